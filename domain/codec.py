@@ -1,0 +1,122 @@
+"""Plain data (JSON-ready dicts) for the domain's values, and back.
+
+One canonical encoding serves the stored events, the record files and the
+digests of the audit chain: fields at their default value are left out, enums
+are written by value, tuples as lists.
+"""
+
+from __future__ import annotations
+
+import types
+from enum import Enum
+from typing import Any, Union, get_args, get_origin
+
+import attrs
+
+from domain.errors import HonbaError
+from domain.values import (
+    AbortiveDraw,
+    DealPass,
+    ExhaustiveDraw,
+    HandValue,
+    MatchEnd,
+    Payment,
+    Penalty,
+    TableState,
+    Win,
+    WinFacts,
+    WinResult,
+)
+
+VALUE_CLASSES: tuple[type, ...] = (
+    HandValue,
+    WinFacts,
+    Win,
+    WinResult,
+    ExhaustiveDraw,
+    AbortiveDraw,
+    Penalty,
+    DealPass,
+    MatchEnd,
+    Payment,
+    TableState,
+)
+
+FACT_TAGS: dict[type, str] = {
+    WinResult: "win",
+    ExhaustiveDraw: "draw",
+    AbortiveDraw: "abort",
+    Penalty: "penalty",
+    DealPass: "deal_pass",
+    MatchEnd: "end",
+}
+TAG_CLASSES = {tag: cls for cls, tag in FACT_TAGS.items()}
+
+
+class DecodeError(HonbaError):
+    """Data that does not describe a value of the expected kind."""
+
+
+def to_data(value: Any) -> Any:
+    """A value as JSON-ready data; attrs fields at their default are left out."""
+    if attrs.has(type(value)):
+        out: dict[str, Any] = {}
+        for field in attrs.fields(type(value)):
+            item = getattr(value, field.name)
+            # Values use plain defaults (no factories), so the default is the field's own.
+            if field.default is not attrs.NOTHING and item == field.default:
+                continue
+            out[field.name] = to_data(item)
+        return out
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, (tuple, list)):
+        return [to_data(v) for v in value]
+    return value
+
+
+def _build(tp: Any, data: Any, where: str) -> Any:
+    origin = get_origin(tp)
+    if origin in (Union, types.UnionType):
+        options = [a for a in get_args(tp) if a is not type(None)]
+        if data is None:
+            return None
+        return _build(options[0], data, where) if len(options) == 1 else data
+    if origin is tuple:
+        if not isinstance(data, list | tuple):
+            raise DecodeError(f"{where}: expected a list, got {type(data).__name__}")
+        inner = get_args(tp)[0]
+        return tuple(_build(inner, v, f"{where}[{i}]") for i, v in enumerate(data))
+    if isinstance(tp, type) and attrs.has(tp):
+        return from_data(tp, data, where=where)
+    return data
+
+
+def from_data(cls: type[Any], data: Any, *, where: str = "") -> Any:
+    """Rebuild a value of ``cls`` from data written by ``to_data``."""
+    where = where or cls.__name__
+    if not isinstance(data, dict):
+        raise DecodeError(f"{where}: expected an object, got {type(data).__name__}")
+    fields = {f.name: f for f in attrs.fields(attrs.resolve_types(cls))}
+    unknown = sorted(set(data) - set(fields))
+    if unknown:
+        raise DecodeError(f"{where}: unknown field {unknown[0]!r}")
+    kwargs = {name: _build(fields[name].type, item, f"{where}.{name}") for name, item in data.items()}
+    try:
+        return cls(**kwargs)
+    except (TypeError, ValueError) as exc:
+        raise DecodeError(f"{where}: {exc}") from None
+
+
+def fact_to_data(fact: Any) -> dict[str, Any]:
+    """A recorded fact (hand result, penalty, deal pass, end) with its ``type`` tag."""
+    return {"type": FACT_TAGS[type(fact)], **to_data(fact)}
+
+
+def fact_from_data(data: Any, *, where: str = "fact") -> Any:
+    """The fact that ``fact_to_data`` wrote."""
+    if not isinstance(data, dict) or data.get("type") not in TAG_CLASSES:
+        known = ", ".join(TAG_CLASSES)
+        raise DecodeError(f"{where}: 'type' must be one of {known}")
+    body = {k: v for k, v in data.items() if k != "type"}
+    return from_data(TAG_CLASSES[data["type"]], body, where=where)

@@ -1,0 +1,275 @@
+"""The Match aggregate: one match's event log and its table state.
+
+Commands check the result against the rules and the table state *before*
+anything is recorded, then record the facts. The aggregate itself decides, from
+the rules, whether the deal passes and whether the match has ended, and records
+those decisions as events too; nobody passes the deal by hand.
+
+Every event body folds with ``domain.progression.evolve``, the same function
+the projections use, so the table state is computed by one piece of code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+from uuid import NAMESPACE_URL, UUID, uuid5
+
+from eventsourcing.domain import Aggregate
+
+from domain.codec import from_data, to_data
+from domain.errors import MatchAlreadyEnded, RuleViolation, UnknownSeat, WinnerIsDiscarder
+from domain.progression import (
+    Fact,
+    after_hand,
+    deal_passes,
+    evolve,
+    finish,
+    initial_state,
+    match_end_reason,
+    next_deal,
+)
+from domain.rules import Ruleset
+from domain.scoring.riichi import check_hand_value
+from domain.values import (
+    AbortiveDraw,
+    AbortKind,
+    DealPass,
+    ExhaustiveDraw,
+    HandResult,
+    MatchEnd,
+    Penalty,
+    Seat,
+    TableState,
+    WinResult,
+)
+
+
+def match_id(key: str) -> UUID:
+    """The deterministic id of the match with this natural key."""
+    return uuid5(NAMESPACE_URL, f"honba:/matches/{key}")
+
+
+class Match(Aggregate):
+    """A mahjong match: players in seat order, the rules in force, and every result."""
+
+    class Started(Aggregate.Created):
+        """The match started: players in seat order (seat 0 deals first), the full rule values."""
+
+        key: str
+        players: list[str]
+        rules: dict[str, Any]
+        source: dict[str, Any]
+        opening: dict[str, Any]
+
+    class Recorded(Aggregate.Event):
+        """A fact that changes the table; subclasses name which kind."""
+
+        fact: Any
+
+        def apply(self, aggregate: Aggregate) -> None:
+            assert isinstance(aggregate, Match)
+            aggregate.state, _ = evolve(aggregate.state, aggregate.rules, self.fact)
+
+    class HandWon(Recorded):
+        """One or more players won the hand."""
+
+    class HandDrawn(Recorded):
+        """The hand ended in an exhaustive draw."""
+
+    class HandAborted(Recorded):
+        """The hand ended in an abortive draw."""
+
+    class DealPassed(Recorded):
+        """The deal passed to the next player, as the rules decided."""
+
+    class PenaltyApplied(Recorded):
+        """A penalty was given."""
+
+    class MatchEnded(Recorded):
+        """The match ended: final scores, leftover deposits and where they went, final points."""
+
+        final_scores: list[int]
+        leftover: int
+        leftover_to: int | None
+        final_points: list[float]
+
+    def __init__(
+        self,
+        key: str,
+        players: Sequence[str],
+        rules: Mapping[str, Any],
+        source: Mapping[str, Any],
+        opening: Mapping[str, Any],
+    ):
+        self.key = key
+        self.players = tuple(players)
+        self.rules = Ruleset.from_dict(rules)
+        self.source = dict(source)
+        self.opening = dict(opening)
+        self.state: TableState = opening_state(self.rules, self.opening)
+
+    @staticmethod
+    def create_id(key: str, **_: Any) -> UUID:
+        """Matches are found by their natural key, so a match is never stored twice."""
+        return match_id(key)
+
+    @classmethod
+    def start(
+        cls,
+        key: str,
+        players: Sequence[str],
+        rules: Ruleset,
+        source: Mapping[str, Any] | None = None,
+        opening: TableState | None = None,
+    ) -> Match:
+        """Start a match: ``players`` in seat order, seat 0 the first dealer.
+
+        ``opening`` is the table when recording starts part-way through a match
+        (a log excerpt that begins at South 3, say); by default East 1 at the
+        rules' start score.
+        """
+        if not key.strip():
+            raise RuleViolation("a match needs a key")
+        names = [p.strip() for p in players]
+        if len(names) != rules.players:
+            raise RuleViolation(f"rules {rules.name!r} are for {rules.players} players, got {len(names)}")
+        if any(not n for n in names) or len(set(names)) != len(names):
+            raise RuleViolation("player names must be present and different from each other")
+        if opening is not None and (opening.players != rules.players or len(opening.scores) != rules.players):
+            raise RuleViolation("the opening table does not have the rules' number of players")
+        return cls._create(
+            cls.Started,
+            id=match_id(key),
+            key=key,
+            players=names,
+            rules=rules.to_dict(),
+            source=dict(source or {}),
+            opening=to_data(opening) if opening is not None else {},
+        )
+
+    # Commands.
+
+    def record(self, result: HandResult) -> None:
+        """Record a hand result, then the deal pass or the end it leads to."""
+        self._check_result(result)
+        before = self.state
+        after, _ = after_hand(before, self.rules, result)
+        event_class: type[Match.Recorded]
+        if isinstance(result, WinResult):
+            event_class = self.HandWon
+        elif isinstance(result, ExhaustiveDraw):
+            event_class = self.HandDrawn
+        else:
+            event_class = self.HandAborted
+        self.trigger_event(event_class, fact=result)
+        passes = deal_passes(result, before, self.rules)
+        reason = match_end_reason(before, after, self.rules, result, passes)
+        if reason is not None:
+            self._end(reason)
+        elif passes:
+            self.trigger_event(self.DealPassed, fact=next_deal(self.state))
+
+    def penalise(self, penalty: Penalty) -> None:
+        """Record a penalty against a seat."""
+        self._check_open()
+        self._check_seat(penalty.seat, "penalised seat")
+        if penalty.amount <= 0:
+            raise RuleViolation(f"a penalty must be a positive amount, not {penalty.amount}")
+        self.trigger_event(self.PenaltyApplied, fact=penalty)
+
+    def end(self, reason: str = "agreed") -> None:
+        """End the match early (e.g. by the players' agreement or a time limit)."""
+        self._check_open()
+        self._end(reason)
+
+    def _end(self, reason: str) -> None:
+        final = finish(self.state, self.rules)
+        self.trigger_event(
+            self.MatchEnded,
+            fact=MatchEnd(reason),
+            final_scores=list(final.scores),
+            leftover=final.leftover,
+            leftover_to=final.leftover_to,
+            final_points=list(final.points),
+        )
+
+    # Checks, all before anything is recorded.
+
+    def _check_open(self) -> None:
+        if self.state.finished:
+            raise MatchAlreadyEnded(
+                f"match {self.key!r} has ended ({self.state.end_reason}); nothing more can be recorded"
+            )
+
+    def _check_seat(self, seat: Seat, role: str) -> None:
+        if not 0 <= seat < self.rules.players:
+            raise UnknownSeat(f"{role}: there is no seat {seat} at a {self.rules.players}-player table")
+
+    def _check_riichi(self, riichi: Sequence[Seat]) -> None:
+        for seat in riichi:
+            self._check_seat(seat, "riichi")
+        if len(set(riichi)) != len(riichi):
+            raise RuleViolation("a player declared riichi twice in one hand")
+
+    def _check_result(self, result: HandResult) -> None:
+        self._check_open()
+        self._check_riichi(result.riichi)
+        if isinstance(result, WinResult):
+            self._check_win(result)
+        elif isinstance(result, ExhaustiveDraw):
+            for seat in (*result.ready, *result.nagashi):
+                self._check_seat(seat, "ready or nagashi")
+            if result.nagashi and not self.rules.nagashi_mangan:
+                raise RuleViolation("nagashi mangan is not played under these rules")
+        elif isinstance(result, AbortiveDraw):
+            if not self.rules.abortive_draws:
+                raise RuleViolation("abortive draws are not played under these rules")
+            if result.kind is AbortKind.TRIPLE_RON and self.rules.multiple_ron >= 3:
+                raise RuleViolation("triple ron is a win under these rules, not an abortive draw")
+
+    def _check_win(self, result: WinResult) -> None:
+        wins = result.wins
+        if not wins:
+            raise RuleViolation("a win needs at least one winner")
+        winners = [w.winner for w in wins]
+        if len(set(winners)) != len(winners):
+            raise RuleViolation("the same player cannot win twice in one hand")
+        for win in wins:
+            self._check_seat(win.winner, "winner")
+            if win.discarder is not None:
+                self._check_seat(win.discarder, "discarder")
+                if win.discarder == win.winner:
+                    raise WinnerIsDiscarder(
+                        f"{self.players[win.winner]} cannot win on their own discard: a self-drawn win has no discarder"
+                    )
+            if win.liable is not None:
+                self._check_seat(win.liable, "liable player")
+                if win.liable == win.winner:
+                    raise RuleViolation("a winner cannot be liable (pao) for their own hand")
+            check_hand_value(win.value, self_drawn=win.self_drawn)
+        if len(wins) > 1:
+            discarders = {w.discarder for w in wins}
+            if None in discarders or len(discarders) != 1:
+                raise RuleViolation("several winners are possible only on one and the same discard")
+            if len(wins) > self.rules.multiple_ron:
+                raise RuleViolation(
+                    f"{len(wins)} winners on one discard: these rules allow at most "
+                    f"{self.rules.multiple_ron} (record an abortive draw or the first winner)"
+                )
+
+
+def opening_state(rules: Ruleset, opening: Mapping[str, Any]) -> TableState:
+    """The table when recording started: East 1 by default, or the stored opening."""
+    if not opening:
+        return initial_state(rules)
+    state: TableState = from_data(TableState, dict(opening))
+    return state
+
+
+def facts_of(events: Sequence[Any]) -> list[Fact]:
+    """The recorded facts of a match's events, in order (the creation event has none)."""
+    return [e.fact for e in events if isinstance(e, Match.Recorded)]
+
+
+__all__ = ["DealPass", "Match", "facts_of", "match_id"]

@@ -1,0 +1,231 @@
+"""How the table moves on: counters, extra hands, the deal pass, the end of a match.
+
+Every function here is pure. ``after_hand`` applies a hand result to the table
+state; ``deal_passes`` says whether the dealer changes; ``next_deal`` moves the
+deal; ``match_end_reason`` says whether the match is over; ``finish`` settles
+leftover deposits and final points. The Match aggregate and every projection
+fold with these same functions (see ``evolve``).
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from domain.rules import Ruleset
+from domain.scoring.payments import Settlement, score_changes, settle, settle_penalty
+from domain.values import (
+    AbortiveDraw,
+    DealPass,
+    ExhaustiveDraw,
+    HandResult,
+    MatchEnd,
+    Payment,
+    Penalty,
+    Reason,
+    Seat,
+    TableState,
+    WinResult,
+)
+
+Fact = HandResult | DealPass | Penalty | MatchEnd
+
+
+def initial_state(rules: Ruleset) -> TableState:
+    """The table before the first hand: East 1, no counters, everyone at the start score."""
+    return TableState(players=rules.players, scores=(rules.start_score,) * rules.players)
+
+
+def apply_payments(scores: tuple[int, ...], payments: tuple[Payment, ...]) -> tuple[int, ...]:
+    """Scores after the payments."""
+    return tuple(s + d for s, d in zip(scores, score_changes(payments, len(scores)), strict=True))
+
+
+def dealer_won(result: HandResult, state: TableState) -> bool:
+    """True when the dealer is one of the winners."""
+    return isinstance(result, WinResult) and any(w.winner == state.dealer for w in result.wins)
+
+
+def deal_passes(result: HandResult, state: TableState, rules: Ruleset) -> bool:
+    """Whether the deal passes to the next player after this result."""
+    if isinstance(result, WinResult):
+        return rules.deal_passes_after_dealer_win or not dealer_won(result, state)
+    if isinstance(result, AbortiveDraw):
+        return rules.deal_passes_after_abortive_draw
+    if rules.deal_passes_after_draw == "always":
+        return True
+    if rules.deal_passes_after_draw == "never":
+        return False
+    return state.dealer not in result.ready
+
+
+def after_hand(state: TableState, rules: Ruleset, result: HandResult) -> tuple[TableState, Settlement]:
+    """The table after a hand result (before any deal pass), and its payments.
+
+    Counters follow the Japanese rule: up by one on a dealer win or any draw,
+    back to zero when only non-dealers win.
+    """
+    settlement = settle(result, state, rules)
+    won_by_dealer = dealer_won(result, state)
+    # Only a win without the dealer among the winners resets the counters.
+    reset = isinstance(result, WinResult) and not won_by_dealer
+    counters = 0 if reset else state.counters + 1
+    new = attrs.evolve(
+        state,
+        scores=apply_payments(state.scores, settlement.payments),
+        counters=counters,
+        deposits=settlement.deposits_after,
+        consecutive_dealer_wins=state.consecutive_dealer_wins + 1 if won_by_dealer else 0,
+        dealer_wins_this_deal=state.dealer_wins_this_deal + (1 if won_by_dealer else 0),
+        extra_hands=state.extra_hands + 1,
+        hands_played=state.hands_played + 1,
+    )
+    return new, settlement
+
+
+def next_deal(state: TableState) -> DealPass:
+    """The deal pass from the current dealer to the next player."""
+    to_dealer = (state.dealer + 1) % state.players
+    hand_number = state.hand_number + 1
+    round_wind = state.round_wind
+    if hand_number > state.players:
+        hand_number = 1
+        round_wind += 1
+    return DealPass(state.dealer, to_dealer, round_wind, hand_number)
+
+
+def pass_deal(state: TableState, deal: DealPass) -> TableState:
+    """The table after the deal passed: a new dealer, the extra-hand counts reset."""
+    return attrs.evolve(
+        state,
+        dealer=deal.to_dealer,
+        round_wind=deal.round_wind,
+        hand_number=deal.hand_number,
+        extra_hands=0,
+        consecutive_dealer_wins=0,
+        dealer_wins_this_deal=0,
+    )
+
+
+def ranking(scores: tuple[int, ...]) -> list[Seat]:
+    """Seats from first to last; equal scores are ranked by seat order from the first dealer."""
+    return sorted(range(len(scores)), key=lambda s: (-scores[s], s))
+
+
+def match_end_reason(
+    before: TableState, after: TableState, rules: Ruleset, result: HandResult, passes: bool
+) -> str | None:
+    """Why the match ends after this hand, or None if it goes on.
+
+    ``before`` is the table as the hand started, ``after`` the table after it
+    (before the deal pass).
+    """
+    if rules.bust and any(s < 0 for s in after.scores):
+        return "bust"
+    last_wind = 0 if rules.length == "east" else 1
+    final_wind = last_wind + rules.extension_winds
+    n = before.players
+    in_last_hand_or_later = (before.round_wind, before.hand_number) >= (last_wind, n)
+    if not in_last_hand_or_later:
+        return None
+    top = ranking(after.scores)[0]
+    someone_reached_target = after.scores[top] >= rules.return_score
+    if passes:
+        if (before.round_wind, before.hand_number) >= (final_wind, n):
+            return "complete"
+        return "complete" if someone_reached_target else None
+    dealer_on_top = top == before.dealer and someone_reached_target
+    if dealer_on_top and rules.dealer_stop_on_win and dealer_won(result, before):
+        return "dealer_stop"
+    if (
+        dealer_on_top
+        and rules.dealer_stop_on_ready
+        and isinstance(result, ExhaustiveDraw)
+        and before.dealer in result.ready
+    ):
+        return "dealer_stop"
+    return None
+
+
+@attrs.frozen
+class Final:
+    """Leftover deposits and where they went, final scores and final points."""
+
+    leftover: int
+    leftover_to: Seat | None
+    scores: tuple[int, ...]
+    points: tuple[float, ...]
+
+
+def _points_before_uma(score: int, rules: Ruleset) -> float:
+    """A final score against the return score, in thousands.
+
+    Under ``tenhou`` rounding the score is first rounded to the thousand, half
+    away from zero (16,500 -> 17; -8,500 -> -9), as Tenhou's recorded points
+    show; ``none`` keeps tenths.
+    """
+    if rules.points_rounding == "none":
+        return round((score - rules.return_score) / 1000, 1)
+    thousands = (score + 500) // 1000 if score >= 0 else -((-score + 500) // 1000)
+    return float(thousands - rules.return_score // 1000)
+
+
+def final_points(scores: tuple[int, ...], rules: Ruleset) -> tuple[float, ...]:
+    """Final points with uma and oka: score against the return score, plus uma, oka to the top.
+
+    The top player's points are whatever makes the sum zero, as Tenhou counts,
+    so the oka and any rounding fall to the top.
+    """
+    order = ranking(scores)
+    points = [0.0] * len(scores)
+    for place, seat in enumerate(order[1:], start=1):
+        points[seat] = round(_points_before_uma(scores[seat], rules) + rules.uma[place], 1)
+    points[order[0]] = round(-sum(points), 1)
+    return tuple(points)
+
+
+def finish(state: TableState, rules: Ruleset) -> Final:
+    """Settle the end of the match: leftover deposits, then final points."""
+    scores = state.scores
+    leftover_to: Seat | None = None
+    if state.deposits and rules.leftover_deposits == "top":
+        leftover_to = ranking(scores)[0]
+        scores = tuple(s + (state.deposits if i == leftover_to else 0) for i, s in enumerate(scores))
+    return Final(state.deposits, leftover_to, scores, final_points(scores, rules))
+
+
+def end_payments(state: TableState, rules: Ruleset) -> tuple[Payment, ...]:
+    """The leftover deposits paid out at the end, as ledger payments."""
+    final = finish(state, rules)
+    if final.leftover_to is None or not final.leftover:
+        return ()
+    return (Payment(None, final.leftover_to, final.leftover, Reason.LEFTOVER),)
+
+
+def end_match(state: TableState, rules: Ruleset, end: MatchEnd) -> TableState:
+    """The table once the match has ended."""
+    final = finish(state, rules)
+    return attrs.evolve(
+        state,
+        scores=final.scores,
+        deposits=0 if final.leftover_to is not None or rules.leftover_deposits == "lost" else state.deposits,
+        finished=True,
+        end_reason=end.reason,
+        final_points=final.points,
+    )
+
+
+def evolve(state: TableState, rules: Ruleset, fact: Fact) -> tuple[TableState, tuple[Payment, ...]]:
+    """The one transition of the table: a recorded fact applied to a state.
+
+    Returns the new state and the payments the fact caused, so that ledgers and
+    scores come from the same computation.
+    """
+    if isinstance(fact, DealPass):
+        return pass_deal(state, fact), ()
+    if isinstance(fact, Penalty):
+        payments = settle_penalty(fact, state)
+        return attrs.evolve(state, scores=apply_payments(state.scores, payments)), payments
+    if isinstance(fact, MatchEnd):
+        return end_match(state, rules, fact), end_payments(state, rules)
+    new, settlement = after_hand(state, rules, fact)
+    return new, settlement.payments

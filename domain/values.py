@@ -1,0 +1,270 @@
+"""Immutable values of the game: hand values, hand results, payments, table state.
+
+Seats are plain ints: 0 is the seat that dealt first (the starting East), then in
+turn order. A hand result names seats, never player names, so that the same facts
+can be re-scored under other rules or re-seated by an importer.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Literal
+
+import attrs
+
+Seat = int
+
+WIND_NAMES = ("East", "South", "West", "North")
+WIND_LETTERS = ("E", "S", "W", "N")
+
+LIMIT_NAMES = ("mangan", "haneman", "baiman", "sanbaiman", "yakuman")
+LimitName = Literal["mangan", "haneman", "baiman", "sanbaiman", "yakuman"]
+
+
+def _tuple_of_ints(value: object) -> tuple[int, ...]:
+    if value is None:
+        return ()
+    return tuple(int(v) for v in value)  # type: ignore[attr-defined]
+
+
+def _tuple_of_floats(value: object) -> tuple[float, ...]:
+    if value is None:
+        return ()
+    return tuple(float(v) for v in value)  # type: ignore[attr-defined]
+
+
+def _tuple_of_wins(value: object) -> tuple[Win, ...]:
+    return tuple(value)  # type: ignore[arg-type]
+
+
+def _tuple_of_str(value: object) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    return tuple(str(v) for v in value)  # type: ignore[attr-defined]
+
+
+@attrs.frozen
+class HandValue:
+    """What a winning hand is worth, in the unit its rule family counts in.
+
+    Riichi uses ``han`` and ``fu`` or a ``limit`` name (``yakuman`` with a
+    ``multiple`` for double yakuman and more). Other families use ``faan``,
+    ``doubles`` (with ``points`` as the base tile points) or a direct ``points``
+    value. Unused units stay ``None``.
+    """
+
+    han: int | None = None
+    fu: int | None = None
+    limit: LimitName | None = None
+    multiple: int = 1
+    faan: int | None = None
+    doubles: int | None = None
+    points: int | None = None
+
+    def describe(self) -> str:
+        """A short human form such as ``3 han 30 fu`` or ``double yakuman``."""
+        if self.limit == "yakuman":
+            prefix = {1: "", 2: "double ", 3: "triple "}.get(self.multiple, f"{self.multiple}x ")
+            return f"{prefix}yakuman"
+        if self.limit is not None:
+            return self.limit
+        parts: list[str] = []
+        if self.han is not None:
+            parts.append(f"{self.han} han")
+        if self.fu is not None:
+            parts.append(f"{self.fu} fu")
+        if self.faan is not None:
+            parts.append(f"{self.faan} faan")
+        if self.doubles is not None:
+            parts.append(f"{self.doubles} doubles")
+        if self.points is not None:
+            parts.append(f"{self.points} points")
+        return " ".join(parts) or "no value"
+
+
+@attrs.frozen
+class WinFacts:
+    """How a win went out: the facts special hands are checked against.
+
+    ``special_hands`` are the special hands the winner claims (for example
+    ``heavenly_hand``); the rules decide whether the facts support them.
+    """
+
+    last_tile: bool = False
+    supplement_tile: bool = False
+    robbed_kong: bool = False
+    second_kong: bool = False
+    first_turn: bool = False
+    winning_tile: str | None = None
+    discards: tuple[str, ...] = attrs.field(default=(), converter=_tuple_of_str)
+    special_hands: tuple[str, ...] = attrs.field(default=(), converter=_tuple_of_str)
+
+
+@attrs.frozen
+class Win:
+    """One winner's part of a hand: seat, value, and who dealt in.
+
+    ``discarder`` is ``None`` for a self-drawn win. ``liable`` names a player
+    held responsible (pao) for the hand. ``loser_scores`` holds each seat's own
+    hand score where the rules make losers settle among themselves.
+    """
+
+    winner: Seat
+    value: HandValue
+    discarder: Seat | None = None
+    liable: Seat | None = None
+    facts: WinFacts = WinFacts()
+    loser_scores: tuple[int, ...] = attrs.field(default=(), converter=_tuple_of_ints)
+
+    @property
+    def self_drawn(self) -> bool:
+        """True when the winner drew the winning tile."""
+        return self.discarder is None
+
+
+class AbortKind(StrEnum):
+    """The kinds of abortive draw."""
+
+    NINE_TERMINALS = "nine_terminals"
+    FOUR_WINDS = "four_winds"
+    FOUR_RIICHI = "four_riichi"
+    FOUR_KONGS = "four_kongs"
+    TRIPLE_RON = "triple_ron"
+    OTHER = "other"
+
+
+@attrs.frozen
+class WinResult:
+    """A hand that ended in one or more wins (several only on one discard)."""
+
+    wins: tuple[Win, ...] = attrs.field(converter=_tuple_of_wins)
+    riichi: tuple[Seat, ...] = attrs.field(default=(), converter=_tuple_of_ints)
+
+
+@attrs.frozen
+class ExhaustiveDraw:
+    """A hand that ran out of tiles: who was ready, who claims nagashi mangan."""
+
+    ready: tuple[Seat, ...] = attrs.field(default=(), converter=_tuple_of_ints)
+    riichi: tuple[Seat, ...] = attrs.field(default=(), converter=_tuple_of_ints)
+    nagashi: tuple[Seat, ...] = attrs.field(default=(), converter=_tuple_of_ints)
+
+
+@attrs.frozen
+class AbortiveDraw:
+    """A hand stopped before its end by an abortive condition."""
+
+    kind: AbortKind = attrs.field(converter=AbortKind)
+    riichi: tuple[Seat, ...] = attrs.field(default=(), converter=_tuple_of_ints)
+
+
+HandResult = WinResult | ExhaustiveDraw | AbortiveDraw
+
+
+class PenaltyShare(StrEnum):
+    """Where a penalty's points go."""
+
+    TO_OTHERS = "to_others"  # shared equally by the other players
+    OFF_TABLE = "off_table"  # removed from the offender's score, paid to nobody
+
+
+@attrs.frozen
+class Penalty:
+    """A penalty (chombo and the like) against one seat."""
+
+    seat: Seat
+    amount: int
+    kind: str = "chombo"
+    share: PenaltyShare = attrs.field(default=PenaltyShare.TO_OTHERS, converter=PenaltyShare)
+    note: str = ""
+
+
+@attrs.frozen
+class DealPass:
+    """The deal moving from one dealer to the next, with the new round and hand."""
+
+    from_dealer: Seat
+    to_dealer: Seat
+    round_wind: int
+    hand_number: int
+
+
+@attrs.frozen
+class MatchEnd:
+    """Why the match ended: ``complete``, ``bust``, ``dealer_stop`` or ``agreed``."""
+
+    reason: str = "complete"
+
+
+class Reason(StrEnum):
+    """Why a payment was made: each line of a ledger names one."""
+
+    HAND = "hand value"
+    LIABILITY = "liability (pao)"
+    COUNTERS = "counters"
+    RIICHI_STICK = "riichi deposit placed"
+    DEPOSITS = "deposits taken"
+    NOTEN = "noten payment"
+    NAGASHI = "nagashi mangan"
+    PENALTY = "penalty"
+    LEFTOVER = "leftover deposits"
+
+
+@attrs.frozen
+class Payment:
+    """One transfer of points. ``None`` as payer or payee means the table.
+
+    Riichi sticks go from a player to the table and later from the table to a
+    winner; a penalty paid to nobody goes to the table and never comes back.
+    """
+
+    payer: Seat | None
+    payee: Seat | None
+    amount: int
+    reason: Reason = attrs.field(converter=Reason)
+    note: str = ""
+
+
+@attrs.frozen
+class TableState:
+    """The state of the table between hands: what players argue about.
+
+    ``counters`` is the Japanese counter (honba): up on a dealer win or any draw,
+    back to zero when only non-dealers win. ``extra_hands`` counts the hands
+    played since the current dealer took the deal (it resets when the deal
+    passes). ``dealer_streak`` is the number of hands held by the current dealer,
+    the current one included. ``consecutive_dealer_wins`` counts the dealer's
+    wins in a row, broken by any other result; ``dealer_wins_this_deal`` counts
+    them while the dealer keeps the deal, draws in between allowed.
+    """
+
+    players: int
+    scores: tuple[int, ...] = attrs.field(converter=_tuple_of_ints)
+    round_wind: int = 0
+    hand_number: int = 1
+    dealer: Seat = 0
+    counters: int = 0
+    deposits: int = 0
+    extra_hands: int = 0
+    consecutive_dealer_wins: int = 0
+    dealer_wins_this_deal: int = 0
+    hands_played: int = 0
+    finished: bool = False
+    end_reason: str = ""
+    final_points: tuple[float, ...] = attrs.field(default=(), converter=_tuple_of_floats)
+
+    @property
+    def dealer_streak(self) -> int:
+        """Hands held by the current dealer, the coming one included."""
+        return self.extra_hands + 1
+
+    @property
+    def hand_label(self) -> str:
+        """The hand in Tenhou's short form, e.g. ``S2-1`` for South 2 with 1 counter."""
+        return f"{WIND_LETTERS[self.round_wind % 4]}{self.hand_number}-{self.counters}"
+
+    @property
+    def hand_name(self) -> str:
+        """The hand in words, e.g. ``South 2, 1 counter``."""
+        plural = "" if self.counters == 1 else "s"
+        return f"{WIND_NAMES[self.round_wind % 4]} {self.hand_number}, {self.counters} counter{plural}"

@@ -1,0 +1,56 @@
+"""The per-hand ledger: every payment of every hand with its reason.
+
+A ledger entry is one hand result (or penalty, or the end of the match) with the
+table state before it, the itemised payments, each player's change and the
+scores after; the deal pass that followed a hand is shown on that hand's entry.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import attrs
+
+from domain.progression import Fact
+from domain.rules import Ruleset
+from domain.scoring.payments import score_changes
+from domain.values import DealPass, MatchEnd, Payment, Penalty, TableState
+from projections.table import steps
+
+
+@attrs.frozen
+class LedgerEntry:
+    """One line of the ledger: a hand result, a penalty or the end of the match."""
+
+    number: int
+    before: TableState
+    fact: Fact
+    payments: tuple[Payment, ...]
+    deltas: tuple[int, ...]
+    after: TableState
+    deal_pass: DealPass | None = None
+
+    @property
+    def kind(self) -> str:
+        """``hand``, ``penalty`` or ``end``."""
+        if isinstance(self.fact, Penalty):
+            return "penalty"
+        if isinstance(self.fact, MatchEnd):
+            return "end"
+        return "hand"
+
+
+def ledger(rules: Ruleset, facts: Iterable[Fact], start: TableState | None = None) -> list[LedgerEntry]:
+    """The ledger of a match from its facts, under the given rules (from East 1, or ``start``)."""
+    entries: list[LedgerEntry] = []
+    hands = 0
+    for step in steps(rules, facts, start):
+        if isinstance(step.fact, DealPass):
+            if entries:
+                entries[-1] = attrs.evolve(entries[-1], deal_pass=step.fact, after=step.after)
+            continue
+        if not isinstance(step.fact, Penalty | MatchEnd):
+            hands += 1
+        deltas = score_changes(step.payments, step.before.players)
+        entries.append(LedgerEntry(hands, step.before, step.fact, step.payments, deltas, step.after))
+    return entries

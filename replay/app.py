@@ -1,0 +1,201 @@
+"""The honba application service: the event store and the commands on matches.
+
+Storage is the ``eventsourcing`` library's: an embedded SQLite file by default
+(``eventsourcing.sqlite``), in memory for tests (``eventsourcing.popo``). The
+library's own settings (``PERSISTENCE_MODULE``, ``SQLITE_DBNAME``,
+``POSTGRES_*``) still work when no database is named explicitly.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+from uuid import UUID
+
+import attrs
+from eventsourcing.application import AggregateNotFoundError, Application
+from eventsourcing.persistence import IntegrityError, JSONTranscoder, Transcoding
+from eventsourcing.utils import get_topic
+
+from domain.codec import VALUE_CLASSES, from_data, to_data
+from domain.errors import HonbaError
+from domain.match import Match, match_id
+from domain.progression import Fact
+from domain.rules import Ruleset
+from domain.values import HandResult, Penalty, TableState
+
+DB_ENV = "HONBA_DB"
+MEMORY = ":memory:"
+
+
+class MatchNotFound(HonbaError):
+    """No match is stored under that key."""
+
+
+class MatchExists(HonbaError):
+    """A match with that key is already stored."""
+
+
+class StoreError(HonbaError):
+    """The store could not be opened or written."""
+
+
+class ValueTranscoding(Transcoding):
+    """Stores a domain value as its canonical plain data (``domain.codec``)."""
+
+    def __init__(self, cls: type[Any]):
+        self.type = cls
+        self.name = f"honba.{cls.__name__}"
+
+    def encode(self, obj: Any) -> Any:
+        return to_data(obj)
+
+    def decode(self, data: Any) -> Any:
+        return from_data(self.type, data)
+
+
+def default_db_path() -> Path:
+    """Where the SQLite file lives unless ``--db`` or ``HONBA_DB`` says otherwise."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "honba" / "honba.sqlite"
+
+
+def persistence_env(db: str | None) -> dict[str, str]:
+    """The library settings for a database named by path, ``:memory:`` or nothing.
+
+    With nothing named, ``HONBA_DB`` is used; failing that, the library's own
+    ``PERSISTENCE_MODULE`` settings if set; failing that, the default SQLite file.
+    """
+    db = db or os.environ.get(DB_ENV)
+    if db is None and os.environ.get("PERSISTENCE_MODULE"):
+        return {}
+    if db == MEMORY:
+        return {"PERSISTENCE_MODULE": "eventsourcing.popo"}
+    path = Path(db) if db else default_db_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return {"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(path)}
+
+
+@attrs.frozen
+class MatchSummary:
+    """What ``honba list`` shows of a stored match."""
+
+    key: str
+    players: tuple[str, ...]
+    rules: str
+    source: Mapping[str, Any]
+
+
+class HonbaApp(Application[UUID]):
+    """Stores matches as event streams and runs the commands on them."""
+
+    name = "honba"
+    is_snapshotting_enabled = False
+
+    @classmethod
+    def open(cls, db: str | None = None) -> HonbaApp:
+        """Open the store named by ``db`` (a path or ``:memory:``), see ``persistence_env``."""
+        try:
+            return cls(env=persistence_env(db))
+        except Exception as exc:  # the library raises several kinds; all mean the same to a user
+            raise StoreError(f"cannot open the store {db or default_db_path()}: {exc}") from None
+
+    def register_transcodings(self, transcoder: JSONTranscoder) -> None:
+        super().register_transcodings(transcoder)
+        for cls in VALUE_CLASSES:
+            transcoder.register(ValueTranscoding(cls))
+
+    # Queries.
+
+    def get_match(self, key: str) -> Match:
+        """The stored match with that key."""
+        try:
+            match: Match = self.repository.get(match_id(key))
+        except AggregateNotFoundError:
+            raise MatchNotFound(f"no match {key!r} in the store") from None
+        assert isinstance(match, Match)
+        return match
+
+    def has_match(self, key: str) -> bool:
+        """Whether a match with that key is stored."""
+        return match_id(key) in self.repository
+
+    def facts(self, key: str) -> tuple[Match, list[Fact]]:
+        """The match (as created) and its recorded facts, in order."""
+        match = self.get_match(key)
+        events = list(self.events.get(match.id))
+        return match, [e.fact for e in events if isinstance(e, Match.Recorded)]
+
+    def list_matches(self) -> Iterator[MatchSummary]:
+        """Every stored match, in the order they were started."""
+        topic = get_topic(Match.Started)
+        start = 1
+        while True:
+            batch = self.recorder.select_notifications(start=start, limit=500, topics=[topic])
+            if not batch:
+                return
+            for notification in batch:
+                event = self.mapper.to_domain_event(notification)
+                assert isinstance(event, Match.Started)
+                yield MatchSummary(event.key, tuple(event.players), str(event.rules.get("name", "?")), event.source)
+            start = batch[-1].id + 1
+
+    # Commands.
+
+    def start_match(
+        self,
+        key: str,
+        players: Sequence[str],
+        rules: Ruleset,
+        source: Mapping[str, Any] | None = None,
+        opening: TableState | None = None,
+    ) -> Match:
+        """Start and store a new match; a key already in use is refused."""
+        if self.has_match(key):
+            raise MatchExists(f"a match {key!r} is already stored")
+        match = Match.start(key, players, rules, source, opening)
+        self._save(match)
+        return match
+
+    def record(self, key: str, result: HandResult) -> Match:
+        """Record a hand result on a stored match."""
+        match = self.get_match(key)
+        match.record(result)
+        self._save(match)
+        return match
+
+    def penalise(self, key: str, penalty: Penalty) -> Match:
+        """Record a penalty on a stored match."""
+        match = self.get_match(key)
+        match.penalise(penalty)
+        self._save(match)
+        return match
+
+    def end(self, key: str, reason: str) -> Match:
+        """End a stored match early."""
+        match = self.get_match(key)
+        match.end(reason)
+        self._save(match)
+        return match
+
+    def store_whole(self, match: Match) -> bool:
+        """Store a match built in memory, all its events at once.
+
+        Returns False, storing nothing, when a match with that key exists already:
+        imports are idempotent and never half-store a match.
+        """
+        if match.id in self.repository:
+            return False
+        try:
+            self._save(match)
+        except IntegrityError:
+            return False
+        return True
+
+    def _save(self, match: Match) -> None:
+        try:
+            self.save(match)
+        except IntegrityError:
+            raise MatchExists(f"match {match.key!r} changed in the store while this command ran; try again") from None

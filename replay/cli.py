@@ -1,0 +1,405 @@
+"""The ``honba`` command: a thin shell over the application service.
+
+Every command reads its input, calls the application, and prints; bad input
+gives one line on stderr and exit code 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+import typer
+from rich.console import Console
+
+from domain.errors import HonbaError
+from domain.match import Match, opening_state
+from domain.progression import Fact
+from domain.rules import Ruleset, load_preset, parse_rule_text, preset_names
+from domain.values import AbortiveDraw, AbortKind, ExhaustiveDraw, Penalty, TableState, Win, WinResult
+from projections.ledger import LedgerEntry, ledger
+from projections.table import table_state
+from replay.app import DB_ENV, HonbaApp, default_db_path
+from replay.formats.record import build_match, export_record, parse_record
+from replay.parsing import InputError, parse_override, parse_value, seat_of, seats_of
+from replay.render import ledger_data, ledger_table, state_data, state_lines, status_table
+
+app = typer.Typer(
+    name="honba",
+    help="Event-sourced mahjong match tracker: record, replay, audit and rank matches.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+)
+rules_app = typer.Typer(help="Rule presets.", no_args_is_help=True)
+app.add_typer(rules_app, name="rules")
+
+# Tables are wide; when the output is a file or a pipe, do not squeeze them into 80 columns.
+out = Console(width=None if sys.stdout.isatty() else 160)
+err = Console(stderr=True, width=None if sys.stderr.isatty() else 160)
+
+T = TypeVar("T")
+DbOption = Annotated[
+    str | None,
+    typer.Option("--db", help=f"SQLite file, or :memory:. Default: ${DB_ENV} or {default_db_path()}"),
+]
+
+
+class Shell:
+    """What the commands share: the database named on the command line."""
+
+    def __init__(self, db: str | None):
+        self.db = db
+        self._app: HonbaApp | None = None
+
+    @property
+    def app(self) -> HonbaApp:
+        if self._app is None:
+            self._app = HonbaApp.open(self.db)
+        return self._app
+
+
+def fail(message: str, code: int = 2) -> typer.Exit:
+    """Print one line on stderr and give the exit to raise."""
+    err.print(f"honba: {message}", markup=False, highlight=False)
+    return typer.Exit(code)
+
+
+def guarded(action: Callable[[], T]) -> T:
+    """Run a command body; honba's own errors become one line and exit 2."""
+    try:
+        return action()
+    except HonbaError as exc:
+        raise fail(str(exc)) from None
+    except OSError as exc:
+        raise fail(f"{exc.filename or ''}: {exc.strerror or exc}".lstrip(": ")) from None
+
+
+def shell(ctx: typer.Context) -> Shell:
+    obj = ctx.obj
+    assert isinstance(obj, Shell)
+    return obj
+
+
+@app.callback()
+def main_options(ctx: typer.Context, db: DbOption = None) -> None:
+    """Choose the store; the commands below act on it."""
+    ctx.obj = Shell(db)
+
+
+def _rules(preset: str, rules_file: Path | None, overrides: list[str] | None) -> Ruleset:
+    if rules_file is not None:
+        rules = parse_rule_text(rules_file.read_text(encoding="utf-8"), source=str(rules_file))
+    else:
+        rules = load_preset(preset)
+    if overrides:
+        rules = rules.with_overrides(dict(parse_override(o) for o in overrides), source="--set")
+    return rules
+
+
+@app.command()
+def start(
+    ctx: typer.Context,
+    key: Annotated[str, typer.Argument(help="The match's key, e.g. club-2026-11-21-table1.")],
+    players: Annotated[str, typer.Option(help="Players in seat order, comma-separated; the first deals first.")],
+    rules: Annotated[str, typer.Option(help="Rules preset (honba rules list).")] = "tenhou",
+    rules_file: Annotated[Path | None, typer.Option(help="A TOML rule file (base = preset, then values).")] = None,
+    set_: Annotated[list[str] | None, typer.Option("--set", help="Override a rule value: key=value.")] = None,
+) -> None:
+    """Start recording a match."""
+
+    def run() -> None:
+        ruleset = _rules(rules, rules_file, set_)
+        names = [p.strip() for p in players.split(",")]
+        match = shell(ctx).app.start_match(key, names, ruleset, {"format": "honba", "entered": "cli"})
+        out.print(f"Started {key!r} under {ruleset.name}: {', '.join(match.players)}")
+        _print_status(match.players, match.state)
+
+    guarded(run)
+
+
+@app.command()
+def win(
+    ctx: typer.Context,
+    key: Annotated[str, typer.Argument(help="The match.")],
+    winners: Annotated[list[str], typer.Argument(help="PLAYER:VALUE for each winner, e.g. Ann:3/30 or Ben:mangan.")],
+    from_: Annotated[str | None, typer.Option("--from", help="The discarder; leave out for a self-drawn win.")] = None,
+    pao: Annotated[str | None, typer.Option(help="The player liable (pao) for the hand.")] = None,
+    riichi: Annotated[str | None, typer.Option(help="Players whose riichi was accepted this hand.")] = None,
+) -> None:
+    """Record a win (several winners only on one discard)."""
+
+    def run() -> None:
+        match = shell(ctx).app.get_match(key)
+        players = match.players
+        discarder = seat_of(from_, players) if from_ else None
+        liable = seat_of(pao, players) if pao else None
+        wins = []
+        for spec in winners:
+            if ":" not in spec:
+                raise InputError(f"write each winner as PLAYER:VALUE, e.g. Ann:3/30 (got {spec!r})")
+            name, value = spec.rsplit(":", 1)
+            wins.append(Win(seat_of(name, players), parse_value(value), discarder, liable))
+        _record(ctx, key, WinResult(tuple(wins), seats_of(riichi, players)))
+
+    guarded(run)
+
+
+@app.command()
+def draw(
+    ctx: typer.Context,
+    key: Annotated[str, typer.Argument(help="The match.")],
+    ready: Annotated[str | None, typer.Option(help="Players ready (tenpai), comma-separated.")] = None,
+    riichi: Annotated[str | None, typer.Option(help="Players whose riichi was accepted this hand.")] = None,
+    nagashi: Annotated[str | None, typer.Option(help="Players claiming nagashi mangan.")] = None,
+) -> None:
+    """Record an exhaustive draw."""
+
+    def run() -> None:
+        players = shell(ctx).app.get_match(key).players
+        result = ExhaustiveDraw(seats_of(ready, players), seats_of(riichi, players), seats_of(nagashi, players))
+        _record(ctx, key, result)
+
+    guarded(run)
+
+
+@app.command()
+def abort(
+    ctx: typer.Context,
+    key: Annotated[str, typer.Argument(help="The match.")],
+    kind: Annotated[AbortKind, typer.Argument(help="Which abortive draw.")],
+    riichi: Annotated[str | None, typer.Option(help="Players whose riichi was accepted this hand.")] = None,
+) -> None:
+    """Record an abortive draw."""
+
+    def run() -> None:
+        players = shell(ctx).app.get_match(key).players
+        _record(ctx, key, AbortiveDraw(kind, seats_of(riichi, players)))
+
+    guarded(run)
+
+
+@app.command()
+def penalty(
+    ctx: typer.Context,
+    key: Annotated[str, typer.Argument(help="The match.")],
+    player: Annotated[str, typer.Argument(help="The player penalised.")],
+    amount: Annotated[int | None, typer.Option(help="Points; default the rules' chombo amount.")] = None,
+    kind: Annotated[str, typer.Option(help="What the penalty is for.")] = "chombo",
+    share: Annotated[str | None, typer.Option(help="to_others or off_table; default by the rules.")] = None,
+    note: Annotated[str, typer.Option(help="A note for the record.")] = "",
+) -> None:
+    """Record a penalty (chombo and the like)."""
+
+    def run() -> None:
+        application = shell(ctx).app
+        match = application.get_match(key)
+        if share not in (None, "to_others", "off_table"):
+            raise InputError(f"--share must be to_others or off_table, not {share!r}")
+        fact = Penalty(
+            seat_of(player, match.players),
+            amount if amount is not None else match.rules.chombo_amount,
+            kind,
+            share or match.rules.chombo_share,
+            note,
+        )
+        match = application.penalise(key, fact)
+        _print_status(match.players, match.state)
+
+    guarded(run)
+
+
+@app.command()
+def end(
+    ctx: typer.Context,
+    key: Annotated[str, typer.Argument(help="The match.")],
+    reason: Annotated[str, typer.Option(help="Why it ends early.")] = "agreed",
+) -> None:
+    """End a match before the rules would (agreement, time limit)."""
+
+    def run() -> None:
+        match = shell(ctx).app.end(key, reason)
+        _print_status(match.players, match.state)
+
+    guarded(run)
+
+
+def _record(ctx: typer.Context, key: str, result: Any) -> None:
+    match = shell(ctx).app.record(key, result)
+    _print_status(match.players, match.state)
+
+
+def _print_status(players: tuple[str, ...], state: TableState) -> None:
+    for line in state_lines(players, state):
+        out.print(line, markup=False, highlight=False)
+    out.print(status_table(players, state, "Scores"))
+
+
+@app.command()
+def status(
+    ctx: typer.Context,
+    key: Annotated[str, typer.Argument(help="The match.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON for tools.")] = False,
+) -> None:
+    """The table state: hand, dealer, counters, deposits, streaks, scores."""
+
+    def run() -> None:
+        match, facts = shell(ctx).app.facts(key)
+        state = _state(match, facts)
+        if as_json:
+            print(json.dumps({"match": key, **state_data(match.players, state)}, ensure_ascii=False))
+            return
+        out.print(f"Match {key!r} ({match.rules.name})", markup=False, highlight=False)
+        _print_status(match.players, state)
+
+    guarded(run)
+
+
+@app.command()
+def log(
+    ctx: typer.Context,
+    key: Annotated[str, typer.Argument(help="The match.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON for tools.")] = False,
+) -> None:
+    """The hand-by-hand ledger with every payment and its reason."""
+
+    def run() -> None:
+        match, facts = shell(ctx).app.facts(key)
+        entries = _ledger(match, facts)
+        if as_json:
+            print(json.dumps({"match": key, "hands": ledger_data(match.players, entries)}, ensure_ascii=False))
+            return
+        out.print(ledger_table(match.players, entries, f"Ledger of {key} ({match.rules.name})"))
+
+    guarded(run)
+
+
+def _ledger(match: Match, facts: list[Fact]) -> list[LedgerEntry]:
+    return ledger(match.rules, facts, opening_state(match.rules, match.opening))
+
+
+def _state(match: Match, facts: list[Fact]) -> TableState:
+    return table_state(match.rules, facts, opening_state(match.rules, match.opening))
+
+
+@app.command("list")
+def list_matches(ctx: typer.Context) -> None:
+    """The stored matches."""
+
+    def run() -> None:
+        from rich.table import Table
+
+        table = Table(title="Matches")
+        for column in ("key", "rules", "players", "source"):
+            table.add_column(column)
+        for summary in shell(ctx).app.list_matches():
+            source = ", ".join(f"{k}={v}" for k, v in summary.source.items())
+            table.add_row(summary.key, summary.rules, ", ".join(summary.players), source)
+        out.print(table)
+
+    guarded(run)
+
+
+@app.command()
+def export(
+    ctx: typer.Context,
+    key: Annotated[str, typer.Argument(help="The match.")],
+    output: Annotated[Path | None, typer.Option("-o", "--output", help="Write to a file instead of stdout.")] = None,
+) -> None:
+    """Write a match as a record file (JSON Lines)."""
+
+    def run() -> None:
+        match, facts = shell(ctx).app.facts(key)
+        text = export_record(match, facts)
+        if output is None:
+            sys.stdout.write(text)
+        else:
+            output.write_text(text, encoding="utf-8")
+            err.print(f"wrote {output}", markup=False, highlight=False)
+
+    guarded(run)
+
+
+@app.command("import")
+def import_(
+    ctx: typer.Context,
+    paths: Annotated[list[Path], typer.Argument(help="Record files to load.")],
+) -> None:
+    """Load record files; a match already stored is left as it is."""
+    failed = 0
+    for path in paths:
+        try:
+            text = path.read_text(encoding="utf-8")
+            match = build_match(parse_record(text, name=str(path)), name=str(path))
+            stored = shell(ctx).app.store_whole(match)
+        except HonbaError as exc:
+            err.print(f"honba: {exc}", markup=False, highlight=False)
+            failed += 1
+            continue
+        except (OSError, UnicodeDecodeError) as exc:
+            err.print(f"honba: {path}: cannot read: {exc}", markup=False, highlight=False)
+            failed += 1
+            continue
+        verb = "stored" if stored else "already stored, nothing new"
+        out.print(f"{path}: match {match.key!r} {verb} ({match.state.hands_played} hands)", markup=False)
+    if failed:
+        raise typer.Exit(2)
+
+
+@rules_app.command("list")
+def rules_list() -> None:
+    """The shipped presets."""
+    for name in preset_names():
+        out.print(f"{name}: {load_preset(name).description}", markup=False, highlight=False)
+
+
+@rules_app.command("show")
+def rules_show(preset: Annotated[str, typer.Argument(help="A preset name.")]) -> None:
+    """Every rule value of a preset."""
+
+    def run() -> None:
+        from rich.table import Table
+
+        rules = load_preset(preset)
+        table = Table(title=f"Rules: {preset}")
+        table.add_column("rule")
+        table.add_column("value")
+        for name, value in rules.to_dict().items():
+            table.add_row(name, json.dumps(value, ensure_ascii=False))
+        out.print(table)
+
+    guarded(run)
+
+
+DEMO_RECORD = Path(__file__).with_name("demo.jsonl")
+
+
+@app.command()
+def demo(
+    ctx: typer.Context,
+) -> None:
+    """Record a short sample match in a fresh SQLite file and show its status and ledger."""
+
+    def run() -> None:
+        db = shell(ctx).db
+        if db is None:
+            db = str(Path(tempfile.mkdtemp(prefix="honba-demo-")) / "demo.sqlite")
+        application = HonbaApp.open(db)
+        record = parse_record(DEMO_RECORD.read_text(encoding="utf-8"), name="demo")
+        application.store_whole(build_match(record, name="demo"))
+        out.print(f"Recorded the demo match {record.key!r} in {db}", markup=False, highlight=False)
+        match, facts = application.facts(record.key)
+        out.print(ledger_table(match.players, _ledger(match, facts), f"Ledger of {record.key}"))
+        _print_status(match.players, _state(match, facts))
+        out.print(f"Try: honba --db {db} status {record.key}", markup=False, highlight=False)
+
+    guarded(run)
+
+
+def main() -> None:
+    """Entry point of the ``honba`` command."""
+    app()

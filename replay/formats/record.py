@@ -1,0 +1,304 @@
+"""honba's record file: JSON Lines a person can write by hand.
+
+The first line starts the match (key, players in seat order, rules preset and
+overrides); every later line is one hand result, penalty or early end, in the
+order they happened. Deal passes and the automatic end of the match are not
+written: the rules decide them when the file is loaded. ``docs/record-format.md``
+is the reference.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import attrs
+
+from domain.codec import DecodeError, from_data, to_data
+from domain.errors import HonbaError
+from domain.match import Match
+from domain.progression import Fact
+from domain.rules import Ruleset, load_preset, preset_names
+from domain.values import (
+    AbortiveDraw,
+    DealPass,
+    ExhaustiveDraw,
+    HandValue,
+    MatchEnd,
+    Penalty,
+    TableState,
+    Win,
+    WinFacts,
+    WinResult,
+)
+
+AUTOMATIC_ENDS = frozenset({"complete", "bust", "dealer_stop"})
+VALUE_KEYS = ("han", "fu", "limit", "multiple", "faan", "doubles", "points")
+
+
+class RecordError(HonbaError):
+    """A record file line that cannot be read; the message names file and line."""
+
+
+@attrs.frozen
+class MatchRecord:
+    """A record file read into domain values: the match header and its facts."""
+
+    key: str
+    players: tuple[str, ...]
+    rules: Ruleset
+    source: Mapping[str, Any]
+    opening: TableState | None
+    facts: tuple[Fact, ...]
+
+
+def _seat(ref: Any, players: Sequence[str], where: str) -> int:
+    if isinstance(ref, bool):
+        raise RecordError(f"{where}: {ref!r} is not a player")
+    if isinstance(ref, int):
+        if 0 <= ref < len(players):
+            return ref
+        raise RecordError(f"{where}: there is no seat {ref}")
+    if isinstance(ref, str) and ref in players:
+        return players.index(ref)
+    raise RecordError(f"{where}: {ref!r} is not one of the players ({', '.join(players)})")
+
+
+def _seats(refs: Any, players: Sequence[str], where: str) -> tuple[int, ...]:
+    if refs is None:
+        return ()
+    if not isinstance(refs, list):
+        raise RecordError(f"{where}: expected a list of players")
+    return tuple(_seat(r, players, where) for r in refs)
+
+
+def _expect_keys(data: Mapping[str, Any], allowed: Iterable[str], where: str) -> None:
+    unknown = sorted(set(data) - set(allowed))
+    if unknown:
+        raise RecordError(f"{where}: unknown field {unknown[0]!r}")
+
+
+def _win(data: Any, players: Sequence[str], where: str) -> Win:
+    if not isinstance(data, dict):
+        raise RecordError(f"{where}: a win must be an object")
+    _expect_keys(data, ("winner", "from", "pao", "facts", "loser_scores", *VALUE_KEYS), where)
+    if "winner" not in data:
+        raise RecordError(f"{where}: a win needs a 'winner'")
+    try:
+        value = from_data(HandValue, {k: data[k] for k in VALUE_KEYS if k in data}, where=where)
+        facts = from_data(WinFacts, data.get("facts", {}), where=f"{where}.facts")
+    except DecodeError as exc:
+        raise RecordError(str(exc)) from None
+    return Win(
+        winner=_seat(data["winner"], players, f"{where}.winner"),
+        value=value,
+        discarder=None if data.get("from") is None else _seat(data["from"], players, f"{where}.from"),
+        liable=None if data.get("pao") is None else _seat(data["pao"], players, f"{where}.pao"),
+        facts=facts,
+        loser_scores=data.get("loser_scores", ()),
+    )
+
+
+def _fact(data: dict[str, Any], players: Sequence[str], where: str) -> Fact:
+    kind = data.get("type")
+    if kind == "win":
+        _expect_keys(data, ("type", "wins", "riichi"), where)
+        wins = data.get("wins")
+        if not isinstance(wins, list) or not wins:
+            raise RecordError(f"{where}: a win line needs a non-empty 'wins' list")
+        return WinResult(
+            tuple(_win(w, players, f"{where}.wins[{i}]") for i, w in enumerate(wins)),
+            _seats(data.get("riichi"), players, f"{where}.riichi"),
+        )
+    if kind == "draw":
+        _expect_keys(data, ("type", "ready", "riichi", "nagashi"), where)
+        return ExhaustiveDraw(
+            _seats(data.get("ready"), players, f"{where}.ready"),
+            _seats(data.get("riichi"), players, f"{where}.riichi"),
+            _seats(data.get("nagashi"), players, f"{where}.nagashi"),
+        )
+    if kind == "abort":
+        _expect_keys(data, ("type", "kind", "riichi"), where)
+        try:
+            return AbortiveDraw(data.get("kind", ""), _seats(data.get("riichi"), players, f"{where}.riichi"))
+        except ValueError:
+            raise RecordError(f"{where}: unknown abortive draw kind {data.get('kind')!r}") from None
+    if kind == "penalty":
+        _expect_keys(data, ("type", "player", "amount", "kind", "share", "note"), where)
+        amount = data.get("amount")
+        if isinstance(amount, bool) or not isinstance(amount, int):
+            raise RecordError(f"{where}: a penalty needs a whole 'amount' of points")
+        try:
+            return Penalty(
+                _seat(data.get("player"), players, f"{where}.player"),
+                amount,
+                str(data.get("kind", "chombo")),
+                data.get("share", "to_others"),
+                str(data.get("note", "")),
+            )
+        except ValueError:
+            raise RecordError(f"{where}: unknown penalty share {data.get('share')!r}") from None
+    if kind == "end":
+        _expect_keys(data, ("type", "reason"), where)
+        return MatchEnd(str(data.get("reason", "agreed")))
+    raise RecordError(f"{where}: 'type' must be win, draw, abort, penalty or end, not {kind!r}")
+
+
+def _rules(data: Mapping[str, Any], where: str) -> Ruleset:
+    preset = data.get("rules", "tenhou")
+    overrides = data.get("overrides", {})
+    if not isinstance(preset, str) or not isinstance(overrides, dict):
+        raise RecordError(f"{where}: 'rules' must name a preset and 'overrides' must be an object")
+    try:
+        return load_preset(preset).with_overrides(overrides, source=f"{where}.overrides")
+    except HonbaError as exc:
+        raise RecordError(f"{where}: {exc}") from None
+
+
+def parse_record(text: str, *, name: str = "<record>") -> MatchRecord:
+    """Read a record file's text; errors name the file and the line."""
+    header: MatchRecord | None = None
+    facts: list[Fact] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        where = f"{name}:{number}"
+        if not line.strip():
+            continue
+        try:
+            data = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise RecordError(f"{where}: not valid JSON ({exc.msg})") from None
+        if not isinstance(data, dict):
+            raise RecordError(f"{where}: each line must be a JSON object")
+        if header is None:
+            header = _header(data, where)
+            continue
+        if data.get("type") == "start":
+            raise RecordError(f"{where}: a record file holds one match; a second 'start' line")
+        facts.append(_fact(data, header.players, where))
+    if header is None:
+        raise RecordError(f"{name}: empty record file (the first line must start the match)")
+    return attrs.evolve(header, facts=tuple(facts))
+
+
+def _header(data: dict[str, Any], where: str) -> MatchRecord:
+    if data.get("type") != "start":
+        raise RecordError(f'{where}: the first line must be the match start ({{"type": "start", ...}})')
+    _expect_keys(data, ("type", "key", "players", "rules", "overrides", "source", "opening"), where)
+    key, players = data.get("key"), data.get("players")
+    if not isinstance(key, str) or not key.strip():
+        raise RecordError(f"{where}: the match needs a 'key'")
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        raise RecordError(f"{where}: 'players' must be a list of names in seat order")
+    source = data.get("source", {})
+    if not isinstance(source, dict):
+        raise RecordError(f"{where}: 'source' must be an object")
+    opening = None
+    if data.get("opening"):
+        try:
+            opening = from_data(TableState, data["opening"], where=f"{where}.opening")
+        except DecodeError as exc:
+            raise RecordError(str(exc)) from None
+    return MatchRecord(key, tuple(players), _rules(data, where), source, opening, ())
+
+
+def build_match(record: MatchRecord, *, name: str = "<record>") -> Match:
+    """Replay a record into a Match aggregate in memory; errors name the line's result."""
+    try:
+        match = Match.start(record.key, record.players, record.rules, record.source, record.opening)
+    except HonbaError as exc:
+        raise RecordError(f"{name}: start: {exc}") from None
+    for index, fact in enumerate(record.facts, start=1):
+        label = match.state.hand_label
+        try:
+            if isinstance(fact, Penalty):
+                match.penalise(fact)
+            elif isinstance(fact, MatchEnd):
+                match.end(fact.reason)
+            elif isinstance(fact, DealPass):
+                raise RecordError("deal passes are decided by the rules, not written")
+            else:
+                match.record(fact)
+        except HonbaError as exc:
+            raise RecordError(f"{name}: result {index} ({label}): {exc}") from None
+    return match
+
+
+def _names(seats: Iterable[int], players: Sequence[str]) -> list[str]:
+    return [players[s] for s in seats]
+
+
+def _win_data(win: Win, players: Sequence[str]) -> dict[str, Any]:
+    out: dict[str, Any] = {"winner": players[win.winner]}
+    if win.discarder is not None:
+        out["from"] = players[win.discarder]
+    out.update(to_data(win.value))
+    if win.liable is not None:
+        out["pao"] = players[win.liable]
+    facts = to_data(win.facts)
+    if facts:
+        out["facts"] = facts
+    if win.loser_scores:
+        out["loser_scores"] = list(win.loser_scores)
+    return out
+
+
+def fact_line(fact: Fact, players: Sequence[str]) -> dict[str, Any] | None:
+    """One record line for a fact; None for facts the file does not hold (deal passes, automatic ends)."""
+    if isinstance(fact, WinResult):
+        out: dict[str, Any] = {"type": "win", "wins": [_win_data(w, players) for w in fact.wins]}
+        if fact.riichi:
+            out["riichi"] = _names(fact.riichi, players)
+        return out
+    if isinstance(fact, ExhaustiveDraw):
+        out = {"type": "draw", "ready": _names(fact.ready, players)}
+        if fact.riichi:
+            out["riichi"] = _names(fact.riichi, players)
+        if fact.nagashi:
+            out["nagashi"] = _names(fact.nagashi, players)
+        return out
+    if isinstance(fact, AbortiveDraw):
+        out = {"type": "abort", "kind": fact.kind.value}
+        if fact.riichi:
+            out["riichi"] = _names(fact.riichi, players)
+        return out
+    if isinstance(fact, Penalty):
+        out = {"type": "penalty", "player": players[fact.seat], "amount": fact.amount, "kind": fact.kind}
+        out["share"] = fact.share.value
+        if fact.note:
+            out["note"] = fact.note
+        return out
+    if isinstance(fact, MatchEnd):
+        return None if fact.reason in AUTOMATIC_ENDS else {"type": "end", "reason": fact.reason}
+    return None
+
+
+def rules_reference(rules: Ruleset) -> tuple[str, dict[str, Any]]:
+    """A preset name and the overrides that turn it into these rules."""
+    base = rules.name if rules.name in preset_names() else "tenhou"
+    preset = load_preset(base).to_dict()
+    mine = rules.to_dict()
+    return base, {k: v for k, v in mine.items() if preset.get(k) != v}
+
+
+def dump_line(data: Mapping[str, Any]) -> str:
+    """One record line, in the canonical spelling export writes."""
+    return json.dumps(data, ensure_ascii=False)
+
+
+def export_record(match: Match, facts: Iterable[Fact]) -> str:
+    """The record file of a stored match: import it and it gives the same match."""
+    preset, overrides = rules_reference(match.rules)
+    start: dict[str, Any] = {"type": "start", "key": match.key, "players": list(match.players), "rules": preset}
+    if overrides:
+        start["overrides"] = overrides
+    if match.source:
+        start["source"] = match.source
+    if match.opening:
+        start["opening"] = match.opening
+    lines = [dump_line(start)]
+    for fact in facts:
+        line = fact_line(fact, match.players)
+        if line is not None:
+            lines.append(dump_line(line))
+    return "\n".join(lines) + "\n"

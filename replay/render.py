@@ -1,0 +1,181 @@
+"""Words, tables and JSON for people and tools: the shell formats, it does not decide."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from rich.table import Table
+
+from domain.codec import to_data
+from domain.progression import Fact, ranking
+from domain.values import (
+    WIND_NAMES,
+    AbortiveDraw,
+    DealPass,
+    ExhaustiveDraw,
+    MatchEnd,
+    Payment,
+    Penalty,
+    TableState,
+    WinResult,
+)
+from projections.ledger import LedgerEntry
+
+
+def seat_wind(seat: int, state: TableState) -> str:
+    """The seat wind a player holds in the current hand."""
+    return WIND_NAMES[(seat - state.dealer) % state.players]
+
+
+def describe_fact(fact: Fact, players: Sequence[str]) -> str:
+    """A hand result in words, e.g. ``Dai ron on Cho: 2 han 30 fu``."""
+    if isinstance(fact, WinResult):
+        parts = []
+        for win in fact.wins:
+            how = "tsumo" if win.discarder is None else f"ron on {players[win.discarder]}"
+            pao = f", {players[win.liable]} liable" if win.liable is not None else ""
+            parts.append(f"{players[win.winner]} {how}: {win.value.describe()}{pao}")
+        text = "; ".join(parts)
+    elif isinstance(fact, ExhaustiveDraw):
+        ready = ", ".join(players[s] for s in fact.ready) or "nobody"
+        text = f"exhaustive draw, ready: {ready}"
+        if fact.nagashi:
+            text += "; nagashi mangan: " + ", ".join(players[s] for s in fact.nagashi)
+    elif isinstance(fact, AbortiveDraw):
+        text = "abortive draw: " + fact.kind.value.replace("_", " ")
+    elif isinstance(fact, Penalty):
+        text = f"penalty ({fact.kind}) on {players[fact.seat]}: {fact.amount}"
+        if fact.note:
+            text += f" ({fact.note})"
+    elif isinstance(fact, MatchEnd):
+        text = f"match ended ({fact.reason.replace('_', ' ')})"
+    else:
+        text = f"deal passed to {players[fact.to_dealer]}"
+    riichi = getattr(fact, "riichi", ())
+    if riichi:
+        text += "; riichi: " + ", ".join(players[s] for s in riichi)
+    return text
+
+
+def describe_payment(p: Payment, players: Sequence[str]) -> str:
+    """One payment as ``Cho -> Dai 2000 (hand value: 2 han 30 fu)``."""
+    payer = "table" if p.payer is None else players[p.payer]
+    payee = "table" if p.payee is None else players[p.payee]
+    note = f": {p.note}" if p.note else ""
+    return f"{payer} -> {payee} {p.amount} ({p.reason.value}{note})"
+
+
+def status_table(players: Sequence[str], state: TableState, title: str) -> Table:
+    """Each player's seat wind, score and place."""
+    table = Table(title=title)
+    table.add_column("seat")
+    table.add_column("player")
+    table.add_column("wind")
+    table.add_column("score", justify="right")
+    table.add_column("place", justify="right")
+    if state.final_points:
+        table.add_column("points", justify="right")
+    places = {seat: i + 1 for i, seat in enumerate(ranking(state.scores))}
+    for seat, name in enumerate(players):
+        row = [str(seat), name, seat_wind(seat, state), f"{state.scores[seat]:,}", str(places[seat])]
+        if state.final_points:
+            row.append(f"{state.final_points[seat]:+.1f}")
+        table.add_row(*row)
+    return table
+
+
+def state_lines(players: Sequence[str], state: TableState) -> list[str]:
+    """The table state in words."""
+    if state.finished:
+        head = f"Match over ({state.end_reason.replace('_', ' ')}) after {state.hands_played} hands"
+    else:
+        head = f"Next hand: {state.hand_name} ({state.hand_label})"
+    return [
+        head,
+        f"Dealer: {players[state.dealer]}",
+        f"Counters (honba): {state.counters}",
+        f"Deposits on the table: {state.deposits}",
+        f"Dealer streak: {state.dealer_streak} (extra hands: {state.extra_hands})",
+        f"Dealer's consecutive wins: {state.consecutive_dealer_wins}"
+        f" (wins while holding the deal: {state.dealer_wins_this_deal})",
+    ]
+
+
+def state_data(players: Sequence[str], state: TableState) -> dict[str, Any]:
+    """The table state for tools (``--json``)."""
+    return {
+        "hand": state.hand_label,
+        "hand_name": state.hand_name,
+        "round_wind": WIND_NAMES[state.round_wind % 4],
+        "hand_number": state.hand_number,
+        "dealer": players[state.dealer],
+        "counters": state.counters,
+        "deposits": state.deposits,
+        "dealer_streak": state.dealer_streak,
+        "extra_hands": state.extra_hands,
+        "consecutive_dealer_wins": state.consecutive_dealer_wins,
+        "dealer_wins_this_deal": state.dealer_wins_this_deal,
+        "hands_played": state.hands_played,
+        "finished": state.finished,
+        "end_reason": state.end_reason or None,
+        "scores": dict(zip(players, state.scores, strict=True)),
+        "final_points": dict(zip(players, state.final_points, strict=True)) if state.final_points else None,
+    }
+
+
+def ledger_table(players: Sequence[str], entries: Sequence[LedgerEntry], title: str) -> Table:
+    """The hand-by-hand ledger: table state before, result, payments, changes and scores."""
+    table = Table(title=title, show_lines=True)
+    table.add_column("#", justify="right")
+    table.add_column("hand")
+    table.add_column("dealer")
+    table.add_column("result")
+    table.add_column("payments")
+    for name in players:
+        table.add_column(name, justify="right")
+    for entry in entries:
+        before = entry.before
+        result = describe_fact(entry.fact, players)
+        if entry.deal_pass is not None:
+            result += f"\n-> deal passes to {players[entry.deal_pass.to_dealer]}"
+        payments = "\n".join(describe_payment(p, players) for p in entry.payments) or "-"
+        cells = [f"{d:+,}\n{s:,}" for d, s in zip(entry.deltas, entry.after.scores, strict=True)]
+        number = str(entry.number) if entry.kind == "hand" else ""
+        table.add_row(number, before.hand_label, players[before.dealer], result, payments, *cells)
+    return table
+
+
+def ledger_data(players: Sequence[str], entries: Sequence[LedgerEntry]) -> list[dict[str, Any]]:
+    """The ledger for tools (``--json``)."""
+    out = []
+    for entry in entries:
+        out.append(
+            {
+                "number": entry.number,
+                "kind": entry.kind,
+                "hand": entry.before.hand_label,
+                "dealer": players[entry.before.dealer],
+                "counters": entry.before.counters,
+                "deposits": entry.before.deposits,
+                "result": describe_fact(entry.fact, players),
+                "fact": to_data(entry.fact),
+                "payments": [
+                    {
+                        "payer": None if p.payer is None else players[p.payer],
+                        "payee": None if p.payee is None else players[p.payee],
+                        "amount": p.amount,
+                        "reason": p.reason.value,
+                        "note": p.note,
+                    }
+                    for p in entry.payments
+                ],
+                "changes": dict(zip(players, entry.deltas, strict=True)),
+                "scores_after": dict(zip(players, entry.after.scores, strict=True)),
+                "deal_passed_to": None if entry.deal_pass is None else players[entry.deal_pass.to_dealer],
+            }
+        )
+    return out
+
+
+__all__ = ["DealPass", "describe_fact", "ledger_table", "status_table"]
