@@ -116,6 +116,12 @@ def match_end_reason(
 ) -> str | None:
     """Why the match ends after this hand, or None if it goes on.
 
+    Bust ends it at once. From the last scheduled hand on (South 4 in a hanchan):
+    the match ends when the deal passes and someone has reached the return score,
+    or when the dealer is top (and at the target) after winning, or after a ready
+    hand where the rules stop there. Extension hands end as soon as anyone reaches
+    the target; the last hand of the last extension wind always ends it.
+
     ``before`` is the table as the hand started, ``after`` the table after it
     (before the deal pass).
     """
@@ -128,7 +134,11 @@ def match_end_reason(
     if not in_last_hand_or_later:
         return None
     top = ranking(after.scores)[0]
+    # Deposits still on the table do not count toward the target.
     someone_reached_target = after.scores[top] >= rules.return_score
+    if before.round_wind > last_wind and someone_reached_target:
+        # Extension hands are sudden death: the first hand that leaves someone at the target ends it.
+        return "complete"
     if passes:
         if (before.round_wind, before.hand_number) >= (final_wind, n):
             return "complete"

@@ -15,6 +15,7 @@ from typing import Annotated, Any, TypeVar
 
 import typer
 from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from domain.errors import HonbaError
 from domain.match import Match, opening_state
@@ -24,9 +25,11 @@ from domain.values import AbortiveDraw, AbortKind, ExhaustiveDraw, Penalty, Tabl
 from projections.ledger import LedgerEntry, ledger
 from projections.table import table_state
 from replay.app import DB_ENV, HonbaApp, default_db_path
+from replay.batch import import_paths, verify_paths
+from replay.formats.detect import FORMATS, expand_paths
 from replay.formats.record import build_match, export_record, parse_record
 from replay.parsing import InputError, parse_override, parse_value, seat_of, seats_of
-from replay.render import ledger_data, ledger_table, state_data, state_lines, status_table
+from replay.render import ledger_data, ledger_table, print_verify_run, state_data, state_lines, status_table
 
 app = typer.Typer(
     name="honba",
@@ -324,30 +327,81 @@ def export(
     guarded(run)
 
 
+FormatOption = Annotated[
+    str, typer.Option("--format", help="auto (judged from the content), tenhou-xml, tenhou-json, mjai or record.")
+]
+
+
+def _progress(total: int, label: str) -> Progress:
+    return Progress(
+        TextColumn(label),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[file]}"),
+        console=err,
+        transient=True,
+        disable=total < 2,
+    )
+
+
 @app.command("import")
 def import_(
     ctx: typer.Context,
-    paths: Annotated[list[Path], typer.Argument(help="Record files to load.")],
+    paths: Annotated[list[Path], typer.Argument(help="Record files, game logs, or directories of them.")],
+    fmt: FormatOption = "auto",
 ) -> None:
-    """Load record files; a match already stored is left as it is."""
-    failed = 0
-    for path in paths:
-        try:
-            text = path.read_text(encoding="utf-8")
-            match = build_match(parse_record(text, name=str(path)), name=str(path))
-            stored = shell(ctx).app.store_whole(match)
-        except HonbaError as exc:
-            err.print(f"honba: {exc}", markup=False, highlight=False)
-            failed += 1
-            continue
-        except (OSError, UnicodeDecodeError) as exc:
-            err.print(f"honba: {path}: cannot read: {exc}", markup=False, highlight=False)
-            failed += 1
-            continue
-        verb = "stored" if stored else "already stored, nothing new"
-        out.print(f"{path}: match {match.key!r} {verb} ({match.state.hands_played} hands)", markup=False)
-    if failed:
+    """Store matches from record files and game logs; a match already stored is left as it is."""
+    if fmt not in (*FORMATS, "record"):
+        raise fail(f"--format must be one of {', '.join((*FORMATS, 'record'))}, not {fmt!r}")
+    application = guarded(lambda: shell(ctx).app)
+    files = expand_paths(paths)
+    with _progress(len(files), "importing") as progress:
+        task = progress.add_task("import", total=len(files), file="")
+        run = import_paths(application, paths, fmt, lambda f: progress.update(task, advance=1, file=f))
+    listed = len(run.stored) + len(run.present) <= 50
+    if listed:
+        for key in run.stored:
+            out.print(f"match {key!r} stored", markup=False, highlight=False)
+        for key in run.present:
+            out.print(f"match {key!r} already stored, nothing new", markup=False, highlight=False)
+    for item in run.unsupported:
+        err.print(f"honba: {item.file}: unsupported: {item.reason}", markup=False, highlight=False)
+    for item in run.unreadable:
+        err.print(f"honba: {item.file}: {item.reason}", markup=False, highlight=False)
+    out.print(
+        f"{len(run.stored)} stored, {len(run.present)} already present, "
+        f"{len(run.unsupported)} unsupported, {len(run.unreadable)} unreadable",
+        markup=False,
+        highlight=False,
+    )
+    if run.unreadable:
         raise typer.Exit(2)
+
+
+@app.command()
+def verify(
+    paths: Annotated[list[Path], typer.Argument(help="Game logs, or directories of them.")],
+    fmt: FormatOption = "auto",
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object for tools.")] = False,
+) -> None:
+    """Replay logs in memory and compare every hand with what the log recorded.
+
+    Exit 0 when everything agrees, 1 when anything disagrees, 2 when an input could not be read.
+    """
+    if fmt not in FORMATS:
+        raise fail(f"--format must be one of {', '.join(FORMATS)}, not {fmt!r}")
+    files = expand_paths(paths)
+    with _progress(len(files), "verifying") as progress:
+        task = progress.add_task("verify", total=len(files), file="")
+        run = verify_paths(paths, fmt, lambda f: progress.update(task, advance=1, file=f))
+    if as_json:
+        print(json.dumps(run.as_dict(), ensure_ascii=False))
+    else:
+        print_verify_run(out, run)
+    if run.unreadable:
+        raise typer.Exit(2)
+    if any(r.disagreements for r in run.reports):
+        raise typer.Exit(1)
 
 
 @rules_app.command("list")
@@ -390,8 +444,9 @@ def demo(
             db = str(Path(tempfile.mkdtemp(prefix="honba-demo-")) / "demo.sqlite")
         application = HonbaApp.open(db)
         record = parse_record(DEMO_RECORD.read_text(encoding="utf-8"), name="demo")
-        application.store_whole(build_match(record, name="demo"))
-        out.print(f"Recorded the demo match {record.key!r} in {db}", markup=False, highlight=False)
+        stored = application.store_whole(build_match(record, name="demo"))
+        verb = "Recorded" if stored else "Found (already stored)"
+        out.print(f"{verb} the demo match {record.key!r} in {db}", markup=False, highlight=False)
         match, facts = application.facts(record.key)
         out.print(ledger_table(match.players, _ledger(match, facts), f"Ledger of {record.key}"))
         _print_status(match.players, _state(match, facts))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from rich.console import Console
 from rich.table import Table
 
 from domain.codec import to_data
@@ -12,7 +13,6 @@ from domain.progression import Fact, ranking
 from domain.values import (
     WIND_NAMES,
     AbortiveDraw,
-    DealPass,
     ExhaustiveDraw,
     MatchEnd,
     Payment,
@@ -21,6 +21,7 @@ from domain.values import (
     WinResult,
 )
 from projections.ledger import LedgerEntry
+from replay.batch import VerifyRun
 
 
 def seat_wind(seat: int, state: TableState) -> str:
@@ -178,4 +179,31 @@ def ledger_data(players: Sequence[str], entries: Sequence[LedgerEntry]) -> list[
     return out
 
 
-__all__ = ["DealPass", "describe_fact", "ledger_table", "status_table"]
+def print_verify_run(console: Console, run: VerifyRun) -> None:
+    """The verify summary, then every disagreement, unsupported game and unreadable file."""
+    summary = Table(title="Verification")
+    for column in ("files", "games", "hands", "hands agreeing", "disagreements", "unsupported", "unreadable"):
+        summary.add_column(column, justify="right")
+    data = run.as_dict()
+    summary.add_row(
+        str(data["files"]),
+        str(data["games"]),
+        str(data["hands"]),
+        str(data["hands_agreeing"]),
+        str(len(data["disagreements"])),
+        str(len(data["unsupported"])),
+        str(len(data["unreadable"])),
+    )
+    console.print(summary)
+    if data["disagreements"]:
+        table = Table(title="Disagreements")
+        for column in ("file", "game", "hand", "field", "log", "honba"):
+            table.add_column(column)
+        for d in data["disagreements"]:
+            table.add_row(d["file"], d["game"], d["hand"], d["field"], str(d["log"]), str(d["honba"]))
+        console.print(table)
+    for item in data["unsupported"]:
+        console.print(f"unsupported: {item['file']} {item['game']}: {item['reason']}", markup=False, highlight=False)
+    for item in data["unreadable"]:
+        console.print(f"unreadable: {item['file']}: {item['reason']}", markup=False, highlight=False)
+

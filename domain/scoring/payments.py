@@ -111,8 +111,10 @@ def counter_payments(win: Win, state: TableState, rules: Ruleset) -> list[Paymen
         return []
     note = f"{state.counters} counter{'s' if state.counters != 1 else ''}"
     if win.discarder is not None:
+        # With a liable player (pao) the counters are theirs to pay, as Tenhou rules it.
+        payer = win.liable if win.liable is not None else win.discarder
         amount = rules.counter_on_ron * state.counters
-        return [Payment(win.discarder, win.winner, amount, Reason.COUNTERS, note)]
+        return [Payment(payer, win.winner, amount, Reason.COUNTERS, note)]
     per_payer = rules.counter_per_payer * state.counters
     if win.liable is not None:
         total = per_payer * (state.players - 1)

@@ -1,0 +1,134 @@
+"""Many files at once: verify or import every game of every log, one bad file never stopping the rest."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from domain.errors import HonbaError
+from replay.app import HonbaApp
+from replay.formats.detect import detect_format, expand_paths, read_log, unpack
+from replay.formats.logmodel import LogError
+from replay.formats.record import build_match, parse_record
+from replay.importing import match_from_log
+from replay.verify import GameReport, verify_game
+
+Tick = Callable[[str], None]
+
+
+@attrs.frozen
+class Unreadable:
+    """A file (or one game of it) that could not be read, and why."""
+
+    file: str
+    reason: str
+
+
+@attrs.frozen
+class VerifyRun:
+    """Everything ``honba verify`` found."""
+
+    files: int
+    reports: tuple[GameReport, ...]
+    unreadable: tuple[Unreadable, ...]
+
+    @property
+    def hands(self) -> int:
+        return sum(r.hands for r in self.reports)
+
+    @property
+    def hands_agreeing(self) -> int:
+        return sum(r.hands_agreeing for r in self.reports)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The JSON object ``honba verify --json`` prints."""
+        return {
+            "files": self.files,
+            "games": len(self.reports),
+            "hands": self.hands,
+            "hands_agreeing": self.hands_agreeing,
+            "disagreements": [d.as_dict() for r in self.reports for d in r.disagreements],
+            "unsupported": [
+                {"file": r.file, "game": r.game, "reason": r.unsupported} for r in self.reports if r.unsupported
+            ],
+            "unreadable": [attrs.asdict(u) for u in self.unreadable],
+        }
+
+
+def verify_paths(paths: list[Path], fmt: str = "auto", tick: Tick | None = None) -> VerifyRun:
+    """Verify every game of every log file under the paths."""
+    files = expand_paths(paths)
+    reports: list[GameReport] = []
+    unreadable: list[Unreadable] = []
+    for path in files:
+        try:
+            games = read_log(path, fmt)
+        except HonbaError as exc:
+            unreadable.append(Unreadable(str(path), _reason(exc, path)))
+        else:
+            reports.extend(verify_game(game) for game in games)
+        if tick is not None:
+            tick(str(path))
+    return VerifyRun(len(files), tuple(reports), tuple(unreadable))
+
+
+@attrs.frozen
+class ImportRun:
+    """What ``honba import`` did: games stored, already present, unsupported, unreadable."""
+
+    stored: tuple[str, ...] = ()
+    present: tuple[str, ...] = ()
+    unsupported: tuple[Unreadable, ...] = ()
+    unreadable: tuple[Unreadable, ...] = ()
+
+
+def import_paths(app: HonbaApp, paths: list[Path], fmt: str = "auto", tick: Tick | None = None) -> ImportRun:
+    """Store every game of every file (record files or logs), each game whole or not at all."""
+    stored: list[str] = []
+    present: list[str] = []
+    unsupported: list[Unreadable] = []
+    unreadable: list[Unreadable] = []
+    for path in expand_paths(paths) if fmt != "record" else paths:
+        try:
+            for match in _matches_in(path, fmt, unsupported):
+                (stored if app.store_whole(match) else present).append(match.key)
+        except HonbaError as exc:
+            unreadable.append(Unreadable(str(path), _reason(exc, path)))
+        if tick is not None:
+            tick(str(path))
+    return ImportRun(tuple(stored), tuple(present), tuple(unsupported), tuple(unreadable))
+
+
+def _matches_in(path: Path, fmt: str, unsupported: list[Unreadable]) -> list[Any]:
+    """All matches of a file, built in memory first so that a bad file stores nothing."""
+    name = str(path)
+    try:
+        data = unpack(path.read_bytes(), file=name)
+    except OSError as exc:
+        raise LogError(name, f"cannot read: {exc.strerror or exc}") from None
+    if fmt == "record" or (fmt == "auto" and detect_format(data) == "record"):
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise LogError(name, f"not UTF-8 text (byte {exc.start})") from None
+        return [build_match(parse_record(text, name=name), name=name)]
+    matches = []
+    for game in read_log(path, fmt):
+        if game.unsupported:
+            unsupported.append(Unreadable(name, f"{game.game_id}: {game.unsupported}"))
+            continue
+        try:
+            matches.append(match_from_log(game))
+        except HonbaError as exc:
+            raise LogError(name, f"game {game.game_id}: {exc}") from None
+    return matches
+
+
+def _reason(exc: HonbaError, path: Path) -> str:
+    """The error message without the file name the report already shows."""
+    text = str(exc)
+    prefix = f"{path}:"
+    return text[len(prefix) :].strip() if text.startswith(prefix) else text

@@ -1,0 +1,94 @@
+"""Which format a file is in, judged from its content, and reading it into logged games."""
+
+from __future__ import annotations
+
+import gzip
+import io
+import json
+import zlib
+from pathlib import Path
+
+from replay.formats.logmodel import LogError, LoggedGame
+
+LOG_FORMATS = ("tenhou-xml", "tenhou-json", "mjai")
+FORMATS = ("auto", *LOG_FORMATS)
+# What a directory is searched for; a file named explicitly is always tried.
+LOG_SUFFIXES = frozenset({".xml", ".mjlog", ".json", ".jsonl", ".mjson", ".gz", ".xml_"})
+MAX_UNPACKED = 64 * 1024 * 1024
+
+
+def unpack(data: bytes, *, file: str) -> bytes:
+    """The file's bytes, gunzipped when gzip-compressed (with a cap against gzip bombs)."""
+    if data[:2] != b"\x1f\x8b":
+        return data
+    try:
+        with gzip.GzipFile(fileobj=io.BytesIO(data)) as stream:
+            unpacked = stream.read(MAX_UNPACKED + 1)
+    except (OSError, EOFError, zlib.error) as exc:
+        raise LogError(file, f"broken gzip data ({exc})") from None
+    if len(unpacked) > MAX_UNPACKED:
+        raise LogError(file, f"unpacks to more than {MAX_UNPACKED // (1024 * 1024)} MiB")
+    return unpacked
+
+
+def detect_format(data: bytes) -> str | None:
+    """``tenhou-xml``, ``tenhou-json``, ``mjai``, ``record`` (honba's own) or None."""
+    head = data.lstrip(b"\xef\xbb\xbf \t\r\n")[:4096]
+    if head.startswith(b"<"):
+        return "tenhou-xml"
+    if not head.startswith(b"{"):
+        return None
+    first_line = head.split(b"\n", 1)[0]
+    try:
+        first = json.loads(first_line)
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        first = None
+    if isinstance(first, dict):
+        kind = first.get("type")
+        if kind == "start" and "key" in first:
+            return "record"
+        if isinstance(kind, str):
+            return "mjai"
+        if "log" in first:
+            return "tenhou-json"
+    # A pretty-printed JSON document spans lines: look at the whole of it.
+    return "tenhou-json" if b'"log"' in data else None
+
+
+def read_log(path: Path, fmt: str = "auto") -> list[LoggedGame]:
+    """Every game in a log file, in the given format or the one its content shows."""
+    file = str(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise LogError(file, f"cannot read: {exc.strerror or exc}") from None
+    data = unpack(raw, file=file)
+    kind = detect_format(data) if fmt == "auto" else fmt
+    if kind == "record":
+        raise LogError(file, "a honba record file, not a game log (load it with honba import)")
+    if kind == "tenhou-xml":
+        from replay.formats.tenhou_xml import read_tenhou_xml
+
+        return read_tenhou_xml(data, file=file)
+    if kind == "tenhou-json":
+        from replay.formats.tenhou_json import read_tenhou_json
+
+        return read_tenhou_json(data, file=file)
+    if kind == "mjai":
+        from replay.formats.mjai import read_mjai
+
+        return read_mjai(data, file=file)
+    raise LogError(file, "not a recognised log format (Tenhou mjlog XML, tenhou.net/6 JSON or mjai)")
+
+
+def expand_paths(paths: list[Path]) -> list[Path]:
+    """Files named, and the log files found below directories named, in a stable order."""
+    files: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            files.extend(
+                p for p in sorted(path.rglob("*")) if p.is_file() and "".join(p.suffixes[-1:]) in LOG_SUFFIXES
+            )
+        else:
+            files.append(path)
+    return files

@@ -1,0 +1,43 @@
+"""Turn a logged game into a Match: the same commands a person recording it would give."""
+
+from __future__ import annotations
+
+from domain.match import Match
+from domain.values import TableState
+from replay.formats.logmodel import LoggedGame
+
+
+def opening_for(game: LoggedGame) -> TableState | None:
+    """None for a game logged from East 1 at the start score; else the table of its first header."""
+    first = game.hands[0]
+    rules = game.rules
+    header = (first.round_wind, first.hand_number, first.dealer, first.counters, first.deposit_sticks)
+    if header == (0, 1, 0, 0, 0) and all(s == rules.start_score for s in first.scores):
+        return None
+    return TableState(
+        players=rules.players,
+        scores=first.scores,
+        round_wind=first.round_wind,
+        hand_number=first.hand_number,
+        dealer=first.dealer,
+        counters=first.counters,
+        deposits=first.deposit_sticks * rules.riichi_deposit,
+    )
+
+
+def source_of(game: LoggedGame) -> dict[str, str]:
+    """Where a match came from: format, log id, file."""
+    return {"format": game.format, "log_id": game.game_id, "file": game.file}
+
+
+def match_from_log(game: LoggedGame) -> Match:
+    """A Match holding every result of the game, built in memory (nothing stored).
+
+    Raises the domain's error when a result is refused; the caller stores nothing then.
+    """
+    match = Match.start(game.game_id, game.players, game.rules, source_of(game), opening_for(game))
+    for hand in game.hands:
+        if hand.result is None or match.state.finished:
+            break
+        match.record(hand.result)
+    return match

@@ -1,0 +1,149 @@
+"""Replay a logged game through the domain and compare, hand by hand, with the log.
+
+For every hand: the log's header (dealer, round and hand, counters, deposits,
+start scores) against honba's table state, then the hand's score changes; at
+the end, the final scores and the final points. The domain's Match aggregate
+does all the scoring and progression; this module only compares.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import attrs
+
+from domain.errors import HonbaError
+from domain.match import Match
+from domain.progression import after_hand
+from domain.values import WIND_LETTERS, TableState
+from replay.formats.logmodel import LoggedGame, LoggedHand
+from replay.importing import opening_for, source_of
+
+
+@attrs.frozen
+class Disagreement:
+    """One field where the log and honba differ."""
+
+    file: str
+    game: str
+    hand: str
+    field: str
+    log: Any
+    honba: Any
+
+    def as_dict(self) -> dict[str, Any]:
+        """Plain data for ``--json``."""
+        return attrs.asdict(self)
+
+
+@attrs.frozen
+class GameReport:
+    """The outcome of verifying one game."""
+
+    file: str
+    game: str
+    hands: int = 0
+    hands_agreeing: int = 0
+    disagreements: tuple[Disagreement, ...] = ()
+    unsupported: str | None = None
+    truncated: bool = False
+
+
+def hand_label(hand: LoggedHand) -> str:
+    """The hand as the log names it, e.g. ``S2-1``."""
+    return f"{WIND_LETTERS[hand.round_wind % 4]}{hand.hand_number}-{hand.counters}"
+
+
+def _header_fields(hand: LoggedHand, state: TableState, deposit: int) -> Iterator[tuple[str, Any, Any]]:
+    yield "dealer", hand.dealer, state.dealer
+    yield "round", (WIND_LETTERS[hand.round_wind % 4], hand.hand_number), (
+        WIND_LETTERS[state.round_wind % 4],
+        state.hand_number,
+    )
+    yield "counters", hand.counters, state.counters
+    yield "deposits", hand.deposit_sticks * deposit, state.deposits
+    yield "scores", list(hand.scores), list(state.scores)
+
+
+def verify_game(game: LoggedGame) -> GameReport:
+    """Replay one logged game and list every disagreement with the log.
+
+    A hand agrees when its score changes and the table it leads to (the next
+    header, or the end of the match) agree with the log.
+    """
+    base = GameReport(game.file, game.game_id, truncated=game.truncated)
+    if game.unsupported is not None:
+        return attrs.evolve(base, unsupported=game.unsupported)
+    if not game.hands:
+        return base
+    found: list[Disagreement] = []
+
+    def differ(hand: str, field: str, log: Any, honba: Any) -> None:
+        found.append(Disagreement(game.file, game.game_id, hand, field, log, honba))
+
+    try:
+        match = Match.start(game.game_id, game.players, game.rules, source_of(game), opening_for(game))
+    except HonbaError as exc:
+        return attrs.evolve(base, unsupported=f"cannot start the match: {exc}")
+    _compare_header(game.hands[0], match.state, "start", game.rules.riichi_deposit, differ)
+
+    checked = agreeing = 0
+    for index, hand in enumerate(game.hands):
+        if hand.result is None:
+            break
+        label = hand_label(hand)
+        if match.state.finished:
+            differ(label, "match end", "continues", f"ended ({match.state.end_reason})")
+            break
+        already = len(found)
+        state = match.state
+        if hand.deltas is not None:
+            try:
+                _, settlement = after_hand(state, game.rules, hand.result)
+            except HonbaError as exc:
+                differ(label, "result", "recorded", f"refused: {exc}")
+                break
+            ours = list(settlement.deltas(state.players))
+            if ours != list(hand.deltas):
+                differ(label, "score changes", list(hand.deltas), ours)
+        try:
+            match.record(hand.result)
+        except HonbaError as exc:
+            differ(label, "result", "recorded", f"refused: {exc}")
+            break
+        checked += 1
+        if index + 1 < len(game.hands):
+            following = game.hands[index + 1]
+            if match.state.finished:
+                differ(label, "match end", "continues", f"ended ({match.state.end_reason})")
+            else:
+                _compare_header(following, match.state, "next", game.rules.riichi_deposit, differ, label)
+        else:
+            _check_end(game, match, label, differ)
+        agreeing += len(found) == already
+    return attrs.evolve(base, hands=checked, hands_agreeing=agreeing, disagreements=tuple(found))
+
+
+def _compare_header(
+    hand: LoggedHand, state: TableState, prefix: str, deposit: int, differ: Any, label: str | None = None
+) -> None:
+    for field, log_value, our_value in _header_fields(hand, state, deposit):
+        if log_value != our_value:
+            differ(label or hand_label(hand), f"{prefix} {field}", log_value, our_value)
+
+
+def _check_end(game: LoggedGame, match: Match, label: str, differ: Any) -> None:
+    if game.final_scores is None:
+        if not game.truncated and not match.state.finished:
+            differ(label, "match end", "ended", "continues")
+        return
+    if not match.state.finished:
+        differ(label, "match end", "ended", "continues")
+        return
+    if list(match.state.scores) != list(game.final_scores):
+        differ(label, "final scores", list(game.final_scores), list(match.state.scores))
+    if game.final_points is not None:
+        ours = [float(p) for p in match.state.final_points]
+        if ours != [float(p) for p in game.final_points]:
+            differ(label, "final points", list(game.final_points), ours)
