@@ -30,7 +30,7 @@ from domain.progression import (
     next_deal,
 )
 from domain.rules import Ruleset
-from domain.scoring.riichi import check_hand_value
+from domain.scoring.checks import check_win
 from domain.values import (
     AbortiveDraw,
     AbortKind,
@@ -247,7 +247,7 @@ class Match(Aggregate):
                 self._check_seat(win.liable, "liable player")
                 if win.liable == win.winner:
                     raise RuleViolation("a winner cannot be liable (pao) for their own hand")
-            check_hand_value(win.value, self_drawn=win.self_drawn)
+            check_win(win, self.state, self.rules, self.rules.players)
         if len(wins) > 1:
             discarders = {w.discarder for w in wins}
             if None in discarders or len(discarders) != 1:

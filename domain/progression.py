@@ -13,6 +13,7 @@ import attrs
 
 from domain.rules import Ruleset
 from domain.scoring.payments import Settlement, score_changes, settle, settle_penalty
+from domain.special_hands import passes_deal_after
 from domain.values import (
     AbortiveDraw,
     DealPass,
@@ -48,6 +49,8 @@ def dealer_won(result: HandResult, state: TableState) -> bool:
 def deal_passes(result: HandResult, state: TableState, rules: Ruleset) -> bool:
     """Whether the deal passes to the next player after this result."""
     if isinstance(result, WinResult):
+        if any(passes_deal_after(w, rules) for w in result.wins if w.winner == state.dealer):
+            return True
         return rules.deal_passes_after_dealer_win or not dealer_won(result, state)
     if isinstance(result, AbortiveDraw):
         return rules.deal_passes_after_abortive_draw

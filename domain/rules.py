@@ -39,6 +39,48 @@ def _flag(_inst: object, attribute: attrs.Attribute[Any], value: object) -> None
         raise InvalidRules(f"rule {attribute.name!r}: {value!r} is not true or false")
 
 
+SPECIAL_HANDS = (
+    "heavenly_hand",
+    "earthly_hand",
+    "moon_from_the_bottom_of_the_sea",
+    "plum_blossom_on_the_roof",
+    "scratching_a_carrying_pole",
+    "kong_on_kong",
+    "thirteen_discarded_orphans",
+    "dealer_consecutive_wins",
+)
+
+
+def _table(value: Any) -> Any:
+    if isinstance(value, list | tuple):
+        return tuple(tuple(row) if isinstance(row, list | tuple) else row for row in value)
+    return value
+
+
+def _table_check(_inst: object, attribute: attrs.Attribute[Any], value: object) -> None:
+    rows = value if isinstance(value, tuple) else None
+    ok = rows is not None and all(
+        isinstance(r, tuple) and len(r) == 2 and all(isinstance(x, int) and not isinstance(x, bool) for x in r)
+        for r in rows
+    )
+    if not ok or rows is None:
+        raise InvalidRules(f"rule {attribute.name!r}: {value!r} is not a list of [value, percent] pairs")
+    if [r[0] for r in rows] != sorted({r[0] for r in rows}) or any(r[1] <= 0 for r in rows):
+        raise InvalidRules(f"rule {attribute.name!r}: rows must have rising values and positive percents")
+
+
+def _names(value: Any) -> Any:
+    return tuple(value) if isinstance(value, list | tuple) else value
+
+
+def _special_check(_inst: object, attribute: attrs.Attribute[Any], value: object) -> None:
+    if not isinstance(value, tuple) or not all(isinstance(v, str) for v in value):
+        raise InvalidRules(f"rule {attribute.name!r}: {value!r} is not a list of special hand names")
+    unknown = [v for v in value if v not in SPECIAL_HANDS]
+    if unknown:
+        raise InvalidRules(f"rule {attribute.name!r}: unknown special hand {unknown[0]!r}")
+
+
 def _uma(_inst: object, attribute: attrs.Attribute[Any], value: object) -> None:
     if not isinstance(value, tuple) or not all(isinstance(v, int) for v in value):
         raise InvalidRules(f"rule {attribute.name!r}: {value!r} is not a list of whole numbers")
@@ -61,18 +103,78 @@ class Ruleset:
     dealer_stop_on_win: bool = attrs.field(default=True, validator=_flag)
     dealer_stop_on_ready: bool = attrs.field(default=False, validator=_flag)
 
-    # Hand value to payment.
+    # How a hand's value becomes a score. "riichi": han and fu (fu x 2^(2+han)) below the
+    # settling table, base points paid in shares; "points": basic points doubled per double
+    # (or 2^faan), cut to the limit, paid as the winner's score.
+    scoring: str = attrs.field(default="riichi", validator=_choice("riichi", "points"))
+    # Limit points: the mangan base (2000) in riichi, the traditional 500 in classical rules,
+    # the laak (16) in Hong Kong; 0 = no limit.
+    limit: int = attrs.field(default=2000, validator=_between(0, 1_000_000))
+    # Settling table rows (value, percent of the limit): a hand reaching a row's value scores
+    # that percent of the limit. Riichi's mangan table is (5,100) (6,150) (8,200) (11,300) (13,400).
+    settling_table: tuple[tuple[int, int], ...] = attrs.field(
+        default=((5, 100), (6, 150), (8, 200), (11, 300), (13, 400)), converter=_table, validator=_table_check
+    )
+    settling_unit: str = attrs.field(default="han", validator=_choice("han", "faan", "doubles"))
     kiriage_mangan: bool = attrs.field(default=False, validator=_flag)
-    counted_yakuman: bool = attrs.field(default=True, validator=_flag)
     max_yakuman_multiple: int = attrs.field(default=6, validator=_between(1, 6))
+    # Points family: the score of a hand with no faan/doubles, and its rounding.
+    score_base: int = attrs.field(default=1, validator=_between(1, 100_000))
+    round_score_to: int = attrs.field(default=1, validator=_between(1, 1000))
+    # Riichi rounds each payment up to 100.
     round_payments_to: int = attrs.field(default=100, validator=_between(1, 1000))
-    tsumo_loss: bool = attrs.field(default=False, validator=_flag)
 
-    # Counters (honba) and deposits.
-    counter_per_payer: int = attrs.field(default=100, validator=_between(0, 10000))
+    # Who pays. On a discard: the discarder pays for all losers, only his own share, or
+    # every loser pays as on a self-drawn win. East (the dealer) pays and receives double.
+    loser_payment: str = attrs.field(
+        default="discarder_pays_all", validator=_choice("discarder_pays_all", "discarder_pays_alone", "each_loser")
+    )
+    east_double: bool = attrs.field(default=True, validator=_flag)
+    # Classical rules: losers also settle the differences of their own hand scores.
+    losers_settle: bool = attrs.field(default=False, validator=_flag)
+    # American Modern: the limit cuts the difference of two losers' scores, not each score.
+    limit_on_loser_difference: bool = attrs.field(default=False, validator=_flag)
+    tsumo_loss: bool = attrs.field(default=False, validator=_flag)
+    # Three-player riichi: a discarder pays the full four-player value.
+    three_player_ron_as_four: bool = attrs.field(default=True, validator=_flag)
+
+    # Bonus for dealer's extra hands (seed 000); riichi's counters are this bonus, 100 per
+    # counter from each loser. It counts Japanese counters or the extra hands of the dealer.
+    extra_hand_bonus_enabled: bool = attrs.field(default=True, validator=_flag)
+    extra_hand_bonus: int = attrs.field(default=100, validator=_between(1, 2000))
+    extra_hand_counter: str = attrs.field(default="counters", validator=_choice("counters", "extra_hands"))
+    extra_hand_bonus_to: str = attrs.field(
+        default="any_winner", validator=_choice("any_winner", "dealer_only", "east_pays_non_east")
+    )
+    # Dealer bonus (seed 001).
+    dealer_bonus_enabled: bool = attrs.field(default=False, validator=_flag)
+    dealer_bonus: int = attrs.field(default=1, validator=_between(1, 2000))
+    dealer_bonus_from_east: bool = attrs.field(default=False, validator=_flag)
+
+    # Minimum value of a win, raised by one from the given count of counters or extra hands.
+    minimum: int = attrs.field(default=1, validator=_between(0, 100_000))
+    minimum_unit: str = attrs.field(default="han", validator=_choice("han", "faan", "doubles", "points"))
+    minimum_raise_from: int = attrs.field(default=0, validator=_between(0, 100))
+    minimum_raise_counter: str = attrs.field(default="counters", validator=_choice("counters", "extra_hands"))
+
+    # Special hands by the way of going out (seed 004), scored as this percent of the limit.
+    special_hands: tuple[str, ...] = attrs.field(default=(), converter=_names, validator=_special_check)
+    special_hand_percent: int = attrs.field(default=400, validator=_between(1, 10_000))
+    heavenly_no_supplements: bool = attrs.field(default=False, validator=_flag)
+    earthly_extended: bool = attrs.field(default=False, validator=_flag)
+    earthly_narrowed: bool = attrs.field(default=False, validator=_flag)
+    earthly_no_supplements: bool = attrs.field(default=False, validator=_flag)
+    plum_blossom_flower_supplement: bool = attrs.field(default=False, validator=_flag)
+    orphans_jokers_as_discards: bool = attrs.field(default=False, validator=_flag)
+    consecutive_wins: int = attrs.field(default=9, validator=_between(2, 100))
+    consecutive_wins_allow_draws: bool = attrs.field(default=False, validator=_flag)
+    consecutive_wins_pass_deal: bool = attrs.field(default=True, validator=_flag)
+
+    # Deposits.
     riichi_deposit: int = attrs.field(default=1000, validator=_between(0, 100000))
     multiple_ron: int = attrs.field(default=2, validator=_between(1, 3))
-    # With several winners on one discard: who takes counters and deposits.
+    # With several winners on one discard: the extra-hand bonus to the winner nearest the
+    # discarder (who also takes the deposits) or to each winner as if alone.
     multiple_ron_counters: str = attrs.field(default="nearest", validator=_choice("nearest", "each"))
     leftover_deposits: str = attrs.field(default="top", validator=_choice("top", "lost"))
 
@@ -89,7 +191,7 @@ class Ruleset:
     deal_passes_after_abortive_draw: bool = attrs.field(default=False, validator=_flag)
 
     # Final points.
-    uma: tuple[int, ...] = attrs.field(default=(20, 10, -10, -20), converter=tuple, validator=_uma)
+    uma: tuple[int, ...] = attrs.field(default=(20, 10, -10, -20), converter=_names, validator=_uma)
     oka_to_top: bool = attrs.field(default=True, validator=_flag)
     # "tenhou": final scores rounded to the thousand, half away from zero, the top takes
     # the remainder; "none": tenths kept.
@@ -110,15 +212,12 @@ class Ruleset:
         """The bonus to the top player: what everyone paid above the start score."""
         return (self.return_score - self.start_score) * self.players if self.oka_to_top else 0
 
-    @property
-    def counter_on_ron(self) -> int:
-        """What the discarder pays per counter: one share for every other player."""
-        return self.counter_per_payer * (self.players - 1)
-
     def to_dict(self) -> dict[str, Any]:
         """Every rule value as plain data (tuples as lists), for events and files."""
         data = attrs.asdict(self)
         data["uma"] = list(self.uma)
+        data["settling_table"] = [list(row) for row in self.settling_table]
+        data["special_hands"] = list(self.special_hands)
         return data
 
     @classmethod
@@ -129,8 +228,6 @@ class Ruleset:
         if unknown:
             raise InvalidRules(f"{source}: unknown rule {unknown[0]!r}")
         values = dict(data)
-        if "uma" in values and isinstance(values["uma"], list):
-            values["uma"] = tuple(values["uma"])
         try:
             return cls(**values)
         except InvalidRules as exc:
@@ -146,6 +243,12 @@ class Ruleset:
             raise InvalidRules(f"{source}: unknown rule {unknown[0]!r}")
         merged.update(overrides)
         return Ruleset.from_dict(merged, source=source)
+
+
+def rules_diff(a: Ruleset, b: Ruleset) -> list[tuple[str, Any, Any]]:
+    """The rule values that differ between two rulesets, in declaration order."""
+    left, right = a.to_dict(), b.to_dict()
+    return [(key, left[key], right[key]) for key in left if left[key] != right[key]]
 
 
 def preset_names() -> list[str]:

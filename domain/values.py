@@ -50,11 +50,13 @@ class HandValue:
     Riichi uses ``han`` and ``fu`` or a ``limit`` name (``yakuman`` with a
     ``multiple`` for double yakuman and more). Other families use ``faan``,
     ``doubles`` (with ``points`` as the base tile points) or a direct ``points``
-    value. Unused units stay ``None``.
+    value. ``dora`` is the part of ``han`` from dora, which counts for payment but
+    not toward a minimum. Unused units stay ``None``.
     """
 
     han: int | None = None
     fu: int | None = None
+    dora: int | None = None
     limit: LimitName | None = None
     multiple: int = 1
     faan: int | None = None
@@ -86,17 +88,25 @@ class HandValue:
 class WinFacts:
     """How a win went out: the facts special hands are checked against.
 
-    ``special_hands`` are the special hands the winner claims (for example
-    ``heavenly_hand``); the rules decide whether the facts support them.
+    ``last_tile``: the last tile of the wall or the last discard; ``supplement_tile``:
+    drawn after a kong; ``flower_supplement``: drawn for a flower or season;
+    ``robbed_kong``; ``second_kong``: after the second kong of one turn;
+    ``first_turn``: on the first draw or discard, before any call; ``winning_tile``
+    and ``discards`` in ``1m``..``7z`` notation; ``special_hands`` are the special
+    hands the winner claims (for example ``heavenly_hand``): the rules decide
+    whether the facts support them.
     """
 
     last_tile: bool = False
     supplement_tile: bool = False
+    flower_supplement: bool = False
     robbed_kong: bool = False
     second_kong: bool = False
     first_turn: bool = False
     winning_tile: str | None = None
     discards: tuple[str, ...] = attrs.field(default=(), converter=_tuple_of_str)
+    melded_sets: int = 0
+    predealt_jokers: int = 0
     special_hands: tuple[str, ...] = attrs.field(default=(), converter=_tuple_of_str)
 
 
@@ -202,6 +212,9 @@ class Reason(StrEnum):
     HAND = "hand value"
     LIABILITY = "liability (pao)"
     COUNTERS = "counters"
+    EXTRA_HAND_BONUS = "extra-hand bonus"
+    DEALER_BONUS = "dealer bonus"
+    LOSER_SETTLEMENT = "loser settlement"
     RIICHI_STICK = "riichi deposit placed"
     DEPOSITS = "deposits taken"
     NOTEN = "noten payment"

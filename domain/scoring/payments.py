@@ -13,7 +13,8 @@ import attrs
 
 from domain.errors import PaymentsDoNotBalance
 from domain.rules import Ruleset
-from domain.scoring.riichi import LIMIT_BASE, base_points, round_up
+from domain.scoring.points import loser_score, winner_score
+from domain.scoring.riichi import base_points, round_up
 from domain.values import (
     AbortiveDraw,
     ExhaustiveDraw,
@@ -70,68 +71,184 @@ def _riichi_sticks(riichi: Iterable[Seat], rules: Ruleset) -> list[Payment]:
     return [Payment(seat, None, rules.riichi_deposit, Reason.RIICHI_STICK) for seat in riichi]
 
 
+def losers_of(winner: Seat, state: TableState) -> list[Seat]:
+    """Every seat but the winner's, in seat order."""
+    return [s for s in range(state.players) if s != winner]
+
+
+def east_factor(winner: Seat, loser: Seat | None, state: TableState, rules: Ruleset) -> int:
+    """2 when East (the dealer) is the winner or this loser and the rules double East's payments."""
+    return 2 if rules.east_double and state.dealer in (winner, loser) else 1
+
+
+def hand_unit(win: Win, state: TableState, rules: Ruleset) -> tuple[int, str]:
+    """What one ordinary loser owes for the hand before East's double, with the ledger's note.
+
+    Riichi: the base points from han and fu or the mangan table. Points rules: the
+    winner's score after doubles, the settling table and the limit. A valid special
+    hand (checked before recording) pays the rules' special-hand limit.
+    """
+    if win.facts.special_hands:
+        names = ", ".join(n.replace("_", " ") for n in win.facts.special_hands)
+        return rules.limit * rules.special_hand_percent // 100, f"special hand: {names}"
+    if rules.scoring == "riichi":
+        points = base_points(win.value, rules)
+        note = win.value.describe()
+        if points.limit is not None and win.value.limit is None:
+            note = f"{note} = {points.limit}"
+        return points.base, note
+    score = winner_score(win.value, rules)
+    return score.points, score.note
+
+
+def route(
+    win: Win,
+    owed: dict[Seat, int],
+    state: TableState,
+    rules: Ruleset,
+    reason: Reason,
+    note: str,
+    *,
+    absent: int = 0,
+    liable_split: bool = True,
+    unit: int = 1,
+) -> list[Payment]:
+    """Turn what each loser owes into payments under the rules' paying method.
+
+    Self-drawn: every loser pays his own share. On a discard the discarder pays for all
+    losers, only for himself, or not at all specially (every loser pays), by rule.
+    ``absent`` is the share of the missing fourth player at a three-player table. A
+    liable player (pao) pays what a self-drawn win costs everyone; on a discard the hand
+    value is split with the discarder (``liable_split``), while bonuses are his alone.
+    """
+    winner = win.winner
+    if win.self_drawn:
+        if absent and not rules.tsumo_loss and owed:
+            extra = absent // len(owed)
+            owed = {s: amount + extra for s, amount in owed.items()}
+        if win.liable is not None:
+            total = sum(round_up(a, unit) for a in owed.values())
+            return [Payment(win.liable, winner, total, Reason.LIABILITY if reason is Reason.HAND else reason, note)]
+        return [Payment(s, winner, round_up(a, unit), reason, note) for s, a in owed.items() if a]
+    discarder = win.discarder
+    assert discarder is not None
+    if rules.loser_payment == "discarder_pays_alone":
+        return [Payment(discarder, winner, round_up(owed[discarder], unit), reason, note)]
+    if rules.loser_payment == "each_loser":
+        return [Payment(s, winner, round_up(a, unit), reason, note) for s, a in owed.items() if a]
+    total = round_up(sum(owed.values()) + (absent if rules.three_player_ron_as_four else 0), unit)
+    if win.liable is not None and win.liable != discarder:
+        if not liable_split:
+            return [Payment(win.liable, winner, total, reason, note)]
+        half = round_up(total // 2, unit)
+        return [
+            Payment(win.liable, winner, half, Reason.LIABILITY if reason is Reason.HAND else reason, note),
+            Payment(discarder, winner, total - half, reason, note),
+        ]
+    return [Payment(discarder, winner, total, reason, note)]
+
+
 def hand_value_payments(win: Win, state: TableState, rules: Ruleset) -> list[Payment]:
-    """What the losers pay for the hand's value (no counters, no deposits)."""
-    points = base_points(win.value, rules)
-    note = win.value.describe()
-    if points.limit is not None and win.value.limit is None:
-        note = f"{note} = {points.limit}"
-    base = points.base
-    dealer_won = win.winner == state.dealer
-    payments: list[Payment] = []
-    if win.discarder is not None:
-        total = round_up(base * (6 if dealer_won else 4), rules.round_payments_to)
-        if win.liable is not None and win.liable != win.discarder:
-            half = round_up(total // 2, rules.round_payments_to)
-            payments.append(Payment(win.liable, win.winner, half, Reason.LIABILITY, note))
-            payments.append(Payment(win.discarder, win.winner, total - half, Reason.HAND, note))
-        else:
-            payments.append(Payment(win.discarder, win.winner, total, Reason.HAND, note))
-        return payments
-    others = [s for s in range(state.players) if s != win.winner]
-    shares = {
-        s: round_up(base * (2 if dealer_won or s == state.dealer else 1), rules.round_payments_to) for s in others
-    }
-    if state.players == 3 and not rules.tsumo_loss:
-        # The absent fourth player's share (a non-dealer's) is split between the payers.
-        missing = base * (2 if dealer_won else 1)
-        shares = {
-            s: round_up(base * (2 if dealer_won or s == state.dealer else 1) + missing // 2, rules.round_payments_to)
-            for s in others
-        }
-    if win.liable is not None:
-        total = sum(shares.values())
-        return [Payment(win.liable, win.winner, total, Reason.LIABILITY, note)]
-    return [Payment(s, win.winner, amount, Reason.HAND, note) for s, amount in shares.items()]
+    """What the losers pay for the hand's value (no bonuses, no deposits)."""
+    value, note = hand_unit(win, state, rules)
+    owed = {s: value * east_factor(win.winner, s, state, rules) for s in losers_of(win.winner, state)}
+    # At a three-player table the missing fourth seat is a non-dealer.
+    absent = value * east_factor(win.winner, None, state, rules) if state.players == 3 else 0
+    return route(win, owed, state, rules, Reason.HAND, note, absent=absent, unit=rules.round_payments_to)
 
 
-def counter_payments(win: Win, state: TableState, rules: Ruleset) -> list[Payment]:
-    """The counters (honba) bonus: from the discarder on a ron, from each payer on a tsumo."""
-    if state.counters == 0 or rules.counter_per_payer == 0:
+def bonus_payments(
+    win: Win, per_loser: int, state: TableState, rules: Ruleset, reason: Reason, note: str, *, east_pays: bool
+) -> list[Payment]:
+    """A bonus paid after the limit and the doubles (never doubled nor cut).
+
+    With ``east_pays`` (the Taiwanese option) a non-East winner gets it from East alone,
+    just for East himself, and only when self-drawn or on East's discard.
+    """
+    if east_pays and win.winner != state.dealer:
+        if win.self_drawn or win.discarder == state.dealer:
+            return [Payment(state.dealer, win.winner, per_loser, reason, note)]
         return []
-    note = f"{state.counters} counter{'s' if state.counters != 1 else ''}"
-    if win.discarder is not None:
-        # With a liable player (pao) the counters are theirs to pay, as Tenhou rules it.
-        payer = win.liable if win.liable is not None else win.discarder
-        amount = rules.counter_on_ron * state.counters
-        return [Payment(payer, win.winner, amount, Reason.COUNTERS, note)]
-    per_payer = rules.counter_per_payer * state.counters
-    if win.liable is not None:
-        total = per_payer * (state.players - 1)
-        return [Payment(win.liable, win.winner, total, Reason.COUNTERS, note)]
-    return [Payment(s, win.winner, per_payer, Reason.COUNTERS, note) for s in range(state.players) if s != win.winner]
+    owed = {s: per_loser for s in losers_of(win.winner, state)}
+    return route(win, owed, state, rules, reason, note, liable_split=False)
+
+
+def extra_hand_count(state: TableState, rules: Ruleset) -> int:
+    """The count the extra-hand bonus uses: Japanese counters or the dealer's extra hands."""
+    return state.counters if rules.extra_hand_counter == "counters" else state.extra_hands
+
+
+def extra_hand_bonus(win: Win, state: TableState, rules: Ruleset) -> list[Payment]:
+    """The bonus for dealer's extra hands (riichi's counters): bonus x count per loser."""
+    count = extra_hand_count(state, rules)
+    if not rules.extra_hand_bonus_enabled or count == 0:
+        return []
+    if rules.extra_hand_bonus_to == "dealer_only" and win.winner != state.dealer:
+        return []
+    if rules.extra_hand_counter == "counters":
+        reason, note = Reason.COUNTERS, f"{count} counter{'s' if count != 1 else ''}"
+    else:
+        reason, note = Reason.EXTRA_HAND_BONUS, f"extra hand {count}"
+    east_pays = rules.extra_hand_bonus_to == "east_pays_non_east"
+    return bonus_payments(win, rules.extra_hand_bonus * count, state, rules, reason, note, east_pays=east_pays)
+
+
+def dealer_bonus(win: Win, state: TableState, rules: Ruleset) -> list[Payment]:
+    """The dealer bonus: to an East winner by the paying method, or from East by option."""
+    if not rules.dealer_bonus_enabled:
+        return []
+    if win.winner != state.dealer and not rules.dealer_bonus_from_east:
+        return []
+    return bonus_payments(
+        win,
+        rules.dealer_bonus,
+        state,
+        rules,
+        Reason.DEALER_BONUS,
+        "dealer bonus",
+        east_pays=rules.dealer_bonus_from_east,
+    )
+
+
+def loser_settlement(win: Win, state: TableState, rules: Ruleset) -> list[Payment]:
+    """Losers settle the differences of their own hand scores among themselves (classical rules).
+
+    Each score is cut to the limit first, or, under the American Modern rule, the
+    difference itself is cut; East pays or receives double.
+    """
+    if not rules.losers_settle or not win.loser_scores:
+        return []
+    losers = losers_of(win.winner, state)
+    scores = {s: loser_score(win.loser_scores[s], rules) for s in losers}
+    payments = []
+    for i, a in enumerate(losers):
+        for b in losers[i + 1 :]:
+            difference = scores[a] - scores[b]
+            if difference == 0:
+                continue
+            high, low = (a, b) if difference > 0 else (b, a)
+            amount = abs(difference)
+            note = f"{scores[high]} against {scores[low]}"
+            if rules.limit_on_loser_difference and rules.limit and amount > rules.limit:
+                note += f", difference {amount} cut to the limit"
+                amount = rules.limit
+            amount *= 2 if rules.east_double and state.dealer in (a, b) else 1
+            payments.append(Payment(low, high, amount, Reason.LOSER_SETTLEMENT, note))
+    return payments
 
 
 def settle_win(result: WinResult, state: TableState, rules: Ruleset) -> Settlement:
-    """Payments for one or more winners: each is paid as if alone; counters and
-    deposits go to the winner nearest the discarder (or to each, by rule)."""
+    """Payments for one or more winners: each is paid as if alone; the extra-hand bonus and the
+    deposits go to the winner nearest the discarder (or the bonus to each, by rule)."""
     payments = _riichi_sticks(result.riichi, rules)
     on_table = state.deposits + rules.riichi_deposit * len(result.riichi)
     taker = nearest_winner(result, state.players)
     for win in result.wins:
         payments += hand_value_payments(win, state, rules)
+        payments += loser_settlement(win, state, rules)
         if win is taker or rules.multiple_ron_counters == "each":
-            payments += counter_payments(win, state, rules)
+            payments += extra_hand_bonus(win, state, rules)
+        payments += dealer_bonus(win, state, rules)
         if win is taker and on_table:
             payments.append(Payment(None, win.winner, on_table, Reason.DEPOSITS))
     return Settlement(tuple(payments), 0)
@@ -143,11 +260,9 @@ def settle_exhaustive_draw(result: ExhaustiveDraw, state: TableState, rules: Rul
     deposits = state.deposits + rules.riichi_deposit * len(result.riichi)
     if result.nagashi and rules.nagashi_mangan:
         for seat in result.nagashi:
-            for payer in range(state.players):
-                if payer == seat:
-                    continue
-                factor = 2 if seat == state.dealer or payer == state.dealer else 1
-                amount = LIMIT_BASE["mangan"] * factor
+            # Paid as a mangan (the limit's 100%) self-drawn, without counters.
+            for payer in losers_of(seat, state):
+                amount = round_up(rules.limit * east_factor(seat, payer, state, rules), rules.round_payments_to)
                 payments.append(Payment(payer, seat, amount, Reason.NAGASHI))
         return Settlement(tuple(payments), deposits)
     ready = sorted(set(result.ready))

@@ -12,14 +12,9 @@ from domain.errors import InvalidHandValue
 from domain.rules import Ruleset
 from domain.values import LIMIT_NAMES, HandValue
 
-MANGAN_BASE = 2000
-LIMIT_BASE = {
-    "mangan": 2000,
-    "haneman": 3000,
-    "baiman": 4000,
-    "sanbaiman": 6000,
-    "yakuman": 8000,
-}
+# Riichi names the rows of its settling table by their percent of the mangan base.
+LIMIT_PERCENT = {"mangan": 100, "haneman": 150, "baiman": 200, "sanbaiman": 300, "yakuman": 400}
+PERCENT_NAME = {percent: name for name, percent in LIMIT_PERCENT.items()}
 VALID_FU = frozenset({20, 25, *range(30, 111, 10)})
 
 
@@ -31,19 +26,15 @@ class BasePoints:
     limit: str | None
 
 
-def limit_for_han(han: int, rules: Ruleset) -> str | None:
-    """The limit a han count reaches by itself (5 han and more)."""
-    if han >= 13:
-        return "yakuman" if rules.counted_yakuman else "sanbaiman"
-    if han >= 11:
-        return "sanbaiman"
-    if han >= 8:
-        return "baiman"
-    if han >= 6:
-        return "haneman"
-    if han >= 5:
-        return "mangan"
-    return None
+def table_percent(count: int, rules: Ruleset) -> int | None:
+    """The percent of the limit a hand of ``count`` (han, faan or doubles) reaches in the settling table."""
+    reached = [percent for threshold, percent in rules.settling_table if count >= threshold]
+    return reached[-1] if reached else None
+
+
+def limit_name(percent: int) -> str:
+    """Riichi's name for a percent of the mangan base (``haneman`` for 150), or the percent itself."""
+    return PERCENT_NAME.get(percent, f"{percent}% of the limit")
 
 
 def check_hand_value(value: HandValue, *, self_drawn: bool) -> None:
@@ -74,21 +65,28 @@ def check_hand_value(value: HandValue, *, self_drawn: bool) -> None:
 
 
 def base_points(value: HandValue, rules: Ruleset) -> BasePoints:
-    """Base points of a riichi hand under the rules (limits and kiriage included)."""
+    """Base points of a riichi hand under the rules: the settling (mangan) table, then the formula.
+
+    The table's rows are percents of ``rules.limit`` (the mangan base, 2000): 13 han and more
+    pays 400% (8,000) where the table has that row (counted yakuman), and named limits
+    (``mangan``, ``yakuman`` x multiple, ...) pay their row directly.
+    """
     if value.limit is not None:
-        multiple = min(value.multiple, rules.max_yakuman_multiple) if value.limit == "yakuman" else 1
-        return BasePoints(LIMIT_BASE[value.limit] * multiple, value.limit)
+        percent = LIMIT_PERCENT[value.limit]
+        if value.limit == "yakuman":
+            percent *= min(value.multiple, rules.max_yakuman_multiple)
+        return BasePoints(rules.limit * percent // 100, value.limit)
     if value.han is None:
         raise InvalidHandValue("a riichi hand needs han (and fu below 5 han) or a limit name")
-    limit = limit_for_han(value.han, rules)
-    if limit is not None:
-        return BasePoints(LIMIT_BASE[limit], limit)
+    reached = table_percent(value.han, rules)
+    if reached is not None:
+        return BasePoints(rules.limit * reached // 100, limit_name(reached))
     fu = value.fu or 0
-    base = fu * 2 ** (2 + value.han)
-    if base >= MANGAN_BASE:
-        return BasePoints(MANGAN_BASE, "mangan")
+    base = fu << (2 + value.han)
+    if rules.limit and base >= rules.limit:
+        return BasePoints(rules.limit, "mangan")
     if rules.kiriage_mangan and (value.han, fu) in ((4, 30), (3, 60)):
-        return BasePoints(MANGAN_BASE, "mangan")
+        return BasePoints(rules.limit, "mangan")
     return BasePoints(base, None)
 
 

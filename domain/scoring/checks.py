@@ -1,0 +1,71 @@
+"""What a winning hand must satisfy before it is recorded: a real value, the minimum, special-hand facts."""
+
+from __future__ import annotations
+
+from domain.errors import InvalidHandValue, RuleViolation
+from domain.rules import Ruleset
+from domain.scoring.points import raw_score
+from domain.scoring.riichi import check_hand_value
+from domain.special_hands import check_special_hands
+from domain.values import HandValue, TableState, Win
+
+
+class BelowMinimum(RuleViolation):
+    """A win worth less than the minimum the rules require at this table state."""
+
+
+def minimum_for(state: TableState, rules: Ruleset) -> int:
+    """The minimum in force: raised by one from the set count of counters or extra hands.
+
+    Japanese two-han binding is minimum 1 han raised from 5 counters; the seeds' option
+    raises the minimum at the start of the dealer's 5th extra hand, restored when the
+    extra-hand count resets with the deal.
+    """
+    if rules.minimum_raise_from:
+        count = state.counters if rules.minimum_raise_counter == "counters" else state.extra_hands
+        if count >= rules.minimum_raise_from:
+            return rules.minimum + 1
+    return rules.minimum
+
+
+def minimum_count(value: HandValue, rules: Ruleset) -> int | None:
+    """The part of a hand value the minimum is checked against (dora never count); None for limit hands."""
+    if value.limit is not None:
+        return None
+    if rules.minimum_unit == "han":
+        return None if value.han is None else value.han - (value.dora or 0)
+    if rules.minimum_unit == "faan":
+        return value.faan
+    if rules.minimum_unit == "doubles":
+        return value.doubles
+    return raw_score(value, rules)
+
+
+def check_value(value: HandValue, rules: Ruleset, *, self_drawn: bool) -> None:
+    """Refuse a value that cannot exist in the rules' unit."""
+    if rules.scoring == "riichi":
+        check_hand_value(value, self_drawn=self_drawn)
+        return
+    for name in ("faan", "doubles", "points", "han", "dora"):
+        number = getattr(value, name)
+        if number is not None and number < 0:
+            raise InvalidHandValue(f"{name} cannot be negative ({number})")
+    if value.limit is None and value.faan is None and value.doubles is None and value.points is None:
+        raise InvalidHandValue("a hand needs points, doubles or faan under these rules")
+
+
+def check_win(win: Win, state: TableState, rules: Ruleset, players: int) -> None:
+    """Every check of one winner's hand against the rules and the table state."""
+    if win.facts.special_hands:
+        check_special_hands(win, state, rules)
+    else:
+        check_value(win.value, rules, self_drawn=win.self_drawn)
+        needed = minimum_for(state, rules)
+        count = minimum_count(win.value, rules)
+        if count is not None and count < needed:
+            unit = rules.minimum_unit
+            raise BelowMinimum(f"{win.value.describe()} is below the minimum of {needed} {unit} in force")
+    if win.loser_scores and len(win.loser_scores) != players:
+        raise RuleViolation(f"loser scores must list all {players} seats (the winner's entry is ignored)")
+    if rules.losers_settle and not win.loser_scores:
+        raise RuleViolation("these rules settle losers' hand scores: give each seat's hand score")
