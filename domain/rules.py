@@ -99,6 +99,10 @@ class Ruleset:
     length: str = attrs.field(default="south", validator=_choice("east", "south"))
     # Winds the match may extend into while nobody has reached the return score.
     extension_winds: int = attrs.field(default=1, validator=_between(0, 3))
+    # In the extension every hand is sudden death: the first hand that leaves someone at the
+    # return score ends the match, even on a dealer's extra hand. Without it, extension hands
+    # end like the last hand (the deal passes, or the dealer stops on top).
+    extension_sudden_death: bool = attrs.field(default=True, validator=_flag)
     bust: bool = attrs.field(default=True, validator=_flag)
     dealer_stop_on_win: bool = attrs.field(default=True, validator=_flag)
     dealer_stop_on_ready: bool = attrs.field(default=False, validator=_flag)

@@ -25,6 +25,7 @@ from domain.match import Match, match_id
 from domain.progression import Fact
 from domain.rules import Ruleset
 from domain.values import HandResult, Penalty, TableState
+from replay.formats.record import early_end_reason
 
 DB_ENV = "HONBA_DB"
 MEMORY = ":memory:"
@@ -174,9 +175,9 @@ class HonbaApp(Application[UUID]):
         return match
 
     def end(self, key: str, reason: str) -> Match:
-        """End a stored match early."""
+        """End a stored match early; ``reason`` may not be one the rules decide (complete, bust, dealer_stop)."""
         match = self.get_match(key)
-        match.end(reason)
+        match.end(early_end_reason(reason))
         self._save(match)
         return match
 

@@ -206,4 +206,3 @@ def print_verify_run(console: Console, run: VerifyRun) -> None:
         console.print(f"unsupported: {item['file']} {item['game']}: {item['reason']}", markup=False, highlight=False)
     for item in data["unreadable"]:
         console.print(f"unreadable: {item['file']}: {item['reason']}", markup=False, highlight=False)
-

@@ -57,9 +57,13 @@ def hand_label(hand: LoggedHand) -> str:
 
 def _header_fields(hand: LoggedHand, state: TableState, deposit: int) -> Iterator[tuple[str, Any, Any]]:
     yield "dealer", hand.dealer, state.dealer
-    yield "round", (WIND_LETTERS[hand.round_wind % 4], hand.hand_number), (
-        WIND_LETTERS[state.round_wind % 4],
-        state.hand_number,
+    yield (
+        "round",
+        (WIND_LETTERS[hand.round_wind % 4], hand.hand_number),
+        (
+            WIND_LETTERS[state.round_wind % 4],
+            state.hand_number,
+        ),
     )
     yield "counters", hand.counters, state.counters
     yield "deposits", hand.deposit_sticks * deposit, state.deposits

@@ -86,9 +86,7 @@ def expand_paths(paths: list[Path]) -> list[Path]:
     files: list[Path] = []
     for path in paths:
         if path.is_dir():
-            files.extend(
-                p for p in sorted(path.rglob("*")) if p.is_file() and "".join(p.suffixes[-1:]) in LOG_SUFFIXES
-            )
+            files.extend(p for p in sorted(path.rglob("*")) if p.is_file() and "".join(p.suffixes[-1:]) in LOG_SUFFIXES)
         else:
             files.append(path)
     return files

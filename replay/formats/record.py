@@ -16,7 +16,7 @@ from typing import Any
 import attrs
 
 from domain.codec import DecodeError, from_data, to_data
-from domain.errors import HonbaError
+from domain.errors import HonbaError, RuleViolation
 from domain.match import Match
 from domain.progression import Fact
 from domain.rules import Ruleset, load_preset, preset_names
@@ -34,11 +34,27 @@ from domain.values import (
 )
 
 AUTOMATIC_ENDS = frozenset({"complete", "bust", "dealer_stop"})
-VALUE_KEYS = ("han", "fu", "limit", "multiple", "faan", "doubles", "points")
+# A win line spells its hand value flat: every field of HandValue (han, fu, dora, limit, ...).
+VALUE_KEYS = tuple(f.name for f in attrs.fields(HandValue))
 
 
 class RecordError(HonbaError):
     """A record file line that cannot be read; the message names file and line."""
+
+
+def early_end_reason(reason: object) -> str:
+    """The reason of an end written by hand, refused when the rules alone decide it.
+
+    ``complete``, ``bust`` and ``dealer_stop`` ends are never written (the rules
+    find them again on load), so an early end under one of those names would be
+    lost on export.
+    """
+    text = str(reason).strip() if isinstance(reason, str) else ""
+    if not text:
+        raise RuleViolation("an early end needs a reason, e.g. agreed or time limit")
+    if text in AUTOMATIC_ENDS:
+        raise RuleViolation(f"the rules decide a {text!r} end by themselves; give an early end another reason")
+    return text
 
 
 @attrs.frozen
@@ -51,6 +67,9 @@ class MatchRecord:
     source: Mapping[str, Any]
     opening: TableState | None
     facts: tuple[Fact, ...]
+    # Where each part was read, for messages: the start line and each fact's line.
+    start_line: int = 1
+    lines: tuple[int, ...] = ()
 
 
 def _seat(ref: Any, players: Sequence[str], where: str) -> int:
@@ -141,7 +160,10 @@ def _fact(data: dict[str, Any], players: Sequence[str], where: str) -> Fact:
             raise RecordError(f"{where}: unknown penalty share {data.get('share')!r}") from None
     if kind == "end":
         _expect_keys(data, ("type", "reason"), where)
-        return MatchEnd(str(data.get("reason", "agreed")))
+        try:
+            return MatchEnd(early_end_reason(data.get("reason", "agreed")))
+        except HonbaError as exc:
+            raise RecordError(f"{where}: {exc}") from None
     raise RecordError(f"{where}: 'type' must be win, draw, abort, penalty or end, not {kind!r}")
 
 
@@ -160,6 +182,7 @@ def parse_record(text: str, *, name: str = "<record>") -> MatchRecord:
     """Read a record file's text; errors name the file and the line."""
     header: MatchRecord | None = None
     facts: list[Fact] = []
+    lines: list[int] = []
     for number, line in enumerate(text.splitlines(), start=1):
         where = f"{name}:{number}"
         if not line.strip():
@@ -171,14 +194,15 @@ def parse_record(text: str, *, name: str = "<record>") -> MatchRecord:
         if not isinstance(data, dict):
             raise RecordError(f"{where}: each line must be a JSON object")
         if header is None:
-            header = _header(data, where)
+            header = attrs.evolve(_header(data, where), start_line=number)
             continue
         if data.get("type") == "start":
             raise RecordError(f"{where}: a record file holds one match; a second 'start' line")
         facts.append(_fact(data, header.players, where))
+        lines.append(number)
     if header is None:
         raise RecordError(f"{name}: empty record file (the first line must start the match)")
-    return attrs.evolve(header, facts=tuple(facts))
+    return attrs.evolve(header, facts=tuple(facts), lines=tuple(lines))
 
 
 def _header(data: dict[str, Any], where: str) -> MatchRecord:
@@ -203,13 +227,14 @@ def _header(data: dict[str, Any], where: str) -> MatchRecord:
 
 
 def build_match(record: MatchRecord, *, name: str = "<record>") -> Match:
-    """Replay a record into a Match aggregate in memory; errors name the line's result."""
+    """Replay a record into a Match aggregate in memory; errors name the file, line and hand."""
     try:
         match = Match.start(record.key, record.players, record.rules, record.source, record.opening)
     except HonbaError as exc:
-        raise RecordError(f"{name}: start: {exc}") from None
+        raise RecordError(f"{name}:{record.start_line}: {exc}") from None
     for index, fact in enumerate(record.facts, start=1):
         label = match.state.hand_label
+        where = f"{name}:{record.lines[index - 1]}" if len(record.lines) == len(record.facts) else name
         try:
             if isinstance(fact, Penalty):
                 match.penalise(fact)
@@ -220,7 +245,7 @@ def build_match(record: MatchRecord, *, name: str = "<record>") -> Match:
             else:
                 match.record(fact)
         except HonbaError as exc:
-            raise RecordError(f"{name}: result {index} ({label}): {exc}") from None
+            raise RecordError(f"{where}: result {index} ({label}): {exc}") from None
     return match
 
 

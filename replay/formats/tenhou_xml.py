@@ -1,0 +1,453 @@
+"""Tenhou mjlog XML (``<mjloggm>``) to logged games: a translation, no scoring.
+
+Each ``INIT`` opens a hand; ``REACH step="2"`` is an accepted riichi; ``AGARI``
+(one tag per winner, several in a row for a double ron) and ``RYUUKYOKU`` end it;
+``owari`` on the last result is the game's end. ``../shared/corpus/FORMAT.md``
+documents the tags. The score changes the log recorded (``sc``) are kept beside
+each hand for ``replay.verify``; the hand results themselves are only what a
+person recording by hand would enter: winners, discarder, hand value, riichi,
+who was ready.
+
+The XML is parsed with ``defusedxml`` so that entity expansion and external
+references are refused instead of expanded.
+"""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from collections.abc import Sequence
+from pathlib import PurePath
+from typing import Final
+from urllib.parse import unquote
+
+import attrs
+import defusedxml
+import defusedxml.ElementTree as SafeET
+
+from domain.rules import Ruleset
+from domain.values import (
+    AbortiveDraw,
+    AbortKind,
+    ExhaustiveDraw,
+    HandResult,
+    HandValue,
+    LimitName,
+    Win,
+    WinResult,
+)
+from replay.formats.detect import unpack
+from replay.formats.logmodel import LogError, LoggedGame, LoggedHand
+from replay.formats.tenhou_rules import log_date, tenhou_rules
+
+FORMAT: Final = "tenhou-xml"
+
+# GO type bits (tsubakisakura/mjlog parser.rs; FORMAT.md). 0x01 humans, 0x02 no red
+# fives, 0x04 no open tanyao, 0x40 fast, 0x20|0x80 the room, 0x100 hidden discards
+# (暗): none of these changes what a hand pays.
+HANCHAN: Final = 0x08
+SANMA: Final = 0x10
+CHIPS: Final = 0x200  # 祝儀: chip payments beside the points (``chip`` attributes, owari has 16 values)
+FIVE_CHIPS: Final = 0x400  # 祝5 rather than 祝2; only with CHIPS
+# Bits above those: special rule sets. In the corpus 0x800 (type 2113) is a game of
+# one hand from 1,000 points scored by ``ratio``, not standard riichi.
+SPECIAL_BITS: Final = ~0x7FF
+
+ABORT_KINDS: Final = {
+    "yao9": AbortKind.NINE_TERMINALS,
+    "reach4": AbortKind.FOUR_RIICHI,
+    "ron3": AbortKind.TRIPLE_RON,
+    "kan4": AbortKind.FOUR_KONGS,
+    "kaze4": AbortKind.FOUR_WINDS,
+}
+NAGASHI: Final = "nm"
+# ``ten``'s third value; 5 (yakuman) is read from the yakuman list or the han.
+LIMITS: Final[dict[int, LimitName]] = {1: "mangan", 2: "haneman", 3: "baiman", 4: "sanbaiman"}
+
+# Tenhou log ids, e.g. 2019103023gm-00a9-0000-f90e0fe9 (the file name usually carries it).
+LOG_ID: Final = re.compile(r"\d{10}gm-[0-9a-f]{4}-\d{4,5}-x?[0-9a-f]+")
+
+
+def read_tenhou_xml(data: bytes, *, file: str) -> list[LoggedGame]:
+    """The games of a Tenhou mjlog file (plain or gzip-compressed XML), in order.
+
+    Each game's hands carry the log's own header and score changes; a game under
+    special rules is returned with ``unsupported`` set, a game without its end
+    (no ``owari``) with ``truncated`` set. Anything unreadable raises ``LogError``
+    naming the file and the position (``INIT #3``, ``line 1, column 57``).
+    """
+    root = _parse(unpack(data, file=file), file)
+    if root.tag != "mjloggm":
+        raise LogError(file, f"not a Tenhou mjlog: the document is <{root.tag}>, not <mjloggm>")
+    return [_GameReader(file).read(root)]
+
+
+def _parse(data: bytes, file: str) -> ET.Element:
+    try:
+        root: ET.Element = SafeET.fromstring(data)
+    except defusedxml.DefusedXmlException as exc:
+        raise LogError(file, f"refused XML: {exc}") from None
+    except ET.ParseError as exc:
+        line, column = exc.position
+        raise LogError(f"{file}, line {line}, column {column}", f"not well-formed XML ({exc.msg})") from None
+    return root
+
+
+# Attribute readers: each names the attribute and the tag when the log is wrong.
+
+
+def _text(el: ET.Element, name: str, where: str) -> str:
+    value = el.get(name)
+    if value is None:
+        raise LogError(where, f"<{el.tag}> has no {name!r} attribute")
+    return value
+
+
+def _ints(el: ET.Element, name: str, where: str, *, at_least: int = 1) -> list[int]:
+    raw = _text(el, name, where)
+    try:
+        values = [int(v) for v in raw.split(",")] if raw.strip() else []
+    except ValueError:
+        raise LogError(where, f"<{el.tag} {name}={raw!r}>: not a list of whole numbers") from None
+    if len(values) < at_least:
+        raise LogError(where, f"<{el.tag} {name}={raw!r}>: {len(values)} values, expected at least {at_least}")
+    return values
+
+
+def _int(el: ET.Element, name: str, where: str) -> int:
+    return _ints(el, name, where)[0]
+
+
+@attrs.define
+class _Hand:
+    """A hand being read: the header from INIT, then what happened in it."""
+
+    position: str
+    round_wind: int
+    hand_number: int
+    dealer: int
+    counters: int
+    deposit_sticks: int
+    scores: tuple[int, ...]
+    riichi: list[int] = attrs.field(factory=list)
+    wins: list[Win] = attrs.field(factory=list)
+    draw: HandResult | None = None
+    # Sum of the ``sc`` changes (in points) of the result tags: riichi sticks not included.
+    changes: list[int] | None = None
+
+    @property
+    def ended(self) -> bool:
+        return bool(self.wins) or self.draw is not None
+
+    def logged(self) -> LoggedHand:
+        result: HandResult | None = self.draw
+        if self.wins:
+            result = WinResult(tuple(self.wins), tuple(self.riichi))
+        deltas: tuple[int, ...] | None = None
+        if self.changes is not None:
+            # sc leaves out the sticks the riichi players put on the table in this hand
+            # (their REACH ten is already 1000 lower); the log model's deltas include them.
+            deltas = tuple(c - 1000 * self.riichi.count(seat) for seat, c in enumerate(self.changes))
+        return LoggedHand(
+            position=self.position,
+            round_wind=self.round_wind,
+            hand_number=self.hand_number,
+            dealer=self.dealer,
+            counters=self.counters,
+            deposit_sticks=self.deposit_sticks,
+            scores=self.scores,
+            result=result,
+            deltas=deltas,
+        )
+
+
+class _GameReader:
+    """Reads one ``<mjloggm>`` element, tag by tag, in document order."""
+
+    def __init__(self, file: str):
+        self.file = file
+        self.go: ET.Element | None = None
+        self.players = 4
+        self.names: list[str] = []
+        self.hands: list[LoggedHand] = []
+        self.hand: _Hand | None = None
+        self.inits = 0
+        self.owari: list[str] | None = None
+        self.log_id: str | None = None
+        # Tenhou wrote the wall seed into INIT until mid-2009: it dates a log without an id.
+        self.early_wall_format = False
+
+    def where(self, tag: str) -> str:
+        if tag == "INIT" or self.inits == 0:
+            position = f"INIT #{self.inits}" if tag == "INIT" else f"<{tag}>"
+        else:
+            position = f"INIT #{self.inits} <{tag}>"
+        return f"{self.file}, {position}"
+
+    def read(self, root: ET.Element) -> LoggedGame:
+        handlers = {
+            "GO": self._on_go,
+            "UN": self._on_un,
+            "TAIKYOKU": self._on_taikyoku,
+            "INIT": self._on_init,
+            "REACH": self._on_reach,
+            "AGARI": self._on_agari,
+            "RYUUKYOKU": self._on_ryuukyoku,
+        }
+        # Draws, discards, calls, DORA, BYE, SHUFFLE: nothing a hand result needs.
+        for el in root:
+            handler = handlers.get(el.tag)
+            if handler is not None:
+                handler(el)
+        if self.go is None:
+            raise LogError(self.file, "no <GO> tag: the game's rules are unknown")
+        self._close_hand()
+        rules, unsupported = self._rules(self.go)
+        final_scores: tuple[int, ...] | None = None
+        points: tuple[float, ...] | None = None
+        if self.owari is not None:
+            final_scores, points = self._final(self.owari)
+        if unsupported is None:
+            unsupported = self._start_score_check(rules)
+        return LoggedGame(
+            file=self.file,
+            game_id=self._game_id(),
+            format=FORMAT,
+            players=tuple(self._player_names()),
+            rules=rules,
+            hands=tuple(self.hands),
+            final_scores=final_scores,
+            final_points=points,
+            unsupported=unsupported,
+            truncated=self.owari is None,
+        )
+
+    # Header tags.
+
+    def _on_go(self, el: ET.Element) -> None:
+        if self.go is not None:
+            raise LogError(self.where("GO"), "a second <GO> tag in one game")
+        self.go = el
+        self.players = 3 if _int(el, "type", self.where("GO")) & SANMA else 4
+
+    def _on_un(self, el: ET.Element) -> None:
+        # A later UN with only some names is a reconnect; the first one names the seats.
+        if not self.names:
+            self.names = [unquote(el.get(f"n{i}", "")) for i in range(4)]
+
+    def _on_taikyoku(self, el: ET.Element) -> None:
+        self.log_id = el.get("log") or None
+
+    # Hand tags.
+
+    def _on_init(self, el: ET.Element) -> None:
+        self._close_hand()
+        self.inits += 1
+        where = self.where("INIT")
+        if self.owari is not None:
+            raise LogError(where, "a hand after the game's end (owari)")
+        if self.go is None:
+            raise LogError(where, "a hand before the <GO> tag")
+        self.early_wall_format = self.early_wall_format or el.get("shuffle") is not None
+        seed = _ints(el, "seed", where, at_least=3)
+        ten = _ints(el, "ten", where, at_least=self.players)
+        dealer = _int(el, "oya", where)
+        kyoku, counters, sticks = seed[:3]
+        if not 0 <= dealer < self.players:
+            raise LogError(where, f"oya={dealer}: there is no such seat at a {self.players}-player table")
+        # The kyoku index is 4 x round wind + dealer seat, in sanma too (East 4 is skipped).
+        if kyoku < 0 or kyoku % 4 != dealer or counters < 0 or sticks < 0:
+            raise LogError(where, f"seed {seed[:3]} does not fit dealer seat {dealer}")
+        self.hand = _Hand(
+            position=f"INIT #{self.inits}",
+            round_wind=kyoku // 4,
+            hand_number=dealer + 1,
+            dealer=dealer,
+            counters=counters,
+            deposit_sticks=sticks,
+            scores=tuple(t * 100 for t in ten[: self.players]),
+        )
+
+    def _on_reach(self, el: ET.Element) -> None:
+        hand = self._open_hand("REACH")
+        where = self.where("REACH")
+        who = self._seat(el, "who", where)
+        # Step 1 is the declaration; only step 2 (nobody ronned the declaration tile)
+        # puts the stick on the table.
+        if _int(el, "step", where) == 2 and who not in hand.riichi:
+            hand.riichi.append(who)
+
+    def _on_agari(self, el: ET.Element) -> None:
+        hand = self._open_hand("AGARI", ended_by_win_ok=True)
+        where = self.where("AGARI")
+        who = self._seat(el, "who", where)
+        from_who = self._seat(el, "fromWho", where)
+        discarder = None if from_who == who else from_who
+        liable = self._seat(el, "paoWho", where) if el.get("paoWho") is not None else None
+        if liable == who:
+            liable = None
+        win = Win(winner=who, value=_hand_value(el, where), discarder=discarder, liable=liable)
+        if hand.wins and (discarder is None or any(w.discarder != discarder for w in hand.wins)):
+            raise LogError(where, "a second win in one hand that is not a ron on the same discard")
+        if any(w.winner == who for w in hand.wins):
+            raise LogError(where, f"seat {who} wins twice in one hand")
+        hand.wins.append(win)
+        self._add_changes(hand, el, where)
+        self._take_owari(el, where)
+
+    def _on_ryuukyoku(self, el: ET.Element) -> None:
+        hand = self._open_hand("RYUUKYOKU")
+        where = self.where("RYUUKYOKU")
+        changes = self._add_changes(hand, el, where)
+        kind = el.get("type")
+        riichi = tuple(hand.riichi)
+        shown = [seat for seat in range(self.players) if el.get(f"hai{seat}") is not None]
+        if kind is None:
+            hand.draw = ExhaustiveDraw(ready=_ready(shown, changes), riichi=riichi)
+        elif kind == NAGASHI:
+            # The nagashi players are the ones the mangan payments in sc go to.
+            nagashi = tuple(seat for seat, c in enumerate(changes) if c > 0)
+            if not nagashi:
+                raise LogError(where, "nagashi mangan with nobody paid in sc")
+            hand.draw = ExhaustiveDraw(ready=tuple(shown), riichi=riichi, nagashi=nagashi)
+        elif kind in ABORT_KINDS:
+            hand.draw = AbortiveDraw(kind=ABORT_KINDS[kind], riichi=riichi)
+        else:
+            raise LogError(where, f"unknown draw type {kind!r}")
+        self._take_owari(el, where)
+
+    # Helpers.
+
+    def _open_hand(self, tag: str, *, ended_by_win_ok: bool = False) -> _Hand:
+        hand = self.hand
+        if hand is None:
+            raise LogError(self.where(tag), f"<{tag}> outside a hand (no INIT before it)")
+        if hand.draw is not None or (hand.wins and not ended_by_win_ok):
+            raise LogError(self.where(tag), f"<{tag}> after the hand had ended")
+        if self.owari is not None:
+            raise LogError(self.where(tag), f"<{tag}> after the game's end (owari)")
+        return hand
+
+    def _seat(self, el: ET.Element, name: str, where: str) -> int:
+        seat = _int(el, name, where)
+        if not 0 <= seat < self.players:
+            raise LogError(where, f"{name}={seat}: there is no such seat at a {self.players}-player table")
+        return seat
+
+    def _add_changes(self, hand: _Hand, el: ET.Element, where: str) -> list[int]:
+        # sc = before0,change0,before1,change1,... in hundreds; sanma has a fourth
+        # pair of zeros, chip games eight more values after the points.
+        sc = _ints(el, "sc", where, at_least=2 * self.players)
+        changes = [sc[2 * seat + 1] * 100 for seat in range(self.players)]
+        if hand.changes is None:
+            hand.changes = [0] * self.players
+        # A double ron's second tag holds only its own payments: add them up.
+        hand.changes = [a + b for a, b in zip(hand.changes, changes, strict=True)]
+        return changes
+
+    def _take_owari(self, el: ET.Element, where: str) -> None:
+        raw = el.get("owari")
+        if raw is None:
+            return
+        values = raw.split(",")
+        if len(values) < 2 * self.players:
+            raise LogError(where, f"owari={raw!r}: {len(values)} values, expected {2 * self.players}")
+        self.owari = values
+
+    def _close_hand(self) -> None:
+        if self.hand is not None:
+            self.hands.append(self.hand.logged())
+            self.hand = None
+
+    def _final(self, owari: Sequence[str]) -> tuple[tuple[int, ...], tuple[float, ...]]:
+        where = f"{self.file}, owari"
+        try:
+            scores = tuple(int(owari[2 * seat]) * 100 for seat in range(self.players))
+            points = tuple(float(owari[2 * seat + 1]) for seat in range(self.players))
+        except ValueError:
+            raise LogError(where, f"owari={','.join(owari)!r}: not scores and points") from None
+        return scores, points
+
+    def _rules(self, go: ET.Element) -> tuple[Ruleset, str | None]:
+        """The preset for the GO type, and why it is unsupported when it is."""
+        where = f"{self.file}, <GO>"
+        kind = _int(go, "type", where)
+        rules = tenhou_rules(
+            self.players, not kind & HANCHAN, log_date(self._game_id()), early_wall_format=self.early_wall_format
+        )
+        unsupported: str | None = None
+        if kind & SPECIAL_BITS:
+            unsupported = f"special rule set (GO type {kind}, bits {kind & SPECIAL_BITS:#x}), not standard riichi"
+        elif kind & (CHIPS | FIVE_CHIPS):
+            unsupported = f"chip (shuugi) rules (GO type {kind}): chips are paid beside the points"
+        elif (go.get("csrule") or "").strip(","):
+            # A private lobby's own rules (start score, uma, ...) in a format honba does not read.
+            unsupported = f"private lobby rules (GO lobby {go.get('lobby')}, csrule {go.get('csrule')!r})"
+        return rules, unsupported
+
+    def _start_score_check(self, rules: Ruleset) -> str | None:
+        """A game that opens at East 1 with other than the preset's start score is not standard."""
+        if not self.hands:
+            return None
+        first = self.hands[0]
+        opens = first.round_wind == 0 and first.dealer == 0 and first.counters == 0 and first.deposit_sticks == 0
+        if opens and any(s != rules.start_score for s in first.scores):
+            return f"starts at {list(first.scores)} points, not the {rules.start_score} of {rules.name} rules"
+        return None
+
+    def _player_names(self) -> list[str]:
+        names = (self.names or [""] * 4)[: self.players]
+        # A match needs distinct, non-empty names: fall back to the seat for the rest.
+        seen: set[str] = set()
+        out: list[str] = []
+        for seat, name in enumerate(names):
+            if not name.strip() or name in seen:
+                name = f"{name or 'seat'} ({seat})"
+            seen.add(name)
+            out.append(name)
+        return out
+
+    def _game_id(self) -> str:
+        if self.log_id:
+            return self.log_id
+        match = LOG_ID.search(PurePath(self.file).name)
+        return match.group(0) if match else PurePath(self.file).stem
+
+
+def _hand_value(el: ET.Element, where: str) -> HandValue:
+    """The hand value as the log states it: ``ten="fu,points,limit"`` with yaku or yakuman."""
+    fu, _points, limit = _ints(el, "ten", where, at_least=3)[:3]
+    yakuman = el.get("yakuman")
+    if yakuman is not None:
+        ids = [y for y in yakuman.split(",") if y.strip()]
+        if not ids:
+            raise LogError(where, "an empty yakuman list")
+        return HandValue(limit="yakuman", multiple=len(ids))
+    if el.get("yaku") is None:
+        raise LogError(where, "<AGARI> has neither 'yaku' nor 'yakuman'")
+    yaku = _ints(el, "yaku", where, at_least=2)
+    if len(yaku) % 2:
+        raise LogError(where, f"yaku has {len(yaku)} values: expected id,han pairs")
+    # Every yaku's han, dora, red fives and ura-dora included (ids 52-54).
+    han = sum(yaku[1::2])
+    if limit in LIMITS:
+        return HandValue(limit=LIMITS[limit])
+    if limit in (0, 5):
+        # limit 5 without a yakuman list is a counted yakuman (13 han or more): the
+        # han are given so that the rules (their settling table) decide what it pays.
+        return HandValue(han=han, fu=fu)
+    raise LogError(where, f"ten={el.get('ten')!r}: unknown limit {limit}")
+
+
+def _ready(shown: Sequence[int], changes: Sequence[int]) -> tuple[int, ...]:
+    """Who was ready at an exhaustive draw: the hands shown, and the payees of noten payments.
+
+    Tenhou's own logs show every ready hand (``hai<N>``). Logs rebuilt from what
+    one client saw (the corpus's tenhou-wire-2018) can lack that client's own
+    hand; its readiness still shows in the noten payments: whoever received them
+    was ready, and if nothing moved while some hands were shown, all were ready.
+    """
+    ready = set(shown) | {seat for seat, c in enumerate(changes) if c > 0}
+    if shown and not any(changes):
+        ready = set(range(len(changes)))
+    return tuple(sorted(ready))
