@@ -104,7 +104,7 @@ class Match(Aggregate):
     ):
         self.key = key
         self.players = tuple(players)
-        self.rules = Ruleset.from_dict(rules)
+        self.rules = Ruleset.from_stored(rules)
         self.source = dict(source)
         self.opening = dict(opening)
         self.state: TableState = opening_state(self.rules, self.opening)

@@ -239,6 +239,25 @@ class Ruleset:
         except TypeError as exc:
             raise InvalidRules(f"{source}: {exc}") from None
 
+    @classmethod
+    def from_stored(cls, data: Mapping[str, Any]) -> Ruleset:
+        """Rules as a stored match recorded them, with rule names since renamed brought up to date.
+
+        A stored snapshot is history: it is read, never refused, so older names are mapped
+        to what they mean now.
+        """
+        values = dict(data)
+        if "counter_per_payer" in values:
+            # Riichi's counters became the extra-hand bonus of the seeds.
+            per_payer = values.pop("counter_per_payer")
+            values.setdefault("extra_hand_bonus_enabled", per_payer > 0)
+            values.setdefault("extra_hand_bonus", per_payer or 100)
+        if values.pop("counted_yakuman", True) is False:
+            # Without counted yakuman, 13 han stayed a sanbaiman: the table has no 400% row.
+            table = values.get("settling_table", cls().settling_table)
+            values["settling_table"] = [list(row) for row in table if row[1] < 400]
+        return cls.from_dict(values, source="stored rules")
+
     def with_overrides(self, overrides: Mapping[str, Any], *, source: str = "overrides") -> Ruleset:
         """A copy with some values changed, checked like a rule file."""
         merged = self.to_dict()

@@ -184,16 +184,34 @@ class HonbaApp(Application[UUID]):
     def store_whole(self, match: Match) -> bool:
         """Store a match built in memory, all its events at once.
 
-        Returns False, storing nothing, when a match with that key exists already:
-        imports are idempotent and never half-store a match.
+        Returns False, storing nothing, when the same match (same key, players, rules and
+        results) is stored already: imports are idempotent and never half-store a match.
+        A stored match with that key but other contents is a conflict, refused with
+        ``MatchExists``: history is not rewritten by importing a changed file.
         """
         if match.id in self.repository:
+            self._check_same(match)
             return False
         try:
             self._save(match)
-        except IntegrityError:
+        except MatchExists:
+            self._check_same(match)
             return False
         return True
+
+    def _check_same(self, match: Match) -> None:
+        stored, stored_facts = self.facts(match.key)
+        if not match.pending_events and stored.version == match.version:
+            return  # this very match object was stored before
+        new_facts = [e.fact for e in match.pending_events if isinstance(e, Match.Recorded)]
+        if (stored.players, stored.rules, stored_facts) != (match.players, match.rules, new_facts):
+            differs = "players" if stored.players != match.players else "rules"
+            if stored.players == match.players and stored.rules == match.rules:
+                differs = "results"
+            raise MatchExists(
+                f"a match {match.key!r} is stored with other {differs}; it is not replaced "
+                "(record a correction on the stored match instead)"
+            )
 
     def _save(self, match: Match) -> None:
         try:

@@ -21,10 +21,15 @@ Tick = Callable[[str], None]
 
 @attrs.frozen
 class Unreadable:
-    """A file (or one game of it) that could not be read, and why."""
+    """A file (or one game of it) that could not be read, and why.
+
+    ``reason`` leaves out the file name that ``file`` gives; ``message`` is the whole
+    sentence as the error said it, file and position included.
+    """
 
     file: str
     reason: str
+    message: str = ""
 
 
 @attrs.frozen
@@ -54,7 +59,7 @@ class VerifyRun:
             "unsupported": [
                 {"file": r.file, "game": r.game, "reason": r.unsupported} for r in self.reports if r.unsupported
             ],
-            "unreadable": [attrs.asdict(u) for u in self.unreadable],
+            "unreadable": [{"file": u.file, "reason": u.reason} for u in self.unreadable],
         }
 
 
@@ -67,7 +72,7 @@ def verify_paths(paths: list[Path], fmt: str = "auto", tick: Tick | None = None)
         try:
             games = read_log(path, fmt)
         except HonbaError as exc:
-            unreadable.append(Unreadable(str(path), _reason(exc, path)))
+            unreadable.append(Unreadable(str(path), _reason(exc, path), str(exc)))
         else:
             reports.extend(verify_game(game) for game in games)
         if tick is not None:
@@ -96,7 +101,7 @@ def import_paths(app: HonbaApp, paths: list[Path], fmt: str = "auto", tick: Tick
             for match in _matches_in(path, fmt, unsupported):
                 (stored if app.store_whole(match) else present).append(match.key)
         except HonbaError as exc:
-            unreadable.append(Unreadable(str(path), _reason(exc, path)))
+            unreadable.append(Unreadable(str(path), _reason(exc, path), str(exc)))
         if tick is not None:
             tick(str(path))
     return ImportRun(tuple(stored), tuple(present), tuple(unsupported), tuple(unreadable))
@@ -118,7 +123,8 @@ def _matches_in(path: Path, fmt: str, unsupported: list[Unreadable]) -> list[Any
     matches = []
     for game in read_log(path, fmt):
         if game.unsupported:
-            unsupported.append(Unreadable(name, f"{game.game_id}: {game.unsupported}"))
+            reason = f"{game.game_id}: {game.unsupported}"
+            unsupported.append(Unreadable(name, reason, f"{name}: unsupported: {reason}"))
             continue
         try:
             matches.append(match_from_log(game))
@@ -130,5 +136,7 @@ def _matches_in(path: Path, fmt: str, unsupported: list[Unreadable]) -> list[Any
 def _reason(exc: HonbaError, path: Path) -> str:
     """The error message without the file name the report already shows."""
     text = str(exc)
-    prefix = f"{path}:"
-    return text[len(prefix) :].strip() if text.startswith(prefix) else text
+    for prefix in (f"{path}: ", f"{path}, ", f"{path}:"):
+        if text.startswith(prefix):
+            return text[len(prefix) :]
+    return text

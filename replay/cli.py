@@ -364,10 +364,8 @@ def import_(
             out.print(f"match {key!r} stored", markup=False, highlight=False)
         for key in run.present:
             out.print(f"match {key!r} already stored, nothing new", markup=False, highlight=False)
-    for item in run.unsupported:
-        err.print(f"honba: {item.file}: unsupported: {item.reason}", markup=False, highlight=False)
-    for item in run.unreadable:
-        err.print(f"honba: {item.file}: {item.reason}", markup=False, highlight=False)
+    for item in (*run.unsupported, *run.unreadable):
+        err.print(f"honba: {item.message}", markup=False, highlight=False)
     out.print(
         f"{len(run.stored)} stored, {len(run.present)} already present, "
         f"{len(run.unsupported)} unsupported, {len(run.unreadable)} unreadable",
@@ -455,6 +453,29 @@ def demo(
     guarded(run)
 
 
+def _is_usage_error(exc: BaseException) -> bool:
+    # Typer raises the usage errors of the click it ships with; they are matched by class name
+    # so that this works whichever click that is.
+    return any(cls.__name__ == "UsageError" for cls in type(exc).__mro__)
+
+
 def main() -> None:
-    """Entry point of the ``honba`` command."""
-    app()
+    """Entry point of the ``honba`` command: usage mistakes also get one line and exit 2."""
+    try:
+        code = app(standalone_mode=False)
+    except typer.Abort:
+        err.print("honba: aborted", markup=False, highlight=False)
+        raise SystemExit(130) from None
+    except Exception as exc:
+        if not _is_usage_error(exc):
+            raise
+        describe = getattr(exc, "format_message", None)
+        message = describe() if callable(describe) else str(exc)
+        context = getattr(exc, "ctx", None)
+        if not message and context is not None:
+            # A command given without arguments: show its help, as the bare command does.
+            print(context.get_help())
+            raise SystemExit(0) from None
+        err.print(f"honba: {message} (see honba --help)", markup=False, highlight=False)
+        raise SystemExit(2) from None
+    raise SystemExit(code if isinstance(code, int) else 0)

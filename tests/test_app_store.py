@@ -10,7 +10,15 @@ import pytest
 from domain.errors import InvalidHandValue
 from domain.match import Match, match_id
 from domain.rules import load_preset
-from domain.values import AbortiveDraw, AbortKind, ExhaustiveDraw, HandValue, Penalty, Win, WinResult
+from domain.values import (
+    AbortiveDraw,
+    AbortKind,
+    ExhaustiveDraw,
+    HandValue,
+    Penalty,
+    Win,
+    WinResult,
+)
 from replay.app import HonbaApp, MatchExists, MatchNotFound, default_db_path, persistence_env
 from replay.formats.record import RecordError, build_match, parse_record
 
@@ -84,13 +92,25 @@ def test_a_second_start_with_the_same_key_is_refused(store: HonbaApp) -> None:
     assert store.get_match("club-1").version == first.version
 
 
-def test_store_whole_of_a_stored_key_stores_nothing(store: HonbaApp) -> None:
+def test_store_whole_refuses_a_stored_key_with_other_results(store: HonbaApp) -> None:
     first = recorded(store)
     rival = Match.start("club-1", PLAYERS, TENHOU)
     rival.record(ron(2, 3, 1, 30))
-    assert store.store_whole(rival) is False
+    with pytest.raises(MatchExists, match="other results"):
+        store.store_whole(rival)
     assert store.get_match("club-1").version == first.version
     assert store.get_match("club-1").state == first.state
+
+
+def test_store_whole_of_the_same_match_again_stores_nothing(store: HonbaApp) -> None:
+    first = recorded(store)
+    again = Match.start("club-1", PLAYERS, TENHOU)
+    again.record(ron(1, 0, 3, 30))
+    again.record(ExhaustiveDraw(ready=(1,), riichi=(1,)))
+    again.record(AbortiveDraw(AbortKind.FOUR_WINDS))
+    again.penalise(Penalty(3, 3000))
+    assert store.store_whole(again) is False
+    assert store.get_match("club-1").version == first.version
 
 
 def test_store_whole_stores_every_event_at_once(store: HonbaApp) -> None:

@@ -1,0 +1,91 @@
+"""Shared helpers for the rulebook tests: tables, results and who-pays-what in one line.
+
+Seats are ints: seat 0 dealt first (the starting East). Every expected number in
+the tests comes from the seeds (``/work/shared/seeds``), the published riichi
+score table or a real Tenhou log of the corpus (``/work/shared/corpus``), never
+from honba's own output.
+
+Tenhou writes a hand's score changes without the riichi sticks its players put on
+the table in that hand (FORMAT.md: "Riichi deposits are not in deltas");
+honba's ``score_changes`` include them. Where a test copies Tenhou's changes, it
+subtracts the 1000 of each declarer visibly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+from domain.match import Match
+from domain.rules import Ruleset, load_preset
+from domain.scoring.payments import settle
+from domain.values import HandResult, HandValue, TableState, Win, WinResult
+
+TENHOU = load_preset("tenhou")
+SANMA = load_preset("tenhou-sanma")
+
+SHARED = Path("/work/shared")
+CORPUS = SHARED / "corpus"
+REPO = Path(__file__).resolve().parent.parent
+
+EAST, SOUTH, WEST, NORTH = 0, 1, 2, 3  # round winds
+
+
+def table(
+    rules: Ruleset = TENHOU,
+    *,
+    dealer: int = 0,
+    counters: int = 0,
+    deposits: int = 0,
+    scores: Iterable[int] | None = None,
+    round_wind: int = EAST,
+    hand_number: int | None = None,
+) -> TableState:
+    """A table between hands. By default hand number = dealer + 1 in the East round."""
+    return TableState(
+        players=rules.players,
+        scores=tuple(scores) if scores is not None else (rules.start_score,) * rules.players,
+        round_wind=round_wind,
+        hand_number=hand_number if hand_number is not None else dealer + 1,
+        dealer=dealer,
+        counters=counters,
+        deposits=deposits,
+    )
+
+
+def hv(han: int | None = None, fu: int | None = None, *, limit: str | None = None, multiple: int = 1) -> HandValue:
+    """A riichi hand value: ``hv(3, 30)`` or ``hv(limit="yakuman", multiple=2)``."""
+    return HandValue(han=han, fu=fu, limit=limit, multiple=multiple)  # type: ignore[arg-type]
+
+
+def ron(winner: int, discarder: int, value: HandValue, *, liable: int | None = None) -> Win:
+    return Win(winner=winner, value=value, discarder=discarder, liable=liable)
+
+
+def tsumo(winner: int, value: HandValue, *, liable: int | None = None) -> Win:
+    return Win(winner=winner, value=value, liable=liable)
+
+
+def won(*wins: Win, riichi: Iterable[int] = ()) -> WinResult:
+    return WinResult(wins=wins, riichi=tuple(riichi))
+
+
+def changes(result: HandResult, state: TableState, rules: Ruleset = TENHOU) -> tuple[int, ...]:
+    """Each seat's score change over the hand (riichi sticks placed in it included)."""
+    return settle(result, state, rules).deltas(state.players)
+
+
+def deposits_after(result: HandResult, state: TableState, rules: Ruleset = TENHOU) -> int:
+    return settle(result, state, rules).deposits_after
+
+
+def started(
+    rules: Ruleset = TENHOU,
+    opening: TableState | None = None,
+    *,
+    key: str = "test-match",
+    players: Iterable[str] | None = None,
+) -> Match:
+    """A match in memory, by default from East 1 at the rules' start score."""
+    names = list(players) if players is not None else ["Ann", "Ben", "Cho", "Dai"][: rules.players]
+    return Match.start(key, names, rules, {}, opening)

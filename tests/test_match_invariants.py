@@ -1,0 +1,201 @@
+"""A command the rules do not allow is refused with a named error, and nothing is
+recorded: the aggregate's pending events and its table state stay as they were."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from conftest import SANMA, hv, ron, started, tsumo, won
+
+from domain.errors import (
+    HonbaError,
+    InvalidHandValue,
+    MatchAlreadyEnded,
+    RuleViolation,
+    UnknownSeat,
+    WinnerIsDiscarder,
+)
+from domain.match import Match
+from domain.values import AbortiveDraw, AbortKind, ExhaustiveDraw, HandResult, Penalty, Win
+
+
+def a_match_in_progress() -> Match:
+    match = started()
+    match.record(won(ron(1, 2, hv(1, 30))))
+    match.record(ExhaustiveDraw(ready=(0,), riichi=(0,)))
+    return match
+
+
+def assert_refused(match: Match, command: Callable[[], object], error: type[HonbaError]) -> None:
+    events = list(match.pending_events)
+    state = match.state
+    with pytest.raises(error):
+        command()
+    assert match.pending_events == events
+    assert match.state == state
+
+
+@pytest.mark.parametrize(
+    "result",
+    [
+        won(ron(1, 1, hv(1, 30))),
+        won(ron(0, 2, hv(1, 30)), ron(2, 2, hv(1, 30))),
+    ],
+    ids=["single", "in-a-double-ron"],
+)
+def test_a_winner_cannot_be_the_discarder_of_their_own_winning_tile(result: HandResult) -> None:
+    match = a_match_in_progress()
+    assert_refused(match, lambda: match.record(result), WinnerIsDiscarder)
+
+
+@pytest.mark.parametrize(
+    "result",
+    [
+        won(ron(4, 1, hv(1, 30))),
+        won(ron(1, 4, hv(1, 30))),
+        won(ron(-1, 1, hv(1, 30))),
+        won(tsumo(1, hv(limit="yakuman"), liable=7)),
+        won(ron(1, 2, hv(1, 30)), riichi=[4]),
+        ExhaustiveDraw(ready=(4,)),
+        ExhaustiveDraw(ready=(), nagashi=(5,)),
+        ExhaustiveDraw(ready=(), riichi=(9,)),
+        AbortiveDraw(AbortKind.FOUR_RIICHI, riichi=(0, 1, 2, 4)),
+    ],
+    ids=["winner", "discarder", "negative", "liable", "riichi", "ready", "nagashi", "draw-riichi", "abort-riichi"],
+)
+def test_an_unknown_seat_is_refused(result: HandResult) -> None:
+    match = a_match_in_progress()
+    assert_refused(match, lambda: match.record(result), UnknownSeat)
+
+
+def test_seat_3_is_unknown_at_a_three_player_table() -> None:
+    match = started(SANMA)
+    assert_refused(match, lambda: match.record(won(ron(3, 0, hv(1, 30)))), UnknownSeat)
+    assert_refused(match, lambda: match.record(ExhaustiveDraw(ready=(3,))), UnknownSeat)
+
+
+def test_a_penalty_against_an_unknown_seat_is_refused() -> None:
+    match = a_match_in_progress()
+    assert_refused(match, lambda: match.penalise(Penalty(seat=4, amount=8000)), UnknownSeat)
+
+
+@pytest.mark.parametrize(
+    "win",
+    [ron(1, 2, hv(1, 20)), tsumo(1, hv(1, 20)), ron(1, 2, hv(1, 25)), ron(1, 2, hv(2, 20)), ron(1, 2, hv(0, 30))],
+    ids=["1han20fu-ron", "1han20fu-tsumo", "1han25fu", "20fu-ron", "0han"],
+)
+def test_an_impossible_hand_value_is_refused(win: Win) -> None:
+    match = a_match_in_progress()
+    assert_refused(match, lambda: match.record(won(win)), InvalidHandValue)
+
+
+def test_an_impossible_hand_value_in_a_double_ron_refuses_the_whole_result() -> None:
+    match = a_match_in_progress()
+    result = won(ron(0, 2, hv(1, 30)), ron(1, 2, hv(2, 20)))
+    assert_refused(match, lambda: match.record(result), InvalidHandValue)
+
+
+def ended_match() -> Match:
+    match = started()
+    match.end("agreed")
+    return match
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        lambda m: m.record(won(ron(1, 2, hv(1, 30)))),
+        lambda m: m.record(ExhaustiveDraw(ready=(0,))),
+        lambda m: m.record(AbortiveDraw(AbortKind.NINE_TERMINALS)),
+        lambda m: m.penalise(Penalty(seat=0, amount=8000)),
+        lambda m: m.end("agreed"),
+    ],
+    ids=["win", "draw", "abort", "penalty", "end"],
+)
+def test_nothing_is_recorded_after_the_match_ended(command: Callable[[Match], object]) -> None:
+    match = ended_match()
+    assert_refused(match, lambda: command(match), MatchAlreadyEnded)
+
+
+def test_nothing_is_recorded_after_an_automatic_end() -> None:
+    match = started()
+    # Seat 2 at 25,000 deals in to a yakuman: bust.
+    match.record(won(ron(1, 2, hv(limit="yakuman"))))
+    assert match.state.finished and match.state.end_reason == "bust"
+    assert_refused(match, lambda: match.record(won(ron(1, 2, hv(1, 30)))), MatchAlreadyEnded)
+
+
+def test_three_winners_on_one_discard_are_too_many_under_tenhou_rules() -> None:
+    # FORMAT.md: "Triple ron: Tenhou aborts with 三家和了 (ron3) and there is no win."
+    match = a_match_in_progress()
+    result = won(ron(0, 3, hv(1, 30)), ron(1, 3, hv(1, 30)), ron(2, 3, hv(1, 30)))
+    assert_refused(match, lambda: match.record(result), RuleViolation)
+    match.record(AbortiveDraw(AbortKind.TRIPLE_RON))
+
+
+def test_two_winners_are_too_many_when_the_rules_allow_one() -> None:
+    match = started(started().rules.with_overrides({"multiple_ron": 1}))
+    result = won(ron(0, 3, hv(1, 30)), ron(1, 3, hv(1, 30)))
+    assert_refused(match, lambda: match.record(result), RuleViolation)
+
+
+def test_several_winners_cannot_win_on_a_self_drawn_tile() -> None:
+    match = a_match_in_progress()
+    result = won(tsumo(0, hv(1, 30)), tsumo(1, hv(1, 30)))
+    assert_refused(match, lambda: match.record(result), RuleViolation)
+    mixed = won(ron(0, 2, hv(1, 30)), tsumo(1, hv(1, 30)))
+    assert_refused(match, lambda: match.record(mixed), RuleViolation)
+
+
+def test_several_winners_must_win_on_the_same_discard() -> None:
+    match = a_match_in_progress()
+    result = won(ron(0, 2, hv(1, 30)), ron(1, 3, hv(1, 30)))
+    assert_refused(match, lambda: match.record(result), RuleViolation)
+
+
+def test_the_same_player_cannot_win_twice_in_one_hand() -> None:
+    match = a_match_in_progress()
+    result = won(ron(1, 2, hv(1, 30)), ron(1, 2, hv(2, 30)))
+    assert_refused(match, lambda: match.record(result), RuleViolation)
+
+
+def test_a_win_needs_a_winner() -> None:
+    match = a_match_in_progress()
+    assert_refused(match, lambda: match.record(won()), RuleViolation)
+
+
+def test_a_winner_cannot_be_liable_for_their_own_hand() -> None:
+    match = a_match_in_progress()
+    assert_refused(match, lambda: match.record(won(tsumo(1, hv(limit="yakuman"), liable=1))), RuleViolation)
+
+
+def test_a_player_declares_riichi_at_most_once_a_hand() -> None:
+    match = a_match_in_progress()
+    assert_refused(match, lambda: match.record(won(ron(1, 2, hv(1, 30)), riichi=[0, 0])), RuleViolation)
+
+
+def test_triple_ron_is_a_win_not_an_abort_when_the_rules_allow_three_winners() -> None:
+    match = started(started().rules.with_overrides({"multiple_ron": 3}))
+    assert_refused(match, lambda: match.record(AbortiveDraw(AbortKind.TRIPLE_RON)), RuleViolation)
+
+
+def test_a_penalty_must_be_positive() -> None:
+    match = a_match_in_progress()
+    assert_refused(match, lambda: match.penalise(Penalty(seat=0, amount=0)), RuleViolation)
+
+
+def test_after_a_refusal_the_match_goes_on_as_if_nothing_happened() -> None:
+    match = a_match_in_progress()
+    twin = a_match_in_progress()
+    with pytest.raises(WinnerIsDiscarder):
+        match.record(won(ron(3, 3, hv(1, 30))))
+    match.record(won(ron(3, 2, hv(1, 30))))
+    twin.record(won(ron(3, 2, hv(1, 30))))
+    assert match.state == twin.state
+    assert [type(e) for e in match.pending_events] == [type(e) for e in twin.pending_events]
+
+
+def test_every_named_error_is_a_rule_violation() -> None:
+    for error in (WinnerIsDiscarder, UnknownSeat, InvalidHandValue, MatchAlreadyEnded):
+        assert issubclass(error, RuleViolation)
