@@ -24,7 +24,7 @@ from domain.values import HandResult, HandValue, TableState, Win, WinResult
 TENHOU = load_preset("tenhou")
 SANMA = load_preset("tenhou-sanma")
 
-SHARED = Path("/work/shared")
+SHARED = Path(__file__).resolve().parents[2] / "shared"
 CORPUS = SHARED / "corpus"
 REPO = Path(__file__).resolve().parent.parent
 
