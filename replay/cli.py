@@ -20,7 +20,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from domain.errors import HonbaError
 from domain.match import Match, opening_state
 from domain.progression import Fact
-from domain.rules import Ruleset, load_preset, parse_rule_text, preset_names
+from domain.rules import Ruleset, load_preset, parse_rule_text, preset_names, rules_diff
 from domain.values import AbortiveDraw, AbortKind, ExhaustiveDraw, Penalty, TableState, Win, WinResult
 from projections.ledger import LedgerEntry, ledger
 from projections.table import table_state
@@ -120,7 +120,7 @@ def start(
         names = [p.strip() for p in players.split(",")]
         match = shell(ctx).app.start_match(key, names, ruleset, {"format": "honba", "entered": "cli"})
         out.print(f"Started {key!r} under {ruleset.name}: {', '.join(match.players)}")
-        _print_status(match.players, match.state)
+        _print_status(match.players, match.state, match.rules)
 
     guarded(run)
 
@@ -211,7 +211,7 @@ def penalty(
             note,
         )
         match = application.penalise(key, fact)
-        _print_status(match.players, match.state)
+        _print_status(match.players, match.state, match.rules)
 
     guarded(run)
 
@@ -226,18 +226,18 @@ def end(
 
     def run() -> None:
         match = shell(ctx).app.end(key, reason)
-        _print_status(match.players, match.state)
+        _print_status(match.players, match.state, match.rules)
 
     guarded(run)
 
 
 def _record(ctx: typer.Context, key: str, result: Any) -> None:
     match = shell(ctx).app.record(key, result)
-    _print_status(match.players, match.state)
+    _print_status(match.players, match.state, match.rules)
 
 
-def _print_status(players: tuple[str, ...], state: TableState) -> None:
-    for line in state_lines(players, state):
+def _print_status(players: tuple[str, ...], state: TableState, rules: Ruleset) -> None:
+    for line in state_lines(players, state, rules):
         out.print(line, markup=False, highlight=False)
     out.print(status_table(players, state, "Scores"))
 
@@ -254,10 +254,10 @@ def status(
         match, facts = shell(ctx).app.facts(key)
         state = _state(match, facts)
         if as_json:
-            print(json.dumps({"match": key, **state_data(match.players, state)}, ensure_ascii=False))
+            print(json.dumps({"match": key, **state_data(match.players, state, match.rules)}, ensure_ascii=False))
             return
         out.print(f"Match {key!r} ({match.rules.name})", markup=False, highlight=False)
-        _print_status(match.players, state)
+        _print_status(match.players, state, match.rules)
 
     guarded(run)
 
@@ -409,19 +409,49 @@ def rules_list() -> None:
         out.print(f"{name}: {load_preset(name).description}", markup=False, highlight=False)
 
 
+def _rules_ref(ref: str) -> Ruleset:
+    """A preset name, or the path of a TOML rule file."""
+    path = Path(ref)
+    if ref.endswith(".toml") or path.is_file():
+        return parse_rule_text(path.read_text(encoding="utf-8"), source=ref)
+    return load_preset(ref)
+
+
 @rules_app.command("show")
-def rules_show(preset: Annotated[str, typer.Argument(help="A preset name.")]) -> None:
-    """Every rule value of a preset."""
+def rules_show(preset: Annotated[str, typer.Argument(help="A preset name or a TOML rule file.")]) -> None:
+    """Every rule value of a preset or rule file."""
 
     def run() -> None:
         from rich.table import Table
 
-        rules = load_preset(preset)
-        table = Table(title=f"Rules: {preset}")
+        rules = _rules_ref(preset)
+        table = Table(title=f"Rules: {preset} ({rules.description})" if rules.description else f"Rules: {preset}")
         table.add_column("rule")
         table.add_column("value")
         for name, value in rules.to_dict().items():
             table.add_row(name, json.dumps(value, ensure_ascii=False))
+        out.print(table)
+
+    guarded(run)
+
+
+@rules_app.command("diff")
+def rules_diff_command(
+    first: Annotated[str, typer.Argument(help="A preset name or a TOML rule file.")],
+    second: Annotated[str, typer.Argument(help="Another preset name or rule file.")],
+) -> None:
+    """The rule values that differ between two presets or rule files."""
+
+    def run() -> None:
+        from rich.table import Table
+
+        differences = rules_diff(_rules_ref(first), _rules_ref(second))
+        table = Table(title=f"{first} vs {second}: {len(differences)} rule values differ")
+        table.add_column("rule")
+        table.add_column(first)
+        table.add_column(second)
+        for name, left, right in differences:
+            table.add_row(name, json.dumps(left, ensure_ascii=False), json.dumps(right, ensure_ascii=False))
         out.print(table)
 
     guarded(run)
@@ -447,7 +477,7 @@ def demo(
         out.print(f"{verb} the demo match {record.key!r} in {db}", markup=False, highlight=False)
         match, facts = application.facts(record.key)
         out.print(ledger_table(match.players, _ledger(match, facts), f"Ledger of {record.key}"))
-        _print_status(match.players, _state(match, facts))
+        _print_status(match.players, _state(match, facts), match.rules)
         out.print(f"Try: honba --db {db} status {record.key}", markup=False, highlight=False)
 
     guarded(run)

@@ -10,6 +10,8 @@ from rich.table import Table
 
 from domain.codec import to_data
 from domain.progression import Fact, ranking
+from domain.rules import Ruleset
+from domain.scoring.payments import pending_extra_hand_bonus
 from domain.values import (
     WIND_NAMES,
     AbortiveDraw,
@@ -86,8 +88,8 @@ def status_table(players: Sequence[str], state: TableState, title: str) -> Table
     return table
 
 
-def state_lines(players: Sequence[str], state: TableState) -> list[str]:
-    """The table state in words."""
+def state_lines(players: Sequence[str], state: TableState, rules: Ruleset) -> list[str]:
+    """The table state in words, with the extra-hand bonus pending as the seeds show it."""
     if state.finished:
         head = f"Match over ({state.end_reason.replace('_', ' ')}) after {state.hands_played} hands"
     else:
@@ -100,10 +102,18 @@ def state_lines(players: Sequence[str], state: TableState) -> list[str]:
         f"Dealer streak: {state.dealer_streak} (extra hands: {state.extra_hands})",
         f"Dealer's consecutive wins: {state.consecutive_dealer_wins}"
         f" (wins while holding the deal: {state.dealer_wins_this_deal})",
+        *_pending_bonus(state, rules),
     ]
 
 
-def state_data(players: Sequence[str], state: TableState) -> dict[str, Any]:
+def _pending_bonus(state: TableState, rules: Ruleset) -> list[str]:
+    if not rules.extra_hand_bonus_enabled or state.finished:
+        return []
+    pending = pending_extra_hand_bonus(state, rules)
+    return [f"Extra-hand bonus pending: {pending} (what each loser pays; the winner gets it from every loser)"]
+
+
+def state_data(players: Sequence[str], state: TableState, rules: Ruleset) -> dict[str, Any]:
     """The table state for tools (``--json``)."""
     return {
         "hand": state.hand_label,
@@ -118,6 +128,7 @@ def state_data(players: Sequence[str], state: TableState) -> dict[str, Any]:
         "consecutive_dealer_wins": state.consecutive_dealer_wins,
         "dealer_wins_this_deal": state.dealer_wins_this_deal,
         "hands_played": state.hands_played,
+        "extra_hand_bonus_pending": pending_extra_hand_bonus(state, rules) if rules.extra_hand_bonus_enabled else None,
         "finished": state.finished,
         "end_reason": state.end_reason or None,
         "scores": dict(zip(players, state.scores, strict=True)),

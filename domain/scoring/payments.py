@@ -178,6 +178,11 @@ def extra_hand_count(state: TableState, rules: Ruleset) -> int:
     return state.counters if rules.extra_hand_counter == "counters" else state.extra_hands
 
 
+def pending_extra_hand_bonus(state: TableState, rules: Ruleset) -> int:
+    """The extra-hand bonus in force for the next hand, per loser (the seeds' status-bar figure)."""
+    return rules.extra_hand_bonus * extra_hand_count(state, rules) if rules.extra_hand_bonus_enabled else 0
+
+
 def extra_hand_bonus(win: Win, state: TableState, rules: Ruleset) -> list[Payment]:
     """The bonus for dealer's extra hands (riichi's counters): bonus x count per loser."""
     count = extra_hand_count(state, rules)
