@@ -17,8 +17,10 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 
 from eventsourcing.domain import Aggregate
 
-from domain.codec import from_data, to_data
+from domain.amendments import Correction, effective_facts, is_correctable
+from domain.codec import fact_to_data, from_data, to_data
 from domain.errors import MatchAlreadyEnded, RuleViolation, UnknownSeat, WinnerIsDiscarder
+from domain.integrity import GENESIS, digest_of, event_digest
 from domain.progression import (
     Fact,
     after_hand,
@@ -61,15 +63,53 @@ class Match(Aggregate):
         rules: dict[str, Any]
         source: dict[str, Any]
         opening: dict[str, Any]
+        prior: str
+
+        def mutate(self, aggregate: Any) -> Any:
+            match = super().mutate(aggregate)
+            assert match is not None
+            match.head = event_digest(self)
+            return match
 
     class Recorded(Aggregate.Event):
-        """A fact that changes the table; subclasses name which kind."""
+        """A fact that changes the table; subclasses name which kind.
+
+        ``prior`` is the digest of the event before it (the hash chain);
+        ``client_key`` the key a client sent with the command, so a retry records nothing new.
+        """
 
         fact: Any
+        prior: str
+        client_key: str | None
 
         def apply(self, aggregate: Aggregate) -> None:
             assert isinstance(aggregate, Match)
             aggregate.state, _ = evolve(aggregate.state, aggregate.rules, self.fact)
+            aggregate.history.append((self.originator_version, self.fact))
+            aggregate.remember(self.client_key, "record", self.fact)
+            aggregate.head = event_digest(self)
+
+    class Corrected(Aggregate.Event):
+        """A referee corrected the history: amended or voided an entry, added or cancelled a penalty."""
+
+        target: int | None
+        replacement: Any
+        by: str
+        reason: str
+        prior: str
+        client_key: str | None
+
+        def apply(self, aggregate: Aggregate) -> None:
+            assert isinstance(aggregate, Match)
+            correction = Correction(self.target, self.replacement, self.by, self.reason)
+            if self.target is None:
+                aggregate.history.append((self.originator_version, self.replacement))
+            else:
+                aggregate.corrections[self.target] = correction
+            aggregate.correction_log.append((self.originator_version, correction))
+            aggregate.state = aggregate.fold()
+            aggregate.remember(self.client_key, "correct", (self.target, self.replacement))
+            aggregate.head = event_digest(self)
 
     class HandWon(Recorded):
         """One or more players won the hand."""
@@ -101,6 +141,7 @@ class Match(Aggregate):
         rules: Mapping[str, Any],
         source: Mapping[str, Any],
         opening: Mapping[str, Any],
+        prior: str = GENESIS,
     ):
         self.key = key
         self.players = tuple(players)
@@ -108,6 +149,45 @@ class Match(Aggregate):
         self.source = dict(source)
         self.opening = dict(opening)
         self.state: TableState = opening_state(self.rules, self.opening)
+        self.head = GENESIS
+        # Every recorded fact at its position, the corrections made to them, and client keys seen.
+        self.history: list[tuple[int, Fact]] = []
+        self.corrections: dict[int, Correction] = {}
+        self.correction_log: list[tuple[int, Correction]] = []
+        self.client_keys: dict[str, str] = {}
+
+    def trigger_event(self, event_class: Any, **kwargs: Any) -> None:
+        """Every event names the digest of the one before it."""
+        if issubclass(event_class, Match.Recorded | Match.Corrected):
+            kwargs.setdefault("client_key", None)
+        super().trigger_event(event_class, prior=self.head, **kwargs)
+
+    def fold(self) -> TableState:
+        """The table after the corrected history, from the opening table."""
+        state = opening_state(self.rules, self.opening)
+        for fact in effective_facts(self.history, self.corrections):
+            state, _ = evolve(state, self.rules, fact)
+        return state
+
+    def effective_facts(self) -> list[Fact]:
+        """The history as corrected (what scores and standings use)."""
+        return effective_facts(self.history, self.corrections)
+
+    def remember(self, client_key: str | None, command: str, payload: Any) -> None:
+        """Note a client key and what its command was, so a retry can be recognised."""
+        if client_key is not None:
+            self.client_keys[client_key] = _fingerprint(command, payload)
+
+    def seen(self, client_key: str | None, command: str, payload: Any) -> bool:
+        """True when this client key already recorded this very command (a retry: record nothing).
+
+        A key reused for a different command is refused.
+        """
+        if client_key is None or client_key not in self.client_keys:
+            return False
+        if self.client_keys[client_key] != _fingerprint(command, payload):
+            raise RuleViolation(f"client key {client_key!r} was already used for a different command")
+        return True
 
     @staticmethod
     def create_id(key: str, **_: Any) -> UUID:
@@ -146,13 +226,20 @@ class Match(Aggregate):
             rules=rules.to_dict(),
             source=dict(source or {}),
             opening=to_data(opening) if opening is not None else {},
+            prior=GENESIS,
         )
 
     # Commands.
 
-    def record(self, result: HandResult) -> None:
-        """Record a hand result, then the deal pass or the end it leads to."""
-        self._check_result(result)
+    def record(self, result: HandResult, *, client_key: str | None = None) -> None:
+        """Record a hand result, then the deal pass or the end it leads to.
+
+        With a ``client_key`` already used for this very result, nothing new is recorded.
+        """
+        if self.seen(client_key, "record", result):
+            return
+        self._check_open()
+        self._check_result(result, self.state)
         before = self.state
         after, _ = after_hand(before, self.rules, result)
         event_class: type[Match.Recorded]
@@ -162,7 +249,7 @@ class Match(Aggregate):
             event_class = self.HandDrawn
         else:
             event_class = self.HandAborted
-        self.trigger_event(event_class, fact=result)
+        self.trigger_event(event_class, fact=result, client_key=client_key)
         passes = deal_passes(result, before, self.rules)
         reason = match_end_reason(before, after, self.rules, result, passes)
         if reason is not None:
@@ -170,24 +257,97 @@ class Match(Aggregate):
         elif passes:
             self.trigger_event(self.DealPassed, fact=next_deal(self.state))
 
-    def penalise(self, penalty: Penalty) -> None:
-        """Record a penalty against a seat."""
+    def penalise(self, penalty: Penalty, *, client_key: str | None = None) -> None:
+        """Record a penalty against a seat while the match is on."""
+        if self.seen(client_key, "record", penalty):
+            return
         self._check_open()
-        self._check_seat(penalty.seat, "penalised seat")
-        if penalty.amount <= 0:
-            raise RuleViolation(f"a penalty must be a positive amount, not {penalty.amount}")
-        self.trigger_event(self.PenaltyApplied, fact=penalty)
+        self._check_penalty(penalty)
+        self.trigger_event(self.PenaltyApplied, fact=penalty, client_key=client_key)
 
-    def end(self, reason: str = "agreed") -> None:
+    def end(self, reason: str = "agreed", *, client_key: str | None = None) -> None:
         """End the match early (e.g. by the players' agreement or a time limit)."""
+        if self.seen(client_key, "record", MatchEnd(reason)):
+            return
         self._check_open()
-        self._end(reason)
+        if not reason.strip() or reason in AUTOMATIC_ENDS:
+            raise RuleViolation(
+                f"an early end needs a reason of its own, not {reason!r} (the rules decide complete, bust, dealer_stop)"
+            )
+        self._end(reason, client_key=client_key)
 
-    def _end(self, reason: str) -> None:
+    # Corrections: new events that say what they replace; the original stays in the log.
+
+    def amend(
+        self, target: int, replacement: HandResult | Penalty, *, by: str, reason: str, client_key: str | None = None
+    ) -> None:
+        """Replace the result (or penalty) recorded at position ``target`` by another."""
+        if self.seen(client_key, "correct", (target, replacement)):
+            return
+        original = self._correctable(target, by, reason)
+        if isinstance(original, Penalty) != isinstance(replacement, Penalty):
+            raise RuleViolation("a hand result is amended by a hand result, a penalty by a penalty")
+        if isinstance(replacement, Penalty):
+            self._check_penalty(replacement)
+        else:
+            self._check_result(replacement, self._state_before(target))
+        self.trigger_event(
+            self.Corrected, target=target, replacement=replacement, by=by, reason=reason, client_key=client_key
+        )
+
+    def void(self, target: int, *, by: str, reason: str, client_key: str | None = None) -> None:
+        """Void the result or penalty recorded at position ``target`` (it stays in the log)."""
+        if self.seen(client_key, "correct", (target, None)):
+            return
+        self._correctable(target, by, reason)
+        self.trigger_event(self.Corrected, target=target, replacement=None, by=by, reason=reason, client_key=client_key)
+
+    def add_penalty(self, penalty: Penalty, *, by: str, reason: str, client_key: str | None = None) -> None:
+        """Add a penalty as a correction: allowed at any time, also after the match ended."""
+        if self.seen(client_key, "correct", (None, penalty)):
+            return
+        self._check_referee(by, reason)
+        self._check_penalty(penalty)
+        self.trigger_event(
+            self.Corrected, target=None, replacement=penalty, by=by, reason=reason, client_key=client_key
+        )
+
+    def _correctable(self, target: int, by: str, reason: str) -> Fact:
+        self._check_referee(by, reason)
+        entries = dict(self.history)
+        if target not in entries or not is_correctable(entries[target]):
+            raise RuleViolation(f"there is no hand result or penalty at position {target} of match {self.key!r}")
+        current = self.corrections.get(target)
+        if current is not None and current.replacement is None:
+            raise RuleViolation(f"the entry at position {target} is void already")
+        return entries[target]
+
+    @staticmethod
+    def _check_referee(by: str, reason: str) -> None:
+        if not by.strip() or not reason.strip():
+            raise RuleViolation("a correction needs who makes it (by) and why (reason)")
+
+    def _state_before(self, target: int) -> TableState:
+        """The table as the corrected history has it just before the entry at ``target``."""
+        state = opening_state(self.rules, self.opening)
+        for position, fact in self.history:
+            if position == target:
+                return state
+            correction = self.corrections.get(position)
+            if correction is not None:
+                if correction.replacement is None:
+                    continue
+                fact = correction.replacement
+            if not isinstance(fact, MatchEnd):
+                state, _ = evolve(state, self.rules, fact)
+        return state
+
+    def _end(self, reason: str, client_key: str | None = None) -> None:
         final = finish(self.state, self.rules)
         self.trigger_event(
             self.MatchEnded,
             fact=MatchEnd(reason),
+            client_key=client_key,
             final_scores=list(final.scores),
             leftover=final.leftover,
             leftover_to=final.leftover_to,
@@ -212,11 +372,17 @@ class Match(Aggregate):
         if len(set(riichi)) != len(riichi):
             raise RuleViolation("a player declared riichi twice in one hand")
 
-    def _check_result(self, result: HandResult) -> None:
-        self._check_open()
+    def _check_penalty(self, penalty: Penalty) -> None:
+        self._check_seat(penalty.seat, "penalised seat")
+        if penalty.amount <= 0:
+            raise RuleViolation(f"a penalty must be a positive amount, not {penalty.amount}")
+
+    def _check_result(self, result: HandResult, state: TableState) -> None:
+        if not isinstance(result, WinResult | ExhaustiveDraw | AbortiveDraw):
+            raise RuleViolation(f"not a hand result: {type(result).__name__}")
         self._check_riichi(result.riichi)
         if isinstance(result, WinResult):
-            self._check_win(result)
+            self._check_win(result, state)
         elif isinstance(result, ExhaustiveDraw):
             for seat in (*result.ready, *result.nagashi):
                 self._check_seat(seat, "ready or nagashi")
@@ -228,7 +394,7 @@ class Match(Aggregate):
             if result.kind is AbortKind.TRIPLE_RON and self.rules.multiple_ron >= 3:
                 raise RuleViolation("triple ron is a win under these rules, not an abortive draw")
 
-    def _check_win(self, result: WinResult) -> None:
+    def _check_win(self, result: WinResult, state: TableState) -> None:
         wins = result.wins
         if not wins:
             raise RuleViolation("a win needs at least one winner")
@@ -247,7 +413,7 @@ class Match(Aggregate):
                 self._check_seat(win.liable, "liable player")
                 if win.liable == win.winner:
                     raise RuleViolation("a winner cannot be liable (pao) for their own hand")
-            check_win(win, self.state, self.rules, self.rules.players)
+            check_win(win, state, self.rules, self.rules.players)
         if len(wins) > 1:
             discarders = {w.discarder for w in wins}
             if None in discarders or len(discarders) != 1:
@@ -257,6 +423,21 @@ class Match(Aggregate):
                     f"{len(wins)} winners on one discard: these rules allow at most "
                     f"{self.rules.multiple_ron} (record an abortive draw or the first winner)"
                 )
+
+
+AUTOMATIC_ENDS = frozenset({"complete", "bust", "dealer_stop"})
+
+
+def _fingerprint(command: str, payload: Any) -> str:
+    return digest_of({"command": command, "payload": _payload_data(payload)})
+
+
+def _payload_data(payload: Any) -> Any:
+    if isinstance(payload, tuple):
+        return [_payload_data(p) for p in payload]
+    if payload is None or isinstance(payload, int | str):
+        return payload
+    return fact_to_data(payload)
 
 
 def opening_state(rules: Ruleset, opening: Mapping[str, Any]) -> TableState:

@@ -26,6 +26,7 @@ from domain.progression import Fact
 from domain.rules import Ruleset
 from domain.values import HandResult, Penalty, TableState
 from replay.formats.record import early_end_reason
+from replay.seal import Seal, seal_id
 
 DB_ENV = "HONBA_DB"
 MEMORY = ":memory:"
@@ -124,10 +125,9 @@ class HonbaApp(Application[UUID]):
         return match_id(key) in self.repository
 
     def facts(self, key: str) -> tuple[Match, list[Fact]]:
-        """The match (as created) and its recorded facts, in order."""
+        """The match and its history as corrected (what scores and standings use), in order."""
         match = self.get_match(key)
-        events = list(self.events.get(match.id))
-        return match, [e.fact for e in events if isinstance(e, Match.Recorded)]
+        return match, match.effective_facts()
 
     def list_matches(self) -> Iterator[MatchSummary]:
         """Every stored match, in the order they were started."""
@@ -200,11 +200,12 @@ class HonbaApp(Application[UUID]):
         return True
 
     def _check_same(self, match: Match) -> None:
-        stored, stored_facts = self.facts(match.key)
+        stored = self.get_match(match.key)
         if not match.pending_events and stored.version == match.version:
             return  # this very match object was stored before
-        new_facts = [e.fact for e in match.pending_events if isinstance(e, Match.Recorded)]
-        if (stored.players, stored.rules, stored_facts) != (match.players, match.rules, new_facts):
+        stored_log = ([f for _, f in stored.history], [c for _, c in stored.correction_log])
+        new_log = ([f for _, f in match.history], [c for _, c in match.correction_log])
+        if (stored.players, stored.rules, stored_log) != (match.players, match.rules, new_log):
             differs = "players" if stored.players != match.players else "rules"
             if stored.players == match.players and stored.rules == match.rules:
                 differs = "results"
@@ -213,8 +214,19 @@ class HonbaApp(Application[UUID]):
                 "(record a correction on the stored match instead)"
             )
 
-    def _save(self, match: Match) -> None:
+    def seal_of(self, match_id: UUID) -> Seal | None:
+        """The seal saved with a match, if there is one."""
         try:
-            self.save(match)
+            seal: Seal = self.repository.get(seal_id(match_id))
+        except AggregateNotFoundError:
+            return None
+        return seal
+
+    def _save(self, match: Match) -> None:
+        # The seal goes into the same transaction as the match's new events.
+        seal = self.seal_of(match.id) or Seal.open(match.id)
+        seal.seal(match.version, match.head)
+        try:
+            self.save(match, seal)
         except IntegrityError:
             raise MatchExists(f"match {match.key!r} changed in the store while this command ran; try again") from None

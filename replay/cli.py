@@ -43,7 +43,7 @@ app.add_typer(rules_app, name="rules")
 
 # Tables are wide; when the output is a file or a pipe, do not squeeze them into 80 columns.
 out = Console(width=None if sys.stdout.isatty() else 160)
-err = Console(stderr=True, width=None if sys.stderr.isatty() else 160)
+err = Console(stderr=True, soft_wrap=True)
 
 T = TypeVar("T")
 DbOption = Annotated[

@@ -22,9 +22,10 @@ from domain.rules import Ruleset, load_preset
 # (bug1.xml of 2009-02-20 plays on; the 2018 games of tenhou-wire stop, as the rules page
 # says). The last log seen with that wall format is of 2009-06-18.
 EARLY_2009_UNTIL = date(2009, 6, 18)
-# Final points rounded to the thousand up to 2020-08-12 (the mjx 2020 games); kept with
-# tenths in 2023 (2023053016gm-0029: 63.8, -23.9, ...).
-ROUNDED_POINTS_UNTIL = date(2020, 8, 12)
+# Final points rounded to the thousand up to 2021-01-02 (the hidacow three-player game
+# 2021010217gm-00b9; type 41 rooms too, example.xml of 2016); kept with tenths in 2023
+# (2023053016gm-0029: 63.8, -23.9, ...).
+ROUNDED_POINTS_UNTIL = date(2021, 1, 2)
 
 _DATE = re.compile(r"(?<!\d)(\d{4})(\d{2})(\d{2})\d{2}gm-")
 

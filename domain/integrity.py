@@ -1,0 +1,163 @@
+"""Tamper evidence: a hash chain over a match's events, and over a record file's lines.
+
+Each event names the digest of the event before it (``prior``); an event's own
+digest covers its content and that ``prior``, so the digest of the last event
+commits to the whole history. The digest leaves out the event's position so that
+a check can tell rows moved around (reordered) from rows whose content changed
+(altered). ``check_chain`` reads a sequence of links and names what is wrong.
+
+A plain SHA-256 chain shows edits made by someone who did not recompute it; it
+is no signature. Publishing a match's head digest (``honba audit`` prints it)
+lets anyone detect a history rewritten later, the last event included.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import itertools
+import json
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Any
+from uuid import UUID
+
+import attrs
+
+from domain.codec import to_data
+
+GENESIS = ""
+
+
+def canonical(data: Any) -> bytes:
+    """The canonical bytes of plain data: sorted keys, no spaces, UTF-8."""
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+
+
+def digest_of(data: Any) -> str:
+    """SHA-256 of the canonical encoding, in hex."""
+    return hashlib.sha256(canonical(data)).hexdigest()
+
+
+def _plain(value: Any) -> Any:
+    if attrs.has(type(value)):
+        return to_data(value) | {"__type__": type(value).__name__}
+    if isinstance(value, UUID):
+        return str(value)
+    if isinstance(value, datetime):
+        return value.isoformat()
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    return value
+
+
+def event_content(event: Any) -> dict[str, Any]:
+    """What an event's digest covers: its class, match, time, fields and ``prior``; not its position."""
+    fields = {f.name: getattr(event, f.name) for f in dataclasses.fields(event)}
+    fields.pop("originator_version", None)
+    return {"event": type(event).__qualname__, **{k: _plain(v) for k, v in fields.items()}}
+
+
+def event_digest(event: Any) -> str:
+    """The digest of one event (its content and the ``prior`` it names)."""
+    return digest_of(event_content(event))
+
+
+@attrs.frozen
+class Link:
+    """One link of a chain as stored: its position, the digest of its content, the prior it names."""
+
+    position: int
+    digest: str
+    prior: str
+
+
+@attrs.frozen
+class ChainProblem:
+    """What is wrong at a position: ``altered``, ``deleted``, ``reordered``, ``inserted`` or ``unsealed``."""
+
+    position: int
+    kind: str
+    detail: str
+
+
+def check_chain(links: Sequence[Link], *, first: int = 1, sealed: tuple[int, str] | None = None) -> list[ChainProblem]:
+    """Name every break of a chain stored as ``links`` (in stored order).
+
+    ``first`` is the position the chain starts at; ``sealed`` the (last position,
+    head digest) recorded beside the chain, when there is such a seal. A gap in
+    the positions is a deletion; a link whose removal mends the chain, where the
+    seal counts fewer links than are stored, an insertion; links that are all there
+    but name each other out of order are reordered; any other break means the
+    content of the link before it was altered.
+    """
+    problems: list[ChainProblem] = []
+    present = {link.position for link in links}
+    last_stored = max(present, default=first - 1)
+    for missing in range(first, last_stored + 1):
+        if missing not in present:
+            problems.append(ChainProblem(missing, "deleted", f"event {missing} is missing"))
+    room = None if sealed is None else max(len(links) - (sealed[0] - first + 1), 0)
+    inserted = _insertions(links, sealed, room)
+    for index in inserted:
+        link = links[index]
+        problems.append(ChainProblem(link.position, "inserted", "an event the chain does not include"))
+    kept = [link for i, link in enumerate(links) if i not in inserted]
+    priors = [link.prior for link in kept[1:]]
+    earlier = [link.digest for link in kept[:-1]]
+    moved = priors != earlier and sorted(priors) == sorted(earlier)
+    digests = {link.digest for link in kept}
+    stored_after = {link.position: link for link in links}
+    for before, link in itertools.pairwise(kept):
+        if link.prior == before.digest:
+            continue
+        between = [stored_after[p] for p in range(before.position + 1, link.position) if p in stored_after]
+        if link.position - before.position != 1 and not between:
+            continue  # a deletion, named above
+        if moved or link.prior in digests:
+            detail = "the events are all there but not in the order they were recorded"
+            problems.append(ChainProblem(link.position, "reordered", detail))
+        else:
+            detail = f"its content no longer matches what event {link.position} recorded of it"
+            problems.append(ChainProblem(before.position, "altered", detail))
+    if kept and kept[0].position == first and kept[0].prior != GENESIS:
+        problems.append(ChainProblem(first, "altered", "the first event names a predecessor"))
+    if sealed is not None and kept:
+        last_position, head = sealed
+        last = kept[-1]
+        named = {p.position for p in problems}
+        if last.position < last_position and not any(p.kind == "deleted" for p in problems):
+            problems.append(ChainProblem(last.position + 1, "deleted", f"the seal names event {last_position}"))
+        elif last.digest != head and last.position not in named and last.position >= last_position:
+            problems.append(ChainProblem(last.position, "altered", "its content no longer matches the seal"))
+    return _unique(problems)
+
+
+def _insertions(links: Sequence[Link], sealed: tuple[int, str] | None, room: int | None) -> set[int]:
+    """Indexes of links whose removal mends the chain, at most ``room`` of them.
+
+    Without a seal there is no count to tell an insertion from a reordering, so none is named.
+    """
+    found: set[int] = set()
+    if sealed is None or not room:
+        return found
+    for i in range(len(links)):
+        if len(found) >= room:
+            break
+        before = links[i - 1].digest if i > 0 else GENESIS
+        following = links[i + 1].prior if i + 1 < len(links) else sealed[1]
+        if following == before:
+            found.add(i)
+    return found
+
+
+def _unique(problems: list[ChainProblem]) -> list[ChainProblem]:
+    seen: set[tuple[int, str]] = set()
+    out = []
+    for problem in sorted(problems, key=lambda p: p.position):
+        if (problem.position, problem.kind) not in seen:
+            seen.add((problem.position, problem.kind))
+            out.append(problem)
+    return out

@@ -1,0 +1,833 @@
+"""mjai JSON Lines to logged games: a translation, no scoring.
+
+mjai (the protocol of the mjai AI arena, also written by Mortal, mjai.app and
+riichienv) logs one event per line: ``start_game``, ``start_kyoku`` (``bakaze``,
+``kyoku``, ``honba``, ``kyotaku``, ``oya``, ``scores``, ``tehais``), the draws,
+discards and calls, ``reach``/``reach_accepted``, ``hora`` (``actor``,
+``target``, ``deltas``; ``fan``/``fu``/``yakus`` when the writer gives them),
+``ryukyoku`` (``deltas``; ``reason`` and ``tenpais`` when given), ``end_kyoku``
+and ``end_game``.
+
+The hand value is the log's own when it states one; otherwise it is valued from
+the winner's tiles, tracked through the events (``value_source = "tiles"``),
+and failing that found from the recorded payment (``"payment"``); see
+``replay.formats.valuation``. The score changes the log recorded are kept
+beside each hand, with the riichi sticks placed in the hand included.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import PurePath
+from typing import Any, Final
+
+import attrs
+from mahjong.shanten import Shanten
+
+from domain.errors import InvalidRules
+from domain.rules import Ruleset, load_preset
+from domain.values import (
+    AbortiveDraw,
+    AbortKind,
+    ExhaustiveDraw,
+    HandResult,
+    HandValue,
+    TableState,
+    Win,
+    WinResult,
+)
+from replay.formats.logmodel import LogError, LoggedGame, LoggedHand
+from replay.formats.valuation import MeldTiles, WinContext, tile34, value_from_payment, value_from_tiles
+
+FORMAT: Final = "mjai"
+WINDS: Final = {"E": 0, "S": 1, "W": 2, "N": 3}
+# The draws a hand has before the wall is exhausted: 136 - 14 dead wall - 13 x 4
+# dealt; in sanma 108 - 14 - 13 x 3. Replacement draws after a kan or kita count too,
+# since the dead wall is refilled from the live one.
+WALL_DRAWS: Final = {4: 70, 3: 55}
+TERMINALS_AND_HONORS: Final = frozenset({0, 8, 9, 17, 18, 26, *range(27, 34)})
+WIND_TILES: Final = frozenset(range(27, 31))
+MAX_POINTS: Final = 100_000_000
+MAX_COUNT: Final = 10_000
+SOURCE_RANK: Final = {"log": 0, "tiles": 1, "payment": 2}
+
+# Draw reasons as the writers spell them (mjai: fanpai, kyushukyuhai, suchareach,
+# sukaikan, sufonrenta, sanchaho; riichienv: exhaustive_draw, kyushu_kyuhai,
+# suucha_riichi, suukansansen, sufuurenta, nagashimangan; Tenhou's XML words too).
+EXHAUSTIVE_REASONS: Final = frozenset({"fanpai", "exhaustivedraw", "exhaustive", "ryukyoku", "howanpai"})
+ABORT_WORDS: Final = (
+    (("kyushu", "kyuushu", "yao9"), AbortKind.NINE_TERMINALS),
+    (("sufon", "suufon", "sufuu", "suufuu", "kaze4", "fourwind"), AbortKind.FOUR_WINDS),
+    (("sucha", "suucha", "reach4", "fourriichi", "fourreach"), AbortKind.FOUR_RIICHI),
+    (("kaikan", "kansan", "kan4", "fourkan", "fourkong"), AbortKind.FOUR_KONGS),
+    (("sancha", "ron3", "tripleron"), AbortKind.TRIPLE_RON),
+)
+
+
+def read_mjai(data: bytes, *, file: str) -> list[LoggedGame]:
+    """The games of an mjai log (JSON Lines, or one JSON array of events), in order.
+
+    A game without ``end_game`` (or without ``start_game``) is marked
+    ``truncated`` and checked as far as it goes. Anything unreadable raises
+    ``LogError`` naming the file and the line (``line 12``).
+    """
+    events = _events(data, file)
+    games: list[list[tuple[int, dict[str, Any]]]] = []
+    current: list[tuple[int, dict[str, Any]]] | None = None
+    for line, event in events:
+        kind = event["type"]
+        if kind == "start_game" or current is None:
+            current = []
+            games.append(current)
+        current.append((line, event))
+        if kind == "end_game":
+            current = None
+    if not games:
+        raise LogError(file, "no mjai events in it")
+    several = len(games) > 1
+    return [_GameReader(file, k if several else None).read(game) for k, game in enumerate(games)]
+
+
+def _events(data: bytes, file: str) -> list[tuple[int, dict[str, Any]]]:
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise LogError(file, f"not UTF-8 text (byte {exc.start})") from None
+    raw: list[tuple[int, Any]] = []
+    if text.lstrip().startswith("["):
+        # Some tools write the events as one JSON array rather than one per line.
+        raw = [(i + 1, e) for i, e in enumerate(_parse(text, file, None))]
+    else:
+        for number, line in enumerate(text.splitlines(), start=1):
+            if line.strip():
+                raw.append((number, _parse(line, file, number)))
+    out: list[tuple[int, dict[str, Any]]] = []
+    for number, event in raw:
+        where = f"{file}, line {number}"
+        if not isinstance(event, dict):
+            raise LogError(where, f"an mjai event must be a JSON object, not {_kind(event)}")
+        if not isinstance(event.get("type"), str):
+            raise LogError(where, "the event has no 'type'")
+        out.append((number, event))
+    return out
+
+
+def _parse(text: str, file: str, line: int | None) -> Any:
+    where = f"{file}, line {line}" if line is not None else file
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        at = f"{file}, line {line if line is not None else exc.lineno}, column {exc.colno}"
+        raise LogError(at, f"not valid JSON ({exc.msg})") from None
+    except (ValueError, RecursionError) as exc:
+        # Python refuses integers of thousands of digits and nesting deeper than its stack.
+        raise LogError(where, f"not readable JSON ({exc.__class__.__name__}: {str(exc)[:80]})") from None
+
+
+@attrs.define
+class _Hora:
+    line: int
+    win: Win
+    value: HandValue | None
+    source: str
+    deltas: tuple[int, ...]
+    sticks_before: int  # riichi sticks accepted in the hand before this win
+
+
+@attrs.define
+class _Kyoku:
+    """One hand being read: its header, the tiles and what happened."""
+
+    line: int
+    round_wind: int
+    hand_number: int
+    dealer: int
+    counters: int
+    sticks: int
+    scores: tuple[int, ...]
+    players: int
+    hands: list[list[str]]
+    melds: list[list[MeldTiles]]
+    dora: list[str]
+    discards: list[list[str]] = attrs.Factory(list)
+    called_from: set[int] = attrs.Factory(set)  # seats whose discard someone called
+    declared: set[int] = attrs.Factory(set)
+    accepted: list[int] = attrs.Factory(list)
+    reach_changes: list[int] = attrs.Factory(list)
+    double_riichi: set[int] = attrs.Factory(set)
+    ippatsu: set[int] = attrs.Factory(set)
+    discarded: set[int] = attrs.Factory(set)  # seats that have discarded at least once
+    any_call: bool = False
+    draws: int = 0
+    last_draw: list[str | None] = attrs.Factory(list)
+    after_kan: set[int] = attrs.Factory(set)  # seats whose next draw is a replacement
+    rinshan_draw: set[int] = attrs.Factory(set)
+    kakan: tuple[int, str] | None = None  # a kakan that may be robbed
+    last_discard: tuple[int, str] | None = None
+    discard_after_last_draw: bool = False
+    kita: list[int] = attrs.Factory(list)
+    horas: list[_Hora] = attrs.Factory(list)
+    draw: tuple[int, dict[str, Any]] | None = None
+    ended: bool = False
+
+
+class _GameReader:
+    def __init__(self, file: str, index: int | None):
+        self.file = file
+        self.index = index
+        self.players = 0
+        self.names: list[str] = []
+        self.kyoku: _Kyoku | None = None
+        self.finished = False
+        self.started = False
+        self.red_fives = False
+        self.final_scores: tuple[int, ...] | None = None
+        self.triple_win = False
+        self.line = 0
+        self.kyokus: list[_Kyoku] = []
+
+    def where(self, line: int | None = None) -> str:
+        return f"{self.file}, line {line if line is not None else self.line}"
+
+    def read(self, events: list[tuple[int, dict[str, Any]]]) -> LoggedGame:
+        kyokus = self.kyokus
+        for line, event in events:
+            self.line = line
+            handler = getattr(self, f"_on_{event['type']}", None)
+            if handler is None:
+                continue  # events that change neither the tiles nor the scores (``none``, ...)
+            if event["type"] == "start_kyoku":
+                handler(event)
+                assert self.kyoku is not None
+                kyokus.append(self.kyoku)
+            else:
+                handler(event)
+        if self.players == 0:
+            raise LogError(self.file, "no start_kyoku: no hand in the game")
+        rules = self._rules()
+        hands = [self._logged(k, rules, kyokus[i + 1] if i + 1 < len(kyokus) else None) for i, k in enumerate(kyokus)]
+        return LoggedGame(
+            file=self.file,
+            game_id=self._game_id(),
+            format=FORMAT,
+            players=self._player_names(),
+            rules=rules,
+            hands=tuple(hands),
+            final_scores=self.final_scores,
+            final_points=None,
+            unsupported=None,
+            # A game is whole when it starts, ends, and every hand in it has a result.
+            truncated=not (self.started and self.finished) or any(h.result is None for h in hands),
+        )
+
+    # Game events.
+
+    def _on_start_game(self, event: dict[str, Any]) -> None:
+        self.started = True
+        names = event.get("names")
+        if names is not None:
+            if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+                raise LogError(self.where(), "start_game 'names' must be a list of strings")
+            self.names = list(names)
+        if event.get("aka_flag") is True:
+            self.red_fives = True
+
+    def _on_end_game(self, event: dict[str, Any]) -> None:
+        self.kyoku = None
+        self.finished = True
+        scores = event.get("scores")
+        if scores is not None:
+            self.final_scores = tuple(self._ints(scores, "scores", self.players))
+
+    def _on_start_kyoku(self, event: dict[str, Any]) -> None:
+        bakaze = event.get("bakaze")
+        if bakaze not in WINDS:
+            raise LogError(self.where(), f"bakaze {bakaze!r} is not one of E, S, W, N")
+        scores = self._ints(event.get("scores"), "scores", None)
+        if len(scores) not in (3, 4):
+            raise LogError(self.where(), f"{len(scores)} scores: mjai games have 3 or 4 players")
+        players = len(scores)
+        if self.players and players != self.players:
+            raise LogError(self.where(), f"{players} scores in a {self.players}-player game")
+        self.players = players
+        kyoku = self._int(event.get("kyoku"), "kyoku")
+        oya = self._int(event.get("oya"), "oya")
+        if not 0 <= oya < players:
+            raise LogError(self.where(), f"oya {oya}: there is no such seat at a {players}-player table")
+        if kyoku != oya + 1:
+            raise LogError(self.where(), f"kyoku {kyoku} does not fit the dealer seat {oya}")
+        honba = self._count(event.get("honba", 0), "honba")
+        kyotaku = self._count(event.get("kyotaku", 0), "kyotaku")
+        tehais = event.get("tehais")
+        hands: list[list[str]] = [[] for _ in range(players)]
+        if tehais is not None:
+            if not isinstance(tehais, list) or len(tehais) < players:
+                raise LogError(self.where(), "tehais must be a list of hands, one per player")
+            hands = [self._tiles(t, "tehais") for t in tehais[:players]]
+        marker = event.get("dora_marker")
+        self.kyoku = _Kyoku(
+            line=self.line,
+            round_wind=WINDS[bakaze],
+            hand_number=kyoku,
+            dealer=oya,
+            counters=honba,
+            sticks=kyotaku,
+            scores=tuple(scores),
+            players=players,
+            hands=hands,
+            melds=[[] for _ in range(players)],
+            dora=[self._tile(marker, "dora_marker")] if marker is not None else [],
+            discards=[[] for _ in range(players)],
+            last_draw=[None] * players,
+            kita=[0] * players,
+        )
+
+    def _on_end_kyoku(self, event: dict[str, Any]) -> None:
+        if self.kyoku is not None:
+            self.kyoku.ended = True
+
+    # Tile events.
+
+    def _on_tsumo(self, event: dict[str, Any]) -> None:
+        k = self._in_hand("tsumo")
+        seat = self._seat(event.get("actor"), "actor")
+        tile = self._tile(event.get("pai"), "pai")
+        k.hands[seat].append(tile)
+        k.last_draw[seat] = tile
+        k.draws += 1
+        k.discard_after_last_draw = False
+        k.kakan = None
+        if seat in k.after_kan:
+            k.after_kan.discard(seat)
+            k.rinshan_draw.add(seat)
+        else:
+            k.rinshan_draw.discard(seat)
+
+    def _on_dahai(self, event: dict[str, Any]) -> None:
+        k = self._in_hand("dahai")
+        seat = self._seat(event.get("actor"), "actor")
+        tile = self._tile(event.get("pai"), "pai")
+        self._remove(k, seat, [tile])
+        k.discards[seat].append(tile)
+        k.discarded.add(seat)
+        k.ippatsu.discard(seat)
+        k.rinshan_draw.discard(seat)
+        k.last_discard = (seat, tile)
+        k.discard_after_last_draw = k.draws >= WALL_DRAWS[k.players]
+        k.kakan = None
+
+    def _call(self, event: dict[str, Any], kind: str) -> None:
+        k = self._in_hand(kind)
+        seat = self._seat(event.get("actor"), "actor")
+        consumed = self._tiles(event.get("consumed"), "consumed")
+        k.any_call = True
+        k.ippatsu.clear()
+        k.kakan = None
+        if kind in ("chi", "pon", "daiminkan"):
+            target = self._seat(event.get("target"), "target")
+            tile = self._tile(event.get("pai"), "pai")
+            self._remove(k, seat, consumed)
+            k.called_from.add(target)
+            k.melds[seat].append(MeldTiles(kind, (*consumed, tile), tile))
+        elif kind == "ankan":
+            self._remove(k, seat, consumed)
+            k.melds[seat].append(MeldTiles("ankan", tuple(consumed)))
+        else:  # kakan: the pon's three tiles are in consumed, the added one in pai
+            tile = self._tile(event.get("pai"), "pai")
+            self._remove(k, seat, [tile])
+            kind_of = tile34(tile)
+            for i, meld in enumerate(k.melds[seat]):
+                if meld.kind == "pon" and kind_of is not None and _same_kind(meld.tiles[0], kind_of[0]):
+                    k.melds[seat][i] = MeldTiles("kakan", (*meld.tiles, tile), meld.called)
+                    break
+            else:
+                k.melds[seat].append(MeldTiles("kakan", (*consumed, tile)))
+            k.kakan = (seat, tile)
+        if kind in ("daiminkan", "ankan", "kakan"):
+            k.after_kan.add(seat)
+
+    def _on_chi(self, event: dict[str, Any]) -> None:
+        self._call(event, "chi")
+
+    def _on_pon(self, event: dict[str, Any]) -> None:
+        self._call(event, "pon")
+
+    def _on_daiminkan(self, event: dict[str, Any]) -> None:
+        self._call(event, "daiminkan")
+
+    def _on_ankan(self, event: dict[str, Any]) -> None:
+        self._call(event, "ankan")
+
+    def _on_kakan(self, event: dict[str, Any]) -> None:
+        self._call(event, "kakan")
+
+    def _on_kita(self, event: dict[str, Any]) -> None:
+        k = self._in_hand("kita")
+        seat = self._seat(event.get("actor"), "actor")
+        tile = self._tile(event.get("pai", "N"), "pai")
+        self._remove(k, seat, [tile])
+        k.kita[seat] += 1
+        # The replacement tile is a rinshan draw. A kita ends every ippatsu like a call:
+        # riichienv's Tenhou rules pay it so (without this, 13 of 711 fresh sanma hands
+        # came out one han above what the engine paid).
+        k.after_kan.add(seat)
+        k.ippatsu.clear()
+
+    _on_nukidora = _on_kita
+
+    def _on_dora(self, event: dict[str, Any]) -> None:
+        k = self._in_hand("dora")
+        k.dora.append(self._tile(event.get("dora_marker"), "dora_marker"))
+
+    def _on_reach(self, event: dict[str, Any]) -> None:
+        k = self._in_hand("reach")
+        seat = self._seat(event.get("actor"), "actor")
+        k.declared.add(seat)
+        if seat not in k.discarded and not k.any_call:
+            k.double_riichi.add(seat)
+
+    def _on_reach_accepted(self, event: dict[str, Any]) -> None:
+        k = self._in_hand("reach_accepted")
+        seat = self._seat(event.get("actor"), "actor")
+        if seat in k.accepted:
+            raise LogError(self.where(), f"seat {seat}'s riichi accepted twice")
+        k.accepted.append(seat)
+        k.ippatsu.add(seat)
+        deltas = event.get("deltas")
+        # The original mjai puts the stick in reach_accepted's deltas; later writers (Mortal,
+        # riichienv) leave it out of every delta, and it is then the usual 1000.
+        changes = self._ints(deltas, "deltas", k.players) if deltas is not None else None
+        if changes is None:
+            changes = [-1000 if s == seat else 0 for s in range(k.players)]
+        k.reach_changes = [a + b for a, b in zip(k.reach_changes or [0] * k.players, changes, strict=True)]
+
+    # Results.
+
+    def _on_hora(self, event: dict[str, Any]) -> None:
+        k = self._in_hand("hora")
+        if k.draw is not None:
+            raise LogError(self.where(), "a win after the hand was drawn")
+        actor = self._seat(event.get("actor"), "actor")
+        target = self._seat(event.get("target", actor), "target")
+        if any(h.win.winner == actor for h in k.horas):
+            raise LogError(self.where(), f"seat {actor} wins twice in one hand")
+        deltas = tuple(self._ints(event.get("deltas"), "deltas", k.players))
+        self_drawn = actor == target
+        discarder = None if self_drawn else target
+        liable = self._liable(deltas, actor, discarder)
+        win = Win(winner=actor, value=HandValue(limit="mangan"), discarder=discarder, liable=liable)
+        ura = event.get("ura_markers") or event.get("uradora_markers") or []
+        ura_markers = self._tiles(ura, "ura_markers")
+        value = self._logged_value(event)
+        source = "log"
+        if value is None:
+            value = self._tile_value(k, event, actor, target, ura_markers)
+            source = "tiles"
+        if value is None:
+            source = "payment"
+        if len(k.horas) >= 2:
+            self.triple_win = True
+        k.horas.append(_Hora(self.line, win, value, source, deltas, len(k.accepted)))
+
+    def _on_ryukyoku(self, event: dict[str, Any]) -> None:
+        k = self._in_hand("ryukyoku")
+        if k.horas:
+            raise LogError(self.where(), "a draw after a win in the same hand")
+        if k.draw is not None:
+            raise LogError(self.where(), "the hand was drawn twice")
+        k.draw = (self.line, event)
+
+    # Each hand as logged, once the game's rules are known.
+
+    def _logged(self, k: _Kyoku, rules: Ruleset, following: _Kyoku | None) -> LoggedHand:
+        """The hand as a LoggedHand, once the game's rules are known."""
+        reach = tuple(k.reach_changes) if k.reach_changes else (0,) * k.players
+        result: HandResult | None = None
+        deltas: tuple[int, ...] | None = None
+        source = "log"
+        riichi = tuple(k.accepted)
+        if k.horas:
+            wins, source = self._wins(k, rules)
+            result = WinResult(wins, riichi)
+            total = [sum(h.deltas[s] for h in k.horas) for s in range(k.players)]
+            deltas = tuple(t + r for t, r in zip(total, reach, strict=True))
+        elif k.draw is not None:
+            line, event = k.draw
+            self.line = line
+            changes = tuple(self._ints(event.get("deltas", [0] * k.players), "deltas", k.players))
+            result = self._draw_result(k, event, changes, riichi, following)
+            deltas = tuple(c + r for c, r in zip(changes, reach, strict=True))
+        return LoggedHand(
+            position=f"line {k.line}",
+            round_wind=k.round_wind,
+            hand_number=k.hand_number,
+            dealer=k.dealer,
+            counters=k.counters,
+            deposit_sticks=k.sticks,
+            scores=k.scores,
+            result=result,
+            deltas=deltas,
+            value_source=source,
+        )
+
+    def _wins(self, k: _Kyoku, rules: Ruleset) -> tuple[tuple[Win, ...], str]:
+        """The wins with their values; missing values from the payment each recorded."""
+        discarder = k.horas[0].win.discarder
+        # The winner nearest the discarder takes the counters and the deposits.
+        taker = min(
+            k.horas, key=lambda h: (h.win.winner - (discarder if discarder is not None else h.win.winner)) % k.players
+        )
+        wins: list[Win] = []
+        source = "log"
+        for hora in k.horas:
+            value = hora.value
+            if value is None:
+                takes = hora is taker
+                state = TableState(
+                    players=k.players,
+                    scores=k.scores,
+                    round_wind=k.round_wind,
+                    hand_number=k.hand_number,
+                    dealer=k.dealer,
+                    counters=k.counters if takes else 0,
+                    deposits=(k.sticks + hora.sticks_before) * rules.riichi_deposit if takes else 0,
+                )
+                value = value_from_payment(hora.win, hora.deltas, state, rules)
+            wins.append(attrs.evolve(hora.win, value=value))
+            if SOURCE_RANK[hora.source] > SOURCE_RANK[source]:
+                source = hora.source
+        return tuple(wins), source
+
+    def _draw_result(
+        self,
+        k: _Kyoku,
+        event: dict[str, Any],
+        changes: tuple[int, ...],
+        riichi: tuple[int, ...],
+        following: _Kyoku | None,
+    ) -> HandResult:
+        reason = event.get("reason")
+        if reason is not None and not isinstance(reason, str):
+            raise LogError(self.where(), "the draw's 'reason' must be a string")
+        word = (reason or "").lower().replace("_", "").replace("-", "").replace(" ", "")
+        exhausted = k.draws >= WALL_DRAWS[k.players]
+        for words, kind in ABORT_WORDS:
+            if any(w in word for w in words):
+                return AbortiveDraw(kind, riichi)
+        nagashi_named = "nagashi" in word or word == "nm"
+        if word and word not in EXHAUSTIVE_REASONS and not nagashi_named:
+            raise LogError(self.where(), f"unknown draw reason {reason!r}")
+        if not word and not exhausted and k.draws:
+            # Writers that give no reason: a draw before the wall ran out is abortive.
+            return AbortiveDraw(self._abort_kind(k), riichi)
+        eligible = self._nagashi_eligible(k)
+        paid = {s for s, c in enumerate(changes) if c > 0}
+        if nagashi_named or (eligible & paid and not _noten_pattern(changes, paid)):
+            nagashi = tuple(sorted(eligible & paid or paid))
+            ready = self._ready(k, event, (0,) * k.players, riichi, following)
+            return ExhaustiveDraw(ready=ready, riichi=riichi, nagashi=nagashi)
+        return ExhaustiveDraw(ready=self._ready(k, event, changes, riichi, following), riichi=riichi)
+
+    def _ready(
+        self,
+        k: _Kyoku,
+        event: dict[str, Any],
+        changes: tuple[int, ...],
+        riichi: tuple[int, ...],
+        following: _Kyoku | None,
+    ) -> tuple[int, ...]:
+        """Who was ready: the log's ``tenpais``, else the noten payments, else the hands.
+
+        ``changes`` are the noten payments (zeros after a nagashi mangan, whose
+        payments say nothing about who was ready).
+        """
+        tenpais = event.get("tenpais")
+        if tenpais is not None:
+            if (
+                not isinstance(tenpais, list)
+                or len(tenpais) != k.players
+                or not all(isinstance(t, bool) for t in tenpais)
+            ):
+                raise LogError(self.where(), "'tenpais' must be one true/false per player")
+            return tuple(s for s, t in enumerate(tenpais) if t)
+        paid = [s for s, c in enumerate(changes) if c > 0]
+        if paid:
+            return tuple(paid)
+        shown = [_is_ready(k, s) for s in range(k.players)]
+        if all(r is not None for r in shown):
+            return tuple(s for s, r in enumerate(shown) if r)
+        # Nothing paid and hands unknown: all or none were ready. A riichi player was;
+        # otherwise whether the dealer kept the deal (the next hand) shows it.
+        if riichi or (following is not None and following.dealer == k.dealer):
+            return tuple(range(k.players))
+        return ()
+
+    def _nagashi_eligible(self, k: _Kyoku) -> set[int]:
+        """Seats whose discards were all terminals and honors, none of them called."""
+        eligible: set[int] = set()
+        for seat in range(k.players):
+            own = k.discards[seat]
+            kinds = [tile34(t) for t in own]
+            if own and seat not in k.called_from and all(x is not None and x[0] in TERMINALS_AND_HONORS for x in kinds):
+                eligible.add(seat)
+        return eligible
+
+    def _abort_kind(self, k: _Kyoku) -> AbortKind:
+        """The abortive draw the table shows when the log does not name it."""
+        if len(k.accepted) == 4:
+            return AbortKind.FOUR_RIICHI
+        kans = sum(m.kind in ("daiminkan", "ankan", "kakan") for melds in k.melds for m in melds)
+        if kans >= 4:
+            return AbortKind.FOUR_KONGS
+        firsts = [d[0] for d in k.discards if len(d) == 1]
+        kinds = {tile34(t) for t in firsts}
+        if len(firsts) == 4 and len(kinds) == 1 and next(iter(kinds)) is not None:
+            first = next(iter(kinds))
+            if first is not None and first[0] in WIND_TILES and not k.any_call:
+                return AbortKind.FOUR_WINDS
+        if not k.any_call:
+            for seat in range(k.players):
+                kinds_held = {parsed[0] for parsed in map(tile34, k.hands[seat]) if parsed is not None}
+                if seat not in k.discarded and len(kinds_held & TERMINALS_AND_HONORS) >= 9:
+                    return AbortKind.NINE_TERMINALS
+        if k.last_discard is not None:
+            return AbortKind.TRIPLE_RON
+        return AbortKind.OTHER
+
+    # Values.
+
+    def _logged_value(self, event: dict[str, Any]) -> HandValue | None:
+        """The value the log states (``fan``/``han``, ``fu``, ``yakus``), if it states one."""
+        fan = event.get("fan", event.get("han"))
+        if fan is None:
+            return None
+        han = self._count(fan, "fan")
+        fu = event.get("fu")
+        yakus = event.get("yakus")
+        yakuman = 0
+        if isinstance(yakus, list):
+            for item in yakus:
+                if isinstance(item, list) and len(item) == 2 and isinstance(item[1], int) and item[1] >= 13:
+                    yakuman += item[1] // 13
+        if yakuman:
+            return HandValue(limit="yakuman", multiple=yakuman)
+        if han >= 5:
+            return HandValue(han=han)
+        if han < 1 or fu is None:
+            return None
+        return HandValue(han=han, fu=self._count(fu, "fu"))
+
+    def _tile_value(
+        self, k: _Kyoku, event: dict[str, Any], actor: int, target: int, ura: list[str]
+    ) -> HandValue | None:
+        self_drawn = actor == target
+        concealed = list(k.hands[actor])
+        chankan = False
+        if self_drawn:
+            win_tile = k.last_draw[actor]
+        elif k.kakan is not None and k.kakan[0] == target:
+            win_tile = k.kakan[1]
+            chankan = True
+        elif k.last_discard is not None and k.last_discard[0] == target:
+            win_tile = k.last_discard[1]
+        else:
+            return None
+        pai = event.get("pai")
+        if isinstance(pai, str) and tile34(pai) is not None:
+            win_tile = pai
+        if win_tile is None or not concealed:
+            return None
+        if not self_drawn:
+            concealed.append(win_tile)
+        riichi = actor in k.accepted or (actor in k.declared and self_drawn)
+        ctx = WinContext(
+            concealed=tuple(concealed),
+            melds=tuple(k.melds[actor]),
+            win_tile=win_tile,
+            self_drawn=self_drawn,
+            seat_wind=(actor - k.dealer) % k.players,
+            round_wind=k.round_wind,
+            dora_markers=tuple(k.dora),
+            ura_markers=tuple(ura),
+            riichi=riichi,
+            double_riichi=riichi and actor in k.double_riichi,
+            ippatsu=riichi and actor in k.ippatsu,
+            rinshan=self_drawn and actor in k.rinshan_draw,
+            chankan=chankan,
+            haitei=self_drawn and k.draws >= WALL_DRAWS[k.players],
+            houtei=not self_drawn and not chankan and k.discard_after_last_draw,
+            first_draw=self_drawn and actor not in k.discarded and not k.any_call,
+            kita=k.kita[actor],
+            players=k.players,
+            red_fives=self.red_fives,
+        )
+        return value_from_tiles(ctx)
+
+    def _liable(self, deltas: tuple[int, ...], actor: int, discarder: int | None) -> int | None:
+        """Pao shows in the payment: one payer on a self-drawn win, a second payer on a ron."""
+        payers = [s for s, d in enumerate(deltas) if d < 0 and s != actor]
+        if discarder is None:
+            return payers[0] if len(payers) == 1 and len(deltas) > 2 else None
+        others = [s for s in payers if s != discarder]
+        return others[0] if len(others) == 1 else None
+
+    # The game's header, known at the end.
+
+    def _rules(self) -> Ruleset:
+        try:
+            rules = load_preset("tenhou-sanma" if self.players == 3 else "tenhou")
+            east = self._east_only(rules)
+            if self.players == 3:
+                if east:
+                    rules = rules.with_overrides(
+                        {"name": "tenhou-sanma-east", "description": "three-player east-only game", "length": "east"}
+                    )
+            else:
+                rules = load_preset("tenhou-east" if east else "tenhou")
+            if self.triple_win:
+                # The log shows three winners on one discard: these rules allow it.
+                rules = rules.with_overrides({"multiple_ron": 3})
+        except InvalidRules as exc:  # pragma: no cover - the presets ship with honba
+            raise LogError(self.file, str(exc)) from None
+        return rules
+
+    def _east_only(self, rules: Ruleset) -> bool:
+        """Whether the game was east-only, judged from how it ended (mjai does not say).
+
+        Without a bust, a hanchan ends only after South 4, and goes into West while
+        nobody has the return score; an east-only game ends after East 4 once
+        someone has it, and in South at the latest after South 4.
+        """
+        if not self.finished or not self.kyokus:
+            return False
+        last = self.kyokus[-1]
+        after = list(last.scores)
+        changes: list[Sequence[Any]] = [h.deltas for h in last.horas]
+        if last.reach_changes:
+            changes.append(last.reach_changes)
+        if last.draw is not None and isinstance(last.draw[1].get("deltas"), list):
+            changes.append(last.draw[1]["deltas"])
+        for change in changes:
+            if len(change) == len(after) and all(isinstance(c, int) for c in change):
+                after = [a + c for a, c in zip(after, change, strict=True)]
+        if any(s < 0 for s in after):
+            return False
+        if last.round_wind == 0:
+            return True
+        if last.round_wind == 1 and last.hand_number < self.players:
+            return True
+        return last.round_wind == 1 and max(after) < rules.return_score
+
+    def _player_names(self) -> tuple[str, ...]:
+        names = (self.names + [""] * 4)[: self.players]
+        seen: set[str] = set()
+        out: list[str] = []
+        for seat, name in enumerate(names):
+            if not name.strip() or name in seen:
+                name = f"{name or 'seat'} ({seat})"
+            seen.add(name)
+            out.append(name)
+        return tuple(out)
+
+    def _game_id(self) -> str:
+        stem = PurePath(self.file).stem
+        return stem if self.index is None else f"{stem}#{self.index + 1}"
+
+    # Plain checks.
+
+    def _in_hand(self, kind: str) -> _Kyoku:
+        if self.kyoku is None:
+            raise LogError(self.where(), f"{kind!r} outside a hand (no start_kyoku before it)")
+        if self.kyoku.ended:
+            raise LogError(self.where(), f"{kind!r} after end_kyoku")
+        return self.kyoku
+
+    def _remove(self, k: _Kyoku, seat: int, tiles: Sequence[str]) -> None:
+        hand = k.hands[seat]
+        for tile in tiles:
+            if tile in hand:
+                hand.remove(tile)
+            elif "?" in hand:
+                hand.remove("?")
+            else:
+                # A hand the log does not show fully (another player's view): stop valuing it.
+                hand.clear()
+                hand.append("?")
+
+    def _seat(self, value: Any, name: str) -> int:
+        seat = self._int(value, name)
+        if not 0 <= seat < max(self.players, 1):
+            raise LogError(self.where(), f"{name} {seat}: there is no such seat at a {self.players}-player table")
+        return seat
+
+    def _int(self, value: Any, name: str) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise LogError(self.where(), f"{name!r} must be a whole number, not {_kind(value)}")
+        if abs(value) > MAX_POINTS:
+            raise LogError(self.where(), f"{name!r} {str(value)[:20]} is out of range")
+        return value
+
+    def _count(self, value: Any, name: str) -> int:
+        number = self._int(value, name)
+        if not 0 <= number <= MAX_COUNT:
+            raise LogError(self.where(), f"{name!r} {number} is out of range")
+        return number
+
+    def _ints(self, value: Any, name: str, length: int | None) -> list[int]:
+        if not isinstance(value, list):
+            raise LogError(self.where(), f"{name!r} must be a list of whole numbers, not {_kind(value)}")
+        if length is not None and len(value) != length:
+            raise LogError(self.where(), f"{name!r} has {len(value)} values for {length} players")
+        return [self._int(v, name) for v in value]
+
+    def _tile(self, value: Any, name: str) -> str:
+        if value == "?":
+            return "?"
+        if not isinstance(value, str) or tile34(value) is None:
+            raise LogError(self.where(), f"{name!r}: {str(value)[:20]!r} is not an mjai tile")
+        if value.endswith("r"):
+            self.red_fives = True
+        return value
+
+    def _tiles(self, value: Any, name: str) -> list[str]:
+        if not isinstance(value, list):
+            raise LogError(self.where(), f"{name!r} must be a list of tiles, not {_kind(value)}")
+        return [self._tile(v, name) for v in value]
+
+
+def _is_ready(k: _Kyoku, seat: int) -> bool | None:
+    """Whether a seat's hand is one tile from winning, or None when the hand is not known."""
+    hand = k.hands[seat]
+    if not hand or "?" in hand:
+        return None
+    counts = [0] * 34
+    for tile in hand:
+        parsed = tile34(tile)
+        if parsed is None:
+            return None
+        counts[parsed[0]] += 1
+    try:
+        return bool(Shanten.calculate_shanten(counts) == 0)
+    except (ValueError, IndexError):
+        return None
+
+
+def _same_kind(tile: str, kind: int) -> bool:
+    parsed = tile34(tile)
+    return parsed is not None and parsed[0] == kind
+
+
+def _noten_pattern(changes: Sequence[int], paid: set[int]) -> bool:
+    """Whether the changes look like noten payments: the ready share what the others pay."""
+    if not paid or len(paid) == len(changes):
+        return False
+    gains = {changes[s] for s in paid}
+    losses = {changes[s] for s in range(len(changes)) if s not in paid}
+    return len(gains) == 1 and len(losses) == 1 and sum(changes) == 0
+
+
+def _kind(value: Any) -> str:
+    return {dict: "an object", list: "a list", str: "a string", bool: "true/false", type(None): "null"}.get(
+        type(value), "a number"
+    )

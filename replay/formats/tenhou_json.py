@@ -1,0 +1,616 @@
+"""tenhou.net/6 JSON to logged games: a translation, no scoring.
+
+Two forms exist (``../shared/corpus/FORMAT.md``): the ``mjlog2json.cgi`` export
+of a whole game, with the final result ``sc``, and the editor's ``#json=`` form,
+usually one hand cut from a game, without ``sc``. Each ``log[i]`` is one hand:
+``[0]`` = ``[kyoku index, honba, riichi sticks]``, ``[1]`` the scores at its
+start, ``[4 + 3p]``..``[6 + 3p]`` player p's hand, draws and discards, and
+``[16]`` the result (``和了`` with delta and info arrays, ``流局`` and the
+other draw names).
+
+The hand results are what a person recording by hand would enter: winners,
+discarder, liable player, hand value (from the value string and the yaku list),
+riichi, who was ready. The deltas the log recorded are kept beside each hand,
+with the riichi sticks placed in the hand added (Tenhou's JSON leaves them out).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from pathlib import PurePath
+from typing import Any, Final
+
+from domain.errors import InvalidRules
+from domain.rules import Ruleset
+from domain.values import (
+    AbortiveDraw,
+    AbortKind,
+    ExhaustiveDraw,
+    HandResult,
+    HandValue,
+    LimitName,
+    Win,
+    WinResult,
+)
+from replay.formats.logmodel import LogError, LoggedGame, LoggedHand
+from replay.formats.tenhou_rules import log_date, tenhou_rules
+
+FORMAT: Final = "tenhou-json"
+
+WIN: Final = "和了"
+EXHAUSTIVE: Final = "流局"
+ALL_READY: Final = "全員聴牌"
+NONE_READY: Final = "全員不聴"
+NAGASHI: Final = "流し満貫"
+ABORTS: Final = {
+    "九種九牌": AbortKind.NINE_TERMINALS,
+    "四家立直": AbortKind.FOUR_RIICHI,
+    "三家和了": AbortKind.TRIPLE_RON,
+    "四槓散了": AbortKind.FOUR_KONGS,
+    "四風連打": AbortKind.FOUR_WINDS,
+}
+LIMITS: Final[dict[str, LimitName]] = {
+    "満貫": "mangan",
+    "跳満": "haneman",
+    "倍満": "baiman",
+    "三倍満": "sanbaiman",
+    "役満": "yakuman",
+}
+# "30符4飜7700点", "満貫8000点", "30符3飜1000-2000点" (non-dealer tsumo), "30符1飜500点∀"
+# (dealer tsumo, everyone pays); 三倍満 is tried before 倍満 by the alternation order.
+VALUE: Final = re.compile(
+    r"^\s*(?:(?P<fu>\d+)符)?\s*(?:(?P<han>\d+)飜)?\s*(?P<limit>数え役満|三倍満|倍満|跳満|満貫|役満)?\s*"
+    r"(?P<points>\d+)(?:-(?P<dealer>\d+))?点\s*(?P<all>∀)?\s*$"
+)
+YAKU_HAN: Final = re.compile(r"\((\d+)飜\)\s*$")
+# A yakuman in the yaku list: "大三元(役満)"; converted logs may write a double one.
+YAKUMAN_ITEM: Final = re.compile(r"\((ダブル|トリプル|\d+倍)?役満\)\s*$")
+YAKUMAN_TIMES: Final = {None: 1, "ダブル": 2, "トリプル": 3}
+LOG_ID: Final = re.compile(r"\d{10}gm-[0-9a-f]{4}-\d{4,5}-x?[0-9a-f]+")
+
+# Bounds on numbers from the file: far above any real game, low enough that a
+# corrupt or hostile file is refused instead of producing absurd tables.
+MAX_POINTS: Final = 100_000_000
+MAX_COUNT: Final = 10_000
+MAX_KYOKU_INDEX: Final = 15
+
+
+def read_tenhou_json(data: bytes, *, file: str) -> list[LoggedGame]:
+    """The games of a tenhou.net/6 JSON file (one game object, or a list of them).
+
+    Each hand keeps the log's header and its recorded score changes (riichi sticks
+    placed in the hand included). A file without ``sc`` (the editor form, usually
+    a one-hand excerpt) gives a game marked ``truncated``; a hand-built log that
+    lacks what a hand result needs gives a game marked ``unsupported``. Anything
+    unreadable raises ``LogError`` naming the file and the position (``log[3]``).
+    """
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise LogError(file, f"not UTF-8 text (byte {exc.start})") from None
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise LogError(f"{file}, line {exc.lineno}, column {exc.colno}", f"not valid JSON ({exc.msg})") from None
+    except (ValueError, RecursionError) as exc:
+        # Python refuses integers of thousands of digits and nesting deeper than its stack.
+        raise LogError(file, f"not readable JSON ({exc.__class__.__name__}: {str(exc)[:80]})") from None
+    if isinstance(document, list):
+        if not document:
+            raise LogError(file, "an empty list: no game in it")
+        return [_GameReader(file, f"[{i}] ", len(document) > 1).read(game) for i, game in enumerate(document)]
+    return [_GameReader(file, "", False).read(document)]
+
+
+class _GameReader:
+    """Reads one game object; ``prefix`` places it in a file that holds a list of games."""
+
+    def __init__(self, file: str, prefix: str, several: bool):
+        self.file = file
+        self.prefix = prefix
+        self.several = several
+        self.players = 4
+
+    def where(self, position: str) -> str:
+        return f"{self.file}, {self.prefix}{position}".rstrip(", ")
+
+    def read(self, document: Any) -> LoggedGame:
+        if not isinstance(document, dict):
+            raise LogError(self.where(""), f"a game must be a JSON object, not {_kind(document)}")
+        log = document.get("log")
+        if not isinstance(log, list):
+            raise LogError(self.where("log"), "missing or not a list: this is not a tenhou.net/6 log")
+        self.players = self._player_count(document, log)
+        rules = self._rules(document)
+        hands: list[LoggedHand] = []
+        unsupported: str | None = None
+        for i, kyoku in enumerate(log):
+            hand, problem = self._hand(i, kyoku, log[i + 1] if i + 1 < len(log) else None)
+            hands.append(hand)
+            unsupported = unsupported or problem
+        final_scores, final_points = self._final(document.get("sc"))
+        return LoggedGame(
+            file=self.file,
+            game_id=self._game_id(document),
+            format=FORMAT,
+            players=self._names(document.get("name")),
+            rules=rules,
+            hands=tuple(hands),
+            final_scores=final_scores,
+            final_points=final_points,
+            unsupported=unsupported,
+            # The editor form has no end: it is an excerpt, checked as far as it goes.
+            truncated=final_scores is None,
+        )
+
+    # The game's header.
+
+    def _player_count(self, document: dict[str, Any], log: list[Any]) -> int:
+        rule = document.get("rule")
+        disp = rule.get("disp") if isinstance(rule, dict) else None
+        if document.get("ratingc") == "PF3" or (isinstance(disp, str) and disp.startswith("三")):
+            return 3
+        if document.get("ratingc") == "PF4" or (isinstance(disp, str) and disp):
+            return 4
+        # No header says it: a game where the fourth seat never has points nor tiles is sanma.
+        fourth_empty = all(
+            isinstance(k, list)
+            and len(k) > 15
+            and isinstance(k[1], list)
+            and len(k[1]) == 4
+            and k[1][3] == 0
+            and k[13] == []
+            and k[14] == []
+            and k[15] == []
+            for k in log
+        )
+        return 3 if log and fourth_empty else 4
+
+    def _rules(self, document: dict[str, Any]) -> Ruleset:
+        """Tenhou's rules for the room and the log's date (``tenhou_rules``), never guessed
+        from how the game turned out."""
+        rule = document.get("rule")
+        disp = rule.get("disp") if isinstance(rule, dict) else None
+        disp = disp if isinstance(disp, str) else ""
+        # "鳳南喰赤" is a hanchan, "般東喰" east-only; Mahjong Soul conversions write
+        # English room names such as "Gold Room South".
+        east = "東" in disp or "east" in disp.lower()
+        ref = document.get("ref")
+        played = log_date(ref) if isinstance(ref, str) else None
+        try:
+            return tenhou_rules(self.players, east, played)
+        except InvalidRules as exc:  # pragma: no cover - the presets ship with honba
+            raise LogError(self.where("rule"), str(exc)) from None
+
+    def _names(self, raw: Any) -> tuple[str, ...]:
+        where = self.where("name")
+        if raw is None:
+            raw = [""] * 4
+        if not isinstance(raw, list) or not all(isinstance(n, str) for n in raw):
+            raise LogError(where, "must be a list of player names")
+        names = (raw + [""] * 4)[: self.players]
+        # A match needs distinct, non-empty names: fall back to the seat for the rest.
+        seen: set[str] = set()
+        out: list[str] = []
+        for seat, name in enumerate(names):
+            if not name.strip() or name in seen:
+                name = f"{name or 'seat'} ({seat})"
+            seen.add(name)
+            out.append(name)
+        return tuple(out)
+
+    def _game_id(self, document: dict[str, Any]) -> str:
+        ref = document.get("ref")
+        if isinstance(ref, str) and ref.strip():
+            return ref.strip()
+        name = PurePath(self.file).name
+        match = LOG_ID.search(name)
+        base = match.group(0) if match else PurePath(self.file).stem
+        return f"{base}{self.prefix.strip()}" if self.several else base
+
+    def _final(self, sc: Any) -> tuple[tuple[int, ...] | None, tuple[float, ...] | None]:
+        if sc is None:
+            return None, None
+        where = self.where("sc")
+        if not isinstance(sc, list) or len(sc) < 2 * self.players or len(sc) % 2:
+            raise LogError(where, f"expected score, points pairs for {self.players} players")
+        scores = tuple(_int(v, f"{where}[{2 * i}]") for i, v in enumerate(sc[0 : 2 * self.players : 2]))
+        points = tuple(_number(v, f"{where}[{2 * i + 1}]") for i, v in enumerate(sc[1 : 2 * self.players : 2]))
+        return scores, points
+
+    # One hand.
+
+    def _hand(self, index: int, kyoku: Any, following: Any) -> tuple[LoggedHand, str | None]:
+        position = f"log[{index}]"
+        where = self.where(position)
+        if not isinstance(kyoku, list) or len(kyoku) < 16:
+            raise LogError(where, f"a hand must be a list of 17 items, not {_kind(kyoku)}")
+        header = _ints(kyoku[0], f"{where}[0]", length=3)
+        kyoku_index, honba, sticks = header
+        if not 0 <= kyoku_index <= MAX_KYOKU_INDEX:
+            raise LogError(f"{where}[0]", f"kyoku index {kyoku_index} is out of range (0 to {MAX_KYOKU_INDEX})")
+        if self.players == 3 and kyoku_index % 4 == 3:
+            raise LogError(f"{where}[0]", f"kyoku index {kyoku_index}: a three-player game has no fourth dealer")
+        for name, value in (("honba", honba), ("riichi sticks", sticks)):
+            if not 0 <= value <= MAX_COUNT:
+                raise LogError(f"{where}[0]", f"{name} {value} is out of range")
+        scores = _ints(kyoku[1], f"{where}[1]", length=None)
+        if len(scores) < self.players:
+            raise LogError(f"{where}[1]", f"{len(scores)} scores for {self.players} players")
+        scores = scores[: self.players]
+        draws = [_list(kyoku[5 + 3 * p], f"{where}[{5 + 3 * p}]") for p in range(self.players)]
+        discards = [_list(kyoku[6 + 3 * p], f"{where}[{6 + 3 * p}]") for p in range(self.players)]
+        dealer = kyoku_index % 4
+        outcome = kyoku[16] if len(kyoku) > 16 else None
+        reader = _ResultReader(self, where, dealer, draws, discards, following)
+        result, deltas, problem = reader.read(outcome)
+        hand = LoggedHand(
+            position=position,
+            round_wind=kyoku_index // 4,
+            hand_number=kyoku_index % 4 + 1,
+            dealer=dealer,
+            counters=honba,
+            deposit_sticks=sticks,
+            scores=tuple(scores),
+            result=result,
+            deltas=deltas,
+            value_source="log",
+        )
+        return hand, problem
+
+
+class _ResultReader:
+    """The result of one hand (``log[i][16]``) as a domain hand result and its deltas."""
+
+    def __init__(
+        self,
+        game: _GameReader,
+        where: str,
+        dealer: int,
+        draws: list[list[Any]],
+        discards: list[list[Any]],
+        following: Any,
+    ):
+        self.game = game
+        self.players = game.players
+        self.where = where
+        self.dealer = dealer
+        self.draws = draws
+        self.discards = discards
+        self.following = following
+
+    def read(self, outcome: Any) -> tuple[HandResult | None, tuple[int, ...] | None, str | None]:
+        where = f"{self.where}[16]"
+        if outcome is None or outcome == []:
+            # An excerpt may stop before its hand ends.
+            return None, None, None
+        if not isinstance(outcome, list) or not isinstance(outcome[0], str):
+            raise LogError(where, "the result must be a list starting with its name (和了, 流局, ...)")
+        name = outcome[0].strip()
+        declared = self._declared_riichi()
+        if name == WIN:
+            return self._win(outcome, declared, where)
+        if name in ABORTS:
+            kind = ABORTS[name]
+            riichi = declared
+            if kind is AbortKind.TRIPLE_RON:
+                # Three players called ron on one discard: a riichi declared with it is not paid.
+                riichi = tuple(s for s in declared if s != self._ronned_declarer())
+            changes = _sum_deltas([d for d in outcome[1:] if isinstance(d, list)], self.players, where)
+            return AbortiveDraw(kind, riichi), self._with_sticks(changes, riichi), None
+        if name in (EXHAUSTIVE, ALL_READY, NONE_READY, NAGASHI):
+            return self._draw(name, outcome, declared, where)
+        raise LogError(where, f"unknown result {name!r}")
+
+    def _win(
+        self, outcome: list[Any], riichi: tuple[int, ...], where: str
+    ) -> tuple[HandResult | None, tuple[int, ...] | None, str | None]:
+        rest = outcome[1:]
+        if not rest or len(rest) % 2:
+            raise LogError(where, "a win needs pairs of score changes and win info")
+        delta_lists: list[list[Any]] = []
+        wins: list[Win] = []
+        problem: str | None = None
+        for k in range(0, len(rest), 2):
+            item = f"{where}[{k + 2}]"
+            delta_lists.append(_list(rest[k], f"{where}[{k + 1}]"))
+            info = _list(rest[k + 1], item)
+            if len(info) < 3:
+                raise LogError(item, "win info needs who, from whom and pao seats")
+            who, from_who, pao = (self._seat(info[j], f"{item}[{j}]") for j in range(3))
+            if len(info) < 4:
+                # A hand-built log (the corpus's synthetic confusing_nakis_2) may name the
+                # winner and no value: nothing to score, so the game is not verified.
+                problem = (
+                    problem or f"{item.split(', ')[-1]}: the win of seat {who} has no hand value (a hand-built log?)"
+                )
+                continue
+            value = _hand_value(info[3], info[4:], item)
+            wins.append(
+                Win(
+                    winner=who,
+                    value=value,
+                    discarder=None if from_who == who else from_who,
+                    liable=None if pao == who else pao,
+                )
+            )
+        changes = _sum_deltas(delta_lists, self.players, where)
+        if problem is not None:
+            return None, changes, problem
+        discarders = {w.discarder for w in wins}
+        (discarder,) = discarders if len(discarders) == 1 else (None,)
+        if discarder is not None and self._riichi_on_last_discard(discarder):
+            # The declaration whose discard was ronned is not paid.
+            riichi = tuple(s for s in riichi if s != discarder)
+        return WinResult(tuple(wins), riichi), self._with_sticks(changes, riichi), None
+
+    def _draw(
+        self, name: str, outcome: list[Any], riichi: tuple[int, ...], where: str
+    ) -> tuple[HandResult, tuple[int, ...], str | None]:
+        changes = _sum_deltas([d for d in outcome[1:] if isinstance(d, list)], self.players, where)
+        everyone = tuple(range(self.players))
+        if name == ALL_READY:
+            return ExhaustiveDraw(ready=everyone, riichi=riichi), self._with_sticks(changes, riichi), None
+        if name == NONE_READY:
+            return ExhaustiveDraw(ready=(), riichi=riichi), self._with_sticks(changes, riichi), None
+        if name == NAGASHI:
+            nagashi = tuple(s for s, c in enumerate(changes) if c > 0)
+            if not nagashi:
+                raise LogError(where, "nagashi mangan with nobody paid")
+            # The JSON does not show who was ready; riichi players were, and whether the
+            # dealer was is what decides the deal: the next hand's dealer shows it.
+            ready = set(riichi)
+            if self._dealer_kept() is True:
+                ready.add(self.dealer)
+            result = ExhaustiveDraw(ready=tuple(sorted(ready)), riichi=riichi, nagashi=nagashi)
+            return result, self._with_sticks(changes, riichi), None
+        # 流局 with noten payments: those paid were ready. With nothing paid, all or
+        # none were ready: a riichi player was, and otherwise the deal shows it.
+        ready = {s for s, c in enumerate(changes) if c > 0}
+        if not any(changes) and (riichi or self._dealer_kept() is True):
+            ready = set(everyone)
+        return ExhaustiveDraw(ready=tuple(sorted(ready)), riichi=riichi), self._with_sticks(changes, riichi), None
+
+    # Riichi.
+
+    def _declared_riichi(self) -> tuple[int, ...]:
+        """Seats that declared riichi in the hand (a ``"r…"`` discard)."""
+        return tuple(
+            seat
+            for seat in range(self.players)
+            if any(isinstance(d, str) and d.startswith("r") for d in self.discards[seat])
+        )
+
+    def _riichi_on_last_discard(self, seat: int) -> bool:
+        own = self.discards[seat]
+        return bool(own) and isinstance(own[-1], str) and own[-1].startswith("r")
+
+    def _ronned_declarer(self) -> int | None:
+        """On a triple ron: the seat whose riichi declaration was the discard ronned, if any."""
+        last = _last_discarder(self.draws, self.discards, self.dealer, self.players)
+        if last is not None:
+            return last if self._riichi_on_last_discard(last) else None
+        # The turn order could not be followed: fall back to the only declaration that
+        # is some player's last action, when there is exactly one.
+        candidates = [s for s in range(self.players) if self._riichi_on_last_discard(s)]
+        return candidates[0] if len(candidates) == 1 else None
+
+    def _with_sticks(self, changes: tuple[int, ...], riichi: Sequence[int]) -> tuple[int, ...]:
+        """Tenhou's deltas leave out the sticks placed in the hand; the model includes them."""
+        return tuple(c - 1000 * (seat in riichi) for seat, c in enumerate(changes))
+
+    def _dealer_kept(self) -> bool | None:
+        """Whether the next hand of the log has the same dealer (None if there is none)."""
+        nxt = self.following
+        if not isinstance(nxt, list) or not nxt or not isinstance(nxt[0], list) or not nxt[0]:
+            return None
+        index = nxt[0][0]
+        if not isinstance(index, int) or isinstance(index, bool):
+            return None
+        return index % 4 == self.dealer
+
+    def _seat(self, value: Any, where: str) -> int:
+        seat = _int(value, where)
+        if not 0 <= seat < self.players:
+            raise LogError(where, f"seat {seat}: there is no such seat at a {self.players}-player table")
+        return seat
+
+
+# The value of a win.
+
+
+def _hand_value(text: Any, yaku: Sequence[Any], where: str) -> HandValue:
+    """The hand value from the value string and the yaku list.
+
+    ``30符4飜7700点`` gives han and fu; a limit name gives the limit, except a
+    yakuman: its multiple is the number of yakuman in the yaku list, and a
+    yakuman reached by counting han (no yakuman in the list) is given as its han
+    so that the rules (``counted_yakuman``) decide what it pays.
+    """
+    if not isinstance(text, str):
+        raise LogError(f"{where}[3]", f"the value must be a string such as '30符4飜7700点', not {_kind(text)}")
+    match = VALUE.match(text)
+    if match is None:
+        raise LogError(f"{where}[3]", f"cannot read the hand value {text!r}")
+    names = [y for y in yaku if isinstance(y, str)]
+    if len(names) != len(yaku):
+        raise LogError(where, "the yaku must be strings such as '立直(1飜)'")
+    yakuman = 0
+    han_sum = 0
+    for name in names:
+        item = YAKUMAN_ITEM.search(name)
+        if item is not None:
+            times = item.group(1)
+            yakuman += YAKUMAN_TIMES[times] if times in YAKUMAN_TIMES else int(times[:-1])
+            continue
+        counted = YAKU_HAN.search(name)
+        if counted is None:
+            raise LogError(where, f"cannot read the yaku {name!r}")
+        han_sum += int(counted.group(1))
+    limit = match.group("limit")
+    if limit in ("役満", "数え役満") or yakuman:
+        if yakuman:
+            return HandValue(limit="yakuman", multiple=yakuman)
+        return HandValue(han=max(13, han_sum))
+    if limit is not None:
+        return HandValue(limit=LIMITS[limit])
+    fu = match.group("fu")
+    han = match.group("han")
+    if han is None and fu is None:
+        raise LogError(f"{where}[3]", f"the hand value {text!r} has neither han nor a limit")
+    return HandValue(han=int(han) if han is not None else han_sum, fu=int(fu) if fu is not None else None)
+
+
+# Turn order, for the one case where the result does not name the discarder.
+
+
+def _called_tile(call: str) -> int | None:
+    """The claimed tile of a chi/pon/open-kan string such as ``"c275226"`` or ``"12p1212"``."""
+    for i, ch in enumerate(call):
+        if ch in "cpm":
+            digits = call[i + 1 : i + 3]
+            return int(digits) if digits.isdigit() else None
+    return None
+
+
+def _call_source(call: str, caller: int) -> int | None:
+    """The seat a call took its tile from: the letter's position says left, across or right.
+
+    Positions count in the four-seat geometry even in sanma, where seat 2 sits
+    across from seat 0 (the corpus's double_nukidora.json: ``"42p4242"`` by seat
+    0 takes seat 2's discard).
+    """
+    for i, ch in enumerate(call):
+        if ch == "c":
+            return (caller - 1) % 4
+        if ch in "pm":
+            relative = {0: 1, 2: 2}.get(i, 3)
+            return (caller - relative) % 4
+    return None
+
+
+def _tile_of(action: Any, drawn: Any) -> int | None:
+    if isinstance(action, str) and action.startswith("r"):
+        action = int(action[1:]) if action[1:].isdigit() else None
+    if action == 60:
+        return drawn if isinstance(drawn, int) else None
+    return action if isinstance(action, int) else None
+
+
+def _last_discarder(draws: list[list[Any]], discards: list[list[Any]], dealer: int, players: int) -> int | None:
+    """Who made the hand's last discard, by following the turns; None if they cannot be followed.
+
+    Each turn is a draw (a tile, or a call string when the player claimed the
+    previous discard) and an action (a discard; a kan or kita, after which the
+    player draws again; or 0 after an open kan). A player whose next draw is a
+    call on a discard may still have let that discard go and called a later one
+    of the same tile, so every choice is tried until all the lists are used up.
+    """
+    budget = [20_000]  # steps, so that a corrupt log cannot make the search run long
+
+    def follow(took: tuple[int, ...], did: tuple[int, ...], seat: int, claimed: bool, last: int | None) -> int | None:
+        took_, did_ = list(took), list(did)
+        while budget[0] > 0:
+            budget[0] -= 1
+            drawn: Any = None
+            if not claimed:
+                if took_[seat] >= len(draws[seat]):
+                    return last if _all_used(took_, did_) else None
+                drawn = draws[seat][took_[seat]]
+                took_[seat] += 1
+                if isinstance(drawn, str):
+                    return None  # a call where a draw was due: an earlier choice was wrong
+            claimed = False
+            if did_[seat] >= len(discards[seat]):
+                return last if _all_used(took_, did_) else None
+            action = discards[seat][did_[seat]]
+            did_[seat] += 1
+            if action == 0 or (isinstance(action, str) and any(ch in action for ch in "akf")):
+                continue  # a kan or kita: the same player draws a replacement
+            tile = _tile_of(action, drawn)
+            if tile is None:
+                return None
+            last = seat
+            claims = []
+            for other in range(players):
+                if other == seat or took_[other] >= len(draws[other]):
+                    continue
+                call = draws[other][took_[other]]
+                if isinstance(call, str) and _called_tile(call) == tile and _call_source(call, other) == seat:
+                    # A pon or kan goes before a chi.
+                    claims.append((call.startswith("c"), other))
+            for _, caller in sorted(claims):
+                call = draws[caller][took_[caller]]
+                took_c, did_c = list(took_), list(did_)
+                took_c[caller] += 1
+                # After an open kan the discard list has a 0 and the player draws a replacement.
+                if "m" in call and did_c[caller] < len(discards[caller]) and discards[caller][did_c[caller]] == 0:
+                    did_c[caller] += 1
+                found = follow(tuple(took_c), tuple(did_c), caller, "m" not in call, last)
+                if found is not None:
+                    return found
+            seat = (seat + 1) % players
+        return None
+
+    def _all_used(took: list[int], did: list[int]) -> bool:
+        return all(took[p] == len(draws[p]) and did[p] == len(discards[p]) for p in range(players))
+
+    try:
+        return follow((0,) * players, (0,) * players, dealer, False, None)
+    except RecursionError:
+        return None
+
+
+# Plain checks on JSON values.
+
+
+def _kind(value: Any) -> str:
+    return {dict: "an object", list: "a list", str: "a string", bool: "true/false", type(None): "null"}.get(
+        type(value), "a number"
+    )
+
+
+def _int(value: Any, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | float) or value != value:
+        raise LogError(where, f"expected a whole number, not {_kind(value)} {str(value)[:20]}")
+    if isinstance(value, float) and not value.is_integer():
+        raise LogError(where, f"expected a whole number, not {value}")
+    if abs(value) > MAX_POINTS:
+        raise LogError(where, f"{str(value)[:20]} is out of range")
+    return int(value)
+
+
+def _number(value: Any, where: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or value != value:
+        raise LogError(where, f"expected a number, not {_kind(value)}")
+    if abs(value) > MAX_POINTS:
+        raise LogError(where, f"{str(value)[:20]} is out of range")
+    return float(value)
+
+
+def _ints(value: Any, where: str, *, length: int | None) -> list[int]:
+    if not isinstance(value, list):
+        raise LogError(where, f"expected a list of whole numbers, not {_kind(value)}")
+    if length is not None and len(value) != length:
+        raise LogError(where, f"expected {length} numbers, got {len(value)}")
+    return [_int(v, f"{where}[{i}]") for i, v in enumerate(value)]
+
+
+def _list(value: Any, where: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise LogError(where, f"expected a list, not {_kind(value)}")
+    return value
+
+
+def _sum_deltas(delta_lists: Sequence[Any], players: int, where: str) -> tuple[int, ...]:
+    """The seats' total change over the result's delta arrays (two for a double ron)."""
+    total = [0] * players
+    for k, deltas in enumerate(delta_lists):
+        values = _ints(deltas, f"{where}[{2 * k + 1}]", length=None)
+        if len(values) < players or any(values[players:]):
+            raise LogError(f"{where}[{2 * k + 1}]", f"{len(values)} score changes for {players} players")
+        for seat in range(players):
+            total[seat] += values[seat]
+    return tuple(total)
