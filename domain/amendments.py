@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 import attrs
 
 from domain.progression import Fact
-from domain.values import DealPass, MatchEnd, Penalty
+from domain.values import DealPass, MatchEnd
 
 
 @attrs.frozen
@@ -26,6 +26,7 @@ class Correction:
     replacement: Fact | None
     by: str
     reason: str
+    at: str = ""
 
     @property
     def kind(self) -> str:
@@ -33,31 +34,36 @@ class Correction:
         if self.target is None:
             return "penalty added"
         if self.replacement is None:
-            return "penalty cancelled" if isinstance(self.replacement, Penalty) else "voided"
+            return "voided"
         return "amended"
 
 
-def effective_facts(history: Sequence[tuple[int, Fact]], corrections: Mapping[int, Correction]) -> list[Fact]:
-    """The history as corrected: replaced entries, voided ones dropped, the end kept last.
+def effective_entries(
+    history: Sequence[tuple[int, Fact]], corrections: Mapping[int, Correction]
+) -> list[tuple[int, Fact]]:
+    """The history as corrected, each fact with the position of the entry it stands for:
+    replaced entries, voided ones dropped, the end kept last.
 
     ``history`` holds each entry's position and fact in recorded order (penalties added
     by a correction included at the correction's own position); ``corrections`` the
     latest correction of each corrected position.
     """
-    facts: list[Fact] = []
-    end: list[Fact] = []
+    entries: list[tuple[int, Fact]] = []
+    end: list[tuple[int, Fact]] = []
     for position, fact in history:
         correction = corrections.get(position)
         if correction is not None:
             if correction.replacement is None:
                 continue
             fact = correction.replacement
-        if isinstance(fact, MatchEnd):
-            end.append(fact)
-        else:
-            facts.append(fact)
+        (end if isinstance(fact, MatchEnd) else entries).append((position, fact))
     # A penalty added after the match ended still counts toward its final scores.
-    return facts + end
+    return entries + end
+
+
+def effective_facts(history: Sequence[tuple[int, Fact]], corrections: Mapping[int, Correction]) -> list[Fact]:
+    """The facts of ``effective_entries``, without their positions."""
+    return [fact for _, fact in effective_entries(history, corrections)]
 
 
 def is_correctable(fact: Fact) -> bool:

@@ -17,7 +17,7 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 
 from eventsourcing.domain import Aggregate
 
-from domain.amendments import Correction, effective_facts, is_correctable
+from domain.amendments import Correction, effective_entries, effective_facts, is_correctable
 from domain.codec import fact_to_data, from_data, to_data
 from domain.errors import MatchAlreadyEnded, RuleViolation, UnknownSeat, WinnerIsDiscarder
 from domain.integrity import GENESIS, digest_of, event_digest
@@ -101,7 +101,7 @@ class Match(Aggregate):
 
         def apply(self, aggregate: Aggregate) -> None:
             assert isinstance(aggregate, Match)
-            correction = Correction(self.target, self.replacement, self.by, self.reason)
+            correction = Correction(self.target, self.replacement, self.by, self.reason, self.timestamp.isoformat())
             if self.target is None:
                 aggregate.history.append((self.originator_version, self.replacement))
             else:
@@ -172,6 +172,10 @@ class Match(Aggregate):
     def effective_facts(self) -> list[Fact]:
         """The history as corrected (what scores and standings use)."""
         return effective_facts(self.history, self.corrections)
+
+    def effective_entries(self) -> list[tuple[int, Fact]]:
+        """The corrected history, each fact with the position of the entry it stands for."""
+        return effective_entries(self.history, self.corrections)
 
     def remember(self, client_key: str | None, command: str, payload: Any) -> None:
         """Note a client key and what its command was, so a retry can be recognised."""

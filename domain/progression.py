@@ -30,6 +30,9 @@ from domain.values import (
 
 Fact = HandResult | DealPass | Penalty | MatchEnd
 
+# The rule ``length`` names the last scheduled round wind.
+ROUNDS = ("east", "south", "west", "north")
+
 
 def initial_state(rules: Ruleset) -> TableState:
     """The table before the first hand: East 1, no counters, everyone at the start score."""
@@ -130,7 +133,7 @@ def match_end_reason(
     """
     if rules.bust and any(s < 0 for s in after.scores):
         return "bust"
-    last_wind = 0 if rules.length == "east" else 1
+    last_wind = ROUNDS.index(rules.length)
     final_wind = last_wind + rules.extension_winds
     n = before.players
     in_last_hand_or_later = (before.round_wind, before.hand_number) >= (last_wind, n)

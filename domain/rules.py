@@ -96,7 +96,9 @@ class Ruleset:
     start_score: int = attrs.field(default=25000, validator=_between(0, 1_000_000))
     # Target to end the match and the score against which final points are counted.
     return_score: int = attrs.field(default=30000, validator=_between(0, 1_000_000))
-    length: str = attrs.field(default="south", validator=_choice("east", "south"))
+    # The last scheduled round: "east" (east-only), "south" (hanchan), or "west"/"north" for the
+    # classical game of four rounds (16 hands or more).
+    length: str = attrs.field(default="south", validator=_choice("east", "south", "west", "north"))
     # Winds the match may extend into while nobody has reached the return score.
     extension_winds: int = attrs.field(default=1, validator=_between(0, 3))
     # In the extension every hand is sudden death: the first hand that leaves someone at the
@@ -134,6 +136,11 @@ class Ruleset:
         default="discarder_pays_all", validator=_choice("discarder_pays_all", "discarder_pays_alone", "each_loser")
     )
     east_double: bool = attrs.field(default=True, validator=_flag)
+    # Payment doubles of the Chinese Modern scheme (Hong Kong): on a self-drawn win each loser
+    # pays double; on a discard the discarder's own share is double. Like East's double they
+    # apply to the hand's value only, never to bonuses or penalties.
+    self_drawn_pays_double: bool = attrs.field(default=False, validator=_flag)
+    discarder_pays_double: bool = attrs.field(default=False, validator=_flag)
     # Classical rules: losers also settle the differences of their own hand scores.
     losers_settle: bool = attrs.field(default=False, validator=_flag)
     # American Modern: the limit cuts the difference of two losers' scores, not each score.

@@ -7,7 +7,7 @@ scores after; the deal pass that followed a hand is shown on that hand's entry.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 import attrs
 
@@ -29,6 +29,7 @@ class LedgerEntry:
     deltas: tuple[int, ...]
     after: TableState
     deal_pass: DealPass | None = None
+    position: int | None = None
 
     @property
     def kind(self) -> str:
@@ -40,11 +41,16 @@ class LedgerEntry:
         return "hand"
 
 
-def ledger(rules: Ruleset, facts: Iterable[Fact], start: TableState | None = None) -> list[LedgerEntry]:
-    """The ledger of a match from its facts, under the given rules (from East 1, or ``start``)."""
+def ledger(
+    rules: Ruleset, facts: Iterable[Fact], start: TableState | None = None, positions: Sequence[int] | None = None
+) -> list[LedgerEntry]:
+    """The ledger of a match from its facts, under the given rules (from East 1, or ``start``).
+
+    ``positions`` names, fact by fact, the entry of the match's log each fact stands for.
+    """
     entries: list[LedgerEntry] = []
     hands = 0
-    for step in steps(rules, facts, start):
+    for index, step in enumerate(steps(rules, facts, start)):
         if isinstance(step.fact, DealPass):
             if entries:
                 entries[-1] = attrs.evolve(entries[-1], deal_pass=step.fact, after=step.after)
@@ -52,5 +58,6 @@ def ledger(rules: Ruleset, facts: Iterable[Fact], start: TableState | None = Non
         if not isinstance(step.fact, Penalty | MatchEnd):
             hands += 1
         deltas = score_changes(step.payments, step.before.players)
-        entries.append(LedgerEntry(hands, step.before, step.fact, step.payments, deltas, step.after))
+        position = positions[index] if positions is not None else None
+        entries.append(LedgerEntry(hands, step.before, step.fact, step.payments, deltas, step.after, None, position))
     return entries

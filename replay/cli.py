@@ -27,7 +27,7 @@ from projections.table import table_state
 from replay.app import DB_ENV, HonbaApp, default_db_path
 from replay.batch import import_paths, verify_paths
 from replay.formats.detect import FORMATS, expand_paths
-from replay.formats.record import build_match, export_record, parse_record
+from replay.formats.record import build_match, export_record, parse_record, unchained
 from replay.parsing import InputError, parse_override, parse_value, seat_of, seats_of
 from replay.render import ledger_data, ledger_table, print_verify_run, state_data, state_lines, status_table
 
@@ -312,12 +312,15 @@ def export(
     ctx: typer.Context,
     key: Annotated[str, typer.Argument(help="The match.")],
     output: Annotated[Path | None, typer.Option("-o", "--output", help="Write to a file instead of stdout.")] = None,
+    plain: Annotated[bool, typer.Option("--plain", help="Leave out the chain and seal (for editing by hand).")] = False,
 ) -> None:
-    """Write a match as a record file (JSON Lines)."""
+    """Write a match as a record file (JSON Lines), with the chain that honba check verifies."""
 
     def run() -> None:
-        match, facts = shell(ctx).app.facts(key)
-        text = export_record(match, facts)
+        match = shell(ctx).app.get_match(key)
+        text = export_record(match)
+        if plain:
+            text = unchained(text)
         if output is None:
             sys.stdout.write(text)
         else:

@@ -14,7 +14,7 @@ from uuid import UUID
 
 import attrs
 
-from domain.integrity import GENESIS, ChainProblem, Link, check_chain, digest_of, event_digest
+from domain.integrity import GENESIS, ChainProblem, Link, check_chain, event_digest
 from domain.match import Match
 from replay.app import HonbaApp
 
@@ -85,41 +85,6 @@ def check_match(app: HonbaApp, match_id: UUID, key: str) -> MatchCheck:
 def check_store(app: HonbaApp) -> list[MatchCheck]:
     """Check every match in the store."""
     return [check_match(app, match_id, key) for match_id, key in _match_ids(app)]
-
-
-def line_links(lines: list[dict[str, Any]]) -> list[Link]:
-    """The chain links of a record file's lines (the seal line excluded)."""
-    return [Link(i, digest_of(line), str(line.get("prior", ""))) for i, line in enumerate(lines, start=1)]
-
-
-def check_record_text(text: str, *, name: str) -> MatchCheck:
-    """Check an exported record file's chain: every line names the digest of the line before,
-    and the last line seals the count and the head digest."""
-    lines: list[dict[str, Any]] = []
-    problems: list[ChainProblem] = []
-    for number, raw in enumerate(text.splitlines(), start=1):
-        if not raw.strip():
-            continue
-        try:
-            data = json.loads(raw)
-        except json.JSONDecodeError as exc:
-            problems.append(ChainProblem(number, "altered", f"line {number} is not JSON ({exc.msg})"))
-            continue
-        if isinstance(data, dict):
-            lines.append(data)
-    seal = lines.pop() if lines and lines[-1].get("type") == "seal" else None
-    chained = any("prior" in line for line in lines)
-    if not chained and seal is None:
-        return MatchCheck(name, len(lines), GENESIS, tuple(problems), sealed=False)
-    links = line_links(lines)
-    sealed = None
-    if seal is None:
-        problems.append(ChainProblem(len(lines) + 1, "unsealed", "the seal line at the end is missing"))
-    else:
-        sealed = (int(seal.get("lines", 0)), str(seal.get("head", "")))
-    problems += check_chain(links, sealed=sealed)
-    head = links[-1].digest if links else GENESIS
-    return MatchCheck(name, len(lines), head, tuple(_unique(problems)), sealed=seal is not None)
 
 
 def _unique(problems: list[ChainProblem]) -> list[ChainProblem]:

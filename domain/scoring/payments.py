@@ -81,6 +81,14 @@ def east_factor(winner: Seat, loser: Seat | None, state: TableState, rules: Rule
     return 2 if rules.east_double and state.dealer in (winner, loser) else 1
 
 
+def payment_double(win: Win, loser: Seat | None, rules: Ruleset) -> int:
+    """2 where the Chinese Modern scheme doubles this loser's share: every loser of a
+    self-drawn win, or the discarder of the winning tile (``None`` is an absent seat)."""
+    if win.self_drawn:
+        return 2 if rules.self_drawn_pays_double else 1
+    return 2 if rules.discarder_pays_double and loser is not None and loser == win.discarder else 1
+
+
 def hand_unit(win: Win, state: TableState, rules: Ruleset) -> tuple[int, str]:
     """What one ordinary loser owes for the hand before East's double, with the ledger's note.
 
@@ -151,9 +159,16 @@ def route(
 def hand_value_payments(win: Win, state: TableState, rules: Ruleset) -> list[Payment]:
     """What the losers pay for the hand's value (no bonuses, no deposits)."""
     value, note = hand_unit(win, state, rules)
-    owed = {s: value * east_factor(win.winner, s, state, rules) for s in losers_of(win.winner, state)}
+    owed = {
+        s: value * east_factor(win.winner, s, state, rules) * payment_double(win, s, rules)
+        for s in losers_of(win.winner, state)
+    }
     # At a three-player table the missing fourth seat is a non-dealer.
-    absent = value * east_factor(win.winner, None, state, rules) if state.players == 3 else 0
+    absent = (
+        value * east_factor(win.winner, None, state, rules) * payment_double(win, None, rules)
+        if state.players == 3
+        else 0
+    )
     return route(win, owed, state, rules, Reason.HAND, note, absent=absent, unit=rules.round_payments_to)
 
 

@@ -17,6 +17,7 @@ import attrs
 
 from domain.codec import DecodeError, from_data, to_data
 from domain.errors import HonbaError, RuleViolation
+from domain.integrity import GENESIS, ChainProblem, Link, check_chain, digest_of
 from domain.match import Match
 from domain.progression import Fact
 from domain.rules import Ruleset, load_preset, preset_names
@@ -70,6 +71,20 @@ class MatchRecord:
     # Where each part was read, for messages: the start line and each fact's line.
     start_line: int = 1
     lines: tuple[int, ...] = ()
+    corrections: tuple[RecordCorrection, ...] = ()
+    chained: bool = False
+
+
+@attrs.frozen
+class RecordCorrection:
+    """A correction line: it replaces (or voids) the entry written at line ``target`` of the
+    same file, or adds a penalty (``target`` None); ``line`` is where it is written."""
+
+    line: int
+    target: int | None
+    replacement: Fact | None
+    by: str
+    reason: str
 
 
 def _seat(ref: Any, players: Sequence[str], where: str) -> int:
@@ -183,6 +198,8 @@ def parse_record(text: str, *, name: str = "<record>") -> MatchRecord:
     header: MatchRecord | None = None
     facts: list[Fact] = []
     lines: list[int] = []
+    corrections: list[RecordCorrection] = []
+    chained = False
     for number, line in enumerate(text.splitlines(), start=1):
         where = f"{name}:{number}"
         if not line.strip():
@@ -193,16 +210,56 @@ def parse_record(text: str, *, name: str = "<record>") -> MatchRecord:
             raise RecordError(f"{where}: not valid JSON ({exc.msg})") from None
         if not isinstance(data, dict):
             raise RecordError(f"{where}: each line must be a JSON object")
+        chained = chained or "prior" in data or data.get("type") == "seal"
+        data.pop("prior", None)
         if header is None:
             header = attrs.evolve(_header(data, where), start_line=number)
             continue
-        if data.get("type") == "start":
+        kind = data.get("type")
+        if kind == "start":
             raise RecordError(f"{where}: a record file holds one match; a second 'start' line")
+        if kind == "seal":
+            continue
+        if kind == "correction":
+            corrections.append(_correction(data, header.players, where, number))
+            continue
         facts.append(_fact(data, header.players, where))
         lines.append(number)
     if header is None:
         raise RecordError(f"{name}: empty record file (the first line must start the match)")
-    return attrs.evolve(header, facts=tuple(facts), lines=tuple(lines))
+    if chained:
+        _check_chain(text, name)
+    return attrs.evolve(header, facts=tuple(facts), lines=tuple(lines), corrections=tuple(corrections), chained=chained)
+
+
+def _correction(data: dict[str, Any], players: Sequence[str], where: str, number: int) -> RecordCorrection:
+    _expect_keys(data, ("type", "target", "replacement", "by", "reason"), where)
+    target = data.get("target")
+    if target is not None and (isinstance(target, bool) or not isinstance(target, int) or target >= number):
+        raise RecordError(f"{where}: 'target' must be the number of an earlier line of this file")
+    by, reason = data.get("by"), data.get("reason")
+    if not isinstance(by, str) or not isinstance(reason, str) or not by.strip() or not reason.strip():
+        raise RecordError(f"{where}: a correction needs who made it ('by') and why ('reason')")
+    raw = data.get("replacement")
+    replacement = None
+    if raw is not None:
+        if not isinstance(raw, dict):
+            raise RecordError(f"{where}: 'replacement' must be a result or penalty line, or null to void")
+        replacement = _fact(dict(raw), players, f"{where}.replacement")
+    if target is None and not isinstance(replacement, Penalty):
+        raise RecordError(f"{where}: a correction without a target adds a penalty; give a penalty")
+    return RecordCorrection(number, target, replacement, by, reason)
+
+
+def _check_chain(text: str, name: str) -> None:
+    """Refuse a chained file whose lines were edited, removed, moved or added."""
+    check = check_record_text(text, name=name)
+    if check.problems:
+        first = check.problems[0]
+        raise RecordError(
+            f"{name}:{first.position}: the file's chain is broken: line {first.position} {first.kind}"
+            f" ({first.detail}); it is not what honba exported"
+        )
 
 
 def _header(data: dict[str, Any], where: str) -> MatchRecord:
@@ -232,21 +289,47 @@ def build_match(record: MatchRecord, *, name: str = "<record>") -> Match:
         match = Match.start(record.key, record.players, record.rules, record.source, record.opening)
     except HonbaError as exc:
         raise RecordError(f"{name}:{record.start_line}: {exc}") from None
-    for index, fact in enumerate(record.facts, start=1):
+    lines = record.lines if len(record.lines) == len(record.facts) else tuple(range(2, 2 + len(record.facts)))
+    steps: list[tuple[int, Fact | RecordCorrection]] = [*zip(lines, record.facts, strict=True)]
+    steps += [(c.line, c) for c in record.corrections]
+    position_of_line: dict[int, int] = {}
+    hands = 0
+    for line, step in sorted(steps, key=lambda item: item[0]):
+        where = f"{name}:{line}"
         label = match.state.hand_label
-        where = f"{name}:{record.lines[index - 1]}" if len(record.lines) == len(record.facts) else name
+        position_of_line[line] = match.version + 1
         try:
-            if isinstance(fact, Penalty):
-                match.penalise(fact)
-            elif isinstance(fact, MatchEnd):
-                match.end(fact.reason)
-            elif isinstance(fact, DealPass):
+            if isinstance(step, RecordCorrection):
+                _apply_correction(match, step, position_of_line)
+                continue
+            hands += 1
+            if isinstance(step, Penalty):
+                match.penalise(step)
+            elif isinstance(step, MatchEnd):
+                match.end(step.reason)
+            elif isinstance(step, DealPass):
                 raise RecordError("deal passes are decided by the rules, not written")
             else:
-                match.record(fact)
+                match.record(step)
         except HonbaError as exc:
-            raise RecordError(f"{where}: result {index} ({label}): {exc}") from None
+            raise RecordError(f"{where}: result {hands} ({label}): {exc}") from None
     return match
+
+
+def _apply_correction(match: Match, correction: RecordCorrection, position_of_line: Mapping[int, int]) -> None:
+    if correction.target is None:
+        assert isinstance(correction.replacement, Penalty)
+        match.add_penalty(correction.replacement, by=correction.by, reason=correction.reason)
+        return
+    if correction.target not in position_of_line:
+        raise RecordError(f"line {correction.target} holds no result or penalty to correct")
+    position = position_of_line[correction.target]
+    if correction.replacement is None:
+        match.void(position, by=correction.by, reason=correction.reason)
+    elif isinstance(correction.replacement, DealPass | MatchEnd):
+        raise RecordError("only results and penalties can be corrected")
+    else:
+        match.amend(position, correction.replacement, by=correction.by, reason=correction.reason)
 
 
 def _names(seats: Iterable[int], players: Sequence[str]) -> list[str]:
@@ -311,8 +394,14 @@ def dump_line(data: Mapping[str, Any]) -> str:
     return json.dumps(data, ensure_ascii=False)
 
 
-def export_record(match: Match, facts: Iterable[Fact]) -> str:
-    """The record file of a stored match: import it and it gives the same match."""
+def export_record(match: Match, facts: Iterable[Fact] | None = None) -> str:
+    """The record file of a stored match, corrections included, with its chain and seal.
+
+    Import it and it gives the same match. Each line names the digest of the line
+    before it (``prior``) and the last line seals the count and the head digest, so
+    ``honba check FILE`` finds any line edited, removed, moved or added later.
+    (``facts`` is accepted for callers that pass the history; the match's own log is used.)
+    """
     preset, overrides = rules_reference(match.rules)
     start: dict[str, Any] = {"type": "start", "key": match.key, "players": list(match.players), "rules": preset}
     if overrides:
@@ -321,9 +410,99 @@ def export_record(match: Match, facts: Iterable[Fact]) -> str:
         start["source"] = match.source
     if match.opening:
         start["opening"] = match.opening
-    lines = [dump_line(start)]
-    for fact in facts:
-        line = fact_line(fact, match.players)
-        if line is not None:
-            lines.append(dump_line(line))
-    return "\n".join(lines) + "\n"
+    lines: list[dict[str, Any]] = [start]
+    line_of_position: dict[int, int] = {}
+    corrections = dict(match.correction_log)
+    entries = {position: fact for position, fact in match.history}
+    for position in sorted({*entries, *corrections}):
+        correction = corrections.get(position)
+        if correction is not None:
+            lines.append(_correction_line(correction, match.players, line_of_position))
+        else:
+            line = fact_line(entries[position], match.players)
+            if line is None:
+                continue
+            lines.append(line)
+        line_of_position[position] = len(lines)
+    return "".join(dump_line(line) + "\n" for line in chain_lines(lines))
+
+
+def _correction_line(correction: Any, players: Sequence[str], line_of_position: Mapping[int, int]) -> dict[str, Any]:
+    target = None if correction.target is None else line_of_position[correction.target]
+    replacement = None if correction.replacement is None else fact_line(correction.replacement, players)
+    return {
+        "type": "correction",
+        "target": target,
+        "replacement": replacement,
+        "by": correction.by,
+        "reason": correction.reason,
+    }
+
+
+def chain_lines(lines: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The lines with the chain: each names the digest of the one before; then the seal line."""
+    chained: list[dict[str, Any]] = []
+    prior = GENESIS
+    for line in lines:
+        linked = {**line, "prior": prior}
+        chained.append(linked)
+        prior = digest_of(linked)
+    chained.append({"type": "seal", "lines": len(chained), "head": prior})
+    return chained
+
+
+def unchained(text: str) -> str:
+    """A record file without its chain: no ``prior`` fields, no seal line (for editing by hand)."""
+    out = []
+    for raw in text.splitlines():
+        if not raw.strip():
+            continue
+        data = json.loads(raw)
+        if isinstance(data, dict):
+            if data.get("type") == "seal":
+                continue
+            data.pop("prior", None)
+        out.append(dump_line(data) + "\n")
+    return "".join(out)
+
+
+def check_record_text(text: str, *, name: str) -> FileCheck:
+    """Check a record file's chain: every line names the digest of the line before, and the
+    seal line counts the lines and names the head digest. A file without any chain (written by
+    hand) has nothing to check."""
+    lines: list[dict[str, Any]] = []
+    problems: list[ChainProblem] = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        if not raw.strip():
+            continue
+        try:
+            data = json.loads(raw)
+        except json.JSONDecodeError as exc:
+            problems.append(ChainProblem(number, "altered", f"not JSON ({exc.msg})"))
+            continue
+        if isinstance(data, dict):
+            lines.append(data)
+    seal = lines.pop() if lines and lines[-1].get("type") == "seal" else None
+    if seal is None and not any("prior" in line for line in lines):
+        return FileCheck(name, len(lines), GENESIS, tuple(problems), chained=False)
+    links = [Link(i, digest_of(line), str(line.get("prior", ""))) for i, line in enumerate(lines, start=1)]
+    sealed = None
+    if seal is None:
+        problems.append(ChainProblem(len(lines), "unsealed", "the seal line at the end is missing"))
+    else:
+        count, head = seal.get("lines"), seal.get("head")
+        sealed = (count if isinstance(count, int) else 0, head if isinstance(head, str) else "")
+    problems += check_chain(links, sealed=sealed)
+    head = links[-1].digest if links else GENESIS
+    return FileCheck(name, len(lines), head, tuple(sorted(problems, key=lambda p: p.position)), chained=True)
+
+
+@attrs.frozen
+class FileCheck:
+    """The integrity of a record file: its lines, head digest and the problems found."""
+
+    name: str
+    lines: int
+    head: str
+    problems: tuple[ChainProblem, ...]
+    chained: bool = True
