@@ -9,7 +9,7 @@ library's own settings (``PERSISTENCE_MODULE``, ``SQLITE_DBNAME``,
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 from uuid import UUID
@@ -160,25 +160,46 @@ class HonbaApp(Application[UUID]):
         self._save(match)
         return match
 
-    def record(self, key: str, result: HandResult) -> Match:
-        """Record a hand result on a stored match."""
-        match = self.get_match(key)
-        match.record(result)
-        self._save(match)
-        return match
+    def record(self, key: str, result: HandResult, *, client_key: str | None = None) -> Match:
+        """Record a hand result on a stored match (a retry with the same client key records nothing)."""
+        return self._command(key, lambda match: match.record(result, client_key=client_key))
 
-    def penalise(self, key: str, penalty: Penalty) -> Match:
+    def penalise(self, key: str, penalty: Penalty, *, client_key: str | None = None) -> Match:
         """Record a penalty on a stored match."""
-        match = self.get_match(key)
-        match.penalise(penalty)
-        self._save(match)
-        return match
+        return self._command(key, lambda match: match.penalise(penalty, client_key=client_key))
 
-    def end(self, key: str, reason: str) -> Match:
+    def end(self, key: str, reason: str, *, client_key: str | None = None) -> Match:
         """End a stored match early; ``reason`` may not be one the rules decide (complete, bust, dealer_stop)."""
+        return self._command(key, lambda match: match.end(early_end_reason(reason), client_key=client_key))
+
+    def amend(
+        self,
+        key: str,
+        target: int,
+        replacement: HandResult | Penalty,
+        *,
+        by: str,
+        reason: str,
+        client_key: str | None = None,
+    ) -> Match:
+        """Replace the result or penalty at position ``target`` of a stored match (a correction)."""
+        return self._command(
+            key, lambda match: match.amend(target, replacement, by=by, reason=reason, client_key=client_key)
+        )
+
+    def void(self, key: str, target: int, *, by: str, reason: str, client_key: str | None = None) -> Match:
+        """Void the result or penalty at position ``target`` of a stored match (a correction)."""
+        return self._command(key, lambda match: match.void(target, by=by, reason=reason, client_key=client_key))
+
+    def add_penalty(self, key: str, penalty: Penalty, *, by: str, reason: str, client_key: str | None = None) -> Match:
+        """Add a penalty as a correction, also after the match ended."""
+        return self._command(key, lambda match: match.add_penalty(penalty, by=by, reason=reason, client_key=client_key))
+
+    def _command(self, key: str, command: Callable[[Match], None]) -> Match:
         match = self.get_match(key)
-        match.end(early_end_reason(reason))
-        self._save(match)
+        command(match)
+        if match.pending_events:
+            self._save(match)
         return match
 
     def store_whole(self, match: Match) -> bool:

@@ -9,89 +9,22 @@ from __future__ import annotations
 import json
 import sys
 import tempfile
-from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any
 
 import typer
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
-from domain.errors import HonbaError
 from domain.match import Match, opening_state
 from domain.progression import Fact
 from domain.rules import Ruleset, load_preset, parse_rule_text, preset_names, rules_diff
 from domain.values import AbortiveDraw, AbortKind, ExhaustiveDraw, Penalty, TableState, Win, WinResult
 from projections.ledger import LedgerEntry, ledger
 from projections.table import table_state
-from replay.app import DB_ENV, HonbaApp, default_db_path
-from replay.batch import import_paths, verify_paths
-from replay.formats.detect import FORMATS, expand_paths
+from replay.app import HonbaApp
 from replay.formats.record import build_match, export_record, parse_record, unchained
 from replay.parsing import InputError, parse_override, parse_value, seat_of, seats_of
-from replay.render import ledger_data, ledger_table, print_verify_run, state_data, state_lines, status_table
-
-app = typer.Typer(
-    name="honba",
-    help="Event-sourced mahjong match tracker: record, replay, audit and rank matches.",
-    no_args_is_help=True,
-    pretty_exceptions_enable=False,
-    add_completion=False,
-)
-rules_app = typer.Typer(help="Rule presets.", no_args_is_help=True)
-app.add_typer(rules_app, name="rules")
-
-# Tables are wide; when the output is a file or a pipe, do not squeeze them into 80 columns.
-out = Console(width=None if sys.stdout.isatty() else 160)
-err = Console(stderr=True, soft_wrap=True)
-
-T = TypeVar("T")
-DbOption = Annotated[
-    str | None,
-    typer.Option("--db", help=f"SQLite file, or :memory:. Default: ${DB_ENV} or {default_db_path()}"),
-]
-
-
-class Shell:
-    """What the commands share: the database named on the command line."""
-
-    def __init__(self, db: str | None):
-        self.db = db
-        self._app: HonbaApp | None = None
-
-    @property
-    def app(self) -> HonbaApp:
-        if self._app is None:
-            self._app = HonbaApp.open(self.db)
-        return self._app
-
-
-def fail(message: str, code: int = 2) -> typer.Exit:
-    """Print one line on stderr and give the exit to raise."""
-    err.print(f"honba: {message}", markup=False, highlight=False)
-    return typer.Exit(code)
-
-
-def guarded(action: Callable[[], T]) -> T:
-    """Run a command body; honba's own errors become one line and exit 2."""
-    try:
-        return action()
-    except HonbaError as exc:
-        raise fail(str(exc)) from None
-    except OSError as exc:
-        raise fail(f"{exc.filename or ''}: {exc.strerror or exc}".lstrip(": ")) from None
-
-
-def shell(ctx: typer.Context) -> Shell:
-    obj = ctx.obj
-    assert isinstance(obj, Shell)
-    return obj
-
-
-@app.callback()
-def main_options(ctx: typer.Context, db: DbOption = None) -> None:
-    """Choose the store; the commands below act on it."""
-    ctx.obj = Shell(db)
+from replay.render import ledger_data, ledger_table, state_data, state_lines, status_table
+from replay.shell import ClientKey, app, err, guarded, main, out, rules_app, shell
 
 
 def _rules(preset: str, rules_file: Path | None, overrides: list[str] | None) -> Ruleset:
@@ -133,6 +66,7 @@ def win(
     from_: Annotated[str | None, typer.Option("--from", help="The discarder; leave out for a self-drawn win.")] = None,
     pao: Annotated[str | None, typer.Option(help="The player liable (pao) for the hand.")] = None,
     riichi: Annotated[str | None, typer.Option(help="Players whose riichi was accepted this hand.")] = None,
+    client_key: ClientKey = None,
 ) -> None:
     """Record a win (several winners only on one discard)."""
 
@@ -147,7 +81,7 @@ def win(
                 raise InputError(f"write each winner as PLAYER:VALUE, e.g. Ann:3/30 (got {spec!r})")
             name, value = spec.rsplit(":", 1)
             wins.append(Win(seat_of(name, players), parse_value(value), discarder, liable))
-        _record(ctx, key, WinResult(tuple(wins), seats_of(riichi, players)))
+        _record(ctx, key, WinResult(tuple(wins), seats_of(riichi, players)), client_key)
 
     guarded(run)
 
@@ -159,13 +93,14 @@ def draw(
     ready: Annotated[str | None, typer.Option(help="Players ready (tenpai), comma-separated.")] = None,
     riichi: Annotated[str | None, typer.Option(help="Players whose riichi was accepted this hand.")] = None,
     nagashi: Annotated[str | None, typer.Option(help="Players claiming nagashi mangan.")] = None,
+    client_key: ClientKey = None,
 ) -> None:
     """Record an exhaustive draw."""
 
     def run() -> None:
         players = shell(ctx).app.get_match(key).players
         result = ExhaustiveDraw(seats_of(ready, players), seats_of(riichi, players), seats_of(nagashi, players))
-        _record(ctx, key, result)
+        _record(ctx, key, result, client_key)
 
     guarded(run)
 
@@ -176,12 +111,13 @@ def abort(
     key: Annotated[str, typer.Argument(help="The match.")],
     kind: Annotated[AbortKind, typer.Argument(help="Which abortive draw.")],
     riichi: Annotated[str | None, typer.Option(help="Players whose riichi was accepted this hand.")] = None,
+    client_key: ClientKey = None,
 ) -> None:
     """Record an abortive draw."""
 
     def run() -> None:
         players = shell(ctx).app.get_match(key).players
-        _record(ctx, key, AbortiveDraw(kind, seats_of(riichi, players)))
+        _record(ctx, key, AbortiveDraw(kind, seats_of(riichi, players)), client_key)
 
     guarded(run)
 
@@ -195,8 +131,11 @@ def penalty(
     kind: Annotated[str, typer.Option(help="What the penalty is for.")] = "chombo",
     share: Annotated[str | None, typer.Option(help="to_others or off_table; default by the rules.")] = None,
     note: Annotated[str, typer.Option(help="A note for the record.")] = "",
+    by: Annotated[str | None, typer.Option(help="Referee: add it as a correction (also after the end).")] = None,
+    reason: Annotated[str | None, typer.Option(help="Why the referee adds it (with --by).")] = None,
+    client_key: ClientKey = None,
 ) -> None:
-    """Record a penalty (chombo and the like)."""
+    """Record a penalty (chombo and the like); with --by and --reason, a referee's correction."""
 
     def run() -> None:
         application = shell(ctx).app
@@ -210,7 +149,10 @@ def penalty(
             share or match.rules.chombo_share,
             note,
         )
-        match = application.penalise(key, fact)
+        if by is not None or reason is not None:
+            match = application.add_penalty(key, fact, by=by or "", reason=reason or "", client_key=client_key)
+        else:
+            match = application.penalise(key, fact, client_key=client_key)
         _print_status(match.players, match.state, match.rules)
 
     guarded(run)
@@ -221,18 +163,19 @@ def end(
     ctx: typer.Context,
     key: Annotated[str, typer.Argument(help="The match.")],
     reason: Annotated[str, typer.Option(help="Why it ends early.")] = "agreed",
+    client_key: ClientKey = None,
 ) -> None:
     """End a match before the rules would (agreement, time limit)."""
 
     def run() -> None:
-        match = shell(ctx).app.end(key, reason)
+        match = shell(ctx).app.end(key, reason, client_key=client_key)
         _print_status(match.players, match.state, match.rules)
 
     guarded(run)
 
 
-def _record(ctx: typer.Context, key: str, result: Any) -> None:
-    match = shell(ctx).app.record(key, result)
+def _record(ctx: typer.Context, key: str, result: Any, client_key: str | None) -> None:
+    match = shell(ctx).app.record(key, result, client_key=client_key)
     _print_status(match.players, match.state, match.rules)
 
 
@@ -282,7 +225,9 @@ def log(
 
 
 def _ledger(match: Match, facts: list[Fact]) -> list[LedgerEntry]:
-    return ledger(match.rules, facts, opening_state(match.rules, match.opening))
+    entries = match.effective_entries()
+    positions = [p for p, _ in entries] if [f for _, f in entries] == facts else None
+    return ledger(match.rules, facts, opening_state(match.rules, match.opening), positions)
 
 
 def _state(match: Match, facts: list[Fact]) -> TableState:
@@ -328,81 +273,6 @@ def export(
             err.print(f"wrote {output}", markup=False, highlight=False)
 
     guarded(run)
-
-
-FormatOption = Annotated[
-    str, typer.Option("--format", help="auto (judged from the content), tenhou-xml, tenhou-json, mjai or record.")
-]
-
-
-def _progress(total: int, label: str) -> Progress:
-    return Progress(
-        TextColumn(label),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("{task.fields[file]}"),
-        console=err,
-        transient=True,
-        disable=total < 2,
-    )
-
-
-@app.command("import")
-def import_(
-    ctx: typer.Context,
-    paths: Annotated[list[Path], typer.Argument(help="Record files, game logs, or directories of them.")],
-    fmt: FormatOption = "auto",
-) -> None:
-    """Store matches from record files and game logs; a match already stored is left as it is."""
-    if fmt not in (*FORMATS, "record"):
-        raise fail(f"--format must be one of {', '.join((*FORMATS, 'record'))}, not {fmt!r}")
-    application = guarded(lambda: shell(ctx).app)
-    files = expand_paths(paths)
-    with _progress(len(files), "importing") as progress:
-        task = progress.add_task("import", total=len(files), file="")
-        run = import_paths(application, paths, fmt, lambda f: progress.update(task, advance=1, file=f))
-    listed = len(run.stored) + len(run.present) <= 50
-    if listed:
-        for key in run.stored:
-            out.print(f"match {key!r} stored", markup=False, highlight=False)
-        for key in run.present:
-            out.print(f"match {key!r} already stored, nothing new", markup=False, highlight=False)
-    for item in (*run.unsupported, *run.unreadable):
-        err.print(f"honba: {item.message}", markup=False, highlight=False)
-    out.print(
-        f"{len(run.stored)} stored, {len(run.present)} already present, "
-        f"{len(run.unsupported)} unsupported, {len(run.unreadable)} unreadable",
-        markup=False,
-        highlight=False,
-    )
-    if run.unreadable:
-        raise typer.Exit(2)
-
-
-@app.command()
-def verify(
-    paths: Annotated[list[Path], typer.Argument(help="Game logs, or directories of them.")],
-    fmt: FormatOption = "auto",
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object for tools.")] = False,
-) -> None:
-    """Replay logs in memory and compare every hand with what the log recorded.
-
-    Exit 0 when everything agrees, 1 when anything disagrees, 2 when an input could not be read.
-    """
-    if fmt not in FORMATS:
-        raise fail(f"--format must be one of {', '.join(FORMATS)}, not {fmt!r}")
-    files = expand_paths(paths)
-    with _progress(len(files), "verifying") as progress:
-        task = progress.add_task("verify", total=len(files), file="")
-        run = verify_paths(paths, fmt, lambda f: progress.update(task, advance=1, file=f))
-    if as_json:
-        print(json.dumps(run.as_dict(), ensure_ascii=False))
-    else:
-        print_verify_run(out, run)
-    if run.unreadable:
-        raise typer.Exit(2)
-    if any(r.disagreements for r in run.reports):
-        raise typer.Exit(1)
 
 
 @rules_app.command("list")
@@ -486,29 +356,7 @@ def demo(
     guarded(run)
 
 
-def _is_usage_error(exc: BaseException) -> bool:
-    # Typer raises the usage errors of the click it ships with; they are matched by class name
-    # so that this works whichever click that is.
-    return any(cls.__name__ == "UsageError" for cls in type(exc).__mro__)
+# The commands of these modules register themselves on the app.
+from replay import cli_audit, cli_logs  # noqa: E402, F401
 
-
-def main() -> None:
-    """Entry point of the ``honba`` command: usage mistakes also get one line and exit 2."""
-    try:
-        code = app(standalone_mode=False)
-    except typer.Abort:
-        err.print("honba: aborted", markup=False, highlight=False)
-        raise SystemExit(130) from None
-    except Exception as exc:
-        if not _is_usage_error(exc):
-            raise
-        describe = getattr(exc, "format_message", None)
-        message = describe() if callable(describe) else str(exc)
-        context = getattr(exc, "ctx", None)
-        if not message and context is not None:
-            # A command given without arguments: show its help, as the bare command does.
-            print(context.get_help())
-            raise SystemExit(0) from None
-        err.print(f"honba: {message} (see honba --help)", markup=False, highlight=False)
-        raise SystemExit(2) from None
-    raise SystemExit(code if isinstance(code, int) else 0)
+__all__ = ["app", "main"]

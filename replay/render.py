@@ -139,6 +139,7 @@ def state_data(players: Sequence[str], state: TableState, rules: Ruleset) -> dic
 def ledger_table(players: Sequence[str], entries: Sequence[LedgerEntry], title: str) -> Table:
     """The hand-by-hand ledger: table state before, result, payments, changes and scores."""
     table = Table(title=title, show_lines=True)
+    table.add_column("pos", justify="right", style="dim")
     table.add_column("#", justify="right")
     table.add_column("hand")
     table.add_column("dealer")
@@ -154,7 +155,8 @@ def ledger_table(players: Sequence[str], entries: Sequence[LedgerEntry], title: 
         payments = "\n".join(describe_payment(p, players) for p in entry.payments) or "-"
         cells = [f"{d:+,}\n{s:,}" for d, s in zip(entry.deltas, entry.after.scores, strict=True)]
         number = str(entry.number) if entry.kind == "hand" else ""
-        table.add_row(number, before.hand_label, players[before.dealer], result, payments, *cells)
+        position = "" if entry.position is None else str(entry.position)
+        table.add_row(position, number, before.hand_label, players[before.dealer], result, payments, *cells)
     return table
 
 
@@ -165,6 +167,7 @@ def ledger_data(players: Sequence[str], entries: Sequence[LedgerEntry]) -> list[
         out.append(
             {
                 "number": entry.number,
+                "position": entry.position,
                 "kind": entry.kind,
                 "hand": entry.before.hand_label,
                 "dealer": players[entry.before.dealer],

@@ -232,6 +232,11 @@ def parse_record(text: str, *, name: str = "<record>") -> MatchRecord:
     return attrs.evolve(header, facts=tuple(facts), lines=tuple(lines), corrections=tuple(corrections), chained=chained)
 
 
+def fact_from_line(data: dict[str, Any], players: Sequence[str], where: str) -> Fact:
+    """A result or penalty written as a record line (``{"type": "win", ...}``), read into a fact."""
+    return _fact(dict(data), players, where)
+
+
 def _correction(data: dict[str, Any], players: Sequence[str], where: str, number: int) -> RecordCorrection:
     _expect_keys(data, ("type", "target", "replacement", "by", "reason"), where)
     target = data.get("target")

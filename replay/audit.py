@@ -1,0 +1,354 @@
+"""``honba audit``: every number of a match explained, checked, compared and re-scored.
+
+The audit is built from the stored match alone: the ledger of the corrected
+history (the table before each hand, every payment with its reason), the
+corrections with who made them, when and why, the invariants, the integrity of
+the stored chain, and, on request, a comparison with a claimed score sheet and
+a what-if under other rules. All scoring is the domain's; this module compares.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Sequence
+from typing import Any
+
+import attrs
+
+from domain.amendments import Correction
+from domain.errors import HonbaError
+from domain.match import Match, opening_state
+from domain.progression import Fact, deal_passes
+from domain.rules import Ruleset
+from domain.values import DealPass, MatchEnd, Penalty, TableState
+from projections.ledger import LedgerEntry, ledger
+from replay.integrity import MatchCheck
+
+
+class SheetError(HonbaError):
+    """A score sheet that cannot be read; the message names the file and row."""
+
+
+@attrs.frozen
+class Finding:
+    """Something the audit found: an invariant broken, a history inconsistency, a sheet difference."""
+
+    kind: str
+    hand: str
+    text: str
+
+
+@attrs.frozen
+class CorrectionView:
+    """A correction as the audit shows it: what it targets, the original and the replacement."""
+
+    position: int
+    kind: str
+    target: int | None
+    original: Fact | None
+    replacement: Fact | None
+    by: str
+    reason: str
+    at: str
+
+
+@attrs.frozen
+class SheetRow:
+    """One row of a claimed score sheet: the hand it is for and each player's score or change."""
+
+    row: int
+    hand: str
+    values: tuple[int, ...]
+
+
+@attrs.frozen
+class SheetComparison:
+    """Where a claimed sheet first parts from honba's ledger, and by how much."""
+
+    kind: str
+    rows: int
+    first_difference: Finding | None
+    differences: tuple[Finding, ...]
+
+
+@attrs.frozen
+class WhatIf:
+    """The same facts scored under other rules: per-hand changes and the end, side by side."""
+
+    rules: Ruleset
+    entries: tuple[LedgerEntry, ...]
+    changed_hands: tuple[str, ...]
+    final_scores: tuple[int, ...]
+    final_points: tuple[float, ...]
+    notes: tuple[Finding, ...]
+
+
+@attrs.frozen
+class AuditReport:
+    """Everything ``honba audit`` shows of one match."""
+
+    match: Match
+    entries: tuple[LedgerEntry, ...]
+    corrections: tuple[CorrectionView, ...]
+    findings: tuple[Finding, ...]
+    integrity: MatchCheck
+    sheet: SheetComparison | None = None
+    what_if: WhatIf | None = None
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self.match.players
+
+    @property
+    def final(self) -> TableState:
+        return self.entries[-1].after if self.entries else self.match.state
+
+
+def build_report(
+    match: Match,
+    integrity: MatchCheck,
+    *,
+    sheet: Sequence[SheetRow] | None = None,
+    sheet_kind: str = "auto",
+    other_rules: Ruleset | None = None,
+) -> AuditReport:
+    """Audit a match loaded from the store."""
+    entries = _entries(match, match.rules)
+    corrections = _corrections(match)
+    findings = [*_invariants(match, entries), *_inconsistencies(match, entries)]
+    comparison = compare_sheet(entries, sheet, sheet_kind, match.players) if sheet is not None else None
+    what_if = _what_if(match, entries, other_rules) if other_rules is not None else None
+    return AuditReport(match, tuple(entries), corrections, tuple(findings), integrity, comparison, what_if)
+
+
+def _entries(match: Match, rules: Ruleset) -> list[LedgerEntry]:
+    effective = match.effective_entries()
+    return ledger(
+        rules, [fact for _, fact in effective], opening_state(rules, match.opening), [p for p, _ in effective]
+    )
+
+
+def _corrections(match: Match) -> tuple[CorrectionView, ...]:
+    originals = dict(match.history)
+    views = []
+    for position, correction in match.correction_log:
+        original = None if correction.target is None else originals.get(correction.target)
+        views.append(_view(position, correction, original))
+    return tuple(views)
+
+
+def _view(position: int, correction: Correction, original: Fact | None) -> CorrectionView:
+    kind = correction.kind
+    if kind == "voided" and isinstance(original, Penalty):
+        kind = "penalty cancelled"
+    return CorrectionView(
+        position,
+        kind,
+        correction.target,
+        original,
+        correction.replacement,
+        correction.by,
+        correction.reason,
+        correction.at,
+    )
+
+
+def _invariants(match: Match, entries: Sequence[LedgerEntry]) -> list[Finding]:
+    """Each hand sums to zero apart from deposits, deposits are conserved, and the final
+    scores are the start plus every payment."""
+    findings = []
+    start = opening_state(match.rules, match.opening)
+    total = list(start.scores)
+    for entry in entries:
+        label = entry.before.hand_label
+        to_table = sum(p.amount for p in entry.payments if p.payee is None and p.payer is not None)
+        from_table = sum(p.amount for p in entry.payments if p.payer is None and p.payee is not None)
+        if sum(entry.deltas) != from_table - to_table:
+            findings.append(Finding("invariant", label, "the payments between players do not sum to zero"))
+        expected_deposits = entry.before.deposits + to_table - from_table
+        if not isinstance(entry.fact, MatchEnd | Penalty) and entry.after.deposits != expected_deposits:
+            findings.append(Finding("invariant", label, "deposits on the table are not conserved"))
+        total = [t + d for t, d in zip(total, entry.deltas, strict=True)]
+    if entries and list(entries[-1].after.scores) != total:
+        findings.append(Finding("invariant", "end", "the final scores are not the start plus every payment"))
+    return findings
+
+
+def _inconsistencies(match: Match, entries: Sequence[LedgerEntry]) -> list[Finding]:
+    """Where a corrected result would have moved the deal otherwise than it was played."""
+    findings = []
+    corrected = {c.target for _, c in match.correction_log if c.target is not None}
+    for entry in entries:
+        if entry.kind != "hand" or entry.position not in corrected or isinstance(entry.fact, DealPass):
+            continue
+        should_pass = deal_passes(entry.fact, entry.before, match.rules)  # type: ignore[arg-type]
+        did_pass = entry.deal_pass is not None
+        if should_pass != did_pass:
+            played = "the deal passed" if did_pass else "the dealer kept the deal"
+            rule = "pass" if should_pass else "stay"
+            findings.append(
+                Finding(
+                    "inconsistency",
+                    entry.before.hand_label,
+                    f"as played {played}; under the corrected result the deal would {rule}. "
+                    "The later hands stay as they were played.",
+                )
+            )
+    return findings
+
+
+def read_sheet(text: str, players: Sequence[str], *, name: str) -> list[SheetRow]:
+    """A claimed score sheet: a header ``hand,<player>,<player>,...`` then one row per hand.
+
+    The first column names the hand (``E1-0``, ``3``, anything); each player's column holds
+    either the score after the hand or the change in the hand (see ``compare_sheet``).
+    Numbers may carry thousands separators (``31,400`` in quotes, or ``31400``).
+    """
+    reader = csv.reader(io.StringIO(text))
+    rows = [r for r in reader if any(cell.strip() for cell in r)]
+    if not rows:
+        raise SheetError(f"{name}: the sheet is empty")
+    header = [cell.strip() for cell in rows[0]]
+    missing = [p for p in players if p not in header[1:]]
+    if missing:
+        raise SheetError(f"{name}:1: the header must name every player; {missing[0]!r} is missing")
+    columns = [header.index(p) for p in players]
+    out = []
+    for number, row in enumerate(rows[1:], start=2):
+        try:
+            values = tuple(int(row[c].replace(",", "").replace("_", "").strip()) for c in columns)
+        except (ValueError, IndexError):
+            raise SheetError(f"{name}:{number}: every player needs a whole number") from None
+        out.append(SheetRow(number, row[0].strip(), values))
+    return out
+
+
+def compare_sheet(
+    entries: Sequence[LedgerEntry], rows: Sequence[SheetRow], kind: str, players: Sequence[str]
+) -> SheetComparison:
+    """Compare a sheet with the ledger hand by hand, and name the first hand where they part.
+
+    ``kind`` is ``scores`` (each row: the scores after the hand), ``changes`` (each row: what
+    each player won or lost in the hand, riichi sticks included) or ``auto``: rows whose
+    values sum near zero are changes.
+    """
+    hands = [e for e in entries if e.kind != "end"]
+    if kind == "auto":
+        kind = "changes" if rows and abs(sum(rows[0].values)) < 10_000 else "scores"
+    differences = []
+    for row, entry in zip(rows, hands, strict=False):
+        ours = entry.deltas if kind == "changes" else entry.after.scores
+        if tuple(ours) != row.values:
+            parts = [
+                f"{player} {theirs:,} on the sheet, {mine:,} by honba ({theirs - mine:+,})"
+                for player, theirs, mine in zip(players, row.values, ours, strict=True)
+                if theirs != mine
+            ]
+            differences.append(Finding("sheet", entry.before.hand_label, f"row {row.row}: " + "; ".join(parts)))
+    if len(rows) != len(hands):
+        differences.append(
+            Finding("sheet", "end", f"the sheet has {len(rows)} rows, the match {len(hands)} hands and penalties")
+        )
+    return SheetComparison(kind, len(rows), differences[0] if differences else None, tuple(differences))
+
+
+def _what_if(match: Match, entries: Sequence[LedgerEntry], other: Ruleset) -> WhatIf:
+    """Re-score the same corrected facts under other rules; deal passes stay as played."""
+    if other.players != match.rules.players:
+        raise HonbaError(
+            f"the rules {other.name!r} are for {other.players} players, the match has {len(match.players)}"
+        )
+    theirs = _entries(match, other)
+    changed = tuple(
+        a.before.hand_label for a, b in zip(entries, theirs, strict=True) if a.deltas != b.deltas and a.kind != "end"
+    )
+    notes = []
+    for entry in theirs:
+        if entry.kind == "hand" and not isinstance(entry.fact, DealPass | MatchEnd | Penalty):
+            would = deal_passes(entry.fact, entry.before, other)
+            if would != (entry.deal_pass is not None):
+                notes.append(
+                    Finding(
+                        "what-if",
+                        entry.before.hand_label,
+                        "under these rules the deal would "
+                        + ("pass" if would else "stay")
+                        + "; the hands stay as played",
+                    )
+                )
+    final = theirs[-1].after if theirs else opening_state(other, match.opening)
+    return WhatIf(other, tuple(theirs), changed, final.scores, final.final_points, tuple(notes))
+
+
+def report_data(report: AuditReport) -> dict[str, Any]:
+    """The audit as plain data (``--json``, and the HTML report's input)."""
+    from replay.render import describe_fact, ledger_data
+
+    players = report.players
+    match = report.match
+
+    def fact_text(fact: Fact | None) -> str | None:
+        return None if fact is None else describe_fact(fact, players)
+
+    data: dict[str, Any] = {
+        "match": match.key,
+        "players": list(players),
+        "rules": match.rules.name,
+        "rules_description": match.rules.description,
+        "source": match.source,
+        "integrity": report.integrity.as_dict(),
+        "ledger": [
+            {**line, "position": entry.position, "corrected": entry.position in {c.target for c in report.corrections}}
+            for line, entry in zip(ledger_data(players, report.entries), report.entries, strict=True)
+        ],
+        "corrections": [
+            {
+                "position": c.position,
+                "kind": c.kind,
+                "target": c.target,
+                "original": fact_text(c.original),
+                "replacement": fact_text(c.replacement),
+                "by": c.by,
+                "reason": c.reason,
+                "at": c.at,
+            }
+            for c in report.corrections
+        ],
+        "findings": [attrs.asdict(f) for f in report.findings],
+        "final_scores": dict(zip(players, report.final.scores, strict=True)),
+        "final_points": dict(zip(players, report.final.final_points, strict=True))
+        if report.final.final_points
+        else None,
+        "scores_by_hand": [list(opening_state(match.rules, match.opening).scores)]
+        + [list(e.after.scores) for e in report.entries],
+        "hand_labels": ["start"] + [e.before.hand_label for e in report.entries],
+    }
+    if report.sheet is not None:
+        data["sheet"] = {
+            "kind": report.sheet.kind,
+            "rows": report.sheet.rows,
+            "first_difference": None
+            if report.sheet.first_difference is None
+            else attrs.asdict(report.sheet.first_difference),
+            "differences": [attrs.asdict(f) for f in report.sheet.differences],
+        }
+    if report.what_if is not None:
+        w = report.what_if
+        data["what_if"] = {
+            "rules": w.rules.name,
+            "changed_hands": list(w.changed_hands),
+            "final_scores": dict(zip(players, w.final_scores, strict=True)),
+            "final_points": _by_player(players, w.final_points),
+            "notes": [attrs.asdict(f) for f in w.notes],
+            "ledger": ledger_data(players, w.entries),
+        }
+    return data
+
+
+def _by_player(players: Sequence[str], values: Sequence[float]) -> dict[str, float] | None:
+    return dict(zip(players, values, strict=True)) if values else None
+
+
+def _plain(finding: Finding | None) -> dict[str, Any] | None:
+    return None if finding is None else attrs.asdict(finding)

@@ -1,0 +1,232 @@
+"""``honba amend``, ``void``, ``check`` and ``audit``: corrections, tamper evidence and the audit report."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.table import Table
+
+from domain.rules import Ruleset, load_preset, parse_rule_text
+from domain.values import Penalty
+from replay.audit import AuditReport, build_report, read_sheet, report_data
+from replay.formats.record import check_record_text, fact_from_line
+from replay.integrity import MatchCheck, check_match, check_store
+from replay.parsing import InputError
+from replay.render import describe_fact, ledger_table
+from replay.shell import ClientKey, app, guarded, out, shell
+
+By = Annotated[str, typer.Option("--by", help="Who makes the correction (the referee).")]
+Why = Annotated[str, typer.Option("--reason", help="Why the correction is made.")]
+
+
+@app.command()
+def amend(
+    ctx: typer.Context,
+    key: Annotated[str, typer.Argument(help="The match.")],
+    position: Annotated[int, typer.Argument(help="The entry to replace: its 'pos' in honba log.")],
+    result: Annotated[
+        str, typer.Option("--result", help='The replacement as a record line, e.g. {"type": "draw", "ready": ["Ann"]}.')
+    ],
+    by: By,
+    reason: Why,
+    client_key: ClientKey = None,
+) -> None:
+    """Replace a recorded hand result or penalty; the original stays in the log."""
+
+    def run() -> None:
+        application = shell(ctx).app
+        match = application.get_match(key)
+        try:
+            data = json.loads(result)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"--result is not JSON ({exc.msg})") from None
+        if not isinstance(data, dict):
+            raise InputError("--result must be a record line: a JSON object")
+        replacement = fact_from_line(data, match.players, "--result")
+        if not isinstance(replacement, Penalty) and data.get("type") not in ("win", "draw", "abort"):
+            raise InputError("--result must be a win, draw, abort or penalty line")
+        match = application.amend(key, position, replacement, by=by, reason=reason, client_key=client_key)  # type: ignore[arg-type]
+        out.print(f"Amended entry {position} of {key!r}; the original stays in the log.", markup=False)
+
+    guarded(run)
+
+
+@app.command()
+def void(
+    ctx: typer.Context,
+    key: Annotated[str, typer.Argument(help="The match.")],
+    position: Annotated[int, typer.Argument(help="The entry to void (a hand result or a penalty): its 'pos'.")],
+    by: By,
+    reason: Why,
+    client_key: ClientKey = None,
+) -> None:
+    """Void a recorded hand result or cancel a penalty; the original stays in the log."""
+
+    def run() -> None:
+        shell(ctx).app.void(key, position, by=by, reason=reason, client_key=client_key)
+        out.print(f"Voided entry {position} of {key!r}; the original stays in the log.", markup=False)
+
+    guarded(run)
+
+
+def _checks_table(checks: list[MatchCheck], title: str) -> Table:
+    table = Table(title=title)
+    for column in ("match or file", "events", "status", "head digest"):
+        table.add_column(column)
+    for check in checks:
+        if check.intact and check.sealed:
+            status = "intact"
+        elif check.intact:
+            status = "no chain (nothing to check)"
+        else:
+            status = "; ".join(f"{p.kind} at {p.position}: {p.detail}" for p in check.problems)
+        table.add_row(check.name, str(check.events), status, check.head[:16])
+    return table
+
+
+@app.command()
+def check(
+    ctx: typer.Context,
+    files: Annotated[
+        list[Path] | None, typer.Argument(help="Exported record files; without any, the whole store.")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON for tools.")] = False,
+) -> None:
+    """Check that stored matches (or exported files) are the history honba recorded.
+
+    Exit 0 when everything is intact, 1 when anything was altered, deleted, reordered or inserted.
+    """
+
+    def run() -> list[MatchCheck]:
+        if files:
+            results = []
+            for path in files:
+                report = check_record_text(path.read_text(encoding="utf-8"), name=str(path))
+                results.append(
+                    MatchCheck(report.name, report.lines, report.head, report.problems, sealed=report.chained)
+                )
+            return results
+        return check_store(shell(ctx).app)
+
+    checks = guarded(run)
+    if as_json:
+        print(json.dumps({"checked": len(checks), "results": [c.as_dict() for c in checks]}, ensure_ascii=False))
+    else:
+        out.print(_checks_table(checks, "Integrity"))
+        broken = [c for c in checks if not c.intact]
+        out.print(f"{len(checks)} checked, {len(broken)} with problems", markup=False)
+    if any(not c.intact for c in checks):
+        raise typer.Exit(1)
+
+
+def _rules_ref(ref: str) -> Ruleset:
+    path = Path(ref)
+    if ref.endswith(".toml") or path.is_file():
+        return parse_rule_text(path.read_text(encoding="utf-8"), source=ref)
+    return load_preset(ref)
+
+
+@app.command()
+def audit(
+    ctx: typer.Context,
+    key: Annotated[str, typer.Argument(help="The match.")],
+    against: Annotated[Path | None, typer.Option(help="A claimed score sheet (CSV) to compare with.")] = None,
+    sheet_kind: Annotated[str, typer.Option(help="auto, scores (after each hand) or changes (in each hand).")] = "auto",
+    rules: Annotated[str | None, typer.Option("--rules", help="Re-score under another preset or rule file.")] = None,
+    html: Annotated[Path | None, typer.Option("--html", help="Also write a self-contained HTML report here.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON for tools.")] = False,
+) -> None:
+    """Every number of a match explained: ledger, corrections, invariants, integrity, comparisons."""
+
+    def run() -> AuditReport:
+        if sheet_kind not in ("auto", "scores", "changes"):
+            raise InputError(f"--sheet-kind must be auto, scores or changes, not {sheet_kind!r}")
+        application = shell(ctx).app
+        match = application.get_match(key)
+        integrity = check_match(application, match.id, key)
+        sheet = None
+        if against is not None:
+            sheet = read_sheet(against.read_text(encoding="utf-8"), match.players, name=str(against))
+        other = _rules_ref(rules) if rules is not None else None
+        report = build_report(match, integrity, sheet=sheet, sheet_kind=sheet_kind, other_rules=other)
+        if html is not None:
+            from replay.report_html import render_audit_html
+
+            html.write_text(render_audit_html(report_data(report)), encoding="utf-8")
+        return report
+
+    report = guarded(run)
+    data = report_data(report)
+    if as_json:
+        print(json.dumps(data, ensure_ascii=False))
+    else:
+        _print_audit(report, data)
+    if html is not None and not as_json:
+        out.print(f"HTML report written to {html}", markup=False)
+
+
+def _print_audit(report: AuditReport, data: dict[str, Any]) -> None:
+    players = report.players
+    match = report.match
+    out.print(f"Audit of {match.key!r}: {', '.join(players)} under {match.rules.name}", markup=False)
+    integrity = report.integrity
+    state = (
+        "intact"
+        if integrity.intact
+        else "BROKEN: " + "; ".join(f"{p.kind} at {p.position}" for p in integrity.problems)
+    )
+    out.print(f"Integrity: {state}; {integrity.events} events; head digest {integrity.head}", markup=False)
+    out.print(ledger_table(players, list(report.entries), "Ledger (corrected history)"))
+    if report.corrections:
+        table = Table(title="Corrections (the originals stay in the log)")
+        for column in ("pos", "kind", "entry", "original", "replacement", "by", "reason", "when"):
+            table.add_column(column)
+        for c in report.corrections:
+            table.add_row(
+                str(c.position),
+                c.kind,
+                "" if c.target is None else str(c.target),
+                "" if c.original is None else describe_fact(c.original, players),
+                "" if c.replacement is None else describe_fact(c.replacement, players),
+                c.by,
+                c.reason,
+                c.at,
+            )
+        out.print(table)
+    if report.findings:
+        for finding in report.findings:
+            out.print(f"{finding.kind}: {finding.hand}: {finding.text}", markup=False)
+    else:
+        out.print(
+            "Invariants hold: every hand sums to zero apart from deposits, deposits are conserved, "
+            "the final scores are the start plus every payment.",
+            markup=False,
+        )
+    if report.sheet is not None:
+        sheet = report.sheet
+        if sheet.first_difference is None:
+            out.print(f"The sheet ({sheet.kind}, {sheet.rows} rows) agrees with the ledger.", markup=False)
+        else:
+            first = sheet.first_difference
+            out.print(
+                f"The sheet ({sheet.kind}) first parts from the ledger at {first.hand}: {first.text}", markup=False
+            )
+    if report.what_if is not None:
+        what = report.what_if
+        table = Table(title=f"What if: {match.rules.name} against {what.rules.name}")
+        table.add_column("")
+        for name in players:
+            table.add_column(name, justify="right")
+        table.add_row("final scores", *(f"{s:,}" for s in report.final.scores))
+        table.add_row(f"under {what.rules.name}", *(f"{s:,}" for s in what.final_scores))
+        if what.final_points and report.final.final_points:
+            table.add_row("final points", *(f"{p:+.1f}" for p in report.final.final_points))
+            table.add_row(f"under {what.rules.name}", *(f"{p:+.1f}" for p in what.final_points))
+        out.print(table)
+        changed = ", ".join(what.changed_hands) or "none"
+        out.print(f"Hands whose payments change: {changed}", markup=False)
+        for note in what.notes:
+            out.print(f"{note.hand}: {note.text}", markup=False)

@@ -1,0 +1,126 @@
+"""The shell the ``honba`` commands share: the Typer app, the consoles, the store, one-line errors."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from typing import Annotated, TypeVar
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+from domain.errors import HonbaError
+from replay.app import DB_ENV, HonbaApp, default_db_path
+
+app = typer.Typer(
+    name="honba",
+    help="Event-sourced mahjong match tracker: record, replay, audit and rank matches.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+)
+rules_app = typer.Typer(help="Rule presets.", no_args_is_help=True)
+app.add_typer(rules_app, name="rules")
+
+# Tables are wide; when the output is a file or a pipe, do not squeeze them into 80 columns.
+out = Console(width=None if sys.stdout.isatty() else 160)
+err = Console(stderr=True, soft_wrap=True)
+
+T = TypeVar("T")
+DbOption = Annotated[
+    str | None,
+    typer.Option("--db", help=f"SQLite file, or :memory:. Default: ${DB_ENV} or {default_db_path()}"),
+]
+
+
+ClientKey = Annotated[
+    str | None,
+    typer.Option(
+        "--key",
+        help="A key of the client's choosing for this command: sent again (a retry), it records nothing new.",
+    ),
+]
+
+
+class Shell:
+    """What the commands share: the database named on the command line."""
+
+    def __init__(self, db: str | None):
+        self.db = db
+        self._app: HonbaApp | None = None
+
+    @property
+    def app(self) -> HonbaApp:
+        if self._app is None:
+            self._app = HonbaApp.open(self.db)
+        return self._app
+
+
+def fail(message: str, code: int = 2) -> typer.Exit:
+    """Print one line on stderr and give the exit to raise."""
+    err.print(f"honba: {message}", markup=False, highlight=False)
+    return typer.Exit(code)
+
+
+def guarded(action: Callable[[], T]) -> T:
+    """Run a command body; honba's own errors become one line and exit 2."""
+    try:
+        return action()
+    except HonbaError as exc:
+        raise fail(str(exc)) from None
+    except OSError as exc:
+        raise fail(f"{exc.filename or ''}: {exc.strerror or exc}".lstrip(": ")) from None
+
+
+def shell(ctx: typer.Context) -> Shell:
+    obj = ctx.obj
+    assert isinstance(obj, Shell)
+    return obj
+
+
+@app.callback()
+def main_options(ctx: typer.Context, db: DbOption = None) -> None:
+    """Choose the store; the commands below act on it."""
+    ctx.obj = Shell(db)
+
+
+def progress_bar(total: int, label: str) -> Progress:
+    """A progress bar on stderr for long work (hidden for a single file)."""
+    return Progress(
+        TextColumn(label),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[file]}"),
+        console=err,
+        transient=True,
+        disable=total < 2,
+    )
+
+
+def _is_usage_error(exc: BaseException) -> bool:
+    # Typer raises the usage errors of the click it ships with; they are matched by class name
+    # so that this works whichever click that is.
+    return any(cls.__name__ == "UsageError" for cls in type(exc).__mro__)
+
+
+def main() -> None:
+    """Entry point of the ``honba`` command: usage mistakes also get one line and exit 2."""
+    try:
+        code = app(standalone_mode=False)
+    except typer.Abort:
+        err.print("honba: aborted", markup=False, highlight=False)
+        raise SystemExit(130) from None
+    except Exception as exc:
+        if not _is_usage_error(exc):
+            raise
+        describe = getattr(exc, "format_message", None)
+        message = describe() if callable(describe) else str(exc)
+        context = getattr(exc, "ctx", None)
+        if not message and context is not None:
+            # A command given without arguments: show its help, as the bare command does.
+            print(context.get_help())
+            raise SystemExit(0) from None
+        err.print(f"honba: {message} (see honba --help)", markup=False, highlight=False)
+        raise SystemExit(2) from None
+    raise SystemExit(code if isinstance(code, int) else 0)
