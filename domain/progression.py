@@ -141,7 +141,7 @@ def match_end_reason(
         return None
     top = ranking(after.scores)[0]
     # Deposits still on the table do not count toward the target.
-    someone_reached_target = after.scores[top] >= rules.return_score
+    someone_reached_target = after.scores[top] >= rules.target
     if before.round_wind > last_wind and rules.extension_sudden_death and someone_reached_target:
         # Extension hands are sudden death: the first hand that leaves someone at the target ends it.
         return "complete"

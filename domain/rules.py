@@ -94,8 +94,12 @@ class Ruleset:
     description: str = ""
     players: int = attrs.field(default=4, validator=_between(3, 4))
     start_score: int = attrs.field(default=25000, validator=_between(0, 1_000_000))
-    # Target to end the match and the score against which final points are counted.
+    # The score final points are counted against, and by default the target that ends the match.
     return_score: int = attrs.field(default=30000, validator=_between(0, 1_000_000))
+    # The score someone must reach for the match to end after its last scheduled hand, where it
+    # is not the return score (Mahjong Soul counts points from 25,000 but plays on to 30,000);
+    # 0 = the return score.
+    target_score: int = attrs.field(default=0, validator=_between(0, 1_000_000))
     # The last scheduled round: "east" (east-only), "south" (hanchan), or "west"/"north" for the
     # classical game of four rounds (16 hands or more).
     length: str = attrs.field(default="south", validator=_choice("east", "south", "west", "north"))
@@ -217,6 +221,11 @@ class Ruleset:
             raise InvalidRules(f"rule 'uma': {len(self.uma)} values for {self.players} players")
         if sum(self.uma) != 0:
             raise InvalidRules(f"rule 'uma': {list(self.uma)} does not sum to zero")
+
+    @property
+    def target(self) -> int:
+        """The score that ends the match after its last scheduled hand."""
+        return self.target_score or self.return_score
 
     @property
     def oka(self) -> int:

@@ -15,8 +15,8 @@ import attrs
 
 from domain.errors import HonbaError
 from domain.match import Match
-from domain.progression import after_hand
-from domain.values import WIND_LETTERS, TableState
+from domain.progression import after_hand, end_match
+from domain.values import WIND_LETTERS, MatchEnd, TableState
 from replay.formats.logmodel import LoggedGame, LoggedHand
 from replay.importing import opening_for, source_of
 
@@ -138,16 +138,20 @@ def _compare_header(
 
 
 def _check_end(game: LoggedGame, match: Match, label: str, differ: Any) -> None:
+    state = match.state
+    if not state.finished and not game.length_known and game.final_scores is not None:
+        # The log does not say how long the game was: settle the end where the log ends it.
+        state = end_match(state, game.rules, MatchEnd("complete"))
     if game.final_scores is None:
-        if not game.truncated and not match.state.finished:
+        if not game.truncated and not state.finished and game.length_known:
             differ(label, "match end", "ended", "continues")
         return
-    if not match.state.finished:
+    if not state.finished:
         differ(label, "match end", "ended", "continues")
         return
-    if list(match.state.scores) != list(game.final_scores):
-        differ(label, "final scores", list(game.final_scores), list(match.state.scores))
+    if list(state.scores) != list(game.final_scores):
+        differ(label, "final scores", list(game.final_scores), list(state.scores))
     if game.final_points is not None:
-        ours = [float(p) for p in match.state.final_points]
+        ours = [float(p) for p in state.final_points]
         if ours != [float(p) for p in game.final_points]:
             differ(label, "final points", list(game.final_points), ours)

@@ -305,11 +305,10 @@ def test_three_player_game() -> None:
     assert not g.truncated
 
 
-def test_a_game_ending_in_the_east_round_without_a_bust_is_east_only() -> None:
+def test_mjai_does_not_say_how_long_the_game_is_so_its_end_is_not_judged() -> None:
     g = read(whole(kyoku(bakaze="E", kyoku=4, oya=3), ev("ryukyoku", deltas=[0, 0, 0, 0])))
-    assert g.rules.length == "east"
-    g = read(lines(ev("start_game"), kyoku(bakaze="E", kyoku=4, oya=3), ev("ryukyoku", deltas=[0, 0, 0, 0])))
-    assert g.rules.length == "south" and g.truncated
+    assert g.rules.length == "south" and not g.length_known
+    assert verify_game(g).disagreements == ()
 
 
 def test_several_games_in_one_file() -> None:

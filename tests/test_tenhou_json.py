@@ -317,15 +317,22 @@ def test_a_sanma_kyoku_index_of_a_fourth_dealer_is_refused() -> None:
     [
         ("鳳南喰赤", {}, "tenhou", "south"),
         ("般東喰", {}, "tenhou-east", "east"),
-        ("Gold Room South", {}, "tenhou", "south"),
+        ("Gold Room South", {}, "mahjongsoul", "south"),
+        ("三銀の間赤", {"ratingc": "PF3"}, "mahjongsoul-sanma", "south"),
         ("三鳳東喰赤", {}, "tenhou-sanma-east", "east"),
         ("", {"ratingc": "PF3"}, "tenhou-sanma", "south"),
     ],
 )
 def test_rules_from_the_room_name(disp: str, extra: dict[str, Any], preset: str, length: str) -> None:
-    scores = START3 if preset.startswith("tenhou-sanma") else START4
+    scores = START3 if "sanma" in preset else START4
     g = read(game(kyoku(0, ["全員不聴"], scores=scores), disp=disp, **extra))
     assert (g.rules.name, g.rules.length) == (preset, length)
+
+
+def test_a_mahjong_soul_room_name_without_east_or_south_leaves_the_length_unknown() -> None:
+    g = read(game(kyoku(0, ["全員不聴"], scores=START3), disp="三銀の間赤", ratingc="PF3"))
+    assert not g.length_known
+    assert read(game(kyoku(0, ["全員不聴"], scores=START4), disp="Gold Room South")).length_known
 
 
 def test_export_form_keeps_the_final_result() -> None:

@@ -56,7 +56,8 @@ class LoggedGame:
 
     ``unsupported`` is the reason when the game is under rules honba does not
     score (the game is then reported, not verified). ``final_scores`` and
-    ``final_points`` are the log's own end result, when it has one.
+    ``final_points`` are the log's own end result, when it has one. ``length_known`` is
+    False when the log does not say whether the game was east-only or a hanchan.
     """
 
     file: str
@@ -69,3 +70,6 @@ class LoggedGame:
     final_points: tuple[float, ...] | None = None
     unsupported: str | None = None
     truncated: bool = False
+    # False when the log does not say how long the game was (mjai, some converted logs): the
+    # rules then run the longest plausible length, and the end of the match is not judged.
+    length_known: bool = True

@@ -219,6 +219,7 @@ class _GameReader:
             unsupported=None,
             # A game is whole when it starts, ends, and every hand in it has a result.
             truncated=not (self.started and self.finished) or any(h.result is None for h in hands),
+            length_known=False,
         )
 
     # Game events.
@@ -675,49 +676,17 @@ class _GameReader:
     # The game's header, known at the end.
 
     def _rules(self) -> Ruleset:
+        """Tenhou's rules for the number of players: mjai names no rules. Its logs do not say
+        whether a game was east-only, so the hanchan is played and the end is not judged
+        (``LoggedGame.length_known``)."""
         try:
             rules = load_preset("tenhou-sanma" if self.players == 3 else "tenhou")
-            east = self._east_only(rules)
-            if self.players == 3:
-                if east:
-                    rules = rules.with_overrides(
-                        {"name": "tenhou-sanma-east", "description": "three-player east-only game", "length": "east"}
-                    )
-            else:
-                rules = load_preset("tenhou-east" if east else "tenhou")
             if self.triple_win:
                 # The log shows three winners on one discard: these rules allow it.
                 rules = rules.with_overrides({"multiple_ron": 3})
         except InvalidRules as exc:  # pragma: no cover - the presets ship with honba
             raise LogError(self.file, str(exc)) from None
         return rules
-
-    def _east_only(self, rules: Ruleset) -> bool:
-        """Whether the game was east-only, judged from how it ended (mjai does not say).
-
-        Without a bust, a hanchan ends only after South 4, and goes into West while
-        nobody has the return score; an east-only game ends after East 4 once
-        someone has it, and in South at the latest after South 4.
-        """
-        if not self.finished or not self.kyokus:
-            return False
-        last = self.kyokus[-1]
-        after = list(last.scores)
-        changes: list[Sequence[Any]] = [h.deltas for h in last.horas]
-        if last.reach_changes:
-            changes.append(last.reach_changes)
-        if last.draw is not None and isinstance(last.draw[1].get("deltas"), list):
-            changes.append(last.draw[1]["deltas"])
-        for change in changes:
-            if len(change) == len(after) and all(isinstance(c, int) for c in change):
-                after = [a + c for a, c in zip(after, change, strict=True)]
-        if any(s < 0 for s in after):
-            return False
-        if last.round_wind == 0:
-            return True
-        if last.round_wind == 1 and last.hand_number < self.players:
-            return True
-        return last.round_wind == 1 and max(after) < rules.return_score
 
     def _player_names(self) -> tuple[str, ...]:
         names = (self.names + [""] * 4)[: self.players]

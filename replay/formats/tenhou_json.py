@@ -23,7 +23,7 @@ from pathlib import PurePath
 from typing import Any, Final
 
 from domain.errors import InvalidRules
-from domain.rules import Ruleset
+from domain.rules import Ruleset, load_preset
 from domain.values import (
     AbortiveDraw,
     AbortKind,
@@ -123,7 +123,7 @@ class _GameReader:
         if not isinstance(log, list):
             raise LogError(self.where("log"), "missing or not a list: this is not a tenhou.net/6 log")
         self.players = self._player_count(document, log)
-        rules = self._rules(document)
+        rules, length_known = self._rules(document)
         hands: list[LoggedHand] = []
         unsupported: str | None = None
         for i, kyoku in enumerate(log):
@@ -143,6 +143,7 @@ class _GameReader:
             unsupported=unsupported,
             # The editor form has no end: it is an excerpt, checked as far as it goes.
             truncated=final_scores is None,
+            length_known=length_known,
         )
 
     # The game's header.
@@ -168,19 +169,29 @@ class _GameReader:
         )
         return 3 if log and fourth_empty else 4
 
-    def _rules(self, document: dict[str, Any]) -> Ruleset:
-        """Tenhou's rules for the room and the log's date (``tenhou_rules``), never guessed
-        from how the game turned out."""
+    def _rules(self, document: dict[str, Any]) -> tuple[Ruleset, bool]:
+        """The rules and whether the log says the game's length.
+
+        Tenhou's rooms ("鳳南喰赤" a hanchan, "般東喰" east-only) take Tenhou's rules of the
+        log's date (``tenhou_rules``). Rooms "...の間" and "... Room ..." are Mahjong Soul's,
+        converted to this format: their names tell the length only when they say East or South.
+        """
         rule = document.get("rule")
         disp = rule.get("disp") if isinstance(rule, dict) else None
         disp = disp if isinstance(disp, str) else ""
-        # "鳳南喰赤" is a hanchan, "般東喰" east-only; Mahjong Soul conversions write
-        # English room names such as "Gold Room South".
-        east = "東" in disp or "east" in disp.lower()
-        ref = document.get("ref")
-        played = log_date(ref) if isinstance(ref, str) else None
+        title = document.get("title")
+        names = " ".join([disp, *(t for t in title if isinstance(t, str))] if isinstance(title, list) else [disp])
+        east = "東" in names or "east" in names.lower()
+        south = "南" in names or "south" in names.lower()
         try:
-            return tenhou_rules(self.players, east, played)
+            if "の間" in names or "room" in names.lower():
+                rules = load_preset("mahjongsoul-sanma" if self.players == 3 else "mahjongsoul")
+                if east:
+                    rules = rules.with_overrides({"length": "east"})
+                return rules, east or south
+            ref = document.get("ref")
+            played = log_date(ref) if isinstance(ref, str) else None
+            return tenhou_rules(self.players, east, played), True
         except InvalidRules as exc:  # pragma: no cover - the presets ship with honba
             raise LogError(self.where("rule"), str(exc)) from None
 
