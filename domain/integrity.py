@@ -83,28 +83,36 @@ class ChainProblem:
     detail: str
 
 
-def check_chain(links: Sequence[Link], *, first: int = 1, sealed: tuple[int, str] | None = None) -> list[ChainProblem]:
+def check_chain(
+    links: Sequence[Link], *, first: int = 1, sealed: tuple[int, str] | None = None, noun: str = "event"
+) -> list[ChainProblem]:
     """Name every break of a chain stored as ``links`` (in stored order).
 
     ``first`` is the position the chain starts at; ``sealed`` the (last position,
-    head digest) recorded beside the chain, when there is such a seal. A gap in
-    the positions is a deletion; a link whose removal mends the chain, where the
-    seal counts fewer links than are stored, an insertion; links that are all there
-    but name each other out of order are reordered; any other break means the
-    content of the link before it was altered.
+    head digest) recorded beside the chain, when there is such a seal; ``noun`` what
+    a link is called in the messages (an event, a line). A gap in the positions is a
+    deletion, and so is a break where the seal counts more links than are stored (the
+    later links moved up to close the gap); a link whose removal mends the chain, where
+    the seal counts fewer links than are stored, an insertion; links that are all there
+    but name each other out of order are reordered; any other break means the content
+    of the link before it was altered.
     """
     problems: list[ChainProblem] = []
     present = {link.position for link in links}
     last_stored = max(present, default=first - 1)
-    for missing in range(first, last_stored + 1):
-        if missing not in present:
-            problems.append(ChainProblem(missing, "deleted", f"event {missing} is missing"))
+    gaps = [p for p in range(first, last_stored + 1) if p not in present]
+    for missing in gaps:
+        problems.append(ChainProblem(missing, "deleted", f"{noun} {missing} is missing"))
+    if sealed is not None and not links and sealed[0] >= first:
+        return [ChainProblem(first, "deleted", f"every {noun} is missing; the seal names {noun} {sealed[0]}")]
     room = None if sealed is None else max(len(links) - (sealed[0] - first + 1), 0)
     inserted = _insertions(links, sealed, room)
     for index in inserted:
         link = links[index]
-        problems.append(ChainProblem(link.position, "inserted", "an event the chain does not include"))
+        problems.append(ChainProblem(link.position, "inserted", f"{_article(noun)} the chain does not include"))
     kept = [link for i, link in enumerate(links) if i not in inserted]
+    # Links the seal counts that are neither stored nor missing from a gap: removed, the later ones moved up.
+    short = 0 if sealed is None else max(sealed[0] - first + 1 - len(kept) - len(gaps), 0)
     priors = [link.prior for link in kept[1:]]
     earlier = [link.digest for link in kept[:-1]]
     moved = priors != earlier and sorted(priors) == sorted(earlier)
@@ -117,22 +125,37 @@ def check_chain(links: Sequence[Link], *, first: int = 1, sealed: tuple[int, str
         if link.position - before.position != 1 and not between:
             continue  # a deletion, named above
         if moved or link.prior in digests:
-            detail = "the events are all there but not in the order they were recorded"
+            detail = f"the {noun}s are all there but not in the order they were recorded"
             problems.append(ChainProblem(link.position, "reordered", detail))
+        elif short:
+            short -= 1
+            detail = f"{_article(noun)} is missing here: the next one names a predecessor that is not stored"
+            problems.append(ChainProblem(link.position, "deleted", detail))
         else:
-            detail = f"its content no longer matches what event {link.position} recorded of it"
+            detail = f"its content no longer matches what {noun} {link.position} recorded of it"
             problems.append(ChainProblem(before.position, "altered", detail))
     if kept and kept[0].position == first and kept[0].prior != GENESIS:
-        problems.append(ChainProblem(first, "altered", "the first event names a predecessor"))
+        if short and kept[0].prior not in digests:
+            short -= 1
+            problems.append(ChainProblem(first, "deleted", f"the first {noun} is missing"))
+        else:
+            problems.append(ChainProblem(first, "altered", f"the first {noun} names a predecessor"))
     if sealed is not None and kept:
         last_position, head = sealed
         last = kept[-1]
         named = {p.position for p in problems}
-        if last.position < last_position and not any(p.kind == "deleted" for p in problems):
-            problems.append(ChainProblem(last.position + 1, "deleted", f"the seal names event {last_position}"))
+        if last.digest == head and last.position != last_position and not problems:
+            detail = f"the seal counts {last_position} {noun}s but the chain it names ends at {noun} {last.position}"
+            problems.append(ChainProblem(last.position + 1, "altered", detail))
+        elif last.position < last_position and not any(p.kind == "deleted" for p in problems):
+            problems.append(ChainProblem(last.position + 1, "deleted", f"the seal names {noun} {last_position}"))
         elif last.digest != head and last.position not in named and last.position >= last_position:
             problems.append(ChainProblem(last.position, "altered", "its content no longer matches the seal"))
     return _unique(problems)
+
+
+def _article(noun: str) -> str:
+    return f"{'an' if noun[:1] in 'aeiou' else 'a'} {noun}"
 
 
 def _insertions(links: Sequence[Link], sealed: tuple[int, str] | None, room: int | None) -> set[int]:

@@ -239,7 +239,7 @@ def evolve(state: TableState, rules: Ruleset, fact: Fact) -> tuple[TableState, t
     if isinstance(fact, DealPass):
         return pass_deal(state, fact), ()
     if isinstance(fact, Penalty):
-        payments = settle_penalty(fact, state)
+        payments = settle_penalty(fact, state, rules)
         return attrs.evolve(state, scores=apply_payments(state.scores, payments)), payments
     if isinstance(fact, MatchEnd):
         return end_match(state, rules, fact), end_payments(state, rules)

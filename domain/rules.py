@@ -214,7 +214,9 @@ class Ruleset:
 
     # Penalties.
     chombo_amount: int = attrs.field(default=8000, validator=_between(0, 100000))
-    chombo_share: str = attrs.field(default="to_others", validator=_choice("to_others", "off_table"))
+    # How a penalty is paid: shared by the others, paid as a reverse mangan (riichi chombo),
+    # or taken off the offender's score only.
+    chombo_share: str = attrs.field(default="to_others", validator=_choice("to_others", "off_table", "reverse_mangan"))
 
     def __attrs_post_init__(self) -> None:
         if len(self.uma) != self.players:

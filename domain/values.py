@@ -176,6 +176,7 @@ class PenaltyShare(StrEnum):
 
     TO_OTHERS = "to_others"  # shared equally by the other players
     OFF_TABLE = "off_table"  # removed from the offender's score, paid to nobody
+    REVERSE_MANGAN = "reverse_mangan"  # paid as a mangan self-drawn win paid to everyone else
 
 
 @attrs.frozen

@@ -17,6 +17,7 @@ import typer
 from domain.match import Match, opening_state
 from domain.progression import Fact
 from domain.rules import Ruleset, load_preset, parse_rule_text, preset_names, rules_diff
+from domain.scoring.payments import reverse_mangan
 from domain.values import AbortiveDraw, AbortKind, ExhaustiveDraw, Penalty, TableState, Win, WinResult
 from projections.ledger import LedgerEntry, ledger
 from projections.table import table_state
@@ -129,7 +130,9 @@ def penalty(
     player: Annotated[str, typer.Argument(help="The player penalised.")],
     amount: Annotated[int | None, typer.Option(help="Points; default the rules' chombo amount.")] = None,
     kind: Annotated[str, typer.Option(help="What the penalty is for.")] = "chombo",
-    share: Annotated[str | None, typer.Option(help="to_others or off_table; default by the rules.")] = None,
+    share: Annotated[
+        str | None, typer.Option(help="to_others, reverse_mangan or off_table; default by the rules.")
+    ] = None,
     note: Annotated[str, typer.Option(help="A note for the record.")] = "",
     by: Annotated[str | None, typer.Option(help="Referee: add it as a correction (also after the end).")] = None,
     reason: Annotated[str | None, typer.Option(help="Why the referee adds it (with --by).")] = None,
@@ -140,15 +143,20 @@ def penalty(
     def run() -> None:
         application = shell(ctx).app
         match = application.get_match(key)
-        if share not in (None, "to_others", "off_table"):
-            raise InputError(f"--share must be to_others or off_table, not {share!r}")
-        fact = Penalty(
-            seat_of(player, match.players),
-            amount if amount is not None else match.rules.chombo_amount,
-            kind,
-            share or match.rules.chombo_share,
-            note,
-        )
+        if share not in (None, "to_others", "off_table", "reverse_mangan"):
+            raise InputError(f"--share must be to_others, reverse_mangan or off_table, not {share!r}")
+        how = share or match.rules.chombo_share
+        if share is None and amount is not None and how == "reverse_mangan":
+            how = "to_others"  # an amount of the referee's own is shared by the others
+        seat = seat_of(player, match.players)
+        if how == "reverse_mangan":
+            # The amount follows from who is dealer: 8,000 for a non-dealer, 12,000 for the dealer.
+            total = sum(reverse_mangan(seat, match.state, match.rules).values())
+            if amount is not None and amount != total:
+                raise InputError(f"a reverse mangan here is {total}, not {amount}: leave out --amount")
+        else:
+            total = amount if amount is not None else match.rules.chombo_amount
+        fact = Penalty(seat, total, kind, how, note)
         if by is not None or reason is not None:
             match = application.add_penalty(key, fact, by=by or "", reason=reason or "", client_key=client_key)
         else:

@@ -313,12 +313,25 @@ def settle(result: HandResult, state: TableState, rules: Ruleset) -> Settlement:
     return settlement
 
 
-def settle_penalty(penalty: Penalty, state: TableState) -> tuple[Payment, ...]:
-    """A penalty: shared by the other players, or taken off the table."""
+def reverse_mangan(seat: Seat, state: TableState, rules: Ruleset) -> dict[Seat, int]:
+    """What a riichi chombo costs as a reverse mangan: each other player gets what a mangan
+    self-drawn win by him would pay (2,000 and 4,000 from the dealer; 4,000 each when the
+    offender is the dealer)."""
+    return {
+        s: round_up(rules.limit * east_factor(seat, s, state, rules), rules.round_payments_to)
+        for s in losers_of(seat, state)
+    }
+
+
+def settle_penalty(penalty: Penalty, state: TableState, rules: Ruleset) -> tuple[Payment, ...]:
+    """A penalty: shared by the other players, paid as a reverse mangan, or taken off the table."""
     note = penalty.kind + (f": {penalty.note}" if penalty.note else "")
     if penalty.share is PenaltyShare.OFF_TABLE:
         return (Payment(penalty.seat, None, penalty.amount, Reason.PENALTY, note),)
-    others = [s for s in range(state.players) if s != penalty.seat]
+    if penalty.share is PenaltyShare.REVERSE_MANGAN:
+        owed = reverse_mangan(penalty.seat, state, rules)
+        return tuple(Payment(penalty.seat, s, amount, Reason.PENALTY, note) for s, amount in owed.items())
+    others = losers_of(penalty.seat, state)
     share, rest = divmod(penalty.amount, len(others))
     # Any remainder goes to the first player after the offender so nothing is lost.
     return tuple(
