@@ -185,17 +185,42 @@ def _points_before_uma(score: int, rules: Ruleset) -> float:
     return float(thousands - rules.return_score // 1000)
 
 
-def final_points(scores: tuple[int, ...], rules: Ruleset) -> tuple[float, ...]:
-    """Final points with uma and oka: score against the return score, plus uma, oka to the top.
+def uma_for(scores: tuple[int, ...], rules: Ruleset) -> tuple[int, ...]:
+    """The uma by place: fixed, or floating by how many players end below the start score."""
+    if rules.uma_floating:
+        sinkers = sum(1 for score in scores if score < rules.start_score)
+        if 0 < sinkers <= len(rules.uma_floating):
+            return rules.uma_floating[sinkers - 1]
+    return rules.uma
 
-    The top player's points are whatever makes the sum zero, as Tenhou counts,
-    so the oka and any rounding fall to the top.
+
+def final_points(scores: tuple[int, ...], rules: Ruleset, penalties: tuple[int, ...] = ()) -> tuple[float, ...]:
+    """Final points: the score against the return score, plus uma, oka to the top, less any
+    penalty counted after uma.
+
+    Ties are ranked by seat order (the top player's points are whatever makes the sum
+    zero, as Tenhou counts, so the oka and any rounding fall to the top), or, where the
+    rules split them, tied players share the uma and oka of the places they hold.
     """
     order = ranking(scores)
+    uma = uma_for(scores, rules)
     points = [0.0] * len(scores)
-    for place, seat in enumerate(order[1:], start=1):
-        points[seat] = round(_points_before_uma(scores[seat], rules) + rules.uma[place], 1)
-    points[order[0]] = round(-sum(points), 1)
+    if rules.uma_ties == "split":
+        bonus = [float(u) for u in uma]
+        bonus[0] += rules.oka / 1000
+        place = 0
+        while place < len(order):
+            tied = [s for s in order[place:] if scores[s] == scores[order[place]]]
+            share = sum(bonus[place : place + len(tied)]) / len(tied)
+            for seat in tied:
+                points[seat] = round(_points_before_uma(scores[seat], rules) + share, 1)
+            place += len(tied)
+    else:
+        for place, seat in enumerate(order[1:], start=1):
+            points[seat] = round(_points_before_uma(scores[seat], rules) + uma[place], 1)
+        points[order[0]] = round(-sum(points), 1)
+    if penalties:
+        points = [round(p - penalty / 1000, 1) for p, penalty in zip(points, penalties, strict=True)]
     return tuple(points)
 
 
@@ -206,7 +231,7 @@ def finish(state: TableState, rules: Ruleset) -> Final:
     if state.deposits and rules.leftover_deposits == "top":
         leftover_to = ranking(scores)[0]
         scores = tuple(s + (state.deposits if i == leftover_to else 0) for i, s in enumerate(scores))
-    return Final(state.deposits, leftover_to, scores, final_points(scores, rules))
+    return Final(state.deposits, leftover_to, scores, final_points(scores, rules, state.penalties))
 
 
 def end_payments(state: TableState, rules: Ruleset) -> tuple[Payment, ...]:
@@ -239,6 +264,11 @@ def evolve(state: TableState, rules: Ruleset, fact: Fact) -> tuple[TableState, t
     if isinstance(fact, DealPass):
         return pass_deal(state, fact), ()
     if isinstance(fact, Penalty):
+        if rules.penalties_after_uma:
+            # Counted off the final points after uma: the table scores (and places) stay.
+            penalties = list(state.penalties or (0,) * state.players)
+            penalties[fact.seat] += fact.amount
+            return attrs.evolve(state, penalties=tuple(penalties)), ()
         payments = settle_penalty(fact, state, rules)
         return attrs.evolve(state, scores=apply_payments(state.scores, payments)), payments
     if isinstance(fact, MatchEnd):

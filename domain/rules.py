@@ -208,6 +208,14 @@ class Ruleset:
     # Final points.
     uma: tuple[int, ...] = attrs.field(default=(20, 10, -10, -20), converter=_names, validator=_uma)
     oka_to_top: bool = attrs.field(default=True, validator=_flag)
+    # Tied players: ranked by seat order from the first dealer (Tenhou), or sharing the uma and
+    # oka of the places they hold (WRC, M-League).
+    uma_ties: str = attrs.field(default="seat_order", validator=_choice("seat_order", "split"))
+    # Floating uma: one row of uma by place for each count of players ending below the start
+    # score (1, 2, 3 sinkers), as some leagues play; empty = the fixed uma above.
+    uma_floating: tuple[tuple[int, ...], ...] = attrs.field(default=(), converter=_table)
+    # Penalties counted off the final points after uma (WRC, EMA), not off the table score.
+    penalties_after_uma: bool = attrs.field(default=False, validator=_flag)
     # "tenhou": final scores rounded to the thousand, half away from zero, the top takes
     # the remainder; "none": tenths kept.
     points_rounding: str = attrs.field(default="tenhou", validator=_choice("tenhou", "none"))
@@ -223,6 +231,15 @@ class Ruleset:
             raise InvalidRules(f"rule 'uma': {len(self.uma)} values for {self.players} players")
         if sum(self.uma) != 0:
             raise InvalidRules(f"rule 'uma': {list(self.uma)} does not sum to zero")
+        for row in self.uma_floating:
+            if not isinstance(row, tuple) or len(row) != self.players or sum(row) != 0:
+                raise InvalidRules(
+                    f"rule 'uma_floating': each row needs {self.players} whole numbers summing to zero, not {row!r}"
+                )
+        if len(self.uma_floating) > self.players - 1:
+            raise InvalidRules(
+                f"rule 'uma_floating': at most {self.players - 1} rows (1 to {self.players - 1} sinkers)"
+            )
 
     @property
     def target(self) -> int:
@@ -239,6 +256,7 @@ class Ruleset:
         data = attrs.asdict(self)
         data["uma"] = list(self.uma)
         data["settling_table"] = [list(row) for row in self.settling_table]
+        data["uma_floating"] = [list(row) for row in self.uma_floating]
         data["special_hands"] = list(self.special_hands)
         return data
 

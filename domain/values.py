@@ -266,6 +266,8 @@ class TableState:
     finished: bool = False
     end_reason: str = ""
     final_points: tuple[float, ...] = attrs.field(default=(), converter=_tuple_of_floats)
+    # Penalties counted off the final points after uma, by seat (where the rules say so).
+    penalties: tuple[int, ...] = attrs.field(default=(), converter=_tuple_of_ints)
 
     @property
     def dealer_streak(self) -> int:

@@ -1,0 +1,518 @@
+"""``honba audit --html``: the audit as one self-contained page a referee opens in a browser.
+
+The input is the audit as plain data (``replay.audit.report_data``); the output is a
+single HTML document with its CSS inline and the chart of the scores through the
+match drawn by matplotlib as SVG, embedded inline. The page loads nothing (no
+scripts, fonts, images or styles from anywhere; a Content-Security-Policy says so),
+and every text that comes from the data is escaped. A pure function: data in, text out.
+"""
+
+from __future__ import annotations
+
+import html
+import io
+import json
+import warnings
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import matplotlib
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+from matplotlib.patches import Patch
+from matplotlib.ticker import FuncFormatter
+
+# Colours that stay apart for most kinds of colour blindness (Okabe and Ito), one a seat.
+PLAYER_COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9")
+CORRECTED_COLOUR = "#F0C808"
+
+CSS = """
+:root { color-scheme: light; --ink: #1d1d1f; --muted: #5f6368; --line: #d0d4da; --ok: #137333;
+        --bad: #b3261e; --mark: #fff4c2; --head: #f3f5f8; }
+* { box-sizing: border-box; }
+body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", sans-serif; color: var(--ink);
+       margin: 0 auto; padding: 24px 32px 48px; max-width: 1500px; background: #fff; }
+h1 { font-size: 24px; margin: 0 0 4px; }
+h2 { font-size: 18px; margin: 32px 0 8px; padding-bottom: 4px; border-bottom: 2px solid var(--line); }
+h3 { font-size: 15px; margin: 18px 0 6px; }
+p { margin: 6px 0; }
+.muted { color: var(--muted); }
+code, .digest { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; font-size: 12px;
+                word-break: break-all; }
+dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 4px 16px; margin: 12px 0; }
+dl.facts dt { font-weight: 600; color: var(--muted); }
+dl.facts dd { margin: 0; }
+.status { border-radius: 6px; padding: 10px 14px; margin: 8px 0; border: 1px solid; }
+.status.ok { background: #e6f4ea; border-color: #a8dab5; color: var(--ok); }
+.status.bad { background: #fce8e6; border-color: #f4b4ad; color: var(--bad); }
+.status strong { font-size: 15px; }
+.status ul { margin: 6px 0 0; padding-left: 20px; color: var(--ink); }
+table { border-collapse: collapse; margin: 8px 0; width: 100%; }
+th, td { border: 1px solid var(--line); padding: 4px 6px; vertical-align: top; text-align: left; }
+thead th { background: var(--head); position: sticky; top: 0; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+td.num { white-space: nowrap; }
+.plus { color: var(--ok); }
+.minus { color: var(--bad); }
+.score { display: block; font-weight: 600; }
+ul.payments { list-style: none; margin: 0; padding: 0; }
+ul.payments li { margin: 0 0 2px; }
+td.result { min-width: 10em; }
+td.payments { min-width: 13em; }
+.nowrap { white-space: nowrap; }
+.wide { overflow-x: auto; }
+th { white-space: nowrap; }
+th.player { white-space: normal; overflow-wrap: anywhere; min-width: 5.5em; }
+.reason { color: var(--muted); }
+tr.corrected td { background: var(--mark); }
+tr.corrected td:first-child { box-shadow: inset 4px 0 0 #c99a00; }
+.badge { display: inline-block; font-size: 11px; font-weight: 700; padding: 0 6px; border-radius: 8px;
+         background: #c99a00; color: #fff; margin-left: 4px; white-space: nowrap; }
+.badge.changed { background: var(--bad); }
+tr.changed td { background: #fdecea; }
+.pass { color: var(--muted); font-size: 12px; }
+figure { margin: 8px 0; }
+figure svg { width: 100%; max-width: 1100px; height: auto; display: block; }
+figcaption { color: var(--muted); font-size: 12px; }
+.first { font-weight: 600; color: var(--bad); }
+@media print { body { padding: 0; } thead th { position: static; } h2 { break-after: avoid; } }
+"""
+
+
+def esc(value: object) -> str:
+    """Any value from the data as HTML text (quotes escaped too, so it is safe in attributes)."""
+    return html.escape(str(value), quote=True)
+
+
+def _int(value: Any) -> int:
+    return int(value) if isinstance(value, int | float) else 0
+
+
+def _number(value: Any) -> str:
+    return f"{_int(value):,}"
+
+
+def _signed(value: Any) -> str:
+    """A change with its sign and a class that colours it."""
+    amount = _int(value)
+    cls = "plus" if amount > 0 else "minus" if amount < 0 else "zero"
+    return f'<span class="{cls}">{amount:+,}</span>'
+
+
+def _points(value: Any) -> str:
+    return f"{float(value):+.1f}" if isinstance(value, int | float) else ""
+
+
+def _text(value: Any) -> str:
+    """A source value as text: strings as they are, anything else as JSON."""
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, ensure_ascii=False, sort_keys=True)
+
+
+def _players(data: Mapping[str, Any]) -> list[str]:
+    return [str(p) for p in data.get("players") or []]
+
+
+def _rows(items: Iterable[str]) -> str:
+    return "\n".join(items)
+
+
+def render_audit_html(data: dict[str, Any]) -> str:
+    """The audit report (``replay.audit.report_data``) as one self-contained HTML page."""
+    key = str(data.get("match", ""))
+    sections = [
+        _header(data),
+        _integrity(data),
+        _summary(data),
+        _chart_section(data),
+        _ledger_section(data),
+        _corrections_section(data),
+        _findings_section(data),
+        _sheet_section(data),
+        _what_if_section(data),
+    ]
+    body = "\n".join(s for s in sections if s)
+    return (
+        "<!DOCTYPE html>\n"
+        '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n"
+        '<meta name="generator" content="honba audit">\n'
+        f"<title>Audit of {esc(key)} - honba</title>\n<style>{CSS}</style>\n</head>\n<body>\n"
+        f"{body}\n"
+        '<p class="muted">Written by <code>honba audit</code> from the stored events of the match; '
+        "the originals of corrected entries stay in the log.</p>\n"
+        "</body>\n</html>\n"
+    )
+
+
+def _header(data: Mapping[str, Any]) -> str:
+    players = _players(data)
+    seats = ", ".join(f'{esc(name)} <span class="muted">(seat {seat})</span>' for seat, name in enumerate(players))
+    source = data.get("source") or {}
+    if isinstance(source, Mapping) and source:
+        source_html = "<br>".join(f"{esc(k)}: {esc(_text(v))}" for k, v in source.items())
+    elif source:
+        source_html = esc(_text(source))
+    else:
+        source_html = '<span class="muted">not stated</span>'
+    description = data.get("rules_description") or ""
+    rules = esc(data.get("rules", ""))
+    if description:
+        rules += f' <span class="muted">- {esc(description)}</span>'
+    return (
+        "<header>\n"
+        f"<h1>Audit of match <code>{esc(data.get('match', ''))}</code></h1>\n"
+        '<p class="muted">Every number of the match explained: the ledger of the corrected history, '
+        "the corrections, the checks and the integrity of the stored record.</p>\n"
+        '<dl class="facts">\n'
+        f"<dt>Match</dt><dd><code>{esc(data.get('match', ''))}</code></dd>\n"
+        f"<dt>Players</dt><dd>{seats}</dd>\n"
+        f"<dt>Rules</dt><dd>{rules}</dd>\n"
+        f"<dt>Source</dt><dd>{source_html}</dd>\n"
+        "</dl>\n</header>"
+    )
+
+
+def _integrity(data: Mapping[str, Any]) -> str:
+    integrity = data.get("integrity") or {}
+    head = esc(integrity.get("head", ""))
+    events = esc(integrity.get("events", "?"))
+    problems = integrity.get("problems") or []
+    if integrity.get("intact", not problems):
+        if integrity.get("sealed", True):
+            state = "<strong>Intact.</strong> The stored events form an unbroken chain up to the saved seal."
+        else:
+            state = "<strong>Intact, but not sealed:</strong> there is no chain to check."
+        box = f'<div class="status ok" id="integrity-status">{state}</div>'
+    else:
+        items = _rows(
+            f"<li><strong>{esc(p.get('kind', ''))}</strong> at position {esc(p.get('position', '?'))}: "
+            f"{esc(p.get('detail', ''))}</li>"
+            for p in problems
+        )
+        box = (
+            '<div class="status bad" id="integrity-status"><strong>Broken:</strong> the stored events are not '
+            f"the history honba recorded ({len(problems)} problem{'s' if len(problems) != 1 else ''}).\n"
+            f"<ul>{items}</ul></div>"
+        )
+    return (
+        '<section id="integrity">\n<h2>Integrity</h2>\n'
+        f"{box}\n"
+        f'<p>{events} events; head digest <span class="digest">{head}</span></p>\n</section>'
+    )
+
+
+def _summary(data: Mapping[str, Any]) -> str:
+    players = _players(data)
+    scores = data.get("final_scores") or {}
+    points = data.get("final_points") or {}
+    head = "".join(f'<th class="num player">{esc(p)}</th>' for p in players)
+    rows = ["<tr><th>score</th>" + "".join(f'<td class="num">{_number(scores.get(p))}</td>' for p in players)]
+    if points:
+        rows.append(
+            "<tr><th>final points</th>" + "".join(f'<td class="num">{_points(points.get(p))}</td>' for p in players)
+        )
+    return (
+        '<section id="scores">\n<h2>Scores</h2>\n'
+        f'<table class="final"><thead><tr><th></th>{head}</tr></thead>\n<tbody>\n{_rows(rows)}\n</tbody></table>\n'
+        "</section>"
+    )
+
+
+def _chart_section(data: Mapping[str, Any]) -> str:
+    svg = score_chart_svg(data)
+    if not svg:
+        return ""
+    return (
+        '<section id="chart">\n<h2>Scores through the match</h2>\n'
+        f"<figure>\n{svg}\n<figcaption>Each player's score after every ledger entry, from the start; "
+        "corrected entries are shaded.</figcaption>\n</figure>\n</section>"
+    )
+
+
+def score_chart_svg(data: Mapping[str, Any]) -> str:
+    """The scores after each ledger entry, one line a player, as an inline ``<svg>`` element."""
+    players = _players(data)
+    series = [[_int(v) for v in row] for row in data.get("scores_by_hand") or []]
+    labels = [str(label) for label in data.get("hand_labels") or []]
+    if not players or not series:
+        return ""
+    labels = (labels + [""] * len(series))[: len(series)]
+    corrected = _corrected_positions(data)
+    ledger = data.get("ledger") or []
+    shaded = [i + 1 for i, row in enumerate(ledger) if _is_corrected(row, corrected)]
+
+    with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "honba-audit", "font.size": 10}):
+        figure = Figure(figsize=(11, 4.6), layout="constrained")
+        FigureCanvasAgg(figure)
+        axes = figure.add_subplot()
+        xs = list(range(len(series)))
+        handles: list[Any] = []
+        names: list[str] = []
+        for seat, name in enumerate(players):
+            ys = [row[seat] if seat < len(row) else 0 for row in series]
+            (line,) = axes.plot(
+                xs, ys, marker="o", markersize=4, linewidth=2, color=PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]
+            )
+            handles.append(line)
+            names.append(name)
+        for x in shaded:
+            axes.axvspan(x - 0.4, x + 0.4, color=CORRECTED_COLOUR, alpha=0.35, linewidth=0)
+        if shaded:
+            handles.append(Patch(color=CORRECTED_COLOUR, alpha=0.35))
+            names.append("corrected entry")
+        if any(v < 0 for row in series for v in row):
+            axes.axhline(0, color="#5f6368", linewidth=1, linestyle="--")
+        axes.set_xticks(xs)
+        axes.set_xticklabels(labels, rotation=45 if len(xs) > 14 else 0, ha="right" if len(xs) > 14 else "center")
+        axes.set_xlim(-0.5, len(xs) - 0.5)
+        axes.yaxis.set_major_formatter(FuncFormatter(lambda v, _pos: f"{v:,.0f}"))
+        axes.set_xlabel("hand (the score after it)")
+        axes.set_ylabel("score")
+        axes.grid(True, color="#e3e6ea", linewidth=0.8)
+        axes.set_axisbelow(True)
+        for side in ("top", "right"):
+            axes.spines[side].set_visible(False)
+        legend = axes.legend(handles, names, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+        for text in [*legend.get_texts(), *axes.get_xticklabels()]:
+            text.set_parse_math(False)  # a name like "$x$" is a name, not a formula
+        buffer = io.StringIO()
+        with warnings.catch_warnings():
+            # A name in a script the bundled font lacks: the browser draws the <text> with its own fonts.
+            warnings.filterwarnings("ignore", message="Glyph .* missing from font")
+            figure.savefig(buffer, format="svg", metadata={"Date": None})
+    svg = buffer.getvalue()
+    start = svg.find("<svg")
+    svg = svg[start:] if start >= 0 else svg
+    return svg.replace("<svg ", '<svg role="img" aria-label="Scores through the match" ', 1).strip()
+
+
+def _corrected_positions(data: Mapping[str, Any]) -> set[int]:
+    """Ledger positions touched by a correction: the entries they replace, and penalties they add."""
+    positions: set[int] = set()
+    for c in data.get("corrections") or []:
+        if c.get("target") is not None:
+            positions.add(_int(c["target"]))
+        else:
+            positions.add(_int(c.get("position")))
+    return positions
+
+
+def _is_corrected(row: Mapping[str, Any], corrected: set[int]) -> bool:
+    return bool(row.get("corrected")) or (row.get("position") is not None and _int(row["position"]) in corrected)
+
+
+def _payment(p: Mapping[str, Any]) -> str:
+    payer = "table" if p.get("payer") is None else p["payer"]
+    payee = "table" if p.get("payee") is None else p["payee"]
+    note = f": {p['note']}" if p.get("note") else ""
+    return (
+        f"<li>{esc(payer)} &rarr; {esc(payee)} <strong>{_number(p.get('amount'))}</strong> "
+        f'<span class="reason">({esc(p.get("reason", ""))}{esc(note)})</span></li>'
+    )
+
+
+def _ledger_section(data: Mapping[str, Any]) -> str:
+    players = _players(data)
+    ledger = data.get("ledger") or []
+    corrected = _corrected_positions(data)
+    by_target = {
+        _int(c["target"]) if c.get("target") is not None else _int(c.get("position")): _int(c.get("position"))
+        for c in data.get("corrections") or []
+    }
+    head = (
+        '<tr><th class="num">pos</th><th class="num">#</th><th class="nowrap">hand</th><th>dealer</th>'
+        '<th class="num">counters</th><th class="num">deposits</th><th>result</th><th>payments</th>'
+        + "".join(f'<th class="num player">{esc(p)}<br><span class="muted">change / after</span></th>' for p in players)
+        + "</tr>"
+    )
+    rows = []
+    for row in ledger:
+        position = row.get("position")
+        is_corrected = _is_corrected(row, corrected)
+        attributes = f' id="entry-{_int(position)}"' if position is not None else ""
+        if is_corrected:
+            attributes += ' class="corrected"'
+        result = esc(row.get("result", ""))
+        if is_corrected and position is not None:
+            link = by_target.get(_int(position))
+            anchor = f' href="#correction-{link}"' if link is not None else ""
+            result += f' <a class="badge"{anchor}>corrected</a>'
+        if row.get("deal_passed_to") is not None:
+            result += f'<br><span class="pass">deal passes to {esc(row["deal_passed_to"])}</span>'
+        payments = row.get("payments") or []
+        payment_html = f'<ul class="payments">{"".join(_payment(p) for p in payments)}</ul>' if payments else "-"
+        changes = row.get("changes") or {}
+        after = row.get("scores_after") or {}
+        cells = "".join(
+            f'<td class="num">{_signed(changes.get(p))}<span class="score">{_number(after.get(p))}</span></td>'
+            for p in players
+        )
+        number = esc(row.get("number", "")) if row.get("kind", "hand") == "hand" else esc(row.get("kind", ""))
+        rows.append(
+            f"<tr{attributes}>"
+            f'<td class="num">{esc("" if position is None else position)}</td>'
+            f'<td class="num">{number}</td>'
+            f'<td class="nowrap">{esc(row.get("hand", ""))}</td>'
+            f"<td>{esc(row.get('dealer', ''))}</td>"
+            f'<td class="num">{_number(row.get("counters"))}</td>'
+            f'<td class="num">{_number(row.get("deposits"))}</td>'
+            f'<td class="result">{result}</td><td class="payments">{payment_html}</td>{cells}</tr>'
+        )
+    if not rows:
+        rows.append(f'<tr><td colspan="{8 + len(players)}" class="muted">No hands recorded yet.</td></tr>')
+    return (
+        '<section id="ledger">\n<h2>Ledger</h2>\n'
+        '<p class="muted">The corrected history, hand by hand: the table before each hand (dealer, counters, '
+        "deposits on the table), the result, every payment with its reason, and each player's change and "
+        'score after it. Rows marked <span class="badge">corrected</span> follow a correction listed below.</p>\n'
+        f'<div class="wide"><table class="ledger">\n<thead>{head}</thead>\n'
+        f"<tbody>\n{_rows(rows)}\n</tbody>\n</table></div>\n"
+        "</section>"
+    )
+
+
+def _corrections_section(data: Mapping[str, Any]) -> str:
+    corrections = data.get("corrections") or []
+    if not corrections:
+        return '<section id="corrections">\n<h2>Corrections</h2>\n<p>No corrections were made.</p>\n</section>'
+    rows = []
+    for c in corrections:
+        target = c.get("target")
+        entry = f'<a href="#entry-{_int(target)}">{_int(target)}</a>' if target is not None else "-"
+        rows.append(
+            f'<tr id="correction-{_int(c.get("position"))}">'
+            f'<td class="num">{esc(c.get("position", ""))}</td>'
+            f"<td>{esc(c.get('kind', ''))}</td>"
+            f'<td class="num">{entry}</td>'
+            f"<td>{esc(c.get('original') or '-')}</td>"
+            f"<td>{esc(c.get('replacement') or '-')}</td>"
+            f"<td>{esc(c.get('by', ''))}</td>"
+            f"<td>{esc(c.get('at', ''))}</td>"
+            f'<td class="why">{esc(c.get("reason", ""))}</td></tr>'
+        )
+    return (
+        '<section id="corrections">\n<h2>Corrections</h2>\n'
+        '<p class="muted">Each correction is an event of its own; the original entry stays in the log.</p>\n'
+        '<table class="corrections"><thead><tr><th class="num">pos</th><th>kind</th><th class="num">entry</th>'
+        "<th>original</th><th>replacement</th><th>by</th><th>when</th><th>why</th></tr></thead>\n"
+        f"<tbody>\n{_rows(rows)}\n</tbody></table>\n</section>"
+    )
+
+
+def _finding_items(findings: Sequence[Mapping[str, Any]]) -> str:
+    return _rows(
+        f"<li><strong>{esc(f.get('kind', ''))}</strong> at {esc(f.get('hand', ''))}: {esc(f.get('text', ''))}</li>"
+        for f in findings
+    )
+
+
+def _findings_section(data: Mapping[str, Any]) -> str:
+    findings = data.get("findings") or []
+    invariants = [f for f in findings if f.get("kind") == "invariant"]
+    others = [f for f in findings if f.get("kind") != "invariant"]
+    if invariants:
+        checks = (
+            f'<div class="status bad"><strong>Invariants broken:</strong><ul>{_finding_items(invariants)}</ul></div>'
+        )
+    else:
+        checks = (
+            '<div class="status ok"><strong>Invariants hold:</strong> every hand sums to zero apart from deposits, '
+            "deposits are conserved, the final scores are the start plus every payment.</div>"
+        )
+    inconsistencies = (
+        f'<h3>Inconsistencies of the corrected history</h3>\n<ul class="findings">{_finding_items(others)}</ul>'
+        if others
+        else "<p>No inconsistencies: every correction leaves the deal where it was played.</p>"
+    )
+    return f'<section id="findings">\n<h2>Findings</h2>\n{checks}\n{inconsistencies}\n</section>'
+
+
+def _sheet_section(data: Mapping[str, Any]) -> str:
+    sheet = data.get("sheet")
+    if not sheet:
+        return ""
+    kind = esc(sheet.get("kind", ""))
+    rows = esc(sheet.get("rows", ""))
+    first = sheet.get("first_difference")
+    if first is None:
+        verdict = (
+            f'<div class="status ok"><strong>The sheet agrees</strong> with the ledger ({kind}, {rows} rows).</div>'
+        )
+    else:
+        verdict = (
+            f'<div class="status bad"><strong>The sheet ({kind}, {rows} rows) first parts from the ledger at '
+            f"{esc(first.get('hand', ''))}:</strong> {esc(first.get('text', ''))}</div>"
+        )
+    differences = sheet.get("differences") or []
+    listing = (
+        f'<h3>Every difference</h3>\n<ul class="findings">{_finding_items(differences)}</ul>' if differences else ""
+    )
+    return f'<section id="sheet">\n<h2>Score sheet comparison</h2>\n{verdict}\n{listing}\n</section>'
+
+
+def _what_if_section(data: Mapping[str, Any]) -> str:
+    what = data.get("what_if")
+    if not what:
+        return ""
+    players = _players(data)
+    other = esc(what.get("rules", ""))
+    ours = esc(data.get("rules", ""))
+    head = "".join(f'<th class="num player">{esc(p)}</th>' for p in players)
+    finals = data.get("final_scores") or {}
+    theirs = what.get("final_scores") or {}
+    summary = [
+        f"<tr><th>final scores under {ours}</th>"
+        + "".join(f'<td class="num">{_number(finals.get(p))}</td>' for p in players)
+        + "</tr>",
+        f"<tr><th>under {other}</th>"
+        + "".join(f'<td class="num">{_number(theirs.get(p))}</td>' for p in players)
+        + "</tr>",
+        "<tr><th>difference</th>"
+        + "".join(f'<td class="num">{_signed(_int(theirs.get(p)) - _int(finals.get(p)))}</td>' for p in players)
+        + "</tr>",
+    ]
+    our_points = data.get("final_points") or {}
+    their_points = what.get("final_points") or {}
+    if our_points and their_points:
+        summary += [
+            f"<tr><th>final points under {ours}</th>"
+            + "".join(f'<td class="num">{_points(our_points.get(p))}</td>' for p in players)
+            + "</tr>",
+            f"<tr><th>under {other}</th>"
+            + "".join(f'<td class="num">{_points(their_points.get(p))}</td>' for p in players)
+            + "</tr>",
+        ]
+    changed = [str(h) for h in what.get("changed_hands") or []]
+    changed_text = ", ".join(esc(h) for h in changed) if changed else "none"
+    notes = what.get("notes") or []
+    notes_html = f'<ul class="findings">{_finding_items(notes)}</ul>' if notes else ""
+    per_hand = []
+    for row, alt in zip(data.get("ledger") or [], what.get("ledger") or [], strict=False):
+        a = row.get("changes") or {}
+        b = alt.get("changes") or {}
+        differs = any(_int(a.get(p)) != _int(b.get(p)) for p in players)
+        cells = "".join(
+            f'<td class="num">{_signed(a.get(p))}'
+            + (f" &rarr; {_signed(b.get(p))}" if _int(a.get(p)) != _int(b.get(p)) else "")
+            + f'<span class="score">{_number((alt.get("scores_after") or {}).get(p))}</span></td>'
+            for p in players
+        )
+        mark = ' class="changed"' if differs else ""
+        badge = ' <span class="badge changed">changes</span>' if differs else ""
+        per_hand.append(
+            f"<tr{mark}><td>{esc(row.get('hand', ''))}</td><td>{esc(alt.get('result', ''))}{badge}</td>{cells}</tr>"
+        )
+    return (
+        f'<section id="what-if">\n<h2>What if: {ours} against {other}</h2>\n'
+        f'<table class="what-if-final"><thead><tr><th></th>{head}</tr></thead>\n'
+        f"<tbody>\n{_rows(summary)}\n</tbody></table>\n"
+        f"<p>Hands whose payments change: {changed_text}</p>\n{notes_html}\n"
+        f"<h3>Hand by hand</h3>\n"
+        f'<p class="muted">Each player\'s change under {ours} (&rarr; under {other} where it differs), and the '
+        f"score after the hand under {other}. The hands stay as they were played.</p>\n"
+        f'<table class="what-if"><thead><tr><th>hand</th><th>result</th>{head}</tr></thead>\n'
+        f"<tbody>\n{_rows(per_hand)}\n</tbody></table>\n</section>"
+    )
