@@ -1,23 +1,35 @@
 """The honba application service: the event store and the commands on matches.
 
 Storage is the ``eventsourcing`` library's: an embedded SQLite file by default
-(``eventsourcing.sqlite``), in memory for tests (``eventsourcing.popo``). The
-library's own settings (``PERSISTENCE_MODULE``, ``SQLITE_DBNAME``,
-``POSTGRES_*``) still work when no database is named explicitly.
+(``eventsourcing.sqlite``), a PostgreSQL database named by a
+``postgresql://user:password@host:port/dbname`` URL (``eventsourcing.postgres``),
+in memory for tests (``eventsourcing.popo``). The library's own settings
+(``PERSISTENCE_MODULE``, ``SQLITE_DBNAME``, ``POSTGRES_*``) still work when no
+database is named explicitly.
+
+Saves are optimistic: a command that loaded a match which another process changed
+before this one saved gets ``StoreConflict``. A command sent with a client key is
+tried again (reloaded and re-applied), since the key makes a second try record
+nothing twice; one without a key is refused, the user decides.
 """
 
 from __future__ import annotations
 
+import getpass
 import os
+import random
+import re
+import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qsl, unquote, urlsplit
 from uuid import UUID
 
 import attrs
 from eventsourcing.application import AggregateNotFoundError, Application
-from eventsourcing.persistence import IntegrityError, JSONTranscoder, Transcoding
-from eventsourcing.utils import get_topic
+from eventsourcing.persistence import IntegrityError, JSONTranscoder, PersistenceError, Transcoding
+from eventsourcing.utils import Environment, get_topic
 
 from domain.codec import VALUE_CLASSES, from_data, to_data
 from domain.errors import HonbaError
@@ -30,6 +42,10 @@ from replay.seal import Seal, seal_id
 
 DB_ENV = "HONBA_DB"
 MEMORY = ":memory:"
+POSTGRES = "eventsourcing.postgres"
+POSTGRES_URL_FORM = "postgresql://user:password@host:port/dbname"
+# How many times a command with a client key is tried when another process saved first.
+TRIES = 5
 
 
 class MatchNotFound(HonbaError):
@@ -38,6 +54,10 @@ class MatchNotFound(HonbaError):
 
 class MatchExists(HonbaError):
     """A match with that key is already stored."""
+
+
+class StoreConflict(MatchExists):
+    """Another process saved the match between this command's load and its save."""
 
 
 class StoreError(HonbaError):
@@ -65,7 +85,7 @@ def default_db_path() -> Path:
 
 
 def persistence_env(db: str | None) -> dict[str, str]:
-    """The library settings for a database named by path, ``:memory:`` or nothing.
+    """The library settings for a database named by path, ``:memory:``, PostgreSQL URL or nothing.
 
     With nothing named, ``HONBA_DB`` is used; failing that, the library's own
     ``PERSISTENCE_MODULE`` settings if set; failing that, the default SQLite file.
@@ -75,9 +95,120 @@ def persistence_env(db: str | None) -> dict[str, str]:
         return {}
     if db == MEMORY:
         return {"PERSISTENCE_MODULE": "eventsourcing.popo"}
+    if db is not None and _URL.match(db):
+        return postgres_env(db)
     path = Path(db) if db else default_db_path()
     path.parent.mkdir(parents=True, exist_ok=True)
     return {"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(path)}
+
+
+_URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
+# URL query parameters and the library settings they become.
+_URL_PARAMETERS = {
+    "schema": "POSTGRES_SCHEMA",
+    "connect_timeout": "POSTGRES_CONNECT_TIMEOUT",
+    "pool_size": "POSTGRES_POOL_SIZE",
+    "lock_timeout": "POSTGRES_LOCK_TIMEOUT",
+}
+
+
+def postgres_env(url: str) -> dict[str, str]:
+    """The library settings for ``postgresql://user:password@host:port/dbname[?schema=...]``.
+
+    User, password and database name may be percent-encoded; ``host=/dir`` in the query
+    names a unix socket directory. Without a user, the login name is used (as libpq does);
+    without a host, localhost; without a port, 5432. A URL that says none of what is
+    needed, or something else, is refused with ``StoreError``.
+    """
+    shown = redact(url)
+
+    def bad(why: str) -> StoreError:
+        return StoreError(f"bad store URL {shown}: {why} (expected {POSTGRES_URL_FORM})")
+
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError as exc:
+        raise bad(str(exc)) from None
+    if parts.scheme.lower() not in ("postgresql", "postgres"):
+        raise StoreError(
+            f"unknown kind of store {shown}: give a SQLite file, {MEMORY} or a PostgreSQL URL ({POSTGRES_URL_FORM})"
+        )
+    dbname = unquote(parts.path.removeprefix("/"))
+    if not dbname or "/" in dbname:
+        raise bad("no database name" if not dbname else f"database name {dbname!r} has a '/'")
+    if parts.fragment:
+        raise bad("it has a '#' part")
+    env = {
+        "PERSISTENCE_MODULE": POSTGRES,
+        "POSTGRES_DBNAME": dbname,
+        "POSTGRES_HOST": parts.hostname or "localhost",
+        "POSTGRES_PORT": str(port or 5432),
+        "POSTGRES_USER": unquote(parts.username) if parts.username else getpass.getuser(),
+        "POSTGRES_PASSWORD": unquote(parts.password) if parts.password else "",
+        "POSTGRES_CONNECT_TIMEOUT": "10",
+    }
+    for name, value in parse_qsl(parts.query, keep_blank_values=True):
+        if name == "host" and value:
+            env["POSTGRES_HOST"] = value
+        elif name == "port":
+            if not value.isdigit():
+                raise bad(f"port must be a whole number, not {value!r}")
+            env["POSTGRES_PORT"] = value
+        elif name in _URL_PARAMETERS:
+            if name != "schema" and not value.isdigit():
+                raise bad(f"{name} must be a whole number, not {value!r}")
+            env[_URL_PARAMETERS[name]] = value
+        else:
+            known = ", ".join(["host", "port", *_URL_PARAMETERS])
+            raise bad(f"unknown parameter {name!r} (known: {known})")
+    return env
+
+
+def redact(db: str) -> str:
+    """A store's name as shown in messages: a URL's password is replaced by ***."""
+    if not _URL.match(db):
+        return db
+    try:
+        parts = urlsplit(db)
+    except ValueError:
+        return re.sub(r"(://[^:/@]*):[^@/]*@", r"\1:***@", db)
+    if parts.password is None:
+        return db
+    netloc = parts.netloc.rsplit("@", 1)
+    user = netloc[0].split(":", 1)[0]
+    return parts._replace(netloc=f"{user}:***@{netloc[1]}").geturl()
+
+
+def _check_postgres(env: Mapping[str, str]) -> None:
+    """Connect once to the PostgreSQL server the settings name, so that a wrong address, user,
+    password or database gives the server's own reason at once (the library's connection pool
+    would wait out its timeout and say only that it got no connection)."""
+    settings = Environment(HonbaApp.name, {**os.environ, **env})
+    if settings.get("PERSISTENCE_MODULE") != POSTGRES or settings.get("POSTGRES_GET_PASSWORD_TOPIC"):
+        return
+    import psycopg
+
+    names = ("DBNAME", "HOST", "PORT", "USER", "PASSWORD")
+    dbname, host, port, user, password = (settings.get(f"POSTGRES_{name}") for name in names)
+    if dbname is None or host is None or user is None or password is None:
+        return  # the library names the missing setting
+    timeout = settings.get("POSTGRES_CONNECT_TIMEOUT") or "10"
+    where = f"{host}:{port or 5432}"
+    try:
+        psycopg.connect(
+            dbname=dbname,
+            host=host,
+            port=port or "5432",
+            user=user,
+            password=password,
+            connect_timeout=int(timeout) if timeout.isdigit() else 10,
+        ).close()
+    except psycopg.Error as exc:
+        reason = " ".join(str(exc).split()) or type(exc).__name__
+        raise StoreError(
+            f"cannot connect to PostgreSQL at {where} (database {dbname!r}, user {user!r}): {reason}"
+        ) from None
 
 
 @attrs.frozen
@@ -98,11 +229,15 @@ class HonbaApp(Application[UUID]):
 
     @classmethod
     def open(cls, db: str | None = None) -> HonbaApp:
-        """Open the store named by ``db`` (a path or ``:memory:``), see ``persistence_env``."""
+        """Open the store named by ``db`` (a path, ``:memory:`` or a PostgreSQL URL), see ``persistence_env``."""
+        env = persistence_env(db)
+        _check_postgres(env)
         try:
-            return cls(env=persistence_env(db))
+            return cls(env=env)
         except Exception as exc:  # the library raises several kinds; all mean the same to a user
-            raise StoreError(f"cannot open the store {db or default_db_path()}: {exc}") from None
+            named = db or os.environ.get(DB_ENV) or env.get("POSTGRES_DBNAME") or str(default_db_path())
+            reason = " ".join(str(exc).split()) or type(exc).__name__
+            raise StoreError(f"cannot open the store {redact(named)}: {reason}") from None
 
     def register_transcodings(self, transcoder: JSONTranscoder) -> None:
         super().register_transcodings(transcoder)
@@ -154,23 +289,27 @@ class HonbaApp(Application[UUID]):
         opening: TableState | None = None,
     ) -> Match:
         """Start and store a new match; a key already in use is refused."""
+        already = MatchExists(f"a match {key!r} is already stored")
         if self.has_match(key):
-            raise MatchExists(f"a match {key!r} is already stored")
+            raise already
         match = Match.start(key, players, rules, source, opening)
-        self._save(match)
+        try:
+            self._save(match)
+        except StoreConflict:
+            raise already from None  # started by another process since the check above
         return match
 
     def record(self, key: str, result: HandResult, *, client_key: str | None = None) -> Match:
         """Record a hand result on a stored match (a retry with the same client key records nothing)."""
-        return self._command(key, lambda match: match.record(result, client_key=client_key))
+        return self._command(key, lambda match: match.record(result, client_key=client_key), client_key)
 
     def penalise(self, key: str, penalty: Penalty, *, client_key: str | None = None) -> Match:
         """Record a penalty on a stored match."""
-        return self._command(key, lambda match: match.penalise(penalty, client_key=client_key))
+        return self._command(key, lambda match: match.penalise(penalty, client_key=client_key), client_key)
 
     def end(self, key: str, reason: str, *, client_key: str | None = None) -> Match:
         """End a stored match early; ``reason`` may not be one the rules decide (complete, bust, dealer_stop)."""
-        return self._command(key, lambda match: match.end(early_end_reason(reason), client_key=client_key))
+        return self._command(key, lambda match: match.end(early_end_reason(reason), client_key=client_key), client_key)
 
     def amend(
         self,
@@ -184,23 +323,45 @@ class HonbaApp(Application[UUID]):
     ) -> Match:
         """Replace the result or penalty at position ``target`` of a stored match (a correction)."""
         return self._command(
-            key, lambda match: match.amend(target, replacement, by=by, reason=reason, client_key=client_key)
+            key, lambda match: match.amend(target, replacement, by=by, reason=reason, client_key=client_key), client_key
         )
 
     def void(self, key: str, target: int, *, by: str, reason: str, client_key: str | None = None) -> Match:
         """Void the result or penalty at position ``target`` of a stored match (a correction)."""
-        return self._command(key, lambda match: match.void(target, by=by, reason=reason, client_key=client_key))
+        return self._command(
+            key, lambda match: match.void(target, by=by, reason=reason, client_key=client_key), client_key
+        )
 
     def add_penalty(self, key: str, penalty: Penalty, *, by: str, reason: str, client_key: str | None = None) -> Match:
         """Add a penalty as a correction, also after the match ended."""
-        return self._command(key, lambda match: match.add_penalty(penalty, by=by, reason=reason, client_key=client_key))
+        return self._command(
+            key, lambda match: match.add_penalty(penalty, by=by, reason=reason, client_key=client_key), client_key
+        )
 
-    def _command(self, key: str, command: Callable[[Match], None]) -> Match:
-        match = self.get_match(key)
-        command(match)
-        if match.pending_events:
-            self._save(match)
-        return match
+    def _command(self, key: str, command: Callable[[Match], None], client_key: str | None = None) -> Match:
+        """Load the match, apply the command, save what it records.
+
+        When another process saved the match in between (``StoreConflict``), a command with a
+        client key is applied again to the match as it now is, up to ``TRIES`` times with a short,
+        growing, jittered pause: the key makes the retry safe (if the other process recorded this
+        very command, the retry records nothing). A command without a key is not retried.
+        """
+        for attempt in range(1, TRIES + 1):
+            match = self.get_match(key)
+            command(match)
+            if not match.pending_events:
+                return match
+            try:
+                self._save(match)
+            except StoreConflict as conflict:
+                if client_key is None:
+                    raise
+                if attempt == TRIES:
+                    raise StoreConflict(f"{conflict} (tried {TRIES} times)") from None
+                time.sleep(0.02 * 2**attempt * (0.5 + random.random()))
+            else:
+                return match
+        raise AssertionError("unreachable")  # pragma: no cover
 
     def store_whole(self, match: Match) -> bool:
         """Store a match built in memory, all its events at once.
@@ -250,4 +411,6 @@ class HonbaApp(Application[UUID]):
         try:
             self.save(match, seal)
         except IntegrityError:
-            raise MatchExists(f"match {match.key!r} changed in the store while this command ran; try again") from None
+            raise StoreConflict(f"match {match.key!r} changed in the store while this command ran; try again") from None
+        except PersistenceError as exc:
+            raise StoreError(f"cannot save match {match.key!r}: {' '.join(str(exc).split())}") from None

@@ -19,7 +19,7 @@ import attrs
 from domain.amendments import Correction
 from domain.errors import HonbaError
 from domain.match import Match, opening_state
-from domain.progression import Fact, deal_passes
+from domain.progression import Fact, deal_passes, evolve
 from domain.rules import Ruleset
 from domain.values import DealPass, MatchEnd, Penalty, TableState
 from projections.ledger import LedgerEntry, ledger
@@ -82,6 +82,8 @@ class WhatIf:
     final_scores: tuple[int, ...]
     final_points: tuple[float, ...]
     notes: tuple[Finding, ...]
+    # Each changed hand with what each player gets more (+) or less (-) under the other rules.
+    hand_changes: tuple[tuple[str, tuple[int, ...]], ...] = ()
 
 
 @attrs.frozen
@@ -195,6 +197,31 @@ def _inconsistencies(match: Match, entries: Sequence[LedgerEntry]) -> list[Findi
                     "The later hands stay as they were played.",
                 )
             )
+    findings += _voided_deal_passes(match)
+    return findings
+
+
+def _voided_deal_passes(match: Match) -> list[Finding]:
+    """Voided hands whose recorded deal pass stays: the deal moved on after a hand that no longer counts."""
+    voided = {target for target, c in match.corrections.items() if c.replacement is None}
+    recorded = list(match.history)
+    findings = []
+    state = opening_state(match.rules, match.opening)
+    effective = dict(match.effective_entries())
+    for index, (position, fact) in enumerate(recorded):
+        if position in voided and not isinstance(fact, Penalty):
+            following = recorded[index + 1][1] if index + 1 < len(recorded) else None
+            if isinstance(following, DealPass):
+                findings.append(
+                    Finding(
+                        "inconsistency",
+                        state.hand_label,
+                        "as played the deal passed after this hand, which is now void; the deal pass stays "
+                        "and the later hands stay as they were played.",
+                    )
+                )
+        if position in effective and not isinstance(effective[position], MatchEnd):
+            state, _ = evolve(state, match.rules, effective[position])
     return findings
 
 
@@ -260,9 +287,12 @@ def _what_if(match: Match, entries: Sequence[LedgerEntry], other: Ruleset) -> Wh
             f"the rules {other.name!r} are for {other.players} players, the match has {len(match.players)}"
         )
     theirs = _entries(match, other)
-    changed = tuple(
-        a.before.hand_label for a, b in zip(entries, theirs, strict=True) if a.deltas != b.deltas and a.kind != "end"
+    hand_changes = tuple(
+        (a.before.hand_label, tuple(new - old for old, new in zip(a.deltas, b.deltas, strict=True)))
+        for a, b in zip(entries, theirs, strict=True)
+        if a.deltas != b.deltas and a.kind != "end"
     )
+    changed = tuple(label for label, _ in hand_changes)
     notes = []
     for entry in theirs:
         if entry.kind == "hand" and not isinstance(entry.fact, DealPass | MatchEnd | Penalty):
@@ -278,7 +308,7 @@ def _what_if(match: Match, entries: Sequence[LedgerEntry], other: Ruleset) -> Wh
                     )
                 )
     final = theirs[-1].after if theirs else opening_state(other, match.opening)
-    return WhatIf(other, tuple(theirs), changed, final.scores, final.final_points, tuple(notes))
+    return WhatIf(other, tuple(theirs), changed, final.scores, final.final_points, tuple(notes), hand_changes)
 
 
 def report_data(report: AuditReport) -> dict[str, Any]:
@@ -338,6 +368,9 @@ def report_data(report: AuditReport) -> dict[str, Any]:
         data["what_if"] = {
             "rules": w.rules.name,
             "changed_hands": list(w.changed_hands),
+            "hand_changes": [
+                {"hand": label, "changes": dict(zip(players, diff, strict=True))} for label, diff in w.hand_changes
+            ],
             "final_scores": dict(zip(players, w.final_scores, strict=True)),
             "final_points": _by_player(players, w.final_points),
             "notes": [attrs.asdict(f) for f in w.notes],

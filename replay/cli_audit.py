@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import tomllib
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -125,7 +126,12 @@ def check(
 def _rules_ref(ref: str) -> Ruleset:
     path = Path(ref)
     if ref.endswith(".toml") or path.is_file():
-        return parse_rule_text(path.read_text(encoding="utf-8"), source=ref)
+        text = path.read_text(encoding="utf-8")
+        rules = parse_rule_text(text, source=ref)
+        if "name" not in tomllib.loads(text):
+            # A file that changes a preset without naming itself is shown by its file name, not the preset's.
+            rules = rules.with_overrides({"name": path.stem}, source=ref)
+        return rules
     return load_preset(ref)
 
 
@@ -222,11 +228,17 @@ def _print_audit(report: AuditReport, data: dict[str, Any]) -> None:
             table.add_column(name, justify="right")
         table.add_row("final scores", *(f"{s:,}" for s in report.final.scores))
         table.add_row(f"under {what.rules.name}", *(f"{s:,}" for s in what.final_scores))
+        table.add_row(
+            "change", *(f"{new - old:+,}" for old, new in zip(report.final.scores, what.final_scores, strict=True))
+        )
         if what.final_points and report.final.final_points:
             table.add_row("final points", *(f"{p:+.1f}" for p in report.final.final_points))
             table.add_row(f"under {what.rules.name}", *(f"{p:+.1f}" for p in what.final_points))
         out.print(table)
         changed = ", ".join(what.changed_hands) or "none"
         out.print(f"Hands whose payments change: {changed}", markup=False)
+        for label, diff in what.hand_changes:
+            moves = ", ".join(f"{name} {d:+,}" for name, d in zip(players, diff, strict=True) if d)
+            out.print(f"  {label}: {moves}", markup=False)
         for note in what.notes:
             out.print(f"{note.hand}: {note.text}", markup=False)

@@ -17,6 +17,7 @@ import attrs
 from domain.integrity import GENESIS, ChainProblem, Link, check_chain, event_digest
 from domain.match import Match
 from replay.app import HonbaApp
+from replay.seal import Seal
 
 
 @attrs.frozen
@@ -46,19 +47,36 @@ class MatchCheck:
 
 
 def _match_ids(app: HonbaApp) -> Iterator[tuple[UUID, str]]:
-    """Every match id in the store with its key, read from the rows that start matches."""
+    """Every match id in the store with its key, read from the rows that start matches; then
+    every match whose seal is stored but whose start row is not (named by its id)."""
+    found: set[UUID] = set()
+    for row in _rows(app, Match.Started):
+        try:
+            key = str(json.loads(row.state).get("key", "?"))
+        except (ValueError, UnicodeDecodeError, AttributeError):
+            key = "?"
+        found.add(UUID(str(row.originator_id)))
+        yield UUID(str(row.originator_id)), key
+    for row in _rows(app, Seal.Opened):
+        try:
+            opened = app.mapper.to_domain_event(row)
+        except Exception:  # a seal that no longer decodes names no match
+            continue
+        match_id = getattr(opened, "match_id", None)
+        if isinstance(match_id, UUID) and match_id not in found:
+            found.add(match_id)
+            yield match_id, f"match {match_id} (its start event is missing)"
+
+
+def _rows(app: HonbaApp, event_class: type[Any]) -> Iterator[Any]:
+    """The stored rows of one kind of event, in the order they were stored."""
     start = 1
-    topic = f"{Match.Started.__module__}:{Match.Started.__qualname__}"
+    topic = f"{event_class.__module__}:{event_class.__qualname__}"
     while True:
         batch = app.recorder.select_notifications(start=start, limit=500, topics=[topic])
         if not batch:
             return
-        for row in batch:
-            try:
-                key = str(json.loads(row.state).get("key", "?"))
-            except (ValueError, UnicodeDecodeError, AttributeError):
-                key = "?"
-            yield UUID(str(row.originator_id)), key
+        yield from batch
         start = batch[-1].id + 1
 
 
@@ -72,7 +90,9 @@ def check_match(app: HonbaApp, match_id: UUID, key: str) -> MatchCheck:
             links.append(Link(stored.originator_version, event_digest(event), str(getattr(event, "prior", ""))))
         except Exception as exc:  # a row that no longer decodes is altered, whatever broke in decoding
             problems.append(ChainProblem(stored.originator_version, "altered", f"cannot be read: {exc}"))
-            links.append(Link(stored.originator_version, f"unreadable-{stored.originator_version}", "?"))
+            # Taken to follow the event before it, so that only this event is named.
+            prior = links[-1].digest if links else GENESIS
+            links.append(Link(stored.originator_version, f"unreadable-{stored.originator_version}", prior))
     seal = app.seal_of(match_id)
     sealed = None if seal is None else (seal.position, seal.head)
     problems += check_chain(links, sealed=sealed)

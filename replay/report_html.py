@@ -516,3 +516,106 @@ def _what_if_section(data: Mapping[str, Any]) -> str:
         f'<table class="what-if"><thead><tr><th>hand</th><th>result</th>{head}</tr></thead>\n'
         f"<tbody>\n{_rows(per_hand)}\n</tbody></table>\n</section>"
     )
+
+
+def render_standings_html(data: dict[str, Any]) -> str:
+    """Tournament standings (``replay.cli_tournaments.standings_data``) as a page to publish,
+    with a chart of each player's cumulative points by session."""
+    name = str(data.get("tournament", ""))
+    rows = data.get("rows") or []
+    header = (
+        "<tr><th>rank</th><th>player</th><th>points</th><th>net score</th><th>matches</th>"
+        "<th>avg place</th><th>1st</th><th>2nd</th><th>3rd</th><th>4th</th><th>penalties</th></tr>"
+    )
+    body = []
+    for row in rows:
+        counts = "".join(f'<td class="num">{_int(c)}</td>' for c in (row.get("place_counts") or []))
+        body.append(
+            f'<tr><td class="num">{_int(row.get("rank"))}</td><td>{esc(row.get("player"))}</td>'
+            f'<td class="num">{_points(row.get("points"))}</td><td class="num">{_signed(row.get("net_score"))}</td>'
+            f'<td class="num">{_int(row.get("matches"))}</td><td class="num">{esc(row.get("average_place"))}</td>'
+            f'{counts}<td class="num">{_number(row.get("penalties"))}</td></tr>'
+        )
+    sessions = [str(s) for s in data.get("sessions") or []]
+    in_progress = _int(data.get("in_progress"))
+    note = f"<p>{in_progress} matches still in progress do not count yet.</p>\n" if in_progress else ""
+    chart = standings_chart_svg(data)
+    chart_section = (
+        '<section id="chart">\n<h2>Points by session</h2>\n'
+        f"<figure>\n{chart}\n<figcaption>Each player's cumulative placement points after every session."
+        "</figcaption>\n</figure>\n</section>\n"
+        if chart
+        else ""
+    )
+    matches = "".join(
+        f'<tr><td>{esc(m.get("match"))}</td><td class="num">{_int(m.get("session"))}</td>'
+        f"<td>{esc(', '.join(str(p) for p in m.get('players') or []))}</td>"
+        f"<td>{esc(', '.join(_points(p) for p in m.get('final_points') or []))}</td>"
+        f"<td>{'yes' if m.get('finished') else 'in progress'}</td></tr>"
+        for m in data.get("matches") or []
+    )
+    return (
+        "<!DOCTYPE html>\n"
+        '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n"
+        '<meta name="generator" content="honba standings">\n'
+        f"<title>Standings of {esc(name)} - honba</title>\n<style>{CSS}</style>\n</head>\n<body>\n"
+        f"<header><h1>Standings of {esc(name)}</h1>\n"
+        f"<p>Sessions: {esc(', '.join(sessions) or 'none yet')}. Ranked by placement points, then average "
+        "placement, then first places, then net score.</p></header>\n"
+        f"{note}"
+        f'<section id="standings"><h2>Standings</h2>\n<div class="wide"><table class="ledger">\n'
+        f"<thead>{header}</thead>\n<tbody>\n{''.join(body)}\n</tbody>\n</table></div>\n</section>\n"
+        f"{chart_section}"
+        '<section id="matches"><h2>Matches</h2>\n<div class="wide"><table class="ledger">\n'
+        "<thead><tr><th>match</th><th>session</th><th>players (seat order)</th><th>final points</th>"
+        f"<th>finished</th></tr></thead>\n<tbody>\n{matches}\n</tbody>\n</table></div>\n</section>\n"
+        '<p class="muted">Written by <code>honba standings</code> from the stored matches.</p>\n'
+        "</body>\n</html>\n"
+    )
+
+
+def standings_chart_svg(data: Mapping[str, Any]) -> str:
+    """Cumulative points by session, one line a player, as an inline ``<svg>`` element."""
+    by_session: Mapping[str, Mapping[str, Any]] = data.get("by_session") or {}
+    sessions = sorted(by_session, key=lambda s: int(s))
+    players = [str(row.get("player")) for row in data.get("rows") or []]
+    if not sessions or not players:
+        return ""
+    with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "honba-standings", "font.size": 10}):
+        figure = Figure(figsize=(11, 4.6), layout="constrained")
+        FigureCanvasAgg(figure)
+        axes = figure.add_subplot()
+        xs = list(range(len(sessions) + 1))
+        for index, player in enumerate(players):
+            ys = [0.0] + [float(by_session[s].get(player, 0.0)) for s in sessions]
+            (line,) = axes.plot(
+                xs,
+                ys,
+                marker="o",
+                markersize=4,
+                linewidth=2,
+                color=PLAYER_COLOURS[index % len(PLAYER_COLOURS)],
+                linestyle="-" if index < len(PLAYER_COLOURS) else "--",
+            )
+            line.set_label(player)
+        axes.set_xticks(xs)
+        axes.set_xticklabels(["start", *(f"session {s}" for s in sessions)])
+        axes.axhline(0, color="#5f6368", linewidth=1, linestyle="--")
+        axes.set_ylabel("placement points")
+        axes.grid(True, color="#e3e6ea", linewidth=0.8)
+        axes.set_axisbelow(True)
+        for side in ("top", "right"):
+            axes.spines[side].set_visible(False)
+        legend = axes.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+        for text in legend.get_texts():
+            text.set_parse_math(False)
+        buffer = io.StringIO()
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", message="Glyph .* missing from font")
+            figure.savefig(buffer, format="svg", metadata={"Date": None})
+    svg = buffer.getvalue()
+    start = svg.find("<svg")
+    svg = svg[start:] if start >= 0 else svg
+    return svg.replace("<svg ", '<svg role="img" aria-label="Points by session" ', 1).strip()

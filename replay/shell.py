@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Annotated, TypeVar
 
 import typer
+from eventsourcing.persistence import PersistenceError
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
@@ -30,7 +31,11 @@ err = Console(stderr=True, soft_wrap=True)
 T = TypeVar("T")
 DbOption = Annotated[
     str | None,
-    typer.Option("--db", help=f"SQLite file, or :memory:. Default: ${DB_ENV} or {default_db_path()}"),
+    typer.Option(
+        "--db",
+        help=f"SQLite file, :memory:, or postgresql://user:password@host:port/dbname. "
+        f"Default: ${DB_ENV} or {default_db_path()}",
+    ),
 ]
 
 
@@ -56,6 +61,12 @@ class Shell:
             self._app = HonbaApp.open(self.db)
         return self._app
 
+    def close(self) -> None:
+        """Close the store (a PostgreSQL store's connections) if a command opened it."""
+        if self._app is not None:
+            self._app.close()
+            self._app = None
+
 
 def fail(message: str, code: int = 2) -> typer.Exit:
     """Print one line on stderr and give the exit to raise."""
@@ -69,6 +80,8 @@ def guarded(action: Callable[[], T]) -> T:
         return action()
     except HonbaError as exc:
         raise fail(str(exc)) from None
+    except PersistenceError as exc:  # the store failed under a command (a lost connection, a locked file)
+        raise fail(f"the store failed: {' '.join(str(exc).split()) or type(exc).__name__}") from None
     except OSError as exc:
         raise fail(f"{exc.filename or ''}: {exc.strerror or exc}".lstrip(": ")) from None
 
@@ -83,6 +96,7 @@ def shell(ctx: typer.Context) -> Shell:
 def main_options(ctx: typer.Context, db: DbOption = None) -> None:
     """Choose the store; the commands below act on it."""
     ctx.obj = Shell(db)
+    ctx.call_on_close(ctx.obj.close)
 
 
 def progress_bar(total: int, label: str) -> Progress:

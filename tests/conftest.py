@@ -13,8 +13,12 @@ subtracts the 1000 of each declarer visibly.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import os
+from collections.abc import Iterable, Iterator
 from pathlib import Path
+
+import pytest
+from pg_server import PostgresServer, ServerUnavailable
 
 from domain.match import Match
 from domain.rules import Ruleset, load_preset
@@ -89,3 +93,44 @@ def started(
     """A match in memory, by default from East 1 at the rules' start score."""
     names = list(players) if players is not None else ["Ann", "Ben", "Cho", "Dai"][: rules.players]
     return Match.start(key, names, rules, {}, opening)
+
+
+# The stores: SQLite files and a real PostgreSQL server that the session starts itself (tests/pg_server.py).
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[PostgresServer]:
+    """A PostgreSQL server in a temporary directory for the whole session, stopped at its end.
+
+    Skipped, saying why, where none can be started; under CI (``CI`` set) that is a failure instead.
+    """
+    server: PostgresServer | None = None
+    try:
+        server = PostgresServer()
+        server.start()
+    except ServerUnavailable as exc:
+        if server is not None:
+            server.stop()
+        if os.environ.get("CI"):
+            pytest.fail(f"CI needs the PostgreSQL server: {exc}")
+        pytest.skip(f"no PostgreSQL server could be started: {exc}")
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def postgres_url(postgres_server: PostgresServer) -> str:
+    """The URL of a new, empty PostgreSQL database."""
+    return postgres_server.new_database()
+
+
+STORES = ["sqlite", "postgresql"]
+
+
+@pytest.fixture(params=STORES)
+def store_db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """What ``--db`` names: a new SQLite file, or a new PostgreSQL database (one test each)."""
+    if request.param == "postgresql":
+        url: str = request.getfixturevalue("postgres_url")
+        return url
+    return str(tmp_path / "store" / "honba.sqlite")

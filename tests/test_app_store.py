@@ -1,4 +1,7 @@
-"""The event store: matches in an embedded SQLite file, found by their natural key."""
+"""The event store: matches in an embedded SQLite file or in PostgreSQL, found by their natural key.
+
+The tests taking ``store`` run once on each store (``store_db`` in conftest.py).
+"""
 
 from __future__ import annotations
 
@@ -32,8 +35,8 @@ def db_file(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def store(db_file: Path) -> Iterator[HonbaApp]:
-    app = HonbaApp.open(str(db_file))
+def store(store_db: str) -> Iterator[HonbaApp]:
+    app = HonbaApp.open(store_db)
     yield app
     app.close()
 
@@ -51,11 +54,11 @@ def recorded(store: HonbaApp, key: str = "club-1") -> Match:
     return store.get_match(key)
 
 
-def test_a_match_survives_reopening_the_sqlite_file(store: HonbaApp, db_file: Path) -> None:
+def test_a_match_survives_reopening_the_store(store: HonbaApp, store_db: str) -> None:
     before = recorded(store)
     _, facts_before = store.facts("club-1")
     store.close()
-    reopened = HonbaApp.open(str(db_file))
+    reopened = HonbaApp.open(store_db)
     try:
         after = reopened.get_match("club-1")
         _, facts_after = reopened.facts("club-1")
@@ -134,7 +137,7 @@ def test_an_invalid_record_stores_nothing(store: HonbaApp) -> None:
     assert list(store.list_matches()) == []
 
 
-def test_a_refused_command_records_nothing(store: HonbaApp, db_file: Path) -> None:
+def test_a_refused_command_records_nothing(store: HonbaApp) -> None:
     before = recorded(store)
     with pytest.raises(InvalidHandValue):
         store.record("club-1", ron(2, 1, 1, 20))

@@ -199,7 +199,7 @@ def parse_record(text: str, *, name: str = "<record>") -> MatchRecord:
     facts: list[Fact] = []
     lines: list[int] = []
     corrections: list[RecordCorrection] = []
-    chained = False
+    chained = _check_chain(text, name)
     for number, line in enumerate(text.splitlines(), start=1):
         where = f"{name}:{number}"
         if not line.strip():
@@ -210,7 +210,6 @@ def parse_record(text: str, *, name: str = "<record>") -> MatchRecord:
             raise RecordError(f"{where}: not valid JSON ({exc.msg})") from None
         if not isinstance(data, dict):
             raise RecordError(f"{where}: each line must be a JSON object")
-        chained = chained or "prior" in data or data.get("type") == "seal"
         data.pop("prior", None)
         if header is None:
             header = attrs.evolve(_header(data, where), start_line=number)
@@ -227,8 +226,6 @@ def parse_record(text: str, *, name: str = "<record>") -> MatchRecord:
         lines.append(number)
     if header is None:
         raise RecordError(f"{name}: empty record file (the first line must start the match)")
-    if chained:
-        _check_chain(text, name)
     return attrs.evolve(header, facts=tuple(facts), lines=tuple(lines), corrections=tuple(corrections), chained=chained)
 
 
@@ -256,15 +253,18 @@ def _correction(data: dict[str, Any], players: Sequence[str], where: str, number
     return RecordCorrection(number, target, replacement, by, reason)
 
 
-def _check_chain(text: str, name: str) -> None:
-    """Refuse a chained file whose lines were edited, removed, moved or added."""
+def _check_chain(text: str, name: str) -> bool:
+    """Refuse a chained file whose lines were edited, removed, moved or added, before any line
+    is read (an edited line is named as such, not by what it breaks further on); True when the
+    file carries a chain."""
     check = check_record_text(text, name=name)
-    if check.problems:
+    if check.chained and check.problems:
         first = check.problems[0]
         raise RecordError(
             f"{name}:{first.position}: the file's chain is broken: line {first.position} {first.kind}"
             f" ({first.detail}); it is not what honba exported"
         )
+    return check.chained
 
 
 def _header(data: dict[str, Any], where: str) -> MatchRecord:
@@ -474,8 +474,10 @@ def unchained(text: str) -> str:
 def check_record_text(text: str, *, name: str) -> FileCheck:
     """Check a record file's chain: every line names the digest of the line before, and the
     seal line counts the lines and names the head digest. A file without any chain (written by
-    hand) has nothing to check."""
-    lines: list[dict[str, Any]] = []
+    hand) has nothing to check. Problems are named by their line in the file."""
+    lines: list[dict[str, Any] | None] = []
+    numbers: list[int] = []  # the file line of each non-blank line
+    unreadable: dict[int, str] = {}
     problems: list[ChainProblem] = []
     for number, raw in enumerate(text.splitlines(), start=1):
         if not raw.strip():
@@ -483,23 +485,40 @@ def check_record_text(text: str, *, name: str) -> FileCheck:
         try:
             data = json.loads(raw)
         except json.JSONDecodeError as exc:
-            problems.append(ChainProblem(number, "altered", f"not JSON ({exc.msg})"))
-            continue
-        if isinstance(data, dict):
-            lines.append(data)
-    seal = lines.pop() if lines and lines[-1].get("type") == "seal" else None
-    if seal is None and not any("prior" in line for line in lines):
-        return FileCheck(name, len(lines), GENESIS, tuple(problems), chained=False)
-    links = [Link(i, digest_of(line), str(line.get("prior", ""))) for i, line in enumerate(lines, start=1)]
+            data, unreadable[len(lines) + 1] = None, f"not JSON ({exc.msg})"
+        if data is not None and not isinstance(data, dict):
+            data, unreadable[len(lines) + 1] = None, "not a JSON object"
+        lines.append(data)
+        numbers.append(number)
+    seal = lines.pop() if lines and lines[-1] is not None and lines[-1].get("type") == "seal" else None
+    if seal is None and not any(line is not None and "prior" in line for line in lines):
+        return FileCheck(name, len(lines), GENESIS, (), chained=False)
+    links: list[Link] = []
+    for i, line in enumerate(lines, start=1):
+        if line is None:
+            # An unreadable line is taken to follow the line before it, so that only it is named.
+            problems.append(ChainProblem(i, "altered", unreadable[i]))
+            links.append(Link(i, f"unreadable-{i}", links[-1].digest if links else GENESIS))
+        else:
+            links.append(Link(i, digest_of(line), str(line.get("prior", ""))))
     sealed = None
     if seal is None:
         problems.append(ChainProblem(len(lines), "unsealed", "the seal line at the end is missing"))
     else:
         count, head = seal.get("lines"), seal.get("head")
         sealed = (count if isinstance(count, int) else 0, head if isinstance(head, str) else "")
-    problems += check_chain(links, sealed=sealed)
+    problems += check_chain(links, sealed=sealed, noun="line")
+
+    def in_file(position: int) -> int:
+        return numbers[position - 1] if 1 <= position <= len(numbers) else position
+
+    found: dict[tuple[int, str], ChainProblem] = {}
+    for problem in problems:
+        found.setdefault(
+            (in_file(problem.position), problem.kind), attrs.evolve(problem, position=in_file(problem.position))
+        )
     head = links[-1].digest if links else GENESIS
-    return FileCheck(name, len(lines), head, tuple(sorted(problems, key=lambda p: p.position)), chained=True)
+    return FileCheck(name, len(lines), head, tuple(sorted(found.values(), key=lambda p: p.position)), chained=True)
 
 
 @attrs.frozen

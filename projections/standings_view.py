@@ -1,0 +1,214 @@
+"""The stored standings: per-match summaries and tournament standings, kept event by event.
+
+``StandingsProjection`` is an ``eventsourcing.projection.Projection`` over the
+events of matches and tournaments. It keeps, as view documents:
+
+- ``match/<id>``: what a summary needs of a match (players, rules, opening, its
+  history and corrections), folded from the match's own events;
+- ``summary/<match key>``: the match summary (``projections.standings.MatchSummary``);
+- ``tournament/<name>``: players, aliases and which matches count, in which session;
+- ``attached/<match key>``: the tournaments a match counts for;
+- ``standings/<name>``: the ranked standings of the tournament.
+
+Every document is computed by the same domain folds as everything else; the view
+only stores them, with the tracking record, in one transaction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import attrs
+from eventsourcing.persistence import Tracking
+from eventsourcing.projection import Projection
+
+from domain.amendments import Correction, effective_facts
+from domain.codec import fact_from_data, fact_to_data
+from domain.match import Match, opening_state
+from domain.progression import evolve
+from domain.rules import Ruleset
+from domain.tournament import Tournament
+from projections.standings import MatchSummary, StandingRow, standings, summarize
+from projections.views import DocKey, DocumentView
+
+NAME = "honba-standings"
+
+
+class DocCache:
+    """Documents read from the view once, changed in memory, written back together."""
+
+    def __init__(self, view: DocumentView):
+        self.view = view
+        self._docs: dict[DocKey, dict[str, Any] | None] = {}
+        self.changed: set[DocKey] = set()
+        self.dirty_matches: set[str] = set()
+        self.dirty_tournaments: set[str] = set()
+
+    def get(self, kind: str, key: str) -> dict[str, Any] | None:
+        if (kind, key) not in self._docs:
+            self._docs[(kind, key)] = self.view.get_doc(kind, key)
+        return self._docs[(kind, key)]
+
+    def put(self, kind: str, key: str, data: dict[str, Any] | None) -> None:
+        self._docs[(kind, key)] = data
+        self.changed.add((kind, key))
+
+    def changes(self) -> dict[DocKey, dict[str, Any] | None]:
+        return {key: self._docs[key] for key in self.changed}
+
+
+def _match_state(doc: dict[str, Any]) -> tuple[Ruleset, Any, list[Any]]:
+    rules = Ruleset.from_stored(doc["rules"])
+    history = [(position, fact_from_data(data)) for position, data in doc["history"]]
+    corrections = {
+        target: Correction(
+            target, None if c["replacement"] is None else fact_from_data(c["replacement"]), c["by"], c["reason"]
+        )
+        for target, c in doc["corrections"]
+    }
+    facts = effective_facts(history, corrections)
+    state = opening_state(rules, doc["opening"])
+    for fact in facts:
+        state, _ = evolve(state, rules, fact)
+    return rules, state, facts
+
+
+def summary_of(doc: dict[str, Any]) -> MatchSummary:
+    """The summary of a match from its view document."""
+    rules, state, facts = _match_state(doc)
+    return summarize(doc["key"], doc["players"], rules, state, facts)
+
+
+def apply_event(cache: DocCache, event: Any) -> None:
+    """Fold one match or tournament event into the view documents."""
+    if isinstance(event, Match.Event):
+        _apply_match_event(cache, event)
+    elif isinstance(event, Tournament.Event):
+        _apply_tournament_event(cache, event)
+
+
+def _apply_match_event(cache: DocCache, event: Any) -> None:
+    match_id = str(event.originator_id)
+    if isinstance(event, Match.Started):
+        doc: dict[str, Any] = {
+            "key": event.key,
+            "players": list(event.players),
+            "rules": dict(event.rules),
+            "opening": dict(event.opening),
+            "history": [],
+            "corrections": [],
+        }
+    else:
+        found = cache.get("match", match_id)
+        if found is None:
+            return  # a match started before the view could see it: nothing to add to
+        doc = found
+        if isinstance(event, Match.Recorded):
+            doc["history"].append([event.originator_version, fact_to_data(event.fact)])
+        elif isinstance(event, Match.Corrected):
+            replacement = None if event.replacement is None else fact_to_data(event.replacement)
+            if event.target is None:
+                doc["history"].append([event.originator_version, replacement])
+            else:
+                doc["corrections"] = [c for c in doc["corrections"] if c[0] != event.target]
+                doc["corrections"].append(
+                    [event.target, {"replacement": replacement, "by": event.by, "reason": event.reason}]
+                )
+    cache.put("match", match_id, doc)
+    cache.dirty_matches.add(match_id)
+
+
+def _apply_tournament_event(cache: DocCache, event: Any) -> None:
+    if isinstance(event, Tournament.Created):
+        doc: dict[str, Any] = {"name": event.name, "players": list(event.players), "aliases": {}, "matches": {}}
+    else:
+        found = cache.get("tournament", str(event.originator_id))
+        if found is None:
+            return
+        doc = found
+        if isinstance(event, Tournament.PlayerRegistered):
+            doc["players"].append(event.player)
+        elif isinstance(event, Tournament.AliasDeclared):
+            doc["aliases"][event.alias] = event.player
+        elif isinstance(event, Tournament.AliasWithdrawn):
+            doc["aliases"].pop(event.alias, None)
+        elif isinstance(event, Tournament.MatchAttached):
+            doc["matches"][event.match_key] = [event.session, event.table]
+            _index(cache, event.match_key, doc["name"], add=True)
+        elif isinstance(event, Tournament.MatchDetached):
+            doc["matches"].pop(event.match_key, None)
+            _index(cache, event.match_key, doc["name"], add=False)
+    cache.put("tournament", str(event.originator_id), doc)
+    cache.put("tournament-name", doc["name"], {"id": str(event.originator_id)})
+    cache.dirty_tournaments.add(str(event.originator_id))
+
+
+def _index(cache: DocCache, match_key: str, tournament: str, *, add: bool) -> None:
+    names = set((cache.get("attached", match_key) or {"tournaments": []})["tournaments"])
+    (names.add if add else names.discard)(tournament)
+    cache.put("attached", match_key, {"tournaments": sorted(names)})
+
+
+def flush(cache: DocCache) -> None:
+    """Recompute the summaries and standings the folded events made stale."""
+    for match_id in sorted(cache.dirty_matches):
+        doc = cache.get("match", match_id)
+        if doc is None:
+            continue
+        summary = summary_of(doc)
+        cache.put("summary", summary.key, attrs.asdict(summary))
+        for name in (cache.get("attached", summary.key) or {"tournaments": []})["tournaments"]:
+            ref = cache.get("tournament-name", name)
+            if ref is not None:
+                cache.dirty_tournaments.add(ref["id"])
+    for tournament_id in sorted(cache.dirty_tournaments):
+        doc = cache.get("tournament", tournament_id)
+        if doc is not None:
+            rows = tournament_standings(cache, doc)
+            cache.put("standings", doc["name"], {"rows": [attrs.asdict(r) for r in rows]})
+    cache.dirty_matches.clear()
+    cache.dirty_tournaments.clear()
+
+
+def load_summary(data: dict[str, Any]) -> MatchSummary:
+    """A summary from its stored document."""
+    values: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v for k, v in data.items()}
+    return MatchSummary(**values)
+
+
+def tournament_standings(
+    cache: DocCache, doc: dict[str, Any], *, after_session: int | None = None
+) -> list[StandingRow]:
+    """The standings of a tournament document, from the stored summaries of its matches."""
+    aliases: dict[str, str] = doc["aliases"]
+    summaries = []
+    for key, (session, _table) in sorted(doc["matches"].items()):
+        if after_session is not None and session > after_session:
+            continue
+        data = cache.get("summary", key)
+        if data is not None:
+            summaries.append(load_summary(data))
+    players = [p for p in doc["players"] if p not in aliases]
+    return standings(summaries, lambda name: aliases.get(name, name), players)
+
+
+class StandingsProjection(Projection[DocumentView]):
+    """Keeps the standings view up to date, one event at a time (live), or many (catch-up)."""
+
+    name = NAME
+    topics = ()
+
+    def process_event(self, domain_event: Any, tracking: Tracking) -> None:
+        cache = DocCache(self.view)
+        apply_event(cache, domain_event)
+        flush(cache)
+        self.view.put_docs(cache.changes(), tracking)
+
+    def process_batch(self, events: Iterable[Any], tracking: Tracking) -> None:
+        """Fold many events and write them with the position of the last, in one transaction."""
+        cache = DocCache(self.view)
+        for event in events:
+            apply_event(cache, event)
+        flush(cache)
+        self.view.put_docs(cache.changes(), tracking)

@@ -1,0 +1,156 @@
+"""Stored views: documents keyed by kind and key, written with a tracking record in one transaction.
+
+A view is an ``eventsourcing`` tracking recorder: every write of view documents
+also records the position of the last event it took into account, in the same
+transaction, so each event counts exactly once (writing a position again raises
+``IntegrityError`` and changes nothing). One class per store: in memory, SQLite
+(a file of its own, beside the event store's) and PostgreSQL (tables of their own
+in the same database).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from abc import abstractmethod
+from collections.abc import Mapping
+from typing import Any
+
+from eventsourcing.persistence import IntegrityError, Tracking, TrackingRecorder
+from eventsourcing.popo import POPOTrackingRecorder
+from eventsourcing.postgres import PostgresDatastore, PostgresTrackingRecorder
+from eventsourcing.sqlite import SQLiteDatastore, SQLiteTrackingRecorder
+from psycopg.sql import SQL, Identifier
+
+DocKey = tuple[str, str]
+Changes = Mapping[DocKey, dict[str, Any] | None]
+TABLE = "honba_view_docs"
+
+
+class DocumentView(TrackingRecorder):
+    """A tracking recorder that also holds JSON documents by (kind, key)."""
+
+    @abstractmethod
+    def get_doc(self, kind: str, key: str) -> dict[str, Any] | None:
+        """The document, or None."""
+
+    @abstractmethod
+    def docs(self, kind: str) -> list[tuple[str, dict[str, Any]]]:
+        """Every document of a kind, by key."""
+
+    @abstractmethod
+    def put_docs(self, changes: Changes, tracking: Tracking) -> None:
+        """Write (or delete, for None) documents and the tracking record in one transaction."""
+
+
+class POPODocumentView(POPOTrackingRecorder, DocumentView):
+    """Documents in memory (tests, ``--db :memory:``)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._docs: dict[DocKey, str] = {}
+        self._docs_lock = threading.Lock()
+
+    def get_doc(self, kind: str, key: str) -> dict[str, Any] | None:
+        with self._docs_lock:
+            text = self._docs.get((kind, key))
+        return None if text is None else dict(json.loads(text))
+
+    def docs(self, kind: str) -> list[tuple[str, dict[str, Any]]]:
+        with self._docs_lock:
+            items = [(k, v) for (d, k), v in self._docs.items() if d == kind]
+        return [(k, json.loads(v)) for k, v in sorted(items)]
+
+    def put_docs(self, changes: Changes, tracking: Tracking) -> None:
+        with self._database_lock, self._docs_lock:
+            self._assert_tracking_uniqueness(tracking)
+            for key, data in changes.items():
+                if data is None:
+                    self._docs.pop(key, None)
+                else:
+                    self._docs[key] = json.dumps(data, sort_keys=True)
+            self._insert_tracking(tracking)
+
+
+class SQLiteDocumentView(SQLiteTrackingRecorder, DocumentView):
+    """Documents in a SQLite file of their own."""
+
+    def __init__(self, datastore: SQLiteDatastore, **kwargs: Any):
+        super().__init__(datastore, **kwargs)
+
+    def construct_create_table_statements(self) -> list[str]:
+        return [
+            *super().construct_create_table_statements(),
+            f"CREATE TABLE IF NOT EXISTS {TABLE} "
+            "(kind TEXT, key TEXT, data TEXT, PRIMARY KEY (kind, key)) WITHOUT ROWID",
+        ]
+
+    def get_doc(self, kind: str, key: str) -> dict[str, Any] | None:
+        with self.datastore.transaction(commit=False) as c:
+            c.execute(f"SELECT data FROM {TABLE} WHERE kind = ? AND key = ?", (kind, key))
+            row = c.fetchone()
+        return None if row is None else dict(json.loads(row[0]))
+
+    def docs(self, kind: str) -> list[tuple[str, dict[str, Any]]]:
+        with self.datastore.transaction(commit=False) as c:
+            c.execute(f"SELECT key, data FROM {TABLE} WHERE kind = ? ORDER BY key", (kind,))
+            rows = c.fetchall()
+        return [(row[0], json.loads(row[1])) for row in rows]
+
+    def put_docs(self, changes: Changes, tracking: Tracking) -> None:
+        with self.datastore.transaction(commit=True) as c:
+            self._insert_tracking(c, tracking)
+            for (kind, key), data in changes.items():
+                if data is None:
+                    c.execute(f"DELETE FROM {TABLE} WHERE kind = ? AND key = ?", (kind, key))
+                else:
+                    c.execute(
+                        f"INSERT INTO {TABLE} VALUES (?, ?, ?) "
+                        "ON CONFLICT (kind, key) DO UPDATE SET data = excluded.data",
+                        (kind, key, json.dumps(data, sort_keys=True)),
+                    )
+
+
+class PostgresDocumentView(PostgresTrackingRecorder, DocumentView):
+    """Documents in a table of their own in the PostgreSQL database."""
+
+    def __init__(self, datastore: PostgresDatastore, **kwargs: Any):
+        super().__init__(datastore, tracking_table_name="honba_view_tracking", **kwargs)
+        self.sql_create_statements.append(
+            SQL("CREATE TABLE IF NOT EXISTS {0}.{1} (kind text, key text, data text, PRIMARY KEY (kind, key))").format(
+                Identifier(self.datastore.schema), Identifier(TABLE)
+            )
+        )
+
+    def _table(self) -> Any:
+        return SQL("{0}.{1}").format(Identifier(self.datastore.schema), Identifier(TABLE))
+
+    def get_doc(self, kind: str, key: str) -> dict[str, Any] | None:
+        with self.datastore.transaction(commit=False) as curs:
+            curs.execute(SQL("SELECT data FROM {0} WHERE kind = %s AND key = %s").format(self._table()), (kind, key))
+            row = curs.fetchone()
+        return None if row is None else dict(json.loads(row["data"]))
+
+    def docs(self, kind: str) -> list[tuple[str, dict[str, Any]]]:
+        with self.datastore.transaction(commit=False) as curs:
+            curs.execute(SQL("SELECT key, data FROM {0} WHERE kind = %s ORDER BY key").format(self._table()), (kind,))
+            rows = curs.fetchall()
+        return [(row["key"], json.loads(row["data"])) for row in rows]
+
+    def put_docs(self, changes: Changes, tracking: Tracking) -> None:
+        with self.datastore.transaction(commit=True) as curs:
+            self._insert_tracking(curs, tracking)
+            for (kind, key), data in changes.items():
+                if data is None:
+                    curs.execute(SQL("DELETE FROM {0} WHERE kind = %s AND key = %s").format(self._table()), (kind, key))
+                else:
+                    curs.execute(
+                        SQL(
+                            "INSERT INTO {0} VALUES (%s, %s, %s) "
+                            "ON CONFLICT (kind, key) DO UPDATE SET data = EXCLUDED.data"
+                        ).format(self._table()),
+                        (kind, key, json.dumps(data, sort_keys=True)),
+                    )
+
+
+__all__ = ["DocumentView", "IntegrityError", "POPODocumentView", "PostgresDocumentView", "SQLiteDocumentView"]

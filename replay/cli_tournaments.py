@@ -1,0 +1,265 @@
+"""``honba tournament ...`` and ``honba standings``: who plays, which matches count, the table to publish."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import attrs
+import typer
+from rich.table import Table
+
+from domain.tournament import Tournament
+from replay.parsing import InputError
+from replay.shell import app, guarded, out, progress_bar, shell
+from replay.tournaments import (
+    StandingsReport,
+    catch_up,
+    change_tournament,
+    get_tournament,
+    open_view,
+    tournament_report,
+)
+
+tournament_app = typer.Typer(
+    help="Tournaments: players, aliases, sessions and the matches that count.", no_args_is_help=True
+)
+app.add_typer(tournament_app, name="tournament")
+
+Name = Annotated[str, typer.Argument(help="The tournament's name.")]
+Reason = Annotated[str, typer.Option("--reason", help="Why (kept in the tournament's log).")]
+
+
+@tournament_app.command("create")
+def create(
+    ctx: typer.Context,
+    name: Name,
+    players: Annotated[str, typer.Option(help="Players, comma-separated (more join as their matches are added).")] = "",
+) -> None:
+    """Create a tournament."""
+
+    def run() -> None:
+        application = shell(ctx).app
+        names = [p.strip() for p in players.split(",") if p.strip()]
+        application.save(Tournament.create(name, names))
+        out.print(f"Tournament {name!r} created with {len(names)} players", markup=False)
+
+    guarded(run)
+
+
+@tournament_app.command("alias")
+def alias(
+    ctx: typer.Context,
+    name: Name,
+    log_name: Annotated[str, typer.Argument(help="A name the player appears under in logs.")],
+    player: Annotated[str, typer.Argument(help="The tournament player it is.")],
+) -> None:
+    """Declare that a log name is a player (one person, several names)."""
+    guarded(lambda: change_tournament(shell(ctx).app, name, lambda t: t.declare_alias(log_name, player)))
+    out.print(f"{log_name!r} now counts as {player!r} in {name!r}", markup=False)
+
+
+@tournament_app.command("unalias")
+def unalias(
+    ctx: typer.Context, name: Name, log_name: Annotated[str, typer.Argument(help="The alias.")], reason: Reason
+) -> None:
+    """Withdraw an alias declared by mistake (the name counts for itself again)."""
+    guarded(lambda: change_tournament(shell(ctx).app, name, lambda t: t.withdraw_alias(log_name, reason)))
+    out.print(f"{log_name!r} no longer stands for anyone else in {name!r}", markup=False)
+
+
+@tournament_app.command("attach")
+def attach(
+    ctx: typer.Context,
+    name: Name,
+    match: Annotated[str, typer.Argument(help="A stored match's key.")],
+    session: Annotated[int, typer.Option(help="The session (round) it was played in.")] = 1,
+    table: Annotated[int | None, typer.Option(help="The table it was played at.")] = None,
+) -> None:
+    """Count a stored match for the tournament."""
+
+    def run() -> None:
+        application = shell(ctx).app
+        players = application.get_match(match).players
+        change_tournament(application, name, lambda t: t.attach(match, players, session, table))
+
+    guarded(run)
+    out.print(f"Match {match!r} counts for {name!r} in session {session}", markup=False)
+
+
+@tournament_app.command("detach")
+def detach(
+    ctx: typer.Context, name: Name, match: Annotated[str, typer.Argument(help="The match.")], reason: Reason
+) -> None:
+    """Stop counting a match attached by mistake."""
+    guarded(lambda: change_tournament(shell(ctx).app, name, lambda t: t.detach(match, reason)))
+    out.print(f"Match {match!r} no longer counts for {name!r}", markup=False)
+
+
+@tournament_app.command("seat")
+def seat(
+    ctx: typer.Context,
+    name: Name,
+    session: Annotated[int, typer.Argument(help="The session (round).")],
+    tables: Annotated[
+        list[str], typer.Argument(help="One argument per table: its players in seat order, comma-separated.")
+    ],
+) -> None:
+    """Record a session's seating."""
+    seating = [[p.strip() for p in t.split(",") if p.strip()] for t in tables]
+    guarded(lambda: change_tournament(shell(ctx).app, name, lambda t: t.plan_session(session, seating)))
+    out.print(f"Session {session} of {name!r}: {len(seating)} tables", markup=False)
+
+
+@tournament_app.command("show")
+def show(ctx: typer.Context, name: Name) -> None:
+    """Players, aliases, sessions and matches of a tournament."""
+
+    def run() -> Tournament:
+        return get_tournament(shell(ctx).app, name)
+
+    tournament = guarded(run)
+    out.print(
+        f"Tournament {name!r}: {len(tournament.players)} players, {len(tournament.matches)} matches", markup=False
+    )
+    if tournament.aliases:
+        out.print("Aliases: " + ", ".join(f"{a} = {p}" for a, p in sorted(tournament.aliases.items())), markup=False)
+    table = Table(title="Matches")
+    for column in ("match", "session", "table"):
+        table.add_column(column)
+    for key, (session, number) in sorted(tournament.matches.items(), key=lambda item: (item[1][0], item[0])):
+        table.add_row(key, str(session), "" if number is None else str(number))
+    out.print(table)
+
+
+def standings_data(report: StandingsReport) -> dict[str, Any]:
+    """The standings for tools and the HTML page."""
+    return {
+        "tournament": report.name,
+        "sessions": list(report.sessions),
+        "in_progress": report.in_progress,
+        "rows": [attrs.asdict(row) for row in report.rows],
+        "by_session": {str(k): v for k, v in report.by_session.items()},
+        "matches": [
+            {
+                "match": s.key,
+                "session": session,
+                "players": list(s.players),
+                "final_points": list(s.final_points),
+                "finished": s.finished,
+            }
+            for s, session in report.summaries
+        ],
+    }
+
+
+@app.command()
+def standings(
+    ctx: typer.Context,
+    tournament: Annotated[str, typer.Option("--tournament", help="The tournament.")],
+    after: Annotated[int | None, typer.Option("--after", help="Standings after this session.")] = None,
+    fmt: Annotated[str, typer.Option("--format", help="table, csv, json or html.")] = "table",
+    output: Annotated[Path | None, typer.Option("-o", "--output", help="Write to a file instead of stdout.")] = None,
+) -> None:
+    """The standings of a tournament, from the stored view (brought up to date first)."""
+
+    def run() -> StandingsReport:
+        if fmt not in ("table", "csv", "json", "html"):
+            raise InputError(f"--format must be table, csv, json or html, not {fmt!r}")
+        application = shell(ctx).app
+        view = open_view(application)
+        with progress_bar(2, "updating the standings view") as progress:
+            task = progress.add_task("view", total=None, file="")
+            catch_up(application, view, tick=lambda n: progress.update(task, completed=n, file=f"{n} events"))
+        return tournament_report(view, tournament, after_session=after)
+
+    report = guarded(run)
+    data = standings_data(report)
+    if fmt == "json":
+        text = json.dumps(data, ensure_ascii=False)
+    elif fmt == "csv":
+        text = _csv(report)
+    elif fmt == "html":
+        from replay.report_html import render_standings_html
+
+        text = render_standings_html(data)
+    else:
+        text = ""
+    if fmt == "table":
+        out.print(_table(report, after))
+        if report.in_progress:
+            out.print(f"{report.in_progress} matches still in progress do not count yet", markup=False)
+        return
+    if output is None:
+        print(text, end="" if text.endswith("\n") else "\n")
+    else:
+        output.write_text(text, encoding="utf-8")
+        out.print(f"wrote {output}", markup=False)
+
+
+def _table(report: StandingsReport, after: int | None) -> Table:
+    title = f"Standings of {report.name}" + (f" after session {after}" if after is not None else "")
+    table = Table(title=title)
+    for column in (
+        "rank",
+        "player",
+        "points",
+        "net score",
+        "matches",
+        "avg place",
+        "1st",
+        "2nd",
+        "3rd",
+        "4th",
+        "penalties",
+    ):
+        table.add_column(column, justify="right" if column not in ("player",) else "left")
+    for row in report.rows:
+        table.add_row(
+            str(row.rank),
+            row.player,
+            f"{row.points:+.1f}",
+            f"{row.net_score:+,}",
+            str(row.matches),
+            f"{row.average_place:.2f}",
+            *(str(c) for c in row.place_counts),
+            f"{row.penalties:,}",
+        )
+    return table
+
+
+def _csv(report: StandingsReport) -> str:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(
+        [
+            "rank",
+            "player",
+            "points",
+            "net_score",
+            "matches",
+            "average_place",
+            "first",
+            "second",
+            "third",
+            "fourth",
+            "penalties",
+        ]
+    )
+    for row in report.rows:
+        writer.writerow(
+            [
+                row.rank,
+                row.player,
+                row.points,
+                row.net_score,
+                row.matches,
+                row.average_place,
+                *row.place_counts,
+                row.penalties,
+            ]
+        )
+    return buffer.getvalue()

@@ -1,0 +1,188 @@
+"""Tournaments in the store, and the standings view kept up to date from the event log.
+
+The view (``projections.standings_view``) lives beside the event store: for SQLite
+in a file of its own next to the store's (``honba.sqlite`` -> ``honba.views.sqlite``),
+for PostgreSQL in tables of its own in the same database, in memory for an
+in-memory store. ``catch_up`` reads the notification log from the view's last
+tracked position and folds what is new, in batches, each written with its
+tracking record in one transaction: interrupted at any moment, the next catch-up
+resumes without counting anything twice. On PostgreSQL ``follow`` runs the
+library's ``ProjectionRunner``, which follows new events live.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import attrs
+from eventsourcing.application import AggregateNotFoundError
+from eventsourcing.persistence import InfrastructureFactory, Tracking
+from eventsourcing.popo import POPOFactory
+from eventsourcing.postgres import PostgresFactory
+from eventsourcing.sqlite import SQLiteFactory
+
+from domain.errors import HonbaError
+from domain.tournament import Tournament, tournament_id
+from projections.standings import MatchSummary, StandingRow
+from projections.standings_view import NAME, DocCache, StandingsProjection, load_summary, tournament_standings
+from projections.views import DocumentView, POPODocumentView, PostgresDocumentView, SQLiteDocumentView
+from replay.app import HonbaApp, StoreError
+
+BATCH = 500
+
+
+class TournamentNotFound(HonbaError):
+    """No tournament of that name is stored."""
+
+
+def get_tournament(app: HonbaApp, name: str) -> Tournament:
+    """The stored tournament of that name."""
+    try:
+        tournament: Tournament = app.repository.get(tournament_id(name))
+    except AggregateNotFoundError:
+        raise TournamentNotFound(f"no tournament {name!r} in the store (honba tournament create)") from None
+    return tournament
+
+
+def change_tournament(
+    app: HonbaApp, name: str, change: Callable[[Tournament], None], *, create: bool = False
+) -> Tournament:
+    """Apply a change to a tournament (created first when asked) and save it."""
+    try:
+        tournament = get_tournament(app, name)
+    except TournamentNotFound:
+        if not create:
+            raise
+        tournament = Tournament.create(name)
+    change(tournament)
+    if tournament.pending_events:
+        app.save(tournament)
+    return tournament
+
+
+def views_path(db_path: str) -> str:
+    """Where the SQLite view file lives, beside the event store's file."""
+    path = Path(db_path)
+    return str(path.with_name(path.stem + ".views" + (path.suffix or ".sqlite")))
+
+
+def open_view(app: HonbaApp) -> DocumentView:
+    """The standings view for this store, created if new."""
+    factory = app.factory
+    try:
+        if isinstance(factory, POPOFactory):
+            view = getattr(app, "_honba_memory_view", None)
+            if view is None:
+                view = POPODocumentView()
+                app._honba_memory_view = view  # type: ignore[attr-defined]
+            return view
+        if isinstance(factory, SQLiteFactory):
+            env = dict(app.env)
+            db = env.get("SQLITE_DBNAME") or env.get(f"{app.name.upper()}_SQLITE_DBNAME") or ""
+            env = {"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": views_path(db)}
+            sqlite_factory = InfrastructureFactory.construct(env=env)
+            assert isinstance(sqlite_factory, SQLiteFactory)
+            sqlite_view = sqlite_factory.tracking_recorder(SQLiteDocumentView)
+            assert isinstance(sqlite_view, SQLiteDocumentView)
+            return sqlite_view
+        if isinstance(factory, PostgresFactory):
+            return factory.tracking_recorder(PostgresDocumentView)
+    except Exception as exc:  # the libraries raise several kinds; all mean the view cannot be opened
+        raise StoreError(f"cannot open the standings view: {exc}") from None
+    raise StoreError(f"no standings view for the store {type(factory).__name__}")
+
+
+def catch_up(
+    app: HonbaApp, view: DocumentView, *, batch: int = BATCH, tick: Callable[[int], None] | None = None
+) -> int:
+    """Fold every event the view has not seen yet; returns how many were folded."""
+    projection = StandingsProjection(view=view)
+    position = view.max_tracking_id(app.name) or 0
+    folded = 0
+    while True:
+        notifications = app.recorder.select_notifications(start=position, limit=batch, inclusive_of_start=False)
+        if not notifications:
+            return folded
+        events = [app.mapper.to_domain_event(n) for n in notifications]
+        last = notifications[-1].id
+        projection.process_batch(events, Tracking(app.name, last))
+        position = last
+        folded += len(events)
+        if tick is not None:
+            tick(folded)
+
+
+@attrs.frozen
+class StandingsReport:
+    """The standings of a tournament, and what they are made of."""
+
+    name: str
+    rows: tuple[StandingRow, ...]
+    sessions: tuple[int, ...]
+    by_session: dict[int, dict[str, float]]
+    summaries: tuple[tuple[MatchSummary, int], ...]
+    in_progress: int
+
+
+def tournament_report(view: DocumentView, name: str, *, after_session: int | None = None) -> StandingsReport:
+    """The standings (after a session, or all) and the cumulative points by session, from the view."""
+    cache = DocCache(view)
+    ref = cache.get("tournament-name", name)
+    doc = None if ref is None else cache.get("tournament", ref["id"])
+    if doc is None:
+        raise TournamentNotFound(f"no tournament {name!r} in the standings view")
+    rows = tournament_standings(cache, doc, after_session=after_session)
+    sessions = sorted({int(session) for session, _ in doc["matches"].values()})
+    if after_session is not None:
+        sessions = [s for s in sessions if s <= after_session]
+    by_session: dict[int, dict[str, float]] = {}
+    for session in sessions:
+        cumulative = tournament_standings(cache, doc, after_session=session)
+        by_session[session] = {row.player: row.points for row in cumulative}
+    summaries = []
+    in_progress = 0
+    for key, (session, _table) in sorted(doc["matches"].items()):
+        data = cache.get("summary", key)
+        if data is None or (after_session is not None and session > after_session):
+            continue
+        summary = load_summary(data)
+        summaries.append((summary, int(session)))
+        in_progress += not summary.finished
+    return StandingsReport(name, tuple(rows), tuple(sessions), by_session, tuple(summaries), in_progress)
+
+
+def summary_doc(view: DocumentView, match_key: str) -> MatchSummary | None:
+    """The stored summary of one match."""
+    data = view.get_doc("summary", match_key)
+    return None if data is None else load_summary(data)
+
+
+def follow(app_env: dict[str, Any], *, stop_after: float | None = None) -> None:
+    """Follow new events live with the library's ProjectionRunner (PostgreSQL and in-memory stores)."""
+    from eventsourcing.projection import ProjectionRunner
+
+    with ProjectionRunner(
+        application_class=HonbaApp,
+        projection_class=StandingsProjection,
+        view_class=PostgresDocumentView,
+        env=app_env,
+    ) as runner:
+        if stop_after is None:
+            runner.run_forever()
+        else:
+            runner.run_forever(timeout=stop_after)
+
+
+def attach_all(app: HonbaApp, name: str, matches: Sequence[tuple[str, Sequence[str]]], session: int) -> None:
+    """Attach matches (key, players) to a tournament, creating it when new."""
+
+    def change(tournament: Tournament) -> None:
+        for key, players in matches:
+            tournament.attach(key, players, session)
+
+    change_tournament(app, name, change, create=True)
+
+
+__all__ = ["NAME", "StandingsReport"]

@@ -1,0 +1,145 @@
+"""A throwaway PostgreSQL server for the tests: ``initdb`` in a temporary directory, ``pg_ctl`` to start and stop.
+
+The server listens on a free port of 127.0.0.1 (and on a unix socket in its own
+directory), trusts nobody without the password, and is made for speed, not
+durability (no fsync). Each test gets a database of its own from
+``PostgresServer.new_database``. PostgreSQL refuses to run as root, so as root
+the server runs as the ``postgres`` system user (or ``nobody``) through ``runuser``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import glob
+import itertools
+import os
+import pwd
+import shutil
+import socket
+import subprocess
+import tempfile
+from pathlib import Path
+
+USER = "honba"
+PASSWORD = "honba-test-secret"  # the tests' own throwaway server; not a credential of anything else
+START_TIMEOUT = 30
+
+
+class ServerUnavailable(Exception):
+    """No PostgreSQL server can be started here (the reason is the message)."""
+
+
+def find_bin_dir() -> Path:
+    """The directory of ``initdb`` and ``pg_ctl``: PostgreSQL 15's first, then any other, then the PATH."""
+    candidates = sorted(
+        glob.glob("/usr/lib/postgresql/*/bin"), key=lambda p: (not p.startswith("/usr/lib/postgresql/15/"), p)
+    )
+    for directory in candidates:
+        if (Path(directory) / "initdb").is_file() and (Path(directory) / "pg_ctl").is_file():
+            return Path(directory)
+    initdb = shutil.which("initdb")
+    if initdb and shutil.which("pg_ctl"):
+        return Path(initdb).parent
+    raise ServerUnavailable("PostgreSQL's initdb/pg_ctl not found (install the postgresql package; .ci/run does)")
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def _run_as() -> str | None:
+    """The user to run the server as: none needed unless root."""
+    if os.geteuid() != 0:
+        return None
+    for name in ("postgres", "nobody"):
+        with contextlib.suppress(KeyError):
+            pwd.getpwnam(name)
+            return name
+    raise ServerUnavailable("running as root and there is no postgres (or nobody) user to run the server as")
+
+
+class PostgresServer:
+    """One server in one temporary directory; ``start`` it, ``stop`` it."""
+
+    def __init__(self) -> None:
+        self.bin_dir = find_bin_dir()
+        self.user = _run_as()
+        self.root = Path(tempfile.mkdtemp(prefix="honba-pg-"))
+        self.data = self.root / "data"
+        self.sockets = self.root / "sockets"
+        self.port = 0
+        self._names = itertools.count(1)
+        if self.user is not None:
+            os.chmod(self.root, 0o755)
+            shutil.chown(self.root, self.user)
+
+    def _cmd(self, *args: str) -> subprocess.CompletedProcess[str]:
+        command = [str(self.bin_dir / args[0]), *args[1:]]
+        if self.user is not None:
+            command = ["runuser", "-u", self.user, "--", *command]
+        return subprocess.run(command, capture_output=True, text=True, timeout=120, check=False, cwd=self.root)
+
+    def _own(self, path: Path, text: str) -> Path:
+        path.write_text(text, encoding="utf-8")
+        if self.user is not None:
+            shutil.chown(path, self.user)
+        return path
+
+    def start(self) -> None:
+        """``initdb`` and ``pg_ctl start``; raises ``ServerUnavailable`` saying why not."""
+        self.sockets.mkdir()
+        if self.user is not None:
+            shutil.chown(self.sockets, self.user)
+        pwfile = self._own(self.root / "pwfile", PASSWORD + "\n")
+        done = self._cmd(
+            "initdb",
+            "-D",
+            str(self.data),
+            "-U",
+            USER,
+            f"--pwfile={pwfile}",
+            "--auth=scram-sha-256",
+            "--no-sync",
+            "-E",
+            "UTF8",
+            "--locale=C",
+        )
+        pwfile.unlink()
+        if done.returncode != 0:
+            raise ServerUnavailable(f"initdb failed: {(done.stderr or done.stdout).strip()[-500:]}")
+        failure = ""
+        for _ in range(3):  # another process may take the free port before the server does
+            self.port = _free_port()
+            options = (
+                f"-c listen_addresses=127.0.0.1 -c port={self.port} -c unix_socket_directories={self.sockets} "
+                "-c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
+            )
+            log = self.root / "server.log"
+            done = self._cmd(
+                "pg_ctl", "-D", str(self.data), "-l", str(log), "-o", options, "-w", "-t", str(START_TIMEOUT), "start"
+            )
+            if done.returncode == 0:
+                return
+            failure = log.read_text(encoding="utf-8", errors="replace") if log.exists() else done.stderr
+        raise ServerUnavailable(f"pg_ctl start failed: {failure.strip()[-500:]}")
+
+    def url(self, dbname: str = "postgres") -> str:
+        return f"postgresql://{USER}:{PASSWORD}@127.0.0.1:{self.port}/{dbname}"
+
+    def new_database(self) -> str:
+        """A new empty database; its URL."""
+        import psycopg
+
+        name = f"honba_test_{next(self._names)}"
+        with psycopg.connect(self.url(), autocommit=True) as conn:
+            conn.execute(f'CREATE DATABASE "{name}"')
+        return self.url(name)
+
+    def stop(self) -> None:
+        """Stop the server (if it runs) and remove its directory."""
+        if (self.data / "postmaster.pid").exists():
+            self._cmd("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "stop")
+        shutil.rmtree(self.root, ignore_errors=True)
