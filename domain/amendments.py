@@ -13,8 +13,9 @@ from collections.abc import Mapping, Sequence
 
 import attrs
 
-from domain.progression import Fact
-from domain.values import DealPass, MatchEnd
+from domain.progression import Fact, evolve
+from domain.rules import Ruleset
+from domain.values import DealPass, MatchEnd, Payment, TableState
 
 
 @attrs.frozen
@@ -64,6 +65,49 @@ def effective_entries(
 def effective_facts(history: Sequence[tuple[int, Fact]], corrections: Mapping[int, Correction]) -> list[Fact]:
     """The facts of ``effective_entries``, without their positions."""
     return [fact for _, fact in effective_entries(history, corrections)]
+
+
+@attrs.frozen
+class CorrectedStep:
+    """One entry of the corrected history: the table it was scored on, the fact in force
+    (None for a voided entry), its payments and the table after it."""
+
+    position: int
+    before: TableState
+    fact: Fact | None
+    payments: tuple[Payment, ...]
+    after: TableState
+
+
+def corrected_steps(
+    opening: TableState, rules: Ruleset, history: Sequence[tuple[int, Fact]], corrections: Mapping[int, Correction]
+) -> list[CorrectedStep]:
+    """Fold the corrected history, keeping the hands that were played as they were played.
+
+    Two timelines run side by side: the table as it was played (the recorded facts) and
+    the scores under the corrections. Every entry is scored on the table as played (its
+    dealer, round, counters and deposits) carrying the corrected scores, so a correction
+    changes what was paid, never which hands were played or at what table. Where the
+    corrected result would have led to another table, the audit shows it.
+    """
+    played = opening
+    corrected = opening
+    steps: list[CorrectedStep] = []
+    ordered = [e for e in history if not isinstance(e[1], MatchEnd)] + [
+        e for e in history if isinstance(e[1], MatchEnd)
+    ]
+    for position, fact in ordered:
+        correction = corrections.get(position)
+        effective = fact if correction is None else correction.replacement
+        table = attrs.evolve(played, scores=corrected.scores, penalties=corrected.penalties)
+        if effective is None:
+            steps.append(CorrectedStep(position, table, None, (), table))
+            corrected = table
+        else:
+            corrected, payments = evolve(table, rules, effective)
+            steps.append(CorrectedStep(position, table, effective, payments, corrected))
+        played, _ = evolve(played, rules, fact)
+    return steps
 
 
 def is_correctable(fact: Fact) -> bool:

@@ -17,7 +17,14 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 
 from eventsourcing.domain import Aggregate
 
-from domain.amendments import Correction, effective_entries, effective_facts, is_correctable
+from domain.amendments import (
+    CorrectedStep,
+    Correction,
+    corrected_steps,
+    effective_entries,
+    effective_facts,
+    is_correctable,
+)
 from domain.codec import fact_to_data, from_data, to_data
 from domain.errors import MatchAlreadyEnded, RuleViolation, UnknownSeat, WinnerIsDiscarder
 from domain.integrity import GENESIS, digest_of, event_digest
@@ -98,10 +105,13 @@ class Match(Aggregate):
         reason: str
         prior: str
         client_key: str | None
+        # When the referee made it, where that is not when it was stored (a file imported later).
+        at: str | None
 
         def apply(self, aggregate: Aggregate) -> None:
             assert isinstance(aggregate, Match)
-            correction = Correction(self.target, self.replacement, self.by, self.reason, self.timestamp.isoformat())
+            at = self.at or self.timestamp.isoformat()
+            correction = Correction(self.target, self.replacement, self.by, self.reason, at)
             if self.target is None:
                 aggregate.history.append((self.originator_version, self.replacement))
             else:
@@ -164,10 +174,12 @@ class Match(Aggregate):
 
     def fold(self) -> TableState:
         """The table after the corrected history, from the opening table."""
-        state = opening_state(self.rules, self.opening)
-        for fact in effective_facts(self.history, self.corrections):
-            state, _ = evolve(state, self.rules, fact)
-        return state
+        steps = self.corrected_steps()
+        return steps[-1].after if steps else opening_state(self.rules, self.opening)
+
+    def corrected_steps(self) -> list[CorrectedStep]:
+        """The corrected history entry by entry, the hands kept as they were played."""
+        return corrected_steps(opening_state(self.rules, self.opening), self.rules, self.history, self.corrections)
 
     def effective_facts(self) -> list[Fact]:
         """The history as corrected (what scores and standings use)."""
@@ -283,9 +295,19 @@ class Match(Aggregate):
     # Corrections: new events that say what they replace; the original stays in the log.
 
     def amend(
-        self, target: int, replacement: HandResult | Penalty, *, by: str, reason: str, client_key: str | None = None
+        self,
+        target: int,
+        replacement: HandResult | Penalty,
+        *,
+        by: str,
+        reason: str,
+        client_key: str | None = None,
+        at: str | None = None,
     ) -> None:
-        """Replace the result (or penalty) recorded at position ``target`` by another."""
+        """Replace the result (or penalty) recorded at position ``target`` by another.
+
+        ``at`` is when the referee made it, where that is not now (a file imported later).
+        """
         if self.seen(client_key, "correct", (target, replacement)):
             return
         original = self._correctable(target, by, reason)
@@ -296,24 +318,28 @@ class Match(Aggregate):
         else:
             self._check_result(replacement, self._state_before(target))
         self.trigger_event(
-            self.Corrected, target=target, replacement=replacement, by=by, reason=reason, client_key=client_key
+            self.Corrected, target=target, replacement=replacement, by=by, reason=reason, client_key=client_key, at=at
         )
 
-    def void(self, target: int, *, by: str, reason: str, client_key: str | None = None) -> None:
+    def void(self, target: int, *, by: str, reason: str, client_key: str | None = None, at: str | None = None) -> None:
         """Void the result or penalty recorded at position ``target`` (it stays in the log)."""
         if self.seen(client_key, "correct", (target, None)):
             return
         self._correctable(target, by, reason)
-        self.trigger_event(self.Corrected, target=target, replacement=None, by=by, reason=reason, client_key=client_key)
+        self.trigger_event(
+            self.Corrected, target=target, replacement=None, by=by, reason=reason, client_key=client_key, at=at
+        )
 
-    def add_penalty(self, penalty: Penalty, *, by: str, reason: str, client_key: str | None = None) -> None:
+    def add_penalty(
+        self, penalty: Penalty, *, by: str, reason: str, client_key: str | None = None, at: str | None = None
+    ) -> None:
         """Add a penalty as a correction: allowed at any time, also after the match ended."""
         if self.seen(client_key, "correct", (None, penalty)):
             return
         self._check_referee(by, reason)
         self._check_penalty(penalty)
         self.trigger_event(
-            self.Corrected, target=None, replacement=penalty, by=by, reason=reason, client_key=client_key
+            self.Corrected, target=None, replacement=penalty, by=by, reason=reason, client_key=client_key, at=at
         )
 
     def _correctable(self, target: int, by: str, reason: str) -> Fact:
@@ -332,19 +358,11 @@ class Match(Aggregate):
             raise RuleViolation("a correction needs who makes it (by) and why (reason)")
 
     def _state_before(self, target: int) -> TableState:
-        """The table as the corrected history has it just before the entry at ``target``."""
-        state = opening_state(self.rules, self.opening)
-        for position, fact in self.history:
-            if position == target:
-                return state
-            correction = self.corrections.get(position)
-            if correction is not None:
-                if correction.replacement is None:
-                    continue
-                fact = correction.replacement
-            if not isinstance(fact, MatchEnd):
-                state, _ = evolve(state, self.rules, fact)
-        return state
+        """The table the entry at ``target`` was played on, with the scores as corrected."""
+        for step in self.corrected_steps():
+            if step.position == target:
+                return step.before
+        return self.state
 
     def _end(self, reason: str, client_key: str | None = None) -> None:
         final = finish(self.state, self.rules)

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Sequence
 
 import attrs
 
+from domain.amendments import CorrectedStep
 from domain.progression import Fact
 from domain.rules import Ruleset
 from domain.scoring.payments import score_changes
@@ -60,4 +61,25 @@ def ledger(
         deltas = score_changes(step.payments, step.before.players)
         position = positions[index] if positions is not None else None
         entries.append(LedgerEntry(hands, step.before, step.fact, step.payments, deltas, step.after, None, position))
+    return entries
+
+
+def corrected_ledger(steps: Iterable[CorrectedStep]) -> list[LedgerEntry]:
+    """The ledger of a corrected history (``domain.amendments.corrected_steps``): voided
+    entries leave no line, each line names the position of the entry it stands for."""
+    entries: list[LedgerEntry] = []
+    hands = 0
+    for step in steps:
+        if step.fact is None:
+            continue
+        if isinstance(step.fact, DealPass):
+            if entries:
+                entries[-1] = attrs.evolve(entries[-1], deal_pass=step.fact, after=step.after)
+            continue
+        if not isinstance(step.fact, Penalty | MatchEnd):
+            hands += 1
+        deltas = score_changes(step.payments, step.before.players)
+        entries.append(
+            LedgerEntry(hands, step.before, step.fact, step.payments, deltas, step.after, None, step.position)
+        )
     return entries

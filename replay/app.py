@@ -45,7 +45,7 @@ MEMORY = ":memory:"
 POSTGRES = "eventsourcing.postgres"
 POSTGRES_URL_FORM = "postgresql://user:password@host:port/dbname"
 # How many times a command with a client key is tried when another process saved first.
-TRIES = 5
+TRIES = 8
 
 
 class MatchNotFound(HonbaError):
@@ -117,8 +117,8 @@ def postgres_env(url: str) -> dict[str, str]:
 
     User, password and database name may be percent-encoded; ``host=/dir`` in the query
     names a unix socket directory. Without a user, the login name is used (as libpq does);
-    without a host, localhost; without a port, 5432. A URL that says none of what is
-    needed, or something else, is refused with ``StoreError``.
+    without a host, localhost; without a port, 5432. A URL of another kind, without a
+    database name, with a bad port or with an unknown parameter is refused with ``StoreError``.
     """
     shown = redact(url)
 
@@ -144,7 +144,7 @@ def postgres_env(url: str) -> dict[str, str]:
         "POSTGRES_DBNAME": dbname,
         "POSTGRES_HOST": parts.hostname or "localhost",
         "POSTGRES_PORT": str(port or 5432),
-        "POSTGRES_USER": unquote(parts.username) if parts.username else getpass.getuser(),
+        "POSTGRES_USER": unquote(parts.username) if parts.username else _login_name(),
         "POSTGRES_PASSWORD": unquote(parts.password) if parts.password else "",
         "POSTGRES_CONNECT_TIMEOUT": "10",
     }
@@ -163,6 +163,13 @@ def postgres_env(url: str) -> dict[str, str]:
             known = ", ".join(["host", "port", *_URL_PARAMETERS])
             raise bad(f"unknown parameter {name!r} (known: {known})")
     return env
+
+
+def _login_name() -> str:
+    try:
+        return getpass.getuser()
+    except (OSError, KeyError):  # no USER variable and no password-file entry
+        return "postgres"
 
 
 def redact(db: str) -> str:
@@ -287,17 +294,27 @@ class HonbaApp(Application[UUID]):
         rules: Ruleset,
         source: Mapping[str, Any] | None = None,
         opening: TableState | None = None,
+        *,
+        client_key: str | None = None,
     ) -> Match:
-        """Start and store a new match; a key already in use is refused."""
+        """Start and store a new match; a key already in use is refused, except for a retry
+        (``client_key`` given) of the very same start, which answers with the stored match."""
         already = MatchExists(f"a match {key!r} is already stored")
-        if self.has_match(key):
-            raise already
         match = Match.start(key, players, rules, source, opening)
+        if self.has_match(key):
+            return self._same_start(match, client_key, already)
         try:
             self._save(match)
         except StoreConflict:
-            raise already from None  # started by another process since the check above
+            # Started by another process since the check above.
+            return self._same_start(match, client_key, already)
         return match
+
+    def _same_start(self, match: Match, client_key: str | None, already: MatchExists) -> Match:
+        stored = self.get_match(match.key)
+        if client_key is not None and (stored.players, stored.rules) == (match.players, match.rules):
+            return stored
+        raise already
 
     def record(self, key: str, result: HandResult, *, client_key: str | None = None) -> Match:
         """Record a hand result on a stored match (a retry with the same client key records nothing)."""
@@ -358,7 +375,7 @@ class HonbaApp(Application[UUID]):
                     raise
                 if attempt == TRIES:
                     raise StoreConflict(f"{conflict} (tried {TRIES} times)") from None
-                time.sleep(0.02 * 2**attempt * (0.5 + random.random()))
+                time.sleep(min(0.4, 0.02 * 2**attempt) * (0.5 + random.random()))
             else:
                 return match
         raise AssertionError("unreachable")  # pragma: no cover

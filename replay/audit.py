@@ -11,18 +11,19 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 from collections.abc import Sequence
 from typing import Any
 
 import attrs
 
-from domain.amendments import Correction
+from domain.amendments import Correction, corrected_steps
 from domain.errors import HonbaError
 from domain.match import Match, opening_state
 from domain.progression import Fact, deal_passes, evolve
 from domain.rules import Ruleset
 from domain.values import DealPass, MatchEnd, Penalty, TableState
-from projections.ledger import LedgerEntry, ledger
+from projections.ledger import LedgerEntry, corrected_ledger
 from replay.integrity import MatchCheck
 
 
@@ -125,10 +126,8 @@ def build_report(
 
 
 def _entries(match: Match, rules: Ruleset) -> list[LedgerEntry]:
-    effective = match.effective_entries()
-    return ledger(
-        rules, [fact for _, fact in effective], opening_state(rules, match.opening), [p for p, _ in effective]
-    )
+    steps = corrected_steps(opening_state(rules, match.opening), rules, match.history, match.corrections)
+    return corrected_ledger(steps)
 
 
 def _corrections(match: Match) -> tuple[CorrectionView, ...]:
@@ -198,6 +197,41 @@ def _inconsistencies(match: Match, entries: Sequence[LedgerEntry]) -> list[Findi
                 )
             )
     findings += _voided_deal_passes(match)
+    findings += _table_drift(match)
+    return _merged(findings)
+
+
+def _merged(findings: list[Finding]) -> list[Finding]:
+    """One finding per kind and hand: what one correction set off is told in one place."""
+    merged: dict[tuple[str, str], Finding] = {}
+    for finding in findings:
+        key = (finding.kind, finding.hand)
+        if key in merged:
+            merged[key] = attrs.evolve(merged[key], text=f"{merged[key].text} Also, {finding.text}")
+        else:
+            merged[key] = finding
+    return list(merged.values())
+
+
+def _table_drift(match: Match) -> list[Finding]:
+    """Counters or deposits the corrected history would have carried into the next hand,
+    where that hand was played with others (the later hands stay as played)."""
+    corrected = set(match.corrections)
+    steps = [s for s in match.corrected_steps() if not isinstance(s.fact, DealPass)]
+    findings = []
+    for step, following in itertools.pairwise(steps):
+        if step.position not in corrected or step.fact is None or isinstance(step.fact, Penalty | MatchEnd):
+            continue
+        differences = [
+            f"{name}: {getattr(following.before, attr)} as played, {getattr(step.after, attr)} by the correction"
+            for name, attr in (("counters", "counters"), ("deposits", "deposits"))
+            if getattr(following.before, attr) != getattr(step.after, attr)
+        ]
+        if differences:
+            text = "the next hand was played with other " + "; ".join(differences)
+            findings.append(
+                Finding("inconsistency", step.before.hand_label, text + ". The later hands stay as played.")
+            )
     return findings
 
 

@@ -14,13 +14,12 @@ from typing import Annotated, Any
 
 import typer
 
-from domain.match import Match, opening_state
+from domain.match import Match
 from domain.progression import Fact
 from domain.rules import Ruleset, load_preset, parse_rule_text, preset_names, rules_diff
 from domain.scoring.payments import reverse_mangan
 from domain.values import AbortiveDraw, AbortKind, ExhaustiveDraw, Penalty, TableState, Win, WinResult
-from projections.ledger import LedgerEntry, ledger
-from projections.table import table_state
+from projections.ledger import LedgerEntry, corrected_ledger
 from replay.app import HonbaApp
 from replay.formats.record import build_match, export_record, parse_record, unchained
 from replay.parsing import InputError, parse_override, parse_value, seat_of, seats_of
@@ -46,13 +45,16 @@ def start(
     rules: Annotated[str, typer.Option(help="Rules preset (honba rules list).")] = "tenhou",
     rules_file: Annotated[Path | None, typer.Option(help="A TOML rule file (base = preset, then values).")] = None,
     set_: Annotated[list[str] | None, typer.Option("--set", help="Override a rule value: key=value.")] = None,
+    client_key: ClientKey = None,
 ) -> None:
-    """Start recording a match."""
+    """Start recording a match (with --key, a retry of the same start answers as the first time)."""
 
     def run() -> None:
         ruleset = _rules(rules, rules_file, set_)
         names = [p.strip() for p in players.split(",")]
-        match = shell(ctx).app.start_match(key, names, ruleset, {"format": "honba", "entered": "cli"})
+        match = shell(ctx).app.start_match(
+            key, names, ruleset, {"format": "honba", "entered": "cli"}, client_key=client_key
+        )
         out.print(f"Started {key!r} under {ruleset.name}: {', '.join(match.players)}")
         _print_status(match.players, match.state, match.rules)
 
@@ -233,13 +235,13 @@ def log(
 
 
 def _ledger(match: Match, facts: list[Fact]) -> list[LedgerEntry]:
-    entries = match.effective_entries()
-    positions = [p for p, _ in entries] if [f for _, f in entries] == facts else None
-    return ledger(match.rules, facts, opening_state(match.rules, match.opening), positions)
+    """The ledger of the match's corrected history (``facts`` are the same history, unused)."""
+    return corrected_ledger(match.corrected_steps())
 
 
 def _state(match: Match, facts: list[Fact]) -> TableState:
-    return table_state(match.rules, facts, opening_state(match.rules, match.opening))
+    """The table after the match's corrected history."""
+    return match.fold()
 
 
 @app.command("list")

@@ -145,7 +145,10 @@ def audit(
     html: Annotated[Path | None, typer.Option("--html", help="Also write a self-contained HTML report here.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON for tools.")] = False,
 ) -> None:
-    """Every number of a match explained: ledger, corrections, invariants, integrity, comparisons."""
+    """Every number of a match explained: ledger, corrections, invariants, integrity, comparisons.
+
+    Exit 0 when all is well, 1 when the chain is broken, an invariant fails or the sheet differs.
+    """
 
     def run() -> AuditReport:
         if sheet_kind not in ("auto", "scores", "changes"):
@@ -172,6 +175,10 @@ def audit(
         _print_audit(report, data)
     if html is not None and not as_json:
         out.print(f"HTML report written to {html}", markup=False)
+    # Exit 1 when something is wrong with the record: its chain, an invariant, or the claimed sheet.
+    broken = not report.integrity.intact or any(f.kind == "invariant" for f in report.findings)
+    if broken or (report.sheet is not None and report.sheet.first_difference is not None):
+        raise typer.Exit(1)
 
 
 def _print_audit(report: AuditReport, data: dict[str, Any]) -> None:

@@ -7,7 +7,7 @@
         "message": ...} (exit 3).
     python race_worker.py many DB KEY PREFIX COUNT BARRIER N
         Wait until N workers have started, then record COUNT abortive draws with the
-        client keys PREFIX-0 ... as fast as possible. Prints {"recorded": COUNT,
+        client keys PREFIX-0 ..., a few milliseconds apart. Prints {"recorded": COUNT,
         "conflicts": how many saves another process beat}.
 
 The barrier is a directory: each worker writes a file there and waits for N files.
@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import sys
 import time
 from pathlib import Path
@@ -79,6 +80,7 @@ def main(argv: list[str]) -> int:
         barrier(directory, parties, "start")
         for i in range(count):
             app.record(key, FOUR_WINDS, client_key=f"{prefix}-{i}")
+            time.sleep(random.uniform(0, 0.01))  # a tablet's pace, so that the two interleave
         print(json.dumps({"recorded": count, "conflicts": app.conflicts}))
         return 0
     finally:

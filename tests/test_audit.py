@@ -81,10 +81,13 @@ def honba(db: Path, *args: str) -> Result:
     return runner.invoke(app, ["--db", str(db), *args])
 
 
-def audit_json(db: Path, *args: str) -> dict[str, Any]:
+def audit_json(db: Path, *args: str, exit_code: int | None = None) -> dict[str, Any]:
+    """The audit as JSON; it exits 1 when the chain, an invariant or the sheet is wrong."""
     result = honba(db, "audit", KEY, *args, "--json")
-    assert result.exit_code == 0, result.output
     data: dict[str, Any] = json.loads(result.stdout)
+    wrong = not data["integrity"]["intact"] or any(f["kind"] == "invariant" for f in data["findings"])
+    wrong = wrong or bool(data.get("sheet") and data["sheet"]["first_difference"])
+    assert result.exit_code == (exit_code if exit_code is not None else int(wrong)), result.output
     return data
 
 
@@ -239,6 +242,11 @@ def test_json_holds_the_ledger_the_corrections_and_the_integrity(db: Path) -> No
     assert integrity["intact"] is True and integrity["problems"] == []
     assert len(integrity["head"]) == 64
     assert data["final_scores"] == {"Ann": 29900, "Ben": 19600, "Cho": 25500 - 4500, "Dai": 25000 + 4500}
+
+
+def test_the_audit_exits_1_when_the_sheet_differs_and_0_when_it_agrees(db: Path, tmp_path: Path) -> None:
+    assert honba(db, "audit", KEY, "--against", str(sheet(tmp_path, [*SCORES[:-1], COUNTERS_AS_300]))).exit_code == 1
+    assert honba(db, "audit", KEY, "--against", str(sheet(tmp_path, SCORES))).exit_code == 0
 
 
 def test_the_audit_of_a_tampered_store_says_the_integrity_is_broken(db: Path) -> None:

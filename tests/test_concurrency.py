@@ -26,9 +26,11 @@ from typing import Any
 import psycopg
 import pytest
 
-from domain.match import match_id
+from domain.match import Match, match_id
 from domain.rules import load_preset
-from replay.app import HonbaApp
+from domain.values import AbortiveDraw, AbortKind
+from replay import app as app_module
+from replay.app import TRIES, HonbaApp, StoreConflict
 from replay.integrity import check_store
 
 WORKER = Path(__file__).with_name("race_worker.py")
@@ -170,3 +172,32 @@ def test_honba_commands_sent_at_once_without_keys_are_recorded_or_refused_in_one
     assert len(rows(race_db)) == 3 + 2 * len(recorded)
     facts, broken = final(race_db)
     assert (facts["version"], facts["counters"], broken) == (1 + len(recorded), len(recorded), [])
+
+
+def test_a_keyed_command_is_tried_a_bounded_number_of_times_and_one_without_a_key_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    saves: list[int] = []
+
+    class AlwaysBeaten(HonbaApp):
+        name = HonbaApp.name
+
+        def _save(self, match: Match) -> None:
+            if saves or match.version > 1:
+                saves.append(match.version)
+                raise StoreConflict(CONFLICT)
+            super()._save(match)
+
+    pauses: list[float] = []
+    monkeypatch.setattr(app_module.time, "sleep", pauses.append)
+    store = AlwaysBeaten.open(":memory:")
+    store.start_match(KEY, ["Ann", "Ben", "Cho", "Dai"], load_preset("tenhou"))
+    with pytest.raises(StoreConflict, match=f"tried {TRIES} times"):
+        store.record(KEY, AbortiveDraw(AbortKind.FOUR_WINDS), client_key="t1")
+    assert len(saves) == TRIES and len(pauses) == TRIES - 1
+    assert all(0 < pause < 1 for pause in pauses)  # short pauses between the tries
+    saves.clear()
+    with pytest.raises(StoreConflict, match=r"try again$"):
+        store.record(KEY, AbortiveDraw(AbortKind.FOUR_WINDS))
+    assert len(saves) == 1
+    assert store.get_match(KEY).version == 1

@@ -85,6 +85,7 @@ class RecordCorrection:
     replacement: Fact | None
     by: str
     reason: str
+    at: str | None = None
 
 
 def _seat(ref: Any, players: Sequence[str], where: str) -> int:
@@ -235,7 +236,7 @@ def fact_from_line(data: dict[str, Any], players: Sequence[str], where: str) -> 
 
 
 def _correction(data: dict[str, Any], players: Sequence[str], where: str, number: int) -> RecordCorrection:
-    _expect_keys(data, ("type", "target", "replacement", "by", "reason"), where)
+    _expect_keys(data, ("type", "target", "replacement", "by", "reason", "at"), where)
     target = data.get("target")
     if target is not None and (isinstance(target, bool) or not isinstance(target, int) or target >= number):
         raise RecordError(f"{where}: 'target' must be the number of an earlier line of this file")
@@ -250,7 +251,10 @@ def _correction(data: dict[str, Any], players: Sequence[str], where: str, number
         replacement = _fact(dict(raw), players, f"{where}.replacement")
     if target is None and not isinstance(replacement, Penalty):
         raise RecordError(f"{where}: a correction without a target adds a penalty; give a penalty")
-    return RecordCorrection(number, target, replacement, by, reason)
+    at = data.get("at")
+    if at is not None and not isinstance(at, str):
+        raise RecordError(f"{where}: 'at' must be the time the correction was made, as text")
+    return RecordCorrection(number, target, replacement, by, reason, at)
 
 
 def _check_chain(text: str, name: str) -> bool:
@@ -324,17 +328,17 @@ def build_match(record: MatchRecord, *, name: str = "<record>") -> Match:
 def _apply_correction(match: Match, correction: RecordCorrection, position_of_line: Mapping[int, int]) -> None:
     if correction.target is None:
         assert isinstance(correction.replacement, Penalty)
-        match.add_penalty(correction.replacement, by=correction.by, reason=correction.reason)
+        match.add_penalty(correction.replacement, by=correction.by, reason=correction.reason, at=correction.at)
         return
     if correction.target not in position_of_line:
         raise RecordError(f"line {correction.target} holds no result or penalty to correct")
     position = position_of_line[correction.target]
     if correction.replacement is None:
-        match.void(position, by=correction.by, reason=correction.reason)
+        match.void(position, by=correction.by, reason=correction.reason, at=correction.at)
     elif isinstance(correction.replacement, DealPass | MatchEnd):
         raise RecordError("only results and penalties can be corrected")
     else:
-        match.amend(position, correction.replacement, by=correction.by, reason=correction.reason)
+        match.amend(position, correction.replacement, by=correction.by, reason=correction.reason, at=correction.at)
 
 
 def _names(seats: Iterable[int], players: Sequence[str]) -> list[str]:
@@ -441,6 +445,7 @@ def _correction_line(correction: Any, players: Sequence[str], line_of_position: 
         "replacement": replacement,
         "by": correction.by,
         "reason": correction.reason,
+        "at": correction.at,
     }
 
 
