@@ -80,6 +80,7 @@ class Tournament(Aggregate):
         def apply(self, aggregate: Aggregate) -> None:
             assert isinstance(aggregate, Tournament)
             aggregate.matches[self.match_key] = (self.session, self.table)
+            aggregate.detached.pop(self.match_key, None)
 
     class MatchDetached(Aggregate.Event):
         """A match attached by mistake no longer counts."""
@@ -90,6 +91,7 @@ class Tournament(Aggregate):
         def apply(self, aggregate: Aggregate) -> None:
             assert isinstance(aggregate, Tournament)
             aggregate.matches.pop(self.match_key, None)
+            aggregate.detached[self.match_key] = self.reason
 
     def __init__(self, name: str, players: Sequence[str]):
         self.name = name
@@ -97,6 +99,8 @@ class Tournament(Aggregate):
         self.aliases: dict[str, str] = {}
         self.sessions: dict[int, list[list[str]]] = {}
         self.matches: dict[str, tuple[int, int | None]] = {}
+        # Matches detached and not attached again, with why: an import leaves them out.
+        self.detached: dict[str, str] = {}
 
     @staticmethod
     def create_id(name: str, **_: Any) -> UUID:
@@ -133,6 +137,13 @@ class Tournament(Aggregate):
             raise RuleViolation(f"{player!r} is not a player of {self.name!r}")
         if self.aliases.get(alias) == player:
             return
+        # One step from a log name to its player: no chains, which standings would not follow.
+        if player in self.aliases:
+            real = self.aliases[player]
+            raise RuleViolation(f"{player!r} is itself an alias of {real!r}: declare {alias!r} an alias of {real!r}")
+        if alias in self.aliases.values():
+            others = sorted(a for a, p in self.aliases.items() if p == alias)
+            raise RuleViolation(f"{alias!r} has aliases of its own ({', '.join(others)}): withdraw them first")
         self.trigger_event(self.AliasDeclared, alias=alias, player=player)
 
     def withdraw_alias(self, alias: str, reason: str) -> None:

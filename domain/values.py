@@ -27,6 +27,12 @@ def _tuple_of_ints(value: object) -> tuple[int, ...]:
     return tuple(int(v) for v in value)  # type: ignore[attr-defined]
 
 
+def _seat_set(value: object) -> tuple[int, ...]:
+    # Riichi declarations and ready hands are sets of seats: written in seat order, so that
+    # two logs of one hand listing them in another order record the same fact.
+    return tuple(sorted(_tuple_of_ints(value)))
+
+
 def _tuple_of_floats(value: object) -> tuple[float, ...]:
     if value is None:
         return ()
@@ -148,16 +154,16 @@ class WinResult:
     """A hand that ended in one or more wins (several only on one discard)."""
 
     wins: tuple[Win, ...] = attrs.field(converter=_tuple_of_wins)
-    riichi: tuple[Seat, ...] = attrs.field(default=(), converter=_tuple_of_ints)
+    riichi: tuple[Seat, ...] = attrs.field(default=(), converter=_seat_set)
 
 
 @attrs.frozen
 class ExhaustiveDraw:
     """A hand that ran out of tiles: who was ready, who claims nagashi mangan."""
 
-    ready: tuple[Seat, ...] = attrs.field(default=(), converter=_tuple_of_ints)
-    riichi: tuple[Seat, ...] = attrs.field(default=(), converter=_tuple_of_ints)
-    nagashi: tuple[Seat, ...] = attrs.field(default=(), converter=_tuple_of_ints)
+    ready: tuple[Seat, ...] = attrs.field(default=(), converter=_seat_set)
+    riichi: tuple[Seat, ...] = attrs.field(default=(), converter=_seat_set)
+    nagashi: tuple[Seat, ...] = attrs.field(default=(), converter=_seat_set)
 
 
 @attrs.frozen
@@ -165,7 +171,7 @@ class AbortiveDraw:
     """A hand stopped before its end by an abortive condition."""
 
     kind: AbortKind = attrs.field(converter=AbortKind)
-    riichi: tuple[Seat, ...] = attrs.field(default=(), converter=_tuple_of_ints)
+    riichi: tuple[Seat, ...] = attrs.field(default=(), converter=_seat_set)
 
 
 HandResult = WinResult | ExhaustiveDraw | AbortiveDraw

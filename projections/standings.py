@@ -10,6 +10,8 @@ players and break ties by a documented chain:
 3. number of first places, more first;
 4. net score (final table scores less the start, summed), higher first;
 5. name, alphabetically (equal on everything above shares the rank).
+
+Players without a finished match yet come after everyone who has one.
 """
 
 from __future__ import annotations
@@ -42,11 +44,19 @@ class MatchSummary:
 def summarize(
     key: str, players: Sequence[str], rules: Ruleset, state: TableState, facts: Iterable[Fact]
 ) -> MatchSummary:
-    """The summary of a match from its table state and its corrected facts."""
+    """The summary of a match from its table state and its corrected facts.
+
+    Places follow the final scores; equal scores are placed by seat order, or, where the
+    rules split the uma of tied players, share the best place they hold (two players tied
+    for second are both second: the uma they share is the one of second and third).
+    """
     order = ranking(state.scores)
     places = [0] * len(players)
     for place, seat in enumerate(order, start=1):
         places[seat] = place
+    if rules.uma_ties == "split":
+        for seat, score in enumerate(state.scores):
+            places[seat] = 1 + sum(1 for other in state.scores if other > score)
     penalties = [0] * len(players)
     for fact in facts:
         if isinstance(fact, Penalty):
@@ -117,16 +127,17 @@ def totals(
     return result
 
 
-def _key(player: str, t: Totals) -> tuple[float, float, int, int]:
+def _key(player: str, t: Totals) -> tuple[bool, float, float, int, int]:
+    # A player with no finished match yet has no points to rank by: after everyone who has one.
     average = t.place_sum / t.matches if t.matches else float("inf")
-    return (-t.points, average, -t.place_counts[0], -t.net_score)
+    return (t.matches == 0, -t.points, average, -t.place_counts[0], -t.net_score)
 
 
 def rank(by_player: dict[str, Totals]) -> list[StandingRow]:
     """The standings: players ranked by the tie-break chain of this module."""
     ordered = sorted(by_player.items(), key=lambda item: (*_key(*item), item[0]))
     rows: list[StandingRow] = []
-    previous: tuple[float, float, int, int] | None = None
+    previous: tuple[bool, float, float, int, int] | None = None
     current_rank = 0
     for index, (player, t) in enumerate(ordered, start=1):
         key = _key(player, t)

@@ -23,10 +23,9 @@ import attrs
 from eventsourcing.persistence import Tracking
 from eventsourcing.projection import Projection
 
-from domain.amendments import Correction, effective_facts
+from domain.amendments import Correction, corrected_steps, effective_facts
 from domain.codec import fact_from_data, fact_to_data
 from domain.match import Match, opening_state
-from domain.progression import evolve
 from domain.rules import Ruleset
 from domain.tournament import Tournament
 from projections.standings import MatchSummary, StandingRow, standings, summarize
@@ -68,9 +67,8 @@ def _match_state(doc: dict[str, Any]) -> tuple[Ruleset, Any, list[Any]]:
         for target, c in doc["corrections"]
     }
     facts = effective_facts(history, corrections)
-    state = opening_state(rules, doc["opening"])
-    for fact in facts:
-        state, _ = evolve(state, rules, fact)
+    steps = corrected_steps(opening_state(rules, doc["opening"]), rules, history, corrections)
+    state = steps[-1].after if steps else opening_state(rules, doc["opening"])
     return rules, state, facts
 
 

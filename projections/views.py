@@ -115,7 +115,11 @@ class PostgresDocumentView(PostgresTrackingRecorder, DocumentView):
     """Documents in a table of their own in the PostgreSQL database."""
 
     def __init__(self, datastore: PostgresDatastore, **kwargs: Any):
-        super().__init__(datastore, tracking_table_name="honba_view_tracking", **kwargs)
+        # The library's factory names the tracking table after the environment's name (the
+        # application's, or the projection runner's): one name here, so that the catch-up of
+        # ``honba standings`` and the live runner share the same tracking records.
+        kwargs["tracking_table_name"] = "honba_view_tracking"
+        super().__init__(datastore, **kwargs)
         self.sql_create_statements.append(
             SQL("CREATE TABLE IF NOT EXISTS {0}.{1} (kind text, key text, data text, PRIMARY KEY (kind, key))").format(
                 Identifier(self.datastore.schema), Identifier(TABLE)

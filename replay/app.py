@@ -44,6 +44,9 @@ DB_ENV = "HONBA_DB"
 MEMORY = ":memory:"
 POSTGRES = "eventsourcing.postgres"
 POSTGRES_URL_FORM = "postgresql://user:password@host:port/dbname"
+# Opening a new PostgreSQL store from several processes at once: their CREATE statements race.
+OPEN_TRIES = 6
+CREATE_RACES = ("concurrently updated", "already exists", "deadlock detected")
 # How many times a command with a client key is tried when another process saved first.
 TRIES = 8
 
@@ -239,12 +242,18 @@ class HonbaApp(Application[UUID]):
         """Open the store named by ``db`` (a path, ``:memory:`` or a PostgreSQL URL), see ``persistence_env``."""
         env = persistence_env(db)
         _check_postgres(env)
-        try:
-            return cls(env=env)
-        except Exception as exc:  # the library raises several kinds; all mean the same to a user
-            named = db or os.environ.get(DB_ENV) or env.get("POSTGRES_DBNAME") or str(default_db_path())
-            reason = " ".join(str(exc).split()) or type(exc).__name__
-            raise StoreError(f"cannot open the store {redact(named)}: {reason}") from None
+        for attempt in range(1, OPEN_TRIES + 1):
+            try:
+                return cls(env=env)
+            except Exception as exc:  # the library raises several kinds; all mean the same to a user
+                reason = " ".join(str(exc).split()) or type(exc).__name__
+                # Processes opening a new PostgreSQL store at once race to create its tables.
+                if attempt < OPEN_TRIES and any(race in reason for race in CREATE_RACES):
+                    time.sleep(0.05 * attempt * (0.5 + random.random()))
+                    continue
+                named = db or os.environ.get(DB_ENV) or env.get("POSTGRES_DBNAME") or str(default_db_path())
+                raise StoreError(f"cannot open the store {redact(named)}: {reason}") from None
+        raise AssertionError("unreachable")  # pragma: no cover
 
     def register_transcodings(self, transcoder: JSONTranscoder) -> None:
         super().register_transcodings(transcoder)

@@ -72,7 +72,7 @@ def verify_paths(paths: list[Path], fmt: str = "auto", tick: Tick | None = None)
         try:
             games = read_log(path, fmt)
         except HonbaError as exc:
-            unreadable.append(Unreadable(str(path), _reason(exc, path), str(exc)))
+            unreadable.append(Unreadable(str(path), _reason(exc, path), _message(exc, path)))
         else:
             reports.extend(verify_game(game) for game in games)
         if tick is not None:
@@ -82,12 +82,17 @@ def verify_paths(paths: list[Path], fmt: str = "auto", tick: Tick | None = None)
 
 @attrs.frozen
 class ImportRun:
-    """What ``honba import`` did: games stored, already present, unsupported, unreadable."""
+    """What ``honba import`` did: games stored, already present, unsupported, unreadable.
+
+    ``games`` holds every game stored or already present, with its players in seat
+    order, in the order read (what ``--tournament`` attaches).
+    """
 
     stored: tuple[str, ...] = ()
     present: tuple[str, ...] = ()
     unsupported: tuple[Unreadable, ...] = ()
     unreadable: tuple[Unreadable, ...] = ()
+    games: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
 
 def import_paths(app: HonbaApp, paths: list[Path], fmt: str = "auto", tick: Tick | None = None) -> ImportRun:
@@ -96,15 +101,17 @@ def import_paths(app: HonbaApp, paths: list[Path], fmt: str = "auto", tick: Tick
     present: list[str] = []
     unsupported: list[Unreadable] = []
     unreadable: list[Unreadable] = []
+    games: dict[str, tuple[str, ...]] = {}
     for path in expand_paths(paths) if fmt != "record" else paths:
         try:
             for match in _matches_in(path, fmt, unsupported):
                 (stored if app.store_whole(match) else present).append(match.key)
+                games.setdefault(match.key, tuple(match.players))
         except HonbaError as exc:
-            unreadable.append(Unreadable(str(path), _reason(exc, path), str(exc)))
+            unreadable.append(Unreadable(str(path), _reason(exc, path), _message(exc, path)))
         if tick is not None:
             tick(str(path))
-    return ImportRun(tuple(stored), tuple(present), tuple(unsupported), tuple(unreadable))
+    return ImportRun(tuple(stored), tuple(present), tuple(unsupported), tuple(unreadable), tuple(games.items()))
 
 
 def _matches_in(path: Path, fmt: str, unsupported: list[Unreadable]) -> list[Any]:
@@ -116,7 +123,7 @@ def _matches_in(path: Path, fmt: str, unsupported: list[Unreadable]) -> list[Any
         raise LogError(name, f"cannot read: {exc.strerror or exc}") from None
     if fmt == "record" or (fmt == "auto" and detect_format(data) == "record"):
         try:
-            text = data.decode("utf-8")
+            text = data.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
             raise LogError(name, f"not UTF-8 text (byte {exc.start})") from None
         return [build_match(parse_record(text, name=name), name=name)]
@@ -128,14 +135,32 @@ def _matches_in(path: Path, fmt: str, unsupported: list[Unreadable]) -> list[Any
             continue
         try:
             matches.append(match_from_log(game))
+        except LogError:
+            raise
         except HonbaError as exc:
             raise LogError(name, f"game {game.game_id}: {exc}") from None
+    seen: set[str] = set()
+    for match in matches:
+        if match.key in seen:
+            raise LogError(name, f"two games with the same id {match.key!r}: none of the file is stored")
+        seen.add(match.key)
     return matches
+
+
+def _message(exc: HonbaError, path: Path) -> str:
+    """The error message on one line, naming the file when the error itself does not (a store conflict)."""
+    text = _one_line(str(exc))
+    return text if text.startswith(str(path)) else f"{path}: {text}"
+
+
+def _one_line(text: str) -> str:
+    # A game id or name read from a file may hold a line break: the report keeps one line per file.
+    return text.replace("\r", "\\r").replace("\n", "\\n")
 
 
 def _reason(exc: HonbaError, path: Path) -> str:
     """The error message without the file name the report already shows."""
-    text = str(exc)
+    text = _one_line(str(exc))
     for prefix in (f"{path}: ", f"{path}, ", f"{path}:"):
         if text.startswith(prefix):
             return text[len(prefix) :]

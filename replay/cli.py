@@ -12,13 +12,14 @@ import tempfile
 from pathlib import Path
 from typing import Annotated, Any
 
+import attrs
 import typer
 
 from domain.match import Match
 from domain.progression import Fact
 from domain.rules import Ruleset, load_preset, parse_rule_text, preset_names, rules_diff
 from domain.scoring.payments import reverse_mangan
-from domain.values import AbortiveDraw, AbortKind, ExhaustiveDraw, Penalty, TableState, Win, WinResult
+from domain.values import AbortiveDraw, AbortKind, ExhaustiveDraw, Penalty, TableState, Win, WinFacts, WinResult
 from projections.ledger import LedgerEntry, corrected_ledger
 from replay.app import HonbaApp
 from replay.formats.record import build_match, export_record, parse_record, unchained
@@ -65,25 +66,64 @@ def start(
 def win(
     ctx: typer.Context,
     key: Annotated[str, typer.Argument(help="The match.")],
-    winners: Annotated[list[str], typer.Argument(help="PLAYER:VALUE for each winner, e.g. Ann:3/30 or Ben:mangan.")],
+    winners: Annotated[
+        list[str], typer.Argument(help="PLAYER:VALUE for each winner, e.g. Ann:3/30, Ben:mangan, Cho:4faan.")
+    ],
     from_: Annotated[str | None, typer.Option("--from", help="The discarder; leave out for a self-drawn win.")] = None,
     pao: Annotated[str | None, typer.Option(help="The player liable (pao) for the hand.")] = None,
     riichi: Annotated[str | None, typer.Option(help="Players whose riichi was accepted this hand.")] = None,
+    dora: Annotated[int | None, typer.Option(help="Han from dora, which do not count toward a minimum.")] = None,
+    loser_scores: Annotated[
+        str | None, typer.Option(help="Each seat's own hand score, in seat order, where losers settle.")
+    ] = None,
+    special: Annotated[list[str] | None, typer.Option(help="A special hand claimed (e.g. heavenly_hand).")] = None,
+    first_turn: Annotated[bool, typer.Option(help="Out on the first draw or discard, before any call.")] = False,
+    last_tile: Annotated[bool, typer.Option(help="Out on the last tile of the wall or the last discard.")] = False,
+    supplement: Annotated[bool, typer.Option(help="Out on a supplement tile after a kong.")] = False,
+    flower_supplement: Annotated[bool, typer.Option(help="Out on a tile drawn for a flower.")] = False,
+    robbed_kong: Annotated[bool, typer.Option(help="Out on a tile robbed from a kong.")] = False,
+    second_kong: Annotated[bool, typer.Option(help="Out after the second kong of one turn.")] = False,
+    tile: Annotated[str | None, typer.Option(help="The winning tile, e.g. 5p (1m-9m, 1p-9p, 1s-9s, 1z-7z).")] = None,
+    discards: Annotated[str | None, typer.Option(help="The winner's discards in order, comma-separated.")] = None,
+    melded: Annotated[int, typer.Option(help="The winner's melded sets.")] = 0,
+    jokers: Annotated[int, typer.Option(help="Pre-dealt jokers in the winner's hand.")] = 0,
     client_key: ClientKey = None,
 ) -> None:
-    """Record a win (several winners only on one discard)."""
+    """Record a win (several winners only on one discard), with the facts of how it went out."""
 
     def run() -> None:
         match = shell(ctx).app.get_match(key)
         players = match.players
         discarder = seat_of(from_, players) if from_ else None
         liable = seat_of(pao, players) if pao else None
+        facts = WinFacts(
+            last_tile=last_tile,
+            supplement_tile=supplement,
+            flower_supplement=flower_supplement,
+            robbed_kong=robbed_kong,
+            second_kong=second_kong,
+            first_turn=first_turn,
+            winning_tile=tile,
+            discards=tuple(d.strip() for d in discards.split(",") if d.strip()) if discards else (),
+            melded_sets=melded,
+            predealt_jokers=jokers,
+            special_hands=tuple(special or ()),
+        )
+        scores: tuple[int, ...] = ()
+        if loser_scores:
+            try:
+                scores = tuple(int(v) for v in loser_scores.split(","))
+            except ValueError:
+                raise InputError(f"--loser-scores takes whole numbers in seat order, not {loser_scores!r}") from None
         wins = []
         for spec in winners:
             if ":" not in spec:
                 raise InputError(f"write each winner as PLAYER:VALUE, e.g. Ann:3/30 (got {spec!r})")
-            name, value = spec.rsplit(":", 1)
-            wins.append(Win(seat_of(name, players), parse_value(value), discarder, liable))
+            name, text = spec.rsplit(":", 1)
+            value = parse_value(text)
+            if dora is not None:
+                value = attrs.evolve(value, dora=dora)
+            wins.append(Win(seat_of(name, players), value, discarder, liable, facts, scores))
         _record(ctx, key, WinResult(tuple(wins), seats_of(riichi, players)), client_key)
 
     guarded(run)

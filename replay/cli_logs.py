@@ -12,6 +12,7 @@ from replay.batch import import_paths, verify_paths
 from replay.formats.detect import FORMATS, expand_paths
 from replay.render import print_verify_run
 from replay.shell import app, err, fail, guarded, out, progress_bar, shell
+from replay.tournaments import attach_all
 
 FormatOption = Annotated[
     str, typer.Option("--format", help="auto (judged from the content), tenhou-xml, tenhou-json, mjai or record.")
@@ -23,10 +24,28 @@ def import_(
     ctx: typer.Context,
     paths: Annotated[list[Path], typer.Argument(help="Record files, game logs, or directories of them.")],
     fmt: FormatOption = "auto",
+    tournament: Annotated[
+        str | None,
+        typer.Option(
+            "--tournament",
+            help="Attach every game stored (or already present) to this tournament, created when new; "
+            "players are matched by name (declare other log names with honba tournament alias).",
+        ),
+    ] = None,
+    session: Annotated[int, typer.Option("--session", help="The session (round) the games count for.")] = 1,
 ) -> None:
-    """Store matches from record files and game logs; a match already stored is left as it is."""
+    """Store matches from record files and game logs; a match already stored is left as it is.
+
+    With --tournament, the games count for that tournament. A log name that is another
+    player's: ``honba tournament alias NAME LOG_NAME PLAYER`` (``unalias`` withdraws it);
+    a game attached by mistake: ``honba tournament detach NAME MATCH --reason ...``.
+    """
     if fmt not in (*FORMATS, "record"):
         raise fail(f"--format must be one of {', '.join((*FORMATS, 'record'))}, not {fmt!r}")
+    if tournament is not None and not tournament.strip():
+        raise fail("--tournament needs a name")
+    if session < 1:
+        raise fail(f"--session: sessions are numbered from 1, not {session}")
     application = guarded(lambda: shell(ctx).app)
     files = expand_paths(paths)
     with progress_bar(len(files), "importing") as progress:
@@ -46,6 +65,19 @@ def import_(
         markup=False,
         highlight=False,
     )
+    if tournament is not None and run.games:
+        left_out = guarded(lambda: attach_all(application, tournament, run.games, session))
+        out.print(
+            f"{len(run.games) - len(left_out)} matches count for tournament {tournament!r} in session {session}",
+            markup=False,
+            highlight=False,
+        )
+        for key in left_out:
+            out.print(
+                f"match {key!r} was detached from {tournament!r}: left out (honba tournament attach counts it again)",
+                markup=False,
+                highlight=False,
+            )
     if run.unreadable:
         raise typer.Exit(2)
 
@@ -70,6 +102,9 @@ def verify(
         print(json.dumps(run.as_dict(), ensure_ascii=False))
     else:
         print_verify_run(out, run)
+    for item in run.unreadable:
+        # Each file that could not be read, on stderr in one line, as import reports it.
+        err.print(f"honba: {item.message}", markup=False, highlight=False)
     if run.unreadable:
         raise typer.Exit(2)
     if any(r.disagreements for r in run.reports):

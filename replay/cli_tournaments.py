@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
@@ -10,6 +11,8 @@ from typing import Annotated, Any
 
 import attrs
 import typer
+from eventsourcing.postgres import PostgresFactory
+from rich.console import Console
 from rich.table import Table
 
 from domain.tournament import Tournament
@@ -19,6 +22,7 @@ from replay.tournaments import (
     StandingsReport,
     catch_up,
     change_tournament,
+    follow,
     get_tournament,
     open_view,
     tournament_report,
@@ -133,6 +137,8 @@ def show(ctx: typer.Context, name: Name) -> None:
     for key, (session, number) in sorted(tournament.matches.items(), key=lambda item: (item[1][0], item[0])):
         table.add_row(key, str(session), "" if number is None else str(number))
     out.print(table)
+    for key, why in sorted(tournament.detached.items()):
+        out.print(f"Detached: {key} ({why})", markup=False)
 
 
 def standings_data(report: StandingsReport) -> dict[str, Any]:
@@ -189,14 +195,18 @@ def standings(
     else:
         text = ""
     if fmt == "table":
-        out.print(_table(report, after))
+        screen = out if output is None else Console(file=io.StringIO(), width=160, color_system=None)
+        screen.print(_table(report, after))
         if report.in_progress:
-            out.print(f"{report.in_progress} matches still in progress do not count yet", markup=False)
-        return
+            screen.print(f"{report.in_progress} matches still in progress do not count yet", markup=False)
+        if output is None:
+            return
+        assert isinstance(screen.file, io.StringIO)
+        text = screen.file.getvalue()
     if output is None:
         print(text, end="" if text.endswith("\n") else "\n")
     else:
-        output.write_text(text, encoding="utf-8")
+        guarded(lambda: output.write_text(text, encoding="utf-8"))
         out.print(f"wrote {output}", markup=False)
 
 
@@ -263,3 +273,44 @@ def _csv(report: StandingsReport) -> str:
             ]
         )
     return buffer.getvalue()
+
+
+views_app = typer.Typer(help="The stored standings view: bring it up to date, or follow new events live.")
+app.add_typer(views_app, name="views")
+
+
+@views_app.command("update")
+def views_update(ctx: typer.Context) -> None:
+    """Fold every event the standings view has not seen yet (any store)."""
+
+    def run() -> int:
+        application = shell(ctx).app
+        view = open_view(application)
+        with progress_bar(2, "updating the standings view") as progress:
+            task = progress.add_task("view", total=None, file="")
+            return catch_up(application, view, tick=lambda n: progress.update(task, completed=n, file=f"{n} events"))
+
+    folded = guarded(run)
+    out.print(f"The standings view took in {folded} new events", markup=False)
+
+
+@views_app.command("follow")
+def views_follow(
+    ctx: typer.Context,
+    seconds: Annotated[float | None, typer.Option(help="Stop after this many seconds (default: until Ctrl-C).")] = None,
+) -> None:
+    """Follow new events live into the standings view (PostgreSQL: the library's ProjectionRunner)."""
+
+    def run() -> None:
+        application = shell(ctx).app
+        if not isinstance(application.factory, PostgresFactory):
+            raise InputError(
+                "live following needs a PostgreSQL store (--db postgresql://...); "
+                "on SQLite the view catches up whenever standings are asked for (or: honba views update)"
+            )
+        env = {k: str(v) for k, v in application.env.items()}
+        out.print("Following new events into the standings view (Ctrl-C to stop)", markup=False)
+        with contextlib.suppress(KeyboardInterrupt):
+            follow(env, stop_after=seconds)
+
+    guarded(run)

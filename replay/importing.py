@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from domain.errors import HonbaError
 from domain.match import Match
 from domain.values import TableState
-from replay.formats.logmodel import LoggedGame
+from replay.formats.logmodel import LogError, LoggedGame
 
 
 def opening_for(game: LoggedGame) -> TableState | None:
@@ -33,11 +34,19 @@ def source_of(game: LoggedGame) -> dict[str, str]:
 def match_from_log(game: LoggedGame) -> Match:
     """A Match holding every result of the game, built in memory (nothing stored).
 
-    Raises the domain's error when a result is refused; the caller stores nothing then.
+    Raises the domain's error when the match cannot start, and a ``LogError`` naming the
+    file, the hand's position in it and the rule broken when a result is refused; the
+    caller stores nothing then.
     """
+    if not game.hands:
+        raise LogError(game.file, f"game {game.game_id}: no hand in it, nothing to store")
     match = Match.start(game.game_id, game.players, game.rules, source_of(game), opening_for(game))
     for hand in game.hands:
         if hand.result is None or match.state.finished:
             break
-        match.record(hand.result)
+        label = match.state.hand_label
+        try:
+            match.record(hand.result)
+        except HonbaError as exc:
+            raise LogError(f"{game.file}, {hand.position}", f"game {game.game_id}, hand {label}: {exc}") from None
     return match

@@ -19,11 +19,33 @@ class InputError(HonbaError):
     """Something typed on the command line that honba cannot read."""
 
 
+_FAAN = re.compile(r"^\s*(\d+)\s*(?:faan|fan|tai)\s*$")
+_POINTS = re.compile(r"^\s*(\d+)\s*(?:points|pts|p)(?:\s*(?:[x*/,+]|\s)\s*(\d+)\s*(?:doubles|dbl|d))?\s*$")
+_DOUBLES = re.compile(r"^\s*(\d+)\s*(?:doubles|dbl)\s*$")
+
+
 def parse_value(text: str) -> HandValue:
-    """A hand value: ``3/30``, ``3han30fu``, ``30fu 3han``, ``6han``, ``mangan``, ``2xyakuman``."""
+    """A hand value in the unit of its rules.
+
+    Riichi: ``3/30``, ``3han30fu``, ``30fu 3han``, ``6han``, ``mangan``, ``2xyakuman``.
+    Faan (Hong Kong) or tai: ``4faan``. Points and doubles (classical rules): ``120points``,
+    ``40pts x 3dbl`` (40 basic points doubled three times), ``3doubles``; ``limit`` for a limit hand.
+    """
     lowered = text.strip().lower()
     if lowered in LIMIT_NAMES:
         return HandValue(limit=lowered)  # type: ignore[arg-type]
+    if lowered == "limit":
+        return HandValue(limit="mangan")
+    match = _FAAN.match(lowered)
+    if match:
+        return HandValue(faan=int(match.group(1)))
+    match = _POINTS.match(lowered)
+    if match:
+        doubles = None if match.group(2) is None else int(match.group(2))
+        return HandValue(points=int(match.group(1)), doubles=doubles)
+    match = _DOUBLES.match(lowered)
+    if match:
+        return HandValue(doubles=int(match.group(1)))
     match = _YAKUMAN.match(lowered)
     if match:
         multiple = int(match.group(1) or match.group(2))
@@ -39,7 +61,10 @@ def parse_value(text: str) -> HandValue:
         han = match.group(1) or match.group(3)
         fu = match.group(2) or match.group(4)
         return HandValue(han=int(han), fu=int(fu))
-    raise InputError(f"cannot read the hand value {text!r}: write e.g. 3/30 (3 han 30 fu), 6han, mangan or 2xyakuman")
+    raise InputError(
+        f"cannot read the hand value {text!r}: write e.g. 3/30 (3 han 30 fu), 6han, mangan, 2xyakuman, "
+        "4faan, 120points, 40pts x 3dbl or limit"
+    )
 
 
 def seat_of(name: str, players: Sequence[str]) -> int:

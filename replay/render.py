@@ -216,6 +216,11 @@ def print_verify_run(console: Console, run: VerifyRun) -> None:
         for d in data["disagreements"]:
             table.add_row(d["file"], d["game"], d["hand"], d["field"], str(d["log"]), str(d["honba"]))
         console.print(table)
+    for report in run.reports:
+        if report.value_sources:
+            taken = ", ".join(f"{count} from the {source}" for source, count in report.value_sources)
+            line = f"hand values not in the log, taken {taken}: {report.file} {report.game}"
+            console.print(line, markup=False, highlight=False)
     for item in data["unsupported"]:
         console.print(f"unsupported: {item['file']} {item['game']}: {item['reason']}", markup=False, highlight=False)
     for item in data["unreadable"]:

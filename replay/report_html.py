@@ -588,6 +588,7 @@ def standings_chart_svg(data: Mapping[str, Any]) -> str:
         FigureCanvasAgg(figure)
         axes = figure.add_subplot()
         xs = list(range(len(sessions) + 1))
+        handles = []
         for index, player in enumerate(players):
             ys = [0.0] + [float(by_session[s].get(player, 0.0)) for s in sessions]
             (line,) = axes.plot(
@@ -599,7 +600,7 @@ def standings_chart_svg(data: Mapping[str, Any]) -> str:
                 color=PLAYER_COLOURS[index % len(PLAYER_COLOURS)],
                 linestyle="-" if index < len(PLAYER_COLOURS) else "--",
             )
-            line.set_label(player)
+            handles.append(line)
         axes.set_xticks(xs)
         axes.set_xticklabels(["start", *(f"session {s}" for s in sessions)])
         axes.axhline(0, color="#5f6368", linewidth=1, linestyle="--")
@@ -608,7 +609,8 @@ def standings_chart_svg(data: Mapping[str, Any]) -> str:
         axes.set_axisbelow(True)
         for side in ("top", "right"):
             axes.spines[side].set_visible(False)
-        legend = axes.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+        # Labels given with their lines: a name starting with "_" would be left out otherwise.
+        legend = axes.legend(handles, players, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
         for text in legend.get_texts():
             text.set_parse_math(False)
         buffer = io.StringIO()

@@ -12,13 +12,15 @@ library's ``ProjectionRunner``, which follows new events live.
 
 from __future__ import annotations
 
+import threading
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import attrs
 from eventsourcing.application import AggregateNotFoundError
-from eventsourcing.persistence import InfrastructureFactory, Tracking
+from eventsourcing.persistence import InfrastructureFactory, IntegrityError, Tracking
 from eventsourcing.popo import POPOFactory
 from eventsourcing.postgres import PostgresFactory
 from eventsourcing.sqlite import SQLiteFactory
@@ -28,7 +30,7 @@ from domain.tournament import Tournament, tournament_id
 from projections.standings import MatchSummary, StandingRow
 from projections.standings_view import NAME, DocCache, StandingsProjection, load_summary, tournament_standings
 from projections.views import DocumentView, POPODocumentView, PostgresDocumentView, SQLiteDocumentView
-from replay.app import HonbaApp, StoreError
+from replay.app import TRIES, HonbaApp, StoreError
 
 BATCH = 500
 
@@ -50,16 +52,26 @@ def change_tournament(
     app: HonbaApp, name: str, change: Callable[[Tournament], None], *, create: bool = False
 ) -> Tournament:
     """Apply a change to a tournament (created first when asked) and save it."""
-    try:
-        tournament = get_tournament(app, name)
-    except TournamentNotFound:
-        if not create:
-            raise
-        tournament = Tournament.create(name)
-    change(tournament)
-    if tournament.pending_events:
-        app.save(tournament)
-    return tournament
+    for attempt in range(1, TRIES + 1):
+        try:
+            tournament = get_tournament(app, name)
+        except TournamentNotFound:
+            if not create:
+                raise
+            tournament = Tournament.create(name)
+        change(tournament)
+        if not tournament.pending_events:
+            return tournament
+        try:
+            app.save(tournament)
+        except IntegrityError:
+            # Another process changed (or created) the tournament since it was loaded: apply the
+            # change again to the tournament as it now is.
+            if attempt == TRIES:
+                raise StoreError(f"tournament {name!r} kept changing in the store; try again") from None
+        else:
+            return tournament
+    raise AssertionError("unreachable")  # pragma: no cover
 
 
 def views_path(db_path: str) -> str:
@@ -159,30 +171,49 @@ def summary_doc(view: DocumentView, match_key: str) -> MatchSummary | None:
     return None if data is None else load_summary(data)
 
 
-def follow(app_env: dict[str, Any], *, stop_after: float | None = None) -> None:
-    """Follow new events live with the library's ProjectionRunner (PostgreSQL and in-memory stores)."""
+def follow(app_env: dict[str, Any], *, stop_after: float | None = None, stop: threading.Event | None = None) -> None:
+    """Follow new events live into the PostgreSQL view with the library's ProjectionRunner.
+
+    Runs until ``stop_after`` seconds have passed, ``stop`` is set, or the projection fails
+    (its error is raised here). It starts from the view's last tracked position, so it
+    shares the view with ``catch_up``: each event still counts once.
+    """
     from eventsourcing.projection import ProjectionRunner
 
+    deadline = None if stop_after is None else time.monotonic() + stop_after
     with ProjectionRunner(
         application_class=HonbaApp,
         projection_class=StandingsProjection,
         view_class=PostgresDocumentView,
         env=app_env,
     ) as runner:
-        if stop_after is None:
-            runner.run_forever()
-        else:
-            runner.run_forever(timeout=stop_after)
+        while not runner.is_interrupted.is_set() and not (stop is not None and stop.is_set()):
+            left = None if deadline is None else deadline - time.monotonic()
+            if left is not None and left <= 0:
+                return
+            # Wake now and then to look at ``stop``; an error of the projection is raised here.
+            runner.run_forever(timeout=0.2 if left is None or stop is not None else left)
 
 
-def attach_all(app: HonbaApp, name: str, matches: Sequence[tuple[str, Sequence[str]]], session: int) -> None:
-    """Attach matches (key, players) to a tournament, creating it when new."""
+def attach_all(app: HonbaApp, name: str, matches: Sequence[tuple[str, Sequence[str]]], session: int) -> tuple[str, ...]:
+    """Attach matches (key, players) to a tournament, creating it when new.
+
+    A match detached from the tournament (``honba tournament detach``) is left out, so
+    importing the same files again does not undo the fix; ``honba tournament attach``
+    counts it again. Returns the keys left out.
+    """
+    left_out: list[str] = []
 
     def change(tournament: Tournament) -> None:
+        left_out.clear()
         for key, players in matches:
-            tournament.attach(key, players, session)
+            if key in tournament.detached:
+                left_out.append(key)
+            else:
+                tournament.attach(key, players, session)
 
     change_tournament(app, name, change, create=True)
+    return tuple(left_out)
 
 
 __all__ = ["NAME", "StandingsReport"]

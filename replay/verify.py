@@ -48,6 +48,8 @@ class GameReport:
     disagreements: tuple[Disagreement, ...] = ()
     unsupported: str | None = None
     truncated: bool = False
+    # Hands whose value the log did not state, by where honba took it from ("tiles", "payment").
+    value_sources: tuple[tuple[str, int], ...] = ()
 
 
 def hand_label(hand: LoggedHand) -> str:
@@ -126,7 +128,17 @@ def verify_game(game: LoggedGame) -> GameReport:
         else:
             _check_end(game, match, label, differ)
         agreeing += len(found) == already
-    return attrs.evolve(base, hands=checked, hands_agreeing=agreeing, disagreements=tuple(found))
+    sources: dict[str, int] = {}
+    for hand in game.hands:
+        if hand.result is not None and hand.value_source != "log":
+            sources[hand.value_source] = sources.get(hand.value_source, 0) + 1
+    return attrs.evolve(
+        base,
+        hands=checked,
+        hands_agreeing=agreeing,
+        disagreements=tuple(found),
+        value_sources=tuple(sorted(sources.items())),
+    )
 
 
 def _compare_header(

@@ -359,8 +359,8 @@ def test_events_as_one_json_array() -> None:
             "line 3",
             "after a win",
         ),
-        (b'{"type": "start_kyoku", "scores": [' + b"9" * 5000 + b"]}", "line 1", "not readable JSON"),
-        (b"[" * 100_000 + b"]" * 100_000, "bad.jsonl", "not readable JSON"),
+        (b'{"type": "start_kyoku", "scores": [' + b"9" * 5000 + b"]}", "line 1, column 36", "number too long"),
+        (b"[" * 100_000 + b"]" * 100_000, "line 1, column 501", "nested more than 500 deep"),
     ],
 )
 def test_malformed_input_is_a_log_error_with_its_line(data: bytes, where: str, says: str) -> None:

@@ -8,7 +8,7 @@ import json
 import zlib
 from pathlib import Path
 
-from replay.formats.logmodel import LogError, LoggedGame
+from replay.formats.logmodel import LogError, LoggedGame, load_json
 
 LOG_FORMATS = ("tenhou-xml", "tenhou-json", "mjai")
 FORMATS = ("auto", *LOG_FORMATS)
@@ -36,16 +36,23 @@ def detect_format(data: bytes) -> str | None:
     head = data.lstrip(b"\xef\xbb\xbf \t\r\n")[:4096]
     if head.startswith(b"<"):
         return "tenhou-xml"
+    if head.startswith(b"["):
+        # One JSON array: several tenhou.net/6 games, or mjai events written as one array.
+        if b'"log"' in data:
+            return "tenhou-json"
+        return "mjai" if b'"type"' in data else None
     if not head.startswith(b"{"):
         return None
     first_line = head.split(b"\n", 1)[0]
     try:
-        first = json.loads(first_line)
+        first = load_json(first_line.decode("utf-8"))
     except (json.JSONDecodeError, UnicodeDecodeError):
         first = None
     if isinstance(first, dict):
         kind = first.get("type")
-        if kind == "start" and "key" in first:
+        if kind == "start":
+            # honba's match start (mjai's events are start_game, start_kyoku): the record
+            # reader says what is wrong with it, even without its key.
             return "record"
         if isinstance(kind, str):
             return "mjai"
@@ -63,6 +70,11 @@ def read_log(path: Path, fmt: str = "auto") -> list[LoggedGame]:
     except OSError as exc:
         raise LogError(file, f"cannot read: {exc.strerror or exc}") from None
     data = unpack(raw, file=file)
+    if not data.strip():
+        raise LogError(file, "an empty file")
+    wide = _wide_encoding(data)
+    if wide is not None:
+        raise LogError(file, f"{wide} text: honba reads logs written in UTF-8 (save the file as UTF-8)")
     kind = detect_format(data) if fmt == "auto" else fmt
     if kind == "record":
         raise LogError(file, "a honba record file, not a game log (load it with honba import)")
@@ -79,6 +91,18 @@ def read_log(path: Path, fmt: str = "auto") -> list[LoggedGame]:
 
         return read_mjai(data, file=file)
     raise LogError(file, "not a recognised log format (Tenhou mjlog XML, tenhou.net/6 JSON or mjai)")
+
+
+def _wide_encoding(data: bytes) -> str | None:
+    """``UTF-16`` or ``UTF-32`` when the bytes are text in one of those (by its BOM, or by the
+    zero byte beside the first character of an XML or JSON document), else None."""
+    if data[:4] in (b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff"):
+        return "UTF-32"
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        return "UTF-16"
+    if len(data) >= 2 and b"\x00" in (data[0:1], data[1:2]) and data[:2].strip(b"\x00") in (b"<", b"{", b"["):
+        return "UTF-16"
+    return None
 
 
 def expand_paths(paths: list[Path]) -> list[Path]:

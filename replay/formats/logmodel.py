@@ -9,6 +9,11 @@ No importer computes a payment.
 
 from __future__ import annotations
 
+import json
+import re
+import sys
+from typing import Any
+
 import attrs
 
 from domain.errors import HonbaError
@@ -23,6 +28,79 @@ class LogError(HonbaError):
         super().__init__(f"{where}: {message}")
         self.where = where
         self.message = message
+
+
+def shown(value: Any, width: int = 40) -> str:
+    """A value as an error message quotes it: on one line (``repr``), cut when long; a list or
+    an object by its kind only, however large or deep it is."""
+    if isinstance(value, list | dict):
+        return "a list" if isinstance(value, list) else "an object"
+    text = repr(value)
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
+# A UTF-16 surrogate escape with no partner: valid JSON syntax, but no text (it cannot be stored).
+LONE_SURROGATE = re.compile(
+    r"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F])|(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2}"
+)
+DEEPEST = 500
+
+
+def load_json(text: str) -> Any:
+    """``json.loads``, where every failure is a ``json.JSONDecodeError`` with a line and column.
+
+    Python's parser raises a bare ``ValueError`` for an integer of thousands of digits and a
+    ``RecursionError`` for nesting deeper than its stack, and it accepts escapes of lone
+    UTF-16 surrogates (``"\\ud800"``) that no text can hold: each is given a position here.
+    """
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError:
+        raise
+    except RecursionError:
+        raise json.JSONDecodeError(f"nested more than {DEEPEST} deep", text, _too_deep(text)) from None
+    except ValueError:
+        digits = re.search(rf"\d{{{sys.get_int_max_str_digits() + 1},}}", text)
+        raise json.JSONDecodeError("a number too long to read", text, digits.start() if digits else 0) from None
+    if "\\u" in text and not _encodable(document):
+        found = LONE_SURROGATE.search(text)
+        raise json.JSONDecodeError("an escaped lone surrogate, not text", text, found.start() if found else 0)
+    return document
+
+
+def _too_deep(text: str) -> int:
+    """Where the nesting of arrays and objects first goes deeper than ``DEEPEST``."""
+    depth, quoted, escaped = 0, False, False
+    for at, ch in enumerate(text):
+        if quoted:
+            escaped, quoted = (False, True) if escaped else (ch == "\\", ch != '"')
+        elif ch == '"':
+            quoted = True
+        elif ch in "[{":
+            depth += 1
+            if depth > DEEPEST:
+                return at
+        elif ch in "]}":
+            depth -= 1
+    return 0
+
+
+def _encodable(value: Any) -> bool:
+    """Whether every string in a JSON value is text (no lone surrogate)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                return False
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return True
 
 
 @attrs.frozen

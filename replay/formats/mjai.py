@@ -37,7 +37,7 @@ from domain.values import (
     Win,
     WinResult,
 )
-from replay.formats.logmodel import LogError, LoggedGame, LoggedHand
+from replay.formats.logmodel import LogError, LoggedGame, LoggedHand, load_json, shown
 from replay.formats.valuation import MeldTiles, WinContext, tile34, value_from_payment, value_from_tiles
 
 FORMAT: Final = "mjai"
@@ -114,15 +114,11 @@ def _events(data: bytes, file: str) -> list[tuple[int, dict[str, Any]]]:
 
 
 def _parse(text: str, file: str, line: int | None) -> Any:
-    where = f"{file}, line {line}" if line is not None else file
     try:
-        return json.loads(text)
+        return load_json(text)
     except json.JSONDecodeError as exc:
         at = f"{file}, line {line if line is not None else exc.lineno}, column {exc.colno}"
         raise LogError(at, f"not valid JSON ({exc.msg})") from None
-    except (ValueError, RecursionError) as exc:
-        # Python refuses integers of thousands of digits and nesting deeper than its stack.
-        raise LogError(where, f"not readable JSON ({exc.__class__.__name__}: {str(exc)[:80]})") from None
 
 
 @attrs.define
@@ -243,8 +239,8 @@ class _GameReader:
 
     def _on_start_kyoku(self, event: dict[str, Any]) -> None:
         bakaze = event.get("bakaze")
-        if bakaze not in WINDS:
-            raise LogError(self.where(), f"bakaze {bakaze!r} is not one of E, S, W, N")
+        if not isinstance(bakaze, str) or bakaze not in WINDS:
+            raise LogError(self.where(), f"bakaze {shown(bakaze)} is not one of E, S, W, N")
         scores = self._ints(event.get("scores"), "scores", None)
         if len(scores) not in (3, 4):
             raise LogError(self.where(), f"{len(scores)} scores: mjai games have 3 or 4 players")
@@ -518,7 +514,7 @@ class _GameReader:
                 return AbortiveDraw(kind, riichi)
         nagashi_named = "nagashi" in word or word == "nm"
         if word and word not in EXHAUSTIVE_REASONS and not nagashi_named:
-            raise LogError(self.where(), f"unknown draw reason {reason!r}")
+            raise LogError(self.where(), f"unknown draw reason {shown(reason)}")
         if not word and not exhausted and k.draws:
             # Writers that give no reason: a draw before the wall ran out is abortive.
             return AbortiveDraw(self._abort_kind(k), riichi)
@@ -734,7 +730,7 @@ class _GameReader:
         if isinstance(value, bool) or not isinstance(value, int):
             raise LogError(self.where(), f"{name!r} must be a whole number, not {_kind(value)}")
         if abs(value) > MAX_POINTS:
-            raise LogError(self.where(), f"{name!r} {str(value)[:20]} is out of range")
+            raise LogError(self.where(), f"{name!r} {shown(value)} is out of range")
         return value
 
     def _count(self, value: Any, name: str) -> int:
@@ -754,7 +750,7 @@ class _GameReader:
         if value == "?":
             return "?"
         if not isinstance(value, str) or tile34(value) is None:
-            raise LogError(self.where(), f"{name!r}: {str(value)[:20]!r} is not an mjai tile")
+            raise LogError(self.where(), f"{name!r}: {shown(value)} is not an mjai tile")
         if value.endswith("r"):
             self.red_fives = True
         return value

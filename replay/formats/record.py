@@ -10,8 +10,11 @@ is the reference.
 from __future__ import annotations
 
 import json
+import math
+import types
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from enum import Enum
+from typing import Any, Literal, TypeGuard, Union, get_args, get_origin
 
 import attrs
 
@@ -33,10 +36,17 @@ from domain.values import (
     WinFacts,
     WinResult,
 )
+from replay.formats.logmodel import load_json, shown
 
 AUTOMATIC_ENDS = frozenset({"complete", "bust", "dealer_stop"})
 # A win line spells its hand value flat: every field of HandValue (han, fu, dora, limit, ...).
 VALUE_KEYS = tuple(f.name for f in attrs.fields(HandValue))
+# Bounds on the numbers of a record file, far above any real match: a hand of 64 doubles or
+# faan is already astronomical, and a score beyond a hundred million is no game's.
+MAX_POINTS = 100_000_000
+MAX_COUNT = 10_000
+FIELD_BOUNDS = {"faan": 64, "doubles": 64}
+POINT_FIELDS = frozenset({"points", "scores", "deposits", "penalties", "loser_scores", "final_points"})
 
 
 class RecordError(HonbaError):
@@ -97,7 +107,8 @@ def _seat(ref: Any, players: Sequence[str], where: str) -> int:
         raise RecordError(f"{where}: there is no seat {ref}")
     if isinstance(ref, str) and ref in players:
         return players.index(ref)
-    raise RecordError(f"{where}: {ref!r} is not one of the players ({', '.join(players)})")
+    names = ", ".join(p if len(p) <= 24 else p[:21] + "..." for p in players)
+    raise RecordError(f"{where}: {shown(ref)} is not one of the players ({names})")
 
 
 def _seats(refs: Any, players: Sequence[str], where: str) -> tuple[int, ...]:
@@ -111,7 +122,7 @@ def _seats(refs: Any, players: Sequence[str], where: str) -> tuple[int, ...]:
 def _expect_keys(data: Mapping[str, Any], allowed: Iterable[str], where: str) -> None:
     unknown = sorted(set(data) - set(allowed))
     if unknown:
-        raise RecordError(f"{where}: unknown field {unknown[0]!r}")
+        raise RecordError(f"{where}: unknown field {shown(unknown[0])}")
 
 
 def _win(data: Any, players: Sequence[str], where: str) -> Win:
@@ -120,8 +131,14 @@ def _win(data: Any, players: Sequence[str], where: str) -> Win:
     _expect_keys(data, ("winner", "from", "pao", "facts", "loser_scores", *VALUE_KEYS), where)
     if "winner" not in data:
         raise RecordError(f"{where}: a win needs a 'winner'")
+    value_data = {k: data[k] for k in VALUE_KEYS if k in data}
+    _check_kinds(HandValue, value_data, where)
+    _check_kinds(WinFacts, data.get("facts", {}), f"{where}.facts")
+    loser_scores = data.get("loser_scores", [])
+    if not isinstance(loser_scores, list) or not all(_whole(s, MAX_POINTS) for s in loser_scores):
+        raise RecordError(f"{where}.loser_scores: expected a list of whole numbers of points")
     try:
-        value = from_data(HandValue, {k: data[k] for k in VALUE_KEYS if k in data}, where=where)
+        value = from_data(HandValue, value_data, where=where)
         facts = from_data(WinFacts, data.get("facts", {}), where=f"{where}.facts")
     except DecodeError as exc:
         raise RecordError(str(exc)) from None
@@ -131,8 +148,61 @@ def _win(data: Any, players: Sequence[str], where: str) -> Win:
         discarder=None if data.get("from") is None else _seat(data["from"], players, f"{where}.from"),
         liable=None if data.get("pao") is None else _seat(data["pao"], players, f"{where}.pao"),
         facts=facts,
-        loser_scores=data.get("loser_scores", ()),
+        loser_scores=loser_scores,
     )
+
+
+def _control(text: str) -> bool:
+    return any(ord(ch) < 32 or 127 <= ord(ch) < 160 for ch in text)
+
+
+def _whole(value: Any, bound: int) -> TypeGuard[int]:
+    return isinstance(value, int) and not isinstance(value, bool) and -bound <= value <= bound
+
+
+def _fits(tp: Any, value: Any, name: str) -> bool:
+    """Whether a JSON value is of a field's kind: whole numbers within bounds, true/false, text, lists."""
+    origin = get_origin(tp)
+    if origin in (Union, types.UnionType):
+        return any(_fits(option, value, name) for option in get_args(tp))
+    if tp is type(None):
+        return value is None
+    if origin is Literal:
+        return isinstance(value, str)
+    if origin is tuple:
+        return isinstance(value, list) and all(_fits(get_args(tp)[0], v, name) for v in value)
+    if tp is bool:
+        return isinstance(value, bool)
+    if tp is int:
+        return _whole(value, MAX_POINTS if name in POINT_FIELDS else FIELD_BOUNDS.get(name, MAX_COUNT))
+    if tp is float:
+        number = isinstance(value, int | float) and not isinstance(value, bool)
+        return number and math.isfinite(value) and abs(value) <= MAX_POINTS
+    if tp is str or (isinstance(tp, type) and issubclass(tp, Enum)):
+        return isinstance(value, str)
+    return True
+
+
+def _check_kinds(cls: type[Any], data: Any, where: str) -> None:
+    """Refuse a field of the wrong kind (text for a number, a list for true/false, 2**200, NaN) by
+    name, before it reaches the rules; unknown fields and the rest are ``from_data``'s to judge."""
+    if not isinstance(data, dict):
+        return
+    fields = {f.name: f.type for f in attrs.fields(attrs.resolve_types(cls))}
+    for name, value in data.items():
+        if name in fields and not _fits(fields[name], value, name):
+            raise RecordError(f"{where}.{name}: {shown(value)} is not {_kind_name(fields[name], name)}")
+
+
+def _kind_name(tp: Any, name: str) -> str:
+    if get_origin(tp) in (Union, types.UnionType):
+        options = [a for a in get_args(tp) if a is not type(None)]
+        return f"{_kind_name(options[0], name)} or null" if len(options) == 1 else "of the right kind"
+    within = f"(at most {MAX_POINTS if name in POINT_FIELDS else FIELD_BOUNDS.get(name, MAX_COUNT)} either way)"
+    if get_origin(tp) is tuple:
+        inner = get_args(tp)[0]
+        return {int: f"a list of whole numbers {within}", float: "a list of numbers"}.get(inner, "a list of text")
+    return {int: f"a whole number {within}", float: "a number", bool: "true or false"}.get(tp, "text")
 
 
 def _fact(data: dict[str, Any], players: Sequence[str], where: str) -> Fact:
@@ -158,12 +228,12 @@ def _fact(data: dict[str, Any], players: Sequence[str], where: str) -> Fact:
         try:
             return AbortiveDraw(data.get("kind", ""), _seats(data.get("riichi"), players, f"{where}.riichi"))
         except ValueError:
-            raise RecordError(f"{where}: unknown abortive draw kind {data.get('kind')!r}") from None
+            raise RecordError(f"{where}: unknown abortive draw kind {shown(data.get('kind'))}") from None
     if kind == "penalty":
         _expect_keys(data, ("type", "player", "amount", "kind", "share", "note"), where)
         amount = data.get("amount")
-        if isinstance(amount, bool) or not isinstance(amount, int):
-            raise RecordError(f"{where}: a penalty needs a whole 'amount' of points")
+        if not _whole(amount, MAX_POINTS):
+            raise RecordError(f"{where}: a penalty needs a whole 'amount' of points (at most {MAX_POINTS})")
         try:
             return Penalty(
                 _seat(data.get("player"), players, f"{where}.player"),
@@ -173,14 +243,14 @@ def _fact(data: dict[str, Any], players: Sequence[str], where: str) -> Fact:
                 str(data.get("note", "")),
             )
         except ValueError:
-            raise RecordError(f"{where}: unknown penalty share {data.get('share')!r}") from None
+            raise RecordError(f"{where}: unknown penalty share {shown(data.get('share'))}") from None
     if kind == "end":
         _expect_keys(data, ("type", "reason"), where)
         try:
             return MatchEnd(early_end_reason(data.get("reason", "agreed")))
         except HonbaError as exc:
             raise RecordError(f"{where}: {exc}") from None
-    raise RecordError(f"{where}: 'type' must be win, draw, abort, penalty or end, not {kind!r}")
+    raise RecordError(f"{where}: 'type' must be win, draw, abort, penalty or end, not {shown(kind)}")
 
 
 def _rules(data: Mapping[str, Any], where: str) -> Ruleset:
@@ -200,13 +270,14 @@ def parse_record(text: str, *, name: str = "<record>") -> MatchRecord:
     facts: list[Fact] = []
     lines: list[int] = []
     corrections: list[RecordCorrection] = []
+    text = text.removeprefix("\ufeff")  # a BOM some editors write before the first line
     chained = _check_chain(text, name)
     for number, line in enumerate(text.splitlines(), start=1):
         where = f"{name}:{number}"
         if not line.strip():
             continue
         try:
-            data = json.loads(line)
+            data = load_json(line)
         except json.JSONDecodeError as exc:
             raise RecordError(f"{where}: not valid JSON ({exc.msg})") from None
         if not isinstance(data, dict):
@@ -280,16 +351,33 @@ def _header(data: dict[str, Any], where: str) -> MatchRecord:
         raise RecordError(f"{where}: the match needs a 'key'")
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
         raise RecordError(f"{where}: 'players' must be a list of names in seat order")
+    if any(_control(text) for text in (key, *players)):
+        raise RecordError(f"{where}: the key and the players' names must be text on one line (no control characters)")
     source = data.get("source", {})
     if not isinstance(source, dict):
         raise RecordError(f"{where}: 'source' must be an object")
     opening = None
     if data.get("opening"):
+        _check_kinds(TableState, data["opening"], f"{where}.opening")
         try:
             opening = from_data(TableState, data["opening"], where=f"{where}.opening")
         except DecodeError as exc:
             raise RecordError(str(exc)) from None
+        _check_opening(opening, f"{where}.opening")
     return MatchRecord(key, tuple(players), _rules(data, where), source, opening, ())
+
+
+def _check_opening(opening: TableState, where: str) -> None:
+    """A table a match can start from: seats that exist, a hand of the round, no negative counts."""
+    players = opening.players
+    if not 0 <= opening.dealer < players:
+        raise RecordError(f"{where}.dealer: there is no seat {opening.dealer} at a {players}-player table")
+    if not 1 <= opening.hand_number <= players or not 0 <= opening.round_wind <= 3:
+        raise RecordError(f"{where}: there is no hand {opening.hand_number} of round {opening.round_wind}")
+    counts = ("counters", "deposits", "extra_hands", "consecutive_dealer_wins", "dealer_wins_this_deal", "hands_played")
+    for name in counts:
+        if getattr(opening, name) < 0:
+            raise RecordError(f"{where}.{name}: {getattr(opening, name)} cannot be negative")
 
 
 def build_match(record: MatchRecord, *, name: str = "<record>") -> Match:
@@ -484,15 +572,17 @@ def check_record_text(text: str, *, name: str) -> FileCheck:
     numbers: list[int] = []  # the file line of each non-blank line
     unreadable: dict[int, str] = {}
     problems: list[ChainProblem] = []
-    for number, raw in enumerate(text.splitlines(), start=1):
+    for number, raw in enumerate(text.removeprefix("\ufeff").splitlines(), start=1):
         if not raw.strip():
             continue
         try:
-            data = json.loads(raw)
+            data = load_json(raw)
         except json.JSONDecodeError as exc:
             data, unreadable[len(lines) + 1] = None, f"not JSON ({exc.msg})"
-        if data is not None and not isinstance(data, dict):
-            data, unreadable[len(lines) + 1] = None, "not a JSON object"
+        else:
+            if not isinstance(data, dict):
+                # (``null`` included: every line that is not an object is named as such)
+                data, unreadable[len(lines) + 1] = None, "not a JSON object"
         lines.append(data)
         numbers.append(number)
     seal = lines.pop() if lines and lines[-1] is not None and lines[-1].get("type") == "seal" else None

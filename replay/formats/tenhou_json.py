@@ -34,7 +34,7 @@ from domain.values import (
     Win,
     WinResult,
 )
-from replay.formats.logmodel import LogError, LoggedGame, LoggedHand
+from replay.formats.logmodel import LogError, LoggedGame, LoggedHand, load_json, shown
 from replay.formats.tenhou_rules import log_date, tenhou_rules
 
 FORMAT: Final = "tenhou-json"
@@ -91,12 +91,9 @@ def read_tenhou_json(data: bytes, *, file: str) -> list[LoggedGame]:
     except UnicodeDecodeError as exc:
         raise LogError(file, f"not UTF-8 text (byte {exc.start})") from None
     try:
-        document = json.loads(text)
+        document = load_json(text)
     except json.JSONDecodeError as exc:
         raise LogError(f"{file}, line {exc.lineno}, column {exc.colno}", f"not valid JSON ({exc.msg})") from None
-    except (ValueError, RecursionError) as exc:
-        # Python refuses integers of thousands of digits and nesting deeper than its stack.
-        raise LogError(file, f"not readable JSON ({exc.__class__.__name__}: {str(exc)[:80]})") from None
     if isinstance(document, list):
         if not document:
             raise LogError(file, "an empty list: no game in it")
@@ -313,7 +310,7 @@ class _ResultReader:
             return AbortiveDraw(kind, riichi), self._with_sticks(changes, riichi), None
         if name in (EXHAUSTIVE, ALL_READY, NONE_READY, NAGASHI):
             return self._draw(name, outcome, declared, where)
-        raise LogError(where, f"unknown result {name!r}")
+        raise LogError(where, f"unknown result {shown(name)}")
 
     def _win(
         self, outcome: list[Any], riichi: tuple[int, ...], where: str
@@ -444,7 +441,7 @@ def _hand_value(text: Any, yaku: Sequence[Any], where: str) -> HandValue:
         raise LogError(f"{where}[3]", f"the value must be a string such as '30符4飜7700点', not {_kind(text)}")
     match = VALUE.match(text)
     if match is None:
-        raise LogError(f"{where}[3]", f"cannot read the hand value {text!r}")
+        raise LogError(f"{where}[3]", f"cannot read the hand value {shown(text)}")
     names = [y for y in yaku if isinstance(y, str)]
     if len(names) != len(yaku):
         raise LogError(where, "the yaku must be strings such as '立直(1飜)'")
@@ -458,7 +455,7 @@ def _hand_value(text: Any, yaku: Sequence[Any], where: str) -> HandValue:
             continue
         counted = YAKU_HAN.search(name)
         if counted is None:
-            raise LogError(where, f"cannot read the yaku {name!r}")
+            raise LogError(where, f"cannot read the yaku {shown(name)}")
         han_sum += int(counted.group(1))
     limit = match.group("limit")
     if limit in ("役満", "数え役満") or yakuman:
@@ -470,7 +467,7 @@ def _hand_value(text: Any, yaku: Sequence[Any], where: str) -> HandValue:
     fu = match.group("fu")
     han = match.group("han")
     if han is None and fu is None:
-        raise LogError(f"{where}[3]", f"the hand value {text!r} has neither han nor a limit")
+        raise LogError(f"{where}[3]", f"the hand value {shown(text)} has neither han nor a limit")
     return HandValue(han=int(han) if han is not None else han_sum, fu=int(fu) if fu is not None else None)
 
 
@@ -585,11 +582,11 @@ def _kind(value: Any) -> str:
 
 def _int(value: Any, where: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int | float) or value != value:
-        raise LogError(where, f"expected a whole number, not {_kind(value)} {str(value)[:20]}")
+        raise LogError(where, f"expected a whole number, not {_kind(value)} {shown(value)}")
     if isinstance(value, float) and not value.is_integer():
         raise LogError(where, f"expected a whole number, not {value}")
     if abs(value) > MAX_POINTS:
-        raise LogError(where, f"{str(value)[:20]} is out of range")
+        raise LogError(where, f"{shown(value)} is out of range")
     return int(value)
 
 
@@ -597,7 +594,7 @@ def _number(value: Any, where: str) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float) or value != value:
         raise LogError(where, f"expected a number, not {_kind(value)}")
     if abs(value) > MAX_POINTS:
-        raise LogError(where, f"{str(value)[:20]} is out of range")
+        raise LogError(where, f"{shown(value)} is out of range")
     return float(value)
 
 

@@ -38,6 +38,7 @@ from domain.values import (
 )
 from replay.formats.detect import unpack
 from replay.formats.logmodel import LogError, LoggedGame, LoggedHand
+from replay.formats.logmodel import shown as quoted
 from replay.formats.tenhou_rules import log_date, tenhou_rules
 
 FORMAT: Final = "tenhou-xml"
@@ -64,6 +65,12 @@ NAGASHI: Final = "nm"
 # ``ten``'s third value; 5 (yakuman) is read from the yakuman list or the han.
 LIMITS: Final[dict[int, LimitName]] = {1: "mangan", 2: "haneman", 3: "baiman", 4: "sanbaiman"}
 
+# Bounds on numbers from the file, as in the JSON reader: far above any real game, low enough
+# that a corrupt or hostile file is refused instead of producing absurd tables.
+MAX_POINTS: Final = 100_000_000
+MAX_COUNT: Final = 10_000
+MAX_KYOKU_INDEX: Final = 15
+
 # Tenhou log ids, e.g. 2019103023gm-00a9-0000-f90e0fe9 (the file name usually carries it).
 LOG_ID: Final = re.compile(r"\d{10}gm-[0-9a-f]{4}-\d{4,5}-x?[0-9a-f]+")
 
@@ -84,9 +91,18 @@ def read_tenhou_xml(data: bytes, *, file: str) -> list[LoggedGame]:
 
 def _parse(data: bytes, file: str) -> ET.Element:
     try:
-        root: ET.Element = SafeET.fromstring(data)
+        # No Tenhou log has a DTD: refusing any keeps entity tricks and external references out.
+        root: ET.Element = SafeET.fromstring(data, forbid_dtd=True)
+    except defusedxml.DTDForbidden as exc:
+        raise LogError(
+            file, f"refused XML: a document type declaration (<!DOCTYPE {exc.name}>) has no place in a log"
+        ) from None
+    except defusedxml.EntitiesForbidden as exc:
+        raise LogError(
+            file, f"refused XML: the entity {quoted(str(exc.name))} is declared; entities are not expanded"
+        ) from None
     except defusedxml.DefusedXmlException as exc:
-        raise LogError(file, f"refused XML: {exc}") from None
+        raise LogError(file, f"refused XML: {type(exc).__name__}") from None
     except ET.ParseError as exc:
         line, column = exc.position
         raise LogError(f"{file}, line {line}, column {column}", f"not well-formed XML ({exc.msg})") from None
@@ -108,9 +124,12 @@ def _ints(el: ET.Element, name: str, where: str, *, at_least: int = 1) -> list[i
     try:
         values = [int(v) for v in raw.split(",")] if raw.strip() else []
     except ValueError:
-        raise LogError(where, f"<{el.tag} {name}={raw!r}>: not a list of whole numbers") from None
+        raise LogError(where, f"<{el.tag} {name}={quoted(raw)}>: not a list of whole numbers") from None
     if len(values) < at_least:
-        raise LogError(where, f"<{el.tag} {name}={raw!r}>: {len(values)} values, expected at least {at_least}")
+        raise LogError(where, f"<{el.tag} {name}={quoted(raw)}>: {len(values)} values, expected at least {at_least}")
+    # Scores are in hundreds: any number of the file times 100 stays within MAX_POINTS.
+    if any(abs(v) > MAX_POINTS // 100 for v in values):
+        raise LogError(where, f"<{el.tag} {name}={quoted(raw)}>: a number out of range")
     return values
 
 
@@ -256,8 +275,10 @@ class _GameReader:
         if not 0 <= dealer < self.players:
             raise LogError(where, f"oya={dealer}: there is no such seat at a {self.players}-player table")
         # The kyoku index is 4 x round wind + dealer seat, in sanma too (East 4 is skipped).
-        if kyoku < 0 or kyoku % 4 != dealer or counters < 0 or sticks < 0:
+        if not 0 <= kyoku <= MAX_KYOKU_INDEX or kyoku % 4 != dealer:
             raise LogError(where, f"seed {seed[:3]} does not fit dealer seat {dealer}")
+        if not (0 <= counters <= MAX_COUNT and 0 <= sticks <= MAX_COUNT):
+            raise LogError(where, f"seed {seed[:3]}: counters and deposit sticks out of range")
         self.hand = _Hand(
             position=f"INIT #{self.inits}",
             round_wind=kyoku // 4,
@@ -313,7 +334,7 @@ class _GameReader:
         elif kind in ABORT_KINDS:
             hand.draw = AbortiveDraw(kind=ABORT_KINDS[kind], riichi=riichi)
         else:
-            raise LogError(where, f"unknown draw type {kind!r}")
+            raise LogError(where, f"unknown draw type {quoted(kind)}")
         self._take_owari(el, where)
 
     # Helpers.
@@ -351,7 +372,7 @@ class _GameReader:
             return
         values = raw.split(",")
         if len(values) < 2 * self.players:
-            raise LogError(where, f"owari={raw!r}: {len(values)} values, expected {2 * self.players}")
+            raise LogError(where, f"owari={quoted(raw)}: {len(values)} values, expected {2 * self.players}")
         self.owari = values
 
     def _close_hand(self) -> None:
@@ -365,7 +386,9 @@ class _GameReader:
             scores = tuple(int(owari[2 * seat]) * 100 for seat in range(self.players))
             points = tuple(float(owari[2 * seat + 1]) for seat in range(self.players))
         except ValueError:
-            raise LogError(where, f"owari={','.join(owari)!r}: not scores and points") from None
+            raise LogError(where, f"owari={quoted(','.join(owari))}: not scores and points") from None
+        if any(abs(n) > MAX_POINTS or n != n for n in (*scores, *points)):
+            raise LogError(where, f"owari={quoted(','.join(owari))}: a number out of range")
         return scores, points
 
     def _rules(self, go: ET.Element) -> tuple[Ruleset, str | None]:
@@ -382,7 +405,9 @@ class _GameReader:
             unsupported = f"chip (shuugi) rules (GO type {kind}): chips are paid beside the points"
         elif (go.get("csrule") or "").strip(","):
             # A private lobby's own rules (start score, uma, ...) in a format honba does not read.
-            unsupported = f"private lobby rules (GO lobby {go.get('lobby')}, csrule {go.get('csrule')!r})"
+            unsupported = (
+                f"private lobby rules (GO lobby {quoted(go.get('lobby'))}, csrule {quoted(go.get('csrule') or '')})"
+            )
         return rules, unsupported
 
     def _start_score_check(self, rules: Ruleset) -> str | None:
@@ -428,6 +453,8 @@ def _hand_value(el: ET.Element, where: str) -> HandValue:
     yaku = _ints(el, "yaku", where, at_least=2)
     if len(yaku) % 2:
         raise LogError(where, f"yaku has {len(yaku)} values: expected id,han pairs")
+    if any(not 0 <= h <= 13 for h in yaku[1::2]):
+        raise LogError(where, f"yaku={quoted(el.get('yaku', ''))}: a yaku of less than 0 or more than 13 han")
     # Every yaku's han, dora, red fives and ura-dora included (ids 52-54).
     han = sum(yaku[1::2])
     if limit in LIMITS:
@@ -436,7 +463,7 @@ def _hand_value(el: ET.Element, where: str) -> HandValue:
         # limit 5 without a yakuman list is a counted yakuman (13 han or more): the
         # han are given so that the rules (their settling table) decide what it pays.
         return HandValue(han=han, fu=fu)
-    raise LogError(where, f"ten={el.get('ten')!r}: unknown limit {limit}")
+    raise LogError(where, f"ten={quoted(el.get('ten', ''))}: unknown limit {limit}")
 
 
 def _ready(shown: Sequence[int], changes: Sequence[int]) -> tuple[int, ...]:
