@@ -151,7 +151,7 @@ def check_chain(
             problems.append(ChainProblem(last.position + 1, "deleted", f"the seal names {noun} {last_position}"))
         elif last.digest != head and last.position not in named and last.position >= last_position:
             problems.append(ChainProblem(last.position, "altered", "its content no longer matches the seal"))
-    return _unique(problems)
+    return unique_problems(problems)
 
 
 def _article(noun: str) -> str:
@@ -176,7 +176,8 @@ def _insertions(links: Sequence[Link], sealed: tuple[int, str] | None, room: int
     return found
 
 
-def _unique(problems: list[ChainProblem]) -> list[ChainProblem]:
+def unique_problems(problems: list[ChainProblem]) -> list[ChainProblem]:
+    """The problems in position order, each (position, kind) once."""
     seen: set[tuple[int, str]] = set()
     out = []
     for problem in sorted(problems, key=lambda p: p.position):

@@ -49,19 +49,10 @@ def ledger(
 
     ``positions`` names, fact by fact, the entry of the match's log each fact stands for.
     """
-    entries: list[LedgerEntry] = []
-    hands = 0
-    for index, step in enumerate(steps(rules, facts, start)):
-        if isinstance(step.fact, DealPass):
-            if entries:
-                entries[-1] = attrs.evolve(entries[-1], deal_pass=step.fact, after=step.after)
-            continue
-        if not isinstance(step.fact, Penalty | MatchEnd):
-            hands += 1
-        deltas = score_changes(step.payments, step.before.players)
-        position = positions[index] if positions is not None else None
-        entries.append(LedgerEntry(hands, step.before, step.fact, step.payments, deltas, step.after, None, position))
-    return entries
+    return corrected_ledger(
+        CorrectedStep(positions[i] if positions is not None else -1, step.before, step.fact, step.payments, step.after)
+        for i, step in enumerate(steps(rules, facts, start))
+    )
 
 
 def corrected_ledger(steps: Iterable[CorrectedStep]) -> list[LedgerEntry]:
@@ -79,7 +70,6 @@ def corrected_ledger(steps: Iterable[CorrectedStep]) -> list[LedgerEntry]:
         if not isinstance(step.fact, Penalty | MatchEnd):
             hands += 1
         deltas = score_changes(step.payments, step.before.players)
-        entries.append(
-            LedgerEntry(hands, step.before, step.fact, step.payments, deltas, step.after, None, step.position)
-        )
+        position = step.position if step.position >= 0 else None
+        entries.append(LedgerEntry(hands, step.before, step.fact, step.payments, deltas, step.after, None, position))
     return entries

@@ -105,7 +105,11 @@ def check(
         if files:
             results = []
             for path in files:
-                report = check_record_text(path.read_text(encoding="utf-8"), name=str(path))
+                try:
+                    text = path.read_bytes().decode("utf-8")
+                except UnicodeDecodeError as exc:
+                    raise InputError(f"{path}: not a record file: not UTF-8 text (byte {exc.start})") from None
+                report = check_record_text(text, name=str(path))
                 results.append(
                     MatchCheck(report.name, report.lines, report.head, report.problems, sealed=report.chained)
                 )

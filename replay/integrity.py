@@ -14,7 +14,7 @@ from uuid import UUID
 
 import attrs
 
-from domain.integrity import GENESIS, ChainProblem, Link, check_chain, event_digest
+from domain.integrity import GENESIS, ChainProblem, Link, check_chain, event_digest, unique_problems
 from domain.match import Match
 from replay.app import HonbaApp
 from replay.seal import Seal
@@ -99,19 +99,9 @@ def check_match(app: HonbaApp, match_id: UUID, key: str) -> MatchCheck:
     if seal is None:
         problems.append(ChainProblem(0, "unsealed", "no seal was saved with this match"))
     head = links[-1].digest if links else GENESIS
-    return MatchCheck(key, len(links), head, tuple(_unique(problems)), sealed=seal is not None)
+    return MatchCheck(key, len(links), head, tuple(unique_problems(problems)), sealed=seal is not None)
 
 
 def check_store(app: HonbaApp) -> list[MatchCheck]:
     """Check every match in the store."""
     return [check_match(app, match_id, key) for match_id, key in _match_ids(app)]
-
-
-def _unique(problems: list[ChainProblem]) -> list[ChainProblem]:
-    seen: set[tuple[int, str]] = set()
-    out = []
-    for p in sorted(problems, key=lambda p: p.position):
-        if (p.position, p.kind) not in seen:
-            seen.add((p.position, p.kind))
-            out.append(p)
-    return out

@@ -1,0 +1,18 @@
+"""``honba check FILE`` on files that are not record files at all: one line, exit 2, no traceback."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from replay.cli import app
+
+
+def test_a_file_that_is_not_utf8_is_named_in_one_line_with_exit_2(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.jsonl"
+    bad.write_bytes(b"\xff\xfe\x00 not a record")
+    result = CliRunner().invoke(app, ["--db", str(tmp_path / "s.sqlite"), "check", str(bad)])
+    assert result.exit_code == 2
+    assert result.output.strip().splitlines() == [f"honba: {bad}: not a record file: not UTF-8 text (byte 0)"]
+    assert result.exception is None or isinstance(result.exception, SystemExit)
