@@ -57,16 +57,35 @@ class DecodeError(HonbaError):
     """Data that does not describe a value of the expected kind."""
 
 
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+# Each attrs class's fields as (name, default), found once: encoding runs for every event stored and hashed.
+_FIELDS: dict[type, tuple[tuple[str, Any], ...] | None] = {}
+
+
+def value_fields(cls: type) -> tuple[tuple[str, Any], ...] | None:
+    """The (name, default) of each field of an attrs class, in order; None for any other class."""
+    try:
+        return _FIELDS[cls]
+    except KeyError:
+        fields = tuple((f.name, f.default) for f in attrs.fields(cls)) if attrs.has(cls) else None
+        _FIELDS[cls] = fields
+        return fields
+
+
 def to_data(value: Any) -> Any:
     """A value as JSON-ready data; attrs fields at their default are left out."""
-    if attrs.has(type(value)):
+    cls = type(value)
+    if cls in _SCALARS:
+        return value
+    fields = value_fields(cls)
+    if fields is not None:
         out: dict[str, Any] = {}
-        for field in attrs.fields(type(value)):
-            item = getattr(value, field.name)
+        for name, default in fields:
+            item = getattr(value, name)
             # Values use plain defaults (no factories), so the default is the field's own.
-            if field.default is not attrs.NOTHING and item == field.default:
+            if default is not attrs.NOTHING and item == default:
                 continue
-            out[field.name] = to_data(item)
+            out[name] = to_data(item)
         return out
     if isinstance(value, Enum):
         return value.value

@@ -24,7 +24,7 @@ from uuid import UUID
 
 import attrs
 
-from domain.codec import to_data
+from domain.codec import to_data, value_fields
 
 GENESIS = ""
 
@@ -39,17 +39,24 @@ def digest_of(data: Any) -> str:
     return hashlib.sha256(canonical(data)).hexdigest()
 
 
-def _plain(value: Any) -> Any:
-    if attrs.has(type(value)):
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
+def plain(value: Any) -> Any:
+    """A value as plain JSON-ready data: domain values tagged with their class, ids and times as text."""
+    cls = type(value)
+    if cls in _SCALARS:  # the common case first: most fields are plain already
+        return value
+    if value_fields(cls) is not None:
         return to_data(value) | {"__type__": type(value).__name__}
     if isinstance(value, UUID):
         return str(value)
     if isinstance(value, datetime):
         return value.isoformat()
     if isinstance(value, Mapping):
-        return {str(k): _plain(v) for k, v in value.items()}
+        return {str(k): plain(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
-        return [_plain(v) for v in value]
+        return [plain(v) for v in value]
     return value
 
 
@@ -57,7 +64,7 @@ def event_content(event: Any) -> dict[str, Any]:
     """What an event's digest covers: its class, match, time, fields and ``prior``; not its position."""
     fields = {f.name: getattr(event, f.name) for f in dataclasses.fields(event)}
     fields.pop("originator_version", None)
-    return {"event": type(event).__qualname__, **{k: _plain(v) for k, v in fields.items()}}
+    return {"event": type(event).__qualname__, **{k: plain(v) for k, v in fields.items()}}
 
 
 def event_digest(event: Any) -> str:

@@ -11,10 +11,11 @@ the projections use, so the table state is computed by one piece of code.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 from uuid import NAMESPACE_URL, UUID, uuid5
 
+import attrs
 from eventsourcing.domain import Aggregate
 
 from domain.amendments import (
@@ -27,7 +28,7 @@ from domain.amendments import (
 )
 from domain.codec import fact_to_data, from_data, to_data
 from domain.errors import MatchAlreadyEnded, RuleViolation, UnknownSeat, WinnerIsDiscarder
-from domain.integrity import GENESIS, digest_of, event_digest
+from domain.integrity import GENESIS, digest_of, event_digest, plain
 from domain.progression import (
     Fact,
     after_hand,
@@ -470,9 +471,45 @@ def opening_state(rules: Ruleset, opening: Mapping[str, Any]) -> TableState:
     return state
 
 
+@attrs.frozen
+class MatchContent:
+    """What makes two recordings of a match the same match: its players, its rules, and its
+    opening, facts and corrections in order; not when it was stored nor where it was read from."""
+
+    players: tuple[str, ...]
+    rules: str
+    results: str
+
+    def differs_in(self, other: MatchContent) -> str | None:
+        """``players``, ``rules`` or ``results``: the first part that differs; None when the same."""
+        if self.players != other.players:
+            return "players"
+        if self.rules != other.rules:
+            return "rules"
+        return "results" if self.results != other.results else None
+
+
+def match_content(events: Iterable[Any]) -> MatchContent:
+    """The content of a match from its events (in order, the first its start), stored or new."""
+    players: tuple[str, ...] = ()
+    rules = ""
+    entries: list[Any] = []
+    for event in events:
+        if isinstance(event, Match.Started):
+            players = tuple(event.players)
+            rules = digest_of(plain(event.rules))
+            entries.append(["opening", plain(event.opening)])
+        elif isinstance(event, Match.Recorded):
+            entries.append(["fact", plain(event.fact)])
+        elif isinstance(event, Match.Corrected):
+            correction = [event.target, event.replacement, event.by, event.reason, event.at]
+            entries.append(["correction", plain(correction)])
+    return MatchContent(players, rules, digest_of(entries))
+
+
 def facts_of(events: Sequence[Any]) -> list[Fact]:
     """The recorded facts of a match's events, in order (the creation event has none)."""
     return [e.fact for e in events if isinstance(e, Match.Recorded)]
 
 
-__all__ = ["DealPass", "Match", "facts_of", "match_id"]
+__all__ = ["DealPass", "Match", "MatchContent", "facts_of", "match_content", "match_id"]

@@ -9,10 +9,12 @@ fold with these same functions (see ``evolve``).
 
 from __future__ import annotations
 
+from collections import deque
+
 import attrs
 
 from domain.rules import Ruleset
-from domain.scoring.payments import Settlement, score_changes, settle, settle_penalty
+from domain.scoring.payments import Settlement, goulash_now, kitty_now, score_changes, settle, settle_penalty
 from domain.special_hands import passes_deal_after
 from domain.values import (
     AbortiveDraw,
@@ -64,20 +66,39 @@ def deal_passes(result: HandResult, state: TableState, rules: Ruleset) -> bool:
     return state.dealer not in result.ready
 
 
+# The last few answers of ``after_hand``, found by the identity of its (immutable) arguments:
+# recording a hand settles it to check it, and applying the recorded event settles the same
+# hand again on the same objects; a replay (verify) asks a third time.
+_RECENT: deque[tuple[TableState, Ruleset, HandResult, tuple[TableState, Settlement]]] = deque(maxlen=4)
+
+
 def after_hand(state: TableState, rules: Ruleset, result: HandResult) -> tuple[TableState, Settlement]:
     """The table after a hand result (before any deal pass), and its payments.
 
     Counters follow the Japanese rule: up by one on a dealer win or any draw,
     back to zero when only non-dealers win.
     """
+    for seen_state, seen_rules, seen_result, answer in tuple(_RECENT):
+        if seen_state is state and seen_rules is rules and seen_result is result:
+            return answer
+    answer = _after_hand(state, rules, result)
+    _RECENT.append((state, rules, result, answer))
+    return answer
+
+
+def _after_hand(state: TableState, rules: Ruleset, result: HandResult) -> tuple[TableState, Settlement]:
     settlement = settle(result, state, rules)
     won_by_dealer = dealer_won(result, state)
     # Only a win without the dealer among the winners resets the counters.
     reset = isinstance(result, WinResult) and not won_by_dealer
     counters = 0 if reset else state.counters + 1
+    kitty, goulash, goulash_deal = _pools_after(state, rules, result, settlement)
     new = attrs.evolve(
         state,
         scores=apply_payments(state.scores, settlement.payments),
+        kitty_pending=kitty,
+        goulash_pending=goulash,
+        goulash_deal=goulash_deal,
         counters=counters,
         deposits=settlement.deposits_after,
         consecutive_dealer_wins=state.consecutive_dealer_wins + 1 if won_by_dealer else 0,
@@ -86,6 +107,19 @@ def after_hand(state: TableState, rules: Ruleset, result: HandResult) -> tuple[T
         hands_played=state.hands_played + 1,
     )
     return new, settlement
+
+
+def _pools_after(
+    state: TableState, rules: Ruleset, result: HandResult, settlement: Settlement
+) -> tuple[int, int, bool]:
+    """The kitty and Goulash stakes still pending after the hand, and whether the next deal is a Goulash."""
+    collected = {p.reason for p in settlement.payments}
+    kitty = 0 if Reason.KITTY in collected else kitty_now(state, rules)
+    goulash = goulash_now(state, rules)
+    if Reason.GOULASH in collected or (goulash and rules.goulash_draw == "return"):
+        goulash = 0
+    drawn = isinstance(result, ExhaustiveDraw)
+    return kitty, goulash if drawn else 0, bool(rules.goulash_stake) and drawn
 
 
 def next_deal(state: TableState) -> DealPass:

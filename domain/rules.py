@@ -166,6 +166,15 @@ class Ruleset:
     dealer_bonus: int = attrs.field(default=1, validator=_between(1, 2000))
     dealer_bonus_from_east: bool = attrs.field(default=False, validator=_flag)
 
+    # The kitty (seed 002; American rules): each player stakes this at the start of every deal;
+    # a winner with a pung hand (no chows) collects every stake so far; 0 = no kitty.
+    kitty_stake: int = attrs.field(default=0, validator=_between(0, 100_000))
+    # Goulash: after a draw the next deal is a Goulash deal, each player stakes this in its pool
+    # and its winner collects it; when the Goulash deal is drawn too, the pool is carried into the
+    # next one or the stakes are returned. 0 = no Goulash.
+    goulash_stake: int = attrs.field(default=0, validator=_between(0, 100_000))
+    goulash_draw: str = attrs.field(default="carry", validator=_choice("carry", "return"))
+
     # Minimum value of a win, raised by one from the given count of counters or extra hands.
     minimum: int = attrs.field(default=1, validator=_between(0, 100_000))
     minimum_unit: str = attrs.field(default="han", validator=_choice("han", "faan", "doubles", "points"))

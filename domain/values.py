@@ -113,6 +113,8 @@ class WinFacts:
     discards: tuple[str, ...] = attrs.field(default=(), converter=_tuple_of_str)
     melded_sets: int = 0
     predealt_jokers: int = 0
+    # A hand without chows (a "pung hand"): it collects the kitty where the rules play one.
+    pung_hand: bool = False
     special_hands: tuple[str, ...] = attrs.field(default=(), converter=_tuple_of_str)
 
 
@@ -222,6 +224,8 @@ class Reason(StrEnum):
     EXTRA_HAND_BONUS = "extra-hand bonus"
     DEALER_BONUS = "dealer bonus"
     LOSER_SETTLEMENT = "loser settlement"
+    KITTY = "kitty"
+    GOULASH = "Goulash bonus"
     RIICHI_STICK = "riichi deposit placed"
     DEPOSITS = "deposits taken"
     NOTEN = "noten payment"
@@ -274,6 +278,11 @@ class TableState:
     final_points: tuple[float, ...] = attrs.field(default=(), converter=_tuple_of_floats)
     # Penalties counted off the final points after uma, by seat (where the rules say so).
     penalties: tuple[int, ...] = attrs.field(default=(), converter=_tuple_of_ints)
+    # Stakes each player has placed and not yet lost: the kitty, and the pool of a Goulash deal.
+    # They are pending (not taken off the scores) until a winner collects them.
+    kitty_pending: int = 0
+    goulash_pending: int = 0
+    goulash_deal: bool = False
 
     @property
     def dealer_streak(self) -> int:

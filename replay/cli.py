@@ -87,6 +87,7 @@ def win(
     discards: Annotated[str | None, typer.Option(help="The winner's discards in order, comma-separated.")] = None,
     melded: Annotated[int, typer.Option(help="The winner's melded sets.")] = 0,
     jokers: Annotated[int, typer.Option(help="Pre-dealt jokers in the winner's hand.")] = 0,
+    pung_hand: Annotated[bool, typer.Option(help="A hand without chows (it collects a kitty).")] = False,
     client_key: ClientKey = None,
 ) -> None:
     """Record a win (several winners only on one discard), with the facts of how it went out."""
@@ -107,6 +108,7 @@ def win(
             discards=tuple(d.strip() for d in discards.split(",") if d.strip()) if discards else (),
             melded_sets=melded,
             predealt_jokers=jokers,
+            pung_hand=pung_hand,
             special_hands=tuple(special or ()),
         )
         scores: tuple[int, ...] = ()

@@ -257,6 +257,34 @@ def loser_settlement(win: Win, state: TableState, rules: Ruleset) -> list[Paymen
     return payments
 
 
+def kitty_now(state: TableState, rules: Ruleset) -> int:
+    """What each player has at stake in the kitty during this deal (this deal's stake included)."""
+    return state.kitty_pending + rules.kitty_stake if rules.kitty_stake else 0
+
+
+def goulash_now(state: TableState, rules: Ruleset) -> int:
+    """What each player has at stake in the Goulash pool during this deal (0 outside a Goulash deal)."""
+    return state.goulash_pending + rules.goulash_stake if rules.goulash_stake and state.goulash_deal else 0
+
+
+def pool_payments(win: Win, state: TableState, rules: Ruleset) -> list[Payment]:
+    """The kitty (to a pung hand) and the Goulash pool, collected from each loser's own stake.
+
+    Like penalties they are paid after everything else, never doubled nor cut, and a
+    discarder pays only his own stake.
+    """
+    payments: list[Payment] = []
+    kitty = kitty_now(state, rules)
+    if kitty and win.facts.pung_hand:
+        note = f"{kitty} staked by each player"
+        payments += [Payment(s, win.winner, kitty, Reason.KITTY, note) for s in losers_of(win.winner, state)]
+    goulash = goulash_now(state, rules)
+    if goulash:
+        note = f"{goulash} staked by each player"
+        payments += [Payment(s, win.winner, goulash, Reason.GOULASH, note) for s in losers_of(win.winner, state)]
+    return payments
+
+
 def settle_win(result: WinResult, state: TableState, rules: Ruleset) -> Settlement:
     """Payments for one or more winners: each is paid as if alone; the extra-hand bonus and the
     deposits go to the winner nearest the discarder (or the bonus to each, by rule)."""
@@ -271,6 +299,8 @@ def settle_win(result: WinResult, state: TableState, rules: Ruleset) -> Settleme
         payments += dealer_bonus(win, state, rules)
         if win is taker and on_table:
             payments.append(Payment(None, win.winner, on_table, Reason.DEPOSITS))
+        if win is taker:
+            payments += pool_payments(win, state, rules)
     return Settlement(tuple(payments), 0)
 
 
