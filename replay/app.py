@@ -28,12 +28,19 @@ from uuid import UUID
 
 import attrs
 from eventsourcing.application import AggregateNotFoundError, Application
-from eventsourcing.persistence import IntegrityError, JSONTranscoder, PersistenceError, Transcoding
+from eventsourcing.persistence import (
+    IntegrityError,
+    JSONTranscoder,
+    Mapper,
+    PersistenceError,
+    StoredEvent,
+    Transcoding,
+)
 from eventsourcing.utils import Environment, get_topic
 
 from domain.codec import VALUE_CLASSES, from_data, to_data
 from domain.errors import HonbaError
-from domain.match import Match, match_id
+from domain.match import Match, MatchContent, match_content, match_id
 from domain.progression import Fact
 from domain.rules import Ruleset
 from domain.values import HandResult, Penalty, TableState
@@ -221,6 +228,53 @@ def _check_postgres(env: Mapping[str, str]) -> None:
         ) from None
 
 
+# What decides how events are encoded: the same settings give the same stored bytes.
+_MAPPER_SETTINGS = ("MAPPER_TOPIC", "TRANSCODER_TOPIC", "CIPHER_TOPIC", "CIPHER_KEY", "COMPRESSOR_TOPIC")
+
+
+@attrs.frozen
+class Prepared:
+    """A match built in memory and encoded for the store, with its seal: what a bulk import stores.
+
+    ``records`` are the match's events and its seal's, as the store keeps them; ``content``
+    is what tells the same match from another of the same key (``domain.match.match_content``).
+    Plain data, so it crosses from a worker process to the one that stores.
+    """
+
+    key: str
+    players: tuple[str, ...]
+    id: UUID
+    records: tuple[StoredEvent, ...]
+    content: MatchContent
+
+
+def prepare(match: Match, mapper: Mapper[UUID]) -> Prepared:
+    """Encode a new match's events and those of its seal (last position and head digest).
+
+    Takes the match's pending events: the match is then as if saved.
+    """
+    content = match_content(match.pending_events)
+    seal = Seal.open(match.id)
+    seal.seal(match.version, match.head)
+    events = [*match.collect_events(), *seal.collect_events()]
+    records = tuple(mapper.to_stored_event(event) for event in events)
+    return Prepared(match.key, match.players, match.id, records, content)
+
+
+_MAPPERS: dict[tuple[tuple[str, str], ...], Mapper[UUID]] = {}
+
+
+def mapper_for(settings: Mapping[str, str]) -> Mapper[UUID]:
+    """A mapper like that of a store with these settings (``HonbaApp.mapper_settings``), made
+    once per process: worker processes encode events without opening the store."""
+    key = tuple(sorted(settings.items()))
+    if key not in _MAPPERS:
+        popo = "eventsourcing.popo"
+        memory = {"PERSISTENCE_MODULE": popo, f"{HonbaApp.name.upper()}_PERSISTENCE_MODULE": popo}
+        _MAPPERS[key] = HonbaApp(env={**settings, **memory}).mapper
+    return _MAPPERS[key]
+
+
 @attrs.frozen
 class MatchSummary:
     """What ``honba list`` shows of a stored match."""
@@ -397,30 +451,67 @@ class HonbaApp(Application[UUID]):
         A stored match with that key but other contents is a conflict, refused with
         ``MatchExists``: history is not rewritten by importing a changed file.
         """
-        if match.id in self.repository:
-            self._check_same(match)
-            return False
+        if not match.pending_events:
+            return False  # this very match object was stored before: nothing new to store
+        (outcome,) = self.store_prepared([prepare(match, self.mapper)])
+        if isinstance(outcome, MatchExists):
+            raise outcome
+        return outcome
+
+    def store_prepared(self, batch: Sequence[Prepared]) -> list[bool | MatchExists]:
+        """Store matches prepared in memory (``prepare``), all of them in one transaction.
+
+        For each, in order: True when stored, False when the same match was stored already,
+        or the ``MatchExists`` conflict when a match with that key is stored with other
+        contents (nothing of it is stored, and the others are). Each match is stored whole
+        with its seal or not at all. When some are present, the batch is stored match by match.
+        """
+        if not batch:
+            return []
         try:
-            self._save(match)
-        except MatchExists:
-            self._check_same(match)
-            return False
+            self._insert([record for prepared in batch for record in prepared.records])
+        except IntegrityError:
+            return [self._store_one(prepared) for prepared in batch]
+        return [True] * len(batch)
+
+    def _store_one(self, prepared: Prepared) -> bool | MatchExists:
+        same = self._same_as_stored(prepared)
+        if same is not False:
+            return same if isinstance(same, MatchExists) else False
+        try:
+            self._insert(prepared.records)
+        except IntegrityError:
+            # Stored by another process since the look above (or only a stray seal is).
+            same = self._same_as_stored(prepared)
+            if same is False:
+                return MatchExists(f"match {prepared.key!r} changed in the store while it was imported; try again")
+            return same if isinstance(same, MatchExists) else False
         return True
 
-    def _check_same(self, match: Match) -> None:
-        stored = self.get_match(match.key)
-        if not match.pending_events and stored.version == match.version:
-            return  # this very match object was stored before
-        stored_log = ([f for _, f in stored.history], [c for _, c in stored.correction_log])
-        new_log = ([f for _, f in match.history], [c for _, c in match.correction_log])
-        if (stored.players, stored.rules, stored_log) != (match.players, match.rules, new_log):
-            differs = "players" if stored.players != match.players else "rules"
-            if stored.players == match.players and stored.rules == match.rules:
-                differs = "results"
-            raise MatchExists(
-                f"a match {match.key!r} is stored with other {differs}; it is not replaced "
-                "(record a correction on the stored match instead)"
-            )
+    def _same_as_stored(self, prepared: Prepared) -> bool | MatchExists:
+        """False when no match with that key is stored; True when the same one is; else the conflict."""
+        stored = list(self.events.get(prepared.id))
+        if not stored:
+            return False
+        differs = match_content(stored).differs_in(prepared.content)
+        if differs is None:
+            return True
+        return MatchExists(
+            f"a match {prepared.key!r} is stored with other {differs}; it is not replaced "
+            "(record a correction on the stored match instead)"
+        )
+
+    def _insert(self, records: Sequence[StoredEvent]) -> None:
+        try:
+            self.recorder.insert_events(list(records))
+        except IntegrityError:
+            raise
+        except PersistenceError as exc:
+            raise StoreError(f"cannot store: {' '.join(str(exc).split())}") from None
+
+    def mapper_settings(self) -> dict[str, str]:
+        """The settings that make this store's mapper (cipher, compressor, transcoder), for ``mapper_for``."""
+        return {key: value for key, value in self.env.items() if key.endswith(_MAPPER_SETTINGS)}
 
     def seal_of(self, match_id: UUID) -> Seal | None:
         """The seal saved with a match, if there is one."""

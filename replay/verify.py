@@ -106,7 +106,9 @@ def verify_game(game: LoggedGame) -> GameReport:
         state = match.state
         if hand.deltas is not None:
             try:
-                _, settlement = after_hand(state, game.rules, hand.result)
+                # The match's own rules (equal to the game's) and table: recording the hand
+                # below settles it on these very objects, and takes this answer again.
+                _, settlement = after_hand(state, match.rules, hand.result)
             except HonbaError as exc:
                 differ(label, "result", "recorded", f"refused: {exc}")
                 break

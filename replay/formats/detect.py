@@ -5,7 +5,9 @@ from __future__ import annotations
 import gzip
 import io
 import json
+import os
 import zlib
+from collections.abc import Iterator
 from pathlib import Path
 
 from replay.formats.logmodel import LogError, LoggedGame, load_json
@@ -107,10 +109,36 @@ def _wide_encoding(data: bytes) -> str | None:
 
 def expand_paths(paths: list[Path]) -> list[Path]:
     """Files named, and the log files found below directories named, in a stable order."""
-    files: list[Path] = []
+    return list(iter_paths(paths))
+
+
+def iter_paths(paths: list[Path]) -> Iterator[Path]:
+    """``expand_paths`` one file at a time, holding no list of them: an archive of any size streams.
+
+    Below a directory, its entries in name order, each subdirectory where its name falls
+    (symbolic links to directories are not followed).
+    """
     for path in paths:
         if path.is_dir():
-            files.extend(p for p in sorted(path.rglob("*")) if p.is_file() and "".join(p.suffixes[-1:]) in LOG_SUFFIXES)
+            yield from _walk(path)
         else:
-            files.append(path)
-    return files
+            yield path
+
+
+def count_paths(paths: list[Path]) -> int:
+    """How many files ``iter_paths`` gives."""
+    return sum(1 for _ in iter_paths(paths))
+
+
+def _walk(directory: Path) -> Iterator[Path]:
+    try:
+        with os.scandir(directory) as scan:
+            entries = sorted((entry.name, entry.is_dir(follow_symlinks=False)) for entry in scan)
+    except OSError:
+        return
+    for name, is_dir in entries:
+        path = directory / name
+        if is_dir:
+            yield from _walk(path)
+        elif path.suffix in LOG_SUFFIXES and path.is_file():
+            yield path
