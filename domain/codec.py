@@ -7,6 +7,7 @@ are written by value, tuples as lists.
 
 from __future__ import annotations
 
+import functools
 import types
 from enum import Enum
 from typing import Any, Union, get_args, get_origin
@@ -94,20 +95,43 @@ def to_data(value: Any) -> Any:
     return value
 
 
-def _build(tp: Any, data: Any, where: str) -> Any:
+@functools.cache
+def _shape(tp: Any) -> tuple[str, Any]:
+    """How data of a field type is built: ``plain`` (as is), ``optional`` (of one type),
+    ``union`` (as is), ``tuple`` (of a type) or ``value`` (an attrs class); worked out once per type."""
     origin = get_origin(tp)
     if origin in (Union, types.UnionType):
         options = [a for a in get_args(tp) if a is not type(None)]
-        if data is None:
-            return None
-        return _build(options[0], data, where) if len(options) == 1 else data
+        return ("optional", options[0]) if len(options) == 1 else ("union", None)
     if origin is tuple:
+        return "tuple", get_args(tp)[0]
+    if isinstance(tp, type) and attrs.has(tp):
+        return "value", tp
+    return "plain", None
+
+
+_FIELD_TYPES: dict[type, dict[str, Any]] = {}
+
+
+def _field_types(cls: type[Any]) -> dict[str, Any]:
+    found = _FIELD_TYPES.get(cls)
+    if found is None:
+        found = _FIELD_TYPES[cls] = {f.name: f.type for f in attrs.fields(attrs.resolve_types(cls))}
+    return found
+
+
+def _build(tp: Any, data: Any, where: str) -> Any:
+    kind, inner = _shape(tp)
+    if kind == "optional":
+        return None if data is None else _build(inner, data, where)
+    if kind == "tuple":
         if not isinstance(data, list | tuple):
             raise DecodeError(f"{where}: expected a list, got {type(data).__name__}")
-        inner = get_args(tp)[0]
+        if _shape(inner)[0] == "plain":
+            return tuple(data)
         return tuple(_build(inner, v, f"{where}[{i}]") for i, v in enumerate(data))
-    if isinstance(tp, type) and attrs.has(tp):
-        return from_data(tp, data, where=where)
+    if kind == "value":
+        return from_data(inner, data, where=where)
     return data
 
 
@@ -116,11 +140,14 @@ def from_data(cls: type[Any], data: Any, *, where: str = "") -> Any:
     where = where or cls.__name__
     if not isinstance(data, dict):
         raise DecodeError(f"{where}: expected an object, got {type(data).__name__}")
-    fields = {f.name: f for f in attrs.fields(attrs.resolve_types(cls))}
-    unknown = sorted(set(data) - set(fields))
-    if unknown:
+    fields = _field_types(cls)
+    if not data.keys() <= fields.keys():
+        unknown = sorted(set(data) - set(fields))
         raise DecodeError(f"{where}: unknown field {unknown[0]!r}")
-    kwargs = {name: _build(fields[name].type, item, f"{where}.{name}") for name, item in data.items()}
+    kwargs = {}
+    for name, item in data.items():
+        tp = fields[name]
+        kwargs[name] = item if _shape(tp)[0] == "plain" else _build(tp, item, f"{where}.{name}")
     try:
         return cls(**kwargs)
     except (TypeError, ValueError) as exc:

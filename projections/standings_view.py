@@ -35,14 +35,45 @@ NAME = "honba-standings"
 
 
 class DocCache:
-    """Documents read from the view once, changed in memory, written back together."""
+    """Documents read from the view once, changed in memory, written back together.
 
-    def __init__(self, view: DocumentView):
+    ``summaries`` (optional) holds match summaries already read or computed, by match key,
+    kept across the batches of one catch-up by its caller: a tournament's standings, computed
+    again after every batch, then need no reading of every summary again. Summaries this
+    cache computes go there only once written (``remember``).
+    """
+
+    def __init__(self, view: DocumentView, summaries: dict[str, MatchSummary] | None = None):
         self.view = view
         self._docs: dict[DocKey, dict[str, Any] | None] = {}
         self.changed: set[DocKey] = set()
         self.dirty_matches: set[str] = set()
         self.dirty_tournaments: set[str] = set()
+        self.summaries = summaries
+        self._new_summaries: dict[str, MatchSummary] = {}
+
+    def summary(self, key: str) -> MatchSummary | None:
+        """The summary of the match with that key, as this batch leaves it."""
+        if key in self._new_summaries:
+            return self._new_summaries[key]
+        if self.summaries is not None and key in self.summaries and ("summary", key) not in self._docs:
+            return self.summaries[key]
+        data = self.get("summary", key)
+        if data is None:
+            return None
+        summary = load_summary(data)
+        if self.summaries is not None and ("summary", key) not in self.changed:
+            self.summaries[key] = summary
+        return summary
+
+    def put_summary(self, summary: MatchSummary) -> None:
+        self.put("summary", summary.key, attrs.asdict(summary))
+        self._new_summaries[summary.key] = summary
+
+    def remember(self) -> None:
+        """The batch is written: the summaries it computed are the stored ones now."""
+        if self.summaries is not None:
+            self.summaries.update(self._new_summaries)
 
     def get(self, kind: str, key: str) -> dict[str, Any] | None:
         if (kind, key) not in self._docs:
@@ -155,7 +186,7 @@ def flush(cache: DocCache) -> None:
         if doc is None:
             continue
         summary = summary_of(doc)
-        cache.put("summary", summary.key, attrs.asdict(summary))
+        cache.put_summary(summary)
         for name in (cache.get("attached", summary.key) or {"tournaments": []})["tournaments"]:
             ref = cache.get("tournament-name", name)
             if ref is not None:
@@ -184,9 +215,9 @@ def tournament_standings(
     for key, (session, _table) in sorted(doc["matches"].items()):
         if after_session is not None and session > after_session:
             continue
-        data = cache.get("summary", key)
-        if data is not None:
-            summaries.append(load_summary(data))
+        summary = cache.summary(key)
+        if summary is not None:
+            summaries.append(summary)
     players = [p for p in doc["players"] if p not in aliases]
     return standings(summaries, lambda name: aliases.get(name, name), players)
 
@@ -203,10 +234,15 @@ class StandingsProjection(Projection[DocumentView]):
         flush(cache)
         self.view.put_docs(cache.changes(), tracking)
 
+    # Match summaries kept between the batches of one catch-up (``DocCache.summaries``); None
+    # for a projection that others may write beside (the live runner).
+    summaries: dict[str, MatchSummary] | None = None
+
     def process_batch(self, events: Iterable[Any], tracking: Tracking) -> None:
         """Fold many events and write them with the position of the last, in one transaction."""
-        cache = DocCache(self.view)
+        cache = DocCache(self.view, self.summaries)
         for event in events:
             apply_event(cache, event)
         flush(cache)
         self.view.put_docs(cache.changes(), tracking)
+        cache.remember()

@@ -50,6 +50,8 @@ from replay.seal import Seal, seal_id
 DB_ENV = "HONBA_DB"
 MEMORY = ":memory:"
 POSTGRES = "eventsourcing.postgres"
+# honba's PostgreSQL recorder (replay/pgstore.py), imported only when PostgreSQL is used.
+POSTGRES_RECORDER = "replay.pgstore:HonbaPostgresRecorder"
 POSTGRES_URL_FORM = "postgresql://user:password@host:port/dbname"
 # Opening a new PostgreSQL store from several processes at once: their CREATE statements race.
 OPEN_TRIES = 6
@@ -290,6 +292,13 @@ class HonbaApp(Application[UUID]):
 
     name = "honba"
     is_snapshotting_enabled = False
+
+    def construct_env(self, name: str, env: Mapping[str, str] | None = None) -> Environment:
+        """The library's settings; on PostgreSQL, honba's leaner recorder unless another is named."""
+        environment = super().construct_env(name, env)
+        if environment.get("PERSISTENCE_MODULE") == POSTGRES and not environment.get("APPLICATION_RECORDER_TOPIC"):
+            environment[f"{self.name.upper()}_APPLICATION_RECORDER_TOPIC"] = POSTGRES_RECORDER
+        return environment
 
     @classmethod
     def open(cls, db: str | None = None) -> HonbaApp:

@@ -2,21 +2,37 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import multiprocessing
+import os
+import signal
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Iterator
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import attrs
 
 from domain.errors import HonbaError
-from replay.app import HonbaApp
-from replay.formats.detect import detect_format, expand_paths, read_log, unpack
+from replay.app import HonbaApp, MatchExists, Prepared, mapper_for, prepare
+from replay.formats.detect import detect_format, expand_paths, iter_paths, read_log, unpack
 from replay.formats.logmodel import LogError
 from replay.formats.record import build_match, parse_record
 from replay.importing import match_from_log
 from replay.verify import GameReport, verify_game
 
 Tick = Callable[[str], None]
+# Matches stored in one transaction by an import.
+BATCH = 100
+# Files read ahead of the one being stored, per worker process.
+AHEAD = 4
+# Fewer files than this are read in this process: starting workers would cost more.
+PARALLEL_FROM = 16
+# Games an import lists one by one (beyond that, only the counts).
+LISTED = 50
 
 
 @attrs.frozen
@@ -82,36 +98,191 @@ def verify_paths(paths: list[Path], fmt: str = "auto", tick: Tick | None = None)
 
 @attrs.frozen
 class ImportRun:
-    """What ``honba import`` did: games stored, already present, unsupported, unreadable.
+    """What ``honba import`` did: how many games it stored and found already present, and
+    each game unsupported, file unreadable and game in conflict with a stored one.
 
-    ``games`` holds every game stored or already present, with its players in seat
-    order, in the order read (what ``--tournament`` attaches).
+    It holds no list of every game (an archive of any size streams): ``listed`` keeps the
+    first ``LISTED + 1`` games stored or present, as (key, stored), for a short report;
+    ``games`` every game stored or present with its players in seat order, in the order read
+    (what ``--tournament`` attaches), only when asked for.
     """
 
-    stored: tuple[str, ...] = ()
-    present: tuple[str, ...] = ()
+    files: int = 0
+    stored: int = 0
+    present: int = 0
     unsupported: tuple[Unreadable, ...] = ()
     unreadable: tuple[Unreadable, ...] = ()
+    conflicts: tuple[Unreadable, ...] = ()
+    listed: tuple[tuple[str, bool], ...] = ()
     games: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
 
-def import_paths(app: HonbaApp, paths: list[Path], fmt: str = "auto", tick: Tick | None = None) -> ImportRun:
-    """Store every game of every file (record files or logs), each game whole or not at all."""
-    stored: list[str] = []
-    present: list[str] = []
+@attrs.frozen
+class FileRead:
+    """One file read for import: its games built and encoded, or why it could not be read."""
+
+    file: str
+    matches: tuple[Prepared, ...] = ()
+    unsupported: tuple[Unreadable, ...] = ()
+    unreadable: Unreadable | None = None
+
+
+def read_for_import(path: Path, fmt: str, settings: dict[str, str]) -> FileRead:
+    """Read one file and build each of its games as a match, encoded for the store whose
+    mapper ``settings`` are given; a file with any game the rules refuse gives no match.
+
+    Runs in a worker process of the pool (or in this one): everything but the storing.
+    """
     unsupported: list[Unreadable] = []
-    unreadable: list[Unreadable] = []
-    games: dict[str, tuple[str, ...]] = {}
-    for path in expand_paths(paths) if fmt != "record" else paths:
-        try:
-            for match in _matches_in(path, fmt, unsupported):
-                (stored if app.store_whole(match) else present).append(match.key)
-                games.setdefault(match.key, tuple(match.players))
-        except HonbaError as exc:
-            unreadable.append(Unreadable(str(path), _reason(exc, path), _message(exc, path)))
+    try:
+        mapper = mapper_for(settings)
+        matches = tuple(prepare(match, mapper) for match in _matches_in(path, fmt, unsupported))
+    except HonbaError as exc:
+        problem = Unreadable(str(path), _reason(exc, path), _message(exc, path))
+        return FileRead(str(path), (), tuple(unsupported), problem)
+    return FileRead(str(path), matches, tuple(unsupported))
+
+
+def jobs_default() -> int:
+    """How many processes read files by default: one per core this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+@contextmanager
+def reading_pool(jobs: int, files: int) -> Iterator[Executor | None]:
+    """Worker processes that read files for ``import_paths``; None (read here) for one job or few files.
+
+    Open it before the store: the workers start (fork) at once, before the store's connections
+    and the progress bar's thread exist. Each worker ignores Ctrl-C (this process handles it)
+    and ends when this process is gone, even killed without a chance to stop them.
+    """
+    if jobs < 2 or files < PARALLEL_FROM:
+        yield None
+        return
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods else None)
+    pool = ProcessPoolExecutor(
+        max_workers=min(jobs, files), mp_context=context, initializer=_worker_start, initargs=(os.getpid(),)
+    )
+    try:
+        pool.submit(os.getpid).result()  # start the workers now
+        yield pool
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _worker_start(parent: int) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(target=_watch_parent, args=(parent,), name="honba-parent-watch", daemon=True).start()
+
+
+def _watch_parent(parent: int) -> None:
+    # A worker whose parent was killed (SIGKILL) would wait forever for work: end it.
+    while os.getppid() == parent:
+        time.sleep(0.2)
+    os._exit(0)
+
+
+class _Storer:
+    """Stores the games read, ``batch`` matches to a transaction, and keeps the counts."""
+
+    def __init__(self, app: HonbaApp, batch: int, keep_games: bool):
+        self.app = app
+        self.batch = batch
+        self.keep_games = keep_games
+        self.files = self.stored = self.present = 0
+        self.unsupported: list[Unreadable] = []
+        self.unreadable: list[Unreadable] = []
+        self.conflicts: list[Unreadable] = []
+        self.listed: list[tuple[str, bool]] = []
+        self.games: dict[str, tuple[str, ...]] = {}
+        self.pending: list[tuple[str, Prepared]] = []
+
+    def take(self, read: FileRead) -> None:
+        self.files += 1
+        self.unsupported.extend(read.unsupported)
+        if read.unreadable is not None:
+            self.unreadable.append(read.unreadable)
+        for prepared in read.matches:
+            self.pending.append((read.file, prepared))
+            if len(self.pending) >= self.batch:
+                self.flush()
+
+    def flush(self) -> None:
+        if not self.pending:
+            return
+        outcomes = self.app.store_prepared([prepared for _, prepared in self.pending])
+        for (file, prepared), outcome in zip(self.pending, outcomes, strict=True):
+            if isinstance(outcome, MatchExists):
+                path = Path(file)
+                self.conflicts.append(Unreadable(file, _reason(outcome, path), _message(outcome, path)))
+                continue
+            if outcome:
+                self.stored += 1
+            else:
+                self.present += 1
+            if len(self.listed) <= LISTED:
+                self.listed.append((prepared.key, outcome))
+            if self.keep_games:
+                self.games.setdefault(prepared.key, prepared.players)
+        self.pending.clear()
+
+    def run(self) -> ImportRun:
+        return ImportRun(
+            self.files,
+            self.stored,
+            self.present,
+            tuple(self.unsupported),
+            tuple(self.unreadable),
+            tuple(self.conflicts),
+            tuple(self.listed),
+            tuple(self.games.items()),
+        )
+
+
+def import_paths(
+    app: HonbaApp,
+    paths: list[Path],
+    fmt: str = "auto",
+    tick: Tick | None = None,
+    *,
+    pool: Executor | None = None,
+    batch: int = BATCH,
+    keep_games: bool = False,
+) -> ImportRun:
+    """Store every game of every file (record files or logs), each game whole or not at all.
+
+    Files are read in the ``pool``'s worker processes when there is one (``reading_pool``),
+    a few ahead of the one being stored, and in this process otherwise; either way the games
+    are stored here in the order read, ``batch`` matches to a transaction. Killed at any
+    moment, the store holds whole matches only; run again, it stores the rest.
+    """
+    storer = _Storer(app, batch, keep_games)
+    settings = app.mapper_settings()
+    files = iter_paths(paths) if fmt != "record" else iter(paths)
+
+    def take(read: FileRead) -> None:
+        storer.take(read)
         if tick is not None:
-            tick(str(path))
-    return ImportRun(tuple(stored), tuple(present), tuple(unsupported), tuple(unreadable), tuple(games.items()))
+            tick(read.file)
+
+    if pool is None:
+        for path in files:
+            take(read_for_import(path, fmt, settings))
+    else:
+        ahead: deque[Future[FileRead]] = deque()
+        limit = AHEAD * jobs_default()
+        for path in files:
+            ahead.append(pool.submit(read_for_import, path, fmt, settings))
+            if len(ahead) >= limit:
+                take(ahead.popleft().result())
+        while ahead:
+            take(ahead.popleft().result())
+    storer.flush()
+    return storer.run()
 
 
 def _matches_in(path: Path, fmt: str, unsupported: list[Unreadable]) -> list[Any]:

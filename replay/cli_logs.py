@@ -8,8 +8,8 @@ from typing import Annotated
 
 import typer
 
-from replay.batch import import_paths, verify_paths
-from replay.formats.detect import FORMATS, expand_paths
+from replay.batch import BATCH, LISTED, import_paths, jobs_default, reading_pool, verify_paths
+from replay.formats.detect import FORMATS, count_paths, expand_paths
 from replay.render import print_verify_run
 from replay.shell import app, err, fail, guarded, out, progress_bar, shell
 from replay.tournaments import attach_all
@@ -33,12 +33,21 @@ def import_(
         ),
     ] = None,
     session: Annotated[int, typer.Option("--session", help="The session (round) the games count for.")] = 1,
+    batch: Annotated[
+        int, typer.Option("--batch", help="Matches stored to a transaction (each match is whole either way).")
+    ] = BATCH,
+    jobs: Annotated[
+        int | None,
+        typer.Option("--jobs", "-j", help="Processes reading files at once (default: one per core; 1: no workers)."),
+    ] = None,
 ) -> None:
     """Store matches from record files and game logs; a match already stored is left as it is.
 
-    With --tournament, the games count for that tournament. A log name that is another
-    player's: ``honba tournament alias NAME LOG_NAME PLAYER`` (``unalias`` withdraws it);
-    a game attached by mistake: ``honba tournament detach NAME MATCH --reason ...``.
+    Files are read in parallel and stored a hundred matches to a transaction, each match
+    whole or not at all: an import that is interrupted (Ctrl-C, killed) is completed by
+    running it again. With --tournament, the games count for that tournament. A log name
+    that is another player's: ``honba tournament alias NAME LOG_NAME PLAYER`` (``unalias``
+    withdraws it); a game attached by mistake: ``honba tournament detach NAME MATCH --reason ...``.
     """
     if fmt not in (*FORMATS, "record"):
         raise fail(f"--format must be one of {', '.join((*FORMATS, 'record'))}, not {fmt!r}")
@@ -46,22 +55,46 @@ def import_(
         raise fail("--tournament needs a name")
     if session < 1:
         raise fail(f"--session: sessions are numbered from 1, not {session}")
-    application = guarded(lambda: shell(ctx).app)
-    files = expand_paths(paths)
-    with progress_bar(len(files), "importing") as progress:
-        task = progress.add_task("import", total=len(files), file="")
-        run = import_paths(application, paths, fmt, lambda f: progress.update(task, advance=1, file=f))
-    listed = len(run.stored) + len(run.present) <= 50
-    if listed:
-        for key in run.stored:
-            out.print(f"match {key!r} stored", markup=False, highlight=False)
-        for key in run.present:
-            out.print(f"match {key!r} already stored, nothing new", markup=False, highlight=False)
-    for item in (*run.unsupported, *run.unreadable):
+    if batch < 1:
+        raise fail(f"--batch: at least 1, not {batch}")
+    if jobs is not None and jobs < 1:
+        raise fail(f"--jobs: at least 1, not {jobs}")
+    total = count_paths(paths) if fmt != "record" else len(paths)
+    # The reading workers start before the store opens (and before the progress bar's thread).
+    with reading_pool(jobs or jobs_default(), total) as pool:
+        application = guarded(lambda: shell(ctx).app)
+        with progress_bar(total, "importing") as progress:
+            task = progress.add_task("import", total=total, file="")
+            try:
+                run = guarded(
+                    lambda: import_paths(
+                        application,
+                        paths,
+                        fmt,
+                        lambda f: progress.update(task, advance=1, file=f),
+                        pool=pool,
+                        batch=batch,
+                        keep_games=tournament is not None,
+                    )
+                )
+            except KeyboardInterrupt:
+                progress.stop()
+                raise fail(
+                    "interrupted: every match stored so far is whole; run the same command again to store the rest",
+                    130,
+                ) from None
+    if run.stored + run.present <= LISTED:
+        for key, stored in run.listed:
+            if stored:
+                out.print(f"match {key!r} stored", markup=False, highlight=False)
+        for key, stored in run.listed:
+            if not stored:
+                out.print(f"match {key!r} already stored, nothing new", markup=False, highlight=False)
+    for item in (*run.unsupported, *run.unreadable, *run.conflicts):
         err.print(f"honba: {item.message}", markup=False, highlight=False)
     out.print(
-        f"{len(run.stored)} stored, {len(run.present)} already present, "
-        f"{len(run.unsupported)} unsupported, {len(run.unreadable)} unreadable",
+        f"{run.stored} stored, {run.present} already present, "
+        f"{len(run.unsupported)} unsupported, {len(run.unreadable)} unreadable, {len(run.conflicts)} conflicts",
         markup=False,
         highlight=False,
     )
@@ -78,7 +111,7 @@ def import_(
                 markup=False,
                 highlight=False,
             )
-    if run.unreadable:
+    if run.unreadable or run.conflicts:
         raise typer.Exit(2)
 
 

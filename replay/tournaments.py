@@ -32,7 +32,8 @@ from projections.standings_view import NAME, DocCache, StandingsProjection, load
 from projections.views import DocumentView, POPODocumentView, PostgresDocumentView, SQLiteDocumentView
 from replay.app import TRIES, HonbaApp, StoreError
 
-BATCH = 500
+# Events folded and written to a transaction by a catch-up.
+BATCH = 5000
 
 
 class TournamentNotFound(HonbaError):
@@ -111,6 +112,9 @@ def catch_up(
 ) -> int:
     """Fold every event the view has not seen yet; returns how many were folded."""
     projection = StandingsProjection(view=view)
+    # Nothing else writes the view while this runs: the summaries read or computed are kept
+    # from batch to batch (a tournament's standings are computed again after each).
+    projection.summaries = {}
     position = view.max_tracking_id(app.name) or 0
     folded = 0
     while True:

@@ -1,0 +1,105 @@
+"""What the benchmarks share: the machine they ran on, timing, memory and the logs they read."""
+
+from __future__ import annotations
+
+import os
+import platform
+import resource
+import sqlite3
+import subprocess
+import sys
+import time
+import tracemalloc
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from importlib.metadata import version
+from pathlib import Path
+from typing import Any, TypeVar
+
+REPO = Path(__file__).resolve().parent.parent
+CORPUS = REPO.parent / "shared" / "corpus" / "tenhou-wire-2018"
+T = TypeVar("T")
+
+# The tests' PostgreSQL server (initdb/pg_ctl in a temporary directory) serves the benchmarks too.
+sys.path.insert(0, str(REPO / "tests"))
+
+
+def cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text(encoding="utf-8").splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def postgres_version() -> str:
+    """The version of the PostgreSQL server programs the benchmarks would start, or why none."""
+    from pg_server import ServerUnavailable, find_bin_dir
+
+    try:
+        done = subprocess.run(
+            [str(find_bin_dir() / "pg_ctl"), "--version"], capture_output=True, text=True, check=False, timeout=30
+        )
+    except (ServerUnavailable, OSError) as exc:
+        return f"none ({exc})"
+    return done.stdout.strip() or done.stderr.strip()
+
+
+def print_machine() -> None:
+    """The machine, in the lines docs/performance.md quotes."""
+    try:
+        usable = len(os.sched_getaffinity(0))
+    except AttributeError:
+        usable = os.cpu_count() or 1
+    print(f"machine: {cpu_model()}, {os.cpu_count()} cores ({usable} usable), {platform.system()} {platform.release()}")
+    print(
+        f"python {platform.python_version()}, SQLite {sqlite3.sqlite_version}, {postgres_version()}, "
+        f"eventsourcing {version('eventsourcing')}, psycopg {version('psycopg')}"
+    )
+
+
+def corpus_files() -> list[Path]:
+    """The real Tenhou logs the benchmarks read (exits saying why when they are not here)."""
+    files = sorted(CORPUS.glob("*.mjlog"))
+    if not files:
+        raise SystemExit(f"the shared corpus is not at {CORPUS}: the benchmarks read its Tenhou logs")
+    return files
+
+
+def timed(action: Callable[[], T], repeat: int = 1) -> tuple[float, T]:
+    """The best wall time of ``repeat`` runs, and what the last run gave."""
+    best = float("inf")
+    result: Any = None
+    for _ in range(repeat):
+        start = time.perf_counter()
+        result = action()
+        best = min(best, time.perf_counter() - start)
+    return best, result
+
+
+@contextmanager
+def peak_python_memory() -> Iterator[list[int]]:
+    """The peak of memory Python allocated in the block (tracemalloc), in bytes, put in the list."""
+    found: list[int] = []
+    tracemalloc.start()
+    tracemalloc.reset_peak()
+    try:
+        yield found
+    finally:
+        found.append(tracemalloc.get_traced_memory()[1])
+        tracemalloc.stop()
+
+
+def max_rss_mib() -> float:
+    """The peak resident size of this process so far (getrusage), in MiB."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def mib(size: float) -> str:
+    return f"{size / (1024 * 1024):.1f} MiB"
+
+
+def verdict(met: bool) -> str:
+    return "target met" if met else "TARGET NOT MET"

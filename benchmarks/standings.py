@@ -1,0 +1,159 @@
+"""Rebuilding the standings of 10,000 matches into a fresh view, against folding the same events in memory.
+
+    python benchmarks/standings.py [--matches N]
+
+N matches (10,000 by default) are played through the domain's Match with random but valid
+results (``tenhou-east`` rules, seeded), stored 100 to a transaction in a SQLite file, and
+attached to one tournament in sessions of 1,000. The figure is ``replay.tournaments.catch_up``
+rebuilding the stored standings view from nothing (a fresh SQLite views file: what the first
+``honba standings`` after a big import does). Baselines measured in the same run: the very
+same fold into an in-memory view (the cost of the fold itself, without the view's storage),
+and reading and decoding the events alone (the floor). Peak memory of the rebuild at 1,000
+matches and at N: the catch-up reads the event log in batches, so it must not grow with the
+size of the archive beyond the view's own documents of the tournament.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import shutil
+import tempfile
+from pathlib import Path
+
+from machine import max_rss_mib, mib, peak_python_memory, print_machine, timed, verdict
+
+from domain.match import Match
+from domain.rules import Ruleset, load_preset
+from domain.values import ExhaustiveDraw, HandResult, HandValue, Win, WinResult
+from projections.views import DocumentView, POPODocumentView
+from replay.app import HonbaApp, Prepared, mapper_for, prepare
+from replay.batch import BATCH
+from replay.tournaments import attach_all, catch_up, open_view, tournament_report, views_path
+
+NAMES = [f"player-{n:02d}" for n in range(64)]
+SESSION = 1000
+TOURNAMENT = "bench-cup"
+# Hand values every rule set accepts for a ron and a self-drawn win.
+RON_VALUES = [(1, 30), (2, 30), (3, 30), (4, 30), (2, 40), (3, 40), (1, 40), (5, None)]
+TSUMO_VALUES = [(1, 30), (2, 30), (3, 30), (2, 40), (6, None)]
+
+
+def random_result(rng: random.Random, players: int) -> HandResult:
+    if rng.random() < 0.2:
+        return ExhaustiveDraw(ready=tuple(s for s in range(players) if rng.random() < 0.5))
+    winner = rng.randrange(players)
+    if rng.random() < 0.6:
+        discarder = rng.choice([s for s in range(players) if s != winner])
+        han, fu = rng.choice(RON_VALUES)
+        return WinResult(wins=(Win(winner, HandValue(han=han, fu=fu), discarder),))
+    han, fu = rng.choice(TSUMO_VALUES)
+    return WinResult(wins=(Win(winner, HandValue(han=han, fu=fu)),))
+
+
+def play(key: str, rng: random.Random, rules: Ruleset) -> Match:
+    match = Match.start(key, rng.sample(NAMES, rules.players), rules)
+    for _ in range(16):
+        if match.state.finished:
+            return match
+        match.record(random_result(rng, rules.players))
+    if not match.state.finished:
+        match.end("time limit")
+    return match
+
+
+def store_matches(app: HonbaApp, first: int, last: int, rng: random.Random) -> int:
+    """Play and store matches first..last-1 (100 to a transaction), attach them a session at a
+    time; returns the events the store holds."""
+    rules = load_preset("tenhou-east")
+    mapper = mapper_for(app.mapper_settings())
+    pending: list[Prepared] = []
+    games: list[tuple[str, tuple[str, ...]]] = []
+    for n in range(first, last):
+        pending.append(prepare(play(f"bench-{n:05d}", rng, rules), mapper))
+        if len(pending) == BATCH or n == last - 1:
+            assert all(outcome is True for outcome in app.store_prepared(pending))
+            games.extend((p.key, p.players) for p in pending)
+            pending.clear()
+        if (n + 1) % SESSION == 0 or n == last - 1:
+            attach_all(app, TOURNAMENT, games, session=n // SESSION + 1)
+            games.clear()
+    return app.recorder.max_notification_id() or 0
+
+
+def read_only(app: HonbaApp) -> int:
+    position, count = 0, 0
+    while True:
+        notifications = app.recorder.select_notifications(start=position, limit=500, inclusive_of_start=False)
+        if not notifications:
+            return count
+        count += sum(1 for n in notifications if app.mapper.to_domain_event(n))
+        position = notifications[-1].id
+
+
+def fresh_view(app: HonbaApp, db: Path) -> DocumentView:
+    Path(views_path(str(db))).unlink(missing_ok=True)
+    return open_view(app)
+
+
+def rebuild(app: HonbaApp, db: Path, matches: int, events: int) -> int:
+    view = fresh_view(app, db)
+    seconds, folded = timed(lambda: catch_up(app, view))
+    assert folded == events
+    report = tournament_report(view, TOURNAMENT)
+    assert sum(row.matches for row in report.rows) == 4 * (matches - report.in_progress)
+    memory_seconds, _ = timed(lambda: catch_up(app, POPODocumentView()))
+    read_seconds, _ = timed(lambda: read_only(app))
+    # Peak memory in a run of its own: tracemalloc slows Python down several times.
+    view = fresh_view(app, db)
+    with peak_python_memory() as peak:
+        catch_up(app, view)
+    print(f"{matches} matches, {events} events (match, seal and tournament events):")
+    print(
+        f"  catch_up into a fresh SQLite view: {seconds:6.2f} s  {events / seconds:8.0f} events/s  "
+        f"{matches / seconds:6.0f} matches/s  peak {mib(peak[0])}"
+    )
+    print(
+        f"  the same fold into a memory view:  {memory_seconds:6.2f} s  {events / memory_seconds:8.0f} events/s  "
+        f"(stored view / memory view = {seconds / memory_seconds:.2f})"
+    )
+    print(
+        f"  reading and decoding the events:   {read_seconds:6.2f} s  {events / read_seconds:8.0f} events/s  "
+        f"(stored view / reading alone = {seconds / read_seconds:.2f})"
+    )
+    return peak[0]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--matches", type=int, default=10_000)
+    args = parser.parse_args()
+    print_machine()
+    work = Path(tempfile.mkdtemp(prefix="honba-bench-"))
+    rng = random.Random(7)
+    try:
+        db = work / "standings.sqlite"
+        app = HonbaApp.open(str(db))
+        try:
+            small = min(1000, args.matches)
+            seconds, events = timed(lambda: store_matches(app, 0, small, rng))
+            print(f"played and stored {small} matches in {seconds:.1f} s")
+            small_peak = rebuild(app, db, small, events)
+            if args.matches > small:
+                seconds, events = timed(lambda: store_matches(app, small, args.matches, rng))
+                print(f"played and stored {args.matches - small} more matches in {seconds:.1f} s")
+                large_peak = rebuild(app, db, args.matches, events)
+                growth = large_peak / small_peak
+                print(
+                    f"peak at {args.matches} / peak at {small} = {growth:.2f} (the catch-up streams the log; "
+                    f"what grows is the tournament's own documents: {verdict(growth < 2)})"
+                )
+        finally:
+            app.close()
+        print(f"process peak RSS {max_rss_mib():.0f} MiB")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,45 @@
+"""honba's PostgreSQL event recorder: the library's, with a leaner insert.
+
+The library's ``PostgresApplicationRecorder`` sends a batch of events as one array of a
+composite type, which psycopg encodes as text in Python, escaping every byte of every
+event's state with a regular expression: for a bulk import that costs more than the
+database's own work. This recorder sends the same rows as four arrays of plain types in
+PostgreSQL's binary format (no escaping), unnested by one INSERT, in the library's
+pipeline and transaction, after the same table lock and notification, and returns the
+same notification ids; everything else (tables, reading, subscriptions for
+the live views) is the library's. ``HonbaApp`` uses it on PostgreSQL unless
+``APPLICATION_RECORDER_TOPIC`` names another.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from eventsourcing.persistence import StoredEvent
+from eventsourcing.postgres import PostgresApplicationRecorder, PostgresDatastore
+from psycopg import Cursor
+from psycopg.rows import DictRow
+from psycopg.sql import SQL, Identifier
+
+
+class HonbaPostgresRecorder(PostgresApplicationRecorder):
+    """The library's application recorder, inserting a batch as binary arrays."""
+
+    def __init__(self, datastore: PostgresDatastore, *, events_table_name: str = "stored_events"):
+        super().__init__(datastore, events_table_name=events_table_name)
+        self.insert_rows_statement = SQL(
+            "INSERT INTO {schema}.{table} (originator_id, originator_version, topic, state) "
+            "SELECT * FROM unnest(%b::uuid[], %b::bigint[], %b::text[], %b::bytea[]) RETURNING notification_id"
+        ).format(schema=Identifier(self.datastore.schema), table=Identifier(self.events_table_name))
+
+    def _insert_stored_events(self, curs: Cursor[DictRow], stored_events: Sequence[StoredEvent], **_: Any) -> None:
+        self._lock_table(curs)
+        self._notify_channel(curs)
+        columns = (
+            [e.originator_id for e in stored_events],
+            [e.originator_version for e in stored_events],
+            [e.topic for e in stored_events],
+            [e.state for e in stored_events],
+        )
+        curs.execute(self.insert_rows_statement, columns)

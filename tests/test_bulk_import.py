@@ -1,0 +1,260 @@
+"""A bulk import killed part-way by a real signal, then run again: every game stored exactly once.
+
+Issue 7: "It is resumable and idempotent: killed at any moment and run again, it ends
+with every game stored exactly once and no match half-stored." A real ``honba import``
+process (reading with worker processes, storing 20 matches to a transaction) is started
+on a directory of a few hundred real Tenhou logs copied from the shared corpus; once the
+store holds some but not all of them (the test polls the store's own table) it gets
+SIGKILL, or SIGINT (Ctrl-C). The store then holds whole matches only; a second run
+stores the rest and says how many were already present; the rows are exactly those of
+a clean import (each match's events 1..n and its seal, nothing twice), and
+``honba check`` finds every match intact. On SQLite and on PostgreSQL (the server the
+tests start). Skipped when the corpus is absent.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+import zlib
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import closing, suppress
+from pathlib import Path
+
+import psycopg
+import pytest
+from conftest import CORPUS
+from fuzz_samples import xml_log
+
+from replay.app import HonbaApp
+from replay.batch import import_paths, read_for_import
+
+GAMES = 300
+SOURCE = CORPUS / "tenhou-wire-2018"
+HONBA = Path(sys.executable).with_name("honba")
+COMMAND = [str(HONBA)] if HONBA.is_file() else [sys.executable, "-c", "from replay.cli import main; main()"]
+STARTED = "domain.match:Match.Started"
+COMPRESSOR = "eventsourcing.compressor:ZlibCompressor"
+
+Rows = Counter[tuple[str, int, str]]
+
+
+@pytest.fixture(scope="module")
+def archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A directory of GAMES logs in three subdirectories (copies: the corpus is only read)."""
+    files = sorted(SOURCE.glob("*.mjlog"))[:GAMES]
+    if len(files) < GAMES:
+        pytest.skip(f"the shared corpus {SOURCE} is not here (or holds fewer than {GAMES} logs)")
+    folder = tmp_path_factory.mktemp("archive")
+    for index, file in enumerate(files):
+        part = folder / f"part-{index // 100}"
+        part.mkdir(exist_ok=True)
+        shutil.copyfile(file, part / file.name)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def clean_rows(archive: Path) -> Rows:
+    """The rows a clean import stores: (originator, version, topic), each once."""
+    app = HonbaApp.open(":memory:")
+    try:
+        run = import_paths(app, [archive])
+        assert (run.stored, run.unreadable, run.conflicts) == (GAMES, (), ())
+        found: Rows = Counter()
+        for notification in app.recorder.select_notifications(start=1, limit=100_000):
+            found[(notification.originator_id.hex, notification.originator_version, notification.topic)] += 1
+    finally:
+        app.close()
+    return found
+
+
+def stored_rows(db: str) -> Rows:
+    """Every row of the store's own events table as (originator, version, topic)."""
+    if db.startswith("postgresql://"):
+        with psycopg.connect(db) as conn:
+            found = conn.execute("SELECT originator_id, originator_version, topic FROM honba_events").fetchall()
+        return Counter((o.hex, int(v), str(t)) for o, v, t in found)
+    with closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True)) as conn:
+        rows = conn.execute("SELECT originator_id, originator_version, topic FROM stored_events").fetchall()
+    return Counter((str(o), int(v), str(t)) for o, v, t in rows)
+
+
+def stored_matches(db: str) -> int:
+    """How many matches the store holds now (0 while its tables do not exist yet)."""
+    try:
+        if db.startswith("postgresql://"):
+            with psycopg.connect(db) as conn:
+                row = conn.execute("SELECT count(*) FROM honba_events WHERE topic = %s", (STARTED,)).fetchone()
+        else:
+            with closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True)) as conn:
+                row = conn.execute("SELECT count(*) FROM stored_events WHERE topic = ?", (STARTED,)).fetchone()
+    except (sqlite3.OperationalError, psycopg.errors.UndefinedTable):
+        return 0
+    return int(row[0]) if row else 0
+
+
+@pytest.fixture
+def env(tmp_path: Path) -> dict[str, str]:
+    """The environment of the honba processes: no store named but by --db."""
+    environ = {k: v for k, v in os.environ.items() if k != "HONBA_DB" and "PERSISTENCE_MODULE" not in k}
+    return {**environ, "XDG_DATA_HOME": str(tmp_path / "xdg")}
+
+
+@pytest.fixture
+def groups() -> Iterator[list[int]]:
+    """The process groups started; whatever is left of them is killed at the end."""
+    started: list[int] = []
+    yield started
+    for group in started:
+        with suppress(ProcessLookupError):
+            os.killpg(group, signal.SIGKILL)
+
+
+def honba(db: str, *args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*COMMAND, "--db", db, *args], capture_output=True, text=True, env=env, timeout=300, check=False
+    )
+
+
+def whole_matches_only(rows: Rows, clean: Rows) -> int:
+    """Check that every match in ``rows`` is whole (its events and its seal's exactly as a clean
+    import stores them, each once); returns how many matches there are."""
+    assert all(count == 1 for count in rows.values()), "a row stored twice"
+    assert set(rows) <= set(clean)
+    by_originator: dict[str, set[tuple[int, str]]] = {}
+    for originator, version, topic in clean:
+        by_originator.setdefault(originator, set()).add((version, topic))
+    present = {originator for originator, _, _ in rows}
+    for originator in present:
+        mine = {(version, topic) for o, version, topic in rows if o == originator}
+        assert mine == by_originator[originator], f"{originator} is half-stored"
+    matches = sum(1 for _, _, topic in rows if topic == STARTED)
+    seals = sum(1 for _, _, topic in rows if topic == "replay.seal:Seal.Opened")
+    assert matches == seals, "a match stored without its seal, or a seal without its match"
+    return matches
+
+
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGINT], ids=["SIGKILL", "SIGINT"])
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_an_import_killed_part_way_is_completed_by_running_it_again(
+    kind: str,
+    sig: signal.Signals,
+    archive: Path,
+    clean_rows: Rows,
+    env: dict[str, str],
+    groups: list[int],
+    tmp_path: Path,
+    request: pytest.FixtureRequest,
+) -> None:
+    db = str(tmp_path / "bulk.sqlite") if kind == "sqlite" else str(request.getfixturevalue("postgres_url"))
+    args = ["import", str(archive), "--batch", "20", "--jobs", "2"]
+    process = subprocess.Popen(
+        [*COMMAND, "--db", db, *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        start_new_session=True,
+    )
+    groups.append(process.pid)
+    deadline = time.monotonic() + 120
+    while stored_matches(db) == 0:
+        assert process.poll() is None, f"the import ended before it could be interrupted: {process.communicate()}"
+        assert time.monotonic() < deadline, "the import stored nothing in two minutes"
+        time.sleep(0.005)
+    process.send_signal(sig)  # to the importing process only, not its workers
+    _, stderr = process.communicate(timeout=60)
+    if sig == signal.SIGKILL:
+        assert process.returncode == -signal.SIGKILL
+    else:
+        assert process.returncode == 130, stderr
+        assert "interrupted" in stderr and "run the same command again" in stderr
+        assert "Traceback" not in stderr
+    # The workers end with the process that started them, even one killed outright.
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            os.killpg(process.pid, 0)
+        except ProcessLookupError:
+            break
+        assert time.monotonic() < deadline, "worker processes outlived the import"
+        time.sleep(0.05)
+
+    before = whole_matches_only(stored_rows(db), clean_rows)
+    assert 0 < before < GAMES
+
+    again = honba(db, *args, env=env)
+    assert again.returncode == 0, again.stderr
+    assert f"{GAMES - before} stored, {before} already present, 0 unsupported, 0 unreadable, 0 conflicts" in (
+        again.stdout
+    )
+    assert stored_rows(db) == clean_rows
+    checked = honba(db, "check", env=env)
+    assert checked.returncode == 0, checked.stdout
+    assert f"{GAMES} checked, 0 with problems" in checked.stdout
+
+
+def test_an_archive_imported_again_stores_nothing_new(
+    archive: Path, clean_rows: Rows, env: dict[str, str], tmp_path: Path
+) -> None:
+    db = str(tmp_path / "twice.sqlite")
+    first = honba(db, "import", str(archive), env=env)
+    assert first.returncode == 0, first.stderr
+    assert f"{GAMES} stored, 0 already present" in first.stdout
+    # Past fifty games, only the counts are printed.
+    assert "match '" not in first.stdout
+    second = honba(db, "import", str(archive), "--jobs", "1", env=env)
+    assert second.returncode == 0, second.stderr
+    assert f"0 stored, {GAMES} already present" in second.stdout
+    assert stored_rows(db) == clean_rows
+
+
+def test_a_game_stored_with_other_contents_is_a_conflict_and_the_rest_are_stored(
+    archive: Path, env: dict[str, str], tmp_path: Path
+) -> None:
+    """Read by workers, stored in one batch: a duplicate file is already present, a key taken
+    by another match is a conflict named on stderr (exit 2), and every other game is stored."""
+    folder = tmp_path / "some"
+    folder.mkdir()
+    logs = sorted(archive.rglob("*.mjlog"))[:20]
+    for log in logs:
+        shutil.copyfile(log, folder / log.name)
+    shutil.copyfile(logs[3], folder / f"copy-of-{logs[3].name}")
+    db = str(tmp_path / "conflict.sqlite")
+    taken = logs[5].stem
+    assert honba(db, "start", taken, "--players", "Ann,Ben,Cho,Dai", env=env).returncode == 0
+    result = honba(db, "import", str(folder), "--jobs", "2", env=env)
+    assert result.returncode == 2, result.stderr
+    assert "19 stored, 1 already present, 0 unsupported, 0 unreadable, 1 conflicts" in result.stdout
+    problems = [line for line in result.stderr.splitlines() if line.startswith("honba:")]
+    assert problems == [
+        f"honba: {folder / logs[5].name}: a match {taken!r} is stored with other players; it is not replaced "
+        "(record a correction on the stored match instead)"
+    ]
+    assert stored_matches(db) == 20
+    assert honba(db, "check", env=env).returncode == 0
+
+
+def test_the_records_read_apart_from_the_store_are_encoded_as_the_store_encodes(tmp_path: Path) -> None:
+    """Worker processes encode with a mapper made from the store's settings (here a compressor):
+    what they prepare is stored as the store itself would store it, and reads back."""
+    (tmp_path / "game.mjlog").write_bytes(xml_log())
+    app = HonbaApp(env={"PERSISTENCE_MODULE": "eventsourcing.popo", "COMPRESSOR_TOPIC": COMPRESSOR})
+    try:
+        assert app.mapper_settings() == {"COMPRESSOR_TOPIC": COMPRESSOR}
+        read = read_for_import(tmp_path / "game.mjlog", "auto", app.mapper_settings())
+        assert read.unreadable is None and len(read.matches) == 1
+        prepared = read.matches[0]
+        assert all(zlib.decompress(record.state) for record in prepared.records)
+        assert app.store_prepared([prepared]) == [True]
+        stored = app.get_match(prepared.key)
+        assert stored.version == sum(1 for r in prepared.records if r.originator_id == stored.id)
+        assert app.store_prepared([prepared]) == [False]
+    finally:
+        app.close()
