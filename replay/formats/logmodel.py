@@ -151,3 +151,19 @@ class LoggedGame:
     # False when the log does not say how long the game was (mjai, some converted logs): the
     # rules then run the longest plausible length, and the end of the match is not judged.
     length_known: bool = True
+
+
+def distinct_names(names: list[str], players: int) -> tuple[str, ...]:
+    """The log's player names for ``players`` seats, made distinct and non-empty.
+
+    A match needs distinct, non-empty names: an empty or repeated one becomes the name
+    with its seat, e.g. ``seat (2)``.
+    """
+    seen: set[str] = set()
+    out: list[str] = []
+    for seat, name in enumerate((names + [""] * 4)[:players]):
+        if not name.strip() or name in seen:
+            name = f"{name or 'seat'} ({seat})"
+        seen.add(name)
+        out.append(name)
+    return tuple(out)

@@ -37,7 +37,7 @@ from domain.values import (
     Win,
     WinResult,
 )
-from replay.formats.logmodel import LogError, LoggedGame, LoggedHand, load_json, shown
+from replay.formats.logmodel import LogError, LoggedGame, LoggedHand, distinct_names, load_json, shown
 from replay.formats.valuation import MeldTiles, WinContext, tile34, value_from_payment, value_from_tiles
 
 FORMAT: Final = "mjai"
@@ -685,15 +685,7 @@ class _GameReader:
         return rules
 
     def _player_names(self) -> tuple[str, ...]:
-        names = (self.names + [""] * 4)[: self.players]
-        seen: set[str] = set()
-        out: list[str] = []
-        for seat, name in enumerate(names):
-            if not name.strip() or name in seen:
-                name = f"{name or 'seat'} ({seat})"
-            seen.add(name)
-            out.append(name)
-        return tuple(out)
+        return distinct_names(self.names, self.players)
 
     def _game_id(self) -> str:
         stem = PurePath(self.file).stem

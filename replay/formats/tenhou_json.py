@@ -34,7 +34,7 @@ from domain.values import (
     Win,
     WinResult,
 )
-from replay.formats.logmodel import LogError, LoggedGame, LoggedHand, load_json, shown
+from replay.formats.logmodel import LogError, LoggedGame, LoggedHand, distinct_names, load_json, shown
 from replay.formats.tenhou_rules import log_date, tenhou_rules
 
 FORMAT: Final = "tenhou-json"
@@ -198,16 +198,7 @@ class _GameReader:
             raw = [""] * 4
         if not isinstance(raw, list) or not all(isinstance(n, str) for n in raw):
             raise LogError(where, "must be a list of player names")
-        names = (raw + [""] * 4)[: self.players]
-        # A match needs distinct, non-empty names: fall back to the seat for the rest.
-        seen: set[str] = set()
-        out: list[str] = []
-        for seat, name in enumerate(names):
-            if not name.strip() or name in seen:
-                name = f"{name or 'seat'} ({seat})"
-            seen.add(name)
-            out.append(name)
-        return tuple(out)
+        return distinct_names(raw, self.players)
 
     def _game_id(self, document: dict[str, Any]) -> str:
         ref = document.get("ref")

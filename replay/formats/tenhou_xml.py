@@ -37,7 +37,7 @@ from domain.values import (
     WinResult,
 )
 from replay.formats.detect import unpack
-from replay.formats.logmodel import LogError, LoggedGame, LoggedHand
+from replay.formats.logmodel import LogError, LoggedGame, LoggedHand, distinct_names
 from replay.formats.logmodel import shown as quoted
 from replay.formats.tenhou_rules import log_date, tenhou_rules
 
@@ -421,16 +421,7 @@ class _GameReader:
         return None
 
     def _player_names(self) -> list[str]:
-        names = (self.names or [""] * 4)[: self.players]
-        # A match needs distinct, non-empty names: fall back to the seat for the rest.
-        seen: set[str] = set()
-        out: list[str] = []
-        for seat, name in enumerate(names):
-            if not name.strip() or name in seen:
-                name = f"{name or 'seat'} ({seat})"
-            seen.add(name)
-            out.append(name)
-        return out
+        return list(distinct_names(self.names, self.players))
 
     def _game_id(self) -> str:
         if self.log_id:
