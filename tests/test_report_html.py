@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
-import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
+from browser import chromium, run_chromium
 from matplotlib.image import imread
 from typer.testing import CliRunner
 
@@ -155,36 +154,13 @@ def test_the_sheet_and_what_if_sections_appear_when_present() -> None:
     assert '<tr class="changed">' in page
 
 
-def _chromium() -> str | None:
-    return shutil.which("chromium") or shutil.which("chromium-browser")
-
-
-def _run_chromium(browser: str, profile: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    command = [
-        browser,
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        f"--user-data-dir={profile}",
-        *args,
-    ]
-    result = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
-    assert result.returncode == 0, result.stderr[-2000:]
-    return result
-
-
-@pytest.mark.skipif(_chromium() is None, reason="no Chromium on PATH (apt-get install chromium); not rendered")
+@pytest.mark.skipif(chromium() is None, reason="no Chromium on PATH (apt-get install chromium); not rendered")
 def test_the_report_renders_in_headless_chromium(report: Path, tmp_path: Path) -> None:
-    browser = _chromium()
+    browser = chromium()
     assert browser is not None
     url = report.resolve().as_uri()
 
-    dom = _run_chromium(browser, tmp_path / "profile-dom", "--dump-dom", url).stdout
+    dom = run_chromium(browser, tmp_path / "profile-dom", "--dump-dom", url).stdout
     assert '<table class="ledger">' in dom
     assert "<svg" in dom and "</svg>" in dom
     assert "<strong>600</strong>" in dom
@@ -192,7 +168,7 @@ def test_the_report_renders_in_headless_chromium(report: Path, tmp_path: Path) -
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in dom
 
     png = tmp_path / "audit.png"
-    _run_chromium(
+    run_chromium(
         browser, tmp_path / "profile-shot", f"--screenshot={png}", "--window-size=1280,2000", "--hide-scrollbars", url
     )
     assert png.is_file() and png.stat().st_size > 10_000

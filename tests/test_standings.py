@@ -28,12 +28,11 @@ from __future__ import annotations
 import csv
 import io
 import json
-import shutil
-import subprocess
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pytest
+from browser import chromium, run_chromium
 from conftest import SOUTH, hv, ron
 from matplotlib.image import imread
 from typer.testing import CliRunner
@@ -614,39 +613,16 @@ def test_the_html_page_holds_the_table_and_the_chart(standings_page: Path) -> No
     assert "<script" not in page.lower()
 
 
-def _chromium() -> str | None:
-    return shutil.which("chromium") or shutil.which("chromium-browser")
-
-
-def _run_chromium(browser: str, profile: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    command = [
-        browser,
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        f"--user-data-dir={profile}",
-        *args,
-    ]
-    result = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
-    assert result.returncode == 0, result.stderr[-2000:]
-    return result
-
-
-@pytest.mark.skipif(_chromium() is None, reason="no Chromium on PATH (apt-get install chromium); not rendered")
+@pytest.mark.skipif(chromium() is None, reason="no Chromium on PATH (apt-get install chromium); not rendered")
 def test_the_html_page_renders_in_headless_chromium(standings_page: Path, tmp_path: Path) -> None:
-    browser = _chromium()
+    browser = chromium()
     assert browser is not None
     url = standings_page.resolve().as_uri()
-    dom = _run_chromium(browser, tmp_path / "profile-dom", "--dump-dom", url).stdout
+    dom = run_chromium(browser, tmp_path / "profile-dom", "--dump-dom", url).stdout
     assert '<table class="ledger">' in dom and "+78.0" in dom
     assert "<svg" in dom and "</svg>" in dom
     png = tmp_path / "standings.png"
-    _run_chromium(
+    run_chromium(
         browser, tmp_path / "profile-shot", f"--screenshot={png}", "--window-size=1280,1400", "--hide-scrollbars", url
     )
     pixels = imread(png)
