@@ -92,8 +92,26 @@ def shell(ctx: typer.Context) -> Shell:
     return obj
 
 
+def _print_version(value: bool) -> None:
+    if value:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            number = version("honba")
+        except PackageNotFoundError:  # run from a source tree that was never installed
+            number = "unknown (not installed)"
+        print(f"honba {number}")
+        raise typer.Exit(0)
+
+
+VersionOption = Annotated[
+    bool,
+    typer.Option("--version", help="Print honba's version and exit.", callback=_print_version, is_eager=True),
+]
+
+
 @app.callback()
-def main_options(ctx: typer.Context, db: DbOption = None) -> None:
+def main_options(ctx: typer.Context, db: DbOption = None, version: VersionOption = False) -> None:
     """Choose the store; the commands below act on it."""
     ctx.obj = Shell(db)
     ctx.call_on_close(ctx.obj.close)

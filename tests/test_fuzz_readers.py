@@ -22,7 +22,6 @@ import math
 import os
 import re
 import tempfile
-import time
 import zlib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -77,6 +76,9 @@ WHOLE_FILE = re.compile(
     r"|not a Tenhou mjlog|must be a JSON object|^: unsupported: "
 )
 PYTHON_ERRORS = re.compile(r"\b(TypeError|KeyError|IndexError|AttributeError|ValueError|RecursionError|Traceback)\b")
+
+# A reader that takes this long on any of these inputs hangs: a guard, not a speed test.
+HANG = 300
 
 
 def assert_clear(message: str, file: str) -> None:
@@ -587,9 +589,9 @@ IMPOSSIBLE_RECORDS: dict[str, tuple[str, str | None]] = {
 
 
 @pytest.mark.parametrize("name", sorted(IMPOSSIBLE_RECORDS))
+@pytest.mark.timeout(HANG)
 def test_impossible_values_in_record_files(name: str) -> None:
     text, says = IMPOSSIBLE_RECORDS[name]
-    started = time.monotonic()
     check_record(text, "/fuzz/r.jsonl")
     check_file(text.encode(), "r.jsonl", ("auto",))
     try:
@@ -598,7 +600,6 @@ def test_impossible_values_in_record_files(name: str) -> None:
         assert says is not None and str(exc).startswith(f"/fuzz/r.jsonl{says}"), str(exc)
     else:
         assert says is None
-    assert time.monotonic() - started < 10
 
 
 # Wrong encodings.
@@ -651,8 +652,8 @@ HOSTILE_XML = {
 
 
 @pytest.mark.parametrize("name", sorted(HOSTILE_XML))
+@pytest.mark.timeout(HANG)
 def test_xml_entity_tricks_are_refused(name: str) -> None:
-    started = time.monotonic()
     data = HOSTILE_XML[name]
     with written(data, "hostile.xml") as path:
         with pytest.raises(HonbaError) as caught:
@@ -661,7 +662,6 @@ def test_xml_entity_tricks_are_refused(name: str) -> None:
         if b"<!DOCTYPE" in data:
             assert "refused XML: a document type declaration (<!DOCTYPE" in str(caught.value)
     check_file(data, "hostile.xml", LOG_FORMATS)
-    assert time.monotonic() - started < 5
 
 
 # Huge input.
@@ -709,8 +709,11 @@ HUGE_INPUTS: dict[str, Callable[[], bytes]] = {
 
 
 @pytest.mark.parametrize("name", sorted(HUGE_INPUTS))
+@pytest.mark.timeout(HANG)
 def test_huge_input(name: str) -> None:
-    """Ten megabytes in one line, one attribute, one name; numbers and nesting beyond Python's limits."""
-    started = time.monotonic()
+    """Ten megabytes in one line, one attribute, one name; numbers and nesting beyond Python's limits.
+
+    The work is bounded by the input's size; the timeout only catches a reader that hangs (an
+    expansion or a quadratic loop), not a slow machine. Speed is measured in benchmarks/.
+    """
     check_file(HUGE_INPUTS[name](), name)
-    assert time.monotonic() - started < 20
