@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable
 from typing import Annotated, TypeVar
@@ -24,8 +25,19 @@ app = typer.Typer(
 rules_app = typer.Typer(help="Rule presets.", no_args_is_help=True)
 app.add_typer(rules_app, name="rules")
 
-# Tables are wide; when the output is a file or a pipe, do not squeeze them into 80 columns.
-out = Console(width=None if sys.stdout.isatty() else 160)
+
+def _output_width() -> int | None:
+    """The width of standard output: ``COLUMNS`` when set, the terminal's, else 160 for a file or pipe.
+
+    Tables are wide; when the output is a file or a pipe, do not squeeze them into 80 columns.
+    """
+    columns = os.environ.get("COLUMNS", "")
+    if columns.isdigit() and int(columns) > 0:
+        return int(columns)
+    return None if sys.stdout.isatty() else 160
+
+
+out = Console(width=_output_width())
 err = Console(stderr=True, soft_wrap=True)
 
 T = TypeVar("T")
