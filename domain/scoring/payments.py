@@ -180,10 +180,8 @@ def bonus_payments(
     With ``east_pays`` (the Taiwanese option) a non-East winner gets it from East alone,
     just for East himself, and only when self-drawn or on East's discard.
     """
-    if east_pays and win.winner != state.dealer:
-        if win.self_drawn or win.discarder == state.dealer:
-            return [Payment(state.dealer, win.winner, per_loser, reason, note)]
-        return []
+    if east_pays and win.winner != state.dealer and (win.self_drawn or win.discarder == state.dealer):
+        return [Payment(state.dealer, win.winner, per_loser, reason, note)]
     owed = {s: per_loser for s in losers_of(win.winner, state)}
     return route(win, owed, state, rules, reason, note, liable_split=False)
 
@@ -203,13 +201,17 @@ def extra_hand_bonus(win: Win, state: TableState, rules: Ruleset) -> list[Paymen
     count = extra_hand_count(state, rules)
     if not rules.extra_hand_bonus_enabled or count == 0:
         return []
-    if rules.extra_hand_bonus_to == "dealer_only" and win.winner != state.dealer:
-        return []
+    if win.winner != state.dealer:
+        # Seed 000's two boxes: East alone pays a non-East winner self-drawn or on East's
+        # discard; otherwise a non-East winner is paid only where "pay to any winner" is on.
+        from_east = rules.extra_hand_bonus_from_east and (win.self_drawn or win.discarder == state.dealer)
+        if not (from_east or rules.extra_hand_bonus_any_winner):
+            return []
     if rules.extra_hand_counter == "counters":
         reason, note = Reason.COUNTERS, f"{count} counter{'s' if count != 1 else ''}"
     else:
         reason, note = Reason.EXTRA_HAND_BONUS, f"extra hand {count}"
-    east_pays = rules.extra_hand_bonus_to == "east_pays_non_east"
+    east_pays = rules.extra_hand_bonus_from_east
     return bonus_payments(win, rules.extra_hand_bonus * count, state, rules, reason, note, east_pays=east_pays)
 
 
@@ -217,7 +219,9 @@ def dealer_bonus(win: Win, state: TableState, rules: Ruleset) -> list[Payment]:
     """The dealer bonus: to an East winner by the paying method, or from East by option."""
     if not rules.dealer_bonus_enabled:
         return []
-    if win.winner != state.dealer and not rules.dealer_bonus_from_east:
+    # Seed 001: a non-East winner gets it only from East, self-drawn or on East's discard.
+    from_east = rules.dealer_bonus_from_east and (win.self_drawn or win.discarder == state.dealer)
+    if win.winner != state.dealer and not from_east:
         return []
     return bonus_payments(
         win,
