@@ -91,16 +91,38 @@ class HandValue:
 
 
 @attrs.frozen
+class HandPenalty:
+    """A penalty attached to a hand: ``payer`` pays the winner ``amount`` for this hand.
+
+    Like the bonuses it is paid after the limit and the payment doubles (seed 002), never
+    doubled nor cut.
+    """
+
+    payer: Seat
+    amount: int
+    note: str = ""
+
+
+def _tuple_of_penalties(value: object) -> tuple[HandPenalty, ...]:
+    if value is None:
+        return ()
+    return tuple(value)  # type: ignore[arg-type]
+
+
+@attrs.frozen
 class WinFacts:
     """How a win went out: the facts special hands are checked against.
 
     ``last_tile``: the last tile of the wall or the last discard; ``supplement_tile``:
     drawn after a kong; ``flower_supplement``: drawn for a flower or season;
     ``robbed_kong``; ``second_kong``: after the second kong of one turn;
-    ``first_turn``: on the first draw or discard, before any call; ``winning_tile``
+    ``first_turn``: on the first draw or discard, before any call;
+    ``call_before_first_draw``: someone declared a chow, pung or kong before the winner's
+    first draw; ``supplements_to_ready``: supplement tiles for flowers or seasons were used
+    to reach the calling hand (not only on the winning tile); ``winning_tile``
     and ``discards`` in ``1m``..``7z`` notation; ``special_hands`` are the special
     hands the winner claims (for example ``heavenly_hand``): the rules decide
-    whether the facts support them.
+    whether the facts support them. ``penalties`` are paid to the winner for this hand.
     """
 
     last_tile: bool = False
@@ -109,6 +131,8 @@ class WinFacts:
     robbed_kong: bool = False
     second_kong: bool = False
     first_turn: bool = False
+    call_before_first_draw: bool = False
+    supplements_to_ready: bool = False
     winning_tile: str | None = None
     discards: tuple[str, ...] = attrs.field(default=(), converter=_tuple_of_str)
     melded_sets: int = 0
@@ -116,6 +140,7 @@ class WinFacts:
     # A hand without chows (a "pung hand"): it collects the kitty where the rules play one.
     pung_hand: bool = False
     special_hands: tuple[str, ...] = attrs.field(default=(), converter=_tuple_of_str)
+    penalties: tuple[HandPenalty, ...] = attrs.field(default=(), converter=_tuple_of_penalties)
 
 
 @attrs.frozen

@@ -289,6 +289,15 @@ def pool_payments(win: Win, state: TableState, rules: Ruleset) -> list[Payment]:
     return payments
 
 
+def hand_penalties(win: Win) -> list[Payment]:
+    """Penalties attached to this win, each paid by its offender to the winner after the limit
+    and the doubles (seed 002), never doubled nor cut."""
+    return [
+        Payment(p.payer, win.winner, p.amount, Reason.PENALTY, p.note or "penalty for this hand")
+        for p in win.facts.penalties
+    ]
+
+
 def settle_win(result: WinResult, state: TableState, rules: Ruleset) -> Settlement:
     """Payments for one or more winners: each is paid as if alone; the extra-hand bonus and the
     deposits go to the winner nearest the discarder (or the bonus to each, by rule)."""
@@ -305,6 +314,7 @@ def settle_win(result: WinResult, state: TableState, rules: Ruleset) -> Settleme
             payments.append(Payment(None, win.winner, on_table, Reason.DEPOSITS))
         if win is taker:
             payments += pool_payments(win, state, rules)
+        payments += hand_penalties(win)
     return Settlement(tuple(payments), 0)
 
 
