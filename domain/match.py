@@ -468,7 +468,7 @@ def opening_state(rules: Ruleset, opening: Mapping[str, Any]) -> TableState:
     if not opening:
         return initial_state(rules)
     state: TableState = from_data(TableState, dict(opening))
-    return state
+    return attrs.evolve(state, counters_shown=rules.has_counters)
 
 
 @attrs.frozen

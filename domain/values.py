@@ -70,7 +70,7 @@ class HandValue:
     points: int | None = None
 
     def describe(self) -> str:
-        """A short human form such as ``3 han 30 fu`` or ``double yakuman``."""
+        """A short human form such as ``3 han 30 fu``, ``20 points, 1 double`` or ``double yakuman``."""
         if self.limit == "yakuman":
             prefix = {1: "", 2: "double ", 3: "triple "}.get(self.multiple, f"{self.multiple}x ")
             return f"{prefix}yakuman"
@@ -83,10 +83,13 @@ class HandValue:
             parts.append(f"{self.fu} fu")
         if self.faan is not None:
             parts.append(f"{self.faan} faan")
-        if self.doubles is not None:
-            parts.append(f"{self.doubles} doubles")
+        # Points before doubles, as a player says them: "20 points, 1 double".
         if self.points is not None:
-            parts.append(f"{self.points} points")
+            parts.append(f"{self.points} point{'' if self.points == 1 else 's'}")
+        if self.doubles is not None:
+            parts.append(f"{self.doubles} double{'' if self.doubles == 1 else 's'}")
+        if self.points is not None and self.doubles is not None:
+            return ", ".join(parts)
         return " ".join(parts) or "no value"
 
 
@@ -308,6 +311,9 @@ class TableState:
     kitty_pending: int = 0
     goulash_pending: int = 0
     goulash_deal: bool = False
+    # Whether the hand's name carries the counters: not in rules that have none (classical
+    # rules), where "E1-5" would show a count nothing uses.
+    counters_shown: bool = True
 
     @property
     def dealer_streak(self) -> int:
@@ -316,11 +322,13 @@ class TableState:
 
     @property
     def hand_label(self) -> str:
-        """The hand in Tenhou's short form, e.g. ``S2-1`` for South 2 with 1 counter."""
-        return f"{WIND_LETTERS[self.round_wind % 4]}{self.hand_number}-{self.counters}"
+        """The hand in Tenhou's short form, e.g. ``S2-1`` for South 2 with 1 counter (``S2`` without counters)."""
+        hand = f"{WIND_LETTERS[self.round_wind % 4]}{self.hand_number}"
+        return f"{hand}-{self.counters}" if self.counters_shown else hand
 
     @property
     def hand_name(self) -> str:
         """The hand in words, e.g. ``South 2, 1 counter``."""
         plural = "" if self.counters == 1 else "s"
-        return f"{WIND_NAMES[self.round_wind % 4]} {self.hand_number}, {self.counters} counter{plural}"
+        hand = f"{WIND_NAMES[self.round_wind % 4]} {self.hand_number}"
+        return f"{hand}, {self.counters} counter{plural}" if self.counters_shown else hand

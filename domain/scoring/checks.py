@@ -72,5 +72,5 @@ def check_win(win: Win, state: TableState, rules: Ruleset, players: int) -> None
             raise RuleViolation(f"a hand's penalty must be a positive amount, not {penalty.amount}")
     if win.loser_scores and len(win.loser_scores) != players:
         raise RuleViolation(f"loser scores must list all {players} seats (the winner's entry is ignored)")
-    if rules.losers_settle and not win.loser_scores:
+    if rules.losers_settle and not win.loser_scores and not win.facts.special_hands:
         raise RuleViolation("these rules settle losers' hand scores: give each seat's hand score")

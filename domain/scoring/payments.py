@@ -238,9 +238,10 @@ def loser_settlement(win: Win, state: TableState, rules: Ruleset) -> list[Paymen
     """Losers settle the differences of their own hand scores among themselves (classical rules).
 
     Each score is cut to the limit first, or, under the American Modern rule, the
-    difference itself is cut; East pays or receives double.
+    difference itself is cut; East pays or receives double. Not after a special hand.
     """
-    if not rules.losers_settle or not win.loser_scores:
+    # A special (limit) hand is paid as the limit alone: nothing is settled between losers.
+    if not rules.losers_settle or not win.loser_scores or win.facts.special_hands:
         return []
     losers = losers_of(win.winner, state)
     scores = {s: loser_score(win.loser_scores[s], rules) for s in losers}

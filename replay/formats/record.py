@@ -280,9 +280,14 @@ def _rules(data: Mapping[str, Any], where: str) -> Ruleset:
     if not isinstance(preset, str) or not isinstance(overrides, dict):
         raise RecordError(f"{where}: 'rules' must name a preset and 'overrides' must be an object")
     try:
-        return load_preset(preset).with_overrides(overrides, source=f"{where}.overrides")
+        base = load_preset(preset)
     except HonbaError as exc:
         raise RecordError(f"{where}: {exc}") from None
+    try:
+        return base.with_overrides(overrides, source=f"{where}.overrides")
+    except HonbaError as exc:
+        # The rules already name the place (``x.jsonl:1.overrides``): say it once.
+        raise RecordError(str(exc)) from None
 
 
 def parse_record(text: str, *, name: str = "<record>") -> MatchRecord:
