@@ -145,6 +145,9 @@ class Ruleset:
     # apply to the hand's value only, never to bonuses or penalties.
     self_drawn_pays_double: bool = attrs.field(default=False, validator=_flag)
     discarder_pays_double: bool = attrs.field(default=False, validator=_flag)
+    # The discarder's own share in percent (Wilmington Advanced: the sole loser "pays 50% more
+    # on the loss", 150); like the doubles, on the hand's value only.
+    discarder_pays_percent: int = attrs.field(default=100, validator=_between(100, 1000))
     # Classical rules: losers also settle the differences of their own hand scores.
     losers_settle: bool = attrs.field(default=False, validator=_flag)
     # American Modern: the limit cuts the difference of two losers' scores, not each score.

@@ -127,7 +127,19 @@ def test_wilmington_advanced_a_predealt_joker_stands_for_one_orphan_discard() ->
         discards=twelve, predealt_jokers=1, winning_tile="9m", special_hands=("thirteen_discarded_orphans",)
     )
     match = started(WA)
-    assert paid(match, win(SOUTH, by=WEST, facts=facts), Reason.HAND) == [(WEST, SOUTH, 500)]
+    # A limit hand, 500; the discarder, the sole loser, pays 50% more.
+    assert paid(match, win(SOUTH, by=WEST, facts=facts), Reason.HAND) == [(WEST, SOUTH, 750)]
+
+
+def test_wilmington_advanced_the_discarder_is_the_sole_loser_and_pays_50_percent_more() -> None:
+    # Four Winds, preset Wilmington Advanced 12-Tile: "the discarder of the winning tile is not
+    # only the sole loser of the hand, but is also penalized by paying 50% more on the loss".
+    assert paid(started(WA), win(SOUTH, by=WEST, points=20), Reason.HAND) == [(WEST, SOUTH, 30)]
+    assert paid(started(WA), win(SOUTH, points=20), Reason.HAND) == [
+        (EAST, SOUTH, 20),
+        (WEST, SOUTH, 20),
+        (NORTH, SOUTH, 20),
+    ]
 
 
 def test_without_the_wa_option_twelve_discards_and_a_joker_are_not_enough() -> None:

@@ -89,6 +89,13 @@ def payment_double(win: Win, loser: Seat | None, rules: Ruleset) -> int:
     return 2 if rules.discarder_pays_double and loser is not None and loser == win.discarder else 1
 
 
+def discarder_share(amount: int, win: Win, loser: Seat, rules: Ruleset) -> int:
+    """A loser's share of the hand's value with the discarder's percent applied (rounded up)."""
+    if win.self_drawn or loser != win.discarder or rules.discarder_pays_percent == 100:
+        return amount
+    return -(-amount * rules.discarder_pays_percent // 100)
+
+
 def hand_unit(win: Win, state: TableState, rules: Ruleset) -> tuple[int, str]:
     """What one ordinary loser owes for the hand before East's double, with the ledger's note.
 
@@ -160,7 +167,9 @@ def hand_value_payments(win: Win, state: TableState, rules: Ruleset) -> list[Pay
     """What the losers pay for the hand's value (no bonuses, no deposits)."""
     value, note = hand_unit(win, state, rules)
     owed = {
-        s: value * east_factor(win.winner, s, state, rules) * payment_double(win, s, rules)
+        s: discarder_share(
+            value * east_factor(win.winner, s, state, rules) * payment_double(win, s, rules), win, s, rules
+        )
         for s in losers_of(win.winner, state)
     }
     # At a three-player table the missing fourth seat is a non-dealer.
