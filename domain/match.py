@@ -497,7 +497,9 @@ def match_content(events: Iterable[Any]) -> MatchContent:
     for event in events:
         if isinstance(event, Match.Started):
             players = tuple(event.players)
-            rules = digest_of(plain(event.rules))
+            # Rules as they read now (Ruleset.from_stored): a match stored before a rule was
+            # renamed or added is the same match when its record file is imported again.
+            rules = digest_of(plain(Ruleset.from_stored(event.rules).to_dict()))
             entries.append(["opening", plain(event.opening)])
         elif isinstance(event, Match.Recorded):
             entries.append(["fact", plain(event.fact)])

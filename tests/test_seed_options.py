@@ -9,6 +9,7 @@ have been declared". Numbers come from the seeds.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -16,7 +17,7 @@ import pytest
 from typer.testing import CliRunner
 
 from domain.errors import RuleViolation
-from domain.match import Match
+from domain.match import Match, match_content
 from domain.rules import Ruleset, load_preset
 from domain.scoring.payments import settle
 from domain.special_hands import InvalidSpecialHand
@@ -88,6 +89,16 @@ def test_a_match_stored_with_the_single_old_setting_reads_as_the_two_boxes(
     stored["extra_hand_bonus_to"] = old
     rules = Ruleset.from_stored(stored)
     assert (rules.extra_hand_bonus_any_winner, rules.extra_hand_bonus_from_east) == (any_winner, from_east)
+
+
+def test_a_match_stored_with_the_old_setting_is_the_same_match_when_imported_again() -> None:
+    # Re-importing its record file must not report "stored with other rules".
+    events = list(Match.start("old", PLAYERS, load_preset("taiwanese")).pending_events)
+    stored_rules = dict(events[0].rules)
+    del stored_rules["extra_hand_bonus_any_winner"], stored_rules["extra_hand_bonus_from_east"]
+    stored_rules["extra_hand_bonus_to"] = "east_pays_non_east"
+    stored = [dataclasses.replace(events[0], rules=stored_rules), *events[1:]]
+    assert match_content(stored).differs_in(match_content(events)) is None
 
 
 def test_a_record_file_written_with_the_old_setting_still_imports() -> None:
