@@ -13,6 +13,7 @@ from domain.scoring.payments import settle
 from domain.scoring.points import winner_score
 from domain.values import ExhaustiveDraw, HandValue, Reason, Win, WinFacts, WinResult
 from replay.formats.record import RecordError, parse_record
+from replay.render import state_lines
 
 PLAYERS = ("East", "South", "West", "North")
 EAST, SOUTH, WEST, NORTH = range(4)
@@ -58,3 +59,12 @@ def test_chinese_classical_special_limit_hand_needs_no_loser_scores_and_settles_
     payments = settle(result, match.state, rules).payments
     assert not [p for p in payments if p.reason is Reason.LOSER_SETTLEMENT]
     match.record(result)
+
+
+def test_the_status_of_a_match_under_rules_without_counters_does_not_list_them() -> None:
+    rules = load_preset("chinese-classical")
+    match = Match.start("cc", PLAYERS, rules)
+    match.record(ExhaustiveDraw())
+    lines = state_lines(PLAYERS, match.state, rules)
+    assert lines[0] == "Next hand: East 1 (E1)"
+    assert not [line for line in lines if "Counters" in line]
