@@ -119,7 +119,7 @@ class WinFacts:
     ``last_tile``: the last tile of the wall or the last discard; ``supplement_tile``:
     drawn after a kong; ``flower_supplement``: drawn for a flower or season;
     ``robbed_kong``; ``second_kong``: after the second kong of one turn;
-    ``first_turn``: on the first draw or discard, before any call;
+    ``first_turn``: on the winner's first draw or the dealer's first discard;
     ``call_before_first_draw``: someone declared a chow, pung or kong before the winner's
     first draw; ``supplements_to_ready``: supplement tiles for flowers or seasons were used
     to reach the calling hand (not only on the winning tile); ``winning_tile``

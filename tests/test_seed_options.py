@@ -73,6 +73,19 @@ def test_the_two_boxes_are_separate_settings_a_non_east_discard_pays_only_with_a
     assert bonus(extra_hand(both), SOUTH, None) == [(EAST, SOUTH, 100)]
 
 
+def test_by_default_each_of_several_winners_is_paid_the_bonus_as_if_he_had_won_alone() -> None:
+    # Seed 000: "If multiple winners are allowed, each winner is paid as if he had won alone";
+    # a rule file without a base starts from these defaults.
+    rules = Ruleset(extra_hand_counter="extra_hands", scoring="points", limit=0, settling_table=(), minimum=0)
+    match = extra_hand(rules)
+    double = WinResult((Win(WEST, HandValue(points=20), SOUTH), Win(NORTH, HandValue(points=20), SOUTH)))
+    payments = settle(double, match.state, rules).payments
+    assert [(p.payer, p.payee, p.amount) for p in payments if p.reason is Reason.EXTRA_HAND_BONUS] == [
+        (SOUTH, WEST, 300),
+        (SOUTH, NORTH, 300),
+    ]
+
+
 OLD_MEANINGS = [
     ("any_winner", True, False),
     ("dealer_only", False, False),
