@@ -10,6 +10,9 @@ with no override and checks the seed's own numbers.
 
 from __future__ import annotations
 
+import tomllib
+from importlib import resources
+
 import pytest
 
 from domain.match import Match
@@ -85,9 +88,6 @@ def test_each_rule_set_of_seed_004_has_the_option_values_the_seed_gives(preset: 
 
 @pytest.mark.parametrize("preset", sorted(SEED_004))
 def test_each_rule_set_of_seed_004_cites_the_seed_for_each_value(preset: str) -> None:
-    import tomllib
-    from importlib import resources
-
     text = (resources.files("domain") / "presets" / f"{preset}.toml").read_text(encoding="utf-8")
     sources = tomllib.loads(text)["sources"]
     assert "abbreviation" in sources
