@@ -360,3 +360,18 @@ def test_american_modern_b_pays_a_the_difference_cut_to_500() -> None:
     assert [
         p.amount for p in payments if p.reason is Reason.LOSER_SETTLEMENT and (p.payer, p.payee) == (WEST, SOUTH)
     ] == [500]
+
+
+# Each new rule set plays a whole match: four rounds of non-dealer wins end it after North 4.
+
+
+@pytest.mark.parametrize("preset", [JT, CT, WA])
+def test_the_rule_set_plays_four_rounds_from_east_1_to_north_4(preset: str) -> None:
+    match = started(preset)
+    hands = 0
+    while not match.state.finished:
+        dealer = match.state.dealer
+        match.record(win((dealer + 1) % 4, by=dealer, points=20))
+        hands += 1
+    assert hands == 16
+    assert sum(match.state.scores) == 4 * load_preset(preset).start_score
