@@ -206,3 +206,12 @@ def test_earthly_hand_on_ones_first_self_drawn_tile_only_before_any_call(preset:
     called = WinFacts(first_turn=True, call_before_first_draw=True, special_hands=("earthly_hand",))
     with pytest.raises(InvalidSpecialHand, match="before any chow, pung or kong"):
         Match.start("e", PLAYERS, rules).record(WinResult((Win(SOUTH, HandValue(points=20), facts=called),)))
+
+
+def test_the_record_file_holds_the_calling_hand_and_first_draw_facts() -> None:
+    start = {"type": "start", "key": "f", "players": list(PLAYERS), "rules": "japanese-transitional"}
+    facts = {"first_turn": True, "call_before_first_draw": True, "supplements_to_ready": True}
+    line = {"type": "win", "wins": [{"winner": "South", "from": "East", "points": 20, "facts": facts}]}
+    record = parse_record(json.dumps(start) + "\n" + json.dumps(line) + "\n")
+    recorded = record.facts[0].wins[0].facts  # type: ignore[union-attr]
+    assert (recorded.call_before_first_draw, recorded.supplements_to_ready) == (True, True)
