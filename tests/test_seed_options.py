@@ -23,7 +23,7 @@ from domain.scoring.payments import settle
 from domain.special_hands import InvalidSpecialHand
 from domain.values import HandPenalty, HandValue, Reason, Win, WinFacts, WinResult
 from replay.cli import app
-from replay.formats.record import export_record, parse_record
+from replay.formats.record import RecordError, export_record, parse_record
 
 PLAYERS = ("East", "South", "West", "North")
 EAST, SOUTH, WEST, NORTH = range(4)
@@ -215,3 +215,10 @@ def test_the_record_file_holds_the_calling_hand_and_first_draw_facts() -> None:
     record = parse_record(json.dumps(start) + "\n" + json.dumps(line) + "\n")
     recorded = record.facts[0].wins[0].facts  # type: ignore[union-attr]
     assert (recorded.call_before_first_draw, recorded.supplements_to_ready) == (True, True)
+
+
+def test_a_hand_penalty_in_a_record_file_without_a_payer_is_refused_with_its_place() -> None:
+    start = {"type": "start", "key": "p", "players": list(PLAYERS), "rules": "japanese-transitional"}
+    line = {"type": "win", "wins": [{"winner": "East", "points": 20, "facts": {"penalties": [{"amount": 100}]}}]}
+    with pytest.raises(RecordError, match=r"^x.jsonl:2.wins\[0\].facts.penalties\[0\]: a penalty needs a payer"):
+        parse_record(json.dumps(start) + "\n" + json.dumps(line) + "\n", name="x.jsonl")

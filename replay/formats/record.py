@@ -136,8 +136,9 @@ def _penalty_seats(facts: Any, players: Sequence[str], where: str) -> Any:
         _expect_keys(penalty, ("payer", "amount", "note"), f"{where}[{i}]")
         if "payer" not in penalty or not _whole(penalty.get("amount"), MAX_POINTS):
             raise RecordError(f"{where}[{i}]: a penalty needs a payer and a whole amount of points")
-        if not isinstance(penalty.get("note", ""), str):
-            raise RecordError(f"{where}[{i}].note: expected text")
+        note = penalty.get("note", "")
+        if not isinstance(note, str) or _control(note) or len(note) > 200:
+            raise RecordError(f"{where}[{i}].note: expected one line of text (at most 200 characters)")
     converted = [
         {**penalty, "payer": _seat(penalty["payer"], players, f"{where}[{i}].payer")}
         for i, penalty in enumerate(penalties)
