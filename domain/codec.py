@@ -19,6 +19,7 @@ from domain.values import (
     AbortiveDraw,
     DealPass,
     ExhaustiveDraw,
+    HandPenalty,
     HandValue,
     MatchEnd,
     Payment,
@@ -31,6 +32,7 @@ from domain.values import (
 
 VALUE_CLASSES: tuple[type, ...] = (
     HandValue,
+    HandPenalty,
     WinFacts,
     Win,
     WinResult,

@@ -468,7 +468,7 @@ def opening_state(rules: Ruleset, opening: Mapping[str, Any]) -> TableState:
     if not opening:
         return initial_state(rules)
     state: TableState = from_data(TableState, dict(opening))
-    return state
+    return attrs.evolve(state, counters_shown=rules.has_counters)
 
 
 @attrs.frozen
@@ -497,7 +497,9 @@ def match_content(events: Iterable[Any]) -> MatchContent:
     for event in events:
         if isinstance(event, Match.Started):
             players = tuple(event.players)
-            rules = digest_of(plain(event.rules))
+            # Rules as they read now (Ruleset.from_stored): a match stored before a rule was
+            # renamed or added is the same match when its record file is imported again.
+            rules = digest_of(plain(Ruleset.from_stored(event.rules).to_dict()))
             entries.append(["opening", plain(event.opening)])
         elif isinstance(event, Match.Recorded):
             entries.append(["fact", plain(event.fact)])

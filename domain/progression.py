@@ -38,7 +38,9 @@ ROUNDS = ("east", "south", "west", "north")
 
 def initial_state(rules: Ruleset) -> TableState:
     """The table before the first hand: East 1, no counters, everyone at the start score."""
-    return TableState(players=rules.players, scores=(rules.start_score,) * rules.players)
+    return TableState(
+        players=rules.players, scores=(rules.start_score,) * rules.players, counters_shown=rules.has_counters
+    )
 
 
 def apply_payments(scores: tuple[int, ...], payments: tuple[Payment, ...]) -> tuple[int, ...]:

@@ -145,6 +145,9 @@ class Ruleset:
     # apply to the hand's value only, never to bonuses or penalties.
     self_drawn_pays_double: bool = attrs.field(default=False, validator=_flag)
     discarder_pays_double: bool = attrs.field(default=False, validator=_flag)
+    # The discarder's own share in percent (Wilmington Advanced: the sole loser "pays 50% more
+    # on the loss", 150); like the doubles, on the hand's value only.
+    discarder_pays_percent: int = attrs.field(default=100, validator=_between(100, 1000))
     # Classical rules: losers also settle the differences of their own hand scores.
     losers_settle: bool = attrs.field(default=False, validator=_flag)
     # American Modern: the limit cuts the difference of two losers' scores, not each score.
@@ -158,9 +161,12 @@ class Ruleset:
     extra_hand_bonus_enabled: bool = attrs.field(default=True, validator=_flag)
     extra_hand_bonus: int = attrs.field(default=100, validator=_between(1, 2000))
     extra_hand_counter: str = attrs.field(default="counters", validator=_choice("counters", "extra_hands"))
-    extra_hand_bonus_to: str = attrs.field(
-        default="any_winner", validator=_choice("any_winner", "dealer_only", "east_pays_non_east")
-    )
+    # The two boxes of seed 000's options: "Pay to any winner" (not only a dealer winner) and
+    # "Paid by East and only if non-East wins self-drawn or on East's discard" (Taiwanese: East
+    # alone pays a non-East winner, just for himself; nothing on a non-East's discard unless
+    # "any winner" is also on, when that winner is paid by the paying method).
+    extra_hand_bonus_any_winner: bool = attrs.field(default=True, validator=_flag)
+    extra_hand_bonus_from_east: bool = attrs.field(default=False, validator=_flag)
     # Dealer bonus (seed 001).
     dealer_bonus_enabled: bool = attrs.field(default=False, validator=_flag)
     dealer_bonus: int = attrs.field(default=1, validator=_between(1, 2000))
@@ -197,9 +203,10 @@ class Ruleset:
     # Deposits.
     riichi_deposit: int = attrs.field(default=1000, validator=_between(0, 100000))
     multiple_ron: int = attrs.field(default=2, validator=_between(1, 3))
-    # With several winners on one discard: the extra-hand bonus to the winner nearest the
-    # discarder (who also takes the deposits) or to each winner as if alone.
-    multiple_ron_counters: str = attrs.field(default="nearest", validator=_choice("nearest", "each"))
+    # With several winners on one discard: the extra-hand bonus to each winner as if alone
+    # (seed 000), or only to the winner nearest the discarder, who also takes the deposits
+    # (Tenhou; its presets say so).
+    multiple_ron_counters: str = attrs.field(default="each", validator=_choice("nearest", "each"))
     leftover_deposits: str = attrs.field(default="top", validator=_choice("top", "lost"))
 
     # Draws.
@@ -260,6 +267,13 @@ class Ruleset:
         """The bonus to the top player: what everyone paid above the start score."""
         return (self.return_score - self.start_score) * self.players if self.oka_to_top else 0
 
+    @property
+    def has_counters(self) -> bool:
+        """Whether Japanese counters mean anything under these rules (a bonus or a minimum counts them)."""
+        bonus = self.extra_hand_bonus_enabled and self.extra_hand_counter == "counters"
+        raise_ = self.minimum_raise_from > 0 and self.minimum_raise_counter == "counters"
+        return bonus or raise_
+
     def to_dict(self) -> dict[str, Any]:
         """Every rule value as plain data (tuples as lists), for events and files."""
         data = attrs.asdict(self)
@@ -273,6 +287,10 @@ class Ruleset:
     def from_dict(cls, data: Mapping[str, Any], *, source: str = "rules") -> Ruleset:
         """Build from plain data; unknown keys are refused with the key named."""
         known = {f.name for f in attrs.fields(cls)}
+        try:
+            data = renamed(data)
+        except InvalidRules as exc:
+            raise InvalidRules(f"{source}: {exc}") from None
         unknown = sorted(set(data) - known)
         if unknown:
             raise InvalidRules(f"{source}: unknown rule {unknown[0]!r}")
@@ -306,11 +324,39 @@ class Ruleset:
     def with_overrides(self, overrides: Mapping[str, Any], *, source: str = "overrides") -> Ruleset:
         """A copy with some values changed, checked like a rule file."""
         merged = self.to_dict()
+        try:
+            overrides = renamed(overrides)
+        except InvalidRules as exc:
+            raise InvalidRules(f"{source}: {exc}") from None
         unknown = sorted(set(overrides) - set(merged))
         if unknown:
             raise InvalidRules(f"{source}: unknown rule {unknown[0]!r}")
         merged.update(overrides)
         return Ruleset.from_dict(merged, source=source)
+
+
+# The one setting ``extra_hand_bonus_to`` became seed 000's two boxes: what each old value meant.
+_BONUS_TO = {
+    "any_winner": {"extra_hand_bonus_any_winner": True, "extra_hand_bonus_from_east": False},
+    "dealer_only": {"extra_hand_bonus_any_winner": False, "extra_hand_bonus_from_east": False},
+    "east_pays_non_east": {"extra_hand_bonus_any_winner": False, "extra_hand_bonus_from_east": True},
+}
+
+
+def renamed(data: Mapping[str, Any]) -> dict[str, Any]:
+    """Rule values with names honba has since replaced brought up to date.
+
+    Stored matches and record files written before a rule was split still read as they
+    meant: ``extra_hand_bonus_to`` becomes the two boxes of seed 000.
+    """
+    values = dict(data)
+    if "extra_hand_bonus_to" in values:
+        old = values.pop("extra_hand_bonus_to")
+        if old not in _BONUS_TO:
+            raise InvalidRules(f"rule 'extra_hand_bonus_to': {old!r} is not one of {', '.join(_BONUS_TO)}")
+        for key, value in _BONUS_TO[old].items():
+            values.setdefault(key, value)
+    return values
 
 
 def rules_diff(a: Ruleset, b: Ruleset) -> list[tuple[str, Any, Any]]:

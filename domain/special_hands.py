@@ -46,10 +46,12 @@ def earthly_hand(win: Win, state: TableState, rules: Ruleset) -> str | None:
         return "an earthly hand is a non-dealer's hand"
     if not win.facts.first_turn:
         return "it must be the first turn, before any call"
-    if rules.earthly_no_supplements and not _no_supplements(win):
-        return "no supplement tiles are allowed under these rules"
+    if rules.earthly_no_supplements and (not _no_supplements(win) or win.facts.supplements_to_ready):
+        return "no supplement tiles may be used to reach the calling hand under these rules"
     on_first_discard = win.discarder == state.dealer
     on_first_draw = win.self_drawn
+    if on_first_draw and win.facts.call_before_first_draw:
+        return "going out on one's first self-drawn tile counts only before any chow, pung or kong is declared"
     if rules.earthly_narrowed:
         if not on_first_draw:
             return "under these rules it is going out on one's own first self-drawn tile"

@@ -70,7 +70,7 @@ class HandValue:
     points: int | None = None
 
     def describe(self) -> str:
-        """A short human form such as ``3 han 30 fu`` or ``double yakuman``."""
+        """A short human form such as ``3 han 30 fu``, ``20 points, 1 double`` or ``double yakuman``."""
         if self.limit == "yakuman":
             prefix = {1: "", 2: "double ", 3: "triple "}.get(self.multiple, f"{self.multiple}x ")
             return f"{prefix}yakuman"
@@ -83,11 +83,33 @@ class HandValue:
             parts.append(f"{self.fu} fu")
         if self.faan is not None:
             parts.append(f"{self.faan} faan")
-        if self.doubles is not None:
-            parts.append(f"{self.doubles} doubles")
+        # Points before doubles, as a player says them: "20 points, 1 double".
         if self.points is not None:
-            parts.append(f"{self.points} points")
+            parts.append(f"{self.points} point{'' if self.points == 1 else 's'}")
+        if self.doubles is not None:
+            parts.append(f"{self.doubles} double{'' if self.doubles == 1 else 's'}")
+        if self.points is not None and self.doubles is not None:
+            return ", ".join(parts)
         return " ".join(parts) or "no value"
+
+
+@attrs.frozen
+class HandPenalty:
+    """A penalty attached to a hand: ``payer`` pays the winner ``amount`` for this hand.
+
+    Like the bonuses it is paid after the limit and the payment doubles (seed 002), never
+    doubled nor cut.
+    """
+
+    payer: Seat
+    amount: int
+    note: str = ""
+
+
+def _tuple_of_penalties(value: object) -> tuple[HandPenalty, ...]:
+    if value is None:
+        return ()
+    return tuple(value)  # type: ignore[arg-type]
 
 
 @attrs.frozen
@@ -97,10 +119,13 @@ class WinFacts:
     ``last_tile``: the last tile of the wall or the last discard; ``supplement_tile``:
     drawn after a kong; ``flower_supplement``: drawn for a flower or season;
     ``robbed_kong``; ``second_kong``: after the second kong of one turn;
-    ``first_turn``: on the first draw or discard, before any call; ``winning_tile``
+    ``first_turn``: on the winner's first draw or the dealer's first discard;
+    ``call_before_first_draw``: someone declared a chow, pung or kong before the winner's
+    first draw; ``supplements_to_ready``: supplement tiles for flowers or seasons were used
+    to reach the calling hand (not only on the winning tile); ``winning_tile``
     and ``discards`` in ``1m``..``7z`` notation; ``special_hands`` are the special
     hands the winner claims (for example ``heavenly_hand``): the rules decide
-    whether the facts support them.
+    whether the facts support them. ``penalties`` are paid to the winner for this hand.
     """
 
     last_tile: bool = False
@@ -109,6 +134,8 @@ class WinFacts:
     robbed_kong: bool = False
     second_kong: bool = False
     first_turn: bool = False
+    call_before_first_draw: bool = False
+    supplements_to_ready: bool = False
     winning_tile: str | None = None
     discards: tuple[str, ...] = attrs.field(default=(), converter=_tuple_of_str)
     melded_sets: int = 0
@@ -116,6 +143,7 @@ class WinFacts:
     # A hand without chows (a "pung hand"): it collects the kitty where the rules play one.
     pung_hand: bool = False
     special_hands: tuple[str, ...] = attrs.field(default=(), converter=_tuple_of_str)
+    penalties: tuple[HandPenalty, ...] = attrs.field(default=(), converter=_tuple_of_penalties)
 
 
 @attrs.frozen
@@ -283,6 +311,9 @@ class TableState:
     kitty_pending: int = 0
     goulash_pending: int = 0
     goulash_deal: bool = False
+    # Whether the hand's name carries the counters: not in rules that have none (classical
+    # rules), where "E1-5" would show a count nothing uses.
+    counters_shown: bool = True
 
     @property
     def dealer_streak(self) -> int:
@@ -291,11 +322,13 @@ class TableState:
 
     @property
     def hand_label(self) -> str:
-        """The hand in Tenhou's short form, e.g. ``S2-1`` for South 2 with 1 counter."""
-        return f"{WIND_LETTERS[self.round_wind % 4]}{self.hand_number}-{self.counters}"
+        """The hand in Tenhou's short form, e.g. ``S2-1`` for South 2 with 1 counter (``S2`` without counters)."""
+        hand = f"{WIND_LETTERS[self.round_wind % 4]}{self.hand_number}"
+        return f"{hand}-{self.counters}" if self.counters_shown else hand
 
     @property
     def hand_name(self) -> str:
         """The hand in words, e.g. ``South 2, 1 counter``."""
         plural = "" if self.counters == 1 else "s"
-        return f"{WIND_NAMES[self.round_wind % 4]} {self.hand_number}, {self.counters} counter{plural}"
+        hand = f"{WIND_NAMES[self.round_wind % 4]} {self.hand_number}"
+        return f"{hand}, {self.counters} counter{plural}" if self.counters_shown else hand

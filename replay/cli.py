@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import sys
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -19,7 +20,17 @@ from domain.match import Match
 from domain.progression import Fact
 from domain.rules import Ruleset, load_preset, parse_rule_text, preset_names, rules_diff
 from domain.scoring.payments import reverse_mangan
-from domain.values import AbortiveDraw, AbortKind, ExhaustiveDraw, Penalty, TableState, Win, WinFacts, WinResult
+from domain.values import (
+    AbortiveDraw,
+    AbortKind,
+    ExhaustiveDraw,
+    HandPenalty,
+    Penalty,
+    TableState,
+    Win,
+    WinFacts,
+    WinResult,
+)
 from projections.ledger import LedgerEntry, corrected_ledger
 from replay.app import HonbaApp
 from replay.formats.record import build_match, export_record, parse_record, unchained
@@ -62,6 +73,14 @@ def start(
     guarded(run)
 
 
+def _hand_penalty(spec: str, players: Sequence[str]) -> HandPenalty:
+    """``PLAYER:AMOUNT`` as a penalty attached to the hand."""
+    name, _, amount = spec.rpartition(":")
+    if not name or not amount.isdigit():
+        raise InputError(f"write a hand's penalty as PLAYER:AMOUNT, e.g. Ben:100 (got {spec!r})")
+    return HandPenalty(seat_of(name, players), int(amount))
+
+
 @app.command()
 def win(
     ctx: typer.Context,
@@ -88,6 +107,15 @@ def win(
     melded: Annotated[int, typer.Option(help="The winner's melded sets.")] = 0,
     jokers: Annotated[int, typer.Option(help="Pre-dealt jokers in the winner's hand.")] = 0,
     pung_hand: Annotated[bool, typer.Option(help="A hand without chows (it collects a kitty).")] = False,
+    call_before_first_draw: Annotated[
+        bool, typer.Option(help="Someone declared a chow, pung or kong before the winner's first draw.")
+    ] = False,
+    supplements_to_ready: Annotated[
+        bool, typer.Option(help="Supplement tiles for flowers were used to reach the calling hand.")
+    ] = False,
+    penalty: Annotated[
+        list[str] | None, typer.Option(help="PLAYER:AMOUNT, a penalty for this hand paid to the winner.")
+    ] = None,
     client_key: ClientKey = None,
 ) -> None:
     """Record a win (several winners only on one discard), with the facts of how it went out."""
@@ -110,6 +138,9 @@ def win(
             predealt_jokers=jokers,
             pung_hand=pung_hand,
             special_hands=tuple(special or ()),
+            call_before_first_draw=call_before_first_draw,
+            supplements_to_ready=supplements_to_ready,
+            penalties=tuple(_hand_penalty(spec, players) for spec in penalty or ()),
         )
         scores: tuple[int, ...] = ()
         if loser_scores:

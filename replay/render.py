@@ -97,7 +97,8 @@ def state_lines(players: Sequence[str], state: TableState, rules: Ruleset) -> li
     return [
         head,
         f"Dealer: {players[state.dealer]}",
-        f"Counters (honba): {state.counters}",
+        # Rules without counters (classical rules) have nothing to show here.
+        *([f"Counters (honba): {state.counters}"] if state.counters_shown else []),
         f"Deposits on the table: {state.deposits}",
         f"Dealer streak: {state.dealer_streak} (extra hands: {state.extra_hands})",
         f"Dealer's consecutive wins: {state.consecutive_dealer_wins}"

@@ -110,12 +110,13 @@ def test_the_preset_names_its_sources(name: str) -> None:
     assert isinstance(sources, dict) and sources.get("rules")
 
 
-# Japanese Modern: Tenhou's rules, the default.
+# Japanese Modern: Tenhou's rules, the default, but where the seeds speak.
 
 
-def test_japanese_modern_is_tenhou_under_another_name() -> None:
+def test_japanese_modern_is_tenhou_but_where_the_seeds_speak() -> None:
+    # Seed 004: Earthly Hand narrowed for JM; seed 000: several winners each paid as if alone.
     differences = {key for key, _, _ in rules_diff(load_preset("tenhou"), JAPANESE_MODERN)}
-    assert differences == {"name", "description"}
+    assert differences == {"name", "description", "special_hands", "earthly_narrowed", "multiple_ron_counters"}
 
 
 def test_japanese_modern_match_runs_from_east_1_to_south_4() -> None:
@@ -542,7 +543,11 @@ def test_taiwanese_dealer_bonus_is_1_and_the_extra_hand_bonus_2() -> None:
     # Seeds 000 and 001: "In Taiwanese rules the bonus is usually 2 points"; dealer bonus 1,
     # "paid by East if non-East wins self-drawn or on East's discard".
     assert (TAIWANESE.dealer_bonus, TAIWANESE.extra_hand_bonus) == (1, 2)
-    assert TAIWANESE.dealer_bonus_from_east and TAIWANESE.extra_hand_bonus_to == "east_pays_non_east"
+    assert (
+        TAIWANESE.dealer_bonus_from_east
+        and TAIWANESE.extra_hand_bonus_from_east
+        and not TAIWANESE.extra_hand_bonus_any_winner
+    )
     assert TAIWANESE.loser_payment == "discarder_pays_alone" and not TAIWANESE.east_double
 
 

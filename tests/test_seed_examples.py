@@ -19,8 +19,6 @@ from domain.match import Match
 from domain.rules import Ruleset, load_preset
 from domain.scoring.checks import BelowMinimum
 from domain.scoring.payments import settle
-from domain.scoring.points import winner_score
-from domain.scoring.riichi import base_points
 from domain.special_hands import InvalidSpecialHand
 from domain.values import (
     ExhaustiveDraw,
@@ -81,114 +79,8 @@ def bonus(match: Match, result: WinResult, reason: Reason) -> list[tuple[int, in
     return [(p.payer, p.payee, p.amount) for p in payments if p.reason is reason and p.payer is not None]
 
 
-# Seed 000: bonus for dealer's extra hands, Japanese (100, the discarder pays for all losers).
-
-JAPANESE_BONUS = rules(
-    extra_hand_bonus_enabled=True,
-    extra_hand_bonus=100,
-    extra_hand_counter="extra_hands",
-    loser_payment="discarder_pays_all",
-    multiple_ron_counters="each",
-)
-
-
-def test_first_extra_hand_pays_the_winner_300_from_the_discarder_for_all_losers() -> None:
-    match = started(JAPANESE_BONUS)
-    bonus(match, win(EAST, by=SOUTH), Reason.EXTRA_HAND_BONUS)
-    assert match.state.extra_hands == 1
-    assert bonus(match, win(EAST, by=WEST), Reason.EXTRA_HAND_BONUS) == [(WEST, EAST, 300)]
-
-
-def test_first_extra_hand_self_drawn_pays_100_from_each_loser() -> None:
-    match = started(JAPANESE_BONUS)
-    bonus(match, win(EAST, by=SOUTH), Reason.EXTRA_HAND_BONUS)
-    assert bonus(match, win(EAST), Reason.EXTRA_HAND_BONUS) == [
-        (SOUTH, EAST, 100),
-        (WEST, EAST, 100),
-        (NORTH, EAST, 100),
-    ]
-
-
-def test_second_extra_hand_pays_600_that_is_200_per_loser() -> None:
-    match = started(JAPANESE_BONUS)
-    bonus(match, win(EAST, by=SOUTH), Reason.EXTRA_HAND_BONUS)
-    bonus(match, win(EAST, by=WEST), Reason.EXTRA_HAND_BONUS)
-    assert bonus(match, win(EAST), Reason.EXTRA_HAND_BONUS) == [
-        (SOUTH, EAST, 200),
-        (WEST, EAST, 200),
-        (NORTH, EAST, 200),
-    ]
-
-
-def test_several_winners_each_get_300_on_the_first_extra_hand() -> None:
-    match = started(JAPANESE_BONUS)
-    bonus(match, win(EAST, by=SOUTH), Reason.EXTRA_HAND_BONUS)
-    double = WinResult(
-        (Win(WEST, HandValue(points=100), discarder=SOUTH), Win(NORTH, HandValue(points=100), discarder=SOUTH))
-    )
-    assert bonus(match, double, Reason.EXTRA_HAND_BONUS) == [(SOUTH, WEST, 300), (SOUTH, NORTH, 300)]
-
-
-def test_the_bonus_is_not_doubled_nor_cut_to_the_limit() -> None:
-    capped = JAPANESE_BONUS.with_overrides({"limit": 500, "east_double": True})
-    match = started(capped)
-    bonus(match, win(EAST, by=SOUTH), Reason.EXTRA_HAND_BONUS)
-    payments = settle(win(EAST, by=WEST, points=900), match.state, capped).payments
-    assert [(p.amount, p.reason) for p in payments] == [(3000, Reason.HAND), (300, Reason.EXTRA_HAND_BONUS)]
-
-
-# Seed 000: Taiwanese (2 points, the discarder pays alone, East pays a non-East winner).
-
-TAIWANESE_BONUS = rules(
-    extra_hand_bonus_enabled=True,
-    extra_hand_bonus=2,
-    extra_hand_counter="extra_hands",
-    extra_hand_bonus_to="east_pays_non_east",
-    loser_payment="discarder_pays_alone",
-    deal_passes_after_draw="never",
-)
-
-
-def east_won_once() -> Match:
-    match = started(TAIWANESE_BONUS)
-    bonus(match, win(EAST, by=SOUTH), Reason.EXTRA_HAND_BONUS)
-    return match
-
-
-def test_taiwanese_east_self_drawn_on_the_first_extra_hand_gets_6_that_is_2_from_each() -> None:
-    match = east_won_once()
-    assert bonus(match, win(EAST), Reason.EXTRA_HAND_BONUS) == from_each(2)
-
-
-def test_taiwanese_east_on_a_discard_gets_2_from_the_discarder_alone() -> None:
-    match = east_won_once()
-    assert bonus(match, win(EAST, by=NORTH), Reason.EXTRA_HAND_BONUS) == [(NORTH, EAST, 2)]
-
-
-def test_taiwanese_second_extra_hand_pays_12_that_is_4_each_or_4_from_the_discarder() -> None:
-    match = east_won_once()
-    bonus(match, win(EAST), Reason.EXTRA_HAND_BONUS)
-    assert bonus(match, win(EAST), Reason.EXTRA_HAND_BONUS) == from_each(4)
-    match = east_won_once()
-    bonus(match, win(EAST), Reason.EXTRA_HAND_BONUS)
-    assert bonus(match, win(EAST, by=WEST), Reason.EXTRA_HAND_BONUS) == [(WEST, EAST, 4)]
-
-
-def test_taiwanese_east_alone_pays_2_when_a_non_east_wins_self_drawn() -> None:
-    match = east_won_once()
-    assert bonus(match, win(SOUTH), Reason.EXTRA_HAND_BONUS) == [(EAST, SOUTH, 2)]
-
-
-def test_taiwanese_east_alone_pays_4_when_a_non_east_wins_on_his_discard_in_the_second_extra_hand() -> None:
-    match = east_won_once()
-    match.record(ExhaustiveDraw(ready=()))  # the dealer keeps the deal after a draw
-    assert match.state.extra_hands == 2
-    assert bonus(match, win(WEST, by=EAST), Reason.EXTRA_HAND_BONUS) == [(EAST, WEST, 4)]
-
-
-def test_taiwanese_no_bonus_when_a_non_east_wins_on_a_non_east_discard() -> None:
-    match = east_won_once()
-    assert bonus(match, win(SOUTH, by=WEST), Reason.EXTRA_HAND_BONUS) == []
+# Seed 000: the Japanese and Taiwanese bonus for dealer's extra hands are tests of the presets
+# alone in test_seed_rule_sets.py (japanese-transitional, japanese-modern, taiwanese).
 
 
 # Seed 001: dealer bonus of 1.
@@ -243,10 +135,6 @@ def test_dealer_bonus_with_several_winners_east_pays_each_as_if_alone() -> None:
 # Seed 002: limits and settling tables.
 
 
-def test_a_score_over_the_limit_is_cut_to_it() -> None:
-    assert winner_score(HandValue(points=660), rules(limit=500)).points == 500
-
-
 def american(limit_on_difference: bool) -> Ruleset:
     return rules(
         limit=500, losers_settle=True, limit_on_loser_difference=limit_on_difference, loser_payment="each_loser"
@@ -266,24 +154,6 @@ def test_american_modern_limit_cuts_the_losers_difference_so_b_pays_a_500() -> N
 
 def test_without_the_american_rule_a_is_first_cut_to_500_so_b_pays_a_400() -> None:
     assert loser_payment_from(american(False), WEST, SOUTH) == [400]
-
-
-HONG_KONG = rules(limit=16, settling_table=[[4, 100], [10, 400]], settling_unit="faan", score_base=1)
-
-
-def test_hong_kong_four_faan_pay_the_laak_of_16_points() -> None:
-    assert winner_score(HandValue(faan=4), HONG_KONG).points == 16
-
-
-@pytest.mark.parametrize("faan", [10, 11, 13])
-def test_hong_kong_ten_faan_or_more_pay_three_laaks_of_64_points(faan: int) -> None:
-    assert winner_score(HandValue(faan=faan), HONG_KONG).points == 64
-
-
-def test_japanese_mangan_table_thirteen_han_pays_8000_base_that_is_400_percent_of_2000() -> None:
-    japanese = load_preset("tenhou")
-    assert japanese.limit == 2000
-    assert base_points(HandValue(han=13), japanese).base == 8000
 
 
 # Seed 003: the two-han minimum from five counters; seed 000: the minimum raised on the 5th extra hand.
@@ -434,8 +304,8 @@ SEED_LINES = {
         ("Dai", "Ann", 200, "extra-hand bonus"),
     ],
     "extra-hand-bonus-several-winners.jsonl": [
-        ("Ben", "Cho", 300, "extra-hand bonus"),
-        ("Ben", "Dai", 300, "extra-hand bonus"),
+        ("Ben", "Cho", 300, "counters"),
+        ("Ben", "Dai", 300, "counters"),
     ],
     "extra-hand-bonus-taiwanese.jsonl": [
         ("Ben", "Ann", 2, "extra-hand bonus"),

@@ -65,7 +65,12 @@ def check_win(win: Win, state: TableState, rules: Ruleset, players: int) -> None
         if count is not None and count < needed:
             unit = rules.minimum_unit
             raise BelowMinimum(f"{win.value.describe()} is below the minimum of {needed} {unit} in force")
+    for penalty in win.facts.penalties:
+        if not 0 <= penalty.payer < players or penalty.payer == win.winner:
+            raise RuleViolation(f"a hand's penalty is paid by one of the other players, not seat {penalty.payer}")
+        if penalty.amount <= 0:
+            raise RuleViolation(f"a hand's penalty must be a positive amount, not {penalty.amount}")
     if win.loser_scores and len(win.loser_scores) != players:
         raise RuleViolation(f"loser scores must list all {players} seats (the winner's entry is ignored)")
-    if rules.losers_settle and not win.loser_scores:
+    if rules.losers_settle and not win.loser_scores and not win.facts.special_hands:
         raise RuleViolation("these rules settle losers' hand scores: give each seat's hand score")

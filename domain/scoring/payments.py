@@ -89,6 +89,13 @@ def payment_double(win: Win, loser: Seat | None, rules: Ruleset) -> int:
     return 2 if rules.discarder_pays_double and loser is not None and loser == win.discarder else 1
 
 
+def discarder_share(amount: int, win: Win, loser: Seat, rules: Ruleset) -> int:
+    """A loser's share of the hand's value with the discarder's percent applied (rounded up)."""
+    if win.self_drawn or loser != win.discarder or rules.discarder_pays_percent == 100:
+        return amount
+    return -(-amount * rules.discarder_pays_percent // 100)
+
+
 def hand_unit(win: Win, state: TableState, rules: Ruleset) -> tuple[int, str]:
     """What one ordinary loser owes for the hand before East's double, with the ledger's note.
 
@@ -160,7 +167,9 @@ def hand_value_payments(win: Win, state: TableState, rules: Ruleset) -> list[Pay
     """What the losers pay for the hand's value (no bonuses, no deposits)."""
     value, note = hand_unit(win, state, rules)
     owed = {
-        s: value * east_factor(win.winner, s, state, rules) * payment_double(win, s, rules)
+        s: discarder_share(
+            value * east_factor(win.winner, s, state, rules) * payment_double(win, s, rules), win, s, rules
+        )
         for s in losers_of(win.winner, state)
     }
     # At a three-player table the missing fourth seat is a non-dealer.
@@ -180,10 +189,8 @@ def bonus_payments(
     With ``east_pays`` (the Taiwanese option) a non-East winner gets it from East alone,
     just for East himself, and only when self-drawn or on East's discard.
     """
-    if east_pays and win.winner != state.dealer:
-        if win.self_drawn or win.discarder == state.dealer:
-            return [Payment(state.dealer, win.winner, per_loser, reason, note)]
-        return []
+    if east_pays and win.winner != state.dealer and (win.self_drawn or win.discarder == state.dealer):
+        return [Payment(state.dealer, win.winner, per_loser, reason, note)]
     owed = {s: per_loser for s in losers_of(win.winner, state)}
     return route(win, owed, state, rules, reason, note, liable_split=False)
 
@@ -203,13 +210,17 @@ def extra_hand_bonus(win: Win, state: TableState, rules: Ruleset) -> list[Paymen
     count = extra_hand_count(state, rules)
     if not rules.extra_hand_bonus_enabled or count == 0:
         return []
-    if rules.extra_hand_bonus_to == "dealer_only" and win.winner != state.dealer:
-        return []
+    if win.winner != state.dealer:
+        # Seed 000's two boxes: East alone pays a non-East winner self-drawn or on East's
+        # discard; otherwise a non-East winner is paid only where "pay to any winner" is on.
+        from_east = rules.extra_hand_bonus_from_east and (win.self_drawn or win.discarder == state.dealer)
+        if not (from_east or rules.extra_hand_bonus_any_winner):
+            return []
     if rules.extra_hand_counter == "counters":
         reason, note = Reason.COUNTERS, f"{count} counter{'s' if count != 1 else ''}"
     else:
         reason, note = Reason.EXTRA_HAND_BONUS, f"extra hand {count}"
-    east_pays = rules.extra_hand_bonus_to == "east_pays_non_east"
+    east_pays = rules.extra_hand_bonus_from_east
     return bonus_payments(win, rules.extra_hand_bonus * count, state, rules, reason, note, east_pays=east_pays)
 
 
@@ -217,7 +228,9 @@ def dealer_bonus(win: Win, state: TableState, rules: Ruleset) -> list[Payment]:
     """The dealer bonus: to an East winner by the paying method, or from East by option."""
     if not rules.dealer_bonus_enabled:
         return []
-    if win.winner != state.dealer and not rules.dealer_bonus_from_east:
+    # Seed 001: a non-East winner gets it only from East, self-drawn or on East's discard.
+    from_east = rules.dealer_bonus_from_east and (win.self_drawn or win.discarder == state.dealer)
+    if win.winner != state.dealer and not from_east:
         return []
     return bonus_payments(
         win,
@@ -234,9 +247,10 @@ def loser_settlement(win: Win, state: TableState, rules: Ruleset) -> list[Paymen
     """Losers settle the differences of their own hand scores among themselves (classical rules).
 
     Each score is cut to the limit first, or, under the American Modern rule, the
-    difference itself is cut; East pays or receives double.
+    difference itself is cut; East pays or receives double. Not after a special hand.
     """
-    if not rules.losers_settle or not win.loser_scores:
+    # A special (limit) hand is paid as the limit alone: nothing is settled between losers.
+    if not rules.losers_settle or not win.loser_scores or win.facts.special_hands:
         return []
     losers = losers_of(win.winner, state)
     scores = {s: loser_score(win.loser_scores[s], rules) for s in losers}
@@ -285,6 +299,15 @@ def pool_payments(win: Win, state: TableState, rules: Ruleset) -> list[Payment]:
     return payments
 
 
+def hand_penalties(win: Win) -> list[Payment]:
+    """Penalties attached to this win, each paid by its offender to the winner after the limit
+    and the doubles (seed 002), never doubled nor cut."""
+    return [
+        Payment(p.payer, win.winner, p.amount, Reason.PENALTY, p.note or "penalty for this hand")
+        for p in win.facts.penalties
+    ]
+
+
 def settle_win(result: WinResult, state: TableState, rules: Ruleset) -> Settlement:
     """Payments for one or more winners: each is paid as if alone; the extra-hand bonus and the
     deposits go to the winner nearest the discarder (or the bonus to each, by rule)."""
@@ -301,6 +324,7 @@ def settle_win(result: WinResult, state: TableState, rules: Ruleset) -> Settleme
             payments.append(Payment(None, win.winner, on_table, Reason.DEPOSITS))
         if win is taker:
             payments += pool_payments(win, state, rules)
+        payments += hand_penalties(win)
     return Settlement(tuple(payments), 0)
 
 

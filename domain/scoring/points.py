@@ -56,6 +56,9 @@ def winner_score(value: HandValue, rules: Ruleset) -> Score:
     cut = cut_to_limit(raw, rules)
     if cut < raw:
         return Score(cut, f"{raw} cut to the limit of {rules.limit}")
+    if value.doubles:
+        # Say what the doubles made of the points: "165 points, 2 doubles = 660".
+        return Score(raw, f"{value.describe()} = {raw}")
     return Score(raw, value.describe())
 
 

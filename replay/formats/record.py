@@ -125,6 +125,27 @@ def _expect_keys(data: Mapping[str, Any], allowed: Iterable[str], where: str) ->
         raise RecordError(f"{where}: unknown field {shown(unknown[0])}")
 
 
+def _penalty_seats(facts: Any, players: Sequence[str], where: str) -> Any:
+    """A win's facts with each hand penalty's payer (a name or a seat) as a seat."""
+    if not isinstance(facts, dict) or "penalties" not in facts:
+        return facts
+    penalties = facts["penalties"]
+    if not isinstance(penalties, list) or not all(isinstance(p, dict) for p in penalties):
+        raise RecordError(f"{where}: expected a list of objects with a payer and an amount")
+    for i, penalty in enumerate(penalties):
+        _expect_keys(penalty, ("payer", "amount", "note"), f"{where}[{i}]")
+        if "payer" not in penalty or not _whole(penalty.get("amount"), MAX_POINTS):
+            raise RecordError(f"{where}[{i}]: a penalty needs a payer and a whole amount of points")
+        note = penalty.get("note", "")
+        if not isinstance(note, str) or _control(note) or len(note) > 200:
+            raise RecordError(f"{where}[{i}].note: expected one line of text (at most 200 characters)")
+    converted = [
+        {**penalty, "payer": _seat(penalty["payer"], players, f"{where}[{i}].payer")}
+        for i, penalty in enumerate(penalties)
+    ]
+    return {**facts, "penalties": converted}
+
+
 def _win(data: Any, players: Sequence[str], where: str) -> Win:
     if not isinstance(data, dict):
         raise RecordError(f"{where}: a win must be an object")
@@ -133,13 +154,14 @@ def _win(data: Any, players: Sequence[str], where: str) -> Win:
         raise RecordError(f"{where}: a win needs a 'winner'")
     value_data = {k: data[k] for k in VALUE_KEYS if k in data}
     _check_kinds(HandValue, value_data, where)
-    _check_kinds(WinFacts, data.get("facts", {}), f"{where}.facts")
+    facts_data = _penalty_seats(data.get("facts", {}), players, f"{where}.facts.penalties")
+    _check_kinds(WinFacts, facts_data, f"{where}.facts")
     loser_scores = data.get("loser_scores", [])
     if not isinstance(loser_scores, list) or not all(_whole(s, MAX_POINTS) for s in loser_scores):
         raise RecordError(f"{where}.loser_scores: expected a list of whole numbers of points")
     try:
         value = from_data(HandValue, value_data, where=where)
-        facts = from_data(WinFacts, data.get("facts", {}), where=f"{where}.facts")
+        facts = from_data(WinFacts, facts_data, where=f"{where}.facts")
     except DecodeError as exc:
         raise RecordError(str(exc)) from None
     return Win(
@@ -259,9 +281,14 @@ def _rules(data: Mapping[str, Any], where: str) -> Ruleset:
     if not isinstance(preset, str) or not isinstance(overrides, dict):
         raise RecordError(f"{where}: 'rules' must name a preset and 'overrides' must be an object")
     try:
-        return load_preset(preset).with_overrides(overrides, source=f"{where}.overrides")
+        base = load_preset(preset)
     except HonbaError as exc:
         raise RecordError(f"{where}: {exc}") from None
+    try:
+        return base.with_overrides(overrides, source=f"{where}.overrides")
+    except HonbaError as exc:
+        # The rules already name the place (``x.jsonl:1.overrides``): say it once.
+        raise RecordError(str(exc)) from None
 
 
 def parse_record(text: str, *, name: str = "<record>") -> MatchRecord:
@@ -441,6 +468,8 @@ def _win_data(win: Win, players: Sequence[str]) -> dict[str, Any]:
     if win.liable is not None:
         out["pao"] = players[win.liable]
     facts = to_data(win.facts)
+    for penalty in facts.get("penalties", []):
+        penalty["payer"] = players[penalty["payer"]]
     if facts:
         out["facts"] = facts
     if win.loser_scores:
