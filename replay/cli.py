@@ -24,7 +24,7 @@ from projections.ledger import LedgerEntry, corrected_ledger
 from replay.app import HonbaApp
 from replay.formats.record import build_match, export_record, parse_record, unchained
 from replay.parsing import InputError, parse_override, parse_value, seat_of, seats_of
-from replay.render import ledger_data, ledger_table, state_data, state_lines, status_table
+from replay.render import json_text, ledger_data, ledger_table, state_data, state_lines, status_table
 from replay.shell import ClientKey, app, err, guarded, main, out, rules_app, shell
 
 
@@ -249,7 +249,7 @@ def status(
         match, facts = shell(ctx).app.facts(key)
         state = _state(match, facts)
         if as_json:
-            print(json.dumps({"match": key, **state_data(match.players, state, match.rules)}, ensure_ascii=False))
+            print(json_text({"match": key, **state_data(match.players, state, match.rules)}))
             return
         out.print(f"Match {key!r} ({match.rules.name})", markup=False, highlight=False)
         _print_status(match.players, state, match.rules)
@@ -269,7 +269,7 @@ def log(
         match, facts = shell(ctx).app.facts(key)
         entries = _ledger(match, facts)
         if as_json:
-            print(json.dumps({"match": key, "hands": ledger_data(match.players, entries)}, ensure_ascii=False))
+            print(json_text({"match": key, "hands": ledger_data(match.players, entries)}))
             return
         out.print(ledger_table(match.players, entries, f"Ledger of {key} ({match.rules.name})"))
 

@@ -16,7 +16,7 @@ from replay.audit import AuditReport, build_report, read_sheet, report_data
 from replay.formats.record import check_record_text, fact_from_line
 from replay.integrity import MatchCheck, check_match, check_store
 from replay.parsing import InputError
-from replay.render import describe_fact, ledger_table
+from replay.render import describe_fact, json_text, ledger_table
 from replay.shell import ClientKey, app, guarded, out, shell
 
 By = Annotated[str, typer.Option("--by", help="Who makes the correction (the referee).")]
@@ -118,7 +118,7 @@ def check(
 
     checks = guarded(run)
     if as_json:
-        print(json.dumps({"checked": len(checks), "results": [c.as_dict() for c in checks]}, ensure_ascii=False))
+        print(json_text({"checked": len(checks), "results": [c.as_dict() for c in checks]}))
     else:
         out.print(_checks_table(checks, "Integrity"))
         broken = [c for c in checks if not c.intact]
@@ -174,7 +174,7 @@ def audit(
     report = guarded(run)
     data = report_data(report)
     if as_json:
-        print(json.dumps(data, ensure_ascii=False))
+        print(json_text(data))
     else:
         _print_audit(report, data)
     if html is not None and not as_json:

@@ -8,11 +8,11 @@ from typing import Annotated, TypeVar
 
 import typer
 from eventsourcing.persistence import PersistenceError
-from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from domain.errors import HonbaError
 from replay.app import DB_ENV, HonbaApp, default_db_path
+from replay.render import SafeConsole
 
 app = typer.Typer(
     name="honba",
@@ -25,8 +25,9 @@ rules_app = typer.Typer(help="Rule presets.", no_args_is_help=True)
 app.add_typer(rules_app, name="rules")
 
 # Tables are wide; when the output is a file or a pipe, do not squeeze them into 80 columns.
-out = Console(width=None if sys.stdout.isatty() else 160)
-err = Console(stderr=True, soft_wrap=True)
+# Both print text from the data as text, never as console markup (``replay.render.SafeConsole``).
+out = SafeConsole(width=None if sys.stdout.isatty() else 160)
+err = SafeConsole(stderr=True, soft_wrap=True)
 
 T = TypeVar("T")
 DbOption = Annotated[
@@ -102,10 +103,11 @@ def main_options(ctx: typer.Context, db: DbOption = None) -> None:
 def progress_bar(total: int, label: str) -> Progress:
     """A progress bar on stderr for long work (hidden for a single file)."""
     return Progress(
-        TextColumn(label),
+        TextColumn(label, markup=False),
         BarColumn(),
         MofNCompleteColumn(),
-        TextColumn("{task.fields[file]}"),
+        # A file's name is data: shown as text, never read as markup.
+        TextColumn("{task.fields[file]}", markup=False),
         console=err,
         transient=True,
         disable=total < 2,
