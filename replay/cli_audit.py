@@ -10,6 +10,8 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
+from domain.integrity import ChainProblem, published_digest
+from domain.match import match_id
 from domain.rules import Ruleset, load_preset, parse_rule_text
 from domain.values import Penalty
 from replay.audit import AuditReport, build_report, read_sheet, report_data
@@ -73,17 +75,20 @@ def void(
     guarded(run)
 
 
+def _problem_text(problem: ChainProblem) -> str:
+    where = f" at {problem.position}" if problem.position else ""
+    return f"{problem.kind}{where}: {problem.detail}"
+
+
 def _checks_table(checks: list[MatchCheck], title: str) -> Table:
     table = Table(title=title)
     for column in ("match or file", "events", "status", "head digest"):
         table.add_column(column)
     for check in checks:
-        if check.intact and check.sealed:
-            status = "intact"
-        elif check.intact:
-            status = "no chain (nothing to check)"
+        if check.intact:
+            status = "; ".join(("intact", *check.notes))
         else:
-            status = "; ".join(f"{p.kind} at {p.position}: {p.detail}" for p in check.problems)
+            status = "; ".join(_problem_text(p) for p in check.problems)
         table.add_row(check.name, str(check.events), status, check.head[:16])
     return table
 
@@ -91,30 +96,37 @@ def _checks_table(checks: list[MatchCheck], title: str) -> Table:
 @app.command()
 def check(
     ctx: typer.Context,
-    files: Annotated[
-        list[Path] | None, typer.Argument(help="Exported record files; without any, the whole store.")
+    targets: Annotated[
+        list[str] | None,
+        typer.Argument(help="Exported record files, or keys of stored matches; without any, the whole store."),
+    ] = None,
+    against: Annotated[
+        str | None,
+        typer.Option(
+            "--against",
+            help="A head digest published earlier (16 to 64 hex characters): the file's or match's "
+            "history must still hold it. With one FILE or KEY.",
+        ),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON for tools.")] = False,
 ) -> None:
     """Check that stored matches (or exported files) are the history honba recorded.
 
-    Exit 0 when everything is intact, 1 when anything was altered, deleted, reordered or inserted.
+    Exit 0 when everything is intact, 1 when anything was altered, deleted, reordered or
+    inserted, a file has no chain to check, or the history no longer holds the --against digest.
     """
 
     def run() -> list[MatchCheck]:
-        if files:
-            results = []
-            for path in files:
-                try:
-                    text = path.read_bytes().decode("utf-8")
-                except UnicodeDecodeError as exc:
-                    raise InputError(f"{path}: not a record file: not UTF-8 text (byte {exc.start})") from None
-                report = check_record_text(text, name=str(path))
-                results.append(
-                    MatchCheck(report.name, report.lines, report.head, report.problems, sealed=report.chained)
-                )
-            return results
-        return check_store(shell(ctx).app)
+        published = None
+        if against is not None:
+            if len(targets or ()) != 1:
+                raise InputError("--against compares one file or match with its published head digest: name one")
+            try:
+                published = published_digest(against)
+            except ValueError as exc:
+                raise InputError(str(exc)) from None
+        results = [_check_target(ctx, t) for t in targets] if targets else check_store(shell(ctx).app)
+        return [result.against(published) for result in results] if published else results
 
     checks = guarded(run)
     if as_json:
@@ -125,6 +137,30 @@ def check(
         out.print(f"{len(checks)} checked, {len(broken)} with problems", markup=False)
     if any(not c.intact for c in checks):
         raise typer.Exit(1)
+
+
+def _check_target(ctx: typer.Context, target: str) -> MatchCheck:
+    """Check one exported file, or else one stored match named by its key."""
+    path = Path(target)
+    if not path.is_file():
+        application = shell(ctx).app
+        if not application.recorder.select_events(match_id(target), limit=1):
+            raise InputError(f"{target}: no such file, and no match of that key in the store")
+        return check_match(application, match_id(target), target)
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{path}: not a record file: not UTF-8 text (byte {exc.start})") from None
+    report = check_record_text(text, name=str(path))
+    return MatchCheck(
+        report.name,
+        report.lines,
+        report.head,
+        report.problems,
+        sealed=report.chained,
+        digests=report.digests,
+        noun="line",
+    )
 
 
 def _rules_ref(ref: str) -> Ruleset:

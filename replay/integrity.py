@@ -14,7 +14,7 @@ from uuid import UUID
 
 import attrs
 
-from domain.integrity import GENESIS, ChainProblem, Link, check_chain, event_digest, unique_problems
+from domain.integrity import GENESIS, ChainProblem, Link, check_chain, check_published, event_digest, unique_problems
 from domain.match import Match
 from replay.app import HonbaApp
 from replay.seal import Seal
@@ -29,6 +29,10 @@ class MatchCheck:
     head: str
     problems: tuple[ChainProblem, ...]
     sealed: bool = True
+    # The digest of every event (or line), in order, for ``--against``; and what a check adds in words.
+    digests: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+    noun: str = "event"
 
     @property
     def intact(self) -> bool:
@@ -43,7 +47,15 @@ class MatchCheck:
             "intact": self.intact,
             "sealed": self.sealed,
             "problems": [attrs.asdict(p) for p in self.problems],
+            "notes": list(self.notes),
         }
+
+    def against(self, published: str) -> MatchCheck:
+        """This check with a head digest published earlier compared (``--against``)."""
+        problem, note = check_published(self.digests, published, noun=self.noun)
+        if problem is None:
+            return attrs.evolve(self, notes=(*self.notes, note))
+        return attrs.evolve(self, problems=(*self.problems, problem))
 
 
 def _match_ids(app: HonbaApp) -> Iterator[tuple[UUID, str]]:
@@ -99,7 +111,8 @@ def check_match(app: HonbaApp, match_id: UUID, key: str) -> MatchCheck:
     if seal is None:
         problems.append(ChainProblem(0, "unsealed", "no seal was saved with this match"))
     head = links[-1].digest if links else GENESIS
-    return MatchCheck(key, len(links), head, tuple(unique_problems(problems)), sealed=seal is not None)
+    digests = tuple(link.digest for link in links)
+    return MatchCheck(key, len(links), head, tuple(unique_problems(problems)), sealed=seal is not None, digests=digests)
 
 
 def check_store(app: HonbaApp) -> list[MatchCheck]:

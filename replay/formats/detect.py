@@ -45,7 +45,9 @@ def detect_format(data: bytes) -> str | None:
         return "mjai" if b'"type"' in data else None
     if not head.startswith(b"{"):
         return None
-    first_line = head.split(b"\n", 1)[0]
+    # The whole first line, however long (a record's start line with a long source or many
+    # rule overrides is longer than the head looked at above).
+    first_line = data.lstrip(b"\xef\xbb\xbf \t\r\n").split(b"\n", 1)[0]
     try:
         first = load_json(first_line.decode("utf-8"))
     except (json.JSONDecodeError, UnicodeDecodeError):
