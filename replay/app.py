@@ -76,6 +76,10 @@ class StoreError(HonbaError):
     """The store could not be opened or written."""
 
 
+class DamagedMatch(HonbaError):
+    """A stored match was changed behind honba's back: it cannot be read, or its chain or seal does not check."""
+
+
 class ValueTranscoding(Transcoding):
     """Stores a domain value as its canonical plain data (``domain.codec``)."""
 
@@ -88,6 +92,10 @@ class ValueTranscoding(Transcoding):
 
     def decode(self, data: Any) -> Any:
         return from_data(self.type, data)
+
+
+def _unreadable(key: str, why: object) -> str:
+    return f"match {key!r} is damaged in the store: it cannot be read ({why}); see honba check {key}"
 
 
 def default_db_path() -> Path:
@@ -285,6 +293,8 @@ class MatchSummary:
     players: tuple[str, ...]
     rules: str
     source: Mapping[str, Any]
+    # What is wrong with the stored start event, when it cannot be read as this match's.
+    damaged: str = ""
 
 
 class HonbaApp(Application[UUID]):
@@ -326,12 +336,49 @@ class HonbaApp(Application[UUID]):
     # Queries.
 
     def get_match(self, key: str) -> Match:
-        """The stored match with that key."""
+        """The stored match with that key; ``DamagedMatch`` when its stored events cannot make it."""
         try:
             match: Match = self.repository.get(match_id(key))
         except AggregateNotFoundError:
             raise MatchNotFound(f"no match {key!r} in the store") from None
-        assert isinstance(match, Match)
+        except Exception as exc:  # a row deleted, undecodable, of an unknown kind: whatever broke in reading
+            why = " ".join(str(exc).split())[:200] or type(exc).__name__
+            raise DamagedMatch(self.damage(key) or _unreadable(key, why)) from None
+        if not isinstance(match, Match) or match.key != key:
+            # Another match's events stored under this key's id.
+            raise DamagedMatch(self.damage(key) or _unreadable(key, "its start event names another match"))
+        return match
+
+    def damage(self, key: str) -> str | None:
+        """One line naming what is wrong with a stored match (position, kind) and pointing at
+        ``honba check``; None when its chain and seal check.
+
+        A check that reads the events and then the seal can catch another process between the
+        two (its new events read, its seal not yet, or the other way round): a problem is named
+        only when a second check finds it too.
+        """
+        from replay.integrity import check_match  # it reads the store through this application
+
+        found = None
+        for _ in range(3):
+            check = check_match(self, match_id(key), key)
+            problems = check.problems
+            if not problems or (check.events == 0 and not check.sealed):
+                return None  # intact, or no such match at all
+            if problems == found:
+                break
+            found = problems
+        first = found[0] if found else problems[0]
+        where = f" at {first.position}" if first.position else ""
+        return f"match {key!r} is damaged in the store: {first.kind}{where} ({first.detail}); see honba check {key}"
+
+    def sound_match(self, key: str) -> Match:
+        """The stored match with that key, refused with ``DamagedMatch`` unless its chain and seal
+        check: what a command records on, so that it never extends (and reseals) a changed history."""
+        match = self.get_match(key)
+        damage = self.damage(key)
+        if damage is not None:
+            raise DamagedMatch(f"{damage}; nothing recorded")
         return match
 
     def has_match(self, key: str) -> bool:
@@ -352,10 +399,22 @@ class HonbaApp(Application[UUID]):
             if not batch:
                 return
             for notification in batch:
-                event = self.mapper.to_domain_event(notification)
-                assert isinstance(event, Match.Started)
-                yield MatchSummary(event.key, tuple(event.players), str(event.rules.get("name", "?")), event.source)
+                yield self._summary(notification)
             start = batch[-1].id + 1
+
+    def _summary(self, row: Any) -> MatchSummary:
+        """A match's summary from its stored start row; a row that cannot be read as this match's
+        start gives a summary named by the match's id that says so (``damaged``)."""
+        stored_id = UUID(str(row.originator_id))
+        try:
+            event = self.mapper.to_domain_event(row)
+        except Exception as exc:  # whatever broke in decoding: the row was changed behind honba's back
+            why = " ".join(str(exc).split())[:200] or type(exc).__name__
+            return MatchSummary(str(stored_id), (), "?", {}, damaged=f"its start event cannot be read ({why})")
+        if not isinstance(event, Match.Started) or match_id(event.key) != stored_id:
+            named = getattr(event, "key", "?")
+            return MatchSummary(str(stored_id), (), "?", {}, damaged=f"its start event names {named!r}, another match")
+        return MatchSummary(event.key, tuple(event.players), str(event.rules.get("name", "?")), event.source)
 
     # Commands.
 
@@ -436,7 +495,7 @@ class HonbaApp(Application[UUID]):
         very command, the retry records nothing). A command without a key is not retried.
         """
         for attempt in range(1, TRIES + 1):
-            match = self.get_match(key)
+            match = self.sound_match(key)
             command(match)
             if not match.pending_events:
                 return match

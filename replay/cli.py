@@ -21,11 +21,11 @@ from domain.rules import Ruleset, load_preset, parse_rule_text, preset_names, ru
 from domain.scoring.payments import reverse_mangan
 from domain.values import AbortiveDraw, AbortKind, ExhaustiveDraw, Penalty, TableState, Win, WinFacts, WinResult
 from projections.ledger import LedgerEntry, corrected_ledger
-from replay.app import HonbaApp
+from replay.app import DamagedMatch, HonbaApp
 from replay.formats.record import build_match, export_record, parse_record, unchained
 from replay.parsing import InputError, parse_override, parse_value, seat_of, seats_of
 from replay.render import json_text, ledger_data, ledger_table, state_data, state_lines, status_table
-from replay.shell import ClientKey, app, err, guarded, main, out, rules_app, shell
+from replay.shell import ClientKey, app, err, guarded, guarded_match, main, out, rules_app, shell, warn_if_damaged
 
 
 def _rules(preset: str, rules_file: Path | None, overrides: list[str] | None) -> Ruleset:
@@ -128,7 +128,7 @@ def win(
             wins.append(Win(seat_of(name, players), value, discarder, liable, facts, scores))
         _record(ctx, key, WinResult(tuple(wins), seats_of(riichi, players)), client_key)
 
-    guarded(run)
+    guarded_match(ctx, key, run)
 
 
 @app.command()
@@ -147,7 +147,7 @@ def draw(
         result = ExhaustiveDraw(seats_of(ready, players), seats_of(riichi, players), seats_of(nagashi, players))
         _record(ctx, key, result, client_key)
 
-    guarded(run)
+    guarded_match(ctx, key, run)
 
 
 @app.command()
@@ -164,7 +164,7 @@ def abort(
         players = shell(ctx).app.get_match(key).players
         _record(ctx, key, AbortiveDraw(kind, seats_of(riichi, players)), client_key)
 
-    guarded(run)
+    guarded_match(ctx, key, run)
 
 
 @app.command()
@@ -207,7 +207,7 @@ def penalty(
             match = application.penalise(key, fact, client_key=client_key)
         _print_status(match.players, match.state, match.rules)
 
-    guarded(run)
+    guarded_match(ctx, key, run)
 
 
 @app.command()
@@ -223,7 +223,7 @@ def end(
         match = shell(ctx).app.end(key, reason, client_key=client_key)
         _print_status(match.players, match.state, match.rules)
 
-    guarded(run)
+    guarded_match(ctx, key, run)
 
 
 def _record(ctx: typer.Context, key: str, result: Any, client_key: str | None) -> None:
@@ -246,7 +246,9 @@ def status(
     """The table state: hand, dealer, counters, deposits, streaks, scores."""
 
     def run() -> None:
-        match, facts = shell(ctx).app.facts(key)
+        application = shell(ctx).app
+        match, facts = application.facts(key)
+        warn_if_damaged(application, key)
         state = _state(match, facts)
         if as_json:
             print(json_text({"match": key, **state_data(match.players, state, match.rules)}))
@@ -254,7 +256,7 @@ def status(
         out.print(f"Match {key!r} ({match.rules.name})", markup=False, highlight=False)
         _print_status(match.players, state, match.rules)
 
-    guarded(run)
+    guarded_match(ctx, key, run)
 
 
 @app.command()
@@ -266,14 +268,16 @@ def log(
     """The hand-by-hand ledger with every payment and its reason."""
 
     def run() -> None:
-        match, facts = shell(ctx).app.facts(key)
+        application = shell(ctx).app
+        match, facts = application.facts(key)
+        warn_if_damaged(application, key)
         entries = _ledger(match, facts)
         if as_json:
             print(json_text({"match": key, "hands": ledger_data(match.players, entries)}))
             return
         out.print(ledger_table(match.players, entries, f"Ledger of {key} ({match.rules.name})"))
 
-    guarded(run)
+    guarded_match(ctx, key, run)
 
 
 def _ledger(match: Match, facts: list[Fact]) -> list[LedgerEntry]:
@@ -296,10 +300,16 @@ def list_matches(ctx: typer.Context) -> None:
         table = Table(title="Matches")
         for column in ("key", "rules", "players", "source"):
             table.add_column(column)
+        damaged = []
         for summary in shell(ctx).app.list_matches():
             source = ", ".join(f"{k}={v}" for k, v in summary.source.items())
+            if summary.damaged:
+                damaged.append(summary)
+                source = "DAMAGED: see below"
             table.add_row(summary.key, summary.rules, ", ".join(summary.players), source)
         out.print(table)
+        for summary in damaged:
+            err.print(f"honba: match {summary.key} is damaged in the store: {summary.damaged}; see honba check")
 
     guarded(run)
 
@@ -310,12 +320,26 @@ def export(
     key: Annotated[str, typer.Argument(help="The match.")],
     output: Annotated[Path | None, typer.Option("-o", "--output", help="Write to a file instead of stdout.")] = None,
     plain: Annotated[bool, typer.Option("--plain", help="Leave out the chain and seal (for editing by hand).")] = False,
+    force: Annotated[
+        bool, typer.Option("--force", help="Export a damaged match anyway, the damage written in its seal line.")
+    ] = False,
 ) -> None:
-    """Write a match as a record file (JSON Lines), with the chain that honba check verifies."""
+    """Write a match as a record file (JSON Lines), with the chain that honba check verifies.
+
+    A match whose chain or seal does not check in the store is refused: a fresh chain over it would
+    launder the damage. With --force the file is written with the damage in its seal line, which
+    honba check reports and honba import refuses.
+    """
 
     def run() -> None:
-        match = shell(ctx).app.get_match(key)
-        text = export_record(match)
+        application = shell(ctx).app
+        match = application.get_match(key)
+        damage = application.damage(key)
+        if damage is not None and not force:
+            raise DamagedMatch(f"{damage}; not exported (--force writes it with the damage recorded)")
+        if damage is not None and plain:
+            raise InputError("a damaged match is exported with its damage recorded: leave out --plain")
+        text = export_record(match, damage=damage)
         if plain:
             text = unchained(text)
         if output is None:
@@ -324,7 +348,7 @@ def export(
             output.write_text(text, encoding="utf-8")
             err.print(f"wrote {output}", markup=False, highlight=False)
 
-    guarded(run)
+    guarded_match(ctx, key, run)
 
 
 @rules_app.command("list")

@@ -19,7 +19,7 @@ from replay.formats.record import check_record_text, fact_from_line
 from replay.integrity import MatchCheck, check_match, check_store
 from replay.parsing import InputError
 from replay.render import describe_fact, json_text, ledger_table
-from replay.shell import ClientKey, app, guarded, out, shell
+from replay.shell import ClientKey, app, guarded, guarded_match, out, shell
 
 By = Annotated[str, typer.Option("--by", help="Who makes the correction (the referee).")]
 Why = Annotated[str, typer.Option("--reason", help="Why the correction is made.")]
@@ -54,7 +54,7 @@ def amend(
         match = application.amend(key, position, replacement, by=by, reason=reason, client_key=client_key)  # type: ignore[arg-type]
         out.print(f"Amended entry {position} of {key!r}; the original stays in the log.", markup=False)
 
-    guarded(run)
+    guarded_match(ctx, key, run)
 
 
 @app.command()
@@ -72,7 +72,7 @@ def void(
         shell(ctx).app.void(key, position, by=by, reason=reason, client_key=client_key)
         out.print(f"Voided entry {position} of {key!r}; the original stays in the log.", markup=False)
 
-    guarded(run)
+    guarded_match(ctx, key, run)
 
 
 def _problem_text(problem: ChainProblem) -> str:
@@ -207,12 +207,12 @@ def audit(
             html.write_text(render_audit_html(report_data(report)), encoding="utf-8")
         return report
 
-    report = guarded(run)
-    data = report_data(report)
+    report = guarded_match(ctx, key, run)
+    data = guarded_match(ctx, key, lambda: report_data(report))
     if as_json:
         print(json_text(data))
     else:
-        _print_audit(report, data)
+        guarded_match(ctx, key, lambda: _print_audit(report, data))
     if html is not None and not as_json:
         out.print(f"HTML report written to {html}", markup=False)
     # Exit 1 when something is wrong with the record: its chain, an invariant, or the claimed sheet.

@@ -15,7 +15,7 @@ from uuid import UUID
 import attrs
 
 from domain.integrity import GENESIS, ChainProblem, Link, check_chain, check_published, event_digest, unique_problems
-from domain.match import Match
+from domain.match import Match, match_id
 from replay.app import HonbaApp
 from replay.seal import Seal
 
@@ -59,25 +59,39 @@ class MatchCheck:
 
 
 def _match_ids(app: HonbaApp) -> Iterator[tuple[UUID, str]]:
-    """Every match id in the store with its key, read from the rows that start matches; then
-    every match whose seal is stored but whose start row is not (named by its id)."""
+    """Every match id in the store with its name, read from the rows that start matches; then
+    every match whose seal is stored but whose start row is not (named by its id).
+
+    A match is named by its key when its start row still shows one that is this match's
+    (the id is derived from the key); otherwise by its id, saying what the row shows.
+    """
     found: set[UUID] = set()
     for row in _rows(app, Match.Started):
-        try:
-            key = str(json.loads(row.state).get("key", "?"))
-        except (ValueError, UnicodeDecodeError, AttributeError):
-            key = "?"
-        found.add(UUID(str(row.originator_id)))
-        yield UUID(str(row.originator_id)), key
+        stored_id = UUID(str(row.originator_id))
+        found.add(stored_id)
+        yield stored_id, _name_of(stored_id, row.state)
     for row in _rows(app, Seal.Opened):
         try:
             opened = app.mapper.to_domain_event(row)
         except Exception:  # a seal that no longer decodes names no match
             continue
-        match_id = getattr(opened, "match_id", None)
-        if isinstance(match_id, UUID) and match_id not in found:
-            found.add(match_id)
-            yield match_id, f"match {match_id} (its start event is missing)"
+        sealed_id = getattr(opened, "match_id", None)
+        if isinstance(sealed_id, UUID) and sealed_id not in found:
+            found.add(sealed_id)
+            yield sealed_id, f"match {sealed_id} (its start event is missing)"
+
+
+def _name_of(stored_id: UUID, state: bytes) -> str:
+    """A match's name from its start row as stored: the key it shows, if that key is this match's."""
+    try:
+        key = json.loads(state).get("key")
+    except (ValueError, UnicodeDecodeError, AttributeError):
+        key = None
+    if not isinstance(key, str):
+        return f"match {stored_id} (its start event cannot be read)"
+    if match_id(key) != stored_id:
+        return f"match {stored_id} (its start event names {key!r}, another match)"
+    return key
 
 
 def _rows(app: HonbaApp, event_class: type[Any]) -> Iterator[Any]:
@@ -92,24 +106,31 @@ def _rows(app: HonbaApp, event_class: type[Any]) -> Iterator[Any]:
         start = batch[-1].id + 1
 
 
-def check_match(app: HonbaApp, match_id: UUID, key: str) -> MatchCheck:
+def check_match(app: HonbaApp, match_uuid: UUID, key: str) -> MatchCheck:
     """Check one stored match's chain and seal."""
     links: list[Link] = []
     problems: list[ChainProblem] = []
-    for stored in app.recorder.select_events(match_id):
+    for stored in app.recorder.select_events(match_uuid):
         try:
             event = app.mapper.to_domain_event(stored)
             links.append(Link(stored.originator_version, event_digest(event), str(getattr(event, "prior", ""))))
         except Exception as exc:  # a row that no longer decodes is altered, whatever broke in decoding
-            problems.append(ChainProblem(stored.originator_version, "altered", f"cannot be read: {exc}"))
+            why = " ".join(str(exc).split())[:200] or type(exc).__name__
+            problems.append(ChainProblem(stored.originator_version, "altered", f"cannot be read: {why}"))
             # Taken to follow the event before it, so that only this event is named.
             prior = links[-1].digest if links else GENESIS
             links.append(Link(stored.originator_version, f"unreadable-{stored.originator_version}", prior))
-    seal = app.seal_of(match_id)
+    try:
+        seal = app.seal_of(match_uuid)
+    except Exception as exc:  # a seal row that no longer decodes: the seal is altered, the chain still checked
+        seal = None
+        why = " ".join(str(exc).split())[:200] or type(exc).__name__
+        problems.append(ChainProblem(0, "altered", f"the seal cannot be read: {why}"))
+    else:
+        if seal is None:
+            problems.append(ChainProblem(0, "unsealed", "no seal was saved with this match"))
     sealed = None if seal is None else (seal.position, seal.head)
     problems += check_chain(links, sealed=sealed)
-    if seal is None:
-        problems.append(ChainProblem(0, "unsealed", "no seal was saved with this match"))
     head = links[-1].digest if links else GENESIS
     digests = tuple(link.digest for link in links)
     return MatchCheck(key, len(links), head, tuple(unique_problems(problems)), sealed=seal is not None, digests=digests)

@@ -11,7 +11,7 @@ from eventsourcing.persistence import PersistenceError
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from domain.errors import HonbaError
-from replay.app import DB_ENV, HonbaApp, default_db_path
+from replay.app import DB_ENV, DamagedMatch, HonbaApp, default_db_path
 from replay.render import SafeConsole
 
 app = typer.Typer(
@@ -85,6 +85,33 @@ def guarded(action: Callable[[], T]) -> T:
         raise fail(f"the store failed: {' '.join(str(exc).split()) or type(exc).__name__}") from None
     except OSError as exc:
         raise fail(f"{exc.filename or ''}: {exc.strerror or exc}".lstrip(": ")) from None
+
+
+def guarded_match(ctx: typer.Context, key: str, action: Callable[[], T]) -> T:
+    """Run a command body on one stored match, as ``guarded``; and when it fails in any other way
+    on a match changed behind honba's back (a seat that no longer exists, a row of another kind),
+    give the one line that names the damage instead of a traceback. Other failures are bugs: raised."""
+
+    def run() -> T:
+        try:
+            return action()
+        except (HonbaError, PersistenceError, OSError, typer.Exit):
+            raise
+        except Exception:
+            damage = shell(ctx).app.damage(key)
+            if damage is None:
+                raise
+            raise DamagedMatch(damage) from None
+
+    return guarded(run)
+
+
+def warn_if_damaged(application: HonbaApp, key: str) -> None:
+    """A warning line on stderr when a match's chain or seal does not check (what is shown may
+    not be what was recorded)."""
+    damage = application.damage(key)
+    if damage is not None:
+        err.print(f"honba: warning: {damage}")
 
 
 def shell(ctx: typer.Context) -> Shell:

@@ -530,13 +530,15 @@ def dump_line(data: Mapping[str, Any]) -> str:
     return _LINE_BREAKING.sub(lambda m: f"\\u{ord(m.group()):04x}", json.dumps(data, ensure_ascii=False))
 
 
-def export_record(match: Match, facts: Iterable[Fact] | None = None) -> str:
+def export_record(match: Match, facts: Iterable[Fact] | None = None, *, damage: str | None = None) -> str:
     """The record file of a stored match, corrections included, with its chain and seal.
 
     Import it and it gives the same match. Each line names the digest of the line
     before it (``prior``) and the last line seals the count and the head digest, so
     ``honba check FILE`` finds any line edited, removed, moved or added later.
     (``facts`` is accepted for callers that pass the history; the match's own log is used.)
+    ``damage``, for a match whose chain did not check in the store, is written in the seal
+    line, so that the file is never a clean-looking chain over a changed history.
     """
     preset, overrides = rules_reference(match.rules)
     start: dict[str, Any] = {"type": "start", "key": match.key, "players": list(match.players), "rules": preset}
@@ -560,7 +562,7 @@ def export_record(match: Match, facts: Iterable[Fact] | None = None) -> str:
                 continue
             lines.append(line)
         line_of_position[position] = len(lines)
-    return "".join(dump_line(line) + "\n" for line in chain_lines(lines))
+    return "".join(dump_line(line) + "\n" for line in chain_lines(lines, damage=damage))
 
 
 def _correction_line(correction: Any, players: Sequence[str], line_of_position: Mapping[int, int]) -> dict[str, Any]:
@@ -576,15 +578,19 @@ def _correction_line(correction: Any, players: Sequence[str], line_of_position: 
     }
 
 
-def chain_lines(lines: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """The lines with the chain: each names the digest of the one before; then the seal line."""
+def chain_lines(lines: Sequence[Mapping[str, Any]], *, damage: str | None = None) -> list[dict[str, Any]]:
+    """The lines with the chain: each names the digest of the one before; then the seal line
+    (carrying ``damage``, what did not check in the store, when there is any)."""
     chained: list[dict[str, Any]] = []
     prior = GENESIS
     for line in lines:
         linked = {**line, "prior": prior}
         chained.append(linked)
         prior = digest_of(linked)
-    chained.append({"type": "seal", "lines": len(chained), "head": prior})
+    seal: dict[str, Any] = {"type": "seal", "lines": len(chained), "head": prior}
+    if damage is not None:
+        seal["damaged"] = damage
+    chained.append(seal)
     return chained
 
 
@@ -646,6 +652,9 @@ def check_record_text(text: str, *, name: str) -> FileCheck:
         count, head = seal.get("lines"), seal.get("head")
         sealed = (count if isinstance(count, int) else 0, head if isinstance(head, str) else "")
     problems += check_chain(links, sealed=sealed, noun="line")
+    if seal is not None and "damaged" in seal:
+        detail = f"exported with --force from a store where the match did not check: {seal['damaged']}"
+        problems.append(ChainProblem(len(lines) + 1, "damaged", detail))
 
     def in_file(position: int) -> int:
         return numbers[position - 1] if 1 <= position <= len(numbers) else position
