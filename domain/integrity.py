@@ -183,6 +183,12 @@ def _insertions(links: Sequence[Link], sealed: tuple[int, str] | None, room: int
     return found
 
 
+def roll(head: str, digest: str) -> str:
+    """The rolling head of a stream whose events carry no chain of their own (a tournament's):
+    the head before, extended by the digest of the next event."""
+    return digest_of([head, digest])
+
+
 def published_digest(text: str) -> str:
     """A head digest as given to ``--against``: hex, at least its first 16 characters."""
     digest = text.strip().lower()

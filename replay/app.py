@@ -40,12 +40,13 @@ from eventsourcing.utils import Environment, get_topic
 
 from domain.codec import VALUE_CLASSES, from_data, to_data
 from domain.errors import HonbaError
+from domain.integrity import GENESIS, event_digest, roll
 from domain.match import Match, MatchContent, match_content, match_id
 from domain.progression import Fact
 from domain.rules import Ruleset
 from domain.values import HandResult, Penalty, TableState
 from replay.formats.record import early_end_reason
-from replay.seal import Seal, seal_id
+from replay.seal import STORE_CHAIN_ID, Seal, StoreChain, link, seal_id
 
 DB_ENV = "HONBA_DB"
 MEMORY = ":memory:"
@@ -92,6 +93,11 @@ class ValueTranscoding(Transcoding):
 
     def decode(self, data: Any) -> Any:
         return from_data(self.type, data)
+
+
+def _pause(attempt: int) -> None:
+    """A short, growing, jittered pause before trying a save again."""
+    time.sleep(min(0.4, 0.02 * 2**attempt) * (0.5 + random.random()))
 
 
 def _unreadable(key: str, why: object) -> str:
@@ -256,6 +262,9 @@ class Prepared:
     id: UUID
     records: tuple[StoredEvent, ...]
     content: MatchContent
+    # The match's last position and head digest, for its link in the store chain.
+    position: int = 0
+    head: str = ""
 
 
 def prepare(match: Match, mapper: Mapper[UUID]) -> Prepared:
@@ -268,7 +277,7 @@ def prepare(match: Match, mapper: Mapper[UUID]) -> Prepared:
     seal.seal(match.version, match.head)
     events = [*match.collect_events(), *seal.collect_events()]
     records = tuple(mapper.to_stored_event(event) for event in events)
-    return Prepared(match.key, match.players, match.id, records, content)
+    return Prepared(match.key, match.players, match.id, records, content, match.version, match.head)
 
 
 _MAPPERS: dict[tuple[tuple[str, str], ...], Mapper[UUID]] = {}
@@ -536,25 +545,32 @@ class HonbaApp(Application[UUID]):
         """
         if not batch:
             return []
+        links = self._links([(prepared.id, prepared.position, prepared.head) for prepared in batch])
         try:
-            self._insert([record for prepared in batch for record in prepared.records])
+            self._insert([record for prepared in batch for record in prepared.records] + links)
         except IntegrityError:
             return [self._store_one(prepared) for prepared in batch]
         return [True] * len(batch)
 
     def _store_one(self, prepared: Prepared) -> bool | MatchExists:
-        same = self._same_as_stored(prepared)
-        if same is not False:
-            return same if isinstance(same, MatchExists) else False
-        try:
-            self._insert(prepared.records)
-        except IntegrityError:
-            # Stored by another process since the look above (or only a stray seal is).
+        for attempt in range(1, TRIES + 1):
             same = self._same_as_stored(prepared)
-            if same is False:
+            if same is not False:
+                return same if isinstance(same, MatchExists) else False
+            try:
+                self._insert([*prepared.records, *self._links([(prepared.id, prepared.position, prepared.head)])])
+            except IntegrityError:
+                # Stored by another process since the look above, or another save took the store
+                # chain's next link (then this match is still absent: try again), or only a stray seal is.
+                same = self._same_as_stored(prepared)
+                if same is not False:
+                    return same if isinstance(same, MatchExists) else False
+                if attempt < TRIES and not self.recorder.select_events(seal_id(prepared.id), limit=1):
+                    _pause(attempt)
+                    continue
                 return MatchExists(f"match {prepared.key!r} changed in the store while it was imported; try again")
-            return same if isinstance(same, MatchExists) else False
-        return True
+            return True
+        raise AssertionError("unreachable")  # pragma: no cover
 
     def _same_as_stored(self, prepared: Prepared) -> bool | MatchExists:
         """False when no match with that key is stored; True when the same one is; else the conflict."""
@@ -590,12 +606,86 @@ class HonbaApp(Application[UUID]):
         return seal
 
     def _save(self, match: Match) -> None:
-        # The seal goes into the same transaction as the match's new events.
+        # The seal and the store chain's link go into the same transaction as the match's new events.
         seal = self.seal_of(match.id) or Seal.open(match.id)
         seal.seal(match.version, match.head)
+        conflict = StoreConflict(f"match {match.key!r} changed in the store while this command ran; try again")
         try:
-            self.save(match, seal)
+            self.save_linked(match, (match.id, match.version, match.head), seal)
         except IntegrityError:
-            raise StoreConflict(f"match {match.key!r} changed in the store while this command ran; try again") from None
+            raise conflict from None
         except PersistenceError as exc:
             raise StoreError(f"cannot save match {match.key!r}: {' '.join(str(exc).split())}") from None
+
+    def save_tournament(self, tournament: Any) -> None:
+        """Save a tournament's new events with the store chain's link. Its events carry no chain
+        of their own: the link records the rolling head over all of them (``domain.integrity.roll``),
+        so that ``honba check`` sees any of them changed, removed or rolled back."""
+        head = GENESIS
+        for stored in self.recorder.select_events(tournament.id):
+            try:
+                head = roll(head, event_digest(self.mapper.to_domain_event(stored)))
+            except Exception as exc:  # a row changed behind honba's back
+                why = " ".join(str(exc).split())[:200] or type(exc).__name__
+                raise StoreError(
+                    f"the tournament is damaged in the store at event {stored.originator_version}: "
+                    f"it cannot be read ({why}); nothing recorded; see honba check"
+                ) from None
+        for event in tournament.pending_events:
+            head = roll(head, event_digest(event))
+        self.save_linked(tournament, (tournament.id, tournament.version, head))
+
+    def save_linked(self, aggregate: Any, stream: tuple[UUID, int, str], *others: Any) -> None:
+        """Save an aggregate's new events (and those of ``others``, its seal) with the store
+        chain's next link for ``stream`` (its id, last position, head digest), in one transaction.
+
+        Another save may take the chain's next link first: when the aggregate itself is still as
+        it was loaded, its events are saved again with the link after that one; when it changed,
+        ``IntegrityError`` (the caller's conflict).
+        """
+        loaded = aggregate.version - len(aggregate.pending_events)
+        events = [*aggregate.collect_events(), *(e for other in others for e in other.collect_events())]
+        for attempt in range(1, TRIES + 1):
+            links = self._link_events([stream])
+            try:
+                self.save(*events, *links)
+            except IntegrityError:
+                latest = self.recorder.select_events(aggregate.id, desc=True, limit=1)
+                if attempt == TRIES or (latest[0].originator_version if latest else 0) != loaded:
+                    raise
+                _pause(attempt)
+            else:
+                return
+
+    def store_head(self) -> str:
+        """The digest of the store chain's last link (``""`` before the first save, or when it cannot be read)."""
+        last = self.recorder.select_events(STORE_CHAIN_ID, desc=True, limit=1)
+        try:
+            return event_digest(self.mapper.to_domain_event(last[0])) if last else GENESIS
+        except Exception:  # a damaged last link: honba check names it
+            return GENESIS
+
+    def _links(self, streams: Sequence[tuple[UUID, int, str]]) -> list[StoredEvent]:
+        """The store chain's next links, one per (stream id, last position, head digest), encoded."""
+        return [self.mapper.to_stored_event(event) for event in self._link_events(streams)]
+
+    def _link_events(self, streams: Sequence[tuple[UUID, int, str]]) -> list[StoreChain.Linked]:
+        """The store chain's next links, one per (stream id, last position, head digest)."""
+        last = self.recorder.select_events(STORE_CHAIN_ID, desc=True, limit=1)
+        version, prior = 0, GENESIS
+        if last:
+            version = last[0].originator_version
+            try:
+                prior = event_digest(self.mapper.to_domain_event(last[0]))
+            except Exception as exc:  # the last link was changed behind honba's back
+                why = " ".join(str(exc).split())[:200] or type(exc).__name__
+                raise StoreError(
+                    f"the store chain is damaged at link {version}: it cannot be read ({why}); "
+                    "nothing recorded; see honba check"
+                ) from None
+        events = []
+        for offset, (stream, position, head) in enumerate(streams, start=1):
+            new = link(version + offset, stream, position, head, prior)
+            prior = event_digest(new)
+            events.append(new)
+        return events

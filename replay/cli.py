@@ -58,6 +58,7 @@ def start(
         )
         out.print(f"Started {key!r} under {ruleset.name}: {', '.join(match.players)}")
         _print_status(match.players, match.state, match.rules)
+        _print_heads(shell(ctx).app, match)
 
     guarded(run)
 
@@ -206,6 +207,7 @@ def penalty(
         else:
             match = application.penalise(key, fact, client_key=client_key)
         _print_status(match.players, match.state, match.rules)
+        _print_heads(shell(ctx).app, match)
 
     guarded_match(ctx, key, run)
 
@@ -222,6 +224,7 @@ def end(
     def run() -> None:
         match = shell(ctx).app.end(key, reason, client_key=client_key)
         _print_status(match.players, match.state, match.rules)
+        _print_heads(shell(ctx).app, match)
 
     guarded_match(ctx, key, run)
 
@@ -229,6 +232,12 @@ def end(
 def _record(ctx: typer.Context, key: str, result: Any, client_key: str | None) -> None:
     match = shell(ctx).app.record(key, result, client_key=client_key)
     _print_status(match.players, match.state, match.rules)
+    _print_heads(shell(ctx).app, match)
+
+
+def _print_heads(application: HonbaApp, match: Match) -> None:
+    """The digests to publish: the match's head, and the store's (``honba check --against``)."""
+    out.print(f"Head digest: {match.head}; store head digest {application.store_head()}", soft_wrap=True)
 
 
 def _print_status(players: tuple[str, ...], state: TableState, rules: Ruleset) -> None:
@@ -255,6 +264,7 @@ def status(
             return
         out.print(f"Match {key!r} ({match.rules.name})", markup=False, highlight=False)
         _print_status(match.players, state, match.rules)
+        _print_heads(application, match)
 
     guarded_match(ctx, key, run)
 

@@ -16,7 +16,7 @@ from domain.rules import Ruleset, load_preset, parse_rule_text
 from domain.values import Penalty
 from replay.audit import AuditReport, build_report, read_sheet, report_data
 from replay.formats.record import check_record_text, fact_from_line
-from replay.integrity import MatchCheck, check_match, check_store
+from replay.integrity import MatchCheck, check_match, check_store, read_store_chain
 from replay.parsing import InputError
 from replay.render import describe_fact, json_text, ledger_table
 from replay.shell import ClientKey, app, guarded, guarded_match, out, shell
@@ -116,26 +116,46 @@ def check(
     inserted, a file has no chain to check, or the history no longer holds the --against digest.
     """
 
-    def run() -> list[MatchCheck]:
+    def run() -> tuple[list[MatchCheck], MatchCheck | None]:
         published = None
         if against is not None:
-            if len(targets or ()) != 1:
-                raise InputError("--against compares one file or match with its published head digest: name one")
+            if len(targets or ()) > 1:
+                raise InputError("--against compares one file or match (or the store) with its published digest")
             try:
                 published = published_digest(against)
             except ValueError as exc:
                 raise InputError(str(exc)) from None
-        results = [_check_target(ctx, t) for t in targets] if targets else check_store(shell(ctx).app)
-        return [result.against(published) for result in results] if published else results
+        store = None
+        if targets:
+            results = [_check_target(ctx, t) for t in targets]
+        else:
+            # The whole store: every match and tournament, and the store chain itself, which
+            # --against compares with the store head digest published earlier.
+            links = read_store_chain(shell(ctx).app)
+            results = check_store(shell(ctx).app, links)
+            store = links.check if published is None else links.check.against(published)
+        if published and targets:
+            results = [result.against(published) for result in results]
+        return results, store
 
-    checks = guarded(run)
+    checks, store = guarded(run)
+    everything = [*checks, *([store] if store is not None else [])]
     if as_json:
-        print(json_text({"checked": len(checks), "results": [c.as_dict() for c in checks]}))
+        data: dict[str, Any] = {"checked": len(checks), "results": [c.as_dict() for c in checks]}
+        if store is not None:
+            data["store"] = store.as_dict()
+        print(json_text(data))
     else:
         out.print(_checks_table(checks, "Integrity"))
         broken = [c for c in checks if not c.intact]
         out.print(f"{len(checks)} checked, {len(broken)} with problems", markup=False)
-    if any(not c.intact for c in checks):
+        if store is not None:
+            state = "intact" if store.intact else "BROKEN: " + "; ".join(_problem_text(p) for p in store.problems)
+            notes = "".join(f"; {note}" for note in store.notes)
+            out.print(
+                f"Store chain: {store.events} links, {state}{notes}; store head digest {store.head}", soft_wrap=True
+            )
+    if any(not c.intact for c in everything):
         raise typer.Exit(1)
 
 
@@ -146,7 +166,7 @@ def _check_target(ctx: typer.Context, target: str) -> MatchCheck:
         application = shell(ctx).app
         if not application.recorder.select_events(match_id(target), limit=1):
             raise InputError(f"{target}: no such file, and no match of that key in the store")
-        return check_match(application, match_id(target), target)
+        return check_match(application, match_id(target), target, read_store_chain(application))
     try:
         text = path.read_bytes().decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -195,7 +215,7 @@ def audit(
             raise InputError(f"--sheet-kind must be auto, scores or changes, not {sheet_kind!r}")
         application = shell(ctx).app
         match = application.get_match(key)
-        integrity = check_match(application, match.id, key)
+        integrity = check_match(application, match.id, key, read_store_chain(application))
         sheet = None
         if against is not None:
             sheet = read_sheet(against.read_text(encoding="utf-8"), match.players, name=str(against))

@@ -47,7 +47,7 @@ def create(
     def run() -> None:
         application = shell(ctx).app
         names = [p.strip() for p in players.split(",") if p.strip()]
-        application.save(Tournament.create(name, names))
+        application.save_tournament(Tournament.create(name, names))
         out.print(f"Tournament {name!r} created with {len(names)} players", markup=False)
 
     guarded(run)

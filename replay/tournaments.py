@@ -64,7 +64,7 @@ def change_tournament(
         if not tournament.pending_events:
             return tournament
         try:
-            app.save(tournament)
+            app.save_tournament(tournament)
         except IntegrityError:
             # Another process changed (or created) the tournament since it was loaded: apply the
             # change again to the tournament as it now is.
