@@ -151,10 +151,14 @@ def postgres_env(url: str) -> dict[str, str]:
     def bad(why: str) -> StoreError:
         return StoreError(f"bad store URL {shown}: {why} (expected {POSTGRES_URL_FORM})")
 
+    unencoded = "a password with '/', '#' or '?' must be percent-encoded (%2F, %23, %3F)"
     try:
         parts = urlsplit(url)
+        if "@" in parts.path + parts.query + parts.fragment:
+            # The password ran into the path, query or fragment: the parser's own words would quote it.
+            raise bad(unencoded)
         port = parts.port
-    except ValueError as exc:
+    except ValueError as exc:  # the port, read after the last '@' of the address: no password in it
         raise bad(str(exc)) from None
     if parts.scheme.lower() not in ("postgresql", "postgres"):
         raise StoreError(
@@ -199,18 +203,32 @@ def _login_name() -> str:
 
 
 def redact(db: str) -> str:
-    """A store's name as shown in messages: a URL's password is replaced by ***."""
-    if not _URL.match(db):
+    """A store's name as shown in messages: a URL's password is replaced by ***.
+
+    The password is whatever stands between the first ``:`` after the scheme and the last ``@``,
+    however the URL parses: a password with an unencoded ``/``, ``#`` or ``?`` makes the URL
+    parse otherwise (part of it read as the path, the query or the fragment), and must not be
+    shown either. A URL whose user part cannot be told apart is masked whole.
+    """
+    found = _URL.match(db)
+    if not found:
         return db
-    try:
-        parts = urlsplit(db)
-    except ValueError:
-        return re.sub(r"(://[^:/@]*):[^@/]*@", r"\1:***@", db)
-    if parts.password is None:
-        return db
-    netloc = parts.netloc.rsplit("@", 1)
-    user = netloc[0].split(":", 1)[0]
-    return parts._replace(netloc=f"{user}:***@{netloc[1]}").geturl()
+    scheme, rest = db[: found.end()], db[found.end() :]
+    if "@" not in rest:
+        return db if ":" not in rest.split("/", 1)[0] or _plain_host(rest) else f"{scheme}***"
+    userinfo, after = rest.rsplit("@", 1)
+    if ":" not in userinfo:
+        return db if "/" not in userinfo else f"{scheme}***@{after}"
+    user = userinfo.split(":", 1)[0]
+    if "/" in user or "?" in user or "#" in user:
+        return f"{scheme}***@{after}"
+    return f"{scheme}{user}:***@{after}"
+
+
+def _plain_host(rest: str) -> bool:
+    """Whether the part after the scheme starts with ``host:port`` (a colon that is no password's)."""
+    host = rest.split("/", 1)[0].split("?", 1)[0]
+    return bool(re.fullmatch(r"[^:@]*:\d*", host))
 
 
 def _check_postgres(env: Mapping[str, str]) -> None:
