@@ -384,11 +384,14 @@ class HonbaApp(Application[UUID]):
         two (its new events read, its seal not yet, or the other way round): a problem is named
         only when a second check finds it too.
         """
-        from replay.integrity import check_match  # it reads the store through this application
+        from replay.integrity import check_match, read_store_chain  # they read the store through this application
 
         found = None
-        for _ in range(3):
-            check = check_match(self, match_id(key), key)
+        for attempt in range(3):
+            # The store chain is read only when the match's own chain or seal finds something: it
+            # tells a seal row removed from a genuine event inserted, and names a rollback.
+            store = read_store_chain(self) if attempt else None
+            check = check_match(self, match_id(key), key, store)
             problems = check.problems
             if not problems or (check.events == 0 and not check.sealed):
                 return None  # intact, or no such match at all

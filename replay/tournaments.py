@@ -121,13 +121,25 @@ def catch_up(
         notifications = app.recorder.select_notifications(start=position, limit=batch, inclusive_of_start=False)
         if not notifications:
             return folded
-        events = [app.mapper.to_domain_event(n) for n in notifications]
+        events = [_decoded(app, n) for n in notifications]
         last = notifications[-1].id
         projection.process_batch(events, Tracking(app.name, last))
         position = last
         folded += len(events)
         if tick is not None:
             tick(folded)
+
+
+def _decoded(app: HonbaApp, notification: Any) -> Any:
+    """A stored event, or the one line that says the store is damaged where it is."""
+    try:
+        return app.mapper.to_domain_event(notification)
+    except Exception as exc:  # a row changed behind honba's back, whatever broke in decoding
+        why = " ".join(str(exc).split())[:200] or type(exc).__name__
+        raise StoreError(
+            f"the store is damaged: the event at position {notification.originator_version} of "
+            f"{notification.originator_id} cannot be read ({why}); see honba check"
+        ) from None
 
 
 @attrs.frozen

@@ -207,3 +207,21 @@ def test_every_recording_command_and_status_print_the_head_digests(db: Path) -> 
         text = ok(db, *args)
         assert re.search(r"Head digest: [0-9a-f]{64}; store head digest [0-9a-f]{64}", text), args
     assert store_head(text) == store_head(ok(db, "check"))
+
+
+def test_a_command_on_a_match_whose_seal_row_was_removed_names_the_seal(db: Path) -> None:
+    delete(db, M1_SEAL, last_version(db, M1_SEAL))
+    result = honba(db, "win", "m1", "Cho:mangan", "--from", "Dai")
+    assert result.exit_code == 2
+    assert "a seal row was removed or changed" in result.stderr and "inserted" not in result.stderr
+
+
+def test_standings_on_a_store_with_an_unreadable_row_say_so_in_one_line(db: Path) -> None:
+    with sql(db) as c:
+        c.execute(
+            "UPDATE stored_events SET state = ? WHERE originator_id = ? AND originator_version = 2", (b"\x00", M1)
+        )
+    result = honba(db, "standings", "--tournament", "cup")
+    assert result.exit_code == 2
+    (line,) = result.stderr.strip().splitlines()
+    assert line.startswith("honba: the store is damaged") and "see honba check" in line
