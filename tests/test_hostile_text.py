@@ -9,6 +9,7 @@ restyles the output, hides text, or crashes a command after it stored its result
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -112,3 +113,22 @@ def test_the_console_never_reads_markup_even_when_asked() -> None:
     console.print("[/b] [link=x]y[/link] :smile:", markup=True, emoji=True)
     assert console.export_text().strip() == "[/b] [link=x]y[/link] :smile:"
     assert printable("a\tb\nc\rd\x07") == "a\tb\ncd"
+
+
+def test_a_tenhou_handle_that_decodes_to_markup_is_printed_as_text(tmp_path: Path) -> None:
+    from conftest import CORPUS
+
+    source = CORPUS / "tenhou-wire-2018" / "2018021205gm-0089-0000-b659bd89.mjlog"
+    if not source.exists():
+        pytest.skip("the shared corpus is not here")
+    text = source.read_text(encoding="utf-8")
+    handle = 'n0="%E3%82%AA%E3%83%83%E3%83%88%E3%83%83%E3%83%88"'
+    assert handle in text
+    log = tmp_path / "hostile.mjlog"  # a copy in the test's own directory, changed there
+    log.write_text(text.replace(handle, 'n0="%5B%2Fb%5DAnn"'), encoding="utf-8")
+    db = tmp_path / "t.sqlite"
+    imported = ok(db, "import", str(log))
+    (key,) = re.findall(r"match '([^']+)' stored", imported)
+    assert "[/b]Ann" in ok(db, "list")
+    assert "[/b]Ann" in ok(db, "status", key)
+    assert "[/b]Ann" in ok(db, "log", key)

@@ -225,3 +225,26 @@ def test_standings_on_a_store_with_an_unreadable_row_say_so_in_one_line(db: Path
     assert result.exit_code == 2
     (line,) = result.stderr.strip().splitlines()
     assert line.startswith("honba: the store is damaged") and "see honba check" in line
+
+
+def test_a_store_written_before_the_store_chain_checks_and_is_linked_from_its_next_save(db: Path) -> None:
+    # A store written by an earlier honba has no store chain: its matches are checked by their
+    # own chains and seals, and every save from then on is linked.
+    with sql(db) as c:
+        c.execute("DELETE FROM stored_events WHERE originator_id = ?", (STORE_CHAIN_ID.hex,))
+    assert "Store chain: 0 links, intact" in ok(db, "check")
+    before = last_version(db, M1)
+    ok(db, "draw", "m1", "--ready", "Ann")
+    assert "Store chain: 1 links, intact" in ok(db, "check")
+    for version in range(last_version(db, M1), before, -1):  # the draw's save rolled back
+        delete(db, M1, version)
+    delete(db, M1_SEAL, last_version(db, M1_SEAL))
+    assert check(db)["m1"] == [(before + 1, "deleted")]
+
+
+def test_the_store_chain_removed_whole_is_caught_only_against_the_published_store_head(db: Path) -> None:
+    published = store_head(ok(db, "check"))
+    with sql(db) as c:
+        c.execute("DELETE FROM stored_events WHERE originator_id = ?", (STORE_CHAIN_ID.hex,))
+    assert honba(db, "check").exit_code == 0  # it looks like a store written before the store chain
+    assert honba(db, "check", "--against", published).exit_code == 1
