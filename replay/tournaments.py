@@ -46,6 +46,11 @@ def get_tournament(app: HonbaApp, name: str) -> Tournament:
         tournament: Tournament = app.repository.get(tournament_id(name))
     except AggregateNotFoundError:
         raise TournamentNotFound(f"no tournament {name!r} in the store (honba tournament create)") from None
+    except Exception as exc:  # a row deleted, undecodable, of an unknown kind: whatever broke in reading
+        why = " ".join(str(exc).split())[:200] or type(exc).__name__
+        raise StoreError(
+            f"tournament {name!r} is damaged in the store: it cannot be read ({why}); see honba check"
+        ) from None
     return tournament
 
 

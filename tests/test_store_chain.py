@@ -248,3 +248,12 @@ def test_the_store_chain_removed_whole_is_caught_only_against_the_published_stor
         c.execute("DELETE FROM stored_events WHERE originator_id = ?", (STORE_CHAIN_ID.hex,))
     assert honba(db, "check").exit_code == 0  # it looks like a store written before the store chain
     assert honba(db, "check", "--against", published).exit_code == 1
+
+
+def test_a_command_on_a_tournament_with_a_deleted_row_says_so_in_one_line(db: Path) -> None:
+    delete(db, CUP, 2)
+    for args in (("tournament", "show", "cup"), ("tournament", "attach", "cup", "m2")):
+        result = honba(db, *args)
+        assert result.exit_code == 2, args
+        (line,) = result.stderr.strip().splitlines()
+        assert line.startswith("honba: tournament 'cup' is damaged in the store") and "see honba check" in line
