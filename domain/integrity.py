@@ -183,6 +183,37 @@ def _insertions(links: Sequence[Link], sealed: tuple[int, str] | None, room: int
     return found
 
 
+def roll(head: str, digest: str) -> str:
+    """The rolling head of a stream whose events carry no chain of their own (a tournament's):
+    the head before, extended by the digest of the next event."""
+    return digest_of([head, digest])
+
+
+def published_digest(text: str) -> str:
+    """A head digest as given to ``--against``: hex, at least its first 16 characters."""
+    digest = text.strip().lower()
+    if len(digest) < 16 or len(digest) > 64 or any(ch not in "0123456789abcdef" for ch in digest):
+        raise ValueError(f"--against takes a head digest (16 to 64 hex characters), not {text!r}")
+    return digest
+
+
+def check_published(digests: Sequence[str], published: str, *, noun: str = "event") -> tuple[ChainProblem | None, str]:
+    """Compare a chain (the digest of each link, in order) with a head digest published earlier.
+
+    The chain holds the published history when one of its links has that digest: the head
+    itself, or an earlier link when entries (corrections) were added since, which the note
+    says. Otherwise the history was rewritten or cut short after it was published, even
+    when it was rechained and resealed so that it checks clean on its own: a problem.
+    """
+    for index, digest in enumerate(digests):
+        if digest.startswith(published):
+            added = len(digests) - index - 1
+            note = f"the published head digest is {noun} {index + 1}'s"
+            return None, note + (f"; {added} {noun}s were added since" if added else ", the head")
+    detail = f"the published head digest {published[:16]} is not in this history: it was rewritten or cut short since"
+    return ChainProblem(0, "unpublished", detail), ""
+
+
 def unique_problems(problems: list[ChainProblem]) -> list[ChainProblem]:
     """The problems in position order, each (position, kind) once."""
     seen: set[tuple[int, str]] = set()

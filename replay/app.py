@@ -40,12 +40,13 @@ from eventsourcing.utils import Environment, get_topic
 
 from domain.codec import VALUE_CLASSES, from_data, to_data
 from domain.errors import HonbaError
+from domain.integrity import GENESIS, event_digest, roll
 from domain.match import Match, MatchContent, match_content, match_id
 from domain.progression import Fact
 from domain.rules import Ruleset
 from domain.values import HandResult, Penalty, TableState
 from replay.formats.record import early_end_reason
-from replay.seal import Seal, seal_id
+from replay.seal import STORE_CHAIN_ID, Seal, StoreChain, link, seal_id
 
 DB_ENV = "HONBA_DB"
 MEMORY = ":memory:"
@@ -76,6 +77,10 @@ class StoreError(HonbaError):
     """The store could not be opened or written."""
 
 
+class DamagedMatch(HonbaError):
+    """A stored match was changed behind honba's back: it cannot be read, or its chain or seal does not check."""
+
+
 class ValueTranscoding(Transcoding):
     """Stores a domain value as its canonical plain data (``domain.codec``)."""
 
@@ -88,6 +93,15 @@ class ValueTranscoding(Transcoding):
 
     def decode(self, data: Any) -> Any:
         return from_data(self.type, data)
+
+
+def _pause(attempt: int) -> None:
+    """A short, growing, jittered pause before trying a save again."""
+    time.sleep(min(0.4, 0.02 * 2**attempt) * (0.5 + random.random()))
+
+
+def _unreadable(key: str, why: object) -> str:
+    return f"match {key!r} is damaged in the store: it cannot be read ({why}); see honba check {key}"
 
 
 def default_db_path() -> Path:
@@ -137,10 +151,14 @@ def postgres_env(url: str) -> dict[str, str]:
     def bad(why: str) -> StoreError:
         return StoreError(f"bad store URL {shown}: {why} (expected {POSTGRES_URL_FORM})")
 
+    unencoded = "a password with '/', '#' or '?' must be percent-encoded (%2F, %23, %3F)"
     try:
         parts = urlsplit(url)
+        if "@" in parts.path + parts.query + parts.fragment:
+            # The password ran into the path, query or fragment: the parser's own words would quote it.
+            raise bad(unencoded)
         port = parts.port
-    except ValueError as exc:
+    except ValueError as exc:  # the port, read after the last '@' of the address: no password in it
         raise bad(str(exc)) from None
     if parts.scheme.lower() not in ("postgresql", "postgres"):
         raise StoreError(
@@ -185,18 +203,32 @@ def _login_name() -> str:
 
 
 def redact(db: str) -> str:
-    """A store's name as shown in messages: a URL's password is replaced by ***."""
-    if not _URL.match(db):
+    """A store's name as shown in messages: a URL's password is replaced by ***.
+
+    The password is whatever stands between the first ``:`` after the scheme and the last ``@``,
+    however the URL parses: a password with an unencoded ``/``, ``#`` or ``?`` makes the URL
+    parse otherwise (part of it read as the path, the query or the fragment), and must not be
+    shown either. A URL whose user part cannot be told apart is masked whole.
+    """
+    found = _URL.match(db)
+    if not found:
         return db
-    try:
-        parts = urlsplit(db)
-    except ValueError:
-        return re.sub(r"(://[^:/@]*):[^@/]*@", r"\1:***@", db)
-    if parts.password is None:
-        return db
-    netloc = parts.netloc.rsplit("@", 1)
-    user = netloc[0].split(":", 1)[0]
-    return parts._replace(netloc=f"{user}:***@{netloc[1]}").geturl()
+    scheme, rest = db[: found.end()], db[found.end() :]
+    if "@" not in rest:
+        return db if ":" not in rest.split("/", 1)[0] or _plain_host(rest) else f"{scheme}***"
+    userinfo, after = rest.rsplit("@", 1)
+    if ":" not in userinfo:
+        return db if "/" not in userinfo else f"{scheme}***@{after}"
+    user = userinfo.split(":", 1)[0]
+    if "/" in user or "?" in user or "#" in user:
+        return f"{scheme}***@{after}"
+    return f"{scheme}{user}:***@{after}"
+
+
+def _plain_host(rest: str) -> bool:
+    """Whether the part after the scheme starts with ``host:port`` (a colon that is no password's)."""
+    host = rest.split("/", 1)[0].split("?", 1)[0]
+    return bool(re.fullmatch(r"[^:@]*:\d*", host))
 
 
 def _check_postgres(env: Mapping[str, str]) -> None:
@@ -248,6 +280,9 @@ class Prepared:
     id: UUID
     records: tuple[StoredEvent, ...]
     content: MatchContent
+    # The match's last position and head digest, for its link in the store chain.
+    position: int = 0
+    head: str = ""
 
 
 def prepare(match: Match, mapper: Mapper[UUID]) -> Prepared:
@@ -260,7 +295,7 @@ def prepare(match: Match, mapper: Mapper[UUID]) -> Prepared:
     seal.seal(match.version, match.head)
     events = [*match.collect_events(), *seal.collect_events()]
     records = tuple(mapper.to_stored_event(event) for event in events)
-    return Prepared(match.key, match.players, match.id, records, content)
+    return Prepared(match.key, match.players, match.id, records, content, match.version, match.head)
 
 
 _MAPPERS: dict[tuple[tuple[str, str], ...], Mapper[UUID]] = {}
@@ -285,6 +320,8 @@ class MatchSummary:
     players: tuple[str, ...]
     rules: str
     source: Mapping[str, Any]
+    # What is wrong with the stored start event, when it cannot be read as this match's.
+    damaged: str = ""
 
 
 class HonbaApp(Application[UUID]):
@@ -326,12 +363,52 @@ class HonbaApp(Application[UUID]):
     # Queries.
 
     def get_match(self, key: str) -> Match:
-        """The stored match with that key."""
+        """The stored match with that key; ``DamagedMatch`` when its stored events cannot make it."""
         try:
             match: Match = self.repository.get(match_id(key))
         except AggregateNotFoundError:
             raise MatchNotFound(f"no match {key!r} in the store") from None
-        assert isinstance(match, Match)
+        except Exception as exc:  # a row deleted, undecodable, of an unknown kind: whatever broke in reading
+            why = " ".join(str(exc).split())[:200] or type(exc).__name__
+            raise DamagedMatch(self.damage(key) or _unreadable(key, why)) from None
+        if not isinstance(match, Match) or match.key != key:
+            # Another match's events stored under this key's id.
+            raise DamagedMatch(self.damage(key) or _unreadable(key, "its start event names another match"))
+        return match
+
+    def damage(self, key: str) -> str | None:
+        """One line naming what is wrong with a stored match (position, kind) and pointing at
+        ``honba check``; None when its chain and seal check.
+
+        A check that reads the events and then the seal can catch another process between the
+        two (its new events read, its seal not yet, or the other way round): a problem is named
+        only when a second check finds it too.
+        """
+        from replay.integrity import check_match, read_store_chain  # they read the store through this application
+
+        found = None
+        for attempt in range(3):
+            # The store chain is read only when the match's own chain or seal finds something: it
+            # tells a seal row removed from a genuine event inserted, and names a rollback.
+            store = read_store_chain(self) if attempt else None
+            check = check_match(self, match_id(key), key, store)
+            problems = check.problems
+            if not problems or (check.events == 0 and not check.sealed):
+                return None  # intact, or no such match at all
+            if problems == found:
+                break
+            found = problems
+        first = found[0] if found else problems[0]
+        where = f" at {first.position}" if first.position else ""
+        return f"match {key!r} is damaged in the store: {first.kind}{where} ({first.detail}); see honba check {key}"
+
+    def sound_match(self, key: str) -> Match:
+        """The stored match with that key, refused with ``DamagedMatch`` unless its chain and seal
+        check: what a command records on, so that it never extends (and reseals) a changed history."""
+        match = self.get_match(key)
+        damage = self.damage(key)
+        if damage is not None:
+            raise DamagedMatch(f"{damage}; nothing recorded")
         return match
 
     def has_match(self, key: str) -> bool:
@@ -352,10 +429,22 @@ class HonbaApp(Application[UUID]):
             if not batch:
                 return
             for notification in batch:
-                event = self.mapper.to_domain_event(notification)
-                assert isinstance(event, Match.Started)
-                yield MatchSummary(event.key, tuple(event.players), str(event.rules.get("name", "?")), event.source)
+                yield self._summary(notification)
             start = batch[-1].id + 1
+
+    def _summary(self, row: Any) -> MatchSummary:
+        """A match's summary from its stored start row; a row that cannot be read as this match's
+        start gives a summary named by the match's id that says so (``damaged``)."""
+        stored_id = UUID(str(row.originator_id))
+        try:
+            event = self.mapper.to_domain_event(row)
+        except Exception as exc:  # whatever broke in decoding: the row was changed behind honba's back
+            why = " ".join(str(exc).split())[:200] or type(exc).__name__
+            return MatchSummary(str(stored_id), (), "?", {}, damaged=f"its start event cannot be read ({why})")
+        if not isinstance(event, Match.Started) or match_id(event.key) != stored_id:
+            named = getattr(event, "key", "?")
+            return MatchSummary(str(stored_id), (), "?", {}, damaged=f"its start event names {named!r}, another match")
+        return MatchSummary(event.key, tuple(event.players), str(event.rules.get("name", "?")), event.source)
 
     # Commands.
 
@@ -436,7 +525,7 @@ class HonbaApp(Application[UUID]):
         very command, the retry records nothing). A command without a key is not retried.
         """
         for attempt in range(1, TRIES + 1):
-            match = self.get_match(key)
+            match = self.sound_match(key)
             command(match)
             if not match.pending_events:
                 return match
@@ -477,25 +566,32 @@ class HonbaApp(Application[UUID]):
         """
         if not batch:
             return []
+        links = self._links([(prepared.id, prepared.position, prepared.head) for prepared in batch])
         try:
-            self._insert([record for prepared in batch for record in prepared.records])
+            self._insert([record for prepared in batch for record in prepared.records] + links)
         except IntegrityError:
             return [self._store_one(prepared) for prepared in batch]
         return [True] * len(batch)
 
     def _store_one(self, prepared: Prepared) -> bool | MatchExists:
-        same = self._same_as_stored(prepared)
-        if same is not False:
-            return same if isinstance(same, MatchExists) else False
-        try:
-            self._insert(prepared.records)
-        except IntegrityError:
-            # Stored by another process since the look above (or only a stray seal is).
+        for attempt in range(1, TRIES + 1):
             same = self._same_as_stored(prepared)
-            if same is False:
+            if same is not False:
+                return same if isinstance(same, MatchExists) else False
+            try:
+                self._insert([*prepared.records, *self._links([(prepared.id, prepared.position, prepared.head)])])
+            except IntegrityError:
+                # Stored by another process since the look above, or another save took the store
+                # chain's next link (then this match is still absent: try again), or only a stray seal is.
+                same = self._same_as_stored(prepared)
+                if same is not False:
+                    return same if isinstance(same, MatchExists) else False
+                if attempt < TRIES and not self.recorder.select_events(seal_id(prepared.id), limit=1):
+                    _pause(attempt)
+                    continue
                 return MatchExists(f"match {prepared.key!r} changed in the store while it was imported; try again")
-            return same if isinstance(same, MatchExists) else False
-        return True
+            return True
+        raise AssertionError("unreachable")  # pragma: no cover
 
     def _same_as_stored(self, prepared: Prepared) -> bool | MatchExists:
         """False when no match with that key is stored; True when the same one is; else the conflict."""
@@ -531,12 +627,86 @@ class HonbaApp(Application[UUID]):
         return seal
 
     def _save(self, match: Match) -> None:
-        # The seal goes into the same transaction as the match's new events.
+        # The seal and the store chain's link go into the same transaction as the match's new events.
         seal = self.seal_of(match.id) or Seal.open(match.id)
         seal.seal(match.version, match.head)
+        conflict = StoreConflict(f"match {match.key!r} changed in the store while this command ran; try again")
         try:
-            self.save(match, seal)
+            self.save_linked(match, (match.id, match.version, match.head), seal)
         except IntegrityError:
-            raise StoreConflict(f"match {match.key!r} changed in the store while this command ran; try again") from None
+            raise conflict from None
         except PersistenceError as exc:
             raise StoreError(f"cannot save match {match.key!r}: {' '.join(str(exc).split())}") from None
+
+    def save_tournament(self, tournament: Any) -> None:
+        """Save a tournament's new events with the store chain's link. Its events carry no chain
+        of their own: the link records the rolling head over all of them (``domain.integrity.roll``),
+        so that ``honba check`` sees any of them changed, removed or rolled back."""
+        head = GENESIS
+        for stored in self.recorder.select_events(tournament.id):
+            try:
+                head = roll(head, event_digest(self.mapper.to_domain_event(stored)))
+            except Exception as exc:  # a row changed behind honba's back
+                why = " ".join(str(exc).split())[:200] or type(exc).__name__
+                raise StoreError(
+                    f"the tournament is damaged in the store at event {stored.originator_version}: "
+                    f"it cannot be read ({why}); nothing recorded; see honba check"
+                ) from None
+        for event in tournament.pending_events:
+            head = roll(head, event_digest(event))
+        self.save_linked(tournament, (tournament.id, tournament.version, head))
+
+    def save_linked(self, aggregate: Any, stream: tuple[UUID, int, str], *others: Any) -> None:
+        """Save an aggregate's new events (and those of ``others``, its seal) with the store
+        chain's next link for ``stream`` (its id, last position, head digest), in one transaction.
+
+        Another save may take the chain's next link first: when the aggregate itself is still as
+        it was loaded, its events are saved again with the link after that one; when it changed,
+        ``IntegrityError`` (the caller's conflict).
+        """
+        loaded = aggregate.version - len(aggregate.pending_events)
+        events = [*aggregate.collect_events(), *(e for other in others for e in other.collect_events())]
+        for attempt in range(1, TRIES + 1):
+            links = self._link_events([stream])
+            try:
+                self.save(*events, *links)
+            except IntegrityError:
+                latest = self.recorder.select_events(aggregate.id, desc=True, limit=1)
+                if attempt == TRIES or (latest[0].originator_version if latest else 0) != loaded:
+                    raise
+                _pause(attempt)
+            else:
+                return
+
+    def store_head(self) -> str:
+        """The digest of the store chain's last link (``""`` before the first save, or when it cannot be read)."""
+        last = self.recorder.select_events(STORE_CHAIN_ID, desc=True, limit=1)
+        try:
+            return event_digest(self.mapper.to_domain_event(last[0])) if last else GENESIS
+        except Exception:  # a damaged last link: honba check names it
+            return GENESIS
+
+    def _links(self, streams: Sequence[tuple[UUID, int, str]]) -> list[StoredEvent]:
+        """The store chain's next links, one per (stream id, last position, head digest), encoded."""
+        return [self.mapper.to_stored_event(event) for event in self._link_events(streams)]
+
+    def _link_events(self, streams: Sequence[tuple[UUID, int, str]]) -> list[StoreChain.Linked]:
+        """The store chain's next links, one per (stream id, last position, head digest)."""
+        last = self.recorder.select_events(STORE_CHAIN_ID, desc=True, limit=1)
+        version, prior = 0, GENESIS
+        if last:
+            version = last[0].originator_version
+            try:
+                prior = event_digest(self.mapper.to_domain_event(last[0]))
+            except Exception as exc:  # the last link was changed behind honba's back
+                why = " ".join(str(exc).split())[:200] or type(exc).__name__
+                raise StoreError(
+                    f"the store chain is damaged at link {version}: it cannot be read ({why}); "
+                    "nothing recorded; see honba check"
+                ) from None
+        events = []
+        for offset, (stream, position, head) in enumerate(streams, start=1):
+            new = link(version + offset, stream, position, head, prior)
+            prior = event_digest(new)
+            events.append(new)
+        return events

@@ -155,15 +155,20 @@ def jobs_default() -> int:
 def reading_pool(jobs: int, files: int) -> Iterator[Executor | None]:
     """Worker processes that read files for ``import_paths``; None (read here) for one job or few files.
 
-    Open it before the store: the workers start (fork) at once, before the store's connections
-    and the progress bar's thread exist. Each worker ignores Ctrl-C (this process handles it)
+    Open it before the store: the workers start at once, before the store's connections and
+    the progress bar's thread exist. They are forked from a fork server, not from this process,
+    so that they do not carry this process's command line (a ``--db`` URL with its password)
+    into the process list; what they need (the store's encoding settings, never its address
+    or password) comes with each task. Each worker ignores Ctrl-C (this process handles it)
     and ends when this process is gone, even killed without a chance to stop them.
     """
     if jobs < 2 or files < PARALLEL_FROM:
         yield None
         return
     methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("fork" if "fork" in methods else None)
+    context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    if "forkserver" in methods:
+        context.set_forkserver_preload([__name__])  # the workers start with the readers imported
     pool = ProcessPoolExecutor(
         max_workers=min(jobs, files), mp_context=context, initializer=_worker_start, initargs=(os.getpid(),)
     )
@@ -180,10 +185,27 @@ def _worker_start(parent: int) -> None:
 
 
 def _watch_parent(parent: int) -> None:
-    # A worker whose parent was killed (SIGKILL) would wait forever for work: end it.
-    while os.getppid() == parent:
+    # A worker whose honba process was killed (SIGKILL) would wait forever for work: end it.
+    # Its parent is the fork server (which waits for its workers to end), so the honba process
+    # is watched by its id: gone, or dead and not yet reaped (a zombie).
+    while _alive(parent):
         time.sleep(0.2)
     os._exit(0)
+
+
+def _alive(pid: int) -> bool:
+    """Whether the process is running (not gone, not a zombie)."""
+    if not Path("/proc/self/stat").exists():  # no /proc here: whether the id is still taken
+        try:
+            os.kill(pid, 0)
+        except (ProcessLookupError, PermissionError):
+            return False
+        return True
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[-1].split()[0] not in ("Z", "X")
 
 
 class _Storer:

@@ -32,11 +32,11 @@ from domain.values import (
     WinResult,
 )
 from projections.ledger import LedgerEntry, corrected_ledger
-from replay.app import HonbaApp
+from replay.app import DamagedMatch, HonbaApp
 from replay.formats.record import build_match, export_record, parse_record, unchained
 from replay.parsing import InputError, parse_override, parse_value, seat_of, seats_of
-from replay.render import ledger_data, ledger_table, state_data, state_lines, status_table
-from replay.shell import ClientKey, app, err, guarded, main, out, rules_app, shell
+from replay.render import json_text, ledger_data, ledger_table, state_data, state_lines, status_table
+from replay.shell import ClientKey, app, err, guarded, guarded_match, main, out, rules_app, shell, warn_if_damaged
 
 
 def _rules(preset: str, rules_file: Path | None, overrides: list[str] | None) -> Ruleset:
@@ -69,6 +69,7 @@ def start(
         )
         out.print(f"Started {key!r} under {ruleset.name}: {', '.join(match.players)}")
         _print_status(match.players, match.state, match.rules)
+        _print_heads(shell(ctx).app, match)
 
     guarded(run)
 
@@ -159,7 +160,7 @@ def win(
             wins.append(Win(seat_of(name, players), value, discarder, liable, facts, scores))
         _record(ctx, key, WinResult(tuple(wins), seats_of(riichi, players)), client_key)
 
-    guarded(run)
+    guarded_match(ctx, key, run)
 
 
 @app.command()
@@ -178,7 +179,7 @@ def draw(
         result = ExhaustiveDraw(seats_of(ready, players), seats_of(riichi, players), seats_of(nagashi, players))
         _record(ctx, key, result, client_key)
 
-    guarded(run)
+    guarded_match(ctx, key, run)
 
 
 @app.command()
@@ -195,7 +196,7 @@ def abort(
         players = shell(ctx).app.get_match(key).players
         _record(ctx, key, AbortiveDraw(kind, seats_of(riichi, players)), client_key)
 
-    guarded(run)
+    guarded_match(ctx, key, run)
 
 
 @app.command()
@@ -237,8 +238,9 @@ def penalty(
         else:
             match = application.penalise(key, fact, client_key=client_key)
         _print_status(match.players, match.state, match.rules)
+        _print_heads(shell(ctx).app, match)
 
-    guarded(run)
+    guarded_match(ctx, key, run)
 
 
 @app.command()
@@ -253,13 +255,20 @@ def end(
     def run() -> None:
         match = shell(ctx).app.end(key, reason, client_key=client_key)
         _print_status(match.players, match.state, match.rules)
+        _print_heads(shell(ctx).app, match)
 
-    guarded(run)
+    guarded_match(ctx, key, run)
 
 
 def _record(ctx: typer.Context, key: str, result: Any, client_key: str | None) -> None:
     match = shell(ctx).app.record(key, result, client_key=client_key)
     _print_status(match.players, match.state, match.rules)
+    _print_heads(shell(ctx).app, match)
+
+
+def _print_heads(application: HonbaApp, match: Match) -> None:
+    """The digests to publish: the match's head, and the store's (``honba check --against``)."""
+    out.print(f"Head digest: {match.head}; store head digest {application.store_head()}", soft_wrap=True)
 
 
 def _print_status(players: tuple[str, ...], state: TableState, rules: Ruleset) -> None:
@@ -277,15 +286,18 @@ def status(
     """The table state: hand, dealer, counters, deposits, streaks, scores."""
 
     def run() -> None:
-        match, facts = shell(ctx).app.facts(key)
+        application = shell(ctx).app
+        match, facts = application.facts(key)
+        warn_if_damaged(application, key)
         state = _state(match, facts)
         if as_json:
-            print(json.dumps({"match": key, **state_data(match.players, state, match.rules)}, ensure_ascii=False))
+            print(json_text({"match": key, **state_data(match.players, state, match.rules)}))
             return
         out.print(f"Match {key!r} ({match.rules.name})", markup=False, highlight=False)
         _print_status(match.players, state, match.rules)
+        _print_heads(application, match)
 
-    guarded(run)
+    guarded_match(ctx, key, run)
 
 
 @app.command()
@@ -297,14 +309,16 @@ def log(
     """The hand-by-hand ledger with every payment and its reason."""
 
     def run() -> None:
-        match, facts = shell(ctx).app.facts(key)
+        application = shell(ctx).app
+        match, facts = application.facts(key)
+        warn_if_damaged(application, key)
         entries = _ledger(match, facts)
         if as_json:
-            print(json.dumps({"match": key, "hands": ledger_data(match.players, entries)}, ensure_ascii=False))
+            print(json_text({"match": key, "hands": ledger_data(match.players, entries)}))
             return
         out.print(ledger_table(match.players, entries, f"Ledger of {key} ({match.rules.name})"))
 
-    guarded(run)
+    guarded_match(ctx, key, run)
 
 
 def _ledger(match: Match, facts: list[Fact]) -> list[LedgerEntry]:
@@ -327,10 +341,16 @@ def list_matches(ctx: typer.Context) -> None:
         table = Table(title="Matches")
         for column in ("key", "rules", "players", "source"):
             table.add_column(column)
+        damaged = []
         for summary in shell(ctx).app.list_matches():
             source = ", ".join(f"{k}={v}" for k, v in summary.source.items())
+            if summary.damaged:
+                damaged.append(summary)
+                source = "DAMAGED: see below"
             table.add_row(summary.key, summary.rules, ", ".join(summary.players), source)
         out.print(table)
+        for summary in damaged:
+            err.print(f"honba: match {summary.key} is damaged in the store: {summary.damaged}; see honba check")
 
     guarded(run)
 
@@ -341,12 +361,26 @@ def export(
     key: Annotated[str, typer.Argument(help="The match.")],
     output: Annotated[Path | None, typer.Option("-o", "--output", help="Write to a file instead of stdout.")] = None,
     plain: Annotated[bool, typer.Option("--plain", help="Leave out the chain and seal (for editing by hand).")] = False,
+    force: Annotated[
+        bool, typer.Option("--force", help="Export a damaged match anyway, the damage written in its seal line.")
+    ] = False,
 ) -> None:
-    """Write a match as a record file (JSON Lines), with the chain that honba check verifies."""
+    """Write a match as a record file (JSON Lines), with the chain that honba check verifies.
+
+    A match whose chain or seal does not check in the store is refused: a fresh chain over it would
+    launder the damage. With --force the file is written with the damage in its seal line, which
+    honba check reports and honba import refuses.
+    """
 
     def run() -> None:
-        match = shell(ctx).app.get_match(key)
-        text = export_record(match)
+        application = shell(ctx).app
+        match = application.get_match(key)
+        damage = application.damage(key)
+        if damage is not None and not force:
+            raise DamagedMatch(f"{damage}; not exported (--force writes it with the damage recorded)")
+        if damage is not None and plain:
+            raise InputError("a damaged match is exported with its damage recorded: leave out --plain")
+        text = export_record(match, damage=damage)
         if plain:
             text = unchained(text)
         if output is None:
@@ -355,7 +389,7 @@ def export(
             output.write_text(text, encoding="utf-8")
             err.print(f"wrote {output}", markup=False, highlight=False)
 
-    guarded(run)
+    guarded_match(ctx, key, run)
 
 
 @rules_app.command("list")

@@ -10,14 +10,16 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
+from domain.integrity import ChainProblem, published_digest
+from domain.match import match_id
 from domain.rules import Ruleset, load_preset, parse_rule_text
 from domain.values import Penalty
 from replay.audit import AuditReport, build_report, read_sheet, report_data
 from replay.formats.record import check_record_text, fact_from_line
-from replay.integrity import MatchCheck, check_match, check_store
+from replay.integrity import MatchCheck, check_match, check_store, read_store_chain
 from replay.parsing import InputError
-from replay.render import describe_fact, ledger_table
-from replay.shell import ClientKey, app, guarded, out, shell
+from replay.render import describe_fact, json_text, ledger_table
+from replay.shell import ClientKey, app, guarded, guarded_match, out, shell
 
 By = Annotated[str, typer.Option("--by", help="Who makes the correction (the referee).")]
 Why = Annotated[str, typer.Option("--reason", help="Why the correction is made.")]
@@ -52,7 +54,7 @@ def amend(
         match = application.amend(key, position, replacement, by=by, reason=reason, client_key=client_key)  # type: ignore[arg-type]
         out.print(f"Amended entry {position} of {key!r}; the original stays in the log.", markup=False)
 
-    guarded(run)
+    guarded_match(ctx, key, run)
 
 
 @app.command()
@@ -70,7 +72,12 @@ def void(
         shell(ctx).app.void(key, position, by=by, reason=reason, client_key=client_key)
         out.print(f"Voided entry {position} of {key!r}; the original stays in the log.", markup=False)
 
-    guarded(run)
+    guarded_match(ctx, key, run)
+
+
+def _problem_text(problem: ChainProblem) -> str:
+    where = f" at {problem.position}" if problem.position else ""
+    return f"{problem.kind}{where}: {problem.detail}"
 
 
 def _checks_table(checks: list[MatchCheck], title: str) -> Table:
@@ -78,12 +85,10 @@ def _checks_table(checks: list[MatchCheck], title: str) -> Table:
     for column in ("match or file", "events", "status", "head digest"):
         table.add_column(column)
     for check in checks:
-        if check.intact and check.sealed:
-            status = "intact"
-        elif check.intact:
-            status = "no chain (nothing to check)"
+        if check.intact:
+            status = "; ".join(("intact", *check.notes))
         else:
-            status = "; ".join(f"{p.kind} at {p.position}: {p.detail}" for p in check.problems)
+            status = "; ".join(_problem_text(p) for p in check.problems)
         table.add_row(check.name, str(check.events), status, check.head[:16])
     return table
 
@@ -91,40 +96,91 @@ def _checks_table(checks: list[MatchCheck], title: str) -> Table:
 @app.command()
 def check(
     ctx: typer.Context,
-    files: Annotated[
-        list[Path] | None, typer.Argument(help="Exported record files; without any, the whole store.")
+    targets: Annotated[
+        list[str] | None,
+        typer.Argument(help="Exported record files, or keys of stored matches; without any, the whole store."),
+    ] = None,
+    against: Annotated[
+        str | None,
+        typer.Option(
+            "--against",
+            help="A head digest published earlier (16 to 64 hex characters): the file's or match's "
+            "history must still hold it. With one FILE or KEY.",
+        ),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON for tools.")] = False,
 ) -> None:
     """Check that stored matches (or exported files) are the history honba recorded.
 
-    Exit 0 when everything is intact, 1 when anything was altered, deleted, reordered or inserted.
+    Exit 0 when everything is intact, 1 when anything was altered, deleted, reordered or
+    inserted, a file has no chain to check, or the history no longer holds the --against digest.
     """
 
-    def run() -> list[MatchCheck]:
-        if files:
-            results = []
-            for path in files:
-                try:
-                    text = path.read_bytes().decode("utf-8")
-                except UnicodeDecodeError as exc:
-                    raise InputError(f"{path}: not a record file: not UTF-8 text (byte {exc.start})") from None
-                report = check_record_text(text, name=str(path))
-                results.append(
-                    MatchCheck(report.name, report.lines, report.head, report.problems, sealed=report.chained)
-                )
-            return results
-        return check_store(shell(ctx).app)
+    def run() -> tuple[list[MatchCheck], MatchCheck | None]:
+        published = None
+        if against is not None:
+            if len(targets or ()) > 1:
+                raise InputError("--against compares one file or match (or the store) with its published digest")
+            try:
+                published = published_digest(against)
+            except ValueError as exc:
+                raise InputError(str(exc)) from None
+        store = None
+        if targets:
+            results = [_check_target(ctx, t) for t in targets]
+        else:
+            # The whole store: every match and tournament, and the store chain itself, which
+            # --against compares with the store head digest published earlier.
+            links = read_store_chain(shell(ctx).app)
+            results = check_store(shell(ctx).app, links)
+            store = links.check if published is None else links.check.against(published)
+        if published and targets:
+            results = [result.against(published) for result in results]
+        return results, store
 
-    checks = guarded(run)
+    checks, store = guarded(run)
+    everything = [*checks, *([store] if store is not None else [])]
     if as_json:
-        print(json.dumps({"checked": len(checks), "results": [c.as_dict() for c in checks]}, ensure_ascii=False))
+        data: dict[str, Any] = {"checked": len(checks), "results": [c.as_dict() for c in checks]}
+        if store is not None:
+            data["store"] = store.as_dict()
+        print(json_text(data))
     else:
         out.print(_checks_table(checks, "Integrity"))
         broken = [c for c in checks if not c.intact]
         out.print(f"{len(checks)} checked, {len(broken)} with problems", markup=False)
-    if any(not c.intact for c in checks):
+        if store is not None:
+            state = "intact" if store.intact else "BROKEN: " + "; ".join(_problem_text(p) for p in store.problems)
+            notes = "".join(f"; {note}" for note in store.notes)
+            out.print(
+                f"Store chain: {store.events} links, {state}{notes}; store head digest {store.head}", soft_wrap=True
+            )
+    if any(not c.intact for c in everything):
         raise typer.Exit(1)
+
+
+def _check_target(ctx: typer.Context, target: str) -> MatchCheck:
+    """Check one exported file, or else one stored match named by its key."""
+    path = Path(target)
+    if not path.is_file():
+        application = shell(ctx).app
+        if not application.recorder.select_events(match_id(target), limit=1):
+            raise InputError(f"{target}: no such file, and no match of that key in the store")
+        return check_match(application, match_id(target), target, read_store_chain(application))
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{path}: not a record file: not UTF-8 text (byte {exc.start})") from None
+    report = check_record_text(text, name=str(path))
+    return MatchCheck(
+        report.name,
+        report.lines,
+        report.head,
+        report.problems,
+        sealed=report.chained,
+        digests=report.digests,
+        noun="line",
+    )
 
 
 def _rules_ref(ref: str) -> Ruleset:
@@ -159,7 +215,7 @@ def audit(
             raise InputError(f"--sheet-kind must be auto, scores or changes, not {sheet_kind!r}")
         application = shell(ctx).app
         match = application.get_match(key)
-        integrity = check_match(application, match.id, key)
+        integrity = check_match(application, match.id, key, read_store_chain(application))
         sheet = None
         if against is not None:
             sheet = read_sheet(against.read_text(encoding="utf-8"), match.players, name=str(against))
@@ -171,12 +227,12 @@ def audit(
             html.write_text(render_audit_html(report_data(report)), encoding="utf-8")
         return report
 
-    report = guarded(run)
-    data = report_data(report)
+    report = guarded_match(ctx, key, run)
+    data = guarded_match(ctx, key, lambda: report_data(report))
     if as_json:
-        print(json.dumps(data, ensure_ascii=False))
+        print(json_text(data))
     else:
-        _print_audit(report, data)
+        guarded_match(ctx, key, lambda: _print_audit(report, data))
     if html is not None and not as_json:
         out.print(f"HTML report written to {html}", markup=False)
     # Exit 1 when something is wrong with the record: its chain, an invariant, or the claimed sheet.

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated
 
@@ -10,7 +9,7 @@ import typer
 
 from replay.batch import BATCH, LISTED, import_paths, jobs_default, reading_pool, verify_paths
 from replay.formats.detect import FORMATS, count_paths, expand_paths
-from replay.render import print_verify_run
+from replay.render import json_text, print_verify_run
 from replay.shell import app, err, fail, guarded, out, progress_bar, shell
 from replay.tournaments import attach_all
 
@@ -132,7 +131,7 @@ def verify(
         task = progress.add_task("verify", total=len(files), file="")
         run = verify_paths(paths, fmt, lambda f: progress.update(task, advance=1, file=f))
     if as_json:
-        print(json.dumps(run.as_dict(), ensure_ascii=False))
+        print(json_text(run.as_dict()))
     else:
         print_verify_run(out, run)
     for item in run.unreadable:

@@ -5,18 +5,17 @@ from __future__ import annotations
 import contextlib
 import csv
 import io
-import json
 from pathlib import Path
 from typing import Annotated, Any
 
 import attrs
 import typer
 from eventsourcing.postgres import PostgresFactory
-from rich.console import Console
 from rich.table import Table
 
 from domain.tournament import Tournament
 from replay.parsing import InputError
+from replay.render import SafeConsole, json_text
 from replay.shell import app, guarded, out, progress_bar, shell
 from replay.tournaments import (
     StandingsReport,
@@ -48,7 +47,7 @@ def create(
     def run() -> None:
         application = shell(ctx).app
         names = [p.strip() for p in players.split(",") if p.strip()]
-        application.save(Tournament.create(name, names))
+        application.save_tournament(Tournament.create(name, names))
         out.print(f"Tournament {name!r} created with {len(names)} players", markup=False)
 
     guarded(run)
@@ -185,7 +184,7 @@ def standings(
     report = guarded(run)
     data = standings_data(report)
     if fmt == "json":
-        text = json.dumps(data, ensure_ascii=False)
+        text = json_text(data)
     elif fmt == "csv":
         text = _csv(report)
     elif fmt == "html":
@@ -195,7 +194,7 @@ def standings(
     else:
         text = ""
     if fmt == "table":
-        screen = out if output is None else Console(file=io.StringIO(), width=160, color_system=None)
+        screen = out if output is None else SafeConsole(file=io.StringIO(), width=160, color_system=None)
         screen.print(_table(report, after))
         if report.in_progress:
             screen.print(f"{report.in_progress} matches still in progress do not count yet", markup=False)

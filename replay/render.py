@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Sequence
 from typing import Any
 
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from domain.codec import to_data
 from domain.progression import Fact, ranking
@@ -24,6 +27,40 @@ from domain.values import (
 )
 from projections.ledger import LedgerEntry
 from replay.batch import VerifyRun
+
+# Characters that text from data (names, keys, notes, reasons, handles) may not bring to a
+# terminal: C0 controls but newline and tab (escape sequences, carriage returns that overwrite
+# a line), DEL and the C1 controls (0x9b starts an escape sequence on some terminals), the
+# line and paragraph separators, and the bidirectional overrides that reorder what is shown.
+_UNPRINTABLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+# What JSON output writes as \\u escapes although ``ensure_ascii=False`` would leave it raw.
+_JSON_ESCAPED = re.compile("[\x7f-\x9f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def printable(text: str) -> str:
+    """Text as it may reach a terminal: control characters, separators and bidi overrides removed."""
+    return _UNPRINTABLE.sub("", text)
+
+
+def json_text(data: Any) -> str:
+    """JSON for tools: UTF-8 text kept as it is, but the characters a terminal or a line reader
+    would act on (C1 controls, line separators, bidi overrides) written as ``\\u`` escapes."""
+    return _JSON_ESCAPED.sub(lambda m: f"\\u{ord(m.group()):04x}", json.dumps(data, ensure_ascii=False))
+
+
+class SafeConsole(Console):
+    """A console that prints every string as text: never console markup (``[bold]``, ``[/``,
+    ``[link=...]``), never emoji codes, never highlighting, and without the characters
+    ``printable`` removes. Every string printed goes through ``render_str``: a line, a table's
+    title, a cell; so names from the data cannot restyle, hide or break the output."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(markup=False, emoji=False, highlight=False, **kwargs)
+
+    def render_str(self, text: str, **kwargs: Any) -> Text:
+        """The string as plain text, whatever the caller asked for."""
+        kwargs.update(markup=False, emoji=False, highlight=False)
+        return super().render_str(printable(text), **kwargs)
 
 
 def seat_wind(seat: int, state: TableState) -> str:

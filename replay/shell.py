@@ -9,11 +9,11 @@ from typing import Annotated, TypeVar
 
 import typer
 from eventsourcing.persistence import PersistenceError
-from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from domain.errors import HonbaError
-from replay.app import DB_ENV, HonbaApp, default_db_path
+from replay.app import DB_ENV, DamagedMatch, HonbaApp, default_db_path
+from replay.render import SafeConsole
 
 app = typer.Typer(
     name="honba",
@@ -37,8 +37,9 @@ def _output_width() -> int | None:
     return None if sys.stdout.isatty() else 160
 
 
-out = Console(width=_output_width())
-err = Console(stderr=True, soft_wrap=True)
+# Both print text from the data as text, never as console markup (``replay.render.SafeConsole``).
+out = SafeConsole(width=_output_width())
+err = SafeConsole(stderr=True, soft_wrap=True)
 
 T = TypeVar("T")
 DbOption = Annotated[
@@ -98,6 +99,33 @@ def guarded(action: Callable[[], T]) -> T:
         raise fail(f"{exc.filename or ''}: {exc.strerror or exc}".lstrip(": ")) from None
 
 
+def guarded_match(ctx: typer.Context, key: str, action: Callable[[], T]) -> T:
+    """Run a command body on one stored match, as ``guarded``; and when it fails in any other way
+    on a match changed behind honba's back (a seat that no longer exists, a row of another kind),
+    give the one line that names the damage instead of a traceback. Other failures are bugs: raised."""
+
+    def run() -> T:
+        try:
+            return action()
+        except (HonbaError, PersistenceError, OSError, typer.Exit):
+            raise
+        except Exception:
+            damage = shell(ctx).app.damage(key)
+            if damage is None:
+                raise
+            raise DamagedMatch(damage) from None
+
+    return guarded(run)
+
+
+def warn_if_damaged(application: HonbaApp, key: str) -> None:
+    """A warning line on stderr when a match's chain or seal does not check (what is shown may
+    not be what was recorded)."""
+    damage = application.damage(key)
+    if damage is not None:
+        err.print(f"honba: warning: {damage}")
+
+
 def shell(ctx: typer.Context) -> Shell:
     obj = ctx.obj
     assert isinstance(obj, Shell)
@@ -132,10 +160,11 @@ def main_options(ctx: typer.Context, db: DbOption = None, version: VersionOption
 def progress_bar(total: int, label: str) -> Progress:
     """A progress bar on stderr for long work (hidden for a single file)."""
     return Progress(
-        TextColumn(label),
+        TextColumn(label, markup=False),
         BarColumn(),
         MofNCompleteColumn(),
-        TextColumn("{task.fields[file]}"),
+        # A file's name is data: shown as text, never read as markup.
+        TextColumn("{task.fields[file]}", markup=False),
         console=err,
         transient=True,
         disable=total < 2,

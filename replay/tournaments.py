@@ -46,6 +46,11 @@ def get_tournament(app: HonbaApp, name: str) -> Tournament:
         tournament: Tournament = app.repository.get(tournament_id(name))
     except AggregateNotFoundError:
         raise TournamentNotFound(f"no tournament {name!r} in the store (honba tournament create)") from None
+    except Exception as exc:  # a row deleted, undecodable, of an unknown kind: whatever broke in reading
+        why = " ".join(str(exc).split())[:200] or type(exc).__name__
+        raise StoreError(
+            f"tournament {name!r} is damaged in the store: it cannot be read ({why}); see honba check"
+        ) from None
     return tournament
 
 
@@ -64,7 +69,7 @@ def change_tournament(
         if not tournament.pending_events:
             return tournament
         try:
-            app.save(tournament)
+            app.save_tournament(tournament)
         except IntegrityError:
             # Another process changed (or created) the tournament since it was loaded: apply the
             # change again to the tournament as it now is.
@@ -121,13 +126,25 @@ def catch_up(
         notifications = app.recorder.select_notifications(start=position, limit=batch, inclusive_of_start=False)
         if not notifications:
             return folded
-        events = [app.mapper.to_domain_event(n) for n in notifications]
+        events = [_decoded(app, n) for n in notifications]
         last = notifications[-1].id
         projection.process_batch(events, Tracking(app.name, last))
         position = last
         folded += len(events)
         if tick is not None:
             tick(folded)
+
+
+def _decoded(app: HonbaApp, notification: Any) -> Any:
+    """A stored event, or the one line that says the store is damaged where it is."""
+    try:
+        return app.mapper.to_domain_event(notification)
+    except Exception as exc:  # a row changed behind honba's back, whatever broke in decoding
+        why = " ".join(str(exc).split())[:200] or type(exc).__name__
+        raise StoreError(
+            f"the store is damaged: the event at position {notification.originator_version} of "
+            f"{notification.originator_id} cannot be read ({why}); see honba check"
+        ) from None
 
 
 @attrs.frozen

@@ -34,6 +34,7 @@ from fuzz_samples import xml_log
 
 from replay.app import HonbaApp
 from replay.batch import import_paths, read_for_import
+from replay.seal import STORE_CHAIN_ID
 
 GAMES = 300
 SOURCE = CORPUS / "tenhou-wire-2018"
@@ -130,13 +131,17 @@ def whole_matches_only(rows: Rows, clean: Rows) -> int:
     by_originator: dict[str, set[tuple[int, str]]] = {}
     for originator, version, topic in clean:
         by_originator.setdefault(originator, set()).add((version, topic))
-    present = {originator for originator, _, _ in rows}
+    # The store chain (one link per match stored, issue 11) is one stream of its own: the links a
+    # part-way import wrote are its first ones, one per match.
+    chain = {(version, topic) for o, version, topic in rows if o == STORE_CHAIN_ID.hex}
+    present = {originator for originator, _, _ in rows} - {STORE_CHAIN_ID.hex}
     for originator in present:
         mine = {(version, topic) for o, version, topic in rows if o == originator}
         assert mine == by_originator[originator], f"{originator} is half-stored"
     matches = sum(1 for _, _, topic in rows if topic == STARTED)
     seals = sum(1 for _, _, topic in rows if topic == "replay.seal:Seal.Opened")
     assert matches == seals, "a match stored without its seal, or a seal without its match"
+    assert chain == {(version, "replay.seal:StoreChain.Linked") for version in range(1, matches + 1)}
     return matches
 
 

@@ -32,6 +32,7 @@ from domain.values import AbortiveDraw, AbortKind
 from replay import app as app_module
 from replay.app import TRIES, HonbaApp, StoreConflict
 from replay.integrity import check_store
+from replay.seal import STORE_CHAIN_ID
 
 WORKER = Path(__file__).with_name("race_worker.py")
 HONBA = str(Path(sys.executable).with_name("honba"))
@@ -40,7 +41,18 @@ CONFLICT = f"match {KEY!r} changed in the store while this command ran; try agai
 
 
 def rows(db: str) -> list[tuple[str, int]]:
-    """Every stored event as (originator id, version), read from the table itself."""
+    """Every stored event of the match and its seal as (originator id, version), read from the
+    table itself (the store chain's links are counted apart: ``links``)."""
+    return [row for row in every_row(db) if row[0] != STORE_CHAIN_ID.hex]
+
+
+def links(db: str) -> int:
+    """How many links the store chain holds: one per save."""
+    return sum(1 for o, _ in every_row(db) if o == STORE_CHAIN_ID.hex)
+
+
+def every_row(db: str) -> list[tuple[str, int]]:
+    """Every stored event as (originator id, version)."""
     if db.startswith("postgresql://"):
         with psycopg.connect(db) as conn:
             found = conn.execute("SELECT originator_id, originator_version FROM honba_events").fetchall()
@@ -64,6 +76,7 @@ def race_db(store_db: str) -> str:
     finally:
         store.close()
     assert len(rows(store_db)) == 3
+    assert links(store_db) == 1
     return store_db
 
 
@@ -107,6 +120,7 @@ def test_without_keys_one_process_wins_and_the_other_gets_a_clear_conflict(race_
     assert refused["message"] == CONFLICT
     # The winner's draw and its seal, nothing of the loser's.
     assert len(rows(race_db)) == 3 + 2
+    assert links(race_db) == 2
     assert match_versions(race_db) == [1, 2]
     facts, broken = final(race_db)
     assert (facts["version"], facts["counters"], broken) == (2, 1, [])
@@ -117,6 +131,7 @@ def test_with_keys_the_loser_retries_and_both_results_are_recorded_once(race_db:
     assert [r["result"] for r in results] == ["recorded", "recorded"]
     assert sorted(r["conflicts"] for r in results) == [0, 1]  # one lost the race, tried again, and saved
     assert len(rows(race_db)) == 3 + 4
+    assert links(race_db) == 3
     assert match_versions(race_db) == [1, 2, 3]
     facts, broken = final(race_db)
     assert facts == {"version": 3, "keys": {"tablet-a-1", "tablet-b-1"}, "counters": 2}

@@ -320,3 +320,19 @@ def test_honba_check_names_rows_changed_behind_its_back_on_both_stores(
     table = honba("--db", tamper_store, "check")
     assert table.exit_code == 1 and f"{kind} at {position}" in table.stdout
     assert "2 checked, 1 with problems" in table.stdout
+
+
+@pytest.mark.parametrize("password", ["se/cret", "se#cret", "se?cret", "5/secret"])
+def test_a_password_with_an_unencoded_separator_is_never_shown(password: str) -> None:
+    url = f"postgresql://club:{password}@db.example:5432/honba"
+    assert "cret" not in redact(url)
+    with pytest.raises(StoreError) as refused:
+        persistence_env(url)
+    assert "cret" not in str(refused.value)
+    assert "percent-encoded" in str(refused.value)
+
+
+def test_a_url_whose_user_part_cannot_be_told_apart_is_masked_whole() -> None:
+    assert redact("postgresql://club:secret") == "postgresql://***"
+    line = one_line_error(run_honba("--db", "postgresql://club:se/cret@localhost/honba", "list"))
+    assert "cret" not in line

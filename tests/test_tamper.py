@@ -532,7 +532,7 @@ def test_importing_a_tampered_chained_file_is_refused_naming_file_and_line(
     assert stored_keys(fresh) == []
 
 
-def test_a_hand_written_file_without_a_chain_still_imports(tmp_path: Path) -> None:
+def test_a_hand_written_file_without_a_chain_imports_but_check_says_it_could_not_check_it(tmp_path: Path) -> None:
     fresh = tmp_path / "fresh.sqlite"
     path = EXAMPLES / "counters-seed.jsonl"
     assert '"prior"' not in path.read_text(encoding="utf-8")
@@ -540,8 +540,9 @@ def test_a_hand_written_file_without_a_chain_still_imports(tmp_path: Path) -> No
     assert result.exit_code == 0, result.output
     assert stored_keys(fresh) == [COUNTERS]
     checked = check_file(path)
-    assert checked.exit_code == 0
-    assert "no chain" in checked.stdout
+    # Issue 11: nothing to check is no evidence; the check says so and does not pass.
+    assert checked.exit_code == 1
+    assert "unchained" in checked.stdout
 
 
 def test_a_plain_export_edited_by_hand_imports(db: Path, tmp_path: Path) -> None:

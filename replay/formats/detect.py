@@ -6,6 +6,7 @@ import gzip
 import io
 import json
 import os
+import re
 import zlib
 from collections.abc import Iterator
 from pathlib import Path
@@ -33,6 +34,10 @@ def unpack(data: bytes, *, file: str) -> bytes:
     return unpacked
 
 
+# How honba's record files start (``honba export`` writes ``type`` first).
+_RECORD_START = re.compile(rb'\{\s*"type"\s*:\s*"start"\s*[,}]')
+
+
 def detect_format(data: bytes) -> str | None:
     """``tenhou-xml``, ``tenhou-json``, ``mjai``, ``record`` (honba's own) or None."""
     head = data.lstrip(b"\xef\xbb\xbf \t\r\n")[:4096]
@@ -46,6 +51,10 @@ def detect_format(data: bytes) -> str | None:
     if not head.startswith(b"{"):
         return None
     first_line = head.split(b"\n", 1)[0]
+    if len(first_line) == len(head) and _RECORD_START.match(head):
+        # A first line longer than the head looked at (a record's start line with long names,
+        # a long source or many rule overrides, as honba's own export writes it): a record.
+        return "record"
     try:
         first = load_json(first_line.decode("utf-8"))
     except (json.JSONDecodeError, UnicodeDecodeError):

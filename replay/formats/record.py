@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import types
 from collections.abc import Iterable, Mapping, Sequence
 from enum import Enum
@@ -291,20 +292,56 @@ def _rules(data: Mapping[str, Any], where: str) -> Ruleset:
         raise RecordError(str(exc)) from None
 
 
+# How deep a record line's arrays and objects may nest: a line needs a handful of levels;
+# a deeper one (a ``source`` nested hundreds deep) would exhaust the stack further on.
+RECORD_DEEPEST = 32
+# What ``dump_line`` escapes although JSON allows it raw: characters that readers other than
+# honba's (``str.splitlines``, editors, terminals) take for a line break or act on.
+_LINE_BREAKING = re.compile("[\x7f-\x9f\u2028\u2029]")
+
+
+def record_lines(text: str) -> list[str]:
+    """A record file's lines, exactly as the file holds them: split on newlines only (a
+    ``\\r`` before one is dropped), blank lines kept, no line for the newline ending the file.
+
+    Only ``\\n`` ends a line: the other characters ``str.splitlines`` breaks on (U+2028,
+    U+0085, form feed) may stand inside a name or a note, and must not move a line.
+    """
+    text = text.removeprefix("\ufeff")  # a BOM some editors write before the first line
+    lines = [line.removesuffix("\r") for line in text.split("\n")]
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def _load_line(raw: str) -> Any:
+    """One line's JSON, refusing nesting deeper than a record line has any use for."""
+    data = load_json(raw)
+    stack: list[tuple[Any, int]] = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if depth > RECORD_DEEPEST:
+            raise json.JSONDecodeError(f"nested more than {RECORD_DEEPEST} deep", raw, 0)
+        if isinstance(value, dict):
+            stack.extend((v, depth + 1) for v in value.values())
+        elif isinstance(value, list):
+            stack.extend((v, depth + 1) for v in value)
+    return data
+
+
 def parse_record(text: str, *, name: str = "<record>") -> MatchRecord:
     """Read a record file's text; errors name the file and the line."""
     header: MatchRecord | None = None
     facts: list[Fact] = []
     lines: list[int] = []
     corrections: list[RecordCorrection] = []
-    text = text.removeprefix("\ufeff")  # a BOM some editors write before the first line
     chained = _check_chain(text, name)
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in enumerate(record_lines(text), start=1):
         where = f"{name}:{number}"
         if not line.strip():
             continue
         try:
-            data = load_json(line)
+            data = _load_line(line)
         except json.JSONDecodeError as exc:
             raise RecordError(f"{where}: not valid JSON ({exc.msg})") from None
         if not isinstance(data, dict):
@@ -516,17 +553,21 @@ def rules_reference(rules: Ruleset) -> tuple[str, dict[str, Any]]:
 
 
 def dump_line(data: Mapping[str, Any]) -> str:
-    """One record line, in the canonical spelling export writes."""
-    return json.dumps(data, ensure_ascii=False)
+    """One record line, in the canonical spelling export writes: UTF-8 as is, but a line or
+    paragraph separator (or a C1 control) inside a name or note written as a ``\\u`` escape, so
+    that every reader sees one line (the digests are over the decoded content: unchanged)."""
+    return _LINE_BREAKING.sub(lambda m: f"\\u{ord(m.group()):04x}", json.dumps(data, ensure_ascii=False))
 
 
-def export_record(match: Match, facts: Iterable[Fact] | None = None) -> str:
+def export_record(match: Match, facts: Iterable[Fact] | None = None, *, damage: str | None = None) -> str:
     """The record file of a stored match, corrections included, with its chain and seal.
 
     Import it and it gives the same match. Each line names the digest of the line
     before it (``prior``) and the last line seals the count and the head digest, so
     ``honba check FILE`` finds any line edited, removed, moved or added later.
     (``facts`` is accepted for callers that pass the history; the match's own log is used.)
+    ``damage``, for a match whose chain did not check in the store, is written in the seal
+    line, so that the file is never a clean-looking chain over a changed history.
     """
     preset, overrides = rules_reference(match.rules)
     start: dict[str, Any] = {"type": "start", "key": match.key, "players": list(match.players), "rules": preset}
@@ -550,7 +591,7 @@ def export_record(match: Match, facts: Iterable[Fact] | None = None) -> str:
                 continue
             lines.append(line)
         line_of_position[position] = len(lines)
-    return "".join(dump_line(line) + "\n" for line in chain_lines(lines))
+    return "".join(dump_line(line) + "\n" for line in chain_lines(lines, damage=damage))
 
 
 def _correction_line(correction: Any, players: Sequence[str], line_of_position: Mapping[int, int]) -> dict[str, Any]:
@@ -566,22 +607,26 @@ def _correction_line(correction: Any, players: Sequence[str], line_of_position: 
     }
 
 
-def chain_lines(lines: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """The lines with the chain: each names the digest of the one before; then the seal line."""
+def chain_lines(lines: Sequence[Mapping[str, Any]], *, damage: str | None = None) -> list[dict[str, Any]]:
+    """The lines with the chain: each names the digest of the one before; then the seal line
+    (carrying ``damage``, what did not check in the store, when there is any)."""
     chained: list[dict[str, Any]] = []
     prior = GENESIS
     for line in lines:
         linked = {**line, "prior": prior}
         chained.append(linked)
         prior = digest_of(linked)
-    chained.append({"type": "seal", "lines": len(chained), "head": prior})
+    seal: dict[str, Any] = {"type": "seal", "lines": len(chained), "head": prior}
+    if damage is not None:
+        seal["damaged"] = damage
+    chained.append(seal)
     return chained
 
 
 def unchained(text: str) -> str:
     """A record file without its chain: no ``prior`` fields, no seal line (for editing by hand)."""
     out = []
-    for raw in text.splitlines():
+    for raw in record_lines(text):
         if not raw.strip():
             continue
         data = json.loads(raw)
@@ -601,11 +646,13 @@ def check_record_text(text: str, *, name: str) -> FileCheck:
     numbers: list[int] = []  # the file line of each non-blank line
     unreadable: dict[int, str] = {}
     problems: list[ChainProblem] = []
-    for number, raw in enumerate(text.removeprefix("\ufeff").splitlines(), start=1):
+    blank: list[int] = []
+    for number, raw in enumerate(record_lines(text), start=1):
         if not raw.strip():
+            blank.append(number)
             continue
         try:
-            data = load_json(raw)
+            data = _load_line(raw)
         except json.JSONDecodeError as exc:
             data, unreadable[len(lines) + 1] = None, f"not JSON ({exc.msg})"
         else:
@@ -616,7 +663,9 @@ def check_record_text(text: str, *, name: str) -> FileCheck:
         numbers.append(number)
     seal = lines.pop() if lines and lines[-1] is not None and lines[-1].get("type") == "seal" else None
     if seal is None and not any(line is not None and "prior" in line for line in lines):
-        return FileCheck(name, len(lines), GENESIS, (), chained=False)
+        # Nothing to check is no evidence that nothing changed: the check says it could not be made.
+        why = "the file carries no chain (no 'prior' fields, no seal line): it could not be checked"
+        return FileCheck(name, len(lines), GENESIS, (ChainProblem(0, "unchained", why),), chained=False)
     links: list[Link] = []
     for i, line in enumerate(lines, start=1):
         if line is None:
@@ -632,17 +681,26 @@ def check_record_text(text: str, *, name: str) -> FileCheck:
         count, head = seal.get("lines"), seal.get("head")
         sealed = (count if isinstance(count, int) else 0, head if isinstance(head, str) else "")
     problems += check_chain(links, sealed=sealed, noun="line")
+    if seal is not None and "damaged" in seal:
+        detail = f"exported with --force from a store where the match did not check: {seal['damaged']}"
+        problems.append(ChainProblem(len(lines) + 1, "damaged", detail))
 
     def in_file(position: int) -> int:
         return numbers[position - 1] if 1 <= position <= len(numbers) else position
 
     found: dict[tuple[int, str], ChainProblem] = {}
+    # The chain covers the file's exact lines: a blank line honba did not write is one added.
+    for number in blank:
+        found[(number, "inserted")] = ChainProblem(number, "inserted", "a blank line the chain does not include")
     for problem in problems:
         found.setdefault(
             (in_file(problem.position), problem.kind), attrs.evolve(problem, position=in_file(problem.position))
         )
     head = links[-1].digest if links else GENESIS
-    return FileCheck(name, len(lines), head, tuple(sorted(found.values(), key=lambda p: p.position)), chained=True)
+    problems = sorted(found.values(), key=lambda p: p.position)
+    return FileCheck(
+        name, len(lines), head, tuple(problems), chained=True, digests=tuple(link.digest for link in links)
+    )
 
 
 @attrs.frozen
@@ -654,3 +712,5 @@ class FileCheck:
     head: str
     problems: tuple[ChainProblem, ...]
     chained: bool = True
+    # The digest of every line, in order: a published head digest is looked for among them.
+    digests: tuple[str, ...] = ()
