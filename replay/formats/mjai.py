@@ -182,6 +182,9 @@ class _GameReader:
         self.triple_win = False
         self.line = 0
         self.kyokus: list[_Kyoku] = []
+        # The scores as the last event that stated them left them: the original mjai server
+        # writes ``scores`` on reach_accepted, hora and ryukyoku, not on start_kyoku.
+        self.running_scores: list[int] | None = None
 
     def where(self, line: int | None = None) -> str:
         return f"{self.file}, line {line if line is not None else self.line}"
@@ -241,7 +244,7 @@ class _GameReader:
         bakaze = event.get("bakaze")
         if not isinstance(bakaze, str) or bakaze not in WINDS:
             raise LogError(self.where(), f"bakaze {shown(bakaze)} is not one of E, S, W, N")
-        scores = self._ints(event.get("scores"), "scores", None)
+        scores = self._header_scores(event)
         if len(scores) not in (3, 4):
             raise LogError(self.where(), f"{len(scores)} scores: mjai games have 3 or 4 players")
         players = len(scores)
@@ -279,6 +282,27 @@ class _GameReader:
             last_draw=[None] * players,
             kita=[0] * players,
         )
+
+    def _header_scores(self, event: dict[str, Any]) -> list[int]:
+        """The scores a hand starts with: its own ``scores``, else those the previous events left.
+
+        The original mjai server (gimite/mjai, ``lib/mjai/active_game.rb``) writes no
+        ``scores`` on ``start_kyoku``; each ``reach_accepted``, ``hora`` and ``ryukyoku``
+        carries the scores after it, and every player starts with 25,000 (``game.rb``).
+        """
+        if "scores" in event:
+            return self._ints(event.get("scores"), "scores", None)
+        if self.running_scores is not None:
+            return list(self.running_scores)
+        tehais = event.get("tehais")
+        seats = len(tehais) if isinstance(tehais, list) and len(tehais) in (3, 4) else 4
+        start = load_preset("tenhou-sanma" if seats == 3 else "tenhou").start_score
+        return [start] * seats
+
+    def _note_scores(self, event: dict[str, Any], players: int) -> None:
+        """Keep the ``scores`` an event states (the original mjai's dialect) for the next hand."""
+        if "scores" in event:
+            self.running_scores = self._ints(event.get("scores"), "scores", players)
 
     def _on_end_kyoku(self, event: dict[str, Any]) -> None:
         if self.kyoku is not None:
@@ -398,6 +422,7 @@ class _GameReader:
         if changes is None:
             changes = [-1000 if s == seat else 0 for s in range(k.players)]
         k.reach_changes = [a + b for a, b in zip(k.reach_changes or [0] * k.players, changes, strict=True)]
+        self._note_scores(event, k.players)
 
     # Results.
 
@@ -426,6 +451,7 @@ class _GameReader:
         if len(k.horas) >= 2:
             self.triple_win = True
         k.horas.append(_Hora(self.line, win, value, source, deltas, len(k.accepted)))
+        self._note_scores(event, k.players)
 
     def _on_ryukyoku(self, event: dict[str, Any]) -> None:
         k = self._in_hand("ryukyoku")
@@ -434,6 +460,7 @@ class _GameReader:
         if k.draw is not None:
             raise LogError(self.where(), "the hand was drawn twice")
         k.draw = (self.line, event)
+        self._note_scores(event, k.players)
 
     # Each hand as logged, once the game's rules are known.
 
