@@ -76,6 +76,7 @@ class VerifyRun:
                 {"file": r.file, "game": r.game, "reason": r.unsupported} for r in self.reports if r.unsupported
             ],
             "unreadable": [{"file": u.file, "reason": u.reason} for u in self.unreadable],
+            "notes": [{"file": r.file, "game": r.game, "note": n} for r in self.reports for n in r.notes],
         }
 
 

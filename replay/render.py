@@ -221,6 +221,8 @@ def print_verify_run(console: Console, run: VerifyRun) -> None:
             taken = ", ".join(f"{count} from the {source}" for source, count in report.value_sources)
             line = f"hand values not in the log, taken {taken}: {report.file} {report.game}"
             console.print(line, markup=False, highlight=False)
+    for item in data["notes"]:
+        console.print(f"note: {item['file']} {item['game']}: {item['note']}", markup=False, highlight=False)
     for item in data["unsupported"]:
         console.print(f"unsupported: {item['file']} {item['game']}: {item['reason']}", markup=False, highlight=False)
     for item in data["unreadable"]:

@@ -50,6 +50,8 @@ class GameReport:
     truncated: bool = False
     # Hands whose value the log did not state, by where honba took it from ("tiles", "payment").
     value_sources: tuple[tuple[str, int], ...] = ()
+    # What the reader could not settle about the rules (see ``LoggedGame.notes``).
+    notes: tuple[str, ...] = ()
 
 
 def hand_label(hand: LoggedHand) -> str:
@@ -78,7 +80,7 @@ def verify_game(game: LoggedGame) -> GameReport:
     A hand agrees when its score changes and the table it leads to (the next
     header, or the end of the match) agree with the log.
     """
-    base = GameReport(game.file, game.game_id, truncated=game.truncated)
+    base = GameReport(game.file, game.game_id, truncated=game.truncated, notes=game.notes)
     if game.unsupported is not None:
         return attrs.evolve(base, unsupported=game.unsupported)
     if not game.hands:
@@ -165,7 +167,7 @@ def _check_end(game: LoggedGame, match: Match, label: str, differ: Any) -> None:
         return
     if list(state.scores) != list(game.final_scores):
         differ(label, "final scores", list(game.final_scores), list(state.scores))
-    if game.final_points is not None:
+    if game.final_points is not None and game.points_judged:
         ours = [float(p) for p in state.final_points]
         if ours != [float(p) for p in game.final_points]:
             differ(label, "final points", list(game.final_points), ours)

@@ -35,7 +35,7 @@ from domain.values import (
     WinResult,
 )
 from replay.formats.logmodel import LogError, LoggedGame, LoggedHand, distinct_names, load_json, shown
-from replay.formats.tenhou_rules import log_date, tenhou_rules
+from replay.formats.tenhou_rules import TenhouRules, dating, log_date, rules_for
 
 FORMAT: Final = "tenhou-json"
 
@@ -120,7 +120,7 @@ class _GameReader:
         if not isinstance(log, list):
             raise LogError(self.where("log"), "missing or not a list: this is not a tenhou.net/6 log")
         self.players = self._player_count(document, log)
-        rules, length_known = self._rules(document)
+        rules, length_known, noted = self._rules(document)
         hands: list[LoggedHand] = []
         unsupported: str | None = None
         for i, kyoku in enumerate(log):
@@ -141,6 +141,8 @@ class _GameReader:
             # The editor form has no end: it is an excerpt, checked as far as it goes.
             truncated=final_scores is None,
             length_known=length_known,
+            notes=noted.notes if unsupported is None else (),
+            points_judged=noted.points_judged,
         )
 
     # The game's header.
@@ -166,8 +168,8 @@ class _GameReader:
         )
         return 3 if log and fourth_empty else 4
 
-    def _rules(self, document: dict[str, Any]) -> tuple[Ruleset, bool]:
-        """The rules and whether the log says the game's length.
+    def _rules(self, document: dict[str, Any]) -> tuple[Ruleset, bool, TenhouRules]:
+        """The rules, whether the log says the game's length, and what the log leaves open.
 
         Tenhou's rooms ("鳳南喰赤" a hanchan, "般東喰" east-only) take Tenhou's rules of the
         log's date (``tenhou_rules``). Rooms "...の間" and "... Room ..." are Mahjong Soul's,
@@ -185,10 +187,11 @@ class _GameReader:
                 rules = load_preset("mahjongsoul-sanma" if self.players == 3 else "mahjongsoul")
                 if east:
                     rules = rules.with_overrides({"length": "east"})
-                return rules, east or south
+                return rules, east or south, TenhouRules(rules)
             ref = document.get("ref")
             played = log_date(ref) if isinstance(ref, str) else None
-            return tenhou_rules(self.players, east, played), True
+            noted = rules_for(self.players, east, dating(played), final_points=document.get("sc") is not None)
+            return noted.rules, True, noted
         except InvalidRules as exc:  # pragma: no cover - the presets ship with honba
             raise LogError(self.where("rule"), str(exc)) from None
 

@@ -39,7 +39,7 @@ from domain.values import (
 from replay.formats.detect import unpack
 from replay.formats.logmodel import LogError, LoggedGame, LoggedHand, distinct_names
 from replay.formats.logmodel import shown as quoted
-from replay.formats.tenhou_rules import log_date, tenhou_rules
+from replay.formats.tenhou_rules import TenhouRules, dating, log_date, rules_for
 
 FORMAT: Final = "tenhou-xml"
 
@@ -221,7 +221,7 @@ class _GameReader:
         if self.go is None:
             raise LogError(self.file, "no <GO> tag: the game's rules are unknown")
         self._close_hand()
-        rules, unsupported = self._rules(self.go)
+        rules, unsupported, noted = self._rules(self.go)
         final_scores: tuple[int, ...] | None = None
         points: tuple[float, ...] | None = None
         if self.owari is not None:
@@ -239,6 +239,8 @@ class _GameReader:
             final_points=points,
             unsupported=unsupported,
             truncated=self.owari is None,
+            notes=noted.notes if unsupported is None else (),
+            points_judged=noted.points_judged,
         )
 
     # Header tags.
@@ -391,13 +393,16 @@ class _GameReader:
             raise LogError(where, f"owari={quoted(','.join(owari))}: a number out of range")
         return scores, points
 
-    def _rules(self, go: ET.Element) -> tuple[Ruleset, str | None]:
-        """The preset for the GO type, and why it is unsupported when it is."""
+    def _rules(self, go: ET.Element) -> tuple[Ruleset, str | None, TenhouRules]:
+        """The preset for the GO type as of the log's date, why it is unsupported when it is, and
+        what the dating left open."""
         where = f"{self.file}, <GO>"
         kind = _int(go, "type", where)
-        rules = tenhou_rules(
-            self.players, not kind & HANCHAN, log_date(self._game_id()), early_wall_format=self.early_wall_format
-        )
+        points = self.owari[1 : 2 * self.players : 2] if self.owari is not None else []
+        points_format = None if not points else "decimal" if all("." in p for p in points) else "whole"
+        when = dating(log_date(self._game_id()), wall_seed_in_init=self.early_wall_format, points_format=points_format)
+        noted = rules_for(self.players, not kind & HANCHAN, when, final_points=self.owari is not None)
+        rules = noted.rules
         unsupported: str | None = None
         if kind & SPECIAL_BITS:
             unsupported = f"special rule set (GO type {kind}, bits {kind & SPECIAL_BITS:#x}), not standard riichi"
@@ -408,7 +413,7 @@ class _GameReader:
             unsupported = (
                 f"private lobby rules (GO lobby {quoted(go.get('lobby'))}, csrule {quoted(go.get('csrule') or '')})"
             )
-        return rules, unsupported
+        return rules, unsupported, noted
 
     def _start_score_check(self, rules: Ruleset) -> str | None:
         """A game that opens at East 1 with other than the preset's start score is not standard."""
