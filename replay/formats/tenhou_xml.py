@@ -25,6 +25,7 @@ import attrs
 import defusedxml
 import defusedxml.ElementTree as SafeET
 
+from domain.errors import InvalidRules
 from domain.rules import Ruleset
 from domain.values import (
     AbortiveDraw,
@@ -39,6 +40,7 @@ from domain.values import (
 from replay.formats.detect import unpack
 from replay.formats.logmodel import LogError, LoggedGame, LoggedHand, distinct_names
 from replay.formats.logmodel import shown as quoted
+from replay.formats.tenhou_csrule import CsruleError, decode_csrule
 from replay.formats.tenhou_rules import TenhouRules, dating, log_date, rules_for
 
 FORMAT: Final = "tenhou-xml"
@@ -409,10 +411,24 @@ class _GameReader:
         elif kind & (CHIPS | FIVE_CHIPS):
             unsupported = f"chip (shuugi) rules (GO type {kind}): chips are paid beside the points"
         elif (go.get("csrule") or "").strip(","):
-            # A private lobby's own rules (start score, uma, ...) in a format honba does not read.
-            unsupported = (
-                f"private lobby rules (GO lobby {quoted(go.get('lobby'))}, csrule {quoted(go.get('csrule') or '')})"
-            )
+            # A private lobby's own rules: they replace whatever Tenhou's date would say.
+            try:
+                lobby = decode_csrule(go.get("csrule") or "", kind)
+            except CsruleError as exc:
+                raise LogError(where, f"csrule {quoted(go.get('csrule') or '')}: {exc}") from None
+            unsupported = lobby.unsupported
+            try:
+                rules = rules.with_overrides(
+                    {
+                        **lobby.overrides,
+                        "name": f"tenhou-lobby-{go.get('lobby') or '0'}",
+                        "description": f"Tenhou private lobby {go.get('lobby') or '?'} ({', '.join(lobby.decoded)})",
+                    },
+                    source="csrule",
+                )
+            except InvalidRules as exc:
+                raise LogError(where, str(exc)) from None
+            noted = TenhouRules(rules, lobby.notes)
         return rules, unsupported, noted
 
     def _start_score_check(self, rules: Ruleset) -> str | None:
