@@ -17,12 +17,13 @@ from typing import Any
 import attrs
 
 from domain.errors import HonbaError
+from domain.rules import Ruleset
 from replay.app import HonbaApp, MatchExists, Prepared, mapper_for, prepare
 from replay.formats.detect import detect_format, expand_paths, iter_paths, read_log, unpack
 from replay.formats.logmodel import LogError
 from replay.formats.record import build_match, parse_record
 from replay.importing import match_from_log
-from replay.verify import GameReport, verify_game
+from replay.verify import GameReport, verify_game, with_rules
 
 Tick = Callable[[str], None]
 # Matches stored in one transaction by an import.
@@ -80,8 +81,11 @@ class VerifyRun:
         }
 
 
-def verify_paths(paths: list[Path], fmt: str = "auto", tick: Tick | None = None) -> VerifyRun:
-    """Verify every game of every log file under the paths."""
+def verify_paths(
+    paths: list[Path], fmt: str = "auto", tick: Tick | None = None, rules: Ruleset | None = None
+) -> VerifyRun:
+    """Verify every game of every log file under the paths; ``rules`` score the games whose
+    log does not state its rules (a Mahjong Soul friendly or tournament room)."""
     files = expand_paths(paths)
     reports: list[GameReport] = []
     unreadable: list[Unreadable] = []
@@ -91,7 +95,7 @@ def verify_paths(paths: list[Path], fmt: str = "auto", tick: Tick | None = None)
         except HonbaError as exc:
             unreadable.append(Unreadable(str(path), _reason(exc, path), _message(exc, path)))
         else:
-            reports.extend(verify_game(game) for game in games)
+            reports.extend(verify_game(with_rules(g, rules) if rules is not None else g) for g in games)
         if tick is not None:
             tick(str(path))
     return VerifyRun(len(files), tuple(reports), tuple(unreadable))

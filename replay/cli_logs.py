@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from replay.batch import BATCH, LISTED, import_paths, jobs_default, reading_pool, verify_paths
+from replay.cli_audit import _rules_ref
 from replay.formats.detect import FORMATS, count_paths, expand_paths
 from replay.render import print_verify_run
 from replay.shell import app, err, fail, guarded, out, progress_bar, shell
@@ -120,6 +121,14 @@ def verify(
     paths: Annotated[list[Path], typer.Argument(help="Game logs, or directories of them.")],
     fmt: FormatOption = "auto",
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object for tools.")] = False,
+    rules: Annotated[
+        str | None,
+        typer.Option(
+            "--rules",
+            help="A preset or rule file for games whose log does not state its rules "
+            "(Mahjong Soul friendly and tournament rooms); without it their final points are not judged.",
+        ),
+    ] = None,
 ) -> None:
     """Replay logs in memory and compare every hand with what the log recorded.
 
@@ -127,10 +136,11 @@ def verify(
     """
     if fmt not in FORMATS:
         raise fail(f"--format must be one of {', '.join(FORMATS)}, not {fmt!r}")
+    given = guarded(lambda: _rules_ref(rules)) if rules is not None else None
     files = expand_paths(paths)
     with progress_bar(len(files), "verifying") as progress:
         task = progress.add_task("verify", total=len(files), file="")
-        run = verify_paths(paths, fmt, lambda f: progress.update(task, advance=1, file=f))
+        run = verify_paths(paths, fmt, lambda f: progress.update(task, advance=1, file=f), given)
     if as_json:
         print(json.dumps(run.as_dict(), ensure_ascii=False))
     else:

@@ -158,6 +158,10 @@ class LoggedGame:
     # (a date between two known points, a room whose rules the log does not state): the
     # final points are then not compared.
     points_judged: bool = True
+    # False when the log does not state the rules at all (a Mahjong Soul friendly or
+    # tournament room): the hands are checked, the end of the match and the final points
+    # are not, unless rules are given (``honba verify --rules``).
+    rules_stated: bool = True
 
 
 def distinct_names(names: list[str], players: int) -> tuple[str, ...]:

@@ -38,6 +38,32 @@ from replay.formats.logmodel import LogError, LoggedGame, LoggedHand, distinct_n
 from replay.formats.tenhou_rules import TenhouRules, dating, log_date, rules_for
 
 FORMAT: Final = "tenhou-json"
+# Mahjong Soul's ranked rooms, as converters name them (room_name_jp / room_name_en of the
+# game's matchmode table; tensoul-py's Chinese names): all play the ranked rules of the
+# `mahjongsoul` presets.
+MAHJONG_SOUL_RANKED: Final = (
+    "銅の間",
+    "銀の間",
+    "金の間",
+    "玉の間",
+    "王座の間",
+    "铜之间",
+    "银之间",
+    "金之间",
+    "玉之间",
+    "王座之间",
+    "bronze room",
+    "silver room",
+    "gold room",
+    "jade room",
+    "throne room",
+)
+# Rooms whose rules their players set (the converters write 友人戦/Friendly for a friendly
+# room, 大会戦/Tournament (also misspelt "Tounament") for a tournament): the log does not
+# state their rules.
+MAHJONG_SOUL_CUSTOM: Final = ("友人戦", "大会戦", "friendly", "tournament", "tounament", "友人场", "比赛场")
+# A Mahjong Soul game's uuid, which converters write as the log's ref (e.g. 200101-<uuid>).
+MAHJONG_SOUL_REF: Final = re.compile(r"^\d{6}-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
 
 WIN: Final = "和了"
 EXHAUSTIVE: Final = "流局"
@@ -109,6 +135,7 @@ class _GameReader:
         self.prefix = prefix
         self.several = several
         self.players = 4
+        self.mahjong_soul = False
 
     def where(self, position: str) -> str:
         return f"{self.file}, {self.prefix}{position}".rstrip(", ")
@@ -120,7 +147,7 @@ class _GameReader:
         if not isinstance(log, list):
             raise LogError(self.where("log"), "missing or not a list: this is not a tenhou.net/6 log")
         self.players = self._player_count(document, log)
-        rules, length_known, noted = self._rules(document)
+        rules, length_known, noted = self._rules(document, log)
         hands: list[LoggedHand] = []
         unsupported: str | None = None
         for i, kyoku in enumerate(log):
@@ -143,6 +170,7 @@ class _GameReader:
             length_known=length_known,
             notes=noted.notes if unsupported is None else (),
             points_judged=noted.points_judged,
+            rules_stated=noted.points_judged or not self.mahjong_soul,
         )
 
     # The game's header.
@@ -168,32 +196,66 @@ class _GameReader:
         )
         return 3 if log and fourth_empty else 4
 
-    def _rules(self, document: dict[str, Any]) -> tuple[Ruleset, bool, TenhouRules]:
+    def _rules(self, document: dict[str, Any], log: list[Any]) -> tuple[Ruleset, bool, TenhouRules]:
         """The rules, whether the log says the game's length, and what the log leaves open.
 
         Tenhou's rooms ("鳳南喰赤" a hanchan, "般東喰" east-only) take Tenhou's rules of the
-        log's date (``tenhou_rules``). Rooms "...の間" and "... Room ..." are Mahjong Soul's,
-        converted to this format: their names tell the length only when they say East or South.
+        log's date (``tenhou_rules``). Games converted from Mahjong Soul (a room name of its
+        own, or its game uuid as ``ref``) take, in a ranked room, the ranked rules; in a
+        friendly or tournament room, or one not known, the log does not state the rules:
+        the hands are checked under Mahjong Soul's, from the starting points the log shows,
+        and the final points are not judged (``LoggedGame.rules_stated``).
         """
         rule = document.get("rule")
         disp = rule.get("disp") if isinstance(rule, dict) else None
         disp = disp if isinstance(disp, str) else ""
         title = document.get("title")
         names = " ".join([disp, *(t for t in title if isinstance(t, str))] if isinstance(title, list) else [disp])
-        east = "東" in names or "east" in names.lower()
-        south = "南" in names or "south" in names.lower()
+        lowered = names.lower()
+        east = "東" in names or "东" in names or "east" in lowered
+        south = "南" in names or "south" in lowered
+        ref = document.get("ref")
+        ranked = any(room in lowered for room in MAHJONG_SOUL_RANKED)
+        custom = any(room in lowered for room in MAHJONG_SOUL_CUSTOM)
+        self.mahjong_soul = (
+            ranked
+            or custom
+            or "の間" in names
+            or "之间" in names
+            or " room" in lowered
+            or (isinstance(ref, str) and MAHJONG_SOUL_REF.match(ref.strip()) is not None)
+        )
         try:
-            if "の間" in names or "room" in names.lower():
+            if self.mahjong_soul:
                 rules = load_preset("mahjongsoul-sanma" if self.players == 3 else "mahjongsoul")
                 if east:
                     rules = rules.with_overrides({"length": "east"})
-                return rules, east or south, TenhouRules(rules)
-            ref = document.get("ref")
+                if ranked and not custom:
+                    return rules, east or south, TenhouRules(rules)
+                return self._rules_not_stated(rules, names, log)
             played = log_date(ref) if isinstance(ref, str) else None
             noted = rules_for(self.players, east, dating(played), final_points=document.get("sc") is not None)
             return noted.rules, True, noted
         except InvalidRules as exc:  # pragma: no cover - the presets ship with honba
             raise LogError(self.where("rule"), str(exc)) from None
+
+    def _rules_not_stated(self, rules: Ruleset, room: str, log: list[Any]) -> tuple[Ruleset, bool, TenhouRules]:
+        """A Mahjong Soul room whose rules the log does not state: Mahjong Soul's payments from
+        the starting points the log shows; its end and final points are not judged."""
+        first = log[0] if log and isinstance(log[0], list) and len(log[0]) > 1 else None
+        header = first[0] if first is not None else None
+        scores = first[1][: self.players] if first is not None and isinstance(first[1], list) else []
+        opening = header == [0, 0, 0] and len(scores) == self.players
+        if opening and len(set(scores)) == 1 and isinstance(scores[0], int) and scores[0] != rules.start_score:
+            # The room's own starting points: final points then count from them, as no rule says otherwise.
+            rules = rules.with_overrides({"start_score": scores[0], "return_score": scores[0], "target_score": 0})
+        shown_room = room.strip() or "unnamed"
+        note = (
+            f"rules not stated: Mahjong Soul room {shown_room!r} does not say its rules; scores, counters and "
+            "deposits are checked under Mahjong Soul's, the end of the match and the final points are not "
+            "judged (give --rules to score them)"
+        )
+        return rules, False, TenhouRules(rules, (note,), points_judged=False)
 
     def _names(self, raw: Any) -> tuple[str, ...]:
         where = self.where("name")
