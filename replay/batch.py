@@ -18,9 +18,9 @@ import attrs
 
 from domain.errors import HonbaError
 from domain.rules import Ruleset
-from replay.app import HonbaApp, MatchExists, Prepared, mapper_for, prepare
+from replay.app import AlreadyStoredAs, HonbaApp, MatchExists, Prepared, mapper_for, prepare
 from replay.formats.detect import detect_format, expand_paths, iter_paths, read_log, unpack
-from replay.formats.logmodel import LogError
+from replay.formats.logmodel import LogError, LoggedGame
 from replay.formats.record import build_match, parse_record
 from replay.importing import match_from_log
 from replay.verify import GameReport, verify_game, with_rules
@@ -120,6 +120,10 @@ class ImportRun:
     conflicts: tuple[Unreadable, ...] = ()
     listed: tuple[tuple[str, bool], ...] = ()
     games: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    # What ``honba verify`` would flag in the games read, one line each (file, game, hand, field).
+    warnings: tuple[str, ...] = ()
+    # Games found stored under another key (the same game from another file): (file, key, stored key).
+    duplicates: tuple[tuple[str, str, str], ...] = ()
 
 
 @attrs.frozen
@@ -130,22 +134,26 @@ class FileRead:
     matches: tuple[Prepared, ...] = ()
     unsupported: tuple[Unreadable, ...] = ()
     unreadable: Unreadable | None = None
+    warnings: tuple[str, ...] = ()
 
 
-def read_for_import(path: Path, fmt: str, settings: dict[str, str]) -> FileRead:
+def read_for_import(path: Path, fmt: str, settings: dict[str, str], key_prefix: str = "") -> FileRead:
     """Read one file and build each of its games as a match, encoded for the store whose
     mapper ``settings`` are given; a file with any game the rules refuse gives no match.
+    ``key_prefix`` goes before the key of every game read from a log.
 
     Runs in a worker process of the pool (or in this one): everything but the storing.
     """
     unsupported: list[Unreadable] = []
+    warnings: list[str] = []
     try:
         mapper = mapper_for(settings)
-        matches = tuple(prepare(match, mapper) for match in _matches_in(path, fmt, unsupported))
+        built, from_log = _matches_in(path, fmt, unsupported, key_prefix, warnings)
+        matches = tuple(prepare(match, mapper, from_log=from_log) for match in built)
     except HonbaError as exc:
         problem = Unreadable(str(path), _reason(exc, path), _message(exc, path))
         return FileRead(str(path), (), tuple(unsupported), problem)
-    return FileRead(str(path), matches, tuple(unsupported))
+    return FileRead(str(path), matches, tuple(unsupported), None, tuple(warnings))
 
 
 def jobs_default() -> int:
@@ -205,9 +213,12 @@ class _Storer:
         self.listed: list[tuple[str, bool]] = []
         self.games: dict[str, tuple[str, ...]] = {}
         self.pending: list[tuple[str, Prepared]] = []
+        self.warnings: list[str] = []
+        self.duplicates: list[tuple[str, str, str]] = []
 
     def take(self, read: FileRead) -> None:
         self.files += 1
+        self.warnings.extend(read.warnings)
         self.unsupported.extend(read.unsupported)
         if read.unreadable is not None:
             self.unreadable.append(read.unreadable)
@@ -225,6 +236,11 @@ class _Storer:
                 path = Path(file)
                 self.conflicts.append(Unreadable(file, _reason(outcome, path), _message(outcome, path)))
                 continue
+            key = prepared.key
+            if isinstance(outcome, AlreadyStoredAs):
+                # The same game from another file: counted once, as the match it is stored as.
+                self.duplicates.append((file, prepared.key, outcome.key))
+                key, outcome = outcome.key, False
             if outcome:
                 self.stored += 1
             else:
@@ -232,7 +248,7 @@ class _Storer:
             if len(self.listed) <= LISTED:
                 self.listed.append((prepared.key, outcome))
             if self.keep_games:
-                self.games.setdefault(prepared.key, prepared.players)
+                self.games.setdefault(key, prepared.players)
         self.pending.clear()
 
     def run(self) -> ImportRun:
@@ -245,6 +261,8 @@ class _Storer:
             tuple(self.conflicts),
             tuple(self.listed),
             tuple(self.games.items()),
+            tuple(self.warnings),
+            tuple(self.duplicates),
         )
 
 
@@ -257,6 +275,7 @@ def import_paths(
     pool: Executor | None = None,
     batch: int = BATCH,
     keep_games: bool = False,
+    key_prefix: str = "",
 ) -> ImportRun:
     """Store every game of every file (record files or logs), each game whole or not at all.
 
@@ -276,12 +295,12 @@ def import_paths(
 
     if pool is None:
         for path in files:
-            take(read_for_import(path, fmt, settings))
+            take(read_for_import(path, fmt, settings, key_prefix))
     else:
         ahead: deque[Future[FileRead]] = deque()
         limit = AHEAD * jobs_default()
         for path in files:
-            ahead.append(pool.submit(read_for_import, path, fmt, settings))
+            ahead.append(pool.submit(read_for_import, path, fmt, settings, key_prefix))
             if len(ahead) >= limit:
                 take(ahead.popleft().result())
         while ahead:
@@ -290,8 +309,12 @@ def import_paths(
     return storer.run()
 
 
-def _matches_in(path: Path, fmt: str, unsupported: list[Unreadable]) -> list[Any]:
-    """All matches of a file, built in memory first so that a bad file stores nothing."""
+def _matches_in(
+    path: Path, fmt: str, unsupported: list[Unreadable], key_prefix: str = "", warnings: list[str] | None = None
+) -> tuple[list[Any], bool]:
+    """All matches of a file, built in memory first so that a bad file stores nothing, and
+    whether they were read from a log (not a record file). Each game read from a log is
+    also verified: what ``honba verify`` would flag in it goes to ``warnings``."""
     name = str(path)
     try:
         data = unpack(path.read_bytes(), file=name)
@@ -302,9 +325,11 @@ def _matches_in(path: Path, fmt: str, unsupported: list[Unreadable]) -> list[Any
             text = data.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
             raise LogError(name, f"not UTF-8 text (byte {exc.start})") from None
-        return [build_match(parse_record(text, name=name), name=name)]
+        return [build_match(parse_record(text, name=name), name=name)], False
     matches = []
     for game in read_log(path, fmt):
+        if key_prefix:
+            game = attrs.evolve(game, game_id=f"{key_prefix}{game.game_id}")
         if game.unsupported:
             reason = f"{game.game_id}: {game.unsupported}"
             unsupported.append(Unreadable(name, reason, f"{name}: unsupported: {reason}"))
@@ -315,12 +340,26 @@ def _matches_in(path: Path, fmt: str, unsupported: list[Unreadable]) -> list[Any
             raise
         except HonbaError as exc:
             raise LogError(name, f"game {game.game_id}: {exc}") from None
+        if warnings is not None:
+            warnings.extend(_warnings(name, game))
     seen: set[str] = set()
     for match in matches:
         if match.key in seen:
             raise LogError(name, f"two games with the same id {match.key!r}: none of the file is stored")
         seen.add(match.key)
-    return matches
+    return matches, True
+
+
+def _warnings(name: str, game: LoggedGame) -> list[str]:
+    """What ``honba verify`` would flag in a game being imported, one line each."""
+    report = verify_game(game)
+    lines = [
+        _one_line(f"{name}: game {d.game}, {d.hand}: {d.field}: the log has {d.log}, honba {d.honba}")
+        for d in report.disagreements
+    ]
+    if not game.rules_stated:
+        lines.extend(_one_line(f"{name}: game {game.game_id}: {note}") for note in game.notes)
+    return lines
 
 
 def _message(exc: HonbaError, path: Path) -> str:

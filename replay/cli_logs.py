@@ -41,6 +41,14 @@ def import_(
         int | None,
         typer.Option("--jobs", "-j", help="Processes reading files at once (default: one per core; 1: no workers)."),
     ] = None,
+    key_prefix: Annotated[
+        str,
+        typer.Option(
+            "--key-prefix",
+            help="Put this before the key of every game read from a log (keeps apart distinct games "
+            "whose files share a name, e.g. one prefix per source).",
+        ),
+    ] = "",
 ) -> None:
     """Store matches from record files and game logs; a match already stored is left as it is.
 
@@ -76,6 +84,7 @@ def import_(
                         pool=pool,
                         batch=batch,
                         keep_games=tournament is not None,
+                        key_prefix=key_prefix,
                     )
                 )
             except KeyboardInterrupt:
@@ -91,6 +100,15 @@ def import_(
         for key, stored in run.listed:
             if not stored:
                 out.print(f"match {key!r} already stored, nothing new", markup=False, highlight=False)
+    for file, key, stored_as in run.duplicates:
+        out.print(
+            f"match {key!r} ({file}) is the game already stored as {stored_as!r}: stored once",
+            markup=False,
+            highlight=False,
+        )
+    for line in run.warnings:
+        # What honba verify would flag: the game is stored, and the difference is shown.
+        err.print(f"honba: warning: {line}", markup=False, highlight=False)
     for item in (*run.unsupported, *run.unreadable, *run.conflicts):
         err.print(f"honba: {item.message}", markup=False, highlight=False)
     out.print(
