@@ -25,13 +25,17 @@ from domain.values import (
     Penalty,
     TableState,
     Win,
+    WinDetails,
     WinFacts,
     WinResult,
+    Yaku,
 )
 
 VALUE_CLASSES: tuple[type, ...] = (
     HandValue,
     WinFacts,
+    Yaku,
+    WinDetails,
     Win,
     WinResult,
     ExhaustiveDraw,

@@ -45,7 +45,7 @@ from domain.integrity import digest_of, plain
 from domain.match import Match, MatchContent, match_content, match_id
 from domain.progression import Fact
 from domain.rules import Ruleset
-from domain.values import HandResult, Penalty, TableState
+from domain.values import HandResult, Penalty, TableState, without_details
 from replay.formats.record import early_end_reason
 from replay.identity import GameIdentity, game_fingerprint, identity_id
 from replay.seal import Seal, seal_id
@@ -298,7 +298,7 @@ def _entry_digest(event: Any) -> str:
     if isinstance(event, Match.Started):
         return digest_of(["opening", plain(event.opening)])
     if isinstance(event, Match.Recorded):
-        return digest_of(["fact", plain(event.fact)])
+        return digest_of(["fact", plain(without_details(event.fact))])
     if isinstance(event, Match.Corrected):
         return digest_of(["correction", plain([event.target, event.replacement, event.by, event.reason, event.at])])
     return ""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -59,6 +60,48 @@ def describe_fact(fact: Fact, players: Sequence[str]) -> str:
     if riichi:
         text += "; riichi: " + ", ".join(players[s] for s in riichi)
     return text
+
+
+def describe_details(fact: Fact, players: Sequence[str]) -> list[str]:
+    """What a game log said of each win of a hand, one line per win, as Tenhou's viewer lists it:
+    ``Dai: 立直 1, 門前清自摸和 1; dora 2, red 1, ura 1; 30 fu; winning tile 5p; calls: pon 5p from Cho``."""
+    if not isinstance(fact, WinResult):
+        return []
+    lines = []
+    for win in fact.wins:
+        d = win.details
+        if d is None:
+            continue
+        parts = [", ".join(f"{y.name} {y.han}" for y in d.yaku) or "no yaku listed"]
+        counted = [
+            f"{name} {n}" for name, n in (("dora", d.dora), ("red", d.red), ("ura", d.ura), ("kita", d.kita)) if n
+        ]
+        if counted:
+            parts.append(", ".join(counted))
+        if d.fu is not None:
+            parts.append(f"{d.fu} fu")
+        if d.winning_tile is not None:
+            parts.append(f"winning tile {d.winning_tile}")
+        if d.calls:
+            parts.append("calls: " + ", ".join(_named_seats(c, players) for c in d.calls))
+        lines.append(f"{players[win.winner]}: " + "; ".join(parts))
+    return lines
+
+
+def _named_seats(text: str, players: Sequence[str]) -> str:
+    """``from seat 2`` as the player's name."""
+    return re.sub(
+        r"from seat (\d)",
+        lambda m: f"from {players[int(m.group(1))] if int(m.group(1)) < len(players) else m.group(0)}",
+        text,
+    )
+
+
+def details_data(fact: Fact, players: Sequence[str]) -> list[dict[str, Any]]:
+    """What a game log said of each win, for tools (``log --json``)."""
+    if not isinstance(fact, WinResult):
+        return []
+    return [{"winner": players[w.winner], **to_data(w.details)} for w in fact.wins if w.details is not None]
 
 
 def describe_payment(p: Payment, players: Sequence[str]) -> str:
@@ -150,6 +193,8 @@ def ledger_table(players: Sequence[str], entries: Sequence[LedgerEntry], title: 
     for entry in entries:
         before = entry.before
         result = describe_fact(entry.fact, players)
+        for line in describe_details(entry.fact, players):
+            result += f"\n{line}"
         if entry.deal_pass is not None:
             result += f"\n-> deal passes to {players[entry.deal_pass.to_dealer]}"
         payments = "\n".join(describe_payment(p, players) for p in entry.payments) or "-"
@@ -175,6 +220,9 @@ def ledger_data(players: Sequence[str], entries: Sequence[LedgerEntry]) -> list[
                 "deposits": entry.before.deposits,
                 "result": describe_fact(entry.fact, players),
                 "fact": to_data(entry.fact),
+                # What the game log said of each win (yaku with han, dora, fu, winning tile, calls).
+                "log_says": describe_details(entry.fact, players),
+                "log_details": details_data(entry.fact, players),
                 "payments": [
                     {
                         "payer": None if p.payer is None else players[p.payer],

@@ -35,10 +35,12 @@ from domain.values import (
     HandValue,
     TableState,
     Win,
+    WinDetails,
     WinResult,
 )
 from replay.formats.logmodel import LogError, LoggedGame, LoggedHand, distinct_names, load_json, shown
 from replay.formats.valuation import MeldTiles, WinContext, tile34, value_from_payment, value_from_tiles
+from replay.formats.yaku import details, yaku_named
 
 FORMAT: Final = "mjai"
 WINDS: Final = {"E": 0, "S": 1, "W": 2, "N": 3}
@@ -438,9 +440,15 @@ class _GameReader:
         self_drawn = actor == target
         discarder = None if self_drawn else target
         liable = self._liable(deltas, actor, discarder)
-        win = Win(winner=actor, value=HandValue(limit="mangan"), discarder=discarder, liable=liable)
         ura = event.get("ura_markers") or event.get("uradora_markers") or []
         ura_markers = self._tiles(ura, "ura_markers")
+        win = Win(
+            winner=actor,
+            value=HandValue(limit="mangan"),
+            discarder=discarder,
+            liable=liable,
+            details=self._details(k, event, actor, target),
+        )
         value = self._logged_value(event)
         source = "log"
         if value is None:
@@ -642,6 +650,30 @@ class _GameReader:
             return None
         return HandValue(han=han, fu=self._count(fu, "fu"))
 
+    def _details(self, k: _Kyoku, event: dict[str, Any], actor: int, target: int) -> WinDetails:
+        """What the hora says of the win beyond its payment (``yakus`` with their han, ``fu``), the
+        winning tile and the winner's calls as the events showed them."""
+        found = []
+        yakus = event.get("yakus")
+        if isinstance(yakus, list):
+            for item in yakus:
+                if isinstance(item, list) and len(item) == 2 and isinstance(item[0], str) and isinstance(item[1], int):
+                    found.append(yaku_named(item[0], item[1]))
+        fu = event.get("fu")
+        han = event.get("fan", event.get("han"))
+        below_limits = isinstance(han, int) and 0 < han < 5 and isinstance(fu, int) and not isinstance(fu, bool)
+        tile = event.get("pai")
+        if not isinstance(tile, str) or tile34(tile) is None:
+            last = k.last_draw[actor] if actor == target else (k.last_discard[1] if k.last_discard else None)
+            tile = last if last is not None and tile34(last) is not None else None
+        calls = [f"{m.kind} {''.join(_tenhou_tile(t) for t in m.tiles)}" for m in k.melds[actor]]
+        return details(
+            found,
+            fu=fu if below_limits else None,
+            winning_tile=_tenhou_tile(tile) if tile is not None else None,
+            calls=calls,
+        )
+
     def _tile_value(
         self, k: _Kyoku, event: dict[str, Any], actor: int, target: int, ura: list[str]
     ) -> HandValue | None:
@@ -795,6 +827,15 @@ def _is_ready(k: _Kyoku, seat: int) -> bool | None:
         return bool(Shanten.calculate_shanten(counts) == 0)
     except (ValueError, IndexError):
         return None
+
+
+def _tenhou_tile(tile: str) -> str:
+    """An mjai tile in ``1m``..``7z`` notation (a red five as its plain five)."""
+    parsed = tile34(tile)
+    if parsed is None:
+        return tile
+    kind = parsed[0]
+    return f"{kind % 9 + 1}{'mpsz'[kind // 9]}"
 
 
 def _same_kind(tile: str, kind: int) -> bool:

@@ -32,10 +32,13 @@ from domain.values import (
     HandValue,
     LimitName,
     Win,
+    WinDetails,
     WinResult,
+    Yaku,
 )
 from replay.formats.logmodel import LogError, LoggedGame, LoggedHand, distinct_names, load_json, shown
 from replay.formats.tenhou_rules import TenhouRules, dating, log_date, rules_for
+from replay.formats.yaku import details, parse_entry
 
 FORMAT: Final = "tenhou-json"
 # Mahjong Soul's ranked rooms, as converters name them (room_name_jp / room_name_en of the
@@ -398,6 +401,7 @@ class _ResultReader:
                     value=value,
                     discarder=None if from_who == who else from_who,
                     liable=None if pao == who else pao,
+                    details=_details(info[3], info[4:]),
                 )
             )
         changes = _sum_deltas(delta_lists, self.players, where)
@@ -483,6 +487,15 @@ class _ResultReader:
 
 
 # The value of a win.
+
+
+def _details(text: Any, yaku: Sequence[Any]) -> WinDetails:
+    """What the win info says beyond the value: the yaku (``立直(1飜)``, ``大三元(役満)``) with
+    the dora counted apart, and the fu of a hand below the limits (``30符...``)."""
+    found = [parse_entry(y) or Yaku(y, 0, None) for y in yaku if isinstance(y, str)]
+    match = VALUE.match(text) if isinstance(text, str) else None
+    fu = match.group("fu") if match is not None and match.group("limit") is None else None
+    return details(found, fu=int(fu) if fu is not None else None)
 
 
 def _hand_value(text: Any, yaku: Sequence[Any], where: str) -> HandValue:

@@ -35,6 +35,7 @@ from domain.values import (
     HandValue,
     LimitName,
     Win,
+    WinDetails,
     WinResult,
 )
 from replay.formats.detect import unpack
@@ -42,6 +43,7 @@ from replay.formats.logmodel import LogError, LoggedGame, LoggedHand, distinct_n
 from replay.formats.logmodel import shown as quoted
 from replay.formats.tenhou_csrule import CsruleError, decode_csrule
 from replay.formats.tenhou_rules import TenhouRules, dating, log_date, rules_for
+from replay.formats.yaku import YAKUMAN_HAN, details, tenhou_call, tile136, yaku_of
 
 FORMAT: Final = "tenhou-xml"
 
@@ -311,7 +313,8 @@ class _GameReader:
         liable = self._seat(el, "paoWho", where) if el.get("paoWho") is not None else None
         if liable == who:
             liable = None
-        win = Win(winner=who, value=_hand_value(el, where), discarder=discarder, liable=liable)
+        value = _hand_value(el, where)
+        win = Win(winner=who, value=value, discarder=discarder, liable=liable, details=self._details(el, who, where))
         if hand.wins and (discarder is None or any(w.discarder != discarder for w in hand.wins)):
             raise LogError(where, "a second win in one hand that is not a ron on the same discard")
         if any(w.winner == who for w in hand.wins):
@@ -342,6 +345,23 @@ class _GameReader:
         self._take_owari(el, where)
 
     # Helpers.
+
+    def _details(self, el: ET.Element, who: int, where: str) -> WinDetails:
+        """What the AGARI tag says of the win beyond its payment: yaku (ids with han, or
+        yakuman ids), fu, the winning tile (``machi``) and the winner's calls (``m``)."""
+        fu = _ints(el, "ten", where, at_least=3)[0]
+        limit = _ints(el, "ten", where, at_least=3)[2]
+        found = []
+        if el.get("yakuman"):
+            found = [yaku_of(y, YAKUMAN_HAN) for y in _ints(el, "yakuman", where, at_least=1)]
+        if el.get("yaku"):
+            pairs = _ints(el, "yaku", where, at_least=2)
+            found += [yaku_of(pairs[i], pairs[i + 1]) for i in range(0, len(pairs) - 1, 2)]
+        machi = el.get("machi")
+        tile = tile136(int(machi)) if machi is not None and machi.isdigit() and int(machi) < 136 else None
+        codes = [int(c) for c in (el.get("m") or "").split(",") if c.strip().isdigit()]
+        calls = [tenhou_call(code, who, self.players) for code in codes]
+        return details(found, fu=fu if limit == 0 else None, winning_tile=tile, calls=calls)
 
     def _open_hand(self, tag: str, *, ended_by_win_ok: bool = False) -> _Hand:
         hand = self.hand
