@@ -24,7 +24,7 @@ from projections.ledger import LedgerEntry, corrected_ledger
 from replay.app import HonbaApp
 from replay.formats.record import build_match, export_record, parse_record, unchained
 from replay.parsing import InputError, parse_override, parse_value, seat_of, seats_of
-from replay.render import ledger_data, ledger_table, state_data, state_lines, status_table
+from replay.render import ledger_csv, ledger_data, ledger_table, state_data, state_lines, status_table
 from replay.shell import ClientKey, app, err, guarded, main, out, rules_app, shell
 
 
@@ -262,13 +262,21 @@ def log(
     ctx: typer.Context,
     key: Annotated[str, typer.Argument(help="The match.")],
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON for tools.")] = False,
+    fmt: Annotated[
+        str, typer.Option("--format", help="table (the default), json (as --json) or csv (for spreadsheets).")
+    ] = "table",
 ) -> None:
     """The hand-by-hand ledger with every payment and its reason."""
 
     def run() -> None:
+        if fmt not in ("table", "json", "csv"):
+            raise InputError(f"--format must be table, json or csv, not {fmt!r}")
         match, facts = shell(ctx).app.facts(key)
         entries = _ledger(match, facts)
-        if as_json:
+        if fmt == "csv":
+            sys.stdout.write(ledger_csv(match.players, entries))
+            return
+        if as_json or fmt == "json":
             print(json.dumps({"match": key, "hands": ledger_data(match.players, entries)}, ensure_ascii=False))
             return
         out.print(ledger_table(match.players, entries, f"Ledger of {key} ({match.rules.name})"))
@@ -310,13 +318,25 @@ def export(
     key: Annotated[str, typer.Argument(help="The match.")],
     output: Annotated[Path | None, typer.Option("-o", "--output", help="Write to a file instead of stdout.")] = None,
     plain: Annotated[bool, typer.Option("--plain", help="Leave out the chain and seal (for editing by hand).")] = False,
+    fmt: Annotated[
+        str,
+        typer.Option("--format", help="record (a record file, the default) or tenhou-json (a tenhou.net/6 JSON log)."),
+    ] = "record",
 ) -> None:
-    """Write a match as a record file (JSON Lines), with the chain that honba check verifies."""
+    """Write a match as a record file (JSON Lines), with the chain that honba check verifies,
+    or as a tenhou.net/6 JSON log (``--format tenhou-json``) that honba verify reads back."""
 
     def run() -> None:
+        if fmt not in ("record", "tenhou-json"):
+            raise InputError(f"--format must be record or tenhou-json, not {fmt!r}")
         match = shell(ctx).app.get_match(key)
-        text = export_record(match)
-        if plain:
+        if fmt == "tenhou-json":
+            from replay.formats.tenhou_json_out import export_tenhou_json
+
+            text = export_tenhou_json(match)
+        else:
+            text = export_record(match)
+        if plain and fmt == "record":
             text = unchained(text)
         if output is None:
             sys.stdout.write(text)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -203,6 +205,70 @@ def ledger_table(players: Sequence[str], entries: Sequence[LedgerEntry], title: 
         position = "" if entry.position is None else str(entry.position)
         table.add_row(position, number, before.hand_label, players[before.dealer], result, payments, *cells)
     return table
+
+
+def ledger_csv(players: Sequence[str], entries: Sequence[LedgerEntry]) -> str:
+    """The ledger as CSV for spreadsheets: one row per entry, each player's change and score after.
+
+    Cells are text as data, never formulas: a cell a spreadsheet would read as a formula
+    (starting ``=``, ``+``, ``-``, ``@``) that is not a number is written with a leading ``'``.
+    """
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(
+        _cells(
+            [
+                "position",
+                "number",
+                "kind",
+                "hand",
+                "dealer",
+                "counters",
+                "deposits",
+                "result",
+                "log says",
+                *(f"{p} change" for p in players),
+                *(f"{p} score" for p in players),
+            ]
+        )
+    )
+    for row, entry in zip(ledger_data(players, entries), entries, strict=True):
+        writer.writerow(
+            _cells(
+                [
+                    row["position"],
+                    row["number"],
+                    row["kind"],
+                    row["hand"],
+                    row["dealer"],
+                    row["counters"],
+                    row["deposits"],
+                    row["result"],
+                    " | ".join(row["log_says"]),
+                    *entry.deltas,
+                    *entry.after.scores,
+                ]
+            )
+        )
+    return buffer.getvalue()
+
+
+def _cells(values: Sequence[Any]) -> list[str]:
+    out = []
+    for value in values:
+        text = "" if value is None else str(value)
+        if text[:1] in ("=", "+", "-", "@") and not _is_number(text):
+            text = "'" + text
+        out.append(text)
+    return out
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
 
 
 def ledger_data(players: Sequence[str], entries: Sequence[LedgerEntry]) -> list[dict[str, Any]]:

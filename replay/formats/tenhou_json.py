@@ -210,6 +210,21 @@ class _GameReader:
         and the final points are not judged (``LoggedGame.rules_stated``).
         """
         rule = document.get("rule")
+        own = rule.get("honba") if isinstance(rule, dict) else None
+        if own is not None:
+            # A log written by ``honba export --format tenhou-json`` states the match's rules.
+            if not isinstance(own, dict):
+                raise LogError(self.where("rule.honba"), "must be an object of rule values")
+            try:
+                stated = Ruleset.from_stored(own)
+            except InvalidRules as exc:
+                raise LogError(self.where("rule.honba"), str(exc)) from None
+            if stated.players != self.players:
+                raise LogError(
+                    self.where("rule.honba"), f"rules for {stated.players} players in a {self.players}-player log"
+                )
+            # A match ended early (``rule.honba_end``) is settled where the log ends.
+            return stated, not (isinstance(rule, dict) and "honba_end" in rule), TenhouRules(stated)
         disp = rule.get("disp") if isinstance(rule, dict) else None
         disp = disp if isinstance(disp, str) else ""
         title = document.get("title")
