@@ -105,10 +105,12 @@ def import_(
             f"match {key!r} ({file}) is the game already stored as {stored_as!r}: stored once",
             markup=False,
             highlight=False,
+            soft_wrap=True,
         )
     for line in run.warnings:
-        # What honba verify would flag: the game is stored, and the difference is shown.
-        err.print(f"honba: warning: {line}", markup=False, highlight=False)
+        # What honba verify would flag: the game is stored, and the difference is shown (stderr
+        # keeps one line per file that could not be stored).
+        out.print(f"warning: {line}", markup=False, highlight=False, soft_wrap=True)
     for item in (*run.unsupported, *run.unreadable, *run.conflicts):
         err.print(f"honba: {item.message}", markup=False, highlight=False)
     out.print(

@@ -212,11 +212,3 @@ def rules_for(players: int, east_only: bool, when: Dating, *, final_points: bool
     if changes:
         rules = rules.with_overrides(changes)
     return TenhouRules(rules, tuple(notes), judged)
-
-
-def tenhou_rules(players: int, east_only: bool, played: date | None, *, early_wall_format: bool = False) -> Ruleset:
-    """The preset for the room as of that date (see ``rules_for``); a log of no date takes today's rules."""
-    when = dating(played, wall_seed_in_init=early_wall_format)
-    if played is None and not early_wall_format:
-        when = Dating(date.max, date.max, "no date: today's rules")
-    return rules_for(players, east_only, when).rules
