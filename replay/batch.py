@@ -137,10 +137,13 @@ class FileRead:
     warnings: tuple[str, ...] = ()
 
 
-def read_for_import(path: Path, fmt: str, settings: dict[str, str], key_prefix: str = "") -> FileRead:
+def read_for_import(
+    path: Path, fmt: str, settings: dict[str, str], key_prefix: str = "", rules: Ruleset | None = None
+) -> FileRead:
     """Read one file and build each of its games as a match, encoded for the store whose
     mapper ``settings`` are given; a file with any game the rules refuse gives no match.
-    ``key_prefix`` goes before the key of every game read from a log.
+    ``key_prefix`` goes before the key of every game read from a log; ``rules`` are those of
+    the games whose log does not state its rules (see ``verify_paths``).
 
     Runs in a worker process of the pool (or in this one): everything but the storing.
     """
@@ -148,7 +151,7 @@ def read_for_import(path: Path, fmt: str, settings: dict[str, str], key_prefix: 
     warnings: list[str] = []
     try:
         mapper = mapper_for(settings)
-        built, from_log = _matches_in(path, fmt, unsupported, key_prefix, warnings)
+        built, from_log = _matches_in(path, fmt, unsupported, key_prefix, warnings, rules)
         matches = tuple(prepare(match, mapper, from_log=from_log) for match in built)
     except HonbaError as exc:
         problem = Unreadable(str(path), _reason(exc, path), _message(exc, path))
@@ -246,7 +249,7 @@ class _Storer:
             else:
                 self.present += 1
             if len(self.listed) <= LISTED:
-                self.listed.append((prepared.key, outcome))
+                self.listed.append((key, outcome))
             if self.keep_games:
                 self.games.setdefault(key, prepared.players)
         self.pending.clear()
@@ -276,6 +279,7 @@ def import_paths(
     batch: int = BATCH,
     keep_games: bool = False,
     key_prefix: str = "",
+    rules: Ruleset | None = None,
 ) -> ImportRun:
     """Store every game of every file (record files or logs), each game whole or not at all.
 
@@ -295,12 +299,12 @@ def import_paths(
 
     if pool is None:
         for path in files:
-            take(read_for_import(path, fmt, settings, key_prefix))
+            take(read_for_import(path, fmt, settings, key_prefix, rules))
     else:
         ahead: deque[Future[FileRead]] = deque()
         limit = AHEAD * jobs_default()
         for path in files:
-            ahead.append(pool.submit(read_for_import, path, fmt, settings, key_prefix))
+            ahead.append(pool.submit(read_for_import, path, fmt, settings, key_prefix, rules))
             if len(ahead) >= limit:
                 take(ahead.popleft().result())
         while ahead:
@@ -310,7 +314,12 @@ def import_paths(
 
 
 def _matches_in(
-    path: Path, fmt: str, unsupported: list[Unreadable], key_prefix: str = "", warnings: list[str] | None = None
+    path: Path,
+    fmt: str,
+    unsupported: list[Unreadable],
+    key_prefix: str = "",
+    warnings: list[str] | None = None,
+    rules: Ruleset | None = None,
 ) -> tuple[list[Any], bool]:
     """All matches of a file, built in memory first so that a bad file stores nothing, and
     whether they were read from a log (not a record file). Each game read from a log is
@@ -330,6 +339,8 @@ def _matches_in(
     for game in read_log(path, fmt):
         if key_prefix:
             game = attrs.evolve(game, game_id=f"{key_prefix}{game.game_id}")
+        if rules is not None:
+            game = with_rules(game, rules)
         if game.unsupported:
             reason = f"{game.game_id}: {game.unsupported}"
             unsupported.append(Unreadable(name, reason, f"{name}: unsupported: {reason}"))

@@ -49,6 +49,14 @@ def import_(
             "whose files share a name, e.g. one prefix per source).",
         ),
     ] = "",
+    rules: Annotated[
+        str | None,
+        typer.Option(
+            "--rules",
+            help="A preset or rule file for games whose log does not state its rules "
+            "(Mahjong Soul friendly and tournament rooms).",
+        ),
+    ] = None,
 ) -> None:
     """Store matches from record files and game logs; a match already stored is left as it is.
 
@@ -68,6 +76,7 @@ def import_(
         raise fail(f"--batch: at least 1, not {batch}")
     if jobs is not None and jobs < 1:
         raise fail(f"--jobs: at least 1, not {jobs}")
+    given = guarded(lambda: _rules_ref(rules)) if rules is not None else None
     total = count_paths(paths) if fmt != "record" else len(paths)
     # The reading workers start before the store opens (and before the progress bar's thread).
     with reading_pool(jobs or jobs_default(), total) as pool:
@@ -85,6 +94,7 @@ def import_(
                         batch=batch,
                         keep_games=tournament is not None,
                         key_prefix=key_prefix,
+                        rules=given,
                     )
                 )
             except KeyboardInterrupt:

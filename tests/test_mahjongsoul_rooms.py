@@ -20,6 +20,7 @@ from conftest import CORPUS
 from typer.testing import CliRunner
 
 from domain.rules import load_preset
+from replay.app import HonbaApp
 from replay.batch import verify_paths
 from replay.cli import app
 from replay.formats.logmodel import LoggedGame
@@ -111,3 +112,16 @@ def test_verify_rules_option_reaches_the_games_whose_rules_are_not_stated(tmp_pa
     assert result.exit_code == 1, result.output
     data = json.loads(result.output)
     assert [d["field"] for d in data["disagreements"]] == ["final points"]
+
+
+def test_import_rules_option_stores_a_friendly_room_under_the_rules_given(tmp_path: Path) -> None:
+    log = tmp_path / "friendly.json"
+    log.write_text(json.dumps(friendly(OTHER_UMA_POINTS), ensure_ascii=False), encoding="utf-8")
+    club = tmp_path / "club.toml"
+    club.write_text('base = "mahjongsoul-sanma"\nname = "club-sanma"\numa = [20, 0, -20]\n', encoding="utf-8")
+    db = str(tmp_path / "honba.sqlite")
+    result = CliRunner().invoke(app, ["--db", db, "import", str(log), "--rules", str(club)])
+    assert result.exit_code == 0, result.output
+    assert "warning" not in result.output  # scored under the rules given, it agrees with the log
+    stored = HonbaApp.open(db).get_match("friendly").rules
+    assert (stored.name, stored.uma) == ("club-sanma", (20, 0, -20))
