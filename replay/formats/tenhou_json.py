@@ -22,6 +22,8 @@ from collections.abc import Sequence
 from pathlib import PurePath
 from typing import Any, Final
 
+import attrs
+
 from domain.errors import InvalidRules
 from domain.rules import Ruleset, load_preset
 from domain.values import (
@@ -416,7 +418,11 @@ class _ResultReader:
                     value=value,
                     discarder=None if from_who == who else from_who,
                     liable=None if pao == who else pao,
-                    details=_details(info[3], info[4:]),
+                    details=attrs.evolve(
+                        _details(info[3], info[4:]),
+                        winning_tile=self._winning_tile(who, from_who),
+                        calls=_calls(self.draws[who], self.discards[who], who) if who < len(self.draws) else (),
+                    ),
                 )
             )
         changes = _sum_deltas(delta_lists, self.players, where)
@@ -428,6 +434,19 @@ class _ResultReader:
             # The declaration whose discard was ronned is not paid.
             riichi = tuple(s for s in riichi if s != discarder)
         return WinResult(tuple(wins), riichi), self._with_sticks(changes, riichi), None
+
+    def _winning_tile(self, who: int, from_who: int) -> str | None:
+        """The tile won on: the winner's last draw, or the last tile the discarder let go."""
+        if who == from_who:
+            own = self.draws[who] if who < len(self.draws) else []
+            last = own[-1] if own else None
+            return _tile_name(last) if isinstance(last, int) else None
+        if from_who >= len(self.discards):
+            return None
+        thrown = [d for d in self.discards[from_who] if d != 0]
+        drawn = self.draws[from_who]
+        tile = _tile_of(thrown[-1], drawn[-1] if drawn else None) if thrown else None
+        return _tile_name(tile) if tile is not None else None
 
     def _draw(
         self, name: str, outcome: list[Any], riichi: tuple[int, ...], where: str
@@ -556,6 +575,51 @@ def _hand_value(text: Any, yaku: Sequence[Any], where: str) -> HandValue:
 
 
 # Turn order, for the one case where the result does not name the discarder.
+
+
+def _tile_name(code: int) -> str | None:
+    """A tile of Tenhou's JSON (11-19 man, 21-29 pin, 31-39 sou, 41-47 honours, 51-53 red fives) as ``5m``."""
+    if code in (51, 52, 53):
+        return f"5{'mps'[code - 51]}"
+    suit, number = divmod(code, 10)
+    if 1 <= suit <= 4 and 1 <= number <= 9 and (suit < 4 or number <= 7):
+        return f"{number}{'mpsz'[suit - 1]}"
+    return None
+
+
+def _calls(draws: list[Any], discards: list[Any], who: int) -> list[str]:
+    """The winner's calls as Tenhou's JSON writes them (``c275226`` in the draws, ``k``/``a`` kans
+    and ``f44`` kita in the discards), in the words honba uses for every format."""
+    found: list[str] = []
+    added: set[str] = set()
+    for entry in [*draws, *discards]:
+        if not isinstance(entry, str) or entry.startswith("r"):
+            continue
+        letter = next((c for c in entry if c.isalpha()), "")
+        digits = entry.replace(letter, "")
+        if letter == "f":
+            found.append("kita")
+            continue
+        tiles = [
+            _tile_name(int(digits[i : i + 2])) for i in range(0, len(digits) - 1, 2) if digits[i : i + 2].isdigit()
+        ]
+        names = sorted(t for t in tiles if t is not None)
+        if not names:
+            continue
+        source = _call_source(entry, who)
+        if letter == "c":
+            found.append(f"chi {''.join(t[0] for t in names)}{names[0][1]} from seat {source}")
+        elif letter == "p":
+            found.append(f"pon {names[0]} from seat {source}")
+        elif letter == "m":
+            found.append(f"kan {names[0]} from seat {source}")
+        elif letter == "a":
+            found.append(f"kan {names[0]} (concealed)")
+        elif letter == "k":
+            found.append(f"added kan {names[0]}")
+            added.add(names[0])
+    # A pon later added to is one added kan, as Tenhou's mjlog shows it.
+    return [c for c in found if not (c.startswith("pon ") and c.split(" ")[1] in added)]
 
 
 def _called_tile(call: str) -> int | None:
