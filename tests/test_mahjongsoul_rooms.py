@@ -108,6 +108,10 @@ def test_verify_rules_option_reaches_the_games_whose_rules_are_not_stated(tmp_pa
     log = tmp_path / "friendly.json"
     log.write_text(json.dumps(friendly(OTHER_UMA_POINTS), ensure_ascii=False), encoding="utf-8")
     assert verify_paths([log]).reports[0].disagreements == ()
+    plain = CliRunner().invoke(app, ["verify", str(log), "--json"])
+    assert plain.exit_code == 0, plain.output  # a note is not a disagreement
+    notes = json.loads(plain.stdout)["notes"]
+    assert [n["game"] for n in notes] == ["friendly"] and "rules not stated" in notes[0]["note"]
     result = CliRunner().invoke(app, ["verify", str(log), "--json", "--rules", "mahjongsoul-sanma"])
     assert result.exit_code == 1, result.output
     data = json.loads(result.output)
