@@ -271,7 +271,7 @@ def prepare(match: Match, mapper: Mapper[UUID], *, from_log: bool = False) -> Pr
     """Encode a new match's events and those of its seal (last position and head digest).
 
     ``from_log``: a game read from a log, stored with its identity (``replay.identity``) so
-    that another file holding the same game stores nothing. Takes the match's pending
+    that another file holding the same game stores nothing (when it has a hand result). Takes the match's pending
     events: the match is then as if saved.
     """
     pending = list(match.pending_events)
@@ -280,7 +280,9 @@ def prepare(match: Match, mapper: Mapper[UUID], *, from_log: bool = False) -> Pr
     seal.seal(match.version, match.head)
     events: list[Any] = [*match.collect_events(), *seal.collect_events()]
     fingerprint = None
-    if from_log:
+    if from_log and any(isinstance(event, HAND_EVENTS) for event in pending):
+        # A game with at least one result: its players and opening alone (an excerpt cut
+        # before any hand ended) say too little to tell one game from another.
         fingerprint = game_fingerprint(content.players, content.results)
         events.extend(GameIdentity.claim(fingerprint, match.key).collect_events())
     records = tuple(mapper.to_stored_event(event) for event in events)
