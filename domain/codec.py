@@ -26,14 +26,18 @@ from domain.values import (
     Penalty,
     TableState,
     Win,
+    WinDetails,
     WinFacts,
     WinResult,
+    Yaku,
 )
 
 VALUE_CLASSES: tuple[type, ...] = (
     HandValue,
     HandPenalty,
     WinFacts,
+    Yaku,
+    WinDetails,
     Win,
     WinResult,
     ExhaustiveDraw,

@@ -52,6 +52,7 @@ from domain.values import (
     Seat,
     TableState,
     WinResult,
+    without_details,
 )
 
 
@@ -502,7 +503,7 @@ def match_content(events: Iterable[Any]) -> MatchContent:
             rules = digest_of(plain(Ruleset.from_stored(event.rules).to_dict()))
             entries.append(["opening", plain(event.opening)])
         elif isinstance(event, Match.Recorded):
-            entries.append(["fact", plain(event.fact)])
+            entries.append(["fact", plain(without_details(event.fact))])
         elif isinstance(event, Match.Corrected):
             correction = [event.target, event.replacement, event.by, event.reason, event.at]
             entries.append(["correction", plain(correction)])

@@ -147,12 +147,45 @@ class WinFacts:
 
 
 @attrs.frozen
+class Yaku:
+    """One yaku of a win as a log named it: its name (Tenhou's, in Japanese), its han (13 for
+    a yakuman, counted once), and Tenhou's id for it when it has one (``tenhou_id``)."""
+
+    name: str
+    han: int
+    tenhou_id: int | None = None
+
+
+def _tuple_of_yaku(value: object) -> tuple[Yaku, ...]:
+    return tuple(value) if isinstance(value, list | tuple) else value  # type: ignore[return-value]
+
+
+@attrs.frozen
+class WinDetails:
+    """What a game log said about a win beyond what it paid: the yaku with their han, the dora
+    counted (``dora``, red fives ``red``, ``ura`` dora, North tiles ``kita``), the fu (for a hand
+    below the limits), the winning tile (``1m``..``7z``) and the calls the winner made (``calls``,
+    e.g. ``chi 3m4m5m from seat 0``). Kept for the ledger and statistics; never used to pay."""
+
+    yaku: tuple[Yaku, ...] = attrs.field(default=(), converter=_tuple_of_yaku)
+    fu: int | None = None
+    dora: int = 0
+    red: int = 0
+    ura: int = 0
+    kita: int = 0
+    winning_tile: str | None = None
+    calls: tuple[str, ...] = attrs.field(default=(), converter=_tuple_of_str)
+
+
+@attrs.frozen
 class Win:
     """One winner's part of a hand: seat, value, and who dealt in.
 
     ``discarder`` is ``None`` for a self-drawn win. ``liable`` names a player
     held responsible (pao) for the hand. ``loser_scores`` holds each seat's own
-    hand score where the rules make losers settle among themselves.
+    hand score where the rules make losers settle among themselves. ``details`` is what
+    a game log said about the win (yaku, dora, fu, ...): it is kept, never paid by, and
+    two wins that differ only in it are the same win.
     """
 
     winner: Seat
@@ -161,6 +194,7 @@ class Win:
     liable: Seat | None = None
     facts: WinFacts = WinFacts()
     loser_scores: tuple[int, ...] = attrs.field(default=(), converter=_tuple_of_ints)
+    details: WinDetails | None = attrs.field(default=None, eq=False)
 
     @property
     def self_drawn(self) -> bool:
@@ -332,3 +366,11 @@ class TableState:
         plural = "" if self.counters == 1 else "s"
         hand = f"{WIND_NAMES[self.round_wind % 4]} {self.hand_number}"
         return f"{hand}, {self.counters} counter{plural}" if self.counters_shown else hand
+
+
+def without_details(fact: object) -> object:
+    """A recorded fact without what logs said about its wins (``Win.details``): what tells one
+    recording of a match from another is its results, not the log's notes on them."""
+    if isinstance(fact, WinResult) and any(w.details is not None for w in fact.wins):
+        return attrs.evolve(fact, wins=tuple(attrs.evolve(w, details=None) for w in fact.wins))
+    return fact

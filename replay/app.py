@@ -15,6 +15,7 @@ nothing twice; one without a key is refused, the user decides.
 
 from __future__ import annotations
 
+import contextlib
 import getpass
 import os
 import random
@@ -22,7 +23,7 @@ import re
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 from urllib.parse import parse_qsl, unquote, urlsplit
 from uuid import UUID
 
@@ -40,12 +41,13 @@ from eventsourcing.utils import Environment, get_topic
 
 from domain.codec import VALUE_CLASSES, from_data, to_data
 from domain.errors import HonbaError
-from domain.integrity import GENESIS, event_digest, roll
+from domain.integrity import GENESIS, digest_of, event_digest, plain, roll
 from domain.match import Match, MatchContent, match_content, match_id
 from domain.progression import Fact
 from domain.rules import Ruleset
-from domain.values import HandResult, Penalty, TableState
+from domain.values import HandResult, Penalty, TableState, without_details
 from replay.formats.record import early_end_reason
+from replay.identity import GameIdentity, game_fingerprint, identity_id
 from replay.seal import STORE_CHAIN_ID, Seal, StoreChain, link, seal_id
 
 DB_ENV = "HONBA_DB"
@@ -283,19 +285,61 @@ class Prepared:
     # The match's last position and head digest, for its link in the store chain.
     position: int = 0
     head: str = ""
+    # A game read from a log: the digest of its content (``replay.identity``), whose identity is
+    # stored with it so that the same game from another file is stored once; None otherwise.
+    fingerprint: str | None = None
+    # The digest of each entry (opening, facts) and the facts, in order: a stored excerpt of
+    # this game (the same entries, fewer) is completed with the facts it lacks.
+    entries: tuple[str, ...] = ()
+    facts: tuple[Any, ...] = ()
 
 
-def prepare(match: Match, mapper: Mapper[UUID]) -> Prepared:
+@attrs.frozen
+class AlreadyStoredAs:
+    """An import found the same game stored under another key (another file's name, its log id)."""
+
+    key: str
+
+
+def prepare(match: Match, mapper: Mapper[UUID], *, from_log: bool = False) -> Prepared:
     """Encode a new match's events and those of its seal (last position and head digest).
 
-    Takes the match's pending events: the match is then as if saved.
+    ``from_log``: a game read from a log, stored with its identity (``replay.identity``) so
+    that another file holding the same game stores nothing (when it has a hand result). Takes the match's pending
+    events: the match is then as if saved.
     """
-    content = match_content(match.pending_events)
+    pending = list(match.pending_events)
+    content = match_content(pending)
     seal = Seal.open(match.id)
     seal.seal(match.version, match.head)
-    events = [*match.collect_events(), *seal.collect_events()]
+    events: list[Any] = [*match.collect_events(), *seal.collect_events()]
+    fingerprint = None
+    if from_log and any(isinstance(event, HAND_EVENTS) for event in pending):
+        # A game with at least one result: its players and opening alone (an excerpt cut
+        # before any hand ended) say too little to tell one game from another.
+        fingerprint = game_fingerprint(content.players, content.results)
+        events.extend(GameIdentity.claim(fingerprint, match.key).collect_events())
     records = tuple(mapper.to_stored_event(event) for event in events)
-    return Prepared(match.key, match.players, match.id, records, content, match.version, match.head)
+    entries = tuple(_entry_digest(event) for event in pending if _entry_digest(event))
+    facts = tuple(event.fact for event in pending if isinstance(event, HAND_EVENTS))
+    return Prepared(
+        match.key, match.players, match.id, records, content, match.version, match.head, fingerprint, entries, facts
+    )
+
+
+# The events of a hand result: what an excerpt lacks is recorded again as results.
+HAND_EVENTS: Final = (Match.HandWon, Match.HandDrawn, Match.HandAborted)
+
+
+def _entry_digest(event: Any) -> str:
+    """The digest of one entry of a match's history (as ``match_content`` counts it); '' for other events."""
+    if isinstance(event, Match.Started):
+        return digest_of(["opening", plain(event.opening)])
+    if isinstance(event, Match.Recorded):
+        return digest_of(["fact", plain(without_details(event.fact))])
+    if isinstance(event, Match.Corrected):
+        return digest_of(["correction", plain([event.target, event.replacement, event.by, event.reason, event.at])])
+    return ""
 
 
 _MAPPERS: dict[tuple[tuple[str, str], ...], Mapper[UUID]] = {}
@@ -554,14 +598,15 @@ class HonbaApp(Application[UUID]):
         (outcome,) = self.store_prepared([prepare(match, self.mapper)])
         if isinstance(outcome, MatchExists):
             raise outcome
-        return outcome
+        return outcome is True
 
-    def store_prepared(self, batch: Sequence[Prepared]) -> list[bool | MatchExists]:
+    def store_prepared(self, batch: Sequence[Prepared]) -> list[bool | MatchExists | AlreadyStoredAs]:
         """Store matches prepared in memory (``prepare``), all of them in one transaction.
 
-        For each, in order: True when stored, False when the same match was stored already,
-        or the ``MatchExists`` conflict when a match with that key is stored with other
-        contents (nothing of it is stored, and the others are). Each match is stored whole
+        For each, in order: True when stored (or a stored excerpt of it completed), False when
+        the same match was stored already, ``AlreadyStoredAs`` when the same game read from a
+        log is stored under another key, or the ``MatchExists`` conflict when a match with
+        that key is stored with other contents (nothing of it is stored, and the others are). Each match is stored whole
         with its seal or not at all. When some are present, the batch is stored match by match.
         """
         if not batch:
@@ -573,16 +618,24 @@ class HonbaApp(Application[UUID]):
             return [self._store_one(prepared) for prepared in batch]
         return [True] * len(batch)
 
-    def _store_one(self, prepared: Prepared) -> bool | MatchExists:
+    def _store_one(self, prepared: Prepared) -> bool | MatchExists | AlreadyStoredAs:
         for attempt in range(1, TRIES + 1):
             same = self._same_as_stored(prepared)
+            if isinstance(same, MatchExists):
+                completed = self._complete_excerpt(prepared)
+                if completed is not None:
+                    return completed
             if same is not False:
                 return same if isinstance(same, MatchExists) else False
+            owner = self._identity_owner(prepared)
+            if owner is not None:
+                return AlreadyStoredAs(owner)
             try:
                 self._insert([*prepared.records, *self._links([(prepared.id, prepared.position, prepared.head)])])
             except IntegrityError:
                 # Stored by another process since the look above, or another save took the store
-                # chain's next link (then this match is still absent: try again), or only a stray seal is.
+                # chain's next link or this game's identity (then this match is still absent: try
+                # again, and the next look finds the identity's owner), or only a stray seal is.
                 same = self._same_as_stored(prepared)
                 if same is not False:
                     return same if isinstance(same, MatchExists) else False
@@ -592,6 +645,47 @@ class HonbaApp(Application[UUID]):
                 return MatchExists(f"match {prepared.key!r} changed in the store while it was imported; try again")
             return True
         raise AssertionError("unreachable")  # pragma: no cover
+
+    def _identity_owner(self, prepared: Prepared) -> str | None:
+        """The key of the match that holds the same game, stored under another key; else None."""
+        if prepared.fingerprint is None:
+            return None
+        try:
+            identity: GameIdentity = self.repository.get(identity_id(prepared.fingerprint))
+        except AggregateNotFoundError:
+            return None
+        return identity.key if identity.key != prepared.key else None
+
+    def _complete_excerpt(self, prepared: Prepared) -> bool | None:
+        """For a game read from a log whose key holds another recording of it: True when the
+        stored match was an excerpt of this game (same players, rules, opening and first
+        results, fewer of them), now completed with the results it lacked; False when this
+        game is an excerpt of the stored match (nothing to store); None otherwise.
+
+        Nothing stored is erased: the missing hands are recorded on the stored match.
+        """
+        if prepared.fingerprint is None:
+            return None
+        stored = list(self.events.get(prepared.id))
+        content = match_content(stored)
+        if content.players != prepared.content.players or content.rules != prepared.content.rules:
+            return None
+        entries = [d for d in map(_entry_digest, stored) if d]
+        if len(entries) >= len(prepared.entries):
+            return False if entries[: len(prepared.entries)] == list(prepared.entries) else None
+        if list(prepared.entries[: len(entries)]) != entries:
+            return None
+        recorded = sum(isinstance(event, HAND_EVENTS) for event in stored)
+        missing = prepared.facts[recorded:]
+
+        def complete(match: Match) -> None:
+            for fact in missing:
+                match.record(fact)
+
+        self._command(prepared.key, complete)
+        with contextlib.suppress(IntegrityError):
+            self._insert([r for r in prepared.records if r.originator_id == identity_id(prepared.fingerprint)])
+        return True
 
     def _same_as_stored(self, prepared: Prepared) -> bool | MatchExists:
         """False when no match with that key is stored; True when the same one is; else the conflict."""

@@ -17,12 +17,13 @@ from typing import Any
 import attrs
 
 from domain.errors import HonbaError
-from replay.app import HonbaApp, MatchExists, Prepared, mapper_for, prepare
+from domain.rules import Ruleset
+from replay.app import AlreadyStoredAs, HonbaApp, MatchExists, Prepared, mapper_for, prepare
 from replay.formats.detect import detect_format, expand_paths, iter_paths, read_log, unpack
-from replay.formats.logmodel import LogError
+from replay.formats.logmodel import LogError, LoggedGame
 from replay.formats.record import build_match, parse_record
 from replay.importing import match_from_log
-from replay.verify import GameReport, verify_game
+from replay.verify import GameReport, verify_game, with_rules
 
 Tick = Callable[[str], None]
 # Matches stored in one transaction by an import.
@@ -76,11 +77,15 @@ class VerifyRun:
                 {"file": r.file, "game": r.game, "reason": r.unsupported} for r in self.reports if r.unsupported
             ],
             "unreadable": [{"file": u.file, "reason": u.reason} for u in self.unreadable],
+            "notes": [{"file": r.file, "game": r.game, "note": n} for r in self.reports for n in r.notes],
         }
 
 
-def verify_paths(paths: list[Path], fmt: str = "auto", tick: Tick | None = None) -> VerifyRun:
-    """Verify every game of every log file under the paths."""
+def verify_paths(
+    paths: list[Path], fmt: str = "auto", tick: Tick | None = None, rules: Ruleset | None = None
+) -> VerifyRun:
+    """Verify every game of every log file under the paths; ``rules`` score the games whose
+    log does not state its rules (a Mahjong Soul friendly or tournament room)."""
     files = expand_paths(paths)
     reports: list[GameReport] = []
     unreadable: list[Unreadable] = []
@@ -90,7 +95,7 @@ def verify_paths(paths: list[Path], fmt: str = "auto", tick: Tick | None = None)
         except HonbaError as exc:
             unreadable.append(Unreadable(str(path), _reason(exc, path), _message(exc, path)))
         else:
-            reports.extend(verify_game(game) for game in games)
+            reports.extend(verify_game(with_rules(g, rules) if rules is not None else g) for g in games)
         if tick is not None:
             tick(str(path))
     return VerifyRun(len(files), tuple(reports), tuple(unreadable))
@@ -115,6 +120,10 @@ class ImportRun:
     conflicts: tuple[Unreadable, ...] = ()
     listed: tuple[tuple[str, bool], ...] = ()
     games: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    # What ``honba verify`` would flag in the games read, one line each (file, game, hand, field).
+    warnings: tuple[str, ...] = ()
+    # Games found stored under another key (the same game from another file): (file, key, stored key).
+    duplicates: tuple[tuple[str, str, str], ...] = ()
 
 
 @attrs.frozen
@@ -125,22 +134,29 @@ class FileRead:
     matches: tuple[Prepared, ...] = ()
     unsupported: tuple[Unreadable, ...] = ()
     unreadable: Unreadable | None = None
+    warnings: tuple[str, ...] = ()
 
 
-def read_for_import(path: Path, fmt: str, settings: dict[str, str]) -> FileRead:
+def read_for_import(
+    path: Path, fmt: str, settings: dict[str, str], key_prefix: str = "", rules: Ruleset | None = None
+) -> FileRead:
     """Read one file and build each of its games as a match, encoded for the store whose
     mapper ``settings`` are given; a file with any game the rules refuse gives no match.
+    ``key_prefix`` goes before the key of every game read from a log; ``rules`` are those of
+    the games whose log does not state its rules (see ``verify_paths``).
 
     Runs in a worker process of the pool (or in this one): everything but the storing.
     """
     unsupported: list[Unreadable] = []
+    warnings: list[str] = []
     try:
         mapper = mapper_for(settings)
-        matches = tuple(prepare(match, mapper) for match in _matches_in(path, fmt, unsupported))
+        built, from_log = _matches_in(path, fmt, unsupported, key_prefix, warnings, rules)
+        matches = tuple(prepare(match, mapper, from_log=from_log) for match in built)
     except HonbaError as exc:
         problem = Unreadable(str(path), _reason(exc, path), _message(exc, path))
         return FileRead(str(path), (), tuple(unsupported), problem)
-    return FileRead(str(path), matches, tuple(unsupported))
+    return FileRead(str(path), matches, tuple(unsupported), None, tuple(warnings))
 
 
 def jobs_default() -> int:
@@ -222,9 +238,12 @@ class _Storer:
         self.listed: list[tuple[str, bool]] = []
         self.games: dict[str, tuple[str, ...]] = {}
         self.pending: list[tuple[str, Prepared]] = []
+        self.warnings: list[str] = []
+        self.duplicates: list[tuple[str, str, str]] = []
 
     def take(self, read: FileRead) -> None:
         self.files += 1
+        self.warnings.extend(read.warnings)
         self.unsupported.extend(read.unsupported)
         if read.unreadable is not None:
             self.unreadable.append(read.unreadable)
@@ -242,14 +261,19 @@ class _Storer:
                 path = Path(file)
                 self.conflicts.append(Unreadable(file, _reason(outcome, path), _message(outcome, path)))
                 continue
+            key = prepared.key
+            if isinstance(outcome, AlreadyStoredAs):
+                # The same game from another file: counted once, as the match it is stored as.
+                self.duplicates.append((file, prepared.key, outcome.key))
+                key, outcome = outcome.key, False
             if outcome:
                 self.stored += 1
             else:
                 self.present += 1
             if len(self.listed) <= LISTED:
-                self.listed.append((prepared.key, outcome))
+                self.listed.append((key, outcome))
             if self.keep_games:
-                self.games.setdefault(prepared.key, prepared.players)
+                self.games.setdefault(key, prepared.players)
         self.pending.clear()
 
     def run(self) -> ImportRun:
@@ -262,6 +286,8 @@ class _Storer:
             tuple(self.conflicts),
             tuple(self.listed),
             tuple(self.games.items()),
+            tuple(self.warnings),
+            tuple(self.duplicates),
         )
 
 
@@ -274,6 +300,8 @@ def import_paths(
     pool: Executor | None = None,
     batch: int = BATCH,
     keep_games: bool = False,
+    key_prefix: str = "",
+    rules: Ruleset | None = None,
 ) -> ImportRun:
     """Store every game of every file (record files or logs), each game whole or not at all.
 
@@ -293,12 +321,12 @@ def import_paths(
 
     if pool is None:
         for path in files:
-            take(read_for_import(path, fmt, settings))
+            take(read_for_import(path, fmt, settings, key_prefix, rules))
     else:
         ahead: deque[Future[FileRead]] = deque()
         limit = AHEAD * jobs_default()
         for path in files:
-            ahead.append(pool.submit(read_for_import, path, fmt, settings))
+            ahead.append(pool.submit(read_for_import, path, fmt, settings, key_prefix, rules))
             if len(ahead) >= limit:
                 take(ahead.popleft().result())
         while ahead:
@@ -307,8 +335,17 @@ def import_paths(
     return storer.run()
 
 
-def _matches_in(path: Path, fmt: str, unsupported: list[Unreadable]) -> list[Any]:
-    """All matches of a file, built in memory first so that a bad file stores nothing."""
+def _matches_in(
+    path: Path,
+    fmt: str,
+    unsupported: list[Unreadable],
+    key_prefix: str = "",
+    warnings: list[str] | None = None,
+    rules: Ruleset | None = None,
+) -> tuple[list[Any], bool]:
+    """All matches of a file, built in memory first so that a bad file stores nothing, and
+    whether they were read from a log (not a record file). Each game read from a log is
+    also verified: what ``honba verify`` would flag in it goes to ``warnings``."""
     name = str(path)
     try:
         data = unpack(path.read_bytes(), file=name)
@@ -319,9 +356,13 @@ def _matches_in(path: Path, fmt: str, unsupported: list[Unreadable]) -> list[Any
             text = data.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
             raise LogError(name, f"not UTF-8 text (byte {exc.start})") from None
-        return [build_match(parse_record(text, name=name), name=name)]
+        return [build_match(parse_record(text, name=name), name=name)], False
     matches = []
     for game in read_log(path, fmt):
+        if key_prefix:
+            game = attrs.evolve(game, game_id=f"{key_prefix}{game.game_id}")
+        if rules is not None:
+            game = with_rules(game, rules)
         if game.unsupported:
             reason = f"{game.game_id}: {game.unsupported}"
             unsupported.append(Unreadable(name, reason, f"{name}: unsupported: {reason}"))
@@ -332,12 +373,26 @@ def _matches_in(path: Path, fmt: str, unsupported: list[Unreadable]) -> list[Any
             raise
         except HonbaError as exc:
             raise LogError(name, f"game {game.game_id}: {exc}") from None
+        if warnings is not None:
+            warnings.extend(_warnings(name, game))
     seen: set[str] = set()
     for match in matches:
         if match.key in seen:
             raise LogError(name, f"two games with the same id {match.key!r}: none of the file is stored")
         seen.add(match.key)
-    return matches
+    return matches, True
+
+
+def _warnings(name: str, game: LoggedGame) -> list[str]:
+    """What ``honba verify`` would flag in a game being imported, one line each."""
+    report = verify_game(game)
+    lines = [
+        _one_line(f"{name}: game {d.game}, {d.hand}: {d.field}: the log has {d.log}, honba {d.honba}")
+        for d in report.disagreements
+    ]
+    if not game.rules_stated:
+        lines.extend(_one_line(f"{name}: game {game.game_id}: {note}") for note in game.notes)
+    return lines
 
 
 def _message(exc: HonbaError, path: Path) -> str:

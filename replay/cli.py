@@ -35,7 +35,7 @@ from projections.ledger import LedgerEntry, corrected_ledger
 from replay.app import DamagedMatch, HonbaApp
 from replay.formats.record import build_match, export_record, parse_record, unchained
 from replay.parsing import InputError, parse_override, parse_value, seat_of, seats_of
-from replay.render import json_text, ledger_data, ledger_table, state_data, state_lines, status_table
+from replay.render import json_text, ledger_csv, ledger_data, ledger_table, state_data, state_lines, status_table
 from replay.shell import ClientKey, app, err, guarded, guarded_match, main, out, rules_app, shell, warn_if_damaged
 
 
@@ -305,15 +305,23 @@ def log(
     ctx: typer.Context,
     key: Annotated[str, typer.Argument(help="The match.")],
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON for tools.")] = False,
+    fmt: Annotated[
+        str, typer.Option("--format", help="table (the default), json (as --json) or csv (for spreadsheets).")
+    ] = "table",
 ) -> None:
     """The hand-by-hand ledger with every payment and its reason."""
 
     def run() -> None:
+        if fmt not in ("table", "json", "csv"):
+            raise InputError(f"--format must be table, json or csv, not {fmt!r}")
         application = shell(ctx).app
         match, facts = application.facts(key)
         warn_if_damaged(application, key)
         entries = _ledger(match, facts)
-        if as_json:
+        if fmt == "csv":
+            sys.stdout.write(ledger_csv(match.players, entries))
+            return
+        if as_json or fmt == "json":
             print(json_text({"match": key, "hands": ledger_data(match.players, entries)}))
             return
         out.print(ledger_table(match.players, entries, f"Ledger of {key} ({match.rules.name})"))
@@ -364,24 +372,36 @@ def export(
     force: Annotated[
         bool, typer.Option("--force", help="Export a damaged match anyway, the damage written in its seal line.")
     ] = False,
+    fmt: Annotated[
+        str,
+        typer.Option("--format", help="record (a record file, the default) or tenhou-json (a tenhou.net/6 JSON log)."),
+    ] = "record",
 ) -> None:
-    """Write a match as a record file (JSON Lines), with the chain that honba check verifies.
+    """Write a match as a record file (JSON Lines), with the chain that honba check verifies,
+    or as a tenhou.net/6 JSON log (``--format tenhou-json``) that honba verify reads back.
 
     A match whose chain or seal does not check in the store is refused: a fresh chain over it would
-    launder the damage. With --force the file is written with the damage in its seal line, which
-    honba check reports and honba import refuses.
+    launder the damage. With --force the record file is written with the damage in its seal line,
+    which honba check reports and honba import refuses.
     """
 
     def run() -> None:
+        if fmt not in ("record", "tenhou-json"):
+            raise InputError(f"--format must be record or tenhou-json, not {fmt!r}")
         application = shell(ctx).app
         match = application.get_match(key)
         damage = application.damage(key)
         if damage is not None and not force:
             raise DamagedMatch(f"{damage}; not exported (--force writes it with the damage recorded)")
-        if damage is not None and plain:
-            raise InputError("a damaged match is exported with its damage recorded: leave out --plain")
-        text = export_record(match, damage=damage)
-        if plain:
+        if damage is not None and (plain or fmt != "record"):
+            raise InputError("a damaged match is exported as a record file with its damage recorded: leave out --plain")
+        if fmt == "tenhou-json":
+            from replay.formats.tenhou_json_out import export_tenhou_json
+
+            text = export_tenhou_json(match)
+        else:
+            text = export_record(match, damage=damage)
+        if plain and fmt == "record":
             text = unchained(text)
         if output is None:
             sys.stdout.write(text)

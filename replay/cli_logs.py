@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from replay.batch import BATCH, LISTED, import_paths, jobs_default, reading_pool, verify_paths
+from replay.cli_audit import _rules_ref
 from replay.formats.detect import FORMATS, count_paths, expand_paths
 from replay.render import json_text, print_verify_run
 from replay.shell import app, err, fail, guarded, out, progress_bar, shell
@@ -39,6 +40,22 @@ def import_(
         int | None,
         typer.Option("--jobs", "-j", help="Processes reading files at once (default: one per core; 1: no workers)."),
     ] = None,
+    key_prefix: Annotated[
+        str,
+        typer.Option(
+            "--key-prefix",
+            help="Put this before the key of every game read from a log (keeps apart distinct games "
+            "whose files share a name, e.g. one prefix per source).",
+        ),
+    ] = "",
+    rules: Annotated[
+        str | None,
+        typer.Option(
+            "--rules",
+            help="A preset or rule file for games whose log does not state its rules "
+            "(Mahjong Soul friendly and tournament rooms).",
+        ),
+    ] = None,
 ) -> None:
     """Store matches from record files and game logs; a match already stored is left as it is.
 
@@ -58,6 +75,7 @@ def import_(
         raise fail(f"--batch: at least 1, not {batch}")
     if jobs is not None and jobs < 1:
         raise fail(f"--jobs: at least 1, not {jobs}")
+    given = guarded(lambda: _rules_ref(rules)) if rules is not None else None
     total = count_paths(paths) if fmt != "record" else len(paths)
     # The reading workers start before the store opens (and before the progress bar's thread).
     with reading_pool(jobs or jobs_default(), total) as pool:
@@ -74,6 +92,8 @@ def import_(
                         pool=pool,
                         batch=batch,
                         keep_games=tournament is not None,
+                        key_prefix=key_prefix,
+                        rules=given,
                     )
                 )
             except KeyboardInterrupt:
@@ -89,6 +109,17 @@ def import_(
         for key, stored in run.listed:
             if not stored:
                 out.print(f"match {key!r} already stored, nothing new", markup=False, highlight=False)
+    for file, key, stored_as in run.duplicates:
+        out.print(
+            f"match {key!r} ({file}) is the game already stored as {stored_as!r}: stored once",
+            markup=False,
+            highlight=False,
+            soft_wrap=True,
+        )
+    for line in run.warnings:
+        # What honba verify would flag: the game is stored, and the difference is shown (stderr
+        # keeps one line per file that could not be stored).
+        out.print(f"warning: {line}", markup=False, highlight=False, soft_wrap=True)
     for item in (*run.unsupported, *run.unreadable, *run.conflicts):
         err.print(f"honba: {item.message}", markup=False, highlight=False)
     out.print(
@@ -119,6 +150,14 @@ def verify(
     paths: Annotated[list[Path], typer.Argument(help="Game logs, or directories of them.")],
     fmt: FormatOption = "auto",
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object for tools.")] = False,
+    rules: Annotated[
+        str | None,
+        typer.Option(
+            "--rules",
+            help="A preset or rule file for games whose log does not state its rules "
+            "(Mahjong Soul friendly and tournament rooms); without it their final points are not judged.",
+        ),
+    ] = None,
 ) -> None:
     """Replay logs in memory and compare every hand with what the log recorded.
 
@@ -126,10 +165,11 @@ def verify(
     """
     if fmt not in FORMATS:
         raise fail(f"--format must be one of {', '.join(FORMATS)}, not {fmt!r}")
+    given = guarded(lambda: _rules_ref(rules)) if rules is not None else None
     files = expand_paths(paths)
     with progress_bar(len(files), "verifying") as progress:
         task = progress.add_task("verify", total=len(files), file="")
-        run = verify_paths(paths, fmt, lambda f: progress.update(task, advance=1, file=f))
+        run = verify_paths(paths, fmt, lambda f: progress.update(task, advance=1, file=f), given)
     if as_json:
         print(json_text(run.as_dict()))
     else:

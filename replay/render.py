@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import re
 from collections.abc import Sequence
@@ -98,6 +100,48 @@ def describe_fact(fact: Fact, players: Sequence[str]) -> str:
     return text
 
 
+def describe_details(fact: Fact, players: Sequence[str]) -> list[str]:
+    """What a game log said of each win of a hand, one line per win, as Tenhou's viewer lists it:
+    ``Dai: 立直 1, 門前清自摸和 1; dora 2, red 1, ura 1; 30 fu; winning tile 5p; calls: pon 5p from Cho``."""
+    if not isinstance(fact, WinResult):
+        return []
+    lines = []
+    for win in fact.wins:
+        d = win.details
+        if d is None:
+            continue
+        parts = [", ".join(f"{y.name} {y.han}" for y in d.yaku) or "no yaku listed"]
+        counted = [
+            f"{name} {n}" for name, n in (("dora", d.dora), ("red", d.red), ("ura", d.ura), ("kita", d.kita)) if n
+        ]
+        if counted:
+            parts.append(", ".join(counted))
+        if d.fu is not None:
+            parts.append(f"{d.fu} fu")
+        if d.winning_tile is not None:
+            parts.append(f"winning tile {d.winning_tile}")
+        if d.calls:
+            parts.append("calls: " + ", ".join(_named_seats(c, players) for c in d.calls))
+        lines.append(f"{players[win.winner]}: " + "; ".join(parts))
+    return lines
+
+
+def _named_seats(text: str, players: Sequence[str]) -> str:
+    """``from seat 2`` as the player's name."""
+    return re.sub(
+        r"from seat (\d)",
+        lambda m: f"from {players[int(m.group(1))] if int(m.group(1)) < len(players) else m.group(0)}",
+        text,
+    )
+
+
+def details_data(fact: Fact, players: Sequence[str]) -> list[dict[str, Any]]:
+    """What a game log said of each win, for tools (``log --json``)."""
+    if not isinstance(fact, WinResult):
+        return []
+    return [{"winner": players[w.winner], **to_data(w.details)} for w in fact.wins if w.details is not None]
+
+
 def describe_payment(p: Payment, players: Sequence[str]) -> str:
     """One payment as ``Cho -> Dai 2000 (hand value: 2 han 30 fu)``."""
     payer = "table" if p.payer is None else players[p.payer]
@@ -188,6 +232,8 @@ def ledger_table(players: Sequence[str], entries: Sequence[LedgerEntry], title: 
     for entry in entries:
         before = entry.before
         result = describe_fact(entry.fact, players)
+        for line in describe_details(entry.fact, players):
+            result += f"\n{line}"
         if entry.deal_pass is not None:
             result += f"\n-> deal passes to {players[entry.deal_pass.to_dealer]}"
         payments = "\n".join(describe_payment(p, players) for p in entry.payments) or "-"
@@ -196,6 +242,70 @@ def ledger_table(players: Sequence[str], entries: Sequence[LedgerEntry], title: 
         position = "" if entry.position is None else str(entry.position)
         table.add_row(position, number, before.hand_label, players[before.dealer], result, payments, *cells)
     return table
+
+
+def ledger_csv(players: Sequence[str], entries: Sequence[LedgerEntry]) -> str:
+    """The ledger as CSV for spreadsheets: one row per entry, each player's change and score after.
+
+    Cells are text as data, never formulas: a cell a spreadsheet would read as a formula
+    (starting ``=``, ``+``, ``-``, ``@``) that is not a number is written with a leading ``'``.
+    """
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(
+        _cells(
+            [
+                "position",
+                "number",
+                "kind",
+                "hand",
+                "dealer",
+                "counters",
+                "deposits",
+                "result",
+                "log says",
+                *(f"{p} change" for p in players),
+                *(f"{p} score" for p in players),
+            ]
+        )
+    )
+    for row, entry in zip(ledger_data(players, entries), entries, strict=True):
+        writer.writerow(
+            _cells(
+                [
+                    row["position"],
+                    row["number"],
+                    row["kind"],
+                    row["hand"],
+                    row["dealer"],
+                    row["counters"],
+                    row["deposits"],
+                    row["result"],
+                    " | ".join(row["log_says"]),
+                    *entry.deltas,
+                    *entry.after.scores,
+                ]
+            )
+        )
+    return buffer.getvalue()
+
+
+def _cells(values: Sequence[Any]) -> list[str]:
+    out = []
+    for value in values:
+        text = "" if value is None else str(value)
+        if text[:1] in ("=", "+", "-", "@") and not _is_number(text):
+            text = "'" + text
+        out.append(text)
+    return out
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
 
 
 def ledger_data(players: Sequence[str], entries: Sequence[LedgerEntry]) -> list[dict[str, Any]]:
@@ -213,6 +323,9 @@ def ledger_data(players: Sequence[str], entries: Sequence[LedgerEntry]) -> list[
                 "deposits": entry.before.deposits,
                 "result": describe_fact(entry.fact, players),
                 "fact": to_data(entry.fact),
+                # What the game log said of each win (yaku with han, dora, fu, winning tile, calls).
+                "log_says": describe_details(entry.fact, players),
+                "log_details": details_data(entry.fact, players),
                 "payments": [
                     {
                         "payer": None if p.payer is None else players[p.payer],
@@ -259,6 +372,8 @@ def print_verify_run(console: Console, run: VerifyRun) -> None:
             taken = ", ".join(f"{count} from the {source}" for source, count in report.value_sources)
             line = f"hand values not in the log, taken {taken}: {report.file} {report.game}"
             console.print(line, markup=False, highlight=False)
+    for item in data["notes"]:
+        console.print(f"note: {item['file']} {item['game']}: {item['note']}", markup=False, highlight=False)
     for item in data["unsupported"]:
         console.print(f"unsupported: {item['file']} {item['game']}: {item['reason']}", markup=False, highlight=False)
     for item in data["unreadable"]:

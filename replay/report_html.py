@@ -340,6 +340,9 @@ def _ledger_section(data: Mapping[str, Any]) -> str:
             link = by_target.get(_int(position))
             anchor = f' href="#correction-{link}"' if link is not None else ""
             result += f' <a class="badge"{anchor}>corrected</a>'
+        for said in row.get("log_says") or []:
+            # What the game log said of the win (yaku, dora, fu, winning tile, calls), as text.
+            result += f'<br><span class="logged">{esc(said)}</span>'
         if row.get("deal_passed_to") is not None:
             result += f'<br><span class="pass">deal passes to {esc(row["deal_passed_to"])}</span>'
         payments = row.get("payments") or []

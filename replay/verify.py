@@ -16,6 +16,7 @@ import attrs
 from domain.errors import HonbaError
 from domain.match import Match
 from domain.progression import after_hand, end_match
+from domain.rules import Ruleset
 from domain.values import WIND_LETTERS, MatchEnd, TableState
 from replay.formats.logmodel import LoggedGame, LoggedHand
 from replay.importing import opening_for, source_of
@@ -50,6 +51,8 @@ class GameReport:
     truncated: bool = False
     # Hands whose value the log did not state, by where honba took it from ("tiles", "payment").
     value_sources: tuple[tuple[str, int], ...] = ()
+    # What the reader could not settle about the rules (see ``LoggedGame.notes``).
+    notes: tuple[str, ...] = ()
 
 
 def hand_label(hand: LoggedHand) -> str:
@@ -72,13 +75,24 @@ def _header_fields(hand: LoggedHand, state: TableState, deposit: int) -> Iterato
     yield "scores", list(hand.scores), list(state.scores)
 
 
+def with_rules(game: LoggedGame, rules: Ruleset) -> LoggedGame:
+    """A game whose log does not state its rules, to be scored under the rules the user gives.
+
+    The log still does not say how long the game was: its end is settled where the log ends.
+    """
+    if game.rules_stated or game.unsupported is not None:
+        return game
+    note = f"rules not stated in the log: scored under the rules given ({rules.name})"
+    return attrs.evolve(game, rules=rules, rules_stated=True, points_judged=True, length_known=False, notes=(note,))
+
+
 def verify_game(game: LoggedGame) -> GameReport:
     """Replay one logged game and list every disagreement with the log.
 
     A hand agrees when its score changes and the table it leads to (the next
     header, or the end of the match) agree with the log.
     """
-    base = GameReport(game.file, game.game_id, truncated=game.truncated)
+    base = GameReport(game.file, game.game_id, truncated=game.truncated, notes=game.notes)
     if game.unsupported is not None:
         return attrs.evolve(base, unsupported=game.unsupported)
     if not game.hands:
@@ -100,7 +114,8 @@ def verify_game(game: LoggedGame) -> GameReport:
             break
         label = hand_label(hand)
         if match.state.finished:
-            differ(label, "match end", "continues", f"ended ({match.state.end_reason})")
+            if game.rules_stated:
+                differ(label, "match end", "continues", f"ended ({match.state.end_reason})")
             break
         already = len(found)
         state = match.state
@@ -124,7 +139,8 @@ def verify_game(game: LoggedGame) -> GameReport:
         if index + 1 < len(game.hands):
             following = game.hands[index + 1]
             if match.state.finished:
-                differ(label, "match end", "continues", f"ended ({match.state.end_reason})")
+                if game.rules_stated:
+                    differ(label, "match end", "continues", f"ended ({match.state.end_reason})")
             else:
                 _compare_header(following, match.state, "next", game.rules.riichi_deposit, differ, label)
         else:
@@ -157,7 +173,7 @@ def _check_end(game: LoggedGame, match: Match, label: str, differ: Any) -> None:
         # The log does not say how long the game was: settle the end where the log ends it.
         state = end_match(state, game.rules, MatchEnd("complete"))
     if game.final_scores is None:
-        if not game.truncated and not state.finished and game.length_known:
+        if not game.truncated and not state.finished and game.length_known and game.rules_stated:
             differ(label, "match end", "ended", "continues")
         return
     if not state.finished:
@@ -165,7 +181,7 @@ def _check_end(game: LoggedGame, match: Match, label: str, differ: Any) -> None:
         return
     if list(state.scores) != list(game.final_scores):
         differ(label, "final scores", list(game.final_scores), list(state.scores))
-    if game.final_points is not None:
+    if game.final_points is not None and game.points_judged:
         ours = [float(p) for p in state.final_points]
         if ours != [float(p) for p in game.final_points]:
             differ(label, "final points", list(game.final_points), ours)

@@ -19,6 +19,7 @@ from domain.scoring.payments import settle
 from domain.values import AbortiveDraw, AbortKind, ExhaustiveDraw, HandValue, TableState, Win, WinResult
 from replay.formats.logmodel import LogError, LoggedGame
 from replay.formats.mjai import read_mjai
+from replay.formats.valuation import MeldTiles
 from replay.verify import verify_game
 
 HIDDEN = ["?"] * 13
@@ -210,6 +211,127 @@ def test_original_mjai_puts_the_stick_in_reach_accepted() -> None:
         )
     )
     assert g.hands[0].deltas == (-1300, 1300, 0, 0)
+
+
+# Calls: whatever order a writer lists a call's tiles in, the hand is valued from them.
+
+# Ben: 4m 5m to call a chi, 234p 678p, 45s waiting on 3s-6s, the pair 88s, and a North to throw.
+BEN_CHI = ["4m", "5m", "2p", "3p", "4p", "6p", "7p", "8p", "4s", "5s", "8s", "8s", "N"]
+
+
+@pytest.mark.parametrize(
+    ("called", "consumed"),
+    [("3m", ["4m", "5m"]), ("3m", ["5m", "4m"]), ("6m", ["4m", "5m"]), ("6m", ["5m", "4m"])],
+    ids=["lowest-called", "lowest-called-reversed", "highest-called", "highest-called-reversed"],
+)
+def test_a_chi_is_valued_from_its_tiles_in_any_order(called: str, consumed: list[str]) -> None:
+    # All simples (1 han, open tanyao) and the pair 8s under dora indicator 7s (2 dora): 3 han.
+    # An open ron on a two-sided wait has no fu beyond the 20 base and is rounded up to 30
+    # fu. 3 han 30 fu pays a non-dealer's ron 3,900 (seeds' score table), as does the
+    # smaller-looking 2 han 60 fu a payment alone would give back.
+    g = read(
+        whole(
+            kyoku(tehais=[HIDDEN, BEN_CHI, HIDDEN, HIDDEN], dora="7s"),
+            turn(0, called),
+            ev("chi", actor=1, target=0, pai=called, consumed=consumed),
+            ev("dahai", actor=1, pai="N", tsumogiri=False),
+            turn(2, "6s"),
+            ev("hora", actor=1, target=2, deltas=[0, 3900, -3900, 0]),
+        )
+    )
+    hand = g.hands[0]
+    assert hand.value_source == "tiles"
+    assert hand.result == WinResult((Win(winner=1, value=HandValue(han=3, fu=30), discarder=2),))
+
+
+@pytest.mark.parametrize(
+    ("kind", "listed", "in_order"),
+    [
+        ("chi", ("4m", "5m", "3m"), ("3m", "4m", "5m")),
+        ("chi", ("7p", "5pr", "6p"), ("5pr", "6p", "7p")),
+        ("pon", ("5s", "5s", "5sr"), ("5sr", "5s", "5s")),
+        ("daiminkan", ("C", "C", "C", "C"), ("C", "C", "C", "C")),
+        ("ankan", ("9m", "9m", "9m", "9m"), ("9m", "9m", "9m", "9m")),
+        ("kakan", ("5p", "5p", "5p", "5pr"), ("5pr", "5p", "5p", "5p")),
+    ],
+)
+def test_every_call_keeps_its_tiles_in_tile_order(
+    kind: str, listed: tuple[str, ...], in_order: tuple[str, ...]
+) -> None:
+    meld = MeldTiles(kind, listed, listed[-1])
+    assert meld.tiles == in_order
+    assert sorted(meld.tiles) == sorted(listed)  # the same tiles, none lost or added
+
+
+def test_a_pon_and_a_kakan_are_valued_from_their_tiles() -> None:
+    # Ben pons White off Ann (consumed listed after the called tile's copies in any order),
+    # then adds the fourth White: a kakan. He wins on 6s by ron off Cho: White (1 han),
+    # 20 base + 16 (open kong of honours) = 36 -> 40 fu; 1 han 40 fu pays a non-dealer's
+    # ron 1,300 (seeds' score table).
+    ben = ["P", "P", "2p", "3p", "4p", "6p", "7p", "8p", "4s", "5s", "2m", "2m", "N"]
+    g = read(
+        whole(
+            kyoku(tehais=[HIDDEN, ben, HIDDEN, HIDDEN], dora="9s"),
+            turn(0, "P"),
+            ev("pon", actor=1, target=0, pai="P", consumed=["P", "P"]),
+            ev("dahai", actor=1, pai="N", tsumogiri=False),
+            turn(2, "1m"),
+            turn(3, "1m"),
+            turn(0, "1m"),
+            ev("tsumo", actor=1, pai="P"),
+            ev("kakan", actor=1, pai="P", consumed=["P", "P", "P"]),
+            ev("tsumo", actor=1, pai="9m"),
+            ev("dahai", actor=1, pai="9m", tsumogiri=True),
+            turn(2, "6s"),
+            ev("hora", actor=1, target=2, deltas=[0, 1300, -1300, 0]),
+        )
+    )
+    hand = g.hands[0]
+    assert hand.value_source == "tiles"
+    assert hand.result == WinResult((Win(winner=1, value=HandValue(han=1, fu=40), discarder=2),))
+
+
+def test_original_mjai_server_dialect_scores_on_the_results_not_on_start_kyoku() -> None:
+    # The original mjai server (gimite/mjai, lib/mjai/active_game.rb) writes start_kyoku
+    # without scores; reach_accepted, hora and ryukyoku carry the scores after them, the
+    # hora's deltas hand the winner the sticks on the table, and everyone starts at 25,000.
+    # Cho's riichi, then Ben's 2 han 40 fu ron off Ann: 2,600 (seeds' score table) and the stick.
+    # East 2: an exhaustive draw, Ann alone ready: 3,000 from the three others.
+    header = {"bakaze": "E", "honba": 0, "kyotaku": 0, "dora_marker": "9s", "tehais": [HIDDEN] * 4}
+    g = read(
+        whole(
+            ev("start_kyoku", kyoku=1, oya=0, **header),
+            ev("reach", actor=2),
+            ev("reach_accepted", actor=2, deltas=[0, 0, -1000, 0], scores=[25000, 25000, 24000, 25000]),
+            ev(
+                "hora",
+                actor=1,
+                target=0,
+                fan=2,
+                fu=40,
+                deltas=[-2600, 3600, 0, 0],
+                scores=[22400, 28600, 24000, 25000],
+            ),
+            ev("end_kyoku"),
+            ev("start_kyoku", kyoku=2, oya=1, **header),
+            ev(
+                "ryukyoku",
+                reason="fanpai",
+                tenpais=[True, False, False, False],
+                deltas=[3000, -1000, -1000, -1000],
+                scores=[25400, 27600, 23000, 24000],
+            ),
+            ev("end_kyoku"),
+        )
+    )
+    first, second = g.hands
+    assert first.scores == (25000, 25000, 25000, 25000)
+    assert first.deltas == (-2600, 3600, -1000, 0)
+    assert second.scores == (22400, 28600, 24000, 25000)
+    assert second.result == ExhaustiveDraw(ready=(0,))
+    report = verify_game(g)
+    assert report.hands_agreeing == 2
+    assert report.disagreements == ()
 
 
 def test_three_winners_on_one_discard_allow_triple_ron() -> None:

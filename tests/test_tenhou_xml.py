@@ -332,7 +332,7 @@ def test_standard_go_types(go: int, name: str) -> None:
         (553, "", START4, "chip"),
         (1569, "", START4, "chip"),
         (2113, "", 'ten="10,10,10,10"', "special rule set"),
-        (257, ' csrule="0FE0BF0B,0000001F,,,30000"', 'ten="300,300,300,300"', "private lobby"),
+        (257, ' csrule="00000000,00000000,,,,,,50000' + "," * 37 + '"', START4, "private lobby"),
         (169, "", 'ten="300,300,300,300"', "starts at"),
     ],
 )
@@ -504,7 +504,7 @@ def test_corpus_special_rules_and_excerpts_are_flagged() -> None:
                 unsupported.add(path.name)
             if game.truncated:
                 truncated.add(path.name)
-    assert unsupported == {"ratio.xml", "ratio1.xml_", "chip.xml_", "sanma.xml", "newattr2023.xml"}
+    assert unsupported == {"ratio.xml", "ratio1.xml_", "chip.xml_", "sanma.xml"}
     assert "2011020401gm-00a9-0000-f6eff225-no-game-end.mjlog" in truncated
     assert "2011020401gm-00a9-0000-f6eff225-no-round-end.mjlog" in truncated
     assert "upd-bef-nm.mjlog" in truncated

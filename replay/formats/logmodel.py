@@ -151,6 +151,17 @@ class LoggedGame:
     # False when the log does not say how long the game was (mjai, some converted logs): the
     # rules then run the longest plausible length, and the end of the match is not judged.
     length_known: bool = True
+    # What the verifier should say about the rules chosen (a date between two known rule
+    # points, rules the log does not state), one sentence each.
+    notes: tuple[str, ...] = ()
+    # False when the rules that turn final scores into points are not known for this game
+    # (a date between two known points, a room whose rules the log does not state): the
+    # final points are then not compared.
+    points_judged: bool = True
+    # False when the log does not state the rules at all (a Mahjong Soul friendly or
+    # tournament room): the hands are checked, the end of the match and the final points
+    # are not, unless rules are given (``honba verify --rules``).
+    rules_stated: bool = True
 
 
 def distinct_names(names: list[str], players: int) -> tuple[str, ...]:

@@ -35,10 +35,12 @@ from domain.values import (
     HandValue,
     TableState,
     Win,
+    WinDetails,
     WinResult,
 )
 from replay.formats.logmodel import LogError, LoggedGame, LoggedHand, distinct_names, load_json, shown
 from replay.formats.valuation import MeldTiles, WinContext, tile34, value_from_payment, value_from_tiles
+from replay.formats.yaku import details, yaku_named
 
 FORMAT: Final = "mjai"
 WINDS: Final = {"E": 0, "S": 1, "W": 2, "N": 3}
@@ -182,6 +184,9 @@ class _GameReader:
         self.triple_win = False
         self.line = 0
         self.kyokus: list[_Kyoku] = []
+        # The scores as the last event that stated them left them: the original mjai server
+        # writes ``scores`` on reach_accepted, hora and ryukyoku, not on start_kyoku.
+        self.running_scores: list[int] | None = None
 
     def where(self, line: int | None = None) -> str:
         return f"{self.file}, line {line if line is not None else self.line}"
@@ -241,7 +246,7 @@ class _GameReader:
         bakaze = event.get("bakaze")
         if not isinstance(bakaze, str) or bakaze not in WINDS:
             raise LogError(self.where(), f"bakaze {shown(bakaze)} is not one of E, S, W, N")
-        scores = self._ints(event.get("scores"), "scores", None)
+        scores = self._header_scores(event)
         if len(scores) not in (3, 4):
             raise LogError(self.where(), f"{len(scores)} scores: mjai games have 3 or 4 players")
         players = len(scores)
@@ -279,6 +284,27 @@ class _GameReader:
             last_draw=[None] * players,
             kita=[0] * players,
         )
+
+    def _header_scores(self, event: dict[str, Any]) -> list[int]:
+        """The scores a hand starts with: its own ``scores``, else those the previous events left.
+
+        The original mjai server (gimite/mjai, ``lib/mjai/active_game.rb``) writes no
+        ``scores`` on ``start_kyoku``; each ``reach_accepted``, ``hora`` and ``ryukyoku``
+        carries the scores after it, and every player starts with 25,000 (``game.rb``).
+        """
+        if "scores" in event:
+            return self._ints(event.get("scores"), "scores", None)
+        if self.running_scores is not None:
+            return list(self.running_scores)
+        tehais = event.get("tehais")
+        seats = len(tehais) if isinstance(tehais, list) and len(tehais) in (3, 4) else 4
+        start = load_preset("tenhou-sanma" if seats == 3 else "tenhou").start_score
+        return [start] * seats
+
+    def _note_scores(self, event: dict[str, Any], players: int) -> None:
+        """Keep the ``scores`` an event states (the original mjai's dialect) for the next hand."""
+        if "scores" in event:
+            self.running_scores = self._ints(event.get("scores"), "scores", players)
 
     def _on_end_kyoku(self, event: dict[str, Any]) -> None:
         if self.kyoku is not None:
@@ -398,6 +424,7 @@ class _GameReader:
         if changes is None:
             changes = [-1000 if s == seat else 0 for s in range(k.players)]
         k.reach_changes = [a + b for a, b in zip(k.reach_changes or [0] * k.players, changes, strict=True)]
+        self._note_scores(event, k.players)
 
     # Results.
 
@@ -413,9 +440,15 @@ class _GameReader:
         self_drawn = actor == target
         discarder = None if self_drawn else target
         liable = self._liable(deltas, actor, discarder)
-        win = Win(winner=actor, value=HandValue(limit="mangan"), discarder=discarder, liable=liable)
         ura = event.get("ura_markers") or event.get("uradora_markers") or []
         ura_markers = self._tiles(ura, "ura_markers")
+        win = Win(
+            winner=actor,
+            value=HandValue(limit="mangan"),
+            discarder=discarder,
+            liable=liable,
+            details=self._details(k, event, actor, target),
+        )
         value = self._logged_value(event)
         source = "log"
         if value is None:
@@ -426,6 +459,7 @@ class _GameReader:
         if len(k.horas) >= 2:
             self.triple_win = True
         k.horas.append(_Hora(self.line, win, value, source, deltas, len(k.accepted)))
+        self._note_scores(event, k.players)
 
     def _on_ryukyoku(self, event: dict[str, Any]) -> None:
         k = self._in_hand("ryukyoku")
@@ -434,6 +468,7 @@ class _GameReader:
         if k.draw is not None:
             raise LogError(self.where(), "the hand was drawn twice")
         k.draw = (self.line, event)
+        self._note_scores(event, k.players)
 
     # Each hand as logged, once the game's rules are known.
 
@@ -615,6 +650,30 @@ class _GameReader:
             return None
         return HandValue(han=han, fu=self._count(fu, "fu"))
 
+    def _details(self, k: _Kyoku, event: dict[str, Any], actor: int, target: int) -> WinDetails:
+        """What the hora says of the win beyond its payment (``yakus`` with their han, ``fu``), the
+        winning tile and the winner's calls as the events showed them."""
+        found = []
+        yakus = event.get("yakus")
+        if isinstance(yakus, list):
+            for item in yakus:
+                if isinstance(item, list) and len(item) == 2 and isinstance(item[0], str) and isinstance(item[1], int):
+                    found.append(yaku_named(item[0], item[1]))
+        fu = event.get("fu")
+        han = event.get("fan", event.get("han"))
+        below_limits = isinstance(han, int) and 0 < han < 5 and isinstance(fu, int) and not isinstance(fu, bool)
+        tile = event.get("pai")
+        if not isinstance(tile, str) or tile34(tile) is None:
+            last = k.last_draw[actor] if actor == target else (k.last_discard[1] if k.last_discard else None)
+            tile = last if last is not None and tile34(last) is not None else None
+        calls = [f"{m.kind} {''.join(_tenhou_tile(t) for t in m.tiles)}" for m in k.melds[actor]]
+        return details(
+            found,
+            fu=fu if below_limits else None,
+            winning_tile=_tenhou_tile(tile) if tile is not None else None,
+            calls=calls,
+        )
+
     def _tile_value(
         self, k: _Kyoku, event: dict[str, Any], actor: int, target: int, ura: list[str]
     ) -> HandValue | None:
@@ -768,6 +827,15 @@ def _is_ready(k: _Kyoku, seat: int) -> bool | None:
         return bool(Shanten.calculate_shanten(counts) == 0)
     except (ValueError, IndexError):
         return None
+
+
+def _tenhou_tile(tile: str) -> str:
+    """An mjai tile in ``1m``..``7z`` notation (a red five as its plain five)."""
+    parsed = tile34(tile)
+    if parsed is None:
+        return tile
+    kind = parsed[0]
+    return f"{kind % 9 + 1}{'mpsz'[kind // 9]}"
 
 
 def _same_kind(tile: str, kind: int) -> bool:

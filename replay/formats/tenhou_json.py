@@ -22,6 +22,8 @@ from collections.abc import Sequence
 from pathlib import PurePath
 from typing import Any, Final
 
+import attrs
+
 from domain.errors import InvalidRules
 from domain.rules import Ruleset, load_preset
 from domain.values import (
@@ -32,12 +34,41 @@ from domain.values import (
     HandValue,
     LimitName,
     Win,
+    WinDetails,
     WinResult,
+    Yaku,
 )
 from replay.formats.logmodel import LogError, LoggedGame, LoggedHand, distinct_names, load_json, shown
-from replay.formats.tenhou_rules import log_date, tenhou_rules
+from replay.formats.tenhou_rules import TenhouRules, dating, log_date, rules_for
+from replay.formats.yaku import details, parse_entry
 
 FORMAT: Final = "tenhou-json"
+# Mahjong Soul's ranked rooms, as converters name them (room_name_jp / room_name_en of the
+# game's matchmode table; tensoul-py's Chinese names): all play the ranked rules of the
+# `mahjongsoul` presets.
+MAHJONG_SOUL_RANKED: Final = (
+    "銅の間",
+    "銀の間",
+    "金の間",
+    "玉の間",
+    "王座の間",
+    "铜之间",
+    "银之间",
+    "金之间",
+    "玉之间",
+    "王座之间",
+    "bronze room",
+    "silver room",
+    "gold room",
+    "jade room",
+    "throne room",
+)
+# Rooms whose rules their players set (the converters write 友人戦/Friendly for a friendly
+# room, 大会戦/Tournament (also misspelt "Tounament") for a tournament): the log does not
+# state their rules.
+MAHJONG_SOUL_CUSTOM: Final = ("友人戦", "大会戦", "friendly", "tournament", "tounament", "友人场", "比赛场")
+# A Mahjong Soul game's uuid, which converters write as the log's ref (e.g. 200101-<uuid>).
+MAHJONG_SOUL_REF: Final = re.compile(r"^\d{6}-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
 
 WIN: Final = "和了"
 EXHAUSTIVE: Final = "流局"
@@ -109,6 +140,7 @@ class _GameReader:
         self.prefix = prefix
         self.several = several
         self.players = 4
+        self.mahjong_soul = False
 
     def where(self, position: str) -> str:
         return f"{self.file}, {self.prefix}{position}".rstrip(", ")
@@ -120,7 +152,7 @@ class _GameReader:
         if not isinstance(log, list):
             raise LogError(self.where("log"), "missing or not a list: this is not a tenhou.net/6 log")
         self.players = self._player_count(document, log)
-        rules, length_known = self._rules(document)
+        rules, length_known, noted = self._rules(document, log)
         hands: list[LoggedHand] = []
         unsupported: str | None = None
         for i, kyoku in enumerate(log):
@@ -141,6 +173,9 @@ class _GameReader:
             # The editor form has no end: it is an excerpt, checked as far as it goes.
             truncated=final_scores is None,
             length_known=length_known,
+            notes=noted.notes if unsupported is None else (),
+            points_judged=noted.points_judged,
+            rules_stated=noted.points_judged or not self.mahjong_soul,
         )
 
     # The game's header.
@@ -166,31 +201,81 @@ class _GameReader:
         )
         return 3 if log and fourth_empty else 4
 
-    def _rules(self, document: dict[str, Any]) -> tuple[Ruleset, bool]:
-        """The rules and whether the log says the game's length.
+    def _rules(self, document: dict[str, Any], log: list[Any]) -> tuple[Ruleset, bool, TenhouRules]:
+        """The rules, whether the log says the game's length, and what the log leaves open.
 
         Tenhou's rooms ("鳳南喰赤" a hanchan, "般東喰" east-only) take Tenhou's rules of the
-        log's date (``tenhou_rules``). Rooms "...の間" and "... Room ..." are Mahjong Soul's,
-        converted to this format: their names tell the length only when they say East or South.
+        log's date (``tenhou_rules``). Games converted from Mahjong Soul (a room name of its
+        own, or its game uuid as ``ref``) take, in a ranked room, the ranked rules; in a
+        friendly or tournament room, or one not known, the log does not state the rules:
+        the hands are checked under Mahjong Soul's, from the starting points the log shows,
+        and the final points are not judged (``LoggedGame.rules_stated``).
         """
         rule = document.get("rule")
+        own = rule.get("honba") if isinstance(rule, dict) else None
+        if own is not None:
+            # A log written by ``honba export --format tenhou-json`` states the match's rules.
+            if not isinstance(own, dict):
+                raise LogError(self.where("rule.honba"), "must be an object of rule values")
+            try:
+                stated = Ruleset.from_stored(own)
+            except InvalidRules as exc:
+                raise LogError(self.where("rule.honba"), str(exc)) from None
+            if stated.players != self.players:
+                raise LogError(
+                    self.where("rule.honba"), f"rules for {stated.players} players in a {self.players}-player log"
+                )
+            # A match ended early (``rule.honba_end``) is settled where the log ends.
+            return stated, not (isinstance(rule, dict) and "honba_end" in rule), TenhouRules(stated)
         disp = rule.get("disp") if isinstance(rule, dict) else None
         disp = disp if isinstance(disp, str) else ""
         title = document.get("title")
         names = " ".join([disp, *(t for t in title if isinstance(t, str))] if isinstance(title, list) else [disp])
-        east = "東" in names or "east" in names.lower()
-        south = "南" in names or "south" in names.lower()
+        lowered = names.lower()
+        east = "東" in names or "东" in names or "east" in lowered
+        south = "南" in names or "south" in lowered
+        ref = document.get("ref")
+        ranked = any(room in lowered for room in MAHJONG_SOUL_RANKED)
+        custom = any(room in lowered for room in MAHJONG_SOUL_CUSTOM)
+        self.mahjong_soul = (
+            ranked
+            or custom
+            or "の間" in names
+            or "之间" in names
+            or " room" in lowered
+            or (isinstance(ref, str) and MAHJONG_SOUL_REF.match(ref.strip()) is not None)
+        )
         try:
-            if "の間" in names or "room" in names.lower():
+            if self.mahjong_soul:
                 rules = load_preset("mahjongsoul-sanma" if self.players == 3 else "mahjongsoul")
                 if east:
                     rules = rules.with_overrides({"length": "east"})
-                return rules, east or south
-            ref = document.get("ref")
+                if ranked and not custom:
+                    return rules, east or south, TenhouRules(rules)
+                return self._rules_not_stated(rules, names, log)
             played = log_date(ref) if isinstance(ref, str) else None
-            return tenhou_rules(self.players, east, played), True
+            noted = rules_for(self.players, east, dating(played), final_points=document.get("sc") is not None)
+            return noted.rules, True, noted
         except InvalidRules as exc:  # pragma: no cover - the presets ship with honba
             raise LogError(self.where("rule"), str(exc)) from None
+
+    def _rules_not_stated(self, rules: Ruleset, room: str, log: list[Any]) -> tuple[Ruleset, bool, TenhouRules]:
+        """A Mahjong Soul room whose rules the log does not state: Mahjong Soul's payments from
+        the starting points the log shows; its end and final points are not judged."""
+        first = log[0] if log and isinstance(log[0], list) and len(log[0]) > 1 else None
+        header = first[0] if first is not None else None
+        scores = first[1][: self.players] if first is not None and isinstance(first[1], list) else []
+        opening = header == [0, 0, 0] and len(scores) == self.players
+        if opening and len(set(scores)) == 1 and isinstance(scores[0], int) and scores[0] != rules.start_score:
+            # The room's own starting points: final points then count from them, as no rule says otherwise.
+            rules = rules.with_overrides({"start_score": scores[0], "return_score": scores[0], "target_score": 0})
+        shown_room = room.strip() or "unnamed"
+        note = (
+            f"rules not stated: Mahjong Soul room {shown_room!r} does not say its rules; scores, counters and "
+            "deposits are checked under Mahjong Soul's, the end of the match and the final points are not "
+            "judged (give --rules to score them)"
+        )
+        return rules, False, TenhouRules(rules, (note,), points_judged=False)
 
     def _names(self, raw: Any) -> tuple[str, ...]:
         where = self.where("name")
@@ -333,6 +418,11 @@ class _ResultReader:
                     value=value,
                     discarder=None if from_who == who else from_who,
                     liable=None if pao == who else pao,
+                    details=attrs.evolve(
+                        _details(info[3], info[4:]),
+                        winning_tile=self._winning_tile(who, from_who),
+                        calls=_calls(self.draws[who], self.discards[who], who) if who < len(self.draws) else (),
+                    ),
                 )
             )
         changes = _sum_deltas(delta_lists, self.players, where)
@@ -344,6 +434,19 @@ class _ResultReader:
             # The declaration whose discard was ronned is not paid.
             riichi = tuple(s for s in riichi if s != discarder)
         return WinResult(tuple(wins), riichi), self._with_sticks(changes, riichi), None
+
+    def _winning_tile(self, who: int, from_who: int) -> str | None:
+        """The tile won on: the winner's last draw, or the last tile the discarder let go."""
+        if who == from_who:
+            own = self.draws[who] if who < len(self.draws) else []
+            last = own[-1] if own else None
+            return _tile_name(last) if isinstance(last, int) else None
+        if from_who >= len(self.discards):
+            return None
+        thrown = [d for d in self.discards[from_who] if d != 0]
+        drawn = self.draws[from_who]
+        tile = _tile_of(thrown[-1], drawn[-1] if drawn else None) if thrown else None
+        return _tile_name(tile) if tile is not None else None
 
     def _draw(
         self, name: str, outcome: list[Any], riichi: tuple[int, ...], where: str
@@ -420,6 +523,15 @@ class _ResultReader:
 # The value of a win.
 
 
+def _details(text: Any, yaku: Sequence[Any]) -> WinDetails:
+    """What the win info says beyond the value: the yaku (``立直(1飜)``, ``大三元(役満)``) with
+    the dora counted apart, and the fu of a hand below the limits (``30符...``)."""
+    found = [parse_entry(y) or Yaku(y, 0, None) for y in yaku if isinstance(y, str)]
+    match = VALUE.match(text) if isinstance(text, str) else None
+    fu = match.group("fu") if match is not None and match.group("limit") is None else None
+    return details(found, fu=int(fu) if fu is not None else None)
+
+
 def _hand_value(text: Any, yaku: Sequence[Any], where: str) -> HandValue:
     """The hand value from the value string and the yaku list.
 
@@ -463,6 +575,51 @@ def _hand_value(text: Any, yaku: Sequence[Any], where: str) -> HandValue:
 
 
 # Turn order, for the one case where the result does not name the discarder.
+
+
+def _tile_name(code: int) -> str | None:
+    """A tile of Tenhou's JSON (11-19 man, 21-29 pin, 31-39 sou, 41-47 honours, 51-53 red fives) as ``5m``."""
+    if code in (51, 52, 53):
+        return f"5{'mps'[code - 51]}"
+    suit, number = divmod(code, 10)
+    if 1 <= suit <= 4 and 1 <= number <= 9 and (suit < 4 or number <= 7):
+        return f"{number}{'mpsz'[suit - 1]}"
+    return None
+
+
+def _calls(draws: list[Any], discards: list[Any], who: int) -> list[str]:
+    """The winner's calls as Tenhou's JSON writes them (``c275226`` in the draws, ``k``/``a`` kans
+    and ``f44`` kita in the discards), in the words honba uses for every format."""
+    found: list[str] = []
+    added: set[str] = set()
+    for entry in [*draws, *discards]:
+        if not isinstance(entry, str) or entry.startswith("r"):
+            continue
+        letter = next((c for c in entry if c.isalpha()), "")
+        digits = entry.replace(letter, "")
+        if letter == "f":
+            found.append("kita")
+            continue
+        tiles = [
+            _tile_name(int(digits[i : i + 2])) for i in range(0, len(digits) - 1, 2) if digits[i : i + 2].isdigit()
+        ]
+        names = sorted(t for t in tiles if t is not None)
+        if not names:
+            continue
+        source = _call_source(entry, who)
+        if letter == "c":
+            found.append(f"chi {''.join(t[0] for t in names)}{names[0][1]} from seat {source}")
+        elif letter == "p":
+            found.append(f"pon {names[0]} from seat {source}")
+        elif letter == "m":
+            found.append(f"kan {names[0]} from seat {source}")
+        elif letter == "a":
+            found.append(f"kan {names[0]} (concealed)")
+        elif letter == "k":
+            found.append(f"added kan {names[0]}")
+            added.add(names[0])
+    # A pon later added to is one added kan, as Tenhou's mjlog shows it.
+    return [c for c in found if not (c.startswith("pon ") and c.split(" ")[1] in added)]
 
 
 def _called_tile(call: str) -> int | None:

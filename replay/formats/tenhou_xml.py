@@ -25,6 +25,7 @@ import attrs
 import defusedxml
 import defusedxml.ElementTree as SafeET
 
+from domain.errors import InvalidRules
 from domain.rules import Ruleset
 from domain.values import (
     AbortiveDraw,
@@ -34,12 +35,15 @@ from domain.values import (
     HandValue,
     LimitName,
     Win,
+    WinDetails,
     WinResult,
 )
 from replay.formats.detect import unpack
 from replay.formats.logmodel import LogError, LoggedGame, LoggedHand, distinct_names
 from replay.formats.logmodel import shown as quoted
-from replay.formats.tenhou_rules import log_date, tenhou_rules
+from replay.formats.tenhou_csrule import CsruleError, decode_csrule
+from replay.formats.tenhou_rules import TenhouRules, dating, log_date, rules_for
+from replay.formats.yaku import YAKUMAN_HAN, details, tenhou_call, tile136, yaku_of
 
 FORMAT: Final = "tenhou-xml"
 
@@ -221,7 +225,7 @@ class _GameReader:
         if self.go is None:
             raise LogError(self.file, "no <GO> tag: the game's rules are unknown")
         self._close_hand()
-        rules, unsupported = self._rules(self.go)
+        rules, unsupported, noted = self._rules(self.go)
         final_scores: tuple[int, ...] | None = None
         points: tuple[float, ...] | None = None
         if self.owari is not None:
@@ -239,6 +243,8 @@ class _GameReader:
             final_points=points,
             unsupported=unsupported,
             truncated=self.owari is None,
+            notes=noted.notes if unsupported is None else (),
+            points_judged=noted.points_judged,
         )
 
     # Header tags.
@@ -307,7 +313,8 @@ class _GameReader:
         liable = self._seat(el, "paoWho", where) if el.get("paoWho") is not None else None
         if liable == who:
             liable = None
-        win = Win(winner=who, value=_hand_value(el, where), discarder=discarder, liable=liable)
+        value = _hand_value(el, where)
+        win = Win(winner=who, value=value, discarder=discarder, liable=liable, details=self._details(el, who, where))
         if hand.wins and (discarder is None or any(w.discarder != discarder for w in hand.wins)):
             raise LogError(where, "a second win in one hand that is not a ron on the same discard")
         if any(w.winner == who for w in hand.wins):
@@ -338,6 +345,23 @@ class _GameReader:
         self._take_owari(el, where)
 
     # Helpers.
+
+    def _details(self, el: ET.Element, who: int, where: str) -> WinDetails:
+        """What the AGARI tag says of the win beyond its payment: yaku (ids with han, or
+        yakuman ids), fu, the winning tile (``machi``) and the winner's calls (``m``)."""
+        fu = _ints(el, "ten", where, at_least=3)[0]
+        limit = _ints(el, "ten", where, at_least=3)[2]
+        found = []
+        if el.get("yakuman"):
+            found = [yaku_of(y, YAKUMAN_HAN) for y in _ints(el, "yakuman", where, at_least=1)]
+        if el.get("yaku"):
+            pairs = _ints(el, "yaku", where, at_least=2)
+            found += [yaku_of(pairs[i], pairs[i + 1]) for i in range(0, len(pairs) - 1, 2)]
+        machi = el.get("machi")
+        tile = tile136(int(machi)) if machi is not None and machi.isdigit() and int(machi) < 136 else None
+        codes = [int(c) for c in (el.get("m") or "").split(",") if c.strip().isdigit()]
+        calls = [tenhou_call(code, who, self.players) for code in codes]
+        return details(found, fu=fu if limit == 0 else None, winning_tile=tile, calls=calls)
 
     def _open_hand(self, tag: str, *, ended_by_win_ok: bool = False) -> _Hand:
         hand = self.hand
@@ -391,24 +415,41 @@ class _GameReader:
             raise LogError(where, f"owari={quoted(','.join(owari))}: a number out of range")
         return scores, points
 
-    def _rules(self, go: ET.Element) -> tuple[Ruleset, str | None]:
-        """The preset for the GO type, and why it is unsupported when it is."""
+    def _rules(self, go: ET.Element) -> tuple[Ruleset, str | None, TenhouRules]:
+        """The preset for the GO type as of the log's date, why it is unsupported when it is, and
+        what the dating left open."""
         where = f"{self.file}, <GO>"
         kind = _int(go, "type", where)
-        rules = tenhou_rules(
-            self.players, not kind & HANCHAN, log_date(self._game_id()), early_wall_format=self.early_wall_format
-        )
+        points = self.owari[1 : 2 * self.players : 2] if self.owari is not None else []
+        points_format = None if not points else "decimal" if all("." in p for p in points) else "whole"
+        when = dating(log_date(self._game_id()), wall_seed_in_init=self.early_wall_format, points_format=points_format)
+        noted = rules_for(self.players, not kind & HANCHAN, when, final_points=self.owari is not None)
+        rules = noted.rules
         unsupported: str | None = None
         if kind & SPECIAL_BITS:
             unsupported = f"special rule set (GO type {kind}, bits {kind & SPECIAL_BITS:#x}), not standard riichi"
         elif kind & (CHIPS | FIVE_CHIPS):
             unsupported = f"chip (shuugi) rules (GO type {kind}): chips are paid beside the points"
         elif (go.get("csrule") or "").strip(","):
-            # A private lobby's own rules (start score, uma, ...) in a format honba does not read.
-            unsupported = (
-                f"private lobby rules (GO lobby {quoted(go.get('lobby'))}, csrule {quoted(go.get('csrule') or '')})"
-            )
-        return rules, unsupported
+            # A private lobby's own rules: they replace whatever Tenhou's date would say.
+            try:
+                lobby = decode_csrule(go.get("csrule") or "", kind)
+            except CsruleError as exc:
+                raise LogError(where, f"csrule {quoted(go.get('csrule') or '')}: {exc}") from None
+            unsupported = lobby.unsupported
+            try:
+                rules = rules.with_overrides(
+                    {
+                        **lobby.overrides,
+                        "name": f"tenhou-lobby-{go.get('lobby') or '0'}",
+                        "description": f"Tenhou private lobby {go.get('lobby') or '?'} ({', '.join(lobby.decoded)})",
+                    },
+                    source="csrule",
+                )
+            except InvalidRules as exc:
+                raise LogError(where, str(exc)) from None
+            noted = TenhouRules(rules, lobby.notes)
+        return rules, unsupported, noted
 
     def _start_score_check(self, rules: Ruleset) -> str | None:
         """A game that opens at East 1 with other than the preset's start score is not standard."""

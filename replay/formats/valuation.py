@@ -48,12 +48,23 @@ def tile34(tile: str) -> tuple[int, bool] | None:
     return None
 
 
+def in_tile_order(tiles: Sequence[str]) -> tuple[str, ...]:
+    """Tiles in the order of the 34 kinds (1m..9m, 1p.., 1s.., E S W N P F C), a red five
+    beside its plain copies; a tile that is not one comes last."""
+    return tuple(sorted(tiles, key=lambda t: (p[0], not p[1]) if (p := tile34(t)) is not None else (99, True)))
+
+
 @attrs.frozen
 class MeldTiles:
-    """A called or declared set: ``kind`` is chi, pon, daiminkan, ankan or kakan."""
+    """A called or declared set: ``kind`` is chi, pon, daiminkan, ankan or kakan.
+
+    The tiles are kept in tile order whatever order the log lists them in: mjai gives a
+    call's ``consumed`` tiles and the called ``pai`` apart, and the hand calculator reads a
+    chi as a run only when its tiles ascend (an unsorted one made the hand unreadable).
+    """
 
     kind: str
-    tiles: tuple[str, ...]
+    tiles: tuple[str, ...] = attrs.field(converter=in_tile_order)
     called: str | None = None
 
 

@@ -1,0 +1,187 @@
+"""A match written as a tenhou.net/6 JSON log (``honba export KEY --format tenhou-json``).
+
+The log holds what the match holds: each hand's header (round and dealer, counters,
+deposit sticks, scores), its result and its score changes, and the final scores and
+points when the match has ended. A match imported from a log gives back the same
+hands; a match recorded by hand gives its results. What a tenhou.net/6 log has and a
+match does not (the tiles, the discards) is left empty, except one riichi discard
+(``r60``, a discard from the draw) for each player who declared. The changes follow
+Tenhou's JSON: a win's own changes (the deposits taken included, the sticks placed in
+the hand left out), a draw's noten payments.
+
+The match's rules go with it in ``rule.honba``, and an early end's reason (a time
+limit) in ``rule.honba_end``. honba's reader takes them as the rules the log states:
+``honba verify`` reads the file back under the same rules and agrees with it hand by
+hand. Tenhou's viewer ignores both keys.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Final
+
+from domain.errors import HonbaError
+from domain.match import Match
+from domain.values import (
+    AbortiveDraw,
+    AbortKind,
+    ExhaustiveDraw,
+    HandValue,
+    MatchEnd,
+    Penalty,
+    Win,
+    WinResult,
+)
+from projections.ledger import LedgerEntry, corrected_ledger
+
+LIMIT_WORDS: Final = {"mangan": "満貫", "haneman": "跳満", "baiman": "倍満", "sanbaiman": "三倍満", "yakuman": "役満"}
+ABORT_WORDS: Final = {
+    AbortKind.NINE_TERMINALS: "九種九牌",
+    AbortKind.FOUR_RIICHI: "四家立直",
+    AbortKind.TRIPLE_RON: "三家和了",
+    AbortKind.FOUR_KONGS: "四槓散了",
+    AbortKind.FOUR_WINDS: "四風連打",
+}
+DECLARED: Final = "r60"  # a riichi declaration discarding the tile just drawn
+DISCARD: Final = 60  # a discard from the draw
+
+
+class ExportError(HonbaError):
+    """A match that a tenhou.net/6 log cannot hold (a penalty, an abortive draw of no Tenhou kind)."""
+
+
+def export_tenhou_json(match: Match) -> str:
+    """The match as one tenhou.net/6 JSON game, on one line."""
+    entries = corrected_ledger(match.corrected_steps())
+    players = len(match.players)
+    log = []
+    ended_early: str | None = None
+    for entry in entries:
+        if isinstance(entry.fact, Penalty):
+            raise ExportError(
+                f"match {match.key!r}: hand {entry.before.hand_label} has a penalty, "
+                "which a tenhou.net/6 log cannot hold"
+            )
+        if isinstance(entry.fact, MatchEnd):
+            ended_early = entry.fact.reason
+            continue
+        log.append(_kyoku(entry, players))
+    state = match.fold()
+    rules = match.rules
+    east = rules.length == "east"
+    document: dict[str, Any] = {
+        "title": ["honba", match.rules.name],
+        "name": [*match.players, *[""] * (4 - players)],
+        "rule": {
+            "disp": f"{'三' if players == 3 else ''}{'東' if east else '南'}喰赤",
+            "aka": 1,
+            "honba": rules.to_dict(),
+        },
+        "ref": match.key,
+        "log": log,
+    }
+    if ended_early is not None:
+        # Ended before the rules end it (a time limit): a reader settles it where the log ends.
+        document["rule"]["honba_end"] = ended_early
+    if state.finished and state.final_points:
+        sc: list[float] = []
+        for seat in range(4):
+            if seat < players:
+                sc += [state.scores[seat], float(state.final_points[seat])]
+            else:
+                sc += [0, 0]
+        document["sc"] = sc
+    return json.dumps(document, ensure_ascii=False) + "\n"
+
+
+def _kyoku(entry: LedgerEntry, players: int) -> list[Any]:
+    before = entry.before
+    deposit = entry.before.deposits
+    fact = entry.fact
+    riichi = set(getattr(fact, "riichi", ()))
+    sticks_value = _stick_value(entry)
+    header = [before.round_wind * 4 + before.dealer, before.counters, deposit // sticks_value if sticks_value else 0]
+    scores = [*before.scores, *[0] * (4 - players)]
+    hands: list[Any] = []
+    for seat in range(4):
+        discards: list[Any] = [DECLARED, DISCARD] if seat in riichi else []
+        hands += [[], [], discards]
+    return [header, scores, [], [], *hands, _result(entry, players)]
+
+
+def _stick_value(entry: LedgerEntry) -> int:
+    placed = [p.amount for p in entry.payments if p.payee is None and p.payer is not None]
+    return placed[0] if placed else 1000
+
+
+def _result(entry: LedgerEntry, players: int) -> list[Any]:
+    fact = entry.fact
+    placed = [0] * 4
+    for p in entry.payments:
+        if p.payee is None and p.payer is not None:
+            placed[p.payer] += p.amount
+    if isinstance(fact, WinResult):
+        out: list[Any] = ["和了"]
+        for win in fact.wins:
+            changes = [0] * 4
+            for p in entry.payments:
+                if p.payee == win.winner:
+                    changes[win.winner] += p.amount
+                    if p.payer is not None:
+                        changes[p.payer] -= p.amount
+            discarder = win.winner if win.discarder is None else win.discarder
+            liable = win.winner if win.liable is None else win.liable
+            out += [changes, [win.winner, discarder, liable, *_value(win, changes[win.winner])]]
+        return out
+    changes = [*(d + s for d, s in zip(entry.deltas, placed, strict=False)), *[0] * (4 - players)]
+    if isinstance(fact, ExhaustiveDraw):
+        if fact.nagashi:
+            return ["流し満貫", changes]
+        if len(fact.ready) == players:
+            return ["全員聴牌", changes]
+        if not fact.ready:
+            return ["全員不聴", changes]
+        return ["流局", changes]
+    if isinstance(fact, AbortiveDraw):
+        word = ABORT_WORDS.get(fact.kind)
+        if word is None:
+            raise ExportError(f"hand {entry.before.hand_label}: an abortive draw of no kind Tenhou names")
+        return [word]
+    raise ExportError(f"hand {entry.before.hand_label}: {type(fact).__name__} cannot be written")  # pragma: no cover
+
+
+def _value(win: Win, points: int) -> list[str]:
+    """The value string and the yaku list, as Tenhou's JSON writes them and honba's reader reads them."""
+    value: HandValue = win.value
+    listed = _yaku_entries(win)
+    if value.limit == "yakuman":
+        named = [e for e in listed if e.endswith("(役満)")]
+        entries = named if len(named) == value.multiple else ["役満(役満)"] * value.multiple
+        return [f"役満{points}点", *entries]
+    if value.limit is not None:
+        return [f"{LIMIT_WORDS[value.limit]}{points}点", *listed]
+    han = value.han or 0
+    if han >= 13:
+        entries = listed if _han_of(listed) == han else [f"han({han}飜)"]
+        return [f"数え役満{points}点", *entries]
+    fu = f"{value.fu}符" if value.fu is not None else ""
+    return [f"{fu}{han}飜{points}点", *listed]
+
+
+def _yaku_entries(win: Win) -> list[str]:
+    d = win.details
+    if d is None:
+        return []
+    entries = [f"{y.name}(役満)" if y.han >= 13 else f"{y.name}({y.han}飜)" for y in d.yaku]
+    for name, count in (("ドラ", d.dora), ("赤ドラ", d.red), ("裏ドラ", d.ura), ("抜きドラ", d.kita)):
+        if count:
+            entries.append(f"{name}({count}飜)")
+    return entries
+
+
+def _han_of(entries: list[str]) -> int:
+    total = 0
+    for entry in entries:
+        if entry.endswith("飜)"):
+            total += int(entry[entry.rindex("(") + 1 : -2])
+    return total

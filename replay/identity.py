@@ -1,0 +1,52 @@
+"""A game's identity: which stored match holds a game read from a log, whatever file it came from.
+
+The same game can reach an import under two file names (a copy renamed, a test file
+named after what it tests) and under two formats. Its key (the log id, or the file's
+name) then differs, but its content does not: the players in seat order, the table it
+opens at and every result. One ``GameIdentity`` per content, stored in the same
+transaction as the match, makes the store hold each game once: a second copy finds the
+identity taken and is reported as already stored, under the key it was stored as.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import NAMESPACE_URL, UUID, uuid5
+
+from eventsourcing.domain import Aggregate
+
+from domain.integrity import digest_of
+
+
+def game_fingerprint(players: tuple[str, ...], results: str) -> str:
+    """The digest of a game's content: its players and its results (``MatchContent.results``)."""
+    return digest_of({"players": list(players), "results": results})
+
+
+def identity_id(fingerprint: str) -> UUID:
+    """The id of the identity of the game with that fingerprint."""
+    return uuid5(NAMESPACE_URL, f"honba:/games/{fingerprint}")
+
+
+class GameIdentity(Aggregate):
+    """The key of the match that holds one game's content."""
+
+    class Claimed(Aggregate.Created):
+        """A game's content was stored as the match ``key``."""
+
+        fingerprint: str
+        key: str
+
+    def __init__(self, fingerprint: str, key: str):
+        self.fingerprint = fingerprint
+        self.key = key
+
+    @staticmethod
+    def create_id(fingerprint: str, **_: Any) -> UUID:
+        """One identity per game content."""
+        return identity_id(fingerprint)
+
+    @classmethod
+    def claim(cls, fingerprint: str, key: str) -> GameIdentity:
+        """The identity of a game stored as ``key``."""
+        return cls._create(cls.Claimed, id=identity_id(fingerprint), fingerprint=fingerprint, key=key)
