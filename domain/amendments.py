@@ -13,9 +13,9 @@ from collections.abc import Mapping, Sequence
 
 import attrs
 
-from domain.progression import Fact, evolve
+from domain.progression import Fact, deal_passes, evolve, match_end_reason
 from domain.rules import Ruleset
-from domain.values import DealPass, MatchEnd, Payment, TableState
+from domain.values import AbortiveDraw, DealPass, ExhaustiveDraw, MatchEnd, Payment, TableState, WinResult
 
 
 @attrs.frozen
@@ -85,10 +85,15 @@ def corrected_steps(
     """Fold the corrected history, keeping the hands that were played as they were played.
 
     Two timelines run side by side: the table as it was played (the recorded facts) and
-    the scores under the corrections. Every entry is scored on the table as played (its
-    dealer, round, counters and deposits) carrying the corrected scores, so a correction
-    changes what was paid, never which hands were played or at what table. Where the
-    corrected result would have led to another table, the audit shows it.
+    the points under the corrections. Every entry is scored on the table as played (its
+    dealer, round and counters) carrying the corrected scores, penalties and deposits, so
+    a correction changes what was paid, never which hands were played or at what table.
+
+    Points are conserved: deposits follow the corrected history, never the played one.
+    Riichi sticks that a voided or amended win collected stay on the table and go to the
+    next winner of the corrected history, or at the end where the rules send leftover
+    deposits; sticks placed in a voided hand were never placed. Where the corrected
+    result would have led to another table, the audit shows it.
     """
     played = opening
     corrected = opening
@@ -99,7 +104,9 @@ def corrected_steps(
     for position, fact in ordered:
         correction = corrections.get(position)
         effective = fact if correction is None else correction.replacement
-        table = attrs.evolve(played, scores=corrected.scores, penalties=corrected.penalties)
+        table = attrs.evolve(
+            played, scores=corrected.scores, penalties=corrected.penalties, deposits=corrected.deposits
+        )
         if effective is None:
             steps.append(CorrectedStep(position, table, None, (), table))
             corrected = table
@@ -108,6 +115,97 @@ def corrected_steps(
             steps.append(CorrectedStep(position, table, effective, payments, corrected))
         played, _ = evolve(played, rules, fact)
     return steps
+
+
+# The ends the rules decide; any other reason (agreed, a time limit) is the players' own and stands.
+AUTOMATIC_ENDS = frozenset({"complete", "bust", "dealer_stop"})
+
+
+@attrs.frozen
+class EndJudgement:
+    """Where the corrected history judges the end of the match otherwise than it was played.
+
+    ``hand`` is the label of the hand (``S4-1``) after which it differs; ``position`` the
+    entry's position; ``as_played`` the reason the match ended there as played (None: it
+    went on), ``corrected`` the reason under the corrected history (None: it would go on);
+    ``voided`` when that hand is now void.
+    """
+
+    hand: str
+    position: int
+    as_played: str | None
+    corrected: str | None
+    voided: bool = False
+
+    def describe(self) -> str:
+        """The judgement in words, for the audit and the status."""
+
+        def words(reason: str | None) -> str:
+            return "went on" if reason is None else f"ended ({reason.replace('_', ' ')})"
+
+        if self.voided:
+            return (
+                f"as played the match ended here ({(self.as_played or '').replace('_', ' ')}) after a hand that is "
+                "now void; under the corrected history the match would have gone on. No hand is invented: the match "
+                "stays ended, with the final scores and points of the corrected history."
+            )
+        if self.as_played is None:
+            return (
+                f"as played the match went on; under the corrected history it would have "
+                f"{words(self.corrected)} after this hand. The later hands stay as played."
+            )
+        if self.corrected is None:
+            return (
+                f"as played the match {words(self.as_played)} after this hand; under the corrected history it "
+                "would have gone on. No hand is invented: the match stays ended, with the final scores and "
+                "points of the corrected history."
+            )
+        return (
+            f"as played the match {words(self.as_played)} after this hand; under the corrected history it "
+            f"{words(self.corrected)}."
+        )
+
+
+def judge_end(
+    opening: TableState, rules: Ruleset, history: Sequence[tuple[int, Fact]], corrections: Mapping[int, Correction]
+) -> tuple[EndJudgement, ...]:
+    """Re-judge the end of the match on the corrected history, hand by hand.
+
+    Each hand of the corrected history is asked again whether the match ends after it
+    (bust, the last hand, the dealer stopping on top), on the table it was played on with
+    the corrected scores and deposits. Where the answer differs from what was played, one
+    judgement says so. An end the players decided (agreed, a time limit) is not re-judged.
+    """
+    ends_after = _played_ends(history)
+    judgements: list[EndJudgement] = []
+    for step in corrected_steps(opening, rules, history, corrections):
+        played_end = ends_after.get(step.position)
+        if isinstance(step.fact, WinResult | ExhaustiveDraw | AbortiveDraw):
+            passes = deal_passes(step.fact, step.before, rules)
+            corrected_end = match_end_reason(step.before, step.after, rules, step.fact, passes)
+            if played_end is not None and played_end not in AUTOMATIC_ENDS:
+                # The players ended it themselves: that stands whatever the scores.
+                continue
+            if corrected_end != played_end:
+                judgements.append(EndJudgement(step.before.hand_label, step.position, played_end, corrected_end))
+                if corrected_end is not None:
+                    # The corrected history ends here: the hands after it would not have been played.
+                    break
+        elif step.fact is None and played_end in AUTOMATIC_ENDS:
+            judgements.append(EndJudgement(step.before.hand_label, step.position, played_end, None, voided=True))
+    return tuple(judgements)
+
+
+def _played_ends(history: Sequence[tuple[int, Fact]]) -> dict[int, str]:
+    """The position of the hand after which the match ended as played, with the end's reason."""
+    ends: dict[int, str] = {}
+    last_hand: int | None = None
+    for position, fact in history:
+        if isinstance(fact, WinResult | ExhaustiveDraw | AbortiveDraw):
+            last_hand = position
+        elif isinstance(fact, MatchEnd) and last_hand is not None:
+            ends[last_hand] = fact.reason
+    return ends
 
 
 def is_correctable(fact: Fact) -> bool:

@@ -19,12 +19,15 @@ import attrs
 from eventsourcing.domain import Aggregate
 
 from domain.amendments import (
+    AUTOMATIC_ENDS,
     CorrectedStep,
     Correction,
+    EndJudgement,
     corrected_steps,
     effective_entries,
     effective_facts,
     is_correctable,
+    judge_end,
 )
 from domain.codec import fact_to_data, from_data, to_data
 from domain.errors import MatchAlreadyEnded, RuleViolation, UnknownSeat, WinnerIsDiscarder
@@ -181,6 +184,10 @@ class Match(Aggregate):
     def corrected_steps(self) -> list[CorrectedStep]:
         """The corrected history entry by entry, the hands kept as they were played."""
         return corrected_steps(opening_state(self.rules, self.opening), self.rules, self.history, self.corrections)
+
+    def end_judgements(self) -> tuple[EndJudgement, ...]:
+        """Where the corrected history judges the end of the match otherwise than it was played."""
+        return judge_end(opening_state(self.rules, self.opening), self.rules, self.history, self.corrections)
 
     def effective_facts(self) -> list[Fact]:
         """The history as corrected (what scores and standings use)."""
@@ -446,9 +453,6 @@ class Match(Aggregate):
                     f"{len(wins)} winners on one discard: these rules allow at most "
                     f"{self.rules.multiple_ron} (record an abortive draw or the first winner)"
                 )
-
-
-AUTOMATIC_ENDS = frozenset({"complete", "bust", "dealer_stop"})
 
 
 def _fingerprint(command: str, payload: Any) -> str:

@@ -17,7 +17,7 @@ from typing import Any
 
 import attrs
 
-from domain.amendments import Correction, corrected_steps
+from domain.amendments import Correction, corrected_steps, judge_end
 from domain.errors import HonbaError
 from domain.match import Match, opening_state
 from domain.progression import Fact, deal_passes, evolve
@@ -156,11 +156,14 @@ def _view(position: int, correction: Correction, original: Fact | None) -> Corre
 
 
 def _invariants(match: Match, entries: Sequence[LedgerEntry]) -> list[Finding]:
-    """Each hand sums to zero apart from deposits, deposits are conserved, and the final
-    scores are the start plus every payment."""
+    """Each hand sums to zero apart from deposits, deposits are conserved (within a hand and
+    from one entry to the next), scores plus deposits stay the starting total less what
+    left the table by rule, and the final scores are the start plus every payment."""
     findings = []
     start = opening_state(match.rules, match.opening)
     total = list(start.scores)
+    in_play = sum(start.scores) + start.deposits
+    deposits = start.deposits
     for entry in entries:
         label = entry.before.hand_label
         to_table = sum(p.amount for p in entry.payments if p.payee is None and p.payer is not None)
@@ -168,8 +171,16 @@ def _invariants(match: Match, entries: Sequence[LedgerEntry]) -> list[Finding]:
         if sum(entry.deltas) != from_table - to_table:
             findings.append(Finding("invariant", label, "the payments between players do not sum to zero"))
         expected_deposits = entry.before.deposits + to_table - from_table
-        if not isinstance(entry.fact, MatchEnd | Penalty) and entry.after.deposits != expected_deposits:
+        within = isinstance(entry.fact, MatchEnd | Penalty) or entry.after.deposits == expected_deposits
+        if entry.before.deposits != deposits or not within:
             findings.append(Finding("invariant", label, "deposits on the table are not conserved"))
+        # Points leave play only by rule: a penalty paid to nobody, deposits lost at the end.
+        in_play -= sum(p.amount for p in entry.payments if p.payee is None and isinstance(entry.fact, Penalty))
+        if isinstance(entry.fact, MatchEnd):
+            in_play -= entry.before.deposits - from_table - entry.after.deposits
+        if sum(entry.after.scores) + entry.after.deposits != in_play:
+            findings.append(Finding("invariant", label, "scores and deposits on the table are not conserved"))
+        deposits = entry.after.deposits
         total = [t + d for t, d in zip(total, entry.deltas, strict=True)]
     if entries and list(entries[-1].after.scores) != total:
         findings.append(Finding("invariant", "end", "the final scores are not the start plus every payment"))
@@ -198,6 +209,7 @@ def _inconsistencies(match: Match, entries: Sequence[LedgerEntry]) -> list[Findi
             )
     findings += _voided_deal_passes(match)
     findings += _table_drift(match)
+    findings += [Finding("end", j.hand, j.describe()) for j in match.end_judgements()]
     return _merged(findings)
 
 
@@ -214,25 +226,43 @@ def _merged(findings: list[Finding]) -> list[Finding]:
 
 
 def _table_drift(match: Match) -> list[Finding]:
-    """Counters or deposits the corrected history would have carried into the next hand,
-    where that hand was played with others (the later hands stay as played)."""
+    """Counters the corrected history would have carried into the next hand, where that hand
+    was played with others (the later hands stay as played), and deposits, which follow the
+    corrected history (docs/audit.md): where they differ from the table as played, say so."""
     corrected = set(match.corrections)
+    played_before = _played_tables(match)
     steps = [s for s in match.corrected_steps() if not isinstance(s.fact, DealPass)]
     findings = []
     for step, following in itertools.pairwise(steps):
         if step.position not in corrected or step.fact is None or isinstance(step.fact, Penalty | MatchEnd):
             continue
-        differences = [
-            f"{name}: {getattr(following.before, attr)} as played, {getattr(step.after, attr)} by the correction"
-            for name, attr in (("counters", "counters"), ("deposits", "deposits"))
-            if getattr(following.before, attr) != getattr(step.after, attr)
-        ]
+        differences = []
+        if following.before.counters != step.after.counters:
+            differences.append(
+                f"counters: {following.before.counters} as played, {step.after.counters} by the correction"
+            )
+        played = played_before.get(following.position)
+        if played is not None and played.deposits != following.before.deposits:
+            differences.append(
+                f"deposits: {played.deposits:,} as played, {following.before.deposits:,} by the correction "
+                "(deposits follow the corrected history)"
+            )
         if differences:
             text = "the next hand was played with other " + "; ".join(differences)
             findings.append(
                 Finding("inconsistency", step.before.hand_label, text + ". The later hands stay as played.")
             )
     return findings
+
+
+def _played_tables(match: Match) -> dict[int, TableState]:
+    """The table before each entry as it was played, without any correction."""
+    state = opening_state(match.rules, match.opening)
+    tables = {}
+    for position, fact in match.history:
+        tables[position] = state
+        state, _ = evolve(state, match.rules, fact)
+    return tables
 
 
 def _voided_deal_passes(match: Match) -> list[Finding]:
@@ -341,7 +371,12 @@ def _what_if(match: Match, entries: Sequence[LedgerEntry], other: Ruleset) -> Wh
                         + "; the hands stay as played",
                     )
                 )
-    final = theirs[-1].after if theirs else opening_state(other, match.opening)
+    opening = opening_state(other, match.opening)
+    notes += [
+        Finding("what-if", j.hand, "under these rules " + j.describe())
+        for j in judge_end(opening, other, match.history, match.corrections)
+    ]
+    final = theirs[-1].after if theirs else opening
     return WhatIf(other, tuple(theirs), changed, final.scores, final.final_points, tuple(notes), hand_changes)
 
 

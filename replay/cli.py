@@ -248,11 +248,16 @@ def status(
     def run() -> None:
         match, facts = shell(ctx).app.facts(key)
         state = _state(match, facts)
+        judgements = match.end_judgements()
         if as_json:
-            print(json.dumps({"match": key, **state_data(match.players, state, match.rules)}, ensure_ascii=False))
+            data = {"match": key, **state_data(match.players, state, match.rules)}
+            data["end_rejudged"] = [attrs.asdict(j) for j in judgements]
+            print(json.dumps(data, ensure_ascii=False))
             return
         out.print(f"Match {key!r} ({match.rules.name})", markup=False, highlight=False)
         _print_status(match.players, state, match.rules)
+        for judgement in judgements:
+            out.print(f"End re-judged at {judgement.hand}: {judgement.describe()}", markup=False, highlight=False)
 
     guarded(run)
 
