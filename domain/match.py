@@ -416,6 +416,16 @@ class Match(Aggregate):
         elif isinstance(result, ExhaustiveDraw):
             for seat in (*result.ready, *result.nagashi):
                 self._check_seat(seat, "ready or nagashi")
+            not_ready = [seat for seat in result.riichi if seat not in result.ready]
+            if not_ready and not result.nagashi:
+                # A riichi hand cannot change, so it is still ready at the draw; a riichi that was
+                # not ready is a chombo, recorded as a penalty, not as a draw. At a nagashi mangan
+                # nobody shows a ready hand (Tenhou pays the nagashi instead of noten payments).
+                name = self.players[not_ready[0]]
+                raise RuleViolation(
+                    f"{name} declared riichi, so {name} was ready at the draw: name {name} among the ready players "
+                    "too (a riichi that was not ready is a chombo: record it as a penalty)"
+                )
             if result.nagashi and not self.rules.nagashi_mangan:
                 raise RuleViolation("nagashi mangan is not played under these rules")
         elif isinstance(result, AbortiveDraw):
@@ -423,6 +433,25 @@ class Match(Aggregate):
                 raise RuleViolation("abortive draws are not played under these rules")
             if result.kind is AbortKind.TRIPLE_RON and self.rules.multiple_ron >= 3:
                 raise RuleViolation("triple ron is a win under these rules, not an abortive draw")
+            self._check_abort(result)
+
+    def _check_abort(self, result: AbortiveDraw) -> None:
+        """The kind of an abortive draw against the players and the riichi declared.
+
+        Four winds, four riichi and triple ron need four players; four riichi needs every
+        player's riichi declared in the hand. (Kongs are not recorded, so four kongs is
+        taken as stated.)
+        """
+        kind = result.kind.value.replace("_", " ")
+        four_only = (AbortKind.FOUR_WINDS, AbortKind.FOUR_RIICHI, AbortKind.TRIPLE_RON)
+        if result.kind in four_only and self.rules.players != 4:
+            raise RuleViolation(f"{kind} needs four players; this match has {self.rules.players}")
+        if result.kind is AbortKind.FOUR_RIICHI and len(result.riichi) != self.rules.players:
+            declared = ", ".join(self.players[s] for s in result.riichi) or "nobody"
+            raise RuleViolation(
+                f"four riichi is an abortive draw only when all four players declared riichi "
+                f"(declared: {declared}); name them all with --riichi"
+            )
 
     def _check_win(self, result: WinResult, state: TableState) -> None:
         wins = result.wins
