@@ -15,7 +15,19 @@ import attrs
 
 from domain.progression import Fact, deal_passes, evolve, match_end_reason
 from domain.rules import Ruleset
-from domain.values import AbortiveDraw, DealPass, ExhaustiveDraw, MatchEnd, Payment, TableState, WinResult
+from domain.values import (
+    AbortiveDraw,
+    DealPass,
+    ExhaustiveDraw,
+    MatchEnd,
+    Payment,
+    Penalty,
+    TableState,
+    WinResult,
+)
+
+# The ends the rules decide; any other reason (agreed, a time limit) is the players' own and stands.
+AUTOMATIC_ENDS = frozenset({"complete", "bust", "dealer_stop"})
 
 
 @attrs.frozen
@@ -28,6 +40,8 @@ class Correction:
     by: str
     reason: str
     at: str = ""
+    # The correction's own position in the match's log (None where it is not known).
+    position: int | None = None
 
     @property
     def kind(self) -> str:
@@ -37,6 +51,103 @@ class Correction:
         if self.replacement is None:
             return "voided"
         return "amended"
+
+
+def resolve_corrections(log: Sequence[tuple[int, Correction]]) -> dict[int, Correction]:
+    """The correction in force for each corrected entry, corrections of corrections applied.
+
+    ``log`` holds every correction at its own position, in order. A correction targets an
+    entry (a hand result or penalty, also a penalty added by a correction) or another
+    correction. A correction of a correction amends it (its target gets the new
+    replacement) or, with no replacement, cancels it (its target is as if it had never
+    been made: a void undone). The latest correction of a target that still counts wins.
+    Entries none of whose corrections count are left out (they stand as recorded).
+    """
+    at_position = dict(log)
+    targeting = _targeting(log)
+    outcome = correction_outcomes(log)
+    resolved: dict[int, Correction] = {}
+    for target, positions in targeting.items():
+        if corrects_something(target, at_position):
+            continue
+        for position in reversed(positions):
+            counted = outcome[position]
+            if counted is not None:
+                resolved[target] = counted
+                break
+    return resolved
+
+
+def _targeting(log: Sequence[tuple[int, Correction]]) -> dict[int, list[int]]:
+    """For each target, the positions of the corrections of it, in order."""
+    targeting: dict[int, list[int]] = {}
+    for position, correction in log:
+        if correction.target is not None:
+            targeting.setdefault(correction.target, []).append(position)
+    return targeting
+
+
+def correction_outcomes(log: Sequence[tuple[int, Correction]]) -> dict[int, Correction | None]:
+    """What each correction comes to once corrected in turn: None when it was cancelled, else
+    the correction with the replacement in force (a later amendment of it, or its own)."""
+    targeting = _targeting(log)
+    outcome: dict[int, Correction | None] = {}
+    # The latest first: a correction only targets earlier ones.
+    for position, correction in reversed(log):
+        effective: Correction | None = correction
+        for later in reversed(targeting.get(position, [])):
+            counted = outcome[later]
+            if counted is not None:
+                replacement = counted.replacement
+                effective = None if replacement is None else attrs.evolve(correction, replacement=replacement)
+                break
+        outcome[position] = effective
+    return outcome
+
+
+def latest_of_its_target(position: int, log: Sequence[tuple[int, Correction]]) -> bool:
+    """Whether the correction at ``position`` still counts and no later one of the same target does."""
+    outcome = correction_outcomes(log)
+    if outcome.get(position) is None:
+        return False
+    target = dict(log)[position].target
+    counting = [p for p, c in log if c.target == target and outcome[p] is not None]
+    return target is not None and max(counting) == position
+
+
+def corrects_something(target: int, at_position: Mapping[int, Correction]) -> bool:
+    """Whether ``target`` is the position of a correction of an entry (not a penalty it added)."""
+    correction = at_position.get(target)
+    return correction is not None and correction.target is not None
+
+
+def undone_positions(history: Sequence[tuple[int, Fact]], corrections: Mapping[int, Correction]) -> frozenset[int]:
+    """Hands taken back at the table: voided while still the last hand, with what followed them.
+
+    A hand voided before any later hand was recorded (``honba undo``, or a void of the last
+    hand) is taken back whole: the deal pass and the end the rules decided after it are void
+    too, and the table is again the table before it. A hand voided after later hands were
+    played keeps its deal pass (the later hands stay as played).
+    """
+    hands = [p for p, fact in history if isinstance(fact, WinResult | ExhaustiveDraw | AbortiveDraw)]
+    facts = dict(history)
+    positions = [p for p, _ in history]
+    undone: set[int] = set()
+    for target, correction in corrections.items():
+        if correction.replacement is not None or correction.position is None:
+            continue
+        if not isinstance(facts.get(target), WinResult | ExhaustiveDraw | AbortiveDraw):
+            continue
+        if any(target < p < correction.position for p in hands):
+            continue
+        undone.add(target)
+        for position in positions[positions.index(target) + 1 :]:
+            fact = facts[position]
+            if isinstance(fact, DealPass) or (isinstance(fact, MatchEnd) and fact.reason in AUTOMATIC_ENDS):
+                undone.add(position)
+            elif not isinstance(fact, Penalty):  # a penalty recorded in between does not stop it
+                break
+    return frozenset(undone)
 
 
 def effective_entries(
@@ -51,7 +162,10 @@ def effective_entries(
     """
     entries: list[tuple[int, Fact]] = []
     end: list[tuple[int, Fact]] = []
+    undone = undone_positions(history, corrections)
     for position, fact in history:
+        if position in undone:
+            continue
         correction = corrections.get(position)
         if correction is not None:
             if correction.replacement is None:
@@ -101,7 +215,15 @@ def corrected_steps(
     ordered = [e for e in history if not isinstance(e[1], MatchEnd)] + [
         e for e in history if isinstance(e[1], MatchEnd)
     ]
+    undone = undone_positions(history, corrections)
     for position, fact in ordered:
+        if position in undone:
+            # Taken back at the table: as if never played, the table as before it.
+            table = attrs.evolve(
+                played, scores=corrected.scores, penalties=corrected.penalties, deposits=corrected.deposits
+            )
+            steps.append(CorrectedStep(position, table, None, (), table))
+            continue
         correction = corrections.get(position)
         effective = fact if correction is None else correction.replacement
         table = attrs.evolve(
@@ -115,10 +237,6 @@ def corrected_steps(
             steps.append(CorrectedStep(position, table, effective, payments, corrected))
         played, _ = evolve(played, rules, fact)
     return steps
-
-
-# The ends the rules decide; any other reason (agreed, a time limit) is the players' own and stands.
-AUTOMATIC_ENDS = frozenset({"complete", "bust", "dealer_stop"})
 
 
 @attrs.frozen
@@ -176,7 +294,7 @@ def judge_end(
     the corrected scores and deposits. Where the answer differs from what was played, one
     judgement says so. An end the players decided (agreed, a time limit) is not re-judged.
     """
-    ends_after = _played_ends(history)
+    ends_after = _played_ends(history, undone_positions(history, corrections))
     judgements: list[EndJudgement] = []
     for step in corrected_steps(opening, rules, history, corrections):
         played_end = ends_after.get(step.position)
@@ -196,11 +314,13 @@ def judge_end(
     return tuple(judgements)
 
 
-def _played_ends(history: Sequence[tuple[int, Fact]]) -> dict[int, str]:
+def _played_ends(history: Sequence[tuple[int, Fact]], undone: frozenset[int]) -> dict[int, str]:
     """The position of the hand after which the match ended as played, with the end's reason."""
     ends: dict[int, str] = {}
     last_hand: int | None = None
     for position, fact in history:
+        if position in undone:
+            continue
         if isinstance(fact, WinResult | ExhaustiveDraw | AbortiveDraw):
             last_hand = position
         elif isinstance(fact, MatchEnd) and last_hand is not None:

@@ -24,10 +24,15 @@ from domain.amendments import (
     Correction,
     EndJudgement,
     corrected_steps,
+    correction_outcomes,
+    corrects_something,
     effective_entries,
     effective_facts,
     is_correctable,
     judge_end,
+    latest_of_its_target,
+    resolve_corrections,
+    undone_positions,
 )
 from domain.codec import fact_to_data, from_data, to_data
 from domain.errors import MatchAlreadyEnded, RuleViolation, UnknownSeat, WinnerIsDiscarder
@@ -115,14 +120,18 @@ class Match(Aggregate):
         def apply(self, aggregate: Aggregate) -> None:
             assert isinstance(aggregate, Match)
             at = self.at or self.timestamp.isoformat()
-            correction = Correction(self.target, self.replacement, self.by, self.reason, at)
+            correction = Correction(self.target, self.replacement, self.by, self.reason, at, self.originator_version)
             if self.target is None:
                 aggregate.history.append((self.originator_version, self.replacement))
-            else:
-                aggregate.corrections[self.target] = correction
             aggregate.correction_log.append((self.originator_version, correction))
+            aggregate.corrections = resolve_corrections(aggregate.correction_log)
             aggregate.state = aggregate.fold()
-            aggregate.remember(self.client_key, "correct", (self.target, self.replacement))
+            # The whole command: a retry names the same entry, replacement, referee, reason and time.
+            aggregate.remember(
+                self.client_key, "correct", (self.target, self.replacement, self.by, self.reason, self.at)
+            )
+            if self.client_key is not None:
+                aggregate.client_key_targets[self.client_key] = self.target
             aggregate.head = event_digest(self)
 
     class HandWon(Recorded):
@@ -169,6 +178,8 @@ class Match(Aggregate):
         self.corrections: dict[int, Correction] = {}
         self.correction_log: list[tuple[int, Correction]] = []
         self.client_keys: dict[str, str] = {}
+        # The entry each client key's correction targeted, so that a retried undo finds it again.
+        self.client_key_targets: dict[str, int | None] = {}
 
     def trigger_event(self, event_class: Any, **kwargs: Any) -> None:
         """Every event names the digest of the one before it."""
@@ -316,7 +327,7 @@ class Match(Aggregate):
 
         ``at`` is when the referee made it, where that is not now (a file imported later).
         """
-        if self.seen(client_key, "correct", (target, replacement)):
+        if self.seen(client_key, "correct", (target, replacement, by, reason, at)):
             return
         original = self._correctable(target, by, reason)
         if isinstance(original, Penalty) != isinstance(replacement, Penalty):
@@ -324,14 +335,14 @@ class Match(Aggregate):
         if isinstance(replacement, Penalty):
             self._check_penalty(replacement)
         else:
-            self._check_result(replacement, self._state_before(target))
+            self._check_result(replacement, self._state_before(self._entry_of(target)))
         self.trigger_event(
             self.Corrected, target=target, replacement=replacement, by=by, reason=reason, client_key=client_key, at=at
         )
 
     def void(self, target: int, *, by: str, reason: str, client_key: str | None = None, at: str | None = None) -> None:
         """Void the result or penalty recorded at position ``target`` (it stays in the log)."""
-        if self.seen(client_key, "correct", (target, None)):
+        if self.seen(client_key, "correct", (target, None, by, reason, at)):
             return
         self._correctable(target, by, reason)
         self.trigger_event(
@@ -342,7 +353,7 @@ class Match(Aggregate):
         self, penalty: Penalty, *, by: str, reason: str, client_key: str | None = None, at: str | None = None
     ) -> None:
         """Add a penalty as a correction: allowed at any time, also after the match ended."""
-        if self.seen(client_key, "correct", (None, penalty)):
+        if self.seen(client_key, "correct", (None, penalty, by, reason, at)):
             return
         self._check_referee(by, reason)
         self._check_penalty(penalty)
@@ -350,20 +361,87 @@ class Match(Aggregate):
             self.Corrected, target=None, replacement=penalty, by=by, reason=reason, client_key=client_key, at=at
         )
 
+    def undo(self, *, by: str, reason: str, client_key: str | None = None, at: str | None = None) -> int:
+        """Void the last entry that still counts, at the table: a hand result, a penalty, or a
+        correction (cancelled). A void is not taken back by undo (void the void to do that).
+        Returns the position voided. A last hand taken back takes its deal pass and end with it.
+        """
+        if client_key is not None and client_key in self.client_key_targets:
+            # A retry: the entry this key voided, if the command was the same.
+            voided = self.client_key_targets[client_key]
+            if voided is not None and self.seen(client_key, "correct", (voided, None, by, reason, at)):
+                return voided
+        target = self._last_undoable()
+        self.void(target, by=by, reason=reason, client_key=client_key, at=at)
+        return target
+
+    def _last_undoable(self) -> int:
+        corrections = dict(self.correction_log)
+        undone = undone_positions(self.history, self.corrections)
+        voided = {t for t, c in self.corrections.items() if c.replacement is None}
+        candidates = [p for p, f in self.history if is_correctable(f) and p not in voided and p not in undone]
+        candidates += [
+            p
+            for p, c in self.correction_log
+            if corrects_something(p, corrections)
+            and c.replacement is not None
+            and latest_of_its_target(p, self.correction_log)
+        ]
+        if not candidates:
+            raise RuleViolation(f"there is nothing to undo in match {self.key!r}")
+        return max(candidates)
+
+    def _entry_of(self, target: int) -> int:
+        """The entry a correction of corrections comes down to (the target itself for an entry)."""
+        corrections = dict(self.correction_log)
+        while corrects_something(target, corrections):
+            nested = corrections[target].target
+            assert nested is not None
+            target = nested
+        return target
+
     def _correctable(self, target: int, by: str, reason: str) -> Fact:
         self._check_referee(by, reason)
         entries = dict(self.history)
+        corrections = dict(self.correction_log)
+        if corrects_something(target, corrections):
+            return self._correctable_correction(target)
         if target not in entries or not is_correctable(entries[target]):
-            raise RuleViolation(f"there is no hand result or penalty at position {target} of match {self.key!r}")
+            raise RuleViolation(
+                f"there is no hand result or penalty at position {target} of match {self.key!r} (nor a correction)"
+            )
         current = self.corrections.get(target)
         if current is not None and current.replacement is None:
-            raise RuleViolation(f"the entry at position {target} is void already")
+            raise RuleViolation(
+                f"the entry at position {target} is void already (by the correction at position {current.position}: "
+                "to take the void back, void or amend that correction)"
+            )
         return entries[target]
+
+    def _correctable_correction(self, target: int) -> Fact:
+        """A correction can be corrected while it counts; a void that took back the last hand
+        only while nothing was recorded after it (the later hands were played on its table)."""
+        if correction_outcomes(self.correction_log).get(target) is None:
+            raise RuleViolation(f"the correction at position {target} was cancelled: nothing to correct")
+        root = self._entry_of(target)
+        if root in undone_positions(self.history, self.corrections) and any(
+            p > target and not isinstance(f, DealPass | MatchEnd) for p, f in self.history
+        ):
+            raise RuleViolation(
+                f"the hand at position {root} was taken back and hands were recorded after it on that table: "
+                "its void stands (correct the later hands instead)"
+            )
+        return dict(self.history)[root]
 
     @staticmethod
     def _check_referee(by: str, reason: str) -> None:
         if not by.strip() or not reason.strip():
             raise RuleViolation("a correction needs who makes it (by) and why (reason)")
+
+    def state_before(self, position: int) -> TableState:
+        """The table the entry at ``position`` (or the entry a correction there comes down to) was
+        played on, with the scores as corrected."""
+        return self._state_before(self._entry_of(position))
 
     def _state_before(self, target: int) -> TableState:
         """The table the entry at ``target`` was played on, with the scores as corrected."""

@@ -17,7 +17,7 @@ from typing import Any
 
 import attrs
 
-from domain.amendments import Correction, corrected_steps, judge_end
+from domain.amendments import Correction, corrected_steps, judge_end, undone_positions
 from domain.errors import HonbaError
 from domain.match import Match, opening_state
 from domain.progression import Fact, deal_passes, evolve
@@ -132,16 +132,29 @@ def _entries(match: Match, rules: Ruleset) -> list[LedgerEntry]:
 
 def _corrections(match: Match) -> tuple[CorrectionView, ...]:
     originals = dict(match.history)
+    corrections = dict(match.correction_log)
     views = []
     for position, correction in match.correction_log:
+        corrected = None if correction.target is None else corrections.get(correction.target)
+        if corrected is not None and corrected.target is not None:
+            # A correction of a correction: what it corrects is that correction's replacement.
+            views.append(_view(position, correction, corrected.replacement, of_correction=corrected))
+            continue
         original = None if correction.target is None else originals.get(correction.target)
         views.append(_view(position, correction, original))
     return tuple(views)
 
 
-def _view(position: int, correction: Correction, original: Fact | None) -> CorrectionView:
+def _view(
+    position: int, correction: Correction, original: Fact | None, of_correction: Correction | None = None
+) -> CorrectionView:
     kind = correction.kind
-    if kind == "voided" and isinstance(original, Penalty):
+    if of_correction is not None:
+        if correction.replacement is not None:
+            kind = "correction amended"
+        else:
+            kind = "void cancelled" if of_correction.replacement is None else "correction cancelled"
+    elif kind == "voided" and isinstance(original, Penalty):
         kind = "penalty cancelled"
     return CorrectionView(
         position,
@@ -267,7 +280,9 @@ def _played_tables(match: Match) -> dict[int, TableState]:
 
 def _voided_deal_passes(match: Match) -> list[Finding]:
     """Voided hands whose recorded deal pass stays: the deal moved on after a hand that no longer counts."""
+    # A hand taken back while it was the last took its deal pass with it: nothing to report.
     voided = {target for target, c in match.corrections.items() if c.replacement is None}
+    voided -= undone_positions(match.history, match.corrections)
     recorded = list(match.history)
     findings = []
     state = opening_state(match.rules, match.opening)

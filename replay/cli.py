@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import sys
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -117,18 +118,32 @@ def win(
                 scores = tuple(int(v) for v in loser_scores.split(","))
             except ValueError:
                 raise InputError(f"--loser-scores takes whole numbers in seat order, not {loser_scores!r}") from None
-        wins = []
-        for spec in winners:
-            if ":" not in spec:
-                raise InputError(f"write each winner as PLAYER:VALUE, e.g. Ann:3/30 (got {spec!r})")
-            name, text = spec.rsplit(":", 1)
-            value = parse_value(text)
-            if dora is not None:
-                value = attrs.evolve(value, dora=dora)
-            wins.append(Win(seat_of(name, players), value, discarder, liable, facts, scores))
-        _record(ctx, key, WinResult(tuple(wins), seats_of(riichi, players)), client_key)
+        _record(ctx, key, win_result(players, winners, discarder, liable, riichi, dora, facts, scores), client_key)
 
     guarded(run)
+
+
+def win_result(
+    players: Sequence[str],
+    winners: Sequence[str],
+    discarder: int | None,
+    liable: int | None,
+    riichi: str | None,
+    dora: int | None,
+    facts: WinFacts | None = None,
+    scores: tuple[int, ...] = (),
+) -> WinResult:
+    """A win as typed: ``PLAYER:VALUE`` for each winner (``honba win``, ``honba amend ... win``)."""
+    wins = []
+    for spec in winners:
+        if ":" not in spec:
+            raise InputError(f"write each winner as PLAYER:VALUE, e.g. Ann:3/30 (got {spec!r})")
+        name, text = spec.rsplit(":", 1)
+        value = parse_value(text)
+        if dora is not None:
+            value = attrs.evolve(value, dora=dora)
+        wins.append(Win(seat_of(name, players), value, discarder, liable, facts or WinFacts(), scores))
+    return WinResult(tuple(wins), seats_of(riichi, players))
 
 
 @app.command()
@@ -187,20 +202,7 @@ def penalty(
     def run() -> None:
         application = shell(ctx).app
         match = application.get_match(key)
-        if share not in (None, "to_others", "off_table", "reverse_mangan"):
-            raise InputError(f"--share must be to_others, reverse_mangan or off_table, not {share!r}")
-        how = share or match.rules.chombo_share
-        if share is None and amount is not None and how == "reverse_mangan":
-            how = "to_others"  # an amount of the referee's own is shared by the others
-        seat = seat_of(player, match.players)
-        if how == "reverse_mangan":
-            # The amount follows from who is dealer: 8,000 for a non-dealer, 12,000 for the dealer.
-            total = sum(reverse_mangan(seat, match.state, match.rules).values())
-            if amount is not None and amount != total:
-                raise InputError(f"a reverse mangan here is {total}, not {amount}: leave out --amount")
-        else:
-            total = amount if amount is not None else match.rules.chombo_amount
-        fact = Penalty(seat, total, kind, how, note)
+        fact = penalty_fact(match.players, match.state, match.rules, player, amount, kind, share, note)
         if by is not None or reason is not None:
             match = application.add_penalty(key, fact, by=by or "", reason=reason or "", client_key=client_key)
         else:
@@ -208,6 +210,33 @@ def penalty(
         _print_status(match.players, match.state, match.rules)
 
     guarded(run)
+
+
+def penalty_fact(
+    players: Sequence[str],
+    state: TableState,
+    rules: Ruleset,
+    player: str,
+    amount: int | None,
+    kind: str,
+    share: str | None,
+    note: str,
+) -> Penalty:
+    """A penalty as typed (``honba penalty``, ``honba amend ... penalty``), at the table ``state``."""
+    if share not in (None, "to_others", "off_table", "reverse_mangan"):
+        raise InputError(f"--share must be to_others, reverse_mangan or off_table, not {share!r}")
+    how = share or rules.chombo_share
+    if share is None and amount is not None and how == "reverse_mangan":
+        how = "to_others"  # an amount of the referee's own is shared by the others
+    seat = seat_of(player, players)
+    if how == "reverse_mangan":
+        # The amount follows from who is dealer: 8,000 for a non-dealer, 12,000 for the dealer.
+        total = sum(reverse_mangan(seat, state, rules).values())
+        if amount is not None and amount != total:
+            raise InputError(f"a reverse mangan here is {total}, not {amount}: leave out --amount")
+    else:
+        total = amount if amount is not None else rules.chombo_amount
+    return Penalty(seat, total, kind, how, note)
 
 
 @app.command()

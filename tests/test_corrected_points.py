@@ -80,11 +80,13 @@ def test_the_audit_of_a_voided_win_with_deposits_passes(voided: Honba) -> None:
 
 
 def test_the_next_winner_of_the_corrected_history_takes_the_deposits_of_a_voided_win(voided: Honba) -> None:
-    # East 2 (B deals, no counters as played): D's 1 han 30 fu on A's discard is 1,000, plus the 1,000 stick.
+    # The voided win was the last hand, so it is taken back with its deal pass: East 1 with the
+    # draw's 1 counter again. D's 1 han 30 fu on A's discard: 1,000, 300 for the counter, the 1,000 stick.
+    assert voided.json("status", "v1")["hand"] == "E1-1"
     voided.ok("win", "v1", "D:1/30", "--from", "A")
     status = voided.json("status", "v1")
     assert status["deposits"] == 0
-    assert status["scores"] == {"A": 26500 - 1000, "B": 23500, "C": 25500, "D": 23500 + 2000}
+    assert status["scores"] == {"A": 26500 - 1300, "B": 23500, "C": 25500, "D": 23500 + 2300}
 
 
 def test_deposits_left_by_a_voided_win_at_the_end_go_to_the_top_player() -> None:
