@@ -133,12 +133,16 @@ def undone_positions(history: Sequence[tuple[int, Fact]], corrections: Mapping[i
     facts = dict(history)
     positions = [p for p, _ in history]
     undone: set[int] = set()
-    for target, correction in corrections.items():
-        if correction.replacement is not None or correction.position is None:
-            continue
-        if not isinstance(facts.get(target), WinResult | ExhaustiveDraw | AbortiveDraw):
-            continue
-        if any(target < p < correction.position for p in hands):
+    voids = sorted(
+        (c.position, target)
+        for target, c in corrections.items()
+        if c.replacement is None
+        and c.position is not None
+        and isinstance(facts.get(target), WinResult | ExhaustiveDraw | AbortiveDraw)
+    )
+    # In the order they were made: a hand is the last while every later hand was taken back before.
+    for made_at, target in voids:
+        if any(target < p < made_at and p not in undone for p in hands):
             continue
         undone.add(target)
         for position in positions[positions.index(target) + 1 :]:

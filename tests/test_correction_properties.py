@@ -49,9 +49,28 @@ def corrections(draw: st.DrawFn, match: Match) -> str:
     correct a correction. Returns what was tried; a refused correction records nothing."""
     players = match.rules.players
     correctable = [p for p, fact in match.history if not isinstance(fact, DealPass | MatchEnd)]
-    kind = draw(st.sampled_from(["amend", "amend", "void", "penalty", "again"]))
+    kind = draw(st.sampled_from(["amend", "amend", "void", "penalty", "again", "of a correction", "undo"]))
     by, reason = "Referee", f"step {next(counter)}"
+    amendments = [p for p, c in match.correction_log if c.target is not None]
     try:
+        if kind == "undo":
+            match.undo(by="the recorder", reason=reason)
+            return kind
+        if kind == "of a correction" and amendments:
+            # Amend or cancel a correction (a void cancelled is a void undone).
+            target = draw(st.sampled_from(amendments))
+            if draw(st.booleans()):
+                match.void(target, by=by, reason=reason)
+                return kind
+            root = match.history[0][1]
+            for position, fact in match.history:
+                if position == dict(match.correction_log)[target].target:
+                    root = fact
+            if isinstance(root, Penalty):
+                match.amend(target, Penalty(root.seat, draw(st.sampled_from([1000, 3000]))), by=by, reason=reason)
+            else:
+                match.amend(target, draw(hand_results(players)), by=by, reason=reason)
+            return kind
         if kind == "penalty" or not correctable:
             seat = draw(st.integers(0, players - 1))
             amount = draw(st.sampled_from([1000, 2000, 8000]))
