@@ -25,7 +25,14 @@ from projections.ledger import LedgerEntry, corrected_ledger
 from replay.app import HonbaApp
 from replay.formats.record import build_match, export_record, parse_record, unchained
 from replay.parsing import InputError, parse_override, parse_value, seat_of, seats_of
-from replay.render import ledger_data, ledger_table, state_data, state_lines, status_table
+from replay.render import (
+    ledger_data,
+    ledger_table,
+    recorded_payments_lines,
+    state_data,
+    state_lines,
+    status_table,
+)
 from replay.shell import ClientKey, app, err, guarded, main, out, rules_app, shell
 
 
@@ -207,6 +214,7 @@ def penalty(
             match = application.add_penalty(key, fact, by=by or "", reason=reason or "", client_key=client_key)
         else:
             match = application.penalise(key, fact, client_key=client_key)
+        _print_payments(match)
         _print_status(match.players, match.state, match.rules)
 
     guarded(run)
@@ -257,7 +265,14 @@ def end(
 
 def _record(ctx: typer.Context, key: str, result: Any, client_key: str | None) -> None:
     match = shell(ctx).app.record(key, result, client_key=client_key)
+    _print_payments(match)
     _print_status(match.players, match.state, match.rules)
+
+
+def _print_payments(match: Match) -> None:
+    """The payments just recorded (who paid whom, how much, why), before the table state."""
+    for line in recorded_payments_lines(match.players, corrected_ledger(match.corrected_steps())):
+        out.print(line, markup=False, highlight=False)
 
 
 def _print_status(players: tuple[str, ...], state: TableState, rules: Ruleset) -> None:

@@ -69,6 +69,26 @@ def describe_payment(p: Payment, players: Sequence[str]) -> str:
     return f"{payer} -> {payee} {p.amount} ({p.reason.value}{note})"
 
 
+def recorded_payments_lines(players: Sequence[str], entries: Sequence[LedgerEntry]) -> list[str]:
+    """What the last recorded hand or penalty paid, line by line, and the end it led to, for
+    printing after a recording command."""
+    last = [i for i, e in enumerate(entries) if e.kind != "end"]
+    if not last:
+        return []
+    recorded = entries[last[-1] :]
+    lines = []
+    for entry in recorded:
+        what = "the end" if entry.kind == "end" else describe_fact(entry.fact, players)
+        if not entry.payments and entry.kind == "end":
+            continue
+        lines.append(f"Recorded at {entry.before.hand_label}: {what}")
+        if not entry.payments:
+            counted = " (counted off the final points)" if entry.kind == "penalty" else ""
+            lines.append(f"  no payments{counted}")
+        lines += [f"  {describe_payment(p, players)}" for p in entry.payments]
+    return lines
+
+
 def status_table(players: Sequence[str], state: TableState, title: str) -> Table:
     """Each player's seat wind, score and place."""
     table = Table(title=title)
