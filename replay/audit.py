@@ -12,6 +12,7 @@ from __future__ import annotations
 import csv
 import io
 import itertools
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -65,12 +66,18 @@ class SheetRow:
 
 @attrs.frozen
 class SheetComparison:
-    """Where a claimed sheet first parts from honba's ledger, and by how much."""
+    """Where a claimed sheet first parts from honba's ledger, and by how much.
+
+    ``history`` is ``corrected`` or ``as played``; ``aligned`` how rows were matched to the
+    ledger: ``by hand`` (the first column names each hand, ``E1-0``) or ``by order``.
+    """
 
     kind: str
     rows: int
     first_difference: Finding | None
     differences: tuple[Finding, ...]
+    history: str = "corrected"
+    aligned: str = "by order"
 
 
 @attrs.frozen
@@ -115,12 +122,18 @@ def build_report(
     sheet: Sequence[SheetRow] | None = None,
     sheet_kind: str = "auto",
     other_rules: Ruleset | None = None,
+    as_played: bool = False,
 ) -> AuditReport:
-    """Audit a match loaded from the store."""
+    """Audit a match loaded from the store; ``as_played`` compares the sheet with the history as
+    it was played (no corrections) rather than as corrected."""
     entries = _entries(match, match.rules)
     corrections = _corrections(match)
     findings = [*_invariants(match, entries), *_inconsistencies(match, entries)]
-    comparison = compare_sheet(entries, sheet, sheet_kind, match.players) if sheet is not None else None
+    comparison = None
+    if sheet is not None:
+        compared = played_entries(match) if as_played else entries
+        comparison = compare_sheet(compared, sheet, sheet_kind, match.players)
+        comparison = attrs.evolve(comparison, history="as played" if as_played else "corrected")
     what_if = _what_if(match, entries, other_rules) if other_rules is not None else None
     return AuditReport(match, tuple(entries), corrections, tuple(findings), integrity, comparison, what_if)
 
@@ -128,6 +141,14 @@ def build_report(
 def _entries(match: Match, rules: Ruleset) -> list[LedgerEntry]:
     steps = corrected_steps(opening_state(rules, match.opening), rules, match.history, match.corrections)
     return corrected_ledger(steps)
+
+
+def played_entries(match: Match) -> list[LedgerEntry]:
+    """The ledger of the history as it was played: every recorded result and penalty, no
+    correction (penalties a referee added later are corrections too, so left out)."""
+    added = {position for position, c in match.correction_log if c.target is None}
+    history = [(position, fact) for position, fact in match.history if position not in added]
+    return corrected_ledger(corrected_steps(opening_state(match.rules, match.opening), match.rules, history, {}))
 
 
 def _corrections(match: Match) -> tuple[CorrectionView, ...]:
@@ -337,26 +358,76 @@ def compare_sheet(
 
     ``kind`` is ``scores`` (each row: the scores after the hand), ``changes`` (each row: what
     each player won or lost in the hand, riichi sticks included) or ``auto``: rows whose
-    values sum near zero are changes.
+    values sum near zero are changes. Rows are matched to the ledger by the hand they name
+    (``E1-0``; several rows of one hand, a penalty and the hand, in order) when every row
+    names a hand the way the ledger does, else by order. A row for a hand the ledger does
+    not have (a voided hand still on the table's sheet) is named and the rest still align.
     """
     hands = [e for e in entries if e.kind != "end"]
     if kind == "auto":
         kind = "changes" if rows and abs(sum(rows[0].values)) < 10_000 else "scores"
+    by_hand = bool(rows) and all(_LABEL.fullmatch(row.hand) for row in rows)
+    pairs = _by_hand(rows, hands) if by_hand else list(itertools.zip_longest(rows, hands))
     differences = []
-    for row, entry in zip(rows, hands, strict=False):
-        ours = entry.deltas if kind == "changes" else entry.after.scores
-        if tuple(ours) != row.values:
-            parts = [
-                f"{player} {theirs:,} on the sheet, {mine:,} by honba ({theirs - mine:+,})"
-                for player, theirs, mine in zip(players, row.values, ours, strict=True)
-                if theirs != mine
-            ]
-            differences.append(Finding("sheet", entry.before.hand_label, f"row {row.row}: " + "; ".join(parts)))
+    for row, entry in pairs:
+        if row is not None and entry is not None:
+            ours = entry.deltas if kind == "changes" else entry.after.scores
+            if tuple(ours) != row.values:
+                parts = [
+                    f"{player} {theirs:,} on the sheet, {mine:,} by honba ({theirs - mine:+,})"
+                    for player, theirs, mine in zip(players, row.values, ours, strict=True)
+                    if theirs != mine
+                ]
+                differences.append(Finding("sheet", entry.before.hand_label, f"row {row.row}: " + "; ".join(parts)))
+        elif row is not None and by_hand:
+            differences.append(Finding("sheet", row.hand, f"row {row.row}: {row.hand} is not a hand of the ledger"))
+        elif entry is not None and by_hand:
+            differences.append(Finding("sheet", entry.before.hand_label, "the sheet has no row for this hand"))
     if len(rows) != len(hands):
         differences.append(
             Finding("sheet", "end", f"the sheet has {len(rows)} rows, the match {len(hands)} hands and penalties")
         )
-    return SheetComparison(kind, len(rows), differences[0] if differences else None, tuple(differences))
+    aligned = "by hand" if by_hand else "by order"
+    first = differences[0] if differences else None
+    return SheetComparison(kind, len(rows), first, tuple(differences), aligned=aligned)
+
+
+# A hand label as the ledger writes it: round wind letter, hand number, counters (E1-0, S4-12).
+_LABEL = re.compile(r"[ESWN][1-4]-[0-9]+")
+
+
+def _by_hand(
+    rows: Sequence[SheetRow], hands: Sequence[LedgerEntry]
+) -> list[tuple[SheetRow | None, LedgerEntry | None]]:
+    """Rows and ledger entries paired by hand label, each label's entries in order; unpaired
+    ones alone, everything in the ledger's order (rows for no hand of the ledger where they stood)."""
+    entries_of: dict[str, list[LedgerEntry]] = {}
+    for entry in hands:
+        entries_of.setdefault(entry.before.hand_label, []).append(entry)
+    used: dict[str, int] = {}
+    paired: dict[int, SheetRow] = {}
+    unmatched: list[tuple[int, SheetRow]] = []
+    for row in rows:
+        candidates = entries_of.get(row.hand, [])
+        index = used.get(row.hand, 0)
+        if index < len(candidates):
+            paired[id(candidates[index])] = row
+            used[row.hand] = index + 1
+        else:
+            unmatched.append((len(paired), row))
+    out: list[tuple[SheetRow | None, LedgerEntry | None]] = [(paired.get(id(e)), e) for e in hands]
+    # A row for no hand of the ledger goes after the hands matched before it on the sheet.
+    matched_rows = [r.row for r in paired.values()]
+    for _, row in unmatched:
+        after = sum(1 for r in matched_rows if r < row.row)
+        index = 0
+        seen = 0
+        while index < len(out) and seen < after:
+            if out[index][0] is not None:
+                seen += 1
+            index += 1
+        out.insert(index, (row, None))
+    return out
 
 
 def _what_if(match: Match, entries: Sequence[LedgerEntry], other: Ruleset) -> WhatIf:
@@ -442,6 +513,8 @@ def report_data(report: AuditReport) -> dict[str, Any]:
         data["sheet"] = {
             "kind": report.sheet.kind,
             "rows": report.sheet.rows,
+            "history": report.sheet.history,
+            "aligned": report.sheet.aligned,
             "first_difference": None
             if report.sheet.first_difference is None
             else attrs.asdict(report.sheet.first_difference),

@@ -224,6 +224,9 @@ def audit(
     key: Annotated[str, typer.Argument(help="The match.")],
     against: Annotated[Path | None, typer.Option(help="A claimed score sheet (CSV) to compare with.")] = None,
     sheet_kind: Annotated[str, typer.Option(help="auto, scores (after each hand) or changes (in each hand).")] = "auto",
+    as_played: Annotated[
+        bool, typer.Option("--as-played", help="Compare the sheet with the history as played, not as corrected.")
+    ] = False,
     rules: Annotated[str | None, typer.Option("--rules", help="Re-score under another preset or rule file.")] = None,
     html: Annotated[Path | None, typer.Option("--html", help="Also write a self-contained HTML report here.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON for tools.")] = False,
@@ -243,7 +246,9 @@ def audit(
         if against is not None:
             sheet = read_sheet(against.read_text(encoding="utf-8"), match.players, name=str(against))
         other = _rules_ref(rules) if rules is not None else None
-        report = build_report(match, integrity, sheet=sheet, sheet_kind=sheet_kind, other_rules=other)
+        report = build_report(
+            match, integrity, sheet=sheet, sheet_kind=sheet_kind, other_rules=other, as_played=as_played
+        )
         if html is not None:
             from replay.report_html import render_audit_html
 
@@ -303,13 +308,14 @@ def _print_audit(report: AuditReport, data: dict[str, Any]) -> None:
         )
     if report.sheet is not None:
         sheet = report.sheet
+        how = f"{sheet.kind}; the {sheet.history} history, rows matched {sheet.aligned}"
         if sheet.first_difference is None:
-            out.print(f"The sheet ({sheet.kind}, {sheet.rows} rows) agrees with the ledger.", markup=False)
+            out.print(f"The sheet ({how}, {sheet.rows} rows) agrees with the ledger.", markup=False)
         else:
             first = sheet.first_difference
-            out.print(
-                f"The sheet ({sheet.kind}) first parts from the ledger at {first.hand}: {first.text}", markup=False
-            )
+            out.print(f"The sheet ({how}) first parts from the ledger at {first.hand}: {first.text}", markup=False)
+            for other_difference in sheet.differences[1:]:
+                out.print(f"  also at {other_difference.hand}: {other_difference.text}", markup=False)
     if report.what_if is not None:
         what = report.what_if
         table = Table(title=f"What if: {match.rules.name} against {what.rules.name}")
