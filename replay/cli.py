@@ -21,13 +21,13 @@ from domain.progression import Fact
 from domain.rules import Ruleset, load_preset, parse_rule_text, preset_names, rules_diff
 from domain.scoring.payments import reverse_mangan
 from domain.values import AbortiveDraw, AbortKind, ExhaustiveDraw, Penalty, TableState, Win, WinFacts, WinResult
-from projections.ledger import LedgerEntry, corrected_ledger
+from projections.ledger import LedgerEntry, corrected_ledger, correction_marks
 from replay.app import HonbaApp
-from replay.formats.record import build_match, export_record, parse_record, unchained
+from replay.formats.record import build_match, export_line_numbers, export_record, parse_record, unchained
 from replay.parsing import InputError, parse_override, parse_value, seat_of, seats_of
 from replay.render import (
-    ledger_data,
     ledger_table,
+    log_data,
     recorded_payments_lines,
     state_data,
     state_lines,
@@ -317,10 +317,14 @@ def log(
     def run() -> None:
         match, facts = shell(ctx).app.facts(key)
         entries = _ledger(match, facts)
+        marks = correction_marks(match.history, match.corrections, match.corrected_steps())
+        lines = export_line_numbers(match)
         if as_json:
-            print(json.dumps({"match": key, "hands": ledger_data(match.players, entries)}, ensure_ascii=False))
+            data = {"match": key, **log_data(match.players, entries, marks, lines)}
+            print(json.dumps(data, ensure_ascii=False))
             return
-        out.print(ledger_table(match.players, entries, f"Ledger of {key} ({match.rules.name})"))
+        title = f"Ledger of {key} ({match.rules.name})"
+        out.print(ledger_table(match.players, entries, title, marks=marks, lines=lines))
 
     guarded(run)
 

@@ -13,6 +13,7 @@ from rich.table import Table
 from domain.match import Match
 from domain.rules import Ruleset, load_preset, parse_rule_text
 from domain.values import AbortiveDraw, AbortKind, ExhaustiveDraw, HandResult, Penalty
+from projections.ledger import correction_marks
 from replay.audit import AuditReport, build_report, read_sheet, report_data
 from replay.cli import penalty_fact, win_result
 from replay.formats.record import check_record_text, fact_from_line
@@ -280,7 +281,8 @@ def _print_audit(report: AuditReport, data: dict[str, Any]) -> None:
         else "BROKEN: " + "; ".join(f"{p.kind} at {p.position}" for p in integrity.problems)
     )
     out.print(f"Integrity: {state}; {integrity.events} events; head digest {integrity.head}", markup=False)
-    out.print(ledger_table(players, list(report.entries), "Ledger (corrected history)"))
+    marks = correction_marks(match.history, match.corrections, match.corrected_steps())
+    out.print(ledger_table(players, list(report.entries), "Ledger (corrected history)", marks=marks))
     if report.corrections:
         table = Table(title="Corrections (the originals stay in the log)")
         for column in ("pos", "kind", "entry", "original", "replacement", "by", "reason", "when"):
