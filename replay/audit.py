@@ -459,7 +459,7 @@ def _what_if(match: Match, entries: Sequence[LedgerEntry], other: Ruleset) -> Wh
                 )
     opening = opening_state(other, match.opening)
     notes += [
-        Finding("what-if", j.hand, "under these rules " + j.describe())
+        Finding("what-if", j.hand, f"under {other.name}: " + j.describe())
         for j in judge_end(opening, other, match.history, match.corrections)
     ]
     final = theirs[-1].after if theirs else opening
