@@ -214,3 +214,20 @@ def test_a_start_with_another_key_on_an_existing_match_is_refused(tmp_path: Path
     honba.ok("start", KEY, "--players", "Ann,Ben,Cho,Dai", "--key", "tablet-1")
     honba.ok("start", KEY, "--players", "Ann,Ben,Cho,Dai", "--key", "tablet-1")  # a retry
     assert "already stored" in honba.refused("start", KEY, "--players", "Ann,Ben,Cho,Dai", "--key", "tablet-2")
+
+
+def test_undo_of_the_hand_that_ended_the_match_takes_back_the_end_too(tmp_path: Path) -> None:
+    # East-only: three draws nobody is ready for, then the dealer Dai tops East 4 with a mangan
+    # (4,000 from each plus 3 counters x 100 from each) and stops the match on top.
+    honba = Honba(tmp_path / "east.sqlite")
+    honba.ok("start", KEY, "--players", "Ann,Ben,Cho,Dai", "--rules", "tenhou-east")
+    for _ in range(3):
+        honba.ok("draw", KEY)
+    honba.ok("win", KEY, "Dai:mangan")
+    assert honba.json("status", KEY)["end_reason"] == "dealer_stop"
+    honba.ok("undo", KEY)
+    status = honba.json("status", KEY)
+    assert (status["finished"], status["hand"]) == (False, "E4-3")
+    # The hand is played again: Dai's 1 han 30 fu self-drawn is 500 from each, plus 300 from each.
+    honba.ok("win", KEY, "Dai:1/30")
+    assert honba.scores() == {"Ann": 24200, "Ben": 24200, "Cho": 24200, "Dai": 27400}
