@@ -13,9 +13,21 @@ from collections.abc import Mapping, Sequence
 
 import attrs
 
-from domain.progression import Fact, evolve
+from domain.progression import Fact, deal_passes, evolve, match_end_reason
 from domain.rules import Ruleset
-from domain.values import DealPass, MatchEnd, Payment, TableState
+from domain.values import (
+    AbortiveDraw,
+    DealPass,
+    ExhaustiveDraw,
+    MatchEnd,
+    Payment,
+    Penalty,
+    TableState,
+    WinResult,
+)
+
+# The ends the rules decide; any other reason (agreed, a time limit) is the players' own and stands.
+AUTOMATIC_ENDS = frozenset({"complete", "bust", "dealer_stop"})
 
 
 @attrs.frozen
@@ -28,6 +40,8 @@ class Correction:
     by: str
     reason: str
     at: str = ""
+    # The correction's own position in the match's log (None where it is not known).
+    position: int | None = None
 
     @property
     def kind(self) -> str:
@@ -37,6 +51,107 @@ class Correction:
         if self.replacement is None:
             return "voided"
         return "amended"
+
+
+def resolve_corrections(log: Sequence[tuple[int, Correction]]) -> dict[int, Correction]:
+    """The correction in force for each corrected entry, corrections of corrections applied.
+
+    ``log`` holds every correction at its own position, in order. A correction targets an
+    entry (a hand result or penalty, also a penalty added by a correction) or another
+    correction. A correction of a correction amends it (its target gets the new
+    replacement) or, with no replacement, cancels it (its target is as if it had never
+    been made: a void undone). The latest correction of a target that still counts wins.
+    Entries none of whose corrections count are left out (they stand as recorded).
+    """
+    at_position = dict(log)
+    targeting = _targeting(log)
+    outcome = correction_outcomes(log)
+    resolved: dict[int, Correction] = {}
+    for target, positions in targeting.items():
+        if corrects_something(target, at_position):
+            continue
+        for position in reversed(positions):
+            counted = outcome[position]
+            if counted is not None:
+                resolved[target] = counted
+                break
+    return resolved
+
+
+def _targeting(log: Sequence[tuple[int, Correction]]) -> dict[int, list[int]]:
+    """For each target, the positions of the corrections of it, in order."""
+    targeting: dict[int, list[int]] = {}
+    for position, correction in log:
+        if correction.target is not None:
+            targeting.setdefault(correction.target, []).append(position)
+    return targeting
+
+
+def correction_outcomes(log: Sequence[tuple[int, Correction]]) -> dict[int, Correction | None]:
+    """What each correction comes to once corrected in turn: None when it was cancelled, else
+    the correction with the replacement in force (a later amendment of it, or its own)."""
+    targeting = _targeting(log)
+    outcome: dict[int, Correction | None] = {}
+    # The latest first: a correction only targets earlier ones.
+    for position, correction in reversed(log):
+        effective: Correction | None = correction
+        for later in reversed(targeting.get(position, [])):
+            counted = outcome[later]
+            if counted is not None:
+                replacement = counted.replacement
+                effective = None if replacement is None else attrs.evolve(correction, replacement=replacement)
+                break
+        outcome[position] = effective
+    return outcome
+
+
+def latest_of_its_target(position: int, log: Sequence[tuple[int, Correction]]) -> bool:
+    """Whether the correction at ``position`` still counts and no later one of the same target does."""
+    outcome = correction_outcomes(log)
+    if outcome.get(position) is None:
+        return False
+    target = dict(log)[position].target
+    counting = [p for p, c in log if c.target == target and outcome[p] is not None]
+    return target is not None and max(counting) == position
+
+
+def corrects_something(target: int, at_position: Mapping[int, Correction]) -> bool:
+    """Whether ``target`` is the position of a correction of an entry (not a penalty it added)."""
+    correction = at_position.get(target)
+    return correction is not None and correction.target is not None
+
+
+def undone_positions(history: Sequence[tuple[int, Fact]], corrections: Mapping[int, Correction]) -> frozenset[int]:
+    """Hands taken back at the table: voided while still the last hand, with what followed them.
+
+    A hand voided before any later hand was recorded (``honba undo``, or a void of the last
+    hand) is taken back whole: the deal pass and the end the rules decided after it are void
+    too, and the table is again the table before it. A hand voided after later hands were
+    played keeps its deal pass (the later hands stay as played).
+    """
+    hands = [p for p, fact in history if isinstance(fact, WinResult | ExhaustiveDraw | AbortiveDraw)]
+    facts = dict(history)
+    positions = [p for p, _ in history]
+    undone: set[int] = set()
+    voids = sorted(
+        (c.position, target)
+        for target, c in corrections.items()
+        if c.replacement is None
+        and c.position is not None
+        and isinstance(facts.get(target), WinResult | ExhaustiveDraw | AbortiveDraw)
+    )
+    # In the order they were made: a hand is the last while every later hand was taken back before.
+    for made_at, target in voids:
+        if any(target < p < made_at and p not in undone for p in hands):
+            continue
+        undone.add(target)
+        for position in positions[positions.index(target) + 1 :]:
+            fact = facts[position]
+            if isinstance(fact, DealPass) or (isinstance(fact, MatchEnd) and fact.reason in AUTOMATIC_ENDS):
+                undone.add(position)
+            elif not isinstance(fact, Penalty):  # a penalty recorded in between does not stop it
+                break
+    return frozenset(undone)
 
 
 def effective_entries(
@@ -51,7 +166,10 @@ def effective_entries(
     """
     entries: list[tuple[int, Fact]] = []
     end: list[tuple[int, Fact]] = []
+    undone = undone_positions(history, corrections)
     for position, fact in history:
+        if position in undone:
+            continue
         correction = corrections.get(position)
         if correction is not None:
             if correction.replacement is None:
@@ -85,10 +203,15 @@ def corrected_steps(
     """Fold the corrected history, keeping the hands that were played as they were played.
 
     Two timelines run side by side: the table as it was played (the recorded facts) and
-    the scores under the corrections. Every entry is scored on the table as played (its
-    dealer, round, counters and deposits) carrying the corrected scores, so a correction
-    changes what was paid, never which hands were played or at what table. Where the
-    corrected result would have led to another table, the audit shows it.
+    the points under the corrections. Every entry is scored on the table as played (its
+    dealer, round and counters) carrying the corrected scores, penalties and deposits, so
+    a correction changes what was paid, never which hands were played or at what table.
+
+    Points are conserved: deposits follow the corrected history, never the played one.
+    Riichi sticks that a voided or amended win collected stay on the table and go to the
+    next winner of the corrected history, or at the end where the rules send leftover
+    deposits; sticks placed in a voided hand were never placed. Where the corrected
+    result would have led to another table, the audit shows it.
     """
     played = opening
     corrected = opening
@@ -96,10 +219,20 @@ def corrected_steps(
     ordered = [e for e in history if not isinstance(e[1], MatchEnd)] + [
         e for e in history if isinstance(e[1], MatchEnd)
     ]
+    undone = undone_positions(history, corrections)
     for position, fact in ordered:
+        if position in undone:
+            # Taken back at the table: as if never played, the table as before it.
+            table = attrs.evolve(
+                played, scores=corrected.scores, penalties=corrected.penalties, deposits=corrected.deposits
+            )
+            steps.append(CorrectedStep(position, table, None, (), table))
+            continue
         correction = corrections.get(position)
         effective = fact if correction is None else correction.replacement
-        table = attrs.evolve(played, scores=corrected.scores, penalties=corrected.penalties)
+        table = attrs.evolve(
+            played, scores=corrected.scores, penalties=corrected.penalties, deposits=corrected.deposits
+        )
         if effective is None:
             steps.append(CorrectedStep(position, table, None, (), table))
             corrected = table
@@ -108,6 +241,95 @@ def corrected_steps(
             steps.append(CorrectedStep(position, table, effective, payments, corrected))
         played, _ = evolve(played, rules, fact)
     return steps
+
+
+@attrs.frozen
+class EndJudgement:
+    """Where the corrected history judges the end of the match otherwise than it was played.
+
+    ``hand`` is the label of the hand (``S4-1``) after which it differs; ``position`` the
+    entry's position; ``as_played`` the reason the match ended there as played (None: it
+    went on), ``corrected`` the reason under the corrected history (None: it would go on);
+    ``voided`` when that hand is now void.
+    """
+
+    hand: str
+    position: int
+    as_played: str | None
+    corrected: str | None
+    voided: bool = False
+
+    def describe(self) -> str:
+        """The judgement in words, for the audit and the status."""
+
+        def words(reason: str | None) -> str:
+            return "went on" if reason is None else f"ended ({reason.replace('_', ' ')})"
+
+        if self.voided:
+            return (
+                f"as played the match ended here ({(self.as_played or '').replace('_', ' ')}) after a hand that is "
+                "now void; under the corrected history the match would have gone on. No hand is invented: the match "
+                "stays ended, with the final scores and points of the corrected history."
+            )
+        if self.as_played is None:
+            return (
+                f"as played the match went on; under the corrected history it would have "
+                f"{words(self.corrected)} after this hand. The later hands stay as played."
+            )
+        if self.corrected is None:
+            return (
+                f"as played the match {words(self.as_played)} after this hand; under the corrected history it "
+                "would have gone on. No hand is invented: the match stays ended, with the final scores and "
+                "points of the corrected history."
+            )
+        return (
+            f"as played the match {words(self.as_played)} after this hand; under the corrected history it "
+            f"{words(self.corrected)}."
+        )
+
+
+def judge_end(
+    opening: TableState, rules: Ruleset, history: Sequence[tuple[int, Fact]], corrections: Mapping[int, Correction]
+) -> tuple[EndJudgement, ...]:
+    """Re-judge the end of the match on the corrected history, hand by hand.
+
+    Each hand of the corrected history is asked again whether the match ends after it
+    (bust, the last hand, the dealer stopping on top), on the table it was played on with
+    the corrected scores and deposits. Where the answer differs from what was played, one
+    judgement says so. An end the players decided (agreed, a time limit) is not re-judged.
+    """
+    ends_after = _played_ends(history, undone_positions(history, corrections))
+    judgements: list[EndJudgement] = []
+    for step in corrected_steps(opening, rules, history, corrections):
+        played_end = ends_after.get(step.position)
+        if isinstance(step.fact, WinResult | ExhaustiveDraw | AbortiveDraw):
+            passes = deal_passes(step.fact, step.before, rules)
+            corrected_end = match_end_reason(step.before, step.after, rules, step.fact, passes)
+            if played_end is not None and played_end not in AUTOMATIC_ENDS:
+                # The players ended it themselves: that stands whatever the scores.
+                continue
+            if corrected_end != played_end:
+                judgements.append(EndJudgement(step.before.hand_label, step.position, played_end, corrected_end))
+                if corrected_end is not None:
+                    # The corrected history ends here: the hands after it would not have been played.
+                    break
+        elif step.fact is None and played_end in AUTOMATIC_ENDS:
+            judgements.append(EndJudgement(step.before.hand_label, step.position, played_end, None, voided=True))
+    return tuple(judgements)
+
+
+def _played_ends(history: Sequence[tuple[int, Fact]], undone: frozenset[int]) -> dict[int, str]:
+    """The position of the hand after which the match ended as played, with the end's reason."""
+    ends: dict[int, str] = {}
+    last_hand: int | None = None
+    for position, fact in history:
+        if position in undone:
+            continue
+        if isinstance(fact, WinResult | ExhaustiveDraw | AbortiveDraw):
+            last_hand = position
+        elif isinstance(fact, MatchEnd) and last_hand is not None:
+            ends[last_hand] = fact.reason
+    return ends
 
 
 def is_correctable(fact: Fact) -> bool:

@@ -19,12 +19,20 @@ import attrs
 from eventsourcing.domain import Aggregate
 
 from domain.amendments import (
+    AUTOMATIC_ENDS,
     CorrectedStep,
     Correction,
+    EndJudgement,
     corrected_steps,
+    correction_outcomes,
+    corrects_something,
     effective_entries,
     effective_facts,
     is_correctable,
+    judge_end,
+    latest_of_its_target,
+    resolve_corrections,
+    undone_positions,
 )
 from domain.codec import fact_to_data, from_data, to_data
 from domain.errors import MatchAlreadyEnded, RuleViolation, UnknownSeat, WinnerIsDiscarder
@@ -113,14 +121,18 @@ class Match(Aggregate):
         def apply(self, aggregate: Aggregate) -> None:
             assert isinstance(aggregate, Match)
             at = self.at or self.timestamp.isoformat()
-            correction = Correction(self.target, self.replacement, self.by, self.reason, at)
+            correction = Correction(self.target, self.replacement, self.by, self.reason, at, self.originator_version)
             if self.target is None:
                 aggregate.history.append((self.originator_version, self.replacement))
-            else:
-                aggregate.corrections[self.target] = correction
             aggregate.correction_log.append((self.originator_version, correction))
+            aggregate.corrections = resolve_corrections(aggregate.correction_log)
             aggregate.state = aggregate.fold()
-            aggregate.remember(self.client_key, "correct", (self.target, self.replacement))
+            # The whole command: a retry names the same entry, replacement, referee, reason and time.
+            aggregate.remember(
+                self.client_key, "correct", (self.target, self.replacement, self.by, self.reason, self.at)
+            )
+            if self.client_key is not None:
+                aggregate.client_key_targets[self.client_key] = self.target
             aggregate.head = event_digest(self)
 
     class HandWon(Recorded):
@@ -167,6 +179,8 @@ class Match(Aggregate):
         self.corrections: dict[int, Correction] = {}
         self.correction_log: list[tuple[int, Correction]] = []
         self.client_keys: dict[str, str] = {}
+        # The entry each client key's correction targeted, so that a retried undo finds it again.
+        self.client_key_targets: dict[str, int | None] = {}
 
     def trigger_event(self, event_class: Any, **kwargs: Any) -> None:
         """Every event names the digest of the one before it."""
@@ -182,6 +196,10 @@ class Match(Aggregate):
     def corrected_steps(self) -> list[CorrectedStep]:
         """The corrected history entry by entry, the hands kept as they were played."""
         return corrected_steps(opening_state(self.rules, self.opening), self.rules, self.history, self.corrections)
+
+    def end_judgements(self) -> tuple[EndJudgement, ...]:
+        """Where the corrected history judges the end of the match otherwise than it was played."""
+        return judge_end(opening_state(self.rules, self.opening), self.rules, self.history, self.corrections)
 
     def effective_facts(self) -> list[Fact]:
         """The history as corrected (what scores and standings use)."""
@@ -310,7 +328,7 @@ class Match(Aggregate):
 
         ``at`` is when the referee made it, where that is not now (a file imported later).
         """
-        if self.seen(client_key, "correct", (target, replacement)):
+        if self.seen(client_key, "correct", (target, replacement, by, reason, at)):
             return
         original = self._correctable(target, by, reason)
         if isinstance(original, Penalty) != isinstance(replacement, Penalty):
@@ -318,14 +336,14 @@ class Match(Aggregate):
         if isinstance(replacement, Penalty):
             self._check_penalty(replacement)
         else:
-            self._check_result(replacement, self._state_before(target))
+            self._check_result(replacement, self._state_before(self._entry_of(target)))
         self.trigger_event(
             self.Corrected, target=target, replacement=replacement, by=by, reason=reason, client_key=client_key, at=at
         )
 
     def void(self, target: int, *, by: str, reason: str, client_key: str | None = None, at: str | None = None) -> None:
         """Void the result or penalty recorded at position ``target`` (it stays in the log)."""
-        if self.seen(client_key, "correct", (target, None)):
+        if self.seen(client_key, "correct", (target, None, by, reason, at)):
             return
         self._correctable(target, by, reason)
         self.trigger_event(
@@ -336,7 +354,7 @@ class Match(Aggregate):
         self, penalty: Penalty, *, by: str, reason: str, client_key: str | None = None, at: str | None = None
     ) -> None:
         """Add a penalty as a correction: allowed at any time, also after the match ended."""
-        if self.seen(client_key, "correct", (None, penalty)):
+        if self.seen(client_key, "correct", (None, penalty, by, reason, at)):
             return
         self._check_referee(by, reason)
         self._check_penalty(penalty)
@@ -344,20 +362,87 @@ class Match(Aggregate):
             self.Corrected, target=None, replacement=penalty, by=by, reason=reason, client_key=client_key, at=at
         )
 
+    def undo(self, *, by: str, reason: str, client_key: str | None = None, at: str | None = None) -> int:
+        """Void the last entry that still counts, at the table: a hand result, a penalty, or a
+        correction (cancelled). A void is not taken back by undo (void the void to do that).
+        Returns the position voided. A last hand taken back takes its deal pass and end with it.
+        """
+        if client_key is not None and client_key in self.client_key_targets:
+            # A retry: the entry this key voided, if the command was the same.
+            voided = self.client_key_targets[client_key]
+            if voided is not None and self.seen(client_key, "correct", (voided, None, by, reason, at)):
+                return voided
+        target = self._last_undoable()
+        self.void(target, by=by, reason=reason, client_key=client_key, at=at)
+        return target
+
+    def _last_undoable(self) -> int:
+        corrections = dict(self.correction_log)
+        undone = undone_positions(self.history, self.corrections)
+        voided = {t for t, c in self.corrections.items() if c.replacement is None}
+        candidates = [p for p, f in self.history if is_correctable(f) and p not in voided and p not in undone]
+        candidates += [
+            p
+            for p, c in self.correction_log
+            if corrects_something(p, corrections)
+            and c.replacement is not None
+            and latest_of_its_target(p, self.correction_log)
+        ]
+        if not candidates:
+            raise RuleViolation(f"there is nothing to undo in match {self.key!r}")
+        return max(candidates)
+
+    def _entry_of(self, target: int) -> int:
+        """The entry a correction of corrections comes down to (the target itself for an entry)."""
+        corrections = dict(self.correction_log)
+        while corrects_something(target, corrections):
+            nested = corrections[target].target
+            assert nested is not None
+            target = nested
+        return target
+
     def _correctable(self, target: int, by: str, reason: str) -> Fact:
         self._check_referee(by, reason)
         entries = dict(self.history)
+        corrections = dict(self.correction_log)
+        if corrects_something(target, corrections):
+            return self._correctable_correction(target)
         if target not in entries or not is_correctable(entries[target]):
-            raise RuleViolation(f"there is no hand result or penalty at position {target} of match {self.key!r}")
+            raise RuleViolation(
+                f"there is no hand result or penalty at position {target} of match {self.key!r} (nor a correction)"
+            )
         current = self.corrections.get(target)
         if current is not None and current.replacement is None:
-            raise RuleViolation(f"the entry at position {target} is void already")
+            raise RuleViolation(
+                f"the entry at position {target} is void already (by the correction at position {current.position}: "
+                "to take the void back, void or amend that correction)"
+            )
         return entries[target]
+
+    def _correctable_correction(self, target: int) -> Fact:
+        """A correction can be corrected while it counts; a void that took back the last hand
+        only while nothing was recorded after it (the later hands were played on its table)."""
+        if correction_outcomes(self.correction_log).get(target) is None:
+            raise RuleViolation(f"the correction at position {target} was cancelled: nothing to correct")
+        root = self._entry_of(target)
+        if root in undone_positions(self.history, self.corrections) and any(
+            p > target and not isinstance(f, DealPass | MatchEnd) for p, f in self.history
+        ):
+            raise RuleViolation(
+                f"the hand at position {root} was taken back and hands were recorded after it on that table: "
+                "its void stands (correct the later hands instead)"
+            )
+        return dict(self.history)[root]
 
     @staticmethod
     def _check_referee(by: str, reason: str) -> None:
         if not by.strip() or not reason.strip():
             raise RuleViolation("a correction needs who makes it (by) and why (reason)")
+
+    def state_before(self, position: int) -> TableState:
+        """The table the entry at ``position`` (or the entry a correction there comes down to) was
+        played on, with the scores as corrected."""
+        return self._state_before(self._entry_of(position))
 
     def _state_before(self, target: int) -> TableState:
         """The table the entry at ``target`` was played on, with the scores as corrected."""
@@ -410,6 +495,16 @@ class Match(Aggregate):
         elif isinstance(result, ExhaustiveDraw):
             for seat in (*result.ready, *result.nagashi):
                 self._check_seat(seat, "ready or nagashi")
+            not_ready = [seat for seat in result.riichi if seat not in result.ready]
+            if not_ready and not result.nagashi:
+                # A riichi hand cannot change, so it is still ready at the draw; a riichi that was
+                # not ready is a chombo, recorded as a penalty, not as a draw. At a nagashi mangan
+                # nobody shows a ready hand (Tenhou pays the nagashi instead of noten payments).
+                name = self.players[not_ready[0]]
+                raise RuleViolation(
+                    f"{name} declared riichi, so {name} was ready at the draw: name {name} among the ready players "
+                    "too (a riichi that was not ready is a chombo: record it as a penalty)"
+                )
             if result.nagashi and not self.rules.nagashi_mangan:
                 raise RuleViolation("nagashi mangan is not played under these rules")
         elif isinstance(result, AbortiveDraw):
@@ -417,6 +512,25 @@ class Match(Aggregate):
                 raise RuleViolation("abortive draws are not played under these rules")
             if result.kind is AbortKind.TRIPLE_RON and self.rules.multiple_ron >= 3:
                 raise RuleViolation("triple ron is a win under these rules, not an abortive draw")
+            self._check_abort(result)
+
+    def _check_abort(self, result: AbortiveDraw) -> None:
+        """The kind of an abortive draw against the players and the riichi declared.
+
+        Four winds, four riichi and triple ron need four players; four riichi needs every
+        player's riichi declared in the hand. (Kongs are not recorded, so four kongs is
+        taken as stated.)
+        """
+        kind = result.kind.value.replace("_", " ")
+        four_only = (AbortKind.FOUR_WINDS, AbortKind.FOUR_RIICHI, AbortKind.TRIPLE_RON)
+        if result.kind in four_only and self.rules.players != 4:
+            raise RuleViolation(f"{kind} needs four players; this match has {self.rules.players}")
+        if result.kind is AbortKind.FOUR_RIICHI and len(result.riichi) != self.rules.players:
+            declared = ", ".join(self.players[s] for s in result.riichi) or "nobody"
+            raise RuleViolation(
+                f"four riichi is an abortive draw only when all four players declared riichi "
+                f"(declared: {declared}); name them all with --riichi"
+            )
 
     def _check_win(self, result: WinResult, state: TableState) -> None:
         wins = result.wins
@@ -447,9 +561,6 @@ class Match(Aggregate):
                     f"{len(wins)} winners on one discard: these rules allow at most "
                     f"{self.rules.multiple_ron} (record an abortive draw or the first winner)"
                 )
-
-
-AUTOMATIC_ENDS = frozenset({"complete", "bust", "dealer_stop"})
 
 
 def _fingerprint(command: str, payload: Any) -> str:

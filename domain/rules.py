@@ -256,6 +256,13 @@ class Ruleset:
             raise InvalidRules(
                 f"rule 'uma_floating': at most {self.players - 1} rows (1 to {self.players - 1} sinkers)"
             )
+        if self.minimum_raise_from and self.minimum_unit == "points":
+            # Seed 000: the raise on the 5th extra hand "is available only when minimum points have
+            # been specified using the doubles, han or faan unit"; raising points by one means nothing.
+            raise InvalidRules(
+                "rule 'minimum_raise_from': raising the minimum by one is available only for a minimum in "
+                "doubles, han or faan, not in points"
+            )
 
     @property
     def target(self) -> int:

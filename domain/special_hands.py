@@ -81,7 +81,11 @@ def moon_from_the_bottom_of_the_sea(win: Win, state: TableState, rules: Ruleset)
 
 def plum_blossom_on_the_roof(win: Win, state: TableState, rules: Ruleset) -> str | None:
     """Going out on a supplement tile, that tile being Dot 5."""
-    supplement = win.facts.supplement_tile or (rules.plum_blossom_flower_supplement and win.facts.flower_supplement)
+    supplement = (
+        win.facts.supplement_tile
+        or win.facts.second_kong
+        or (rules.plum_blossom_flower_supplement and win.facts.flower_supplement)
+    )
     if not supplement:
         return "the winning tile must be a supplement tile (for a kong, or a flower where the rules allow)"
     return _tile_check("5p", "plum blossom on the roof")(win)
@@ -95,8 +99,12 @@ def scratching_a_carrying_pole(win: Win, state: TableState, rules: Ruleset) -> s
 
 
 def kong_on_kong(win: Win, state: TableState, rules: Ruleset) -> str | None:
-    """Going out on the supplement tile after the second kong of the same turn."""
-    if not (win.facts.second_kong and win.facts.supplement_tile):
+    """Going out on the supplement tile after the second kong of the same turn.
+
+    ``second_kong`` is that very fact (record-format.md: "won on the supplement tile after
+    a second kong"), so it is enough on its own.
+    """
+    if not win.facts.second_kong:
         return "the winning tile must be the supplement tile after a second kong in the same turn"
     return None
 
@@ -110,6 +118,9 @@ def thirteen_discarded_orphans(win: Win, state: TableState, rules: Ruleset) -> s
     discards = list(win.facts.discards[:needed])
     if len(discards) < needed:
         return f"{needed} discards are needed, {len(win.facts.discards)} recorded"
+    if len(win.facts.discards) > needed:
+        # Seed 004: "The hand must always be declared Out (and before the 14th discard)".
+        return f"it must be declared before discard {needed + 1}; {len(win.facts.discards)} discards are recorded"
     if any(t not in ORPHANS for t in discards):
         return "every counted discard must be an orphan (terminal or honour)"
     kinds = Counter(discards)
@@ -149,6 +160,39 @@ CHECKS: dict[str, Callable[[Win, TableState, Ruleset], str | None]] = {
     "thirteen_discarded_orphans": thirteen_discarded_orphans,
     "dealer_consecutive_wins": dealer_consecutive_wins,
 }
+
+
+def contradiction(win: Win) -> str | None:
+    """Why the facts of how a win went out contradict each other, or None.
+
+    A supplement tile (for a kong, a flower, or after a second kong) is drawn by the winner,
+    so a win on it is self-drawn; a robbed kong's tile is another player's, so a win on it
+    is not self-drawn and not on a supplement tile.
+    """
+    facts = win.facts
+    drawn = [
+        name
+        for name, fact in (
+            ("a supplement tile", facts.supplement_tile),
+            ("a tile drawn for a flower", facts.flower_supplement),
+            ("the supplement tile after a second kong", facts.second_kong),
+        )
+        if fact
+    ]
+    if drawn and not win.self_drawn:
+        return f"a win on {drawn[0]} is self-drawn: it has no discarder"
+    if facts.robbed_kong and win.self_drawn:
+        return "a win on a robbed kong is on another player's tile: name the player robbed (the discarder)"
+    if facts.robbed_kong and drawn:
+        return f"a win on a robbed kong is not on {drawn[0]}"
+    return None
+
+
+def check_facts(win: Win) -> None:
+    """Refuse a win whose facts contradict each other, with the reason."""
+    reason = contradiction(win)
+    if reason is not None:
+        raise InvalidSpecialHand(f"contradictory facts: {reason}")
 
 
 def check_special_hands(win: Win, state: TableState, rules: Ruleset) -> None:

@@ -7,11 +7,11 @@ scores after; the deal pass that followed a hand is shown on that hand's entry.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 import attrs
 
-from domain.amendments import CorrectedStep
+from domain.amendments import CorrectedStep, Correction
 from domain.progression import Fact
 from domain.rules import Ruleset
 from domain.scoring.payments import score_changes
@@ -40,6 +40,50 @@ class LedgerEntry:
         if isinstance(self.fact, MatchEnd):
             return "end"
         return "hand"
+
+
+@attrs.frozen
+class CorrectionMark:
+    """How a log shows a corrected entry: ``amended`` (original -> replacement) or ``voided``
+    (struck through), with the correction in force (its position, who, why, when) and the
+    table the entry was played on."""
+
+    position: int
+    kind: str
+    original: Fact
+    replacement: Fact | None
+    by: str
+    reason: str
+    at: str
+    correction: int | None
+    before: TableState
+
+
+def correction_marks(
+    history: Sequence[tuple[int, Fact]], corrections: Mapping[int, Correction], steps: Iterable[CorrectedStep]
+) -> dict[int, CorrectionMark]:
+    """The mark of each corrected entry, by its position (``Match.corrections`` are the
+    corrections in force; ``steps`` the match's corrected steps, for the table of each)."""
+    facts = dict(history)
+    tables = {step.position: step.before for step in steps}
+    marks = {}
+    for position, correction in corrections.items():
+        original = facts.get(position)
+        if original is None or position not in tables:
+            continue
+        kind = "voided" if correction.replacement is None else "amended"
+        marks[position] = CorrectionMark(
+            position,
+            kind,
+            original,
+            correction.replacement,
+            correction.by,
+            correction.reason,
+            correction.at,
+            correction.position,
+            tables[position],
+        )
+    return marks
 
 
 def ledger(

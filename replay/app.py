@@ -505,6 +505,9 @@ class HonbaApp(Application[UUID]):
         """Start and store a new match; a key already in use is refused, except for a retry
         (``client_key`` given) of the very same start, which answers with the stored match."""
         already = MatchExists(f"a match {key!r} is already stored")
+        if client_key is not None:
+            # Kept with the match, so that only a retry of this very start answers with it.
+            source = {**(source or {}), "client_key": client_key}
         match = Match.start(key, players, rules, source, opening)
         if self.has_match(key):
             return self._same_start(match, client_key, already)
@@ -517,7 +520,8 @@ class HonbaApp(Application[UUID]):
 
     def _same_start(self, match: Match, client_key: str | None, already: MatchExists) -> Match:
         stored = self.get_match(match.key)
-        if client_key is not None and (stored.players, stored.rules) == (match.players, match.rules):
+        same = (stored.players, stored.rules, stored.source) == (match.players, match.rules, match.source)
+        if client_key is not None and same:
             return stored
         raise already
 
@@ -553,6 +557,15 @@ class HonbaApp(Application[UUID]):
         return self._command(
             key, lambda match: match.void(target, by=by, reason=reason, client_key=client_key), client_key
         )
+
+    def undo(self, key: str, *, by: str, reason: str, client_key: str | None = None) -> tuple[Match, int]:
+        """Void the last entry that still counts (a correction by the recorder); the match and the
+        position voided."""
+        voided: list[int] = []
+        match = self._command(
+            key, lambda match: voided.append(match.undo(by=by, reason=reason, client_key=client_key)), client_key
+        )
+        return match, voided[-1]
 
     def add_penalty(self, key: str, penalty: Penalty, *, by: str, reason: str, client_key: str | None = None) -> Match:
         """Add a penalty as a correction, also after the match ended."""

@@ -12,12 +12,13 @@ from __future__ import annotations
 import csv
 import io
 import itertools
+import re
 from collections.abc import Sequence
 from typing import Any
 
 import attrs
 
-from domain.amendments import Correction, corrected_steps
+from domain.amendments import Correction, corrected_steps, judge_end, undone_positions
 from domain.errors import HonbaError
 from domain.match import Match, opening_state
 from domain.progression import Fact, deal_passes, evolve
@@ -65,12 +66,18 @@ class SheetRow:
 
 @attrs.frozen
 class SheetComparison:
-    """Where a claimed sheet first parts from honba's ledger, and by how much."""
+    """Where a claimed sheet first parts from honba's ledger, and by how much.
+
+    ``history`` is ``corrected`` or ``as played``; ``aligned`` how rows were matched to the
+    ledger: ``by hand`` (the first column names each hand, ``E1-0``) or ``by order``.
+    """
 
     kind: str
     rows: int
     first_difference: Finding | None
     differences: tuple[Finding, ...]
+    history: str = "corrected"
+    aligned: str = "by order"
 
 
 @attrs.frozen
@@ -115,12 +122,18 @@ def build_report(
     sheet: Sequence[SheetRow] | None = None,
     sheet_kind: str = "auto",
     other_rules: Ruleset | None = None,
+    as_played: bool = False,
 ) -> AuditReport:
-    """Audit a match loaded from the store."""
+    """Audit a match loaded from the store; ``as_played`` compares the sheet with the history as
+    it was played (no corrections) rather than as corrected."""
     entries = _entries(match, match.rules)
     corrections = _corrections(match)
     findings = [*_invariants(match, entries), *_inconsistencies(match, entries)]
-    comparison = compare_sheet(entries, sheet, sheet_kind, match.players) if sheet is not None else None
+    comparison = None
+    if sheet is not None:
+        compared = played_entries(match) if as_played else entries
+        comparison = compare_sheet(compared, sheet, sheet_kind, match.players)
+        comparison = attrs.evolve(comparison, history="as played" if as_played else "corrected")
     what_if = _what_if(match, entries, other_rules) if other_rules is not None else None
     return AuditReport(match, tuple(entries), corrections, tuple(findings), integrity, comparison, what_if)
 
@@ -130,18 +143,39 @@ def _entries(match: Match, rules: Ruleset) -> list[LedgerEntry]:
     return corrected_ledger(steps)
 
 
+def played_entries(match: Match) -> list[LedgerEntry]:
+    """The ledger of the history as it was played: every recorded result and penalty, no
+    correction (penalties a referee added later are corrections too, so left out)."""
+    added = {position for position, c in match.correction_log if c.target is None}
+    history = [(position, fact) for position, fact in match.history if position not in added]
+    return corrected_ledger(corrected_steps(opening_state(match.rules, match.opening), match.rules, history, {}))
+
+
 def _corrections(match: Match) -> tuple[CorrectionView, ...]:
     originals = dict(match.history)
+    corrections = dict(match.correction_log)
     views = []
     for position, correction in match.correction_log:
+        corrected = None if correction.target is None else corrections.get(correction.target)
+        if corrected is not None and corrected.target is not None:
+            # A correction of a correction: what it corrects is that correction's replacement.
+            views.append(_view(position, correction, corrected.replacement, of_correction=corrected))
+            continue
         original = None if correction.target is None else originals.get(correction.target)
         views.append(_view(position, correction, original))
     return tuple(views)
 
 
-def _view(position: int, correction: Correction, original: Fact | None) -> CorrectionView:
+def _view(
+    position: int, correction: Correction, original: Fact | None, of_correction: Correction | None = None
+) -> CorrectionView:
     kind = correction.kind
-    if kind == "voided" and isinstance(original, Penalty):
+    if of_correction is not None:
+        if correction.replacement is not None:
+            kind = "correction amended"
+        else:
+            kind = "void cancelled" if of_correction.replacement is None else "correction cancelled"
+    elif kind == "voided" and isinstance(original, Penalty):
         kind = "penalty cancelled"
     return CorrectionView(
         position,
@@ -156,11 +190,14 @@ def _view(position: int, correction: Correction, original: Fact | None) -> Corre
 
 
 def _invariants(match: Match, entries: Sequence[LedgerEntry]) -> list[Finding]:
-    """Each hand sums to zero apart from deposits, deposits are conserved, and the final
-    scores are the start plus every payment."""
+    """Each hand sums to zero apart from deposits, deposits are conserved (within a hand and
+    from one entry to the next), scores plus deposits stay the starting total less what
+    left the table by rule, and the final scores are the start plus every payment."""
     findings = []
     start = opening_state(match.rules, match.opening)
     total = list(start.scores)
+    in_play = sum(start.scores) + start.deposits
+    deposits = start.deposits
     for entry in entries:
         label = entry.before.hand_label
         to_table = sum(p.amount for p in entry.payments if p.payee is None and p.payer is not None)
@@ -168,8 +205,16 @@ def _invariants(match: Match, entries: Sequence[LedgerEntry]) -> list[Finding]:
         if sum(entry.deltas) != from_table - to_table:
             findings.append(Finding("invariant", label, "the payments between players do not sum to zero"))
         expected_deposits = entry.before.deposits + to_table - from_table
-        if not isinstance(entry.fact, MatchEnd | Penalty) and entry.after.deposits != expected_deposits:
+        within = isinstance(entry.fact, MatchEnd | Penalty) or entry.after.deposits == expected_deposits
+        if entry.before.deposits != deposits or not within:
             findings.append(Finding("invariant", label, "deposits on the table are not conserved"))
+        # Points leave play only by rule: a penalty paid to nobody, deposits lost at the end.
+        in_play -= sum(p.amount for p in entry.payments if p.payee is None and isinstance(entry.fact, Penalty))
+        if isinstance(entry.fact, MatchEnd):
+            in_play -= entry.before.deposits - from_table - entry.after.deposits
+        if sum(entry.after.scores) + entry.after.deposits != in_play:
+            findings.append(Finding("invariant", label, "scores and deposits on the table are not conserved"))
+        deposits = entry.after.deposits
         total = [t + d for t, d in zip(total, entry.deltas, strict=True)]
     if entries and list(entries[-1].after.scores) != total:
         findings.append(Finding("invariant", "end", "the final scores are not the start plus every payment"))
@@ -198,6 +243,7 @@ def _inconsistencies(match: Match, entries: Sequence[LedgerEntry]) -> list[Findi
             )
     findings += _voided_deal_passes(match)
     findings += _table_drift(match)
+    findings += [Finding("end", j.hand, j.describe()) for j in match.end_judgements()]
     return _merged(findings)
 
 
@@ -214,19 +260,27 @@ def _merged(findings: list[Finding]) -> list[Finding]:
 
 
 def _table_drift(match: Match) -> list[Finding]:
-    """Counters or deposits the corrected history would have carried into the next hand,
-    where that hand was played with others (the later hands stay as played)."""
+    """Counters the corrected history would have carried into the next hand, where that hand
+    was played with others (the later hands stay as played), and deposits, which follow the
+    corrected history (docs/audit.md): where they differ from the table as played, say so."""
     corrected = set(match.corrections)
+    played_before = _played_tables(match)
     steps = [s for s in match.corrected_steps() if not isinstance(s.fact, DealPass)]
     findings = []
     for step, following in itertools.pairwise(steps):
         if step.position not in corrected or step.fact is None or isinstance(step.fact, Penalty | MatchEnd):
             continue
-        differences = [
-            f"{name}: {getattr(following.before, attr)} as played, {getattr(step.after, attr)} by the correction"
-            for name, attr in (("counters", "counters"), ("deposits", "deposits"))
-            if getattr(following.before, attr) != getattr(step.after, attr)
-        ]
+        differences = []
+        if following.before.counters != step.after.counters:
+            differences.append(
+                f"counters: {following.before.counters} as played, {step.after.counters} by the correction"
+            )
+        played = played_before.get(following.position)
+        if played is not None and played.deposits != following.before.deposits:
+            differences.append(
+                f"deposits: {played.deposits:,} as played, {following.before.deposits:,} by the correction "
+                "(deposits follow the corrected history)"
+            )
         if differences:
             text = "the next hand was played with other " + "; ".join(differences)
             findings.append(
@@ -235,9 +289,21 @@ def _table_drift(match: Match) -> list[Finding]:
     return findings
 
 
+def _played_tables(match: Match) -> dict[int, TableState]:
+    """The table before each entry as it was played, without any correction."""
+    state = opening_state(match.rules, match.opening)
+    tables = {}
+    for position, fact in match.history:
+        tables[position] = state
+        state, _ = evolve(state, match.rules, fact)
+    return tables
+
+
 def _voided_deal_passes(match: Match) -> list[Finding]:
     """Voided hands whose recorded deal pass stays: the deal moved on after a hand that no longer counts."""
+    # A hand taken back while it was the last took its deal pass with it: nothing to report.
     voided = {target for target, c in match.corrections.items() if c.replacement is None}
+    voided -= undone_positions(match.history, match.corrections)
     recorded = list(match.history)
     findings = []
     state = opening_state(match.rules, match.opening)
@@ -292,26 +358,76 @@ def compare_sheet(
 
     ``kind`` is ``scores`` (each row: the scores after the hand), ``changes`` (each row: what
     each player won or lost in the hand, riichi sticks included) or ``auto``: rows whose
-    values sum near zero are changes.
+    values sum near zero are changes. Rows are matched to the ledger by the hand they name
+    (``E1-0``; several rows of one hand, a penalty and the hand, in order) when every row
+    names a hand the way the ledger does, else by order. A row for a hand the ledger does
+    not have (a voided hand still on the table's sheet) is named and the rest still align.
     """
     hands = [e for e in entries if e.kind != "end"]
     if kind == "auto":
         kind = "changes" if rows and abs(sum(rows[0].values)) < 10_000 else "scores"
+    by_hand = bool(rows) and all(_LABEL.fullmatch(row.hand) for row in rows)
+    pairs = _by_hand(rows, hands) if by_hand else list(itertools.zip_longest(rows, hands))
     differences = []
-    for row, entry in zip(rows, hands, strict=False):
-        ours = entry.deltas if kind == "changes" else entry.after.scores
-        if tuple(ours) != row.values:
-            parts = [
-                f"{player} {theirs:,} on the sheet, {mine:,} by honba ({theirs - mine:+,})"
-                for player, theirs, mine in zip(players, row.values, ours, strict=True)
-                if theirs != mine
-            ]
-            differences.append(Finding("sheet", entry.before.hand_label, f"row {row.row}: " + "; ".join(parts)))
+    for row, entry in pairs:
+        if row is not None and entry is not None:
+            ours = entry.deltas if kind == "changes" else entry.after.scores
+            if tuple(ours) != row.values:
+                parts = [
+                    f"{player} {theirs:,} on the sheet, {mine:,} by honba ({theirs - mine:+,})"
+                    for player, theirs, mine in zip(players, row.values, ours, strict=True)
+                    if theirs != mine
+                ]
+                differences.append(Finding("sheet", entry.before.hand_label, f"row {row.row}: " + "; ".join(parts)))
+        elif row is not None and by_hand:
+            differences.append(Finding("sheet", row.hand, f"row {row.row}: {row.hand} is not a hand of the ledger"))
+        elif entry is not None and by_hand:
+            differences.append(Finding("sheet", entry.before.hand_label, "the sheet has no row for this hand"))
     if len(rows) != len(hands):
         differences.append(
             Finding("sheet", "end", f"the sheet has {len(rows)} rows, the match {len(hands)} hands and penalties")
         )
-    return SheetComparison(kind, len(rows), differences[0] if differences else None, tuple(differences))
+    aligned = "by hand" if by_hand else "by order"
+    first = differences[0] if differences else None
+    return SheetComparison(kind, len(rows), first, tuple(differences), aligned=aligned)
+
+
+# A hand label as the ledger writes it: round wind letter, hand number, counters (E1-0, S4-12).
+_LABEL = re.compile(r"[ESWN][1-4]-[0-9]+")
+
+
+def _by_hand(
+    rows: Sequence[SheetRow], hands: Sequence[LedgerEntry]
+) -> list[tuple[SheetRow | None, LedgerEntry | None]]:
+    """Rows and ledger entries paired by hand label, each label's entries in order; unpaired
+    ones alone, everything in the ledger's order (rows for no hand of the ledger where they stood)."""
+    entries_of: dict[str, list[LedgerEntry]] = {}
+    for entry in hands:
+        entries_of.setdefault(entry.before.hand_label, []).append(entry)
+    used: dict[str, int] = {}
+    paired: dict[int, SheetRow] = {}
+    unmatched: list[tuple[int, SheetRow]] = []
+    for row in rows:
+        candidates = entries_of.get(row.hand, [])
+        index = used.get(row.hand, 0)
+        if index < len(candidates):
+            paired[id(candidates[index])] = row
+            used[row.hand] = index + 1
+        else:
+            unmatched.append((len(paired), row))
+    out: list[tuple[SheetRow | None, LedgerEntry | None]] = [(paired.get(id(e)), e) for e in hands]
+    # A row for no hand of the ledger goes after the hands matched before it on the sheet.
+    matched_rows = [r.row for r in paired.values()]
+    for _, row in unmatched:
+        after = sum(1 for r in matched_rows if r < row.row)
+        index = 0
+        seen = 0
+        while index < len(out) and seen < after:
+            if out[index][0] is not None:
+                seen += 1
+            index += 1
+        out.insert(index, (row, None))
+    return out
 
 
 def _what_if(match: Match, entries: Sequence[LedgerEntry], other: Ruleset) -> WhatIf:
@@ -341,7 +457,12 @@ def _what_if(match: Match, entries: Sequence[LedgerEntry], other: Ruleset) -> Wh
                         + "; the hands stay as played",
                     )
                 )
-    final = theirs[-1].after if theirs else opening_state(other, match.opening)
+    opening = opening_state(other, match.opening)
+    notes += [
+        Finding("what-if", j.hand, f"under {other.name}: " + j.describe())
+        for j in judge_end(opening, other, match.history, match.corrections)
+    ]
+    final = theirs[-1].after if theirs else opening
     return WhatIf(other, tuple(theirs), changed, final.scores, final.final_points, tuple(notes), hand_changes)
 
 
@@ -392,6 +513,8 @@ def report_data(report: AuditReport) -> dict[str, Any]:
         data["sheet"] = {
             "kind": report.sheet.kind,
             "rows": report.sheet.rows,
+            "history": report.sheet.history,
+            "aligned": report.sheet.aligned,
             "first_difference": None
             if report.sheet.first_difference is None
             else attrs.asdict(report.sheet.first_difference),

@@ -31,11 +31,20 @@ from domain.values import (
     WinFacts,
     WinResult,
 )
-from projections.ledger import LedgerEntry, corrected_ledger
+from projections.ledger import LedgerEntry, corrected_ledger, correction_marks
 from replay.app import DamagedMatch, HonbaApp
-from replay.formats.record import build_match, export_record, parse_record, unchained
+from replay.formats.record import build_match, export_line_numbers, export_record, parse_record, unchained
 from replay.parsing import InputError, parse_override, parse_value, seat_of, seats_of
-from replay.render import json_text, ledger_csv, ledger_data, ledger_table, state_data, state_lines, status_table
+from replay.render import (
+    json_text,
+    ledger_csv,
+    ledger_table,
+    log_data,
+    recorded_payments_lines,
+    state_data,
+    state_lines,
+    status_table,
+)
 from replay.shell import ClientKey, app, err, guarded, guarded_match, main, out, rules_app, shell, warn_if_damaged
 
 
@@ -149,18 +158,32 @@ def win(
                 scores = tuple(int(v) for v in loser_scores.split(","))
             except ValueError:
                 raise InputError(f"--loser-scores takes whole numbers in seat order, not {loser_scores!r}") from None
-        wins = []
-        for spec in winners:
-            if ":" not in spec:
-                raise InputError(f"write each winner as PLAYER:VALUE, e.g. Ann:3/30 (got {spec!r})")
-            name, text = spec.rsplit(":", 1)
-            value = parse_value(text)
-            if dora is not None:
-                value = attrs.evolve(value, dora=dora)
-            wins.append(Win(seat_of(name, players), value, discarder, liable, facts, scores))
-        _record(ctx, key, WinResult(tuple(wins), seats_of(riichi, players)), client_key)
+        _record(ctx, key, win_result(players, winners, discarder, liable, riichi, dora, facts, scores), client_key)
 
     guarded_match(ctx, key, run)
+
+
+def win_result(
+    players: Sequence[str],
+    winners: Sequence[str],
+    discarder: int | None,
+    liable: int | None,
+    riichi: str | None,
+    dora: int | None,
+    facts: WinFacts | None = None,
+    scores: tuple[int, ...] = (),
+) -> WinResult:
+    """A win as typed: ``PLAYER:VALUE`` for each winner (``honba win``, ``honba amend ... win``)."""
+    wins = []
+    for spec in winners:
+        if ":" not in spec:
+            raise InputError(f"write each winner as PLAYER:VALUE, e.g. Ann:3/30 (got {spec!r})")
+        name, text = spec.rsplit(":", 1)
+        value = parse_value(text)
+        if dora is not None:
+            value = attrs.evolve(value, dora=dora)
+        wins.append(Win(seat_of(name, players), value, discarder, liable, facts or WinFacts(), scores))
+    return WinResult(tuple(wins), seats_of(riichi, players))
 
 
 @app.command()
@@ -219,28 +242,43 @@ def penalty(
     def run() -> None:
         application = shell(ctx).app
         match = application.get_match(key)
-        if share not in (None, "to_others", "off_table", "reverse_mangan"):
-            raise InputError(f"--share must be to_others, reverse_mangan or off_table, not {share!r}")
-        how = share or match.rules.chombo_share
-        if share is None and amount is not None and how == "reverse_mangan":
-            how = "to_others"  # an amount of the referee's own is shared by the others
-        seat = seat_of(player, match.players)
-        if how == "reverse_mangan":
-            # The amount follows from who is dealer: 8,000 for a non-dealer, 12,000 for the dealer.
-            total = sum(reverse_mangan(seat, match.state, match.rules).values())
-            if amount is not None and amount != total:
-                raise InputError(f"a reverse mangan here is {total}, not {amount}: leave out --amount")
-        else:
-            total = amount if amount is not None else match.rules.chombo_amount
-        fact = Penalty(seat, total, kind, how, note)
+        fact = penalty_fact(match.players, match.state, match.rules, player, amount, kind, share, note)
         if by is not None or reason is not None:
             match = application.add_penalty(key, fact, by=by or "", reason=reason or "", client_key=client_key)
         else:
             match = application.penalise(key, fact, client_key=client_key)
+        _print_payments(match)
         _print_status(match.players, match.state, match.rules)
         _print_heads(shell(ctx).app, match)
 
     guarded_match(ctx, key, run)
+
+
+def penalty_fact(
+    players: Sequence[str],
+    state: TableState,
+    rules: Ruleset,
+    player: str,
+    amount: int | None,
+    kind: str,
+    share: str | None,
+    note: str,
+) -> Penalty:
+    """A penalty as typed (``honba penalty``, ``honba amend ... penalty``), at the table ``state``."""
+    if share not in (None, "to_others", "off_table", "reverse_mangan"):
+        raise InputError(f"--share must be to_others, reverse_mangan or off_table, not {share!r}")
+    how = share or rules.chombo_share
+    if share is None and amount is not None and how == "reverse_mangan":
+        how = "to_others"  # an amount of the referee's own is shared by the others
+    seat = seat_of(player, players)
+    if how == "reverse_mangan":
+        # The amount follows from who is dealer: 8,000 for a non-dealer, 12,000 for the dealer.
+        total = sum(reverse_mangan(seat, state, rules).values())
+        if amount is not None and amount != total:
+            raise InputError(f"a reverse mangan here is {total}, not {amount}: leave out --amount")
+    else:
+        total = amount if amount is not None else rules.chombo_amount
+    return Penalty(seat, total, kind, how, note)
 
 
 @app.command()
@@ -262,6 +300,7 @@ def end(
 
 def _record(ctx: typer.Context, key: str, result: Any, client_key: str | None) -> None:
     match = shell(ctx).app.record(key, result, client_key=client_key)
+    _print_payments(match)
     _print_status(match.players, match.state, match.rules)
     _print_heads(shell(ctx).app, match)
 
@@ -269,6 +308,12 @@ def _record(ctx: typer.Context, key: str, result: Any, client_key: str | None) -
 def _print_heads(application: HonbaApp, match: Match) -> None:
     """The digests to publish: the match's head, and the store's (``honba check --against``)."""
     out.print(f"Head digest: {match.head}; store head digest {application.store_head()}", soft_wrap=True)
+
+
+def _print_payments(match: Match) -> None:
+    """The payments just recorded (who paid whom, how much, why), before the table state."""
+    for line in recorded_payments_lines(match.players, corrected_ledger(match.corrected_steps())):
+        out.print(line, markup=False, highlight=False)
 
 
 def _print_status(players: tuple[str, ...], state: TableState, rules: Ruleset) -> None:
@@ -290,11 +335,16 @@ def status(
         match, facts = application.facts(key)
         warn_if_damaged(application, key)
         state = _state(match, facts)
+        judgements = match.end_judgements()
         if as_json:
-            print(json_text({"match": key, **state_data(match.players, state, match.rules)}))
+            data = {"match": key, **state_data(match.players, state, match.rules)}
+            data["end_rejudged"] = [attrs.asdict(j) for j in judgements]
+            print(json_text(data))
             return
         out.print(f"Match {key!r} ({match.rules.name})", markup=False, highlight=False)
         _print_status(match.players, state, match.rules)
+        for judgement in judgements:
+            out.print(f"End re-judged at {judgement.hand}: {judgement.describe()}", markup=False, highlight=False)
         _print_heads(application, match)
 
     guarded_match(ctx, key, run)
@@ -321,10 +371,13 @@ def log(
         if fmt == "csv":
             sys.stdout.write(ledger_csv(match.players, entries))
             return
+        marks = correction_marks(match.history, match.corrections, match.corrected_steps())
+        lines = export_line_numbers(match)
         if as_json or fmt == "json":
-            print(json_text({"match": key, "hands": ledger_data(match.players, entries)}))
+            print(json_text({"match": key, **log_data(match.players, entries, marks, lines)}))
             return
-        out.print(ledger_table(match.players, entries, f"Ledger of {key} ({match.rules.name})"))
+        title = f"Ledger of {key} ({match.rules.name})"
+        out.print(ledger_table(match.players, entries, title, marks=marks, lines=lines))
 
     guarded_match(ctx, key, run)
 

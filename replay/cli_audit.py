@@ -11,62 +11,121 @@ import typer
 from rich.table import Table
 
 from domain.integrity import ChainProblem, published_digest
-from domain.match import match_id
+from domain.match import Match, match_id
 from domain.rules import Ruleset, load_preset, parse_rule_text
-from domain.values import Penalty
+from domain.values import AbortiveDraw, AbortKind, ExhaustiveDraw, HandResult, Penalty
+from projections.ledger import correction_marks
 from replay.audit import AuditReport, build_report, read_sheet, report_data
+from replay.cli import penalty_fact, win_result
 from replay.formats.record import check_record_text, fact_from_line
 from replay.integrity import MatchCheck, check_match, check_store, read_store_chain
-from replay.parsing import InputError
-from replay.render import describe_fact, json_text, ledger_table
+from replay.parsing import InputError, seat_of, seats_of
+from replay.render import describe_fact, json_text, ledger_table, state_lines, status_table
 from replay.shell import ClientKey, app, guarded, guarded_match, out, shell
 
 By = Annotated[str, typer.Option("--by", help="Who makes the correction (the referee).")]
 Why = Annotated[str, typer.Option("--reason", help="Why the correction is made.")]
 
 
-@app.command()
+@app.command(context_settings={"allow_interspersed_args": True})
 def amend(
     ctx: typer.Context,
     key: Annotated[str, typer.Argument(help="The match.")],
-    position: Annotated[int, typer.Argument(help="The entry to replace: its 'pos' in honba log.")],
-    result: Annotated[
-        str, typer.Option("--result", help='The replacement as a record line, e.g. {"type": "draw", "ready": ["Ann"]}.')
+    position: Annotated[
+        int, typer.Argument(help="The entry to replace (a result, a penalty or a correction): its 'pos' in honba log.")
     ],
     by: By,
     reason: Why,
+    replacement: Annotated[
+        list[str] | None,
+        typer.Argument(
+            help="The replacement as typed at the table: win PLAYER:VALUE..., draw, abort KIND, or penalty PLAYER."
+        ),
+    ] = None,
+    from_: Annotated[str | None, typer.Option("--from", help="win: the discarder; none for self-drawn.")] = None,
+    pao: Annotated[str | None, typer.Option(help="win: the player liable (pao).")] = None,
+    riichi: Annotated[str | None, typer.Option(help="Players whose riichi was accepted in the hand.")] = None,
+    dora: Annotated[int | None, typer.Option(help="win: han from dora.")] = None,
+    ready: Annotated[str | None, typer.Option(help="draw: the players ready.")] = None,
+    nagashi: Annotated[str | None, typer.Option(help="draw: players claiming nagashi mangan.")] = None,
+    amount: Annotated[int | None, typer.Option(help="penalty: points; default the rules' chombo amount.")] = None,
+    kind: Annotated[str, typer.Option(help="penalty: what it is for.")] = "chombo",
+    share: Annotated[str | None, typer.Option(help="penalty: to_others, reverse_mangan or off_table.")] = None,
+    note: Annotated[str, typer.Option(help="penalty: a note for the record.")] = "",
+    result: Annotated[
+        str | None,
+        typer.Option("--result", help='For tools: the replacement as a record line, e.g. {"type": "draw"}.'),
+    ] = None,
     client_key: ClientKey = None,
 ) -> None:
-    """Replace a recorded hand result or penalty; the original stays in the log."""
+    """Replace a recorded hand result, penalty or correction; the original stays in the log.
+
+    The replacement is typed as at the table: ``win Ben:4/30 --from Ann``, ``draw --ready Ann``,
+    ``abort four_winds``, ``penalty Dai --amount 1000``; or, for tools, ``--result`` with a record line.
+    """
 
     def run() -> None:
         application = shell(ctx).app
         match = application.get_match(key)
-        try:
-            data = json.loads(result)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"--result is not JSON ({exc.msg})") from None
-        if not isinstance(data, dict):
-            raise InputError("--result must be a record line: a JSON object")
-        replacement = fact_from_line(data, match.players, "--result")
-        if not isinstance(replacement, Penalty) and data.get("type") not in ("win", "draw", "abort"):
-            raise InputError("--result must be a win, draw, abort or penalty line")
-        match = application.amend(key, position, replacement, by=by, reason=reason, client_key=client_key)  # type: ignore[arg-type]
+        if (result is None) == (not replacement):
+            raise InputError("give the replacement as typed (win, draw, abort or penalty ...) or --result, one of them")
+        fact = _replacement(match, position, replacement or []) if result is None else _from_line(match, result)
+        application.amend(key, position, fact, by=by, reason=reason, client_key=client_key)
         out.print(f"Amended entry {position} of {key!r}; the original stays in the log.", markup=False)
 
+    def _replacement(match: Match, position: int, words: list[str]) -> HandResult | Penalty:
+        what, rest = words[0], words[1:]
+        players = match.players
+        if what == "win":
+            if not rest:
+                raise InputError("win needs PLAYER:VALUE for each winner, e.g. win Ben:4/30 --from Ann")
+            discarder = seat_of(from_, players) if from_ else None
+            liable = seat_of(pao, players) if pao else None
+            return win_result(players, rest, discarder, liable, riichi, dora)
+        if what == "draw" and not rest:
+            return ExhaustiveDraw(seats_of(ready, players), seats_of(riichi, players), seats_of(nagashi, players))
+        if what == "abort" and len(rest) == 1:
+            kinds = [k.value for k in AbortKind]
+            if rest[0] not in kinds:
+                raise InputError(f"abort needs one of {', '.join(kinds)}, not {rest[0]!r}")
+            return AbortiveDraw(AbortKind(rest[0]), seats_of(riichi, players))
+        if what == "penalty" and len(rest) == 1:
+            state = match.state_before(position)
+            return penalty_fact(players, state, match.rules, rest[0], amount, kind, share, note)
+        raise InputError(
+            f"cannot read the replacement {' '.join(words)!r}: write win PLAYER:VALUE..., draw, abort KIND "
+            "or penalty PLAYER, with their options"
+        )
+
     guarded_match(ctx, key, run)
+
+
+def _from_line(match: Match, result: str) -> HandResult | Penalty:
+    """The replacement written as a record line (``--result``)."""
+    try:
+        data = json.loads(result)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"--result is not JSON ({exc.msg})") from None
+    if not isinstance(data, dict):
+        raise InputError("--result must be a record line: a JSON object")
+    replacement = fact_from_line(data, match.players, "--result")
+    if not isinstance(replacement, Penalty) and data.get("type") not in ("win", "draw", "abort"):
+        raise InputError("--result must be a win, draw, abort or penalty line")
+    return replacement  # type: ignore[return-value]
 
 
 @app.command()
 def void(
     ctx: typer.Context,
     key: Annotated[str, typer.Argument(help="The match.")],
-    position: Annotated[int, typer.Argument(help="The entry to void (a hand result or a penalty): its 'pos'.")],
+    position: Annotated[
+        int, typer.Argument(help="The entry to void (a hand result, a penalty, or a correction to cancel): its 'pos'.")
+    ],
     by: By,
     reason: Why,
     client_key: ClientKey = None,
 ) -> None:
-    """Void a recorded hand result or cancel a penalty; the original stays in the log."""
+    """Void a recorded hand result, cancel a penalty or a correction (undo a void); the original stays in the log."""
 
     def run() -> None:
         shell(ctx).app.void(key, position, by=by, reason=reason, client_key=client_key)
@@ -78,6 +137,26 @@ def void(
 def _problem_text(problem: ChainProblem) -> str:
     where = f" at {problem.position}" if problem.position else ""
     return f"{problem.kind}{where}: {problem.detail}"
+
+
+@app.command()
+def undo(
+    ctx: typer.Context,
+    key: Annotated[str, typer.Argument(help="The match.")],
+    by: Annotated[str, typer.Option("--by", help="Who takes it back.")] = "the recorder",
+    reason: Annotated[str, typer.Option("--reason", help="Why.")] = "undone at the table",
+    client_key: ClientKey = None,
+) -> None:
+    """Take back the last entry at the table: void the last hand result or penalty, or cancel the last correction."""
+
+    def run() -> None:
+        match, position = shell(ctx).app.undo(key, by=by, reason=reason, client_key=client_key)
+        out.print(f"Undid entry {position} of {key!r}; the original stays in the log.", markup=False)
+        for line in state_lines(match.players, match.state, match.rules):
+            out.print(line, markup=False, highlight=False)
+        out.print(status_table(match.players, match.state, "Scores"))
+
+    guarded_match(ctx, key, run)
 
 
 def _checks_table(checks: list[MatchCheck], title: str) -> Table:
@@ -201,6 +280,9 @@ def audit(
     key: Annotated[str, typer.Argument(help="The match.")],
     against: Annotated[Path | None, typer.Option(help="A claimed score sheet (CSV) to compare with.")] = None,
     sheet_kind: Annotated[str, typer.Option(help="auto, scores (after each hand) or changes (in each hand).")] = "auto",
+    as_played: Annotated[
+        bool, typer.Option("--as-played", help="Compare the sheet with the history as played, not as corrected.")
+    ] = False,
     rules: Annotated[str | None, typer.Option("--rules", help="Re-score under another preset or rule file.")] = None,
     html: Annotated[Path | None, typer.Option("--html", help="Also write a self-contained HTML report here.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON for tools.")] = False,
@@ -220,7 +302,9 @@ def audit(
         if against is not None:
             sheet = read_sheet(against.read_text(encoding="utf-8"), match.players, name=str(against))
         other = _rules_ref(rules) if rules is not None else None
-        report = build_report(match, integrity, sheet=sheet, sheet_kind=sheet_kind, other_rules=other)
+        report = build_report(
+            match, integrity, sheet=sheet, sheet_kind=sheet_kind, other_rules=other, as_played=as_played
+        )
         if html is not None:
             from replay.report_html import render_audit_html
 
@@ -252,7 +336,8 @@ def _print_audit(report: AuditReport, data: dict[str, Any]) -> None:
         else "BROKEN: " + "; ".join(f"{p.kind} at {p.position}" for p in integrity.problems)
     )
     out.print(f"Integrity: {state}; {integrity.events} events; head digest {integrity.head}", markup=False)
-    out.print(ledger_table(players, list(report.entries), "Ledger (corrected history)"))
+    marks = correction_marks(match.history, match.corrections, match.corrected_steps())
+    out.print(ledger_table(players, list(report.entries), "Ledger (corrected history)", marks=marks))
     if report.corrections:
         table = Table(title="Corrections (the originals stay in the log)")
         for column in ("pos", "kind", "entry", "original", "replacement", "by", "reason", "when"):
@@ -280,13 +365,14 @@ def _print_audit(report: AuditReport, data: dict[str, Any]) -> None:
         )
     if report.sheet is not None:
         sheet = report.sheet
+        how = f"{sheet.kind}; the {sheet.history} history, rows matched {sheet.aligned}"
         if sheet.first_difference is None:
-            out.print(f"The sheet ({sheet.kind}, {sheet.rows} rows) agrees with the ledger.", markup=False)
+            out.print(f"The sheet ({how}, {sheet.rows} rows) agrees with the ledger.", markup=False)
         else:
             first = sheet.first_difference
-            out.print(
-                f"The sheet ({sheet.kind}) first parts from the ledger at {first.hand}: {first.text}", markup=False
-            )
+            out.print(f"The sheet ({how}) first parts from the ledger at {first.hand}: {first.text}", markup=False)
+            for other_difference in sheet.differences[1:]:
+                out.print(f"  also at {other_difference.hand}: {other_difference.text}", markup=False)
     if report.what_if is not None:
         what = report.what_if
         table = Table(title=f"What if: {match.rules.name} against {what.rules.name}")

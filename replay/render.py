@@ -6,7 +6,7 @@ import csv
 import io
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rich.console import Console
@@ -27,7 +27,7 @@ from domain.values import (
     TableState,
     WinResult,
 )
-from projections.ledger import LedgerEntry
+from projections.ledger import CorrectionMark, LedgerEntry
 from replay.batch import VerifyRun
 
 # Characters that text from data (names, keys, notes, reasons, handles) may not bring to a
@@ -150,6 +150,26 @@ def describe_payment(p: Payment, players: Sequence[str]) -> str:
     return f"{payer} -> {payee} {p.amount} ({p.reason.value}{note})"
 
 
+def recorded_payments_lines(players: Sequence[str], entries: Sequence[LedgerEntry]) -> list[str]:
+    """What the last recorded hand or penalty paid, line by line, and the end it led to, for
+    printing after a recording command."""
+    last = [i for i, e in enumerate(entries) if e.kind != "end"]
+    if not last:
+        return []
+    recorded = entries[last[-1] :]
+    lines = []
+    for entry in recorded:
+        what = "the end" if entry.kind == "end" else describe_fact(entry.fact, players)
+        if not entry.payments and entry.kind == "end":
+            continue
+        lines.append(f"Recorded at {entry.before.hand_label}: {what}")
+        if not entry.payments:
+            counted = " (counted off the final points)" if entry.kind == "penalty" else ""
+            lines.append(f"  no payments{counted}")
+        lines += [f"  {describe_payment(p, players)}" for p in entry.payments]
+    return lines
+
+
 def status_table(players: Sequence[str], state: TableState, title: str) -> Table:
     """Each player's seat wind, score and place."""
     table = Table(title=title)
@@ -218,10 +238,25 @@ def state_data(players: Sequence[str], state: TableState, rules: Ruleset) -> dic
     }
 
 
-def ledger_table(players: Sequence[str], entries: Sequence[LedgerEntry], title: str) -> Table:
-    """The hand-by-hand ledger: table state before, result, payments, changes and scores."""
+def ledger_table(
+    players: Sequence[str],
+    entries: Sequence[LedgerEntry],
+    title: str,
+    *,
+    marks: Mapping[int, CorrectionMark] | None = None,
+    lines: Mapping[int, int] | None = None,
+) -> Table:
+    """The hand-by-hand ledger: table state before, result, payments, changes and scores.
+
+    With ``marks`` an amended entry says what it was and who changed it and why, and a
+    voided one is shown struck through with who voided it and why; with ``lines`` a
+    ``line`` column gives each entry's line in an exported record file.
+    """
+    marks = marks or {}
     table = Table(title=title, show_lines=True)
     table.add_column("pos", justify="right", style="dim")
+    if lines is not None:
+        table.add_column("line", justify="right", style="dim")
     table.add_column("#", justify="right")
     table.add_column("hand")
     table.add_column("dealer")
@@ -229,18 +264,37 @@ def ledger_table(players: Sequence[str], entries: Sequence[LedgerEntry], title: 
     table.add_column("payments")
     for name in players:
         table.add_column(name, justify="right")
-    for entry in entries:
+    shown = {entry.position for entry in entries}
+    rows: list[tuple[int, list[Any]]] = []
+    for index, entry in enumerate(entries):
         before = entry.before
-        result = describe_fact(entry.fact, players)
+        result: Any = describe_fact(entry.fact, players)
         for line in describe_details(entry.fact, players):
             result += f"\n{line}"
         if entry.deal_pass is not None:
             result += f"\n-> deal passes to {players[entry.deal_pass.to_dealer]}"
+        mark = marks.get(entry.position) if entry.position is not None else None
+        if mark is not None and mark.kind == "amended":
+            result = Text(result, style="bold")
+            result.append(f"\namended at {mark.correction} by {mark.by}: {mark.reason}", style="italic")
+            result.append(f"\nwas: {describe_fact(mark.original, players)}", style="strike")
         payments = "\n".join(describe_payment(p, players) for p in entry.payments) or "-"
         cells = [f"{d:+,}\n{s:,}" for d, s in zip(entry.deltas, entry.after.scores, strict=True)]
         number = str(entry.number) if entry.kind == "hand" else ""
-        position = "" if entry.position is None else str(entry.position)
-        table.add_row(position, number, before.hand_label, players[before.dealer], result, payments, *cells)
+        shown_at = "" if entry.position is None else str(entry.position)
+        row: list[Any] = [shown_at, *_line_cell(lines, entry.position), number, before.hand_label]
+        row += [players[before.dealer], result, payments, *cells]
+        rows.append((entry.position if entry.position is not None else index, row))
+    for voided_at, mark in marks.items():
+        if mark.kind != "voided" or voided_at in shown:
+            continue
+        text = Text(describe_fact(mark.original, players), style="strike")
+        text.append(f"\nvoided at {mark.correction} by {mark.by}: {mark.reason}", style="italic")
+        row = [str(voided_at), *_line_cell(lines, voided_at), "", mark.before.hand_label]
+        row += [players[mark.before.dealer], text, "-", *([""] * len(players))]
+        rows.append((voided_at, row))
+    for _, row in sorted(rows, key=lambda item: item[0]):
+        table.add_row(*row)
     return table
 
 
@@ -308,6 +362,12 @@ def _is_number(text: str) -> bool:
     return True
 
 
+def _line_cell(lines: Mapping[int, int] | None, position: int | None) -> list[str]:
+    if lines is None:
+        return []
+    return [str(lines[position]) if position is not None and position in lines else ""]
+
+
 def ledger_data(players: Sequence[str], entries: Sequence[LedgerEntry]) -> list[dict[str, Any]]:
     """The ledger for tools (``--json``)."""
     out = []
@@ -342,6 +402,42 @@ def ledger_data(players: Sequence[str], entries: Sequence[LedgerEntry]) -> list[
             }
         )
     return out
+
+
+def log_data(
+    players: Sequence[str],
+    entries: Sequence[LedgerEntry],
+    marks: Mapping[int, CorrectionMark],
+    lines: Mapping[int, int],
+) -> dict[str, Any]:
+    """``honba log --json``: the ledger's hands (each with its ``line`` in an exported file and,
+    when amended, its ``correction``), and the ``voided`` entries."""
+
+    def mark_data(mark: CorrectionMark) -> dict[str, Any]:
+        return {
+            "kind": mark.kind,
+            "position": mark.correction,
+            "original": describe_fact(mark.original, players),
+            "replacement": None if mark.replacement is None else describe_fact(mark.replacement, players),
+            "by": mark.by,
+            "reason": mark.reason,
+            "at": mark.at,
+        }
+
+    hands = []
+    for line, entry in zip(ledger_data(players, entries), entries, strict=True):
+        position = entry.position
+        line["line"] = lines.get(position) if position is not None else None
+        mark = marks.get(position) if position is not None else None
+        line["correction"] = mark_data(mark) if mark is not None else None
+        hands.append(line)
+    shown = {entry.position for entry in entries}
+    voided = [
+        {"position": p, "line": lines.get(p), "hand": m.before.hand_label, "correction": mark_data(m)}
+        for p, m in sorted(marks.items())
+        if m.kind == "voided" and p not in shown
+    ]
+    return {"hands": hands, "voided": voided}
 
 
 def print_verify_run(console: Console, run: VerifyRun) -> None:

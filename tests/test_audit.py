@@ -174,8 +174,11 @@ def test_a_sheet_may_write_thousands_separators(db: Path, tmp_path: Path) -> Non
 
 def test_a_sheet_missing_a_hand_says_so(db: Path, tmp_path: Path) -> None:
     comparison = audit_json(db, "--against", str(sheet(tmp_path, SCORES[:-1])))["sheet"]
-    assert comparison["first_difference"]["hand"] == "end"
-    assert "5 rows" in comparison["first_difference"]["text"]
+    # Rows are matched by the hand they name: the missing one is named, then the count.
+    assert comparison["first_difference"]["hand"] == "S1-2"
+    assert "no row for this hand" in comparison["first_difference"]["text"]
+    assert comparison["differences"][-1]["hand"] == "end"
+    assert "5 rows" in comparison["differences"][-1]["text"]
 
 
 def test_a_sheet_without_a_column_for_every_player_is_refused_naming_file_and_line(db: Path, tmp_path: Path) -> None:

@@ -157,11 +157,20 @@ def test_voiding_a_hand_takes_out_its_payments_but_not_its_events(honba: Honba) 
 
 
 def test_a_voided_hand_that_passed_the_deal_leaves_the_deal_as_played_and_the_audit_says_so(honba: Honba) -> None:
-    honba.ok("void", KEY, "4", "--by", "Referee Ito", "--reason", "played at the wrong table")
+    # E1-0 is voided after E2-0 was played on the table it left: the deal pass stays.
+    honba.ok("void", KEY, "2", "--by", "Referee Ito", "--reason", "played at the wrong table")
     status = honba.json("status", KEY)
     assert (status["round_wind"], status["hand_number"], status["dealer"]) == ("East", 3, "Cho")
     findings = honba.json("audit", KEY)["findings"]
-    assert [(f["kind"], f["hand"]) for f in findings] == [("inconsistency", "E2-0")]
+    assert [(f["kind"], f["hand"]) for f in findings] == [("inconsistency", "E1-0")]
+
+
+def test_voiding_the_last_hand_takes_it_back_with_its_deal_pass(honba: Honba) -> None:
+    # E2-0 is the last hand: nothing was played on the table it left, so the deal goes back to Ben.
+    honba.ok("void", KEY, "4", "--by", "Referee Ito", "--reason", "played at the wrong table")
+    status = honba.json("status", KEY)
+    assert (status["round_wind"], status["hand_number"], status["dealer"]) == ("East", 2, "Ben")
+    assert honba.json("audit", KEY)["findings"] == []
 
 
 def test_a_changed_winner_that_changes_the_deal_pass_is_shown_as_an_inconsistency(honba: Honba) -> None:

@@ -475,7 +475,8 @@ IMPOSSIBLE_JSON: dict[str, tuple[bytes, str | None]] = {
     "negative score": (json_with(lambda d: d["log"][0][1].__setitem__(0, -25000)), None),
     "NaN score": (json_with(lambda d: d["log"][0][1].__setitem__(0, math.nan)), "log[0][1][0]: expected a whole"),
     "Infinity points": (json_with(lambda d: d["sc"].__setitem__(1, math.inf)), "sc[1]: inf is out of range"),
-    "han 99": (json_win(3, "30符99飜3900点"), None),
+    # Issue 10: a count beyond any hand is refused, from a log as at the table.
+    "han 99": (json_win(3, "30符99飜3900点"), "hand E1-0: 99 han is beyond any hand"),
     "fu 13": (json_win(3, "13符3飜3900点"), "log[0]: game 2024010100gm-00a9-0000-00000000, hand E1-0: 13 fu"),
     "three winners": (json_with(json_three_winners), "hand E1-0: 3 winners"),
     "huge honba": (json_with(lambda d: d["log"][0][0].__setitem__(1, 2**200)), "log[0][0][1]"),
@@ -499,7 +500,7 @@ IMPOSSIBLE_MJAI: dict[str, tuple[bytes, str | None]] = {
     "huge score": (mjai_with(START, scores=[2**200, 25000, 25000, 25000]), "line 2: 'scores' 16069"),
     "negative score": (mjai_with(START, scores=[-25000, 25000, 25000, 25000]), None),
     "NaN score": (mjai_with(START, scores=[math.nan, 25000, 25000, 25000]), "line 2: 'scores' must be a whole"),
-    "han 99": (mjai_with(HORA, fan=99), None),
+    "han 99": (mjai_with(HORA, fan=99), "hand E1-0: 99 han is beyond any hand"),
     "fu 13": (mjai_with(HORA, fu=13), "line 2: game game, hand E1-0: 13 fu"),
     "bakaze a list": (mjai_with(START, bakaze=["E"]), "line 2: bakaze a list"),
     "three winners": (MJAI_THREE_WINNERS, None),
@@ -544,7 +545,7 @@ THREE_RONS = {"type": "win", "wins": [{"winner": p, "from": "Ann", "limit": "man
 IMPOSSIBLE_RECORDS: dict[str, tuple[str, str | None]] = {
     "seat 7": (record_with(ron(winner=7)), ":2.wins[0].winner: there is no seat 7"),
     "winner is the discarder": (record_with(ron(**{"from": "Ben"})), ":2: result 1 (E1-0): Ben cannot win"),
-    "han 99": (record_with(ron(han=99)), None),
+    "han 99": (record_with(ron(han=99)), ":2: result 1 (E1-0): 99 han is beyond any hand"),
     "han as text": (record_with(ron(han="3")), ":2.wins[0].han: '3' is not a whole number"),
     "han as a list": (record_with(ron(han=[3])), ":2.wins[0].han: a list is not a whole number"),
     "han NaN": (record_with(ron(han=math.nan)), ":2.wins[0].han: nan is not a whole number"),

@@ -132,7 +132,9 @@ def test_dealer_keeps_the_deal_after_a_dealer_win() -> None:
 
 def test_dealer_keeps_the_deal_after_an_abortive_draw() -> None:
     for kind in AbortKind:
-        state = play(started(opening=east(3)), AbortiveDraw(kind))
+        # Four riichi is an abortive draw only with all four riichi declared.
+        riichi = (0, 1, 2, 3) if kind is AbortKind.FOUR_RIICHI else ()
+        state = play(started(opening=east(3)), AbortiveDraw(kind, riichi=riichi))
         assert (state.dealer, state.hand_label) == (2, "E3-1")
 
 
@@ -174,7 +176,12 @@ def test_riichi_deposits_carry_over_draws_and_go_to_the_next_winner() -> None:
 def test_extra_hands_count_every_hand_the_dealer_keeps_the_deal() -> None:
     # Seed 000: "Dealer's extra hand is played whenever the deal does not pass".
     match = started()
-    state = play(match, won(tsumo(0, hv(1, 30))), ExhaustiveDraw(ready=(0,)), AbortiveDraw(AbortKind.FOUR_RIICHI))
+    state = play(
+        match,
+        won(tsumo(0, hv(1, 30))),
+        ExhaustiveDraw(ready=(0,)),
+        AbortiveDraw(AbortKind.FOUR_RIICHI, riichi=(0, 1, 2, 3)),
+    )
     assert (state.extra_hands, state.dealer_streak, state.counters) == (3, 4, 3)
     state = play(match, won(ron(1, 0, hv(1, 30))))
     assert (state.dealer, state.extra_hands, state.dealer_streak) == (1, 0, 1)

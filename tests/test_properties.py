@@ -56,12 +56,16 @@ def hand_results(draw: st.DrawFn, players: int) -> HandResult:
     riichi = tuple(draw(st.lists(st.sampled_from(seats), unique=True, max_size=players)))
     kind = draw(st.sampled_from(["ron", "ron", "tsumo", "tsumo", "double", "draw", "draw", "abort"]))
     if kind == "draw":
-        ready = draw(st.lists(st.sampled_from(seats), unique=True, max_size=players))
+        # Whoever declared riichi is ready at the draw (a riichi hand cannot change).
+        ready = {*riichi, *draw(st.lists(st.sampled_from(seats), unique=True, max_size=players))}
         nagashi = draw(st.lists(st.sampled_from(seats), unique=True, max_size=1))
         return ExhaustiveDraw(ready=tuple(ready), riichi=riichi, nagashi=tuple(nagashi))
     if kind == "abort":
-        aborts = [k for k in AbortKind if k is not AbortKind.TRIPLE_RON or players == 4]
-        return AbortiveDraw(draw(st.sampled_from(aborts)), riichi=riichi)
+        # Four winds, four riichi and triple ron need four players; four riichi every riichi declared.
+        four_only = (AbortKind.TRIPLE_RON, AbortKind.FOUR_WINDS, AbortKind.FOUR_RIICHI)
+        aborts = [k for k in AbortKind if k not in four_only or players == 4]
+        abort = draw(st.sampled_from(aborts))
+        return AbortiveDraw(abort, riichi=tuple(seats) if abort is AbortKind.FOUR_RIICHI else riichi)
     winner, other, third = draw(st.permutations(seats))[:3]
     # Mostly table cells, sometimes a limit hand, so that matches last several hands.
     ron_value = st.sampled_from(RON_VALUES * 3 + LIMIT_VALUES)

@@ -6,7 +6,7 @@ from domain.errors import InvalidHandValue, RuleViolation
 from domain.rules import Ruleset
 from domain.scoring.points import raw_score
 from domain.scoring.riichi import check_hand_value
-from domain.special_hands import check_special_hands
+from domain.special_hands import check_facts, check_special_hands
 from domain.values import HandValue, TableState, Win
 
 
@@ -41,8 +41,40 @@ def minimum_count(value: HandValue, rules: Ruleset) -> int | None:
     return raw_score(value, rules)
 
 
+# Riichi counts a hand of 13 han and more as its largest limit (a counted yakuman, seed 002).
+RIICHI_LARGEST_LIMIT_HAN = 13
+
+
+def count_ceiling(unit: str, rules: Ruleset) -> int | None:
+    """The largest han, faan or doubles count honba accepts: twice the count that reaches the
+    largest limit (the settling table's top row; 13 han in riichi). A count beyond any hand
+    is a slip of the pen; a limit hand is written by its name. None: no ceiling (no table)."""
+    top = max((row for row, _ in rules.settling_table), default=0)
+    if unit == "han":
+        top = max(top, RIICHI_LARGEST_LIMIT_HAN)
+    return 2 * top if top else None
+
+
+def _check_counts(value: HandValue, rules: Ruleset) -> None:
+    """Dora are part of han and never negative; no count beyond any hand."""
+    if value.dora is not None:
+        if value.dora < 0:
+            raise InvalidHandValue(f"dora cannot be negative ({value.dora})")
+        if value.han is not None and value.dora > value.han:
+            raise InvalidHandValue(f"{value.dora} dora cannot be more than the hand's {value.han} han")
+    for unit in ("han", "faan", "doubles"):
+        count = getattr(value, unit)
+        ceiling = count_ceiling(unit, rules)
+        if count is not None and ceiling is not None and count > ceiling:
+            raise InvalidHandValue(
+                f"{count} {unit} is beyond any hand: the largest limit is reached well before "
+                f"(at most {ceiling} {unit} are accepted; write a limit hand by its name, e.g. yakuman)"
+            )
+
+
 def check_value(value: HandValue, rules: Ruleset, *, self_drawn: bool) -> None:
     """Refuse a value that cannot exist in the rules' unit."""
+    _check_counts(value, rules)
     if rules.scoring == "riichi":
         check_hand_value(value, self_drawn=self_drawn)
         return
@@ -56,6 +88,7 @@ def check_value(value: HandValue, rules: Ruleset, *, self_drawn: bool) -> None:
 
 def check_win(win: Win, state: TableState, rules: Ruleset, players: int) -> None:
     """Every check of one winner's hand against the rules and the table state."""
+    check_facts(win)
     if win.facts.special_hands:
         check_special_hands(win, state, rules)
     else:
@@ -64,6 +97,12 @@ def check_win(win: Win, state: TableState, rules: Ruleset, players: int) -> None
         count = minimum_count(win.value, rules)
         if count is not None and count < needed:
             unit = rules.minimum_unit
+            dora = win.value.dora or 0
+            if unit == "han" and dora:
+                raise BelowMinimum(
+                    f"{win.value.describe()} counts {count} han toward the minimum of {needed} han in force: "
+                    f"its {dora} han of dora do not count toward the minimum"
+                )
             raise BelowMinimum(f"{win.value.describe()} is below the minimum of {needed} {unit} in force")
     for penalty in win.facts.penalties:
         if not 0 <= penalty.payer < players or penalty.payer == win.winner:

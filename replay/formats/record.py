@@ -594,6 +594,21 @@ def export_record(match: Match, facts: Iterable[Fact] | None = None, *, damage: 
     return "".join(dump_line(line) + "\n" for line in chain_lines(lines, damage=damage))
 
 
+def export_line_numbers(match: Match) -> dict[int, int]:
+    """The line each entry of the match's log has in the file ``export_record`` writes, by
+    position (deal passes and the ends the rules decided have no line): ``honba log`` shows
+    them beside the positions, so that a file and the log name entries alike."""
+    corrections = dict(match.correction_log)
+    entries = dict(match.history)
+    numbers: dict[int, int] = {}
+    line = 1  # the start line
+    for position in sorted({*entries, *corrections}):
+        if position in corrections or fact_line(entries[position], match.players) is not None:
+            line += 1
+            numbers[position] = line
+    return numbers
+
+
 def _correction_line(correction: Any, players: Sequence[str], line_of_position: Mapping[int, int]) -> dict[str, Any]:
     target = None if correction.target is None else line_of_position[correction.target]
     replacement = None if correction.replacement is None else fact_line(correction.replacement, players)

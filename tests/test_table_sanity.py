@@ -1,0 +1,159 @@
+"""Sanity at the table: results that cannot have happened are refused with one line a player understands.
+
+Issue 10, "Table-side sanity" and "Special-hand claims with contradictory facts". Each
+refusal exits 2 with one line on stderr and records nothing.
+
+The rules quoted: seed 000, "The Raise minimum point requirement on the 5th extra deal
+option ... is available only when minimum points have been specified using the doubles,
+han or faan unit"; seed 002, "in Japanese Modern Mah Jong ... The actual maximum final
+score is 400% of the Limit (8,000 points) given for hands worth 13 han or more"; seed
+004 (special hands by the way of going out); the abortive draws of riichi (four winds,
+four riichi, triple ron: rules-and-peers.md) need four players, four riichi needs all
+four riichi declared.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import TENHOU
+from test_special_hands import CLASSICAL, EAST, ORPHANS, SOUTH, WEST, claim, holds, refused
+from typer.testing import CliRunner
+
+from domain.errors import InvalidRules
+from replay.cli import app
+
+runner = CliRunner()
+
+
+class Table:
+    """One match ``t`` recorded through the command line on a fresh SQLite file."""
+
+    def __init__(self, db: Path, *start: str):
+        self.db = db
+        self.ok("start", "t", "--players", "Ann,Ben,Cho,Dai", *start)
+
+    def ok(self, *args: str) -> str:
+        result = runner.invoke(app, ["--db", str(self.db), *args])
+        assert result.exit_code == 0, result.output
+        return result.stdout
+
+    def refused(self, *args: str) -> str:
+        """The one line a refused command prints; nothing is recorded."""
+        before = self.ok("log", "t", "--json")
+        result = runner.invoke(app, ["--db", str(self.db), *args])
+        assert result.exit_code == 2, result.output
+        lines = result.stderr.strip().splitlines()
+        assert len(lines) == 1, result.stderr
+        assert "Traceback" not in result.output
+        assert self.ok("log", "t", "--json") == before
+        return lines[0]
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Table:
+    return Table(tmp_path / "honba.sqlite")
+
+
+def test_a_riichi_at_a_draw_without_the_player_ready_is_refused(table: Table) -> None:
+    line = table.refused("draw", "t", "--riichi", "Ann")
+    assert "Ann declared riichi" in line and "ready" in line
+
+
+def test_a_riichi_at_a_draw_with_the_player_ready_is_recorded(table: Table) -> None:
+    table.ok("draw", "t", "--riichi", "Ann", "--ready", "Ann")
+
+
+def test_four_riichi_needs_all_four_riichi_declared(table: Table) -> None:
+    line = table.refused("abort", "t", "four_riichi", "--riichi", "Ann")
+    assert "all four players declared riichi" in line
+    table.ok("abort", "t", "four_riichi", "--riichi", "Ann,Ben,Cho,Dai")
+
+
+@pytest.mark.parametrize("kind", ["four_winds", "four_riichi", "triple_ron"])
+def test_the_four_player_abortive_draws_are_refused_at_a_three_player_table(tmp_path: Path, kind: str) -> None:
+    db = tmp_path / "sanma.sqlite"
+    runner.invoke(app, ["--db", str(db), "start", "t", "--players", "Ann,Ben,Cho", "--rules", "tenhou-sanma"])
+    result = runner.invoke(app, ["--db", str(db), "abort", "t", kind, "--riichi", "Ann,Ben,Cho"])
+    assert result.exit_code == 2, result.output
+    assert "needs four players" in result.stderr
+
+
+def test_a_count_beyond_any_hand_is_refused(table: Table) -> None:
+    # 13 han already reaches the largest limit; 99 han is a slip of the pen.
+    line = table.refused("win", "t", "Ben:99/30", "--from", "Ann")
+    assert "99 han is beyond any hand" in line
+
+
+def test_a_counted_yakuman_of_more_than_13_han_is_still_recorded(table: Table) -> None:
+    # A counted yakuman may list more han than 13 (Tenhou writes the sum of its yaku).
+    table.ok("win", "t", "Ben:15han", "--from", "Ann")
+
+
+def test_negative_dora_are_refused(table: Table) -> None:
+    assert "dora cannot be negative" in table.refused("win", "t", "Ben:1/30", "--from", "Ann", "--dora", "-1")
+
+
+def test_negative_dora_do_not_slip_a_one_han_win_past_a_two_han_minimum(tmp_path: Path) -> None:
+    table = Table(tmp_path / "two-han.sqlite", "--set", "minimum=2")
+    assert "dora cannot be negative" in table.refused("win", "t", "Ben:1/30", "--from", "Ann", "--dora", "-1")
+
+
+def test_more_dora_than_han_are_refused(table: Table) -> None:
+    assert "cannot be more than" in table.refused("win", "t", "Ben:2/30", "--from", "Ann", "--dora", "3")
+
+
+def test_the_minimum_refusal_says_dora_do_not_count(tmp_path: Path) -> None:
+    table = Table(tmp_path / "two-han.sqlite", "--set", "minimum=2")
+    line = table.refused("win", "t", "Ben:2/30", "--from", "Ann", "--dora", "1")
+    assert "counts 1 han toward the minimum of 2 han" in line
+    assert "dora do not count toward the minimum" in line
+
+
+def test_raising_a_minimum_in_points_on_the_fifth_extra_hand_is_refused() -> None:
+    with pytest.raises(InvalidRules, match="only for a minimum in doubles, han or faan"):
+        TENHOU.with_overrides(
+            {"minimum": 8, "minimum_unit": "points", "minimum_raise_from": 5, "minimum_raise_counter": "extra_hands"}
+        )
+
+
+def test_raising_a_minimum_in_han_on_the_fifth_extra_hand_is_allowed() -> None:
+    rules = TENHOU.with_overrides({"minimum_raise_from": 5, "minimum_raise_counter": "extra_hands"})
+    assert rules.minimum_raise_from == 5
+
+
+# Special hands whose facts contradict each other.
+
+
+def test_plum_blossom_on_a_discard_with_a_supplement_tile_is_refused() -> None:
+    line = refused(claim("plum_blossom_on_the_roof", by=WEST, supplement_tile=True, winning_tile="5p"))
+    assert "self-drawn" in line
+
+
+def test_kong_on_kong_on_a_discard_is_refused() -> None:
+    assert "self-drawn" in refused(claim("kong_on_kong", by=WEST, second_kong=True, supplement_tile=True))
+
+
+def test_kong_on_kong_needs_only_the_second_kong_fact() -> None:
+    # record-format.md: second_kong is "won on the supplement tile after a second kong".
+    assert holds(claim("kong_on_kong", second_kong=True)) > 0
+
+
+def test_scratching_a_carrying_pole_self_drawn_is_refused() -> None:
+    line = refused(claim("scratching_a_carrying_pole", robbed_kong=True, winning_tile="2s"))
+    assert "robbed kong" in line
+
+
+def test_heavenly_hand_on_a_robbed_kong_is_refused() -> None:
+    assert "robbed kong" in refused(claim("heavenly_hand", winner=EAST, first_turn=True, robbed_kong=True))
+
+
+def test_thirteen_discarded_orphans_after_the_fourteenth_discard_is_refused() -> None:
+    # Seed 004: "The hand must always be declared Out (and before the 14th discard)".
+    line = refused(claim("thirteen_discarded_orphans", winner=SOUTH, discards=[*ORPHANS, "2m"], winning_tile="1m"))
+    assert "before discard 14" in line
+
+
+def test_thirteen_discarded_orphans_declared_on_time_holds() -> None:
+    assert holds(claim("thirteen_discarded_orphans", discards=ORPHANS, winning_tile="1m"), CLASSICAL) > 0
