@@ -29,7 +29,7 @@ from domain.match import Match, opening_state
 from domain.rules import Ruleset
 from domain.tournament import Tournament
 from projections.standings import MatchSummary, StandingRow, standings, summarize
-from projections.views import DocKey, DocumentView
+from projections.views import DocKey, DocumentView, ViewMoved
 
 NAME = "honba-standings"
 
@@ -223,26 +223,45 @@ def tournament_standings(
 
 
 class StandingsProjection(Projection[DocumentView]):
-    """Keeps the standings view up to date, one event at a time (live), or many (catch-up)."""
+    """Keeps the standings view up to date, one event at a time (live), or many (catch-up).
+
+    Every write is a compare-and-set on the view's position (``DocumentView.put_docs`` with
+    ``expected``), so catch-ups and followers started and stopped at any time share one view.
+    """
 
     name = NAME
     topics = ()
 
     def process_event(self, domain_event: Any, tracking: Tracking) -> None:
-        cache = DocCache(self.view)
-        apply_event(cache, domain_event)
-        flush(cache)
-        self.view.put_docs(cache.changes(), tracking)
+        """Fold one event the live runner hands over, unless a catch-up has already counted it.
+
+        The runner goes through the log in order from where the view stood when it started,
+        so the view stands at this event's predecessor or beyond it: beyond, another writer
+        counted the event; else the event is folded and written only if nobody wrote between.
+        """
+        while True:
+            position = self.view.max_tracking_id(tracking.application_name) or 0
+            if position >= tracking.notification_id:
+                return
+            cache = DocCache(self.view)
+            apply_event(cache, domain_event)
+            flush(cache)
+            try:
+                self.view.put_docs(cache.changes(), tracking, expected=position)
+            except ViewMoved:
+                continue  # another writer came first: look again where the view stands
+            return
 
     # Match summaries kept between the batches of one catch-up (``DocCache.summaries``); None
     # for a projection that others may write beside (the live runner).
     summaries: dict[str, MatchSummary] | None = None
 
-    def process_batch(self, events: Iterable[Any], tracking: Tracking) -> None:
-        """Fold many events and write them with the position of the last, in one transaction."""
+    def process_batch(self, events: Iterable[Any], tracking: Tracking, *, expected: int | None = None) -> None:
+        """Fold many events and write them with the position of the last, in one transaction
+        (only if the view still stands at ``expected``, when given: else ``ViewMoved``)."""
         cache = DocCache(self.view, self.summaries)
         for event in events:
             apply_event(cache, event)
         flush(cache)
-        self.view.put_docs(cache.changes(), tracking)
+        self.view.put_docs(cache.changes(), tracking, expected=expected)
         cache.remember()

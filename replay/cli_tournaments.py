@@ -11,7 +11,7 @@ from typing import Annotated, Any
 
 import attrs
 import typer
-from eventsourcing.postgres import PostgresFactory
+from eventsourcing.popo import POPOFactory
 from rich.console import Console
 from rich.table import Table
 
@@ -299,14 +299,13 @@ def views_follow(
     ctx: typer.Context,
     seconds: Annotated[float | None, typer.Option(help="Stop after this many seconds (default: until Ctrl-C).")] = None,
 ) -> None:
-    """Follow new events live into the standings view (PostgreSQL: the library's ProjectionRunner)."""
+    """Follow new events live into the standings view (PostgreSQL: told of new events; SQLite: polls the log)."""
 
     def run() -> None:
         application = shell(ctx).app
-        if not isinstance(application.factory, PostgresFactory):
+        if isinstance(application.factory, POPOFactory):
             raise InputError(
-                "live following needs a PostgreSQL store (--db postgresql://...); "
-                "on SQLite the view catches up whenever standings are asked for (or: honba views update)"
+                "live following needs a store on disk or a server: an in-memory store ends with the command"
             )
         env = {k: str(v) for k, v in application.env.items()}
         out.print("Following new events into the standings view (Ctrl-C to stop)", markup=False)

@@ -6,8 +6,8 @@ for PostgreSQL in tables of its own in the same database, in memory for an
 in-memory store. ``catch_up`` reads the notification log from the view's last
 tracked position and folds what is new, in batches, each written with its
 tracking record in one transaction: interrupted at any moment, the next catch-up
-resumes without counting anything twice. On PostgreSQL ``follow`` runs the
-library's ``ProjectionRunner``, which follows new events live.
+resumes without counting anything twice. ``follow`` follows new events live: on
+PostgreSQL with the library's ``ProjectionRunner``, on SQLite by polling the log.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from domain.errors import HonbaError
 from domain.tournament import Tournament, tournament_id
 from projections.standings import MatchSummary, StandingRow
 from projections.standings_view import NAME, DocCache, StandingsProjection, load_summary, tournament_standings
-from projections.views import DocumentView, POPODocumentView, PostgresDocumentView, SQLiteDocumentView
+from projections.views import DocumentView, POPODocumentView, PostgresDocumentView, SQLiteDocumentView, ViewMoved
 from replay.app import TRIES, HonbaApp, StoreError
 
 # Events folded and written to a transaction by a catch-up.
@@ -94,7 +94,12 @@ def open_view(app: HonbaApp) -> DocumentView:
         if isinstance(factory, SQLiteFactory):
             env = dict(app.env)
             db = env.get("SQLITE_DBNAME") or env.get(f"{app.name.upper()}_SQLITE_DBNAME") or ""
-            env = {"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": views_path(db)}
+            # Writers of the view queue for its write lock (every write is short); wait for them.
+            env = {
+                "PERSISTENCE_MODULE": "eventsourcing.sqlite",
+                "SQLITE_DBNAME": views_path(db),
+                "SQLITE_LOCK_TIMEOUT": "60",
+            }
             sqlite_factory = InfrastructureFactory.construct(env=env)
             assert isinstance(sqlite_factory, SQLiteFactory)
             sqlite_view = sqlite_factory.tracking_recorder(SQLiteDocumentView)
@@ -112,8 +117,9 @@ def catch_up(
 ) -> int:
     """Fold every event the view has not seen yet; returns how many were folded."""
     projection = StandingsProjection(view=view)
-    # Nothing else writes the view while this runs: the summaries read or computed are kept
-    # from batch to batch (a tournament's standings are computed again after each).
+    # The summaries read or computed are kept from batch to batch (a tournament's standings
+    # are computed again after each) while every write of this catch-up finds the view where
+    # the previous one left it; once another writer has moved it, they are read afresh.
     projection.summaries = {}
     position = view.max_tracking_id(app.name) or 0
     folded = 0
@@ -123,7 +129,14 @@ def catch_up(
             return folded
         events = [app.mapper.to_domain_event(n) for n in notifications]
         last = notifications[-1].id
-        projection.process_batch(events, Tracking(app.name, last))
+        try:
+            projection.process_batch(events, Tracking(app.name, last), expected=position)
+        except ViewMoved:
+            # Another catch-up or a follower wrote the view since this batch began: what it read
+            # may be stale, so nothing of it was written. Go on from where the view stands now.
+            projection.summaries = {}
+            position = view.max_tracking_id(app.name) or 0
+            continue
         position = last
         folded += len(events)
         if tick is not None:
@@ -175,28 +188,59 @@ def summary_doc(view: DocumentView, match_key: str) -> MatchSummary | None:
     return None if data is None else load_summary(data)
 
 
-def follow(app_env: dict[str, Any], *, stop_after: float | None = None, stop: threading.Event | None = None) -> None:
-    """Follow new events live into the PostgreSQL view with the library's ProjectionRunner.
+# How often a follower on SQLite looks at the notification log for new events, in seconds.
+POLL = 0.5
 
-    Runs until ``stop_after`` seconds have passed, ``stop`` is set, or the projection fails
-    (its error is raised here). It starts from the view's last tracked position, so it
-    shares the view with ``catch_up``: each event still counts once.
+
+def follow(
+    app_env: dict[str, Any],
+    *,
+    stop_after: float | None = None,
+    stop: threading.Event | None = None,
+    poll: float = POLL,
+) -> None:
+    """Follow new events live into the standings view, until stopped.
+
+    On PostgreSQL the library's ``ProjectionRunner`` is told of new events as they are
+    stored; on SQLite (and in memory) the follower polls the notification log every
+    ``poll`` seconds and catches up. Runs until ``stop_after`` seconds have passed, ``stop``
+    is set, or the projection fails (its error is raised here). It starts from the view's
+    last tracked position and writes like every catch-up (a compare-and-set on that
+    position), so any number of followers and catch-ups share the view: each event counts once.
     """
+    deadline = None if stop_after is None else time.monotonic() + stop_after
+
+    def stopped() -> bool:
+        return (stop is not None and stop.is_set()) or (deadline is not None and time.monotonic() >= deadline)
+
+    if app_env.get("PERSISTENCE_MODULE") != "eventsourcing.postgres":
+        app = HonbaApp(env=app_env)
+        try:
+            view = open_view(app)
+            while True:
+                catch_up(app, view)
+                if stopped():
+                    return
+                left = poll if deadline is None else min(poll, max(0.0, deadline - time.monotonic()))
+                if stop is not None:
+                    stop.wait(left)
+                else:
+                    time.sleep(left)
+        finally:
+            app.close()
+
     from eventsourcing.projection import ProjectionRunner
 
-    deadline = None if stop_after is None else time.monotonic() + stop_after
     with ProjectionRunner(
         application_class=HonbaApp,
         projection_class=StandingsProjection,
         view_class=PostgresDocumentView,
         env=app_env,
     ) as runner:
-        while not runner.is_interrupted.is_set() and not (stop is not None and stop.is_set()):
-            left = None if deadline is None else deadline - time.monotonic()
-            if left is not None and left <= 0:
-                return
+        while not runner.is_interrupted.is_set() and not stopped():
+            remaining = None if deadline is None else deadline - time.monotonic()
             # Wake now and then to look at ``stop``; an error of the projection is raised here.
-            runner.run_forever(timeout=0.2 if left is None or stop is not None else left)
+            runner.run_forever(timeout=0.2 if remaining is None or stop is not None else max(remaining, 0.0))
 
 
 def attach_all(app: HonbaApp, name: str, matches: Sequence[tuple[str, Sequence[str]]], session: int) -> tuple[str, ...]:
