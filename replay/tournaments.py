@@ -12,6 +12,7 @@ PostgreSQL with the library's ``ProjectionRunner``, on SQLite by polling the log
 
 from __future__ import annotations
 
+import random
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -30,7 +31,7 @@ from domain.tournament import Tournament, tournament_id
 from projections.standings import MatchSummary, StandingRow
 from projections.standings_view import NAME, DocCache, StandingsProjection, load_summary, tournament_standings
 from projections.views import DocumentView, POPODocumentView, PostgresDocumentView, SQLiteDocumentView, ViewMoved
-from replay.app import TRIES, HonbaApp, StoreError
+from replay.app import CREATE_RACES, OPEN_TRIES, TRIES, HonbaApp, StoreError
 
 # Events folded and written to a transaction by a catch-up.
 BATCH = 5000
@@ -83,33 +84,49 @@ def views_path(db_path: str) -> str:
 
 def open_view(app: HonbaApp) -> DocumentView:
     """The standings view for this store, created if new."""
+    for attempt in range(1, OPEN_TRIES + 1):
+        try:
+            return _open_view(app)
+        except Exception as exc:  # the libraries raise several kinds; all mean the view cannot be opened
+            if attempt < OPEN_TRIES and any(race in str(exc) for race in VIEW_CREATE_RACES):
+                time.sleep(0.05 * attempt * (0.5 + random.random()))
+                continue
+            if isinstance(exc, StoreError):
+                raise
+            raise StoreError(f"cannot open the standings view: {exc}") from None
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _open_view(app: HonbaApp) -> DocumentView:
     factory = app.factory
-    try:
-        if isinstance(factory, POPOFactory):
-            view = getattr(app, "_honba_memory_view", None)
-            if view is None:
-                view = POPODocumentView()
-                app._honba_memory_view = view  # type: ignore[attr-defined]
-            return view
-        if isinstance(factory, SQLiteFactory):
-            env = dict(app.env)
-            db = env.get("SQLITE_DBNAME") or env.get(f"{app.name.upper()}_SQLITE_DBNAME") or ""
-            # Writers of the view queue for its write lock (every write is short); wait for them.
-            env = {
-                "PERSISTENCE_MODULE": "eventsourcing.sqlite",
-                "SQLITE_DBNAME": views_path(db),
-                "SQLITE_LOCK_TIMEOUT": "60",
-            }
-            sqlite_factory = InfrastructureFactory.construct(env=env)
-            assert isinstance(sqlite_factory, SQLiteFactory)
-            sqlite_view = sqlite_factory.tracking_recorder(SQLiteDocumentView)
-            assert isinstance(sqlite_view, SQLiteDocumentView)
-            return sqlite_view
-        if isinstance(factory, PostgresFactory):
-            return factory.tracking_recorder(PostgresDocumentView)
-    except Exception as exc:  # the libraries raise several kinds; all mean the view cannot be opened
-        raise StoreError(f"cannot open the standings view: {exc}") from None
+    if isinstance(factory, POPOFactory):
+        view = getattr(app, "_honba_memory_view", None)
+        if view is None:
+            view = POPODocumentView()
+            app._honba_memory_view = view  # type: ignore[attr-defined]
+        return view
+    if isinstance(factory, SQLiteFactory):
+        env = dict(app.env)
+        db = env.get("SQLITE_DBNAME") or env.get(f"{app.name.upper()}_SQLITE_DBNAME") or ""
+        # Writers of the view queue for its write lock (every write is short); wait for them.
+        env = {
+            "PERSISTENCE_MODULE": "eventsourcing.sqlite",
+            "SQLITE_DBNAME": views_path(db),
+            "SQLITE_LOCK_TIMEOUT": "60",
+        }
+        sqlite_factory = InfrastructureFactory.construct(env=env)
+        assert isinstance(sqlite_factory, SQLiteFactory)
+        sqlite_view = sqlite_factory.tracking_recorder(SQLiteDocumentView)
+        assert isinstance(sqlite_view, SQLiteDocumentView)
+        return sqlite_view
+    if isinstance(factory, PostgresFactory):
+        return factory.tracking_recorder(PostgresDocumentView)
     raise StoreError(f"no standings view for the store {type(factory).__name__}")
+
+
+# Processes creating the view's tables at once race to create them (and to record the library's
+# migration marker); the tables then exist, and opening again succeeds.
+VIEW_CREATE_RACES = (*CREATE_RACES, "Failed to record tracking for __migration__", "duplicate key value")
 
 
 def catch_up(
