@@ -8,7 +8,8 @@ events of matches and tournaments. It keeps, as view documents:
 - ``summary/<match key>``: the match summary (``projections.standings.MatchSummary``);
 - ``tournament/<name>``: players, aliases and which matches count, in which session;
 - ``attached/<match key>``: the tournaments a match counts for;
-- ``standings/<name>``: the ranked standings of the tournament.
+- ``standings/<name>``: the ranked standings of the tournament;
+- ``stats/<match key>``: the match's player statistics (``projections.stats.MatchStats``).
 
 Every document is computed by the same domain folds as everything else; the view
 only stores them, with the tracking record, in one transaction.
@@ -23,12 +24,13 @@ import attrs
 from eventsourcing.persistence import Tracking
 from eventsourcing.projection import Projection
 
-from domain.amendments import Correction, corrected_steps, effective_facts
+from domain.amendments import CorrectedStep, Correction, corrected_steps, effective_facts
 from domain.codec import fact_from_data, fact_to_data
 from domain.match import Match, opening_state
 from domain.rules import Ruleset
 from domain.tournament import Tournament
 from projections.standings import MatchSummary, StandingRow, standings, summarize
+from projections.stats import MatchStats, match_stats
 from projections.views import DocKey, DocumentView, ViewMoved
 
 NAME = "honba-standings"
@@ -88,7 +90,7 @@ class DocCache:
         return {key: self._docs[key] for key in self.changed}
 
 
-def _match_state(doc: dict[str, Any]) -> tuple[Ruleset, Any, list[Any]]:
+def _match_state(doc: dict[str, Any]) -> tuple[Ruleset, Any, list[Any], list[CorrectedStep]]:
     rules = Ruleset.from_stored(doc["rules"])
     history = [(position, fact_from_data(data)) for position, data in doc["history"]]
     corrections = {
@@ -100,13 +102,29 @@ def _match_state(doc: dict[str, Any]) -> tuple[Ruleset, Any, list[Any]]:
     facts = effective_facts(history, corrections)
     steps = corrected_steps(opening_state(rules, doc["opening"]), rules, history, corrections)
     state = steps[-1].after if steps else opening_state(rules, doc["opening"])
-    return rules, state, facts
+    return rules, state, facts, steps
 
 
 def summary_of(doc: dict[str, Any]) -> MatchSummary:
     """The summary of a match from its view document."""
-    rules, state, facts = _match_state(doc)
-    return summarize(doc["key"], doc["players"], rules, state, facts)
+    return summary_and_stats(doc)[0]
+
+
+def summary_and_stats(doc: dict[str, Any]) -> tuple[MatchSummary, MatchStats]:
+    """The summary and the player statistics of a match, from one fold of its corrected history."""
+    rules, state, facts, steps = _match_state(doc)
+    summary = summarize(doc["key"], doc["players"], rules, state, facts)
+    stats = match_stats(
+        summary.key,
+        summary.players,
+        rules,
+        steps,
+        summary.places,
+        summary.final_points,
+        summary.final_scores,
+        summary.finished,
+    )
+    return summary, stats
 
 
 def apply_event(cache: DocCache, event: Any) -> None:
@@ -185,8 +203,9 @@ def flush(cache: DocCache) -> None:
         doc = cache.get("match", match_id)
         if doc is None:
             continue
-        summary = summary_of(doc)
+        summary, stats = summary_and_stats(doc)
         cache.put_summary(summary)
+        cache.put("stats", summary.key, stats.to_data())
         for name in (cache.get("attached", summary.key) or {"tournaments": []})["tournaments"]:
             ref = cache.get("tournament-name", name)
             if ref is not None:
