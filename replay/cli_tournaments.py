@@ -16,6 +16,7 @@ from rich.console import Console
 from rich.table import Table
 
 from domain.tournament import Tournament
+from projections.standings import tie_break_of
 from replay.parsing import InputError
 from replay.shell import app, guarded, out, progress_bar, shell
 from replay.tournaments import (
@@ -147,6 +148,7 @@ def standings_data(report: StandingsReport) -> dict[str, Any]:
         "tournament": report.name,
         "sessions": list(report.sessions),
         "in_progress": report.in_progress,
+        "tie_break": tie_break_of(s for s, _session in report.summaries),
         "rows": [attrs.asdict(row) for row in report.rows],
         "by_session": {str(k): v for k, v in report.by_session.items()},
         "matches": [

@@ -88,6 +88,7 @@ def test_hong_kong_standings_add_up_the_net_scores(tmp_path: Path) -> None:
     assert matches["hk-2"] == [-48, 48, 32, -32]
     assert ranked(data) == [(1, "Ann", 720), (2, "Ben", -208), (3, "Cho", -224), (4, "Dai", -288)]
     assert [row["net_score"] for row in data["rows"]] == [720, -208, -224, -288]
+    assert data["tie_break"] == "net_score"
 
 
 def test_taiwanese_standings_add_up_the_tai(tmp_path: Path) -> None:
