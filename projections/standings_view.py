@@ -9,7 +9,8 @@ events of matches and tournaments. It keeps, as view documents:
 - ``tournament/<name>``: players, aliases and which matches count, in which session;
 - ``attached/<match key>``: the tournaments a match counts for;
 - ``standings/<name>``: the ranked standings of the tournament;
-- ``stats/<match key>``: the match's player statistics (``projections.stats.MatchStats``).
+- ``stats/<match key>``: the match's player statistics (``projections.stats.MatchStats``);
+- ``totals/<tournament id>``: the tournament's running totals by player name (``count_match``).
 
 Every document is computed by the same domain folds as everything else; the view
 only stores them, with the tracking record, in one transaction.
@@ -29,7 +30,7 @@ from domain.codec import fact_from_data, fact_to_data
 from domain.match import Match, opening_state
 from domain.rules import Ruleset
 from domain.tournament import Tournament
-from projections.standings import MatchSummary, StandingRow, standings, summarize
+from projections.standings import MatchSummary, StandingRow, Totals, rank, standings, summarize
 from projections.stats import MatchStats, match_stats
 from projections.views import DocKey, DocumentView, ViewMoved
 
@@ -181,9 +182,13 @@ def _apply_tournament_event(cache: DocCache, event: Any) -> None:
         elif isinstance(event, Tournament.AliasWithdrawn):
             doc["aliases"].pop(event.alias, None)
         elif isinstance(event, Tournament.MatchAttached):
+            if event.match_key not in doc["matches"]:  # attached again, to another session: counted already
+                count_match(cache, str(event.originator_id), cache.summary(event.match_key), 1)
             doc["matches"][event.match_key] = [event.session, event.table]
             _index(cache, event.match_key, doc["name"], add=True)
         elif isinstance(event, Tournament.MatchDetached):
+            if event.match_key in doc["matches"]:
+                count_match(cache, str(event.originator_id), cache.summary(event.match_key), -1)
             doc["matches"].pop(event.match_key, None)
             _index(cache, event.match_key, doc["name"], add=False)
     cache.put("tournament", str(event.originator_id), doc)
@@ -197,23 +202,86 @@ def _index(cache: DocCache, match_key: str, tournament: str, *, add: bool) -> No
     cache.put("attached", match_key, {"tournaments": sorted(names)})
 
 
+TOTAL_FIELDS = ("points", "net_score", "matches", "place_sum", "penalties")
+
+
+def count_match(cache: DocCache, tournament_id: str, summary: MatchSummary | None, sign: int) -> None:
+    """Add (sign 1) or take back (sign -1) a match's part in a tournament's running totals.
+
+    The totals (``totals/<tournament id>``) are kept by the name each player sat under, in
+    whole numbers (points in tenths), so that a match counted, changed or detached costs the
+    work of that match only, never a pass over the tournament; aliases are applied when the
+    standings are ranked. Only finished matches count.
+    """
+    if summary is None or not summary.finished or not summary.final_points:
+        return
+    doc = cache.get("totals", tournament_id) or {"names": {}, "chains": {}}
+    for seat, name in enumerate(summary.players):
+        totals = doc["names"].setdefault(name, {**dict.fromkeys(TOTAL_FIELDS, 0), "places": [0, 0, 0, 0]})
+        totals["points"] += sign * round(summary.final_points[seat] * 10)
+        totals["net_score"] += sign * (summary.final_scores[seat] - summary.start_score)
+        totals["matches"] += sign
+        totals["place_sum"] += sign * summary.places[seat]
+        totals["places"][summary.places[seat] - 1] += sign
+        totals["penalties"] += sign * summary.penalties[seat]
+        if totals["matches"] == 0:
+            del doc["names"][name]
+    chains = doc["chains"]
+    chains[summary.tie_break] = chains.get(summary.tie_break, 0) + sign
+    if not chains[summary.tie_break]:
+        del chains[summary.tie_break]
+    cache.put("totals", tournament_id, doc)
+
+
+def ranked_totals(totals: dict[str, Any] | None, tournament: dict[str, Any]) -> list[StandingRow]:
+    """The standings from a tournament's running totals, aliases resolved (``projections.standings.rank``)."""
+    aliases: dict[str, str] = tournament["aliases"]
+    merged: dict[str, dict[str, Any]] = {}
+    for player in tournament["players"]:
+        if player not in aliases:
+            merged[player] = {**dict.fromkeys(TOTAL_FIELDS, 0), "places": [0, 0, 0, 0]}
+    names = (totals or {}).get("names", {})
+    for name, part in names.items():
+        into = merged.setdefault(aliases.get(name, name), {**dict.fromkeys(TOTAL_FIELDS, 0), "places": [0, 0, 0, 0]})
+        for field in TOTAL_FIELDS:
+            into[field] += part[field]
+        into["places"] = [a + b for a, b in zip(into["places"], part["places"], strict=True)]
+    by_player = {
+        player: Totals(
+            points=round(t["points"] / 10, 1),
+            net_score=t["net_score"],
+            matches=t["matches"],
+            place_sum=t["place_sum"],
+            place_counts=tuple(t["places"]),
+            penalties=t["penalties"],
+        )
+        for player, t in merged.items()
+    }
+    chains = (totals or {}).get("chains", {})
+    return rank(by_player, "net_score" if set(chains) == {"net_score"} else "placement")
+
+
 def flush(cache: DocCache) -> None:
-    """Recompute the summaries and standings the folded events made stale."""
+    """Recompute the summaries and standings the folded events made stale: a changed match is
+    taken out of the totals of its tournaments as it was and counted again as it is."""
     for match_id in sorted(cache.dirty_matches):
         doc = cache.get("match", match_id)
         if doc is None:
             continue
         summary, stats = summary_and_stats(doc)
+        before = cache.summary(summary.key)
         cache.put_summary(summary)
         cache.put("stats", summary.key, stats.to_data())
         for name in (cache.get("attached", summary.key) or {"tournaments": []})["tournaments"]:
             ref = cache.get("tournament-name", name)
             if ref is not None:
+                count_match(cache, ref["id"], before, -1)
+                count_match(cache, ref["id"], summary, 1)
                 cache.dirty_tournaments.add(ref["id"])
     for tournament_id in sorted(cache.dirty_tournaments):
         doc = cache.get("tournament", tournament_id)
         if doc is not None:
-            rows = tournament_standings(cache, doc)
+            rows = ranked_totals(cache.get("totals", tournament_id), doc)
             cache.put("standings", doc["name"], {"rows": [attrs.asdict(r) for r in rows]})
     cache.dirty_matches.clear()
     cache.dirty_tournaments.clear()

@@ -40,7 +40,7 @@ from replay.tournaments import (
 TENHOU = load_preset("tenhou")
 WRC = load_preset("wrc")
 NAMES = ["Ann", "Ben", "Cho", "Dai"]
-KINDS = ("match", "summary", "tournament", "tournament-name", "attached", "standings", "stats")
+KINDS = ("match", "summary", "tournament", "tournament-name", "attached", "standings", "stats", "totals")
 
 Command = Callable[[HonbaApp], Any]
 
