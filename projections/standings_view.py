@@ -18,6 +18,7 @@ only stores them, with the tracking record, in one transaction.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from typing import Any
 
@@ -54,6 +55,18 @@ class DocCache:
         self.dirty_tournaments: set[str] = set()
         self.summaries = summaries
         self._new_summaries: dict[str, MatchSummary] = {}
+        # The facts of matches whose every event this cache has folded, as the objects the events
+        # carry (by match id), and rules already built (by their stored values): a catch-up then
+        # decodes neither again from the documents.
+        self.histories: dict[str, list[tuple[int, Any]]] = {}
+        self._rules: dict[str, Ruleset] = {}
+
+    def rules(self, values: dict[str, Any]) -> Ruleset:
+        """The rules of a match from its stored values, built once per set of values."""
+        key = json.dumps(values, sort_keys=True)
+        if key not in self._rules:
+            self._rules[key] = Ruleset.from_stored(values)
+        return self._rules[key]
 
     def summary(self, key: str) -> MatchSummary | None:
         """The summary of the match with that key, as this batch leaves it."""
@@ -91,9 +104,13 @@ class DocCache:
         return {key: self._docs[key] for key in self.changed}
 
 
-def _match_state(doc: dict[str, Any]) -> tuple[Ruleset, Any, list[Any], list[CorrectedStep]]:
-    rules = Ruleset.from_stored(doc["rules"])
-    history = [(position, fact_from_data(data)) for position, data in doc["history"]]
+def _match_state(
+    doc: dict[str, Any], history: list[tuple[int, Any]] | None = None, rules: Ruleset | None = None
+) -> tuple[Ruleset, Any, list[Any], list[CorrectedStep]]:
+    if rules is None:
+        rules = Ruleset.from_stored(doc["rules"])
+    if history is None:
+        history = [(position, fact_from_data(data)) for position, data in doc["history"]]
     corrections = {
         target: Correction(
             target, None if c["replacement"] is None else fact_from_data(c["replacement"]), c["by"], c["reason"]
@@ -111,9 +128,15 @@ def summary_of(doc: dict[str, Any]) -> MatchSummary:
     return summary_and_stats(doc)[0]
 
 
-def summary_and_stats(doc: dict[str, Any]) -> tuple[MatchSummary, MatchStats]:
-    """The summary and the player statistics of a match, from one fold of its corrected history."""
-    rules, state, facts, steps = _match_state(doc)
+def summary_and_stats(
+    doc: dict[str, Any], history: list[tuple[int, Any]] | None = None, rules: Ruleset | None = None
+) -> tuple[MatchSummary, MatchStats]:
+    """The summary and the player statistics of a match, from one fold of its corrected history.
+
+    ``history`` (the facts as objects) and ``rules``, when the caller has them already, spare
+    decoding them again from the document: they must be what the document holds.
+    """
+    rules, state, facts, steps = _match_state(doc, history, rules)
     summary = summarize(doc["key"], doc["players"], rules, state, facts)
     stats = match_stats(
         summary.key,
@@ -147,17 +170,23 @@ def _apply_match_event(cache: DocCache, event: Any) -> None:
             "history": [],
             "corrections": [],
         }
+        cache.histories[match_id] = []
     else:
         found = cache.get("match", match_id)
         if found is None:
             return  # a match started before the view could see it: nothing to add to
         doc = found
+        history = cache.histories.get(match_id)
         if isinstance(event, Match.Recorded):
             doc["history"].append([event.originator_version, fact_to_data(event.fact)])
+            if history is not None:
+                history.append((event.originator_version, event.fact))
         elif isinstance(event, Match.Corrected):
             replacement = None if event.replacement is None else fact_to_data(event.replacement)
             if event.target is None:
                 doc["history"].append([event.originator_version, replacement])
+                if history is not None:
+                    history.append((event.originator_version, event.replacement))
             else:
                 doc["corrections"] = [c for c in doc["corrections"] if c[0] != event.target]
                 doc["corrections"].append(
@@ -268,7 +297,7 @@ def flush(cache: DocCache) -> None:
         doc = cache.get("match", match_id)
         if doc is None:
             continue
-        summary, stats = summary_and_stats(doc)
+        summary, stats = summary_and_stats(doc, cache.histories.get(match_id), cache.rules(doc["rules"]))
         before = cache.summary(summary.key)
         cache.put_summary(summary)
         cache.put("stats", summary.key, stats.to_data())
