@@ -6,10 +6,12 @@ events of matches and tournaments. It keeps, as view documents:
 - ``match/<id>``: what a summary needs of a match (players, rules, opening, its
   history and corrections), folded from the match's own events;
 - ``summary/<match key>``: the match summary (``projections.standings.MatchSummary``);
-- ``tournament/<name>``: players, aliases and which matches count, in which session;
+- ``tournament/<id>``: players and aliases; ``entry/<id>/<match key>``: a match that counts,
+  its session and table;
 - ``attached/<match key>``: the tournaments a match counts for;
 - ``standings/<name>``: the ranked standings of the tournament;
 - ``stats/<match key>``: the match's player statistics (``projections.stats.MatchStats``);
+- ``view/format``: the layout of these documents (``FORMAT``);
 - ``totals/<tournament id>``: the tournament's running totals by player name (``count_match``).
 
 Every document is computed by the same domain folds as everything else; the view
@@ -36,6 +38,8 @@ from projections.stats import MatchStats, match_stats
 from projections.views import DocKey, DocumentView, ViewMoved
 
 NAME = "honba-standings"
+# The layout of the view's documents; a view written in another is rebuilt, never read.
+FORMAT = 2
 
 
 class DocCache:
@@ -198,7 +202,12 @@ def _apply_match_event(cache: DocCache, event: Any) -> None:
 
 def _apply_tournament_event(cache: DocCache, event: Any) -> None:
     if isinstance(event, Tournament.Created):
-        doc: dict[str, Any] = {"name": event.name, "players": list(event.players), "aliases": {}, "matches": {}}
+        doc: dict[str, Any] = {
+            "id": str(event.originator_id),
+            "name": event.name,
+            "players": list(event.players),
+            "aliases": {},
+        }
     else:
         found = cache.get("tournament", str(event.originator_id))
         if found is None:
@@ -211,14 +220,16 @@ def _apply_tournament_event(cache: DocCache, event: Any) -> None:
         elif isinstance(event, Tournament.AliasWithdrawn):
             doc["aliases"].pop(event.alias, None)
         elif isinstance(event, Tournament.MatchAttached):
-            if event.match_key not in doc["matches"]:  # attached again, to another session: counted already
+            entry = f"{event.originator_id}/{event.match_key}"
+            if cache.get("entry", entry) is None:  # attached again, to another session: counted already
                 count_match(cache, str(event.originator_id), cache.summary(event.match_key), 1)
-            doc["matches"][event.match_key] = [event.session, event.table]
+            cache.put("entry", entry, {"session": event.session, "table": event.table})
             _index(cache, event.match_key, doc["name"], add=True)
         elif isinstance(event, Tournament.MatchDetached):
-            if event.match_key in doc["matches"]:
+            entry = f"{event.originator_id}/{event.match_key}"
+            if cache.get("entry", entry) is not None:
                 count_match(cache, str(event.originator_id), cache.summary(event.match_key), -1)
-            doc["matches"].pop(event.match_key, None)
+            cache.put("entry", entry, None)
             _index(cache, event.match_key, doc["name"], add=False)
     cache.put("tournament", str(event.originator_id), doc)
     cache.put("tournament-name", doc["name"], {"id": str(event.originator_id)})
@@ -312,8 +323,19 @@ def flush(cache: DocCache) -> None:
         if doc is not None:
             rows = ranked_totals(cache.get("totals", tournament_id), doc)
             cache.put("standings", doc["name"], {"rows": [attrs.asdict(r) for r in rows]})
+    cache.put("view", "format", {"version": FORMAT})
     cache.dirty_matches.clear()
     cache.dirty_tournaments.clear()
+
+
+def tournament_entries(view: DocumentView, tournament_id: str) -> dict[str, tuple[int, int | None]]:
+    """The matches that count for a tournament (``entry/<tournament id>/<match key>``): session and table.
+
+    One document a match, so that attaching or detaching a match writes that match's entry
+    only, never a list as long as the tournament.
+    """
+    prefix = f"{tournament_id}/"
+    return {key[len(prefix) :]: (int(data["session"]), data["table"]) for key, data in view.docs("entry", prefix)}
 
 
 def load_summary(data: dict[str, Any]) -> MatchSummary:
@@ -323,12 +345,18 @@ def load_summary(data: dict[str, Any]) -> MatchSummary:
 
 
 def tournament_standings(
-    cache: DocCache, doc: dict[str, Any], *, after_session: int | None = None
+    cache: DocCache,
+    doc: dict[str, Any],
+    *,
+    after_session: int | None = None,
+    entries: dict[str, tuple[int, int | None]] | None = None,
 ) -> list[StandingRow]:
     """The standings of a tournament document, from the stored summaries of its matches."""
     aliases: dict[str, str] = doc["aliases"]
     summaries = []
-    for key, (session, _table) in sorted(doc["matches"].items()):
+    if entries is None:
+        entries = tournament_entries(cache.view, doc["id"])
+    for key, (session, _table) in sorted(entries.items()):
         if after_session is not None and session > after_session:
             continue
         summary = cache.summary(key)

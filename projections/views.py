@@ -46,8 +46,8 @@ class DocumentView(TrackingRecorder):
         """The document, or None."""
 
     @abstractmethod
-    def docs(self, kind: str) -> list[tuple[str, dict[str, Any]]]:
-        """Every document of a kind, by key."""
+    def docs(self, kind: str, prefix: str = "") -> list[tuple[str, dict[str, Any]]]:
+        """Every document of a kind (whose key starts with ``prefix``), by key."""
 
     @abstractmethod
     def put_docs(self, changes: Changes, tracking: Tracking, *, expected: int | None = None) -> None:
@@ -74,9 +74,9 @@ class POPODocumentView(POPOTrackingRecorder, DocumentView):
             text = self._docs.get((kind, key))
         return None if text is None else dict(json.loads(text))
 
-    def docs(self, kind: str) -> list[tuple[str, dict[str, Any]]]:
+    def docs(self, kind: str, prefix: str = "") -> list[tuple[str, dict[str, Any]]]:
         with self._docs_lock:
-            items = [(k, v) for (d, k), v in self._docs.items() if d == kind]
+            items = [(k, v) for (d, k), v in self._docs.items() if d == kind and k.startswith(prefix)]
         return [(k, json.loads(v)) for k, v in sorted(items)]
 
     def put_docs(self, changes: Changes, tracking: Tracking, *, expected: int | None = None) -> None:
@@ -111,9 +111,12 @@ class SQLiteDocumentView(SQLiteTrackingRecorder, DocumentView):
             row = c.fetchone()
         return None if row is None else dict(json.loads(row[0]))
 
-    def docs(self, kind: str) -> list[tuple[str, dict[str, Any]]]:
+    def docs(self, kind: str, prefix: str = "") -> list[tuple[str, dict[str, Any]]]:
         with self.datastore.transaction(commit=False) as c:
-            c.execute(f"SELECT key, data FROM {TABLE} WHERE kind = ? ORDER BY key", (kind,))
+            c.execute(
+                f"SELECT key, data FROM {TABLE} WHERE kind = ? AND substr(key, 1, ?) = ? ORDER BY key",
+                (kind, len(prefix), prefix),
+            )
             rows = c.fetchall()
         return [(row[0], json.loads(row[1])) for row in rows]
 
@@ -172,9 +175,14 @@ class PostgresDocumentView(PostgresTrackingRecorder, DocumentView):
             row = curs.fetchone()
         return None if row is None else dict(json.loads(row["data"]))
 
-    def docs(self, kind: str) -> list[tuple[str, dict[str, Any]]]:
+    def docs(self, kind: str, prefix: str = "") -> list[tuple[str, dict[str, Any]]]:
         with self.datastore.transaction(commit=False) as curs:
-            curs.execute(SQL("SELECT key, data FROM {0} WHERE kind = %s ORDER BY key").format(self._table()), (kind,))
+            curs.execute(
+                SQL("SELECT key, data FROM {0} WHERE kind = %s AND starts_with(key, %s) ORDER BY key").format(
+                    self._table()
+                ),
+                (kind, prefix),
+            )
             rows = curs.fetchall()
         return [(row["key"], json.loads(row["data"])) for row in rows]
 

@@ -12,7 +12,7 @@ from typing import Any
 import attrs
 
 from domain.errors import HonbaError
-from projections.standings_view import DocCache
+from projections.standings_view import DocCache, tournament_entries
 from projections.stats import MatchStats, PlayerStats, player_stats
 from projections.views import DocumentView
 from replay.tournaments import TournamentNotFound
@@ -49,7 +49,7 @@ def stats_report(view: DocumentView, tournament: str | None = None, player: str 
             raise TournamentNotFound(f"no tournament {tournament!r} in the standings view")
         aliases: dict[str, str] = doc["aliases"]
         with_session: list[tuple[int, MatchStats]] = []
-        for key, (session, _table) in sorted(doc["matches"].items()):
+        for key, (session, _table) in sorted(tournament_entries(view, doc["id"]).items()):
             data = cache.get("stats", key)
             if data is not None:
                 with_session.append((int(session), MatchStats.from_data(data)))

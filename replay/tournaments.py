@@ -29,7 +29,15 @@ from eventsourcing.sqlite import SQLiteFactory
 from domain.errors import HonbaError
 from domain.tournament import Tournament, tournament_id
 from projections.standings import MatchSummary, StandingRow
-from projections.standings_view import NAME, DocCache, StandingsProjection, load_summary, tournament_standings
+from projections.standings_view import (
+    FORMAT,
+    NAME,
+    DocCache,
+    StandingsProjection,
+    load_summary,
+    tournament_entries,
+    tournament_standings,
+)
 from projections.views import DocumentView, POPODocumentView, PostgresDocumentView, SQLiteDocumentView, ViewMoved
 from replay.app import CREATE_RACES, OPEN_TRIES, TRIES, HonbaApp, StoreError
 
@@ -129,10 +137,27 @@ def _open_view(app: HonbaApp) -> DocumentView:
 VIEW_CREATE_RACES = (*CREATE_RACES, "Failed to record tracking for __migration__", "duplicate key value")
 
 
+def check_format(app: HonbaApp, view: DocumentView) -> None:
+    """Refuse a view whose documents an older honba laid out otherwise (it would be read wrong)."""
+    if (view.max_tracking_id(app.name) or 0) and view.get_doc("view", "format") != {"version": FORMAT}:
+        where = (
+            f"delete {views_path(_sqlite_db(app))}"
+            if isinstance(app.factory, SQLiteFactory)
+            else "drop the tables honba_view_docs and honba_view_tracking"
+        )
+        raise StoreError(f"the standings view was written by an older honba: {where}; the next run rebuilds it")
+
+
+def _sqlite_db(app: HonbaApp) -> str:
+    env = dict(app.env)
+    return str(env.get("SQLITE_DBNAME") or env.get(f"{app.name.upper()}_SQLITE_DBNAME") or "")
+
+
 def catch_up(
     app: HonbaApp, view: DocumentView, *, batch: int = BATCH, tick: Callable[[int], None] | None = None
 ) -> int:
     """Fold every event the view has not seen yet; returns how many were folded."""
+    check_format(app, view)
     projection = StandingsProjection(view=view)
     # The summaries read or computed are kept from batch to batch (a tournament's standings
     # are computed again after each) while every write of this catch-up finds the view where
@@ -179,17 +204,18 @@ def tournament_report(view: DocumentView, name: str, *, after_session: int | Non
     doc = None if ref is None else cache.get("tournament", ref["id"])
     if doc is None:
         raise TournamentNotFound(f"no tournament {name!r} in the standings view")
-    rows = tournament_standings(cache, doc, after_session=after_session)
-    sessions = sorted({int(session) for session, _ in doc["matches"].values()})
+    entries = tournament_entries(view, doc["id"])
+    rows = tournament_standings(cache, doc, after_session=after_session, entries=entries)
+    sessions = sorted({int(session) for session, _ in entries.values()})
     if after_session is not None:
         sessions = [s for s in sessions if s <= after_session]
     by_session: dict[int, dict[str, float]] = {}
     for session in sessions:
-        cumulative = tournament_standings(cache, doc, after_session=session)
+        cumulative = tournament_standings(cache, doc, after_session=session, entries=entries)
         by_session[session] = {row.player: row.points for row in cumulative}
     summaries = []
     in_progress = 0
-    for key, (session, _table) in sorted(doc["matches"].items()):
+    for key, (session, _table) in sorted(entries.items()):
         data = cache.get("summary", key)
         if data is None or (after_session is not None and session > after_session):
             continue
@@ -247,6 +273,12 @@ def follow(
             app.close()
 
     from eventsourcing.projection import ProjectionRunner
+
+    app = HonbaApp(env=app_env)
+    try:
+        check_format(app, open_view(app))
+    finally:
+        app.close()
 
     with ProjectionRunner(
         application_class=HonbaApp,

@@ -40,7 +40,18 @@ from replay.tournaments import (
 TENHOU = load_preset("tenhou")
 WRC = load_preset("wrc")
 NAMES = ["Ann", "Ben", "Cho", "Dai"]
-KINDS = ("match", "summary", "tournament", "tournament-name", "attached", "standings", "stats", "totals")
+KINDS = (
+    "match",
+    "summary",
+    "tournament",
+    "tournament-name",
+    "attached",
+    "standings",
+    "stats",
+    "totals",
+    "entry",
+    "view",
+)
 
 Command = Callable[[HonbaApp], Any]
 
