@@ -99,15 +99,19 @@ def fresh_view(app: HonbaApp, db: Path) -> DocumentView:
     return open_view(app)
 
 
-def one_more(app: HonbaApp, view: DocumentView, rng: random.Random, key: str) -> float:
-    """Store one more match of the tournament, then time bringing the view up to date."""
+def one_more(app: HonbaApp, view: DocumentView, rng: random.Random, key: str, times: int = 5) -> float:
+    """Store one more match of the tournament, then time bringing the view up to date; the best
+    of ``times`` such matches (a shared machine's noise only ever adds time)."""
     rules = load_preset("tenhou-east")
-    match = play(key, rng, rules)
-    assert app.store_prepared([prepare(match, mapper_for(app.mapper_settings()))]) == [True]
-    attach_all(app, TOURNAMENT, [(key, tuple(match.players))], session=1)
-    seconds, folded = timed(lambda: catch_up(app, view))
-    assert folded > 0
-    return seconds
+    best = float("inf")
+    for n in range(times):
+        match = play(f"{key}-{n}", rng, rules)
+        assert app.store_prepared([prepare(match, mapper_for(app.mapper_settings()))]) == [True]
+        attach_all(app, TOURNAMENT, [(f"{key}-{n}", tuple(match.players))], session=1)
+        seconds, folded = timed(lambda: catch_up(app, view))
+        assert folded > 0
+        best = min(best, seconds)
+    return best
 
 
 def rebuild(app: HonbaApp, db: Path, matches: int, events: int) -> tuple[int, DocumentView]:
@@ -155,11 +159,11 @@ def main() -> None:
             print(f"played and stored {small} matches in {seconds:.1f} s")
             small_peak, view = rebuild(app, db, small, events)
             small_update = one_more(app, view, rng, "bench-extra-small")
-            print(f"one more match after {small}: the view up to date in {small_update * 1000:.1f} ms")
+            print(f"one more match after {small}: the view up to date in {small_update * 1000:.1f} ms (best of 5)")
             if args.matches > small:
                 seconds, events = timed(lambda: store_matches(app, small, args.matches, rng))
                 print(f"played and stored {args.matches - small} more matches in {seconds:.1f} s")
-                large_peak, view = rebuild(app, db, args.matches + 1, events)
+                large_peak, view = rebuild(app, db, args.matches + 5, events)
                 growth = large_peak / small_peak
                 print(
                     f"peak at {args.matches} / peak at {small} = {growth:.2f} (the catch-up streams the log; "
@@ -169,7 +173,7 @@ def main() -> None:
                 ratio = large_update / small_update
                 print(
                     f"one more match after {args.matches}: the view up to date in {large_update * 1000:.1f} ms "
-                    f"({ratio:.2f} x the update at {small}: proportional to the match, not the tournament: "
+                    f"(best of 5; {ratio:.2f} x the update at {small}: proportional to the match, not the tournament: "
                     f"{verdict(ratio < 2)})"
                 )
         finally:
