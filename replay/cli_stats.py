@@ -11,6 +11,7 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from projections.stats import COUNTS
 from replay.parsing import InputError
@@ -88,7 +89,7 @@ def _percent(value: Any) -> str:
 def stats_table(data: dict[str, Any]) -> Table:
     """The figures as a console table (names as text, never markup)."""
     scope = data["tournament"]
-    table = Table(title=f"Statistics of {scope}" if scope else "Statistics over every stored match")
+    table = Table(title=Text(f"Statistics of {scope}" if scope else "Statistics over every stored match"))
     columns = (
         "player",
         "matches",
@@ -111,10 +112,13 @@ def stats_table(data: dict[str, Any]) -> Table:
         "deposits",
     )
     for column in columns:
-        table.add_column(column, justify="left" if column == "player" else "right")
+        if column == "player":
+            table.add_column(column, overflow="fold", min_width=8)
+        else:
+            table.add_column(column, justify="right")
     for row in data["players"]:
         table.add_row(
-            row["player"],
+            Text(row["player"]),  # a name is text, never markup
             str(row["matches"]),
             f"{row['average_place']:.2f}",
             *(str(c) for c in row["place_counts"]),

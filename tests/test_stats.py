@@ -25,6 +25,7 @@ from browser import chromium, run_chromium
 from conftest import CORPUS, hv, ron, tsumo
 from defusedxml import ElementTree
 from matplotlib.image import imread
+from rich.console import Console
 from typer.testing import CliRunner
 
 from domain.rules import load_preset
@@ -176,7 +177,13 @@ def test_stats_as_csv_hold_the_same_figures(corpus_cup: str) -> None:
 
 def test_stats_need_a_tournament_or_all(tmp_path: Path) -> None:
     db = str(tmp_path / "s.sqlite")
-    for args in ([], ["--tournament", "x", "--all"], ["--all", "--format", "xml"], ["--tournament", "nowhere"]):
+    for args in (
+        [],
+        ["--tournament", "x", "--all"],
+        ["--all", "--format", "xml"],
+        ["--tournament", "nowhere"],
+        ["--all", "--player", "nobody"],
+    ):
         result = runner.invoke(cli, ["--db", db, "stats", *args])
         assert result.exit_code == 2
         assert "Traceback" not in result.output and len(result.output.strip().splitlines()) == 1, result.output
@@ -232,6 +239,20 @@ def test_a_match_in_progress_does_not_count_yet(club: HonbaApp) -> None:
     report = stats_report(view, "night")
     assert (report.matches, report.in_progress) == (1, 1)
     assert {row.player: row.counts["hands"] for row in report.players} == dict.fromkeys(["Ann", "Ben", "Cho", "Dai"], 3)
+
+
+def test_names_in_the_table_are_text_never_markup(club: HonbaApp, tmp_path: Path) -> None:
+    view = open_view(club)
+    catch_up(club, view)
+    from replay.cli_stats import stats_table
+    from replay.player_stats import stats_data
+
+    data = stats_data(stats_report(view, "night"))
+    data["players"][0]["player"] = "[bold red]Ann[/]"
+    console = Console(file=io.StringIO(), width=250, color_system=None)
+    console.print(stats_table(data))
+    assert isinstance(console.file, io.StringIO)
+    assert "[bold red]Ann[/]" in console.file.getvalue()
 
 
 def test_no_matches_no_figures() -> None:
