@@ -105,6 +105,12 @@ def open_view(app: HonbaApp) -> DocumentView:
     raise AssertionError("unreachable")  # pragma: no cover
 
 
+def _sqlite_db(app: HonbaApp) -> str:
+    """The event store's SQLite file."""
+    env = dict(app.env)
+    return str(env.get("SQLITE_DBNAME") or env.get(f"{app.name.upper()}_SQLITE_DBNAME") or "")
+
+
 def _open_view(app: HonbaApp) -> DocumentView:
     factory = app.factory
     if isinstance(factory, POPOFactory):
@@ -114,12 +120,10 @@ def _open_view(app: HonbaApp) -> DocumentView:
             app._honba_memory_view = view  # type: ignore[attr-defined]
         return view
     if isinstance(factory, SQLiteFactory):
-        env = dict(app.env)
-        db = env.get("SQLITE_DBNAME") or env.get(f"{app.name.upper()}_SQLITE_DBNAME") or ""
         # Writers of the view queue for its write lock (every write is short); wait for them.
         env = {
             "PERSISTENCE_MODULE": "eventsourcing.sqlite",
-            "SQLITE_DBNAME": views_path(db),
+            "SQLITE_DBNAME": views_path(_sqlite_db(app)),
             "SQLITE_LOCK_TIMEOUT": "60",
         }
         sqlite_factory = InfrastructureFactory.construct(env=env)
@@ -146,11 +150,6 @@ def check_format(app: HonbaApp, view: DocumentView) -> None:
             else "drop the tables honba_view_docs and honba_view_tracking"
         )
         raise StoreError(f"the standings view was written by an older honba: {where}; the next run rebuilds it")
-
-
-def _sqlite_db(app: HonbaApp) -> str:
-    env = dict(app.env)
-    return str(env.get("SQLITE_DBNAME") or env.get(f"{app.name.upper()}_SQLITE_DBNAME") or "")
 
 
 def catch_up(
