@@ -232,13 +232,19 @@ def uma_for(scores: tuple[int, ...], rules: Ruleset) -> tuple[int, ...]:
 
 def final_points(scores: tuple[int, ...], rules: Ruleset, penalties: tuple[int, ...] = ()) -> tuple[float, ...]:
     """Final points: the score against the return score, plus uma, oka to the top, less any
-    penalty counted after uma.
+    penalty counted after uma; or, as the rules' ``final_points_by`` says, the net score (the
+    points families) or the table points of each place (tied players share them).
 
     Ties are ranked by seat order (the top player's points are whatever makes the sum
     zero, as Tenhou counts, so the oka and any rounding fall to the top), or, where the
     rules split them, tied players share the uma and oka of the places they hold.
     """
     order = ranking(scores)
+    if rules.final_points_by == "net_score":
+        points = [float(score - rules.start_score) for score in scores]
+        return tuple(p - penalty for p, penalty in zip(points, penalties or (0,) * len(scores), strict=True))
+    if rules.final_points_by == "table_points":
+        return _shared_by_place(scores, order, [float(t) for t in rules.table_points])
     uma = uma_for(scores, rules)
     points = [0.0] * len(scores)
     if rules.uma_ties == "split":
@@ -257,6 +263,19 @@ def final_points(scores: tuple[int, ...], rules: Ruleset, penalties: tuple[int, 
         points[order[0]] = round(-sum(points), 1)
     if penalties:
         points = [round(p - penalty / 1000, 1) for p, penalty in zip(points, penalties, strict=True)]
+    return tuple(points)
+
+
+def _shared_by_place(scores: tuple[int, ...], order: list[Seat], by_place: list[float]) -> tuple[float, ...]:
+    """What each place is worth, tied players sharing equally what the places they hold are worth."""
+    points = [0.0] * len(scores)
+    place = 0
+    while place < len(order):
+        tied = [s for s in order[place:] if scores[s] == scores[order[place]]]
+        share = round(sum(by_place[place : place + len(tied)]) / len(tied), 1)
+        for seat in tied:
+            points[seat] = share
+        place += len(tied)
     return tuple(points)
 
 

@@ -81,6 +81,13 @@ def _special_check(_inst: object, attribute: attrs.Attribute[Any], value: object
         raise InvalidRules(f"rule {attribute.name!r}: unknown special hand {unknown[0]!r}")
 
 
+def _table_points_check(_inst: object, attribute: attrs.Attribute[Any], value: object) -> None:
+    if not isinstance(value, tuple) or not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+        raise InvalidRules(f"rule {attribute.name!r}: {value!r} is not a list of whole numbers")
+    if list(value) != sorted(value, reverse=True):
+        raise InvalidRules(f"rule {attribute.name!r}: {list(value)} must not rise from first place to last")
+
+
 def _uma(_inst: object, attribute: attrs.Attribute[Any], value: object) -> None:
     if not isinstance(value, tuple) or not all(isinstance(v, int) for v in value):
         raise InvalidRules(f"rule {attribute.name!r}: {value!r} is not a list of whole numbers")
@@ -235,6 +242,15 @@ class Ruleset:
     # "tenhou": final scores rounded to the thousand, half away from zero, the top takes
     # the remainder; "none": tenths kept.
     points_rounding: str = attrs.field(default="tenhou", validator=_choice("tenhou", "none"))
+    # What a match's final points are, the points standings add up: "uma" as above (riichi);
+    # "net_score", the final score less the start score (the points families, whose tournaments
+    # add up the scores); "table_points", the table points of the place below, tied players
+    # sharing those of the places they hold (Chinese Official / MCR: 4-2-1-0).
+    final_points_by: str = attrs.field(default="uma", validator=_choice("uma", "net_score", "table_points"))
+    table_points: tuple[int, ...] = attrs.field(default=(), converter=_names, validator=_table_points_check)
+    # What breaks a tie in points in the standings first: "placement" (average place, then first
+    # places, then net score: riichi) or "net_score" (then average place and first places).
+    standings_tie_break: str = attrs.field(default="placement", validator=_choice("placement", "net_score"))
 
     # Penalties.
     chombo_amount: int = attrs.field(default=8000, validator=_between(0, 100000))
@@ -252,6 +268,11 @@ class Ruleset:
                 raise InvalidRules(
                     f"rule 'uma_floating': each row needs {self.players} whole numbers summing to zero, not {row!r}"
                 )
+        if self.final_points_by == "table_points" and len(self.table_points) != self.players:
+            raise InvalidRules(f"rule 'table_points': {self.players} values needed, one per place, for table points")
+        if self.final_points_by == "table_points" and self.penalties_after_uma:
+            # Table points are whole places: a penalty in score points has nothing to come off.
+            raise InvalidRules("rule 'penalties_after_uma': not with table points (penalties come off the score)")
         if len(self.uma_floating) > self.players - 1:
             raise InvalidRules(
                 f"rule 'uma_floating': at most {self.players - 1} rows (1 to {self.players - 1} sinkers)"
@@ -287,6 +308,7 @@ class Ruleset:
         data["uma"] = list(self.uma)
         data["settling_table"] = [list(row) for row in self.settling_table]
         data["uma_floating"] = [list(row) for row in self.uma_floating]
+        data["table_points"] = list(self.table_points)
         data["special_hands"] = list(self.special_hands)
         return data
 

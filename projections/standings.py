@@ -11,6 +11,9 @@ players and break ties by a documented chain:
 4. net score (final table scores less the start, summed), higher first;
 5. name, alphabetically (equal on everything above shares the rank).
 
+Where every counted match's rules rank by score (``standings_tie_break = "net_score"``: the
+points families, Chinese Official table points), net score comes straight after points.
+
 Players without a finished match yet come after everyone who has one.
 """
 
@@ -39,6 +42,8 @@ class MatchSummary:
     places: tuple[int, ...]
     penalties: tuple[int, ...]
     hands: int
+    # The rules' first tie-break after points in the standings ("placement" or "net_score").
+    tie_break: str = "placement"
 
 
 def summarize(
@@ -54,7 +59,7 @@ def summarize(
     places = [0] * len(players)
     for place, seat in enumerate(order, start=1):
         places[seat] = place
-    if rules.uma_ties == "split":
+    if rules.uma_ties == "split" or rules.final_points_by == "table_points":
         for seat, score in enumerate(state.scores):
             places[seat] = 1 + sum(1 for other in state.scores if other > score)
     penalties = [0] * len(players)
@@ -72,6 +77,7 @@ def summarize(
         places=tuple(places),
         penalties=tuple(penalties),
         hands=state.hands_played,
+        tie_break=rules.standings_tie_break,
     )
 
 
@@ -127,20 +133,30 @@ def totals(
     return result
 
 
-def _key(player: str, t: Totals) -> tuple[bool, float, float, int, int]:
+def _key(t: Totals, tie_break: str) -> tuple[bool, float, float, float, float]:
     # A player with no finished match yet has no points to rank by: after everyone who has one.
     average = t.place_sum / t.matches if t.matches else float("inf")
+    if tie_break == "net_score":
+        return (t.matches == 0, -t.points, -t.net_score, average, -t.place_counts[0])
     return (t.matches == 0, -t.points, average, -t.place_counts[0], -t.net_score)
 
 
-def rank(by_player: dict[str, Totals]) -> list[StandingRow]:
-    """The standings: players ranked by the tie-break chain of this module."""
-    ordered = sorted(by_player.items(), key=lambda item: (*_key(*item), item[0]))
+def tie_break_of(summaries: Iterable[MatchSummary]) -> str:
+    """The tie-break chain of a tournament: net score first where every counted match's rules
+    say so (the points families), the placement chain otherwise (riichi, or mixed rules)."""
+    chains = {s.tie_break for s in summaries if s.finished and s.final_points}
+    return "net_score" if chains == {"net_score"} else "placement"
+
+
+def rank(by_player: dict[str, Totals], tie_break: str = "placement") -> list[StandingRow]:
+    """The standings: players ranked by the tie-break chain of this module (``tie_break``:
+    ``placement``, or ``net_score`` for net score straight after points)."""
+    ordered = sorted(by_player.items(), key=lambda item: (*_key(item[1], tie_break), item[0]))
     rows: list[StandingRow] = []
-    previous: tuple[bool, float, float, int, int] | None = None
+    previous: tuple[bool, float, float, float, float] | None = None
     current_rank = 0
     for index, (player, t) in enumerate(ordered, start=1):
-        key = _key(player, t)
+        key = _key(t, tie_break)
         if key != previous:
             current_rank = index
         previous = key
@@ -154,5 +170,6 @@ def rank(by_player: dict[str, Totals]) -> list[StandingRow]:
 def standings(
     summaries: Iterable[MatchSummary], player_of: Callable[[str], str], players: Sequence[str] = ()
 ) -> list[StandingRow]:
-    """Totals, then ranks."""
-    return rank(totals(summaries, player_of, players))
+    """Totals, then ranks (by the tie-break chain the matches' rules ask for)."""
+    counted = list(summaries)
+    return rank(totals(counted, player_of, players), tie_break_of(counted))

@@ -6,9 +6,13 @@ events of matches and tournaments. It keeps, as view documents:
 - ``match/<id>``: what a summary needs of a match (players, rules, opening, its
   history and corrections), folded from the match's own events;
 - ``summary/<match key>``: the match summary (``projections.standings.MatchSummary``);
-- ``tournament/<name>``: players, aliases and which matches count, in which session;
+- ``tournament/<id>``: players and aliases; ``entry/<id>/<match key>``: a match that counts,
+  its session and table;
 - ``attached/<match key>``: the tournaments a match counts for;
-- ``standings/<name>``: the ranked standings of the tournament.
+- ``standings/<name>``: the ranked standings of the tournament;
+- ``stats/<match key>``: the match's player statistics (``projections.stats.MatchStats``);
+- ``view/format``: the layout of these documents (``FORMAT``);
+- ``totals/<tournament id>``: the tournament's running totals by player name (``count_match``).
 
 Every document is computed by the same domain folds as everything else; the view
 only stores them, with the tracking record, in one transaction.
@@ -16,6 +20,7 @@ only stores them, with the tracking record, in one transaction.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from typing import Any
 
@@ -23,15 +28,18 @@ import attrs
 from eventsourcing.persistence import Tracking
 from eventsourcing.projection import Projection
 
-from domain.amendments import Correction, corrected_steps, effective_facts
+from domain.amendments import CorrectedStep, Correction, corrected_steps, effective_facts
 from domain.codec import fact_from_data, fact_to_data
 from domain.match import Match, opening_state
 from domain.rules import Ruleset
 from domain.tournament import Tournament
-from projections.standings import MatchSummary, StandingRow, standings, summarize
-from projections.views import DocKey, DocumentView
+from projections.standings import MatchSummary, StandingRow, Totals, rank, standings, summarize
+from projections.stats import MatchStats, match_stats
+from projections.views import DocKey, DocumentView, ViewMoved
 
 NAME = "honba-standings"
+# The layout of the view's documents; a view written in another is rebuilt, never read.
+FORMAT = 2
 
 
 class DocCache:
@@ -51,6 +59,18 @@ class DocCache:
         self.dirty_tournaments: set[str] = set()
         self.summaries = summaries
         self._new_summaries: dict[str, MatchSummary] = {}
+        # The facts of matches whose every event this cache has folded, as the objects the events
+        # carry (by match id), and rules already built (by their stored values): a catch-up then
+        # decodes neither again from the documents.
+        self.histories: dict[str, list[tuple[int, Any]]] = {}
+        self._rules: dict[str, Ruleset] = {}
+
+    def rules(self, values: dict[str, Any]) -> Ruleset:
+        """The rules of a match from its stored values, built once per set of values."""
+        key = json.dumps(values, sort_keys=True)
+        if key not in self._rules:
+            self._rules[key] = Ruleset.from_stored(values)
+        return self._rules[key]
 
     def summary(self, key: str) -> MatchSummary | None:
         """The summary of the match with that key, as this batch leaves it."""
@@ -88,9 +108,13 @@ class DocCache:
         return {key: self._docs[key] for key in self.changed}
 
 
-def _match_state(doc: dict[str, Any]) -> tuple[Ruleset, Any, list[Any]]:
-    rules = Ruleset.from_stored(doc["rules"])
-    history = [(position, fact_from_data(data)) for position, data in doc["history"]]
+def _match_state(
+    doc: dict[str, Any], history: list[tuple[int, Any]] | None = None, rules: Ruleset | None = None
+) -> tuple[Ruleset, Any, list[Any], list[CorrectedStep]]:
+    if rules is None:
+        rules = Ruleset.from_stored(doc["rules"])
+    if history is None:
+        history = [(position, fact_from_data(data)) for position, data in doc["history"]]
     corrections = {
         target: Correction(
             target, None if c["replacement"] is None else fact_from_data(c["replacement"]), c["by"], c["reason"]
@@ -100,13 +124,35 @@ def _match_state(doc: dict[str, Any]) -> tuple[Ruleset, Any, list[Any]]:
     facts = effective_facts(history, corrections)
     steps = corrected_steps(opening_state(rules, doc["opening"]), rules, history, corrections)
     state = steps[-1].after if steps else opening_state(rules, doc["opening"])
-    return rules, state, facts
+    return rules, state, facts, steps
 
 
 def summary_of(doc: dict[str, Any]) -> MatchSummary:
     """The summary of a match from its view document."""
-    rules, state, facts = _match_state(doc)
-    return summarize(doc["key"], doc["players"], rules, state, facts)
+    return summary_and_stats(doc)[0]
+
+
+def summary_and_stats(
+    doc: dict[str, Any], history: list[tuple[int, Any]] | None = None, rules: Ruleset | None = None
+) -> tuple[MatchSummary, MatchStats]:
+    """The summary and the player statistics of a match, from one fold of its corrected history.
+
+    ``history`` (the facts as objects) and ``rules``, when the caller has them already, spare
+    decoding them again from the document: they must be what the document holds.
+    """
+    rules, state, facts, steps = _match_state(doc, history, rules)
+    summary = summarize(doc["key"], doc["players"], rules, state, facts)
+    stats = match_stats(
+        summary.key,
+        summary.players,
+        rules,
+        steps,
+        summary.places,
+        summary.final_points,
+        summary.final_scores,
+        summary.finished,
+    )
+    return summary, stats
 
 
 def apply_event(cache: DocCache, event: Any) -> None:
@@ -128,17 +174,23 @@ def _apply_match_event(cache: DocCache, event: Any) -> None:
             "history": [],
             "corrections": [],
         }
+        cache.histories[match_id] = []
     else:
         found = cache.get("match", match_id)
         if found is None:
             return  # a match started before the view could see it: nothing to add to
         doc = found
+        history = cache.histories.get(match_id)
         if isinstance(event, Match.Recorded):
             doc["history"].append([event.originator_version, fact_to_data(event.fact)])
+            if history is not None:
+                history.append((event.originator_version, event.fact))
         elif isinstance(event, Match.Corrected):
             replacement = None if event.replacement is None else fact_to_data(event.replacement)
             if event.target is None:
                 doc["history"].append([event.originator_version, replacement])
+                if history is not None:
+                    history.append((event.originator_version, event.replacement))
             else:
                 doc["corrections"] = [c for c in doc["corrections"] if c[0] != event.target]
                 doc["corrections"].append(
@@ -150,7 +202,12 @@ def _apply_match_event(cache: DocCache, event: Any) -> None:
 
 def _apply_tournament_event(cache: DocCache, event: Any) -> None:
     if isinstance(event, Tournament.Created):
-        doc: dict[str, Any] = {"name": event.name, "players": list(event.players), "aliases": {}, "matches": {}}
+        doc: dict[str, Any] = {
+            "id": str(event.originator_id),
+            "name": event.name,
+            "players": list(event.players),
+            "aliases": {},
+        }
     else:
         found = cache.get("tournament", str(event.originator_id))
         if found is None:
@@ -163,10 +220,16 @@ def _apply_tournament_event(cache: DocCache, event: Any) -> None:
         elif isinstance(event, Tournament.AliasWithdrawn):
             doc["aliases"].pop(event.alias, None)
         elif isinstance(event, Tournament.MatchAttached):
-            doc["matches"][event.match_key] = [event.session, event.table]
+            entry = f"{event.originator_id}/{event.match_key}"
+            if cache.get("entry", entry) is None:  # attached again, to another session: counted already
+                count_match(cache, str(event.originator_id), cache.summary(event.match_key), 1)
+            cache.put("entry", entry, {"session": event.session, "table": event.table})
             _index(cache, event.match_key, doc["name"], add=True)
         elif isinstance(event, Tournament.MatchDetached):
-            doc["matches"].pop(event.match_key, None)
+            entry = f"{event.originator_id}/{event.match_key}"
+            if cache.get("entry", entry) is not None:
+                count_match(cache, str(event.originator_id), cache.summary(event.match_key), -1)
+            cache.put("entry", entry, None)
             _index(cache, event.match_key, doc["name"], add=False)
     cache.put("tournament", str(event.originator_id), doc)
     cache.put("tournament-name", doc["name"], {"id": str(event.originator_id)})
@@ -179,25 +242,100 @@ def _index(cache: DocCache, match_key: str, tournament: str, *, add: bool) -> No
     cache.put("attached", match_key, {"tournaments": sorted(names)})
 
 
+TOTAL_FIELDS = ("points", "net_score", "matches", "place_sum", "penalties")
+
+
+def count_match(cache: DocCache, tournament_id: str, summary: MatchSummary | None, sign: int) -> None:
+    """Add (sign 1) or take back (sign -1) a match's part in a tournament's running totals.
+
+    The totals (``totals/<tournament id>``) are kept by the name each player sat under, in
+    whole numbers (points in tenths), so that a match counted, changed or detached costs the
+    work of that match only, never a pass over the tournament; aliases are applied when the
+    standings are ranked. Only finished matches count.
+    """
+    if summary is None or not summary.finished or not summary.final_points:
+        return
+    doc = cache.get("totals", tournament_id) or {"names": {}, "chains": {}}
+    for seat, name in enumerate(summary.players):
+        totals = doc["names"].setdefault(name, {**dict.fromkeys(TOTAL_FIELDS, 0), "places": [0, 0, 0, 0]})
+        totals["points"] += sign * round(summary.final_points[seat] * 10)
+        totals["net_score"] += sign * (summary.final_scores[seat] - summary.start_score)
+        totals["matches"] += sign
+        totals["place_sum"] += sign * summary.places[seat]
+        totals["places"][summary.places[seat] - 1] += sign
+        totals["penalties"] += sign * summary.penalties[seat]
+        if totals["matches"] == 0:
+            del doc["names"][name]
+    chains = doc["chains"]
+    chains[summary.tie_break] = chains.get(summary.tie_break, 0) + sign
+    if not chains[summary.tie_break]:
+        del chains[summary.tie_break]
+    cache.put("totals", tournament_id, doc)
+
+
+def ranked_totals(totals: dict[str, Any] | None, tournament: dict[str, Any]) -> list[StandingRow]:
+    """The standings from a tournament's running totals, aliases resolved (``projections.standings.rank``)."""
+    aliases: dict[str, str] = tournament["aliases"]
+    merged: dict[str, dict[str, Any]] = {}
+    for player in tournament["players"]:
+        if player not in aliases:
+            merged[player] = {**dict.fromkeys(TOTAL_FIELDS, 0), "places": [0, 0, 0, 0]}
+    names = (totals or {}).get("names", {})
+    for name, part in names.items():
+        into = merged.setdefault(aliases.get(name, name), {**dict.fromkeys(TOTAL_FIELDS, 0), "places": [0, 0, 0, 0]})
+        for field in TOTAL_FIELDS:
+            into[field] += part[field]
+        into["places"] = [a + b for a, b in zip(into["places"], part["places"], strict=True)]
+    by_player = {
+        player: Totals(
+            points=round(t["points"] / 10, 1),
+            net_score=t["net_score"],
+            matches=t["matches"],
+            place_sum=t["place_sum"],
+            place_counts=tuple(t["places"]),
+            penalties=t["penalties"],
+        )
+        for player, t in merged.items()
+    }
+    chains = (totals or {}).get("chains", {})
+    return rank(by_player, "net_score" if set(chains) == {"net_score"} else "placement")
+
+
 def flush(cache: DocCache) -> None:
-    """Recompute the summaries and standings the folded events made stale."""
+    """Recompute the summaries and standings the folded events made stale: a changed match is
+    taken out of the totals of its tournaments as it was and counted again as it is."""
     for match_id in sorted(cache.dirty_matches):
         doc = cache.get("match", match_id)
         if doc is None:
             continue
-        summary = summary_of(doc)
+        summary, stats = summary_and_stats(doc, cache.histories.get(match_id), cache.rules(doc["rules"]))
+        before = cache.summary(summary.key)
         cache.put_summary(summary)
+        cache.put("stats", summary.key, stats.to_data())
         for name in (cache.get("attached", summary.key) or {"tournaments": []})["tournaments"]:
             ref = cache.get("tournament-name", name)
             if ref is not None:
+                count_match(cache, ref["id"], before, -1)
+                count_match(cache, ref["id"], summary, 1)
                 cache.dirty_tournaments.add(ref["id"])
     for tournament_id in sorted(cache.dirty_tournaments):
         doc = cache.get("tournament", tournament_id)
         if doc is not None:
-            rows = tournament_standings(cache, doc)
+            rows = ranked_totals(cache.get("totals", tournament_id), doc)
             cache.put("standings", doc["name"], {"rows": [attrs.asdict(r) for r in rows]})
+    cache.put("view", "format", {"version": FORMAT})
     cache.dirty_matches.clear()
     cache.dirty_tournaments.clear()
+
+
+def tournament_entries(view: DocumentView, tournament_id: str) -> dict[str, tuple[int, int | None]]:
+    """The matches that count for a tournament (``entry/<tournament id>/<match key>``): session and table.
+
+    One document a match, so that attaching or detaching a match writes that match's entry
+    only, never a list as long as the tournament.
+    """
+    prefix = f"{tournament_id}/"
+    return {key[len(prefix) :]: (int(data["session"]), data["table"]) for key, data in view.docs("entry", prefix)}
 
 
 def load_summary(data: dict[str, Any]) -> MatchSummary:
@@ -207,12 +345,18 @@ def load_summary(data: dict[str, Any]) -> MatchSummary:
 
 
 def tournament_standings(
-    cache: DocCache, doc: dict[str, Any], *, after_session: int | None = None
+    cache: DocCache,
+    doc: dict[str, Any],
+    *,
+    after_session: int | None = None,
+    entries: dict[str, tuple[int, int | None]] | None = None,
 ) -> list[StandingRow]:
     """The standings of a tournament document, from the stored summaries of its matches."""
     aliases: dict[str, str] = doc["aliases"]
     summaries = []
-    for key, (session, _table) in sorted(doc["matches"].items()):
+    if entries is None:
+        entries = tournament_entries(cache.view, doc["id"])
+    for key, (session, _table) in sorted(entries.items()):
         if after_session is not None and session > after_session:
             continue
         summary = cache.summary(key)
@@ -223,26 +367,45 @@ def tournament_standings(
 
 
 class StandingsProjection(Projection[DocumentView]):
-    """Keeps the standings view up to date, one event at a time (live), or many (catch-up)."""
+    """Keeps the standings view up to date, one event at a time (live), or many (catch-up).
+
+    Every write is a compare-and-set on the view's position (``DocumentView.put_docs`` with
+    ``expected``), so catch-ups and followers started and stopped at any time share one view.
+    """
 
     name = NAME
     topics = ()
 
     def process_event(self, domain_event: Any, tracking: Tracking) -> None:
-        cache = DocCache(self.view)
-        apply_event(cache, domain_event)
-        flush(cache)
-        self.view.put_docs(cache.changes(), tracking)
+        """Fold one event the live runner hands over, unless a catch-up has already counted it.
+
+        The runner goes through the log in order from where the view stood when it started,
+        so the view stands at this event's predecessor or beyond it: beyond, another writer
+        counted the event; else the event is folded and written only if nobody wrote between.
+        """
+        while True:
+            position = self.view.max_tracking_id(tracking.application_name) or 0
+            if position >= tracking.notification_id:
+                return
+            cache = DocCache(self.view)
+            apply_event(cache, domain_event)
+            flush(cache)
+            try:
+                self.view.put_docs(cache.changes(), tracking, expected=position)
+            except ViewMoved:
+                continue  # another writer came first: look again where the view stands
+            return
 
     # Match summaries kept between the batches of one catch-up (``DocCache.summaries``); None
     # for a projection that others may write beside (the live runner).
     summaries: dict[str, MatchSummary] | None = None
 
-    def process_batch(self, events: Iterable[Any], tracking: Tracking) -> None:
-        """Fold many events and write them with the position of the last, in one transaction."""
+    def process_batch(self, events: Iterable[Any], tracking: Tracking, *, expected: int | None = None) -> None:
+        """Fold many events and write them with the position of the last, in one transaction
+        (only if the view still stands at ``expected``, when given: else ``ViewMoved``)."""
         cache = DocCache(self.view, self.summaries)
         for event in events:
             apply_event(cache, event)
         flush(cache)
-        self.view.put_docs(cache.changes(), tracking)
+        self.view.put_docs(cache.changes(), tracking, expected=expected)
         cache.remember()

@@ -547,6 +547,6 @@ def demo(
 
 
 # The commands of these modules register themselves on the app.
-from replay import cli_audit, cli_logs, cli_tournaments  # noqa: E402, F401
+from replay import cli_audit, cli_logs, cli_stats, cli_tournaments  # noqa: E402, F401
 
 __all__ = ["app", "main"]

@@ -10,10 +10,11 @@ from typing import Annotated, Any
 
 import attrs
 import typer
-from eventsourcing.postgres import PostgresFactory
+from eventsourcing.popo import POPOFactory
 from rich.table import Table
 
 from domain.tournament import Tournament
+from projections.standings import tie_break_of
 from replay.parsing import InputError
 from replay.render import SafeConsole, json_text
 from replay.shell import app, guarded, out, progress_bar, shell
@@ -146,6 +147,7 @@ def standings_data(report: StandingsReport) -> dict[str, Any]:
         "tournament": report.name,
         "sessions": list(report.sessions),
         "in_progress": report.in_progress,
+        "tie_break": tie_break_of(s for s, _session in report.summaries),
         "rows": [attrs.asdict(row) for row in report.rows],
         "by_session": {str(k): v for k, v in report.by_session.items()},
         "matches": [
@@ -298,14 +300,13 @@ def views_follow(
     ctx: typer.Context,
     seconds: Annotated[float | None, typer.Option(help="Stop after this many seconds (default: until Ctrl-C).")] = None,
 ) -> None:
-    """Follow new events live into the standings view (PostgreSQL: the library's ProjectionRunner)."""
+    """Follow new events live into the standings view (PostgreSQL: told of new events; SQLite: polls the log)."""
 
     def run() -> None:
         application = shell(ctx).app
-        if not isinstance(application.factory, PostgresFactory):
+        if isinstance(application.factory, POPOFactory):
             raise InputError(
-                "live following needs a PostgreSQL store (--db postgresql://...); "
-                "on SQLite the view catches up whenever standings are asked for (or: honba views update)"
+                "live following needs a store on disk or a server: an in-memory store ends with the command"
             )
         env = {k: str(v) for k, v in application.env.items()}
         out.print("Following new events into the standings view (Ctrl-C to stop)", markup=False)

@@ -542,6 +542,11 @@ def render_standings_html(data: dict[str, Any]) -> str:
     sessions = [str(s) for s in data.get("sessions") or []]
     in_progress = _int(data.get("in_progress"))
     note = f"<p>{in_progress} matches still in progress do not count yet.</p>\n" if in_progress else ""
+    chain = (
+        "Ranked by points, then net score, then average placement, then first places."
+        if data.get("tie_break") == "net_score"
+        else "Ranked by placement points, then average placement, then first places, then net score."
+    )
     chart = standings_chart_svg(data)
     chart_section = (
         '<section id="chart">\n<h2>Points by session</h2>\n'
@@ -565,8 +570,7 @@ def render_standings_html(data: dict[str, Any]) -> str:
         '<meta name="generator" content="honba standings">\n'
         f"<title>Standings of {esc(name)} - honba</title>\n<style>{CSS}</style>\n</head>\n<body>\n"
         f"<header><h1>Standings of {esc(name)}</h1>\n"
-        f"<p>Sessions: {esc(', '.join(sessions) or 'none yet')}. Ranked by placement points, then average "
-        "placement, then first places, then net score.</p></header>\n"
+        f"<p>Sessions: {esc(', '.join(sessions) or 'none yet')}. {chain}</p></header>\n"
         f"{note}"
         f'<section id="standings"><h2>Standings</h2>\n<div class="wide"><table class="ledger">\n'
         f"<thead>{header}</thead>\n<tbody>\n{''.join(body)}\n</tbody>\n</table></div>\n</section>\n"

@@ -6,12 +6,13 @@ for PostgreSQL in tables of its own in the same database, in memory for an
 in-memory store. ``catch_up`` reads the notification log from the view's last
 tracked position and folds what is new, in batches, each written with its
 tracking record in one transaction: interrupted at any moment, the next catch-up
-resumes without counting anything twice. On PostgreSQL ``follow`` runs the
-library's ``ProjectionRunner``, which follows new events live.
+resumes without counting anything twice. ``follow`` follows new events live: on
+PostgreSQL with the library's ``ProjectionRunner``, on SQLite by polling the log.
 """
 
 from __future__ import annotations
 
+import random
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -28,9 +29,17 @@ from eventsourcing.sqlite import SQLiteFactory
 from domain.errors import HonbaError
 from domain.tournament import Tournament, tournament_id
 from projections.standings import MatchSummary, StandingRow
-from projections.standings_view import NAME, DocCache, StandingsProjection, load_summary, tournament_standings
-from projections.views import DocumentView, POPODocumentView, PostgresDocumentView, SQLiteDocumentView
-from replay.app import TRIES, HonbaApp, StoreError
+from projections.standings_view import (
+    FORMAT,
+    NAME,
+    DocCache,
+    StandingsProjection,
+    load_summary,
+    tournament_entries,
+    tournament_standings,
+)
+from projections.views import DocumentView, POPODocumentView, PostgresDocumentView, SQLiteDocumentView, ViewMoved
+from replay.app import CREATE_RACES, OPEN_TRIES, TRIES, HonbaApp, StoreError
 
 # Events folded and written to a transaction by a catch-up.
 BATCH = 5000
@@ -88,37 +97,75 @@ def views_path(db_path: str) -> str:
 
 def open_view(app: HonbaApp) -> DocumentView:
     """The standings view for this store, created if new."""
+    for attempt in range(1, OPEN_TRIES + 1):
+        try:
+            return _open_view(app)
+        except Exception as exc:  # the libraries raise several kinds; all mean the view cannot be opened
+            if attempt < OPEN_TRIES and any(race in str(exc) for race in VIEW_CREATE_RACES):
+                time.sleep(0.05 * attempt * (0.5 + random.random()))
+                continue
+            if isinstance(exc, StoreError):
+                raise
+            raise StoreError(f"cannot open the standings view: {exc}") from None
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _sqlite_db(app: HonbaApp) -> str:
+    """The event store's SQLite file."""
+    env = dict(app.env)
+    return str(env.get("SQLITE_DBNAME") or env.get(f"{app.name.upper()}_SQLITE_DBNAME") or "")
+
+
+def _open_view(app: HonbaApp) -> DocumentView:
     factory = app.factory
-    try:
-        if isinstance(factory, POPOFactory):
-            view = getattr(app, "_honba_memory_view", None)
-            if view is None:
-                view = POPODocumentView()
-                app._honba_memory_view = view  # type: ignore[attr-defined]
-            return view
-        if isinstance(factory, SQLiteFactory):
-            env = dict(app.env)
-            db = env.get("SQLITE_DBNAME") or env.get(f"{app.name.upper()}_SQLITE_DBNAME") or ""
-            env = {"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": views_path(db)}
-            sqlite_factory = InfrastructureFactory.construct(env=env)
-            assert isinstance(sqlite_factory, SQLiteFactory)
-            sqlite_view = sqlite_factory.tracking_recorder(SQLiteDocumentView)
-            assert isinstance(sqlite_view, SQLiteDocumentView)
-            return sqlite_view
-        if isinstance(factory, PostgresFactory):
-            return factory.tracking_recorder(PostgresDocumentView)
-    except Exception as exc:  # the libraries raise several kinds; all mean the view cannot be opened
-        raise StoreError(f"cannot open the standings view: {exc}") from None
+    if isinstance(factory, POPOFactory):
+        view = getattr(app, "_honba_memory_view", None)
+        if view is None:
+            view = POPODocumentView()
+            app._honba_memory_view = view  # type: ignore[attr-defined]
+        return view
+    if isinstance(factory, SQLiteFactory):
+        # Writers of the view queue for its write lock (every write is short); wait for them.
+        env = {
+            "PERSISTENCE_MODULE": "eventsourcing.sqlite",
+            "SQLITE_DBNAME": views_path(_sqlite_db(app)),
+            "SQLITE_LOCK_TIMEOUT": "60",
+        }
+        sqlite_factory = InfrastructureFactory.construct(env=env)
+        assert isinstance(sqlite_factory, SQLiteFactory)
+        sqlite_view = sqlite_factory.tracking_recorder(SQLiteDocumentView)
+        assert isinstance(sqlite_view, SQLiteDocumentView)
+        return sqlite_view
+    if isinstance(factory, PostgresFactory):
+        return factory.tracking_recorder(PostgresDocumentView)
     raise StoreError(f"no standings view for the store {type(factory).__name__}")
+
+
+# Processes creating the view's tables at once race to create them (and to record the library's
+# migration marker); the tables then exist, and opening again succeeds.
+VIEW_CREATE_RACES = (*CREATE_RACES, "Failed to record tracking for __migration__", "duplicate key value")
+
+
+def check_format(app: HonbaApp, view: DocumentView) -> None:
+    """Refuse a view whose documents an older honba laid out otherwise (it would be read wrong)."""
+    if (view.max_tracking_id(app.name) or 0) and view.get_doc("view", "format") != {"version": FORMAT}:
+        where = (
+            f"delete {views_path(_sqlite_db(app))}"
+            if isinstance(app.factory, SQLiteFactory)
+            else "drop the tables honba_view_docs and honba_view_tracking"
+        )
+        raise StoreError(f"the standings view was written by an older honba: {where}; the next run rebuilds it")
 
 
 def catch_up(
     app: HonbaApp, view: DocumentView, *, batch: int = BATCH, tick: Callable[[int], None] | None = None
 ) -> int:
     """Fold every event the view has not seen yet; returns how many were folded."""
+    check_format(app, view)
     projection = StandingsProjection(view=view)
-    # Nothing else writes the view while this runs: the summaries read or computed are kept
-    # from batch to batch (a tournament's standings are computed again after each).
+    # The summaries read or computed are kept from batch to batch (a tournament's standings
+    # are computed again after each) while every write of this catch-up finds the view where
+    # the previous one left it; once another writer has moved it, they are read afresh.
     projection.summaries = {}
     position = view.max_tracking_id(app.name) or 0
     folded = 0
@@ -128,7 +175,14 @@ def catch_up(
             return folded
         events = [_decoded(app, n) for n in notifications]
         last = notifications[-1].id
-        projection.process_batch(events, Tracking(app.name, last))
+        try:
+            projection.process_batch(events, Tracking(app.name, last), expected=position)
+        except ViewMoved:
+            # Another catch-up or a follower wrote the view since this batch began: what it read
+            # may be stale, so nothing of it was written. Go on from where the view stands now.
+            projection.summaries = {}
+            position = view.max_tracking_id(app.name) or 0
+            continue
         position = last
         folded += len(events)
         if tick is not None:
@@ -166,17 +220,18 @@ def tournament_report(view: DocumentView, name: str, *, after_session: int | Non
     doc = None if ref is None else cache.get("tournament", ref["id"])
     if doc is None:
         raise TournamentNotFound(f"no tournament {name!r} in the standings view")
-    rows = tournament_standings(cache, doc, after_session=after_session)
-    sessions = sorted({int(session) for session, _ in doc["matches"].values()})
+    entries = tournament_entries(view, doc["id"])
+    rows = tournament_standings(cache, doc, after_session=after_session, entries=entries)
+    sessions = sorted({int(session) for session, _ in entries.values()})
     if after_session is not None:
         sessions = [s for s in sessions if s <= after_session]
     by_session: dict[int, dict[str, float]] = {}
     for session in sessions:
-        cumulative = tournament_standings(cache, doc, after_session=session)
+        cumulative = tournament_standings(cache, doc, after_session=session, entries=entries)
         by_session[session] = {row.player: row.points for row in cumulative}
     summaries = []
     in_progress = 0
-    for key, (session, _table) in sorted(doc["matches"].items()):
+    for key, (session, _table) in sorted(entries.items()):
         data = cache.get("summary", key)
         if data is None or (after_session is not None and session > after_session):
             continue
@@ -192,28 +247,65 @@ def summary_doc(view: DocumentView, match_key: str) -> MatchSummary | None:
     return None if data is None else load_summary(data)
 
 
-def follow(app_env: dict[str, Any], *, stop_after: float | None = None, stop: threading.Event | None = None) -> None:
-    """Follow new events live into the PostgreSQL view with the library's ProjectionRunner.
+# How often a follower on SQLite looks at the notification log for new events, in seconds.
+POLL = 0.5
 
-    Runs until ``stop_after`` seconds have passed, ``stop`` is set, or the projection fails
-    (its error is raised here). It starts from the view's last tracked position, so it
-    shares the view with ``catch_up``: each event still counts once.
+
+def follow(
+    app_env: dict[str, Any],
+    *,
+    stop_after: float | None = None,
+    stop: threading.Event | None = None,
+    poll: float = POLL,
+) -> None:
+    """Follow new events live into the standings view, until stopped.
+
+    On PostgreSQL the library's ``ProjectionRunner`` is told of new events as they are
+    stored; on SQLite (and in memory) the follower polls the notification log every
+    ``poll`` seconds and catches up. Runs until ``stop_after`` seconds have passed, ``stop``
+    is set, or the projection fails (its error is raised here). It starts from the view's
+    last tracked position and writes like every catch-up (a compare-and-set on that
+    position), so any number of followers and catch-ups share the view: each event counts once.
     """
+    deadline = None if stop_after is None else time.monotonic() + stop_after
+
+    def stopped() -> bool:
+        return (stop is not None and stop.is_set()) or (deadline is not None and time.monotonic() >= deadline)
+
+    if app_env.get("PERSISTENCE_MODULE") != "eventsourcing.postgres":
+        app = HonbaApp(env=app_env)
+        try:
+            view = open_view(app)
+            while True:
+                catch_up(app, view)
+                if stopped():
+                    return
+                left = poll if deadline is None else min(poll, max(0.0, deadline - time.monotonic()))
+                if stop is not None:
+                    stop.wait(left)
+                else:
+                    time.sleep(left)
+        finally:
+            app.close()
+
     from eventsourcing.projection import ProjectionRunner
 
-    deadline = None if stop_after is None else time.monotonic() + stop_after
+    app = HonbaApp(env=app_env)
+    try:
+        check_format(app, open_view(app))
+    finally:
+        app.close()
+
     with ProjectionRunner(
         application_class=HonbaApp,
         projection_class=StandingsProjection,
         view_class=PostgresDocumentView,
         env=app_env,
     ) as runner:
-        while not runner.is_interrupted.is_set() and not (stop is not None and stop.is_set()):
-            left = None if deadline is None else deadline - time.monotonic()
-            if left is not None and left <= 0:
-                return
+        while not runner.is_interrupted.is_set() and not stopped():
+            remaining = None if deadline is None else deadline - time.monotonic()
             # Wake now and then to look at ``stop``; an error of the projection is raised here.
-            runner.run_forever(timeout=0.2 if left is None or stop is not None else left)
+            runner.run_forever(timeout=0.2 if remaining is None or stop is not None else max(remaining, 0.0))
 
 
 def attach_all(app: HonbaApp, name: str, matches: Sequence[tuple[str, Sequence[str]]], session: int) -> tuple[str, ...]:

@@ -1,0 +1,246 @@
+"""Player statistics: what each player did in the hands of each match, added up over many matches.
+
+A pure fold over a match's corrected steps (``domain.amendments.corrected_steps``): every
+figure comes from the recorded facts and the payments the rules made of them, never from a
+log's own figures. Recorded matches give what they hold (wins, discarders, riichi, ready
+hands); imported logs the same and more: per-yaku counts come from what the log said about each win
+(``Win.details.yaku``, by Tenhou's names), and are empty for wins entered by hand.
+
+Counted per seat in a match (all additive, so that a player's totals are sums):
+
+- ``hands``: hands played (wins, exhaustive and abortive draws);
+- ``wins``, ``self_drawn``: hands won, and of them self-drawn;
+- ``deal_ins``: hands in which the player's discard was won on (a double ron counts once);
+- ``riichi``: hands with a riichi declared;
+- ``win_value``: the hand value paid to the player on wins (hand value and liability
+  payments: no counters, deposits or bonuses), ``deal_in_value``: the hand value the player
+  paid on deal-ins;
+- ``exhaustive_draws``, ``ready_at_draw``: exhaustive draws played, and ready at them;
+- ``dealer_hands``, ``dealer_kept``: hands as dealer, and of them the ones after which the
+  rules keep the deal with the dealer (a win or ready hand as dealer, ...);
+- ``counters_won``, ``deposits_won``: points taken as counters (honba) and as deposits.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+import attrs
+
+from domain.amendments import CorrectedStep
+from domain.progression import deal_passes
+from domain.rules import Ruleset
+from domain.values import AbortiveDraw, ExhaustiveDraw, Reason, Win, WinResult
+
+COUNTS = (
+    "hands",
+    "wins",
+    "self_drawn",
+    "deal_ins",
+    "riichi",
+    "win_value",
+    "deal_in_value",
+    "exhaustive_draws",
+    "ready_at_draw",
+    "dealer_hands",
+    "dealer_kept",
+    "counters_won",
+    "deposits_won",
+)
+HAND_VALUE = (Reason.HAND, Reason.LIABILITY)
+
+
+@attrs.frozen
+class MatchStats:
+    """One match's figures per seat (seat order), with its result."""
+
+    key: str
+    players: tuple[str, ...]
+    finished: bool
+    places: tuple[int, ...]
+    final_points: tuple[float, ...]
+    net_scores: tuple[int, ...]
+    counts: tuple[dict[str, int], ...]
+    yaku: tuple[dict[str, int], ...]
+
+    def to_data(self) -> dict[str, Any]:
+        """Plain data for the stored view."""
+        return {
+            "key": self.key,
+            "players": list(self.players),
+            "finished": self.finished,
+            "places": list(self.places),
+            "final_points": list(self.final_points),
+            "net_scores": list(self.net_scores),
+            "counts": [dict(c) for c in self.counts],
+            "yaku": [dict(y) for y in self.yaku],
+        }
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> MatchStats:
+        """Back from the stored view."""
+        return cls(
+            key=data["key"],
+            players=tuple(data["players"]),
+            finished=data["finished"],
+            places=tuple(data["places"]),
+            final_points=tuple(data["final_points"]),
+            net_scores=tuple(data["net_scores"]),
+            counts=tuple(dict(c) for c in data["counts"]),
+            yaku=tuple(dict(y) for y in data["yaku"]),
+        )
+
+
+def _yaku_names(win: Win) -> list[str]:
+    """The yaku a game log named for this win (``Win.details``, by Tenhou's names); none for a
+    win entered by hand, whose value is all the record holds."""
+    if win.details is None:
+        return []
+    return [yaku.name for yaku in win.details.yaku]
+
+
+def match_stats(
+    key: str,
+    players: Sequence[str],
+    rules: Ruleset,
+    steps: Sequence[CorrectedStep],
+    places: Sequence[int],
+    final_points: Sequence[float],
+    final_scores: Sequence[int],
+    finished: bool,
+) -> MatchStats:
+    """The figures of one match, from its corrected steps and its summary's result."""
+    n = len(players)
+    counts = [dict.fromkeys(COUNTS, 0) for _ in range(n)]
+    yaku: list[dict[str, int]] = [{} for _ in range(n)]
+    for step in steps:
+        fact = step.fact
+        if not isinstance(fact, WinResult | ExhaustiveDraw | AbortiveDraw):
+            continue
+        for seat in range(n):
+            counts[seat]["hands"] += 1
+        dealer = step.before.dealer
+        counts[dealer]["dealer_hands"] += 1
+        counts[dealer]["dealer_kept"] += not deal_passes(fact, step.before, rules)
+        for seat in fact.riichi:
+            counts[seat]["riichi"] += 1
+        if isinstance(fact, ExhaustiveDraw):
+            for seat in range(n):
+                counts[seat]["exhaustive_draws"] += 1
+            for seat in fact.ready:
+                counts[seat]["ready_at_draw"] += 1
+        if isinstance(fact, WinResult):
+            for win in fact.wins:
+                counts[win.winner]["wins"] += 1
+                counts[win.winner]["self_drawn"] += win.self_drawn
+                for name in _yaku_names(win):
+                    yaku[win.winner][name] = yaku[win.winner].get(name, 0) + 1
+            for seat in {w.discarder for w in fact.wins if w.discarder is not None}:
+                counts[seat]["deal_ins"] += 1
+                counts[seat]["deal_in_value"] += sum(
+                    p.amount for p in step.payments if p.payer == seat and p.reason in HAND_VALUE
+                )
+            winners = {w.winner for w in fact.wins}
+            for payment in step.payments:
+                if payment.payee in winners:
+                    if payment.reason in HAND_VALUE:
+                        counts[payment.payee]["win_value"] += payment.amount
+                    elif payment.reason == Reason.COUNTERS:
+                        counts[payment.payee]["counters_won"] += payment.amount
+                    elif payment.reason == Reason.DEPOSITS:
+                        counts[payment.payee]["deposits_won"] += payment.amount
+    return MatchStats(
+        key=key,
+        players=tuple(players),
+        finished=finished,
+        places=tuple(places),
+        final_points=tuple(final_points),
+        net_scores=tuple(score - rules.start_score for score in final_scores),
+        counts=tuple(counts),
+        yaku=tuple(yaku),
+    )
+
+
+@attrs.frozen
+class PlayerStats:
+    """One player's figures over many matches: totals and the rates made of them."""
+
+    player: str
+    matches: int
+    place_counts: tuple[int, ...]
+    points: float
+    net_score: int
+    counts: dict[str, int]
+    yaku: dict[str, int]
+
+    @property
+    def average_place(self) -> float:
+        return (
+            round(sum(p * c for p, c in enumerate(self.place_counts, start=1)) / self.matches, 2)
+            if self.matches
+            else 0.0
+        )
+
+    def rate(self, part: str, whole: str) -> float:
+        """A share of two counts, 0 when there is nothing to share."""
+        return round(self.counts[part] / self.counts[whole], 4) if self.counts[whole] else 0.0
+
+    def average(self, total: str, count: str) -> float:
+        """A total per count, to a tenth (0 when there is nothing to count)."""
+        return round(self.counts[total] / self.counts[count], 1) if self.counts[count] else 0.0
+
+    def figures(self) -> dict[str, Any]:
+        """Every figure by name, for tables, files and pages."""
+        place_rates = [round(c / self.matches, 4) if self.matches else 0.0 for c in self.place_counts]
+        return {
+            "player": self.player,
+            "matches": self.matches,
+            "place_counts": list(self.place_counts),
+            "place_rates": place_rates,
+            "average_place": self.average_place,
+            "points": self.points,
+            "net_score": self.net_score,
+            **self.counts,
+            "win_rate": self.rate("wins", "hands"),
+            "self_drawn_share": self.rate("self_drawn", "wins"),
+            "deal_in_rate": self.rate("deal_ins", "hands"),
+            "riichi_rate": self.rate("riichi", "hands"),
+            "average_win": self.average("win_value", "wins"),
+            "average_deal_in": self.average("deal_in_value", "deal_ins"),
+            "ready_at_draw_rate": self.rate("ready_at_draw", "exhaustive_draws"),
+            "dealer_keep_rate": self.rate("dealer_kept", "dealer_hands"),
+            "yaku": dict(sorted(self.yaku.items(), key=lambda item: (-item[1], item[0]))),
+        }
+
+
+def player_stats(
+    matches: Iterable[MatchStats], player_of: Callable[[str], str] = lambda name: name, players: Sequence[str] = ()
+) -> list[PlayerStats]:
+    """Every player's figures over the finished matches (unfinished ones do not count yet),
+    by name; ``player_of`` resolves aliases, ``players`` lists those with no match yet too."""
+    places: dict[str, list[int]] = {p: [0, 0, 0, 0] for p in players}
+    totals: dict[str, dict[str, int]] = {p: dict.fromkeys(COUNTS, 0) for p in players}
+    yaku: dict[str, dict[str, int]] = {p: {} for p in players}
+    points: dict[str, float] = dict.fromkeys(players, 0.0)
+    net: dict[str, int] = dict.fromkeys(players, 0)
+    matches_of: dict[str, int] = dict.fromkeys(players, 0)
+    for match in matches:
+        if not match.finished or not match.final_points:
+            continue
+        for seat, name in enumerate(match.players):
+            player = player_of(name)
+            if player not in totals:
+                places[player], totals[player], yaku[player] = [0, 0, 0, 0], dict.fromkeys(COUNTS, 0), {}
+                points[player], net[player], matches_of[player] = 0.0, 0, 0
+            matches_of[player] += 1
+            places[player][match.places[seat] - 1] += 1
+            points[player] = round(points[player] + match.final_points[seat], 1)
+            net[player] += match.net_scores[seat]
+            for name_, value in match.counts[seat].items():
+                totals[player][name_] = totals[player].get(name_, 0) + value
+            for name_, value in match.yaku[seat].items():
+                yaku[player][name_] = yaku[player].get(name_, 0) + value
+    return [
+        PlayerStats(p, matches_of[p], tuple(places[p]), points[p], net[p], totals[p], yaku[p]) for p in sorted(totals)
+    ]

@@ -1,0 +1,146 @@
+"""``honba stats --format html``: the players' statistics as a self-contained page with charts.
+
+Made like the standings page (``replay.report_html``): CSS inline, no scripts, nothing
+loaded, charts drawn by matplotlib as inline SVG, every name from the data as text.
+"""
+
+from __future__ import annotations
+
+import io
+import warnings
+from collections.abc import Mapping
+from typing import Any
+
+import matplotlib
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+
+from replay.report_html import CSS, _int, _points, _signed, esc, standings_chart_svg
+
+PLACE_COLOURS = ("#0072B2", "#56B4E9", "#E69F00", "#D55E00")
+PLACE_NAMES = ("1st", "2nd", "3rd", "4th")
+
+
+def _percent(value: Any) -> str:
+    return f"{100 * float(value):.1f}%" if isinstance(value, int | float) else ""
+
+
+def _svg(figure: Figure, label: str) -> str:
+    buffer = io.StringIO()
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="Glyph .* missing from font")
+        figure.savefig(buffer, format="svg", metadata={"Date": None})
+    svg = buffer.getvalue()
+    start = svg.find("<svg")
+    svg = svg[start:] if start >= 0 else svg
+    return svg.replace("<svg ", f'<svg role="img" aria-label="{esc(label)}" ', 1).strip()
+
+
+def placement_chart_svg(data: Mapping[str, Any]) -> str:
+    """Each player's share of 1st to 4th places, one stacked bar a player, as an inline ``<svg>``."""
+    rows = [r for r in data.get("players") or [] if _int(r.get("matches"))]
+    if not rows:
+        return ""
+    with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "honba-stats", "font.size": 10}):
+        figure = Figure(figsize=(11, 0.9 + 0.45 * len(rows)), layout="constrained")
+        FigureCanvasAgg(figure)
+        axes = figure.add_subplot()
+        names = [str(r.get("player")) for r in rows]
+        ys = list(range(len(rows)))
+        left = [0.0] * len(rows)
+        for place in range(4):
+            shares = [float((r.get("place_rates") or [0, 0, 0, 0])[place]) * 100 for r in rows]
+            axes.barh(ys, shares, left=left, color=PLACE_COLOURS[place], label=PLACE_NAMES[place])
+            left = [a + b for a, b in zip(left, shares, strict=True)]
+        axes.set_yticks(ys)
+        labels = axes.set_yticklabels(names)
+        for text in labels:
+            text.set_parse_math(False)
+        axes.invert_yaxis()
+        axes.set_xlim(0, 100)
+        axes.set_xlabel("share of matches (%)")
+        for side in ("top", "right"):
+            axes.spines[side].set_visible(False)
+        axes.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+        return _svg(figure, "Placement distribution")
+
+
+def render_stats_html(data: dict[str, Any]) -> str:
+    """The statistics (``replay.player_stats.stats_data``) as a page to publish."""
+    scope = data.get("tournament")
+    title = f"Statistics of {scope}" if scope else "Statistics over every stored match"
+    rows = data.get("players") or []
+    header = (
+        "<tr><th>player</th><th>matches</th><th>avg place</th><th>1st</th><th>2nd</th><th>3rd</th><th>4th</th>"
+        "<th>points</th><th>net score</th><th>hands</th><th>win</th><th>self-drawn</th><th>deal-in</th>"
+        "<th>riichi</th><th>avg win</th><th>avg deal-in</th><th>ready at draw</th><th>dealer keeps</th>"
+        "<th>counters</th><th>deposits</th></tr>"
+    )
+    body = []
+    for row in rows:
+        places = "".join(f'<td class="num">{_int(c)}</td>' for c in row.get("place_counts") or [])
+        body.append(
+            f'<tr><td>{esc(row.get("player"))}</td><td class="num">{_int(row.get("matches"))}</td>'
+            f'<td class="num">{esc(row.get("average_place"))}</td>{places}'
+            f'<td class="num">{_points(row.get("points"))}</td><td class="num">{_signed(row.get("net_score"))}</td>'
+            f'<td class="num">{_int(row.get("hands"))}</td>'
+            + "".join(
+                f'<td class="num">{_percent(row.get(k))}</td>'
+                for k in ("win_rate", "self_drawn_share", "deal_in_rate", "riichi_rate")
+            )
+            + f'<td class="num">{_int(row.get("average_win")):,}</td>'
+            f'<td class="num">{_int(row.get("average_deal_in")):,}</td>'
+            f'<td class="num">{_percent(row.get("ready_at_draw_rate"))}</td>'
+            f'<td class="num">{_percent(row.get("dealer_keep_rate"))}</td>'
+            f'<td class="num">{_int(row.get("counters_won")):,}</td>'
+            f'<td class="num">{_int(row.get("deposits_won")):,}</td></tr>'
+        )
+    yaku_rows = "".join(
+        f'<tr><td>{esc(row.get("player"))}</td><td>{esc(name)}</td><td class="num">{_int(count)}</td></tr>'
+        for row in rows
+        for name, count in (row.get("yaku") or {}).items()
+    )
+    yaku = (
+        '<section id="yaku"><h2>Yaku</h2>\n<div class="wide"><table class="ledger">\n'
+        f"<thead><tr><th>player</th><th>yaku</th><th>wins</th></tr></thead>\n<tbody>\n{yaku_rows}\n</tbody>\n"
+        "</table></div>\n</section>\n"
+        if yaku_rows
+        else '<p class="muted">No yaku in these matches\' events (recorded wins and the logs imported so far '
+        "hold none).</p>\n"
+    )
+    placement = placement_chart_svg(data)
+    charts = ""
+    if placement:
+        charts += (
+            '<section id="placements"><h2>Placement distribution</h2>\n'
+            f"<figure>\n{placement}\n<figcaption>Each player's share of first to fourth places.</figcaption>\n"
+            "</figure>\n</section>\n"
+        )
+    # The cumulative points through the sessions: the standings page's chart, for the same players.
+    sessions_chart = standings_chart_svg({"by_session": data.get("by_session") or {}, "rows": rows})
+    if sessions_chart:
+        charts += (
+            '<section id="sessions"><h2>Points through the sessions</h2>\n'
+            f"<figure>\n{sessions_chart}\n<figcaption>Each player's cumulative points after every session."
+            "</figcaption>\n</figure>\n</section>\n"
+        )
+    in_progress = _int(data.get("in_progress"))
+    note = f"<p>{in_progress} matches still in progress do not count yet.</p>\n" if in_progress else ""
+    return (
+        "<!DOCTYPE html>\n"
+        '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n"
+        '<meta name="generator" content="honba stats">\n'
+        f"<title>{esc(title)} - honba</title>\n<style>{CSS}</style>\n</head>\n<body>\n"
+        f"<header><h1>{esc(title)}</h1>\n"
+        f"<p>{_int(data.get('matches'))} finished matches. Rates are shares of the hands played (win, deal-in, "
+        "riichi), of the wins (self-drawn), of the exhaustive draws (ready) and of the hands as dealer "
+        "(dealer keeps).</p></header>\n"
+        f"{note}"
+        f'<section id="stats"><h2>Players</h2>\n<div class="wide"><table class="ledger">\n'
+        f"<thead>{header}</thead>\n<tbody>\n{''.join(body)}\n</tbody>\n</table></div>\n</section>\n"
+        f"{charts}{yaku}"
+        '<p class="muted">Written by <code>honba stats</code> from the stored matches.</p>\n'
+        "</body>\n</html>\n"
+    )
