@@ -518,13 +518,29 @@ class Match(Aggregate):
         """The kind of an abortive draw against the players and the riichi declared.
 
         Four winds, four riichi and triple ron need four players; four riichi needs every
-        player's riichi declared in the hand. (Kongs are not recorded, so four kongs is
-        taken as stated.)
+        player's riichi declared in the hand. Four kongs is an abortive draw when four kongs
+        were declared by more than one player (four by one player play on: that player may
+        still win with four kongs); where the record names who declared the kongs, that is
+        checked, else the kind is taken as stated.
         """
         kind = result.kind.value.replace("_", " ")
         four_only = (AbortKind.FOUR_WINDS, AbortKind.FOUR_RIICHI, AbortKind.TRIPLE_RON)
         if result.kind in four_only and self.rules.players != 4:
             raise RuleViolation(f"{kind} needs four players; this match has {self.rules.players}")
+        for seat in result.kongs:
+            self._check_seat(seat, "kong declarer")
+        if len(result.kongs) > 4:
+            raise RuleViolation(f"a hand has at most four kongs, not {len(result.kongs)}")
+        if result.kind is AbortKind.FOUR_KONGS and result.kongs:
+            if len(result.kongs) != 4:
+                raise RuleViolation(
+                    f"four kongs is an abortive draw only after the fourth kong; {len(result.kongs)} were declared"
+                )
+            if len(set(result.kongs)) == 1:
+                raise RuleViolation(
+                    f"four kongs all declared by {self.players[result.kongs[0]]} do not abort the hand: "
+                    "it plays on (only kongs by more than one player do)"
+                )
         if result.kind is AbortKind.FOUR_RIICHI and len(result.riichi) != self.rules.players:
             declared = ", ".join(self.players[s] for s in result.riichi) or "nobody"
             raise RuleViolation(

@@ -27,6 +27,11 @@ def _tuple_of_ints(value: object) -> tuple[int, ...]:
     return tuple(int(v) for v in value)  # type: ignore[attr-defined]
 
 
+def _seat_list(value: object) -> tuple[int, ...]:
+    """Seats in order, repeats kept (one entry per kong declared, say)."""
+    return tuple(int(seat) for seat in value)  # type: ignore[attr-defined]
+
+
 def _seat_set(value: object) -> tuple[int, ...]:
     # Riichi declarations and ready hands are sets of seats: written in seat order, so that
     # two logs of one hand listing them in another order record the same fact.
@@ -232,10 +237,15 @@ class ExhaustiveDraw:
 
 @attrs.frozen
 class AbortiveDraw:
-    """A hand stopped before its end by an abortive condition."""
+    """A hand stopped before its end by an abortive condition.
+
+    ``kongs``: who declared each kong of the hand, in order (a seat once per kong), where the
+    record states it; a four-kongs draw is checked against it. Empty when not stated.
+    """
 
     kind: AbortKind = attrs.field(converter=AbortKind)
     riichi: tuple[Seat, ...] = attrs.field(default=(), converter=_seat_set)
+    kongs: tuple[Seat, ...] = attrs.field(default=(), converter=_seat_list)
 
 
 HandResult = WinResult | ExhaustiveDraw | AbortiveDraw
