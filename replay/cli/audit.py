@@ -16,12 +16,13 @@ from domain.rules import Ruleset, load_preset, parse_rule_text
 from domain.values import AbortiveDraw, AbortKind, ExhaustiveDraw, HandResult, Penalty
 from projections.ledger import correction_marks
 from replay.audit import AuditReport, build_report, read_sheet, report_data
-from replay.cli import penalty_fact, win_result
+from replay.cli.record import penalty_fact, win_result
+from replay.cli.shell import ClientKey, app, guarded, guarded_match, out, shell
 from replay.formats.record import check_record_text, fact_from_line
 from replay.integrity import MatchCheck, check_match, check_store, read_store_chain
 from replay.parsing import InputError, seat_of, seats_of
-from replay.render import describe_fact, json_text, ledger_table, state_lines, status_table
-from replay.shell import ClientKey, app, guarded, guarded_match, out, shell
+from replay.render import json_text, ledger_table, state_lines, status_table
+from replay.service.shapes import describe_fact
 
 By = Annotated[str, typer.Option("--by", help="Who makes the correction (the referee).")]
 Why = Annotated[str, typer.Option("--reason", help="Why the correction is made.")]
@@ -306,7 +307,7 @@ def audit(
             match, integrity, sheet=sheet, sheet_kind=sheet_kind, other_rules=other, as_played=as_played
         )
         if html is not None:
-            from replay.report_html import render_audit_html
+            from replay.html.pages import render_audit_html
 
             html.write_text(render_audit_html(report_data(report)), encoding="utf-8")
         return report

@@ -1,7 +1,7 @@
-"""The ``honba`` command: a thin shell over the application service.
+"""The recording commands of ``honba`` (start, win, draw, abort, penalty, end, status, log, list,
+export, rules, demo): read the input, call the application, print.
 
-Every command reads its input, calls the application, and prints; bad input
-gives one line on stderr and exit code 2, never a traceback.
+Bad input gives one line on stderr and exit code 2, never a traceback.
 """
 
 from __future__ import annotations
@@ -33,19 +33,11 @@ from domain.values import (
 )
 from projections.ledger import LedgerEntry, corrected_ledger, correction_marks
 from replay.app import DamagedMatch, HonbaApp
+from replay.cli.shell import ClientKey, app, err, guarded, guarded_match, out, rules_app, shell, warn_if_damaged
 from replay.formats.record import build_match, export_line_numbers, export_record, parse_record, unchained
 from replay.parsing import InputError, parse_override, parse_value, seat_of, seats_of
-from replay.render import (
-    json_text,
-    ledger_csv,
-    ledger_table,
-    log_data,
-    recorded_payments_lines,
-    state_data,
-    state_lines,
-    status_table,
-)
-from replay.shell import ClientKey, app, err, guarded, guarded_match, main, out, rules_app, shell, warn_if_damaged
+from replay.render import json_text, ledger_csv, ledger_table, recorded_payments_lines, state_lines, status_table
+from replay.service.shapes import log_data, state_data
 
 
 def _rules(preset: str, rules_file: Path | None, overrides: list[str] | None) -> Ruleset:
@@ -520,7 +512,8 @@ def rules_diff_command(
     guarded(run)
 
 
-DEMO_RECORD = Path(__file__).with_name("demo.jsonl")
+# The sample match is package data of ``replay`` (pyproject), one folder up.
+DEMO_RECORD = Path(__file__).parent.parent / "demo.jsonl"
 
 
 @app.command()
@@ -544,9 +537,3 @@ def demo(
         out.print(f"Try: honba --db {db} status {record.key}", markup=False, highlight=False)
 
     guarded(run)
-
-
-# The commands of these modules register themselves on the app.
-from replay import cli_audit, cli_logs, cli_stats, cli_tournaments  # noqa: E402, F401
-
-__all__ = ["app", "main"]

@@ -15,9 +15,9 @@ from rich.table import Table
 
 from domain.tournament import Tournament
 from projections.standings import tie_break_of
+from replay.cli.shell import app, guarded, out, progress_bar, shell
 from replay.parsing import InputError
 from replay.render import SafeConsole, json_text
-from replay.shell import app, guarded, out, progress_bar, shell
 from replay.tournaments import (
     StandingsReport,
     catch_up,
@@ -190,7 +190,7 @@ def standings(
     elif fmt == "csv":
         text = _csv(report)
     elif fmt == "html":
-        from replay.report_html import render_standings_html
+        from replay.html.pages import render_standings_html
 
         text = render_standings_html(data)
     else:
