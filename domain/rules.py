@@ -8,6 +8,7 @@ so editing a preset later cannot change a recorded match.
 
 from __future__ import annotations
 
+import functools
 import tomllib
 from collections.abc import Mapping
 from importlib import resources
@@ -404,6 +405,13 @@ def load_preset(name: str) -> Ruleset:
     """The preset of that name, e.g. ``tenhou`` or ``tenhou-sanma``."""
     if name not in preset_names():
         raise InvalidRules(f"unknown rules preset {name!r} (known: {', '.join(preset_names())})")
+    return _read_preset(name)
+
+
+# A preset is package data that never changes while honba runs, and a Ruleset is a frozen value:
+# each preset is read and checked once per process (a bulk import asks for it for every game).
+@functools.cache
+def _read_preset(name: str) -> Ruleset:
     text = (resources.files("domain") / "presets" / f"{name}.toml").read_text(encoding="utf-8")
     return parse_rule_text(text, source=f"preset {name}")
 

@@ -16,10 +16,11 @@ from typing import Annotated, Any
 import attrs
 import typer
 
+from domain.errors import RuleViolation
 from domain.match import Match
 from domain.progression import Fact
 from domain.rules import Ruleset, load_preset, parse_rule_text, preset_names, rules_diff
-from domain.scoring.payments import reverse_mangan
+from domain.scoring.payments import penalty_at
 from domain.values import (
     AbortiveDraw,
     AbortKind,
@@ -256,21 +257,17 @@ def penalty_fact(
     share: str | None,
     note: str,
 ) -> Penalty:
-    """A penalty as typed (``honba penalty``, ``honba amend ... penalty``), at the table ``state``."""
+    """A penalty as typed (``honba penalty``, ``honba amend ... penalty``), at the table ``state``.
+
+    The defaults and the reverse mangan's amount are the rules' (``domain.scoring.payments.penalty_at``).
+    """
     if share not in (None, "to_others", "off_table", "reverse_mangan"):
         raise InputError(f"--share must be to_others, reverse_mangan or off_table, not {share!r}")
-    how = share or rules.chombo_share
-    if share is None and amount is not None and how == "reverse_mangan":
-        how = "to_others"  # an amount of the referee's own is shared by the others
-    seat = seat_of(player, players)
-    if how == "reverse_mangan":
-        # The amount follows from who is dealer: 8,000 for a non-dealer, 12,000 for the dealer.
-        total = sum(reverse_mangan(seat, state, rules).values())
-        if amount is not None and amount != total:
-            raise InputError(f"a reverse mangan here is {total}, not {amount}: leave out --amount")
-    else:
-        total = amount if amount is not None else rules.chombo_amount
-    return Penalty(seat, total, kind, how, note)
+    try:
+        return penalty_at(seat_of(player, players), state, rules, amount=amount, kind=kind, share=share, note=note)
+    except RuleViolation as exc:
+        # Said in the command's own words: the amount is an option.
+        raise InputError(str(exc).replace("leave out the amount", "leave out --amount")) from None
 
 
 @app.command()

@@ -419,10 +419,11 @@ class _GameReader:
         k.ippatsu.add(seat)
         deltas = event.get("deltas")
         # The original mjai puts the stick in reach_accepted's deltas; later writers (Mortal,
-        # riichienv) leave it out of every delta, and it is then the usual 1000.
+        # riichienv) leave it out of every delta, and it is then the rules' stick.
         changes = self._ints(deltas, "deltas", k.players) if deltas is not None else None
         if changes is None:
-            changes = [-1000 if s == seat else 0 for s in range(k.players)]
+            stick = self._rules().riichi_deposit
+            changes = [-stick if s == seat else 0 for s in range(k.players)]
         k.reach_changes = [a + b for a, b in zip(k.reach_changes or [0] * k.players, changes, strict=True)]
         self._note_scores(event, k.players)
 
