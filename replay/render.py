@@ -83,13 +83,13 @@ def recorded_payments_lines(players: Sequence[str], entries: Sequence[LedgerEntr
 def status_table(players: Sequence[str], state: TableState, title: str) -> Table:
     """Each player's seat wind, score and place."""
     table = Table(title=title)
-    table.add_column("seat")
-    table.add_column("player")
-    table.add_column("wind")
-    table.add_column("score", justify="right")
-    table.add_column("place", justify="right")
+    table.add_column("seat", overflow="fold")
+    table.add_column("player", overflow="fold")
+    table.add_column("wind", overflow="fold")
+    table.add_column("score", justify="right", overflow="fold")
+    table.add_column("place", justify="right", overflow="fold")
     if state.final_points:
-        table.add_column("points", justify="right")
+        table.add_column("points", justify="right", overflow="fold")
     places = {seat: i + 1 for i, seat in enumerate(ranking(state.scores))}
     for seat, name in enumerate(players):
         row = [str(seat), name, seat_wind(seat, state), f"{state.scores[seat]:,}", str(places[seat])]
@@ -141,16 +141,16 @@ def ledger_table(
     """
     marks = marks or {}
     table = Table(title=title, show_lines=True)
-    table.add_column("pos", justify="right", style="dim")
+    table.add_column("pos", justify="right", style="dim", overflow="fold")
     if lines is not None:
-        table.add_column("line", justify="right", style="dim")
-    table.add_column("#", justify="right")
-    table.add_column("hand")
-    table.add_column("dealer")
-    table.add_column("result")
-    table.add_column("payments")
+        table.add_column("line", justify="right", style="dim", overflow="fold")
+    table.add_column("#", justify="right", overflow="fold")
+    table.add_column("hand", overflow="fold")
+    table.add_column("dealer", overflow="fold")
+    table.add_column("result", overflow="fold")
+    table.add_column("payments", overflow="fold")
     for name in players:
-        table.add_column(name, justify="right")
+        table.add_column(name, justify="right", overflow="fold")
     shown = {entry.position for entry in entries}
     rows: list[tuple[int, list[Any]]] = []
     for index, entry in enumerate(entries):
@@ -259,7 +259,7 @@ def print_verify_run(console: Console, run: VerifyRun) -> None:
     """The verify summary, then every disagreement, unsupported game and unreadable file."""
     summary = Table(title="Verification")
     for column in ("files", "games", "hands", "hands agreeing", "disagreements", "unsupported", "unreadable"):
-        summary.add_column(column, justify="right")
+        summary.add_column(column, justify="right", overflow="fold")
     data = run.as_dict()
     summary.add_row(
         str(data["files"]),
@@ -274,7 +274,7 @@ def print_verify_run(console: Console, run: VerifyRun) -> None:
     if data["disagreements"]:
         table = Table(title="Disagreements")
         for column in ("file", "game", "hand", "field", "log", "honba"):
-            table.add_column(column)
+            table.add_column(column, overflow="fold")
         for d in data["disagreements"]:
             table.add_row(d["file"], d["game"], d["hand"], d["field"], str(d["log"]), str(d["honba"]))
         console.print(table)

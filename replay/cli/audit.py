@@ -163,7 +163,7 @@ def undo(
 def _checks_table(checks: list[MatchCheck], title: str) -> Table:
     table = Table(title=title)
     for column in ("match or file", "events", "status", "head digest"):
-        table.add_column(column)
+        table.add_column(column, overflow="fold")
     for check in checks:
         if check.intact:
             status = "; ".join(("intact", *check.notes))
@@ -342,7 +342,7 @@ def _print_audit(report: AuditReport, data: dict[str, Any]) -> None:
     if report.corrections:
         table = Table(title="Corrections (the originals stay in the log)")
         for column in ("pos", "kind", "entry", "original", "replacement", "by", "reason", "when"):
-            table.add_column(column)
+            table.add_column(column, overflow="fold")
         for c in report.corrections:
             table.add_row(
                 str(c.position),
@@ -377,9 +377,9 @@ def _print_audit(report: AuditReport, data: dict[str, Any]) -> None:
     if report.what_if is not None:
         what = report.what_if
         table = Table(title=f"What if: {match.rules.name} against {what.rules.name}")
-        table.add_column("")
+        table.add_column("", overflow="fold")
         for name in players:
-            table.add_column(name, justify="right")
+            table.add_column(name, justify="right", overflow="fold")
         table.add_row("final scores", *(f"{s:,}" for s in report.final.scores))
         table.add_row(f"under {what.rules.name}", *(f"{s:,}" for s in what.final_scores))
         table.add_row(

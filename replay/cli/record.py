@@ -390,7 +390,7 @@ def list_matches(ctx: typer.Context) -> None:
 
         table = Table(title="Matches")
         for column in ("key", "rules", "players", "source"):
-            table.add_column(column)
+            table.add_column(column, overflow="fold")
         damaged = []
         for summary in shell(ctx).app.list_matches():
             source = ", ".join(f"{k}={v}" for k, v in summary.source.items())
@@ -478,8 +478,8 @@ def rules_show(preset: Annotated[str, typer.Argument(help="A preset name or a TO
 
         rules = _rules_ref(preset)
         table = Table(title=f"Rules: {preset} ({rules.description})" if rules.description else f"Rules: {preset}")
-        table.add_column("rule")
-        table.add_column("value")
+        table.add_column("rule", overflow="fold")
+        table.add_column("value", overflow="fold")
         for name, value in rules.to_dict().items():
             table.add_row(name, json.dumps(value, ensure_ascii=False))
         out.print(table)
@@ -499,9 +499,9 @@ def rules_diff_command(
 
         differences = rules_diff(_rules_ref(first), _rules_ref(second))
         table = Table(title=f"{first} vs {second}: {len(differences)} rule values differ")
-        table.add_column("rule")
-        table.add_column(first)
-        table.add_column(second)
+        table.add_column("rule", overflow="fold")
+        table.add_column(first, overflow="fold")
+        table.add_column(second, overflow="fold")
         for name, left, right in differences:
             table.add_row(name, json.dumps(left, ensure_ascii=False), json.dumps(right, ensure_ascii=False))
         out.print(table)

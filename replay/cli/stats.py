@@ -114,7 +114,7 @@ def stats_table(data: dict[str, Any]) -> Table:
         if column == "player":
             table.add_column(column, overflow="fold", min_width=8)
         else:
-            table.add_column(column, justify="right")
+            table.add_column(column, justify="right", overflow="fold")
     for row in data["players"]:
         table.add_row(
             Text(row["player"]),  # a name is text, never markup

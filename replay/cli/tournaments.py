@@ -133,7 +133,7 @@ def show(ctx: typer.Context, name: Name) -> None:
         out.print("Aliases: " + ", ".join(f"{a} = {p}" for a, p in sorted(tournament.aliases.items())), markup=False)
     table = Table(title="Matches")
     for column in ("match", "session", "table"):
-        table.add_column(column)
+        table.add_column(column, overflow="fold")
     for key, (session, number) in sorted(tournament.matches.items(), key=lambda item: (item[1][0], item[0])):
         table.add_row(key, str(session), "" if number is None else str(number))
     out.print(table)
@@ -227,7 +227,7 @@ def _table(report: StandingsReport, after: int | None) -> Table:
         "4th",
         "penalties",
     ):
-        table.add_column(column, justify="right" if column not in ("player",) else "left")
+        table.add_column(column, justify="right" if column not in ("player",) else "left", overflow="fold")
     for row in report.rows:
         table.add_row(
             str(row.rank),
