@@ -4,6 +4,8 @@
   record file, the application);
 - a penalty's defaults and the reverse mangan's size: ``domain.scoring.payments.penalty_at``
   (``honba penalty`` and ``honba amend ... penalty``);
+- the special hands' names: ``domain.rules.SPECIAL_HANDS``, each with its check;
+- a choice-valued rule's values: one ``Literal`` in ``domain.rules``, its field's type and its check;
 - a preset is read once per process: ``domain.rules.load_preset``;
 - the riichi stick is the rules' ``riichi_deposit`` (the tenhou.net/6 export, the mjai reader).
 """
@@ -11,15 +13,17 @@
 from __future__ import annotations
 
 import json
+from typing import get_args
 
 import pytest
 
 from domain.amendments import early_end_reason
-from domain.errors import HonbaError, RuleViolation
+from domain.errors import HonbaError, InvalidRules, RuleViolation
 from domain.match import Match
 from domain.progression import initial_state
-from domain.rules import load_preset
+from domain.rules import SPECIAL_HANDS, ChomboShare, load_preset
 from domain.scoring.payments import penalty_at
+from domain.special_hands import CHECKS
 from domain.values import ExhaustiveDraw, PenaltyShare
 from replay.formats.record import RecordError, parse_record
 from replay.formats.tenhou_json_out import export_tenhou_json
@@ -85,6 +89,22 @@ def test_an_amount_of_the_referees_own_is_shared_by_the_others_under_reverse_man
 def test_an_unknown_share_is_refused() -> None:
     with pytest.raises(HonbaError):
         penalty_at(1, initial_state(TENHOU), TENHOU, share="to_the_house")
+
+
+# Choice-valued rules: one list of values, the field's type and the rule file's check.
+
+
+def test_a_chombo_share_is_one_of_the_penalty_shares_and_nothing_else() -> None:
+    assert set(get_args(ChomboShare)) == {share.value for share in PenaltyShare}
+    with pytest.raises(InvalidRules, match="to_others, off_table, reverse_mangan"):
+        TENHOU.with_overrides({"chombo_share": "to_the_house"}, source="test")
+
+
+# Special hands.
+
+
+def test_every_special_hand_a_rule_file_may_name_has_its_check_and_no_other() -> None:
+    assert tuple(CHECKS) == SPECIAL_HANDS
 
 
 # Presets.

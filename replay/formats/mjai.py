@@ -27,6 +27,7 @@ from mahjong.shanten import Shanten
 
 from domain.errors import InvalidRules
 from domain.rules import Ruleset, load_preset
+from domain.scoring.payments import nearest_winner
 from domain.values import (
     AbortiveDraw,
     AbortKind,
@@ -506,11 +507,9 @@ class _GameReader:
 
     def _wins(self, k: _Kyoku, rules: Ruleset) -> tuple[tuple[Win, ...], str]:
         """The wins with their values; missing values from the payment each recorded."""
-        discarder = k.horas[0].win.discarder
-        # The winner nearest the discarder takes the counters and the deposits.
-        taker = min(
-            k.horas, key=lambda h: (h.win.winner - (discarder if discarder is not None else h.win.winner)) % k.players
-        )
+        # The winner nearest the discarder takes the counters and the deposits (the domain's rule).
+        nearest = nearest_winner(WinResult(tuple(h.win for h in k.horas)), k.players)
+        taker = next(h for h in k.horas if h.win is nearest)
         wins: list[Win] = []
         source = "log"
         for hora in k.horas:
