@@ -158,3 +158,13 @@ def test_projections_and_the_sqlite_store_never_load_postgresql() -> None:
         names = [a.name for n in top if isinstance(n, ast.Import) for a in n.names]
         names += [n.module or "" for n in top if isinstance(n, ast.ImportFrom)]
         assert not any(n.split(".")[0] == "psycopg" or n == "eventsourcing.postgres" for n in names), module
+
+
+def test_every_package_is_listed_for_a_non_editable_install() -> None:
+    # ``pip install .`` ships only the packages pyproject names; a package left out imports
+    # in the editable install the tests use and fails in a user's.
+    import tomllib
+
+    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["packages"])
+    packages = {module_name(p.parent / "__init__.py") for top in PACKAGES for p in (ROOT / top).rglob("__init__.py")}
+    assert packages <= listed
