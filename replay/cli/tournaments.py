@@ -6,18 +6,17 @@ import contextlib
 import csv
 import io
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
-import attrs
 import typer
 from eventsourcing.popo import POPOFactory
 from rich.table import Table
 
 from domain.tournament import Tournament
-from projections.standings import tie_break_of
 from replay.cli.shell import app, guarded, out, progress_bar, shell
 from replay.parsing import InputError
 from replay.render import SafeConsole, json_text
+from replay.service.standings import standings_data
 from replay.tournaments import (
     StandingsReport,
     catch_up,
@@ -139,28 +138,6 @@ def show(ctx: typer.Context, name: Name) -> None:
     out.print(table)
     for key, why in sorted(tournament.detached.items()):
         out.print(f"Detached: {key} ({why})", markup=False)
-
-
-def standings_data(report: StandingsReport) -> dict[str, Any]:
-    """The standings for tools and the HTML page."""
-    return {
-        "tournament": report.name,
-        "sessions": list(report.sessions),
-        "in_progress": report.in_progress,
-        "tie_break": tie_break_of(s for s, _session in report.summaries),
-        "rows": [attrs.asdict(row) for row in report.rows],
-        "by_session": {str(k): v for k, v in report.by_session.items()},
-        "matches": [
-            {
-                "match": s.key,
-                "session": session,
-                "players": list(s.players),
-                "final_points": list(s.final_points),
-                "finished": s.finished,
-            }
-            for s, session in report.summaries
-        ],
-    }
 
 
 @app.command()
