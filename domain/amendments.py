@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 
 import attrs
 
+from domain.errors import RuleViolation
 from domain.progression import Fact, deal_passes, evolve, match_end_reason
 from domain.rules import Ruleset
 from domain.values import (
@@ -28,6 +29,21 @@ from domain.values import (
 
 # The ends the rules decide; any other reason (agreed, a time limit) is the players' own and stands.
 AUTOMATIC_ENDS = frozenset({"complete", "bust", "dealer_stop"})
+
+
+def early_end_reason(reason: object) -> str:
+    """The reason of an end written by hand, refused when the rules alone decide it.
+
+    ``complete``, ``bust`` and ``dealer_stop`` ends are never written (the rules
+    find them again on load), so an early end under one of those names would be
+    lost on export.
+    """
+    text = str(reason).strip() if isinstance(reason, str) else ""
+    if not text:
+        raise RuleViolation("an early end needs a reason, e.g. agreed or time limit")
+    if text in AUTOMATIC_ENDS:
+        raise RuleViolation(f"the rules decide a {text!r} end by themselves; give an early end another reason")
+    return text
 
 
 @attrs.frozen

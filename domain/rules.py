@@ -8,17 +8,39 @@ so editing a preset later cannot change a recorded match.
 
 from __future__ import annotations
 
+import functools
 import tomllib
 from collections.abc import Mapping
 from importlib import resources
-from typing import Any
+from typing import Any, Literal, get_args
 
 import attrs
 
 from domain.errors import InvalidRules
 
+# The values a choice-valued rule may take, each written once: the type of its field (a typo in
+# the code is a type error) and the values a rule file is checked against (``_choice``).
+Length = Literal["east", "south", "west", "north"]
+Scoring = Literal["riichi", "points"]
+SettlingUnit = Literal["han", "faan", "doubles"]
+LoserPayment = Literal["discarder_pays_all", "discarder_pays_alone", "each_loser"]
+ExtraHandCounter = Literal["counters", "extra_hands"]
+GoulashDraw = Literal["carry", "return"]
+MinimumUnit = Literal["han", "faan", "doubles", "points"]
+MinimumRaiseCounter = Literal["counters", "extra_hands"]
+MultipleRonCounters = Literal["nearest", "each"]
+LeftoverDeposits = Literal["top", "lost"]
+DealPassesAfterDraw = Literal["always", "never", "unless_dealer_ready"]
+UmaTies = Literal["seat_order", "split"]
+PointsRounding = Literal["tenhou", "none"]
+FinalPointsBy = Literal["uma", "net_score", "table_points"]
+StandingsTieBreak = Literal["placement", "net_score"]
+ChomboShare = Literal["to_others", "off_table", "reverse_mangan"]
 
-def _choice(*allowed: str) -> Any:
+
+def _choice(choices: Any) -> Any:
+    allowed: tuple[str, ...] = get_args(choices)
+
     def check(_inst: object, attribute: attrs.Attribute[Any], value: object) -> None:
         if value not in allowed:
             raise InvalidRules(f"rule {attribute.name!r}: {value!r} is not one of {', '.join(allowed)}")
@@ -109,7 +131,7 @@ class Ruleset:
     target_score: int = attrs.field(default=0, validator=_between(0, 1_000_000))
     # The last scheduled round: "east" (east-only), "south" (hanchan), or "west"/"north" for the
     # classical game of four rounds (16 hands or more).
-    length: str = attrs.field(default="south", validator=_choice("east", "south", "west", "north"))
+    length: Length = attrs.field(default="south", validator=_choice(Length))
     # Winds the match may extend into while nobody has reached the return score.
     extension_winds: int = attrs.field(default=1, validator=_between(0, 3))
     # In the extension every hand is sudden death: the first hand that leaves someone at the
@@ -123,7 +145,7 @@ class Ruleset:
     # How a hand's value becomes a score. "riichi": han and fu (fu x 2^(2+han)) below the
     # settling table, base points paid in shares; "points": basic points doubled per double
     # (or 2^faan), cut to the limit, paid as the winner's score.
-    scoring: str = attrs.field(default="riichi", validator=_choice("riichi", "points"))
+    scoring: Scoring = attrs.field(default="riichi", validator=_choice(Scoring))
     # Limit points: the mangan base (2000) in riichi, the traditional 500 in classical rules,
     # the laak (16) in Hong Kong; 0 = no limit.
     limit: int = attrs.field(default=2000, validator=_between(0, 1_000_000))
@@ -132,7 +154,7 @@ class Ruleset:
     settling_table: tuple[tuple[int, int], ...] = attrs.field(
         default=((5, 100), (6, 150), (8, 200), (11, 300), (13, 400)), converter=_table, validator=_table_check
     )
-    settling_unit: str = attrs.field(default="han", validator=_choice("han", "faan", "doubles"))
+    settling_unit: SettlingUnit = attrs.field(default="han", validator=_choice(SettlingUnit))
     kiriage_mangan: bool = attrs.field(default=False, validator=_flag)
     max_yakuman_multiple: int = attrs.field(default=6, validator=_between(1, 6))
     # Points family: the score of a hand with no faan/doubles, and its rounding.
@@ -143,9 +165,7 @@ class Ruleset:
 
     # Who pays. On a discard: the discarder pays for all losers, only his own share, or
     # every loser pays as on a self-drawn win. East (the dealer) pays and receives double.
-    loser_payment: str = attrs.field(
-        default="discarder_pays_all", validator=_choice("discarder_pays_all", "discarder_pays_alone", "each_loser")
-    )
+    loser_payment: LoserPayment = attrs.field(default="discarder_pays_all", validator=_choice(LoserPayment))
     east_double: bool = attrs.field(default=True, validator=_flag)
     # Payment doubles of the Chinese Modern scheme (Hong Kong): on a self-drawn win each loser
     # pays double; on a discard the discarder's own share is double. Like East's double they
@@ -167,7 +187,7 @@ class Ruleset:
     # counter from each loser. It counts Japanese counters or the extra hands of the dealer.
     extra_hand_bonus_enabled: bool = attrs.field(default=True, validator=_flag)
     extra_hand_bonus: int = attrs.field(default=100, validator=_between(1, 2000))
-    extra_hand_counter: str = attrs.field(default="counters", validator=_choice("counters", "extra_hands"))
+    extra_hand_counter: ExtraHandCounter = attrs.field(default="counters", validator=_choice(ExtraHandCounter))
     # The two boxes of seed 000's options: "Pay to any winner" (not only a dealer winner) and
     # "Paid by East and only if non-East wins self-drawn or on East's discard" (Taiwanese: East
     # alone pays a non-East winner, just for himself; nothing on a non-East's discard unless
@@ -186,13 +206,13 @@ class Ruleset:
     # and its winner collects it; when the Goulash deal is drawn too, the pool is carried into the
     # next one or the stakes are returned. 0 = no Goulash.
     goulash_stake: int = attrs.field(default=0, validator=_between(0, 100_000))
-    goulash_draw: str = attrs.field(default="carry", validator=_choice("carry", "return"))
+    goulash_draw: GoulashDraw = attrs.field(default="carry", validator=_choice(GoulashDraw))
 
     # Minimum value of a win, raised by one from the given count of counters or extra hands.
     minimum: int = attrs.field(default=1, validator=_between(0, 100_000))
-    minimum_unit: str = attrs.field(default="han", validator=_choice("han", "faan", "doubles", "points"))
+    minimum_unit: MinimumUnit = attrs.field(default="han", validator=_choice(MinimumUnit))
     minimum_raise_from: int = attrs.field(default=0, validator=_between(0, 100))
-    minimum_raise_counter: str = attrs.field(default="counters", validator=_choice("counters", "extra_hands"))
+    minimum_raise_counter: MinimumRaiseCounter = attrs.field(default="counters", validator=_choice(MinimumRaiseCounter))
 
     # Special hands by the way of going out (seed 004), scored as this percent of the limit.
     special_hands: tuple[str, ...] = attrs.field(default=(), converter=_names, validator=_special_check)
@@ -213,8 +233,8 @@ class Ruleset:
     # With several winners on one discard: the extra-hand bonus to each winner as if alone
     # (seed 000), or only to the winner nearest the discarder, who also takes the deposits
     # (Tenhou; its presets say so).
-    multiple_ron_counters: str = attrs.field(default="each", validator=_choice("nearest", "each"))
-    leftover_deposits: str = attrs.field(default="top", validator=_choice("top", "lost"))
+    multiple_ron_counters: MultipleRonCounters = attrs.field(default="each", validator=_choice(MultipleRonCounters))
+    leftover_deposits: LeftoverDeposits = attrs.field(default="top", validator=_choice(LeftoverDeposits))
 
     # Draws.
     noten_pool: int = attrs.field(default=3000, validator=_between(0, 100000))
@@ -223,8 +243,8 @@ class Ruleset:
 
     # Progression: when the deal passes.
     deal_passes_after_dealer_win: bool = attrs.field(default=False, validator=_flag)
-    deal_passes_after_draw: str = attrs.field(
-        default="unless_dealer_ready", validator=_choice("always", "never", "unless_dealer_ready")
+    deal_passes_after_draw: DealPassesAfterDraw = attrs.field(
+        default="unless_dealer_ready", validator=_choice(DealPassesAfterDraw)
     )
     deal_passes_after_abortive_draw: bool = attrs.field(default=False, validator=_flag)
 
@@ -233,7 +253,7 @@ class Ruleset:
     oka_to_top: bool = attrs.field(default=True, validator=_flag)
     # Tied players: ranked by seat order from the first dealer (Tenhou), or sharing the uma and
     # oka of the places they hold (WRC, M-League).
-    uma_ties: str = attrs.field(default="seat_order", validator=_choice("seat_order", "split"))
+    uma_ties: UmaTies = attrs.field(default="seat_order", validator=_choice(UmaTies))
     # Floating uma: one row of uma by place for each count of players ending below the start
     # score (1, 2, 3 sinkers), as some leagues play; empty = the fixed uma above.
     uma_floating: tuple[tuple[int, ...], ...] = attrs.field(default=(), converter=_table)
@@ -241,22 +261,22 @@ class Ruleset:
     penalties_after_uma: bool = attrs.field(default=False, validator=_flag)
     # "tenhou": final scores rounded to the thousand, half away from zero, the top takes
     # the remainder; "none": tenths kept.
-    points_rounding: str = attrs.field(default="tenhou", validator=_choice("tenhou", "none"))
+    points_rounding: PointsRounding = attrs.field(default="tenhou", validator=_choice(PointsRounding))
     # What a match's final points are, the points standings add up: "uma" as above (riichi);
     # "net_score", the final score less the start score (the points families, whose tournaments
     # add up the scores); "table_points", the table points of the place below, tied players
     # sharing those of the places they hold (Chinese Official / MCR: 4-2-1-0).
-    final_points_by: str = attrs.field(default="uma", validator=_choice("uma", "net_score", "table_points"))
+    final_points_by: FinalPointsBy = attrs.field(default="uma", validator=_choice(FinalPointsBy))
     table_points: tuple[int, ...] = attrs.field(default=(), converter=_names, validator=_table_points_check)
     # What breaks a tie in points in the standings first: "placement" (average place, then first
     # places, then net score: riichi) or "net_score" (then average place and first places).
-    standings_tie_break: str = attrs.field(default="placement", validator=_choice("placement", "net_score"))
+    standings_tie_break: StandingsTieBreak = attrs.field(default="placement", validator=_choice(StandingsTieBreak))
 
     # Penalties.
     chombo_amount: int = attrs.field(default=8000, validator=_between(0, 100000))
     # How a penalty is paid: shared by the others, paid as a reverse mangan (riichi chombo),
     # or taken off the offender's score only.
-    chombo_share: str = attrs.field(default="to_others", validator=_choice("to_others", "off_table", "reverse_mangan"))
+    chombo_share: ChomboShare = attrs.field(default="to_others", validator=_choice(ChomboShare))
 
     def __attrs_post_init__(self) -> None:
         if len(self.uma) != self.players:
@@ -404,6 +424,13 @@ def load_preset(name: str) -> Ruleset:
     """The preset of that name, e.g. ``tenhou`` or ``tenhou-sanma``."""
     if name not in preset_names():
         raise InvalidRules(f"unknown rules preset {name!r} (known: {', '.join(preset_names())})")
+    return _read_preset(name)
+
+
+# A preset is package data that never changes while honba runs, and a Ruleset is a frozen value:
+# each preset is read and checked once per process (a bulk import asks for it for every game).
+@functools.cache
+def _read_preset(name: str) -> Ruleset:
     text = (resources.files("domain") / "presets" / f"{name}.toml").read_text(encoding="utf-8")
     return parse_rule_text(text, source=f"preset {name}")
 

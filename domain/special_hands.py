@@ -150,15 +150,20 @@ def dealer_consecutive_wins(win: Win, state: TableState, rules: Ruleset) -> str 
     return None
 
 
+# The names of the special hands are the rules' (``domain.rules.SPECIAL_HANDS``, what a rule file may
+# list); each check is the function of the same name, so the list is written once.
 CHECKS: dict[str, Callable[[Win, TableState, Ruleset], str | None]] = {
-    "heavenly_hand": heavenly_hand,
-    "earthly_hand": earthly_hand,
-    "moon_from_the_bottom_of_the_sea": moon_from_the_bottom_of_the_sea,
-    "plum_blossom_on_the_roof": plum_blossom_on_the_roof,
-    "scratching_a_carrying_pole": scratching_a_carrying_pole,
-    "kong_on_kong": kong_on_kong,
-    "thirteen_discarded_orphans": thirteen_discarded_orphans,
-    "dealer_consecutive_wins": dealer_consecutive_wins,
+    check.__name__: check
+    for check in (
+        heavenly_hand,
+        earthly_hand,
+        moon_from_the_bottom_of_the_sea,
+        plum_blossom_on_the_roof,
+        scratching_a_carrying_pole,
+        kong_on_kong,
+        thirteen_discarded_orphans,
+        dealer_consecutive_wins,
+    )
 }
 
 

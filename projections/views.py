@@ -3,9 +3,10 @@
 A view is an ``eventsourcing`` tracking recorder: every write of view documents
 also records the position of the last event it took into account, in the same
 transaction, so each event counts exactly once (writing a position again raises
-``IntegrityError`` and changes nothing). One class per store: in memory, SQLite
-(a file of its own, beside the event store's) and PostgreSQL (tables of their own
-in the same database).
+``IntegrityError`` and changes nothing). This module holds the protocol
+(``DocumentView``, ``ViewMoved``) and the one in memory, which the projection and
+its tests need; the SQLite and PostgreSQL views, which speak SQL, are the store's
+(``replay/store/views.py``, ``replay/store/postgres_views.py``).
 """
 
 from __future__ import annotations
@@ -18,16 +19,14 @@ from typing import Any
 
 from eventsourcing.persistence import IntegrityError, Tracking, TrackingRecorder
 from eventsourcing.popo import POPOTrackingRecorder
-from eventsourcing.postgres import PostgresDatastore, PostgresTrackingRecorder
-from eventsourcing.sqlite import SQLiteDatastore, SQLiteTrackingRecorder
-from psycopg.sql import SQL, Identifier
 
 
 class ViewMoved(IntegrityError):
     """Another writer moved the view on since this one read its position: fold again from there."""
 
 
-def _moved(tracking: Tracking, expected: int | None) -> ViewMoved:
+def moved(tracking: Tracking, expected: int | None) -> ViewMoved:
+    """The error a compare-and-set write raises when the view is no longer where its writer read it."""
     return ViewMoved(
         f"the view is no longer at {expected or 0} (writing {tracking.notification_id} for {tracking.application_name})"
     )
@@ -82,7 +81,7 @@ class POPODocumentView(POPOTrackingRecorder, DocumentView):
     def put_docs(self, changes: Changes, tracking: Tracking, *, expected: int | None = None) -> None:
         with self._database_lock, self._docs_lock:
             if expected is not None and (self._max_tracking_ids[tracking.application_name] or 0) != expected:
-                raise _moved(tracking, expected)
+                raise moved(tracking, expected)
             self._assert_tracking_uniqueness(tracking)
             for key, data in changes.items():
                 if data is None:
@@ -92,142 +91,9 @@ class POPODocumentView(POPOTrackingRecorder, DocumentView):
             self._insert_tracking(tracking)
 
 
-class SQLiteDocumentView(SQLiteTrackingRecorder, DocumentView):
-    """Documents in a SQLite file of their own."""
-
-    def __init__(self, datastore: SQLiteDatastore, **kwargs: Any):
-        super().__init__(datastore, **kwargs)
-
-    def construct_create_table_statements(self) -> list[str]:
-        return [
-            *super().construct_create_table_statements(),
-            f"CREATE TABLE IF NOT EXISTS {TABLE} "
-            "(kind TEXT, key TEXT, data TEXT, PRIMARY KEY (kind, key)) WITHOUT ROWID",
-        ]
-
-    def get_doc(self, kind: str, key: str) -> dict[str, Any] | None:
-        with self.datastore.transaction(commit=False) as c:
-            c.execute(f"SELECT data FROM {TABLE} WHERE kind = ? AND key = ?", (kind, key))
-            row = c.fetchone()
-        return None if row is None else dict(json.loads(row[0]))
-
-    def docs(self, kind: str, prefix: str = "") -> list[tuple[str, dict[str, Any]]]:
-        with self.datastore.transaction(commit=False) as c:
-            c.execute(
-                f"SELECT key, data FROM {TABLE} WHERE kind = ? AND substr(key, 1, ?) = ? ORDER BY key",
-                (kind, len(prefix), prefix),
-            )
-            rows = c.fetchall()
-        return [(row[0], json.loads(row[1])) for row in rows]
-
-    def put_docs(self, changes: Changes, tracking: Tracking, *, expected: int | None = None) -> None:
-        with self.datastore.transaction(commit=True) as c:
-            if expected is None:
-                self._insert_tracking(c, tracking)
-            else:
-                # The first statement writes, so the transaction holds the write lock from here on
-                # (a deferred transaction that read first could not take it after another wrote).
-                if expected:
-                    c.execute(
-                        "UPDATE tracking SET notification_id = ? WHERE application_name = ? AND notification_id = ? "
-                        "RETURNING notification_id",
-                        (tracking.notification_id, tracking.application_name, expected),
-                    )
-                else:
-                    c.execute(
-                        "INSERT INTO tracking VALUES (?, ?) ON CONFLICT DO NOTHING RETURNING notification_id",
-                        (tracking.application_name, tracking.notification_id),
-                    )
-                if c.fetchone() is None:
-                    raise _moved(tracking, expected)
-            for (kind, key), data in changes.items():
-                if data is None:
-                    c.execute(f"DELETE FROM {TABLE} WHERE kind = ? AND key = ?", (kind, key))
-                else:
-                    c.execute(
-                        f"INSERT INTO {TABLE} VALUES (?, ?, ?) "
-                        "ON CONFLICT (kind, key) DO UPDATE SET data = excluded.data",
-                        (kind, key, json.dumps(data, sort_keys=True)),
-                    )
-
-
-class PostgresDocumentView(PostgresTrackingRecorder, DocumentView):
-    """Documents in a table of their own in the PostgreSQL database."""
-
-    def __init__(self, datastore: PostgresDatastore, **kwargs: Any):
-        # The library's factory names the tracking table after the environment's name (the
-        # application's, or the projection runner's): one name here, so that the catch-up of
-        # ``honba standings`` and the live runner share the same tracking records.
-        kwargs["tracking_table_name"] = "honba_view_tracking"
-        super().__init__(datastore, **kwargs)
-        self.sql_create_statements.append(
-            SQL("CREATE TABLE IF NOT EXISTS {0}.{1} (kind text, key text, data text, PRIMARY KEY (kind, key))").format(
-                Identifier(self.datastore.schema), Identifier(TABLE)
-            )
-        )
-
-    def _table(self) -> Any:
-        return SQL("{0}.{1}").format(Identifier(self.datastore.schema), Identifier(TABLE))
-
-    def get_doc(self, kind: str, key: str) -> dict[str, Any] | None:
-        with self.datastore.transaction(commit=False) as curs:
-            curs.execute(SQL("SELECT data FROM {0} WHERE kind = %s AND key = %s").format(self._table()), (kind, key))
-            row = curs.fetchone()
-        return None if row is None else dict(json.loads(row["data"]))
-
-    def docs(self, kind: str, prefix: str = "") -> list[tuple[str, dict[str, Any]]]:
-        with self.datastore.transaction(commit=False) as curs:
-            curs.execute(
-                SQL("SELECT key, data FROM {0} WHERE kind = %s AND starts_with(key, %s) ORDER BY key").format(
-                    self._table()
-                ),
-                (kind, prefix),
-            )
-            rows = curs.fetchall()
-        return [(row["key"], json.loads(row["data"])) for row in rows]
-
-    def put_docs(self, changes: Changes, tracking: Tracking, *, expected: int | None = None) -> None:
-        with self.datastore.transaction(commit=True) as curs:
-            if expected is None:
-                self._insert_tracking(curs, tracking)
-            else:
-                tracking_table = SQL("{0}.{1}").format(
-                    Identifier(self.datastore.schema), Identifier(self.tracking_table_name)
-                )
-                # The row lock of the update queues concurrent writers; a writer that waited finds
-                # the position changed (read committed re-checks the condition) and updates nothing.
-                if expected:
-                    curs.execute(
-                        SQL(
-                            "UPDATE {0} SET notification_id = %s WHERE application_name = %s AND notification_id = %s"
-                        ).format(tracking_table),
-                        (tracking.notification_id, tracking.application_name, expected),
-                    )
-                else:
-                    curs.execute(
-                        SQL("INSERT INTO {0} VALUES (%s, %s) ON CONFLICT DO NOTHING").format(tracking_table),
-                        (tracking.application_name, tracking.notification_id),
-                    )
-                if curs.rowcount != 1:
-                    raise _moved(tracking, expected)
-            for (kind, key), data in changes.items():
-                if data is None:
-                    curs.execute(SQL("DELETE FROM {0} WHERE kind = %s AND key = %s").format(self._table()), (kind, key))
-                else:
-                    curs.execute(
-                        SQL(
-                            "INSERT INTO {0} VALUES (%s, %s, %s) "
-                            "ON CONFLICT (kind, key) DO UPDATE SET data = EXCLUDED.data"
-                        ).format(self._table()),
-                        (kind, key, json.dumps(data, sort_keys=True)),
-                    )
-
-
 __all__ = [
     "DocumentView",
     "IntegrityError",
     "POPODocumentView",
-    "PostgresDocumentView",
-    "SQLiteDocumentView",
     "ViewMoved",
 ]

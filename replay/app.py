@@ -46,15 +46,14 @@ from domain.match import Match, MatchContent, match_content, match_id
 from domain.progression import Fact
 from domain.rules import Ruleset
 from domain.values import HandResult, Penalty, TableState, without_details
-from replay.formats.record import early_end_reason
 from replay.identity import GameIdentity, game_fingerprint, identity_id
 from replay.seal import STORE_CHAIN_ID, Seal, StoreChain, link, seal_id
 
 DB_ENV = "HONBA_DB"
 MEMORY = ":memory:"
 POSTGRES = "eventsourcing.postgres"
-# honba's PostgreSQL recorder (replay/pgstore.py), imported only when PostgreSQL is used.
-POSTGRES_RECORDER = "replay.pgstore:HonbaPostgresRecorder"
+# honba's PostgreSQL recorder (replay/store/pgstore.py), imported only when PostgreSQL is used.
+POSTGRES_RECORDER = "replay.store.pgstore:HonbaPostgresRecorder"
 POSTGRES_URL_FORM = "postgresql://user:password@host:port/dbname"
 # Opening a new PostgreSQL store from several processes at once: their CREATE statements race.
 OPEN_TRIES = 6
@@ -535,7 +534,7 @@ class HonbaApp(Application[UUID]):
 
     def end(self, key: str, reason: str, *, client_key: str | None = None) -> Match:
         """End a stored match early; ``reason`` may not be one the rules decide (complete, bust, dealer_stop)."""
-        return self._command(key, lambda match: match.end(early_end_reason(reason), client_key=client_key), client_key)
+        return self._command(key, lambda match: match.end(reason, client_key=client_key), client_key)
 
     def amend(
         self,

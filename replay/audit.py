@@ -468,7 +468,7 @@ def _what_if(match: Match, entries: Sequence[LedgerEntry], other: Ruleset) -> Wh
 
 def report_data(report: AuditReport) -> dict[str, Any]:
     """The audit as plain data (``--json``, and the HTML report's input)."""
-    from replay.render import describe_fact, ledger_data
+    from replay.service.shapes import describe_fact, ledger_data
 
     players = report.players
     match = report.match

@@ -19,9 +19,10 @@ import attrs
 from domain.errors import HonbaError
 from domain.rules import Ruleset
 from replay.app import AlreadyStoredAs, HonbaApp, MatchExists, Prepared, mapper_for, prepare
-from replay.formats.detect import detect_format, expand_paths, iter_paths, read_log, unpack
+from replay.formats.detect import detect_format, expand_paths, iter_paths, read_games, read_log
 from replay.formats.logmodel import LogError, LoggedGame
 from replay.formats.record import build_match, parse_record
+from replay.formats.source import read_source
 from replay.importing import match_from_log
 from replay.verify import GameReport, verify_game, with_rules
 
@@ -347,10 +348,8 @@ def _matches_in(
     whether they were read from a log (not a record file). Each game read from a log is
     also verified: what ``honba verify`` would flag in it goes to ``warnings``."""
     name = str(path)
-    try:
-        data = unpack(path.read_bytes(), file=name)
-    except OSError as exc:
-        raise LogError(name, f"cannot read: {exc.strerror or exc}") from None
+    # The file is read once: the record check and the log reader both take these bytes.
+    data = read_source(path)
     if fmt == "record" or (fmt == "auto" and detect_format(data) == "record"):
         try:
             text = data.decode("utf-8-sig")
@@ -358,7 +357,7 @@ def _matches_in(
             raise LogError(name, f"not UTF-8 text (byte {exc.start})") from None
         return [build_match(parse_record(text, name=name), name=name)], False
     matches = []
-    for game in read_log(path, fmt):
+    for game in read_games(data, file=name, fmt=fmt):
         if key_prefix:
             game = attrs.evolve(game, game_id=f"{key_prefix}{game.game_id}")
         if rules is not None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 import attrs
@@ -26,8 +26,10 @@ from domain.integrity import (
 )
 from domain.match import Match, match_id
 from domain.tournament import Tournament, tournament_id
-from replay.app import HonbaApp
 from replay.seal import STORE_CHAIN_ID, Seal, StoreChain
+
+if TYPE_CHECKING:  # the application calls these checks (HonbaApp.damage); they only read through it
+    from replay.app import HonbaApp
 
 
 @attrs.frozen

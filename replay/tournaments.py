@@ -23,7 +23,6 @@ import attrs
 from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.persistence import InfrastructureFactory, IntegrityError, Tracking
 from eventsourcing.popo import POPOFactory
-from eventsourcing.postgres import PostgresFactory
 from eventsourcing.sqlite import SQLiteFactory
 
 from domain.errors import HonbaError
@@ -38,8 +37,9 @@ from projections.standings_view import (
     tournament_entries,
     tournament_standings,
 )
-from projections.views import DocumentView, POPODocumentView, PostgresDocumentView, SQLiteDocumentView, ViewMoved
+from projections.views import DocumentView, POPODocumentView, ViewMoved
 from replay.app import CREATE_RACES, OPEN_TRIES, TRIES, HonbaApp, StoreError
+from replay.store.views import SQLiteDocumentView
 
 # Events folded and written to a transaction by a catch-up.
 BATCH = 5000
@@ -136,6 +136,11 @@ def _open_view(app: HonbaApp) -> DocumentView:
         sqlite_view = sqlite_factory.tracking_recorder(SQLiteDocumentView)
         assert isinstance(sqlite_view, SQLiteDocumentView)
         return sqlite_view
+    # PostgreSQL's modules (psycopg) are loaded only when PostgreSQL is the store.
+    from eventsourcing.postgres import PostgresFactory
+
+    from replay.store.postgres_views import PostgresDocumentView
+
     if isinstance(factory, PostgresFactory):
         return factory.tracking_recorder(PostgresDocumentView)
     raise StoreError(f"no standings view for the store {type(factory).__name__}")
@@ -289,6 +294,8 @@ def follow(
             app.close()
 
     from eventsourcing.projection import ProjectionRunner
+
+    from replay.store.postgres_views import PostgresDocumentView
 
     app = HonbaApp(env=app_env)
     try:

@@ -46,9 +46,10 @@ from hypothesis import strategies as st
 from domain.errors import HonbaError
 from replay.app import HonbaApp
 from replay.batch import import_paths, verify_paths
-from replay.formats.detect import MAX_UNPACKED, read_log
+from replay.formats.detect import read_log
 from replay.formats.logmodel import LogError
 from replay.formats.record import build_match, check_record_text, parse_record
+from replay.formats.source import MAX_UNPACKED
 from replay.importing import match_from_log
 from replay.verify import verify_game
 

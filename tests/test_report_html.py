@@ -22,7 +22,7 @@ from domain.values import HandValue, Win, WinResult
 from replay.app import HonbaApp
 from replay.cli import app as cli
 from replay.formats.record import build_match, parse_record
-from replay.report_html import render_audit_html
+from replay.html.pages import render_audit_html
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "docs" / "examples" / "counters-seed.jsonl"
 KEY = "seed-counters-example"

@@ -43,7 +43,7 @@ from domain.values import HandResult, Penalty, TableState, WinResult
 from projections.standings import MatchSummary, StandingRow, Totals, rank
 from replay.app import HonbaApp
 from replay.cli import app as cli
-from replay.report_html import render_standings_html
+from replay.html.pages import render_standings_html
 from replay.tournaments import StandingsReport, attach_all, catch_up, open_view, tournament_report
 
 TENHOU = load_preset("tenhou")

@@ -33,8 +33,8 @@ from domain.values import ExhaustiveDraw, WinResult
 from projections.stats import player_stats
 from replay.app import HonbaApp
 from replay.cli import app as cli
+from replay.html.stats import render_stats_html
 from replay.player_stats import stats_report
-from replay.stats_html import render_stats_html
 from replay.tournaments import attach_all, catch_up, open_view
 
 runner = CliRunner()
@@ -271,7 +271,7 @@ def test_a_match_in_progress_does_not_count_yet(club: HonbaApp) -> None:
 def test_names_in_the_table_are_text_never_markup(club: HonbaApp, tmp_path: Path) -> None:
     view = open_view(club)
     catch_up(club, view)
-    from replay.cli_stats import stats_table
+    from replay.cli.stats import stats_table
     from replay.player_stats import stats_data
 
     data = stats_data(stats_report(view, "night"))

@@ -25,8 +25,9 @@ from domain.rules import load_preset
 from domain.tournament import Tournament
 from domain.values import ExhaustiveDraw, Penalty, TableState, WinResult
 from projections.standings_view import StandingsProjection
-from projections.views import DocumentView, POPODocumentView, SQLiteDocumentView
+from projections.views import DocumentView, POPODocumentView
 from replay.app import HonbaApp, persistence_env
+from replay.store.views import SQLiteDocumentView
 from replay.tournaments import (
     attach_all,
     catch_up,

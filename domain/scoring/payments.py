@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 
 import attrs
 
-from domain.errors import PaymentsDoNotBalance
+from domain.errors import PaymentsDoNotBalance, RuleViolation
 from domain.rules import Ruleset
 from domain.scoring.points import loser_score, winner_score
 from domain.scoring.riichi import base_points, round_up
@@ -375,6 +375,37 @@ def reverse_mangan(seat: Seat, state: TableState, rules: Ruleset) -> dict[Seat, 
         s: round_up(rules.limit * east_factor(seat, s, state, rules), rules.round_payments_to)
         for s in losers_of(seat, state)
     }
+
+
+def penalty_at(
+    seat: Seat,
+    state: TableState,
+    rules: Ruleset,
+    *,
+    amount: int | None = None,
+    kind: str = "chombo",
+    share: str | None = None,
+    note: str = "",
+) -> Penalty:
+    """A penalty as a referee gives it, the rules filling in what is left out.
+
+    The share defaults to the rules' ``chombo_share``, but an amount of the referee's own is
+    shared by the others (a reverse mangan has no free amount); the amount defaults to the
+    rules' ``chombo_amount``; a reverse mangan's amount follows from who is dealer (8,000 for
+    a non-dealer, 12,000 for the dealer under riichi rules) and another amount is refused.
+    """
+    if share not in (None, *(s.value for s in PenaltyShare)):
+        raise RuleViolation(f"a penalty's share is to_others, reverse_mangan or off_table, not {share!r}")
+    how = share or rules.chombo_share
+    if share is None and amount is not None and how == PenaltyShare.REVERSE_MANGAN:
+        how = PenaltyShare.TO_OTHERS
+    if how == PenaltyShare.REVERSE_MANGAN:
+        total = sum(reverse_mangan(seat, state, rules).values())
+        if amount is not None and amount != total:
+            raise RuleViolation(f"a reverse mangan here is {total}, not {amount}: leave out the amount")
+    else:
+        total = amount if amount is not None else rules.chombo_amount
+    return Penalty(seat, total, kind, how, note)
 
 
 def settle_penalty(penalty: Penalty, state: TableState, rules: Ruleset) -> tuple[Payment, ...]:

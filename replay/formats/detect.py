@@ -2,36 +2,20 @@
 
 from __future__ import annotations
 
-import gzip
-import io
+import importlib
 import json
 import os
 import re
-import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from replay.formats.logmodel import LogError, LoggedGame, load_json
+from replay.formats.source import check_text, read_source
 
-LOG_FORMATS = ("tenhou-xml", "tenhou-json", "mjai")
+LOG_FORMATS = ("tenhou-xml", "tenhou-json", "mjai")  # the keys of READERS, below
 FORMATS = ("auto", *LOG_FORMATS)
 # What a directory is searched for; a file named explicitly is always tried.
 LOG_SUFFIXES = frozenset({".xml", ".mjlog", ".json", ".jsonl", ".mjson", ".gz", ".xml_"})
-MAX_UNPACKED = 64 * 1024 * 1024
-
-
-def unpack(data: bytes, *, file: str) -> bytes:
-    """The file's bytes, gunzipped when gzip-compressed (with a cap against gzip bombs)."""
-    if data[:2] != b"\x1f\x8b":
-        return data
-    try:
-        with gzip.GzipFile(fileobj=io.BytesIO(data)) as stream:
-            unpacked = stream.read(MAX_UNPACKED + 1)
-    except (OSError, EOFError, zlib.error) as exc:
-        raise LogError(file, f"broken gzip data ({exc})") from None
-    if len(unpacked) > MAX_UNPACKED:
-        raise LogError(file, f"unpacks to more than {MAX_UNPACKED // (1024 * 1024)} MiB")
-    return unpacked
 
 
 # How honba's record files start (``honba export`` writes ``type`` first).
@@ -73,47 +57,37 @@ def detect_format(data: bytes) -> str | None:
     return "tenhou-json" if b'"log"' in data else None
 
 
+# The registry of log formats: name -> the module and function that read it. A new format is
+# one module with a reader, one entry here and one branch of ``detect_format``; the readers are
+# imported on first use (the mjai reader loads the ``mahjong`` library).
+READERS: dict[str, tuple[str, str]] = {
+    "tenhou-xml": ("replay.formats.tenhou_xml", "read_tenhou_xml"),
+    "tenhou-json": ("replay.formats.tenhou_json", "read_tenhou_json"),
+    "mjai": ("replay.formats.mjai", "read_mjai"),
+}
+
+
+def reader(name: str) -> Callable[..., list[LoggedGame]]:
+    """The function that reads a log of the named format (``data, *, file`` -> its games)."""
+    module, function = READERS[name]
+    read: Callable[..., list[LoggedGame]] = getattr(importlib.import_module(module), function)
+    return read
+
+
 def read_log(path: Path, fmt: str = "auto") -> list[LoggedGame]:
     """Every game in a log file, in the given format or the one its content shows."""
-    file = str(path)
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise LogError(file, f"cannot read: {exc.strerror or exc}") from None
-    data = unpack(raw, file=file)
-    if not data.strip():
-        raise LogError(file, "an empty file")
-    wide = _wide_encoding(data)
-    if wide is not None:
-        raise LogError(file, f"{wide} text: honba reads logs written in UTF-8 (save the file as UTF-8)")
+    return read_games(read_source(path), file=str(path), fmt=fmt)
+
+
+def read_games(data: bytes, *, file: str, fmt: str = "auto") -> list[LoggedGame]:
+    """Every game in a log's content (read once by ``read_source``), in the given format or the one it shows."""
+    check_text(data, file=file)
     kind = detect_format(data) if fmt == "auto" else fmt
     if kind == "record":
         raise LogError(file, "a honba record file, not a game log (load it with honba import)")
-    if kind == "tenhou-xml":
-        from replay.formats.tenhou_xml import read_tenhou_xml
-
-        return read_tenhou_xml(data, file=file)
-    if kind == "tenhou-json":
-        from replay.formats.tenhou_json import read_tenhou_json
-
-        return read_tenhou_json(data, file=file)
-    if kind == "mjai":
-        from replay.formats.mjai import read_mjai
-
-        return read_mjai(data, file=file)
-    raise LogError(file, "not a recognised log format (Tenhou mjlog XML, tenhou.net/6 JSON or mjai)")
-
-
-def _wide_encoding(data: bytes) -> str | None:
-    """``UTF-16`` or ``UTF-32`` when the bytes are text in one of those (by its BOM, or by the
-    zero byte beside the first character of an XML or JSON document), else None."""
-    if data[:4] in (b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff"):
-        return "UTF-32"
-    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
-        return "UTF-16"
-    if len(data) >= 2 and b"\x00" in (data[0:1], data[1:2]) and data[:2].strip(b"\x00") in (b"<", b"{", b"["):
-        return "UTF-16"
-    return None
+    if kind is None or kind not in READERS:
+        raise LogError(file, "not a recognised log format (Tenhou mjlog XML, tenhou.net/6 JSON or mjai)")
+    return reader(kind)(data, file=file)
 
 
 def expand_paths(paths: list[Path]) -> list[Path]:

@@ -27,6 +27,7 @@ from mahjong.shanten import Shanten
 
 from domain.errors import InvalidRules
 from domain.rules import Ruleset, load_preset
+from domain.scoring.payments import nearest_winner
 from domain.values import (
     AbortiveDraw,
     AbortKind,
@@ -419,10 +420,11 @@ class _GameReader:
         k.ippatsu.add(seat)
         deltas = event.get("deltas")
         # The original mjai puts the stick in reach_accepted's deltas; later writers (Mortal,
-        # riichienv) leave it out of every delta, and it is then the usual 1000.
+        # riichienv) leave it out of every delta, and it is then the rules' stick.
         changes = self._ints(deltas, "deltas", k.players) if deltas is not None else None
         if changes is None:
-            changes = [-1000 if s == seat else 0 for s in range(k.players)]
+            stick = self._rules().riichi_deposit
+            changes = [-stick if s == seat else 0 for s in range(k.players)]
         k.reach_changes = [a + b for a, b in zip(k.reach_changes or [0] * k.players, changes, strict=True)]
         self._note_scores(event, k.players)
 
@@ -505,11 +507,9 @@ class _GameReader:
 
     def _wins(self, k: _Kyoku, rules: Ruleset) -> tuple[tuple[Win, ...], str]:
         """The wins with their values; missing values from the payment each recorded."""
-        discarder = k.horas[0].win.discarder
-        # The winner nearest the discarder takes the counters and the deposits.
-        taker = min(
-            k.horas, key=lambda h: (h.win.winner - (discarder if discarder is not None else h.win.winner)) % k.players
-        )
+        # The winner nearest the discarder takes the counters and the deposits (the domain's rule).
+        nearest = nearest_winner(WinResult(tuple(h.win for h in k.horas)), k.players)
+        taker = next(h for h in k.horas if h.win is nearest)
         wins: list[Win] = []
         source = "log"
         for hora in k.horas:

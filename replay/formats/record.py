@@ -19,8 +19,9 @@ from typing import Any, Literal, TypeGuard, Union, get_args, get_origin
 
 import attrs
 
+from domain.amendments import AUTOMATIC_ENDS, early_end_reason
 from domain.codec import DecodeError, from_data, to_data
-from domain.errors import HonbaError, RuleViolation
+from domain.errors import HonbaError
 from domain.integrity import GENESIS, ChainProblem, Link, check_chain, digest_of
 from domain.match import Match
 from domain.progression import Fact
@@ -39,7 +40,6 @@ from domain.values import (
 )
 from replay.formats.logmodel import load_json, shown
 
-AUTOMATIC_ENDS = frozenset({"complete", "bust", "dealer_stop"})
 # A win line spells its hand value flat: every field of HandValue (han, fu, dora, limit, ...).
 VALUE_KEYS = tuple(f.name for f in attrs.fields(HandValue))
 # Bounds on the numbers of a record file, far above any real match: a hand of 64 doubles or
@@ -52,21 +52,6 @@ POINT_FIELDS = frozenset({"points", "scores", "deposits", "penalties", "loser_sc
 
 class RecordError(HonbaError):
     """A record file line that cannot be read; the message names file and line."""
-
-
-def early_end_reason(reason: object) -> str:
-    """The reason of an end written by hand, refused when the rules alone decide it.
-
-    ``complete``, ``bust`` and ``dealer_stop`` ends are never written (the rules
-    find them again on load), so an early end under one of those names would be
-    lost on export.
-    """
-    text = str(reason).strip() if isinstance(reason, str) else ""
-    if not text:
-        raise RuleViolation("an early end needs a reason, e.g. agreed or time limit")
-    if text in AUTOMATIC_ENDS:
-        raise RuleViolation(f"the rules decide a {text!r} end by themselves; give an early end another reason")
-    return text
 
 
 @attrs.frozen

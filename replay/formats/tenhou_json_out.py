@@ -65,7 +65,7 @@ def export_tenhou_json(match: Match) -> str:
         if isinstance(entry.fact, MatchEnd):
             ended_early = entry.fact.reason
             continue
-        log.append(_kyoku(entry, players))
+        log.append(_kyoku(entry, players, match.rules.riichi_deposit))
     state = match.fold()
     rules = match.rules
     east = rules.length == "east"
@@ -94,12 +94,13 @@ def export_tenhou_json(match: Match) -> str:
     return json.dumps(document, ensure_ascii=False) + "\n"
 
 
-def _kyoku(entry: LedgerEntry, players: int) -> list[Any]:
+def _kyoku(entry: LedgerEntry, players: int, stick: int) -> list[Any]:
     before = entry.before
     deposit = entry.before.deposits
     fact = entry.fact
     riichi = set(getattr(fact, "riichi", ()))
-    sticks_value = _stick_value(entry)
+    # The sticks on the table, counted in the rules' riichi stick.
+    sticks_value = stick
     header = [before.round_wind * 4 + before.dealer, before.counters, deposit // sticks_value if sticks_value else 0]
     scores = [*before.scores, *[0] * (4 - players)]
     hands: list[Any] = []
@@ -107,11 +108,6 @@ def _kyoku(entry: LedgerEntry, players: int) -> list[Any]:
         discards: list[Any] = [DECLARED, DISCARD] if seat in riichi else []
         hands += [[], [], discards]
     return [header, scores, [], [], *hands, _result(entry, players)]
-
-
-def _stick_value(entry: LedgerEntry) -> int:
-    placed = [p.amount for p in entry.payments if p.payee is None and p.payer is not None]
-    return placed[0] if placed else 1000
 
 
 def _result(entry: LedgerEntry, players: int) -> list[Any]:

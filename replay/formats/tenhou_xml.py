@@ -38,9 +38,9 @@ from domain.values import (
     WinDetails,
     WinResult,
 )
-from replay.formats.detect import unpack
 from replay.formats.logmodel import LogError, LoggedGame, LoggedHand, distinct_names
 from replay.formats.logmodel import shown as quoted
+from replay.formats.source import unpack
 from replay.formats.tenhou_csrule import CsruleError, decode_csrule
 from replay.formats.tenhou_rules import TenhouRules, dating, log_date, rules_for
 from replay.formats.yaku import YAKUMAN_HAN, details, tenhou_call, tile136, yaku_of

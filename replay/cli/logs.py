@@ -8,10 +8,10 @@ from typing import Annotated
 import typer
 
 from replay.batch import BATCH, LISTED, import_paths, jobs_default, reading_pool, verify_paths
-from replay.cli_audit import _rules_ref
+from replay.cli.audit import _rules_ref
+from replay.cli.shell import app, err, fail, guarded, out, progress_bar, shell
 from replay.formats.detect import FORMATS, count_paths, expand_paths
 from replay.render import json_text, print_verify_run
-from replay.shell import app, err, fail, guarded, out, progress_bar, shell
 from replay.tournaments import attach_all
 
 FormatOption = Annotated[

@@ -1,7 +1,7 @@
-"""The ``honba`` command: a thin shell over the application service.
+"""The recording commands of ``honba`` (start, win, draw, abort, penalty, end, status, log, list,
+export, rules, demo): read the input, call the application, print.
 
-Every command reads its input, calls the application, and prints; bad input
-gives one line on stderr and exit code 2, never a traceback.
+Bad input gives one line on stderr and exit code 2, never a traceback.
 """
 
 from __future__ import annotations
@@ -16,10 +16,11 @@ from typing import Annotated, Any
 import attrs
 import typer
 
+from domain.errors import RuleViolation
 from domain.match import Match
 from domain.progression import Fact
 from domain.rules import Ruleset, load_preset, parse_rule_text, preset_names, rules_diff
-from domain.scoring.payments import reverse_mangan
+from domain.scoring.payments import penalty_at
 from domain.values import (
     AbortiveDraw,
     AbortKind,
@@ -33,19 +34,11 @@ from domain.values import (
 )
 from projections.ledger import LedgerEntry, corrected_ledger, correction_marks
 from replay.app import DamagedMatch, HonbaApp
+from replay.cli.shell import ClientKey, app, err, guarded, guarded_match, out, rules_app, shell, warn_if_damaged
 from replay.formats.record import build_match, export_line_numbers, export_record, parse_record, unchained
 from replay.parsing import InputError, parse_override, parse_value, seat_of, seats_of
-from replay.render import (
-    json_text,
-    ledger_csv,
-    ledger_table,
-    log_data,
-    recorded_payments_lines,
-    state_data,
-    state_lines,
-    status_table,
-)
-from replay.shell import ClientKey, app, err, guarded, guarded_match, main, out, rules_app, shell, warn_if_damaged
+from replay.render import json_text, ledger_csv, ledger_table, recorded_payments_lines, state_lines, status_table
+from replay.service.shapes import log_data, state_data
 
 
 def _rules(preset: str, rules_file: Path | None, overrides: list[str] | None) -> Ruleset:
@@ -264,21 +257,17 @@ def penalty_fact(
     share: str | None,
     note: str,
 ) -> Penalty:
-    """A penalty as typed (``honba penalty``, ``honba amend ... penalty``), at the table ``state``."""
+    """A penalty as typed (``honba penalty``, ``honba amend ... penalty``), at the table ``state``.
+
+    The defaults and the reverse mangan's amount are the rules' (``domain.scoring.payments.penalty_at``).
+    """
     if share not in (None, "to_others", "off_table", "reverse_mangan"):
         raise InputError(f"--share must be to_others, reverse_mangan or off_table, not {share!r}")
-    how = share or rules.chombo_share
-    if share is None and amount is not None and how == "reverse_mangan":
-        how = "to_others"  # an amount of the referee's own is shared by the others
-    seat = seat_of(player, players)
-    if how == "reverse_mangan":
-        # The amount follows from who is dealer: 8,000 for a non-dealer, 12,000 for the dealer.
-        total = sum(reverse_mangan(seat, state, rules).values())
-        if amount is not None and amount != total:
-            raise InputError(f"a reverse mangan here is {total}, not {amount}: leave out --amount")
-    else:
-        total = amount if amount is not None else rules.chombo_amount
-    return Penalty(seat, total, kind, how, note)
+    try:
+        return penalty_at(seat_of(player, players), state, rules, amount=amount, kind=kind, share=share, note=note)
+    except RuleViolation as exc:
+        # Said in the command's own words: the amount is an option.
+        raise InputError(str(exc).replace("leave out the amount", "leave out --amount")) from None
 
 
 @app.command()
@@ -401,7 +390,7 @@ def list_matches(ctx: typer.Context) -> None:
 
         table = Table(title="Matches")
         for column in ("key", "rules", "players", "source"):
-            table.add_column(column)
+            table.add_column(column, overflow="fold")
         damaged = []
         for summary in shell(ctx).app.list_matches():
             source = ", ".join(f"{k}={v}" for k, v in summary.source.items())
@@ -489,8 +478,8 @@ def rules_show(preset: Annotated[str, typer.Argument(help="A preset name or a TO
 
         rules = _rules_ref(preset)
         table = Table(title=f"Rules: {preset} ({rules.description})" if rules.description else f"Rules: {preset}")
-        table.add_column("rule")
-        table.add_column("value")
+        table.add_column("rule", overflow="fold")
+        table.add_column("value", overflow="fold")
         for name, value in rules.to_dict().items():
             table.add_row(name, json.dumps(value, ensure_ascii=False))
         out.print(table)
@@ -510,9 +499,9 @@ def rules_diff_command(
 
         differences = rules_diff(_rules_ref(first), _rules_ref(second))
         table = Table(title=f"{first} vs {second}: {len(differences)} rule values differ")
-        table.add_column("rule")
-        table.add_column(first)
-        table.add_column(second)
+        table.add_column("rule", overflow="fold")
+        table.add_column(first, overflow="fold")
+        table.add_column(second, overflow="fold")
         for name, left, right in differences:
             table.add_row(name, json.dumps(left, ensure_ascii=False), json.dumps(right, ensure_ascii=False))
         out.print(table)
@@ -520,7 +509,8 @@ def rules_diff_command(
     guarded(run)
 
 
-DEMO_RECORD = Path(__file__).with_name("demo.jsonl")
+# The sample match is package data of ``replay`` (pyproject), one folder up.
+DEMO_RECORD = Path(__file__).parent.parent / "demo.jsonl"
 
 
 @app.command()
@@ -544,9 +534,3 @@ def demo(
         out.print(f"Try: honba --db {db} status {record.key}", markup=False, highlight=False)
 
     guarded(run)
-
-
-# The commands of these modules register themselves on the app.
-from replay import cli_audit, cli_logs, cli_stats, cli_tournaments  # noqa: E402, F401
-
-__all__ = ["app", "main"]

@@ -16,12 +16,13 @@ from domain.rules import Ruleset, load_preset, parse_rule_text
 from domain.values import AbortiveDraw, AbortKind, ExhaustiveDraw, HandResult, Penalty
 from projections.ledger import correction_marks
 from replay.audit import AuditReport, build_report, read_sheet, report_data
-from replay.cli import penalty_fact, win_result
+from replay.cli.record import penalty_fact, win_result
+from replay.cli.shell import ClientKey, app, guarded, guarded_match, out, shell
 from replay.formats.record import check_record_text, fact_from_line
 from replay.integrity import MatchCheck, check_match, check_store, read_store_chain
 from replay.parsing import InputError, seat_of, seats_of
-from replay.render import describe_fact, json_text, ledger_table, state_lines, status_table
-from replay.shell import ClientKey, app, guarded, guarded_match, out, shell
+from replay.render import json_text, ledger_table, state_lines, status_table
+from replay.service.shapes import describe_fact
 
 By = Annotated[str, typer.Option("--by", help="Who makes the correction (the referee).")]
 Why = Annotated[str, typer.Option("--reason", help="Why the correction is made.")]
@@ -162,7 +163,7 @@ def undo(
 def _checks_table(checks: list[MatchCheck], title: str) -> Table:
     table = Table(title=title)
     for column in ("match or file", "events", "status", "head digest"):
-        table.add_column(column)
+        table.add_column(column, overflow="fold")
     for check in checks:
         if check.intact:
             status = "; ".join(("intact", *check.notes))
@@ -306,7 +307,7 @@ def audit(
             match, integrity, sheet=sheet, sheet_kind=sheet_kind, other_rules=other, as_played=as_played
         )
         if html is not None:
-            from replay.report_html import render_audit_html
+            from replay.html.pages import render_audit_html
 
             html.write_text(render_audit_html(report_data(report)), encoding="utf-8")
         return report
@@ -341,7 +342,7 @@ def _print_audit(report: AuditReport, data: dict[str, Any]) -> None:
     if report.corrections:
         table = Table(title="Corrections (the originals stay in the log)")
         for column in ("pos", "kind", "entry", "original", "replacement", "by", "reason", "when"):
-            table.add_column(column)
+            table.add_column(column, overflow="fold")
         for c in report.corrections:
             table.add_row(
                 str(c.position),
@@ -376,9 +377,9 @@ def _print_audit(report: AuditReport, data: dict[str, Any]) -> None:
     if report.what_if is not None:
         what = report.what_if
         table = Table(title=f"What if: {match.rules.name} against {what.rules.name}")
-        table.add_column("")
+        table.add_column("", overflow="fold")
         for name in players:
-            table.add_column(name, justify="right")
+            table.add_column(name, justify="right", overflow="fold")
         table.add_row("final scores", *(f"{s:,}" for s in report.final.scores))
         table.add_row(f"under {what.rules.name}", *(f"{s:,}" for s in what.final_scores))
         table.add_row(

@@ -12,10 +12,10 @@ from rich.table import Table
 from rich.text import Text
 
 from projections.stats import COUNTS
+from replay.cli.shell import app, guarded, out, progress_bar, shell
 from replay.parsing import InputError
 from replay.player_stats import StatsReport, stats_data, stats_report
 from replay.render import SafeConsole, json_text
-from replay.shell import app, guarded, out, progress_bar, shell
 from replay.tournaments import catch_up, open_view
 
 # The CSV columns after the player's name: totals, then the rates made of them.
@@ -62,7 +62,7 @@ def stats(
     elif fmt == "csv":
         text = stats_csv(data)
     elif fmt == "html":
-        from replay.stats_html import render_stats_html
+        from replay.html.stats import render_stats_html
 
         text = render_stats_html(data)
     else:
@@ -114,7 +114,7 @@ def stats_table(data: dict[str, Any]) -> Table:
         if column == "player":
             table.add_column(column, overflow="fold", min_width=8)
         else:
-            table.add_column(column, justify="right")
+            table.add_column(column, justify="right", overflow="fold")
     for row in data["players"]:
         table.add_row(
             Text(row["player"]),  # a name is text, never markup

@@ -1,6 +1,6 @@
 """``honba stats --format html``: the players' statistics as a self-contained page with charts.
 
-Made like the standings page (``replay.report_html``): CSS inline, no scripts, nothing
+Made like the standings page (``replay.html.pages``): CSS inline, no scripts, nothing
 loaded, charts drawn by matplotlib as inline SVG, every name from the data as text.
 """
 
@@ -15,7 +15,7 @@ import matplotlib
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from replay.report_html import CSS, _int, _points, _signed, esc, standings_chart_svg
+from replay.html.pages import CSS, _int, _points, _signed, esc, standings_chart_svg
 
 PLACE_COLOURS = ("#0072B2", "#56B4E9", "#E69F00", "#D55E00")
 PLACE_NAMES = ("1st", "2nd", "3rd", "4th")

@@ -522,7 +522,7 @@ def _what_if_section(data: Mapping[str, Any]) -> str:
 
 
 def render_standings_html(data: dict[str, Any]) -> str:
-    """Tournament standings (``replay.cli_tournaments.standings_data``) as a page to publish,
+    """Tournament standings (``replay.service.standings.standings_data``) as a page to publish,
     with a chart of each player's cumulative points by session."""
     name = str(data.get("tournament", ""))
     rows = data.get("rows") or []

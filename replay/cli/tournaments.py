@@ -6,18 +6,17 @@ import contextlib
 import csv
 import io
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
-import attrs
 import typer
 from eventsourcing.popo import POPOFactory
 from rich.table import Table
 
 from domain.tournament import Tournament
-from projections.standings import tie_break_of
+from replay.cli.shell import app, guarded, out, progress_bar, shell
 from replay.parsing import InputError
 from replay.render import SafeConsole, json_text
-from replay.shell import app, guarded, out, progress_bar, shell
+from replay.service.standings import standings_data
 from replay.tournaments import (
     StandingsReport,
     catch_up,
@@ -133,34 +132,12 @@ def show(ctx: typer.Context, name: Name) -> None:
         out.print("Aliases: " + ", ".join(f"{a} = {p}" for a, p in sorted(tournament.aliases.items())), markup=False)
     table = Table(title="Matches")
     for column in ("match", "session", "table"):
-        table.add_column(column)
+        table.add_column(column, overflow="fold")
     for key, (session, number) in sorted(tournament.matches.items(), key=lambda item: (item[1][0], item[0])):
         table.add_row(key, str(session), "" if number is None else str(number))
     out.print(table)
     for key, why in sorted(tournament.detached.items()):
         out.print(f"Detached: {key} ({why})", markup=False)
-
-
-def standings_data(report: StandingsReport) -> dict[str, Any]:
-    """The standings for tools and the HTML page."""
-    return {
-        "tournament": report.name,
-        "sessions": list(report.sessions),
-        "in_progress": report.in_progress,
-        "tie_break": tie_break_of(s for s, _session in report.summaries),
-        "rows": [attrs.asdict(row) for row in report.rows],
-        "by_session": {str(k): v for k, v in report.by_session.items()},
-        "matches": [
-            {
-                "match": s.key,
-                "session": session,
-                "players": list(s.players),
-                "final_points": list(s.final_points),
-                "finished": s.finished,
-            }
-            for s, session in report.summaries
-        ],
-    }
 
 
 @app.command()
@@ -190,7 +167,7 @@ def standings(
     elif fmt == "csv":
         text = _csv(report)
     elif fmt == "html":
-        from replay.report_html import render_standings_html
+        from replay.html.pages import render_standings_html
 
         text = render_standings_html(data)
     else:
@@ -227,7 +204,7 @@ def _table(report: StandingsReport, after: int | None) -> Table:
         "4th",
         "penalties",
     ):
-        table.add_column(column, justify="right" if column not in ("player",) else "left")
+        table.add_column(column, justify="right" if column not in ("player",) else "left", overflow="fold")
     for row in report.rows:
         table.add_row(
             str(row.rank),

@@ -1,0 +1,61 @@
+"""Reading a log file once: its bytes, gunzipped when compressed, checked to be UTF-8 text.
+
+Every reader takes these bytes (``detect.read_log`` reads the file here and hands them on), so
+a file is read and unpacked once whatever its format.
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import zlib
+from pathlib import Path
+
+from replay.formats.logmodel import LogError
+
+MAX_UNPACKED = 64 * 1024 * 1024
+
+
+def read_source(path: Path) -> bytes:
+    """The file's content, unpacked: one clear ``LogError`` for a file that cannot be read."""
+    file = str(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise LogError(file, f"cannot read: {exc.strerror or exc}") from None
+    return unpack(raw, file=file)
+
+
+def check_text(data: bytes, *, file: str) -> None:
+    """Refuse an empty log, or one in a wide encoding, in one line."""
+    if not data.strip():
+        raise LogError(file, "an empty file")
+    wide = _wide_encoding(data)
+    if wide is not None:
+        raise LogError(file, f"{wide} text: honba reads logs written in UTF-8 (save the file as UTF-8)")
+
+
+def unpack(data: bytes, *, file: str) -> bytes:
+    """The file's bytes, gunzipped when gzip-compressed (with a cap against gzip bombs)."""
+    if data[:2] != b"\x1f\x8b":
+        return data
+    try:
+        with gzip.GzipFile(fileobj=io.BytesIO(data)) as stream:
+            unpacked = stream.read(MAX_UNPACKED + 1)
+    except (OSError, EOFError, zlib.error) as exc:
+        raise LogError(file, f"broken gzip data ({exc})") from None
+    if len(unpacked) > MAX_UNPACKED:
+        raise LogError(file, f"unpacks to more than {MAX_UNPACKED // (1024 * 1024)} MiB")
+    return unpacked
+
+
+def _wide_encoding(data: bytes) -> str | None:
+    """``UTF-16`` or ``UTF-32`` when the bytes are text in one of those (by its BOM, or by the
+    zero byte beside the first character of an XML or JSON document), else None."""
+    if data[:4] in (b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff"):
+        return "UTF-32"
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        return "UTF-16"
+    if len(data) >= 2 and b"\x00" in (data[0:1], data[1:2]) and data[:2].strip(b"\x00") in (b"<", b"{", b"["):
+        return "UTF-16"
+    return None

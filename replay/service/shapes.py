@@ -1,0 +1,208 @@
+"""The plain data the front ends show: a hand in words, the table state, the ledger, the log.
+
+Each function returns strings, numbers, lists and dicts (the JSON shapes of ``--json``, documented
+in docs/replay.md and docs/audit.md); the command line prints them, the HTML pages lay them out,
+and the audit builds its report from them. Nothing here prints.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from domain.codec import to_data
+from domain.progression import Fact
+from domain.rules import Ruleset
+from domain.scoring.payments import pending_extra_hand_bonus
+from domain.values import (
+    WIND_NAMES,
+    AbortiveDraw,
+    ExhaustiveDraw,
+    MatchEnd,
+    Payment,
+    Penalty,
+    TableState,
+    WinResult,
+)
+from projections.ledger import CorrectionMark, LedgerEntry
+
+
+def seat_wind(seat: int, state: TableState) -> str:
+    """The seat wind a player holds in the current hand."""
+    return WIND_NAMES[(seat - state.dealer) % state.players]
+
+
+def describe_fact(fact: Fact, players: Sequence[str]) -> str:
+    """A hand result in words, e.g. ``Dai ron on Cho: 2 han 30 fu``."""
+    if isinstance(fact, WinResult):
+        parts = []
+        for win in fact.wins:
+            how = "tsumo" if win.discarder is None else f"ron on {players[win.discarder]}"
+            pao = f", {players[win.liable]} liable" if win.liable is not None else ""
+            parts.append(f"{players[win.winner]} {how}: {win.value.describe()}{pao}")
+        text = "; ".join(parts)
+    elif isinstance(fact, ExhaustiveDraw):
+        ready = ", ".join(players[s] for s in fact.ready) or "nobody"
+        text = f"exhaustive draw, ready: {ready}"
+        if fact.nagashi:
+            text += "; nagashi mangan: " + ", ".join(players[s] for s in fact.nagashi)
+    elif isinstance(fact, AbortiveDraw):
+        text = "abortive draw: " + fact.kind.value.replace("_", " ")
+    elif isinstance(fact, Penalty):
+        text = f"penalty ({fact.kind}) on {players[fact.seat]}: {fact.amount}"
+        if fact.note:
+            text += f" ({fact.note})"
+    elif isinstance(fact, MatchEnd):
+        text = f"match ended ({fact.reason.replace('_', ' ')})"
+    else:
+        text = f"deal passed to {players[fact.to_dealer]}"
+    riichi = getattr(fact, "riichi", ())
+    if riichi:
+        text += "; riichi: " + ", ".join(players[s] for s in riichi)
+    return text
+
+
+def describe_details(fact: Fact, players: Sequence[str]) -> list[str]:
+    """What a game log said of each win of a hand, one line per win, as Tenhou's viewer lists it:
+    ``Dai: 立直 1, 門前清自摸和 1; dora 2, red 1, ura 1; 30 fu; winning tile 5p; calls: pon 5p from Cho``."""
+    if not isinstance(fact, WinResult):
+        return []
+    lines = []
+    for win in fact.wins:
+        d = win.details
+        if d is None:
+            continue
+        parts = [", ".join(f"{y.name} {y.han}" for y in d.yaku) or "no yaku listed"]
+        counted = [
+            f"{name} {n}" for name, n in (("dora", d.dora), ("red", d.red), ("ura", d.ura), ("kita", d.kita)) if n
+        ]
+        if counted:
+            parts.append(", ".join(counted))
+        if d.fu is not None:
+            parts.append(f"{d.fu} fu")
+        if d.winning_tile is not None:
+            parts.append(f"winning tile {d.winning_tile}")
+        if d.calls:
+            parts.append("calls: " + ", ".join(_named_seats(c, players) for c in d.calls))
+        lines.append(f"{players[win.winner]}: " + "; ".join(parts))
+    return lines
+
+
+def _named_seats(text: str, players: Sequence[str]) -> str:
+    """``from seat 2`` as the player's name."""
+    return re.sub(
+        r"from seat (\d)",
+        lambda m: f"from {players[int(m.group(1))] if int(m.group(1)) < len(players) else m.group(0)}",
+        text,
+    )
+
+
+def details_data(fact: Fact, players: Sequence[str]) -> list[dict[str, Any]]:
+    """What a game log said of each win, for tools (``log --json``)."""
+    if not isinstance(fact, WinResult):
+        return []
+    return [{"winner": players[w.winner], **to_data(w.details)} for w in fact.wins if w.details is not None]
+
+
+def describe_payment(p: Payment, players: Sequence[str]) -> str:
+    """One payment as ``Cho -> Dai 2000 (hand value: 2 han 30 fu)``."""
+    payer = "table" if p.payer is None else players[p.payer]
+    payee = "table" if p.payee is None else players[p.payee]
+    note = f": {p.note}" if p.note else ""
+    return f"{payer} -> {payee} {p.amount} ({p.reason.value}{note})"
+
+
+def state_data(players: Sequence[str], state: TableState, rules: Ruleset) -> dict[str, Any]:
+    """The table state for tools (``--json``)."""
+    return {
+        "hand": state.hand_label,
+        "hand_name": state.hand_name,
+        "round_wind": WIND_NAMES[state.round_wind % 4],
+        "hand_number": state.hand_number,
+        "dealer": players[state.dealer],
+        "counters": state.counters,
+        "deposits": state.deposits,
+        "dealer_streak": state.dealer_streak,
+        "extra_hands": state.extra_hands,
+        "consecutive_dealer_wins": state.consecutive_dealer_wins,
+        "dealer_wins_this_deal": state.dealer_wins_this_deal,
+        "hands_played": state.hands_played,
+        "extra_hand_bonus_pending": pending_extra_hand_bonus(state, rules) if rules.extra_hand_bonus_enabled else None,
+        "finished": state.finished,
+        "end_reason": state.end_reason or None,
+        "scores": dict(zip(players, state.scores, strict=True)),
+        "final_points": dict(zip(players, state.final_points, strict=True)) if state.final_points else None,
+    }
+
+
+def ledger_data(players: Sequence[str], entries: Sequence[LedgerEntry]) -> list[dict[str, Any]]:
+    """The ledger for tools (``--json``)."""
+    out = []
+    for entry in entries:
+        out.append(
+            {
+                "number": entry.number,
+                "position": entry.position,
+                "kind": entry.kind,
+                "hand": entry.before.hand_label,
+                "dealer": players[entry.before.dealer],
+                "counters": entry.before.counters,
+                "deposits": entry.before.deposits,
+                "result": describe_fact(entry.fact, players),
+                "fact": to_data(entry.fact),
+                # What the game log said of each win (yaku with han, dora, fu, winning tile, calls).
+                "log_says": describe_details(entry.fact, players),
+                "log_details": details_data(entry.fact, players),
+                "payments": [
+                    {
+                        "payer": None if p.payer is None else players[p.payer],
+                        "payee": None if p.payee is None else players[p.payee],
+                        "amount": p.amount,
+                        "reason": p.reason.value,
+                        "note": p.note,
+                    }
+                    for p in entry.payments
+                ],
+                "changes": dict(zip(players, entry.deltas, strict=True)),
+                "scores_after": dict(zip(players, entry.after.scores, strict=True)),
+                "deal_passed_to": None if entry.deal_pass is None else players[entry.deal_pass.to_dealer],
+            }
+        )
+    return out
+
+
+def log_data(
+    players: Sequence[str],
+    entries: Sequence[LedgerEntry],
+    marks: Mapping[int, CorrectionMark],
+    lines: Mapping[int, int],
+) -> dict[str, Any]:
+    """``honba log --json``: the ledger's hands (each with its ``line`` in an exported file and,
+    when amended, its ``correction``), and the ``voided`` entries."""
+
+    def mark_data(mark: CorrectionMark) -> dict[str, Any]:
+        return {
+            "kind": mark.kind,
+            "position": mark.correction,
+            "original": describe_fact(mark.original, players),
+            "replacement": None if mark.replacement is None else describe_fact(mark.replacement, players),
+            "by": mark.by,
+            "reason": mark.reason,
+            "at": mark.at,
+        }
+
+    hands = []
+    for line, entry in zip(ledger_data(players, entries), entries, strict=True):
+        position = entry.position
+        line["line"] = lines.get(position) if position is not None else None
+        mark = marks.get(position) if position is not None else None
+        line["correction"] = mark_data(mark) if mark is not None else None
+        hands.append(line)
+    shown = {entry.position for entry in entries}
+    voided = [
+        {"position": p, "line": lines.get(p), "hand": m.before.hand_label, "correction": mark_data(m)}
+        for p, m in sorted(marks.items())
+        if m.kind == "voided" and p not in shown
+    ]
+    return {"hands": hands, "voided": voided}

@@ -1,0 +1,87 @@
+"""The PostgreSQL document view: tables of their own in the event store's database.
+
+Imported only when the store is PostgreSQL (it loads psycopg).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from eventsourcing.persistence import Tracking
+from eventsourcing.postgres import PostgresDatastore, PostgresTrackingRecorder
+from psycopg.sql import SQL, Identifier
+
+from projections.views import TABLE, Changes, DocumentView, moved
+
+
+class PostgresDocumentView(PostgresTrackingRecorder, DocumentView):
+    """Documents in a table of their own in the PostgreSQL database."""
+
+    def __init__(self, datastore: PostgresDatastore, **kwargs: Any):
+        # The library's factory names the tracking table after the environment's name (the
+        # application's, or the projection runner's): one name here, so that the catch-up of
+        # ``honba standings`` and the live runner share the same tracking records.
+        kwargs["tracking_table_name"] = "honba_view_tracking"
+        super().__init__(datastore, **kwargs)
+        self.sql_create_statements.append(
+            SQL("CREATE TABLE IF NOT EXISTS {0}.{1} (kind text, key text, data text, PRIMARY KEY (kind, key))").format(
+                Identifier(self.datastore.schema), Identifier(TABLE)
+            )
+        )
+
+    def _table(self) -> Any:
+        return SQL("{0}.{1}").format(Identifier(self.datastore.schema), Identifier(TABLE))
+
+    def get_doc(self, kind: str, key: str) -> dict[str, Any] | None:
+        with self.datastore.transaction(commit=False) as curs:
+            curs.execute(SQL("SELECT data FROM {0} WHERE kind = %s AND key = %s").format(self._table()), (kind, key))
+            row = curs.fetchone()
+        return None if row is None else dict(json.loads(row["data"]))
+
+    def docs(self, kind: str, prefix: str = "") -> list[tuple[str, dict[str, Any]]]:
+        with self.datastore.transaction(commit=False) as curs:
+            curs.execute(
+                SQL("SELECT key, data FROM {0} WHERE kind = %s AND starts_with(key, %s) ORDER BY key").format(
+                    self._table()
+                ),
+                (kind, prefix),
+            )
+            rows = curs.fetchall()
+        return [(row["key"], json.loads(row["data"])) for row in rows]
+
+    def put_docs(self, changes: Changes, tracking: Tracking, *, expected: int | None = None) -> None:
+        with self.datastore.transaction(commit=True) as curs:
+            if expected is None:
+                self._insert_tracking(curs, tracking)
+            else:
+                tracking_table = SQL("{0}.{1}").format(
+                    Identifier(self.datastore.schema), Identifier(self.tracking_table_name)
+                )
+                # The row lock of the update queues concurrent writers; a writer that waited finds
+                # the position changed (read committed re-checks the condition) and updates nothing.
+                if expected:
+                    curs.execute(
+                        SQL(
+                            "UPDATE {0} SET notification_id = %s WHERE application_name = %s AND notification_id = %s"
+                        ).format(tracking_table),
+                        (tracking.notification_id, tracking.application_name, expected),
+                    )
+                else:
+                    curs.execute(
+                        SQL("INSERT INTO {0} VALUES (%s, %s) ON CONFLICT DO NOTHING").format(tracking_table),
+                        (tracking.application_name, tracking.notification_id),
+                    )
+                if curs.rowcount != 1:
+                    raise moved(tracking, expected)
+            for (kind, key), data in changes.items():
+                if data is None:
+                    curs.execute(SQL("DELETE FROM {0} WHERE kind = %s AND key = %s").format(self._table()), (kind, key))
+                else:
+                    curs.execute(
+                        SQL(
+                            "INSERT INTO {0} VALUES (%s, %s, %s) "
+                            "ON CONFLICT (kind, key) DO UPDATE SET data = EXCLUDED.data"
+                        ).format(self._table()),
+                        (kind, key, json.dumps(data, sort_keys=True)),
+                    )

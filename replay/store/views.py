@@ -1,0 +1,70 @@
+"""The SQLite document view: documents in a file of their own, beside the event store's."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from eventsourcing.persistence import Tracking
+from eventsourcing.sqlite import SQLiteDatastore, SQLiteTrackingRecorder
+
+from projections.views import TABLE, Changes, DocumentView, moved
+
+
+class SQLiteDocumentView(SQLiteTrackingRecorder, DocumentView):
+    """Documents in a SQLite file of their own."""
+
+    def __init__(self, datastore: SQLiteDatastore, **kwargs: Any):
+        super().__init__(datastore, **kwargs)
+
+    def construct_create_table_statements(self) -> list[str]:
+        return [
+            *super().construct_create_table_statements(),
+            f"CREATE TABLE IF NOT EXISTS {TABLE} "
+            "(kind TEXT, key TEXT, data TEXT, PRIMARY KEY (kind, key)) WITHOUT ROWID",
+        ]
+
+    def get_doc(self, kind: str, key: str) -> dict[str, Any] | None:
+        with self.datastore.transaction(commit=False) as c:
+            c.execute(f"SELECT data FROM {TABLE} WHERE kind = ? AND key = ?", (kind, key))
+            row = c.fetchone()
+        return None if row is None else dict(json.loads(row[0]))
+
+    def docs(self, kind: str, prefix: str = "") -> list[tuple[str, dict[str, Any]]]:
+        with self.datastore.transaction(commit=False) as c:
+            c.execute(
+                f"SELECT key, data FROM {TABLE} WHERE kind = ? AND substr(key, 1, ?) = ? ORDER BY key",
+                (kind, len(prefix), prefix),
+            )
+            rows = c.fetchall()
+        return [(row[0], json.loads(row[1])) for row in rows]
+
+    def put_docs(self, changes: Changes, tracking: Tracking, *, expected: int | None = None) -> None:
+        with self.datastore.transaction(commit=True) as c:
+            if expected is None:
+                self._insert_tracking(c, tracking)
+            else:
+                # The first statement writes, so the transaction holds the write lock from here on
+                # (a deferred transaction that read first could not take it after another wrote).
+                if expected:
+                    c.execute(
+                        "UPDATE tracking SET notification_id = ? WHERE application_name = ? AND notification_id = ? "
+                        "RETURNING notification_id",
+                        (tracking.notification_id, tracking.application_name, expected),
+                    )
+                else:
+                    c.execute(
+                        "INSERT INTO tracking VALUES (?, ?) ON CONFLICT DO NOTHING RETURNING notification_id",
+                        (tracking.application_name, tracking.notification_id),
+                    )
+                if c.fetchone() is None:
+                    raise moved(tracking, expected)
+            for (kind, key), data in changes.items():
+                if data is None:
+                    c.execute(f"DELETE FROM {TABLE} WHERE kind = ? AND key = ?", (kind, key))
+                else:
+                    c.execute(
+                        f"INSERT INTO {TABLE} VALUES (?, ?, ?) "
+                        "ON CONFLICT (kind, key) DO UPDATE SET data = excluded.data",
+                        (kind, key, json.dumps(data, sort_keys=True)),
+                    )

@@ -1,0 +1,127 @@
+"""Rules that once lived in two places, each now in the domain once, and every reader asks it.
+
+- which early ends exist: ``domain.amendments.early_end_reason`` (the Match aggregate, the
+  record file, the application);
+- a penalty's defaults and the reverse mangan's size: ``domain.scoring.payments.penalty_at``
+  (``honba penalty`` and ``honba amend ... penalty``);
+- the special hands' names: ``domain.rules.SPECIAL_HANDS``, each with its check;
+- a choice-valued rule's values: one ``Literal`` in ``domain.rules``, its field's type and its check;
+- a preset is read once per process: ``domain.rules.load_preset``;
+- the riichi stick is the rules' ``riichi_deposit`` (the tenhou.net/6 export, the mjai reader).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import get_args
+
+import pytest
+
+from domain.amendments import early_end_reason
+from domain.errors import HonbaError, InvalidRules, RuleViolation
+from domain.match import Match
+from domain.progression import initial_state
+from domain.rules import SPECIAL_HANDS, ChomboShare, load_preset
+from domain.scoring.payments import penalty_at
+from domain.special_hands import CHECKS
+from domain.values import ExhaustiveDraw, PenaltyShare
+from replay.formats.record import RecordError, parse_record
+from replay.formats.tenhou_json_out import export_tenhou_json
+
+TENHOU = load_preset("tenhou")
+PLAYERS = ("Ann", "Ben", "Cho", "Dai")
+
+
+# Early ends.
+
+
+@pytest.mark.parametrize("reason", ["complete", "bust", "dealer_stop", "", "   "])
+def test_an_early_end_needs_a_reason_the_rules_do_not_decide_themselves(reason: str) -> None:
+    with pytest.raises(RuleViolation):
+        early_end_reason(reason)
+
+
+def test_the_match_and_the_record_file_refuse_the_same_early_ends_in_the_same_words() -> None:
+    match = Match.start("k", PLAYERS, TENHOU)
+    with pytest.raises(RuleViolation) as by_match:
+        match.end("bust")
+    start = {"type": "start", "key": "k", "players": list(PLAYERS), "rules": "tenhou"}
+    text = json.dumps(start) + "\n" + json.dumps({"type": "end", "reason": "bust"}) + "\n"
+    with pytest.raises(RecordError) as by_file:
+        parse_record(text, name="f.jsonl")
+    assert str(by_match.value) in str(by_file.value)
+
+
+def test_an_early_end_keeps_its_reason_without_the_spaces_around_it() -> None:
+    match = Match.start("k", PLAYERS, TENHOU)
+    match.end("  time limit ")
+    assert match.state.end_reason == "time limit"
+
+
+# Penalties.
+
+
+def test_a_penalty_left_unsized_takes_the_rules_share_and_amount() -> None:
+    rules = TENHOU.with_overrides({"chombo_share": "off_table", "chombo_amount": 4000}, source="test")
+    penalty = penalty_at(2, initial_state(rules), rules)
+    assert (penalty.amount, penalty.share) == (4000, PenaltyShare.OFF_TABLE)
+
+
+def test_a_reverse_mangan_costs_a_non_dealer_8000_and_the_dealer_12000() -> None:
+    rules = TENHOU.with_overrides({"chombo_share": "reverse_mangan"}, source="test")
+    state = initial_state(rules)  # seat 0 deals
+    assert penalty_at(1, state, rules).amount == 8000
+    assert penalty_at(0, state, rules).amount == 12000
+
+
+def test_a_reverse_mangan_of_another_size_is_refused() -> None:
+    rules = TENHOU.with_overrides({"chombo_share": "reverse_mangan"}, source="test")
+    with pytest.raises(RuleViolation, match="reverse mangan here is 8000"):
+        penalty_at(1, initial_state(rules), rules, amount=6000, share="reverse_mangan")
+
+
+def test_an_amount_of_the_referees_own_is_shared_by_the_others_under_reverse_mangan_rules() -> None:
+    rules = TENHOU.with_overrides({"chombo_share": "reverse_mangan"}, source="test")
+    penalty = penalty_at(1, initial_state(rules), rules, amount=3000)
+    assert (penalty.amount, penalty.share) == (3000, PenaltyShare.TO_OTHERS)
+
+
+def test_an_unknown_share_is_refused() -> None:
+    with pytest.raises(HonbaError):
+        penalty_at(1, initial_state(TENHOU), TENHOU, share="to_the_house")
+
+
+# Choice-valued rules: one list of values, the field's type and the rule file's check.
+
+
+def test_a_chombo_share_is_one_of_the_penalty_shares_and_nothing_else() -> None:
+    assert set(get_args(ChomboShare)) == {share.value for share in PenaltyShare}
+    with pytest.raises(InvalidRules, match="to_others, off_table, reverse_mangan"):
+        TENHOU.with_overrides({"chombo_share": "to_the_house"}, source="test")
+
+
+# Special hands.
+
+
+def test_every_special_hand_a_rule_file_may_name_has_its_check_and_no_other() -> None:
+    assert tuple(CHECKS) == SPECIAL_HANDS
+
+
+# Presets.
+
+
+def test_a_preset_is_read_once_per_process() -> None:
+    assert load_preset("tenhou") is load_preset("tenhou")
+
+
+# The riichi stick.
+
+
+def test_the_tenhou_export_counts_the_sticks_in_the_rules_own_stick() -> None:
+    rules = TENHOU.with_overrides({"riichi_deposit": 500}, source="test")
+    match = Match.start("k", PLAYERS, rules)
+    # Two riichi at a draw in which both were ready: two 500-point sticks stay on the table.
+    match.record(ExhaustiveDraw(ready=(0, 1), riichi=(0, 1)))
+    match.record(ExhaustiveDraw(ready=(0,)))
+    second_hand = json.loads(export_tenhou_json(match))["log"][1]
+    assert second_hand[0][2] == 2  # sticks, not 1000-point units (which would say 1)
