@@ -80,7 +80,7 @@ def seat_of(name: str, players: Sequence[str]) -> int:
 
 
 def seats_of(names: str | None, players: Sequence[str]) -> tuple[int, ...]:
-    """Seats from a comma-separated list of players."""
+    """Seats from a comma-separated list of players, in order, repeats kept."""
     if not names:
         return ()
     return tuple(seat_of(n.strip(), players) for n in names.split(",") if n.strip())

@@ -49,6 +49,7 @@ def amend(
     dora: Annotated[int | None, typer.Option(help="win: han from dora.")] = None,
     ready: Annotated[str | None, typer.Option(help="draw: the players ready.")] = None,
     nagashi: Annotated[str | None, typer.Option(help="draw: players claiming nagashi mangan.")] = None,
+    kongs: Annotated[str | None, typer.Option(help="abort: who declared each kong, in order.")] = None,
     amount: Annotated[int | None, typer.Option(help="penalty: points; default the rules' chombo amount.")] = None,
     kind: Annotated[str, typer.Option(help="penalty: what it is for.")] = "chombo",
     share: Annotated[str | None, typer.Option(help="penalty: to_others, reverse_mangan or off_table.")] = None,
@@ -89,7 +90,7 @@ def amend(
             kinds = [k.value for k in AbortKind]
             if rest[0] not in kinds:
                 raise InputError(f"abort needs one of {', '.join(kinds)}, not {rest[0]!r}")
-            return AbortiveDraw(AbortKind(rest[0]), seats_of(riichi, players))
+            return AbortiveDraw(AbortKind(rest[0]), seats_of(riichi, players), seats_of(kongs, players))
         if what == "penalty" and len(rest) == 1:
             state = match.state_before(position)
             return penalty_fact(players, state, match.rules, rest[0], amount, kind, share, note)

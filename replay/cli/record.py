@@ -204,13 +204,17 @@ def abort(
     key: Annotated[str, typer.Argument(help="The match.")],
     kind: Annotated[AbortKind, typer.Argument(help="Which abortive draw.")],
     riichi: Annotated[str | None, typer.Option(help="Players whose riichi was accepted this hand.")] = None,
+    kongs: Annotated[
+        str | None,
+        typer.Option(help="Who declared each kong of the hand, in order (a name once per kong), e.g. Ann,Ben,Ann,Cho."),
+    ] = None,
     client_key: ClientKey = None,
 ) -> None:
     """Record an abortive draw."""
 
     def run() -> None:
         players = shell(ctx).app.get_match(key).players
-        _record(ctx, key, AbortiveDraw(kind, seats_of(riichi, players)), client_key)
+        _record(ctx, key, AbortiveDraw(kind, seats_of(riichi, players), seats_of(kongs, players)), client_key)
 
     guarded_match(ctx, key, run)
 

@@ -232,9 +232,11 @@ def _fact(data: dict[str, Any], players: Sequence[str], where: str) -> Fact:
             _seats(data.get("nagashi"), players, f"{where}.nagashi"),
         )
     if kind == "abort":
-        _expect_keys(data, ("type", "kind", "riichi"), where)
+        _expect_keys(data, ("type", "kind", "riichi", "kongs"), where)
+        riichi = _seats(data.get("riichi"), players, f"{where}.riichi")
+        kongs = _seats(data.get("kongs"), players, f"{where}.kongs")
         try:
-            return AbortiveDraw(data.get("kind", ""), _seats(data.get("riichi"), players, f"{where}.riichi"))
+            return AbortiveDraw(data.get("kind", ""), riichi, kongs)
         except ValueError:
             raise RecordError(f"{where}: unknown abortive draw kind {shown(data.get('kind'))}") from None
     if kind == "penalty":
@@ -517,6 +519,8 @@ def fact_line(fact: Fact, players: Sequence[str]) -> dict[str, Any] | None:
         out = {"type": "abort", "kind": fact.kind.value}
         if fact.riichi:
             out["riichi"] = _names(fact.riichi, players)
+        if fact.kongs:
+            out["kongs"] = _names(fact.kongs, players)
         return out
     if isinstance(fact, Penalty):
         out = {"type": "penalty", "player": players[fact.seat], "amount": fact.amount, "kind": fact.kind}
