@@ -96,11 +96,11 @@ def test_catch_ups_and_followers_started_and_killed_at_any_time_end_as_a_fresh_r
 
     for process in [recorder, *([importer] if importer else []), *catch_ups]:
         code, _stdout, stderr = finished(process)
-        if process in victims:
-            assert code == -signal.SIGKILL
-        else:
-            assert code == 0, stderr
-            assert "Traceback" not in stderr and "Failed" not in stderr, stderr
+        if process in victims and code == -signal.SIGKILL:
+            continue  # killed in the middle of its work
+        # Not a victim, or a victim that had finished its work before the signal reached it.
+        assert code == 0, stderr
+        assert "Traceback" not in stderr and "Failed" not in stderr, stderr
 
     # The live followers bring the view up to the last event by themselves.
     app = HonbaApp.open(store_db)

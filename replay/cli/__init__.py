@@ -51,9 +51,13 @@ def load_commands(argv: Sequence[str]) -> None:
 
 def main() -> None:
     """Entry point of the ``honba`` command."""
-    load_commands(sys.argv[1:])
-    from replay.cli.shell import main as run
-
+    try:
+        load_commands(sys.argv[1:])
+        from replay.cli.shell import main as run
+    except KeyboardInterrupt:
+        # Ctrl-C (or a SIGINT) while the command is still loading: the one line it gives later on.
+        print("honba: aborted", file=sys.stderr)
+        raise SystemExit(130) from None
     run()
 
 
