@@ -145,6 +145,8 @@ def whole_matches_only(rows: Rows, clean: Rows) -> int:
     return matches
 
 
+# A hang guard (an import that never stores, workers that never end), not a speed test.
+@pytest.mark.timeout(300)
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGINT], ids=["SIGKILL", "SIGINT"])
 @pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
 def test_an_import_killed_part_way_is_completed_by_running_it_again(
@@ -168,10 +170,8 @@ def test_an_import_killed_part_way_is_completed_by_running_it_again(
         start_new_session=True,
     )
     groups.append(process.pid)
-    deadline = time.monotonic() + 120
     while stored_matches(db) == 0:
         assert process.poll() is None, f"the import ended before it could be interrupted: {process.communicate()}"
-        assert time.monotonic() < deadline, "the import stored nothing in two minutes"
         time.sleep(0.005)
     process.send_signal(sig)  # to the importing process only, not its workers
     _, stderr = process.communicate(timeout=60)
@@ -182,13 +182,11 @@ def test_an_import_killed_part_way_is_completed_by_running_it_again(
         assert "interrupted" in stderr and "run the same command again" in stderr
         assert "Traceback" not in stderr
     # The workers end with the process that started them, even one killed outright.
-    deadline = time.monotonic() + 10
     while True:
         try:
             os.killpg(process.pid, 0)
         except ProcessLookupError:
             break
-        assert time.monotonic() < deadline, "worker processes outlived the import"
         time.sleep(0.05)
 
     before = whole_matches_only(stored_rows(db), clean_rows)

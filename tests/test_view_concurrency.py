@@ -77,6 +77,7 @@ def test_standings_run_at_once_on_a_stale_view_all_succeed(store_db: str) -> Non
     assert_view_is_a_fresh_rebuild(store_db)
 
 
+@pytest.mark.timeout(300)  # a hang guard (followers that never follow), not a speed test
 def test_catch_ups_and_followers_started_and_killed_at_any_time_end_as_a_fresh_rebuild(store_db: str) -> None:
     rng = random.Random(14)
     seeded(store_db, 6)
@@ -107,11 +108,9 @@ def test_catch_ups_and_followers_started_and_killed_at_any_time_end_as_a_fresh_r
     try:
         view = open_view(app)
         last = app.recorder.max_notification_id()
-        deadline = time.monotonic() + 60
         while (view.max_tracking_id(app.name) or 0) < (last or 0):
             for follower in followers[1:]:
                 assert follower.poll() is None, follower.communicate()[1]
-            assert time.monotonic() < deadline, "the followers did not follow"
             time.sleep(0.1)
     finally:
         app.close()
@@ -123,6 +122,7 @@ def test_catch_ups_and_followers_started_and_killed_at_any_time_end_as_a_fresh_r
     assert_view_is_a_fresh_rebuild(store_db)
 
 
+@pytest.mark.timeout(300)  # a hang guard (a follower that never polls), not a speed test
 @pytest.mark.parametrize("store_db", ["sqlite"], indirect=True)
 def test_on_sqlite_a_follower_polls_the_log(store_db: str) -> None:
     seeded(store_db, 1)
@@ -135,10 +135,8 @@ def test_on_sqlite_a_follower_polls_the_log(store_db: str) -> None:
         app = HonbaApp.open(store_db)
         try:
             view = open_view(app)
-            deadline = time.monotonic() + 60
             while view.get_doc("summary", "live-1") is None:
                 assert follower.poll() is None, follower.communicate()[1]
-                assert time.monotonic() < deadline, "the follower did not pick up the new match"
                 time.sleep(0.1)
             standings = view.get_doc("standings", "cup")
             assert standings is not None
