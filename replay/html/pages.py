@@ -278,15 +278,20 @@ def score_chart_svg(data: Mapping[str, Any]) -> str:
         legend = axes.legend(handles, names, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
         for text in [*legend.get_texts(), *axes.get_xticklabels()]:
             text.set_parse_math(False)  # a name like "$x$" is a name, not a formula
-        buffer = io.StringIO()
-        with warnings.catch_warnings():
-            # A name in a script the bundled font lacks: the browser draws the <text> with its own fonts.
-            warnings.filterwarnings("ignore", message="Glyph .* missing from font")
-            figure.savefig(buffer, format="svg", metadata={"Date": None})
+        return figure_svg(figure, "Scores through the match")
+
+
+def figure_svg(figure: Figure, label: str) -> str:
+    """A chart as inline SVG with its label for screen readers (the label escaped as data)."""
+    buffer = io.StringIO()
+    with warnings.catch_warnings():
+        # A name in a script the bundled font lacks: the browser draws the <text> with its own fonts.
+        warnings.filterwarnings("ignore", message="Glyph .* missing from font")
+        figure.savefig(buffer, format="svg", metadata={"Date": None})
     svg = buffer.getvalue()
     start = svg.find("<svg")
     svg = svg[start:] if start >= 0 else svg
-    return svg.replace("<svg ", '<svg role="img" aria-label="Scores through the match" ', 1).strip()
+    return svg.replace("<svg ", f'<svg role="img" aria-label="{esc(label)}" ', 1).strip()
 
 
 def _corrected_positions(data: Mapping[str, Any]) -> set[int]:

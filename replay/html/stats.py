@@ -6,8 +6,6 @@ loaded, charts drawn by matplotlib as inline SVG, every name from the data as te
 
 from __future__ import annotations
 
-import io
-import warnings
 from collections.abc import Mapping
 from typing import Any
 
@@ -15,7 +13,7 @@ import matplotlib
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from replay.html.pages import CSS, _int, _points, _signed, esc, standings_chart_svg
+from replay.html.pages import CSS, _int, _points, _signed, esc, figure_svg, standings_chart_svg
 
 PLACE_COLOURS = ("#0072B2", "#56B4E9", "#E69F00", "#D55E00")
 PLACE_NAMES = ("1st", "2nd", "3rd", "4th")
@@ -23,17 +21,6 @@ PLACE_NAMES = ("1st", "2nd", "3rd", "4th")
 
 def _percent(value: Any) -> str:
     return f"{100 * float(value):.1f}%" if isinstance(value, int | float) else ""
-
-
-def _svg(figure: Figure, label: str) -> str:
-    buffer = io.StringIO()
-    with warnings.catch_warnings():
-        warnings.filterwarnings("ignore", message="Glyph .* missing from font")
-        figure.savefig(buffer, format="svg", metadata={"Date": None})
-    svg = buffer.getvalue()
-    start = svg.find("<svg")
-    svg = svg[start:] if start >= 0 else svg
-    return svg.replace("<svg ", f'<svg role="img" aria-label="{esc(label)}" ', 1).strip()
 
 
 def placement_chart_svg(data: Mapping[str, Any]) -> str:
@@ -62,7 +49,7 @@ def placement_chart_svg(data: Mapping[str, Any]) -> str:
         for side in ("top", "right"):
             axes.spines[side].set_visible(False)
         axes.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
-        return _svg(figure, "Placement distribution")
+        return figure_svg(figure, "Placement distribution")
 
 
 def render_stats_html(data: dict[str, Any]) -> str:
