@@ -8,6 +8,8 @@
 - a choice-valued rule's values: one ``Literal`` in ``domain.rules``, its field's type and its check;
 - a preset is read once per process: ``domain.rules.load_preset``;
 - the riichi stick is the rules' ``riichi_deposit`` (the tenhou.net/6 export, the mjai reader);
+- how a correction changes the history: ``domain.amendments`` (``resolve_corrections``,
+  ``corrected_steps``), for the Match aggregate and the standings view alike;
 - a hand is settled once per command: the Match aggregate holds the steps it scored (no cache
   beside it).
 """
@@ -29,7 +31,9 @@ from domain.progression import initial_state
 from domain.rules import SPECIAL_HANDS, ChomboShare, load_preset
 from domain.scoring.payments import penalty_at
 from domain.special_hands import CHECKS
-from domain.values import ExhaustiveDraw, PenaltyShare
+from domain.values import ExhaustiveDraw, HandValue, Penalty, PenaltyShare, Win, WinResult
+from projections.standings_view import DocCache, apply_event, match_state
+from projections.views import POPODocumentView
 from replay.cli import app as honba_command
 from replay.formats.record import RecordError, parse_record
 from replay.formats.tenhou_json_out import export_tenhou_json
@@ -163,3 +167,27 @@ def test_a_recording_command_settles_each_hand_of_the_match_once(
     # command loads, checks, records and prints.
     assert len(settled) == 3
     assert len({id(result) for result in settled}) == 3
+
+
+# How a correction changes the history.
+
+
+def test_the_standings_view_folds_the_corrected_history_the_match_itself_folds() -> None:
+    match = Match.start("k", PLAYERS, TENHOU)
+    match.record(WinResult((Win(1, HandValue(han=3, fu=30), discarder=0),)))  # position 2, its deal pass 3
+    match.record(ExhaustiveDraw(ready=(0,)))  # 4, its deal pass 5
+    match.penalise(Penalty(2, 1000))  # 6
+    match.record(WinResult((Win(3, HandValue(han=1, fu=30)),)))  # 7
+    match.amend(2, WinResult((Win(1, HandValue(han=4, fu=30), discarder=0),)), by="ref", reason="miscounted")
+    match.void(6, by="ref", reason="no chombo")
+    match.void(9, by="ref", reason="the amendment was right the first time")  # cancels the amendment
+    match.undo(by="ref", reason="taken back at the table")  # the last hand, with its deal pass
+    cache = DocCache(POPODocumentView())
+    for event in match.collect_events():
+        apply_event(cache, event)
+    doc = cache.get("match", str(match.id))
+    assert doc is not None
+    _, state, facts, steps = match_state(doc)
+    assert steps == match.corrected_steps()
+    assert facts == match.effective_facts()
+    assert state == match.state
