@@ -229,34 +229,59 @@ def corrected_steps(
     deposits; sticks placed in a voided hand were never placed. Where the corrected
     result would have led to another table, the audit shows it.
     """
+    return fold_corrected(opening, rules, history, corrections)[0]
+
+
+def fold_corrected(
+    opening: TableState, rules: Ruleset, history: Sequence[tuple[int, Fact]], corrections: Mapping[int, Correction]
+) -> tuple[list[CorrectedStep], TableState]:
+    """``corrected_steps``, and the table as played after them (where ``next_step`` goes on)."""
     played = opening
-    corrected = opening
     steps: list[CorrectedStep] = []
     ordered = [e for e in history if not isinstance(e[1], MatchEnd)] + [
         e for e in history if isinstance(e[1], MatchEnd)
     ]
     undone = undone_positions(history, corrections)
     for position, fact in ordered:
+        corrected = steps[-1].after if steps else opening
         if position in undone:
             # Taken back at the table: as if never played, the table as before it.
-            table = attrs.evolve(
-                played, scores=corrected.scores, penalties=corrected.penalties, deposits=corrected.deposits
-            )
+            table = _on_played(played, corrected)
             steps.append(CorrectedStep(position, table, None, (), table))
             continue
         correction = corrections.get(position)
-        effective = fact if correction is None else correction.replacement
-        table = attrs.evolve(
-            played, scores=corrected.scores, penalties=corrected.penalties, deposits=corrected.deposits
+        step, played = next_step(
+            played, corrected, rules, position, fact, fact if correction is None else correction.replacement
         )
-        if effective is None:
-            steps.append(CorrectedStep(position, table, None, (), table))
-            corrected = table
-        else:
-            corrected, payments = evolve(table, rules, effective)
-            steps.append(CorrectedStep(position, table, effective, payments, corrected))
-        played, _ = evolve(played, rules, fact)
-    return steps
+        steps.append(step)
+    return steps, played
+
+
+def _on_played(played: TableState, corrected: TableState) -> TableState:
+    """The table as played carrying the corrected scores, penalties and deposits."""
+    return attrs.evolve(played, scores=corrected.scores, penalties=corrected.penalties, deposits=corrected.deposits)
+
+
+def next_step(
+    played: TableState, corrected: TableState, rules: Ruleset, position: int, fact: Fact, effective: Fact | None
+) -> tuple[CorrectedStep, TableState]:
+    """One entry of the corrected history (``fact`` as recorded, ``effective`` the fact in force,
+    None when voided) after the table as played and the corrected table so far; the step, and
+    the table as played after it.
+
+    Where the corrected table is the table as played and the fact stands as recorded (a match
+    without corrections), the one evolution serves both timelines: each hand is settled once.
+    """
+    table = _on_played(played, corrected)
+    if effective is None:
+        step = CorrectedStep(position, table, None, (), table)
+    else:
+        after, payments = evolve(table, rules, effective)
+        step = CorrectedStep(position, table, effective, payments, after)
+        if effective is fact and table == played:
+            return step, after
+    played_after, _ = evolve(played, rules, fact)
+    return step, played_after
 
 
 @attrs.frozen

@@ -22,15 +22,16 @@ from domain.amendments import (
     CorrectedStep,
     Correction,
     EndJudgement,
-    corrected_steps,
     correction_outcomes,
     corrects_something,
     early_end_reason,
     effective_entries,
     effective_facts,
+    fold_corrected,
     is_correctable,
     judge_end,
     latest_of_its_target,
+    next_step,
     resolve_corrections,
     undone_positions,
 )
@@ -39,9 +40,7 @@ from domain.errors import MatchAlreadyEnded, RuleViolation, UnknownSeat, WinnerI
 from domain.integrity import GENESIS, digest_of, event_digest, plain
 from domain.progression import (
     Fact,
-    after_hand,
     deal_passes,
-    evolve,
     finish,
     initial_state,
     match_end_reason,
@@ -101,8 +100,9 @@ class Match(Aggregate):
 
         def apply(self, aggregate: Aggregate) -> None:
             assert isinstance(aggregate, Match)
-            aggregate.state, _ = evolve(aggregate.state, aggregate.rules, self.fact)
             aggregate.history.append((self.originator_version, self.fact))
+            # Scored when the table is next asked for (``corrected_steps``), once.
+            aggregate.unscored.append((self.originator_version, self.fact))
             aggregate.remember(self.client_key, "record", self.fact)
             aggregate.head = event_digest(self)
 
@@ -126,7 +126,8 @@ class Match(Aggregate):
                 aggregate.history.append((self.originator_version, self.replacement))
             aggregate.correction_log.append((self.originator_version, correction))
             aggregate.corrections = resolve_corrections(aggregate.correction_log)
-            aggregate.state = aggregate.fold()
+            # A correction can change every later entry: the history is scored again when next asked for.
+            aggregate.scored = None
             # The whole command: a retry names the same entry, replacement, referee, reason and time.
             aggregate.remember(
                 self.client_key, "correct", (self.target, self.replacement, self.by, self.reason, self.at)
@@ -172,7 +173,6 @@ class Match(Aggregate):
         self.rules = Ruleset.from_stored(rules)
         self.source = dict(source)
         self.opening = dict(opening)
-        self.state: TableState = opening_state(self.rules, self.opening)
         self.head = GENESIS
         # Every recorded fact at its position, the corrections made to them, and client keys seen.
         self.history: list[tuple[int, Fact]] = []
@@ -181,6 +181,13 @@ class Match(Aggregate):
         self.client_keys: dict[str, str] = {}
         # The entry each client key's correction targeted, so that a retried undo finds it again.
         self.client_key_targets: dict[str, int | None] = {}
+        # The corrected history as scored so far, each hand settled once per command: the steps
+        # (None: to be folded again, after a correction), the table as played after them, the
+        # entries recorded since, and the next step a command worked out before recording it.
+        self.scored: list[CorrectedStep] | None = []
+        self.played: TableState = opening_state(self.rules, self.opening)
+        self.unscored: list[tuple[int, Fact]] = []
+        self.ahead: tuple[int, Fact, CorrectedStep, TableState] | None = None
 
     def trigger_event(self, event_class: Any, **kwargs: Any) -> None:
         """Every event names the digest of the one before it."""
@@ -188,14 +195,50 @@ class Match(Aggregate):
             kwargs.setdefault("client_key", None)
         super().trigger_event(event_class, prior=self.head, **kwargs)
 
+    @property
+    def state(self) -> TableState:
+        """The table now: after the corrected history, from the opening table."""
+        return self.fold()
+
     def fold(self) -> TableState:
         """The table after the corrected history, from the opening table."""
-        steps = self.corrected_steps()
+        steps = self._steps()
         return steps[-1].after if steps else opening_state(self.rules, self.opening)
 
     def corrected_steps(self) -> list[CorrectedStep]:
         """The corrected history entry by entry, the hands kept as they were played."""
-        return corrected_steps(opening_state(self.rules, self.opening), self.rules, self.history, self.corrections)
+        return list(self._steps())
+
+    def _steps(self) -> list[CorrectedStep]:
+        """The steps the aggregate holds, brought up to date: folded whole after a correction,
+        else only the entries recorded since (each scored on the table the last one left)."""
+        if self.scored is None:
+            opening = opening_state(self.rules, self.opening)
+            self.scored, self.played = fold_corrected(opening, self.rules, self.history, self.corrections)
+            self.unscored = []
+        for position, fact in self.unscored:
+            step, self.played = self._step_of(position, fact)
+            self.scored.append(step)
+        self.unscored = []
+        return self.scored
+
+    def _step_of(self, position: int, fact: Fact) -> tuple[CorrectedStep, TableState]:
+        """The step of an entry recorded after the steps held, and the table as played after it
+        (the one ``preview`` worked out, when it was this very fact)."""
+        if self.ahead is not None and self.ahead[0] == position and self.ahead[1] is fact:
+            return self.ahead[2], self.ahead[3]
+        steps = self.scored or []
+        corrected = steps[-1].after if steps else opening_state(self.rules, self.opening)
+        return next_step(self.played, corrected, self.rules, position, fact, fact)
+
+    def preview(self, result: HandResult) -> CorrectedStep:
+        """The step recording this result next would make (its table before, payments and table
+        after), worked out once: recording the same result object then takes it."""
+        self._steps()
+        position = self.version + 1
+        step, played = self._step_of(position, result)
+        self.ahead = (position, result, step, played)
+        return step
 
     def end_judgements(self) -> tuple[EndJudgement, ...]:
         """Where the corrected history judges the end of the match otherwise than it was played."""
@@ -276,8 +319,8 @@ class Match(Aggregate):
             return
         self._check_open()
         self._check_result(result, self.state)
-        before = self.state
-        after, _ = after_hand(before, self.rules, result)
+        step = self.preview(result)
+        before, after = step.before, step.after
         event_class: type[Match.Recorded]
         if isinstance(result, WinResult):
             event_class = self.HandWon

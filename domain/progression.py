@@ -9,8 +9,6 @@ fold with these same functions (see ``evolve``).
 
 from __future__ import annotations
 
-from collections import deque
-
 import attrs
 
 from domain.rules import Ruleset
@@ -68,27 +66,12 @@ def deal_passes(result: HandResult, state: TableState, rules: Ruleset) -> bool:
     return state.dealer not in result.ready
 
 
-# The last few answers of ``after_hand``, found by the identity of its (immutable) arguments:
-# recording a hand settles it to check it, and applying the recorded event settles the same
-# hand again on the same objects; a replay (verify) asks a third time.
-_RECENT: deque[tuple[TableState, Ruleset, HandResult, tuple[TableState, Settlement]]] = deque(maxlen=4)
-
-
 def after_hand(state: TableState, rules: Ruleset, result: HandResult) -> tuple[TableState, Settlement]:
     """The table after a hand result (before any deal pass), and its payments.
 
     Counters follow the Japanese rule: up by one on a dealer win or any draw,
     back to zero when only non-dealers win.
     """
-    for seen_state, seen_rules, seen_result, answer in tuple(_RECENT):
-        if seen_state is state and seen_rules is rules and seen_result is result:
-            return answer
-    answer = _after_hand(state, rules, result)
-    _RECENT.append((state, rules, result, answer))
-    return answer
-
-
-def _after_hand(state: TableState, rules: Ruleset, result: HandResult) -> tuple[TableState, Settlement]:
     settlement = settle(result, state, rules)
     won_by_dealer = dealer_won(result, state)
     # Only a win without the dealer among the winners resets the counters.

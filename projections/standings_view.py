@@ -4,7 +4,8 @@
 events of matches and tournaments. It keeps, as view documents:
 
 - ``match/<id>``: what a summary needs of a match (players, rules, opening, its
-  history and corrections), folded from the match's own events;
+  history and every correction at its own position), folded from the match's own events;
+  the corrections in force are the domain's (``domain.amendments.resolve_corrections``);
 - ``summary/<match key>``: the match summary (``projections.standings.MatchSummary``);
 - ``tournament/<id>``: players and aliases; ``entry/<id>/<match key>``: a match that counts,
   its session and table;
@@ -28,7 +29,7 @@ import attrs
 from eventsourcing.persistence import Tracking
 from eventsourcing.projection import Projection
 
-from domain.amendments import CorrectedStep, Correction, corrected_steps, effective_facts
+from domain.amendments import CorrectedStep, Correction, corrected_steps, effective_facts, resolve_corrections
 from domain.codec import fact_from_data, fact_to_data
 from domain.match import Match, opening_state
 from domain.rules import Ruleset
@@ -39,7 +40,8 @@ from projections.views import DocKey, DocumentView, ViewMoved
 
 NAME = "honba-standings"
 # The layout of the view's documents; a view written in another is rebuilt, never read.
-FORMAT = 2
+# 3: a match keeps its correction log (each correction at its own position), not one per target.
+FORMAT = 3
 
 
 class DocCache:
@@ -108,19 +110,33 @@ class DocCache:
         return {key: self._docs[key] for key in self.changed}
 
 
-def _match_state(
+def match_state(
     doc: dict[str, Any], history: list[tuple[int, Any]] | None = None, rules: Ruleset | None = None
 ) -> tuple[Ruleset, Any, list[Any], list[CorrectedStep]]:
+    """The rules, the table now, the corrected facts and the corrected steps of a match document.
+
+    How the corrections change the history is the domain's alone: the correction log goes
+    through ``resolve_corrections`` (corrections of corrections, a void taken back) and
+    ``corrected_steps``, as the Match aggregate does.
+    """
     if rules is None:
         rules = Ruleset.from_stored(doc["rules"])
     if history is None:
         history = [(position, fact_from_data(data)) for position, data in doc["history"]]
-    corrections = {
-        target: Correction(
-            target, None if c["replacement"] is None else fact_from_data(c["replacement"]), c["by"], c["reason"]
+    log = [
+        (
+            position,
+            Correction(
+                c["target"],
+                None if c["replacement"] is None else fact_from_data(c["replacement"]),
+                c["by"],
+                c["reason"],
+                position=position,
+            ),
         )
-        for target, c in doc["corrections"]
-    }
+        for position, c in doc["corrections"]
+    ]
+    corrections = resolve_corrections(log)
     facts = effective_facts(history, corrections)
     steps = corrected_steps(opening_state(rules, doc["opening"]), rules, history, corrections)
     state = steps[-1].after if steps else opening_state(rules, doc["opening"])
@@ -140,7 +156,7 @@ def summary_and_stats(
     ``history`` (the facts as objects) and ``rules``, when the caller has them already, spare
     decoding them again from the document: they must be what the document holds.
     """
-    rules, state, facts, steps = _match_state(doc, history, rules)
+    rules, state, facts, steps = match_state(doc, history, rules)
     summary = summarize(doc["key"], doc["players"], rules, state, facts)
     stats = match_stats(
         summary.key,
@@ -191,11 +207,13 @@ def _apply_match_event(cache: DocCache, event: Any) -> None:
                 doc["history"].append([event.originator_version, replacement])
                 if history is not None:
                     history.append((event.originator_version, event.replacement))
-            else:
-                doc["corrections"] = [c for c in doc["corrections"] if c[0] != event.target]
-                doc["corrections"].append(
-                    [event.target, {"replacement": replacement, "by": event.by, "reason": event.reason}]
-                )
+            # Every correction is kept at its own position; which ones are in force is the domain's.
+            doc["corrections"].append(
+                [
+                    event.originator_version,
+                    {"target": event.target, "replacement": replacement, "by": event.by, "reason": event.reason},
+                ]
+            )
     cache.put("match", match_id, doc)
     cache.dirty_matches.add(match_id)
 

@@ -15,8 +15,9 @@ import attrs
 
 from domain.errors import HonbaError
 from domain.match import Match
-from domain.progression import after_hand, end_match
+from domain.progression import end_match
 from domain.rules import Ruleset
+from domain.scoring.payments import score_changes
 from domain.values import WIND_LETTERS, MatchEnd, TableState
 from replay.formats.logmodel import LoggedGame, LoggedHand
 from replay.importing import opening_for, source_of
@@ -121,13 +122,12 @@ def verify_game(game: LoggedGame) -> GameReport:
         state = match.state
         if hand.deltas is not None:
             try:
-                # The match's own rules (equal to the game's) and table: recording the hand
-                # below settles it on these very objects, and takes this answer again.
-                _, settlement = after_hand(state, match.rules, hand.result)
+                # The match works the hand out once: recording it below takes this step.
+                step = match.preview(hand.result)
             except HonbaError as exc:
                 differ(label, "result", "recorded", f"refused: {exc}")
                 break
-            ours = list(settlement.deltas(state.players))
+            ours = list(score_changes(step.payments, state.players))
             if ours != list(hand.deltas):
                 differ(label, "score changes", list(hand.deltas), ours)
         try:

@@ -7,16 +7,23 @@
 - the special hands' names: ``domain.rules.SPECIAL_HANDS``, each with its check;
 - a choice-valued rule's values: one ``Literal`` in ``domain.rules``, its field's type and its check;
 - a preset is read once per process: ``domain.rules.load_preset``;
-- the riichi stick is the rules' ``riichi_deposit`` (the tenhou.net/6 export, the mjai reader).
+- the riichi stick is the rules' ``riichi_deposit`` (the tenhou.net/6 export, the mjai reader);
+- how a correction changes the history: ``domain.amendments`` (``resolve_corrections``,
+  ``corrected_steps``), for the Match aggregate and the standings view alike;
+- a hand is settled once per command: the Match aggregate holds the steps it scored (no cache
+  beside it).
 """
 
 from __future__ import annotations
 
 import json
-from typing import get_args
+from pathlib import Path
+from typing import Any, get_args
 
 import pytest
+from typer.testing import CliRunner
 
+import domain.progression
 from domain.amendments import early_end_reason
 from domain.errors import HonbaError, InvalidRules, RuleViolation
 from domain.match import Match
@@ -24,7 +31,10 @@ from domain.progression import initial_state
 from domain.rules import SPECIAL_HANDS, ChomboShare, load_preset
 from domain.scoring.payments import penalty_at
 from domain.special_hands import CHECKS
-from domain.values import ExhaustiveDraw, PenaltyShare
+from domain.values import ExhaustiveDraw, HandValue, Penalty, PenaltyShare, Win, WinResult
+from projections.standings_view import DocCache, apply_event, match_state
+from projections.views import POPODocumentView
+from replay.cli import app as honba_command
 from replay.formats.record import RecordError, parse_record
 from replay.formats.tenhou_json_out import export_tenhou_json
 
@@ -125,3 +135,59 @@ def test_the_tenhou_export_counts_the_sticks_in_the_rules_own_stick() -> None:
     match.record(ExhaustiveDraw(ready=(0,)))
     second_hand = json.loads(export_tenhou_json(match))["log"][1]
     assert second_hand[0][2] == 2  # sticks, not 1000-point units (which would say 1)
+
+
+# A hand is settled once per command.
+
+
+def test_a_recording_command_settles_each_hand_of_the_match_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HONBA_DB", str(tmp_path / "honba.sqlite"))
+    monkeypatch.delenv("PERSISTENCE_MODULE", raising=False)
+    runner = CliRunner()
+
+    def honba(*args: str) -> None:
+        result = runner.invoke(honba_command, list(args))
+        assert result.exit_code == 0, result.output
+
+    honba("start", "k", "--players", ",".join(PLAYERS))
+    honba("win", "k", "Ben:3/30", "--from", "Ann")
+    honba("draw", "k", "--ready", "Ann")
+    settled: list[Any] = []
+    real_settle = domain.progression.settle
+
+    def counting_settle(*args: Any, **kwargs: Any) -> Any:
+        settled.append(args[0])
+        return real_settle(*args, **kwargs)
+
+    monkeypatch.setattr(domain.progression, "settle", counting_settle)
+    honba("win", "k", "Cho:2/30")
+    # The two hands already stored and the one recorded now: each settled once, whatever the
+    # command loads, checks, records and prints.
+    assert len(settled) == 3
+    assert len({id(result) for result in settled}) == 3
+
+
+# How a correction changes the history.
+
+
+def test_the_standings_view_folds_the_corrected_history_the_match_itself_folds() -> None:
+    match = Match.start("k", PLAYERS, TENHOU)
+    match.record(WinResult((Win(1, HandValue(han=3, fu=30), discarder=0),)))  # position 2, its deal pass 3
+    match.record(ExhaustiveDraw(ready=(0,)))  # 4, its deal pass 5
+    match.penalise(Penalty(2, 1000))  # 6
+    match.record(WinResult((Win(3, HandValue(han=1, fu=30)),)))  # 7
+    match.amend(2, WinResult((Win(1, HandValue(han=4, fu=30), discarder=0),)), by="ref", reason="miscounted")
+    match.void(6, by="ref", reason="no chombo")
+    match.void(9, by="ref", reason="the amendment was right the first time")  # cancels the amendment
+    match.undo(by="ref", reason="taken back at the table")  # the last hand, with its deal pass
+    cache = DocCache(POPODocumentView())
+    for event in match.collect_events():
+        apply_event(cache, event)
+    doc = cache.get("match", str(match.id))
+    assert doc is not None
+    _, state, facts, steps = match_state(doc)
+    assert steps == match.corrected_steps()
+    assert facts == match.effective_facts()
+    assert state == match.state
