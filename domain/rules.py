@@ -48,6 +48,10 @@ def _choice(choices: Any) -> Any:
     return check
 
 
+# The most times a yakuman counts (a sextuple yakuman): the rules may cap it lower, never higher.
+MAX_YAKUMAN_MULTIPLE = 6
+
+
 def _between(low: int, high: int) -> Any:
     def check(_inst: object, attribute: attrs.Attribute[Any], value: object) -> None:
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
@@ -156,7 +160,7 @@ class Ruleset:
     )
     settling_unit: SettlingUnit = attrs.field(default="han", validator=_choice(SettlingUnit))
     kiriage_mangan: bool = attrs.field(default=False, validator=_flag)
-    max_yakuman_multiple: int = attrs.field(default=6, validator=_between(1, 6))
+    max_yakuman_multiple: int = attrs.field(default=MAX_YAKUMAN_MULTIPLE, validator=_between(1, MAX_YAKUMAN_MULTIPLE))
     # Points family: the score of a hand with no faan/doubles, and its rounding.
     score_base: int = attrs.field(default=1, validator=_between(1, 100_000))
     round_score_to: int = attrs.field(default=1, validator=_between(1, 1000))

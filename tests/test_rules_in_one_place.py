@@ -10,6 +10,8 @@
 - the riichi stick is the rules' ``riichi_deposit`` (the tenhou.net/6 export, the mjai reader);
 - how a correction changes the history: ``domain.amendments`` (``resolve_corrections``,
   ``corrected_steps``), for the Match aggregate and the standings view alike;
+- which riichi hand values exist: ``domain.scoring.riichi.hand_values`` (what
+  ``check_hand_value`` lets through; the mjai valuation searches the same list);
 - a hand is settled once per command: the Match aggregate holds the steps it scored (no cache
   beside it).
 """
@@ -25,11 +27,12 @@ from typer.testing import CliRunner
 
 import domain.progression
 from domain.amendments import early_end_reason
-from domain.errors import HonbaError, InvalidRules, RuleViolation
+from domain.errors import HonbaError, InvalidHandValue, InvalidRules, RuleViolation
 from domain.match import Match
 from domain.progression import initial_state
 from domain.rules import SPECIAL_HANDS, ChomboShare, load_preset
 from domain.scoring.payments import penalty_at
+from domain.scoring.riichi import check_hand_value, hand_values
 from domain.special_hands import CHECKS
 from domain.values import ExhaustiveDraw, HandValue, Penalty, PenaltyShare, Win, WinResult
 from projections.standings_view import DocCache, apply_event, match_state
@@ -191,3 +194,28 @@ def test_the_standings_view_folds_the_corrected_history_the_match_itself_folds()
     assert steps == match.corrected_steps()
     assert facts == match.effective_facts()
     assert state == match.state
+
+
+# Which riichi hand values exist.
+
+
+@pytest.mark.parametrize("self_drawn", [True, False])
+def test_the_riichi_hand_values_that_exist_are_those_the_check_accepts(self_drawn: bool) -> None:
+    listed = list(hand_values(self_drawn=self_drawn))
+    for value in listed:
+        check_hand_value(value, self_drawn=self_drawn)
+    below_five_han = [HandValue(han=han, fu=fu) for han in range(1, 5) for fu in range(0, 131, 5)]
+    accepted = []
+    for value in below_five_han:
+        try:
+            check_hand_value(value, self_drawn=self_drawn)
+        except InvalidHandValue:
+            continue
+        accepted.append(value)
+    assert [v for v in listed if v.limit is None] == accepted
+
+
+def test_the_mjai_valuation_searches_the_domains_hand_values() -> None:
+    import replay.formats.valuation as valuation
+
+    assert valuation.hand_values is hand_values

@@ -6,16 +6,20 @@ Base points are what one share of a non-dealer tsumo costs before rounding:
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import attrs
 
 from domain.errors import InvalidHandValue
-from domain.rules import Ruleset
+from domain.rules import MAX_YAKUMAN_MULTIPLE, Ruleset
 from domain.values import LIMIT_NAMES, HandValue
 
 # Riichi names the rows of its settling table by their percent of the mangan base.
 LIMIT_PERCENT = {"mangan": 100, "haneman": 150, "baiman": 200, "sanbaiman": 300, "yakuman": 400}
 PERCENT_NAME = {percent: name for name, percent in LIMIT_PERCENT.items()}
-VALID_FU = frozenset({20, 25, *range(30, 111, 10)})
+# The fu a hand below 5 han can count, from the smallest.
+FU_COUNTS = (20, 25, *range(30, 111, 10))
+VALID_FU = frozenset(FU_COUNTS)
 
 
 @attrs.frozen
@@ -37,6 +41,20 @@ def limit_name(percent: int) -> str:
     return PERCENT_NAME.get(percent, f"{percent}% of the limit")
 
 
+def hand_values(*, self_drawn: bool) -> Iterator[HandValue]:
+    """Every riichi hand value that exists, from the smallest: han and fu below 5 han (those
+    ``check_hand_value`` lets through), then the limits, then yakuman counted up to six times."""
+    for han in range(1, 5):
+        for fu in FU_COUNTS:
+            value = HandValue(han=han, fu=fu)
+            if _impossible(value, self_drawn=self_drawn) is None:
+                yield value
+    for limit in LIMIT_NAMES[:-1]:
+        yield HandValue(limit=limit)  # type: ignore[arg-type]  # LIMIT_NAMES holds the LimitName values
+    for multiple in range(1, MAX_YAKUMAN_MULTIPLE + 1):
+        yield HandValue(limit="yakuman", multiple=multiple)
+
+
 def check_hand_value(value: HandValue, *, self_drawn: bool) -> None:
     """Refuse hand values that cannot exist in riichi, with the reason."""
     if value.limit is not None:
@@ -51,17 +69,25 @@ def check_hand_value(value: HandValue, *, self_drawn: bool) -> None:
         raise InvalidHandValue(f"{value.han} han: a winning hand has at least 1 han")
     if value.han >= 5:
         return
+    why = _impossible(value, self_drawn=self_drawn)
+    if why is not None:
+        raise InvalidHandValue(why)
+
+
+def _impossible(value: HandValue, *, self_drawn: bool) -> str | None:
+    """Why a hand of 1 to 4 han with this fu count cannot exist, or None when it can."""
     fu = value.fu
     if fu is None:
-        raise InvalidHandValue(f"{value.han} han needs a fu count")
+        return f"{value.han} han needs a fu count"
     if fu not in VALID_FU:
-        raise InvalidHandValue(f"{fu} fu: fu are 20, 25 or a multiple of 10 from 30 to 110")
-    if fu == 20 and value.han < 2:
-        raise InvalidHandValue("1 han 20 fu does not exist: 20 fu is pinfu tsumo, at least 2 han")
-    if fu == 25 and value.han < 2:
-        raise InvalidHandValue("1 han 25 fu does not exist: 25 fu is seven pairs, at least 2 han")
+        return f"{fu} fu: fu are 20, 25 or a multiple of 10 from 30 to 110"
+    if fu == 20 and (value.han or 0) < 2:
+        return "1 han 20 fu does not exist: 20 fu is pinfu tsumo, at least 2 han"
+    if fu == 25 and (value.han or 0) < 2:
+        return "1 han 25 fu does not exist: 25 fu is seven pairs, at least 2 han"
     if fu == 20 and not self_drawn:
-        raise InvalidHandValue("20 fu on a discard does not exist: a closed ron has at least 30 fu")
+        return "20 fu on a discard does not exist: a closed ron has at least 30 fu"
+    return None
 
 
 def base_points(value: HandValue, rules: Ruleset) -> BasePoints:

@@ -15,7 +15,7 @@ Neither path computes a payment of its own.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Final
 
 import attrs
@@ -27,13 +27,12 @@ from mahjong.meld import Meld
 from domain.errors import HonbaError
 from domain.rules import Ruleset
 from domain.scoring.payments import settle
-from domain.values import LIMIT_NAMES, HandValue, TableState, Win, WinResult
+from domain.scoring.riichi import hand_values
+from domain.values import HandValue, TableState, Win, WinResult
 
 SUITS: Final = {"m": 0, "p": 9, "s": 18}
 HONORS: Final = {"E": 27, "S": 28, "W": 29, "N": 30, "P": 31, "F": 32, "C": 33}
 NORTH34: Final = 30
-VALID_FU: Final = (20, 25, 30, 40, 50, 60, 70, 80, 90, 100, 110)
-MAX_MULTIPLE: Final = 6
 
 
 def tile34(tile: str) -> tuple[int, bool] | None:
@@ -197,21 +196,6 @@ def _marker_ids(markers: Sequence[str]) -> list[int] | None:
     return out
 
 
-def candidate_values(self_drawn: bool) -> Iterator[HandValue]:
-    """Every riichi hand value from the smallest: han and fu, then the limits, then yakuman multiples."""
-    for han in range(1, 5):
-        for fu in VALID_FU:
-            if fu == 20 and (han < 2 or not self_drawn):
-                continue
-            if fu == 25 and han < 2:
-                continue
-            yield HandValue(han=han, fu=fu)
-    for limit in LIMIT_NAMES[:-1]:
-        yield HandValue(limit=limit)  # type: ignore[arg-type]  # LIMIT_NAMES holds the LimitName values
-    for multiple in range(1, MAX_MULTIPLE + 1):
-        yield HandValue(limit="yakuman", multiple=multiple)
-
-
 def value_from_payment(win: Win, recorded: Sequence[int], state: TableState, rules: Ruleset) -> HandValue:
     """The smallest hand value whose payment under the rules gives the recorded changes.
 
@@ -222,7 +206,8 @@ def value_from_payment(win: Win, recorded: Sequence[int], state: TableState, rul
     one is returned, and the verifier will show the difference.
     """
     best: tuple[int, HandValue] | None = None
-    for value in candidate_values(win.discarder is None):
+    # The hand values that exist are the domain's (``domain.scoring.riichi.hand_values``).
+    for value in hand_values(self_drawn=win.discarder is None):
         try:
             changes = settle(WinResult((attrs.evolve(win, value=value),)), state, rules).deltas(state.players)
         except HonbaError:
