@@ -326,9 +326,11 @@ def status(
     def run() -> None:
         application = shell(ctx).app
         match, facts = application.facts(key)
-        warn_if_damaged(application, key)
         state = _state(match, facts)
         judgements = match.end_judgements()
+        # Warned only once the match could be folded: a history that cannot be scored at all is
+        # named once, by guarded_match, not warned about and then refused.
+        warn_if_damaged(application, key)
         if as_json:
             data = {"match": key, **state_data(match.players, state, match.rules)}
             data["end_rejudged"] = [attrs.asdict(j) for j in judgements]
@@ -359,8 +361,8 @@ def log(
             raise InputError(f"--format must be table, json or csv, not {fmt!r}")
         application = shell(ctx).app
         match, facts = application.facts(key)
-        warn_if_damaged(application, key)
         entries = _ledger(match, facts)
+        warn_if_damaged(application, key)
         if fmt == "csv":
             sys.stdout.write(ledger_csv(match.players, entries))
             return
