@@ -35,7 +35,7 @@ from domain.values import (
 from projections.ledger import LedgerEntry, corrected_ledger, correction_marks
 from replay.app import DamagedMatch, HonbaApp
 from replay.cli.shell import ClientKey, app, err, guarded, guarded_match, out, rules_app, shell, warn_if_damaged
-from replay.formats.record import build_match, export_line_numbers, export_record, parse_record, unchained
+from replay.formats.record import build_match, entry_numbers, export_record, parse_record, unchained
 from replay.parsing import InputError, parse_override, parse_value, seat_of, seats_of
 from replay.render import json_text, ledger_csv, ledger_table, recorded_payments_lines, state_lines, status_table
 from replay.service.shapes import log_data, state_data
@@ -361,16 +361,16 @@ def log(
         match, facts = application.facts(key)
         warn_if_damaged(application, key)
         entries = _ledger(match, facts)
+        numbers = entry_numbers(match)
         if fmt == "csv":
-            sys.stdout.write(ledger_csv(match.players, entries))
+            sys.stdout.write(ledger_csv(match.players, entries, numbers))
             return
         marks = correction_marks(match.history, match.corrections, match.corrected_steps())
-        lines = export_line_numbers(match)
         if as_json or fmt == "json":
-            print(json_text({"match": key, **log_data(match.players, entries, marks, lines)}))
+            print(json_text({"match": key, **log_data(match.players, entries, marks, numbers)}))
             return
         title = f"Ledger of {key} ({match.rules.name})"
-        out.print(ledger_table(match.players, entries, title, marks=marks, lines=lines))
+        out.print(ledger_table(match.players, entries, title, numbers=numbers, marks=marks))
 
     guarded_match(ctx, key, run)
 
@@ -533,7 +533,9 @@ def demo(
         verb = "Recorded" if stored else "Found (already stored)"
         out.print(f"{verb} the demo match {record.key!r} in {db}", markup=False, highlight=False)
         match, facts = application.facts(record.key)
-        out.print(ledger_table(match.players, _ledger(match, facts), f"Ledger of {record.key}"))
+        out.print(
+            ledger_table(match.players, _ledger(match, facts), f"Ledger of {record.key}", numbers=entry_numbers(match))
+        )
         _print_status(match.players, _state(match, facts), match.rules)
         out.print(f"Try: honba --db {db} status {record.key}", markup=False, highlight=False)
 
