@@ -30,10 +30,11 @@ AS_RECORDED = {"Ann": 25000, "Ben": 28900, "Cho": 22100, "Dai": 24000}
 
 
 class Honba:
-    """The ``honba`` command on one SQLite file."""
+    """The ``honba`` command on one SQLite file; ``key`` is the match its reads look at by default."""
 
-    def __init__(self, db: Path):
+    def __init__(self, db: Path, key: str = ""):
         self.db = db
+        self.key = key
 
     def __call__(self, *args: str) -> Result:
         return runner.invoke(app, ["--db", str(self.db), *args])
@@ -55,17 +56,18 @@ class Honba:
     def json(self, *args: str) -> Any:
         return json.loads(self.ok(*args, "--json"))
 
-    def scores(self, key: str) -> dict[str, int]:
-        scores: dict[str, int] = self.json("status", key)["scores"]
+    def scores(self, key: str | None = None) -> dict[str, int]:
+        scores: dict[str, int] = self.json("status", key or self.key)["scores"]
         return scores
 
-    def table(self, key: str) -> tuple[str, int]:
+    def table(self, key: str | None = None) -> tuple[str, int]:
         """The dealer and the counters on the table now."""
-        status = self.json("status", key)
+        status = self.json("status", key or self.key)
         return status["dealer"], status["counters"]
 
-    def events(self, key: str) -> list[tuple[int, bytes]]:
+    def events(self, key: str | None = None) -> list[tuple[int, bytes]]:
         """The match's stored rows, read with sqlite3: (position, state)."""
+        key = key or self.key
         with closing(sqlite3.connect(self.db)) as sql:
             rows = sql.execute(
                 "SELECT originator_version, state FROM stored_events WHERE originator_id = ? "
@@ -77,9 +79,9 @@ class Honba:
 
 def two_wins(db: Path, key: str) -> Honba:
     """The match of the module docstring, recorded through the command line."""
-    cli = Honba(db)
+    cli = Honba(db, key)
     cli.ok("start", key, "--players", "Ann,Ben,Cho,Dai")
     cli.ok("win", key, "Ben:3/30", "--from", "Cho")
     cli.ok("win", key, "Cho:1/30", "--from", "Dai")
-    assert cli.scores(key) == AS_RECORDED
+    assert cli.scores() == AS_RECORDED
     return cli

@@ -29,8 +29,7 @@ from typing import Any
 
 import pytest
 from conftest import TENHOU, hv, ron, won
-from honba_cli import Honba as HonbaCli
-from honba_cli import two_wins
+from honba_cli import Honba, two_wins
 
 from domain.errors import RuleViolation
 from domain.values import Penalty
@@ -42,20 +41,10 @@ AMEND_TO_2_30 = json.dumps({"type": "win", "wins": [{"winner": "Ben", "from": "C
 ANN_WON_IT = json.dumps({"type": "win", "wins": [{"winner": "Ann", "from": "Cho", "han": 2, "fu": 30}]})
 
 
-class Honba(HonbaCli):
-    """The ``honba`` command on one SQLite file, on this module's match by default."""
-
-    def scores(self, key: str = KEY) -> dict[str, int]:
-        return super().scores(key)
-
-    def events(self, key: str = KEY) -> list[tuple[int, bytes]]:
-        return super().events(key)
-
-
 @pytest.fixture
 def honba(tmp_path: Path) -> Honba:
     """The match of the module docstring, recorded through the command line."""
-    return Honba(two_wins(tmp_path / "honba.sqlite", KEY).db)
+    return two_wins(tmp_path / "honba.sqlite", KEY)
 
 
 def amend(honba: Honba, entry: int, line: str, *extra: str) -> str:
@@ -305,7 +294,7 @@ def test_record_files_round_trip_with_their_corrections(honba: Honba, tmp_path: 
 
     path = tmp_path / "with-corrections.jsonl"
     path.write_text(exported, encoding="utf-8")
-    elsewhere = Honba(tmp_path / "elsewhere.sqlite")
+    elsewhere = Honba(tmp_path / "elsewhere.sqlite", KEY)
     elsewhere.ok("import", str(path))
 
     assert elsewhere.json("status", KEY) == honba.json("status", KEY)

@@ -20,26 +20,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from honba_cli import AS_RECORDED, two_wins
-from honba_cli import Honba as HonbaCli
+from honba_cli import AS_RECORDED, Honba, two_wins
 
 KEY = "t"
 REF = ("--by", "Referee Ito", "--reason")
 
 
-class Honba(HonbaCli):
-    """The ``honba`` command on one SQLite file, on this module's match."""
-
-    def scores(self, key: str = KEY) -> dict[str, int]:
-        return super().scores(key)
-
-    def table(self, key: str = KEY) -> tuple[str, int]:
-        return super().table(key)
-
-
 @pytest.fixture
 def honba(tmp_path: Path) -> Honba:
-    return Honba(two_wins(tmp_path / "honba.sqlite", KEY).db)
+    return two_wins(tmp_path / "honba.sqlite", KEY)
 
 
 # Corrections of corrections.
@@ -87,7 +76,7 @@ def test_corrections_of_corrections_survive_export_and_import(honba: Honba, tmp_
     honba.ok("amend", KEY, "4", "win", "Ben:1/30", "--from", "Cho", *REF, "no red five")
     record = tmp_path / "t.jsonl"
     honba.ok("export", KEY, "--output", str(record))
-    other = Honba(tmp_path / "other.sqlite")
+    other = Honba(tmp_path / "other.sqlite", KEY)
     other.ok("import", str(record))
     assert other.scores() == honba.scores()
     assert other.json("log", KEY) == honba.json("log", KEY)
@@ -120,7 +109,7 @@ def test_undo_cancels_the_last_correction(honba: Honba) -> None:
 
 
 def test_undo_of_nothing_is_refused(tmp_path: Path) -> None:
-    honba = Honba(tmp_path / "fresh.sqlite")
+    honba = Honba(tmp_path / "fresh.sqlite", KEY)
     honba.ok("start", KEY, "--players", "Ann,Ben,Cho,Dai")
     assert "nothing to undo" in honba.refused("undo", KEY)
 
@@ -179,7 +168,7 @@ def test_an_amend_retried_with_another_referee_or_reason_is_refused(honba: Honba
 
 
 def test_a_start_with_another_key_on_an_existing_match_is_refused(tmp_path: Path) -> None:
-    honba = Honba(tmp_path / "start.sqlite")
+    honba = Honba(tmp_path / "start.sqlite", KEY)
     honba.ok("start", KEY, "--players", "Ann,Ben,Cho,Dai", "--key", "tablet-1")
     honba.ok("start", KEY, "--players", "Ann,Ben,Cho,Dai", "--key", "tablet-1")  # a retry
     assert "already stored" in honba.refused("start", KEY, "--players", "Ann,Ben,Cho,Dai", "--key", "tablet-2")
@@ -188,7 +177,7 @@ def test_a_start_with_another_key_on_an_existing_match_is_refused(tmp_path: Path
 def test_undo_of_the_hand_that_ended_the_match_takes_back_the_end_too(tmp_path: Path) -> None:
     # East-only: three draws nobody is ready for, then the dealer Dai tops East 4 with a mangan
     # (4,000 from each plus 3 counters x 100 from each) and stops the match on top.
-    honba = Honba(tmp_path / "east.sqlite")
+    honba = Honba(tmp_path / "east.sqlite", KEY)
     honba.ok("start", KEY, "--players", "Ann,Ben,Cho,Dai", "--rules", "tenhou-east")
     for _ in range(3):
         honba.ok("draw", KEY)

@@ -172,3 +172,15 @@ def test_undo_names_the_entry_it_took_back_by_its_number(seed: Path) -> None:
     assert f"Undid entry 7 of {KEY!r}" in run(seed, "undo", KEY).stdout
     (voided,) = log(seed)["voided"]
     assert (voided["entry"], voided["hand"]) == (7, "S1-2")
+
+
+def test_a_record_file_s_refused_correction_names_lines_not_positions(tmp_path: Path) -> None:
+    # Line 3 (Cho's tsumo, the domain's position 4) voided twice: the second is refused, and
+    # the message names the file's lines, as the file does.
+    void = {"type": "correction", "target": 3, "replacement": None, "by": "Eve", "reason": "misread tile"}
+    text = SEED_RECORD.read_text(encoding="utf-8") + json.dumps(void) + "\n" + json.dumps(void) + "\n"
+    path = tmp_path / "twice.jsonl"
+    path.write_text(text, encoding="utf-8")
+    result = runner.invoke(app, ["--db", str(tmp_path / "honba.sqlite"), "import", str(path)])
+    assert result.exit_code == 2, result.output
+    assert "the result or penalty at line 3 is void already (by the correction at line 8" in result.output
