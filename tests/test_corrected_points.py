@@ -157,4 +157,10 @@ def test_the_status_says_when_the_end_is_judged_otherwise_on_the_corrected_histo
         "no mangan",
     )
     assert "would have gone on" in honba.ok("status", "m")
-    assert honba.json("status", "m")["end_rejudged"][0]["corrected"] is None
+    (rejudged,) = honba.json("status", "m")["end_rejudged"]
+    assert (rejudged["hand"], rejudged["entry"], rejudged["as_played"], rejudged["corrected"]) == (
+        "E4-3",
+        5,  # the hand amended: the number honba log shows, not its position (8)
+        "dealer_stop",
+        None,
+    )

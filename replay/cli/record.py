@@ -38,7 +38,7 @@ from replay.cli.shell import ClientKey, app, err, guarded, guarded_match, out, r
 from replay.formats.record import build_match, entry_numbers, export_record, parse_record, unchained
 from replay.parsing import InputError, parse_override, parse_value, seat_of, seats_of
 from replay.render import json_text, ledger_csv, ledger_table, recorded_payments_lines, state_lines, status_table
-from replay.service.shapes import log_data, state_data
+from replay.service.shapes import end_judgement_data, log_data, state_data
 
 
 def _rules(preset: str, rules_file: Path | None, overrides: list[str] | None) -> Ruleset:
@@ -331,7 +331,8 @@ def status(
         judgements = match.end_judgements()
         if as_json:
             data = {"match": key, **state_data(match.players, state, match.rules)}
-            data["end_rejudged"] = [attrs.asdict(j) for j in judgements]
+            numbers = entry_numbers(match)
+            data["end_rejudged"] = [end_judgement_data(j, numbers) for j in judgements]
             print(json_text(data))
             return
         out.print(f"Match {key!r} ({match.rules.name})", markup=False, highlight=False)

@@ -11,6 +11,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from domain.amendments import EndJudgement
 from domain.codec import to_data
 from domain.progression import Fact
 from domain.rules import Ruleset
@@ -172,6 +173,20 @@ def ledger_data(players: Sequence[str], entries: Sequence[LedgerEntry], numbers:
             }
         )
     return out
+
+
+def end_judgement_data(judgement: EndJudgement, numbers: EntryNumbers) -> dict[str, Any]:
+    """Where the corrected history judges the end otherwise (``honba status --json``'s
+    ``end_rejudged``): the hand's label, its ``entry`` number, the end as played and as
+    corrected (None: the match goes on), and whether that hand is now void."""
+    return {
+        "hand": judgement.hand,
+        "entry": numbers.number(judgement.position),
+        "as_played": judgement.as_played,
+        "corrected": judgement.corrected,
+        "voided": judgement.voided,
+        "text": judgement.describe(),
+    }
 
 
 def log_data(
