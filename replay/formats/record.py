@@ -630,9 +630,9 @@ class EntryNumbers:
         elif last == 1:
             why = "the match has no entries yet"
         else:
-            numbered = "its one entry is numbered 2" if last == 2 else f"its entries are numbered 2 to {last}"
+            numbers = "its one entry is numbered 2" if last == 2 else f"its entries are numbered 2 to {last}"
             why = (
-                f"{numbered} (the numbers honba log shows, the lines of the exported record file; "
+                f"{numbers} (the numbers honba log shows, the lines of the exported record file; "
                 "deal passes and the ends the rules decided have no number)"
             )
         raise UnknownEntry(f"there is no entry {number} in match {self.key!r}: {why}")
