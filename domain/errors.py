@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 
 class HonbaError(Exception):
     """Base of every error honba raises on purpose; its message is for people."""
@@ -29,6 +31,27 @@ class MatchAlreadyEnded(RuleViolation):
 
 class PaymentsDoNotBalance(RuleViolation):
     """A hand whose payments between players do not sum to zero."""
+
+
+class EntryRefused(RuleViolation):
+    """A correction refused for what stands at entries of the match's log.
+
+    The domain knows entries by their position in the aggregate; a user knows them by the
+    number ``honba log`` and the record file give them. The message is given in pieces, text
+    and positions (ints), so that the service layer, which holds that numbering, can name the
+    entries its way (``renamed``); until then they read ``position 4``.
+    """
+
+    def __init__(self, *pieces: str | int) -> None:
+        self.pieces = pieces
+        super().__init__(self._text(lambda position: f"position {position}"))
+
+    def _text(self, name: Callable[[int], str]) -> str:
+        return "".join(name(piece) if isinstance(piece, int) else piece for piece in self.pieces)
+
+    def renamed(self, name: Callable[[int], str]) -> RuleViolation:
+        """The same refusal with each entry named by ``name(position)``."""
+        return RuleViolation(self._text(name))
 
 
 class InvalidRules(HonbaError):

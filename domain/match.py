@@ -36,7 +36,7 @@ from domain.amendments import (
     undone_positions,
 )
 from domain.codec import fact_to_data, from_data, to_data
-from domain.errors import MatchAlreadyEnded, RuleViolation, UnknownSeat, WinnerIsDiscarder
+from domain.errors import EntryRefused, MatchAlreadyEnded, RuleViolation, UnknownSeat, WinnerIsDiscarder
 from domain.integrity import GENESIS, digest_of, event_digest, plain
 from domain.progression import (
     Fact,
@@ -448,14 +448,19 @@ class Match(Aggregate):
         if corrects_something(target, corrections):
             return self._correctable_correction(target)
         if target not in entries or not is_correctable(entries[target]):
-            raise RuleViolation(
-                f"there is no hand result or penalty at position {target} of match {self.key!r} (nor a correction)"
+            raise EntryRefused(
+                "there is no hand result or penalty at ", target, f" of match {self.key!r} (nor a correction)"
             )
         current = self.corrections.get(target)
         if current is not None and current.replacement is None:
-            raise RuleViolation(
-                f"the entry at position {target} is void already (by the correction at position {current.position}: "
-                "to take the void back, void or amend that correction)"
+            # The corrections in force on a match always know their own position.
+            voided_by: str | int = "a correction" if current.position is None else current.position
+            raise EntryRefused(
+                "the result or penalty at ",
+                target,
+                " is void already (by the correction at ",
+                voided_by,
+                ": to take the void back, void or amend that correction)",
             )
         return entries[target]
 
@@ -463,14 +468,16 @@ class Match(Aggregate):
         """A correction can be corrected while it counts; a void that took back the last hand
         only while nothing was recorded after it (the later hands were played on its table)."""
         if correction_outcomes(self.correction_log).get(target) is None:
-            raise RuleViolation(f"the correction at position {target} was cancelled: nothing to correct")
+            raise EntryRefused("the correction at ", target, " was cancelled: nothing to correct")
         root = self._entry_of(target)
         if root in undone_positions(self.history, self.corrections) and any(
             p > target and not isinstance(f, DealPass | MatchEnd) for p, f in self.history
         ):
-            raise RuleViolation(
-                f"the hand at position {root} was taken back and hands were recorded after it on that table: "
-                "its void stands (correct the later hands instead)"
+            raise EntryRefused(
+                "the hand at ",
+                root,
+                " was taken back and hands were recorded after it on that table: "
+                "its void stands (correct the later hands instead)",
             )
         return dict(self.history)[root]
 

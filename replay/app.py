@@ -40,12 +40,13 @@ from eventsourcing.persistence import (
 from eventsourcing.utils import Environment, get_topic
 
 from domain.codec import VALUE_CLASSES, from_data, to_data
-from domain.errors import HonbaError
+from domain.errors import EntryRefused, HonbaError
 from domain.integrity import GENESIS, digest_of, event_digest, plain, roll
 from domain.match import Match, MatchContent, match_content, match_id
 from domain.progression import Fact
 from domain.rules import Ruleset
 from domain.values import HandResult, Penalty, TableState, without_details
+from replay.formats.record import entry_numbers
 from replay.identity import GameIdentity, game_fingerprint, identity_id
 from replay.seal import STORE_CHAIN_ID, Seal, StoreChain, link, seal_id
 
@@ -536,35 +537,58 @@ class HonbaApp(Application[UUID]):
         """End a stored match early; ``reason`` may not be one the rules decide (complete, bust, dealer_stop)."""
         return self._command(key, lambda match: match.end(reason, client_key=client_key), client_key)
 
+    # Corrections name entries by the number a user sees (``honba log``, the record file's lines,
+    # ``replay.formats.record.entry_numbers``); the Match aggregate is given positions.
+
     def amend(
         self,
         key: str,
-        target: int,
+        entry: int,
         replacement: HandResult | Penalty,
         *,
         by: str,
         reason: str,
         client_key: str | None = None,
     ) -> Match:
-        """Replace the result or penalty at position ``target`` of a stored match (a correction)."""
+        """Replace the result, penalty or correction numbered ``entry`` (as ``honba log`` and the
+        exported record file number it) of a stored match: a correction."""
         return self._command(
-            key, lambda match: match.amend(target, replacement, by=by, reason=reason, client_key=client_key), client_key
+            key,
+            lambda match: _on_entry(
+                match,
+                entry,
+                lambda position: match.amend(position, replacement, by=by, reason=reason, client_key=client_key),
+            ),
+            client_key,
         )
 
-    def void(self, key: str, target: int, *, by: str, reason: str, client_key: str | None = None) -> Match:
-        """Void the result or penalty at position ``target`` of a stored match (a correction)."""
+    def void(self, key: str, entry: int, *, by: str, reason: str, client_key: str | None = None) -> Match:
+        """Void the result or penalty numbered ``entry`` of a stored match, or cancel the correction
+        numbered so (a correction)."""
         return self._command(
-            key, lambda match: match.void(target, by=by, reason=reason, client_key=client_key), client_key
+            key,
+            lambda match: _on_entry(
+                match, entry, lambda position: match.void(position, by=by, reason=reason, client_key=client_key)
+            ),
+            client_key,
         )
 
     def undo(self, key: str, *, by: str, reason: str, client_key: str | None = None) -> tuple[Match, int]:
         """Void the last entry that still counts (a correction by the recorder); the match and the
-        position voided."""
+        number of the entry voided."""
         voided: list[int] = []
         match = self._command(
             key, lambda match: voided.append(match.undo(by=by, reason=reason, client_key=client_key)), client_key
         )
-        return match, voided[-1]
+        number = entry_numbers(match).number(voided[-1])
+        assert number is not None  # undo voids a result, a penalty or a correction: each has its line
+        return match, number
+
+    def table_before(self, key: str, entry: int) -> TableState:
+        """The table the entry numbered ``entry`` was played on, with the scores as corrected (for
+        a correction, the table of the entry it comes down to)."""
+        match = self.get_match(key)
+        return match.state_before(entry_numbers(match).position(entry))
 
     def add_penalty(self, key: str, penalty: Penalty, *, by: str, reason: str, client_key: str | None = None) -> Match:
         """Add a penalty as a correction, also after the match ended."""
@@ -816,3 +840,13 @@ class HonbaApp(Application[UUID]):
             prior = event_digest(new)
             events.append(new)
         return events
+
+
+def _on_entry(match: Match, entry: int, correct: Callable[[int], None]) -> None:
+    """Apply a correction to the entry numbered ``entry``: the number translated to the
+    aggregate's position, and a refusal that names entries named by their numbers."""
+    numbers = entry_numbers(match)
+    try:
+        correct(numbers.position(entry))
+    except EntryRefused as refused:
+        raise refused.renamed(numbers.name) from None

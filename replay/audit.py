@@ -25,6 +25,7 @@ from domain.progression import Fact, deal_passes, evolve
 from domain.rules import Ruleset
 from domain.values import DealPass, MatchEnd, Penalty, TableState
 from projections.ledger import LedgerEntry, corrected_ledger
+from replay.formats.record import EntryNumbers, entry_numbers
 from replay.integrity import MatchCheck
 
 
@@ -43,9 +44,10 @@ class Finding:
 
 @attrs.frozen
 class CorrectionView:
-    """A correction as the audit shows it: what it targets, the original and the replacement."""
+    """A correction as the audit shows it: its entry number, the number of the entry it
+    corrects (none for a penalty it adds), the original and the replacement."""
 
-    position: int
+    entry: int
     kind: str
     target: int | None
     original: Fact | None
@@ -105,6 +107,8 @@ class AuditReport:
     integrity: MatchCheck
     sheet: SheetComparison | None = None
     what_if: WhatIf | None = None
+    # The numbers a user sees for the entries (their lines in the exported record file).
+    numbers: EntryNumbers = attrs.field(default=attrs.Factory(lambda self: entry_numbers(self.match), takes_self=True))
 
     @property
     def players(self) -> tuple[str, ...]:
@@ -127,7 +131,8 @@ def build_report(
     """Audit a match loaded from the store; ``as_played`` compares the sheet with the history as
     it was played (no corrections) rather than as corrected."""
     entries = _entries(match, match.rules)
-    corrections = _corrections(match)
+    numbers = entry_numbers(match)
+    corrections = _corrections(match, numbers)
     findings = [*_invariants(match, entries), *_inconsistencies(match, entries)]
     comparison = None
     if sheet is not None:
@@ -135,7 +140,7 @@ def build_report(
         comparison = compare_sheet(compared, sheet, sheet_kind, match.players)
         comparison = attrs.evolve(comparison, history="as played" if as_played else "corrected")
     what_if = _what_if(match, entries, other_rules) if other_rules is not None else None
-    return AuditReport(match, tuple(entries), corrections, tuple(findings), integrity, comparison, what_if)
+    return AuditReport(match, tuple(entries), corrections, tuple(findings), integrity, comparison, what_if, numbers)
 
 
 def _entries(match: Match, rules: Ruleset) -> list[LedgerEntry]:
@@ -151,7 +156,7 @@ def played_entries(match: Match) -> list[LedgerEntry]:
     return corrected_ledger(corrected_steps(opening_state(match.rules, match.opening), match.rules, history, {}))
 
 
-def _corrections(match: Match) -> tuple[CorrectionView, ...]:
+def _corrections(match: Match, numbers: EntryNumbers) -> tuple[CorrectionView, ...]:
     originals = dict(match.history)
     corrections = dict(match.correction_log)
     views = []
@@ -159,15 +164,19 @@ def _corrections(match: Match) -> tuple[CorrectionView, ...]:
         corrected = None if correction.target is None else corrections.get(correction.target)
         if corrected is not None and corrected.target is not None:
             # A correction of a correction: what it corrects is that correction's replacement.
-            views.append(_view(position, correction, corrected.replacement, of_correction=corrected))
+            views.append(_view(numbers, position, correction, corrected.replacement, of_correction=corrected))
             continue
         original = None if correction.target is None else originals.get(correction.target)
-        views.append(_view(position, correction, original))
+        views.append(_view(numbers, position, correction, original))
     return tuple(views)
 
 
 def _view(
-    position: int, correction: Correction, original: Fact | None, of_correction: Correction | None = None
+    numbers: EntryNumbers,
+    position: int,
+    correction: Correction,
+    original: Fact | None,
+    of_correction: Correction | None = None,
 ) -> CorrectionView:
     kind = correction.kind
     if of_correction is not None:
@@ -177,10 +186,12 @@ def _view(
             kind = "void cancelled" if of_correction.replacement is None else "correction cancelled"
     elif kind == "voided" and isinstance(original, Penalty):
         kind = "penalty cancelled"
+    entry = numbers.number(position)
+    assert entry is not None  # a correction always has its line
     return CorrectionView(
-        position,
+        entry,
         kind,
-        correction.target,
+        numbers.number(correction.target),
         original,
         correction.replacement,
         correction.by,
@@ -472,6 +483,7 @@ def report_data(report: AuditReport) -> dict[str, Any]:
 
     players = report.players
     match = report.match
+    corrected = {c.target for c in report.corrections}
 
     def fact_text(fact: Fact | None) -> str | None:
         return None if fact is None else describe_fact(fact, players)
@@ -484,12 +496,12 @@ def report_data(report: AuditReport) -> dict[str, Any]:
         "source": match.source,
         "integrity": report.integrity.as_dict(),
         "ledger": [
-            {**line, "position": entry.position, "corrected": entry.position in {c.target for c in report.corrections}}
-            for line, entry in zip(ledger_data(players, report.entries), report.entries, strict=True)
+            {**line, "corrected": line["entry"] is not None and line["entry"] in corrected}
+            for line in ledger_data(players, report.entries, report.numbers)
         ],
         "corrections": [
             {
-                "position": c.position,
+                "entry": c.entry,
                 "kind": c.kind,
                 "target": c.target,
                 "original": fact_text(c.original),
@@ -531,7 +543,7 @@ def report_data(report: AuditReport) -> dict[str, Any]:
             "final_scores": dict(zip(players, w.final_scores, strict=True)),
             "final_points": _by_player(players, w.final_points),
             "notes": [attrs.asdict(f) for f in w.notes],
-            "ledger": ledger_data(players, w.entries),
+            "ledger": ledger_data(players, w.entries, report.numbers),
         }
     return data
 

@@ -20,6 +20,7 @@ from domain.values import (
     TableState,
 )
 from projections.ledger import CorrectionMark, LedgerEntry
+from replay.formats.record import EntryNumbers
 from replay.service.shapes import describe_details, describe_fact, describe_payment, ledger_data, seat_wind
 
 if TYPE_CHECKING:  # the verify run is only printed here; the batch module imports the readers
@@ -130,20 +131,20 @@ def ledger_table(
     entries: Sequence[LedgerEntry],
     title: str,
     *,
+    numbers: EntryNumbers,
     marks: Mapping[int, CorrectionMark] | None = None,
-    lines: Mapping[int, int] | None = None,
 ) -> Table:
-    """The hand-by-hand ledger: table state before, result, payments, changes and scores.
+    """The hand-by-hand ledger: each entry's number, the table state before, result, payments,
+    changes and scores.
 
-    With ``marks`` an amended entry says what it was and who changed it and why, and a
-    voided one is shown struck through with who voided it and why; with ``lines`` a
-    ``line`` column gives each entry's line in an exported record file.
+    The ``entry`` column is the number ``honba amend``/``void`` take and the entry's line in
+    the exported record file (``numbers``). With ``marks`` an amended entry says what it was
+    and which correction changed it, who and why, and a voided one is shown struck through
+    with who voided it and why.
     """
     marks = marks or {}
     table = Table(title=title, show_lines=True)
-    table.add_column("pos", justify="right", style="dim", overflow="fold")
-    if lines is not None:
-        table.add_column("line", justify="right", style="dim", overflow="fold")
+    table.add_column("entry", justify="right", style="dim", overflow="fold")
     table.add_column("#", justify="right", overflow="fold")
     table.add_column("hand", overflow="fold")
     table.add_column("dealer", overflow="fold")
@@ -163,21 +164,24 @@ def ledger_table(
         mark = marks.get(entry.position) if entry.position is not None else None
         if mark is not None and mark.kind == "amended":
             result = Text(result, style="bold")
-            result.append(f"\namended at {mark.correction} by {mark.by}: {mark.reason}", style="italic")
+            result.append(
+                f"\namended at entry {_number(numbers, mark.correction)} by {mark.by}: {mark.reason}", style="italic"
+            )
             result.append(f"\nwas: {describe_fact(mark.original, players)}", style="strike")
         payments = "\n".join(describe_payment(p, players) for p in entry.payments) or "-"
         cells = [f"{d:+,}\n{s:,}" for d, s in zip(entry.deltas, entry.after.scores, strict=True)]
         number = str(entry.number) if entry.kind == "hand" else ""
-        shown_at = "" if entry.position is None else str(entry.position)
-        row: list[Any] = [shown_at, *_line_cell(lines, entry.position), number, before.hand_label]
+        row: list[Any] = [_number(numbers, entry.position), number, before.hand_label]
         row += [players[before.dealer], result, payments, *cells]
         rows.append((entry.position if entry.position is not None else index, row))
     for voided_at, mark in marks.items():
         if mark.kind != "voided" or voided_at in shown:
             continue
         text = Text(describe_fact(mark.original, players), style="strike")
-        text.append(f"\nvoided at {mark.correction} by {mark.by}: {mark.reason}", style="italic")
-        row = [str(voided_at), *_line_cell(lines, voided_at), "", mark.before.hand_label]
+        text.append(
+            f"\nvoided at entry {_number(numbers, mark.correction)} by {mark.by}: {mark.reason}", style="italic"
+        )
+        row = [_number(numbers, voided_at), "", mark.before.hand_label]
         row += [players[mark.before.dealer], text, "-", *([""] * len(players))]
         rows.append((voided_at, row))
     for _, row in sorted(rows, key=lambda item: item[0]):
@@ -185,7 +189,13 @@ def ledger_table(
     return table
 
 
-def ledger_csv(players: Sequence[str], entries: Sequence[LedgerEntry]) -> str:
+def _number(numbers: EntryNumbers, position: int | None) -> str:
+    """An entry's number as a cell: empty for an end the rules decided (it has none)."""
+    number = numbers.number(position)
+    return "" if number is None else str(number)
+
+
+def ledger_csv(players: Sequence[str], entries: Sequence[LedgerEntry], numbers: EntryNumbers) -> str:
     """The ledger as CSV for spreadsheets: one row per entry, each player's change and score after.
 
     Cells are text as data, never formulas: a cell a spreadsheet would read as a formula
@@ -196,7 +206,7 @@ def ledger_csv(players: Sequence[str], entries: Sequence[LedgerEntry]) -> str:
     writer.writerow(
         _cells(
             [
-                "position",
+                "entry",
                 "number",
                 "kind",
                 "hand",
@@ -210,11 +220,11 @@ def ledger_csv(players: Sequence[str], entries: Sequence[LedgerEntry]) -> str:
             ]
         )
     )
-    for row, entry in zip(ledger_data(players, entries), entries, strict=True):
+    for row, entry in zip(ledger_data(players, entries, numbers), entries, strict=True):
         writer.writerow(
             _cells(
                 [
-                    row["position"],
+                    row["entry"],
                     row["number"],
                     row["kind"],
                     row["hand"],
@@ -247,12 +257,6 @@ def _is_number(text: str) -> bool:
     except ValueError:
         return False
     return True
-
-
-def _line_cell(lines: Mapping[int, int] | None, position: int | None) -> list[str]:
-    if lines is None:
-        return []
-    return [str(lines[position]) if position is not None and position in lines else ""]
 
 
 def print_verify_run(console: Console, run: VerifyRun) -> None:

@@ -224,19 +224,20 @@ def test_what_if_under_rules_for_another_number_of_players_is_refused(db: Path) 
 
 
 def test_json_holds_the_ledger_the_corrections_and_the_integrity(db: Path) -> None:
-    # The referee finds S1-2 was 3 han 30 fu: 3,900 + 600 for the counters.
+    # The referee finds S1-2 (line 7 of the record file) was 3 han 30 fu: 3,900 + 600 for the counters.
     line = json.dumps({"type": "win", "wins": [{"winner": "Dai", "from": "Cho", "han": 3, "fu": 30}]})
-    amended = honba(db, "amend", KEY, "11", "--result", line, "--by", "Referee Ito", "--reason", "missed a dora")
+    amended = honba(db, "amend", KEY, "7", "--result", line, "--by", "Referee Ito", "--reason", "missed a dora")
     assert amended.exit_code == 0, amended.output
 
     data = audit_json(db)
-    assert [entry["position"] for entry in data["ledger"]] == [2, 4, 6, 8, 9, 11]
+    # Each entry by its line in the record file (the deal passes between them have none).
+    assert [entry["entry"] for entry in data["ledger"]] == [2, 3, 4, 5, 6, 7]
     assert data["ledger"][-1]["corrected"] is True
     assert data["ledger"][-1]["changes"] == {"Ann": 0, "Ben": 0, "Cho": -4500, "Dai": 4500}
     (correction,) = data["corrections"]
     assert (correction["kind"], correction["target"], correction["by"], correction["reason"]) == (
         "amended",
-        11,
+        7,
         "Referee Ito",
         "missed a dora",
     )

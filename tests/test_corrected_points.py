@@ -18,39 +18,18 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 from conftest import TENHOU, hv, ron, tsumo, won
-from typer.testing import CliRunner, Result
+from honba_cli import Honba
 
 from domain.match import Match
 from domain.rules import load_preset
 from domain.values import ExhaustiveDraw, HandValue
 from replay.audit import build_report
-from replay.cli import app
 from replay.integrity import MatchCheck
 
-runner = CliRunner()
 EAST_ONLY = load_preset("tenhou-east")
-
-
-class Honba:
-    """The ``honba`` command on one SQLite file."""
-
-    def __init__(self, db: Path):
-        self.db = db
-
-    def __call__(self, *args: str) -> Result:
-        return runner.invoke(app, ["--db", str(self.db), *args])
-
-    def ok(self, *args: str) -> str:
-        result = self(*args)
-        assert result.exit_code == 0, f"honba {' '.join(args)} failed: {result.output}"
-        return result.stdout
-
-    def json(self, *args: str) -> Any:
-        return json.loads(self.ok(*args, "--json"))
 
 
 @pytest.fixture
@@ -165,11 +144,11 @@ def test_the_status_says_when_the_end_is_judged_otherwise_on_the_corrected_histo
     honba.ok("start", "m", "--players", "A,B,C,D", "--rules", "tenhou-east")
     for _ in range(3):
         honba.ok("draw", "m")
-    honba.ok("win", "m", "D:mangan")
+    honba.ok("win", "m", "D:mangan")  # entry 5: the three draws are entries 2 to 4
     honba.ok(
         "amend",
         "m",
-        "8",
+        "5",
         "--result",
         '{"type": "win", "wins": [{"winner": "D", "han": 1, "fu": 30}]}',
         "--by",
@@ -178,4 +157,10 @@ def test_the_status_says_when_the_end_is_judged_otherwise_on_the_corrected_histo
         "no mangan",
     )
     assert "would have gone on" in honba.ok("status", "m")
-    assert honba.json("status", "m")["end_rejudged"][0]["corrected"] is None
+    (rejudged,) = honba.json("status", "m")["end_rejudged"]
+    assert (rejudged["hand"], rejudged["entry"], rejudged["as_played"], rejudged["corrected"]) == (
+        "E4-3",
+        5,  # the hand amended: the number honba log shows, not its position (8)
+        "dealer_stop",
+        None,
+    )

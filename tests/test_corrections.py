@@ -14,91 +14,41 @@ So 3 han 30 fu = 30 x 32 = 960 -> 3,840 -> 3,900; 2 han 30 fu = 480 -> 1,920 -> 
 (a dealer's: 2,880 -> 2,900); 1 han 30 fu = 240 -> 960 -> 1,000. Final points: the
 score rounded to the thousand, less 30, plus uma; the top takes what makes the sum zero.
 
-The match of these tests, by position in its log:
-    1 start (Ann deals first)   3 the deal passes to Ben   5 the deal passes to Cho
-    2 E1-0 Ben ron on Cho 3/30  4 E2-0 Cho ron on Dai 1/30
+The match of these tests is ``honba_cli.two_wins``; entries are named by the numbers
+``honba log`` shows (their lines in the exported record file):
+    1 start (Ann deals first)   2 E1-0 Ben ron on Cho 3/30   3 E2-0 Cho ron on Dai 1/30
 Scores as recorded: Ann 25,000, Ben 28,900, Cho 22,100, Dai 24,000.
 """
 
 from __future__ import annotations
 
 import json
-import sqlite3
-from contextlib import closing
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
 from conftest import TENHOU, hv, ron, won
-from typer.testing import CliRunner, Result
+from honba_cli import Honba, two_wins
 
 from domain.errors import RuleViolation
-from domain.match import match_id
 from domain.values import Penalty
 from replay.app import HonbaApp
-from replay.cli import app
 
 KEY = "club-2026-11-21-t1"
-runner = CliRunner()
 
 AMEND_TO_2_30 = json.dumps({"type": "win", "wins": [{"winner": "Ben", "from": "Cho", "han": 2, "fu": 30}]})
 ANN_WON_IT = json.dumps({"type": "win", "wins": [{"winner": "Ann", "from": "Cho", "han": 2, "fu": 30}]})
 
 
-class Honba:
-    """The ``honba`` command on one SQLite file."""
-
-    def __init__(self, db: Path):
-        self.db = db
-
-    def __call__(self, *args: str) -> Result:
-        return runner.invoke(app, ["--db", str(self.db), *args])
-
-    def ok(self, *args: str) -> str:
-        result = self(*args)
-        assert result.exit_code == 0, f"honba {' '.join(args)} failed: {result.output}"
-        return result.stdout
-
-    def refused(self, *args: str) -> str:
-        """Run a command that must be refused with one line and exit 2; that line."""
-        result = self(*args)
-        assert result.exit_code == 2, result.output
-        lines = result.stderr.strip().splitlines()
-        assert len(lines) == 1, result.stderr
-        return lines[0]
-
-    def json(self, *args: str) -> Any:
-        return json.loads(self.ok(*args, "--json"))
-
-    def scores(self, key: str = KEY) -> dict[str, int]:
-        scores: dict[str, int] = self.json("status", key)["scores"]
-        return scores
-
-    def events(self, key: str = KEY) -> list[tuple[int, bytes]]:
-        """The match's stored rows, read with sqlite3: (position, state)."""
-        with closing(sqlite3.connect(self.db)) as sql:
-            rows = sql.execute(
-                "SELECT originator_version, state FROM stored_events WHERE originator_id = ? "
-                "ORDER BY originator_version",
-                (match_id(key).hex,),
-            ).fetchall()
-        return [(int(v), bytes(s)) for v, s in rows]
-
-
 @pytest.fixture
 def honba(tmp_path: Path) -> Honba:
     """The match of the module docstring, recorded through the command line."""
-    cli = Honba(tmp_path / "honba.sqlite")
-    cli.ok("start", KEY, "--players", "Ann,Ben,Cho,Dai")
-    cli.ok("win", KEY, "Ben:3/30", "--from", "Cho")
-    cli.ok("win", KEY, "Cho:1/30", "--from", "Dai")
-    assert cli.scores() == {"Ann": 25000, "Ben": 28900, "Cho": 22100, "Dai": 24000}
-    return cli
+    return two_wins(tmp_path / "honba.sqlite", KEY)
 
 
-def amend(honba: Honba, position: int, line: str, *extra: str) -> str:
-    return honba.ok("amend", KEY, str(position), "--result", line, "--by", "Referee Ito", "--reason", *extra)
+def amend(honba: Honba, entry: int, line: str, *extra: str) -> str:
+    return honba.ok("amend", KEY, str(entry), "--result", line, "--by", "Referee Ito", "--reason", *extra)
 
 
 def test_an_amendment_is_a_new_event_and_the_original_stays_in_the_log(honba: Honba) -> None:
@@ -127,10 +77,10 @@ def test_amending_3_han_30_fu_to_2_han_30_fu_moves_both_players_by_1900(honba: H
     assert honba.scores() == {"Ann": 25000, "Ben": 28900 - 1900, "Cho": 22100 + 1900, "Dai": 24000}
 
 
-def test_the_log_shows_the_amended_hand_at_the_original_position(honba: Honba) -> None:
+def test_the_log_shows_the_amended_hand_at_its_original_entry(honba: Honba) -> None:
     amend(honba, 2, AMEND_TO_2_30, "miscounted")
     first, second = honba.json("log", KEY)["hands"]
-    assert first["position"] == 2
+    assert first["entry"] == 2
     assert first["result"] == "Ben ron on Cho: 2 han 30 fu"
     assert first["changes"] == {"Ann": 0, "Ben": 2000, "Cho": -2000, "Dai": 0}
     assert second["scores_after"] == {"Ann": 25000, "Ben": 27000, "Cho": 24000, "Dai": 24000}
@@ -147,13 +97,13 @@ def test_the_latest_amendment_of_an_entry_is_the_one_that_counts(honba: Honba) -
 
 def test_voiding_a_hand_takes_out_its_payments_but_not_its_events(honba: Honba) -> None:
     before = len(honba.events())
-    honba.ok("void", KEY, "4", "--by", "Referee Ito", "--reason", "played at the wrong table")
+    honba.ok("void", KEY, "3", "--by", "Referee Ito", "--reason", "played at the wrong table")
     assert len(honba.events()) == before + 1
     # Dai's 1,000 to Cho is gone.
     assert honba.scores() == {"Ann": 25000, "Ben": 28900, "Cho": 21100, "Dai": 25000}
-    assert [h["position"] for h in honba.json("log", KEY)["hands"]] == [2]
+    assert [h["entry"] for h in honba.json("log", KEY)["hands"]] == [2]
     (correction,) = honba.json("audit", KEY)["corrections"]
-    assert (correction["kind"], correction["target"], correction["replacement"]) == ("voided", 4, None)
+    assert (correction["kind"], correction["target"], correction["replacement"]) == ("voided", 3, None)
 
 
 def test_a_voided_hand_that_passed_the_deal_leaves_the_deal_as_played_and_the_audit_says_so(honba: Honba) -> None:
@@ -167,7 +117,7 @@ def test_a_voided_hand_that_passed_the_deal_leaves_the_deal_as_played_and_the_au
 
 def test_voiding_the_last_hand_takes_it_back_with_its_deal_pass(honba: Honba) -> None:
     # E2-0 is the last hand: nothing was played on the table it left, so the deal goes back to Ben.
-    honba.ok("void", KEY, "4", "--by", "Referee Ito", "--reason", "played at the wrong table")
+    honba.ok("void", KEY, "3", "--by", "Referee Ito", "--reason", "played at the wrong table")
     status = honba.json("status", KEY)
     assert (status["round_wind"], status["hand_number"], status["dealer"]) == ("East", 2, "Ben")
     assert honba.json("audit", KEY)["findings"] == []
@@ -185,7 +135,7 @@ def test_a_changed_winner_that_changes_the_deal_pass_is_shown_as_an_inconsistenc
     first, second = audit["ledger"]
     assert first["changes"] == {"Ann": 2900, "Ben": 0, "Cho": -2900, "Dai": 0}  # a dealer's 2 han 30 fu
     assert first["corrected"] is True
-    assert (second["position"], second["dealer"], second["hand"][:2]) == (4, "Ben", "E2")
+    assert (second["entry"], second["dealer"], second["hand"][:2]) == (3, "Ben", "E2")
     assert second["result"] == "Cho ron on Dai: 1 han 30 fu"
     status = honba.json("status", KEY)
     assert (status["round_wind"], status["hand_number"], status["dealer"]) == ("East", 3, "Cho")
@@ -233,8 +183,8 @@ def test_after_the_end_a_penalty_without_a_referee_is_refused(honba: Honba) -> N
 
 def test_a_cancelled_penalty_no_longer_counts(honba: Honba) -> None:
     end_early(honba)
-    add_penalty(honba)  # position 7: after the end at 6
-    honba.ok("void", KEY, "7", "--by", "Referee Ito", "--reason", "it was not a chombo after all")
+    add_penalty(honba)  # entry 5: after the end, entry 4
+    honba.ok("void", KEY, "5", "--by", "Referee Ito", "--reason", "it was not a chombo after all")
     status = honba.json("status", KEY)
     assert status["scores"] == {"Ann": 25000, "Ben": 28900, "Cho": 22100, "Dai": 24000}
     assert status["final_points"] == {"Ann": 5.0, "Ben": 39.0, "Cho": -28.0, "Dai": -16.0}
@@ -243,9 +193,9 @@ def test_a_cancelled_penalty_no_longer_counts(honba: Honba) -> None:
 
 
 def test_a_penalty_recorded_in_play_can_be_cancelled(honba: Honba) -> None:
-    honba.ok("penalty", KEY, "Ann", "--amount", "3000", "--share", "to_others")  # position 6
+    honba.ok("penalty", KEY, "Ann", "--amount", "3000", "--share", "to_others")  # entry 4
     assert honba.scores()["Ann"] == 22000
-    honba.ok("void", KEY, "6", "--by", "Referee Ito", "--reason", "the wall was broken, not a chombo")
+    honba.ok("void", KEY, "4", "--by", "Referee Ito", "--reason", "the wall was broken, not a chombo")
     assert honba.scores() == {"Ann": 25000, "Ben": 28900, "Cho": 22100, "Dai": 24000}
     assert [c["kind"] for c in honba.json("audit", KEY)["corrections"]] == ["penalty cancelled"]
 
@@ -284,32 +234,40 @@ def test_a_correction_needs_by_and_reason_through_the_application(tmp_path: Path
 
 
 @pytest.mark.parametrize("command", ["amend", "void"])
-def test_a_deal_pass_cannot_be_corrected(honba: Honba, command: str) -> None:
+def test_a_number_that_names_a_deal_pass_is_refused(honba: Honba, command: str) -> None:
+    # The deal pass after E2-0 stands in the match's log after entry 3, but deal passes are
+    # decided by the rules: they have no line in the record file, so no number; 4 names nothing.
     before = honba.events()
     extra = ["--result", AMEND_TO_2_30] if command == "amend" else []
-    message = honba.refused(command, KEY, "3", *extra, "--by", "Referee Ito", "--reason", "x")
-    assert "no hand result or penalty at position 3" in message
+    result = honba(command, KEY, "4", *extra, "--by", "Referee Ito", "--reason", "x")
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output
+    message = result.stderr.strip()
+    assert f"there is no entry 4 in match {KEY!r}" in message
+    assert "numbered 2 to 3" in message and "deal passes" in message
     assert honba.events() == before
 
 
-@pytest.mark.parametrize("position", ["1", "99", "0"])
-def test_a_position_that_holds_no_result_cannot_be_corrected(honba: Honba, position: str) -> None:
+@pytest.mark.parametrize("entry", ["1", "99", "0"])
+def test_a_number_that_names_no_entry_is_refused(honba: Honba, entry: str) -> None:
     before = honba.events()
-    message = honba.refused("void", KEY, position, "--by", "Referee Ito", "--reason", "x")
-    assert f"no hand result or penalty at position {position}" in message
+    message = honba.refused("void", KEY, entry, "--by", "Referee Ito", "--reason", "x")
+    assert f"there is no entry {entry} in match {KEY!r}" in message
     assert honba.events() == before
 
 
 def test_the_end_of_a_match_cannot_be_corrected(honba: Honba) -> None:
-    honba.ok("end", KEY, "--reason", "time limit")  # position 6
-    message = honba.refused("void", KEY, "6", "--by", "Referee Ito", "--reason", "x")
-    assert "position 6" in message
+    honba.ok("end", KEY, "--reason", "time limit")  # entry 4
+    before = honba.events()
+    message = honba.refused("void", KEY, "4", "--by", "Referee Ito", "--reason", "x")
+    assert "no hand result or penalty at entry 4" in message
+    assert honba.events() == before
 
 
 def test_a_voided_entry_cannot_be_voided_again(honba: Honba) -> None:
-    honba.ok("void", KEY, "4", "--by", "Referee Ito", "--reason", "wrong table")
-    message = honba.refused("void", KEY, "4", "--by", "Referee Ito", "--reason", "wrong table, again")
-    assert "void already" in message
+    honba.ok("void", KEY, "3", "--by", "Referee Ito", "--reason", "wrong table")  # entry 4
+    message = honba.refused("void", KEY, "3", "--by", "Referee Ito", "--reason", "wrong table, again")
+    assert "the result or penalty at entry 3 is void already (by the correction at entry 4" in message
 
 
 def test_an_amendment_the_rules_refuse_is_refused(honba: Honba) -> None:
@@ -328,7 +286,7 @@ def test_a_hand_result_is_amended_by_a_hand_result_not_a_penalty(honba: Honba) -
 
 def test_record_files_round_trip_with_their_corrections(honba: Honba, tmp_path: Path) -> None:
     amend(honba, 2, AMEND_TO_2_30, "miscounted")
-    honba.ok("void", KEY, "4", "--by", "Referee Ito", "--reason", "wrong table")
+    honba.ok("void", KEY, "3", "--by", "Referee Ito", "--reason", "wrong table")
     honba.ok("end", KEY, "--reason", "time limit")
     add_penalty(honba)
     exported = honba.ok("export", KEY)
@@ -336,7 +294,7 @@ def test_record_files_round_trip_with_their_corrections(honba: Honba, tmp_path: 
 
     path = tmp_path / "with-corrections.jsonl"
     path.write_text(exported, encoding="utf-8")
-    elsewhere = Honba(tmp_path / "elsewhere.sqlite")
+    elsewhere = Honba(tmp_path / "elsewhere.sqlite", KEY)
     elsewhere.ok("import", str(path))
 
     assert elsewhere.json("status", KEY) == honba.json("status", KEY)

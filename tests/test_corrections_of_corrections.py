@@ -9,70 +9,26 @@ Numbers from the published riichi table (Tenhou, 25,000 start): a non-dealer's r
 3,900 at 3 han 30 fu, 7,700 at 4 han 30 fu, 1,000 at 1 han 30 fu; a draw with one
 player ready moves 3,000 (1,000 from each of the three others).
 
-The match of these tests, by position in its log:
-    1 start (Ann deals first)   3 the deal passes to Ben
-    2 E1-0 Ben ron on Cho 3/30  4 E2-0 Cho ron on Dai 1/30   5 the deal passes to Cho
+The match of these tests is ``honba_cli.two_wins``; entries are named by the numbers
+``honba log`` shows (their lines in the exported record file):
+    1 start (Ann deals first)   2 E1-0 Ben ron on Cho 3/30   3 E2-0 Cho ron on Dai 1/30
+The first correction is entry 4, the next entry 5.
 """
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import Any
 
 import pytest
-from typer.testing import CliRunner, Result
-
-from replay.cli import app
+from honba_cli import AS_RECORDED, Honba, two_wins
 
 KEY = "t"
-runner = CliRunner()
 REF = ("--by", "Referee Ito", "--reason")
-
-
-class Honba:
-    """The ``honba`` command on one SQLite file."""
-
-    def __init__(self, db: Path):
-        self.db = db
-
-    def __call__(self, *args: str) -> Result:
-        return runner.invoke(app, ["--db", str(self.db), *args])
-
-    def ok(self, *args: str) -> str:
-        result = self(*args)
-        assert result.exit_code == 0, f"honba {' '.join(args)} failed: {result.output}"
-        return result.stdout
-
-    def refused(self, *args: str) -> str:
-        result = self(*args)
-        assert result.exit_code == 2, result.output
-        lines = result.stderr.strip().splitlines()
-        assert len(lines) == 1, result.stderr
-        return lines[0]
-
-    def json(self, *args: str) -> Any:
-        return json.loads(self.ok(*args, "--json"))
-
-    def scores(self) -> dict[str, int]:
-        scores: dict[str, int] = self.json("status", KEY)["scores"]
-        return scores
-
-    def table(self) -> tuple[str, int]:
-        status = self.json("status", KEY)
-        return status["dealer"], status["counters"]
 
 
 @pytest.fixture
 def honba(tmp_path: Path) -> Honba:
-    cli = Honba(tmp_path / "honba.sqlite")
-    cli.ok("start", KEY, "--players", "Ann,Ben,Cho,Dai")
-    cli.ok("win", KEY, "Ben:3/30", "--from", "Cho")
-    cli.ok("win", KEY, "Cho:1/30", "--from", "Dai")
-    return cli
-
-
-AS_RECORDED = {"Ann": 25000, "Ben": 28900, "Cho": 22100, "Dai": 24000}
+    return two_wins(tmp_path / "honba.sqlite", KEY)
 
 
 # Corrections of corrections.
@@ -81,7 +37,7 @@ AS_RECORDED = {"Ann": 25000, "Ben": 28900, "Cho": 22100, "Dai": 24000}
 def test_a_void_can_be_cancelled_and_the_hand_counts_again(honba: Honba) -> None:
     honba.ok("void", KEY, "2", *REF, "wrong table")
     assert honba.scores()["Ben"] == 25000
-    honba.ok("void", KEY, "6", *REF, "it was the right table after all")
+    honba.ok("void", KEY, "4", *REF, "it was the right table after all")
     assert honba.scores() == AS_RECORDED
     kinds = [c["kind"] for c in honba.json("audit", KEY)["corrections"]]
     assert kinds == ["voided", "void cancelled"]
@@ -89,8 +45,8 @@ def test_a_void_can_be_cancelled_and_the_hand_counts_again(honba: Honba) -> None
 
 def test_an_amendment_can_be_amended(honba: Honba) -> None:
     honba.ok("amend", KEY, "2", "win", "Ben:4/30", "--from", "Cho", *REF, "a red five")
-    # The amendment at 6 is itself amended: 1 han 30 fu, not 4 han.
-    honba.ok("amend", KEY, "6", "win", "Ben:1/30", "--from", "Cho", *REF, "no red five, no dora either")
+    # The amendment, entry 4, is itself amended: 1 han 30 fu, not 4 han.
+    honba.ok("amend", KEY, "4", "win", "Ben:1/30", "--from", "Cho", *REF, "no red five, no dora either")
     assert honba.scores() == {"Ann": 25000, "Ben": 26000, "Cho": 25000, "Dai": 24000}
     kinds = [c["kind"] for c in honba.json("audit", KEY)["corrections"]]
     assert kinds == ["amended", "correction amended"]
@@ -98,14 +54,16 @@ def test_an_amendment_can_be_amended(honba: Honba) -> None:
 
 def test_an_amendment_can_be_cancelled(honba: Honba) -> None:
     honba.ok("amend", KEY, "2", "win", "Ben:4/30", "--from", "Cho", *REF, "a red five")
-    honba.ok("void", KEY, "6", *REF, "the amendment was a mistake")
+    honba.ok("void", KEY, "4", *REF, "the amendment was a mistake")
     assert honba.scores() == AS_RECORDED
 
 
 def test_a_cancelled_correction_cannot_be_corrected(honba: Honba) -> None:
     honba.ok("amend", KEY, "2", "win", "Ben:4/30", "--from", "Cho", *REF, "a red five")
-    honba.ok("void", KEY, "6", *REF, "the amendment was a mistake")
-    assert "was cancelled" in honba.refused("amend", KEY, "6", "win", "Ben:2/30", "--from", "Cho", *REF, "again")
+    honba.ok("void", KEY, "4", *REF, "the amendment was a mistake")
+    assert "the correction at entry 4 was cancelled" in honba.refused(
+        "amend", KEY, "4", "win", "Ben:2/30", "--from", "Cho", *REF, "again"
+    )
 
 
 def test_a_voided_entry_points_to_its_void_to_take_it_back(honba: Honba) -> None:
@@ -115,10 +73,10 @@ def test_a_voided_entry_points_to_its_void_to_take_it_back(honba: Honba) -> None
 
 def test_corrections_of_corrections_survive_export_and_import(honba: Honba, tmp_path: Path) -> None:
     honba.ok("amend", KEY, "2", "win", "Ben:4/30", "--from", "Cho", *REF, "a red five")
-    honba.ok("amend", KEY, "6", "win", "Ben:1/30", "--from", "Cho", *REF, "no red five")
+    honba.ok("amend", KEY, "4", "win", "Ben:1/30", "--from", "Cho", *REF, "no red five")
     record = tmp_path / "t.jsonl"
     honba.ok("export", KEY, "--output", str(record))
-    other = Honba(tmp_path / "other.sqlite")
+    other = Honba(tmp_path / "other.sqlite", KEY)
     other.ok("import", str(record))
     assert other.scores() == honba.scores()
     assert other.json("log", KEY) == honba.json("log", KEY)
@@ -132,7 +90,7 @@ def test_undo_takes_back_the_last_hand_and_its_deal_pass(honba: Honba) -> None:
     assert honba.scores() == {"Ann": 25000, "Ben": 28900, "Cho": 21100, "Dai": 25000}
     assert honba.table() == ("Ben", 0)
     (correction,) = honba.json("audit", KEY)["corrections"]
-    assert (correction["kind"], correction["target"], correction["by"]) == ("voided", 4, "the recorder")
+    assert (correction["kind"], correction["target"], correction["by"]) == ("voided", 3, "the recorder")
 
 
 def test_undo_twice_takes_back_two_hands(honba: Honba) -> None:
@@ -145,21 +103,21 @@ def test_undo_twice_takes_back_two_hands(honba: Honba) -> None:
 
 
 def test_undo_cancels_the_last_correction(honba: Honba) -> None:
-    honba.ok("amend", KEY, "4", "draw", "--ready", "Cho", *REF, "nobody won")
+    honba.ok("amend", KEY, "3", "draw", "--ready", "Cho", *REF, "nobody won")
     honba.ok("undo", KEY)
     assert honba.scores() == AS_RECORDED
 
 
 def test_undo_of_nothing_is_refused(tmp_path: Path) -> None:
-    honba = Honba(tmp_path / "fresh.sqlite")
+    honba = Honba(tmp_path / "fresh.sqlite", KEY)
     honba.ok("start", KEY, "--players", "Ann,Ben,Cho,Dai")
     assert "nothing to undo" in honba.refused("undo", KEY)
 
 
 def test_a_hand_taken_back_stays_void_once_hands_were_played_after_it(honba: Honba) -> None:
-    honba.ok("undo", KEY)  # the void at 6 takes back E2-0 (4) and its deal pass (5)
+    honba.ok("undo", KEY)  # the void, entry 4, takes back E2-0 (entry 3) and its deal pass
     honba.ok("win", KEY, "Ann:1/30", "--from", "Ben")
-    assert "its void stands" in honba.refused("void", KEY, "6", *REF, "the hand was right")
+    assert "the hand at entry 3 was taken back" in honba.refused("void", KEY, "4", *REF, "the hand was right")
 
 
 def test_undo_retried_with_its_key_takes_back_one_entry(honba: Honba) -> None:
@@ -178,19 +136,19 @@ def test_amend_takes_a_win_as_typed_at_the_table(honba: Honba) -> None:
 
 
 def test_amend_takes_a_draw_as_typed_at_the_table(honba: Honba) -> None:
-    honba.ok("amend", KEY, "4", "draw", "--ready", "Cho", *REF, "nobody won")
+    honba.ok("amend", KEY, "3", "draw", "--ready", "Cho", *REF, "nobody won")
     # Instead of Dai's 1,000 to Cho: 1,000 from each of Ann, Ben and Dai to Cho.
     assert honba.scores() == {"Ann": 24000, "Ben": 27900, "Cho": 24100, "Dai": 24000}
 
 
 def test_amend_takes_an_abort_as_typed_at_the_table(honba: Honba) -> None:
-    honba.ok("amend", KEY, "4", "abort", "nine_terminals", *REF, "it was aborted")
+    honba.ok("amend", KEY, "3", "abort", "nine_terminals", *REF, "it was aborted")
     assert honba.scores() == {"Ann": 25000, "Ben": 28900, "Cho": 21100, "Dai": 25000}
 
 
 def test_amend_takes_a_penalty_as_typed_at_the_table(honba: Honba) -> None:
-    honba.ok("penalty", KEY, "Dai", "--amount", "3000", "--share", "to_others")
-    honba.ok("amend", KEY, "6", "penalty", "Ann", "--amount", "3000", "--share", "to_others", *REF, "it was Ann")
+    honba.ok("penalty", KEY, "Dai", "--amount", "3000", "--share", "to_others")  # entry 4
+    honba.ok("amend", KEY, "4", "penalty", "Ann", "--amount", "3000", "--share", "to_others", *REF, "it was Ann")
     assert honba.scores() == {"Ann": 22000, "Ben": 29900, "Cho": 23100, "Dai": 25000}
 
 
@@ -210,7 +168,7 @@ def test_an_amend_retried_with_another_referee_or_reason_is_refused(honba: Honba
 
 
 def test_a_start_with_another_key_on_an_existing_match_is_refused(tmp_path: Path) -> None:
-    honba = Honba(tmp_path / "start.sqlite")
+    honba = Honba(tmp_path / "start.sqlite", KEY)
     honba.ok("start", KEY, "--players", "Ann,Ben,Cho,Dai", "--key", "tablet-1")
     honba.ok("start", KEY, "--players", "Ann,Ben,Cho,Dai", "--key", "tablet-1")  # a retry
     assert "already stored" in honba.refused("start", KEY, "--players", "Ann,Ben,Cho,Dai", "--key", "tablet-2")
@@ -219,7 +177,7 @@ def test_a_start_with_another_key_on_an_existing_match_is_refused(tmp_path: Path
 def test_undo_of_the_hand_that_ended_the_match_takes_back_the_end_too(tmp_path: Path) -> None:
     # East-only: three draws nobody is ready for, then the dealer Dai tops East 4 with a mangan
     # (4,000 from each plus 3 counters x 100 from each) and stops the match on top.
-    honba = Honba(tmp_path / "east.sqlite")
+    honba = Honba(tmp_path / "east.sqlite", KEY)
     honba.ok("start", KEY, "--players", "Ann,Ben,Cho,Dai", "--rules", "tenhou-east")
     for _ in range(3):
         honba.ok("draw", KEY)

@@ -21,7 +21,7 @@ from typer.testing import CliRunner
 from domain.values import HandValue, Win, WinResult
 from replay.app import HonbaApp
 from replay.cli import app as cli
-from replay.formats.record import build_match, parse_record
+from replay.formats.record import build_match, entry_numbers, parse_record
 from replay.html.pages import render_audit_html
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "docs" / "examples" / "counters-seed.jsonl"
@@ -38,7 +38,7 @@ def _store(db: Path) -> None:
     match = app.get_match(KEY)
     east3 = next(p for p, fact in match.history if isinstance(fact, WinResult) and fact.wins[0].value.han == 3)
     replacement = WinResult((Win(0, HandValue(han=4, fu=30), discarder=1),))
-    app.amend(KEY, east3, replacement, by="referee Kim", reason=REASON)
+    app.amend(KEY, entry_numbers(match).by_position[east3], replacement, by="referee Kim", reason=REASON)
 
 
 @pytest.fixture(scope="module")

@@ -15,6 +15,7 @@ from domain.rules import load_preset
 from domain.values import HandValue, Win, WinResult
 from projections.ledger import corrected_ledger, correction_marks
 from replay.app import HonbaApp
+from replay.formats.record import entry_numbers
 from replay.service.shapes import ledger_data, log_data, state_data
 from replay.service.standings import standings_data
 from replay.tournaments import attach_all, catch_up, open_view, tournament_report
@@ -44,12 +45,14 @@ def test_the_table_state_is_plain_data_naming_the_players(app: HonbaApp) -> None
 def test_the_ledger_and_the_log_are_plain_data(app: HonbaApp) -> None:
     match = app.get_match("club-1")
     entries = corrected_ledger(match.corrected_steps())
-    ledger = ledger_data(match.players, entries)
+    numbers = entry_numbers(match)
+    ledger = ledger_data(match.players, entries, numbers)
     assert json.loads(json.dumps(ledger)) == ledger
     assert ledger[0]["result"] == "Ben ron on Ann: 3 han 30 fu"
     assert ledger[0]["changes"] == {"Ann": -3900, "Ben": 3900, "Cho": 0, "Dai": 0}
+    assert ledger[0]["entry"] == 2  # line 2 of the record file, after the start line
     log = log_data(
-        match.players, entries, correction_marks(match.history, match.corrections, match.corrected_steps()), {}
+        match.players, entries, correction_marks(match.history, match.corrections, match.corrected_steps()), numbers
     )
     assert log["voided"] == [] and len(log["hands"]) == 1
 

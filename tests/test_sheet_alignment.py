@@ -7,8 +7,8 @@ prints only the first difference."
 The match is the worked example of seed 003 (docs/examples/counters-seed.jsonl); its
 changes, worked by hand in tests/test_audit.py from the published Tenhou table:
 
-    E1-0 Ben ron on Ann 1/30        -1,000  +1,000       0       0   (position 2)
-    E2-0 Cho tsumo 2/30               -500  -1,000  +2,000    -500   (position 4)
+    E1-0 Ben ron on Ann 1/30        -1,000  +1,000       0       0   (entry 2)
+    E2-0 Cho tsumo 2/30               -500  -1,000  +2,000    -500   (entry 3)
     E3-0 Ann ron on Ben 3/30        +3,900  -3,900       0       0
     E4-0 Dai (dealer) tsumo 1/30      -500    -500    -500  +1,500
     E4-1 draw, only Ann ready       +3,000  -1,000  -1,000  -1,000
@@ -45,7 +45,7 @@ def voided(tmp_path: Path) -> Path:
     """The seed's match with E2-0 voided by the referee after the later hands were played."""
     db = tmp_path / "honba.sqlite"
     assert run(db, "import", str(SEED_RECORD)).exit_code == 0
-    assert run(db, "void", KEY, "4", "--by", "Eve", "--reason", "Cho's tsumo was a misread tile").exit_code == 0
+    assert run(db, "void", KEY, "3", "--by", "Eve", "--reason", "Cho's tsumo was a misread tile").exit_code == 0
     return db
 
 

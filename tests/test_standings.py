@@ -43,6 +43,7 @@ from domain.values import HandResult, Penalty, TableState, WinResult
 from projections.standings import MatchSummary, StandingRow, Totals, rank
 from replay.app import HonbaApp
 from replay.cli import app as cli
+from replay.formats.record import entry_numbers
 from replay.html.pages import render_standings_html
 from replay.tournaments import StandingsReport, attach_all, catch_up, open_view, tournament_report
 
@@ -389,13 +390,14 @@ def test_the_standings_follow_an_amended_and_a_voided_hand(app: HonbaApp) -> Non
         won(ron(BEN, CHO, hv(3, 30))),
         tournament="cup",
     )
-    position = match.history[0][0]
+    entry = 2  # the match's one hand: line 2 of its record file
+    assert entry_numbers(match).number(match.history[0][0]) == entry
     # Ann 32.5 -> 33 would be +43 by herself; the others: Ben 32 - 30 + 10 = +12,
     # Dai 18 - 30 - 10 = -22, Cho 17.1 -> 17, 17 - 30 - 20 = -33; Ann -(12 - 22 - 33) = +43.
     assert points_of(report(app, "cup")) == {"Ann": 43.0, "Ben": 12.0, "Cho": -33.0, "Dai": -22.0}
 
     # The referee finds the hand was 4 han 30 fu (7,700): 32,500 / 36,200 / 13,300 / 18,000.
-    app.amend("t-amend", position, won(ron(BEN, CHO, hv(4, 30))), by="referee", reason="a dora was missed")
+    app.amend("t-amend", entry, won(ron(BEN, CHO, hv(4, 30))), by="referee", reason="a dora was missed")
     rep = report(app, "cup")
     assert summary_of(rep, "t-amend").final_scores == (32_500, 36_200, 13_300, 18_000)
     # Ann 2nd 32.5 -> 33, 33 - 30 + 10 = +13; Dai -22; Cho 13.3 -> 13, 13 - 30 - 20 = -37;
@@ -406,7 +408,7 @@ def test_the_standings_follow_an_amended_and_a_voided_hand(app: HonbaApp) -> Non
     # Then voided: still the last hand, it is taken back whole with the end the rules decided
     # after it (docs/audit.md), as the match itself says: the match is again at South 4 with the
     # opening scores, not finished, and counts for nobody until it ends.
-    app.void("t-amend", position, by="referee", reason="the hand was played after time")
+    app.void("t-amend", entry, by="referee", reason="the hand was played after time")
     rep = report(app, "cup")
     summary = summary_of(rep, "t-amend")
     assert not summary.finished and not app.get_match("t-amend").state.finished

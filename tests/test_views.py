@@ -84,7 +84,7 @@ COMMANDS: list[Command] = [
     lambda a: change_tournament(a, "cup", lambda t: t.withdraw_alias("Annie", "by mistake")),
     lambda a: a.add_penalty("m2", Penalty(0, 20_000, "chombo", "off_table"), by="referee", reason="false win"),
     lambda a: change_tournament(a, "cup", lambda t: t.declare_alias("Annie", "Ben")),
-    lambda a: a.void("m1", 4, by="referee", reason="the draw was not played"),
+    lambda a: a.void("m1", 3, by="referee", reason="the draw was not played"),  # entry 3: after a deal pass
     lambda a: a.start_match("m3", NAMES, TENHOU, {}, south4((30_000, 30_000, 20_000, 20_000))),
     lambda a: attach_all(a, "cup", [("m3", NAMES)], 3),
     lambda a: a.record("m3", won(ron(0, 2, hv(2, 30)))),

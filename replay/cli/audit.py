@@ -32,8 +32,12 @@ Why = Annotated[str, typer.Option("--reason", help="Why the correction is made."
 def amend(
     ctx: typer.Context,
     key: Annotated[str, typer.Argument(help="The match.")],
-    position: Annotated[
-        int, typer.Argument(help="The entry to replace (a result, a penalty or a correction): its 'pos' in honba log.")
+    entry: Annotated[
+        int,
+        typer.Argument(
+            help="The entry to replace (a result, a penalty or a correction): its number in honba log, "
+            "which is its line in the exported record file."
+        ),
     ],
     by: By,
     reason: Why,
@@ -71,11 +75,11 @@ def amend(
         match = application.get_match(key)
         if (result is None) == (not replacement):
             raise InputError("give the replacement as typed (win, draw, abort or penalty ...) or --result, one of them")
-        fact = _replacement(match, position, replacement or []) if result is None else _from_line(match, result)
-        application.amend(key, position, fact, by=by, reason=reason, client_key=client_key)
-        out.print(f"Amended entry {position} of {key!r}; the original stays in the log.", markup=False)
+        fact = _replacement(match, words=replacement or []) if result is None else _from_line(match, result)
+        application.amend(key, entry, fact, by=by, reason=reason, client_key=client_key)
+        out.print(f"Amended entry {entry} of {key!r}; the original stays in the log.", markup=False)
 
-    def _replacement(match: Match, position: int, words: list[str]) -> HandResult | Penalty:
+    def _replacement(match: Match, words: list[str]) -> HandResult | Penalty:
         what, rest = words[0], words[1:]
         players = match.players
         if what == "win":
@@ -92,7 +96,7 @@ def amend(
                 raise InputError(f"abort needs one of {', '.join(kinds)}, not {rest[0]!r}")
             return AbortiveDraw(AbortKind(rest[0]), seats_of(riichi, players), seats_of(kongs, players))
         if what == "penalty" and len(rest) == 1:
-            state = match.state_before(position)
+            state = shell(ctx).app.table_before(key, entry)
             return penalty_fact(players, state, match.rules, rest[0], amount, kind, share, note)
         raise InputError(
             f"cannot read the replacement {' '.join(words)!r}: write win PLAYER:VALUE..., draw, abort KIND "
@@ -120,8 +124,12 @@ def _from_line(match: Match, result: str) -> HandResult | Penalty:
 def void(
     ctx: typer.Context,
     key: Annotated[str, typer.Argument(help="The match.")],
-    position: Annotated[
-        int, typer.Argument(help="The entry to void (a hand result, a penalty, or a correction to cancel): its 'pos'.")
+    entry: Annotated[
+        int,
+        typer.Argument(
+            help="The entry to void (a hand result, a penalty, or a correction to cancel): its number in honba log, "
+            "which is its line in the exported record file."
+        ),
     ],
     by: By,
     reason: Why,
@@ -130,8 +138,8 @@ def void(
     """Void a recorded hand result, cancel a penalty or a correction (undo a void); the original stays in the log."""
 
     def run() -> None:
-        shell(ctx).app.void(key, position, by=by, reason=reason, client_key=client_key)
-        out.print(f"Voided entry {position} of {key!r}; the original stays in the log.", markup=False)
+        shell(ctx).app.void(key, entry, by=by, reason=reason, client_key=client_key)
+        out.print(f"Voided entry {entry} of {key!r}; the original stays in the log.", markup=False)
 
     guarded_match(ctx, key, run)
 
@@ -152,8 +160,8 @@ def undo(
     """Take back the last entry at the table: void the last hand result or penalty, or cancel the last correction."""
 
     def run() -> None:
-        match, position = shell(ctx).app.undo(key, by=by, reason=reason, client_key=client_key)
-        out.print(f"Undid entry {position} of {key!r}; the original stays in the log.", markup=False)
+        match, entry = shell(ctx).app.undo(key, by=by, reason=reason, client_key=client_key)
+        out.print(f"Undid entry {entry} of {key!r}; the original stays in the log.", markup=False)
         for line in state_lines(match.players, match.state, match.rules):
             out.print(line, markup=False, highlight=False)
         out.print(status_table(match.players, match.state, "Scores"))
@@ -339,14 +347,16 @@ def _print_audit(report: AuditReport, data: dict[str, Any]) -> None:
     )
     out.print(f"Integrity: {state}; {integrity.events} events; head digest {integrity.head}", markup=False)
     marks = correction_marks(match.history, match.corrections, match.corrected_steps())
-    out.print(ledger_table(players, list(report.entries), "Ledger (corrected history)", marks=marks))
+    out.print(
+        ledger_table(players, list(report.entries), "Ledger (corrected history)", numbers=report.numbers, marks=marks)
+    )
     if report.corrections:
         table = Table(title="Corrections (the originals stay in the log)")
-        for column in ("pos", "kind", "entry", "original", "replacement", "by", "reason", "when"):
+        for column in ("entry", "kind", "corrects", "original", "replacement", "by", "reason", "when"):
             table.add_column(column, overflow="fold")
         for c in report.corrections:
             table.add_row(
-                str(c.position),
+                str(c.entry),
                 c.kind,
                 "" if c.target is None else str(c.target),
                 "" if c.original is None else describe_fact(c.original, players),

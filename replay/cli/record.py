@@ -35,10 +35,10 @@ from domain.values import (
 from projections.ledger import LedgerEntry, corrected_ledger, correction_marks
 from replay.app import DamagedMatch, HonbaApp
 from replay.cli.shell import ClientKey, app, err, guarded, guarded_match, out, rules_app, shell, warn_if_damaged
-from replay.formats.record import build_match, export_line_numbers, export_record, parse_record, unchained
+from replay.formats.record import build_match, entry_numbers, export_record, parse_record, unchained
 from replay.parsing import InputError, parse_override, parse_value, seat_of, seats_of
 from replay.render import json_text, ledger_csv, ledger_table, recorded_payments_lines, state_lines, status_table
-from replay.service.shapes import log_data, state_data
+from replay.service.shapes import end_judgement_data, log_data, state_data
 
 
 def _rules(preset: str, rules_file: Path | None, overrides: list[str] | None) -> Ruleset:
@@ -333,7 +333,8 @@ def status(
         warn_if_damaged(application, key)
         if as_json:
             data = {"match": key, **state_data(match.players, state, match.rules)}
-            data["end_rejudged"] = [attrs.asdict(j) for j in judgements]
+            numbers = entry_numbers(match)
+            data["end_rejudged"] = [end_judgement_data(j, numbers) for j in judgements]
             print(json_text(data))
             return
         out.print(f"Match {key!r} ({match.rules.name})", markup=False, highlight=False)
@@ -363,16 +364,16 @@ def log(
         match, facts = application.facts(key)
         entries = _ledger(match, facts)
         warn_if_damaged(application, key)
+        numbers = entry_numbers(match)
         if fmt == "csv":
-            sys.stdout.write(ledger_csv(match.players, entries))
+            sys.stdout.write(ledger_csv(match.players, entries, numbers))
             return
         marks = correction_marks(match.history, match.corrections, match.corrected_steps())
-        lines = export_line_numbers(match)
         if as_json or fmt == "json":
-            print(json_text({"match": key, **log_data(match.players, entries, marks, lines)}))
+            print(json_text({"match": key, **log_data(match.players, entries, marks, numbers)}))
             return
         title = f"Ledger of {key} ({match.rules.name})"
-        out.print(ledger_table(match.players, entries, title, marks=marks, lines=lines))
+        out.print(ledger_table(match.players, entries, title, numbers=numbers, marks=marks))
 
     guarded_match(ctx, key, run)
 
@@ -535,7 +536,9 @@ def demo(
         verb = "Recorded" if stored else "Found (already stored)"
         out.print(f"{verb} the demo match {record.key!r} in {db}", markup=False, highlight=False)
         match, facts = application.facts(record.key)
-        out.print(ledger_table(match.players, _ledger(match, facts), f"Ledger of {record.key}"))
+        out.print(
+            ledger_table(match.players, _ledger(match, facts), f"Ledger of {record.key}", numbers=entry_numbers(match))
+        )
         _print_status(match.players, _state(match, facts), match.rules)
         out.print(f"Try: honba --db {db} status {record.key}", markup=False, highlight=False)
 

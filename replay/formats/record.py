@@ -21,7 +21,7 @@ import attrs
 
 from domain.amendments import AUTOMATIC_ENDS, early_end_reason
 from domain.codec import DecodeError, from_data, to_data
-from domain.errors import HonbaError
+from domain.errors import EntryRefused, HonbaError
 from domain.integrity import GENESIS, ChainProblem, Link, check_chain, digest_of
 from domain.match import Match
 from domain.progression import Fact
@@ -472,12 +472,17 @@ def _apply_correction(match: Match, correction: RecordCorrection, position_of_li
     if correction.target not in position_of_line:
         raise RecordError(f"line {correction.target} holds no result or penalty to correct")
     position = position_of_line[correction.target]
-    if correction.replacement is None:
-        match.void(position, by=correction.by, reason=correction.reason, at=correction.at)
-    elif isinstance(correction.replacement, DealPass | MatchEnd):
+    if isinstance(correction.replacement, DealPass | MatchEnd):
         raise RecordError("only results and penalties can be corrected")
-    else:
-        match.amend(position, correction.replacement, by=correction.by, reason=correction.reason, at=correction.at)
+    try:
+        if correction.replacement is None:
+            match.void(position, by=correction.by, reason=correction.reason, at=correction.at)
+        else:
+            match.amend(position, correction.replacement, by=correction.by, reason=correction.reason, at=correction.at)
+    except EntryRefused as refused:
+        # The file names entries by their lines, and so does its error.
+        line_of = {p: line for line, p in position_of_line.items()}
+        raise refused.renamed(lambda p: f"line {line_of.get(p, p)}") from None
 
 
 def _names(seats: Iterable[int], players: Sequence[str]) -> list[str]:
@@ -567,26 +572,74 @@ def export_record(match: Match, facts: Iterable[Fact] | None = None, *, damage: 
     if match.opening:
         start["opening"] = match.opening
     lines: list[dict[str, Any]] = [start]
-    line_of_position: dict[int, int] = {}
+    numbers = entry_numbers(match)
     corrections = dict(match.correction_log)
-    entries = {position: fact for position, fact in match.history}
-    for position in sorted({*entries, *corrections}):
+    entries = dict(match.history)
+    for position in sorted(numbers.by_position):
         correction = corrections.get(position)
         if correction is not None:
-            lines.append(_correction_line(correction, match.players, line_of_position))
+            lines.append(_correction_line(correction, match.players, numbers))
         else:
             line = fact_line(entries[position], match.players)
-            if line is None:
-                continue
+            assert line is not None  # every numbered entry that is not a correction has its line
             lines.append(line)
-        line_of_position[position] = len(lines)
+        # The numbering and the file are one: the entry's number is the line it is written on.
+        assert numbers.by_position[position] == len(lines)
     return "".join(dump_line(line) + "\n" for line in chain_lines(lines, damage=damage))
 
 
-def export_line_numbers(match: Match) -> dict[int, int]:
-    """The line each entry of the match's log has in the file ``export_record`` writes, by
-    position (deal passes and the ends the rules decided have no line): ``honba log`` shows
-    them beside the positions, so that a file and the log name entries alike."""
+class UnknownEntry(HonbaError):
+    """A number that names no entry of a match (a deal pass has none; beyond the end; the start)."""
+
+
+@attrs.frozen
+class EntryNumbers:
+    """The one numbering a user sees: each entry of a match's log numbered by its line in the
+    record file ``export_record`` writes (line 1 is the start). ``honba log`` shows these
+    numbers, ``honba amend``/``void`` and the application's corrections take them, a record
+    file's correction lines name their targets by them. Deal passes and the ends the rules
+    decided have no line, so no number; the domain keeps its positions, and this is the one
+    place that translates between the two."""
+
+    key: str
+    # The number of each entry that has one, by its position in the Match aggregate.
+    by_position: Mapping[int, int]
+
+    def number(self, position: int | None) -> int | None:
+        """The number of the entry at ``position``; None for a deal pass, an automatic end, none."""
+        return None if position is None else self.by_position.get(position)
+
+    def name(self, position: int) -> str:
+        """How a message names the entry at ``position``: ``entry 5``."""
+        number = self.number(position)
+        return f"entry {number}" if number is not None else f"the entry after entry {self._before(position)}"
+
+    def _before(self, position: int) -> int:
+        earlier = [n for p, n in self.by_position.items() if p < position]
+        return max(earlier, default=1)
+
+    def position(self, number: int) -> int:
+        """The position in the aggregate of the entry numbered ``number``; a number that names
+        no entry is refused with what the numbers are."""
+        for position, numbered in self.by_position.items():
+            if numbered == number:
+                return position
+        last = max(self.by_position.values(), default=1)
+        if number == 1:
+            why = "line 1 of the record file is the match's start, not an entry"
+        elif last == 1:
+            why = "the match has no entries yet"
+        else:
+            numbers = "its one entry is numbered 2" if last == 2 else f"its entries are numbered 2 to {last}"
+            why = (
+                f"{numbers} (the numbers honba log shows, the lines of the exported record file; "
+                "deal passes and the ends the rules decided have no number)"
+            )
+        raise UnknownEntry(f"there is no entry {number} in match {self.key!r}: {why}")
+
+
+def entry_numbers(match: Match) -> EntryNumbers:
+    """The numbers of the match's entries: their lines in the file ``export_record`` writes."""
     corrections = dict(match.correction_log)
     entries = dict(match.history)
     numbers: dict[int, int] = {}
@@ -595,11 +648,11 @@ def export_line_numbers(match: Match) -> dict[int, int]:
         if position in corrections or fact_line(entries[position], match.players) is not None:
             line += 1
             numbers[position] = line
-    return numbers
+    return EntryNumbers(match.key, numbers)
 
 
-def _correction_line(correction: Any, players: Sequence[str], line_of_position: Mapping[int, int]) -> dict[str, Any]:
-    target = None if correction.target is None else line_of_position[correction.target]
+def _correction_line(correction: Any, players: Sequence[str], numbers: EntryNumbers) -> dict[str, Any]:
+    target = numbers.number(correction.target)
     replacement = None if correction.replacement is None else fact_line(correction.replacement, players)
     return {
         "type": "correction",

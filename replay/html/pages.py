@@ -240,7 +240,7 @@ def score_chart_svg(data: Mapping[str, Any]) -> str:
     if not players or not series:
         return ""
     labels = (labels + [""] * len(series))[: len(series)]
-    corrected = _corrected_positions(data)
+    corrected = _corrected_entries(data)
     ledger = data.get("ledger") or []
     shaded = [i + 1 for i, row in enumerate(ledger) if _is_corrected(row, corrected)]
 
@@ -294,19 +294,19 @@ def figure_svg(figure: Figure, label: str) -> str:
     return svg.replace("<svg ", f'<svg role="img" aria-label="{esc(label)}" ', 1).strip()
 
 
-def _corrected_positions(data: Mapping[str, Any]) -> set[int]:
-    """Ledger positions touched by a correction: the entries they replace, and penalties they add."""
-    positions: set[int] = set()
+def _corrected_entries(data: Mapping[str, Any]) -> set[int]:
+    """Ledger entries (by number) touched by a correction: the entries they replace, and penalties they add."""
+    entries: set[int] = set()
     for c in data.get("corrections") or []:
         if c.get("target") is not None:
-            positions.add(_int(c["target"]))
+            entries.add(_int(c["target"]))
         else:
-            positions.add(_int(c.get("position")))
-    return positions
+            entries.add(_int(c.get("entry")))
+    return entries
 
 
 def _is_corrected(row: Mapping[str, Any], corrected: set[int]) -> bool:
-    return bool(row.get("corrected")) or (row.get("position") is not None and _int(row["position"]) in corrected)
+    return bool(row.get("corrected")) or (row.get("entry") is not None and _int(row["entry"]) in corrected)
 
 
 def _payment(p: Mapping[str, Any]) -> str:
@@ -322,27 +322,27 @@ def _payment(p: Mapping[str, Any]) -> str:
 def _ledger_section(data: Mapping[str, Any]) -> str:
     players = _players(data)
     ledger = data.get("ledger") or []
-    corrected = _corrected_positions(data)
+    corrected = _corrected_entries(data)
     by_target = {
-        _int(c["target"]) if c.get("target") is not None else _int(c.get("position")): _int(c.get("position"))
+        _int(c["target"]) if c.get("target") is not None else _int(c.get("entry")): _int(c.get("entry"))
         for c in data.get("corrections") or []
     }
     head = (
-        '<tr><th class="num">pos</th><th class="num">#</th><th class="nowrap">hand</th><th>dealer</th>'
+        '<tr><th class="num">entry</th><th class="num">#</th><th class="nowrap">hand</th><th>dealer</th>'
         '<th class="num">counters</th><th class="num">deposits</th><th>result</th><th>payments</th>'
         + "".join(f'<th class="num player">{esc(p)}<br><span class="muted">change / after</span></th>' for p in players)
         + "</tr>"
     )
     rows = []
     for row in ledger:
-        position = row.get("position")
+        entry = row.get("entry")
         is_corrected = _is_corrected(row, corrected)
-        attributes = f' id="entry-{_int(position)}"' if position is not None else ""
+        attributes = f' id="entry-{_int(entry)}"' if entry is not None else ""
         if is_corrected:
             attributes += ' class="corrected"'
         result = esc(row.get("result", ""))
-        if is_corrected and position is not None:
-            link = by_target.get(_int(position))
+        if is_corrected and entry is not None:
+            link = by_target.get(_int(entry))
             anchor = f' href="#correction-{link}"' if link is not None else ""
             result += f' <a class="badge"{anchor}>corrected</a>'
         for said in row.get("log_says") or []:
@@ -361,7 +361,7 @@ def _ledger_section(data: Mapping[str, Any]) -> str:
         number = esc(row.get("number", "")) if row.get("kind", "hand") == "hand" else esc(row.get("kind", ""))
         rows.append(
             f"<tr{attributes}>"
-            f'<td class="num">{esc("" if position is None else position)}</td>'
+            f'<td class="num">{esc("" if entry is None else entry)}</td>'
             f'<td class="num">{number}</td>'
             f'<td class="nowrap">{esc(row.get("hand", ""))}</td>'
             f"<td>{esc(row.get('dealer', ''))}</td>"
@@ -391,8 +391,8 @@ def _corrections_section(data: Mapping[str, Any]) -> str:
         target = c.get("target")
         entry = f'<a href="#entry-{_int(target)}">{_int(target)}</a>' if target is not None else "-"
         rows.append(
-            f'<tr id="correction-{_int(c.get("position"))}">'
-            f'<td class="num">{esc(c.get("position", ""))}</td>'
+            f'<tr id="correction-{_int(c.get("entry"))}">'
+            f'<td class="num">{esc(c.get("entry", ""))}</td>'
             f"<td>{esc(c.get('kind', ''))}</td>"
             f'<td class="num">{entry}</td>'
             f"<td>{esc(c.get('original') or '-')}</td>"
@@ -404,7 +404,7 @@ def _corrections_section(data: Mapping[str, Any]) -> str:
     return (
         '<section id="corrections">\n<h2>Corrections</h2>\n'
         '<p class="muted">Each correction is an event of its own; the original entry stays in the log.</p>\n'
-        '<table class="corrections"><thead><tr><th class="num">pos</th><th>kind</th><th class="num">entry</th>'
+        '<table class="corrections"><thead><tr><th class="num">entry</th><th>kind</th><th class="num">corrects</th>'
         "<th>original</th><th>replacement</th><th>by</th><th>when</th><th>why</th></tr></thead>\n"
         f"<tbody>\n{_rows(rows)}\n</tbody></table>\n</section>"
     )

@@ -11,6 +11,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from domain.amendments import EndJudgement
 from domain.codec import to_data
 from domain.progression import Fact
 from domain.rules import Ruleset
@@ -26,6 +27,7 @@ from domain.values import (
     WinResult,
 )
 from projections.ledger import CorrectionMark, LedgerEntry
+from replay.formats.record import EntryNumbers
 
 
 def seat_wind(seat: int, state: TableState) -> str:
@@ -136,14 +138,15 @@ def state_data(players: Sequence[str], state: TableState, rules: Ruleset) -> dic
     }
 
 
-def ledger_data(players: Sequence[str], entries: Sequence[LedgerEntry]) -> list[dict[str, Any]]:
-    """The ledger for tools (``--json``)."""
+def ledger_data(players: Sequence[str], entries: Sequence[LedgerEntry], numbers: EntryNumbers) -> list[dict[str, Any]]:
+    """The ledger for tools (``--json``): ``entry`` is the entry's number (its line in the
+    exported record file, none for an end the rules decided), ``number`` the hand's count."""
     out = []
     for entry in entries:
         out.append(
             {
                 "number": entry.number,
-                "position": entry.position,
+                "entry": numbers.number(entry.position),
                 "kind": entry.kind,
                 "hand": entry.before.hand_label,
                 "dealer": players[entry.before.dealer],
@@ -172,19 +175,34 @@ def ledger_data(players: Sequence[str], entries: Sequence[LedgerEntry]) -> list[
     return out
 
 
+def end_judgement_data(judgement: EndJudgement, numbers: EntryNumbers) -> dict[str, Any]:
+    """Where the corrected history judges the end otherwise (``honba status --json``'s
+    ``end_rejudged``): the hand's label, its ``entry`` number, the end as played and as
+    corrected (None: the match goes on), and whether that hand is now void."""
+    return {
+        "hand": judgement.hand,
+        "entry": numbers.number(judgement.position),
+        "as_played": judgement.as_played,
+        "corrected": judgement.corrected,
+        "voided": judgement.voided,
+        "text": judgement.describe(),
+    }
+
+
 def log_data(
     players: Sequence[str],
     entries: Sequence[LedgerEntry],
     marks: Mapping[int, CorrectionMark],
-    lines: Mapping[int, int],
+    numbers: EntryNumbers,
 ) -> dict[str, Any]:
-    """``honba log --json``: the ledger's hands (each with its ``line`` in an exported file and,
-    when amended, its ``correction``), and the ``voided`` entries."""
+    """``honba log --json``: the ledger's hands (each with its ``entry`` number, the line in an
+    exported file, and, when amended, its ``correction``), and the ``voided`` entries. A
+    correction is named by its own entry number."""
 
     def mark_data(mark: CorrectionMark) -> dict[str, Any]:
         return {
             "kind": mark.kind,
-            "position": mark.correction,
+            "entry": numbers.number(mark.correction),
             "original": describe_fact(mark.original, players),
             "replacement": None if mark.replacement is None else describe_fact(mark.replacement, players),
             "by": mark.by,
@@ -193,15 +211,13 @@ def log_data(
         }
 
     hands = []
-    for line, entry in zip(ledger_data(players, entries), entries, strict=True):
-        position = entry.position
-        line["line"] = lines.get(position) if position is not None else None
-        mark = marks.get(position) if position is not None else None
+    for line, entry in zip(ledger_data(players, entries, numbers), entries, strict=True):
+        mark = marks.get(entry.position) if entry.position is not None else None
         line["correction"] = mark_data(mark) if mark is not None else None
         hands.append(line)
     shown = {entry.position for entry in entries}
     voided = [
-        {"position": p, "line": lines.get(p), "hand": m.before.hand_label, "correction": mark_data(m)}
+        {"entry": numbers.number(p), "hand": m.before.hand_label, "correction": mark_data(m)}
         for p, m in sorted(marks.items())
         if m.kind == "voided" and p not in shown
     ]

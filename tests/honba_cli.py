@@ -1,0 +1,87 @@
+"""The ``honba`` command on one SQLite file, and the two-hand match the correction tests share.
+
+The match ``two_wins`` records, by entry number (as ``honba log`` shows it and as the
+lines of its exported record file; the Match aggregate's positions in brackets):
+
+    1 start, Ann deals first                      (1)
+    2 E1-0 Ben ron on Cho, 3 han 30 fu            (2; the deal passes to Ben at 3)
+    3 E2-0 Cho ron on Dai, 1 han 30 fu            (4; the deal passes to Cho at 5)
+
+Scores as recorded (Tenhou's table, 25,000 start): Ann 25,000, Ben 28,900, Cho 22,100, Dai 24,000.
+The first correction made on it is entry 4 (position 6), the next entry 5 (position 7).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from contextlib import closing
+from pathlib import Path
+from typing import Any
+
+from typer.testing import CliRunner, Result
+
+from domain.match import match_id
+from replay.cli import app
+
+runner = CliRunner()
+
+AS_RECORDED = {"Ann": 25000, "Ben": 28900, "Cho": 22100, "Dai": 24000}
+
+
+class Honba:
+    """The ``honba`` command on one SQLite file; ``key`` is the match its reads look at by default."""
+
+    def __init__(self, db: Path, key: str = ""):
+        self.db = db
+        self.key = key
+
+    def __call__(self, *args: str) -> Result:
+        return runner.invoke(app, ["--db", str(self.db), *args])
+
+    def ok(self, *args: str) -> str:
+        """Run a command that must succeed; its output."""
+        result = self(*args)
+        assert result.exit_code == 0, f"honba {' '.join(args)} failed: {result.output}"
+        return result.stdout
+
+    def refused(self, *args: str) -> str:
+        """Run a command that must be refused with one line and exit 2; that line."""
+        result = self(*args)
+        assert result.exit_code == 2, result.output
+        lines = result.stderr.strip().splitlines()
+        assert len(lines) == 1, result.stderr
+        return lines[0]
+
+    def json(self, *args: str) -> Any:
+        return json.loads(self.ok(*args, "--json"))
+
+    def scores(self, key: str | None = None) -> dict[str, int]:
+        scores: dict[str, int] = self.json("status", key or self.key)["scores"]
+        return scores
+
+    def table(self, key: str | None = None) -> tuple[str, int]:
+        """The dealer and the counters on the table now."""
+        status = self.json("status", key or self.key)
+        return status["dealer"], status["counters"]
+
+    def events(self, key: str | None = None) -> list[tuple[int, bytes]]:
+        """The match's stored rows, read with sqlite3: (position, state)."""
+        key = key or self.key
+        with closing(sqlite3.connect(self.db)) as sql:
+            rows = sql.execute(
+                "SELECT originator_version, state FROM stored_events WHERE originator_id = ? "
+                "ORDER BY originator_version",
+                (match_id(key).hex,),
+            ).fetchall()
+        return [(int(v), bytes(s)) for v, s in rows]
+
+
+def two_wins(db: Path, key: str) -> Honba:
+    """The match of the module docstring, recorded through the command line."""
+    cli = Honba(db, key)
+    cli.ok("start", key, "--players", "Ann,Ben,Cho,Dai")
+    cli.ok("win", key, "Ben:3/30", "--from", "Cho")
+    cli.ok("win", key, "Cho:1/30", "--from", "Dai")
+    assert cli.scores() == AS_RECORDED
+    return cli
