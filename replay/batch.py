@@ -8,11 +8,11 @@ import signal
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import attrs
 
@@ -82,24 +82,68 @@ class VerifyRun:
         }
 
 
+@attrs.frozen
+class FileVerified:
+    """One file verified: a report for each of its games, or why it could not be read."""
+
+    file: str
+    reports: tuple[GameReport, ...] = ()
+    unreadable: Unreadable | None = None
+
+
+def verify_file(path: Path, fmt: str = "auto", rules: Ruleset | None = None) -> FileVerified:
+    """Read one file and verify each of its games (in a worker process of the pool, or here)."""
+    try:
+        games = read_log(path, fmt)
+    except HonbaError as exc:
+        return FileVerified(str(path), (), Unreadable(str(path), _reason(exc, path), _message(exc, path)))
+    return FileVerified(str(path), tuple(verify_game(with_rules(g, rules) if rules is not None else g) for g in games))
+
+
 def verify_paths(
-    paths: list[Path], fmt: str = "auto", tick: Tick | None = None, rules: Ruleset | None = None
+    paths: list[Path],
+    fmt: str = "auto",
+    tick: Tick | None = None,
+    rules: Ruleset | None = None,
+    *,
+    pool: Executor | None = None,
 ) -> VerifyRun:
     """Verify every game of every log file under the paths; ``rules`` score the games whose
-    log does not state its rules (a Mahjong Soul friendly or tournament room)."""
+    log does not state its rules (a Mahjong Soul friendly or tournament room).
+
+    With a ``pool`` (``reading_pool``) the files are verified in its worker processes, a few
+    ahead of the one being collected; the reports come in file order either way.
+    """
     files = expand_paths(paths)
     reports: list[GameReport] = []
     unreadable: list[Unreadable] = []
-    for path in files:
-        try:
-            games = read_log(path, fmt)
-        except HonbaError as exc:
-            unreadable.append(Unreadable(str(path), _reason(exc, path), _message(exc, path)))
-        else:
-            reports.extend(verify_game(with_rules(g, rules) if rules is not None else g) for g in games)
+    for done in _in_order(pool, files, verify_file, fmt, rules):
+        reports.extend(done.reports)
+        if done.unreadable is not None:
+            unreadable.append(done.unreadable)
         if tick is not None:
-            tick(str(path))
+            tick(done.file)
     return VerifyRun(len(files), tuple(reports), tuple(unreadable))
+
+
+R = TypeVar("R")
+
+
+def _in_order(pool: Executor | None, files: Iterable[Path], work: Callable[..., R], *args: Any) -> Iterator[R]:
+    """``work(path, *args)`` for each file, in file order: here, or in the pool's workers with
+    ``AHEAD`` files per worker in flight (never the whole list: an archive of any size streams)."""
+    if pool is None:
+        for path in files:
+            yield work(path, *args)
+        return
+    ahead: deque[Future[R]] = deque()
+    limit = AHEAD * jobs_default()
+    for path in files:
+        ahead.append(pool.submit(work, path, *args))
+        if len(ahead) >= limit:
+            yield ahead.popleft().result()
+    while ahead:
+        yield ahead.popleft().result()
 
 
 @attrs.frozen
@@ -170,7 +214,8 @@ def jobs_default() -> int:
 
 @contextmanager
 def reading_pool(jobs: int, files: int) -> Iterator[Executor | None]:
-    """Worker processes that read files for ``import_paths``; None (read here) for one job or few files.
+    """Worker processes that read files for ``import_paths`` and ``verify_paths``; None (read
+    here) for one job or few files.
 
     Open it before the store: the workers start at once, before the store's connections and
     the progress bar's thread exist. They are forked from a fork server, not from this process,
@@ -320,18 +365,8 @@ def import_paths(
         if tick is not None:
             tick(read.file)
 
-    if pool is None:
-        for path in files:
-            take(read_for_import(path, fmt, settings, key_prefix, rules))
-    else:
-        ahead: deque[Future[FileRead]] = deque()
-        limit = AHEAD * jobs_default()
-        for path in files:
-            ahead.append(pool.submit(read_for_import, path, fmt, settings, key_prefix, rules))
-            if len(ahead) >= limit:
-                take(ahead.popleft().result())
-        while ahead:
-            take(ahead.popleft().result())
+    for read in _in_order(pool, files, read_for_import, fmt, settings, key_prefix, rules):
+        take(read)
     storer.flush()
     return storer.run()
 
