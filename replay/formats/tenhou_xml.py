@@ -142,7 +142,7 @@ def _ints(el: ET.Element, name: str, where: str, *, at_least: int = 1) -> list[i
     if len(values) < at_least:
         raise LogError(where, f"<{el.tag} {name}={quoted(raw)}>: {len(values)} values, expected at least {at_least}")
     # Scores are in hundreds: any number of the file times 100 stays within MAX_POINTS.
-    if any(abs(v) > MAX_POINTS // 100 for v in values):
+    if values and (max(values) > MAX_POINTS // 100 or min(values) < -(MAX_POINTS // 100)):
         raise LogError(where, f"<{el.tag} {name}={quoted(raw)}>: a number out of range")
     return values
 
