@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import multiprocessing
 import os
 import signal
@@ -17,12 +18,14 @@ from typing import Any, TypeVar
 import attrs
 
 from domain.errors import HonbaError
+from domain.integrity import digest_of, plain
 from domain.rules import Ruleset
 from replay.app import AlreadyStoredAs, HonbaApp, MatchExists, Prepared, mapper_for, prepare
 from replay.formats.detect import detect_format, expand_paths, iter_paths, read_games, read_log
 from replay.formats.logmodel import LogError, LoggedGame
 from replay.formats.record import build_match, parse_record
 from replay.formats.source import read_source
+from replay.identity import ImportedFile
 from replay.importing import match_from_log
 from replay.verify import GameReport, verify_game, with_rules
 
@@ -180,6 +183,10 @@ class FileRead:
     unsupported: tuple[Unreadable, ...] = ()
     unreadable: Unreadable | None = None
     warnings: tuple[str, ...] = ()
+    # The digest of the file's bytes and the import's options (``import_digest``); None: not recorded.
+    digest: str | None = None
+    # A file recognised by its digest, not read: the games it gave when it was imported.
+    known: ImportedFile | None = None
 
 
 def read_for_import(
@@ -286,26 +293,53 @@ class _Storer:
         self.pending: list[tuple[str, Prepared]] = []
         self.warnings: list[str] = []
         self.duplicates: list[tuple[str, str, str]] = []
+        # Files read whole, waiting for their games to be stored before they are recorded.
+        self.reads: list[FileRead] = []
+        self.file_games: dict[str, list[Any]] = {}
+        self.unrecorded: set[str] = set()
 
     def take(self, read: FileRead) -> None:
         self.files += 1
+        if read.known is not None:
+            self._take_known(read.file, read.known)
+            return
         self.warnings.extend(read.warnings)
         self.unsupported.extend(read.unsupported)
         if read.unreadable is not None:
             self.unreadable.append(read.unreadable)
+        recorded = read.digest is not None and read.unreadable is None
+        if recorded:
+            self.file_games.setdefault(read.file, [])
         for prepared in read.matches:
             self.pending.append((read.file, prepared))
             if len(self.pending) >= self.batch:
                 self.flush()
+        if recorded:
+            # Recorded at the next flush, once every game of the file is in the store.
+            self.reads.append(read)
+            if not self.pending:
+                self.flush()
+
+    def _take_known(self, file: str, known: ImportedFile) -> None:
+        """A file whose bytes were imported before: its games are present, as they were stored."""
+        name = Path(file)
+        for reason in known.unsupported:
+            self.unsupported.append(Unreadable(file, reason, f"{name}: unsupported: {reason}"))
+        self.warnings.extend(f"{name}: {line}" for line in known.warnings)
+        for key, players in known.games:
+            self.present += 1
+            if len(self.listed) <= LISTED:
+                self.listed.append((key, False))
+            if self.keep_games:
+                self.games.setdefault(key, tuple(players))
 
     def flush(self) -> None:
-        if not self.pending:
-            return
-        outcomes = self.app.store_prepared([prepared for _, prepared in self.pending])
+        outcomes = self.app.store_prepared([prepared for _, prepared in self.pending]) if self.pending else []
         for (file, prepared), outcome in zip(self.pending, outcomes, strict=True):
             if isinstance(outcome, MatchExists):
                 path = Path(file)
                 self.conflicts.append(Unreadable(file, _reason(outcome, path), _message(outcome, path)))
+                self.unrecorded.add(file)
                 continue
             key = prepared.key
             if isinstance(outcome, AlreadyStoredAs):
@@ -320,7 +354,31 @@ class _Storer:
                 self.listed.append((key, outcome))
             if self.keep_games:
                 self.games.setdefault(key, prepared.players)
+            if file in self.file_games:
+                self.file_games[file].append([key, list(prepared.players)])
         self.pending.clear()
+        self._record_files()
+
+    def _record_files(self) -> None:
+        """Record the files taken whole whose games are all stored now (a file in conflict with
+        the store is not recorded: the next import reads it again and names the conflict)."""
+        records = []
+        for read in self.reads:
+            games = self.file_games.pop(read.file, [])
+            if read.file in self.unrecorded or read.digest is None:
+                self.unrecorded.discard(read.file)
+                continue
+            prefix = f"{read.file}: "
+            records.append(
+                ImportedFile.record(
+                    read.digest,
+                    games,
+                    [u.reason for u in read.unsupported],
+                    [w[len(prefix) :] if w.startswith(prefix) else w for w in read.warnings],
+                )
+            )
+        self.reads.clear()
+        self.app.record_imported(records)
 
     def run(self) -> ImportRun:
         return ImportRun(
@@ -365,10 +423,53 @@ def import_paths(
         if tick is not None:
             tick(read.file)
 
-    for read in _in_order(pool, files, read_for_import, fmt, settings, key_prefix, rules):
-        take(read)
+    options = _import_options(fmt, key_prefix, rules)
+
+    def read(path: Path) -> FileRead | Future[FileRead]:
+        digest = import_digest(path, options)
+        known = app.imported_file(digest) if digest is not None else None
+        if known is not None:
+            return FileRead(str(path), digest=digest, known=known)
+        if pool is None:
+            return attrs.evolve(read_for_import(path, fmt, settings, key_prefix, rules), digest=digest)
+        return pool.submit(_read_recorded, digest, path, fmt, settings, key_prefix, rules)
+
+    ahead: deque[FileRead | Future[FileRead]] = deque()
+    limit = AHEAD * jobs_default() if pool is not None else 1
+    for path in files:
+        ahead.append(read(path))
+        if len(ahead) >= limit:
+            take(_done(ahead.popleft()))
+    while ahead:
+        take(_done(ahead.popleft()))
     storer.flush()
     return storer.run()
+
+
+def _import_options(fmt: str, key_prefix: str, rules: Ruleset | None) -> str:
+    """What besides its bytes decides what a file imports as."""
+    given = digest_of(plain(rules.to_dict())) if rules is not None else None
+    return digest_of({"format": fmt, "key_prefix": key_prefix, "rules": given})
+
+
+def import_digest(path: Path, options: str) -> str | None:
+    """The digest of a file's bytes (as stored on disk) and the import's options; None when the
+    file cannot be read (the reader then says why)."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    return hashlib.sha256(data + b"\0" + options.encode()).hexdigest()
+
+
+def _read_recorded(
+    digest: str | None, path: Path, fmt: str, settings: dict[str, str], key_prefix: str, rules: Ruleset | None
+) -> FileRead:
+    return attrs.evolve(read_for_import(path, fmt, settings, key_prefix, rules), digest=digest)
+
+
+def _done(item: FileRead | Future[FileRead]) -> FileRead:
+    return item if isinstance(item, FileRead) else item.result()
 
 
 def _matches_in(
