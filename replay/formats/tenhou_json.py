@@ -141,6 +141,8 @@ class _GameReader:
         self.several = several
         self.players = 4
         self.mahjong_soul = False
+        # What a riichi stick is worth under the game's rules (set once they are read, before any hand).
+        self.riichi_deposit: int | None = None
 
     def where(self, position: str) -> str:
         return f"{self.file}, {self.prefix}{position}".rstrip(", ")
@@ -153,6 +155,7 @@ class _GameReader:
             raise LogError(self.where("log"), "missing or not a list: this is not a tenhou.net/6 log")
         self.players = self._player_count(document, log)
         rules, length_known, noted = self._rules(document, log)
+        self.riichi_deposit = rules.riichi_deposit
         hands: list[LoggedHand] = []
         unsupported: str | None = None
         for i, kyoku in enumerate(log):
@@ -500,8 +503,11 @@ class _ResultReader:
         return candidates[0] if len(candidates) == 1 else None
 
     def _with_sticks(self, changes: tuple[int, ...], riichi: Sequence[int]) -> tuple[int, ...]:
-        """Tenhou's deltas leave out the sticks placed in the hand; the model includes them."""
-        return tuple(c - 1000 * (seat in riichi) for seat, c in enumerate(changes))
+        """Tenhou's deltas leave out the sticks placed in the hand (each the rules' riichi deposit);
+        the model includes them."""
+        stick = self.game.riichi_deposit
+        assert stick is not None, "the rules are read before the hands"
+        return tuple(c - stick * (seat in riichi) for seat, c in enumerate(changes))
 
     def _dealer_kept(self) -> bool | None:
         """Whether the next hand of the log has the same dealer (None if there is none)."""

@@ -172,15 +172,15 @@ class _Hand:
     def ended(self) -> bool:
         return bool(self.wins) or self.draw is not None
 
-    def logged(self) -> LoggedHand:
+    def logged(self, riichi_deposit: int) -> LoggedHand:
         result: HandResult | None = self.draw
         if self.wins:
             result = WinResult(tuple(self.wins), tuple(self.riichi))
         deltas: tuple[int, ...] | None = None
         if self.changes is not None:
             # sc leaves out the sticks the riichi players put on the table in this hand
-            # (their REACH ten is already 1000 lower); the log model's deltas include them.
-            deltas = tuple(c - 1000 * self.riichi.count(seat) for seat, c in enumerate(self.changes))
+            # (their REACH ten is already a stick lower); the log model's deltas include them.
+            deltas = tuple(c - riichi_deposit * self.riichi.count(seat) for seat, c in enumerate(self.changes))
         return LoggedHand(
             position=self.position,
             round_wind=self.round_wind,
@@ -203,6 +203,8 @@ class _GameReader:
         self.players = 4
         self.names: list[str] = []
         self.hands: list[LoggedHand] = []
+        # The hands read, made logged hands once the rules (their riichi deposit) are known.
+        self.closed: list[_Hand] = []
         self.hand: _Hand | None = None
         self.inits = 0
         self.owari: list[str] | None = None
@@ -236,6 +238,7 @@ class _GameReader:
             raise LogError(self.file, "no <GO> tag: the game's rules are unknown")
         self._close_hand()
         rules, unsupported, noted = self._rules(self.go)
+        self.hands = [hand.logged(rules.riichi_deposit) for hand in self.closed]
         final_scores: tuple[int, ...] | None = None
         points: tuple[float, ...] | None = None
         if self.owari is not None:
@@ -411,7 +414,7 @@ class _GameReader:
 
     def _close_hand(self) -> None:
         if self.hand is not None:
-            self.hands.append(self.hand.logged())
+            self.closed.append(self.hand)
             self.hand = None
 
     def _final(self, owari: Sequence[str]) -> tuple[tuple[int, ...], tuple[float, ...]]:
