@@ -11,6 +11,8 @@ the projections use, so the table state is computed by one piece of code.
 
 from __future__ import annotations
 
+import functools
+import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 from uuid import NAMESPACE_URL, UUID, uuid5
@@ -38,7 +40,7 @@ from domain.amendments import (
 from domain.codec import fact_to_data, from_data, to_data
 from domain.entry_checks import EntryChecks, start_checks
 from domain.errors import MatchAlreadyEnded, RuleViolation
-from domain.integrity import GENESIS, digest_of, event_digest, plain
+from domain.integrity import GENESIS, canonical, digest_of, event_digest, plain
 from domain.progression import (
     Fact,
     finish,
@@ -544,22 +546,41 @@ class MatchContent:
 
 def match_content(events: Iterable[Any]) -> MatchContent:
     """The content of a match from its events (in order, the first its start), stored or new."""
+    return match_content_and_entries(events)[0]
+
+
+def match_content_and_entries(events: Iterable[Any]) -> tuple[MatchContent, list[str]]:
+    """The content of a match and the digest of each entry it counts (opening, facts,
+    corrections), each entry's plain data made once for both."""
     players: tuple[str, ...] = ()
     rules = ""
     entries: list[Any] = []
     for event in events:
         if isinstance(event, Match.Started):
             players = tuple(event.players)
-            # Rules as they read now (Ruleset.from_stored): a match stored before a rule was
-            # renamed or added is the same match when its record file is imported again.
-            rules = digest_of(plain(Ruleset.from_stored(event.rules).to_dict()))
+            rules = rules_digest(event.rules)
             entries.append(["opening", plain(event.opening)])
         elif isinstance(event, Match.Recorded):
             entries.append(["fact", plain(without_details(event.fact))])
         elif isinstance(event, Match.Corrected):
             correction = [event.target, event.replacement, event.by, event.reason, event.at]
             entries.append(["correction", plain(correction)])
-    return MatchContent(players, rules, digest_of(entries))
+    return MatchContent(players, rules, digest_of(entries)), [digest_of(entry) for entry in entries]
+
+
+def rules_digest(stored: Mapping[str, Any]) -> str:
+    """The digest of a match's rules as they read now (``Ruleset.from_stored``): a match stored
+    before a rule was renamed or added is the same match when its record file is imported again.
+
+    Worked out once per set of rule values (an import starts thousands of matches under a
+    handful of rulesets): the stored values' canonical bytes find it.
+    """
+    return _rules_digest(canonical(plain(stored)))
+
+
+@functools.lru_cache(maxsize=256)
+def _rules_digest(stored: bytes) -> str:
+    return digest_of(plain(Ruleset.from_stored(json.loads(stored)).to_dict()))
 
 
 def facts_of(events: Sequence[Any]) -> list[Fact]:
@@ -567,4 +588,13 @@ def facts_of(events: Sequence[Any]) -> list[Fact]:
     return [e.fact for e in events if isinstance(e, Match.Recorded)]
 
 
-__all__ = ["DealPass", "Match", "MatchContent", "facts_of", "match_content", "match_id"]
+__all__ = [
+    "DealPass",
+    "Match",
+    "MatchContent",
+    "facts_of",
+    "match_content",
+    "match_content_and_entries",
+    "match_id",
+    "rules_digest",
+]

@@ -42,7 +42,7 @@ from eventsourcing.utils import Environment, get_topic
 from domain.codec import VALUE_CLASSES, from_data, to_data
 from domain.errors import HonbaError
 from domain.integrity import GENESIS, digest_of, event_digest, plain, roll
-from domain.match import Match, MatchContent, match_content, match_id
+from domain.match import Match, MatchContent, match_content, match_content_and_entries, match_id
 from domain.progression import Fact
 from domain.rules import Ruleset
 from domain.values import HandResult, Penalty, TableState, without_details
@@ -308,7 +308,7 @@ def prepare(match: Match, mapper: Mapper[UUID], *, from_log: bool = False) -> Pr
     events: the match is then as if saved.
     """
     pending = list(match.pending_events)
-    content = match_content(pending)
+    content, entries = match_content_and_entries(pending)
     seal = Seal.open(match.id)
     seal.seal(match.version, match.head)
     events: list[Any] = [*match.collect_events(), *seal.collect_events()]
@@ -319,10 +319,18 @@ def prepare(match: Match, mapper: Mapper[UUID], *, from_log: bool = False) -> Pr
         fingerprint = game_fingerprint(content.players, content.results)
         events.extend(GameIdentity.claim(fingerprint, match.key).collect_events())
     records = tuple(mapper.to_stored_event(event) for event in events)
-    entries = tuple(_entry_digest(event) for event in pending if _entry_digest(event))
     facts = tuple(event.fact for event in pending if isinstance(event, HAND_EVENTS))
     return Prepared(
-        match.key, match.players, match.id, records, content, match.version, match.head, fingerprint, entries, facts
+        match.key,
+        match.players,
+        match.id,
+        records,
+        content,
+        match.version,
+        match.head,
+        fingerprint,
+        tuple(entries),
+        facts,
     )
 
 

@@ -51,3 +51,18 @@ def test_the_rules_of_one_room_and_day_are_built_once() -> None:
     info = rules_for.cache_info()
     # Thirty logs, far fewer distinct (room, day) pairs: the rest are taken from the cache.
     assert info.hits + info.misses == 30 and info.misses < 30 and info.hits > 0
+
+
+def test_a_rulesets_digest_is_worked_out_once_and_keeps_its_value() -> None:
+    from domain.integrity import digest_of, plain
+    from domain.match import _rules_digest, rules_digest
+    from domain.rules import Ruleset, preset_names
+
+    _rules_digest.cache_clear()
+    for name in preset_names():
+        stored = load_preset(name).to_dict()
+        # The value every stored match's content was compared by before: unchanged.
+        assert rules_digest(stored) == digest_of(plain(Ruleset.from_stored(stored).to_dict()))
+        assert rules_digest(dict(stored)) == rules_digest(stored)
+    info = _rules_digest.cache_info()
+    assert info.misses == len(preset_names()) and info.hits == 2 * len(preset_names())
