@@ -39,6 +39,7 @@ from domain.values import (
     Yaku,
 )
 from replay.formats.logmodel import LogError, LoggedGame, LoggedHand, distinct_names, load_json, shown
+from replay.formats.source import first_line_object, head
 from replay.formats.tenhou_rules import TenhouRules, dating, log_date, rules_for
 from replay.formats.yaku import details, parse_entry
 
@@ -106,6 +107,24 @@ LOG_ID: Final = re.compile(r"\d{10}gm-[0-9a-f]{4}-\d{4,5}-x?[0-9a-f]+")
 MAX_POINTS: Final = 100_000_000
 MAX_COUNT: Final = 10_000
 MAX_KYOKU_INDEX: Final = 15
+
+
+def detect(data: bytes) -> bool:
+    """Whether the content is tenhou.net/6 JSON: a list of games, or a game object (its ``log``),
+    not JSON Lines of events that each name their ``type`` (mjai)."""
+    start = head(data)
+    if start.startswith(b"["):
+        return b'"log"' in data
+    if not start.startswith(b"{"):
+        return False
+    first = first_line_object(data)
+    if isinstance(first, dict):
+        if isinstance(first.get("type"), str):
+            return False
+        if "log" in first:
+            return True
+    # A pretty-printed JSON document spans lines: look at the whole of it.
+    return b'"log"' in data
 
 
 def read_tenhou_json(data: bytes, *, file: str) -> list[LoggedGame]:
@@ -776,3 +795,7 @@ def _sum_deltas(delta_lists: Sequence[Any], players: int, where: str) -> tuple[i
         for seat in range(players):
             total[seat] += values[seat]
     return tuple(total)
+
+
+# The name the registry (``replay.formats.detect.REGISTRY``) reads this format with.
+read = read_tenhou_json

@@ -41,7 +41,7 @@ from domain.values import (
 )
 from replay.formats.logmodel import LogError, LoggedGame, LoggedHand, distinct_names
 from replay.formats.logmodel import shown as quoted
-from replay.formats.source import unpack
+from replay.formats.source import head, unpack
 from replay.formats.tenhou_csrule import CsruleError, decode_csrule
 from replay.formats.tenhou_rules import TenhouRules, dating, log_date, rules_for
 from replay.formats.yaku import YAKUMAN_HAN, details, tenhou_call, tile136, yaku_of
@@ -78,6 +78,11 @@ MAX_KYOKU_INDEX: Final = 15
 
 # Tenhou log ids, e.g. 2019103023gm-00a9-0000-f90e0fe9 (the file name usually carries it).
 LOG_ID: Final = re.compile(r"\d{10}gm-[0-9a-f]{4}-\d{4,5}-x?[0-9a-f]+")
+
+
+def detect(data: bytes) -> bool:
+    """Whether the content is XML (a mjlog is the one XML format honba reads)."""
+    return head(data).startswith(b"<")
 
 
 def read_tenhou_xml(data: bytes, *, file: str) -> list[LoggedGame]:
@@ -523,3 +528,7 @@ def _ready(shown: Sequence[int], changes: Sequence[int]) -> tuple[int, ...]:
     if shown and not any(changes):
         ready = set(range(len(changes)))
     return tuple(sorted(ready))
+
+
+# The name the registry (``replay.formats.detect.REGISTRY``) reads this format with.
+read = read_tenhou_xml
