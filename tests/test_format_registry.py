@@ -61,3 +61,17 @@ def test_a_new_format_is_one_module_and_one_registration(tmp_path: Path, monkeyp
     (game,) = read_log(log)
     assert (game.format, game.players) == ("csv", ("Ann", "Ben", "Cho", "Dai"))
     assert detect_format(log.read_bytes()) == "csv"
+
+
+def test_the_tenhou_readers_and_the_export_share_one_vocabulary() -> None:
+    from replay.formats import tenhou_json, tenhou_vocab, tenhou_xml
+
+    for name in ("LOG_ID", "MAX_POINTS", "MAX_COUNT", "MAX_KYOKU_INDEX"):
+        assert getattr(tenhou_xml, name) is getattr(tenhou_json, name) is getattr(tenhou_vocab, name)
+    assert tenhou_json.LIMITS is tenhou_vocab.LIMITS_BY_WORD and tenhou_json.ABORTS is tenhou_vocab.ABORTS_BY_WORD
+    # What the export writes, the reader reads back as the same limit and the same abortive draw.
+    for limit, word in tenhou_vocab.LIMIT_WORDS.items():
+        assert tenhou_json.LIMITS[word] == limit
+    for kind, word in tenhou_vocab.ABORT_WORDS.items():
+        assert tenhou_json.ABORTS[word] is kind
+    assert set(tenhou_xml.ABORT_KINDS.values()) == set(tenhou_vocab.ABORT_WORDS)

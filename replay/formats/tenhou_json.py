@@ -32,7 +32,6 @@ from domain.values import (
     ExhaustiveDraw,
     HandResult,
     HandValue,
-    LimitName,
     Win,
     WinDetails,
     WinResult,
@@ -41,6 +40,7 @@ from domain.values import (
 from replay.formats.logmodel import LogError, LoggedGame, LoggedHand, distinct_names, load_json, shown
 from replay.formats.source import first_line_object, head
 from replay.formats.tenhou_rules import TenhouRules, dating, log_date, rules_for
+from replay.formats.tenhou_vocab import ABORTS_BY_WORD, LIMITS_BY_WORD, LOG_ID, MAX_COUNT, MAX_KYOKU_INDEX, MAX_POINTS
 from replay.formats.yaku import details, parse_entry
 
 FORMAT: Final = "tenhou-json"
@@ -76,20 +76,8 @@ EXHAUSTIVE: Final = "流局"
 ALL_READY: Final = "全員聴牌"
 NONE_READY: Final = "全員不聴"
 NAGASHI: Final = "流し満貫"
-ABORTS: Final = {
-    "九種九牌": AbortKind.NINE_TERMINALS,
-    "四家立直": AbortKind.FOUR_RIICHI,
-    "三家和了": AbortKind.TRIPLE_RON,
-    "四槓散了": AbortKind.FOUR_KONGS,
-    "四風連打": AbortKind.FOUR_WINDS,
-}
-LIMITS: Final[dict[str, LimitName]] = {
-    "満貫": "mangan",
-    "跳満": "haneman",
-    "倍満": "baiman",
-    "三倍満": "sanbaiman",
-    "役満": "yakuman",
-}
+ABORTS: Final = ABORTS_BY_WORD
+LIMITS: Final = LIMITS_BY_WORD
 # "30符4飜7700点", "満貫8000点", "30符3飜1000-2000点" (non-dealer tsumo), "30符1飜500点∀"
 # (dealer tsumo, everyone pays); 三倍満 is tried before 倍満 by the alternation order.
 VALUE: Final = re.compile(
@@ -100,13 +88,6 @@ YAKU_HAN: Final = re.compile(r"\((\d+)飜\)\s*$")
 # A yakuman in the yaku list: "大三元(役満)"; converted logs may write a double one.
 YAKUMAN_ITEM: Final = re.compile(r"\((ダブル|トリプル|\d+倍)?役満\)\s*$")
 YAKUMAN_TIMES: Final = {None: 1, "ダブル": 2, "トリプル": 3}
-LOG_ID: Final = re.compile(r"\d{10}gm-[0-9a-f]{4}-\d{4,5}-x?[0-9a-f]+")
-
-# Bounds on numbers from the file: far above any real game, low enough that a
-# corrupt or hostile file is refused instead of producing absurd tables.
-MAX_POINTS: Final = 100_000_000
-MAX_COUNT: Final = 10_000
-MAX_KYOKU_INDEX: Final = 15
 
 
 def detect(data: bytes) -> bool:

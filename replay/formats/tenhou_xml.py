@@ -30,11 +30,9 @@ from domain.errors import InvalidRules
 from domain.rules import Ruleset
 from domain.values import (
     AbortiveDraw,
-    AbortKind,
     ExhaustiveDraw,
     HandResult,
     HandValue,
-    LimitName,
     Win,
     WinDetails,
     WinResult,
@@ -44,6 +42,14 @@ from replay.formats.logmodel import shown as quoted
 from replay.formats.source import head, unpack
 from replay.formats.tenhou_csrule import CsruleError, decode_csrule
 from replay.formats.tenhou_rules import TenhouRules, dating, log_date, rules_for
+from replay.formats.tenhou_vocab import (
+    ABORTS_BY_XML_TYPE,
+    LIMITS_BY_TEN_CODE,
+    LOG_ID,
+    MAX_COUNT,
+    MAX_KYOKU_INDEX,
+    MAX_POINTS,
+)
 from replay.formats.yaku import YAKUMAN_HAN, details, tenhou_call, tile136, yaku_of
 
 FORMAT: Final = "tenhou-xml"
@@ -59,25 +65,10 @@ FIVE_CHIPS: Final = 0x400  # 祝5 rather than 祝2; only with CHIPS
 # one hand from 1,000 points scored by ``ratio``, not standard riichi.
 SPECIAL_BITS: Final = ~0x7FF
 
-ABORT_KINDS: Final = {
-    "yao9": AbortKind.NINE_TERMINALS,
-    "reach4": AbortKind.FOUR_RIICHI,
-    "ron3": AbortKind.TRIPLE_RON,
-    "kan4": AbortKind.FOUR_KONGS,
-    "kaze4": AbortKind.FOUR_WINDS,
-}
+ABORT_KINDS: Final = ABORTS_BY_XML_TYPE
 NAGASHI: Final = "nm"
 # ``ten``'s third value; 5 (yakuman) is read from the yakuman list or the han.
-LIMITS: Final[dict[int, LimitName]] = {1: "mangan", 2: "haneman", 3: "baiman", 4: "sanbaiman"}
-
-# Bounds on numbers from the file, as in the JSON reader: far above any real game, low enough
-# that a corrupt or hostile file is refused instead of producing absurd tables.
-MAX_POINTS: Final = 100_000_000
-MAX_COUNT: Final = 10_000
-MAX_KYOKU_INDEX: Final = 15
-
-# Tenhou log ids, e.g. 2019103023gm-00a9-0000-f90e0fe9 (the file name usually carries it).
-LOG_ID: Final = re.compile(r"\d{10}gm-[0-9a-f]{4}-\d{4,5}-x?[0-9a-f]+")
+LIMITS: Final = LIMITS_BY_TEN_CODE
 
 
 def detect(data: bytes) -> bool:
