@@ -326,7 +326,10 @@ class _Storer:
         for reason in known.unsupported:
             self.unsupported.append(Unreadable(file, reason, f"{name}: unsupported: {reason}"))
         self.warnings.extend(f"{name}: {line}" for line in known.warnings)
-        for key, players in known.games:
+        for key, players, read_as in known.games:
+            if read_as != key:
+                # The same game as one another file gave: said again, as the first import said it.
+                self.duplicates.append((file, read_as, key))
             self.present += 1
             if len(self.listed) <= LISTED:
                 self.listed.append((key, False))
@@ -355,7 +358,7 @@ class _Storer:
             if self.keep_games:
                 self.games.setdefault(key, prepared.players)
             if file in self.file_games:
-                self.file_games[file].append([key, list(prepared.players)])
+                self.file_games[file].append([key, list(prepared.players), prepared.key])
         self.pending.clear()
         self._record_files()
 
@@ -453,13 +456,18 @@ def _import_options(fmt: str, key_prefix: str, rules: Ruleset | None) -> str:
 
 
 def import_digest(path: Path, options: str) -> str | None:
-    """The digest of a file's bytes (as stored on disk) and the import's options; None when the
-    file cannot be read (the reader then says why)."""
+    """The digest of a file's bytes (as stored on disk), its name and the import's options; None
+    when the file cannot be read (the reader then says why).
+
+    The name counts: a log without an id in it (mjai, an editor excerpt) gives its games the
+    file's name as their key, so the same bytes under another name are another match.
+    """
     try:
         data = path.read_bytes()
     except OSError:
         return None
-    return hashlib.sha256(data + b"\0" + options.encode()).hexdigest()
+    named = f"\0{path.name}\0{options}".encode("utf-8", "surrogateescape")
+    return hashlib.sha256(data + named).hexdigest()
 
 
 def _read_recorded(

@@ -66,8 +66,9 @@ class ImportedFile(Aggregate):
     """
 
     class Recorded(Aggregate.Created):
-        """The file with that digest gave these games ([key, [players]], as stored), these
-        unsupported games and these warnings (each without the file's name)."""
+        """The file with that digest gave these games ([key as stored, [players], key as read]:
+        the keys differ for a game stored before from another file), these unsupported games
+        and these warnings (each without the file's name)."""
 
         digest: str
         games: list[Any]

@@ -108,3 +108,17 @@ def test_a_recognised_file_reports_its_unsupported_games_and_warnings_again(tmp_
     assert again.unsupported == first.unsupported
     assert again.warnings == first.warnings
     assert (again.stored, again.present) == (0, first.stored + first.present)
+
+
+def test_the_same_bytes_under_another_name_are_read_again(tmp_path: Path, reads: list[str]) -> None:
+    # A log without an id in it takes its key from the file's name: another name, another match.
+    folder = archive(tmp_path / "logs", 1)
+    db = tmp_path / "store.sqlite"
+    imported(db, folder)
+    (folder / "copy.mjlog").write_bytes((folder / WIRE[0].name).read_bytes())
+    reads.clear()
+    again = imported(db, folder)
+    assert reads == ["copy.mjlog"]
+    # Read under its own key, the copy is found to be the game stored already: stored once, said so.
+    assert again.stored == 0 and again.present == 2
+    assert again.duplicates == ((str(folder / "copy.mjlog"), "copy", WIRE[0].stem),)
