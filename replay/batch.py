@@ -9,7 +9,7 @@ import signal
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 
 import attrs
 
+from domain.amendments import CorrectedStep
 from domain.errors import HonbaError
 from domain.integrity import digest_of, plain
 from domain.rules import Ruleset
@@ -511,13 +512,15 @@ def _matches_in(
             unsupported.append(Unreadable(name, reason, f"{name}: unsupported: {reason}"))
             continue
         try:
-            matches.append(match_from_log(game))
+            match = match_from_log(game)
         except LogError:
             raise
         except HonbaError as exc:
             raise LogError(name, f"game {game.game_id}: {exc}") from None
+        matches.append(match)
         if warnings is not None:
-            warnings.extend(_warnings(name, game))
+            # The steps the match scored serve the comparison: each hand is scored once.
+            warnings.extend(_warnings(name, game, match.corrected_steps()))
     seen: set[str] = set()
     for match in matches:
         if match.key in seen:
@@ -526,9 +529,9 @@ def _matches_in(
     return matches, True
 
 
-def _warnings(name: str, game: LoggedGame) -> list[str]:
+def _warnings(name: str, game: LoggedGame, played: Sequence[CorrectedStep] = ()) -> list[str]:
     """What ``honba verify`` would flag in a game being imported, one line each."""
-    report = verify_game(game)
+    report = verify_game(game, played)
     lines = [
         _one_line(f"{name}: game {d.game}, {d.hand}: {d.field}: the log has {d.log}, honba {d.honba}")
         for d in report.disagreements

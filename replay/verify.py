@@ -11,11 +11,12 @@ are built, since nothing is stored. This module only compares.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import attrs
 
+from domain.amendments import CorrectedStep
 from domain.codec import to_data
 from domain.entry_checks import EntryChecks, start_checks
 from domain.errors import HonbaError, MatchAlreadyEnded
@@ -23,7 +24,7 @@ from domain.match import opening_state
 from domain.progression import end_match, evolve, following_fact
 from domain.rules import Ruleset
 from domain.scoring.payments import score_changes
-from domain.values import WIND_LETTERS, HandResult, MatchEnd, Payment, TableState
+from domain.values import WIND_LETTERS, DealPass, HandResult, MatchEnd, Payment, TableState
 from replay.formats.logmodel import LoggedGame, LoggedHand
 from replay.importing import opening_for
 
@@ -92,11 +93,14 @@ def with_rules(game: LoggedGame, rules: Ruleset) -> LoggedGame:
     return attrs.evolve(game, rules=rules, rules_stated=True, points_judged=True, length_known=False, notes=(note,))
 
 
-def verify_game(game: LoggedGame) -> GameReport:
+def verify_game(game: LoggedGame, played: Sequence[CorrectedStep] = ()) -> GameReport:
     """Replay one logged game and list every disagreement with the log.
 
     A hand agrees when its score changes and the table it leads to (the next
-    header, or the end of the match) agree with the log.
+    header, or the end of the match) agree with the log. ``played``: the steps a Match
+    built from this very game scored (``Match.corrected_steps``: an import has them), taken
+    instead of scoring each hand again; a step that is not of the hand being compared is
+    not taken.
     """
     base = GameReport(game.file, game.game_id, truncated=game.truncated, notes=game.notes)
     if game.unsupported is not None:
@@ -109,7 +113,7 @@ def verify_game(game: LoggedGame) -> GameReport:
         found.append(Disagreement(game.file, game.game_id, hand, field, log, honba))
 
     try:
-        table = _Table(game, opening_for(game))
+        table = _Table(game, opening_for(game), played)
     except HonbaError as exc:
         return attrs.evolve(base, unsupported=f"cannot start the match: {exc}")
     _compare_header(game.hands[0], table.state, "start", game.rules.riichi_deposit, differ)
@@ -170,14 +174,26 @@ class _Table:
     (``EntryChecks``), the hand's payments and table from ``evolve``, then the deal pass or
     the end it leads to (``following_fact``), folded the same way."""
 
-    def __init__(self, game: LoggedGame, opening: TableState | None):
+    def __init__(self, game: LoggedGame, opening: TableState | None, played: Sequence[CorrectedStep] = ()):
         self.rules = game.rules
         self.checks = EntryChecks(start_checks(game.game_id, game.players, game.rules, opening), game.rules)
         self.state = opening_state(game.rules, to_data(opening) if opening is not None else {})
+        self.played = played
+        self.next = 0  # the step of ``played`` the next hand would take
 
     def score(self, result: HandResult) -> tuple[TableState, tuple[Payment, ...]]:
         """The table after a hand result (before its deal pass or end) and its payments."""
+        step = self._played_step(result)
+        if step is not None:
+            return step.after, step.payments
         return evolve(self.state, self.rules, result)
+
+    def _played_step(self, result: HandResult) -> CorrectedStep | None:
+        """The step the Match scored for this very result on this very table, if there is one."""
+        if self.next >= len(self.played):
+            return None
+        step = self.played[self.next]
+        return step if step.fact is result and step.before == self.state else None
 
     def record(self, result: HandResult, after: TableState) -> None:
         """Record a hand result scored by ``score``: checked, then the table moves on to ``after``
@@ -186,6 +202,15 @@ class _Table:
         if before.finished:
             raise MatchAlreadyEnded(f"the match has ended ({before.end_reason}); nothing more can be recorded")
         self.checks.result(result, before)
+        if self._played_step(result) is not None:
+            # The Match recorded the deal pass or the end this hand led to as its next step.
+            self.next += 1
+            if self.next < len(self.played) and isinstance(self.played[self.next].fact, DealPass | MatchEnd):
+                after = self.played[self.next].after
+                self.next += 1
+            self.state = after
+            return
+        self.played = ()  # off the Match's path: score the rest here
         following = following_fact(before, after, self.rules, result)
         if following is not None:
             after, _ = evolve(after, self.rules, following)

@@ -66,3 +66,26 @@ def test_verify_jobs_on_the_command_line(tmp_path: Path, monkeypatch: pytest.Mon
     assert one.exit_code == two.exit_code == 0, two.output
     assert json.loads(two.stdout) == json.loads(one.stdout)
     assert json.loads(one.stdout)["games"] == 20
+
+
+def test_an_import_compares_with_the_steps_its_match_scored_without_scoring_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import replay.verify
+    from replay.importing import match_from_log
+
+    path = sorted(WIRE.glob("*.mjlog"))[1]
+    (game,) = read_log(path)
+    alone = verify_game(game)
+    played = match_from_log(game).corrected_steps()
+    scored: list[object] = []
+    original = replay.verify.evolve
+
+    def counted(*args: Any) -> Any:
+        scored.append(args[2])
+        return original(*args)
+
+    monkeypatch.setattr(replay.verify, "evolve", counted)
+    assert verify_game(game, played) == alone
+    assert scored == []
+    assert alone.hands == len(re.findall(rb"<INIT ", path.read_bytes())) > 0
