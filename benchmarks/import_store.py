@@ -1,24 +1,29 @@
-"""Import into SQLite and into PostgreSQL (events/s) against a plain executemany of the same records.
+"""Import end to end against plain baselines, re-import, memory; the store stage against a plain insert.
 
-    python benchmarks/import_store.py [--repeat N] [--stream N] [--no-postgres]
+    python benchmarks/import_store.py [--times N] [--store-stage [--repeat N] [--no-postgres]]
 
-The 633 real Tenhou logs of ``../shared/corpus/tenhou-wire-2018`` are built into matches
-N times over (3 by default, each round under other game ids) and encoded for the store
-(``replay.app.prepare``: the match's events and its seal's, as the store keeps them).
+Issue 16's figures (by default), on a directory of the 633 real Tenhou logs of
+``../shared/corpus/tenhou-wire-2018`` (distinct games), written to a temporary directory:
 
-- Store: honba's storing of those records (``HonbaApp.store_prepared``, what ``honba
-  import`` does with what its workers read: 100 matches to a transaction, each whole with
-  its seal, present matches told from conflicts) against inserting the very same rows with
-  plain ``sqlite3`` / ``psycopg`` ``executemany`` into a copy of the same table, in
-  transactions of the same size. Target: honba within 2x the time of the plain insert.
-- End to end: ``honba import`` of the corpus directory (files read, parsed, scored and
-  encoded by one worker process per core, stored here), events/s, for the record.
-- Memory: the peak of the storing process importing a directory of 1,000 and of N (10,000
-  by default) logs (copies of the corpus under new game ids): it must not grow with the
-  size of the archive.
+- End to end: ``import_paths`` of the directory into a fresh SQLite store (what ``honba
+  import`` runs: read, parse, translate, build every match, verify, encode, store), with one
+  reading process per core (the default; the pool is started before the clock, as the command
+  starts it before it opens the store) and with ``--jobs 1``. Baseline, in the same run:
+  a plain ``xml.etree.ElementTree`` parse of the same files (every element visited) plus a
+  plain ``sqlite3`` ``executemany`` of the very rows the import stored (same number and size)
+  into a fresh table of the same shape, in transactions of about the same size. Target:
+  honba within 3x of that sum.
+- Re-import: the same directory imported again into that store (every game already there),
+  against the first import. Target: at most 0.1x.
+- Memory: ``honba import`` of the directory (1x) and of N times as many distinct games (10x by
+  default: the logs copied with every player's name changed, under new log ids) run as a child
+  process; the peak resident size of its largest process (``getrusage(RUSAGE_CHILDREN)``).
+  Target: flat in the archive size.
 
-PostgreSQL runs on a temporary server started like the tests' (``tests/pg_server.py``);
-without one it is skipped, saying why.
+With ``--store-stage``, issue 7's comparison too: the logs built into matches N times over
+(``--repeat``), then ``HonbaApp.store_prepared`` against a plain ``executemany`` of the same
+records into SQLite and (unless ``--no-postgres``) a throwaway PostgreSQL server started like
+the tests' (``tests/pg_server.py``); without one it is skipped, saying why.
 """
 
 from __future__ import annotations
@@ -26,15 +31,19 @@ from __future__ import annotations
 import argparse
 import shutil
 import sqlite3
+import subprocess
+import sys
 import tempfile
+import time
+import xml.etree.ElementTree as ET
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import attrs
-from machine import corpus_files, max_rss_mib, mib, peak_python_memory, print_machine, timed, verdict
+from machine import corpus_files, max_rss_mib, print_machine, timed, verdict
 
 from replay.app import HonbaApp, Prepared, mapper_for, prepare
-from replay.batch import BATCH, import_paths, jobs_default, reading_pool
+from replay.batch import BATCH, ImportRun, import_paths, jobs_default, reading_pool
 from replay.formats.detect import read_log
 from replay.importing import match_from_log
 
@@ -79,21 +88,6 @@ def report(name: str, events: int, seconds: float, baseline: float) -> bool:
     return ratio <= 2
 
 
-def end_to_end(db: str, folder: Path) -> None:
-    app = HonbaApp.open(db)
-    try:
-        with reading_pool(jobs_default(), 1000) as pool:
-            seconds, run = timed(lambda: import_paths(app, [folder], pool=pool))
-        events = app.recorder.max_notification_id() or 0
-    finally:
-        app.close()
-    assert run.stored and not run.unreadable
-    print(
-        f"  end to end (honba import of {run.files} files, {jobs_default()} reading processes): {seconds:.2f} s, "
-        f"{run.stored / seconds:.0f} games/s, {events / seconds:.0f} events/s"
-    )
-
-
 ROUNDS = 3  # each store is timed this many times, each time into a fresh one; the best counts
 
 
@@ -128,7 +122,6 @@ def sqlite_part(prepared: list[Prepared], events: int, work: Path) -> None:
     print("SQLite (a file, WAL):")
     rounds = [sqlite_round(prepared, events, work, n) for n in range(ROUNDS)]
     report("SQLite", events, min(r[0] for r in rounds), min(r[1] for r in rounds))
-    end_to_end(str(work / "end-to-end.sqlite"), corpus_files()[0].parent)
 
 
 def postgres_round(prepared: list[Prepared], events: int, url: str) -> tuple[float, float]:
@@ -172,76 +165,159 @@ def postgres_part(prepared: list[Prepared], events: int) -> None:
     try:
         rounds = [postgres_round(prepared, events, server.new_database()) for _ in range(ROUNDS)]
         report("PostgreSQL", events, min(r[0] for r in rounds), min(r[1] for r in rounds))
-        end_to_end(server.new_database(), corpus_files()[0].parent)
     finally:
         server.stop()
 
 
-def archive(folder: Path, count: int) -> Path:
-    """A directory of ``count`` logs: the corpus's, copied under new game ids (in 100-file folders)."""
+def archive(folder: Path, times: int) -> Path:
+    """A directory of the corpus's logs, ``times`` over: distinct games (after the first copy,
+    every player's name changed and the log id new), in folders of 100 files."""
     files = corpus_files()
-    for n in range(count):
+    for n in range(len(files) * times):
         source = files[n % len(files)]
-        date = source.name[:10]
+        round_ = n // len(files)
+        data = source.read_bytes()
+        if round_:
+            # A player's name is URL-encoded in UN's n0..n3: plain letters in front change it.
+            for seat in range(4):
+                data = data.replace(f'n{seat}="'.encode(), f'n{seat}="r{round_}x'.encode(), 1)
+            name = f"{source.name[:10]}gm-0009-0000-{n:08x}.mjlog"
+        else:
+            name = source.name
         part = folder / f"{n // 100:04d}"
         part.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(source, part / f"{date}gm-0009-0000-{n:08x}.mjlog")
+        (part / name).write_bytes(data)
     return folder
 
 
-def streaming_part(work: Path, largest: int) -> None:
-    print("Memory while importing a directory (SQLite; the storing process; each worker reads one file at a time):")
+def plain_parse(files: list[Path]) -> int:
+    """Parse every file with ElementTree, visiting every element: the elements seen."""
+    seen = 0
+    for path in files:
+        for element in ET.fromstring(path.read_bytes()).iter():
+            seen += len(element.attrib) >= 0
+    return seen
+
+
+def plain_insert(source: Path, target: Path, matches: int) -> int:
+    """Insert the rows honba stored in ``source`` into a fresh table of the same shape in
+    ``target``, in as many transactions as honba used (``BATCH`` matches each): the rows."""
+    with sqlite3.connect(source) as stored:
+        ddl = [row[0] for row in stored.execute("SELECT sql FROM sqlite_master WHERE sql IS NOT NULL")]
+        rows = stored.execute(
+            "SELECT originator_id, originator_version, topic, state FROM stored_events ORDER BY rowid"
+        ).fetchall()
+    plain = sqlite3.connect(target, isolation_level=None)
+    plain.execute("PRAGMA journal_mode=WAL")
+    for statement in ddl:
+        plain.execute(statement)
+    insert = "INSERT INTO stored_events (originator_id, originator_version, topic, state) VALUES (?, ?, ?, ?)"
+    size = max(1, len(rows) * BATCH // max(matches, 1))
+    for start in range(0, len(rows), size):
+        plain.execute("BEGIN")
+        plain.executemany(insert, rows[start : start + size])
+        plain.execute("COMMIT")
+    plain.close()
+    return len(rows)
+
+
+def import_once(db: Path, folder: Path, jobs: int) -> tuple[float, ImportRun]:
+    """``import_paths`` of the folder into the store, the reading pool started before the clock."""
+    app = HonbaApp.open(str(db))
+    try:
+        with reading_pool(jobs, 1000) as pool:
+            return timed(lambda: import_paths(app, [folder], pool=pool))
+    finally:
+        app.close()
+
+
+def end_to_end_part(work: Path) -> None:
+    folder = archive(work / "corpus-1x", 1)
+    files = sorted(folder.rglob("*.mjlog"))
+    jobs = jobs_default()
+    print(f"End to end: honba import of {len(files)} logs (distinct games) into a fresh SQLite store")
+    seconds, run = import_once(work / "e2e.sqlite", folder, jobs)
+    assert run.stored == len(files) and not run.unreadable, run
+    one_seconds, one_run = import_once(work / "e2e-one.sqlite", folder, 1)
+    assert one_run.stored == len(files)
+    parse_seconds, elements = timed(lambda: plain_parse(files))
+    insert_seconds, rows = timed(lambda: plain_insert(work / "e2e.sqlite", work / "plain.sqlite", run.stored))
+    baseline = parse_seconds + insert_seconds
+    print(f"  plain ElementTree parse:            {parse_seconds:6.2f} s  ({elements} elements)")
+    print(f"  plain executemany of the same rows: {insert_seconds:6.2f} s  ({rows} rows)")
+    print(f"  baseline (their sum):               {baseline:6.2f} s")
+    print(f"  honba import, {jobs} reading processes: {seconds:6.2f} s  {run.stored / seconds:6.0f} games/s")
+    print(f"  honba import, --jobs 1:            {one_seconds:6.2f} s  {run.stored / one_seconds:6.0f} games/s")
+    ratio = seconds / baseline
+    print(f"  honba import / (parse + insert) = {ratio:.2f} (target <= 3: {verdict(ratio <= 3)})")
+    print(f"  honba import --jobs 1 / (parse + insert) = {one_seconds / baseline:.2f}")
+    again_seconds, again = import_once(work / "e2e.sqlite", folder, jobs)
+    assert again.stored == 0 and again.present == run.stored, again
+    reimport = again_seconds / seconds
+    print(f"Re-import of the same directory into that store (all {again.present} games present):")
+    met = verdict(reimport <= 0.1)
+    print(f"  {again_seconds:6.2f} s; re-import / first import = {reimport:.3f} (target <= 0.1: {met})")
+
+
+RSS_CHILD = """
+import resource, subprocess, sys
+done = subprocess.run(sys.argv[1:], capture_output=True, text=True)
+if done.returncode != 0:
+    sys.exit(done.stderr or done.stdout)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+"""
+
+
+def peak_rss_of_import(db: Path, folder: Path) -> tuple[float, float]:
+    """``honba import`` of the folder as a child process: its wall time and the peak resident
+    size of its largest process (the command, the fork server or a reading worker), in MiB."""
+    honba = Path(sys.executable).parent / "honba"
+    command = [sys.executable, "-c", RSS_CHILD, str(honba), "--db", str(db), "import", str(folder)]
+    start = time.perf_counter()
+    done = subprocess.run(command, capture_output=True, text=True, check=True)
+    return time.perf_counter() - start, int(done.stdout.split()[-1]) / 1024
+
+
+def memory_part(work: Path, times: int) -> None:
+    print("Memory: honba import as a child process; peak RSS of its largest process")
     peaks = []
-    for count in (1000, largest):
-        folder = archive(work / f"archive-{count}", count)
-        app = HonbaApp.open(str(work / f"stream-{count}.sqlite"))
-        try:
-            with reading_pool(jobs_default(), count) as pool:
-                seconds, run = timed(lambda: import_paths(app, [folder], pool=pool))  # noqa: B023
-        finally:
-            app.close()
-        assert run.stored == count, run
-        # Peak memory in a fresh import of its own: tracemalloc slows Python down several times.
-        app = HonbaApp.open(str(work / f"stream-{count}-again.sqlite"))
-        try:
-            with reading_pool(jobs_default(), count) as pool, peak_python_memory() as peak:
-                again = import_paths(app, [folder], pool=pool)
-        finally:
-            app.close()
-        assert again.stored == count
-        peaks.append(peak[0])
-        print(f"  {count:6d} games: {seconds:6.1f} s, {count / seconds:.0f} games/s; peak {mib(peak[0])}")
+    for scale in (1, times):
+        folder = archive(work / f"memory-{scale}x", scale)
+        count = sum(1 for _ in folder.rglob("*.mjlog"))
+        seconds, peak = peak_rss_of_import(work / f"memory-{scale}x.sqlite", folder)
+        peaks.append(peak)
+        rate = count / seconds
+        print(f"  {scale:3d}x: {count:6d} games, {seconds:6.1f} s, {rate:5.0f} games/s; peak RSS {peak:6.1f} MiB")
         shutil.rmtree(folder)
     growth = peaks[1] / peaks[0]
-    print(
-        f"  peak at {largest} / peak at 1000 = {growth:.2f} "
-        f"(memory does not grow with the archive: {verdict(growth < 1.5)})"
-    )
+    print(f"  peak at {times}x / peak at 1x = {growth:.2f} (memory flat in the archive: {verdict(growth < 1.25)})")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--repeat", type=int, default=3, help="build the corpus this many times over")
-    parser.add_argument("--stream", type=int, default=10_000, help="games in the large directory streamed")
-    parser.add_argument("--no-postgres", action="store_true", help="leave PostgreSQL out")
+    parser.add_argument("--times", type=int, default=10, help="the large archive: the corpus this many times over")
+    parser.add_argument("--store-stage", action="store_true", help="also issue 7's store stage against a plain insert")
+    parser.add_argument("--repeat", type=int, default=3, help="store stage: build the corpus this many times over")
+    parser.add_argument("--no-postgres", action="store_true", help="store stage: leave PostgreSQL out")
     args = parser.parse_args()
     print_machine()
     work = Path(tempfile.mkdtemp(prefix="honba-bench-"))
     try:
-        memory = HonbaApp.open(":memory:")
-        build_seconds, prepared = timed(lambda: build(corpus_files(), args.repeat, memory))
-        memory.close()
-        events = sum(len(p.records) for p in prepared)
-        print(
-            f"input: {len(prepared)} matches, {events} events (with seals); built and encoded in one process "
-            f"in {build_seconds:.2f} s ({events / build_seconds:.0f} events/s)"
-        )
-        sqlite_part(prepared, events, work)
-        if not args.no_postgres:
-            postgres_part(prepared, events)
-        prepared.clear()
-        streaming_part(work, args.stream)
-        print(f"process peak RSS {max_rss_mib():.0f} MiB (the records built above are held in memory)")
+        end_to_end_part(work)
+        memory_part(work, args.times)
+        if args.store_stage:
+            memory = HonbaApp.open(":memory:")
+            build_seconds, prepared = timed(lambda: build(corpus_files(), args.repeat, memory))
+            memory.close()
+            events = sum(len(p.records) for p in prepared)
+            print(
+                f"Store stage: {len(prepared)} matches, {events} events (with seals); built and encoded in one "
+                f"process in {build_seconds:.2f} s ({events / build_seconds:.0f} events/s)"
+            )
+            sqlite_part(prepared, events, work)
+            if not args.no_postgres:
+                postgres_part(prepared, events)
+        print(f"benchmark process peak RSS {max_rss_mib():.0f} MiB")
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

@@ -1,33 +1,54 @@
-"""Verify throughput (games/s, hands/s) against parsing the same files without replaying them.
+"""``honba verify`` throughput against a plain ElementTree parse of the same files.
 
     python benchmarks/verify.py [--repeat N]
 
-Reads the 633 real Tenhou logs of ``../shared/corpus/tenhou-wire-2018`` N times over (3 by
-default: several seconds each way). The baseline is the floor any replay pays: reading and
-parsing every file (``read_log``). The figure is ``honba verify``'s own work
-(``replay.batch.verify_paths``): the same parsing, then every hand replayed through the
-domain's Match and compared with the log. Target: verify at least half the throughput of
-parsing alone. Peak memory of each, measured in a separate pass (tracemalloc slows Python).
+Reads the 633 real Tenhou logs of ``../shared/corpus/tenhou-wire-2018`` (633 distinct games)
+N times over (3 by default). Baselines, in the same run: reading every file and parsing it
+with the standard library's ``xml.etree.ElementTree.fromstring``, every element visited
+(its attributes read), and the same with lxml when it is installed (an extra line). Figures:
+``replay.batch.verify_paths``, what ``honba verify`` runs (read, parse, translate, replay every
+hand through the domain's rules, compare), in this one process (``--jobs 1``) and with one
+worker process per core (the default). Targets (issue 16): verify in one process at least the
+throughput of the plain parse (ratio >= 1); with the workers, at least 1.6x the one process on
+two cores.
 """
 
 from __future__ import annotations
 
 import argparse
+import xml.etree.ElementTree as ET
+from collections.abc import Callable
 from pathlib import Path
 
-from machine import corpus_files, max_rss_mib, mib, peak_python_memory, print_machine, timed, verdict
+from machine import corpus_files, max_rss_mib, print_machine, timed, verdict
 
-from replay.batch import VerifyRun, verify_paths
-from replay.formats.detect import read_log
+from replay.batch import VerifyRun, jobs_default, reading_pool, verify_paths
 
 
-def parse_only(files: list[Path]) -> tuple[int, int]:
-    games = hands = 0
+def plain_parse(files: list[Path]) -> int:
+    """Read and parse every file with ElementTree, visiting every element: the elements seen."""
+    seen = 0
     for path in files:
-        for game in read_log(path):
-            games += 1
-            hands += sum(1 for hand in game.hands if hand.result is not None)
-    return games, hands
+        for element in ET.fromstring(path.read_bytes()).iter():
+            seen += len(element.attrib) >= 0
+    return seen
+
+
+def lxml_parse() -> Callable[[list[Path]], int] | None:
+    try:
+        from lxml import etree
+    except ImportError:
+        return None
+    parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False)
+
+    def parse(files: list[Path]) -> int:
+        seen = 0
+        for path in files:
+            for element in etree.fromstring(path.read_bytes(), parser).iter():
+                seen += len(element.attrib) >= 0
+        return seen
+
+    return parse
 
 
 def main() -> None:
@@ -36,35 +57,44 @@ def main() -> None:
     args = parser.parse_args()
     print_machine()
     files = corpus_files() * args.repeat
-    print(f"input: {len(files)} files ({len(files) // args.repeat} Tenhou logs x {args.repeat})")
+    print(f"input: {len(files)} files ({len(files) // args.repeat} Tenhou logs, distinct games, x {args.repeat})")
 
-    parse_seconds, (games, hands) = timed(lambda: parse_only(files))
-    verify_seconds, run = timed(lambda: verify_paths(files))
+    parse_seconds, elements = timed(lambda: plain_parse(files), repeat=2)
+    one_seconds, run = timed(lambda: verify_paths(files), repeat=2)
     assert isinstance(run, VerifyRun)
-    assert len(run.reports) == games and not run.unreadable
+    jobs = jobs_default()
+    with reading_pool(jobs, len(files)) as pool:
+        pooled_seconds, pooled = timed(lambda: verify_paths(files, pool=pool), repeat=2)
+    assert pooled == run and not run.unreadable
+    games = len(run.reports)
     problems = sum(1 for r in run.reports if r.disagreements or r.unsupported)
 
-    print(
-        f"parse only (baseline): {parse_seconds:6.2f} s  {games / parse_seconds:7.1f} games/s  "
-        f"{hands / parse_seconds:8.1f} hands/s"
-    )
-    print(
-        f"verify:                {verify_seconds:6.2f} s  {games / verify_seconds:7.1f} games/s  "
-        f"{run.hands / verify_seconds:8.1f} hands/s  ({run.hands_agreeing} of {run.hands} hands agree, "
-        f"{problems} games with a disagreement or unsupported)"
-    )
-    ratio = parse_seconds / verify_seconds
-    print(f"verify throughput / parse throughput: {ratio:.2f} (target >= 0.50: {verdict(ratio >= 0.5)})")
+    def line(name: str, seconds: float) -> None:
+        print(f"{name:<40} {seconds:6.2f} s  {len(files) / seconds:7.1f} files/s")
 
-    one = corpus_files()
-    with peak_python_memory() as parse_peak:
-        parse_only(one)
-    with peak_python_memory() as verify_peak:
-        verify_paths(one)
+    line("plain ElementTree parse (baseline)", parse_seconds)
+    print(f"  ({elements} elements visited)")
+    lxml = lxml_parse()
+    if lxml is not None:
+        lxml_seconds, _ = timed(lambda: lxml(files), repeat=2)
+        line("lxml parse (for comparison)", lxml_seconds)
+    line("honba verify, one process (--jobs 1)", one_seconds)
+    line(f"honba verify, {jobs} processes (default)", pooled_seconds)
     print(
-        f"peak Python memory over {len(one)} files: parse {mib(parse_peak[0])}, verify {mib(verify_peak[0])}; "
-        f"process peak RSS {max_rss_mib():.0f} MiB"
+        f"  {games} games, {run.hands_agreeing} of {run.hands} hands agree, "
+        f"{problems} games with a disagreement or unsupported"
     )
+    ratio = parse_seconds / one_seconds
+    print(f"verify (one process) throughput / plain parse throughput: {ratio:.2f} (target >= 1: {verdict(ratio >= 1)})")
+    if lxml is not None:
+        print(f"verify (one process) throughput / lxml parse throughput: {lxml_seconds / one_seconds:.2f}")
+    scale = one_seconds / pooled_seconds
+    print(
+        f"verify with {jobs} processes / one process: {scale:.2f}x "
+        f"(target >= 1.6 on two cores: {verdict(scale >= 1.6) if jobs >= 2 else 'one core: not measurable'})"
+    )
+    print(f"verify with {jobs} processes / plain parse: {parse_seconds / pooled_seconds:.2f}")
+    print(f"process peak RSS {max_rss_mib():.0f} MiB")
 
 
 if __name__ == "__main__":

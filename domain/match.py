@@ -11,6 +11,8 @@ the projections use, so the table state is computed by one piece of code.
 
 from __future__ import annotations
 
+import functools
+import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 from uuid import NAMESPACE_URL, UUID, uuid5
@@ -36,27 +38,22 @@ from domain.amendments import (
     undone_positions,
 )
 from domain.codec import fact_to_data, from_data, to_data
-from domain.errors import EntryRefused, MatchAlreadyEnded, RuleViolation, UnknownSeat, WinnerIsDiscarder
-from domain.integrity import GENESIS, digest_of, event_digest, plain
+from domain.entry_checks import EntryChecks, start_checks
+from domain.errors import EntryRefused, MatchAlreadyEnded, RuleViolation
+from domain.integrity import GENESIS, canonical, digest_of, event_digest, plain
 from domain.progression import (
     Fact,
-    deal_passes,
     finish,
+    following_fact,
     initial_state,
-    match_end_reason,
-    next_deal,
 )
 from domain.rules import Ruleset
-from domain.scoring.checks import check_win
 from domain.values import (
-    AbortiveDraw,
-    AbortKind,
     DealPass,
     ExhaustiveDraw,
     HandResult,
     MatchEnd,
     Penalty,
-    Seat,
     TableState,
     WinResult,
     without_details,
@@ -288,15 +285,7 @@ class Match(Aggregate):
         (a log excerpt that begins at South 3, say); by default East 1 at the
         rules' start score.
         """
-        if not key.strip():
-            raise RuleViolation("a match needs a key")
-        names = [p.strip() for p in players]
-        if len(names) != rules.players:
-            raise RuleViolation(f"rules {rules.name!r} are for {rules.players} players, got {len(names)}")
-        if any(not n for n in names) or len(set(names)) != len(names):
-            raise RuleViolation("player names must be present and different from each other")
-        if opening is not None and (opening.players != rules.players or len(opening.scores) != rules.players):
-            raise RuleViolation("the opening table does not have the rules' number of players")
+        names = list(start_checks(key, players, rules, opening))
         return cls._create(
             cls.Started,
             id=match_id(key),
@@ -329,12 +318,11 @@ class Match(Aggregate):
         else:
             event_class = self.HandAborted
         self.trigger_event(event_class, fact=result, client_key=client_key)
-        passes = deal_passes(result, before, self.rules)
-        reason = match_end_reason(before, after, self.rules, result, passes)
-        if reason is not None:
-            self._end(reason)
-        elif passes:
-            self.trigger_event(self.DealPassed, fact=next_deal(self.state))
+        following = following_fact(before, after, self.rules, result)
+        if isinstance(following, MatchEnd):
+            self._end(following.reason)
+        elif following is not None:
+            self.trigger_event(self.DealPassed, fact=following)
 
     def penalise(self, penalty: Penalty, *, client_key: str | None = None) -> None:
         """Record a penalty against a seat while the match is on."""
@@ -518,112 +506,11 @@ class Match(Aggregate):
                 f"match {self.key!r} has ended ({self.state.end_reason}); nothing more can be recorded"
             )
 
-    def _check_seat(self, seat: Seat, role: str) -> None:
-        if not 0 <= seat < self.rules.players:
-            raise UnknownSeat(f"{role}: there is no seat {seat} at a {self.rules.players}-player table")
-
-    def _check_riichi(self, riichi: Sequence[Seat]) -> None:
-        for seat in riichi:
-            self._check_seat(seat, "riichi")
-        if len(set(riichi)) != len(riichi):
-            raise RuleViolation("a player declared riichi twice in one hand")
-
     def _check_penalty(self, penalty: Penalty) -> None:
-        self._check_seat(penalty.seat, "penalised seat")
-        if penalty.amount <= 0:
-            raise RuleViolation(f"a penalty must be a positive amount, not {penalty.amount}")
+        EntryChecks(tuple(self.players), self.rules).penalty(penalty)
 
     def _check_result(self, result: HandResult, state: TableState) -> None:
-        if not isinstance(result, WinResult | ExhaustiveDraw | AbortiveDraw):
-            raise RuleViolation(f"not a hand result: {type(result).__name__}")
-        self._check_riichi(result.riichi)
-        if isinstance(result, WinResult):
-            self._check_win(result, state)
-        elif isinstance(result, ExhaustiveDraw):
-            for seat in (*result.ready, *result.nagashi):
-                self._check_seat(seat, "ready or nagashi")
-            not_ready = [seat for seat in result.riichi if seat not in result.ready]
-            if not_ready and not result.nagashi:
-                # A riichi hand cannot change, so it is still ready at the draw; a riichi that was
-                # not ready is a chombo, recorded as a penalty, not as a draw. At a nagashi mangan
-                # nobody shows a ready hand (Tenhou pays the nagashi instead of noten payments).
-                name = self.players[not_ready[0]]
-                raise RuleViolation(
-                    f"{name} declared riichi, so {name} was ready at the draw: name {name} among the ready players "
-                    "too (a riichi that was not ready is a chombo: record it as a penalty)"
-                )
-            if result.nagashi and not self.rules.nagashi_mangan:
-                raise RuleViolation("nagashi mangan is not played under these rules")
-        elif isinstance(result, AbortiveDraw):
-            if not self.rules.abortive_draws:
-                raise RuleViolation("abortive draws are not played under these rules")
-            if result.kind is AbortKind.TRIPLE_RON and self.rules.multiple_ron >= 3:
-                raise RuleViolation("triple ron is a win under these rules, not an abortive draw")
-            self._check_abort(result)
-
-    def _check_abort(self, result: AbortiveDraw) -> None:
-        """The kind of an abortive draw against the players and the riichi declared.
-
-        Four winds, four riichi and triple ron need four players; four riichi needs every
-        player's riichi declared in the hand. Four kongs is an abortive draw when four kongs
-        were declared by more than one player (four by one player play on: that player may
-        still win with four kongs); where the record names who declared the kongs, that is
-        checked, else the kind is taken as stated.
-        """
-        kind = result.kind.value.replace("_", " ")
-        four_only = (AbortKind.FOUR_WINDS, AbortKind.FOUR_RIICHI, AbortKind.TRIPLE_RON)
-        if result.kind in four_only and self.rules.players != 4:
-            raise RuleViolation(f"{kind} needs four players; this match has {self.rules.players}")
-        for seat in result.kongs:
-            self._check_seat(seat, "kong declarer")
-        if len(result.kongs) > 4:
-            raise RuleViolation(f"a hand has at most four kongs, not {len(result.kongs)}")
-        if result.kind is AbortKind.FOUR_KONGS and result.kongs:
-            if len(result.kongs) != 4:
-                raise RuleViolation(
-                    f"four kongs is an abortive draw only after the fourth kong; {len(result.kongs)} were declared"
-                )
-            if len(set(result.kongs)) == 1:
-                raise RuleViolation(
-                    f"four kongs all declared by {self.players[result.kongs[0]]} do not abort the hand: "
-                    "it plays on (only kongs by more than one player do)"
-                )
-        if result.kind is AbortKind.FOUR_RIICHI and len(result.riichi) != self.rules.players:
-            declared = ", ".join(self.players[s] for s in result.riichi) or "nobody"
-            raise RuleViolation(
-                f"four riichi is an abortive draw only when all four players declared riichi "
-                f"(declared: {declared}); name them all with --riichi"
-            )
-
-    def _check_win(self, result: WinResult, state: TableState) -> None:
-        wins = result.wins
-        if not wins:
-            raise RuleViolation("a win needs at least one winner")
-        winners = [w.winner for w in wins]
-        if len(set(winners)) != len(winners):
-            raise RuleViolation("the same player cannot win twice in one hand")
-        for win in wins:
-            self._check_seat(win.winner, "winner")
-            if win.discarder is not None:
-                self._check_seat(win.discarder, "discarder")
-                if win.discarder == win.winner:
-                    raise WinnerIsDiscarder(
-                        f"{self.players[win.winner]} cannot win on their own discard: a self-drawn win has no discarder"
-                    )
-            if win.liable is not None:
-                self._check_seat(win.liable, "liable player")
-                if win.liable == win.winner:
-                    raise RuleViolation("a winner cannot be liable (pao) for their own hand")
-            check_win(win, state, self.rules, self.rules.players)
-        if len(wins) > 1:
-            discarders = {w.discarder for w in wins}
-            if None in discarders or len(discarders) != 1:
-                raise RuleViolation("several winners are possible only on one and the same discard")
-            if len(wins) > self.rules.multiple_ron:
-                raise RuleViolation(
-                    f"{len(wins)} winners on one discard: these rules allow at most "
-                    f"{self.rules.multiple_ron} (record an abortive draw or the first winner)"
-                )
+        EntryChecks(tuple(self.players), self.rules).result(result, state)
 
 
 def _fingerprint(command: str, payload: Any) -> str:
@@ -666,22 +553,41 @@ class MatchContent:
 
 def match_content(events: Iterable[Any]) -> MatchContent:
     """The content of a match from its events (in order, the first its start), stored or new."""
+    return match_content_and_entries(events)[0]
+
+
+def match_content_and_entries(events: Iterable[Any]) -> tuple[MatchContent, list[str]]:
+    """The content of a match and the digest of each entry it counts (opening, facts,
+    corrections), each entry's plain data made once for both."""
     players: tuple[str, ...] = ()
     rules = ""
     entries: list[Any] = []
     for event in events:
         if isinstance(event, Match.Started):
             players = tuple(event.players)
-            # Rules as they read now (Ruleset.from_stored): a match stored before a rule was
-            # renamed or added is the same match when its record file is imported again.
-            rules = digest_of(plain(Ruleset.from_stored(event.rules).to_dict()))
+            rules = rules_digest(event.rules)
             entries.append(["opening", plain(event.opening)])
         elif isinstance(event, Match.Recorded):
             entries.append(["fact", plain(without_details(event.fact))])
         elif isinstance(event, Match.Corrected):
             correction = [event.target, event.replacement, event.by, event.reason, event.at]
             entries.append(["correction", plain(correction)])
-    return MatchContent(players, rules, digest_of(entries))
+    return MatchContent(players, rules, digest_of(entries)), [digest_of(entry) for entry in entries]
+
+
+def rules_digest(stored: Mapping[str, Any]) -> str:
+    """The digest of a match's rules as they read now (``Ruleset.from_stored``): a match stored
+    before a rule was renamed or added is the same match when its record file is imported again.
+
+    Worked out once per set of rule values (an import starts thousands of matches under a
+    handful of rulesets): the stored values' canonical bytes find it.
+    """
+    return _rules_digest(canonical(plain(stored)))
+
+
+@functools.lru_cache(maxsize=256)
+def _rules_digest(stored: bytes) -> str:
+    return digest_of(plain(Ruleset.from_stored(json.loads(stored)).to_dict()))
 
 
 def facts_of(events: Sequence[Any]) -> list[Fact]:
@@ -689,4 +595,13 @@ def facts_of(events: Sequence[Any]) -> list[Fact]:
     return [e.fact for e in events if isinstance(e, Match.Recorded)]
 
 
-__all__ = ["DealPass", "Match", "MatchContent", "facts_of", "match_content", "match_id"]
+__all__ = [
+    "DealPass",
+    "Match",
+    "MatchContent",
+    "facts_of",
+    "match_content",
+    "match_content_and_entries",
+    "match_id",
+    "rules_digest",
+]

@@ -181,6 +181,18 @@ def match_end_reason(
     return None
 
 
+def following_fact(before: TableState, after: TableState, rules: Ruleset, result: HandResult) -> Fact | None:
+    """What a hand result leads to at once: the match's end (``MatchEnd`` with its reason), the
+    deal pass (``DealPass``), or None (the dealer keeps the deal). ``before`` is the table as the
+    hand started, ``after`` the table after it. The Match records it as its own event; the
+    verifier folds it with ``evolve`` like any fact."""
+    passes = deal_passes(result, before, rules)
+    reason = match_end_reason(before, after, rules, result, passes)
+    if reason is not None:
+        return MatchEnd(reason)
+    return next_deal(after) if passes else None
+
+
 @attrs.frozen
 class Final:
     """Leftover deposits and where they went, final scores and final points."""

@@ -420,14 +420,20 @@ def rules_diff(a: Ruleset, b: Ruleset) -> list[tuple[str, Any, Any]]:
 
 def preset_names() -> list[str]:
     """Names of the presets shipped with honba."""
+    return list(_preset_names())
+
+
+# The presets shipped are package data: listed once per process, like each is read once (below).
+@functools.cache
+def _preset_names() -> tuple[str, ...]:
     folder = resources.files("domain") / "presets"
-    return sorted(p.name[: -len(".toml")] for p in folder.iterdir() if p.name.endswith(".toml"))
+    return tuple(sorted(p.name[: -len(".toml")] for p in folder.iterdir() if p.name.endswith(".toml")))
 
 
 def load_preset(name: str) -> Ruleset:
     """The preset of that name, e.g. ``tenhou`` or ``tenhou-sanma``."""
-    if name not in preset_names():
-        raise InvalidRules(f"unknown rules preset {name!r} (known: {', '.join(preset_names())})")
+    if name not in _preset_names():
+        raise InvalidRules(f"unknown rules preset {name!r} (known: {', '.join(_preset_names())})")
     return _read_preset(name)
 
 

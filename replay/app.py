@@ -42,12 +42,12 @@ from eventsourcing.utils import Environment, get_topic
 from domain.codec import VALUE_CLASSES, from_data, to_data
 from domain.errors import EntryRefused, HonbaError
 from domain.integrity import GENESIS, digest_of, event_digest, plain, roll
-from domain.match import Match, MatchContent, match_content, match_id
+from domain.match import Match, MatchContent, match_content, match_content_and_entries, match_id
 from domain.progression import Fact
 from domain.rules import Ruleset
 from domain.values import HandResult, Penalty, TableState, without_details
 from replay.formats.record import entry_numbers
-from replay.identity import GameIdentity, game_fingerprint, identity_id
+from replay.identity import GameIdentity, ImportedFile, file_record_id, game_fingerprint, identity_id
 from replay.seal import STORE_CHAIN_ID, Seal, StoreChain, link, seal_id
 
 DB_ENV = "HONBA_DB"
@@ -309,7 +309,7 @@ def prepare(match: Match, mapper: Mapper[UUID], *, from_log: bool = False) -> Pr
     events: the match is then as if saved.
     """
     pending = list(match.pending_events)
-    content = match_content(pending)
+    content, entries = match_content_and_entries(pending)
     seal = Seal.open(match.id)
     seal.seal(match.version, match.head)
     events: list[Any] = [*match.collect_events(), *seal.collect_events()]
@@ -320,10 +320,18 @@ def prepare(match: Match, mapper: Mapper[UUID], *, from_log: bool = False) -> Pr
         fingerprint = game_fingerprint(content.players, content.results)
         events.extend(GameIdentity.claim(fingerprint, match.key).collect_events())
     records = tuple(mapper.to_stored_event(event) for event in events)
-    entries = tuple(_entry_digest(event) for event in pending if _entry_digest(event))
     facts = tuple(event.fact for event in pending if isinstance(event, HAND_EVENTS))
     return Prepared(
-        match.key, match.players, match.id, records, content, match.version, match.head, fingerprint, entries, facts
+        match.key,
+        match.players,
+        match.id,
+        records,
+        content,
+        match.version,
+        match.head,
+        fingerprint,
+        tuple(entries),
+        facts,
     )
 
 
@@ -743,6 +751,32 @@ class HonbaApp(Application[UUID]):
             raise
         except PersistenceError as exc:
             raise StoreError(f"cannot store: {' '.join(str(exc).split())}") from None
+
+    def imported_file(self, digest: str) -> ImportedFile | None:
+        """The record of a file imported before with these bytes and options (``import_digest``), or None."""
+        rows = self.recorder.select_events(file_record_id(digest), limit=1)
+        if not rows:
+            return None
+        try:
+            event = self.mapper.to_domain_event(rows[0])
+        except Exception:  # a damaged record: the file is read again, as if never recorded
+            return None
+        if not isinstance(event, ImportedFile.Recorded) or event.digest != digest:
+            return None
+        return ImportedFile(event.digest, event.games, event.unsupported, event.warnings)
+
+    def record_imported(self, records: Sequence[ImportedFile]) -> None:
+        """Store the records of files whose games are all stored (one insert; one by one when some
+        are there already: another import recorded the same file meanwhile)."""
+        stored = [self.mapper.to_stored_event(event) for record in records for event in record.collect_events()]
+        if not stored:
+            return
+        try:
+            self._insert(stored)
+        except IntegrityError:
+            for row in stored:
+                with contextlib.suppress(IntegrityError):
+                    self._insert([row])
 
     def mapper_settings(self) -> dict[str, str]:
         """The settings that make this store's mapper (cipher, compressor, transcoder), for ``mapper_for``."""

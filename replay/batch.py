@@ -2,27 +2,31 @@
 
 from __future__ import annotations
 
+import hashlib
 import multiprocessing
 import os
 import signal
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import attrs
 
+from domain.amendments import CorrectedStep
 from domain.errors import HonbaError
+from domain.integrity import digest_of, plain
 from domain.rules import Ruleset
 from replay.app import AlreadyStoredAs, HonbaApp, MatchExists, Prepared, mapper_for, prepare
 from replay.formats.detect import detect_format, expand_paths, iter_paths, read_games, read_log
 from replay.formats.logmodel import LogError, LoggedGame
 from replay.formats.record import build_match, parse_record
 from replay.formats.source import read_source
+from replay.identity import ImportedFile
 from replay.importing import match_from_log
 from replay.verify import GameReport, verify_game, with_rules
 
@@ -82,24 +86,68 @@ class VerifyRun:
         }
 
 
+@attrs.frozen
+class FileVerified:
+    """One file verified: a report for each of its games, or why it could not be read."""
+
+    file: str
+    reports: tuple[GameReport, ...] = ()
+    unreadable: Unreadable | None = None
+
+
+def verify_file(path: Path, fmt: str = "auto", rules: Ruleset | None = None) -> FileVerified:
+    """Read one file and verify each of its games (in a worker process of the pool, or here)."""
+    try:
+        games = read_log(path, fmt)
+    except HonbaError as exc:
+        return FileVerified(str(path), (), Unreadable(str(path), _reason(exc, path), _message(exc, path)))
+    return FileVerified(str(path), tuple(verify_game(with_rules(g, rules) if rules is not None else g) for g in games))
+
+
 def verify_paths(
-    paths: list[Path], fmt: str = "auto", tick: Tick | None = None, rules: Ruleset | None = None
+    paths: list[Path],
+    fmt: str = "auto",
+    tick: Tick | None = None,
+    rules: Ruleset | None = None,
+    *,
+    pool: Executor | None = None,
 ) -> VerifyRun:
     """Verify every game of every log file under the paths; ``rules`` score the games whose
-    log does not state its rules (a Mahjong Soul friendly or tournament room)."""
+    log does not state its rules (a Mahjong Soul friendly or tournament room).
+
+    With a ``pool`` (``reading_pool``) the files are verified in its worker processes, a few
+    ahead of the one being collected; the reports come in file order either way.
+    """
     files = expand_paths(paths)
     reports: list[GameReport] = []
     unreadable: list[Unreadable] = []
-    for path in files:
-        try:
-            games = read_log(path, fmt)
-        except HonbaError as exc:
-            unreadable.append(Unreadable(str(path), _reason(exc, path), _message(exc, path)))
-        else:
-            reports.extend(verify_game(with_rules(g, rules) if rules is not None else g) for g in games)
+    for done in _in_order(pool, files, verify_file, fmt, rules):
+        reports.extend(done.reports)
+        if done.unreadable is not None:
+            unreadable.append(done.unreadable)
         if tick is not None:
-            tick(str(path))
+            tick(done.file)
     return VerifyRun(len(files), tuple(reports), tuple(unreadable))
+
+
+R = TypeVar("R")
+
+
+def _in_order(pool: Executor | None, files: Iterable[Path], work: Callable[..., R], *args: Any) -> Iterator[R]:
+    """``work(path, *args)`` for each file, in file order: here, or in the pool's workers with
+    ``AHEAD`` files per worker in flight (never the whole list: an archive of any size streams)."""
+    if pool is None:
+        for path in files:
+            yield work(path, *args)
+        return
+    ahead: deque[Future[R]] = deque()
+    limit = AHEAD * jobs_default()
+    for path in files:
+        ahead.append(pool.submit(work, path, *args))
+        if len(ahead) >= limit:
+            yield ahead.popleft().result()
+    while ahead:
+        yield ahead.popleft().result()
 
 
 @attrs.frozen
@@ -136,6 +184,10 @@ class FileRead:
     unsupported: tuple[Unreadable, ...] = ()
     unreadable: Unreadable | None = None
     warnings: tuple[str, ...] = ()
+    # The digest of the file's bytes and the import's options (``import_digest``); None: not recorded.
+    digest: str | None = None
+    # A file recognised by its digest, not read: the games it gave when it was imported.
+    known: ImportedFile | None = None
 
 
 def read_for_import(
@@ -170,7 +222,8 @@ def jobs_default() -> int:
 
 @contextmanager
 def reading_pool(jobs: int, files: int) -> Iterator[Executor | None]:
-    """Worker processes that read files for ``import_paths``; None (read here) for one job or few files.
+    """Worker processes that read files for ``import_paths`` and ``verify_paths``; None (read
+    here) for one job or few files.
 
     Open it before the store: the workers start at once, before the store's connections and
     the progress bar's thread exist. They are forked from a fork server, not from this process,
@@ -241,26 +294,56 @@ class _Storer:
         self.pending: list[tuple[str, Prepared]] = []
         self.warnings: list[str] = []
         self.duplicates: list[tuple[str, str, str]] = []
+        # Files read whole, waiting for their games to be stored before they are recorded.
+        self.reads: list[FileRead] = []
+        self.file_games: dict[str, list[Any]] = {}
+        self.unrecorded: set[str] = set()
 
     def take(self, read: FileRead) -> None:
         self.files += 1
+        if read.known is not None:
+            self._take_known(read.file, read.known)
+            return
         self.warnings.extend(read.warnings)
         self.unsupported.extend(read.unsupported)
         if read.unreadable is not None:
             self.unreadable.append(read.unreadable)
+        recorded = read.digest is not None and read.unreadable is None
+        if recorded:
+            self.file_games.setdefault(read.file, [])
         for prepared in read.matches:
             self.pending.append((read.file, prepared))
             if len(self.pending) >= self.batch:
                 self.flush()
+        if recorded:
+            # Recorded at the next flush, once every game of the file is in the store.
+            self.reads.append(read)
+            if not self.pending:
+                self.flush()
+
+    def _take_known(self, file: str, known: ImportedFile) -> None:
+        """A file whose bytes were imported before: its games are present, as they were stored."""
+        name = Path(file)
+        for reason in known.unsupported:
+            self.unsupported.append(Unreadable(file, reason, f"{name}: unsupported: {reason}"))
+        self.warnings.extend(f"{name}: {line}" for line in known.warnings)
+        for key, players, read_as in known.games:
+            if read_as != key:
+                # The same game as one another file gave: said again, as the first import said it.
+                self.duplicates.append((file, read_as, key))
+            self.present += 1
+            if len(self.listed) <= LISTED:
+                self.listed.append((key, False))
+            if self.keep_games:
+                self.games.setdefault(key, tuple(players))
 
     def flush(self) -> None:
-        if not self.pending:
-            return
-        outcomes = self.app.store_prepared([prepared for _, prepared in self.pending])
+        outcomes = self.app.store_prepared([prepared for _, prepared in self.pending]) if self.pending else []
         for (file, prepared), outcome in zip(self.pending, outcomes, strict=True):
             if isinstance(outcome, MatchExists):
                 path = Path(file)
                 self.conflicts.append(Unreadable(file, _reason(outcome, path), _message(outcome, path)))
+                self.unrecorded.add(file)
                 continue
             key = prepared.key
             if isinstance(outcome, AlreadyStoredAs):
@@ -275,7 +358,31 @@ class _Storer:
                 self.listed.append((key, outcome))
             if self.keep_games:
                 self.games.setdefault(key, prepared.players)
+            if file in self.file_games:
+                self.file_games[file].append([key, list(prepared.players), prepared.key])
         self.pending.clear()
+        self._record_files()
+
+    def _record_files(self) -> None:
+        """Record the files taken whole whose games are all stored now (a file in conflict with
+        the store is not recorded: the next import reads it again and names the conflict)."""
+        records = []
+        for read in self.reads:
+            games = self.file_games.pop(read.file, [])
+            if read.file in self.unrecorded or read.digest is None:
+                self.unrecorded.discard(read.file)
+                continue
+            prefix = f"{read.file}: "
+            records.append(
+                ImportedFile.record(
+                    read.digest,
+                    games,
+                    [u.reason for u in read.unsupported],
+                    [w[len(prefix) :] if w.startswith(prefix) else w for w in read.warnings],
+                )
+            )
+        self.reads.clear()
+        self.app.record_imported(records)
 
     def run(self) -> ImportRun:
         return ImportRun(
@@ -320,20 +427,58 @@ def import_paths(
         if tick is not None:
             tick(read.file)
 
-    if pool is None:
-        for path in files:
-            take(read_for_import(path, fmt, settings, key_prefix, rules))
-    else:
-        ahead: deque[Future[FileRead]] = deque()
-        limit = AHEAD * jobs_default()
-        for path in files:
-            ahead.append(pool.submit(read_for_import, path, fmt, settings, key_prefix, rules))
-            if len(ahead) >= limit:
-                take(ahead.popleft().result())
-        while ahead:
-            take(ahead.popleft().result())
+    options = _import_options(fmt, key_prefix, rules)
+
+    def read(path: Path) -> FileRead | Future[FileRead]:
+        digest = import_digest(path, options)
+        known = app.imported_file(digest) if digest is not None else None
+        if known is not None:
+            return FileRead(str(path), digest=digest, known=known)
+        if pool is None:
+            return attrs.evolve(read_for_import(path, fmt, settings, key_prefix, rules), digest=digest)
+        return pool.submit(_read_recorded, digest, path, fmt, settings, key_prefix, rules)
+
+    ahead: deque[FileRead | Future[FileRead]] = deque()
+    limit = AHEAD * jobs_default() if pool is not None else 1
+    for path in files:
+        ahead.append(read(path))
+        if len(ahead) >= limit:
+            take(_done(ahead.popleft()))
+    while ahead:
+        take(_done(ahead.popleft()))
     storer.flush()
     return storer.run()
+
+
+def _import_options(fmt: str, key_prefix: str, rules: Ruleset | None) -> str:
+    """What besides its bytes decides what a file imports as."""
+    given = digest_of(plain(rules.to_dict())) if rules is not None else None
+    return digest_of({"format": fmt, "key_prefix": key_prefix, "rules": given})
+
+
+def import_digest(path: Path, options: str) -> str | None:
+    """The digest of a file's bytes (as stored on disk), its name and the import's options; None
+    when the file cannot be read (the reader then says why).
+
+    The name counts: a log without an id in it (mjai, an editor excerpt) gives its games the
+    file's name as their key, so the same bytes under another name are another match.
+    """
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    named = f"\0{path.name}\0{options}".encode("utf-8", "surrogateescape")
+    return hashlib.sha256(data + named).hexdigest()
+
+
+def _read_recorded(
+    digest: str | None, path: Path, fmt: str, settings: dict[str, str], key_prefix: str, rules: Ruleset | None
+) -> FileRead:
+    return attrs.evolve(read_for_import(path, fmt, settings, key_prefix, rules), digest=digest)
+
+
+def _done(item: FileRead | Future[FileRead]) -> FileRead:
+    return item if isinstance(item, FileRead) else item.result()
 
 
 def _matches_in(
@@ -367,13 +512,15 @@ def _matches_in(
             unsupported.append(Unreadable(name, reason, f"{name}: unsupported: {reason}"))
             continue
         try:
-            matches.append(match_from_log(game))
+            match = match_from_log(game)
         except LogError:
             raise
         except HonbaError as exc:
             raise LogError(name, f"game {game.game_id}: {exc}") from None
+        matches.append(match)
         if warnings is not None:
-            warnings.extend(_warnings(name, game))
+            # The steps the match scored serve the comparison: each hand is scored once.
+            warnings.extend(_warnings(name, game, match.corrected_steps()))
     seen: set[str] = set()
     for match in matches:
         if match.key in seen:
@@ -382,9 +529,9 @@ def _matches_in(
     return matches, True
 
 
-def _warnings(name: str, game: LoggedGame) -> list[str]:
+def _warnings(name: str, game: LoggedGame, played: Sequence[CorrectedStep] = ()) -> list[str]:
     """What ``honba verify`` would flag in a game being imported, one line each."""
-    report = verify_game(game)
+    report = verify_game(game, played)
     lines = [
         _one_line(f"{name}: game {d.game}, {d.hand}: {d.field}: the log has {d.log}, honba {d.honba}")
         for d in report.disagreements

@@ -50,3 +50,50 @@ class GameIdentity(Aggregate):
     def claim(cls, fingerprint: str, key: str) -> GameIdentity:
         """The identity of a game stored as ``key``."""
         return cls._create(cls.Claimed, id=identity_id(fingerprint), fingerprint=fingerprint, key=key)
+
+
+def file_record_id(digest: str) -> UUID:
+    """The id of the record of an imported file (``import_digest``)."""
+    return uuid5(NAMESPACE_URL, f"honba:/files/{digest}")
+
+
+class ImportedFile(Aggregate):
+    """A file an import read whole: what it gave, so that the same bytes imported again (with the
+    same options) are recognised by their digest without being read, parsed or replayed.
+
+    Stored after every match the file gave is in the store (a file recorded is a file whose
+    games are all stored); a changed file has another digest and is read again.
+    """
+
+    class Recorded(Aggregate.Created):
+        """The file with that digest gave these games ([key as stored, [players], key as read]:
+        the keys differ for a game stored before from another file), these unsupported games
+        and these warnings (each without the file's name)."""
+
+        digest: str
+        games: list[Any]
+        unsupported: list[str]
+        warnings: list[str]
+
+    def __init__(self, digest: str, games: list[Any], unsupported: list[str], warnings: list[str]):
+        self.digest = digest
+        self.games = games
+        self.unsupported = unsupported
+        self.warnings = warnings
+
+    @staticmethod
+    def create_id(digest: str, **_: Any) -> UUID:
+        """One record per file content and import options."""
+        return file_record_id(digest)
+
+    @classmethod
+    def record(cls, digest: str, games: list[Any], unsupported: list[str], warnings: list[str]) -> ImportedFile:
+        """The record of a file read whole."""
+        return cls._create(
+            cls.Recorded,
+            id=file_record_id(digest),
+            digest=digest,
+            games=games,
+            unsupported=unsupported,
+            warnings=warnings,
+        )

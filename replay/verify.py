@@ -2,25 +2,31 @@
 
 For every hand: the log's header (dealer, round and hand, counters, deposits,
 start scores) against honba's table state, then the hand's score changes; at
-the end, the final scores and the final points. The domain's Match aggregate
-does all the scoring and progression; this module only compares.
+the end, the final scores and the final points. The domain does all the scoring
+and progression: the table is folded with ``domain.progression`` (``evolve``,
+``following_fact``), the very transition the Match aggregate folds its events with,
+after the same checks (``domain.entry_checks``); no aggregate, events or hash chain
+are built, since nothing is stored. This module only compares.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import attrs
 
-from domain.errors import HonbaError
-from domain.match import Match
-from domain.progression import end_match
+from domain.amendments import CorrectedStep
+from domain.codec import to_data
+from domain.entry_checks import EntryChecks, start_checks
+from domain.errors import HonbaError, MatchAlreadyEnded
+from domain.match import opening_state
+from domain.progression import end_match, evolve, following_fact
 from domain.rules import Ruleset
 from domain.scoring.payments import score_changes
-from domain.values import WIND_LETTERS, MatchEnd, TableState
+from domain.values import WIND_LETTERS, DealPass, HandResult, MatchEnd, Payment, TableState
 from replay.formats.logmodel import LoggedGame, LoggedHand
-from replay.importing import opening_for, source_of
+from replay.importing import opening_for
 
 
 @attrs.frozen
@@ -87,11 +93,14 @@ def with_rules(game: LoggedGame, rules: Ruleset) -> LoggedGame:
     return attrs.evolve(game, rules=rules, rules_stated=True, points_judged=True, length_known=False, notes=(note,))
 
 
-def verify_game(game: LoggedGame) -> GameReport:
+def verify_game(game: LoggedGame, played: Sequence[CorrectedStep] = ()) -> GameReport:
     """Replay one logged game and list every disagreement with the log.
 
     A hand agrees when its score changes and the table it leads to (the next
-    header, or the end of the match) agree with the log.
+    header, or the end of the match) agree with the log. ``played``: the steps a Match
+    built from this very game scored (``Match.corrected_steps``: an import has them), taken
+    instead of scoring each hand again; a step that is not of the hand being compared is
+    not taken.
     """
     base = GameReport(game.file, game.game_id, truncated=game.truncated, notes=game.notes)
     if game.unsupported is not None:
@@ -104,47 +113,48 @@ def verify_game(game: LoggedGame) -> GameReport:
         found.append(Disagreement(game.file, game.game_id, hand, field, log, honba))
 
     try:
-        match = Match.start(game.game_id, game.players, game.rules, source_of(game), opening_for(game))
+        table = _Table(game, opening_for(game), played)
     except HonbaError as exc:
         return attrs.evolve(base, unsupported=f"cannot start the match: {exc}")
-    _compare_header(game.hands[0], match.state, "start", game.rules.riichi_deposit, differ)
+    _compare_header(game.hands[0], table.state, "start", game.rules.riichi_deposit, differ)
 
     checked = agreeing = 0
     for index, hand in enumerate(game.hands):
         if hand.result is None:
             break
         label = hand_label(hand)
-        if match.state.finished:
+        if table.state.finished:
             if game.rules_stated:
-                differ(label, "match end", "continues", f"ended ({match.state.end_reason})")
+                differ(label, "match end", "continues", f"ended ({table.state.end_reason})")
             break
         already = len(found)
-        state = match.state
+        state = table.state
+        try:
+            # Scored first, checked when recorded, as the Match does (``preview``, then ``record``):
+            # a result the rules refuse shows its score changes beside the refusal.
+            after, payments = table.score(hand.result)
+        except HonbaError as exc:
+            differ(label, "result", "recorded", f"refused: {exc}")
+            break
         if hand.deltas is not None:
-            try:
-                # The match works the hand out once: recording it below takes this step.
-                step = match.preview(hand.result)
-            except HonbaError as exc:
-                differ(label, "result", "recorded", f"refused: {exc}")
-                break
-            ours = list(score_changes(step.payments, state.players))
+            ours = list(score_changes(payments, state.players))
             if ours != list(hand.deltas):
                 differ(label, "score changes", list(hand.deltas), ours)
         try:
-            match.record(hand.result)
+            table.record(hand.result, after)
         except HonbaError as exc:
             differ(label, "result", "recorded", f"refused: {exc}")
             break
         checked += 1
         if index + 1 < len(game.hands):
             following = game.hands[index + 1]
-            if match.state.finished:
+            if table.state.finished:
                 if game.rules_stated:
-                    differ(label, "match end", "continues", f"ended ({match.state.end_reason})")
+                    differ(label, "match end", "continues", f"ended ({table.state.end_reason})")
             else:
-                _compare_header(following, match.state, "next", game.rules.riichi_deposit, differ, label)
+                _compare_header(following, table.state, "next", game.rules.riichi_deposit, differ, label)
         else:
-            _check_end(game, match, label, differ)
+            _check_end(game, table.state, label, differ)
         agreeing += len(found) == already
     sources: dict[str, int] = {}
     for hand in game.hands:
@@ -159,6 +169,54 @@ def verify_game(game: LoggedGame) -> GameReport:
     )
 
 
+class _Table:
+    """A game's table, folded hand by hand as the Match records them: the same checks
+    (``EntryChecks``), the hand's payments and table from ``evolve``, then the deal pass or
+    the end it leads to (``following_fact``), folded the same way."""
+
+    def __init__(self, game: LoggedGame, opening: TableState | None, played: Sequence[CorrectedStep] = ()):
+        self.rules = game.rules
+        self.checks = EntryChecks(start_checks(game.game_id, game.players, game.rules, opening), game.rules)
+        self.state = opening_state(game.rules, to_data(opening) if opening is not None else {})
+        self.played = played
+        self.next = 0  # the step of ``played`` the next hand would take
+
+    def score(self, result: HandResult) -> tuple[TableState, tuple[Payment, ...]]:
+        """The table after a hand result (before its deal pass or end) and its payments."""
+        step = self._played_step(result)
+        if step is not None:
+            return step.after, step.payments
+        return evolve(self.state, self.rules, result)
+
+    def _played_step(self, result: HandResult) -> CorrectedStep | None:
+        """The step the Match scored for this very result on this very table, if there is one."""
+        if self.next >= len(self.played):
+            return None
+        step = self.played[self.next]
+        return step if step.fact is result and step.before == self.state else None
+
+    def record(self, result: HandResult, after: TableState) -> None:
+        """Record a hand result scored by ``score``: checked, then the table moves on to ``after``
+        and the deal pass or end it leads to."""
+        before = self.state
+        if before.finished:
+            raise MatchAlreadyEnded(f"the match has ended ({before.end_reason}); nothing more can be recorded")
+        self.checks.result(result, before)
+        if self._played_step(result) is not None:
+            # The Match recorded the deal pass or the end this hand led to as its next step.
+            self.next += 1
+            if self.next < len(self.played) and isinstance(self.played[self.next].fact, DealPass | MatchEnd):
+                after = self.played[self.next].after
+                self.next += 1
+            self.state = after
+            return
+        self.played = ()  # off the Match's path: score the rest here
+        following = following_fact(before, after, self.rules, result)
+        if following is not None:
+            after, _ = evolve(after, self.rules, following)
+        self.state = after
+
+
 def _compare_header(
     hand: LoggedHand, state: TableState, prefix: str, deposit: int, differ: Any, label: str | None = None
 ) -> None:
@@ -167,8 +225,7 @@ def _compare_header(
             differ(label or hand_label(hand), f"{prefix} {field}", log_value, our_value)
 
 
-def _check_end(game: LoggedGame, match: Match, label: str, differ: Any) -> None:
-    state = match.state
+def _check_end(game: LoggedGame, state: TableState, label: str, differ: Any) -> None:
     if not state.finished and not game.length_known and game.final_scores is not None:
         # The log does not say how long the game was: settle the end where the log ends it.
         state = end_match(state, game.rules, MatchEnd("complete"))

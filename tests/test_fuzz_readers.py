@@ -666,6 +666,32 @@ def test_xml_entity_tricks_are_refused(name: str) -> None:
     check_file(data, "hostile.xml", LOG_FORMATS)
 
 
+def test_an_entity_declaration_without_a_doctype_is_refused_before_parsing() -> None:
+    data = b'<mjloggm><!ENTITY x SYSTEM "file:///etc/passwd"><GO type="169"/></mjloggm>'
+    with written(data, "entity.mjlog") as path, pytest.raises(HonbaError) as caught:
+        read_log(path)
+    assert "refused XML: an entity declaration has no place in a log" in str(caught.value)
+    assert_clear(str(caught.value), str(path))
+
+
+def test_a_doctype_hidden_behind_a_declared_encoding_is_not_read_in_that_encoding() -> None:
+    # In EBCDIC (cp037) the declaration's bytes are not "<!DOCTYPE": a parser that obeyed the
+    # declared encoding would see a DTD the check on the text did not. The text is read as UTF-8.
+    hidden = '<!DOCTYPE m [<!ENTITY x SYSTEM "file:///etc/passwd">]><mjloggm>&x;</mjloggm>'.encode("cp037")
+    data = b'<?xml version="1.0" encoding="cp037"?>' + hidden
+    with written(data, "ebcdic.mjlog") as path, pytest.raises(HonbaError) as caught:
+        read_log(path)
+    assert "passwd" not in str(caught.value) and "root:" not in str(caught.value)
+    assert_clear(str(caught.value), str(path))
+
+
+def test_a_doctype_in_a_log_is_refused_and_named() -> None:
+    data = b'<?xml version="1.0"?><!DOCTYPE mjloggm><mjloggm><GO type="169"/></mjloggm>'
+    with written(data, "doctype.mjlog") as path, pytest.raises(HonbaError) as caught:
+        read_log(path)
+    assert "refused XML: a document type declaration (<!DOCTYPE 'mjloggm'>) has no place in a log" in str(caught.value)
+
+
 # Huge input.
 
 

@@ -7,7 +7,8 @@
 - the special hands' names: ``domain.rules.SPECIAL_HANDS``, each with its check;
 - a choice-valued rule's values: one ``Literal`` in ``domain.rules``, its field's type and its check;
 - a preset is read once per process: ``domain.rules.load_preset``;
-- the riichi stick is the rules' ``riichi_deposit`` (the tenhou.net/6 export, the mjai reader);
+- the riichi stick is the rules' ``riichi_deposit`` (the tenhou.net/6 export, the mjai reader,
+  the Tenhou XML and JSON readers);
 - how a correction changes the history: ``domain.amendments`` (``resolve_corrections``,
   ``corrected_steps``), for the Match aggregate and the standings view alike;
 - which riichi hand values exist: ``domain.scoring.riichi.hand_values`` (what
@@ -22,7 +23,9 @@ import json
 from pathlib import Path
 from typing import Any, get_args
 
+import attrs
 import pytest
+from conftest import CORPUS
 from typer.testing import CliRunner
 
 import domain.progression
@@ -138,6 +141,41 @@ def test_the_tenhou_export_counts_the_sticks_in_the_rules_own_stick() -> None:
     match.record(ExhaustiveDraw(ready=(0,)))
     second_hand = json.loads(export_tenhou_json(match))["log"][1]
     assert second_hand[0][2] == 2  # sticks, not 1000-point units (which would say 1)
+
+
+@pytest.mark.parametrize("suffix", [".xml", ".json"])
+def test_the_tenhou_readers_count_the_sticks_placed_in_a_hand_in_the_rules_own_stick(
+    suffix: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import replay.formats.tenhou_json
+    import replay.formats.tenhou_xml
+    from replay.formats.detect import read_log
+    from replay.formats.tenhou_rules import TenhouRules
+
+    log = CORPUS / "tsubakisakura-mjlog2json" / "data" / f"2019103023gm-00a9-0000-f90e0fe9{suffix}"
+    if not log.is_file():
+        pytest.skip("../shared/corpus is not present")
+    (as_logged,) = read_log(log)
+    module = replay.formats.tenhou_xml if suffix == ".xml" else replay.formats.tenhou_json
+    original = module.rules_for
+
+    def half_sticks(*args: Any, **kwargs: Any) -> TenhouRules:
+        room = original(*args, **kwargs)
+        return attrs.evolve(room, rules=room.rules.with_overrides({"riichi_deposit": 500}, source="test"))
+
+    monkeypatch.setattr(module, "rules_for", half_sticks)
+    (half,) = read_log(log)
+    assert half.rules.riichi_deposit == 500
+    riichi_hands = 0
+    for before, after in zip(as_logged.hands, half.hands, strict=True):
+        assert before.deltas is not None and after.deltas is not None and before.result is not None
+        riichi = before.result.riichi
+        riichi_hands += bool(riichi)
+        # Tenhou's sc leaves out the sticks placed in the hand: a stick worth 500 less is added back 500 less.
+        assert [a - b for a, b in zip(after.deltas, before.deltas, strict=True)] == [
+            500 * (seat in riichi) for seat in range(4)
+        ]
+    assert riichi_hands > 0
 
 
 # A hand is settled once per command.

@@ -10,7 +10,7 @@ import typer
 from replay.batch import BATCH, LISTED, import_paths, jobs_default, reading_pool, verify_paths
 from replay.cli.audit import _rules_ref
 from replay.cli.shell import app, err, fail, guarded, out, progress_bar, shell
-from replay.formats.detect import FORMATS, count_paths, expand_paths
+from replay.formats.detect import FORMATS, count_paths
 from replay.render import json_text, print_verify_run
 from replay.tournaments import attach_all
 
@@ -158,6 +158,10 @@ def verify(
             "(Mahjong Soul friendly and tournament rooms); without it their final points are not judged.",
         ),
     ] = None,
+    jobs: Annotated[
+        int | None,
+        typer.Option("--jobs", "-j", help="Processes verifying files at once (default: one per core; 1: no workers)."),
+    ] = None,
 ) -> None:
     """Replay logs in memory and compare every hand with what the log recorded.
 
@@ -165,11 +169,14 @@ def verify(
     """
     if fmt not in FORMATS:
         raise fail(f"--format must be one of {', '.join(FORMATS)}, not {fmt!r}")
+    if jobs is not None and jobs < 1:
+        raise fail(f"--jobs: at least 1, not {jobs}")
     given = guarded(lambda: _rules_ref(rules)) if rules is not None else None
-    files = expand_paths(paths)
-    with progress_bar(len(files), "verifying") as progress:
-        task = progress.add_task("verify", total=len(files), file="")
-        run = verify_paths(paths, fmt, lambda f: progress.update(task, advance=1, file=f), given)
+    total = count_paths(paths)
+    # The workers start before the progress bar's thread, as import's do.
+    with reading_pool(jobs or jobs_default(), total) as pool, progress_bar(total, "verifying") as progress:
+        task = progress.add_task("verify", total=total, file="")
+        run = verify_paths(paths, fmt, lambda f: progress.update(task, advance=1, file=f), given, pool=pool)
     if as_json:
         print(json_text(run.as_dict()))
     else:

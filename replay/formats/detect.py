@@ -3,16 +3,40 @@
 from __future__ import annotations
 
 import importlib
-import json
 import os
 import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
-from replay.formats.logmodel import LogError, LoggedGame, load_json
-from replay.formats.source import check_text, read_source
+import attrs
 
-LOG_FORMATS = ("tenhou-xml", "tenhou-json", "mjai")  # the keys of READERS, below
+from replay.formats.logmodel import LogError, LoggedGame
+from replay.formats.source import check_text, first_line_object, head, read_source
+
+
+# The registry of log formats: each a module with its own ``detect(data) -> bool`` and its reader
+# (``data, *, file`` -> its games), registered here by name, in the order detection asks them (the
+# first whose detect says yes reads the file). A new format is one module and one line here. The
+# modules are imported on first use, detection included (the mjai reader loads the ``mahjong``
+# library): a Tenhou XML file never loads the others.
+@attrs.frozen
+class LogFormat:
+    """A registered log format: its name (``--format``), its module, its detect and read functions."""
+
+    name: str
+    module: str
+    detect: str = "detect"
+    read: str = "read"
+
+
+REGISTRY: tuple[LogFormat, ...] = (
+    LogFormat("tenhou-xml", "replay.formats.tenhou_xml"),
+    LogFormat("tenhou-json", "replay.formats.tenhou_json"),
+    LogFormat("mjai", "replay.formats.mjai"),
+)
+READERS: dict[str, LogFormat] = {entry.name: entry for entry in REGISTRY}
+LOG_FORMATS = tuple(READERS)
 FORMATS = ("auto", *LOG_FORMATS)
 # What a directory is searched for; a file named explicitly is always tried.
 LOG_SUFFIXES = frozenset({".xml", ".mjlog", ".json", ".jsonl", ".mjson", ".gz", ".xml_"})
@@ -22,56 +46,41 @@ LOG_SUFFIXES = frozenset({".xml", ".mjlog", ".json", ".jsonl", ".mjson", ".gz", 
 _RECORD_START = re.compile(rb'\{\s*"type"\s*:\s*"start"\s*[,}]')
 
 
-def detect_format(data: bytes) -> str | None:
-    """``tenhou-xml``, ``tenhou-json``, ``mjai``, ``record`` (honba's own) or None."""
-    head = data.lstrip(b"\xef\xbb\xbf \t\r\n")[:4096]
-    if head.startswith(b"<"):
-        return "tenhou-xml"
-    if head.startswith(b"["):
-        # One JSON array: several tenhou.net/6 games, or mjai events written as one array.
-        if b'"log"' in data:
-            return "tenhou-json"
-        return "mjai" if b'"type"' in data else None
-    if not head.startswith(b"{"):
-        return None
-    first_line = head.split(b"\n", 1)[0]
-    if len(first_line) == len(head) and _RECORD_START.match(head):
+def is_record(data: bytes) -> bool:
+    """Whether the content is honba's own record file (JSON Lines starting with the match's start),
+    which is no log: ``honba import`` loads it, the log readers refuse it."""
+    start = head(data)
+    if not start.startswith(b"{"):
+        return False
+    if len(start.split(b"\n", 1)[0]) == len(start) and _RECORD_START.match(start):
         # A first line longer than the head looked at (a record's start line with long names,
         # a long source or many rule overrides, as honba's own export writes it): a record.
+        return True
+    first = first_line_object(data)
+    # honba's match start (mjai's events are start_game, start_kyoku): the record reader says
+    # what is wrong with it, even without its key.
+    return isinstance(first, dict) and first.get("type") == "start"
+
+
+def detect_format(data: bytes) -> str | None:
+    """``record`` (honba's own), else the first registered log format whose detect says yes, or None."""
+    if is_record(data):
         return "record"
-    try:
-        first = load_json(first_line.decode("utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        first = None
-    if isinstance(first, dict):
-        kind = first.get("type")
-        if kind == "start":
-            # honba's match start (mjai's events are start_game, start_kyoku): the record
-            # reader says what is wrong with it, even without its key.
-            return "record"
-        if isinstance(kind, str):
-            return "mjai"
-        if "log" in first:
-            return "tenhou-json"
-    # A pretty-printed JSON document spans lines: look at the whole of it.
-    return "tenhou-json" if b'"log"' in data else None
-
-
-# The registry of log formats: name -> the module and function that read it. A new format is
-# one module with a reader, one entry here and one branch of ``detect_format``; the readers are
-# imported on first use (the mjai reader loads the ``mahjong`` library).
-READERS: dict[str, tuple[str, str]] = {
-    "tenhou-xml": ("replay.formats.tenhou_xml", "read_tenhou_xml"),
-    "tenhou-json": ("replay.formats.tenhou_json", "read_tenhou_json"),
-    "mjai": ("replay.formats.mjai", "read_mjai"),
-}
+    for entry in REGISTRY:
+        if _function(entry, entry.detect)(data):
+            return entry.name
+    return None
 
 
 def reader(name: str) -> Callable[..., list[LoggedGame]]:
     """The function that reads a log of the named format (``data, *, file`` -> its games)."""
-    module, function = READERS[name]
-    read: Callable[..., list[LoggedGame]] = getattr(importlib.import_module(module), function)
+    entry = READERS[name]
+    read: Callable[..., list[LoggedGame]] = _function(entry, entry.read)
     return read
+
+
+def _function(entry: LogFormat, name: str) -> Any:
+    return getattr(importlib.import_module(entry.module), name)
 
 
 def read_log(path: Path, fmt: str = "auto") -> list[LoggedGame]:

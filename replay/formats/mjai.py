@@ -40,6 +40,7 @@ from domain.values import (
     WinResult,
 )
 from replay.formats.logmodel import LogError, LoggedGame, LoggedHand, distinct_names, load_json, shown
+from replay.formats.source import first_line_object, head
 from replay.formats.valuation import MeldTiles, WinContext, tile34, value_from_payment, value_from_tiles
 from replay.formats.yaku import details, yaku_named
 
@@ -66,6 +67,16 @@ ABORT_WORDS: Final = (
     (("kaikan", "kansan", "kan4", "fourkan", "fourkong"), AbortKind.FOUR_KONGS),
     (("sancha", "ron3", "tripleron"), AbortKind.TRIPLE_RON),
 )
+
+
+def detect(data: bytes) -> bool:
+    """Whether the content is mjai events: JSON Lines whose first object names its ``type``, or
+    one JSON array of such events (asked after tenhou.net/6 JSON, whose arrays hold ``log``)."""
+    start = head(data)
+    if start.startswith(b"["):
+        return b'"type"' in data
+    first = first_line_object(data) if start.startswith(b"{") else None
+    return isinstance(first, dict) and isinstance(first.get("type"), str)
 
 
 def read_mjai(data: bytes, *, file: str) -> list[LoggedGame]:
@@ -856,3 +867,7 @@ def _kind(value: Any) -> str:
     return {dict: "an object", list: "a list", str: "a string", bool: "true/false", type(None): "null"}.get(
         type(value), "a number"
     )
+
+
+# The name the registry (``replay.formats.detect.REGISTRY``) reads this format with.
+read = read_mjai

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import gzip
 import io
+import json
 import zlib
 from pathlib import Path
+from typing import Any
 
-from replay.formats.logmodel import LogError
+from replay.formats.logmodel import LogError, load_json
 
 MAX_UNPACKED = 64 * 1024 * 1024
 
@@ -59,3 +61,21 @@ def _wide_encoding(data: bytes) -> str | None:
     if len(data) >= 2 and b"\x00" in (data[0:1], data[1:2]) and data[:2].strip(b"\x00") in (b"<", b"{", b"["):
         return "UTF-16"
     return None
+
+
+# What the formats' detect functions look at (each format module has one: ``detect(data) -> bool``).
+
+
+def head(data: bytes) -> bytes:
+    """The start of a log's content, after a byte order mark and blank space: what its first
+    character says of its format."""
+    return data.lstrip(b"\xef\xbb\xbf \t\r\n")[:4096]
+
+
+def first_line_object(data: bytes) -> Any:
+    """The first line of a log read as JSON (a JSON Lines file's first object), or None."""
+    first_line = head(data).split(b"\n", 1)[0]
+    try:
+        return load_json(first_line.decode("utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        return None

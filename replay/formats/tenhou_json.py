@@ -32,14 +32,15 @@ from domain.values import (
     ExhaustiveDraw,
     HandResult,
     HandValue,
-    LimitName,
     Win,
     WinDetails,
     WinResult,
     Yaku,
 )
 from replay.formats.logmodel import LogError, LoggedGame, LoggedHand, distinct_names, load_json, shown
+from replay.formats.source import first_line_object, head
 from replay.formats.tenhou_rules import TenhouRules, dating, log_date, rules_for
+from replay.formats.tenhou_vocab import ABORTS_BY_WORD, LIMITS_BY_WORD, LOG_ID, MAX_COUNT, MAX_KYOKU_INDEX, MAX_POINTS
 from replay.formats.yaku import details, parse_entry
 
 FORMAT: Final = "tenhou-json"
@@ -75,20 +76,8 @@ EXHAUSTIVE: Final = "流局"
 ALL_READY: Final = "全員聴牌"
 NONE_READY: Final = "全員不聴"
 NAGASHI: Final = "流し満貫"
-ABORTS: Final = {
-    "九種九牌": AbortKind.NINE_TERMINALS,
-    "四家立直": AbortKind.FOUR_RIICHI,
-    "三家和了": AbortKind.TRIPLE_RON,
-    "四槓散了": AbortKind.FOUR_KONGS,
-    "四風連打": AbortKind.FOUR_WINDS,
-}
-LIMITS: Final[dict[str, LimitName]] = {
-    "満貫": "mangan",
-    "跳満": "haneman",
-    "倍満": "baiman",
-    "三倍満": "sanbaiman",
-    "役満": "yakuman",
-}
+ABORTS: Final = ABORTS_BY_WORD
+LIMITS: Final = LIMITS_BY_WORD
 # "30符4飜7700点", "満貫8000点", "30符3飜1000-2000点" (non-dealer tsumo), "30符1飜500点∀"
 # (dealer tsumo, everyone pays); 三倍満 is tried before 倍満 by the alternation order.
 VALUE: Final = re.compile(
@@ -99,13 +88,24 @@ YAKU_HAN: Final = re.compile(r"\((\d+)飜\)\s*$")
 # A yakuman in the yaku list: "大三元(役満)"; converted logs may write a double one.
 YAKUMAN_ITEM: Final = re.compile(r"\((ダブル|トリプル|\d+倍)?役満\)\s*$")
 YAKUMAN_TIMES: Final = {None: 1, "ダブル": 2, "トリプル": 3}
-LOG_ID: Final = re.compile(r"\d{10}gm-[0-9a-f]{4}-\d{4,5}-x?[0-9a-f]+")
 
-# Bounds on numbers from the file: far above any real game, low enough that a
-# corrupt or hostile file is refused instead of producing absurd tables.
-MAX_POINTS: Final = 100_000_000
-MAX_COUNT: Final = 10_000
-MAX_KYOKU_INDEX: Final = 15
+
+def detect(data: bytes) -> bool:
+    """Whether the content is tenhou.net/6 JSON: a list of games, or a game object (its ``log``),
+    not JSON Lines of events that each name their ``type`` (mjai)."""
+    start = head(data)
+    if start.startswith(b"["):
+        return b'"log"' in data
+    if not start.startswith(b"{"):
+        return False
+    first = first_line_object(data)
+    if isinstance(first, dict):
+        if isinstance(first.get("type"), str):
+            return False
+        if "log" in first:
+            return True
+    # A pretty-printed JSON document spans lines: look at the whole of it.
+    return b'"log"' in data
 
 
 def read_tenhou_json(data: bytes, *, file: str) -> list[LoggedGame]:
@@ -141,6 +141,8 @@ class _GameReader:
         self.several = several
         self.players = 4
         self.mahjong_soul = False
+        # What a riichi stick is worth under the game's rules (set once they are read, before any hand).
+        self.riichi_deposit: int | None = None
 
     def where(self, position: str) -> str:
         return f"{self.file}, {self.prefix}{position}".rstrip(", ")
@@ -153,6 +155,7 @@ class _GameReader:
             raise LogError(self.where("log"), "missing or not a list: this is not a tenhou.net/6 log")
         self.players = self._player_count(document, log)
         rules, length_known, noted = self._rules(document, log)
+        self.riichi_deposit = rules.riichi_deposit
         hands: list[LoggedHand] = []
         unsupported: str | None = None
         for i, kyoku in enumerate(log):
@@ -500,8 +503,11 @@ class _ResultReader:
         return candidates[0] if len(candidates) == 1 else None
 
     def _with_sticks(self, changes: tuple[int, ...], riichi: Sequence[int]) -> tuple[int, ...]:
-        """Tenhou's deltas leave out the sticks placed in the hand; the model includes them."""
-        return tuple(c - 1000 * (seat in riichi) for seat, c in enumerate(changes))
+        """Tenhou's deltas leave out the sticks placed in the hand (each the rules' riichi deposit);
+        the model includes them."""
+        stick = self.game.riichi_deposit
+        assert stick is not None, "the rules are read before the hands"
+        return tuple(c - stick * (seat in riichi) for seat, c in enumerate(changes))
 
     def _dealer_kept(self) -> bool | None:
         """Whether the next hand of the log has the same dealer (None if there is none)."""
@@ -770,3 +776,7 @@ def _sum_deltas(delta_lists: Sequence[Any], players: int, where: str) -> tuple[i
         for seat in range(players):
             total[seat] += values[seat]
     return tuple(total)
+
+
+# The name the registry (``replay.formats.detect.REGISTRY``) reads this format with.
+read = read_tenhou_json

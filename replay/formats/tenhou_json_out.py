@@ -24,7 +24,6 @@ from domain.errors import HonbaError
 from domain.match import Match
 from domain.values import (
     AbortiveDraw,
-    AbortKind,
     ExhaustiveDraw,
     HandValue,
     MatchEnd,
@@ -33,15 +32,8 @@ from domain.values import (
     WinResult,
 )
 from projections.ledger import LedgerEntry, corrected_ledger
+from replay.formats.tenhou_vocab import ABORT_WORDS, LIMIT_WORDS
 
-LIMIT_WORDS: Final = {"mangan": "満貫", "haneman": "跳満", "baiman": "倍満", "sanbaiman": "三倍満", "yakuman": "役満"}
-ABORT_WORDS: Final = {
-    AbortKind.NINE_TERMINALS: "九種九牌",
-    AbortKind.FOUR_RIICHI: "四家立直",
-    AbortKind.TRIPLE_RON: "三家和了",
-    AbortKind.FOUR_KONGS: "四槓散了",
-    AbortKind.FOUR_WINDS: "四風連打",
-}
 DECLARED: Final = "r60"  # a riichi declaration discarding the tile just drawn
 DISCARD: Final = 60  # a discard from the draw
 

@@ -34,6 +34,7 @@ Sources (``docs/replay.md`` lists them too):
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping
 from datetime import date
@@ -166,6 +167,10 @@ def dating(played: date | None, *, wall_seed_in_init: bool = False, points_forma
     return Dating()
 
 
+# The same room and dating give the same rules: a bulk import or verify asks for them for every
+# log, and building them (a preset with overrides, checked) was a tenth of reading a log. The
+# arguments are frozen values; the cache is bounded (a log's dating is a day: a few per archive).
+@functools.lru_cache(maxsize=1024)
 def rules_for(players: int, east_only: bool, when: Dating, *, final_points: bool = True) -> TenhouRules:
     """The preset for the room (three or four players, east-only or hanchan) as Tenhou had it then.
 

@@ -8,8 +8,11 @@ each hand for ``replay.verify``; the hand results themselves are only what a
 person recording by hand would enter: winners, discarder, hand value, riichi,
 who was ready.
 
-The XML is parsed with ``defusedxml`` so that entity expansion and external
-references are refused instead of expanded.
+The XML is parsed by the standard library's C parser (expat) only after the text is
+checked to hold no document type declaration: without a DTD no entity can be declared,
+so entity expansion and external references (files, URLs, DTDs) cannot happen. The
+text is decoded as UTF-8 here and handed to the parser as text, so an ``encoding``
+named in the XML declaration cannot hide a declaration from that check.
 """
 
 from __future__ import annotations
@@ -22,27 +25,31 @@ from typing import Final
 from urllib.parse import unquote
 
 import attrs
-import defusedxml
-import defusedxml.ElementTree as SafeET
 
 from domain.errors import InvalidRules
 from domain.rules import Ruleset
 from domain.values import (
     AbortiveDraw,
-    AbortKind,
     ExhaustiveDraw,
     HandResult,
     HandValue,
-    LimitName,
     Win,
     WinDetails,
     WinResult,
 )
 from replay.formats.logmodel import LogError, LoggedGame, LoggedHand, distinct_names
 from replay.formats.logmodel import shown as quoted
-from replay.formats.source import unpack
+from replay.formats.source import head, unpack
 from replay.formats.tenhou_csrule import CsruleError, decode_csrule
 from replay.formats.tenhou_rules import TenhouRules, dating, log_date, rules_for
+from replay.formats.tenhou_vocab import (
+    ABORTS_BY_XML_TYPE,
+    LIMITS_BY_TEN_CODE,
+    LOG_ID,
+    MAX_COUNT,
+    MAX_KYOKU_INDEX,
+    MAX_POINTS,
+)
 from replay.formats.yaku import YAKUMAN_HAN, details, tenhou_call, tile136, yaku_of
 
 FORMAT: Final = "tenhou-xml"
@@ -58,25 +65,15 @@ FIVE_CHIPS: Final = 0x400  # 祝5 rather than 祝2; only with CHIPS
 # one hand from 1,000 points scored by ``ratio``, not standard riichi.
 SPECIAL_BITS: Final = ~0x7FF
 
-ABORT_KINDS: Final = {
-    "yao9": AbortKind.NINE_TERMINALS,
-    "reach4": AbortKind.FOUR_RIICHI,
-    "ron3": AbortKind.TRIPLE_RON,
-    "kan4": AbortKind.FOUR_KONGS,
-    "kaze4": AbortKind.FOUR_WINDS,
-}
+ABORT_KINDS: Final = ABORTS_BY_XML_TYPE
 NAGASHI: Final = "nm"
 # ``ten``'s third value; 5 (yakuman) is read from the yakuman list or the han.
-LIMITS: Final[dict[int, LimitName]] = {1: "mangan", 2: "haneman", 3: "baiman", 4: "sanbaiman"}
+LIMITS: Final = LIMITS_BY_TEN_CODE
 
-# Bounds on numbers from the file, as in the JSON reader: far above any real game, low enough
-# that a corrupt or hostile file is refused instead of producing absurd tables.
-MAX_POINTS: Final = 100_000_000
-MAX_COUNT: Final = 10_000
-MAX_KYOKU_INDEX: Final = 15
 
-# Tenhou log ids, e.g. 2019103023gm-00a9-0000-f90e0fe9 (the file name usually carries it).
-LOG_ID: Final = re.compile(r"\d{10}gm-[0-9a-f]{4}-\d{4,5}-x?[0-9a-f]+")
+def detect(data: bytes) -> bool:
+    """Whether the content is XML (a mjlog is the one XML format honba reads)."""
+    return head(data).startswith(b"<")
 
 
 def read_tenhou_xml(data: bytes, *, file: str) -> list[LoggedGame]:
@@ -93,20 +90,29 @@ def read_tenhou_xml(data: bytes, *, file: str) -> list[LoggedGame]:
     return [_GameReader(file).read(root)]
 
 
+# A document type declaration, and the name it gives (for the message).
+_DOCTYPE: Final = re.compile(r"<!DOCTYPE\s*([^\s\[>]*)")
+
+
 def _parse(data: bytes, file: str) -> ET.Element:
     try:
-        # No Tenhou log has a DTD: refusing any keeps entity tricks and external references out.
-        root: ET.Element = SafeET.fromstring(data, forbid_dtd=True)
-    except defusedxml.DTDForbidden as exc:
-        raise LogError(
-            file, f"refused XML: a document type declaration (<!DOCTYPE {exc.name}>) has no place in a log"
-        ) from None
-    except defusedxml.EntitiesForbidden as exc:
-        raise LogError(
-            file, f"refused XML: the entity {quoted(str(exc.name))} is declared; entities are not expanded"
-        ) from None
-    except defusedxml.DefusedXmlException as exc:
-        raise LogError(file, f"refused XML: {type(exc).__name__}") from None
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise LogError(file, f"not UTF-8 text (byte {exc.start})") from None
+    # No Tenhou log has a DTD: refusing any keeps entity tricks and external references out,
+    # before the parser sees a byte (a declaration inside a comment is refused too: no log has one).
+    doctype = _DOCTYPE.search(text)
+    if doctype is not None:
+        name = quoted(doctype.group(1))
+        raise LogError(file, f"refused XML: a document type declaration (<!DOCTYPE {name}>) has no place in a log")
+    if "<!ENTITY" in text:
+        raise LogError(file, "refused XML: an entity declaration has no place in a log; entities are not expanded")
+    # The C parser (defusedxml's checks ran as Python callbacks on every tag: a quarter of an
+    # import's time). Fed text, expat reads it as UTF-8 whatever the declaration says.
+    parser = ET.XMLParser()
+    try:
+        parser.feed(text)
+        root: ET.Element = parser.close()
     except ET.ParseError as exc:
         line, column = exc.position
         raise LogError(f"{file}, line {line}, column {column}", f"not well-formed XML ({exc.msg})") from None
@@ -132,7 +138,7 @@ def _ints(el: ET.Element, name: str, where: str, *, at_least: int = 1) -> list[i
     if len(values) < at_least:
         raise LogError(where, f"<{el.tag} {name}={quoted(raw)}>: {len(values)} values, expected at least {at_least}")
     # Scores are in hundreds: any number of the file times 100 stays within MAX_POINTS.
-    if any(abs(v) > MAX_POINTS // 100 for v in values):
+    if values and (max(values) > MAX_POINTS // 100 or min(values) < -(MAX_POINTS // 100)):
         raise LogError(where, f"<{el.tag} {name}={quoted(raw)}>: a number out of range")
     return values
 
@@ -162,15 +168,15 @@ class _Hand:
     def ended(self) -> bool:
         return bool(self.wins) or self.draw is not None
 
-    def logged(self) -> LoggedHand:
+    def logged(self, riichi_deposit: int) -> LoggedHand:
         result: HandResult | None = self.draw
         if self.wins:
             result = WinResult(tuple(self.wins), tuple(self.riichi))
         deltas: tuple[int, ...] | None = None
         if self.changes is not None:
             # sc leaves out the sticks the riichi players put on the table in this hand
-            # (their REACH ten is already 1000 lower); the log model's deltas include them.
-            deltas = tuple(c - 1000 * self.riichi.count(seat) for seat, c in enumerate(self.changes))
+            # (their REACH ten is already a stick lower); the log model's deltas include them.
+            deltas = tuple(c - riichi_deposit * self.riichi.count(seat) for seat, c in enumerate(self.changes))
         return LoggedHand(
             position=self.position,
             round_wind=self.round_wind,
@@ -193,6 +199,8 @@ class _GameReader:
         self.players = 4
         self.names: list[str] = []
         self.hands: list[LoggedHand] = []
+        # The hands read, made logged hands once the rules (their riichi deposit) are known.
+        self.closed: list[_Hand] = []
         self.hand: _Hand | None = None
         self.inits = 0
         self.owari: list[str] | None = None
@@ -226,6 +234,7 @@ class _GameReader:
             raise LogError(self.file, "no <GO> tag: the game's rules are unknown")
         self._close_hand()
         rules, unsupported, noted = self._rules(self.go)
+        self.hands = [hand.logged(rules.riichi_deposit) for hand in self.closed]
         final_scores: tuple[int, ...] | None = None
         points: tuple[float, ...] | None = None
         if self.owari is not None:
@@ -401,7 +410,7 @@ class _GameReader:
 
     def _close_hand(self) -> None:
         if self.hand is not None:
-            self.hands.append(self.hand.logged())
+            self.closed.append(self.hand)
             self.hand = None
 
     def _final(self, owari: Sequence[str]) -> tuple[tuple[int, ...], tuple[float, ...]]:
@@ -510,3 +519,7 @@ def _ready(shown: Sequence[int], changes: Sequence[int]) -> tuple[int, ...]:
     if shown and not any(changes):
         ready = set(range(len(changes)))
     return tuple(sorted(ready))
+
+
+# The name the registry (``replay.formats.detect.REGISTRY``) reads this format with.
+read = read_tenhou_xml

@@ -1,0 +1,156 @@
+"""What a hand result or a penalty must satisfy before it is recorded: seats, riichi, the kind
+of a draw, the win's own checks (``domain.scoring.checks``), against the players and the rules.
+
+One place for these checks: the Match aggregate runs them before it records anything, and
+``honba verify`` runs them while it folds the table with ``domain.progression`` alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import attrs
+
+from domain.errors import RuleViolation, UnknownSeat, WinnerIsDiscarder
+from domain.rules import Ruleset
+from domain.scoring.checks import check_win
+from domain.values import AbortiveDraw, AbortKind, ExhaustiveDraw, HandResult, Penalty, Seat, TableState, WinResult
+
+
+def start_checks(
+    key: str, players: Sequence[str], rules: Ruleset, opening: TableState | None = None
+) -> tuple[str, ...]:
+    """The players' names (stripped) of a match that can start; ``RuleViolation`` when it cannot:
+    no key, not the rules' number of players, a name missing or twice, an opening table for
+    another number of players."""
+    if not key.strip():
+        raise RuleViolation("a match needs a key")
+    names = tuple(p.strip() for p in players)
+    if len(names) != rules.players:
+        raise RuleViolation(f"rules {rules.name!r} are for {rules.players} players, got {len(names)}")
+    if any(not n for n in names) or len(set(names)) != len(names):
+        raise RuleViolation("player names must be present and different from each other")
+    if opening is not None and (opening.players != rules.players or len(opening.scores) != rules.players):
+        raise RuleViolation("the opening table does not have the rules' number of players")
+    return names
+
+
+@attrs.frozen
+class EntryChecks:
+    """The checks of an entry at a table of these players (in seat order) under these rules."""
+
+    players: tuple[str, ...]
+    rules: Ruleset
+
+    def seat(self, seat: Seat, role: str) -> None:
+        """Refuse a seat the table does not have (``role`` names it in the message)."""
+        if not 0 <= seat < self.rules.players:
+            raise UnknownSeat(f"{role}: there is no seat {seat} at a {self.rules.players}-player table")
+
+    def riichi(self, riichi: Sequence[Seat]) -> None:
+        """Refuse riichi by a seat the table does not have, or declared twice."""
+        for seat in riichi:
+            self.seat(seat, "riichi")
+        if len(set(riichi)) != len(riichi):
+            raise RuleViolation("a player declared riichi twice in one hand")
+
+    def penalty(self, penalty: Penalty) -> None:
+        """Refuse a penalty against no seat, or of no positive amount."""
+        self.seat(penalty.seat, "penalised seat")
+        if penalty.amount <= 0:
+            raise RuleViolation(f"a penalty must be a positive amount, not {penalty.amount}")
+
+    def result(self, result: HandResult, state: TableState) -> None:
+        """Refuse (``RuleViolation``) a hand result that cannot be recorded on this table."""
+        if not isinstance(result, WinResult | ExhaustiveDraw | AbortiveDraw):
+            raise RuleViolation(f"not a hand result: {type(result).__name__}")
+        self.riichi(result.riichi)
+        if isinstance(result, WinResult):
+            self.win(result, state)
+        elif isinstance(result, ExhaustiveDraw):
+            for seat in (*result.ready, *result.nagashi):
+                self.seat(seat, "ready or nagashi")
+            not_ready = [seat for seat in result.riichi if seat not in result.ready]
+            if not_ready and not result.nagashi:
+                # A riichi hand cannot change, so it is still ready at the draw; a riichi that was
+                # not ready is a chombo, recorded as a penalty, not as a draw. At a nagashi mangan
+                # nobody shows a ready hand (Tenhou pays the nagashi instead of noten payments).
+                name = self.players[not_ready[0]]
+                raise RuleViolation(
+                    f"{name} declared riichi, so {name} was ready at the draw: name {name} among the ready players "
+                    "too (a riichi that was not ready is a chombo: record it as a penalty)"
+                )
+            if result.nagashi and not self.rules.nagashi_mangan:
+                raise RuleViolation("nagashi mangan is not played under these rules")
+        elif isinstance(result, AbortiveDraw):
+            if not self.rules.abortive_draws:
+                raise RuleViolation("abortive draws are not played under these rules")
+            if result.kind is AbortKind.TRIPLE_RON and self.rules.multiple_ron >= 3:
+                raise RuleViolation("triple ron is a win under these rules, not an abortive draw")
+            self.abort(result)
+
+    def abort(self, result: AbortiveDraw) -> None:
+        """The kind of an abortive draw against the players and the riichi declared.
+
+        Four winds, four riichi and triple ron need four players; four riichi needs every
+        player's riichi declared in the hand. Four kongs is an abortive draw when four kongs
+        were declared by more than one player (four by one player play on: that player may
+        still win with four kongs); where the record names who declared the kongs, that is
+        checked, else the kind is taken as stated.
+        """
+        kind = result.kind.value.replace("_", " ")
+        four_only = (AbortKind.FOUR_WINDS, AbortKind.FOUR_RIICHI, AbortKind.TRIPLE_RON)
+        if result.kind in four_only and self.rules.players != 4:
+            raise RuleViolation(f"{kind} needs four players; this match has {self.rules.players}")
+        for seat in result.kongs:
+            self.seat(seat, "kong declarer")
+        if len(result.kongs) > 4:
+            raise RuleViolation(f"a hand has at most four kongs, not {len(result.kongs)}")
+        if result.kind is AbortKind.FOUR_KONGS and result.kongs:
+            if len(result.kongs) != 4:
+                raise RuleViolation(
+                    f"four kongs is an abortive draw only after the fourth kong; {len(result.kongs)} were declared"
+                )
+            if len(set(result.kongs)) == 1:
+                raise RuleViolation(
+                    f"four kongs all declared by {self.players[result.kongs[0]]} do not abort the hand: "
+                    "it plays on (only kongs by more than one player do)"
+                )
+        if result.kind is AbortKind.FOUR_RIICHI and len(result.riichi) != self.rules.players:
+            declared = ", ".join(self.players[s] for s in result.riichi) or "nobody"
+            raise RuleViolation(
+                f"four riichi is an abortive draw only when all four players declared riichi "
+                f"(declared: {declared}); name them all with --riichi"
+            )
+
+    def win(self, result: WinResult, state: TableState) -> None:
+        """Refuse a win without a winner, a winner on their own discard, winners on different
+        discards or more than the rules allow, or a hand value the rules refuse."""
+        wins = result.wins
+        if not wins:
+            raise RuleViolation("a win needs at least one winner")
+        winners = [w.winner for w in wins]
+        if len(set(winners)) != len(winners):
+            raise RuleViolation("the same player cannot win twice in one hand")
+        for win in wins:
+            self.seat(win.winner, "winner")
+            if win.discarder is not None:
+                self.seat(win.discarder, "discarder")
+                if win.discarder == win.winner:
+                    raise WinnerIsDiscarder(
+                        f"{self.players[win.winner]} cannot win on their own discard: a self-drawn win has no discarder"
+                    )
+            if win.liable is not None:
+                self.seat(win.liable, "liable player")
+                if win.liable == win.winner:
+                    raise RuleViolation("a winner cannot be liable (pao) for their own hand")
+            check_win(win, state, self.rules, self.rules.players)
+        if len(wins) > 1:
+            discarders = {w.discarder for w in wins}
+            if None in discarders or len(discarders) != 1:
+                raise RuleViolation("several winners are possible only on one and the same discard")
+            if len(wins) > self.rules.multiple_ron:
+                raise RuleViolation(
+                    f"{len(wins)} winners on one discard: these rules allow at most "
+                    f"{self.rules.multiple_ron} (record an abortive draw or the first winner)"
+                )

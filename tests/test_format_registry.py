@@ -1,0 +1,77 @@
+"""The log formats behind one registry: each format module has its own detect and read, and a new
+format is one module plus one registration."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+import types
+from pathlib import Path
+
+import pytest
+
+import replay.formats.detect as detect
+from domain.rules import load_preset
+from replay.formats.detect import LogFormat, detect_format, read_log
+from replay.formats.logmodel import LoggedGame
+
+
+def test_every_registered_format_has_its_own_detect_and_read() -> None:
+    assert [entry.name for entry in detect.REGISTRY] == ["tenhou-xml", "tenhou-json", "mjai"]
+    for entry in detect.REGISTRY:
+        module = importlib.import_module(entry.module)
+        assert callable(getattr(module, entry.detect)) and callable(getattr(module, entry.read))
+
+
+@pytest.mark.parametrize(
+    ("data", "expected"),
+    [
+        (b'<mjloggm ver="2.3"><GO type="169"/></mjloggm>', "tenhou-xml"),
+        (b'{"title": ["", ""], "log": [], "name": ["a", "b", "c", "d"]}', "tenhou-json"),
+        (b'[{"log": []}]', "tenhou-json"),
+        (b'{"type":"start_game","names":["a","b","c","d"]}\n{"type":"end_game"}\n', "mjai"),
+        (b'{"type": "start", "key": "k"}\n', "record"),
+        (b"plain words", None),
+    ],
+)
+def test_each_format_is_told_by_its_own_detect(data: bytes, expected: str | None) -> None:
+    assert detect_format(data) == expected
+
+
+def test_a_new_format_is_one_module_and_one_registration(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    module = types.ModuleType("honba_test_csv_format")
+
+    def sniff(data: bytes) -> bool:
+        return data.startswith(b"seat,name\n")
+
+    def read(data: bytes, *, file: str) -> list[LoggedGame]:
+        names = tuple(line.split(b",")[1].decode() for line in data.splitlines()[1:])
+        return [
+            LoggedGame(file=file, game_id="csv-1", format="csv", players=names, rules=load_preset("tenhou"), hands=())
+        ]
+
+    module.detect = sniff  # type: ignore[attr-defined]
+    module.read = read  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, module.__name__, module)
+    entry = LogFormat("csv", module.__name__)
+    monkeypatch.setattr(detect, "REGISTRY", (*detect.REGISTRY, entry))
+    monkeypatch.setitem(detect.READERS, "csv", entry)
+    log = tmp_path / "table.csv"
+    log.write_bytes(b"seat,name\n0,Ann\n1,Ben\n2,Cho\n3,Dai\n")
+    (game,) = read_log(log)
+    assert (game.format, game.players) == ("csv", ("Ann", "Ben", "Cho", "Dai"))
+    assert detect_format(log.read_bytes()) == "csv"
+
+
+def test_the_tenhou_readers_and_the_export_share_one_vocabulary() -> None:
+    from replay.formats import tenhou_json, tenhou_vocab, tenhou_xml
+
+    for name in ("LOG_ID", "MAX_POINTS", "MAX_COUNT", "MAX_KYOKU_INDEX"):
+        assert getattr(tenhou_xml, name) is getattr(tenhou_json, name) is getattr(tenhou_vocab, name)
+    assert tenhou_json.LIMITS is tenhou_vocab.LIMITS_BY_WORD and tenhou_json.ABORTS is tenhou_vocab.ABORTS_BY_WORD
+    # What the export writes, the reader reads back as the same limit and the same abortive draw.
+    for limit, word in tenhou_vocab.LIMIT_WORDS.items():
+        assert tenhou_json.LIMITS[word] == limit
+    for kind, word in tenhou_vocab.ABORT_WORDS.items():
+        assert tenhou_json.ABORTS[word] is kind
+    assert set(tenhou_xml.ABORT_KINDS.values()) == set(tenhou_vocab.ABORT_WORDS)

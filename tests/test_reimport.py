@@ -1,0 +1,124 @@
+"""Re-import for free: a file whose bytes (with the same import options) were imported before is
+recognised by its digest, recorded in the store, without being read; a changed file is read and
+compared with what is stored."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import CORPUS
+
+import replay.batch
+from replay.app import HonbaApp
+from replay.batch import FileRead, ImportRun, import_paths
+
+pytestmark = pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpus is not present")
+
+WIRE = sorted((CORPUS / "tenhou-wire-2018").glob("*.mjlog"))
+
+
+def archive(folder: Path, count: int) -> Path:
+    folder.mkdir()
+    for source in WIRE[:count]:
+        (folder / source.name).write_bytes(source.read_bytes())
+    return folder
+
+
+def imported(db: Path, folder: Path, **options: Any) -> ImportRun:
+    app = HonbaApp.open(str(db))
+    try:
+        return import_paths(app, [folder], **options)
+    finally:
+        app.close()
+
+
+@pytest.fixture
+def reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The files an import reads (parses and replays), in order."""
+    seen: list[str] = []
+    original = replay.batch.read_for_import
+
+    def counted(path: Path, *args: Any, **kwargs: Any) -> FileRead:
+        seen.append(path.name)
+        return original(path, *args, **kwargs)
+
+    monkeypatch.setattr(replay.batch, "read_for_import", counted)
+    return seen
+
+
+def test_an_archive_imported_again_is_recognised_without_reading_a_file(tmp_path: Path, reads: list[str]) -> None:
+    folder = archive(tmp_path / "logs", 12)
+    db = tmp_path / "store.sqlite"
+    first = imported(db, folder, keep_games=True)
+    assert (first.stored, first.present) == (12, 0) and len(reads) == 12
+    reads.clear()
+    again = imported(db, folder, keep_games=True)
+    assert reads == []
+    assert (again.files, again.stored, again.present) == (12, 0, 12)
+    # The games are named as stored, with their players, for --tournament.
+    assert again.games == first.games
+    assert [key for key, _ in again.listed] == [key for key, _ in first.listed]
+
+
+def test_a_changed_file_is_read_again_and_compared_with_the_stored_match(tmp_path: Path, reads: list[str]) -> None:
+    folder = archive(tmp_path / "logs", 3)
+    db = tmp_path / "store.sqlite"
+    imported(db, folder)
+    target = folder / WIRE[1].name
+    # The same game in other bytes (a line break added): read, compared, found present.
+    target.write_bytes(target.read_bytes() + b"\n")
+    reads.clear()
+    same_game = imported(db, folder)
+    assert reads == [WIRE[1].name]
+    assert (same_game.stored, same_game.present, same_game.conflicts) == (0, 3, ())
+    # The same log id with another player's name: read, compared, a conflict; never recorded as
+    # imported, so the next import reads it again and names the conflict again.
+    data = target.read_bytes()
+    name = data.split(b'n0="', 1)[1].split(b'"', 1)[0]
+    target.write_bytes(data.replace(b'n0="' + name + b'"', b'n0="%41%6C%74%65%72%65%64"', 1))
+    for _ in range(2):
+        reads.clear()
+        changed = imported(db, folder)
+        assert reads == [WIRE[1].name]
+        assert len(changed.conflicts) == 1 and "stored with other players" in changed.conflicts[0].reason
+
+
+def test_the_same_bytes_under_other_import_options_are_read_again(tmp_path: Path, reads: list[str]) -> None:
+    folder = archive(tmp_path / "logs", 2)
+    db = tmp_path / "store.sqlite"
+    imported(db, folder)
+    reads.clear()
+    prefixed = imported(db, folder, key_prefix="club-")
+    assert sorted(reads) == sorted(p.name for p in WIRE[:2])
+    # Under another key, each is the same game as one stored: stored once, found as a duplicate.
+    assert prefixed.stored == 0 and len(prefixed.duplicates) == 2
+
+
+def test_a_recognised_file_reports_its_unsupported_games_and_warnings_again(tmp_path: Path, reads: list[str]) -> None:
+    # The special-rule logs of this folder (ratio, chip, sanma.xml: GO type 2113) are unsupported.
+    folder = CORPUS / "dnovikoff-tenhou" / "log" / "test_data"
+    db = tmp_path / "store.sqlite"
+    first = imported(db, folder)
+    assert len(first.unsupported) >= 4
+    reads.clear()
+    again = imported(db, folder)
+    assert reads == []
+    assert again.unsupported == first.unsupported
+    assert again.warnings == first.warnings
+    assert (again.stored, again.present) == (0, first.stored + first.present)
+
+
+def test_the_same_bytes_under_another_name_are_read_again(tmp_path: Path, reads: list[str]) -> None:
+    # A log without an id in it takes its key from the file's name: another name, another match.
+    folder = archive(tmp_path / "logs", 1)
+    db = tmp_path / "store.sqlite"
+    imported(db, folder)
+    (folder / "copy.mjlog").write_bytes((folder / WIRE[0].name).read_bytes())
+    reads.clear()
+    again = imported(db, folder)
+    assert reads == ["copy.mjlog"]
+    # Read under its own key, the copy is found to be the game stored already: stored once, said so.
+    assert again.stored == 0 and again.present == 2
+    assert again.duplicates == ((str(folder / "copy.mjlog"), "copy", WIRE[0].stem),)
