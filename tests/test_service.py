@@ -8,14 +8,20 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
+from domain.errors import InvalidRules
 from domain.rules import load_preset
 from domain.values import HandValue, Win, WinResult
 from projections.ledger import corrected_ledger, correction_marks
 from replay.app import HonbaApp
-from replay.service.shapes import ledger_data, log_data, state_data
+from replay.formats.record import export_record
+from replay.parsing import InputError
+from replay.service.checks import audit_failed, audit_match, check_targets
+from replay.service.rules import resolve_rules, rules_for_start
+from replay.service.shapes import check_data, ledger_data, log_data, state_data
 from replay.service.standings import standings_data
 from replay.tournaments import attach_all, catch_up, open_view, tournament_report
 
@@ -64,3 +70,79 @@ def test_the_standings_are_plain_data(app: HonbaApp) -> None:
     assert data["tournament"] == "night"
     assert [m["match"] for m in data["matches"]] == ["club-1"]
     assert {row["player"] for row in data["rows"]} == set(PLAYERS)
+
+
+# --- which rules a reference means: one function for every command --------------------------
+
+
+def test_a_rules_reference_names_a_preset() -> None:
+    assert resolve_rules("tenhou") is load_preset("tenhou")
+
+
+def test_a_rule_file_without_a_name_is_named_after_its_file(tmp_path: Path) -> None:
+    path = tmp_path / "club.toml"
+    path.write_text('base = "tenhou"\nstart_score = 30000\n', encoding="utf-8")
+    rules = resolve_rules(str(path))
+    assert rules.name == "club" and rules.start_score == 30000
+    assert rules.return_score == TENHOU.return_score
+
+
+def test_a_new_match_takes_the_rule_file_then_the_overrides(tmp_path: Path) -> None:
+    path = tmp_path / "club.toml"
+    path.write_text('name = "club rules"\nbase = "tenhou"\nstart_score = 30000\n', encoding="utf-8")
+    rules = rules_for_start("m-league", str(path), ["return_score=40000"])
+    assert (rules.name, rules.start_score, rules.return_score) == ("club rules", 30000, 40000)
+
+
+@pytest.mark.parametrize("ref", ["no-such-preset", "missing.toml"])
+def test_a_bad_rules_reference_is_a_clear_error_naming_it(ref: str, tmp_path: Path) -> None:
+    with pytest.raises(InvalidRules, match=ref.removesuffix(".toml")):
+        resolve_rules(ref if ref.endswith("preset") else str(tmp_path / ref))
+
+
+# --- check and audit return their findings; the command only presents them -----------------
+
+
+def test_check_of_the_whole_store_gives_each_match_and_the_store_chain(app: HonbaApp) -> None:
+    run = check_targets(lambda: app, [])
+    assert run.intact and run.store is not None
+    assert [c.name for c in run.checks] == ["club-1"]
+    data = check_data(run)
+    assert json.loads(json.dumps(data)) == data
+    assert data["checked"] == 1 and data["intact"] is True and data["store"]["intact"] is True
+
+
+def test_check_of_an_edited_record_file_finds_the_edit_without_opening_the_store(app: HonbaApp, tmp_path: Path) -> None:
+    path = tmp_path / "club-1.jsonl"
+    path.write_text(export_record(app.get_match("club-1")).replace("Ben", "Bob", 1), encoding="utf-8")
+
+    def no_store() -> HonbaApp:
+        raise AssertionError("a file check opened the store")
+
+    run = check_targets(no_store, [str(path)])
+    assert not run.intact and run.checks[0].problems
+
+
+def test_check_against_a_published_digest_takes_one_target(app: HonbaApp) -> None:
+    with pytest.raises(InputError, match="--against"):
+        check_targets(lambda: app, ["club-1", "club-2"], against="0" * 16)
+
+
+def test_audit_agrees_with_a_sheet_of_the_recorded_scores(app: HonbaApp, tmp_path: Path) -> None:
+    sheet = tmp_path / "sheet.csv"
+    # Ben's 3 han 30 fu ron on Ann is 3,900 (the Tenhou table): the claimed scores after the hand.
+    sheet.write_text("hand,Ann,Ben,Cho,Dai\nE1-0,21100,28900,25000,25000\n", encoding="utf-8")
+    report = audit_match(app, "club-1", sheet=sheet)
+    assert report.sheet is not None and report.sheet.first_difference is None
+    assert not audit_failed(report)
+
+
+def test_audit_fails_on_a_sheet_that_differs(app: HonbaApp, tmp_path: Path) -> None:
+    sheet = tmp_path / "sheet.csv"
+    sheet.write_text("hand,Ann,Ben,Cho,Dai\nE1-0,21000,29000,25000,25000\n", encoding="utf-8")
+    assert audit_failed(audit_match(app, "club-1", sheet=sheet))
+
+
+def test_audit_refuses_an_unknown_sheet_kind(app: HonbaApp) -> None:
+    with pytest.raises(InputError, match="sheet-kind"):
+        audit_match(app, "club-1", sheet_kind="totals")

@@ -19,7 +19,7 @@ import typer
 from domain.errors import RuleViolation
 from domain.match import Match
 from domain.progression import Fact
-from domain.rules import Ruleset, load_preset, parse_rule_text, preset_names, rules_diff
+from domain.rules import Ruleset, load_preset, preset_names, rules_diff
 from domain.scoring.payments import penalty_at
 from domain.values import (
     AbortiveDraw,
@@ -36,19 +36,10 @@ from projections.ledger import LedgerEntry, corrected_ledger, correction_marks
 from replay.app import DamagedMatch, HonbaApp
 from replay.cli.shell import ClientKey, app, err, guarded, guarded_match, out, rules_app, shell, warn_if_damaged
 from replay.formats.record import build_match, export_line_numbers, export_record, parse_record, unchained
-from replay.parsing import InputError, parse_override, parse_value, seat_of, seats_of
+from replay.parsing import InputError, parse_value, seat_of, seats_of
 from replay.render import json_text, ledger_csv, ledger_table, recorded_payments_lines, state_lines, status_table
+from replay.service.rules import resolve_rules, rules_for_start
 from replay.service.shapes import log_data, state_data
-
-
-def _rules(preset: str, rules_file: Path | None, overrides: list[str] | None) -> Ruleset:
-    if rules_file is not None:
-        rules = parse_rule_text(rules_file.read_text(encoding="utf-8"), source=str(rules_file))
-    else:
-        rules = load_preset(preset)
-    if overrides:
-        rules = rules.with_overrides(dict(parse_override(o) for o in overrides), source="--set")
-    return rules
 
 
 @app.command()
@@ -64,7 +55,7 @@ def start(
     """Start recording a match (with --key, a retry of the same start answers as the first time)."""
 
     def run() -> None:
-        ruleset = _rules(rules, rules_file, set_)
+        ruleset = rules_for_start(rules, None if rules_file is None else str(rules_file), set_)
         names = [p.strip() for p in players.split(",")]
         match = shell(ctx).app.start_match(
             key, names, ruleset, {"format": "honba", "entered": "cli"}, client_key=client_key
@@ -465,14 +456,6 @@ def rules_list() -> None:
         out.print(f"{name}: {load_preset(name).description}", markup=False, highlight=False)
 
 
-def _rules_ref(ref: str) -> Ruleset:
-    """A preset name, or the path of a TOML rule file."""
-    path = Path(ref)
-    if ref.endswith(".toml") or path.is_file():
-        return parse_rule_text(path.read_text(encoding="utf-8"), source=ref)
-    return load_preset(ref)
-
-
 @rules_app.command("show")
 def rules_show(preset: Annotated[str, typer.Argument(help="A preset name or a TOML rule file.")]) -> None:
     """Every rule value of a preset or rule file."""
@@ -480,7 +463,7 @@ def rules_show(preset: Annotated[str, typer.Argument(help="A preset name or a TO
     def run() -> None:
         from rich.table import Table
 
-        rules = _rules_ref(preset)
+        rules = resolve_rules(preset)
         table = Table(title=f"Rules: {preset} ({rules.description})" if rules.description else f"Rules: {preset}")
         table.add_column("rule", overflow="fold")
         table.add_column("value", overflow="fold")
@@ -501,7 +484,7 @@ def rules_diff_command(
     def run() -> None:
         from rich.table import Table
 
-        differences = rules_diff(_rules_ref(first), _rules_ref(second))
+        differences = rules_diff(resolve_rules(first), resolve_rules(second))
         table = Table(title=f"{first} vs {second}: {len(differences)} rule values differ")
         table.add_column("rule", overflow="fold")
         table.add_column(first, overflow="fold")
