@@ -70,7 +70,9 @@ def amend(
         match = application.get_match(key)
         if (result is None) == (not replacement):
             raise InputError("give the replacement as typed (win, draw, abort or penalty ...) or --result, one of them")
-        fact = _replacement(match, position, replacement or []) if result is None else _from_line(match, result)
+        fact = (
+            _replacement(match, position, replacement or []) if result is None else _from_line(match, position, result)
+        )
         application.amend(key, position, fact, by=by, reason=reason, client_key=client_key)
         out.print(f"Amended entry {position} of {key!r}; the original stays in the log.", markup=False)
 
@@ -101,7 +103,7 @@ def amend(
     guarded_match(ctx, key, run)
 
 
-def _from_line(match: Match, result: str) -> HandResult | Penalty:
+def _from_line(match: Match, position: int, result: str) -> HandResult | Penalty:
     """The replacement written as a record line (``--result``)."""
     try:
         data = json.loads(result)
@@ -109,7 +111,7 @@ def _from_line(match: Match, result: str) -> HandResult | Penalty:
         raise InputError(f"--result is not JSON ({exc.msg})") from None
     if not isinstance(data, dict):
         raise InputError("--result must be a record line: a JSON object")
-    replacement = fact_from_line(data, match.players, "--result")
+    replacement = fact_from_line(data, match.players, "--result", match.state_before(position), match.rules)
     if not isinstance(replacement, Penalty) and data.get("type") not in ("win", "draw", "abort"):
         raise InputError("--result must be a win, draw, abort or penalty line")
     return replacement  # type: ignore[return-value]

@@ -26,6 +26,7 @@ from domain.integrity import GENESIS, ChainProblem, Link, check_chain, digest_of
 from domain.match import Match
 from domain.progression import Fact
 from domain.rules import Ruleset, load_preset, preset_names
+from domain.scoring.payments import penalty_at
 from domain.values import (
     AbortiveDraw,
     DealPass,
@@ -33,6 +34,7 @@ from domain.values import (
     HandValue,
     MatchEnd,
     Penalty,
+    PenaltyShare,
     TableState,
     Win,
     WinFacts,
@@ -63,12 +65,29 @@ class MatchRecord:
     rules: Ruleset
     source: Mapping[str, Any]
     opening: TableState | None
-    facts: tuple[Fact, ...]
+    facts: tuple[Fact | PenaltyLine, ...]
     # Where each part was read, for messages: the start line and each fact's line.
     start_line: int = 1
     lines: tuple[int, ...] = ()
     corrections: tuple[RecordCorrection, ...] = ()
     chained: bool = False
+
+
+@attrs.frozen
+class PenaltyLine:
+    """A penalty line as written: what it leaves out (the amount, the share) the rules fill in at
+    the table where it is given, as for ``honba penalty`` (``domain.scoring.payments.penalty_at``:
+    the rules' chombo amount and share; a reverse mangan sized by who is dealer)."""
+
+    seat: int
+    amount: int | None
+    kind: str
+    share: str | None
+    note: str
+
+    def at(self, state: TableState, rules: Ruleset) -> Penalty:
+        """The penalty given at the table ``state`` under ``rules``."""
+        return penalty_at(self.seat, state, rules, amount=self.amount, kind=self.kind, share=self.share, note=self.note)
 
 
 @attrs.frozen
@@ -78,7 +97,7 @@ class RecordCorrection:
 
     line: int
     target: int | None
-    replacement: Fact | None
+    replacement: Fact | PenaltyLine | None
     by: str
     reason: str
     at: str | None = None
@@ -213,7 +232,7 @@ def _kind_name(tp: Any, name: str) -> str:
     return {int: f"a whole number {within}", float: "a number", bool: "true or false"}.get(tp, "text")
 
 
-def _fact(data: dict[str, Any], players: Sequence[str], where: str) -> Fact:
+def _fact(data: dict[str, Any], players: Sequence[str], where: str) -> Fact | PenaltyLine:
     kind = data.get("type")
     if kind == "win":
         _expect_keys(data, ("type", "wins", "riichi"), where)
@@ -242,18 +261,20 @@ def _fact(data: dict[str, Any], players: Sequence[str], where: str) -> Fact:
     if kind == "penalty":
         _expect_keys(data, ("type", "player", "amount", "kind", "share", "note"), where)
         amount = data.get("amount")
-        if not _whole(amount, MAX_POINTS):
-            raise RecordError(f"{where}: a penalty needs a whole 'amount' of points (at most {MAX_POINTS})")
-        try:
-            return Penalty(
-                _seat(data.get("player"), players, f"{where}.player"),
-                amount,
-                str(data.get("kind", "chombo")),
-                data.get("share", "to_others"),
-                str(data.get("note", "")),
+        if amount is not None and not _whole(amount, MAX_POINTS):
+            raise RecordError(
+                f"{where}: a penalty needs a whole 'amount' of points (at most {MAX_POINTS}), or none: the rules'"
             )
-        except ValueError:
-            raise RecordError(f"{where}: unknown penalty share {shown(data.get('share'))}") from None
+        share = data.get("share")
+        if share is not None and share not in {s.value for s in PenaltyShare}:
+            raise RecordError(f"{where}: unknown penalty share {shown(share)}")
+        return PenaltyLine(
+            _seat(data.get("player"), players, f"{where}.player"),
+            amount,
+            str(data.get("kind", "chombo")),
+            share,
+            str(data.get("note", "")),
+        )
     if kind == "end":
         _expect_keys(data, ("type", "reason"), where)
         try:
@@ -319,7 +340,7 @@ def _load_line(raw: str) -> Any:
 def parse_record(text: str, *, name: str = "<record>") -> MatchRecord:
     """Read a record file's text; errors name the file and the line."""
     header: MatchRecord | None = None
-    facts: list[Fact] = []
+    facts: list[Fact | PenaltyLine] = []
     lines: list[int] = []
     corrections: list[RecordCorrection] = []
     chained = _check_chain(text, name)
@@ -352,9 +373,16 @@ def parse_record(text: str, *, name: str = "<record>") -> MatchRecord:
     return attrs.evolve(header, facts=tuple(facts), lines=tuple(lines), corrections=tuple(corrections), chained=chained)
 
 
-def fact_from_line(data: dict[str, Any], players: Sequence[str], where: str) -> Fact:
-    """A result or penalty written as a record line (``{"type": "win", ...}``), read into a fact."""
-    return _fact(dict(data), players, where)
+def fact_from_line(data: dict[str, Any], players: Sequence[str], where: str, state: TableState, rules: Ruleset) -> Fact:
+    """A result or penalty written as a record line (``{"type": "win", ...}``), read into a fact;
+    a penalty is given at the table ``state`` under ``rules`` (what it leaves out, they fill in)."""
+    fact = _fact(dict(data), players, where)
+    if isinstance(fact, PenaltyLine):
+        try:
+            return fact.at(state, rules)
+        except HonbaError as exc:
+            raise RecordError(f"{where}: {exc}") from None
+    return fact
 
 
 def _correction(data: dict[str, Any], players: Sequence[str], where: str, number: int) -> RecordCorrection:
@@ -371,7 +399,7 @@ def _correction(data: dict[str, Any], players: Sequence[str], where: str, number
         if not isinstance(raw, dict):
             raise RecordError(f"{where}: 'replacement' must be a result or penalty line, or null to void")
         replacement = _fact(dict(raw), players, f"{where}.replacement")
-    if target is None and not isinstance(replacement, Penalty):
+    if target is None and not isinstance(replacement, PenaltyLine):
         raise RecordError(f"{where}: a correction without a target adds a penalty; give a penalty")
     at = data.get("at")
     if at is not None and not isinstance(at, str):
@@ -438,7 +466,7 @@ def build_match(record: MatchRecord, *, name: str = "<record>") -> Match:
     except HonbaError as exc:
         raise RecordError(f"{name}:{record.start_line}: {exc}") from None
     lines = record.lines if len(record.lines) == len(record.facts) else tuple(range(2, 2 + len(record.facts)))
-    steps: list[tuple[int, Fact | RecordCorrection]] = [*zip(lines, record.facts, strict=True)]
+    steps: list[tuple[int, Fact | PenaltyLine | RecordCorrection]] = [*zip(lines, record.facts, strict=True)]
     steps += [(c.line, c) for c in record.corrections]
     position_of_line: dict[int, int] = {}
     hands = 0
@@ -451,7 +479,9 @@ def build_match(record: MatchRecord, *, name: str = "<record>") -> Match:
                 _apply_correction(match, step, position_of_line)
                 continue
             hands += 1
-            if isinstance(step, Penalty):
+            if isinstance(step, PenaltyLine):
+                match.penalise(step.at(match.state, match.rules))
+            elif isinstance(step, Penalty):
                 match.penalise(step)
             elif isinstance(step, MatchEnd):
                 match.end(step.reason)
@@ -466,8 +496,9 @@ def build_match(record: MatchRecord, *, name: str = "<record>") -> Match:
 
 def _apply_correction(match: Match, correction: RecordCorrection, position_of_line: Mapping[int, int]) -> None:
     if correction.target is None:
-        assert isinstance(correction.replacement, Penalty)
-        match.add_penalty(correction.replacement, by=correction.by, reason=correction.reason, at=correction.at)
+        assert isinstance(correction.replacement, PenaltyLine)
+        penalty = correction.replacement.at(match.state, match.rules)
+        match.add_penalty(penalty, by=correction.by, reason=correction.reason, at=correction.at)
         return
     if correction.target not in position_of_line:
         raise RecordError(f"line {correction.target} holds no result or penalty to correct")
@@ -477,7 +508,11 @@ def _apply_correction(match: Match, correction: RecordCorrection, position_of_li
     elif isinstance(correction.replacement, DealPass | MatchEnd):
         raise RecordError("only results and penalties can be corrected")
     else:
-        match.amend(position, correction.replacement, by=correction.by, reason=correction.reason, at=correction.at)
+        replacement = correction.replacement
+        if isinstance(replacement, PenaltyLine):
+            # The penalty replaced was given at the table before it: the new one is sized there.
+            replacement = replacement.at(match.state_before(position), match.rules)
+        match.amend(position, replacement, by=correction.by, reason=correction.reason, at=correction.at)
 
 
 def _names(seats: Iterable[int], players: Sequence[str]) -> list[str]:
