@@ -1,17 +1,16 @@
-"""honba's record file: JSON Lines a person can write by hand.
+"""Reading a record file: its lines into domain values (``parse_record``), and those replayed
+into a Match in memory (``build_match``); every error names the file and the line.
 
-The first line starts the match (key, players in seat order, rules preset and
-overrides); every later line is one hand result, penalty or early end, in the
-order they happened. Deal passes and the automatic end of the match are not
-written: the rules decide them when the file is loaded. ``docs/record-format.md``
-is the reference.
+The first line starts the match (key, players in seat order, rules preset and overrides); every
+later line is one hand result, penalty, early end or correction, in the order they happened. Deal
+passes and the automatic end are not written: the rules decide them when the file is loaded.
+``docs/record-format.md`` is the reference.
 """
 
 from __future__ import annotations
 
 import json
 import math
-import re
 import types
 from collections.abc import Iterable, Mapping, Sequence
 from enum import Enum
@@ -19,13 +18,12 @@ from typing import Any, Literal, TypeGuard, Union, get_args, get_origin
 
 import attrs
 
-from domain.amendments import AUTOMATIC_ENDS, early_end_reason
-from domain.codec import DecodeError, from_data, to_data
+from domain.amendments import early_end_reason
+from domain.codec import DecodeError, from_data
 from domain.errors import HonbaError
-from domain.integrity import GENESIS, ChainProblem, Link, check_chain, digest_of
 from domain.match import Match
 from domain.progression import Fact
-from domain.rules import Ruleset, load_preset, preset_names
+from domain.rules import Ruleset, load_preset
 from domain.scoring.payments import penalty_at
 from domain.values import (
     AbortiveDraw,
@@ -40,14 +38,27 @@ from domain.values import (
     WinFacts,
     WinResult,
 )
-from replay.formats.logmodel import load_json, shown
+from replay.formats.logmodel import shown
+from replay.formats.record.chain import check_record_text, load_line, record_lines
 
 # A win line spells its hand value flat: every field of HandValue (han, fu, dora, limit, ...).
+VALUE_KEYS = tuple(f.name for f in attrs.fields(HandValue))
+
+
 VALUE_KEYS = tuple(f.name for f in attrs.fields(HandValue))
 # Bounds on the numbers of a record file, far above any real match: a hand of 64 doubles or
 # faan is already astronomical, and a score beyond a hundred million is no game's.
 MAX_POINTS = 100_000_000
+
+
+MAX_POINTS = 100_000_000
 MAX_COUNT = 10_000
+
+
+MAX_COUNT = 10_000
+FIELD_BOUNDS = {"faan": 64, "doubles": 64}
+
+
 FIELD_BOUNDS = {"faan": 64, "doubles": 64}
 POINT_FIELDS = frozenset({"points", "scores", "deposits", "penalties", "loser_scores", "final_points"})
 
@@ -300,43 +311,6 @@ def _rules(data: Mapping[str, Any], where: str) -> Ruleset:
         raise RecordError(str(exc)) from None
 
 
-# How deep a record line's arrays and objects may nest: a line needs a handful of levels;
-# a deeper one (a ``source`` nested hundreds deep) would exhaust the stack further on.
-RECORD_DEEPEST = 32
-# What ``dump_line`` escapes although JSON allows it raw: characters that readers other than
-# honba's (``str.splitlines``, editors, terminals) take for a line break or act on.
-_LINE_BREAKING = re.compile("[\x7f-\x9f\u2028\u2029]")
-
-
-def record_lines(text: str) -> list[str]:
-    """A record file's lines, exactly as the file holds them: split on newlines only (a
-    ``\\r`` before one is dropped), blank lines kept, no line for the newline ending the file.
-
-    Only ``\\n`` ends a line: the other characters ``str.splitlines`` breaks on (U+2028,
-    U+0085, form feed) may stand inside a name or a note, and must not move a line.
-    """
-    text = text.removeprefix("\ufeff")  # a BOM some editors write before the first line
-    lines = [line.removesuffix("\r") for line in text.split("\n")]
-    if lines and lines[-1] == "":
-        lines.pop()
-    return lines
-
-
-def _load_line(raw: str) -> Any:
-    """One line's JSON, refusing nesting deeper than a record line has any use for."""
-    data = load_json(raw)
-    stack: list[tuple[Any, int]] = [(data, 1)]
-    while stack:
-        value, depth = stack.pop()
-        if depth > RECORD_DEEPEST:
-            raise json.JSONDecodeError(f"nested more than {RECORD_DEEPEST} deep", raw, 0)
-        if isinstance(value, dict):
-            stack.extend((v, depth + 1) for v in value.values())
-        elif isinstance(value, list):
-            stack.extend((v, depth + 1) for v in value)
-    return data
-
-
 def parse_record(text: str, *, name: str = "<record>") -> MatchRecord:
     """Read a record file's text; errors name the file and the line."""
     header: MatchRecord | None = None
@@ -349,7 +323,7 @@ def parse_record(text: str, *, name: str = "<record>") -> MatchRecord:
         if not line.strip():
             continue
         try:
-            data = _load_line(line)
+            data = load_line(line)
         except json.JSONDecodeError as exc:
             raise RecordError(f"{where}: not valid JSON ({exc.msg})") from None
         if not isinstance(data, dict):
@@ -513,243 +487,3 @@ def _apply_correction(match: Match, correction: RecordCorrection, position_of_li
             # The penalty replaced was given at the table before it: the new one is sized there.
             replacement = replacement.at(match.state_before(position), match.rules)
         match.amend(position, replacement, by=correction.by, reason=correction.reason, at=correction.at)
-
-
-def _names(seats: Iterable[int], players: Sequence[str]) -> list[str]:
-    return [players[s] for s in seats]
-
-
-def _win_data(win: Win, players: Sequence[str]) -> dict[str, Any]:
-    out: dict[str, Any] = {"winner": players[win.winner]}
-    if win.discarder is not None:
-        out["from"] = players[win.discarder]
-    out.update(to_data(win.value))
-    if win.liable is not None:
-        out["pao"] = players[win.liable]
-    facts = to_data(win.facts)
-    for penalty in facts.get("penalties", []):
-        penalty["payer"] = players[penalty["payer"]]
-    if facts:
-        out["facts"] = facts
-    if win.loser_scores:
-        out["loser_scores"] = list(win.loser_scores)
-    return out
-
-
-def fact_line(fact: Fact, players: Sequence[str]) -> dict[str, Any] | None:
-    """One record line for a fact; None for facts the file does not hold (deal passes, automatic ends)."""
-    if isinstance(fact, WinResult):
-        out: dict[str, Any] = {"type": "win", "wins": [_win_data(w, players) for w in fact.wins]}
-        if fact.riichi:
-            out["riichi"] = _names(fact.riichi, players)
-        return out
-    if isinstance(fact, ExhaustiveDraw):
-        out = {"type": "draw", "ready": _names(fact.ready, players)}
-        if fact.riichi:
-            out["riichi"] = _names(fact.riichi, players)
-        if fact.nagashi:
-            out["nagashi"] = _names(fact.nagashi, players)
-        return out
-    if isinstance(fact, AbortiveDraw):
-        out = {"type": "abort", "kind": fact.kind.value}
-        if fact.riichi:
-            out["riichi"] = _names(fact.riichi, players)
-        if fact.kongs:
-            out["kongs"] = _names(fact.kongs, players)
-        return out
-    if isinstance(fact, Penalty):
-        out = {"type": "penalty", "player": players[fact.seat], "amount": fact.amount, "kind": fact.kind}
-        out["share"] = fact.share.value
-        if fact.note:
-            out["note"] = fact.note
-        return out
-    if isinstance(fact, MatchEnd):
-        return None if fact.reason in AUTOMATIC_ENDS else {"type": "end", "reason": fact.reason}
-    return None
-
-
-def rules_reference(rules: Ruleset) -> tuple[str, dict[str, Any]]:
-    """A preset name and the overrides that turn it into these rules."""
-    base = rules.name if rules.name in preset_names() else "tenhou"
-    preset = load_preset(base).to_dict()
-    mine = rules.to_dict()
-    return base, {k: v for k, v in mine.items() if preset.get(k) != v}
-
-
-def dump_line(data: Mapping[str, Any]) -> str:
-    """One record line, in the canonical spelling export writes: UTF-8 as is, but a line or
-    paragraph separator (or a C1 control) inside a name or note written as a ``\\u`` escape, so
-    that every reader sees one line (the digests are over the decoded content: unchanged)."""
-    return _LINE_BREAKING.sub(lambda m: f"\\u{ord(m.group()):04x}", json.dumps(data, ensure_ascii=False))
-
-
-def export_record(match: Match, facts: Iterable[Fact] | None = None, *, damage: str | None = None) -> str:
-    """The record file of a stored match, corrections included, with its chain and seal.
-
-    Import it and it gives the same match. Each line names the digest of the line
-    before it (``prior``) and the last line seals the count and the head digest, so
-    ``honba check FILE`` finds any line edited, removed, moved or added later.
-    (``facts`` is accepted for callers that pass the history; the match's own log is used.)
-    ``damage``, for a match whose chain did not check in the store, is written in the seal
-    line, so that the file is never a clean-looking chain over a changed history.
-    """
-    preset, overrides = rules_reference(match.rules)
-    start: dict[str, Any] = {"type": "start", "key": match.key, "players": list(match.players), "rules": preset}
-    if overrides:
-        start["overrides"] = overrides
-    if match.source:
-        start["source"] = match.source
-    if match.opening:
-        start["opening"] = match.opening
-    lines: list[dict[str, Any]] = [start]
-    line_of_position: dict[int, int] = {}
-    corrections = dict(match.correction_log)
-    entries = {position: fact for position, fact in match.history}
-    for position in sorted({*entries, *corrections}):
-        correction = corrections.get(position)
-        if correction is not None:
-            lines.append(_correction_line(correction, match.players, line_of_position))
-        else:
-            line = fact_line(entries[position], match.players)
-            if line is None:
-                continue
-            lines.append(line)
-        line_of_position[position] = len(lines)
-    return "".join(dump_line(line) + "\n" for line in chain_lines(lines, damage=damage))
-
-
-def export_line_numbers(match: Match) -> dict[int, int]:
-    """The line each entry of the match's log has in the file ``export_record`` writes, by
-    position (deal passes and the ends the rules decided have no line): ``honba log`` shows
-    them beside the positions, so that a file and the log name entries alike."""
-    corrections = dict(match.correction_log)
-    entries = dict(match.history)
-    numbers: dict[int, int] = {}
-    line = 1  # the start line
-    for position in sorted({*entries, *corrections}):
-        if position in corrections or fact_line(entries[position], match.players) is not None:
-            line += 1
-            numbers[position] = line
-    return numbers
-
-
-def _correction_line(correction: Any, players: Sequence[str], line_of_position: Mapping[int, int]) -> dict[str, Any]:
-    target = None if correction.target is None else line_of_position[correction.target]
-    replacement = None if correction.replacement is None else fact_line(correction.replacement, players)
-    return {
-        "type": "correction",
-        "target": target,
-        "replacement": replacement,
-        "by": correction.by,
-        "reason": correction.reason,
-        "at": correction.at,
-    }
-
-
-def chain_lines(lines: Sequence[Mapping[str, Any]], *, damage: str | None = None) -> list[dict[str, Any]]:
-    """The lines with the chain: each names the digest of the one before; then the seal line
-    (carrying ``damage``, what did not check in the store, when there is any)."""
-    chained: list[dict[str, Any]] = []
-    prior = GENESIS
-    for line in lines:
-        linked = {**line, "prior": prior}
-        chained.append(linked)
-        prior = digest_of(linked)
-    seal: dict[str, Any] = {"type": "seal", "lines": len(chained), "head": prior}
-    if damage is not None:
-        seal["damaged"] = damage
-    chained.append(seal)
-    return chained
-
-
-def unchained(text: str) -> str:
-    """A record file without its chain: no ``prior`` fields, no seal line (for editing by hand)."""
-    out = []
-    for raw in record_lines(text):
-        if not raw.strip():
-            continue
-        data = json.loads(raw)
-        if isinstance(data, dict):
-            if data.get("type") == "seal":
-                continue
-            data.pop("prior", None)
-        out.append(dump_line(data) + "\n")
-    return "".join(out)
-
-
-def check_record_text(text: str, *, name: str) -> FileCheck:
-    """Check a record file's chain: every line names the digest of the line before, and the
-    seal line counts the lines and names the head digest. A file without any chain (written by
-    hand) has nothing to check. Problems are named by their line in the file."""
-    lines: list[dict[str, Any] | None] = []
-    numbers: list[int] = []  # the file line of each non-blank line
-    unreadable: dict[int, str] = {}
-    problems: list[ChainProblem] = []
-    blank: list[int] = []
-    for number, raw in enumerate(record_lines(text), start=1):
-        if not raw.strip():
-            blank.append(number)
-            continue
-        try:
-            data = _load_line(raw)
-        except json.JSONDecodeError as exc:
-            data, unreadable[len(lines) + 1] = None, f"not JSON ({exc.msg})"
-        else:
-            if not isinstance(data, dict):
-                # (``null`` included: every line that is not an object is named as such)
-                data, unreadable[len(lines) + 1] = None, "not a JSON object"
-        lines.append(data)
-        numbers.append(number)
-    seal = lines.pop() if lines and lines[-1] is not None and lines[-1].get("type") == "seal" else None
-    if seal is None and not any(line is not None and "prior" in line for line in lines):
-        # Nothing to check is no evidence that nothing changed: the check says it could not be made.
-        why = "the file carries no chain (no 'prior' fields, no seal line): it could not be checked"
-        return FileCheck(name, len(lines), GENESIS, (ChainProblem(0, "unchained", why),), chained=False)
-    links: list[Link] = []
-    for i, line in enumerate(lines, start=1):
-        if line is None:
-            # An unreadable line is taken to follow the line before it, so that only it is named.
-            problems.append(ChainProblem(i, "altered", unreadable[i]))
-            links.append(Link(i, f"unreadable-{i}", links[-1].digest if links else GENESIS))
-        else:
-            links.append(Link(i, digest_of(line), str(line.get("prior", ""))))
-    sealed = None
-    if seal is None:
-        problems.append(ChainProblem(len(lines), "unsealed", "the seal line at the end is missing"))
-    else:
-        count, head = seal.get("lines"), seal.get("head")
-        sealed = (count if isinstance(count, int) else 0, head if isinstance(head, str) else "")
-    problems += check_chain(links, sealed=sealed, noun="line")
-    if seal is not None and "damaged" in seal:
-        detail = f"exported with --force from a store where the match did not check: {seal['damaged']}"
-        problems.append(ChainProblem(len(lines) + 1, "damaged", detail))
-
-    def in_file(position: int) -> int:
-        return numbers[position - 1] if 1 <= position <= len(numbers) else position
-
-    found: dict[tuple[int, str], ChainProblem] = {}
-    # The chain covers the file's exact lines: a blank line honba did not write is one added.
-    for number in blank:
-        found[(number, "inserted")] = ChainProblem(number, "inserted", "a blank line the chain does not include")
-    for problem in problems:
-        found.setdefault(
-            (in_file(problem.position), problem.kind), attrs.evolve(problem, position=in_file(problem.position))
-        )
-    head = links[-1].digest if links else GENESIS
-    problems = sorted(found.values(), key=lambda p: p.position)
-    return FileCheck(
-        name, len(lines), head, tuple(problems), chained=True, digests=tuple(link.digest for link in links)
-    )
-
-
-@attrs.frozen
-class FileCheck:
-    """The integrity of a record file: its lines, head digest and the problems found."""
-
-    name: str
-    lines: int
-    head: str
-    problems: tuple[ChainProblem, ...]
-    chained: bool = True
-    # The digest of every line, in order: a published head digest is looked for among them.
-    digests: tuple[str, ...] = ()
