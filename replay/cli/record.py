@@ -35,7 +35,6 @@ from domain.values import (
 from projections.ledger import LedgerEntry, corrected_ledger, correction_marks
 from replay.app import DamagedMatch, HonbaApp
 from replay.cli.shell import ClientKey, app, err, guarded, guarded_match, out, rules_app, shell, warn_if_damaged
-from replay.formats.record import build_match, export_line_numbers, export_record, parse_record, unchained
 from replay.parsing import InputError, parse_value, seat_of, seats_of
 from replay.render import json_text, ledger_csv, ledger_table, recorded_payments_lines, state_lines, status_table
 from replay.service.rules import resolve_rules, rules_for_start
@@ -356,6 +355,8 @@ def log(
             sys.stdout.write(ledger_csv(match.players, entries))
             return
         marks = correction_marks(match.history, match.corrections, match.corrected_steps())
+        from replay.formats.record import export_line_numbers  # not loaded by the recording commands
+
         lines = export_line_numbers(match)
         if as_json or fmt == "json":
             print(json_text({"match": key, **log_data(match.players, entries, marks, lines)}))
@@ -437,8 +438,12 @@ def export(
 
             text = export_tenhou_json(match)
         else:
+            from replay.formats.record import export_record
+
             text = export_record(match, damage=damage)
         if plain and fmt == "record":
+            from replay.formats.record import unchained
+
             text = unchained(text)
         if output is None:
             sys.stdout.write(text)
@@ -511,6 +516,8 @@ def demo(
         if db is None:
             db = str(Path(tempfile.mkdtemp(prefix="honba-demo-")) / "demo.sqlite")
         application = HonbaApp.open(db)
+        from replay.formats.record import build_match, parse_record
+
         record = parse_record(DEMO_RECORD.read_text(encoding="utf-8"), name="demo")
         stored = application.store_whole(build_match(record, name="demo"))
         verb = "Recorded" if stored else "Found (already stored)"
