@@ -20,6 +20,7 @@ from replay.app import HonbaApp
 from replay.formats.record import export_record
 from replay.parsing import InputError
 from replay.service.checks import audit_failed, audit_match, check_targets
+from replay.service.matches import log_json, match_log, status_data
 from replay.service.rules import resolve_rules, rules_for_start
 from replay.service.shapes import check_data, ledger_data, log_data, state_data
 from replay.service.standings import standings_data
@@ -146,3 +147,24 @@ def test_audit_fails_on_a_sheet_that_differs(app: HonbaApp, tmp_path: Path) -> N
 def test_audit_refuses_an_unknown_sheet_kind(app: HonbaApp) -> None:
     with pytest.raises(InputError, match="sheet-kind"):
         audit_match(app, "club-1", sheet_kind="totals")
+
+
+# --- a stored match's status and log, as honba status and honba log --json print them ------------
+
+
+def test_the_status_names_the_match_and_its_table(app: HonbaApp) -> None:
+    data = status_data("club-1", app.get_match("club-1"))
+    assert json.loads(json.dumps(data)) == data
+    assert data["match"] == "club-1" and data["end_rejudged"] == []
+    assert data["scores"] == {"Ann": 21100, "Ben": 28900, "Cho": 25000, "Dai": 25000}
+
+
+def test_the_log_gives_each_hand_its_line_in_the_exported_file_and_marks_a_void(app: HonbaApp) -> None:
+    app.record("club-1", WinResult((Win(2, HandValue(han=1, fu=30), discarder=3),)))
+    app.void("club-1", 4, by="Eve (referee)", reason="wrong winner")  # 3 is the deal pass after Ben's win
+    match = app.get_match("club-1")
+    data = log_json("club-1", match, match_log(match))
+    assert json.loads(json.dumps(data)) == data
+    # The start is line 1 of the file; Ben's win line 2; Cho's (voided) line 3.
+    assert [hand["line"] for hand in data["hands"]] == [2]
+    assert [(v["line"], v["correction"]["reason"]) for v in data["voided"]] == [(3, "wrong winner")]

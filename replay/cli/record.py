@@ -32,13 +32,13 @@ from domain.values import (
     WinFacts,
     WinResult,
 )
-from projections.ledger import LedgerEntry, corrected_ledger, correction_marks
+from projections.ledger import LedgerEntry, corrected_ledger
 from replay.app import DamagedMatch, HonbaApp
 from replay.cli.shell import ClientKey, app, err, guarded, guarded_match, out, rules_app, shell, warn_if_damaged
 from replay.parsing import InputError, parse_value, seat_of, seats_of
 from replay.render import json_text, ledger_csv, ledger_table, recorded_payments_lines, state_lines, status_table
+from replay.service.matches import log_json, match_log, status_data
 from replay.service.rules import resolve_rules, rules_for_start
-from replay.service.shapes import log_data, state_data
 
 
 @app.command()
@@ -315,17 +315,16 @@ def status(
 
     def run() -> None:
         application = shell(ctx).app
-        match, facts = application.facts(key)
-        warn_if_damaged(application, key)
-        state = _state(match, facts)
+        match = application.get_match(key)
+        # Computed before the warning: a match too damaged to fold fails in one line, not two.
+        data = status_data(key, match)
         judgements = match.end_judgements()
+        warn_if_damaged(application, key)
         if as_json:
-            data = {"match": key, **state_data(match.players, state, match.rules)}
-            data["end_rejudged"] = [attrs.asdict(j) for j in judgements]
             print(json_text(data))
             return
         out.print(f"Match {key!r} ({match.rules.name})", markup=False, highlight=False)
-        _print_status(match.players, state, match.rules)
+        _print_status(match.players, match.fold(), match.rules)
         for judgement in judgements:
             out.print(f"End re-judged at {judgement.hand}: {judgement.describe()}", markup=False, highlight=False)
         _print_heads(application, match)
@@ -348,21 +347,17 @@ def log(
         if fmt not in ("table", "json", "csv"):
             raise InputError(f"--format must be table, json or csv, not {fmt!r}")
         application = shell(ctx).app
-        match, facts = application.facts(key)
+        match = application.get_match(key)
+        history = match_log(match)  # before the warning, as in status
         warn_if_damaged(application, key)
-        entries = _ledger(match, facts)
         if fmt == "csv":
-            sys.stdout.write(ledger_csv(match.players, entries))
+            sys.stdout.write(ledger_csv(match.players, list(history.entries)))
             return
-        marks = correction_marks(match.history, match.corrections, match.corrected_steps())
-        from replay.formats.record import export_line_numbers  # not loaded by the recording commands
-
-        lines = export_line_numbers(match)
         if as_json or fmt == "json":
-            print(json_text({"match": key, **log_data(match.players, entries, marks, lines)}))
+            print(json_text(log_json(key, match, history)))
             return
         title = f"Ledger of {key} ({match.rules.name})"
-        out.print(ledger_table(match.players, entries, title, marks=marks, lines=lines))
+        out.print(ledger_table(match.players, list(history.entries), title, marks=history.marks, lines=history.lines))
 
     guarded_match(ctx, key, run)
 
