@@ -17,6 +17,7 @@ from domain.rules import load_preset
 from domain.values import HandValue, Win, WinResult
 from projections.ledger import corrected_ledger, correction_marks
 from replay.app import HonbaApp
+from replay.batch import verify_paths
 from replay.formats.record import export_record
 from replay.parsing import InputError
 from replay.service.checks import audit_failed, audit_match, check_targets
@@ -168,3 +169,22 @@ def test_the_log_gives_each_hand_its_line_in_the_exported_file_and_marks_a_void(
     # The start is line 1 of the file; Ben's win line 2; Cho's (voided) line 3.
     assert [hand["line"] for hand in data["hands"]] == [2]
     assert [(v["line"], v["correction"]["reason"]) for v in data["voided"]] == [(3, "wrong winner")]
+
+
+# --- verify decides its own outcome; the command only presents it ------------------------------
+
+CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+
+
+def test_verify_of_a_real_log_that_agrees_is_a_success() -> None:
+    run = verify_paths([CORPUS / "dnovikoff-tenhou" / "log" / "test_data" / "bug2.xml"])
+    assert run.reports and run.hands == run.hands_agreeing > 0
+    assert run.exit_code == 0
+
+
+def test_verify_of_a_file_that_cannot_be_read_says_so(tmp_path: Path) -> None:
+    path = tmp_path / "broken.xml"
+    path.write_text("<mjloggm ver", encoding="utf-8")
+    run = verify_paths([path])
+    assert run.unreadable and run.exit_code == 2
+    assert run.as_dict()["unreadable"][0]["file"].endswith("broken.xml")

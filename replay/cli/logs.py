@@ -177,7 +177,5 @@ def verify(
     for item in run.unreadable:
         # Each file that could not be read, on stderr in one line, as import reports it.
         err.print(f"honba: {item.message}", markup=False, highlight=False)
-    if run.unreadable:
-        raise typer.Exit(2)
-    if any(r.disagreements for r in run.reports):
-        raise typer.Exit(1)
+    if run.exit_code:
+        raise typer.Exit(run.exit_code)
