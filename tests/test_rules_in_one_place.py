@@ -148,11 +148,6 @@ def test_a_reverse_mangan_in_a_record_file_is_sized_by_who_deals_same_as_honba_p
     assert dealer == _command_penalty(tmp_path, monkeypatch, "tenhou", "Ann")
 
 
-def test_a_record_file_refuses_a_reverse_mangan_of_another_size_naming_the_line() -> None:
-    with pytest.raises(RecordError, match=r"f\.jsonl:2: .*reverse mangan here is 8000"):
-        _record_penalty("tenhou", {"type": "penalty", "player": "Ben", "amount": 6000, "share": "reverse_mangan"})
-
-
 # Choice-valued rules: one list of values, the field's type and the rule file's check.
 
 

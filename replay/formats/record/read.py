@@ -97,7 +97,11 @@ class PenaltyLine:
     note: str
 
     def at(self, state: TableState, rules: Ruleset) -> Penalty:
-        """The penalty given at the table ``state`` under ``rules``."""
+        """The penalty given at the table ``state`` under ``rules``. A line that gives both its
+        amount and its share is the penalty as recorded (what ``export_record`` writes: a
+        reverse mangan's amount then only records the total), so a file always imports back."""
+        if self.amount is not None and self.share is not None:
+            return Penalty(self.seat, self.amount, self.kind, self.share, self.note)
         return penalty_at(self.seat, state, rules, amount=self.amount, kind=self.kind, share=self.share, note=self.note)
 
 
