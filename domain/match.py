@@ -337,7 +337,7 @@ class Match(Aggregate):
         if self.seen(client_key, "record", MatchEnd(reason.strip())):
             return
         self._check_open()
-        # The one rule of which early ends exist (also the record file's, replay/formats/record.py).
+        # The one rule of which early ends exist (also the record file's, replay/formats/record/read.py).
         self._end(early_end_reason(reason), client_key=client_key)
 
     # Corrections: new events that say what they replace; the original stays in the log.

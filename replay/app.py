@@ -18,9 +18,7 @@ from __future__ import annotations
 import contextlib
 import getpass
 import os
-import random
 import re
-import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final
@@ -46,9 +44,9 @@ from domain.match import Match, MatchContent, match_content, match_content_and_e
 from domain.progression import Fact
 from domain.rules import Ruleset
 from domain.values import HandResult, Penalty, TableState, without_details
-from replay.formats.record import entry_numbers
 from replay.identity import GameIdentity, ImportedFile, file_record_id, game_fingerprint, identity_id
 from replay.seal import STORE_CHAIN_ID, Seal, StoreChain, link, seal_id
+from replay.service.retry import OPEN_TRIES, TRIES, retrying
 
 DB_ENV = "HONBA_DB"
 MEMORY = ":memory:"
@@ -57,10 +55,7 @@ POSTGRES = "eventsourcing.postgres"
 POSTGRES_RECORDER = "replay.store.pgstore:HonbaPostgresRecorder"
 POSTGRES_URL_FORM = "postgresql://user:password@host:port/dbname"
 # Opening a new PostgreSQL store from several processes at once: their CREATE statements race.
-OPEN_TRIES = 6
 CREATE_RACES = ("concurrently updated", "already exists", "deadlock detected")
-# How many times a command with a client key is tried when another process saved first.
-TRIES = 8
 
 
 class MatchNotFound(HonbaError):
@@ -95,11 +90,6 @@ class ValueTranscoding(Transcoding):
 
     def decode(self, data: Any) -> Any:
         return from_data(self.type, data)
-
-
-def _pause(attempt: int) -> None:
-    """A short, growing, jittered pause before trying a save again."""
-    time.sleep(min(0.4, 0.02 * 2**attempt) * (0.5 + random.random()))
 
 
 def _unreadable(key: str, why: object) -> str:
@@ -394,18 +384,18 @@ class HonbaApp(Application[UUID]):
         """Open the store named by ``db`` (a path, ``:memory:`` or a PostgreSQL URL), see ``persistence_env``."""
         env = persistence_env(db)
         _check_postgres(env)
-        for attempt in range(1, OPEN_TRIES + 1):
-            try:
-                return cls(env=env)
-            except Exception as exc:  # the library raises several kinds; all mean the same to a user
-                reason = " ".join(str(exc).split()) or type(exc).__name__
-                # Processes opening a new PostgreSQL store at once race to create its tables.
-                if attempt < OPEN_TRIES and any(race in reason for race in CREATE_RACES):
-                    time.sleep(0.05 * attempt * (0.5 + random.random()))
-                    continue
-                named = db or os.environ.get(DB_ENV) or env.get("POSTGRES_DBNAME") or str(default_db_path())
-                raise StoreError(f"cannot open the store {redact(named)}: {reason}") from None
-        raise AssertionError("unreachable")  # pragma: no cover
+        try:
+            # Processes opening a new PostgreSQL store at once race to create its tables: try again.
+            return retrying(
+                lambda _attempt: cls(env=env),
+                conflict=Exception,
+                again=lambda exc: any(race in str(exc) for race in CREATE_RACES),
+                tries=OPEN_TRIES,
+            )
+        except Exception as exc:  # the library raises several kinds; all mean the same to a user
+            reason = " ".join(str(exc).split()) or type(exc).__name__
+            named = db or os.environ.get(DB_ENV) or env.get("POSTGRES_DBNAME") or str(default_db_path())
+            raise StoreError(f"cannot open the store {redact(named)}: {reason}") from None
 
     def register_transcodings(self, transcoder: JSONTranscoder) -> None:
         super().register_transcodings(transcoder)
@@ -439,10 +429,10 @@ class HonbaApp(Application[UUID]):
         from replay.integrity import check_match, read_store_chain  # they read the store through this application
 
         found = None
-        for attempt in range(3):
+        for look in range(3):
             # The store chain is read only when the match's own chain or seal finds something: it
             # tells a seal row removed from a genuine event inserted, and names a rollback.
-            store = read_store_chain(self) if attempt else None
+            store = read_store_chain(self) if look else None
             check = check_match(self, match_id(key), key, store)
             problems = check.problems
             if not problems or (check.events == 0 and not check.sealed):
@@ -588,6 +578,8 @@ class HonbaApp(Application[UUID]):
         match = self._command(
             key, lambda match: voided.append(match.undo(by=by, reason=reason, client_key=client_key)), client_key
         )
+        from replay.formats.record import entry_numbers  # not loaded by the recording commands
+
         number = entry_numbers(match).number(voided[-1])
         assert number is not None  # undo voids a result, a penalty or a correction: each has its line
         return match, number
@@ -596,6 +588,8 @@ class HonbaApp(Application[UUID]):
         """The table the entry numbered ``entry`` was played on, with the scores as corrected (for
         a correction, the table of the entry it comes down to)."""
         match = self.get_match(key)
+        from replay.formats.record import entry_numbers  # not loaded by the recording commands
+
         return match.state_before(entry_numbers(match).position(entry))
 
     def add_penalty(self, key: str, penalty: Penalty, *, by: str, reason: str, client_key: str | None = None) -> Match:
@@ -612,22 +606,20 @@ class HonbaApp(Application[UUID]):
         growing, jittered pause: the key makes the retry safe (if the other process recorded this
         very command, the retry records nothing). A command without a key is not retried.
         """
-        for attempt in range(1, TRIES + 1):
+
+        def once(_attempt: int) -> Match:
             match = self.sound_match(key)
             command(match)
-            if not match.pending_events:
-                return match
-            try:
+            if match.pending_events:
                 self._save(match)
-            except StoreConflict as conflict:
-                if client_key is None:
-                    raise
-                if attempt == TRIES:
-                    raise StoreConflict(f"{conflict} (tried {TRIES} times)") from None
-                time.sleep(min(0.4, 0.02 * 2**attempt) * (0.5 + random.random()))
-            else:
-                return match
-        raise AssertionError("unreachable")  # pragma: no cover
+            return match
+
+        return retrying(
+            once,
+            conflict=StoreConflict,
+            again=lambda _conflict: client_key is not None,
+            give_up=lambda conflict: StoreConflict(f"{conflict} (tried {TRIES} times)"),
+        )
 
     def store_whole(self, match: Match) -> bool:
         """Store a match built in memory, all its events at once.
@@ -663,7 +655,7 @@ class HonbaApp(Application[UUID]):
         return [True] * len(batch)
 
     def _store_one(self, prepared: Prepared) -> bool | MatchExists | AlreadyStoredAs:
-        for attempt in range(1, TRIES + 1):
+        def once(_attempt: int) -> bool | MatchExists | AlreadyStoredAs:
             same = self._same_as_stored(prepared)
             if isinstance(same, MatchExists):
                 completed = self._complete_excerpt(prepared)
@@ -683,12 +675,16 @@ class HonbaApp(Application[UUID]):
                 same = self._same_as_stored(prepared)
                 if same is not False:
                     return same if isinstance(same, MatchExists) else False
-                if attempt < TRIES and not self.recorder.select_events(seal_id(prepared.id), limit=1):
-                    _pause(attempt)
-                    continue
-                return MatchExists(f"match {prepared.key!r} changed in the store while it was imported; try again")
+                raise
             return True
-        raise AssertionError("unreachable")  # pragma: no cover
+
+        try:
+            # Tried again unless a stray seal of this match is what is in the way.
+            return retrying(
+                once, again=lambda _conflict: not self.recorder.select_events(seal_id(prepared.id), limit=1)
+            )
+        except IntegrityError:
+            return MatchExists(f"match {prepared.key!r} changed in the store while it was imported; try again")
 
     def _identity_owner(self, prepared: Prepared) -> str | None:
         """The key of the match that holds the same game, stored under another key; else None."""
@@ -830,17 +826,12 @@ class HonbaApp(Application[UUID]):
         """
         loaded = aggregate.version - len(aggregate.pending_events)
         events = [*aggregate.collect_events(), *(e for other in others for e in other.collect_events())]
-        for attempt in range(1, TRIES + 1):
-            links = self._link_events([stream])
-            try:
-                self.save(*events, *links)
-            except IntegrityError:
-                latest = self.recorder.select_events(aggregate.id, desc=True, limit=1)
-                if attempt == TRIES or (latest[0].originator_version if latest else 0) != loaded:
-                    raise
-                _pause(attempt)
-            else:
-                return
+
+        def still_as_loaded(_conflict: BaseException) -> bool:
+            latest = self.recorder.select_events(aggregate.id, desc=True, limit=1)
+            return bool((latest[0].originator_version if latest else 0) == loaded)
+
+        retrying(lambda _attempt: self.save(*events, *self._link_events([stream])), again=still_as_loaded)
 
     def store_head(self) -> str:
         """The digest of the store chain's last link (``""`` before the first save, or when it cannot be read)."""
@@ -879,6 +870,8 @@ class HonbaApp(Application[UUID]):
 def _on_entry(match: Match, entry: int, correct: Callable[[int], None]) -> None:
     """Apply a correction to the entry numbered ``entry``: the number translated to the
     aggregate's position, and a refusal that names entries named by their numbers."""
+    from replay.formats.record import entry_numbers  # not loaded by the recording commands
+
     numbers = entry_numbers(match)
     try:
         correct(numbers.position(entry))

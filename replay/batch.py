@@ -70,6 +70,14 @@ class VerifyRun:
     def hands_agreeing(self) -> int:
         return sum(r.hands_agreeing for r in self.reports)
 
+    @property
+    def exit_code(self) -> int:
+        """``honba verify``'s exit code: 2 when an input could not be read, else 1 when anything
+        disagrees with its log, else 0."""
+        if self.unreadable:
+            return 2
+        return 1 if any(r.disagreements for r in self.reports) else 0
+
     def as_dict(self) -> dict[str, Any]:
         """The JSON object ``honba verify --json`` prints."""
         return {

@@ -25,7 +25,6 @@ from domain.integrity import (
     unique_problems,
 )
 from domain.match import Match, match_id
-from domain.tournament import Tournament, tournament_id
 from replay.seal import STORE_CHAIN_ID, Seal, StoreChain
 
 if TYPE_CHECKING:  # the application calls these checks (HonbaApp.damage); they only read through it
@@ -265,6 +264,10 @@ def check_tournament(app: HonbaApp, stream: UUID, name: str, store: StoreLinks) 
 
 
 def _tournament_ids(app: HonbaApp) -> Iterator[tuple[UUID, str]]:
+    # Only a check of the whole store reads tournaments: a recording command, which checks its
+    # match before it records, does not pay for the Tournament aggregate's classes.
+    from domain.tournament import Tournament, tournament_id
+
     for row in _rows(app, Tournament.Created):
         try:
             name = json.loads(row.state).get("name")

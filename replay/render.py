@@ -20,11 +20,11 @@ from domain.values import (
     TableState,
 )
 from projections.ledger import CorrectionMark, LedgerEntry
-from replay.formats.record import EntryNumbers
 from replay.service.shapes import describe_details, describe_fact, describe_payment, ledger_data, seat_wind
 
 if TYPE_CHECKING:  # the verify run is only printed here; the batch module imports the readers
     from replay.batch import VerifyRun
+    from replay.formats.record import EntryNumbers
 
 # Characters that text from data (names, keys, notes, reasons, handles) may not bring to a
 # terminal: C0 controls but newline and tab (escape sequences, carriage returns that overwrite

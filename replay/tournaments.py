@@ -12,7 +12,6 @@ PostgreSQL with the library's ``ProjectionRunner``, on SQLite by polling the log
 
 from __future__ import annotations
 
-import random
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -21,7 +20,7 @@ from typing import Any
 
 import attrs
 from eventsourcing.application import AggregateNotFoundError
-from eventsourcing.persistence import InfrastructureFactory, IntegrityError, Tracking
+from eventsourcing.persistence import InfrastructureFactory, Tracking
 from eventsourcing.popo import POPOFactory
 from eventsourcing.sqlite import SQLiteFactory
 
@@ -38,7 +37,8 @@ from projections.standings_view import (
     tournament_standings,
 )
 from projections.views import DocumentView, POPODocumentView, ViewMoved
-from replay.app import CREATE_RACES, OPEN_TRIES, TRIES, HonbaApp, StoreError
+from replay.app import CREATE_RACES, HonbaApp, StoreError
+from replay.service.retry import OPEN_TRIES, retrying
 from replay.store.views import SQLiteDocumentView
 
 # Events folded and written to a transaction by a catch-up.
@@ -67,7 +67,8 @@ def change_tournament(
     app: HonbaApp, name: str, change: Callable[[Tournament], None], *, create: bool = False
 ) -> Tournament:
     """Apply a change to a tournament (created first when asked) and save it."""
-    for attempt in range(1, TRIES + 1):
+
+    def once(_attempt: int) -> Tournament:
         try:
             tournament = get_tournament(app, name)
         except TournamentNotFound:
@@ -75,18 +76,15 @@ def change_tournament(
                 raise
             tournament = Tournament.create(name)
         change(tournament)
-        if not tournament.pending_events:
-            return tournament
-        try:
+        if tournament.pending_events:
             app.save_tournament(tournament)
-        except IntegrityError:
-            # Another process changed (or created) the tournament since it was loaded: apply the
-            # change again to the tournament as it now is.
-            if attempt == TRIES:
-                raise StoreError(f"tournament {name!r} kept changing in the store; try again") from None
-        else:
-            return tournament
-    raise AssertionError("unreachable")  # pragma: no cover
+        return tournament
+
+    # Another process changed (or created) the tournament since it was loaded: apply the change
+    # again to the tournament as it now is.
+    return retrying(
+        once, give_up=lambda _conflict: StoreError(f"tournament {name!r} kept changing in the store; try again")
+    )
 
 
 def views_path(db_path: str) -> str:
@@ -97,17 +95,18 @@ def views_path(db_path: str) -> str:
 
 def open_view(app: HonbaApp) -> DocumentView:
     """The standings view for this store, created if new."""
-    for attempt in range(1, OPEN_TRIES + 1):
-        try:
-            return _open_view(app)
-        except Exception as exc:  # the libraries raise several kinds; all mean the view cannot be opened
-            if attempt < OPEN_TRIES and any(race in str(exc) for race in VIEW_CREATE_RACES):
-                time.sleep(0.05 * attempt * (0.5 + random.random()))
-                continue
-            if isinstance(exc, StoreError):
-                raise
-            raise StoreError(f"cannot open the standings view: {exc}") from None
-    raise AssertionError("unreachable")  # pragma: no cover
+    try:
+        # Processes opening a new view at once race to create its tables: try again.
+        return retrying(
+            lambda _attempt: _open_view(app),
+            conflict=Exception,
+            again=lambda exc: any(race in str(exc) for race in VIEW_CREATE_RACES),
+            tries=OPEN_TRIES,
+        )
+    except StoreError:
+        raise
+    except Exception as exc:  # the libraries raise several kinds; all mean the view cannot be opened
+        raise StoreError(f"cannot open the standings view: {exc}") from None
 
 
 def _sqlite_db(app: HonbaApp) -> str:

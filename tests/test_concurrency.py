@@ -29,10 +29,10 @@ import pytest
 from domain.match import Match, match_id
 from domain.rules import load_preset
 from domain.values import AbortiveDraw, AbortKind
-from replay import app as app_module
 from replay.app import TRIES, HonbaApp, StoreConflict
 from replay.integrity import check_store
 from replay.seal import STORE_CHAIN_ID
+from replay.service import retry as retry_module
 
 WORKER = Path(__file__).with_name("race_worker.py")
 HONBA = str(Path(sys.executable).with_name("honba"))
@@ -204,7 +204,7 @@ def test_a_keyed_command_is_tried_a_bounded_number_of_times_and_one_without_a_ke
             super()._save(match)
 
     pauses: list[float] = []
-    monkeypatch.setattr(app_module.time, "sleep", pauses.append)
+    monkeypatch.setattr(retry_module.time, "sleep", pauses.append)
     store = AlwaysBeaten.open(":memory:")
     store.start_match(KEY, ["Ann", "Ben", "Cho", "Dai"], load_preset("tenhou"))
     with pytest.raises(StoreConflict, match=f"tried {TRIES} times"):

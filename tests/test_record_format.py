@@ -7,8 +7,8 @@ import json
 import pytest
 
 from domain.match import Match, facts_of
-from domain.values import AbortiveDraw, AbortKind, ExhaustiveDraw, HandValue, Penalty, PenaltyShare, Win, WinResult
-from replay.formats.record import RecordError, build_match, export_record, parse_record, unchained
+from domain.values import AbortiveDraw, AbortKind, ExhaustiveDraw, HandValue, Win, WinResult
+from replay.formats.record import PenaltyLine, RecordError, build_match, export_record, parse_record, unchained
 
 START = '{"type": "start", "key": "t1", "players": ["Ann", "Ben", "Cho", "Dai"], "rules": "tenhou"}'
 
@@ -141,7 +141,8 @@ def test_every_result_kind_is_read_into_domain_facts() -> None:
     assert facts == (
         ExhaustiveDraw(ready=(0,), riichi=(0,), nagashi=(0,)),
         AbortiveDraw(AbortKind.NINE_TERMINALS),
-        Penalty(3, 12000, "chombo", PenaltyShare.OFF_TABLE),
+        # A penalty is read as written; the rules fill in what it leaves out at its table.
+        PenaltyLine(3, 12000, "chombo", "off_table", ""),
     )
 
 

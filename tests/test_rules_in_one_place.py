@@ -3,7 +3,7 @@
 - which early ends exist: ``domain.amendments.early_end_reason`` (the Match aggregate, the
   record file, the application);
 - a penalty's defaults and the reverse mangan's size: ``domain.scoring.payments.penalty_at``
-  (``honba penalty`` and ``honba amend ... penalty``);
+  (``honba penalty``, ``honba amend ... penalty`` and a record file's penalty lines);
 - the special hands' names: ``domain.rules.SPECIAL_HANDS``, each with its check;
 - a choice-valued rule's values: one ``Literal`` in ``domain.rules``, its field's type and its check;
 - a preset is read once per process: ``domain.rules.load_preset``;
@@ -40,8 +40,9 @@ from domain.special_hands import CHECKS
 from domain.values import ExhaustiveDraw, HandValue, Penalty, PenaltyShare, Win, WinResult
 from projections.standings_view import DocCache, apply_event, match_state
 from projections.views import POPODocumentView
+from replay.app import HonbaApp
 from replay.cli import app as honba_command
-from replay.formats.record import RecordError, parse_record
+from replay.formats.record import RecordError, build_match, parse_record
 from replay.formats.tenhou_json_out import export_tenhou_json
 
 TENHOU = load_preset("tenhou")
@@ -105,6 +106,49 @@ def test_an_amount_of_the_referees_own_is_shared_by_the_others_under_reverse_man
 def test_an_unknown_share_is_refused() -> None:
     with pytest.raises(HonbaError):
         penalty_at(1, initial_state(TENHOU), TENHOU, share="to_the_house")
+
+
+def _record_penalty(rules: str, line: dict[str, Any]) -> Penalty:
+    start = {"type": "start", "key": "k", "players": list(PLAYERS), "rules": rules}
+    text = json.dumps(start) + "\n" + json.dumps(line) + "\n"
+    match = build_match(parse_record(text, name="f.jsonl"), name="f.jsonl")
+    (penalty,) = (fact for _position, fact in match.history if isinstance(fact, Penalty))
+    return penalty
+
+
+def _command_penalty(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, rules: str, player: str) -> Penalty:
+    monkeypatch.setenv("HONBA_DB", str(tmp_path / "honba.sqlite"))
+    monkeypatch.delenv("PERSISTENCE_MODULE", raising=False)
+    runner = CliRunner()
+    for args in (["start", "k", "--players", ",".join(PLAYERS), "--rules", rules], ["penalty", "k", player]):
+        result = runner.invoke(honba_command, args)
+        assert result.exit_code == 0, result.output
+    application = HonbaApp.open(str(tmp_path / "honba.sqlite"))
+    try:
+        (penalty,) = (f for _p, f in application.get_match("k").history if isinstance(f, Penalty))
+    finally:
+        application.close()
+    return penalty
+
+
+def test_a_penalty_without_an_amount_in_a_record_file_is_the_rules_default_same_as_honba_penalty(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # M-League: a chombo is a penalty worth 20,000 points, taken off the table (the preset's source).
+    from_file = _record_penalty("m-league", {"type": "penalty", "player": "Dai"})
+    assert (from_file.amount, from_file.share) == (20000, PenaltyShare.OFF_TABLE)
+    assert from_file == _command_penalty(tmp_path, monkeypatch, "m-league", "Dai")
+
+
+def test_a_reverse_mangan_in_a_record_file_is_sized_by_who_deals_same_as_honba_penalty(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Under the tenhou preset a chombo is a reverse mangan: the dealer (Ann at East 1) pays 4,000
+    # to each, 12,000 in all; a non-dealer 8,000 (4,000 to the dealer, 2,000 to each other).
+    dealer = _record_penalty("tenhou", {"type": "penalty", "player": "Ann"})
+    assert (dealer.amount, dealer.share) == (12000, PenaltyShare.REVERSE_MANGAN)
+    assert _record_penalty("tenhou", {"type": "penalty", "player": "Ben"}).amount == 8000
+    assert dealer == _command_penalty(tmp_path, monkeypatch, "tenhou", "Ann")
 
 
 # Choice-valued rules: one list of values, the field's type and the rule file's check.

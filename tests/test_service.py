@@ -8,15 +8,22 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
+from domain.errors import InvalidRules
 from domain.rules import load_preset
 from domain.values import HandValue, Win, WinResult
 from projections.ledger import corrected_ledger, correction_marks
 from replay.app import HonbaApp
-from replay.formats.record import entry_numbers
-from replay.service.shapes import ledger_data, log_data, state_data
+from replay.batch import verify_paths
+from replay.formats.record import entry_numbers, export_record
+from replay.parsing import InputError
+from replay.service.checks import audit_failed, audit_match, check_targets
+from replay.service.matches import log_json, match_log, status_data
+from replay.service.rules import resolve_rules, rules_for_start
+from replay.service.shapes import check_data, ledger_data, log_data, state_data
 from replay.service.standings import standings_data
 from replay.tournaments import attach_all, catch_up, open_view, tournament_report
 
@@ -67,3 +74,119 @@ def test_the_standings_are_plain_data(app: HonbaApp) -> None:
     assert data["tournament"] == "night"
     assert [m["match"] for m in data["matches"]] == ["club-1"]
     assert {row["player"] for row in data["rows"]} == set(PLAYERS)
+
+
+# --- which rules a reference means: one function for every command --------------------------
+
+
+def test_a_rules_reference_names_a_preset() -> None:
+    assert resolve_rules("tenhou") is load_preset("tenhou")
+
+
+def test_a_rule_file_without_a_name_is_named_after_its_file(tmp_path: Path) -> None:
+    path = tmp_path / "club.toml"
+    path.write_text('base = "tenhou"\nstart_score = 30000\n', encoding="utf-8")
+    rules = resolve_rules(str(path))
+    assert rules.name == "club" and rules.start_score == 30000
+    assert rules.return_score == TENHOU.return_score
+
+
+def test_a_new_match_takes_the_rule_file_then_the_overrides(tmp_path: Path) -> None:
+    path = tmp_path / "club.toml"
+    path.write_text('name = "club rules"\nbase = "tenhou"\nstart_score = 30000\n', encoding="utf-8")
+    rules = rules_for_start("m-league", str(path), ["return_score=40000"])
+    assert (rules.name, rules.start_score, rules.return_score) == ("club rules", 30000, 40000)
+
+
+@pytest.mark.parametrize("ref", ["no-such-preset", "missing.toml"])
+def test_a_bad_rules_reference_is_a_clear_error_naming_it(ref: str, tmp_path: Path) -> None:
+    with pytest.raises(InvalidRules, match=ref.removesuffix(".toml")):
+        resolve_rules(ref if ref.endswith("preset") else str(tmp_path / ref))
+
+
+# --- check and audit return their findings; the command only presents them -----------------
+
+
+def test_check_of_the_whole_store_gives_each_match_and_the_store_chain(app: HonbaApp) -> None:
+    run = check_targets(lambda: app, [])
+    assert run.intact and run.store is not None
+    assert [c.name for c in run.checks] == ["club-1"]
+    data = check_data(run)
+    assert json.loads(json.dumps(data)) == data
+    assert data["checked"] == 1 and data["intact"] is True and data["store"]["intact"] is True
+
+
+def test_check_of_an_edited_record_file_finds_the_edit_without_opening_the_store(app: HonbaApp, tmp_path: Path) -> None:
+    path = tmp_path / "club-1.jsonl"
+    path.write_text(export_record(app.get_match("club-1")).replace("Ben", "Bob", 1), encoding="utf-8")
+
+    def no_store() -> HonbaApp:
+        raise AssertionError("a file check opened the store")
+
+    run = check_targets(no_store, [str(path)])
+    assert not run.intact and run.checks[0].problems
+
+
+def test_check_against_a_published_digest_takes_one_target(app: HonbaApp) -> None:
+    with pytest.raises(InputError, match="--against"):
+        check_targets(lambda: app, ["club-1", "club-2"], against="0" * 16)
+
+
+def test_audit_agrees_with_a_sheet_of_the_recorded_scores(app: HonbaApp, tmp_path: Path) -> None:
+    sheet = tmp_path / "sheet.csv"
+    # Ben's 3 han 30 fu ron on Ann is 3,900 (the Tenhou table): the claimed scores after the hand.
+    sheet.write_text("hand,Ann,Ben,Cho,Dai\nE1-0,21100,28900,25000,25000\n", encoding="utf-8")
+    report = audit_match(app, "club-1", sheet=sheet)
+    assert report.sheet is not None and report.sheet.first_difference is None
+    assert not audit_failed(report)
+
+
+def test_audit_fails_on_a_sheet_that_differs(app: HonbaApp, tmp_path: Path) -> None:
+    sheet = tmp_path / "sheet.csv"
+    sheet.write_text("hand,Ann,Ben,Cho,Dai\nE1-0,21000,29000,25000,25000\n", encoding="utf-8")
+    assert audit_failed(audit_match(app, "club-1", sheet=sheet))
+
+
+def test_audit_refuses_an_unknown_sheet_kind(app: HonbaApp) -> None:
+    with pytest.raises(InputError, match="sheet-kind"):
+        audit_match(app, "club-1", sheet_kind="totals")
+
+
+# --- a stored match's status and log, as honba status and honba log --json print them ------------
+
+
+def test_the_status_names_the_match_and_its_table(app: HonbaApp) -> None:
+    data = status_data("club-1", app.get_match("club-1"))
+    assert json.loads(json.dumps(data)) == data
+    assert data["match"] == "club-1" and data["end_rejudged"] == []
+    assert data["scores"] == {"Ann": 21100, "Ben": 28900, "Cho": 25000, "Dai": 25000}
+
+
+def test_the_log_gives_each_hand_its_line_in_the_exported_file_and_marks_a_void(app: HonbaApp) -> None:
+    app.record("club-1", WinResult((Win(2, HandValue(han=1, fu=30), discarder=3),)))
+    app.void("club-1", 4, by="Eve (referee)", reason="wrong winner")  # 3 is the deal pass after Ben's win
+    match = app.get_match("club-1")
+    data = log_json("club-1", match, match_log(match))
+    assert json.loads(json.dumps(data)) == data
+    # The start is line 1 of the file; Ben's win line 2; Cho's (voided) line 3.
+    assert [hand["line"] for hand in data["hands"]] == [2]
+    assert [(v["line"], v["correction"]["reason"]) for v in data["voided"]] == [(3, "wrong winner")]
+
+
+# --- verify decides its own outcome; the command only presents it ------------------------------
+
+CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+
+
+def test_verify_of_a_real_log_that_agrees_is_a_success() -> None:
+    run = verify_paths([CORPUS / "dnovikoff-tenhou" / "log" / "test_data" / "bug2.xml"])
+    assert run.reports and run.hands == run.hands_agreeing > 0
+    assert run.exit_code == 0
+
+
+def test_verify_of_a_file_that_cannot_be_read_says_so(tmp_path: Path) -> None:
+    path = tmp_path / "broken.xml"
+    path.write_text("<mjloggm ver", encoding="utf-8")
+    run = verify_paths([path])
+    assert run.unreadable and run.exit_code == 2
+    assert run.as_dict()["unreadable"][0]["file"].endswith("broken.xml")

@@ -3,26 +3,25 @@
 from __future__ import annotations
 
 import json
-import tomllib
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 from rich.table import Table
 
-from domain.integrity import ChainProblem, published_digest
-from domain.match import Match, match_id
-from domain.rules import Ruleset, load_preset, parse_rule_text
-from domain.values import AbortiveDraw, AbortKind, ExhaustiveDraw, HandResult, Penalty
+from domain.integrity import ChainProblem
+from domain.match import Match
+from domain.values import AbortiveDraw, AbortKind, ExhaustiveDraw, HandResult, Penalty, TableState
 from projections.ledger import correction_marks
-from replay.audit import AuditReport, build_report, read_sheet, report_data
+from replay.audit import AuditReport, report_data
 from replay.cli.record import penalty_fact, win_result
 from replay.cli.shell import ClientKey, app, guarded, guarded_match, out, shell
-from replay.formats.record import check_record_text, fact_from_line
-from replay.integrity import MatchCheck, check_match, check_store, read_store_chain
+from replay.formats.record import fact_from_line
+from replay.integrity import MatchCheck
 from replay.parsing import InputError, seat_of, seats_of
 from replay.render import json_text, ledger_table, state_lines, status_table
-from replay.service.shapes import describe_fact
+from replay.service.checks import audit_failed, audit_match, check_targets
+from replay.service.shapes import check_data, describe_fact
 
 By = Annotated[str, typer.Option("--by", help="Who makes the correction (the referee).")]
 Why = Annotated[str, typer.Option("--reason", help="Why the correction is made.")]
@@ -75,7 +74,10 @@ def amend(
         match = application.get_match(key)
         if (result is None) == (not replacement):
             raise InputError("give the replacement as typed (win, draw, abort or penalty ...) or --result, one of them")
-        fact = _replacement(match, words=replacement or []) if result is None else _from_line(match, result)
+        if result is None:
+            fact = _replacement(match, words=replacement or [])
+        else:
+            fact = _from_line(match, shell(ctx).app.table_before(key, entry), result)
         application.amend(key, entry, fact, by=by, reason=reason, client_key=client_key)
         out.print(f"Amended entry {entry} of {key!r}; the original stays in the log.", markup=False)
 
@@ -106,15 +108,16 @@ def amend(
     guarded_match(ctx, key, run)
 
 
-def _from_line(match: Match, result: str) -> HandResult | Penalty:
-    """The replacement written as a record line (``--result``)."""
+def _from_line(match: Match, table: TableState, result: str) -> HandResult | Penalty:
+    """The replacement written as a record line (``--result``); a penalty is sized at ``table``,
+    the table of the entry it replaces."""
     try:
         data = json.loads(result)
     except json.JSONDecodeError as exc:
         raise InputError(f"--result is not JSON ({exc.msg})") from None
     if not isinstance(data, dict):
         raise InputError("--result must be a record line: a JSON object")
-    replacement = fact_from_line(data, match.players, "--result")
+    replacement = fact_from_line(data, match.players, "--result", table, match.rules)
     if not isinstance(replacement, Penalty) and data.get("type") not in ("win", "draw", "abort"):
         raise InputError("--result must be a win, draw, abort or penalty line")
     return replacement  # type: ignore[return-value]
@@ -205,35 +208,10 @@ def check(
     inserted, a file has no chain to check, or the history no longer holds the --against digest.
     """
 
-    def run() -> tuple[list[MatchCheck], MatchCheck | None]:
-        published = None
-        if against is not None:
-            if len(targets or ()) > 1:
-                raise InputError("--against compares one file or match (or the store) with its published digest")
-            try:
-                published = published_digest(against)
-            except ValueError as exc:
-                raise InputError(str(exc)) from None
-        store = None
-        if targets:
-            results = [_check_target(ctx, t) for t in targets]
-        else:
-            # The whole store: every match and tournament, and the store chain itself, which
-            # --against compares with the store head digest published earlier.
-            links = read_store_chain(shell(ctx).app)
-            results = check_store(shell(ctx).app, links)
-            store = links.check if published is None else links.check.against(published)
-        if published and targets:
-            results = [result.against(published) for result in results]
-        return results, store
-
-    checks, store = guarded(run)
-    everything = [*checks, *([store] if store is not None else [])]
+    result = guarded(lambda: check_targets(lambda: shell(ctx).app, targets or [], against))
+    checks, store = list(result.checks), result.store
     if as_json:
-        data: dict[str, Any] = {"checked": len(checks), "results": [c.as_dict() for c in checks]}
-        if store is not None:
-            data["store"] = store.as_dict()
-        print(json_text(data))
+        print(json_text(check_data(result)))
     else:
         out.print(_checks_table(checks, "Integrity"))
         broken = [c for c in checks if not c.intact]
@@ -244,44 +222,8 @@ def check(
             out.print(
                 f"Store chain: {store.events} links, {state}{notes}; store head digest {store.head}", soft_wrap=True
             )
-    if any(not c.intact for c in everything):
+    if not result.intact:
         raise typer.Exit(1)
-
-
-def _check_target(ctx: typer.Context, target: str) -> MatchCheck:
-    """Check one exported file, or else one stored match named by its key."""
-    path = Path(target)
-    if not path.is_file():
-        application = shell(ctx).app
-        if not application.recorder.select_events(match_id(target), limit=1):
-            raise InputError(f"{target}: no such file, and no match of that key in the store")
-        return check_match(application, match_id(target), target, read_store_chain(application))
-    try:
-        text = path.read_bytes().decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise InputError(f"{path}: not a record file: not UTF-8 text (byte {exc.start})") from None
-    report = check_record_text(text, name=str(path))
-    return MatchCheck(
-        report.name,
-        report.lines,
-        report.head,
-        report.problems,
-        sealed=report.chained,
-        digests=report.digests,
-        noun="line",
-    )
-
-
-def _rules_ref(ref: str) -> Ruleset:
-    path = Path(ref)
-    if ref.endswith(".toml") or path.is_file():
-        text = path.read_text(encoding="utf-8")
-        rules = parse_rule_text(text, source=ref)
-        if "name" not in tomllib.loads(text):
-            # A file that changes a preset without naming itself is shown by its file name, not the preset's.
-            rules = rules.with_overrides({"name": path.stem}, source=ref)
-        return rules
-    return load_preset(ref)
 
 
 @app.command()
@@ -303,17 +245,8 @@ def audit(
     """
 
     def run() -> AuditReport:
-        if sheet_kind not in ("auto", "scores", "changes"):
-            raise InputError(f"--sheet-kind must be auto, scores or changes, not {sheet_kind!r}")
-        application = shell(ctx).app
-        match = application.get_match(key)
-        integrity = check_match(application, match.id, key, read_store_chain(application))
-        sheet = None
-        if against is not None:
-            sheet = read_sheet(against.read_text(encoding="utf-8"), match.players, name=str(against))
-        other = _rules_ref(rules) if rules is not None else None
-        report = build_report(
-            match, integrity, sheet=sheet, sheet_kind=sheet_kind, other_rules=other, as_played=as_played
+        report = audit_match(
+            shell(ctx).app, key, sheet=against, sheet_kind=sheet_kind, as_played=as_played, rules=rules
         )
         if html is not None:
             from replay.html.pages import render_audit_html
@@ -329,9 +262,7 @@ def audit(
         guarded_match(ctx, key, lambda: _print_audit(report, data))
     if html is not None and not as_json:
         out.print(f"HTML report written to {html}", markup=False)
-    # Exit 1 when something is wrong with the record: its chain, an invariant, or the claimed sheet.
-    broken = not report.integrity.intact or any(f.kind == "invariant" for f in report.findings)
-    if broken or (report.sheet is not None and report.sheet.first_difference is not None):
+    if audit_failed(report):
         raise typer.Exit(1)
 
 

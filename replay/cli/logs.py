@@ -8,10 +8,10 @@ from typing import Annotated
 import typer
 
 from replay.batch import BATCH, LISTED, import_paths, jobs_default, reading_pool, verify_paths
-from replay.cli.audit import _rules_ref
 from replay.cli.shell import app, err, fail, guarded, out, progress_bar, shell
 from replay.formats.detect import FORMATS, count_paths
 from replay.render import json_text, print_verify_run
+from replay.service.rules import resolve_rules
 from replay.tournaments import attach_all
 
 FormatOption = Annotated[
@@ -75,7 +75,7 @@ def import_(
         raise fail(f"--batch: at least 1, not {batch}")
     if jobs is not None and jobs < 1:
         raise fail(f"--jobs: at least 1, not {jobs}")
-    given = guarded(lambda: _rules_ref(rules)) if rules is not None else None
+    given = guarded(lambda: resolve_rules(rules)) if rules is not None else None
     total = count_paths(paths) if fmt != "record" else len(paths)
     # The reading workers start before the store opens (and before the progress bar's thread).
     with reading_pool(jobs or jobs_default(), total) as pool:
@@ -171,7 +171,7 @@ def verify(
         raise fail(f"--format must be one of {', '.join(FORMATS)}, not {fmt!r}")
     if jobs is not None and jobs < 1:
         raise fail(f"--jobs: at least 1, not {jobs}")
-    given = guarded(lambda: _rules_ref(rules)) if rules is not None else None
+    given = guarded(lambda: resolve_rules(rules)) if rules is not None else None
     total = count_paths(paths)
     # The workers start before the progress bar's thread, as import's do.
     with reading_pool(jobs or jobs_default(), total) as pool, progress_bar(total, "verifying") as progress:
@@ -184,7 +184,5 @@ def verify(
     for item in run.unreadable:
         # Each file that could not be read, on stderr in one line, as import reports it.
         err.print(f"honba: {item.message}", markup=False, highlight=False)
-    if run.unreadable:
-        raise typer.Exit(2)
-    if any(r.disagreements for r in run.reports):
-        raise typer.Exit(1)
+    if run.exit_code:
+        raise typer.Exit(run.exit_code)

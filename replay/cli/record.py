@@ -19,7 +19,7 @@ import typer
 from domain.errors import RuleViolation
 from domain.match import Match
 from domain.progression import Fact
-from domain.rules import Ruleset, load_preset, parse_rule_text, preset_names, rules_diff
+from domain.rules import Ruleset, load_preset, preset_names, rules_diff
 from domain.scoring.payments import penalty_at
 from domain.values import (
     AbortiveDraw,
@@ -32,23 +32,13 @@ from domain.values import (
     WinFacts,
     WinResult,
 )
-from projections.ledger import LedgerEntry, corrected_ledger, correction_marks
+from projections.ledger import LedgerEntry, corrected_ledger
 from replay.app import DamagedMatch, HonbaApp
 from replay.cli.shell import ClientKey, app, err, guarded, guarded_match, out, rules_app, shell, warn_if_damaged
-from replay.formats.record import build_match, entry_numbers, export_record, parse_record, unchained
-from replay.parsing import InputError, parse_override, parse_value, seat_of, seats_of
+from replay.parsing import InputError, parse_value, seat_of, seats_of
 from replay.render import json_text, ledger_csv, ledger_table, recorded_payments_lines, state_lines, status_table
-from replay.service.shapes import end_judgement_data, log_data, state_data
-
-
-def _rules(preset: str, rules_file: Path | None, overrides: list[str] | None) -> Ruleset:
-    if rules_file is not None:
-        rules = parse_rule_text(rules_file.read_text(encoding="utf-8"), source=str(rules_file))
-    else:
-        rules = load_preset(preset)
-    if overrides:
-        rules = rules.with_overrides(dict(parse_override(o) for o in overrides), source="--set")
-    return rules
+from replay.service.matches import log_json, match_log, status_data
+from replay.service.rules import resolve_rules, rules_for_start
 
 
 @app.command()
@@ -64,7 +54,7 @@ def start(
     """Start recording a match (with --key, a retry of the same start answers as the first time)."""
 
     def run() -> None:
-        ruleset = _rules(rules, rules_file, set_)
+        ruleset = rules_for_start(rules, None if rules_file is None else str(rules_file), set_)
         names = [p.strip() for p in players.split(",")]
         match = shell(ctx).app.start_match(
             key, names, ruleset, {"format": "honba", "entered": "cli"}, client_key=client_key
@@ -325,20 +315,16 @@ def status(
 
     def run() -> None:
         application = shell(ctx).app
-        match, facts = application.facts(key)
-        state = _state(match, facts)
+        match = application.get_match(key)
+        # Computed before the warning: a match too damaged to fold fails in one line, not two.
+        data = status_data(key, match)
         judgements = match.end_judgements()
-        # Warned only once the match could be folded: a history that cannot be scored at all is
-        # named once, by guarded_match, not warned about and then refused.
         warn_if_damaged(application, key)
         if as_json:
-            data = {"match": key, **state_data(match.players, state, match.rules)}
-            numbers = entry_numbers(match)
-            data["end_rejudged"] = [end_judgement_data(j, numbers) for j in judgements]
             print(json_text(data))
             return
         out.print(f"Match {key!r} ({match.rules.name})", markup=False, highlight=False)
-        _print_status(match.players, state, match.rules)
+        _print_status(match.players, match.fold(), match.rules)
         for judgement in judgements:
             out.print(f"End re-judged at {judgement.hand}: {judgement.describe()}", markup=False, highlight=False)
         _print_heads(application, match)
@@ -361,19 +347,19 @@ def log(
         if fmt not in ("table", "json", "csv"):
             raise InputError(f"--format must be table, json or csv, not {fmt!r}")
         application = shell(ctx).app
-        match, facts = application.facts(key)
-        entries = _ledger(match, facts)
+        match = application.get_match(key)
+        history = match_log(match)  # before the warning, as in status
         warn_if_damaged(application, key)
-        numbers = entry_numbers(match)
         if fmt == "csv":
-            sys.stdout.write(ledger_csv(match.players, entries, numbers))
+            sys.stdout.write(ledger_csv(match.players, list(history.entries), history.numbers))
             return
-        marks = correction_marks(match.history, match.corrections, match.corrected_steps())
         if as_json or fmt == "json":
-            print(json_text({"match": key, **log_data(match.players, entries, marks, numbers)}))
+            print(json_text(log_json(key, match, history)))
             return
         title = f"Ledger of {key} ({match.rules.name})"
-        out.print(ledger_table(match.players, entries, title, numbers=numbers, marks=marks))
+        out.print(
+            ledger_table(match.players, list(history.entries), title, numbers=history.numbers, marks=history.marks)
+        )
 
     guarded_match(ctx, key, run)
 
@@ -449,8 +435,12 @@ def export(
 
             text = export_tenhou_json(match)
         else:
+            from replay.formats.record import export_record
+
             text = export_record(match, damage=damage)
         if plain and fmt == "record":
+            from replay.formats.record import unchained
+
             text = unchained(text)
         if output is None:
             sys.stdout.write(text)
@@ -468,14 +458,6 @@ def rules_list() -> None:
         out.print(f"{name}: {load_preset(name).description}", markup=False, highlight=False)
 
 
-def _rules_ref(ref: str) -> Ruleset:
-    """A preset name, or the path of a TOML rule file."""
-    path = Path(ref)
-    if ref.endswith(".toml") or path.is_file():
-        return parse_rule_text(path.read_text(encoding="utf-8"), source=ref)
-    return load_preset(ref)
-
-
 @rules_app.command("show")
 def rules_show(preset: Annotated[str, typer.Argument(help="A preset name or a TOML rule file.")]) -> None:
     """Every rule value of a preset or rule file."""
@@ -483,7 +465,7 @@ def rules_show(preset: Annotated[str, typer.Argument(help="A preset name or a TO
     def run() -> None:
         from rich.table import Table
 
-        rules = _rules_ref(preset)
+        rules = resolve_rules(preset)
         table = Table(title=f"Rules: {preset} ({rules.description})" if rules.description else f"Rules: {preset}")
         table.add_column("rule", overflow="fold")
         table.add_column("value", overflow="fold")
@@ -504,7 +486,7 @@ def rules_diff_command(
     def run() -> None:
         from rich.table import Table
 
-        differences = rules_diff(_rules_ref(first), _rules_ref(second))
+        differences = rules_diff(resolve_rules(first), resolve_rules(second))
         table = Table(title=f"{first} vs {second}: {len(differences)} rule values differ")
         table.add_column("rule", overflow="fold")
         table.add_column(first, overflow="fold")
@@ -531,6 +513,8 @@ def demo(
         if db is None:
             db = str(Path(tempfile.mkdtemp(prefix="honba-demo-")) / "demo.sqlite")
         application = HonbaApp.open(db)
+        from replay.formats.record import build_match, entry_numbers, parse_record
+
         record = parse_record(DEMO_RECORD.read_text(encoding="utf-8"), name="demo")
         stored = application.store_whole(build_match(record, name="demo"))
         verb = "Recorded" if stored else "Found (already stored)"

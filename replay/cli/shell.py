@@ -5,15 +5,17 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable
-from typing import Annotated, TypeVar
+from typing import TYPE_CHECKING, Annotated, TypeVar
 
 import typer
 from eventsourcing.persistence import PersistenceError
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from domain.errors import HonbaError
 from replay.app import DB_ENV, DamagedMatch, HonbaApp, default_db_path
 from replay.render import SafeConsole
+
+if TYPE_CHECKING:  # loaded where a bar is shown (progress_bar)
+    from rich.progress import Progress
 
 app = typer.Typer(
     name="honba",
@@ -159,6 +161,9 @@ def main_options(ctx: typer.Context, db: DbOption = None, version: VersionOption
 
 def progress_bar(total: int, label: str) -> Progress:
     """A progress bar on stderr for long work (hidden for a single file)."""
+    # Imported here: only import and verify show one, and a recording command should not load it.
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
     return Progress(
         TextColumn(label, markup=False),
         BarColumn(),

@@ -12,11 +12,10 @@ from rich.table import Table
 from rich.text import Text
 
 from projections.stats import COUNTS
-from replay.cli.shell import app, guarded, out, progress_bar, shell
+from replay.cli.reports import check_report_format, fresh_view, write_report
+from replay.cli.shell import app, guarded
 from replay.parsing import InputError
 from replay.player_stats import StatsReport, stats_data, stats_report
-from replay.render import SafeConsole, json_text
-from replay.tournaments import catch_up, open_view
 
 # The CSV columns after the player's name: totals, then the rates made of them.
 RATES = (
@@ -44,41 +43,29 @@ def stats(
     """Player statistics (placements, win, deal-in and riichi rates, ...) from the stored view."""
 
     def run() -> StatsReport:
-        if fmt not in ("table", "csv", "json", "html"):
-            raise InputError(f"--format must be table, csv, json or html, not {fmt!r}")
+        check_report_format(fmt)
         if (tournament is None) == (not every):
             raise InputError("name a tournament (--tournament NAME) or ask for every stored match (--all)")
-        application = shell(ctx).app
-        view = open_view(application)
-        with progress_bar(2, "updating the standings view") as progress:
-            task = progress.add_task("view", total=None, file="")
-            catch_up(application, view, tick=lambda n: progress.update(task, completed=n, file=f"{n} events"))
-        return stats_report(view, tournament, player)
+        return stats_report(fresh_view(ctx), tournament, player)
 
     report = guarded(run)
     data = stats_data(report)
-    if fmt == "json":
-        text = json_text(data)
-    elif fmt == "csv":
-        text = stats_csv(data)
-    elif fmt == "html":
+
+    def html() -> str:
         from replay.html.stats import render_stats_html
 
-        text = render_stats_html(data)
-    else:
-        screen = out if output is None else SafeConsole(file=io.StringIO(), width=200, color_system=None)
-        screen.print(stats_table(data))
-        if report.in_progress:
-            screen.print(f"{report.in_progress} matches still in progress do not count yet", markup=False)
-        if output is None:
-            return
-        assert isinstance(screen.file, io.StringIO)
-        text = screen.file.getvalue()
-    if output is None:
-        print(text, end="" if text.endswith("\n") else "\n")
-    else:
-        guarded(lambda: output.write_text(text, encoding="utf-8"))
-        out.print(f"wrote {output}", markup=False)
+        return render_stats_html(data)
+
+    write_report(
+        fmt,
+        output,
+        data,
+        csv=lambda: stats_csv(data),
+        html=html,
+        table=lambda: stats_table(data),
+        in_progress=report.in_progress,
+        width=200,
+    )
 
 
 def _percent(value: Any) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import csv
 import io
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated
 
@@ -13,9 +14,9 @@ from eventsourcing.popo import POPOFactory
 from rich.table import Table
 
 from domain.tournament import Tournament
+from replay.cli.reports import check_report_format, fresh_view, write_report
 from replay.cli.shell import app, guarded, out, progress_bar, shell
 from replay.parsing import InputError
-from replay.render import SafeConsole, json_text
 from replay.service.standings import standings_data
 from replay.tournaments import (
     StandingsReport,
@@ -34,6 +35,13 @@ app.add_typer(tournament_app, name="tournament")
 
 Name = Annotated[str, typer.Argument(help="The tournament's name.")]
 Reason = Annotated[str, typer.Option("--reason", help="Why (kept in the tournament's log).")]
+
+
+def _change(ctx: typer.Context, name: str, change: Callable[[Tournament], None], done: str) -> None:
+    """Apply a change to the tournament (``change_tournament``: tried again if another process
+    changed it meanwhile) and say what was done."""
+    guarded(lambda: change_tournament(shell(ctx).app, name, change))
+    out.print(done, markup=False)
 
 
 @tournament_app.command("create")
@@ -61,8 +69,9 @@ def alias(
     player: Annotated[str, typer.Argument(help="The tournament player it is.")],
 ) -> None:
     """Declare that a log name is a player (one person, several names)."""
-    guarded(lambda: change_tournament(shell(ctx).app, name, lambda t: t.declare_alias(log_name, player)))
-    out.print(f"{log_name!r} now counts as {player!r} in {name!r}", markup=False)
+    _change(
+        ctx, name, lambda t: t.declare_alias(log_name, player), f"{log_name!r} now counts as {player!r} in {name!r}"
+    )
 
 
 @tournament_app.command("unalias")
@@ -70,8 +79,12 @@ def unalias(
     ctx: typer.Context, name: Name, log_name: Annotated[str, typer.Argument(help="The alias.")], reason: Reason
 ) -> None:
     """Withdraw an alias declared by mistake (the name counts for itself again)."""
-    guarded(lambda: change_tournament(shell(ctx).app, name, lambda t: t.withdraw_alias(log_name, reason)))
-    out.print(f"{log_name!r} no longer stands for anyone else in {name!r}", markup=False)
+    _change(
+        ctx,
+        name,
+        lambda t: t.withdraw_alias(log_name, reason),
+        f"{log_name!r} no longer stands for anyone else in {name!r}",
+    )
 
 
 @tournament_app.command("attach")
@@ -98,8 +111,7 @@ def detach(
     ctx: typer.Context, name: Name, match: Annotated[str, typer.Argument(help="The match.")], reason: Reason
 ) -> None:
     """Stop counting a match attached by mistake."""
-    guarded(lambda: change_tournament(shell(ctx).app, name, lambda t: t.detach(match, reason)))
-    out.print(f"Match {match!r} no longer counts for {name!r}", markup=False)
+    _change(ctx, name, lambda t: t.detach(match, reason), f"Match {match!r} no longer counts for {name!r}")
 
 
 @tournament_app.command("seat")
@@ -113,8 +125,9 @@ def seat(
 ) -> None:
     """Record a session's seating."""
     seating = [[p.strip() for p in t.split(",") if p.strip()] for t in tables]
-    guarded(lambda: change_tournament(shell(ctx).app, name, lambda t: t.plan_session(session, seating)))
-    out.print(f"Session {session} of {name!r}: {len(seating)} tables", markup=False)
+    _change(
+        ctx, name, lambda t: t.plan_session(session, seating), f"Session {session} of {name!r}: {len(seating)} tables"
+    )
 
 
 @tournament_app.command("show")
@@ -151,41 +164,27 @@ def standings(
     """The standings of a tournament, from the stored view (brought up to date first)."""
 
     def run() -> StandingsReport:
-        if fmt not in ("table", "csv", "json", "html"):
-            raise InputError(f"--format must be table, csv, json or html, not {fmt!r}")
-        application = shell(ctx).app
-        view = open_view(application)
-        with progress_bar(2, "updating the standings view") as progress:
-            task = progress.add_task("view", total=None, file="")
-            catch_up(application, view, tick=lambda n: progress.update(task, completed=n, file=f"{n} events"))
-        return tournament_report(view, tournament, after_session=after)
+        check_report_format(fmt)
+        return tournament_report(fresh_view(ctx), tournament, after_session=after)
 
     report = guarded(run)
     data = standings_data(report)
-    if fmt == "json":
-        text = json_text(data)
-    elif fmt == "csv":
-        text = _csv(report)
-    elif fmt == "html":
+
+    def html() -> str:
         from replay.html.pages import render_standings_html
 
-        text = render_standings_html(data)
-    else:
-        text = ""
-    if fmt == "table":
-        screen = out if output is None else SafeConsole(file=io.StringIO(), width=160, color_system=None)
-        screen.print(_table(report, after))
-        if report.in_progress:
-            screen.print(f"{report.in_progress} matches still in progress do not count yet", markup=False)
-        if output is None:
-            return
-        assert isinstance(screen.file, io.StringIO)
-        text = screen.file.getvalue()
-    if output is None:
-        print(text, end="" if text.endswith("\n") else "\n")
-    else:
-        guarded(lambda: output.write_text(text, encoding="utf-8"))
-        out.print(f"wrote {output}", markup=False)
+        return render_standings_html(data)
+
+    write_report(
+        fmt,
+        output,
+        data,
+        csv=lambda: _csv(report),
+        html=html,
+        table=lambda: _table(report, after),
+        in_progress=report.in_progress,
+        width=160,
+    )
 
 
 def _table(report: StandingsReport, after: int | None) -> Table:

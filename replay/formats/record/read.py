@@ -1,17 +1,16 @@
-"""honba's record file: JSON Lines a person can write by hand.
+"""Reading a record file: its lines into domain values (``parse_record``), and those replayed
+into a Match in memory (``build_match``); every error names the file and the line.
 
-The first line starts the match (key, players in seat order, rules preset and
-overrides); every later line is one hand result, penalty or early end, in the
-order they happened. Deal passes and the automatic end of the match are not
-written: the rules decide them when the file is loaded. ``docs/record-format.md``
-is the reference.
+The first line starts the match (key, players in seat order, rules preset and overrides); every
+later line is one hand result, penalty, early end or correction, in the order they happened. Deal
+passes and the automatic end are not written: the rules decide them when the file is loaded.
+``docs/record-format.md`` is the reference.
 """
 
 from __future__ import annotations
 
 import json
 import math
-import re
 import types
 from collections.abc import Iterable, Mapping, Sequence
 from enum import Enum
@@ -19,13 +18,13 @@ from typing import Any, Literal, TypeGuard, Union, get_args, get_origin
 
 import attrs
 
-from domain.amendments import AUTOMATIC_ENDS, early_end_reason
-from domain.codec import DecodeError, from_data, to_data
+from domain.amendments import early_end_reason
+from domain.codec import DecodeError, from_data
 from domain.errors import EntryRefused, HonbaError
-from domain.integrity import GENESIS, ChainProblem, Link, check_chain, digest_of
 from domain.match import Match
 from domain.progression import Fact
-from domain.rules import Ruleset, load_preset, preset_names
+from domain.rules import Ruleset, load_preset
+from domain.scoring.payments import penalty_at
 from domain.values import (
     AbortiveDraw,
     DealPass,
@@ -33,19 +32,33 @@ from domain.values import (
     HandValue,
     MatchEnd,
     Penalty,
+    PenaltyShare,
     TableState,
     Win,
     WinFacts,
     WinResult,
 )
-from replay.formats.logmodel import load_json, shown
+from replay.formats.logmodel import shown
+from replay.formats.record.chain import check_record_text, load_line, record_lines
 
 # A win line spells its hand value flat: every field of HandValue (han, fu, dora, limit, ...).
+VALUE_KEYS = tuple(f.name for f in attrs.fields(HandValue))
+
+
 VALUE_KEYS = tuple(f.name for f in attrs.fields(HandValue))
 # Bounds on the numbers of a record file, far above any real match: a hand of 64 doubles or
 # faan is already astronomical, and a score beyond a hundred million is no game's.
 MAX_POINTS = 100_000_000
+
+
+MAX_POINTS = 100_000_000
 MAX_COUNT = 10_000
+
+
+MAX_COUNT = 10_000
+FIELD_BOUNDS = {"faan": 64, "doubles": 64}
+
+
 FIELD_BOUNDS = {"faan": 64, "doubles": 64}
 POINT_FIELDS = frozenset({"points", "scores", "deposits", "penalties", "loser_scores", "final_points"})
 
@@ -63,12 +76,33 @@ class MatchRecord:
     rules: Ruleset
     source: Mapping[str, Any]
     opening: TableState | None
-    facts: tuple[Fact, ...]
+    facts: tuple[Fact | PenaltyLine, ...]
     # Where each part was read, for messages: the start line and each fact's line.
     start_line: int = 1
     lines: tuple[int, ...] = ()
     corrections: tuple[RecordCorrection, ...] = ()
     chained: bool = False
+
+
+@attrs.frozen
+class PenaltyLine:
+    """A penalty line as written: what it leaves out (the amount, the share) the rules fill in at
+    the table where it is given, as for ``honba penalty`` (``domain.scoring.payments.penalty_at``:
+    the rules' chombo amount and share; a reverse mangan sized by who is dealer)."""
+
+    seat: int
+    amount: int | None
+    kind: str
+    share: str | None
+    note: str
+
+    def at(self, state: TableState, rules: Ruleset) -> Penalty:
+        """The penalty given at the table ``state`` under ``rules``. A line that gives both its
+        amount and its share is the penalty as recorded (what ``export_record`` writes: a
+        reverse mangan's amount then only records the total), so a file always imports back."""
+        if self.amount is not None and self.share is not None:
+            return Penalty(self.seat, self.amount, self.kind, self.share, self.note)
+        return penalty_at(self.seat, state, rules, amount=self.amount, kind=self.kind, share=self.share, note=self.note)
 
 
 @attrs.frozen
@@ -78,7 +112,7 @@ class RecordCorrection:
 
     line: int
     target: int | None
-    replacement: Fact | None
+    replacement: Fact | PenaltyLine | None
     by: str
     reason: str
     at: str | None = None
@@ -213,7 +247,7 @@ def _kind_name(tp: Any, name: str) -> str:
     return {int: f"a whole number {within}", float: "a number", bool: "true or false"}.get(tp, "text")
 
 
-def _fact(data: dict[str, Any], players: Sequence[str], where: str) -> Fact:
+def _fact(data: dict[str, Any], players: Sequence[str], where: str) -> Fact | PenaltyLine:
     kind = data.get("type")
     if kind == "win":
         _expect_keys(data, ("type", "wins", "riichi"), where)
@@ -242,18 +276,20 @@ def _fact(data: dict[str, Any], players: Sequence[str], where: str) -> Fact:
     if kind == "penalty":
         _expect_keys(data, ("type", "player", "amount", "kind", "share", "note"), where)
         amount = data.get("amount")
-        if not _whole(amount, MAX_POINTS):
-            raise RecordError(f"{where}: a penalty needs a whole 'amount' of points (at most {MAX_POINTS})")
-        try:
-            return Penalty(
-                _seat(data.get("player"), players, f"{where}.player"),
-                amount,
-                str(data.get("kind", "chombo")),
-                data.get("share", "to_others"),
-                str(data.get("note", "")),
+        if amount is not None and not _whole(amount, MAX_POINTS):
+            raise RecordError(
+                f"{where}: a penalty needs a whole 'amount' of points (at most {MAX_POINTS}), or none: the rules'"
             )
-        except ValueError:
-            raise RecordError(f"{where}: unknown penalty share {shown(data.get('share'))}") from None
+        share = data.get("share")
+        if share is not None and share not in {s.value for s in PenaltyShare}:
+            raise RecordError(f"{where}: unknown penalty share {shown(share)}")
+        return PenaltyLine(
+            _seat(data.get("player"), players, f"{where}.player"),
+            amount,
+            str(data.get("kind", "chombo")),
+            share,
+            str(data.get("note", "")),
+        )
     if kind == "end":
         _expect_keys(data, ("type", "reason"), where)
         try:
@@ -279,47 +315,10 @@ def _rules(data: Mapping[str, Any], where: str) -> Ruleset:
         raise RecordError(str(exc)) from None
 
 
-# How deep a record line's arrays and objects may nest: a line needs a handful of levels;
-# a deeper one (a ``source`` nested hundreds deep) would exhaust the stack further on.
-RECORD_DEEPEST = 32
-# What ``dump_line`` escapes although JSON allows it raw: characters that readers other than
-# honba's (``str.splitlines``, editors, terminals) take for a line break or act on.
-_LINE_BREAKING = re.compile("[\x7f-\x9f\u2028\u2029]")
-
-
-def record_lines(text: str) -> list[str]:
-    """A record file's lines, exactly as the file holds them: split on newlines only (a
-    ``\\r`` before one is dropped), blank lines kept, no line for the newline ending the file.
-
-    Only ``\\n`` ends a line: the other characters ``str.splitlines`` breaks on (U+2028,
-    U+0085, form feed) may stand inside a name or a note, and must not move a line.
-    """
-    text = text.removeprefix("\ufeff")  # a BOM some editors write before the first line
-    lines = [line.removesuffix("\r") for line in text.split("\n")]
-    if lines and lines[-1] == "":
-        lines.pop()
-    return lines
-
-
-def _load_line(raw: str) -> Any:
-    """One line's JSON, refusing nesting deeper than a record line has any use for."""
-    data = load_json(raw)
-    stack: list[tuple[Any, int]] = [(data, 1)]
-    while stack:
-        value, depth = stack.pop()
-        if depth > RECORD_DEEPEST:
-            raise json.JSONDecodeError(f"nested more than {RECORD_DEEPEST} deep", raw, 0)
-        if isinstance(value, dict):
-            stack.extend((v, depth + 1) for v in value.values())
-        elif isinstance(value, list):
-            stack.extend((v, depth + 1) for v in value)
-    return data
-
-
 def parse_record(text: str, *, name: str = "<record>") -> MatchRecord:
     """Read a record file's text; errors name the file and the line."""
     header: MatchRecord | None = None
-    facts: list[Fact] = []
+    facts: list[Fact | PenaltyLine] = []
     lines: list[int] = []
     corrections: list[RecordCorrection] = []
     chained = _check_chain(text, name)
@@ -328,7 +327,7 @@ def parse_record(text: str, *, name: str = "<record>") -> MatchRecord:
         if not line.strip():
             continue
         try:
-            data = _load_line(line)
+            data = load_line(line)
         except json.JSONDecodeError as exc:
             raise RecordError(f"{where}: not valid JSON ({exc.msg})") from None
         if not isinstance(data, dict):
@@ -352,9 +351,16 @@ def parse_record(text: str, *, name: str = "<record>") -> MatchRecord:
     return attrs.evolve(header, facts=tuple(facts), lines=tuple(lines), corrections=tuple(corrections), chained=chained)
 
 
-def fact_from_line(data: dict[str, Any], players: Sequence[str], where: str) -> Fact:
-    """A result or penalty written as a record line (``{"type": "win", ...}``), read into a fact."""
-    return _fact(dict(data), players, where)
+def fact_from_line(data: dict[str, Any], players: Sequence[str], where: str, state: TableState, rules: Ruleset) -> Fact:
+    """A result or penalty written as a record line (``{"type": "win", ...}``), read into a fact;
+    a penalty is given at the table ``state`` under ``rules`` (what it leaves out, they fill in)."""
+    fact = _fact(dict(data), players, where)
+    if isinstance(fact, PenaltyLine):
+        try:
+            return fact.at(state, rules)
+        except HonbaError as exc:
+            raise RecordError(f"{where}: {exc}") from None
+    return fact
 
 
 def _correction(data: dict[str, Any], players: Sequence[str], where: str, number: int) -> RecordCorrection:
@@ -371,7 +377,7 @@ def _correction(data: dict[str, Any], players: Sequence[str], where: str, number
         if not isinstance(raw, dict):
             raise RecordError(f"{where}: 'replacement' must be a result or penalty line, or null to void")
         replacement = _fact(dict(raw), players, f"{where}.replacement")
-    if target is None and not isinstance(replacement, Penalty):
+    if target is None and not isinstance(replacement, PenaltyLine):
         raise RecordError(f"{where}: a correction without a target adds a penalty; give a penalty")
     at = data.get("at")
     if at is not None and not isinstance(at, str):
@@ -438,7 +444,7 @@ def build_match(record: MatchRecord, *, name: str = "<record>") -> Match:
     except HonbaError as exc:
         raise RecordError(f"{name}:{record.start_line}: {exc}") from None
     lines = record.lines if len(record.lines) == len(record.facts) else tuple(range(2, 2 + len(record.facts)))
-    steps: list[tuple[int, Fact | RecordCorrection]] = [*zip(lines, record.facts, strict=True)]
+    steps: list[tuple[int, Fact | PenaltyLine | RecordCorrection]] = [*zip(lines, record.facts, strict=True)]
     steps += [(c.line, c) for c in record.corrections]
     position_of_line: dict[int, int] = {}
     hands = 0
@@ -451,7 +457,9 @@ def build_match(record: MatchRecord, *, name: str = "<record>") -> Match:
                 _apply_correction(match, step, position_of_line)
                 continue
             hands += 1
-            if isinstance(step, Penalty):
+            if isinstance(step, PenaltyLine):
+                match.penalise(step.at(match.state, match.rules))
+            elif isinstance(step, Penalty):
                 match.penalise(step)
             elif isinstance(step, MatchEnd):
                 match.end(step.reason)
@@ -466,8 +474,9 @@ def build_match(record: MatchRecord, *, name: str = "<record>") -> Match:
 
 def _apply_correction(match: Match, correction: RecordCorrection, position_of_line: Mapping[int, int]) -> None:
     if correction.target is None:
-        assert isinstance(correction.replacement, Penalty)
-        match.add_penalty(correction.replacement, by=correction.by, reason=correction.reason, at=correction.at)
+        assert isinstance(correction.replacement, PenaltyLine)
+        penalty = correction.replacement.at(match.state, match.rules)
+        match.add_penalty(penalty, by=correction.by, reason=correction.reason, at=correction.at)
         return
     if correction.target not in position_of_line:
         raise RecordError(f"line {correction.target} holds no result or penalty to correct")
@@ -478,296 +487,12 @@ def _apply_correction(match: Match, correction: RecordCorrection, position_of_li
         if correction.replacement is None:
             match.void(position, by=correction.by, reason=correction.reason, at=correction.at)
         else:
-            match.amend(position, correction.replacement, by=correction.by, reason=correction.reason, at=correction.at)
+            replacement = correction.replacement
+            if isinstance(replacement, PenaltyLine):
+                # The penalty replaced was given at the table before it: the new one is sized there.
+                replacement = replacement.at(match.state_before(position), match.rules)
+            match.amend(position, replacement, by=correction.by, reason=correction.reason, at=correction.at)
     except EntryRefused as refused:
         # The file names entries by their lines, and so does its error.
         line_of = {p: line for line, p in position_of_line.items()}
         raise refused.renamed(lambda p: f"line {line_of.get(p, p)}") from None
-
-
-def _names(seats: Iterable[int], players: Sequence[str]) -> list[str]:
-    return [players[s] for s in seats]
-
-
-def _win_data(win: Win, players: Sequence[str]) -> dict[str, Any]:
-    out: dict[str, Any] = {"winner": players[win.winner]}
-    if win.discarder is not None:
-        out["from"] = players[win.discarder]
-    out.update(to_data(win.value))
-    if win.liable is not None:
-        out["pao"] = players[win.liable]
-    facts = to_data(win.facts)
-    for penalty in facts.get("penalties", []):
-        penalty["payer"] = players[penalty["payer"]]
-    if facts:
-        out["facts"] = facts
-    if win.loser_scores:
-        out["loser_scores"] = list(win.loser_scores)
-    return out
-
-
-def fact_line(fact: Fact, players: Sequence[str]) -> dict[str, Any] | None:
-    """One record line for a fact; None for facts the file does not hold (deal passes, automatic ends)."""
-    if isinstance(fact, WinResult):
-        out: dict[str, Any] = {"type": "win", "wins": [_win_data(w, players) for w in fact.wins]}
-        if fact.riichi:
-            out["riichi"] = _names(fact.riichi, players)
-        return out
-    if isinstance(fact, ExhaustiveDraw):
-        out = {"type": "draw", "ready": _names(fact.ready, players)}
-        if fact.riichi:
-            out["riichi"] = _names(fact.riichi, players)
-        if fact.nagashi:
-            out["nagashi"] = _names(fact.nagashi, players)
-        return out
-    if isinstance(fact, AbortiveDraw):
-        out = {"type": "abort", "kind": fact.kind.value}
-        if fact.riichi:
-            out["riichi"] = _names(fact.riichi, players)
-        if fact.kongs:
-            out["kongs"] = _names(fact.kongs, players)
-        return out
-    if isinstance(fact, Penalty):
-        out = {"type": "penalty", "player": players[fact.seat], "amount": fact.amount, "kind": fact.kind}
-        out["share"] = fact.share.value
-        if fact.note:
-            out["note"] = fact.note
-        return out
-    if isinstance(fact, MatchEnd):
-        return None if fact.reason in AUTOMATIC_ENDS else {"type": "end", "reason": fact.reason}
-    return None
-
-
-def rules_reference(rules: Ruleset) -> tuple[str, dict[str, Any]]:
-    """A preset name and the overrides that turn it into these rules."""
-    base = rules.name if rules.name in preset_names() else "tenhou"
-    preset = load_preset(base).to_dict()
-    mine = rules.to_dict()
-    return base, {k: v for k, v in mine.items() if preset.get(k) != v}
-
-
-def dump_line(data: Mapping[str, Any]) -> str:
-    """One record line, in the canonical spelling export writes: UTF-8 as is, but a line or
-    paragraph separator (or a C1 control) inside a name or note written as a ``\\u`` escape, so
-    that every reader sees one line (the digests are over the decoded content: unchanged)."""
-    return _LINE_BREAKING.sub(lambda m: f"\\u{ord(m.group()):04x}", json.dumps(data, ensure_ascii=False))
-
-
-def export_record(match: Match, facts: Iterable[Fact] | None = None, *, damage: str | None = None) -> str:
-    """The record file of a stored match, corrections included, with its chain and seal.
-
-    Import it and it gives the same match. Each line names the digest of the line
-    before it (``prior``) and the last line seals the count and the head digest, so
-    ``honba check FILE`` finds any line edited, removed, moved or added later.
-    (``facts`` is accepted for callers that pass the history; the match's own log is used.)
-    ``damage``, for a match whose chain did not check in the store, is written in the seal
-    line, so that the file is never a clean-looking chain over a changed history.
-    """
-    preset, overrides = rules_reference(match.rules)
-    start: dict[str, Any] = {"type": "start", "key": match.key, "players": list(match.players), "rules": preset}
-    if overrides:
-        start["overrides"] = overrides
-    if match.source:
-        start["source"] = match.source
-    if match.opening:
-        start["opening"] = match.opening
-    lines: list[dict[str, Any]] = [start]
-    numbers = entry_numbers(match)
-    corrections = dict(match.correction_log)
-    entries = dict(match.history)
-    for position in sorted(numbers.by_position):
-        correction = corrections.get(position)
-        if correction is not None:
-            lines.append(_correction_line(correction, match.players, numbers))
-        else:
-            line = fact_line(entries[position], match.players)
-            assert line is not None  # every numbered entry that is not a correction has its line
-            lines.append(line)
-        # The numbering and the file are one: the entry's number is the line it is written on.
-        assert numbers.by_position[position] == len(lines)
-    return "".join(dump_line(line) + "\n" for line in chain_lines(lines, damage=damage))
-
-
-class UnknownEntry(HonbaError):
-    """A number that names no entry of a match (a deal pass has none; beyond the end; the start)."""
-
-
-@attrs.frozen
-class EntryNumbers:
-    """The one numbering a user sees: each entry of a match's log numbered by its line in the
-    record file ``export_record`` writes (line 1 is the start). ``honba log`` shows these
-    numbers, ``honba amend``/``void`` and the application's corrections take them, a record
-    file's correction lines name their targets by them. Deal passes and the ends the rules
-    decided have no line, so no number; the domain keeps its positions, and this is the one
-    place that translates between the two."""
-
-    key: str
-    # The number of each entry that has one, by its position in the Match aggregate.
-    by_position: Mapping[int, int]
-
-    def number(self, position: int | None) -> int | None:
-        """The number of the entry at ``position``; None for a deal pass, an automatic end, none."""
-        return None if position is None else self.by_position.get(position)
-
-    def name(self, position: int) -> str:
-        """How a message names the entry at ``position``: ``entry 5``."""
-        number = self.number(position)
-        return f"entry {number}" if number is not None else f"the entry after entry {self._before(position)}"
-
-    def _before(self, position: int) -> int:
-        earlier = [n for p, n in self.by_position.items() if p < position]
-        return max(earlier, default=1)
-
-    def position(self, number: int) -> int:
-        """The position in the aggregate of the entry numbered ``number``; a number that names
-        no entry is refused with what the numbers are."""
-        for position, numbered in self.by_position.items():
-            if numbered == number:
-                return position
-        last = max(self.by_position.values(), default=1)
-        if number == 1:
-            why = "line 1 of the record file is the match's start, not an entry"
-        elif last == 1:
-            why = "the match has no entries yet"
-        else:
-            numbers = "its one entry is numbered 2" if last == 2 else f"its entries are numbered 2 to {last}"
-            why = (
-                f"{numbers} (the numbers honba log shows, the lines of the exported record file; "
-                "deal passes and the ends the rules decided have no number)"
-            )
-        raise UnknownEntry(f"there is no entry {number} in match {self.key!r}: {why}")
-
-
-def entry_numbers(match: Match) -> EntryNumbers:
-    """The numbers of the match's entries: their lines in the file ``export_record`` writes."""
-    corrections = dict(match.correction_log)
-    entries = dict(match.history)
-    numbers: dict[int, int] = {}
-    line = 1  # the start line
-    for position in sorted({*entries, *corrections}):
-        if position in corrections or fact_line(entries[position], match.players) is not None:
-            line += 1
-            numbers[position] = line
-    return EntryNumbers(match.key, numbers)
-
-
-def _correction_line(correction: Any, players: Sequence[str], numbers: EntryNumbers) -> dict[str, Any]:
-    target = numbers.number(correction.target)
-    replacement = None if correction.replacement is None else fact_line(correction.replacement, players)
-    return {
-        "type": "correction",
-        "target": target,
-        "replacement": replacement,
-        "by": correction.by,
-        "reason": correction.reason,
-        "at": correction.at,
-    }
-
-
-def chain_lines(lines: Sequence[Mapping[str, Any]], *, damage: str | None = None) -> list[dict[str, Any]]:
-    """The lines with the chain: each names the digest of the one before; then the seal line
-    (carrying ``damage``, what did not check in the store, when there is any)."""
-    chained: list[dict[str, Any]] = []
-    prior = GENESIS
-    for line in lines:
-        linked = {**line, "prior": prior}
-        chained.append(linked)
-        prior = digest_of(linked)
-    seal: dict[str, Any] = {"type": "seal", "lines": len(chained), "head": prior}
-    if damage is not None:
-        seal["damaged"] = damage
-    chained.append(seal)
-    return chained
-
-
-def unchained(text: str) -> str:
-    """A record file without its chain: no ``prior`` fields, no seal line (for editing by hand)."""
-    out = []
-    for raw in record_lines(text):
-        if not raw.strip():
-            continue
-        data = json.loads(raw)
-        if isinstance(data, dict):
-            if data.get("type") == "seal":
-                continue
-            data.pop("prior", None)
-        out.append(dump_line(data) + "\n")
-    return "".join(out)
-
-
-def check_record_text(text: str, *, name: str) -> FileCheck:
-    """Check a record file's chain: every line names the digest of the line before, and the
-    seal line counts the lines and names the head digest. A file without any chain (written by
-    hand) has nothing to check. Problems are named by their line in the file."""
-    lines: list[dict[str, Any] | None] = []
-    numbers: list[int] = []  # the file line of each non-blank line
-    unreadable: dict[int, str] = {}
-    problems: list[ChainProblem] = []
-    blank: list[int] = []
-    for number, raw in enumerate(record_lines(text), start=1):
-        if not raw.strip():
-            blank.append(number)
-            continue
-        try:
-            data = _load_line(raw)
-        except json.JSONDecodeError as exc:
-            data, unreadable[len(lines) + 1] = None, f"not JSON ({exc.msg})"
-        else:
-            if not isinstance(data, dict):
-                # (``null`` included: every line that is not an object is named as such)
-                data, unreadable[len(lines) + 1] = None, "not a JSON object"
-        lines.append(data)
-        numbers.append(number)
-    seal = lines.pop() if lines and lines[-1] is not None and lines[-1].get("type") == "seal" else None
-    if seal is None and not any(line is not None and "prior" in line for line in lines):
-        # Nothing to check is no evidence that nothing changed: the check says it could not be made.
-        why = "the file carries no chain (no 'prior' fields, no seal line): it could not be checked"
-        return FileCheck(name, len(lines), GENESIS, (ChainProblem(0, "unchained", why),), chained=False)
-    links: list[Link] = []
-    for i, line in enumerate(lines, start=1):
-        if line is None:
-            # An unreadable line is taken to follow the line before it, so that only it is named.
-            problems.append(ChainProblem(i, "altered", unreadable[i]))
-            links.append(Link(i, f"unreadable-{i}", links[-1].digest if links else GENESIS))
-        else:
-            links.append(Link(i, digest_of(line), str(line.get("prior", ""))))
-    sealed = None
-    if seal is None:
-        problems.append(ChainProblem(len(lines), "unsealed", "the seal line at the end is missing"))
-    else:
-        count, head = seal.get("lines"), seal.get("head")
-        sealed = (count if isinstance(count, int) else 0, head if isinstance(head, str) else "")
-    problems += check_chain(links, sealed=sealed, noun="line")
-    if seal is not None and "damaged" in seal:
-        detail = f"exported with --force from a store where the match did not check: {seal['damaged']}"
-        problems.append(ChainProblem(len(lines) + 1, "damaged", detail))
-
-    def in_file(position: int) -> int:
-        return numbers[position - 1] if 1 <= position <= len(numbers) else position
-
-    found: dict[tuple[int, str], ChainProblem] = {}
-    # The chain covers the file's exact lines: a blank line honba did not write is one added.
-    for number in blank:
-        found[(number, "inserted")] = ChainProblem(number, "inserted", "a blank line the chain does not include")
-    for problem in problems:
-        found.setdefault(
-            (in_file(problem.position), problem.kind), attrs.evolve(problem, position=in_file(problem.position))
-        )
-    head = links[-1].digest if links else GENESIS
-    problems = sorted(found.values(), key=lambda p: p.position)
-    return FileCheck(
-        name, len(lines), head, tuple(problems), chained=True, digests=tuple(link.digest for link in links)
-    )
-
-
-@attrs.frozen
-class FileCheck:
-    """The integrity of a record file: its lines, head digest and the problems found."""
-
-    name: str
-    lines: int
-    head: str
-    problems: tuple[ChainProblem, ...]
-    chained: bool = True
-    # The digest of every line, in order: a published head digest is looked for among them.
-    digests: tuple[str, ...] = ()

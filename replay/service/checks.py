@@ -1,0 +1,118 @@
+"""``honba check`` and ``honba audit`` as use cases: they decide, the command line only presents.
+
+``check_targets`` checks record files, stored matches or the whole store (with a published head
+digest, ``--against``); ``audit_match`` builds the audit report of a stored match. Both return
+values whose plain data is in ``replay.service.shapes`` (``check_data``) and ``replay.audit``
+(``report_data``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import attrs
+
+from domain.integrity import published_digest
+from domain.match import match_id
+from replay.app import HonbaApp
+from replay.audit import AuditReport, build_report, read_sheet
+from replay.formats.record import check_record_text
+from replay.integrity import MatchCheck, check_match, check_store, read_store_chain
+from replay.parsing import InputError
+from replay.service.rules import resolve_rules
+
+SHEET_KINDS = ("auto", "scores", "changes")
+
+
+@attrs.frozen
+class CheckRun:
+    """What ``honba check`` found: one check per file or match, and the store chain's when the whole
+    store was checked."""
+
+    checks: tuple[MatchCheck, ...]
+    store: MatchCheck | None = None
+
+    @property
+    def intact(self) -> bool:
+        """Nothing altered, deleted, reordered or inserted anywhere checked (exit 0)."""
+        return all(c.intact for c in self.checks) and (self.store is None or self.store.intact)
+
+
+def check_targets(open_app: Callable[[], HonbaApp], targets: Sequence[str], against: str | None = None) -> CheckRun:
+    """Check record files or stored matches (by key), or with no target the whole store.
+
+    ``open_app`` opens the store only when a stored match is asked for: checking files needs none.
+    ``against`` is a head digest published earlier, compared with one target or the store's chain.
+    """
+    published = None
+    if against is not None:
+        if len(targets) > 1:
+            raise InputError("--against compares one file or match (or the store) with its published digest")
+        try:
+            published = published_digest(against)
+        except ValueError as exc:
+            raise InputError(str(exc)) from None
+    if not targets:
+        # The whole store: every match and tournament, and the store chain itself, which
+        # --against compares with the store head digest published earlier.
+        application = open_app()
+        links = read_store_chain(application)
+        store = links.check if published is None else links.check.against(published)
+        return CheckRun(tuple(check_store(application, links)), store)
+    results = [check_target(open_app, t) for t in targets]
+    if published:
+        results = [result.against(published) for result in results]
+    return CheckRun(tuple(results))
+
+
+def check_target(open_app: Callable[[], HonbaApp], target: str) -> MatchCheck:
+    """Check one exported record file, or else one stored match named by its key."""
+    path = Path(target)
+    if not path.is_file():
+        application = open_app()
+        if not application.recorder.select_events(match_id(target), limit=1):
+            raise InputError(f"{target}: no such file, and no match of that key in the store")
+        return check_match(application, match_id(target), target, read_store_chain(application))
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{path}: not a record file: not UTF-8 text (byte {exc.start})") from None
+    report = check_record_text(text, name=str(path))
+    return MatchCheck(
+        report.name,
+        report.lines,
+        report.head,
+        report.problems,
+        sealed=report.chained,
+        digests=report.digests,
+        noun="line",
+    )
+
+
+def audit_match(
+    application: HonbaApp,
+    key: str,
+    *,
+    sheet: Path | None = None,
+    sheet_kind: str = "auto",
+    as_played: bool = False,
+    rules: str | None = None,
+) -> AuditReport:
+    """The audit of a stored match: its integrity, a claimed score sheet compared (CSV, ``sheet``),
+    and the match re-scored under other rules (a preset or rule file, ``rules``)."""
+    if sheet_kind not in SHEET_KINDS:
+        raise InputError(f"--sheet-kind must be auto, scores or changes, not {sheet_kind!r}")
+    match = application.get_match(key)
+    integrity = check_match(application, match.id, key, read_store_chain(application))
+    rows = None
+    if sheet is not None:
+        rows = read_sheet(sheet.read_text(encoding="utf-8"), match.players, name=str(sheet))
+    other = resolve_rules(rules) if rules is not None else None
+    return build_report(match, integrity, sheet=rows, sheet_kind=sheet_kind, other_rules=other, as_played=as_played)
+
+
+def audit_failed(report: AuditReport) -> bool:
+    """Something is wrong with the record (exit 1): its chain, an invariant, or the claimed sheet."""
+    broken = not report.integrity.intact or any(f.kind == "invariant" for f in report.findings)
+    return broken or (report.sheet is not None and report.sheet.first_difference is not None)
