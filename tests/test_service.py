@@ -162,15 +162,15 @@ def test_the_status_names_the_match_and_its_table(app: HonbaApp) -> None:
     assert data["scores"] == {"Ann": 21100, "Ben": 28900, "Cho": 25000, "Dai": 25000}
 
 
-def test_the_log_gives_each_hand_its_line_in_the_exported_file_and_marks_a_void(app: HonbaApp) -> None:
+def test_the_log_numbers_each_hand_by_its_line_in_the_exported_file_and_marks_a_void(app: HonbaApp) -> None:
     app.record("club-1", WinResult((Win(2, HandValue(han=1, fu=30), discarder=3),)))
-    app.void("club-1", 4, by="Eve (referee)", reason="wrong winner")  # 3 is the deal pass after Ben's win
+    app.void("club-1", 3, by="Eve (referee)", reason="wrong winner")  # Cho's win: line 3 (the deal pass has none)
     match = app.get_match("club-1")
     data = log_json("club-1", match, match_log(match))
     assert json.loads(json.dumps(data)) == data
     # The start is line 1 of the file; Ben's win line 2; Cho's (voided) line 3.
-    assert [hand["line"] for hand in data["hands"]] == [2]
-    assert [(v["line"], v["correction"]["reason"]) for v in data["voided"]] == [(3, "wrong winner")]
+    assert [hand["entry"] for hand in data["hands"]] == [2]
+    assert [(v["entry"], v["correction"]["reason"]) for v in data["voided"]] == [(3, "wrong winner")]
 
 
 # --- verify decides its own outcome; the command only presents it ------------------------------
