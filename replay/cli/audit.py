@@ -16,12 +16,12 @@ from domain.rules import Ruleset, load_preset, parse_rule_text
 from domain.values import AbortiveDraw, AbortKind, ExhaustiveDraw, HandResult, Penalty
 from projections.ledger import correction_marks
 from replay.audit import AuditReport, build_report, read_sheet, report_data
-from replay.cli.record import penalty_fact, win_result
 from replay.cli.shell import ClientKey, app, guarded, guarded_match, out, shell
 from replay.formats.record import check_record_text, fact_from_line
 from replay.integrity import MatchCheck, check_match, check_store, read_store_chain
 from replay.parsing import InputError, seat_of, seats_of
 from replay.render import json_text, ledger_table, state_lines, status_table
+from replay.service.entry import penalty_fact, win_result
 from replay.service.shapes import describe_fact
 
 By = Annotated[str, typer.Option("--by", help="Who makes the correction (the referee).")]
