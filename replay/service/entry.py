@@ -170,8 +170,9 @@ def _seats(field: str, names: Sequence[str], players: Sequence[str]) -> tuple[in
     return tuple(_seat(field, n, players) for n in names)
 
 
-def entry_fact(entry: Entry, match: Match) -> HandResult | Penalty:
-    """The domain fact an entry stands for at this match's table (not for ``undo``)."""
+def entry_fact(entry: Entry, match: Match, state: TableState | None = None) -> HandResult | Penalty:
+    """The domain fact an entry stands for at this match's table, or at ``state`` (the table an
+    amended entry was played at: a penalty's default amount is the rules' there). Not for ``undo``."""
     players = match.players
     if entry.kind == "win":
         if not entry.winner:
@@ -210,7 +211,8 @@ def entry_fact(entry: Entry, match: Match) -> HandResult | Penalty:
             amount = int(entry.amount)
         _seat("player", entry.player, players)
         try:
-            return penalty_fact(players, match.state, match.rules, entry.player, amount, "chombo", None, entry.note)
+            table = match.state if state is None else state
+            return penalty_fact(players, table, match.rules, entry.player, amount, "chombo", None, entry.note)
         except InputError as exc:
             raise FieldError("amount", str(exc).replace("leave out --amount", "leave the amount empty")) from None
     raise FieldError("kind", f"choose what happened ({', '.join(KINDS)})")
@@ -227,6 +229,47 @@ def apply_entry(
     if isinstance(fact, Penalty):
         return app.penalise(key, fact, client_key=client_key)
     return app.record(key, fact, client_key=client_key)
+
+
+CORRECTIONS = ("void", "amend", "penalty")
+
+
+def apply_correction(
+    app: HonbaApp,
+    key: str,
+    action: str,
+    *,
+    target: int | None,
+    entry: Entry | None,
+    by: str,
+    reason: str,
+    client_key: str | None,
+) -> Match:
+    """A referee's correction through the application: void or amend the entry at ``target`` (its
+    position in the match's log), or add a penalty (also after the end). The one call the web
+    front end makes for corrections, so that a change of how entries are numbered is adapted here."""
+    if not by.strip():
+        raise FieldError("by", "say who makes the correction")
+    if not reason.strip():
+        raise FieldError("reason", "say why")
+    if action == "penalty":
+        if entry is None:
+            raise FieldError("player", "choose the player penalised")
+        fact = entry_fact(entry, app.get_match(key))
+        if not isinstance(fact, Penalty):
+            raise FieldError("kind", "a penalty is added here; a hand is amended")
+        return app.add_penalty(key, fact, by=by, reason=reason, client_key=client_key)
+    if target is None:
+        raise FieldError("target", "choose the entry to correct")
+    if action == "void":
+        return app.void(key, target, by=by, reason=reason, client_key=client_key)
+    if action == "amend":
+        if entry is None:
+            raise FieldError("kind", "give the entry that replaces it")
+        match = app.get_match(key)
+        replacement = entry_fact(entry, match, match.state_before(target))
+        return app.amend(key, target, replacement, by=by, reason=reason, client_key=client_key)
+    raise FieldError("action", f"choose one of {', '.join(CORRECTIONS)}")
 
 
 def apply_to(match: Match, entry: Entry) -> None:

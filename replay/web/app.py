@@ -26,6 +26,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
+import attrs
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -39,7 +40,8 @@ from domain.values import WIND_NAMES, AbortKind
 from projections.ledger import corrected_ledger
 from replay.app import HonbaApp, MatchNotFound
 from replay.service.access import Grant, TokenStore
-from replay.service.entry import Entry, FieldError, apply_entry, payment_lines, preview
+from replay.service.director import corrections_data, create_tournament, seat_session, tournament_data
+from replay.service.entry import Entry, FieldError, apply_correction, apply_entry, payment_lines, preview
 from replay.service.shapes import ledger_data, seat_wind, state_data
 from replay.service.standings import standings_data
 from replay.tournaments import TournamentNotFound, catch_up, open_view, tournament_report
@@ -332,6 +334,155 @@ def create_app(db: str | None) -> Starlette:
         headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
         return StreamingResponse(stream(), media_type="text/event-stream", headers=headers)
 
+    # The director and the referee.
+
+    def need(token: str | None, allowed: Callable[[Grant], bool], what: str) -> Grant:
+        grant = grant_of(token)
+        if grant is None or not allowed(grant):
+            raise Forbidden(f"this link may not {what}")
+        return grant
+
+    async def director_page(request: Request) -> Response:
+        token = request.query_params.get("token")
+        await call(lambda: need(token, Grant.may_direct, "run tournaments"))
+        return page(request, "director.html", token=token, errors={}, values={})
+
+    async def create_tournament_form(request: Request) -> Response:
+        fields = await form_of(request)
+        token = str(fields.get("token", "")) or None
+        await call(lambda: need(token, Grant.may_direct, "run tournaments"))
+        name = str(fields.get("name", "")).strip()
+        players = str(fields.get("players", "")).splitlines()
+        try:
+            await call(lambda: create_tournament(served.app, name, players))
+        except HonbaError as exc:
+            return page(request, "director.html", 400, token=token, errors={"name": str(exc)}, values=fields)
+        return _to_tournament(request, name, token)
+
+    def _to_tournament(request: Request, name: str, token: str | None) -> Response:
+        target = request.url_for("director_tournament", name=name).include_query_params(token=token or "")
+        return RedirectResponse(str(target), status_code=303)
+
+    async def director_tournament(request: Request) -> Response:
+        name = request.path_params["name"]
+        token = request.query_params.get("token")
+        await call(lambda: need(token, Grant.may_direct, "run tournaments"))
+        data = await call(lambda: tournament_data(served.app, name))
+        return page(request, "director_tournament.html", t=data, token=token, errors={})
+
+    async def add_players_form(request: Request) -> Response:
+        name = request.path_params["name"]
+        fields = await form_of(request)
+        token = str(fields.get("token", "")) or None
+        await call(lambda: need(token, Grant.may_direct, "run tournaments"))
+        await call(lambda: create_tournament(served.app, name, str(fields.get("players", "")).splitlines()))
+        return _to_tournament(request, name, token)
+
+    async def seat_form(request: Request) -> Response:
+        name = request.path_params["name"]
+        fields = await form_of(request)
+        token = str(fields.get("token", "")) or None
+        await call(lambda: need(token, Grant.may_direct, "run tournaments"))
+        session_text, seed_text = str(fields.get("session", "")), str(fields.get("seed", "")).strip()
+        try:
+            if not session_text.isdigit() or (seed_text and not seed_text.isdigit()):
+                raise HonbaError("the session and the seed are whole numbers")
+            session = int(session_text)
+            tables, met = await call(
+                lambda: seat_session(
+                    served.app,
+                    served.tokens,
+                    name,
+                    session,
+                    method=str(fields.get("method", "fewest-repeats")),
+                    seed=int(seed_text) if seed_text else None,
+                )
+            )
+        except HonbaError as exc:
+            data = await call(lambda: tournament_data(served.app, name))
+            return page(request, "director_tournament.html", 400, t=data, token=token, errors={"session": str(exc)})
+        shown = []
+        for table in tables:
+            link = str(request.url_for("table", key=table.match).include_query_params(token=table.token))
+            shown.append({**attrs.asdict(table), "link": link, "qr": qr_svg(link)})
+        return page(request, "seated.html", name=name, session=session, tables=shown, repeats=met, token=token)
+
+    async def referee_page(request: Request) -> Response:
+        token = request.query_params.get("token")
+        await call(lambda: need(token, Grant.may_correct, "correct matches"))
+
+        def rows() -> list[dict[str, Any]]:
+            found = []
+            for summary in served.app.list_matches():
+                if summary.damaged:
+                    continue
+                count = len(served.app.get_match(summary.key).correction_log)
+                found.append({"key": summary.key, "players": summary.players, "corrections": count})
+            return found
+
+        return page(request, "referee.html", matches=await call(rows), token=token)
+
+    def referee_context(key: str) -> dict[str, Any]:
+        match = served.app.get_match(key)
+        return {
+            "key": key,
+            "players": list(match.players),
+            "corrections": corrections_data(served.app, key),
+            "entries": ledger_data(match.players, corrected_ledger(match.corrected_steps())),
+            "client_key": str(uuid.uuid4()),
+        }
+
+    async def referee_match(request: Request) -> Response:
+        key = request.path_params["key"]
+        token = request.query_params.get("token")
+        await call(lambda: need(token, Grant.may_correct, "correct matches"))
+        context = await call(lambda: referee_context(key))
+        return page(request, "referee_match.html", token=token, errors={}, **context)
+
+    async def correct_form(request: Request) -> Response:
+        key = request.path_params["key"]
+        fields = await form_of(request)
+        token = str(fields.get("token", "")) or None
+        await call(lambda: need(token, Grant.may_correct, "correct matches"))
+        action = str(fields.get("action", ""))
+        target_text = str(fields.get("target", ""))
+        entry = Entry.from_fields({**fields, "kind": "penalty"} if action == "penalty" else fields)
+        try:
+            if target_text and not target_text.isdigit():
+                raise FieldError("target", "choose the entry by its number")
+            await call(
+                lambda: apply_correction(
+                    served.app,
+                    key,
+                    action,
+                    target=int(target_text) if target_text else None,
+                    entry=entry if entry.kind else None,
+                    by=str(fields.get("by", "")),
+                    reason=str(fields.get("reason", "")),
+                    client_key=str(fields.get("client_key", "")) or None,
+                )
+            )
+        except HonbaError as exc:
+            context = await call(lambda: referee_context(key))
+            field = exc.field if isinstance(exc, FieldError) else "action"
+            return page(request, "referee_match.html", 400, token=token, errors={field: str(exc)}, **context)
+        target = request.url_for("referee_match", key=key).include_query_params(token=token or "")
+        return RedirectResponse(str(target), status_code=303)
+
+    async def audit_page(request: Request) -> Response:
+        key = request.path_params["key"]
+
+        def render() -> str:
+            from replay.audit import build_report, report_data
+            from replay.html.pages import render_audit_html
+            from replay.integrity import check_match, read_store_chain
+
+            match = served.app.get_match(key)
+            integrity = check_match(served.app, match.id, key, read_store_chain(served.app))
+            return render_audit_html(report_data(build_report(match, integrity)))
+
+        return HTMLResponse(await call(render))
+
     async def not_found(request: Request, exc: Exception) -> Response:
         return _error(request, 404, "No such page.")
 
@@ -355,9 +506,18 @@ def create_app(db: str | None) -> Starlette:
         Route("/", index),
         Route("/matches/{key:path}/preview", preview_form, methods=["POST"]),
         Route("/matches/{key:path}/record", record_form, methods=["POST"]),
+        Route("/matches/{key:path}/audit", audit_page),
         Route("/matches/{key:path}", table_page, name="table"),
         Route("/tournaments/{name}/events", standings_events),
         Route("/tournaments/{name}", standings_page),
+        Route("/director", director_page),
+        Route("/director/tournaments", create_tournament_form, methods=["POST"]),
+        Route("/director/t/{name}/players", add_players_form, methods=["POST"]),
+        Route("/director/t/{name}/sessions", seat_form, methods=["POST"]),
+        Route("/director/t/{name}", director_tournament, name="director_tournament"),
+        Route("/referee", referee_page),
+        Route("/referee/m/{key:path}/correct", correct_form, methods=["POST"]),
+        Route("/referee/m/{key:path}", referee_match, name="referee_match"),
         Route("/api/matches/{key:path}/preview", preview_json, methods=["POST"]),
         Route("/api/matches/{key:path}/entries", record_json, methods=["POST"]),
         Route("/api/matches/{key:path}", match_json),
@@ -410,6 +570,16 @@ def _same_origin(request: Request) -> bool:
         return origin is None
     host = request.headers.get("host", "")
     return origin.split("://", 1)[-1] == host
+
+
+def qr_svg(text: str) -> str:
+    """A QR code of ``text`` as an inline ``<svg>`` (qrcode's SVG path image: no Pillow needed)."""
+    import qrcode
+    import qrcode.image.svg
+
+    image = qrcode.make(text, image_factory=qrcode.image.svg.SvgPathImage, box_size=8)
+    svg: str = image.to_string(encoding="unicode")
+    return svg.replace("<svg ", '<svg role="img" aria-label="QR code of the table link" ', 1)
 
 
 def _field_for(kind: str) -> str:
