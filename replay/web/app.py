@@ -52,11 +52,12 @@ CSRF_COOKIE = "honba_csrf"
 POLL_SECONDS = 0.5
 LIMITS = ("mangan", "haneman", "baiman", "sanbaiman", "yakuman")
 FU = (20, 25, 30, 40, 50, 60, 70, 80, 90, 100, 110)
-# Headers on every page: no framing, no referrer (table links carry their token), scripts only our own.
+# Headers on every page: no framing, no referrer to other sites (table links carry their token; a form post
+# still names its origin, which the CSRF check reads), scripts only our own.
 SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
     "img-src 'self' data:; frame-ancestors 'none'",
-    "Referrer-Policy": "no-referrer",
+    "Referrer-Policy": "same-origin",
     "X-Content-Type-Options": "nosniff",
     "X-Frame-Options": "DENY",
 }
@@ -180,7 +181,7 @@ def create_app(db: str | None) -> Starlette:
         key = request.path_params["key"]
         token = request.query_params.get("token")
         context = await call(lambda: table_context(key, token))
-        return page(request, "table.html", **context, errors={}, values={})
+        return page(request, "table.html", **context, errors={}, values={}, open="win")
 
     def _check_write(key: str, token: str | None, entry: Entry) -> Grant:
         grant = grant_of(token)
