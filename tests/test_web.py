@@ -11,6 +11,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -278,3 +279,73 @@ def test_the_standings_page_and_json_show_the_tournament(store_db: str, client: 
     data = client.get("/api/tournaments/Open/standings").json()
     assert data["tournament"] == "Open" and data["matches"][0]["match"] == "t1"
     assert client.get("/tournaments/Nope").status_code == 404
+
+
+def test_token_create_shows_the_token_once_and_stores_only_a_salted_hash(tmp_path: Path) -> None:
+    import sqlite3
+
+    db = str(tmp_path / "honba.sqlite")
+    prepare(db, {"t1": PLAYERS})
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "xdg")}
+    made = subprocess.run(
+        [*honba_command(), "--db", db, "token", "create", "--role", "table", "--match", "t1"],
+        check=True,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    token = made.stdout.split()[0]
+    token_id, secret = token.split(".", 1)
+    with sqlite3.connect(db) as conn:
+        rows = conn.execute("SELECT token_id, role, match_key, salt, digest FROM honba_access_tokens").fetchall()
+    assert [(r[0], r[1], r[2]) for r in rows] == [(token_id, "table", "t1")]
+    assert secret not in repr(rows)
+    refused = subprocess.run(
+        [*honba_command(), "--db", db, "token", "create", "--role", "table"], env=env, capture_output=True, text=True
+    )
+    assert refused.returncode == 2 and "name it (--match KEY)" in refused.stderr
+    assert "Traceback" not in refused.stderr
+    revoked = subprocess.run([*honba_command(), "--db", db, "token", "revoke", token_id], env=env, capture_output=True)
+    assert revoked.returncode == 0
+    app = HonbaApp.open(db)
+    try:
+        from replay.service.access import TokenStore
+
+        assert TokenStore(app).check(token) is None
+    finally:
+        app.close()
+
+
+def test_serve_answers_and_never_shows_the_password(store_db: str, tmp_path: Path) -> None:
+    from web_support import free_port
+
+    prepare(store_db, {"t1": PLAYERS})
+    port = free_port()
+    # The store named in the environment, so that the password is in no process list either.
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "xdg"), "HONBA_DB": store_db}
+    server = subprocess.Popen(
+        [*honba_command(), "serve", "--port", str(port)],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        assert server.stdout is not None
+        banner = server.stdout.readline()  # printed before the server starts listening
+        assert f":{port}/" in banner
+        if "@" in store_db:
+            password = store_db.split("://", 1)[1].split("@", 1)[0].split(":", 1)[1]
+            assert password not in banner
+        for _ in range(200):  # bounded: at most about 20 seconds to start listening
+            try:
+                answer = httpx.get(f"http://127.0.0.1:{port}/matches/t1", timeout=5)
+                break
+            except httpx.TransportError:
+                time.sleep(0.1)
+        else:
+            raise AssertionError("honba serve did not answer")
+        assert answer.status_code == 200 and "Ann" in answer.text
+    finally:
+        server.terminate()
+        server.wait(timeout=30)

@@ -63,9 +63,8 @@ def enter(page: Any, link: str, fields: dict[str, Any]) -> None:
     page.goto(link)
     kind = fields["kind"]
     form = page.locator(f"#{kind}-form")
-    if kind != "undo":
-        if not form.get_attribute("open") and form.get_attribute("open") != "":
-            form.locator("summary").click()
+    if kind != "undo" and form.get_attribute("open") is None:  # a closed <details>: open it
+        form.locator("summary").click()
     for name in ("winner", "discarder", "han", "fu", "limit", "player", "abort"):
         if name in fields:
             form.locator(f'select[name="{name}"]').select_option(str(fields[name]))

@@ -158,6 +158,7 @@ class TokenStore:
         if self._datastore is None:
             with self._lock:
                 return self._memory.pop(token_id, None) is not None
+        found = self._row(token_id) is not None
         with self._cursor(commit=True) as cursor:
             cursor.execute(self._sql(f"DELETE FROM {TABLE} WHERE token_id = ?"), (token_id,))
-            return bool(cursor.rowcount)
+        return found
