@@ -41,7 +41,7 @@ def token_create(
     role: Annotated[str, typer.Option(help="director, referee or table.")],
     match: Annotated[str | None, typer.Option(help="The match a table token writes to.")] = None,
 ) -> None:
-    """Make a secret token (shown once; the store keeps only its salted scrypt hash)."""
+    """Make a secret token (shown once; the store keeps only its salted SHA-256 hash)."""
 
     def run() -> str:
         from replay.service.access import TokenStore

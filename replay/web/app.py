@@ -38,7 +38,7 @@ from starlette.staticfiles import StaticFiles
 from domain.errors import HonbaError
 from domain.values import WIND_NAMES, AbortKind
 from projections.ledger import corrected_ledger
-from replay.app import HonbaApp, MatchNotFound
+from replay.app import HonbaApp, MatchNotFound, StoreConflict
 from replay.service.access import Grant, TokenStore
 from replay.service.director import corrections_data, create_tournament, seat_session, tournament_data
 from replay.service.entry import Entry, FieldError, apply_correction, apply_entry, payment_lines, preview
@@ -492,6 +492,8 @@ def create_app(db: str | None) -> Starlette:
 
     async def honba_error(request: Request, exc: Exception) -> Response:
         status = 404 if isinstance(exc, MatchNotFound | TournamentNotFound) else 400
+        if isinstance(exc, StoreConflict):
+            status = 409  # other tables kept saving at the same moment: the same request again records once
         return _error(request, status, str(exc))
 
     async def internal(request: Request, exc: Exception) -> Response:
