@@ -279,6 +279,8 @@ def test_the_standings_page_and_json_show_the_tournament(store_db: str, client: 
     data = client.get("/api/tournaments/Open/standings").json()
     assert data["tournament"] == "Open" and data["matches"][0]["match"] == "t1"
     assert client.get("/tournaments/Nope").status_code == 404
+    found = client.get("/tournaments", params={"name": "Open"}, follow_redirects=False)  # the form on /
+    assert found.status_code == 303 and found.headers["location"].endswith("/tournaments/Open")
 
 
 def test_token_create_shows_the_token_once_and_stores_only_a_salted_hash(tmp_path: Path) -> None:

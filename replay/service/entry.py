@@ -303,7 +303,7 @@ def preview(app: HonbaApp, key: str, entry: Entry) -> Preview:
     new = after[len(before) :] if entry.kind != "undo" else after
     lines: list[str] = []
     if entry.kind == "undo":
-        lines.append(f"Undo the last entry (a correction: it stays in the log, voided by {'table'})")
+        lines.append("Undo the last entry: a correction, the entry stays in the log, voided")
     for e in new if entry.kind != "undo" else ():
         lines.extend(payment_lines(e, match.players))
     return Preview(tuple(lines), dict(zip(match.players, match.state.scores, strict=True)), match.state.hand_label)

@@ -302,6 +302,12 @@ def create_app(db: str | None) -> Starlette:
         context = await call(lambda: standings_context(name, after))
         return page(request, "standings.html", name=name, **context)
 
+    async def find_tournament(request: Request) -> Response:
+        name = request.query_params.get("name", "").strip()
+        if not name:
+            raise HonbaError("name the tournament")
+        return RedirectResponse(str(request.url_for("standings", name=name)), status_code=303)
+
     async def standings_json(request: Request) -> Response:
         name = request.path_params["name"]
         after = _after(request)
@@ -512,7 +518,8 @@ def create_app(db: str | None) -> Starlette:
         Route("/matches/{key:path}/audit", audit_page),
         Route("/matches/{key:path}", table_page, name="table"),
         Route("/tournaments/{name}/events", standings_events),
-        Route("/tournaments/{name}", standings_page),
+        Route("/tournaments", find_tournament),
+        Route("/tournaments/{name}", standings_page, name="standings"),
         Route("/director", director_page),
         Route("/director/tournaments", create_tournament_form, methods=["POST"]),
         Route("/director/t/{name}/players", add_players_form, methods=["POST"]),
