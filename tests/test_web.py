@@ -351,3 +351,20 @@ def test_serve_answers_and_never_shows_the_password(store_db: str, tmp_path: Pat
     finally:
         server.terminate()
         server.wait(timeout=30)
+
+
+def test_a_player_called_script_shows_as_text_in_the_standings_and_its_chart(store_db: str, client: TestClient) -> None:
+    name = "<script>alert(1)</script>"
+    players = ("Ann", "Ben", name, "Dai")
+    (token,) = prepare(store_db, {"t1": players}, [("table", "t1")])
+    app = HonbaApp.open(store_db)
+    try:
+        change_tournament(app, "Open", lambda t: t.attach("t1", players, 1, 1), create=True)
+    finally:
+        app.close()
+    # A yakuman off Ann busts her: the match ends and counts, with a chart of the session.
+    send(client, "t1", token, {"kind": "win", "winner": name, "discarder": "Ann", "limit": "yakuman"})
+    page = client.get("/tournaments/Open").text
+    assert "<svg" in page
+    assert name not in page
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
