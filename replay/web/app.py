@@ -50,6 +50,8 @@ HERE = Path(__file__).parent
 CSRF_COOKIE = "honba_csrf"
 # How often the live standings look at the store's notification log (another server process may have written).
 POLL_SECONDS = 0.5
+# Polls between two keep-alive comments on a quiet standings stream (15 seconds).
+KEEPALIVE = 30
 LIMITS = ("mangan", "haneman", "baiman", "sanbaiman", "yakuman")
 FU = (20, 25, 30, 40, 50, 60, 70, 80, 90, 100, 110)
 # Headers on every page: no framing, no referrer to other sites (table links carry their token; a form post
@@ -325,6 +327,7 @@ def create_app(db: str | None) -> Starlette:
         async def stream() -> AsyncIterator[str]:
             seen = -1
             last = ""
+            quiet = 0
             while not await request.is_disconnected():
                 position = await run_in_threadpool(served.refresh_view)
                 if position != seen:
@@ -333,8 +336,11 @@ def create_app(db: str | None) -> Starlette:
                     html = fragment.render(name=name, **context)
                     if html != last:
                         last = html
+                        quiet = 0
                         yield "event: standings\ndata: " + json.dumps({"html": html, "position": position}) + "\n\n"
-                else:
+                quiet += 1
+                if quiet % KEEPALIVE == 0:
+                    # A comment now and then keeps proxies from closing a quiet stream and tells a gone client.
                     yield ": still here\n\n"
                 await asyncio.sleep(POLL_SECONDS)
 
