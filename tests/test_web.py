@@ -12,21 +12,18 @@ import os
 import subprocess
 import sys
 import time
-import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+from starlette.testclient import TestClient
+from web_support import PLAYERS, errors, hidden, prepare, send, serving
 
-warnings.filterwarnings("ignore", message=".*httpx2.*")
-from starlette.testclient import TestClient  # noqa: E402
-from web_support import PLAYERS, errors, hidden, prepare, send, serving  # noqa: E402
-
-from replay.app import HonbaApp  # noqa: E402
-from replay.tournaments import change_tournament  # noqa: E402
-from replay.web.app import create_app  # noqa: E402
+from replay.app import HonbaApp
+from replay.tournaments import change_tournament
+from replay.web.app import create_app
 
 WIN_3_30 = {"kind": "win", "winner": "Ben", "discarder": "Ann", "han": "3", "fu": "30"}
 

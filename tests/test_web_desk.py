@@ -3,19 +3,16 @@
 from __future__ import annotations
 
 import re
-import warnings
 from collections.abc import Iterator
 
 import pytest
+from starlette.testclient import TestClient
+from web_support import PLAYERS, errors, prepare, send
 
-warnings.filterwarnings("ignore", message=".*httpx2.*")
-from starlette.testclient import TestClient  # noqa: E402
-from web_support import PLAYERS, errors, prepare, send  # noqa: E402
-
-from projections.ledger import corrected_ledger  # noqa: E402
-from replay.app import HonbaApp  # noqa: E402
-from replay.tournaments import get_tournament  # noqa: E402
-from replay.web.app import create_app  # noqa: E402
+from projections.ledger import corrected_ledger
+from replay.app import HonbaApp
+from replay.tournaments import get_tournament
+from replay.web.app import create_app
 
 EIGHT = ["Ann", "Ben", "Cho", "Dai", "Eve", "Fay", "Gus", "<b>Hal</b>"]
 
@@ -111,3 +108,24 @@ def test_the_referee_voids_amends_and_adds_a_penalty_with_who_and_why(store_db: 
         app.close()
     audit = client.get("/matches/t1/audit")
     assert audit.status_code == 200 and "Referee Kim" in audit.text
+
+
+def test_a_session_under_three_player_rules_seats_tables_of_three(store_db: str, client: TestClient) -> None:
+    (director,) = prepare(store_db, {}, [("director", None)])
+    client.get("/")
+    post(client, "/director/tournaments", director, name="Sanma", players="\n".join(EIGHT[:6]))
+    page = client.get("/director/t/Sanma", params={"token": director}).text
+    assert "<option selected>tenhou</option>" in page and "<option>tenhou-sanma</option>" in page
+    post(client, "/director/t/Sanma/sessions", director, session="1", method="random", rules="tenhou-sanma", seed="5")
+    app = HonbaApp.open(store_db)
+    try:
+        tables = get_tournament(app, "Sanma").sessions[1]
+        assert [len(t) for t in tables] == [3, 3]
+        assert app.get_match("Sanma-s1-t1").rules.players == 3
+    finally:
+        app.close()
+    refused = client.post(
+        "/director/t/Sanma/sessions",
+        data={"csrf": client.cookies.get("honba_csrf"), "token": director, "session": "2", "rules": "nonsense"},
+    )
+    assert refused.status_code == 400 and "unknown rules preset" in errors(refused.text)["session"]

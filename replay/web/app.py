@@ -36,6 +36,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from domain.errors import HonbaError
+from domain.rules import preset_names
 from domain.values import WIND_NAMES, AbortKind
 from projections.ledger import corrected_ledger
 from replay.app import HonbaApp, MatchNotFound, StoreConflict
@@ -381,7 +382,7 @@ def create_app(db: str | None) -> Starlette:
         token = request.query_params.get("token")
         await call(lambda: need(token, Grant.may_direct, "run tournaments"))
         data = await call(lambda: tournament_data(served.app, name))
-        return page(request, "director_tournament.html", t=data, token=token, errors={})
+        return page(request, "director_tournament.html", t=data, token=token, errors={}, presets=preset_names())
 
     async def add_players_form(request: Request) -> Response:
         name = request.path_params["name"]
@@ -408,12 +409,21 @@ def create_app(db: str | None) -> Starlette:
                     name,
                     session,
                     method=str(fields.get("method", "fewest-repeats")),
+                    rules=str(fields.get("rules", "tenhou")),
                     seed=int(seed_text) if seed_text else None,
                 )
             )
         except HonbaError as exc:
             data = await call(lambda: tournament_data(served.app, name))
-            return page(request, "director_tournament.html", 400, t=data, token=token, errors={"session": str(exc)})
+            return page(
+                request,
+                "director_tournament.html",
+                400,
+                t=data,
+                token=token,
+                errors={"session": str(exc)},
+                presets=preset_names(),
+            )
         shown = []
         for table in tables:
             link = str(request.url_for("table", key=table.match).include_query_params(token=table.token))
