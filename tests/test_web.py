@@ -365,3 +365,16 @@ def test_a_player_called_script_shows_as_text_in_the_standings_and_its_chart(sto
     assert "<svg" in page
     assert name not in page
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+
+
+def test_two_winners_on_one_discard_are_each_paid_by_the_discarder(store_db: str, client: TestClient) -> None:
+    (token,) = prepare(store_db, {"t1": PLAYERS}, [("table", "t1")])
+    fields = {**WIN_3_30, "winner2": "Cho", "han2": "2", "fu2": "30", "riichi": ["Cho"]}
+    confirm, _after = send(client, "t1", token, fields)
+    # Non-dealers' rons off the dealer's discard: 3 han 30 fu is 3,900, 2 han 30 fu is 2,000 (the score table).
+    assert "Ann pays Ben 3,900" in confirm and "Ann pays Cho 2,000" in confirm
+    assert ledger(store_db, "t1")[0]["changes"]["Ann"] == -5900
+    page = client.get("/matches/t1", params={"token": token}).text
+    form = {"csrf": client.cookies.get("honba_csrf"), "token": token, "client_key": hidden(page, "client_key")}
+    self_drawn = client.post("/matches/t1/preview", data={**form, **WIN_3_30, "discarder": "", "winner2": "Cho"})
+    assert "choose the discarder" in errors(self_drawn.text)["winner2"]

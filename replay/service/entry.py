@@ -102,6 +102,7 @@ class Entry:
     (none for self-drawn), the player ``pao`` liable; a draw the ``ready`` and ``nagashi``
     players; an abortive draw its ``abort`` kind; a penalty its ``player``, ``amount``
     (default the rules') and ``note``. ``riichi`` lists who declared riichi this hand.
+    ``winner2`` and ``value2`` name a second winner on the same discard (a double ron).
     """
 
     kind: str
@@ -116,6 +117,8 @@ class Entry:
     player: str = ""
     amount: str = ""
     note: str = ""
+    winner2: str = ""
+    value2: str = ""
 
     @classmethod
     def from_fields(cls, fields: Mapping[str, Any]) -> Entry:
@@ -133,13 +136,17 @@ class Entry:
             items = value if isinstance(value, list | tuple) else str(value).split(",")
             return tuple(str(v).strip() for v in items if str(v).strip())
 
-        value = text("value") or text("limit")
-        if not value and text("han"):
-            value = f"{text('han')}/{text('fu')}" if text("fu") else f"{text('han')}han"
+        def value_of(suffix: str) -> str:
+            value = text("value" + suffix) or text("limit" + suffix)
+            han, fu = text("han" + suffix), text("fu" + suffix)
+            if not value and han:
+                value = f"{han}/{fu}" if fu else f"{han}han"
+            return value
+
         return cls(
             kind=text("kind"),
             winner=text("winner"),
-            value=value,
+            value=value_of(""),
             discarder=text("discarder"),
             pao=text("pao"),
             riichi=names("riichi"),
@@ -149,6 +156,8 @@ class Entry:
             player=text("player"),
             amount=text("amount"),
             note=text("note"),
+            winner2=text("winner2"),
+            value2=value_of("2"),
         )
 
     def fields(self) -> dict[str, Any]:
@@ -188,8 +197,20 @@ def entry_fact(entry: Entry, match: Match, state: TableState | None = None) -> H
             value = parse_value(entry.value)
         except InputError as exc:
             raise FieldError("value", str(exc)) from None
-        win = Win(winner, value, discarder, liable)
-        return WinResult((win,), _seats("riichi", entry.riichi, players))
+        wins = [Win(winner, value, discarder, liable)]
+        if entry.winner2:
+            if discarder is None:
+                raise FieldError("winner2", "a second winner only on a discard: choose the discarder")
+            second = _seat("winner2", entry.winner2, players)
+            if second in (winner, discarder):
+                raise FieldError("winner2", "the second winner is another player than the winner and the discarder")
+            if not entry.value2:
+                raise FieldError("value2", "give the second winner's hand value")
+            try:
+                wins.append(Win(second, parse_value(entry.value2), discarder))
+            except InputError as exc:
+                raise FieldError("value2", str(exc)) from None
+        return WinResult(tuple(wins), _seats("riichi", entry.riichi, players))
     if entry.kind == "draw":
         return ExhaustiveDraw(
             _seats("ready", entry.ready, players),
