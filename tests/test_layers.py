@@ -35,7 +35,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "replay.parsing",
     ),
     # Presentation: nothing below imports it.
-    ("replay.cli", "replay.html", "replay.render"),
+    ("replay.cli", "replay.html", "replay.render", "replay.web"),
 )
 PRESENTATION = LAYERS[-1]
 

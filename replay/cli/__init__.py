@@ -25,8 +25,9 @@ COMMAND_MODULES = {
     **dict.fromkeys(("import", "verify"), "logs"),
     "stats": "stats",
     **dict.fromkeys(("tournament", "standings", "views"), "tournaments"),
+    **dict.fromkeys(("serve", "token"), "web"),
 }
-ALL_MODULES = ("record", "audit", "logs", "stats", "tournaments")
+ALL_MODULES = ("record", "audit", "logs", "stats", "tournaments", "web")
 # The global options that take a value (the name of the command comes after it).
 _VALUED_OPTIONS = ("--db",)
 

@@ -14,13 +14,13 @@ from domain.match import Match
 from domain.values import AbortiveDraw, AbortKind, ExhaustiveDraw, HandResult, Penalty, TableState
 from projections.ledger import correction_marks
 from replay.audit import AuditReport, report_data
-from replay.cli.record import penalty_fact, win_result
 from replay.cli.shell import ClientKey, app, guarded, guarded_match, out, shell
 from replay.formats.record import fact_from_line
 from replay.integrity import MatchCheck
 from replay.parsing import InputError, seat_of, seats_of
 from replay.render import json_text, ledger_table, state_lines, status_table
 from replay.service.checks import audit_failed, audit_match, check_targets
+from replay.service.entry import penalty_fact, win_result
 from replay.service.shapes import check_data, describe_fact
 
 By = Annotated[str, typer.Option("--by", help="Who makes the correction (the referee).")]

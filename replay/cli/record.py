@@ -13,30 +13,25 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
-import attrs
 import typer
 
-from domain.errors import RuleViolation
 from domain.match import Match
 from domain.progression import Fact
 from domain.rules import Ruleset, load_preset, preset_names, rules_diff
-from domain.scoring.payments import penalty_at
 from domain.values import (
     AbortiveDraw,
     AbortKind,
     ExhaustiveDraw,
     HandPenalty,
-    Penalty,
     TableState,
-    Win,
     WinFacts,
-    WinResult,
 )
 from projections.ledger import LedgerEntry, corrected_ledger
 from replay.app import DamagedMatch, HonbaApp
 from replay.cli.shell import ClientKey, app, err, guarded, guarded_match, out, rules_app, shell, warn_if_damaged
-from replay.parsing import InputError, parse_value, seat_of, seats_of
+from replay.parsing import InputError, seat_of, seats_of
 from replay.render import json_text, ledger_csv, ledger_table, recorded_payments_lines, state_lines, status_table
+from replay.service.entry import penalty_fact, win_result
 from replay.service.matches import log_json, match_log, status_data
 from replay.service.rules import resolve_rules, rules_for_start
 
@@ -146,29 +141,6 @@ def win(
     guarded_match(ctx, key, run)
 
 
-def win_result(
-    players: Sequence[str],
-    winners: Sequence[str],
-    discarder: int | None,
-    liable: int | None,
-    riichi: str | None,
-    dora: int | None,
-    facts: WinFacts | None = None,
-    scores: tuple[int, ...] = (),
-) -> WinResult:
-    """A win as typed: ``PLAYER:VALUE`` for each winner (``honba win``, ``honba amend ... win``)."""
-    wins = []
-    for spec in winners:
-        if ":" not in spec:
-            raise InputError(f"write each winner as PLAYER:VALUE, e.g. Ann:3/30 (got {spec!r})")
-        name, text = spec.rsplit(":", 1)
-        value = parse_value(text)
-        if dora is not None:
-            value = attrs.evolve(value, dora=dora)
-        wins.append(Win(seat_of(name, players), value, discarder, liable, facts or WinFacts(), scores))
-    return WinResult(tuple(wins), seats_of(riichi, players))
-
-
 @app.command()
 def draw(
     ctx: typer.Context,
@@ -239,29 +211,6 @@ def penalty(
         _print_heads(shell(ctx).app, match)
 
     guarded_match(ctx, key, run)
-
-
-def penalty_fact(
-    players: Sequence[str],
-    state: TableState,
-    rules: Ruleset,
-    player: str,
-    amount: int | None,
-    kind: str,
-    share: str | None,
-    note: str,
-) -> Penalty:
-    """A penalty as typed (``honba penalty``, ``honba amend ... penalty``), at the table ``state``.
-
-    The defaults and the reverse mangan's amount are the rules' (``domain.scoring.payments.penalty_at``).
-    """
-    if share not in (None, "to_others", "off_table", "reverse_mangan"):
-        raise InputError(f"--share must be to_others, reverse_mangan or off_table, not {share!r}")
-    try:
-        return penalty_at(seat_of(player, players), state, rules, amount=amount, kind=kind, share=share, note=note)
-    except RuleViolation as exc:
-        # Said in the command's own words: the amount is an option.
-        raise InputError(str(exc).replace("leave out the amount", "leave out --amount")) from None
 
 
 @app.command()

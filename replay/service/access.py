@@ -1,0 +1,165 @@
+"""Who may write what through ``honba serve``: secret tokens, stored hashed beside the event store.
+
+A token is ``<id>.<secret>``; the store keeps its id, role (``director``, ``referee`` or
+``table``), the match a table token writes to, a random salt and ``sha256(salt + secret)``,
+never the secret itself. The secret is 192 random bits, not a password a person chose, so a
+fast hash is enough (no dictionary to try), and every request's check stays cheap.
+
+The table, ``honba_access_tokens``, lives in the same database as the events (the SQLite
+file, or the PostgreSQL database) but outside the event log: a token is a key to the door,
+not a fact of any match, and revoking one must not rewrite history.
+An in-memory store keeps its tokens in memory.
+
+Roles: a ``table`` token records at its own match only; a ``referee`` token records at any
+match and corrects (amend, void, penalty with who and why); a ``director`` token may do all
+of that and run tournaments.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import hmac
+import secrets
+import threading
+from collections.abc import Iterator
+from typing import Any, Final
+
+import attrs
+
+from domain.errors import HonbaError
+from replay.app import HonbaApp
+
+ROLES: Final = ("director", "referee", "table")
+TABLE = "honba_access_tokens"
+
+
+class AccessError(HonbaError):
+    """A token cannot be made as asked."""
+
+
+@attrs.frozen
+class Grant:
+    """What a valid token allows: its role and, for a table token, its match."""
+
+    token_id: str
+    role: str
+    match: str | None
+
+    def may_record(self, match_key: str) -> bool:
+        """Whether this token may enter results at the match."""
+        return self.role in ("director", "referee") or (self.role == "table" and self.match == match_key)
+
+    def may_correct(self) -> bool:
+        """Whether this token may amend, void or add a penalty as a referee."""
+        return self.role in ("director", "referee")
+
+    def may_direct(self) -> bool:
+        """Whether this token may create tournaments, players, sessions and tables."""
+        return self.role == "director"
+
+
+def _digest(secret: str, salt: bytes) -> str:
+    return hashlib.sha256(salt + secret.encode("utf-8")).hexdigest()
+
+
+class TokenStore:
+    """The hashed tokens of one store."""
+
+    def __init__(self, app: HonbaApp):
+        self._app = app
+        datastore = getattr(app.recorder, "datastore", None)
+        self._datastore = datastore
+        self._postgres = type(datastore).__module__.startswith("eventsourcing.postgres") if datastore else False
+        self._memory: dict[str, tuple[str, str | None, str, str]] = {}
+        self._lock = threading.Lock()
+        if datastore is not None:
+            self._create()
+
+    @contextlib.contextmanager
+    def _cursor(self, commit: bool) -> Iterator[Any]:
+        assert self._datastore is not None
+        with self._datastore.transaction(commit=commit) as cursor:
+            yield cursor
+
+    def _sql(self, text: str) -> str:
+        return text.replace("?", "%s") if self._postgres else text
+
+    def _create(self) -> None:
+        statement = (
+            f"CREATE TABLE IF NOT EXISTS {TABLE} (token_id TEXT PRIMARY KEY, role TEXT NOT NULL, "
+            "match_key TEXT, salt TEXT NOT NULL, digest TEXT NOT NULL)"
+        )
+        for attempt in range(6):
+            try:
+                with self._cursor(commit=True) as cursor:
+                    cursor.execute(statement)
+                return
+            except Exception:  # two servers creating the table at once race; the second finds it
+                if attempt == 5:
+                    raise
+
+    def create(self, role: str, match: str | None = None) -> str:
+        """A new token for a role (a table token names its match); returns the token, shown once."""
+        if role not in ROLES:
+            raise AccessError(f"the role is one of {', '.join(ROLES)}, not {role!r}")
+        if role == "table" and not match:
+            raise AccessError("a table token writes to one match: name it (--match KEY)")
+        if role != "table" and match:
+            raise AccessError(f"a {role} token is not tied to a match: leave out --match")
+        if match is not None and not self._app.has_match(match):
+            raise AccessError(f"no match {match!r} in the store")
+        token_id = secrets.token_hex(6)
+        secret = secrets.token_urlsafe(24)
+        salt = secrets.token_hex(16)
+        digest = _digest(secret, bytes.fromhex(salt))
+        if self._datastore is None:
+            with self._lock:
+                self._memory[token_id] = (role, match, salt, digest)
+        else:
+            with self._cursor(commit=True) as cursor:
+                cursor.execute(
+                    self._sql(f"INSERT INTO {TABLE} (token_id, role, match_key, salt, digest) VALUES (?, ?, ?, ?, ?)"),
+                    (token_id, role, match, salt, digest),
+                )
+        return f"{token_id}.{secret}"
+
+    def check(self, token: str | None) -> Grant | None:
+        """What a token allows, or None for no token, a malformed one or a wrong one."""
+        if not token or "." not in token:
+            return None
+        token_id, secret = token.split(".", 1)
+        if not token_id or len(token_id) > 32 or not secret:
+            return None
+        row = self._row(token_id)
+        if row is None:
+            return None
+        role, match, salt, digest = row
+        if not hmac.compare_digest(_digest(secret, bytes.fromhex(salt)), digest):
+            return None
+        return Grant(token_id, role, match)
+
+    def _row(self, token_id: str) -> tuple[str, str | None, str, str] | None:
+        if self._datastore is None:
+            with self._lock:
+                return self._memory.get(token_id)
+        with self._cursor(commit=False) as cursor:
+            cursor.execute(
+                self._sql(f"SELECT role, match_key, salt, digest FROM {TABLE} WHERE token_id = ?"), (token_id,)
+            )
+            row = cursor.fetchone()
+        if row is None:
+            return None
+        if isinstance(row, dict):
+            return (row["role"], row["match_key"], row["salt"], row["digest"])
+        return (row[0], row[1], row[2], row[3])
+
+    def revoke(self, token_id: str) -> bool:
+        """Remove a token by its id (the part before the dot); whether there was one."""
+        if self._datastore is None:
+            with self._lock:
+                return self._memory.pop(token_id, None) is not None
+        found = self._row(token_id) is not None
+        with self._cursor(commit=True) as cursor:
+            cursor.execute(self._sql(f"DELETE FROM {TABLE} WHERE token_id = ?"), (token_id,))
+        return found

@@ -1,0 +1,131 @@
+"""The director's and the referee's use cases for ``honba serve``: tournaments, seatings, table links,
+the corrections of a match. Plain data in and out; the web pages only show it."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import attrs
+
+from domain.rules import load_preset
+from domain.seating import fewest_repeats_seating, met_pairs, random_seating, repeats
+from domain.tournament import Tournament
+from replay.app import HonbaApp
+from replay.parsing import InputError
+from replay.service.access import TokenStore
+from replay.service.shapes import describe_fact
+from replay.tournaments import change_tournament, get_tournament
+
+SEATINGS = ("fewest-repeats", "random")
+
+
+@attrs.frozen
+class SeatedTable:
+    """One table of a session: its number, players in seat order, its match, and its table token
+    (shown once: the store keeps only its hash)."""
+
+    table: int
+    players: tuple[str, ...]
+    match: str
+    token: str
+
+
+def create_tournament(app: HonbaApp, name: str, players: Sequence[str]) -> Tournament:
+    """Create a tournament (or add players to the one of that name)."""
+    names = [p.strip() for p in players if p.strip()]
+
+    def change(tournament: Tournament) -> None:
+        for player in names:
+            tournament.register(player)
+
+    return change_tournament(app, name.strip(), change, create=True)
+
+
+def match_key(tournament: str, session: int, table: int) -> str:
+    """The key of a session's table's match."""
+    return f"{tournament}-s{session}-t{table}"
+
+
+def seat_session(
+    app: HonbaApp,
+    tokens: TokenStore,
+    name: str,
+    session: int,
+    *,
+    method: str = "fewest-repeats",
+    rules: str = "tenhou",
+    seed: int | None = None,
+) -> tuple[list[SeatedTable], int]:
+    """Seat a session of the tournament (every player), start a match per table, attach it, and make
+    each table's token. Returns the tables and how many pairs meet again."""
+    if method not in SEATINGS:
+        raise InputError(f"the seating is {' or '.join(SEATINGS)}, not {method!r}")
+    ruleset = load_preset(rules)
+    tournament = get_tournament(app, name)
+    if session in tournament.sessions:
+        raise InputError(f"session {session} of {name!r} is already seated")
+    before = [tables for number, tables in sorted(tournament.sessions.items()) if number < session]
+    players = list(tournament.players)
+    if method == "random":
+        seating = random_seating(players, ruleset.players, seed=seed)
+    else:
+        seating = fewest_repeats_seating(players, before, ruleset.players, seed=seed)
+    change_tournament(app, name, lambda t: t.plan_session(session, seating))
+    seated: list[SeatedTable] = []
+    for number, table in enumerate(seating, start=1):
+        key = match_key(name, session, number)
+        app.start_match(key, table, ruleset, {"format": "honba", "entered": "serve", "tournament": name})
+        seated.append(SeatedTable(number, tuple(table), key, tokens.create("table", key)))
+
+    def attach(tournament: Tournament) -> None:
+        for table in seated:
+            tournament.attach(table.match, table.players, session, table.table)
+
+    change_tournament(app, name, attach)
+    return seated, repeats(seating, met_pairs(before))
+
+
+def tournament_data(app: HonbaApp, name: str) -> dict[str, Any]:
+    """A tournament's players, sessions (tables in seat order) and matches, for the director's page."""
+    tournament = get_tournament(app, name)
+    matches = {(s, t): key for key, (s, t) in tournament.matches.items()}
+    return {
+        "name": tournament.name,
+        "players": list(tournament.players),
+        "sessions": {
+            number: [
+                {"table": i, "players": list(table), "match": matches.get((number, i))}
+                for i, table in enumerate(tables, start=1)
+            ]
+            for number, tables in sorted(tournament.sessions.items())
+        },
+        "next_session": max(tournament.sessions, default=0) + 1,
+    }
+
+
+def corrections_data(app: HonbaApp, key: str) -> list[dict[str, Any]]:
+    """Every correction of a match, in order: its entry number, the number of the entry it
+    corrects (None for an added penalty), what it put there, who made it and why."""
+    from replay.formats.record import entry_numbers
+
+    match = app.get_match(key)
+    numbers = entry_numbers(match)
+    facts = dict(match.history)
+    rows = []
+    for position, correction in match.correction_log:
+        target = correction.target
+        rows.append(
+            {
+                "entry": numbers.number(position),
+                "target": numbers.number(target),
+                "was": describe_fact(facts[target], match.players) if target in facts else None,
+                "now": "void"
+                if correction.replacement is None
+                else describe_fact(correction.replacement, match.players),
+                "by": correction.by,
+                "reason": correction.reason,
+                "at": correction.at,
+            }
+        )
+    return rows

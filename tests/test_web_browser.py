@@ -1,0 +1,213 @@
+"""honba serve in a real browser: the system's Chromium driven by Playwright (never a downloaded build).
+
+Skipped when /usr/bin/chromium is absent (``.ci/run`` installs it when it may). The server runs in a
+thread on a free loopback port; every wait is bounded (Playwright's timeouts), nothing is timed.
+Set ``HONBA_SCREENSHOTS=1`` to write the screenshots into docs/ (they are taken either way).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+from typer.testing import CliRunner
+from web_support import PLAYERS, prepare, serving
+
+from replay.app import HonbaApp
+from replay.cli import app as cli
+from replay.tournaments import change_tournament
+from replay.web.app import create_app
+
+CHROMIUM = Path("/usr/bin/chromium")
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="no /usr/bin/chromium (apt-get install chromium)")
+WAIT_MS = 15_000  # the longest any single step may wait
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    args = ["--headless", "--disable-gpu", "--disable-background-networking", "--disable-component-update"]
+    args += ["--no-first-run", "--disable-sync"]
+    if os.geteuid() == 0:
+        args.append("--no-sandbox")
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=args)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> str:
+    return str(tmp_path / "honba.sqlite")
+
+
+def new_page(browser: Any, *, phone: bool = False) -> Any:
+    viewport = {"width": 390, "height": 844} if phone else {"width": 1280, "height": 900}
+    context = browser.new_context(viewport=viewport, is_mobile=phone, has_touch=phone)
+    context.set_default_timeout(WAIT_MS)
+    page = context.new_page()
+    page.on("dialog", lambda dialog: pytest.fail(f"a dialog opened: {dialog.message}"))
+    return page
+
+
+def enter(page: Any, link: str, fields: dict[str, Any]) -> None:
+    """Enter one result through the table page as a player would: the form, the confirm step, record."""
+    page.goto(link)
+    kind = fields["kind"]
+    form = page.locator(f"#{kind}-form")
+    if kind != "undo" and form.get_attribute("open") is None:  # a closed <details>: open it
+        form.locator("summary").click()
+    for name in ("winner", "discarder", "han", "fu", "limit", "player", "abort"):
+        if name in fields:
+            form.locator(f'select[name="{name}"]').select_option(str(fields[name]))
+    for name in ("riichi", "ready", "nagashi"):
+        for player in fields.get(name, ()):
+            form.locator(f'input[name="{name}"][value="{player}"]').check()
+    form.locator('button[type="submit"]').click()
+    page.wait_for_load_state()
+    assert page.locator("#confirm").count() == 1, page.content()
+    page.click("#confirm")
+    page.wait_for_selector("#ledger")
+
+
+def cli_ledger(db: str, key: str) -> list[dict[str, Any]]:
+    result = CliRunner().invoke(cli, ["--db", db, "log", key, "--json"])
+    assert result.exit_code == 0, result.output
+    hands: list[dict[str, Any]] = json.loads(result.stdout)["hands"]
+    return hands
+
+
+def hanchan() -> list[tuple[dict[str, Any], list[str]]]:
+    """Eight hands, East 1 to South 4, each (fields of the table page, the same result for the CLI):
+    Ben wins 2 han 30 fu off Dai whenever he is not the dealer, Cho off Dai when he is; the deal
+    passes every hand, and Ben ends above 30,000, so the match ends after South 4 (Tenhou's rules)."""
+    hands = []
+    for hand in range(8):
+        dealer = PLAYERS[hand % 4]
+        winner = "Cho" if dealer == "Ben" else "Ben"
+        riichi = ["Ann"] if hand == 3 else []
+        fields = {"kind": "win", "winner": winner, "discarder": "Dai", "han": "2", "fu": "30", "riichi": riichi}
+        words = ["win", "cli", f"{winner}:2/30", "--from", "Dai", *(["--riichi", "Ann"] if riichi else [])]
+        hands.append((fields, words))
+    return hands
+
+
+def test_a_whole_hanchan_through_the_table_page_gives_the_cli_ledger(browser: Any, db: str, tmp_path: Path) -> None:
+    (token,) = prepare(db, {"web": PLAYERS, "cli": PLAYERS}, [("table", "web")])
+    with serving(create_app(db)) as base:
+        page = new_page(browser, phone=True)
+        link = f"{base}/matches/web?token={token}"
+        for number, (fields, words) in enumerate(hanchan()):
+            enter(page, link, fields)
+            result = CliRunner().invoke(cli, ["--db", db, *words])
+            assert result.exit_code == 0, result.output
+            if number == 3:
+                screenshot(page, tmp_path, "table-phone.png")
+        assert "finished" in page.inner_text("#state")
+    web, by_cli = cli_ledger(db, "web"), cli_ledger(db, "cli")
+    assert len(web) == 8 + 1  # eight hands and the end
+    assert web == by_cli
+
+
+def attach(db: str, keys: list[str]) -> None:
+    app = HonbaApp.open(db)
+    try:
+
+        def change(t: Any) -> None:
+            for number, key in enumerate(keys, start=1):
+                t.attach(key, PLAYERS, 1, number)
+
+        change_tournament(app, "Open", change, create=True)
+    finally:
+        app.close()
+
+
+def test_the_standings_page_changes_without_a_reload_while_another_browser_records(
+    browser: Any, db: str, tmp_path: Path
+) -> None:
+    (token,) = prepare(db, {"t1": PLAYERS, "t2": PLAYERS}, [("table", "t1")])
+    attach(db, ["t1", "t2"])
+    with serving(create_app(db)) as base:
+        watcher = new_page(browser)
+        watcher.goto(f"{base}/tournaments/Open")
+        watcher.evaluate("window.loadedOnce = 'yes'")  # gone if the page were loaded again
+        watcher.locator("#live[data-position]").wait_for()  # the first event of the stream arrived
+        in_progress = "t1 session 1: Ann, Ben, Cho, Dai in progress"
+        assert in_progress in watcher.inner_text("#live")
+        table = new_page(browser, phone=True)
+        # A yakuman off Ann busts her: t1 ends and counts.
+        enter(table, f"{base}/matches/t1?token={token}", {"kind": "win", "winner": "Ben", "discarder": "Ann",
+                                                         "limit": "yakuman"})  # fmt: skip
+        expect(watcher.locator("#live")).not_to_contain_text(in_progress, timeout=WAIT_MS)
+        assert watcher.evaluate("window.loadedOnce") == "yes"
+        rows = watcher.locator("#standings-table tbody tr")
+        assert rows.first.inner_text().split("\t")[1] == "Ben"
+        screenshot(watcher, tmp_path, "standings.png")
+
+
+def test_a_double_submitted_form_records_once(browser: Any, db: str) -> None:
+    (token,) = prepare(db, {"t1": PLAYERS}, [("table", "t1")])
+    with serving(create_app(db)) as base:
+        page = new_page(browser, phone=True)
+        page.goto(f"{base}/matches/t1?token={token}")
+        form = page.locator("#win-form")
+        form.locator('select[name="winner"]').select_option("Ben")
+        form.locator('select[name="discarder"]').select_option("Ann")
+        form.locator('select[name="limit"]').select_option("mangan")
+        form.locator('button[type="submit"]').click()
+        page.wait_for_selector("#confirm")
+        # A double tap, then the back button and the same confirm again.
+        page.dblclick("#confirm")
+        page.wait_for_selector("#ledger")
+        page.go_back()
+        page.wait_for_selector("#confirm")
+        page.click("#confirm")
+        page.wait_for_selector("#ledger")
+    hands = cli_ledger(db, "t1")
+    assert len(hands) == 1
+    assert hands[0]["changes"] == {"Ann": -8000, "Ben": 8000, "Cho": 0, "Dai": 0}  # a non-dealer's mangan
+
+
+def test_a_table_link_cannot_write_to_another_match(browser: Any, db: str) -> None:
+    (token,) = prepare(db, {"t1": PLAYERS, "t2": PLAYERS}, [("table", "t1")])
+    with serving(create_app(db)) as base:
+        page = new_page(browser)
+        page.goto(f"{base}/matches/t1?token={token}")
+        # The page's own form, pointed at the other match by hand.
+        page.eval_on_selector("#draw-form form", "f => f.action = f.action.replace('/t1/', '/t2/')")
+        page.locator("#draw-form summary").click()
+        page.locator('#draw-form button[type="submit"]').click()
+        page.wait_for_selector("#message")
+        assert "may not enter results" in page.inner_text("#message")
+        page.goto(f"{base}/matches/t2?token={token}")
+        assert page.locator("#win-form").count() == 0
+    assert cli_ledger(db, "t2") == []
+
+
+def test_a_player_called_script_shows_as_text(browser: Any, db: str) -> None:
+    name = "<script>alert(1)</script>"
+    (token,) = prepare(db, {"t1": ("Ann", "Ben", name, "Dai")}, [("table", "t1")])
+    with serving(create_app(db)) as base:
+        page = new_page(browser)  # a dialog would fail the test
+        enter(page, f"{base}/matches/t1?token={token}", {"kind": "win", "winner": name, "discarder": "Ann",
+                                                         "limit": "mangan"})  # fmt: skip
+        assert name in page.inner_text("#seats")
+        assert name in page.inner_text("#ledger")
+        assert page.locator("script").count() == 0
+
+
+def screenshot(page: Any, tmp_path: Path, name: str) -> None:
+    shot = tmp_path / name
+    page.screenshot(path=str(shot), full_page=True)
+    assert shot.stat().st_size > 0
+    if os.environ.get("HONBA_SCREENSHOTS"):
+        (DOCS / "screenshots").mkdir(exist_ok=True)
+        shutil.copyfile(shot, DOCS / "screenshots" / name)
