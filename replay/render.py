@@ -194,7 +194,7 @@ def ledger_csv(players: Sequence[str], entries: Sequence[LedgerEntry]) -> str:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(
-        _cells(
+        spreadsheet_cells(
             [
                 "position",
                 "number",
@@ -212,7 +212,7 @@ def ledger_csv(players: Sequence[str], entries: Sequence[LedgerEntry]) -> str:
     )
     for row, entry in zip(ledger_data(players, entries), entries, strict=True):
         writer.writerow(
-            _cells(
+            spreadsheet_cells(
                 [
                     row["position"],
                     row["number"],
@@ -231,11 +231,18 @@ def ledger_csv(players: Sequence[str], entries: Sequence[LedgerEntry]) -> str:
     return buffer.getvalue()
 
 
-def _cells(values: Sequence[Any]) -> list[str]:
+# What makes a spreadsheet read a cell as a formula (or, tab and carriage return, hide one).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_cells(values: Sequence[Any]) -> list[str]:
+    """One CSV row's cells as text a spreadsheet shows as text, never runs as a formula: a cell
+    starting ``=``, ``+``, ``-``, ``@``, a tab or a carriage return that is not a number gets a
+    leading ``'``. Every CSV honba writes (ledger, standings, statistics) goes through it."""
     out = []
     for value in values:
         text = "" if value is None else str(value)
-        if text[:1] in ("=", "+", "-", "@") and not _is_number(text):
+        if text[:1] in FORMULA_STARTS and not _is_number(text):
             text = "'" + text
         out.append(text)
     return out
