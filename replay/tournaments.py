@@ -35,6 +35,7 @@ from projections.standings_view import (
     DocCache,
     StandingsProjection,
     load_summary,
+    read_doc,
     tournament_entries,
     tournament_standings,
 )
@@ -156,7 +157,8 @@ VIEW_CREATE_RACES = (*CREATE_RACES, "Failed to record tracking for __migration__
 
 def check_format(app: HonbaApp, view: DocumentView) -> None:
     """Refuse a view whose documents an older honba laid out otherwise (it would be read wrong)."""
-    if (view.max_tracking_id(app.name) or 0) and view.get_doc("view", "format") != {"version": FORMAT}:
+    marker = view.get_doc("view", "format")
+    if (view.max_tracking_id(app.name) or 0) and (marker is None or read_doc("view", marker) != {"version": FORMAT}):
         where = (
             f"delete {views_path(_sqlite_db(app))}"
             if isinstance(app.factory, SQLiteFactory)
@@ -254,7 +256,7 @@ def tournament_report(view: DocumentView, name: str, *, after_session: int | Non
 def summary_doc(view: DocumentView, match_key: str) -> MatchSummary | None:
     """The stored summary of one match."""
     data = view.get_doc("summary", match_key)
-    return None if data is None else load_summary(data)
+    return None if data is None else load_summary(read_doc("summary", data))
 
 
 # How often a follower on SQLite looks at the notification log for new events, in seconds.
