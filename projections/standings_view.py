@@ -141,6 +141,24 @@ class DocCache:
         if self.summaries is not None:
             self.summaries.update(self._new_summaries)
 
+    def prefetch(self, events: list[Any]) -> None:
+        """Read at once the stored documents a batch of events will ask for (``DocumentView.get_docs``):
+        the match of each event after a start, and what attaching a match reads."""
+        wanted: set[DocKey] = set()
+        for event in events:
+            if isinstance(event, Match.Event) and not isinstance(event, Match.Started):
+                wanted.add(("match", str(event.originator_id)))
+            elif isinstance(event, Tournament.Event) and not isinstance(event, Tournament.Created):
+                wanted.add(("tournament", str(event.originator_id)))
+                if isinstance(event, Tournament.MatchAttached | Tournament.MatchDetached):
+                    wanted.add(("entry", f"{event.originator_id}/{event.match_key}"))
+                    wanted.add(("attached", event.match_key))
+                    wanted.add(("summary", event.match_key))
+        wanted -= self._docs.keys()
+        if wanted:
+            for (kind, key), found in self.view.get_docs(sorted(wanted)).items():
+                self._docs[(kind, key)] = None if found is None else read_doc(kind, found)
+
     def get(self, kind: str, key: str) -> dict[str, Any] | None:
         if (kind, key) not in self._docs:
             found = self.view.get_doc(kind, key)
@@ -476,6 +494,8 @@ class StandingsProjection(Projection[DocumentView]):
         """Fold many events and write them with the position of the last, in one transaction
         (only if the view still stands at ``expected``, when given: else ``ViewMoved``)."""
         cache = DocCache(self.view, self.summaries)
+        events = list(events)
+        cache.prefetch(events)
         for event in events:
             apply_event(cache, event)
         flush(cache)
