@@ -259,6 +259,10 @@ def fold_corrected(
 
 def _on_played(played: TableState, corrected: TableState) -> TableState:
     """The table as played carrying the corrected scores, penalties and deposits."""
+    if corrected is played:
+        # No correction has touched the match so far: the two timelines are one table (the
+        # common case, and a rebuild of the view replays every match: no copy made).
+        return played
     return attrs.evolve(played, scores=corrected.scores, penalties=corrected.penalties, deposits=corrected.deposits)
 
 

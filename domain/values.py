@@ -24,6 +24,9 @@ LimitName = Literal["mangan", "haneman", "baiman", "sanbaiman", "yakuman"]
 def _tuple_of_ints(value: object) -> tuple[int, ...]:
     if value is None:
         return ()
+    if type(value) is tuple and all(type(v) is int for v in value):
+        # Already what it would become (every table state folded passes here): no copy.
+        return value
     return tuple(int(v) for v in value)  # type: ignore[attr-defined]
 
 
@@ -38,8 +41,13 @@ def _seat_set(value: object) -> tuple[int, ...]:
     return tuple(sorted(_tuple_of_ints(value)))
 
 
+def _optional_seat_set(value: object) -> tuple[int, ...] | None:
+    # None: the record does not say (a hand entered at the table); () : it says nobody did.
+    return None if value is None else _seat_set(value)
+
+
 def _tuple_of_floats(value: object) -> tuple[float, ...]:
-    if value is None:
+    if value is None or value == ():
         return ()
     return tuple(float(v) for v in value)  # type: ignore[attr-defined]
 
@@ -225,6 +233,12 @@ class WinResult:
     wins: tuple[Win, ...] = attrs.field(converter=_tuple_of_wins)
     riichi: tuple[Seat, ...] = attrs.field(default=(), converter=_seat_set)
 
+    # Who made an open call (chi, pon, open kong) in the hand, where a game log shows it: None
+    # when the record does not say (every hand entered at the table). A note of the log like
+    # ``Win.details`` (and like it left out of comparisons: two recordings of one hand are the
+    # same result whether or not their log showed the calls), counted by the statistics, never paid by.
+    called: tuple[Seat, ...] | None = attrs.field(default=None, converter=_optional_seat_set, eq=False)
+
 
 @attrs.frozen
 class ExhaustiveDraw:
@@ -233,6 +247,12 @@ class ExhaustiveDraw:
     ready: tuple[Seat, ...] = attrs.field(default=(), converter=_seat_set)
     riichi: tuple[Seat, ...] = attrs.field(default=(), converter=_seat_set)
     nagashi: tuple[Seat, ...] = attrs.field(default=(), converter=_seat_set)
+
+    # Who made an open call (chi, pon, open kong) in the hand, where a game log shows it: None
+    # when the record does not say (every hand entered at the table). A note of the log like
+    # ``Win.details`` (and like it left out of comparisons: two recordings of one hand are the
+    # same result whether or not their log showed the calls), counted by the statistics, never paid by.
+    called: tuple[Seat, ...] | None = attrs.field(default=None, converter=_optional_seat_set, eq=False)
 
 
 @attrs.frozen
@@ -246,6 +266,12 @@ class AbortiveDraw:
     kind: AbortKind = attrs.field(converter=AbortKind)
     riichi: tuple[Seat, ...] = attrs.field(default=(), converter=_seat_set)
     kongs: tuple[Seat, ...] = attrs.field(default=(), converter=_seat_list)
+
+    # Who made an open call (chi, pon, open kong) in the hand, where a game log shows it: None
+    # when the record does not say (every hand entered at the table). A note of the log like
+    # ``Win.details`` (and like it left out of comparisons: two recordings of one hand are the
+    # same result whether or not their log showed the calls), counted by the statistics, never paid by.
+    called: tuple[Seat, ...] | None = attrs.field(default=None, converter=_optional_seat_set, eq=False)
 
 
 HandResult = WinResult | ExhaustiveDraw | AbortiveDraw
@@ -379,8 +405,11 @@ class TableState:
 
 
 def without_details(fact: object) -> object:
-    """A recorded fact without what logs said about its wins (``Win.details``): what tells one
-    recording of a match from another is its results, not the log's notes on them."""
+    """A recorded fact without what logs said about it (``Win.details``, who ``called``): what
+    tells one recording of a match from another is its results, not the log's notes on them (a
+    log imported before honba kept such a note is the same match when imported again)."""
+    if isinstance(fact, WinResult | ExhaustiveDraw | AbortiveDraw) and fact.called is not None:
+        fact = attrs.evolve(fact, called=None)
     if isinstance(fact, WinResult) and any(w.details is not None for w in fact.wins):
         return attrs.evolve(fact, wins=tuple(attrs.evolve(w, details=None) for w in fact.wins))
     return fact

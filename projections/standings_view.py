@@ -13,6 +13,7 @@ events of matches and tournaments. It keeps, as view documents:
 - ``standings/<name>``: the ranked standings of the tournament;
 - ``stats/<match key>``: the match's player statistics (``projections.stats.MatchStats``);
 - ``view/format``: the layout of these documents (``FORMAT``);
+- in every document, ``_schema``: the schema of its kind it was written in (``DOC_SCHEMA``);
 - ``totals/<tournament id>``: the tournament's running totals by player name (``count_match``).
 
 Every document is computed by the same domain folds as everything else; the view
@@ -22,7 +23,7 @@ only stores them, with the tracking record, in one transaction.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import attrs
@@ -31,6 +32,7 @@ from eventsourcing.projection import Projection
 
 from domain.amendments import CorrectedStep, Correction, corrected_steps, effective_facts, resolve_corrections
 from domain.codec import fact_from_data, fact_to_data
+from domain.errors import HonbaError
 from domain.match import Match, opening_state
 from domain.rules import Ruleset
 from domain.tournament import Tournament
@@ -42,6 +44,48 @@ NAME = "honba-standings"
 # The layout of the view's documents; a view written in another is rebuilt, never read.
 # 3: a match keeps its correction log (each correction at its own position), not one per target.
 FORMAT = 3
+
+# Each stored document carries the schema it was written in (``_schema``; a document written
+# before documents carried one is at 1). A field added to a kind of document bumps its schema
+# here with an upgrade that gives an older document the new field's default when it is read, so
+# a view written by an older honba is read as it is (and rewritten in the new shape as its
+# matches change); a layout no upgrade can read bumps ``FORMAT`` instead (the view is rebuilt).
+SCHEMA_KEY = "_schema"
+# 2 (stats): the counts of hands with an open call and of hands whose calls a log showed.
+DOC_SCHEMA: dict[str, int] = {"stats": 2}
+
+
+class ViewTooNew(HonbaError):
+    """A document of the view was written by a newer honba, in a schema this one cannot read."""
+
+
+def _stats_v2(data: dict[str, Any]) -> None:
+    # Nothing was counted of calls when the document was written: none known, none made.
+    for counts in data.get("counts", []):
+        counts.setdefault("called", 0)
+        counts.setdefault("call_hands", 0)
+
+
+UPGRADES: dict[tuple[str, int], Callable[[dict[str, Any]], None]] = {("stats", 1): _stats_v2}
+
+
+def read_doc(kind: str, data: dict[str, Any]) -> dict[str, Any]:
+    """A stored document in the current schema of its kind: upgraded when older, refused when newer."""
+    version = data.pop(SCHEMA_KEY, 1)
+    current = DOC_SCHEMA.get(kind, 1)
+    if not isinstance(version, int) or version > current:
+        raise ViewTooNew(
+            f"the standings view holds a {kind!r} document of schema {version!r}, newer than this honba "
+            f"reads ({current}): use the honba that wrote it, or delete the view to rebuild it"
+        )
+    for step in range(version, current):
+        UPGRADES[(kind, step)](data)
+    return data
+
+
+def stamped(kind: str, data: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A document as stored: with the schema of its kind (None, a deletion, stays None)."""
+    return None if data is None else {**data, SCHEMA_KEY: DOC_SCHEMA.get(kind, 1)}
 
 
 class DocCache:
@@ -97,9 +141,28 @@ class DocCache:
         if self.summaries is not None:
             self.summaries.update(self._new_summaries)
 
+    def prefetch(self, events: list[Any]) -> None:
+        """Read at once the stored documents a batch of events will ask for (``DocumentView.get_docs``):
+        the match of each event after a start, and what attaching a match reads."""
+        wanted: set[DocKey] = set()
+        for event in events:
+            if isinstance(event, Match.Event) and not isinstance(event, Match.Started):
+                wanted.add(("match", str(event.originator_id)))
+            elif isinstance(event, Tournament.Event) and not isinstance(event, Tournament.Created):
+                wanted.add(("tournament", str(event.originator_id)))
+                if isinstance(event, Tournament.MatchAttached | Tournament.MatchDetached):
+                    wanted.add(("entry", f"{event.originator_id}/{event.match_key}"))
+                    wanted.add(("attached", event.match_key))
+                    wanted.add(("summary", event.match_key))
+        wanted -= self._docs.keys()
+        if wanted:
+            for (kind, key), found in self.view.get_docs(sorted(wanted)).items():
+                self._docs[(kind, key)] = None if found is None else read_doc(kind, found)
+
     def get(self, kind: str, key: str) -> dict[str, Any] | None:
         if (kind, key) not in self._docs:
-            self._docs[(kind, key)] = self.view.get_doc(kind, key)
+            found = self.view.get_doc(kind, key)
+            self._docs[(kind, key)] = None if found is None else read_doc(kind, found)
         return self._docs[(kind, key)]
 
     def put(self, kind: str, key: str, data: dict[str, Any] | None) -> None:
@@ -107,7 +170,8 @@ class DocCache:
         self.changed.add((kind, key))
 
     def changes(self) -> dict[DocKey, dict[str, Any] | None]:
-        return {key: self._docs[key] for key in self.changed}
+        """The documents to write, each stamped with its schema."""
+        return {key: stamped(key[0], self._docs[key]) for key in self.changed}
 
 
 def match_state(
@@ -353,7 +417,15 @@ def tournament_entries(view: DocumentView, tournament_id: str) -> dict[str, tupl
     only, never a list as long as the tournament.
     """
     prefix = f"{tournament_id}/"
-    return {key[len(prefix) :]: (int(data["session"]), data["table"]) for key, data in view.docs("entry", prefix)}
+    return {
+        key[len(prefix) :]: (int(data["session"]), data["table"])
+        for key, data in ((k, read_doc("entry", d)) for k, d in view.docs("entry", prefix))
+    }
+
+
+def read_docs(view: DocumentView, kind: str, prefix: str = "") -> list[tuple[str, dict[str, Any]]]:
+    """Every document of a kind (``DocumentView.docs``), each in the current schema (``read_doc``)."""
+    return [(key, read_doc(kind, data)) for key, data in view.docs(kind, prefix)]
 
 
 def load_summary(data: dict[str, Any]) -> MatchSummary:
@@ -422,6 +494,8 @@ class StandingsProjection(Projection[DocumentView]):
         """Fold many events and write them with the position of the last, in one transaction
         (only if the view still stands at ``expected``, when given: else ``ViewMoved``)."""
         cache = DocCache(self.view, self.summaries)
+        events = list(events)
+        cache.prefetch(events)
         for event in events:
             apply_event(cache, event)
         flush(cache)

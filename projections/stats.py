@@ -18,7 +18,10 @@ Counted per seat in a match (all additive, so that a player's totals are sums):
 - ``exhaustive_draws``, ``ready_at_draw``: exhaustive draws played, and ready at them;
 - ``dealer_hands``, ``dealer_kept``: hands as dealer, and of them the ones after which the
   rules keep the deal with the dealer (a win or ready hand as dealer, ...);
-- ``counters_won``, ``deposits_won``: points taken as counters (honba) and as deposits.
+- ``counters_won``, ``deposits_won``: points taken as counters (honba) and as deposits;
+- ``called``, ``call_hands``: hands in which the player made an open call (chi, pon, open
+  kong), and the hands whose calls the record shows (``called`` of the hand result, from a
+  game log; a hand entered at the table says nothing of calls, so it counts in neither).
 """
 
 from __future__ import annotations
@@ -47,6 +50,8 @@ COUNTS = (
     "dealer_kept",
     "counters_won",
     "deposits_won",
+    "called",
+    "call_hands",
 )
 HAND_VALUE = (Reason.HAND, Reason.LIABILITY)
 
@@ -87,7 +92,8 @@ class MatchStats:
             places=tuple(data["places"]),
             final_points=tuple(data["final_points"]),
             net_scores=tuple(data["net_scores"]),
-            counts=tuple(dict(c) for c in data["counts"]),
+            # A document written before a count existed lacks it: nothing was counted there.
+            counts=tuple({**dict.fromkeys(COUNTS, 0), **c} for c in data["counts"]),
             yaku=tuple(dict(y) for y in data["yaku"]),
         )
 
@@ -125,6 +131,11 @@ def match_stats(
         counts[dealer]["dealer_kept"] += not deal_passes(fact, step.before, rules)
         for seat in fact.riichi:
             counts[seat]["riichi"] += 1
+        if fact.called is not None:
+            for seat in range(n):
+                counts[seat]["call_hands"] += 1
+            for seat in fact.called:
+                counts[seat]["called"] += 1
         if isinstance(fact, ExhaustiveDraw):
             for seat in range(n):
                 counts[seat]["exhaustive_draws"] += 1
@@ -206,6 +217,8 @@ class PlayerStats:
             "self_drawn_share": self.rate("self_drawn", "wins"),
             "deal_in_rate": self.rate("deal_ins", "hands"),
             "riichi_rate": self.rate("riichi", "hands"),
+            # Only over the hands whose calls a log showed; None (shown "—") when there were none.
+            "call_rate": self.rate("called", "call_hands") if self.counts["call_hands"] else None,
             "average_win": self.average("win_value", "wins"),
             "average_deal_in": self.average("deal_in_value", "deal_ins"),
             "ready_at_draw_rate": self.rate("ready_at_draw", "exhaustive_draws"),

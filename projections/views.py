@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import threading
 from abc import abstractmethod
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from eventsourcing.persistence import IntegrityError, Tracking, TrackingRecorder
@@ -43,6 +43,10 @@ class DocumentView(TrackingRecorder):
     @abstractmethod
     def get_doc(self, kind: str, key: str) -> dict[str, Any] | None:
         """The document, or None."""
+
+    def get_docs(self, keys: Iterable[DocKey]) -> dict[DocKey, dict[str, Any] | None]:
+        """Many documents at once (None for each one absent); a view may read them in one go."""
+        return {key: self.get_doc(*key) for key in keys}
 
     @abstractmethod
     def docs(self, kind: str, prefix: str = "") -> list[tuple[str, dict[str, Any]]]:

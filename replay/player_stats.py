@@ -12,7 +12,7 @@ from typing import Any
 import attrs
 
 from domain.errors import HonbaError
-from projections.standings_view import DocCache, tournament_entries
+from projections.standings_view import DocCache, read_docs, tournament_entries
 from projections.stats import MatchStats, PlayerStats, player_stats
 from projections.views import DocumentView
 from replay.tournaments import TournamentNotFound
@@ -37,7 +37,7 @@ class StatsReport:
 def stats_report(view: DocumentView, tournament: str | None = None, player: str | None = None) -> StatsReport:
     """Statistics of a tournament's players (or of everyone over every stored match), one player if named."""
     if tournament is None:
-        docs = [MatchStats.from_data(data) for _key, data in view.docs("stats")]
+        docs = [MatchStats.from_data(data) for _key, data in read_docs(view, "stats")]
         rows = player_stats(docs)
         sessions: list[int] = []
         by_session: dict[int, dict[str, float]] = {}

@@ -204,7 +204,7 @@ def ledger_csv(players: Sequence[str], entries: Sequence[LedgerEntry], numbers: 
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(
-        _cells(
+        spreadsheet_cells(
             [
                 "entry",
                 "number",
@@ -222,7 +222,7 @@ def ledger_csv(players: Sequence[str], entries: Sequence[LedgerEntry], numbers: 
     )
     for row, entry in zip(ledger_data(players, entries, numbers), entries, strict=True):
         writer.writerow(
-            _cells(
+            spreadsheet_cells(
                 [
                     row["entry"],
                     row["number"],
@@ -241,11 +241,18 @@ def ledger_csv(players: Sequence[str], entries: Sequence[LedgerEntry], numbers: 
     return buffer.getvalue()
 
 
-def _cells(values: Sequence[Any]) -> list[str]:
+# What makes a spreadsheet read a cell as a formula (or, tab and carriage return, hide one).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_cells(values: Sequence[Any]) -> list[str]:
+    """One CSV row's cells as text a spreadsheet shows as text, never runs as a formula: a cell
+    starting ``=``, ``+``, ``-``, ``@``, a tab or a carriage return that is not a number gets a
+    leading ``'``. Every CSV honba writes (ledger, standings, statistics) goes through it."""
     out = []
     for value in values:
         text = "" if value is None else str(value)
-        if text[:1] in ("=", "+", "-", "@") and not _is_number(text):
+        if text[:1] in FORMULA_STARTS and not _is_number(text):
             text = "'" + text
         out.append(text)
     return out

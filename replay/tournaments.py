@@ -25,6 +25,7 @@ from eventsourcing.popo import POPOFactory
 from eventsourcing.sqlite import SQLiteFactory
 
 from domain.errors import HonbaError
+from domain.match import Match
 from domain.tournament import Tournament, tournament_id
 from projections.standings import MatchSummary, StandingRow
 from projections.standings_view import (
@@ -33,6 +34,7 @@ from projections.standings_view import (
     DocCache,
     StandingsProjection,
     load_summary,
+    read_doc,
     tournament_entries,
     tournament_standings,
 )
@@ -43,6 +45,8 @@ from replay.store.views import SQLiteDocumentView
 
 # Events folded and written to a transaction by a catch-up.
 BATCH = 5000
+# The topics of the events the view folds (``StandingsProjection`` reads nothing else).
+FOLDED_TOPICS = (f"{Match.__module__}:", f"{Tournament.__module__}:")
 
 
 class TournamentNotFound(HonbaError):
@@ -152,7 +156,8 @@ VIEW_CREATE_RACES = (*CREATE_RACES, "Failed to record tracking for __migration__
 
 def check_format(app: HonbaApp, view: DocumentView) -> None:
     """Refuse a view whose documents an older honba laid out otherwise (it would be read wrong)."""
-    if (view.max_tracking_id(app.name) or 0) and view.get_doc("view", "format") != {"version": FORMAT}:
+    marker = view.get_doc("view", "format")
+    if (view.max_tracking_id(app.name) or 0) and (marker is None or read_doc("view", marker) != {"version": FORMAT}):
         where = (
             f"delete {views_path(_sqlite_db(app))}"
             if isinstance(app.factory, SQLiteFactory)
@@ -177,7 +182,9 @@ def catch_up(
         notifications = app.recorder.select_notifications(start=position, limit=batch, inclusive_of_start=False)
         if not notifications:
             return folded
-        events = [_decoded(app, n) for n in notifications]
+        # Only the matches' and tournaments' events change the view: the seals and the store
+        # chain (a third of the log) are not decoded at all.
+        events = [_decoded(app, n) for n in notifications if n.topic.startswith(FOLDED_TOPICS)]
         last = notifications[-1].id
         try:
             projection.process_batch(events, Tracking(app.name, last), expected=position)
@@ -188,7 +195,7 @@ def catch_up(
             position = view.max_tracking_id(app.name) or 0
             continue
         position = last
-        folded += len(events)
+        folded += len(notifications)
         if tick is not None:
             tick(folded)
 
@@ -248,7 +255,7 @@ def tournament_report(view: DocumentView, name: str, *, after_session: int | Non
 def summary_doc(view: DocumentView, match_key: str) -> MatchSummary | None:
     """The stored summary of one match."""
     data = view.get_doc("summary", match_key)
-    return None if data is None else load_summary(data)
+    return None if data is None else load_summary(read_doc("summary", data))
 
 
 # How often a follower on SQLite looks at the notification log for new events, in seconds.

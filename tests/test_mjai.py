@@ -289,6 +289,8 @@ def test_a_pon_and_a_kakan_are_valued_from_their_tiles() -> None:
     hand = g.hands[0]
     assert hand.value_source == "tiles"
     assert hand.result == WinResult((Win(winner=1, value=HandValue(han=1, fu=40), discarder=2),))
+    # Who made an open call in the hand: Ben's pon (his kakan adds to it and opens nothing new).
+    assert isinstance(hand.result, WinResult) and hand.result.called == (1,)
 
 
 def test_original_mjai_server_dialect_scores_on_the_results_not_on_start_kyoku() -> None:

@@ -169,6 +169,78 @@ def independent_yaku_count(paths: list[Path]) -> dict[str, Counter[str]]:
     return counts
 
 
+def independent_call_count_xml(paths: list[Path]) -> dict[str, Counter[str]]:
+    """Per player name: hands played, and hands in which the player made an open call, from the raw
+    XML: an ``N`` tag is a call, its ``m`` a meld code whose low bits say the kind (mjlog's layout:
+    0x4 a chi, 0x8 a pon, 0x10 a pon made a kong, 0x20 a kita; none of these a kong, called from
+    a discard when its two lowest bits name another seat, concealed when they are 0)."""
+    counts: dict[str, Counter[str]] = defaultdict(Counter)
+    for path in paths:
+        names: list[str] = []
+        callers: set[int] = set()
+        for tag in ElementTree.parse(path).getroot():
+            if tag.tag == "UN" and "dan" in tag.attrib:
+                names = [urllib.parse.unquote(tag.attrib[f"n{i}"]) for i in range(4)]
+            elif tag.tag == "INIT":
+                for seat in callers:
+                    counts[names[seat]]["called"] += 1
+                callers = set()
+                for name in names:
+                    counts[name]["hands"] += 1
+            elif tag.tag == "N":
+                m = int(tag.attrib["m"])
+                chi, pon, added, kita = m & 0x4, m & 0x8, m & 0x10, m & 0x20
+                open_kong = not (chi or pon or added or kita) and m & 3 != 0
+                if chi or pon or open_kong:
+                    callers.add(int(tag.attrib["who"]))
+        for seat in callers:
+            counts[names[seat]]["called"] += 1
+    return counts
+
+
+def independent_call_count_json(paths: list[Path]) -> dict[str, Counter[str]]:
+    """The same from Tenhou's JSON export: a hand's draws per seat (``log[i][5]``, ``[8]``, ``[11]``,
+    ``[14]``) hold a chi as ``"c…"``, a pon as ``"…p…"`` and an open kong as ``"…m…"``."""
+    counts: dict[str, Counter[str]] = defaultdict(Counter)
+    for path in paths:
+        game = json.loads(path.read_text(encoding="utf-8"))
+        for hand in game["log"]:
+            for seat in range(4):
+                name = game["name"][seat]
+                counts[name]["hands"] += 1
+                draws = hand[5 + 3 * seat]
+                counts[name]["called"] += any(isinstance(d, str) and set(d) & set("cpm") for d in draws)
+    return counts
+
+
+@needs_corpus
+def test_call_rate_over_the_corpus_tournament_matches_an_independent_count(corpus_cup: str) -> None:
+    expected = independent_call_count_xml([DATA / f"{game}.xml" for session in SESSIONS for game in session])
+    figures = {row["player"]: row for row in stats_json(corpus_cup, "--tournament", "corpus-cup")["players"]}
+    assert set(figures) == set(expected)
+    for player, counts in expected.items():
+        row = figures[player]
+        assert (row["called"], row["call_hands"]) == (counts["called"], counts["hands"]), player
+        assert row["call_rate"] == round(counts["called"] / counts["hands"], 4), player
+    # Calls happen in these games, and not in every hand.
+    called = sum(c["called"] for c in expected.values())
+    assert 20 < called < sum(c["hands"] for c in expected.values())
+
+
+@needs_corpus
+def test_call_rate_from_tenhous_json_export_matches_an_independent_count(tmp_path: Path) -> None:
+    paths = [DATA / f"{game}.json" for game in SESSIONS[0]]
+    db = str(tmp_path / "json.sqlite")
+    result = runner.invoke(cli, ["--db", db, "import", *map(str, paths), "--tournament", "j", "--session", "1"])
+    assert result.exit_code == 0, result.output
+    expected = independent_call_count_json(paths)
+    figures = {row["player"]: row for row in stats_json(db, "--tournament", "j")["players"]}
+    assert set(figures) == set(expected)
+    for player, counts in expected.items():
+        assert (figures[player]["called"], figures[player]["call_hands"]) == (counts["called"], counts["hands"])
+    assert sum(c["called"] for c in expected.values()) > 10
+
+
 @needs_corpus
 def test_per_yaku_counts_match_tenhous_own_export(corpus_cup: str) -> None:
     expected = independent_yaku_count([DATA / f"{game}.json" for session in SESSIONS for game in session])
@@ -255,6 +327,23 @@ def test_figures_of_a_recorded_match(club: HonbaApp) -> None:
     assert (cho["counters_won"], cho["deposits_won"]) == (600, 0)
     assert ann["deposits_won"] == 1000  # her own riichi stick, back with her win
     assert rows["Dai"]["wins"] == 0 and rows["Dai"]["win_rate"] == 0.0
+
+
+def test_recorded_matches_have_no_call_rate(club: HonbaApp) -> None:
+    """Hands entered at the table say nothing of calls: no call rate, shown as "—", never 0."""
+    view = open_view(club)
+    catch_up(club, view)
+    from replay.cli.stats import stats_csv, stats_table
+    from replay.player_stats import stats_data
+
+    data = stats_data(stats_report(view, "night"))
+    assert all(row["call_rate"] is None and row["call_hands"] == 0 for row in data["players"])
+    console = Console(file=io.StringIO(), width=250, color_system=None)
+    console.print(stats_table(data))
+    assert isinstance(console.file, io.StringIO)
+    lines = [line for line in console.file.getvalue().splitlines() if "Ann" in line]
+    assert "—" in lines[0] and "0.0%" in lines[0]  # the call rate, beside real zeros (Ann's deal-ins)
+    assert all(row["call_rate"] == "" for row in csv.DictReader(io.StringIO(stats_csv(data))))
 
 
 def test_a_match_in_progress_does_not_count_yet(club: HonbaApp) -> None:

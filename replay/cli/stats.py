@@ -16,6 +16,7 @@ from replay.cli.reports import check_report_format, fresh_view, write_report
 from replay.cli.shell import app, guarded
 from replay.parsing import InputError
 from replay.player_stats import StatsReport, stats_data, stats_report
+from replay.render import spreadsheet_cells
 
 # The CSV columns after the player's name: totals, then the rates made of them.
 RATES = (
@@ -23,6 +24,7 @@ RATES = (
     "self_drawn_share",
     "deal_in_rate",
     "riichi_rate",
+    "call_rate",
     "average_win",
     "average_deal_in",
     "ready_at_draw_rate",
@@ -90,6 +92,7 @@ def stats_table(data: dict[str, Any]) -> Table:
         "self-drawn",
         "deal-in",
         "riichi",
+        "calls",
         "avg win",
         "avg deal-in",
         "ready at draw",
@@ -114,6 +117,7 @@ def stats_table(data: dict[str, Any]) -> Table:
             _percent(row["self_drawn_share"]),
             _percent(row["deal_in_rate"]),
             _percent(row["riichi_rate"]),
+            "—" if row["call_rate"] is None else _percent(row["call_rate"]),
             f"{row['average_win']:,.0f}",
             f"{row['average_deal_in']:,.0f}",
             _percent(row["ready_at_draw_rate"]),
@@ -129,32 +133,36 @@ def stats_csv(data: dict[str, Any]) -> str:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(
-        [
-            "player",
-            "matches",
-            *PLACES,
-            *(f"{p}_rate" for p in PLACES),
-            "average_place",
-            "points",
-            "net_score",
-            *COUNTS,
-            *RATES,
-            "yaku",
-        ]
+        spreadsheet_cells(
+            [
+                "player",
+                "matches",
+                *PLACES,
+                *(f"{p}_rate" for p in PLACES),
+                "average_place",
+                "points",
+                "net_score",
+                *COUNTS,
+                *RATES,
+                "yaku",
+            ]
+        )
     )
     for row in data["players"]:
         writer.writerow(
-            [
-                row["player"],
-                row["matches"],
-                *row["place_counts"],
-                *row["place_rates"],
-                row["average_place"],
-                row["points"],
-                row["net_score"],
-                *(row[c] for c in COUNTS),
-                *(row[r] for r in RATES),
-                ";".join(f"{name}:{count}" for name, count in row["yaku"].items()),
-            ]
+            spreadsheet_cells(
+                [
+                    row["player"],
+                    row["matches"],
+                    *row["place_counts"],
+                    *row["place_rates"],
+                    row["average_place"],
+                    row["points"],
+                    row["net_score"],
+                    *(row[c] for c in COUNTS),
+                    *(row[r] for r in RATES),
+                    ";".join(f"{name}:{count}" for name, count in row["yaku"].items()),
+                ]
+            )
         )
     return buffer.getvalue()

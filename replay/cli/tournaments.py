@@ -17,6 +17,7 @@ from domain.tournament import Tournament
 from replay.cli.reports import check_report_format, fresh_view, write_report
 from replay.cli.shell import app, guarded, out, progress_bar, shell
 from replay.parsing import InputError
+from replay.render import spreadsheet_cells
 from replay.service.standings import standings_data
 from replay.tournaments import (
     StandingsReport,
@@ -222,32 +223,36 @@ def _csv(report: StandingsReport) -> str:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(
-        [
-            "rank",
-            "player",
-            "points",
-            "net_score",
-            "matches",
-            "average_place",
-            "first",
-            "second",
-            "third",
-            "fourth",
-            "penalties",
-        ]
+        spreadsheet_cells(
+            [
+                "rank",
+                "player",
+                "points",
+                "net_score",
+                "matches",
+                "average_place",
+                "first",
+                "second",
+                "third",
+                "fourth",
+                "penalties",
+            ]
+        )
     )
     for row in report.rows:
         writer.writerow(
-            [
-                row.rank,
-                row.player,
-                row.points,
-                row.net_score,
-                row.matches,
-                row.average_place,
-                *row.place_counts,
-                row.penalties,
-            ]
+            spreadsheet_cells(
+                [
+                    row.rank,
+                    row.player,
+                    row.points,
+                    row.net_score,
+                    row.matches,
+                    row.average_place,
+                    *row.place_counts,
+                    row.penalties,
+                ]
+            )
         )
     return buffer.getvalue()
 

@@ -162,6 +162,7 @@ class _Kyoku:
     dora: list[str]
     discards: list[list[str]] = attrs.Factory(list)
     called_from: set[int] = attrs.Factory(set)  # seats whose discard someone called
+    callers: set[int] = attrs.Factory(set)  # seats that made an open call (chi, pon, daiminkan)
     declared: set[int] = attrs.Factory(set)
     accepted: list[int] = attrs.Factory(list)
     reach_changes: list[int] = attrs.Factory(list)
@@ -364,6 +365,7 @@ class _GameReader:
             tile = self._tile(event.get("pai"), "pai")
             self._remove(k, seat, consumed)
             k.called_from.add(target)
+            k.callers.add(seat)
             k.melds[seat].append(MeldTiles(kind, (*consumed, tile), tile))
         elif kind == "ankan":
             self._remove(k, seat, consumed)
@@ -503,6 +505,9 @@ class _GameReader:
             changes = tuple(self._ints(event.get("deltas", [0] * k.players), "deltas", k.players))
             result = self._draw_result(k, event, changes, riichi, following)
             deltas = tuple(c + r for c, r in zip(changes, reach, strict=True))
+        if result is not None:
+            # An mjai log holds every call of the hand: who opened a hand is known.
+            result = attrs.evolve(result, called=tuple(k.callers))
         return LoggedHand(
             position=f"line {k.line}",
             round_wind=k.round_wind,

@@ -369,6 +369,21 @@ class _ResultReader:
         self.following = following
 
     def read(self, outcome: Any) -> tuple[HandResult | None, tuple[int, ...] | None, str | None]:
+        result, deltas, problem = self._read(outcome)
+        if result is not None and any(self.draws):
+            result = attrs.evolve(result, called=self._called())
+        return result, deltas, problem
+
+    def _called(self) -> tuple[int, ...]:
+        """Seats that made an open call: a chi (``c``), pon (``p``) or open kong (``m``) in their
+        draws; added and concealed kongs (``k``, ``a``) are in the discards and open nothing."""
+        return tuple(
+            seat
+            for seat, draws in enumerate(self.draws)
+            if any(isinstance(entry, str) and any(c in entry for c in "cpm") for entry in draws)
+        )
+
+    def _read(self, outcome: Any) -> tuple[HandResult | None, tuple[int, ...] | None, str | None]:
         where = f"{self.where}[16]"
         if outcome is None or outcome == []:
             # An excerpt may stop before its hand ends.

@@ -50,7 +50,7 @@ from replay.formats.tenhou_vocab import (
     MAX_KYOKU_INDEX,
     MAX_POINTS,
 )
-from replay.formats.yaku import YAKUMAN_HAN, details, tenhou_call, tile136, yaku_of
+from replay.formats.yaku import YAKUMAN_HAN, details, is_open_call, tenhou_call, tile136, yaku_of
 
 FORMAT: Final = "tenhou-xml"
 
@@ -61,6 +61,8 @@ HANCHAN: Final = 0x08
 SANMA: Final = 0x10
 CHIPS: Final = 0x200  # 祝儀: chip payments beside the points (``chip`` attributes, owari has 16 values)
 FIVE_CHIPS: Final = 0x400  # 祝5 rather than 祝2; only with CHIPS
+# The first letters of Tenhou's draw (T U V W) and discard (D E F G) tags, by seat.
+DRAWS_AND_DISCARDS: Final = frozenset("TUVWDEFG")
 # Bits above those: special rule sets. In the corpus 0x800 (type 2113) is a game of
 # one hand from 1,000 points scored by ``ratio``, not standard riichi.
 SPECIAL_BITS: Final = ~0x7FF
@@ -163,6 +165,10 @@ class _Hand:
     draw: HandResult | None = None
     # Sum of the ``sc`` changes (in points) of the result tags: riichi sticks not included.
     changes: list[int] | None = None
+    # Seats that made an open call (``N``: chi, pon, open kong), and whether the hand's draws
+    # and discards are in the log at all (a log cut to its results says nothing of calls).
+    called: set[int] = attrs.field(factory=set)
+    played: bool = False
 
     @property
     def ended(self) -> bool:
@@ -172,6 +178,8 @@ class _Hand:
         result: HandResult | None = self.draw
         if self.wins:
             result = WinResult(tuple(self.wins), tuple(self.riichi))
+        if result is not None and self.played:
+            result = attrs.evolve(result, called=tuple(self.called))
         deltas: tuple[int, ...] | None = None
         if self.changes is not None:
             # sc leaves out the sticks the riichi players put on the table in this hand
@@ -224,12 +232,16 @@ class _GameReader:
             "REACH": self._on_reach,
             "AGARI": self._on_agari,
             "RYUUKYOKU": self._on_ryuukyoku,
+            "N": self._on_call,
         }
-        # Draws, discards, calls, DORA, BYE, SHUFFLE: nothing a hand result needs.
+        # Draws, discards, DORA, BYE, SHUFFLE: nothing a hand result needs; a draw or discard
+        # only says that the hand's play (and so its calls) is in the log.
         for el in root:
             handler = handlers.get(el.tag)
             if handler is not None:
                 handler(el)
+            elif self.hand is not None and not self.hand.played and el.tag[:1] in DRAWS_AND_DISCARDS:
+                self.hand.played = el.tag[1:].isdigit()
         if self.go is None:
             raise LogError(self.file, "no <GO> tag: the game's rules are unknown")
         self._close_hand()
@@ -312,6 +324,13 @@ class _GameReader:
         # puts the stick on the table.
         if _int(el, "step", where) == 2 and who not in hand.riichi:
             hand.riichi.append(who)
+
+    def _on_call(self, el: ET.Element) -> None:
+        hand = self._open_hand("N")
+        where = self.where("N")
+        who = self._seat(el, "who", where)
+        if is_open_call(_int(el, "m", where)):
+            hand.called.add(who)
 
     def _on_agari(self, el: ET.Element) -> None:
         hand = self._open_hand("AGARI", ended_by_win_ok=True)

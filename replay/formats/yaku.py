@@ -242,6 +242,17 @@ def tile136(tile: int) -> str:
     return f"{kind % 9 + 1}{SUITS[kind // 9]}"
 
 
+def is_open_call(code: int) -> bool:
+    """Whether Tenhou's meld code (``m`` of an ``N`` tag) is an open call: a chi, a pon or a kong
+    called on a discard; not an added kong (the pon before it was the call), a concealed kong nor
+    a kita (its bits as ``tenhou_call`` reads them)."""
+    if code & 0x4 or code & 0x8:
+        return True
+    if code & 0x30:
+        return False
+    return code & 3 != 0
+
+
 def tenhou_call(code: int, seat: int, players: int = 4) -> str:
     """One of the winner's calls from Tenhou's meld code (the ``m`` attribute of AGARI), e.g.
     ``chi 3m4m5m from seat 0``; the code's low bits give who it was called from, relative to

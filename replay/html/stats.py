@@ -60,7 +60,7 @@ def render_stats_html(data: dict[str, Any]) -> str:
     header = (
         "<tr><th>player</th><th>matches</th><th>avg place</th><th>1st</th><th>2nd</th><th>3rd</th><th>4th</th>"
         "<th>points</th><th>net score</th><th>hands</th><th>win</th><th>self-drawn</th><th>deal-in</th>"
-        "<th>riichi</th><th>avg win</th><th>avg deal-in</th><th>ready at draw</th><th>dealer keeps</th>"
+        "<th>riichi</th><th>calls</th><th>avg win</th><th>avg deal-in</th><th>ready at draw</th><th>dealer keeps</th>"
         "<th>counters</th><th>deposits</th></tr>"
     )
     body = []
@@ -75,6 +75,8 @@ def render_stats_html(data: dict[str, Any]) -> str:
                 f'<td class="num">{_percent(row.get(k))}</td>'
                 for k in ("win_rate", "self_drawn_share", "deal_in_rate", "riichi_rate")
             )
+            # The call rate only where a log showed the calls: "—" for matches recorded at the table.
+            + f'<td class="num">{_percent(row.get("call_rate")) or "—"}</td>'
             + f'<td class="num">{_int(row.get("average_win")):,}</td>'
             f'<td class="num">{_int(row.get("average_deal_in")):,}</td>'
             f'<td class="num">{_percent(row.get("ready_at_draw_rate"))}</td>'
@@ -122,7 +124,8 @@ def render_stats_html(data: dict[str, Any]) -> str:
         f"<title>{esc(title)} - honba</title>\n<style>{CSS}</style>\n</head>\n<body>\n"
         f"<header><h1>{esc(title)}</h1>\n"
         f"<p>{_int(data.get('matches'))} finished matches. Rates are shares of the hands played (win, deal-in, "
-        "riichi), of the wins (self-drawn), of the exhaustive draws (ready) and of the hands as dealer "
+        "riichi), of the hands whose calls a game log showed (calls: chi, pon or open kong; — where no log "
+        "did), of the wins (self-drawn), of the exhaustive draws (ready) and of the hands as dealer "
         "(dealer keeps).</p></header>\n"
         f"{note}"
         f'<section id="stats"><h2>Players</h2>\n<div class="wide"><table class="ledger">\n'

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from typing import Any
 
 from eventsourcing.persistence import Tracking
 from eventsourcing.sqlite import SQLiteDatastore, SQLiteTrackingRecorder
 
-from projections.views import TABLE, Changes, DocumentView, moved
+from projections.views import TABLE, Changes, DocKey, DocumentView, moved
 
 
 class SQLiteDocumentView(SQLiteTrackingRecorder, DocumentView):
@@ -29,6 +30,16 @@ class SQLiteDocumentView(SQLiteTrackingRecorder, DocumentView):
             c.execute(f"SELECT data FROM {TABLE} WHERE kind = ? AND key = ?", (kind, key))
             row = c.fetchone()
         return None if row is None else dict(json.loads(row[0]))
+
+    def get_docs(self, keys: Iterable[DocKey]) -> dict[DocKey, dict[str, Any] | None]:
+        # One read transaction for a batch's documents, not one each (a rebuild reads thousands).
+        found: dict[DocKey, dict[str, Any] | None] = {}
+        with self.datastore.transaction(commit=False) as c:
+            for kind, key in keys:
+                c.execute(f"SELECT data FROM {TABLE} WHERE kind = ? AND key = ?", (kind, key))
+                row = c.fetchone()
+                found[(kind, key)] = None if row is None else dict(json.loads(row[0]))
+        return found
 
     def docs(self, kind: str, prefix: str = "") -> list[tuple[str, dict[str, Any]]]:
         with self.datastore.transaction(commit=False) as c:
@@ -59,12 +70,17 @@ class SQLiteDocumentView(SQLiteTrackingRecorder, DocumentView):
                     )
                 if c.fetchone() is None:
                     raise moved(tracking, expected)
-            for (kind, key), data in changes.items():
-                if data is None:
-                    c.execute(f"DELETE FROM {TABLE} WHERE kind = ? AND key = ?", (kind, key))
-                else:
-                    c.execute(
-                        f"INSERT INTO {TABLE} VALUES (?, ?, ?) "
-                        "ON CONFLICT (kind, key) DO UPDATE SET data = excluded.data",
-                        (kind, key, json.dumps(data, sort_keys=True)),
-                    )
+            # One statement for the batch's deletions and one for its writes (a rebuild writes
+            # thousands of documents a batch).
+            c.executemany(
+                f"DELETE FROM {TABLE} WHERE kind = ? AND key = ?",
+                [key for key, data in changes.items() if data is None],
+            )
+            c.executemany(
+                f"INSERT INTO {TABLE} VALUES (?, ?, ?) ON CONFLICT (kind, key) DO UPDATE SET data = excluded.data",
+                [
+                    (kind, key, json.dumps(data, sort_keys=True))
+                    for (kind, key), data in changes.items()
+                    if data is not None
+                ],
+            )
