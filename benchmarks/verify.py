@@ -16,22 +16,12 @@ two cores.
 from __future__ import annotations
 
 import argparse
-import xml.etree.ElementTree as ET
 from collections.abc import Callable
 from pathlib import Path
 
-from machine import corpus_files, max_rss_mib, print_machine, timed, verdict
+from machine import corpus_files, max_rss_mib, plain_parse, print_machine, timed, verdict
 
 from replay.batch import VerifyRun, jobs_default, reading_pool, verify_paths
-
-
-def plain_parse(files: list[Path]) -> int:
-    """Read and parse every file with ElementTree, visiting every element: the elements seen."""
-    seen = 0
-    for path in files:
-        for element in ET.fromstring(path.read_bytes()).iter():
-            seen += len(element.attrib) >= 0
-    return seen
 
 
 def lxml_parse() -> Callable[[list[Path]], int] | None:
