@@ -38,10 +38,11 @@ def ledger(db: str, key: str) -> list[dict[str, Any]]:
     app = HonbaApp.open(db)
     try:
         from projections.ledger import corrected_ledger
+        from replay.formats.record import entry_numbers
         from replay.service.shapes import ledger_data
 
         match = app.get_match(key)
-        return ledger_data(match.players, corrected_ledger(match.corrected_steps()))
+        return ledger_data(match.players, corrected_ledger(match.corrected_steps()), entry_numbers(match))
     finally:
         app.close()
 

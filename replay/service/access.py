@@ -29,6 +29,7 @@ import attrs
 
 from domain.errors import HonbaError
 from replay.app import HonbaApp
+from replay.service.retry import OPEN_TRIES, retrying
 
 ROLES: Final = ("director", "referee", "table")
 TABLE = "honba_access_tokens"
@@ -90,14 +91,14 @@ class TokenStore:
             f"CREATE TABLE IF NOT EXISTS {TABLE} (token_id TEXT PRIMARY KEY, role TEXT NOT NULL, "
             "match_key TEXT, salt TEXT NOT NULL, digest TEXT NOT NULL)"
         )
-        for attempt in range(6):
-            try:
-                with self._cursor(commit=True) as cursor:
-                    cursor.execute(statement)
-                return
-            except Exception:  # two servers creating the table at once race; the second finds it
-                if attempt == 5:
-                    raise
+
+        def once(_attempt: int) -> None:
+            with self._cursor(commit=True) as cursor:
+                cursor.execute(statement)
+
+        # Two servers creating the table at once race (each driver names it its own way); the
+        # second finds it on the next try.
+        retrying(once, conflict=Exception, tries=OPEN_TRIES)
 
     def create(self, role: str, match: str | None = None) -> str:
         """A new token for a role (a table token names its match); returns the token, shown once."""
