@@ -145,7 +145,8 @@ def ledger_table(
     marks = marks or {}
     table = Table(title=title, show_lines=True)
     table.add_column("entry", justify="right", style="dim", overflow="fold")
-    table.add_column("#", justify="right", overflow="fold")
+    # The count of hands played so far, not a number to give a command: only ``entry`` is that.
+    table.add_column("nth hand", justify="right", overflow="fold")
     table.add_column("hand", overflow="fold")
     table.add_column("dealer", overflow="fold")
     table.add_column("result", overflow="fold")
