@@ -146,6 +146,18 @@ def _ints(el: ET.Element, name: str, where: str, *, at_least: int = 1) -> list[i
 
 
 def _int(el: ET.Element, name: str, where: str) -> int:
+    # Most attributes read one by one (who, step, m, oya: every REACH and call) hold a
+    # single number: int() on it directly skips the split and the list. Anything else
+    # (a list, empty, not a number, out of range) takes the full reader and its messages.
+    raw = el.get(name)
+    if raw is not None:
+        try:
+            value = int(raw)
+        except ValueError:
+            pass
+        else:
+            if -(MAX_POINTS // 100) <= value <= MAX_POINTS // 100:
+                return value
     return _ints(el, name, where)[0]
 
 
