@@ -8,20 +8,17 @@ import json
 import sqlite3
 from pathlib import Path
 
-from typer.testing import CliRunner
+from honba_cli import Honba
 
 from projections.standings_view import DOC_SCHEMA, SCHEMA_KEY
-from replay.cli import app as cli
 from replay.tournaments import views_path
 
-runner = CliRunner()
 PLAYERS = "Ann,Ben,Cho,Dai"
 
 
 def honba(db: Path, *args: str) -> str:
-    result = runner.invoke(cli, ["--db", str(db), *args])
-    assert result.exit_code == 0, result.output
-    return result.stdout
+    """Run a command that must succeed on that store; its output."""
+    return Honba(db).ok(*args)
 
 
 def league(tmp_path: Path) -> Path:
@@ -74,7 +71,7 @@ def test_a_document_of_an_older_shape_is_read_with_the_new_fields_defaults(tmp_p
 def test_a_document_of_a_newer_schema_is_refused_in_one_line(tmp_path: Path) -> None:
     db = league(tmp_path)
     rewrite_stats(db, lambda data: data.update({SCHEMA_KEY: 99}))
-    result = runner.invoke(cli, ["--db", str(db), "stats", "--tournament", "cup"])
+    result = Honba(db)("stats", "--tournament", "cup")
     assert result.exit_code == 2
     assert "newer than this honba" in result.output and "Traceback" not in result.output
     assert len(result.output.strip().splitlines()) == 1, result.output
