@@ -189,9 +189,8 @@ def entry_fact(entry: Entry, match: Match, state: TableState | None = None) -> H
         if not entry.value:
             raise FieldError("value", "give the hand's value (han and fu, or a limit)")
         winner = _seat("winner", entry.winner, players)
+        # Who may win on whose discard, and that no one wins twice, the domain's entry checks decide.
         discarder = _seat("discarder", entry.discarder, players) if entry.discarder else None
-        if discarder == winner:
-            raise FieldError("discarder", "the winner cannot be the discarder: leave it empty for a self-drawn win")
         liable = _seat("pao", entry.pao, players) if entry.pao else None
         try:
             value = parse_value(entry.value)
@@ -202,8 +201,6 @@ def entry_fact(entry: Entry, match: Match, state: TableState | None = None) -> H
             if discarder is None:
                 raise FieldError("winner2", "a second winner only on a discard: choose the discarder")
             second = _seat("winner2", entry.winner2, players)
-            if second in (winner, discarder):
-                raise FieldError("winner2", "the second winner is another player than the winner and the discarder")
             if not entry.value2:
                 raise FieldError("value2", "give the second winner's hand value")
             try:

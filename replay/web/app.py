@@ -35,7 +35,7 @@ from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Re
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from domain.errors import HonbaError
+from domain.errors import HonbaError, WinnerIsDiscarder
 from domain.rules import preset_names
 from domain.values import WIND_NAMES, AbortKind
 from projections.ledger import corrected_ledger
@@ -203,7 +203,7 @@ def create_app(db: str | None) -> Starlette:
             shown = await call(lambda: preview(served.app, key, entry))
         except HonbaError as exc:
             context = await call(lambda: table_context(key, token))
-            field = exc.field if isinstance(exc, FieldError) else _field_for(entry.kind)
+            field = _field_for(exc, entry.kind)
             context["client_key"] = str(fields.get("client_key") or context["client_key"])
             return page(
                 request, "table.html", status=400, **context, errors={field: str(exc)}, values=fields, open=entry.kind
@@ -229,7 +229,7 @@ def create_app(db: str | None) -> Starlette:
             await call(lambda: apply_entry(served.app, key, entry, client_key=client_key, by=f"table {grant.token_id}"))
         except HonbaError as exc:
             context = await call(lambda: table_context(key, token))
-            field = exc.field if isinstance(exc, FieldError) else _field_for(entry.kind)
+            field = _field_for(exc, entry.kind)
             return page(
                 request, "table.html", status=400, **context, errors={field: str(exc)}, values=fields, open=entry.kind
             )
@@ -613,6 +613,12 @@ def qr_svg(text: str) -> str:
     return svg.replace("<svg ", '<svg role="img" aria-label="QR code of the table link" ', 1)
 
 
-def _field_for(kind: str) -> str:
-    """Where a rule's refusal is shown: next to the value of a win, else by the form's button."""
+def _field_for(exc: HonbaError, kind: str) -> str:
+    """Where a refusal is shown: next to the field it names; a rule's refusal of a win on the
+    winner's own discard next to the discarder, any other next to the win's value, else by the
+    form's button."""
+    if isinstance(exc, FieldError):
+        return exc.field
+    if isinstance(exc, WinnerIsDiscarder):
+        return "discarder"
     return "value" if kind == "win" else kind
