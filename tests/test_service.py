@@ -21,6 +21,7 @@ from replay.batch import verify_paths
 from replay.formats.record import entry_numbers, export_record
 from replay.parsing import InputError
 from replay.service.checks import audit_failed, audit_match, check_targets
+from replay.service.imports import import_options_refusal, verify_options_refusal
 from replay.service.matches import log_json, match_log, status_data
 from replay.service.rules import resolve_rules, rules_for_start
 from replay.service.shapes import check_data, ledger_data, log_data, state_data
@@ -190,3 +191,48 @@ def test_verify_of_a_file_that_cannot_be_read_says_so(tmp_path: Path) -> None:
     run = verify_paths([path])
     assert run.unreadable and run.exit_code == 2
     assert run.as_dict()["unreadable"][0]["file"].endswith("broken.xml")
+
+
+def test_import_options_that_go_together_are_accepted() -> None:
+    assert import_options_refusal("auto", None, session=1, batch=100, jobs=None) is None
+    assert import_options_refusal("record", "club cup", session=3, batch=1, jobs=1) is None
+    assert verify_options_refusal("tenhou-xml", jobs=2) is None
+
+
+@pytest.mark.parametrize(
+    ("options", "refusal"),
+    [
+        (("xml", None, 1, 100, None), "--format must be one of auto, tenhou-xml, tenhou-json, mjai, record, not 'xml'"),
+        (("auto", "  ", 1, 100, None), "--tournament needs a name"),
+        (("auto", "cup", 0, 100, None), "--session: sessions are numbered from 1, not 0"),
+        (("auto", None, 1, 0, None), "--batch: at least 1, not 0"),
+        (("auto", None, 1, 100, -2), "--jobs: at least 1, not -2"),
+    ],
+)
+def test_import_options_that_do_not_go_together_are_refused_in_words(
+    options: tuple[str, str | None, int, int, int | None], refusal: str
+) -> None:
+    fmt, tournament, session, batch, jobs = options
+    assert import_options_refusal(fmt, tournament, session, batch, jobs) == refusal
+
+
+def test_verify_refuses_the_record_format_and_no_jobs() -> None:
+    assert verify_options_refusal("record", None) == (
+        "--format must be one of auto, tenhou-xml, tenhou-json, mjai, not 'record'"
+    )
+    assert verify_options_refusal("auto", 0) == "--jobs: at least 1, not 0"
+
+
+def test_the_import_command_prints_the_service_refusal_and_stores_nothing(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from replay.cli import app as cli
+
+    db = tmp_path / "store.sqlite"
+    # A real log, so that nothing but the options can be what is refused.
+    game = sorted((CORPUS / "tenhou-wire-2018").glob("*.mjlog"))[0]
+    refused = CliRunner().invoke(cli, ["--db", str(db), "import", str(game), "--session", "0", "--tournament", "cup"])
+    assert refused.exit_code == 2
+    assert "honba: --session: sessions are numbered from 1, not 0" in refused.output
+    assert "Traceback" not in refused.output
+    assert not db.exists()

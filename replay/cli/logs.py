@@ -9,8 +9,9 @@ import typer
 
 from replay.batch import BATCH, LISTED, import_paths, jobs_default, reading_pool, verify_paths
 from replay.cli.shell import app, err, fail, guarded, out, progress_bar, shell
-from replay.formats.detect import FORMATS, count_paths
+from replay.formats.detect import count_paths
 from replay.render import json_text, print_verify_run
+from replay.service.imports import import_options_refusal, verify_options_refusal
 from replay.service.rules import resolve_rules
 from replay.tournaments import attach_all
 
@@ -65,16 +66,9 @@ def import_(
     that is another player's: ``honba tournament alias NAME LOG_NAME PLAYER`` (``unalias``
     withdraws it); a game attached by mistake: ``honba tournament detach NAME MATCH --reason ...``.
     """
-    if fmt not in (*FORMATS, "record"):
-        raise fail(f"--format must be one of {', '.join((*FORMATS, 'record'))}, not {fmt!r}")
-    if tournament is not None and not tournament.strip():
-        raise fail("--tournament needs a name")
-    if session < 1:
-        raise fail(f"--session: sessions are numbered from 1, not {session}")
-    if batch < 1:
-        raise fail(f"--batch: at least 1, not {batch}")
-    if jobs is not None and jobs < 1:
-        raise fail(f"--jobs: at least 1, not {jobs}")
+    refusal = import_options_refusal(fmt, tournament, session, batch, jobs)
+    if refusal is not None:
+        raise fail(refusal)
     given = guarded(lambda: resolve_rules(rules)) if rules is not None else None
     total = count_paths(paths) if fmt != "record" else len(paths)
     # The reading workers start before the store opens (and before the progress bar's thread).
@@ -167,10 +161,9 @@ def verify(
 
     Exit 0 when everything agrees, 1 when anything disagrees, 2 when an input could not be read.
     """
-    if fmt not in FORMATS:
-        raise fail(f"--format must be one of {', '.join(FORMATS)}, not {fmt!r}")
-    if jobs is not None and jobs < 1:
-        raise fail(f"--jobs: at least 1, not {jobs}")
+    refusal = verify_options_refusal(fmt, jobs)
+    if refusal is not None:
+        raise fail(refusal)
     given = guarded(lambda: resolve_rules(rules)) if rules is not None else None
     total = count_paths(paths)
     # The workers start before the progress bar's thread, as import's do.

@@ -1,0 +1,46 @@
+"""Whether the options of ``honba import`` and ``honba verify`` go together, before any file is read.
+
+The service decides and the command line only prints the refusal (one line, exit 2), so that
+every front end refuses the same options with the same words.
+"""
+
+from __future__ import annotations
+
+from replay.formats.detect import FORMATS
+
+# ``import`` also takes honba's own record files; ``verify`` only game logs.
+IMPORT_FORMATS = (*FORMATS, "record")
+
+
+def _format_refusal(fmt: str, formats: tuple[str, ...]) -> str | None:
+    if fmt not in formats:
+        return f"--format must be one of {', '.join(formats)}, not {fmt!r}"
+    return None
+
+
+def _jobs_refusal(jobs: int | None) -> str | None:
+    if jobs is not None and jobs < 1:
+        return f"--jobs: at least 1, not {jobs}"
+    return None
+
+
+def import_options_refusal(fmt: str, tournament: str | None, session: int, batch: int, jobs: int | None) -> str | None:
+    """Why ``honba import`` cannot run with these options (the first reason found), or None when they go together.
+
+    ``tournament`` None means no tournament; ``jobs`` None means the default (one process per core).
+    """
+    refusal = _format_refusal(fmt, IMPORT_FORMATS)
+    if refusal is not None:
+        return refusal
+    if tournament is not None and not tournament.strip():
+        return "--tournament needs a name"
+    if session < 1:
+        return f"--session: sessions are numbered from 1, not {session}"
+    if batch < 1:
+        return f"--batch: at least 1, not {batch}"
+    return _jobs_refusal(jobs)
+
+
+def verify_options_refusal(fmt: str, jobs: int | None) -> str | None:
+    """Why ``honba verify`` cannot run with these options, or None when they go together."""
+    return _format_refusal(fmt, FORMATS) or _jobs_refusal(jobs)
