@@ -9,10 +9,14 @@ and ``--help``) is the app with every command on it.
 
 from __future__ import annotations
 
+import copy
 import importlib
 import sys
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import typer
 
 # Which module defines each command; a name not listed here (``--help``, a typo) loads them all,
 # so that the help and "no such command" see every command.
@@ -50,16 +54,47 @@ def load_commands(argv: Sequence[str]) -> None:
         importlib.import_module(f"replay.cli.{name}")
 
 
+def app_for(argv: Sequence[str]) -> typer.Typer:
+    """The app that runs a command line: ``app`` with only the command (or group) the line names.
+
+    typer builds the click command of every command an app has before it parses anything; a
+    recording command needs its own only. The whole app when the line names no command of
+    ``app`` (the overall help, a typo: both list every command) or asks for the overall help
+    before the command's name.
+    """
+    from typer.main import get_command_name
+
+    from replay.cli.shell import app
+
+    name = command_name(argv)
+    if name is None or "--help" in argv[: list(argv).index(name)]:
+        return app
+    commands = [c for c in app.registered_commands if (c.name or get_command_name(_callback_name(c.callback))) == name]
+    groups = [g for g in app.registered_groups if g.name == name]
+    if not commands and not groups:
+        return app
+    only = copy.copy(app)
+    only.registered_commands = commands
+    only.registered_groups = groups
+    return only
+
+
+def _callback_name(callback: Callable[..., object] | None) -> str:
+    return "" if callback is None else callback.__name__
+
+
 def main() -> None:
     """Entry point of the ``honba`` command."""
     try:
         load_commands(sys.argv[1:])
         from replay.cli.shell import main as run
+
+        command = app_for(sys.argv[1:])
     except KeyboardInterrupt:
         # Ctrl-C (or a SIGINT) while the command is still loading: the one line it gives later on.
         print("honba: aborted", file=sys.stderr)
         raise SystemExit(130) from None
-    run()
+    run(command)
 
 
 def __getattr__(name: str) -> Any:
@@ -73,4 +108,4 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["app", "command_name", "load_commands", "main"]
+__all__ = ["app", "app_for", "command_name", "load_commands", "main"]

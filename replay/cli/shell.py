@@ -12,6 +12,7 @@ from eventsourcing.persistence import PersistenceError
 
 from domain.errors import HonbaError
 from replay.app import DB_ENV, DamagedMatch, HonbaApp, default_db_path
+from replay.cli.params import HonbaGroup
 from replay.render import SafeConsole
 
 if TYPE_CHECKING:  # loaded where a bar is shown (progress_bar)
@@ -23,8 +24,10 @@ app = typer.Typer(
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     add_completion=False,
+    # Text typed on the command line taken as text, without typer's pydantic (replay/cli/params.py).
+    cls=HonbaGroup,
 )
-rules_app = typer.Typer(help="Rule presets.", no_args_is_help=True)
+rules_app = typer.Typer(help="Rule presets.", no_args_is_help=True, cls=HonbaGroup)
 app.add_typer(rules_app, name="rules")
 
 
@@ -182,10 +185,11 @@ def _is_usage_error(exc: BaseException) -> bool:
     return any(cls.__name__ == "UsageError" for cls in type(exc).__mro__)
 
 
-def main() -> None:
-    """Entry point of the ``honba`` command: usage mistakes also get one line and exit 2."""
+def main(command: typer.Typer = app) -> None:
+    """Entry point of the ``honba`` command: run ``command`` (the app, or the app built for the command
+    line) on the command line; usage mistakes also get one line and exit 2."""
     try:
-        code = app(standalone_mode=False)
+        code = command(standalone_mode=False)
     except typer.Abort:
         err.print("honba: aborted", markup=False, highlight=False)
         raise SystemExit(130) from None

@@ -14,6 +14,7 @@ from eventsourcing.popo import POPOFactory
 from rich.table import Table
 
 from domain.tournament import Tournament
+from replay.cli.params import HonbaGroup
 from replay.cli.reports import check_report_format, fresh_view, write_report
 from replay.cli.shell import app, guarded, out, progress_bar, shell
 from replay.parsing import InputError
@@ -30,7 +31,7 @@ from replay.tournaments import (
 )
 
 tournament_app = typer.Typer(
-    help="Tournaments: players, aliases, sessions and the matches that count.", no_args_is_help=True
+    help="Tournaments: players, aliases, sessions and the matches that count.", no_args_is_help=True, cls=HonbaGroup
 )
 app.add_typer(tournament_app, name="tournament")
 
@@ -257,7 +258,9 @@ def _csv(report: StandingsReport) -> str:
     return buffer.getvalue()
 
 
-views_app = typer.Typer(help="The stored standings view: bring it up to date, or follow new events live.")
+views_app = typer.Typer(
+    help="The stored standings view: bring it up to date, or follow new events live.", cls=HonbaGroup
+)
 app.add_typer(views_app, name="views")
 
 

@@ -7,9 +7,12 @@ from typing import Annotated
 import typer
 
 from replay.app import redact
+from replay.cli.params import HonbaGroup
 from replay.cli.shell import app, guarded, out, shell
 
-token_app = typer.Typer(help="Secret tokens for honba serve: tables, referees, the director.", no_args_is_help=True)
+token_app = typer.Typer(
+    help="Secret tokens for honba serve: tables, referees, the director.", no_args_is_help=True, cls=HonbaGroup
+)
 app.add_typer(token_app, name="token")
 
 

@@ -1,0 +1,89 @@
+"""Command-line values that are text already, taken as text: typer's parsing without pydantic where it is not needed.
+
+typer 0.29 converts every parameter's value through a ``pydantic`` ``TypeAdapter`` built when the
+command line is parsed, even a string that stays a string or an option left at its default: the
+first command line parsed imports ``pydantic`` and ``pydantic_core`` and builds an adapter per
+parameter, which is most of what a recording command pays beyond its libraries
+(docs/performance.md, "command start"). ``HonbaGroup`` (the class of honba's typer groups) gives
+each parameter a conversion that answers the cases whose result typer's own conversion fixes
+without doing anything (a ``str`` value for a ``str`` parameter, strings for a ``list[str]``, an
+``int`` default for an ``int``) and hands every other case to typer's own conversion, unchanged:
+a number, a path or a choice typed on the command line is read, checked and refused exactly as
+typer reads, checks and refuses it.
+
+It reaches into typer's parameter class (``typer.core._TyperParameter``) and its conversion
+contract (``typer._coercion``): pyproject pins typer to the releases that have them, and
+``tests/test_cli_params.py`` checks both the results and that a recording command never
+imports pydantic.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from typer._click import Command, Context, Parameter
+from typer._coercion import RuntimeParam, TypeDescriptor, build_runtime_param
+from typer.core import TyperGroup, _TyperParameter
+
+
+@dataclass(frozen=True)
+class TextFirst(RuntimeParam):
+    """A parameter's conversion: text and unchanged defaults as they are, anything else by typer."""
+
+    descriptor: TypeDescriptor
+
+    def _plain(self) -> bool:
+        # A parser, bounds or a file open make even a plain value typer's business.
+        info = self.parameter_info
+        return (
+            info.parser is None
+            and info.min is None
+            and info.max is None
+            and not info.clamp
+            and self.descriptor.file_annotation is None
+        )
+
+    def _coerce_value(self, value: Any, param: _TyperParameter, ctx: Any) -> Any:
+        annotation = self.annotation
+        if self._plain():
+            # typer's conversion of a str to str is str(value); of a list of str, a list of them.
+            if annotation is str and type(value) is str:
+                return value
+            if (
+                annotation == list[str]
+                and isinstance(value, (list, tuple))
+                and all(type(item) is str for item in value)
+            ):
+                return list(value)
+            # A default declared with the parameter's own type (``melded: int = 0``) comes back as it is.
+            if annotation in (int, float) and type(value) is annotation:
+                return value
+        return build_runtime_param(self.descriptor)._coerce_value(value, param=param, ctx=ctx)
+
+
+def text_first(params: Iterable[Any]) -> None:
+    """Give typer parameters the ``TextFirst`` conversion, unless they have a conversion already."""
+    for param in params:
+        if isinstance(param, _TyperParameter) and param._runtime_param is None:
+            descriptor = param.type_descriptor
+            param._runtime_param = TextFirst(
+                parameter_info=descriptor.parameter_info, annotation=descriptor.annotation, descriptor=descriptor
+            )
+
+
+class HonbaGroup(TyperGroup):
+    """honba's typer groups: as typer's, with the ``TextFirst`` conversion on the parameters of the
+    group and of each command it runs (their help options too, which click makes when parsing)."""
+
+    def get_params(self, ctx: Context) -> list[Parameter]:
+        params = super().get_params(ctx)
+        text_first(params)
+        return params
+
+    def get_command(self, ctx: Context, cmd_name: str) -> Command | None:
+        command = super().get_command(ctx, cmd_name)
+        if command is not None:
+            text_first(command.get_params(ctx))
+        return command

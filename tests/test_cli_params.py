@@ -1,0 +1,133 @@
+"""The command line's values without typer's pydantic (replay/cli/params.py), and the app built
+for one command (``replay.cli.app_for``): the same results as typer's own, for less."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import typer.main
+from typer._click import Context
+from typer._click.exceptions import BadParameter
+from typer._coercion import build_runtime_param
+from typer.core import _TyperParameter
+from typer.testing import CliRunner
+
+from replay.cli import app, app_for
+from replay.cli.params import TextFirst
+
+
+def _parameters() -> list[tuple[Any, _TyperParameter]]:
+    """Every typer parameter of every command of honba, with its command."""
+    found: list[tuple[Any, _TyperParameter]] = []
+
+    def walk(command: Any) -> None:
+        found.extend((command, p) for p in command.params if isinstance(p, _TyperParameter))
+        for sub in getattr(command, "commands", {}).values():
+            walk(sub)
+
+    walk(typer.main.get_command(app))
+    return found
+
+
+def _samples(annotation: Any) -> list[Any]:
+    # What the command line gives a parameter: its words, well formed or not.
+    return ["7", "-2", " 3 ", "x", "", "1.5", ("a", "b"), ["7"], 0, 4, 2.5]
+
+
+def _converted(runtime: Any, value: Any, param: _TyperParameter, ctx: Context) -> tuple[str, Any]:
+    try:
+        return "value", runtime._coerce_value(value, param=param, ctx=ctx)
+    except BadParameter as exc:
+        return "refused", exc.format_message()
+
+
+def test_every_parameter_converts_every_value_as_typer_itself_does(tmp_path: Path) -> None:
+    parameters = _parameters()
+    annotations = {repr(p.type_descriptor.annotation) for _, p in parameters}
+    # The kinds honba declares (so that the comparison below covers what is used).
+    assert {"<class 'str'>", "<class 'int'>", "<class 'bool'>", "list[str]", "<class 'pathlib.Path'>"} <= annotations
+    for command, param in parameters:
+        descriptor = param.type_descriptor
+        ours = TextFirst(
+            parameter_info=descriptor.parameter_info, annotation=descriptor.annotation, descriptor=descriptor
+        )
+        theirs = build_runtime_param(descriptor)
+        ctx = Context(command)
+        for value in [*_samples(descriptor.annotation), param.default]:
+            if value is None:
+                continue
+            assert _converted(ours, value, param, ctx) == _converted(theirs, value, param, ctx), (
+                command.name,
+                param.name,
+                value,
+            )
+
+
+def test_a_number_typed_on_the_command_line_is_read_and_refused_as_before(tmp_path: Path) -> None:
+    runner = CliRunner()
+    db = ["--db", str(tmp_path / "t.sqlite")]
+    assert runner.invoke(app, [*db, "start", "m", "--players", "A,B,C,D"]).exit_code == 0
+    refused = runner.invoke(app, [*db, "win", "m", "A:3/30", "--dora", "two"])
+    assert refused.exit_code == 2
+    # typer's error box wraps its lines: read its words.
+    words = " ".join(refused.output.replace("│", " ").split())
+    assert "Invalid value for '--dora'" in words
+    assert "unable to parse string as an integer" in words
+    # 3 han with 3 of them dora reach no one-han minimum: the 3 reached the rules as a number.
+    assert runner.invoke(app, [*db, "win", "m", "A:3/30", "--dora", "3"]).exit_code == 2
+    # The dealer's 3 han 30 fu self-drawn: 2,000 from each (the Tenhou table).
+    counted = runner.invoke(app, [*db, "win", "m", "A:3/30", "--dora", "2"])
+    assert counted.exit_code == 0, counted.output
+    assert "B -> A 2000" in counted.output
+
+
+def test_the_app_for_a_command_has_that_command_only() -> None:
+    assert [
+        c.callback.__name__
+        for c in app_for(["--db", "x.sqlite", "win", "m", "A:1/30"]).registered_commands
+        if c.callback
+    ] == ["win"]
+    rules = app_for(["rules", "list"])
+    assert rules.registered_commands == [] and [g.name for g in rules.registered_groups] == ["rules"]
+    # The whole app for the overall help and for a word that is no command (its error lists them).
+    assert app_for(["--help", "win"]) is app
+    assert app_for(["wn", "m"]) is app
+    assert app_for([]) is app
+    assert len(app.registered_commands) > 1
+
+
+def test_a_recording_command_does_not_load_pydantic(tmp_path: Path) -> None:
+    db = tmp_path / "store.sqlite"
+    script = (
+        "import sys\n"
+        "from replay.cli import main\n"
+        "try:\n"
+        "    main()\n"
+        "finally:\n"
+        "    print('pydantic' in sys.modules, file=sys.stderr)\n"
+    )
+    # (A number typed on the line, such as --dora 2, is typer's to read: that loads pydantic.)
+    for args in (["start", "m", "--players", "A,B,C,D"], ["win", "m", "A:1/30", "--riichi", "B"]):
+        done = subprocess.run(
+            [sys.executable, "-c", script, "--db", str(db), *args], capture_output=True, text=True, check=False
+        )
+        assert done.returncode == 0, done.stderr
+        assert done.stderr.strip().splitlines()[-1] == "False"
+
+
+@pytest.mark.parametrize("args", [["--help"], ["win", "--help"], ["rules", "--help"]])
+def test_the_help_of_the_console_script_is_the_whole_apps(args: list[str], tmp_path: Path) -> None:
+    # The console script's name, as the installed ``honba`` has it.
+    script = "import sys\nsys.argv[0] = 'honba'\nfrom replay.cli import main\nmain()\n"
+    env_width = {**os.environ, "COLUMNS": "100", "HONBA_DB": str(tmp_path / "s.sqlite")}
+    done = subprocess.run(
+        [sys.executable, "-c", script, *args], capture_output=True, text=True, check=False, env=env_width
+    )
+    expected = CliRunner().invoke(app, args, env=env_width, terminal_width=100)
+    assert done.returncode == expected.exit_code == 0
+    assert done.stdout == expected.output
