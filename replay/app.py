@@ -21,7 +21,7 @@ import os
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 from urllib.parse import parse_qsl, unquote, urlsplit
 from uuid import UUID
 
@@ -44,9 +44,11 @@ from domain.match import Match, MatchContent, match_content, match_content_and_e
 from domain.progression import Fact
 from domain.rules import Ruleset
 from domain.values import HandResult, Penalty, TableState, without_details
-from replay.identity import GameIdentity, ImportedFile, file_record_id, game_fingerprint, identity_id
 from replay.seal import STORE_CHAIN_ID, Seal, StoreChain, link, seal_id
 from replay.service.retry import OPEN_TRIES, TRIES, retrying
+
+if TYPE_CHECKING:  # loaded where a game read from a log or an imported file is stored or looked up
+    from replay.identity import GameIdentity, ImportedFile
 
 DB_ENV = "HONBA_DB"
 MEMORY = ":memory:"
@@ -307,6 +309,9 @@ def prepare(match: Match, mapper: Mapper[UUID], *, from_log: bool = False) -> Pr
     if from_log and any(isinstance(event, HAND_EVENTS) for event in pending):
         # A game with at least one result: its players and opening alone (an excerpt cut
         # before any hand ended) say too little to tell one game from another.
+        # The identities of games read from logs: an import's, never a recording command's.
+        from replay.identity import GameIdentity, game_fingerprint
+
         fingerprint = game_fingerprint(content.players, content.results)
         events.extend(GameIdentity.claim(fingerprint, match.key).collect_events())
     records = tuple(mapper.to_stored_event(event) for event in events)
@@ -690,6 +695,8 @@ class HonbaApp(Application[UUID]):
         """The key of the match that holds the same game, stored under another key; else None."""
         if prepared.fingerprint is None:
             return None
+        from replay.identity import identity_id
+
         try:
             identity: GameIdentity = self.repository.get(identity_id(prepared.fingerprint))
         except AggregateNotFoundError:
@@ -723,6 +730,8 @@ class HonbaApp(Application[UUID]):
                 match.record(fact)
 
         self._command(prepared.key, complete)
+        from replay.identity import identity_id
+
         with contextlib.suppress(IntegrityError):
             self._insert([r for r in prepared.records if r.originator_id == identity_id(prepared.fingerprint)])
         return True
@@ -750,6 +759,8 @@ class HonbaApp(Application[UUID]):
 
     def imported_file(self, digest: str) -> ImportedFile | None:
         """The record of a file imported before with these bytes and options (``import_digest``), or None."""
+        from replay.identity import ImportedFile, file_record_id
+
         rows = self.recorder.select_events(file_record_id(digest), limit=1)
         if not rows:
             return None
