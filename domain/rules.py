@@ -9,9 +9,7 @@ so editing a preset later cannot change a recorded match.
 from __future__ import annotations
 
 import functools
-import tomllib
 from collections.abc import Mapping
-from importlib import resources
 from typing import Any, Literal, get_args
 
 import attrs
@@ -426,6 +424,10 @@ def preset_names() -> list[str]:
 # The presets shipped are package data: listed once per process, like each is read once (below).
 @functools.cache
 def _preset_names() -> tuple[str, ...]:
+    # Imported here, as tomllib below: a recording command reads the rules stored with its match,
+    # never a preset file, and need not load them.
+    from importlib import resources
+
     folder = resources.files("domain") / "presets"
     return tuple(sorted(p.name[: -len(".toml")] for p in folder.iterdir() if p.name.endswith(".toml")))
 
@@ -441,6 +443,8 @@ def load_preset(name: str) -> Ruleset:
 # each preset is read and checked once per process (a bulk import asks for it for every game).
 @functools.cache
 def _read_preset(name: str) -> Ruleset:
+    from importlib import resources
+
     text = (resources.files("domain") / "presets" / f"{name}.toml").read_text(encoding="utf-8")
     return parse_rule_text(text, source=f"preset {name}")
 
@@ -450,6 +454,8 @@ def parse_rule_text(text: str, *, source: str) -> Ruleset:
 
     A ``[sources]`` table, if present, is documentation and is not a rule.
     """
+    import tomllib
+
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

@@ -16,7 +16,6 @@ nothing twice; one without a key is refused, the user decides.
 from __future__ import annotations
 
 import contextlib
-import getpass
 import os
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -190,6 +189,8 @@ def postgres_env(url: str) -> dict[str, str]:
 
 
 def _login_name() -> str:
+    import getpass  # PostgreSQL's default user only: not loaded by a command on a SQLite store
+
     try:
         return getpass.getuser()
     except (OSError, KeyError):  # no USER variable and no password-file entry

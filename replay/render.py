@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import csv
 import io
 import json
 import re
@@ -202,6 +201,8 @@ def ledger_csv(players: Sequence[str], entries: Sequence[LedgerEntry], numbers: 
     Cells are text as data, never formulas: a cell a spreadsheet would read as a formula
     (starting ``=``, ``+``, ``-``, ``@``) that is not a number is written with a leading ``'``.
     """
+    import csv  # honba log --csv only
+
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(

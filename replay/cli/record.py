@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import sys
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any
@@ -460,6 +459,8 @@ def demo(
     def run() -> None:
         db = shell(ctx).db
         if db is None:
+            import tempfile  # the demo's fresh store only
+
             db = str(Path(tempfile.mkdtemp(prefix="honba-demo-")) / "demo.sqlite")
         application = HonbaApp.open(db)
         from replay.formats.record import build_match, entry_numbers, parse_record

@@ -6,7 +6,6 @@ and ``verify --rules``) resolves them here, so a reference means the same everyw
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -32,6 +31,8 @@ def resolve_rules(ref: str) -> Ruleset:
     except UnicodeDecodeError as exc:
         raise InvalidRules(f"{ref}: the rule file is not UTF-8 text (byte {exc.start})") from None
     rules = parse_rule_text(text, source=ref)
+    import tomllib  # a rule file's only, as domain.rules reads TOML (a recording command reads none)
+
     if "name" not in tomllib.loads(text):
         rules = rules.with_overrides({"name": path.stem}, source=ref)
     return rules
