@@ -53,9 +53,7 @@ def test_every_parameter_converts_every_value_as_typer_itself_does(tmp_path: Pat
     assert {"<class 'str'>", "<class 'int'>", "<class 'bool'>", "list[str]", "<class 'pathlib.Path'>"} <= annotations
     for command, param in parameters:
         descriptor = param.type_descriptor
-        ours = TextFirst(
-            parameter_info=descriptor.parameter_info, annotation=descriptor.annotation, descriptor=descriptor
-        )
+        ours = TextFirst(parameter_info=descriptor.parameter_info, annotation=descriptor.annotation)
         theirs = build_runtime_param(descriptor)
         ctx = Context(command)
         for value in [*_samples(descriptor.annotation), param.default]:

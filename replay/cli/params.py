@@ -20,7 +20,6 @@ imports pydantic.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Any
 
 from typer._click import Command, Context, Parameter
@@ -28,13 +27,12 @@ from typer._coercion import RuntimeParam, TypeDescriptor, build_runtime_param
 from typer.core import TyperGroup, _TyperParameter
 
 
-@dataclass(frozen=True)
+# Not a dataclass of its own (typer's RuntimeParam is one, with the fields it needs): a class that
+# generates no methods costs nothing to define when the command starts.
 class TextFirst(RuntimeParam):
     """A parameter's conversion: text and unchanged defaults as they are, anything else by typer."""
 
-    descriptor: TypeDescriptor
-
-    def _plain(self) -> bool:
+    def _plain(self, descriptor: TypeDescriptor) -> bool:
         # A parser, bounds or a file open make even a plain value typer's business.
         info = self.parameter_info
         return (
@@ -42,12 +40,13 @@ class TextFirst(RuntimeParam):
             and info.min is None
             and info.max is None
             and not info.clamp
-            and self.descriptor.file_annotation is None
+            and descriptor.file_annotation is None
         )
 
     def _coerce_value(self, value: Any, param: _TyperParameter, ctx: Any) -> Any:
         annotation = self.annotation
-        if self._plain():
+        descriptor = param.type_descriptor
+        if self._plain(descriptor):
             # typer's conversion of a str to str is str(value); of a list of str, a list of them.
             if annotation is str and type(value) is str:
                 return value
@@ -60,7 +59,7 @@ class TextFirst(RuntimeParam):
             # A default declared with the parameter's own type (``melded: int = 0``) comes back as it is.
             if annotation in (int, float) and type(value) is annotation:
                 return value
-        return build_runtime_param(self.descriptor)._coerce_value(value, param=param, ctx=ctx)
+        return build_runtime_param(descriptor)._coerce_value(value, param=param, ctx=ctx)
 
 
 def text_first(params: Iterable[Any]) -> None:
@@ -68,9 +67,7 @@ def text_first(params: Iterable[Any]) -> None:
     for param in params:
         if isinstance(param, _TyperParameter) and param._runtime_param is None:
             descriptor = param.type_descriptor
-            param._runtime_param = TextFirst(
-                parameter_info=descriptor.parameter_info, annotation=descriptor.annotation, descriptor=descriptor
-            )
+            param._runtime_param = TextFirst(parameter_info=descriptor.parameter_info, annotation=descriptor.annotation)
 
 
 class HonbaGroup(TyperGroup):
