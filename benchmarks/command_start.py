@@ -59,6 +59,12 @@ def run(args: list[str], env: dict[str, str]) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=20, help="runs of each")
+    parser.add_argument(
+        "--also",
+        type=Path,
+        help="also time the command with another source tree of honba first on PYTHONPATH "
+        "(e.g. `git archive` of an earlier commit, unpacked): before and after, side by side",
+    )
     args = parser.parse_args()
     repeat = args.repeat
     print_machine()
@@ -76,17 +82,26 @@ def main() -> None:
         run(FLOOR, env)
         run([*COMMAND, "start", "warm-up", "--players", "A,B,C,D"], compiled)
         run([*COMMAND, "win", "warm-up", "0:1/30"], compiled)
+        other: dict[str, dict[str, str]] = {}
+        if args.also is not None:
+            tree = str(args.also.resolve())
+            other = {"compiled": {**compiled, "PYTHONPATH": tree}, "as is": {**env, "PYTHONPATH": tree}}
+            run([*COMMAND, "win", "warm-up", "0:1/30"], other["compiled"])
         command, as_is, baseline, floor = [], [], [], []
+        earlier: dict[str, list[float]] = {name: [] for name in other}
+        # A new match (untimed) before ten wins: the counters would make a loser bust.
+        rounds = 10 // (2 + len(other))
         for i in range(repeat):
-            # Two wins a round: a new match every five rounds (untimed), as the counters would make a loser bust.
-            key = f"bench-{i // 5}"
-            if i % 5 == 0:
+            key = f"bench-{i // rounds}"
+            if i % rounds == 0:
                 start = [*COMMAND, "start", key, "--players", "A,B,C,D"]
                 subprocess.run(start, env=env, check=True, stdout=subprocess.DEVNULL)
             baseline.append(run(BASELINE, env))
             floor.append(run(FLOOR, env))
             command.append(run([*COMMAND, "win", key, "0:1/30"], compiled))
             as_is.append(run([*COMMAND, "win", key, "0:1/30"], env))
+            for name, settings in other.items():
+                earlier[name].append(run([*COMMAND, "win", key, "0:1/30"], settings))
     base, least = statistics.median(baseline), statistics.median(floor)
     honba, uncompiled = statistics.median(command), statistics.median(as_is)
     ratio = honba / base
@@ -105,6 +120,12 @@ def main() -> None:
     print(f"command / baseline: {ratio:.2f}x (target at most {TARGET:.0f}x) {verdict(ratio <= TARGET)}")
     as_is_ratio = uncompiled / base
     print(f"the environment as is / baseline: {as_is_ratio:.2f}x {verdict(as_is_ratio <= TARGET)}")
+    for name, times in earlier.items():
+        then = statistics.median(times)
+        print(
+            f"the other tree ({args.also}), {name}: {then * 1000:7.1f} ms, {then / base:.2f}x the baseline; "
+            f"this tree / that one: {(honba if name == 'compiled' else uncompiled) / then:.2f}"
+        )
 
 
 if __name__ == "__main__":
