@@ -8,7 +8,9 @@ attached to one tournament in sessions of 1,000. The figure is ``replay.tourname
 rebuilding the stored standings view from nothing (a fresh SQLite views file: what the first
 ``honba standings`` after a big import does). Baselines measured in the same run: the very
 same fold into an in-memory view (the cost of the fold itself, without the view's storage),
-and reading and decoding the events alone (the floor). Peak memory of the rebuild at 1,000
+reading and decoding the events alone (what the target is measured against), and the floor:
+that reading plus each match's facts through the domain's ``corrected_steps`` once, the least
+a fold of events that carry facts and not their outcome must do. Peak memory of the rebuild at 1,000
 matches and at N: the catch-up reads the event log in batches, so it must not grow with the
 size of the archive beyond the view's own documents of the tournament. Then one more match
 is stored and the view brought up to date, at 1,000 and at N matches: that update must cost
