@@ -19,7 +19,7 @@ from projections.standings_view import FORMAT
 from projections.views import DocumentView, POPODocumentView, ViewMoved
 from replay.app import HonbaApp
 from replay.cli import app as cli
-from replay.tournaments import attach_all, open_view
+from replay.tournaments import attach_all, catch_up, open_view
 
 runner = CliRunner()
 
@@ -108,3 +108,24 @@ def test_emptying_a_view_that_moved_on_meanwhile_changes_nothing(tmp_path: Path)
         finally:
             if app is not None:
                 app.close()
+
+
+def test_the_rule_values_are_stored_once_for_every_match_played_under_them() -> None:
+    app = HonbaApp.open(":memory:")
+    try:
+        for key in ("m1", "m2", "m3"):
+            app.start_match(key, NAMES, TENHOU)
+            app.record(key, won(ron(1, 0, hv(3, 30))))
+        view = POPODocumentView()
+        catch_up(app, view)
+        rules = view.docs("rules")
+        assert len(rules) == 1
+        ref, values = rules[0]
+        values.pop("_schema")
+        assert values == TENHOU.to_dict()
+        for key in ("m1", "m2", "m3"):
+            summary = view.get_doc("summary", key)
+            assert summary is not None and summary["final_scores"] == [21100, 28900, 25000, 25000]
+        assert {doc["rules"] for _, doc in view.docs("match")} == {ref}
+    finally:
+        app.close()
