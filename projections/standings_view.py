@@ -3,9 +3,11 @@
 ``StandingsProjection`` is an ``eventsourcing.projection.Projection`` over the
 events of matches and tournaments. It keeps, as view documents:
 
-- ``match/<id>``: what a summary needs of a match (players, rules, opening, its
-  history and every correction at its own position), folded from the match's own events;
-  the corrections in force are the domain's (``domain.amendments.resolve_corrections``);
+- ``match/<id>``: what a summary needs of a match (players, the reference of its rules,
+  opening, its history and every correction at its own position), folded from the match's
+  own events; the corrections in force are the domain's (``domain.amendments.resolve_corrections``);
+- ``rules/<reference>``: a set of rule values, stored once for every match played under it
+  (the reference is made of the values: the same values, the same document);
 - ``summary/<match key>``: the match summary (``projections.standings.MatchSummary``);
 - ``tournament/<id>``: players and aliases; ``entry/<id>/<match key>``: a match that counts,
   its session and table;
@@ -22,6 +24,7 @@ only stores them, with the tracking record, in one transaction.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -43,7 +46,9 @@ from projections.views import DocKey, DocumentView, ViewMoved
 NAME = "honba-standings"
 # The layout of the view's documents; a view written in another is rebuilt, never read.
 # 3: a match keeps its correction log (each correction at its own position), not one per target.
-FORMAT = 3
+# 4: a match refers to its rule values (``rules/<reference>``) instead of holding a copy: two
+#    thirds of a match document were its rules.
+FORMAT = 4
 
 # Each stored document carries the schema it was written in (``_schema``; a document written
 # before documents carried one is at 1). A field added to a kind of document bumps its schema
@@ -57,6 +62,32 @@ DOC_SCHEMA: dict[str, int] = {"stats": 2}
 
 class ViewTooNew(HonbaError):
     """A document of the view was written by a newer honba, in a schema this one cannot read."""
+
+
+class ViewDamaged(HonbaError):
+    """The view lacks a document another one refers to (changed behind honba's back)."""
+
+
+# Rules built from stored values, by reference (``rules_ref``): a reference names one set of
+# values, so what is built from it never changes; and the reference of values seen already.
+_RULESETS: dict[str, Ruleset] = {}
+_REFS: dict[str, list[tuple[dict[str, Any], str]]] = {}
+SUMMARY_FIELDS = tuple(field.name for field in attrs.fields(MatchSummary))
+
+
+def rules_ref(values: dict[str, Any]) -> str:
+    """The reference of a set of rule values: their name and a digest of the values."""
+    name = str(values.get("name", ""))
+    seen = _REFS.setdefault(name, [])
+    for known, ref in seen:
+        # Comparing the values (in C) costs far less than encoding them again for the digest.
+        if known == values:
+            return ref
+    digest = hashlib.sha256(json.dumps(values, sort_keys=True).encode()).hexdigest()[:16]
+    ref = f"{name}-{digest}"
+    if len(seen) < 64:  # a store of many custom rule sets: the digest is made again, never wrong
+        seen.append((dict(values), ref))
+    return ref
 
 
 def _stats_v2(data: dict[str, Any]) -> None:
@@ -106,17 +137,36 @@ class DocCache:
         self.summaries = summaries
         self._new_summaries: dict[str, MatchSummary] = {}
         # The facts of matches whose every event this cache has folded, as the objects the events
-        # carry (by match id), and rules already built (by their stored values): a catch-up then
-        # decodes neither again from the documents.
+        # carry (by match id): a catch-up then does not decode them again from the documents.
         self.histories: dict[str, list[tuple[int, Any]]] = {}
-        self._rules: dict[str, Ruleset] = {}
+        self._written_rules: set[str] = set()
+        self._ids: dict[Any, str] = {}
 
-    def rules(self, values: dict[str, Any]) -> Ruleset:
-        """The rules of a match from its stored values, built once per set of values."""
-        key = json.dumps(values, sort_keys=True)
-        if key not in self._rules:
-            self._rules[key] = Ruleset.from_stored(values)
-        return self._rules[key]
+    def key_of(self, originator_id: Any) -> str:
+        """The document key of an aggregate id (the text of a UUID is made once per cache)."""
+        key = self._ids.get(originator_id)
+        if key is None:
+            key = self._ids[originator_id] = str(originator_id)
+        return key
+
+    def rules_ref(self, values: dict[str, Any]) -> str:
+        """The reference of a match's rule values; their document is written with the batch."""
+        ref = rules_ref(values)
+        if ref not in self._written_rules:
+            # The same reference always holds the same values: writing it again changes nothing.
+            self.put("rules", ref, dict(values))
+            self._written_rules.add(ref)
+        return ref
+
+    def rules(self, ref: str) -> Ruleset:
+        """The rules a match document refers to, built once per set of values."""
+        rules = _RULESETS.get(ref)
+        if rules is None:
+            values = self.get("rules", ref)
+            if values is None:
+                raise ViewDamaged(f"the standings view lacks the rules {ref!r} a match refers to: delete the view")
+            rules = _RULESETS[ref] = Ruleset.from_stored(values)
+        return rules
 
     def summary(self, key: str) -> MatchSummary | None:
         """The summary of the match with that key, as this batch leaves it."""
@@ -133,7 +183,8 @@ class DocCache:
         return summary
 
     def put_summary(self, summary: MatchSummary) -> None:
-        self.put("summary", summary.key, attrs.asdict(summary))
+        # The fields as they are (tuples are stored as lists): ``attrs.asdict`` copied each one.
+        self.put("summary", summary.key, {name: getattr(summary, name) for name in SUMMARY_FIELDS})
         self._new_summaries[summary.key] = summary
 
     def remember(self) -> None:
@@ -154,7 +205,11 @@ class DocCache:
                     wanted.add(("entry", f"{event.originator_id}/{event.match_key}"))
                     wanted.add(("attached", event.match_key))
                     wanted.add(("summary", event.match_key))
-        wanted -= self._docs.keys()
+        self.prefetch_keys(wanted)
+
+    def prefetch_keys(self, keys: Iterable[DocKey]) -> None:
+        """Read at once those of these documents not read yet."""
+        wanted = set(keys) - self._docs.keys()
         if wanted:
             for (kind, key), found in self.view.get_docs(sorted(wanted)).items():
                 self._docs[(kind, key)] = None if found is None else read_doc(kind, found)
@@ -175,16 +230,15 @@ class DocCache:
 
 
 def match_state(
-    doc: dict[str, Any], history: list[tuple[int, Any]] | None = None, rules: Ruleset | None = None
-) -> tuple[Ruleset, Any, list[Any], list[CorrectedStep]]:
-    """The rules, the table now, the corrected facts and the corrected steps of a match document.
+    doc: dict[str, Any], rules: Ruleset, history: list[tuple[int, Any]] | None = None
+) -> tuple[Any, list[Any], list[CorrectedStep]]:
+    """The table now, the corrected facts and the corrected steps of a match document under its
+    rules (``DocCache.rules(doc["rules"])``).
 
     How the corrections change the history is the domain's alone: the correction log goes
     through ``resolve_corrections`` (corrections of corrections, a void taken back) and
     ``corrected_steps``, as the Match aggregate does.
     """
-    if rules is None:
-        rules = Ruleset.from_stored(doc["rules"])
     if history is None:
         history = [(position, fact_from_data(data)) for position, data in doc["history"]]
     log = [
@@ -204,23 +258,18 @@ def match_state(
     facts = effective_facts(history, corrections)
     steps = corrected_steps(opening_state(rules, doc["opening"]), rules, history, corrections)
     state = steps[-1].after if steps else opening_state(rules, doc["opening"])
-    return rules, state, facts, steps
-
-
-def summary_of(doc: dict[str, Any]) -> MatchSummary:
-    """The summary of a match from its view document."""
-    return summary_and_stats(doc)[0]
+    return state, facts, steps
 
 
 def summary_and_stats(
-    doc: dict[str, Any], history: list[tuple[int, Any]] | None = None, rules: Ruleset | None = None
+    doc: dict[str, Any], rules: Ruleset, history: list[tuple[int, Any]] | None = None
 ) -> tuple[MatchSummary, MatchStats]:
     """The summary and the player statistics of a match, from one fold of its corrected history.
 
-    ``history`` (the facts as objects) and ``rules``, when the caller has them already, spare
-    decoding them again from the document: they must be what the document holds.
+    ``history`` (the facts as objects), when the caller has it already, spares decoding the
+    facts again from the document: it must be what the document holds.
     """
-    rules, state, facts, steps = match_state(doc, history, rules)
+    state, facts, steps = match_state(doc, rules, history)
     summary = summarize(doc["key"], doc["players"], rules, state, facts)
     stats = match_stats(
         summary.key,
@@ -244,12 +293,12 @@ def apply_event(cache: DocCache, event: Any) -> None:
 
 
 def _apply_match_event(cache: DocCache, event: Any) -> None:
-    match_id = str(event.originator_id)
+    match_id = cache.key_of(event.originator_id)
     if isinstance(event, Match.Started):
         doc: dict[str, Any] = {
             "key": event.key,
             "players": list(event.players),
-            "rules": dict(event.rules),
+            "rules": cache.rules_ref(event.rules),
             "opening": dict(event.opening),
             "history": [],
             "corrections": [],
@@ -386,11 +435,15 @@ def ranked_totals(totals: dict[str, Any] | None, tournament: dict[str, Any]) -> 
 def flush(cache: DocCache) -> None:
     """Recompute the summaries and standings the folded events made stale: a changed match is
     taken out of the totals of its tournaments as it was and counted again as it is."""
-    for match_id in sorted(cache.dirty_matches):
-        doc = cache.get("match", match_id)
+    docs = {match_id: cache.get("match", match_id) for match_id in sorted(cache.dirty_matches)}
+    # What each match's summary meets in the view, read at once (one read transaction on SQLite).
+    cache.prefetch_keys(
+        (kind, doc["key"]) for doc in docs.values() if doc is not None for kind in ("summary", "attached")
+    )
+    for match_id, doc in docs.items():
         if doc is None:
             continue
-        summary, stats = summary_and_stats(doc, cache.histories.get(match_id), cache.rules(doc["rules"]))
+        summary, stats = summary_and_stats(doc, cache.rules(doc["rules"]), cache.histories.get(match_id))
         before = cache.summary(summary.key)
         cache.put_summary(summary)
         cache.put("stats", summary.key, stats.to_data())

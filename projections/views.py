@@ -63,6 +63,15 @@ class DocumentView(TrackingRecorder):
         number of catch-ups and followers share one view without counting an event twice.
         """
 
+    @abstractmethod
+    def reset(self, application_name: str, *, expected: int) -> None:
+        """Delete every document and the application's tracked position, in one transaction.
+
+        A compare-and-set like ``put_docs``: only if the view still stands at ``expected``,
+        else ``ViewMoved`` and nothing changes (another writer rebuilt it meanwhile). The next
+        catch-up then folds the whole log again: the view is derived data.
+        """
+
 
 class POPODocumentView(POPOTrackingRecorder, DocumentView):
     """Documents in memory (tests, ``--db :memory:``)."""
@@ -93,6 +102,13 @@ class POPODocumentView(POPOTrackingRecorder, DocumentView):
                 else:
                     self._docs[key] = json.dumps(data, sort_keys=True)
             self._insert_tracking(tracking)
+
+    def reset(self, application_name: str, *, expected: int) -> None:
+        with self._database_lock, self._docs_lock:
+            if (self._max_tracking_ids[application_name] or 0) != expected:
+                raise moved(Tracking(application_name, 0), expected)
+            self._docs.clear()
+            self._max_tracking_ids.pop(application_name, None)
 
 
 __all__ = [

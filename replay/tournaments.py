@@ -12,9 +12,12 @@ PostgreSQL with the library's ``ProjectionRunner``, on SQLite by polling the log
 
 from __future__ import annotations
 
+import gc
+import sys
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -154,23 +157,53 @@ def _open_view(app: HonbaApp) -> DocumentView:
 VIEW_CREATE_RACES = (*CREATE_RACES, "Failed to record tracking for __migration__", "duplicate key value")
 
 
-def check_format(app: HonbaApp, view: DocumentView) -> None:
-    """Refuse a view whose documents an older honba laid out otherwise (it would be read wrong)."""
-    marker = view.get_doc("view", "format")
-    if (view.max_tracking_id(app.name) or 0) and (marker is None or read_doc("view", marker) != {"version": FORMAT}):
-        where = (
-            f"delete {views_path(_sqlite_db(app))}"
-            if isinstance(app.factory, SQLiteFactory)
-            else "drop the tables honba_view_docs and honba_view_tracking"
+def stderr_notice(message: str) -> None:
+    """One line on stderr: what a front end shows of work it did not ask for (a view rebuilt)."""
+    print(f"honba: {message}", file=sys.stderr, flush=True)
+
+
+def ensure_format(app: HonbaApp, view: DocumentView, notice: Callable[[str], None] = stderr_notice) -> None:
+    """Empty a view whose documents an older honba laid out otherwise, saying so in one line: the
+    catch-up that follows rebuilds it from the event log (a view is derived data). A view laid out
+    by a newer honba is refused instead (this one would read it wrong, and rebuilding it would
+    undo the newer one's work)."""
+    while True:
+        position = view.max_tracking_id(app.name) or 0
+        if not position:
+            return
+        marker = view.get_doc("view", "format")
+        version = None if marker is None else read_doc("view", marker).get("version")
+        if version == FORMAT:
+            return
+        if isinstance(version, int) and version > FORMAT:
+            raise StoreError(
+                f"the standings view was laid out by a newer honba (layout {version}, this honba reads {FORMAT}): "
+                "use that honba, or delete the view to rebuild it"
+            )
+        try:
+            view.reset(app.name, expected=position)
+        except ViewMoved:
+            continue  # another writer moved the view meanwhile: look at it again
+        notice(
+            f"the standings view was laid out by an older honba (layout {version or 'unmarked'}, now {FORMAT}): "
+            "rebuilding it from the event log"
         )
-        raise StoreError(f"the standings view was written by an older honba: {where}; the next run rebuilds it")
+        return
 
 
 def catch_up(
-    app: HonbaApp, view: DocumentView, *, batch: int = BATCH, tick: Callable[[int], None] | None = None
+    app: HonbaApp,
+    view: DocumentView,
+    *,
+    batch: int = BATCH,
+    tick: Callable[[int], None] | None = None,
+    notice: Callable[[str], None] = stderr_notice,
 ) -> int:
-    """Fold every event the view has not seen yet; returns how many were folded."""
-    check_format(app, view)
+    """Fold every event the view has not seen yet; returns how many were folded.
+
+    A view an older honba laid out is first emptied and rebuilt, with one line to ``notice``.
+    """
+    ensure_format(app, view, notice)
     projection = StandingsProjection(view=view)
     # The summaries read or computed are kept from batch to batch (a tournament's standings
     # are computed again after each) while every write of this catch-up finds the view where
@@ -182,12 +215,13 @@ def catch_up(
         notifications = app.recorder.select_notifications(start=position, limit=batch, inclusive_of_start=False)
         if not notifications:
             return folded
-        # Only the matches' and tournaments' events change the view: the seals and the store
-        # chain (a third of the log) are not decoded at all.
-        events = [_decoded(app, n) for n in notifications if n.topic.startswith(FOLDED_TOPICS)]
         last = notifications[-1].id
         try:
-            projection.process_batch(events, Tracking(app.name, last), expected=position)
+            with cyclic_gc_paused():
+                # Only the matches' and tournaments' events change the view: the seals and the
+                # store chain (a third of the log) are not decoded at all.
+                events = [_decoded(app, n) for n in notifications if n.topic.startswith(FOLDED_TOPICS)]
+                projection.process_batch(events, Tracking(app.name, last), expected=position)
         except ViewMoved:
             # Another catch-up or a follower wrote the view since this batch began: what it read
             # may be stale, so nothing of it was written. Go on from where the view stands now.
@@ -198,6 +232,25 @@ def catch_up(
         folded += len(notifications)
         if tick is not None:
             tick(folded)
+
+
+@contextmanager
+def cyclic_gc_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector paused for one batch of the fold.
+
+    A batch allocates hundreds of thousands of small objects (events, tables, documents) and
+    makes no reference cycles, so the collector's passes over the growing heap find nothing
+    to free: a sixth of a rebuild's time (docs/performance.md). Reference counting still frees
+    everything; what a batch might leave in a cycle is collected once the collector is back.
+    """
+    paused = gc.isenabled()
+    if paused:
+        gc.disable()
+    try:
+        yield
+    finally:
+        if paused:
+            gc.enable()
 
 
 def _decoded(app: HonbaApp, notification: Any) -> Any:
@@ -305,7 +358,8 @@ def follow(
 
     app = HonbaApp(env=app_env)
     try:
-        check_format(app, open_view(app))
+        # A view an older honba laid out is emptied here; the runner then folds the log from its start.
+        ensure_format(app, open_view(app))
     finally:
         app.close()
 

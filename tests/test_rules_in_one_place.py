@@ -272,7 +272,7 @@ def test_the_standings_view_folds_the_corrected_history_the_match_itself_folds()
         apply_event(cache, event)
     doc = cache.get("match", str(match.id))
     assert doc is not None
-    _, state, facts, steps = match_state(doc)
+    state, facts, steps = match_state(doc, cache.rules(doc["rules"]))
     assert steps == match.corrected_steps()
     assert facts == match.effective_facts()
     assert state == match.state

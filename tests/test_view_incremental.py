@@ -6,21 +6,17 @@ are those the summaries of every counted match give.
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
 from typing import Any
 
 import attrs
 from conftest import hv, ron
 from eventsourcing.persistence import Tracking
 from test_views import COMMANDS, NAMES, TENHOU, won
-from typer.testing import CliRunner
 
 from projections.standings_view import DocCache, tournament_standings
 from projections.views import Changes, POPODocumentView
 from replay.app import HonbaApp
-from replay.cli import app as cli
-from replay.tournaments import attach_all, catch_up, open_view
+from replay.tournaments import attach_all, catch_up
 
 
 class CountingView(POPODocumentView):
@@ -100,25 +96,3 @@ def test_an_update_after_one_more_match_reads_what_that_match_needs_not_the_tour
     small, large = reads_for_one_more_match(5), reads_for_one_more_match(40)
     assert small == large
     assert large < 20
-
-
-def test_a_view_an_older_honba_laid_out_is_refused_with_what_to_do(tmp_path: Path) -> None:
-    db = str(tmp_path / "club.sqlite")
-    app = HonbaApp.open(db)
-    try:
-        play(app, "m1")
-        view = open_view(app)
-        # What an older honba left: documents and a tracked position, no layout marker.
-        view.put_docs({("tournament-name", "big"): {"id": "x"}}, Tracking(app.name, 1))
-    finally:
-        app.close()
-    result = CliRunner().invoke(cli, ["--db", db, "standings", "--tournament", "big"])
-    assert result.exit_code == 2
-    assert result.output.strip() == (
-        f"honba: the standings view was written by an older honba: delete {tmp_path / 'club.views.sqlite'}; "
-        "the next run rebuilds it"
-    )
-    Path(tmp_path / "club.views.sqlite").unlink()
-    again = CliRunner().invoke(cli, ["--db", db, "standings", "--tournament", "big", "--format", "json"])
-    assert again.exit_code == 0, again.output
-    assert [row["matches"] for row in json.loads(again.stdout)["rows"]] == [1, 1, 1, 1]

@@ -85,3 +85,16 @@ class PostgresDocumentView(PostgresTrackingRecorder, DocumentView):
                         ).format(self._table()),
                         (kind, key, json.dumps(data, sort_keys=True)),
                     )
+
+    def reset(self, application_name: str, *, expected: int) -> None:
+        with self.datastore.transaction(commit=True) as curs:
+            # The row lock of the deletion queues a concurrent writer until this one commits.
+            curs.execute(
+                SQL("DELETE FROM {0} WHERE application_name = %s AND notification_id = %s").format(
+                    SQL("{0}.{1}").format(Identifier(self.datastore.schema), Identifier(self.tracking_table_name))
+                ),
+                (application_name, expected),
+            )
+            if curs.rowcount != 1:
+                raise moved(Tracking(application_name, 0), expected)
+            curs.execute(SQL("DELETE FROM {0}").format(self._table()))

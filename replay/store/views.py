@@ -84,3 +84,14 @@ class SQLiteDocumentView(SQLiteTrackingRecorder, DocumentView):
                     if data is not None
                 ],
             )
+
+    def reset(self, application_name: str, *, expected: int) -> None:
+        with self.datastore.transaction(commit=True) as c:
+            # The first statement writes, so the check and the deletion hold the write lock together.
+            c.execute(
+                "DELETE FROM tracking WHERE application_name = ? AND notification_id = ? RETURNING notification_id",
+                (application_name, expected),
+            )
+            if c.fetchone() is None:
+                raise moved(Tracking(application_name, 0), expected)
+            c.execute(f"DELETE FROM {TABLE}")
