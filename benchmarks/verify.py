@@ -93,8 +93,8 @@ def main() -> None:
 
     parse_seconds, elements = timed(lambda: plain_parse(files), repeat=2)
     needed_seconds, attributes = timed(lambda: needed_tags(files), repeat=2)
-    read_seconds, games = timed(lambda: read_games(files), repeat=2)
-    replay_seconds, agreeing = timed(lambda: replay_only(games), repeat=2)
+    read_seconds, logged = timed(lambda: read_games(files), repeat=2)
+    replay_seconds, agreeing = timed(lambda: replay_only(logged), repeat=2)
     one_seconds, run = timed(lambda: verify_paths(files), repeat=2)
     assert isinstance(run, VerifyRun)
     jobs = jobs_default()
@@ -120,7 +120,7 @@ def main() -> None:
     print(f"    ({attributes} attributes of {', '.join(NEEDED)})")
     line("  honba's reader alone (read_log)", read_seconds)
     line("  the replay alone (verify_game)", replay_seconds)
-    print(f"    ({len(games)} games already read, {agreeing} hands agreeing)")
+    print(f"    ({len(logged)} games already read, {agreeing} hands agreeing)")
     print(
         f"  {games} games, {run.hands_agreeing} of {run.hands} hands agree, "
         f"{problems} games with a disagreement or unsupported"
