@@ -105,6 +105,8 @@ def to_data(value: Any) -> Any:
 # ``shared_data``'s values lately encoded, by id, each with its value (held, so that its id
 # is not reused while it is here): bounded, cleared when full.
 _SHARED: dict[int, tuple[Any, Any]] = {}
+# The values whose data may be shared: frozen, their fields frozen values, tuples or scalars.
+_FROZEN_VALUES = frozenset(VALUE_CLASSES)
 _SHARED_SIZE = 4096
 
 
@@ -115,6 +117,8 @@ def shared_data(value: Any) -> Any:
     second takes the first's data. Callers must not change what it returns (``to_data``
     gives data of one's own).
     """
+    if type(value) not in _FROZEN_VALUES:
+        return to_data(value)
     key = id(value)
     found = _SHARED.get(key)
     if found is not None and found[0] is value:
