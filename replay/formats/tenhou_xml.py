@@ -248,18 +248,20 @@ class _GameReader:
         }
         # Draws, discards, DORA, BYE, SHUFFLE: nothing a hand result needs; a draw or discard
         # only says that the hand's play (and so its calls) is in the log.
-        # (The loop runs for every tag of the log, nine in ten of them draws and discards: it
-        # looks at each once, the hand only when the tag may be one.)
+        # The loop runs for every tag of the log, nine in ten of them draws and discards: past a
+        # hand's first draw, a tag that is no handler's costs a test of one local name.
         handler_of = handlers.get
+        unknown: _Hand | None = None  # the open hand, while whether its play is logged is unknown
         for el in root:
             tag = el.tag
             handler = handler_of(tag)
             if handler is not None:
                 handler(el)
-            elif tag[:1] in DRAWS_AND_DISCARDS:
-                hand = self.hand
-                if hand is not None and not hand.played:
-                    hand.played = tag[1:].isdigit()
+                unknown = self.hand if self.hand is not None and not self.hand.played else None
+            elif unknown is not None and tag[:1] in DRAWS_AND_DISCARDS:
+                unknown.played = tag[1:].isdigit()
+                if unknown.played:
+                    unknown = None
         if self.go is None:
             raise LogError(self.file, "no <GO> tag: the game's rules are unknown")
         self._close_hand()
