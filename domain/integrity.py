@@ -24,7 +24,7 @@ from uuid import UUID
 
 import attrs
 
-from domain.codec import to_data, value_fields
+from domain.codec import shared_data, value_fields
 
 GENESIS = ""
 
@@ -39,6 +39,18 @@ def digest_of(data: Any) -> str:
     return hashlib.sha256(canonical(data)).hexdigest()
 
 
+def digests_of_items(items: Sequence[Any]) -> tuple[str, list[str]]:
+    """``digest_of(items)`` and ``digest_of`` each item, each item encoded once.
+
+    The canonical encoding of a list is its items' canonical encodings, comma-separated in
+    brackets (no spaces, nothing depends on the place of an item), so the list's bytes are
+    put together from the items' and give the very same digest.
+    """
+    encoded = [canonical(item) for item in items]
+    whole = hashlib.sha256(b"[" + b",".join(encoded) + b"]").hexdigest()
+    return whole, [hashlib.sha256(one).hexdigest() for one in encoded]
+
+
 _SCALARS = frozenset({str, int, float, bool, type(None)})
 
 
@@ -48,7 +60,7 @@ def plain(value: Any) -> Any:
     if cls in _SCALARS:  # the common case first: most fields are plain already
         return value
     if value_fields(cls) is not None:
-        return to_data(value) | {"__type__": type(value).__name__}
+        return shared_data(value) | {"__type__": cls.__name__}
     if isinstance(value, UUID):
         return str(value)
     if isinstance(value, datetime):
@@ -60,11 +72,18 @@ def plain(value: Any) -> Any:
     return value
 
 
+# Each event class's fields a digest covers, found once: every event recorded is hashed.
+_CONTENT_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
 def event_content(event: Any) -> dict[str, Any]:
     """What an event's digest covers: its class, match, time, fields and ``prior``; not its position."""
-    fields = {f.name: getattr(event, f.name) for f in dataclasses.fields(event)}
-    fields.pop("originator_version", None)
-    return {"event": type(event).__qualname__, **{k: plain(v) for k, v in fields.items()}}
+    cls = type(event)
+    names = _CONTENT_FIELDS.get(cls)
+    if names is None:
+        names = tuple(f.name for f in dataclasses.fields(event) if f.name != "originator_version")
+        _CONTENT_FIELDS[cls] = names
+    return {"event": cls.__qualname__, **{name: plain(getattr(event, name)) for name in names}}
 
 
 def event_digest(event: Any) -> str:

@@ -40,7 +40,7 @@ from domain.amendments import (
 from domain.codec import fact_to_data, from_data, to_data
 from domain.entry_checks import EntryChecks, start_checks
 from domain.errors import EntryRefused, MatchAlreadyEnded, RuleViolation
-from domain.integrity import GENESIS, canonical, digest_of, event_digest, plain
+from domain.integrity import GENESIS, canonical, digest_of, digests_of_items, event_digest, plain
 from domain.progression import (
     Fact,
     finish,
@@ -167,7 +167,7 @@ class Match(Aggregate):
     ):
         self.key = key
         self.players = tuple(players)
-        self.rules = Ruleset.from_stored(rules)
+        self.rules = stored_rules(rules)
         self.source = dict(source)
         self.opening = dict(opening)
         self.head = GENESIS
@@ -572,7 +572,8 @@ def match_content_and_entries(events: Iterable[Any]) -> tuple[MatchContent, list
         elif isinstance(event, Match.Corrected):
             correction = [event.target, event.replacement, event.by, event.reason, event.at]
             entries.append(["correction", plain(correction)])
-    return MatchContent(players, rules, digest_of(entries)), [digest_of(entry) for entry in entries]
+    results, digests = digests_of_items(entries)
+    return MatchContent(players, rules, results), digests
 
 
 def rules_digest(stored: Mapping[str, Any]) -> str:
@@ -587,7 +588,18 @@ def rules_digest(stored: Mapping[str, Any]) -> str:
 
 @functools.lru_cache(maxsize=256)
 def _rules_digest(stored: bytes) -> str:
-    return digest_of(plain(Ruleset.from_stored(json.loads(stored)).to_dict()))
+    return digest_of(plain(_stored_rules(stored).to_dict()))
+
+
+def stored_rules(stored: Mapping[str, Any]) -> Ruleset:
+    """``Ruleset.from_stored`` of a match's rule values, built once per set of values (rules are
+    frozen: the matches of an import, a handful of rulesets, share them)."""
+    return _stored_rules(canonical(plain(stored)))
+
+
+@functools.lru_cache(maxsize=256)
+def _stored_rules(stored: bytes) -> Ruleset:
+    return Ruleset.from_stored(json.loads(stored))
 
 
 def facts_of(events: Sequence[Any]) -> list[Fact]:

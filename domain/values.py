@@ -408,8 +408,9 @@ def without_details(fact: object) -> object:
     """A recorded fact without what logs said about it (``Win.details``, who ``called``): what
     tells one recording of a match from another is its results, not the log's notes on them (a
     log imported before honba kept such a note is the same match when imported again)."""
-    if isinstance(fact, WinResult | ExhaustiveDraw | AbortiveDraw) and fact.called is not None:
-        fact = attrs.evolve(fact, called=None)
     if isinstance(fact, WinResult) and any(w.details is not None for w in fact.wins):
-        return attrs.evolve(fact, wins=tuple(attrs.evolve(w, details=None) for w in fact.wins))
+        # One copy for both (every fact of a match is compared when it is stored).
+        return attrs.evolve(fact, wins=tuple(attrs.evolve(w, details=None) for w in fact.wins), called=None)
+    if isinstance(fact, WinResult | ExhaustiveDraw | AbortiveDraw) and fact.called is not None:
+        return attrs.evolve(fact, called=None)
     return fact

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, ParamSpec, TypeVar
 
 import attrs
 
@@ -229,20 +229,32 @@ def jobs_default() -> int:
 
 
 @contextmanager
-def reading_pool(jobs: int, files: int) -> Iterator[Executor | None]:
+def reading_pool(jobs: int, files: int, *, on_demand: bool = False) -> Iterator[Executor | None]:
     """Worker processes that read files for ``import_paths`` and ``verify_paths``; None (read
     here) for one job or few files.
 
-    Open it before the store: the workers start at once, before the store's connections and
-    the progress bar's thread exist. They are forked from a fork server, not from this process,
-    so that they do not carry this process's command line (a ``--db`` URL with its password)
-    into the process list; what they need (the store's encoding settings, never its address
-    or password) comes with each task. Each worker ignores Ctrl-C (this process handles it)
-    and ends when this process is gone, even killed without a chance to stop them.
+    The workers start at once, or with ``on_demand`` at the first file given to them (an
+    import reads no file that the store recognises by its digest: re-importing an archive
+    starts no worker). They are forked from a fork server, a fresh interpreter, not from this
+    process: they carry neither this process's command line (a ``--db`` URL with its password)
+    into the process list, nor its store connections and threads; what they need (the store's
+    encoding settings, never its address or password) comes with each task. Each worker
+    ignores Ctrl-C (this process handles it) and ends when this process is gone, even killed
+    without a chance to stop them.
     """
     if jobs < 2 or files < PARALLEL_FROM:
         yield None
         return
+    pool = OnDemandPool(lambda: _start_pool(jobs, files))
+    try:
+        if not on_demand:
+            pool.start()
+        yield pool
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _start_pool(jobs: int, files: int) -> ProcessPoolExecutor:
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
     if "forkserver" in methods:
@@ -252,9 +264,41 @@ def reading_pool(jobs: int, files: int) -> Iterator[Executor | None]:
     )
     try:
         pool.submit(os.getpid).result()  # start the workers now
-        yield pool
-    finally:
+    except BaseException:
         pool.shutdown(wait=True, cancel_futures=True)
+        raise
+    return pool
+
+
+P = ParamSpec("P")
+
+
+class OnDemandPool(Executor):
+    """A pool of reading workers started when first needed (``start``, or the first task)."""
+
+    def __init__(self, start: Callable[[], ProcessPoolExecutor]):
+        self._start = start
+        self._pool: ProcessPoolExecutor | None = None
+
+    @property
+    def started(self) -> bool:
+        """Whether the workers were started."""
+        return self._pool is not None
+
+    def start(self) -> ProcessPoolExecutor:
+        """The workers, started now unless they run already."""
+        if self._pool is None:
+            self._pool = self._start()
+        return self._pool
+
+    def submit(self, fn: Callable[P, R], /, *args: P.args, **kwargs: P.kwargs) -> Future[R]:
+        """Run ``fn`` in a worker, starting the workers first when none runs yet."""
+        return self.start().submit(fn, *args, **kwargs)
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        """Stop the workers, if they were ever started."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=wait, cancel_futures=cancel_futures)
 
 
 def _worker_start(parent: int) -> None:

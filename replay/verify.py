@@ -201,15 +201,16 @@ class _Table:
         before = self.state
         if before.finished:
             raise MatchAlreadyEnded(f"the match has ended ({before.end_reason}); nothing more can be recorded")
-        self.checks.result(result, before)
         if self._played_step(result) is not None:
-            # The Match recorded the deal pass or the end this hand led to as its next step.
+            # The Match recorded this very result on this very table under the game's rules, after
+            # the same checks (``EntryChecks``), and the deal pass or end it led to as its next step.
             self.next += 1
             if self.next < len(self.played) and isinstance(self.played[self.next].fact, DealPass | MatchEnd):
                 after = self.played[self.next].after
                 self.next += 1
             self.state = after
             return
+        self.checks.result(result, before)
         self.played = ()  # off the Match's path: score the rest here
         following = following_fact(before, after, self.rules, result)
         if following is not None:

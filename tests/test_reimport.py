@@ -12,7 +12,7 @@ from conftest import CORPUS
 
 import replay.batch
 from replay.app import HonbaApp
-from replay.batch import FileRead, ImportRun, import_paths
+from replay.batch import PARALLEL_FROM, FileRead, ImportRun, OnDemandPool, import_paths, reading_pool
 
 pytestmark = pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpus is not present")
 
@@ -122,3 +122,19 @@ def test_the_same_bytes_under_another_name_are_read_again(tmp_path: Path, reads:
     # Read under its own key, the copy is found to be the game stored already: stored once, said so.
     assert again.stored == 0 and again.present == 2
     assert again.duplicates == ((str(folder / "copy.mjlog"), "copy", WIRE[0].stem),)
+
+
+def test_an_archive_imported_again_starts_no_reading_worker(tmp_path: Path) -> None:
+    # honba import's pool starts at the first file that needs reading: here none does.
+    folder = archive(tmp_path / "logs", PARALLEL_FROM)
+    db = tmp_path / "store.sqlite"
+    with reading_pool(2, PARALLEL_FROM, on_demand=True) as pool:
+        assert isinstance(pool, OnDemandPool) and not pool.started
+        first = imported(db, folder, pool=pool)
+        assert pool.started
+    assert first.stored == PARALLEL_FROM
+    with reading_pool(2, PARALLEL_FROM, on_demand=True) as pool:
+        assert isinstance(pool, OnDemandPool)
+        again = imported(db, folder, pool=pool)
+        assert not pool.started
+    assert (again.stored, again.present) == (0, PARALLEL_FROM)

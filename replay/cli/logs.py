@@ -71,8 +71,9 @@ def import_(
         raise fail(refusal)
     given = guarded(lambda: resolve_rules(rules)) if rules is not None else None
     total = count_paths(paths) if fmt != "record" else len(paths)
-    # The reading workers start before the store opens (and before the progress bar's thread).
-    with reading_pool(jobs or jobs_default(), total) as pool:
+    # The reading workers start at the first file that needs reading: none when the store
+    # recognises every file by its digest (an archive imported again).
+    with reading_pool(jobs or jobs_default(), total, on_demand=True) as pool:
         application = guarded(lambda: shell(ctx).app)
         with progress_bar(total, "importing") as progress:
             task = progress.add_task("import", total=total, file="")

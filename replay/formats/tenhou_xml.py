@@ -189,8 +189,8 @@ class _Hand:
     def logged(self, riichi_deposit: int) -> LoggedHand:
         result: HandResult | None = self.draw
         if self.wins:
-            result = WinResult(tuple(self.wins), tuple(self.riichi))
-        if result is not None and self.played:
+            result = WinResult(tuple(self.wins), tuple(self.riichi), tuple(self.called) if self.played else None)
+        elif result is not None and self.played:
             result = attrs.evolve(result, called=tuple(self.called))
         deltas: tuple[int, ...] | None = None
         if self.changes is not None:
@@ -248,12 +248,20 @@ class _GameReader:
         }
         # Draws, discards, DORA, BYE, SHUFFLE: nothing a hand result needs; a draw or discard
         # only says that the hand's play (and so its calls) is in the log.
+        # The loop runs for every tag of the log, nine in ten of them draws and discards: past a
+        # hand's first draw, a tag that is no handler's costs a test of one local name.
+        handler_of = handlers.get
+        unknown: _Hand | None = None  # the open hand, while whether its play is logged is unknown
         for el in root:
-            handler = handlers.get(el.tag)
+            tag = el.tag
+            handler = handler_of(tag)
             if handler is not None:
                 handler(el)
-            elif self.hand is not None and not self.hand.played and el.tag[:1] in DRAWS_AND_DISCARDS:
-                self.hand.played = el.tag[1:].isdigit()
+                unknown = self.hand if self.hand is not None and not self.hand.played else None
+            elif unknown is not None and tag[:1] in DRAWS_AND_DISCARDS:
+                unknown.played = tag[1:].isdigit()
+                if unknown.played:
+                    unknown = None
         if self.go is None:
             raise LogError(self.file, "no <GO> tag: the game's rules are unknown")
         self._close_hand()
@@ -389,8 +397,8 @@ class _GameReader:
     def _details(self, el: ET.Element, who: int, where: str) -> WinDetails:
         """What the AGARI tag says of the win beyond its payment: yaku (ids with han, or
         yakuman ids), fu, the winning tile (``machi``) and the winner's calls (``m``)."""
-        fu = _ints(el, "ten", where, at_least=3)[0]
-        limit = _ints(el, "ten", where, at_least=3)[2]
+        ten = _ints(el, "ten", where, at_least=3)
+        fu, limit = ten[0], ten[2]
         found = []
         if el.get("yakuman"):
             found = [yaku_of(y, YAKUMAN_HAN) for y in _ints(el, "yakuman", where, at_least=1)]

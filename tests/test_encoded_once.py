@@ -1,0 +1,79 @@
+"""Each event's data encoded once where an import needs it twice, with the very same bytes: the
+list digest put together from its items' encodings, a fact's data shared by its digest and its
+stored form, a match's rules built once per set of values."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+import pytest
+from conftest import CORPUS
+from hypothesis import given
+from hypothesis import strategies as st
+
+from domain.codec import shared_data, to_data
+from domain.integrity import canonical, digest_of, digests_of_items, plain
+from domain.match import Match, match_content_and_entries, stored_rules
+from domain.values import without_details
+from replay.app import HonbaApp, mapper_for
+from replay.formats.detect import read_log
+from replay.importing import match_from_log
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
+    max_leaves=12,
+)
+
+
+@given(st.lists(JSON, max_size=6))
+def test_a_list_digest_put_together_from_its_items_is_the_digest_of_the_list(items: list[Any]) -> None:
+    whole, each = digests_of_items(items)
+    assert whole == digest_of(items)
+    assert each == [digest_of(item) for item in items]
+
+
+def test_the_list_encoding_is_the_items_encodings_in_brackets() -> None:
+    # What digests_of_items relies on, with text json escapes and a float in it.
+    items = [["fact", {"b": 1.5, "a": '東\n"x"'}], ["opening", {}], [], "ü"]
+    assert canonical(items) == b"[" + b",".join(canonical(i) for i in items) + b"]"
+    assert hashlib.sha256(canonical([])).hexdigest() == digests_of_items([])[0]
+
+
+@pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpus is not present")
+def test_a_real_game_s_facts_are_encoded_once_and_stored_as_to_data_gives_them() -> None:
+    path = sorted((CORPUS / "tenhou-wire-2018").glob("*.mjlog"))[0]
+    (game,) = read_log(path)
+    match = match_from_log(game)
+    events = list(match.pending_events)
+    facts = [e.fact for e in events if isinstance(e, Match.Recorded)]
+    assert len(facts) >= len(game.hands)
+    for fact in facts:
+        # The event's digest encoded it already: the same data, not made again.
+        assert shared_data(fact) is shared_data(fact)
+        assert shared_data(fact) == to_data(fact)
+    # The stored form holds the data to_data gives (what the store decodes with from_data).
+    mapper = mapper_for(HonbaApp.open(":memory:").mapper_settings())
+    for event in events:
+        if isinstance(event, Match.Recorded):
+            stored = json.loads(mapper.to_stored_event(event).state)
+            assert stored["fact"]["_data_"] == to_data(event.fact)
+    # The content digest and the entries' digests, each entry encoded once: the digests of the
+    # entries' plain data, one by one and as a list.
+    content, entries = match_content_and_entries(events)
+    start = events[0]
+    assert isinstance(start, Match.Started)
+    data = [["opening", plain(start.opening)], *(["fact", plain(without_details(f))] for f in facts)]
+    assert entries == [digest_of(entry) for entry in data]
+    assert content.results == digest_of(data)
+
+
+def test_a_match_s_rules_are_built_once_per_set_of_values() -> None:
+    from domain.rules import load_preset
+
+    rules = load_preset("tenhou").to_dict()
+    first = stored_rules(rules)
+    assert stored_rules(dict(rules)) is first
+    assert first == load_preset("tenhou")
