@@ -102,34 +102,6 @@ def to_data(value: Any) -> Any:
     return value
 
 
-# ``shared_data``'s values lately encoded, by id, each with its value (held, so that its id
-# is not reused while it is here): bounded, cleared when full.
-_SHARED: dict[int, tuple[Any, Any]] = {}
-# The values whose data may be shared: frozen, their fields frozen values, tuples or scalars.
-_FROZEN_VALUES = frozenset(VALUE_CLASSES)
-_SHARED_SIZE = 4096
-
-
-def shared_data(value: Any) -> Any:
-    """``to_data(value)`` for a frozen domain value, made once while the value is recent; read only.
-
-    One recorded fact is encoded for its event's digest and again for its stored form: the
-    second takes the first's data. Callers must not change what it returns (``to_data``
-    gives data of one's own).
-    """
-    if type(value) not in _FROZEN_VALUES:
-        return to_data(value)
-    key = id(value)
-    found = _SHARED.get(key)
-    if found is not None and found[0] is value:
-        return found[1]
-    data = to_data(value)
-    if len(_SHARED) >= _SHARED_SIZE:
-        _SHARED.clear()
-    _SHARED[key] = (value, data)
-    return data
-
-
 @functools.cache
 def _shape(tp: Any) -> tuple[str, Any]:
     """How data of a field type is built: ``plain`` (as is), ``optional`` (of one type),

@@ -24,7 +24,7 @@ from uuid import UUID
 
 import attrs
 
-from domain.codec import shared_data, value_fields
+from domain.codec import to_data, value_fields
 
 GENESIS = ""
 
@@ -60,7 +60,7 @@ def plain(value: Any) -> Any:
     if cls in _SCALARS:  # the common case first: most fields are plain already
         return value
     if value_fields(cls) is not None:
-        return shared_data(value) | {"__type__": cls.__name__}
+        return to_data(value) | {"__type__": cls.__name__}
     if isinstance(value, UUID):
         return str(value)
     if isinstance(value, datetime):

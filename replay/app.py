@@ -36,7 +36,7 @@ from eventsourcing.persistence import (
 )
 from eventsourcing.utils import Environment, get_topic
 
-from domain.codec import VALUE_CLASSES, from_data, shared_data
+from domain.codec import VALUE_CLASSES, from_data, to_data
 from domain.errors import EntryRefused, HonbaError
 from domain.integrity import GENESIS, digest_of, event_digest, plain, roll
 from domain.match import Match, MatchContent, match_content, match_content_and_entries, match_id
@@ -87,8 +87,7 @@ class ValueTranscoding(Transcoding):
         self.name = f"honba.{cls.__name__}"
 
     def encode(self, obj: Any) -> Any:
-        # The event's digest encoded this fact a moment ago: its data serve again (read only).
-        return shared_data(obj)
+        return to_data(obj)
 
     def decode(self, data: Any) -> Any:
         return from_data(self.type, data)
