@@ -136,8 +136,15 @@ def floor(app: HonbaApp) -> int:
     return len(matches)
 
 
-def fresh_view(app: HonbaApp, db: Path) -> DocumentView:
-    Path(views_path(str(db))).unlink(missing_ok=True)
+def fresh_view(app: HonbaApp, db: Path, old: DocumentView | None = None) -> DocumentView:
+    """A new, empty SQLite views file: the one before closed, and removed with its journal files."""
+    if old is not None:
+        datastore = getattr(old, "datastore", None)
+        if datastore is not None:
+            datastore.close()
+    path = views_path(str(db))
+    for suffix in ("", "-wal", "-shm"):
+        Path(path + suffix).unlink(missing_ok=True)
     return open_view(app)
 
 
@@ -161,8 +168,9 @@ def rebuild(app: HonbaApp, db: Path, matches: int, events: int, rounds: int) -> 
     # machine the load only ever adds time, and it changes from minute to minute, so a ratio of
     # two single runs minutes apart says more about the load than about the fold.
     seconds = memory_seconds = read_seconds = floor_seconds = float("inf")
+    view: DocumentView | None = None
     for _ in range(rounds):
-        view = fresh_view(app, db)
+        view = fresh_view(app, db, view)
         sqlite_run, folded = timed(functools.partial(catch_up, app, view))
         assert folded == events
         report = tournament_report(view, TOURNAMENT)
@@ -172,7 +180,7 @@ def rebuild(app: HonbaApp, db: Path, matches: int, events: int, rounds: int) -> 
         read_seconds = min(read_seconds, timed(lambda: read_only(app))[0])
         floor_seconds = min(floor_seconds, timed(lambda: floor(app))[0])
     # Peak memory in a run of its own: tracemalloc slows Python down several times.
-    view = fresh_view(app, db)
+    view = fresh_view(app, db, view)
     with peak_python_memory() as peak:
         catch_up(app, view)
     print(f"{matches} matches, {events} events (match, seal and tournament events), best of {rounds} rounds:")
