@@ -14,6 +14,7 @@ lets anyone detect a history rewritten later, the last event included.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import itertools
 import json
@@ -72,18 +73,18 @@ def plain(value: Any) -> Any:
     return value
 
 
-# Each event class's fields a digest covers, found once: every event recorded is hashed.
-_CONTENT_FIELDS: dict[type, tuple[str, ...]] = {}
+@functools.cache
+def _content_fields(cls: type) -> tuple[str, ...]:
+    # Found once per event class: every event recorded is hashed.
+    return tuple(f.name for f in dataclasses.fields(cls) if f.name != "originator_version")
 
 
 def event_content(event: Any) -> dict[str, Any]:
     """What an event's digest covers: its class, match, time, fields and ``prior``; not its position."""
-    cls = type(event)
-    names = _CONTENT_FIELDS.get(cls)
-    if names is None:
-        names = tuple(f.name for f in dataclasses.fields(event) if f.name != "originator_version")
-        _CONTENT_FIELDS[cls] = names
-    return {"event": cls.__qualname__, **{name: plain(getattr(event, name)) for name in names}}
+    return {
+        "event": type(event).__qualname__,
+        **{name: plain(getattr(event, name)) for name in _content_fields(event.__class__)},
+    }
 
 
 def event_digest(event: Any) -> str:

@@ -68,26 +68,13 @@ class ViewDamaged(HonbaError):
     """The view lacks a document another one refers to (changed behind honba's back)."""
 
 
-# Rules built from stored values, by reference (``rules_ref``): a reference names one set of
-# values, so what is built from it never changes; and the reference of values seen already.
-_RULESETS: dict[str, Ruleset] = {}
-_REFS: dict[str, list[tuple[dict[str, Any], str]]] = {}
 SUMMARY_FIELDS = tuple(field.name for field in attrs.fields(MatchSummary))
 
 
 def rules_ref(values: dict[str, Any]) -> str:
     """The reference of a set of rule values: their name and a digest of the values."""
-    name = str(values.get("name", ""))
-    seen = _REFS.setdefault(name, [])
-    for known, ref in seen:
-        # Comparing the values (in C) costs far less than encoding them again for the digest.
-        if known == values:
-            return ref
     digest = hashlib.sha256(json.dumps(values, sort_keys=True).encode()).hexdigest()[:16]
-    ref = f"{name}-{digest}"
-    if len(seen) < 64:  # a store of many custom rule sets: the digest is made again, never wrong
-        seen.append((dict(values), ref))
-    return ref
+    return f"{values.get('name', '')}-{digest}"
 
 
 def _stats_v2(data: dict[str, Any]) -> None:
@@ -139,7 +126,12 @@ class DocCache:
         # The facts of matches whose every event this cache has folded, as the objects the events
         # carry (by match id): a catch-up then does not decode them again from the documents.
         self.histories: dict[str, list[tuple[int, Any]]] = {}
-        self._written_rules: set[str] = set()
+        # Rule values met by this cache with their reference, and the rules built by reference:
+        # comparing values (in C) costs far less than encoding them again for the digest, and a
+        # batch holds a handful of rule sets. Kept per cache, never per process: a reference is
+        # trusted only as far as the view document this cache read for it.
+        self._refs: list[tuple[dict[str, Any], str]] = []
+        self._rulesets: dict[str, Ruleset] = {}
         self._ids: dict[Any, str] = {}
 
     def key_of(self, originator_id: Any) -> str:
@@ -151,21 +143,23 @@ class DocCache:
 
     def rules_ref(self, values: dict[str, Any]) -> str:
         """The reference of a match's rule values; their document is written with the batch."""
+        for known, ref in self._refs:
+            if known == values:
+                return ref
         ref = rules_ref(values)
-        if ref not in self._written_rules:
-            # The same reference always holds the same values: writing it again changes nothing.
-            self.put("rules", ref, dict(values))
-            self._written_rules.add(ref)
+        # The same reference always holds the same values: writing it again changes nothing.
+        self.put("rules", ref, dict(values))
+        self._refs.append((dict(values), ref))
         return ref
 
     def rules(self, ref: str) -> Ruleset:
         """The rules a match document refers to, built once per set of values."""
-        rules = _RULESETS.get(ref)
+        rules = self._rulesets.get(ref)
         if rules is None:
             values = self.get("rules", ref)
             if values is None:
                 raise ViewDamaged(f"the standings view lacks the rules {ref!r} a match refers to: delete the view")
-            rules = _RULESETS[ref] = Ruleset.from_stored(values)
+            rules = self._rulesets[ref] = Ruleset.from_stored(values)
         return rules
 
     def summary(self, key: str) -> MatchSummary | None:

@@ -3,6 +3,7 @@ for one command (``replay.cli.app_for``): the same results as typer's own, for l
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -129,3 +130,31 @@ def test_the_help_of_the_console_script_is_the_whole_apps(args: list[str], tmp_p
     expected = CliRunner().invoke(app, args, env=env_width, terminal_width=100)
     assert done.returncode == expected.exit_code == 0
     assert done.stdout == expected.output
+
+
+_REGISTERED = """
+import json, sys
+from typer.main import get_command_name
+from replay.cli import load_commands
+from replay.cli.shell import app
+load_commands([sys.argv[1]])
+names = [c.name or get_command_name(c.callback.__name__) for c in app.registered_commands]
+# A group (``rules`` is made with the app) counts where its commands are defined.
+groups = [g.name for g in app.registered_groups if g.typer_instance.registered_commands]
+print(json.dumps(names + groups))
+"""
+
+
+def test_each_command_is_registered_by_the_module_the_console_script_loads_for_it() -> None:
+    # ``main`` imports only COMMAND_MODULES[name] for a command line naming ``name``: a command
+    # moved to another module (or a new one missing from the map) would be "no such command".
+    from replay.cli import ALL_MODULES, COMMAND_MODULES
+
+    registered: dict[str, str] = {}
+    for module in ALL_MODULES:
+        first = next(name for name, m in COMMAND_MODULES.items() if m == module)
+        done = subprocess.run(
+            [sys.executable, "-c", _REGISTERED, first], capture_output=True, text=True, timeout=300, check=True
+        )
+        registered |= dict.fromkeys(json.loads(done.stdout), module)
+    assert registered == COMMAND_MODULES

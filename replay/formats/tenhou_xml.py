@@ -189,7 +189,7 @@ class _Hand:
     def logged(self, riichi_deposit: int) -> LoggedHand:
         result: HandResult | None = self.draw
         if self.wins:
-            result = WinResult(tuple(self.wins), tuple(self.riichi), tuple(self.called) if self.played else None)
+            result = WinResult(tuple(self.wins), tuple(self.riichi), called=tuple(self.called) if self.played else None)
         elif result is not None and self.played:
             result = attrs.evolve(result, called=tuple(self.called))
         deltas: tuple[int, ...] | None = None
