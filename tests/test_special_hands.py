@@ -14,6 +14,7 @@ from domain.rules import Ruleset, load_preset
 from domain.scoring.payments import settle
 from domain.special_hands import InvalidSpecialHand
 from domain.values import HandValue, Reason, Win, WinFacts, WinResult
+from domain.win_facts import ImpossibleWinFacts
 
 EAST, SOUTH, WEST, NORTH = range(4)
 ALL = [
@@ -45,8 +46,10 @@ def holds(result: WinResult, rules: Ruleset = CLASSICAL) -> int:
 
 
 def refused(result: WinResult, rules: Ruleset = CLASSICAL) -> str:
+    """Record the claim on a fresh match: refused, as a special hand the facts do not support or as
+    facts that cannot be (``domain.win_facts``); the reason, with nothing recorded."""
     match = Match.start("special", ("A", "B", "C", "D"), rules)
-    with pytest.raises(InvalidSpecialHand) as caught:
+    with pytest.raises((InvalidSpecialHand, ImpossibleWinFacts)) as caught:
         match.record(result)
     assert match.pending_events[-1].__class__.__name__ == "Started"  # nothing recorded
     return str(caught.value)
@@ -128,5 +131,8 @@ def test_thirteen_discarded_orphans_refuses_melded_sets() -> None:
 
 def test_pre_dealt_jokers_count_as_discards_where_the_option_says_so() -> None:
     one_joker = claim("thirteen_discarded_orphans", discards=ORPHANS[:12], winning_tile="7z", predealt_jokers=1)
-    assert "13 discards are needed" in refused(one_joker)
-    holds(one_joker, CLASSICAL.with_overrides({"orphans_jokers_as_discards": True}))
+    dealt_one = CLASSICAL.with_overrides({"predealt_jokers": 1})
+    assert "13 discards are needed" in refused(one_joker, dealt_one)
+    # Seed 004: the special hand scores the limit: the non-dealer winner gets 500 from each
+    # non-dealer and 1,000 from East (East pays double).
+    assert holds(one_joker, dealt_one.with_overrides({"orphans_jokers_as_discards": True})) == 2000
