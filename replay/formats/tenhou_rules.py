@@ -182,7 +182,8 @@ def log_time(log_id: str) -> datetime | None:
     if found is None:
         return None
     try:
-        return datetime(*(int(found.group(n)) for n in range(1, 5)))
+        year, month, day, hour = (int(found.group(n)) for n in range(1, 5))
+        return datetime(year, month, day, hour)
     except ValueError:
         return None
 
