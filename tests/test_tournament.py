@@ -27,9 +27,9 @@ from typer.testing import CliRunner
 
 from domain.errors import RuleViolation
 from domain.tournament import Tournament, tournament_id
-from replay.app import HonbaApp
 from replay.cli import app as cli
-from replay.tournaments import change_tournament, get_tournament
+from replay.service.tournaments import change_tournament
+from replay.store.application import HonbaApp
 
 runner = CliRunner()
 
@@ -116,7 +116,7 @@ def test_the_tournament_reloads_from_the_store_as_it_was_saved() -> None:
     t.attach("m2", ["Ann", "Ben", "Cho", "Dai"], session=2)
     t.detach("m2", "wrong table")
     app.save(t)
-    stored = get_tournament(app, "cup")
+    stored = app.get_tournament("cup")
     assert (stored.players, stored.aliases, stored.sessions, stored.matches, stored.detached) == (
         ["Ann", "Ben", "Cho", "Dai"],
         {"Annie": "Ann"},
@@ -135,14 +135,14 @@ def test_a_change_made_meanwhile_by_another_process_is_kept() -> None:
         calls.append(t.version)
         if len(calls) == 1:
             # Another process declares an alias between this load and this save.
-            other = get_tournament(app, "cup")
+            other = app.get_tournament("cup")
             other.declare_alias("B.", "Ben")
             app.save(other)
         t.declare_alias("Annie", "Ann")
 
     change_tournament(app, "cup", change)
     assert len(calls) == 2  # loaded again and applied to the tournament as it then was
-    assert get_tournament(app, "cup").aliases == {"B.": "Ben", "Annie": "Ann"}
+    assert app.get_tournament("cup").aliases == {"B.": "Ben", "Annie": "Ann"}
 
 
 # Import into a tournament, and the documented fixes, end to end on a SQLite store.

@@ -14,8 +14,7 @@ from starlette.routing import Route
 
 from replay.service.entry import Entry, apply_entry, preview
 from replay.service.shapes import state_data
-from replay.service.standings import standings_data
-from replay.tournaments import tournament_report
+from replay.service.standings import standings_data, tournament_report
 from replay.web.site import bearer, json_body, site
 from replay.web.standings import after_of
 from replay.web.table import table_context
