@@ -9,7 +9,9 @@ in one transaction. Nothing is timed.
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Iterator
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 from uuid import UUID
@@ -48,14 +50,13 @@ class CountingRecorder(SQLiteApplicationRecorder):
 
 
 @pytest.fixture
-def counted(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[str]:
+def counted(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[tuple[str, str]]:
     """A store with the match ``t1`` and a table token for it, opened through the counting recorder."""
     db = str(tmp_path / "store.sqlite")
     (token,) = prepare(db, {KEY: ("Ann", "Ben", "Cho", "Dai")}, [("table", KEY)])
     monkeypatch.setenv("APPLICATION_RECORDER_TOPIC", f"{__name__}:{CountingRecorder.__name__}")
-    monkeypatch.setenv("HONBA_TEST_TOKEN", token)
     CALLS.clear()
-    yield db
+    yield db, token
     CALLS.clear()
 
 
@@ -70,22 +71,20 @@ def reads_of(calls: list[tuple[str, Any]], stream: UUID) -> int:
     return sum(1 for kind, what in calls if kind == "read" and what == stream)
 
 
-def test_a_hand_recorded_from_the_command_line_reads_the_match_once_and_writes_once(counted: str) -> None:
-    result = CliRunner().invoke(cli, ["--db", counted, "win", KEY, "Ben:3/30", "--from", "Ann"])
+def test_a_hand_recorded_from_the_command_line_reads_the_match_once_and_writes_once(counted: tuple[str, str]) -> None:
+    db, _token = counted
+    result = CliRunner().invoke(cli, ["--db", db, "win", KEY, "Ben:3/30", "--from", "Ann"])
     assert result.exit_code == 0, result.output
     assert "Ann -> Ben 3900" in result.stdout  # the hand was recorded and its payment shown
-    assert reads_of(CALLS, match_id(KEY)) == 1
-    assert [kind for kind, _ in CALLS].count("write") == 1
-    assert CALLS == one_read_one_write()
+    calls = list(CALLS)
+    assert reads_of(calls, match_id(KEY)) == 1
+    assert [kind for kind, _ in calls].count("write") == 1
+    assert calls == one_read_one_write()
 
 
-def test_a_hand_recorded_from_the_table_page_reads_the_match_once_and_writes_once(
-    counted: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    import os
-
-    token = os.environ["HONBA_TEST_TOKEN"]
-    with TestClient(create_app(counted)) as client:
+def test_a_hand_recorded_from_the_table_page_reads_the_match_once_and_writes_once(counted: tuple[str, str]) -> None:
+    db, token = counted
+    with TestClient(create_app(db)) as client:
         page = client.get(f"/matches/{KEY}", params={"token": token})
         form = {
             "csrf": client.cookies.get("honba_csrf"),
@@ -108,11 +107,9 @@ def test_a_hand_recorded_from_the_table_page_reads_the_match_once_and_writes_onc
     assert calls == one_read_one_write()
 
 
-def test_a_hand_recorded_through_the_json_api_reads_the_match_once_and_writes_once(counted: str) -> None:
-    import os
-
-    token = os.environ["HONBA_TEST_TOKEN"]
-    with TestClient(create_app(counted)) as client:
+def test_a_hand_recorded_through_the_json_api_reads_the_match_once_and_writes_once(counted: tuple[str, str]) -> None:
+    db, token = counted
+    with TestClient(create_app(db)) as client:
         CALLS.clear()
         body = {"kind": "win", "winner": "Ben", "discarder": "Ann", "value": "3/30", "client_key": "c1"}
         answer = client.post(f"/api/matches/{KEY}/entries", json=body, headers={"Authorization": f"Bearer {token}"})
@@ -122,11 +119,9 @@ def test_a_hand_recorded_through_the_json_api_reads_the_match_once_and_writes_on
     assert calls == one_read_one_write()
 
 
-def test_the_confirm_step_reads_the_match_once_and_writes_nothing(counted: str) -> None:
-    import os
-
-    token = os.environ["HONBA_TEST_TOKEN"]
-    with TestClient(create_app(counted)) as client:
+def test_the_confirm_step_reads_the_match_once_and_writes_nothing(counted: tuple[str, str]) -> None:
+    db, token = counted
+    with TestClient(create_app(db)) as client:
         CALLS.clear()
         body = {"kind": "win", "winner": "Ben", "discarder": "Ann", "value": "3/30"}
         answer = client.post(f"/api/matches/{KEY}/preview", json=body, headers={"Authorization": f"Bearer {token}"})
@@ -135,14 +130,12 @@ def test_the_confirm_step_reads_the_match_once_and_writes_nothing(counted: str) 
     assert calls == [("read", match_id(KEY))]
 
 
-def test_a_damaged_match_is_still_refused_when_only_the_rows_read_once_are_checked(counted: str) -> None:
-    import sqlite3
-    from contextlib import closing
-
+def test_a_damaged_match_is_still_refused_when_only_the_rows_read_once_are_checked(counted: tuple[str, str]) -> None:
+    db, _token = counted
     # The seal row removed behind honba's back: the one read of the match finds it unsealed.
-    with closing(sqlite3.connect(counted)) as conn, conn:
+    with closing(sqlite3.connect(db)) as conn, conn:
         conn.execute("DELETE FROM stored_events WHERE originator_id = ?", (seal_id(match_id(KEY)).hex,))
-    result = CliRunner().invoke(cli, ["--db", counted, "win", KEY, "Ben:3/30", "--from", "Ann"])
+    result = CliRunner().invoke(cli, ["--db", db, "win", KEY, "Ben:3/30", "--from", "Ann"])
     assert result.exit_code == 2
     assert "is damaged in the store: unsealed" in result.stderr
     assert "nothing recorded" in result.stderr
