@@ -17,6 +17,7 @@ from replay.service.recording import start_match
 from replay.service.shapes import describe_fact
 from replay.service.tournaments import change_tournament
 from replay.store.application import HonbaApp
+from replay.store.tournaments import get_tournament
 
 SEATINGS = ("fewest-repeats", "random")
 
@@ -52,7 +53,7 @@ def seat_session(
     if method not in SEATINGS:
         raise InputError(f"the seating is {' or '.join(SEATINGS)}, not {method!r}")
     ruleset = load_preset(rules)
-    tournament = app.get_tournament(name)
+    tournament = get_tournament(app, name)
     if session in tournament.sessions:
         raise InputError(f"session {session} of {name!r} is already seated")
     before = [tables for number, tables in sorted(tournament.sessions.items()) if number < session]
@@ -78,7 +79,7 @@ def seat_session(
 
 def tournament_data(app: HonbaApp, name: str) -> dict[str, Any]:
     """A tournament's players, sessions (tables in seat order) and matches, for the director's page."""
-    tournament = app.get_tournament(name)
+    tournament = get_tournament(app, name)
     matches = {(s, t): key for key, (s, t) in tournament.matches.items()}
     return {
         "name": tournament.name,
