@@ -10,11 +10,9 @@ import attrs
 from domain.rules import load_preset
 from domain.seating import fewest_repeats_seating, met_pairs, random_seating, repeats
 from domain.tournament import Tournament
-from replay.formats.record import entry_numbers
 from replay.input.parsing import InputError
 from replay.service.access import TokenStore
 from replay.service.recording import start_match
-from replay.service.shapes import describe_fact
 from replay.service.tournaments import change_tournament
 from replay.store.application import HonbaApp
 from replay.store.tournaments import get_tournament
@@ -93,28 +91,3 @@ def tournament_data(app: HonbaApp, name: str) -> dict[str, Any]:
         },
         "next_session": max(tournament.sessions, default=0) + 1,
     }
-
-
-def corrections_data(app: HonbaApp, key: str) -> list[dict[str, Any]]:
-    """Every correction of a match, in order: its entry number, the number of the entry it
-    corrects (None for an added penalty), what it put there, who made it and why."""
-    match = app.get_match(key)
-    numbers = entry_numbers(match)
-    facts = dict(match.history)
-    rows = []
-    for position, correction in match.correction_log:
-        target = correction.target
-        rows.append(
-            {
-                "entry": numbers.number(position),
-                "target": numbers.number(target),
-                "was": describe_fact(facts[target], match.players) if target in facts else None,
-                "now": "void"
-                if correction.replacement is None
-                else describe_fact(correction.replacement, match.players),
-                "by": correction.by,
-                "reason": correction.reason,
-                "at": correction.at,
-            }
-        )
-    return rows

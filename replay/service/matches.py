@@ -14,13 +14,14 @@ import attrs
 from domain.amendments import EndJudgement
 from domain.match import Match
 from domain.rules import Ruleset
-from domain.values import TableState
+from domain.values import WIND_NAMES, TableState
 from projections.ledger import CorrectionMark, LedgerEntry, corrected_ledger, correction_marks
 from replay.formats.record import (
     EntryNumbers,
     entry_numbers,
 )
-from replay.service.shapes import end_judgement_data, log_data, state_data
+from replay.service.entry import payment_lines
+from replay.service.shapes import describe_fact, end_judgement_data, ledger_data, log_data, seat_wind, state_data
 from replay.store.application import HonbaApp, MatchSummary
 
 
@@ -109,3 +110,77 @@ def read_log(store: HonbaApp, key: str) -> LogShown:
 def stored_matches(store: HonbaApp) -> list[MatchSummary]:
     """Every stored match, in the order they were started (a damaged start row says so)."""
     return list(store.list_matches())
+
+
+def table_data(store: HonbaApp, key: str) -> dict[str, Any]:
+    """What a table's page and the API show of a match: its players and seats (wind, score,
+    the dealer), the table state (``state_data``), the ledger with each entry's payments in
+    words, the head digest, the rules' name, and whether it is finished."""
+    match = store.get_match(key)
+    players = match.players
+    state = match.state
+    entries = corrected_ledger(match.corrected_steps())
+    seats = [
+        {"seat": i, "name": p, "wind": seat_wind(i, state), "score": s, "dealer": i == state.dealer}
+        for i, (p, s) in enumerate(zip(players, state.scores, strict=True))
+    ]
+    return {
+        "key": key,
+        "players": list(players),
+        "state": state_data(players, state, match.rules),
+        "seats": seats,
+        "round": WIND_NAMES[state.round_wind % 4],
+        "ledger": ledger_data(players, entries, entry_numbers(match)),
+        "lines": [payment_lines(e, players) for e in entries],
+        "head": match.head,
+        "rules": match.rules.name,
+        "finished": state.finished,
+    }
+
+
+def corrections_summary(store: HonbaApp) -> list[dict[str, Any]]:
+    """Every stored match that can be read, with its number of corrections (the referee's desk)."""
+    found = []
+    for summary in store.list_matches():
+        if summary.damaged:
+            continue
+        count = len(store.get_match(summary.key).correction_log)
+        found.append({"key": summary.key, "players": summary.players, "corrections": count})
+    return found
+
+
+def referee_data(store: HonbaApp, key: str) -> dict[str, Any]:
+    """What the referee's desk shows of a match: its corrections and its numbered entries (a deal
+    pass or an end the rules decided has no number, so none to correct)."""
+    match = store.get_match(key)
+    numbers = entry_numbers(match)
+    ledger = ledger_data(match.players, corrected_ledger(match.corrected_steps()), numbers)
+    return {
+        "key": key,
+        "players": list(match.players),
+        "corrections": corrections_data(match, numbers),
+        "entries": [e for e in ledger if e["entry"] is not None],
+    }
+
+
+def corrections_data(match: Match, numbers: EntryNumbers) -> list[dict[str, Any]]:
+    """Every correction of a match, in order: its entry number, the number of the entry it
+    corrects (None for an added penalty), what it put there, who made it and why."""
+    facts = dict(match.history)
+    rows = []
+    for position, correction in match.correction_log:
+        target = correction.target
+        rows.append(
+            {
+                "entry": numbers.number(position),
+                "target": numbers.number(target),
+                "was": describe_fact(facts[target], match.players) if target in facts else None,
+                "now": "void"
+                if correction.replacement is None
+                else describe_fact(correction.replacement, match.players),
+                "by": correction.by,
+                "reason": correction.reason,
+                "at": correction.at,
+            }
+        )
+    return rows

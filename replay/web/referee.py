@@ -10,12 +10,9 @@ from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
 from domain.errors import HonbaError
-from projections.ledger import corrected_ledger
-from replay.formats.record import entry_numbers
 from replay.service.access import Grant
-from replay.service.director import corrections_data
 from replay.service.entry import Entry, FieldError, apply_correction
-from replay.service.shapes import ledger_data
+from replay.service.matches import corrections_summary, referee_data
 from replay.web.site import Site, form_of, form_token, site
 
 CORRECT = "correct matches"
@@ -26,32 +23,13 @@ async def referee_page(request: Request) -> Response:
     token = request.query_params.get("token")
     await served.call(lambda: served.need(token, Grant.may_correct, CORRECT))
 
-    def rows() -> list[dict[str, Any]]:
-        found = []
-        for summary in served.app.list_matches():
-            if summary.damaged:
-                continue
-            count = len(served.app.get_match(summary.key).correction_log)
-            found.append({"key": summary.key, "players": summary.players, "corrections": count})
-        return found
-
-    return served.page(request, "referee.html", matches=await served.call(rows), token=token)
+    rows = await served.call(lambda: corrections_summary(served.app))
+    return served.page(request, "referee.html", matches=rows, token=token)
 
 
 def referee_context(served: Site, key: str) -> dict[str, Any]:
     """What the desk shows of the match ``key``: its corrections and its numbered entries."""
-    match = served.app.get_match(key)
-    return {
-        "key": key,
-        "players": list(match.players),
-        "corrections": corrections_data(served.app, key),
-        "entries": [
-            e
-            for e in ledger_data(match.players, corrected_ledger(match.corrected_steps()), entry_numbers(match))
-            if e["entry"] is not None  # a deal pass or an end the rules decided has no number
-        ],
-        "client_key": str(uuid.uuid4()),
-    }
+    return {**referee_data(served.app, key), "client_key": str(uuid.uuid4())}
 
 
 async def referee_match(request: Request) -> Response:
