@@ -26,7 +26,7 @@ from domain.values import (
     WinFacts,
 )
 from replay.cli.render import json_text, ledger_csv, ledger_table, print_status, recorded_payments_lines
-from replay.cli.shell import ClientKey, app, err, guarded, guarded_match, out, rules_app, shell
+from replay.cli.shell import ClientKey, app, err, guarded, guarded_match, out, rules_app, shell, warn_if_damaged
 from replay.input.parsing import InputError, seat_of, seats_of
 from replay.service.entry import penalty_fact, win_result
 from replay.service.matches import (
@@ -246,7 +246,7 @@ def status(
     """The table state: hand, dealer, counters, deposits, streaks, scores."""
 
     shown = guarded_match(ctx, key, lambda: match_status(shell(ctx).app, key))
-    _warn(shown.damage)
+    warn_if_damaged(shown.damage)
     if as_json:
         print(json_text(shown.data))
         return
@@ -255,13 +255,6 @@ def status(
     for judgement in shown.judgements:
         out.print(f"End re-judged at {judgement.hand}: {judgement.describe()}", markup=False, highlight=False)
     _print_heads(shown)
-
-
-def _warn(damage: str | None) -> None:
-    """A warning line on stderr when the match's chain or seal does not check (what is shown may
-    not be what was recorded)."""
-    if damage is not None:
-        err.print(f"honba: warning: {damage}")
 
 
 @app.command()
@@ -281,7 +274,7 @@ def log(
         return read_log(shell(ctx).app, key)
 
     shown = guarded_match(ctx, key, run)
-    _warn(shown.damage)
+    warn_if_damaged(shown.damage)
     history = shown.log
     if fmt == "csv":
         sys.stdout.write(ledger_csv(shown.players, list(history.entries), history.numbers))
