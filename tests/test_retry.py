@@ -1,8 +1,8 @@
 """One optimistic-concurrency retry helper: every save that may be tried again goes through it.
 
-It tries again after a short pause when another process wrote first, as often as ``TRIES``
-says and no more, and then gives up with a clear error; a conflict that may not be retried is
-raised at once.
+It tries again when another process wrote first (at once after the first conflict, after a
+short bounded jitter from the second on), as often as ``TRIES`` says and no more, and then gives
+up with a clear error; a conflict that may not be retried is raised at once.
 """
 
 from __future__ import annotations
@@ -40,8 +40,19 @@ def test_a_conflict_is_tried_again_until_the_write_goes_through(pauses: list[flo
         return "saved"
 
     assert retrying(save) == "saved"
-    assert tries == [1, 2, 3] and len(pauses) == 2
-    assert all(0 < pause < 1 for pause in pauses)
+    assert tries == [1, 2, 3] and len(pauses) == 1
+
+
+def test_the_first_conflict_is_tried_again_at_once_and_later_ones_after_a_bounded_jitter(pauses: list[float]) -> None:
+    def save(attempt: int) -> str:
+        if attempt < 5:
+            raise IntegrityError("another process saved first")
+        return "saved"
+
+    assert retrying(save) == "saved"
+    # Four conflicts: none after the first, one pause after each of the three others.
+    assert len(pauses) == 3 and all(0 <= pause <= retry.JITTER for pause in pauses)
+    assert retry.JITTER <= 0.05
 
 
 def test_after_the_limit_it_gives_up_with_a_clear_error(pauses: list[float]) -> None:
@@ -53,7 +64,7 @@ def test_after_the_limit_it_gives_up_with_a_clear_error(pauses: list[float]) -> 
 
     with pytest.raises(Beaten, match=f"tried {TRIES} times"):
         retrying(save, give_up=lambda conflict: Beaten(f"{conflict} (tried {TRIES} times)"))
-    assert tries == list(range(1, TRIES + 1)) and len(pauses) == TRIES - 1
+    assert tries == list(range(1, TRIES + 1)) and len(pauses) == TRIES - 2
 
 
 def test_a_conflict_that_may_not_be_retried_is_raised_at_once(pauses: list[float]) -> None:

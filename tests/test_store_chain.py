@@ -1,14 +1,17 @@
-"""The store-wide chain of saves: rollbacks, tournaments, and the store head (issue 11, cases 3, 5, 9).
+"""The store-wide chain of saves of a store written before checkpoints: rollbacks, tournaments, and
+the store head (issue 11, cases 3, 5, 9), still caught on such a store (issue 26).
 
-Every save (a match's new events with its seal, a tournament's change, an import) adds a
-link to the store chain in the same transaction. A match's last events removed together
-with its last seal row leave a link that names events no longer stored; the link removed
-too leaves a gap in the store chain; only a rollback of the store's very last save, link
-included, leaves nothing behind, and the store head digest published before catches it.
+Until checkpoints, every save (a match's new events with its seal, a tournament's change, an
+import) added a link to the store chain in the same transaction. A match's last events removed
+together with its last seal row leave a link that names events no longer stored; the link
+removed too leaves a gap in the store chain; only a rollback of the store's very last save,
+link included, leaves nothing behind, and the store head digest published before catches it.
+Saves made since by this honba are covered by checkpoints (``test_checkpoints.py``).
 
-The store: ``m1`` (1 start, 2 Ben's ron on Ann, 3 deal to Ben, 4 a penalty on Dai), then
-``m2`` (1 start, 2 a win), then tournament ``cup`` (1 created, 2 m1 attached, 3 m2
-attached). Rows are changed with ``sqlite3`` on ``stored_events``, never through honba.
+The store (``old_store.py``, written by honba at d35bc5b): ``m1`` (1 start, 2 Ben's ron on Ann,
+3 deal to Ben, 4 a penalty on Dai), then ``m2`` (1 start, 2 a win), then tournament ``cup``
+(1 created, 2 m1 attached, 3 m2 attached). Rows are changed with ``sqlite3`` on
+``stored_events``, never through honba.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from contextlib import closing, contextmanager
 from pathlib import Path
 
 import pytest
+from old_store import OLD_HEAD, write_old_store
 from typer.testing import CliRunner, Result
 
 from domain.match import match_id
@@ -55,14 +59,7 @@ def store_head(output: str) -> str:
 @pytest.fixture(scope="module")
 def pristine(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("chain") / "pristine.sqlite"
-    ok(path, "start", "m1", "--players", PLAYERS)
-    ok(path, "win", "m1", "Ben:3/30", "--from", "Ann")
-    ok(path, "penalty", "m1", "Dai", "--amount", "1000", "--share", "off_table")
-    ok(path, "start", "m2", "--players", PLAYERS)
-    ok(path, "win", "m2", "Ben:3/30", "--from", "Ann")
-    ok(path, "tournament", "create", "cup", "--players", PLAYERS)
-    ok(path, "tournament", "attach", "cup", "m1")
-    ok(path, "tournament", "attach", "cup", "m2")
+    write_old_store(str(path))
     return path
 
 
@@ -131,7 +128,8 @@ def check(db: Path) -> dict[str, list[tuple[int, str]]]:
 def test_an_untouched_store_and_its_store_chain_check_clean(db: Path) -> None:
     text = ok(db, "check")
     assert "3 checked, 0 with problems" in text
-    assert "Store chain: 8 links, intact" in text
+    assert "Checkpoints: 0, intact; the store chain written before checkpoints: 8 links" in text
+    assert store_head(text) == OLD_HEAD
 
 
 def test_a_match_tail_rolled_back_with_its_seal_row_is_caught_by_the_store_chain(db: Path) -> None:
@@ -154,15 +152,11 @@ def test_a_rollback_with_its_store_link_removed_leaves_a_gap_in_the_store_chain(
 
 
 def test_a_rollback_of_the_stores_last_save_is_caught_against_the_published_store_head(db: Path) -> None:
-    m2, m2_seal = match_id("m2").hex, seal_id(match_id("m2")).hex
-    before = last_version(db, m2)
-    published = store_head(ok(db, "draw", "m2", "--ready", "Ann"))
-    assert store_head(ok(db, "check")) == published
-    # The draw and the deal pass after it, the seal row and the link saved with them: all removed.
+    # The old store's last save (m2 attached to the cup) and its link removed: nothing left shows it.
+    published = store_head(ok(db, "check"))
+    assert published == OLD_HEAD
     delete(db, STORE_CHAIN_ID.hex, last_version(db, STORE_CHAIN_ID.hex))
-    delete(db, m2_seal, last_version(db, m2_seal))
-    for version in range(last_version(db, m2), before, -1):
-        delete(db, m2, version)
+    delete(db, CUP, 3)
     assert honba(db, "check").exit_code == 0  # what no chain in the store can show, as the docs say
     result = honba(db, "check", "--against", published)
     assert result.exit_code == 1
@@ -172,8 +166,9 @@ def test_a_rollback_of_the_stores_last_save_is_caught_against_the_published_stor
 def test_the_store_checks_against_its_own_published_head_and_one_published_before_later_saves(db: Path) -> None:
     published = store_head(ok(db, "check"))
     assert ok(db, "check", "--against", published)
+    # A save by this honba adds no link: the checkpoint its command takes covers it.
     ok(db, "draw", "m2", "--ready", "Ann")
-    assert "1 links were added since" in ok(db, "check", "--against", published)
+    assert "1 checkpoints were added since" in ok(db, "check", "--against", published)
 
 
 def test_a_deleted_seal_row_is_named_as_the_seal_not_as_an_inserted_event(db: Path) -> None:
@@ -228,15 +223,15 @@ def test_standings_on_a_store_with_an_unreadable_row_say_so_in_one_line(db: Path
     assert line.startswith("honba: the store is damaged") and "see honba check" in line
 
 
-def test_a_store_written_before_the_store_chain_checks_and_is_linked_from_its_next_save(db: Path) -> None:
+def test_a_store_written_before_the_store_chain_checks_and_is_covered_from_its_next_save(db: Path) -> None:
     # A store written by an earlier honba has no store chain: its matches are checked by their
-    # own chains and seals, and every save from then on is linked.
+    # own chains and seals, and from the next command that writes on, checkpoints cover them.
     with sql(db) as c:
         c.execute("DELETE FROM stored_events WHERE originator_id = ?", (STORE_CHAIN_ID.hex,))
-    assert "Store chain: 0 links, intact" in ok(db, "check")
+    assert "Checkpoints: 0, intact" in ok(db, "check")
     before = last_version(db, M1)
     ok(db, "draw", "m1", "--ready", "Ann")
-    assert "Store chain: 1 links, intact" in ok(db, "check")
+    assert "Checkpoints: 1, intact" in ok(db, "check")
     for version in range(last_version(db, M1), before, -1):  # the draw's save rolled back
         delete(db, M1, version)
     delete(db, M1_SEAL, last_version(db, M1_SEAL))

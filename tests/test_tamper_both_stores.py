@@ -1,6 +1,7 @@
-"""Issue 11's store cases on SQLite and on PostgreSQL alike: a rollback caught by the store
-chain, a tournament's row removed, a damaged match explained in one line, and the store
-head published and compared. Rows are changed with plain SQL, behind honba's back."""
+"""Issue 11's store cases on SQLite and on PostgreSQL alike: a rollback caught by the checkpoints
+(issue 26; by the store chain on a store written before them), a tournament's row removed, a
+damaged match explained in one line, and the store head published and compared. Rows are
+changed with plain SQL, behind honba's back."""
 
 from __future__ import annotations
 
@@ -13,12 +14,13 @@ from uuid import UUID
 
 import psycopg
 import pytest
+from old_store import OLD_HEAD, write_old_store
 from typer.testing import CliRunner, Result
 
 from domain.match import match_id
 from domain.tournament import tournament_id
 from replay.cli import app
-from replay.store.chain import STORE_CHAIN_ID
+from replay.store.checkpoint import CHECKPOINTS_ID
 from replay.store.seal import seal_id
 
 runner = CliRunner()
@@ -75,7 +77,7 @@ def db(store_db: str) -> str:
 def problems(db: str) -> dict[str, list[tuple[int, str]]]:
     data = json.loads(honba(db, "check", "--json").stdout)
     found = {r["name"]: [(p["position"], p["kind"]) for p in r["problems"]] for r in data["results"]}
-    found["store chain"] = [(p["position"], p["kind"]) for p in data["store"]["problems"]]
+    found["checkpoints"] = [(p["position"], p["kind"]) for p in data["store"]["problems"]]
     return found
 
 
@@ -85,7 +87,7 @@ def test_a_match_tail_rolled_back_with_its_seal_row_is_caught(db: str) -> None:
     delete(db, seal_id(m1), last(db, seal_id(m1)))
     found = problems(db)
     assert found["m1"] == [(4, "deleted")]
-    assert found["m2"] == [] and found["store chain"] == []
+    assert found["m2"] == [] and found["checkpoints"] == []
 
 
 def test_a_match_attached_row_removed_from_a_tournament_is_caught(db: str) -> None:
@@ -106,9 +108,36 @@ def test_the_stores_last_save_rolled_back_is_caught_against_the_published_store_
     before = last(db, match_id("m2"))
     text = ok(db, "draw", "m2", "--ready", "Ann")
     published = re.findall(r"store head digest ([0-9a-f]{64})", text)[0]
-    delete(db, STORE_CHAIN_ID, last(db, STORE_CHAIN_ID))
+    # The draw, its seal row and the checkpoint the command took of it: all removed.
+    delete(db, CHECKPOINTS_ID, last(db, CHECKPOINTS_ID))
     delete(db, seal_id(match_id("m2")), last(db, seal_id(match_id("m2"))))
     for version in range(last(db, match_id("m2")), before, -1):
         delete(db, match_id("m2"), version)
     assert honba(db, "check").exit_code == 0
     assert honba(db, "check", "--against", published).exit_code == 1
+
+
+def test_a_rollback_on_a_store_written_before_checkpoints_is_caught_by_its_store_chain(store_db: str) -> None:
+    # The store written by honba before checkpoints (old_store.py), its rows put in as they were.
+    write_old_store(store_db)
+    assert "Checkpoints: 0, intact; the store chain written before checkpoints: 8 links" in ok(store_db, "check")
+    m1 = match_id("m1")
+    delete(store_db, m1, 4)
+    delete(store_db, seal_id(m1), last(store_db, seal_id(m1)))
+    found = problems(store_db)
+    assert found["m1"] == [(4, "deleted")]
+    assert found["m2"] == [] and found["checkpoints"] == []
+
+
+def test_a_store_written_before_checkpoints_takes_new_hands_covered_by_checkpoints(store_db: str) -> None:
+    write_old_store(store_db)
+    before = last(store_db, match_id("m2"))
+    published = re.findall(r"store head digest ([0-9a-f]{64})", ok(store_db, "draw", "m2", "--ready", "Ann"))[0]
+    assert published == re.findall(r"store head digest ([0-9a-f]{64})", ok(store_db, "check"))[0]
+    # The store head published before checkpoints is still found: the chain's last link.
+    assert "1 checkpoints were added since" in ok(store_db, "check", "--against", OLD_HEAD)
+    # The draw rolled back with its seal row: the checkpoint its command took names it.
+    delete(store_db, seal_id(match_id("m2")), last(store_db, seal_id(match_id("m2"))))
+    for version in range(last(store_db, match_id("m2")), before, -1):
+        delete(store_db, match_id("m2"), version)
+    assert problems(store_db)["m2"] == [(before + 1, "deleted")]

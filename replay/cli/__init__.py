@@ -32,8 +32,9 @@ COMMAND_MODULES = {
     **dict.fromkeys(("tournament", "standings", "views"), "tournaments"),
     "serve": "serve",
     "token": "web",
+    "checkpoint": "checkpoints",
 }
-ALL_MODULES = ("record", "exports", "audit", "logs", "stats", "tournaments", "web", "serve")
+ALL_MODULES = ("record", "exports", "audit", "logs", "stats", "tournaments", "web", "serve", "checkpoints")
 # The global options that take a value (the name of the command comes after it).
 _VALUED_OPTIONS = ("--db",)
 

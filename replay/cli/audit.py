@@ -214,9 +214,7 @@ def check(
         if store is not None:
             state = "intact" if store.intact else "BROKEN: " + "; ".join(_problem_text(p) for p in store.problems)
             notes = "".join(f"; {note}" for note in store.notes)
-            out.print(
-                f"Store chain: {store.events} links, {state}{notes}; store head digest {store.head}", soft_wrap=True
-            )
+            out.print(f"Checkpoints: {store.events}, {state}{notes}; store head digest {store.head}", soft_wrap=True)
     if not result.intact:
         raise typer.Exit(1)
 

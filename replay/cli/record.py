@@ -61,7 +61,7 @@ def start(
         )
         out.print(f"Started {key!r} under {ruleset.name}: {', '.join(started.players)}")
         print_status(out, started.players, started.state, started.rules)
-        _print_heads(started)
+        _print_heads(started, ctx)
 
     guarded(run)
 
@@ -142,7 +142,7 @@ def win(
                 raise InputError(f"--loser-scores takes whole numbers in seat order, not {loser_scores!r}") from None
         return win_result(players, winners, discarder, liable, riichi, dora, facts, scores)
 
-    guarded_match(ctx, key, lambda: _print_recorded(record(shell(ctx).app, key, result, client_key=client_key)))
+    guarded_match(ctx, key, lambda: _print_recorded(record(shell(ctx).app, key, result, client_key=client_key), ctx))
 
 
 @app.command()
@@ -160,7 +160,7 @@ def draw(
         players = match.players
         return ExhaustiveDraw(seats_of(ready, players), seats_of(riichi, players), seats_of(nagashi, players))
 
-    guarded_match(ctx, key, lambda: _print_recorded(record(shell(ctx).app, key, result, client_key=client_key)))
+    guarded_match(ctx, key, lambda: _print_recorded(record(shell(ctx).app, key, result, client_key=client_key), ctx))
 
 
 @app.command()
@@ -181,7 +181,7 @@ def abort(
         players = match.players
         return AbortiveDraw(kind, seats_of(riichi, players), seats_of(kongs, players))
 
-    guarded_match(ctx, key, lambda: _print_recorded(record(shell(ctx).app, key, result, client_key=client_key)))
+    guarded_match(ctx, key, lambda: _print_recorded(record(shell(ctx).app, key, result, client_key=client_key), ctx))
 
 
 @app.command()
@@ -207,7 +207,7 @@ def penalty(
     def run() -> Recorded:
         return penalise(shell(ctx).app, key, fact, by=by, reason=reason, client_key=client_key)
 
-    _print_recorded(guarded_match(ctx, key, run))
+    _print_recorded(guarded_match(ctx, key, run), ctx)
 
 
 @app.command()
@@ -221,20 +221,22 @@ def end(
 
     ended = guarded_match(ctx, key, lambda: end_match(shell(ctx).app, key, reason, client_key=client_key))
     print_status(out, ended.players, ended.state, ended.rules)
-    _print_heads(ended)
+    _print_heads(ended, ctx)
 
 
-def _print_recorded(done: Recorded) -> None:
+def _print_recorded(done: Recorded, ctx: typer.Context) -> None:
     """What a recording command prints: the payments just recorded, the table, the digests."""
     for line in recorded_payments_lines(done.players, done.ledger):
         out.print(line, markup=False, highlight=False)
     print_status(out, done.players, done.state, done.rules)
-    _print_heads(done)
+    _print_heads(done, ctx)
 
 
-def _print_heads(shown: Recorded | MatchStatus) -> None:
-    """The digests to publish: the match's head, and the store's (``honba check --against``)."""
-    out.print(f"Head digest: {shown.head}; store head digest {shown.store_head}", soft_wrap=True)
+def _print_heads(shown: Recorded | MatchStatus, ctx: typer.Context) -> None:
+    """The digests to publish: the match's head, and the store's (``honba check --against``): after
+    a command that recorded, the checkpoint it takes of what it saved."""
+    store_head = shown.store_head if isinstance(shown, MatchStatus) else shell(ctx).checkpoint()
+    out.print(f"Head digest: {shown.head}; store head digest {store_head}", soft_wrap=True)
 
 
 @app.command()
@@ -254,7 +256,7 @@ def status(
     print_status(out, shown.players, shown.state, shown.rules)
     for judgement in shown.judgements:
         out.print(f"End re-judged at {judgement.hand}: {judgement.describe()}", markup=False, highlight=False)
-    _print_heads(shown)
+    _print_heads(shown, ctx)
 
 
 @app.command()

@@ -15,6 +15,7 @@ from domain.errors import HonbaError
 from replay.cli.params import HonbaGroup
 from replay.cli.render import SafeConsole
 from replay.store.application import HonbaApp
+from replay.store.checkpoint import CheckpointDamaged
 from replay.store.errors import DamagedMatch
 from replay.store.settings import DB_ENV, default_db_path
 
@@ -83,11 +84,27 @@ class Shell:
             self._app = HonbaApp.open(self.db)
         return self._app
 
+    def checkpoint(self) -> str:
+        """Take a checkpoint of what this command saved, now (skipped when another process holds
+        the checkpoint lock: its next checkpoint covers it); the store head digest after it."""
+        app = self.app
+        taken = app.checkpoint()
+        app.wrote = False
+        return taken.head
+
     def close(self) -> None:
-        """Close the store (a PostgreSQL store's connections) if a command opened it."""
+        """Take a checkpoint when the command wrote and took none yet, then close the store (a
+        PostgreSQL store's connections) if a command opened it."""
         if self._app is not None:
-            self._app.close()
-            self._app = None
+            try:
+                if self._app.wrote:
+                    self.checkpoint()
+            except (HonbaError, PersistenceError, CheckpointDamaged) as exc:
+                # What the command did is stored; the next checkpoint covers it.
+                err.print(f"honba: warning: no checkpoint taken: {exc}", markup=False, highlight=False)
+            finally:
+                self._app.close()
+                self._app = None
 
 
 def fail(message: str, code: int = 2) -> typer.Exit:

@@ -21,7 +21,7 @@ from replay.input.parsing import InputError
 from replay.service.audit import AuditReport, build_report, read_sheet
 from replay.service.rules import resolve_rules
 from replay.store.application import HonbaApp
-from replay.store.chain import read_store_chain
+from replay.store.evidence import read_evidence
 from replay.store.findings import MatchCheck
 from replay.store.integrity import check_match
 from replay.store.store_check import check_store
@@ -31,8 +31,8 @@ SHEET_KINDS = ("auto", "scores", "changes")
 
 @attrs.frozen
 class CheckRun:
-    """What ``honba check`` found: one check per file or match, and the store chain's when the whole
-    store was checked."""
+    """What ``honba check`` found: one check per file or match, and the checkpoints' (with the store
+    chain of a store written before them) when the whole store was checked."""
 
     checks: tuple[MatchCheck, ...]
     store: MatchCheck | None = None
@@ -58,12 +58,12 @@ def check_targets(open_app: Callable[[], HonbaApp], targets: Sequence[str], agai
         except ValueError as exc:
             raise InputError(str(exc)) from None
     if not targets:
-        # The whole store: every match and tournament, and the store chain itself, which
+        # The whole store: every match and tournament, and the checkpoints themselves, which
         # --against compares with the store head digest published earlier.
         application = open_app()
-        links = read_store_chain(application)
-        store = links.check if published is None else links.check.against(published)
-        return CheckRun(tuple(check_store(application, links)), store)
+        evidence = read_evidence(application)
+        store = evidence.check if published is None else evidence.check.against(published)
+        return CheckRun(tuple(check_store(application, evidence)), store)
     results = [check_target(open_app, t) for t in targets]
     if published:
         results = [result.against(published) for result in results]
@@ -77,7 +77,7 @@ def check_target(open_app: Callable[[], HonbaApp], target: str) -> MatchCheck:
         application = open_app()
         if not application.recorder.select_events(match_id(target), limit=1):
             raise InputError(f"{target}: no such file, and no match of that key in the store")
-        return check_match(application, match_id(target), target, read_store_chain(application))
+        return check_match(application, match_id(target), target, read_evidence(application))
     try:
         text = path.read_bytes().decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -108,7 +108,7 @@ def audit_match(
     if sheet_kind not in SHEET_KINDS:
         raise InputError(f"--sheet-kind must be auto, scores or changes, not {sheet_kind!r}")
     match = application.get_match(key)
-    integrity = check_match(application, match.id, key, read_store_chain(application))
+    integrity = check_match(application, match.id, key, read_evidence(application))
     rows = None
     if sheet is not None:
         rows = read_sheet(sheet.read_text(encoding="utf-8"), match.players, name=str(sheet))
@@ -125,8 +125,8 @@ def audit_failed(report: AuditReport) -> bool:
 def check_data(run: CheckRun) -> dict[str, Any]:
     """``honba check --json``: ``{"checked": int, "intact": bool, "results": [one per file or match:
     {"name", "events", "head", "intact", "sealed", "problems": [{"kind", "position", "detail"}],
-    "notes": [str]}], "store": the store chain's check in the same shape, only when the whole store
-    was checked}`` (docs/audit.md)."""
+    "notes": [str]}], "store": the checkpoints' check in the same shape (``events``: how many), only
+    when the whole store was checked}`` (docs/audit.md)."""
     data: dict[str, Any] = {
         "checked": len(run.checks),
         "intact": run.intact,

@@ -51,8 +51,8 @@ def amend(
 
         _on_entry(match, entry, at)
 
-    match, _, head = on_match(store, key, correct, client_key)
-    return recorded(match, head, entry)
+    match, _ = on_match(store, key, correct, client_key)
+    return recorded(match, entry)
 
 
 def void(store: HonbaApp, key: str, entry: int, *, by: str, reason: str, client_key: str | None = None) -> Recorded:
@@ -62,19 +62,17 @@ def void(store: HonbaApp, key: str, entry: int, *, by: str, reason: str, client_
     def correct(match: Match) -> None:
         _on_entry(match, entry, lambda position: match.void(position, by=by, reason=reason, client_key=client_key))
 
-    match, _, head = on_match(store, key, correct, client_key)
-    return recorded(match, head, entry)
+    match, _ = on_match(store, key, correct, client_key)
+    return recorded(match, entry)
 
 
 def undo(store: HonbaApp, key: str, *, by: str, reason: str, client_key: str | None = None) -> Recorded:
     """Void the last entry that still counts (a correction by the recorder); ``entry`` is the
     number of the entry voided."""
-    match, position, head = on_match(
-        store, key, lambda m: m.undo(by=by, reason=reason, client_key=client_key), client_key
-    )
+    match, position = on_match(store, key, lambda m: m.undo(by=by, reason=reason, client_key=client_key), client_key)
     number = entry_numbers(match).number(position)
     assert number is not None  # undo voids a result, a penalty or a correction: each has its line
-    return recorded(match, head, number)
+    return recorded(match, number)
 
 
 def add_penalty(
@@ -85,8 +83,8 @@ def add_penalty(
     def correct(match: Match) -> None:
         match.add_penalty(penalty_on(penalty, match), by=by, reason=reason, client_key=client_key)
 
-    match, _, head = on_match(store, key, correct, client_key)
-    return recorded(match, head)
+    match, _ = on_match(store, key, correct, client_key)
+    return recorded(match)
 
 
 def table_before(match: Match, entry: int) -> TableState:

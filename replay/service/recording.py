@@ -2,9 +2,10 @@
 
 Each use case loads the match once (its events and its seal, checked on the rows read: a
 damaged match is refused, nothing recorded), applies the command to the Match aggregate, and
-saves its new events with its seal and the store chain's link in one transaction
-(``replay.store.application.HonbaApp.load`` and ``save_match``). It returns ``Recorded``: the
-match after the command as plain values, with the digests to publish.
+saves its new events with its seal in one transaction (``replay.store.application.HonbaApp.load``
+and ``save_match``). It returns ``Recorded``: the match after the command as plain values, with
+the match's head digest to publish (the store's head is a checkpoint's, taken apart from saves:
+``HonbaApp.checkpoint``).
 
 What is recorded may be given as a domain value, or as a function of the loaded match (what
 the front end read, resolved against the match's players and table): the match is read once
@@ -43,9 +44,8 @@ class Recorded:
     """A stored match after a command, as the front ends show it.
 
     ``ledger`` is the corrected history entry by entry (the last entries are what was just
-    recorded); ``head`` the match's head digest and ``store_head`` the store chain's, the two
-    digests to publish; ``entry`` the number of the entry a correction touched (as ``honba log``
-    numbers it), when there is one.
+    recorded); ``head`` the match's head digest, to publish; ``entry`` the number of the entry a
+    correction touched (as ``honba log`` numbers it), when there is one.
     """
 
     key: str
@@ -54,37 +54,36 @@ class Recorded:
     state: TableState
     ledger: tuple[LedgerEntry, ...]
     head: str
-    store_head: str
     version: int
     entry: int | None = None
 
 
-def recorded(match: Match, store_head: str, entry: int | None = None) -> Recorded:
+def recorded(match: Match, entry: int | None = None) -> Recorded:
     """The match as ``Recorded``."""
     ledger = tuple(corrected_ledger(match.corrected_steps()))
-    return Recorded(
-        match.key, match.players, match.rules, match.state, ledger, match.head, store_head, match.version, entry
-    )
+    return Recorded(match.key, match.players, match.rules, match.state, ledger, match.head, match.version, entry)
 
 
 def on_match(
     store: HonbaApp, key: str, command: Callable[[Match], T], client_key: str | None = None
-) -> tuple[Match, T, str]:
+) -> tuple[Match, T]:
     """Load the match once, apply ``command`` to it, save what it records in one transaction:
-    the match after it, what the command returned, and the store head digest.
+    the match after it, and what the command returned.
 
     When another process saved the match in between (``StoreConflict``), a command with a
-    client key is applied again to the match as it now is, up to ``TRIES`` times with a short,
-    growing, jittered pause: the key makes the retry safe (if the other process recorded this
-    very command, the retry records nothing). A command without a key is not retried.
+    client key is applied again to the match as it now is, up to ``TRIES`` times (at once, then
+    after a short bounded jitter: ``replay.store.retry``): the key makes the retry safe (if the
+    other process recorded this very command, the retry records nothing). A command without a
+    key is not retried.
     """
 
-    def once(_attempt: int) -> tuple[Match, T, str]:
+    def once(_attempt: int) -> tuple[Match, T]:
         loaded = store.load(key)
         outcome = command(loaded.match)
         # Nothing pending: a retry of a command already recorded, nothing to save.
-        head = store.save_match(loaded.match, loaded.seal) if loaded.match.pending_events else store.store_head()
-        return loaded.match, outcome, head
+        if loaded.match.pending_events:
+            store.save_match(loaded.match, loaded.seal)
+        return loaded.match, outcome
 
     return retrying(
         once,
@@ -124,25 +123,25 @@ def start_match(
     if store.has_match(key):
         return _same_start(store, match, client_key, already)
     try:
-        head = store.save_match(match)
+        store.save_match(match)
     except StoreConflict:
         # Started by another process since the look above.
         return _same_start(store, match, client_key, already)
-    return recorded(match, head)
+    return recorded(match)
 
 
 def _same_start(store: HonbaApp, match: Match, client_key: str | None, already: MatchExists) -> Recorded:
     stored = store.get_match(match.key)
     same = (stored.players, stored.rules, stored.source) == (match.players, match.rules, match.source)
     if client_key is not None and same:
-        return recorded(stored, store.store_head())
+        return recorded(stored)
     raise already
 
 
 def record(store: HonbaApp, key: str, result: ResultGiven, *, client_key: str | None = None) -> Recorded:
     """Record a hand result on a stored match (a retry with the same client key records nothing)."""
-    match, _, head = on_match(store, key, lambda m: m.record(result_on(result, m), client_key=client_key), client_key)
-    return recorded(match, head)
+    match, _ = on_match(store, key, lambda m: m.record(result_on(result, m), client_key=client_key), client_key)
+    return recorded(match)
 
 
 def penalise(
@@ -166,11 +165,11 @@ def penalise(
         def command(match: Match) -> None:
             match.penalise(penalty_on(penalty, match), client_key=client_key)
 
-    match, _, head = on_match(store, key, command, client_key)
-    return recorded(match, head)
+    match, _ = on_match(store, key, command, client_key)
+    return recorded(match)
 
 
 def end(store: HonbaApp, key: str, reason: str, *, client_key: str | None = None) -> Recorded:
     """End a stored match early; ``reason`` may not be one the rules decide (complete, bust, dealer_stop)."""
-    match, _, head = on_match(store, key, lambda m: m.end(reason, client_key=client_key), client_key)
-    return recorded(match, head)
+    match, _ = on_match(store, key, lambda m: m.end(reason, client_key=client_key), client_key)
+    return recorded(match)

@@ -45,7 +45,7 @@ class Prepared:
     id: UUID
     records: tuple[StoredEvent, ...]
     content: MatchContent
-    # The match's last position and head digest, for its link in the store chain.
+    # The match's last position and head digest (what its seal records).
     position: int = 0
     head: str = ""
     # A game read from a log: the digest of its content (``replay.store.identity``), whose identity is
@@ -140,9 +140,8 @@ def store_prepared(store: HonbaApp, batch: Sequence[Prepared]) -> list[bool | Ma
     """
     if not batch:
         return []
-    links = store.links([(prepared.id, prepared.position, prepared.head) for prepared in batch])
     try:
-        store.insert([record for prepared in batch for record in prepared.records] + links)
+        store.insert([record for prepared in batch for record in prepared.records])
     except IntegrityError:
         return [_store_one(store, prepared) for prepared in batch]
     return [True] * len(batch)
@@ -161,11 +160,11 @@ def _store_one(store: HonbaApp, prepared: Prepared) -> bool | MatchExists | Alre
         if owner is not None:
             return AlreadyStoredAs(owner)
         try:
-            store.insert([*prepared.records, *store.links([(prepared.id, prepared.position, prepared.head)])])
+            store.insert(list(prepared.records))
         except IntegrityError:
-            # Stored by another process since the look above, or another save took the store
-            # chain's next link or this game's identity (then this match is still absent: try
-            # again, and the next look finds the identity's owner), or only a stray seal is.
+            # Stored by another process since the look above, or another save took this game's
+            # identity (then this match is still absent: try again, and the next look finds the
+            # identity's owner), or only a stray seal is.
             same = _same_as_stored(store, prepared)
             if same is not False:
                 return same if isinstance(same, MatchExists) else False

@@ -3,8 +3,9 @@
 What lives here is the store and nothing else: which database (``replay.store.settings``), how
 domain values are encoded (``replay.store.transcoding``), a match read (``get_match``, and
 ``load`` for a command: the match and its seal read once and checked on the rows read), a
-match saved with its seal and the store chain's link in one transaction (``save_match``), and
-the bulk insert of an import. Tournaments (``replay.store.tournaments``) and the records of
+match saved with its seal in one transaction (``save_match``: no row shared with other saves),
+the bulk insert of an import, and the checkpoints taken after saves (``checkpoint``,
+``replay.store.checkpoint``). Tournaments (``replay.store.tournaments``) and the records of
 imported files (``replay.store.imported``) are read and written beside it, in modules of their
 own: a recording command loads neither.
 The use cases on top (recording, correcting, importing, ...) are ``replay.service``'s.
@@ -16,7 +17,9 @@ raises ``StoreConflict``; ``replay.service.recording`` decides whether to try ag
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager
 from typing import Any
 from uuid import UUID
 
@@ -27,9 +30,10 @@ from eventsourcing.utils import Environment, get_topic
 
 from domain.codec import VALUE_CLASSES
 from domain.match import Match, match_id
-from replay.store.chain import head_after, next_links, store_head
+from replay.store.checkpoint import Taken, store_head, take_checkpoint, thread_lock
 from replay.store.errors import DamagedMatch, MatchNotFound, StoreConflict, StoreError
 from replay.store.integrity import check_rows, match_damage, read_seal
+from replay.store.mapper import HonbaMapper
 from replay.store.retry import OPEN_TRIES, retrying
 from replay.store.rows import decoded, unreadable
 from replay.store.seal import Seal, seal_id
@@ -39,6 +43,8 @@ from replay.store.settings import (
     DB_ENV,
     POSTGRES,
     POSTGRES_RECORDER,
+    SQLITE,
+    SQLITE_RECORDER,
     check_postgres,
     default_db_path,
     persistence_env,
@@ -75,17 +81,34 @@ class Loaded:
 
 
 class HonbaApp(Application[UUID]):
-    """The event store: matches, their seals, tournaments, the store chain, the records of imported files."""
+    """The event store: matches, their seals, tournaments, checkpoints, the records of imported files."""
 
     name = APP_NAME
     is_snapshotting_enabled = False
 
+    def __init__(self, env: Mapping[str, str] | None = None):
+        # Whether this process saved anything (a command that wrote takes a checkpoint at its end).
+        self.wrote = False
+        # Which stream each seal seals, as checkpoints found it (kept: a server takes many).
+        self.sealed_streams: dict[UUID, UUID] = {}
+        self._checkpoint_lock = threading.Lock()
+        super().__init__(env=env)
+
     def construct_env(self, name: str, env: Mapping[str, str] | None = None) -> Environment:
-        """The library's settings; on PostgreSQL, honba's leaner recorder unless another is named."""
+        """The library's settings; on PostgreSQL and SQLite, honba's recorders unless another is named."""
         environment = super().construct_env(name, env)
-        if environment.get("PERSISTENCE_MODULE") == POSTGRES and not environment.get("APPLICATION_RECORDER_TOPIC"):
-            environment[f"{self.name.upper()}_APPLICATION_RECORDER_TOPIC"] = POSTGRES_RECORDER
+        recorders = {POSTGRES: POSTGRES_RECORDER, SQLITE: SQLITE_RECORDER}
+        ours = recorders.get(environment.get("PERSISTENCE_MODULE", ""))
+        if ours is not None and not environment.get("APPLICATION_RECORDER_TOPIC"):
+            environment[f"{self.name.upper()}_APPLICATION_RECORDER_TOPIC"] = ours
         return environment
+
+    def construct_mapper(self) -> Mapper[UUID]:
+        """honba's mapper (only honba's own events, under ids as the store writes them), unless
+        ``MAPPER_TOPIC`` names another."""
+        if self.env.get("MAPPER_TOPIC"):
+            return super().construct_mapper()
+        return self.factory.mapper(transcoder=self.construct_transcoder(), mapper_class=HonbaMapper)
 
     @classmethod
     def open(cls, db: str | None = None) -> HonbaApp:
@@ -192,14 +215,19 @@ class HonbaApp(Application[UUID]):
         return seal
 
     def store_head(self) -> str:
-        """The digest of the store chain's last link (``replay.store.chain.store_head``)."""
+        """The store head digest: the last checkpoint's (``replay.store.checkpoint.store_head``)."""
         return store_head(self)
 
     # Matches saved.
 
-    def save_match(self, match: Match, seal: Seal | None = None) -> str:
-        """Save a match's new events with its seal and the store chain's link, in one transaction;
-        the store head digest after it.
+    def save(self, *objs: Any, **kwargs: Any) -> Any:
+        """The library's save (aggregates' new events in one transaction), noting that this process wrote."""
+        self.wrote = True
+        return super().save(*objs, **kwargs)
+
+    def save_match(self, match: Match, seal: Seal | None = None) -> None:
+        """Save a match's new events with its seal, in one transaction: nothing else, no row shared
+        with saves of other matches (``checkpoint`` covers it later).
 
         ``seal``: the one loaded with the match (``load``); a new match gets its first, and a match
         loaded otherwise has its seal read here. ``StoreConflict`` when another process saved the
@@ -210,49 +238,36 @@ class HonbaApp(Application[UUID]):
             seal = (None if new else self.seal_of(match.id)) or Seal.open(match.id)
         seal.seal(match.version, match.head)
         try:
-            return self.save_linked(match, (match.id, match.version, match.head), seal)
+            self.save(match, seal)
         except IntegrityError:
             raise StoreConflict(f"match {match.key!r} changed in the store while this command ran; try again") from None
         except PersistenceError as exc:
             raise StoreError(f"cannot save match {match.key!r}: {' '.join(str(exc).split())}") from None
 
-    def save_linked(self, aggregate: Any, stream: tuple[UUID, int, str], *others: Any) -> str:
-        """Save an aggregate's new events (and those of ``others``, its seal) with the store
-        chain's next link for ``stream`` (its id, last position, head digest), in one transaction;
-        the store head digest after it.
+    # Checkpoints.
 
-        Another save may take the chain's next link first: when the aggregate itself is still as
-        it was loaded, its events are saved again with the link after that one; when it changed,
-        ``IntegrityError`` (the caller's conflict).
-        """
-        loaded = aggregate.version - len(aggregate.pending_events)
-        events = [*aggregate.collect_events(), *(e for other in others for e in other.collect_events())]
+    def checkpoint(self) -> Taken:
+        """Take a checkpoint of what was saved since the last one, unless another process holds
+        the checkpoint lock (``replay.store.checkpoint.take_checkpoint``)."""
+        return take_checkpoint(self)
 
-        def once(_attempt: int) -> str:
-            links = next_links(self, [stream])
-            self.save(*events, *links)
-            return head_after(links)
-
-        def still_as_loaded(_conflict: BaseException) -> bool:
-            latest = self.recorder.select_events(aggregate.id, desc=True, limit=1)
-            return bool((latest[0].originator_version if latest else 0) == loaded)
-
-        return retrying(once, again=still_as_loaded)
+    def checkpoint_lock(self) -> AbstractContextManager[bool]:
+        """The store's checkpoint try-lock: the recorder's (a file beside a SQLite store, an advisory
+        lock on PostgreSQL), or this process's for a store in memory."""
+        held = getattr(self.recorder, "checkpoint_lock", None)
+        return held() if held is not None else thread_lock(self._checkpoint_lock)
 
     # Bulk writes: an import's matches, already encoded (``replay.service.storing``).
 
     def insert(self, records: Sequence[StoredEvent]) -> None:
         """Insert encoded events in one transaction; ``IntegrityError`` when any is there already."""
+        self.wrote = True
         try:
             self.recorder.insert_events(list(records))
         except IntegrityError:
             raise
         except PersistenceError as exc:
             raise StoreError(f"cannot store: {' '.join(str(exc).split())}") from None
-
-    def links(self, streams: Sequence[tuple[UUID, int, str]]) -> list[StoredEvent]:
-        """The store chain's next links, one per (stream id, last position, head digest), encoded."""
-        return [self.mapper.to_stored_event(event) for event in next_links(self, streams)]
 
     def mapper_settings(self) -> dict[str, str]:
         """The settings that make this store's mapper (cipher, compressor, transcoder), for ``mapper_for``."""

@@ -3,7 +3,8 @@
 The store is read row by row, below the application, so that events changed
 behind honba's back are seen as they are stored: each event's digest, the
 digest it names as its predecessor, and the seal saved with the match; and,
-with the store chain read (``replay.store.chain``), that every save is still there.
+with the store's evidence read (``replay.store.evidence``: the checkpoints, and the store
+chain of a store written before them), that every save they recorded is still there.
 A command that loaded a match checks the rows it loaded (``check_rows``): nothing is read twice.
 """
 
@@ -15,7 +16,7 @@ from uuid import UUID
 
 from domain.integrity import GENESIS, ChainProblem, Link, check_chain, event_digest, unique_problems
 from domain.match import match_id
-from replay.store.chain import StoreLinks, against_store_chain, read_store_chain
+from replay.store.evidence import Evidence, against_evidence, read_evidence
 from replay.store.findings import MatchCheck
 from replay.store.rows import Reader, decoded, unreadable
 from replay.store.seal import Seal, seal_from, seal_id
@@ -32,15 +33,15 @@ def read_seal(reader: Reader, match_uuid: UUID) -> SealRead:
         return unreadable(exc)
 
 
-def check_match(reader: Reader, match_uuid: UUID, key: str, store: StoreLinks | None = None) -> MatchCheck:
-    """Check one stored match's chain and seal; with the store chain read (``store``), also
-    that its saves are all still there as the store chain recorded them."""
+def check_match(reader: Reader, match_uuid: UUID, key: str, store: Evidence | None = None) -> MatchCheck:
+    """Check one stored match's chain and seal; with the store's evidence read (``store``), also
+    that its saves are all still there as the checkpoints (and the store chain) recorded them."""
     events = decoded(reader, reader.recorder.select_events(match_uuid))
     return check_rows(key, match_uuid, events, read_seal(reader, match_uuid), store)
 
 
 def check_rows(
-    key: str, match_uuid: UUID, events: Sequence[tuple[int, Any, str]], seal: SealRead, store: StoreLinks | None = None
+    key: str, match_uuid: UUID, events: Sequence[tuple[int, Any, str]], seal: SealRead, store: Evidence | None = None
 ) -> MatchCheck:
     """Check a match's rows as read (``replay.store.rows.decoded``) and its seal as read."""
     links: list[Link] = []
@@ -59,22 +60,22 @@ def check_rows(
     elif seal is None:
         problems.append(ChainProblem(0, "unsealed", "no seal was saved with this match"))
     sealed = None if seal is None else (seal.position, seal.head)
-    saved = store.streams.get(match_uuid, ()) if store is not None else ()
+    saved = store.saved(match_uuid) if store is not None else []
     found: list[ChainProblem] = []
     if saved:
         heads = {link.position: link.digest for link in links}
-        found, latest = against_store_chain(saved, heads, max(heads, default=0), "event")
+        found, latest = against_evidence(saved, heads, max(heads, default=0), "event")
         if latest is not None and sealed is not None and latest != sealed:
-            # The events are as the store chain recorded them: the seal is what changed (a seal row
+            # The events are as the checkpoints recorded them: the seal is what changed (a seal row
             # removed or edited), not an event inserted after it.
             detail = (
-                f"the seal names event {sealed[0]}, the store chain event {latest[0]}: "
+                f"the seal names event {sealed[0]}, the last checkpoint event {latest[0]}: "
                 "a seal row was removed or changed"
             )
             problems.append(ChainProblem(0, "altered", detail))
             sealed = latest
     in_chain = check_chain(links, sealed=sealed)
-    # What the store chain adds is named only when the match's own chain and seal find nothing:
+    # What the evidence adds is named only when the match's own chain and seal find nothing:
     # a change they find is named once, where they find it.
     problems += in_chain if in_chain or problems else found
     head = links[-1].digest if links else GENESIS
@@ -104,9 +105,9 @@ def match_damage(reader: Reader, key: str, first: MatchCheck | None = None) -> s
     check, last = first, first
     for look in range(3):
         if check is None:
-            # The store chain is read only when the match's own chain or seal finds something: it
+            # The evidence is read only when the match's own chain or seal finds something: it
             # tells a seal row removed from a genuine event inserted, and names a rollback.
-            store = read_store_chain(reader) if look else None
+            store = read_evidence(reader) if look else None
             check = check_match(reader, match_id(key), key, store)
         if damage_line(key, check) is None:
             return None  # intact, or no such match at all

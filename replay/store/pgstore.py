@@ -13,7 +13,8 @@ the live views) is the library's. ``HonbaApp`` uses it on PostgreSQL unless
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import contextlib
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from eventsourcing.persistence import StoredEvent
@@ -21,6 +22,9 @@ from eventsourcing.postgres import PostgresApplicationRecorder, PostgresDatastor
 from psycopg import Cursor
 from psycopg.rows import DictRow
 from psycopg.sql import SQL, Identifier
+
+# The advisory lock's key: the store's checkpoints (any number honba alone uses).
+CHECKPOINT_LOCK = 0x686F6E6261  # "honba"
 
 
 class HonbaPostgresRecorder(PostgresApplicationRecorder):
@@ -32,6 +36,19 @@ class HonbaPostgresRecorder(PostgresApplicationRecorder):
             "INSERT INTO {schema}.{table} (originator_id, originator_version, topic, state) "
             "SELECT * FROM unnest(%b::uuid[], %b::bigint[], %b::text[], %b::bytea[]) RETURNING notification_id"
         ).format(schema=Identifier(self.datastore.schema), table=Identifier(self.events_table_name))
+
+    @contextlib.contextmanager
+    def checkpoint_lock(self) -> Iterator[bool]:
+        """The try-lock of the store's checkpoints: a session advisory lock on one connection of the
+        pool, held while a checkpoint is read and written; True when this process holds it."""
+        with self.datastore.get_connection() as conn:
+            row = conn.execute("SELECT pg_try_advisory_lock(%s) AS held", (CHECKPOINT_LOCK,)).fetchone()
+            held = bool(row and row["held"])
+            try:
+                yield held
+            finally:
+                if held:
+                    conn.execute("SELECT pg_advisory_unlock(%s)", (CHECKPOINT_LOCK,))
 
     def _insert_stored_events(self, curs: Cursor[DictRow], stored_events: Sequence[StoredEvent], **_: Any) -> None:
         self._lock_table(curs)

@@ -2,9 +2,15 @@
 
 Every write to the store is optimistic: it names the version it read, and the store refuses it
 (``IntegrityError``, or honba's ``StoreConflict``) when another process wrote in between. The
-callers that may safely try again (a command with a client key, an import, a tournament change,
-a store chain link, opening a new store or view whose tables are being created by another
-process) all go through ``retrying``.
+callers that may safely try again (a command with a client key, an import's match, a tournament
+change, opening a new store or view whose tables are being created by another process) all go
+through ``retrying``.
+
+A conflict now means two writers of the same match (or tournament): saves share no row with
+other matches' (checkpoints are taken apart). The loser reads the match again and applies its
+command again at once; only from the second conflict on does it wait, a few milliseconds at
+most, drawn at random, so that two writers that keep colliding fall out of step. No command
+sleeps for long, and none sleeps at all when it met one conflict.
 """
 
 from __future__ import annotations
@@ -22,12 +28,16 @@ T = TypeVar("T")
 TRIES = 8
 # How many times a new store or view is opened while other processes race to create its tables.
 OPEN_TRIES = 6
+# The longest pause between two tries, in seconds (from the second conflict on).
+JITTER = 0.05
 
 
 def pause(attempt: int) -> None:
-    """A short, growing, jittered pause before the next try (at most 0.6 s): processes that
-    collided once do not collide again in step."""
-    time.sleep(min(0.4, 0.02 * 2**attempt) * (0.5 + random.random()))
+    """Before try ``attempt + 1``: none after the first conflict (the match is read again and the
+    command applied again at once); after a later one, a random pause of at most 5 ms, 10 ms,
+    20 ms, ... and never more than ``JITTER``."""
+    if attempt >= 2:
+        time.sleep(min(JITTER, 0.005 * 2 ** (attempt - 2)) * random.random())
 
 
 def retrying(
@@ -38,7 +48,7 @@ def retrying(
     give_up: Callable[[BaseException], BaseException] | None = None,
     tries: int = TRIES,
 ) -> T:
-    """``once(attempt)`` (attempt 1, 2, ...) until it returns, tried again after a pause when it
+    """``once(attempt)`` (attempt 1, 2, ...) until it returns, tried again (``pause``) when it
     raises ``conflict`` and ``again(the error)`` says the retry is safe and useful.
 
     A conflict that may not be retried is raised as it is; after ``tries`` tries the last one is

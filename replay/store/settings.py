@@ -29,6 +29,9 @@ MEMORY = ":memory:"
 POSTGRES = "eventsourcing.postgres"
 # honba's PostgreSQL recorder (replay/store/pgstore.py), imported only when PostgreSQL is used.
 POSTGRES_RECORDER = "replay.store.pgstore:HonbaPostgresRecorder"
+SQLITE = "eventsourcing.sqlite"
+# honba's SQLite recorder (replay/store/sqlite_store.py): ids read only in the spelling it writes.
+SQLITE_RECORDER = "replay.store.sqlite_store:HonbaSQLiteRecorder"
 POSTGRES_URL_FORM = "postgresql://user:password@host:port/dbname"
 # Opening a new PostgreSQL store from several processes at once: their CREATE statements race.
 CREATE_RACES = ("concurrently updated", "already exists", "deadlock detected")

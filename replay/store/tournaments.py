@@ -1,4 +1,4 @@
-"""Tournaments in the store: one read by name, one saved with the store chain's link."""
+"""Tournaments in the store: one read by name, one saved with its seal."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from domain.tournament import Tournament, tournament_id
 from replay.store.application import HonbaApp
 from replay.store.errors import StoreError, TournamentNotFound
 from replay.store.rows import unreadable
+from replay.store.seal import Seal
 
 
 def get_tournament(store: HonbaApp, name: str) -> Tournament:
@@ -24,10 +25,11 @@ def get_tournament(store: HonbaApp, name: str) -> Tournament:
     return tournament
 
 
-def save_tournament(store: HonbaApp, tournament: Tournament) -> str:
-    """Save a tournament's new events with the store chain's link; the store head after it. Its
-    events carry no chain of their own: the link records the rolling head over all of them
-    (``domain.integrity.roll``), so that ``honba check`` sees any of them changed, removed or rolled back."""
+def save_tournament(store: HonbaApp, tournament: Tournament) -> None:
+    """Save a tournament's new events with its seal, in one transaction (``IntegrityError`` when
+    another process saved it first). Its events carry no chain of their own: the seal records the
+    rolling head over all of them (``domain.integrity.roll``), and so do the checkpoints, so that
+    ``honba check`` sees any of them changed, removed or rolled back."""
     head = GENESIS
     for stored in store.recorder.select_events(tournament.id):
         try:
@@ -39,4 +41,7 @@ def save_tournament(store: HonbaApp, tournament: Tournament) -> str:
             ) from None
     for event in tournament.pending_events:
         head = roll(head, event_digest(event))
-    return store.save_linked(tournament, (tournament.id, tournament.version, head))
+    # A tournament saved before tournaments were sealed gets its seal at its next save.
+    seal = store.seal_of(tournament.id) or Seal.open(tournament.id)
+    seal.seal(tournament.version, head)
+    store.save(tournament, seal)

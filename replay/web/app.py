@@ -85,6 +85,7 @@ def create_app(db: str | None) -> Starlette:
     @contextlib.asynccontextmanager
     async def lifespan(_web: Starlette) -> AsyncIterator[None]:
         yield
+        served.stop_checkpoints()
         served.app.close()
 
     web = Starlette(routes=routes, exception_handlers=dict(handlers), lifespan=lifespan)

@@ -23,6 +23,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 
 from domain.errors import HonbaError, WinnerIsDiscarder
 from replay.service.access import Grant, TokenStore
+from replay.service.checkpoints import checkpoints_kept
 from replay.service.entry import FieldError
 from replay.store.application import HonbaApp
 from replay.store.standings_view import catch_up, open_view
@@ -65,6 +66,8 @@ class Site:
         self._lock: threading.Lock | None = threading.Lock() if sqlite else None
         self._view_lock = threading.Lock()
         self.position = 0
+        # A checkpoint of what was saved every few seconds while something is (replay.store.checkpoint).
+        self.stop_checkpoints = checkpoints_kept(self.app, run=self.run)
 
     def run(self, call: Callable[[], T]) -> T:
         if self._lock is None:
