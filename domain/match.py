@@ -551,14 +551,17 @@ class MatchContent:
         return "results" if self.results != other.results else None
 
 
-def match_content(events: Iterable[Any]) -> MatchContent:
-    """The content of a match from its events (in order, the first its start), stored or new."""
-    return match_content_and_entries(events)[0]
+def match_content(events: Iterable[Any], *, when_stored: bool = False) -> MatchContent:
+    """The content of a match from its events (in order, the first its start), stored or new.
+
+    ``when_stored``: a correction without a time of its own (recorded through honba: it was made
+    when it was stored) counts with the time it was stored, as its export writes it."""
+    return match_content_and_entries(events, when_stored=when_stored)[0]
 
 
-def match_content_and_entries(events: Iterable[Any]) -> tuple[MatchContent, list[str]]:
+def match_content_and_entries(events: Iterable[Any], *, when_stored: bool = False) -> tuple[MatchContent, list[str]]:
     """The content of a match and the digest of each entry it counts (opening, facts,
-    corrections), each entry's plain data made once for both."""
+    corrections), each entry's plain data made once for both (``when_stored``: see ``match_content``)."""
     players: tuple[str, ...] = ()
     rules = ""
     entries: list[Any] = []
@@ -570,7 +573,8 @@ def match_content_and_entries(events: Iterable[Any]) -> tuple[MatchContent, list
         elif isinstance(event, Match.Recorded):
             entries.append(["fact", plain(without_details(event.fact))])
         elif isinstance(event, Match.Corrected):
-            correction = [event.target, event.replacement, event.by, event.reason, event.at]
+            at = (event.at or event.timestamp.isoformat()) if when_stored else event.at
+            correction = [event.target, event.replacement, event.by, event.reason, at]
             entries.append(["correction", plain(correction)])
     results, digests = digests_of_items(entries)
     return MatchContent(players, rules, results), digests

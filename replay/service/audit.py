@@ -19,6 +19,7 @@ from typing import Any
 import attrs
 
 from domain.amendments import Correction, corrected_steps, judge_end, undone_positions
+from domain.codec import FACT_TAGS
 from domain.errors import HonbaError
 from domain.match import Match, opening_state
 from domain.progression import Fact, deal_passes, evolve
@@ -134,7 +135,7 @@ def build_report(
     entries = _entries(match, match.rules)
     numbers = entry_numbers(match)
     corrections = _corrections(match, numbers)
-    findings = [*_invariants(match, entries), *_inconsistencies(match, entries)]
+    findings = [*_invariants(match, entries), *_after_the_end(match), *_inconsistencies(match, entries)]
     comparison = None
     if sheet is not None:
         compared = played_entries(match) if as_played else entries
@@ -230,6 +231,25 @@ def _invariants(match: Match, entries: Sequence[LedgerEntry]) -> list[Finding]:
         total = [t + d for t, d in zip(total, entry.deltas, strict=True)]
     if entries and list(entries[-1].after.scores) != total:
         findings.append(Finding("invariant", "end", "the final scores are not the start plus every payment"))
+    return findings
+
+
+def _after_the_end(match: Match) -> list[Finding]:
+    """Nothing but corrections may follow the end of a match: honba refuses any other command once
+    it ended, so a hand, a penalty, a deal pass or another end stored after it was put there behind
+    honba's back (its chain and seal extended to match). Each is an invariant broken."""
+    corrections = {position for position, _ in match.correction_log}
+    ended = None
+    findings = []
+    for position, fact in match.history:
+        if position in corrections:
+            continue
+        if ended is not None:
+            what = FACT_TAGS.get(type(fact), type(fact).__name__)
+            detail = f"event {position} ({what}) was stored after the match ended at event {ended}"
+            findings.append(Finding("invariant", "end", detail + ": nothing but corrections may follow the end"))
+        elif isinstance(fact, MatchEnd):
+            ended = position
     return findings
 
 

@@ -1,7 +1,7 @@
 """A stored match written out: as a record file (with its chain, or plain for editing) or a tenhou.net/6 log.
 
 A match whose chain or seal does not check in the store is refused: a fresh chain over it would
-launder the damage. Forced, it is written as a record file with the damage in its seal line,
+launder the damage. Forced, it is written as a record file with the damage in its start line (under the chain),
 which ``honba check`` reports and ``honba import`` refuses.
 """
 
@@ -22,7 +22,7 @@ def export_match(store: HonbaApp, key: str, *, fmt: str = "record", plain: bool 
 
     A match whose chain or seal does not check in the store is refused: a fresh chain over it
     would launder the damage. ``force`` writes it anyway as a record file with the damage in
-    its seal line, which ``honba check`` reports and ``honba import`` refuses.
+    its start line, under the chain, which ``honba check`` reports and ``honba import`` refuses.
     """
     if fmt not in EXPORT_FORMATS:
         raise InputError(f"--format must be record or tenhou-json, not {fmt!r}")

@@ -49,18 +49,20 @@ def load_line(raw: str) -> Any:
 
 
 def chain_lines(lines: Sequence[Mapping[str, Any]], *, damage: str | None = None) -> list[dict[str, Any]]:
-    """The lines with the chain: each names the digest of the one before; then the seal line
-    (carrying ``damage``, what did not check in the store, when there is any)."""
+    """The lines with the chain: each names the digest of the one before; then the seal line.
+
+    ``damage`` (what did not check in the store, when there is any) is written in the first line,
+    under the chain: the next line's ``prior`` and the seal's head cover it, so that removing it
+    is an edit the chain shows."""
     chained: list[dict[str, Any]] = []
     prior = GENESIS
-    for line in lines:
+    for number, line in enumerate(lines):
         linked = {**line, "prior": prior}
+        if number == 0 and damage is not None:
+            linked["damaged"] = damage
         chained.append(linked)
         prior = digest_of(linked)
-    seal: dict[str, Any] = {"type": "seal", "lines": len(chained), "head": prior}
-    if damage is not None:
-        seal["damaged"] = damage
-    chained.append(seal)
+    chained.append({"type": "seal", "lines": len(chained), "head": prior})
     return chained
 
 
@@ -107,9 +109,13 @@ def check_record_text(text: str, *, name: str) -> FileCheck:
         count, head = seal.get("lines"), seal.get("head")
         sealed = (count if isinstance(count, int) else 0, head if isinstance(head, str) else "")
     problems += check_chain(links, sealed=sealed, noun="line")
-    if seal is not None and "damaged" in seal:
-        detail = f"exported with --force from a store where the match did not check: {seal['damaged']}"
-        problems.append(ChainProblem(len(lines) + 1, "damaged", detail))
+    # The damage a forced export recorded: in its first line (under the chain), or in the seal line
+    # of a file written before it moved there.
+    first = lines[0] if lines else None
+    for where, line in ((1, first), (len(lines) + 1, seal)):
+        if line is not None and "damaged" in line:
+            detail = f"exported with --force from a store where the match did not check: {line['damaged']}"
+            problems.append(ChainProblem(where, "damaged", detail))
 
     def in_file(position: int) -> int:
         return numbers[position - 1] if 1 <= position <= len(numbers) else position

@@ -109,8 +109,9 @@ def export_record(match: Match, facts: Iterable[Fact] | None = None, *, damage: 
     before it (``prior``) and the last line seals the count and the head digest, so
     ``honba check FILE`` finds any line edited, removed, moved or added later.
     (``facts`` is accepted for callers that pass the history; the match's own log is used.)
-    ``damage``, for a match whose chain did not check in the store, is written in the seal
-    line, so that the file is never a clean-looking chain over a changed history.
+    ``damage``, for a match whose chain did not check in the store, is written in the start
+    line, under the chain (removing it breaks the chain), so that the file is never a
+    clean-looking chain over a changed history.
     """
     preset, overrides = rules_reference(match.rules)
     start: dict[str, Any] = {"type": "start", "key": match.key, "players": list(match.players), "rules": preset}

@@ -1,0 +1,244 @@
+"""Nothing outside a chain changes what anyone sees (issue 26).
+
+Each test is an edit an attacker with write access to the store (or to an exported file) made
+while ``honba check`` passed and what people see changed: every row a projection or a lookup
+reads is now covered by a chain or a checkpoint, or checked against one, and a read of a damaged
+store says so instead of showing something else. Rows are changed with plain SQL, behind honba's
+back, on SQLite and PostgreSQL where the edit applies to both.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+from contextlib import closing
+from pathlib import Path
+from typing import Any
+from uuid import UUID
+
+import psycopg
+import pytest
+from typer.testing import CliRunner, Result
+
+from domain.match import match_id
+from domain.tournament import tournament_id
+from replay.cli import app
+
+runner = CliRunner()
+PLAYERS = "Ann,Ben,Cho,Dai"
+
+
+def honba(db: str, *args: str) -> Result:
+    result = runner.invoke(app, ["--db", db, *args])
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    return result
+
+
+def ok(db: str, *args: str) -> str:
+    result = honba(db, *args)
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+def execute(db: str, statement: str, *args: Any) -> list[Any]:
+    """One statement on the events table (``EVENTS``), with ids as the store keeps them."""
+    if db.startswith("postgresql://"):
+        with psycopg.connect(db) as connection:
+            cursor = connection.execute(statement.replace("EVENTS", "honba_events").replace("?", "%s"), args)
+            return list(cursor.fetchall()) if cursor.description else []
+    hexed = tuple(a.hex if isinstance(a, UUID) else a for a in args)
+    with closing(sqlite3.connect(db)) as connection:
+        cursor = connection.execute(statement.replace("EVENTS", "stored_events"), hexed)
+        rows = list(cursor.fetchall())
+        connection.commit()
+        return rows
+
+
+ROW = "originator_id = ? AND originator_version = ?"
+
+
+def state_of(db: str, stream: UUID, version: int) -> dict[str, Any]:
+    ((state,),) = execute(db, f"SELECT state FROM EVENTS WHERE {ROW}", stream, version)
+    data: dict[str, Any] = json.loads(bytes(state))
+    return data
+
+
+def set_state(db: str, stream: UUID, version: int, data: dict[str, Any]) -> None:
+    execute(
+        db,
+        "UPDATE EVENTS SET state = ? WHERE originator_id = ? AND originator_version = ?",
+        json.dumps(data).encode(),
+        stream,
+        version,
+    )
+
+
+@pytest.fixture
+def sqlite_db(tmp_path: Path) -> str:
+    """m1 (1 start, 2 Ben's ron on Ann 3/30, 3 the deal to Ben), m2 likewise, tournament cup with both."""
+    db = str(tmp_path / "honba.sqlite")
+    fill(db)
+    return db
+
+
+@pytest.fixture
+def db(store_db: str) -> str:
+    fill(store_db)
+    return store_db
+
+
+def fill(db: str) -> None:
+    for key in ("m1", "m2"):
+        ok(db, "start", key, "--players", PLAYERS)
+        ok(db, "win", key, "Ben:3/30", "--from", "Ann")
+    ok(db, "tournament", "create", "cup", "--players", PLAYERS)
+    ok(db, "tournament", "attach", "cup", "m1")
+    ok(db, "tournament", "attach", "cup", "m2")
+
+
+def standings(db: str) -> Result:
+    return honba(db, "standings", "--tournament", "cup", "--format", "json")
+
+
+def copy_row(db: str, stream: UUID, version: int, spelled: str, new_version: int, data: dict[str, Any]) -> None:
+    """A row inserted under another spelling of an id (SQLite keeps ids as text)."""
+    ((topic,),) = execute(db, f"SELECT topic FROM EVENTS WHERE {ROW}", stream, version)
+    with closing(sqlite3.connect(db)) as connection, connection:
+        connection.execute(
+            "INSERT INTO stored_events VALUES (?, ?, ?, ?)", (spelled, new_version, topic, json.dumps(data).encode())
+        )
+
+
+# SQLite ids spelled another way.
+
+
+def test_a_row_under_the_upper_case_spelling_of_a_matchs_id_is_named_by_check_and_never_read(sqlite_db: str) -> None:
+    before = json.loads(ok(sqlite_db, "standings", "--tournament", "cup", "--format", "json"))
+    m1 = match_id("m1")
+    # A penalty appended to m1 under its id in upper case, with m1's chain's next prior.
+    ok(sqlite_db, "penalty", "m2", "Dai", "--amount", "8000", "--share", "off_table")
+    penalty = state_of(sqlite_db, match_id("m2"), 4)
+    penalty["prior"] = state_of(sqlite_db, m1, 3)["prior"]
+    copy_row(sqlite_db, match_id("m2"), 4, m1.hex.upper(), 4, penalty)
+    checked = honba(sqlite_db, "check")
+    assert checked.exit_code == 1
+    assert m1.hex.upper() in checked.stdout and "(the id of m1, spelled otherwise)" in checked.stdout
+    # The view never folds it as m1's: it names the row instead of moving anyone's points.
+    result = standings(sqlite_db)
+    if result.exit_code == 0:
+        assert json.loads(result.stdout) == before
+    else:
+        assert result.exit_code == 2 and "spelled otherwise" in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_a_detach_under_the_dashed_spelling_of_a_tournaments_id_is_named_by_check_and_never_read(
+    sqlite_db: str,
+) -> None:
+    cup = tournament_id("cup")
+    attached = state_of(sqlite_db, cup, 3)
+    detach = {
+        "timestamp": attached["timestamp"],
+        "match_key": "m2",
+        "reason": "forged",
+    }
+    with closing(sqlite3.connect(sqlite_db)) as connection, connection:
+        connection.execute(
+            "INSERT INTO stored_events VALUES (?, ?, ?, ?)",
+            (str(cup), 4, "domain.tournament:Tournament.MatchDetached", json.dumps(detach).encode()),
+        )
+    checked = honba(sqlite_db, "check")
+    assert checked.exit_code == 1 and str(cup) in checked.stdout
+    result = standings(sqlite_db)
+    assert result.exit_code == 2 and "spelled otherwise" in result.stderr, result.output
+    assert "Traceback" not in result.output
+
+
+# A topic of honba's own list only.
+
+
+def test_a_stored_topic_naming_another_module_is_never_imported(db: str) -> None:
+    execute(db, f"UPDATE EVENTS SET topic = ? WHERE {ROW}", "this:s", match_id("m1"), 2)
+    checked = honba(db, "check", "--json")
+    assert checked.exit_code == 1
+    assert "Beautiful is better than ugly" not in checked.output  # Python's ``this`` never ran
+    data = json.loads(checked.stdout)
+    (m1,) = [r for r in data["results"] if r["name"] == "m1"]
+    assert any("is not one of honba's events" in p["detail"] for p in m1["problems"])
+    status = honba(db, "status", "m1")
+    assert status.exit_code == 2 and "Beautiful" not in status.output
+
+
+# A hand after the end.
+
+
+def test_audit_flags_a_hand_appended_after_the_match_ended_with_its_chain_and_seal(tmp_path: Path) -> None:
+    from domain.values import HandValue, Win, WinResult
+    from replay.store.application import HonbaApp
+
+    db = str(tmp_path / "ended.sqlite")
+    ok(db, "start", "m1", "--players", PLAYERS)
+    ok(db, "win", "m1", "Ben:3/30", "--from", "Ann")
+    published = re.findall(r"Head digest: ([0-9a-f]{64})", ok(db, "end", "m1"))[0]
+    # A hand forged after MatchEnded the way honba would have written it: its prior, the seal moved on.
+    store = HonbaApp.open(db)
+    try:
+        loaded = store.load("m1")
+        match = loaded.match
+        assert match.state.finished
+        match.trigger_event(
+            match.HandWon,
+            fact=WinResult((Win(1, HandValue(han=13, limit="yakuman"), 0),)),
+        )
+        store.save_match(match, loaded.seal)
+    finally:
+        store.close()
+    assert honba(db, "check", "m1").exit_code == 0  # the chain and seal were extended as honba would
+    assert "1 events were added since" in ok(db, "check", "m1", "--against", published)
+    audited = honba(db, "audit", "m1")
+    assert audited.exit_code == 1
+    assert "after the match ended" in audited.stdout
+
+
+# An export's damage note inside what the file's digest covers.
+
+
+def test_the_damage_note_of_a_forced_export_cannot_be_removed_unseen(sqlite_db: str, tmp_path: Path) -> None:
+    data = state_of(sqlite_db, match_id("m1"), 2)
+    data["fact"]["_data_"]["wins"][0]["value"]["han"] = 4
+    set_state(sqlite_db, match_id("m1"), 2, data)
+    path = tmp_path / "m1.jsonl"
+    ok(sqlite_db, "export", "m1", "--force", "-o", str(path))
+    lines = path.read_text(encoding="utf-8").splitlines()
+    assert sum('"damaged"' in line for line in lines) == 1
+    # The note taken out of whichever line holds it.
+    cleaned = []
+    for line in lines:
+        row = json.loads(line)
+        row.pop("damaged", None)
+        cleaned.append(json.dumps(row, ensure_ascii=False, separators=(",", ":")))
+    laundered = tmp_path / "laundered.jsonl"
+    laundered.write_text("\n".join(cleaned) + "\n", encoding="utf-8")
+    checked = honba(sqlite_db, "check", str(laundered))
+    assert checked.exit_code == 1
+    imported = honba(str(tmp_path / "other.sqlite"), "import", str(laundered))
+    assert imported.exit_code == 2
+
+
+# A corrected match re-imported from its own export.
+
+
+def test_a_corrected_match_is_found_in_its_own_export(sqlite_db: str, tmp_path: Path) -> None:
+    ok(sqlite_db, "amend", "m1", "2", "win", "Ben:4/30", "--from", "Ann", "--by", "Eve", "--reason", "4 han")
+    path = tmp_path / "m1.jsonl"
+    ok(sqlite_db, "export", "m1", "-o", str(path))
+    again = honba(sqlite_db, "import", str(path))
+    assert again.exit_code == 0, again.output
+    assert "0 stored, 1 already present" in again.stdout
+    # And into another store, then from that one's export back again: the same match each time.
+    other = str(tmp_path / "other.sqlite")
+    ok(other, "import", str(path))
+    second = tmp_path / "m1-again.jsonl"
+    ok(other, "export", "m1", "-o", str(second))
+    assert "0 stored, 1 already present" in ok(sqlite_db, "import", str(second))
