@@ -52,6 +52,18 @@ def digests_of_items(items: Sequence[Any]) -> tuple[str, list[str]]:
     return whole, [hashlib.sha256(one).hexdigest() for one in encoded]
 
 
+def prefix_digests(items: Sequence[Any]) -> list[str]:
+    """``digest_of(items[:n])`` for every n from 1 to the number of items, each item encoded once."""
+    found = []
+    whole = hashlib.sha256(b"[")
+    for index, item in enumerate(items):
+        whole.update((b"," if index else b"") + canonical(item))
+        closed = whole.copy()
+        closed.update(b"]")
+        found.append(closed.hexdigest())
+    return found
+
+
 _SCALARS = frozenset({str, int, float, bool, type(None)})
 
 

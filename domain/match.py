@@ -40,7 +40,7 @@ from domain.amendments import (
 from domain.codec import fact_to_data, from_data, to_data
 from domain.entry_checks import EntryChecks, start_checks
 from domain.errors import EntryRefused, MatchAlreadyEnded, RuleViolation
-from domain.integrity import GENESIS, canonical, digest_of, digests_of_items, event_digest, plain
+from domain.integrity import GENESIS, canonical, digest_of, digests_of_items, event_digest, plain, prefix_digests
 from domain.progression import (
     Fact,
     finish,
@@ -580,6 +580,23 @@ def match_content_and_entries(events: Iterable[Any], *, when_stored: bool = Fals
     return MatchContent(players, rules, results), digests
 
 
+def results_so_far(events: Iterable[Any]) -> tuple[tuple[str, ...], list[str]]:
+    """The players of a match and ``MatchContent.results`` of its history cut after each entry
+    (opening, facts, corrections): what the match held at every point of its history, as a game
+    read from a log (an excerpt, or the whole game before later corrections) would give it."""
+    players: tuple[str, ...] = ()
+    entries: list[Any] = []
+    for event in events:
+        if isinstance(event, Match.Started):
+            players = tuple(event.players)
+            entries.append(["opening", plain(event.opening)])
+        elif isinstance(event, Match.Recorded):
+            entries.append(["fact", plain(without_details(event.fact))])
+        elif isinstance(event, Match.Corrected):
+            entries.append(["correction", plain([event.target, event.replacement, event.by, event.reason, event.at])])
+    return players, prefix_digests(entries)
+
+
 def rules_digest(stored: Mapping[str, Any]) -> str:
     """The digest of a match's rules as they read now (``Ruleset.from_stored``): a match stored
     before a rule was renamed or added is the same match when its record file is imported again.
@@ -619,5 +636,6 @@ __all__ = [
     "match_content",
     "match_content_and_entries",
     "match_id",
+    "results_so_far",
     "rules_digest",
 ]

@@ -242,3 +242,74 @@ def test_a_corrected_match_is_found_in_its_own_export(sqlite_db: str, tmp_path: 
     second = tmp_path / "m1-again.jsonl"
     ok(other, "export", "m1", "-o", str(second))
     assert "0 stored, 1 already present" in ok(sqlite_db, "import", str(second))
+
+
+# Game identities: which stored match holds a game read from a log.
+
+DATED = "2020080212gm-00a9-0000-82c7d512"
+
+
+def corpus_file(name: str) -> Path:
+    from conftest import CORPUS
+
+    found = sorted(CORPUS.rglob(name)) if CORPUS.is_dir() else []
+    if not found:
+        pytest.skip(f"{name} is not in the shared corpus here")
+    return found[0]
+
+
+def identity_row(db: str, key: str) -> tuple[UUID, dict[str, Any]]:
+    claimed = "replay.store.identity:GameIdentity.Claimed"
+    rows = execute(db, "SELECT originator_id, state FROM EVENTS WHERE topic = ?", claimed)
+    for stream, state in rows:
+        data = json.loads(bytes(state))
+        if data["key"] == key:
+            return (stream if isinstance(stream, UUID) else UUID(stream)), data
+    raise AssertionError(f"no identity names {key}")
+
+
+@pytest.fixture
+def imported(store_db: str, tmp_path: Path) -> str:
+    """One game of the corpus imported from its dated file, and another match, ``other``."""
+    ok(store_db, "import", str(corpus_file(f"{DATED}.mjlog")))
+    ok(store_db, "start", "other", "--players", PLAYERS)
+    ok(store_db, "tournament", "create", "cup")
+    return store_db
+
+
+def test_a_game_identity_pointed_at_another_match_never_attaches_that_match(imported: str, tmp_path: Path) -> None:
+    stream, data = identity_row(imported, DATED)
+    data["key"] = "other"
+    set_state(imported, stream, 1, data)
+    # mjx's copy of the same game under another name, imported into the tournament.
+    copy = corpus_file("encdec-chanta.mjlog")
+    result = honba(imported, "import", str(copy), "--tournament", "cup")
+    assert result.exit_code == 2, result.output
+    assert "names the match 'other', which does not hold it" in result.stderr
+    assert "other" not in ok(imported, "tournament", "show", "cup")
+    checked = honba(imported, "check")
+    assert checked.exit_code == 1 and "game identity" in checked.stdout
+
+
+def test_a_game_identity_deleted_is_named_by_check(imported: str) -> None:
+    stream, _ = identity_row(imported, DATED)
+    execute(imported, "DELETE FROM EVENTS WHERE originator_id = ?", stream)
+    checked = honba(imported, "check", "--json")
+    assert checked.exit_code == 1
+    gone = [r for r in json.loads(checked.stdout)["results"] if r["name"] == f"{stream} (gone from the store)"]
+    assert gone and gone[0]["problems"][0]["kind"] == "deleted"
+
+
+# Damaged stores: every read says so, never a traceback or an HTTP 500.
+
+
+def test_a_row_whose_state_is_null_is_named_by_check(db: str) -> None:
+    execute(db, f"UPDATE EVENTS SET state = NULL WHERE {ROW}", match_id("m1"), 2)
+    checked = honba(db, "check", "--json")
+    assert checked.exit_code == 1, checked.output
+    (m1,) = [r for r in json.loads(checked.stdout)["results"] if r["name"] == "m1"]
+    assert [(p["position"], p["kind"]) for p in m1["problems"]] == [(2, "altered")]
+    execute(db, f"UPDATE EVENTS SET state = NULL WHERE {ROW}", match_id("m2"), 1)
+    checked = honba(db, "check", "--json")
+    assert checked.exit_code == 1, checked.output
+    assert any(str(match_id("m2")) in r["name"] for r in json.loads(checked.stdout)["results"])

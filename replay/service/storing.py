@@ -21,13 +21,14 @@ from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.persistence import IntegrityError, Mapper, StoredEvent
 
 from domain.integrity import digest_of, plain
-from domain.match import Match, MatchContent, match_content, match_content_and_entries
+from domain.match import Match, MatchContent, match_content, match_content_and_entries, match_id, results_so_far
 from domain.values import without_details
 from replay.service.recording import on_match
 from replay.store.application import HonbaApp
 from replay.store.errors import MatchExists
 from replay.store.identity import GameIdentity, game_fingerprint, identity_id
 from replay.store.retry import retrying
+from replay.store.rows import unreadable
 from replay.store.seal import Seal, seal_id
 
 
@@ -157,6 +158,8 @@ def _store_one(store: HonbaApp, prepared: Prepared) -> bool | MatchExists | Alre
         if same is not False:
             return same if isinstance(same, MatchExists) else False
         owner = _identity_owner(store, prepared)
+        if isinstance(owner, MatchExists):
+            return owner
         if owner is not None:
             return AlreadyStoredAs(owner)
         try:
@@ -178,15 +181,35 @@ def _store_one(store: HonbaApp, prepared: Prepared) -> bool | MatchExists | Alre
         return MatchExists(f"match {prepared.key!r} changed in the store while it was imported; try again")
 
 
-def _identity_owner(store: HonbaApp, prepared: Prepared) -> str | None:
-    """The key of the match that holds the same game, stored under another key; else None."""
+def _identity_owner(store: HonbaApp, prepared: Prepared) -> str | MatchExists | None:
+    """The key of the match that holds the same game, stored under another key; else None.
+
+    The identity is a lookup outside every match's chain: it is believed only when the match it
+    names holds the game (the same players, and this game's results at some point of its history,
+    before later hands or corrections). One that names another match was changed behind honba's
+    back: the game is refused (a conflict, nothing stored or attached), and ``honba check`` names it.
+    """
     if prepared.fingerprint is None:
         return None
     try:
         identity: GameIdentity = store.repository.get(identity_id(prepared.fingerprint))
     except AggregateNotFoundError:
         return None
-    return identity.key if identity.key != prepared.key else None
+    except Exception as exc:  # an identity row that no longer decodes
+        why = unreadable(exc)
+        return MatchExists(f"the store's record of the game {prepared.key!r} is damaged ({why}); see honba check")
+    if identity.key == prepared.key:
+        return None
+    try:
+        players, results = results_so_far(store.events.get(match_id(identity.key)))
+    except Exception:  # the match it names cannot be read: it does not hold the game as far as honba can tell
+        players, results = (), []
+    if not any(game_fingerprint(players, digest) == prepared.fingerprint for digest in results):
+        return MatchExists(
+            f"the store's record of the game {prepared.key!r} names the match {identity.key!r}, which does not "
+            "hold it: it was changed behind honba's back; nothing stored; see honba check"
+        )
+    return identity.key
 
 
 def _complete_excerpt(store: HonbaApp, prepared: Prepared) -> bool | None:
