@@ -127,6 +127,19 @@ def _field_types(cls: type[Any]) -> dict[str, Any]:
     return found
 
 
+# The plain types whose data must be of that very type (no 3.0 for a 3, no "3", no true for a 1):
+# what was written is read back as it was, and anything else is data that was changed.
+_EXACT = {int: "a whole number", str: "text", bool: "true or false"}
+
+
+def _plain(tp: Any, data: Any, where: str) -> Any:
+    """Plain data as it is, when it is of the type the field holds (an int, text, true or false)."""
+    expected = _EXACT.get(tp)
+    if expected is not None and type(data) is not tp:
+        raise DecodeError(f"{where}: expected {expected}, got {str(data)[:40]!r}")
+    return data
+
+
 def _build(tp: Any, data: Any, where: str) -> Any:
     kind, inner = _shape(tp)
     if kind == "optional":
@@ -135,11 +148,14 @@ def _build(tp: Any, data: Any, where: str) -> Any:
         if not isinstance(data, list | tuple):
             raise DecodeError(f"{where}: expected a list, got {type(data).__name__}")
         if _shape(inner)[0] == "plain":
+            if inner in _EXACT:
+                for i, v in enumerate(data):
+                    _plain(inner, v, f"{where}[{i}]")
             return tuple(data)
         return tuple(_build(inner, v, f"{where}[{i}]") for i, v in enumerate(data))
     if kind == "value":
         return from_data(inner, data, where=where)
-    return data
+    return _plain(tp, data, where)
 
 
 def from_data(cls: type[Any], data: Any, *, where: str = "") -> Any:
@@ -154,7 +170,8 @@ def from_data(cls: type[Any], data: Any, *, where: str = "") -> Any:
     kwargs = {}
     for name, item in data.items():
         tp = fields[name]
-        kwargs[name] = item if _shape(tp)[0] == "plain" else _build(tp, item, f"{where}.{name}")
+        at = f"{where}.{name}"
+        kwargs[name] = _plain(tp, item, at) if _shape(tp)[0] == "plain" else _build(tp, item, at)
     try:
         return cls(**kwargs)
     except (TypeError, ValueError) as exc:

@@ -54,5 +54,10 @@ class EntryRefused(RuleViolation):
         return RuleViolation(self._text(name))
 
 
+class DamagedFact(HonbaError):
+    """A stored fact the table cannot hold (a seat it does not have): changed behind honba's back,
+    since honba checks every fact against the table before it records it."""
+
+
 class InvalidRules(HonbaError):
     """A rule file or override with an unknown key or a value out of range."""

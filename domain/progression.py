@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import attrs
 
+from domain.errors import DamagedFact
 from domain.rules import Ruleset
 from domain.scoring.payments import Settlement, goulash_now, kitty_now, score_changes, settle, settle_penalty
 from domain.special_hands import passes_deal_after
@@ -309,12 +310,37 @@ def end_match(state: TableState, rules: Ruleset, end: MatchEnd) -> TableState:
     )
 
 
+def seats_named(fact: Fact) -> tuple[int, ...]:
+    """Every seat a fact names: winners, discarders, those liable or paying a hand's penalty,
+    riichi, ready and nagashi hands, kongs, a penalty's seat, a deal pass's dealers."""
+    if isinstance(fact, WinResult):
+        named = [*fact.riichi]
+        for win in fact.wins:
+            named += [win.winner, *(s for s in (win.discarder, win.liable) if s is not None)]
+            named += [p.payer for p in win.facts.penalties]
+        return tuple(named)
+    if isinstance(fact, ExhaustiveDraw):
+        return (*fact.ready, *fact.riichi, *fact.nagashi)
+    if isinstance(fact, AbortiveDraw):
+        return (*fact.riichi, *fact.kongs)
+    if isinstance(fact, Penalty):
+        return (fact.seat,)
+    if isinstance(fact, DealPass):
+        return (fact.from_dealer, fact.to_dealer)
+    return ()
+
+
 def evolve(state: TableState, rules: Ruleset, fact: Fact) -> tuple[TableState, tuple[Payment, ...]]:
     """The one transition of the table: a recorded fact applied to a state.
 
     Returns the new state and the payments the fact caused, so that ledgers and
-    scores come from the same computation.
+    scores come from the same computation. A fact naming a seat the table does not have can
+    only have been changed behind honba's back (every fact is checked before it is recorded):
+    ``DamagedFact``, never an error further on.
     """
+    for seat in seats_named(fact):
+        if not 0 <= seat < state.players:
+            raise DamagedFact(f"a recorded {type(fact).__name__} names seat {seat}; the table has {state.players}")
     if isinstance(fact, DealPass):
         return pass_deal(state, fact), ()
     if isinstance(fact, Penalty):

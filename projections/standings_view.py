@@ -14,9 +14,13 @@ events of matches and tournaments. It keeps, as view documents:
 - ``attached/<match key>``: the tournaments a match counts for;
 - ``standings/<name>``: the ranked standings of the tournament;
 - ``stats/<match key>``: the match's player statistics (``projections.stats.MatchStats``);
-- ``view/format``: the layout of these documents (``FORMAT``);
+- ``view/format``: the layout of these documents (``FORMAT``) and the position of the log they
+  were written at (the tracked position must agree);
 - in every document, ``_schema``: the schema of its kind it was written in (``DOC_SCHEMA``);
-- ``totals/<tournament id>``: the tournament's running totals by player name (``count_match``).
+- ``totals/<tournament id>``: the tournament's running totals by player name (``count_match``),
+  how many of its matches are in progress, and which are damaged (``mark_damaged``);
+- ``damaged/<match key>``: why a match is damaged, as the view saw it when it folded it (its
+  chain broken, a fact the table cannot hold).
 
 Every document is computed by the same domain folds as everything else; the view
 only stores them, with the tracking record, in one transaction.
@@ -36,6 +40,7 @@ from eventsourcing.projection import Projection
 from domain.amendments import CorrectedStep, Correction, corrected_steps, effective_facts, resolve_corrections
 from domain.codec import fact_from_data, fact_to_data
 from domain.errors import HonbaError
+from domain.integrity import event_digest
 from domain.match import Match, opening_state
 from domain.rules import Ruleset
 from domain.tournament import Tournament
@@ -48,7 +53,11 @@ NAME = "honba-standings"
 # 3: a match keeps its correction log (each correction at its own position), not one per target.
 # 4: a match refers to its rule values (``rules/<reference>``) instead of holding a copy: two
 #    thirds of a match document were its rules.
-FORMAT = 4
+# 5: a match keeps the head digest and position it was folded up to (its chain followed, a break
+#    kept as ``broken``); a tournament's totals count its matches in progress and name its damaged
+#    ones (``damaged/<match key>``), and its standings document says them: ``honba standings``
+#    answers from that one document.
+FORMAT = 5
 
 # Each stored document carries the schema it was written in (``_schema``; a document written
 # before documents carried one is at 1). A field added to a kind of document bumps its schema
@@ -123,6 +132,7 @@ class DocCache:
         self.dirty_tournaments: set[str] = set()
         self.summaries = summaries
         self._new_summaries: dict[str, MatchSummary] = {}
+        self._dropped: set[str] = set()
         # The facts of matches whose every event this cache has folded, as the objects the events
         # carry (by match id): a catch-up then does not decode them again from the documents.
         self.histories: dict[str, list[tuple[int, Any]]] = {}
@@ -133,6 +143,9 @@ class DocCache:
         self._refs: list[tuple[dict[str, Any], str]] = []
         self._rulesets: dict[str, Ruleset] = {}
         self._ids: dict[Any, str] = {}
+        # How to read one match's every event from the store, in the order of its positions (given
+        # by a catch-up): a match whose events the log put out of order is folded from them.
+        self.reread: Callable[[Any], list[Any]] | None = None
 
     def key_of(self, originator_id: Any) -> str:
         """The document key of an aggregate id (the text of a UUID is made once per cache)."""
@@ -166,6 +179,8 @@ class DocCache:
         """The summary of the match with that key, as this batch leaves it."""
         if key in self._new_summaries:
             return self._new_summaries[key]
+        if key in self._dropped:
+            return None
         if self.summaries is not None and key in self.summaries and ("summary", key) not in self._docs:
             return self.summaries[key]
         data = self.get("summary", key)
@@ -181,17 +196,26 @@ class DocCache:
         self.put("summary", summary.key, {name: getattr(summary, name) for name in SUMMARY_FIELDS})
         self._new_summaries[summary.key] = summary
 
+    def drop_summary(self, key: str) -> None:
+        """A match that has no summary any more (it cannot be scored): its summary and statistics removed."""
+        self.put("summary", key, None)
+        self.put("stats", key, None)
+        self._new_summaries.pop(key, None)
+        self._dropped.add(key)
+
     def remember(self) -> None:
         """The batch is written: the summaries it computed are the stored ones now."""
         if self.summaries is not None:
             self.summaries.update(self._new_summaries)
+            for key in self._dropped:
+                self.summaries.pop(key, None)
 
     def prefetch(self, events: list[Any]) -> None:
         """Read at once the stored documents a batch of events will ask for (``DocumentView.get_docs``):
         the match of each event after a start, and what attaching a match reads."""
         wanted: set[DocKey] = set()
         for event in events:
-            if isinstance(event, Match.Event) and not isinstance(event, Match.Started):
+            if isinstance(event, Match.Event) and (self.reread is not None or not isinstance(event, Match.Started)):
                 wanted.add(("match", str(event.originator_id)))
             elif isinstance(event, Tournament.Event) and not isinstance(event, Tournament.Created):
                 wanted.add(("tournament", str(event.originator_id)))
@@ -288,6 +312,18 @@ def apply_event(cache: DocCache, event: Any) -> None:
 
 def _apply_match_event(cache: DocCache, event: Any) -> None:
     match_id = cache.key_of(event.originator_id)
+    found = cache.get("match", match_id) if not isinstance(event, Match.Started) or cache.reread else None
+    last = None if found is None else found.get("last")
+    version = event.originator_version
+    if isinstance(last, int) and version <= last:
+        return  # folded already, with the match read whole in order (below)
+    in_step = version == 1 if found is None else (not isinstance(last, int) or version == last + 1)
+    if not in_step and cache.reread is not None:
+        # The log put this event out of its match's order (a row moved to another place in the
+        # notification log): the view never trusts that order for what a match holds. The match
+        # is read whole, in the order of its own positions, and folded again from its start.
+        _refold(cache, match_id, cache.reread(event.originator_id))
+        return
     if isinstance(event, Match.Started):
         doc: dict[str, Any] = {
             "key": event.key,
@@ -299,9 +335,8 @@ def _apply_match_event(cache: DocCache, event: Any) -> None:
         }
         cache.histories[match_id] = []
     else:
-        found = cache.get("match", match_id)
         if found is None:
-            return  # a match started before the view could see it: nothing to add to
+            return  # a match whose start this view never saw (and cannot read): nothing to add to
         doc = found
         history = cache.histories.get(match_id)
         if isinstance(event, Match.Recorded):
@@ -321,7 +356,34 @@ def _apply_match_event(cache: DocCache, event: Any) -> None:
                     {"target": event.target, "replacement": replacement, "by": event.by, "reason": event.reason},
                 ]
             )
+    _chain(doc, event)
     cache.put("match", match_id, doc)
+    cache.dirty_matches.add(match_id)
+
+
+def _chain(doc: dict[str, Any], event: Any) -> None:
+    """Follow the match's hash chain as it is folded: each event must name the digest of the one
+    before it. A break (an event changed behind honba's back before the view folded it) is kept
+    in the document as ``broken``, for the standings to warn of."""
+    prior = str(getattr(event, "prior", ""))
+    head = doc.get("head")
+    if isinstance(head, str) and prior != head and "broken" not in doc:
+        version = event.originator_version
+        doc["broken"] = f"its chain is broken: event {version - 1} does not match what event {version} recorded of it"
+    doc["head"] = event_digest(event)
+    doc["last"] = event.originator_version
+
+
+def _refold(cache: DocCache, match_id: str, events: list[Any]) -> None:
+    """Fold a match again from its start, from all of its events in the order of their positions."""
+    cache.put("match", match_id, None)
+    cache.histories.pop(match_id, None)
+    reread, cache.reread = cache.reread, None
+    try:
+        for event in sorted(events, key=lambda e: e.originator_version):
+            _apply_match_event(cache, event)
+    finally:
+        cache.reread = reread
     cache.dirty_matches.add(match_id)
 
 
@@ -348,12 +410,15 @@ def _apply_tournament_event(cache: DocCache, event: Any) -> None:
             entry = f"{event.originator_id}/{event.match_key}"
             if cache.get("entry", entry) is None:  # attached again, to another session: counted already
                 count_match(cache, str(event.originator_id), cache.summary(event.match_key), 1)
+                marked = (cache.get("damaged", event.match_key) or {}).get("why")
+                mark_damaged(cache, str(event.originator_id), event.match_key, marked)
             cache.put("entry", entry, {"session": event.session, "table": event.table})
             _index(cache, event.match_key, doc["name"], add=True)
         elif isinstance(event, Tournament.MatchDetached):
             entry = f"{event.originator_id}/{event.match_key}"
             if cache.get("entry", entry) is not None:
                 count_match(cache, str(event.originator_id), cache.summary(event.match_key), -1)
+                mark_damaged(cache, str(event.originator_id), event.match_key, None)
             cache.put("entry", entry, None)
             _index(cache, event.match_key, doc["name"], add=False)
     cache.put("tournament", str(event.originator_id), doc)
@@ -378,9 +443,18 @@ def count_match(cache: DocCache, tournament_id: str, summary: MatchSummary | Non
     work of that match only, never a pass over the tournament; aliases are applied when the
     standings are ranked. Only finished matches count.
     """
-    if summary is None or not summary.finished or not summary.final_points:
+    if summary is None:
         return
     doc = cache.get("totals", tournament_id) or {"names": {}, "chains": {}}
+    if not summary.finished:
+        # Counted apart: how many of its matches are still in progress (``honba standings`` says so).
+        doc["in_progress"] = doc.get("in_progress", 0) + sign
+        if not doc["in_progress"]:
+            del doc["in_progress"]
+        cache.put("totals", tournament_id, doc)
+        return
+    if not summary.final_points:
+        return
     for seat, name in enumerate(summary.players):
         totals = doc["names"].setdefault(name, {**dict.fromkeys(TOTAL_FIELDS, 0), "places": [0, 0, 0, 0]})
         totals["points"] += sign * round(summary.final_points[seat] * 10)
@@ -395,6 +469,21 @@ def count_match(cache: DocCache, tournament_id: str, summary: MatchSummary | Non
     chains[summary.tie_break] = chains.get(summary.tie_break, 0) + sign
     if not chains[summary.tie_break]:
         del chains[summary.tie_break]
+    cache.put("totals", tournament_id, doc)
+
+
+def mark_damaged(cache: DocCache, tournament_id: str, match_key: str, damage: str | None) -> None:
+    """Note in a tournament's totals that one of its matches is damaged (why), or no longer."""
+    doc = cache.get("totals", tournament_id) or {"names": {}, "chains": {}}
+    if (doc.get("damaged") or {}).get(match_key) == damage:
+        return
+    damaged = doc.setdefault("damaged", {})
+    if damage is None:
+        del damaged[match_key]
+    else:
+        damaged[match_key] = damage
+    if not damaged:
+        del doc["damaged"]
     cache.put("totals", tournament_id, doc)
 
 
@@ -426,9 +515,11 @@ def ranked_totals(totals: dict[str, Any] | None, tournament: dict[str, Any]) -> 
     return rank(by_player, "net_score" if set(chains) == {"net_score"} else "placement")
 
 
-def flush(cache: DocCache) -> None:
+def flush(cache: DocCache, position: int) -> None:
     """Recompute the summaries and standings the folded events made stale: a changed match is
-    taken out of the totals of its tournaments as it was and counted again as it is."""
+    taken out of the totals of its tournaments as it was and counted again as it is; and mark
+    the view's layout and the ``position`` its documents are written at (``view/format``: a
+    tracked position changed behind honba's back no longer agrees with it)."""
     docs = {match_id: cache.get("match", match_id) for match_id in sorted(cache.dirty_matches)}
     # What each match's summary meets in the view, read at once (one read transaction on SQLite).
     cache.prefetch_keys(
@@ -437,22 +528,36 @@ def flush(cache: DocCache) -> None:
     for match_id, doc in docs.items():
         if doc is None:
             continue
-        summary, stats = summary_and_stats(doc, cache.rules(doc["rules"]), cache.histories.get(match_id))
-        before = cache.summary(summary.key)
-        cache.put_summary(summary)
-        cache.put("stats", summary.key, stats.to_data())
-        for name in (cache.get("attached", summary.key) or {"tournaments": []})["tournaments"]:
+        key = doc["key"]
+        before = cache.summary(key)
+        summary: MatchSummary | None
+        damage: str | None
+        try:
+            summary, stats = summary_and_stats(doc, cache.rules(doc["rules"]), cache.histories.get(match_id))
+        except HonbaError as exc:  # a stored fact the table cannot hold: changed behind honba's back
+            summary, damage = None, f"it cannot be scored ({exc}): left out"
+            cache.drop_summary(key)
+        else:
+            damage = doc.get("broken")
+            cache.put_summary(summary)
+            cache.put("stats", key, stats.to_data())
+        if damage != (cache.get("damaged", key) or {}).get("why"):
+            cache.put("damaged", key, None if damage is None else {"why": damage})
+        for name in (cache.get("attached", key) or {"tournaments": []})["tournaments"]:
             ref = cache.get("tournament-name", name)
             if ref is not None:
                 count_match(cache, ref["id"], before, -1)
                 count_match(cache, ref["id"], summary, 1)
+                mark_damaged(cache, ref["id"], key, damage)
                 cache.dirty_tournaments.add(ref["id"])
     for tournament_id in sorted(cache.dirty_tournaments):
         doc = cache.get("tournament", tournament_id)
         if doc is not None:
-            rows = ranked_totals(cache.get("totals", tournament_id), doc)
-            cache.put("standings", doc["name"], {"rows": [attrs.asdict(r) for r in rows]})
-    cache.put("view", "format", {"version": FORMAT})
+            totals = cache.get("totals", tournament_id)
+            rows = ranked_totals(totals, doc)
+            damaged = dict((totals or {}).get("damaged", {}))
+            cache.put("standings", doc["name"], {"rows": [attrs.asdict(r) for r in rows], "damaged": damaged})
+    cache.put("view", "format", {"version": FORMAT, "position": position})
     cache.dirty_matches.clear()
     cache.dirty_tournaments.clear()
 
@@ -526,7 +631,7 @@ class StandingsProjection(Projection[DocumentView]):
                 return
             cache = DocCache(self.view)
             apply_event(cache, domain_event)
-            flush(cache)
+            flush(cache, tracking.notification_id)
             try:
                 self.view.put_docs(cache.changes(), tracking, expected=position)
             except ViewMoved:
@@ -536,15 +641,18 @@ class StandingsProjection(Projection[DocumentView]):
     # Match summaries kept between the batches of one catch-up (``DocCache.summaries``); None
     # for a projection that others may write beside (the live runner).
     summaries: dict[str, MatchSummary] | None = None
+    # How a catch-up reads one match's every event in the order of its positions (``DocCache.reread``).
+    reread: Callable[[Any], list[Any]] | None = None
 
     def process_batch(self, events: Iterable[Any], tracking: Tracking, *, expected: int | None = None) -> None:
         """Fold many events and write them with the position of the last, in one transaction
         (only if the view still stands at ``expected``, when given: else ``ViewMoved``)."""
         cache = DocCache(self.view, self.summaries)
+        cache.reread = self.reread
         events = list(events)
         cache.prefetch(events)
         for event in events:
             apply_event(cache, event)
-        flush(cache)
+        flush(cache, tracking.notification_id)
         self.view.put_docs(cache.changes(), tracking, expected=expected)
         cache.remember()

@@ -105,7 +105,7 @@ class POPODocumentView(POPOTrackingRecorder, DocumentView):
 
     def reset(self, application_name: str, *, expected: int) -> None:
         with self._database_lock, self._docs_lock:
-            if (self._max_tracking_ids[application_name] or 0) != expected:
+            if (self._max_tracking_ids.get(application_name) or 0) != expected:
                 raise moved(Tracking(application_name, 0), expected)
             self._docs.clear()
             self._max_tracking_ids.pop(application_name, None)

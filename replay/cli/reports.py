@@ -6,7 +6,7 @@ from __future__ import annotations
 import io
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import typer
 
@@ -14,7 +14,9 @@ from projections.views import DocumentView
 from replay.cli.render import SafeConsole, json_text
 from replay.cli.shell import guarded, out, progress_bar, shell
 from replay.input.parsing import InputError
-from replay.service.standings import caught_up_view
+from replay.service.standings import read_view
+
+T = TypeVar("T")
 
 REPORT_FORMATS = ("table", "csv", "json", "html")
 
@@ -25,11 +27,13 @@ def check_report_format(fmt: str) -> None:
         raise InputError(f"--format must be table, csv, json or html, not {fmt!r}")
 
 
-def fresh_view(ctx: typer.Context) -> DocumentView:
-    """The stored standings view, brought up to date first (a progress bar while it folds)."""
+def fresh_report(ctx: typer.Context, read: Callable[[DocumentView], T]) -> T:
+    """What ``read`` finds in the stored standings view, brought up to date first (a progress bar
+    while it folds; a view that cannot be read is rebuilt: ``replay.service.standings.read_view``)."""
     with progress_bar(2, "updating the standings view") as progress:
         task = progress.add_task("view", total=None, file="")
-        return caught_up_view(shell(ctx).app, tick=lambda n: progress.update(task, completed=n, file=f"{n} events"))
+        tick: Callable[[int], None] = lambda n: progress.update(task, completed=n, file=f"{n} events")  # noqa: E731
+        return read_view(shell(ctx).app, read, tick=tick)
 
 
 def write_report(

@@ -13,8 +13,8 @@ from rich.text import Text
 
 from projections.stats import COUNTS
 from replay.cli.render import spreadsheet_cells
-from replay.cli.reports import check_report_format, fresh_view, write_report
-from replay.cli.shell import app, guarded
+from replay.cli.reports import check_report_format, fresh_report, write_report
+from replay.cli.shell import app, guarded, warn_if_damaged
 from replay.html.stats import render_stats_html
 from replay.input.parsing import InputError
 from replay.service.stats import StatsReport, stats_data, stats_report
@@ -49,9 +49,11 @@ def stats(
         check_report_format(fmt)
         if (tournament is None) == (not every):
             raise InputError("name a tournament (--tournament NAME) or ask for every stored match (--all)")
-        return stats_report(fresh_view(ctx), tournament, player)
+        return fresh_report(ctx, lambda view: stats_report(view, tournament, player))
 
     report = guarded(run)
+    for key, why in sorted(report.damaged.items()):
+        warn_if_damaged(f"match {key!r} is damaged in the store: {why}; see honba check {key}")
     data = stats_data(report)
 
     def html() -> str:

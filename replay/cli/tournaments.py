@@ -14,8 +14,8 @@ from rich.table import Table
 
 from replay.cli.params import HonbaGroup
 from replay.cli.render import spreadsheet_cells
-from replay.cli.reports import check_report_format, fresh_view, write_report
-from replay.cli.shell import app, guarded, out, progress_bar, shell
+from replay.cli.reports import check_report_format, fresh_report, write_report
+from replay.cli.shell import app, guarded, out, progress_bar, shell, warn_if_damaged
 from replay.html.pages import render_standings_html
 from replay.service.standings import StandingsReport, follow_view, standings_data, tournament_report, update_view
 from replay.service.tournaments import (
@@ -155,10 +155,14 @@ def standings(
 
     def run() -> StandingsReport:
         check_report_format(fmt)
-        return tournament_report(fresh_view(ctx), tournament, after_session=after)
+        # A table or CSV needs the standings alone: read from one document of the view.
+        matches = fmt not in ("table", "csv")
+        return fresh_report(ctx, lambda view: tournament_report(view, tournament, after_session=after, matches=matches))
 
     report = guarded(run)
-    data = standings_data(report)
+    for key, why in sorted(report.damaged.items()):
+        warn_if_damaged(f"match {key!r} is damaged in the store: {why}; see honba check {key}")
+    data = standings_data(report) if fmt in ("json", "html") else {}
 
     def html() -> str:
         return render_standings_html(data)

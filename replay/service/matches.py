@@ -115,8 +115,10 @@ def stored_matches(store: HonbaApp) -> list[MatchSummary]:
 def table_data(store: HonbaApp, key: str) -> dict[str, Any]:
     """What a table's page and the API show of a match: its players and seats (wind, score,
     the dealer), the table state (``state_data``), the ledger with each entry's payments in
-    words, the head digest, the rules' name, and whether it is finished."""
-    match = store.get_match(key)
+    words, the head digest, the rules' name, whether it is finished, and ``damaged``: the one line
+    naming what its chain or seal shows changed (what is shown may not be what was recorded), or None."""
+    shown = store.read(key)
+    match = shown.match
     players = match.players
     state = match.state
     entries = corrected_ledger(match.corrected_steps())
@@ -135,6 +137,7 @@ def table_data(store: HonbaApp, key: str) -> dict[str, Any]:
         "head": match.head,
         "rules": match.rules.name,
         "finished": state.finished,
+        "damaged": shown.damage,
     }
 
 
@@ -152,7 +155,8 @@ def corrections_summary(store: HonbaApp) -> list[dict[str, Any]]:
 def referee_data(store: HonbaApp, key: str) -> dict[str, Any]:
     """What the referee's desk shows of a match: its corrections and its numbered entries (a deal
     pass or an end the rules decided has no number, so none to correct)."""
-    match = store.get_match(key)
+    shown = store.read(key)
+    match = shown.match
     numbers = entry_numbers(match)
     ledger = ledger_data(match.players, corrected_ledger(match.corrected_steps()), numbers)
     return {
@@ -160,6 +164,7 @@ def referee_data(store: HonbaApp, key: str) -> dict[str, Any]:
         "players": list(match.players),
         "corrections": corrections_data(match, numbers),
         "entries": [e for e in ledger if e["entry"] is not None],
+        "damaged": shown.damage,
     }
 
 

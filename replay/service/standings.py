@@ -3,23 +3,36 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import attrs
+from eventsourcing.persistence import PersistenceError
 from eventsourcing.popo import POPOFactory
 
+from domain.errors import HonbaError
 from projections.standings import MatchSummary, StandingRow, tie_break_of
-from projections.standings_view import DocCache, load_summary, read_doc, tournament_entries, tournament_standings
+from projections.standings_view import (
+    DocCache,
+    ViewDamaged,
+    load_summary,
+    read_doc,
+    tournament_entries,
+    tournament_standings,
+)
 from projections.views import DocumentView
 from replay.input.parsing import InputError
 from replay.store.application import HonbaApp
 from replay.store.errors import TournamentNotFound
-from replay.store.standings_view import catch_up, follow, open_view
+from replay.store.rows import unreadable
+from replay.store.standings_view import catch_up, follow, open_view, rebuild
+
+T = TypeVar("T")
 
 
 @attrs.frozen
 class StandingsReport:
-    """The standings of a tournament, and what they are made of."""
+    """The standings of a tournament, and what they are made of; ``damaged``: its matches the view
+    found damaged when it folded them (key -> why)."""
 
     name: str
     rows: tuple[StandingRow, ...]
@@ -27,15 +40,27 @@ class StandingsReport:
     by_session: dict[int, dict[str, float]]
     summaries: tuple[tuple[MatchSummary, int], ...]
     in_progress: int
+    damaged: dict[str, str] = attrs.field(factory=dict)
 
 
-def tournament_report(view: DocumentView, name: str, *, after_session: int | None = None) -> StandingsReport:
-    """The standings (after a session, or all) and the cumulative points by session, from the view."""
+def tournament_report(
+    view: DocumentView, name: str, *, after_session: int | None = None, matches: bool = True
+) -> StandingsReport:
+    """The standings (after a session, or all) and the cumulative points by session, from the view.
+
+    Without ``matches`` (and ``after_session``), only the standings themselves: read from the
+    tournament's standings document, in a time that does not grow with the tournament."""
     cache = DocCache(view)
     ref = cache.get("tournament-name", name)
     doc = None if ref is None else cache.get("tournament", ref["id"])
     if doc is None:
         raise TournamentNotFound(f"no tournament {name!r} in the standings view")
+    stored = cache.get("standings", name) or {}
+    damaged = {str(k): str(v) for k, v in stored.get("damaged", {}).items()}
+    if not matches and after_session is None and "rows" in stored:
+        totals = cache.get("totals", doc["id"]) or {}
+        ranked = tuple(StandingRow(**{**row, "place_counts": tuple(row["place_counts"])}) for row in stored["rows"])
+        return StandingsReport(name, ranked, (), {}, (), int(totals.get("in_progress", 0)), damaged)
     entries = tournament_entries(view, doc["id"])
     rows = tournament_standings(cache, doc, after_session=after_session, entries=entries)
     sessions = sorted({int(session) for session, _ in entries.values()})
@@ -54,7 +79,7 @@ def tournament_report(view: DocumentView, name: str, *, after_session: int | Non
         summary = load_summary(data)
         summaries.append((summary, int(session)))
         in_progress += not summary.finished
-    return StandingsReport(name, tuple(rows), tuple(sessions), by_session, tuple(summaries), in_progress)
+    return StandingsReport(name, tuple(rows), tuple(sessions), by_session, tuple(summaries), in_progress, damaged)
 
 
 def summary_doc(view: DocumentView, match_key: str) -> MatchSummary | None:
@@ -67,8 +92,9 @@ def standings_data(report: StandingsReport) -> dict[str, Any]:
     """A tournament's standings as plain data: ``honba standings --json`` and the HTML page.
 
     ``{"tournament", "sessions": [int], "in_progress": bool, "tie_break": str, "rows": [one
-    dict per player, the fields of ``StandingRow``], "by_session": {"1": ...}, "matches":
-    [{"match", "session", "players", "final_points", "finished"}]}`` (docs/standings.md).
+    dict per player, the fields of ``StandingRow``], "by_session": {"1": ...}, "damaged": {match key:
+    why the view found it damaged}, "matches": [{"match", "session", "players", "final_points",
+    "finished"}]}`` (docs/standings.md).
     """
     return {
         "tournament": report.name,
@@ -77,6 +103,7 @@ def standings_data(report: StandingsReport) -> dict[str, Any]:
         "tie_break": tie_break_of(s for s, _session in report.summaries),
         "rows": [attrs.asdict(row, value_serializer=_plain) for row in report.rows],
         "by_session": {str(k): v for k, v in report.by_session.items()},
+        "damaged": dict(report.damaged),
         "matches": [
             {
                 "match": s.key,
@@ -93,6 +120,31 @@ def standings_data(report: StandingsReport) -> dict[str, Any]:
 def _plain(_instance: object, _field: object, value: Any) -> Any:
     # A row's counts are tuples; the data is JSON's own shapes, so a reader never meets a tuple.
     return list(value) if isinstance(value, tuple) else value
+
+
+def read_view(
+    store: HonbaApp,
+    read: Callable[[DocumentView], T],
+    *,
+    view: DocumentView | None = None,
+    tick: Callable[[int], None] | None = None,
+) -> T:
+    """What ``read`` finds in the standings view, brought up to date first (``tick`` told of the
+    events folded so far). A view whose documents cannot be read (changed behind honba's back: not
+    JSON, not the shape honba writes, a document another refers to gone) is rebuilt from the event
+    log, saying so in one line, and read again: it is derived data."""
+    view = view if view is not None else open_view(store)
+    try:
+        catch_up(store, view, tick=tick)
+        return read(view)
+    except ViewDamaged as exc:
+        why = str(exc)
+    except (HonbaError, PersistenceError, OSError):
+        raise
+    except Exception as exc:  # a document changed behind honba's back, whatever broke in reading it
+        why = unreadable(exc)
+    rebuild(store, view, why=why)
+    return read(view)
 
 
 def caught_up_view(store: HonbaApp, tick: Callable[[int], None] | None = None) -> DocumentView:

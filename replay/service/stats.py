@@ -32,6 +32,8 @@ class StatsReport:
     by_session: dict[int, dict[str, float]]
     matches: int
     in_progress: int
+    # The tournament's matches the view found damaged when it folded them (key -> why).
+    damaged: dict[str, str] = attrs.field(factory=dict)
 
 
 def stats_report(view: DocumentView, tournament: str | None = None, player: str | None = None) -> StatsReport:
@@ -74,7 +76,13 @@ def stats_report(view: DocumentView, tournament: str | None = None, player: str 
             where = f"tournament {tournament!r}" if tournament is not None else "the stored matches"
             raise PlayerNotFound(f"no player {player!r} in {where}")
     finished = sum(1 for d in docs if d.finished)
-    return StatsReport(tournament or "", tuple(rows), tuple(sessions), by_session, finished, len(docs) - finished)
+    damaged: dict[str, str] = {}
+    if tournament is not None:
+        stored = view.get_doc("standings", tournament) or {}
+        damaged = {str(k): str(v) for k, v in stored.get("damaged", {}).items()}
+    return StatsReport(
+        tournament or "", tuple(rows), tuple(sessions), by_session, finished, len(docs) - finished, damaged
+    )
 
 
 def stats_data(report: StatsReport) -> dict[str, Any]:

@@ -29,6 +29,7 @@ from eventsourcing.persistence import IntegrityError, JSONTranscoder, Mapper, Pe
 from eventsourcing.utils import Environment, get_topic
 
 from domain.codec import VALUE_CLASSES
+from domain.errors import DamagedFact
 from domain.match import Match, match_id
 from replay.store.checkpoint import Taken, store_head, take_checkpoint, thread_lock
 from replay.store.errors import DamagedMatch, MatchNotFound, StoreConflict, StoreError
@@ -78,6 +79,15 @@ class Loaded:
 
     match: Match
     seal: Seal | None
+
+
+@attrs.frozen
+class Shown:
+    """A match read to be shown: with its seal, and the one line naming its damage (None: intact)."""
+
+    match: Match
+    seal: Seal | None
+    damage: str | None
 
 
 class HonbaApp(Application[UUID]):
@@ -146,12 +156,30 @@ class HonbaApp(Application[UUID]):
         if not isinstance(match, Match) or match.key != key:
             # Another match's events stored under this key's id.
             raise DamagedMatch(self.damage(key) or _unreadable(key, "its start event names another match"))
+        return self._folded(key, match)
+
+    def _folded(self, key: str, match: Match, check: Any = None) -> Match:
+        """The match with its corrected history scored (which every reader asks for), or
+        ``DamagedMatch`` when a stored fact cannot be scored (a seat the table does not have)."""
+        try:
+            match.fold()
+        except DamagedFact as exc:
+            raise DamagedMatch(match_damage(self, key, check) or _unreadable(key, exc)) from None
         return match
 
     def load(self, key: str) -> Loaded:
         """The stored match with that key and its seal, for a command to record on: read once (its
         events, its seal), and refused with ``DamagedMatch`` unless its chain and seal check on the
         rows read, so that a command never extends (and reseals) a changed history."""
+        shown = self.read(key)
+        if shown.damage is not None:
+            raise DamagedMatch(f"{shown.damage}; nothing recorded")
+        return Loaded(shown.match, shown.seal)
+
+    def read(self, key: str) -> Shown:
+        """The stored match with that key as it is shown, read once (its events, its seal), with the
+        one line naming what its chain or seal shows changed (``damage``; None when intact).
+        ``DamagedMatch`` when its rows cannot make a match at all."""
         stream = match_id(key)
         events = decoded(self, self.recorder.select_events(stream))
         if not events:
@@ -165,11 +193,8 @@ class HonbaApp(Application[UUID]):
         if not isinstance(match, Match) or match.key != key:
             damage = match_damage(self, key, check)
             raise DamagedMatch(damage or _unreadable(key, "its start event names another match"))
-        if check.problems:
-            damage = match_damage(self, key, check)
-            if damage is not None:
-                raise DamagedMatch(f"{damage}; nothing recorded")
-        return Loaded(match, seal if isinstance(seal, Seal) else None)
+        damage = match_damage(self, key, check) if check.problems else None
+        return Shown(self._folded(key, match, check), seal if isinstance(seal, Seal) else None, damage)
 
     def damage(self, key: str) -> str | None:
         """One line naming what is wrong with a stored match (``replay.store.integrity.match_damage``)."""

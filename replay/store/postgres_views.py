@@ -68,8 +68,12 @@ class PostgresDocumentView(PostgresTrackingRecorder, DocumentView):
                         (tracking.notification_id, tracking.application_name, expected),
                     )
                 else:
+                    # A row at 0 (set back behind honba's back, the view then emptied) stands for none.
                     curs.execute(
-                        SQL("INSERT INTO {0} VALUES (%s, %s) ON CONFLICT DO NOTHING").format(tracking_table),
+                        SQL(
+                            "INSERT INTO {0} VALUES (%s, %s) ON CONFLICT (application_name) DO UPDATE "
+                            "SET notification_id = excluded.notification_id WHERE {0}.notification_id = 0"
+                        ).format(tracking_table),
                         (tracking.application_name, tracking.notification_id),
                     )
                 if curs.rowcount != 1:
@@ -96,5 +100,13 @@ class PostgresDocumentView(PostgresTrackingRecorder, DocumentView):
                 (application_name, expected),
             )
             if curs.rowcount != 1:
-                raise moved(Tracking(application_name, 0), expected)
+                # At 0, no tracking row is there either (documents left without one: emptied all the same).
+                curs.execute(
+                    SQL("SELECT notification_id FROM {0} WHERE application_name = %s FOR UPDATE").format(
+                        SQL("{0}.{1}").format(Identifier(self.datastore.schema), Identifier(self.tracking_table_name))
+                    ),
+                    (application_name,),
+                )
+                if expected or curs.fetchone() is not None:
+                    raise moved(Tracking(application_name, 0), expected)
             curs.execute(SQL("DELETE FROM {0}").format(self._table()))

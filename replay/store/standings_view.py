@@ -27,7 +27,7 @@ from eventsourcing.sqlite import SQLiteFactory
 
 from domain.match import Match
 from domain.tournament import Tournament
-from projections.standings_view import FORMAT, StandingsProjection, read_doc
+from projections.standings_view import FORMAT, StandingsProjection, ViewTooNew, read_doc
 from projections.views import DocumentView, POPODocumentView, ViewMoved
 from replay.store.application import HonbaApp
 from replay.store.errors import StoreError
@@ -110,17 +110,27 @@ def stderr_notice(message: str) -> None:
 
 
 def ensure_format(app: HonbaApp, view: DocumentView, notice: Callable[[str], None] = stderr_notice) -> None:
-    """Empty a view whose documents an older honba laid out otherwise, saying so in one line: the
-    catch-up that follows rebuilds it from the event log (a view is derived data). A view laid out
+    """Empty a view whose documents cannot be what its tracked position says, saying so in one
+    line: the catch-up that follows rebuilds it from the event log (a view is derived data). That
+    is a view an older honba laid out otherwise, one whose tracked position was changed behind
+    honba's back (set back, or to nothing, while its documents stand further on: folding again on
+    top of them would count events twice), and one whose marker cannot be read. A view laid out
     by a newer honba is refused instead (this one would read it wrong, and rebuilding it would
     undo the newer one's work)."""
     while True:
         position = view.max_tracking_id(app.name) or 0
-        if not position:
-            return
-        marker = view.get_doc("view", "format")
-        version = None if marker is None else read_doc("view", marker).get("version")
-        if version == FORMAT:
+        try:
+            found = view.get_doc("view", "format")
+            marker = None if found is None else read_doc("view", found)
+        except ViewTooNew:
+            raise
+        except Exception:  # the marker was changed behind honba's back: whatever it says is not believed
+            marker = {"version": "unreadable"}
+        if marker is None and not position:
+            return  # a new view
+        version = None if marker is None else marker.get("version")
+        at = None if marker is None else marker.get("position")
+        if version == FORMAT and at == position:
             return
         if isinstance(version, int) and version > FORMAT:
             raise StoreError(
@@ -131,11 +141,28 @@ def ensure_format(app: HonbaApp, view: DocumentView, notice: Callable[[str], Non
             view.reset(app.name, expected=position)
         except ViewMoved:
             continue  # another writer moved the view meanwhile: look at it again
-        notice(
-            f"the standings view was laid out by an older honba (layout {version or 'unmarked'}, now {FORMAT}): "
-            "rebuilding it from the event log"
-        )
+        if version == FORMAT:
+            why = f"its tracked position ({position}) is not where its documents stand ({at})"
+            why += ": changed behind honba's back"
+        elif version == "unreadable":
+            why = "its layout marker cannot be read: changed behind honba's back"
+        else:
+            why = f"it was laid out by an older honba (layout {version or 'unmarked'}, now {FORMAT})"
+        notice(f"the standings view cannot be used as it is ({why}): rebuilding it from the event log")
         return
+
+
+def rebuild(app: HonbaApp, view: DocumentView, notice: Callable[[str], None] = stderr_notice, why: str = "") -> int:
+    """Empty the view and fold the whole log into it again (``why`` it is, in one line); how many
+    events were folded. For a view whose documents cannot be read (changed behind honba's back)."""
+    while True:
+        try:
+            view.reset(app.name, expected=view.max_tracking_id(app.name) or 0)
+        except ViewMoved:
+            continue
+        break
+    notice(f"the standings view cannot be read ({why}): rebuilding it from the event log")
+    return catch_up(app, view, notice=notice)
 
 
 def catch_up(
@@ -156,6 +183,8 @@ def catch_up(
     # are computed again after each) while every write of this catch-up finds the view where
     # the previous one left it; once another writer has moved it, they are read afresh.
     projection.summaries = {}
+    # A match whose events the log gives out of the order of their positions is read whole.
+    projection.reread = lambda stream: [_decoded(app, row) for row in app.recorder.select_events(stream)]
     position = view.max_tracking_id(app.name) or 0
     folded = 0
     while True:

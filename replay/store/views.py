@@ -64,8 +64,11 @@ class SQLiteDocumentView(SQLiteTrackingRecorder, DocumentView):
                         (tracking.notification_id, tracking.application_name, expected),
                     )
                 else:
+                    # A row at 0 (set back behind honba's back, the view then emptied) stands for none.
                     c.execute(
-                        "INSERT INTO tracking VALUES (?, ?) ON CONFLICT DO NOTHING RETURNING notification_id",
+                        "INSERT INTO tracking VALUES (?, ?) ON CONFLICT (application_name) DO UPDATE "
+                        "SET notification_id = excluded.notification_id WHERE tracking.notification_id = 0 "
+                        "RETURNING notification_id",
                         (tracking.application_name, tracking.notification_id),
                     )
                 if c.fetchone() is None:
@@ -93,5 +96,8 @@ class SQLiteDocumentView(SQLiteTrackingRecorder, DocumentView):
                 (application_name, expected),
             )
             if c.fetchone() is None:
-                raise moved(Tracking(application_name, 0), expected)
+                # At 0, no tracking row is there either (documents left without one: emptied all the same).
+                c.execute("SELECT notification_id FROM tracking WHERE application_name = ?", (application_name,))
+                if expected or c.fetchone() is not None:
+                    raise moved(Tracking(application_name, 0), expected)
             c.execute(f"DELETE FROM {TABLE}")

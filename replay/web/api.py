@@ -14,7 +14,7 @@ from starlette.routing import Route
 
 from replay.service.entry import Entry, apply_entry, preview
 from replay.service.shapes import state_data
-from replay.service.standings import standings_data, tournament_report
+from replay.service.standings import read_view, standings_data, tournament_report
 from replay.web.site import bearer, json_body, site
 from replay.web.standings import after_of
 from replay.web.table import table_context
@@ -33,6 +33,7 @@ async def match_json(request: Request) -> Response:
             **context["state"],
             "ledger": context["ledger"],
             "head": context["head"],
+            "damaged": context["damaged"],
         }
 
     return JSONResponse(await served.call(data))
@@ -69,7 +70,13 @@ async def standings_json(request: Request) -> Response:
     after = after_of(request)
     await served.refreshed()
     return JSONResponse(
-        await served.call(lambda: standings_data(tournament_report(served.view, name, after_session=after)))
+        await served.call(
+            lambda: read_view(
+                served.app,
+                lambda view: standings_data(tournament_report(view, name, after_session=after)),
+                view=served.view,
+            )
+        )
     )
 
 

@@ -25,8 +25,9 @@ from domain.errors import HonbaError, WinnerIsDiscarder
 from replay.service.access import Grant, TokenStore
 from replay.service.checkpoints import checkpoints_kept
 from replay.service.entry import FieldError
+from replay.service.standings import read_view
 from replay.store.application import HonbaApp
-from replay.store.standings_view import catch_up, open_view
+from replay.store.standings_view import open_view
 
 HERE = Path(__file__).parent
 CSRF_COOKIE = "honba_csrf"
@@ -82,7 +83,8 @@ class Site:
     def refresh_view(self) -> int:
         """Fold what is new in the notification log into the standings view (written by any process)."""
         with self._view_lock:
-            self.run(lambda: catch_up(self.app, self.view))
+            # A view that cannot be read is rebuilt (``read_view``): derived data, never a 500.
+            self.run(lambda: read_view(self.app, lambda _view: None, view=self.view))
             self.position = self.view.max_tracking_id(self.app.name) or 0
             return self.position
 

@@ -13,7 +13,7 @@ from starlette.routing import Route
 
 from domain.errors import HonbaError
 from replay.html.pages import standings_chart_svg
-from replay.service.standings import standings_data, tournament_report
+from replay.service.standings import read_view, standings_data, tournament_report
 from replay.web.site import Site, site
 
 # How often the live standings look at the store's notification log (another server process may have written).
@@ -24,7 +24,9 @@ KEEPALIVE = 30
 
 def standings_context(served: Site, name: str, after: int | None) -> dict[str, Any]:
     """The standings of tournament ``name`` (as they stood after session ``after``) and their chart."""
-    data = standings_data(tournament_report(served.view, name, after_session=after))
+    data = read_view(
+        served.app, lambda view: standings_data(tournament_report(view, name, after_session=after)), view=served.view
+    )
     return {"data": data, "chart": standings_chart_svg(data), "after": after}
 
 
