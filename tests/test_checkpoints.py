@@ -331,3 +331,26 @@ def test_the_last_tree_head_is_the_merkle_tree_hash_of_every_leaf_of_every_check
         assert read_checkpoints(store).check.intact
     finally:
         store.close()
+
+
+def test_a_save_rolled_back_before_any_checkpoint_covered_it_is_caught_against_the_matchs_published_head(
+    db: Path,
+) -> None:
+    from domain.values import ExhaustiveDraw
+    from replay.service import recording
+
+    store = HonbaApp.open(str(db))
+    try:
+        before = last_version(db, M2)
+        # A table records through the server: its answer names the match's head digest to publish.
+        published = recording.record(store, "m2", ExhaustiveDraw(ready=(0,))).head
+    finally:
+        store.close()
+    # Rolled back, with its seal row, before the server's next checkpoint.
+    m2_seal = seal_id(match_id("m2")).hex
+    delete(db, m2_seal, last_version(db, m2_seal))
+    for version in range(last_version(db, M2), before, -1):
+        delete(db, M2, version)
+    assert honba(db, "check").exit_code == 0  # no checkpoint covered it: nothing in the store shows it
+    result = honba(db, "check", "m2", "--against", published)
+    assert result.exit_code == 1 and "unpublished" in result.stdout
