@@ -136,16 +136,36 @@ def store_prepared(store: HonbaApp, batch: Sequence[Prepared]) -> list[bool | Ma
     For each, in order: True when stored (or a stored excerpt of it completed), False when
     the same match was stored already, ``AlreadyStoredAs`` when the same game read from a
     log is stored under another key, or the ``MatchExists`` conflict when a match with
-    that key is stored with other contents (nothing of it is stored, and the others are). Each match is stored whole
-    with its seal or not at all. When some are present, the batch is stored match by match.
+    that key is stored with other contents (nothing of it is stored, and the others are).
+    Each match is stored whole with its seal or not at all.
+
+    A batch shares no row with the saves of other matches (tables recording meanwhile never
+    make it fail). When it meets rows already there (a match, its seal or its game's identity:
+    stored before, or by another process at the same moment), those matches are stored one by
+    one, each as its own case, and the rest of the batch again in one transaction.
     """
-    if not batch:
-        return []
-    try:
-        store.insert([record for prepared in batch for record in prepared.records])
-    except IntegrityError:
-        return [_store_one(store, prepared) for prepared in batch]
-    return [True] * len(batch)
+    outcomes: dict[int, bool | MatchExists | AlreadyStoredAs] = {}
+    pending = list(range(len(batch)))
+    while pending:
+        try:
+            store.insert([record for index in pending for record in batch[index].records])
+        except IntegrityError:
+            present = [index for index in pending if _any_stored(store, batch[index])]
+            # Nothing found there: rows another process stored and removed meanwhile; one by one.
+            for index in present or pending:
+                outcomes[index] = _store_one(store, batch[index])
+            pending = [index for index in pending if index not in outcomes]
+            continue
+        outcomes.update(dict.fromkeys(pending, True))
+        break
+    return [outcomes[index] for index in range(len(batch))]
+
+
+def _any_stored(store: HonbaApp, prepared: Prepared) -> bool:
+    """Whether any stream a prepared match would start is there already (the match, its seal, its
+    game's identity)."""
+    streams = {record.originator_id for record in prepared.records}
+    return any(store.recorder.select_events(stream, limit=1) for stream in streams)
 
 
 def _store_one(store: HonbaApp, prepared: Prepared) -> bool | MatchExists | AlreadyStoredAs:
