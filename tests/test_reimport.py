@@ -110,18 +110,20 @@ def test_a_recognised_file_reports_its_unsupported_games_and_warnings_again(tmp_
     assert (again.stored, again.present) == (0, first.stored + first.present)
 
 
-def test_the_same_bytes_under_another_name_are_read_again(tmp_path: Path, reads: list[str]) -> None:
-    # A log without an id in it takes its key from the file's name: another name, another match.
+def test_the_same_bytes_under_another_name_are_recognised_without_being_read(tmp_path: Path, reads: list[str]) -> None:
+    # A log without an id in it takes its key from the file's name, but its games are the games
+    # stored already (a game is stored once, whatever file it comes from): the copy is recognised
+    # by its content before it is parsed (issue 26; before, it was read under its own key and
+    # found to be the game stored already).
     folder = archive(tmp_path / "logs", 1)
     db = tmp_path / "store.sqlite"
     imported(db, folder)
     (folder / "copy.mjlog").write_bytes((folder / WIRE[0].name).read_bytes())
     reads.clear()
-    again = imported(db, folder)
-    assert reads == ["copy.mjlog"]
-    # Read under its own key, the copy is found to be the game stored already: stored once, said so.
+    again = imported(db, folder, keep_games=True)
+    assert reads == []
     assert again.stored == 0 and again.present == 2
-    assert again.duplicates == ((str(folder / "copy.mjlog"), "copy", WIRE[0].stem),)
+    assert dict(again.games) == {WIRE[0].stem: dict(again.games)[WIRE[0].stem]}
 
 
 def test_an_archive_imported_again_starts_no_reading_worker(tmp_path: Path) -> None:
@@ -138,3 +140,22 @@ def test_an_archive_imported_again_starts_no_reading_worker(tmp_path: Path) -> N
         again = imported(db, folder, pool=pool)
         assert not pool.started
     assert (again.stored, again.present) == (0, PARALLEL_FROM)
+
+
+def test_a_renamed_copy_of_an_archive_is_recognised_by_its_content_without_reading_a_file(
+    tmp_path: Path, reads: list[str]
+) -> None:
+    folder = archive(tmp_path / "logs", 12)
+    db = tmp_path / "store.sqlite"
+    first = imported(db, folder, keep_games=True)
+    assert first.stored == 12
+    copy = tmp_path / "copy"
+    copy.mkdir()
+    for number, log in enumerate(sorted(folder.iterdir())):
+        (copy / f"renamed-{number}.mjlog").write_bytes(log.read_bytes())
+    reads.clear()
+    again = imported(db, copy, keep_games=True)
+    assert reads == []  # recognised before parsing: by content, not by name
+    assert (again.files, again.stored, again.present, again.conflicts) == (12, 0, 12, ())
+    # The games are the ones stored, under the keys they were stored as (for --tournament).
+    assert dict(again.games) == dict(first.games)

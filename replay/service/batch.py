@@ -195,7 +195,7 @@ class FileRead:
     unsupported: tuple[Unreadable, ...] = ()
     unreadable: Unreadable | None = None
     warnings: tuple[str, ...] = ()
-    # The digest of the file's bytes and the import's options (``import_digest``); None: not recorded.
+    # The digest of the file's bytes and the import's options (``import_digests``); None: not recorded.
     digest: str | None = None
     # A file recognised by its digest, not read: the games it gave when it was imported.
     known: ImportedFile | None = None
@@ -485,8 +485,11 @@ def import_paths(
     options = _import_options(fmt, key_prefix, rules)
 
     def read(path: Path) -> FileRead | Future[FileRead]:
-        digest = import_digest(path, options)
-        known = imported_file(app, digest) if digest is not None else None
+        digests = import_digests(path, options)
+        digest = digests[0] if digests else None
+        # Recognised by its content before it is parsed (under any name), or by its content and
+        # name as honba recorded files before (an archive imported before this one recognised).
+        known = next((found for found in (imported_file(app, d) for d in digests) if found), None)
         if known is not None:
             return FileRead(str(path), digest=digest, known=known)
         if pool is None:
@@ -511,19 +514,25 @@ def _import_options(fmt: str, key_prefix: str, rules: Ruleset | None) -> str:
     return digest_of({"format": fmt, "key_prefix": key_prefix, "rules": given})
 
 
-def import_digest(path: Path, options: str) -> str | None:
-    """The digest of a file's bytes (as stored on disk), its name and the import's options; None
-    when the file cannot be read (the reader then says why).
+def import_digests(path: Path, options: str) -> tuple[str, ...]:
+    """The digests a file imported before is recorded under: of its bytes (as stored on disk) and
+    the import's options, and (as honba recorded files before) of its bytes, name and options;
+    none when the file cannot be read (the reader then says why).
 
-    The name counts: a log without an id in it (mjai, an editor excerpt) gives its games the
-    file's name as their key, so the same bytes under another name are another match.
+    The content alone recognises a copy under another name: its games are the same games,
+    which the store holds once (``replay.store.identity``) under the keys they were stored as,
+    whatever the name gives the copy's games (a log without an id in it: mjai, an editor
+    excerpt). A file is recorded under the first.
     """
     try:
         data = path.read_bytes()
     except OSError:
-        return None
-    named = f"\0{path.name}\0{options}".encode("utf-8", "surrogateescape")
-    return hashlib.sha256(data + named).hexdigest()
+        return ()
+    content = hashlib.sha256(data)
+    named = content.copy()
+    content.update(f"\0{options}".encode())
+    named.update(f"\0{path.name}\0{options}".encode("utf-8", "surrogateescape"))
+    return content.hexdigest(), named.hexdigest()
 
 
 def _read_recorded(
