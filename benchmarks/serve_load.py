@@ -1,45 +1,222 @@
-"""Load check of ``honba serve`` (not a test): 40 tables each entering a hanchan at once, over HTTP.
+"""Load check of ``honba serve`` (not a test): tables recording over HTTP, measured at the server.
 
-    python benchmarks/serve_load.py [--tables 40] [--servers 2]
+    python benchmarks/serve_load.py [--scenario all|back-to-back|steady|import|sqlite-import]
+                                    [--tables 40] [--servers 2] [--steady-tables 200] [--seconds 60]
+                                    [--also DIR] [--smoke]
 
-A PostgreSQL server is started like the tests' (``tests/pg_server.py``); two ``honba serve``
-processes share its database; each table (a thread with its own HTTP connection, its own
-table token and its own match) sends the eight hands of a hanchan and the end through the
-JSON API, alternating between the servers, each request with a client key. A request
-answered 409 (other tables saved at the same moment) or not answered is sent again with the
-same key, as a phone would: it must record once.
+A PostgreSQL server is started like the tests' (``tests/pg_server.py``). ``honba serve``
+processes share a database on it; every table has its own match, its own table token and its
+own HTTP/1.1 connection, alternating between the servers, and sends each entry with a client
+key; an entry answered 409 (another process saved the same match at that moment) or not
+answered is sent again with the same key, as a phone would, and its latency counts from the
+first send.
 
-Afterwards every hand must be stored exactly once and every chain must check
-(``replay.store.store_check.check_store``). Printed: hands recorded per second over HTTP, the p50
-and p95 latency of a recorded hand (retries included), and the plain baseline measured in
-the same run: the same hanchans recorded one after another by ``replay.service.recording.record`` in this
-process on a fresh database of the same server (no HTTP, no concurrency).
+The client is one asyncio loop writing raw HTTP/1.1 on keep-alive connections: its own CPU per
+request (printed) is well below the server's, so what is measured is the server. Printed for
+each scenario: hands recorded per second, the p50, p95 and p99 latency of a recorded hand, the
+servers' CPU time per hand (read from /proc), the client's CPU per request, and requests sent
+again.
+
+Scenarios (issue 26):
+
+- ``back-to-back``: ``--tables`` tables (40) each send the eight hands of a hanchan as fast as
+  the answers come, to ``--servers`` (2) server processes.
+- ``steady``: ``--steady-tables`` tables (200), each sending one hand every 1 to 3 s (about
+  100 hands/s offered) for ``--seconds``.
+- ``import``: ``honba import`` of the corpus's 633-game archive alone, then again into a fresh
+  database while 40 tables record one hand every 1 to 3 s; the import's time both ways, the
+  games it refused, and the tables' latency during it against the same tables alone.
+- ``sqlite-import``: the same import into a SQLite store, alone and while four tables record
+  through the command line (``honba abort`` in a loop): the import's time both ways.
+
+Baselines measured in the same run: a plain PostgreSQL insert of three rows per transaction
+from 40 connections (the floor of any save), and the same with the library's table lock and
+NOTIFY in each transaction (what the event library does on every insert, so that followers
+never miss an event: its cost at the database).
+
+``--also DIR`` runs the same scenarios, in the same run, with the honba of another tree (its
+``replay`` and ``domain`` on PYTHONPATH; for instance main's, to compare with the store-wide
+chain of saves). ``--smoke`` runs a small, quick version of each (for a loaded machine: the
+figures then mean nothing, the script only shows it runs).
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
+import json
 import os
+import random
+import resource
+import shutil
+import socket
 import statistics
 import subprocess
 import sys
-import threading
+import tempfile
 import time
 import uuid
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import httpx
-from machine import print_machine
+from machine import CORPUS, REPO, print_machine
 
+PLAYERS = ("Ann", "Ben", "Cho", "Dai")
+SCENARIOS = ("back-to-back", "steady", "import", "sqlite-import")
+
+
+# What runs inside a tree's own honba: the matches and tokens a run needs, made with its own code.
+
+SETUP = """
+import json, sys
 from domain.rules import load_preset
-from domain.values import HandValue, Win, WinResult
 from replay.service import recording
 from replay.service.access import TokenStore
 from replay.store.application import HonbaApp
-from replay.store.store_check import check_store
+db, count = sys.argv[1], int(sys.argv[2])
+app = HonbaApp.open(db)
+tokens = TokenStore(app)
+found = []
+for n in range(count):
+    key = f"load-{n}"
+    recording.start_match(app, key, ["Ann", "Ben", "Cho", "Dai"], load_preset("tenhou"))
+    found.append([key, tokens.create("table", key)])
+app.close()
+print(json.dumps(found))
+"""
 
-PLAYERS = ("Ann", "Ben", "Cho", "Dai")
+
+def tree_env(tree: Path | None, db: str) -> dict[str, str]:
+    """The environment of a honba process of ``tree`` (this one by default) over the store ``db``
+    (given in the environment: a URL never goes on a command line, which process lists show)."""
+    env = {**os.environ, "HONBA_DB": db}
+    if tree is not None:
+        env["PYTHONPATH"] = str(tree)
+    return env
+
+
+def honba_command(*args: str) -> list[str]:
+    return [sys.executable, "-c", "from replay.cli import main; main()", *args]
+
+
+def setup(tree: Path | None, db: str, count: int) -> list[tuple[str, str]]:
+    """``count`` started matches with a table token each, made by the tree's own honba."""
+    run = subprocess.run(
+        [sys.executable, "-c", SETUP, db, str(count)], env=tree_env(tree, db), capture_output=True, text=True
+    )
+    if run.returncode != 0:
+        raise SystemExit(f"setup failed: {run.stderr[-2000:]}")
+    return [(key, token) for key, token in json.loads(run.stdout)]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+class Servers:
+    """``honba serve`` processes of a tree over one store, and the CPU time they used."""
+
+    def __init__(self, tree: Path | None, db: str, count: int):
+        self.ports = [free_port() for _ in range(count)]
+        self.processes = [
+            subprocess.Popen(
+                honba_command("serve", "--port", str(port)),
+                env=tree_env(tree, db),
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+            for port in self.ports
+        ]
+        for port in self.ports:
+            for _ in range(300):  # bounded: 30 s to start listening
+                try:
+                    with socket.create_connection(("127.0.0.1", port), timeout=1):
+                        break
+                except OSError:
+                    time.sleep(0.1)
+
+    def cpu(self) -> float:
+        """The CPU seconds (user and system) the server processes used so far."""
+        ticks = os.sysconf("SC_CLK_TCK")
+        total = 0.0
+        for process in self.processes:
+            fields = Path(f"/proc/{process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / ticks
+        return total
+
+    def stop(self) -> None:
+        for process in self.processes:
+            process.terminate()
+        for process in self.processes:
+            process.wait(timeout=30)
+
+
+# The client: raw HTTP/1.1 over keep-alive connections, one asyncio loop.
+
+
+class Table:
+    """One table's connection to a server and its token."""
+
+    def __init__(self, key: str, token: str, port: int):
+        self.key, self.token, self.port = key, token, port
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def post(self, body: dict[str, Any]) -> int:
+        """POST one entry; the status (0: no answer)."""
+        data = json.dumps(body).encode()
+        head = (
+            f"POST /api/matches/{self.key}/entries HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            f"Authorization: Bearer {self.token}\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {len(data)}\r\n\r\n"
+        ).encode()
+        try:
+            if self.writer is None:
+                self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
+            assert self.reader is not None
+            self.writer.write(head + data)
+            await self.writer.drain()
+            status_line = await self.reader.readline()
+            length = 0
+            while True:
+                line = await self.reader.readline()
+                if line in (b"\r\n", b""):
+                    break
+                if line[:15].lower() == b"content-length:":
+                    length = int(line[15:])
+            await self.reader.readexactly(length)
+            return int(status_line.split()[1])
+        except (OSError, asyncio.IncompleteReadError, IndexError, ValueError):
+            self.writer = None
+            return 0
+
+    async def send(self, body: dict[str, Any], stats: Stats) -> None:
+        """Send an entry until it is recorded (a 409 or no answer: again, with the same key)."""
+        body = {**body, "client_key": str(uuid.uuid4())}
+        started = time.perf_counter()
+        for _attempt in range(50):
+            stats.requests += 1
+            status = await self.post(body)
+            if status == 200:
+                stats.latencies.append(time.perf_counter() - started)
+                return
+            stats.again += 1
+            if status not in (0, 409):
+                stats.failed.append(f"{self.key}: HTTP {status}")
+                return
+        stats.failed.append(f"{self.key}: not recorded after 50 tries")
+
+
+class Stats:
+    def __init__(self) -> None:
+        self.latencies: list[float] = []
+        self.requests = 0
+        self.again = 0
+        self.failed: list[str] = []
 
 
 def hanchan() -> list[dict[str, Any]]:
@@ -52,42 +229,313 @@ def hanchan() -> list[dict[str, Any]]:
     return hands
 
 
-def as_result(fields: dict[str, Any]) -> WinResult:
-    winner, discarder = PLAYERS.index(fields["winner"]), PLAYERS.index(fields["discarder"])
-    return WinResult((Win(winner, HandValue(han=2, fu=30), discarder),))
+# An abortive draw keeps the dealer and ends nothing: a table can send them for as long as a run lasts.
+ABORT = {"kind": "abort", "abort": "four_winds"}
 
 
-def free_port() -> int:
-    import socket
-
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
+def percentile(ordered: Sequence[float], share: float) -> float:
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))] * 1000 if ordered else float("nan")
 
 
-def baseline(url: str, tables: int) -> float:
-    """Hands per second recorded in process, one after another (the plain baseline)."""
-    app = HonbaApp.open(url)
+def show(name: str, stats: Stats, seconds: float, server_cpu: float, client_cpu: float) -> dict[str, float]:
+    ordered = sorted(stats.latencies)
+    hands = len(ordered)
+    figures = {
+        "hands_per_s": hands / seconds if seconds else 0.0,
+        "p50": statistics.median(ordered) * 1000 if ordered else float("nan"),
+        "p95": percentile(ordered, 0.95),
+        "p99": percentile(ordered, 0.99),
+        "server_cpu_ms": 1000 * server_cpu / hands if hands else float("nan"),
+        "client_cpu_ms": 1000 * client_cpu / stats.requests if stats.requests else float("nan"),
+    }
+    print(
+        f"  {name}: {hands} hands in {seconds:.1f} s, {figures['hands_per_s']:.1f} hands/s; latency p50 "
+        f"{figures['p50']:.0f} ms, p95 {figures['p95']:.0f} ms, p99 {figures['p99']:.0f} ms"
+    )
+    print(
+        f"    servers' CPU {figures['server_cpu_ms']:.1f} ms per hand; client CPU {figures['client_cpu_ms']:.2f} ms "
+        f"per request; sent again {stats.again}; failed {len(stats.failed)}"
+    )
+    for failure in stats.failed[:3]:
+        print(f"    failure: {failure}")
+    return figures
+
+
+def client_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+async def back_to_back(tables: list[Table], stats: Stats) -> None:
+    async def one(table: Table) -> None:
+        for hand in hanchan():
+            await table.send(hand, stats)
+
+    await asyncio.gather(*(one(t) for t in tables))
+
+
+async def steady(tables: list[Table], stats: Stats, seconds: float, stop: asyncio.Event | None = None) -> None:
+    deadline = time.perf_counter() + seconds
+
+    async def one(table: Table) -> None:
+        await asyncio.sleep(random.uniform(0, 2))
+        while time.perf_counter() < deadline and not (stop is not None and stop.is_set()):
+            await table.send(ABORT, stats)
+            await asyncio.sleep(random.uniform(1, 3))
+
+    await asyncio.gather(*(one(t) for t in tables))
+
+
+def measured(name: str, servers: Servers, work: Any) -> tuple[Stats, dict[str, float]]:
+    stats = Stats()
+    cpu, mine = servers.cpu(), client_cpu()
+    started = time.perf_counter()
+    asyncio.run(work(stats))
+    seconds = time.perf_counter() - started
+    return stats, show(name, stats, seconds, servers.cpu() - cpu, client_cpu() - mine)
+
+
+# The scenarios, each on fresh databases of the one server.
+
+
+def run_back_to_back(server: Any, tree: Path | None, tables: int, count: int) -> dict[str, float]:
+    db = server.new_database()
+    made = setup(tree, db, tables)
+    servers = Servers(tree, db, count)
     try:
-        rules = load_preset("tenhou")
-        for n in range(tables):
-            recording.start_match(app, f"base-{n}", list(PLAYERS), rules)
-        started = time.perf_counter()
-        for n in range(tables):
-            for fields in hanchan():
-                recording.record(app, f"base-{n}", as_result(fields), client_key=str(uuid.uuid4()))
-        return tables * 8 / (time.perf_counter() - started)
+        connected = [Table(k, t, servers.ports[n % count]) for n, (k, t) in enumerate(made)]
+        _, figures = measured(
+            f"{tables} tables back to back, {count} servers", servers, lambda s: back_to_back(connected, s)
+        )
+        return figures
     finally:
-        app.close()
+        servers.stop()
+
+
+def run_steady(server: Any, tree: Path | None, tables: int, count: int, seconds: float) -> dict[str, float]:
+    db = server.new_database()
+    made = setup(tree, db, tables)
+    servers = Servers(tree, db, count)
+    try:
+        connected = [Table(k, t, servers.ports[n % count]) for n, (k, t) in enumerate(made)]
+        _, figures = measured(
+            f"{tables} tables, one hand every 1-3 s", servers, lambda s: steady(connected, s, seconds)
+        )
+        return figures
+    finally:
+        servers.stop()
+
+
+def conflicts(output: str) -> int:
+    for line in output.splitlines():
+        if "conflicts" in line and "stored" in line:
+            return int(line.rsplit(",", 1)[1].split()[0])
+    return -1
+
+
+def import_archive(work: Path, count: int) -> Path:
+    files = sorted(CORPUS.glob("*.mjlog"))[:count]
+    if not files:
+        raise SystemExit(f"the corpus {CORPUS} is not here")
+    folder = work / "archive"
+    if not folder.exists():
+        folder.mkdir()
+        for file in files:
+            shutil.copyfile(file, folder / file.name)
+    return folder
+
+
+def timed_import(tree: Path | None, db: str, archive: Path) -> tuple[float, int, str]:
+    started = time.perf_counter()
+    run = subprocess.run(honba_command("import", str(archive)), env=tree_env(tree, db), capture_output=True, text=True)
+    seconds = time.perf_counter() - started
+    return seconds, conflicts(run.stdout), run.stdout.strip().splitlines()[-1] if run.stdout.strip() else run.stderr
+
+
+def run_import(server: Any, tree: Path | None, archive: Path, tables: int, count: int, seconds: float) -> None:
+    alone, refused, said = timed_import(tree, server.new_database(), archive)
+    print(f"  import alone: {alone:.1f} s; {said}")
+    db = server.new_database()
+    made = setup(tree, db, tables)
+    servers = Servers(tree, db, count)
+    try:
+        connected = [Table(k, t, servers.ports[n % count]) for n, (k, t) in enumerate(made)]
+        measured(f"{tables} tables alone, one hand every 1-3 s", servers, lambda s: steady(connected, s, seconds))
+        result: dict[str, Any] = {}
+
+        async def during(stats: Stats) -> None:
+            stop = asyncio.Event()
+
+            async def importing() -> None:
+                started = time.perf_counter()
+                process = await asyncio.create_subprocess_exec(
+                    *honba_command("import", str(archive)),
+                    env=tree_env(tree, db),
+                    stdout=asyncio.subprocess.PIPE,
+                    stderr=asyncio.subprocess.PIPE,
+                )
+                out, err = await process.communicate()
+                result["seconds"] = time.perf_counter() - started
+                result["out"] = out.decode()
+                result["err"] = err.decode()
+                stop.set()
+
+            await asyncio.gather(importing(), steady(connected, stats, 3600, stop))
+
+        measured(f"{tables} tables during the import", servers, during)
+        with_tables = result["seconds"]
+        lines = result["out"].strip().splitlines()
+        print(f"  import while {tables} tables record: {with_tables:.1f} s; {lines[-1] if lines else result['err']}")
+        print(
+            f"  import with tables / alone: {with_tables / alone:.2f}x (target <= 2); games refused: "
+            f"{conflicts(result['out'])} (target 0; alone: {refused})"
+        )
+    finally:
+        servers.stop()
+
+
+CLI_TABLE = """
+import subprocess, sys, time
+db, key, stop = sys.argv[1], sys.argv[2], sys.argv[3]
+command = [sys.executable, "-c", "from replay.cli import main; main()", "--db", db]
+subprocess.run(command + ["start", key, "--players", "Ann,Ben,Cho,Dai"], capture_output=True, check=True)
+hands = 0
+from pathlib import Path
+while not Path(stop).exists():
+    subprocess.run(command + ["abort", key, "four_winds", "--key", f"{key}-{hands}"], capture_output=True)
+    hands += 1
+print(hands)
+"""
+
+
+def run_sqlite_import(tree: Path | None, archive: Path, work: Path) -> None:
+    alone, _, said = timed_import(tree, str(work / "alone.sqlite"), archive)
+    print(f"  SQLite import alone: {alone:.1f} s; {said}")
+    db = str(work / "tables.sqlite")
+    stop = work / "stop"
+    stop.unlink(missing_ok=True)
+    env = tree_env(tree, db)
+    tables = [
+        subprocess.Popen([sys.executable, "-c", CLI_TABLE, db, f"cli-{n}", str(stop)], env=env, stdout=subprocess.PIPE)
+        for n in range(4)
+    ]
+    time.sleep(2)
+    try:
+        with_tables, refused, said = timed_import(tree, db, archive)
+    finally:
+        stop.touch()
+        hands = [int((t.communicate(timeout=120)[0] or b"0").strip() or 0) for t in tables]
+    print(f"  SQLite import while four tables record through the command line: {with_tables:.1f} s; {said}")
+    print(f"  with tables / alone: {with_tables / alone:.2f}x (target <= 2); refused {refused}; hands {sum(hands)}")
+
+
+# Baselines: plain PostgreSQL inserts, and the same with the library's table lock and NOTIFY.
+
+
+async def plain_inserts(url: str, clients: int, seconds: float, locked: bool) -> float:
+    import psycopg
+
+    async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
+        await conn.execute(
+            "CREATE TABLE IF NOT EXISTS plain_events (originator_id uuid, originator_version bigint, topic text, "
+            "state bytea, notification_id bigserial, PRIMARY KEY (originator_id, originator_version))"
+        )
+    state = b"x" * 300
+    done = [0]
+    deadline = time.perf_counter() + seconds
+
+    async def one() -> None:
+        async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
+            stream, version = uuid.uuid4(), 0
+            while time.perf_counter() < deadline:
+                async with conn.transaction():
+                    if locked:
+                        await conn.execute("LOCK TABLE plain_events IN EXCLUSIVE MODE")
+                        await conn.execute("NOTIFY plain_events")
+                    rows = [(stream, version + n, "t", state) for n in (1, 2, 3)]
+                    async with conn.cursor() as cursor:
+                        await cursor.executemany(
+                            "INSERT INTO plain_events (originator_id, originator_version, topic, state) "
+                            "VALUES (%s, %s, %s, %s)",
+                            rows,
+                        )
+                version += 3
+                done[0] += 1
+
+    started = time.perf_counter()
+    await asyncio.gather(*(one() for _ in range(clients)))
+    return done[0] / (time.perf_counter() - started)
+
+
+PGBENCH_TABLE = (
+    "CREATE TABLE plain_events (originator_id uuid, originator_version bigint, topic text, state bytea, "
+    "notification_id bigserial, PRIMARY KEY (originator_id, originator_version))"
+)
+PGBENCH_INSERT = (
+    "INSERT INTO plain_events (originator_id, originator_version, topic, state) "
+    "SELECT u, n, 't', convert_to(repeat('x', 300), 'UTF8') FROM (SELECT gen_random_uuid() AS u) s, "
+    "generate_series(1, 3) AS n;"
+)
+
+
+def pgbench(url: str, seconds: float, locked: bool, work: Path) -> float | None:
+    """Three-row insert transactions per second from 40 connections, by PostgreSQL's own pgbench
+    (a C client: the figure is the database's); None when there is no pgbench."""
+    from pg_server import ServerUnavailable, find_bin_dir
+
+    try:
+        program = find_bin_dir() / "pgbench"
+    except ServerUnavailable:
+        return None
+    if not program.is_file():
+        return None
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(PGBENCH_TABLE)
+    script = work / ("locked.sql" if locked else "plain.sql")
+    lock = "LOCK TABLE plain_events IN EXCLUSIVE MODE;\nNOTIFY plain_events;\n" if locked else ""
+    script.write_text(f"BEGIN;\n{lock}{PGBENCH_INSERT}\nCOMMIT;\n")
+    run = subprocess.run(
+        [str(program), "-n", "-f", str(script), "-c", "40", "-j", "2", "-T", str(int(seconds)), url],
+        capture_output=True,
+        text=True,
+    )
+    for line in run.stdout.splitlines():
+        if line.startswith("tps = "):
+            return float(line.split()[2])
+    print(f"  pgbench did not run: {run.stderr.strip()[-300:]}")
+    return None
+
+
+def baselines(server: Any, seconds: float, work: Path) -> None:
+    plain = pgbench(server.new_database(), seconds, False, work)
+    if plain is None:  # no pgbench: the same from Python (its client then costs as much as the database)
+        plain = asyncio.run(plain_inserts(server.new_database(), 40, seconds, locked=False))
+        locked = asyncio.run(plain_inserts(server.new_database(), 40, seconds, locked=True))
+        client = "an asyncio psycopg client"
+    else:
+        locked = pgbench(server.new_database(), seconds, True, work) or float("nan")
+        client = "pgbench"
+    print(f"  plain PostgreSQL, 40 connections ({client}): {plain:.0f} three-row insert transactions/s")
+    print(f"  the same with the table lock and NOTIFY in each (the library's insert): {locked:.0f}/s")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--scenario", choices=("all", *SCENARIOS), default="all")
     parser.add_argument("--tables", type=int, default=40)
     parser.add_argument("--servers", type=int, default=2)
+    parser.add_argument("--steady-tables", type=int, default=200)
+    parser.add_argument("--seconds", type=float, default=60)
+    parser.add_argument("--games", type=int, default=633)
+    parser.add_argument("--also", type=Path, help="also run the scenarios with the honba of this tree")
+    parser.add_argument("--smoke", action="store_true", help="a small, quick run: shows the script works")
     options = parser.parse_args()
+    if options.smoke:
+        options.tables, options.steady_tables, options.seconds, options.games = 8, 20, 8, 60
     print_machine()
+    print(f"load average at the start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     from pg_server import PostgresServer, ServerUnavailable
 
     server = PostgresServer()
@@ -97,104 +545,32 @@ def main() -> None:
         print(f"skipped: no PostgreSQL server could be started: {exc}")
         server.stop()
         return
+    trees: list[tuple[str, Path | None]] = [("this tree", REPO)]
+    if options.also is not None:
+        trees.append((f"the tree at {options.also}", options.also.resolve()))
+    chosen = SCENARIOS if options.scenario == "all" else (options.scenario,)
+    work = Path(tempfile.mkdtemp(prefix="honba-serve-load-"))
     try:
-        run(server, options.tables, options.servers)
+        print("Baselines (PostgreSQL alone):")
+        baselines(server, 5 if options.smoke else 15, work)
+        archive = import_archive(work, options.games) if {"import", "sqlite-import"} & set(chosen) else None
+        for scenario in chosen:
+            for label, tree in trees:
+                print(f"{scenario}, {label}:")
+                if scenario == "back-to-back":
+                    run_back_to_back(server, tree, options.tables, options.servers)
+                elif scenario == "steady":
+                    run_steady(server, tree, options.steady_tables, options.servers, options.seconds)
+                elif scenario == "import":
+                    assert archive is not None
+                    run_import(server, tree, archive, options.tables, options.servers, options.seconds)
+                else:
+                    assert archive is not None
+                    run_sqlite_import(tree, archive, Path(tempfile.mkdtemp(dir=work)))
+        print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     finally:
         server.stop()
-
-
-def run(server: Any, tables: int, servers: int) -> None:
-    url = server.new_database()
-    app = HonbaApp.open(url)
-    rules = load_preset("tenhou")
-    tokens = TokenStore(app)
-    keys = [f"load-{n}" for n in range(tables)]
-    table_tokens = []
-    for key in keys:
-        recording.start_match(app, key, list(PLAYERS), rules)
-        table_tokens.append(tokens.create("table", key))
-    app.close()
-
-    ports = [free_port() for _ in range(servers)]
-    honba = str(Path(sys.executable).with_name("honba"))
-    # The store's URL in the environment, never on a command line (process lists show those).
-    env = {**os.environ, "HONBA_DB": url}
-    processes = [
-        subprocess.Popen([honba, "serve", "--port", str(port)], env=env, stdout=subprocess.DEVNULL) for port in ports
-    ]
-    latencies: list[float] = []
-    retries = [0]
-    failures: list[str] = []
-    lock = threading.Lock()
-    try:
-        for port in ports:
-            for _ in range(300):  # bounded: 30 s to start listening
-                try:
-                    httpx.get(f"http://127.0.0.1:{port}/", timeout=5)
-                    break
-                except httpx.TransportError:
-                    time.sleep(0.1)
-
-        def table(number: int) -> None:
-            base = f"http://127.0.0.1:{ports[number % servers]}"
-            headers = {"Authorization": f"Bearer {table_tokens[number]}"}
-            with httpx.Client(base_url=base, headers=headers, timeout=60) as client:
-                for fields in hanchan():
-                    body = {**fields, "client_key": str(uuid.uuid4())}
-                    started = time.perf_counter()
-                    for _attempt in range(20):
-                        try:
-                            answer = client.post(f"/api/matches/{keys[number]}/entries", json=body)
-                        except httpx.TransportError:
-                            answer = None
-                        if answer is not None and answer.status_code == 200:
-                            break
-                        with lock:
-                            retries[0] += 1
-                    else:
-                        with lock:
-                            failures.append(f"{keys[number]}: {answer.text if answer is not None else 'no answer'}")
-                    with lock:
-                        latencies.append(time.perf_counter() - started)
-
-        threads = [threading.Thread(target=table, args=(n,)) for n in range(tables)]
-        started = time.perf_counter()
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
-        seconds = time.perf_counter() - started
-    finally:
-        for process in processes:
-            process.terminate()
-            process.wait(timeout=30)
-
-    check = HonbaApp.open(url)
-    try:
-        hands = {key: sum(1 for _, fact in check.get_match(key).history if isinstance(fact, WinResult)) for key in keys}
-        finished = sum(check.get_match(key).state.finished for key in keys)
-        checks = check_store(check)
-        problems = [problem for result in checks for problem in result.problems]
-    finally:
-        check.close()
-    plain = baseline(server.new_database(), tables)
-
-    recorded = len(latencies)
-    ordered = sorted(latencies)
-    p50 = statistics.median(ordered) * 1000
-    p95 = ordered[int(0.95 * (len(ordered) - 1))] * 1000
-    print(f"{tables} tables, {servers} server processes, PostgreSQL: {recorded} hands in {seconds:.1f} s")
-    print(
-        f"  over HTTP: {recorded / seconds:.1f} hands/s; latency per recorded hand p50 {p50:.0f} ms, p95 {p95:.0f} ms"
-    )
-    print(f"  requests sent again after a 409 or no answer: {retries[0]}; failed for good: {len(failures)}")
-    print(f"  plain baseline (recording.record in process, one after another): {plain:.1f} hands/s")
-    print(f"  ratio HTTP concurrent / plain: {recorded / seconds / plain:.2f}")
-    once = all(count == 8 for count in hands.values())
-    print(f"  every hand stored exactly once: {'yes' if once else 'NO: ' + repr(hands)}; matches ended: {finished}")
-    print(f"  every chain checks ({len(checks)} streams): {'yes' if not problems else 'NO: ' + repr(problems[:5])}")
-    for failure in failures[:5]:
-        print(f"  failure: {failure}")
+        shutil.rmtree(work, ignore_errors=True)
 
 
 if __name__ == "__main__":
