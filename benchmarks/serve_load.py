@@ -286,7 +286,9 @@ async def steady(tables: list[Table], stats: Stats, seconds: float, stop: asynci
     await asyncio.gather(*(one(t) for t in tables))
 
 
-def measured(name: str, servers: Servers, work: Any) -> tuple[Stats, dict[str, float]]:
+def measured(name: str, servers: Servers, tables: list[Table], work: Any) -> tuple[Stats, dict[str, float]]:
+    for table in tables:  # a new event loop: new connections
+        table.reader = table.writer = None
     stats = Stats()
     cpu, mine = servers.cpu(), client_cpu()
     started = time.perf_counter()
@@ -305,7 +307,7 @@ def run_back_to_back(server: Any, tree: Path | None, tables: int, count: int) ->
     try:
         connected = [Table(k, t, servers.ports[n % count]) for n, (k, t) in enumerate(made)]
         _, figures = measured(
-            f"{tables} tables back to back, {count} servers", servers, lambda s: back_to_back(connected, s)
+            f"{tables} tables back to back, {count} servers", servers, connected, lambda s: back_to_back(connected, s)
         )
         return figures
     finally:
@@ -319,7 +321,7 @@ def run_steady(server: Any, tree: Path | None, tables: int, count: int, seconds:
     try:
         connected = [Table(k, t, servers.ports[n % count]) for n, (k, t) in enumerate(made)]
         _, figures = measured(
-            f"{tables} tables, one hand every 1-3 s", servers, lambda s: steady(connected, s, seconds)
+            f"{tables} tables, one hand every 1-3 s", servers, connected, lambda s: steady(connected, s, seconds)
         )
         return figures
     finally:
@@ -360,7 +362,9 @@ def run_import(server: Any, tree: Path | None, archive: Path, tables: int, count
     servers = Servers(tree, db, count)
     try:
         connected = [Table(k, t, servers.ports[n % count]) for n, (k, t) in enumerate(made)]
-        measured(f"{tables} tables alone, one hand every 1-3 s", servers, lambda s: steady(connected, s, seconds))
+        measured(
+            f"{tables} tables alone, one hand every 1-3 s", servers, connected, lambda s: steady(connected, s, seconds)
+        )
         result: dict[str, Any] = {}
 
         async def during(stats: Stats) -> None:
@@ -382,7 +386,7 @@ def run_import(server: Any, tree: Path | None, archive: Path, tables: int, count
 
             await asyncio.gather(importing(), steady(connected, stats, 3600, stop))
 
-        measured(f"{tables} tables during the import", servers, during)
+        measured(f"{tables} tables during the import", servers, connected, during)
         with_tables = result["seconds"]
         lines = result["out"].strip().splitlines()
         print(f"  import while {tables} tables record: {with_tables:.1f} s; {lines[-1] if lines else result['err']}")

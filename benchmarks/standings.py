@@ -16,6 +16,11 @@ size of the archive beyond the view's own documents of the tournament. Then one 
 is stored and the view brought up to date, at 1,000 and at N matches: that update must cost
 the work of the one match (the ratio of the two near 1), not of the tournament. The rebuild
 folds the standings and the player statistics (``honba stats``) together: one view.
+
+Then issue 26's figure: ``honba standings --tournament bench-cup`` run as a command (a child
+process, as a user runs it) on a view that is up to date, so that it finds nothing new, at 1,000
+and at N matches (best of three each): it reads the tournament's standings document alone, so
+its time must not grow with the tournament (the two within 1.5x).
 """
 
 from __future__ import annotations
@@ -25,6 +30,8 @@ import functools
 import json
 import random
 import shutil
+import subprocess
+import sys
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -208,6 +215,19 @@ def rebuild(app: HonbaApp, db: Path, matches: int, events: int, rounds: int) -> 
     return peak[0], view
 
 
+def standings_command(db: Path, times: int = 3) -> float:
+    """The best time of ``honba standings --tournament bench-cup`` as a command, on a view that
+    is up to date (it finds nothing new to fold)."""
+    command = [sys.executable, "-c", "from replay.cli import main; main()", "--db", str(db)]
+    command += ["standings", "--tournament", TOURNAMENT]
+    best = float("inf")
+    for _ in range(times):
+        seconds, run = timed(lambda: subprocess.run(command, capture_output=True, text=True))
+        assert run.returncode == 0, run.stderr
+        best = min(best, seconds)
+    return best
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--matches", type=int, default=10_000)
@@ -225,6 +245,8 @@ def main() -> None:
             small_peak, view = rebuild(app, db, small, events, rounds=3)
             small_update = one_more(app, view, rng, "bench-extra-small")
             print(f"one more match after {small}: the view up to date in {small_update * 1000:.1f} ms (best of 5)")
+            small_command = standings_command(db)
+            print(f"honba standings with nothing new at {small} matches: {small_command:.2f} s (best of 3)")
             if args.matches > small:
                 seconds, events = timed(lambda: store_matches(app, small, args.matches, rng))
                 print(f"played and stored {args.matches - small} more matches in {seconds:.1f} s")
@@ -240,6 +262,12 @@ def main() -> None:
                     f"one more match after {args.matches}: the view up to date in {large_update * 1000:.1f} ms "
                     f"(best of 5; {ratio:.2f} x the update at {small}: proportional to the match, not the tournament: "
                     f"{verdict(ratio < 2)})"
+                )
+                large_command = standings_command(db)
+                ratio = large_command / small_command
+                print(
+                    f"honba standings with nothing new at {args.matches} matches: {large_command:.2f} s (best of 3; "
+                    f"{ratio:.2f} x at {small}: target <= 1.5: {verdict(ratio <= 1.5)})"
                 )
         finally:
             app.close()

@@ -85,3 +85,51 @@ def test_checkpoints_taken_while_writers_save_miss_no_save(store_db: str, tmp_pa
                 assert covered.streams[match_id(key)][-1][:1] == (last,), key
     finally:
         store.close()
+
+
+def test_a_command_skips_its_checkpoint_while_another_process_holds_the_lock_on_either_store(
+    store_db: str, tmp_path: pytest.TempPathFactory
+) -> None:
+    import contextlib
+    from collections.abc import Iterator
+    from pathlib import Path
+
+    import psycopg
+    from typer.testing import CliRunner
+
+    from replay.cli import app
+    from replay.store.checkpoint import file_lock
+    from replay.store.pgstore import CHECKPOINT_LOCK
+
+    @contextlib.contextmanager
+    def held() -> Iterator[None]:
+        """The checkpoint lock held by another process's connection (or file handle)."""
+        if store_db.startswith("postgresql://"):
+            with psycopg.connect(store_db, autocommit=True) as conn:
+                assert conn.execute("SELECT pg_try_advisory_lock(%s)", (CHECKPOINT_LOCK,)).fetchone() == (True,)
+                yield
+            return
+        path = Path(store_db)
+        with file_lock(path.with_name(path.stem + ".checkpoint.lock")) as got:
+            assert got
+            yield
+
+    def honba(*args: str) -> str:
+        result = CliRunner().invoke(app, ["--db", store_db, *args])
+        assert result.exit_code == 0, result.output
+        return result.stdout
+
+    def checkpoints() -> int:
+        store = HonbaApp.open(store_db)
+        try:
+            return read_checkpoints(store).check.events
+        finally:
+            store.close()
+
+    honba("start", "m1", "--players", "Ann,Ben,Cho,Dai")
+    assert checkpoints() == 1
+    with held():
+        honba("draw", "m1", "--ready", "Ann")
+        assert checkpoints() == 1  # skipped: never waited for, never tried again
+        assert "Another process is taking a checkpoint now" in honba("checkpoint")
+    assert "Checkpoint 2: 1 streams saved since the one before" in honba("checkpoint")

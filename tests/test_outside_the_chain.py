@@ -281,8 +281,10 @@ def test_a_game_identity_pointed_at_another_match_never_attaches_that_match(impo
     stream, data = identity_row(imported, DATED)
     data["key"] = "other"
     set_state(imported, stream, 1, data)
-    # mjx's copy of the same game under another name, imported into the tournament.
-    copy = corpus_file("encdec-chanta.mjlog")
+    # mjx's copy of the same game under another name (a line break added: other bytes, so that it
+    # is read, not recognised as a file imported before), imported into the tournament.
+    copy = tmp_path / "encdec-chanta.mjlog"
+    copy.write_bytes(corpus_file("encdec-chanta.mjlog").read_bytes() + b"\n")
     result = honba(imported, "import", str(copy), "--tournament", "cup")
     assert result.exit_code == 2, result.output
     assert "names the match 'other', which does not hold it" in result.stderr

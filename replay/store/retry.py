@@ -24,8 +24,9 @@ from eventsourcing.persistence import IntegrityError
 
 T = TypeVar("T")
 
-# How many times a write is tried when another process wrote first.
-TRIES = 8
+# How many times a write is tried when another process wrote first (two writers that keep
+# writing to one match take turns by chance: tries are cheap, none waits long).
+TRIES = 16
 # How many times a new store or view is opened while other processes race to create its tables.
 OPEN_TRIES = 6
 # The longest pause between two tries, in seconds (from the second conflict on).
