@@ -94,7 +94,7 @@ ROUNDS = 3  # each store is timed this many times, each time into a fresh one; t
 
 
 def sqlite_round(prepared: list[Prepared], events: int, work: Path, round_: int) -> tuple[float, float]:
-    db = work / f"honba-{round_}.sqlite"
+    db = work / f"stage-honba-{round_}.sqlite"
     app = HonbaApp.open(str(db))
     try:
         seconds, _ = timed(lambda: honba_store(app, prepared))
@@ -103,7 +103,7 @@ def sqlite_round(prepared: list[Prepared], events: int, work: Path, round_: int)
         app.close()
     with sqlite3.connect(db) as source:
         ddl = [row[0] for row in source.execute("SELECT sql FROM sqlite_master WHERE sql IS NOT NULL")]
-    plain = sqlite3.connect(work / f"plain-{round_}.sqlite", isolation_level=None)
+    plain = sqlite3.connect(work / f"stage-plain-{round_}.sqlite", isolation_level=None)
     plain.execute("PRAGMA journal_mode=WAL")
     for statement in ddl:
         plain.execute(statement)
