@@ -400,37 +400,56 @@ def run_import(server: Any, tree: Path | None, archive: Path, tables: int, count
 
 CLI_TABLE = """
 import subprocess, sys, time
-db, key, stop = sys.argv[1], sys.argv[2], sys.argv[3]
+db, key, stop, write = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4] == "write"
 command = [sys.executable, "-c", "from replay.cli import main; main()", "--db", db]
 subprocess.run(command + ["start", key, "--players", "Ann,Ben,Cho,Dai"], capture_output=True, check=True)
 hands = 0
 from pathlib import Path
 while not Path(stop).exists():
-    subprocess.run(command + ["abort", key, "four_winds", "--key", f"{key}-{hands}"], capture_output=True)
+    if write:
+        subprocess.run(command + ["abort", key, "four_winds", "--key", f"{key}-{hands}"], capture_output=True)
+    else:
+        subprocess.run(command + ["status", key], capture_output=True)
     hands += 1
 print(hands)
 """
 
 
-def run_sqlite_import(tree: Path | None, archive: Path, work: Path) -> None:
-    alone, _, said = timed_import(tree, str(work / "alone.sqlite"), archive)
-    print(f"  SQLite import alone: {alone:.1f} s; {said}")
-    db = str(work / "tables.sqlite")
-    stop = work / "stop"
-    stop.unlink(missing_ok=True)
+def sqlite_import_beside(tree: Path | None, archive: Path, work: Path, mode: str) -> tuple[float, int, str, int]:
+    """The import into a SQLite store while four command-line tables ``write`` (record) or ``read``
+    (ask for their status) in a loop: its time, the games it refused, its line, the commands run."""
+    db = str(work / f"tables-{mode}.sqlite")
+    stop = work / f"stop-{mode}"
     env = tree_env(tree, db)
     tables = [
-        subprocess.Popen([sys.executable, "-c", CLI_TABLE, db, f"cli-{n}", str(stop)], env=env, stdout=subprocess.PIPE)
+        subprocess.Popen(
+            [sys.executable, "-c", CLI_TABLE, db, f"cli-{n}", str(stop), mode], env=env, stdout=subprocess.PIPE
+        )
         for n in range(4)
     ]
     time.sleep(2)
     try:
-        with_tables, refused, said = timed_import(tree, db, archive)
+        seconds, refused, said = timed_import(tree, db, archive)
     finally:
         stop.touch()
-        hands = [int((t.communicate(timeout=120)[0] or b"0").strip() or 0) for t in tables]
-    print(f"  SQLite import while four tables record through the command line: {with_tables:.1f} s; {said}")
-    print(f"  with tables / alone: {with_tables / alone:.2f}x (target <= 2); refused {refused}; hands {sum(hands)}")
+        commands = sum(int((t.communicate(timeout=120)[0] or b"0").strip() or 0) for t in tables)
+    return seconds, refused, said, commands
+
+
+def run_sqlite_import(tree: Path | None, archive: Path, work: Path) -> None:
+    alone, _, said = timed_import(tree, str(work / "alone.sqlite"), archive)
+    print(f"  SQLite import alone: {alone:.1f} s; {said}")
+    reading, _, _, reads = sqlite_import_beside(tree, archive, work, "read")
+    print(
+        f"  while four command-line processes only read (honba status in a loop: their CPU, no write): "
+        f"{reading:.1f} s, {reading / alone:.2f}x alone ({reads} commands)"
+    )
+    with_tables, refused, said, hands = sqlite_import_beside(tree, archive, work, "write")
+    print(f"  while four tables record through the command line: {with_tables:.1f} s; {said}")
+    print(
+        f"  with tables / alone: {with_tables / alone:.2f}x (target <= 2); with tables / beside readers: "
+        f"{with_tables / reading:.2f}x (the store's part); refused {refused}; hands {hands}"
+    )
 
 
 # Baselines: plain PostgreSQL inserts, and the same with the library's table lock and NOTIFY.
