@@ -354,3 +354,28 @@ def test_a_save_rolled_back_before_any_checkpoint_covered_it_is_caught_against_t
     assert honba(db, "check").exit_code == 0  # no checkpoint covered it: nothing in the store shows it
     result = honba(db, "check", "m2", "--against", published)
     assert result.exit_code == 1 and "unpublished" in result.stdout
+
+
+def test_honba_serve_takes_checkpoints_while_it_runs_and_a_last_one_when_it_stops(db: Path) -> None:
+    from starlette.testclient import TestClient
+
+    from replay.service.access import TokenStore
+    from replay.web.app import create_app
+
+    store = HonbaApp.open(str(db))
+    try:
+        token = TokenStore(store).create("table", "m2")
+    finally:
+        store.close()
+    before = last_version(db, CHECKPOINTS_ID.hex)
+    with TestClient(create_app(str(db))) as client:
+        body = {"kind": "draw", "ready": ["Ann"], "client_key": "c1"}
+        answer = client.post("/api/matches/m2/entries", json=body, headers={"Authorization": f"Bearer {token}"})
+        assert answer.status_code == 200, answer.text
+    # Stopped: what it saved is covered (by a checkpoint it took while running, or the last one).
+    assert last_version(db, CHECKPOINTS_ID.hex) > before
+    m2_seal = seal_id(match_id("m2")).hex
+    delete(db, m2_seal, last_version(db, m2_seal))
+    for version in range(last_version(db, M2), 3, -1):
+        delete(db, M2, version)
+    assert check(db)["m2"] == [(4, "deleted")]

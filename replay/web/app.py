@@ -86,6 +86,7 @@ def create_app(db: str | None) -> Starlette:
 
     @contextlib.asynccontextmanager
     async def lifespan(_web: Starlette) -> AsyncIterator[None]:
+        served.start_checkpoints()
         yield
         served.stop_checkpoints()
         served.app.close()

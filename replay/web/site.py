@@ -67,8 +67,19 @@ class Site:
         self._lock: threading.Lock | None = threading.Lock() if sqlite else None
         self._view_lock = threading.Lock()
         self.position = 0
-        # A checkpoint of what was saved every few seconds while something is (replay.store.checkpoint).
-        self.stop_checkpoints = checkpoints_kept(self.app, run=self.run)
+        self._stop_checkpoints: Callable[[], None] | None = None
+
+    def start_checkpoints(self) -> None:
+        """Take a checkpoint of what was saved every few seconds while something is (the server's
+        life: ``replay.service.checkpoints.checkpoints_kept``)."""
+        if self._stop_checkpoints is None:
+            self._stop_checkpoints = checkpoints_kept(self.app, run=self.run)
+
+    def stop_checkpoints(self) -> None:
+        """Stop taking checkpoints, after a last one of what was saved since."""
+        if self._stop_checkpoints is not None:
+            self._stop_checkpoints()
+            self._stop_checkpoints = None
 
     def run(self, call: Callable[[], T]) -> T:
         if self._lock is None:
