@@ -485,8 +485,10 @@ def report_data(report: AuditReport) -> dict[str, Any]:
     match = report.match
     corrected = {c.target for c in report.corrections}
 
+    scoring = match.rules.scoring
+
     def fact_text(fact: Fact | None) -> str | None:
-        return None if fact is None else describe_fact(fact, players)
+        return None if fact is None else describe_fact(fact, players, scoring)
 
     data: dict[str, Any] = {
         "match": match.key,
@@ -497,7 +499,7 @@ def report_data(report: AuditReport) -> dict[str, Any]:
         "integrity": report.integrity.as_dict(),
         "ledger": [
             {**line, "corrected": line["entry"] is not None and line["entry"] in corrected}
-            for line in ledger_data(players, report.entries, report.numbers)
+            for line in ledger_data(players, report.entries, report.numbers, scoring)
         ],
         "corrections": [
             {
@@ -543,7 +545,7 @@ def report_data(report: AuditReport) -> dict[str, Any]:
             "final_scores": dict(zip(players, w.final_scores, strict=True)),
             "final_points": _by_player(players, w.final_points),
             "notes": [attrs.asdict(f) for f in w.notes],
-            "ledger": ledger_data(players, w.entries, report.numbers),
+            "ledger": ledger_data(players, w.entries, report.numbers, w.rules.scoring),
         }
     return data
 

@@ -7,13 +7,13 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.table import Table
 
 from domain.integrity import ChainProblem
 from domain.match import Match
 from domain.values import AbortiveDraw, AbortKind, ExhaustiveDraw, HandResult, Penalty, TableState
 from projections.ledger import correction_marks
 from replay.audit import AuditReport, report_data
+from replay.cli.layout import Column, Grid
 from replay.cli.shell import ClientKey, app, guarded, guarded_match, out, shell
 from replay.formats.record import fact_from_line
 from replay.integrity import MatchCheck
@@ -172,10 +172,14 @@ def undo(
     guarded_match(ctx, key, run)
 
 
-def _checks_table(checks: list[MatchCheck], title: str) -> Table:
-    table = Table(title=title)
-    for column in ("match or file", "events", "status", "head digest"):
-        table.add_column(column, overflow="fold")
+def _checks_table(checks: list[MatchCheck], title: str) -> Grid:
+    columns = [
+        Column("match or file", key=True),
+        Column("events", numeric=True),
+        Column("status"),
+        Column("head digest"),
+    ]
+    table = Grid(title, columns)
     for check in checks:
         if check.intact:
             status = "; ".join(("intact", *check.notes))
@@ -279,19 +283,26 @@ def _print_audit(report: AuditReport, data: dict[str, Any]) -> None:
     out.print(f"Integrity: {state}; {integrity.events} events; head digest {integrity.head}", markup=False)
     marks = correction_marks(match.history, match.corrections, match.corrected_steps())
     out.print(
-        ledger_table(players, list(report.entries), "Ledger (corrected history)", numbers=report.numbers, marks=marks)
+        ledger_table(
+            players,
+            list(report.entries),
+            "Ledger (corrected history)",
+            numbers=report.numbers,
+            marks=marks,
+            scoring=match.rules.scoring,
+        )
     )
     if report.corrections:
-        table = Table(title="Corrections (the originals stay in the log)")
-        for column in ("entry", "kind", "corrects", "original", "replacement", "by", "reason", "when"):
-            table.add_column(column, overflow="fold")
+        columns = [Column("entry", numeric=True, key=True), Column("kind", key=True), Column("corrects", numeric=True)]
+        columns += map(Column, ("original", "replacement", "by", "reason", "when"))
+        table = Grid("Corrections (the originals stay in the log)", columns)
         for c in report.corrections:
             table.add_row(
                 str(c.entry),
                 c.kind,
                 "" if c.target is None else str(c.target),
-                "" if c.original is None else describe_fact(c.original, players),
-                "" if c.replacement is None else describe_fact(c.replacement, players),
+                "" if c.original is None else describe_fact(c.original, players, match.rules.scoring),
+                "" if c.replacement is None else describe_fact(c.replacement, players, match.rules.scoring),
                 c.by,
                 c.reason,
                 c.at,
@@ -318,10 +329,10 @@ def _print_audit(report: AuditReport, data: dict[str, Any]) -> None:
                 out.print(f"  also at {other_difference.hand}: {other_difference.text}", markup=False)
     if report.what_if is not None:
         what = report.what_if
-        table = Table(title=f"What if: {match.rules.name} against {what.rules.name}")
-        table.add_column("", overflow="fold")
-        for name in players:
-            table.add_column(name, justify="right", overflow="fold")
+        table = Grid(
+            f"What if: {match.rules.name} against {what.rules.name}",
+            [Column("", key=True), *(Column(name, numeric=True) for name in players)],
+        )
         table.add_row("final scores", *(f"{s:,}" for s in report.final.scores))
         table.add_row(f"under {what.rules.name}", *(f"{s:,}" for s in what.final_scores))
         table.add_row(

@@ -27,12 +27,14 @@ from domain.values import (
 )
 from projections.ledger import LedgerEntry, corrected_ledger
 from replay.app import DamagedMatch, HonbaApp
+from replay.cli.layout import Column, Grid
 from replay.cli.shell import ClientKey, app, err, guarded, guarded_match, out, rules_app, shell, warn_if_damaged
 from replay.parsing import InputError, seat_of, seats_of
 from replay.render import json_text, ledger_csv, ledger_table, recorded_payments_lines, state_lines, status_table
 from replay.service.entry import penalty_fact, win_result
 from replay.service.matches import log_json, match_log, status_data
 from replay.service.rules import resolve_rules, rules_for_start
+from replay.service.shapes import counted
 
 
 @app.command()
@@ -243,7 +245,7 @@ def _print_heads(application: HonbaApp, match: Match) -> None:
 
 def _print_payments(match: Match) -> None:
     """The payments just recorded (who paid whom, how much, why), before the table state."""
-    for line in recorded_payments_lines(match.players, corrected_ledger(match.corrected_steps())):
+    for line in recorded_payments_lines(match.players, corrected_ledger(match.corrected_steps()), match.rules.scoring):
         out.print(line, markup=False, highlight=False)
 
 
@@ -306,7 +308,14 @@ def log(
             return
         title = f"Ledger of {key} ({match.rules.name})"
         out.print(
-            ledger_table(match.players, list(history.entries), title, numbers=history.numbers, marks=history.marks)
+            ledger_table(
+                match.players,
+                list(history.entries),
+                title,
+                numbers=history.numbers,
+                marks=history.marks,
+                scoring=match.rules.scoring,
+            )
         )
 
     guarded_match(ctx, key, run)
@@ -327,11 +336,7 @@ def list_matches(ctx: typer.Context) -> None:
     """The stored matches."""
 
     def run() -> None:
-        from rich.table import Table
-
-        table = Table(title="Matches")
-        for column in ("key", "rules", "players", "source"):
-            table.add_column(column, overflow="fold")
+        table = Grid("Matches", [Column("key", key=True), Column("rules"), Column("players"), Column("source")])
         damaged = []
         for summary in shell(ctx).app.list_matches():
             source = ", ".join(f"{k}={v}" for k, v in summary.source.items())
@@ -411,12 +416,9 @@ def rules_show(preset: Annotated[str, typer.Argument(help="A preset name or a TO
     """Every rule value of a preset or rule file."""
 
     def run() -> None:
-        from rich.table import Table
-
         rules = resolve_rules(preset)
-        table = Table(title=f"Rules: {preset} ({rules.description})" if rules.description else f"Rules: {preset}")
-        table.add_column("rule", overflow="fold")
-        table.add_column("value", overflow="fold")
+        title = f"Rules: {preset} ({rules.description})" if rules.description else f"Rules: {preset}"
+        table = Grid(title, [Column("rule", key=True), Column("value")])
         for name, value in rules.to_dict().items():
             table.add_row(name, json.dumps(value, ensure_ascii=False))
         out.print(table)
@@ -432,13 +434,9 @@ def rules_diff_command(
     """The rule values that differ between two presets or rule files."""
 
     def run() -> None:
-        from rich.table import Table
-
         differences = rules_diff(resolve_rules(first), resolve_rules(second))
-        table = Table(title=f"{first} vs {second}: {len(differences)} rule values differ")
-        table.add_column("rule", overflow="fold")
-        table.add_column(first, overflow="fold")
-        table.add_column(second, overflow="fold")
+        title = f"{first} vs {second}: {counted(len(differences), 'rule value')} differ"
+        table = Grid(title, [Column("rule", key=True), Column(first), Column(second)])
         for name, left, right in differences:
             table.add_row(name, json.dumps(left, ensure_ascii=False), json.dumps(right, ensure_ascii=False))
         out.print(table)
@@ -468,12 +466,19 @@ def demo(
         record = parse_record(DEMO_RECORD.read_text(encoding="utf-8"), name="demo")
         stored = application.store_whole(build_match(record, name="demo"))
         verb = "Recorded" if stored else "Found (already stored)"
-        out.print(f"{verb} the demo match {record.key!r} in {db}", markup=False, highlight=False)
+        # A path is one word to copy: left to the terminal to wrap, never broken by a newline.
+        out.print(f"{verb} the demo match {record.key!r} in {db}", soft_wrap=True)
         match, facts = application.facts(record.key)
         out.print(
-            ledger_table(match.players, _ledger(match, facts), f"Ledger of {record.key}", numbers=entry_numbers(match))
+            ledger_table(
+                match.players,
+                _ledger(match, facts),
+                f"Ledger of {record.key}",
+                numbers=entry_numbers(match),
+                scoring=match.rules.scoring,
+            )
         )
         _print_status(match.players, _state(match, facts), match.rules)
-        out.print(f"Try: honba --db {db} status {record.key}", markup=False, highlight=False)
+        out.print(f"Try: honba --db {db} status {record.key}", soft_wrap=True)
 
     guarded(run)

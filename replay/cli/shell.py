@@ -43,7 +43,7 @@ def _output_width() -> int | None:
 
 
 # Both print text from the data as text, never as console markup (``replay.render.SafeConsole``).
-out = SafeConsole(width=_output_width())
+out = SafeConsole(width_of=_output_width)
 err = SafeConsole(stderr=True, soft_wrap=True)
 
 T = TypeVar("T")

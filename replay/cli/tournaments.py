@@ -11,14 +11,15 @@ from typing import Annotated
 
 import typer
 from eventsourcing.popo import POPOFactory
-from rich.table import Table
 
 from domain.tournament import Tournament
+from replay.cli.layout import Column, Grid
 from replay.cli.params import HonbaGroup
 from replay.cli.reports import check_report_format, fresh_view, write_report
 from replay.cli.shell import app, guarded, out, progress_bar, shell
 from replay.parsing import InputError
 from replay.render import spreadsheet_cells
+from replay.service.shapes import counted
 from replay.service.standings import standings_data
 from replay.tournaments import (
     StandingsReport,
@@ -128,7 +129,10 @@ def seat(
     """Record a session's seating."""
     seating = [[p.strip() for p in t.split(",") if p.strip()] for t in tables]
     _change(
-        ctx, name, lambda t: t.plan_session(session, seating), f"Session {session} of {name!r}: {len(seating)} tables"
+        ctx,
+        name,
+        lambda t: t.plan_session(session, seating),
+        f"Session {session} of {name!r}: {counted(len(seating), 'table')}",
     )
 
 
@@ -141,13 +145,13 @@ def show(ctx: typer.Context, name: Name) -> None:
 
     tournament = guarded(run)
     out.print(
-        f"Tournament {name!r}: {len(tournament.players)} players, {len(tournament.matches)} matches", markup=False
+        f"Tournament {name!r}: {counted(len(tournament.players), 'player')}, "
+        f"{counted(len(tournament.matches), 'match')}",
+        markup=False,
     )
     if tournament.aliases:
         out.print("Aliases: " + ", ".join(f"{a} = {p}" for a, p in sorted(tournament.aliases.items())), markup=False)
-    table = Table(title="Matches")
-    for column in ("match", "session", "table"):
-        table.add_column(column, overflow="fold")
+    table = Grid("Matches", [Column("match", key=True), Column("session", numeric=True), Column("table", numeric=True)])
     for key, (session, number) in sorted(tournament.matches.items(), key=lambda item: (item[1][0], item[0])):
         table.add_row(key, str(session), "" if number is None else str(number))
     out.print(table)
@@ -189,23 +193,20 @@ def standings(
     )
 
 
-def _table(report: StandingsReport, after: int | None) -> Table:
+def _table(report: StandingsReport, after: int | None) -> Grid:
     title = f"Standings of {report.name}" + (f" after session {after}" if after is not None else "")
-    table = Table(title=title)
-    for column in (
-        "rank",
-        "player",
-        "points",
-        "net score",
-        "matches",
-        "avg place",
-        "1st",
-        "2nd",
-        "3rd",
-        "4th",
-        "penalties",
-    ):
-        table.add_column(column, justify="right" if column not in ("player",) else "left", overflow="fold")
+    columns = [
+        Column("rank", numeric=True, key=True),
+        Column("player", key=True),
+        Column("points", numeric=True),
+        Column("net score", numeric=True),
+        Column("matches", numeric=True),
+        Column("avg place", numeric=True),
+        *(Column(place, numeric=True) for place in ("1st", "2nd", "3rd", "4th")),
+        # Penalties are in table points (a chombo of 8,000), beside the placement points above.
+        Column("penalties (table points)", numeric=True),
+    ]
+    table = Grid(title, columns, split=True)
     for row in report.rows:
         table.add_row(
             str(row.rank),

@@ -22,6 +22,8 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Patch
 from matplotlib.ticker import FuncFormatter
 
+from replay.service.shapes import counted
+
 # Colours that stay apart for most kinds of colour blindness (Okabe and Ito), one a seat.
 PLAYER_COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9")
 CORRECTED_COLOUR = "#F0C808"
@@ -546,7 +548,7 @@ def render_standings_html(data: dict[str, Any]) -> str:
         )
     sessions = [str(s) for s in data.get("sessions") or []]
     in_progress = _int(data.get("in_progress"))
-    note = f"<p>{in_progress} matches still in progress do not count yet.</p>\n" if in_progress else ""
+    note = f"<p>{counted(in_progress, 'match')} still in progress do not count yet.</p>\n" if in_progress else ""
     chain = (
         "Ranked by points, then net score, then average placement, then first places."
         if data.get("tie_break") == "net_score"

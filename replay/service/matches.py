@@ -52,4 +52,4 @@ def match_log(match: Match) -> MatchLog:
 
 def log_json(key: str, match: Match, log: MatchLog) -> dict[str, Any]:
     """``honba log --json``: ``{"match": key, the log (``log_data``: "hands", "voided", ...)}``."""
-    return {"match": key, **log_data(match.players, list(log.entries), log.marks, log.numbers)}
+    return {"match": key, **log_data(match.players, list(log.entries), log.marks, log.numbers, match.rules.scoring)}
