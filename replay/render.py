@@ -145,6 +145,11 @@ def _pending_bonus(state: TableState, rules: Ruleset) -> list[str]:
     return [f"Extra-hand bonus pending: {pending} (what each loser pays; the winner gets it from every loser)"]
 
 
+# The narrowest a column of sentences (a hand's result, its payments) is shown in a table: any
+# narrower, a ledger reads better one block per entry.
+PROSE = 24
+
+
 def ledger_table(
     players: Sequence[str],
     entries: Sequence[LedgerEntry],
@@ -171,8 +176,8 @@ def ledger_table(
         Column("nth hand", numeric=True, key=True),
         Column("hand", key=True),
         Column("dealer", key=True),
-        Column("result"),
-        Column("payments"),
+        Column("result", prose=PROSE),
+        Column("payments", prose=PROSE),
         *(Column(name, numeric=True) for name in players),
     ]
     table = Grid(title, columns, show_lines=True, joiner=" -> ")

@@ -134,3 +134,11 @@ def store_db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
         url: str = request.getfixturevalue("postgres_url")
         return url
     return str(tmp_path / "store" / "honba.sqlite")
+
+
+@pytest.fixture(autouse=True)
+def _output_width_of_a_pipe(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The commands a test runs in process print as into a pipe (160 columns), whatever width
+    the test runner's workers were started with (pytest-xdist's run with ``COLUMNS=80``): the
+    console reads the width when it prints. A test of a width sets ``COLUMNS`` itself."""
+    monkeypatch.delenv("COLUMNS", raising=False)

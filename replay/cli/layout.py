@@ -40,12 +40,15 @@ def table_overhead(columns: int) -> int:
 @attrs.frozen
 class Column:
     """One column: its header, ``numeric`` (right-aligned), ``key`` (repeated in every part of a
-    split table, and the heading of a stacked block), and an optional rich ``style``."""
+    split table, and the heading of a stacked block), an optional rich ``style``, and ``prose``:
+    the width below which the column's text (sentences, not numbers) reads worse wrapped than
+    stacked, where its text is that wide."""
 
     header: str
     numeric: bool = False
     key: bool = False
     style: str | None = None
+    prose: int = 0
 
 
 def _text(console: Console, cell: Cell, joiner: str = "\n") -> Text:
@@ -93,7 +96,8 @@ class Grid:
         for index, column in enumerate(self.columns):
             texts = [console.render_str(column.header), *(_text(console, row[index]) for row in self.rows)]
             sizes = [_widths(text) for text in texts]
-            found.append((max(s[0] for s in sizes) or 1, max(s[1] for s in sizes) or 1))
+            least, natural = max(s[0] for s in sizes) or 1, max(s[1] for s in sizes) or 1
+            found.append((max(least, min(natural, column.prose)), natural))
         return found
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:

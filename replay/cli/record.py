@@ -24,6 +24,7 @@ from domain.values import (
     HandPenalty,
     TableState,
     WinFacts,
+    WinResult,
 )
 from projections.ledger import LedgerEntry, corrected_ledger
 from replay.app import DamagedMatch, HonbaApp
@@ -35,6 +36,7 @@ from replay.service.entry import penalty_fact, win_result
 from replay.service.matches import log_json, match_log, status_data
 from replay.service.rules import resolve_rules, rules_for_start
 from replay.service.shapes import counted
+from replay.service.tiles import HandTiles, describe_yaku, tile_win
 
 
 @app.command()
@@ -105,9 +107,47 @@ def win(
     penalty: Annotated[
         list[str] | None, typer.Option(help="PLAYER:AMOUNT, a penalty for this hand paid to the winner.")
     ] = None,
+    hand: Annotated[
+        str | None,
+        typer.Option(
+            help="The winner's concealed tiles, the winning tile among them, e.g. 234m567p11122s55z "
+            "(0 for a red five, 1z-7z East South West North white green red): han, fu and yaku "
+            "are worked out from them (riichi rules). The winner is then given as PLAYER, or "
+            "PLAYER:VALUE to record a value of the table's own.",
+            rich_help_panel="Tiles",
+        ),
+    ] = None,
+    win_tile: Annotated[
+        str | None, typer.Option(help="The winning tile, e.g. 5p (with --hand).", rich_help_panel="Tiles")
+    ] = None,
+    call: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="A call of the winner: chi:345m, pon:777z, kan:1111p (open), ankan:2222s (concealed), "
+            "kakan:5555m (added); once per call.",
+            rich_help_panel="Tiles",
+        ),
+    ] = None,
+    dora_indicators: Annotated[
+        str | None, typer.Option(help="The dora indicators, e.g. 3m7z (with --hand).", rich_help_panel="Tiles")
+    ] = None,
+    ura_indicators: Annotated[
+        str | None, typer.Option(help="The ura dora indicators (with --hand).", rich_help_panel="Tiles")
+    ] = None,
+    ippatsu: Annotated[
+        bool, typer.Option(help="Out within one go-around of riichi (with --hand).", rich_help_panel="Tiles")
+    ] = False,
+    double_riichi: Annotated[
+        bool, typer.Option(help="Riichi on the first discard (with --hand).", rich_help_panel="Tiles")
+    ] = False,
     client_key: ClientKey = None,
 ) -> None:
-    """Record a win (several winners only on one discard), with the facts of how it went out."""
+    """Record a win (several winners only on one discard), with the facts of how it went out.
+
+    With --hand and --win-tile the winner's hand gives its value and yaku (kept with the win,
+    shown in the ledger and counted by honba stats); a value typed as well is recorded where it
+    differs, with a warning.
+    """
 
     def run() -> None:
         match = shell(ctx).app.get_match(key)
@@ -137,9 +177,83 @@ def win(
                 scores = tuple(int(v) for v in loser_scores.split(","))
             except ValueError:
                 raise InputError(f"--loser-scores takes whole numbers in seat order, not {loser_scores!r}") from None
-        _record(ctx, key, win_result(players, winners, discarder, liable, riichi, dora, facts, scores), client_key)
+        tile_options = (win_tile, call, dora_indicators, ura_indicators, ippatsu or None, double_riichi or None)
+        if hand is None:
+            if any(option for option in tile_options):
+                raise InputError("--win-tile, --call, the indicators, --ippatsu and --double-riichi go with --hand")
+            result = win_result(players, winners, discarder, liable, riichi, dora, facts, scores)
+        else:
+            result = _tile_win(
+                match,
+                winners,
+                discarder,
+                liable,
+                riichi,
+                facts,
+                scores,
+                hand,
+                win_tile,
+                call or [],
+                dora_indicators,
+                ura_indicators,
+                ippatsu,
+                double_riichi,
+            )
+        _record(ctx, key, result, client_key)
 
     guarded_match(ctx, key, run)
+
+
+def _tile_win(
+    match: Match,
+    winners: Sequence[str],
+    discarder: int | None,
+    liable: int | None,
+    riichi: str | None,
+    facts: WinFacts,
+    scores: tuple[int, ...],
+    hand: str,
+    win_tile: str | None,
+    calls: Sequence[str],
+    dora_indicators: str | None,
+    ura_indicators: str | None,
+    ippatsu: bool,
+    double_riichi: bool,
+) -> WinResult:
+    """A win entered by its tiles (one winner), the warning printed where a typed value differs."""
+    if len(winners) != 1:
+        raise InputError("--hand gives one winner's tiles: name one winner (record a double ron by value)")
+    if win_tile is None:
+        raise InputError("--hand needs --win-tile: which of its tiles won")
+    tiles = HandTiles.from_text(
+        hand,
+        win_tile,
+        calls,
+        dora_indicators,
+        ura_indicators,
+        ippatsu=ippatsu,
+        double_riichi=double_riichi,
+        last_tile=facts.last_tile,
+        supplement_tile=facts.supplement_tile,
+        robbed_kong=facts.robbed_kong,
+        first_turn=facts.first_turn,
+    )
+    result, valued = tile_win(
+        match.players,
+        match.state,
+        match.rules,
+        winners[0],
+        tiles,
+        discarder=discarder,
+        liable=liable,
+        riichi=riichi,
+        facts=facts,
+        scores=scores,
+    )
+    out.print(f"From the tiles: {valued.from_tiles.describe()} ({describe_yaku(valued.details)})", soft_wrap=True)
+    if valued.warning is not None:
+        err.print(f"honba: warning: {valued.warning}", soft_wrap=True)
+    return result
 
 
 @app.command()
