@@ -143,6 +143,10 @@ class Ruleset:
     bust: bool = attrs.field(default=True, validator=_flag)
     dealer_stop_on_win: bool = attrs.field(default=True, validator=_flag)
     dealer_stop_on_ready: bool = attrs.field(default=False, validator=_flag)
+    # When a session's time is up (``domain.clock``): the hand in play is finished, then this many
+    # more hands are played, and the match ends (MahjongPantheon's ending policies: "end after
+    # hand" is 0, "one more hand" 1). Only where a time limit is set.
+    hands_after_time: int = attrs.field(default=0, validator=_between(0, 16))
 
     # How a hand's value becomes a score. "riichi": han and fu (fu x 2^(2+han)) below the
     # settling table, base points paid in shares; "points": basic points doubled per double

@@ -14,6 +14,7 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 
 from eventsourcing.domain import Aggregate
 
+from domain.clock import check_minutes
 from domain.errors import RuleViolation
 
 
@@ -93,6 +94,17 @@ class Tournament(Aggregate):
             aggregate.matches.pop(self.match_key, None)
             aggregate.detached[self.match_key] = self.reason
 
+    class SessionTimeLimitSet(Aggregate.Event):
+        """The director set a session's time limit, in minutes: every table of the session plays
+        under it (each match holds it on its own clock, ``domain.clock``)."""
+
+        session: int
+        minutes: int
+
+        def apply(self, aggregate: Aggregate) -> None:
+            assert isinstance(aggregate, Tournament)
+            aggregate.time_limits[self.session] = self.minutes
+
     def __init__(self, name: str, players: Sequence[str]):
         self.name = name
         self.players: list[str] = list(players)
@@ -101,6 +113,8 @@ class Tournament(Aggregate):
         self.matches: dict[str, tuple[int, int | None]] = {}
         # Matches detached and not attached again, with why: an import leaves them out.
         self.detached: dict[str, str] = {}
+        # Each session's time limit, in minutes, where the director set one.
+        self.time_limits: dict[int, int] = {}
 
     @staticmethod
     def create_id(name: str, **_: Any) -> UUID:
@@ -182,3 +196,16 @@ class Tournament(Aggregate):
         if not reason.strip():
             raise RuleViolation("say why the match is detached")
         self.trigger_event(self.MatchDetached, match_key=match_key, reason=reason)
+
+    def set_time_limit(self, session: int, minutes: int) -> None:
+        """Set a session's time limit (its tables' matches get it on their clocks)."""
+        if session < 1:
+            raise RuleViolation("sessions are numbered from 1")
+        check_minutes(minutes, "a time limit")
+        if self.time_limits.get(session) != minutes:
+            self.trigger_event(self.SessionTimeLimitSet, session=session, minutes=minutes)
+
+    def session_matches(self, session: int) -> list[tuple[int | None, str]]:
+        """The matches attached to a session, by table (then key)."""
+        found = [(table, key) for key, (number, table) in self.matches.items() if number == session]
+        return sorted(found, key=lambda item: (item[0] is None, item[0] or 0, item[1]))

@@ -19,6 +19,7 @@ import contextlib
 import os
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 from urllib.parse import parse_qsl, unquote, urlsplit
@@ -529,9 +530,30 @@ class HonbaApp(Application[UUID]):
             return stored
         raise already
 
-    def record(self, key: str, result: HandResult, *, client_key: str | None = None) -> Match:
-        """Record a hand result on a stored match (a retry with the same client key records nothing)."""
-        return self._command(key, lambda match: match.record(result, client_key=client_key), client_key)
+    def record(
+        self, key: str, result: HandResult, *, client_key: str | None = None, at: datetime | None = None
+    ) -> Match:
+        """Record a hand result on a stored match (a retry with the same client key records nothing).
+
+        ``at`` is when it is recorded, for the match's clock (``domain.clock``): by default the
+        time now, read here, outside the match, which decides from the time it is given.
+        """
+        when = at if at is not None else datetime.now(UTC)
+        return self._command(key, lambda match: match.record(result, client_key=client_key, at=when), client_key)
+
+    def set_time_limit(self, key: str, minutes: int, *, by: str, client_key: str | None = None) -> Match:
+        """Set a stored match's time limit (``Match.set_time_limit``)."""
+        return self._command(key, lambda match: match.set_time_limit(minutes, by=by, client_key=client_key), client_key)
+
+    def start_clock(self, key: str, *, at: datetime, by: str, client_key: str | None = None) -> Match:
+        """Start a stored match's clock at ``at`` (``Match.start_clock``)."""
+        return self._command(key, lambda match: match.start_clock(at, by=by, client_key=client_key), client_key)
+
+    def add_time(self, key: str, minutes: int, *, by: str, reason: str, client_key: str | None = None) -> Match:
+        """Add time to a stored match's clock (``Match.add_time``)."""
+        return self._command(
+            key, lambda match: match.add_time(minutes, by=by, reason=reason, client_key=client_key), client_key
+        )
 
     def penalise(self, key: str, penalty: Penalty, *, client_key: str | None = None) -> Match:
         """Record a penalty on a stored match."""

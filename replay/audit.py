@@ -479,7 +479,7 @@ def _what_if(match: Match, entries: Sequence[LedgerEntry], other: Ruleset) -> Wh
 
 def report_data(report: AuditReport) -> dict[str, Any]:
     """The audit as plain data (``--json``, and the HTML report's input)."""
-    from replay.service.shapes import describe_fact, ledger_data
+    from replay.service.shapes import clock_entries, describe_fact, ledger_data
 
     players = report.players
     match = report.match
@@ -522,6 +522,7 @@ def report_data(report: AuditReport) -> dict[str, Any]:
         "scores_by_hand": [list(opening_state(match.rules, match.opening).scores)]
         + [list(e.after.scores) for e in report.entries],
         "hand_labels": ["start"] + [e.before.hand_label for e in report.entries],
+        "clock": clock_entries(match, report.numbers),
     }
     if report.sheet is not None:
         data["sheet"] = {

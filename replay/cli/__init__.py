@@ -28,10 +28,11 @@ COMMAND_MODULES = {
     **dict.fromkeys(("amend", "void", "undo", "check", "audit"), "audit"),
     **dict.fromkeys(("import", "verify"), "logs"),
     "stats": "stats",
+    "clock": "clock",
     **dict.fromkeys(("tournament", "standings", "views"), "tournaments"),
     **dict.fromkeys(("serve", "token"), "web"),
 }
-ALL_MODULES = ("record", "audit", "logs", "stats", "tournaments", "web")
+ALL_MODULES = ("record", "audit", "logs", "stats", "tournaments", "clock", "web")
 # The global options that take a value (the name of the command comes after it).
 _VALUED_OPTIONS = ("--db",)
 

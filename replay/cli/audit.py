@@ -290,6 +290,7 @@ def _print_audit(report: AuditReport, data: dict[str, Any]) -> None:
             numbers=report.numbers,
             marks=marks,
             scoring=match.rules.scoring,
+            clock=[(c["position"], c["text"]) for c in data["clock"]],
         )
     )
     if report.corrections:

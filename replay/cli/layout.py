@@ -168,9 +168,8 @@ class Grid:
             title = self.title if isinstance(self.title, Text) else console.render_str(self.title)
             yield Text.assemble(title, style="bold")
         for row in self.rows:
-            heading = " · ".join(
-                _heading_part(self.columns[i].header, _text(console, row[i], self.joiner).plain) for i in keys
-            )
+            parts = (_heading_part(self.columns[i].header, _text(console, row[i], self.joiner).plain) for i in keys)
+            heading = " · ".join(part for part in parts if part)
             block = Table.grid(padding=(0, 2))
             block.add_column(no_wrap=True, style="dim")
             block.add_column(overflow="fold")
@@ -178,14 +177,21 @@ class Grid:
                 if index in keys:
                     continue
                 value = _text(console, row[index], self.joiner)
-                if value.plain.strip():
+                # An empty cell, or a dash standing for nothing, says nothing in a block.
+                if value.plain.strip() not in ("", "-"):
                     block.add_row(console.render_str(column.header or "-"), value)
-            yield Group(Text(""), console.render_str(heading, style="bold"), block)
+            lines: list[RenderableType] = [Text("")]
+            if heading:
+                lines.append(console.render_str(heading, style="bold"))
+            yield Group(*lines, block)
 
 
 def _heading_part(header: str, value: str) -> str:
+    """``entry 5`` of a heading; nothing for an empty cell."""
     value = " ".join(value.split())
-    return f"{header} {value}" if header and value else value or header
+    if not value:
+        return ""
+    return f"{header} {value}" if header else value
 
 
 def _continued(title: str | Text | None) -> str | Text | None:

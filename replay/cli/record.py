@@ -391,6 +391,8 @@ def status(
         _print_status(match.players, match.fold(), match.rules)
         for judgement in judgements:
             out.print(f"End re-judged at {judgement.hand}: {judgement.describe()}", markup=False, highlight=False)
+        if data["clock"] is not None:
+            out.print(f"Clock: {data['clock']['text']}", markup=False, highlight=False)
         _print_heads(application, match)
 
     guarded_match(ctx, key, run)
@@ -429,6 +431,7 @@ def log(
                 numbers=history.numbers,
                 marks=history.marks,
                 scoring=match.rules.scoring,
+                clock=[(c["position"], c["text"]) for c in history.clock],
             )
         )
 

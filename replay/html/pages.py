@@ -130,6 +130,7 @@ def render_audit_html(data: dict[str, Any]) -> str:
         _chart_section(data),
         _ledger_section(data),
         _corrections_section(data),
+        _clock_section(data),
         _findings_section(data),
         _sheet_section(data),
         _what_if_section(data),
@@ -410,6 +411,15 @@ def _corrections_section(data: Mapping[str, Any]) -> str:
         "<th>original</th><th>replacement</th><th>by</th><th>when</th><th>why</th></tr></thead>\n"
         f"<tbody>\n{_rows(rows)}\n</tbody></table>\n</section>"
     )
+
+
+def _clock_section(data: Mapping[str, Any]) -> str:
+    """The clock's events (time limit, start, time added, time up), where the match had a clock."""
+    events = data.get("clock") or []
+    if not events:
+        return ""
+    items = _rows(f"<li>after entry {_int(e.get('after_entry'))}: {esc(e.get('text', ''))}</li>" for e in events)
+    return f'<section id="clock">\n<h2>Clock</h2>\n<ul>\n{items}\n</ul>\n</section>'
 
 
 def _finding_items(findings: Sequence[Mapping[str, Any]]) -> str:

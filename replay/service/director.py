@@ -76,6 +76,9 @@ def seat_session(
     for number, table in enumerate(seating, start=1):
         key = match_key(name, session, number)
         app.start_match(key, table, ruleset, {"format": "honba", "entered": "serve", "tournament": name})
+        if session in tournament.time_limits:
+            # The session's time limit, set before its seating, goes on every table's clock.
+            app.set_time_limit(key, tournament.time_limits[session], by="director")
         seated.append(SeatedTable(number, tuple(table), key, tokens.create("table", key)))
 
     def attach(tournament: Tournament) -> None:

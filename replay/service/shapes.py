@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from domain.amendments import EndJudgement
 from domain.codec import to_data
+from domain.match import Match
 from domain.progression import Fact
 from domain.rules import Ruleset
 from domain.scoring.payments import pending_extra_hand_bonus
@@ -191,6 +192,19 @@ def ledger_data(
                 "scores_after": dict(zip(players, entry.after.scores, strict=True)),
                 "deal_passed_to": None if entry.deal_pass is None else players[entry.deal_pass.to_dealer],
             }
+        )
+    return out
+
+
+def clock_entries(match: Match, numbers: EntryNumbers) -> list[dict[str, Any]]:
+    """The clock's events of a match (``domain.clock``), for the log and the audit: ``[{"position",
+    "after_entry" (the number of the last entry before it: clock events have no line in a record
+    file, hence no number of their own), "kind" (limit, started, added, up), "text"}]``."""
+    out = []
+    for position, note in match.clock_log:
+        before = [n for p, n in numbers.by_position.items() if p < position]
+        out.append(
+            {"position": position, "after_entry": max(before, default=1), "kind": note.kind, "text": note.describe()}
         )
     return out
 
