@@ -275,6 +275,8 @@ class StandingsReport:
     by_session: dict[int, dict[str, float]]
     summaries: tuple[tuple[MatchSummary, int], ...]
     in_progress: int
+    # The table each match was played at, where the tournament says.
+    tables: dict[str, int | None] = attrs.field(factory=dict)
 
 
 def tournament_report(view: DocumentView, name: str, *, after_session: int | None = None) -> StandingsReport:
@@ -295,6 +297,7 @@ def tournament_report(view: DocumentView, name: str, *, after_session: int | Non
         by_session[session] = {row.player: row.points for row in cumulative}
     summaries = []
     in_progress = 0
+    tables = {key: table for key, (_session, table) in entries.items()}
     for key, (session, _table) in sorted(entries.items()):
         data = cache.get("summary", key)
         if data is None or (after_session is not None and session > after_session):
@@ -302,7 +305,7 @@ def tournament_report(view: DocumentView, name: str, *, after_session: int | Non
         summary = load_summary(data)
         summaries.append((summary, int(session)))
         in_progress += not summary.finished
-    return StandingsReport(name, tuple(rows), tuple(sessions), by_session, tuple(summaries), in_progress)
+    return StandingsReport(name, tuple(rows), tuple(sessions), by_session, tuple(summaries), in_progress, tables)
 
 
 def summary_doc(view: DocumentView, match_key: str) -> MatchSummary | None:

@@ -14,7 +14,7 @@ from projections.views import DocumentView
 from replay.cli.shell import guarded, out, progress_bar, shell
 from replay.parsing import InputError
 from replay.render import SafeConsole, json_text
-from replay.service.shapes import counted
+from replay.service.shapes import not_counted_yet
 from replay.tournaments import catch_up, open_view
 
 REPORT_FORMATS = ("table", "csv", "json", "html")
@@ -60,7 +60,7 @@ def write_report(
         screen = out if output is None else SafeConsole(file=io.StringIO(), width=width, color_system=None)
         screen.print(table())
         if in_progress:
-            screen.print(f"{counted(in_progress, 'match', 'matches')} still in progress do not count yet", markup=False)
+            screen.print(not_counted_yet(in_progress), markup=False)
         if output is None:
             return
         assert isinstance(screen.file, io.StringIO)

@@ -7,10 +7,11 @@ import csv
 import io
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from eventsourcing.popo import POPOFactory
+from rich.console import Group
 
 from domain.tournament import Tournament
 from replay.cli.layout import Column, Grid
@@ -187,7 +188,7 @@ def standings(
         data,
         csv=lambda: _csv(report),
         html=html,
-        table=lambda: _table(report, after),
+        table=lambda: Group(_table(report, after), *filter(None, [_tables_in_progress(data)])),
         in_progress=report.in_progress,
         width=160,
     )
@@ -208,17 +209,51 @@ def _table(report: StandingsReport, after: int | None) -> Grid:
     ]
     table = Grid(title, columns, split=True)
     for row in report.rows:
+        # A player without a finished match has no rank and no average place yet.
         table.add_row(
-            str(row.rank),
+            NOTHING if row.rank is None else str(row.rank),
             row.player,
             f"{row.points:+.1f}",
             f"{row.net_score:+,}",
             str(row.matches),
-            f"{row.average_place:.2f}",
+            NOTHING if row.average_place is None else f"{row.average_place:.2f}",
             *(str(c) for c in row.place_counts),
             f"{row.penalties:,}",
         )
     return table
+
+
+NOTHING = "—"
+
+
+def _tables_in_progress(data: dict[str, Any]) -> Grid | None:
+    """The tables still playing: the hand each is at, every seat's score, place and provisional points."""
+    tables = data["tables_in_progress"]
+    if not tables:
+        return None
+    grid = Grid(
+        "Tables in progress (provisional: points if they ended now, not counted above)",
+        [
+            Column("match", key=True),
+            Column("hand", key=True),
+            Column("player"),
+            Column("score", numeric=True),
+            Column("place", numeric=True),
+            Column("points", numeric=True),
+        ],
+    )
+    for table in tables:
+        for number, seat in enumerate(table["seats"]):
+            first = number == 0
+            grid.add_row(
+                table["match"] if first else "",
+                (table["hand"] or "") if first else "",
+                seat["player"],
+                f"{seat['score']:,}",
+                str(seat["place"]),
+                NOTHING if seat["points"] is None else f"{seat['points']:+.1f}",
+            )
+    return grid
 
 
 def _csv(report: StandingsReport) -> str:

@@ -22,7 +22,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Patch
 from matplotlib.ticker import FuncFormatter
 
-from replay.service.shapes import counted
+from replay.service.shapes import not_counted_yet
 
 # Colours that stay apart for most kinds of colour blindness (Okabe and Ito), one a seat.
 PLAYER_COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9")
@@ -88,6 +88,11 @@ def esc(value: object) -> str:
 
 def _int(value: Any) -> int:
     return int(value) if isinstance(value, int | float) else 0
+
+
+def _or_dash(value: Any) -> str:
+    """A rank or an average place, or "—" where there is none yet (a player without a finished match)."""
+    return "—" if value is None else esc(value)
 
 
 def _number(value: Any) -> str:
@@ -545,20 +550,20 @@ def render_standings_html(data: dict[str, Any]) -> str:
     rows = data.get("rows") or []
     header = (
         "<tr><th>rank</th><th>player</th><th>points</th><th>net score</th><th>matches</th>"
-        "<th>avg place</th><th>1st</th><th>2nd</th><th>3rd</th><th>4th</th><th>penalties</th></tr>"
+        "<th>avg place</th><th>1st</th><th>2nd</th><th>3rd</th><th>4th</th><th>penalties (table points)</th></tr>"
     )
     body = []
     for row in rows:
         counts = "".join(f'<td class="num">{_int(c)}</td>' for c in (row.get("place_counts") or []))
         body.append(
-            f'<tr><td class="num">{_int(row.get("rank"))}</td><td>{esc(row.get("player"))}</td>'
+            f'<tr><td class="num">{_or_dash(row.get("rank"))}</td><td>{esc(row.get("player"))}</td>'
             f'<td class="num">{_points(row.get("points"))}</td><td class="num">{_signed(row.get("net_score"))}</td>'
-            f'<td class="num">{_int(row.get("matches"))}</td><td class="num">{esc(row.get("average_place"))}</td>'
+            f'<td class="num">{_int(row.get("matches"))}</td><td class="num">{_or_dash(row.get("average_place"))}</td>'
             f'{counts}<td class="num">{_number(row.get("penalties"))}</td></tr>'
         )
     sessions = [str(s) for s in data.get("sessions") or []]
     in_progress = _int(data.get("in_progress"))
-    note = f"<p>{counted(in_progress, 'match')} still in progress do not count yet.</p>\n" if in_progress else ""
+    note = f"<p>{not_counted_yet(in_progress)}.</p>\n" if in_progress else ""
     chain = (
         "Ranked by points, then net score, then average placement, then first places."
         if data.get("tie_break") == "net_score"
@@ -591,6 +596,7 @@ def render_standings_html(data: dict[str, Any]) -> str:
         f"{note}"
         f'<section id="standings"><h2>Standings</h2>\n<div class="wide"><table class="ledger">\n'
         f"<thead>{header}</thead>\n<tbody>\n{''.join(body)}\n</tbody>\n</table></div>\n</section>\n"
+        f"{_in_progress_section(data)}"
         f"{chart_section}"
         '<section id="matches"><h2>Matches</h2>\n<div class="wide"><table class="ledger">\n'
         "<thead><tr><th>match</th><th>session</th><th>players (seat order)</th><th>final points</th>"
@@ -600,12 +606,44 @@ def render_standings_html(data: dict[str, Any]) -> str:
     )
 
 
+def _in_progress_section(data: Mapping[str, Any]) -> str:
+    """The tables still playing, marked provisional: each seat's score, place and the points it
+    would take if the table ended now."""
+    tables = data.get("tables_in_progress") or []
+    if not tables:
+        return ""
+    rows = []
+    for table in tables:
+        seats = table.get("seats") or []
+        for number, seat in enumerate(seats):
+            head = (
+                f'<td rowspan="{len(seats)}">{esc(table.get("match"))}</td>'
+                f'<td rowspan="{len(seats)}">{esc(table.get("hand") or "")}</td>'
+                if number == 0
+                else ""
+            )
+            points = seat.get("points")
+            rows.append(
+                f'<tr>{head}<td>{esc(seat.get("player"))}</td><td class="num">{_number(seat.get("score"))}</td>'
+                f'<td class="num">{_int(seat.get("place"))}</td>'
+                f'<td class="num">{"—" if points is None else _points(points)}</td></tr>'
+            )
+    return (
+        '<section id="in-progress"><h2>Tables in progress <span class="muted">(provisional)</span></h2>\n'
+        '<p class="muted">Points as if each table ended now; they count once the match has ended.</p>\n'
+        '<div class="wide"><table class="ledger">\n<thead><tr><th>match</th><th>hand</th><th>player</th>'
+        "<th>score</th><th>place</th><th>points</th></tr></thead>\n"
+        f"<tbody>\n{_rows(rows)}\n</tbody>\n</table></div>\n</section>\n"
+    )
+
+
 def standings_chart_svg(data: Mapping[str, Any]) -> str:
     """Cumulative points by session, one line a player, as an inline ``<svg>`` element."""
     by_session: Mapping[str, Mapping[str, Any]] = data.get("by_session") or {}
     sessions = sorted(by_session, key=lambda s: int(s))
     players = [str(row.get("player")) for row in data.get("rows") or []]
-    if not sessions or not players:
+    # Before any match has ended there is nothing to chart: no flat lines over an empty axis.
+    if not sessions or not players or data.get("finished") == 0:
         return ""
     with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "honba-standings", "font.size": 10}):
         figure = Figure(figsize=(11, 4.6), layout="constrained")

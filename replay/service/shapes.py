@@ -41,6 +41,12 @@ def counted(count: int, noun: str, plural: str | None = None) -> str:
     return f"{count} {plural or _plural(noun)}"
 
 
+def not_counted_yet(in_progress: int) -> str:
+    """``1 match still in progress does not count yet`` (``2 matches ... do not``)."""
+    verb = "does" if in_progress == 1 else "do"
+    return f"{counted(in_progress, 'match')} still in progress {verb} not count yet"
+
+
 def _plural(noun: str) -> str:
     head, _, last = noun.rpartition(" ")
     word = last + ("es" if last.endswith(("s", "x", "ch", "sh")) else "s")
