@@ -201,7 +201,7 @@ def test_import_attaches_every_game_and_the_documented_fixes_follow(db: str, fol
     out = honba(db, "import", str(folders / "session1"), "--tournament", "cup")
     assert "2 stored" in out and "2 matches count for tournament 'cup' in session 1" in out
     out = honba(db, "import", str(folders / "session2"), "--tournament", "cup", "--session", "2")
-    assert "1 matches count for tournament 'cup' in session 2" in out
+    assert "1 match counts for tournament 'cup' in session 2" in out
 
     # Players matched by name; Annie is nobody else yet.
     # Ann 41 - 33 = +8; Ben -31 + 43 - 27 = -15; Cho 5 + 5 - 15 = -5; Dai -15 - 15 + 5 = -25.

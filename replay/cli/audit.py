@@ -21,7 +21,7 @@ from replay.parsing import InputError, seat_of, seats_of
 from replay.render import json_text, ledger_table, state_lines, status_table
 from replay.service.checks import audit_failed, audit_match, check_targets
 from replay.service.entry import penalty_fact, win_result
-from replay.service.shapes import check_data, describe_fact
+from replay.service.shapes import check_data, counted, describe_fact
 
 By = Annotated[str, typer.Option("--by", help="Who makes the correction (the referee).")]
 Why = Annotated[str, typer.Option("--reason", help="Why the correction is made.")]
@@ -224,7 +224,8 @@ def check(
             state = "intact" if store.intact else "BROKEN: " + "; ".join(_problem_text(p) for p in store.problems)
             notes = "".join(f"; {note}" for note in store.notes)
             out.print(
-                f"Store chain: {store.events} links, {state}{notes}; store head digest {store.head}", soft_wrap=True
+                f"Store chain: {counted(store.events, 'link')}, {state}{notes}; store head digest {store.head}",
+                soft_wrap=True,
             )
     if not result.intact:
         raise typer.Exit(1)
@@ -280,7 +281,7 @@ def _print_audit(report: AuditReport, data: dict[str, Any]) -> None:
         if integrity.intact
         else "BROKEN: " + "; ".join(f"{p.kind} at {p.position}" for p in integrity.problems)
     )
-    out.print(f"Integrity: {state}; {integrity.events} events; head digest {integrity.head}", markup=False)
+    out.print(f"Integrity: {state}; {counted(integrity.events, 'event')}; head digest {integrity.head}", markup=False)
     marks = correction_marks(match.history, match.corrections, match.corrected_steps())
     out.print(
         ledger_table(
@@ -322,7 +323,7 @@ def _print_audit(report: AuditReport, data: dict[str, Any]) -> None:
         sheet = report.sheet
         how = f"{sheet.kind}; the {sheet.history} history, rows matched {sheet.aligned}"
         if sheet.first_difference is None:
-            out.print(f"The sheet ({how}, {sheet.rows} rows) agrees with the ledger.", markup=False)
+            out.print(f"The sheet ({how}, {counted(sheet.rows, 'row')}) agrees with the ledger.", markup=False)
         else:
             first = sheet.first_difference
             out.print(f"The sheet ({how}) first parts from the ledger at {first.hand}: {first.text}", markup=False)

@@ -13,6 +13,7 @@ from replay.formats.detect import count_paths
 from replay.render import json_text, print_verify_run
 from replay.service.imports import import_options_refusal, verify_options_refusal
 from replay.service.rules import resolve_rules
+from replay.service.shapes import counted
 from replay.tournaments import attach_all
 
 FormatOption = Annotated[
@@ -119,14 +120,17 @@ def import_(
         err.print(f"honba: {item.message}", markup=False, highlight=False)
     out.print(
         f"{run.stored} stored, {run.present} already present, "
-        f"{len(run.unsupported)} unsupported, {len(run.unreadable)} unreadable, {len(run.conflicts)} conflicts",
+        f"{len(run.unsupported)} unsupported, {len(run.unreadable)} unreadable, "
+        f"{counted(len(run.conflicts), 'conflict')}",
         markup=False,
         highlight=False,
     )
     if tournament is not None and run.games:
         left_out = guarded(lambda: attach_all(application, tournament, run.games, session))
+        counting = len(run.games) - len(left_out)
         out.print(
-            f"{len(run.games) - len(left_out)} matches count for tournament {tournament!r} in session {session}",
+            f"{counted(counting, 'match')} {'counts' if counting == 1 else 'count'} for tournament {tournament!r} "
+            f"in session {session}",
             markup=False,
             highlight=False,
         )

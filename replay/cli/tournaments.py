@@ -60,7 +60,7 @@ def create(
         application = shell(ctx).app
         names = [p.strip() for p in players.split(",") if p.strip()]
         application.save_tournament(Tournament.create(name, names))
-        out.print(f"Tournament {name!r} created with {len(names)} players", markup=False)
+        out.print(f"Tournament {name!r} created with {counted(len(names), 'player')}", markup=False)
 
     guarded(run)
 

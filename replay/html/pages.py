@@ -22,7 +22,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Patch
 from matplotlib.ticker import FuncFormatter
 
-from replay.service.shapes import not_counted_yet
+from replay.service.shapes import counted, not_counted_yet
 
 # Colours that stay apart for most kinds of colour blindness (Okabe and Ito), one a seat.
 PLAYER_COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9")
@@ -186,7 +186,8 @@ def _header(data: Mapping[str, Any]) -> str:
 def _integrity(data: Mapping[str, Any]) -> str:
     integrity = data.get("integrity") or {}
     head = esc(integrity.get("head", ""))
-    events = esc(integrity.get("events", "?"))
+    count = integrity.get("events")
+    events = counted(count, "event") if isinstance(count, int) else "? events"
     problems = integrity.get("problems") or []
     if integrity.get("intact", not problems):
         if integrity.get("sealed", True):
@@ -208,7 +209,7 @@ def _integrity(data: Mapping[str, Any]) -> str:
     return (
         '<section id="integrity">\n<h2>Integrity</h2>\n'
         f"{box}\n"
-        f'<p>{events} events; head digest <span class="digest">{head}</span></p>\n</section>'
+        f'<p>{events}; head digest <span class="digest">{head}</span></p>\n</section>'
     )
 
 
