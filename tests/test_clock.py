@@ -28,7 +28,7 @@ from domain.rules import load_preset
 from domain.values import MatchEnd, Penalty
 from replay.app import HonbaApp
 from replay.formats.record import build_match, export_record, parse_record
-from replay.service.clock import clock_data, set_session_time_limit, start_session_clock
+from replay.service.clock import clock_data, session_clocks, set_session_time_limit, start_session_clock
 from replay.tournaments import change_tournament
 
 WRC = load_preset("wrc")
@@ -267,3 +267,21 @@ def test_a_clock_event_changed_behind_honbas_back_is_caught(tmp_path: Path) -> N
     result = honba("check", "c")
     assert result.exit_code == 1
     assert "altered" in result.stdout
+
+
+def test_a_session_limit_set_before_its_seating_goes_on_every_table_seated(tmp_path: Path) -> None:
+    from replay.service.access import TokenStore
+    from replay.service.director import create_tournament, seat_session
+
+    app = HonbaApp.open(str(tmp_path / "d.sqlite"))
+    try:
+        create_tournament(app, "cup", [*PLAYERS, "Eve", "Fay", "Gus", "Hal"])
+        assert set_session_time_limit(app, "cup", 1, 75) == []  # nothing seated yet
+        tables, _repeats = seat_session(app, TokenStore(app), "cup", 1, rules="wrc", seed=7)
+        assert [app.get_match(t.match).clock.limit for t in tables] == [75, 75]
+        assert start_session_clock(app, "cup", 1, at=T0) == [t.match for t in tables]
+        assert {clock["deadline"] for clock in session_clocks(app, "cup", 1, at(1))} == {at(75).isoformat()}
+    finally:
+        app.close()
+    shown = Honba(tmp_path / "d.sqlite").ok("tournament", "show", "cup")
+    assert "Session 1: time limit 75 minutes" in shown

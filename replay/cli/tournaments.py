@@ -158,6 +158,8 @@ def show(ctx: typer.Context, name: Name) -> None:
     out.print(table)
     for key, why in sorted(tournament.detached.items()):
         out.print(f"Detached: {key} ({why})", markup=False)
+    for session, minutes in sorted(tournament.time_limits.items()):
+        out.print(f"Session {session}: time limit {counted(minutes, 'minute')}", markup=False)
 
 
 @app.command()
