@@ -148,3 +148,18 @@ def test_honba_standings_shows_the_tables_in_progress_marked_provisional(tmp_pat
     assert shown["tables_in_progress"][0]["provisional"] is True
     assert [row["rank"] for row in shown["rows"]] == [None] * 4
     assert "—" in text and "0.00" not in text
+
+
+def test_the_chart_names_every_one_of_sixteen_players_at_the_end_of_a_line_of_its_own() -> None:
+    from replay.html.pages import PLAYER_COLOURS, line_style, spread, standings_chart_svg
+
+    players = [f"Player {i:02d}" for i in range(16)]
+    by_session = {"1": {p: float(i) for i, p in enumerate(players)}, "2": dict.fromkeys(players, 0.0)}
+    svg = standings_chart_svg({"by_session": by_session, "rows": [{"player": p} for p in players], "finished": 8})
+    assert all(p in svg for p in players)
+    assert len({line_style(i) for i in range(16)}) == 16
+    # Okabe and Ito's colours (safe for the common kinds of colour blindness), no other.
+    assert {line_style(i)[0] for i in range(16)} <= set(PLAYER_COLOURS)
+    # Sixteen lines ending at 0: their names spread a gap apart, centred where the lines end.
+    placed = spread([0.0] * 16, 1.0)
+    assert placed == [i - 7.5 for i in range(16)]

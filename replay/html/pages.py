@@ -638,6 +638,70 @@ def _in_progress_section(data: Mapping[str, Any]) -> str:
     )
 
 
+# Line styles, then markers, vary after the colours: with 16 players or more no two lines look alike.
+LINE_STYLES = ("-", "--", ":")
+MARKERS = ("o", "s", "^", "D")
+
+
+def line_style(index: int) -> tuple[str, str, str]:
+    """The colour (Okabe and Ito's, safe for colour blindness), line style and marker of the
+    ``index``-th player's line: no two alike for the first 72 players."""
+    colours = len(PLAYER_COLOURS)
+    return (
+        PLAYER_COLOURS[index % colours],
+        LINE_STYLES[index // colours % len(LINE_STYLES)],
+        MARKERS[index // (colours * len(LINE_STYLES)) % len(MARKERS)],
+    )
+
+
+def spread(values: Sequence[float], gap: float) -> list[float]:
+    """Positions for labels wanted at ``values`` (rising), at least ``gap`` apart, each group of
+    labels that would touch centred on where its members want to be."""
+    groups: list[list[float]] = []  # each: the wanted values of its members
+    for value in values:
+        groups.append([value])
+        while len(groups) > 1:
+            below, above = groups[-2], groups[-1]
+            if _group_top(below, gap) + gap <= _group_bottom(above, gap):
+                break
+            groups[-2:] = [below + above]
+    return [_group_bottom(group, gap) + i * gap for group in groups for i in range(len(group))]
+
+
+def _group_bottom(group: Sequence[float], gap: float) -> float:
+    return sum(group) / len(group) - gap * (len(group) - 1) / 2
+
+
+def _group_top(group: Sequence[float], gap: float) -> float:
+    return _group_bottom(group, gap) + gap * (len(group) - 1)
+
+
+def _label_line_ends(axes: Any, ends: list[tuple[float, str, str]], last: float) -> None:
+    """Each line's player named at its end, in the line's colour (no legend to match colours
+    against), the names moved apart just enough not to overlap."""
+    if not ends:
+        return
+    values = [y for y, _name, _colour in ends]
+    low, high = min([*values, 0.0]), max([*values, 0.0])
+    gap = max(high - low, 1.0) * 0.9 / max(len(ends), 8) * 1.2
+    order = sorted(ends)
+    placed = spread([y for y, _name, _colour in order], gap)
+    for (y, name, colour), at in zip(order, placed, strict=True):
+        text = axes.annotate(
+            name,
+            xy=(last, y),
+            xytext=(last + 0.08, at),
+            textcoords="data",
+            color=colour,
+            fontsize=9,
+            va="center",
+            annotation_clip=False,
+        )
+        # A name is text: never read as a formula ($x$), never dropped for starting with "_".
+        text.set_parse_math(False)
+    axes.set_xlim(-0.1, last + 0.6)
+
+
 def standings_chart_svg(data: Mapping[str, Any]) -> str:
     """Cumulative points by session, one line a player, as an inline ``<svg>`` element."""
     by_session: Mapping[str, Mapping[str, Any]] = data.get("by_session") or {}
@@ -647,23 +711,18 @@ def standings_chart_svg(data: Mapping[str, Any]) -> str:
     if not sessions or not players or data.get("finished") == 0:
         return ""
     with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "honba-standings", "font.size": 10}):
-        figure = Figure(figsize=(11, 4.6), layout="constrained")
+        # Taller with more players, so that each line's name at its end has room of its own.
+        figure = Figure(figsize=(11, max(4.6, 0.3 * len(players))), layout="constrained")
         FigureCanvasAgg(figure)
         axes = figure.add_subplot()
         xs = list(range(len(sessions) + 1))
-        handles = []
+        ends: list[tuple[float, str, str]] = []
         for index, player in enumerate(players):
             ys = [0.0] + [float(by_session[s].get(player, 0.0)) for s in sessions]
-            (line,) = axes.plot(
-                xs,
-                ys,
-                marker="o",
-                markersize=4,
-                linewidth=2,
-                color=PLAYER_COLOURS[index % len(PLAYER_COLOURS)],
-                linestyle="-" if index < len(PLAYER_COLOURS) else "--",
-            )
-            handles.append(line)
+            colour, style, marker = line_style(index)
+            axes.plot(xs, ys, marker=marker, markersize=4, linewidth=2, color=colour, linestyle=style)
+            ends.append((ys[-1], player, colour))
+        _label_line_ends(axes, ends, xs[-1])
         axes.set_xticks(xs)
         axes.set_xticklabels(["start", *(f"session {s}" for s in sessions)])
         axes.axhline(0, color="#5f6368", linewidth=1, linestyle="--")
@@ -672,10 +731,6 @@ def standings_chart_svg(data: Mapping[str, Any]) -> str:
         axes.set_axisbelow(True)
         for side in ("top", "right"):
             axes.spines[side].set_visible(False)
-        # Labels given with their lines: a name starting with "_" would be left out otherwise.
-        legend = axes.legend(handles, players, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
-        for text in legend.get_texts():
-            text.set_parse_math(False)
         buffer = io.StringIO()
         with warnings.catch_warnings():
             warnings.filterwarnings("ignore", message="Glyph .* missing from font")
