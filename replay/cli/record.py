@@ -36,7 +36,6 @@ from replay.service.entry import penalty_fact, win_result
 from replay.service.matches import log_json, match_log, status_data
 from replay.service.rules import resolve_rules, rules_for_start
 from replay.service.shapes import counted
-from replay.service.tiles import HandTiles, describe_yaku, tile_win
 
 
 @app.command()
@@ -221,6 +220,9 @@ def _tile_win(
     double_riichi: bool,
 ) -> WinResult:
     """A win entered by its tiles (one winner), the warning printed where a typed value differs."""
+    # The hand calculator (the mahjong package) is loaded only for a win entered by its tiles.
+    from replay.service.tiles import HandTiles, describe_yaku, tile_win
+
     if len(winners) != 1:
         raise InputError("--hand gives one winner's tiles: name one winner (record a double ron by value)")
     if win_tile is None:
