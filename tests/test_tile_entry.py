@@ -191,6 +191,21 @@ def ledger_lines(match: Match) -> list[tuple[object, ...]]:
     ]
 
 
+@pytest.mark.parametrize("path", GAMES, ids=[p.stem for p in GAMES])
+def test_each_hanchan_entered_by_tiles_ends_as_tenhou_ended_it(path: Path) -> None:
+    (game,) = read_log(path)
+    by_value = Match.start("by-value", game.players, game.rules)
+    by_tiles = Match.start("by-tiles", game.players, game.rules)
+    for hand, tiled in zip(game.hands, tile_results(path), strict=False):
+        assert hand.result is not None
+        by_value.record(hand.result)
+        by_tiles.record(tiled)  # type: ignore[arg-type]
+    assert ledger_lines(by_tiles) == ledger_lines(by_value)
+    assert by_tiles.state.scores == by_value.state.scores
+    if game.final_points is not None and by_tiles.state.finished:
+        assert by_tiles.state.final_points == game.final_points
+
+
 def test_a_hanchan_entered_by_tiles_gives_the_ledger_of_the_hanchan_entered_by_han_and_fu(tmp_path: Path) -> None:
     path = GAMES[0]
     (game,) = read_log(path)
