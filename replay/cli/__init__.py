@@ -28,10 +28,13 @@ COMMAND_MODULES = {
     **dict.fromkeys(("amend", "void", "undo", "check", "audit"), "audit"),
     **dict.fromkeys(("import", "verify"), "logs"),
     "stats": "stats",
-    **dict.fromkeys(("tournament", "standings", "views"), "tournaments"),
+    **dict.fromkeys(("standings", "views"), "tournaments"),
+    # The tournament group's staged-event, draw and what-if commands live in ``events``, which
+    # loads ``tournaments`` (the group and its first commands) itself.
+    "tournament": "events",
     **dict.fromkeys(("serve", "token"), "web"),
 }
-ALL_MODULES = ("record", "audit", "logs", "stats", "tournaments", "web")
+ALL_MODULES = ("record", "audit", "logs", "stats", "tournaments", "events", "web")
 # The global options that take a value (the name of the command comes after it).
 _VALUED_OPTIONS = ("--db",)
 
