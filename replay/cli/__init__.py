@@ -33,8 +33,9 @@ COMMAND_MODULES = {
     # loads ``tournaments`` (the group and its first commands) itself.
     "tournament": "events",
     **dict.fromkeys(("serve", "token"), "web"),
+    "certificate": "certificates",
 }
-ALL_MODULES = ("record", "audit", "logs", "stats", "tournaments", "events", "web")
+ALL_MODULES = ("record", "audit", "logs", "stats", "tournaments", "events", "certificates", "web")
 # The global options that take a value (the name of the command comes after it).
 _VALUED_OPTIONS = ("--db",)
 
