@@ -34,8 +34,9 @@ COMMAND_MODULES = {
     "tournament": "events",
     **dict.fromkeys(("serve", "token"), "web"),
     "certificate": "certificates",
+    "ratings": "ratings",
 }
-ALL_MODULES = ("record", "audit", "logs", "stats", "tournaments", "events", "certificates", "web")
+ALL_MODULES = ("record", "audit", "logs", "stats", "tournaments", "events", "certificates", "ratings", "web")
 # The global options that take a value (the name of the command comes after it).
 _VALUED_OPTIONS = ("--db",)
 
