@@ -331,3 +331,67 @@ def ranking_facts(
         )
     )
     out.print(f"{name}: ended {ended_on}, {days} days, {countries} countries", markup=False)
+
+
+@tournament_app.command("needs")
+def needs(
+    ctx: typer.Context,
+    name: Name,
+    top: Annotated[
+        int | None, typer.Option("--top", help="Finish in the top N (default: the stage's cut, or 1).")
+    ] = None,
+    fmt: Annotated[str, typer.Option("--format", help="table, json or html (the standings page with it).")] = "table",
+    output: Annotated[Path | None, typer.Option("-o", "--output", help="Write to a file instead of stdout.")] = None,
+) -> None:
+    """Before the last session of the stage (or a final table): the placements and margins with which
+    each player finishes in the top N; at a table in progress, the least hand that does it now."""
+    from replay.service.needs import needs_data
+    from replay.service.standings import standings_data
+    from replay.tournaments import tournament_report
+
+    def run() -> tuple[dict[str, Any], Any]:
+        if fmt not in ("table", "json", "html"):
+            raise InputError(f"--format must be table, json or html, not {fmt!r}")
+        view = fresh_view(ctx)
+        return needs_data(shell(ctx).app, view, name, top), view
+
+    data, view = guarded(run)
+    if fmt == "table":
+        _needs_text(data)
+        return
+    if fmt == "json":
+        body = json_text(data)
+    else:
+        from replay.html.pages import render_standings_html
+
+        page = standings_data(guarded(lambda: tournament_report(view, name)))
+        body = render_standings_html({**page, "needs": data})
+    if output is None:
+        print(body)
+    else:
+        guarded(lambda: output.write_text(body, encoding="utf-8"))
+        out.print(f"wrote {output}", markup=False)
+
+
+def _needs_text(data: dict[str, Any]) -> None:
+    out.print(f"{data['tournament']}: to finish in the top {data['top']} after session {data['session']}", markup=False)
+    for player in data["players"]:
+        out.print(
+            f"{player['player']} (rank {player['rank']}, {player['points']:+.1f}, table {player['table']})",
+            markup=False,
+        )
+        for place in player["places"]:
+            line = f"  place {place['place']}: {place['status']}"
+            if place["status"] == "possible":
+                line += f", beating at least {place['beat_at_least']} of those who can pass"
+            out.print(line, markup=False)
+            if place["status"] != "possible":
+                continue
+            for c in place["conditions"]:
+                if c["rival_place"] and c["relation"] == "margin":
+                    margin = c["score_margin"]
+                    wording = f"more than {margin:,} above" if margin >= 0 else f"at most {-margin:,} below"
+                    out.print(f"    {c['rival']} placing {c['rival_place']}: finish {wording}", markup=False)
+    for hand in data["hands"]:
+        way = "self-drawn" if hand["discarder"] is None else f"on {hand['discarder']}'s discard"
+        out.print(f"now: {hand['player']} {way}: {hand['value'] or 'no hand does it'}", markup=False)

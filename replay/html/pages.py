@@ -580,11 +580,62 @@ def render_standings_html(data: dict[str, Any]) -> str:
         f'<section id="standings"><h2>Standings</h2>\n<div class="wide"><table class="ledger">\n'
         f"<thead>{header}</thead>\n<tbody>\n{''.join(body)}\n</tbody>\n</table></div>\n</section>\n"
         f"{chart_section}"
+        f"{needs_section(data)}"
         '<section id="matches"><h2>Matches</h2>\n<div class="wide"><table class="ledger">\n'
         "<thead><tr><th>match</th><th>session</th><th>players (seat order)</th><th>final points</th>"
         f"<th>finished</th></tr></thead>\n<tbody>\n{matches}\n</tbody>\n</table></div>\n</section>\n"
         '<p class="muted">Written by <code>honba standings</code> from the stored matches.</p>\n'
         "</body>\n</html>\n"
+    )
+
+
+def _condition(c: Mapping[str, Any]) -> str:
+    rival = esc(c.get("rival"))
+    if c.get("relation") == "behind":
+        return f"{rival} (if {_int(c.get('rival_place'))}): behind you whatever the scores"
+    if c.get("relation") == "ahead":
+        return f"{rival} (if {_int(c.get('rival_place'))}): ahead of you whatever the scores"
+    if c.get("rival_place"):
+        margin = _int(c.get("score_margin"))
+        wording = f"finish more than {margin:,} points above" if margin >= 0 else f"finish at most {-margin:,} below"
+        return f"{rival} (if {_int(c.get('rival_place'))}): {wording}"
+    gap = float(c.get("points_margin") or 0)
+    return f"{rival} (another table): more than {gap:+.1f} points more"
+
+
+def needs_section(data: Mapping[str, Any]) -> str:
+    """What each player needs (``replay.service.needs.needs_data`` under ``needs``), when given."""
+    needs = data.get("needs")
+    if not needs:
+        return ""
+    items = []
+    for player in needs.get("players") or []:
+        places = []
+        for place in player.get("places") or []:
+            status = str(place.get("status"))
+            detail = ""
+            if status == "possible":
+                shown = [
+                    c for c in place.get("conditions") or [] if c.get("rival_place") and c.get("relation") == "margin"
+                ]
+                detail = f" (beat at least {_int(place.get('beat_at_least'))} of those who can pass)" + (
+                    "<ul>" + "".join(f"<li>{_condition(c)}</li>" for c in shown) + "</ul>" if shown else ""
+                )
+            places.append(f"<li>place {_int(place.get('place'))}: <strong>{esc(status)}</strong>{detail}</li>")
+        items.append(
+            f"<li>{esc(player.get('player'))} (rank {_int(player.get('rank'))}, {_points(player.get('points'))}, "
+            f"table {_int(player.get('table'))})<ul>{''.join(places)}</ul></li>"
+        )
+    hands = "".join(
+        f"<li>{esc(h.get('player'))}: "
+        + ("self-drawn" if h.get("discarder") is None else f"on {esc(h.get('discarder'))}'s discard")
+        + f": {esc(h.get('value') or 'no hand does it')}</li>"
+        for h in needs.get("hands") or []
+    )
+    hands_part = f"<h3>At the table now: the least hand that does it</h3><ul>{hands}</ul>" if hands else ""
+    return (
+        f'<section id="needs"><h2>What each player needs (top {_int(needs.get("top"))} after session '
+        f"{_int(needs.get('session'))})</h2>\n<ul>{''.join(items)}</ul>{hands_part}</section>\n"
     )
 
 
