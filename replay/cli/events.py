@@ -395,3 +395,55 @@ def _needs_text(data: dict[str, Any]) -> None:
     for hand in data["hands"]:
         way = "self-drawn" if hand["discarder"] is None else f"on {hand['discarder']}'s discard"
         out.print(f"now: {hand['player']} {way}: {hand['value'] or 'no hand does it'}", markup=False)
+
+
+@tournament_app.command("what-if")
+def what_if(
+    ctx: typer.Context,
+    name: Name,
+    rules: Annotated[
+        str | None, typer.Option("--rules", help="Other rules for every match: a preset or rule file.")
+    ] = None,
+    overrides: Annotated[
+        list[str] | None, typer.Option("--set", help="Change a rule value of every match: name=value (repeatable).")
+    ] = None,
+    tie_break: Annotated[str | None, typer.Option("--tie-break", help="placement or net_score.")] = None,
+    without_penalties: Annotated[bool, typer.Option("--without-penalties", help="Leave every penalty out.")] = False,
+    fmt: Format = "table",
+) -> None:
+    """The whole event's standings under other uma, oka, tie-breaks or penalties, beside them as run."""
+    from replay.parsing import parse_override
+    from replay.service.rules import resolve_rules
+    from replay.service.what_if import what_if_data
+
+    def run() -> dict[str, Any]:
+        if fmt not in ("table", "json"):
+            raise InputError(f"--format must be table or json, not {fmt!r}")
+        changes = dict(parse_override(text) for text in overrides or [])
+        other = resolve_rules(rules) if rules is not None else None
+        return what_if_data(
+            fresh_view(ctx),
+            name,
+            rules=other,
+            overrides=changes,
+            tie_break=tie_break,
+            without_penalties=without_penalties,
+        )
+
+    data = guarded(run)
+    if fmt == "json":
+        print(json_text(data))
+        return
+    table = Table(title=f"{name}: as run and what if")
+    for column in ("what-if rank", "player", "points", "as run", "rank as run", "change"):
+        table.add_column(column, justify="left" if column == "player" else "right")
+    for row in data["rows"]:
+        table.add_row(
+            str(row["what_if_rank"]),
+            row["player"],
+            f"{row['what_if_points']:+.1f}",
+            f"{row['points']:+.1f}",
+            str(row["rank"]),
+            f"{row['difference']:+.1f}",
+        )
+    out.print(table)
