@@ -25,6 +25,12 @@ from domain.rules import Ruleset, load_preset
 from domain.scoring.payments import settle
 from domain.values import HandResult, HandValue, TableState, Win, WinResult
 
+# pytest-xdist's workers start with COLUMNS=80 and LINES=24 in their environment (where no terminal
+# is), which the command takes for a terminal 80 columns wide; the tests run it as a pipe (160 wide,
+# replay/cli/shell.py), as without -n. Dropped before any test imports the command's shell.
+if os.environ.get("PYTEST_XDIST_WORKER") and (os.environ.get("COLUMNS"), os.environ.get("LINES")) == ("80", "24"):
+    del os.environ["COLUMNS"], os.environ["LINES"]
+
 TENHOU = load_preset("tenhou")
 SANMA = load_preset("tenhou-sanma")
 
