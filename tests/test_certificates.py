@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 from honba_cli import Honba
 
-from replay.app import HonbaApp
 from replay.service.certificates import load_private_key, sign
-from replay.tournaments import catch_up, open_view
+from replay.store.application import HonbaApp
+from replay.store.standings_view import catch_up, open_view
 
 
 @pytest.fixture

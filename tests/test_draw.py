@@ -11,8 +11,8 @@ from pathlib import Path
 from honba_cli import Honba
 
 from domain.draw import commitment_of, drawn_seating
-from replay.app import HonbaApp
-from replay.tournaments import get_tournament
+from replay.store.application import HonbaApp
+from replay.store.tournaments import get_tournament
 
 PLAYERS = ["Ann", "Ben", "Cho", "Dai", "Eve", "Fay", "Gus", "Hal"]
 

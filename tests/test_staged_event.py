@@ -25,8 +25,8 @@ from typing import Any
 
 from honba_cli import Honba
 
-from replay.app import HonbaApp
-from replay.tournaments import get_tournament
+from replay.store.application import HonbaApp
+from replay.store.tournaments import get_tournament
 
 SEED = "5eed" * 16
 PLAYERS = [f"P{n:02d}" for n in range(1, 33)]

@@ -8,9 +8,9 @@ from typing import Annotated, Any
 import typer
 
 from replay.cli.params import HonbaGroup
+from replay.cli.render import json_text
 from replay.cli.reports import fresh_view
 from replay.cli.shell import app, guarded, out, shell
-from replay.render import json_text
 
 certificate_app = typer.Typer(
     help="Signed results: an organiser's Ed25519 key, a result certificate, its check.",
@@ -70,7 +70,8 @@ def verify(
     """Check a certificate: its signature with the organiser's public key and, when this store holds
     the tournament, every match, the standings and the store's history against it. Exit 1 on failure."""
     from replay.service.certificates import load_public_key, read_certificate, verify_certificate
-    from replay.tournaments import TournamentNotFound, get_tournament
+    from replay.store.errors import TournamentNotFound
+    from replay.store.tournaments import get_tournament
 
     def run() -> Any:
         data = read_certificate(certificate)

@@ -11,11 +11,11 @@ import typer
 from rich.table import Table
 
 from domain.stages import SUBSTITUTE_PRESETS, EventFormat, SubstituteRule, parse_stage
+from replay.cli.render import json_text
 from replay.cli.reports import fresh_view
 from replay.cli.shell import guarded, out, shell
 from replay.cli.tournaments import tournament_app
-from replay.parsing import InputError
-from replay.render import json_text
+from replay.input.parsing import InputError
 
 Name = Annotated[str, typer.Argument(help="The tournament's name.")]
 Session = Annotated[int, typer.Argument(help="The session (round).")]
@@ -323,7 +323,7 @@ def ranking_facts(
     qualification: Annotated[bool, typer.Option("--qualification", help="Players had to qualify.")] = False,
 ) -> None:
     """What a ranking across events weighs this event by (the EMA's MERS weight, its age)."""
-    from replay.tournaments import change_tournament
+    from replay.service.tournaments import change_tournament
 
     guarded(
         lambda: change_tournament(
@@ -346,8 +346,7 @@ def needs(
     """Before the last session of the stage (or a final table): the placements and margins with which
     each player finishes in the top N; at a table in progress, the least hand that does it now."""
     from replay.service.needs import needs_data
-    from replay.service.standings import standings_data
-    from replay.tournaments import tournament_report
+    from replay.service.standings import standings_data, tournament_report
 
     def run() -> tuple[dict[str, Any], Any]:
         if fmt not in ("table", "json", "html"):
@@ -412,7 +411,7 @@ def what_if(
     fmt: Format = "table",
 ) -> None:
     """The whole event's standings under other uma, oka, tie-breaks or penalties, beside them as run."""
-    from replay.parsing import parse_override
+    from replay.input.parsing import parse_override
     from replay.service.rules import resolve_rules
     from replay.service.what_if import what_if_data
 

@@ -11,10 +11,10 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
+from replay.cli.render import spreadsheet_cells
 from replay.cli.reports import check_report_format, fresh_view, write_report
 from replay.cli.shell import app, guarded, shell
-from replay.parsing import InputError
-from replay.render import spreadsheet_cells
+from replay.input.parsing import InputError
 
 
 @app.command()

@@ -25,10 +25,11 @@ import attrs
 
 from domain.errors import HonbaError
 from projections.views import DocumentView
-from replay.app import HonbaApp
-from replay.integrity import read_store_chain
 from replay.service.stages import standings_of_event
-from replay.tournaments import get_tournament, tournament_report
+from replay.service.standings import tournament_report
+from replay.store.application import HonbaApp
+from replay.store.chain import read_store_chain
+from replay.store.tournaments import get_tournament
 
 FORMAT = "honba-result-certificate/1"
 

@@ -18,10 +18,11 @@ from domain.draw import commitment_of, drawn_seating
 from domain.rules import Ruleset
 from domain.seating import separate_teams
 from domain.tournament import Tournament
-from replay.app import HonbaApp
-from replay.parsing import InputError
+from replay.input.parsing import InputError
 from replay.service.stages import seatable, start_matches
-from replay.tournaments import change_tournament, get_tournament
+from replay.service.tournaments import change_tournament
+from replay.store.application import HonbaApp
+from replay.store.tournaments import get_tournament
 
 
 @attrs.frozen

@@ -34,9 +34,11 @@ from domain.values import (
     WinResult,
 )
 from projections.ledger import LedgerEntry, corrected_ledger
-from replay.app import HonbaApp
-from replay.parsing import InputError, parse_value, seat_of, seats_of
+from replay.input.parsing import InputError, parse_value, seat_of, seats_of
+from replay.service.corrections import add_penalty, amend, undo, void
+from replay.service.recording import Recorded, penalise, record
 from replay.service.shapes import describe_fact
+from replay.store.application import HonbaApp
 
 
 def win_result(
@@ -238,15 +240,25 @@ def entry_fact(entry: Entry, match: Match, state: TableState | None = None) -> H
 
 def apply_entry(
     app: HonbaApp, key: str, entry: Entry, *, client_key: str | None, by: str = "table", reason: str = "undo"
-) -> Match:
-    """Record an entry on the stored match through the application (the one call the web front end makes)."""
+) -> Recorded:
+    """Record an entry on the stored match (the one call the web front end makes): the match is
+    loaded once, the entry read at its table, and saved once."""
     if entry.kind == "undo":
-        match, _voided = app.undo(key, by=by, reason=reason, client_key=client_key)
-        return match
-    fact = entry_fact(entry, app.get_match(key))
-    if isinstance(fact, Penalty):
-        return app.penalise(key, fact, client_key=client_key)
-    return app.record(key, fact, client_key=client_key)
+        return undo(app, key, by=by, reason=reason, client_key=client_key)
+    if entry.kind == "penalty":
+        return penalise(app, key, lambda match: _penalty(entry_fact(entry, match)), client_key=client_key)
+    return record(app, key, lambda match: _result(entry_fact(entry, match)), client_key=client_key)
+
+
+def _penalty(fact: HandResult | Penalty) -> Penalty:
+    if not isinstance(fact, Penalty):
+        raise FieldError("kind", "a penalty is added here; a hand is amended")
+    return fact
+
+
+def _result(fact: HandResult | Penalty) -> HandResult:
+    assert not isinstance(fact, Penalty)  # a penalty's entry is recorded by penalise
+    return fact
 
 
 CORRECTIONS = ("void", "amend", "penalty")
@@ -262,10 +274,10 @@ def apply_correction(
     by: str,
     reason: str,
     client_key: str | None,
-) -> Match:
-    """A referee's correction through the application: void or amend the entry numbered ``target``
-    (the number ``honba log`` and the pages show: its line in the exported record file), or add
-    a penalty (also after the end). The one call the web front end makes for corrections."""
+) -> Recorded:
+    """A referee's correction: void or amend the entry numbered ``target`` (the number
+    ``honba log`` and the pages show: its line in the exported record file), or add a penalty
+    (also after the end). The one call the web front end makes for corrections."""
     if not by.strip():
         raise FieldError("by", "say who makes the correction")
     if not reason.strip():
@@ -273,20 +285,27 @@ def apply_correction(
     if action == "penalty":
         if entry is None:
             raise FieldError("player", "choose the player penalised")
-        fact = entry_fact(entry, app.get_match(key))
-        if not isinstance(fact, Penalty):
-            raise FieldError("kind", "a penalty is added here; a hand is amended")
-        return app.add_penalty(key, fact, by=by, reason=reason, client_key=client_key)
+        penalty = entry
+        return add_penalty(
+            app, key, lambda match: _penalty(entry_fact(penalty, match)), by=by, reason=reason, client_key=client_key
+        )
     if target is None:
         raise FieldError("target", "choose the entry to correct")
     if action == "void":
-        return app.void(key, target, by=by, reason=reason, client_key=client_key)
+        return void(app, key, target, by=by, reason=reason, client_key=client_key)
     if action == "amend":
         if entry is None:
             raise FieldError("kind", "give the entry that replaces it")
-        match = app.get_match(key)
-        replacement = entry_fact(entry, match, app.table_before(key, target))
-        return app.amend(key, target, replacement, by=by, reason=reason, client_key=client_key)
+        replacement = entry
+        return amend(
+            app,
+            key,
+            target,
+            lambda match, table: entry_fact(replacement, match, table),
+            by=by,
+            reason=reason,
+            client_key=client_key,
+        )
     raise FieldError("action", f"choose one of {', '.join(CORRECTIONS)}")
 
 

@@ -11,10 +11,10 @@ from projections.staged import stage_standings
 from projections.standings import Totals
 from projections.standings_view import DocCache, match_state
 from projections.views import DocumentView
-from replay.app import HonbaApp
-from replay.parsing import InputError
+from replay.input.parsing import InputError
 from replay.service.stages import event_matches, event_state
-from replay.tournaments import get_tournament
+from replay.store.application import HonbaApp
+from replay.store.tournaments import get_tournament
 
 
 def needs_data(app: HonbaApp, view: DocumentView, name: str, top: int | None = None) -> dict[str, Any]:

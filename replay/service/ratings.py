@@ -18,10 +18,11 @@ from projections.ratings import EventResult, PlayerRating, ema_ratings, openskil
 from projections.standings import MatchSummary
 from projections.standings_view import load_summary, read_docs
 from projections.views import DocumentView
-from replay.app import HonbaApp
-from replay.parsing import InputError
+from replay.input.parsing import InputError
 from replay.service.stages import standings_of_event
-from replay.tournaments import get_tournament, tournament_report
+from replay.service.standings import tournament_report
+from replay.store.application import HonbaApp
+from replay.store.tournaments import get_tournament
 
 SYSTEMS = ("openskill", "ema")
 _STARTED = f"{Match.__module__}:{Match.Started.__qualname__}"

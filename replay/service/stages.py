@@ -29,9 +29,12 @@ from projections.staged import (
 )
 from projections.standings import MatchSummary
 from projections.views import DocumentView
-from replay.app import HonbaApp
-from replay.parsing import InputError
-from replay.tournaments import change_tournament, get_tournament, tournament_report
+from replay.input.parsing import InputError
+from replay.service import recording
+from replay.service.standings import tournament_report
+from replay.service.tournaments import change_tournament
+from replay.store.application import HonbaApp
+from replay.store.tournaments import get_tournament
 
 
 def event_state(tournament: Tournament) -> EventState:
@@ -242,7 +245,7 @@ def start_matches(
     keys = []
     for number, table in enumerate(seating, start=1):
         key = f"{name}-s{session}-t{number}"
-        app.start_match(key, table, rules, {"format": "honba", "entered": "cli", "tournament": name})
+        recording.start_match(app, key, table, rules, {"format": "honba", "entered": "cli", "tournament": name})
         keys.append(key)
 
     def attach(tournament: Tournament) -> None:

@@ -19,8 +19,8 @@ from domain.values import Penalty
 from projections.standings import MatchSummary, rank, summarize, tie_break_of, totals
 from projections.standings_view import DocCache, match_state
 from projections.views import DocumentView
-from replay.parsing import InputError
-from replay.tournaments import tournament_report
+from replay.input.parsing import InputError
+from replay.service.standings import tournament_report
 
 TIE_BREAKS = ("placement", "net_score")
 
