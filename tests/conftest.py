@@ -25,6 +25,12 @@ from domain.rules import Ruleset, load_preset
 from domain.scoring.payments import settle
 from domain.values import HandResult, HandValue, TableState, Win, WinResult
 
+# pytest-xdist's workers start with COLUMNS=80 and LINES=24 in their environment (where no terminal
+# is), which the command takes for a terminal 80 columns wide; the tests run it as a pipe (160 wide,
+# replay/cli/shell.py), as without -n. Dropped before any test imports the command's shell.
+if os.environ.get("PYTEST_XDIST_WORKER") and (os.environ.get("COLUMNS"), os.environ.get("LINES")) == ("80", "24"):
+    del os.environ["COLUMNS"], os.environ["LINES"]
+
 TENHOU = load_preset("tenhou")
 SANMA = load_preset("tenhou-sanma")
 
@@ -33,6 +39,17 @@ CORPUS = SHARED / "corpus"
 REPO = Path(__file__).resolve().parent.parent
 
 EAST, SOUTH, WEST, NORTH = 0, 1, 2, 3  # round winds
+
+
+@pytest.fixture(autouse=True)
+def _no_inherited_width(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The commands' output width is the one a test sets, else a pipe's (160), whoever runs the suite.
+
+    pytest-xdist's controller loads GNU readline, which sets ``COLUMNS=80`` and ``LINES=24`` in the
+    environment its workers inherit (readline's ``rl_change_environment``); a test that means a width sets it.
+    """
+    monkeypatch.delenv("COLUMNS", raising=False)
+    monkeypatch.delenv("LINES", raising=False)
 
 
 def table(
@@ -134,11 +151,3 @@ def store_db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
         url: str = request.getfixturevalue("postgres_url")
         return url
     return str(tmp_path / "store" / "honba.sqlite")
-
-
-@pytest.fixture(autouse=True)
-def _output_width_of_a_pipe(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The commands a test runs in process print as into a pipe (160 columns), whatever width
-    the test runner's workers were started with (pytest-xdist's run with ``COLUMNS=80``): the
-    console reads the width when it prints. A test of a width sets ``COLUMNS`` itself."""
-    monkeypatch.delenv("COLUMNS", raising=False)

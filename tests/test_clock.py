@@ -26,10 +26,11 @@ from domain.errors import RuleViolation
 from domain.match import Match, match_id
 from domain.rules import load_preset
 from domain.values import MatchEnd, Penalty
-from replay.app import HonbaApp
 from replay.formats.record import build_match, export_record, parse_record
+from replay.service import clock, recording
 from replay.service.clock import clock_data, session_clocks, set_session_time_limit, start_session_clock
-from replay.tournaments import change_tournament
+from replay.service.tournaments import change_tournament
+from replay.store.application import HonbaApp
 
 WRC = load_preset("wrc")
 EMA = load_preset("ema")
@@ -127,13 +128,13 @@ def test_a_result_recorded_without_a_time_is_not_judged_by_the_clock() -> None:
 def test_the_clock_is_decided_again_from_the_stored_events_alone(tmp_path: Path) -> None:
     app = HonbaApp.open(str(tmp_path / "c.sqlite"))
     try:
-        app.start_match("t1", PLAYERS, EMA)
-        app.set_time_limit("t1", 60, by="director")
-        app.start_clock("t1", at=T0, by="director")
-        app.record("t1", BEN_WINS, at=at(61))
+        recording.start_match(app, "t1", PLAYERS, EMA)
+        clock.set_time_limit(app, "t1", 60, by="director")
+        clock.start_clock(app, "t1", at=T0, by="director")
+        recording.record(app, "t1", BEN_WINS, at=at(61))
         again = app.get_match("t1")  # replayed from the store, long after
         assert again.clock == Clock(limit=60, started=T0.isoformat(), added=0, time_up_at=4)
-        app.record("t1", CHO_WINS, at=at(75))
+        recording.record(app, "t1", CHO_WINS, at=at(75))
         assert app.get_match("t1").state.end_reason == TIME_UP
     finally:
         app.close()
@@ -186,18 +187,18 @@ def test_a_session_with_a_60_minute_limit_ends_each_of_its_matches_by_the_rule(t
         tables = [PLAYERS, ("Eve", "Fay", "Gus", "Hal")]
         change_tournament(app, "cup", lambda t: None, create=True)
         for number, players in enumerate(tables, start=1):
-            app.start_match(f"cup-s1-t{number}", players, EMA)
+            recording.start_match(app, f"cup-s1-t{number}", players, EMA)
             change_tournament(app, "cup", lambda t, n=number, p=players: t.attach(f"cup-s1-t{n}", p, 1, n))
         assert set_session_time_limit(app, "cup", 1, 60) == ["cup-s1-t1", "cup-s1-t2"]
         assert start_session_clock(app, "cup", 1, at=T0) == ["cup-s1-t1", "cup-s1-t2"]
         # Table 1 plays two hands before time and two after (the hand in play and one more).
         for minutes in (20, 45, 61, 70):
-            app.record("cup-s1-t1", BEN_WINS if minutes != 45 else CHO_WINS, at=at(minutes))
+            recording.record(app, "cup-s1-t1", BEN_WINS if minutes != 45 else CHO_WINS, at=at(minutes))
         # Table 2 is in its hand in play at the deadline: it ends the hand after.
-        app.record("cup-s1-t2", CHO_WINS, at=at(58))
-        app.record("cup-s1-t2", BEN_WINS, at=at(64))
+        recording.record(app, "cup-s1-t2", CHO_WINS, at=at(58))
+        recording.record(app, "cup-s1-t2", BEN_WINS, at=at(64))
         assert not app.get_match("cup-s1-t2").state.finished
-        app.record("cup-s1-t2", CHO_WINS, at=at(69))
+        recording.record(app, "cup-s1-t2", CHO_WINS, at=at(69))
         for key in ("cup-s1-t1", "cup-s1-t2"):
             assert app.get_match(key).state.end_reason == TIME_UP
         first = app.get_match("cup-s1-t1")
@@ -271,7 +272,8 @@ def test_a_clock_event_changed_behind_honbas_back_is_caught(tmp_path: Path) -> N
 
 def test_a_session_limit_set_before_its_seating_goes_on_every_table_seated(tmp_path: Path) -> None:
     from replay.service.access import TokenStore
-    from replay.service.director import create_tournament, seat_session
+    from replay.service.director import seat_session
+    from replay.service.tournaments import create_tournament
 
     app = HonbaApp.open(str(tmp_path / "d.sqlite"))
     try:

@@ -17,10 +17,11 @@ from conftest import hv, ron, won
 from honba_cli import Honba
 
 from domain.rules import load_preset
-from replay.app import HonbaApp
 from replay.html.pages import render_standings_html
-from replay.service.standings import match_result_data, standings_data
-from replay.tournaments import attach_all, catch_up, open_view, tournament_report
+from replay.service import recording
+from replay.service.standings import caught_up_view, match_result_data, standings_data, tournament_report
+from replay.service.tournaments import attach_all
+from replay.store.application import HonbaApp
 
 TENHOU = load_preset("tenhou")
 WRC = load_preset("wrc")
@@ -38,15 +39,13 @@ def app() -> Iterator[HonbaApp]:
 
 
 def data(app: HonbaApp, name: str = "cup") -> dict[str, object]:
-    view = open_view(app)
-    catch_up(app, view)
-    return standings_data(tournament_report(view, name))
+    return standings_data(tournament_report(caught_up_view(app), name))
 
 
 def test_a_table_in_progress_shows_its_hand_scores_and_provisional_points(app: HonbaApp) -> None:
-    app.start_match("t1", NAMES, TENHOU)
+    recording.start_match(app, "t1", NAMES, TENHOU)
     attach_all(app, "cup", [("t1", NAMES)], 1)
-    app.record("t1", BEN_ON_ANN)
+    recording.record(app, "t1", BEN_ON_ANN)
     (table,) = data(app)["tables_in_progress"]  # type: ignore[index]
     assert (table["match"], table["hand"], table["provisional"]) == ("t1", "E2-0", True)
     # Ann 21,100, Ben 28,900, Cho and Dai 25,000: rounded to 21, 29, 25, 25 thousand, against 30:
@@ -61,11 +60,11 @@ def test_a_table_in_progress_shows_its_hand_scores_and_provisional_points(app: H
 
 
 def test_the_provisional_points_move_with_every_hand(app: HonbaApp) -> None:
-    app.start_match("t1", NAMES, TENHOU)
+    recording.start_match(app, "t1", NAMES, TENHOU)
     attach_all(app, "cup", [("t1", NAMES)], 1)
-    app.record("t1", BEN_ON_ANN)
+    recording.record(app, "t1", BEN_ON_ANN)
     before = data(app)["tables_in_progress"][0]  # type: ignore[index]
-    app.record("t1", CHO_ON_DAI)
+    recording.record(app, "t1", CHO_ON_DAI)
     after = data(app)["tables_in_progress"][0]  # type: ignore[index]
     assert (before["hand"], after["hand"]) == ("E2-0", "E3-0")
     # Ann 21,100, Ben 28,900, Cho 28,900, Dai 21,100: 21, 29, 29, 21 thousand; Ben first before Cho
@@ -79,7 +78,7 @@ def test_the_provisional_points_move_with_every_hand(app: HonbaApp) -> None:
 
 def test_before_any_result_nobody_is_ranked_and_nothing_is_charted(app: HonbaApp) -> None:
     for number, players in enumerate((NAMES, OTHERS), start=1):
-        app.start_match(f"t{number}", players, TENHOU)
+        recording.start_match(app, f"t{number}", players, TENHOU)
         attach_all(app, "cup", [(f"t{number}", players)], 1)
     shown = data(app)
     assert [(row["rank"], row["average_place"]) for row in shown["rows"]] == [(None, None)] * 8  # type: ignore[union-attr]
@@ -91,21 +90,21 @@ def test_before_any_result_nobody_is_ranked_and_nothing_is_charted(app: HonbaApp
 
 
 def test_a_player_without_a_finished_match_shows_a_dash_beside_those_ranked(app: HonbaApp) -> None:
-    app.start_match("t1", NAMES, WRC)
-    app.start_match("t2", OTHERS, WRC)
+    recording.start_match(app, "t1", NAMES, WRC)
+    recording.start_match(app, "t2", OTHERS, WRC)
     attach_all(app, "cup", [("t1", NAMES), ("t2", OTHERS)], 1)
-    app.record("t1", BEN_ON_ANN)
-    app.end("t1", "time limit")
+    recording.record(app, "t1", BEN_ON_ANN)
+    recording.end(app, "t1", "time limit")
     rows = {row["player"]: row for row in data(app)["rows"]}  # type: ignore[union-attr]
     assert rows["Ben"]["rank"] == 1 and rows["Ben"]["average_place"] == 1.0
     assert (rows["Eve"]["rank"], rows["Eve"]["average_place"], rows["Eve"]["matches"]) == (None, None, 0)
 
 
 def test_a_finished_match_gives_its_points_taken_apart(app: HonbaApp) -> None:
-    app.start_match("t1", NAMES, WRC)
-    app.record("t1", BEN_ON_ANN)
-    app.record("t1", CHO_ON_DAI)
-    app.end("t1", "time limit")
+    recording.start_match(app, "t1", NAMES, WRC)
+    recording.record(app, "t1", BEN_ON_ANN)
+    recording.record(app, "t1", CHO_ON_DAI)
+    recording.end(app, "t1", "time limit")
     result = match_result_data(app.get_match("t1"))
     assert (result["finished"], result["provisional"], result["end_reason"]) == (True, False, "time limit")
     # 30,000 start and return: Ann 26,100 (-3.9), Ben 33,900 (+3.9), Cho 33,900 (+3.9), Dai 26,100;
@@ -120,9 +119,9 @@ def test_a_finished_match_gives_its_points_taken_apart(app: HonbaApp) -> None:
 
 
 def test_tenhou_gives_the_top_the_oka_and_the_rounding(app: HonbaApp) -> None:
-    app.start_match("t1", NAMES, TENHOU)
-    app.record("t1", BEN_ON_ANN)
-    app.end("t1", "agreed")
+    recording.start_match(app, "t1", NAMES, TENHOU)
+    recording.record(app, "t1", BEN_ON_ANN)
+    recording.end(app, "t1", "agreed")
     seats = match_result_data(app.get_match("t1"))["seats"]
     # Ann 21,100 -> 21 (-9) - 20; Cho and Dai 25 (-5), second by seat +10 and third -10; Ben 28,900
     # -> 29 (-1) and takes the rest: +39, so his uma and oka come to 40.

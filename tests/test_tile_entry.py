@@ -27,7 +27,7 @@ from domain.values import HandValue, WinResult
 from projections.ledger import corrected_ledger
 from replay.formats.detect import read_log
 from replay.formats.yaku import DORA, RED, TENHOU_YAKU, URA
-from replay.parsing import InputError
+from replay.input.parsing import InputError
 from replay.service.tiles import HandTiles, parse_call, parse_tiles, tile_value, tile_win
 
 GAMES = sorted((CORPUS / "tsubakisakura-mjlog2json" / "data").glob("*.xml"))
@@ -220,11 +220,12 @@ def test_a_hanchan_entered_by_tiles_gives_the_ledger_of_the_hanchan_entered_by_h
     assert ledger_lines(by_tiles) == ledger_lines(by_value)
     assert by_tiles.state.final_points == game.final_points
     # Stored, the yaku the tiles gave are what honba stats counts, as Tenhou named them.
-    from replay.app import HonbaApp
+    from replay.service.storing import store_whole
+    from replay.store.application import HonbaApp
 
     app = HonbaApp.open(str(honba.db))
     try:
-        app.store_whole(by_tiles)
+        store_whole(app, by_tiles)
     finally:
         app.close()
     stats = json.loads(honba.ok("stats", "--all", "--format", "json"))

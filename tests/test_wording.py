@@ -50,3 +50,41 @@ def test_the_standings_say_the_penalties_are_table_points(tmp_path: Path) -> Non
     assert "penalties (table points)" in shown and "20,000" in shown
     html = honba.ok("standings", "--tournament", "cup", "--format", "html")
     assert "penalties (table points)" in html
+
+
+def test_the_web_pages_and_the_api_call_a_hong_kong_limit_hand_the_limit(tmp_path: Path) -> None:
+    """The table page's ledger, its confirm step, the referee's desk and the JSON API say
+    "limit" for a Hong Kong limit hand, as the command does (they called it "mangan")."""
+    from starlette.testclient import TestClient
+    from web_support import send
+
+    from domain.rules import load_preset
+    from replay.service import recording
+    from replay.service.access import TokenStore
+    from replay.store.application import HonbaApp
+    from replay.web.app import create_app
+
+    db = str(tmp_path / "hk.sqlite")
+    app = HonbaApp.open(db)
+    try:
+        recording.start_match(app, "hk", ["Ann", "Ben", "Cho", "Dai"], load_preset("hong-kong"))
+        tokens = TokenStore(app)
+        table, referee = tokens.create("table", "hk"), tokens.create("referee", None)
+    finally:
+        app.close()
+    with TestClient(create_app(db)) as client:
+        limit_win = {"kind": "win", "winner": "Ben", "discarder": "Ann", "value": "limit"}
+        confirm, page = send(client, "hk", table, limit_win)
+        # (The entry form's value picker is not looked at here: only what is said of the hand.)
+        for shown in (confirm, page):
+            assert "Ben ron on Ann: limit" in shown and "on Ann: mangan" not in shown
+        api = client.get("/api/matches/hk", headers={"Authorization": f"Bearer {table}"}).json()
+        # The words said of the hand (the stored value keeps the domain's name for the limit).
+        assert [line["result"] for line in api["ledger"]] == ["Ben ron on Ann: limit"]
+        desk = client.get("/referee/m/hk", params={"token": referee}).text
+        assert "Ben ron on Ann: limit" in desk and "on Ann: mangan" not in desk
+        form = {"csrf": client.cookies.get("honba_csrf"), "token": referee, "action": "amend", "target": "2"}
+        form |= {"kind": "win", "winner": "Cho", "discarder": "Ann", "value": "limit", "by": "Kim", "reason": "Cho won"}
+        assert client.post("/referee/m/hk/correct", data=form).status_code == 200
+        desk = client.get("/referee/m/hk", params={"token": referee}).text
+        assert "Cho ron on Ann: limit" in desk and "on Ann: mangan" not in desk

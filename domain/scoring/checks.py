@@ -6,8 +6,9 @@ from domain.errors import InvalidHandValue, RuleViolation
 from domain.rules import Ruleset
 from domain.scoring.points import raw_score
 from domain.scoring.riichi import check_hand_value
-from domain.special_hands import check_facts, check_special_hands
+from domain.special_hands import check_special_hands
 from domain.values import HandValue, TableState, Win
+from domain.win_facts import check_win_facts
 
 
 class BelowMinimum(RuleViolation):
@@ -43,16 +44,25 @@ def minimum_count(value: HandValue, rules: Ruleset) -> int | None:
 
 # Riichi counts a hand of 13 han and more as its largest limit (a counted yakuman, seed 002).
 RIICHI_LARGEST_LIMIT_HAN = 13
+# Faan and doubles: a count from the settling table's top row up pays the top (seed 002: Hong
+# Kong's maximum "is given for hands worth 10 faans or more"), and without a table a double more
+# doubles the points again before the limit cuts them. 64 doublings (2^64 times the points) are
+# beyond any hand of any rule family: a bound, not a rule.
+MOST_DOUBLINGS = 64
 
 
-def count_ceiling(unit: str, rules: Ruleset) -> int | None:
-    """The largest han, faan or doubles count honba accepts: twice the count that reaches the
-    largest limit (the settling table's top row; 13 han in riichi). A count beyond any hand
-    is a slip of the pen; a limit hand is written by its name. None: no ceiling (no table)."""
+def count_ceiling(unit: str, rules: Ruleset) -> int:
+    """The largest han, faan or doubles count honba accepts.
+
+    Han: twice the count that reaches the largest limit (the settling table's top row; 13 han in
+    riichi): a count beyond any riichi hand is a slip of the pen, a limit hand is written by its
+    name. Faan and doubles: ``MOST_DOUBLINGS``, whatever the table (its top row pays every count
+    above it).
+    """
+    if unit != "han":
+        return MOST_DOUBLINGS
     top = max((row for row, _ in rules.settling_table), default=0)
-    if unit == "han":
-        top = max(top, RIICHI_LARGEST_LIMIT_HAN)
-    return 2 * top if top else None
+    return 2 * max(top, RIICHI_LARGEST_LIMIT_HAN)
 
 
 def _check_counts(value: HandValue, rules: Ruleset) -> None:
@@ -65,10 +75,15 @@ def _check_counts(value: HandValue, rules: Ruleset) -> None:
     for unit in ("han", "faan", "doubles"):
         count = getattr(value, unit)
         ceiling = count_ceiling(unit, rules)
-        if count is not None and ceiling is not None and count > ceiling:
+        if count is not None and count > ceiling:
+            if unit == "han":
+                raise InvalidHandValue(
+                    f"{count} han is beyond any hand: the largest limit is reached well before "
+                    f"(at most {ceiling} han are accepted; write a limit hand by its name, e.g. yakuman)"
+                )
             raise InvalidHandValue(
-                f"{count} {unit} is beyond any hand: the largest limit is reached well before "
-                f"(at most {ceiling} {unit} are accepted; write a limit hand by its name, e.g. yakuman)"
+                f"{count} {unit} is beyond any hand (at most {ceiling} {unit} are accepted; a count from the "
+                "settling table's top row up pays the top)"
             )
 
 
@@ -88,7 +103,7 @@ def check_value(value: HandValue, rules: Ruleset, *, self_drawn: bool) -> None:
 
 def check_win(win: Win, state: TableState, rules: Ruleset, players: int) -> None:
     """Every check of one winner's hand against the rules and the table state."""
-    check_facts(win)
+    check_win_facts(win, rules)
     if win.facts.special_hands:
         check_special_hands(win, state, rules)
     else:

@@ -12,16 +12,21 @@ from domain.integrity import ChainProblem
 from domain.match import Match
 from domain.values import AbortiveDraw, AbortKind, ExhaustiveDraw, HandResult, Penalty, TableState
 from projections.ledger import correction_marks
-from replay.audit import AuditReport, report_data
 from replay.cli.layout import Column, Grid
+from replay.cli.render import json_text, ledger_table, state_lines, status_table
 from replay.cli.shell import ClientKey, app, guarded, guarded_match, out, shell
 from replay.formats.record import fact_from_line
-from replay.integrity import MatchCheck
-from replay.parsing import InputError, seat_of, seats_of
-from replay.render import json_text, ledger_table, state_lines, status_table
-from replay.service.checks import audit_failed, audit_match, check_targets
+from replay.html.pages import render_audit_html
+from replay.input.parsing import InputError, seat_of, seats_of
+from replay.service.audit import AuditReport, report_data
+from replay.service.checks import audit_failed, audit_match, check_data, check_targets
+from replay.service.corrections import amend as amend_entry
+from replay.service.corrections import undo as undo_last
+from replay.service.corrections import void as void_entry
 from replay.service.entry import penalty_fact, win_result
-from replay.service.shapes import check_data, counted, describe_fact
+from replay.service.recording import Recorded
+from replay.service.shapes import counted, describe_fact
+from replay.store.findings import MatchCheck
 
 By = Annotated[str, typer.Option("--by", help="Who makes the correction (the referee).")]
 Why = Annotated[str, typer.Option("--reason", help="Why the correction is made.")]
@@ -69,19 +74,10 @@ def amend(
     ``abort four_winds``, ``penalty Dai --amount 1000``; or, for tools, ``--result`` with a record line.
     """
 
-    def run() -> None:
-        application = shell(ctx).app
-        match = application.get_match(key)
-        if (result is None) == (not replacement):
-            raise InputError("give the replacement as typed (win, draw, abort or penalty ...) or --result, one of them")
-        if result is None:
-            fact = _replacement(match, words=replacement or [])
-        else:
-            fact = _from_line(match, shell(ctx).app.table_before(key, entry), result)
-        application.amend(key, entry, fact, by=by, reason=reason, client_key=client_key)
-        out.print(f"Amended entry {entry} of {key!r}; the original stays in the log.", markup=False)
-
-    def _replacement(match: Match, words: list[str]) -> HandResult | Penalty:
+    def _replacement(match: Match, table: TableState) -> HandResult | Penalty:
+        if result is not None:
+            return _from_line(match, table, result)
+        words = replacement or []
         what, rest = words[0], words[1:]
         players = match.players
         if what == "win":
@@ -98,14 +94,19 @@ def amend(
                 raise InputError(f"abort needs one of {', '.join(kinds)}, not {rest[0]!r}")
             return AbortiveDraw(AbortKind(rest[0]), seats_of(riichi, players), seats_of(kongs, players))
         if what == "penalty" and len(rest) == 1:
-            state = shell(ctx).app.table_before(key, entry)
-            return penalty_fact(players, state, match.rules, rest[0], amount, kind, share, note)
+            return penalty_fact(players, table, match.rules, rest[0], amount, kind, share, note)
         raise InputError(
             f"cannot read the replacement {' '.join(words)!r}: write win PLAYER:VALUE..., draw, abort KIND "
             "or penalty PLAYER, with their options"
         )
 
+    def run() -> Recorded:
+        if (result is None) == (not replacement):
+            raise InputError("give the replacement as typed (win, draw, abort or penalty ...) or --result, one of them")
+        return amend_entry(shell(ctx).app, key, entry, _replacement, by=by, reason=reason, client_key=client_key)
+
     guarded_match(ctx, key, run)
+    out.print(f"Amended entry {entry} of {key!r}; the original stays in the log.", markup=False)
 
 
 def _from_line(match: Match, table: TableState, result: str) -> HandResult | Penalty:
@@ -140,11 +141,8 @@ def void(
 ) -> None:
     """Void a recorded hand result, cancel a penalty or a correction (undo a void); the original stays in the log."""
 
-    def run() -> None:
-        shell(ctx).app.void(key, entry, by=by, reason=reason, client_key=client_key)
-        out.print(f"Voided entry {entry} of {key!r}; the original stays in the log.", markup=False)
-
-    guarded_match(ctx, key, run)
+    guarded_match(ctx, key, lambda: void_entry(shell(ctx).app, key, entry, by=by, reason=reason, client_key=client_key))
+    out.print(f"Voided entry {entry} of {key!r}; the original stays in the log.", markup=False)
 
 
 def _problem_text(problem: ChainProblem) -> str:
@@ -162,14 +160,11 @@ def undo(
 ) -> None:
     """Take back the last entry at the table: void the last hand result or penalty, or cancel the last correction."""
 
-    def run() -> None:
-        match, entry = shell(ctx).app.undo(key, by=by, reason=reason, client_key=client_key)
-        out.print(f"Undid entry {entry} of {key!r}; the original stays in the log.", markup=False)
-        for line in state_lines(match.players, match.state, match.rules):
-            out.print(line, markup=False, highlight=False)
-        out.print(status_table(match.players, match.state, "Scores"))
-
-    guarded_match(ctx, key, run)
+    done = guarded_match(ctx, key, lambda: undo_last(shell(ctx).app, key, by=by, reason=reason, client_key=client_key))
+    out.print(f"Undid entry {done.entry} of {key!r}; the original stays in the log.", markup=False)
+    for line in state_lines(done.players, done.state, done.rules):
+        out.print(line, markup=False, highlight=False)
+    out.print(status_table(done.players, done.state, "Scores"))
 
 
 def _checks_table(checks: list[MatchCheck], title: str) -> Grid:
@@ -254,8 +249,6 @@ def audit(
             shell(ctx).app, key, sheet=against, sheet_kind=sheet_kind, as_played=as_played, rules=rules
         )
         if html is not None:
-            from replay.html.pages import render_audit_html
-
             html.write_text(render_audit_html(report_data(report)), encoding="utf-8")
         return report
 

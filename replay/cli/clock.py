@@ -1,6 +1,6 @@
 """``honba clock``: a table's or a session's time limit, its start, time added, the time left.
 
-The time is the server's (this machine's clock, read by the service); the match decides
+The time is the server's (this machine's clock, read by the service, never here); the match decides
 from it when the time rule ends it (``Ruleset.hands_after_time``).
 """
 
@@ -12,13 +12,12 @@ import typer
 
 from replay.cli.layout import Column, Grid
 from replay.cli.params import HonbaGroup
+from replay.cli.render import json_text
 from replay.cli.shell import ClientKey, app, guarded, out, shell
-from replay.parsing import InputError
-from replay.render import json_text
+from replay.input.parsing import InputError
 from replay.service.clock import (
     add_time,
-    clock_data,
-    server_time,
+    match_clock,
     session_clocks,
     set_session_time_limit,
     set_time_limit,
@@ -91,14 +90,19 @@ def start(
 
     def run() -> str:
         target = _target(key, tournament, session)
-        now = server_time()
         if target is None:
             assert key is not None
-            match = start_clock(shell(ctx).app, key, at=now, by=by, client_key=client_key)
-            return f"Clock of {key!r} started at {match.clock.started}; time is up at {match.clock.deadline}"
-        started = start_session_clock(shell(ctx).app, target[0], target[1], at=now, by=by)
+            clock = start_clock(shell(ctx).app, key, by=by, client_key=client_key)
+            return f"Clock of {key!r} started at {clock['started_at']}; time is up at {clock['deadline']}"
+        started = start_session_clock(shell(ctx).app, target[0], target[1], by=by)
         tables = counted(len(started), "table")
-        return f"Clock of session {target[1]} of {target[0]!r} started at {now:%H:%M:%S} UTC: {tables}"
+        if not started:
+            return f"Clock of session {target[1]} of {target[0]!r}: no table to start (each has started or ended)"
+        clock = match_clock(shell(ctx).app, started[0])
+        return (
+            f"Clock of session {target[1]} of {target[0]!r} started at {clock['started_at']}: {tables}; "
+            f"time is up at {clock['deadline']}"
+        )
 
     out.print(guarded(run), soft_wrap=True)
 
@@ -115,8 +119,8 @@ def add(
     """Add time to a table's clock (after time was up, it runs again)."""
 
     def run() -> str:
-        match = add_time(shell(ctx).app, key, minutes, by=by, reason=reason, client_key=client_key)
-        return f"{counted(minutes, 'minute')} added to {key!r}; time is up at {match.clock.deadline}"
+        clock = add_time(shell(ctx).app, key, minutes, by=by, reason=reason, client_key=client_key)
+        return f"{counted(minutes, 'minute')} added to {key!r}; time is up at {clock['deadline']}"
 
     out.print(guarded(run), soft_wrap=True)
 
@@ -133,11 +137,10 @@ def show(
 
     def run() -> list[dict[str, object]]:
         target = _target(key, tournament, session)
-        now = server_time()
         if target is None:
             assert key is not None
-            return [clock_data(shell(ctx).app.get_match(key), now)]
-        return session_clocks(shell(ctx).app, target[0], target[1], now)
+            return [match_clock(shell(ctx).app, key)]
+        return session_clocks(shell(ctx).app, target[0], target[1])
 
     clocks = guarded(run)
     if as_json:

@@ -1,5 +1,5 @@
 """The recording commands of ``honba`` (start, win, draw, abort, penalty, end, status, log, list,
-export, rules, demo): read the input, call the application, print.
+rules): read the input, call the service, print.
 
 Bad input gives one line on stderr and exit code 2, never a traceback.
 """
@@ -10,32 +10,41 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from domain.match import Match
-from domain.progression import Fact
-from domain.rules import Ruleset, load_preset, preset_names, rules_diff
+from domain.rules import load_preset, preset_names, rules_diff
 from domain.values import (
     AbortiveDraw,
     AbortKind,
     ExhaustiveDraw,
     HandPenalty,
-    TableState,
+    HandResult,
+    Penalty,
     WinFacts,
     WinResult,
 )
-from projections.ledger import LedgerEntry, corrected_ledger
-from replay.app import DamagedMatch, HonbaApp
 from replay.cli.layout import Column, Grid
+from replay.cli.render import json_text, ledger_csv, ledger_table, print_status, recorded_payments_lines
 from replay.cli.shell import ClientKey, app, err, guarded, guarded_match, out, rules_app, shell, warn_if_damaged
-from replay.parsing import InputError, seat_of, seats_of
-from replay.render import json_text, ledger_csv, ledger_table, recorded_payments_lines, state_lines, status_table
+from replay.input.parsing import InputError, seat_of, seats_of
 from replay.service.entry import penalty_fact, win_result
-from replay.service.matches import log_json, match_log, status_data
+from replay.service.matches import (
+    LogShown,
+    MatchStatus,
+    match_status,
+    read_log,
+    stored_matches,
+)
+from replay.service.recording import Recorded, penalise, record, start_match
+from replay.service.recording import end as end_match
 from replay.service.rules import resolve_rules, rules_for_start
 from replay.service.shapes import counted
+
+if TYPE_CHECKING:  # the hand calculator is loaded only for a win entered by its tiles
+    from replay.service.tiles import TileValue
 
 
 @app.command()
@@ -53,12 +62,12 @@ def start(
     def run() -> None:
         ruleset = rules_for_start(rules, None if rules_file is None else str(rules_file), set_)
         names = [p.strip() for p in players.split(",")]
-        match = shell(ctx).app.start_match(
-            key, names, ruleset, {"format": "honba", "entered": "cli"}, client_key=client_key
+        started = start_match(
+            shell(ctx).app, key, names, ruleset, {"format": "honba", "entered": "cli"}, client_key=client_key
         )
-        out.print(f"Started {key!r} under {ruleset.name}: {', '.join(match.players)}")
-        _print_status(match.players, match.state, match.rules)
-        _print_heads(shell(ctx).app, match)
+        out.print(f"Started {key!r} under {ruleset.name}: {', '.join(started.players)}")
+        print_status(out, started.players, started.state, started.rules)
+        _print_heads(started)
 
     guarded(run)
 
@@ -148,8 +157,7 @@ def win(
     differs, with a warning.
     """
 
-    def run() -> None:
-        match = shell(ctx).app.get_match(key)
+    def result(match: Match) -> HandResult:
         players = match.players
         discarder = seat_of(from_, players) if from_ else None
         liable = seat_of(pao, players) if pao else None
@@ -180,27 +188,44 @@ def win(
         if hand is None:
             if any(option for option in tile_options):
                 raise InputError("--win-tile, --call, the indicators, --ippatsu and --double-riichi go with --hand")
-            result = win_result(players, winners, discarder, liable, riichi, dora, facts, scores)
-        else:
-            result = _tile_win(
-                match,
-                winners,
-                discarder,
-                liable,
-                riichi,
-                facts,
-                scores,
-                hand,
-                win_tile,
-                call or [],
-                dora_indicators,
-                ura_indicators,
-                ippatsu,
-                double_riichi,
-            )
-        _record(ctx, key, result, client_key)
+            return win_result(players, winners, discarder, liable, riichi, dora, facts, scores)
+        if win_tile is not None and tile is not None and win_tile != tile:
+            raise InputError(f"--win-tile {win_tile} and --tile {tile} name two winning tiles: give one")
+        won, valued = _tile_win(
+            match,
+            winners,
+            discarder,
+            liable,
+            riichi,
+            facts,
+            scores,
+            hand,
+            win_tile or tile,
+            call or [],
+            dora_indicators,
+            ura_indicators,
+            ippatsu,
+            double_riichi,
+        )
+        from_tiles[:] = [valued]
+        return won
 
-    guarded_match(ctx, key, run)
+    # What the tiles gave, printed once the win is recorded (the last try's, after a conflict).
+    from_tiles: list[TileValue] = []
+
+    def run() -> Recorded:
+        done = record(shell(ctx).app, key, result, client_key=client_key)
+        if from_tiles:
+            from replay.service.tiles import describe_yaku
+        for valued in from_tiles:
+            out.print(
+                f"From the tiles: {valued.from_tiles.describe()} ({describe_yaku(valued.details)})", soft_wrap=True
+            )
+            if valued.warning is not None:
+                err.print(f"honba: warning: {valued.warning}", soft_wrap=True)
+        return done
+
+    _print_recorded(guarded_match(ctx, key, run))
 
 
 def _tile_win(
@@ -218,10 +243,11 @@ def _tile_win(
     ura_indicators: str | None,
     ippatsu: bool,
     double_riichi: bool,
-) -> WinResult:
-    """A win entered by its tiles (one winner), the warning printed where a typed value differs."""
+) -> tuple[WinResult, TileValue]:
+    """A win entered by its tiles (one winner), with what the tiles gave (and the warning where a
+    typed value differs)."""
     # The hand calculator (the mahjong package) is loaded only for a win entered by its tiles.
-    from replay.service.tiles import HandTiles, describe_yaku, tile_win
+    from replay.service.tiles import HandTiles, tile_win
 
     if len(winners) != 1:
         raise InputError("--hand gives one winner's tiles: name one winner (record a double ron by value)")
@@ -240,7 +266,7 @@ def _tile_win(
         robbed_kong=facts.robbed_kong,
         first_turn=facts.first_turn,
     )
-    result, valued = tile_win(
+    return tile_win(
         match.players,
         match.state,
         match.rules,
@@ -252,10 +278,6 @@ def _tile_win(
         facts=facts,
         scores=scores,
     )
-    out.print(f"From the tiles: {valued.from_tiles.describe()} ({describe_yaku(valued.details)})", soft_wrap=True)
-    if valued.warning is not None:
-        err.print(f"honba: warning: {valued.warning}", soft_wrap=True)
-    return result
 
 
 @app.command()
@@ -269,12 +291,11 @@ def draw(
 ) -> None:
     """Record an exhaustive draw."""
 
-    def run() -> None:
-        players = shell(ctx).app.get_match(key).players
-        result = ExhaustiveDraw(seats_of(ready, players), seats_of(riichi, players), seats_of(nagashi, players))
-        _record(ctx, key, result, client_key)
+    def result(match: Match) -> HandResult:
+        players = match.players
+        return ExhaustiveDraw(seats_of(ready, players), seats_of(riichi, players), seats_of(nagashi, players))
 
-    guarded_match(ctx, key, run)
+    guarded_match(ctx, key, lambda: _print_recorded(record(shell(ctx).app, key, result, client_key=client_key)))
 
 
 @app.command()
@@ -291,11 +312,11 @@ def abort(
 ) -> None:
     """Record an abortive draw."""
 
-    def run() -> None:
-        players = shell(ctx).app.get_match(key).players
-        _record(ctx, key, AbortiveDraw(kind, seats_of(riichi, players), seats_of(kongs, players)), client_key)
+    def result(match: Match) -> HandResult:
+        players = match.players
+        return AbortiveDraw(kind, seats_of(riichi, players), seats_of(kongs, players))
 
-    guarded_match(ctx, key, run)
+    guarded_match(ctx, key, lambda: _print_recorded(record(shell(ctx).app, key, result, client_key=client_key)))
 
 
 @app.command()
@@ -315,19 +336,13 @@ def penalty(
 ) -> None:
     """Record a penalty (chombo and the like); with --by and --reason, a referee's correction."""
 
-    def run() -> None:
-        application = shell(ctx).app
-        match = application.get_match(key)
-        fact = penalty_fact(match.players, match.state, match.rules, player, amount, kind, share, note)
-        if by is not None or reason is not None:
-            match = application.add_penalty(key, fact, by=by or "", reason=reason or "", client_key=client_key)
-        else:
-            match = application.penalise(key, fact, client_key=client_key)
-        _print_payments(match)
-        _print_status(match.players, match.state, match.rules)
-        _print_heads(shell(ctx).app, match)
+    def fact(match: Match) -> Penalty:
+        return penalty_fact(match.players, match.state, match.rules, player, amount, kind, share, note)
 
-    guarded_match(ctx, key, run)
+    def run() -> Recorded:
+        return penalise(shell(ctx).app, key, fact, by=by, reason=reason, client_key=client_key)
+
+    _print_recorded(guarded_match(ctx, key, run))
 
 
 @app.command()
@@ -339,36 +354,22 @@ def end(
 ) -> None:
     """End a match before the rules would (agreement, time limit)."""
 
-    def run() -> None:
-        match = shell(ctx).app.end(key, reason, client_key=client_key)
-        _print_status(match.players, match.state, match.rules)
-        _print_heads(shell(ctx).app, match)
-
-    guarded_match(ctx, key, run)
+    ended = guarded_match(ctx, key, lambda: end_match(shell(ctx).app, key, reason, client_key=client_key))
+    print_status(out, ended.players, ended.state, ended.rules)
+    _print_heads(ended)
 
 
-def _record(ctx: typer.Context, key: str, result: Any, client_key: str | None) -> None:
-    match = shell(ctx).app.record(key, result, client_key=client_key)
-    _print_payments(match)
-    _print_status(match.players, match.state, match.rules)
-    _print_heads(shell(ctx).app, match)
+def _print_recorded(done: Recorded) -> None:
+    """What a recording command prints: the payments just recorded, the table, the digests."""
+    for line in recorded_payments_lines(done.players, done.ledger, done.rules.scoring):
+        out.print(line, markup=False, highlight=False)
+    print_status(out, done.players, done.state, done.rules)
+    _print_heads(done)
 
 
-def _print_heads(application: HonbaApp, match: Match) -> None:
+def _print_heads(shown: Recorded | MatchStatus) -> None:
     """The digests to publish: the match's head, and the store's (``honba check --against``)."""
-    out.print(f"Head digest: {match.head}; store head digest {application.store_head()}", soft_wrap=True)
-
-
-def _print_payments(match: Match) -> None:
-    """The payments just recorded (who paid whom, how much, why), before the table state."""
-    for line in recorded_payments_lines(match.players, corrected_ledger(match.corrected_steps()), match.rules.scoring):
-        out.print(line, markup=False, highlight=False)
-
-
-def _print_status(players: tuple[str, ...], state: TableState, rules: Ruleset) -> None:
-    for line in state_lines(players, state, rules):
-        out.print(line, markup=False, highlight=False)
-    out.print(status_table(players, state, "Scores"))
+    out.print(f"Head digest: {shown.head}; store head digest {shown.store_head}", soft_wrap=True)
 
 
 @app.command()
@@ -379,25 +380,18 @@ def status(
 ) -> None:
     """The table state: hand, dealer, counters, deposits, streaks, scores."""
 
-    def run() -> None:
-        application = shell(ctx).app
-        match = application.get_match(key)
-        # Computed before the warning: a match too damaged to fold fails in one line, not two.
-        data = status_data(key, match)
-        judgements = match.end_judgements()
-        warn_if_damaged(application, key)
-        if as_json:
-            print(json_text(data))
-            return
-        out.print(f"Match {key!r} ({match.rules.name})", markup=False, highlight=False)
-        _print_status(match.players, match.fold(), match.rules)
-        for judgement in judgements:
-            out.print(f"End re-judged at {judgement.hand}: {judgement.describe()}", markup=False, highlight=False)
-        if data["clock"] is not None:
-            out.print(f"Clock: {data['clock']['text']}", markup=False, highlight=False)
-        _print_heads(application, match)
-
-    guarded_match(ctx, key, run)
+    shown = guarded_match(ctx, key, lambda: match_status(shell(ctx).app, key))
+    warn_if_damaged(shown.damage)
+    if as_json:
+        print(json_text(shown.data))
+        return
+    out.print(f"Match {key!r} ({shown.rules.name})", markup=False, highlight=False)
+    print_status(out, shown.players, shown.state, shown.rules)
+    for judgement in shown.judgements:
+        out.print(f"End re-judged at {judgement.hand}: {judgement.describe()}", markup=False, highlight=False)
+    if shown.data["clock"] is not None:
+        out.print(f"Clock: {shown.data['clock']['text']}", markup=False, highlight=False)
+    _print_heads(shown)
 
 
 @app.command()
@@ -411,43 +405,32 @@ def log(
 ) -> None:
     """The hand-by-hand ledger with every payment and its reason."""
 
-    def run() -> None:
+    def run() -> LogShown:
         if fmt not in ("table", "json", "csv"):
             raise InputError(f"--format must be table, json or csv, not {fmt!r}")
-        application = shell(ctx).app
-        match = application.get_match(key)
-        history = match_log(match)  # before the warning, as in status
-        warn_if_damaged(application, key)
-        if fmt == "csv":
-            sys.stdout.write(ledger_csv(match.players, list(history.entries), history.numbers))
-            return
-        if as_json or fmt == "json":
-            print(json_text(log_json(key, match, history)))
-            return
-        title = f"Ledger of {key} ({match.rules.name})"
-        out.print(
-            ledger_table(
-                match.players,
-                list(history.entries),
-                title,
-                numbers=history.numbers,
-                marks=history.marks,
-                scoring=match.rules.scoring,
-                clock=[(c["position"], c["text"]) for c in history.clock],
-            )
+        return read_log(shell(ctx).app, key)
+
+    shown = guarded_match(ctx, key, run)
+    warn_if_damaged(shown.damage)
+    history = shown.log
+    if fmt == "csv":
+        sys.stdout.write(ledger_csv(shown.players, list(history.entries), history.numbers))
+        return
+    if as_json or fmt == "json":
+        print(json_text(shown.data))
+        return
+    title = f"Ledger of {key} ({shown.rules.name})"
+    out.print(
+        ledger_table(
+            shown.players,
+            list(history.entries),
+            title,
+            numbers=history.numbers,
+            marks=history.marks,
+            scoring=shown.rules.scoring,
+            clock=[(c["position"], c["text"]) for c in history.clock],
         )
-
-    guarded_match(ctx, key, run)
-
-
-def _ledger(match: Match, facts: list[Fact]) -> list[LedgerEntry]:
-    """The ledger of the match's corrected history (``facts`` are the same history, unused)."""
-    return corrected_ledger(match.corrected_steps())
-
-
-def _state(match: Match, facts: list[Fact]) -> TableState:
-    """The table after the match's corrected history."""
-    return match.fold()
+    )
 
 
 @app.command("list")
@@ -457,7 +440,7 @@ def list_matches(ctx: typer.Context) -> None:
     def run() -> None:
         table = Grid("Matches", [Column("key", key=True), Column("rules"), Column("players"), Column("source")])
         damaged = []
-        for summary in shell(ctx).app.list_matches():
+        for summary in stored_matches(shell(ctx).app):
             source = ", ".join(f"{k}={v}" for k, v in summary.source.items())
             if summary.damaged:
                 damaged.append(summary)
@@ -468,59 +451,6 @@ def list_matches(ctx: typer.Context) -> None:
             err.print(f"honba: match {summary.key} is damaged in the store: {summary.damaged}; see honba check")
 
     guarded(run)
-
-
-@app.command()
-def export(
-    ctx: typer.Context,
-    key: Annotated[str, typer.Argument(help="The match.")],
-    output: Annotated[Path | None, typer.Option("-o", "--output", help="Write to a file instead of stdout.")] = None,
-    plain: Annotated[bool, typer.Option("--plain", help="Leave out the chain and seal (for editing by hand).")] = False,
-    force: Annotated[
-        bool, typer.Option("--force", help="Export a damaged match anyway, the damage written in its seal line.")
-    ] = False,
-    fmt: Annotated[
-        str,
-        typer.Option("--format", help="record (a record file, the default) or tenhou-json (a tenhou.net/6 JSON log)."),
-    ] = "record",
-) -> None:
-    """Write a match as a record file (JSON Lines), with the chain that honba check verifies,
-    or as a tenhou.net/6 JSON log (``--format tenhou-json``) that honba verify reads back.
-
-    A match whose chain or seal does not check in the store is refused: a fresh chain over it would
-    launder the damage. With --force the record file is written with the damage in its seal line,
-    which honba check reports and honba import refuses.
-    """
-
-    def run() -> None:
-        if fmt not in ("record", "tenhou-json"):
-            raise InputError(f"--format must be record or tenhou-json, not {fmt!r}")
-        application = shell(ctx).app
-        match = application.get_match(key)
-        damage = application.damage(key)
-        if damage is not None and not force:
-            raise DamagedMatch(f"{damage}; not exported (--force writes it with the damage recorded)")
-        if damage is not None and (plain or fmt != "record"):
-            raise InputError("a damaged match is exported as a record file with its damage recorded: leave out --plain")
-        if fmt == "tenhou-json":
-            from replay.formats.tenhou_json_out import export_tenhou_json
-
-            text = export_tenhou_json(match)
-        else:
-            from replay.formats.record import export_record
-
-            text = export_record(match, damage=damage)
-        if plain and fmt == "record":
-            from replay.formats.record import unchained
-
-            text = unchained(text)
-        if output is None:
-            sys.stdout.write(text)
-        else:
-            output.write_text(text, encoding="utf-8")
-            err.print(f"wrote {output}", markup=False, highlight=False)
-
-    guarded_match(ctx, key, run)
 
 
 @rules_app.command("list")
@@ -559,45 +489,5 @@ def rules_diff_command(
         for name, left, right in differences:
             table.add_row(name, json.dumps(left, ensure_ascii=False), json.dumps(right, ensure_ascii=False))
         out.print(table)
-
-    guarded(run)
-
-
-# The sample match is package data of ``replay`` (pyproject), one folder up.
-DEMO_RECORD = Path(__file__).parent.parent / "demo.jsonl"
-
-
-@app.command()
-def demo(
-    ctx: typer.Context,
-) -> None:
-    """Record a short sample match in a fresh SQLite file and show its status and ledger."""
-
-    def run() -> None:
-        db = shell(ctx).db
-        if db is None:
-            import tempfile  # the demo's fresh store only
-
-            db = str(Path(tempfile.mkdtemp(prefix="honba-demo-")) / "demo.sqlite")
-        application = HonbaApp.open(db)
-        from replay.formats.record import build_match, entry_numbers, parse_record
-
-        record = parse_record(DEMO_RECORD.read_text(encoding="utf-8"), name="demo")
-        stored = application.store_whole(build_match(record, name="demo"))
-        verb = "Recorded" if stored else "Found (already stored)"
-        # A path is one word to copy: left to the terminal to wrap, never broken by a newline.
-        out.print(f"{verb} the demo match {record.key!r} in {db}", soft_wrap=True)
-        match, facts = application.facts(record.key)
-        out.print(
-            ledger_table(
-                match.players,
-                _ledger(match, facts),
-                f"Ledger of {record.key}",
-                numbers=entry_numbers(match),
-                scoring=match.rules.scoring,
-            )
-        )
-        _print_status(match.players, _state(match, facts), match.rules)
-        out.print(f"Try: honba --db {db} status {record.key}", soft_wrap=True)
 
     guarded(run)

@@ -1,10 +1,12 @@
 """The clock of tables and sessions: what a director sets, starts and adds, and the time left.
 
 The rules of the clock are the domain's (``domain.clock``, ``Match`` and its
-``hands_after_time``); this module reads the server's clock (once per use case, here, so
-that no phone's clock and no event body ever decides) and hands the time to the match.
-A session's time limit is the tournament's (``Tournament.set_time_limit``) and is set on
-every table's match of the session, seated before or after (``replay.service.director``).
+``hands_after_time``); this module reads the server's clock (``recording.server_time``, once
+per use case, here, so that no phone's clock, no front end and no event body ever decides) and
+hands the time to the match. Each command on a match loads it once and saves what it records
+with the match's seal and the store chain's link (``recording.on_match``). A session's time
+limit is the tournament's (``Tournament.set_time_limit``) and is set on every table's match of
+the session, seated before or after (``replay.service.director``).
 """
 
 from __future__ import annotations
@@ -14,29 +16,30 @@ from typing import Any
 
 from domain.clock import TIME_UP, hands_left
 from domain.match import Match
-from replay.app import HonbaApp
-from replay.parsing import InputError
+from replay.input.parsing import InputError
+from replay.service.recording import on_match, server_time
 from replay.service.shapes import counted
-from replay.tournaments import change_tournament, get_tournament
-
-
-def server_time() -> datetime:
-    """The time now, by the server's clock (UTC): the one clock every table's time is read from."""
-    return datetime.now(UTC)
+from replay.service.tournaments import change_tournament
+from replay.store.application import HonbaApp
+from replay.store.tournaments import get_tournament
 
 
 def set_time_limit(
     app: HonbaApp, key: str, minutes: int, *, by: str = "director", client_key: str | None = None
-) -> Match:
-    """Set one match's time limit, in minutes."""
-    return app.set_time_limit(key, minutes, by=by, client_key=client_key)
+) -> dict[str, Any]:
+    """Set one match's time limit, in minutes; its clock after (``clock_data``)."""
+    match, _, _head = on_match(app, key, lambda m: m.set_time_limit(minutes, by=by, client_key=client_key), client_key)
+    return clock_data(match, server_time())
 
 
 def start_clock(
     app: HonbaApp, key: str, *, at: datetime | None = None, by: str = "director", client_key: str | None = None
-) -> Match:
-    """Start one match's clock, at ``at`` (default: now, by the server's clock)."""
-    return app.start_clock(key, at=at or server_time(), by=by, client_key=client_key)
+) -> dict[str, Any]:
+    """Start one match's clock now, by the server's clock (``at``: a test's or a session's time
+    given instead); its clock after (``clock_data``)."""
+    when = at if at is not None else server_time()
+    match, _, _head = on_match(app, key, lambda m: m.start_clock(when, by=by, client_key=client_key), client_key)
+    return clock_data(match, when)
 
 
 def add_time(
@@ -47,9 +50,12 @@ def add_time(
     by: str = "director",
     reason: str = "",
     client_key: str | None = None,
-) -> Match:
-    """Add time to one table's clock."""
-    return app.add_time(key, minutes, by=by, reason=reason, client_key=client_key)
+) -> dict[str, Any]:
+    """Add time to one table's clock; its clock after (``clock_data``)."""
+    match, _, _head = on_match(
+        app, key, lambda m: m.add_time(minutes, by=by, reason=reason, client_key=client_key), client_key
+    )
+    return clock_data(match, server_time())
 
 
 def set_session_time_limit(app: HonbaApp, name: str, session: int, minutes: int, *, by: str = "director") -> list[str]:
@@ -59,19 +65,20 @@ def set_session_time_limit(app: HonbaApp, name: str, session: int, minutes: int,
     keys = [key for _table, key in tournament.session_matches(session)]
     for key in keys:
         if not app.get_match(key).state.finished:
-            app.set_time_limit(key, minutes, by=by)
+            set_time_limit(app, key, minutes, by=by)
     return keys
 
 
 def start_session_clock(
     app: HonbaApp, name: str, session: int, *, at: datetime | None = None, by: str = "director"
 ) -> list[str]:
-    """Start the clock of every table of a session at one time (default: now); the keys started."""
+    """Start the clock of every table of a session at one time (now, by the server's clock; ``at``
+    a test's time given instead); the keys started."""
     tournament = get_tournament(app, name)
     keys = [key for _table, key in tournament.session_matches(session)]
     if not keys:
         raise InputError(f"session {session} of {name!r} has no matches attached yet")
-    when = at or server_time()
+    when = at if at is not None else server_time()
     started = []
     for key in keys:
         match = app.get_match(key)
@@ -79,9 +86,14 @@ def start_session_clock(
             continue
         if match.clock.limit is None:
             raise InputError(f"match {key!r} has no time limit: set the session's limit first (honba clock set)")
-        app.start_clock(key, at=when, by=by)
+        start_clock(app, key, at=when, by=by)
         started.append(key)
     return started
+
+
+def match_clock(app: HonbaApp, key: str) -> dict[str, Any]:
+    """A stored match's clock now, by the server's clock (``clock_data``)."""
+    return clock_data(app.get_match(key), server_time())
 
 
 def clock_data(match: Match, now: datetime) -> dict[str, Any]:
@@ -137,9 +149,11 @@ def _words(match: Match, remaining: Any, left: int | None) -> str:
     return f"{seconds // 60}:{seconds % 60:02d} left"
 
 
-def session_clocks(app: HonbaApp, name: str, session: int, now: datetime) -> list[dict[str, Any]]:
-    """The clock of every table of a session at ``now``, with each table's number (``table``)."""
+def session_clocks(app: HonbaApp, name: str, session: int, now: datetime | None = None) -> list[dict[str, Any]]:
+    """The clock of every table of a session at ``now`` (by default the server's time now), with
+    each table's number (``table``)."""
     tournament = get_tournament(app, name)
+    now = now if now is not None else server_time()
     return [
         {"table": table, **clock_data(app.get_match(key), now)} for table, key in tournament.session_matches(session)
     ]

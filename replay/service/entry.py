@@ -12,6 +12,7 @@ adapted here, once).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from datetime import datetime
 from typing import Any
 
 import attrs
@@ -34,9 +35,11 @@ from domain.values import (
     WinResult,
 )
 from projections.ledger import LedgerEntry, corrected_ledger
-from replay.app import HonbaApp
-from replay.parsing import InputError, parse_value, seat_of, seats_of
+from replay.input.parsing import InputError, parse_value, seat_of, seats_of
+from replay.service.corrections import add_penalty, amend, undo, void
+from replay.service.recording import Recorded, penalise, record, server_time
 from replay.service.shapes import describe_fact
+from replay.store.application import HonbaApp
 
 
 def win_result(
@@ -238,15 +241,25 @@ def entry_fact(entry: Entry, match: Match, state: TableState | None = None) -> H
 
 def apply_entry(
     app: HonbaApp, key: str, entry: Entry, *, client_key: str | None, by: str = "table", reason: str = "undo"
-) -> Match:
-    """Record an entry on the stored match through the application (the one call the web front end makes)."""
+) -> Recorded:
+    """Record an entry on the stored match (the one call the web front end makes): the match is
+    loaded once, the entry read at its table, and saved once."""
     if entry.kind == "undo":
-        match, _voided = app.undo(key, by=by, reason=reason, client_key=client_key)
-        return match
-    fact = entry_fact(entry, app.get_match(key))
-    if isinstance(fact, Penalty):
-        return app.penalise(key, fact, client_key=client_key)
-    return app.record(key, fact, client_key=client_key)
+        return undo(app, key, by=by, reason=reason, client_key=client_key)
+    if entry.kind == "penalty":
+        return penalise(app, key, lambda match: _penalty(entry_fact(entry, match)), client_key=client_key)
+    return record(app, key, lambda match: _result(entry_fact(entry, match)), client_key=client_key)
+
+
+def _penalty(fact: HandResult | Penalty) -> Penalty:
+    if not isinstance(fact, Penalty):
+        raise FieldError("kind", "a penalty is added here; a hand is amended")
+    return fact
+
+
+def _result(fact: HandResult | Penalty) -> HandResult:
+    assert not isinstance(fact, Penalty)  # a penalty's entry is recorded by penalise
+    return fact
 
 
 CORRECTIONS = ("void", "amend", "penalty")
@@ -262,10 +275,10 @@ def apply_correction(
     by: str,
     reason: str,
     client_key: str | None,
-) -> Match:
-    """A referee's correction through the application: void or amend the entry numbered ``target``
-    (the number ``honba log`` and the pages show: its line in the exported record file), or add
-    a penalty (also after the end). The one call the web front end makes for corrections."""
+) -> Recorded:
+    """A referee's correction: void or amend the entry numbered ``target`` (the number
+    ``honba log`` and the pages show: its line in the exported record file), or add a penalty
+    (also after the end). The one call the web front end makes for corrections."""
     if not by.strip():
         raise FieldError("by", "say who makes the correction")
     if not reason.strip():
@@ -273,25 +286,33 @@ def apply_correction(
     if action == "penalty":
         if entry is None:
             raise FieldError("player", "choose the player penalised")
-        fact = entry_fact(entry, app.get_match(key))
-        if not isinstance(fact, Penalty):
-            raise FieldError("kind", "a penalty is added here; a hand is amended")
-        return app.add_penalty(key, fact, by=by, reason=reason, client_key=client_key)
+        penalty = entry
+        return add_penalty(
+            app, key, lambda match: _penalty(entry_fact(penalty, match)), by=by, reason=reason, client_key=client_key
+        )
     if target is None:
         raise FieldError("target", "choose the entry to correct")
     if action == "void":
-        return app.void(key, target, by=by, reason=reason, client_key=client_key)
+        return void(app, key, target, by=by, reason=reason, client_key=client_key)
     if action == "amend":
         if entry is None:
             raise FieldError("kind", "give the entry that replaces it")
-        match = app.get_match(key)
-        replacement = entry_fact(entry, match, app.table_before(key, target))
-        return app.amend(key, target, replacement, by=by, reason=reason, client_key=client_key)
+        replacement = entry
+        return amend(
+            app,
+            key,
+            target,
+            lambda match, table: entry_fact(replacement, match, table),
+            by=by,
+            reason=reason,
+            client_key=client_key,
+        )
     raise FieldError("action", f"choose one of {', '.join(CORRECTIONS)}")
 
 
-def apply_to(match: Match, entry: Entry) -> None:
-    """Apply an entry to a match in memory (checked by the rules, stored by nobody)."""
+def apply_to(match: Match, entry: Entry, at: datetime | None = None) -> None:
+    """Apply an entry to a match in memory (checked by the rules, stored by nobody); a hand
+    result as recorded at ``at``, for the match's clock."""
     if entry.kind == "undo":
         match.undo(by="table", reason="undo")
         return
@@ -299,7 +320,7 @@ def apply_to(match: Match, entry: Entry) -> None:
     if isinstance(fact, Penalty):
         match.penalise(fact)
     else:
-        match.record(fact)
+        match.record(fact, at=at)
 
 
 @attrs.frozen
@@ -316,23 +337,24 @@ def preview(app: HonbaApp, key: str, entry: Entry) -> Preview:
     memory: a bad entry is refused here, before the confirm step, and nothing is stored."""
     match = app.get_match(key)
     before = corrected_ledger(match.corrected_steps())
-    apply_to(match, entry)
+    # At the server's time now, as recording it would be: the end on time shows in the preview.
+    apply_to(match, entry, server_time())
     after = corrected_ledger(match.corrected_steps())
     new = after[len(before) :] if entry.kind != "undo" else after
     lines: list[str] = []
     if entry.kind == "undo":
         lines.append("Undo the last entry: a correction, the entry stays in the log, voided")
     for e in new if entry.kind != "undo" else ():
-        lines.extend(payment_lines(e, match.players))
+        lines.extend(payment_lines(e, match.players, match.rules.scoring))
     return Preview(tuple(lines), dict(zip(match.players, match.state.scores, strict=True)), match.state.hand_label)
 
 
-def payment_lines(entry: LedgerEntry, players: Sequence[str]) -> list[str]:
-    """One ledger entry in words: what it is, then one line per payer and payee,
-    e.g. ``Cho pays Ben 3,900 + 300 counters + 1,000 deposits``."""
+def payment_lines(entry: LedgerEntry, players: Sequence[str], scoring: str) -> list[str]:
+    """One ledger entry in words: what it is (in the words of the rules' family, ``scoring``), then
+    one line per payer and payee, e.g. ``Cho pays Ben 3,900 + 300 counters + 1,000 deposits``."""
     if entry.kind == "end":
         return [f"The match ends ({entry.after.end_reason})"] if entry.after.end_reason else ["The match ends"]
-    lines = [f"{entry.before.hand_label}: {describe_fact(entry.fact, players)}"]
+    lines = [f"{entry.before.hand_label}: {describe_fact(entry.fact, players, scoring)}"]
     grouped: dict[tuple[int | None, int | None], list[Payment]] = {}
     for payment in entry.payments:
         grouped.setdefault((payment.payer, payment.payee), []).append(payment)

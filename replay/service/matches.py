@@ -1,38 +1,81 @@
-"""A stored match as ``honba status`` and ``honba log`` show it: the table, the ledger, the log.
+"""A stored match as the front ends show it: its status, its log, the list of matches.
 
-The command line prints these (or their ``--json``); nothing here prints.
+Each use case reads the store and returns plain values (and the ``--json`` data); nothing here
+prints. A read that finds the match's chain or seal broken says so in ``damage`` (the command
+prints it as a warning): what is shown may not be what was recorded.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import attrs
 
+from domain.amendments import EndJudgement
 from domain.match import Match
+from domain.rules import Ruleset
+from domain.values import WIND_NAMES, TableState
 from projections.ledger import CorrectionMark, LedgerEntry, corrected_ledger, correction_marks
-from replay.service.shapes import clock_entries, end_judgement_data, log_data, state_data
-
-if TYPE_CHECKING:
-    from replay.formats.record import EntryNumbers
+from replay.formats.record import (
+    EntryNumbers,
+    entry_numbers,
+)
+from replay.service.entry import payment_lines
+from replay.service.shapes import (
+    clock_entries,
+    describe_fact,
+    end_judgement_data,
+    ledger_data,
+    log_data,
+    seat_wind,
+    state_data,
+)
+from replay.store.application import HonbaApp, MatchSummary
 
 
 def status_data(key: str, match: Match) -> dict[str, Any]:
     """``honba status --json``: ``{"match": key, the table state (``state_data``), "end_rejudged":
     [{"hand", "entry", ...}: where a correction makes the rules judge the match's end otherwise],
     "clock": the clock at the server's time now (``replay.service.clock.clock_data``), or null}``."""
-    from replay.formats.record import entry_numbers  # not loaded by the recording commands
-
     data = {"match": key, **state_data(match.players, match.fold(), match.rules)}
     numbers = entry_numbers(match)
     data["end_rejudged"] = [end_judgement_data(j, numbers) for j in match.end_judgements()]
     data["clock"] = None
     if match.clock.limit is not None:
         # Only a match on the clock loads it (the recording commands stay light).
-        from replay.service.clock import clock_data, server_time
+        from replay.service.clock import clock_data
+        from replay.service.recording import server_time
 
         data["clock"] = clock_data(match, server_time())
     return data
+
+
+@attrs.frozen
+class MatchStatus:
+    """``honba status``: the table after the corrected history, where corrections judge the end
+    otherwise, the digests to publish, the ``--json`` data, and the damage found (or None)."""
+
+    key: str
+    players: tuple[str, ...]
+    rules: Ruleset
+    state: TableState
+    judgements: tuple[EndJudgement, ...]
+    head: str
+    store_head: str
+    data: dict[str, Any]
+    damage: str | None
+
+
+def match_status(store: HonbaApp, key: str) -> MatchStatus:
+    """The status of a stored match."""
+    match = store.get_match(key)
+    # Computed before the damage is looked for: a match too damaged to fold fails in one line, not two.
+    data = status_data(key, match)
+    judgements = match.end_judgements()
+    damage = store.damage(key)
+    return MatchStatus(
+        key, match.players, match.rules, match.fold(), judgements, match.head, store.store_head(), data, damage
+    )
 
 
 @attrs.frozen
@@ -49,8 +92,6 @@ class MatchLog:
 
 def match_log(match: Match) -> MatchLog:
     """The log of a match: its corrected history entry by entry, with the corrections marked."""
-    from replay.formats.record import entry_numbers  # not loaded by the recording commands
-
     steps = match.corrected_steps()
     numbers = entry_numbers(match)
     return MatchLog(
@@ -66,3 +107,103 @@ def log_json(key: str, match: Match, log: MatchLog) -> dict[str, Any]:
     the clock's events (``clock_entries``)}``."""
     data = log_data(match.players, list(log.entries), log.marks, log.numbers, match.rules.scoring)
     return {"match": key, **data, "clock": list(log.clock)}
+
+
+@attrs.frozen
+class LogShown:
+    """``honba log``: the match's players and rules, its log, the ``--json`` data, and the damage found."""
+
+    key: str
+    players: tuple[str, ...]
+    rules: Ruleset
+    log: MatchLog
+    data: dict[str, Any]
+    damage: str | None
+
+
+def read_log(store: HonbaApp, key: str) -> LogShown:
+    """The log of a stored match."""
+    match = store.get_match(key)
+    history = match_log(match)  # before the damage is looked for, as in match_status
+    data = log_json(key, match, history)
+    return LogShown(key, match.players, match.rules, history, data, store.damage(key))
+
+
+def stored_matches(store: HonbaApp) -> list[MatchSummary]:
+    """Every stored match, in the order they were started (a damaged start row says so)."""
+    return list(store.list_matches())
+
+
+def table_data(store: HonbaApp, key: str) -> dict[str, Any]:
+    """What a table's page and the API show of a match: its players and seats (wind, score,
+    the dealer), the table state (``state_data``), the ledger with each entry's payments in
+    words, the head digest, the rules' name, and whether it is finished."""
+    match = store.get_match(key)
+    players = match.players
+    state = match.state
+    entries = corrected_ledger(match.corrected_steps())
+    seats = [
+        {"seat": i, "name": p, "wind": seat_wind(i, state), "score": s, "dealer": i == state.dealer}
+        for i, (p, s) in enumerate(zip(players, state.scores, strict=True))
+    ]
+    return {
+        "key": key,
+        "players": list(players),
+        "state": state_data(players, state, match.rules),
+        "seats": seats,
+        "round": WIND_NAMES[state.round_wind % 4],
+        "ledger": ledger_data(players, entries, entry_numbers(match), match.rules.scoring),
+        "lines": [payment_lines(e, players, match.rules.scoring) for e in entries],
+        "head": match.head,
+        "rules": match.rules.name,
+        "finished": state.finished,
+    }
+
+
+def corrections_summary(store: HonbaApp) -> list[dict[str, Any]]:
+    """Every stored match that can be read, with its number of corrections (the referee's desk)."""
+    found = []
+    for summary in store.list_matches():
+        if summary.damaged:
+            continue
+        count = len(store.get_match(summary.key).correction_log)
+        found.append({"key": summary.key, "players": summary.players, "corrections": count})
+    return found
+
+
+def referee_data(store: HonbaApp, key: str) -> dict[str, Any]:
+    """What the referee's desk shows of a match: its corrections and its numbered entries (a deal
+    pass or an end the rules decided has no number, so none to correct)."""
+    match = store.get_match(key)
+    numbers = entry_numbers(match)
+    ledger = ledger_data(match.players, corrected_ledger(match.corrected_steps()), numbers, match.rules.scoring)
+    return {
+        "key": key,
+        "players": list(match.players),
+        "corrections": corrections_data(match, numbers),
+        "entries": [e for e in ledger if e["entry"] is not None],
+    }
+
+
+def corrections_data(match: Match, numbers: EntryNumbers) -> list[dict[str, Any]]:
+    """Every correction of a match, in order: its entry number, the number of the entry it
+    corrects (None for an added penalty), what it put there, who made it and why."""
+    facts = dict(match.history)
+    scoring = match.rules.scoring
+    rows = []
+    for position, correction in match.correction_log:
+        target = correction.target
+        rows.append(
+            {
+                "entry": numbers.number(position),
+                "target": numbers.number(target),
+                "was": describe_fact(facts[target], match.players, scoring) if target in facts else None,
+                "now": "void"
+                if correction.replacement is None
+                else describe_fact(correction.replacement, match.players, scoring),
+                "by": correction.by,
+                "reason": correction.reason,
+                "at": correction.at,
+            }
+        )
+    return rows

@@ -28,7 +28,7 @@ from domain.rules import Ruleset
 from domain.scoring.riichi import base_points
 from domain.values import HandValue, TableState, Win, WinDetails, WinFacts, WinResult
 from replay.formats.valuation import MeldTiles, TileReading, UnreadableHand, WinContext, read_tiles
-from replay.parsing import InputError, parse_value, seat_of, seats_of
+from replay.input.parsing import InputError, parse_value, seat_of, seats_of
 
 HONOURS: Final = "ESWNPFC"
 CALL_KINDS: Final = ("chi", "pon", "kan", "ankan", "kakan")

@@ -19,7 +19,10 @@ class InputError(HonbaError):
     """Something typed on the command line that honba cannot read."""
 
 
-_FAAN = re.compile(r"^\s*(\d+)\s*(?:faan|fan|tai)\s*$")
+_FAAN = re.compile(r"^\s*(\d+)\s*(?:faan|fan)\s*$")
+# Taiwanese tai add up (Four Winds, preset Taiwanese 16-Tile: "scores for patterns are
+# simply added up"): a tai is a point of the hand's score, never a doubling as a faan is.
+_TAI = re.compile(r"^\s*(\d+)\s*tai\s*$")
 _POINTS = re.compile(r"^\s*(\d+)\s*(?:points|pts|p)(?:\s*(?:[x*/,+]|\s)\s*(\d+)\s*(?:doubles|dbl|d))?\s*$")
 _DOUBLES = re.compile(r"^\s*(\d+)\s*(?:doubles|dbl)\s*$")
 
@@ -28,7 +31,8 @@ def parse_value(text: str) -> HandValue:
     """A hand value in the unit of its rules.
 
     Riichi: ``3/30``, ``3han30fu``, ``30fu 3han``, ``6han``, ``mangan``, ``2xyakuman``.
-    Faan (Hong Kong) or tai: ``4faan``. Points and doubles (classical rules): ``120points``,
+    Faan (Hong Kong): ``4faan``. Tai (Taiwanese): ``5tai``, the hand's points (tai add up).
+    Points and doubles (classical rules): ``120points``,
     ``40pts x 3dbl`` (40 basic points doubled three times), ``3doubles``; ``limit`` for a limit hand.
     """
     lowered = text.strip().lower()
@@ -39,6 +43,9 @@ def parse_value(text: str) -> HandValue:
     match = _FAAN.match(lowered)
     if match:
         return HandValue(faan=int(match.group(1)))
+    match = _TAI.match(lowered)
+    if match:
+        return HandValue(points=int(match.group(1)))
     match = _POINTS.match(lowered)
     if match:
         doubles = None if match.group(2) is None else int(match.group(2))
@@ -63,7 +70,7 @@ def parse_value(text: str) -> HandValue:
         return HandValue(han=int(han), fu=int(fu))
     raise InputError(
         f"cannot read the hand value {text!r}: write e.g. 3/30 (3 han 30 fu), 6han, mangan, 2xyakuman, "
-        "4faan, 120points, 40pts x 3dbl or limit"
+        "4faan, 5tai, 120points, 40pts x 3dbl or limit"
     )
 
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import io
 import json
 import re
-from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping, Sequence
+from typing import Any
 
-from rich.console import Console, ConsoleDimensions
+from rich.console import Console
 from rich.text import Text
 
 from domain.progression import ranking
@@ -19,11 +19,8 @@ from domain.values import (
 )
 from projections.ledger import CorrectionMark, LedgerEntry
 from replay.cli.layout import Cell, Column, Grid
+from replay.formats.record import EntryNumbers
 from replay.service.shapes import counted, describe_details, describe_fact, describe_payment, ledger_data, seat_wind
-
-if TYPE_CHECKING:  # the verify run is only printed here; the batch module imports the readers
-    from replay.batch import VerifyRun
-    from replay.formats.record import EntryNumbers
 
 # Characters that text from data (names, keys, notes, reasons, handles) may not bring to a
 # terminal: C0 controls but newline and tab (escape sequences, carriage returns that overwrite
@@ -51,24 +48,8 @@ class SafeConsole(Console):
     ``printable`` removes. Every string printed goes through ``render_str``: a line, a table's
     title, a cell; so names from the data cannot restyle, hide or break the output."""
 
-    def __init__(self, *, width_of: Callable[[], int | None] | None = None, **kwargs: Any) -> None:
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__(markup=False, emoji=False, highlight=False, **kwargs)
-        # The width read when something is printed, not when the console was made: a console made
-        # at import serves commands run later at other widths (tests run many in one process).
-        self._width_of = width_of
-        if width_of is not None:
-            self._width = None
-
-    @property
-    def size(self) -> ConsoleDimensions:
-        """The console's size, its width from ``width_of`` when given (read at every print)."""
-        width = self._width_of() if self._width_of is not None else None
-        size = super().size
-        return ConsoleDimensions(width, size.height) if width is not None else size
-
-    @size.setter
-    def size(self, new_size: tuple[int, int]) -> None:
-        self._width, self._height = new_size
 
     def render_str(self, text: str, **kwargs: Any) -> Text:
         """The string as plain text, whatever the caller asked for."""
@@ -117,6 +98,13 @@ def status_table(players: Sequence[str], state: TableState, title: str) -> Grid:
             row.append(f"{state.final_points[seat]:+.1f}")
         table.add_row(*row)
     return table
+
+
+def print_status(console: Console, players: Sequence[str], state: TableState, rules: Ruleset) -> None:
+    """The table state in words, then the scores as a table."""
+    for line in state_lines(players, state, rules):
+        console.print(line, markup=False, highlight=False)
+    console.print(status_table(players, state, "Scores"))
 
 
 def state_lines(players: Sequence[str], state: TableState, rules: Ruleset) -> list[str]:
@@ -297,44 +285,3 @@ def _is_number(text: str) -> bool:
     except ValueError:
         return False
     return True
-
-
-def print_verify_run(console: Console, run: VerifyRun) -> None:
-    """The verify summary, then every disagreement, unsupported game and unreadable file."""
-    columns = ("files", "games", "hands", "hands agreeing", "disagreements", "unsupported", "unreadable")
-    summary = Grid("Verification", [Column(column, numeric=True) for column in columns], split=True)
-    data = run.as_dict()
-    summary.add_row(
-        str(data["files"]),
-        str(data["games"]),
-        str(data["hands"]),
-        str(data["hands_agreeing"]),
-        str(len(data["disagreements"])),
-        str(len(data["unsupported"])),
-        str(len(data["unreadable"])),
-    )
-    console.print(summary)
-    if data["disagreements"]:
-        table = Grid(
-            "Disagreements",
-            [
-                Column("file", key=True),
-                Column("game", key=True),
-                Column("hand", key=True),
-                *map(Column, ("field", "log", "honba")),
-            ],
-        )
-        for d in data["disagreements"]:
-            table.add_row(d["file"], d["game"], d["hand"], d["field"], str(d["log"]), str(d["honba"]))
-        console.print(table)
-    for report in run.reports:
-        if report.value_sources:
-            taken = ", ".join(f"{count} from the {source}" for source, count in report.value_sources)
-            line = f"hand values not in the log, taken {taken}: {report.file} {report.game}"
-            console.print(line, markup=False, highlight=False)
-    for item in data["notes"]:
-        console.print(f"note: {item['file']} {item['game']}: {item['note']}", markup=False, highlight=False)
-    for item in data["unsupported"]:
-        console.print(f"unsupported: {item['file']} {item['game']}: {item['reason']}", markup=False, highlight=False)
-    for item in data["unreadable"]:
-        console.print(f"unreadable: {item['file']}: {item['reason']}", markup=False, highlight=False)
