@@ -35,6 +35,17 @@ REPO = Path(__file__).resolve().parent.parent
 EAST, SOUTH, WEST, NORTH = 0, 1, 2, 3  # round winds
 
 
+@pytest.fixture(autouse=True)
+def _no_inherited_width(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The commands' output width is the one a test sets, else a pipe's (160), whoever runs the suite.
+
+    pytest-xdist's controller loads GNU readline, which sets ``COLUMNS=80`` and ``LINES=24`` in the
+    environment its workers inherit (readline's ``rl_change_environment``); a test that means a width sets it.
+    """
+    monkeypatch.delenv("COLUMNS", raising=False)
+    monkeypatch.delenv("LINES", raising=False)
+
+
 def table(
     rules: Ruleset = TENHOU,
     *,

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from conftest import CORPUS
 
 from domain.errors import InvalidRules
 from domain.rules import load_preset
@@ -176,9 +177,10 @@ def test_the_log_numbers_each_hand_by_its_line_in_the_exported_file_and_marks_a_
 
 # --- verify decides its own outcome; the command only presents it ------------------------------
 
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+needs_corpus = pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpus is not present")
 
 
+@needs_corpus
 def test_verify_of_a_real_log_that_agrees_is_a_success() -> None:
     run = verify_paths([CORPUS / "dnovikoff-tenhou" / "log" / "test_data" / "bug2.xml"])
     assert run.reports and run.hands == run.hands_agreeing > 0
@@ -223,6 +225,7 @@ def test_verify_refuses_the_record_format_and_no_jobs() -> None:
     assert verify_options_refusal("auto", 0) == "--jobs: at least 1, not 0"
 
 
+@needs_corpus
 def test_the_import_command_prints_the_service_refusal_and_stores_nothing(tmp_path: Path) -> None:
     from typer.testing import CliRunner
 

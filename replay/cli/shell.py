@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Annotated, TypeVar
@@ -31,7 +32,7 @@ rules_app = typer.Typer(help="Rule presets.", no_args_is_help=True, cls=HonbaGro
 app.add_typer(rules_app, name="rules")
 
 
-def _output_width() -> int | None:
+def _output_width() -> int:
     """The width of standard output: ``COLUMNS`` when set, the terminal's, else 160 for a file or pipe.
 
     Tables are wide; when the output is a file or a pipe, do not squeeze them into 80 columns.
@@ -39,11 +40,12 @@ def _output_width() -> int | None:
     columns = os.environ.get("COLUMNS", "")
     if columns.isdigit() and int(columns) > 0:
         return int(columns)
-    return None if sys.stdout.isatty() else 160
+    return shutil.get_terminal_size().columns if sys.stdout.isatty() else 160
 
 
 # Both print text from the data as text, never as console markup (``replay.render.SafeConsole``).
-out = SafeConsole(width=_output_width())
+# The width of ``out`` is decided when a command runs (``main_options``), not when this module is imported.
+out = SafeConsole()
 err = SafeConsole(stderr=True, soft_wrap=True)
 
 T = TypeVar("T")
@@ -158,6 +160,7 @@ VersionOption = Annotated[
 @app.callback()
 def main_options(ctx: typer.Context, db: DbOption = None, version: VersionOption = False) -> None:
     """Choose the store; the commands below act on it."""
+    out.width = _output_width()
     ctx.obj = Shell(db)
     ctx.call_on_close(ctx.obj.close)
 

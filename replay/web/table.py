@@ -1,0 +1,137 @@
+"""The table's pages: the stored matches, a table with its forms, the confirm step, recording, the audit page."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, RedirectResponse, Response
+from starlette.routing import Route
+
+from domain.errors import HonbaError
+from domain.values import WIND_NAMES, AbortKind
+from projections.ledger import corrected_ledger
+from replay.formats.record import entry_numbers
+from replay.service.entry import Entry, apply_entry, payment_lines, preview
+from replay.service.shapes import ledger_data, seat_wind, state_data
+from replay.web.site import Site, field_for, form_of, form_token, site
+
+LIMITS = ("mangan", "haneman", "baiman", "sanbaiman", "yakuman")
+FU = (20, 25, 30, 40, 50, 60, 70, 80, 90, 100, 110)
+
+
+def table_context(served: Site, key: str, token: str | None) -> dict[str, Any]:
+    """What the table page shows of the match ``key``; its forms when ``token`` may record there."""
+    match = served.app.get_match(key)
+    players = match.players
+    state = match.state
+    entries = corrected_ledger(match.corrected_steps())
+    grant = served.grant(token)
+    writable = grant is not None and grant.may_record(key) and not state.finished
+    seats = [
+        {"seat": i, "name": p, "wind": seat_wind(i, state), "score": s, "dealer": i == state.dealer}
+        for i, (p, s) in enumerate(zip(players, state.scores, strict=True))
+    ]
+    return {
+        "key": key,
+        "players": list(players),
+        "state": state_data(players, state, match.rules),
+        "seats": seats,
+        "round": WIND_NAMES[state.round_wind % 4],
+        "ledger": ledger_data(players, entries, entry_numbers(match)),
+        "lines": [payment_lines(e, players) for e in entries],
+        "head": match.head,
+        "rules": match.rules.name,
+        "writable": writable,
+        "token": token if writable else None,
+        "limits": LIMITS,
+        "fu": FU,
+        "aborts": [k.value for k in AbortKind],
+        "client_key": str(uuid.uuid4()),
+    }
+
+
+async def index(request: Request) -> Response:
+    served = site(request)
+    matches = await served.call(lambda: list(served.app.list_matches()))
+    return served.page(request, "index.html", matches=[m for m in matches if not m.damaged])
+
+
+async def table_page(request: Request) -> Response:
+    served = site(request)
+    key = request.path_params["key"]
+    token = request.query_params.get("token")
+    context = await served.call(lambda: table_context(served, key, token))
+    return served.page(request, "table.html", **context, errors={}, values={}, open="win")
+
+
+async def preview_form(request: Request) -> Response:
+    served = site(request)
+    key = request.path_params["key"]
+    fields = await form_of(request)
+    token = form_token(fields)
+    entry = Entry.from_fields(fields)
+    await served.call(lambda: served.may_record(key, token))
+    try:
+        shown = await served.call(lambda: preview(served.app, key, entry))
+    except HonbaError as exc:
+        context = await served.call(lambda: table_context(served, key, token))
+        context["client_key"] = str(fields.get("client_key") or context["client_key"])
+        errors = {field_for(exc, entry.kind): str(exc)}
+        return served.page(request, "table.html", 400, **context, errors=errors, values=fields, open=entry.kind)
+    return served.page(
+        request,
+        "confirm.html",
+        key=key,
+        token=token,
+        preview=shown,
+        fields=entry.fields(),
+        client_key=str(fields.get("client_key") or uuid.uuid4()),
+    )
+
+
+async def record_form(request: Request) -> Response:
+    served = site(request)
+    key = request.path_params["key"]
+    fields = await form_of(request)
+    token = form_token(fields)
+    entry = Entry.from_fields(fields)
+    grant = await served.call(lambda: served.may_record(key, token))
+    client_key = str(fields.get("client_key", "")) or None
+    try:
+        await served.call(
+            lambda: apply_entry(served.app, key, entry, client_key=client_key, by=f"table {grant.token_id}")
+        )
+    except HonbaError as exc:
+        context = await served.call(lambda: table_context(served, key, token))
+        errors = {field_for(exc, entry.kind): str(exc)}
+        return served.page(request, "table.html", 400, **context, errors=errors, values=fields, open=entry.kind)
+    # Post, redirect, get: a reload of the page after recording asks for nothing again.
+    target = request.url_for("table", key=key).include_query_params(token=token or "")
+    return RedirectResponse(str(target), status_code=303)
+
+
+async def audit_page(request: Request) -> Response:
+    served = site(request)
+    key = request.path_params["key"]
+
+    def render() -> str:
+        from replay.audit import build_report, report_data
+        from replay.html.pages import render_audit_html
+        from replay.integrity import check_match, read_store_chain
+
+        match = served.app.get_match(key)
+        integrity = check_match(served.app, match.id, key, read_store_chain(served.app))
+        return render_audit_html(report_data(build_report(match, integrity)))
+
+    return HTMLResponse(await served.call(render))
+
+
+ROUTES = [
+    Route("/", index),
+    Route("/matches/{key:path}/preview", preview_form, methods=["POST"]),
+    Route("/matches/{key:path}/record", record_form, methods=["POST"]),
+    Route("/matches/{key:path}/audit", audit_page),
+    Route("/matches/{key:path}", table_page, name="table"),
+]
