@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
@@ -18,19 +17,16 @@ from domain.match import Match
 from domain.progression import Fact
 from domain.rules import Ruleset, load_preset, preset_names, rules_diff
 from domain.values import (
-    AbortiveDraw,
     AbortKind,
-    ExhaustiveDraw,
-    HandPenalty,
     TableState,
-    WinFacts,
 )
 from projections.ledger import LedgerEntry, corrected_ledger
 from replay.app import DamagedMatch, HonbaApp
+from replay.cli import entry_options as eo
 from replay.cli.shell import ClientKey, app, err, guarded, guarded_match, out, rules_app, shell, warn_if_damaged
-from replay.parsing import InputError, seat_of, seats_of
+from replay.parsing import InputError
 from replay.render import json_text, ledger_csv, ledger_table, recorded_payments_lines, state_lines, status_table
-from replay.service.entry import penalty_fact, win_result
+from replay.service.entry import CorrectionRequest, Entry, apply_correction, apply_entry, entry_from_fields
 from replay.service.matches import log_json, match_log, status_data
 from replay.service.rules import resolve_rules, rules_for_start
 
@@ -60,14 +56,6 @@ def start(
     guarded(run)
 
 
-def _hand_penalty(spec: str, players: Sequence[str]) -> HandPenalty:
-    """``PLAYER:AMOUNT`` as a penalty attached to the hand."""
-    name, _, amount = spec.rpartition(":")
-    if not name or not amount.isdigit():
-        raise InputError(f"write a hand's penalty as PLAYER:AMOUNT, e.g. Ben:100 (got {spec!r})")
-    return HandPenalty(seat_of(name, players), int(amount))
-
-
 @app.command()
 def win(
     ctx: typer.Context,
@@ -75,67 +63,35 @@ def win(
     winners: Annotated[
         list[str], typer.Argument(help="PLAYER:VALUE for each winner, e.g. Ann:3/30, Ben:mangan, Cho:4faan.")
     ],
-    from_: Annotated[str | None, typer.Option("--from", help="The discarder; leave out for a self-drawn win.")] = None,
-    pao: Annotated[str | None, typer.Option(help="The player liable (pao) for the hand.")] = None,
-    riichi: Annotated[str | None, typer.Option(help="Players whose riichi was accepted this hand.")] = None,
-    dora: Annotated[int | None, typer.Option(help="Han from dora, which do not count toward a minimum.")] = None,
-    loser_scores: Annotated[
-        str | None, typer.Option(help="Each seat's own hand score, in seat order, where losers settle.")
-    ] = None,
-    special: Annotated[list[str] | None, typer.Option(help="A special hand claimed (e.g. heavenly_hand).")] = None,
-    first_turn: Annotated[bool, typer.Option(help="Out on the first draw or discard, before any call.")] = False,
-    last_tile: Annotated[bool, typer.Option(help="Out on the last tile of the wall or the last discard.")] = False,
-    supplement: Annotated[bool, typer.Option(help="Out on a supplement tile after a kong.")] = False,
-    flower_supplement: Annotated[bool, typer.Option(help="Out on a tile drawn for a flower.")] = False,
-    robbed_kong: Annotated[bool, typer.Option(help="Out on a tile robbed from a kong.")] = False,
-    second_kong: Annotated[bool, typer.Option(help="Out after the second kong of one turn.")] = False,
-    tile: Annotated[str | None, typer.Option(help="The winning tile, e.g. 5p (1m-9m, 1p-9p, 1s-9s, 1z-7z).")] = None,
-    discards: Annotated[str | None, typer.Option(help="The winner's discards in order, comma-separated.")] = None,
-    melded: Annotated[int, typer.Option(help="The winner's melded sets.")] = 0,
-    jokers: Annotated[int, typer.Option(help="Pre-dealt jokers in the winner's hand.")] = 0,
-    pung_hand: Annotated[bool, typer.Option(help="A hand without chows (it collects a kitty).")] = False,
-    call_before_first_draw: Annotated[
-        bool, typer.Option(help="Someone declared a chow, pung or kong before the winner's first draw.")
-    ] = False,
-    supplements_to_ready: Annotated[
-        bool, typer.Option(help="Supplement tiles for flowers were used to reach the calling hand.")
-    ] = False,
-    penalty: Annotated[
-        list[str] | None, typer.Option(help="PLAYER:AMOUNT, a penalty for this hand paid to the winner.")
-    ] = None,
+    from_: eo.From = None,
+    pao: eo.Pao = None,
+    riichi: eo.Riichi = None,
+    dora: eo.Dora = None,
+    loser_scores: eo.LoserScores = None,
+    special: eo.Special = None,
+    fact: eo.Fact = None,
+    first_turn: eo.FirstTurn = False,
+    last_tile: eo.LastTile = False,
+    supplement: eo.Supplement = False,
+    flower_supplement: eo.FlowerSupplement = False,
+    robbed_kong: eo.RobbedKong = False,
+    second_kong: eo.SecondKong = False,
+    tile: eo.Tile = None,
+    discards: eo.Discards = None,
+    melded: eo.Melded = None,
+    jokers: eo.Jokers = None,
+    pung_hand: eo.PungHand = False,
+    call_before_first_draw: eo.CallBeforeFirstDraw = False,
+    supplements_to_ready: eo.SupplementsToReady = False,
+    penalty: eo.HandPenalties = None,
     client_key: ClientKey = None,
 ) -> None:
     """Record a win (several winners only on one discard), with the facts of how it went out."""
+    options = dict(locals())
+    options["supplement_tile"] = supplement
 
     def run() -> None:
-        match = shell(ctx).app.get_match(key)
-        players = match.players
-        discarder = seat_of(from_, players) if from_ else None
-        liable = seat_of(pao, players) if pao else None
-        facts = WinFacts(
-            last_tile=last_tile,
-            supplement_tile=supplement,
-            flower_supplement=flower_supplement,
-            robbed_kong=robbed_kong,
-            second_kong=second_kong,
-            first_turn=first_turn,
-            winning_tile=tile,
-            discards=tuple(d.strip() for d in discards.split(",") if d.strip()) if discards else (),
-            melded_sets=melded,
-            predealt_jokers=jokers,
-            pung_hand=pung_hand,
-            special_hands=tuple(special or ()),
-            call_before_first_draw=call_before_first_draw,
-            supplements_to_ready=supplements_to_ready,
-            penalties=tuple(_hand_penalty(spec, players) for spec in penalty or ()),
-        )
-        scores: tuple[int, ...] = ()
-        if loser_scores:
-            try:
-                scores = tuple(int(v) for v in loser_scores.split(","))
-            except ValueError:
-                raise InputError(f"--loser-scores takes whole numbers in seat order, not {loser_scores!r}") from None
-        _record(ctx, key, win_result(players, winners, discarder, liable, riichi, dora, facts, scores), client_key)
+        _record(ctx, key, entry_from_fields(eo.win_fields(winners, options)), client_key)
 
     guarded_match(ctx, key, run)
 
@@ -144,17 +100,15 @@ def win(
 def draw(
     ctx: typer.Context,
     key: Annotated[str, typer.Argument(help="The match.")],
-    ready: Annotated[str | None, typer.Option(help="Players ready (tenpai), comma-separated.")] = None,
-    riichi: Annotated[str | None, typer.Option(help="Players whose riichi was accepted this hand.")] = None,
-    nagashi: Annotated[str | None, typer.Option(help="Players claiming nagashi mangan.")] = None,
+    ready: eo.Ready = None,
+    riichi: eo.Riichi = None,
+    nagashi: eo.Nagashi = None,
     client_key: ClientKey = None,
 ) -> None:
     """Record an exhaustive draw."""
 
     def run() -> None:
-        players = shell(ctx).app.get_match(key).players
-        result = ExhaustiveDraw(seats_of(ready, players), seats_of(riichi, players), seats_of(nagashi, players))
-        _record(ctx, key, result, client_key)
+        _record(ctx, key, entry_from_fields(eo.draw_fields(ready, riichi, nagashi)), client_key)
 
     guarded_match(ctx, key, run)
 
@@ -164,18 +118,14 @@ def abort(
     ctx: typer.Context,
     key: Annotated[str, typer.Argument(help="The match.")],
     kind: Annotated[AbortKind, typer.Argument(help="Which abortive draw.")],
-    riichi: Annotated[str | None, typer.Option(help="Players whose riichi was accepted this hand.")] = None,
-    kongs: Annotated[
-        str | None,
-        typer.Option(help="Who declared each kong of the hand, in order (a name once per kong), e.g. Ann,Ben,Ann,Cho."),
-    ] = None,
+    riichi: eo.Riichi = None,
+    kongs: eo.Kongs = None,
     client_key: ClientKey = None,
 ) -> None:
     """Record an abortive draw."""
 
     def run() -> None:
-        players = shell(ctx).app.get_match(key).players
-        _record(ctx, key, AbortiveDraw(kind, seats_of(riichi, players), seats_of(kongs, players)), client_key)
+        _record(ctx, key, entry_from_fields(eo.abort_fields(kind.value, riichi, kongs)), client_key)
 
     guarded_match(ctx, key, run)
 
@@ -185,12 +135,10 @@ def penalty(
     ctx: typer.Context,
     key: Annotated[str, typer.Argument(help="The match.")],
     player: Annotated[str, typer.Argument(help="The player penalised.")],
-    amount: Annotated[int | None, typer.Option(help="Points; default the rules' chombo amount.")] = None,
-    kind: Annotated[str, typer.Option(help="What the penalty is for.")] = "chombo",
-    share: Annotated[
-        str | None, typer.Option(help="to_others, reverse_mangan or off_table; default by the rules.")
-    ] = None,
-    note: Annotated[str, typer.Option(help="A note for the record.")] = "",
+    amount: eo.Amount = None,
+    kind: eo.PenaltyKind = "chombo",
+    share: eo.Share = None,
+    note: eo.Note = "",
     by: Annotated[str | None, typer.Option(help="Referee: add it as a correction (also after the end).")] = None,
     reason: Annotated[str | None, typer.Option(help="Why the referee adds it (with --by).")] = None,
     client_key: ClientKey = None,
@@ -199,12 +147,12 @@ def penalty(
 
     def run() -> None:
         application = shell(ctx).app
-        match = application.get_match(key)
-        fact = penalty_fact(match.players, match.state, match.rules, player, amount, kind, share, note)
+        entry = entry_from_fields(eo.penalty_fields(player, amount, kind, share, note))
         if by is not None or reason is not None:
-            match = application.add_penalty(key, fact, by=by or "", reason=reason or "", client_key=client_key)
+            request = CorrectionRequest("penalty", entry=entry, by=by or "", reason=reason or "")
+            match = apply_correction(application, key, request, client_key=client_key)
         else:
-            match = application.penalise(key, fact, client_key=client_key)
+            match = apply_entry(application, key, entry, client_key=client_key)
         _print_payments(match)
         _print_status(match.players, match.state, match.rules)
         _print_heads(shell(ctx).app, match)
@@ -229,8 +177,8 @@ def end(
     guarded_match(ctx, key, run)
 
 
-def _record(ctx: typer.Context, key: str, result: Any, client_key: str | None) -> None:
-    match = shell(ctx).app.record(key, result, client_key=client_key)
+def _record(ctx: typer.Context, key: str, entry: Entry, client_key: str | None) -> None:
+    match = apply_entry(shell(ctx).app, key, entry, client_key=client_key)
     _print_payments(match)
     _print_status(match.players, match.state, match.rules)
     _print_heads(shell(ctx).app, match)
