@@ -95,6 +95,8 @@ class _Form(HTMLParser):
         self.inside = False
         self.action = ""
         self.fields: list[tuple[str, str]] = []
+        # Every field the form has, sent or not (a box left unticked is not sent).
+        self.names: set[str] = set()
         self._select: str | None = None
         self._options: list[tuple[str, bool]] = []
         self._option_text = False
@@ -108,6 +110,8 @@ class _Form(HTMLParser):
             return
         if not self.inside:
             return
+        if tag in ("input", "select") and "name" in found:
+            self.names.add(found["name"])
         if tag == "input" and "name" in found:
             kind = found.get("type", "text")
             if kind in ("checkbox", "radio") and "checked" not in found:
@@ -150,3 +154,10 @@ def form_of_page(page: str, form_id: str) -> tuple[str, dict[str, Any]]:
         else:
             fields[name] = value
     return parser.action, fields
+
+
+def form_field_names(page: str, form_id: str) -> set[str]:
+    """Every field name a page's form has (ticked or not)."""
+    parser = _Form(form_id)
+    parser.feed(page)
+    return parser.names
