@@ -214,9 +214,15 @@ def sized_penalty(
     share: str | None,
     note: str,
 ) -> Penalty:
-    """A penalty given at ``table``: what the entry leaves out (the amount, the share) the rules
-    fill in there (``domain.scoring.payments.penalty_at``); an amount the rules refuse (a reverse
-    mangan of another size) is refused naming the amount."""
+    """A penalty given at ``table``. An entry that gives both its amount and its share is the
+    penalty as recorded (what ``honba export`` writes, so a file always imports back; a reverse
+    mangan's amount only records its total); what it leaves out the rules fill in there
+    (``domain.scoring.payments.penalty_at``: the rules' amount and share, a reverse mangan sized
+    by who is dealer); an amount the rules refuse is refused naming the amount."""
+    if amount is not None and share is not None:
+        if share not in {s.value for s in PenaltyShare}:
+            raise FieldError("share", f"the share is to_others, reverse_mangan or off_table, not {shown(share)}")
+        return Penalty(seat, amount, kind, share, note)
     try:
         return penalty_at(seat, table, rules, amount=amount, kind=kind, share=share, note=note)
     except HonbaError as exc:

@@ -40,6 +40,7 @@ from domain.values import (
     Penalty,
     PenaltyShare,
     Reason,
+    TableState,
     WinFacts,
     WinResult,
 )
@@ -61,6 +62,7 @@ from replay.formats.entry import (
     entry_of,
     fact_of,
     has_control,
+    result_of,
 )
 from replay.formats.logmodel import shown
 from replay.parsing import InputError, parse_value
@@ -70,7 +72,7 @@ if TYPE_CHECKING:
     from replay.formats.record import EntryNumbers
 
 # The entry model's names the front ends use, from here (with everything this module defines).
-__all__ = ["FLAG_KEYS", "KINDS", "MAX_COUNT", "Entry", "FieldError", "entry_line", "entry_of"]
+__all__ = ["FLAG_KEYS", "KINDS", "Entry", "FieldError", "entry_line", "entry_of"]
 
 # At most every other player of a four-player table wins on one discard.
 MAX_WINNERS = 3
@@ -89,6 +91,8 @@ VALUE_FIELDS = tuple(k for k in VALUE_KEYS if k != "dora")
 MAX_TEXT = 200
 MAX_ITEMS = 64
 MAX_DIGITS = 12
+# The number of an entry of a match's log (its line in the exported record file).
+MAX_ENTRY = 1_000_000
 _DIGITS = re.compile(r"-?[0-9]+")
 _HAND_PENALTY = re.compile(r"^(?P<payer>.+?):(?P<amount>-?[0-9]+)(?::(?P<note>.*))?$", re.DOTALL)
 
@@ -101,12 +105,13 @@ def slot(index: int) -> str:
 # Reading the text fields.
 
 
-def whole_number(field: str, raw: Any, *, low: int = 0, high: int = MAX_COUNT) -> int:
+def whole_number(field: str, raw: Any, *, low: int | None = None, high: int = MAX_COUNT) -> int:
     """A whole number a person or a client sent (a JSON number, or ASCII digits with an optional
-    minus where ``low`` is negative, at most 12 characters), within ``low`` and ``high``. The one
-    reader of numbers in an entry's fields (where the domain's bounds and number reader of issue
-    24 come, they come in here)."""
-    top = high
+    minus, at most 12 characters), within ``high`` either way (or from ``low``): the record line's
+    bounds, so that text and a record line read alike; what else the rules allow (no negative dora,
+    a positive amount) the domain says. The one reader of numbers in an entry's fields (where the
+    domain's bounds and number reader of issue 24 come, they come in here)."""
+    bottom = -high if low is None else low
     if isinstance(raw, int) and not isinstance(raw, bool):
         number = raw
     else:
@@ -114,8 +119,8 @@ def whole_number(field: str, raw: Any, *, low: int = 0, high: int = MAX_COUNT) -
         if text is None or len(text) > MAX_DIGITS or not _DIGITS.fullmatch(text):
             raise FieldError(field, f"{shown(raw)} is not a whole number")
         number = int(text)
-    if not low <= number <= top:
-        raise FieldError(field, f"{number} is out of range ({low} to {top})")
+    if not bottom <= number <= high:
+        raise FieldError(field, f"{number} is out of range ({bottom} to {high})")
     return number
 
 
@@ -199,7 +204,7 @@ def entry_from_fields(fields: Mapping[str, Any]) -> Entry:
         return Entry(
             "penalty",
             player=_optional(fields, "player"),
-            amount=whole_number("amount", amount, low=1, high=MAX_POINTS) if amount else None,
+            amount=whole_number("amount", amount, high=MAX_POINTS) if amount else None,
             penalty_kind=_text(fields, "penalty_kind") or "chombo",
             share=share,
             note=_note(fields, "note"),
@@ -232,8 +237,7 @@ def _win_from_fields(fields: Mapping[str, Any], s: str) -> WinEntry | None:
         facts=_facts(fields, s),
         penalties=tuple(_hand_penalty(item, f"penalties{s}") for item in _items(fields, f"penalties{s}")),
         loser_scores=tuple(
-            whole_number(f"loser_scores{s}", item, low=-MAX_POINTS, high=MAX_POINTS)
-            for item in _items(fields, f"loser_scores{s}")
+            whole_number(f"loser_scores{s}", item, high=MAX_POINTS) for item in _items(fields, f"loser_scores{s}")
         ),
     )
 
@@ -259,7 +263,7 @@ def _value(fields: Mapping[str, Any], s: str) -> HandValue:
                     raise FieldError(f"value{s}", f"the limit is one of {', '.join(LIMIT_NAMES)}, not {shown(raw)}")
                 parts[name] = raw
             else:
-                parts[name] = whole_number(f"{name}{s}", raw, low=1 if name == "multiple" else 0, high=bound_of(name))
+                parts[name] = whole_number(f"{name}{s}", raw, high=bound_of(name))
         value = HandValue(**parts)
     dora = _text(fields, f"dora{s}")
     return attrs.evolve(value, dora=whole_number(f"dora{s}", dora, high=bound_of("dora"))) if dora else value
@@ -289,7 +293,7 @@ def _hand_penalty(text: str, field: str) -> HandPenaltyEntry:
     found = _HAND_PENALTY.match(text)
     if found is None:
         raise FieldError(field, f"write a hand's penalty as PLAYER:AMOUNT, e.g. Ben:100 (got {shown(text)})")
-    amount = whole_number(field, found["amount"], low=1, high=MAX_POINTS)
+    amount = whole_number(field, found["amount"], high=MAX_POINTS)
     return HandPenaltyEntry(found["payer"].strip(), amount, (found["note"] or "").strip())
 
 
@@ -421,10 +425,13 @@ def amended(entry: Entry, changes: Mapping[str, Any]) -> Entry:
 # Entries of a stored match.
 
 
-def fact_at(match: Match, entry: Entry, table: Any = None) -> HandResult | Penalty:
+def fact_at(match: Match, entry: Entry, table: TableState | None = None) -> HandResult | Penalty:
     """The fact an entry stands for on this match, at its table now (or at ``table``: the table an
     amended entry was played at); a field that names no player is refused by its text field."""
     try:
+        if entry.kind != "penalty":
+            # A result needs no table (working the table out would settle the match's hands).
+            return result_of(entry, match.players)
         return fact_of(entry, match.players, match.state if table is None else table, match.rules)
     except FieldError as exc:
         raise FieldError(field_name(exc.field), str(exc)) from None

@@ -16,7 +16,7 @@ from starlette.routing import Route
 
 from replay.service.access import Grant
 from replay.service.entry import (
-    MAX_COUNT,
+    MAX_ENTRY,
     CorrectionPreview,
     CorrectionRequest,
     FieldError,
@@ -86,7 +86,7 @@ async def entry_json(request: Request) -> Response:
     and its record line."""
     served = site(request)
     key = request.path_params["key"]
-    number = whole_number("entry", request.path_params["number"], low=1, high=MAX_COUNT)
+    number = whole_number("entry", request.path_params["number"], low=1, high=MAX_ENTRY)
 
     def data() -> dict[str, Any]:
         entry = stored_entry(served.app.get_match(key), number)
@@ -114,7 +114,7 @@ def correction_request(body: dict[str, Any]) -> CorrectionRequest:
         entry = entry_from_fields(fields)
     return CorrectionRequest(
         action,
-        None if target is None or target == "" else whole_number("target", target, low=1, high=MAX_COUNT),
+        None if target is None or target == "" else whole_number("target", target, low=1, high=MAX_ENTRY),
         entry=entry,
         changes=changes,
         by=str(body.get("by") or ""),

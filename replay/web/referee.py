@@ -17,7 +17,7 @@ from replay.service.access import Grant
 from replay.service.director import corrections_data
 from replay.service.entry import (
     FLAG_KEYS,
-    MAX_COUNT,
+    MAX_ENTRY,
     MAX_WINNERS,
     VALUE_FIELDS,
     CorrectionRequest,
@@ -88,7 +88,7 @@ async def referee_match(request: Request) -> Response:
     token = request.query_params.get("token")
     await served.call(lambda: served.need(token, Grant.may_correct, CORRECT))
     text = request.query_params.get("amend", "")
-    amend = whole_number("amend", text, low=1, high=MAX_COUNT) if text else None
+    amend = whole_number("amend", text, low=1, high=MAX_ENTRY) if text else None
     context = await served.call(lambda: referee_context(served, key, amend))
     return served.page(request, "referee_match.html", token=token, errors={}, **context)
 
@@ -105,7 +105,7 @@ def desk_request(fields: dict[str, Any]) -> CorrectionRequest:
         entry = entry_from_fields({**fields, "kind": "penalty"})
     return CorrectionRequest(
         action,
-        whole_number("target", target, low=1, high=MAX_COUNT) if target else None,
+        whole_number("target", target, low=1, high=MAX_ENTRY) if target else None,
         entry=entry,
         by=str(fields.get("by", "")),
         reason=str(fields.get("reason", "")),
