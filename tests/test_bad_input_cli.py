@@ -16,8 +16,8 @@ import pytest
 from fuzz_samples import mjai_events, record_text, tenhou_json_log, xml_log
 from typer.testing import CliRunner, Result
 
-from replay.app import HonbaApp
 from replay.cli import app
+from replay.store.application import HonbaApp
 
 runner = CliRunner()
 

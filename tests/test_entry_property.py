@@ -42,11 +42,13 @@ from domain.values import (
     WinFacts,
     WinResult,
 )
-from replay.app import HonbaApp
 from replay.formats.entry import FLAG_KEYS, Entry, entry_line, entry_of, fact_of
 from replay.formats.record import build_match, parse_record
+from replay.service import recording
 from replay.service.access import TokenStore
 from replay.service.entry import amended, entry_fields, value_text
+from replay.service.storing import store_whole
+from replay.store.application import HonbaApp
 from replay.web.app import create_app
 
 PLAYERS = ("Ann", "Ben", "Cho", "Dai")
@@ -254,7 +256,7 @@ class FrontEnds:
 
     def start(self, preset: str, label: str) -> tuple[str, str]:
         key = f"{label}-{next(self.keys)}"
-        self.app.start_match(key, list(PLAYERS), RULES[preset])
+        recording.start_match(self.app, key, list(PLAYERS), RULES[preset])
         return key, self.tokens.create("table", key)
 
     def facts(self, key: str) -> list[Any]:
@@ -296,7 +298,7 @@ class FrontEnds:
         key = f"file-{next(self.keys)}"
         start = {"type": "start", "key": key, "players": list(PLAYERS), "rules": preset}
         text = json.dumps(start) + "\n" + json.dumps(entry_line(entry)) + "\n"
-        self.app.store_whole(build_match(parse_record(text, name=f"{key}.jsonl"), name=f"{key}.jsonl"))
+        store_whole(self.app, build_match(parse_record(text, name=f"{key}.jsonl"), name=f"{key}.jsonl"))
         return key
 
     def amend_at_desk(self, key: str, change: dict[str, Any]) -> None:

@@ -44,14 +44,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from domain.errors import HonbaError
-from replay.app import HonbaApp
-from replay.batch import import_paths, verify_paths
 from replay.formats.detect import read_log
 from replay.formats.logmodel import LogError
 from replay.formats.record import build_match, check_record_text, parse_record
 from replay.formats.source import MAX_UNPACKED
-from replay.importing import match_from_log
-from replay.verify import verify_game
+from replay.service.batch import import_paths, verify_paths
+from replay.service.importing import match_from_log
+from replay.service.verify import verify_game
+from replay.store.application import HonbaApp
 
 # A fixed budget and the same examples on every run; HONBA_FUZZ_EXAMPLES=2000 HONBA_FUZZ_RANDOM=1
 # searches further (new examples each run) when a reader changes.

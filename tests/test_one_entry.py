@@ -20,9 +20,9 @@ from web_support import errors, form_of_page
 
 from domain.match import Match
 from domain.values import ExhaustiveDraw, HandValue, Win, WinResult
-from replay.app import HonbaApp
 from replay.formats.record import RecordError, build_match, parse_record
 from replay.service.access import TokenStore
+from replay.store.application import HonbaApp
 from replay.web.app import create_app
 
 PLAYERS = "Ann,Ben,Cho,Dai"

@@ -20,7 +20,7 @@ from conftest import CORPUS
 from replay.formats.logmodel import LoggedGame
 from replay.formats.tenhou_rules import Dating, dating, rules_for
 from replay.formats.tenhou_xml import read_tenhou_xml
-from replay.verify import GameReport, verify_game
+from replay.service.verify import GameReport, verify_game
 
 TSUBAKI = CORPUS / "tsubakisakura-mjlog2json" / "data"
 LEDENEL = CORPUS / "ledenel-auto-white-reimu" / "tests"

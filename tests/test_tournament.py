@@ -27,9 +27,9 @@ from typer.testing import CliRunner
 
 from domain.errors import RuleViolation
 from domain.tournament import Tournament, tournament_id
-from replay.app import HonbaApp
 from replay.cli import app as cli
-from replay.tournaments import change_tournament, get_tournament
+from replay.service.tournaments import change_tournament, create_tournament
+from replay.store.application import HonbaApp
 
 runner = CliRunner()
 
@@ -116,7 +116,7 @@ def test_the_tournament_reloads_from_the_store_as_it_was_saved() -> None:
     t.attach("m2", ["Ann", "Ben", "Cho", "Dai"], session=2)
     t.detach("m2", "wrong table")
     app.save(t)
-    stored = get_tournament(app, "cup")
+    stored = app.get_tournament("cup")
     assert (stored.players, stored.aliases, stored.sessions, stored.matches, stored.detached) == (
         ["Ann", "Ben", "Cho", "Dai"],
         {"Annie": "Ann"},
@@ -135,14 +135,14 @@ def test_a_change_made_meanwhile_by_another_process_is_kept() -> None:
         calls.append(t.version)
         if len(calls) == 1:
             # Another process declares an alias between this load and this save.
-            other = get_tournament(app, "cup")
+            other = app.get_tournament("cup")
             other.declare_alias("B.", "Ben")
             app.save(other)
         t.declare_alias("Annie", "Ann")
 
     change_tournament(app, "cup", change)
     assert len(calls) == 2  # loaded again and applied to the tournament as it then was
-    assert get_tournament(app, "cup").aliases == {"B.": "Ben", "Annie": "Ann"}
+    assert app.get_tournament("cup").aliases == {"B.": "Ben", "Annie": "Ann"}
 
 
 # Import into a tournament, and the documented fixes, end to end on a SQLite store.
@@ -288,3 +288,39 @@ def test_the_fixes_name_what_is_wrong(db: str, folders: Path) -> None:
     assert "no alias" in honba(db, "tournament", "unalias", "cup", "Zed", "--reason", "x", code=2)
     assert "not in 'cup'" in honba(db, "tournament", "detach", "cup", "r2-t1", "--reason", "x", code=2)
     assert "no tournament 'league'" in honba(db, "tournament", "alias", "league", "Annie", "Ann", code=2)
+
+
+# Creating a tournament: the same use case from the command line and from the director's page.
+
+
+def test_creating_a_tournament_again_stores_nothing_new() -> None:
+    app = HonbaApp.open(":memory:")
+    first = create_tournament(app, "cup", ["Ann", "Ben"])
+    again = create_tournament(app, "cup", ["Ann", "Ben"])
+    assert (first.new, first.players, first.added) == (True, ("Ann", "Ben"), ("Ann", "Ben"))
+    assert (again.new, again.players, again.added) == (False, ("Ann", "Ben"), ())
+    assert app.get_tournament("cup").version == 1
+
+
+def test_creating_a_tournament_again_with_more_players_adds_only_them() -> None:
+    app = HonbaApp.open(":memory:")
+    create_tournament(app, "cup", ["Ann", "Ben"])
+    again = create_tournament(app, "cup", ["Ben", "Cho", " "])
+    assert (again.new, again.players, again.added) == (False, ("Ann", "Ben", "Cho"), ("Cho",))
+
+
+def test_a_new_tournament_refuses_a_player_named_twice() -> None:
+    app = HonbaApp.open(":memory:")
+    with pytest.raises(RuleViolation, match="different from each other"):
+        create_tournament(app, "cup", ["Ann", "Ann"])
+    assert not app.recorder.select_events(tournament_id("cup"))
+
+
+def test_honba_tournament_create_twice_says_so_and_fails_on_nothing(db: str) -> None:
+    assert "Tournament 'cup' created with 2 players" in honba(db, "tournament", "create", "cup", "--players", "Ann,Ben")
+    again = honba(db, "tournament", "create", "cup", "--players", "Ann,Ben")
+    assert "Tournament 'cup' is already stored, with 2 players; nothing new" in again
+    more = honba(db, "tournament", "create", "cup", "--players", "Cho")
+    assert "Tournament 'cup' is already stored, with 3 players; added Cho" in more
+    shown = honba(db, "tournament", "show", "cup")
+    assert "Tournament 'cup': 3 players, 0 matches" in shown

@@ -21,8 +21,8 @@ import pytest
 from starlette.testclient import TestClient
 from web_support import PLAYERS, errors, hidden, prepare, send, serving
 
-from replay.app import HonbaApp
-from replay.tournaments import change_tournament
+from replay.service.tournaments import change_tournament
+from replay.store.application import HonbaApp
 from replay.web.app import create_app
 
 WIN_3_30 = {"kind": "win", "winner": "Ben", "discarder": "Ann", "han": "3", "fu": "30"}

@@ -19,9 +19,9 @@ from playwright.sync_api import expect
 from typer.testing import CliRunner
 from web_support import PLAYERS, prepare, serving
 
-from replay.app import HonbaApp
 from replay.cli import app as cli
-from replay.tournaments import change_tournament
+from replay.service.tournaments import change_tournament
+from replay.store.application import HonbaApp
 from replay.web.app import create_app
 
 CHROMIUM = Path("/usr/bin/chromium")

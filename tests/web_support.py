@@ -16,8 +16,9 @@ from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
 from domain.rules import load_preset
-from replay.app import HonbaApp
+from replay.service import recording
 from replay.service.access import TokenStore
+from replay.store.application import HonbaApp
 
 PLAYERS = ("Ann", "Ben", "Cho", "Dai")
 
@@ -27,7 +28,7 @@ def prepare(db: str, matches: Mapping[str, Sequence[str]], roles: Sequence[tuple
     app = HonbaApp.open(db)
     try:
         for key, players in matches.items():
-            app.start_match(key, list(players), load_preset("tenhou"))
+            recording.start_match(app, key, list(players), load_preset("tenhou"))
         tokens = TokenStore(app)
         return [tokens.create(role, match) for role, match in roles]
     finally:

@@ -29,9 +29,10 @@ COMMAND_MODULES = {
     **dict.fromkeys(("import", "verify"), "logs"),
     "stats": "stats",
     **dict.fromkeys(("tournament", "standings", "views"), "tournaments"),
-    **dict.fromkeys(("serve", "token"), "web"),
+    "serve": "serve",
+    "token": "web",
 }
-ALL_MODULES = ("record", "audit", "logs", "stats", "tournaments", "web")
+ALL_MODULES = ("record", "audit", "logs", "stats", "tournaments", "web", "serve")
 # The global options that take a value (the name of the command comes after it).
 _VALUED_OPTIONS = ("--db",)
 

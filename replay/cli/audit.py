@@ -11,14 +11,16 @@ from rich.table import Table
 
 from domain.integrity import ChainProblem
 from projections.ledger import correction_marks
-from replay.audit import AuditReport, report_data
 from replay.cli import entry_options as eo
+from replay.cli.render import json_text, ledger_table, state_lines, status_table
 from replay.cli.shell import ClientKey, app, guarded, guarded_match, out, shell
 from replay.formats.entry import entry_from_line
-from replay.integrity import MatchCheck
-from replay.parsing import InputError
-from replay.render import json_text, ledger_table, state_lines, status_table
-from replay.service.checks import audit_failed, audit_match, check_targets
+from replay.html.pages import render_audit_html
+from replay.input.parsing import InputError
+from replay.service.audit import AuditReport, report_data
+from replay.service.checks import audit_failed, audit_match, check_data, check_targets
+from replay.service.corrections import undo as undo_last
+from replay.service.corrections import void as void_entry
 from replay.service.entry import (
     CorrectionPreview,
     CorrectionRequest,
@@ -27,7 +29,9 @@ from replay.service.entry import (
     corrected,
     entry_from_fields,
 )
-from replay.service.shapes import check_data, describe_fact
+from replay.service.recording import Recorded
+from replay.service.shapes import describe_fact
+from replay.store.findings import MatchCheck
 
 By = Annotated[str, typer.Option("--by", help="Who makes the correction (the referee).")]
 Why = Annotated[str, typer.Option("--reason", help="Why the correction is made.")]
@@ -106,7 +110,7 @@ def amend(
     options = dict(locals())
     options["supplement_tile"] = supplement
 
-    def run() -> None:
+    def run() -> tuple[Recorded, CorrectionPreview]:
         application = shell(ctx).app
         given = [bool(set_), bool(replacement), result is not None]
         if given.count(True) != 1:
@@ -119,11 +123,7 @@ def amend(
         else:
             typed = _typed(replacement or []) if result is None else _from_line(result)
             request = CorrectionRequest("amend", entry, entry=typed, by=by, reason=reason)
-        match, shown = corrected(application, key, request, client_key=client_key)
-        out.print(f"Amended entry {entry} of {key!r}; the original stays in the log.", markup=False)
-        for line in correction_lines(shown):
-            out.print(line, markup=False, highlight=False)
-        out.print(status_table(match.players, match.state, "Scores"))
+        return corrected(application, key, request, client_key=client_key)
 
     def _typed(words: list[str]) -> Entry:
         what, rest = words[0], words[1:]
@@ -140,7 +140,11 @@ def amend(
             "or penalty PLAYER, with their options"
         )
 
-    guarded_match(ctx, key, run)
+    done, shown = guarded_match(ctx, key, run)
+    out.print(f"Amended entry {entry} of {key!r}; the original stays in the log.", markup=False)
+    for line in correction_lines(shown):
+        out.print(line, markup=False, highlight=False)
+    out.print(status_table(done.players, done.state, "Scores"))
 
 
 def _from_line(result: str) -> Entry:
@@ -192,11 +196,8 @@ def void(
 ) -> None:
     """Void a recorded hand result, cancel a penalty or a correction (undo a void); the original stays in the log."""
 
-    def run() -> None:
-        shell(ctx).app.void(key, entry, by=by, reason=reason, client_key=client_key)
-        out.print(f"Voided entry {entry} of {key!r}; the original stays in the log.", markup=False)
-
-    guarded_match(ctx, key, run)
+    guarded_match(ctx, key, lambda: void_entry(shell(ctx).app, key, entry, by=by, reason=reason, client_key=client_key))
+    out.print(f"Voided entry {entry} of {key!r}; the original stays in the log.", markup=False)
 
 
 def _problem_text(problem: ChainProblem) -> str:
@@ -214,14 +215,11 @@ def undo(
 ) -> None:
     """Take back the last entry at the table: void the last hand result or penalty, or cancel the last correction."""
 
-    def run() -> None:
-        match, entry = shell(ctx).app.undo(key, by=by, reason=reason, client_key=client_key)
-        out.print(f"Undid entry {entry} of {key!r}; the original stays in the log.", markup=False)
-        for line in state_lines(match.players, match.state, match.rules):
-            out.print(line, markup=False, highlight=False)
-        out.print(status_table(match.players, match.state, "Scores"))
-
-    guarded_match(ctx, key, run)
+    done = guarded_match(ctx, key, lambda: undo_last(shell(ctx).app, key, by=by, reason=reason, client_key=client_key))
+    out.print(f"Undid entry {done.entry} of {key!r}; the original stays in the log.", markup=False)
+    for line in state_lines(done.players, done.state, done.rules):
+        out.print(line, markup=False, highlight=False)
+    out.print(status_table(done.players, done.state, "Scores"))
 
 
 def _checks_table(checks: list[MatchCheck], title: str) -> Table:
@@ -301,8 +299,6 @@ def audit(
             shell(ctx).app, key, sheet=against, sheet_kind=sheet_kind, as_played=as_played, rules=rules
         )
         if html is not None:
-            from replay.html.pages import render_audit_html
-
             html.write_text(render_audit_html(report_data(report)), encoding="utf-8")
         return report
 

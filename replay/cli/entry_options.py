@@ -14,7 +14,7 @@ from typing import Annotated, Any
 
 import typer
 
-from replay.parsing import InputError
+from replay.input.parsing import InputError
 from replay.service.entry import MAX_WINNERS, slot
 
 # The options, shared by the recording commands and ``honba amend``'s replacement typed again.

@@ -8,26 +8,30 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
-from domain.match import Match
-from domain.progression import Fact
 from domain.rules import Ruleset, load_preset, preset_names, rules_diff
-from domain.values import (
-    AbortKind,
-    TableState,
-)
-from projections.ledger import LedgerEntry, corrected_ledger
-from replay.app import DamagedMatch, HonbaApp
+from domain.values import AbortKind, TableState
 from replay.cli import entry_options as eo
-from replay.cli.shell import ClientKey, app, err, guarded, guarded_match, out, rules_app, shell, warn_if_damaged
-from replay.parsing import InputError
-from replay.render import json_text, ledger_csv, ledger_table, recorded_payments_lines, state_lines, status_table
-from replay.service.entry import CorrectionRequest, Entry, apply_correction, apply_entry, entry_from_fields
-from replay.service.matches import log_json, match_log, status_data
+from replay.cli.render import json_text, ledger_csv, ledger_table, recorded_payments_lines, state_lines, status_table
+from replay.cli.shell import ClientKey, app, err, guarded, guarded_match, out, rules_app, shell
+from replay.input.parsing import InputError
+from replay.service.entry import CorrectionRequest, apply_correction, apply_entry, entry_from_fields
+from replay.service.matches import (
+    LogShown,
+    MatchStatus,
+    export_match,
+    match_status,
+    read_log,
+    record_demo,
+    stored_matches,
+)
+from replay.service.recording import Recorded, start_match
+from replay.service.recording import end as end_match
 from replay.service.rules import resolve_rules, rules_for_start
 
 
@@ -46,12 +50,12 @@ def start(
     def run() -> None:
         ruleset = rules_for_start(rules, None if rules_file is None else str(rules_file), set_)
         names = [p.strip() for p in players.split(",")]
-        match = shell(ctx).app.start_match(
-            key, names, ruleset, {"format": "honba", "entered": "cli"}, client_key=client_key
+        started = start_match(
+            shell(ctx).app, key, names, ruleset, {"format": "honba", "entered": "cli"}, client_key=client_key
         )
-        out.print(f"Started {key!r} under {ruleset.name}: {', '.join(match.players)}")
-        _print_status(match.players, match.state, match.rules)
-        _print_heads(shell(ctx).app, match)
+        out.print(f"Started {key!r} under {ruleset.name}: {', '.join(started.players)}")
+        _print_status(started.players, started.state, started.rules)
+        _print_heads(started)
 
     guarded(run)
 
@@ -89,11 +93,7 @@ def win(
     """Record a win (several winners only on one discard), with the facts of how it went out."""
     options = dict(locals())
     options["supplement_tile"] = supplement
-
-    def run() -> None:
-        _record(ctx, key, entry_from_fields(eo.win_fields(winners, options)), client_key)
-
-    guarded_match(ctx, key, run)
+    _enter(ctx, key, lambda: eo.win_fields(winners, options), client_key)
 
 
 @app.command()
@@ -106,11 +106,7 @@ def draw(
     client_key: ClientKey = None,
 ) -> None:
     """Record an exhaustive draw."""
-
-    def run() -> None:
-        _record(ctx, key, entry_from_fields(eo.draw_fields(ready, riichi, nagashi)), client_key)
-
-    guarded_match(ctx, key, run)
+    _enter(ctx, key, lambda: eo.draw_fields(ready, riichi, nagashi), client_key)
 
 
 @app.command()
@@ -123,11 +119,7 @@ def abort(
     client_key: ClientKey = None,
 ) -> None:
     """Record an abortive draw."""
-
-    def run() -> None:
-        _record(ctx, key, entry_from_fields(eo.abort_fields(kind.value, riichi, kongs)), client_key)
-
-    guarded_match(ctx, key, run)
+    _enter(ctx, key, lambda: eo.abort_fields(kind.value, riichi, kongs), client_key)
 
 
 @app.command()
@@ -145,19 +137,23 @@ def penalty(
 ) -> None:
     """Record a penalty (chombo and the like); with --by and --reason, a referee's correction."""
 
-    def run() -> None:
-        application = shell(ctx).app
+    def run() -> Recorded:
         entry = entry_from_fields(eo.penalty_fields(player, amount, kind, share, note))
         if by is not None or reason is not None:
             request = CorrectionRequest("penalty", entry=entry, by=by or "", reason=reason or "")
-            match = apply_correction(application, key, request, client_key=client_key)
-        else:
-            match = apply_entry(application, key, entry, client_key=client_key)
-        _print_payments(match)
-        _print_status(match.players, match.state, match.rules)
-        _print_heads(shell(ctx).app, match)
+            return apply_correction(shell(ctx).app, key, request, client_key=client_key)
+        return apply_entry(shell(ctx).app, key, entry, client_key=client_key)
 
-    guarded_match(ctx, key, run)
+    _print_recorded(guarded_match(ctx, key, run))
+
+
+def _enter(ctx: typer.Context, key: str, fields: Callable[[], dict[str, Any]], client_key: str | None) -> None:
+    """Record the entry the command's options describe (read by the service, as every front end's)."""
+
+    def run() -> Recorded:
+        return apply_entry(shell(ctx).app, key, entry_from_fields(fields()), client_key=client_key)
+
+    _print_recorded(guarded_match(ctx, key, run))
 
 
 @app.command()
@@ -169,30 +165,22 @@ def end(
 ) -> None:
     """End a match before the rules would (agreement, time limit)."""
 
-    def run() -> None:
-        match = shell(ctx).app.end(key, reason, client_key=client_key)
-        _print_status(match.players, match.state, match.rules)
-        _print_heads(shell(ctx).app, match)
-
-    guarded_match(ctx, key, run)
+    ended = guarded_match(ctx, key, lambda: end_match(shell(ctx).app, key, reason, client_key=client_key))
+    _print_status(ended.players, ended.state, ended.rules)
+    _print_heads(ended)
 
 
-def _record(ctx: typer.Context, key: str, entry: Entry, client_key: str | None) -> None:
-    match = apply_entry(shell(ctx).app, key, entry, client_key=client_key)
-    _print_payments(match)
-    _print_status(match.players, match.state, match.rules)
-    _print_heads(shell(ctx).app, match)
-
-
-def _print_heads(application: HonbaApp, match: Match) -> None:
-    """The digests to publish: the match's head, and the store's (``honba check --against``)."""
-    out.print(f"Head digest: {match.head}; store head digest {application.store_head()}", soft_wrap=True)
-
-
-def _print_payments(match: Match) -> None:
-    """The payments just recorded (who paid whom, how much, why), before the table state."""
-    for line in recorded_payments_lines(match.players, corrected_ledger(match.corrected_steps())):
+def _print_recorded(done: Recorded) -> None:
+    """What a recording command prints: the payments just recorded, the table, the digests."""
+    for line in recorded_payments_lines(done.players, done.ledger):
         out.print(line, markup=False, highlight=False)
+    _print_status(done.players, done.state, done.rules)
+    _print_heads(done)
+
+
+def _print_heads(shown: Recorded | MatchStatus) -> None:
+    """The digests to publish: the match's head, and the store's (``honba check --against``)."""
+    out.print(f"Head digest: {shown.head}; store head digest {shown.store_head}", soft_wrap=True)
 
 
 def _print_status(players: tuple[str, ...], state: TableState, rules: Ruleset) -> None:
@@ -209,23 +197,23 @@ def status(
 ) -> None:
     """The table state: hand, dealer, counters, deposits, streaks, scores."""
 
-    def run() -> None:
-        application = shell(ctx).app
-        match = application.get_match(key)
-        # Computed before the warning: a match too damaged to fold fails in one line, not two.
-        data = status_data(key, match)
-        judgements = match.end_judgements()
-        warn_if_damaged(application, key)
-        if as_json:
-            print(json_text(data))
-            return
-        out.print(f"Match {key!r} ({match.rules.name})", markup=False, highlight=False)
-        _print_status(match.players, match.fold(), match.rules)
-        for judgement in judgements:
-            out.print(f"End re-judged at {judgement.hand}: {judgement.describe()}", markup=False, highlight=False)
-        _print_heads(application, match)
+    shown = guarded_match(ctx, key, lambda: match_status(shell(ctx).app, key))
+    _warn(shown.damage)
+    if as_json:
+        print(json_text(shown.data))
+        return
+    out.print(f"Match {key!r} ({shown.rules.name})", markup=False, highlight=False)
+    _print_status(shown.players, shown.state, shown.rules)
+    for judgement in shown.judgements:
+        out.print(f"End re-judged at {judgement.hand}: {judgement.describe()}", markup=False, highlight=False)
+    _print_heads(shown)
 
-    guarded_match(ctx, key, run)
+
+def _warn(damage: str | None) -> None:
+    """A warning line on stderr when the match's chain or seal does not check (what is shown may
+    not be what was recorded)."""
+    if damage is not None:
+        err.print(f"honba: warning: {damage}")
 
 
 @app.command()
@@ -239,35 +227,22 @@ def log(
 ) -> None:
     """The hand-by-hand ledger with every payment and its reason."""
 
-    def run() -> None:
+    def run() -> LogShown:
         if fmt not in ("table", "json", "csv"):
             raise InputError(f"--format must be table, json or csv, not {fmt!r}")
-        application = shell(ctx).app
-        match = application.get_match(key)
-        history = match_log(match)  # before the warning, as in status
-        warn_if_damaged(application, key)
-        if fmt == "csv":
-            sys.stdout.write(ledger_csv(match.players, list(history.entries), history.numbers))
-            return
-        if as_json or fmt == "json":
-            print(json_text(log_json(key, match, history)))
-            return
-        title = f"Ledger of {key} ({match.rules.name})"
-        out.print(
-            ledger_table(match.players, list(history.entries), title, numbers=history.numbers, marks=history.marks)
-        )
+        return read_log(shell(ctx).app, key)
 
-    guarded_match(ctx, key, run)
-
-
-def _ledger(match: Match, facts: list[Fact]) -> list[LedgerEntry]:
-    """The ledger of the match's corrected history (``facts`` are the same history, unused)."""
-    return corrected_ledger(match.corrected_steps())
-
-
-def _state(match: Match, facts: list[Fact]) -> TableState:
-    """The table after the match's corrected history."""
-    return match.fold()
+    shown = guarded_match(ctx, key, run)
+    _warn(shown.damage)
+    history = shown.log
+    if fmt == "csv":
+        sys.stdout.write(ledger_csv(shown.players, list(history.entries), history.numbers))
+        return
+    if as_json or fmt == "json":
+        print(json_text(shown.data))
+        return
+    title = f"Ledger of {key} ({shown.rules.name})"
+    out.print(ledger_table(shown.players, list(history.entries), title, numbers=history.numbers, marks=history.marks))
 
 
 @app.command("list")
@@ -281,7 +256,7 @@ def list_matches(ctx: typer.Context) -> None:
         for column in ("key", "rules", "players", "source"):
             table.add_column(column, overflow="fold")
         damaged = []
-        for summary in shell(ctx).app.list_matches():
+        for summary in stored_matches(shell(ctx).app):
             source = ", ".join(f"{k}={v}" for k, v in summary.source.items())
             if summary.damaged:
                 damaged.append(summary)
@@ -316,35 +291,12 @@ def export(
     which honba check reports and honba import refuses.
     """
 
-    def run() -> None:
-        if fmt not in ("record", "tenhou-json"):
-            raise InputError(f"--format must be record or tenhou-json, not {fmt!r}")
-        application = shell(ctx).app
-        match = application.get_match(key)
-        damage = application.damage(key)
-        if damage is not None and not force:
-            raise DamagedMatch(f"{damage}; not exported (--force writes it with the damage recorded)")
-        if damage is not None and (plain or fmt != "record"):
-            raise InputError("a damaged match is exported as a record file with its damage recorded: leave out --plain")
-        if fmt == "tenhou-json":
-            from replay.formats.tenhou_json_out import export_tenhou_json
-
-            text = export_tenhou_json(match)
-        else:
-            from replay.formats.record import export_record
-
-            text = export_record(match, damage=damage)
-        if plain and fmt == "record":
-            from replay.formats.record import unchained
-
-            text = unchained(text)
-        if output is None:
-            sys.stdout.write(text)
-        else:
-            output.write_text(text, encoding="utf-8")
-            err.print(f"wrote {output}", markup=False, highlight=False)
-
-    guarded_match(ctx, key, run)
+    text = guarded_match(ctx, key, lambda: export_match(shell(ctx).app, key, fmt=fmt, plain=plain, force=force))
+    if output is None:
+        sys.stdout.write(text)
+    else:
+        guarded(lambda: output.write_text(text, encoding="utf-8"))
+        err.print(f"wrote {output}", markup=False, highlight=False)
 
 
 @rules_app.command("list")
@@ -394,34 +346,14 @@ def rules_diff_command(
     guarded(run)
 
 
-# The sample match is package data of ``replay`` (pyproject), one folder up.
-DEMO_RECORD = Path(__file__).parent.parent / "demo.jsonl"
-
-
 @app.command()
 def demo(
     ctx: typer.Context,
 ) -> None:
     """Record a short sample match in a fresh SQLite file and show its status and ledger."""
-
-    def run() -> None:
-        db = shell(ctx).db
-        if db is None:
-            import tempfile  # the demo's fresh store only
-
-            db = str(Path(tempfile.mkdtemp(prefix="honba-demo-")) / "demo.sqlite")
-        application = HonbaApp.open(db)
-        from replay.formats.record import build_match, entry_numbers, parse_record
-
-        record = parse_record(DEMO_RECORD.read_text(encoding="utf-8"), name="demo")
-        stored = application.store_whole(build_match(record, name="demo"))
-        verb = "Recorded" if stored else "Found (already stored)"
-        out.print(f"{verb} the demo match {record.key!r} in {db}", markup=False, highlight=False)
-        match, facts = application.facts(record.key)
-        out.print(
-            ledger_table(match.players, _ledger(match, facts), f"Ledger of {record.key}", numbers=entry_numbers(match))
-        )
-        _print_status(match.players, _state(match, facts), match.rules)
-        out.print(f"Try: honba --db {db} status {record.key}", markup=False, highlight=False)
-
-    guarded(run)
+    shown = guarded(lambda: record_demo(shell(ctx).db))
+    verb = "Recorded" if shown.stored else "Found (already stored)"
+    out.print(f"{verb} the demo match {shown.key!r} in {shown.db}", markup=False, highlight=False)
+    out.print(ledger_table(shown.players, list(shown.entries), f"Ledger of {shown.key}", numbers=shown.numbers))
+    _print_status(shown.players, shown.state, shown.rules)
+    out.print(f"Try: honba --db {shown.db} status {shown.key}", markup=False, highlight=False)

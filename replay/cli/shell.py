@@ -12,9 +12,11 @@ import typer
 from eventsourcing.persistence import PersistenceError
 
 from domain.errors import HonbaError
-from replay.app import DB_ENV, DamagedMatch, HonbaApp, default_db_path
 from replay.cli.params import HonbaGroup
-from replay.render import SafeConsole
+from replay.cli.render import SafeConsole
+from replay.store.application import HonbaApp
+from replay.store.errors import DamagedMatch
+from replay.store.settings import DB_ENV, default_db_path
 
 if TYPE_CHECKING:  # loaded where a bar is shown (progress_bar)
     from rich.progress import Progress
@@ -43,7 +45,7 @@ def _output_width() -> int:
     return shutil.get_terminal_size().columns if sys.stdout.isatty() else 160
 
 
-# Both print text from the data as text, never as console markup (``replay.render.SafeConsole``).
+# Both print text from the data as text, never as console markup (``replay.cli.render.SafeConsole``).
 # The width of ``out`` is decided when a command runs (``main_options``), not when this module is imported.
 out = SafeConsole()
 err = SafeConsole(stderr=True, soft_wrap=True)

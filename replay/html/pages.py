@@ -1,6 +1,6 @@
 """``honba audit --html``: the audit as one self-contained page a referee opens in a browser.
 
-The input is the audit as plain data (``replay.audit.report_data``); the output is a
+The input is the audit as plain data (``replay.service.audit.report_data``); the output is a
 single HTML document with its CSS inline and the chart of the scores through the
 match drawn by matplotlib as SVG, embedded inline. The page loads nothing (no
 scripts, fonts, images or styles from anywhere; a Content-Security-Policy says so),
@@ -14,13 +14,10 @@ import io
 import json
 import warnings
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import matplotlib
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.figure import Figure
-from matplotlib.patches import Patch
-from matplotlib.ticker import FuncFormatter
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 # Colours that stay apart for most kinds of colour blindness (Okabe and Ito), one a seat.
 PLAYER_COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9")
@@ -119,7 +116,7 @@ def _rows(items: Iterable[str]) -> str:
 
 
 def render_audit_html(data: dict[str, Any]) -> str:
-    """The audit report (``replay.audit.report_data``) as one self-contained HTML page."""
+    """The audit report (``replay.service.audit.report_data``) as one self-contained HTML page."""
     key = str(data.get("match", ""))
     sections = [
         _header(data),
@@ -243,6 +240,12 @@ def score_chart_svg(data: Mapping[str, Any]) -> str:
     corrected = _corrected_entries(data)
     ledger = data.get("ledger") or []
     shaded = [i + 1 for i, row in enumerate(ledger) if _is_corrected(row, corrected)]
+    # matplotlib (about a quarter of a second to load) only where a chart is drawn.
+    import matplotlib
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+    from matplotlib.patches import Patch
+    from matplotlib.ticker import FuncFormatter
 
     with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "honba-audit", "font.size": 10}):
         figure = Figure(figsize=(11, 4.6), layout="constrained")
@@ -595,6 +598,11 @@ def standings_chart_svg(data: Mapping[str, Any]) -> str:
     players = [str(row.get("player")) for row in data.get("rows") or []]
     if not sessions or not players:
         return ""
+    # matplotlib (about a quarter of a second to load) only where a chart is drawn.
+    import matplotlib
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
     with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "honba-standings", "font.size": 10}):
         figure = Figure(figsize=(11, 4.6), layout="constrained")
         FigureCanvasAgg(figure)

@@ -45,7 +45,6 @@ from domain.values import (
     WinResult,
 )
 from projections.ledger import LedgerEntry, corrected_ledger
-from replay.app import HonbaApp
 from replay.formats.entry import (
     FLAG_KEYS,
     KINDS,
@@ -65,8 +64,11 @@ from replay.formats.entry import (
     result_of,
 )
 from replay.formats.logmodel import shown
-from replay.parsing import InputError, parse_value
+from replay.input.parsing import InputError, parse_value
+from replay.service.corrections import undo
+from replay.service.recording import Recorded, on_match, penalise, record, recorded
 from replay.service.shapes import describe_fact
+from replay.store.application import HonbaApp
 
 if TYPE_CHECKING:
     from replay.formats.record import EntryNumbers
@@ -454,15 +456,24 @@ def stored_entry(match: Match, number: int) -> Entry:
 
 def apply_entry(
     app: HonbaApp, key: str, entry: Entry, *, client_key: str | None, by: str = "table", reason: str = "undo"
-) -> Match:
-    """Record an entry on the stored match through the application (the one call the front ends make)."""
+) -> Recorded:
+    """Record an entry on the stored match (the one call the front ends make): the match is loaded
+    once, the entry read at its table, and saved once."""
     if entry.kind == "undo":
-        match, _voided = app.undo(key, by=by, reason=reason, client_key=client_key)
-        return match
-    fact = fact_at(app.get_match(key), entry)
-    if isinstance(fact, Penalty):
-        return app.penalise(key, fact, client_key=client_key)
-    return app.record(key, fact, client_key=client_key)
+        return undo(app, key, by=by, reason=reason, client_key=client_key)
+    if entry.kind == "penalty":
+        return penalise(app, key, lambda match: _penalty(fact_at(match, entry)), client_key=client_key)
+    return record(app, key, lambda match: _result(fact_at(match, entry)), client_key=client_key)
+
+
+def _penalty(fact: HandResult | Penalty) -> Penalty:
+    assert isinstance(fact, Penalty)  # a penalty's entry is one
+    return fact
+
+
+def _result(fact: HandResult | Penalty) -> HandResult:
+    assert not isinstance(fact, Penalty)  # a penalty's entry is recorded by penalise
+    return fact
 
 
 CORRECTIONS = ("void", "amend", "penalty")
@@ -555,18 +566,27 @@ def _apply(match: Match, correction: Correcting, numbers: EntryNumbers, client_k
         raise refused.renamed(numbers.name) from None
 
 
-def apply_correction(app: HonbaApp, key: str, request: CorrectionRequest, *, client_key: str | None) -> Match:
-    """A referee's correction through the application: void or amend the entry numbered
-    ``request.target`` (the number ``honba log`` and the pages show), or add a penalty (also after
-    the end). The one call the front ends make for corrections."""
-    correction = correcting(app.get_match(key), request)
-    if request.action == "penalty":
-        assert isinstance(correction.fact, Penalty)
-        return app.add_penalty(key, correction.fact, by=request.by, reason=request.reason, client_key=client_key)
-    assert request.target is not None
-    if correction.fact is None:
-        return app.void(key, request.target, by=request.by, reason=request.reason, client_key=client_key)
-    return app.amend(key, request.target, correction.fact, by=request.by, reason=request.reason, client_key=client_key)
+def apply_correction(app: HonbaApp, key: str, request: CorrectionRequest, *, client_key: str | None) -> Recorded:
+    """A referee's correction: void or amend the entry numbered ``request.target`` (the number
+    ``honba log`` and the pages show), or add a penalty (also after the end). The one call the
+    front ends make for corrections."""
+    return corrected(app, key, request, client_key=client_key)[0]
+
+
+def corrected(
+    app: HonbaApp, key: str, request: CorrectionRequest, *, client_key: str | None
+) -> tuple[Recorded, CorrectionPreview]:
+    """Apply a correction (read on the match as loaded, once, and saved once) and say what it
+    changed (``correction_report``): sent again with its client key, it records nothing and says
+    the same."""
+    from replay.formats.record import entry_numbers  # not loaded by the recording commands
+
+    def command(match: Match) -> None:
+        _apply(match, correcting(match, request), entry_numbers(match), client_key)
+
+    match, _, head = on_match(app, key, command, client_key)
+    made = [p for p, c in match.correction_log if (c.by, c.reason) == (request.by, request.reason)]
+    return recorded(match, head, request.target), correction_report(match, made[-1], target=request.target)
 
 
 # What a command would do, before it is confirmed.
@@ -641,16 +661,6 @@ def correction_preview(app: HonbaApp, key: str, request: CorrectionRequest) -> C
     match = app.get_match(key)
     _apply(match, correcting(match, request), entry_numbers(match), None)
     return correction_report(match, match.version, target=request.target)
-
-
-def corrected(
-    app: HonbaApp, key: str, request: CorrectionRequest, *, client_key: str | None
-) -> tuple[Match, CorrectionPreview]:
-    """Apply a correction (``apply_correction``) and say what it changed (``correction_report``):
-    sent again with its client key, it records nothing and says the same."""
-    match = apply_correction(app, key, request, client_key=client_key)
-    made = [p for p, c in match.correction_log if (c.by, c.reason) == (request.by, request.reason)]
-    return match, correction_report(match, made[-1], target=request.target)
 
 
 def correction_report(match: Match, position: int, *, target: int | None = None) -> CorrectionPreview:

@@ -31,8 +31,7 @@ from replay.service.entry import (
     whole_number,
 )
 from replay.service.shapes import state_data
-from replay.service.standings import standings_data
-from replay.tournaments import tournament_report
+from replay.service.standings import standings_data, tournament_report
 from replay.web.site import bearer, json_body, site
 from replay.web.standings import after_of
 from replay.web.table import table_context

@@ -2,7 +2,7 @@
 
 Presentation only: every decision (what a hand pays, whether an entry is valid, who may
 write) is made by the service (``replay.service.entry``, ``replay.service.access``,
-``replay.tournaments``) and the domain below it; the route modules read requests, call
+``replay.service.tournaments``) and the domain below it; the route modules read requests, call
 them, and render their plain data through Jinja2 templates, which escape every value.
 This module assembles them: ``table`` (the table's pages), ``standings``, ``director``,
 ``referee`` and ``api``, over what they share in ``site``.
@@ -28,9 +28,8 @@ from starlette.routing import BaseRoute, Mount
 from starlette.staticfiles import StaticFiles
 
 from domain.errors import HonbaError
-from replay.app import MatchNotFound, StoreConflict
 from replay.service.entry import FieldError
-from replay.tournaments import TournamentNotFound
+from replay.store.errors import MatchNotFound, StoreConflict, TournamentNotFound
 from replay.web import api, director, referee, standings, table
 from replay.web.site import HERE, Forbidden, Site, site
 
@@ -68,7 +67,7 @@ async def internal(request: Request, exc: Exception) -> Response:
 
 
 def create_app(db: str | None) -> Starlette:
-    """The ASGI application over the store named by ``db`` (see ``replay.app.persistence_env``)."""
+    """The ASGI application over the store named by ``db`` (see ``replay.store.application.persistence_env``)."""
     served = Site(db)
     routes: list[BaseRoute] = [
         *table.ROUTES,

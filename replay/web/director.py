@@ -10,7 +10,8 @@ from starlette.routing import Route
 from domain.errors import HonbaError
 from domain.rules import preset_names
 from replay.service.access import Grant
-from replay.service.director import create_tournament, seat_session, tournament_data
+from replay.service.director import seat_session, tournament_data
+from replay.service.tournaments import create_tournament
 from replay.web.site import form_of, form_token, site
 
 RUN = "run tournaments"

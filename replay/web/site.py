@@ -22,10 +22,10 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 
 from domain.errors import HonbaError, WinnerIsDiscarder, WinnersOnSeveralDiscards
-from replay.app import HonbaApp
 from replay.service.access import Grant, TokenStore
 from replay.service.entry import FieldError, is_list_field
-from replay.tournaments import catch_up, open_view
+from replay.store.application import HonbaApp
+from replay.store.standings_view import catch_up, open_view
 
 HERE = Path(__file__).parent
 CSRF_COOKIE = "honba_csrf"

@@ -12,8 +12,8 @@ from starlette.responses import RedirectResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from domain.errors import HonbaError
-from replay.service.standings import standings_data
-from replay.tournaments import tournament_report
+from replay.html.pages import standings_chart_svg
+from replay.service.standings import standings_data, tournament_report
 from replay.web.site import Site, site
 
 # How often the live standings look at the store's notification log (another server process may have written).
@@ -24,8 +24,6 @@ KEEPALIVE = 30
 
 def standings_context(served: Site, name: str, after: int | None) -> dict[str, Any]:
     """The standings of tournament ``name`` (as they stood after session ``after``) and their chart."""
-    from replay.html.pages import standings_chart_svg
-
     data = standings_data(tournament_report(served.view, name, after_session=after))
     return {"data": data, "chart": standings_chart_svg(data), "after": after}
 

@@ -13,6 +13,9 @@ from domain.errors import HonbaError
 from domain.values import WIND_NAMES, AbortKind, PenaltyShare
 from projections.ledger import corrected_ledger
 from replay.formats.record import entry_numbers
+from replay.html.pages import render_audit_html
+from replay.service.audit import report_data
+from replay.service.checks import audit_match
 from replay.service.entry import FLAG_KEYS, apply_entry, entry_fields, entry_from_fields, payment_lines, preview
 from replay.service.shapes import ledger_data, seat_wind, state_data
 from replay.web.site import Site, field_for, form_of, form_token, site
@@ -120,17 +123,7 @@ async def record_form(request: Request) -> Response:
 async def audit_page(request: Request) -> Response:
     served = site(request)
     key = request.path_params["key"]
-
-    def render() -> str:
-        from replay.audit import build_report, report_data
-        from replay.html.pages import render_audit_html
-        from replay.integrity import check_match, read_store_chain
-
-        match = served.app.get_match(key)
-        integrity = check_match(served.app, match.id, key, read_store_chain(served.app))
-        return render_audit_html(report_data(build_report(match, integrity)))
-
-    return HTMLResponse(await served.call(render))
+    return HTMLResponse(await served.call(lambda: render_audit_html(report_data(audit_match(served.app, key)))))
 
 
 ROUTES = [

@@ -21,14 +21,16 @@ from domain.amendments import CorrectedStep
 from domain.errors import HonbaError
 from domain.integrity import digest_of, plain
 from domain.rules import Ruleset
-from replay.app import AlreadyStoredAs, HonbaApp, MatchExists, Prepared, mapper_for, prepare
 from replay.formats.detect import detect_format, expand_paths, iter_paths, read_games, read_log
 from replay.formats.logmodel import LogError, LoggedGame
 from replay.formats.record import build_match, parse_record
 from replay.formats.source import read_source
-from replay.identity import ImportedFile
-from replay.importing import match_from_log
-from replay.verify import GameReport, verify_game, with_rules
+from replay.service.importing import match_from_log
+from replay.service.storing import AlreadyStoredAs, Prepared, prepare, store_prepared
+from replay.service.verify import GameReport, verify_game, with_rules
+from replay.store.application import HonbaApp, mapper_for
+from replay.store.errors import MatchExists
+from replay.store.identity import ImportedFile
 
 Tick = Callable[[str], None]
 # Matches stored in one transaction by an import.
@@ -390,7 +392,7 @@ class _Storer:
                 self.games.setdefault(key, tuple(players))
 
     def flush(self) -> None:
-        outcomes = self.app.store_prepared([prepared for _, prepared in self.pending]) if self.pending else []
+        outcomes = store_prepared(self.app, [prepared for _, prepared in self.pending]) if self.pending else []
         for (file, prepared), outcome in zip(self.pending, outcomes, strict=True):
             if isinstance(outcome, MatchExists):
                 path = Path(file)
