@@ -42,8 +42,8 @@ from domain.values import (
     WinFacts,
     WinResult,
 )
-from replay.formats.entry import FLAG_KEYS, Entry, entry_line, entry_of, fact_of
 from replay.formats.record import build_match, parse_record
+from replay.input.entry import FLAG_KEYS, Entry, entry_line, entry_of, fact_of
 from replay.service import recording
 from replay.service.access import TokenStore
 from replay.service.entry import amended, entry_fields, value_text

@@ -14,8 +14,8 @@ from projections.ledger import correction_marks
 from replay.cli import entry_options as eo
 from replay.cli.render import json_text, ledger_table, state_lines, status_table
 from replay.cli.shell import ClientKey, app, guarded, guarded_match, out, shell
-from replay.formats.entry import entry_from_line
 from replay.html.pages import render_audit_html
+from replay.input.entry import entry_from_line
 from replay.input.parsing import InputError
 from replay.service.audit import AuditReport, report_data
 from replay.service.checks import audit_failed, audit_match, check_data, check_targets

@@ -1,5 +1,5 @@
 """The options of ``honba win``, ``draw``, ``abort``, ``penalty`` and ``amend`` as the text fields of
-the one entry model (``replay.service.entry.entry_from_fields``, the fields of ``docs/web.md``).
+the one entry model (``replay.input.fields.entry_from_fields``, the fields of ``docs/web.md``).
 
 The command line only says which field each option fills: the fields are read, and refused by
 name, by the service, as the forms' and the API's are. With several winners an option about one
@@ -14,8 +14,8 @@ from typing import Annotated, Any
 
 import typer
 
+from replay.input.fields import MAX_WINNERS, slot
 from replay.input.parsing import InputError
-from replay.service.entry import MAX_WINNERS, slot
 
 # The options, shared by the recording commands and ``honba amend``'s replacement typed again.
 From = Annotated[str | None, typer.Option("--from", help="The discarder; leave out for a self-drawn win.")]

@@ -22,7 +22,8 @@ from domain.match import Match
 from domain.progression import Fact
 from domain.rules import Ruleset, load_preset
 from domain.values import DealPass, MatchEnd, Penalty, TableState
-from replay.formats.entry import (
+from replay.formats.record.chain import check_record_text, load_line, record_lines
+from replay.input.entry import (
     FieldError,
     check_kinds,
     entry_from_line,
@@ -32,7 +33,6 @@ from replay.formats.entry import (
     seat_for,
     sized_penalty,
 )
-from replay.formats.record.chain import check_record_text, load_line, record_lines
 
 
 class RecordError(HonbaError):
@@ -70,7 +70,7 @@ class PenaltyLine:
 
     def at(self, state: TableState, rules: Ruleset) -> Penalty:
         """The penalty given at the table ``state`` under ``rules``, as every front end gives it
-        (``replay.formats.entry.sized_penalty``: a line that gives its amount and its share is the
+        (``replay.input.entry.sized_penalty``: a line that gives its amount and its share is the
         penalty as recorded, as ``export_record`` writes it)."""
         return sized_penalty(
             self.seat, state, rules, amount=self.amount, kind=self.kind, share=self.share, note=self.note
@@ -92,7 +92,7 @@ class RecordCorrection:
 
 def _fact(data: dict[str, Any], players: Sequence[str], where: str) -> Fact | PenaltyLine:
     """A line read into a fact, through the one entry model every front end builds
-    (``replay.formats.entry``): a result resolved at once, a penalty when its table is known."""
+    (``replay.input.entry``): a result resolved at once, a penalty when its table is known."""
     if data.get("type") == "end":
         _expect_keys(data, ("type", "reason"), where)
         try:

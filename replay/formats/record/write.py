@@ -24,8 +24,8 @@ from domain.values import (
     Penalty,
     WinResult,
 )
-from replay.formats.entry import entry_line, entry_of
 from replay.formats.record.chain import chain_lines, record_lines
+from replay.input.entry import entry_line, entry_of
 
 RECORD_DEEPEST = 32
 # What ``dump_line`` escapes although JSON allows it raw: characters that readers other than
@@ -34,7 +34,7 @@ _LINE_BREAKING = re.compile("[\x7f-\x9f\u2028\u2029]")
 
 
 def fact_line(fact: Fact, players: Sequence[str]) -> dict[str, Any] | None:
-    """One record line for a fact: a result or penalty as its entry's line (``replay.formats.entry``:
+    """One record line for a fact: a result or penalty as its entry's line (``replay.input.entry``:
     a line and an entry map one to one), an early end; None for facts the file does not hold (deal
     passes, automatic ends)."""
     if isinstance(fact, WinResult | ExhaustiveDraw | AbortiveDraw | Penalty):

@@ -10,7 +10,7 @@ named as people name them (a name, or a seat number). Every front end builds it 
 - the record file's lines (``entry_from_line``; ``entry_line`` writes one back: a line and an
   entry map one to one, ``docs/record-format.md``);
 - the command line, the table page, the referee's desk and the JSON API, from plain text fields
-  (``replay.service.entry.entry_from_fields``, the same fields for all four, ``docs/web.md``);
+  (``replay.input.fields.entry_from_fields``, the same fields for all four, ``docs/web.md``);
 - a stored fact, for a correction to start from (``entry_of``).
 
 ``fact_of`` is the one way an entry becomes a domain fact: the players' names become seats, a
