@@ -18,6 +18,8 @@ from typing import Any
 
 import attrs
 
+from domain.bounds import Bound, OutOfBounds
+from domain.bounds import whole_number as read_number
 from domain.values import LIMIT_NAMES, HandValue, PenaltyShare, WinFacts
 from replay.formats.logmodel import shown
 from replay.input.entry import (
@@ -52,10 +54,8 @@ VALUE_FIELDS = tuple(k for k in VALUE_KEYS if k != "dora")
 # The longest text a field may hold, and the most items a list may have (no entry has more).
 MAX_TEXT = 200
 MAX_ITEMS = 64
-MAX_DIGITS = 12
 # The number of an entry of a match's log (its line in the exported record file).
 MAX_ENTRY = 1_000_000
-_DIGITS = re.compile(r"-?[0-9]+")
 _HAND_PENALTY = re.compile(r"^(?P<payer>.+?):(?P<amount>-?[0-9]+)(?::(?P<note>.*))?$", re.DOTALL)
 
 
@@ -68,22 +68,19 @@ def slot(index: int) -> str:
 
 
 def whole_number(field: str, raw: Any, *, low: int | None = None, high: int = MAX_COUNT) -> int:
-    """A whole number a person or a client sent (a JSON number, or ASCII digits with an optional
-    minus, at most 12 characters), within ``high`` either way (or from ``low``): the record line's
-    bounds, so that text and a record line read alike; what else the rules allow (no negative dora,
-    a positive amount) the domain says. The one reader of numbers in an entry's fields (where the
-    domain's bounds and number reader of issue 24 come, they come in here)."""
-    bottom = -high if low is None else low
-    if isinstance(raw, int) and not isinstance(raw, bool):
-        number = raw
-    else:
-        text = raw.strip() if isinstance(raw, str) else None
-        if text is None or len(text) > MAX_DIGITS or not _DIGITS.fullmatch(text):
-            raise FieldError(field, f"{shown(raw)} is not a whole number")
-        number = int(text)
-    if not bottom <= number <= high:
-        raise FieldError(field, f"{number} is out of range ({bottom} to {high})")
-    return number
+    """A whole number a person or a client sent: a JSON number, or text read by the domain's one
+    reader of numbers (``domain.bounds.whole_number``: ASCII digits, a sign where the range goes
+    below zero, a length cap), within ``high`` either way (or from ``low``): by default the record
+    line's bounds, so that text and a record line read alike; the range each count has (no
+    negative dora, a positive amount, ``domain.bounds``) the domain checks when the entry is
+    recorded, for both alike."""
+    bound = Bound(field, -high if low is None else low, high)
+    try:
+        if isinstance(raw, int) and not isinstance(raw, bool):
+            return bound.check(raw)
+        return read_number(raw, bound)
+    except OutOfBounds as exc:
+        raise FieldError(field, str(exc)) from None
 
 
 def _text(fields: Mapping[str, Any], name: str) -> str:
