@@ -102,11 +102,13 @@ def value_for(draw: st.DrawFn, rules: Ruleset, self_drawn: bool) -> HandValue:
 def facts_for(draw: st.DrawFn, rules: Ruleset, winner: int, discarder: int | None) -> WinFacts:
     """How a win went out: flags that agree with a discard or a self-drawn win, tiles, melds, the
     hand's penalties, and a heavenly hand where the dealer (seat 0 at the start) may claim it."""
-    flags = set(draw(st.lists(st.sampled_from(FLAG_KEYS), max_size=3)))
+    flags = set(draw(st.lists(st.sampled_from(FLAG_KEYS), max_size=2)))
     if discarder is not None:
         flags -= {"supplement_tile", "flower_supplement", "second_kong"}
     else:
         flags -= {"robbed_kong"}
+    if "first_turn" in flags:
+        flags -= {"last_tile"}  # the first turn is never the last tile
     special: tuple[str, ...] = ()
     if winner == 0 and discarder is None and "heavenly_hand" in rules.special_hands and draw(st.booleans()):
         special, flags = ("heavenly_hand",), (flags - {"supplement_tile", "flower_supplement"}) | {"first_turn"}
@@ -127,7 +129,8 @@ def facts_for(draw: st.DrawFn, rules: Ruleset, winner: int, discarder: int | Non
         winning_tile=draw(st.none() | st.sampled_from(TILES)),
         discards=tuple(draw(st.lists(st.sampled_from(TILES), max_size=3))),
         melded_sets=draw(st.integers(0, 4)),
-        predealt_jokers=draw(st.integers(0, 1)),
+        # Jokers dealt before play (rules that play them are few: the domain refuses the others).
+        predealt_jokers=draw(st.sampled_from([0, 0, 0, 1])),
         special_hands=special,
         penalties=tuple(penalties),
     )
