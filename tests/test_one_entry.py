@@ -19,7 +19,7 @@ from starlette.testclient import TestClient
 from web_support import errors, form_of_page
 
 from domain.match import Match
-from domain.values import ExhaustiveDraw, HandValue, Win, WinResult
+from domain.values import ExhaustiveDraw, HandValue, Win, WinFacts, WinResult
 from replay.formats.record import RecordError, build_match, parse_record
 from replay.service.access import TokenStore
 from replay.store.application import HonbaApp
@@ -258,3 +258,12 @@ def test_the_api_enters_a_special_hand_and_four_kong_declarers(honba: Honba, db:
     cli = honba.refused("win", "c", "Ann:", "--first-turn", "--special", "earthly_hand")
     assert api.status_code == 400 and "an earthly hand is a non-dealer's hand" in api.json()["error"]
     assert api.json()["error"] in cli
+
+
+def test_clearing_a_second_winner_takes_that_winner_and_keeps_the_rest(honba: Honba, db: Path) -> None:
+    honba.ok("start", "m", "--players", PLAYERS)
+    honba.ok("win", "m", "Ann:2/30", "Cho:mangan", "--from", "Ben", "--riichi", "Cho", "--last-tile")
+    said = honba.ok("amend", "m", "2", "--set", "winner2=", "--by", "Kim", "--reason", "Cho's win was a misread")
+    assert "winner2: Cho -> -" in said
+    ann = Win(0, HandValue(han=2, fu=30), discarder=1, facts=WinFacts(last_tile=True))
+    assert standing(db) == [WinResult((ann,), riichi=(2,))]

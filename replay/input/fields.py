@@ -51,6 +51,18 @@ FACT_FIELDS = {
 }
 # A value's fields one by one (the dora apart: they go with a value given as text too).
 VALUE_FIELDS = tuple(k for k in VALUE_KEYS if k != "dora")
+# Every field of one winner (with the winner's suffix).
+WINNER_FIELDS = (
+    "winner",
+    "value",
+    *VALUE_KEYS,
+    "discarder",
+    "pao",
+    "facts",
+    "penalties",
+    "loser_scores",
+    *FACT_FIELDS.values(),
+)
 # The longest text a field may hold, and the most items a list may have (no entry has more).
 MAX_TEXT = 200
 MAX_ITEMS = 64
@@ -371,11 +383,15 @@ def field_name(path: str) -> str:
 def amended(entry: Entry, changes: Mapping[str, Any]) -> Entry:
     """The entry with the fields ``changes`` gives changed and every other field kept: what a
     correction of some fields makes of the entry that stands. A field given empty is cleared; a
-    hand value given (as text or field by field) replaces that winner's value whole."""
+    hand value given (as text or field by field) replaces that winner's value whole; a winner
+    cleared (``winner2=``) takes that winner's fields with it."""
     fields = entry_fields(entry)
     for i in range(MAX_WINNERS):
         s = slot(i)
         if any(f"{k}{s}" in changes for k in ("value", *VALUE_FIELDS)):
             for k in ("value", *VALUE_FIELDS):
+                fields.pop(f"{k}{s}", None)
+        if s and changes.get(f"winner{s}") == "":
+            for k in WINNER_FIELDS:
                 fields.pop(f"{k}{s}", None)
     return entry_from_fields({**fields, **changes})

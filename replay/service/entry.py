@@ -15,7 +15,7 @@ confirm step and nothing is stored.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, TypeGuard
+from typing import Any, TypeGuard
 
 import attrs
 
@@ -35,6 +35,7 @@ from domain.values import (
     WinResult,
 )
 from projections.ledger import LedgerEntry, corrected_ledger
+from replay.formats.record import EntryNumbers, entry_numbers
 from replay.input.entry import FLAG_KEYS, KINDS, Entry, FieldError, entry_line, entry_of, fact_of, result_of
 from replay.input.fields import (
     MAX_ENTRY,
@@ -53,9 +54,6 @@ from replay.service.corrections import undo
 from replay.service.recording import Recorded, on_match, penalise, record, recorded
 from replay.service.shapes import describe_fact
 from replay.store.application import HonbaApp
-
-if TYPE_CHECKING:
-    from replay.formats.record import EntryNumbers
 
 # The entry's names the front ends use, from here (with everything this module defines).
 __all__ = [
@@ -96,8 +94,6 @@ def stored_entry(match: Match, number: int) -> Entry:
     """The entry that stands at the entry numbered ``number`` (as ``honba log`` numbers it): the
     result or penalty recorded there, as corrected since; a correction's own number gives what it
     put there. What a correction starts from."""
-    from replay.formats.record import entry_numbers  # not loaded by the recording commands
-
     numbers = entry_numbers(match)
     fact = fact_in_force(numbers.position(number), match.history, match.correction_log)
     if not isinstance(fact, WinResult | ExhaustiveDraw | AbortiveDraw | Penalty):
@@ -161,8 +157,6 @@ class Correcting:
 def correcting(match: Match, request: CorrectionRequest) -> Correcting:
     """The correction a request asks for on this match, read and checked by field (who and why,
     the entry, what replaces it), not yet applied."""
-    from replay.formats.record import entry_numbers  # not loaded by the recording commands
-
     if request.action not in CORRECTIONS:
         raise FieldError("action", f"choose one of {', '.join(CORRECTIONS)}")
     if not request.by.strip():
@@ -232,7 +226,6 @@ def corrected(
     """Apply a correction (read on the match as loaded, once, and saved once) and say what it
     changed (``correction_report``): sent again with its client key, it records nothing and says
     the same."""
-    from replay.formats.record import entry_numbers  # not loaded by the recording commands
 
     def command(match: Match) -> None:
         _apply(match, correcting(match, request), entry_numbers(match), client_key)
@@ -309,8 +302,6 @@ class CorrectionPreview:
 def correction_preview(app: HonbaApp, key: str, request: CorrectionRequest) -> CorrectionPreview:
     """What a correction would change, worked out by the domain on the stored match in memory: a
     correction the rules refuse is refused here, before the confirm step, and nothing is stored."""
-    from replay.formats.record import entry_numbers  # not loaded by the recording commands
-
     match = app.get_match(key)
     _apply(match, correcting(match, request), entry_numbers(match), None)
     return correction_report(match, match.version, target=request.target)
