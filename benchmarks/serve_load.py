@@ -10,7 +10,7 @@ answered 409 (other tables saved at the same moment) or not answered is sent aga
 same key, as a phone would: it must record once.
 
 Afterwards every hand must be stored exactly once and every chain must check
-(``replay.store.integrity.check_store``). Printed: hands recorded per second over HTTP, the p50
+(``replay.store.store_check.check_store``). Printed: hands recorded per second over HTTP, the p50
 and p95 latency of a recorded hand (retries included), and the plain baseline measured in
 the same run: the same hanchans recorded one after another by ``HonbaApp.record`` in this
 process on a fresh database of the same server (no HTTP, no concurrency).
@@ -37,7 +37,7 @@ from domain.values import HandValue, Win, WinResult
 from replay.service import recording
 from replay.service.access import TokenStore
 from replay.store.application import HonbaApp
-from replay.store.integrity import check_store
+from replay.store.store_check import check_store
 
 PLAYERS = ("Ann", "Ben", "Cho", "Dai")
 

@@ -34,9 +34,9 @@ from replay.store import retry as retry_module
 from replay.store.application import HonbaApp
 from replay.store.chain import STORE_CHAIN_ID
 from replay.store.errors import StoreConflict
-from replay.store.integrity import check_store
 from replay.store.retry import TRIES
 from replay.store.seal import Seal
+from replay.store.store_check import check_store
 
 WORKER = Path(__file__).with_name("race_worker.py")
 HONBA = str(Path(sys.executable).with_name("honba"))

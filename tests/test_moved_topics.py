@@ -24,7 +24,8 @@ from replay.service import recording
 from replay.service.storing import AlreadyStoredAs, prepare, store_prepared
 from replay.store.application import HonbaApp
 from replay.store.identity import ImportedFile
-from replay.store.integrity import check_store
+from replay.store.imported import imported_file, record_imported
+from replay.store.store_check import check_store
 
 PLAYERS = ["Ann", "Ben", "Cho", "Dai"]
 MOVED = {
@@ -63,7 +64,7 @@ def test_a_store_written_with_the_old_topics_reads_checks_and_records(tmp_path: 
     recording.start_match(store, "m1", PLAYERS, TENHOU)
     recording.record(store, "m1", won(ron(1, 0, hv(3, 30))))
     assert store_prepared(store, [prepare(a_game("log-1"), store.mapper, from_log=True)]) == [True]
-    store.record_imported([ImportedFile.record("d" * 64, [["log-1", PLAYERS, "log-1"]], [], [])])
+    record_imported(store, [ImportedFile.record("d" * 64, [["log-1", PLAYERS, "log-1"]], [], [])])
     store.close()
     written_before_the_move(path)
     assert {"replay.seal", "replay.identity"} <= topics(path)
@@ -79,7 +80,7 @@ def test_a_store_written_with_the_old_topics_reads_checks_and_records(tmp_path: 
         # The same game from another file is found by the identity stored under the old topic.
         again = store_prepared(store, [prepare(a_game("log-1-copy"), store.mapper, from_log=True)])
         assert again == [AlreadyStoredAs("log-1")]
-        recorded = store.imported_file("d" * 64)
+        recorded = imported_file(store, "d" * 64)
         assert recorded is not None and recorded.games == [["log-1", PLAYERS, "log-1"]]
         assert [c.name for c in check_store(store) if not c.intact] == []
     finally:

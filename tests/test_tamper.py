@@ -39,7 +39,7 @@ from replay.cli import app
 from replay.formats.record import build_match, check_record_text, parse_record
 from replay.service import recording, storing
 from replay.store.application import HonbaApp
-from replay.store.integrity import check_store
+from replay.store.store_check import check_store
 
 COUNTERS = "seed-counters-example"
 DEALER_BONUS = "seed-001-dealer-bonus"

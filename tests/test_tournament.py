@@ -30,6 +30,7 @@ from domain.tournament import Tournament, tournament_id
 from replay.cli import app as cli
 from replay.service.tournaments import change_tournament, create_tournament
 from replay.store.application import HonbaApp
+from replay.store.tournaments import get_tournament
 
 runner = CliRunner()
 
@@ -116,7 +117,7 @@ def test_the_tournament_reloads_from_the_store_as_it_was_saved() -> None:
     t.attach("m2", ["Ann", "Ben", "Cho", "Dai"], session=2)
     t.detach("m2", "wrong table")
     app.save(t)
-    stored = app.get_tournament("cup")
+    stored = get_tournament(app, "cup")
     assert (stored.players, stored.aliases, stored.sessions, stored.matches, stored.detached) == (
         ["Ann", "Ben", "Cho", "Dai"],
         {"Annie": "Ann"},
@@ -135,14 +136,14 @@ def test_a_change_made_meanwhile_by_another_process_is_kept() -> None:
         calls.append(t.version)
         if len(calls) == 1:
             # Another process declares an alias between this load and this save.
-            other = app.get_tournament("cup")
+            other = get_tournament(app, "cup")
             other.declare_alias("B.", "Ben")
             app.save(other)
         t.declare_alias("Annie", "Ann")
 
     change_tournament(app, "cup", change)
     assert len(calls) == 2  # loaded again and applied to the tournament as it then was
-    assert app.get_tournament("cup").aliases == {"B.": "Ben", "Annie": "Ann"}
+    assert get_tournament(app, "cup").aliases == {"B.": "Ben", "Annie": "Ann"}
 
 
 # Import into a tournament, and the documented fixes, end to end on a SQLite store.
@@ -299,7 +300,7 @@ def test_creating_a_tournament_again_stores_nothing_new() -> None:
     again = create_tournament(app, "cup", ["Ann", "Ben"])
     assert (first.new, first.players, first.added) == (True, ("Ann", "Ben"), ("Ann", "Ben"))
     assert (again.new, again.players, again.added) == (False, ("Ann", "Ben"), ())
-    assert app.get_tournament("cup").version == 1
+    assert get_tournament(app, "cup").version == 1
 
 
 def test_creating_a_tournament_again_with_more_players_adds_only_them() -> None:

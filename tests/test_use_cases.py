@@ -23,7 +23,8 @@ from domain.match import Match, match_id
 from domain.values import ExhaustiveDraw, Penalty, TableState
 from replay.input.parsing import InputError
 from replay.service import corrections, recording
-from replay.service.matches import export_match, match_status, read_log, stored_matches
+from replay.service.exports import export_match
+from replay.service.matches import match_status, read_log, stored_matches
 from replay.store.application import HonbaApp
 from replay.store.errors import DamagedMatch, MatchExists, MatchNotFound
 from replay.store.seal import seal_id

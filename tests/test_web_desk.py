@@ -11,6 +11,7 @@ from web_support import PLAYERS, errors, prepare, send
 
 from projections.ledger import corrected_ledger
 from replay.store.application import HonbaApp
+from replay.store.tournaments import get_tournament
 from replay.web.app import create_app
 
 EIGHT = ["Ann", "Ben", "Cho", "Dai", "Eve", "Fay", "Gus", "<b>Hal</b>"]
@@ -40,7 +41,7 @@ def test_the_director_seats_a_session_with_table_links_that_write_to_their_own_m
     assert len(links) == 2 and seated.count("<svg") == 2  # a link and a QR code per table
     app = HonbaApp.open(store_db)
     try:
-        tournament = app.get_tournament("Open")
+        tournament = get_tournament(app, "Open")
         assert sorted(p for t in tournament.sessions[1] for p in t) == sorted(EIGHT)
         assert set(tournament.matches) == {"Open-s1-t1", "Open-s1-t2"}
     finally:
@@ -57,7 +58,7 @@ def test_the_director_seats_a_session_with_table_links_that_write_to_their_own_m
     post(client, "/director/t/Open/sessions", director, session="2", method="fewest-repeats", seed="1")
     app = HonbaApp.open(store_db)
     try:
-        first, second = app.get_tournament("Open").sessions[1], app.get_tournament("Open").sessions[2]
+        first, second = get_tournament(app, "Open").sessions[1], get_tournament(app, "Open").sessions[2]
         assert all(sorted(t) not in [sorted(u) for u in first] for t in second)
     finally:
         app.close()
@@ -119,7 +120,7 @@ def test_a_session_under_three_player_rules_seats_tables_of_three(store_db: str,
     post(client, "/director/t/Sanma/sessions", director, session="1", method="random", rules="tenhou-sanma", seed="5")
     app = HonbaApp.open(store_db)
     try:
-        tables = app.get_tournament("Sanma").sessions[1]
+        tables = get_tournament(app, "Sanma").sessions[1]
         assert [len(t) for t in tables] == [3, 3]
         assert app.get_match("Sanma-s1-t1").rules.players == 3
     finally:

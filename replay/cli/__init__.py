@@ -1,6 +1,6 @@
 """The ``honba`` command: presentation only (typer commands, rich tables), over the application.
 
-The commands live in one module per group (``record``, ``audit``, ``logs``, ``stats``,
+The commands live in one module per group (``record``, ``exports``, ``audit``, ``logs``, ``stats``,
 ``tournaments``), each registering itself on the one Typer app of ``shell``. ``main`` (the
 console script) imports only the module of the command it is given, so that ``honba win``
 does not pay for loading the audit, the importers and the HTML pages; ``app`` (for tests
@@ -22,9 +22,10 @@ if TYPE_CHECKING:
 # so that the help and "no such command" see every command.
 COMMAND_MODULES = {
     **dict.fromkeys(
-        ("start", "win", "draw", "abort", "penalty", "end", "status", "log", "list", "export", "rules", "demo"),
+        ("start", "win", "draw", "abort", "penalty", "end", "status", "log", "list", "rules"),
         "record",
     ),
+    **dict.fromkeys(("export", "demo"), "exports"),
     **dict.fromkeys(("amend", "void", "undo", "check", "audit"), "audit"),
     **dict.fromkeys(("import", "verify"), "logs"),
     "stats": "stats",
@@ -32,7 +33,7 @@ COMMAND_MODULES = {
     "serve": "serve",
     "token": "web",
 }
-ALL_MODULES = ("record", "audit", "logs", "stats", "tournaments", "web", "serve")
+ALL_MODULES = ("record", "exports", "audit", "logs", "stats", "tournaments", "web", "serve")
 # The global options that take a value (the name of the command comes after it).
 _VALUED_OPTIONS = ("--db",)
 

@@ -1,5 +1,5 @@
 """The recording commands of ``honba`` (start, win, draw, abort, penalty, end, status, log, list,
-export, rules, demo): read the input, call the application, print.
+rules): read the input, call the service, print.
 
 Bad input gives one line on stderr and exit code 2, never a traceback.
 """
@@ -14,20 +14,18 @@ from typing import Annotated, Any
 
 import typer
 
-from domain.rules import Ruleset, load_preset, preset_names, rules_diff
-from domain.values import AbortKind, TableState
+from domain.rules import load_preset, preset_names, rules_diff
+from domain.values import AbortKind
 from replay.cli import entry_options as eo
-from replay.cli.render import json_text, ledger_csv, ledger_table, recorded_payments_lines, state_lines, status_table
-from replay.cli.shell import ClientKey, app, err, guarded, guarded_match, out, rules_app, shell
+from replay.cli.render import json_text, ledger_csv, ledger_table, print_status, recorded_payments_lines
+from replay.cli.shell import ClientKey, app, err, guarded, guarded_match, out, rules_app, shell, warn_if_damaged
 from replay.input.parsing import InputError
 from replay.service.entry import CorrectionRequest, apply_correction, apply_entry, entry_from_fields
 from replay.service.matches import (
     LogShown,
     MatchStatus,
-    export_match,
     match_status,
     read_log,
-    record_demo,
     stored_matches,
 )
 from replay.service.recording import Recorded, start_match
@@ -54,7 +52,7 @@ def start(
             shell(ctx).app, key, names, ruleset, {"format": "honba", "entered": "cli"}, client_key=client_key
         )
         out.print(f"Started {key!r} under {ruleset.name}: {', '.join(started.players)}")
-        _print_status(started.players, started.state, started.rules)
+        print_status(out, started.players, started.state, started.rules)
         _print_heads(started)
 
     guarded(run)
@@ -166,7 +164,7 @@ def end(
     """End a match before the rules would (agreement, time limit)."""
 
     ended = guarded_match(ctx, key, lambda: end_match(shell(ctx).app, key, reason, client_key=client_key))
-    _print_status(ended.players, ended.state, ended.rules)
+    print_status(out, ended.players, ended.state, ended.rules)
     _print_heads(ended)
 
 
@@ -174,19 +172,13 @@ def _print_recorded(done: Recorded) -> None:
     """What a recording command prints: the payments just recorded, the table, the digests."""
     for line in recorded_payments_lines(done.players, done.ledger):
         out.print(line, markup=False, highlight=False)
-    _print_status(done.players, done.state, done.rules)
+    print_status(out, done.players, done.state, done.rules)
     _print_heads(done)
 
 
 def _print_heads(shown: Recorded | MatchStatus) -> None:
     """The digests to publish: the match's head, and the store's (``honba check --against``)."""
     out.print(f"Head digest: {shown.head}; store head digest {shown.store_head}", soft_wrap=True)
-
-
-def _print_status(players: tuple[str, ...], state: TableState, rules: Ruleset) -> None:
-    for line in state_lines(players, state, rules):
-        out.print(line, markup=False, highlight=False)
-    out.print(status_table(players, state, "Scores"))
 
 
 @app.command()
@@ -198,22 +190,15 @@ def status(
     """The table state: hand, dealer, counters, deposits, streaks, scores."""
 
     shown = guarded_match(ctx, key, lambda: match_status(shell(ctx).app, key))
-    _warn(shown.damage)
+    warn_if_damaged(shown.damage)
     if as_json:
         print(json_text(shown.data))
         return
     out.print(f"Match {key!r} ({shown.rules.name})", markup=False, highlight=False)
-    _print_status(shown.players, shown.state, shown.rules)
+    print_status(out, shown.players, shown.state, shown.rules)
     for judgement in shown.judgements:
         out.print(f"End re-judged at {judgement.hand}: {judgement.describe()}", markup=False, highlight=False)
     _print_heads(shown)
-
-
-def _warn(damage: str | None) -> None:
-    """A warning line on stderr when the match's chain or seal does not check (what is shown may
-    not be what was recorded)."""
-    if damage is not None:
-        err.print(f"honba: warning: {damage}")
 
 
 @app.command()
@@ -233,7 +218,7 @@ def log(
         return read_log(shell(ctx).app, key)
 
     shown = guarded_match(ctx, key, run)
-    _warn(shown.damage)
+    warn_if_damaged(shown.damage)
     history = shown.log
     if fmt == "csv":
         sys.stdout.write(ledger_csv(shown.players, list(history.entries), history.numbers))
@@ -267,36 +252,6 @@ def list_matches(ctx: typer.Context) -> None:
             err.print(f"honba: match {summary.key} is damaged in the store: {summary.damaged}; see honba check")
 
     guarded(run)
-
-
-@app.command()
-def export(
-    ctx: typer.Context,
-    key: Annotated[str, typer.Argument(help="The match.")],
-    output: Annotated[Path | None, typer.Option("-o", "--output", help="Write to a file instead of stdout.")] = None,
-    plain: Annotated[bool, typer.Option("--plain", help="Leave out the chain and seal (for editing by hand).")] = False,
-    force: Annotated[
-        bool, typer.Option("--force", help="Export a damaged match anyway, the damage written in its seal line.")
-    ] = False,
-    fmt: Annotated[
-        str,
-        typer.Option("--format", help="record (a record file, the default) or tenhou-json (a tenhou.net/6 JSON log)."),
-    ] = "record",
-) -> None:
-    """Write a match as a record file (JSON Lines), with the chain that honba check verifies,
-    or as a tenhou.net/6 JSON log (``--format tenhou-json``) that honba verify reads back.
-
-    A match whose chain or seal does not check in the store is refused: a fresh chain over it would
-    launder the damage. With --force the record file is written with the damage in its seal line,
-    which honba check reports and honba import refuses.
-    """
-
-    text = guarded_match(ctx, key, lambda: export_match(shell(ctx).app, key, fmt=fmt, plain=plain, force=force))
-    if output is None:
-        sys.stdout.write(text)
-    else:
-        guarded(lambda: output.write_text(text, encoding="utf-8"))
-        err.print(f"wrote {output}", markup=False, highlight=False)
 
 
 @rules_app.command("list")
@@ -344,16 +299,3 @@ def rules_diff_command(
         out.print(table)
 
     guarded(run)
-
-
-@app.command()
-def demo(
-    ctx: typer.Context,
-) -> None:
-    """Record a short sample match in a fresh SQLite file and show its status and ledger."""
-    shown = guarded(lambda: record_demo(shell(ctx).db))
-    verb = "Recorded" if shown.stored else "Found (already stored)"
-    out.print(f"{verb} the demo match {shown.key!r} in {shown.db}", markup=False, highlight=False)
-    out.print(ledger_table(shown.players, list(shown.entries), f"Ledger of {shown.key}", numbers=shown.numbers))
-    _print_status(shown.players, shown.state, shown.rules)
-    out.print(f"Try: honba --db {shown.db} status {shown.key}", markup=False, highlight=False)

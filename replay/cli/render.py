@@ -96,6 +96,13 @@ def status_table(players: Sequence[str], state: TableState, title: str) -> Table
     return table
 
 
+def print_status(console: Console, players: Sequence[str], state: TableState, rules: Ruleset) -> None:
+    """The table state in words, then the scores as a table."""
+    for line in state_lines(players, state, rules):
+        console.print(line, markup=False, highlight=False)
+    console.print(status_table(players, state, "Scores"))
+
+
 def state_lines(players: Sequence[str], state: TableState, rules: Ruleset) -> list[str]:
     """The table state in words, with the extra-hand bonus pending as the seeds show it."""
     if state.finished:

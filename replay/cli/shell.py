@@ -127,10 +127,9 @@ def guarded_match(ctx: typer.Context, key: str, action: Callable[[], T]) -> T:
     return guarded(run)
 
 
-def warn_if_damaged(application: HonbaApp, key: str) -> None:
+def warn_if_damaged(damage: str | None) -> None:
     """A warning line on stderr when a match's chain or seal does not check (what is shown may
-    not be what was recorded)."""
-    damage = application.damage(key)
+    not be what was recorded); ``damage`` is the service's line, or None."""
     if damage is not None:
         err.print(f"honba: warning: {damage}")
 

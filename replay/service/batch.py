@@ -31,6 +31,7 @@ from replay.service.verify import GameReport, verify_game, with_rules
 from replay.store.application import HonbaApp, mapper_for
 from replay.store.errors import MatchExists
 from replay.store.identity import ImportedFile
+from replay.store.imported import imported_file, record_imported
 
 Tick = Callable[[str], None]
 # Matches stored in one transaction by an import.
@@ -436,7 +437,7 @@ class _Storer:
                 )
             )
         self.reads.clear()
-        self.app.record_imported(records)
+        record_imported(self.app, records)
 
     def run(self) -> ImportRun:
         return ImportRun(
@@ -485,7 +486,7 @@ def import_paths(
 
     def read(path: Path) -> FileRead | Future[FileRead]:
         digest = import_digest(path, options)
-        known = app.imported_file(digest) if digest is not None else None
+        known = imported_file(app, digest) if digest is not None else None
         if known is not None:
             return FileRead(str(path), digest=digest, known=known)
         if pool is None:

@@ -23,7 +23,8 @@ from replay.service.rules import resolve_rules
 from replay.store.application import HonbaApp
 from replay.store.chain import read_store_chain
 from replay.store.findings import MatchCheck
-from replay.store.integrity import check_match, check_store
+from replay.store.integrity import check_match
+from replay.store.store_check import check_store
 
 SHEET_KINDS = ("auto", "scores", "changes")
 

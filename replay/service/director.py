@@ -10,13 +10,12 @@ import attrs
 from domain.rules import load_preset
 from domain.seating import fewest_repeats_seating, met_pairs, random_seating, repeats
 from domain.tournament import Tournament
-from replay.formats.record import entry_numbers
 from replay.input.parsing import InputError
 from replay.service.access import TokenStore
 from replay.service.recording import start_match
-from replay.service.shapes import describe_fact
 from replay.service.tournaments import change_tournament
 from replay.store.application import HonbaApp
+from replay.store.tournaments import get_tournament
 
 SEATINGS = ("fewest-repeats", "random")
 
@@ -52,7 +51,7 @@ def seat_session(
     if method not in SEATINGS:
         raise InputError(f"the seating is {' or '.join(SEATINGS)}, not {method!r}")
     ruleset = load_preset(rules)
-    tournament = app.get_tournament(name)
+    tournament = get_tournament(app, name)
     if session in tournament.sessions:
         raise InputError(f"session {session} of {name!r} is already seated")
     before = [tables for number, tables in sorted(tournament.sessions.items()) if number < session]
@@ -78,7 +77,7 @@ def seat_session(
 
 def tournament_data(app: HonbaApp, name: str) -> dict[str, Any]:
     """A tournament's players, sessions (tables in seat order) and matches, for the director's page."""
-    tournament = app.get_tournament(name)
+    tournament = get_tournament(app, name)
     matches = {(s, t): key for key, (s, t) in tournament.matches.items()}
     return {
         "name": tournament.name,
@@ -92,28 +91,3 @@ def tournament_data(app: HonbaApp, name: str) -> dict[str, Any]:
         },
         "next_session": max(tournament.sessions, default=0) + 1,
     }
-
-
-def corrections_data(app: HonbaApp, key: str) -> list[dict[str, Any]]:
-    """Every correction of a match, in order: its entry number, the number of the entry it
-    corrects (None for an added penalty), what it put there, who made it and why."""
-    match = app.get_match(key)
-    numbers = entry_numbers(match)
-    facts = dict(match.history)
-    rows = []
-    for position, correction in match.correction_log:
-        target = correction.target
-        rows.append(
-            {
-                "entry": numbers.number(position),
-                "target": numbers.number(target),
-                "was": describe_fact(facts[target], match.players) if target in facts else None,
-                "now": "void"
-                if correction.replacement is None
-                else describe_fact(correction.replacement, match.players),
-                "by": correction.by,
-                "reason": correction.reason,
-                "at": correction.at,
-            }
-        )
-    return rows

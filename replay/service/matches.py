@@ -1,15 +1,12 @@
-"""A stored match as the front ends show it: its status, its log, the list of matches, an export.
+"""A stored match as the front ends show it: its status, its log, the list of matches.
 
 Each use case reads the store and returns plain values (and the ``--json`` data); nothing here
 prints. A read that finds the match's chain or seal broken says so in ``damage`` (the command
-prints it as a warning): what is shown may not be what was recorded. Export refuses a damaged
-match unless forced, and then writes the damage into the file.
+prints it as a warning): what is shown may not be what was recorded.
 """
 
 from __future__ import annotations
 
-import tempfile
-from pathlib import Path
 from typing import Any
 
 import attrs
@@ -17,26 +14,15 @@ import attrs
 from domain.amendments import EndJudgement
 from domain.match import Match
 from domain.rules import Ruleset
-from domain.values import TableState
+from domain.values import WIND_NAMES, TableState
 from projections.ledger import CorrectionMark, LedgerEntry, corrected_ledger, correction_marks
 from replay.formats.record import (
     EntryNumbers,
-    build_match,
     entry_numbers,
-    export_record,
-    parse_record,
-    unchained,
 )
-from replay.formats.tenhou_json_out import export_tenhou_json
-from replay.input.parsing import InputError
-from replay.service.shapes import end_judgement_data, log_data, state_data
-from replay.service.storing import store_whole
+from replay.service.entry import entry_fields, payment_lines, stored_entry
+from replay.service.shapes import describe_fact, end_judgement_data, ledger_data, log_data, seat_wind, state_data
 from replay.store.application import HonbaApp, MatchSummary
-from replay.store.errors import DamagedMatch
-
-EXPORT_FORMATS = ("record", "tenhou-json")
-# The sample match of ``honba demo``: package data of ``replay`` (pyproject), two folders up.
-DEMO_RECORD = Path(__file__).parent.parent / "demo.jsonl"
 
 
 def status_data(key: str, match: Match) -> dict[str, Any]:
@@ -126,52 +112,80 @@ def stored_matches(store: HonbaApp) -> list[MatchSummary]:
     return list(store.list_matches())
 
 
-def export_match(store: HonbaApp, key: str, *, fmt: str = "record", plain: bool = False, force: bool = False) -> str:
-    """A stored match as a record file (with its chain, or ``plain`` without) or a tenhou.net/6
-    JSON log (``fmt="tenhou-json"``).
-
-    A match whose chain or seal does not check in the store is refused: a fresh chain over it
-    would launder the damage. ``force`` writes it anyway as a record file with the damage in
-    its seal line, which ``honba check`` reports and ``honba import`` refuses.
-    """
-    if fmt not in EXPORT_FORMATS:
-        raise InputError(f"--format must be record or tenhou-json, not {fmt!r}")
+def table_data(store: HonbaApp, key: str) -> dict[str, Any]:
+    """What a table's page and the API show of a match: its players and seats (wind, score,
+    the dealer), the table state (``state_data``), the ledger with each entry's payments in
+    words, the head digest, the rules' name and the special hands they play, and whether it is
+    finished."""
     match = store.get_match(key)
-    damage = store.damage(key)
-    if damage is not None and not force:
-        raise DamagedMatch(f"{damage}; not exported (--force writes it with the damage recorded)")
-    if damage is not None and (plain or fmt != "record"):
-        raise InputError("a damaged match is exported as a record file with its damage recorded: leave out --plain")
-    if fmt == "tenhou-json":
-        return export_tenhou_json(match)
-    text = export_record(match, damage=damage)
-    return unchained(text) if plain else text
+    players = match.players
+    state = match.state
+    entries = corrected_ledger(match.corrected_steps())
+    seats = [
+        {"seat": i, "name": p, "wind": seat_wind(i, state), "score": s, "dealer": i == state.dealer}
+        for i, (p, s) in enumerate(zip(players, state.scores, strict=True))
+    ]
+    return {
+        "key": key,
+        "players": list(players),
+        "state": state_data(players, state, match.rules),
+        "seats": seats,
+        "round": WIND_NAMES[state.round_wind % 4],
+        "ledger": ledger_data(players, entries, entry_numbers(match)),
+        "lines": [payment_lines(e, players) for e in entries],
+        "head": match.head,
+        "rules": match.rules.name,
+        "special_hands": list(match.rules.special_hands),
+        "finished": state.finished,
+    }
 
 
-@attrs.frozen
-class Demo:
-    """``honba demo``: where the sample match is stored, whether it was stored now, and its ledger and table."""
-
-    db: str
-    stored: bool
-    key: str
-    players: tuple[str, ...]
-    rules: Ruleset
-    entries: tuple[LedgerEntry, ...]
-    numbers: EntryNumbers
-    state: TableState
+def corrections_summary(store: HonbaApp) -> list[dict[str, Any]]:
+    """Every stored match that can be read, with its number of corrections (the referee's desk)."""
+    found = []
+    for summary in store.list_matches():
+        if summary.damaged:
+            continue
+        count = len(store.get_match(summary.key).correction_log)
+        found.append({"key": summary.key, "players": summary.players, "corrections": count})
+    return found
 
 
-def record_demo(db: str | None) -> Demo:
-    """Record the sample match in ``db`` (a fresh SQLite file in a new temporary folder when none is named)."""
-    if db is None:
-        db = str(Path(tempfile.mkdtemp(prefix="honba-demo-")) / "demo.sqlite")
-    store = HonbaApp.open(db)
-    try:
-        record = parse_record(DEMO_RECORD.read_text(encoding="utf-8"), name="demo")
-        stored = store_whole(store, build_match(record, name="demo"))
-        match = store.get_match(record.key)
-        entries = tuple(corrected_ledger(match.corrected_steps()))
-        return Demo(db, stored, record.key, match.players, match.rules, entries, entry_numbers(match), match.fold())
-    finally:
-        store.close()
+def referee_data(store: HonbaApp, key: str, amend: int | None = None) -> dict[str, Any]:
+    """What the referee's desk shows of a match: its corrections and its numbered entries (a deal
+    pass or an end the rules decided has no number, so none to correct); with ``amend``, the text
+    fields of the entry numbered so as it stands (``values``), which its amendment starts from."""
+    match = store.get_match(key)
+    numbers = entry_numbers(match)
+    ledger = ledger_data(match.players, corrected_ledger(match.corrected_steps()), numbers)
+    values = {} if amend is None else {**entry_fields(stored_entry(match, amend)), "target": str(amend)}
+    return {
+        "key": key,
+        "players": list(match.players),
+        "corrections": corrections_data(match, numbers),
+        "entries": [e for e in ledger if e["entry"] is not None],
+        "values": values,
+    }
+
+
+def corrections_data(match: Match, numbers: EntryNumbers) -> list[dict[str, Any]]:
+    """Every correction of a match, in order: its entry number, the number of the entry it
+    corrects (None for an added penalty), what it put there, who made it and why."""
+    facts = dict(match.history)
+    rows = []
+    for position, correction in match.correction_log:
+        target = correction.target
+        rows.append(
+            {
+                "entry": numbers.number(position),
+                "target": numbers.number(target),
+                "was": describe_fact(facts[target], match.players) if target in facts else None,
+                "now": "void"
+                if correction.replacement is None
+                else describe_fact(correction.replacement, match.players),
+                "by": correction.by,
+                "reason": correction.reason,
+                "at": correction.at,
+            }
+        )
+    return rows

@@ -15,6 +15,7 @@ from domain.tournament import Tournament
 from replay.store.application import HonbaApp
 from replay.store.errors import StoreError, TournamentNotFound
 from replay.store.retry import retrying
+from replay.store.tournaments import get_tournament, save_tournament
 
 
 @attrs.frozen
@@ -46,14 +47,14 @@ def change_tournament(
 
     def once(_attempt: int) -> Tournament:
         try:
-            tournament = store.get_tournament(name)
+            tournament = get_tournament(store, name)
         except TournamentNotFound:
             if not create:
                 raise
             tournament = Tournament.create(name)
         change(tournament)
         if tournament.pending_events:
-            store.save_tournament(tournament)
+            save_tournament(store, tournament)
         return tournament
 
     # Another process changed (or created) the tournament since it was loaded: apply the change
@@ -73,7 +74,7 @@ def create_tournament(store: HonbaApp, name: str, players: Sequence[str] = ()) -
 
     def once(_attempt: int) -> tuple[Tournament, bool]:
         try:
-            tournament = store.get_tournament(name)
+            tournament = get_tournament(store, name)
         except TournamentNotFound:
             tournament = Tournament.create(name, names)
             new = True
@@ -83,7 +84,7 @@ def create_tournament(store: HonbaApp, name: str, players: Sequence[str] = ()) -
                 tournament.register(player)
             new = False
         if tournament.pending_events:
-            store.save_tournament(tournament)
+            save_tournament(store, tournament)
         return tournament, new
 
     tournament, new = retrying(
@@ -95,7 +96,7 @@ def create_tournament(store: HonbaApp, name: str, players: Sequence[str] = ()) -
 
 def show_tournament(store: HonbaApp, name: str) -> TournamentShown:
     """A tournament's players, aliases and matches."""
-    tournament = store.get_tournament(name)
+    tournament = get_tournament(store, name)
     return TournamentShown(
         tournament.name,
         tuple(tournament.players),

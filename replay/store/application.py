@@ -3,8 +3,10 @@
 What lives here is the store and nothing else: which database (``replay.store.settings``), how
 domain values are encoded (``replay.store.transcoding``), a match read (``get_match``, and
 ``load`` for a command: the match and its seal read once and checked on the rows read), a
-match saved with its seal and the store chain's link in one transaction (``save_match``), a
-tournament read and saved, the bulk insert of an import, and the records of imported files.
+match saved with its seal and the store chain's link in one transaction (``save_match``), and
+the bulk insert of an import. Tournaments (``replay.store.tournaments``) and the records of
+imported files (``replay.store.imported``) are read and written beside it, in modules of their
+own: a recording command loads neither.
 The use cases on top (recording, correcting, importing, ...) are ``replay.service``'s.
 
 Saves are optimistic: a save of a match that another process changed since it was loaded
@@ -24,12 +26,9 @@ from eventsourcing.persistence import IntegrityError, JSONTranscoder, Mapper, Pe
 from eventsourcing.utils import Environment, get_topic
 
 from domain.codec import VALUE_CLASSES
-from domain.integrity import GENESIS, event_digest, roll
 from domain.match import Match, match_id
-from domain.tournament import Tournament, tournament_id
 from replay.store.chain import head_after, next_links, store_head
-from replay.store.errors import DamagedMatch, MatchNotFound, StoreConflict, StoreError, TournamentNotFound
-from replay.store.identity import ImportedFile, file_record_id
+from replay.store.errors import DamagedMatch, MatchNotFound, StoreConflict, StoreError
 from replay.store.integrity import check_rows, match_damage, read_seal
 from replay.store.retry import OPEN_TRIES, retrying
 from replay.store.rows import decoded, unreadable
@@ -240,37 +239,6 @@ class HonbaApp(Application[UUID]):
 
         return retrying(once, again=still_as_loaded)
 
-    # Tournaments.
-
-    def get_tournament(self, name: str) -> Tournament:
-        """The stored tournament of that name."""
-        try:
-            tournament: Tournament = self.repository.get(tournament_id(name))
-        except AggregateNotFoundError:
-            raise TournamentNotFound(f"no tournament {name!r} in the store (honba tournament create)") from None
-        except Exception as exc:  # a row deleted, undecodable, of an unknown kind: whatever broke in reading
-            raise StoreError(
-                f"tournament {name!r} is damaged in the store: it cannot be read ({unreadable(exc)}); see honba check"
-            ) from None
-        return tournament
-
-    def save_tournament(self, tournament: Tournament) -> str:
-        """Save a tournament's new events with the store chain's link; the store head after it. Its
-        events carry no chain of their own: the link records the rolling head over all of them
-        (``domain.integrity.roll``), so that ``honba check`` sees any of them changed, removed or rolled back."""
-        head = GENESIS
-        for stored in self.recorder.select_events(tournament.id):
-            try:
-                head = roll(head, event_digest(self.mapper.to_domain_event(stored)))
-            except Exception as exc:  # a row changed behind honba's back
-                raise StoreError(
-                    f"the tournament is damaged in the store at event {stored.originator_version}: "
-                    f"it cannot be read ({unreadable(exc)}); nothing recorded; see honba check"
-                ) from None
-        for event in tournament.pending_events:
-            head = roll(head, event_digest(event))
-        return self.save_linked(tournament, (tournament.id, tournament.version, head))
-
     # Bulk writes: an import's matches, already encoded (``replay.service.storing``).
 
     def insert(self, records: Sequence[StoredEvent]) -> None:
@@ -289,36 +257,6 @@ class HonbaApp(Application[UUID]):
     def mapper_settings(self) -> dict[str, str]:
         """The settings that make this store's mapper (cipher, compressor, transcoder), for ``mapper_for``."""
         return {key: value for key, value in self.env.items() if key.endswith(_MAPPER_SETTINGS)}
-
-    # Imported files.
-
-    def imported_file(self, digest: str) -> ImportedFile | None:
-        """The record of a file imported before with these bytes and options (``import_digest``), or None."""
-        rows = self.recorder.select_events(file_record_id(digest), limit=1)
-        if not rows:
-            return None
-        try:
-            event = self.mapper.to_domain_event(rows[0])
-        except Exception:  # a damaged record: the file is read again, as if never recorded
-            return None
-        if not isinstance(event, ImportedFile.Recorded) or event.digest != digest:
-            return None
-        return ImportedFile(event.digest, event.games, event.unsupported, event.warnings)
-
-    def record_imported(self, records: Sequence[ImportedFile]) -> None:
-        """Store the records of files whose games are all stored (one insert; one by one when some
-        are there already: another import recorded the same file meanwhile)."""
-        stored = [self.mapper.to_stored_event(event) for record in records for event in record.collect_events()]
-        if not stored:
-            return
-        try:
-            self.insert(stored)
-        except IntegrityError:
-            for row in stored:
-                try:
-                    self.insert([row])
-                except IntegrityError:
-                    continue
 
 
 _MAPPERS: dict[tuple[tuple[str, str], ...], Mapper[UUID]] = {}

@@ -11,10 +11,7 @@ from starlette.routing import Route
 
 from domain.errors import HonbaError
 from domain.values import AbortKind, PenaltyShare
-from projections.ledger import corrected_ledger
-from replay.formats.record import entry_numbers
 from replay.service.access import Grant
-from replay.service.director import corrections_data
 from replay.service.entry import (
     FLAG_KEYS,
     MAX_ENTRY,
@@ -27,10 +24,9 @@ from replay.service.entry import (
     entry_fields,
     entry_from_fields,
     slot,
-    stored_entry,
     whole_number,
 )
-from replay.service.shapes import ledger_data
+from replay.service.matches import corrections_summary, referee_data
 from replay.web.site import Site, form_of, form_token, site
 from replay.web.table import LIMITS
 
@@ -42,36 +38,20 @@ async def referee_page(request: Request) -> Response:
     token = request.query_params.get("token")
     await served.call(lambda: served.need(token, Grant.may_correct, CORRECT))
 
-    def rows() -> list[dict[str, Any]]:
-        found = []
-        for summary in served.app.list_matches():
-            if summary.damaged:
-                continue
-            count = len(served.app.get_match(summary.key).correction_log)
-            found.append({"key": summary.key, "players": summary.players, "corrections": count})
-        return found
-
-    return served.page(request, "referee.html", matches=await served.call(rows), token=token)
+    rows = await served.call(lambda: corrections_summary(served.app))
+    return served.page(request, "referee.html", matches=rows, token=token)
 
 
 def referee_context(served: Site, key: str, amend: int | None = None) -> dict[str, Any]:
-    """What the desk shows of the match ``key``: its corrections and its numbered entries; with
-    ``amend``, the entry numbered so as it stands, to fill the amendment's form with."""
-    match = served.app.get_match(key)
-    values = {}
+    """What the desk shows of the match ``key`` (``replay.service.matches.referee_data``): its
+    corrections and its numbered entries; with ``amend``, the entry numbered so as it stands, to
+    fill the amendment's form with."""
+    data = referee_data(served.app, key, amend)
     if amend is not None:
-        values = {**entry_fields(stored_entry(match, amend)), "action": "amend", "target": str(amend)}
+        data["values"] = {**data["values"], "action": "amend"}
     return {
-        "key": key,
-        "players": list(match.players),
-        "corrections": corrections_data(served.app, key),
-        "entries": [
-            e
-            for e in ledger_data(match.players, corrected_ledger(match.corrected_steps()), entry_numbers(match))
-            if e["entry"] is not None  # a deal pass or an end the rules decided has no number
-        ],
+        **data,
         "amend": amend,
-        "values": values,
         "limits": LIMITS,
         "aborts": [k.value for k in AbortKind],
         "flags": FLAG_KEYS,

@@ -10,14 +10,12 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from domain.errors import HonbaError
-from domain.values import WIND_NAMES, AbortKind, PenaltyShare
-from projections.ledger import corrected_ledger
-from replay.formats.record import entry_numbers
+from domain.values import AbortKind, PenaltyShare
 from replay.html.pages import render_audit_html
 from replay.service.audit import report_data
 from replay.service.checks import audit_match
-from replay.service.entry import FLAG_KEYS, apply_entry, entry_fields, entry_from_fields, payment_lines, preview
-from replay.service.shapes import ledger_data, seat_wind, state_data
+from replay.service.entry import FLAG_KEYS, apply_entry, entry_fields, entry_from_fields, preview
+from replay.service.matches import table_data
 from replay.web.site import Site, field_for, form_of, form_token, site
 
 LIMITS = ("mangan", "haneman", "baiman", "sanbaiman", "yakuman")
@@ -26,26 +24,11 @@ FU = (20, 25, 30, 40, 50, 60, 70, 80, 90, 100, 110)
 
 def table_context(served: Site, key: str, token: str | None) -> dict[str, Any]:
     """What the table page shows of the match ``key``; its forms when ``token`` may record there."""
-    match = served.app.get_match(key)
-    players = match.players
-    state = match.state
-    entries = corrected_ledger(match.corrected_steps())
+    data = table_data(served.app, key)
     grant = served.grant(token)
-    writable = grant is not None and grant.may_record(key) and not state.finished
-    seats = [
-        {"seat": i, "name": p, "wind": seat_wind(i, state), "score": s, "dealer": i == state.dealer}
-        for i, (p, s) in enumerate(zip(players, state.scores, strict=True))
-    ]
+    writable = grant is not None and grant.may_record(key) and not data["finished"]
     return {
-        "key": key,
-        "players": list(players),
-        "state": state_data(players, state, match.rules),
-        "seats": seats,
-        "round": WIND_NAMES[state.round_wind % 4],
-        "ledger": ledger_data(players, entries, entry_numbers(match)),
-        "lines": [payment_lines(e, players) for e in entries],
-        "head": match.head,
-        "rules": match.rules.name,
+        **data,
         "writable": writable,
         "token": token if writable else None,
         "limits": LIMITS,
@@ -53,7 +36,6 @@ def table_context(served: Site, key: str, token: str | None) -> dict[str, Any]:
         "aborts": [k.value for k in AbortKind],
         "flags": FLAG_KEYS,
         "shares": [s.value for s in PenaltyShare],
-        "special_hands": list(match.rules.special_hands),
         "client_key": str(uuid.uuid4()),
     }
 
