@@ -12,7 +12,7 @@ same key, as a phone would: it must record once.
 Afterwards every hand must be stored exactly once and every chain must check
 (``replay.store.store_check.check_store``). Printed: hands recorded per second over HTTP, the p50
 and p95 latency of a recorded hand (retries included), and the plain baseline measured in
-the same run: the same hanchans recorded one after another by ``HonbaApp.record`` in this
+the same run: the same hanchans recorded one after another by ``replay.service.recording.record`` in this
 process on a fresh database of the same server (no HTTP, no concurrency).
 """
 
@@ -188,7 +188,7 @@ def run(server: Any, tables: int, servers: int) -> None:
         f"  over HTTP: {recorded / seconds:.1f} hands/s; latency per recorded hand p50 {p50:.0f} ms, p95 {p95:.0f} ms"
     )
     print(f"  requests sent again after a 409 or no answer: {retries[0]}; failed for good: {len(failures)}")
-    print(f"  plain baseline (HonbaApp.record in process, one after another): {plain:.1f} hands/s")
+    print(f"  plain baseline (recording.record in process, one after another): {plain:.1f} hands/s")
     print(f"  ratio HTTP concurrent / plain: {recorded / seconds / plain:.2f}")
     once = all(count == 8 for count in hands.values())
     print(f"  every hand stored exactly once: {'yes' if once else 'NO: ' + repr(hands)}; matches ended: {finished}")
