@@ -37,6 +37,7 @@ from domain.amendments import (
     resolve_corrections,
     undone_positions,
 )
+from domain.bounds import KEY, NAME, TEXT
 from domain.codec import fact_to_data, from_data, to_data
 from domain.entry_checks import EntryChecks, start_checks
 from domain.errors import EntryRefused, MatchAlreadyEnded, RuleViolation
@@ -257,8 +258,11 @@ class Match(Aggregate):
     def seen(self, client_key: str | None, command: str, payload: Any) -> bool:
         """True when this client key already recorded this very command (a retry: record nothing).
 
-        A key reused for a different command is refused.
+        A key reused for a different command is refused, and so is a key beyond its bounds
+        (``domain.bounds.KEY``: its length, one line of text).
         """
+        if client_key is not None:
+            KEY.check(client_key, "client key")
         if client_key is None or client_key not in self.client_keys:
             return False
         if self.client_keys[client_key] != _fingerprint(command, payload):
@@ -336,6 +340,7 @@ class Match(Aggregate):
         """End the match early (e.g. by the players' agreement or a time limit)."""
         if self.seen(client_key, "record", MatchEnd(reason.strip())):
             return
+        TEXT.check(reason, "end reason")
         self._check_open()
         # The one rule of which early ends exist (also the record file's, replay/formats/record/read.py).
         self._end(early_end_reason(reason), client_key=client_key)
@@ -358,7 +363,7 @@ class Match(Aggregate):
         """
         if self.seen(client_key, "correct", (target, replacement, by, reason, at)):
             return
-        original = self._correctable(target, by, reason)
+        original = self._correctable(target, by, reason, at)
         if isinstance(original, Penalty) != isinstance(replacement, Penalty):
             raise RuleViolation("a hand result is amended by a hand result, a penalty by a penalty")
         if isinstance(replacement, Penalty):
@@ -373,7 +378,7 @@ class Match(Aggregate):
         """Void the result or penalty recorded at position ``target`` (it stays in the log)."""
         if self.seen(client_key, "correct", (target, None, by, reason, at)):
             return
-        self._correctable(target, by, reason)
+        self._correctable(target, by, reason, at)
         self.trigger_event(
             self.Corrected, target=target, replacement=None, by=by, reason=reason, client_key=client_key, at=at
         )
@@ -384,7 +389,7 @@ class Match(Aggregate):
         """Add a penalty as a correction: allowed at any time, also after the match ended."""
         if self.seen(client_key, "correct", (None, penalty, by, reason, at)):
             return
-        self._check_referee(by, reason)
+        self._check_referee(by, reason, at)
         self._check_penalty(penalty)
         self.trigger_event(
             self.Corrected, target=None, replacement=penalty, by=by, reason=reason, client_key=client_key, at=at
@@ -429,8 +434,8 @@ class Match(Aggregate):
             target = nested
         return target
 
-    def _correctable(self, target: int, by: str, reason: str) -> Fact:
-        self._check_referee(by, reason)
+    def _correctable(self, target: int, by: str, reason: str, at: str | None) -> Fact:
+        self._check_referee(by, reason, at)
         entries = dict(self.history)
         corrections = dict(self.correction_log)
         if corrects_something(target, corrections):
@@ -470,9 +475,13 @@ class Match(Aggregate):
         return dict(self.history)[root]
 
     @staticmethod
-    def _check_referee(by: str, reason: str) -> None:
+    def _check_referee(by: str, reason: str, at: str | None = None) -> None:
         if not by.strip() or not reason.strip():
             raise RuleViolation("a correction needs who makes it (by) and why (reason)")
+        NAME.check(by, "correction by")
+        TEXT.check(reason, "correction reason")
+        if at is not None:
+            TEXT.check(at, "correction at")
 
     def state_before(self, position: int) -> TableState:
         """The table the entry at ``position`` (or the entry a correction there comes down to) was

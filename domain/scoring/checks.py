@@ -2,9 +2,28 @@
 
 from __future__ import annotations
 
+from domain.bounds import (
+    DISCARDS,
+    DORA,
+    DOUBLES,
+    FAAN,
+    FU,
+    HAN,
+    HAND_POINTS,
+    HAND_SCORE,
+    JOKERS,
+    LOSER_SCORE,
+    MELDED_SETS,
+    PENALTY_AMOUNT,
+    TEXT,
+    TILE,
+    YAKUMAN_MULTIPLE,
+    OutOfBounds,
+    check_all,
+)
 from domain.errors import InvalidHandValue, RuleViolation
 from domain.rules import Ruleset
-from domain.scoring.points import raw_score
+from domain.scoring.points import raw_score, winner_score
 from domain.scoring.riichi import check_hand_value
 from domain.special_hands import check_special_hands
 from domain.values import HandValue, TableState, Win
@@ -87,11 +106,38 @@ def _check_counts(value: HandValue, rules: Ruleset) -> None:
             )
 
 
+def _check_bounds(value: HandValue) -> None:
+    """Every count of a hand value within the bounds it is held to under any rules (``domain.bounds``)."""
+    bounds = ((HAN, value.han), (FU, value.fu), (DORA, value.dora), (FAAN, value.faan), (DOUBLES, value.doubles))
+    for bound, number in (*bounds, (HAND_POINTS, value.points), (YAKUMAN_MULTIPLE, value.multiple)):
+        if number is not None:
+            bound.check(number)
+
+
+def check_fact_bounds(win: Win) -> None:
+    """The facts of a win and its loser scores within their bounds (``domain.bounds``)."""
+    facts = win.facts
+    MELDED_SETS.check(facts.melded_sets)
+    JOKERS.check(facts.predealt_jokers)
+    if facts.winning_tile is not None:
+        TILE.check(facts.winning_tile, "winning tile")
+    if len(facts.discards) > DISCARDS.high:
+        raise OutOfBounds("discards", f"{len(facts.discards)} tiles, at most {DISCARDS.high}")
+    check_all(facts.discards, TILE, "discard")
+    check_all(facts.special_hands, TEXT, "special hand")
+    for penalty in facts.penalties:
+        if penalty.amount > 0:
+            PENALTY_AMOUNT.check(penalty.amount, "hand penalty amount")
+        TEXT.check(penalty.note, "hand penalty note")
+    check_all(win.loser_scores, LOSER_SCORE)
+
+
 def check_value(value: HandValue, rules: Ruleset, *, self_drawn: bool) -> None:
     """Refuse a value that cannot exist in the rules' unit."""
     _check_counts(value, rules)
     if rules.scoring == "riichi":
         check_hand_value(value, self_drawn=self_drawn)
+        _check_bounds(value)
         return
     for name in ("faan", "doubles", "points", "han", "dora"):
         number = getattr(value, name)
@@ -99,12 +145,19 @@ def check_value(value: HandValue, rules: Ruleset, *, self_drawn: bool) -> None:
             raise InvalidHandValue(f"{name} cannot be negative ({number})")
     if value.limit is None and value.faan is None and value.doubles is None and value.points is None:
         raise InvalidHandValue("a hand needs points, doubles or faan under these rules")
+    _check_bounds(value)
+    # Under rules without a Limit nothing cuts the doubling: no hand is worth a hundred million.
+    HAND_SCORE.check(winner_score(value, rules).points)
 
 
 def check_win(win: Win, state: TableState, rules: Ruleset, players: int) -> None:
     """Every check of one winner's hand against the rules and the table state."""
+    check_fact_bounds(win)
     check_win_facts(win, rules)
     if win.facts.special_hands:
+        # A special hand is scored as the rules' limit: its value is not read, but it is recorded.
+        _check_counts(win.value, rules)
+        _check_bounds(win.value)
         check_special_hands(win, state, rules)
     else:
         check_value(win.value, rules, self_drawn=win.self_drawn)
