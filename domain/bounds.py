@@ -120,7 +120,7 @@ MOST_SCORE = 100_000_000
 
 SEAT = Bound("seat", 0, 3)
 # A hand value's counts. The rules' settling table sets a tighter ceiling where it has rows
-# (twice its top row: 26 han in riichi, domain.scoring.checks.count_ceiling); these hold under any
+# (twice its top row: 26 han in riichi, domain.scoring.checks.han_ceiling); these hold under any
 # rules, those without a table included.
 HAN = Bound("han", 0, 99)
 # The most fu any table counts is 170: a closed ron (20 + 10) with four concealed kongs of terminals or

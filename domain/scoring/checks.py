@@ -63,23 +63,17 @@ def minimum_count(value: HandValue, rules: Ruleset) -> int | None:
 
 # Riichi counts a hand of 13 han and more as its largest limit (a counted yakuman, seed 002).
 RIICHI_LARGEST_LIMIT_HAN = 13
-# Faan and doubles: a count from the settling table's top row up pays the top (seed 002: Hong
-# Kong's maximum "is given for hands worth 10 faans or more"), and without a table a double more
-# doubles the points again before the limit cuts them. 64 doublings (2^64 times the points) are
-# beyond any hand of any rule family: a bound, not a rule.
-MOST_DOUBLINGS = 64
+# Faan and doubles have no ceiling of their own rules: a count from the settling table's top row
+# up pays the top (seed 002: Hong Kong's maximum "is given for hands worth 10 faans or more"), and
+# without a table a double more doubles the points again before the limit cuts them. Their bound
+# (``domain.bounds.FAAN``, ``DOUBLES``: 64 doublings, beyond any hand of any rule family) is checked
+# with every other bound.
 
 
-def count_ceiling(unit: str, rules: Ruleset) -> int:
-    """The largest han, faan or doubles count honba accepts.
-
-    Han: twice the count that reaches the largest limit (the settling table's top row; 13 han in
-    riichi): a count beyond any riichi hand is a slip of the pen, a limit hand is written by its
-    name. Faan and doubles: ``MOST_DOUBLINGS``, whatever the table (its top row pays every count
-    above it).
-    """
-    if unit != "han":
-        return MOST_DOUBLINGS
+def han_ceiling(rules: Ruleset) -> int:
+    """The largest han count honba accepts: twice the count that reaches the largest limit (the
+    settling table's top row; 13 han in riichi). A count beyond any riichi hand is a slip of the
+    pen; a limit hand is written by its name."""
     top = max((row for row, _ in rules.settling_table), default=0)
     return 2 * max(top, RIICHI_LARGEST_LIMIT_HAN)
 
@@ -91,19 +85,13 @@ def _check_counts(value: HandValue, rules: Ruleset) -> None:
             raise InvalidHandValue(f"dora cannot be negative ({value.dora})")
         if value.han is not None and value.dora > value.han:
             raise InvalidHandValue(f"{value.dora} dora cannot be more than the hand's {value.han} han")
-    for unit in ("han", "faan", "doubles"):
-        count = getattr(value, unit)
-        ceiling = count_ceiling(unit, rules)
-        if count is not None and count > ceiling:
-            if unit == "han":
-                raise InvalidHandValue(
-                    f"{count} han is beyond any hand: the largest limit is reached well before "
-                    f"(at most {ceiling} han are accepted; write a limit hand by its name, e.g. yakuman)"
-                )
-            raise InvalidHandValue(
-                f"{count} {unit} is beyond any hand (at most {ceiling} {unit} are accepted; a count from the "
-                "settling table's top row up pays the top)"
-            )
+    ceiling = han_ceiling(rules)
+    if value.han is not None and value.han > ceiling:
+        raise InvalidHandValue(
+            f"{value.han} han is beyond any hand: the largest limit is reached well before "
+            f"(at most {ceiling} han are accepted; write a limit hand by its name, e.g. yakuman)"
+        )
+    _check_bounds(value)
 
 
 def _check_bounds(value: HandValue) -> None:
@@ -152,8 +140,10 @@ def check_value(value: HandValue, rules: Ruleset, *, self_drawn: bool) -> None:
 
 def check_win(win: Win, state: TableState, rules: Ruleset, players: int) -> None:
     """Every check of one winner's hand against the rules and the table state."""
-    check_fact_bounds(win)
+    # The rules' own limits first (at most 4 melded sets, 1 pre-dealt joker...): they name the
+    # rule; the bounds that hold under any rules catch what the rules leave open.
     check_win_facts(win, rules)
+    check_fact_bounds(win)
     if win.facts.special_hands:
         # A special hand is scored as the rules' limit: its value is not read, but it is recorded.
         _check_counts(win.value, rules)
