@@ -170,7 +170,7 @@ def test_dora_and_counts_of_ten_to_the_twenty_three_are_refused() -> None:
         match.record(ron(HandValue(han=3, fu=30, dora=HUGE)))
     with pytest.raises(OutOfBounds, match=r"^fu: 171 is out of range \(0 to 170\)"):
         match.record(ron(HandValue(han=5, fu=FU.high + 1)))
-    with pytest.raises(OutOfBounds, match=r"melded sets"):
+    with pytest.raises(RuleViolation, match=r"melded sets"):
         match.record(ron(hv(3, 30), WinFacts(melded_sets=HUGE)))
     assert match.version == 1
 

@@ -91,7 +91,6 @@ def _check_counts(value: HandValue, rules: Ruleset) -> None:
             f"{value.han} han is beyond any hand: the largest limit is reached well before "
             f"(at most {ceiling} han are accepted; write a limit hand by its name, e.g. yakuman)"
         )
-    _check_bounds(value)
 
 
 def _check_bounds(value: HandValue) -> None:
