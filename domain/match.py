@@ -38,6 +38,7 @@ from domain.amendments import (
     resolve_corrections,
     undone_positions,
 )
+from domain.bounds import KEY, NAME, TEXT
 from domain.clock import TIME_UP, Clock, ClockNote, check_minutes, stored_time
 from domain.codec import fact_to_data, from_data, to_data
 from domain.entry_checks import EntryChecks, start_checks
@@ -321,8 +322,11 @@ class Match(Aggregate):
     def seen(self, client_key: str | None, command: str, payload: Any) -> bool:
         """True when this client key already recorded this very command (a retry: record nothing).
 
-        A key reused for a different command is refused.
+        A key reused for a different command is refused, and so is a key beyond its bounds
+        (``domain.bounds.KEY``: its length, one line of text).
         """
+        if client_key is not None:
+            KEY.check(client_key, "client key")
         if client_key is None or client_key not in self.client_keys:
             return False
         if self.client_keys[client_key] != _fingerprint(command, payload):
@@ -416,6 +420,7 @@ class Match(Aggregate):
     def set_time_limit(self, minutes: int, *, by: str, client_key: str | None = None) -> None:
         """Set the match's time limit, in minutes (again: it replaces the one before)."""
         who = by.strip() or "director"
+        NAME.check(who, "clock by")
         if self.seen(client_key, "clock", ClockNote("limit", minutes=minutes, by=who).fields()):
             return
         self._check_open()
@@ -425,6 +430,7 @@ class Match(Aggregate):
     def start_clock(self, at: datetime, *, by: str, client_key: str | None = None) -> None:
         """Start the clock at ``at`` (the time the caller read: the server's)."""
         who, started = by.strip() or "director", stored_time(at)
+        NAME.check(who, "clock by")
         if self.seen(client_key, "clock", ClockNote("started", at=started, by=who).fields()):
             return
         self._check_open()
@@ -434,6 +440,8 @@ class Match(Aggregate):
     def add_time(self, minutes: int, *, by: str, reason: str = "", client_key: str | None = None) -> None:
         """Add time to the table's clock (after time was up, the clock runs again)."""
         who, why = by.strip() or "director", reason.strip()
+        NAME.check(who, "clock by")
+        TEXT.check(why, "clock reason")
         if self.seen(client_key, "clock", ClockNote("added", minutes=minutes, by=who, reason=why).fields()):
             return
         self._check_open()
@@ -453,6 +461,7 @@ class Match(Aggregate):
         """End the match early (e.g. by the players' agreement or a time limit)."""
         if self.seen(client_key, "record", MatchEnd(reason.strip())):
             return
+        TEXT.check(reason, "end reason")
         self._check_open()
         # The one rule of which early ends exist (also the record file's, replay/formats/record/read.py).
         self._end(early_end_reason(reason), client_key=client_key)
@@ -475,7 +484,7 @@ class Match(Aggregate):
         """
         if self.seen(client_key, "correct", (target, replacement, by, reason, at)):
             return
-        original = self._correctable(target, by, reason)
+        original = self._correctable(target, by, reason, at)
         if isinstance(original, Penalty) != isinstance(replacement, Penalty):
             raise RuleViolation("a hand result is amended by a hand result, a penalty by a penalty")
         if isinstance(replacement, Penalty):
@@ -490,7 +499,7 @@ class Match(Aggregate):
         """Void the result or penalty recorded at position ``target`` (it stays in the log)."""
         if self.seen(client_key, "correct", (target, None, by, reason, at)):
             return
-        self._correctable(target, by, reason)
+        self._correctable(target, by, reason, at)
         self.trigger_event(
             self.Corrected, target=target, replacement=None, by=by, reason=reason, client_key=client_key, at=at
         )
@@ -501,7 +510,7 @@ class Match(Aggregate):
         """Add a penalty as a correction: allowed at any time, also after the match ended."""
         if self.seen(client_key, "correct", (None, penalty, by, reason, at)):
             return
-        self._check_referee(by, reason)
+        self._check_referee(by, reason, at)
         self._check_penalty(penalty)
         self.trigger_event(
             self.Corrected, target=None, replacement=penalty, by=by, reason=reason, client_key=client_key, at=at
@@ -546,8 +555,8 @@ class Match(Aggregate):
             target = nested
         return target
 
-    def _correctable(self, target: int, by: str, reason: str) -> Fact:
-        self._check_referee(by, reason)
+    def _correctable(self, target: int, by: str, reason: str, at: str | None) -> Fact:
+        self._check_referee(by, reason, at)
         entries = dict(self.history)
         corrections = dict(self.correction_log)
         if corrects_something(target, corrections):
@@ -587,9 +596,13 @@ class Match(Aggregate):
         return dict(self.history)[root]
 
     @staticmethod
-    def _check_referee(by: str, reason: str) -> None:
+    def _check_referee(by: str, reason: str, at: str | None = None) -> None:
         if not by.strip() or not reason.strip():
             raise RuleViolation("a correction needs who makes it (by) and why (reason)")
+        NAME.check(by, "correction by")
+        TEXT.check(reason, "correction reason")
+        if at is not None:
+            TEXT.check(at, "correction at")
 
     def state_before(self, position: int) -> TableState:
         """The table the entry at ``position`` (or the entry a correction there comes down to) was

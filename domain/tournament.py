@@ -15,6 +15,7 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 
 from eventsourcing.domain import Aggregate
 
+from domain.bounds import KEY, NAME, SESSION, TABLE, TEXT, TOURNAMENT, shown
 from domain.clock import check_minutes
 from domain.draw import check_commitment, commitment_of
 from domain.errors import RuleViolation
@@ -247,7 +248,10 @@ class Tournament(Aggregate):
         """A new tournament."""
         if not name.strip():
             raise RuleViolation("a tournament needs a name")
+        TOURNAMENT.check(name)
         names = [p.strip() for p in players]
+        for name_ in names:
+            NAME.check(name_)
         if any(not n for n in names) or len(set(names)) != len(names):
             raise RuleViolation("player names must be present and different from each other")
         return cls._create(cls.Created, id=tournament_id(name), name=name, players=names)
@@ -261,11 +265,14 @@ class Tournament(Aggregate):
         player = player.strip()
         if not player:
             raise RuleViolation("a player needs a name")
+        NAME.check(player)
         if player not in self.players and player not in self.aliases:
             self.trigger_event(self.PlayerRegistered, player=player)
 
     def declare_alias(self, alias: str, player: str) -> None:
         """Say that ``alias`` (a name in logs) is ``player``."""
+        NAME.check(alias, "alias")
+        NAME.check(player)
         if alias == player:
             raise RuleViolation("an alias must differ from the player's name")
         if player not in self.players:
@@ -284,9 +291,10 @@ class Tournament(Aggregate):
     def withdraw_alias(self, alias: str, reason: str) -> None:
         """Undo an alias declared by mistake."""
         if alias not in self.aliases:
-            raise RuleViolation(f"{alias!r} is no alias in {self.name!r}")
+            raise RuleViolation(f"{shown(alias)} is no alias in {self.name!r}")
         if not reason.strip():
             raise RuleViolation("say why the alias is withdrawn")
+        TEXT.check(reason, "reason")
         self.trigger_event(self.AliasWithdrawn, alias=alias, reason=reason)
 
     def plan_session(self, session: int, tables: Sequence[Sequence[str]]) -> None:
@@ -294,9 +302,13 @@ class Tournament(Aggregate):
         nobody who withdrew before it."""
         if session < 1:
             raise RuleViolation("sessions are numbered from 1")
+        SESSION.check(session)
+        if len(tables) > TABLE.high:
+            raise RuleViolation(f"{len(tables)} tables: at most {TABLE.high} in a session")
         seated: set[str] = set()
         for table in tables:
             for name in table:
+                NAME.check(name)
                 player = self.player_of(name)
                 if player not in self.players:
                     raise RuleViolation(f"{name!r} is not a player of {self.name!r}")
@@ -333,6 +345,10 @@ class Tournament(Aggregate):
         """Count a match for the tournament; its players are registered if new."""
         if session < 1:
             raise RuleViolation("sessions are numbered from 1")
+        SESSION.check(session)
+        if table is not None:
+            TABLE.check(table)
+        KEY.check(match_key, "match key")
         if self.matches.get(match_key) == (session, table):
             return
         self._check_seats(match_key, players, session, table)
@@ -344,15 +360,17 @@ class Tournament(Aggregate):
     def detach(self, match_key: str, reason: str) -> None:
         """Stop counting a match attached by mistake."""
         if match_key not in self.matches:
-            raise RuleViolation(f"match {match_key!r} is not in {self.name!r}")
+            raise RuleViolation(f"match {shown(match_key)} is not in {self.name!r}")
         if not reason.strip():
             raise RuleViolation("say why the match is detached")
+        TEXT.check(reason, "reason")
         self.trigger_event(self.MatchDetached, match_key=match_key, reason=reason)
 
     def set_time_limit(self, session: int, minutes: int) -> None:
         """Set a session's time limit (its tables' matches get it on their clocks)."""
         if session < 1:
             raise RuleViolation("sessions are numbered from 1")
+        SESSION.check(session)
         check_minutes(minutes, "a time limit")
         if self.time_limits.get(session) != minutes:
             self.trigger_event(self.SessionTimeLimitSet, session=session, minutes=minutes)

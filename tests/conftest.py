@@ -21,6 +21,11 @@ import pytest
 from pg_server import PostgresServer, ServerUnavailable
 
 from domain.match import Match
+
+# pytest-xdist's workers run with COLUMNS=80 in their environment, and the command's consoles take
+# their width from it when replay.cli.shell is imported: the tests of what the command prints would
+# see its tables wrapped at 80 columns under ``pytest -n 2`` only. The tests that mean a width set it.
+os.environ.pop("COLUMNS", None)
 from domain.rules import Ruleset, load_preset
 from domain.scoring.payments import settle
 from domain.values import HandResult, HandValue, TableState, Win, WinResult

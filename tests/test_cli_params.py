@@ -71,12 +71,15 @@ def test_a_number_typed_on_the_command_line_is_read_and_refused_as_before(tmp_pa
     runner = CliRunner()
     db = ["--db", str(tmp_path / "t.sqlite")]
     assert runner.invoke(app, [*db, "start", "m", "--players", "A,B,C,D"]).exit_code == 0
-    refused = runner.invoke(app, [*db, "win", "m", "A:3/30", "--dora", "two"])
+    refused = runner.invoke(app, [*db, "amend", "m", "two", "--by", "Kim", "--reason", "x", "--set", "value=1/30"])
     assert refused.exit_code == 2
     # typer's error box wraps its lines: read its words.
     words = " ".join(refused.output.replace("│", " ").split())
-    assert "Invalid value for '--dora'" in words
+    assert "Invalid value for 'entry'" in words
     assert "unable to parse string as an integer" in words
+    # A number of an entry's fields is the entry's reader's (the same for every front end).
+    dora = runner.invoke(app, [*db, "win", "m", "A:3/30", "--dora", "two"])
+    assert dora.exit_code == 2 and "'two' is not a whole number" in dora.output
     # 3 han with 3 of them dora reach no one-han minimum: the 3 reached the rules as a number.
     assert runner.invoke(app, [*db, "win", "m", "A:3/30", "--dora", "3"]).exit_code == 2
     # The dealer's 3 han 30 fu self-drawn: 2,000 from each (the Tenhou table).

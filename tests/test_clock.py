@@ -157,6 +157,22 @@ def test_the_clock_refuses_what_makes_no_sense() -> None:
         Match.start("n", PLAYERS, WRC).start_clock(datetime(2026, 1, 1), by="director")
 
 
+def test_who_sets_the_clock_and_why_time_is_added_are_one_line_of_text_within_bounds() -> None:
+    match = Match.start("m", PLAYERS, WRC)
+    with pytest.raises(RuleViolation, match="clock by"):
+        match.set_time_limit(60, by="Eve\nthe director")
+    match.set_time_limit(60, by="Eve")
+    with pytest.raises(RuleViolation, match="clock by"):
+        match.start_clock(T0, by="E" * 65)
+    match.start_clock(T0, by="Eve")
+    with pytest.raises(RuleViolation, match="clock reason"):
+        match.add_time(5, by="Eve", reason="a ruling\u202e")
+    with pytest.raises(RuleViolation, match="clock reason"):
+        match.add_time(5, by="Eve", reason="x" * 201)
+    match.add_time(5, by="Eve", reason="a ruling")
+    assert (match.clock.limit, match.clock.added) == (60, 5)
+
+
 def test_a_match_ended_on_time_exports_and_imports_as_the_same_match() -> None:
     match = on_the_clock(WRC)
     match.record(BEN_WINS, at=at(61))

@@ -214,8 +214,11 @@ def _number(numbers: EntryNumbers, position: int | None) -> str:
     return "" if number is None else str(number)
 
 
-def ledger_csv(players: Sequence[str], entries: Sequence[LedgerEntry], numbers: EntryNumbers) -> str:
-    """The ledger as CSV for spreadsheets: one row per entry, each player's change and score after.
+def ledger_csv(
+    players: Sequence[str], entries: Sequence[LedgerEntry], numbers: EntryNumbers, scoring: str = "riichi"
+) -> str:
+    """The ledger as CSV for spreadsheets: one row per entry, each player's change and score after;
+    results in the words of the rules' family (``scoring``).
 
     Cells are text as data, never formulas: a cell a spreadsheet would read as a formula
     (starting ``=``, ``+``, ``-``, ``@``) that is not a number is written with a leading ``'``.
@@ -241,7 +244,7 @@ def ledger_csv(players: Sequence[str], entries: Sequence[LedgerEntry], numbers: 
             ]
         )
     )
-    for row, entry in zip(ledger_data(players, entries, numbers), entries, strict=True):
+    for row, entry in zip(ledger_data(players, entries, numbers, scoring), entries, strict=True):
         writer.writerow(
             spreadsheet_cells(
                 [

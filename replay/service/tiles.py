@@ -11,7 +11,10 @@ The count is the ``mahjong`` package's hand calculator (``replay.formats.valuati
 honba's mjai importer uses), under the winner's seat wind and the round wind of the match's
 table. The value it gives is paid like a value typed by hand; the yaku are kept with the win
 (``WinDetails``, outside the match's content, as a game log's are). A value typed as well wins
-when the two differ, with a warning: the table decides what it agreed.
+when the two differ, with a warning: the table decides what it agreed. The rest of the win
+(winner, discarder, riichi, the facts, penalties) is the one entry model's
+(``replay.input.entry``), read as every front end's win is: the tiles give only the value and
+the yaku (``tile_result``, ``record_tile_win``).
 """
 
 from __future__ import annotations
@@ -24,11 +27,16 @@ from typing import Any, Final
 import attrs
 
 from domain.errors import HonbaError
+from domain.match import Match
 from domain.rules import Ruleset
 from domain.scoring.riichi import base_points
-from domain.values import HandValue, TableState, Win, WinDetails, WinFacts, WinResult
+from domain.values import HandValue, TableState, WinDetails, WinFacts, WinResult
 from replay.formats.valuation import MeldTiles, TileReading, UnreadableHand, WinContext, read_tiles
-from replay.input.parsing import InputError, parse_value, seat_of, seats_of
+from replay.input.entry import NO_VALUE, Entry, HandPenaltyEntry, WinEntry, result_of
+from replay.input.parsing import InputError, parse_value, seats_of
+from replay.service.entry import fact_at
+from replay.service.recording import Recorded, record
+from replay.store.application import HonbaApp
 
 HONOURS: Final = "ESWNPFC"
 CALL_KINDS: Final = ("chi", "pon", "kan", "ankan", "kakan")
@@ -284,6 +292,64 @@ def details_calls(tiles: HandTiles) -> tuple[str, ...]:
     return tuple(out)
 
 
+def tile_result(
+    won: WinResult, typed: HandValue | None, tiles: HandTiles, state: TableState, rules: Ruleset
+) -> tuple[WinResult, TileValue]:
+    """A win as the entry reads it (one winner, ``won``; its value ``typed``, or None where the
+    tiles alone give it), valued by its tiles at the table ``state``: the tiles' value (or the
+    typed one, where it pays otherwise, with the warning of the ``TileValue``), the yaku kept
+    with the win as its ``details``. Riichi, the last tile, a supplement tile, a robbed kong and
+    the first turn are the win's (what the table says) or the tiles' own."""
+    if len(won.wins) != 1:
+        raise InputError("--hand gives one winner's tiles: name one winner (record a double ron by value)")
+    (win,) = won.wins
+    declared = won.riichi
+    if (tiles.riichi or tiles.double_riichi) and win.winner not in declared:
+        declared = (*declared, win.winner)
+    facts = win.facts
+    flagged = attrs.evolve(
+        tiles,
+        riichi=tiles.riichi or win.winner in declared,
+        last_tile=tiles.last_tile or facts.last_tile,
+        supplement_tile=tiles.supplement_tile or facts.supplement_tile,
+        robbed_kong=tiles.robbed_kong or facts.robbed_kong,
+        first_turn=tiles.first_turn or facts.first_turn,
+    )
+    valued = tile_value(
+        flagged, winner=win.winner, self_drawn=win.discarder is None, state=state, rules=rules, typed=typed
+    )
+    return WinResult((attrs.evolve(win, value=valued.value, details=valued.details),), declared), valued
+
+
+def typed_value(entry: Entry) -> HandValue | None:
+    """The value typed for an entry's one winner beside the tiles, or None (none typed, or its
+    dora alone: the tiles count the dora)."""
+    value = entry.wins[0].value if entry.wins else NO_VALUE
+    return None if attrs.evolve(value, dora=None) == NO_VALUE else value
+
+
+def record_tile_win(
+    app: HonbaApp, key: str, entry: Entry, tiles: HandTiles, *, client_key: str | None = None
+) -> tuple[Recorded, TileValue]:
+    """Record a win entered by its tiles (``honba win KEY Ben --hand ...``): the win is the entry
+    (the one entry model: its winner, discarder, riichi, facts and penalties read as every
+    front end's), its value and yaku the tiles' at the table it is recorded at. What the tiles
+    gave comes back beside the match (its ``warning`` where a typed value was recorded)."""
+    if entry.kind != "win":
+        raise InputError("--hand gives the tiles of a win")
+    valued: list[TileValue] = []
+
+    def result(match: Match) -> WinResult:
+        won = fact_at(match, entry)
+        assert isinstance(won, WinResult)  # a win's entry is one
+        tiled, value = tile_result(won, typed_value(entry), tiles, match.state, match.rules)
+        valued[:] = [value]
+        return tiled
+
+    done = record(app, key, result, client_key=client_key)
+    return done, valued[-1]
+
+
 def tile_win(
     players: Sequence[str],
     state: TableState,
@@ -297,16 +363,21 @@ def tile_win(
     facts: WinFacts | None = None,
     scores: tuple[int, ...] = (),
 ) -> tuple[WinResult, TileValue]:
-    """A win entered by its tiles (``honba win KEY Ben --hand ...``): ``winner`` is the player, or
+    """A win entered by its tiles, its parts given one by one: ``winner`` is the player, or
     ``PLAYER:VALUE`` with a value typed as well (recorded where it differs, with the warning the
-    ``TileValue`` gives). The yaku are kept with the win as its ``details``."""
+    ``TileValue`` gives); read as an entry (``replay.input.entry``) and valued by ``tile_result``."""
     name, _, text = winner.partition(":") if ":" in winner else (winner, "", "")
-    typed = parse_value(text) if text else None
-    seat = seat_of(name.strip(), players)
-    declared = seats_of(riichi, players)
-    if (tiles.riichi or tiles.double_riichi) and seat not in declared:
-        declared = (*declared, seat)
-    flagged = attrs.evolve(tiles, riichi=tiles.riichi or seat in declared)
-    valued = tile_value(flagged, winner=seat, self_drawn=discarder is None, state=state, rules=rules, typed=typed)
-    win = Win(seat, valued.value, discarder, liable, facts or WinFacts(), scores, details=valued.details)
-    return WinResult((win,), declared), valued
+    given = facts or WinFacts()
+    win = WinEntry(
+        winner=name.strip(),
+        value=parse_value(text) if text else NO_VALUE,
+        discarder=discarder,
+        pao=liable,
+        facts=attrs.evolve(given, penalties=()),
+        penalties=tuple(HandPenaltyEntry(players[p.payer], p.amount, p.note) for p in given.penalties),
+        loser_scores=scores,
+    )
+    entry = Entry("win", wins=(win,), riichi=seats_of(riichi, players))
+    won = result_of(entry, players)
+    assert isinstance(won, WinResult)  # a win's entry is one
+    return tile_result(won, typed_value(entry), tiles, state, rules)

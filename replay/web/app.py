@@ -28,6 +28,7 @@ from starlette.routing import BaseRoute, Mount
 from starlette.staticfiles import StaticFiles
 
 from domain.errors import HonbaError
+from replay.service.entry import FieldError
 from replay.store.errors import MatchNotFound, StoreConflict, TournamentNotFound
 from replay.web import api, director, referee, standings, table
 from replay.web.site import HERE, Forbidden, Site, site
@@ -55,7 +56,8 @@ async def honba_error(request: Request, exc: Exception) -> Response:
     status = 404 if isinstance(exc, MatchNotFound | TournamentNotFound) else 400
     if isinstance(exc, StoreConflict):
         status = 409  # other tables kept saving at the same moment: the same request again records once
-    return site(request).error(request, status, str(exc))
+    field = exc.field if isinstance(exc, FieldError) else None
+    return site(request).error(request, status, str(exc), field)
 
 
 async def internal(request: Request, exc: Exception) -> Response:
