@@ -88,3 +88,14 @@ def test_the_web_pages_and_the_api_call_a_hong_kong_limit_hand_the_limit(tmp_pat
         assert client.post("/referee/m/hk/correct", data=form).status_code == 200
         desk = client.get("/referee/m/hk", params={"token": referee}).text
         assert "Cho ron on Ann: limit" in desk and "on Ann: mangan" not in desk
+
+
+def test_a_hong_kong_limit_hand_is_the_limit_in_the_csv_and_in_what_an_amendment_changes(tmp_path: Path) -> None:
+    honba = Honba(tmp_path / "w.sqlite", "w")
+    honba.ok("start", "w", "--players", "Ann,Ben,Cho,Dai", "--rules", "hong-kong")
+    honba.ok("win", "w", "Ben:limit", "--from", "Ann")
+    csv_text = honba.ok("log", "w", "--format", "csv")
+    assert "Ben ron on Ann: limit" in csv_text and "mangan" not in csv_text
+    amended = honba.ok("amend", "w", "2", "--set", "winner=Cho", "--by", "Kim", "--reason", "Cho won it")
+    assert "Ben ron on Ann: limit" in amended and "Cho ron on Ann: limit" in amended
+    assert "mangan" not in amended
