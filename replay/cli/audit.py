@@ -9,13 +9,16 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
+from domain.bounds import ENTRY, PENALTY_AMOUNT
 from domain.integrity import ChainProblem
 from domain.match import Match
 from domain.values import AbortiveDraw, AbortKind, ExhaustiveDraw, HandResult, Penalty, TableState
 from projections.ledger import correction_marks
 from replay.audit import AuditReport, report_data
+from replay.cli.params import number_argument, number_option
 from replay.cli.shell import ClientKey, app, guarded, guarded_match, out, shell
 from replay.formats.record import fact_from_line
+from replay.formats.record.chain import load_line
 from replay.integrity import MatchCheck
 from replay.parsing import InputError, seat_of, seats_of
 from replay.render import json_text, ledger_table, state_lines, status_table
@@ -33,9 +36,10 @@ def amend(
     key: Annotated[str, typer.Argument(help="The match.")],
     entry: Annotated[
         int,
-        typer.Argument(
+        number_argument(
+            bound=ENTRY,
             help="The entry to replace (a result, a penalty or a correction): its number in honba log, "
-            "which is its line in the exported record file."
+            "which is its line in the exported record file.",
         ),
     ],
     by: By,
@@ -53,7 +57,10 @@ def amend(
     ready: Annotated[str | None, typer.Option(help="draw: the players ready.")] = None,
     nagashi: Annotated[str | None, typer.Option(help="draw: players claiming nagashi mangan.")] = None,
     kongs: Annotated[str | None, typer.Option(help="abort: who declared each kong, in order.")] = None,
-    amount: Annotated[int | None, typer.Option(help="penalty: points; default the rules' chombo amount.")] = None,
+    amount: Annotated[
+        int | None,
+        number_option("--amount", bound=PENALTY_AMOUNT, help="penalty: points; default the rules' chombo amount."),
+    ] = None,
     kind: Annotated[str, typer.Option(help="penalty: what it is for.")] = "chombo",
     share: Annotated[str | None, typer.Option(help="penalty: to_others, reverse_mangan or off_table.")] = None,
     note: Annotated[str, typer.Option(help="penalty: a note for the record.")] = "",
@@ -112,7 +119,8 @@ def _from_line(match: Match, table: TableState, result: str) -> HandResult | Pen
     """The replacement written as a record line (``--result``); a penalty is sized at ``table``,
     the table of the entry it replaces."""
     try:
-        data = json.loads(result)
+        # Read as a line of a record file: its depth capped before it is parsed, no number too long.
+        data = load_line(result)
     except json.JSONDecodeError as exc:
         raise InputError(f"--result is not JSON ({exc.msg})") from None
     if not isinstance(data, dict):
@@ -129,9 +137,10 @@ def void(
     key: Annotated[str, typer.Argument(help="The match.")],
     entry: Annotated[
         int,
-        typer.Argument(
+        number_argument(
+            bound=ENTRY,
             help="The entry to void (a hand result, a penalty, or a correction to cancel): its number in honba log, "
-            "which is its line in the exported record file."
+            "which is its line in the exported record file.",
         ),
     ],
     by: By,
@@ -249,9 +258,10 @@ def audit(
             shell(ctx).app, key, sheet=against, sheet_kind=sheet_kind, as_played=as_played, rules=rules
         )
         if html is not None:
+            from replay.formats.files import write_whole
             from replay.html.pages import render_audit_html
 
-            html.write_text(render_audit_html(report_data(report)), encoding="utf-8")
+            write_whole(html, render_audit_html(report_data(report)))
         return report
 
     report = guarded_match(ctx, key, run)

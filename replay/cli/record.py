@@ -14,6 +14,7 @@ from typing import Annotated, Any
 
 import typer
 
+from domain.bounds import LOSER_SCORE, PENALTY_AMOUNT, shown, whole_number
 from domain.match import Match
 from domain.progression import Fact
 from domain.rules import Ruleset, load_preset, preset_names, rules_diff
@@ -27,6 +28,7 @@ from domain.values import (
 )
 from projections.ledger import LedgerEntry, corrected_ledger
 from replay.app import DamagedMatch, HonbaApp
+from replay.cli.params import number_option
 from replay.cli.shell import ClientKey, app, err, guarded, guarded_match, out, rules_app, shell, warn_if_damaged
 from replay.parsing import InputError, seat_of, seats_of
 from replay.render import json_text, ledger_csv, ledger_table, recorded_payments_lines, state_lines, status_table
@@ -63,9 +65,9 @@ def start(
 def _hand_penalty(spec: str, players: Sequence[str]) -> HandPenalty:
     """``PLAYER:AMOUNT`` as a penalty attached to the hand."""
     name, _, amount = spec.rpartition(":")
-    if not name or not amount.isdigit():
-        raise InputError(f"write a hand's penalty as PLAYER:AMOUNT, e.g. Ben:100 (got {spec!r})")
-    return HandPenalty(seat_of(name, players), int(amount))
+    if not name:
+        raise InputError(f"write a hand's penalty as PLAYER:AMOUNT, e.g. Ben:100 (got {shown(spec)})")
+    return HandPenalty(seat_of(name, players), whole_number(amount, PENALTY_AMOUNT, "--penalty amount"))
 
 
 @app.command()
@@ -131,10 +133,7 @@ def win(
         )
         scores: tuple[int, ...] = ()
         if loser_scores:
-            try:
-                scores = tuple(int(v) for v in loser_scores.split(","))
-            except ValueError:
-                raise InputError(f"--loser-scores takes whole numbers in seat order, not {loser_scores!r}") from None
+            scores = tuple(whole_number(v, LOSER_SCORE, "--loser-scores") for v in loser_scores.split(","))
         _record(ctx, key, win_result(players, winners, discarder, liable, riichi, dora, facts, scores), client_key)
 
     guarded_match(ctx, key, run)
@@ -185,7 +184,9 @@ def penalty(
     ctx: typer.Context,
     key: Annotated[str, typer.Argument(help="The match.")],
     player: Annotated[str, typer.Argument(help="The player penalised.")],
-    amount: Annotated[int | None, typer.Option(help="Points; default the rules' chombo amount.")] = None,
+    amount: Annotated[
+        int | None, number_option("--amount", bound=PENALTY_AMOUNT, help="Points; default the rules' chombo amount.")
+    ] = None,
     kind: Annotated[str, typer.Option(help="What the penalty is for.")] = "chombo",
     share: Annotated[
         str | None, typer.Option(help="to_others, reverse_mangan or off_table; default by the rules.")
@@ -393,7 +394,9 @@ def export(
         if output is None:
             sys.stdout.write(text)
         else:
-            output.write_text(text, encoding="utf-8")
+            from replay.formats.files import write_whole
+
+            write_whole(output, text)
             err.print(f"wrote {output}", markup=False, highlight=False)
 
     guarded_match(ctx, key, run)

@@ -12,6 +12,7 @@ import typer
 
 from projections.views import DocumentView
 from replay.cli.shell import guarded, out, progress_bar, shell
+from replay.formats.files import write_whole
 from replay.parsing import InputError
 from replay.render import SafeConsole, json_text
 from replay.tournaments import catch_up, open_view
@@ -67,5 +68,5 @@ def write_report(
     if output is None:
         print(body, end="" if body.endswith("\n") else "\n")
     else:
-        guarded(lambda: output.write_text(body, encoding="utf-8"))
+        guarded(lambda: write_whole(output, body))
         out.print(f"wrote {output}", markup=False)
