@@ -14,6 +14,7 @@ negative, a length cap, then the field's range; its error names the field.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import attrs
@@ -160,6 +161,8 @@ TABLE = Bound("table", 1, 1_000)
 UMA = Bound("uma", -1_000, 1_000)
 SETTLING_COUNT = Bound("settling count", 0, 99)
 PERCENT = Bound("percent", 1, 10_000)
+# A number given for a rule (``--set``), before the rule's own range: within a whole number's length cap.
+ANY_RULE_NUMBER = Bound("rule value", -(10**18), 10**18)
 # An entry of a match's log (its line in the exported record file).
 ENTRY = Bound("entry", 1, 1_000_000)
 
@@ -184,22 +187,40 @@ TILE = TextBound("tile", 8)
 LONGEST_NUMBER = 20
 
 
+# Digits 0-9 only (a pattern with ``\\d`` would take ``٣``), an optional sign, an optional fraction.
+_WHOLE = re.compile(r"[+-]?[0-9]+")
+_DECIMAL = re.compile(r"[+-]?[0-9]+(?:\.[0-9]+)?")
+
+
 def whole_number(text: object, bound: Bound, field: str | None = None) -> int:
     """A whole number sent as text, in ``bound``'s range: ASCII digits 0-9 only (``²`` and ``٣`` are
     not), a leading ``-`` or ``+`` only where the range reaches below zero, at most
     ``LONGEST_NUMBER`` characters; blank space around it is left out. ``OutOfBounds`` names the field.
     """
     name = field or bound.field
+    return bound.check(int(_number_text(text, bound, name, _WHOLE, "a whole number")), name)
+
+
+def decimal_number(text: object, bound: Bound, field: str | None = None) -> float:
+    """A number sent as text that may have a fraction (``2.5``), read as ``whole_number`` reads a whole
+    one, in ``bound``'s range."""
+    name = field or bound.field
+    value = float(_number_text(text, bound, name, _DECIMAL, "a number"))
+    if not bound.low <= value <= bound.high:
+        raise OutOfBounds(name, f"{shown(value)} is out of range ({bound.low:,} to {bound.high:,})")
+    return value
+
+
+def _number_text(text: object, bound: Bound, name: str, pattern: re.Pattern[str], kind: str) -> str:
     if not isinstance(text, str):
-        raise OutOfBounds(name, f"{shown(text)} is not a whole number")
+        raise OutOfBounds(name, f"{shown(text)} is not {kind}")
     digits = text.strip(" \t")
     if len(digits) > LONGEST_NUMBER:
         raise OutOfBounds(name, f"{shown(digits)} is too long for a number (at most {LONGEST_NUMBER} characters)")
-    body = digits[1:] if digits[:1] in ("-", "+") and bound.low < 0 else digits
-    if not body or not (body.isascii() and body.isdigit()):
-        signed = ", with a sign" if bound.low < 0 else ""
-        raise OutOfBounds(name, f"{shown(digits)} is not a whole number (digits 0-9{signed})")
-    return bound.check(int(digits), name)
+    signed = bound.low < 0
+    if not pattern.fullmatch(digits) or (digits[:1] in ("-", "+") and not signed):
+        raise OutOfBounds(name, f"{shown(digits)} is not {kind} (digits 0-9{', with a sign' if signed else ''})")
+    return digits
 
 
 def check_all(values: Any, bound: Bound | TextBound, field: str | None = None) -> None:

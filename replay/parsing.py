@@ -7,21 +7,44 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from domain.bounds import (
+    ANY_RULE_NUMBER,
+    DOUBLES,
+    FAAN,
+    FU,
+    HAN,
+    HAND_POINTS,
+    SEAT,
+    YAKUMAN_MULTIPLE,
+    Bound,
+    OutOfBounds,
+    shown,
+    whole_number,
+)
 from domain.errors import HonbaError
 from domain.values import LIMIT_NAMES, HandValue
 
-_HAN_FU = re.compile(r"^\s*(\d+)\s*(?:han|h)?\s*(?:/|\s+|,)?\s*(\d+)\s*(?:fu|f)\s*$|^\s*(\d+)\s*/\s*(\d+)\s*$")
-_HAN_ONLY = re.compile(r"^\s*(\d+)\s*han\s*$")
-_YAKUMAN = re.compile(r"^\s*(?:(\d+)\s*[x*]?\s*yakuman|yakuman\s*[x*]\s*(\d+))\s*$")
+# re.ASCII: \d is 0-9 only (not ``٣``), as every number honba reads (domain.bounds.whole_number).
+_HAN_FU = re.compile(
+    r"^\s*(\d+)\s*(?:han|h)?\s*(?:/|\s+|,)?\s*(\d+)\s*(?:fu|f)\s*$|^\s*(\d+)\s*/\s*(\d+)\s*$", re.ASCII
+)
+_HAN_ONLY = re.compile(r"^\s*(\d+)\s*han\s*$", re.ASCII)
+_YAKUMAN = re.compile(r"^\s*(?:(\d+)\s*[x*]?\s*yakuman|yakuman\s*[x*]\s*(\d+))\s*$", re.ASCII)
 
 
 class InputError(HonbaError):
     """Something typed on the command line that honba cannot read."""
 
 
-_FAAN = re.compile(r"^\s*(\d+)\s*(?:faan|fan|tai)\s*$")
-_POINTS = re.compile(r"^\s*(\d+)\s*(?:points|pts|p)(?:\s*(?:[x*/,+]|\s)\s*(\d+)\s*(?:doubles|dbl|d))?\s*$")
-_DOUBLES = re.compile(r"^\s*(\d+)\s*(?:doubles|dbl)\s*$")
+_FAAN = re.compile(r"^\s*(\d+)\s*(?:faan|fan|tai)\s*$", re.ASCII)
+_POINTS = re.compile(r"^\s*(\d+)\s*(?:points|pts|p)(?:\s*(?:[x*/,+]|\s)\s*(\d+)\s*(?:doubles|dbl|d))?\s*$", re.ASCII)
+_DOUBLES = re.compile(r"^\s*(\d+)\s*(?:doubles|dbl)\s*$", re.ASCII)
+_FU_HAN = re.compile(r"^\s*(\d+)\s*fu\s*(\d+)\s*han\s*$", re.ASCII)
+
+
+def _count(digits: str, bound: Bound) -> int:
+    """A count of a typed hand value, read by the one number reader (its length cap and bounds)."""
+    return whole_number(digits, bound)
 
 
 def parse_value(text: str) -> HandValue:
@@ -38,31 +61,31 @@ def parse_value(text: str) -> HandValue:
         return HandValue(limit="mangan")
     match = _FAAN.match(lowered)
     if match:
-        return HandValue(faan=int(match.group(1)))
+        return HandValue(faan=_count(match.group(1), FAAN))
     match = _POINTS.match(lowered)
     if match:
-        doubles = None if match.group(2) is None else int(match.group(2))
-        return HandValue(points=int(match.group(1)), doubles=doubles)
+        doubles = None if match.group(2) is None else _count(match.group(2), DOUBLES)
+        return HandValue(points=_count(match.group(1), HAND_POINTS), doubles=doubles)
     match = _DOUBLES.match(lowered)
     if match:
-        return HandValue(doubles=int(match.group(1)))
+        return HandValue(doubles=_count(match.group(1), DOUBLES))
     match = _YAKUMAN.match(lowered)
     if match:
-        multiple = int(match.group(1) or match.group(2))
+        multiple = _count(match.group(1) or match.group(2), YAKUMAN_MULTIPLE)
         return HandValue(limit="yakuman", multiple=multiple)
     match = _HAN_ONLY.match(lowered)
     if match:
-        return HandValue(han=int(match.group(1)))
-    match = re.match(r"^\s*(\d+)\s*fu\s*(\d+)\s*han\s*$", lowered)
+        return HandValue(han=_count(match.group(1), HAN))
+    match = _FU_HAN.match(lowered)
     if match:
-        return HandValue(han=int(match.group(2)), fu=int(match.group(1)))
+        return HandValue(han=_count(match.group(2), HAN), fu=_count(match.group(1), FU))
     match = _HAN_FU.match(lowered)
     if match:
         han = match.group(1) or match.group(3)
         fu = match.group(2) or match.group(4)
-        return HandValue(han=int(han), fu=int(fu))
+        return HandValue(han=_count(han, HAN), fu=_count(fu, FU))
     raise InputError(
-        f"cannot read the hand value {text!r}: write e.g. 3/30 (3 han 30 fu), 6han, mangan, 2xyakuman, "
+        f"cannot read the hand value {shown(text)}: write e.g. 3/30 (3 han 30 fu), 6han, mangan, 2xyakuman, "
         "4faan, 120points, 40pts x 3dbl or limit"
     )
 
@@ -74,9 +97,14 @@ def seat_of(name: str, players: Sequence[str]) -> int:
     folded = [p.casefold() for p in players]
     if name.casefold() in folded:
         return folded.index(name.casefold())
-    if name.isdigit() and int(name) < len(players):
-        return int(name)
-    raise InputError(f"{name!r} is not a player at this table ({', '.join(players)})")
+    if name.isascii() and name.isdigit():
+        try:
+            seat = whole_number(name, SEAT)
+        except OutOfBounds:
+            seat = len(players)
+        if seat < len(players):
+            return seat
+    raise InputError(f"{shown(name)} is not a player at this table ({', '.join(players)})")
 
 
 def seats_of(names: str | None, players: Sequence[str]) -> tuple[int, ...]:
@@ -86,13 +114,27 @@ def seats_of(names: str | None, players: Sequence[str]) -> tuple[int, ...]:
     return tuple(seat_of(n.strip(), players) for n in names.split(",") if n.strip())
 
 
+# A rule value given with ``--set``: a list of lists at most (a settling table), so a few levels.
+OVERRIDE_DEEPEST = 4
+_SIGNED = re.compile(r"\s*[+-]?[0-9]+\s*")
+
+
 def parse_override(text: str) -> tuple[str, Any]:
-    """A rule override ``key=value``; the value is read as JSON when it can be."""
+    """A rule override ``key=value``; the value is read as JSON when it can be (a number by the one
+    number reader, ``domain.bounds.whole_number``, its depth capped before it is parsed), else as text.
+    The rule's own range is the rules' to check."""
+    from replay.formats.logmodel import load_json  # only where --set is given
+
     if "=" not in text:
-        raise InputError(f"a rule override is key=value, not {text!r}")
+        raise InputError(f"a rule override is key=value, not {shown(text)}")
     key, raw = text.split("=", 1)
+    key = key.strip()
+    if _SIGNED.fullmatch(raw):
+        return key, whole_number(raw, ANY_RULE_NUMBER, f"--set {shown(key)}")
     try:
-        value: Any = json.loads(raw)
-    except json.JSONDecodeError:
+        value: Any = load_json(raw, deepest=OVERRIDE_DEEPEST)
+    except json.JSONDecodeError as exc:
+        if raw.lstrip()[:1] in ("[", "{"):
+            raise InputError(f"--set {shown(key)}: not a JSON list or object ({exc.msg})") from None
         value = raw
-    return key.strip(), value
+    return key, value

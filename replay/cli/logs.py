@@ -7,11 +7,14 @@ from typing import Annotated
 
 import typer
 
+from domain.bounds import SESSION
 from replay.batch import BATCH, LISTED, import_paths, jobs_default, reading_pool, verify_paths
+from replay.cli.params import number_option
 from replay.cli.shell import app, err, fail, guarded, out, progress_bar, shell
 from replay.formats.detect import count_paths
 from replay.render import json_text, print_verify_run
-from replay.service.imports import import_options_refusal, verify_options_refusal
+from replay.service.imports import BATCH as BATCH_SIZE
+from replay.service.imports import JOBS, import_options_refusal, verify_options_refusal
 from replay.service.rules import resolve_rules
 from replay.tournaments import attach_all
 
@@ -33,13 +36,20 @@ def import_(
             "players are matched by name (declare other log names with honba tournament alias).",
         ),
     ] = None,
-    session: Annotated[int, typer.Option("--session", help="The session (round) the games count for.")] = 1,
+    session: Annotated[
+        int, number_option("--session", bound=SESSION, help="The session (round) the games count for.")
+    ] = 1,
     batch: Annotated[
-        int, typer.Option("--batch", help="Matches stored to a transaction (each match is whole either way).")
+        int,
+        number_option(
+            "--batch", bound=BATCH_SIZE, help="Matches stored to a transaction (each match is whole either way)."
+        ),
     ] = BATCH,
     jobs: Annotated[
         int | None,
-        typer.Option("--jobs", "-j", help="Processes reading files at once (default: one per core; 1: no workers)."),
+        number_option(
+            "--jobs", "-j", bound=JOBS, help="Processes reading files at once (default: one per core; 1: no workers)."
+        ),
     ] = None,
     key_prefix: Annotated[
         str,
@@ -155,7 +165,9 @@ def verify(
     ] = None,
     jobs: Annotated[
         int | None,
-        typer.Option("--jobs", "-j", help="Processes verifying files at once (default: one per core; 1: no workers)."),
+        number_option(
+            "--jobs", "-j", bound=JOBS, help="Processes verifying files at once (default: one per core; 1: no workers)."
+        ),
     ] = None,
 ) -> None:
     """Replay logs in memory and compare every hand with what the log recorded.

@@ -6,9 +6,13 @@ from typing import Annotated
 
 import typer
 
+from domain.bounds import Bound
 from replay.app import redact
-from replay.cli.params import HonbaGroup
+from replay.cli.params import HonbaGroup, number_option
 from replay.cli.shell import app, guarded, out, shell
+
+# A TCP port (0, a port the system picks, would not be the one printed).
+PORT = Bound("port", 1, 65_535)
 
 token_app = typer.Typer(
     help="Secret tokens for honba serve: tables, referees, the director.", no_args_is_help=True, cls=HonbaGroup
@@ -20,7 +24,7 @@ app.add_typer(token_app, name="token")
 def serve(
     ctx: typer.Context,
     host: Annotated[str, typer.Option(help="The address to listen on (0.0.0.0 for every network).")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="The port to listen on.")] = 8000,
+    port: Annotated[int, number_option("--port", bound=PORT, help="The port to listen on.")] = 8000,
 ) -> None:
     """Serve the table pages, the live standings and the JSON API over the store (--db)."""
 

@@ -1,0 +1,184 @@
+"""What a careless operator types, refused in one line with nothing stored (issue 24, cases 3 and 4).
+
+Each command runs as the console script runs it (``honba_main``: its one-line usage errors and
+exit codes), in this process. Before issue 24 each of these printed a Python traceback (a
+5000-digit han, fu, seat or ``--set`` value; ``amend --result`` nested 100,000 deep or with an
+integer too long to read; ``audit --against`` a binary file; ``serve --port 99999``) or stored a
+value nobody can mean (a penalty of 99,999,999,999,999,999,999,999; a session of 10^23).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from honba_cli import Run, honba_main, store_rows
+
+KEY = "club-1"
+DIGITS = "9" * 5000
+HUGE = str(10**23)
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    """A store with one match (Ann deals) where Ben won the first hand on Ann's discard (entry 2)."""
+    path = tmp_path / "store.sqlite"
+    ok(path, "start", KEY, "--players", "Ann,Ben,Cho,Dai")
+    ok(path, "win", KEY, "Ben:3/30", "--from", "Ann")
+    ok(path, "tournament", "create", "cup", "--players", "Ann,Ben,Cho,Dai")
+    return path
+
+
+def ok(db: Path, *args: str) -> str:
+    run = honba_main("--db", str(db), *args)
+    assert run.code == 0 and not run.traceback, (run.stderr, run.traceback)
+    return run.stdout
+
+
+def refused(db: Path, *args: str) -> str:
+    """The one line a refused command prints: exit 2, no traceback, nothing stored."""
+    before = store_rows(db)
+    run = honba_main("--db", str(db), *args)
+    assert not run.traceback, run.traceback
+    assert run.code == 2, run
+    assert "Traceback" not in run.stderr + run.stdout
+    lines = run.stderr.strip().splitlines()
+    assert len(lines) == 1, run.stderr
+    assert len(lines[0]) < 300, lines[0]
+    assert lines[0].startswith("honba: ")
+    assert store_rows(db) == before
+    return lines[0]
+
+
+# A 5000-digit han, fu, seat or --set value.
+
+
+def test_a_han_of_5000_digits_is_refused_naming_the_han(db: Path) -> None:
+    line = refused(db, "win", KEY, f"Cho:{DIGITS}/30", "--from", "Ann")
+    assert "han: " in line and "too long for a number" in line
+
+
+def test_a_fu_of_5000_digits_is_refused_naming_the_fu(db: Path) -> None:
+    line = refused(db, "win", KEY, f"Cho:3/{DIGITS}", "--from", "Ann")
+    assert "fu: " in line and "too long for a number" in line
+
+
+@pytest.mark.parametrize("where", ["winner", "--from", "--riichi"])
+def test_a_seat_of_5000_digits_or_unicode_digits_is_no_player(db: Path, where: str) -> None:
+    for seat in (DIGITS, "²"):
+        args = {
+            "winner": (f"{seat}:3/30", "--from", "Ann"),
+            "--from": ("Cho:3/30", "--from", seat),
+            "--riichi": ("Cho:3/30", "--from", "Ann", "--riichi", seat),
+        }[where]
+        assert "is not a player at this table (Ann, Ben, Cho, Dai)" in refused(db, "win", KEY, *args)
+
+
+def test_a_rule_value_of_5000_digits_is_refused_naming_the_rule(db: Path) -> None:
+    line = refused(db, "start", "club-2", "--players", "Ann,Ben,Cho,Dai", "--set", f"start_score={DIGITS}")
+    assert "--set 'start_score': " in line and "too long for a number" in line
+    line = refused(db, "start", "club-2", "--players", "Ann,Ben,Cho,Dai", "--set", "uma=" + "[" * 100_000)
+    assert "--set 'uma': not a JSON list or object (nested more than" in line
+
+
+# amend --result with deeply nested JSON or a huge integer.
+
+
+def test_a_result_line_nested_100000_deep_is_refused(db: Path) -> None:
+    line = refused(db, "amend", KEY, "2", "--by", "Ref", "--reason", "x", "--result", "[" * 100_000)
+    assert "--result is not JSON (nested more than 32 deep)" in line
+
+
+def test_a_result_line_with_an_integer_too_long_to_read_is_refused(db: Path) -> None:
+    result = json.dumps({"type": "win", "wins": [{"winner": "Ben", "from": "Ann", "han": 3, "fu": 30}]})
+    line = refused(db, "amend", KEY, "2", "--by", "Ref", "--reason", "x", "--result", result.replace("30", DIGITS))
+    assert "--result is not JSON (a number too long to read)" in line
+
+
+# audit --against a binary file.
+
+
+def test_an_audit_against_a_binary_file_is_refused(db: Path, tmp_path: Path) -> None:
+    sheet = tmp_path / "sheet.csv"
+    sheet.write_bytes(bytes(range(256)) * 16)
+    assert f"{sheet}: not a CSV score sheet" in refused(db, "audit", KEY, "--against", str(sheet))
+    sheet.write_bytes(b"hand,Ann,Ben,Cho,Dai\nE1-0,0,\x00,0,0\n")
+    assert f"{sheet}:2: every player needs a whole number" in refused(db, "audit", KEY, "--against", str(sheet))
+    sheet.write_bytes(b"hand,Ann,Ben,Cho,Dai\nE1-0,0," + b"9" * 200_000 + b",0,0\n")
+    assert f"{sheet}: not a CSV score sheet" in refused(db, "audit", KEY, "--against", str(sheet))
+
+
+def test_a_sheet_with_unicode_digits_reads_no_number(db: Path, tmp_path: Path) -> None:
+    sheet = tmp_path / "sheet.csv"
+    sheet.write_text("hand,Ann,Ben,Cho,Dai\nE1-0,-3900,٣٩٠٠,0,0\n", encoding="utf-8")
+    assert f"{sheet}:2: every player needs a whole number" in refused(db, "audit", KEY, "--against", str(sheet))
+
+
+# serve --port 99999.
+
+
+@pytest.mark.parametrize("port", ["99999", "0", "-1", "²", DIGITS])
+@pytest.mark.timeout(120)  # a port taken would serve until stopped: a guard, not a speed test
+def test_a_port_no_server_can_listen_on_is_refused_before_serving(db: Path, port: str) -> None:
+    assert "Invalid value for '--port'" in refused(db, "serve", "--port", port)
+
+
+# Values nobody can mean.
+
+
+def test_a_penalty_of_99999999999999999999999_is_refused_not_stored(db: Path) -> None:
+    line = refused(db, "penalty", KEY, "Ann", "--amount", "99999999999999999999999")
+    assert "Invalid value for '--amount'" in line
+    line = refused(db, "penalty", KEY, "Ann", "--amount", "4000001")
+    assert "4000001 is out of range (1 to 4,000,000)" in line
+    refused(db, "amend", KEY, "2", "--by", "Ref", "--reason", "x", "penalty", "Ann", "--amount", "9" * 23)
+    assert "Ann -> Ben 4,000,000" not in ok(db, "penalty", KEY, "Ann", "--amount", "4000000")
+
+
+def test_sessions_of_ten_to_the_twenty_three_are_refused(db: Path, tmp_path: Path) -> None:
+    assert "Invalid value for 'session'" in refused(db, "tournament", "seat", "cup", HUGE, "Ann,Ben,Cho,Dai")
+    assert "Invalid value for '--session'" in refused(db, "tournament", "attach", "cup", KEY, "--session", HUGE)
+    assert "Invalid value for '--table'" in refused(db, "tournament", "attach", "cup", KEY, "--table", "1001")
+    assert "Invalid value for '--after'" in refused(db, "standings", "--tournament", "cup", "--after", HUGE)
+    (tmp_path / "logs").mkdir()
+    imported = refused(db, "import", str(tmp_path / "logs"), "--tournament", "cup", "--session", HUGE)
+    assert "Invalid value for '--session'" in imported
+    ok(db, "tournament", "seat", "cup", "1000", "Ann,Ben,Cho,Dai")
+
+
+def test_dora_of_ten_to_the_twenty_three_are_refused(db: Path) -> None:
+    assert "Invalid value for '--dora'" in refused(db, "win", KEY, "Cho:13han", "--from", "Ann", "--dora", HUGE)
+    assert "dora cannot be more than" in refused(db, "win", KEY, "Cho:13han", "--from", "Ann", "--dora", "99")
+
+
+def test_a_yakuman_counted_a_thousand_times_is_refused(db: Path) -> None:
+    line = refused(db, "win", KEY, "Cho:1000xyakuman", "--from", "Ann")
+    assert line == "honba: yakuman multiple: 1000 is out of range (1 to 6)"
+    assert "Ann -> Cho 192,000" in ok(db, "win", KEY, "Cho:6xyakuman", "--from", "Ann").replace("192000", "192,000")
+
+
+@pytest.mark.parametrize("option", ["--batch", "--jobs", "--session"])
+def test_import_options_are_numbers_in_their_range(db: Path, tmp_path: Path, option: str) -> None:
+    for value in ("0", "²", DIGITS, "1e3"):
+        assert f"Invalid value for '{option}'" in refused(db, "import", str(tmp_path), option, value)
+
+
+def test_names_and_keys_on_two_lines_are_refused_where_typed(db: Path) -> None:
+    assert "player 2's name: " in refused(db, "start", "club-3", "--players", "Ann,B\nen,Cho,Dai")
+    assert "match key: " in refused(db, "start", "club\x1b[2J", "--players", "Ann,Ben,Cho,Dai")
+    assert "client key: " in refused(db, "draw", KEY, "--key", "k\r\n")
+    assert "tournament name: " in refused(db, "tournament", "create", "cup\u202e", "--players", "Ann")
+    assert "alias: " in refused(db, "tournament", "alias", "cup", "An\tn", "Ann")
+
+
+def run_as_console_script(*args: str) -> Run:
+    return honba_main(*args)
+
+
+def test_the_console_script_runs_here_as_it_runs_installed(tmp_path: Path) -> None:
+    # The helper the tests above use gives what the installed command gives: one line, exit 2.
+    run = run_as_console_script("--db", os.fspath(tmp_path / "s.sqlite"), "serve", "--port", "99999")
+    assert (run.code, run.traceback) == (2, "")
+    assert run.stderr == "honba: Invalid value for '--port': 99999 is out of range (1 to 65,535) (see honba --help)\n"
