@@ -116,13 +116,15 @@ def honba_main(*args: str) -> Run:
 
 
 def store_rows(db: Path) -> list[tuple[str, list[tuple[Any, ...]]]]:
-    """Every row of every table of a SQLite store (nothing when there is no store yet): compared
-    before and after a command, it shows whether the command stored anything."""
+    """Every row of every table of a SQLite store that holds any (nothing when there is no store yet):
+    compared before and after a command, it shows whether the command stored anything (a table made
+    empty, such as the tokens' when first asked for, stores nothing)."""
     if not db.exists():
         return []
     with closing(sqlite3.connect(db)) as sql:
         tables = [row[0] for row in sql.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
-        return [(t, sorted(sql.execute(f'SELECT * FROM "{t}"').fetchall(), key=repr)) for t in tables]
+        rows = [(t, sorted(sql.execute(f'SELECT * FROM "{t}"').fetchall(), key=repr)) for t in tables]
+    return [(table, held) for table, held in rows if held]
 
 
 def two_wins(db: Path, key: str) -> Honba:

@@ -14,6 +14,7 @@ import os
 from pathlib import Path
 
 import pytest
+from fuzz_samples import mjai_log
 from honba_cli import Run, honba_main, store_rows
 
 KEY = "club-1"
@@ -46,7 +47,7 @@ def refused(db: Path, *args: str) -> str:
     assert "Traceback" not in run.stderr + run.stdout
     lines = run.stderr.strip().splitlines()
     assert len(lines) == 1, run.stderr
-    assert len(lines[0]) < 300, lines[0]
+    assert len(lines[0]) <= 620, lines[0]  # replay.cli.shell.clipped
     assert lines[0].startswith("honba: ")
     assert store_rows(db) == before
     return lines[0]
@@ -116,6 +117,18 @@ def test_a_sheet_with_unicode_digits_reads_no_number(db: Path, tmp_path: Path) -
     assert f"{sheet}:2: every player needs a whole number" in refused(db, "audit", KEY, "--against", str(sheet))
 
 
+def test_a_rule_file_with_a_number_of_5000_digits_or_nested_too_deep_is_refused(db: Path, tmp_path: Path) -> None:
+    rules = tmp_path / "club.toml"
+    rules.write_text(f'base = "tenhou"\nstart_score = {DIGITS}\n', encoding="utf-8")
+    run = honba_main("rules", "show", str(rules))
+    assert (run.code, run.traceback) == (2, "")
+    assert run.stderr == f"honba: {rules}: not valid TOML: a number too long to read\n"
+    rules.write_text("uma = " + "[" * 100_000 + "\n", encoding="utf-8")
+    assert "not valid TOML: nested too deep" in refused(
+        db, "start", "club-2", "--players", "A,B,C,D", "--rules-file", str(rules)
+    )
+
+
 # serve --port 99999.
 
 
@@ -182,3 +195,31 @@ def test_the_console_script_runs_here_as_it_runs_installed(tmp_path: Path) -> No
     run = run_as_console_script("--db", os.fspath(tmp_path / "s.sqlite"), "serve", "--port", "99999")
     assert (run.code, run.traceback) == (2, "")
     assert run.stderr == "honba: Invalid value for '--port': 99999 is out of range (1 to 65,535) (see honba --help)\n"
+
+
+# Found by tests/test_fuzz_cli.py.
+
+
+def test_a_key_of_20000_characters_is_quoted_in_one_short_line(db: Path) -> None:
+    line = refused(db, "status", "k" * 20_000)
+    assert line.startswith("honba: no match 'kkk") and line.endswith("kkk' in the store")
+    assert " ... " in line and len(line) <= 610
+
+
+def test_a_file_name_with_a_line_break_is_quoted_on_one_line(db: Path, tmp_path: Path) -> None:
+    line = refused(db, "audit", KEY, "--against", str(tmp_path / "sheet\nx.csv"))
+    assert "sheet\\nx.csv" in line and "No such file" in line
+
+
+@pytest.mark.parametrize("command", ["import", "verify"])
+def test_a_path_longer_than_the_system_takes_is_one_unreadable_file(db: Path, tmp_path: Path, command: str) -> None:
+    good = tmp_path / "good.jsonl"
+    good.write_bytes(mjai_log())
+    run = honba_main("--db", str(db), command, "x" * 5000, str(good))
+    assert (run.code, run.traceback) == (2, "")
+    (line,) = [line for line in run.stderr.splitlines() if line.strip()]
+    assert line.startswith("honba: xxx") and line.endswith("xxx: cannot read: File name too long")
+
+
+def test_revoking_no_token_is_refused_in_one_line_on_stderr(db: Path) -> None:
+    assert refused(db, "token", "revoke", "nosuchtoken") == "honba: no token 'nosuchtoken'"

@@ -10,7 +10,7 @@ import typer
 from domain.bounds import SESSION
 from replay.batch import BATCH, LISTED, import_paths, jobs_default, reading_pool, verify_paths
 from replay.cli.params import number_option
-from replay.cli.shell import app, err, fail, guarded, out, progress_bar, shell
+from replay.cli.shell import app, clipped, err, fail, guarded, out, progress_bar, shell
 from replay.formats.detect import count_paths
 from replay.render import json_text, print_verify_run
 from replay.service.imports import BATCH as BATCH_SIZE
@@ -126,7 +126,7 @@ def import_(
         # keeps one line per file that could not be stored).
         out.print(f"warning: {line}", markup=False, highlight=False, soft_wrap=True)
     for item in (*run.unsupported, *run.unreadable, *run.conflicts):
-        err.print(f"honba: {item.message}", markup=False, highlight=False)
+        err.print(f"honba: {clipped(item.message)}", markup=False, highlight=False)
     out.print(
         f"{run.stored} stored, {run.present} already present, "
         f"{len(run.unsupported)} unsupported, {len(run.unreadable)} unreadable, {len(run.conflicts)} conflicts",
@@ -189,6 +189,6 @@ def verify(
         print_verify_run(out, run)
     for item in run.unreadable:
         # Each file that could not be read, on stderr in one line, as import reports it.
-        err.print(f"honba: {item.message}", markup=False, highlight=False)
+        err.print(f"honba: {clipped(item.message)}", markup=False, highlight=False)
     if run.exit_code:
         raise typer.Exit(run.exit_code)

@@ -6,10 +6,10 @@ from typing import Annotated
 
 import typer
 
-from domain.bounds import Bound
+from domain.bounds import Bound, shown
 from replay.app import redact
 from replay.cli.params import HonbaGroup, number_option
-from replay.cli.shell import app, guarded, out, shell
+from replay.cli.shell import app, fail, guarded, out, shell
 
 # A TCP port (0, a port the system picks, would not be the one printed).
 PORT = Bound("port", 1, 65_535)
@@ -74,6 +74,6 @@ def token_revoke(
         return TokenStore(shell(ctx).app).revoke(token_id)
 
     found = guarded(run)
-    out.print("revoked" if found else f"no token {token_id!r}", markup=False)
     if not found:
-        raise typer.Exit(2)
+        raise fail(f"no token {shown(token_id)}")
+    out.print("revoked", markup=False)
