@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import contextlib
 import os
+import stat
 from pathlib import Path
+from typing import BinaryIO
 
 from domain.errors import HonbaError
 
@@ -41,10 +43,28 @@ def read_capped(path: Path, *, limit: int = MAX_FILE, what: str = "file") -> byt
     than the limit: a device such as ``/dev/zero`` or a pipe is refused as soon as it passes it).
     ``OSError`` when it cannot be read, as ``Path.read_bytes``."""
     with path.open("rb") as stream:
-        data = stream.read(limit + 1)
+        # A file's size known, it is read in one piece of that size (and further if it grew meanwhile).
+        info = os.fstat(stream.fileno())
+        known = min(info.st_size, limit) if stat.S_ISREG(info.st_mode) else 0
+        data = stream.read(known + 1)
+        if len(data) > known:
+            data += _read_up_to(stream, limit + 1 - len(data))
     if len(data) > limit:
         raise FileTooLarge(str(path), f"larger than {mib(limit)}: honba reads a {what} of at most {mib(limit)}")
     return data
+
+
+def _read_up_to(stream: BinaryIO, size: int) -> bytes:
+    """At most ``size`` bytes of a stream, in pieces (a device or a pipe: no buffer of ``size`` made first)."""
+    pieces: list[bytes] = []
+    left = size
+    while left > 0:
+        piece = stream.read(min(left, 1 << 20))
+        if not piece:
+            break
+        pieces.append(piece)
+        left -= len(piece)
+    return b"".join(pieces)
 
 
 def write_whole(path: Path, text: str) -> None:
