@@ -85,7 +85,10 @@ def main() -> None:
         other: dict[str, dict[str, str]] = {}
         if args.also is not None:
             tree = str(args.also.resolve())
-            other = {"compiled": {**compiled, "PYTHONPATH": tree}, "as is": {**env, "PYTHONPATH": tree}}
+            # A store of its own: the two trees may store their events under different topics.
+            own = {"PYTHONPATH": tree, "HONBA_DB": str(Path(scratch) / "other.sqlite")}
+            other = {"compiled": {**compiled, **own}, "as is": {**env, **own}}
+            run([*COMMAND, "start", "warm-up", "--players", "A,B,C,D"], other["compiled"])
             run([*COMMAND, "win", "warm-up", "0:1/30"], other["compiled"])
         command, as_is, baseline, floor = [], [], [], []
         earlier: dict[str, list[float]] = {name: [] for name in other}
@@ -95,7 +98,8 @@ def main() -> None:
             key = f"bench-{i // rounds}"
             if i % rounds == 0:
                 start = [*COMMAND, "start", key, "--players", "A,B,C,D"]
-                subprocess.run(start, env=env, check=True, stdout=subprocess.DEVNULL)
+                for settings in [env] + ([other["compiled"]] if other else []):  # each tree's own store
+                    subprocess.run(start, env=settings, check=True, stdout=subprocess.DEVNULL)
             baseline.append(run(BASELINE, env))
             floor.append(run(FLOOR, env))
             command.append(run([*COMMAND, "win", key, "0:1/30"], compiled))

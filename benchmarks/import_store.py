@@ -42,10 +42,11 @@ from pathlib import Path
 import attrs
 from machine import corpus_files, max_rss_mib, plain_parse, print_machine, timed, verdict
 
-from replay.app import HonbaApp, Prepared, mapper_for, prepare
-from replay.batch import BATCH, ImportRun, import_paths, jobs_default, reading_pool
 from replay.formats.detect import read_log
-from replay.importing import match_from_log
+from replay.service.batch import BATCH, ImportRun, import_paths, jobs_default, reading_pool
+from replay.service.importing import match_from_log
+from replay.service.storing import Prepared, prepare, store_prepared
+from replay.store.application import HonbaApp, mapper_for
 
 Row = tuple[str, int, str, bytes]
 
@@ -68,7 +69,7 @@ def batches(prepared: Sequence[Prepared]) -> Iterator[Sequence[Prepared]]:
 
 def honba_store(app: HonbaApp, prepared: Sequence[Prepared]) -> None:
     for batch in batches(prepared):
-        outcomes = app.store_prepared(batch)
+        outcomes = store_prepared(app, batch)
         assert all(outcome is True for outcome in outcomes)
 
 

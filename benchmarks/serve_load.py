@@ -10,9 +10,9 @@ answered 409 (other tables saved at the same moment) or not answered is sent aga
 same key, as a phone would: it must record once.
 
 Afterwards every hand must be stored exactly once and every chain must check
-(``replay.integrity.check_store``). Printed: hands recorded per second over HTTP, the p50
+(``replay.store.store_check.check_store``). Printed: hands recorded per second over HTTP, the p50
 and p95 latency of a recorded hand (retries included), and the plain baseline measured in
-the same run: the same hanchans recorded one after another by ``HonbaApp.record`` in this
+the same run: the same hanchans recorded one after another by ``replay.service.recording.record`` in this
 process on a fresh database of the same server (no HTTP, no concurrency).
 """
 
@@ -34,9 +34,10 @@ from machine import print_machine
 
 from domain.rules import load_preset
 from domain.values import HandValue, Win, WinResult
-from replay.app import HonbaApp
-from replay.integrity import check_store
+from replay.service import recording
 from replay.service.access import TokenStore
+from replay.store.application import HonbaApp
+from replay.store.store_check import check_store
 
 PLAYERS = ("Ann", "Ben", "Cho", "Dai")
 
@@ -71,11 +72,11 @@ def baseline(url: str, tables: int) -> float:
     try:
         rules = load_preset("tenhou")
         for n in range(tables):
-            app.start_match(f"base-{n}", list(PLAYERS), rules)
+            recording.start_match(app, f"base-{n}", list(PLAYERS), rules)
         started = time.perf_counter()
         for n in range(tables):
             for fields in hanchan():
-                app.record(f"base-{n}", as_result(fields), client_key=str(uuid.uuid4()))
+                recording.record(app, f"base-{n}", as_result(fields), client_key=str(uuid.uuid4()))
         return tables * 8 / (time.perf_counter() - started)
     finally:
         app.close()
@@ -110,7 +111,7 @@ def run(server: Any, tables: int, servers: int) -> None:
     keys = [f"load-{n}" for n in range(tables)]
     table_tokens = []
     for key in keys:
-        app.start_match(key, list(PLAYERS), rules)
+        recording.start_match(app, key, list(PLAYERS), rules)
         table_tokens.append(tokens.create("table", key))
     app.close()
 
@@ -187,7 +188,7 @@ def run(server: Any, tables: int, servers: int) -> None:
         f"  over HTTP: {recorded / seconds:.1f} hands/s; latency per recorded hand p50 {p50:.0f} ms, p95 {p95:.0f} ms"
     )
     print(f"  requests sent again after a 409 or no answer: {retries[0]}; failed for good: {len(failures)}")
-    print(f"  plain baseline (HonbaApp.record in process, one after another): {plain:.1f} hands/s")
+    print(f"  plain baseline (recording.record in process, one after another): {plain:.1f} hands/s")
     print(f"  ratio HTTP concurrent / plain: {recorded / seconds / plain:.2f}")
     once = all(count == 8 for count in hands.values())
     print(f"  every hand stored exactly once: {'yes' if once else 'NO: ' + repr(hands)}; matches ended: {finished}")

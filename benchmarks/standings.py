@@ -4,7 +4,7 @@
 
 N matches (10,000 by default) are played through the domain's Match with random but valid
 results (``tenhou-east`` rules, seeded), stored 100 to a transaction in a SQLite file, and
-attached to one tournament in sessions of 1,000. The figure is ``replay.tournaments.catch_up``
+attached to one tournament in sessions of 1,000. The figure is ``replay.store.standings_view.catch_up``
 rebuilding the stored standings view from nothing (a fresh SQLite views file: what the first
 ``honba standings`` after a big import does). Baselines measured in the same run: the very
 same fold into an in-memory view (the cost of the fold itself, without the view's storage),
@@ -36,9 +36,13 @@ from domain.match import Match, opening_state
 from domain.rules import Ruleset, load_preset
 from domain.values import ExhaustiveDraw, HandResult, HandValue, Win, WinResult
 from projections.views import DocumentView, POPODocumentView
-from replay.app import HonbaApp, Prepared, mapper_for, prepare
-from replay.batch import BATCH
-from replay.tournaments import attach_all, catch_up, open_view, tournament_report, views_path
+from replay.service import storing
+from replay.service.batch import BATCH
+from replay.service.standings import tournament_report
+from replay.service.storing import Prepared, prepare
+from replay.service.tournaments import attach_all
+from replay.store.application import HonbaApp, mapper_for
+from replay.store.standings_view import catch_up, open_view, views_path
 
 NAMES = [f"player-{n:02d}" for n in range(64)]
 SESSION = 1000
@@ -81,7 +85,7 @@ def store_matches(app: HonbaApp, first: int, last: int, rng: random.Random) -> i
     for n in range(first, last):
         pending.append(prepare(play(f"bench-{n:05d}", rng, rules), mapper))
         if len(pending) == BATCH or n == last - 1:
-            assert all(outcome is True for outcome in app.store_prepared(pending))
+            assert all(outcome is True for outcome in storing.store_prepared(app, pending))
             games.extend((p.key, p.players) for p in pending)
             pending.clear()
         if (n + 1) % SESSION == 0 or n == last - 1:
@@ -155,7 +159,7 @@ def one_more(app: HonbaApp, view: DocumentView, rng: random.Random, key: str, ti
     best = float("inf")
     for n in range(times):
         match = play(f"{key}-{n}", rng, rules)
-        assert app.store_prepared([prepare(match, mapper_for(app.mapper_settings()))]) == [True]
+        assert storing.store_prepared(app, [prepare(match, mapper_for(app.mapper_settings()))]) == [True]
         attach_all(app, TOURNAMENT, [(f"{key}-{n}", tuple(match.players))], session=1)
         seconds, folded = timed(lambda: catch_up(app, view))
         assert folded > 0

@@ -380,3 +380,35 @@ def _played_ends(history: Sequence[tuple[int, Fact]], undone: frozenset[int]) ->
 def is_correctable(fact: Fact) -> bool:
     """Hand results and penalties can be corrected; deal passes and the end follow from them."""
     return not isinstance(fact, DealPass | MatchEnd)
+
+
+def fact_in_force(
+    position: int, history: Sequence[tuple[int, Fact]], log: Sequence[tuple[int, Correction]]
+) -> Fact | None:
+    """The result or penalty that stands at ``position`` (an entry, or a correction of one): what a
+    correction of it starts from. An entry stands as recorded, or as its correction in force
+    replaced it; a correction as it (or a later correction of it) put its entry, and a void in
+    force as its entry stood before the void. None where nothing stands to be corrected (a deal
+    pass, an end, an entry voided, a correction cancelled, no entry at all)."""
+    at_position = dict(log)
+    if corrects_something(position, at_position):
+        outcome = correction_outcomes(log).get(position)
+        if outcome is None:
+            return None
+        if outcome.replacement is not None:
+            return outcome.replacement
+        root = position
+        while corrects_something(root, at_position):
+            target = at_position[root].target
+            assert target is not None
+            root = target
+        return _standing(root, history, [(p, c) for p, c in log if p < position])
+    return _standing(position, history, log)
+
+
+def _standing(position: int, history: Sequence[tuple[int, Fact]], log: Sequence[tuple[int, Correction]]) -> Fact | None:
+    fact = dict(history).get(position)
+    if fact is None or not is_correctable(fact):
+        return None
+    current = resolve_corrections(log).get(position)
+    return fact if current is None else current.replacement

@@ -121,7 +121,7 @@ MOST_SCORE = 100_000_000
 
 SEAT = Bound("seat", 0, 3)
 # A hand value's counts. The rules' settling table sets a tighter ceiling where it has rows
-# (twice its top row: 26 han in riichi, domain.scoring.checks.count_ceiling); these hold under any
+# (twice its top row: 26 han in riichi, domain.scoring.checks.han_ceiling); these hold under any
 # rules, those without a table included.
 HAN = Bound("han", 0, 99)
 # The most fu any table counts is 170: a closed ron (20 + 10) with four concealed kongs of terminals or
@@ -138,9 +138,8 @@ DOUBLES = Bound("doubles", 0, 64)
 HAND_POINTS = Bound("points", 0, 1_000_000)
 # What a hand scores before payment doubles, under rules without a Limit (doubles or faan of a base).
 HAND_SCORE = Bound("hand score", 0, MOST_SCORE)
-# A 13-tile hand has four sets, a 16-tile hand five; pre-dealt jokers: the eight of an American set.
-MELDED_SETS = Bound("melded sets", 0, 5)
-JOKERS = Bound("pre-dealt jokers", 0, 8)
+# The melded sets and pre-dealt jokers of a win are the rules' to limit (``sets_in_hand``,
+# ``predealt_jokers``: domain.win_facts), and so is what a tile is.
 # A player draws at most a quarter of the wall (34 of 136 tiles, 36 of 144): the most discards.
 DISCARDS = Bound("discards", 0, 40)
 LOSER_SCORE = Bound("loser score", 0, MOST_SCORE)
@@ -156,6 +155,20 @@ HANDS_PLAYED = Bound("hands played", 0, 9_999)
 # years, a thousand tables (four thousand players) at once.
 SESSION = Bound("session", 1, 1_000)
 TABLE = Bound("table", 1, 1_000)
+# A player withdraws after a session, 0 before the first.
+AFTER_SESSION = Bound("after session", 0, SESSION.high)
+# The players of an event: a thousand tables of four. How many advance from a stage, the top N a
+# player may finish in, are at most that many.
+EVENT_PLAYERS = 4 * TABLE.high
+ADVANCE = Bound("advance", 1, EVENT_PLAYERS)
+# The players a table seats (a draw's tables): three (sanma) or four.
+TABLE_SIZE = Bound("players a table", 3, 4)
+# A substitute's fixed points a match, in final points as an uma is (the EMA's rule: -30).
+SUBSTITUTE_POINTS = Bound("substitute's points", -1_000, 1_000)
+# What a ranking across events weighs an event by (the EMA's MERS weight): an event lasts a day to a
+# month; its players come from no country given up to every country there is (fewer than 300).
+EVENT_DAYS = Bound("days", 1, 30)
+COUNTRIES = Bound("countries", 0, 300)
 # New rules (a rule file, ``--set``): uma and table points in final points (Tenhou's uma is 20 and
 # 10, the largest in use 50), a settling table's counts and percents of the limit.
 UMA = Bound("uma", -1_000, 1_000)
@@ -168,7 +181,8 @@ ENTRY = Bound("entry", 1, 1_000_000)
 
 # The text.
 
-# A player's name (and an alias, a referee): Tenhou allows 8 characters, Mahjong Soul 14; 64 leaves room.
+# A player's name (and an alias, a referee, a substitute; a team's and a stage's name): Tenhou allows
+# 8 characters, Mahjong Soul 14; 64 leaves room.
 NAME = TextBound("player name", 64)
 # A match's key and a client's retry key; a tournament's name, which the keys of its matches start with.
 KEY = TextBound("key", 200)
@@ -179,8 +193,6 @@ RULES_NAME = TextBound("rules name", 100)
 RULES_DESCRIPTION = TextBound("rules description", 2_000)
 # A reason, a note, a penalty's kind, an early end's reason, when a correction was made.
 TEXT = TextBound("text", 200)
-# A tile in honba's notation (``5p``, ``7z``; a log may write a red five ``0m``).
-TILE = TextBound("tile", 8)
 
 # A number typed or sent as text: at most this many characters (a sign and leading zeros included),
 # read before Python's own integer parser (which reads 4,300 digits and Unicode digits such as ``٣``).

@@ -23,7 +23,7 @@ from domain.bounds import (
     TEXT,
     check_all,
 )
-from domain.errors import RuleViolation, UnknownSeat, WinnerIsDiscarder
+from domain.errors import RuleViolation, UnknownSeat, WinnerIsDiscarder, WinnersOnSeveralDiscards
 from domain.rules import Ruleset
 from domain.scoring.checks import check_win
 from domain.values import AbortiveDraw, AbortKind, ExhaustiveDraw, HandResult, Penalty, Seat, TableState, WinResult
@@ -84,8 +84,15 @@ class EntryChecks:
         """Refuse riichi by a seat the table does not have, or declared twice."""
         for seat in riichi:
             self.seat(seat, "riichi")
-        if len(set(riichi)) != len(riichi):
-            raise RuleViolation("a player declared riichi twice in one hand")
+        self.once(riichi, "among the riichi declared (a player declares riichi once in a hand)")
+
+    def once(self, seats: Sequence[Seat], where: str) -> None:
+        """Refuse a player named twice in a set of players (each player is ready, declares riichi,
+        claims a nagashi once): a repeat would be paid twice."""
+        repeated = sorted({seat for seat in seats if seats.count(seat) > 1})
+        if repeated:
+            name = self.players[repeated[0]] if 0 <= repeated[0] < len(self.players) else f"seat {repeated[0]}"
+            raise RuleViolation(f"{name} is named twice {where}")
 
     def penalty(self, penalty: Penalty) -> None:
         """Refuse a penalty against no seat, of no positive amount or more than a table holds, or
@@ -107,6 +114,8 @@ class EntryChecks:
         elif isinstance(result, ExhaustiveDraw):
             for seat in (*result.ready, *result.nagashi):
                 self.seat(seat, "ready or nagashi")
+            self.once(result.ready, "among the ready players")
+            self.once(result.nagashi, "among the nagashi mangan claims")
             not_ready = [seat for seat in result.riichi if seat not in result.ready]
             if not_ready and not result.nagashi:
                 # A riichi hand cannot change, so it is still ready at the draw; a riichi that was
@@ -169,6 +178,11 @@ class EntryChecks:
         winners = [w.winner for w in wins]
         if len(set(winners)) != len(winners):
             raise RuleViolation("the same player cannot win twice in one hand")
+        if len(wins) > 1:
+            # Before each hand's own checks: a second winner on no discard is a slip of the discarder.
+            discarders = {w.discarder for w in wins}
+            if None in discarders or len(discarders) != 1:
+                raise WinnersOnSeveralDiscards("several winners are possible only on one and the same discard")
         for win in wins:
             self.seat(win.winner, "winner")
             if win.discarder is not None:
@@ -182,12 +196,8 @@ class EntryChecks:
                 if win.liable == win.winner:
                     raise RuleViolation("a winner cannot be liable (pao) for their own hand")
             check_win(win, state, self.rules, self.rules.players)
-        if len(wins) > 1:
-            discarders = {w.discarder for w in wins}
-            if None in discarders or len(discarders) != 1:
-                raise RuleViolation("several winners are possible only on one and the same discard")
-            if len(wins) > self.rules.multiple_ron:
-                raise RuleViolation(
-                    f"{len(wins)} winners on one discard: these rules allow at most "
-                    f"{self.rules.multiple_ron} (record an abortive draw or the first winner)"
-                )
+        if len(wins) > self.rules.multiple_ron:
+            raise RuleViolation(
+                f"{len(wins)} winners on one discard: these rules allow at most "
+                f"{self.rules.multiple_ron} (record an abortive draw or the first winner)"
+            )

@@ -91,6 +91,10 @@ def after_hand(state: TableState, rules: Ruleset, result: HandResult) -> tuple[T
         extra_hands=state.extra_hands + 1,
         hands_played=state.hands_played + 1,
     )
+    if deal_passes(result, state, rules):
+        # The dealer's streak ends with a hand that passes the deal, whether a deal pass follows
+        # or the match ends on it (a bust on a non-dealer's win): no extra hand is pending.
+        new = attrs.evolve(new, extra_hands=0, consecutive_dealer_wins=0, dealer_wins_this_deal=0)
     return new, settlement
 
 

@@ -240,6 +240,14 @@ class Ruleset:
     consecutive_wins_allow_draws: bool = attrs.field(default=False, validator=_flag)
     consecutive_wins_pass_deal: bool = attrs.field(default=True, validator=_flag)
 
+    # The tiles in play, which bound what a win's facts may state (``domain/win_facts.py``):
+    # Flowers and Seasons (144 tiles; without them no tile is drawn for a flower); the jokers
+    # dealt to each player before play (seed 004, Thirteen Discarded Orphans: "there may be 1
+    # or 2"; 0 = none); the sets of a winning hand besides its pair (4; 5 in Taiwanese 16-tile).
+    flowers: bool = attrs.field(default=False, validator=_flag)
+    predealt_jokers: int = attrs.field(default=0, validator=_between(0, 2))
+    sets_in_hand: int = attrs.field(default=4, validator=_between(4, 5))
+
     # Deposits.
     riichi_deposit: int = attrs.field(default=1000, validator=_between(0, 100000))
     multiple_ron: int = attrs.field(default=2, validator=_between(1, 3))

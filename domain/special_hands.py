@@ -25,33 +25,50 @@ class InvalidSpecialHand(RuleViolation):
     """A special hand claimed on facts that do not support it."""
 
 
-def _no_supplements(win: Win) -> bool:
-    return not (win.facts.supplement_tile or win.facts.flower_supplement)
+def _on_a_supplement(win: Win) -> bool:
+    """Whether the winning tile is a supplement tile: after a kong, for a flower, or after a second
+    kong (Plum Blossom and Kong on Kong count that one as a supplement too)."""
+    return win.facts.supplement_tile or win.facts.flower_supplement or win.facts.second_kong
 
 
 def heavenly_hand(win: Win, state: TableState, rules: Ruleset) -> str | None:
-    """East goes out on the dealt hand."""
+    """East goes out on the dealt hand (seed 004: "after supplement tiles, if any").
+
+    With "No supplements" (seed 004: "a player must go out immediately on the dealt hand --
+    going out on a supplement tile after declaring a concealed Kong or melding Flowers and
+    Seasons does not qualify"), no supplement tile may be drawn at all: not the winning tile,
+    and none for flowers on the way to the calling hand.
+    """
     if win.winner != state.dealer:
         return "only the dealer (East) can go out on the dealt hand"
     if not (win.self_drawn and win.facts.first_turn):
         return "the dealer must go out self-drawn on the first turn"
-    if rules.heavenly_no_supplements and not _no_supplements(win):
-        return "no supplement tiles are allowed under these rules"
+    if rules.heavenly_no_supplements and (_on_a_supplement(win) or win.facts.supplements_to_ready):
+        return "the dealer must go out on the dealt hand itself: no supplement tiles under these rules"
     return None
 
 
 def earthly_hand(win: Win, state: TableState, rules: Ruleset) -> str | None:
-    """A non-dealer goes out on the dealer's first discard (or, by option, on his own first draw)."""
+    """A non-dealer goes out on the dealer's first discard (or, by option, on his own first draw).
+
+    Seed 004: the extended interpretation covers "non-dealer goes out on his first self-drawn
+    tile before any Chows, Pungs or Kongs have been declared" -- a supplement tile after the
+    winner's own kong, or a melded set of his, comes after a declaration.
+    """
     if win.winner == state.dealer:
         return "an earthly hand is a non-dealer's hand"
     if not win.facts.first_turn:
         return "it must be the first turn, before any call"
-    if rules.earthly_no_supplements and (not _no_supplements(win) or win.facts.supplements_to_ready):
+    if rules.earthly_no_supplements and (_on_a_supplement(win) or win.facts.supplements_to_ready):
         return "no supplement tiles may be used to reach the calling hand under these rules"
     on_first_discard = win.discarder == state.dealer
     on_first_draw = win.self_drawn
-    if on_first_draw and win.facts.call_before_first_draw:
-        return "going out on one's first self-drawn tile counts only before any chow, pung or kong is declared"
+    declared = win.facts.call_before_first_draw or win.facts.melded_sets > 0
+    if on_first_draw and (declared or win.facts.supplement_tile or win.facts.second_kong):
+        return (
+            "going out on one's first self-drawn tile counts only before any chow, pung or kong is declared "
+            "(a supplement tile after one's own kong comes after a declaration)"
+        )
     if rules.earthly_narrowed:
         if not on_first_draw:
             return "under these rules it is going out on one's own first self-drawn tile"
@@ -110,17 +127,29 @@ def kong_on_kong(win: Win, state: TableState, rules: Ruleset) -> str | None:
 
 
 def thirteen_discarded_orphans(win: Win, state: TableState, rules: Ruleset) -> str | None:
-    """The first 13 discards are 13 orphans (or 12 and a pair of one), and the 14th tile completes it."""
+    """The first 13 discards are 13 orphans (or 12 and a pair of one), and the 14th tile completes it.
+
+    Seed 004: "Player's first 13 discards consist of either a) 13 orphans (unique Dragons, Winds
+    and terminals), or b) 12 orphans + any other discard matching one of the 12"; the hand "must
+    always be declared Out (and before the 14th discard)". With pre-dealt jokers as discards,
+    "each joker that is pre-dealt in player's hand ... decreases the number of required orphan
+    discards by one": a joker lowers how many discards are needed, never the deadline, so a hand
+    that holds without the option holds with it. The jokers' values are "specified in a way that
+    results in having 13 orphans and 14th tile composing a pair with any of these 13": the
+    discards and the winning tile, with the jokers filling what is missing, must make the 13
+    orphans and a pair.
+    """
     if win.facts.melded_sets:
         return "the player may not have melded sets"
     jokers = win.facts.predealt_jokers if rules.orphans_jokers_as_discards else 0
+    discards = list(win.facts.discards)
     needed = 13 - jokers
-    discards = list(win.facts.discards[:needed])
     if len(discards) < needed:
-        return f"{needed} discards are needed, {len(win.facts.discards)} recorded"
-    if len(win.facts.discards) > needed:
+        with_jokers = f" ({jokers} pre-dealt joker{'s' if jokers != 1 else ''} counted as discards)" if jokers else ""
+        return f"{needed} discards are needed{with_jokers}, {len(discards)} recorded"
+    if len(discards) > 13:
         # Seed 004: "The hand must always be declared Out (and before the 14th discard)".
-        return f"it must be declared before discard {needed + 1}; {len(win.facts.discards)} discards are recorded"
+        return f"it must be declared before discard 14; {len(discards)} discards are recorded"
     if any(t not in ORPHANS for t in discards):
         return "every counted discard must be an orphan (terminal or honour)"
     kinds = Counter(discards)
@@ -129,11 +158,11 @@ def thirteen_discarded_orphans(win: Win, state: TableState, rules: Ruleset) -> s
     tile = win.facts.winning_tile
     if tile is None or tile not in ORPHANS:
         return "the winning tile must be an orphan"
-    paired = any(n == 2 for n in kinds.values())
-    if paired and (tile in kinds or len(kinds) + jokers < 12):
-        return "with a pair among the discards the winning tile must be the missing orphan"
-    if not paired and tile not in kinds and len(kinds) + jokers < 13:
-        return "the winning tile must match one of the discarded orphans"
+    # With the winning tile the discards must still be orphans at most twice each, one of them
+    # twice at most: the jokers then fill in the orphans missing (or the pair's second tile).
+    held = kinds + Counter([tile])
+    if any(n > 2 for n in held.values()) or sum(1 for n in held.values() if n == 2) > 1:
+        return "with a pair among the discards the winning tile must be a missing orphan"
     return None
 
 
@@ -165,39 +194,6 @@ CHECKS: dict[str, Callable[[Win, TableState, Ruleset], str | None]] = {
         dealer_consecutive_wins,
     )
 }
-
-
-def contradiction(win: Win) -> str | None:
-    """Why the facts of how a win went out contradict each other, or None.
-
-    A supplement tile (for a kong, a flower, or after a second kong) is drawn by the winner,
-    so a win on it is self-drawn; a robbed kong's tile is another player's, so a win on it
-    is not self-drawn and not on a supplement tile.
-    """
-    facts = win.facts
-    drawn = [
-        name
-        for name, fact in (
-            ("a supplement tile", facts.supplement_tile),
-            ("a tile drawn for a flower", facts.flower_supplement),
-            ("the supplement tile after a second kong", facts.second_kong),
-        )
-        if fact
-    ]
-    if drawn and not win.self_drawn:
-        return f"a win on {drawn[0]} is self-drawn: it has no discarder"
-    if facts.robbed_kong and win.self_drawn:
-        return "a win on a robbed kong is on another player's tile: name the player robbed (the discarder)"
-    if facts.robbed_kong and drawn:
-        return f"a win on a robbed kong is not on {drawn[0]}"
-    return None
-
-
-def check_facts(win: Win) -> None:
-    """Refuse a win whose facts contradict each other, with the reason."""
-    reason = contradiction(win)
-    if reason is not None:
-        raise InvalidSpecialHand(f"contradictory facts: {reason}")
 
 
 def check_special_hands(win: Win, state: TableState, rules: Ruleset) -> None:

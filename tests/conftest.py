@@ -21,11 +21,6 @@ import pytest
 from pg_server import PostgresServer, ServerUnavailable
 
 from domain.match import Match
-
-# pytest-xdist's workers run with COLUMNS=80 in their environment, and the command's consoles take
-# their width from it when replay.cli.shell is imported: the tests of what the command prints would
-# see its tables wrapped at 80 columns under ``pytest -n 2`` only. The tests that mean a width set it.
-os.environ.pop("COLUMNS", None)
 from domain.rules import Ruleset, load_preset
 from domain.scoring.payments import settle
 from domain.values import HandResult, HandValue, TableState, Win, WinResult
@@ -38,6 +33,17 @@ CORPUS = SHARED / "corpus"
 REPO = Path(__file__).resolve().parent.parent
 
 EAST, SOUTH, WEST, NORTH = 0, 1, 2, 3  # round winds
+
+
+@pytest.fixture(autouse=True)
+def _no_inherited_width(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The commands' output width is the one a test sets, else a pipe's (160), whoever runs the suite.
+
+    pytest-xdist's controller loads GNU readline, which sets ``COLUMNS=80`` and ``LINES=24`` in the
+    environment its workers inherit (readline's ``rl_change_environment``); a test that means a width sets it.
+    """
+    monkeypatch.delenv("COLUMNS", raising=False)
+    monkeypatch.delenv("LINES", raising=False)
 
 
 def table(

@@ -24,7 +24,10 @@ from pathlib import Path
 
 from domain.match import Match
 from domain.values import AbortiveDraw, AbortKind
-from replay.app import HonbaApp, StoreConflict
+from replay.service import recording
+from replay.store.application import HonbaApp
+from replay.store.errors import StoreConflict
+from replay.store.seal import Seal
 
 FOUR_WINDS = AbortiveDraw(AbortKind.FOUR_WINDS)
 
@@ -49,13 +52,13 @@ class RacingApp(HonbaApp):
         self.hold: tuple[Path, int] | None = None
         self.conflicts = 0
 
-    def _save(self, match: Match) -> None:
+    def save_match(self, match: Match, seal: Seal | None = None) -> str:
         if self.hold is not None:
             directory, parties = self.hold
             self.hold = None
             barrier(directory, parties, "save")
         try:
-            super()._save(match)
+            return super().save_match(match, seal)
         except StoreConflict:
             self.conflicts += 1
             raise
@@ -70,7 +73,7 @@ def main(argv: list[str]) -> int:
             client_key, directory, parties = argv[3], Path(argv[4]), int(argv[5])
             app.hold = (directory, parties)
             try:
-                app.record(key, FOUR_WINDS, client_key=None if client_key == "-" else client_key)
+                recording.record(app, key, FOUR_WINDS, client_key=None if client_key == "-" else client_key)
             except StoreConflict as exc:
                 print(json.dumps({"result": "conflict", "message": str(exc), "conflicts": app.conflicts}))
                 return 3
@@ -79,7 +82,7 @@ def main(argv: list[str]) -> int:
         prefix, count, directory, parties = argv[3], int(argv[4]), Path(argv[5]), int(argv[6])
         barrier(directory, parties, "start")
         for i in range(count):
-            app.record(key, FOUR_WINDS, client_key=f"{prefix}-{i}")
+            recording.record(app, key, FOUR_WINDS, client_key=f"{prefix}-{i}")
             time.sleep(random.uniform(0, 0.01))  # a tablet's pace, so that the two interleave
         print(json.dumps({"recorded": count, "conflicts": app.conflicts}))
         return 0

@@ -22,8 +22,11 @@ from domain.values import (
     Win,
     WinResult,
 )
-from replay.app import HonbaApp, MatchExists, MatchNotFound, default_db_path, persistence_env
 from replay.formats.record import RecordError, build_match, parse_record
+from replay.service import recording, storing
+from replay.store.application import HonbaApp
+from replay.store.errors import MatchExists, MatchNotFound
+from replay.store.settings import default_db_path, persistence_env
 
 PLAYERS = ("Ann", "Ben", "Cho", "Dai")
 TENHOU = load_preset("tenhou")
@@ -46,22 +49,22 @@ def ron(winner: int, discarder: int, han: int, fu: int) -> WinResult:
 
 
 def recorded(store: HonbaApp, key: str = "club-1") -> Match:
-    store.start_match(key, PLAYERS, TENHOU, {"format": "honba", "entered": "test"})
-    store.record(key, ron(1, 0, 3, 30))
-    store.record(key, ExhaustiveDraw(ready=(1,), riichi=(1,)))
-    store.record(key, AbortiveDraw(AbortKind.FOUR_WINDS))
-    store.penalise(key, Penalty(3, 3000))
+    recording.start_match(store, key, PLAYERS, TENHOU, {"format": "honba", "entered": "test"})
+    recording.record(store, key, ron(1, 0, 3, 30))
+    recording.record(store, key, ExhaustiveDraw(ready=(1,), riichi=(1,)))
+    recording.record(store, key, AbortiveDraw(AbortKind.FOUR_WINDS))
+    recording.penalise(store, key, Penalty(3, 3000))
     return store.get_match(key)
 
 
 def test_a_match_survives_reopening_the_store(store: HonbaApp, store_db: str) -> None:
     before = recorded(store)
-    _, facts_before = store.facts("club-1")
+    facts_before = store.get_match("club-1").effective_facts()
     store.close()
     reopened = HonbaApp.open(store_db)
     try:
         after = reopened.get_match("club-1")
-        _, facts_after = reopened.facts("club-1")
+        facts_after = reopened.get_match("club-1").effective_facts()
         assert after.state == before.state
         assert after.version == before.version
         assert (after.players, after.rules, after.source) == (before.players, before.rules, before.source)
@@ -90,7 +93,7 @@ def test_the_same_key_gives_the_same_id(store: HonbaApp) -> None:
 def test_a_second_start_with_the_same_key_is_refused(store: HonbaApp) -> None:
     first = recorded(store)
     with pytest.raises(MatchExists):
-        store.start_match("club-1", ("Eve", "Fay", "Gus", "Hal"), TENHOU)
+        recording.start_match(store, "club-1", ("Eve", "Fay", "Gus", "Hal"), TENHOU)
     assert store.get_match("club-1").players == first.players
     assert store.get_match("club-1").version == first.version
 
@@ -100,7 +103,7 @@ def test_store_whole_refuses_a_stored_key_with_other_results(store: HonbaApp) ->
     rival = Match.start("club-1", PLAYERS, TENHOU)
     rival.record(ron(2, 3, 1, 30))
     with pytest.raises(MatchExists, match="other results"):
-        store.store_whole(rival)
+        storing.store_whole(store, rival)
     assert store.get_match("club-1").version == first.version
     assert store.get_match("club-1").state == first.state
 
@@ -112,7 +115,7 @@ def test_store_whole_of_the_same_match_again_stores_nothing(store: HonbaApp) -> 
     again.record(ExhaustiveDraw(ready=(1,), riichi=(1,)))
     again.record(AbortiveDraw(AbortKind.FOUR_WINDS))
     again.penalise(Penalty(3, 3000))
-    assert store.store_whole(again) is False
+    assert storing.store_whole(store, again) is False
     assert store.get_match("club-1").version == first.version
 
 
@@ -120,7 +123,7 @@ def test_store_whole_stores_every_event_at_once(store: HonbaApp) -> None:
     match = Match.start("whole", PLAYERS, TENHOU)
     for _ in range(3):
         match.record(ron(1, 0, 1, 30))
-    assert store.store_whole(match) is True
+    assert storing.store_whole(store, match) is True
     assert store.get_match("whole").version == match.version
     assert store.get_match("whole").state == match.state
 
@@ -132,7 +135,7 @@ def test_an_invalid_record_stores_nothing(store: HonbaApp) -> None:
         '{"type": "win", "wins": [{"winner": "Cho", "from": "Ben", "han": 1, "fu": 20}]}\n'
     )
     with pytest.raises(RecordError):
-        store.store_whole(build_match(parse_record(text, name="half.jsonl"), name="half.jsonl"))
+        storing.store_whole(store, build_match(parse_record(text, name="half.jsonl"), name="half.jsonl"))
     assert not store.has_match("half")
     assert list(store.list_matches()) == []
 
@@ -140,16 +143,16 @@ def test_an_invalid_record_stores_nothing(store: HonbaApp) -> None:
 def test_a_refused_command_records_nothing(store: HonbaApp) -> None:
     before = recorded(store)
     with pytest.raises(InvalidHandValue):
-        store.record("club-1", ron(2, 1, 1, 20))
+        recording.record(store, "club-1", ron(2, 1, 1, 20))
     assert store.get_match("club-1").version == before.version
     with pytest.raises(MatchNotFound):
-        store.record("club-9", ron(2, 1, 3, 30))
+        recording.record(store, "club-9", ron(2, 1, 3, 30))
 
 
 def test_list_matches_in_the_order_they_were_started(store: HonbaApp) -> None:
-    store.start_match("b-second", PLAYERS, TENHOU, {"format": "honba"})
-    store.start_match("a-first", ("A", "B", "C"), load_preset("tenhou-sanma"))
-    store.record("b-second", ron(1, 0, 3, 30))
+    recording.start_match(store, "b-second", PLAYERS, TENHOU, {"format": "honba"})
+    recording.start_match(store, "a-first", ("A", "B", "C"), load_preset("tenhou-sanma"))
+    recording.record(store, "b-second", ron(1, 0, 3, 30))
     summaries = list(store.list_matches())
     assert [(s.key, s.players, s.rules) for s in summaries] == [
         ("b-second", PLAYERS, "tenhou"),

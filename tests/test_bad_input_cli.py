@@ -16,8 +16,8 @@ import pytest
 from fuzz_samples import mjai_events, record_text, tenhou_json_log, xml_log
 from typer.testing import CliRunner, Result
 
-from replay.app import HonbaApp
 from replay.cli import app
+from replay.store.application import HonbaApp
 
 runner = CliRunner()
 
@@ -55,7 +55,7 @@ BROKEN_LOGS = {
     "broken-seat.jsonl": lambda: lines([{**e, "actor": 7} if e["type"] == "hora" else e for e in mjai_events()]),
     "broken-empty.json": lambda: b"",
     "broken-gzip.mjlog.gz": lambda: gzip.compress(xml_log())[:-12],
-    "broken-utf16.json": lambda: tenhou_json_log().decode().encode("utf-16"),
+    "broken-utf32.json": lambda: tenhou_json_log().decode().encode("utf-32"),
 }
 # Read by verify (it reports what the rules refuse as disagreements); refused by import.
 REFUSED_ON_IMPORT = {
@@ -126,7 +126,7 @@ def test_verify_names_each_broken_file_on_stderr_and_checks_the_good_ones(env: P
     reasons = broken_lines(result, folder, set(BROKEN_LOGS))
     assert "not valid JSON" in reasons["broken-cut.json"] and "line 1, column" in reasons["broken-cut.json"]
     assert "line" in reasons["broken-seat.jsonl"] and "actor 7" in reasons["broken-seat.jsonl"]
-    assert "UTF-16" in reasons["broken-utf16.json"]
+    assert "UTF-32" in reasons["broken-utf32.json"]
     report = json.loads(result.stdout)
     assert report["files"] == len(GOOD_LOGS) + len(BROKEN_LOGS) + len(REFUSED_ON_IMPORT)
     assert sorted(u["file"] for u in report["unreadable"]) == sorted(str(folder / n) for n in BROKEN_LOGS)

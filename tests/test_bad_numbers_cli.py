@@ -57,24 +57,36 @@ def refused(db: Path, *args: str) -> str:
 
 
 def test_a_han_of_5000_digits_is_refused_naming_the_han(db: Path) -> None:
+    # The hand value is a text field of the entry (replay/input/fields.py): one line of at most 200
+    # characters, then each count read by the number reader (at most 20 characters).
     line = refused(db, "win", KEY, f"Cho:{DIGITS}/30", "--from", "Ann")
+    assert "value: 5,003 characters, at most 200" in line
+    line = refused(db, "win", KEY, f"Cho:{DIGITS[:25]}/30", "--from", "Ann")
     assert "han: " in line and "too long for a number" in line
 
 
 def test_a_fu_of_5000_digits_is_refused_naming_the_fu(db: Path) -> None:
     line = refused(db, "win", KEY, f"Cho:3/{DIGITS}", "--from", "Ann")
+    assert "value: 5,002 characters, at most 200" in line
+    line = refused(db, "win", KEY, f"Cho:3/{DIGITS[:25]}", "--from", "Ann")
     assert "fu: " in line and "too long for a number" in line
 
 
 @pytest.mark.parametrize("where", ["winner", "--from", "--riichi"])
 def test_a_seat_of_5000_digits_or_unicode_digits_is_no_player(db: Path, where: str) -> None:
-    for seat in (DIGITS, "²"):
+    field = {"winner": "winner", "--from": "discarder", "--riichi": "riichi"}[where]
+    for seat in (DIGITS, DIGITS[:25], "²", "4"):
         args = {
             "winner": (f"{seat}:3/30", "--from", "Ann"),
             "--from": ("Cho:3/30", "--from", seat),
             "--riichi": ("Cho:3/30", "--from", "Ann", "--riichi", seat),
         }[where]
-        assert "is not a player at this table (Ann, Ben, Cho, Dai)" in refused(db, "win", KEY, *args)
+        line = refused(db, "win", KEY, *args)
+        if seat == DIGITS:
+            # A field of the entry is one line of at most 200 characters (replay/input/fields.py).
+            assert f"{field}: 5,000 characters, at most 200" in line
+        else:
+            assert "is not a player at this table (Ann, Ben, Cho, Dai)" in line
 
 
 def test_a_rule_value_of_5000_digits_is_refused_naming_the_rule(db: Path) -> None:
@@ -142,10 +154,11 @@ def test_a_port_no_server_can_listen_on_is_refused_before_serving(db: Path, port
 
 
 def test_a_penalty_of_99999999999999999999999_is_refused_not_stored(db: Path) -> None:
+    # --amount is the entry's amount field, read by the one number reader (replay/input/fields.py).
     line = refused(db, "penalty", KEY, "Ann", "--amount", "99999999999999999999999")
-    assert "Invalid value for '--amount'" in line
+    assert line == "honba: amount: '99999999999999999999999' is too long for a number (at most 20 characters)"
     line = refused(db, "penalty", KEY, "Ann", "--amount", "4000001")
-    assert "4000001 is out of range (1 to 4,000,000)" in line
+    assert line == "honba: penalty amount: 4000001 is out of range (1 to 4,000,000)"
     refused(db, "amend", KEY, "2", "--by", "Ref", "--reason", "x", "penalty", "Ann", "--amount", "9" * 23)
     assert "Ann -> Ben 4,000,000" not in ok(db, "penalty", KEY, "Ann", "--amount", "4000000")
 
@@ -162,7 +175,8 @@ def test_sessions_of_ten_to_the_twenty_three_are_refused(db: Path, tmp_path: Pat
 
 
 def test_dora_of_ten_to_the_twenty_three_are_refused(db: Path) -> None:
-    assert "Invalid value for '--dora'" in refused(db, "win", KEY, "Cho:13han", "--from", "Ann", "--dora", HUGE)
+    line = refused(db, "win", KEY, "Cho:13han", "--from", "Ann", "--dora", HUGE)
+    assert line == f"honba: dora: '{HUGE}' is too long for a number (at most 20 characters)"
     assert "dora cannot be more than" in refused(db, "win", KEY, "Cho:13han", "--from", "Ann", "--dora", "99")
 
 
@@ -223,3 +237,48 @@ def test_a_path_longer_than_the_system_takes_is_one_unreadable_file(db: Path, tm
 
 def test_revoking_no_token_is_refused_in_one_line_on_stderr(db: Path) -> None:
     assert refused(db, "token", "revoke", "nosuchtoken") == "honba: no token 'nosuchtoken'"
+
+
+# The staged events' commands (issue 27's), merged: the same number reader, bounds and file caps.
+
+
+def test_a_stage_of_unicode_digits_or_a_draw_of_no_seats_is_one_line_not_a_traceback(db: Path) -> None:
+    line = refused(db, "tournament", "format", "cup", "--stage", "q:²")
+    assert line == "honba: stage 'q': sessions: '²' is not a whole number (digits 0-9)"
+    seed = ("--seed", "0" * 64, "--players", "Ann,Ben,Cho,Dai")
+    line = refused(db, "tournament", "verify-draw", *seed, "--size", "0")
+    assert "Invalid value for '--size': 0 is out of range (3 to 4)" in line
+
+
+def test_staged_event_values_nobody_means_are_refused_not_stored(db: Path) -> None:
+    why = ("--reason", "ill")
+    assert "Invalid value for '--after'" in refused(db, "tournament", "withdraw", "cup", "Ann", "--after", HUGE, *why)
+    commitment = ("--commitment", "0" * 64)
+    assert "Invalid value for 'session'" in refused(db, "tournament", "commit-draw", "cup", HUGE, *commitment)
+    facts = ("tournament", "ranking-facts", "cup", "--ended-on", "2026-11-21")
+    assert "Invalid value for '--days': 31 is out of range (1 to 30)" in refused(db, *facts, "--days", "31")
+    assert "Invalid value for '--countries'" in refused(db, *facts, "--countries", HUGE)
+    line = refused(db, "tournament", "format", "cup", "--stage", "q:2", "--substitutes", "fixed:nan")
+    assert line == "honba: --substitutes fixed: 'nan' is not a number (digits 0-9, with a sign)"
+    line = refused(db, "tournament", "team", "cup", "T" * 70, "Ann")
+    assert line.startswith("honba: team name: 70 characters, at most 64")
+    assert "Invalid value for '--top'" in refused(db, "tournament", "needs", "cup", "--top", "²")
+    assert "Invalid value for '--top'" in refused(db, "ratings", "--top", "0")
+    assert "Invalid value for '--min-results'" in refused(db, "ratings", "--min-results", "-1")
+    ok(db, "tournament", "withdraw", "cup", "Ann", "--after", "1000", *why)
+
+
+def test_a_seed_a_key_or_a_certificate_file_that_never_ends_is_refused(db: Path, tmp_path: Path) -> None:
+    line = refused(db, "tournament", "reveal-draw", "cup", "1", "--seed-file", "/dev/zero")
+    assert line == "honba: /dev/zero: larger than 4 KiB: honba reads a seed file of at most 4 KiB"
+    line = refused(db, "certificate", "sign", "cup", "--key", "/dev/zero", "-o", str(tmp_path / "cup.cert.json"))
+    assert line == "honba: /dev/zero: larger than 64 KiB: honba reads a key file of at most 64 KiB"
+    assert not (tmp_path / "cup.cert.json").exists()
+    run = honba_main("--db", str(db), "certificate", "verify", "/dev/zero")
+    assert (run.code, run.traceback) == (2, "")
+    assert run.stderr == "honba: /dev/zero: larger than 64 MiB: honba reads a certificate of at most 64 MiB\n"
+    deep = tmp_path / "deep.cert.json"
+    deep.write_text("[" * 100_000, encoding="utf-8")
+    run = honba_main("--db", str(db), "certificate", "verify", str(deep))
+    assert (run.code, run.traceback) == (2, "")
+    assert run.stderr.startswith(f"honba: {deep}: not a JSON certificate (nested more than 8 deep")

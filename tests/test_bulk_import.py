@@ -32,9 +32,10 @@ import pytest
 from conftest import CORPUS
 from fuzz_samples import xml_log
 
-from replay.app import HonbaApp
-from replay.batch import import_paths, read_for_import
-from replay.seal import STORE_CHAIN_ID
+from replay.service import storing
+from replay.service.batch import import_paths, read_for_import
+from replay.store.application import HonbaApp
+from replay.store.chain import STORE_CHAIN_ID
 
 GAMES = 300
 SOURCE = CORPUS / "tenhou-wire-2018"
@@ -139,9 +140,9 @@ def whole_matches_only(rows: Rows, clean: Rows) -> int:
         mine = {(version, topic) for o, version, topic in rows if o == originator}
         assert mine == by_originator[originator], f"{originator} is half-stored"
     matches = sum(1 for _, _, topic in rows if topic == STARTED)
-    seals = sum(1 for _, _, topic in rows if topic == "replay.seal:Seal.Opened")
+    seals = sum(1 for _, _, topic in rows if topic == "replay.store.seal:Seal.Opened")
     assert matches == seals, "a match stored without its seal, or a seal without its match"
-    assert chain == {(version, "replay.seal:StoreChain.Linked") for version in range(1, matches + 1)}
+    assert chain == {(version, "replay.store.chain:StoreChain.Linked") for version in range(1, matches + 1)}
     return matches
 
 
@@ -255,9 +256,9 @@ def test_the_records_read_apart_from_the_store_are_encoded_as_the_store_encodes(
         assert read.unreadable is None and len(read.matches) == 1
         prepared = read.matches[0]
         assert all(zlib.decompress(record.state) for record in prepared.records)
-        assert app.store_prepared([prepared]) == [True]
+        assert storing.store_prepared(app, [prepared]) == [True]
         stored = app.get_match(prepared.key)
         assert stored.version == sum(1 for r in prepared.records if r.originator_id == stored.id)
-        assert app.store_prepared([prepared]) == [False]
+        assert storing.store_prepared(app, [prepared]) == [False]
     finally:
         app.close()

@@ -20,8 +20,8 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner, Result
 
-from replay.app import HonbaApp
 from replay.cli import app
+from replay.store.application import HonbaApp
 
 REPO = Path(__file__).resolve().parents[1]
 SEED_RECORD = REPO / "docs" / "examples" / "counters-seed.jsonl"

@@ -24,8 +24,9 @@ from typer.testing import CliRunner, Result
 from domain.errors import RuleViolation
 from domain.match import Match
 from domain.values import ExhaustiveDraw, Penalty
-from replay.app import HonbaApp
 from replay.cli import app
+from replay.service import corrections, recording
+from replay.store.application import HonbaApp
 
 KEY = "club-1"
 runner = CliRunner()
@@ -140,14 +141,14 @@ def test_a_retry_after_another_command_still_records_nothing(db: Path) -> None:
 @pytest.fixture
 def store(tmp_path: Path) -> HonbaApp:
     application = HonbaApp.open(str(tmp_path / "app.sqlite"))
-    application.start_match(KEY, ["Ann", "Ben", "Cho", "Dai"], TENHOU)
-    application.record(KEY, won(ron(1, 2, hv(3, 30))))
+    recording.start_match(application, KEY, ["Ann", "Ben", "Cho", "Dai"], TENHOU)
+    recording.record(application, KEY, won(ron(1, 2, hv(3, 30))))
     return application
 
 
 def test_the_application_records_a_retried_result_once(store: HonbaApp) -> None:
-    first = store.record(KEY, won(tsumo(2, hv(1, 30))), client_key="k1")
-    again = store.record(KEY, won(tsumo(2, hv(1, 30))), client_key="k1")
+    first = recording.record(store, KEY, won(tsumo(2, hv(1, 30))), client_key="k1")
+    again = recording.record(store, KEY, won(tsumo(2, hv(1, 30))), client_key="k1")
     assert again.version == first.version
     assert again.state == first.state
     assert store.get_match(KEY).version == first.version
@@ -156,12 +157,16 @@ def test_the_application_records_a_retried_result_once(store: HonbaApp) -> None:
 @pytest.mark.parametrize(
     "command",
     [
-        lambda s: s.record(KEY, ExhaustiveDraw(ready=(0,)), client_key="k"),
-        lambda s: s.penalise(KEY, Penalty(3, 3000, "chombo", "to_others"), client_key="k"),
-        lambda s: s.end(KEY, "time limit", client_key="k"),
-        lambda s: s.amend(KEY, 2, won(ron(1, 2, hv(2, 30))), by="Ito", reason="miscounted", client_key="k"),
-        lambda s: s.void(KEY, 2, by="Ito", reason="wrong table", client_key="k"),
-        lambda s: s.add_penalty(KEY, Penalty(3, 3000, "chombo", "to_others"), by="Ito", reason="x", client_key="k"),
+        lambda s: recording.record(s, KEY, ExhaustiveDraw(ready=(0,)), client_key="k"),
+        lambda s: recording.penalise(s, KEY, Penalty(3, 3000, "chombo", "to_others"), client_key="k"),
+        lambda s: recording.end(s, KEY, "time limit", client_key="k"),
+        lambda s: corrections.amend(
+            s, KEY, 2, won(ron(1, 2, hv(2, 30))), by="Ito", reason="miscounted", client_key="k"
+        ),
+        lambda s: corrections.void(s, KEY, 2, by="Ito", reason="wrong table", client_key="k"),
+        lambda s: corrections.add_penalty(
+            s, KEY, Penalty(3, 3000, "chombo", "to_others"), by="Ito", reason="x", client_key="k"
+        ),
     ],
     ids=["record", "penalise", "end", "amend", "void", "add_penalty"],
 )
@@ -176,21 +181,21 @@ def test_every_application_command_with_a_key_is_idempotent(
 
 
 def test_the_application_refuses_a_key_sent_with_a_different_result(store: HonbaApp) -> None:
-    store.record(KEY, won(tsumo(2, hv(1, 30))), client_key="k1")
+    recording.record(store, KEY, won(tsumo(2, hv(1, 30))), client_key="k1")
     version = store.get_match(KEY).version
     with pytest.raises(RuleViolation, match="client key 'k1' was already used for a different command"):
-        store.record(KEY, won(tsumo(2, hv(2, 30))), client_key="k1")
+        recording.record(store, KEY, won(tsumo(2, hv(2, 30))), client_key="k1")
     assert store.get_match(KEY).version == version
 
 
 def test_a_key_is_remembered_across_reopening_the_store(tmp_path: Path) -> None:
     path = str(tmp_path / "app.sqlite")
     first = HonbaApp.open(path)
-    first.start_match(KEY, ["Ann", "Ben", "Cho", "Dai"], TENHOU)
-    first.record(KEY, won(ron(1, 2, hv(3, 30))), client_key="k1")
+    recording.start_match(first, KEY, ["Ann", "Ben", "Cho", "Dai"], TENHOU)
+    recording.record(first, KEY, won(ron(1, 2, hv(3, 30))), client_key="k1")
     version = first.get_match(KEY).version
     first.close()
     reopened = HonbaApp.open(path)
-    reopened.record(KEY, won(ron(1, 2, hv(3, 30))), client_key="k1")
+    recording.record(reopened, KEY, won(ron(1, 2, hv(3, 30))), client_key="k1")
     assert reopened.get_match(KEY).version == version
     reopened.close()

@@ -29,10 +29,14 @@ import pytest
 from domain.match import Match, match_id
 from domain.rules import load_preset
 from domain.values import AbortiveDraw, AbortKind
-from replay.app import TRIES, HonbaApp, StoreConflict
-from replay.integrity import check_store
-from replay.seal import STORE_CHAIN_ID
-from replay.service import retry as retry_module
+from replay.service import recording
+from replay.store import retry as retry_module
+from replay.store.application import HonbaApp
+from replay.store.chain import STORE_CHAIN_ID
+from replay.store.errors import StoreConflict
+from replay.store.retry import TRIES
+from replay.store.seal import Seal
+from replay.store.store_check import check_store
 
 WORKER = Path(__file__).with_name("race_worker.py")
 HONBA = str(Path(sys.executable).with_name("honba"))
@@ -72,7 +76,7 @@ def race_db(store_db: str) -> str:
     """A store holding one started match (its start event, its seal's two)."""
     store = HonbaApp.open(store_db)
     try:
-        store.start_match(KEY, ["Ann", "Ben", "Cho", "Dai"], load_preset("tenhou"))
+        recording.start_match(store, KEY, ["Ann", "Ben", "Cho", "Dai"], load_preset("tenhou"))
     finally:
         store.close()
     assert len(rows(store_db)) == 3
@@ -197,22 +201,22 @@ def test_a_keyed_command_is_tried_a_bounded_number_of_times_and_one_without_a_ke
     class AlwaysBeaten(HonbaApp):
         name = HonbaApp.name
 
-        def _save(self, match: Match) -> None:
+        def save_match(self, match: Match, seal: Seal | None = None) -> str:
             if saves or match.version > 1:
                 saves.append(match.version)
                 raise StoreConflict(CONFLICT)
-            super()._save(match)
+            return super().save_match(match, seal)
 
     pauses: list[float] = []
     monkeypatch.setattr(retry_module.time, "sleep", pauses.append)
     store = AlwaysBeaten.open(":memory:")
-    store.start_match(KEY, ["Ann", "Ben", "Cho", "Dai"], load_preset("tenhou"))
+    recording.start_match(store, KEY, ["Ann", "Ben", "Cho", "Dai"], load_preset("tenhou"))
     with pytest.raises(StoreConflict, match=f"tried {TRIES} times"):
-        store.record(KEY, AbortiveDraw(AbortKind.FOUR_WINDS), client_key="t1")
+        recording.record(store, KEY, AbortiveDraw(AbortKind.FOUR_WINDS), client_key="t1")
     assert len(saves) == TRIES and len(pauses) == TRIES - 1
     assert all(0 < pause < 1 for pause in pauses)  # short pauses between the tries
     saves.clear()
     with pytest.raises(StoreConflict, match=r"try again$"):
-        store.record(KEY, AbortiveDraw(AbortKind.FOUR_WINDS))
+        recording.record(store, KEY, AbortiveDraw(AbortKind.FOUR_WINDS))
     assert len(saves) == 1
     assert store.get_match(KEY).version == 1

@@ -20,9 +20,10 @@ from urllib.parse import unquote
 import pytest
 from typer.testing import CliRunner
 
-from replay.app import HonbaApp
 from replay.cli import app as cli
-from replay.tournaments import catch_up, open_view, summary_doc, tournament_report
+from replay.service.standings import summary_doc, tournament_report
+from replay.store.application import HonbaApp
+from replay.store.standings_view import catch_up, open_view
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 TSUBAKISAKURA = CORPUS / "tsubakisakura-mjlog2json" / "data"

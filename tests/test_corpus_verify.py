@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from replay.batch import VerifyRun, verify_paths
+from replay.service.batch import VerifyRun, verify_paths
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 pytestmark = pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpus is not present")

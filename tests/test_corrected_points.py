@@ -26,8 +26,8 @@ from honba_cli import Honba
 from domain.match import Match
 from domain.rules import load_preset
 from domain.values import ExhaustiveDraw, HandValue
-from replay.audit import build_report
-from replay.integrity import MatchCheck
+from replay.service.audit import build_report
+from replay.store.findings import MatchCheck
 
 EAST_ONLY = load_preset("tenhou-east")
 

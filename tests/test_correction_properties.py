@@ -26,9 +26,9 @@ from domain.rules import Ruleset, load_preset
 from domain.scoring.payments import score_changes
 from domain.values import DealPass, MatchEnd, Penalty, PenaltyShare
 from projections.ledger import corrected_ledger
-from replay.audit import build_report
 from replay.formats.record import build_match, export_record, parse_record
-from replay.integrity import MatchCheck
+from replay.service.audit import build_report
+from replay.store.findings import MatchCheck
 
 PRESETS: list[Ruleset] = [
     TENHOU,

@@ -33,7 +33,8 @@ from honba_cli import Honba, two_wins
 
 from domain.errors import RuleViolation
 from domain.values import Penalty
-from replay.app import HonbaApp
+from replay.service import corrections, recording
+from replay.store.application import HonbaApp
 
 KEY = "club-2026-11-21-t1"
 
@@ -224,12 +225,12 @@ def test_a_correction_with_an_empty_by_or_reason_is_refused(honba: Honba) -> Non
 
 def test_a_correction_needs_by_and_reason_through_the_application(tmp_path: Path) -> None:
     store = HonbaApp.open(str(tmp_path / "app.sqlite"))
-    store.start_match(KEY, ["Ann", "Ben", "Cho", "Dai"], TENHOU)
-    store.record(KEY, won(ron(1, 2, hv(3, 30))))
+    recording.start_match(store, KEY, ["Ann", "Ben", "Cho", "Dai"], TENHOU)
+    recording.record(store, KEY, won(ron(1, 2, hv(3, 30))))
     with pytest.raises(RuleViolation, match="by"):
-        store.void(KEY, 2, by="", reason="miscounted")
+        corrections.void(store, KEY, 2, by="", reason="miscounted")
     with pytest.raises(RuleViolation, match="reason"):
-        store.add_penalty(KEY, Penalty(3, 3000, "chombo", "to_others"), by="Referee Ito", reason="")
+        corrections.add_penalty(store, KEY, Penalty(3, 3000, "chombo", "to_others"), by="Referee Ito", reason="")
     assert store.get_match(KEY).correction_log == []
 
 

@@ -1,5 +1,5 @@
 """Every CSV honba writes is text to a spreadsheet, never a formula: a player named
-``=HYPERLINK(...)`` is shown as that name (one guard, ``replay.render.spreadsheet_cells``, for the
+``=HYPERLINK(...)`` is shown as that name (one guard, ``replay.cli.render.spreadsheet_cells``, for the
 ledger, the standings and the statistics)."""
 
 from __future__ import annotations

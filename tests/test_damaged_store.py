@@ -25,7 +25,7 @@ from typer.testing import CliRunner, Result
 
 from domain.match import match_id
 from replay.cli import app
-from replay.seal import seal_id
+from replay.store.seal import seal_id
 
 runner = CliRunner()
 PLAYERS = "Ann,Ben,Cho,Dai"

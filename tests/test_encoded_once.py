@@ -17,9 +17,9 @@ from domain.codec import to_data
 from domain.integrity import canonical, digest_of, digests_of_items, plain
 from domain.match import Match, match_content_and_entries, stored_rules
 from domain.values import without_details
-from replay.app import HonbaApp, mapper_for
 from replay.formats.detect import read_log
-from replay.importing import match_from_log
+from replay.service.importing import match_from_log
+from replay.store.application import HonbaApp, mapper_for
 
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),

@@ -24,9 +24,10 @@ from honba_cli import honba_main, store_rows
 
 from domain.rules import load_preset
 from domain.values import Penalty
-from replay.app import HonbaApp
 from replay.formats.files import MAX_FILE, MAX_RULE_FILE, FileTooLarge, read_capped, write_whole
-from replay.tournaments import change_tournament
+from replay.service.recording import end, penalise, start_match
+from replay.service.tournaments import change_tournament
+from replay.store.application import HonbaApp
 
 KEY = "club-1"
 
@@ -155,16 +156,16 @@ def long_match(tmp_path_factory: pytest.TempPathFactory) -> Path:
     store = HonbaApp.open(str(db))
     try:
         rules = load_preset("tenhou")
-        store.start_match(KEY, ["Ann", "Ben", "Cho", "Dai"], rules, {"format": "honba"})
+        start_match(store, KEY, ["Ann", "Ben", "Cho", "Dai"], rules, {"format": "honba"})
         for hand in range(200):
-            store.penalise(KEY, Penalty(hand % 4, 100, note=f"slow play {hand} " + "." * 150))
+            penalise(store, KEY, Penalty(hand % 4, 100, note=f"slow play {hand} " + "." * 150))
         players = [f"Player {n:02}" for n in range(64)]
         change_tournament(store, "cup", lambda t: None, create=True)
         for table in range(16):
             seated = players[4 * table : 4 * table + 4]
             key = f"cup-{table}"
-            store.start_match(key, seated, rules, {"format": "honba"})
-            store.end(key, "time limit")
+            start_match(store, key, seated, rules, {"format": "honba"})
+            end(store, key, "time limit")
             change_tournament(store, "cup", lambda t, key=key, seated=seated: t.attach(key, seated))
     finally:
         store.close()

@@ -17,8 +17,8 @@ from typer.testing import CliRunner
 
 from domain.errors import RuleViolation, UnknownSeat
 from domain.values import AbortiveDraw, AbortKind
-from replay.app import HonbaApp
 from replay.cli import app
+from replay.store.application import HonbaApp
 
 runner = CliRunner()
 

@@ -31,6 +31,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from replay.formats.files import MAX_FILE
+from replay.service.certificates import generate_key
 
 EXAMPLES = int(os.environ.get("HONBA_FUZZ_EXAMPLES", "7"))
 FUZZ = settings(
@@ -90,6 +91,25 @@ values = st.one_of(
 winners = st.lists(
     st.builds(lambda who, what: f"{who}:{what}", st.one_of(words, numbers), values), min_size=1, max_size=3
 )
+hexes = st.one_of(
+    st.sampled_from(["0" * 64, "f" * 64, "F" * 64, "0" * 63, "0" * 65, "g" * 64, "٣" * 64]), words, numbers
+)
+stages = st.one_of(
+    st.builds(lambda name, n: f"{name}:{n}", words, numbers),
+    st.builds(
+        lambda name, n, a, carry, seating: f"{name}:{n}:advance={a},carry={carry},seating={seating}",
+        st.one_of(st.sampled_from(["qualifier", "final"]), words),
+        numbers,
+        numbers,
+        st.one_of(st.sampled_from(["keep", "halve", "reset"]), words),
+        st.one_of(st.sampled_from(["draw", "rank", "snake"]), words),
+    ),
+    words,
+)
+substitutes = st.one_of(
+    st.sampled_from(["ema", "as-played", "not-counted", "fixed:-30"]), numbers.map(lambda n: f"fixed:{n}"), words
+)
+dates = st.one_of(st.sampled_from(["2026-11-21", "2026-02-30", "20261121", "0001-01-01"]), words, numbers)
 overrides = st.builds(
     lambda key, value: f"{key}={value}",
     st.sampled_from(["start_score", "uma", "name", "description", "kiriage_mangan", "players", "settling_table"]),
@@ -122,10 +142,14 @@ class Files:
         (folder / "sheet.csv").write_text("hand,Ann,Ben,Cho,Dai\nE1-0,²,٣,1e3," + "9" * 5000 + "\n", encoding="utf-8")
         (folder / "rules.toml").write_text('base = "tenhou"\numa = [' + "9" * 5000 + ", 0, 0, 0]\n", encoding="utf-8")
         (folder / "dir").mkdir(exist_ok=True)
+        if not (folder / "org.key").exists():
+            generate_key(folder / "org")
+        (folder / "seed.txt").write_text("0" * 64 + "\n", encoding="ascii")
 
     def inputs(self) -> st.SearchStrategy[str]:
         """Files to read: hostile ones, a directory, a missing one, a device that never ends."""
         names = ["binary.bin", "huge.jsonl", "deep.json", "good.jsonl", "sheet.csv", "rules.toml", "dir", "missing"]
+        names += ["org.key", "org.pub.pem", "seed.txt", "cert.json"]
         return st.one_of(st.sampled_from([str(self.folder / n) for n in names]), st.just("/dev/zero"), words)
 
     def outputs(self) -> st.SearchStrategy[str]:
@@ -142,6 +166,7 @@ def commands(files: Files) -> dict[str, st.SearchStrategy[list[str]]]:
     key = st.one_of(st.just(KEY), words)
     who = st.one_of(st.sampled_from(PLAYERS), words, numbers)
     names = st.one_of(st.just(",".join(PLAYERS)), st.lists(words, min_size=1, max_size=5).map(",".join))
+    tournament = st.one_of(st.sampled_from(["cup", "done"]), words)
     return {
         "start": st.builds(
             lambda k, p, rest: ["start", k, "--players", p, *rest],
@@ -166,8 +191,10 @@ def commands(files: Files) -> dict[str, st.SearchStrategy[list[str]]]:
                     "--melded": numbers,
                     "--jokers": numbers,
                     "--penalty": st.builds(lambda w, n: f"{w}:{n}", who, numbers),
+                    "--fact": st.one_of(st.sampled_from(["last_tile", "first_turn", "robbed_kong"]), words),
                     "--key": words,
                     "--first-turn": FLAG,
+                    "--last-tile": FLAG,
                 }
             ),
         ),
@@ -217,6 +244,13 @@ def commands(files: Files) -> dict[str, st.SearchStrategy[list[str]]]:
                 st.builds(lambda line: ["--result", line], json_lines),
                 st.builds(lambda w: ["win", *w], winners),
                 st.builds(lambda p, a: ["penalty", p, "--amount", a], who, numbers),
+                st.builds(
+                    lambda field, value: ["--set", f"{field}={value}"],
+                    st.one_of(
+                        st.sampled_from(["value", "han", "dora", "riichi", "winner2", "amount", "melded"]), words
+                    ),
+                    anything,
+                ),
                 st.lists(words, max_size=3),
             ),
         ),
@@ -308,12 +342,130 @@ def commands(files: Files) -> dict[str, st.SearchStrategy[list[str]]]:
             options(**{"--match": key}),
         ),
         "token revoke": st.builds(lambda t: ["token", "revoke", t], words),
+        # Staged events, players who come and go, teams, draws (issue 27).
+        "tournament format": st.builds(
+            lambda n, stage, rest: [
+                "tournament",
+                "format",
+                n,
+                *(w for text in stage for w in ("--stage", text)),
+                *rest,
+            ],
+            tournament,
+            st.lists(stages, min_size=1, max_size=3),
+            options(**{"--substitutes": substitutes, "--team-points": words, "--teams-apart": FLAG}),
+        ),
+        "tournament next": st.builds(
+            lambda n, rest: ["tournament", "next", n, *rest],
+            tournament,
+            options(**{"--rules": st.one_of(words, inputs), "--no-start": FLAG}),
+        ),
+        "tournament results": st.builds(
+            lambda n, rest: ["tournament", "results", n, *rest], tournament, options(**{"--format": words})
+        ),
+        "tournament withdraw": st.builds(
+            lambda n, p, after, why: ["tournament", "withdraw", n, p, "--after", after, "--reason", why],
+            tournament,
+            who,
+            numbers,
+            words,
+        ),
+        "tournament substitute": st.builds(
+            lambda n, sub, p, why: ["tournament", "substitute", n, sub, "--for", p, "--reason", why],
+            tournament,
+            words,
+            who,
+            words,
+        ),
+        "tournament team": st.builds(
+            lambda n, team, players: ["tournament", "team", n, team, *players],
+            tournament,
+            words,
+            st.lists(who, min_size=1, max_size=4),
+        ),
+        "tournament commit-draw": st.builds(
+            lambda n, session, how: ["tournament", "commit-draw", n, session, *how],
+            tournament,
+            numbers,
+            st.one_of(
+                st.builds(lambda out: ["--seed-file", out], outputs),
+                st.builds(lambda c: ["--commitment", c], hexes),
+                st.just([]),
+            ),
+        ),
+        "tournament reveal-draw": st.builds(
+            lambda n, session, how, rest: ["tournament", "reveal-draw", n, session, *how, *rest],
+            tournament,
+            numbers,
+            st.one_of(
+                st.builds(lambda path: ["--seed-file", path], inputs), st.builds(lambda seed: ["--seed", seed], hexes)
+            ),
+            options(**{"--rules": words, "--no-start": FLAG}),
+        ),
+        "tournament verify-draw": st.one_of(
+            st.builds(lambda n, session: ["tournament", "verify-draw", n, session], tournament, numbers),
+            st.builds(
+                lambda seed, players, rest: ["tournament", "verify-draw", "--seed", seed, "--players", players, *rest],
+                hexes,
+                names,
+                options(**{"--size": numbers, "--commitment": hexes}),
+            ),
+        ),
+        "tournament ranking-facts": st.builds(
+            lambda n, day, rest: ["tournament", "ranking-facts", n, "--ended-on", day, *rest],
+            tournament,
+            dates,
+            options(**{"--days": numbers, "--countries": numbers, "--qualification": FLAG}),
+        ),
+        "tournament needs": st.builds(
+            lambda n, rest: ["tournament", "needs", n, *rest],
+            tournament,
+            options(**{"--top": numbers, "--format": words, "-o": outputs}),
+        ),
+        "tournament what-if": st.builds(
+            lambda n, rest: ["tournament", "what-if", n, *rest],
+            tournament,
+            options(
+                **{
+                    "--rules": st.one_of(words, inputs),
+                    "--set": overrides,
+                    "--tie-break": words,
+                    "--without-penalties": FLAG,
+                    "--format": words,
+                }
+            ),
+        ),
+        "ratings": st.builds(
+            lambda rest: ["ratings", *rest],
+            options(
+                **{
+                    "--system": st.one_of(st.sampled_from(["openskill", "ema"]), words),
+                    "--tournament": tournament,
+                    "--player": who,
+                    "--as-of": dates,
+                    "--min-results": numbers,
+                    "--top": numbers,
+                    "--format": words,
+                    "-o": outputs,
+                }
+            ),
+        ),
+        "certificate keygen": st.builds(lambda prefix: ["certificate", "keygen", prefix], outputs),
+        "certificate sign": st.builds(
+            lambda n, k, out: ["certificate", "sign", n, "--key", k, "-o", out], tournament, inputs, outputs
+        ),
+        "certificate verify": st.builds(
+            lambda c, rest: ["certificate", "verify", c, *rest],
+            inputs,
+            options(**{"--key": inputs, "--signature-only": FLAG}),
+        ),
     }
 
 
 @pytest.fixture(scope="module")
-def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A store with a match of two hands, a penalty and a correction, and a tournament with it."""
+def template(tmp_path_factory: pytest.TempPathFactory, files: Files) -> Path:
+    """A store with a match of two hands, a penalty and a correction, and a tournament with it; a
+    finished tournament of one match ended early, and its signed certificate (``cert.json``)."""
     db = tmp_path_factory.mktemp("template") / "store.sqlite"
     for args in (
         ("start", KEY, "--players", ",".join(PLAYERS)),
@@ -322,7 +474,13 @@ def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
         ("amend", KEY, "2", "--by", "Ref", "--reason", "why", "win", "Ben:4/30", "--from", "Ann"),
         ("tournament", "create", "cup", "--players", ",".join(PLAYERS)),
         ("tournament", "attach", "cup", KEY),
+        ("start", "done-1", "--players", ",".join(PLAYERS)),
+        ("win", "done-1", "Cho:mangan", "--from", "Dai"),
+        ("end", "done-1", "--reason", "time limit"),
+        ("tournament", "create", "done", "--players", ",".join(PLAYERS)),
+        ("tournament", "attach", "done", "done-1"),
         ("views", "update"),
+        ("certificate", "sign", "done", "--key", str(files.folder / "org.key"), "-o", str(files.folder / "cert.json")),
     ):
         run = honba_main("--db", str(db), *args)
         assert run.code == 0, (args, run)

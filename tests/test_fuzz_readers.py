@@ -44,15 +44,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from domain.errors import HonbaError
-from replay.app import HonbaApp
-from replay.batch import import_paths, verify_paths
 from replay.formats.detect import read_log
 from replay.formats.files import MAX_FILE
 from replay.formats.logmodel import DEEPEST, LogError, load_json
 from replay.formats.record import build_match, check_record_text, parse_record
 from replay.formats.source import MAX_UNPACKED
-from replay.importing import match_from_log
-from replay.verify import verify_game
+from replay.service.batch import import_paths, verify_paths
+from replay.service.importing import match_from_log
+from replay.service.verify import verify_game
+from replay.store.application import HonbaApp
 
 # A fixed budget and the same examples on every run; HONBA_FUZZ_EXAMPLES=2000 HONBA_FUZZ_RANDOM=1
 # searches further (new examples each run) when a reader changes.
@@ -565,7 +565,7 @@ IMPOSSIBLE_RECORDS: dict[str, tuple[str, str | None]] = {
     "loser scores as text": (record_with(ron(loser_scores="abc")), ":2.wins[0].loser_scores"),
     "opening seat 7": (
         record_with(ron(), start=opening(players=4, scores=[25000] * 4, dealer=7, hand_number=8)),
-        ":1.opening.dealer: there is no seat 7",
+        ":1: opening dealer: there is no seat 7",
     ),
     "opening scores as text": (
         record_with(ron(), start=opening(players=4, scores="abcd")),

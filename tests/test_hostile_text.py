@@ -16,7 +16,7 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from replay.cli import app
-from replay.render import SafeConsole, json_text, printable
+from replay.cli.render import SafeConsole, json_text, printable
 
 PLAYERS = ["A[/b]", "[bold]B", "C[link=https://evil.example]x[/link]", ":thumbs_up:D"]
 KEY = "mk[/]"

@@ -1,9 +1,14 @@
-"""Imports point one way: presentation -> service -> store / formats -> projections -> domain.
+"""Imports point one way: front ends -> service -> store / formats / input -> projections -> domain.
 
 Read from the source with ``ast`` (nothing is imported): every import of a honba module, at
-the top of a module or inside a function, must name a module of the same layer or a lower
-one, and the modules import each other without a cycle. An import under ``TYPE_CHECKING``
-only names a type and never runs, so it is not counted.
+the top of a module, inside a function or under ``TYPE_CHECKING`` (a type named from a
+higher layer is a dependency on it all the same), must name a module of the same layer or a
+lower one, and the modules import each other without a cycle. Every module of ``replay``
+lives in the package of its layer: none is left at ``replay``'s root.
+
+The checks run on a source tree given as a root directory, so that the last tests here can
+plant a cycle, an upward import and a module without a layer in a tree of their own and see
+each one caught.
 """
 
 from __future__ import annotations
@@ -11,67 +16,50 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("domain", "projections", "replay")
 
-# The layers, lowest first; a module belongs to the first prefix it starts with (longest listed first).
+# The layers, lowest first; a module belongs to the layer of the package it is in.
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("domain",),
     ("projections",),
-    # The outside world's adapters: the store (and the two aggregates kept where their stored
-    # topics name them), the log and record formats.
-    ("replay.store", "replay.seal", "replay.identity", "replay.formats"),
-    # The application and its use cases.
-    (
-        "replay.service",
-        "replay.app",
-        "replay.integrity",
-        "replay.importing",
-        "replay.verify",
-        "replay.batch",
-        "replay.audit",
-        "replay.tournaments",
-        "replay.player_stats",
-        "replay.parsing",
-    ),
-    # Presentation: nothing below imports it.
-    ("replay.cli", "replay.html", "replay.render", "replay.web"),
+    # The outside world's adapters: the store (the event store, its seals, the store chain and
+    # checks of rows, the standings view's tables), the log and record formats, what people type.
+    ("replay.store", "replay.formats", "replay.input"),
+    # The use cases: plain values in, attrs values or plain data out.
+    ("replay.service",),
+    # The front ends: they parse and present; nothing below imports them.
+    ("replay.cli", "replay.html", "replay.web"),
 )
-PRESENTATION = LAYERS[-1]
+FRONT_ENDS = len(LAYERS) - 1
+NAMES = ("domain", "projections", "store, formats, input", "service", "front ends")
 
 
-def module_name(path: Path) -> str:
-    parts = path.relative_to(ROOT).with_suffix("").parts
+def module_name(root: Path, path: Path) -> str:
+    parts = path.relative_to(root).with_suffix("").parts
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def modules() -> dict[str, Path]:
-    # The three top packages' own (empty) __init__ modules belong to no layer.
-    found = {module_name(p): p for package in PACKAGES for p in sorted((ROOT / package).rglob("*.py"))}
+def modules(root: Path = ROOT) -> dict[str, Path]:
+    """Every module of the three packages by name, their own ``__init__`` modules left out."""
+    found = {module_name(root, p): p for package in PACKAGES for p in sorted((root / package).rglob("*.py"))}
     return {name: path for name, path in found.items() if name not in PACKAGES}
 
 
-def layer_of(module: str) -> int:
+def layer_of(module: str) -> int | None:
     for number, prefixes in enumerate(LAYERS):
         if any(module == prefix or module.startswith(prefix + ".") for prefix in prefixes):
             return number
-    raise AssertionError(f"{module} is in no layer: add it to LAYERS in tests/test_layers.py")
+    return None
 
 
-def _type_checking_only(node: ast.If) -> bool:
-    return isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING"
-
-
-def imports_of(module: str, path: Path) -> set[str]:
-    """The honba modules a module imports (``from replay import cli`` names ``replay.cli``)."""
+def imports_of(module: str, path: Path, known: set[str]) -> set[str]:
+    """The honba modules a module imports anywhere in it: at the top, in a function, under
+    ``TYPE_CHECKING`` (``from replay import cli`` names ``replay.cli``)."""
     found: set[str] = set()
-    known = modules()
-
-    def visit(node: ast.AST) -> None:
-        if isinstance(node, ast.If) and _type_checking_only(node):
-            for child in node.orelse:
-                visit(child)
-            return
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
             found.update(a.name for a in node.names if a.name.split(".")[0] in PACKAGES)
         elif (
@@ -83,51 +71,35 @@ def imports_of(module: str, path: Path) -> set[str]:
             for alias in node.names:
                 sub = f"{node.module}.{alias.name}"
                 found.add(sub if sub in known else node.module)
-        for child in ast.iter_child_nodes(node):
-            visit(child)
-
-    visit(ast.parse(path.read_text(encoding="utf-8")))
     # A package's own __init__ is no dependency of its modules' layer order.
     return {name for name in found if name != module and name not in PACKAGES}
 
 
-def graph() -> dict[str, set[str]]:
-    return {name: imports_of(name, path) for name, path in modules().items()}
+def graph(root: Path = ROOT) -> dict[str, set[str]]:
+    found = modules(root)
+    known = set(found)
+    return {name: imports_of(name, path, known) for name, path in found.items()}
 
 
-def test_every_import_points_to_the_same_layer_or_a_lower_one() -> None:
-    wrong = [
-        f"{module} (layer {layer_of(module)}) imports {target} (layer {layer_of(target)})"
-        for module, targets in graph().items()
-        for target in sorted(targets)
-        if layer_of(target) > layer_of(module)
-    ]
-    assert wrong == []
+def without_layer(root: Path = ROOT) -> list[str]:
+    """Modules in no layer, among them any module left at ``replay``'s root."""
+    return sorted(name for name in modules(root) if layer_of(name) is None)
 
 
-def test_nothing_outside_the_presentation_imports_it() -> None:
-    presentation = len(LAYERS) - 1
-    wrong = [
-        f"{module} imports {target}"
-        for module, targets in graph().items()
-        if layer_of(module) < presentation
-        for target in targets
-        if layer_of(target) == presentation
-    ]
-    assert wrong == []
+def upward(edges: dict[str, set[str]]) -> list[str]:
+    """Every import of a module from a higher layer."""
+    wrong = []
+    for module, targets in sorted(edges.items()):
+        for target in sorted(targets):
+            here, there = layer_of(module), layer_of(target)
+            if here is not None and there is not None and there > here:
+                wrong.append(f"{module} ({NAMES[here]}) imports {target} ({NAMES[there]})")
+    return wrong
 
 
-def test_the_domain_imports_neither_projections_nor_replay_and_projections_no_replay() -> None:
-    for module, targets in graph().items():
-        if module.startswith("domain"):
-            assert all(t.startswith("domain") for t in targets), module
-        if module.startswith("projections"):
-            assert not any(t.startswith("replay") for t in targets), module
-
-
-def test_the_modules_import_each_other_without_a_cycle() -> None:
-    edges = graph()
-    cycles: list[list[str]] = []
+def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
+    """Every cycle a depth-first walk of the imports meets (each closing import once)."""
+    found: list[list[str]] = []
     state: dict[str, int] = {}  # 1 on the path being walked, 2 done
     path: list[str] = []
 
@@ -136,7 +108,7 @@ def test_the_modules_import_each_other_without_a_cycle() -> None:
         path.append(node)
         for target in sorted(edges.get(node, ())):
             if state.get(target) == 1:
-                cycles.append([*path[path.index(target) :], target])
+                found.append([*path[path.index(target) :], target])
             elif target not in state:
                 walk(target)
         path.pop()
@@ -145,7 +117,28 @@ def test_the_modules_import_each_other_without_a_cycle() -> None:
     for node in sorted(edges):
         if node not in state:
             walk(node)
-    assert cycles == []
+    return found
+
+
+def test_no_module_is_left_without_a_layer() -> None:
+    assert without_layer() == []
+    assert [p.name for p in (ROOT / "replay").glob("*.py")] == ["__init__.py"]
+
+
+def test_every_import_points_to_the_same_layer_or_a_lower_one() -> None:
+    assert upward(graph()) == []
+
+
+def test_the_modules_import_each_other_without_a_cycle() -> None:
+    assert cycles(graph()) == []
+
+
+def test_the_domain_imports_neither_projections_nor_replay_and_projections_no_replay() -> None:
+    for module, targets in graph().items():
+        if module.startswith("domain"):
+            assert all(t.startswith("domain") for t in targets), module
+        if module.startswith("projections"):
+            assert not any(t.startswith("replay") for t in targets), module
 
 
 def test_projections_and_the_sqlite_store_never_load_postgresql() -> None:
@@ -166,5 +159,65 @@ def test_every_package_is_listed_for_a_non_editable_install() -> None:
     import tomllib
 
     listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["packages"])
-    packages = {module_name(p.parent / "__init__.py") for top in PACKAGES for p in (ROOT / top).rglob("__init__.py")}
+    packages = {
+        module_name(ROOT, p.parent / "__init__.py") for top in PACKAGES for p in (ROOT / top).rglob("__init__.py")
+    }
     assert packages <= listed
+
+
+# The checks themselves, on a small tree of their own with each fault planted.
+
+
+def plant(root: Path, files: dict[str, str]) -> Path:
+    for package in PACKAGES:
+        (root / package).mkdir(parents=True, exist_ok=True)
+        (root / package / "__init__.py").write_text("", encoding="utf-8")
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        (path.parent / "__init__.py").touch()
+        path.write_text(text, encoding="utf-8")
+    return root
+
+
+def test_a_cycle_through_a_type_only_import_is_caught(tmp_path: Path) -> None:
+    root = plant(
+        tmp_path,
+        {
+            "replay/service/a.py": "from replay.service.b import B\n",
+            "replay/service/b.py": (
+                "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from replay.service.a import A\nB = 1\n"
+            ),
+        },
+    )
+    assert cycles(graph(root)) == [["replay.service.a", "replay.service.b", "replay.service.a"]]
+
+
+def test_a_cycle_through_an_import_inside_a_function_is_caught(tmp_path: Path) -> None:
+    root = plant(
+        tmp_path,
+        {
+            "replay/store/a.py": "def f():\n    from replay.store.b import g\n",
+            "replay/store/b.py": "from replay.store.a import f\n",
+        },
+    )
+    assert cycles(graph(root)) == [["replay.store.a", "replay.store.b", "replay.store.a"]]
+
+
+@pytest.mark.parametrize(
+    ("importer", "imported"),
+    [
+        ("replay/store/low.py", "replay.service.high"),
+        ("replay/service/low.py", "replay.web.high"),
+        ("projections/low.py", "replay.store.high"),
+    ],
+)
+def test_an_import_from_a_higher_layer_is_caught(tmp_path: Path, importer: str, imported: str) -> None:
+    high = imported.replace(".", "/") + ".py"
+    root = plant(tmp_path, {importer: f"from {imported} import X\n", high: "X = 1\n"})
+    assert len(upward(graph(root))) == 1
+
+
+def test_a_module_at_the_root_of_replay_is_caught(tmp_path: Path) -> None:
+    root = plant(tmp_path, {"replay/service/ok.py": "", "replay/loose.py": ""})
+    assert without_layer(root) == ["replay.loose"]

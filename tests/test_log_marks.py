@@ -25,10 +25,11 @@ from test_audit import KEY, SEED_RECORD
 from typer.testing import CliRunner, Result
 
 from projections.ledger import corrected_ledger, correction_marks
-from replay.app import HonbaApp
 from replay.cli import app
+from replay.cli.render import ledger_table
 from replay.formats.record import build_match, entry_numbers, parse_record
-from replay.render import ledger_table
+from replay.service import corrections
+from replay.store.application import HonbaApp
 
 runner = CliRunner()
 
@@ -146,7 +147,7 @@ def test_the_application_takes_the_numbers_honba_log_shows(seed: Path) -> None:
     shown = next(h for h in log(seed)["hands"] if h["hand"] == "S1-2")
     application = HonbaApp.open(str(seed))
     try:
-        application.void(KEY, shown["entry"], by="Eve", reason="played after time")
+        corrections.void(application, KEY, shown["entry"], by="Eve", reason="played after time")
     finally:
         application.close()
     (voided,) = log(seed)["voided"]

@@ -20,12 +20,12 @@ from conftest import CORPUS
 from typer.testing import CliRunner
 
 from domain.rules import load_preset
-from replay.app import HonbaApp
-from replay.batch import verify_paths
 from replay.cli import app
 from replay.formats.logmodel import LoggedGame
 from replay.formats.tenhou_json import read_tenhou_json
-from replay.verify import verify_game, with_rules
+from replay.service.batch import verify_paths
+from replay.service.verify import verify_game, with_rules
+from replay.store.application import HonbaApp
 
 CHANKAN = CORPUS / "hidacow-mjai-reviewer3p" / "convlog" / "tests" / "testdata" / "chankan.json"
 # 20,200 / 25,800 / 59,000 from 35,000, no oka, uma 20/0/-20: -34.8, -9.2, 44.

@@ -20,7 +20,7 @@ from domain.values import AbortiveDraw, AbortKind, ExhaustiveDraw, HandValue, Ta
 from replay.formats.logmodel import LogError, LoggedGame
 from replay.formats.mjai import read_mjai
 from replay.formats.valuation import MeldTiles
-from replay.verify import verify_game
+from replay.service.verify import verify_game
 
 HIDDEN = ["?"] * 13
 START = [25000, 25000, 25000, 25000]
@@ -336,6 +336,60 @@ def test_original_mjai_server_dialect_scores_on_the_results_not_on_start_kyoku()
     assert report.disagreements == ()
 
 
+def test_a_dialect_without_deltas_takes_the_payments_from_the_next_hands_scores() -> None:
+    # The small game of docs/replay.md, written by a writer that puts no deltas on hora and
+    # ryukyoku: each hand's payments are the next hand's scores less its own (the riichi stick
+    # apart), the last hand's the end_game's scores. Ann's riichi and her 3 han 30 fu dealer ron
+    # off Ben (5,800, the seeds' score table) with her stick back; then three ready at a draw,
+    # Ann not: 1,000 from her to each (3,000 pool).
+    g = read(
+        lines(
+            ev("start_game", names=["Ann", "Ben", "Cho", "Dai"]),
+            kyoku(),
+            ev("tsumo", actor=0, pai="?"),
+            ev("reach", actor=0),
+            ev("dahai", actor=0, pai="1m", tsumogiri=True),
+            ev("reach_accepted", actor=0),
+            *turn(1, "2m"),
+            ev("hora", actor=0, target=1),
+            ev("end_kyoku"),
+            kyoku(honba=1, scores=[30800, 19200, 25000, 25000]),
+            ev("ryukyoku", tenpais=[False, True, True, True]),
+            ev("end_kyoku"),
+            ev("end_game", scores=[27800, 20200, 26000, 26000]),
+        )
+    )
+    first, second = g.hands
+    assert first.deltas == (5800, -5800, 0, 0)
+    assert first.value_source == "payment"  # hidden tiles: the smallest value paying 5,800 to the dealer
+    assert isinstance(first.result, WinResult) and first.result.riichi == (0,)
+    assert [(w.winner, w.discarder) for w in first.result.wins] == [(0, 1)]
+    assert second.deltas == (-3000, 1000, 1000, 1000)
+    assert second.result == ExhaustiveDraw(ready=(1, 2, 3))
+    report = verify_game(g)
+    assert (report.hands, report.hands_agreeing, report.disagreements) == (2, 2, ())
+
+
+def test_a_win_without_deltas_and_no_later_scores_says_what_is_missing() -> None:
+    with pytest.raises(LogError) as caught:
+        read_mjai(lines(kyoku(), ev("hora", actor=1, target=0), ev("end_kyoku")), file="no-deltas.jsonl")
+    assert caught.value.where == "no-deltas.jsonl, line 2"
+    assert "the win has no 'deltas'" in caught.value.message and "start_kyoku" in caught.value.message
+
+
+def test_a_double_ron_without_deltas_cannot_be_split_between_its_winners_without_their_values() -> None:
+    data = lines(
+        kyoku(),
+        ev("hora", actor=1, target=0),
+        ev("hora", actor=2, target=0),
+        ev("end_kyoku"),
+        kyoku(kyoku=2, oya=1, scores=[20000, 28000, 27000, 25000]),
+        ev("ryukyoku", tenpais=[False, False, False, False]),
+    )
+    with pytest.raises(LogError, match="cannot tell what each winner"):
+        read_mjai(data, file="double.jsonl")
+
+
 def test_three_winners_on_one_discard_allow_triple_ron() -> None:
     g = read(
         whole(
@@ -469,7 +523,8 @@ def test_events_as_one_json_array() -> None:
         (lines(kyoku(), ev("tsumo", actor=0, pai="0m")), "line 2", "not an mjai tile"),
         (lines(kyoku(), ev("tsumo", actor=True, pai="1m")), "line 2", "whole number"),
         (lines(kyoku(), ev("hora", actor=1, target=0, deltas=[1, 2])), "line 2", "2 values for 4 players"),
-        (lines(kyoku(), ev("hora", actor=1, target=0)), "line 2", "'deltas' must be a list"),
+        (lines(kyoku(), ev("hora", actor=1, target=0)), "line 2", "the win has no 'deltas'"),
+        (lines(kyoku(), ev("hora", actor=1, target=0, deltas=None)), "line 2", "'deltas' must be a list"),
         (lines(kyoku(), ev("hora", actor=1, target=0, deltas=[10**30, 0, 0, 0])), "line 2", "out of range"),
         (lines(kyoku(scores=[1, 2])), "line 1", "3 or 4 players"),
         (lines(kyoku(oya=2)), "line 1", "does not fit the dealer"),

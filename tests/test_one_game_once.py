@@ -18,8 +18,8 @@ import pytest
 from conftest import CORPUS
 from typer.testing import CliRunner
 
-from replay.app import HonbaApp
 from replay.cli import app as cli
+from replay.store.application import HonbaApp
 
 pytestmark = pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpus is not present")
 MJX = CORPUS / "mjx-project-mjx"

@@ -28,8 +28,11 @@ from typer.testing import CliRunner, Result
 
 from domain.match import match_id
 from domain.values import ExhaustiveDraw
-from replay.app import HonbaApp, StoreError, persistence_env, redact
 from replay.cli import app
+from replay.service import recording
+from replay.store.application import HonbaApp
+from replay.store.errors import StoreError
+from replay.store.settings import persistence_env, redact
 
 PLAYERS = "Ann,Ben,Cho,Dai"
 HONBA = str(Path(sys.executable).with_name("honba"))
@@ -282,10 +285,10 @@ def tamper_store(store_db: str) -> str:
     store = HonbaApp.open(store_db)
     try:
         for key in ("club-1", "club-2"):
-            store.start_match(key, ["Ann", "Ben", "Cho", "Dai"], TENHOU)
-            store.record(key, won(ron(1, 0, hv(3, 30))))
-            store.record(key, won(tsumo(2, hv(2, 30))))
-            store.record(key, ExhaustiveDraw(ready=(0,)))
+            recording.start_match(store, key, ["Ann", "Ben", "Cho", "Dai"], TENHOU)
+            recording.record(store, key, won(ron(1, 0, hv(3, 30))))
+            recording.record(store, key, won(tsumo(2, hv(2, 30))))
+            recording.record(store, key, ExhaustiveDraw(ready=(0,)))
         assert store.get_match("club-1").version == 7
     finally:
         store.close()

@@ -30,7 +30,8 @@ from domain.values import (
     WinResult,
 )
 from projections.table import steps, table_state
-from replay.app import HonbaApp
+from replay.service import storing
+from replay.store.application import HonbaApp
 
 EAST_ONLY = load_preset("tenhou-east")
 KIRIAGE = TENHOU.with_overrides({"kiriage_mangan": True, "bust": False})
@@ -108,11 +109,12 @@ def test_folding_the_facts_gives_the_aggregate_state(match: Match) -> None:
 def test_a_stored_and_reloaded_match_folds_to_the_same_state(match: Match) -> None:
     expected = match.state
     app = HonbaApp.open(":memory:")
-    assert app.store_whole(match)
-    stored, facts = app.facts(match.key)
+    assert storing.store_whole(app, match)
+    stored = app.get_match(match.key)
+    facts = stored.effective_facts()
     assert table_state(stored.rules, facts) == expected
     assert app.get_match(match.key).state == expected
-    assert not app.store_whole(match)
+    assert not storing.store_whole(app, match)
 
 
 @PROPERTY_SETTINGS

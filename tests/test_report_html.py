@@ -19,10 +19,11 @@ from matplotlib.image import imread
 from typer.testing import CliRunner
 
 from domain.values import HandValue, Win, WinResult
-from replay.app import HonbaApp
 from replay.cli import app as cli
 from replay.formats.record import build_match, entry_numbers, parse_record
 from replay.html.pages import render_audit_html
+from replay.service import corrections, storing
+from replay.store.application import HonbaApp
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "docs" / "examples" / "counters-seed.jsonl"
 KEY = "seed-counters-example"
@@ -34,11 +35,11 @@ def _store(db: Path) -> None:
     """The counters example with Dai renamed to a script tag, and East 3 amended."""
     text = EXAMPLE.read_text(encoding="utf-8").replace('"Dai"', json.dumps(EVIL))
     app = HonbaApp.open(str(db))
-    assert app.store_whole(build_match(parse_record(text, name=str(EXAMPLE)), name=str(EXAMPLE)))
+    assert storing.store_whole(app, build_match(parse_record(text, name=str(EXAMPLE)), name=str(EXAMPLE)))
     match = app.get_match(KEY)
     east3 = next(p for p, fact in match.history if isinstance(fact, WinResult) and fact.wins[0].value.han == 3)
     replacement = WinResult((Win(0, HandValue(han=4, fu=30), discarder=1),))
-    app.amend(KEY, entry_numbers(match).by_position[east3], replacement, by="referee Kim", reason=REASON)
+    corrections.amend(app, KEY, entry_numbers(match).by_position[east3], replacement, by="referee Kim", reason=REASON)
 
 
 @pytest.fixture(scope="module")

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from eventsourcing.persistence import IntegrityError
 
-from replay.service import retry
-from replay.service.retry import TRIES, retrying
+from replay.store import retry
+from replay.store.retry import TRIES, retrying
 
 ROOT = Path(__file__).resolve().parent.parent
 

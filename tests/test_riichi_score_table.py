@@ -205,8 +205,13 @@ def test_hand_values_outside_the_table_are_refused(value: HandValue) -> None:
 
 
 def test_twenty_fu_is_a_self_drawn_value_from_two_han() -> None:
-    # Pinfu tsumo: 2 han 20 fu is 400/700 (table above); it is not refused.
+    # Pinfu tsumo: 2 han 20 fu is 400/700 (the table above), 700 all from the dealer; it is
+    # recorded, and paid so.
     check_hand_value(hv(2, 20), self_drawn=True)
+    match = started()
+    match.record(won(tsumo(1, hv(2, 20))))
+    assert match.state.scores == (25000 - 700, 25000 + 1500, 25000 - 400, 25000 - 400)
+    assert changes(won(tsumo(0, hv(2, 20))), table(dealer=0)) == (2100, -700, -700, -700)
 
 
 # Kiriage mangan (rounded-up mangan), a rule option: mjstars.net lesson 18 and the WRC

@@ -12,8 +12,8 @@ from domain.rules import load_preset
 from domain.scoring.payments import settle
 from domain.scoring.points import winner_score
 from domain.values import ExhaustiveDraw, HandValue, Reason, Win, WinFacts, WinResult
+from replay.cli.render import state_lines
 from replay.formats.record import RecordError, parse_record
-from replay.render import state_lines
 
 PLAYERS = ("East", "South", "West", "North")
 EAST, SOUTH, WEST, NORTH = range(4)

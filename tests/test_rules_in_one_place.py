@@ -40,10 +40,10 @@ from domain.special_hands import CHECKS
 from domain.values import ExhaustiveDraw, HandValue, Penalty, PenaltyShare, Win, WinResult
 from projections.standings_view import DocCache, apply_event, match_state
 from projections.views import POPODocumentView
-from replay.app import HonbaApp
 from replay.cli import app as honba_command
 from replay.formats.record import RecordError, build_match, parse_record
 from replay.formats.tenhou_json_out import export_tenhou_json
+from replay.store.application import HonbaApp
 
 TENHOU = load_preset("tenhou")
 PLAYERS = ("Ann", "Ben", "Cho", "Dai")

@@ -184,7 +184,13 @@ def test_one_han_is_enough_below_five_counters() -> None:
     match = started(TWO_HAN_FROM_FIVE)
     for _ in range(4):
         match.record(ExhaustiveDraw(ready=(EAST,)))
+    # Four draws with East alone ready: 1,000 from each of the others each time (Tenhou's 3,000).
+    assert (match.state.counters, match.state.scores) == (4, (37000, 21000, 21000, 21000))
     match.record(win(SOUTH, by=WEST, han=1, fu=30))
+    # Seed 003: with n counters a ron gets "a bonus of n x 300 from the discarder": 1 han 30 fu
+    # (1,000) and 4 x 300; the counters go back to zero when only a non-dealer wins.
+    assert match.state.scores == (37000, 21000 + 2200, 21000 - 2200, 21000)
+    assert match.state.counters == 0
 
 
 RAISED_ON_FIFTH = rules(minimum=1, minimum_unit="doubles", minimum_raise_from=5, minimum_raise_counter="extra_hands")

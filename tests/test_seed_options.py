@@ -192,12 +192,14 @@ def test_a_hand_penalty_from_the_command_line(tmp_path: Path, monkeypatch: pytes
 def test_earthly_hand_no_supplements_refuses_supplement_tiles_used_to_reach_the_calling_hand() -> None:
     # "When checked, a player must not have used supplement tiles (for Flowers and Seasons) to
     # achieve his calling hand" -- even when the winning tile itself is an ordinary discard.
-    strict = JT.with_overrides({"earthly_no_supplements": True})
+    # JT's own tiles have no flowers (136 tiles): played with Flowers and Seasons here.
+    with_flowers = JT.with_overrides({"flowers": True})
+    strict = with_flowers.with_overrides({"earthly_no_supplements": True})
     facts = WinFacts(first_turn=True, supplements_to_ready=True, special_hands=("earthly_hand",))
     with pytest.raises(InvalidSpecialHand, match="calling hand"):
         Match.start("e", PLAYERS, strict).record(WinResult((Win(SOUTH, HandValue(points=20), EAST, facts=facts),)))
     # "supplement tiles are allowed" without the option.
-    Match.start("e", PLAYERS, JT).record(WinResult((Win(SOUTH, HandValue(points=20), EAST, facts=facts),)))
+    Match.start("e", PLAYERS, with_flowers).record(WinResult((Win(SOUTH, HandValue(points=20), EAST, facts=facts),)))
 
 
 @pytest.mark.parametrize("preset", ["japanese-transitional", "chinese-transitional"])

@@ -101,10 +101,15 @@ def test_each_rule_set_of_seed_004_cites_the_seed_for_each_value(preset: str) ->
 FIRST_TURN = WinFacts(first_turn=True, special_hands=("earthly_hand",))
 
 
-@pytest.mark.parametrize("preset", [JC, JT])
-def test_extended_earthly_hand_also_covers_going_out_on_ones_first_self_drawn_tile(preset: str) -> None:
-    started(preset).record(win(SOUTH, facts=FIRST_TURN))
-    started(preset).record(win(SOUTH, by=EAST, facts=FIRST_TURN))
+@pytest.mark.parametrize(("preset", "limit"), [(JC, 500), (JT, 1500)])
+def test_extended_earthly_hand_also_covers_going_out_on_ones_first_self_drawn_tile(preset: str, limit: int) -> None:
+    # The Earthly Hand pays the Limit (JC 500, JT 1,500: Four Winds' preset pages), East paying
+    # double; on a discard the discarder pays for all (the Japanese scheme): four Limits from East.
+    self_drawn = paid(started(preset), win(SOUTH, facts=FIRST_TURN), Reason.HAND)
+    assert sorted(self_drawn) == [(EAST, SOUTH, 2 * limit), (WEST, SOUTH, limit), (NORTH, SOUTH, limit)]
+    on_the_first_discard = paid(started(preset), win(SOUTH, by=EAST, facts=FIRST_TURN), Reason.HAND)
+    assert sum(amount for payer, _, amount in on_the_first_discard if payer == EAST) == 4 * limit
+    assert {payer for payer, _, _ in on_the_first_discard} == {EAST}
 
 
 @pytest.mark.parametrize("preset", [CT, JM])

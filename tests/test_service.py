@@ -11,22 +11,25 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from conftest import CORPUS
 
 from domain.errors import InvalidRules
 from domain.rules import load_preset
 from domain.values import HandValue, Win, WinResult
 from projections.ledger import corrected_ledger, correction_marks
-from replay.app import HonbaApp
-from replay.batch import verify_paths
 from replay.formats.record import entry_numbers, export_record
-from replay.parsing import InputError
-from replay.service.checks import audit_failed, audit_match, check_targets
+from replay.input.parsing import InputError
+from replay.service import corrections, recording
+from replay.service.batch import verify_paths
+from replay.service.checks import audit_failed, audit_match, check_data, check_targets
 from replay.service.imports import import_options_refusal, verify_options_refusal
 from replay.service.matches import log_json, match_log, status_data
 from replay.service.rules import resolve_rules, rules_for_start
-from replay.service.shapes import check_data, ledger_data, log_data, state_data
-from replay.service.standings import standings_data
-from replay.tournaments import attach_all, catch_up, open_view, tournament_report
+from replay.service.shapes import ledger_data, log_data, state_data
+from replay.service.standings import standings_data, tournament_report
+from replay.service.tournaments import attach_all
+from replay.store.application import HonbaApp
+from replay.store.standings_view import catch_up, open_view
 
 TENHOU = load_preset("tenhou")
 PLAYERS = ["Ann", "Ben", "Cho", "Dai"]
@@ -35,9 +38,9 @@ PLAYERS = ["Ann", "Ben", "Cho", "Dai"]
 @pytest.fixture
 def app() -> Iterator[HonbaApp]:
     application = HonbaApp.open(":memory:")
-    application.start_match("club-1", PLAYERS, TENHOU, {"format": "honba"})
+    recording.start_match(application, "club-1", PLAYERS, TENHOU, {"format": "honba"})
     # Ben wins 3 han 30 fu off Ann's discard: 3,900.
-    application.record("club-1", WinResult((Win(1, HandValue(han=3, fu=30), discarder=0),)))
+    recording.record(application, "club-1", WinResult((Win(1, HandValue(han=3, fu=30), discarder=0),)))
     yield application
     application.close()
 
@@ -66,7 +69,7 @@ def test_the_ledger_and_the_log_are_plain_data(app: HonbaApp) -> None:
 
 
 def test_the_standings_are_plain_data(app: HonbaApp) -> None:
-    app.end("club-1", "time limit")
+    recording.end(app, "club-1", "time limit")
     attach_all(app, "night", [("club-1", PLAYERS)], 1)
     view = open_view(app)
     catch_up(app, view)
@@ -164,8 +167,10 @@ def test_the_status_names_the_match_and_its_table(app: HonbaApp) -> None:
 
 
 def test_the_log_numbers_each_hand_by_its_line_in_the_exported_file_and_marks_a_void(app: HonbaApp) -> None:
-    app.record("club-1", WinResult((Win(2, HandValue(han=1, fu=30), discarder=3),)))
-    app.void("club-1", 3, by="Eve (referee)", reason="wrong winner")  # Cho's win: line 3 (the deal pass has none)
+    recording.record(app, "club-1", WinResult((Win(2, HandValue(han=1, fu=30), discarder=3),)))
+    corrections.void(
+        app, "club-1", 3, by="Eve (referee)", reason="wrong winner"
+    )  # Cho's win: line 3 (the deal pass has none)
     match = app.get_match("club-1")
     data = log_json("club-1", match, match_log(match))
     assert json.loads(json.dumps(data)) == data
@@ -176,9 +181,10 @@ def test_the_log_numbers_each_hand_by_its_line_in_the_exported_file_and_marks_a_
 
 # --- verify decides its own outcome; the command only presents it ------------------------------
 
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+needs_corpus = pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpus is not present")
 
 
+@needs_corpus
 def test_verify_of_a_real_log_that_agrees_is_a_success() -> None:
     run = verify_paths([CORPUS / "dnovikoff-tenhou" / "log" / "test_data" / "bug2.xml"])
     assert run.reports and run.hands == run.hands_agreeing > 0
@@ -226,6 +232,7 @@ def test_verify_refuses_the_record_format_and_no_jobs() -> None:
     assert verify_options_refusal("auto", 0) == "--jobs: at least 1, not 0"
 
 
+@needs_corpus
 def test_the_import_command_prints_the_service_refusal_and_stores_nothing(tmp_path: Path) -> None:
     from typer.testing import CliRunner
 

@@ -41,11 +41,14 @@ from domain.match import Match
 from domain.rules import Ruleset, load_preset
 from domain.values import HandResult, Penalty, TableState, WinResult
 from projections.standings import MatchSummary, StandingRow, Totals, rank
-from replay.app import HonbaApp
 from replay.cli import app as cli
 from replay.formats.record import entry_numbers
 from replay.html.pages import render_standings_html
-from replay.tournaments import StandingsReport, attach_all, catch_up, open_view, tournament_report
+from replay.service import corrections, recording
+from replay.service.standings import StandingsReport, tournament_report
+from replay.service.tournaments import attach_all
+from replay.store.application import HonbaApp
+from replay.store.standings_view import catch_up, open_view
 
 TENHOU = load_preset("tenhou")
 WRC = load_preset("wrc")
@@ -87,14 +90,14 @@ def play(
     """Start a match at the opening table, record the steps (results, penalties, or an early end's
     reason), attach it to the tournament if one is named."""
     names = list(players)[: rules.players]
-    app.start_match(key, names, rules, {}, opening)
+    recording.start_match(app, key, names, rules, {}, opening)
     for step in steps:
         if isinstance(step, str):
-            app.end(key, step)
+            recording.end(app, key, step)
         elif isinstance(step, Penalty):
-            app.penalise(key, step)
+            recording.penalise(app, key, step)
         else:
-            app.record(key, step)
+            recording.record(app, key, step)
     match = app.get_match(key)
     if tournament is not None:
         attach_all(app, tournament, [(key, names)], session)
@@ -397,7 +400,7 @@ def test_the_standings_follow_an_amended_and_a_voided_hand(app: HonbaApp) -> Non
     assert points_of(report(app, "cup")) == {"Ann": 43.0, "Ben": 12.0, "Cho": -33.0, "Dai": -22.0}
 
     # The referee finds the hand was 4 han 30 fu (7,700): 32,500 / 36,200 / 13,300 / 18,000.
-    app.amend("t-amend", entry, won(ron(BEN, CHO, hv(4, 30))), by="referee", reason="a dora was missed")
+    corrections.amend(app, "t-amend", entry, won(ron(BEN, CHO, hv(4, 30))), by="referee", reason="a dora was missed")
     rep = report(app, "cup")
     assert summary_of(rep, "t-amend").final_scores == (32_500, 36_200, 13_300, 18_000)
     # Ann 2nd 32.5 -> 33, 33 - 30 + 10 = +13; Dai -22; Cho 13.3 -> 13, 13 - 30 - 20 = -37;
@@ -408,7 +411,7 @@ def test_the_standings_follow_an_amended_and_a_voided_hand(app: HonbaApp) -> Non
     # Then voided: still the last hand, it is taken back whole with the end the rules decided
     # after it (docs/audit.md), as the match itself says: the match is again at South 4 with the
     # opening scores, not finished, and counts for nobody until it ends.
-    app.void("t-amend", entry, by="referee", reason="the hand was played after time")
+    corrections.void(app, "t-amend", entry, by="referee", reason="the hand was played after time")
     rep = report(app, "cup")
     summary = summary_of(rep, "t-amend")
     assert not summary.finished and not app.get_match("t-amend").state.finished
@@ -427,7 +430,9 @@ def test_a_penalty_added_after_the_end_counts_after_uma(app: HonbaApp) -> None:
     )
     # 26.3 / 0.0 / 0.0 / -26.3 (Ben and Cho tied), then a referee adds Ann's chombo after the end.
     assert points_of(report(app, "wrc")) == {"Ann": 26.3, "Ben": 0.0, "Cho": 0.0, "Dai": -26.3}
-    app.add_penalty("wrc-late", Penalty(ANN, 20_000, "chombo", "off_table"), by="referee", reason="false riichi")
+    corrections.add_penalty(
+        app, "wrc-late", Penalty(ANN, 20_000, "chombo", "off_table"), by="referee", reason="false riichi"
+    )
     rep = report(app, "wrc")
     assert points_of(rep) == {"Ann": 6.3, "Ben": 0.0, "Cho": 0.0, "Dai": -26.3}
     assert row_of(rep, "Ann").penalties == 20_000

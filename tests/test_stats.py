@@ -31,11 +31,13 @@ from typer.testing import CliRunner
 from domain.rules import load_preset
 from domain.values import ExhaustiveDraw, WinResult
 from projections.stats import player_stats
-from replay.app import HonbaApp
 from replay.cli import app as cli
 from replay.html.stats import render_stats_html
-from replay.player_stats import stats_report
-from replay.tournaments import attach_all, catch_up, open_view
+from replay.service import recording
+from replay.service.stats import stats_report
+from replay.service.tournaments import attach_all
+from replay.store.application import HonbaApp
+from replay.store.standings_view import catch_up, open_view
 
 runner = CliRunner()
 DATA = CORPUS / "tsubakisakura-mjlog2json" / "data"
@@ -295,15 +297,15 @@ def test_stats_need_a_tournament_or_all(tmp_path: Path) -> None:
 def club() -> Iterator[HonbaApp]:
     app = HonbaApp.open(":memory:")
     names = ["Ann", "Ben", "Cho", "Dai"]
-    app.start_match("night-1", names, load_preset("tenhou"))
+    recording.start_match(app, "night-1", names, load_preset("tenhou"))
     # East 1: Ann (dealer) wins 3 han 30 fu off Ben, riichi by Ann: 5,800 for the hand value.
-    app.record("night-1", WinResult(wins=(ron(0, 1, hv(3, 30)),), riichi=(0,)))
+    recording.record(app, "night-1", WinResult(wins=(ron(0, 1, hv(3, 30)),), riichi=(0,)))
     # East 1, 1 counter: an exhaustive draw, Ann and Cho ready: Ann keeps the deal again.
-    app.record("night-1", ExhaustiveDraw(ready=(0, 2)))
+    recording.record(app, "night-1", ExhaustiveDraw(ready=(0, 2)))
     # East 1, 2 counters: Cho self-drawn 2 han 30 fu: 500 / 1,000 (2,000 of hand value), the
     # counters 200 from each payer (600).
-    app.record("night-1", WinResult(wins=(tsumo(2, hv(2, 30)),)))
-    app.end("night-1", "time limit")
+    recording.record(app, "night-1", WinResult(wins=(tsumo(2, hv(2, 30)),)))
+    recording.end(app, "night-1", "time limit")
     attach_all(app, "night", [("night-1", names)], 1)
     yield app
     app.close()
@@ -334,7 +336,7 @@ def test_recorded_matches_have_no_call_rate(club: HonbaApp) -> None:
     view = open_view(club)
     catch_up(club, view)
     from replay.cli.stats import stats_csv, stats_table
-    from replay.player_stats import stats_data
+    from replay.service.stats import stats_data
 
     data = stats_data(stats_report(view, "night"))
     assert all(row["call_rate"] is None and row["call_hands"] == 0 for row in data["players"])
@@ -347,8 +349,8 @@ def test_recorded_matches_have_no_call_rate(club: HonbaApp) -> None:
 
 
 def test_a_match_in_progress_does_not_count_yet(club: HonbaApp) -> None:
-    club.start_match("night-2", ["Ann", "Ben", "Cho", "Dai"], load_preset("tenhou"))
-    club.record("night-2", WinResult(wins=(ron(1, 0, hv(1, 30)),)))
+    recording.start_match(club, "night-2", ["Ann", "Ben", "Cho", "Dai"], load_preset("tenhou"))
+    recording.record(club, "night-2", WinResult(wins=(ron(1, 0, hv(1, 30)),)))
     attach_all(club, "night", [("night-2", ["Ann", "Ben", "Cho", "Dai"])], 2)
     view = open_view(club)
     catch_up(club, view)
@@ -361,7 +363,7 @@ def test_names_in_the_table_are_text_never_markup(club: HonbaApp, tmp_path: Path
     view = open_view(club)
     catch_up(club, view)
     from replay.cli.stats import stats_table
-    from replay.player_stats import stats_data
+    from replay.service.stats import stats_data
 
     data = stats_data(stats_report(view, "night"))
     data["players"][0]["player"] = "[bold red]Ann[/]"
@@ -382,7 +384,7 @@ def test_no_matches_no_figures() -> None:
 def stats_page(club: HonbaApp, tmp_path: Path) -> Path:
     view = open_view(club)
     catch_up(club, view)
-    from replay.player_stats import stats_data
+    from replay.service.stats import stats_data
 
     data = stats_data(stats_report(view, "night"))
     data["players"][0]["player"] = "<b>Ann</b> & $x$"

@@ -27,7 +27,8 @@ from typer.testing import CliRunner, Result
 from domain.match import match_id
 from domain.tournament import tournament_id
 from replay.cli import app
-from replay.seal import STORE_CHAIN_ID, seal_id
+from replay.store.chain import STORE_CHAIN_ID
+from replay.store.seal import seal_id
 
 runner = CliRunner()
 PLAYERS = "Ann,Ben,Cho,Dai"

@@ -14,6 +14,7 @@ four riichi declared.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -63,6 +64,11 @@ def test_a_riichi_at_a_draw_without_the_player_ready_is_refused(table: Table) ->
 
 def test_a_riichi_at_a_draw_with_the_player_ready_is_recorded(table: Table) -> None:
     table.ok("draw", "t", "--riichi", "Ann", "--ready", "Ann")
+    # Ann alone ready: 1,000 from each of the others (Tenhou's 3,000 pool, FORMAT.md), less her
+    # riichi stick, which stays on the table; Ann deals on with 1 counter.
+    status = json.loads(table.ok("status", "t", "--json"))
+    assert status["scores"] == {"Ann": 27000, "Ben": 24000, "Cho": 24000, "Dai": 24000}
+    assert (status["dealer"], status["counters"], status["deposits"]) == ("Ann", 1, 1000)
 
 
 def test_four_riichi_needs_all_four_riichi_declared(table: Table) -> None:
@@ -87,8 +93,13 @@ def test_a_count_beyond_any_hand_is_refused(table: Table) -> None:
 
 
 def test_a_counted_yakuman_of_more_than_13_han_is_still_recorded(table: Table) -> None:
-    # A counted yakuman may list more han than 13 (Tenhou writes the sum of its yaku).
+    # A counted yakuman may list more han than 13 (Tenhou writes the sum of its yaku); seed 002:
+    # the maximum, 400% of the Limit (8,000 base), "given for hands worth 13 han or more": 32,000
+    # from Ann, the dealer, to Ben on a ron, which busts Ann.
     table.ok("win", "t", "Ben:15han", "--from", "Ann")
+    status = json.loads(table.ok("status", "t", "--json"))
+    assert status["scores"] == {"Ann": -7000, "Ben": 57000, "Cho": 25000, "Dai": 25000}
+    assert status["end_reason"] == "bust"
 
 
 def test_negative_dora_are_refused(table: Table) -> None:

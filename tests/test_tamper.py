@@ -35,10 +35,11 @@ from conftest import REPO, TENHOU, hv, ron, tsumo, won
 from typer.testing import CliRunner, Result
 
 from domain.match import match_id
-from replay.app import HonbaApp
 from replay.cli import app
 from replay.formats.record import build_match, check_record_text, parse_record
-from replay.integrity import check_store
+from replay.service import recording, storing
+from replay.store.application import HonbaApp
+from replay.store.store_check import check_store
 
 COUNTERS = "seed-counters-example"
 DEALER_BONUS = "seed-001-dealer-bonus"
@@ -60,10 +61,10 @@ def pristine(tmp_path_factory: pytest.TempPathFactory) -> Path:
     store = HonbaApp.open(str(path))
     for name in ("counters-seed.jsonl", "dealer-bonus.jsonl"):
         text = (EXAMPLES / name).read_text(encoding="utf-8")
-        store.store_whole(build_match(parse_record(text, name=name), name=name))
-    store.start_match(CLUB, ["Ann", "Ben", "Cho", "Dai"], TENHOU)
-    store.record(CLUB, won(ron(1, 2, hv(3, 30))))  # each command its own transaction
-    store.record(CLUB, won(tsumo(2, hv(2, 30))))
+        storing.store_whole(store, build_match(parse_record(text, name=name), name=name))
+    recording.start_match(store, CLUB, ["Ann", "Ben", "Cho", "Dai"], TENHOU)
+    recording.record(store, CLUB, won(ron(1, 2, hv(3, 30))))  # each command its own transaction
+    recording.record(store, CLUB, won(tsumo(2, hv(2, 30))))
     store.close()
     return path
 
@@ -163,7 +164,7 @@ def test_an_untouched_store_checks_clean(db: Path) -> None:
 
 def test_a_match_recorded_command_by_command_checks_clean_after_more_commands(db: Path) -> None:
     store = HonbaApp.open(str(db))
-    store.record(CLUB, won(ron(0, 3, hv(1, 30))))
+    recording.record(store, CLUB, won(ron(0, 3, hv(1, 30))))
     store.close()
     assert problems(db) == only_counters([])
 

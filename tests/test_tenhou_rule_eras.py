@@ -2,25 +2,28 @@
 
 The boundaries are those of ``replay/formats/tenhou_rules.py`` (sources there and in
 docs/replay.md): east-only uma 10/5 seen up to 2009-07-31 and 20/10 from 2009-08-27 (the
-logs' own owari); the last dealer's ready-hand stop from June 2010 (Tenhou's blog,
-blog.tenhou.net/article/38215017.html); final points rounded to the thousand in logs up to
-October 2021, kept in tenths by June 2022. Real games of the corpus are read under other
-dates (their file name is their id): the date alone decides the rules, so the same log
-agrees under one era and disagrees under the other.
+logs' own owari); the last dealer's ready-hand stop from 2010-06-01 07:00 (Tenhou's blog,
+blog.tenhou.net/article/38215017.html; terralian/fastmaj); final points rounded to the thousand
+in logs through 2022-01-13, kept in tenths by 2022-01-31 (issue 23's logs). Log ids carry the
+hour (Japan time), and the boundaries are hours where the logs give them. Real games of the
+corpus are read under other dates (their file name is their id): the date alone decides the
+rules, so the same log agrees under one era and disagrees under the other.
 """
 
 from __future__ import annotations
 
-from datetime import date
+import json
+from datetime import date, datetime
 from pathlib import Path
 
 import pytest
 from conftest import CORPUS
 
 from replay.formats.logmodel import LoggedGame
+from replay.formats.tenhou_json import read_tenhou_json
 from replay.formats.tenhou_rules import Dating, dating, rules_for
 from replay.formats.tenhou_xml import read_tenhou_xml
-from replay.verify import GameReport, verify_game
+from replay.service.verify import GameReport, verify_game
 
 TSUBAKI = CORPUS / "tsubakisakura-mjlog2json" / "data"
 LEDENEL = CORPUS / "ledenel-auto-white-reimu" / "tests"
@@ -33,9 +36,9 @@ def corpus_file(folder: Path, name: str) -> bytes:
     return found[0].read_bytes()
 
 
-def redated(data: bytes, day: str, rest: str) -> LoggedGame:
-    """The log read as if its id (its file name) were of another day."""
-    games = read_tenhou_xml(data, file=f"{day}00gm-{rest}.xml")
+def redated(data: bytes, day: str, rest: str, hour: str = "00") -> LoggedGame:
+    """The log read as if its id (its file name) were of another day (and hour, Japan time)."""
+    games = read_tenhou_xml(data, file=f"{day}{hour}gm-{rest}.xml")
     assert len(games) == 1
     return games[0]
 
@@ -48,11 +51,19 @@ def fields(report: GameReport) -> set[str]:
 
 
 def test_east_only_uma_is_10_5_up_to_the_end_of_july_2009() -> None:
-    assert rules_for(4, True, Dating.on(date(2009, 7, 31))).rules.uma == (10, 5, -5, -10)
+    # fastmaj's 2009073112gm-0061-0000-cad1a977 (12:00) pays 10/5; 2009082713gm-00e1 (13:00) 20/10.
+    assert rules_for(4, True, Dating.at(datetime(2009, 7, 31, 12))).rules.uma == (10, 5, -5, -10)
 
 
 def test_east_only_uma_is_20_10_from_the_end_of_august_2009() -> None:
-    assert rules_for(4, True, Dating.on(date(2009, 8, 27))).rules.uma == (20, 10, -10, -20)
+    assert rules_for(4, True, Dating.at(datetime(2009, 8, 27, 13))).rules.uma == (20, 10, -10, -20)
+
+
+def test_a_log_dated_only_by_its_day_is_placed_by_every_hour_of_that_day() -> None:
+    # On 2009-07-31 the last 10/5 log seen is of 12:00: a log of that day at an unknown hour
+    # may be later, so its final points are not judged.
+    rules = rules_for(4, True, Dating.on(date(2009, 7, 31)))
+    assert not rules.points_judged and any("2009-07-31 12:00" in n for n in rules.notes)
 
 
 def test_hanchan_uma_stayed_20_10() -> None:
@@ -105,21 +116,39 @@ def test_from_june_2010_a_ready_last_dealer_on_top_ends_the_game() -> None:
     assert "match end" in fields(verify_game(game))
 
 
-def test_on_the_day_of_the_change_the_ready_hand_stop_is_assumed_and_the_note_says_so() -> None:
-    game = redated(PLAYED_ON, "20100601", "00a1-0000-00000000")
+def test_at_six_on_the_day_of_the_change_a_ready_last_dealer_on_top_still_plays_on() -> None:
+    # Log ids carry the hour (Japan time). terralian/fastmaj's TenhouRuleTimelineHandler switches
+    # at 2010-06-01 07:00 (tenhou-rules-history.md), and its test log 2010060106gm-00a9-0000-30d6de3b,
+    # a hanchan of that day at 06:00, plays South 4 on twice with the ready dealer on top.
+    game = redated(PLAYED_ON, "20100601", "00a1-0000-00000000", hour="06")
+    assert not game.rules.dealer_stop_on_ready
+    report = verify_game(game)
+    assert report.disagreements == () and report.notes == ()
+
+
+def test_from_seven_on_the_day_of_the_change_the_ready_hand_stop_holds() -> None:
+    game = redated(PLAYED_ON, "20100601", "00a1-0000-00000000", hour="07")
     assert game.rules.dealer_stop_on_ready
-    assert any("ready-hand stop assumed" in n for n in verify_game(game).notes)
+    report = verify_game(game)
+    assert "match end" in fields(report) and report.notes == ()
 
 
-# Final points: rounded to the thousand in logs up to October 2021, tenths by June 2022.
+# Final points: rounded to the thousand in logs through 2022-01-13, tenths by 2022-01-31 (issue 23).
 
 
-def test_final_points_are_rounded_in_october_2021() -> None:
-    assert rules_for(4, False, Dating.on(date(2021, 10, 1))).rules.points_rounding == "tenhou"
+def test_final_points_are_rounded_through_january_13_2022() -> None:
+    assert rules_for(4, False, Dating.on(date(2022, 1, 13))).rules.points_rounding == "tenhou"
 
 
-def test_final_points_keep_tenths_by_june_2022() -> None:
-    assert rules_for(4, False, Dating.on(date(2022, 6, 30))).rules.points_rounding == "none"
+def test_final_points_keep_tenths_from_january_31_2022() -> None:
+    assert rules_for(4, False, Dating.on(date(2022, 1, 31))).rules.points_rounding == "none"
+
+
+def test_a_real_2023_game_dated_january_31_2022_is_judged_in_tenths() -> None:
+    data = corpus_file(TSUBAKI, "2023053016gm-0029-0000-e54b3b98.xml")
+    report = verify_game(redated(data, "20220131", "0029-0000-e54b3b98"))
+    assert report.disagreements == () and report.notes == ()
+    assert "final points" in fields(verify_game(redated(data, "20220113", "0029-0000-e54b3b98")))
 
 
 def test_a_real_2019_game_agrees_rounded_and_disagrees_in_tenths() -> None:
@@ -136,11 +165,13 @@ def test_a_real_2023_game_agrees_in_tenths_and_disagrees_rounded() -> None:
     assert "final points" in fields(verify_game(redated(data, "20211001", "0029-0000-e54b3b98")))
 
 
-def test_a_game_between_october_2021_and_june_2022_leaves_its_final_points_unjudged_and_says_so() -> None:
-    data = corpus_file(TSUBAKI, "2023053016gm-0029-0000-e54b3b98.xml")
-    report = verify_game(redated(data, "20220115", "0029-0000-e54b3b98"))
+def test_a_game_between_january_13_and_31_2022_leaves_its_final_points_unjudged_and_says_so() -> None:
+    # A 2019 game (whole numbers) dated inside the window: not judged, whichever way it rounds.
+    data = corpus_file(TSUBAKI, "2019103023gm-00a9-0000-f90e0fe9.xml")
+    report = verify_game(redated(data, "20220120", "00a9-0000-f90e0fe9"))
     assert report.disagreements == ()
-    assert any("final points rounding" in n and "not judged" in n for n in report.notes)
+    assert any("final points rounding" in n and "2022-01-13" in n and "2022-01-31" in n for n in report.notes)
+    assert any("not judged" in n for n in report.notes)
 
 
 # Logs without a date: dated by their format where it can, else every change is noted.
@@ -159,6 +190,29 @@ def test_final_points_written_as_whole_numbers_date_a_log_before_march_2010() ->
     assert not rules.rules.dealer_stop_on_ready
     assert rules.rules.points_rounding == "tenhou"
     assert rules.notes == ()
+
+
+def test_an_undated_log_whose_final_points_carry_a_tenth_is_of_the_tenths_era() -> None:
+    rules = rules_for(4, False, dating(None, points_format="tenths"))
+    assert rules.rules.points_rounding == "none" and rules.rules.dealer_stop_on_ready
+    assert rules.points_judged and rules.notes == ()
+
+
+def test_a_real_undated_game_in_tenths_is_judged_by_its_own_final_points() -> None:
+    # 2023053016gm-0029 under a file name that is no log id: owari 63.8, -23.9, 9.3, -49.2.
+    data = corpus_file(TSUBAKI, "2023053016gm-0029-0000-e54b3b98.xml")
+    (game,) = read_tenhou_xml(data, file="a-game-in-tenths.xml")
+    assert game.points_judged and game.rules.points_rounding == "none"
+    report = verify_game(game)
+    assert report.disagreements == () and report.notes == ()
+
+
+def test_a_real_undated_json_game_in_tenths_is_judged_by_its_own_final_points() -> None:
+    document = json.loads(corpus_file(TSUBAKI, "2023053016gm-0029-0000-e54b3b98.json"))
+    del document["ref"]
+    (game,) = read_tenhou_json(json.dumps(document).encode(), file="a-game-in-tenths.json")
+    assert game.points_judged and game.rules.points_rounding == "none"
+    assert verify_game(game).disagreements == ()
 
 
 def test_an_undated_log_with_decimal_points_is_noted_and_its_points_unjudged() -> None:

@@ -27,9 +27,10 @@ from typer.testing import CliRunner
 
 from domain.errors import RuleViolation
 from domain.tournament import Tournament, tournament_id
-from replay.app import HonbaApp
 from replay.cli import app as cli
-from replay.tournaments import change_tournament, get_tournament
+from replay.service.tournaments import change_tournament, create_tournament
+from replay.store.application import HonbaApp
+from replay.store.tournaments import get_tournament
 
 runner = CliRunner()
 
@@ -289,3 +290,39 @@ def test_the_fixes_name_what_is_wrong(db: str, folders: Path) -> None:
     assert "no alias" in honba(db, "tournament", "unalias", "cup", "Zed", "--reason", "x", code=2)
     assert "not in 'cup'" in honba(db, "tournament", "detach", "cup", "r2-t1", "--reason", "x", code=2)
     assert "no tournament 'league'" in honba(db, "tournament", "alias", "league", "Annie", "Ann", code=2)
+
+
+# Creating a tournament: the same use case from the command line and from the director's page.
+
+
+def test_creating_a_tournament_again_stores_nothing_new() -> None:
+    app = HonbaApp.open(":memory:")
+    first = create_tournament(app, "cup", ["Ann", "Ben"])
+    again = create_tournament(app, "cup", ["Ann", "Ben"])
+    assert (first.new, first.players, first.added) == (True, ("Ann", "Ben"), ("Ann", "Ben"))
+    assert (again.new, again.players, again.added) == (False, ("Ann", "Ben"), ())
+    assert get_tournament(app, "cup").version == 1
+
+
+def test_creating_a_tournament_again_with_more_players_adds_only_them() -> None:
+    app = HonbaApp.open(":memory:")
+    create_tournament(app, "cup", ["Ann", "Ben"])
+    again = create_tournament(app, "cup", ["Ben", "Cho", " "])
+    assert (again.new, again.players, again.added) == (False, ("Ann", "Ben", "Cho"), ("Cho",))
+
+
+def test_a_new_tournament_refuses_a_player_named_twice() -> None:
+    app = HonbaApp.open(":memory:")
+    with pytest.raises(RuleViolation, match="different from each other"):
+        create_tournament(app, "cup", ["Ann", "Ann"])
+    assert not app.recorder.select_events(tournament_id("cup"))
+
+
+def test_honba_tournament_create_twice_says_so_and_fails_on_nothing(db: str) -> None:
+    assert "Tournament 'cup' created with 2 players" in honba(db, "tournament", "create", "cup", "--players", "Ann,Ben")
+    again = honba(db, "tournament", "create", "cup", "--players", "Ann,Ben")
+    assert "Tournament 'cup' is already stored, with 2 players; nothing new" in again
+    more = honba(db, "tournament", "create", "cup", "--players", "Cho")
+    assert "Tournament 'cup' is already stored, with 3 players; added Cho" in more
+    shown = honba(db, "tournament", "show", "cup")
+    assert "Tournament 'cup': 3 players, 0 matches" in shown

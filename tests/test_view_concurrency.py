@@ -25,8 +25,8 @@ from conftest import CORPUS
 from test_views import dump
 
 from projections.views import POPODocumentView
-from replay.app import HonbaApp
-from replay.tournaments import catch_up, open_view
+from replay.store.application import HonbaApp
+from replay.store.standings_view import catch_up, open_view
 
 HONBA = str(Path(sys.executable).with_name("honba"))
 WORKER = str(Path(__file__).with_name("view_worker.py"))

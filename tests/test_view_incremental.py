@@ -15,8 +15,10 @@ from test_views import COMMANDS, NAMES, TENHOU, won
 
 from projections.standings_view import DocCache, tournament_standings
 from projections.views import Changes, POPODocumentView
-from replay.app import HonbaApp
-from replay.tournaments import attach_all, catch_up
+from replay.service import recording
+from replay.service.tournaments import attach_all
+from replay.store.application import HonbaApp
+from replay.store.standings_view import catch_up
 
 
 class CountingView(POPODocumentView):
@@ -67,9 +69,9 @@ def test_the_running_totals_give_the_standings_of_every_counted_match() -> None:
 
 
 def play(app: HonbaApp, key: str) -> None:
-    app.start_match(key, NAMES, TENHOU)
-    app.record(key, won(ron(1, 0, hv(3, 30))))
-    app.end(key, "time limit")
+    recording.start_match(app, key, NAMES, TENHOU)
+    recording.record(app, key, won(ron(1, 0, hv(3, 30))))
+    recording.end(app, key, "time limit")
     attach_all(app, "big", [(key, NAMES)], 1)
 
 

@@ -17,9 +17,11 @@ from typer.testing import CliRunner, Result
 
 from projections.standings_view import FORMAT
 from projections.views import DocumentView, POPODocumentView, ViewMoved
-from replay.app import HonbaApp
 from replay.cli import app as cli
-from replay.tournaments import attach_all, catch_up, open_view
+from replay.service import recording
+from replay.service.tournaments import attach_all
+from replay.store.application import HonbaApp
+from replay.store.standings_view import catch_up, open_view
 
 runner = CliRunner()
 
@@ -34,9 +36,9 @@ def one_match_cup(db: str, layout: int | None) -> None:
     would have left it, its documents in a shape this honba does not read."""
     app = HonbaApp.open(db)
     try:
-        app.start_match("m1", NAMES, TENHOU)
-        app.record("m1", won(ron(1, 0, hv(3, 30))))
-        app.end("m1", "time limit")
+        recording.start_match(app, "m1", NAMES, TENHOU)
+        recording.record(app, "m1", won(ron(1, 0, hv(3, 30))))
+        recording.end(app, "m1", "time limit")
         attach_all(app, "cup", [("m1", NAMES)], 1)
         view = open_view(app)
         old: dict[tuple[str, str], dict[str, Any] | None] = {
@@ -114,8 +116,8 @@ def test_the_rule_values_are_stored_once_for_every_match_played_under_them() -> 
     app = HonbaApp.open(":memory:")
     try:
         for key in ("m1", "m2", "m3"):
-            app.start_match(key, NAMES, TENHOU)
-            app.record(key, won(ron(1, 0, hv(3, 30))))
+            recording.start_match(app, key, NAMES, TENHOU)
+            recording.record(app, key, won(ron(1, 0, hv(3, 30))))
         view = POPODocumentView()
         catch_up(app, view)
         rules = view.docs("rules")

@@ -11,7 +11,7 @@ from pathlib import Path
 from honba_cli import Honba
 
 from projections.standings_view import DOC_SCHEMA, SCHEMA_KEY
-from replay.tournaments import views_path
+from replay.store.standings_view import views_path
 
 PLAYERS = "Ann,Ben,Cho,Dai"
 

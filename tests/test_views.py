@@ -1,7 +1,7 @@
 """The stored standings view: rebuilt from scratch it equals the one maintained event by event,
 and interrupted mid-way it resumes without counting anything twice; in memory, on SQLite (a
 file beside the store's) and on PostgreSQL, where the library's ProjectionRunner follows new
-events live (``replay.tournaments.follow``).
+events live (``replay.store.standings_view.follow``).
 
 Issue 6: "A view rebuilt from scratch equals the one maintained event by event (a test), and a
 view interrupted mid-way resumes without counting anything twice." Tracking records make each
@@ -26,17 +26,13 @@ from domain.tournament import Tournament
 from domain.values import ExhaustiveDraw, Penalty, TableState, WinResult
 from projections.standings_view import StandingsProjection
 from projections.views import DocumentView, POPODocumentView
-from replay.app import HonbaApp, persistence_env
+from replay.service import corrections, recording
+from replay.service.standings import tournament_report
+from replay.service.tournaments import attach_all, change_tournament
+from replay.store.application import HonbaApp
+from replay.store.settings import persistence_env
+from replay.store.standings_view import catch_up, follow, open_view, views_path
 from replay.store.views import SQLiteDocumentView
-from replay.tournaments import (
-    attach_all,
-    catch_up,
-    change_tournament,
-    follow,
-    open_view,
-    tournament_report,
-    views_path,
-)
 
 TENHOU = load_preset("tenhou")
 WRC = load_preset("wrc")
@@ -69,25 +65,33 @@ def south4(scores: tuple[int, ...]) -> TableState:
 # penalties, ends, corrections (amend, void, penalty added), and every tournament event.
 COMMANDS: list[Command] = [
     lambda a: a.save(Tournament.create("cup", ["Ann", "Ben"])),
-    lambda a: a.start_match("m1", NAMES, TENHOU),
-    lambda a: a.record("m1", won(ron(1, 0, hv(3, 30)), riichi=(1,))),
-    lambda a: a.record("m1", ExhaustiveDraw(ready=(1, 2))),
-    lambda a: a.penalise("m1", Penalty(2, 8000, "chombo", "reverse_mangan")),
+    lambda a: recording.start_match(a, "m1", NAMES, TENHOU),
+    lambda a: recording.record(a, "m1", won(ron(1, 0, hv(3, 30)), riichi=(1,))),
+    lambda a: recording.record(a, "m1", ExhaustiveDraw(ready=(1, 2))),
+    lambda a: recording.penalise(a, "m1", Penalty(2, 8000, "chombo", "reverse_mangan")),
     lambda a: attach_all(a, "cup", [("m1", NAMES)], 1),
-    lambda a: a.record("m1", won(tsumo(2, hv(2, 30)))),
-    lambda a: a.end("m1", "time limit"),
-    lambda a: a.start_match("m2", ["Ann", "Annie", "Cho", "Dai"], WRC, {}, south4((41_300, 30_000, 29_000, 19_700))),
+    lambda a: recording.record(a, "m1", won(tsumo(2, hv(2, 30)))),
+    lambda a: recording.end(a, "m1", "time limit"),
+    lambda a: recording.start_match(
+        a, "m2", ["Ann", "Annie", "Cho", "Dai"], WRC, {}, south4((41_300, 30_000, 29_000, 19_700))
+    ),
     lambda a: attach_all(a, "cup", [("m2", ["Ann", "Annie", "Cho", "Dai"])], 2),
     lambda a: change_tournament(a, "cup", lambda t: t.declare_alias("Annie", "Ben")),
-    lambda a: a.record("m2", won(ron(2, 3, hv(1, 30)))),
-    lambda a: a.amend("m1", 2, won(ron(1, 0, hv(4, 30)), riichi=(1,)), by="referee", reason="a dora missed"),
+    lambda a: recording.record(a, "m2", won(ron(2, 3, hv(1, 30)))),
+    lambda a: corrections.amend(
+        a, "m1", 2, won(ron(1, 0, hv(4, 30)), riichi=(1,)), by="referee", reason="a dora missed"
+    ),
     lambda a: change_tournament(a, "cup", lambda t: t.withdraw_alias("Annie", "by mistake")),
-    lambda a: a.add_penalty("m2", Penalty(0, 20_000, "chombo", "off_table"), by="referee", reason="false win"),
+    lambda a: corrections.add_penalty(
+        a, "m2", Penalty(0, 20_000, "chombo", "off_table"), by="referee", reason="false win"
+    ),
     lambda a: change_tournament(a, "cup", lambda t: t.declare_alias("Annie", "Ben")),
-    lambda a: a.void("m1", 3, by="referee", reason="the draw was not played"),  # entry 3: after a deal pass
-    lambda a: a.start_match("m3", NAMES, TENHOU, {}, south4((30_000, 30_000, 20_000, 20_000))),
+    lambda a: corrections.void(
+        a, "m1", 3, by="referee", reason="the draw was not played"
+    ),  # entry 3: after a deal pass
+    lambda a: recording.start_match(a, "m3", NAMES, TENHOU, {}, south4((30_000, 30_000, 20_000, 20_000))),
     lambda a: attach_all(a, "cup", [("m3", NAMES)], 3),
-    lambda a: a.record("m3", won(ron(0, 2, hv(2, 30)))),
+    lambda a: recording.record(a, "m3", won(ron(0, 2, hv(2, 30)))),
     lambda a: change_tournament(a, "cup", lambda t: t.detach("m3", "played at the wrong table")),
     lambda a: change_tournament(a, "cup", lambda t: t.plan_session(4, [NAMES])),
 ]
@@ -329,9 +333,9 @@ def test_on_postgresql_the_runner_follows_new_events_live(postgres_url: str) -> 
                 wait_for(lambda t=target: (view.max_tracking_id(app.name) or 0) >= t or follower.error is not None)
                 assert follower.error is None, follower.error
             # A match recorded now: the standings show it without any catch-up.
-            app.start_match("live", NAMES, TENHOU, {}, south4((40_400, 26_600, 16_500, 16_500)))
+            recording.start_match(app, "live", NAMES, TENHOU, {}, south4((40_400, 26_600, 16_500, 16_500)))
             attach_all(app, "cup", [("live", NAMES)], 5)
-            app.record("live", won(ron(1, 3, hv(3, 30))))
+            recording.record(app, "live", won(ron(1, 3, hv(3, 30))))
             wait_for(lambda: bool((view.get_doc("summary", "live") or {}).get("finished")))
             # Tenhou: 40,400 / 30,500 / 16,500 / 12,600 -> +49 / +11 / -23 / -37 (worked out in test_standings).
             summary = view.get_doc("summary", "live")

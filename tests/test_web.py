@@ -21,8 +21,8 @@ import pytest
 from starlette.testclient import TestClient
 from web_support import PLAYERS, errors, hidden, prepare, send, serving
 
-from replay.app import HonbaApp
-from replay.tournaments import change_tournament
+from replay.service.tournaments import change_tournament
+from replay.store.application import HonbaApp
 from replay.web.app import create_app
 
 WIN_3_30 = {"kind": "win", "winner": "Ben", "discarder": "Ann", "han": "3", "fu": "30"}
@@ -378,4 +378,4 @@ def test_two_winners_on_one_discard_are_each_paid_by_the_discarder(store_db: str
     page = client.get("/matches/t1", params={"token": token}).text
     form = {"csrf": client.cookies.get("honba_csrf"), "token": token, "client_key": hidden(page, "client_key")}
     self_drawn = client.post("/matches/t1/preview", data={**form, **WIN_3_30, "discarder": "", "winner2": "Cho"})
-    assert "choose the discarder" in errors(self_drawn.text)["winner2"]
+    assert "only on one and the same discard" in errors(self_drawn.text)["discarder"]

@@ -10,8 +10,8 @@ from starlette.testclient import TestClient
 from web_support import PLAYERS, errors, prepare, send
 
 from projections.ledger import corrected_ledger
-from replay.app import HonbaApp
-from replay.tournaments import get_tournament
+from replay.store.application import HonbaApp
+from replay.store.tournaments import get_tournament
 from replay.web.app import create_app
 
 EIGHT = ["Ann", "Ben", "Cho", "Dai", "Eve", "Fay", "Gus", "<b>Hal</b>"]

@@ -17,19 +17,21 @@ import time
 
 from domain.rules import load_preset
 from domain.values import ExhaustiveDraw, HandValue, Win, WinResult
-from replay.app import HonbaApp
-from replay.tournaments import attach_all, catch_up, open_view
+from replay.service import recording
+from replay.service.tournaments import attach_all
+from replay.store.application import HonbaApp
+from replay.store.standings_view import catch_up, open_view
 
 NAMES = ["Ann", "Ben", "Cho", "Dai"]
 
 
 def record_match(app: HonbaApp, key: str, session: int) -> None:
     """A short match: a ron, a draw, a self-drawn win, then ended; attached to the cup."""
-    app.start_match(key, NAMES, load_preset("tenhou"))
-    app.record(key, WinResult(wins=(Win(winner=1, discarder=0, value=HandValue(han=3, fu=30)),)))
-    app.record(key, ExhaustiveDraw(ready=(2,)))
-    app.record(key, WinResult(wins=(Win(winner=3, discarder=None, value=HandValue(han=2, fu=30)),)))
-    app.end(key, "time limit")
+    recording.start_match(app, key, NAMES, load_preset("tenhou"))
+    recording.record(app, key, WinResult(wins=(Win(winner=1, discarder=0, value=HandValue(han=3, fu=30)),)))
+    recording.record(app, key, ExhaustiveDraw(ready=(2,)))
+    recording.record(app, key, WinResult(wins=(Win(winner=3, discarder=None, value=HandValue(han=2, fu=30)),)))
+    recording.end(app, key, "time limit")
     attach_all(app, "cup", [(key, NAMES)], session)
 
 

@@ -11,12 +11,9 @@ from domain.bounds import (
     HAN,
     HAND_POINTS,
     HAND_SCORE,
-    JOKERS,
     LOSER_SCORE,
-    MELDED_SETS,
     PENALTY_AMOUNT,
     TEXT,
-    TILE,
     YAKUMAN_MULTIPLE,
     OutOfBounds,
     check_all,
@@ -25,8 +22,9 @@ from domain.errors import InvalidHandValue, RuleViolation
 from domain.rules import Ruleset
 from domain.scoring.points import raw_score, winner_score
 from domain.scoring.riichi import check_hand_value
-from domain.special_hands import check_facts, check_special_hands
+from domain.special_hands import check_special_hands
 from domain.values import HandValue, TableState, Win
+from domain.win_facts import check_win_facts
 
 
 class BelowMinimum(RuleViolation):
@@ -62,16 +60,19 @@ def minimum_count(value: HandValue, rules: Ruleset) -> int | None:
 
 # Riichi counts a hand of 13 han and more as its largest limit (a counted yakuman, seed 002).
 RIICHI_LARGEST_LIMIT_HAN = 13
+# Faan and doubles have no ceiling of their own rules: a count from the settling table's top row
+# up pays the top (seed 002: Hong Kong's maximum "is given for hands worth 10 faans or more"), and
+# without a table a double more doubles the points again before the limit cuts them. Their bound
+# (``domain.bounds.FAAN``, ``DOUBLES``: 64 doublings, beyond any hand of any rule family) is checked
+# with every other bound.
 
 
-def count_ceiling(unit: str, rules: Ruleset) -> int | None:
-    """The largest han, faan or doubles count honba accepts: twice the count that reaches the
-    largest limit (the settling table's top row; 13 han in riichi). A count beyond any hand
-    is a slip of the pen; a limit hand is written by its name. None: no ceiling (no table)."""
+def han_ceiling(rules: Ruleset) -> int:
+    """The largest han count honba accepts: twice the count that reaches the largest limit (the
+    settling table's top row; 13 han in riichi). A count beyond any riichi hand is a slip of the
+    pen; a limit hand is written by its name."""
     top = max((row for row, _ in rules.settling_table), default=0)
-    if unit == "han":
-        top = max(top, RIICHI_LARGEST_LIMIT_HAN)
-    return 2 * top if top else None
+    return 2 * max(top, RIICHI_LARGEST_LIMIT_HAN)
 
 
 def _check_counts(value: HandValue, rules: Ruleset) -> None:
@@ -81,14 +82,12 @@ def _check_counts(value: HandValue, rules: Ruleset) -> None:
             raise InvalidHandValue(f"dora cannot be negative ({value.dora})")
         if value.han is not None and value.dora > value.han:
             raise InvalidHandValue(f"{value.dora} dora cannot be more than the hand's {value.han} han")
-    for unit in ("han", "faan", "doubles"):
-        count = getattr(value, unit)
-        ceiling = count_ceiling(unit, rules)
-        if count is not None and ceiling is not None and count > ceiling:
-            raise InvalidHandValue(
-                f"{count} {unit} is beyond any hand: the largest limit is reached well before "
-                f"(at most {ceiling} {unit} are accepted; write a limit hand by its name, e.g. yakuman)"
-            )
+    ceiling = han_ceiling(rules)
+    if value.han is not None and value.han > ceiling:
+        raise InvalidHandValue(
+            f"{value.han} han is beyond any hand: the largest limit is reached well before "
+            f"(at most {ceiling} han are accepted; write a limit hand by its name, e.g. yakuman)"
+        )
 
 
 def _check_bounds(value: HandValue) -> None:
@@ -101,17 +100,14 @@ def _check_bounds(value: HandValue) -> None:
 
 
 def check_fact_bounds(win: Win) -> None:
-    """The facts of a win and its loser scores within their bounds (``domain.bounds``)."""
+    """The facts of a win and its loser scores within their bounds (``domain.bounds``).
+
+    The melded sets, the pre-dealt jokers, the winning tile and each discard are the rules' to
+    limit (``domain.win_facts``, checked first: at most the sets and jokers the rules deal, a tile
+    of the notation); what is left to bound here is what no rule limits."""
     facts = win.facts
-    if facts.melded_sets or facts.predealt_jokers:
-        MELDED_SETS.check(facts.melded_sets)
-        JOKERS.check(facts.predealt_jokers)
-    if facts.winning_tile is not None:
-        TILE.check(facts.winning_tile, "winning tile")
-    if facts.discards:
-        if len(facts.discards) > DISCARDS.high:
-            raise OutOfBounds("discards", f"{len(facts.discards)} tiles, at most {DISCARDS.high}")
-        check_all(facts.discards, TILE, "discard")
+    if len(facts.discards) > DISCARDS.high:
+        raise OutOfBounds("discards", f"{len(facts.discards)} tiles, at most {DISCARDS.high}")
     check_all(facts.special_hands, TEXT, "special hand")
     for penalty in facts.penalties:
         if penalty.amount > 0:
@@ -141,8 +137,10 @@ def check_value(value: HandValue, rules: Ruleset, *, self_drawn: bool) -> None:
 
 def check_win(win: Win, state: TableState, rules: Ruleset, players: int) -> None:
     """Every check of one winner's hand against the rules and the table state."""
+    # The rules' own limits first (at most 4 melded sets, 1 pre-dealt joker...): they name the
+    # rule; the bounds that hold under any rules catch what the rules leave open.
+    check_win_facts(win, rules)
     check_fact_bounds(win)
-    check_facts(win)
     if win.facts.special_hands:
         # A special hand is scored as the rules' limit: its value is not read, but it is recorded.
         _check_counts(win.value, rules)

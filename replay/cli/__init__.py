@@ -1,6 +1,6 @@
 """The ``honba`` command: presentation only (typer commands, rich tables), over the application.
 
-The commands live in one module per group (``record``, ``audit``, ``logs``, ``stats``,
+The commands live in one module per group (``record``, ``exports``, ``audit``, ``logs``, ``stats``,
 ``tournaments``), each registering itself on the one Typer app of ``shell``. ``main`` (the
 console script) imports only the module of the command it is given, so that ``honba win``
 does not pay for loading the audit, the importers and the HTML pages; ``app`` (for tests
@@ -22,16 +22,35 @@ if TYPE_CHECKING:
 # so that the help and "no such command" see every command.
 COMMAND_MODULES = {
     **dict.fromkeys(
-        ("start", "win", "draw", "abort", "penalty", "end", "status", "log", "list", "export", "rules", "demo"),
+        ("start", "win", "draw", "abort", "penalty", "end", "status", "log", "list", "rules"),
         "record",
     ),
+    **dict.fromkeys(("export", "demo"), "exports"),
     **dict.fromkeys(("amend", "void", "undo", "check", "audit"), "audit"),
     **dict.fromkeys(("import", "verify"), "logs"),
     "stats": "stats",
-    **dict.fromkeys(("tournament", "standings", "views"), "tournaments"),
-    **dict.fromkeys(("serve", "token"), "web"),
+    **dict.fromkeys(("standings", "views"), "tournaments"),
+    # The tournament group's staged-event, draw and what-if commands live in ``events``, which
+    # loads ``tournaments`` (the group and its first commands) itself.
+    "tournament": "events",
+    "serve": "serve",
+    "token": "web",
+    "certificate": "certificates",
+    "ratings": "ratings",
 }
-ALL_MODULES = ("record", "audit", "logs", "stats", "tournaments", "web")
+ALL_MODULES = (
+    "record",
+    "exports",
+    "audit",
+    "logs",
+    "stats",
+    "tournaments",
+    "events",
+    "certificates",
+    "ratings",
+    "web",
+    "serve",
+)
 # The global options that take a value (the name of the command comes after it).
 _VALUED_OPTIONS = ("--db",)
 

@@ -6,17 +6,19 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.console import Console
+from rich.table import Table
 
 from domain.bounds import SESSION
-from replay.batch import BATCH, LISTED, import_paths, jobs_default, reading_pool, verify_paths
 from replay.cli.params import number_option
+from replay.cli.render import json_text
 from replay.cli.shell import app, clipped, err, fail, guarded, out, progress_bar, shell
 from replay.formats.detect import count_paths
-from replay.render import json_text, print_verify_run
+from replay.service.batch import BATCH, LISTED, VerifyRun, import_paths, jobs_default, reading_pool, verify_paths
 from replay.service.imports import BATCH as BATCH_SIZE
 from replay.service.imports import JOBS, import_options_refusal, verify_options_refusal
 from replay.service.rules import resolve_rules
-from replay.tournaments import attach_all
+from replay.service.tournaments import attach_all
 
 FormatOption = Annotated[
     str, typer.Option("--format", help="auto (judged from the content), tenhou-xml, tenhou-json, mjai or record.")
@@ -192,3 +194,39 @@ def verify(
         err.print(f"honba: {clipped(item.message)}", markup=False, highlight=False)
     if run.exit_code:
         raise typer.Exit(run.exit_code)
+
+
+def print_verify_run(console: Console, run: VerifyRun) -> None:
+    """The verify summary, then every disagreement, unsupported game and unreadable file."""
+    summary = Table(title="Verification")
+    for column in ("files", "games", "hands", "hands agreeing", "disagreements", "unsupported", "unreadable"):
+        summary.add_column(column, justify="right", overflow="fold")
+    data = run.as_dict()
+    summary.add_row(
+        str(data["files"]),
+        str(data["games"]),
+        str(data["hands"]),
+        str(data["hands_agreeing"]),
+        str(len(data["disagreements"])),
+        str(len(data["unsupported"])),
+        str(len(data["unreadable"])),
+    )
+    console.print(summary)
+    if data["disagreements"]:
+        table = Table(title="Disagreements")
+        for column in ("file", "game", "hand", "field", "log", "honba"):
+            table.add_column(column, overflow="fold")
+        for d in data["disagreements"]:
+            table.add_row(d["file"], d["game"], d["hand"], d["field"], str(d["log"]), str(d["honba"]))
+        console.print(table)
+    for report in run.reports:
+        if report.value_sources:
+            taken = ", ".join(f"{count} from the {source}" for source, count in report.value_sources)
+            line = f"hand values not in the log, taken {taken}: {report.file} {report.game}"
+            console.print(line, markup=False, highlight=False)
+    for item in data["notes"]:
+        console.print(f"note: {item['file']} {item['game']}: {item['note']}", markup=False, highlight=False)
+    for item in data["unsupported"]:
+        console.print(f"unsupported: {item['file']} {item['game']}: {item['reason']}", markup=False, highlight=False)
+    for item in data["unreadable"]:
+        console.print(f"unreadable: {item['file']}: {item['reason']}", markup=False, highlight=False)

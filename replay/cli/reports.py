@@ -11,11 +11,11 @@ from typing import Any
 import typer
 
 from projections.views import DocumentView
+from replay.cli.render import SafeConsole, json_text
 from replay.cli.shell import guarded, out, progress_bar, shell
 from replay.formats.files import write_whole
-from replay.parsing import InputError
-from replay.render import SafeConsole, json_text
-from replay.tournaments import catch_up, open_view
+from replay.input.parsing import InputError
+from replay.service.standings import caught_up_view
 
 REPORT_FORMATS = ("table", "csv", "json", "html")
 
@@ -28,12 +28,9 @@ def check_report_format(fmt: str) -> None:
 
 def fresh_view(ctx: typer.Context) -> DocumentView:
     """The stored standings view, brought up to date first (a progress bar while it folds)."""
-    application = shell(ctx).app
-    view = open_view(application)
     with progress_bar(2, "updating the standings view") as progress:
         task = progress.add_task("view", total=None, file="")
-        catch_up(application, view, tick=lambda n: progress.update(task, completed=n, file=f"{n} events"))
-    return view
+        return caught_up_view(shell(ctx).app, tick=lambda n: progress.update(task, completed=n, file=f"{n} events"))
 
 
 def write_report(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Annotated, TypeVar
@@ -12,9 +13,11 @@ from eventsourcing.persistence import PersistenceError
 
 from domain.bounds import unprintable
 from domain.errors import HonbaError
-from replay.app import DB_ENV, DamagedMatch, HonbaApp, default_db_path
 from replay.cli.params import HonbaGroup
-from replay.render import SafeConsole
+from replay.cli.render import SafeConsole
+from replay.store.application import HonbaApp
+from replay.store.errors import DamagedMatch
+from replay.store.settings import DB_ENV, default_db_path
 
 if TYPE_CHECKING:  # loaded where a bar is shown (progress_bar)
     from rich.progress import Progress
@@ -32,7 +35,7 @@ rules_app = typer.Typer(help="Rule presets.", no_args_is_help=True, cls=HonbaGro
 app.add_typer(rules_app, name="rules")
 
 
-def _output_width() -> int | None:
+def _output_width() -> int:
     """The width of standard output: ``COLUMNS`` when set, the terminal's, else 160 for a file or pipe.
 
     Tables are wide; when the output is a file or a pipe, do not squeeze them into 80 columns.
@@ -40,11 +43,12 @@ def _output_width() -> int | None:
     columns = os.environ.get("COLUMNS", "")
     if columns.isdigit() and int(columns) > 0:
         return int(columns)
-    return None if sys.stdout.isatty() else 160
+    return shutil.get_terminal_size().columns if sys.stdout.isatty() else 160
 
 
-# Both print text from the data as text, never as console markup (``replay.render.SafeConsole``).
-out = SafeConsole(width=_output_width())
+# Both print text from the data as text, never as console markup (``replay.cli.render.SafeConsole``).
+# The width of ``out`` is decided when a command runs (``main_options``), not when this module is imported.
+out = SafeConsole()
 err = SafeConsole(stderr=True, soft_wrap=True)
 
 T = TypeVar("T")
@@ -140,10 +144,9 @@ def guarded_match(ctx: typer.Context, key: str, action: Callable[[], T]) -> T:
     return guarded(run)
 
 
-def warn_if_damaged(application: HonbaApp, key: str) -> None:
+def warn_if_damaged(damage: str | None) -> None:
     """A warning line on stderr when a match's chain or seal does not check (what is shown may
-    not be what was recorded)."""
-    damage = application.damage(key)
+    not be what was recorded); ``damage`` is the service's line, or None."""
     if damage is not None:
         err.print(f"honba: warning: {damage}")
 
@@ -175,6 +178,7 @@ VersionOption = Annotated[
 @app.callback()
 def main_options(ctx: typer.Context, db: DbOption = None, version: VersionOption = False) -> None:
     """Choose the store; the commands below act on it."""
+    out.width = _output_width()
     ctx.obj = Shell(db)
     ctx.call_on_close(ctx.obj.close)
 

@@ -12,11 +12,12 @@ from rich.table import Table
 from rich.text import Text
 
 from projections.stats import COUNTS
+from replay.cli.render import spreadsheet_cells
 from replay.cli.reports import check_report_format, fresh_view, write_report
 from replay.cli.shell import app, guarded
-from replay.parsing import InputError
-from replay.player_stats import StatsReport, stats_data, stats_report
-from replay.render import spreadsheet_cells
+from replay.html.stats import render_stats_html
+from replay.input.parsing import InputError
+from replay.service.stats import StatsReport, stats_data, stats_report
 
 # The CSV columns after the player's name: totals, then the rates made of them.
 RATES = (
@@ -54,8 +55,6 @@ def stats(
     data = stats_data(report)
 
     def html() -> str:
-        from replay.html.stats import render_stats_html
-
         return render_stats_html(data)
 
     write_report(

@@ -10,26 +10,25 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from eventsourcing.popo import POPOFactory
 from rich.table import Table
 
 from domain.bounds import SESSION, TABLE, Bound
-from domain.tournament import Tournament
 from replay.cli.params import HonbaGroup, number_argument, number_option
+from replay.cli.render import spreadsheet_cells
 from replay.cli.reports import check_report_format, fresh_view, write_report
 from replay.cli.shell import app, guarded, out, progress_bar, shell
-from replay.parsing import InputError
-from replay.render import spreadsheet_cells
-from replay.service.standings import standings_data
-from replay.tournaments import (
-    StandingsReport,
-    catch_up,
-    change_tournament,
-    follow,
-    get_tournament,
-    open_view,
-    tournament_report,
+from replay.html.pages import render_standings_html
+from replay.service.standings import StandingsReport, follow_view, standings_data, tournament_report, update_view
+from replay.service.tournaments import (
+    attach_match,
+    create_tournament,
+    declare_alias,
+    detach_match,
+    plan_session,
+    show_tournament,
+    withdraw_alias,
 )
+from replay.store.application import HonbaApp
 
 # How long ``views follow`` may run before it stops by itself: up to a year.
 FOLLOW_SECONDS = Bound("seconds", 0, 366 * 24 * 3600)
@@ -43,10 +42,9 @@ Name = Annotated[str, typer.Argument(help="The tournament's name.")]
 Reason = Annotated[str, typer.Option("--reason", help="Why (kept in the tournament's log).")]
 
 
-def _change(ctx: typer.Context, name: str, change: Callable[[Tournament], None], done: str) -> None:
-    """Apply a change to the tournament (``change_tournament``: tried again if another process
-    changed it meanwhile) and say what was done."""
-    guarded(lambda: change_tournament(shell(ctx).app, name, change))
+def _change(ctx: typer.Context, change: Callable[[HonbaApp], None], done: str) -> None:
+    """Run a change of the tournament (the service's) and say what was done."""
+    guarded(lambda: change(shell(ctx).app))
     out.print(done, markup=False)
 
 
@@ -56,15 +54,13 @@ def create(
     name: Name,
     players: Annotated[str, typer.Option(help="Players, comma-separated (more join as their matches are added).")] = "",
 ) -> None:
-    """Create a tournament."""
-
-    def run() -> None:
-        application = shell(ctx).app
-        names = [p.strip() for p in players.split(",") if p.strip()]
-        application.save_tournament(Tournament.create(name, names))
-        out.print(f"Tournament {name!r} created with {len(names)} players", markup=False)
-
-    guarded(run)
+    """Create a tournament (again: adds the players it lacks, nothing else)."""
+    created = guarded(lambda: create_tournament(shell(ctx).app, name, players.split(",")))
+    if created.new:
+        out.print(f"Tournament {name!r} created with {len(created.players)} players", markup=False)
+    else:
+        added = f"; added {', '.join(created.added)}" if created.added else "; nothing new"
+        out.print(f"Tournament {name!r} is already stored, with {len(created.players)} players{added}", markup=False)
 
 
 @tournament_app.command("alias")
@@ -76,7 +72,7 @@ def alias(
 ) -> None:
     """Declare that a log name is a player (one person, several names)."""
     _change(
-        ctx, name, lambda t: t.declare_alias(log_name, player), f"{log_name!r} now counts as {player!r} in {name!r}"
+        ctx, lambda s: declare_alias(s, name, log_name, player), f"{log_name!r} now counts as {player!r} in {name!r}"
     )
 
 
@@ -87,8 +83,7 @@ def unalias(
     """Withdraw an alias declared by mistake (the name counts for itself again)."""
     _change(
         ctx,
-        name,
-        lambda t: t.withdraw_alias(log_name, reason),
+        lambda s: withdraw_alias(s, name, log_name, reason),
         f"{log_name!r} no longer stands for anyone else in {name!r}",
     )
 
@@ -104,14 +99,11 @@ def attach(
     table: Annotated[int | None, number_option("--table", bound=TABLE, help="The table it was played at.")] = None,
 ) -> None:
     """Count a stored match for the tournament."""
-
-    def run() -> None:
-        application = shell(ctx).app
-        players = application.get_match(match).players
-        change_tournament(application, name, lambda t: t.attach(match, players, session, table))
-
-    guarded(run)
-    out.print(f"Match {match!r} counts for {name!r} in session {session}", markup=False)
+    _change(
+        ctx,
+        lambda s: attach_match(s, name, match, session, table),
+        f"Match {match!r} counts for {name!r} in session {session}",
+    )
 
 
 @tournament_app.command("detach")
@@ -119,7 +111,7 @@ def detach(
     ctx: typer.Context, name: Name, match: Annotated[str, typer.Argument(help="The match.")], reason: Reason
 ) -> None:
     """Stop counting a match attached by mistake."""
-    _change(ctx, name, lambda t: t.detach(match, reason), f"Match {match!r} no longer counts for {name!r}")
+    _change(ctx, lambda s: detach_match(s, name, match, reason), f"Match {match!r} no longer counts for {name!r}")
 
 
 @tournament_app.command("seat")
@@ -134,18 +126,14 @@ def seat(
     """Record a session's seating."""
     seating = [[p.strip() for p in t.split(",") if p.strip()] for t in tables]
     _change(
-        ctx, name, lambda t: t.plan_session(session, seating), f"Session {session} of {name!r}: {len(seating)} tables"
+        ctx, lambda s: plan_session(s, name, session, seating), f"Session {session} of {name!r}: {len(seating)} tables"
     )
 
 
 @tournament_app.command("show")
 def show(ctx: typer.Context, name: Name) -> None:
     """Players, aliases, sessions and matches of a tournament."""
-
-    def run() -> Tournament:
-        return get_tournament(shell(ctx).app, name)
-
-    tournament = guarded(run)
+    tournament = guarded(lambda: show_tournament(shell(ctx).app, name))
     out.print(
         f"Tournament {name!r}: {len(tournament.players)} players, {len(tournament.matches)} matches", markup=False
     )
@@ -179,8 +167,6 @@ def standings(
     data = standings_data(report)
 
     def html() -> str:
-        from replay.html.pages import render_standings_html
-
         return render_standings_html(data)
 
     write_report(
@@ -275,11 +261,9 @@ def views_update(ctx: typer.Context) -> None:
     """Fold every event the standings view has not seen yet (any store)."""
 
     def run() -> int:
-        application = shell(ctx).app
-        view = open_view(application)
         with progress_bar(2, "updating the standings view") as progress:
             task = progress.add_task("view", total=None, file="")
-            return catch_up(application, view, tick=lambda n: progress.update(task, completed=n, file=f"{n} events"))
+            return update_view(shell(ctx).app, tick=lambda n: progress.update(task, completed=n, file=f"{n} events"))
 
     folded = guarded(run)
     out.print(f"The standings view took in {folded} new events", markup=False)
@@ -295,15 +279,11 @@ def views_follow(
 ) -> None:
     """Follow new events live into the standings view (PostgreSQL: told of new events; SQLite: polls the log)."""
 
-    def run() -> None:
-        application = shell(ctx).app
-        if isinstance(application.factory, POPOFactory):
-            raise InputError(
-                "live following needs a store on disk or a server: an in-memory store ends with the command"
-            )
-        env = {k: str(v) for k, v in application.env.items()}
+    def started() -> None:
         out.print("Following new events into the standings view (Ctrl-C to stop)", markup=False)
+
+    def run() -> None:
         with contextlib.suppress(KeyboardInterrupt):
-            follow(env, stop_after=seconds)
+            follow_view(shell(ctx).app, seconds, started=started)
 
     guarded(run)

@@ -12,7 +12,7 @@ from typing import Any
 import attrs
 
 from replay.formats.logmodel import LogError, LoggedGame
-from replay.formats.source import check_text, first_line_object, head, read_source
+from replay.formats.source import check_text, first_line_object, head, read_source, utf8_text
 
 
 # The registry of log formats: each a module with its own ``detect(data) -> bool`` and its reader
@@ -90,6 +90,7 @@ def read_log(path: Path, fmt: str = "auto") -> list[LoggedGame]:
 
 def read_games(data: bytes, *, file: str, fmt: str = "auto") -> list[LoggedGame]:
     """Every game in a log's content (read once by ``read_source``), in the given format or the one it shows."""
+    data = utf8_text(data)
     check_text(data, file=file)
     kind = detect_format(data) if fmt == "auto" else fmt
     if kind == "record":

@@ -34,7 +34,9 @@ class FileTooLarge(HonbaError):
 
 
 def mib(size: int) -> str:
-    """A size in whole MiB, as the refusals say it."""
+    """A size in whole MiB (in KiB below one MiB: a key or a seed file's), as the refusals say it."""
+    if size < 1024 * 1024:
+        return f"{size // 1024} KiB"
     return f"{size // (1024 * 1024)} MiB"
 
 

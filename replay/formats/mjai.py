@@ -141,7 +141,9 @@ class _Hora:
     win: Win
     value: HandValue | None
     source: str
-    deltas: tuple[int, ...]
+    # What the win paid (the writer's ``deltas``); None where the writer gives none, until the
+    # scores after the hand tell it (``_GameReader._fill_changes``).
+    deltas: tuple[int, ...] | None
     sticks_before: int  # riichi sticks accepted in the hand before this win
 
 
@@ -180,6 +182,11 @@ class _Kyoku:
     kita: list[int] = attrs.Factory(list)
     horas: list[_Hora] = attrs.Factory(list)
     draw: tuple[int, dict[str, Any]] | None = None
+    # The draw's payments: its ``deltas``, or what the scores after the hand tell where it has
+    # none; None when neither says.
+    draw_changes: tuple[int, ...] | None = None
+    # The scores the hand's result left, where its last result event states them (``scores``).
+    scores_after: tuple[int, ...] | None = None
     ended: bool = False
 
 
@@ -220,6 +227,8 @@ class _GameReader:
         if self.players == 0:
             raise LogError(self.file, "no start_kyoku: no hand in the game")
         rules = self._rules()
+        for i, k in enumerate(kyokus):
+            self._fill_changes(k, kyokus[i + 1] if i + 1 < len(kyokus) else None)
         hands = [self._logged(k, rules, kyokus[i + 1] if i + 1 < len(kyokus) else None) for i, k in enumerate(kyokus)]
         return LoggedGame(
             file=self.file,
@@ -451,17 +460,16 @@ class _GameReader:
         target = self._seat(event.get("target", actor), "target")
         if any(h.win.winner == actor for h in k.horas):
             raise LogError(self.where(), f"seat {actor} wins twice in one hand")
-        deltas = tuple(self._ints(event.get("deltas"), "deltas", k.players))
+        # Some writers give no deltas: what the win paid then follows from the scores after the hand.
+        deltas = tuple(self._ints(event.get("deltas"), "deltas", k.players)) if "deltas" in event else None
         self_drawn = actor == target
         discarder = None if self_drawn else target
-        liable = self._liable(deltas, actor, discarder)
         ura = event.get("ura_markers") or event.get("uradora_markers") or []
         ura_markers = self._tiles(ura, "ura_markers")
         win = Win(
             winner=actor,
             value=HandValue(limit="mangan"),
             discarder=discarder,
-            liable=liable,
             details=self._details(k, event, actor, target),
         )
         value = self._logged_value(event)
@@ -475,6 +483,7 @@ class _GameReader:
             self.triple_win = True
         k.horas.append(_Hora(self.line, win, value, source, deltas, len(k.accepted)))
         self._note_scores(event, k.players)
+        self._note_scores_after(k, event)
 
     def _on_ryukyoku(self, event: dict[str, Any]) -> None:
         k = self._in_hand("ryukyoku")
@@ -483,7 +492,60 @@ class _GameReader:
         if k.draw is not None:
             raise LogError(self.where(), "the hand was drawn twice")
         k.draw = (self.line, event)
+        if "deltas" in event:
+            k.draw_changes = tuple(self._ints(event.get("deltas"), "deltas", k.players))
         self._note_scores(event, k.players)
+        self._note_scores_after(k, event)
+
+    def _note_scores_after(self, k: _Kyoku, event: dict[str, Any]) -> None:
+        if "scores" in event:
+            k.scores_after = tuple(self._ints(event.get("scores"), "scores", k.players))
+
+    # Writers that give no deltas on hora and ryukyoku: the payments from the scores after the hand.
+
+    def _fill_changes(self, k: _Kyoku, following: _Kyoku | None) -> None:
+        """What a hand's wins or draw paid where the writer gave no ``deltas``: the scores after
+        the hand (the next start_kyoku's, the result's own, or end_game's when no stick is left
+        on the table for the top player) less those it started with and the sticks placed in it."""
+        missing = [h for h in k.horas if h.deltas is None]
+        if not missing and (k.draw is None or k.draw_changes is not None):
+            return
+        after = self._scores_after(k, following)
+        line = missing[0].line if missing else k.draw[0] if k.draw is not None else k.line
+        if after is None:
+            if missing:
+                raise LogError(
+                    self.where(line),
+                    "the win has no 'deltas', and no scores after the hand tell what it paid "
+                    "(the next start_kyoku's, the hora's own 'scores' or end_game's)",
+                )
+            return  # a draw whose payments nobody states: not compared
+        reach = k.reach_changes or [0] * k.players
+        total = [a - b - r for a, b, r in zip(after, k.scores, reach, strict=True)]
+        if not k.horas:
+            k.draw_changes = tuple(total)
+            return
+        if len(missing) > 1 and any(h.value is None for h in missing):
+            raise LogError(
+                self.where(line),
+                f"{len(missing)} wins have no 'deltas' and not all their values: the scores after the hand "
+                "cannot tell what each winner was paid",
+            )
+        known = [sum(h.deltas[s] for h in k.horas if h.deltas is not None) for s in range(k.players)]
+        # Several wins of stated values: the hand's total is known, not its split (only pao reads it).
+        missing[0].deltas = tuple(t - n for t, n in zip(total, known, strict=True))
+        for hora in missing[1:]:
+            hora.deltas = (0,) * k.players
+
+    def _scores_after(self, k: _Kyoku, following: _Kyoku | None) -> tuple[int, ...] | None:
+        if following is not None:
+            return following.scores
+        if k.scores_after is not None:
+            return k.scores_after
+        sticks_left = not k.horas and (k.sticks or k.accepted)
+        if self.final_scores is not None and len(self.final_scores) == k.players and not sticks_left:
+            return self.final_scores
+        return None
 
     # Each hand as logged, once the game's rules are known.
 
@@ -497,14 +559,14 @@ class _GameReader:
         if k.horas:
             wins, source = self._wins(k, rules)
             result = WinResult(wins, riichi)
-            total = [sum(h.deltas[s] for h in k.horas) for s in range(k.players)]
+            total = [sum(h.deltas[s] for h in k.horas if h.deltas is not None) for s in range(k.players)]
             deltas = tuple(t + r for t, r in zip(total, reach, strict=True))
         elif k.draw is not None:
             line, event = k.draw
             self.line = line
-            changes = tuple(self._ints(event.get("deltas", [0] * k.players), "deltas", k.players))
-            result = self._draw_result(k, event, changes, riichi, following)
-            deltas = tuple(c + r for c, r in zip(changes, reach, strict=True))
+            changes = k.draw_changes
+            result = self._draw_result(k, event, changes or (0,) * k.players, riichi, following)
+            deltas = None if changes is None else tuple(c + r for c, r in zip(changes, reach, strict=True))
         if result is not None:
             # An mjai log holds every call of the hand: who opened a hand is known.
             result = attrs.evolve(result, called=tuple(k.callers))
@@ -523,12 +585,18 @@ class _GameReader:
 
     def _wins(self, k: _Kyoku, rules: Ruleset) -> tuple[tuple[Win, ...], str]:
         """The wins with their values; missing values from the payment each recorded."""
+        paid: list[tuple[int, ...]] = []
+        for hora in k.horas:
+            # Every win's payment is known once the hand is read (``_fill_changes``); pao shows in it.
+            assert hora.deltas is not None
+            paid.append(hora.deltas)
+            hora.win = attrs.evolve(hora.win, liable=self._liable(hora.deltas, hora.win.winner, hora.win.discarder))
         # The winner nearest the discarder takes the counters and the deposits (the domain's rule).
         nearest = nearest_winner(WinResult(tuple(h.win for h in k.horas)), k.players)
         taker = next(h for h in k.horas if h.win is nearest)
         wins: list[Win] = []
         source = "log"
-        for hora in k.horas:
+        for hora, deltas in zip(k.horas, paid, strict=True):
             value = hora.value
             if value is None:
                 takes = hora is taker
@@ -541,7 +609,7 @@ class _GameReader:
                     counters=k.counters if takes else 0,
                     deposits=(k.sticks + hora.sticks_before) * rules.riichi_deposit if takes else 0,
                 )
-                value = value_from_payment(hora.win, hora.deltas, state, rules)
+                value = value_from_payment(hora.win, deltas, state, rules)
             wins.append(attrs.evolve(hora.win, value=value))
             if SOURCE_RANK[hora.source] > SOURCE_RANK[source]:
                 source = hora.source

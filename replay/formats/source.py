@@ -56,6 +56,18 @@ def unpack(data: bytes, *, file: str) -> bytes:
     return unpacked
 
 
+def utf8_text(data: bytes) -> bytes:
+    """A log saved as UTF-16 with a byte order mark (as Windows tools save text), re-encoded as
+    UTF-8; any other content as it is (the readers skip a UTF-8 byte order mark themselves, and
+    ``check_text`` refuses UTF-32 and UTF-16 without a mark, which cannot be told from binary)."""
+    if data[:2] not in (b"\xff\xfe", b"\xfe\xff") or data[:4] == b"\xff\xfe\x00\x00":
+        return data
+    try:
+        return data.decode("utf-16").encode("utf-8")
+    except UnicodeError:
+        return data
+
+
 def _wide_encoding(data: bytes) -> str | None:
     """``UTF-16`` or ``UTF-32`` when the bytes are text in one of those (by its BOM, or by the
     zero byte beside the first character of an XML or JSON document), else None."""

@@ -39,7 +39,7 @@ from domain.values import (
 )
 from replay.formats.logmodel import LogError, LoggedGame, LoggedHand, distinct_names, load_json, shown
 from replay.formats.source import first_line_object, head
-from replay.formats.tenhou_rules import TenhouRules, dating, log_date, rules_for
+from replay.formats.tenhou_rules import TenhouRules, dating, log_time, points_format, rules_for
 from replay.formats.tenhou_vocab import ABORTS_BY_WORD, LIMITS_BY_WORD, LOG_ID, MAX_COUNT, MAX_KYOKU_INDEX, MAX_POINTS
 from replay.formats.yaku import details, parse_entry
 
@@ -256,8 +256,12 @@ class _GameReader:
                 if ranked and not custom:
                     return rules, east or south, TenhouRules(rules)
                 return self._rules_not_stated(rules, names, log)
-            played = log_date(ref) if isinstance(ref, str) else None
-            noted = rules_for(self.players, east, dating(played), final_points=document.get("sc") is not None)
+            played = log_time(ref) if isinstance(ref, str) else None
+            sc = document.get("sc")
+            # The final points of ``sc`` (every second number), as written: a tenth dates the game.
+            points = [str(p) for p in sc[1 : 2 * self.players : 2]] if isinstance(sc, list) else []
+            when = dating(played, points_format=points_format(points) if played is None else None)
+            noted = rules_for(self.players, east, when, final_points=sc is not None)
             return noted.rules, True, noted
         except InvalidRules as exc:  # pragma: no cover - the presets ship with honba
             raise LogError(self.where("rule"), str(exc)) from None

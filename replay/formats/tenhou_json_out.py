@@ -3,11 +3,13 @@
 The log holds what the match holds: each hand's header (round and dealer, counters,
 deposit sticks, scores), its result and its score changes, and the final scores and
 points when the match has ended. A match imported from a log gives back the same
-hands; a match recorded by hand gives its results. What a tenhou.net/6 log has and a
-match does not (the tiles, the discards) is left empty, except one riichi discard
-(``r60``, a discard from the draw) for each player who declared. The changes follow
-Tenhou's JSON: a win's own changes (the deposits taken included, the sticks placed in
-the hand left out), a draw's noten payments.
+hands; a match recorded by hand gives its results. The tile arrays a tenhou.net/6 hand
+may have and a match does not (dora indicators, hands, draws, discards) are optional and
+left empty, except one riichi discard (``r60``, a discard from the draw) for each player who
+declared. The changes follow Tenhou's JSON: a win's own changes (the deposits taken
+included, the sticks placed in the hand left out), a draw's noten payments; a win's value
+string is the bare hand value as each payer pays it (``満貫2000-4000点``), by the domain's
+own payments.
 
 The match's rules go with it in ``rule.honba``, and an early end's reason (a time
 limit) in ``rule.honba_end``. honba's reader takes them as the rules the log states:
@@ -20,14 +22,21 @@ from __future__ import annotations
 import json
 from typing import Any, Final
 
+import attrs
+
 from domain.errors import HonbaError
 from domain.match import Match
+from domain.rules import Ruleset
+from domain.scoring.payments import settle
+from domain.scoring.riichi import base_points
 from domain.values import (
     AbortiveDraw,
     ExhaustiveDraw,
     HandValue,
     MatchEnd,
     Penalty,
+    Reason,
+    TableState,
     Win,
     WinResult,
 )
@@ -57,7 +66,7 @@ def export_tenhou_json(match: Match) -> str:
         if isinstance(entry.fact, MatchEnd):
             ended_early = entry.fact.reason
             continue
-        log.append(_kyoku(entry, players, match.rules.riichi_deposit))
+        log.append(_kyoku(entry, players, match.rules))
     state = match.fold()
     rules = match.rules
     east = rules.length == "east"
@@ -86,23 +95,23 @@ def export_tenhou_json(match: Match) -> str:
     return json.dumps(document, ensure_ascii=False) + "\n"
 
 
-def _kyoku(entry: LedgerEntry, players: int, stick: int) -> list[Any]:
+def _kyoku(entry: LedgerEntry, players: int, rules: Ruleset) -> list[Any]:
     before = entry.before
     deposit = entry.before.deposits
     fact = entry.fact
     riichi = set(getattr(fact, "riichi", ()))
     # The sticks on the table, counted in the rules' riichi stick.
-    sticks_value = stick
+    sticks_value = rules.riichi_deposit
     header = [before.round_wind * 4 + before.dealer, before.counters, deposit // sticks_value if sticks_value else 0]
     scores = [*before.scores, *[0] * (4 - players)]
     hands: list[Any] = []
     for seat in range(4):
         discards: list[Any] = [DECLARED, DISCARD] if seat in riichi else []
         hands += [[], [], discards]
-    return [header, scores, [], [], *hands, _result(entry, players)]
+    return [header, scores, [], [], *hands, _result(entry, players, rules)]
 
 
-def _result(entry: LedgerEntry, players: int) -> list[Any]:
+def _result(entry: LedgerEntry, players: int, rules: Ruleset) -> list[Any]:
     fact = entry.fact
     placed = [0] * 4
     for p in entry.payments:
@@ -119,7 +128,7 @@ def _result(entry: LedgerEntry, players: int) -> list[Any]:
                         changes[p.payer] -= p.amount
             discarder = win.winner if win.discarder is None else win.discarder
             liable = win.winner if win.liable is None else win.liable
-            out += [changes, [win.winner, discarder, liable, *_value(win, changes[win.winner])]]
+            out += [changes, [win.winner, discarder, liable, *_value(win, entry.before, rules)]]
         return out
     changes = [*(d + s for d, s in zip(entry.deltas, placed, strict=False)), *[0] * (4 - players)]
     if isinstance(fact, ExhaustiveDraw):
@@ -138,22 +147,59 @@ def _result(entry: LedgerEntry, players: int) -> list[Any]:
     raise ExportError(f"hand {entry.before.hand_label}: {type(fact).__name__} cannot be written")  # pragma: no cover
 
 
-def _value(win: Win, points: int) -> list[str]:
-    """The value string and the yaku list, as Tenhou's JSON writes them and honba's reader reads them."""
+def _value(win: Win, before: TableState, rules: Ruleset) -> list[str]:
+    """The value string and the yaku list, as Tenhou's JSON writes them and honba's reader reads them.
+
+    The value string is the bare hand value as each payer pays it (Tenhou's own exports, in the
+    corpus beside their XML): ``30符1飜1000点`` on a ron, ``満貫2000-4000点`` for a non-dealer's
+    self-drawn win (the non-dealers' share, the dealer's), ``30符1飜500点∀`` for the dealer's
+    (each pays). A hand reaching a limit is named by it, a counted yakuman as ``役満`` too.
+    """
     value: HandValue = win.value
     listed = _yaku_entries(win)
+    paid = _shares(win, before, rules)
+    reached = value.limit if value.limit is not None else _limit_reached(value, rules)
     if value.limit == "yakuman":
         named = [e for e in listed if e.endswith("(役満)")]
         entries = named if len(named) == value.multiple else ["役満(役満)"] * value.multiple
-        return [f"役満{points}点", *entries]
-    if value.limit is not None:
-        return [f"{LIMIT_WORDS[value.limit]}{points}点", *listed]
+        return [f"役満{paid}", *entries]
     han = value.han or 0
-    if han >= 13:
+    if reached == "yakuman":
+        # A counted yakuman: Tenhou writes 役満 and lists the yaku with their han.
         entries = listed if _han_of(listed) == han else [f"han({han}飜)"]
-        return [f"数え役満{points}点", *entries]
+        return [f"役満{paid}", *entries]
+    if reached in LIMIT_WORDS:
+        return [f"{LIMIT_WORDS[reached]}{paid}", *listed]
     fu = f"{value.fu}符" if value.fu is not None else ""
-    return [f"{fu}{han}飜{points}点", *listed]
+    return [f"{fu}{han}飜{paid}", *listed]
+
+
+def _limit_reached(value: HandValue, rules: Ruleset) -> str | None:
+    """The limit a riichi hand of han and fu reaches (a 5 han hand is a mangan), by the domain's table."""
+    if rules.scoring != "riichi" or value.han is None:
+        return None
+    return base_points(value, rules).limit
+
+
+def _shares(win: Win, before: TableState, rules: Ruleset) -> str:
+    """What each loser pays for the hand's value alone, as Tenhou writes it (``1000-2000点``,
+    ``500点∀``, ``3900点``): the domain's own payments of the win without counters, deposits,
+    bonuses, penalties or a liable player."""
+    bare = attrs.evolve(win, liable=None, facts=attrs.evolve(win.facts, penalties=()))
+    table = attrs.evolve(
+        before, counters=0, deposits=0, extra_hands=0, kitty_pending=0, goulash_pending=0, goulash_deal=False
+    )
+    paid: dict[int, int] = {}
+    for payment in settle(WinResult((bare,)), table, rules).payments:
+        if payment.reason is Reason.HAND and payment.payee == win.winner and payment.payer is not None:
+            paid[payment.payer] = paid.get(payment.payer, 0) + payment.amount
+    if not win.self_drawn:
+        return f"{sum(paid.values())}点"
+    if win.winner == before.dealer:
+        return f"{max(paid.values(), default=0)}点∀"
+    dealer = paid.get(before.dealer, 0)
+    others = [amount for seat, amount in paid.items() if seat != before.dealer]
+    return f"{max(others, default=0)}-{dealer}点"
 
 
 def _yaku_entries(win: Win) -> list[str]:

@@ -3,33 +3,38 @@
 Tenhou changed some rules over the years without a trace in the GO type. honba
 picks them from when the log was written, never from how the game being checked
 turned out, so that ``verify`` can still disagree with a log. A log is dated by
-its id (``2019103023gm-...``, taken as Japan time), or failing that by traces of
-its format whose era is known (the wall seed in ``INIT``; ``owari`` points
-written as whole numbers). Each change is known only between two points: the
-last log seen under the old rule and the first seen under the new. A log dated
+its id (``2019103023gm-...``: the day and the hour, taken as Japan time), or failing
+that by traces of its format whose era is known (the wall seed in ``INIT``; ``owari``
+points written as whole numbers, with a decimal, or with a tenth that is not zero).
+Each change is known only between two points, to the hour where the logs give it:
+the last log seen under the old rule and the first seen under the new. A log dated
 between them (or not dated closely enough) is played under the rule named in
-``CHANGES`` as assumed, and the verifier says so (``TenhouRules.notes``); a
-change that touches only the final points is then not judged at all.
+``CHANGES`` as assumed, and the verifier says so (``TenhouRules.notes``); a change
+that touches only the final points is then not judged at all.
 
-Sources (``docs/replay.md`` lists them too):
+Sources (``docs/replay.md`` lists them too, with the logs that fix each boundary):
 
-- East-only uma 10/5 -> 20/10: logs' own ``owari``; 10/5 in games of 2009-07-31
-  and earlier (types 0x41, 0x61 of terralian/fastmaj's test resources; the corpus's
-  ``shuffle.xml`` and ``bye.xml`` of 2009), 20/10 from 2009-08-27 (type 0xE1; the
-  corpus's ``2009100718gm-00e1`` of the Ledenel tests).
+- East-only uma 10/5 -> 20/10: logs' own ``owari``; 10/5 in terralian/fastmaj's test logs
+  up to ``2009073112gm-0061-0000-cad1a977`` (2009-07-31 12:00; the corpus's ``shuffle.xml``
+  and ``bye.xml`` of 2009 too), 20/10 from ``2009082713gm-00e1-0000-8820f355`` (2009-08-27
+  13:00; the corpus's ``2009100718gm-00e1`` of the Ledenel tests).
 - The ready-hand stop ("tenpai-yame") of the last dealer: announced on Tenhou's blog
-  (blog.tenhou.net/article/38215017.html, posted 2010-05-18) for June 2010;
-  terralian/fastmaj's ``TenhouRuleTimelineHandler`` switches on 2010-06-01. Before, only a
-  win ended the game ("agari-yame"): the corpus's ``bug1.xml`` (early 2009) plays on.
-- Final points in tenths: whole numbers (rounded to the thousand) in logs up to October
-  2021 (the corpus's hidacow ``2021010217gm-00b9``, real logs of October 2021 reported in
-  the tracker's issue 13; riichi.wiki "Tenhou.net rules"; mjx ``_to_final_score``),
-  tenths by June 2022 (logs reported in issue 13; the corpus's ``2023053016gm-0029``).
-- ``owari`` points written with one decimal ("-33.0") from between 2009-10 and 2010-03-04
-  (the corpus's ``2009100718gm-00e1`` still writes whole numbers; fastmaj and mjx logs of
-  2010-03-04 on write decimals): a log writing whole numbers is from before 2010-03-04.
-- The wall seed in ``INIT`` (``shuffle=``) until mid-2009, before the ``SHUFFLE`` tag
-  (last seen 2009-06-18, ``bye.xml``; the SHUFFLE tag is in logs of late July 2009).
+  (blog.tenhou.net/article/38215017.html, posted 2010-05-18) for June 2010; terralian/fastmaj's
+  ``TenhouRuleTimelineHandler`` switches at 2010-06-01 07:00, and its test log
+  ``2010060106gm-00a9-0000-30d6de3b`` (06:00 that day) plays South 4 on twice with the ready
+  dealer on top. Before, only a win ended the game ("agari-yame"): the corpus's ``bug1.xml``
+  (early 2009) plays on.
+- Final points in tenths: whole numbers (rounded to the thousand) in logs through 2022-01-13,
+  tenths by 2022-01-31 (the real logs of issue 23; the latest whole-number log at hand is
+  fastmaj's ``2021100323gm-00a9-0000-d0ac1302``, the earliest in tenths the corpus's
+  ``2023053016gm-0029``; riichi.wiki "Tenhou.net rules"; mjx ``_to_final_score``). Final
+  points with a tenth that is not zero date a log to the tenths era.
+- ``owari`` points written with one decimal ("-33.0") from between 2009-10-07 18:00 (the
+  corpus's ``2009100718gm-00e1`` still writes whole numbers) and 2010-03-04 12:00 (fastmaj's
+  ``2010030412gm-00e1-0000-4a275c59`` writes decimals).
+- The wall seed in ``INIT`` (``shuffle=``) until July 2009, before the ``SHUFFLE`` tag: last
+  seen in fastmaj's ``2009071823gm-0041-0000-ff3a2214`` (2009-07-18 23:00), the tag first
+  seen in ``2009072917gm-0061-0000-85a7478c`` (2009-07-29 17:00).
 """
 
 from __future__ import annotations
@@ -37,35 +42,57 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Mapping
-from datetime import date
+from datetime import date, datetime, timedelta
 from typing import Any, Final
 
 import attrs
 
 from domain.rules import Ruleset, load_preset
 
+HOUR: Final = timedelta(hours=1)
+
+
+def _hour(moment: datetime) -> str:
+    return moment.strftime("%Y-%m-%d %H:00")
+
 
 @attrs.frozen
 class Dating:
-    """When a log was written, as closely as it says: a day, a window, or nothing."""
+    """When a log was written, as closely as it says: an hour, a window of hours, or nothing.
 
-    earliest: date | None = None
-    latest: date | None = None
+    ``earliest`` and ``latest`` are whole hours (Japan time), both included. ``after`` names
+    changes of ``CHANGES`` that the log's own numbers show it came after (final points in
+    tenths), whatever the window.
+    """
+
+    earliest: datetime | None = None
+    latest: datetime | None = None
     how: str = "no date"
+    after: tuple[str, ...] = ()
 
     @classmethod
     def on(cls, day: date) -> Dating:
-        """A log whose id gives its day."""
-        return cls(day, day, f"dated {day.isoformat()}")
+        """A log known to be of that day, at an hour not known."""
+        return cls(
+            datetime(day.year, day.month, day.day),
+            datetime(day.year, day.month, day.day, 23),
+            f"dated {day.isoformat()}",
+        )
+
+    @classmethod
+    def at(cls, hour: datetime) -> Dating:
+        """A log whose id gives its day and hour."""
+        return cls(hour, hour, f"dated {_hour(hour)}")
 
 
 @attrs.frozen
 class RuleChange:
-    """One change of Tenhou's rules, known between the last log under the old rule and the first under the new."""
+    """One change of Tenhou's rules, known between the last log under the old rule and the first
+    under the new (hours, Japan time, both included)."""
 
     what: str
-    old_last_seen: date
-    new_first_seen: date
+    old_last_seen: datetime
+    new_first_seen: datetime
     old: Mapping[str, Any]
     new: Mapping[str, Any]
     old_words: str
@@ -81,48 +108,59 @@ class RuleChange:
         return self.room is None or self.room == (players, east_only)
 
 
-# The wall seed in INIT dates a log to before the SHUFFLE tag (late July 2009).
-WALL_SEED_LATEST: Final = date(2009, 7, 31)
-# Final points written as whole numbers ("-33", not "-33.0") date a log to before 2010-03-04.
-WHOLE_POINTS_LATEST: Final = date(2010, 3, 3)
-# Written with a decimal: after the last whole-number log seen (2009-10-07).
-DECIMAL_POINTS_EARLIEST: Final = date(2009, 10, 8)
+# The wall seed in INIT dates a log to before the first log seen with the SHUFFLE tag.
+WALL_SEED_LATEST: Final = datetime(2009, 7, 29, 17) - HOUR
+# Final points written as whole numbers ("-33", not "-33.0") date a log to before the first
+# log seen writing decimals.
+WHOLE_POINTS_LATEST: Final = datetime(2010, 3, 4, 12) - HOUR
+# Written with a decimal: after the last whole-number log seen.
+DECIMAL_POINTS_EARLIEST: Final = datetime(2009, 10, 7, 18) + HOUR
+
+ROUNDING: Final = "final points rounding"
 
 CHANGES: Final = (
     RuleChange(
         what="east-only uma",
-        old_last_seen=date(2009, 7, 31),
-        new_first_seen=date(2009, 8, 27),
+        old_last_seen=datetime(2009, 7, 31, 12),
+        new_first_seen=datetime(2009, 8, 27, 13),
         old={"uma": [10, 5, -5, -10]},
         new={},
         old_words="uma 10/5",
         new_words="uma 20/10",
-        source="logs' own owari: 10/5 up to 2009-07-31, 20/10 from 2009-08-27 (terralian/fastmaj test logs)",
+        source=(
+            "logs' own owari: 10/5 in fastmaj's 2009073112gm-0061-0000-cad1a977, 20/10 in "
+            "2009082713gm-00e1-0000-8820f355"
+        ),
         points_only=True,
         room=(4, True),
     ),
     RuleChange(
         what="the last dealer's ready-hand stop",
-        old_last_seen=date(2010, 5, 31),
-        new_first_seen=date(2010, 6, 2),
+        old_last_seen=datetime(2010, 6, 1, 6),
+        new_first_seen=datetime(2010, 6, 1, 7),
         old={"dealer_stop_on_ready": False},
         new={},
         old_words="no ready-hand stop",
         new_words="ready-hand stop",
-        source="blog.tenhou.net/article/38215017.html (from June 2010); fastmaj switches on 2010-06-01",
+        source=(
+            "blog.tenhou.net/article/38215017.html (from June 2010); fastmaj switches at 2010-06-01 07:00 and its "
+            "2010060106gm-00a9-0000-30d6de3b plays on"
+        ),
     ),
     RuleChange(
-        what="final points rounding",
-        old_last_seen=date(2021, 10, 1),
-        new_first_seen=date(2022, 6, 30),
+        what=ROUNDING,
+        old_last_seen=datetime(2022, 1, 13, 23),
+        new_first_seen=datetime(2022, 1, 31, 0),
         old={},
         new={"points_rounding": "none"},
         old_words="points rounded to the thousand",
         new_words="points in tenths",
-        source="logs: whole numbers in October 2021, tenths by June 2022 (issue 13; riichi.wiki Tenhou.net rules)",
+        source="logs: whole numbers through 2022-01-13, tenths by 2022-01-31 (issue 23; riichi.wiki Tenhou.net rules)",
         points_only=True,
     ),
 )
+# The day after the last whole-number log: final points in tenths date a log from then on.
+TENTHS_EARLIEST: Final = datetime(2022, 1, 14)
 
 
 @attrs.frozen
@@ -135,36 +173,65 @@ class TenhouRules:
     points_judged: bool = True
 
 
-_DATE = re.compile(r"(?<!\d)(\d{4})(\d{2})(\d{2})\d{2}gm-")
+_LOG_TIME = re.compile(r"(?<!\d)(\d{4})(\d{2})(\d{2})(\d{2})gm-")
 
 
-def log_date(log_id: str) -> date | None:
-    """The day a Tenhou game was played, from its log id (``2019103023gm-...``)."""
-    found = _DATE.search(log_id)
+def log_time(log_id: str) -> datetime | None:
+    """The hour a Tenhou game was played (Japan time), from its log id (``2019103023gm-...``)."""
+    found = _LOG_TIME.search(log_id)
     if found is None:
         return None
     try:
-        return date(int(found.group(1)), int(found.group(2)), int(found.group(3)))
+        year, month, day, hour = (int(found.group(n)) for n in range(1, 5))
+        return datetime(year, month, day, hour)
     except ValueError:
         return None
 
 
-def dating(played: date | None, *, wall_seed_in_init: bool = False, points_format: str | None = None) -> Dating:
-    """How closely a log is dated: by its id's day, else by traces of its format.
+def dating(played: datetime | None, *, wall_seed_in_init: bool = False, points_format: str | None = None) -> Dating:
+    """How closely a log is dated: by its id's hour, else by traces of its format.
 
-    ``wall_seed_in_init``: the log writes ``shuffle=`` into INIT (Tenhou's format until
-    mid-2009). ``points_format``: how ``owari`` writes points, ``"whole"`` ("-33") or
-    ``"decimal"`` ("-33.0"); None when the log has no final points.
+    ``wall_seed_in_init``: the log writes ``shuffle=`` into INIT (Tenhou's format until July
+    2009). ``points_format``: how the final points are written, ``"whole"`` ("-33"),
+    ``"decimal"`` ("-33.0"), or ``"tenths"`` (a tenth that is not zero, "63.8": only Tenhou's
+    points in tenths have one); None when the log has no final points.
     """
     if played is not None:
-        return Dating.on(played)
+        return Dating.at(played)
     if wall_seed_in_init:
-        return Dating(None, WALL_SEED_LATEST, "no date; the wall seed in INIT dates it before August 2009")
+        return Dating(None, WALL_SEED_LATEST, "no date; the wall seed in INIT dates it before 2009-07-29 17:00")
     if points_format == "whole":
-        return Dating(None, WHOLE_POINTS_LATEST, "no date; final points as whole numbers date it before 2010-03-04")
+        return Dating(
+            None, WHOLE_POINTS_LATEST, "no date; final points as whole numbers date it before 2010-03-04 12:00"
+        )
+    if points_format == "tenths":
+        return Dating(
+            TENTHS_EARLIEST,
+            None,
+            "no date; final points with a tenth that is not zero date it after 2022-01-13",
+            after=(ROUNDING,),
+        )
     if points_format == "decimal":
-        return Dating(DECIMAL_POINTS_EARLIEST, None, "no date; final points with a decimal date it after 2009-10-07")
+        return Dating(
+            DECIMAL_POINTS_EARLIEST, None, "no date; final points with a decimal date it after 2009-10-07 18:00"
+        )
     return Dating()
+
+
+def points_format(points: list[str]) -> str | None:
+    """How a log writes its final points (``owari``'s text, or the numbers of a JSON ``sc``):
+    ``"tenths"`` when one has a tenth that is not zero, ``"decimal"`` when every one has a
+    decimal point, ``"whole"`` otherwise; None without final points."""
+    if not points:
+        return None
+    if any(_tenth(p) for p in points):
+        return "tenths"
+    return "decimal" if all("." in p for p in points) else "whole"
+
+
+def _tenth(text: str) -> bool:
+    fraction = text.strip().partition(".")[2]
+    return bool(fraction.strip("0"))
 
 
 # The same room and dating give the same rules: a bulk import or verify asks for them for every
@@ -174,9 +241,10 @@ def dating(played: date | None, *, wall_seed_in_init: bool = False, points_forma
 def rules_for(players: int, east_only: bool, when: Dating, *, final_points: bool = True) -> TenhouRules:
     """The preset for the room (three or four players, east-only or hanchan) as Tenhou had it then.
 
-    For each change of ``CHANGES`` that concerns the room: the old rule when the log is
-    from no later than the last day the old rule was seen, the new one when it is from no
-    earlier than the first day the new was seen; otherwise the new rule is assumed (a
+    For each change of ``CHANGES`` that concerns the room: the new rule when the log's own
+    numbers show it came after the change (``Dating.after``); the old rule when the log is
+    from no later than the last hour the old rule was seen, the new one when it is from no
+    earlier than the first hour the new was seen; otherwise the new rule is assumed (a
     change of the final points alone is then not judged), and a note says so. A log
     without ``final_points`` gets no note about changes of the final points alone.
     """
@@ -195,7 +263,11 @@ def rules_for(players: int, east_only: bool, when: Dating, *, final_points: bool
     for change in CHANGES:
         if not change.concerns(players, east_only):
             continue
-        if when.latest is not None and when.latest <= change.old_last_seen:
+        if change.what in when.after:
+            changes.update(change.new)
+            if change.new:
+                words.append(change.new_words)
+        elif when.latest is not None and when.latest <= change.old_last_seen:
             changes.update(change.old)
             words.append(change.old_words)
         elif when.earliest is not None and when.earliest >= change.new_first_seen:
@@ -209,8 +281,8 @@ def rules_for(players: int, east_only: bool, when: Dating, *, final_points: bool
             judged = judged and not change.points_only
             outcome = "final points not judged" if change.points_only else f"{change.new_words} assumed"
             notes.append(
-                f"{change.what}: {when.how}, between {change.old_words} (last seen {change.old_last_seen.isoformat()}) "
-                f"and {change.new_words} (first seen {change.new_first_seen.isoformat()}); {outcome}"
+                f"{change.what}: {when.how}, between {change.old_words} (last seen {_hour(change.old_last_seen)}) "
+                f"and {change.new_words} (first seen {_hour(change.new_first_seen)}); {outcome}"
             )
     if words:
         changes["description"] = f"{rules.description} ({', '.join(words)}; {when.how})"

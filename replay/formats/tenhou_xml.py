@@ -4,7 +4,7 @@ Each ``INIT`` opens a hand; ``REACH step="2"`` is an accepted riichi; ``AGARI``
 (one tag per winner, several in a row for a double ron) and ``RYUUKYOKU`` end it;
 ``owari`` on the last result is the game's end. ``../shared/corpus/FORMAT.md``
 documents the tags. The score changes the log recorded (``sc``) are kept beside
-each hand for ``replay.verify``; the hand results themselves are only what a
+each hand for ``replay.service.verify``; the hand results themselves are only what a
 person recording by hand would enter: winners, discarder, hand value, riichi,
 who was ready.
 
@@ -41,7 +41,7 @@ from replay.formats.logmodel import LogError, LoggedGame, LoggedHand, distinct_n
 from replay.formats.logmodel import shown as quoted
 from replay.formats.source import head, unpack
 from replay.formats.tenhou_csrule import CsruleError, decode_csrule
-from replay.formats.tenhou_rules import TenhouRules, dating, log_date, rules_for
+from replay.formats.tenhou_rules import TenhouRules, dating, log_time, points_format, rules_for
 from replay.formats.tenhou_vocab import (
     ABORTS_BY_XML_TYPE,
     LIMITS_BY_TEN_CODE,
@@ -469,8 +469,9 @@ class _GameReader:
         where = f"{self.file}, <GO>"
         kind = _int(go, "type", where)
         points = self.owari[1 : 2 * self.players : 2] if self.owari is not None else []
-        points_format = None if not points else "decimal" if all("." in p for p in points) else "whole"
-        when = dating(log_date(self._game_id()), wall_seed_in_init=self.early_wall_format, points_format=points_format)
+        when = dating(
+            log_time(self._game_id()), wall_seed_in_init=self.early_wall_format, points_format=points_format(points)
+        )
         noted = rules_for(self.players, not kind & HANCHAN, when, final_points=self.owari is not None)
         rules = noted.rules
         unsupported: str | None = None

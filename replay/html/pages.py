@@ -1,6 +1,6 @@
 """``honba audit --html``: the audit as one self-contained page a referee opens in a browser.
 
-The input is the audit as plain data (``replay.audit.report_data``); the output is a
+The input is the audit as plain data (``replay.service.audit.report_data``); the output is a
 single HTML document with its CSS inline and the chart of the scores through the
 match drawn by matplotlib as SVG, embedded inline. The page loads nothing (no
 scripts, fonts, images or styles from anywhere; a Content-Security-Policy says so),
@@ -14,13 +14,10 @@ import io
 import json
 import warnings
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import matplotlib
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.figure import Figure
-from matplotlib.patches import Patch
-from matplotlib.ticker import FuncFormatter
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 # Colours that stay apart for most kinds of colour blindness (Okabe and Ito), one a seat.
 PLAYER_COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9")
@@ -119,7 +116,7 @@ def _rows(items: Iterable[str]) -> str:
 
 
 def render_audit_html(data: dict[str, Any]) -> str:
-    """The audit report (``replay.audit.report_data``) as one self-contained HTML page."""
+    """The audit report (``replay.service.audit.report_data``) as one self-contained HTML page."""
     key = str(data.get("match", ""))
     sections = [
         _header(data),
@@ -243,6 +240,12 @@ def score_chart_svg(data: Mapping[str, Any]) -> str:
     corrected = _corrected_entries(data)
     ledger = data.get("ledger") or []
     shaded = [i + 1 for i, row in enumerate(ledger) if _is_corrected(row, corrected)]
+    # matplotlib (about a quarter of a second to load) only where a chart is drawn.
+    import matplotlib
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+    from matplotlib.patches import Patch
+    from matplotlib.ticker import FuncFormatter
 
     with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "honba-audit", "font.size": 10}):
         figure = Figure(figsize=(11, 4.6), layout="constrained")
@@ -580,11 +583,62 @@ def render_standings_html(data: dict[str, Any]) -> str:
         f'<section id="standings"><h2>Standings</h2>\n<div class="wide"><table class="ledger">\n'
         f"<thead>{header}</thead>\n<tbody>\n{''.join(body)}\n</tbody>\n</table></div>\n</section>\n"
         f"{chart_section}"
+        f"{needs_section(data)}"
         '<section id="matches"><h2>Matches</h2>\n<div class="wide"><table class="ledger">\n'
         "<thead><tr><th>match</th><th>session</th><th>players (seat order)</th><th>final points</th>"
         f"<th>finished</th></tr></thead>\n<tbody>\n{matches}\n</tbody>\n</table></div>\n</section>\n"
         '<p class="muted">Written by <code>honba standings</code> from the stored matches.</p>\n'
         "</body>\n</html>\n"
+    )
+
+
+def _condition(c: Mapping[str, Any]) -> str:
+    rival = esc(c.get("rival"))
+    if c.get("relation") == "behind":
+        return f"{rival} (if {_int(c.get('rival_place'))}): behind you whatever the scores"
+    if c.get("relation") == "ahead":
+        return f"{rival} (if {_int(c.get('rival_place'))}): ahead of you whatever the scores"
+    if c.get("rival_place"):
+        margin = _int(c.get("score_margin"))
+        wording = f"finish more than {margin:,} points above" if margin >= 0 else f"finish at most {-margin:,} below"
+        return f"{rival} (if {_int(c.get('rival_place'))}): {wording}"
+    gap = float(c.get("points_margin") or 0)
+    return f"{rival} (another table): more than {gap:+.1f} points more"
+
+
+def needs_section(data: Mapping[str, Any]) -> str:
+    """What each player needs (``replay.service.needs.needs_data`` under ``needs``), when given."""
+    needs = data.get("needs")
+    if not needs:
+        return ""
+    items = []
+    for player in needs.get("players") or []:
+        places = []
+        for place in player.get("places") or []:
+            status = str(place.get("status"))
+            detail = ""
+            if status == "possible":
+                shown = [
+                    c for c in place.get("conditions") or [] if c.get("rival_place") and c.get("relation") == "margin"
+                ]
+                detail = f" (beat at least {_int(place.get('beat_at_least'))} of those who can pass)" + (
+                    "<ul>" + "".join(f"<li>{_condition(c)}</li>" for c in shown) + "</ul>" if shown else ""
+                )
+            places.append(f"<li>place {_int(place.get('place'))}: <strong>{esc(status)}</strong>{detail}</li>")
+        items.append(
+            f"<li>{esc(player.get('player'))} (rank {_int(player.get('rank'))}, {_points(player.get('points'))}, "
+            f"table {_int(player.get('table'))})<ul>{''.join(places)}</ul></li>"
+        )
+    hands = "".join(
+        f"<li>{esc(h.get('player'))}: "
+        + ("self-drawn" if h.get("discarder") is None else f"on {esc(h.get('discarder'))}'s discard")
+        + f": {esc(h.get('value') or 'no hand does it')}</li>"
+        for h in needs.get("hands") or []
+    )
+    hands_part = f"<h3>At the table now: the least hand that does it</h3><ul>{hands}</ul>" if hands else ""
+    return (
+        f'<section id="needs"><h2>What each player needs (top {_int(needs.get("top"))} after session '
+        f"{_int(needs.get('session'))})</h2>\n<ul>{''.join(items)}</ul>{hands_part}</section>\n"
     )
 
 
@@ -595,6 +649,11 @@ def standings_chart_svg(data: Mapping[str, Any]) -> str:
     players = [str(row.get("player")) for row in data.get("rows") or []]
     if not sessions or not players:
         return ""
+    # matplotlib (about a quarter of a second to load) only where a chart is drawn.
+    import matplotlib
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
     with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "honba-standings", "font.size": 10}):
         figure = Figure(figsize=(11, 4.6), layout="constrained")
         FigureCanvasAgg(figure)

@@ -9,10 +9,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-import matplotlib
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.figure import Figure
-
 from replay.html.pages import CSS, _int, _points, _signed, esc, figure_svg, standings_chart_svg
 
 PLACE_COLOURS = ("#0072B2", "#56B4E9", "#E69F00", "#D55E00")
@@ -28,6 +24,11 @@ def placement_chart_svg(data: Mapping[str, Any]) -> str:
     rows = [r for r in data.get("players") or [] if _int(r.get("matches"))]
     if not rows:
         return ""
+    # matplotlib (about a quarter of a second to load) only where a chart is drawn.
+    import matplotlib
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
     with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "honba-stats", "font.size": 10}):
         figure = Figure(figsize=(11, 0.9 + 0.45 * len(rows)), layout="constrained")
         FigureCanvasAgg(figure)
@@ -53,7 +54,7 @@ def placement_chart_svg(data: Mapping[str, Any]) -> str:
 
 
 def render_stats_html(data: dict[str, Any]) -> str:
-    """The statistics (``replay.player_stats.stats_data``) as a page to publish."""
+    """The statistics (``replay.service.stats.stats_data``) as a page to publish."""
     scope = data.get("tournament")
     title = f"Statistics of {scope}" if scope else "Statistics over every stored match"
     rows = data.get("players") or []

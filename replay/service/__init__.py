@@ -1,4 +1,6 @@
-"""The application service: the use cases, each returning attrs values or plain data; no printing.
+"""The application service: every use case, taking plain values and returning attrs values or plain
+data; no printing, no parsing of what was typed.
 
-Front ends (``replay.cli``, ``replay.html``) call it and present what it returns.
+Front ends (``replay.cli``, ``replay.web``, ``replay.html``) call it and present what it returns;
+it reads and writes through ``replay.store``.
 """

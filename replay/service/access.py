@@ -28,8 +28,8 @@ from typing import Any, Final
 import attrs
 
 from domain.errors import HonbaError
-from replay.app import HonbaApp
-from replay.service.retry import OPEN_TRIES, retrying
+from replay.store.application import HonbaApp
+from replay.store.retry import OPEN_TRIES, retrying
 
 ROLES: Final = ("director", "referee", "table")
 TABLE = "honba_access_tokens"

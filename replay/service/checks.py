@@ -2,7 +2,7 @@
 
 ``check_targets`` checks record files, stored matches or the whole store (with a published head
 digest, ``--against``); ``audit_match`` builds the audit report of a stored match. Both return
-values whose plain data is in ``replay.service.shapes`` (``check_data``) and ``replay.audit``
+values whose plain data is in ``replay.service.shapes`` (``check_data``) and ``replay.service.audit``
 (``report_data``).
 """
 
@@ -10,19 +10,23 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import attrs
 
 from domain.integrity import published_digest
 from domain.match import match_id
-from replay.app import HonbaApp
-from replay.audit import AuditReport, SheetError, build_report, read_sheet
 from replay.formats.files import read_capped
 from replay.formats.record import check_record_text
 from replay.formats.source import read_source
-from replay.integrity import MatchCheck, check_match, check_store, read_store_chain
-from replay.parsing import InputError
+from replay.input.parsing import InputError
+from replay.service.audit import AuditReport, SheetError, build_report, read_sheet
 from replay.service.rules import resolve_rules
+from replay.store.application import HonbaApp
+from replay.store.chain import read_store_chain
+from replay.store.findings import MatchCheck
+from replay.store.integrity import check_match
+from replay.store.store_check import check_store
 
 SHEET_KINDS = ("auto", "scores", "changes")
 
@@ -127,3 +131,18 @@ def audit_failed(report: AuditReport) -> bool:
     """Something is wrong with the record (exit 1): its chain, an invariant, or the claimed sheet."""
     broken = not report.integrity.intact or any(f.kind == "invariant" for f in report.findings)
     return broken or (report.sheet is not None and report.sheet.first_difference is not None)
+
+
+def check_data(run: CheckRun) -> dict[str, Any]:
+    """``honba check --json``: ``{"checked": int, "intact": bool, "results": [one per file or match:
+    {"name", "events", "head", "intact", "sealed", "problems": [{"kind", "position", "detail"}],
+    "notes": [str]}], "store": the store chain's check in the same shape, only when the whole store
+    was checked}`` (docs/audit.md)."""
+    data: dict[str, Any] = {
+        "checked": len(run.checks),
+        "intact": run.intact,
+        "results": [c.as_dict() for c in run.checks],
+    }
+    if run.store is not None:
+        data["store"] = run.store.as_dict()
+    return data

@@ -3,7 +3,6 @@ the corrections of a match. Plain data in and out; the web pages only show it.""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 import attrs
@@ -11,11 +10,12 @@ import attrs
 from domain.rules import load_preset
 from domain.seating import fewest_repeats_seating, met_pairs, random_seating, repeats
 from domain.tournament import Tournament
-from replay.app import HonbaApp
-from replay.parsing import InputError
+from replay.input.parsing import InputError
 from replay.service.access import TokenStore
-from replay.service.shapes import describe_fact
-from replay.tournaments import change_tournament, get_tournament
+from replay.service.recording import start_match
+from replay.service.tournaments import change_tournament
+from replay.store.application import HonbaApp
+from replay.store.tournaments import get_tournament
 
 SEATINGS = ("fewest-repeats", "random")
 
@@ -29,17 +29,6 @@ class SeatedTable:
     players: tuple[str, ...]
     match: str
     token: str
-
-
-def create_tournament(app: HonbaApp, name: str, players: Sequence[str]) -> Tournament:
-    """Create a tournament (or add players to the one of that name)."""
-    names = [p.strip() for p in players if p.strip()]
-
-    def change(tournament: Tournament) -> None:
-        for player in names:
-            tournament.register(player)
-
-    return change_tournament(app, name.strip(), change, create=True)
 
 
 def match_key(tournament: str, session: int, table: int) -> str:
@@ -75,7 +64,7 @@ def seat_session(
     seated: list[SeatedTable] = []
     for number, table in enumerate(seating, start=1):
         key = match_key(name, session, number)
-        app.start_match(key, table, ruleset, {"format": "honba", "entered": "serve", "tournament": name})
+        start_match(app, key, table, ruleset, {"format": "honba", "entered": "serve", "tournament": name})
         seated.append(SeatedTable(number, tuple(table), key, tokens.create("table", key)))
 
     def attach(tournament: Tournament) -> None:
@@ -102,30 +91,3 @@ def tournament_data(app: HonbaApp, name: str) -> dict[str, Any]:
         },
         "next_session": max(tournament.sessions, default=0) + 1,
     }
-
-
-def corrections_data(app: HonbaApp, key: str) -> list[dict[str, Any]]:
-    """Every correction of a match, in order: its entry number, the number of the entry it
-    corrects (None for an added penalty), what it put there, who made it and why."""
-    from replay.formats.record import entry_numbers
-
-    match = app.get_match(key)
-    numbers = entry_numbers(match)
-    facts = dict(match.history)
-    rows = []
-    for position, correction in match.correction_log:
-        target = correction.target
-        rows.append(
-            {
-                "entry": numbers.number(position),
-                "target": numbers.number(target),
-                "was": describe_fact(facts[target], match.players) if target in facts else None,
-                "now": "void"
-                if correction.replacement is None
-                else describe_fact(correction.replacement, match.players),
-                "by": correction.by,
-                "reason": correction.reason,
-                "at": correction.at,
-            }
-        )
-    return rows

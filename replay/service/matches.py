@@ -1,31 +1,65 @@
-"""A stored match as ``honba status`` and ``honba log`` show it: the table, the ledger, the log.
+"""A stored match as the front ends show it: its status, its log, the list of matches.
 
-The command line prints these (or their ``--json``); nothing here prints.
+Each use case reads the store and returns plain values (and the ``--json`` data); nothing here
+prints. A read that finds the match's chain or seal broken says so in ``damage`` (the command
+prints it as a warning): what is shown may not be what was recorded.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import attrs
 
+from domain.amendments import EndJudgement
 from domain.match import Match
+from domain.rules import Ruleset
+from domain.values import WIND_NAMES, TableState
 from projections.ledger import CorrectionMark, LedgerEntry, corrected_ledger, correction_marks
-from replay.service.shapes import end_judgement_data, log_data, state_data
-
-if TYPE_CHECKING:
-    from replay.formats.record import EntryNumbers
+from replay.formats.record import (
+    EntryNumbers,
+    entry_numbers,
+)
+from replay.service.entry import entry_fields, payment_lines, stored_entry
+from replay.service.shapes import describe_fact, end_judgement_data, ledger_data, log_data, seat_wind, state_data
+from replay.store.application import HonbaApp, MatchSummary
 
 
 def status_data(key: str, match: Match) -> dict[str, Any]:
     """``honba status --json``: ``{"match": key, the table state (``state_data``), "end_rejudged":
     [{"hand", "entry", ...}: where a correction makes the rules judge the match's end otherwise]}``."""
-    from replay.formats.record import entry_numbers  # not loaded by the recording commands
-
     data = {"match": key, **state_data(match.players, match.fold(), match.rules)}
     numbers = entry_numbers(match)
     data["end_rejudged"] = [end_judgement_data(j, numbers) for j in match.end_judgements()]
     return data
+
+
+@attrs.frozen
+class MatchStatus:
+    """``honba status``: the table after the corrected history, where corrections judge the end
+    otherwise, the digests to publish, the ``--json`` data, and the damage found (or None)."""
+
+    key: str
+    players: tuple[str, ...]
+    rules: Ruleset
+    state: TableState
+    judgements: tuple[EndJudgement, ...]
+    head: str
+    store_head: str
+    data: dict[str, Any]
+    damage: str | None
+
+
+def match_status(store: HonbaApp, key: str) -> MatchStatus:
+    """The status of a stored match."""
+    match = store.get_match(key)
+    # Computed before the damage is looked for: a match too damaged to fold fails in one line, not two.
+    data = status_data(key, match)
+    judgements = match.end_judgements()
+    damage = store.damage(key)
+    return MatchStatus(
+        key, match.players, match.rules, match.fold(), judgements, match.head, store.store_head(), data, damage
+    )
 
 
 @attrs.frozen
@@ -40,8 +74,6 @@ class MatchLog:
 
 def match_log(match: Match) -> MatchLog:
     """The log of a match: its corrected history entry by entry, with the corrections marked."""
-    from replay.formats.record import entry_numbers  # not loaded by the recording commands
-
     steps = match.corrected_steps()
     return MatchLog(
         tuple(corrected_ledger(steps)),
@@ -53,3 +85,107 @@ def match_log(match: Match) -> MatchLog:
 def log_json(key: str, match: Match, log: MatchLog) -> dict[str, Any]:
     """``honba log --json``: ``{"match": key, the log (``log_data``: "hands", "voided", ...)}``."""
     return {"match": key, **log_data(match.players, list(log.entries), log.marks, log.numbers)}
+
+
+@attrs.frozen
+class LogShown:
+    """``honba log``: the match's players and rules, its log, the ``--json`` data, and the damage found."""
+
+    key: str
+    players: tuple[str, ...]
+    rules: Ruleset
+    log: MatchLog
+    data: dict[str, Any]
+    damage: str | None
+
+
+def read_log(store: HonbaApp, key: str) -> LogShown:
+    """The log of a stored match."""
+    match = store.get_match(key)
+    history = match_log(match)  # before the damage is looked for, as in match_status
+    data = log_json(key, match, history)
+    return LogShown(key, match.players, match.rules, history, data, store.damage(key))
+
+
+def stored_matches(store: HonbaApp) -> list[MatchSummary]:
+    """Every stored match, in the order they were started (a damaged start row says so)."""
+    return list(store.list_matches())
+
+
+def table_data(store: HonbaApp, key: str) -> dict[str, Any]:
+    """What a table's page and the API show of a match: its players and seats (wind, score,
+    the dealer), the table state (``state_data``), the ledger with each entry's payments in
+    words, the head digest, the rules' name and the special hands they play, and whether it is
+    finished."""
+    match = store.get_match(key)
+    players = match.players
+    state = match.state
+    entries = corrected_ledger(match.corrected_steps())
+    seats = [
+        {"seat": i, "name": p, "wind": seat_wind(i, state), "score": s, "dealer": i == state.dealer}
+        for i, (p, s) in enumerate(zip(players, state.scores, strict=True))
+    ]
+    return {
+        "key": key,
+        "players": list(players),
+        "state": state_data(players, state, match.rules),
+        "seats": seats,
+        "round": WIND_NAMES[state.round_wind % 4],
+        "ledger": ledger_data(players, entries, entry_numbers(match)),
+        "lines": [payment_lines(e, players) for e in entries],
+        "head": match.head,
+        "rules": match.rules.name,
+        "special_hands": list(match.rules.special_hands),
+        "finished": state.finished,
+    }
+
+
+def corrections_summary(store: HonbaApp) -> list[dict[str, Any]]:
+    """Every stored match that can be read, with its number of corrections (the referee's desk)."""
+    found = []
+    for summary in store.list_matches():
+        if summary.damaged:
+            continue
+        count = len(store.get_match(summary.key).correction_log)
+        found.append({"key": summary.key, "players": summary.players, "corrections": count})
+    return found
+
+
+def referee_data(store: HonbaApp, key: str, amend: int | None = None) -> dict[str, Any]:
+    """What the referee's desk shows of a match: its corrections and its numbered entries (a deal
+    pass or an end the rules decided has no number, so none to correct); with ``amend``, the text
+    fields of the entry numbered so as it stands (``values``), which its amendment starts from."""
+    match = store.get_match(key)
+    numbers = entry_numbers(match)
+    ledger = ledger_data(match.players, corrected_ledger(match.corrected_steps()), numbers)
+    values = {} if amend is None else {**entry_fields(stored_entry(match, amend)), "target": str(amend)}
+    return {
+        "key": key,
+        "players": list(match.players),
+        "corrections": corrections_data(match, numbers),
+        "entries": [e for e in ledger if e["entry"] is not None],
+        "values": values,
+    }
+
+
+def corrections_data(match: Match, numbers: EntryNumbers) -> list[dict[str, Any]]:
+    """Every correction of a match, in order: its entry number, the number of the entry it
+    corrects (None for an added penalty), what it put there, who made it and why."""
+    facts = dict(match.history)
+    rows = []
+    for position, correction in match.correction_log:
+        target = correction.target
+        rows.append(
+            {
+                "entry": numbers.number(position),
+                "target": numbers.number(target),
+                "was": describe_fact(facts[target], match.players) if target in facts else None,
+                "now": "void"
+                if correction.replacement is None
+                else describe_fact(correction.replacement, match.players),
+                "by": correction.by,
+                "reason": correction.reason,
+                "at": correction.at,
+            }
+        )
+    return rows

@@ -12,7 +12,7 @@ from pathlib import Path
 from domain.errors import InvalidRules
 from domain.rules import Ruleset, load_preset, parse_rule_text
 from replay.formats.files import MAX_RULE_FILE, FileTooLarge, read_capped
-from replay.parsing import parse_override
+from replay.input.parsing import parse_override
 
 
 def resolve_rules(ref: str) -> Ruleset:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from domain.amendments import EndJudgement
 from domain.codec import to_data
@@ -27,10 +27,7 @@ from domain.values import (
     WinResult,
 )
 from projections.ledger import CorrectionMark, LedgerEntry
-
-if TYPE_CHECKING:  # only named as a type: the check's module uses the audit, which uses these shapes
-    from replay.formats.record import EntryNumbers
-    from replay.service.checks import CheckRun
+from replay.formats.record import EntryNumbers
 
 
 def seat_wind(seat: int, state: TableState) -> str:
@@ -225,18 +222,3 @@ def log_data(
         if m.kind == "voided" and p not in shown
     ]
     return {"hands": hands, "voided": voided}
-
-
-def check_data(run: CheckRun) -> dict[str, Any]:
-    """``honba check --json``: ``{"checked": int, "intact": bool, "results": [one per file or match:
-    {"name", "events", "head", "intact", "sealed", "problems": [{"kind", "position", "detail"}],
-    "notes": [str]}], "store": the store chain's check in the same shape, only when the whole store
-    was checked}`` (docs/audit.md)."""
-    data: dict[str, Any] = {
-        "checked": len(run.checks),
-        "intact": run.intact,
-        "results": [c.as_dict() for c in run.checks],
-    }
-    if run.store is not None:
-        data["store"] = run.store.as_dict()
-    return data

@@ -14,6 +14,7 @@ from typing import Any
 from uuid import NAMESPACE_URL, UUID, uuid5
 
 from eventsourcing.domain import Aggregate
+from eventsourcing.utils import register_topic
 
 from domain.integrity import digest_of
 
@@ -97,3 +98,9 @@ class ImportedFile(Aggregate):
             unsupported=unsupported,
             warnings=warnings,
         )
+
+
+# Where these classes lived before: stores written then name them so in every event.
+OLD_MODULE = "replay.identity"
+for _moved in (GameIdentity, GameIdentity.Claimed, ImportedFile, ImportedFile.Recorded):
+    register_topic(f"{OLD_MODULE}:{_moved.__qualname__}", _moved)

@@ -26,7 +26,7 @@ from domain.rules import Ruleset
 from domain.scoring.payments import score_changes
 from domain.values import WIND_LETTERS, DealPass, HandResult, MatchEnd, Payment, TableState
 from replay.formats.logmodel import LoggedGame, LoggedHand
-from replay.importing import opening_for
+from replay.service.importing import opening_for
 
 
 @attrs.frozen

@@ -21,15 +21,18 @@ from domain.amendments import CorrectedStep
 from domain.errors import HonbaError
 from domain.integrity import digest_of, plain
 from domain.rules import Ruleset
-from replay.app import AlreadyStoredAs, HonbaApp, MatchExists, Prepared, mapper_for, prepare
 from replay.formats.detect import detect_format, expand_paths, iter_paths, read_games, read_log
 from replay.formats.files import FileTooLarge, read_capped
 from replay.formats.logmodel import LogError, LoggedGame
 from replay.formats.record import build_match, parse_record
 from replay.formats.source import read_source
-from replay.identity import ImportedFile
-from replay.importing import match_from_log
-from replay.verify import GameReport, verify_game, with_rules
+from replay.service.importing import match_from_log
+from replay.service.storing import AlreadyStoredAs, Prepared, prepare, store_prepared
+from replay.service.verify import GameReport, verify_game, with_rules
+from replay.store.application import HonbaApp, mapper_for
+from replay.store.errors import MatchExists
+from replay.store.identity import ImportedFile
+from replay.store.imported import imported_file, record_imported
 
 Tick = Callable[[str], None]
 # Matches stored in one transaction by an import.
@@ -391,7 +394,7 @@ class _Storer:
                 self.games.setdefault(key, tuple(players))
 
     def flush(self) -> None:
-        outcomes = self.app.store_prepared([prepared for _, prepared in self.pending]) if self.pending else []
+        outcomes = store_prepared(self.app, [prepared for _, prepared in self.pending]) if self.pending else []
         for (file, prepared), outcome in zip(self.pending, outcomes, strict=True):
             if isinstance(outcome, MatchExists):
                 path = Path(file)
@@ -435,7 +438,7 @@ class _Storer:
                 )
             )
         self.reads.clear()
-        self.app.record_imported(records)
+        record_imported(self.app, records)
 
     def run(self) -> ImportRun:
         return ImportRun(
@@ -484,7 +487,7 @@ def import_paths(
 
     def read(path: Path) -> FileRead | Future[FileRead]:
         digest = import_digest(path, options)
-        known = app.imported_file(digest) if digest is not None else None
+        known = imported_file(app, digest) if digest is not None else None
         if known is not None:
             return FileRead(str(path), digest=digest, known=known)
         if pool is None:

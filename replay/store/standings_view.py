@@ -1,4 +1,4 @@
-"""Tournaments in the store, and the standings view kept up to date from the event log.
+"""The stored standings view beside the event store, kept up to date from the event log.
 
 The view (``projections.standings_view``) lives beside the event store: for SQLite
 in a file of its own next to the store's (``honba.sqlite`` -> ``honba.views.sqlite``),
@@ -16,82 +16,29 @@ import gc
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import attrs
-from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.persistence import InfrastructureFactory, Tracking
 from eventsourcing.popo import POPOFactory
 from eventsourcing.sqlite import SQLiteFactory
 
-from domain.errors import HonbaError
 from domain.match import Match
-from domain.tournament import Tournament, tournament_id
-from projections.standings import MatchSummary, StandingRow
-from projections.standings_view import (
-    FORMAT,
-    NAME,
-    DocCache,
-    StandingsProjection,
-    load_summary,
-    read_doc,
-    tournament_entries,
-    tournament_standings,
-)
+from domain.tournament import Tournament
+from projections.standings_view import FORMAT, StandingsProjection, read_doc
 from projections.views import DocumentView, POPODocumentView, ViewMoved
-from replay.app import CREATE_RACES, HonbaApp, StoreError
-from replay.service.retry import OPEN_TRIES, retrying
+from replay.store.application import HonbaApp
+from replay.store.errors import StoreError
+from replay.store.retry import OPEN_TRIES, retrying
+from replay.store.settings import CREATE_RACES
 from replay.store.views import SQLiteDocumentView
 
 # Events folded and written to a transaction by a catch-up.
 BATCH = 5000
 # The topics of the events the view folds (``StandingsProjection`` reads nothing else).
 FOLDED_TOPICS = (f"{Match.__module__}:", f"{Tournament.__module__}:")
-
-
-class TournamentNotFound(HonbaError):
-    """No tournament of that name is stored."""
-
-
-def get_tournament(app: HonbaApp, name: str) -> Tournament:
-    """The stored tournament of that name."""
-    try:
-        tournament: Tournament = app.repository.get(tournament_id(name))
-    except AggregateNotFoundError:
-        raise TournamentNotFound(f"no tournament {name!r} in the store (honba tournament create)") from None
-    except Exception as exc:  # a row deleted, undecodable, of an unknown kind: whatever broke in reading
-        why = " ".join(str(exc).split())[:200] or type(exc).__name__
-        raise StoreError(
-            f"tournament {name!r} is damaged in the store: it cannot be read ({why}); see honba check"
-        ) from None
-    return tournament
-
-
-def change_tournament(
-    app: HonbaApp, name: str, change: Callable[[Tournament], None], *, create: bool = False
-) -> Tournament:
-    """Apply a change to a tournament (created first when asked) and save it."""
-
-    def once(_attempt: int) -> Tournament:
-        try:
-            tournament = get_tournament(app, name)
-        except TournamentNotFound:
-            if not create:
-                raise
-            tournament = Tournament.create(name)
-        change(tournament)
-        if tournament.pending_events:
-            app.save_tournament(tournament)
-        return tournament
-
-    # Another process changed (or created) the tournament since it was loaded: apply the change
-    # again to the tournament as it now is.
-    return retrying(
-        once, give_up=lambda _conflict: StoreError(f"tournament {name!r} kept changing in the store; try again")
-    )
 
 
 def views_path(db_path: str) -> str:
@@ -265,52 +212,6 @@ def _decoded(app: HonbaApp, notification: Any) -> Any:
         ) from None
 
 
-@attrs.frozen
-class StandingsReport:
-    """The standings of a tournament, and what they are made of."""
-
-    name: str
-    rows: tuple[StandingRow, ...]
-    sessions: tuple[int, ...]
-    by_session: dict[int, dict[str, float]]
-    summaries: tuple[tuple[MatchSummary, int], ...]
-    in_progress: int
-
-
-def tournament_report(view: DocumentView, name: str, *, after_session: int | None = None) -> StandingsReport:
-    """The standings (after a session, or all) and the cumulative points by session, from the view."""
-    cache = DocCache(view)
-    ref = cache.get("tournament-name", name)
-    doc = None if ref is None else cache.get("tournament", ref["id"])
-    if doc is None:
-        raise TournamentNotFound(f"no tournament {name!r} in the standings view")
-    entries = tournament_entries(view, doc["id"])
-    rows = tournament_standings(cache, doc, after_session=after_session, entries=entries)
-    sessions = sorted({int(session) for session, _ in entries.values()})
-    if after_session is not None:
-        sessions = [s for s in sessions if s <= after_session]
-    by_session: dict[int, dict[str, float]] = {}
-    for session in sessions:
-        cumulative = tournament_standings(cache, doc, after_session=session, entries=entries)
-        by_session[session] = {row.player: row.points for row in cumulative}
-    summaries = []
-    in_progress = 0
-    for key, (session, _table) in sorted(entries.items()):
-        data = cache.get("summary", key)
-        if data is None or (after_session is not None and session > after_session):
-            continue
-        summary = load_summary(data)
-        summaries.append((summary, int(session)))
-        in_progress += not summary.finished
-    return StandingsReport(name, tuple(rows), tuple(sessions), by_session, tuple(summaries), in_progress)
-
-
-def summary_doc(view: DocumentView, match_key: str) -> MatchSummary | None:
-    """The stored summary of one match."""
-    data = view.get_doc("summary", match_key)
-    return None if data is None else load_summary(read_doc("summary", data))
-
-
 # How often a follower on SQLite looks at the notification log for new events, in seconds.
 POLL = 0.5
 
@@ -373,27 +274,3 @@ def follow(
             remaining = None if deadline is None else deadline - time.monotonic()
             # Wake now and then to look at ``stop``; an error of the projection is raised here.
             runner.run_forever(timeout=0.2 if remaining is None or stop is not None else max(remaining, 0.0))
-
-
-def attach_all(app: HonbaApp, name: str, matches: Sequence[tuple[str, Sequence[str]]], session: int) -> tuple[str, ...]:
-    """Attach matches (key, players) to a tournament, creating it when new.
-
-    A match detached from the tournament (``honba tournament detach``) is left out, so
-    importing the same files again does not undo the fix; ``honba tournament attach``
-    counts it again. Returns the keys left out.
-    """
-    left_out: list[str] = []
-
-    def change(tournament: Tournament) -> None:
-        left_out.clear()
-        for key, players in matches:
-            if key in tournament.detached:
-                left_out.append(key)
-            else:
-                tournament.attach(key, players, session)
-
-    change_tournament(app, name, change, create=True)
-    return tuple(left_out)
-
-
-__all__ = ["NAME", "StandingsReport"]

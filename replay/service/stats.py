@@ -15,7 +15,7 @@ from domain.errors import HonbaError
 from projections.standings_view import DocCache, read_docs, tournament_entries
 from projections.stats import MatchStats, PlayerStats, player_stats
 from projections.views import DocumentView
-from replay.tournaments import TournamentNotFound
+from replay.store.errors import TournamentNotFound
 
 
 class PlayerNotFound(HonbaError):

@@ -6,7 +6,7 @@ import io
 import json
 import re
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rich.console import Console
 from rich.table import Table
@@ -19,11 +19,8 @@ from domain.values import (
     TableState,
 )
 from projections.ledger import CorrectionMark, LedgerEntry
+from replay.formats.record import EntryNumbers
 from replay.service.shapes import describe_details, describe_fact, describe_payment, ledger_data, seat_wind
-
-if TYPE_CHECKING:  # the verify run is only printed here; the batch module imports the readers
-    from replay.batch import VerifyRun
-    from replay.formats.record import EntryNumbers
 
 # Characters that text from data (names, keys, notes, reasons, handles) may not bring to a
 # terminal: C0 controls but newline and tab (escape sequences, carriage returns that overwrite
@@ -97,6 +94,13 @@ def status_table(players: Sequence[str], state: TableState, title: str) -> Table
             row.append(f"{state.final_points[seat]:+.1f}")
         table.add_row(*row)
     return table
+
+
+def print_status(console: Console, players: Sequence[str], state: TableState, rules: Ruleset) -> None:
+    """The table state in words, then the scores as a table."""
+    for line in state_lines(players, state, rules):
+        console.print(line, markup=False, highlight=False)
+    console.print(status_table(players, state, "Scores"))
 
 
 def state_lines(players: Sequence[str], state: TableState, rules: Ruleset) -> list[str]:
@@ -266,39 +270,3 @@ def _is_number(text: str) -> bool:
     except ValueError:
         return False
     return True
-
-
-def print_verify_run(console: Console, run: VerifyRun) -> None:
-    """The verify summary, then every disagreement, unsupported game and unreadable file."""
-    summary = Table(title="Verification")
-    for column in ("files", "games", "hands", "hands agreeing", "disagreements", "unsupported", "unreadable"):
-        summary.add_column(column, justify="right", overflow="fold")
-    data = run.as_dict()
-    summary.add_row(
-        str(data["files"]),
-        str(data["games"]),
-        str(data["hands"]),
-        str(data["hands_agreeing"]),
-        str(len(data["disagreements"])),
-        str(len(data["unsupported"])),
-        str(len(data["unreadable"])),
-    )
-    console.print(summary)
-    if data["disagreements"]:
-        table = Table(title="Disagreements")
-        for column in ("file", "game", "hand", "field", "log", "honba"):
-            table.add_column(column, overflow="fold")
-        for d in data["disagreements"]:
-            table.add_row(d["file"], d["game"], d["hand"], d["field"], str(d["log"]), str(d["honba"]))
-        console.print(table)
-    for report in run.reports:
-        if report.value_sources:
-            taken = ", ".join(f"{count} from the {source}" for source, count in report.value_sources)
-            line = f"hand values not in the log, taken {taken}: {report.file} {report.game}"
-            console.print(line, markup=False, highlight=False)
-    for item in data["notes"]:
-        console.print(f"note: {item['file']} {item['game']}: {item['note']}", markup=False, highlight=False)
-    for item in data["unsupported"]:
-        console.print(f"unsupported: {item['file']} {item['game']}: {item['reason']}", markup=False, highlight=False)
-    for item in data["unreadable"]:
-        console.print(f"unreadable: {item['file']}: {item['reason']}", markup=False, highlight=False)

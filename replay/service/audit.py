@@ -27,7 +27,8 @@ from domain.rules import Ruleset
 from domain.values import DealPass, MatchEnd, Penalty, TableState
 from projections.ledger import LedgerEntry, corrected_ledger
 from replay.formats.record import EntryNumbers, entry_numbers
-from replay.integrity import MatchCheck
+from replay.service.shapes import describe_fact, ledger_data
+from replay.store.findings import MatchCheck
 
 
 class SheetError(HonbaError):
@@ -483,7 +484,6 @@ def _what_if(match: Match, entries: Sequence[LedgerEntry], other: Ruleset) -> Wh
 
 def report_data(report: AuditReport) -> dict[str, Any]:
     """The audit as plain data (``--json``, and the HTML report's input)."""
-    from replay.service.shapes import describe_fact, ledger_data
 
     players = report.players
     match = report.match

@@ -1,0 +1,165 @@
+"""The facts of how a win went out, in one table: what each fact is, which rules allow it, and
+which facts it cannot go with.
+
+A win states how it went out (``domain.values.WinFacts``): on the last tile, on a supplement
+tile, on a robbed kong, the winning tile, the discards, the melded sets, the pre-dealt jokers...
+Some cannot be true together (the first turn is never the last tile), some cannot be true under
+rules without the tiles they speak of (a tile drawn for a flower where no flowers are played),
+some are counts a hand cannot reach (a sixth melded set). ``check_win_facts`` refuses such a
+win in one line, before anything is recorded; the Match aggregate, ``honba verify`` and every
+front end reach it through ``domain.entry_checks`` (docs/rules.md, "The facts of a win").
+
+Tiles are written ``1m``-``9m``, ``1p``-``9p``, ``1s``-``9s`` and ``1z``-``7z`` (East, South,
+West, North, White, Green, Red).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any, Final
+
+import attrs
+
+from domain.errors import RuleViolation
+from domain.rules import Ruleset
+from domain.values import Win, WinFacts
+
+TILE: Final = re.compile(r"[1-9][mps]|[1-7]z")
+
+
+class ImpossibleWinFacts(RuleViolation):
+    """A win whose facts the rules rule out, or that contradict each other."""
+
+
+def _any_rules(rules: Ruleset) -> str | None:
+    return None
+
+
+def _with_flowers(rules: Ruleset) -> str | None:
+    return None if rules.flowers else f"{rules.name} plays no flowers or seasons (rule 'flowers')"
+
+
+def _with_predealt_jokers(rules: Ruleset) -> str | None:
+    return None if rules.predealt_jokers else f"{rules.name} deals no jokers before play (rule 'predealt_jokers')"
+
+
+@attrs.frozen
+class Fact:
+    """One row of the table: a fact of ``WinFacts`` and what limits it.
+
+    ``words`` names the fact in a refusal; ``allowed`` says why the rules rule it out (None
+    when they allow it); ``drawn`` is True for a fact of a tile the winner drew himself (no
+    discarder), False for one of another player's tile (a discarder), None for either;
+    ``excludes`` names the facts it cannot go with; ``most`` is the largest count the rules
+    allow (counts); ``tiles`` marks a tile or a list of tiles in the notation above.
+    """
+
+    name: str
+    words: str
+    allowed: Callable[[Ruleset], str | None] = _any_rules
+    drawn: bool | None = None
+    excludes: tuple[str, ...] = ()
+    most: Callable[[Ruleset], int] | None = None
+    tiles: bool = False
+
+
+# The table. docs/rules.md ("The facts of a win") shows it as a table; a test keeps the two alike.
+WIN_FACTS: Final[tuple[Fact, ...]] = (
+    Fact("last_tile", "the last tile of the wall or the last discard", excludes=("first_turn",)),
+    Fact("supplement_tile", "a supplement tile", drawn=True, excludes=("robbed_kong",)),
+    Fact(
+        "flower_supplement",
+        "a tile drawn for a flower",
+        allowed=_with_flowers,
+        drawn=True,
+        excludes=("robbed_kong",),
+    ),
+    Fact("robbed_kong", "a robbed kong", drawn=False, excludes=("supplement_tile", "flower_supplement", "second_kong")),
+    Fact("second_kong", "the supplement tile after a second kong", drawn=True, excludes=("robbed_kong",)),
+    Fact("first_turn", "the first turn", excludes=("last_tile",)),
+    Fact("call_before_first_draw", "a call before the winner's first draw"),
+    Fact(
+        "supplements_to_ready",
+        "supplement tiles for flowers used to reach the calling hand",
+        allowed=_with_flowers,
+    ),
+    Fact("winning_tile", "the winning tile", tiles=True),
+    Fact("discards", "the discards", tiles=True),
+    Fact("melded_sets", "melded sets", most=lambda rules: rules.sets_in_hand),
+    Fact(
+        "predealt_jokers",
+        "pre-dealt jokers",
+        allowed=_with_predealt_jokers,
+        most=lambda rules: rules.predealt_jokers,
+    ),
+    Fact("pung_hand", "a hand without chows"),
+)
+
+FACTS_BY_NAME: Final = {fact.name: fact for fact in WIN_FACTS}
+
+
+def _stated(value: Any) -> bool:
+    """Whether a fact is stated: a flag set, a count above zero, a tile or discards given."""
+    return value is not None and value is not False and value != 0 and value != ()
+
+
+def _tile_problem(fact: Fact, value: Any) -> str | None:
+    tiles = [value] if isinstance(value, str) else list(value)
+    for tile in tiles:
+        if not isinstance(tile, str) or TILE.fullmatch(tile) is None:
+            return (
+                f"{fact.words}: {tile!r} is not a tile (write 1m-9m, 1p-9p, 1s-9s, or 1z-7z for East, South, "
+                "West, North, White, Green, Red)"
+            )
+    return None
+
+
+def _count_problem(fact: Fact, value: Any, rules: Ruleset) -> str | None:
+    if fact.most is None:
+        return None
+    most = fact.most(rules)
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= most:
+        if fact.name == "melded_sets":
+            return (
+                f"{value} melded sets: a winning hand holds {rules.sets_in_hand} sets and a pair under "
+                f"{rules.name} (rule 'sets_in_hand'), so at most {most} melded sets"
+            )
+        return f"{value} {fact.words}: {rules.name} deals at most {most} to a player"
+    return None
+
+
+def win_facts_problem(win: Win, rules: Ruleset) -> str | None:
+    """Why the facts of how this win went out cannot be, under these rules; None when they can.
+
+    Each stated fact is checked against its row of ``WIN_FACTS`` in table order: the rules
+    allow it; a drawn tile has no discarder and another player's tile has one; a count is in
+    range; tiles are tiles; and no fact it excludes is stated too.
+    """
+    facts: WinFacts = win.facts
+    stated = {fact.name for fact in WIN_FACTS if _stated(getattr(facts, fact.name))}
+    for fact in WIN_FACTS:
+        if fact.name not in stated:
+            continue
+        value = getattr(facts, fact.name)
+        why = fact.allowed(rules)
+        if why is not None:
+            return f"{fact.words}: {why}"
+        if fact.drawn is True and not win.self_drawn:
+            return f"a win on {fact.words} is self-drawn: it has no discarder"
+        if fact.drawn is False and win.self_drawn:
+            return f"a win on {fact.words} is on another player's tile: name the player robbed (the discarder)"
+        problem = _tile_problem(fact, value) if fact.tiles else _count_problem(fact, value, rules)
+        if problem is not None:
+            return problem
+        for other in fact.excludes:
+            if other in stated:
+                return f"a win on {fact.words} is not on {FACTS_BY_NAME[other].words}"
+    return None
+
+
+def check_win_facts(win: Win, rules: Ruleset) -> None:
+    """Refuse (``ImpossibleWinFacts``, one line) a win whose facts the rules or each other rule out."""
+    problem = win_facts_problem(win, rules)
+    if problem is not None:
+        raise ImpossibleWinFacts(f"impossible facts of the win: {problem}")

@@ -1,0 +1,58 @@
+"""``honba export`` (a match written out) and ``honba demo`` (a sample match to look at)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from replay.cli.render import ledger_table, print_status
+from replay.cli.shell import app, err, guarded, guarded_match, out, shell
+from replay.formats.files import write_whole
+from replay.service.demo import record_demo
+from replay.service.exports import export_match
+
+
+@app.command()
+def export(
+    ctx: typer.Context,
+    key: Annotated[str, typer.Argument(help="The match.")],
+    output: Annotated[Path | None, typer.Option("-o", "--output", help="Write to a file instead of stdout.")] = None,
+    plain: Annotated[bool, typer.Option("--plain", help="Leave out the chain and seal (for editing by hand).")] = False,
+    force: Annotated[
+        bool, typer.Option("--force", help="Export a damaged match anyway, the damage written in its seal line.")
+    ] = False,
+    fmt: Annotated[
+        str,
+        typer.Option("--format", help="record (a record file, the default) or tenhou-json (a tenhou.net/6 JSON log)."),
+    ] = "record",
+) -> None:
+    """Write a match as a record file (JSON Lines), with the chain that honba check verifies,
+    or as a tenhou.net/6 JSON log (``--format tenhou-json``) that honba verify reads back.
+
+    A match whose chain or seal does not check in the store is refused: a fresh chain over it would
+    launder the damage. With --force the record file is written with the damage in its seal line,
+    which honba check reports and honba import refuses.
+    """
+
+    text = guarded_match(ctx, key, lambda: export_match(shell(ctx).app, key, fmt=fmt, plain=plain, force=force))
+    if output is None:
+        sys.stdout.write(text)
+    else:
+        guarded(lambda: write_whole(output, text))
+        err.print(f"wrote {output}", markup=False, highlight=False)
+
+
+@app.command()
+def demo(
+    ctx: typer.Context,
+) -> None:
+    """Record a short sample match in a fresh SQLite file and show its status and ledger."""
+    shown = guarded(lambda: record_demo(shell(ctx).db))
+    verb = "Recorded" if shown.stored else "Found (already stored)"
+    out.print(f"{verb} the demo match {shown.key!r} in {shown.db}", markup=False, highlight=False)
+    out.print(ledger_table(shown.players, list(shown.entries), f"Ledger of {shown.key}", numbers=shown.numbers))
+    print_status(out, shown.players, shown.state, shown.rules)
+    out.print(f"Try: honba --db {shown.db} status {shown.key}", markup=False, highlight=False)

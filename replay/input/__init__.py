@@ -1,0 +1,1 @@
+"""What people type or send: hand values, players, rule overrides, read into values once."""

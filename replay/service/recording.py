@@ -1,0 +1,176 @@
+"""Recording at a table: start a match, record a hand result or a penalty, end a match early.
+
+Each use case loads the match once (its events and its seal, checked on the rows read: a
+damaged match is refused, nothing recorded), applies the command to the Match aggregate, and
+saves its new events with its seal and the store chain's link in one transaction
+(``replay.store.application.HonbaApp.load`` and ``save_match``). It returns ``Recorded``: the
+match after the command as plain values, with the digests to publish.
+
+What is recorded may be given as a domain value, or as a function of the loaded match (what
+the front end read, resolved against the match's players and table): the match is read once
+either way, and a command tried again after a conflict resolves it again on the match as it
+then is.
+
+Saves are optimistic: when another process saved the match in between (``StoreConflict``), a
+command sent with a client key is applied again to the match as it now is, up to ``TRIES``
+times, since the key makes a second try record nothing twice; one without a key is refused:
+the user decides.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypeVar
+
+import attrs
+
+from domain.match import Match
+from domain.rules import Ruleset
+from domain.values import HandResult, Penalty, TableState
+from projections.ledger import LedgerEntry, corrected_ledger
+from replay.store.application import HonbaApp
+from replay.store.errors import MatchExists, StoreConflict
+from replay.store.retry import TRIES, retrying
+
+T = TypeVar("T")
+# What a command records: a value, or made from the match as loaded (its players, its table, its rules).
+ResultGiven = HandResult | Callable[[Match], HandResult]
+PenaltyGiven = Penalty | Callable[[Match], Penalty]
+
+
+@attrs.frozen
+class Recorded:
+    """A stored match after a command, as the front ends show it.
+
+    ``ledger`` is the corrected history entry by entry (the last entries are what was just
+    recorded); ``head`` the match's head digest and ``store_head`` the store chain's, the two
+    digests to publish; ``entry`` the number of the entry a correction touched (as ``honba log``
+    numbers it), when there is one.
+    """
+
+    key: str
+    players: tuple[str, ...]
+    rules: Ruleset
+    state: TableState
+    ledger: tuple[LedgerEntry, ...]
+    head: str
+    store_head: str
+    version: int
+    entry: int | None = None
+
+
+def recorded(match: Match, store_head: str, entry: int | None = None) -> Recorded:
+    """The match as ``Recorded``."""
+    ledger = tuple(corrected_ledger(match.corrected_steps()))
+    return Recorded(
+        match.key, match.players, match.rules, match.state, ledger, match.head, store_head, match.version, entry
+    )
+
+
+def on_match(
+    store: HonbaApp, key: str, command: Callable[[Match], T], client_key: str | None = None
+) -> tuple[Match, T, str]:
+    """Load the match once, apply ``command`` to it, save what it records in one transaction:
+    the match after it, what the command returned, and the store head digest.
+
+    When another process saved the match in between (``StoreConflict``), a command with a
+    client key is applied again to the match as it now is, up to ``TRIES`` times with a short,
+    growing, jittered pause: the key makes the retry safe (if the other process recorded this
+    very command, the retry records nothing). A command without a key is not retried.
+    """
+
+    def once(_attempt: int) -> tuple[Match, T, str]:
+        loaded = store.load(key)
+        outcome = command(loaded.match)
+        # Nothing pending: a retry of a command already recorded, nothing to save.
+        head = store.save_match(loaded.match, loaded.seal) if loaded.match.pending_events else store.store_head()
+        return loaded.match, outcome, head
+
+    return retrying(
+        once,
+        conflict=StoreConflict,
+        again=lambda _conflict: client_key is not None,
+        give_up=lambda conflict: StoreConflict(f"{conflict} (tried {TRIES} times)"),
+    )
+
+
+def result_on(given: ResultGiven, match: Match) -> HandResult:
+    """The hand result ``given`` stands for on this match."""
+    return given(match) if callable(given) else given
+
+
+def penalty_on(given: PenaltyGiven, match: Match) -> Penalty:
+    """The penalty ``given`` stands for on this match."""
+    return given(match) if callable(given) else given
+
+
+def start_match(
+    store: HonbaApp,
+    key: str,
+    players: Sequence[str],
+    rules: Ruleset,
+    source: Mapping[str, Any] | None = None,
+    opening: TableState | None = None,
+    *,
+    client_key: str | None = None,
+) -> Recorded:
+    """Start and store a new match; a key already in use is refused, except for a retry
+    (``client_key`` given) of the very same start, which answers with the stored match."""
+    already = MatchExists(f"a match {key!r} is already stored")
+    if client_key is not None:
+        # Kept with the match, so that only a retry of this very start answers with it.
+        source = {**(source or {}), "client_key": client_key}
+    match = Match.start(key, players, rules, source, opening)
+    if store.has_match(key):
+        return _same_start(store, match, client_key, already)
+    try:
+        head = store.save_match(match)
+    except StoreConflict:
+        # Started by another process since the look above.
+        return _same_start(store, match, client_key, already)
+    return recorded(match, head)
+
+
+def _same_start(store: HonbaApp, match: Match, client_key: str | None, already: MatchExists) -> Recorded:
+    stored = store.get_match(match.key)
+    same = (stored.players, stored.rules, stored.source) == (match.players, match.rules, match.source)
+    if client_key is not None and same:
+        return recorded(stored, store.store_head())
+    raise already
+
+
+def record(store: HonbaApp, key: str, result: ResultGiven, *, client_key: str | None = None) -> Recorded:
+    """Record a hand result on a stored match (a retry with the same client key records nothing)."""
+    match, _, head = on_match(store, key, lambda m: m.record(result_on(result, m), client_key=client_key), client_key)
+    return recorded(match, head)
+
+
+def penalise(
+    store: HonbaApp,
+    key: str,
+    penalty: PenaltyGiven,
+    *,
+    by: str | None = None,
+    reason: str | None = None,
+    client_key: str | None = None,
+) -> Recorded:
+    """Record a penalty on a stored match; given who (``by``) or why (``reason``), it is a
+    referee's correction instead, added also after the end (``replay.service.corrections``)."""
+    if by is not None or reason is not None:
+
+        def command(match: Match) -> None:
+            match.add_penalty(penalty_on(penalty, match), by=by or "", reason=reason or "", client_key=client_key)
+
+    else:
+
+        def command(match: Match) -> None:
+            match.penalise(penalty_on(penalty, match), client_key=client_key)
+
+    match, _, head = on_match(store, key, command, client_key)
+    return recorded(match, head)
+
+
+def end(store: HonbaApp, key: str, reason: str, *, client_key: str | None = None) -> Recorded:
+    """End a stored match early; ``reason`` may not be one the rules decide (complete, bust, dealer_stop)."""
+    match, _, head = on_match(store, key, lambda m: m.end(reason, client_key=client_key), client_key)
+    return recorded(match, head)

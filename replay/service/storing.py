@@ -1,0 +1,236 @@
+"""Storing matches built in memory (a record file, a log's games): whole, once, never rewriting history.
+
+An import is idempotent: a match already stored with the same players, rules, results and
+corrections stores nothing; one stored under that key with other contents is a conflict,
+refused (history is not rewritten by an import); the same game read from a log under another
+key (another file's name) is stored once, under the key it was stored as first; a stored
+excerpt of a game (the same first hands, fewer) is completed with the hands it lacks.
+``prepare`` encodes a match and its seal in a worker process; ``store_prepared`` stores a
+batch of them in one transaction, and match by match when some are there already.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Sequence
+from typing import Any, Final
+from uuid import UUID
+
+import attrs
+from eventsourcing.application import AggregateNotFoundError
+from eventsourcing.persistence import IntegrityError, Mapper, StoredEvent
+
+from domain.integrity import digest_of, plain
+from domain.match import Match, MatchContent, match_content, match_content_and_entries
+from domain.values import without_details
+from replay.service.recording import on_match
+from replay.store.application import HonbaApp
+from replay.store.errors import MatchExists
+from replay.store.identity import GameIdentity, game_fingerprint, identity_id
+from replay.store.retry import retrying
+from replay.store.seal import Seal, seal_id
+
+
+@attrs.frozen
+class Prepared:
+    """A match built in memory and encoded for the store, with its seal: what a bulk import stores.
+
+    ``records`` are the match's events and its seal's, as the store keeps them; ``content``
+    is what tells the same match from another of the same key (``domain.match.match_content``).
+    Plain data, so it crosses from a worker process to the one that stores.
+    """
+
+    key: str
+    players: tuple[str, ...]
+    id: UUID
+    records: tuple[StoredEvent, ...]
+    content: MatchContent
+    # The match's last position and head digest, for its link in the store chain.
+    position: int = 0
+    head: str = ""
+    # A game read from a log: the digest of its content (``replay.store.identity``), whose identity is
+    # stored with it so that the same game from another file is stored once; None otherwise.
+    fingerprint: str | None = None
+    # The digest of each entry (opening, facts) and the facts, in order: a stored excerpt of
+    # this game (the same entries, fewer) is completed with the facts it lacks.
+    entries: tuple[str, ...] = ()
+    facts: tuple[Any, ...] = ()
+
+
+@attrs.frozen
+class AlreadyStoredAs:
+    """An import found the same game stored under another key (another file's name, its log id)."""
+
+    key: str
+
+
+def prepare(match: Match, mapper: Mapper[UUID], *, from_log: bool = False) -> Prepared:
+    """Encode a new match's events and those of its seal (last position and head digest).
+
+    ``from_log``: a game read from a log, stored with its identity (``replay.store.identity``) so
+    that another file holding the same game stores nothing (when it has a hand result). Takes the match's pending
+    events: the match is then as if saved.
+    """
+    pending = list(match.pending_events)
+    content, entries = match_content_and_entries(pending)
+    seal = Seal.open(match.id)
+    seal.seal(match.version, match.head)
+    events: list[Any] = [*match.collect_events(), *seal.collect_events()]
+    fingerprint = None
+    if from_log and any(isinstance(event, HAND_EVENTS) for event in pending):
+        # A game with at least one result: its players and opening alone (an excerpt cut
+        # before any hand ended) say too little to tell one game from another.
+        fingerprint = game_fingerprint(content.players, content.results)
+        events.extend(GameIdentity.claim(fingerprint, match.key).collect_events())
+    records = tuple(mapper.to_stored_event(event) for event in events)
+    facts = tuple(event.fact for event in pending if isinstance(event, HAND_EVENTS))
+    return Prepared(
+        match.key,
+        match.players,
+        match.id,
+        records,
+        content,
+        match.version,
+        match.head,
+        fingerprint,
+        tuple(entries),
+        facts,
+    )
+
+
+# The events of a hand result: what an excerpt lacks is recorded again as results.
+HAND_EVENTS: Final = (Match.HandWon, Match.HandDrawn, Match.HandAborted)
+
+
+def _entry_digest(event: Any) -> str:
+    """The digest of one entry of a match's history (as ``match_content`` counts it); '' for other events."""
+    if isinstance(event, Match.Started):
+        return digest_of(["opening", plain(event.opening)])
+    if isinstance(event, Match.Recorded):
+        return digest_of(["fact", plain(without_details(event.fact))])
+    if isinstance(event, Match.Corrected):
+        return digest_of(["correction", plain([event.target, event.replacement, event.by, event.reason, event.at])])
+    return ""
+
+
+def store_whole(store: HonbaApp, match: Match) -> bool:
+    """Store a match built in memory, all its events at once.
+
+    Returns False, storing nothing, when the same match (same key, players, rules and
+    results) is stored already: imports are idempotent and never half-store a match.
+    A stored match with that key but other contents is a conflict, refused with
+    ``MatchExists``: history is not rewritten by importing a changed file.
+    """
+    if not match.pending_events:
+        return False  # this very match object was stored before: nothing new to store
+    (outcome,) = store_prepared(store, [prepare(match, store.mapper)])
+    if isinstance(outcome, MatchExists):
+        raise outcome
+    return outcome is True
+
+
+def store_prepared(store: HonbaApp, batch: Sequence[Prepared]) -> list[bool | MatchExists | AlreadyStoredAs]:
+    """Store matches prepared in memory (``prepare``), all of them in one transaction.
+
+    For each, in order: True when stored (or a stored excerpt of it completed), False when
+    the same match was stored already, ``AlreadyStoredAs`` when the same game read from a
+    log is stored under another key, or the ``MatchExists`` conflict when a match with
+    that key is stored with other contents (nothing of it is stored, and the others are). Each match is stored whole
+    with its seal or not at all. When some are present, the batch is stored match by match.
+    """
+    if not batch:
+        return []
+    links = store.links([(prepared.id, prepared.position, prepared.head) for prepared in batch])
+    try:
+        store.insert([record for prepared in batch for record in prepared.records] + links)
+    except IntegrityError:
+        return [_store_one(store, prepared) for prepared in batch]
+    return [True] * len(batch)
+
+
+def _store_one(store: HonbaApp, prepared: Prepared) -> bool | MatchExists | AlreadyStoredAs:
+    def once(_attempt: int) -> bool | MatchExists | AlreadyStoredAs:
+        same = _same_as_stored(store, prepared)
+        if isinstance(same, MatchExists):
+            completed = _complete_excerpt(store, prepared)
+            if completed is not None:
+                return completed
+        if same is not False:
+            return same if isinstance(same, MatchExists) else False
+        owner = _identity_owner(store, prepared)
+        if owner is not None:
+            return AlreadyStoredAs(owner)
+        try:
+            store.insert([*prepared.records, *store.links([(prepared.id, prepared.position, prepared.head)])])
+        except IntegrityError:
+            # Stored by another process since the look above, or another save took the store
+            # chain's next link or this game's identity (then this match is still absent: try
+            # again, and the next look finds the identity's owner), or only a stray seal is.
+            same = _same_as_stored(store, prepared)
+            if same is not False:
+                return same if isinstance(same, MatchExists) else False
+            raise
+        return True
+
+    try:
+        # Tried again unless a stray seal of this match is what is in the way.
+        return retrying(once, again=lambda _conflict: not store.recorder.select_events(seal_id(prepared.id), limit=1))
+    except IntegrityError:
+        return MatchExists(f"match {prepared.key!r} changed in the store while it was imported; try again")
+
+
+def _identity_owner(store: HonbaApp, prepared: Prepared) -> str | None:
+    """The key of the match that holds the same game, stored under another key; else None."""
+    if prepared.fingerprint is None:
+        return None
+    try:
+        identity: GameIdentity = store.repository.get(identity_id(prepared.fingerprint))
+    except AggregateNotFoundError:
+        return None
+    return identity.key if identity.key != prepared.key else None
+
+
+def _complete_excerpt(store: HonbaApp, prepared: Prepared) -> bool | None:
+    """For a game read from a log whose key holds another recording of it: True when the
+    stored match was an excerpt of this game (same players, rules, opening and first
+    results, fewer of them), now completed with the results it lacked; False when this
+    game is an excerpt of the stored match (nothing to store); None otherwise.
+
+    Nothing stored is erased: the missing hands are recorded on the stored match.
+    """
+    if prepared.fingerprint is None:
+        return None
+    stored = list(store.events.get(prepared.id))
+    content = match_content(stored)
+    if content.players != prepared.content.players or content.rules != prepared.content.rules:
+        return None
+    entries = [d for d in map(_entry_digest, stored) if d]
+    if len(entries) >= len(prepared.entries):
+        return False if entries[: len(prepared.entries)] == list(prepared.entries) else None
+    if list(prepared.entries[: len(entries)]) != entries:
+        return None
+    recorded = sum(isinstance(event, HAND_EVENTS) for event in stored)
+    missing = prepared.facts[recorded:]
+
+    def complete(match: Match) -> None:
+        for fact in missing:
+            match.record(fact)
+
+    on_match(store, prepared.key, complete)
+    with contextlib.suppress(IntegrityError):
+        store.insert([r for r in prepared.records if r.originator_id == identity_id(prepared.fingerprint)])
+    return True
+
+
+def _same_as_stored(store: HonbaApp, prepared: Prepared) -> bool | MatchExists:
+    """False when no match with that key is stored; True when the same one is; else the conflict."""
+    stored = list(store.events.get(prepared.id))
+    if not stored:
+        return False
+    differs = match_content(stored).differs_in(prepared.content)
+    if differs is None:
+        return True
+    return MatchExists(
+        f"a match {prepared.key!r} is stored with other {differs}; it is not replaced "
+        "(record a correction on the stored match instead)"
+    )

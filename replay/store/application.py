@@ -1,0 +1,273 @@
+"""The event store honba opens: the eventsourcing application, its settings, and reading and writing matches.
+
+What lives here is the store and nothing else: which database (``replay.store.settings``), how
+domain values are encoded (``replay.store.transcoding``), a match read (``get_match``, and
+``load`` for a command: the match and its seal read once and checked on the rows read), a
+match saved with its seal and the store chain's link in one transaction (``save_match``), and
+the bulk insert of an import. Tournaments (``replay.store.tournaments``) and the records of
+imported files (``replay.store.imported``) are read and written beside it, in modules of their
+own: a recording command loads neither.
+The use cases on top (recording, correcting, importing, ...) are ``replay.service``'s.
+
+Saves are optimistic: a save of a match that another process changed since it was loaded
+raises ``StoreConflict``; ``replay.service.recording`` decides whether to try again.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+from uuid import UUID
+
+import attrs
+from eventsourcing.application import AggregateNotFoundError, Application, project_aggregate
+from eventsourcing.persistence import IntegrityError, JSONTranscoder, Mapper, PersistenceError, StoredEvent
+from eventsourcing.utils import Environment, get_topic
+
+from domain.codec import VALUE_CLASSES
+from domain.match import Match, match_id
+from replay.store.chain import head_after, next_links, store_head
+from replay.store.errors import DamagedMatch, MatchNotFound, StoreConflict, StoreError
+from replay.store.integrity import check_rows, match_damage, read_seal
+from replay.store.retry import OPEN_TRIES, retrying
+from replay.store.rows import decoded, unreadable
+from replay.store.seal import Seal, seal_id
+from replay.store.settings import (
+    APP_NAME,
+    CREATE_RACES,
+    DB_ENV,
+    POSTGRES,
+    POSTGRES_RECORDER,
+    check_postgres,
+    default_db_path,
+    persistence_env,
+    redact,
+)
+from replay.store.transcoding import ValueTranscoding
+
+# What decides how events are encoded: the same settings give the same stored bytes.
+_MAPPER_SETTINGS = ("MAPPER_TOPIC", "TRANSCODER_TOPIC", "CIPHER_TOPIC", "CIPHER_KEY", "COMPRESSOR_TOPIC")
+
+
+def _unreadable(key: str, why: object) -> str:
+    return f"match {key!r} is damaged in the store: it cannot be read ({why}); see honba check {key}"
+
+
+@attrs.frozen
+class MatchSummary:
+    """What ``honba list`` shows of a stored match."""
+
+    key: str
+    players: tuple[str, ...]
+    rules: str
+    source: Mapping[str, Any]
+    # What is wrong with the stored start event, when it cannot be read as this match's.
+    damaged: str = ""
+
+
+@attrs.frozen
+class Loaded:
+    """A match loaded for a command, with the seal saved with it (none for a store written before seals)."""
+
+    match: Match
+    seal: Seal | None
+
+
+class HonbaApp(Application[UUID]):
+    """The event store: matches, their seals, tournaments, the store chain, the records of imported files."""
+
+    name = APP_NAME
+    is_snapshotting_enabled = False
+
+    def construct_env(self, name: str, env: Mapping[str, str] | None = None) -> Environment:
+        """The library's settings; on PostgreSQL, honba's leaner recorder unless another is named."""
+        environment = super().construct_env(name, env)
+        if environment.get("PERSISTENCE_MODULE") == POSTGRES and not environment.get("APPLICATION_RECORDER_TOPIC"):
+            environment[f"{self.name.upper()}_APPLICATION_RECORDER_TOPIC"] = POSTGRES_RECORDER
+        return environment
+
+    @classmethod
+    def open(cls, db: str | None = None) -> HonbaApp:
+        """Open the store named by ``db`` (a path, ``:memory:`` or a PostgreSQL URL), see ``persistence_env``."""
+        env = persistence_env(db)
+        check_postgres(env)
+        try:
+            # Processes opening a new PostgreSQL store at once race to create its tables: try again.
+            return retrying(
+                lambda _attempt: cls(env=env),
+                conflict=Exception,
+                again=lambda exc: any(race in str(exc) for race in CREATE_RACES),
+                tries=OPEN_TRIES,
+            )
+        except Exception as exc:  # the library raises several kinds; all mean the same to a user
+            reason = " ".join(str(exc).split()) or type(exc).__name__
+            named = db or os.environ.get(DB_ENV) or env.get("POSTGRES_DBNAME") or str(default_db_path())
+            raise StoreError(f"cannot open the store {redact(named)}: {reason}") from None
+
+    def register_transcodings(self, transcoder: JSONTranscoder) -> None:
+        super().register_transcodings(transcoder)
+        for cls in VALUE_CLASSES:
+            transcoder.register(ValueTranscoding(cls))
+
+    # Matches read.
+
+    def get_match(self, key: str) -> Match:
+        """The stored match with that key; ``DamagedMatch`` when its stored events cannot make it."""
+        try:
+            match: Match = self.repository.get(match_id(key))
+        except AggregateNotFoundError:
+            raise MatchNotFound(f"no match {key!r} in the store") from None
+        except Exception as exc:  # a row deleted, undecodable, of an unknown kind: whatever broke in reading
+            raise DamagedMatch(self.damage(key) or _unreadable(key, unreadable(exc))) from None
+        if not isinstance(match, Match) or match.key != key:
+            # Another match's events stored under this key's id.
+            raise DamagedMatch(self.damage(key) or _unreadable(key, "its start event names another match"))
+        return match
+
+    def load(self, key: str) -> Loaded:
+        """The stored match with that key and its seal, for a command to record on: read once (its
+        events, its seal), and refused with ``DamagedMatch`` unless its chain and seal check on the
+        rows read, so that a command never extends (and reseals) a changed history."""
+        stream = match_id(key)
+        events = decoded(self, self.recorder.select_events(stream))
+        if not events:
+            raise MatchNotFound(f"no match {key!r} in the store")
+        seal = read_seal(self, stream)
+        check = check_rows(key, stream, events, seal)
+        try:
+            match = project_aggregate(None, [event for _position, event, _why in events])
+        except Exception as exc:  # a row unreadable, of an unknown kind, out of order: whatever broke
+            raise DamagedMatch(match_damage(self, key, check) or _unreadable(key, unreadable(exc))) from None
+        if not isinstance(match, Match) or match.key != key:
+            damage = match_damage(self, key, check)
+            raise DamagedMatch(damage or _unreadable(key, "its start event names another match"))
+        if check.problems:
+            damage = match_damage(self, key, check)
+            if damage is not None:
+                raise DamagedMatch(f"{damage}; nothing recorded")
+        return Loaded(match, seal if isinstance(seal, Seal) else None)
+
+    def damage(self, key: str) -> str | None:
+        """One line naming what is wrong with a stored match (``replay.store.integrity.match_damage``)."""
+        return match_damage(self, key)
+
+    def has_match(self, key: str) -> bool:
+        """Whether a match with that key is stored."""
+        return match_id(key) in self.repository
+
+    def list_matches(self) -> Iterator[MatchSummary]:
+        """Every stored match, in the order they were started."""
+        topic = get_topic(Match.Started)
+        start = 1
+        while True:
+            batch = self.recorder.select_notifications(start=start, limit=500, topics=[topic])
+            if not batch:
+                return
+            for notification in batch:
+                yield self._summary(notification)
+            start = batch[-1].id + 1
+
+    def _summary(self, row: Any) -> MatchSummary:
+        """A match's summary from its stored start row; a row that cannot be read as this match's
+        start gives a summary named by the match's id that says so (``damaged``)."""
+        stored_id = UUID(str(row.originator_id))
+        try:
+            event = self.mapper.to_domain_event(row)
+        except Exception as exc:  # whatever broke in decoding: the row was changed behind honba's back
+            return MatchSummary(
+                str(stored_id), (), "?", {}, damaged=f"its start event cannot be read ({unreadable(exc)})"
+            )
+        if not isinstance(event, Match.Started) or match_id(event.key) != stored_id:
+            named = getattr(event, "key", "?")
+            return MatchSummary(str(stored_id), (), "?", {}, damaged=f"its start event names {named!r}, another match")
+        return MatchSummary(event.key, tuple(event.players), str(event.rules.get("name", "?")), event.source)
+
+    def seal_of(self, match_id: UUID) -> Seal | None:
+        """The seal saved with a match, if there is one."""
+        try:
+            seal: Seal = self.repository.get(seal_id(match_id))
+        except AggregateNotFoundError:
+            return None
+        return seal
+
+    def store_head(self) -> str:
+        """The digest of the store chain's last link (``replay.store.chain.store_head``)."""
+        return store_head(self)
+
+    # Matches saved.
+
+    def save_match(self, match: Match, seal: Seal | None = None) -> str:
+        """Save a match's new events with its seal and the store chain's link, in one transaction;
+        the store head digest after it.
+
+        ``seal``: the one loaded with the match (``load``); a new match gets its first, and a match
+        loaded otherwise has its seal read here. ``StoreConflict`` when another process saved the
+        match since it was loaded.
+        """
+        if seal is None:
+            new = match.version == len(match.pending_events)
+            seal = (None if new else self.seal_of(match.id)) or Seal.open(match.id)
+        seal.seal(match.version, match.head)
+        try:
+            return self.save_linked(match, (match.id, match.version, match.head), seal)
+        except IntegrityError:
+            raise StoreConflict(f"match {match.key!r} changed in the store while this command ran; try again") from None
+        except PersistenceError as exc:
+            raise StoreError(f"cannot save match {match.key!r}: {' '.join(str(exc).split())}") from None
+
+    def save_linked(self, aggregate: Any, stream: tuple[UUID, int, str], *others: Any) -> str:
+        """Save an aggregate's new events (and those of ``others``, its seal) with the store
+        chain's next link for ``stream`` (its id, last position, head digest), in one transaction;
+        the store head digest after it.
+
+        Another save may take the chain's next link first: when the aggregate itself is still as
+        it was loaded, its events are saved again with the link after that one; when it changed,
+        ``IntegrityError`` (the caller's conflict).
+        """
+        loaded = aggregate.version - len(aggregate.pending_events)
+        events = [*aggregate.collect_events(), *(e for other in others for e in other.collect_events())]
+
+        def once(_attempt: int) -> str:
+            links = next_links(self, [stream])
+            self.save(*events, *links)
+            return head_after(links)
+
+        def still_as_loaded(_conflict: BaseException) -> bool:
+            latest = self.recorder.select_events(aggregate.id, desc=True, limit=1)
+            return bool((latest[0].originator_version if latest else 0) == loaded)
+
+        return retrying(once, again=still_as_loaded)
+
+    # Bulk writes: an import's matches, already encoded (``replay.service.storing``).
+
+    def insert(self, records: Sequence[StoredEvent]) -> None:
+        """Insert encoded events in one transaction; ``IntegrityError`` when any is there already."""
+        try:
+            self.recorder.insert_events(list(records))
+        except IntegrityError:
+            raise
+        except PersistenceError as exc:
+            raise StoreError(f"cannot store: {' '.join(str(exc).split())}") from None
+
+    def links(self, streams: Sequence[tuple[UUID, int, str]]) -> list[StoredEvent]:
+        """The store chain's next links, one per (stream id, last position, head digest), encoded."""
+        return [self.mapper.to_stored_event(event) for event in next_links(self, streams)]
+
+    def mapper_settings(self) -> dict[str, str]:
+        """The settings that make this store's mapper (cipher, compressor, transcoder), for ``mapper_for``."""
+        return {key: value for key, value in self.env.items() if key.endswith(_MAPPER_SETTINGS)}
+
+
+_MAPPERS: dict[tuple[tuple[str, str], ...], Mapper[UUID]] = {}
+
+
+def mapper_for(settings: Mapping[str, str]) -> Mapper[UUID]:
+    """A mapper like that of a store with these settings (``HonbaApp.mapper_settings``), made
+    once per process: worker processes encode events without opening the store."""
+    key = tuple(sorted(settings.items()))
+    if key not in _MAPPERS:
+        popo = "eventsourcing.popo"
+        memory = {"PERSISTENCE_MODULE": popo, f"{HonbaApp.name.upper()}_PERSISTENCE_MODULE": popo}
+        _MAPPERS[key] = HonbaApp(env={**settings, **memory}).mapper
+    return _MAPPERS[key]

@@ -1,0 +1,118 @@
+"""``honba check``: is every stored match (or exported file) the history honba recorded?
+
+The store is read row by row, below the application, so that events changed
+behind honba's back are seen as they are stored: each event's digest, the
+digest it names as its predecessor, and the seal saved with the match; and,
+with the store chain read (``replay.store.chain``), that every save is still there.
+A command that loaded a match checks the rows it loaded (``check_rows``): nothing is read twice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+from uuid import UUID
+
+from domain.integrity import GENESIS, ChainProblem, Link, check_chain, event_digest, unique_problems
+from domain.match import match_id
+from replay.store.chain import StoreLinks, against_store_chain, read_store_chain
+from replay.store.findings import MatchCheck
+from replay.store.rows import Reader, decoded, unreadable
+from replay.store.seal import Seal, seal_from, seal_id
+
+# A match's seal as read: the seal (None: none was saved), or why its rows cannot be read.
+SealRead = Seal | None | str
+
+
+def read_seal(reader: Reader, match_uuid: UUID) -> SealRead:
+    """The seal saved with a match, None when there is none, or why it cannot be read."""
+    try:
+        return seal_from(reader.mapper.to_domain_event(r) for r in reader.recorder.select_events(seal_id(match_uuid)))
+    except Exception as exc:  # a seal row that no longer decodes
+        return unreadable(exc)
+
+
+def check_match(reader: Reader, match_uuid: UUID, key: str, store: StoreLinks | None = None) -> MatchCheck:
+    """Check one stored match's chain and seal; with the store chain read (``store``), also
+    that its saves are all still there as the store chain recorded them."""
+    events = decoded(reader, reader.recorder.select_events(match_uuid))
+    return check_rows(key, match_uuid, events, read_seal(reader, match_uuid), store)
+
+
+def check_rows(
+    key: str, match_uuid: UUID, events: Sequence[tuple[int, Any, str]], seal: SealRead, store: StoreLinks | None = None
+) -> MatchCheck:
+    """Check a match's rows as read (``replay.store.rows.decoded``) and its seal as read."""
+    links: list[Link] = []
+    problems: list[ChainProblem] = []
+    for position, event, why in events:
+        if event is not None:
+            links.append(Link(position, event_digest(event), str(getattr(event, "prior", ""))))
+            continue
+        problems.append(ChainProblem(position, "altered", f"cannot be read: {why}"))
+        # Taken to follow the event before it, so that only this event is named.
+        prior = links[-1].digest if links else GENESIS
+        links.append(Link(position, f"unreadable-{position}", prior))
+    if isinstance(seal, str):  # the seal is altered; the chain is still checked
+        problems.append(ChainProblem(0, "altered", f"the seal cannot be read: {seal}"))
+        seal = None
+    elif seal is None:
+        problems.append(ChainProblem(0, "unsealed", "no seal was saved with this match"))
+    sealed = None if seal is None else (seal.position, seal.head)
+    saved = store.streams.get(match_uuid, ()) if store is not None else ()
+    found: list[ChainProblem] = []
+    if saved:
+        heads = {link.position: link.digest for link in links}
+        found, latest = against_store_chain(saved, heads, max(heads, default=0), "event")
+        if latest is not None and sealed is not None and latest != sealed:
+            # The events are as the store chain recorded them: the seal is what changed (a seal row
+            # removed or edited), not an event inserted after it.
+            detail = (
+                f"the seal names event {sealed[0]}, the store chain event {latest[0]}: "
+                "a seal row was removed or changed"
+            )
+            problems.append(ChainProblem(0, "altered", detail))
+            sealed = latest
+    in_chain = check_chain(links, sealed=sealed)
+    # What the store chain adds is named only when the match's own chain and seal find nothing:
+    # a change they find is named once, where they find it.
+    problems += in_chain if in_chain or problems else found
+    head = links[-1].digest if links else GENESIS
+    digests = tuple(link.digest for link in links)
+    return MatchCheck(key, len(links), head, tuple(unique_problems(problems)), sealed=seal is not None, digests=digests)
+
+
+def damage_line(key: str, check: MatchCheck) -> str | None:
+    """The one line a command prints for a match whose check found something; None when it is intact
+    or when no match is there at all."""
+    if not check.problems or (check.events == 0 and not check.sealed):
+        return None
+    first = check.problems[0]
+    where = f" at {first.position}" if first.position else ""
+    return f"match {key!r} is damaged in the store: {first.kind}{where} ({first.detail}); see honba check {key}"
+
+
+def match_damage(reader: Reader, key: str, first: MatchCheck | None = None) -> str | None:
+    """One line naming what is wrong with a stored match (position, kind) and pointing at
+    ``honba check``; None when its chain and seal check.
+
+    A check that reads the events and then the seal can catch another process between the
+    two (its new events read, its seal not yet, or the other way round): a problem is named
+    only when a second check finds it too. ``first``: a check of rows already read.
+    """
+    found = None
+    check, last = first, first
+    for look in range(3):
+        if check is None:
+            # The store chain is read only when the match's own chain or seal finds something: it
+            # tells a seal row removed from a genuine event inserted, and names a rollback.
+            store = read_store_chain(reader) if look else None
+            check = check_match(reader, match_id(key), key, store)
+        if damage_line(key, check) is None:
+            return None  # intact, or no such match at all
+        if check.problems == found:
+            break
+        found, last, check = check.problems, check, None
+    final = check if check is not None else last
+    assert final is not None  # the loop ran at least once
+    return damage_line(key, final)

@@ -1,0 +1,51 @@
+"""Reading the store's rows below the application: what the checks and the store chain read through.
+
+A row changed behind honba's back may fail to decode in any way; ``unreadable`` says why in
+one line, and every reader names the row it could not read instead of failing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any, Protocol
+from uuid import UUID
+
+from eventsourcing.persistence import ApplicationRecorder, Mapper, Notification
+
+
+class Reader(Protocol):
+    """The store as the checks read it: the recorder's rows and the mapper that decodes them
+    (``replay.store.application.HonbaApp`` is one)."""
+
+    @property
+    def recorder(self) -> ApplicationRecorder: ...
+
+    @property
+    def mapper(self) -> Mapper[UUID]: ...
+
+
+def unreadable(exc: BaseException) -> str:
+    """Why a row could not be read, in one line of at most 200 characters."""
+    return " ".join(str(exc).split())[:200] or type(exc).__name__
+
+
+def rows_of(reader: Reader, topics: Sequence[str]) -> Iterator[Notification]:
+    """The stored rows of these topics, in the order they were stored."""
+    start = 1
+    while True:
+        batch = reader.recorder.select_notifications(start=start, limit=500, topics=list(topics))
+        if not batch:
+            return
+        yield from batch
+        start = batch[-1].id + 1
+
+
+def decoded(reader: Reader, rows: Sequence[Any]) -> list[tuple[int, Any, str]]:
+    """Each stored row's position and its event, or (position, None, why) for a row that cannot be read."""
+    found: list[tuple[int, Any, str]] = []
+    for row in rows:
+        try:
+            found.append((row.originator_version, reader.mapper.to_domain_event(row), ""))
+        except Exception as exc:  # a row changed behind honba's back, whatever broke in decoding
+            found.append((row.originator_version, None, unreadable(exc)))
+    return found

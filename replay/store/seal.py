@@ -1,0 +1,78 @@
+"""The seal of a match: its last position and head digest, saved in the same transaction as the match.
+
+A hash chain shows an event altered, moved or removed from the middle of a
+match's log; the seal also shows events removed from, or added to, the end
+behind honba's back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+from uuid import UUID, uuid5
+
+from eventsourcing.domain import Aggregate
+from eventsourcing.utils import get_topic, register_topic
+
+# Where these classes lived before: stores written then name them so in every event.
+OLD_MODULE = "replay.seal"
+
+
+def seal_id(match_id: UUID) -> UUID:
+    """The id of the seal of the match with that id."""
+    return uuid5(match_id, "seal")
+
+
+class Seal(Aggregate):
+    """The last position and head digest honba saved for one match."""
+
+    class Opened(Aggregate.Created):
+        """The seal of a match was made."""
+
+        match_id: UUID
+
+    class Sealed(Aggregate.Event):
+        """The match was saved up to ``position`` with head digest ``head``."""
+
+        position: int
+        head: str
+
+        def apply(self, aggregate: Aggregate) -> None:
+            assert isinstance(aggregate, Seal)
+            aggregate.position = self.position
+            aggregate.head = self.head
+
+    def __init__(self, match_id: UUID):
+        self.match_id = match_id
+        self.position = 0
+        self.head = ""
+
+    @staticmethod
+    def create_id(match_id: UUID, **_: Any) -> UUID:
+        """One seal per match, found from the match's id."""
+        return seal_id(match_id)
+
+    @classmethod
+    def open(cls, match_id: UUID) -> Seal:
+        """A new seal for a match."""
+        return cls._create(cls.Opened, id=seal_id(match_id), match_id=match_id)
+
+    def seal(self, position: int, head: str) -> None:
+        """Record the match's last position and head digest."""
+        if (position, head) != (self.position, self.head):
+            self.trigger_event(self.Sealed, position=position, head=head)
+
+
+for _moved in (Seal, Seal.Opened, Seal.Sealed):
+    register_topic(f"{OLD_MODULE}:{_moved.__qualname__}", _moved)
+
+# The topics a seal's first event is stored under: this module's, and the one before it moved.
+OPENED_TOPICS = (get_topic(Seal.Opened), f"{OLD_MODULE}:{Seal.Opened.__qualname__}")
+
+
+def seal_from(events: Iterable[Any]) -> Seal | None:
+    """The seal its stored events make (none when there are none)."""
+    seal: Seal | None = None
+    for event in events:
+        seal = event.mutate(seal)
+    return seal

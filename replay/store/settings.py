@@ -1,0 +1,194 @@
+"""Which store a command opens: ``--db`` or ``HONBA_DB`` (a SQLite file, ``:memory:`` or a PostgreSQL URL)
+into the eventsourcing library's settings; a URL's password never shown.
+
+Storage is the ``eventsourcing`` library's: an embedded SQLite file by default
+(``eventsourcing.sqlite``), a PostgreSQL database named by a
+``postgresql://user:password@host:port/dbname`` URL (``eventsourcing.postgres``),
+in memory for tests (``eventsourcing.popo``). The library's own settings
+(``PERSISTENCE_MODULE``, ``SQLITE_DBNAME``, ``POSTGRES_*``) still work when no
+database is named explicitly.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping
+from pathlib import Path
+from urllib.parse import parse_qsl, unquote, urlsplit
+
+from eventsourcing.utils import Environment
+
+from replay.store.errors import StoreError
+
+# The eventsourcing application's name: it prefixes its settings (``HONBA_...``) and names the
+# store in the views' tracking records.
+APP_NAME = "honba"
+DB_ENV = "HONBA_DB"
+MEMORY = ":memory:"
+POSTGRES = "eventsourcing.postgres"
+# honba's PostgreSQL recorder (replay/store/pgstore.py), imported only when PostgreSQL is used.
+POSTGRES_RECORDER = "replay.store.pgstore:HonbaPostgresRecorder"
+POSTGRES_URL_FORM = "postgresql://user:password@host:port/dbname"
+# Opening a new PostgreSQL store from several processes at once: their CREATE statements race.
+CREATE_RACES = ("concurrently updated", "already exists", "deadlock detected")
+
+
+def default_db_path() -> Path:
+    """Where the SQLite file lives unless ``--db`` or ``HONBA_DB`` says otherwise."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "honba" / "honba.sqlite"
+
+
+def persistence_env(db: str | None) -> dict[str, str]:
+    """The library settings for a database named by path, ``:memory:``, PostgreSQL URL or nothing.
+
+    With nothing named, ``HONBA_DB`` is used; failing that, the library's own
+    ``PERSISTENCE_MODULE`` settings if set; failing that, the default SQLite file.
+    """
+    db = db or os.environ.get(DB_ENV)
+    if db is None and os.environ.get("PERSISTENCE_MODULE"):
+        return {}
+    if db == MEMORY:
+        return {"PERSISTENCE_MODULE": "eventsourcing.popo"}
+    if db is not None and _URL.match(db):
+        return postgres_env(db)
+    path = Path(db) if db else default_db_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return {"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(path)}
+
+
+_URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
+# URL query parameters and the library settings they become.
+_URL_PARAMETERS = {
+    "schema": "POSTGRES_SCHEMA",
+    "connect_timeout": "POSTGRES_CONNECT_TIMEOUT",
+    "pool_size": "POSTGRES_POOL_SIZE",
+    "lock_timeout": "POSTGRES_LOCK_TIMEOUT",
+}
+
+
+def postgres_env(url: str) -> dict[str, str]:
+    """The library settings for ``postgresql://user:password@host:port/dbname[?schema=...]``.
+
+    User, password and database name may be percent-encoded; ``host=/dir`` in the query
+    names a unix socket directory. Without a user, the login name is used (as libpq does);
+    without a host, localhost; without a port, 5432. A URL of another kind, without a
+    database name, with a bad port or with an unknown parameter is refused with ``StoreError``.
+    """
+    shown = redact(url)
+
+    def bad(why: str) -> StoreError:
+        return StoreError(f"bad store URL {shown}: {why} (expected {POSTGRES_URL_FORM})")
+
+    unencoded = "a password with '/', '#' or '?' must be percent-encoded (%2F, %23, %3F)"
+    try:
+        parts = urlsplit(url)
+        if "@" in parts.path + parts.query + parts.fragment:
+            # The password ran into the path, query or fragment: the parser's own words would quote it.
+            raise bad(unencoded)
+        port = parts.port
+    except ValueError as exc:  # the port, read after the last '@' of the address: no password in it
+        raise bad(str(exc)) from None
+    if parts.scheme.lower() not in ("postgresql", "postgres"):
+        raise StoreError(
+            f"unknown kind of store {shown}: give a SQLite file, {MEMORY} or a PostgreSQL URL ({POSTGRES_URL_FORM})"
+        )
+    dbname = unquote(parts.path.removeprefix("/"))
+    if not dbname or "/" in dbname:
+        raise bad("no database name" if not dbname else f"database name {dbname!r} has a '/'")
+    if parts.fragment:
+        raise bad("it has a '#' part")
+    env = {
+        "PERSISTENCE_MODULE": POSTGRES,
+        "POSTGRES_DBNAME": dbname,
+        "POSTGRES_HOST": parts.hostname or "localhost",
+        "POSTGRES_PORT": str(port or 5432),
+        "POSTGRES_USER": unquote(parts.username) if parts.username else _login_name(),
+        "POSTGRES_PASSWORD": unquote(parts.password) if parts.password else "",
+        "POSTGRES_CONNECT_TIMEOUT": "10",
+    }
+    for name, value in parse_qsl(parts.query, keep_blank_values=True):
+        if name == "host" and value:
+            env["POSTGRES_HOST"] = value
+        elif name == "port":
+            if not value.isdigit():
+                raise bad(f"port must be a whole number, not {value!r}")
+            env["POSTGRES_PORT"] = value
+        elif name in _URL_PARAMETERS:
+            if name != "schema" and not value.isdigit():
+                raise bad(f"{name} must be a whole number, not {value!r}")
+            env[_URL_PARAMETERS[name]] = value
+        else:
+            known = ", ".join(["host", "port", *_URL_PARAMETERS])
+            raise bad(f"unknown parameter {name!r} (known: {known})")
+    return env
+
+
+def _login_name() -> str:
+    import getpass  # PostgreSQL's default user only: not loaded by a command on a SQLite store
+
+    try:
+        return getpass.getuser()
+    except (OSError, KeyError):  # no USER variable and no password-file entry
+        return "postgres"
+
+
+def redact(db: str) -> str:
+    """A store's name as shown in messages: a URL's password is replaced by ***.
+
+    The password is whatever stands between the first ``:`` after the scheme and the last ``@``,
+    however the URL parses: a password with an unencoded ``/``, ``#`` or ``?`` makes the URL
+    parse otherwise (part of it read as the path, the query or the fragment), and must not be
+    shown either. A URL whose user part cannot be told apart is masked whole.
+    """
+    found = _URL.match(db)
+    if not found:
+        return db
+    scheme, rest = db[: found.end()], db[found.end() :]
+    if "@" not in rest:
+        return db if ":" not in rest.split("/", 1)[0] or _plain_host(rest) else f"{scheme}***"
+    userinfo, after = rest.rsplit("@", 1)
+    if ":" not in userinfo:
+        return db if "/" not in userinfo else f"{scheme}***@{after}"
+    user = userinfo.split(":", 1)[0]
+    if "/" in user or "?" in user or "#" in user:
+        return f"{scheme}***@{after}"
+    return f"{scheme}{user}:***@{after}"
+
+
+def _plain_host(rest: str) -> bool:
+    """Whether the part after the scheme starts with ``host:port`` (a colon that is no password's)."""
+    host = rest.split("/", 1)[0].split("?", 1)[0]
+    return bool(re.fullmatch(r"[^:@]*:\d*", host))
+
+
+def check_postgres(env: Mapping[str, str]) -> None:
+    """Connect once to the PostgreSQL server the settings name, so that a wrong address, user,
+    password or database gives the server's own reason at once (the library's connection pool
+    would wait out its timeout and say only that it got no connection)."""
+    settings = Environment(APP_NAME, {**os.environ, **env})
+    if settings.get("PERSISTENCE_MODULE") != POSTGRES or settings.get("POSTGRES_GET_PASSWORD_TOPIC"):
+        return
+    import psycopg
+
+    names = ("DBNAME", "HOST", "PORT", "USER", "PASSWORD")
+    dbname, host, port, user, password = (settings.get(f"POSTGRES_{name}") for name in names)
+    if dbname is None or host is None or user is None or password is None:
+        return  # the library names the missing setting
+    timeout = settings.get("POSTGRES_CONNECT_TIMEOUT") or "10"
+    where = f"{host}:{port or 5432}"
+    try:
+        psycopg.connect(
+            dbname=dbname,
+            host=host,
+            port=port or "5432",
+            user=user,
+            password=password,
+            connect_timeout=int(timeout) if timeout.isdigit() else 10,
+        ).close()
+    except psycopg.Error as exc:
+        reason = " ".join(str(exc).split()) or type(exc).__name__
+        raise StoreError(
+            f"cannot connect to PostgreSQL at {where} (database {dbname!r}, user {user!r}): {reason}"
+        ) from None

@@ -1,0 +1,185 @@
+"""What every page of ``honba serve`` shares: the store the server holds, the templates, the checks of a request.
+
+A route module reads its request, calls the service through ``Site.call`` (one thread of the
+server's pool, taking turns on SQLite), and renders plain data with ``Site.page``; the checks
+here (the CSRF double submit, the token's grant, a JSON body) raise ``Forbidden`` or a
+``HonbaError`` that ``replay.web.app``'s handlers turn into a 403 or a 4xx page.
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+import secrets
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+
+from domain.errors import HonbaError, WinnerIsDiscarder, WinnersOnSeveralDiscards
+from replay.service.access import Grant, TokenStore
+from replay.service.entry import FieldError, is_list_field
+from replay.store.application import HonbaApp
+from replay.store.standings_view import catch_up, open_view
+
+HERE = Path(__file__).parent
+CSRF_COOKIE = "honba_csrf"
+
+T = TypeVar("T")
+
+
+class Forbidden(Exception):
+    """A write without the right token (403)."""
+
+
+def _templates() -> Environment:
+    env = Environment(
+        loader=FileSystemLoader(HERE / "templates"),
+        autoescape=select_autoescape(default=True, default_for_string=True),
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters["points"] = lambda v: f"{v:,}" if isinstance(v, int) else v
+    env.filters["signed"] = lambda v: f"{v:+,}" if isinstance(v, int) else v
+    # A field that holds several items, shown in one text box: its items between commas.
+    env.filters["listed"] = lambda v: ",".join(str(i) for i in v) if isinstance(v, list | tuple) else (v or "")
+    return env
+
+
+class Site:
+    """What the server holds for its life: the store, its tokens, the standings view, the templates."""
+
+    def __init__(self, db: str | None):
+        self.app = HonbaApp.open(db)
+        self.tokens = TokenStore(self.app)
+        self.view = open_view(self.app)
+        self.templates = _templates()
+        sqlite = self.app.env.get("PERSISTENCE_MODULE") != "eventsourcing.postgres"
+        # SQLite takes one writer at a time: the server's threads take turns (other processes are
+        # handled by the store's optimistic saves and the client keys).
+        self._lock: threading.Lock | None = threading.Lock() if sqlite else None
+        self._view_lock = threading.Lock()
+        self.position = 0
+
+    def run(self, call: Callable[[], T]) -> T:
+        if self._lock is None:
+            return call()
+        with self._lock:
+            return call()
+
+    async def call(self, fn: Callable[[], T]) -> T:
+        """``fn`` run in the server's thread pool, taking turns with the others on SQLite."""
+        return await run_in_threadpool(self.run, fn)
+
+    def refresh_view(self) -> int:
+        """Fold what is new in the notification log into the standings view (written by any process)."""
+        with self._view_lock:
+            self.run(lambda: catch_up(self.app, self.view))
+            self.position = self.view.max_tracking_id(self.app.name) or 0
+            return self.position
+
+    async def refreshed(self) -> int:
+        """``refresh_view`` in the thread pool: the view's position after it."""
+        return await run_in_threadpool(self.refresh_view)
+
+    def page(self, request: Request, template: str, status: int = 200, **context: Any) -> HTMLResponse:
+        """The template rendered (every value escaped), with the CSRF cookie its forms send back."""
+        csrf = request.cookies.get(CSRF_COOKIE) or secrets.token_urlsafe(24)
+        html = self.templates.get_template(template).render(csrf=csrf, **context)
+        response = HTMLResponse(html, status_code=status)
+        response.set_cookie(CSRF_COOKIE, csrf, httponly=True, samesite="strict", path="/")
+        return response
+
+    def grant(self, token: str | None) -> Grant | None:
+        return self.tokens.check(token)
+
+    def need(self, token: str | None, allowed: Callable[[Grant], bool], what: str) -> Grant:
+        """The token's grant, when it allows this; else ``Forbidden`` saying what it may not do."""
+        grant = self.grant(token)
+        if grant is None or not allowed(grant):
+            raise Forbidden(f"this link may not {what}")
+        return grant
+
+    def may_record(self, key: str, token: str | None) -> Grant:
+        """The grant of a token that may enter results at the match ``key``."""
+        grant = self.grant(token)
+        if grant is None or not grant.may_record(key):
+            raise Forbidden("this link may not enter results at this table")
+        return grant
+
+    def error(self, request: Request, status: int, message: str, field: str | None = None) -> Response:
+        """An error as JSON on the API (with the ``field`` it is in, where it names one), as a page elsewhere."""
+        if request.url.path.startswith("/api/"):
+            body = {"error": message} if field is None else {"error": message, "field": field}
+            return JSONResponse(body, status_code=status)
+        return self.page(request, "error.html", status=status, status_code=status, message=message)
+
+
+def site(request: Request) -> Site:
+    """The ``Site`` of the application serving this request."""
+    held: Site = request.app.state.served
+    return held
+
+
+async def form_of(request: Request) -> dict[str, Any]:
+    """The form's fields (lists for the repeated ones), after the CSRF check."""
+    form = await request.form()
+    fields: dict[str, Any] = {}
+    for name in form:
+        values = [str(v) for v in form.getlist(name)]
+        # Fields sent once per ticked box or per item (riichi, facts2, penalties): kept as lists.
+        fields[name] = values if is_list_field(name) else values[-1]
+    cookie = request.cookies.get(CSRF_COOKIE, "")
+    sent = str(fields.get("csrf", ""))
+    if not cookie or not hmac.compare_digest(cookie, sent) or not _same_origin(request):
+        raise Forbidden("this form was not sent from this site's page (reload the page and try again)")
+    return fields
+
+
+def form_token(fields: dict[str, Any]) -> str | None:
+    """The token a page's form sends back in its hidden field."""
+    return str(fields.get("token", "")) or None
+
+
+def bearer(request: Request) -> str | None:
+    """The API's token: ``Authorization: Bearer TOKEN``."""
+    header = request.headers.get("authorization", "")
+    return header[7:].strip() if header.lower().startswith("bearer ") else None
+
+
+async def json_body(request: Request) -> dict[str, Any]:
+    """The API request's JSON object; a ``HonbaError`` (400) for anything else."""
+    if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+        raise HonbaError("send the entry as JSON (Content-Type: application/json)")
+    try:
+        body = json.loads(await request.body())
+    except (ValueError, UnicodeDecodeError):
+        raise HonbaError("the request body is not JSON") from None
+    if not isinstance(body, dict):
+        raise HonbaError("the request body is a JSON object of the entry's fields")
+    return body
+
+
+def _same_origin(request: Request) -> bool:
+    """A form post's Origin (when the browser sends one) is this server's own."""
+    origin = request.headers.get("origin")
+    if origin is None or origin == "null":
+        return origin is None
+    host = request.headers.get("host", "")
+    return origin.split("://", 1)[-1] == host
+
+
+def field_for(exc: HonbaError, kind: str) -> str:
+    """Where a refusal is shown: next to the field it names; a rule's refusal of a win on the
+    winner's own discard next to the discarder, any other next to the win's value, else by the
+    form's button."""
+    if isinstance(exc, FieldError):
+        return exc.field
+    if isinstance(exc, WinnerIsDiscarder | WinnersOnSeveralDiscards):
+        return "discarder"
+    return "value" if kind == "win" else kind

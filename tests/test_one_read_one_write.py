@@ -1,0 +1,142 @@
+"""One hand recorded reads the match once and writes it in one transaction, from the CLI and from the web.
+
+The store's recorder is wrapped (the library's own SQLite recorder, named by its settings), and
+every read and write it is asked for is counted. Recording a hand needs: the match's events and
+its seal, read once (the damage check works on those rows), the store chain's last link (the
+next link names its digest), and one insert of the new events, the new seal event and the link,
+in one transaction. Nothing is timed.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from contextlib import closing
+from pathlib import Path
+from typing import Any
+from uuid import UUID
+
+import pytest
+from eventsourcing.persistence import StoredEvent
+from eventsourcing.sqlite import SQLiteApplicationRecorder
+from starlette.testclient import TestClient
+from typer.testing import CliRunner
+from web_support import hidden, prepare
+
+from domain.match import match_id
+from replay.cli import app as cli
+from replay.store.chain import STORE_CHAIN_ID
+from replay.store.seal import seal_id
+from replay.web.app import create_app
+
+KEY = "t1"
+CALLS: list[tuple[str, Any]] = []
+
+
+class CountingRecorder(SQLiteApplicationRecorder):
+    """The library's SQLite recorder, noting every read and write asked of it in ``CALLS``."""
+
+    def select_events(self, originator_id: Any, **kwargs: Any) -> Any:
+        CALLS.append(("read", originator_id))
+        return super().select_events(originator_id, **kwargs)
+
+    def select_notifications(self, *args: Any, **kwargs: Any) -> Any:
+        CALLS.append(("read the log", kwargs.get("topics")))
+        return super().select_notifications(*args, **kwargs)
+
+    def insert_events(self, stored_events: list[StoredEvent], **kwargs: Any) -> Any:
+        CALLS.append(("write", tuple(sorted({e.originator_id for e in stored_events}, key=str))))
+        return super().insert_events(stored_events, **kwargs)
+
+
+@pytest.fixture
+def counted(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[tuple[str, str]]:
+    """A store with the match ``t1`` and a table token for it, opened through the counting recorder."""
+    db = str(tmp_path / "store.sqlite")
+    (token,) = prepare(db, {KEY: ("Ann", "Ben", "Cho", "Dai")}, [("table", KEY)])
+    monkeypatch.setenv("APPLICATION_RECORDER_TOPIC", f"{__name__}:{CountingRecorder.__name__}")
+    CALLS.clear()
+    yield db, token
+    CALLS.clear()
+
+
+def one_read_one_write() -> list[tuple[str, Any]]:
+    """What recording one hand may ask of the store, in order."""
+    match = match_id(KEY)
+    links = sorted({match, seal_id(match), STORE_CHAIN_ID}, key=str)
+    return [("read", match), ("read", seal_id(match)), ("read", STORE_CHAIN_ID), ("write", tuple(links))]
+
+
+def reads_of(calls: list[tuple[str, Any]], stream: UUID) -> int:
+    return sum(1 for kind, what in calls if kind == "read" and what == stream)
+
+
+def test_a_hand_recorded_from_the_command_line_reads_the_match_once_and_writes_once(counted: tuple[str, str]) -> None:
+    db, _token = counted
+    result = CliRunner().invoke(cli, ["--db", db, "win", KEY, "Ben:3/30", "--from", "Ann"])
+    assert result.exit_code == 0, result.output
+    assert "Ann -> Ben 3900" in result.stdout  # the hand was recorded and its payment shown
+    calls = list(CALLS)
+    assert reads_of(calls, match_id(KEY)) == 1
+    assert [kind for kind, _ in calls].count("write") == 1
+    assert calls == one_read_one_write()
+
+
+def test_a_hand_recorded_from_the_table_page_reads_the_match_once_and_writes_once(counted: tuple[str, str]) -> None:
+    db, token = counted
+    with TestClient(create_app(db)) as client:
+        page = client.get(f"/matches/{KEY}", params={"token": token})
+        form = {
+            "csrf": client.cookies.get("honba_csrf"),
+            "token": token,
+            "client_key": hidden(page.text, "client_key"),
+            "kind": "win",
+            "winner": "Ben",
+            "discarder": "Ann",
+            "han": "3",
+            "fu": "30",
+        }
+        CALLS.clear()
+        recorded = client.post(f"/matches/{KEY}/record", data=form, follow_redirects=False)
+        assert recorded.status_code == 303, recorded.text
+        calls = list(CALLS)
+        after = client.get(f"/api/matches/{KEY}").json()
+    assert after["scores"] == {"Ann": 21100, "Ben": 28900, "Cho": 25000, "Dai": 25000}
+    assert reads_of(calls, match_id(KEY)) == 1
+    assert [kind for kind, _ in calls].count("write") == 1
+    assert calls == one_read_one_write()
+
+
+def test_a_hand_recorded_through_the_json_api_reads_the_match_once_and_writes_once(counted: tuple[str, str]) -> None:
+    db, token = counted
+    with TestClient(create_app(db)) as client:
+        CALLS.clear()
+        body = {"kind": "win", "winner": "Ben", "discarder": "Ann", "value": "3/30", "client_key": "c1"}
+        answer = client.post(f"/api/matches/{KEY}/entries", json=body, headers={"Authorization": f"Bearer {token}"})
+        assert answer.status_code == 200, answer.text
+        calls = list(CALLS)
+    assert answer.json()["scores"] == {"Ann": 21100, "Ben": 28900, "Cho": 25000, "Dai": 25000}
+    assert calls == one_read_one_write()
+
+
+def test_the_confirm_step_reads_the_match_once_and_writes_nothing(counted: tuple[str, str]) -> None:
+    db, token = counted
+    with TestClient(create_app(db)) as client:
+        CALLS.clear()
+        body = {"kind": "win", "winner": "Ben", "discarder": "Ann", "value": "3/30"}
+        answer = client.post(f"/api/matches/{KEY}/preview", json=body, headers={"Authorization": f"Bearer {token}"})
+        assert answer.status_code == 200, answer.text
+        calls = list(CALLS)
+    assert calls == [("read", match_id(KEY))]
+
+
+def test_a_damaged_match_is_still_refused_when_only_the_rows_read_once_are_checked(counted: tuple[str, str]) -> None:
+    db, _token = counted
+    # The seal row removed behind honba's back: the one read of the match finds it unsealed.
+    with closing(sqlite3.connect(db)) as conn, conn:
+        conn.execute("DELETE FROM stored_events WHERE originator_id = ?", (seal_id(match_id(KEY)).hex,))
+    result = CliRunner().invoke(cli, ["--db", db, "win", KEY, "Ben:3/30", "--from", "Ann"])
+    assert result.exit_code == 2
+    assert "is damaged in the store: unsealed" in result.stderr
+    assert "nothing recorded" in result.stderr
+    assert not [call for call in CALLS if call[0] == "write"]
