@@ -10,6 +10,7 @@ import typer
 
 from replay.cli.render import ledger_table, print_status
 from replay.cli.shell import app, err, guarded, guarded_match, out, shell
+from replay.formats.files import write_whole
 from replay.service.demo import record_demo
 from replay.service.exports import export_match
 
@@ -40,7 +41,7 @@ def export(
     if output is None:
         sys.stdout.write(text)
     else:
-        guarded(lambda: output.write_text(text, encoding="utf-8"))
+        guarded(lambda: write_whole(output, text))
         err.print(f"wrote {output}", markup=False, highlight=False)
 
 

@@ -12,8 +12,9 @@ from typing import Annotated, Any
 import typer
 from rich.console import Group
 
+from domain.bounds import SESSION, TABLE, Bound
 from replay.cli.layout import Column, Grid
-from replay.cli.params import HonbaGroup
+from replay.cli.params import HonbaGroup, number_argument, number_option
 from replay.cli.render import spreadsheet_cells
 from replay.cli.reports import check_report_format, fresh_view, write_report
 from replay.cli.shell import app, guarded, out, progress_bar, shell
@@ -30,6 +31,9 @@ from replay.service.tournaments import (
     withdraw_alias,
 )
 from replay.store.application import HonbaApp
+
+# How long ``views follow`` may run before it stops by itself: up to a year.
+FOLLOW_SECONDS = Bound("seconds", 0, 366 * 24 * 3600)
 
 tournament_app = typer.Typer(
     help="Tournaments: players, aliases, sessions and the matches that count.", no_args_is_help=True, cls=HonbaGroup
@@ -94,8 +98,10 @@ def attach(
     ctx: typer.Context,
     name: Name,
     match: Annotated[str, typer.Argument(help="A stored match's key.")],
-    session: Annotated[int, typer.Option(help="The session (round) it was played in.")] = 1,
-    table: Annotated[int | None, typer.Option(help="The table it was played at.")] = None,
+    session: Annotated[
+        int, number_option("--session", bound=SESSION, help="The session (round) it was played in.")
+    ] = 1,
+    table: Annotated[int | None, number_option("--table", bound=TABLE, help="The table it was played at.")] = None,
 ) -> None:
     """Count a stored match for the tournament."""
     _change(
@@ -117,7 +123,7 @@ def detach(
 def seat(
     ctx: typer.Context,
     name: Name,
-    session: Annotated[int, typer.Argument(help="The session (round).")],
+    session: Annotated[int, number_argument(bound=SESSION, help="The session (round).")],
     tables: Annotated[
         list[str], typer.Argument(help="One argument per table: its players in seat order, comma-separated.")
     ],
@@ -156,7 +162,7 @@ def show(ctx: typer.Context, name: Name) -> None:
 def standings(
     ctx: typer.Context,
     tournament: Annotated[str, typer.Option("--tournament", help="The tournament.")],
-    after: Annotated[int | None, typer.Option("--after", help="Standings after this session.")] = None,
+    after: Annotated[int | None, number_option("--after", bound=SESSION, help="Standings after this session.")] = None,
     fmt: Annotated[str, typer.Option("--format", help="table, csv, json or html.")] = "table",
     output: Annotated[Path | None, typer.Option("-o", "--output", help="Write to a file instead of stdout.")] = None,
 ) -> None:
@@ -306,7 +312,10 @@ def views_update(ctx: typer.Context) -> None:
 @views_app.command("follow")
 def views_follow(
     ctx: typer.Context,
-    seconds: Annotated[float | None, typer.Option(help="Stop after this many seconds (default: until Ctrl-C).")] = None,
+    seconds: Annotated[
+        float | None,
+        number_option("--seconds", bound=FOLLOW_SECONDS, help="Stop after this many seconds (default: until Ctrl-C)."),
+    ] = None,
 ) -> None:
     """Follow new events live into the standings view (PostgreSQL: told of new events; SQLite: polls the log)."""
 
