@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 
 import attrs
 
+from domain.clock import TIME_UP
 from domain.errors import RuleViolation
 from domain.progression import Fact, deal_passes, evolve, match_end_reason
 from domain.rules import Ruleset
@@ -29,6 +30,9 @@ from domain.values import (
 
 # The ends the rules decide; any other reason (agreed, a time limit) is the players' own and stands.
 AUTOMATIC_ENDS = frozenset({"complete", "bust", "dealer_stop"})
+# The ends a hand led to, taken back with it when it is undone: the rules' and the clock's
+# (``domain.clock``; written in a record file, unlike the rules', since the file has no clock).
+ENDS_OF_THEIR_HAND = AUTOMATIC_ENDS | {TIME_UP}
 
 
 def early_end_reason(reason: object) -> str:
@@ -163,7 +167,7 @@ def undone_positions(history: Sequence[tuple[int, Fact]], corrections: Mapping[i
         undone.add(target)
         for position in positions[positions.index(target) + 1 :]:
             fact = facts[position]
-            if isinstance(fact, DealPass) or (isinstance(fact, MatchEnd) and fact.reason in AUTOMATIC_ENDS):
+            if isinstance(fact, DealPass) or (isinstance(fact, MatchEnd) and fact.reason in ENDS_OF_THEIR_HAND):
                 undone.add(position)
             elif not isinstance(fact, Penalty):  # a penalty recorded in between does not stop it
                 break
@@ -380,3 +384,35 @@ def _played_ends(history: Sequence[tuple[int, Fact]], undone: frozenset[int]) ->
 def is_correctable(fact: Fact) -> bool:
     """Hand results and penalties can be corrected; deal passes and the end follow from them."""
     return not isinstance(fact, DealPass | MatchEnd)
+
+
+def fact_in_force(
+    position: int, history: Sequence[tuple[int, Fact]], log: Sequence[tuple[int, Correction]]
+) -> Fact | None:
+    """The result or penalty that stands at ``position`` (an entry, or a correction of one): what a
+    correction of it starts from. An entry stands as recorded, or as its correction in force
+    replaced it; a correction as it (or a later correction of it) put its entry, and a void in
+    force as its entry stood before the void. None where nothing stands to be corrected (a deal
+    pass, an end, an entry voided, a correction cancelled, no entry at all)."""
+    at_position = dict(log)
+    if corrects_something(position, at_position):
+        outcome = correction_outcomes(log).get(position)
+        if outcome is None:
+            return None
+        if outcome.replacement is not None:
+            return outcome.replacement
+        root = position
+        while corrects_something(root, at_position):
+            target = at_position[root].target
+            assert target is not None
+            root = target
+        return _standing(root, history, [(p, c) for p, c in log if p < position])
+    return _standing(position, history, log)
+
+
+def _standing(position: int, history: Sequence[tuple[int, Fact]], log: Sequence[tuple[int, Correction]]) -> Fact | None:
+    fact = dict(history).get(position)
+    if fact is None or not is_correctable(fact):
+        return None
+    current = resolve_corrections(log).get(position)
+    return fact if current is None else current.replacement

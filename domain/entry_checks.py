@@ -11,7 +11,19 @@ from collections.abc import Sequence
 
 import attrs
 
-from domain.errors import RuleViolation, UnknownSeat, WinnerIsDiscarder
+from domain.bounds import (
+    COUNTERS,
+    DEPOSITS,
+    HANDS_PLAYED,
+    KEY,
+    NAME,
+    PENALTY_AMOUNT,
+    SCORE,
+    STREAK,
+    TEXT,
+    check_all,
+)
+from domain.errors import RuleViolation, UnknownSeat, WinnerIsDiscarder, WinnersOnSeveralDiscards
 from domain.rules import Ruleset
 from domain.scoring.checks import check_win
 from domain.values import AbortiveDraw, AbortKind, ExhaustiveDraw, HandResult, Penalty, Seat, TableState, WinResult
@@ -21,18 +33,39 @@ def start_checks(
     key: str, players: Sequence[str], rules: Ruleset, opening: TableState | None = None
 ) -> tuple[str, ...]:
     """The players' names (stripped) of a match that can start; ``RuleViolation`` when it cannot:
-    no key, not the rules' number of players, a name missing or twice, an opening table for
-    another number of players."""
+    no key, not the rules' number of players, a name missing or twice, a key or name beyond its
+    bounds (``domain.bounds``: its length, one line of text), an opening table for another number of
+    players or with counts beyond theirs."""
     if not key.strip():
         raise RuleViolation("a match needs a key")
+    KEY.check(key, "match key")
+    if len(players) != rules.players:
+        raise RuleViolation(f"rules {rules.name!r} are for {rules.players} players, got {len(players)}")
     names = tuple(p.strip() for p in players)
-    if len(names) != rules.players:
-        raise RuleViolation(f"rules {rules.name!r} are for {rules.players} players, got {len(names)}")
+    for seat, name in enumerate(names, start=1):
+        NAME.check(name, f"player {seat}'s name")
     if any(not n for n in names) or len(set(names)) != len(names):
         raise RuleViolation("player names must be present and different from each other")
-    if opening is not None and (opening.players != rules.players or len(opening.scores) != rules.players):
-        raise RuleViolation("the opening table does not have the rules' number of players")
+    if opening is not None:
+        if opening.players != rules.players or len(opening.scores) != rules.players:
+            raise RuleViolation("the opening table does not have the rules' number of players")
+        opening_checks(opening)
     return names
+
+
+def opening_checks(opening: TableState) -> None:
+    """An opening table's seats, scores and counts within their bounds (``domain.bounds``)."""
+    if not 0 <= opening.dealer < opening.players:
+        raise UnknownSeat(f"opening dealer: there is no seat {opening.dealer} at a {opening.players}-player table")
+    if not 0 <= opening.round_wind <= 3 or not 1 <= opening.hand_number <= opening.players:
+        raise RuleViolation(f"opening table: there is no hand {opening.hand_number} of round {opening.round_wind}")
+    check_all(opening.scores, SCORE, "opening score")
+    COUNTERS.check(opening.counters, "opening counters")
+    DEPOSITS.check(opening.deposits, "opening deposits")
+    for name in ("extra_hands", "consecutive_dealer_wins", "dealer_wins_this_deal"):
+        STREAK.check(getattr(opening, name), f"opening {name.replace('_', ' ')}")
+    HANDS_PLAYED.check(opening.hands_played, "opening hands played")
+    check_all(opening.penalties, SCORE, "opening penalties")
 
 
 @attrs.frozen
@@ -51,14 +84,25 @@ class EntryChecks:
         """Refuse riichi by a seat the table does not have, or declared twice."""
         for seat in riichi:
             self.seat(seat, "riichi")
-        if len(set(riichi)) != len(riichi):
-            raise RuleViolation("a player declared riichi twice in one hand")
+        self.once(riichi, "among the riichi declared (a player declares riichi once in a hand)")
+
+    def once(self, seats: Sequence[Seat], where: str) -> None:
+        """Refuse a player named twice in a set of players (each player is ready, declares riichi,
+        claims a nagashi once): a repeat would be paid twice."""
+        repeated = sorted({seat for seat in seats if seats.count(seat) > 1})
+        if repeated:
+            name = self.players[repeated[0]] if 0 <= repeated[0] < len(self.players) else f"seat {repeated[0]}"
+            raise RuleViolation(f"{name} is named twice {where}")
 
     def penalty(self, penalty: Penalty) -> None:
-        """Refuse a penalty against no seat, or of no positive amount."""
+        """Refuse a penalty against no seat, of no positive amount or more than a table holds, or
+        whose kind or note is not one line of text of their length (``domain.bounds``)."""
         self.seat(penalty.seat, "penalised seat")
         if penalty.amount <= 0:
             raise RuleViolation(f"a penalty must be a positive amount, not {penalty.amount}")
+        PENALTY_AMOUNT.check(penalty.amount)
+        TEXT.check(penalty.kind, "penalty kind")
+        TEXT.check(penalty.note, "penalty note")
 
     def result(self, result: HandResult, state: TableState) -> None:
         """Refuse (``RuleViolation``) a hand result that cannot be recorded on this table."""
@@ -70,6 +114,8 @@ class EntryChecks:
         elif isinstance(result, ExhaustiveDraw):
             for seat in (*result.ready, *result.nagashi):
                 self.seat(seat, "ready or nagashi")
+            self.once(result.ready, "among the ready players")
+            self.once(result.nagashi, "among the nagashi mangan claims")
             not_ready = [seat for seat in result.riichi if seat not in result.ready]
             if not_ready and not result.nagashi:
                 # A riichi hand cannot change, so it is still ready at the draw; a riichi that was
@@ -132,6 +178,11 @@ class EntryChecks:
         winners = [w.winner for w in wins]
         if len(set(winners)) != len(winners):
             raise RuleViolation("the same player cannot win twice in one hand")
+        if len(wins) > 1:
+            # Before each hand's own checks: a second winner on no discard is a slip of the discarder.
+            discarders = {w.discarder for w in wins}
+            if None in discarders or len(discarders) != 1:
+                raise WinnersOnSeveralDiscards("several winners are possible only on one and the same discard")
         for win in wins:
             self.seat(win.winner, "winner")
             if win.discarder is not None:
@@ -145,12 +196,8 @@ class EntryChecks:
                 if win.liable == win.winner:
                     raise RuleViolation("a winner cannot be liable (pao) for their own hand")
             check_win(win, state, self.rules, self.rules.players)
-        if len(wins) > 1:
-            discarders = {w.discarder for w in wins}
-            if None in discarders or len(discarders) != 1:
-                raise RuleViolation("several winners are possible only on one and the same discard")
-            if len(wins) > self.rules.multiple_ron:
-                raise RuleViolation(
-                    f"{len(wins)} winners on one discard: these rules allow at most "
-                    f"{self.rules.multiple_ron} (record an abortive draw or the first winner)"
-                )
+        if len(wins) > self.rules.multiple_ron:
+            raise RuleViolation(
+                f"{len(wins)} winners on one discard: these rules allow at most "
+                f"{self.rules.multiple_ron} (record an abortive draw or the first winner)"
+            )

@@ -25,6 +25,10 @@ class WinnerIsDiscarder(RuleViolation):
     """A winner named as the discarder of their own winning tile."""
 
 
+class WinnersOnSeveralDiscards(RuleViolation):
+    """Several winners of one hand not all on one and the same discard (or one self-drawn)."""
+
+
 class MatchAlreadyEnded(RuleViolation):
     """A result recorded after the match has ended."""
 

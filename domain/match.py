@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime
 from typing import Any
 from uuid import NAMESPACE_URL, UUID, uuid5
 
@@ -37,6 +38,8 @@ from domain.amendments import (
     resolve_corrections,
     undone_positions,
 )
+from domain.bounds import KEY, NAME, TEXT
+from domain.clock import TIME_UP, Clock, ClockNote, check_minutes, stored_time
 from domain.codec import fact_to_data, from_data, to_data
 from domain.entry_checks import EntryChecks, start_checks
 from domain.errors import EntryRefused, MatchAlreadyEnded, RuleViolation
@@ -49,6 +52,7 @@ from domain.progression import (
 )
 from domain.rules import Ruleset
 from domain.values import (
+    AbortiveDraw,
     DealPass,
     ExhaustiveDraw,
     HandResult,
@@ -148,6 +152,64 @@ class Match(Aggregate):
     class PenaltyApplied(Recorded):
         """A penalty was given."""
 
+    class ClockEvent(Aggregate.Event):
+        """A fact of the match's clock (``domain.clock``): not a result, no entry of the record
+        file, part of the match's chain like every event. ``prior`` and ``client_key`` as for
+        ``Recorded``."""
+
+        prior: str
+        client_key: str | None
+
+        def apply(self, aggregate: Aggregate) -> None:
+            assert isinstance(aggregate, Match)
+            note = self.note()
+            aggregate.clock = note.applied(aggregate.clock, self.originator_version)
+            aggregate.clock_log.append((self.originator_version, note))
+            aggregate.remember(self.client_key, "clock", note.fields())
+            aggregate.head = event_digest(self)
+
+        def note(self) -> ClockNote:
+            """What the event says, as a value."""
+            raise NotImplementedError
+
+    class TimeLimitSet(ClockEvent):
+        """The director set the match's time limit (again: it replaces the one before)."""
+
+        minutes: int
+        by: str
+
+        def note(self) -> ClockNote:
+            return ClockNote("limit", minutes=self.minutes, by=self.by)
+
+    class ClockStarted(ClockEvent):
+        """The clock started, at ``at`` (a stored time: the time given to the command, never read here)."""
+
+        at: str
+        by: str
+
+        def note(self) -> ClockNote:
+            return ClockNote("started", at=self.at, by=self.by)
+
+    class TimeAdded(ClockEvent):
+        """A director added time to the table."""
+
+        minutes: int
+        by: str
+        reason: str
+
+        def note(self) -> ClockNote:
+            return ClockNote("added", minutes=self.minutes, by=self.by, reason=self.reason)
+
+    class TimeUp(ClockEvent):
+        """Time is up: the first result recorded at or after the deadline (``noticed``, the time
+        given to that command) is the hand in play; the hands after time count from here."""
+
+        deadline: str
+        noticed: str
+
+        def note(self) -> ClockNote:
+            return ClockNote("up", at=self.deadline, noticed=self.noticed)
+
     class MatchEnded(Recorded):
         """The match ended: final scores, leftover deposits and where they went, final points."""
 
@@ -185,10 +247,13 @@ class Match(Aggregate):
         self.played: TableState = opening_state(self.rules, self.opening)
         self.unscored: list[tuple[int, Fact]] = []
         self.ahead: tuple[int, Fact, CorrectedStep, TableState] | None = None
+        # The clock (``domain.clock``) and its events by position, for the log and the audit.
+        self.clock = Clock()
+        self.clock_log: list[tuple[int, ClockNote]] = []
 
     def trigger_event(self, event_class: Any, **kwargs: Any) -> None:
         """Every event names the digest of the one before it."""
-        if issubclass(event_class, Match.Recorded | Match.Corrected):
+        if issubclass(event_class, Match.Recorded | Match.Corrected | Match.ClockEvent):
             kwargs.setdefault("client_key", None)
         super().trigger_event(event_class, prior=self.head, **kwargs)
 
@@ -257,8 +322,11 @@ class Match(Aggregate):
     def seen(self, client_key: str | None, command: str, payload: Any) -> bool:
         """True when this client key already recorded this very command (a retry: record nothing).
 
-        A key reused for a different command is refused.
+        A key reused for a different command is refused, and so is a key beyond its bounds
+        (``domain.bounds.KEY``: its length, one line of text).
         """
+        if client_key is not None:
+            KEY.check(client_key, "client key")
         if client_key is None or client_key not in self.client_keys:
             return False
         if self.client_keys[client_key] != _fingerprint(command, payload):
@@ -299,15 +367,24 @@ class Match(Aggregate):
 
     # Commands.
 
-    def record(self, result: HandResult, *, client_key: str | None = None) -> None:
+    def record(self, result: HandResult, *, client_key: str | None = None, at: datetime | None = None) -> None:
         """Record a hand result, then the deal pass or the end it leads to.
 
-        With a ``client_key`` already used for this very result, nothing new is recorded.
+        ``at`` is when it is recorded (the caller's clock: an import, which replays a game
+        played long ago, gives none): on a match whose time is up by then, the result is the
+        hand in play, or one of the hands after time, and the rules' ``hands_after_time`` may
+        end the match after it. With a ``client_key`` already used for this very result,
+        nothing new is recorded.
         """
         if self.seen(client_key, "record", result):
             return
         self._check_open()
         self._check_result(result, self.state)
+        if self.clock.due(at):
+            assert at is not None and self.clock.deadline is not None
+            self.trigger_event(
+                self.TimeUp, deadline=stored_time(self.clock.deadline), noticed=stored_time(at), client_key=None
+            )
         step = self.preview(result)
         before, after = step.before, step.after
         event_class: type[Match.Recorded]
@@ -321,8 +398,56 @@ class Match(Aggregate):
         following = following_fact(before, after, self.rules, result)
         if isinstance(following, MatchEnd):
             self._end(following.reason)
+        elif self._last_hand_after_time():
+            # The clock ends it: no deal pass to a hand that will not be played.
+            self._end(TIME_UP)
         elif following is not None:
             self.trigger_event(self.DealPassed, fact=following)
+
+    def hands_after_time(self) -> int:
+        """The hands of the corrected history recorded since time was marked up (none before)."""
+        marked = self.clock.time_up_at
+        if marked is None:
+            return 0
+        hands = WinResult | ExhaustiveDraw | AbortiveDraw
+        return sum(1 for position, fact in self.effective_entries() if position > marked and isinstance(fact, hands))
+
+    def _last_hand_after_time(self) -> bool:
+        return self.clock.time_up_at is not None and self.hands_after_time() > self.rules.hands_after_time
+
+    # The clock's commands: what a director sets, starts and adds. Times are given, never read.
+
+    def set_time_limit(self, minutes: int, *, by: str, client_key: str | None = None) -> None:
+        """Set the match's time limit, in minutes (again: it replaces the one before)."""
+        who = by.strip() or "director"
+        NAME.check(who, "clock by")
+        if self.seen(client_key, "clock", ClockNote("limit", minutes=minutes, by=who).fields()):
+            return
+        self._check_open()
+        self.clock.set_limit(minutes)
+        self.trigger_event(self.TimeLimitSet, minutes=minutes, by=who, client_key=client_key)
+
+    def start_clock(self, at: datetime, *, by: str, client_key: str | None = None) -> None:
+        """Start the clock at ``at`` (the time the caller read: the server's)."""
+        who, started = by.strip() or "director", stored_time(at)
+        NAME.check(who, "clock by")
+        if self.seen(client_key, "clock", ClockNote("started", at=started, by=who).fields()):
+            return
+        self._check_open()
+        self.clock.check_start()
+        self.trigger_event(self.ClockStarted, at=started, by=who, client_key=client_key)
+
+    def add_time(self, minutes: int, *, by: str, reason: str = "", client_key: str | None = None) -> None:
+        """Add time to the table's clock (after time was up, the clock runs again)."""
+        who, why = by.strip() or "director", reason.strip()
+        NAME.check(who, "clock by")
+        TEXT.check(why, "clock reason")
+        if self.seen(client_key, "clock", ClockNote("added", minutes=minutes, by=who, reason=why).fields()):
+            return
+        self._check_open()
+        self.clock.check_add()
+        check_minutes(minutes, "the time added")
+        self.trigger_event(self.TimeAdded, minutes=minutes, by=who, reason=why, client_key=client_key)
 
     def penalise(self, penalty: Penalty, *, client_key: str | None = None) -> None:
         """Record a penalty against a seat while the match is on."""
@@ -336,6 +461,7 @@ class Match(Aggregate):
         """End the match early (e.g. by the players' agreement or a time limit)."""
         if self.seen(client_key, "record", MatchEnd(reason.strip())):
             return
+        TEXT.check(reason, "end reason")
         self._check_open()
         # The one rule of which early ends exist (also the record file's, replay/formats/record/read.py).
         self._end(early_end_reason(reason), client_key=client_key)
@@ -358,7 +484,7 @@ class Match(Aggregate):
         """
         if self.seen(client_key, "correct", (target, replacement, by, reason, at)):
             return
-        original = self._correctable(target, by, reason)
+        original = self._correctable(target, by, reason, at)
         if isinstance(original, Penalty) != isinstance(replacement, Penalty):
             raise RuleViolation("a hand result is amended by a hand result, a penalty by a penalty")
         if isinstance(replacement, Penalty):
@@ -373,7 +499,7 @@ class Match(Aggregate):
         """Void the result or penalty recorded at position ``target`` (it stays in the log)."""
         if self.seen(client_key, "correct", (target, None, by, reason, at)):
             return
-        self._correctable(target, by, reason)
+        self._correctable(target, by, reason, at)
         self.trigger_event(
             self.Corrected, target=target, replacement=None, by=by, reason=reason, client_key=client_key, at=at
         )
@@ -384,7 +510,7 @@ class Match(Aggregate):
         """Add a penalty as a correction: allowed at any time, also after the match ended."""
         if self.seen(client_key, "correct", (None, penalty, by, reason, at)):
             return
-        self._check_referee(by, reason)
+        self._check_referee(by, reason, at)
         self._check_penalty(penalty)
         self.trigger_event(
             self.Corrected, target=None, replacement=penalty, by=by, reason=reason, client_key=client_key, at=at
@@ -429,8 +555,8 @@ class Match(Aggregate):
             target = nested
         return target
 
-    def _correctable(self, target: int, by: str, reason: str) -> Fact:
-        self._check_referee(by, reason)
+    def _correctable(self, target: int, by: str, reason: str, at: str | None) -> Fact:
+        self._check_referee(by, reason, at)
         entries = dict(self.history)
         corrections = dict(self.correction_log)
         if corrects_something(target, corrections):
@@ -470,9 +596,13 @@ class Match(Aggregate):
         return dict(self.history)[root]
 
     @staticmethod
-    def _check_referee(by: str, reason: str) -> None:
+    def _check_referee(by: str, reason: str, at: str | None = None) -> None:
         if not by.strip() or not reason.strip():
             raise RuleViolation("a correction needs who makes it (by) and why (reason)")
+        NAME.check(by, "correction by")
+        TEXT.check(reason, "correction reason")
+        if at is not None:
+            TEXT.check(at, "correction at")
 
     def state_before(self, position: int) -> TableState:
         """The table the entry at ``position`` (or the entry a correction there comes down to) was

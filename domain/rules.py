@@ -14,6 +14,17 @@ from typing import Any, Literal, get_args
 
 import attrs
 
+from domain.bounds import (
+    PERCENT,
+    RULES_DESCRIPTION,
+    RULES_NAME,
+    SETTLING_COUNT,
+    UMA,
+    YAKUMAN_MULTIPLE,
+    OutOfBounds,
+    check_all,
+    shown,
+)
 from domain.errors import InvalidRules
 
 # The values a choice-valued rule may take, each written once: the type of its field (a typo in
@@ -41,26 +52,26 @@ def _choice(choices: Any) -> Any:
 
     def check(_inst: object, attribute: attrs.Attribute[Any], value: object) -> None:
         if value not in allowed:
-            raise InvalidRules(f"rule {attribute.name!r}: {value!r} is not one of {', '.join(allowed)}")
+            raise InvalidRules(f"rule {attribute.name!r}: {shown(value)} is not one of {', '.join(allowed)}")
 
     return check
 
 
 # The most times a yakuman counts (a sextuple yakuman): the rules may cap it lower, never higher.
-MAX_YAKUMAN_MULTIPLE = 6
+MAX_YAKUMAN_MULTIPLE = YAKUMAN_MULTIPLE.high
 
 
 def _between(low: int, high: int) -> Any:
     def check(_inst: object, attribute: attrs.Attribute[Any], value: object) -> None:
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            raise InvalidRules(f"rule {attribute.name!r}: {value!r} is out of range ({low} to {high})")
+            raise InvalidRules(f"rule {attribute.name!r}: {shown(value)} is out of range ({low} to {high})")
 
     return check
 
 
 def _flag(_inst: object, attribute: attrs.Attribute[Any], value: object) -> None:
     if not isinstance(value, bool):
-        raise InvalidRules(f"rule {attribute.name!r}: {value!r} is not true or false")
+        raise InvalidRules(f"rule {attribute.name!r}: {shown(value)} is not true or false")
 
 
 SPECIAL_HANDS = (
@@ -88,7 +99,7 @@ def _table_check(_inst: object, attribute: attrs.Attribute[Any], value: object) 
         for r in rows
     )
     if not ok or rows is None:
-        raise InvalidRules(f"rule {attribute.name!r}: {value!r} is not a list of [value, percent] pairs")
+        raise InvalidRules(f"rule {attribute.name!r}: {shown(value)} is not a list of [value, percent] pairs")
     if [r[0] for r in rows] != sorted({r[0] for r in rows}) or any(r[1] <= 0 for r in rows):
         raise InvalidRules(f"rule {attribute.name!r}: rows must have rising values and positive percents")
 
@@ -99,7 +110,7 @@ def _names(value: Any) -> Any:
 
 def _special_check(_inst: object, attribute: attrs.Attribute[Any], value: object) -> None:
     if not isinstance(value, tuple) or not all(isinstance(v, str) for v in value):
-        raise InvalidRules(f"rule {attribute.name!r}: {value!r} is not a list of special hand names")
+        raise InvalidRules(f"rule {attribute.name!r}: {shown(value)} is not a list of special hand names")
     unknown = [v for v in value if v not in SPECIAL_HANDS]
     if unknown:
         raise InvalidRules(f"rule {attribute.name!r}: unknown special hand {unknown[0]!r}")
@@ -107,14 +118,14 @@ def _special_check(_inst: object, attribute: attrs.Attribute[Any], value: object
 
 def _table_points_check(_inst: object, attribute: attrs.Attribute[Any], value: object) -> None:
     if not isinstance(value, tuple) or not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
-        raise InvalidRules(f"rule {attribute.name!r}: {value!r} is not a list of whole numbers")
+        raise InvalidRules(f"rule {attribute.name!r}: {shown(value)} is not a list of whole numbers")
     if list(value) != sorted(value, reverse=True):
         raise InvalidRules(f"rule {attribute.name!r}: {list(value)} must not rise from first place to last")
 
 
 def _uma(_inst: object, attribute: attrs.Attribute[Any], value: object) -> None:
     if not isinstance(value, tuple) or not all(isinstance(v, int) for v in value):
-        raise InvalidRules(f"rule {attribute.name!r}: {value!r} is not a list of whole numbers")
+        raise InvalidRules(f"rule {attribute.name!r}: {shown(value)} is not a list of whole numbers")
 
 
 @attrs.frozen
@@ -143,6 +154,10 @@ class Ruleset:
     bust: bool = attrs.field(default=True, validator=_flag)
     dealer_stop_on_win: bool = attrs.field(default=True, validator=_flag)
     dealer_stop_on_ready: bool = attrs.field(default=False, validator=_flag)
+    # When a session's time is up (``domain.clock``): the hand in play is finished, then this many
+    # more hands are played, and the match ends (MahjongPantheon's ending policies: "end after
+    # hand" is 0, "one more hand" 1). Only where a time limit is set.
+    hands_after_time: int = attrs.field(default=0, validator=_between(0, 16))
 
     # How a hand's value becomes a score. "riichi": han and fu (fu x 2^(2+han)) below the
     # settling table, base points paid in shares; "points": basic points doubled per double
@@ -296,7 +311,8 @@ class Ruleset:
         for row in self.uma_floating:
             if not isinstance(row, tuple) or len(row) != self.players or sum(row) != 0:
                 raise InvalidRules(
-                    f"rule 'uma_floating': each row needs {self.players} whole numbers summing to zero, not {row!r}"
+                    f"rule 'uma_floating': each row needs {self.players} whole numbers summing to zero, "
+                    f"not {shown(row)}"
                 )
         if self.final_points_by == "table_points" and len(self.table_points) != self.players:
             raise InvalidRules(f"rule 'table_points': {self.players} values needed, one per place, for table points")
@@ -389,9 +405,29 @@ class Ruleset:
             raise InvalidRules(f"{source}: {exc}") from None
         unknown = sorted(set(overrides) - set(merged))
         if unknown:
-            raise InvalidRules(f"{source}: unknown rule {unknown[0]!r}")
+            raise InvalidRules(f"{source}: unknown rule {shown(unknown[0])}")
         merged.update(overrides)
-        return Ruleset.from_dict(merged, source=source)
+        return entered(Ruleset.from_dict(merged, source=source), source)
+
+
+def entered(rules: Ruleset, source: str) -> Ruleset:
+    """Rules given now (a rule file, ``--set``, a record file's or a log's rules) within the bounds new
+    rules are held to (``domain.bounds``): a name and a description of one line, uma, table points and
+    settling-table rows of sensible sizes. A stored match's rules are history, read as they are
+    (``from_stored``), so these are not the constructor's checks."""
+    try:
+        RULES_NAME.check(rules.name, "rule 'name'")
+        RULES_DESCRIPTION.check(rules.description, "rule 'description'")
+        check_all(rules.uma, UMA, "rule 'uma'")
+        for row in rules.uma_floating:
+            check_all(row, UMA, "rule 'uma_floating'")
+        check_all(rules.table_points, UMA, "rule 'table_points'")
+        for count, percent in rules.settling_table:
+            SETTLING_COUNT.check(count, "rule 'settling_table'")
+            PERCENT.check(percent, "rule 'settling_table'")
+    except OutOfBounds as exc:
+        raise InvalidRules(f"{source}: {exc}") from None
+    return rules
 
 
 # The one setting ``extra_hand_bonus_to`` became seed 000's two boxes: what each old value meant.
@@ -468,13 +504,17 @@ def parse_rule_text(text: str, *, source: str) -> Ruleset:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise InvalidRules(f"{source}: not valid TOML: {exc}") from None
+    except ValueError:  # an integer longer than Python reads (tomllib lets int() refuse it)
+        raise InvalidRules(f"{source}: not valid TOML: a number too long to read") from None
+    except RecursionError:  # arrays or tables nested deeper than the parser's stack
+        raise InvalidRules(f"{source}: not valid TOML: nested too deep") from None
     data.pop("sources", None)
     base = data.pop("base", None)
     if base is not None:
         if not isinstance(base, str):
             raise InvalidRules(f"{source}: 'base' must name a preset")
         return load_preset(base).with_overrides(data, source=source)
-    return Ruleset.from_dict(data, source=source)
+    return entered(Ruleset.from_dict(data, source=source), source)
 
 
 DEFAULT_PRESET = "tenhou"

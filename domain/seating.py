@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from domain.errors import RuleViolation
 
@@ -101,3 +101,69 @@ def _improve(seating: Seating, met: dict[frozenset[str], int]) -> int:
                     costs[i], costs[j] = new_left, new_right
                     improved = True
     return sum(costs)
+
+
+# Seating by the standings: a stage's sessions after the first (Swiss, or progressive, seating),
+# the first session of a stage after a cut, a final table.
+
+
+def rank_seating(ranked: Sequence[str], size: int = 4) -> Seating:
+    """Tables of consecutive ranks, in rank order (table 1 seats ranks 1 to ``size``; the best
+    placed deals first): a final table seats 1-4 by rank, a Swiss session players of similar
+    standing together."""
+    _check(ranked, size)
+    return [list(ranked[i : i + size]) for i in range(0, len(ranked), size)]
+
+
+def snake_seating(ranked: Sequence[str], size: int = 4) -> Seating:
+    """Ranks spread over the tables: the first ``tables`` ranks head tables 1 to ``tables``, the
+    next ones sit at them in reverse order, and so on (16 players: table 1 seats ranks 1, 8, 9,
+    16; table 4 ranks 4, 5, 12, 13)."""
+    _check(ranked, size)
+    count = len(ranked) // size
+    seating: Seating = [[] for _ in range(count)]
+    for index, player in enumerate(ranked):
+        row, column = divmod(index, count)
+        seating[column if row % 2 == 0 else count - 1 - column].append(player)
+    return seating
+
+
+def team_clashes(seating: Sequence[Sequence[str]], team_of: Mapping[str, str]) -> int:
+    """How many pairs of team-mates a seating puts at one table."""
+    return sum(
+        1
+        for table in seating
+        for a, b in itertools.combinations(table, 2)
+        if team_of.get(a) is not None and team_of.get(a) == team_of.get(b)
+    )
+
+
+def separate_teams(seating: Sequence[Sequence[str]], team_of: Mapping[str, str]) -> Seating:
+    """The seating with team-mates moved apart, each move as small as can be: table by table, a
+    player who meets a team-mate swaps with the nearest player of a later table (else an earlier
+    one) whose swap leaves fewer team-mates together at the two tables. Deterministic: no randomness, so a
+    drawn or Swiss seating stays what its own rule made it but for these swaps. Where no such
+    swap exists, team-mates stay together (``team_clashes`` counts them)."""
+    tables = [list(t) for t in seating]
+
+    def clash(table: list[str], player: str, skip: int) -> bool:
+        team = team_of.get(player)
+        return team is not None and any(team_of.get(o) == team for i, o in enumerate(table) if i != skip)
+
+    for t, table in enumerate(tables):
+        for seat in range(len(table)):
+            if not clash(table, table[seat], seat):
+                continue
+            others = [*range(t + 1, len(tables)), *range(t - 1, -1, -1)]
+            for u in others:
+                swapped = False
+                for other_seat in range(len(tables[u])):
+                    mine, theirs = list(table), list(tables[u])
+                    mine[seat], theirs[other_seat] = theirs[other_seat], mine[seat]
+                    if team_clashes([mine, theirs], team_of) < team_clashes([table, tables[u]], team_of):
+                        table[:], tables[u][:] = mine, theirs
+                        swapped = True
+                        break
+                if swapped:
+                    break
+    return tables

@@ -9,12 +9,17 @@ log names: aliases).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import date
 from typing import Any
 from uuid import NAMESPACE_URL, UUID, uuid5
 
 from eventsourcing.domain import Aggregate
 
+from domain.bounds import AFTER_SESSION, COUNTRIES, EVENT_DAYS, KEY, NAME, SESSION, TABLE, TEXT, TOURNAMENT, shown
+from domain.clock import check_minutes
+from domain.draw import check_commitment, commitment_of
 from domain.errors import RuleViolation
+from domain.stages import EventFormat, single_stage
 
 
 def tournament_id(name: str) -> UUID:
@@ -93,6 +98,127 @@ class Tournament(Aggregate):
             aggregate.matches.pop(self.match_key, None)
             aggregate.detached[self.match_key] = self.reason
 
+    class SessionTimeLimitSet(Aggregate.Event):
+        """The director set a session's time limit, in minutes: every table of the session plays
+        under it (each match holds it on its own clock, ``domain.clock``)."""
+
+        session: int
+        minutes: int
+
+        def apply(self, aggregate: Aggregate) -> None:
+            assert isinstance(aggregate, Tournament)
+            aggregate.time_limits[self.session] = self.minutes
+
+    class FormatDeclared(Aggregate.Event):
+        """The event's format: its stages, how substitutes count, how teams are ranked
+        (``domain.stages.EventFormat`` as plain data)."""
+
+        format: dict[str, Any]
+
+        def apply(self, aggregate: Aggregate) -> None:
+            assert isinstance(aggregate, Tournament)
+            aggregate.format = dict(self.format)
+
+    class StageClosed(Aggregate.Event):
+        """A stage ended: its final order, who goes on to the next stage, and the points (in
+        tenths) each of them carries into it. Kept as it was announced: a later correction of a
+        match of the stage does not change who was cut."""
+
+        stage: int
+        ranking: list[str]
+        advanced: list[str]
+        carried: dict[str, int]
+
+        def apply(self, aggregate: Aggregate) -> None:
+            assert isinstance(aggregate, Tournament)
+            aggregate.closed_stages[self.stage] = {
+                "ranking": list(self.ranking),
+                "advanced": list(self.advanced),
+                "carried": dict(self.carried),
+            }
+
+    class PlayerWithdrawn(Aggregate.Event):
+        """A player left after a session: their matches stay, they are seated no more."""
+
+        player: str
+        after_session: int
+        reason: str
+
+        def apply(self, aggregate: Aggregate) -> None:
+            assert isinstance(aggregate, Tournament)
+            aggregate.withdrawn[self.player] = self.after_session
+
+    class SubstituteSeated(Aggregate.Event):
+        """A substitute joined to fill the seat of a player (their results count as the event's
+        format says of substitutes)."""
+
+        substitute: str
+        replaces: str
+        reason: str
+
+        def apply(self, aggregate: Aggregate) -> None:
+            assert isinstance(aggregate, Tournament)
+            aggregate.substitutes[self.substitute] = self.replaces
+            if self.substitute not in aggregate.players:
+                aggregate.players.append(self.substitute)
+
+    class TeamJoined(Aggregate.Event):
+        """A player belongs to a team."""
+
+        player: str
+        team: str
+
+        def apply(self, aggregate: Aggregate) -> None:
+            assert isinstance(aggregate, Tournament)
+            aggregate.teams[self.player] = self.team
+
+    class DrawCommitted(Aggregate.Event):
+        """The director published the digest of a random seed before a session's draw
+        (``domain.draw``); the seed itself is revealed later."""
+
+        session: int
+        commitment: str
+
+        def apply(self, aggregate: Aggregate) -> None:
+            assert isinstance(aggregate, Tournament)
+            aggregate.draws[self.session] = {"commitment": self.commitment}
+
+    class DrawRevealed(Aggregate.Event):
+        """The seed of a committed draw, the players it was drawn over and the seating it gave."""
+
+        session: int
+        seed: str
+        players: list[str]
+        tables: list[list[str]]
+
+        def apply(self, aggregate: Aggregate) -> None:
+            assert isinstance(aggregate, Tournament)
+            aggregate.draws[self.session] = {
+                **aggregate.draws.get(self.session, {}),
+                "seed": self.seed,
+                "players": list(self.players),
+                "tables": [list(t) for t in self.tables],
+            }
+
+    class RankingFactsDeclared(Aggregate.Event):
+        """What a ranking across events needs to know of this one (the EMA's MERS weight): the
+        day it ended (ISO date), how many days it lasted, how many countries played, whether
+        players had to qualify."""
+
+        ended_on: str
+        days: int
+        countries: int
+        qualification: bool
+
+        def apply(self, aggregate: Aggregate) -> None:
+            assert isinstance(aggregate, Tournament)
+            aggregate.ranking_facts = {
+                "ended_on": self.ended_on,
+                "days": self.days,
+                "countries": self.countries,
+                "qualification": self.qualification,
+            }
+
     def __init__(self, name: str, players: Sequence[str]):
         self.name = name
         self.players: list[str] = list(players)
@@ -101,6 +227,16 @@ class Tournament(Aggregate):
         self.matches: dict[str, tuple[int, int | None]] = {}
         # Matches detached and not attached again, with why: an import leaves them out.
         self.detached: dict[str, str] = {}
+        # Each session's time limit, in minutes, where the director set one.
+        self.time_limits: dict[int, int] = {}
+        # Staged events, players who come and go, teams, draws (domain.stages, domain.draw).
+        self.format: dict[str, Any] | None = None
+        self.closed_stages: dict[int, dict[str, Any]] = {}
+        self.withdrawn: dict[str, int] = {}
+        self.substitutes: dict[str, str] = {}
+        self.teams: dict[str, str] = {}
+        self.draws: dict[int, dict[str, Any]] = {}
+        self.ranking_facts: dict[str, Any] = {}
 
     @staticmethod
     def create_id(name: str, **_: Any) -> UUID:
@@ -112,7 +248,10 @@ class Tournament(Aggregate):
         """A new tournament."""
         if not name.strip():
             raise RuleViolation("a tournament needs a name")
+        TOURNAMENT.check(name)
         names = [p.strip() for p in players]
+        for name_ in names:
+            NAME.check(name_)
         if any(not n for n in names) or len(set(names)) != len(names):
             raise RuleViolation("player names must be present and different from each other")
         return cls._create(cls.Created, id=tournament_id(name), name=name, players=names)
@@ -126,11 +265,14 @@ class Tournament(Aggregate):
         player = player.strip()
         if not player:
             raise RuleViolation("a player needs a name")
+        NAME.check(player)
         if player not in self.players and player not in self.aliases:
             self.trigger_event(self.PlayerRegistered, player=player)
 
     def declare_alias(self, alias: str, player: str) -> None:
         """Say that ``alias`` (a name in logs) is ``player``."""
+        NAME.check(alias, "alias")
+        NAME.check(player)
         if alias == player:
             raise RuleViolation("an alias must differ from the player's name")
         if player not in self.players:
@@ -149,27 +291,67 @@ class Tournament(Aggregate):
     def withdraw_alias(self, alias: str, reason: str) -> None:
         """Undo an alias declared by mistake."""
         if alias not in self.aliases:
-            raise RuleViolation(f"{alias!r} is no alias in {self.name!r}")
+            raise RuleViolation(f"{shown(alias)} is no alias in {self.name!r}")
         if not reason.strip():
             raise RuleViolation("say why the alias is withdrawn")
+        TEXT.check(reason, "reason")
         self.trigger_event(self.AliasWithdrawn, alias=alias, reason=reason)
 
     def plan_session(self, session: int, tables: Sequence[Sequence[str]]) -> None:
-        """Record a session's seating."""
+        """Record a session's seating: every name a player, nobody at two tables (or twice at one),
+        nobody who withdrew before it."""
         if session < 1:
             raise RuleViolation("sessions are numbered from 1")
+        SESSION.check(session)
+        if len(tables) > TABLE.high:
+            raise RuleViolation(f"{len(tables)} tables: at most {TABLE.high} in a session")
+        seated: set[str] = set()
         for table in tables:
             for name in table:
-                if self.player_of(name) not in self.players:
+                NAME.check(name)
+                player = self.player_of(name)
+                if player not in self.players:
                     raise RuleViolation(f"{name!r} is not a player of {self.name!r}")
+                if player in seated:
+                    raise RuleViolation(f"{player!r} is seated twice in session {session}: once a session, one table")
+                seated.add(player)
+                if player in self.withdrawn and self.withdrawn[player] < session:
+                    raise RuleViolation(
+                        f"{player!r} withdrew after session {self.withdrawn[player]}: not seated in session {session}"
+                    )
         self.trigger_event(self.SessionPlanned, session=session, tables=[list(t) for t in tables])
+
+    def _check_seats(self, match_key: str, players: Sequence[str], session: int, table: int | None) -> None:
+        """A match attached to a seated session plays where that session seated its players (a
+        session's several matches at one table, imported logs say, are each checked so)."""
+        mine = {self.player_of(p) for p in players}
+        seating = self.sessions.get(session)
+        if seating is not None and table is not None:
+            if not 1 <= table <= len(seating):
+                raise RuleViolation(f"session {session} of {self.name!r} has no table {table} ({len(seating)} seated)")
+            seated = {self.player_of(p) for p in seating[table - 1]}
+            if mine != seated:
+                raise RuleViolation(
+                    f"match {match_key!r} is played by {', '.join(sorted(mine))}, but table {table} of session "
+                    f"{session} seats {', '.join(sorted(seated))}"
+                )
+        elif seating is not None and not any(mine == {self.player_of(p) for p in t} for t in seating):
+            raise RuleViolation(
+                f"match {match_key!r} is played by {', '.join(sorted(mine))}, who do not sit at one table of "
+                f"session {session}"
+            )
 
     def attach(self, match_key: str, players: Sequence[str], session: int = 1, table: int | None = None) -> None:
         """Count a match for the tournament; its players are registered if new."""
         if session < 1:
             raise RuleViolation("sessions are numbered from 1")
+        SESSION.check(session)
+        if table is not None:
+            TABLE.check(table)
+        KEY.check(match_key, "match key")
         if self.matches.get(match_key) == (session, table):
             return
+        self._check_seats(match_key, players, session, table)
         for name in players:
             if self.player_of(name) not in self.players:
                 self.register(name)
@@ -178,7 +360,140 @@ class Tournament(Aggregate):
     def detach(self, match_key: str, reason: str) -> None:
         """Stop counting a match attached by mistake."""
         if match_key not in self.matches:
-            raise RuleViolation(f"match {match_key!r} is not in {self.name!r}")
+            raise RuleViolation(f"match {shown(match_key)} is not in {self.name!r}")
         if not reason.strip():
             raise RuleViolation("say why the match is detached")
+        TEXT.check(reason, "reason")
         self.trigger_event(self.MatchDetached, match_key=match_key, reason=reason)
+
+    def set_time_limit(self, session: int, minutes: int) -> None:
+        """Set a session's time limit (its tables' matches get it on their clocks)."""
+        if session < 1:
+            raise RuleViolation("sessions are numbered from 1")
+        SESSION.check(session)
+        check_minutes(minutes, "a time limit")
+        if self.time_limits.get(session) != minutes:
+            self.trigger_event(self.SessionTimeLimitSet, session=session, minutes=minutes)
+
+    def session_matches(self, session: int) -> list[tuple[int | None, str]]:
+        """The matches attached to a session, by table (then key)."""
+        found = [(table, key) for key, (number, table) in self.matches.items() if number == session]
+        return sorted(found, key=lambda item: (item[0] is None, item[0] or 0, item[1]))
+
+    # Staged events, players who come and go, teams, draws.
+
+    def declare_format(self, event_format: EventFormat) -> None:
+        """Say how the event is played: its stages, substitutes and teams (before its second stage starts)."""
+        event_format.check()
+        if self.closed_stages:
+            raise RuleViolation(f"{self.name!r} has closed a stage already: its format is kept as it was played")
+        data = event_format.to_data()
+        if data != self.format:
+            self.trigger_event(self.FormatDeclared, format=data)
+
+    def event_format(self) -> EventFormat:
+        """The declared format, or one stage of every session there is."""
+        if self.format is not None:
+            return EventFormat.from_data(self.format)
+        return single_stage(max([*self.sessions, *(s for s, _t in self.matches.values())], default=1))
+
+    def close_stage(self, stage: int, ranking: Sequence[str], advanced: Sequence[str], carried: dict[str, int]) -> None:
+        """Record the end of a stage: its order, who goes on, the points (tenths) they carry."""
+        stages = self.event_format().stages
+        if not 1 <= stage < len(stages):
+            raise RuleViolation(f"{self.name!r} has no stage {stage} with one after it")
+        if stage in self.closed_stages:
+            raise RuleViolation(f"stage {stage} ({stages[stage - 1].name}) of {self.name!r} is closed already")
+        if stage > 1 and stage - 1 not in self.closed_stages:
+            raise RuleViolation(f"stage {stage - 1} of {self.name!r} is not closed yet")
+        if set(carried) != set(advanced) or not set(advanced) <= set(ranking):
+            raise RuleViolation("those who advance are ranked, and each carries points")
+        self.trigger_event(
+            self.StageClosed, stage=stage, ranking=list(ranking), advanced=list(advanced), carried=dict(carried)
+        )
+
+    def withdraw(self, player: str, after_session: int, reason: str) -> None:
+        """A player leaves after ``after_session`` (0: before the first); their matches stay."""
+        if player not in self.players:
+            raise RuleViolation(f"{shown(player)} is not a player of {self.name!r}")
+        if after_session < 0:
+            raise RuleViolation("a player withdraws after a session (0: before the first)")
+        AFTER_SESSION.check(after_session)
+        if not reason.strip():
+            raise RuleViolation("say why the player withdraws")
+        TEXT.check(reason, "reason")
+        if player in self.withdrawn:
+            raise RuleViolation(f"{player!r} withdrew already (after session {self.withdrawn[player]})")
+        later = sorted(s for s, tables in self.sessions.items() if s > after_session for t in tables if player in t)
+        if later:
+            raise RuleViolation(
+                f"{player!r} is seated in session {later[0]}: withdraw after it, or seat the session again"
+            )
+        self.trigger_event(self.PlayerWithdrawn, player=player, after_session=after_session, reason=reason)
+
+    def seat_substitute(self, substitute: str, replaces: str, reason: str) -> None:
+        """A substitute joins to fill ``replaces``'s seat (a player who withdrew or is away)."""
+        substitute = substitute.strip()
+        if not substitute:
+            raise RuleViolation("a substitute needs a name")
+        NAME.check(substitute, "substitute's name")
+        if replaces not in self.players or replaces in self.substitutes:
+            raise RuleViolation(f"{shown(replaces)} is not a player of {self.name!r} a substitute could replace")
+        if substitute in self.players or substitute in self.aliases:
+            raise RuleViolation(f"{substitute!r} plays in {self.name!r} already: a substitute is somebody new")
+        if not reason.strip():
+            raise RuleViolation("say why a substitute plays")
+        TEXT.check(reason, "reason")
+        self.trigger_event(self.SubstituteSeated, substitute=substitute, replaces=replaces, reason=reason)
+
+    def join_team(self, player: str, team: str) -> None:
+        """Put a player in a team (or move them to another)."""
+        team = team.strip()
+        if player not in self.players:
+            raise RuleViolation(f"{shown(player)} is not a player of {self.name!r}")
+        if not team:
+            raise RuleViolation("a team needs a name")
+        NAME.check(team, "team name")
+        if self.teams.get(player) != team:
+            self.trigger_event(self.TeamJoined, player=player, team=team)
+
+    def commit_draw(self, session: int, commitment: str) -> None:
+        """Publish the commitment of a session's draw (before it is drawn)."""
+        SESSION.check(session)
+        check_commitment(commitment)
+        if session in self.sessions:
+            raise RuleViolation(f"session {session} of {self.name!r} is seated already")
+        if "seed" in self.draws.get(session, {}):
+            raise RuleViolation(f"the draw of session {session} was revealed already")
+        if self.draws.get(session, {}).get("commitment") not in (None, commitment):
+            raise RuleViolation(f"session {session} of {self.name!r} has a commitment already: it stands")
+        if session not in self.draws:
+            self.trigger_event(self.DrawCommitted, session=session, commitment=commitment)
+
+    def reveal_draw(self, session: int, seed: str, players: Sequence[str], tables: Sequence[Sequence[str]]) -> None:
+        """Reveal a committed draw's seed, with the players it drew and the seating it gave, and seat
+        the session so."""
+        SESSION.check(session)
+        committed = self.draws.get(session, {}).get("commitment")
+        if committed is None:
+            raise RuleViolation(f"no draw of session {session} was committed: commit before the draw")
+        if "seed" in self.draws[session]:
+            raise RuleViolation(f"the draw of session {session} was revealed already")
+        if commitment_of(seed) != committed:
+            raise RuleViolation(f"that seed is not the one committed for session {session}: its digest differs")
+        self.plan_session(session, tables)
+        self.trigger_event(
+            self.DrawRevealed, session=session, seed=seed, players=list(players), tables=[list(t) for t in tables]
+        )
+
+    def declare_ranking_facts(self, ended_on: str, days: int, countries: int, qualification: bool) -> None:
+        """What a ranking across events weighs this event by (the EMA's MERS weight)."""
+        try:
+            date.fromisoformat(ended_on)
+        except ValueError:
+            raise RuleViolation(f"the day the event ended is a date like 2026-11-21, not {shown(ended_on)}") from None
+        EVENT_DAYS.check(days)
+        COUNTRIES.check(countries)
+        self.trigger_event(
+            self.RankingFactsDeclared, ended_on=ended_on, days=days, countries=countries, qualification=qualification
+        )

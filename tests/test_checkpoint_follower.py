@@ -132,4 +132,4 @@ def test_a_command_skips_its_checkpoint_while_another_process_holds_the_lock_on_
         honba("draw", "m1", "--ready", "Ann")
         assert checkpoints() == 1  # skipped: never waited for, never tried again
         assert "Another process is taking a checkpoint now" in honba("checkpoint")
-    assert "Checkpoint 2: 1 streams saved since the one before" in honba("checkpoint")
+    assert "Checkpoint 2: 1 stream saved since the one before" in honba("checkpoint")

@@ -260,8 +260,25 @@ def test_a_command_skips_its_checkpoint_while_another_process_holds_the_lock(db:
         ok(db, "draw", "m2", "--ready", "Ann")
         assert last_version(db, CHECKPOINTS_ID.hex) == before  # skipped, not waited for
         assert "Another process is taking a checkpoint now" in ok(db, "checkpoint")
-    assert f"Checkpoint {before + 1}: 1 streams saved" in ok(db, "checkpoint")
+    assert f"Checkpoint {before + 1}: 1 stream saved" in ok(db, "checkpoint")
     assert f"Nothing saved since checkpoint {before + 1}" in ok(db, "checkpoint")
+
+
+def test_no_checkpoint_is_taken_after_one_that_cannot_be_read(db: Path) -> None:
+    last = last_version(db, CHECKPOINTS_ID.hex)
+    with sql(db) as c:
+        c.execute(
+            "UPDATE stored_events SET state = ? WHERE originator_id = ? AND originator_version = ?",
+            (b"not json", CHECKPOINTS_ID.hex, last),
+        )
+    ok(db, "draw", "m2", "--ready", "Ann")  # what the command records is stored all the same
+    refused = honba(db, "checkpoint")
+    assert refused.exit_code == 2
+    assert refused.stderr.strip().splitlines() == [
+        "honba: the last checkpoint cannot be read: none is taken after it; see honba check"
+    ]
+    assert last_version(db, CHECKPOINTS_ID.hex) == last
+    assert (last, "altered") in check(db)["checkpoints"]
 
 
 def test_a_server_takes_a_checkpoint_every_few_seconds_while_something_was_saved(db: Path) -> None:

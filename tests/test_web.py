@@ -378,4 +378,4 @@ def test_two_winners_on_one_discard_are_each_paid_by_the_discarder(store_db: str
     page = client.get("/matches/t1", params={"token": token}).text
     form = {"csrf": client.cookies.get("honba_csrf"), "token": token, "client_key": hidden(page, "client_key")}
     self_drawn = client.post("/matches/t1/preview", data={**form, **WIN_3_30, "discarder": "", "winner2": "Cho"})
-    assert "choose the discarder" in errors(self_drawn.text)["winner2"]
+    assert "only on one and the same discard" in errors(self_drawn.text)["discarder"]

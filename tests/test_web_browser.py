@@ -211,3 +211,35 @@ def screenshot(page: Any, tmp_path: Path, name: str) -> None:
     if os.environ.get("HONBA_SCREENSHOTS"):
         (DOCS / "screenshots").mkdir(exist_ok=True)
         shutil.copyfile(shot, DOCS / "screenshots" / name)
+
+
+def test_the_referee_amends_one_field_in_a_browser_and_the_rest_stays(browser: Any, db: str) -> None:
+    """The desk's amendment on a phone: the form holds the entry as it stands (both winners, the
+    riichi), the referee changes Ann's value, the confirm step shows before and after, and only
+    that value changes (issue 22: Cho's mangan and riichi stayed)."""
+    (referee,) = prepare(db, {"t1": PLAYERS}, [("referee", None)])
+    recorded = CliRunner().invoke(cli, ["--db", db, "win", "t1", "Ann:2/30", "Cho:mangan", "--from", "Ben",
+                                        "--riichi", "Cho"])  # fmt: skip
+    assert recorded.exit_code == 0, recorded.output
+    with serving(create_app(db)) as base:
+        page = new_page(browser, phone=True)
+        page.goto(f"{base}/referee/m/t1?token={referee}")
+        page.locator("a.amend-link").first.click()
+        form = page.locator("#amend-form")
+        expect(form.locator('select[name="winner2"]')).to_have_value("Cho")
+        expect(form.locator('input[name="value2"]')).to_have_value("mangan")
+        expect(form.locator('input[name="riichi"][value="Cho"]')).to_be_checked()
+        form.locator('input[name="value"]').fill("3/30")
+        form.locator('input[name="by"]').fill("Referee Kim")
+        form.locator('input[name="reason"]').fill("the sheet says 3 han")
+        form.locator('button[type="submit"]').click()
+        page.wait_for_selector("#confirm")
+        assert "Ann ron on Ben: 2 han 30 fu" in page.inner_text("#correction-before")
+        assert "Ann ron on Ben: 3 han 30 fu; Cho ron on Ben: mangan; riichi: Cho" in page.inner_text(
+            "#correction-after"
+        )
+        page.click("#confirm")
+        page.wait_for_selector("#corrections")
+    (hand,) = cli_ledger(db, "t1")
+    # Ann deals: 5,800 for her 3 han 30 fu, 8,000 for Cho's mangan, Cho's stick back to Cho.
+    assert hand["changes"] == {"Ann": 5800, "Ben": -13800, "Cho": 8000, "Dai": 0}

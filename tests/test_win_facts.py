@@ -240,7 +240,7 @@ def test_hong_kong_faan_above_ten_pay_the_maximum(tmp_path: Path) -> None:
 
 def test_a_faan_count_beyond_any_hand_is_still_refused(tmp_path: Path) -> None:
     honba = table(tmp_path, "--rules", "hong-kong")
-    assert "65 faan is beyond any hand" in refused(honba, "win", "t", "Cho:65faan", "--from", "Dai")
+    assert "faan: 65 is out of range (0 to 64)" in refused(honba, "win", "t", "Cho:65faan", "--from", "Dai")
 
 
 # Wherever a win comes from: the aggregate, a record file, a correction.

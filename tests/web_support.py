@@ -8,6 +8,7 @@ import threading
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from html.parser import HTMLParser
 from typing import Any
 
 import uvicorn
@@ -83,3 +84,81 @@ def serving(web: Starlette) -> Iterator[str]:
     finally:
         server.should_exit = True
         thread.join(timeout=30)
+
+
+class _Form(HTMLParser):
+    """The fields a browser sends for one form of a page: text and hidden inputs, ticked boxes,
+    each select's chosen option (its first when none is), in page order."""
+
+    def __init__(self, form_id: str):
+        super().__init__(convert_charrefs=True)
+        self.form_id = form_id
+        self.inside = False
+        self.action = ""
+        self.fields: list[tuple[str, str]] = []
+        # Every field the form has, sent or not (a box left unticked is not sent).
+        self.names: set[str] = set()
+        self._select: str | None = None
+        self._options: list[tuple[str, bool]] = []
+        self._option_text = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        found = {k: v or "" for k, v in attrs}
+        if tag == "form":
+            self.inside = found.get("id") == self.form_id
+            if self.inside:
+                self.action = found.get("action", "")
+            return
+        if not self.inside:
+            return
+        if tag in ("input", "select") and "name" in found:
+            self.names.add(found["name"])
+        if tag == "input" and "name" in found:
+            kind = found.get("type", "text")
+            if kind in ("checkbox", "radio") and "checked" not in found:
+                return
+            self.fields.append((found["name"], found.get("value", "on" if kind == "checkbox" else "")))
+        elif tag == "select":
+            self._select, self._options = found.get("name"), []
+        elif tag == "option" and self._select is not None:
+            self._options.append((found.get("value", ""), "selected" in found))
+            self._option_text = "value" not in found
+
+    def handle_data(self, data: str) -> None:
+        # An option without a value sends its text.
+        if self._select is not None and self._options and self._option_text:
+            value, chosen = self._options[-1]
+            self._options[-1] = (value + data.strip(), chosen)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "option":
+            self._option_text = False
+        elif tag == "select" and self._select is not None:
+            if self.inside and self._options:
+                chosen = [v for v, c in self._options if c] or [self._options[0][0]]
+                self.fields.append((self._select, chosen[0]))
+            self._select = None
+        elif tag == "form":
+            self.inside = False
+
+
+def form_of_page(page: str, form_id: str) -> tuple[str, dict[str, Any]]:
+    """A page's form as a browser would send it untouched: its action and fields (a list where a
+    name comes more than once)."""
+    parser = _Form(form_id)
+    parser.feed(page)
+    assert parser.action, f"no form {form_id} on the page"
+    fields: dict[str, Any] = {}
+    for name, value in parser.fields:
+        if name in fields:
+            fields[name] = [*fields[name], value] if isinstance(fields[name], list) else [fields[name], value]
+        else:
+            fields[name] = value
+    return parser.action, fields
+
+
+def form_field_names(page: str, form_id: str) -> set[str]:
+    """Every field name a page's form has (ticked or not)."""
+    parser = _Form(form_id)
+    parser.feed(page)
+    return parser.names

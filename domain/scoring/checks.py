@@ -2,9 +2,25 @@
 
 from __future__ import annotations
 
+from domain.bounds import (
+    DISCARDS,
+    DORA,
+    DOUBLES,
+    FAAN,
+    FU,
+    HAN,
+    HAND_POINTS,
+    HAND_SCORE,
+    LOSER_SCORE,
+    PENALTY_AMOUNT,
+    TEXT,
+    YAKUMAN_MULTIPLE,
+    OutOfBounds,
+    check_all,
+)
 from domain.errors import InvalidHandValue, RuleViolation
 from domain.rules import Ruleset
-from domain.scoring.points import raw_score
+from domain.scoring.points import raw_score, winner_score
 from domain.scoring.riichi import check_hand_value
 from domain.special_hands import check_special_hands
 from domain.values import HandValue, TableState, Win
@@ -44,23 +60,17 @@ def minimum_count(value: HandValue, rules: Ruleset) -> int | None:
 
 # Riichi counts a hand of 13 han and more as its largest limit (a counted yakuman, seed 002).
 RIICHI_LARGEST_LIMIT_HAN = 13
-# Faan and doubles: a count from the settling table's top row up pays the top (seed 002: Hong
-# Kong's maximum "is given for hands worth 10 faans or more"), and without a table a double more
-# doubles the points again before the limit cuts them. 64 doublings (2^64 times the points) are
-# beyond any hand of any rule family: a bound, not a rule.
-MOST_DOUBLINGS = 64
+# Faan and doubles have no ceiling of their own rules: a count from the settling table's top row
+# up pays the top (seed 002: Hong Kong's maximum "is given for hands worth 10 faans or more"), and
+# without a table a double more doubles the points again before the limit cuts them. Their bound
+# (``domain.bounds.FAAN``, ``DOUBLES``: 64 doublings, beyond any hand of any rule family) is checked
+# with every other bound.
 
 
-def count_ceiling(unit: str, rules: Ruleset) -> int:
-    """The largest han, faan or doubles count honba accepts.
-
-    Han: twice the count that reaches the largest limit (the settling table's top row; 13 han in
-    riichi): a count beyond any riichi hand is a slip of the pen, a limit hand is written by its
-    name. Faan and doubles: ``MOST_DOUBLINGS``, whatever the table (its top row pays every count
-    above it).
-    """
-    if unit != "han":
-        return MOST_DOUBLINGS
+def han_ceiling(rules: Ruleset) -> int:
+    """The largest han count honba accepts: twice the count that reaches the largest limit (the
+    settling table's top row; 13 han in riichi). A count beyond any riichi hand is a slip of the
+    pen; a limit hand is written by its name."""
     top = max((row for row, _ in rules.settling_table), default=0)
     return 2 * max(top, RIICHI_LARGEST_LIMIT_HAN)
 
@@ -72,19 +82,39 @@ def _check_counts(value: HandValue, rules: Ruleset) -> None:
             raise InvalidHandValue(f"dora cannot be negative ({value.dora})")
         if value.han is not None and value.dora > value.han:
             raise InvalidHandValue(f"{value.dora} dora cannot be more than the hand's {value.han} han")
-    for unit in ("han", "faan", "doubles"):
-        count = getattr(value, unit)
-        ceiling = count_ceiling(unit, rules)
-        if count is not None and count > ceiling:
-            if unit == "han":
-                raise InvalidHandValue(
-                    f"{count} han is beyond any hand: the largest limit is reached well before "
-                    f"(at most {ceiling} han are accepted; write a limit hand by its name, e.g. yakuman)"
-                )
-            raise InvalidHandValue(
-                f"{count} {unit} is beyond any hand (at most {ceiling} {unit} are accepted; a count from the "
-                "settling table's top row up pays the top)"
-            )
+    ceiling = han_ceiling(rules)
+    if value.han is not None and value.han > ceiling:
+        raise InvalidHandValue(
+            f"{value.han} han is beyond any hand: the largest limit is reached well before "
+            f"(at most {ceiling} han are accepted; write a limit hand by its name, e.g. yakuman)"
+        )
+
+
+def _check_bounds(value: HandValue) -> None:
+    """Every count of a hand value within the bounds it is held to under any rules (``domain.bounds``)."""
+    bounds = ((HAN, value.han), (FU, value.fu), (DORA, value.dora), (FAAN, value.faan), (DOUBLES, value.doubles))
+    for bound, number in (*bounds, (HAND_POINTS, value.points), (YAKUMAN_MULTIPLE, value.multiple)):
+        # Compared here, the refusal made by the bound: every hand of an import passes through.
+        if number is not None and not (type(number) is int and bound.low <= number <= bound.high):
+            bound.check(number)
+
+
+def check_fact_bounds(win: Win) -> None:
+    """The facts of a win and its loser scores within their bounds (``domain.bounds``).
+
+    The melded sets, the pre-dealt jokers, the winning tile and each discard are the rules' to
+    limit (``domain.win_facts``, checked first: at most the sets and jokers the rules deal, a tile
+    of the notation); what is left to bound here is what no rule limits."""
+    facts = win.facts
+    if len(facts.discards) > DISCARDS.high:
+        raise OutOfBounds("discards", f"{len(facts.discards)} tiles, at most {DISCARDS.high}")
+    check_all(facts.special_hands, TEXT, "special hand")
+    for penalty in facts.penalties:
+        if penalty.amount > 0:
+            PENALTY_AMOUNT.check(penalty.amount, "hand penalty amount")
+        TEXT.check(penalty.note, "hand penalty note")
+    if win.loser_scores:
+        check_all(win.loser_scores, LOSER_SCORE)
 
 
 def check_value(value: HandValue, rules: Ruleset, *, self_drawn: bool) -> None:
@@ -92,6 +122,7 @@ def check_value(value: HandValue, rules: Ruleset, *, self_drawn: bool) -> None:
     _check_counts(value, rules)
     if rules.scoring == "riichi":
         check_hand_value(value, self_drawn=self_drawn)
+        _check_bounds(value)
         return
     for name in ("faan", "doubles", "points", "han", "dora"):
         number = getattr(value, name)
@@ -99,12 +130,21 @@ def check_value(value: HandValue, rules: Ruleset, *, self_drawn: bool) -> None:
             raise InvalidHandValue(f"{name} cannot be negative ({number})")
     if value.limit is None and value.faan is None and value.doubles is None and value.points is None:
         raise InvalidHandValue("a hand needs points, doubles or faan under these rules")
+    _check_bounds(value)
+    # Under rules without a Limit nothing cuts the doubling: no hand is worth a hundred million.
+    HAND_SCORE.check(winner_score(value, rules).points)
 
 
 def check_win(win: Win, state: TableState, rules: Ruleset, players: int) -> None:
     """Every check of one winner's hand against the rules and the table state."""
+    # The rules' own limits first (at most 4 melded sets, 1 pre-dealt joker...): they name the
+    # rule; the bounds that hold under any rules catch what the rules leave open.
     check_win_facts(win, rules)
+    check_fact_bounds(win)
     if win.facts.special_hands:
+        # A special hand is scored as the rules' limit: its value is not read, but it is recorded.
+        _check_counts(win.value, rules)
+        _check_bounds(win.value)
         check_special_hands(win, state, rules)
     else:
         check_value(win.value, rules, self_drawn=win.self_drawn)

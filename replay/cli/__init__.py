@@ -29,12 +29,32 @@ COMMAND_MODULES = {
     **dict.fromkeys(("amend", "void", "undo", "check", "audit"), "audit"),
     **dict.fromkeys(("import", "verify"), "logs"),
     "stats": "stats",
-    **dict.fromkeys(("tournament", "standings", "views"), "tournaments"),
+    "clock": "clock",
+    **dict.fromkeys(("standings", "views"), "tournaments"),
+    # The tournament group's staged-event, draw and what-if commands live in ``events``, which
+    # loads ``tournaments`` (the group and its first commands) itself.
+    "tournament": "events",
     "serve": "serve",
     "token": "web",
+    "certificate": "certificates",
+    "ratings": "ratings",
     "checkpoint": "checkpoints",
 }
-ALL_MODULES = ("record", "exports", "audit", "logs", "stats", "tournaments", "web", "serve", "checkpoints")
+ALL_MODULES = (
+    "record",
+    "exports",
+    "audit",
+    "logs",
+    "stats",
+    "tournaments",
+    "clock",
+    "events",
+    "certificates",
+    "ratings",
+    "web",
+    "serve",
+    "checkpoints",
+)
 # The global options that take a value (the name of the command comes after it).
 _VALUED_OPTIONS = ("--db",)
 

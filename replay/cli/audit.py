@@ -7,25 +7,34 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.table import Table
 
+from domain.bounds import ENTRY
 from domain.integrity import ChainProblem
-from domain.match import Match
-from domain.values import AbortiveDraw, AbortKind, ExhaustiveDraw, HandResult, Penalty, TableState
 from projections.ledger import correction_marks
+from replay.cli import entry_options as eo
+from replay.cli.layout import Column, Grid
+from replay.cli.params import number_argument
 from replay.cli.render import json_text, ledger_table, state_lines, status_table
 from replay.cli.shell import ClientKey, app, guarded, guarded_match, out, shell
-from replay.formats.record import fact_from_line
+from replay.formats.files import write_whole
+from replay.formats.record.chain import load_line
 from replay.html.pages import render_audit_html
-from replay.input.parsing import InputError, seat_of, seats_of
+from replay.input.entry import entry_from_line
+from replay.input.parsing import InputError
 from replay.service.audit import AuditReport, report_data
 from replay.service.checks import audit_failed, audit_match, check_data, check_targets
-from replay.service.corrections import amend as amend_entry
 from replay.service.corrections import undo as undo_last
 from replay.service.corrections import void as void_entry
-from replay.service.entry import penalty_fact, win_result
+from replay.service.entry import (
+    CorrectionPreview,
+    CorrectionRequest,
+    Entry,
+    FieldError,
+    corrected,
+    entry_from_fields,
+)
 from replay.service.recording import Recorded
-from replay.service.shapes import describe_fact
+from replay.service.shapes import counted, describe_fact
 from replay.store.findings import MatchCheck
 
 By = Annotated[str, typer.Option("--by", help="Who makes the correction (the referee).")]
@@ -38,9 +47,10 @@ def amend(
     key: Annotated[str, typer.Argument(help="The match.")],
     entry: Annotated[
         int,
-        typer.Argument(
-            help="The entry to replace (a result, a penalty or a correction): its number in honba log, "
-            "which is its line in the exported record file."
+        number_argument(
+            bound=ENTRY,
+            help="The entry to correct (a result, a penalty or a correction): its number in honba log, "
+            "which is its line in the exported record file.",
         ),
     ],
     by: By,
@@ -48,80 +58,130 @@ def amend(
     replacement: Annotated[
         list[str] | None,
         typer.Argument(
-            help="The replacement as typed at the table: win PLAYER:VALUE..., draw, abort KIND, or penalty PLAYER."
+            help="The whole replacement typed again, as at the table: win PLAYER:VALUE..., draw, abort KIND, "
+            "or penalty PLAYER, with their options."
         ),
     ] = None,
-    from_: Annotated[str | None, typer.Option("--from", help="win: the discarder; none for self-drawn.")] = None,
-    pao: Annotated[str | None, typer.Option(help="win: the player liable (pao).")] = None,
-    riichi: Annotated[str | None, typer.Option(help="Players whose riichi was accepted in the hand.")] = None,
-    dora: Annotated[int | None, typer.Option(help="win: han from dora.")] = None,
-    ready: Annotated[str | None, typer.Option(help="draw: the players ready.")] = None,
-    nagashi: Annotated[str | None, typer.Option(help="draw: players claiming nagashi mangan.")] = None,
-    kongs: Annotated[str | None, typer.Option(help="abort: who declared each kong, in order.")] = None,
-    amount: Annotated[int | None, typer.Option(help="penalty: points; default the rules' chombo amount.")] = None,
-    kind: Annotated[str, typer.Option(help="penalty: what it is for.")] = "chombo",
-    share: Annotated[str | None, typer.Option(help="penalty: to_others, reverse_mangan or off_table.")] = None,
-    note: Annotated[str, typer.Option(help="penalty: a note for the record.")] = "",
+    set_: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--set",
+            help="FIELD=VALUE: change one field of the entry as it stands and keep the rest (value=3/30, "
+            "riichi=Ann,Cho, value2=mangan, ready=Ann,Dai; docs/web.md lists the fields).",
+        ),
+    ] = None,
+    from_: eo.From = None,
+    pao: eo.Pao = None,
+    riichi: eo.Riichi = None,
+    dora: eo.Dora = None,
+    loser_scores: eo.LoserScores = None,
+    special: eo.Special = None,
+    fact: eo.Fact = None,
+    first_turn: eo.FirstTurn = False,
+    last_tile: eo.LastTile = False,
+    supplement: eo.Supplement = False,
+    flower_supplement: eo.FlowerSupplement = False,
+    robbed_kong: eo.RobbedKong = False,
+    second_kong: eo.SecondKong = False,
+    tile: eo.Tile = None,
+    discards: eo.Discards = None,
+    melded: eo.Melded = None,
+    jokers: eo.Jokers = None,
+    pung_hand: eo.PungHand = False,
+    call_before_first_draw: eo.CallBeforeFirstDraw = False,
+    supplements_to_ready: eo.SupplementsToReady = False,
+    penalty: eo.HandPenalties = None,
+    ready: eo.Ready = None,
+    nagashi: eo.Nagashi = None,
+    kongs: eo.Kongs = None,
+    amount: eo.Amount = None,
+    kind: eo.PenaltyKind = "chombo",
+    share: eo.Share = None,
+    note: eo.Note = "",
     result: Annotated[
         str | None,
-        typer.Option("--result", help='For tools: the replacement as a record line, e.g. {"type": "draw"}.'),
+        typer.Option("--result", help='For tools: the whole replacement as a record line, e.g. {"type": "draw"}.'),
     ] = None,
     client_key: ClientKey = None,
 ) -> None:
-    """Replace a recorded hand result, penalty or correction; the original stays in the log.
+    """Correct a recorded hand result, penalty or correction; the original stays in the log.
 
-    The replacement is typed as at the table: ``win Ben:4/30 --from Ann``, ``draw --ready Ann``,
-    ``abort four_winds``, ``penalty Dai --amount 1000``; or, for tools, ``--result`` with a record line.
+    Change some fields of the entry as it stands and keep every other fact: ``--set value=3/30``
+    (repeatable). Or give the whole replacement again, everything it holds typed: ``win Ben:4/30
+    --from Ann --riichi Ben``, ``draw --ready Ann``, ``abort four_winds``, ``penalty Dai --amount 1000``;
+    or, for tools, ``--result`` with a record line. Prints the entry before and after, the payments
+    that change and the scores.
     """
+    options = dict(locals())
+    options["supplement_tile"] = supplement
 
-    def _replacement(match: Match, table: TableState) -> HandResult | Penalty:
-        if result is not None:
-            return _from_line(match, table, result)
-        words = replacement or []
+    def run() -> tuple[Recorded, CorrectionPreview]:
+        application = shell(ctx).app
+        given = [bool(set_), bool(replacement), result is not None]
+        if given.count(True) != 1:
+            raise InputError(
+                "give one of: --set FIELD=VALUE (change those fields, keep the rest), the whole replacement "
+                "typed again (win, draw, abort or penalty ...), or --result"
+            )
+        if set_:
+            request = CorrectionRequest("amend", entry, changes=eo.set_fields(set_), by=by, reason=reason)
+        else:
+            typed = _typed(replacement or []) if result is None else _from_line(result)
+            request = CorrectionRequest("amend", entry, entry=typed, by=by, reason=reason)
+        return corrected(application, key, request, client_key=client_key)
+
+    def _typed(words: list[str]) -> Entry:
         what, rest = words[0], words[1:]
-        players = match.players
         if what == "win":
-            if not rest:
-                raise InputError("win needs PLAYER:VALUE for each winner, e.g. win Ben:4/30 --from Ann")
-            discarder = seat_of(from_, players) if from_ else None
-            liable = seat_of(pao, players) if pao else None
-            return win_result(players, rest, discarder, liable, riichi, dora)
+            return entry_from_fields(eo.win_fields(rest, options))
         if what == "draw" and not rest:
-            return ExhaustiveDraw(seats_of(ready, players), seats_of(riichi, players), seats_of(nagashi, players))
+            return entry_from_fields(eo.draw_fields(ready, riichi, nagashi))
         if what == "abort" and len(rest) == 1:
-            kinds = [k.value for k in AbortKind]
-            if rest[0] not in kinds:
-                raise InputError(f"abort needs one of {', '.join(kinds)}, not {rest[0]!r}")
-            return AbortiveDraw(AbortKind(rest[0]), seats_of(riichi, players), seats_of(kongs, players))
+            return entry_from_fields(eo.abort_fields(rest[0], riichi, kongs))
         if what == "penalty" and len(rest) == 1:
-            return penalty_fact(players, table, match.rules, rest[0], amount, kind, share, note)
+            return entry_from_fields(eo.penalty_fields(rest[0], amount, kind, share, note))
         raise InputError(
             f"cannot read the replacement {' '.join(words)!r}: write win PLAYER:VALUE..., draw, abort KIND "
             "or penalty PLAYER, with their options"
         )
 
-    def run() -> Recorded:
-        if (result is None) == (not replacement):
-            raise InputError("give the replacement as typed (win, draw, abort or penalty ...) or --result, one of them")
-        return amend_entry(shell(ctx).app, key, entry, _replacement, by=by, reason=reason, client_key=client_key)
-
-    guarded_match(ctx, key, run)
+    done, shown = guarded_match(ctx, key, run)
     out.print(f"Amended entry {entry} of {key!r}; the original stays in the log.", markup=False)
+    for line in correction_lines(shown):
+        out.print(line, markup=False, highlight=False)
+    out.print(status_table(done.players, done.state, "Scores"))
 
 
-def _from_line(match: Match, table: TableState, result: str) -> HandResult | Penalty:
-    """The replacement written as a record line (``--result``); a penalty is sized at ``table``,
-    the table of the entry it replaces."""
+def _from_line(result: str) -> Entry:
+    """The replacement written as a record line (``--result``), read as the record file reads it."""
     try:
-        data = json.loads(result)
+        # Read as a line of a record file: its depth capped before it is parsed, no number too long.
+        data = load_line(result)
     except json.JSONDecodeError as exc:
         raise InputError(f"--result is not JSON ({exc.msg})") from None
     if not isinstance(data, dict):
         raise InputError("--result must be a record line: a JSON object")
-    replacement = fact_from_line(data, match.players, "--result", table, match.rules)
-    if not isinstance(replacement, Penalty) and data.get("type") not in ("win", "draw", "abort"):
-        raise InputError("--result must be a win, draw, abort or penalty line")
-    return replacement  # type: ignore[return-value]
+    try:
+        return entry_from_line(data)
+    except FieldError as exc:
+        raise InputError(exc.within("--result")) from None
+
+
+def correction_lines(shown: CorrectionPreview) -> list[str]:
+    """A correction in words: the entry before and after, the fields changed, the hands whose
+    payments change (before, then after) and the scores that change."""
+    lines = [f"Before: {shown.before}" if shown.before else "Added", f"After:  {shown.after}"]
+    lines += [f"  {name}: {was or '-'} -> {now or '-'}" for name, was, now in shown.fields]
+    for hand in shown.hands:
+        lines += [f"  was {line}" for line in hand.before] + [f"  now {line}" for line in hand.after]
+    moved = [p for p in shown.scores_after if shown.scores_after[p] != shown.scores_before.get(p)]
+    if moved:
+        lines.append(
+            "Scores: " + ", ".join(f"{p} {shown.scores_before[p]:,} -> {shown.scores_after[p]:,}" for p in moved)
+        )
+    else:
+        lines.append("Scores: unchanged")
+    return lines
 
 
 @app.command()
@@ -130,9 +190,10 @@ def void(
     key: Annotated[str, typer.Argument(help="The match.")],
     entry: Annotated[
         int,
-        typer.Argument(
+        number_argument(
+            bound=ENTRY,
             help="The entry to void (a hand result, a penalty, or a correction to cancel): its number in honba log, "
-            "which is its line in the exported record file."
+            "which is its line in the exported record file.",
         ),
     ],
     by: By,
@@ -167,10 +228,14 @@ def undo(
     out.print(status_table(done.players, done.state, "Scores"))
 
 
-def _checks_table(checks: list[MatchCheck], title: str) -> Table:
-    table = Table(title=title)
-    for column in ("match or file", "events", "status", "head digest"):
-        table.add_column(column, overflow="fold")
+def _checks_table(checks: list[MatchCheck], title: str) -> Grid:
+    columns = [
+        Column("match or file", key=True),
+        Column("events", numeric=True),
+        Column("status"),
+        Column("head digest"),
+    ]
+    table = Grid(title, columns)
     for check in checks:
         if check.intact:
             status = "; ".join(("intact", *check.notes))
@@ -242,7 +307,7 @@ def audit(
             shell(ctx).app, key, sheet=against, sheet_kind=sheet_kind, as_played=as_played, rules=rules
         )
         if html is not None:
-            html.write_text(render_audit_html(report_data(report)), encoding="utf-8")
+            write_whole(html, render_audit_html(report_data(report)))
         return report
 
     report = guarded_match(ctx, key, run)
@@ -267,22 +332,30 @@ def _print_audit(report: AuditReport, data: dict[str, Any]) -> None:
         if integrity.intact
         else "BROKEN: " + "; ".join(f"{p.kind} at {p.position}" for p in integrity.problems)
     )
-    out.print(f"Integrity: {state}; {integrity.events} events; head digest {integrity.head}", markup=False)
+    out.print(f"Integrity: {state}; {counted(integrity.events, 'event')}; head digest {integrity.head}", markup=False)
     marks = correction_marks(match.history, match.corrections, match.corrected_steps())
     out.print(
-        ledger_table(players, list(report.entries), "Ledger (corrected history)", numbers=report.numbers, marks=marks)
+        ledger_table(
+            players,
+            list(report.entries),
+            "Ledger (corrected history)",
+            numbers=report.numbers,
+            marks=marks,
+            scoring=match.rules.scoring,
+            clock=[(c["position"], c["text"]) for c in data["clock"]],
+        )
     )
     if report.corrections:
-        table = Table(title="Corrections (the originals stay in the log)")
-        for column in ("entry", "kind", "corrects", "original", "replacement", "by", "reason", "when"):
-            table.add_column(column, overflow="fold")
+        columns = [Column("entry", numeric=True, key=True), Column("kind", key=True), Column("corrects", numeric=True)]
+        columns += map(Column, ("original", "replacement", "by", "reason", "when"))
+        table = Grid("Corrections (the originals stay in the log)", columns)
         for c in report.corrections:
             table.add_row(
                 str(c.entry),
                 c.kind,
                 "" if c.target is None else str(c.target),
-                "" if c.original is None else describe_fact(c.original, players),
-                "" if c.replacement is None else describe_fact(c.replacement, players),
+                "" if c.original is None else describe_fact(c.original, players, match.rules.scoring),
+                "" if c.replacement is None else describe_fact(c.replacement, players, match.rules.scoring),
                 c.by,
                 c.reason,
                 c.at,
@@ -301,7 +374,7 @@ def _print_audit(report: AuditReport, data: dict[str, Any]) -> None:
         sheet = report.sheet
         how = f"{sheet.kind}; the {sheet.history} history, rows matched {sheet.aligned}"
         if sheet.first_difference is None:
-            out.print(f"The sheet ({how}, {sheet.rows} rows) agrees with the ledger.", markup=False)
+            out.print(f"The sheet ({how}, {counted(sheet.rows, 'row')}) agrees with the ledger.", markup=False)
         else:
             first = sheet.first_difference
             out.print(f"The sheet ({how}) first parts from the ledger at {first.hand}: {first.text}", markup=False)
@@ -309,10 +382,10 @@ def _print_audit(report: AuditReport, data: dict[str, Any]) -> None:
                 out.print(f"  also at {other_difference.hand}: {other_difference.text}", markup=False)
     if report.what_if is not None:
         what = report.what_if
-        table = Table(title=f"What if: {match.rules.name} against {what.rules.name}")
-        table.add_column("", overflow="fold")
-        for name in players:
-            table.add_column(name, justify="right", overflow="fold")
+        table = Grid(
+            f"What if: {match.rules.name} against {what.rules.name}",
+            [Column("", key=True), *(Column(name, numeric=True) for name in players)],
+        )
         table.add_row("final scores", *(f"{s:,}" for s in report.final.scores))
         table.add_row(f"under {what.rules.name}", *(f"{s:,}" for s in what.final_scores))
         table.add_row(

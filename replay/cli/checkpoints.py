@@ -6,6 +6,7 @@ import typer
 
 from replay.cli.shell import app, fail, guarded, out, shell
 from replay.service.checkpoints import checkpoint_now
+from replay.service.shapes import counted
 
 
 @app.command()
@@ -17,7 +18,9 @@ def checkpoint(ctx: typer.Context) -> None:
     if taken.skipped == "damaged":
         raise fail("the last checkpoint cannot be read: none is taken after it; see honba check")
     if taken.taken:
-        out.print(f"Checkpoint {taken.number}: {taken.leaves} streams saved since the one before", markup=False)
+        out.print(
+            f"Checkpoint {taken.number}: {counted(taken.leaves, 'stream')} saved since the one before", markup=False
+        )
     elif taken.skipped == "locked":
         out.print("Another process is taking a checkpoint now: it covers what was saved", markup=False)
     else:

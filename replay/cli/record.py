@@ -8,27 +8,20 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from domain.match import Match
 from domain.rules import load_preset, preset_names, rules_diff
-from domain.values import (
-    AbortiveDraw,
-    AbortKind,
-    ExhaustiveDraw,
-    HandPenalty,
-    HandResult,
-    Penalty,
-    WinFacts,
-)
+from domain.values import AbortKind
+from replay.cli import entry_options as eo
+from replay.cli.layout import Column, Grid
 from replay.cli.render import json_text, ledger_csv, ledger_table, print_status, recorded_payments_lines
 from replay.cli.shell import ClientKey, app, err, guarded, guarded_match, out, rules_app, shell, warn_if_damaged
-from replay.input.parsing import InputError, seat_of, seats_of
-from replay.service.entry import penalty_fact, win_result
+from replay.input.parsing import InputError
+from replay.service.entry import CorrectionRequest, apply_correction, apply_entry, entry_from_fields
 from replay.service.matches import (
     LogShown,
     MatchStatus,
@@ -36,9 +29,13 @@ from replay.service.matches import (
     read_log,
     stored_matches,
 )
-from replay.service.recording import Recorded, penalise, record, start_match
+from replay.service.recording import Recorded, start_match
 from replay.service.recording import end as end_match
 from replay.service.rules import resolve_rules, rules_for_start
+from replay.service.shapes import counted
+
+if TYPE_CHECKING:  # the hand calculator is loaded only for a win entered by its tiles
+    from replay.service.tiles import TileValue
 
 
 @app.command()
@@ -66,14 +63,6 @@ def start(
     guarded(run)
 
 
-def _hand_penalty(spec: str, players: Sequence[str]) -> HandPenalty:
-    """``PLAYER:AMOUNT`` as a penalty attached to the hand."""
-    name, _, amount = spec.rpartition(":")
-    if not name or not amount.isdigit():
-        raise InputError(f"write a hand's penalty as PLAYER:AMOUNT, e.g. Ben:100 (got {spec!r})")
-    return HandPenalty(seat_of(name, players), int(amount))
-
-
 @app.command()
 def win(
     ctx: typer.Context,
@@ -81,86 +70,81 @@ def win(
     winners: Annotated[
         list[str], typer.Argument(help="PLAYER:VALUE for each winner, e.g. Ann:3/30, Ben:mangan, Cho:4faan.")
     ],
-    from_: Annotated[str | None, typer.Option("--from", help="The discarder; leave out for a self-drawn win.")] = None,
-    pao: Annotated[str | None, typer.Option(help="The player liable (pao) for the hand.")] = None,
-    riichi: Annotated[str | None, typer.Option(help="Players whose riichi was accepted this hand.")] = None,
-    dora: Annotated[int | None, typer.Option(help="Han from dora, which do not count toward a minimum.")] = None,
-    loser_scores: Annotated[
-        str | None, typer.Option(help="Each seat's own hand score, in seat order, where losers settle.")
-    ] = None,
-    special: Annotated[list[str] | None, typer.Option(help="A special hand claimed (e.g. heavenly_hand).")] = None,
-    first_turn: Annotated[bool, typer.Option(help="Out on the first draw or discard, before any call.")] = False,
-    last_tile: Annotated[bool, typer.Option(help="Out on the last tile of the wall or the last discard.")] = False,
-    supplement: Annotated[bool, typer.Option(help="Out on a supplement tile after a kong.")] = False,
-    flower_supplement: Annotated[bool, typer.Option(help="Out on a tile drawn for a flower.")] = False,
-    robbed_kong: Annotated[bool, typer.Option(help="Out on a tile robbed from a kong.")] = False,
-    second_kong: Annotated[bool, typer.Option(help="Out after the second kong of one turn.")] = False,
-    tile: Annotated[str | None, typer.Option(help="The winning tile, e.g. 5p (1m-9m, 1p-9p, 1s-9s, 1z-7z).")] = None,
-    discards: Annotated[str | None, typer.Option(help="The winner's discards in order, comma-separated.")] = None,
-    melded: Annotated[int, typer.Option(help="The winner's melded sets.")] = 0,
-    jokers: Annotated[int, typer.Option(help="Pre-dealt jokers in the winner's hand.")] = 0,
-    pung_hand: Annotated[bool, typer.Option(help="A hand without chows (it collects a kitty).")] = False,
-    call_before_first_draw: Annotated[
-        bool, typer.Option(help="Someone declared a chow, pung or kong before the winner's first draw.")
-    ] = False,
-    supplements_to_ready: Annotated[
-        bool, typer.Option(help="Supplement tiles for flowers were used to reach the calling hand.")
-    ] = False,
-    penalty: Annotated[
-        list[str] | None, typer.Option(help="PLAYER:AMOUNT, a penalty for this hand paid to the winner.")
-    ] = None,
+    from_: eo.From = None,
+    pao: eo.Pao = None,
+    riichi: eo.Riichi = None,
+    dora: eo.Dora = None,
+    loser_scores: eo.LoserScores = None,
+    special: eo.Special = None,
+    fact: eo.Fact = None,
+    first_turn: eo.FirstTurn = False,
+    last_tile: eo.LastTile = False,
+    supplement: eo.Supplement = False,
+    flower_supplement: eo.FlowerSupplement = False,
+    robbed_kong: eo.RobbedKong = False,
+    second_kong: eo.SecondKong = False,
+    tile: eo.Tile = None,
+    discards: eo.Discards = None,
+    melded: eo.Melded = None,
+    jokers: eo.Jokers = None,
+    pung_hand: eo.PungHand = False,
+    call_before_first_draw: eo.CallBeforeFirstDraw = False,
+    supplements_to_ready: eo.SupplementsToReady = False,
+    penalty: eo.HandPenalties = None,
+    hand: eo.Hand = None,
+    win_tile: eo.WinTile = None,
+    call: eo.Call = None,
+    dora_indicators: eo.DoraIndicators = None,
+    ura_indicators: eo.UraIndicators = None,
+    ippatsu: eo.Ippatsu = False,
+    double_riichi: eo.DoubleRiichi = False,
     client_key: ClientKey = None,
 ) -> None:
-    """Record a win (several winners only on one discard), with the facts of how it went out."""
+    """Record a win (several winners only on one discard), with the facts of how it went out.
 
-    def result(match: Match) -> HandResult:
-        players = match.players
-        discarder = seat_of(from_, players) if from_ else None
-        liable = seat_of(pao, players) if pao else None
-        facts = WinFacts(
-            last_tile=last_tile,
-            supplement_tile=supplement,
-            flower_supplement=flower_supplement,
-            robbed_kong=robbed_kong,
-            second_kong=second_kong,
-            first_turn=first_turn,
-            winning_tile=tile,
-            discards=tuple(d.strip() for d in discards.split(",") if d.strip()) if discards else (),
-            melded_sets=melded,
-            predealt_jokers=jokers,
-            pung_hand=pung_hand,
-            special_hands=tuple(special or ()),
-            call_before_first_draw=call_before_first_draw,
-            supplements_to_ready=supplements_to_ready,
-            penalties=tuple(_hand_penalty(spec, players) for spec in penalty or ()),
-        )
-        scores: tuple[int, ...] = ()
-        if loser_scores:
-            try:
-                scores = tuple(int(v) for v in loser_scores.split(","))
-            except ValueError:
-                raise InputError(f"--loser-scores takes whole numbers in seat order, not {loser_scores!r}") from None
-        return win_result(players, winners, discarder, liable, riichi, dora, facts, scores)
+    With --hand and --win-tile the winner's hand gives its value and yaku (kept with the win,
+    shown in the ledger and counted by honba stats); a value typed as well is recorded where it
+    differs, with a warning.
+    """
+    options = dict(locals())
+    options["supplement_tile"] = supplement
+    if hand is None:
 
-    guarded_match(ctx, key, lambda: _print_recorded(record(shell(ctx).app, key, result, client_key=client_key), ctx))
+        def fields() -> dict[str, Any]:
+            eo.check_no_tile_options(options)
+            return eo.win_fields(winners, options)
+
+        _enter(ctx, key, fields, client_key)
+        return
+
+    def run() -> tuple[Recorded, TileValue]:
+        # The hand calculator (the mahjong package) is loaded only for a win entered by its tiles.
+        from replay.service.tiles import record_tile_win
+
+        tiles = eo.hand_tiles(options)
+        entry = entry_from_fields(eo.win_fields(winners, options))
+        return record_tile_win(shell(ctx).app, key, entry, tiles, client_key=client_key)
+
+    done, valued = guarded_match(ctx, key, run)
+    from replay.service.tiles import describe_yaku
+
+    out.print(f"From the tiles: {valued.from_tiles.describe()} ({describe_yaku(valued.details)})", soft_wrap=True)
+    if valued.warning is not None:
+        err.print(f"honba: warning: {valued.warning}", soft_wrap=True)
+    _print_recorded(done, ctx)
 
 
 @app.command()
 def draw(
     ctx: typer.Context,
     key: Annotated[str, typer.Argument(help="The match.")],
-    ready: Annotated[str | None, typer.Option(help="Players ready (tenpai), comma-separated.")] = None,
-    riichi: Annotated[str | None, typer.Option(help="Players whose riichi was accepted this hand.")] = None,
-    nagashi: Annotated[str | None, typer.Option(help="Players claiming nagashi mangan.")] = None,
+    ready: eo.Ready = None,
+    riichi: eo.Riichi = None,
+    nagashi: eo.Nagashi = None,
     client_key: ClientKey = None,
 ) -> None:
     """Record an exhaustive draw."""
-
-    def result(match: Match) -> HandResult:
-        players = match.players
-        return ExhaustiveDraw(seats_of(ready, players), seats_of(riichi, players), seats_of(nagashi, players))
-
-    guarded_match(ctx, key, lambda: _print_recorded(record(shell(ctx).app, key, result, client_key=client_key), ctx))
+    _enter(ctx, key, lambda: eo.draw_fields(ready, riichi, nagashi), client_key)
 
 
 @app.command()
@@ -168,20 +152,12 @@ def abort(
     ctx: typer.Context,
     key: Annotated[str, typer.Argument(help="The match.")],
     kind: Annotated[AbortKind, typer.Argument(help="Which abortive draw.")],
-    riichi: Annotated[str | None, typer.Option(help="Players whose riichi was accepted this hand.")] = None,
-    kongs: Annotated[
-        str | None,
-        typer.Option(help="Who declared each kong of the hand, in order (a name once per kong), e.g. Ann,Ben,Ann,Cho."),
-    ] = None,
+    riichi: eo.Riichi = None,
+    kongs: eo.Kongs = None,
     client_key: ClientKey = None,
 ) -> None:
     """Record an abortive draw."""
-
-    def result(match: Match) -> HandResult:
-        players = match.players
-        return AbortiveDraw(kind, seats_of(riichi, players), seats_of(kongs, players))
-
-    guarded_match(ctx, key, lambda: _print_recorded(record(shell(ctx).app, key, result, client_key=client_key), ctx))
+    _enter(ctx, key, lambda: eo.abort_fields(kind.value, riichi, kongs), client_key)
 
 
 @app.command()
@@ -189,23 +165,31 @@ def penalty(
     ctx: typer.Context,
     key: Annotated[str, typer.Argument(help="The match.")],
     player: Annotated[str, typer.Argument(help="The player penalised.")],
-    amount: Annotated[int | None, typer.Option(help="Points; default the rules' chombo amount.")] = None,
-    kind: Annotated[str, typer.Option(help="What the penalty is for.")] = "chombo",
-    share: Annotated[
-        str | None, typer.Option(help="to_others, reverse_mangan or off_table; default by the rules.")
-    ] = None,
-    note: Annotated[str, typer.Option(help="A note for the record.")] = "",
+    amount: eo.Amount = None,
+    kind: eo.PenaltyKind = "chombo",
+    share: eo.Share = None,
+    note: eo.Note = "",
     by: Annotated[str | None, typer.Option(help="Referee: add it as a correction (also after the end).")] = None,
     reason: Annotated[str | None, typer.Option(help="Why the referee adds it (with --by).")] = None,
     client_key: ClientKey = None,
 ) -> None:
     """Record a penalty (chombo and the like); with --by and --reason, a referee's correction."""
 
-    def fact(match: Match) -> Penalty:
-        return penalty_fact(match.players, match.state, match.rules, player, amount, kind, share, note)
+    def run() -> Recorded:
+        entry = entry_from_fields(eo.penalty_fields(player, amount, kind, share, note))
+        if by is not None or reason is not None:
+            request = CorrectionRequest("penalty", entry=entry, by=by or "", reason=reason or "")
+            return apply_correction(shell(ctx).app, key, request, client_key=client_key)
+        return apply_entry(shell(ctx).app, key, entry, client_key=client_key)
+
+    _print_recorded(guarded_match(ctx, key, run), ctx)
+
+
+def _enter(ctx: typer.Context, key: str, fields: Callable[[], dict[str, Any]], client_key: str | None) -> None:
+    """Record the entry the command's options describe (read by the service, as every front end's)."""
 
     def run() -> Recorded:
-        return penalise(shell(ctx).app, key, fact, by=by, reason=reason, client_key=client_key)
+        return apply_entry(shell(ctx).app, key, entry_from_fields(fields()), client_key=client_key)
 
     _print_recorded(guarded_match(ctx, key, run), ctx)
 
@@ -226,7 +210,7 @@ def end(
 
 def _print_recorded(done: Recorded, ctx: typer.Context) -> None:
     """What a recording command prints: the payments just recorded, the table, the digests."""
-    for line in recorded_payments_lines(done.players, done.ledger):
+    for line in recorded_payments_lines(done.players, done.ledger, done.rules.scoring):
         out.print(line, markup=False, highlight=False)
     print_status(out, done.players, done.state, done.rules)
     _print_heads(done, ctx)
@@ -256,6 +240,8 @@ def status(
     print_status(out, shown.players, shown.state, shown.rules)
     for judgement in shown.judgements:
         out.print(f"End re-judged at {judgement.hand}: {judgement.describe()}", markup=False, highlight=False)
+    if shown.data["clock"] is not None:
+        out.print(f"Clock: {shown.data['clock']['text']}", markup=False, highlight=False)
     _print_heads(shown, ctx)
 
 
@@ -279,13 +265,23 @@ def log(
     warn_if_damaged(shown.damage)
     history = shown.log
     if fmt == "csv":
-        sys.stdout.write(ledger_csv(shown.players, list(history.entries), history.numbers))
+        sys.stdout.write(ledger_csv(shown.players, list(history.entries), history.numbers, shown.rules.scoring))
         return
     if as_json or fmt == "json":
         print(json_text(shown.data))
         return
     title = f"Ledger of {key} ({shown.rules.name})"
-    out.print(ledger_table(shown.players, list(history.entries), title, numbers=history.numbers, marks=history.marks))
+    out.print(
+        ledger_table(
+            shown.players,
+            list(history.entries),
+            title,
+            numbers=history.numbers,
+            marks=history.marks,
+            scoring=shown.rules.scoring,
+            clock=[(c["position"], c["text"]) for c in history.clock],
+        )
+    )
 
 
 @app.command("list")
@@ -293,11 +289,7 @@ def list_matches(ctx: typer.Context) -> None:
     """The stored matches."""
 
     def run() -> None:
-        from rich.table import Table
-
-        table = Table(title="Matches")
-        for column in ("key", "rules", "players", "source"):
-            table.add_column(column, overflow="fold")
+        table = Grid("Matches", [Column("key", key=True), Column("rules"), Column("players"), Column("source")])
         damaged = []
         for summary in stored_matches(shell(ctx).app):
             source = ", ".join(f"{k}={v}" for k, v in summary.source.items())
@@ -324,12 +316,9 @@ def rules_show(preset: Annotated[str, typer.Argument(help="A preset name or a TO
     """Every rule value of a preset or rule file."""
 
     def run() -> None:
-        from rich.table import Table
-
         rules = resolve_rules(preset)
-        table = Table(title=f"Rules: {preset} ({rules.description})" if rules.description else f"Rules: {preset}")
-        table.add_column("rule", overflow="fold")
-        table.add_column("value", overflow="fold")
+        title = f"Rules: {preset} ({rules.description})" if rules.description else f"Rules: {preset}"
+        table = Grid(title, [Column("rule", key=True), Column("value")])
         for name, value in rules.to_dict().items():
             table.add_row(name, json.dumps(value, ensure_ascii=False))
         out.print(table)
@@ -345,13 +334,9 @@ def rules_diff_command(
     """The rule values that differ between two presets or rule files."""
 
     def run() -> None:
-        from rich.table import Table
-
         differences = rules_diff(resolve_rules(first), resolve_rules(second))
-        table = Table(title=f"{first} vs {second}: {len(differences)} rule values differ")
-        table.add_column("rule", overflow="fold")
-        table.add_column(first, overflow="fold")
-        table.add_column(second, overflow="fold")
+        title = f"{first} vs {second}: {counted(len(differences), 'rule value')} differ"
+        table = Grid(title, [Column("rule", key=True), Column(first), Column(second)])
         for name, left, right in differences:
             table.add_row(name, json.dumps(left, ensure_ascii=False), json.dumps(right, ensure_ascii=False))
         out.print(table)

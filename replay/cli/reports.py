@@ -13,7 +13,9 @@ import typer
 from projections.views import DocumentView
 from replay.cli.render import SafeConsole, json_text
 from replay.cli.shell import guarded, out, progress_bar, shell
+from replay.formats.files import write_whole
 from replay.input.parsing import InputError
+from replay.service.shapes import not_counted_yet
 from replay.service.standings import read_view
 
 T = TypeVar("T")
@@ -34,6 +36,13 @@ def fresh_report(ctx: typer.Context, read: Callable[[DocumentView], T]) -> T:
         task = progress.add_task("view", total=None, file="")
         tick: Callable[[int], None] = lambda n: progress.update(task, completed=n, file=f"{n} events")  # noqa: E731
         return read_view(shell(ctx).app, read, tick=tick)
+
+
+def fresh_view(ctx: typer.Context) -> DocumentView:
+    """The stored standings view, brought up to date first (``fresh_report``: rebuilt when it
+    cannot be read), for a command that reads it and may then write to the store (seating a
+    session, signing): what it does is done once, never again after a rebuild."""
+    return fresh_report(ctx, lambda view: view)
 
 
 def write_report(
@@ -60,7 +69,7 @@ def write_report(
         screen = out if output is None else SafeConsole(file=io.StringIO(), width=width, color_system=None)
         screen.print(table())
         if in_progress:
-            screen.print(f"{in_progress} matches still in progress do not count yet", markup=False)
+            screen.print(not_counted_yet(in_progress), markup=False)
         if output is None:
             return
         assert isinstance(screen.file, io.StringIO)
@@ -68,5 +77,5 @@ def write_report(
     if output is None:
         print(body, end="" if body.endswith("\n") else "\n")
     else:
-        guarded(lambda: output.write_text(body, encoding="utf-8"))
+        guarded(lambda: write_whole(output, body))
         out.print(f"wrote {output}", markup=False)

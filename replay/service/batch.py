@@ -22,6 +22,7 @@ from domain.errors import HonbaError
 from domain.integrity import digest_of, plain
 from domain.rules import Ruleset
 from replay.formats.detect import detect_format, expand_paths, iter_paths, read_games, read_log
+from replay.formats.files import FileTooLarge, read_capped
 from replay.formats.logmodel import LogError, LoggedGame
 from replay.formats.record import build_match, parse_record
 from replay.formats.source import read_source
@@ -525,8 +526,8 @@ def import_digests(path: Path, options: str) -> tuple[str, ...]:
     excerpt). A file is recorded under the first.
     """
     try:
-        data = path.read_bytes()
-    except OSError:
+        data = read_capped(path)
+    except (OSError, FileTooLarge):
         return ()
     content = hashlib.sha256(data)
     named = content.copy()

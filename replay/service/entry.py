@@ -1,258 +1,123 @@
-"""Entering results at a table, shared by the front ends (``honba win``, ``honba serve``).
+"""Entering and correcting results, shared by every front end (``honba win``/``amend``, the table
+page, the referee's desk, the JSON API).
 
-What a person typed or tapped (a winner and a value such as ``3/30``, a discarder, the
-riichi declared, a penalised player) becomes a domain result here, once: the command line
-and the web page call the same functions. ``preview`` applies the command to the match as
-stored, in memory, and reports what it would pay, so the rules check the entry before the
-confirm step and nothing is stored; ``apply_entry`` is the one place the front ends call
-the application's recording and correcting methods (so a change of their signatures is
-adapted here, once).
+What a person typed or tapped is read into the one entry model by ``replay.input``
+(``fields.entry_from_fields``, the text fields every front end sends) and made a domain fact by
+``replay.input.entry.fact_of``; here are the use cases on it. An entry is recorded on the match as
+loaded (``apply_entry``: one load, one save). A correction starts from the entry that stands
+(``stored_entry``) and changes only what the referee changed: the whole entry given again, or
+some of its fields (``replay.input.fields.amended``); ``apply_correction`` records it and
+``corrected`` also says what it changed. ``preview`` and ``correction_preview`` apply a command to
+the match as stored, in memory, and report what it would change, so the rules check it before the
+confirm step and nothing is stored.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from datetime import datetime
+from typing import Any, TypeGuard
 
 import attrs
 
-from domain.errors import RuleViolation
-from domain.match import Match
-from domain.rules import Ruleset
-from domain.scoring.payments import penalty_at
+from domain.amendments import Correction, corrected_steps, fact_in_force, resolve_corrections
+from domain.errors import EntryRefused, HonbaError
+from domain.match import Match, opening_state
 from domain.values import (
     AbortiveDraw,
-    AbortKind,
+    DealPass,
     ExhaustiveDraw,
     HandResult,
+    MatchEnd,
     Payment,
     Penalty,
     Reason,
     TableState,
-    Win,
-    WinFacts,
     WinResult,
 )
 from projections.ledger import LedgerEntry, corrected_ledger
-from replay.input.parsing import InputError, parse_value, seat_of, seats_of
-from replay.service.corrections import add_penalty, amend, undo, void
-from replay.service.recording import Recorded, penalise, record
+from replay.formats.record import EntryNumbers, entry_numbers
+from replay.input.entry import FLAG_KEYS, KINDS, Entry, FieldError, entry_line, entry_of, fact_of, result_of
+from replay.input.fields import (
+    MAX_ENTRY,
+    MAX_WINNERS,
+    VALUE_FIELDS,
+    amended,
+    entry_fields,
+    entry_from_fields,
+    field_name,
+    is_list_field,
+    slot,
+    value_text,
+    whole_number,
+)
+from replay.service.corrections import undo
+from replay.service.recording import Recorded, on_match, penalise, record, recorded, server_time
 from replay.service.shapes import describe_fact
 from replay.store.application import HonbaApp
 
+# The entry's names the front ends use, from here (with everything this module defines).
+__all__ = [
+    "FLAG_KEYS",
+    "KINDS",
+    "MAX_ENTRY",
+    "MAX_WINNERS",
+    "VALUE_FIELDS",
+    "Entry",
+    "FieldError",
+    "amended",
+    "entry_fields",
+    "entry_from_fields",
+    "entry_line",
+    "entry_of",
+    "is_list_field",
+    "slot",
+    "value_text",
+    "whole_number",
+]
 
-def win_result(
-    players: Sequence[str],
-    winners: Sequence[str],
-    discarder: int | None,
-    liable: int | None,
-    riichi: str | None,
-    dora: int | None,
-    facts: WinFacts | None = None,
-    scores: tuple[int, ...] = (),
-) -> WinResult:
-    """A win as typed: ``PLAYER:VALUE`` for each winner (``honba win``, ``honba amend ... win``, the table page)."""
-    wins = []
-    for spec in winners:
-        if ":" not in spec:
-            raise InputError(f"write each winner as PLAYER:VALUE, e.g. Ann:3/30 (got {spec!r})")
-        name, text = spec.rsplit(":", 1)
-        value = parse_value(text)
-        if dora is not None:
-            value = attrs.evolve(value, dora=dora)
-        wins.append(Win(seat_of(name, players), value, discarder, liable, facts or WinFacts(), scores))
-    return WinResult(tuple(wins), seats_of(riichi, players))
+# Entries of a stored match.
 
 
-def penalty_fact(
-    players: Sequence[str],
-    state: TableState,
-    rules: Ruleset,
-    player: str,
-    amount: int | None,
-    kind: str,
-    share: str | None,
-    note: str,
-) -> Penalty:
-    """A penalty as typed (``honba penalty``, ``honba amend ... penalty``, the table page), at the table ``state``.
-
-    The defaults and the reverse mangan's amount are the rules' (``domain.scoring.payments.penalty_at``).
-    """
-    if share not in (None, "to_others", "off_table", "reverse_mangan"):
-        raise InputError(f"--share must be to_others, reverse_mangan or off_table, not {share!r}")
+def fact_at(match: Match, entry: Entry, table: TableState | None = None) -> HandResult | Penalty:
+    """The fact an entry stands for on this match, at its table now (or at ``table``: the table an
+    amended entry was played at); a field that names no player is refused by its text field."""
     try:
-        return penalty_at(seat_of(player, players), state, rules, amount=amount, kind=kind, share=share, note=note)
-    except RuleViolation as exc:
-        # Said in the command's own words: the amount is an option.
-        raise InputError(str(exc).replace("leave out the amount", "leave out --amount")) from None
+        if entry.kind != "penalty":
+            # A result needs no table (working the table out would settle the match's hands).
+            return result_of(entry, match.players)
+        return fact_of(entry, match.players, match.state if table is None else table, match.rules)
+    except FieldError as exc:
+        raise FieldError(field_name(exc.field), str(exc)) from None
 
 
-class FieldError(InputError):
-    """Input a form cannot be recorded with, naming the field it belongs next to."""
-
-    def __init__(self, field: str, message: str):
-        super().__init__(message)
-        self.field = field
-
-
-@attrs.frozen
-class Entry:
-    """One thing entered at a table, as plain form or JSON fields.
-
-    ``kind`` is ``win``, ``draw``, ``abort``, ``penalty`` or ``undo``. A win names its
-    ``winner`` and ``value`` (``3/30``, ``mangan``; or ``han`` and ``fu``), the ``discarder``
-    (none for self-drawn), the player ``pao`` liable; a draw the ``ready`` and ``nagashi``
-    players; an abortive draw its ``abort`` kind; a penalty its ``player``, ``amount``
-    (default the rules') and ``note``. ``riichi`` lists who declared riichi this hand.
-    ``winner2`` and ``value2`` name a second winner on the same discard (a double ron).
-    """
-
-    kind: str
-    winner: str = ""
-    value: str = ""
-    discarder: str = ""
-    pao: str = ""
-    riichi: tuple[str, ...] = ()
-    ready: tuple[str, ...] = ()
-    nagashi: tuple[str, ...] = ()
-    abort: str = ""
-    player: str = ""
-    amount: str = ""
-    note: str = ""
-    winner2: str = ""
-    value2: str = ""
-
-    @classmethod
-    def from_fields(cls, fields: Mapping[str, Any]) -> Entry:
-        """An entry from form or JSON fields (lists for riichi, ready and nagashi; a value from
-        ``han`` and ``fu`` or a ``limit`` when no ``value`` is given)."""
-
-        def text(name: str) -> str:
-            value = fields.get(name)
-            return "" if value is None else str(value).strip()
-
-        def names(name: str) -> tuple[str, ...]:
-            value = fields.get(name)
-            if value is None:
-                return ()
-            items = value if isinstance(value, list | tuple) else str(value).split(",")
-            return tuple(str(v).strip() for v in items if str(v).strip())
-
-        def value_of(suffix: str) -> str:
-            value = text("value" + suffix) or text("limit" + suffix)
-            han, fu = text("han" + suffix), text("fu" + suffix)
-            if not value and han:
-                value = f"{han}/{fu}" if fu else f"{han}han"
-            return value
-
-        return cls(
-            kind=text("kind"),
-            winner=text("winner"),
-            value=value_of(""),
-            discarder=text("discarder"),
-            pao=text("pao"),
-            riichi=names("riichi"),
-            ready=names("ready"),
-            nagashi=names("nagashi"),
-            abort=text("abort"),
-            player=text("player"),
-            amount=text("amount"),
-            note=text("note"),
-            winner2=text("winner2"),
-            value2=value_of("2"),
+def stored_entry(match: Match, number: int) -> Entry:
+    """The entry that stands at the entry numbered ``number`` (as ``honba log`` numbers it): the
+    result or penalty recorded there, as corrected since; a correction's own number gives what it
+    put there. What a correction starts from."""
+    numbers = entry_numbers(match)
+    fact = fact_in_force(numbers.position(number), match.history, match.correction_log)
+    if not isinstance(fact, WinResult | ExhaustiveDraw | AbortiveDraw | Penalty):
+        raise FieldError(
+            "target", f"nothing stands at entry {number} to correct (a void, or a correction cancelled since)"
         )
-
-    def fields(self) -> dict[str, Any]:
-        """The plain fields again (what a confirm step sends back unchanged)."""
-        return attrs.asdict(self, value_serializer=lambda _i, _f, v: list(v) if isinstance(v, tuple) else v)
-
-
-KINDS = ("win", "draw", "abort", "penalty", "undo")
-
-
-def _seat(field: str, name: str, players: Sequence[str]) -> int:
-    try:
-        return seat_of(name, players)
-    except InputError as exc:
-        raise FieldError(field, str(exc)) from None
-
-
-def _seats(field: str, names: Sequence[str], players: Sequence[str]) -> tuple[int, ...]:
-    return tuple(_seat(field, n, players) for n in names)
-
-
-def entry_fact(entry: Entry, match: Match, state: TableState | None = None) -> HandResult | Penalty:
-    """The domain fact an entry stands for at this match's table, or at ``state`` (the table an
-    amended entry was played at: a penalty's default amount is the rules' there). Not for ``undo``."""
-    players = match.players
-    if entry.kind == "win":
-        if not entry.winner:
-            raise FieldError("winner", "choose the winner")
-        if not entry.value:
-            raise FieldError("value", "give the hand's value (han and fu, or a limit)")
-        winner = _seat("winner", entry.winner, players)
-        # Who may win on whose discard, and that no one wins twice, the domain's entry checks decide.
-        discarder = _seat("discarder", entry.discarder, players) if entry.discarder else None
-        liable = _seat("pao", entry.pao, players) if entry.pao else None
-        try:
-            value = parse_value(entry.value)
-        except InputError as exc:
-            raise FieldError("value", str(exc)) from None
-        wins = [Win(winner, value, discarder, liable)]
-        if entry.winner2:
-            if discarder is None:
-                raise FieldError("winner2", "a second winner only on a discard: choose the discarder")
-            second = _seat("winner2", entry.winner2, players)
-            if not entry.value2:
-                raise FieldError("value2", "give the second winner's hand value")
-            try:
-                wins.append(Win(second, parse_value(entry.value2), discarder))
-            except InputError as exc:
-                raise FieldError("value2", str(exc)) from None
-        return WinResult(tuple(wins), _seats("riichi", entry.riichi, players))
-    if entry.kind == "draw":
-        return ExhaustiveDraw(
-            _seats("ready", entry.ready, players),
-            _seats("riichi", entry.riichi, players),
-            _seats("nagashi", entry.nagashi, players),
-        )
-    if entry.kind == "abort":
-        kinds = [k.value for k in AbortKind]
-        if entry.abort not in kinds:
-            raise FieldError("abort", f"choose which abortive draw ({', '.join(kinds)})")
-        return AbortiveDraw(AbortKind(entry.abort), _seats("riichi", entry.riichi, players))
-    if entry.kind == "penalty":
-        if not entry.player:
-            raise FieldError("player", "choose the player penalised")
-        amount = None
-        if entry.amount:
-            if not entry.amount.isdigit():
-                raise FieldError("amount", f"the amount is a whole number of points, not {entry.amount!r}")
-            amount = int(entry.amount)
-        _seat("player", entry.player, players)
-        try:
-            table = match.state if state is None else state
-            return penalty_fact(players, table, match.rules, entry.player, amount, "chombo", None, entry.note)
-        except InputError as exc:
-            raise FieldError("amount", str(exc).replace("leave out --amount", "leave the amount empty")) from None
-    raise FieldError("kind", f"choose what happened ({', '.join(KINDS)})")
+    return entry_of(fact, match.players)
 
 
 def apply_entry(
     app: HonbaApp, key: str, entry: Entry, *, client_key: str | None, by: str = "table", reason: str = "undo"
 ) -> Recorded:
-    """Record an entry on the stored match (the one call the web front end makes): the match is
-    loaded once, the entry read at its table, and saved once."""
+    """Record an entry on the stored match (the one call the front ends make): the match is loaded
+    once, the entry read at its table, and saved once."""
     if entry.kind == "undo":
         return undo(app, key, by=by, reason=reason, client_key=client_key)
     if entry.kind == "penalty":
-        return penalise(app, key, lambda match: _penalty(entry_fact(entry, match)), client_key=client_key)
-    return record(app, key, lambda match: _result(entry_fact(entry, match)), client_key=client_key)
+        return penalise(app, key, lambda match: _penalty(fact_at(match, entry)), client_key=client_key)
+    return record(app, key, lambda match: _result(fact_at(match, entry)), client_key=client_key)
 
 
 def _penalty(fact: HandResult | Penalty) -> Penalty:
-    if not isinstance(fact, Penalty):
-        raise FieldError("kind", "a penalty is added here; a hand is amended")
+    assert isinstance(fact, Penalty)  # a penalty's entry is one
     return fact
 
 
@@ -264,61 +129,127 @@ def _result(fact: HandResult | Penalty) -> HandResult:
 CORRECTIONS = ("void", "amend", "penalty")
 
 
-def apply_correction(
-    app: HonbaApp,
-    key: str,
-    action: str,
-    *,
-    target: int | None,
-    entry: Entry | None,
-    by: str,
-    reason: str,
-    client_key: str | None,
-) -> Recorded:
-    """A referee's correction: void or amend the entry numbered ``target`` (the number
-    ``honba log`` and the pages show: its line in the exported record file), or add a penalty
-    (also after the end). The one call the web front end makes for corrections."""
-    if not by.strip():
+@attrs.frozen
+class CorrectionRequest:
+    """A referee's correction as asked for: ``void`` or ``amend`` the entry numbered ``target``, or
+    add a ``penalty``. An amendment gives the whole ``entry`` again, or the ``changes`` to the
+    entry that stands (its text fields, the rest kept); a penalty added gives its ``entry``."""
+
+    action: str
+    target: int | None = None
+    entry: Entry | None = None
+    changes: Mapping[str, Any] | None = None
+    by: str = ""
+    reason: str = ""
+
+
+@attrs.frozen
+class Correcting:
+    """What a correction does: the entry as it stands and as it will stand (None: none, or void),
+    and the fact it records (None for a void)."""
+
+    request: CorrectionRequest
+    before: Entry | None
+    after: Entry | None
+    fact: HandResult | Penalty | None
+    position: int | None
+
+
+def correcting(match: Match, request: CorrectionRequest) -> Correcting:
+    """The correction a request asks for on this match, read and checked by field (who and why,
+    the entry, what replaces it), not yet applied."""
+    if request.action not in CORRECTIONS:
+        raise FieldError("action", f"choose one of {', '.join(CORRECTIONS)}")
+    if not request.by.strip():
         raise FieldError("by", "say who makes the correction")
-    if not reason.strip():
+    if not request.reason.strip():
         raise FieldError("reason", "say why")
-    if action == "penalty":
-        if entry is None:
+    if request.action == "penalty":
+        if request.entry is None or request.entry.kind != "penalty":
             raise FieldError("player", "choose the player penalised")
-        penalty = entry
-        return add_penalty(
-            app, key, lambda match: _penalty(entry_fact(penalty, match)), by=by, reason=reason, client_key=client_key
-        )
-    if target is None:
+        return Correcting(request, None, request.entry, fact_at(match, request.entry), None)
+    if request.target is None:
         raise FieldError("target", "choose the entry to correct")
-    if action == "void":
-        return void(app, key, target, by=by, reason=reason, client_key=client_key)
-    if action == "amend":
-        if entry is None:
-            raise FieldError("kind", "give the entry that replaces it")
-        replacement = entry
-        return amend(
-            app,
-            key,
-            target,
-            lambda match, table: entry_fact(replacement, match, table),
-            by=by,
-            reason=reason,
-            client_key=client_key,
-        )
-    raise FieldError("action", f"choose one of {', '.join(CORRECTIONS)}")
+    numbers = entry_numbers(match)
+    try:
+        position = numbers.position(request.target)
+    except HonbaError as exc:
+        raise FieldError("target", str(exc)) from None
+    # Where nothing stands (a void, a correction cancelled), the domain says why it cannot be corrected.
+    standing = fact_in_force(position, match.history, match.correction_log)
+    before = (
+        None if standing is None or isinstance(standing, DealPass | MatchEnd) else entry_of(standing, match.players)
+    )
+    if request.action == "void":
+        return Correcting(request, before, None, None, position)
+    if request.entry is not None:
+        after = request.entry
+    elif request.changes:
+        if before is None:
+            before = stored_entry(match, request.target)
+        after = amended(before, request.changes)
+    else:
+        raise FieldError("kind", "give the entry that replaces it, or the fields that change")
+    if after.kind == "undo":
+        raise FieldError("kind", "an entry is amended by a result or a penalty")
+    fact = fact_at(match, after, match.state_before(position))
+    return Correcting(request, before, after, fact, position)
 
 
-def apply_to(match: Match, entry: Entry) -> None:
-    """Apply an entry to a match in memory (checked by the rules, stored by nobody)."""
+def _apply(match: Match, correction: Correcting, numbers: EntryNumbers, client_key: str | None) -> None:
+    """The correction on the match in memory (the domain checks it)."""
+    request = correction.request
+    by, reason = request.by, request.reason
+    try:
+        if request.action == "penalty":
+            assert isinstance(correction.fact, Penalty)
+            match.add_penalty(correction.fact, by=by, reason=reason, client_key=client_key)
+        elif correction.fact is None:
+            assert correction.position is not None
+            match.void(correction.position, by=by, reason=reason, client_key=client_key)
+        else:
+            assert correction.position is not None
+            match.amend(correction.position, correction.fact, by=by, reason=reason, client_key=client_key)
+    except EntryRefused as refused:
+        raise refused.renamed(numbers.name) from None
+
+
+def apply_correction(app: HonbaApp, key: str, request: CorrectionRequest, *, client_key: str | None) -> Recorded:
+    """A referee's correction: void or amend the entry numbered ``request.target`` (the number
+    ``honba log`` and the pages show), or add a penalty (also after the end). The one call the
+    front ends make for corrections."""
+    return corrected(app, key, request, client_key=client_key)[0]
+
+
+def corrected(
+    app: HonbaApp, key: str, request: CorrectionRequest, *, client_key: str | None
+) -> tuple[Recorded, CorrectionPreview]:
+    """Apply a correction (read on the match as loaded, once, and saved once) and say what it
+    changed (``correction_report``): sent again with its client key, it records nothing and says
+    the same."""
+
+    def command(match: Match) -> None:
+        _apply(match, correcting(match, request), entry_numbers(match), client_key)
+
+    match, _ = on_match(app, key, command, client_key)
+    made = [p for p, c in match.correction_log if (c.by, c.reason) == (request.by, request.reason)]
+    return recorded(match, request.target), correction_report(match, made[-1], target=request.target)
+
+
+# What a command would do, before it is confirmed.
+
+
+def apply_to(match: Match, entry: Entry, at: datetime | None = None) -> None:
+    """Apply an entry to a match in memory (checked by the rules, stored by nobody); a hand
+    result as recorded at ``at``, for the match's clock."""
     if entry.kind == "undo":
         match.undo(by="table", reason="undo")
         return
-    fact = entry_fact(entry, match)
+    fact = fact_at(match, entry)
     if isinstance(fact, Penalty):
         match.penalise(fact)
     else:
-        match.record(fact)
+        match.record(fact, at=at)
 
 
 @attrs.frozen
@@ -335,23 +266,133 @@ def preview(app: HonbaApp, key: str, entry: Entry) -> Preview:
     memory: a bad entry is refused here, before the confirm step, and nothing is stored."""
     match = app.get_match(key)
     before = corrected_ledger(match.corrected_steps())
-    apply_to(match, entry)
+    # At the server's time now, as recording it would be: the end on time shows in the preview.
+    apply_to(match, entry, server_time())
     after = corrected_ledger(match.corrected_steps())
     new = after[len(before) :] if entry.kind != "undo" else after
     lines: list[str] = []
     if entry.kind == "undo":
         lines.append("Undo the last entry: a correction, the entry stays in the log, voided")
     for e in new if entry.kind != "undo" else ():
-        lines.extend(payment_lines(e, match.players))
+        lines.extend(payment_lines(e, match.players, match.rules.scoring))
     return Preview(tuple(lines), dict(zip(match.players, match.state.scores, strict=True)), match.state.hand_label)
 
 
-def payment_lines(entry: LedgerEntry, players: Sequence[str]) -> list[str]:
-    """One ledger entry in words: what it is, then one line per payer and payee,
-    e.g. ``Cho pays Ben 3,900 + 300 counters + 1,000 deposits``."""
+@attrs.frozen
+class ChangedHand:
+    """A ledger entry whose payments a correction changes: in words, before and after (empty:
+    not in the ledger then)."""
+
+    before: tuple[str, ...]
+    after: tuple[str, ...]
+
+
+@attrs.frozen
+class CorrectionPreview:
+    """What a correction would do: the entry as it stands and as corrected (in words, and the text
+    fields that change: name, before, after), every hand whose payments change, the scores."""
+
+    action: str
+    target: int | None
+    before: str | None
+    after: str | None
+    fields: tuple[tuple[str, str, str], ...]
+    hands: tuple[ChangedHand, ...]
+    scores_before: dict[str, int]
+    scores_after: dict[str, int]
+
+
+def correction_preview(app: HonbaApp, key: str, request: CorrectionRequest) -> CorrectionPreview:
+    """What a correction would change, worked out by the domain on the stored match in memory: a
+    correction the rules refuse is refused here, before the confirm step, and nothing is stored."""
+    match = app.get_match(key)
+    _apply(match, correcting(match, request), entry_numbers(match), None)
+    return correction_report(match, match.version, target=request.target)
+
+
+def correction_report(match: Match, position: int, *, target: int | None = None) -> CorrectionPreview:
+    """What the correction at ``position`` of the match changed, all else as it stands: the entry
+    before and after it (in words, and the text fields that differ), every hand whose payments
+    it changed, the scores with and without it. ``target`` is the entry's number as asked for."""
+    log = match.correction_log
+    correction = dict(log)[position]
+    added = {p for p, c in log if c.target is None}
+    without = [(p, c) for p, c in log if p < position]
+    through = [(p, c) for p, c in log if p <= position]
+    players = match.players
+    opening = opening_state(match.rules, match.opening)
+
+    def ledger(corrections: list[tuple[int, Correction]]) -> list[LedgerEntry]:
+        history = [(p, f) for p, f in match.history if p not in added or p in dict(corrections)]
+        return corrected_ledger(corrected_steps(opening, match.rules, history, resolve_corrections(corrections)))
+
+    if correction.target is None:
+        was, now = None, correction.replacement
+    else:
+        was = fact_in_force(correction.target, match.history, without)
+        now = fact_in_force(correction.target, match.history, through)
+    ledger_before, ledger_after = ledger(without), ledger(through)
+    scoring = match.rules.scoring
+    hands = _changed_hands(ledger_before, ledger_after, players, scoring)
+    before_fields = entry_fields(entry_of(was, players)) if _is_entry(was) else {}
+    after_fields = entry_fields(entry_of(now, players)) if _is_entry(now) else {}
+    changed = tuple(
+        (name, _shown_field(before_fields.get(name)), _shown_field(after_fields.get(name)))
+        for name in dict.fromkeys([*before_fields, *after_fields])
+        if before_fields.get(name) != after_fields.get(name)
+    )
+
+    def scores(entries: list[LedgerEntry]) -> dict[str, int]:
+        state = entries[-1].after if entries else opening
+        return dict(zip(players, state.scores, strict=True))
+
+    return CorrectionPreview(
+        action="penalty" if correction.target is None else "void" if correction.replacement is None else "amend",
+        target=target,
+        before=describe_fact(was, players, scoring) if was is not None else None,
+        after="void" if now is None else describe_fact(now, players, scoring),
+        fields=changed,
+        hands=hands,
+        scores_before=scores(ledger_before),
+        scores_after=scores(ledger_after),
+    )
+
+
+def _is_entry(fact: object) -> TypeGuard[HandResult | Penalty]:
+    return isinstance(fact, WinResult | ExhaustiveDraw | AbortiveDraw | Penalty)
+
+
+def _changed_hands(
+    before: Sequence[LedgerEntry], after: Sequence[LedgerEntry], players: Sequence[str], scoring: str
+) -> tuple[ChangedHand, ...]:
+    was = {e.position: e for e in before}
+    now = {e.position: e for e in after}
+    hands = []
+    for position in sorted({*was, *now}, key=lambda p: (p is None, p or 0)):
+        old, new = was.get(position), now.get(position)
+        if old is not None and new is not None and (old.fact, old.payments) == (new.fact, new.payments):
+            continue
+        hands.append(
+            ChangedHand(
+                tuple(payment_lines(old, players, scoring)) if old is not None else (),
+                tuple(payment_lines(new, players, scoring)) if new is not None else (),
+            )
+        )
+    return tuple(hands)
+
+
+def _shown_field(value: Any) -> str:
+    if value is None:
+        return ""
+    return ", ".join(value) if isinstance(value, list) else str(value)
+
+
+def payment_lines(entry: LedgerEntry, players: Sequence[str], scoring: str) -> list[str]:
+    """One ledger entry in words: what it is (in the words of the rules' family, ``scoring``), then
+    one line per payer and payee, e.g. ``Cho pays Ben 3,900 + 300 counters + 1,000 deposits``."""
     if entry.kind == "end":
         return [f"The match ends ({entry.after.end_reason})"] if entry.after.end_reason else ["The match ends"]
-    lines = [f"{entry.before.hand_label}: {describe_fact(entry.fact, players)}"]
+    lines = [f"{entry.before.hand_label}: {describe_fact(entry.fact, players, scoring)}"]
     grouped: dict[tuple[int | None, int | None], list[Payment]] = {}
     for payment in entry.payments:
         grouped.setdefault((payment.payer, payment.payee), []).append(payment)

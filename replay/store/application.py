@@ -33,10 +33,10 @@ from domain.errors import DamagedFact
 from domain.match import Match, match_id
 from replay.store.checkpoint import Taken, store_head, take_checkpoint, thread_lock
 from replay.store.errors import DamagedMatch, MatchNotFound, StoreConflict, StoreError
-from replay.store.integrity import check_rows, match_damage, read_seal
+from replay.store.integrity import check_rows, match_damage, read_rows
 from replay.store.mapper import HonbaMapper
 from replay.store.retry import OPEN_TRIES, retrying
-from replay.store.rows import decoded, unreadable
+from replay.store.rows import unreadable
 from replay.store.seal import Seal, seal_id
 from replay.store.settings import (
     APP_NAME,
@@ -181,10 +181,9 @@ class HonbaApp(Application[UUID]):
         one line naming what its chain or seal shows changed (``damage``; None when intact).
         ``DamagedMatch`` when its rows cannot make a match at all."""
         stream = match_id(key)
-        events = decoded(self, self.recorder.select_events(stream))
+        events, seal = read_rows(self, stream)
         if not events:
             raise MatchNotFound(f"no match {key!r} in the store")
-        seal = read_seal(self, stream)
         check = check_rows(key, stream, events, seal)
         try:
             match = project_aggregate(None, [event for _position, event, _why in events])

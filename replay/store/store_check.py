@@ -16,8 +16,8 @@ from domain.tournament import Tournament, tournament_id
 from replay.store.checkpoint import SINGLE_TOPICS
 from replay.store.evidence import Evidence, against_evidence, read_evidence
 from replay.store.findings import MatchCheck
-from replay.store.integrity import check_match, read_seal
-from replay.store.rows import Reader, decoded, rows_of, unreadable
+from replay.store.integrity import check_match, read_rows
+from replay.store.rows import Reader, rows_of, unreadable
 from replay.store.seal import OPENED_TOPICS
 
 
@@ -70,7 +70,9 @@ def check_tournament(reader: Reader, stream: UUID, name: str, store: Evidence) -
     links: list[Link] = []
     head = GENESIS
     expected = 1
-    for version, event, why in decoded(reader, reader.recorder.select_events(stream)):
+    # Read as one save left them (``read_rows``): a save between the two reads is not damage.
+    rows, seal = read_rows(reader, stream)
+    for version, event, why in rows:
         for missing in range(expected, version):
             problems.append(ChainProblem(missing, "deleted", f"event {missing} is missing"))
         expected = version + 1
@@ -82,7 +84,6 @@ def check_tournament(reader: Reader, stream: UUID, name: str, store: Evidence) -
         links.append(Link(version, roll(head, digest), head))
         head = roll(head, digest)
         heads[version] = head
-    seal = read_seal(reader, stream)
     notes: tuple[str, ...] = ()
     if isinstance(seal, str):
         problems.append(ChainProblem(0, "altered", f"the seal cannot be read: {seal}"))

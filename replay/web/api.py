@@ -1,7 +1,9 @@
-"""The JSON API: a match's state and ledger, an entry's preview, recording an entry, a tournament's standings.
+"""The JSON API: a match's state and ledger, an entry's preview, recording an entry, an entry as it
+stands, a correction's preview and the correction, a tournament's standings.
 
-Writes take the token as ``Authorization: Bearer TOKEN``; errors answer as ``{"error": ...}``
-(``replay.web.site.Site.error``).
+Writes take the token as ``Authorization: Bearer TOKEN``; errors answer as ``{"error": ...}``, with
+the ``field`` it is in where there is one (``replay.web.site.Site.error``). Entries are the text
+fields of ``replay.service.entry`` (``docs/web.md``), the same as the forms'.
 """
 
 from __future__ import annotations
@@ -12,7 +14,22 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from replay.service.entry import Entry, apply_entry, preview
+from replay.service.access import Grant
+from replay.service.entry import (
+    MAX_ENTRY,
+    CorrectionPreview,
+    CorrectionRequest,
+    FieldError,
+    apply_entry,
+    corrected,
+    correction_preview,
+    entry_fields,
+    entry_from_fields,
+    entry_line,
+    preview,
+    stored_entry,
+    whole_number,
+)
 from replay.service.shapes import state_data
 from replay.service.standings import read_view, standings_data, tournament_report
 from replay.web.site import bearer, json_body, site
@@ -43,8 +60,8 @@ async def preview_json(request: Request) -> Response:
     served = site(request)
     key = request.path_params["key"]
     body = await json_body(request)
-    entry = Entry.from_fields(body)
     await served.call(lambda: served.may_record(key, bearer(request)))
+    entry = entry_from_fields(body)
     shown = await served.call(lambda: preview(served.app, key, entry))
     return JSONResponse({"match": key, "lines": list(shown.lines), "scores_after": shown.scores_after})
 
@@ -53,13 +70,93 @@ async def record_json(request: Request) -> Response:
     served = site(request)
     key = request.path_params["key"]
     body = await json_body(request)
-    entry = Entry.from_fields(body)
     grant = await served.call(lambda: served.may_record(key, bearer(request)))
+    entry = entry_from_fields(body)
     client_key = str(body.get("client_key") or "") or None
 
     def run() -> dict[str, Any]:
         match = apply_entry(served.app, key, entry, client_key=client_key, by=f"table {grant.token_id}")
         return {"match": key, **state_data(match.players, match.state, match.rules), "head": match.head}
+
+    return JSONResponse(await served.call(run))
+
+
+async def entry_json(request: Request) -> Response:
+    """The entry that stands at an entry number: its text fields (what a correction starts from)
+    and its record line."""
+    served = site(request)
+    key = request.path_params["key"]
+    number = whole_number("entry", request.path_params["number"], low=1, high=MAX_ENTRY)
+
+    def data() -> dict[str, Any]:
+        entry = stored_entry(served.app.get_match(key), number)
+        return {"match": key, "entry": number, "fields": entry_fields(entry), "line": entry_line(entry)}
+
+    return JSONResponse(await served.call(data))
+
+
+def correction_request(body: dict[str, Any]) -> CorrectionRequest:
+    """A correction sent as JSON: ``action`` (void, amend or penalty), ``target`` (the entry's
+    number), ``set`` (amend: the fields to change, the rest kept) or ``replacement`` (amend: the
+    whole entry again; penalty: the penalty added), ``by`` and ``reason``."""
+    action = str(body.get("action") or "")
+    target = body.get("target")
+    changes, replacement = body.get("set"), body.get("replacement")
+    if changes is not None and not isinstance(changes, dict):
+        raise FieldError("set", "'set' is an object of the fields to change")
+    if replacement is not None and not isinstance(replacement, dict):
+        raise FieldError("replacement", "'replacement' is an object of the entry's fields")
+    if changes is not None and replacement is not None:
+        raise FieldError("set", "give the fields to change ('set') or the whole replacement, not both")
+    entry = None
+    if replacement is not None:
+        fields = {**replacement, "kind": "penalty"} if action == "penalty" else replacement
+        entry = entry_from_fields(fields)
+    return CorrectionRequest(
+        action,
+        None if target is None or target == "" else whole_number("target", target, low=1, high=MAX_ENTRY),
+        entry=entry,
+        changes=changes,
+        by=str(body.get("by") or ""),
+        reason=str(body.get("reason") or ""),
+    )
+
+
+def correction_data(shown: CorrectionPreview) -> dict[str, Any]:
+    """A correction's report as JSON: the entry before and after, the fields that change, the hands
+    whose payments change (before and after, in words), the scores before and after."""
+    return {
+        "action": shown.action,
+        "target": shown.target,
+        "before": shown.before,
+        "after": shown.after,
+        "fields": [{"field": f, "before": b, "after": a} for f, b, a in shown.fields],
+        "hands": [{"before": list(h.before), "after": list(h.after)} for h in shown.hands],
+        "scores_before": shown.scores_before,
+        "scores_after": shown.scores_after,
+    }
+
+
+async def correction_preview_json(request: Request) -> Response:
+    served = site(request)
+    key = request.path_params["key"]
+    body = await json_body(request)
+    await served.call(lambda: served.need(bearer(request), Grant.may_correct, "correct matches"))
+    shown = await served.call(lambda: correction_preview(served.app, key, correction_request(body)))
+    return JSONResponse({"match": key, "correction": correction_data(shown)})
+
+
+async def correct_json(request: Request) -> Response:
+    served = site(request)
+    key = request.path_params["key"]
+    body = await json_body(request)
+    await served.call(lambda: served.need(bearer(request), Grant.may_correct, "correct matches"))
+    client_key = str(body.get("client_key") or "") or None
+
+    def run() -> dict[str, Any]:
+        match, shown = corrected(served.app, key, correction_request(body), client_key=client_key)
+        state = state_data(match.players, match.state, match.rules)
+        return {"match": key, "correction": correction_data(shown), **state, "head": match.head}
 
     return JSONResponse(await served.call(run))
 
@@ -83,6 +180,9 @@ async def standings_json(request: Request) -> Response:
 ROUTES = [
     Route("/api/matches/{key:path}/preview", preview_json, methods=["POST"]),
     Route("/api/matches/{key:path}/entries", record_json, methods=["POST"]),
+    Route("/api/matches/{key:path}/entries/{number}", entry_json),
+    Route("/api/matches/{key:path}/corrections/preview", correction_preview_json, methods=["POST"]),
+    Route("/api/matches/{key:path}/corrections", correct_json, methods=["POST"]),
     Route("/api/matches/{key:path}", match_json),
     Route("/api/tournaments/{name}/standings", standings_json),
 ]

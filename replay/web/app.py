@@ -28,6 +28,7 @@ from starlette.routing import BaseRoute, Mount
 from starlette.staticfiles import StaticFiles
 
 from domain.errors import HonbaError
+from replay.service.entry import FieldError
 from replay.store.errors import DamagedMatch, MatchNotFound, StoreConflict, TournamentNotFound
 from replay.web import api, director, referee, standings, table
 from replay.web.site import HERE, Forbidden, Site, site
@@ -57,7 +58,8 @@ async def honba_error(request: Request, exc: Exception) -> Response:
         status = 409  # other tables kept saving at the same moment: the same request again records once
     if isinstance(exc, DamagedMatch):
         status = 409  # the stored match cannot be what it shows: the page names the damage (see honba check)
-    return site(request).error(request, status, str(exc))
+    field = exc.field if isinstance(exc, FieldError) else None
+    return site(request).error(request, status, str(exc), field)
 
 
 async def internal(request: Request, exc: Exception) -> Response:

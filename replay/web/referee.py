@@ -10,10 +10,25 @@ from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
 from domain.errors import HonbaError
+from domain.values import AbortKind, PenaltyShare
 from replay.service.access import Grant
-from replay.service.entry import Entry, FieldError, apply_correction
+from replay.service.entry import (
+    FLAG_KEYS,
+    MAX_ENTRY,
+    MAX_WINNERS,
+    VALUE_FIELDS,
+    CorrectionRequest,
+    FieldError,
+    apply_correction,
+    correction_preview,
+    entry_fields,
+    entry_from_fields,
+    slot,
+    whole_number,
+)
 from replay.service.matches import corrections_summary, referee_data
 from replay.web.site import Site, form_of, form_token, site
+from replay.web.table import LIMITS
 
 CORRECT = "correct matches"
 
@@ -27,9 +42,24 @@ async def referee_page(request: Request) -> Response:
     return served.page(request, "referee.html", matches=rows, token=token)
 
 
-def referee_context(served: Site, key: str) -> dict[str, Any]:
-    """What the desk shows of the match ``key``: its corrections and its numbered entries."""
-    return {**referee_data(served.app, key), "client_key": str(uuid.uuid4())}
+def referee_context(served: Site, key: str, amend: int | None = None) -> dict[str, Any]:
+    """What the desk shows of the match ``key`` (``replay.service.matches.referee_data``): its
+    corrections and its numbered entries; with ``amend``, the entry numbered so as it stands, to
+    fill the amendment's form with."""
+    data = referee_data(served.app, key, amend)
+    if amend is not None:
+        data["values"] = {**data["values"], "action": "amend"}
+    return {
+        **data,
+        "amend": amend,
+        "limits": LIMITS,
+        "aborts": [k.value for k in AbortKind],
+        "flags": FLAG_KEYS,
+        "shares": [s.value for s in PenaltyShare],
+        "value_fields": VALUE_FIELDS,
+        "slots": [slot(i) for i in range(MAX_WINNERS)],
+        "client_key": str(uuid.uuid4()),
+    }
 
 
 async def referee_match(request: Request) -> Response:
@@ -37,8 +67,78 @@ async def referee_match(request: Request) -> Response:
     key = request.path_params["key"]
     token = request.query_params.get("token")
     await served.call(lambda: served.need(token, Grant.may_correct, CORRECT))
-    context = await served.call(lambda: referee_context(served, key))
+    text = request.query_params.get("amend", "")
+    amend = whole_number("amend", text, low=1, high=MAX_ENTRY) if text else None
+    context = await served.call(lambda: referee_context(served, key, amend))
     return served.page(request, "referee_match.html", token=token, errors={}, **context)
+
+
+def desk_request(fields: dict[str, Any]) -> CorrectionRequest:
+    """The correction a desk form asks for: an amendment carries the whole entry (its form is
+    filled with the entry as it stands), a penalty the penalty added."""
+    action = str(fields.get("action", ""))
+    target = str(fields.get("target", "")).strip()
+    entry = None
+    if action == "amend":
+        entry = entry_from_fields(fields)
+    elif action == "penalty":
+        entry = entry_from_fields({**fields, "kind": "penalty"})
+    return CorrectionRequest(
+        action,
+        whole_number("target", target, low=1, high=MAX_ENTRY) if target else None,
+        entry=entry,
+        by=str(fields.get("by", "")),
+        reason=str(fields.get("reason", "")),
+    )
+
+
+def request_fields(request: CorrectionRequest) -> dict[str, Any]:
+    """The fields a confirm step sends back: the correction as read (the entry's fields written out)."""
+    fields: dict[str, Any] = {"action": request.action, "by": request.by, "reason": request.reason}
+    if request.target is not None:
+        fields["target"] = str(request.target)
+    if request.entry is not None:
+        fields.update(entry_fields(request.entry))
+    return fields
+
+
+async def _refused(
+    request: Request, served: Site, key: str, token: str | None, fields: dict[str, Any], exc: HonbaError
+) -> Response:
+    target = str(fields.get("target", ""))
+    amend = (
+        int(target)
+        if fields.get("action") == "amend" and target.isascii() and target.isdigit() and len(target) < 7
+        else None
+    )
+    context = await served.call(lambda: referee_context(served, key))
+    context.update(amend=amend, values=fields)
+    field = exc.field if isinstance(exc, FieldError) else "action"
+    return served.page(request, "referee_match.html", 400, token=token, errors={field: str(exc)}, **context)
+
+
+async def correct_preview(request: Request) -> Response:
+    """The confirm step of a correction: the entry before and after, the payments and scores that
+    change; nothing is stored until it is confirmed."""
+    served = site(request)
+    key = request.path_params["key"]
+    fields = await form_of(request)
+    token = form_token(fields)
+    await served.call(lambda: served.need(token, Grant.may_correct, CORRECT))
+    try:
+        asked = desk_request(fields)
+        shown = await served.call(lambda: correction_preview(served.app, key, asked))
+    except HonbaError as exc:
+        return await _refused(request, served, key, token, fields, exc)
+    return served.page(
+        request,
+        "correct_confirm.html",
+        key=key,
+        token=token,
+        shown=shown,
+        fields=request_fields(asked),
+        client_key=str(fields.get("client_key") or uuid.uuid4()),
+    )
 
 
 async def correct_form(request: Request) -> Response:
@@ -47,34 +147,19 @@ async def correct_form(request: Request) -> Response:
     fields = await form_of(request)
     token = form_token(fields)
     await served.call(lambda: served.need(token, Grant.may_correct, CORRECT))
-    action = str(fields.get("action", ""))
-    target_text = str(fields.get("target", ""))
-    entry = Entry.from_fields({**fields, "kind": "penalty"} if action == "penalty" else fields)
+    client_key = str(fields.get("client_key", "")) or None
     try:
-        if target_text and not target_text.isdigit():
-            raise FieldError("target", "choose the entry by its number")
-        await served.call(
-            lambda: apply_correction(
-                served.app,
-                key,
-                action,
-                target=int(target_text) if target_text else None,
-                entry=entry if entry.kind else None,
-                by=str(fields.get("by", "")),
-                reason=str(fields.get("reason", "")),
-                client_key=str(fields.get("client_key", "")) or None,
-            )
-        )
+        asked = desk_request(fields)
+        await served.call(lambda: apply_correction(served.app, key, asked, client_key=client_key))
     except HonbaError as exc:
-        context = await served.call(lambda: referee_context(served, key))
-        field = exc.field if isinstance(exc, FieldError) else "action"
-        return served.page(request, "referee_match.html", 400, token=token, errors={field: str(exc)}, **context)
+        return await _refused(request, served, key, token, fields, exc)
     target = request.url_for("referee_match", key=key).include_query_params(token=token or "")
     return RedirectResponse(str(target), status_code=303)
 
 
 ROUTES = [
     Route("/referee", referee_page),
+    Route("/referee/m/{key:path}/correct/preview", correct_preview, methods=["POST"]),
     Route("/referee/m/{key:path}/correct", correct_form, methods=["POST"]),
     Route("/referee/m/{key:path}", referee_match, name="referee_match"),
 ]

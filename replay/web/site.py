@@ -21,18 +21,16 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 
-from domain.errors import HonbaError, WinnerIsDiscarder
+from domain.errors import HonbaError, WinnerIsDiscarder, WinnersOnSeveralDiscards
 from replay.service.access import Grant, TokenStore
 from replay.service.checkpoints import checkpoints_kept
-from replay.service.entry import FieldError
+from replay.service.entry import FieldError, is_list_field
 from replay.service.standings import read_view
 from replay.store.application import HonbaApp
 from replay.store.standings_view import open_view
 
 HERE = Path(__file__).parent
 CSRF_COOKIE = "honba_csrf"
-# Form fields sent once per ticked box: kept as lists.
-LIST_FIELDS = ("riichi", "ready", "nagashi")
 
 T = TypeVar("T")
 
@@ -50,6 +48,8 @@ def _templates() -> Environment:
     )
     env.filters["points"] = lambda v: f"{v:,}" if isinstance(v, int) else v
     env.filters["signed"] = lambda v: f"{v:+,}" if isinstance(v, int) else v
+    # A field that holds several items, shown in one text box: its items between commas.
+    env.filters["listed"] = lambda v: ",".join(str(i) for i in v) if isinstance(v, list | tuple) else (v or "")
     return env
 
 
@@ -128,10 +128,11 @@ class Site:
             raise Forbidden("this link may not enter results at this table")
         return grant
 
-    def error(self, request: Request, status: int, message: str) -> Response:
-        """An error as JSON on the API, as a page elsewhere."""
+    def error(self, request: Request, status: int, message: str, field: str | None = None) -> Response:
+        """An error as JSON on the API (with the ``field`` it is in, where it names one), as a page elsewhere."""
         if request.url.path.startswith("/api/"):
-            return JSONResponse({"error": message}, status_code=status)
+            body = {"error": message} if field is None else {"error": message, "field": field}
+            return JSONResponse(body, status_code=status)
         return self.page(request, "error.html", status=status, status_code=status, message=message)
 
 
@@ -147,7 +148,8 @@ async def form_of(request: Request) -> dict[str, Any]:
     fields: dict[str, Any] = {}
     for name in form:
         values = [str(v) for v in form.getlist(name)]
-        fields[name] = values if name in LIST_FIELDS else values[-1]
+        # Fields sent once per ticked box or per item (riichi, facts2, penalties): kept as lists.
+        fields[name] = values if is_list_field(name) else values[-1]
     cookie = request.cookies.get(CSRF_COOKIE, "")
     sent = str(fields.get("csrf", ""))
     if not cookie or not hmac.compare_digest(cookie, sent) or not _same_origin(request):
@@ -194,6 +196,6 @@ def field_for(exc: HonbaError, kind: str) -> str:
     form's button."""
     if isinstance(exc, FieldError):
         return exc.field
-    if isinstance(exc, WinnerIsDiscarder):
+    if isinstance(exc, WinnerIsDiscarder | WinnersOnSeveralDiscards):
         return "discarder"
     return "value" if kind == "win" else kind

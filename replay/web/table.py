@@ -10,11 +10,11 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from domain.errors import HonbaError
-from domain.values import AbortKind
+from domain.values import AbortKind, PenaltyShare
 from replay.html.pages import render_audit_html
 from replay.service.audit import report_data
 from replay.service.checks import audit_match
-from replay.service.entry import Entry, apply_entry, preview
+from replay.service.entry import FLAG_KEYS, apply_entry, entry_fields, entry_from_fields, preview
 from replay.service.matches import table_data
 from replay.web.site import Site, field_for, form_of, form_token, site
 
@@ -34,6 +34,8 @@ def table_context(served: Site, key: str, token: str | None) -> dict[str, Any]:
         "limits": LIMITS,
         "fu": FU,
         "aborts": [k.value for k in AbortKind],
+        "flags": FLAG_KEYS,
+        "shares": [s.value for s in PenaltyShare],
         "client_key": str(uuid.uuid4()),
     }
 
@@ -57,22 +59,23 @@ async def preview_form(request: Request) -> Response:
     key = request.path_params["key"]
     fields = await form_of(request)
     token = form_token(fields)
-    entry = Entry.from_fields(fields)
     await served.call(lambda: served.may_record(key, token))
+    kind = str(fields.get("kind", ""))
     try:
+        entry = entry_from_fields(fields)
         shown = await served.call(lambda: preview(served.app, key, entry))
     except HonbaError as exc:
         context = await served.call(lambda: table_context(served, key, token))
         context["client_key"] = str(fields.get("client_key") or context["client_key"])
-        errors = {field_for(exc, entry.kind): str(exc)}
-        return served.page(request, "table.html", 400, **context, errors=errors, values=fields, open=entry.kind)
+        errors = {field_for(exc, kind): str(exc)}
+        return served.page(request, "table.html", 400, **context, errors=errors, values=fields, open=kind)
     return served.page(
         request,
         "confirm.html",
         key=key,
         token=token,
         preview=shown,
-        fields=entry.fields(),
+        fields=entry_fields(entry),
         client_key=str(fields.get("client_key") or uuid.uuid4()),
     )
 
@@ -82,17 +85,18 @@ async def record_form(request: Request) -> Response:
     key = request.path_params["key"]
     fields = await form_of(request)
     token = form_token(fields)
-    entry = Entry.from_fields(fields)
     grant = await served.call(lambda: served.may_record(key, token))
     client_key = str(fields.get("client_key", "")) or None
+    kind = str(fields.get("kind", ""))
     try:
+        entry = entry_from_fields(fields)
         await served.call(
             lambda: apply_entry(served.app, key, entry, client_key=client_key, by=f"table {grant.token_id}")
         )
     except HonbaError as exc:
         context = await served.call(lambda: table_context(served, key, token))
-        errors = {field_for(exc, entry.kind): str(exc)}
-        return served.page(request, "table.html", 400, **context, errors=errors, values=fields, open=entry.kind)
+        errors = {field_for(exc, kind): str(exc)}
+        return served.page(request, "table.html", 400, **context, errors=errors, values=fields, open=kind)
     # Post, redirect, get: a reload of the page after recording asks for nothing again.
     target = request.url_for("table", key=key).include_query_params(token=token or "")
     return RedirectResponse(str(target), status_code=303)

@@ -10,57 +10,30 @@ passes and the automatic end are not written: the rules decide them when the fil
 from __future__ import annotations
 
 import json
-import math
-import types
 from collections.abc import Iterable, Mapping, Sequence
-from enum import Enum
-from typing import Any, Literal, TypeGuard, Union, get_args, get_origin
+from typing import Any
 
 import attrs
 
 from domain.amendments import early_end_reason
 from domain.codec import DecodeError, from_data
-from domain.errors import EntryRefused, HonbaError
+from domain.entry_checks import opening_checks
+from domain.errors import EntryRefused, HonbaError, RuleViolation
 from domain.match import Match
 from domain.progression import Fact
 from domain.rules import Ruleset, load_preset
-from domain.scoring.payments import penalty_at
-from domain.values import (
-    AbortiveDraw,
-    DealPass,
-    ExhaustiveDraw,
-    HandValue,
-    MatchEnd,
-    Penalty,
-    PenaltyShare,
-    TableState,
-    Win,
-    WinFacts,
-    WinResult,
-)
-from replay.formats.logmodel import shown
+from domain.values import DealPass, MatchEnd, Penalty, TableState
 from replay.formats.record.chain import check_record_text, load_line, record_lines
-
-# A win line spells its hand value flat: every field of HandValue (han, fu, dora, limit, ...).
-VALUE_KEYS = tuple(f.name for f in attrs.fields(HandValue))
-
-
-VALUE_KEYS = tuple(f.name for f in attrs.fields(HandValue))
-# Bounds on the numbers of a record file, far above any real match: a hand of 64 doubles or
-# faan is already astronomical, and a score beyond a hundred million is no game's.
-MAX_POINTS = 100_000_000
-
-
-MAX_POINTS = 100_000_000
-MAX_COUNT = 10_000
-
-
-MAX_COUNT = 10_000
-FIELD_BOUNDS = {"faan": 64, "doubles": 64}
-
-
-FIELD_BOUNDS = {"faan": 64, "doubles": 64}
-POINT_FIELDS = frozenset({"points", "scores", "deposits", "penalties", "loser_scores", "final_points"})
+from replay.input.entry import (
+    FieldError,
+    check_kinds,
+    entry_from_line,
+    expect_keys,
+    has_control,
+    result_of,
+    seat_for,
+    sized_penalty,
+)
 
 
 class RecordError(HonbaError):
@@ -97,12 +70,12 @@ class PenaltyLine:
     note: str
 
     def at(self, state: TableState, rules: Ruleset) -> Penalty:
-        """The penalty given at the table ``state`` under ``rules``. A line that gives both its
-        amount and its share is the penalty as recorded (what ``export_record`` writes: a
-        reverse mangan's amount then only records the total), so a file always imports back."""
-        if self.amount is not None and self.share is not None:
-            return Penalty(self.seat, self.amount, self.kind, self.share, self.note)
-        return penalty_at(self.seat, state, rules, amount=self.amount, kind=self.kind, share=self.share, note=self.note)
+        """The penalty given at the table ``state`` under ``rules``, as every front end gives it
+        (``replay.input.entry.sized_penalty``: a line that gives its amount and its share is the
+        penalty as recorded, as ``export_record`` writes it)."""
+        return sized_penalty(
+            self.seat, state, rules, amount=self.amount, kind=self.kind, share=self.share, note=self.note
+        )
 
 
 @attrs.frozen
@@ -118,185 +91,37 @@ class RecordCorrection:
     at: str | None = None
 
 
-def _seat(ref: Any, players: Sequence[str], where: str) -> int:
-    if isinstance(ref, bool):
-        raise RecordError(f"{where}: {ref!r} is not a player")
-    if isinstance(ref, int):
-        if 0 <= ref < len(players):
-            return ref
-        raise RecordError(f"{where}: there is no seat {ref}")
-    if isinstance(ref, str) and ref in players:
-        return players.index(ref)
-    names = ", ".join(p if len(p) <= 24 else p[:21] + "..." for p in players)
-    raise RecordError(f"{where}: {shown(ref)} is not one of the players ({names})")
-
-
-def _seats(refs: Any, players: Sequence[str], where: str) -> tuple[int, ...]:
-    if refs is None:
-        return ()
-    if not isinstance(refs, list):
-        raise RecordError(f"{where}: expected a list of players")
-    return tuple(_seat(r, players, where) for r in refs)
-
-
-def _expect_keys(data: Mapping[str, Any], allowed: Iterable[str], where: str) -> None:
-    unknown = sorted(set(data) - set(allowed))
-    if unknown:
-        raise RecordError(f"{where}: unknown field {shown(unknown[0])}")
-
-
-def _penalty_seats(facts: Any, players: Sequence[str], where: str) -> Any:
-    """A win's facts with each hand penalty's payer (a name or a seat) as a seat."""
-    if not isinstance(facts, dict) or "penalties" not in facts:
-        return facts
-    penalties = facts["penalties"]
-    if not isinstance(penalties, list) or not all(isinstance(p, dict) for p in penalties):
-        raise RecordError(f"{where}: expected a list of objects with a payer and an amount")
-    for i, penalty in enumerate(penalties):
-        _expect_keys(penalty, ("payer", "amount", "note"), f"{where}[{i}]")
-        if "payer" not in penalty or not _whole(penalty.get("amount"), MAX_POINTS):
-            raise RecordError(f"{where}[{i}]: a penalty needs a payer and a whole amount of points")
-        note = penalty.get("note", "")
-        if not isinstance(note, str) or _control(note) or len(note) > 200:
-            raise RecordError(f"{where}[{i}].note: expected one line of text (at most 200 characters)")
-    converted = [
-        {**penalty, "payer": _seat(penalty["payer"], players, f"{where}[{i}].payer")}
-        for i, penalty in enumerate(penalties)
-    ]
-    return {**facts, "penalties": converted}
-
-
-def _win(data: Any, players: Sequence[str], where: str) -> Win:
-    if not isinstance(data, dict):
-        raise RecordError(f"{where}: a win must be an object")
-    _expect_keys(data, ("winner", "from", "pao", "facts", "loser_scores", *VALUE_KEYS), where)
-    if "winner" not in data:
-        raise RecordError(f"{where}: a win needs a 'winner'")
-    value_data = {k: data[k] for k in VALUE_KEYS if k in data}
-    _check_kinds(HandValue, value_data, where)
-    facts_data = _penalty_seats(data.get("facts", {}), players, f"{where}.facts.penalties")
-    _check_kinds(WinFacts, facts_data, f"{where}.facts")
-    loser_scores = data.get("loser_scores", [])
-    if not isinstance(loser_scores, list) or not all(_whole(s, MAX_POINTS) for s in loser_scores):
-        raise RecordError(f"{where}.loser_scores: expected a list of whole numbers of points")
-    try:
-        value = from_data(HandValue, value_data, where=where)
-        facts = from_data(WinFacts, facts_data, where=f"{where}.facts")
-    except DecodeError as exc:
-        raise RecordError(str(exc)) from None
-    return Win(
-        winner=_seat(data["winner"], players, f"{where}.winner"),
-        value=value,
-        discarder=None if data.get("from") is None else _seat(data["from"], players, f"{where}.from"),
-        liable=None if data.get("pao") is None else _seat(data["pao"], players, f"{where}.pao"),
-        facts=facts,
-        loser_scores=loser_scores,
-    )
-
-
-def _control(text: str) -> bool:
-    return any(ord(ch) < 32 or 127 <= ord(ch) < 160 for ch in text)
-
-
-def _whole(value: Any, bound: int) -> TypeGuard[int]:
-    return isinstance(value, int) and not isinstance(value, bool) and -bound <= value <= bound
-
-
-def _fits(tp: Any, value: Any, name: str) -> bool:
-    """Whether a JSON value is of a field's kind: whole numbers within bounds, true/false, text, lists."""
-    origin = get_origin(tp)
-    if origin in (Union, types.UnionType):
-        return any(_fits(option, value, name) for option in get_args(tp))
-    if tp is type(None):
-        return value is None
-    if origin is Literal:
-        return isinstance(value, str)
-    if origin is tuple:
-        return isinstance(value, list) and all(_fits(get_args(tp)[0], v, name) for v in value)
-    if tp is bool:
-        return isinstance(value, bool)
-    if tp is int:
-        return _whole(value, MAX_POINTS if name in POINT_FIELDS else FIELD_BOUNDS.get(name, MAX_COUNT))
-    if tp is float:
-        number = isinstance(value, int | float) and not isinstance(value, bool)
-        return number and math.isfinite(value) and abs(value) <= MAX_POINTS
-    if tp is str or (isinstance(tp, type) and issubclass(tp, Enum)):
-        return isinstance(value, str)
-    return True
-
-
-def _check_kinds(cls: type[Any], data: Any, where: str) -> None:
-    """Refuse a field of the wrong kind (text for a number, a list for true/false, 2**200, NaN) by
-    name, before it reaches the rules; unknown fields and the rest are ``from_data``'s to judge."""
-    if not isinstance(data, dict):
-        return
-    fields = {f.name: f.type for f in attrs.fields(attrs.resolve_types(cls))}
-    for name, value in data.items():
-        if name in fields and not _fits(fields[name], value, name):
-            raise RecordError(f"{where}.{name}: {shown(value)} is not {_kind_name(fields[name], name)}")
-
-
-def _kind_name(tp: Any, name: str) -> str:
-    if get_origin(tp) in (Union, types.UnionType):
-        options = [a for a in get_args(tp) if a is not type(None)]
-        return f"{_kind_name(options[0], name)} or null" if len(options) == 1 else "of the right kind"
-    within = f"(at most {MAX_POINTS if name in POINT_FIELDS else FIELD_BOUNDS.get(name, MAX_COUNT)} either way)"
-    if get_origin(tp) is tuple:
-        inner = get_args(tp)[0]
-        return {int: f"a list of whole numbers {within}", float: "a list of numbers"}.get(inner, "a list of text")
-    return {int: f"a whole number {within}", float: "a number", bool: "true or false"}.get(tp, "text")
-
-
 def _fact(data: dict[str, Any], players: Sequence[str], where: str) -> Fact | PenaltyLine:
-    kind = data.get("type")
-    if kind == "win":
-        _expect_keys(data, ("type", "wins", "riichi"), where)
-        wins = data.get("wins")
-        if not isinstance(wins, list) or not wins:
-            raise RecordError(f"{where}: a win line needs a non-empty 'wins' list")
-        return WinResult(
-            tuple(_win(w, players, f"{where}.wins[{i}]") for i, w in enumerate(wins)),
-            _seats(data.get("riichi"), players, f"{where}.riichi"),
-        )
-    if kind == "draw":
-        _expect_keys(data, ("type", "ready", "riichi", "nagashi"), where)
-        return ExhaustiveDraw(
-            _seats(data.get("ready"), players, f"{where}.ready"),
-            _seats(data.get("riichi"), players, f"{where}.riichi"),
-            _seats(data.get("nagashi"), players, f"{where}.nagashi"),
-        )
-    if kind == "abort":
-        _expect_keys(data, ("type", "kind", "riichi", "kongs"), where)
-        riichi = _seats(data.get("riichi"), players, f"{where}.riichi")
-        kongs = _seats(data.get("kongs"), players, f"{where}.kongs")
-        try:
-            return AbortiveDraw(data.get("kind", ""), riichi, kongs)
-        except ValueError:
-            raise RecordError(f"{where}: unknown abortive draw kind {shown(data.get('kind'))}") from None
-    if kind == "penalty":
-        _expect_keys(data, ("type", "player", "amount", "kind", "share", "note"), where)
-        amount = data.get("amount")
-        if amount is not None and not _whole(amount, MAX_POINTS):
-            raise RecordError(
-                f"{where}: a penalty needs a whole 'amount' of points (at most {MAX_POINTS}), or none: the rules'"
-            )
-        share = data.get("share")
-        if share is not None and share not in {s.value for s in PenaltyShare}:
-            raise RecordError(f"{where}: unknown penalty share {shown(share)}")
-        return PenaltyLine(
-            _seat(data.get("player"), players, f"{where}.player"),
-            amount,
-            str(data.get("kind", "chombo")),
-            share,
-            str(data.get("note", "")),
-        )
-    if kind == "end":
+    """A line read into a fact, through the one entry model every front end builds
+    (``replay.input.entry``): a result resolved at once, a penalty when its table is known."""
+    if data.get("type") == "end":
         _expect_keys(data, ("type", "reason"), where)
         try:
             return MatchEnd(early_end_reason(data.get("reason", "agreed")))
         except HonbaError as exc:
             raise RecordError(f"{where}: {exc}") from None
-    raise RecordError(f"{where}: 'type' must be win, draw, abort, penalty or end, not {shown(kind)}")
+    try:
+        entry = entry_from_line(data)
+        if entry.kind == "penalty":
+            seat = seat_for(entry.player, players, "player")
+            return PenaltyLine(seat, entry.amount, entry.penalty_kind, entry.share, entry.note)
+        return result_of(entry, players)
+    except FieldError as exc:
+        raise RecordError(exc.within(where)) from None
+
+
+def _expect_keys(data: Mapping[str, Any], allowed: Iterable[str], where: str) -> None:
+    try:
+        expect_keys(data, allowed, "")
+    except FieldError as exc:
+        raise RecordError(exc.within(where)) from None
+
+
+def _check_kinds(cls: type[Any], data: Any, where: str) -> None:
+    try:
+        check_kinds(cls, data, "")
+    except FieldError as exc:
+        raise RecordError(exc.within(where)) from None
 
 
 def _rules(data: Mapping[str, Any], where: str) -> Ruleset:
@@ -408,7 +233,7 @@ def _header(data: dict[str, Any], where: str) -> MatchRecord:
         raise RecordError(f"{where}: the match needs a 'key'")
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
         raise RecordError(f"{where}: 'players' must be a list of names in seat order")
-    if any(_control(text) for text in (key, *players)):
+    if any(has_control(text) for text in (key, *players)):
         raise RecordError(f"{where}: the key and the players' names must be text on one line (no control characters)")
     source = data.get("source", {})
     if not isinstance(source, dict):
@@ -420,21 +245,18 @@ def _header(data: dict[str, Any], where: str) -> MatchRecord:
             opening = from_data(TableState, data["opening"], where=f"{where}.opening")
         except DecodeError as exc:
             raise RecordError(str(exc)) from None
-        _check_opening(opening, f"{where}.opening")
+        _check_opening(opening, where)
     return MatchRecord(key, tuple(players), _rules(data, where), source, opening, ())
 
 
 def _check_opening(opening: TableState, where: str) -> None:
-    """A table a match can start from: seats that exist, a hand of the round, no negative counts."""
-    players = opening.players
-    if not 0 <= opening.dealer < players:
-        raise RecordError(f"{where}.dealer: there is no seat {opening.dealer} at a {players}-player table")
-    if not 1 <= opening.hand_number <= players or not 0 <= opening.round_wind <= 3:
-        raise RecordError(f"{where}: there is no hand {opening.hand_number} of round {opening.round_wind}")
-    counts = ("counters", "deposits", "extra_hands", "consecutive_dealer_wins", "dealer_wins_this_deal", "hands_played")
-    for name in counts:
-        if getattr(opening, name) < 0:
-            raise RecordError(f"{where}.{name}: {getattr(opening, name)} cannot be negative")
+    """A table a match can start from, by the domain's rule for every opening table (seats that
+    exist, a hand of the round, counts within their bounds: ``domain.entry_checks.opening_checks``),
+    refused here with the line it is on."""
+    try:
+        opening_checks(opening)
+    except RuleViolation as exc:
+        raise RecordError(f"{where}: {exc}") from None
 
 
 def build_match(record: MatchRecord, *, name: str = "<record>") -> Match:

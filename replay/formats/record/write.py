@@ -13,7 +13,6 @@ from typing import Any
 import attrs
 
 from domain.amendments import AUTOMATIC_ENDS
-from domain.codec import to_data
 from domain.errors import HonbaError
 from domain.match import Match
 from domain.progression import Fact
@@ -23,10 +22,10 @@ from domain.values import (
     ExhaustiveDraw,
     MatchEnd,
     Penalty,
-    Win,
     WinResult,
 )
 from replay.formats.record.chain import chain_lines, record_lines
+from replay.input.entry import entry_line, entry_of
 
 RECORD_DEEPEST = 32
 # What ``dump_line`` escapes although JSON allows it raw: characters that readers other than
@@ -34,54 +33,12 @@ RECORD_DEEPEST = 32
 _LINE_BREAKING = re.compile("[\x7f-\x9f\u2028\u2029]")
 
 
-def _names(seats: Iterable[int], players: Sequence[str]) -> list[str]:
-    return [players[s] for s in seats]
-
-
-def _win_data(win: Win, players: Sequence[str]) -> dict[str, Any]:
-    out: dict[str, Any] = {"winner": players[win.winner]}
-    if win.discarder is not None:
-        out["from"] = players[win.discarder]
-    out.update(to_data(win.value))
-    if win.liable is not None:
-        out["pao"] = players[win.liable]
-    facts = to_data(win.facts)
-    for penalty in facts.get("penalties", []):
-        penalty["payer"] = players[penalty["payer"]]
-    if facts:
-        out["facts"] = facts
-    if win.loser_scores:
-        out["loser_scores"] = list(win.loser_scores)
-    return out
-
-
 def fact_line(fact: Fact, players: Sequence[str]) -> dict[str, Any] | None:
-    """One record line for a fact; None for facts the file does not hold (deal passes, automatic ends)."""
-    if isinstance(fact, WinResult):
-        out: dict[str, Any] = {"type": "win", "wins": [_win_data(w, players) for w in fact.wins]}
-        if fact.riichi:
-            out["riichi"] = _names(fact.riichi, players)
-        return out
-    if isinstance(fact, ExhaustiveDraw):
-        out = {"type": "draw", "ready": _names(fact.ready, players)}
-        if fact.riichi:
-            out["riichi"] = _names(fact.riichi, players)
-        if fact.nagashi:
-            out["nagashi"] = _names(fact.nagashi, players)
-        return out
-    if isinstance(fact, AbortiveDraw):
-        out = {"type": "abort", "kind": fact.kind.value}
-        if fact.riichi:
-            out["riichi"] = _names(fact.riichi, players)
-        if fact.kongs:
-            out["kongs"] = _names(fact.kongs, players)
-        return out
-    if isinstance(fact, Penalty):
-        out = {"type": "penalty", "player": players[fact.seat], "amount": fact.amount, "kind": fact.kind}
-        out["share"] = fact.share.value
-        if fact.note:
-            out["note"] = fact.note
-        return out
+    """One record line for a fact: a result or penalty as its entry's line (``replay.input.entry``:
+    a line and an entry map one to one), an early end; None for facts the file does not hold (deal
+    passes, automatic ends)."""
+    if isinstance(fact, WinResult | ExhaustiveDraw | AbortiveDraw | Penalty):
+        return entry_line(entry_of(fact, players))
     if isinstance(fact, MatchEnd):
         return None if fact.reason in AUTOMATIC_ENDS else {"type": "end", "reason": fact.reason}
     return None

@@ -1,0 +1,101 @@
+"""``honba ratings --format html``: the ratings as a self-contained page, with each player's history
+and a chart of it (matplotlib, inline SVG; no scripts, nothing loaded; every text escaped)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import matplotlib
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+
+from replay.html.pages import CSS, PLAYER_COLOURS, esc, figure_svg
+
+# The chart draws the best rated players' histories (more lines would be unreadable); every
+# player's history is in the tables below it.
+CHARTED = 8
+HISTORIES = 50
+
+
+def ratings_chart_svg(players: Sequence[Mapping[str, Any]], system: str) -> str:
+    """The rating of the best rated players after each match (OpenSkill) or event (EMA)."""
+    shown = [p for p in players[:CHARTED] if p.get("history")]
+    if not shown:
+        return ""
+    with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "honba-ratings", "font.size": 10}):
+        figure = Figure(figsize=(11, 4.6), layout="constrained")
+        FigureCanvasAgg(figure)
+        axes = figure.add_subplot()
+        handles = []
+        for index, player in enumerate(shown):
+            history = player["history"]
+            (line,) = axes.plot(
+                [h["index"] for h in history],
+                [h["rating"] for h in history],
+                marker="o",
+                markersize=3,
+                linewidth=1.8,
+                color=PLAYER_COLOURS[index % len(PLAYER_COLOURS)],
+                linestyle="-" if index < len(PLAYER_COLOURS) else "--",
+            )
+            handles.append(line)
+        axes.set_xlabel("match" if system == "openskill" else "event")
+        axes.set_ylabel("rating (mu - 3 sigma)" if system == "openskill" else "EMA-style ranking")
+        axes.grid(True, color="#e3e6ea", linewidth=0.8)
+        for side in ("top", "right"):
+            axes.spines[side].set_visible(False)
+        legend = axes.legend(
+            handles, [str(p["player"]) for p in shown], loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False
+        )
+        for text in legend.get_texts():
+            text.set_parse_math(False)
+        return figure_svg(figure, "Ratings through time")
+
+
+def render_ratings_html(data: Mapping[str, Any]) -> str:
+    """The ratings (``replay.service.ratings.ratings_data``) as a page to publish."""
+    system = str(data.get("system", ""))
+    title = "OpenSkill ratings" if system == "openskill" else "EMA-style ranking"
+    unit = "matches" if system == "openskill" else "events"
+    players: Sequence[Mapping[str, Any]] = data.get("players") or []
+    rows = "".join(
+        f'<tr><td class="num">{esc(p.get("rank"))}</td><td>{esc(p.get("player"))}</td>'
+        f'<td class="num">{float(p.get("rating", 0)):.1f}</td><td class="num">{esc(p.get("count"))}</td></tr>'
+        for p in players
+    )
+    chart = ratings_chart_svg(players, system)
+    chart_section = (
+        f'<section id="chart"><h2>History</h2>\n<figure>\n{chart}\n<figcaption>The rating of the {CHARTED} best '
+        f"rated players after each of the {unit} they played.</figcaption>\n</figure>\n</section>\n"
+        if chart
+        else ""
+    )
+    histories = "".join(
+        f'<details><summary>{esc(p.get("player"))}</summary><div class="wide"><table class="ledger">'
+        f"<thead><tr><th>#</th><th>{'match' if system == 'openskill' else 'event'}</th><th>rating</th></tr></thead>"
+        "<tbody>"
+        + "".join(
+            f'<tr><td class="num">{esc(h.get("index"))}</td><td>{esc(h.get("label"))}</td>'
+            f'<td class="num">{float(h.get("rating", 0)):.1f}</td></tr>'
+            for h in p.get("history") or []
+        )
+        + "</tbody></table></div></details>\n"
+        for p in players[:HISTORIES]
+    )
+    return (
+        "<!DOCTYPE html>\n"
+        '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n"
+        '<meta name="generator" content="honba ratings">\n'
+        f"<title>{esc(title)} - honba</title>\n<style>{CSS}</style>\n</head>\n<body>\n"
+        f"<header><h1>{esc(title)}</h1>\n<p>{esc(data.get('counted'))} {unit} counted.</p></header>\n"
+        f'<section id="ratings"><h2>Ratings</h2>\n<div class="wide"><table class="ledger">\n'
+        f"<thead><tr><th>rank</th><th>player</th><th>rating</th><th>{unit}</th></tr></thead>\n"
+        f"<tbody>\n{rows}\n</tbody>\n</table></div>\n</section>\n"
+        f"{chart_section}"
+        f'<section id="histories"><h2>Each player\'s history</h2>\n{histories}</section>\n'
+        '<p class="muted">Written by <code>honba ratings</code> from the stored matches.</p>\n'
+        "</body>\n</html>\n"
+    )

@@ -1,0 +1,311 @@
+"""Signed results: an organiser's Ed25519 key signs a certificate of a tournament's result.
+
+The certificate (docs/certificates.md) is a small JSON file: ``certificate``, the signed body
+(the tournament, its final standings, every match's head digest, the store's evidence of its
+history), and ``signature`` (the algorithm, the signing key's id and public key, the value). The
+signed bytes are the body's canonical JSON: keys sorted, no spaces, UTF-8, and only strings and
+whole numbers in it (points are written as text, ``"+23.0"``), so that ``jq -cSj`` and Python's
+``json`` make the same bytes and OpenSSL checks the signature without honba.
+
+Private keys are written to new files of mode 0600 and never printed.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import os
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from domain.errors import HonbaError
+from projections.views import DocumentView
+from replay.formats.files import FileTooLarge, read_capped
+from replay.formats.logmodel import load_json
+from replay.service.stages import standings_of_event
+from replay.service.standings import tournament_report
+from replay.store.application import HonbaApp
+from replay.store.evidence import read_evidence
+from replay.store.tournaments import get_tournament
+
+FORMAT = "honba-result-certificate/1"
+
+
+class CertificateError(HonbaError):
+    """A key or certificate file that honba cannot use."""
+
+
+def canonical(body: Mapping[str, Any]) -> bytes:
+    """The signed bytes of a certificate body: canonical JSON (sorted keys, no spaces, UTF-8)."""
+    return json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+
+
+def key_id(public_raw: bytes) -> str:
+    """A public key's id: the first 16 hexadecimal digits of SHA-256 of its 32 raw bytes."""
+    return hashlib.sha256(public_raw).hexdigest()[:16]
+
+
+def _raw(public: Any) -> bytes:
+    from cryptography.hazmat.primitives import serialization
+
+    raw: bytes = public.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+    return raw
+
+
+def _new_file(path: Path, data: bytes, mode: int) -> None:
+    """Write a new file (never over an existing one) with ``mode`` from its creation on."""
+    if path.exists():
+        raise CertificateError(f"{path} exists: honba writes keys to new files only")
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+    with os.fdopen(descriptor, "wb") as handle:
+        handle.write(data)
+
+
+@attrs.frozen
+class KeyPair:
+    """Where a new key pair was written, and its id."""
+
+    private: Path
+    public: Path
+    key_id: str
+
+
+def generate_key(prefix: Path) -> KeyPair:
+    """A new Ed25519 key pair: ``PREFIX.key`` (PKCS#8 PEM, mode 0600) and ``PREFIX.pub.pem``
+    (SubjectPublicKeyInfo PEM, to publish)."""
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    key = Ed25519PrivateKey.generate()
+    private = Path(f"{prefix}.key")
+    public = Path(f"{prefix}.pub.pem")
+    _new_file(
+        private,
+        key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()),
+        0o600,
+    )
+    _new_file(
+        public,
+        key.public_key().public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo),
+        0o644,
+    )
+    return KeyPair(private, public, key_id(_raw(key.public_key())))
+
+
+def _key_file(path: Path) -> bytes:
+    """A key file's bytes, at most ``MAX_KEY_FILE`` (``/dev/zero`` is refused, not read on)."""
+    try:
+        return read_capped(path, limit=MAX_KEY_FILE, what="key file")
+    except FileTooLarge as exc:
+        raise CertificateError(str(exc)) from None
+
+
+def load_private_key(path: Path) -> Any:
+    """An Ed25519 private key from a PEM file (its content never appears in an error)."""
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    try:
+        key = serialization.load_pem_private_key(_key_file(path), password=None)
+    except (ValueError, TypeError):
+        raise CertificateError(f"{path}: not an unencrypted PEM private key") from None
+    if not isinstance(key, Ed25519PrivateKey):
+        raise CertificateError(f"{path}: not an Ed25519 key")
+    return key
+
+
+def load_public_key(path: Path) -> Any:
+    """An Ed25519 public key from a PEM file."""
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+    try:
+        key = serialization.load_pem_public_key(_key_file(path))
+    except (ValueError, TypeError):
+        raise CertificateError(f"{path}: not a PEM public key") from None
+    if not isinstance(key, Ed25519PublicKey):
+        raise CertificateError(f"{path}: not an Ed25519 public key")
+    return key
+
+
+def _points(value: float) -> str:
+    return f"{value:+.1f}"
+
+
+def certificate_body(app: HonbaApp, view: DocumentView, name: str) -> dict[str, Any]:
+    """What a certificate of a tournament says: its final standings (the whole event's order), every
+    match with its session, table, last position and head digest, and the store's evidence of its
+    history: the head of a checkpoint taken now (``HonbaApp.checkpoint``), which covers every save
+    before it (the last checkpoint's when another process holds the lock: its next covers them)."""
+    tournament = get_tournament(app, name)
+    report = tournament_report(view, name)
+    unfinished = sorted(s.key for s, _session in report.summaries if not s.finished)
+    if unfinished:
+        raise CertificateError(f"match {unfinished[0]!r} of {name!r} has not ended: certify a finished event")
+    standings = standings_of_event(app, view, name)
+    matches = []
+    for key, (session, table) in sorted(
+        tournament.matches.items(), key=lambda item: (item[1][0], item[1][1] or 0, item[0])
+    ):
+        match = app.get_match(key)
+        matches.append(
+            {"match": key, "session": session, "table": table or 0, "events": match.version, "head": match.head}
+        )
+    return {
+        "format": FORMAT,
+        "tournament": name,
+        "issued": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "standings": [
+            {"rank": row.rank, "player": row.player, "stage": row.stage, "points": _points(row.points)}
+            for row in standings.overall
+        ],
+        "matches": matches,
+        "store_evidence": {"kind": "checkpoint-head", "digest": app.checkpoint().head},
+    }
+
+
+def sign(body: Mapping[str, Any], private_key: Any) -> dict[str, Any]:
+    """The certificate: the body and its Ed25519 signature over the body's canonical JSON."""
+    public_raw = _raw(private_key.public_key())
+    return {
+        "certificate": dict(body),
+        "signature": {
+            "algorithm": "Ed25519",
+            "key_id": key_id(public_raw),
+            "public_key": base64.b64encode(public_raw).decode("ascii"),
+            "value": base64.b64encode(private_key.sign(canonical(body))).decode("ascii"),
+        },
+    }
+
+
+def sign_tournament(app: HonbaApp, view: DocumentView, name: str, key_path: Path) -> dict[str, Any]:
+    """Certify a finished tournament's result with the organiser's key."""
+    key = load_private_key(key_path)
+    return sign(certificate_body(app, view, name), key)
+
+
+# A certificate nests four deep (the certificate, its standings, a row); a key file is a few lines.
+CERTIFICATE_DEEPEST = 8
+MAX_KEY_FILE = 64 * 1024
+
+
+def read_certificate(path: Path) -> dict[str, Any]:
+    """A certificate file (at most ``MAX_FILE`` bytes, its nesting capped before it is parsed), read
+    as JSON with the shape of the format."""
+    try:
+        data = load_json(read_capped(path, what="certificate").decode("utf-8"), deepest=CERTIFICATE_DEEPEST)
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise CertificateError(f"{path}: not a JSON certificate ({exc})") from None
+    if (
+        not isinstance(data, dict)
+        or not isinstance(data.get("certificate"), dict)
+        or not isinstance(data.get("signature"), dict)
+    ):
+        raise CertificateError(f"{path}: a certificate has a 'certificate' and a 'signature'")
+    return data
+
+
+@attrs.frozen
+class Verdict:
+    """What verifying a certificate found: the tournament, the key it checked against, the
+    problems (none: it verifies), and whether the store was compared."""
+
+    tournament: str
+    key_id: str
+    problems: tuple[str, ...]
+    against_store: bool
+
+
+def verify_signature(data: Mapping[str, Any], public_key: Any | None) -> tuple[str, list[str]]:
+    """Check a certificate's signature with the organiser's public key (or, without one, with the key
+    it names). Returns the key id checked against and the problems."""
+    from cryptography.exceptions import InvalidSignature
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+    signature = data["signature"]
+    problems: list[str] = []
+    if signature.get("algorithm") != "Ed25519":
+        return "", [f"the signature's algorithm is {signature.get('algorithm')!r}, not Ed25519"]
+    if public_key is None:
+        try:
+            public_key = Ed25519PublicKey.from_public_bytes(base64.b64decode(str(signature.get("public_key", ""))))
+        except ValueError:
+            return "", ["the certificate names no readable public key"]
+    expected = key_id(_raw(public_key))
+    named = str(signature.get("key_id", ""))
+    if named != expected:
+        problems.append(f"signed by another key (key id {named}), not the one checked against (key id {expected})")
+    try:
+        public_key.verify(base64.b64decode(str(signature.get("value", ""))), canonical(data["certificate"]))
+    except (InvalidSignature, ValueError):
+        problems.append(
+            "the signature does not match the certificate: it was changed after signing, or signed by another key"
+        )
+    return expected, problems
+
+
+def compare_with_store(body: Mapping[str, Any], app: HonbaApp, view: DocumentView) -> list[str]:
+    """What differs between a certificate and the store's own record of the tournament: a match
+    left out or unknown, a match changed since (its head), the standings, the store's history."""
+    name = str(body.get("tournament", ""))
+    problems: list[str] = []
+    tournament = get_tournament(app, name)
+    certified = {str(m.get("match")): m for m in body.get("matches", []) if isinstance(m, dict)}
+    for key in sorted(set(tournament.matches) - set(certified)):
+        problems.append(f"match {key!r} of {name!r} is not in the certificate")
+    for key in sorted(set(certified) - set(tournament.matches)):
+        problems.append(f"match {key!r} is certified but does not count for {name!r}")
+    for key in sorted(set(certified) & set(tournament.matches)):
+        match = app.get_match(key)
+        if (match.version, match.head) != (certified[key].get("events"), certified[key].get("head")):
+            problems.append(
+                f"match {key!r} changed since it was certified (now {match.version} events, head {match.head[:16]})"
+            )
+    now: list[dict[str, Any]] = [
+        {"rank": row.rank, "player": row.player, "stage": row.stage, "points": _points(row.points)}
+        for row in standings_of_event(app, view, name).overall
+    ]
+    if now != body.get("standings"):
+        was: dict[str, dict[str, Any]] = {
+            str(r.get("player")): r for r in body.get("standings", []) if isinstance(r, dict)
+        }
+        differing = [r for r in now if was.get(str(r["player"])) != r] or now
+        row = differing[0]
+        before = was.get(str(row["player"]))
+        problems.append(
+            f"the standings differ: {row['player']} is certified "
+            + (f"rank {before.get('rank')} with {before.get('points')}" if before else "nowhere")
+            + f", the store says rank {row['rank']} with {row['points']}"
+        )
+    evidence = body.get("store_evidence") or {}
+    # A certificate signed before checkpoints names the head of the store chain of saves, whose
+    # links the store keeps beside its checkpoints (``replay.store.evidence``).
+    if evidence.get("kind") in ("checkpoint-head", "store-chain-head"):
+        digests = set(read_evidence(app).check.digests)
+        if evidence.get("digest") not in digests:
+            problems.append(
+                "the store's checkpoints never had the certified head: its history is not the one certified"
+            )
+    else:
+        problems.append(f"store evidence of kind {evidence.get('kind')!r} is not one this honba checks")
+    return problems
+
+
+def verify_certificate(
+    data: Mapping[str, Any], public_key: Any | None, app: HonbaApp | None = None, view: DocumentView | None = None
+) -> Verdict:
+    """Verify a certificate: its signature with the organiser's public key and, when the store holds
+    the tournament (``app`` and ``view`` given), everything it certifies against the store."""
+    checked, problems = verify_signature(data, public_key)
+    body = data["certificate"]
+    if body.get("format") != FORMAT:
+        problems.append(f"the certificate's format is {body.get('format')!r}, not {FORMAT!r}")
+    against = app is not None and view is not None
+    if app is not None and view is not None:
+        problems += compare_with_store(body, app, view)
+    return Verdict(str(body.get("tournament", "")), checked, tuple(problems), against)

@@ -1,0 +1,117 @@
+"""A seating draw nobody can rig (``domain.draw``): commit, reveal, verify.
+
+The director commits to a seed before registration closes (``commit_draw``: the commitment is
+stored, the seed goes to a file only the director keeps), reveals it after (``reveal_draw``: the
+seed is stored with the players it drew over and the seating it gave, and the session is seated
+so), and anyone recomputes it (``verify_draw`` from the store, ``recompute_draw`` from the
+published seed and players alone).
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping, Sequence
+
+import attrs
+
+from domain.draw import commitment_of, drawn_seating
+from domain.rules import Ruleset
+from domain.seating import separate_teams
+from domain.tournament import Tournament
+from replay.input.parsing import InputError
+from replay.service.stages import seatable, start_matches
+from replay.service.tournaments import change_tournament
+from replay.store.application import HonbaApp
+from replay.store.tournaments import get_tournament
+
+
+@attrs.frozen
+class Commitment:
+    """A committed draw: the commitment published, and the seed when honba drew it (for the
+    director's file, never for the store until it is revealed)."""
+
+    session: int
+    commitment: str
+    seed: str | None
+
+
+def commit_draw(app: HonbaApp, name: str, session: int, commitment: str | None = None) -> Commitment:
+    """Commit to a session's draw: a new random seed (32 bytes from the system's secure source)
+    and its commitment, or a commitment the director made elsewhere."""
+    seed = None
+    if commitment is None:
+        seed = secrets.token_hex(32)
+        commitment = commitment_of(seed)
+    published = commitment
+    change_tournament(app, name, lambda t: t.commit_draw(session, published))
+    return Commitment(session, published, seed)
+
+
+@attrs.frozen
+class RevealedDraw:
+    """A revealed draw: the players drawn over, the tables it gave, the matches started."""
+
+    session: int
+    players: tuple[str, ...]
+    tables: tuple[tuple[str, ...], ...]
+    matches: tuple[str, ...]
+
+
+def reveal_draw(
+    app: HonbaApp, name: str, session: int, seed: str, rules: Ruleset, *, start: bool = True
+) -> RevealedDraw:
+    """Reveal the seed of a committed draw: the session is seated as the seed draws its players
+    (team-mates then kept apart where the event says so), and its matches started when ``start``."""
+    tournament = get_tournament(app, name)
+    players = seatable(tournament, session)
+    tables = drawn_seating(seed, players, rules.players)
+    if tournament.event_format().keep_teams_apart and tournament.teams:
+        tables = separate_teams(tables, tournament.teams)
+
+    def reveal(t: Tournament) -> None:
+        t.reveal_draw(session, seed, players, tables)
+
+    change_tournament(app, name, reveal)
+    keys = start_matches(app, name, session, tables, rules) if start else ()
+    return RevealedDraw(session, tuple(players), tuple(tuple(t) for t in tables), keys)
+
+
+def recompute_draw(
+    seed: str, players: Sequence[str], size: int = 4, team_of: Mapping[str, str] | None = None
+) -> list[list[str]]:
+    """The seating a seed draws from these players, as anyone can recompute it."""
+    tables = drawn_seating(seed, players, size)
+    return separate_teams(tables, team_of) if team_of else tables
+
+
+@attrs.frozen
+class DrawCheck:
+    """What ``verify_draw`` found: the commitment, the seed, the tables drawn, and what is wrong."""
+
+    session: int
+    commitment: str
+    seed: str
+    tables: tuple[tuple[str, ...], ...]
+    problems: tuple[str, ...]
+
+
+def verify_draw(app: HonbaApp, name: str, session: int) -> DrawCheck:
+    """Recompute a session's draw from the stored commitment, seed and players: the seed must be
+    the one committed, and the seating it draws the one revealed and the one the session has."""
+    tournament = get_tournament(app, name)
+    draw = tournament.draws.get(session)
+    if draw is None:
+        raise InputError(f"no draw of session {session} in {name!r}")
+    if "seed" not in draw:
+        raise InputError(f"the draw of session {session} of {name!r} is committed but not revealed yet")
+    problems = []
+    if commitment_of(draw["seed"]) != draw["commitment"]:
+        problems.append("the seed's digest is not the commitment published before the draw")
+    stored = [list(t) for t in draw["tables"]]
+    size = len(stored[0]) if stored else 4
+    drawn = recompute_draw(draw["seed"], draw["players"], size)
+    if stored not in (drawn, separate_teams(drawn, tournament.teams)):
+        problems.append("the seed draws another seating than the one revealed")
+    if tournament.sessions.get(session) != stored:
+        problems.append(f"session {session} is seated otherwise than the draw")
+    return DrawCheck(session, draw["commitment"], draw["seed"], tuple(tuple(t) for t in drawn), tuple(problems))

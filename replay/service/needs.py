@@ -1,0 +1,114 @@
+"""What each player needs (``projections.needs``), from the tournament and its stored matches."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.match import match_id
+from domain.rules import Ruleset
+from projections.needs import PlayerNeed, hand_needs, session_needs
+from projections.staged import stage_standings
+from projections.standings import Totals
+from projections.standings_view import DocCache, match_state
+from projections.views import DocumentView
+from replay.input.parsing import InputError
+from replay.service.stages import event_matches, event_state
+from replay.store.application import HonbaApp
+from replay.store.tournaments import get_tournament
+
+
+def needs_data(app: HonbaApp, view: DocumentView, name: str, top: int | None = None) -> dict[str, Any]:
+    """Before the last session of the current stage (seated), each player's needs to finish in the
+    top N (the stage's ``advance``, or 1 for the last stage; ``top`` to ask for another N); for a
+    match of that session in progress, the hands that would do it now.
+
+    ``{"tournament", "stage", "session", "top", "players": [{"player", "rank", "points", "table",
+    "places": [{"place", "status", "beat_at_least", "conditions": [{"rival", "rival_place",
+    "relation", "points_margin", "score_margin"}]}]}], "hands": [{"match", "player", "discarder",
+    "value"}]}``."""
+    tournament = get_tournament(app, name)
+    fmt = tournament.event_format()
+    if not tournament.sessions:
+        raise InputError(f"no session of {name!r} is seated yet")
+    stage = fmt.stage_of(max(tournament.sessions))
+    last = fmt.sessions_of(stage)[-1] if tournament.format is not None else max(tournament.sessions)
+    if last not in tournament.sessions:
+        raise InputError(f"seat session {last}, the last of the stage, first (honba tournament next)")
+    target = top or fmt.stages[stage - 1].advance or 1
+    state = event_state(tournament)
+    matches = event_matches(view, name)
+    before = stage_standings(state, [(s, n) for s, n in matches if n < last], stage)
+    rows = [r.row for r in before.rows]
+    cache = DocCache(view)
+    keys = sorted(k for k, (session, _t) in tournament.matches.items() if session == last)
+    rules = _rules_of(cache, keys)
+    needs = session_needs(rows, tournament.sessions[last], rules, target)
+    hands = []
+    now = {r.row.player: _totals(r.row) for r in stage_standings(state, matches, stage).rows}
+    for summary, session in matches:
+        if session != last or summary.finished:
+            continue
+        doc = cache.get("match", str(match_id(summary.key)))
+        if doc is None:
+            continue
+        own_rules = cache.rules(doc["rules"])
+        table_state, _facts, _steps = match_state(doc, own_rules)
+        for need in hand_needs(summary.key, summary.players, own_rules, table_state, now, target):
+            hands.append(
+                {"match": summary.key, "player": need.player, "discarder": need.discarder, "value": need.value}
+            )
+    return {
+        "tournament": name,
+        "stage": fmt.stages[stage - 1].name,
+        "session": last,
+        "top": target,
+        "players": [_need_data(n) for n in needs],
+        "hands": hands,
+    }
+
+
+def _rules_of(cache: DocCache, keys: list[str]) -> Ruleset:
+    for key in keys:
+        doc = cache.get("match", str(match_id(key)))
+        if doc is not None:
+            return cache.rules(doc["rules"])
+    raise InputError("no match of the last session is started: its rules are not known yet")
+
+
+def _totals(row: Any) -> Totals:
+    return Totals(
+        points=row.points,
+        net_score=row.net_score,
+        matches=row.matches,
+        # No average place before a finished match: no places to add up either.
+        place_sum=round((row.average_place or 0) * row.matches),
+        place_counts=tuple(row.place_counts),
+        penalties=row.penalties,
+    )
+
+
+def _need_data(need: PlayerNeed) -> dict[str, Any]:
+    return {
+        "player": need.player,
+        "rank": need.rank,
+        "points": need.points,
+        "table": need.table,
+        "places": [
+            {
+                "place": p.place,
+                "status": p.status,
+                "beat_at_least": p.beat_at_least,
+                "conditions": [
+                    {
+                        "rival": c.rival,
+                        "rival_place": c.rival_place,
+                        "relation": c.relation,
+                        "points_margin": c.points_margin,
+                        "score_margin": c.score_margin,
+                    }
+                    for c in p.conditions
+                ],
+            }
+            for p in need.places
+        ],
+    }
