@@ -155,6 +155,8 @@ HANDS_PLAYED = Bound("hands played", 0, 9_999)
 # years, a thousand tables (four thousand players) at once.
 SESSION = Bound("session", 1, 1_000)
 TABLE = Bound("table", 1, 1_000)
+# The seed a director may give a session's seating (domain.seating): any whole number of up to 18 digits.
+SEATING_SEED = Bound("seed", 0, 10**18 - 1)
 # New rules (a rule file, ``--set``): uma and table points in final points (Tenhou's uma is 20 and
 # 10, the largest in use 50), a settling table's counts and percents of the limit.
 UMA = Bound("uma", -1_000, 1_000)

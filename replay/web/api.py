@@ -14,9 +14,9 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from domain.bounds import ENTRY
 from replay.service.access import Grant
 from replay.service.entry import (
-    MAX_ENTRY,
     CorrectionPreview,
     CorrectionRequest,
     FieldError,
@@ -28,11 +28,10 @@ from replay.service.entry import (
     entry_line,
     preview,
     stored_entry,
-    whole_number,
 )
 from replay.service.shapes import state_data
 from replay.service.standings import standings_data, tournament_report
-from replay.web.site import bearer, json_body, site
+from replay.web.site import bearer, json_body, number, site
 from replay.web.standings import after_of
 from replay.web.table import table_context
 
@@ -85,11 +84,11 @@ async def entry_json(request: Request) -> Response:
     and its record line."""
     served = site(request)
     key = request.path_params["key"]
-    number = whole_number("entry", request.path_params["number"], low=1, high=MAX_ENTRY)
+    entry_number = number(request.path_params["number"], ENTRY)
 
     def data() -> dict[str, Any]:
-        entry = stored_entry(served.app.get_match(key), number)
-        return {"match": key, "entry": number, "fields": entry_fields(entry), "line": entry_line(entry)}
+        entry = stored_entry(served.app.get_match(key), entry_number)
+        return {"match": key, "entry": entry_number, "fields": entry_fields(entry), "line": entry_line(entry)}
 
     return JSONResponse(await served.call(data))
 
@@ -113,7 +112,7 @@ def correction_request(body: dict[str, Any]) -> CorrectionRequest:
         entry = entry_from_fields(fields)
     return CorrectionRequest(
         action,
-        None if target is None or target == "" else whole_number("target", target, low=1, high=MAX_ENTRY),
+        None if target is None or target == "" else number(target, ENTRY, "target"),
         entry=entry,
         changes=changes,
         by=str(body.get("by") or ""),

@@ -7,12 +7,13 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
+from domain.bounds import SEATING_SEED, SESSION
 from domain.errors import HonbaError
 from domain.rules import preset_names
 from replay.service.access import Grant
 from replay.service.director import seat_session, tournament_data
 from replay.service.tournaments import create_tournament
-from replay.web.site import form_of, form_token, site
+from replay.web.site import form_of, form_token, number, site
 
 RUN = "run tournaments"
 
@@ -70,9 +71,8 @@ async def seat_form(request: Request) -> Response:
     await served.call(lambda: served.need(token, Grant.may_direct, RUN))
     session_text, seed_text = str(fields.get("session", "")), str(fields.get("seed", "")).strip()
     try:
-        if not session_text.isdigit() or (seed_text and not seed_text.isdigit()):
-            raise HonbaError("the session and the seed are whole numbers")
-        session = int(session_text)
+        session = number(session_text, SESSION)
+        seed = number(seed_text, SEATING_SEED) if seed_text else None
         tables, met = await served.call(
             lambda: seat_session(
                 served.app,
@@ -81,7 +81,7 @@ async def seat_form(request: Request) -> Response:
                 session,
                 method=str(fields.get("method", "fewest-repeats")),
                 rules=str(fields.get("rules", "tenhou")),
-                seed=int(seed_text) if seed_text else None,
+                seed=seed,
             )
         )
     except HonbaError as exc:

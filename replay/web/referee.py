@@ -9,12 +9,12 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
+from domain.bounds import ENTRY
 from domain.errors import HonbaError
 from domain.values import AbortKind, PenaltyShare
 from replay.service.access import Grant
 from replay.service.entry import (
     FLAG_KEYS,
-    MAX_ENTRY,
     MAX_WINNERS,
     VALUE_FIELDS,
     CorrectionRequest,
@@ -24,10 +24,9 @@ from replay.service.entry import (
     entry_fields,
     entry_from_fields,
     slot,
-    whole_number,
 )
 from replay.service.matches import corrections_summary, referee_data
-from replay.web.site import Site, form_of, form_token, site
+from replay.web.site import Site, form_of, form_token, number, query_number, site
 from replay.web.table import LIMITS
 
 CORRECT = "correct matches"
@@ -67,8 +66,7 @@ async def referee_match(request: Request) -> Response:
     key = request.path_params["key"]
     token = request.query_params.get("token")
     await served.call(lambda: served.need(token, Grant.may_correct, CORRECT))
-    text = request.query_params.get("amend", "")
-    amend = whole_number("amend", text, low=1, high=MAX_ENTRY) if text else None
+    amend = query_number(request, "amend", ENTRY)
     context = await served.call(lambda: referee_context(served, key, amend))
     return served.page(request, "referee_match.html", token=token, errors={}, **context)
 
@@ -85,7 +83,7 @@ def desk_request(fields: dict[str, Any]) -> CorrectionRequest:
         entry = entry_from_fields({**fields, "kind": "penalty"})
     return CorrectionRequest(
         action,
-        whole_number("target", target, low=1, high=MAX_ENTRY) if target else None,
+        number(target, ENTRY, "target") if target else None,
         entry=entry,
         by=str(fields.get("by", "")),
         reason=str(fields.get("reason", "")),

@@ -21,9 +21,10 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 
+from domain.bounds import Bound
 from domain.errors import HonbaError, WinnerIsDiscarder, WinnersOnSeveralDiscards
 from replay.service.access import Grant, TokenStore
-from replay.service.entry import FieldError, is_list_field
+from replay.service.entry import FieldError, is_list_field, whole_number
 from replay.store.application import HonbaApp
 from replay.store.standings_view import catch_up, open_view
 
@@ -139,6 +140,19 @@ async def form_of(request: Request) -> dict[str, Any]:
     if not cookie or not hmac.compare_digest(cookie, sent) or not _same_origin(request):
         raise Forbidden("this form was not sent from this site's page (reload the page and try again)")
     return fields
+
+
+def number(raw: Any, bound: Bound, field: str | None = None) -> int:
+    """A number a page or a client sent (a query string's, a form's, a path's, a JSON body's), in
+    its field's range: text read by the domain's one reader of numbers (``domain.bounds.whole_number``:
+    ASCII digits 0-9 only, a length cap), a JSON number as it is. A ``FieldError`` (400) names the field."""
+    return whole_number(field or bound.field, raw, low=bound.low, high=bound.high)
+
+
+def query_number(request: Request, name: str, bound: Bound) -> int | None:
+    """The query string's ``?name=``, read as ``number`` under that name; None when it is not given or blank."""
+    text = request.query_params.get(name, "")
+    return number(text, bound, name) if text.strip() else None
 
 
 def form_token(fields: dict[str, Any]) -> str | None:

@@ -11,10 +11,11 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response, StreamingResponse
 from starlette.routing import Route
 
+from domain.bounds import SESSION
 from domain.errors import HonbaError
 from replay.html.pages import standings_chart_svg
 from replay.service.standings import standings_data, tournament_report
-from replay.web.site import Site, site
+from replay.web.site import Site, query_number, site
 
 # How often the live standings look at the store's notification log (another server process may have written).
 POLL_SECONDS = 0.5
@@ -30,12 +31,7 @@ def standings_context(served: Site, name: str, after: int | None) -> dict[str, A
 
 def after_of(request: Request) -> int | None:
     """The ``?after=`` session number, or none."""
-    text = request.query_params.get("after", "")
-    if not text:
-        return None
-    if not text.isdigit():
-        raise HonbaError(f"?after= takes a session number, not {text!r}")
-    return int(text)
+    return query_number(request, "after", SESSION)
 
 
 async def standings_page(request: Request) -> Response:
