@@ -98,3 +98,66 @@ def test_an_entry_number_is_ascii_digits_in_range(client: TestClient, tokens: di
     form = {"csrf": csrf(client), "token": tokens["referee"], "action": "void", "target": number, "by": "Eve"}
     void = client.post("/referee/m/t1/correct/preview", data=form)
     assert void.status_code == 400 and refusal(void).startswith("target: ")
+
+
+# Names: a `/` cannot be in a tournament's web address; markup is text, shown escaped.
+
+
+def test_a_tournament_named_with_a_slash_is_refused_before_anything_is_stored(
+    client: TestClient, db: str, tokens: dict[str, str]
+) -> None:
+    before = tournaments(db)
+    for name in ("<i>t</i>", "a/b"):
+        form = {"csrf": csrf(client), "token": tokens["director"], "name": name, "players": "Ann\nBen\nCho\nDai"}
+        answer = client.post("/director/tournaments", data=form)
+        assert answer.status_code == 400
+        assert refusal(answer) == f"tournament name: {name!r} holds '/': " + (
+            "a tournament's name is the end of its web address (/tournaments/NAME)"
+        )
+    assert tournaments(db) == before
+
+
+def test_a_tournament_named_in_markup_is_its_name_shown_as_text(client: TestClient, tokens: dict[str, str]) -> None:
+    name = '<b onmouseover="x()">Cup?#%'
+    form = {"csrf": csrf(client), "token": tokens["director"], "name": name, "players": "Ann\nBen\nCho\nDai"}
+    made = client.post("/director/tournaments", data=form)
+    assert made.status_code == 303
+    assert made.headers["location"] == (
+        "/director/t/%3Cb%20onmouseover%3D%22x%28%29%22%3ECup%3F%23%25?token=" + tokens["director"]
+    )
+    page = client.get(made.headers["location"])
+    assert page.status_code == 200
+    assert "&lt;b onmouseover=&#34;x()&#34;&gt;Cup?#%" in page.text and "<b " not in page.text
+    found = client.get("/tournaments", params={"name": name})
+    assert found.status_code == 303
+    assert found.headers["location"] == "/tournaments/%3Cb%20onmouseover%3D%22x%28%29%22%3ECup%3F%23%25"
+
+
+@pytest.mark.parametrize("name", ["<script>alert(1)</script>", "a/b"])
+def test_finding_a_tournament_by_a_name_it_cannot_have_says_why(client: TestClient, name: str) -> None:
+    answer = client.get("/tournaments", params={"name": name})
+    assert answer.status_code == 400
+    assert refusal(answer).startswith(f"tournament name: {name!r} holds '/'")
+    assert "<script>" not in answer.text
+
+
+# Redirects name no host: the client's `Host` header is the client's to choose.
+
+
+def test_every_redirect_is_relative_whatever_host_the_client_names(client: TestClient, tokens: dict[str, str]) -> None:
+    evil = {"host": "evil.example"}
+    table = {"csrf": csrf(client), "token": tokens["table"], "kind": "abort", "abort": "four_winds"}
+    recorded = client.post("/matches/t1/record", data=table, headers=evil)
+    assert recorded.status_code == 303
+    assert recorded.headers["location"] == f"/matches/t1?token={tokens['table']}"
+    desk = {"csrf": csrf(client), "token": tokens["referee"], "action": "void", "target": "2", "by": "Eve"}
+    voided = client.post("/referee/m/t1/correct", data={**desk, "reason": "wrong table"}, headers=evil)
+    assert voided.status_code == 303
+    assert voided.headers["location"] == f"/referee/m/t1?token={tokens['referee']}"
+    director = {"csrf": csrf(client), "token": tokens["director"], "name": "Open", "players": "Eve"}
+    added = client.post("/director/tournaments", data=director, headers=evil)
+    assert added.status_code == 303 and added.headers["location"] == f"/director/t/Open?token={tokens['director']}"
+    players = client.post("/director/t/Open/players", data=director, headers=evil)
+    assert players.status_code == 303 and players.headers["location"] == f"/director/t/Open?token={tokens['director']}"
+    found = client.get("/tournaments", params={"name": "Open"}, headers=evil)
+    assert found.status_code == 303 and found.headers["location"] == "/tournaments/Open"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import attrs
 from starlette.requests import Request
-from starlette.responses import RedirectResponse, Response
+from starlette.responses import Response
 from starlette.routing import Route
 
 from domain.bounds import SEATING_SEED, SESSION
@@ -13,7 +13,7 @@ from domain.rules import preset_names
 from replay.service.access import Grant
 from replay.service.director import seat_session, tournament_data
 from replay.service.tournaments import create_tournament
-from replay.web.site import form_of, form_token, number, site
+from replay.web.site import form_of, form_token, link_to, number, see_other, site
 
 RUN = "run tournaments"
 
@@ -40,8 +40,7 @@ async def create_tournament_form(request: Request) -> Response:
 
 
 def _to_tournament(request: Request, name: str, token: str | None) -> Response:
-    target = request.url_for("director_tournament", name=name).include_query_params(token=token or "")
-    return RedirectResponse(str(target), status_code=303)
+    return see_other(request, "director_tournament", {"token": token or ""}, name=name)
 
 
 async def director_tournament(request: Request) -> Response:
@@ -92,7 +91,7 @@ async def seat_form(request: Request) -> Response:
         )
     shown = []
     for table in tables:
-        link = str(request.url_for("table", key=table.match).include_query_params(token=table.token))
+        link = link_to(request, "table", {"token": table.token}, key=table.match)
         shown.append({**attrs.asdict(table), "link": link, "qr": qr_svg(link)})
     return served.page(request, "seated.html", name=name, session=session, tables=shown, repeats=met, token=token)
 

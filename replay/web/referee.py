@@ -6,7 +6,7 @@ import uuid
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import RedirectResponse, Response
+from starlette.responses import Response
 from starlette.routing import Route
 
 from domain.bounds import ENTRY
@@ -26,7 +26,7 @@ from replay.service.entry import (
     slot,
 )
 from replay.service.matches import corrections_summary, referee_data
-from replay.web.site import Site, form_of, form_token, number, query_number, site
+from replay.web.site import Site, form_of, form_token, number, query_number, see_other, site
 from replay.web.table import LIMITS
 
 CORRECT = "correct matches"
@@ -151,8 +151,7 @@ async def correct_form(request: Request) -> Response:
         await served.call(lambda: apply_correction(served.app, key, asked, client_key=client_key))
     except HonbaError as exc:
         return await _refused(request, served, key, token, fields, exc)
-    target = request.url_for("referee_match", key=key).include_query_params(token=token or "")
-    return RedirectResponse(str(target), status_code=303)
+    return see_other(request, "referee_match", {"token": token or ""}, key=key)
 
 
 ROUTES = [

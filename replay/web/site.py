@@ -12,14 +12,15 @@ import hmac
 import json
 import secrets
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
+from urllib.parse import quote, urlencode
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
 from domain.bounds import Bound
 from domain.errors import HonbaError, WinnerIsDiscarder, WinnersOnSeveralDiscards
@@ -125,6 +126,25 @@ def site(request: Request) -> Site:
     """The ``Site`` of the application serving this request."""
     held: Site = request.app.state.served
     return held
+
+
+def address(request: Request, route: str, query: Mapping[str, str] | None = None, **params: str) -> str:
+    """The path of a named route (``table``, ``standings``, ...) with its parameters percent-encoded
+    whole (a key or a name may hold ``?``, ``#``, ``%`` or ``/``) and the query: no scheme, no host."""
+    path = request.app.url_path_for(route, **{name: quote(value, safe="") for name, value in params.items()})
+    return str(path) + (f"?{urlencode(query)}" if query else "")
+
+
+def link_to(request: Request, route: str, query: Mapping[str, str] | None = None, **params: str) -> str:
+    """``address`` with the scheme and host the page was asked by: a table's link, shown to the
+    director who seats the tables (for their phones to open)."""
+    return str(request.base_url).rstrip("/") + address(request, route, query, **params)
+
+
+def see_other(request: Request, route: str, query: Mapping[str, str] | None = None, **params: str) -> Response:
+    """Post, redirect, get: a 303 to a named route. Its ``Location`` is relative (``address``): never
+    built from the request's ``Host``, which the client chooses (a table link's token goes with it)."""
+    return RedirectResponse(address(request, route, query, **params), status_code=303)
 
 
 async def form_of(request: Request) -> dict[str, Any]:

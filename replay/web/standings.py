@@ -8,14 +8,14 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import RedirectResponse, Response, StreamingResponse
+from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 
-from domain.bounds import SESSION
+from domain.bounds import SESSION, TOURNAMENT
 from domain.errors import HonbaError
 from replay.html.pages import standings_chart_svg
 from replay.service.standings import standings_data, tournament_report
-from replay.web.site import Site, query_number, site
+from replay.web.site import Site, query_number, see_other, site
 
 # How often the live standings look at the store's notification log (another server process may have written).
 POLL_SECONDS = 0.5
@@ -47,7 +47,7 @@ async def find_tournament(request: Request) -> Response:
     name = request.query_params.get("name", "").strip()
     if not name:
         raise HonbaError("name the tournament")
-    return RedirectResponse(str(request.url_for("standings", name=name)), status_code=303)
+    return see_other(request, "standings", name=TOURNAMENT.check(name))
 
 
 async def standings_events(request: Request) -> Response:
