@@ -161,3 +161,9 @@ def test_every_redirect_is_relative_whatever_host_the_client_names(client: TestC
     assert players.status_code == 303 and players.headers["location"] == f"/director/t/Open?token={tokens['director']}"
     found = client.get("/tournaments", params={"name": "Open"}, headers=evil)
     assert found.status_code == 303 and found.headers["location"] == "/tournaments/Open"
+
+
+def test_the_live_stream_of_an_unknown_tournament_is_a_404_in_plain_words(client: TestClient) -> None:
+    answer = client.get("/tournaments/Nope/events")
+    assert answer.status_code == 404
+    assert refusal(answer) == "no tournament 'Nope' in the standings view"

@@ -56,6 +56,9 @@ async def standings_events(request: Request) -> Response:
     name = request.path_params["name"]
     after = after_of(request)
     fragment = served.templates.get_template("standings_section.html")
+    # An unknown tournament is a 404 before the stream starts: once it has, no status can be sent.
+    await served.refreshed()
+    await served.call(lambda: standings_context(served, name, after))
 
     async def stream() -> AsyncIterator[str]:
         seen = -1
