@@ -167,3 +167,86 @@ def test_the_live_stream_of_an_unknown_tournament_is_a_404_in_plain_words(client
     answer = client.get("/tournaments/Nope/events")
     assert answer.status_code == 404
     assert refusal(answer) == "no tournament 'Nope' in the standings view"
+
+
+# Size limits: a body larger than honba reads is refused before it is read whole (413).
+
+
+def entries(db: str) -> int:
+    import sqlite3
+
+    with sqlite3.connect(db) as conn:
+        (count,) = conn.execute("SELECT count(*) FROM stored_events").fetchone()
+    return int(count)
+
+
+def test_a_request_body_over_the_limit_is_a_413_and_nothing_is_stored(
+    client: TestClient, db: str, tokens: dict[str, str]
+) -> None:
+    from replay.web.limits import MOST_BODY
+
+    before = entries(db)
+    bearer = {"authorization": f"Bearer {tokens['table']}"}
+    # The issue's five 10 MB notes: one is refused before it is read.
+    note = {"kind": "penalty", "player": "Ann", "amount": 1000, "note": "x" * 10_000_000}
+    api = client.post("/api/matches/t1/entries", json=note, headers=bearer)
+    assert api.status_code == 413
+    assert api.json() == {"error": "the request is larger than honba reads (at most 1,024 KiB): nothing was recorded"}
+    players = "\n".join(f"Player {n}" for n in range(200_000))
+    form = {"csrf": csrf(client), "token": tokens["director"], "name": "Big", "players": players}
+    page = client.post("/director/tournaments", data=form)
+    assert page.status_code == 413 and refusal(page).startswith("the request is larger than honba reads")
+
+    def chunks() -> Iterator[bytes]:  # no Content-Length: counted as it comes
+        yield b'{"kind": "undo", "note": "'
+        for _ in range(MOST_BODY // 65536 + 1):
+            yield b"x" * 65536
+        yield b'"}'
+
+    chunked = client.post(
+        "/api/matches/t1/entries", content=chunks(), headers={**bearer, "content-type": "application/json"}
+    )
+    assert chunked.status_code == 413
+    assert entries(db) == before
+
+
+def test_a_body_up_to_the_limit_is_read(client: TestClient, tokens: dict[str, str]) -> None:
+    from replay.web.limits import MOST_BODY
+
+    body = b'{"kind": "win", "winner": "Ben", "discarder": "Ann", "value": "3/30"}'
+    padded = body[:-1] + b" " * (MOST_BODY - len(body)) + b"}"
+    assert len(padded) == MOST_BODY
+    headers = {"authorization": f"Bearer {tokens['table']}", "content-type": "application/json"}
+    answer = client.post("/api/matches/t1/preview", content=padded, headers=headers)
+    assert answer.status_code == 200 and "Ann pays Ben 3,900" in answer.json()["lines"]
+    over = client.post("/api/matches/t1/preview", content=padded + b" ", headers=headers)
+    assert over.status_code == 413
+
+
+def test_a_form_with_a_file_is_refused_unread(client: TestClient, tokens: dict[str, str]) -> None:
+    form = {"csrf": csrf(client), "token": tokens["table"], "kind": "undo"}
+    answer = client.post("/matches/t1/preview", data=form, files={"note": ("note.txt", b"hello")})
+    assert answer.status_code == 400
+    assert refusal(answer).startswith("the form cannot be read: ")
+
+
+def test_a_method_an_address_does_not_take_is_refused_in_the_sites_words(client: TestClient) -> None:
+    page = client.delete("/matches/t1")
+    assert page.status_code == 405 and refusal(page) == "this address does not take a DELETE request"
+    api = client.put("/api/matches/t1/entries", json={})
+    assert api.status_code == 405 and api.json() == {"error": "this address does not take a PUT request"}
+
+
+def test_a_correction_sent_with_an_object_for_its_text_is_refused_not_stored_as_text(
+    client: TestClient, db: str, tokens: dict[str, str]
+) -> None:
+    bearer = {"authorization": f"Bearer {tokens['table']}"}
+    assert client.post("/api/matches/t1/entries", json={"kind": "abort", "abort": "four_winds"}, headers=bearer)
+    before = entries(db)
+    referee = {"authorization": f"Bearer {tokens['referee']}"}
+    for field, value in (("by", {"name": "Eve"}), ("reason", ["a", "b"]), ("action", 1), ("client_key", [1])):
+        sent = {"action": "void", "target": 2, "by": "Eve", "reason": "wrong table", field: value}
+        answer = client.post("/api/matches/t1/corrections", json=sent, headers=referee)
+        assert answer.status_code == 400
+        assert answer.json()["field"] == field and answer.json()["error"].endswith("is not text")
+    assert entries(db) == before

@@ -31,7 +31,7 @@ from replay.service.entry import (
 )
 from replay.service.shapes import state_data
 from replay.service.standings import standings_data, tournament_report
-from replay.web.site import bearer, json_body, number, site
+from replay.web.site import bearer, json_body, number, site, text_of
 from replay.web.standings import after_of
 from replay.web.table import table_context
 
@@ -70,7 +70,7 @@ async def record_json(request: Request) -> Response:
     body = await json_body(request)
     grant = await served.call(lambda: served.may_record(key, bearer(request)))
     entry = entry_from_fields(body)
-    client_key = str(body.get("client_key") or "") or None
+    client_key = text_of(body, "client_key") or None
 
     def run() -> dict[str, Any]:
         match = apply_entry(served.app, key, entry, client_key=client_key, by=f"table {grant.token_id}")
@@ -97,7 +97,7 @@ def correction_request(body: dict[str, Any]) -> CorrectionRequest:
     """A correction sent as JSON: ``action`` (void, amend or penalty), ``target`` (the entry's
     number), ``set`` (amend: the fields to change, the rest kept) or ``replacement`` (amend: the
     whole entry again; penalty: the penalty added), ``by`` and ``reason``."""
-    action = str(body.get("action") or "")
+    action = text_of(body, "action")
     target = body.get("target")
     changes, replacement = body.get("set"), body.get("replacement")
     if changes is not None and not isinstance(changes, dict):
@@ -115,8 +115,8 @@ def correction_request(body: dict[str, Any]) -> CorrectionRequest:
         None if target is None or target == "" else number(target, ENTRY, "target"),
         entry=entry,
         changes=changes,
-        by=str(body.get("by") or ""),
-        reason=str(body.get("reason") or ""),
+        by=text_of(body, "by"),
+        reason=text_of(body, "reason"),
     )
 
 
@@ -149,7 +149,7 @@ async def correct_json(request: Request) -> Response:
     key = request.path_params["key"]
     body = await json_body(request)
     await served.call(lambda: served.need(bearer(request), Grant.may_correct, "correct matches"))
-    client_key = str(body.get("client_key") or "") or None
+    client_key = text_of(body, "client_key") or None
 
     def run() -> dict[str, Any]:
         match, shown = corrected(served.app, key, correction_request(body), client_key=client_key)

@@ -19,15 +19,18 @@ from urllib.parse import quote, urlencode
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
 from domain.bounds import Bound
 from domain.errors import HonbaError, WinnerIsDiscarder, WinnersOnSeveralDiscards
+from replay.formats.logmodel import shown
 from replay.service.access import Grant, TokenStore
 from replay.service.entry import FieldError, is_list_field, whole_number
 from replay.store.application import HonbaApp
 from replay.store.standings_view import catch_up, open_view
+from replay.web.limits import MOST_FIELDS
 
 HERE = Path(__file__).parent
 CSRF_COOKIE = "honba_csrf"
@@ -114,12 +117,21 @@ class Site:
             raise Forbidden("this link may not enter results at this table")
         return grant
 
-    def error(self, request: Request, status: int, message: str, field: str | None = None) -> Response:
+    def error(
+        self,
+        request: Request,
+        status: int,
+        message: str,
+        field: str | None = None,
+        headers: Mapping[str, str] | None = None,
+    ) -> Response:
         """An error as JSON on the API (with the ``field`` it is in, where it names one), as a page elsewhere."""
         if request.url.path.startswith("/api/"):
             body = {"error": message} if field is None else {"error": message, "field": field}
-            return JSONResponse(body, status_code=status)
-        return self.page(request, "error.html", status=status, status_code=status, message=message)
+            return JSONResponse(body, status_code=status, headers=headers)
+        response = self.page(request, "error.html", status=status, status_code=status, message=message)
+        response.headers.update(headers or {})
+        return response
 
 
 def site(request: Request) -> Site:
@@ -149,7 +161,11 @@ def see_other(request: Request, route: str, query: Mapping[str, str] | None = No
 
 async def form_of(request: Request) -> dict[str, Any]:
     """The form's fields (lists for the repeated ones), after the CSRF check."""
-    form = await request.form()
+    try:
+        # No form of honba's sends a file: a file is refused, not read.
+        form = await request.form(max_files=0, max_fields=MOST_FIELDS)
+    except HTTPException as exc:
+        raise HonbaError(f"the form cannot be read: {exc.detail}") from None
     fields: dict[str, Any] = {}
     for name in form:
         values = [str(v) for v in form.getlist(name)]
@@ -173,6 +189,17 @@ def query_number(request: Request, name: str, bound: Bound) -> int | None:
     """The query string's ``?name=``, read as ``number`` under that name; None when it is not given or blank."""
     text = request.query_params.get(name, "")
     return number(text, bound, name) if text.strip() else None
+
+
+def text_of(body: Mapping[str, Any], name: str) -> str:
+    """A JSON body's text field, ``""`` when it is missing or null; anything but text (a number, a
+    list, an object) is refused naming the field, never stored as its ``repr``."""
+    value = body.get(name)
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise FieldError(name, f"{name}: {shown(value)} is not text")
+    return value
 
 
 def form_token(fields: dict[str, Any]) -> str | None:
