@@ -8,10 +8,13 @@ tournament, redirects that named the client's `Host`.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+from pg_server import PostgresServer, ServerUnavailable
 from starlette.testclient import TestClient
 from web_support import PLAYERS, prepare, refusal
 
@@ -250,3 +253,54 @@ def test_a_correction_sent_with_an_object_for_its_text_is_refused_not_stored_as_
         assert answer.status_code == 400
         assert answer.json()["field"] == field and answer.json()["error"].endswith("is not text")
     assert entries(db) == before
+
+
+# An outage: the store does not answer. honba cannot know what became of a write in flight.
+
+UNAVAILABLE = "the store is unavailable, nothing changed as far as honba knows — try again"
+
+
+@pytest.fixture
+def own_postgres() -> Iterator[PostgresServer]:
+    """A PostgreSQL server of this test's own, which it stops and starts again."""
+    server: PostgresServer | None = None
+    try:
+        server = PostgresServer()
+        server.start()
+    except ServerUnavailable as exc:
+        if server is not None:
+            server.stop()
+        if os.environ.get("CI"):
+            pytest.fail(f"CI needs the PostgreSQL server: {exc}")
+        pytest.skip(f"no PostgreSQL server could be started: {exc}")
+    yield server
+    server.stop()
+
+
+def test_a_postgresql_outage_is_a_503_that_claims_nothing(own_postgres: PostgresServer) -> None:
+    # A second's wait for a connection (the library tries ten times), so that the outage shows soon.
+    db = own_postgres.new_database() + "?connect_timeout=1"
+    (token,) = prepare(db, {"t1": PLAYERS}, [("table", "t1")])
+    web = create_app(db)
+    served = web.state.served
+    saving = served.app.save_match
+
+    def save_in_an_outage(*args: Any, **kwargs: Any) -> str:
+        own_postgres.halt()  # the server goes away between reading the match and saving the hand
+        return str(saving(*args, **kwargs))
+
+    served.app.save_match = save_in_an_outage
+    with TestClient(web, raise_server_exceptions=False) as client:
+        bearer = {"authorization": f"Bearer {token}"}
+        win = {"kind": "win", "winner": "Ben", "discarder": "Ann", "value": "3/30", "client_key": "k1"}
+        write = client.post("/api/matches/t1/entries", json=win, headers=bearer)
+        assert write.status_code == 503 and write.json() == {"error": UNAVAILABLE}
+        page = client.get("/matches/t1")
+        assert page.status_code == 503 and refusal(page) == UNAVAILABLE
+        assert "Traceback" not in page.text and "127.0.0.1" not in page.text
+        own_postgres.resume()
+        served.app.save_match = saving
+        assert client.get("/api/matches/t1").json()["ledger"] == []  # nothing was stored
+        again = client.post("/api/matches/t1/entries", json=win, headers=bearer)
+        assert again.status_code == 200
+        assert len(client.get("/api/matches/t1").json()["ledger"]) == 1

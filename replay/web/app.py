@@ -30,7 +30,7 @@ from starlette.staticfiles import StaticFiles
 
 from domain.errors import HonbaError
 from replay.service.entry import FieldError
-from replay.store.errors import MatchNotFound, StoreConflict, TournamentNotFound
+from replay.store.errors import UNAVAILABLE, MatchNotFound, StoreConflict, StoreUnavailable, TournamentNotFound
 from replay.web import api, director, referee, standings, table
 from replay.web.limits import BodyLimit, TooLarge
 from replay.web.site import HERE, Forbidden, Site, site
@@ -78,6 +78,13 @@ async def honba_error(request: Request, exc: Exception) -> Response:
     return site(request).error(request, status, str(exc), field)
 
 
+async def unavailable(request: Request, exc: Exception) -> Response:
+    # The store did not answer (a lost connection, a locked file): whatever it did with a write in
+    # flight, only it knows; the same request again (with its client key) records once.
+    message = "the store is unavailable, nothing changed as far as honba knows — try again"
+    return site(request).error(request, 503, message, headers={"Retry-After": "5"})
+
+
 async def internal(request: Request, exc: Exception) -> Response:
     # Never the exception's text: it may name the database or its password. Nor "nothing was
     # recorded": the server cannot know where it went wrong (after a save, the entry stands).
@@ -101,6 +108,8 @@ def create_app(db: str | None) -> Starlette:
         HTTPException: http_error,
         TooLarge: too_large,
         Forbidden: refused,
+        StoreUnavailable: unavailable,
+        **dict.fromkeys(UNAVAILABLE, unavailable),
         HonbaError: honba_error,
         Exception: internal,
     }
