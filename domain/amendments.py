@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 
 import attrs
 
+from domain.clock import TIME_UP
 from domain.errors import RuleViolation
 from domain.progression import Fact, deal_passes, evolve, match_end_reason
 from domain.rules import Ruleset
@@ -29,6 +30,9 @@ from domain.values import (
 
 # The ends the rules decide; any other reason (agreed, a time limit) is the players' own and stands.
 AUTOMATIC_ENDS = frozenset({"complete", "bust", "dealer_stop"})
+# The ends a hand led to, taken back with it when it is undone: the rules' and the clock's
+# (``domain.clock``; written in a record file, unlike the rules', since the file has no clock).
+ENDS_OF_THEIR_HAND = AUTOMATIC_ENDS | {TIME_UP}
 
 
 def early_end_reason(reason: object) -> str:
@@ -163,7 +167,7 @@ def undone_positions(history: Sequence[tuple[int, Fact]], corrections: Mapping[i
         undone.add(target)
         for position in positions[positions.index(target) + 1 :]:
             fact = facts[position]
-            if isinstance(fact, DealPass) or (isinstance(fact, MatchEnd) and fact.reason in AUTOMATIC_ENDS):
+            if isinstance(fact, DealPass) or (isinstance(fact, MatchEnd) and fact.reason in ENDS_OF_THEIR_HAND):
                 undone.add(position)
             elif not isinstance(fact, Penalty):  # a penalty recorded in between does not stop it
                 break

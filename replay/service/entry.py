@@ -15,6 +15,7 @@ confirm step and nothing is stored.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from datetime import datetime
 from typing import Any, TypeGuard
 
 import attrs
@@ -51,7 +52,7 @@ from replay.input.fields import (
     whole_number,
 )
 from replay.service.corrections import undo
-from replay.service.recording import Recorded, on_match, penalise, record, recorded
+from replay.service.recording import Recorded, on_match, penalise, record, recorded, server_time
 from replay.service.shapes import describe_fact
 from replay.store.application import HonbaApp
 
@@ -238,8 +239,9 @@ def corrected(
 # What a command would do, before it is confirmed.
 
 
-def apply_to(match: Match, entry: Entry) -> None:
-    """Apply an entry to a match in memory (checked by the rules, stored by nobody)."""
+def apply_to(match: Match, entry: Entry, at: datetime | None = None) -> None:
+    """Apply an entry to a match in memory (checked by the rules, stored by nobody); a hand
+    result as recorded at ``at``, for the match's clock."""
     if entry.kind == "undo":
         match.undo(by="table", reason="undo")
         return
@@ -247,7 +249,7 @@ def apply_to(match: Match, entry: Entry) -> None:
     if isinstance(fact, Penalty):
         match.penalise(fact)
     else:
-        match.record(fact)
+        match.record(fact, at=at)
 
 
 @attrs.frozen
@@ -264,14 +266,15 @@ def preview(app: HonbaApp, key: str, entry: Entry) -> Preview:
     memory: a bad entry is refused here, before the confirm step, and nothing is stored."""
     match = app.get_match(key)
     before = corrected_ledger(match.corrected_steps())
-    apply_to(match, entry)
+    # At the server's time now, as recording it would be: the end on time shows in the preview.
+    apply_to(match, entry, server_time())
     after = corrected_ledger(match.corrected_steps())
     new = after[len(before) :] if entry.kind != "undo" else after
     lines: list[str] = []
     if entry.kind == "undo":
         lines.append("Undo the last entry: a correction, the entry stays in the log, voided")
     for e in new if entry.kind != "undo" else ():
-        lines.extend(payment_lines(e, match.players))
+        lines.extend(payment_lines(e, match.players, match.rules.scoring))
     return Preview(tuple(lines), dict(zip(match.players, match.state.scores, strict=True)), match.state.hand_label)
 
 
@@ -329,7 +332,8 @@ def correction_report(match: Match, position: int, *, target: int | None = None)
         was = fact_in_force(correction.target, match.history, without)
         now = fact_in_force(correction.target, match.history, through)
     ledger_before, ledger_after = ledger(without), ledger(through)
-    hands = _changed_hands(ledger_before, ledger_after, players)
+    scoring = match.rules.scoring
+    hands = _changed_hands(ledger_before, ledger_after, players, scoring)
     before_fields = entry_fields(entry_of(was, players)) if _is_entry(was) else {}
     after_fields = entry_fields(entry_of(now, players)) if _is_entry(now) else {}
     changed = tuple(
@@ -345,8 +349,8 @@ def correction_report(match: Match, position: int, *, target: int | None = None)
     return CorrectionPreview(
         action="penalty" if correction.target is None else "void" if correction.replacement is None else "amend",
         target=target,
-        before=describe_fact(was, players) if was is not None else None,
-        after="void" if now is None else describe_fact(now, players),
+        before=describe_fact(was, players, scoring) if was is not None else None,
+        after="void" if now is None else describe_fact(now, players, scoring),
         fields=changed,
         hands=hands,
         scores_before=scores(ledger_before),
@@ -359,7 +363,7 @@ def _is_entry(fact: object) -> TypeGuard[HandResult | Penalty]:
 
 
 def _changed_hands(
-    before: Sequence[LedgerEntry], after: Sequence[LedgerEntry], players: Sequence[str]
+    before: Sequence[LedgerEntry], after: Sequence[LedgerEntry], players: Sequence[str], scoring: str
 ) -> tuple[ChangedHand, ...]:
     was = {e.position: e for e in before}
     now = {e.position: e for e in after}
@@ -370,8 +374,8 @@ def _changed_hands(
             continue
         hands.append(
             ChangedHand(
-                tuple(payment_lines(old, players)) if old is not None else (),
-                tuple(payment_lines(new, players)) if new is not None else (),
+                tuple(payment_lines(old, players, scoring)) if old is not None else (),
+                tuple(payment_lines(new, players, scoring)) if new is not None else (),
             )
         )
     return tuple(hands)
@@ -383,12 +387,12 @@ def _shown_field(value: Any) -> str:
     return ", ".join(value) if isinstance(value, list) else str(value)
 
 
-def payment_lines(entry: LedgerEntry, players: Sequence[str]) -> list[str]:
-    """One ledger entry in words: what it is, then one line per payer and payee,
-    e.g. ``Cho pays Ben 3,900 + 300 counters + 1,000 deposits``."""
+def payment_lines(entry: LedgerEntry, players: Sequence[str], scoring: str) -> list[str]:
+    """One ledger entry in words: what it is (in the words of the rules' family, ``scoring``), then
+    one line per payer and payee, e.g. ``Cho pays Ben 3,900 + 300 counters + 1,000 deposits``."""
     if entry.kind == "end":
         return [f"The match ends ({entry.after.end_reason})"] if entry.after.end_reason else ["The match ends"]
-    lines = [f"{entry.before.hand_label}: {describe_fact(entry.fact, players)}"]
+    lines = [f"{entry.before.hand_label}: {describe_fact(entry.fact, players, scoring)}"]
     grouped: dict[tuple[int | None, int | None], list[Payment]] = {}
     for payment in entry.payments:
         grouped.setdefault((payment.payer, payment.payee), []).append(payment)
