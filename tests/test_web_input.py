@@ -304,3 +304,30 @@ def test_a_postgresql_outage_is_a_503_that_claims_nothing(own_postgres: Postgres
         again = client.post("/api/matches/t1/entries", json=win, headers=bearer)
         assert again.status_code == 200
         assert len(client.get("/api/matches/t1").json()["ledger"]) == 1
+
+
+# JSON: its depth capped before it is parsed.
+
+
+def test_a_json_body_nested_deeper_than_honba_reads_is_refused_before_it_is_parsed(
+    client: TestClient, tokens: dict[str, str]
+) -> None:
+    from replay.web.limits import DEEPEST_JSON
+
+    headers = {"authorization": f"Bearer {tokens['table']}", "content-type": "application/json"}
+    deep = client.post("/api/matches/t1/preview", content="[" * 100_000 + "]" * 100_000, headers=headers)
+    assert deep.status_code == 400
+    assert deep.json() == {
+        "error": f"the request body is not JSON: nested more than {DEEPEST_JSON} deep (line 1, column 17)"
+    }
+    inside = '{"kind": "win", "winner": ' + "[" * (DEEPEST_JSON - 1) + "]" * (DEEPEST_JSON - 1) + "}"
+    read = client.post("/api/matches/t1/preview", content=inside, headers=headers)
+    assert read.status_code == 400 and read.json()["field"] == "winner"  # parsed, then refused by its field
+    for text, says in (
+        (b"\xff\xfe{}", "the request body is not JSON: it is not UTF-8 text"),
+        (b'{"kind": "penalty", "amount": 1' + b"0" * 5000 + b"}", "the request body is not JSON: a number too long"),
+        (b'{"kind": "win", "winner": "\\ud800"}', "the request body is not JSON: an escaped lone surrogate"),
+        (b"[1, 2]", "the request body is a JSON object of the entry's fields"),
+    ):
+        answer = client.post("/api/matches/t1/preview", content=text, headers=headers)
+        assert answer.status_code == 400 and answer.json()["error"].startswith(says)

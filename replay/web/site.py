@@ -25,12 +25,12 @@ from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Re
 
 from domain.bounds import Bound
 from domain.errors import HonbaError, WinnerIsDiscarder, WinnersOnSeveralDiscards
-from replay.formats.logmodel import shown
+from replay.formats.logmodel import load_json, shown
 from replay.service.access import Grant, TokenStore
 from replay.service.entry import FieldError, is_list_field, whole_number
 from replay.store.application import HonbaApp
 from replay.store.standings_view import catch_up, open_view
-from replay.web.limits import MOST_FIELDS
+from replay.web.limits import DEEPEST_JSON, MOST_FIELDS
 
 HERE = Path(__file__).parent
 CSRF_COOKIE = "honba_csrf"
@@ -218,9 +218,12 @@ async def json_body(request: Request) -> dict[str, Any]:
     if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
         raise HonbaError("send the entry as JSON (Content-Type: application/json)")
     try:
-        body = json.loads(await request.body())
-    except (ValueError, UnicodeDecodeError):
-        raise HonbaError("the request body is not JSON") from None
+        # Its depth checked before it is parsed (Python's parser recurses a level per nesting).
+        body = load_json((await request.body()).decode("utf-8"), deepest=DEEPEST_JSON)
+    except UnicodeDecodeError:
+        raise HonbaError("the request body is not JSON: it is not UTF-8 text") from None
+    except json.JSONDecodeError as exc:
+        raise HonbaError(f"the request body is not JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})") from None
     if not isinstance(body, dict):
         raise HonbaError("the request body is a JSON object of the entry's fields")
     return body
