@@ -331,3 +331,19 @@ def test_a_json_body_nested_deeper_than_honba_reads_is_refused_before_it_is_pars
     ):
         answer = client.post("/api/matches/t1/preview", content=text, headers=headers)
         assert answer.status_code == 400 and answer.json()["error"].startswith(says)
+
+
+# What PostgreSQL's text cannot hold (a NUL) is looked up as nothing, on both stores alike.
+
+
+def test_a_nul_in_a_token_or_a_tournaments_name_finds_nothing_on_either_store(store_db: str) -> None:
+    (token,) = prepare(store_db, {"t1": PLAYERS}, [("table", "t1")])
+    with TestClient(create_app(store_db), raise_server_exceptions=False) as client:
+        page = client.get("/matches/t1", params={"token": "ab\x00c.secret"})
+        assert page.status_code == 200 and 'name="kind"' not in page.text  # read only: no token
+        nul = token[:4] + "\x00" + token[4:]
+        api = client.post("/api/matches/t1/entries", json={"kind": "undo"}, headers={"authorization": f"Bearer {nul}"})
+        assert api.status_code == 403
+        for path in ("/tournaments/a%00b", "/api/tournaments/a%00b/standings", "/tournaments/a%00b/events"):
+            answer = client.get(path)
+            assert answer.status_code == 404 and refusal(answer) == "no tournament 'a\\x00b' in the standings view"
