@@ -41,6 +41,23 @@ def shown(value: object, width: int = 40) -> str:
     return text if len(text) <= width else text[: width - 3] + "..."
 
 
+# A refusal is one line a person reads: a message quoting 20,000 characters of input (a key, a
+# name typed by mistake) keeps its start and its end, the middle cut.
+LONGEST_LINE = 600
+
+
+def clipped(message: str) -> str:
+    """The message on one line (a line break or another control character in text it quotes, such as
+    a file's name, written as its escape), cut in its middle to at most ``LONGEST_LINE`` characters:
+    how every front end shows a refusal (the command line's ``honba: ...``, the web's error)."""
+    if unprintable(message) is not None:
+        message = "".join(repr(ch)[1:-1] if unprintable(ch) else ch for ch in message)
+    if len(message) <= LONGEST_LINE:
+        return message
+    half = (LONGEST_LINE - 5) // 2
+    return f"{message[:half]} ... {message[-half:]}"
+
+
 @attrs.frozen
 class Bound:
     """The range of a whole number: ``low`` to ``high``, both included; ``field`` names it in a refusal."""

@@ -347,3 +347,22 @@ def test_a_nul_in_a_token_or_a_tournaments_name_finds_nothing_on_either_store(st
         for path in ("/tournaments/a%00b", "/api/tournaments/a%00b/standings", "/tournaments/a%00b/events"):
             answer = client.get(path)
             assert answer.status_code == 404 and refusal(answer) == "no tournament 'a\\x00b' in the standings view"
+
+
+# A refusal is always shown: next to its field where the page has one, else at the top of the page.
+
+
+def test_every_refusal_of_a_form_is_shown_on_the_page(client: TestClient, tokens: dict[str, str]) -> None:
+    from web_support import errors
+
+    form = {"csrf": csrf(client), "token": tokens["table"], "client_key": "k"}
+    han = {**form, "kind": "win", "winner": "Ben", "discarder": "Ann", "han": "9" * 30, "fu": "30"}
+    answer = client.post("/matches/t1/preview", data=han)
+    assert answer.status_code == 400
+    assert errors(answer.text) == {
+        "value": "han: &#39;999999999999999999999999999999&#39; is too long for a number (at most 20 characters)"
+    }
+    nagashi = {**form, "kind": "draw", "nagashi": "Nobody"}
+    answer = client.post("/matches/t1/preview", data=nagashi)
+    assert answer.status_code == 400
+    assert 'id="error-form" role="alert">&#39;Nobody&#39; is not a player at this table' in answer.text

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import uuid
 from typing import Any
 
@@ -103,15 +104,15 @@ def request_fields(request: CorrectionRequest) -> dict[str, Any]:
 async def _refused(
     request: Request, served: Site, key: str, token: str | None, fields: dict[str, Any], exc: HonbaError
 ) -> Response:
-    target = str(fields.get("target", ""))
-    amend = (
-        int(target)
-        if fields.get("action") == "amend" and target.isascii() and target.isdigit() and len(target) < 7
-        else None
-    )
+    amend = None
+    if fields.get("action") == "amend":
+        with contextlib.suppress(HonbaError):
+            amend = number(str(fields.get("target", "")), ENTRY, "target")
     context = await served.call(lambda: referee_context(served, key))
     context.update(amend=amend, values=fields)
-    field = exc.field if isinstance(exc, FieldError) else "action"
+    # Next to its field in the action's form; by the actions when no such form is shown (no entry to amend).
+    shown = fields.get("action") in ("void", "penalty") or amend is not None
+    field = exc.field if isinstance(exc, FieldError) and shown else "action"
     return served.page(request, "referee_match.html", 400, token=token, errors={field: str(exc)}, **context)
 
 

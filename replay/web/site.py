@@ -23,11 +23,11 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
-from domain.bounds import Bound
+from domain.bounds import Bound, clipped
 from domain.errors import HonbaError, WinnerIsDiscarder, WinnersOnSeveralDiscards
 from replay.formats.logmodel import load_json, shown
 from replay.service.access import Grant, TokenStore
-from replay.service.entry import FieldError, is_list_field, whole_number
+from replay.service.entry import VALUE_FIELDS, FieldError, is_list_field, whole_number
 from replay.store.application import HonbaApp
 from replay.store.standings_view import catch_up, open_view
 from replay.web.limits import DEEPEST_JSON, MOST_FIELDS
@@ -95,7 +95,15 @@ class Site:
     def page(self, request: Request, template: str, status: int = 200, **context: Any) -> HTMLResponse:
         """The template rendered (every value escaped), with the CSRF cookie its forms send back."""
         csrf = request.cookies.get(CSRF_COOKIE) or secrets.token_urlsafe(24)
-        html = self.templates.get_template(template).render(csrf=csrf, **context)
+        if context.get("errors"):
+            # A refusal next to its field is one line, however much of the input it quotes.
+            context["errors"] = {field: clipped(str(said)) for field, said in context["errors"].items()}
+        page = self.templates.get_template(template)
+        html = page.render(csrf=csrf, **context)
+        # A refusal whose field this page has no place for is shown at the top: none goes unsaid.
+        unshown = [said for field, said in (context.get("errors") or {}).items() if f'id="error-{field}"' not in html]
+        if unshown:
+            html = page.render(csrf=csrf, unshown=unshown, **context)
         response = HTMLResponse(html, status_code=status)
         response.set_cookie(CSRF_COOKIE, csrf, httponly=True, samesite="strict", path="/")
         return response
@@ -126,6 +134,7 @@ class Site:
         headers: Mapping[str, str] | None = None,
     ) -> Response:
         """An error as JSON on the API (with the ``field`` it is in, where it names one), as a page elsewhere."""
+        message = clipped(message)
         if request.url.path.startswith("/api/"):
             body = {"error": message} if field is None else {"error": message, "field": field}
             return JSONResponse(body, status_code=status, headers=headers)
@@ -173,7 +182,8 @@ async def form_of(request: Request) -> dict[str, Any]:
         fields[name] = values if is_list_field(name) else values[-1]
     cookie = request.cookies.get(CSRF_COOKIE, "")
     sent = str(fields.get("csrf", ""))
-    if not cookie or not hmac.compare_digest(cookie, sent) or not _same_origin(request):
+    # Compared as bytes: ``compare_digest`` refuses text that is not ASCII (a forged field may be anything).
+    if not cookie or not hmac.compare_digest(cookie.encode(), sent.encode()) or not _same_origin(request):
         raise Forbidden("this form was not sent from this site's page (reload the page and try again)")
     return fields
 
@@ -243,7 +253,9 @@ def field_for(exc: HonbaError, kind: str) -> str:
     winner's own discard next to the discarder, any other next to the win's value, else by the
     form's button."""
     if isinstance(exc, FieldError):
-        return exc.field
+        # A winner's value given field by field (han, fu2, ...) is refused where that winner's value is shown.
+        base, suffix = exc.field.rstrip("23"), exc.field[len(exc.field.rstrip("23")) :]
+        return f"value{suffix}" if base in VALUE_FIELDS else exc.field
     if isinstance(exc, WinnerIsDiscarder | WinnersOnSeveralDiscards):
         return "discarder"
     return "value" if kind == "win" else kind
