@@ -17,13 +17,12 @@ import typer
 from domain.rules import load_preset, preset_names, rules_diff
 from domain.values import AbortKind
 from replay.cli import entry_options as eo
-from replay.cli.render import json_text, ledger_csv, ledger_table, print_status, recorded_payments_lines
+from replay.cli.render import json_text, ledger_csv, ledger_table, print_digests, print_recorded, print_status
 from replay.cli.shell import ClientKey, app, err, guarded, guarded_match, out, rules_app, shell, warn_if_damaged
 from replay.input.parsing import InputError
 from replay.service.entry import CorrectionRequest, apply_correction, apply_entry, entry_from_fields
 from replay.service.matches import (
     LogShown,
-    MatchStatus,
     match_status,
     read_log,
     stored_matches,
@@ -53,7 +52,7 @@ def start(
         )
         out.print(f"Started {key!r} under {ruleset.name}: {', '.join(started.players)}")
         print_status(out, started.players, started.state, started.rules)
-        _print_heads(started)
+        print_digests(out, started)
 
     guarded(run)
 
@@ -163,22 +162,11 @@ def end(
 ) -> None:
     """End a match before the rules would (agreement, time limit)."""
 
-    ended = guarded_match(ctx, key, lambda: end_match(shell(ctx).app, key, reason, client_key=client_key))
-    print_status(out, ended.players, ended.state, ended.rules)
-    _print_heads(ended)
+    _print_recorded(guarded_match(ctx, key, lambda: end_match(shell(ctx).app, key, reason, client_key=client_key)))
 
 
 def _print_recorded(done: Recorded) -> None:
-    """What a recording command prints: the payments just recorded, the table, the digests."""
-    for line in recorded_payments_lines(done.players, done.ledger):
-        out.print(line, markup=False, highlight=False)
-    print_status(out, done.players, done.state, done.rules)
-    _print_heads(done)
-
-
-def _print_heads(shown: Recorded | MatchStatus) -> None:
-    """The digests to publish: the match's head, and the store's (``honba check --against``)."""
-    out.print(f"Head digest: {shown.head}; store head digest {shown.store_head}", soft_wrap=True)
+    print_recorded(out, done)
 
 
 @app.command()
@@ -198,7 +186,7 @@ def status(
     print_status(out, shown.players, shown.state, shown.rules)
     for judgement in shown.judgements:
         out.print(f"End re-judged at {judgement.hand}: {judgement.describe()}", markup=False, highlight=False)
-    _print_heads(shown)
+    print_digests(out, shown)
 
 
 @app.command()

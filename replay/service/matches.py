@@ -20,7 +20,8 @@ from replay.formats.record import (
     EntryNumbers,
     entry_numbers,
 )
-from replay.service.entry import entry_fields, payment_lines, stored_entry
+from replay.service.changes import payment_lines
+from replay.service.entry import entry_fields, stored_entry
 from replay.service.shapes import describe_fact, end_judgement_data, ledger_data, log_data, seat_wind, state_data
 from replay.store.application import HonbaApp, MatchSummary
 
