@@ -207,7 +207,9 @@ def test_every_recording_command_and_status_print_the_head_digests(db: Path) -> 
     for args in (("win", "m2", "Cho:mangan", "--from", "Dai"), ("status", "m2"), ("end", "m2")):
         text = ok(db, *args)
         # Each digest says what it is the digest of, and how it is checked later.
-        assert re.search(r"Match head digest: [0-9a-f]{64} \(match m2's history in the store.*honba check m2 --against", text), args
+        assert re.search(
+            r"Match head digest: [0-9a-f]{64} \(match m2's history in the store.*honba check m2 --against", text
+        ), args
         assert re.search(r"Store head digest: [0-9a-f]{64} \(the store's chain.*honba check --against", text), args
     assert store_head(text) == store_head(ok(db, "check"))
 

@@ -304,7 +304,8 @@ def preview(app: HonbaApp, key: str, entry: Entry) -> Preview:
     scores = dict(zip(match.players, match.state.scores, strict=True))
     if position is not None:
         change = change_at(match, position, action=entry.kind)
-        lines = [change_headline(change), *(line for hand in change.hands for line in hand.after)]
+        headline = change_headline(change)
+        lines = [headline[0].upper() + headline[1:], *(line for hand in change.hands for line in hand.after)]
         return Preview(tuple(lines), scores, match.state.hand_label, change)
     after = corrected_ledger(match.corrected_steps())
     lines = [line for e in after[len(before) :] for line in payment_lines(e, match.players)]
