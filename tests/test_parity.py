@@ -129,7 +129,9 @@ def test_the_desk_says_which_entry_a_void_touched_what_it_was_and_the_scores_aft
 ) -> None:
     table, referee = prepare(store_db, {"t1": PLAYERS}, [("table", "t1"), ("referee", None)])
     send(client, "t1", table, {"kind": "win", "winner": "Ben", "discarder": "Ann", "han": "3", "fu": "30"})
-    done = post(client, "/referee/m/t1/correct", referee, action="void", target="2", by="Kim", reason="x", client_key="v")
+    done = post(
+        client, "/referee/m/t1/correct", referee, action="void", target="2", by="Kim", reason="x", client_key="v"
+    )
     assert "Recorded: entry 2 voided by entry 3." in done
     found = dict(re.findall(r'<td id="correction-(before|after)">([^<]*)</td>', done))
     assert found == {"before": "Ben ron on Ann: 3 han 30 fu", "after": "void"}

@@ -86,7 +86,7 @@ def change_lines(change: Change, key: str) -> list[str]:
     number, and the correction's own), as it was and as it is now, each field that changed, every
     hand whose payments changed (was, then now), and every player's score after it."""
     headline = change_headline(change)
-    kept = "" if change.action == "end" else "; the original stays in the log"
+    kept = "" if change.action in ("end", "penalty") else "; the original stays in the log"
     lines = [f"{headline[0].upper()}{headline[1:]} (match {key!r}){kept}."]
     if change.before is not None:
         lines.append(f"  Before: {change.before}")

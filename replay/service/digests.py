@@ -63,7 +63,7 @@ def bytes_digest(path: str, content: bytes) -> Digest:
     return Digest(
         "file SHA-256",
         hashlib.sha256(content).hexdigest(),
-        f"the bytes of {path} (it carries no chain for honba check)",
+        f"the bytes of {path}, which carry no chain for honba check",
         f"sha256sum {shlex.quote(path)}",
     )
 
