@@ -444,9 +444,7 @@ class Match(Aggregate):
         undone = undone_positions(self.history, self.corrections)
         voided = {t for t, c in self.corrections.items() if c.replacement is None}
         candidates = [
-            p
-            for p, f in self.history
-            if (is_correctable(f) or is_early_end(f)) and p not in voided and p not in undone
+            p for p, f in self.history if (is_correctable(f) or is_early_end(f)) and p not in voided and p not in undone
         ]
         candidates += [
             p
@@ -505,7 +503,9 @@ class Match(Aggregate):
         ):
             if isinstance(dict(self.history)[root], MatchEnd):
                 raise EntryRefused(
-                    "the end at ", root, " was voided (the match reopened) and hands were recorded since: its void stands"
+                    "the end at ",
+                    root,
+                    " was voided (the match reopened) and hands were recorded since: its void stands",
                 )
             raise EntryRefused(
                 "the hand at ",
