@@ -96,6 +96,8 @@ def test_an_early_end_is_not_amended(honba: Honba) -> None:
     line = json.dumps({"type": "win", "wins": [{"winner": "Ann", "from": "Ben", "han": 1, "fu": 30}]})
     message = honba.refused("amend", KEY, "4", "--result", line, "--by", "Eve", "--reason", "x")
     assert "the end at entry 4 is not amended: void it to reopen the match" in message
+    message = honba.refused("amend", KEY, "4", "--set", "value=1/30", "--by", "Eve", "--reason", "x")
+    assert "entry 4 is the match's end: it is not amended; void it to reopen the match" in message
 
 
 def test_the_reopening_is_cancelled_while_nothing_was_recorded_since_and_stands_after(honba: Honba) -> None:

@@ -93,7 +93,10 @@ def stored_entry(match: Match, number: int) -> Entry:
     result or penalty recorded there, as corrected since; a correction's own number gives what it
     put there. What a correction starts from."""
     numbers = entry_numbers(match)
-    fact = fact_in_force(numbers.position(number), match.history, match.correction_log)
+    position = numbers.position(number)
+    if isinstance(dict(match.history).get(position), MatchEnd):
+        raise FieldError("target", f"entry {number} is the match's end: it is not amended; void it to reopen the match")
+    fact = fact_in_force(position, match.history, match.correction_log)
     if not isinstance(fact, WinResult | ExhaustiveDraw | AbortiveDraw | Penalty):
         raise FieldError(
             "target", f"nothing stands at entry {number} to correct (a void, or a correction cancelled since)"
