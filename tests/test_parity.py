@@ -244,6 +244,9 @@ def test_the_director_withdraws_a_player_and_seats_a_substitute(store_db: str, c
     post(client, "/director/tournaments", director, name="Cup", players="\n".join(EIGHT))
     page = post(client, "/director/t/Cup/withdraw", director, player="Hal", after="0", reason="ill")
     assert "Hal (withdrew after session 0)" in page
+    # Seven players left: the page says what the seating lacks, and seats nobody.
+    short = post(client, "/director/t/Cup/sessions", director, status=400, session="1", method="random")
+    assert errors(short)["session"] == "7 players do not fill tables of 4: add 1 or withdraw 3 (or seat substitutes)"
     page = post(client, "/director/t/Cup/substitute", director, substitute="Ivy", replaces="Hal", reason="for Hal")
     assert "Ivy (substitute for Hal)" in page
     refused = post(client, "/director/t/Cup/withdraw", director, status=400, player="Hal", after="0", reason="again")
