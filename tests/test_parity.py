@@ -11,7 +11,8 @@
 - "The web asks to 'add or withdraw' players but nothing withdraws": the director's page withdraws
   a player and seats a substitute (issue 27's use cases); the next session seats them accordingly.
 - (``honba tournament seat`` and ``attach`` refusing a player twice, at two tables, or a match of
-  other players: tests/test_tournament.py, done before this change.)
+  other players: tests/test_event_players.py::
+  test_a_session_seats_each_player_once_and_a_match_plays_at_its_own_table, done before this change.)
 """
 
 from __future__ import annotations
