@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 
 import attrs
 
+from domain.clock import TIME_UP
 from domain.errors import RuleViolation
 from domain.progression import Fact, deal_passes, evolve, match_end_reason
 from domain.rules import Ruleset
@@ -29,6 +30,9 @@ from domain.values import (
 
 # The ends the rules decide; any other reason (agreed, a time limit) is the players' own and stands.
 AUTOMATIC_ENDS = frozenset({"complete", "bust", "dealer_stop"})
+# The ends a hand led to, taken back with it when it is undone: the rules' and the clock's
+# (``domain.clock``; written in a record file, unlike the rules', since the file has no clock).
+ENDS_OF_THEIR_HAND = AUTOMATIC_ENDS | {TIME_UP}
 
 
 def early_end_reason(reason: object) -> str:
@@ -168,7 +172,7 @@ def undone_positions(history: Sequence[tuple[int, Fact]], corrections: Mapping[i
         undone.add(target)
         for position in positions[positions.index(target) + 1 :]:
             fact = facts[position]
-            if isinstance(fact, DealPass) or (isinstance(fact, MatchEnd) and fact.reason in AUTOMATIC_ENDS):
+            if isinstance(fact, DealPass) or (isinstance(fact, MatchEnd) and fact.reason in ENDS_OF_THEIR_HAND):
                 undone.add(position)
             elif not isinstance(fact, Penalty):  # a penalty recorded in between does not stop it
                 break
@@ -390,10 +394,11 @@ def is_correctable(fact: Fact) -> bool:
 
 
 def is_early_end(fact: Fact | None) -> bool:
-    """An end the players decided (agreed, a time limit): an entry of its own, which a void takes
-    back (the match reopened). The ends the rules decide follow from the last hand: taking that
-    hand back takes them back."""
-    return isinstance(fact, MatchEnd) and fact.reason not in AUTOMATIC_ENDS
+    """An end a person gave (``honba end``, the table's, the desk's, the director's, the API's:
+    agreed, a time limit called): an entry of its own, which a void takes back (the match
+    reopened). The ends the rules decide, and the clock's (``time_up``, a rule of the ruleset:
+    ``hands_after_time``), follow from the last hand: taking that hand back takes them back."""
+    return isinstance(fact, MatchEnd) and fact.reason not in ENDS_OF_THEIR_HAND
 
 
 def fact_in_force(

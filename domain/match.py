@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime
 from typing import Any
 from uuid import NAMESPACE_URL, UUID, uuid5
 
@@ -39,6 +40,7 @@ from domain.amendments import (
     undone_positions,
 )
 from domain.bounds import KEY, NAME, TEXT
+from domain.clock import TIME_UP, Clock, ClockNote, check_minutes, stored_time
 from domain.codec import fact_to_data, from_data, to_data
 from domain.entry_checks import EntryChecks, start_checks
 from domain.errors import EntryRefused, MatchAlreadyEnded, RuleViolation
@@ -51,6 +53,7 @@ from domain.progression import (
 )
 from domain.rules import Ruleset
 from domain.values import (
+    AbortiveDraw,
     DealPass,
     ExhaustiveDraw,
     HandResult,
@@ -150,6 +153,64 @@ class Match(Aggregate):
     class PenaltyApplied(Recorded):
         """A penalty was given."""
 
+    class ClockEvent(Aggregate.Event):
+        """A fact of the match's clock (``domain.clock``): not a result, no entry of the record
+        file, part of the match's chain like every event. ``prior`` and ``client_key`` as for
+        ``Recorded``."""
+
+        prior: str
+        client_key: str | None
+
+        def apply(self, aggregate: Aggregate) -> None:
+            assert isinstance(aggregate, Match)
+            note = self.note()
+            aggregate.clock = note.applied(aggregate.clock, self.originator_version)
+            aggregate.clock_log.append((self.originator_version, note))
+            aggregate.remember(self.client_key, "clock", note.fields())
+            aggregate.head = event_digest(self)
+
+        def note(self) -> ClockNote:
+            """What the event says, as a value."""
+            raise NotImplementedError
+
+    class TimeLimitSet(ClockEvent):
+        """The director set the match's time limit (again: it replaces the one before)."""
+
+        minutes: int
+        by: str
+
+        def note(self) -> ClockNote:
+            return ClockNote("limit", minutes=self.minutes, by=self.by)
+
+    class ClockStarted(ClockEvent):
+        """The clock started, at ``at`` (a stored time: the time given to the command, never read here)."""
+
+        at: str
+        by: str
+
+        def note(self) -> ClockNote:
+            return ClockNote("started", at=self.at, by=self.by)
+
+    class TimeAdded(ClockEvent):
+        """A director added time to the table."""
+
+        minutes: int
+        by: str
+        reason: str
+
+        def note(self) -> ClockNote:
+            return ClockNote("added", minutes=self.minutes, by=self.by, reason=self.reason)
+
+    class TimeUp(ClockEvent):
+        """Time is up: the first result recorded at or after the deadline (``noticed``, the time
+        given to that command) is the hand in play; the hands after time count from here."""
+
+        deadline: str
+        noticed: str
+
+        def note(self) -> ClockNote:
+            return ClockNote("up", at=self.deadline, noticed=self.noticed)
+
     class MatchEnded(Recorded):
         """The match ended: final scores, leftover deposits and where they went, final points."""
 
@@ -187,10 +248,13 @@ class Match(Aggregate):
         self.played: TableState = opening_state(self.rules, self.opening)
         self.unscored: list[tuple[int, Fact]] = []
         self.ahead: tuple[int, Fact, CorrectedStep, TableState] | None = None
+        # The clock (``domain.clock``) and its events by position, for the log and the audit.
+        self.clock = Clock()
+        self.clock_log: list[tuple[int, ClockNote]] = []
 
     def trigger_event(self, event_class: Any, **kwargs: Any) -> None:
         """Every event names the digest of the one before it."""
-        if issubclass(event_class, Match.Recorded | Match.Corrected):
+        if issubclass(event_class, Match.Recorded | Match.Corrected | Match.ClockEvent):
             kwargs.setdefault("client_key", None)
         super().trigger_event(event_class, prior=self.head, **kwargs)
 
@@ -304,15 +368,24 @@ class Match(Aggregate):
 
     # Commands.
 
-    def record(self, result: HandResult, *, client_key: str | None = None) -> None:
+    def record(self, result: HandResult, *, client_key: str | None = None, at: datetime | None = None) -> None:
         """Record a hand result, then the deal pass or the end it leads to.
 
-        With a ``client_key`` already used for this very result, nothing new is recorded.
+        ``at`` is when it is recorded (the caller's clock: an import, which replays a game
+        played long ago, gives none): on a match whose time is up by then, the result is the
+        hand in play, or one of the hands after time, and the rules' ``hands_after_time`` may
+        end the match after it. With a ``client_key`` already used for this very result,
+        nothing new is recorded.
         """
         if self.seen(client_key, "record", result):
             return
         self._check_open()
         self._check_result(result, self.state)
+        if self.clock.due(at):
+            assert at is not None and self.clock.deadline is not None
+            self.trigger_event(
+                self.TimeUp, deadline=stored_time(self.clock.deadline), noticed=stored_time(at), client_key=None
+            )
         step = self.preview(result)
         before, after = step.before, step.after
         event_class: type[Match.Recorded]
@@ -326,8 +399,56 @@ class Match(Aggregate):
         following = following_fact(before, after, self.rules, result)
         if isinstance(following, MatchEnd):
             self._end(following.reason)
+        elif self._last_hand_after_time():
+            # The clock ends it: no deal pass to a hand that will not be played.
+            self._end(TIME_UP)
         elif following is not None:
             self.trigger_event(self.DealPassed, fact=following)
+
+    def hands_after_time(self) -> int:
+        """The hands of the corrected history recorded since time was marked up (none before)."""
+        marked = self.clock.time_up_at
+        if marked is None:
+            return 0
+        hands = WinResult | ExhaustiveDraw | AbortiveDraw
+        return sum(1 for position, fact in self.effective_entries() if position > marked and isinstance(fact, hands))
+
+    def _last_hand_after_time(self) -> bool:
+        return self.clock.time_up_at is not None and self.hands_after_time() > self.rules.hands_after_time
+
+    # The clock's commands: what a director sets, starts and adds. Times are given, never read.
+
+    def set_time_limit(self, minutes: int, *, by: str, client_key: str | None = None) -> None:
+        """Set the match's time limit, in minutes (again: it replaces the one before)."""
+        who = by.strip() or "director"
+        NAME.check(who, "clock by")
+        if self.seen(client_key, "clock", ClockNote("limit", minutes=minutes, by=who).fields()):
+            return
+        self._check_open()
+        self.clock.set_limit(minutes)
+        self.trigger_event(self.TimeLimitSet, minutes=minutes, by=who, client_key=client_key)
+
+    def start_clock(self, at: datetime, *, by: str, client_key: str | None = None) -> None:
+        """Start the clock at ``at`` (the time the caller read: the server's)."""
+        who, started = by.strip() or "director", stored_time(at)
+        NAME.check(who, "clock by")
+        if self.seen(client_key, "clock", ClockNote("started", at=started, by=who).fields()):
+            return
+        self._check_open()
+        self.clock.check_start()
+        self.trigger_event(self.ClockStarted, at=started, by=who, client_key=client_key)
+
+    def add_time(self, minutes: int, *, by: str, reason: str = "", client_key: str | None = None) -> None:
+        """Add time to the table's clock (after time was up, the clock runs again)."""
+        who, why = by.strip() or "director", reason.strip()
+        NAME.check(who, "clock by")
+        TEXT.check(why, "clock reason")
+        if self.seen(client_key, "clock", ClockNote("added", minutes=minutes, by=who, reason=why).fields()):
+            return
+        self._check_open()
+        self.clock.check_add()
+        check_minutes(minutes, "the time added")
+        self.trigger_event(self.TimeAdded, minutes=minutes, by=who, reason=why, client_key=client_key)
 
     def penalise(self, penalty: Penalty, *, client_key: str | None = None) -> None:
         """Record a penalty against a seat while the match is on."""

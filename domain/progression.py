@@ -265,6 +265,39 @@ def final_points(scores: tuple[int, ...], rules: Ruleset, penalties: tuple[int, 
     return tuple(points)
 
 
+@attrs.frozen
+class PointsOfSeat:
+    """How one seat's final points are made: ``score`` the final score counted against the return
+    score (in thousands, rounded as the rules round it; the net score or nothing in the families
+    that count no uma), ``uma`` the uma and oka of the place held (shared where tied players
+    share them, the remainder of Tenhou's rounding to the top), ``penalty`` what is taken off after
+    uma, and ``points`` the final points: ``score + uma - penalty``."""
+
+    score: float
+    uma: float
+    penalty: float
+    points: float
+
+
+def points_by_seat(
+    scores: tuple[int, ...], rules: Ruleset, penalties: tuple[int, ...] = ()
+) -> tuple[PointsOfSeat, ...]:
+    """Each seat's final points and what they are made of (``final_points``, taken apart)."""
+    points = final_points(scores, rules, penalties)
+    owed = penalties or (0,) * len(scores)
+    parts = []
+    for seat, total in enumerate(points):
+        if rules.final_points_by == "uma":
+            penalty = owed[seat] / 1000
+            score = _points_before_uma(scores[seat], rules)
+            parts.append(PointsOfSeat(score, round(total - score + penalty, 1), penalty, total))
+        else:
+            # No uma: the points are the net score (less penalties) or the table points of the place.
+            penalty = float(owed[seat]) if rules.final_points_by == "net_score" else 0.0
+            parts.append(PointsOfSeat(total + penalty, 0.0, penalty, total))
+    return tuple(parts)
+
+
 def _shared_by_place(scores: tuple[int, ...], order: list[Seat], by_place: list[float]) -> tuple[float, ...]:
     """What each place is worth, tied players sharing equally what the places they hold are worth."""
     points = [0.0] * len(scores)

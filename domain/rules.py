@@ -154,6 +154,10 @@ class Ruleset:
     bust: bool = attrs.field(default=True, validator=_flag)
     dealer_stop_on_win: bool = attrs.field(default=True, validator=_flag)
     dealer_stop_on_ready: bool = attrs.field(default=False, validator=_flag)
+    # When a session's time is up (``domain.clock``): the hand in play is finished, then this many
+    # more hands are played, and the match ends (MahjongPantheon's ending policies: "end after
+    # hand" is 0, "one more hand" 1). Only where a time limit is set.
+    hands_after_time: int = attrs.field(default=0, validator=_between(0, 16))
 
     # How a hand's value becomes a score. "riichi": han and fu (fu x 2^(2+han)) below the
     # settling table, base points paid in shares; "points": basic points doubled per double
@@ -500,6 +504,10 @@ def parse_rule_text(text: str, *, source: str) -> Ruleset:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise InvalidRules(f"{source}: not valid TOML: {exc}") from None
+    except ValueError:  # an integer longer than Python reads (tomllib lets int() refuse it)
+        raise InvalidRules(f"{source}: not valid TOML: a number too long to read") from None
+    except RecursionError:  # arrays or tables nested deeper than the parser's stack
+        raise InvalidRules(f"{source}: not valid TOML: nested too deep") from None
     data.pop("sources", None)
     base = data.pop("base", None)
     if base is not None:

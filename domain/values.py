@@ -82,8 +82,13 @@ class HandValue:
     doubles: int | None = None
     points: int | None = None
 
-    def describe(self) -> str:
-        """A short human form such as ``3 han 30 fu``, ``20 points, 1 double`` or ``double yakuman``."""
+    def describe(self, scoring: str = "riichi") -> str:
+        """A short human form such as ``3 han 30 fu``, ``20 points, 1 double`` or ``double yakuman``,
+        in the words of the rules' family (``scoring``): a limit hand of the points families (Hong
+        Kong, the classical rules) is the ``limit``, whatever name it was entered under; riichi
+        names its limits (mangan, haneman, ...)."""
+        if self.limit is not None and scoring == "points":
+            return "limit"
         if self.limit == "yakuman":
             prefix = {1: "", 2: "double ", 3: "triple "}.get(self.multiple, f"{self.multiple}x ")
             return f"{prefix}yakuman"

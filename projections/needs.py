@@ -31,6 +31,7 @@ self-drawn win, or a win on each other player's discard), the least riichi hand 
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Mapping, Sequence
 
 import attrs
@@ -71,7 +72,8 @@ class PlayerNeed:
     """A player's needs: their rank and points now, their table, and each place's need."""
 
     player: str
-    rank: int
+    # None for a player without a finished match yet (no rank before one).
+    rank: int | None
     points: float
     table: int
     places: tuple[PlaceNeed, ...]
@@ -91,7 +93,9 @@ def session_needs(
     table_of = {p: t for t, table in enumerate(tables, start=1) for p in table}
     size = rules.players
     needs = []
-    for player, table_no in sorted(table_of.items(), key=lambda item: (ranks.get(item[0], 0), item[0])):
+    # Those without a rank yet (no finished match) after every ranked player.
+    order = {p: math.inf if r is None else r for p, r in ranks.items()}
+    for player, table_no in sorted(table_of.items(), key=lambda item: (order.get(item[0], 0), item[0])):
         mates = [p for p in tables[table_no - 1] if p != player]
         others = [p for p in points if p != player and p not in mates]
         places = []
@@ -131,7 +135,7 @@ def session_needs(
             for mate in mates:
                 conditions.extend(by_mate[mate][p] for p in sorted(by_mate[mate]))
             places.append(PlaceNeed(k, status, max(0, can_pass - (top - 1)), tuple(conditions)))
-        needs.append(PlayerNeed(player, ranks.get(player, 0), points.get(player, 0) / 10, table_no, tuple(places)))
+        needs.append(PlayerNeed(player, ranks.get(player), points.get(player, 0) / 10, table_no, tuple(places)))
     return tuple(needs)
 
 
@@ -199,7 +203,8 @@ def hand_needs(
                 for other_seat, name in enumerate(players):
                     totals[name] = totals.get(name, Totals()).add(summary, other_seat)
                 rows = rank(totals)
-                if next(r.rank for r in rows if r.player == player) <= top:
+                now = next(r.rank for r in rows if r.player == player)
+                if now is not None and now <= top:
                     found = describe_value(value)
                     break
             needs.append(HandNeed(player, None if discarder is None else players[discarder], found))

@@ -15,6 +15,7 @@ who withdrew do not advance: the next ranked players do.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
 import attrs
@@ -226,10 +227,16 @@ def overall_order(stages: Sequence[StageStandings]) -> tuple[OverallRow, ...]:
         group = [r for r in stage.rows if r.row.player not in placed]
         offset = len(rows)
         for r in group:
-            better = sum(1 for o in group if o.row.rank < r.row.rank)
+            better = sum(1 for o in group if _rank_order(o.row.rank) < _rank_order(r.row.rank))
             rows.append(OverallRow(offset + 1 + better, r.row.player, stage.name, r.row.points, r.marks))
         placed.update(r.row.player for r in group)
     return tuple(rows)
+
+
+def _rank_order(rank: int | None) -> float:
+    """A stage rank to order by: a player without a finished match in the stage (no rank) after
+    every ranked one, tied with the others without."""
+    return math.inf if rank is None else rank
 
 
 def team_standings(state: EventState, matches: Sequence[tuple[MatchSummary, int]]) -> tuple[TeamRow, ...]:

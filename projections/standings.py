@@ -14,7 +14,7 @@ players and break ties by a documented chain:
 Where every counted match's rules rank by score (``standings_tie_break = "net_score"``: the
 points families, Chinese Official table points), net score comes straight after points.
 
-Players without a finished match yet come after everyone who has one.
+Players without a finished match yet come after everyone who has one, without a rank.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 import attrs
 
-from domain.progression import Fact, ranking
+from domain.progression import Fact, finish, ranking
 from domain.rules import Ruleset
 from domain.values import Penalty, TableState
 
@@ -44,6 +44,11 @@ class MatchSummary:
     hands: int
     # The rules' first tie-break after points in the standings ("placement" or "net_score").
     tie_break: str = "placement"
+    # A match in progress: the hand it is at (``S2-1``), and the points each seat would take if
+    # it ended now (``domain.progression.finish``: leftover deposits to the top where the rules
+    # say, uma and oka): provisional, never counted in the standings; empty once it has ended.
+    hand: str = ""
+    provisional_points: tuple[float, ...] = ()
 
 
 def summarize(
@@ -78,19 +83,22 @@ def summarize(
         penalties=tuple(penalties),
         hands=state.hands_played,
         tie_break=rules.standings_tie_break,
+        hand=state.hand_label,
+        provisional_points=() if state.finished else finish(state, rules).points,
     )
 
 
 @attrs.frozen
 class StandingRow:
-    """One player's line of the standings."""
+    """One player's line of the standings; a player without a finished match has no rank and
+    no average place yet (None: shown as "—", never as a rank or a place 0)."""
 
-    rank: int
+    rank: int | None
     player: str
     points: float
     net_score: int
     matches: int
-    average_place: float
+    average_place: float | None
     place_counts: tuple[int, ...]
     penalties: int
 
@@ -160,9 +168,19 @@ def rank(by_player: dict[str, Totals], tie_break: str = "placement") -> list[Sta
         if key != previous:
             current_rank = index
         previous = key
-        average = round(t.place_sum / t.matches, 2) if t.matches else 0.0
+        played = t.matches > 0
+        average = round(t.place_sum / t.matches, 2) if played else None
         rows.append(
-            StandingRow(current_rank, player, t.points, t.net_score, t.matches, average, t.place_counts, t.penalties)
+            StandingRow(
+                current_rank if played else None,
+                player,
+                t.points,
+                t.net_score,
+                t.matches,
+                average,
+                t.place_counts,
+                t.penalties,
+            )
         )
     return rows
 

@@ -57,7 +57,8 @@ FORMAT = 4
 # matches change); a layout no upgrade can read bumps ``FORMAT`` instead (the view is rebuilt).
 SCHEMA_KEY = "_schema"
 # 2 (stats): the counts of hands with an open call and of hands whose calls a log showed.
-DOC_SCHEMA: dict[str, int] = {"stats": 2}
+# 2 (summary): a match in progress's hand and provisional points.
+DOC_SCHEMA: dict[str, int] = {"stats": 2, "summary": 2}
 
 
 class ViewTooNew(HonbaError):
@@ -84,7 +85,16 @@ def _stats_v2(data: dict[str, Any]) -> None:
         counts.setdefault("call_hands", 0)
 
 
-UPGRADES: dict[tuple[str, int], Callable[[dict[str, Any]], None]] = {("stats", 1): _stats_v2}
+def _summary_v2(data: dict[str, Any]) -> None:
+    # Written before they were kept: shown as unknown until the match's next event rewrites it.
+    data.setdefault("hand", "")
+    data.setdefault("provisional_points", [])
+
+
+UPGRADES: dict[tuple[str, int], Callable[[dict[str, Any]], None]] = {
+    ("stats", 1): _stats_v2,
+    ("summary", 1): _summary_v2,
+}
 
 
 def read_doc(kind: str, data: dict[str, Any]) -> dict[str, Any]:

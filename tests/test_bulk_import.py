@@ -235,7 +235,7 @@ def test_a_game_stored_with_other_contents_is_a_conflict_and_the_rest_are_stored
     assert honba(db, "start", taken, "--players", "Ann,Ben,Cho,Dai", env=env).returncode == 0
     result = honba(db, "import", str(folder), "--jobs", "2", env=env)
     assert result.returncode == 2, result.stderr
-    assert "19 stored, 1 already present, 0 unsupported, 0 unreadable, 1 conflicts" in result.stdout
+    assert "19 stored, 1 already present, 0 unsupported, 0 unreadable, 1 conflict" in result.stdout
     problems = [line for line in result.stderr.splitlines() if line.startswith("honba:")]
     assert problems == [
         f"honba: {folder / logs[5].name}: a match {taken!r} is stored with other players; it is not replaced "

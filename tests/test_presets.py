@@ -233,8 +233,10 @@ def test_wrc_match_ends_after_south_4_with_session_scores() -> None:
     assert match.state.final_points == pytest.approx((-6.4, 21.8, -19.9, 4.5))
 
 
-def test_ema_is_the_wrc_rules_but_for_multiple_ron_nagashi_and_kiriage() -> None:
+def test_ema_is_the_wrc_rules_but_for_multiple_ron_nagashi_kiriage_and_the_time_rule() -> None:
     # riichi.wiki: since 2016 EMA resembles the WRC rules; the remaining differences are minimal.
+    # MahjongPantheon's rulesets end a WRC game after the hand in play when time is up, and play
+    # one more hand under EMA's.
     differences = {key for key, _, _ in rules_diff(WRC, EMA)}
     assert differences == {
         "name",
@@ -243,7 +245,9 @@ def test_ema_is_the_wrc_rules_but_for_multiple_ron_nagashi_and_kiriage() -> None
         "multiple_ron_counters",
         "nagashi_mangan",
         "kiriage_mangan",
+        "hands_after_time",
     }
+    assert (EMA.hands_after_time, WRC.hands_after_time) == (1, 0)
     assert (EMA.start_score, EMA.return_score, EMA.oka, EMA.uma) == (30000, 30000, 0, (15, 5, -5, -15))
 
 

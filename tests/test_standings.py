@@ -498,10 +498,13 @@ def test_tie_break_5_equal_on_everything_shares_the_rank_listed_by_name() -> Non
     assert ranked == [(1, "Kim"), (2, "Amy"), (2, "Zed"), (4, "Bob")]
 
 
-def test_a_registered_player_without_a_finished_match_ranks_after_everyone_who_has_one() -> None:
-    # No points to rank by yet: not above a player who played and lost 50 points.
-    assert order({"Amy": Totals(), "Zed": totals(-50.0, [4], -25_000)}) == [(1, "Zed"), (2, "Amy")]
-    assert order({"Amy": Totals(), "Zed": totals(0.0, [2, 3], 0)}) == [(1, "Zed"), (2, "Amy")]
+def test_a_registered_player_without_a_finished_match_comes_after_everyone_who_has_one_unranked() -> None:
+    # No points to rank by yet: not above a player who played and lost 50 points, and no rank
+    # of their own (issue 25: "—", never a rank or an average place of 0).
+    assert order({"Amy": Totals(), "Zed": totals(-50.0, [4], -25_000)}) == [(1, "Zed"), (None, "Amy")]
+    assert order({"Amy": Totals(), "Zed": totals(0.0, [2, 3], 0)}) == [(1, "Zed"), (None, "Amy")]
+    (unplayed,) = [row for row in rank({"Amy": Totals(), "Zed": totals(0.0, [2], 0)}) if row.player == "Amy"]
+    assert unplayed.average_place is None
 
 
 def test_the_tie_break_chain_from_played_matches(app: HonbaApp) -> None:

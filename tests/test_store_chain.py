@@ -240,7 +240,7 @@ def test_a_store_written_before_the_store_chain_checks_and_is_linked_from_its_ne
     assert "Store chain: 0 links, intact" in ok(db, "check")
     before = last_version(db, M1)
     ok(db, "draw", "m1", "--ready", "Ann")
-    assert "Store chain: 1 links, intact" in ok(db, "check")
+    assert "Store chain: 1 link, intact" in ok(db, "check")
     for version in range(last_version(db, M1), before, -1):  # the draw's save rolled back
         delete(db, M1, version)
     delete(db, M1_SEAL, last_version(db, M1_SEAL))

@@ -75,3 +75,23 @@ def test_a_document_of_a_newer_schema_is_refused_in_one_line(tmp_path: Path) -> 
     assert result.exit_code == 2
     assert "newer than this honba" in result.output and "Traceback" not in result.output
     assert len(result.output.strip().splitlines()) == 1, result.output
+
+
+def test_a_summary_written_before_provisional_points_reads_as_unknown_until_the_next_hand(tmp_path: Path) -> None:
+    db = tmp_path / "club.sqlite"
+    honba(db, "tournament", "create", "cup", "--players", PLAYERS)
+    honba(db, "start", "m1", "--players", PLAYERS)
+    honba(db, "tournament", "attach", "cup", "m1", "--session", "1")
+    honba(db, "win", "m1", "Ben:3/30", "--from", "Ann")
+    honba(db, "standings", "--tournament", "cup")  # builds the view
+    with sqlite3.connect(views_path(str(db))) as conn:
+        (text,) = conn.execute("SELECT data FROM honba_view_docs WHERE kind = 'summary' AND key = 'm1'").fetchone()
+        data = json.loads(text)
+        # The shape before issue 25: no schema, no hand, no provisional points.
+        del data[SCHEMA_KEY], data["hand"], data["provisional_points"]
+        conn.execute("UPDATE honba_view_docs SET data = ? WHERE kind = 'summary' AND key = 'm1'", (json.dumps(data),))
+    (table,) = json.loads(honba(db, "standings", "--tournament", "cup", "--format", "json"))["tables_in_progress"]
+    assert table["hand"] is None and [seat["points"] for seat in table["seats"]] == [None] * 4
+    honba(db, "win", "m1", "Cho:1/30", "--from", "Dai")  # the next hand writes it again, whole
+    (table,) = json.loads(honba(db, "standings", "--tournament", "cup", "--format", "json"))["tables_in_progress"]
+    assert table["hand"] == "E3-0" and None not in [seat["points"] for seat in table["seats"]]

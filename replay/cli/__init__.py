@@ -29,6 +29,7 @@ COMMAND_MODULES = {
     **dict.fromkeys(("amend", "void", "undo", "reopen", "check", "audit"), "audit"),
     **dict.fromkeys(("import", "verify"), "logs"),
     "stats": "stats",
+    "clock": "clock",
     **dict.fromkeys(("standings", "views"), "tournaments"),
     # The tournament group's staged-event, draw and what-if commands live in ``events``, which
     # loads ``tournaments`` (the group and its first commands) itself.
@@ -45,6 +46,7 @@ ALL_MODULES = (
     "logs",
     "stats",
     "tournaments",
+    "clock",
     "events",
     "certificates",
     "ratings",

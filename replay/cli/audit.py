@@ -8,13 +8,17 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.table import Table
 
+from domain.bounds import ENTRY
 from domain.integrity import ChainProblem
 from projections.ledger import correction_marks
 from replay.cli import entry_options as eo
+from replay.cli.layout import Column, Grid
+from replay.cli.params import number_argument
 from replay.cli.render import digest_line, json_text, ledger_table, print_recorded
 from replay.cli.shell import ClientKey, app, guarded, guarded_match, out, shell
+from replay.formats.files import write_whole
+from replay.formats.record.chain import load_line
 from replay.html.pages import render_audit_html
 from replay.input.entry import entry_from_line
 from replay.input.parsing import InputError
@@ -24,7 +28,7 @@ from replay.service.corrections import undo as undo_last
 from replay.service.digests import match_digest, store_digest
 from replay.service.entry import CorrectionRequest, Entry, FieldError, apply_correction, entry_from_fields
 from replay.service.recording import Recorded
-from replay.service.shapes import describe_fact
+from replay.service.shapes import counted, describe_fact
 from replay.store.findings import MatchCheck
 
 By = Annotated[str, typer.Option("--by", help="Who makes the correction (the referee).")]
@@ -37,9 +41,10 @@ def amend(
     key: Annotated[str, typer.Argument(help="The match.")],
     entry: Annotated[
         int,
-        typer.Argument(
+        number_argument(
+            bound=ENTRY,
             help="The entry to correct (a result, a penalty or a correction): its number in honba log, "
-            "which is its line in the exported record file."
+            "which is its line in the exported record file.",
         ),
     ],
     by: By,
@@ -140,10 +145,10 @@ def amend(
 def _from_line(result: str) -> Entry:
     """The replacement written as a record line (``--result``), read as the record file reads it."""
     try:
-        data = json.loads(result)
-    except (json.JSONDecodeError, RecursionError) as exc:
-        why = exc.msg if isinstance(exc, json.JSONDecodeError) else "nested too deep"
-        raise InputError(f"--result is not JSON ({why})") from None
+        # Read as a line of a record file: its depth capped before it is parsed, no number too long.
+        data = load_line(result)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"--result is not JSON ({exc.msg})") from None
     if not isinstance(data, dict):
         raise InputError("--result must be a record line: a JSON object")
     try:
@@ -158,9 +163,10 @@ def void(
     key: Annotated[str, typer.Argument(help="The match.")],
     entry: Annotated[
         int,
-        typer.Argument(
+        number_argument(
+            bound=ENTRY,
             help="The entry to void (a hand result, a penalty, or a correction to cancel): its number in honba log, "
-            "which is its line in the exported record file."
+            "which is its line in the exported record file.",
         ),
     ],
     by: By,
@@ -212,10 +218,14 @@ def undo(
     )
 
 
-def _checks_table(checks: list[MatchCheck], title: str) -> Table:
-    table = Table(title=title)
-    for column in ("match or file", "events", "status", "head digest"):
-        table.add_column(column, overflow="fold")
+def _checks_table(checks: list[MatchCheck], title: str) -> Grid:
+    columns = [
+        Column("match or file", key=True),
+        Column("events", numeric=True),
+        Column("status"),
+        Column("head digest"),
+    ]
+    table = Grid(title, columns)
     for check in checks:
         if check.intact:
             status = "; ".join(("intact", *check.notes))
@@ -259,7 +269,7 @@ def check(
         if store is not None:
             state = "intact" if store.intact else "BROKEN: " + "; ".join(_problem_text(p) for p in store.problems)
             notes = "".join(f"; {note}" for note in store.notes)
-            out.print(f"Store chain: {store.events} links, {state}{notes}", markup=False, soft_wrap=True)
+            out.print(f"Store chain: {counted(store.events, 'link')}, {state}{notes}", markup=False, soft_wrap=True)
             out.print(digest_line(store_digest(store.head)), markup=False, highlight=False, soft_wrap=True)
     if not result.intact:
         raise typer.Exit(1)
@@ -288,7 +298,7 @@ def audit(
             shell(ctx).app, key, sheet=against, sheet_kind=sheet_kind, as_played=as_played, rules=rules
         )
         if html is not None:
-            html.write_text(render_audit_html(report_data(report)), encoding="utf-8")
+            write_whole(html, render_audit_html(report_data(report)))
         return report
 
     report = guarded_match(ctx, key, run)
@@ -313,23 +323,31 @@ def _print_audit(report: AuditReport, data: dict[str, Any]) -> None:
         if integrity.intact
         else "BROKEN: " + "; ".join(f"{p.kind} at {p.position}" for p in integrity.problems)
     )
-    out.print(f"Integrity: {state}; {integrity.events} events", markup=False)
+    out.print(f"Integrity: {state}; {counted(integrity.events, 'event')}", markup=False)
     out.print(digest_line(match_digest(match.key, integrity.head)), markup=False, highlight=False, soft_wrap=True)
     marks = correction_marks(match.history, match.corrections, match.corrected_steps())
     out.print(
-        ledger_table(players, list(report.entries), "Ledger (corrected history)", numbers=report.numbers, marks=marks)
+        ledger_table(
+            players,
+            list(report.entries),
+            "Ledger (corrected history)",
+            numbers=report.numbers,
+            marks=marks,
+            scoring=match.rules.scoring,
+            clock=[(c["position"], c["text"]) for c in data["clock"]],
+        )
     )
     if report.corrections:
-        table = Table(title="Corrections (the originals stay in the log)")
-        for column in ("entry", "kind", "corrects", "original", "replacement", "by", "reason", "when"):
-            table.add_column(column, overflow="fold")
+        columns = [Column("entry", numeric=True, key=True), Column("kind", key=True), Column("corrects", numeric=True)]
+        columns += map(Column, ("original", "replacement", "by", "reason", "when"))
+        table = Grid("Corrections (the originals stay in the log)", columns)
         for c in report.corrections:
             table.add_row(
                 str(c.entry),
                 c.kind,
                 "" if c.target is None else str(c.target),
-                "" if c.original is None else describe_fact(c.original, players),
-                "" if c.replacement is None else describe_fact(c.replacement, players),
+                "" if c.original is None else describe_fact(c.original, players, match.rules.scoring),
+                "" if c.replacement is None else describe_fact(c.replacement, players, match.rules.scoring),
                 c.by,
                 c.reason,
                 c.at,
@@ -348,7 +366,7 @@ def _print_audit(report: AuditReport, data: dict[str, Any]) -> None:
         sheet = report.sheet
         how = f"{sheet.kind}; the {sheet.history} history, rows matched {sheet.aligned}"
         if sheet.first_difference is None:
-            out.print(f"The sheet ({how}, {sheet.rows} rows) agrees with the ledger.", markup=False)
+            out.print(f"The sheet ({how}, {counted(sheet.rows, 'row')}) agrees with the ledger.", markup=False)
         else:
             first = sheet.first_difference
             out.print(f"The sheet ({how}) first parts from the ledger at {first.hand}: {first.text}", markup=False)
@@ -356,10 +374,10 @@ def _print_audit(report: AuditReport, data: dict[str, Any]) -> None:
                 out.print(f"  also at {other_difference.hand}: {other_difference.text}", markup=False)
     if report.what_if is not None:
         what = report.what_if
-        table = Table(title=f"What if: {match.rules.name} against {what.rules.name}")
-        table.add_column("", overflow="fold")
-        for name in players:
-            table.add_column(name, justify="right", overflow="fold")
+        table = Grid(
+            f"What if: {match.rules.name} against {what.rules.name}",
+            [Column("", key=True), *(Column(name, numeric=True) for name in players)],
+        )
         table.add_row("final scores", *(f"{s:,}" for s in report.final.scores))
         table.add_row(f"under {what.rules.name}", *(f"{s:,}" for s in what.final_scores))
         table.add_row(

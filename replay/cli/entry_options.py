@@ -10,12 +10,15 @@ the flags (``--last-tile`` and the like) hold for every winner (one discard, one
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from replay.input.fields import MAX_WINNERS, slot
 from replay.input.parsing import InputError
+
+if TYPE_CHECKING:  # the hand calculator is loaded only for a win entered by its tiles
+    from replay.service.tiles import HandTiles
 
 # The options, shared by the recording commands and ``honba amend``'s replacement typed again.
 From = Annotated[str | None, typer.Option("--from", help="The discarder; leave out for a self-drawn win.")]
@@ -62,6 +65,39 @@ HandPenalties = Annotated[
     list[str] | None,
     typer.Option("--penalty", help="A penalty for this hand paid to the winner: [WINNER:]PLAYER:AMOUNT."),
 ]
+# A win entered by its tiles (``honba win``): the hand gives the value and the yaku.
+Hand = Annotated[
+    str | None,
+    typer.Option(
+        help="The winner's concealed tiles, the winning tile among them, e.g. 234m567p11122s55z "
+        "(0 for a red five, 1z-7z East South West North white green red): han, fu and yaku "
+        "are worked out from them (riichi rules). The winner is then given as PLAYER, or "
+        "PLAYER:VALUE to record a value of the table's own.",
+        rich_help_panel="Tiles",
+    ),
+]
+WinTile = Annotated[str | None, typer.Option(help="The winning tile, e.g. 5p (with --hand).", rich_help_panel="Tiles")]
+Call = Annotated[
+    list[str] | None,
+    typer.Option(
+        help="A call of the winner: chi:345m, pon:777z, kan:1111p (open), ankan:2222s (concealed), "
+        "kakan:5555m (added); once per call.",
+        rich_help_panel="Tiles",
+    ),
+]
+DoraIndicators = Annotated[
+    str | None, typer.Option(help="The dora indicators, e.g. 3m7z (with --hand).", rich_help_panel="Tiles")
+]
+UraIndicators = Annotated[
+    str | None, typer.Option(help="The ura dora indicators (with --hand).", rich_help_panel="Tiles")
+]
+Ippatsu = Annotated[
+    bool, typer.Option(help="Out within one go-around of riichi (with --hand).", rich_help_panel="Tiles")
+]
+DoubleRiichi = Annotated[bool, typer.Option(help="Riichi on the first discard (with --hand).", rich_help_panel="Tiles")]
+# The options that describe the hand's tiles, which go with --hand only.
+TILE_OPTIONS = ("win_tile", "call", "dora_indicators", "ura_indicators", "ippatsu", "double_riichi")
+
 Ready = Annotated[str | None, typer.Option(help="Players ready (tenpai), comma-separated.")]
 Nagashi = Annotated[str | None, typer.Option(help="Players claiming nagashi mangan, comma-separated.")]
 Kongs = Annotated[
@@ -97,9 +133,10 @@ def win_fields(winners: Sequence[str], options: dict[str, Any]) -> dict[str, Any
     fields: dict[str, Any] = {"kind": "win", "discarder": options.get("from_") or "", "riichi": options.get("riichi")}
     names = []
     for i, spec in enumerate(winners):
-        if ":" not in spec:
+        if ":" not in spec and options.get("hand") is None:
             raise InputError(f"write each winner as PLAYER:VALUE, e.g. Ann:3/30 (got {spec!r})")
-        name, value = spec.rsplit(":", 1)
+        # With --hand the tiles give the value: the winner alone, or PLAYER:VALUE with one typed too.
+        name, value = spec.rsplit(":", 1) if ":" in spec else (spec, "")
         fields[f"winner{slot(i)}"], fields[f"value{slot(i)}"] = name, value
         names.append(name)
     one = {"pao": "pao", "dora": "dora", "loser_scores": "loser_scores", "tile": "tile", "discards": "discards"}
@@ -120,6 +157,29 @@ def win_fields(winners: Sequence[str], options: dict[str, Any]) -> dict[str, Any
             for i in range(len(names)):
                 fields.setdefault(f"facts{slot(i)}", []).append(flag)
     return fields
+
+
+def check_no_tile_options(options: dict[str, Any]) -> None:
+    """The options of a hand's tiles go with ``--hand`` only."""
+    if any(options.get(name) for name in TILE_OPTIONS):
+        raise InputError("--win-tile, --call, the indicators, --ippatsu and --double-riichi go with --hand")
+
+
+def hand_tiles(options: dict[str, Any]) -> HandTiles:
+    """The winning hand ``--hand``, ``--win-tile``, each ``--call`` and the indicators describe."""
+    from replay.service.tiles import HandTiles
+
+    if options.get("win_tile") is None:
+        raise InputError("--hand needs --win-tile: which of its tiles won")
+    return HandTiles.from_text(
+        options["hand"],
+        options["win_tile"],
+        options.get("call") or (),
+        options.get("dora_indicators"),
+        options.get("ura_indicators"),
+        ippatsu=bool(options.get("ippatsu")),
+        double_riichi=bool(options.get("double_riichi")),
+    )
 
 
 def _for_winner(option: str, text: str, winners: Sequence[str]) -> tuple[str, str]:

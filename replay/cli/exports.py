@@ -10,6 +10,7 @@ import typer
 
 from replay.cli.render import digest_line, ledger_table, print_status
 from replay.cli.shell import app, err, guarded, guarded_match, out, shell
+from replay.formats.files import write_whole
 from replay.service.demo import record_demo
 from replay.service.exports import Exported, export_match
 
@@ -48,7 +49,7 @@ def export(
     if output is None:
         sys.stdout.write(exported.text)
     else:
-        guarded(lambda: output.write_text(exported.text, encoding="utf-8"))
+        guarded(lambda: write_whole(output, exported.text))
         err.print(f"wrote {output}", markup=False, highlight=False)
     # On stderr, so that the file written to stdout is the file alone.
     err.print(digest_line(exported.digest), markup=False, highlight=False, soft_wrap=True)
@@ -61,7 +62,16 @@ def demo(
     """Record a short sample match in a fresh SQLite file and show its status and ledger."""
     shown = guarded(lambda: record_demo(shell(ctx).db))
     verb = "Recorded" if shown.stored else "Found (already stored)"
-    out.print(f"{verb} the demo match {shown.key!r} in {shown.db}", markup=False, highlight=False)
-    out.print(ledger_table(shown.players, list(shown.entries), f"Ledger of {shown.key}", numbers=shown.numbers))
+    # A path is one word to copy: left to the terminal to wrap, never broken by a newline.
+    out.print(f"{verb} the demo match {shown.key!r} in {shown.db}", soft_wrap=True)
+    out.print(
+        ledger_table(
+            shown.players,
+            list(shown.entries),
+            f"Ledger of {shown.key}",
+            numbers=shown.numbers,
+            scoring=shown.rules.scoring,
+        )
+    )
     print_status(out, shown.players, shown.state, shown.rules)
-    out.print(f"Try: honba --db {shown.db} status {shown.key}", markup=False, highlight=False)
+    out.print(f"Try: honba --db {shown.db} status {shown.key}", soft_wrap=True)

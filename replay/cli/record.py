@@ -10,13 +10,14 @@ import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from domain.rules import load_preset, preset_names, rules_diff
 from domain.values import AbortKind
 from replay.cli import entry_options as eo
+from replay.cli.layout import Column, Grid
 from replay.cli.render import json_text, ledger_csv, ledger_table, print_digests, print_recorded, print_status
 from replay.cli.shell import ClientKey, app, err, guarded, guarded_match, out, rules_app, shell, warn_if_damaged
 from replay.input.parsing import InputError
@@ -30,6 +31,10 @@ from replay.service.matches import (
 from replay.service.recording import Recorded, start_match
 from replay.service.recording import end as end_match
 from replay.service.rules import resolve_rules, rules_for_start
+from replay.service.shapes import counted
+
+if TYPE_CHECKING:  # the hand calculator is loaded only for a win entered by its tiles
+    from replay.service.tiles import TileValue
 
 
 @app.command()
@@ -85,12 +90,47 @@ def win(
     call_before_first_draw: eo.CallBeforeFirstDraw = False,
     supplements_to_ready: eo.SupplementsToReady = False,
     penalty: eo.HandPenalties = None,
+    hand: eo.Hand = None,
+    win_tile: eo.WinTile = None,
+    call: eo.Call = None,
+    dora_indicators: eo.DoraIndicators = None,
+    ura_indicators: eo.UraIndicators = None,
+    ippatsu: eo.Ippatsu = False,
+    double_riichi: eo.DoubleRiichi = False,
     client_key: ClientKey = None,
 ) -> None:
-    """Record a win (several winners only on one discard), with the facts of how it went out."""
+    """Record a win (several winners only on one discard), with the facts of how it went out.
+
+    With --hand and --win-tile the winner's hand gives its value and yaku (kept with the win,
+    shown in the ledger and counted by honba stats); a value typed as well is recorded where it
+    differs, with a warning.
+    """
     options = dict(locals())
     options["supplement_tile"] = supplement
-    _enter(ctx, key, lambda: eo.win_fields(winners, options), client_key)
+    if hand is None:
+
+        def fields() -> dict[str, Any]:
+            eo.check_no_tile_options(options)
+            return eo.win_fields(winners, options)
+
+        _enter(ctx, key, fields, client_key)
+        return
+
+    def run() -> tuple[Recorded, TileValue]:
+        # The hand calculator (the mahjong package) is loaded only for a win entered by its tiles.
+        from replay.service.tiles import record_tile_win
+
+        tiles = eo.hand_tiles(options)
+        entry = entry_from_fields(eo.win_fields(winners, options))
+        return record_tile_win(shell(ctx).app, key, entry, tiles, client_key=client_key)
+
+    done, valued = guarded_match(ctx, key, run)
+    from replay.service.tiles import describe_yaku
+
+    out.print(f"From the tiles: {valued.from_tiles.describe()} ({describe_yaku(valued.details)})", soft_wrap=True)
+    if valued.warning is not None:
+        err.print(f"honba: warning: {valued.warning}", soft_wrap=True)
+    _print_recorded(done)
 
 
 @app.command()
@@ -186,6 +226,8 @@ def status(
     print_status(out, shown.players, shown.state, shown.rules)
     for judgement in shown.judgements:
         out.print(f"End re-judged at {judgement.hand}: {judgement.describe()}", markup=False, highlight=False)
+    if shown.data["clock"] is not None:
+        out.print(f"Clock: {shown.data['clock']['text']}", markup=False, highlight=False)
     print_digests(out, shown)
 
 
@@ -209,13 +251,23 @@ def log(
     warn_if_damaged(shown.damage)
     history = shown.log
     if fmt == "csv":
-        sys.stdout.write(ledger_csv(shown.players, list(history.entries), history.numbers))
+        sys.stdout.write(ledger_csv(shown.players, list(history.entries), history.numbers, shown.rules.scoring))
         return
     if as_json or fmt == "json":
         print(json_text(shown.data))
         return
     title = f"Ledger of {key} ({shown.rules.name})"
-    out.print(ledger_table(shown.players, list(history.entries), title, numbers=history.numbers, marks=history.marks))
+    out.print(
+        ledger_table(
+            shown.players,
+            list(history.entries),
+            title,
+            numbers=history.numbers,
+            marks=history.marks,
+            scoring=shown.rules.scoring,
+            clock=[(c["position"], c["text"]) for c in history.clock],
+        )
+    )
 
 
 @app.command("list")
@@ -223,11 +275,7 @@ def list_matches(ctx: typer.Context) -> None:
     """The stored matches."""
 
     def run() -> None:
-        from rich.table import Table
-
-        table = Table(title="Matches")
-        for column in ("key", "rules", "players", "source"):
-            table.add_column(column, overflow="fold")
+        table = Grid("Matches", [Column("key", key=True), Column("rules"), Column("players"), Column("source")])
         damaged = []
         for summary in stored_matches(shell(ctx).app):
             source = ", ".join(f"{k}={v}" for k, v in summary.source.items())
@@ -254,12 +302,9 @@ def rules_show(preset: Annotated[str, typer.Argument(help="A preset name or a TO
     """Every rule value of a preset or rule file."""
 
     def run() -> None:
-        from rich.table import Table
-
         rules = resolve_rules(preset)
-        table = Table(title=f"Rules: {preset} ({rules.description})" if rules.description else f"Rules: {preset}")
-        table.add_column("rule", overflow="fold")
-        table.add_column("value", overflow="fold")
+        title = f"Rules: {preset} ({rules.description})" if rules.description else f"Rules: {preset}"
+        table = Grid(title, [Column("rule", key=True), Column("value")])
         for name, value in rules.to_dict().items():
             table.add_row(name, json.dumps(value, ensure_ascii=False))
         out.print(table)
@@ -275,13 +320,9 @@ def rules_diff_command(
     """The rule values that differ between two presets or rule files."""
 
     def run() -> None:
-        from rich.table import Table
-
         differences = rules_diff(resolve_rules(first), resolve_rules(second))
-        table = Table(title=f"{first} vs {second}: {len(differences)} rule values differ")
-        table.add_column("rule", overflow="fold")
-        table.add_column(first, overflow="fold")
-        table.add_column(second, overflow="fold")
+        title = f"{first} vs {second}: {counted(len(differences), 'rule value')} differ"
+        table = Grid(title, [Column("rule", key=True), Column(first), Column(second)])
         for name, left, right in differences:
             table.add_row(name, json.dumps(left, ensure_ascii=False), json.dumps(right, ensure_ascii=False))
         out.print(table)

@@ -9,7 +9,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rich.console import Console
-from rich.table import Table
 from rich.text import Text
 
 from domain.progression import ranking
@@ -19,12 +18,13 @@ from domain.values import (
     TableState,
 )
 from projections.ledger import CorrectionMark, LedgerEntry
+from replay.cli.layout import Cell, Column, Grid
 from replay.formats.record import EntryNumbers
 from replay.service.changes import Change, change_headline
 from replay.service.digests import Digest, published
 from replay.service.matches import MatchStatus
 from replay.service.recording import Recorded
-from replay.service.shapes import describe_details, describe_fact, describe_payment, ledger_data, seat_wind
+from replay.service.shapes import counted, describe_details, describe_fact, describe_payment, ledger_data, seat_wind
 
 # Characters that text from data (names, keys, notes, reasons, handles) may not bring to a
 # terminal: C0 controls but newline and tab (escape sequences, carriage returns that overwrite
@@ -61,7 +61,9 @@ class SafeConsole(Console):
         return super().render_str(printable(text), **kwargs)
 
 
-def recorded_payments_lines(players: Sequence[str], entries: Sequence[LedgerEntry]) -> list[str]:
+def recorded_payments_lines(
+    players: Sequence[str], entries: Sequence[LedgerEntry], scoring: str = "riichi"
+) -> list[str]:
     """What the last recorded hand or penalty paid, line by line, and the end it led to, for
     printing after a recording command."""
     last = [i for i, e in enumerate(entries) if e.kind != "end"]
@@ -70,7 +72,7 @@ def recorded_payments_lines(players: Sequence[str], entries: Sequence[LedgerEntr
     recorded = entries[last[-1] :]
     lines = []
     for entry in recorded:
-        what = "the end" if entry.kind == "end" else describe_fact(entry.fact, players)
+        what = "the end" if entry.kind == "end" else describe_fact(entry.fact, players, scoring)
         if not entry.payments and entry.kind == "end":
             continue
         lines.append(f"Recorded at {entry.before.hand_label}: {what}")
@@ -109,7 +111,7 @@ def print_recorded(console: Console, done: Recorded) -> None:
     if done.change is not None:
         lines = change_lines(done.change, done.key)
     else:
-        lines = recorded_payments_lines(done.players, done.ledger)
+        lines = recorded_payments_lines(done.players, done.ledger, done.rules.scoring)
     for line in lines:
         console.print(line, markup=False, highlight=False)
     print_status(console, done.players, done.state, done.rules)
@@ -128,16 +130,18 @@ def digest_line(digest: Digest) -> str:
     return f"{digest.name[0].upper()}{digest.name[1:]}: {digest.value} ({digest.of}; {digest.check})"
 
 
-def status_table(players: Sequence[str], state: TableState, title: str) -> Table:
+def status_table(players: Sequence[str], state: TableState, title: str) -> Grid:
     """Each player's seat wind, score and place."""
-    table = Table(title=title)
-    table.add_column("seat", overflow="fold")
-    table.add_column("player", overflow="fold")
-    table.add_column("wind", overflow="fold")
-    table.add_column("score", justify="right", overflow="fold")
-    table.add_column("place", justify="right", overflow="fold")
+    columns = [
+        Column("seat", numeric=True),
+        Column("player", key=True),
+        Column("wind"),
+        Column("score", numeric=True),
+        Column("place", numeric=True),
+    ]
     if state.final_points:
-        table.add_column("points", justify="right", overflow="fold")
+        columns.append(Column("points", numeric=True))
+    table = Grid(title, columns)
     places = {seat: i + 1 for i, seat in enumerate(ranking(state.scores))}
     for seat, name in enumerate(players):
         row = [str(seat), name, seat_wind(seat, state), f"{state.scores[seat]:,}", str(places[seat])]
@@ -157,7 +161,7 @@ def print_status(console: Console, players: Sequence[str], state: TableState, ru
 def state_lines(players: Sequence[str], state: TableState, rules: Ruleset) -> list[str]:
     """The table state in words, with the extra-hand bonus pending as the seeds show it."""
     if state.finished:
-        head = f"Match over ({state.end_reason.replace('_', ' ')}) after {state.hands_played} hands"
+        head = f"Match over ({state.end_reason.replace('_', ' ')}) after {counted(state.hands_played, 'hand')}"
     else:
         head = f"Next hand: {state.hand_name} ({state.hand_label})"
     return [
@@ -180,6 +184,11 @@ def _pending_bonus(state: TableState, rules: Ruleset) -> list[str]:
     return [f"Extra-hand bonus pending: {pending} (what each loser pays; the winner gets it from every loser)"]
 
 
+# The narrowest a column of sentences (a hand's result, its payments) is shown in a table: any
+# narrower, a ledger reads better one block per entry.
+PROSE = 24
+
+
 def ledger_table(
     players: Sequence[str],
     entries: Sequence[LedgerEntry],
@@ -187,31 +196,35 @@ def ledger_table(
     *,
     numbers: EntryNumbers,
     marks: Mapping[int, CorrectionMark] | None = None,
-) -> Table:
+    scoring: str = "riichi",
+    clock: Sequence[tuple[int, str]] = (),
+) -> Grid:
     """The hand-by-hand ledger: each entry's number, the table state before, result, payments,
     changes and scores.
 
     The ``entry`` column is the number ``honba amend``/``void`` take and the entry's line in
     the exported record file (``numbers``). With ``marks`` an amended entry says what it was
     and which correction changed it, who and why, and a voided one is shown struck through
-    with who voided it and why.
+    with who voided it and why. Results are in the words of the rules' family (``scoring``);
+    ``clock`` holds the clock's events (position, what happened), each shown where it happened.
     """
     marks = marks or {}
-    table = Table(title=title, show_lines=True)
-    table.add_column("entry", justify="right", style="dim", overflow="fold")
-    # The count of hands played so far, not a number to give a command: only ``entry`` is that.
-    table.add_column("nth hand", justify="right", overflow="fold")
-    table.add_column("hand", overflow="fold")
-    table.add_column("dealer", overflow="fold")
-    table.add_column("result", overflow="fold")
-    table.add_column("payments", overflow="fold")
-    for name in players:
-        table.add_column(name, justify="right", overflow="fold")
+    columns = [
+        Column("entry", numeric=True, key=True, style="dim"),
+        # The count of hands played so far, not a number to give a command: only ``entry`` is that.
+        Column("nth hand", numeric=True, key=True),
+        Column("hand", key=True),
+        Column("dealer", key=True),
+        Column("result", prose=PROSE),
+        Column("payments", prose=PROSE),
+        *(Column(name, numeric=True) for name in players),
+    ]
+    table = Grid(title, columns, show_lines=True, joiner=" -> ")
     shown = {entry.position for entry in entries}
-    rows: list[tuple[int, list[Any]]] = []
+    rows: list[tuple[int, list[Cell]]] = []
     for index, entry in enumerate(entries):
         before = entry.before
-        result: Any = describe_fact(entry.fact, players)
+        result: Any = describe_fact(entry.fact, players, scoring)
         for line in describe_details(entry.fact, players):
             result += f"\n{line}"
         if entry.deal_pass is not None:
@@ -222,23 +235,25 @@ def ledger_table(
             result.append(
                 f"\namended at entry {_number(numbers, mark.correction)} by {mark.by}: {mark.reason}", style="italic"
             )
-            result.append(f"\nwas: {describe_fact(mark.original, players)}", style="strike")
+            result.append(f"\nwas: {describe_fact(mark.original, players, scoring)}", style="strike")
         payments = "\n".join(describe_payment(p, players) for p in entry.payments) or "-"
-        cells = [f"{d:+,}\n{s:,}" for d, s in zip(entry.deltas, entry.after.scores, strict=True)]
+        cells: list[Cell] = [(f"{d:+,}", f"{s:,}") for d, s in zip(entry.deltas, entry.after.scores, strict=True)]
         number = str(entry.number) if entry.kind == "hand" else ""
-        row: list[Any] = [_number(numbers, entry.position), number, before.hand_label]
+        row: list[Cell] = [_number(numbers, entry.position), number, before.hand_label]
         row += [players[before.dealer], result, payments, *cells]
         rows.append((entry.position if entry.position is not None else index, row))
     for voided_at, mark in marks.items():
         if mark.kind != "voided" or voided_at in shown:
             continue
-        text = Text(describe_fact(mark.original, players), style="strike")
+        text = Text(describe_fact(mark.original, players, scoring), style="strike")
         text.append(
             f"\nvoided at entry {_number(numbers, mark.correction)} by {mark.by}: {mark.reason}", style="italic"
         )
         row = [_number(numbers, voided_at), "", mark.before.hand_label]
         row += [players[mark.before.dealer], text, "-", *([""] * len(players))]
         rows.append((voided_at, row))
+    for position, what in clock:
+        rows.append((position, ["", "", "", "", f"clock: {what}", "-", *([""] * len(players))]))
     for _, row in sorted(rows, key=lambda item: item[0]):
         table.add_row(*row)
     return table
@@ -250,8 +265,11 @@ def _number(numbers: EntryNumbers, position: int | None) -> str:
     return "" if number is None else str(number)
 
 
-def ledger_csv(players: Sequence[str], entries: Sequence[LedgerEntry], numbers: EntryNumbers) -> str:
-    """The ledger as CSV for spreadsheets: one row per entry, each player's change and score after.
+def ledger_csv(
+    players: Sequence[str], entries: Sequence[LedgerEntry], numbers: EntryNumbers, scoring: str = "riichi"
+) -> str:
+    """The ledger as CSV for spreadsheets: one row per entry, each player's change and score after;
+    results in the words of the rules' family (``scoring``).
 
     Cells are text as data, never formulas: a cell a spreadsheet would read as a formula
     (starting ``=``, ``+``, ``-``, ``@``) that is not a number is written with a leading ``'``.
@@ -277,7 +295,7 @@ def ledger_csv(players: Sequence[str], entries: Sequence[LedgerEntry], numbers: 
             ]
         )
     )
-    for row, entry in zip(ledger_data(players, entries, numbers), entries, strict=True):
+    for row, entry in zip(ledger_data(players, entries, numbers, scoring), entries, strict=True):
         writer.writerow(
             spreadsheet_cells(
                 [

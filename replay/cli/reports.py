@@ -13,7 +13,9 @@ import typer
 from projections.views import DocumentView
 from replay.cli.render import SafeConsole, json_text
 from replay.cli.shell import guarded, out, progress_bar, shell
+from replay.formats.files import write_whole
 from replay.input.parsing import InputError
+from replay.service.shapes import not_counted_yet
 from replay.service.standings import caught_up_view
 
 REPORT_FORMATS = ("table", "csv", "json", "html")
@@ -56,7 +58,7 @@ def write_report(
         screen = out if output is None else SafeConsole(file=io.StringIO(), width=width, color_system=None)
         screen.print(table())
         if in_progress:
-            screen.print(f"{in_progress} matches still in progress do not count yet", markup=False)
+            screen.print(not_counted_yet(in_progress), markup=False)
         if output is None:
             return
         assert isinstance(screen.file, io.StringIO)
@@ -64,5 +66,5 @@ def write_report(
     if output is None:
         print(body, end="" if body.endswith("\n") else "\n")
     else:
-        guarded(lambda: output.write_text(body, encoding="utf-8"))
+        guarded(lambda: write_whole(output, body))
         out.print(f"wrote {output}", markup=False)

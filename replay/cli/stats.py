@@ -8,10 +8,11 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.table import Table
+from rich.console import Group
 from rich.text import Text
 
 from projections.stats import COUNTS
+from replay.cli.layout import Column, Grid
 from replay.cli.render import spreadsheet_cells
 from replay.cli.reports import check_report_format, fresh_view, write_report
 from replay.cli.shell import app, guarded
@@ -63,7 +64,7 @@ def stats(
         data,
         csv=lambda: stats_csv(data),
         html=html,
-        table=lambda: stats_table(data),
+        table=lambda: Group(stats_table(data), *yaku_table(data)),
         in_progress=report.in_progress,
         width=200,
     )
@@ -73,10 +74,10 @@ def _percent(value: Any) -> str:
     return f"{100 * float(value):.1f}%"
 
 
-def stats_table(data: dict[str, Any]) -> Table:
+def stats_table(data: dict[str, Any]) -> Grid:
     """The figures as a console table (names as text, never markup)."""
     scope = data["tournament"]
-    table = Table(title=Text(f"Statistics of {scope}" if scope else "Statistics over every stored match"))
+    title = Text(f"Statistics of {scope}" if scope else "Statistics over every stored match")
     columns = (
         "player",
         "matches",
@@ -99,11 +100,11 @@ def stats_table(data: dict[str, Any]) -> Table:
         "counters",
         "deposits",
     )
-    for column in columns:
-        if column == "player":
-            table.add_column(column, overflow="fold", min_width=8)
-        else:
-            table.add_column(column, justify="right", overflow="fold")
+    # Split into tables of the columns that fit, each with the player's name (twenty columns
+    # take about 200 characters).
+    table = Grid(
+        title, [Column(c, key=True) if c == "player" else Column(c, numeric=True) for c in columns], split=True
+    )
     for row in data["players"]:
         table.add_row(
             Text(row["player"]),  # a name is text, never markup
@@ -125,6 +126,18 @@ def stats_table(data: dict[str, Any]) -> Table:
             f"{row['deposits_won']:,}",
         )
     return table
+
+
+def yaku_table(data: dict[str, Any]) -> list[Grid]:
+    """Each player's wins by yaku, where the wins' yaku are known (logs, hands entered by their
+    tiles): one row a player and yaku, the most frequent first; nothing when no yaku is known."""
+    rows = [(row["player"], name, count) for row in data["players"] for name, count in row["yaku"].items()]
+    if not rows:
+        return []
+    table = Grid("Wins by yaku", [Column("player", key=True), Column("yaku"), Column("wins", numeric=True)])
+    for player, name, count in rows:
+        table.add_row(Text(player), Text(name), str(count))
+    return [table]
 
 
 def stats_csv(data: dict[str, Any]) -> str:

@@ -7,12 +7,14 @@ import csv
 import io
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
-from rich.table import Table
+from rich.console import Group
 
-from replay.cli.params import HonbaGroup
+from domain.bounds import SEED, SESSION, TABLE, Bound
+from replay.cli.layout import Column, Grid
+from replay.cli.params import HonbaGroup, number_argument, number_option
 from replay.cli.render import spreadsheet_cells
 from replay.cli.reports import check_report_format, fresh_view, write_report
 from replay.cli.shell import app, guarded, out, progress_bar, shell
@@ -20,6 +22,7 @@ from replay.html.pages import render_standings_html
 from replay.input.parsing import InputError
 from replay.service.access import TableLink, TokenStore
 from replay.service.director import SeatedTable, seat_session
+from replay.service.shapes import counted
 from replay.service.standings import StandingsReport, follow_view, standings_data, tournament_report, update_view
 from replay.service.tournaments import (
     attach_match,
@@ -31,6 +34,9 @@ from replay.service.tournaments import (
     withdraw_alias,
 )
 from replay.store.application import HonbaApp
+
+# How long ``views follow`` may run before it stops by itself: up to a year.
+FOLLOW_SECONDS = Bound("seconds", 0, 366 * 24 * 3600)
 
 tournament_app = typer.Typer(
     help="Tournaments: players, aliases, sessions and the matches that count.", no_args_is_help=True, cls=HonbaGroup
@@ -56,10 +62,13 @@ def create(
     """Create a tournament (again: adds the players it lacks, nothing else)."""
     created = guarded(lambda: create_tournament(shell(ctx).app, name, players.split(",")))
     if created.new:
-        out.print(f"Tournament {name!r} created with {len(created.players)} players", markup=False)
+        out.print(f"Tournament {name!r} created with {counted(len(created.players), 'player')}", markup=False)
     else:
         added = f"; added {', '.join(created.added)}" if created.added else "; nothing new"
-        out.print(f"Tournament {name!r} is already stored, with {len(created.players)} players{added}", markup=False)
+        out.print(
+            f"Tournament {name!r} is already stored, with {counted(len(created.players), 'player')}{added}",
+            markup=False,
+        )
 
 
 @tournament_app.command("alias")
@@ -92,8 +101,10 @@ def attach(
     ctx: typer.Context,
     name: Name,
     match: Annotated[str, typer.Argument(help="A stored match's key.")],
-    session: Annotated[int, typer.Option(help="The session (round) it was played in.")] = 1,
-    table: Annotated[int | None, typer.Option(help="The table it was played at.")] = None,
+    session: Annotated[
+        int, number_option("--session", bound=SESSION, help="The session (round) it was played in.")
+    ] = 1,
+    table: Annotated[int | None, number_option("--table", bound=TABLE, help="The table it was played at.")] = None,
 ) -> None:
     """Count a stored match for the tournament."""
     _change(
@@ -115,7 +126,7 @@ def detach(
 def seat(
     ctx: typer.Context,
     name: Name,
-    session: Annotated[int, typer.Argument(help="The session (round).")],
+    session: Annotated[int, number_argument(bound=SESSION, help="The session (round).")],
     tables: Annotated[
         list[str] | None,
         typer.Argument(
@@ -127,38 +138,37 @@ def seat(
         str | None,
         typer.Option(help="Without TABLES: fewest-repeats (keep players from meeting twice; the default) or random."),
     ] = None,
-    rules: Annotated[str, typer.Option(help="Without TABLES: the preset of the tables' matches.")] = "tenhou",
-    seed: Annotated[int | None, typer.Option(help="Without TABLES: the same seed gives the same seating.")] = None,
+    rules: Annotated[
+        str | None, typer.Option(help="Without TABLES: the preset of the tables' matches (default: tenhou).")
+    ] = None,
+    seed: Annotated[
+        int | None,
+        number_option("--seed", bound=SEED, help="Without TABLES: the same seed gives the same seating."),
+    ] = None,
 ) -> None:
     """Record a session's seating as given, or seat it (as the director's page does: random or
     fewest repeats), start a match per table and print each table's link."""
     if tables:
-        if method is not None or seed is not None:
-            guarded(lambda: _refuse("give the tables, or --method (and --seed) to let honba seat them, not both"))
+        if method is not None or seed is not None or rules is not None:
+            guarded(lambda: _refuse("give the tables, or --method (--seed, --rules) to let honba seat them, not both"))
         seating = [[p.strip() for p in t.split(",") if p.strip()] for t in tables]
         _change(
             ctx,
             lambda s: plan_session(s, name, session, seating),
-            f"Session {session} of {name!r}: {len(seating)} tables",
+            f"Session {session} of {name!r}: {counted(len(seating), 'table')}",
         )
         return
+    how = method or "fewest-repeats"
 
     def run() -> tuple[list[SeatedTable], int]:
         application = shell(ctx).app
         return seat_session(
-            application,
-            TokenStore(application),
-            name,
-            session,
-            method=method or "fewest-repeats",
-            rules=rules,
-            seed=seed,
+            application, TokenStore(application), name, session, method=how, rules=rules or "tenhou", seed=seed
         )
 
     seated, repeats = guarded(run)
     out.print(
-        f"Session {session} of {name!r} seated ({method or 'fewest-repeats'}): {len(seated)} tables, "
-        f"{repeats} pairs meeting again",
+        f"Session {session} of {name!r} seated ({how}): {len(seated)} tables, {repeats} pairs meeting again",
         markup=False,
     )
     for table in seated:
@@ -176,25 +186,27 @@ def show(ctx: typer.Context, name: Name) -> None:
     """Players, aliases, sessions and matches of a tournament."""
     tournament = guarded(lambda: show_tournament(shell(ctx).app, name))
     out.print(
-        f"Tournament {name!r}: {len(tournament.players)} players, {len(tournament.matches)} matches", markup=False
+        f"Tournament {name!r}: {counted(len(tournament.players), 'player')}, "
+        f"{counted(len(tournament.matches), 'match')}",
+        markup=False,
     )
     if tournament.aliases:
         out.print("Aliases: " + ", ".join(f"{a} = {p}" for a, p in sorted(tournament.aliases.items())), markup=False)
-    table = Table(title="Matches")
-    for column in ("match", "session", "table"):
-        table.add_column(column, overflow="fold")
+    table = Grid("Matches", [Column("match", key=True), Column("session", numeric=True), Column("table", numeric=True)])
     for key, (session, number) in sorted(tournament.matches.items(), key=lambda item: (item[1][0], item[0])):
         table.add_row(key, str(session), "" if number is None else str(number))
     out.print(table)
     for key, why in sorted(tournament.detached.items()):
         out.print(f"Detached: {key} ({why})", markup=False)
+    for session, minutes in sorted(tournament.time_limits.items()):
+        out.print(f"Session {session}: time limit {counted(minutes, 'minute')}", markup=False)
 
 
 @app.command()
 def standings(
     ctx: typer.Context,
     tournament: Annotated[str, typer.Option("--tournament", help="The tournament.")],
-    after: Annotated[int | None, typer.Option("--after", help="Standings after this session.")] = None,
+    after: Annotated[int | None, number_option("--after", bound=SESSION, help="Standings after this session.")] = None,
     fmt: Annotated[str, typer.Option("--format", help="table, csv, json or html.")] = "table",
     output: Annotated[Path | None, typer.Option("-o", "--output", help="Write to a file instead of stdout.")] = None,
 ) -> None:
@@ -216,41 +228,72 @@ def standings(
         data,
         csv=lambda: _csv(report),
         html=html,
-        table=lambda: _table(report, after),
+        table=lambda: Group(_table(report, after), *filter(None, [_tables_in_progress(data)])),
         in_progress=report.in_progress,
         width=160,
     )
 
 
-def _table(report: StandingsReport, after: int | None) -> Table:
+def _table(report: StandingsReport, after: int | None) -> Grid:
     title = f"Standings of {report.name}" + (f" after session {after}" if after is not None else "")
-    table = Table(title=title)
-    for column in (
-        "rank",
-        "player",
-        "points",
-        "net score",
-        "matches",
-        "avg place",
-        "1st",
-        "2nd",
-        "3rd",
-        "4th",
-        "penalties",
-    ):
-        table.add_column(column, justify="right" if column not in ("player",) else "left", overflow="fold")
+    columns = [
+        Column("rank", numeric=True, key=True),
+        Column("player", key=True),
+        Column("points", numeric=True),
+        Column("net score", numeric=True),
+        Column("matches", numeric=True),
+        Column("avg place", numeric=True),
+        *(Column(place, numeric=True) for place in ("1st", "2nd", "3rd", "4th")),
+        # Penalties are in table points (a chombo of 8,000), beside the placement points above.
+        Column("penalties (table points)", numeric=True),
+    ]
+    table = Grid(title, columns, split=True)
     for row in report.rows:
+        # A player without a finished match has no rank and no average place yet.
         table.add_row(
-            str(row.rank),
+            NOTHING if row.rank is None else str(row.rank),
             row.player,
             f"{row.points:+.1f}",
             f"{row.net_score:+,}",
             str(row.matches),
-            f"{row.average_place:.2f}",
+            NOTHING if row.average_place is None else f"{row.average_place:.2f}",
             *(str(c) for c in row.place_counts),
             f"{row.penalties:,}",
         )
     return table
+
+
+NOTHING = "—"
+
+
+def _tables_in_progress(data: dict[str, Any]) -> Grid | None:
+    """The tables still playing: the hand each is at, every seat's score, place and provisional points."""
+    tables = data["tables_in_progress"]
+    if not tables:
+        return None
+    grid = Grid(
+        "Tables in progress (provisional: points if they ended now, not counted above)",
+        [
+            Column("match", key=True),
+            Column("hand", key=True),
+            Column("player"),
+            Column("score", numeric=True),
+            Column("place", numeric=True),
+            Column("points", numeric=True),
+        ],
+    )
+    for table in tables:
+        for number, seat in enumerate(table["seats"]):
+            first = number == 0
+            grid.add_row(
+                table["match"] if first else "",
+                (table["hand"] or "") if first else "",
+                seat["player"],
+                f"{seat['score']:,}",
+                str(seat["place"]),
+                NOTHING if seat["points"] is None else f"{seat['points']:+.1f}",
+            )
+    return grid
 
 
 def _csv(report: StandingsReport) -> str:
@@ -313,7 +356,10 @@ def views_update(ctx: typer.Context) -> None:
 @views_app.command("follow")
 def views_follow(
     ctx: typer.Context,
-    seconds: Annotated[float | None, typer.Option(help="Stop after this many seconds (default: until Ctrl-C).")] = None,
+    seconds: Annotated[
+        float | None,
+        number_option("--seconds", bound=FOLLOW_SECONDS, help="Stop after this many seconds (default: until Ctrl-C)."),
+    ] = None,
 ) -> None:
     """Follow new events live into the standings view (PostgreSQL: told of new events; SQLite: polls the log)."""
 

@@ -6,8 +6,9 @@ from typing import Annotated
 
 import typer
 
+from domain.bounds import shown
 from replay.cli.params import HonbaGroup
-from replay.cli.shell import app, guarded, out, shell
+from replay.cli.shell import app, fail, guarded, out, shell
 from replay.service.access import TableLink, TokenStore
 
 token_app = typer.Typer(
@@ -58,6 +59,6 @@ def token_revoke(
         return TokenStore(shell(ctx).app).revoke(token_id)
 
     found = guarded(run)
-    out.print("revoked" if found else f"no token {token_id!r}", markup=False)
     if not found:
-        raise typer.Exit(2)
+        raise fail(f"no token {shown(token_id)}")
+    out.print("revoked", markup=False)

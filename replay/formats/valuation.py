@@ -22,13 +22,15 @@ import attrs
 from mahjong.constants import EAST
 from mahjong.hand_calculating.hand import HandCalculator
 from mahjong.hand_calculating.hand_config import HandConfig, HandConstants, OptionalRules
+from mahjong.hand_calculating.yaku import Yaku as LibraryYaku
 from mahjong.meld import Meld
 
 from domain.errors import HonbaError
 from domain.rules import Ruleset
 from domain.scoring.payments import settle
 from domain.scoring.riichi import hand_values
-from domain.values import HandValue, TableState, Win, WinResult
+from domain.values import HandValue, TableState, Win, WinDetails, WinResult
+from replay.formats.yaku import YAKUMAN_HAN, details, library_yaku
 
 SUITS: Final = {"m": 0, "p": 9, "s": 18}
 HONORS: Final = {"E": 27, "S": 28, "W": 29, "N": 30, "P": 31, "F": 32, "C": 33}
@@ -111,8 +113,31 @@ class _Ids:
         return None
 
 
+@attrs.frozen
+class TileReading:
+    """What the hand calculator read from a winning hand's tiles: its value, and what it counted
+    (the yaku by Tenhou's names and ids, the dora, red fives and ura dora apart, the fu), as the
+    ``WinDetails`` a game log gives."""
+
+    value: HandValue
+    details: WinDetails
+
+
+class UnreadableHand(HonbaError):
+    """Tiles the hand calculator cannot read as a winning hand (with its reason)."""
+
+
 def value_from_tiles(ctx: WinContext) -> HandValue | None:
-    """The hand value the tiles give, or None when they cannot be read as a winning hand.
+    """The hand value the tiles give, or None when they cannot be read as a winning hand."""
+    try:
+        return read_tiles(ctx).value
+    except UnreadableHand:
+        return None
+
+
+def read_tiles(ctx: WinContext) -> TileReading:
+    """The hand value the tiles give and the yaku they hold; ``UnreadableHand`` (saying why) when
+    they cannot be read as a winning hand.
 
     Yakuman are counted from the yakuman found (Tenhou rules: no double yakuman
     for special waits); 13 han or more without a yakuman is given as han so that
@@ -121,22 +146,24 @@ def value_from_tiles(ctx: WinContext) -> HandValue | None:
     ids = _Ids()
     win_id = ids.take(ctx.win_tile)
     if win_id is None:
-        return None
+        raise UnreadableHand(f"{ctx.win_tile!r} is no tile")
     rest = list(ctx.concealed)
     if ctx.win_tile not in rest:
-        return None
+        raise UnreadableHand(f"the winning tile {ctx.win_tile} is not among the hand's tiles")
     rest.remove(ctx.win_tile)
     hand: list[int] = [win_id]
     for tile in rest:
         tile_id = ids.take(tile)
         if tile_id is None:
-            return None
+            raise UnreadableHand(f"{tile!r} is no tile, or there are more than four of it")
         hand.append(tile_id)
     melds: list[Meld] = []
     for meld in ctx.melds:
         meld_ids = [ids.take(t) for t in meld.tiles]
         if any(i is None for i in meld_ids):
-            return None
+            raise UnreadableHand(
+                f"the call {meld.kind} {''.join(meld.tiles)} has a tile that is no tile or a fifth copy"
+            )
         tiles = [i for i in meld_ids if i is not None]
         hand.extend(tiles)
         kind = {"chi": Meld.CHI, "pon": Meld.PON, "kakan": Meld.SHOUMINKAN}.get(meld.kind, Meld.KAN)
@@ -144,7 +171,7 @@ def value_from_tiles(ctx: WinContext) -> HandValue | None:
     markers = _marker_ids(ctx.dora_markers)
     ura = _marker_ids(ctx.ura_markers)
     if markers is None or ura is None:
-        return None
+        raise UnreadableHand("a dora indicator is no tile")
     options = OptionalRules(
         has_open_tanyao=True,
         has_aka_dora=ctx.red_fives,
@@ -171,18 +198,66 @@ def value_from_tiles(ctx: WinContext) -> HandValue | None:
     )
     try:
         response = HandCalculator.estimate_hand_value(hand, win_id, melds, markers, config, ura_dora_indicators=ura)
-    except Exception:
-        # Whatever the package cannot value (a malformed hand) is valued from the payment instead.
-        return None
+    except Exception as exc:
+        # Whatever the package cannot value (a malformed hand): the caller values it otherwise.
+        raise UnreadableHand(f"the hand calculator cannot read the hand ({type(exc).__name__})") from None
     if response.error is not None or response.han is None or not response.yaku:
-        return None
+        raise UnreadableHand(_ERRORS.get(str(response.error), str(response.error or "no yaku")))
     yakuman = [y for y in response.yaku if y.is_yakuman]
     if yakuman:
         # The package counts a yakuman as 13 han (26 for a double one).
-        return HandValue(limit="yakuman", multiple=max(1, response.han // 13))
-    if response.han >= 5:
-        return HandValue(han=response.han)
-    return HandValue(han=response.han, fu=response.fu)
+        value = HandValue(limit="yakuman", multiple=max(1, response.han // 13))
+    elif response.han >= 5:
+        value = HandValue(han=response.han)
+    else:
+        value = HandValue(han=response.han, fu=response.fu)
+    found = [
+        library_yaku(
+            y.yaku_id, y.name, YAKUMAN_HAN if y.is_yakuman else (y.han_open if response.is_open_hand else y.han_closed)
+        )
+        for y in response.yaku
+    ]
+    counted = details(found, fu=response.fu, winning_tile=_tenhou_tile(ctx.win_tile))
+    return TileReading(value, counted)
+
+
+def _han(yaku: LibraryYaku, open_hand: bool) -> int:
+    """The han a yaku the calculator found counts (13 for a yakuman, as logs write it)."""
+    if yaku.is_yakuman:
+        return YAKUMAN_HAN
+    return yaku.han_open if open_hand else yaku.han_closed
+
+
+# The hand calculator's reasons, in words.
+_ERRORS = {
+    "hand_not_winning": "the tiles are not a winning hand",
+    "no_yaku": "the hand has no yaku",
+    "winning_tile_not_in_hand": "the winning tile is not among the hand's tiles",
+    "open_hand_riichi_not_allowed": "riichi with an open hand",
+    "open_hand_daburi_not_allowed": "double riichi with an open hand",
+    "ippatsu_without_riichi_not_allowed": "ippatsu without riichi",
+    "chankan_with_tsumo_not_allowed": "a robbed kong cannot be self-drawn",
+    "rinshan_without_tsumo_not_allowed": "a supplement tile after a kong is self-drawn",
+    "haitei_without_tsumo_not_allowed": "the last tile of the wall is self-drawn",
+    "houtei_with_tsumo_not_allowed": "the last discard cannot be self-drawn",
+    "haitei_with_rinshan_not_allowed": "the last tile and a supplement tile at once",
+    "houtei_with_rinshan_not_allowed": "the last discard and a supplement tile at once",
+    "tenhou_not_as_dealer_not_allowed": "the heavenly hand is the dealer's",
+    "tenhou_without_tsumo_not_allowed": "the heavenly hand is self-drawn",
+    "tenhou_with_meld_not_allowed": "the heavenly hand has no call",
+    "chiihou_as_dealer_not_allowed": "the earthly hand is not the dealer's",
+    "chiihou_without_tsumo_not_allowed": "the earthly hand is self-drawn",
+    "chiihou_with_meld_not_allowed": "the earthly hand has no call",
+}
+
+HONOR_NUMBERS: Final = {name: str(number) for number, name in enumerate("ESWNPFC", start=1)}
+
+
+def _tenhou_tile(tile: str) -> str:
+    """An mjai tile in the ``1m``..``7z`` notation of ``WinDetails`` (a red five as ``0m``)."""
+    if tile in HONOR_NUMBERS:
+        return f"{HONOR_NUMBERS[tile]}z"
+    return f"0{tile[1]}" if tile.endswith("r") else tile
 
 
 def _marker_ids(markers: Sequence[str]) -> list[int] | None:

@@ -181,6 +181,68 @@ ALIASES: Final[dict[str, int]] = {
     "green dragon": 19,
     "red dragon": 20,
 }
+# The ``mahjong`` package's yaku (``Yaku.yaku_id``, the hand calculator's numbering) by Tenhou's
+# id, so that a hand valued from its tiles names its yaku as the logs do. The package's own ids
+# that Tenhou has no yaku for (open riichi, nagashi mangan, daisharin, ...) keep the package's
+# English name.
+LIBRARY_YAKU: Final[dict[int, int]] = {
+    0: 0,  # menzen tsumo
+    1: 1,  # riichi
+    3: 2,  # ippatsu
+    4: 3,  # chankan
+    5: 4,  # rinshan kaihou
+    6: 5,  # haitei
+    7: 6,  # houtei
+    8: 21,  # double riichi
+    11: 36,  # renhou (as a mangan-or-more yaku): Tenhou's 人和
+    12: 7,  # pinfu
+    13: 8,  # tanyao
+    14: 9,  # iipeikou
+    15: 18,  # haku
+    16: 19,  # hatsu
+    17: 20,  # chun
+    18: 10,  # seat wind east
+    19: 11,
+    20: 12,
+    21: 13,
+    22: 14,  # round wind east
+    23: 15,
+    24: 16,
+    25: 17,
+    26: 25,  # sanshoku doujun
+    27: 24,  # ittsu
+    28: 23,  # chanta
+    29: 31,  # honroutou
+    30: 28,  # toitoi
+    31: 29,  # sanankou
+    32: 27,  # sankantsu
+    33: 26,  # sanshoku doukou
+    34: 22,  # chiitoitsu
+    35: 30,  # shousangen
+    36: 34,  # honitsu
+    37: 33,  # junchan
+    38: 32,  # ryanpeikou
+    39: 35,  # chinitsu
+    100: 47,  # kokushi musou
+    101: 45,  # chuuren poutou
+    102: 40,  # suuankou
+    103: 39,  # daisangen
+    104: 50,  # shousuushii
+    105: 43,  # ryuuiisou
+    106: 51,  # suukantsu
+    107: 42,  # tsuuiisou
+    108: 44,  # chinroutou
+    111: 49,  # daisuushii
+    112: 48,  # kokushi musou, thirteen-sided wait
+    113: 41,  # suuankou tanki
+    114: 46,  # junsei chuuren poutou
+    115: 37,  # tenhou
+    116: 38,  # chiihou
+    117: 36,  # renhou as a yakuman
+    120: DORA,
+    121: RED,
+    122: URA,
+}
 _BY_NAME: Final = {name: index for index, name in enumerate(TENHOU_YAKU)}
 _ENTRY: Final = re.compile(r"^(?P<name>.+?)\((?P<count>\d+)飜\)$|^(?P<yakuman>.+?)\(役満\)$")
 SUITS: Final = "mpsz"
@@ -204,6 +266,13 @@ def yaku_named(name: str, han: int) -> Yaku:
     """A yaku by a log's name for it: Tenhou's name and id when known, else the name as given."""
     index = tenhou_id(name)
     return yaku_of(index, han) if index is not None else Yaku(name.strip(), han, None)
+
+
+def library_yaku(library_id: int, name: str, han: int) -> Yaku:
+    """A yaku the ``mahjong`` package's hand calculator found (its id and name), by Tenhou's id
+    and name where Tenhou has it."""
+    index = LIBRARY_YAKU.get(library_id)
+    return yaku_of(index, han) if index is not None else Yaku(name, han, None)
 
 
 def parse_entry(entry: str) -> Yaku | None:

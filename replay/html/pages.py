@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
+from replay.service.shapes import counted, not_counted_yet
+
 # Colours that stay apart for most kinds of colour blindness (Okabe and Ito), one a seat.
 PLAYER_COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9")
 CORRECTED_COLOUR = "#F0C808"
@@ -85,6 +87,11 @@ def _int(value: Any) -> int:
     return int(value) if isinstance(value, int | float) else 0
 
 
+def _or_dash(value: Any) -> str:
+    """A rank or an average place, or "—" where there is none yet (a player without a finished match)."""
+    return "—" if value is None else esc(value)
+
+
 def _number(value: Any) -> str:
     return f"{_int(value):,}"
 
@@ -125,6 +132,7 @@ def render_audit_html(data: dict[str, Any]) -> str:
         _chart_section(data),
         _ledger_section(data),
         _corrections_section(data),
+        _clock_section(data),
         _findings_section(data),
         _sheet_section(data),
         _what_if_section(data),
@@ -175,7 +183,8 @@ def _header(data: Mapping[str, Any]) -> str:
 def _integrity(data: Mapping[str, Any]) -> str:
     integrity = data.get("integrity") or {}
     head = esc(integrity.get("head", ""))
-    events = esc(integrity.get("events", "?"))
+    count = integrity.get("events")
+    events = counted(count, "event") if isinstance(count, int) else "? events"
     problems = integrity.get("problems") or []
     if integrity.get("intact", not problems):
         if integrity.get("sealed", True):
@@ -197,7 +206,7 @@ def _integrity(data: Mapping[str, Any]) -> str:
     return (
         '<section id="integrity">\n<h2>Integrity</h2>\n'
         f"{box}\n"
-        f'<p>{events} events; head digest <span class="digest">{head}</span></p>\n</section>'
+        f'<p>{events}; head digest <span class="digest">{head}</span></p>\n</section>'
     )
 
 
@@ -413,6 +422,15 @@ def _corrections_section(data: Mapping[str, Any]) -> str:
     )
 
 
+def _clock_section(data: Mapping[str, Any]) -> str:
+    """The clock's events (time limit, start, time added, time up), where the match had a clock."""
+    events = data.get("clock") or []
+    if not events:
+        return ""
+    items = _rows(f"<li>after entry {_int(e.get('after_entry'))}: {esc(e.get('text', ''))}</li>" for e in events)
+    return f'<section id="clock">\n<h2>Clock</h2>\n<ul>\n{items}\n</ul>\n</section>'
+
+
 def _finding_items(findings: Sequence[Mapping[str, Any]]) -> str:
     return _rows(
         f"<li><strong>{esc(f.get('kind', ''))}</strong> at {esc(f.get('hand', ''))}: {esc(f.get('text', ''))}</li>"
@@ -536,20 +554,20 @@ def render_standings_html(data: dict[str, Any]) -> str:
     rows = data.get("rows") or []
     header = (
         "<tr><th>rank</th><th>player</th><th>points</th><th>net score</th><th>matches</th>"
-        "<th>avg place</th><th>1st</th><th>2nd</th><th>3rd</th><th>4th</th><th>penalties</th></tr>"
+        "<th>avg place</th><th>1st</th><th>2nd</th><th>3rd</th><th>4th</th><th>penalties (table points)</th></tr>"
     )
     body = []
     for row in rows:
         counts = "".join(f'<td class="num">{_int(c)}</td>' for c in (row.get("place_counts") or []))
         body.append(
-            f'<tr><td class="num">{_int(row.get("rank"))}</td><td>{esc(row.get("player"))}</td>'
+            f'<tr><td class="num">{_or_dash(row.get("rank"))}</td><td>{esc(row.get("player"))}</td>'
             f'<td class="num">{_points(row.get("points"))}</td><td class="num">{_signed(row.get("net_score"))}</td>'
-            f'<td class="num">{_int(row.get("matches"))}</td><td class="num">{esc(row.get("average_place"))}</td>'
+            f'<td class="num">{_int(row.get("matches"))}</td><td class="num">{_or_dash(row.get("average_place"))}</td>'
             f'{counts}<td class="num">{_number(row.get("penalties"))}</td></tr>'
         )
     sessions = [str(s) for s in data.get("sessions") or []]
     in_progress = _int(data.get("in_progress"))
-    note = f"<p>{in_progress} matches still in progress do not count yet.</p>\n" if in_progress else ""
+    note = f"<p>{not_counted_yet(in_progress)}.</p>\n" if in_progress else ""
     chain = (
         "Ranked by points, then net score, then average placement, then first places."
         if data.get("tie_break") == "net_score"
@@ -582,6 +600,7 @@ def render_standings_html(data: dict[str, Any]) -> str:
         f"{note}"
         f'<section id="standings"><h2>Standings</h2>\n<div class="wide"><table class="ledger">\n'
         f"<thead>{header}</thead>\n<tbody>\n{''.join(body)}\n</tbody>\n</table></div>\n</section>\n"
+        f"{_in_progress_section(data)}"
         f"{chart_section}"
         f"{needs_section(data)}"
         '<section id="matches"><h2>Matches</h2>\n<div class="wide"><table class="ledger">\n'
@@ -590,6 +609,101 @@ def render_standings_html(data: dict[str, Any]) -> str:
         '<p class="muted">Written by <code>honba standings</code> from the stored matches.</p>\n'
         "</body>\n</html>\n"
     )
+
+
+def _in_progress_section(data: Mapping[str, Any]) -> str:
+    """The tables still playing, marked provisional: each seat's score, place and the points it
+    would take if the table ended now."""
+    tables = data.get("tables_in_progress") or []
+    if not tables:
+        return ""
+    rows = []
+    for table in tables:
+        seats = table.get("seats") or []
+        for number, seat in enumerate(seats):
+            head = (
+                f'<td rowspan="{len(seats)}">{esc(table.get("match"))}</td>'
+                f'<td rowspan="{len(seats)}">{esc(table.get("hand") or "")}</td>'
+                if number == 0
+                else ""
+            )
+            points = seat.get("points")
+            rows.append(
+                f'<tr>{head}<td>{esc(seat.get("player"))}</td><td class="num">{_number(seat.get("score"))}</td>'
+                f'<td class="num">{_int(seat.get("place"))}</td>'
+                f'<td class="num">{"—" if points is None else _points(points)}</td></tr>'
+            )
+    return (
+        '<section id="in-progress"><h2>Tables in progress <span class="muted">(provisional)</span></h2>\n'
+        '<p class="muted">Points as if each table ended now; they count once the match has ended.</p>\n'
+        '<div class="wide"><table class="ledger">\n<thead><tr><th>match</th><th>hand</th><th>player</th>'
+        "<th>score</th><th>place</th><th>points</th></tr></thead>\n"
+        f"<tbody>\n{_rows(rows)}\n</tbody>\n</table></div>\n</section>\n"
+    )
+
+
+# Line styles, then markers, vary after the colours: with 16 players or more no two lines look alike.
+LINE_STYLES = ("-", "--", ":")
+MARKERS = ("o", "s", "^", "D")
+
+
+def line_style(index: int) -> tuple[str, str, str]:
+    """The colour (Okabe and Ito's, safe for colour blindness), line style and marker of the
+    ``index``-th player's line: no two alike for the first 72 players."""
+    colours = len(PLAYER_COLOURS)
+    return (
+        PLAYER_COLOURS[index % colours],
+        LINE_STYLES[index // colours % len(LINE_STYLES)],
+        MARKERS[index // (colours * len(LINE_STYLES)) % len(MARKERS)],
+    )
+
+
+def spread(values: Sequence[float], gap: float) -> list[float]:
+    """Positions for labels wanted at ``values`` (rising), at least ``gap`` apart, each group of
+    labels that would touch centred on where its members want to be."""
+    groups: list[list[float]] = []  # each: the wanted values of its members
+    for value in values:
+        groups.append([value])
+        while len(groups) > 1:
+            below, above = groups[-2], groups[-1]
+            if _group_top(below, gap) + gap <= _group_bottom(above, gap):
+                break
+            groups[-2:] = [below + above]
+    return [_group_bottom(group, gap) + i * gap for group in groups for i in range(len(group))]
+
+
+def _group_bottom(group: Sequence[float], gap: float) -> float:
+    return sum(group) / len(group) - gap * (len(group) - 1) / 2
+
+
+def _group_top(group: Sequence[float], gap: float) -> float:
+    return _group_bottom(group, gap) + gap * (len(group) - 1)
+
+
+def _label_line_ends(axes: Any, ends: list[tuple[float, str, str]], last: float) -> None:
+    """Each line's player named at its end, in the line's colour (no legend to match colours
+    against), the names moved apart just enough not to overlap."""
+    if not ends:
+        return
+    values = [y for y, _name, _colour in ends]
+    low, high = min([*values, 0.0]), max([*values, 0.0])
+    gap = max(high - low, 1.0) * 0.9 / max(len(ends), 8) * 1.2
+    order = sorted(ends)
+    placed = spread([y for y, _name, _colour in order], gap)
+    for (y, name, colour), at in zip(order, placed, strict=True):
+        text = axes.annotate(
+            name,
+            xy=(last, y),
+            xytext=(last + 0.08, at),
+            textcoords="data",
+            color=colour,
+            fontsize=9,
+            va="center",
+            annotation_clip=False,
+        )
+        # A name is text: never read as a formula ($x$), never dropped for starting with "_".
+        text.set_parse_math(False)
+    axes.set_xlim(-0.1, last + 0.6)
 
 
 def _condition(c: Mapping[str, Any]) -> str:
@@ -626,7 +740,7 @@ def needs_section(data: Mapping[str, Any]) -> str:
                 )
             places.append(f"<li>place {_int(place.get('place'))}: <strong>{esc(status)}</strong>{detail}</li>")
         items.append(
-            f"<li>{esc(player.get('player'))} (rank {_int(player.get('rank'))}, {_points(player.get('points'))}, "
+            f"<li>{esc(player.get('player'))} (rank {_or_dash(player.get('rank'))}, {_points(player.get('points'))}, "
             f"table {_int(player.get('table'))})<ul>{''.join(places)}</ul></li>"
         )
     hands = "".join(
@@ -647,7 +761,8 @@ def standings_chart_svg(data: Mapping[str, Any]) -> str:
     by_session: Mapping[str, Mapping[str, Any]] = data.get("by_session") or {}
     sessions = sorted(by_session, key=lambda s: int(s))
     players = [str(row.get("player")) for row in data.get("rows") or []]
-    if not sessions or not players:
+    # Before any match has ended there is nothing to chart: no flat lines over an empty axis.
+    if not sessions or not players or data.get("finished") == 0:
         return ""
     # matplotlib (about a quarter of a second to load) only where a chart is drawn.
     import matplotlib
@@ -655,23 +770,18 @@ def standings_chart_svg(data: Mapping[str, Any]) -> str:
     from matplotlib.figure import Figure
 
     with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "honba-standings", "font.size": 10}):
-        figure = Figure(figsize=(11, 4.6), layout="constrained")
+        # Taller with more players, so that each line's name at its end has room of its own.
+        figure = Figure(figsize=(11, max(4.6, 0.3 * len(players))), layout="constrained")
         FigureCanvasAgg(figure)
         axes = figure.add_subplot()
         xs = list(range(len(sessions) + 1))
-        handles = []
+        ends: list[tuple[float, str, str]] = []
         for index, player in enumerate(players):
             ys = [0.0] + [float(by_session[s].get(player, 0.0)) for s in sessions]
-            (line,) = axes.plot(
-                xs,
-                ys,
-                marker="o",
-                markersize=4,
-                linewidth=2,
-                color=PLAYER_COLOURS[index % len(PLAYER_COLOURS)],
-                linestyle="-" if index < len(PLAYER_COLOURS) else "--",
-            )
-            handles.append(line)
+            colour, style, marker = line_style(index)
+            axes.plot(xs, ys, marker=marker, markersize=4, linewidth=2, color=colour, linestyle=style)
+            ends.append((ys[-1], player, colour))
+        _label_line_ends(axes, ends, xs[-1])
         axes.set_xticks(xs)
         axes.set_xticklabels(["start", *(f"session {s}" for s in sessions)])
         axes.axhline(0, color="#5f6368", linewidth=1, linestyle="--")
@@ -680,10 +790,6 @@ def standings_chart_svg(data: Mapping[str, Any]) -> str:
         axes.set_axisbelow(True)
         for side in ("top", "right"):
             axes.spines[side].set_visible(False)
-        # Labels given with their lines: a name starting with "_" would be left out otherwise.
-        legend = axes.legend(handles, players, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
-        for text in legend.get_texts():
-            text.set_parse_math(False)
         buffer = io.StringIO()
         with warnings.catch_warnings():
             warnings.filterwarnings("ignore", message="Glyph .* missing from font")

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from replay.html.pages import CSS, _int, _points, _signed, esc, figure_svg, standings_chart_svg
+from replay.service.shapes import not_counted_yet
 
 PLACE_COLOURS = ("#0072B2", "#56B4E9", "#E69F00", "#D55E00")
 PLACE_NAMES = ("1st", "2nd", "3rd", "4th")
@@ -115,7 +116,7 @@ def render_stats_html(data: dict[str, Any]) -> str:
             "</figcaption>\n</figure>\n</section>\n"
         )
     in_progress = _int(data.get("in_progress"))
-    note = f"<p>{in_progress} matches still in progress do not count yet.</p>\n" if in_progress else ""
+    note = f"<p>{not_counted_yet(in_progress)}.</p>\n" if in_progress else ""
     return (
         "<!DOCTYPE html>\n"
         '<html lang="en">\n<head>\n<meta charset="utf-8">\n'

@@ -78,6 +78,7 @@ def change_at(match: Match, position: int, *, action: str | None = None, target:
     read from the event; ``target`` the number it was asked for by, else the entry's own."""
     numbers = entry_numbers(match)
     players = match.players
+    scoring = match.rules.scoring
     log = match.correction_log
     facts = dict(match.history)
     correction = dict(log).get(position)
@@ -88,7 +89,7 @@ def change_at(match: Match, position: int, *, action: str | None = None, target:
         assert isinstance(end, MatchEnd), f"no correction nor end at {position}"
         before_ledger = _ledger(match, [(p, f) for p, f in match.history if p != position], log)
         after_ledger = _ledger(match, list(match.history), log)
-        was, now, root, kind = None, describe_fact(end, players), position, action or "end"
+        was, now, root, kind = None, describe_fact(end, players, scoring), position, action or "end"
         before_fields: dict[str, Any] = {}
         after_fields: dict[str, Any] = {}
     else:
@@ -101,8 +102,8 @@ def change_at(match: Match, position: int, *, action: str | None = None, target:
         root = _root(position, log)
         was_fact = None if correction.target is None else _standing(root, facts, without)
         now_fact = _standing(root, facts, through)
-        was = None if was_fact is None else describe_fact(was_fact, players)
-        now = "void" if now_fact is None else describe_fact(now_fact, players)
+        was = None if was_fact is None else describe_fact(was_fact, players, scoring)
+        now = "void" if now_fact is None else describe_fact(now_fact, players, scoring)
         if correction.target is not None and was_fact is None:
             was = "void"
         kind = _kind(correction, facts.get(root))
@@ -134,7 +135,7 @@ def change_at(match: Match, position: int, *, action: str | None = None, target:
         before=was,
         after=now,
         fields=changed,
-        hands=_changed_hands(before_ledger, after_ledger, players),
+        hands=_changed_hands(before_ledger, after_ledger, players, scoring),
         scores_before=scores(before_ledger),
         scores_after=scores(after_ledger),
         finished=bool(after_ledger and after_ledger[-1].after.finished),
@@ -183,7 +184,7 @@ def _is_entry(fact: object) -> TypeGuard[HandResult | Penalty]:
 
 
 def _changed_hands(
-    before: Sequence[LedgerEntry], after: Sequence[LedgerEntry], players: Sequence[str]
+    before: Sequence[LedgerEntry], after: Sequence[LedgerEntry], players: Sequence[str], scoring: str
 ) -> tuple[ChangedHand, ...]:
     was = {e.position: e for e in before}
     now = {e.position: e for e in after}
@@ -194,8 +195,8 @@ def _changed_hands(
             continue
         hands.append(
             ChangedHand(
-                tuple(payment_lines(old, players)) if old is not None else (),
-                tuple(payment_lines(new, players)) if new is not None else (),
+                tuple(payment_lines(old, players, scoring)) if old is not None else (),
+                tuple(payment_lines(new, players, scoring)) if new is not None else (),
             )
         )
     return tuple(hands)
@@ -207,9 +208,9 @@ def _shown_field(value: Any) -> str:
     return ", ".join(value) if isinstance(value, list) else str(value)
 
 
-def payment_lines(entry: LedgerEntry, players: Sequence[str]) -> list[str]:
-    """One ledger entry in words: what it is, then one line per payer and payee,
-    e.g. ``Cho pays Ben 3,900 + 300 counters + 1,000 deposits``."""
+def payment_lines(entry: LedgerEntry, players: Sequence[str], scoring: str) -> list[str]:
+    """One ledger entry in words: what it is (in the words of the rules' family, ``scoring``), then
+    one line per payer and payee, e.g. ``Cho pays Ben 3,900 + 300 counters + 1,000 deposits``."""
     if entry.kind == "end":
         lines = [f"The match ends ({entry.after.end_reason})"] if entry.after.end_reason else ["The match ends"]
         grouped_end: dict[tuple[int | None, int | None], list[Payment]] = {}
@@ -217,7 +218,7 @@ def payment_lines(entry: LedgerEntry, players: Sequence[str]) -> list[str]:
             grouped_end.setdefault((payment.payer, payment.payee), []).append(payment)
         lines += [_payment_line(payer, payee, ps, players) for (payer, payee), ps in grouped_end.items()]
         return lines
-    lines = [f"{entry.before.hand_label}: {describe_fact(entry.fact, players)}"]
+    lines = [f"{entry.before.hand_label}: {describe_fact(entry.fact, players, scoring)}"]
     grouped: dict[tuple[int | None, int | None], list[Payment]] = {}
     for payment in entry.payments:
         grouped.setdefault((payment.payer, payment.payee), []).append(payment)

@@ -12,6 +12,7 @@ from domain.seating import fewest_repeats_seating, met_pairs, random_seating, re
 from domain.tournament import Tournament
 from replay.input.parsing import InputError
 from replay.service.access import TableLink, TokenStore
+from replay.service.clock import set_time_limit
 from replay.service.recording import start_match
 from replay.service.stages import seatable
 from replay.service.tournaments import change_tournament
@@ -68,6 +69,9 @@ def seat_session(
     for number, table in enumerate(seating, start=1):
         key = match_key(name, session, number)
         start_match(app, key, table, ruleset, {"format": "honba", "entered": "serve", "tournament": name})
+        if session in tournament.time_limits:
+            # The session's time limit, set before its seating, goes on every table's clock.
+            set_time_limit(app, key, tournament.time_limits[session], by="director")
         seated.append(SeatedTable(number, tuple(table), key, tokens.create("table", key)))
 
     def attach(tournament: Tournament) -> None:

@@ -6,15 +6,16 @@ What a person typed or tapped is read into the one entry model by ``replay.input
 ``replay.input.entry.fact_of``; here are the use cases on it. An entry is recorded on the match as
 loaded (``apply_entry``: one load, one save). A correction starts from the entry that stands
 (``stored_entry``) and changes only what the referee changed: the whole entry given again, or
-some of its fields (``replay.input.fields.amended``); ``apply_correction`` records it and
-``corrected`` also says what it changed. ``preview`` and ``correction_preview`` apply a command to
-the match as stored, in memory, and report what it would change, so the rules check it before the
-confirm step and nothing is stored.
+some of its fields (``replay.input.fields.amended``); ``apply_correction`` records it and says
+what it changed (``Recorded.change``, ``replay.service.changes``). ``preview`` and
+``correction_preview`` apply a command to the match as stored, in memory, and report what it would
+change, so the rules check it before the confirm step and nothing is stored.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import datetime
 from typing import Any
 
 import attrs
@@ -50,7 +51,7 @@ from replay.input.fields import (
 )
 from replay.service.changes import Change, change_at, change_headline, payment_lines
 from replay.service.corrections import made, undo
-from replay.service.recording import Recorded, end, ended_at, on_match, penalise, record, recorded
+from replay.service.recording import Recorded, end, ended_at, on_match, penalise, record, recorded, server_time
 from replay.store.application import HonbaApp
 
 # The entry's names the front ends use, from here (with everything this module defines).
@@ -271,9 +272,10 @@ def correction_made(app: HonbaApp, key: str, entry: int) -> Change:
 # What a command would do, before it is confirmed.
 
 
-def apply_to(match: Match, entry: Entry) -> int | None:
-    """Apply an entry to a match in memory (checked by the rules, stored by nobody); for an undo or
-    an end, the position of the event that says what it did."""
+def apply_to(match: Match, entry: Entry, at: datetime | None = None) -> int | None:
+    """Apply an entry to a match in memory (checked by the rules, stored by nobody): a hand result
+    as recorded at ``at``, for the match's clock; for an undo or an end, the position of the event
+    that says what it did."""
     if entry.kind == "undo":
         return made(match, "table", "undo", match.undo(by="table", reason="undo"))
     if entry.kind == "end":
@@ -283,7 +285,7 @@ def apply_to(match: Match, entry: Entry) -> int | None:
     if isinstance(fact, Penalty):
         match.penalise(fact)
     else:
-        match.record(fact)
+        match.record(fact, at=at)
     return None
 
 
@@ -303,7 +305,8 @@ def preview(app: HonbaApp, key: str, entry: Entry) -> Preview:
     memory: a bad entry is refused here, before the confirm step, and nothing is stored."""
     match = app.get_match(key)
     before = corrected_ledger(match.corrected_steps())
-    position = apply_to(match, entry)
+    # At the server's time now, as recording it would be: the end on time shows in the preview.
+    position = apply_to(match, entry, server_time())
     scores = dict(zip(match.players, match.state.scores, strict=True))
     if position is not None:
         change = change_at(match, position, action=entry.kind)
@@ -311,5 +314,6 @@ def preview(app: HonbaApp, key: str, entry: Entry) -> Preview:
         lines = [headline[0].upper() + headline[1:], *(line for hand in change.hands for line in hand.after)]
         return Preview(tuple(lines), scores, match.state.hand_label, change)
     after = corrected_ledger(match.corrected_steps())
-    lines = [line for e in after[len(before) :] for line in payment_lines(e, match.players)]
+    scoring = match.rules.scoring
+    lines = [line for e in after[len(before) :] for line in payment_lines(e, match.players, scoring)]
     return Preview(tuple(lines), scores, match.state.hand_label)

@@ -23,16 +23,32 @@ from replay.formats.record import (
 from replay.service.changes import payment_lines
 from replay.service.digests import match_digest
 from replay.service.entry import entry_fields, stored_entry
-from replay.service.shapes import describe_fact, end_judgement_data, ledger_data, log_data, seat_wind, state_data
+from replay.service.shapes import (
+    clock_entries,
+    describe_fact,
+    end_judgement_data,
+    ledger_data,
+    log_data,
+    seat_wind,
+    state_data,
+)
 from replay.store.application import HonbaApp, MatchSummary
 
 
 def status_data(key: str, match: Match) -> dict[str, Any]:
     """``honba status --json``: ``{"match": key, the table state (``state_data``), "end_rejudged":
-    [{"hand", "entry", ...}: where a correction makes the rules judge the match's end otherwise]}``."""
+    [{"hand", "entry", ...}: where a correction makes the rules judge the match's end otherwise],
+    "clock": the clock at the server's time now (``replay.service.clock.clock_data``), or null}``."""
     data = {"match": key, **state_data(match.players, match.fold(), match.rules)}
     numbers = entry_numbers(match)
     data["end_rejudged"] = [end_judgement_data(j, numbers) for j in match.end_judgements()]
+    data["clock"] = None
+    if match.clock.limit is not None:
+        # Only a match on the clock loads it (the recording commands stay light).
+        from replay.service.clock import clock_data
+        from replay.service.recording import server_time
+
+        data["clock"] = clock_data(match, server_time())
     return data
 
 
@@ -72,21 +88,27 @@ class MatchLog:
     entries: tuple[LedgerEntry, ...]
     marks: dict[int, CorrectionMark]
     numbers: EntryNumbers
+    # The clock's events (``shapes.clock_entries``), each shown where it happened.
+    clock: tuple[dict[str, Any], ...] = ()
 
 
 def match_log(match: Match) -> MatchLog:
     """The log of a match: its corrected history entry by entry, with the corrections marked."""
     steps = match.corrected_steps()
+    numbers = entry_numbers(match)
     return MatchLog(
         tuple(corrected_ledger(steps)),
         correction_marks(match.history, match.corrections, steps),
-        entry_numbers(match),
+        numbers,
+        tuple(clock_entries(match, numbers)),
     )
 
 
 def log_json(key: str, match: Match, log: MatchLog) -> dict[str, Any]:
-    """``honba log --json``: ``{"match": key, the log (``log_data``: "hands", "voided", ...)}``."""
-    return {"match": key, **log_data(match.players, list(log.entries), log.marks, log.numbers)}
+    """``honba log --json``: ``{"match": key, the log (``log_data``: "hands", "voided", ...), "clock":
+    the clock's events (``clock_entries``)}``."""
+    data = log_data(match.players, list(log.entries), log.marks, log.numbers, match.rules.scoring)
+    return {"match": key, **data, "clock": list(log.clock)}
 
 
 @attrs.frozen
@@ -133,8 +155,8 @@ def table_data(store: HonbaApp, key: str) -> dict[str, Any]:
         "state": state_data(players, state, match.rules),
         "seats": seats,
         "round": WIND_NAMES[state.round_wind % 4],
-        "ledger": ledger_data(players, entries, entry_numbers(match)),
-        "lines": [payment_lines(e, players) for e in entries],
+        "ledger": ledger_data(players, entries, entry_numbers(match), match.rules.scoring),
+        "lines": [payment_lines(e, players, match.rules.scoring) for e in entries],
         "head": match.head,
         "digest": attrs.asdict(match_digest(key, match.head)),
         "rules": match.rules.name,
@@ -161,7 +183,7 @@ def referee_data(store: HonbaApp, key: str, amend: int | None = None) -> dict[st
     its amendment starts from."""
     match = store.get_match(key)
     numbers = entry_numbers(match)
-    ledger = ledger_data(match.players, corrected_ledger(match.corrected_steps()), numbers)
+    ledger = ledger_data(match.players, corrected_ledger(match.corrected_steps()), numbers, match.rules.scoring)
     values = {} if amend is None else {**entry_fields(stored_entry(match, amend)), "target": str(amend)}
     state = match.state
     return {
@@ -179,6 +201,7 @@ def corrections_data(match: Match, numbers: EntryNumbers) -> list[dict[str, Any]
     """Every correction of a match, in order: its entry number, the number of the entry it
     corrects (None for an added penalty), what it put there, who made it and why."""
     facts = dict(match.history)
+    scoring = match.rules.scoring
     rows = []
     for position, correction in match.correction_log:
         target = correction.target
@@ -186,10 +209,10 @@ def corrections_data(match: Match, numbers: EntryNumbers) -> list[dict[str, Any]
             {
                 "entry": numbers.number(position),
                 "target": numbers.number(target),
-                "was": describe_fact(facts[target], match.players) if target in facts else None,
+                "was": describe_fact(facts[target], match.players, scoring) if target in facts else None,
                 "now": "void"
                 if correction.replacement is None
-                else describe_fact(correction.replacement, match.players),
+                else describe_fact(correction.replacement, match.players, scoring),
                 "by": correction.by,
                 "reason": correction.reason,
                 "at": correction.at,

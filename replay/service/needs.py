@@ -80,7 +80,8 @@ def _totals(row: Any) -> Totals:
         points=row.points,
         net_score=row.net_score,
         matches=row.matches,
-        place_sum=round(row.average_place * row.matches),
+        # No average place before a finished match: no places to add up either.
+        place_sum=round((row.average_place or 0) * row.matches),
         place_counts=tuple(row.place_counts),
         penalties=row.penalties,
     )

@@ -11,6 +11,10 @@ the front end read, resolved against the match's players and table): the match i
 either way, and a command tried again after a conflict resolves it again on the match as it
 then is.
 
+A hand result is recorded with the time it is recorded at, by the server's clock
+(``server_time``, read here once per command, never by a front end nor by the match): the
+match's clock (``domain.clock``) decides from it whether the time rule ends the match.
+
 Saves are optimistic: when another process saved the match in between (``StoreConflict``), a
 command sent with a client key is applied again to the match as it now is, up to ``TRIES``
 times, since the key makes a second try record nothing twice; one without a key is refused:
@@ -20,6 +24,7 @@ the user decides.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 import attrs
@@ -60,6 +65,11 @@ class Recorded:
     version: int
     entry: int | None = None
     change: Change | None = None
+
+
+def server_time() -> datetime:
+    """The time now, by the server's clock (UTC): the one clock every table's time is read from."""
+    return datetime.now(UTC)
 
 
 def recorded(match: Match, store_head: str, entry: int | None = None, change: Change | None = None) -> Recorded:
@@ -142,9 +152,18 @@ def _same_start(store: HonbaApp, match: Match, client_key: str | None, already: 
     raise already
 
 
-def record(store: HonbaApp, key: str, result: ResultGiven, *, client_key: str | None = None) -> Recorded:
-    """Record a hand result on a stored match (a retry with the same client key records nothing)."""
-    match, _, head = on_match(store, key, lambda m: m.record(result_on(result, m), client_key=client_key), client_key)
+def record(
+    store: HonbaApp, key: str, result: ResultGiven, *, client_key: str | None = None, at: datetime | None = None
+) -> Recorded:
+    """Record a hand result on a stored match (a retry with the same client key records nothing).
+
+    ``at`` is when it is recorded, for the match's clock: the server's time now, read once
+    here (a retry after a conflict records it at the same time); a test or a replay gives it.
+    """
+    when = at if at is not None else server_time()
+    match, _, head = on_match(
+        store, key, lambda m: m.record(result_on(result, m), client_key=client_key, at=when), client_key
+    )
     return recorded(match, head)
 
 

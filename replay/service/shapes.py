@@ -13,6 +13,7 @@ from typing import Any
 
 from domain.amendments import EndJudgement
 from domain.codec import to_data
+from domain.match import Match
 from domain.progression import Fact
 from domain.rules import Ruleset
 from domain.scoring.payments import pending_extra_hand_bonus
@@ -30,19 +31,39 @@ from projections.ledger import CorrectionMark, LedgerEntry
 from replay.formats.record import EntryNumbers
 
 
+def counted(count: int, noun: str, plural: str | None = None) -> str:
+    """A count with its noun in the right number: ``1 match``, ``2 matches``, ``0 hands``."""
+    if count == 1:
+        return f"{count} {noun}"
+    return f"{count} {plural or _plural(noun)}"
+
+
+def not_counted_yet(in_progress: int) -> str:
+    """``1 match still in progress does not count yet`` (``2 matches ... do not``)."""
+    verb = "does" if in_progress == 1 else "do"
+    return f"{counted(in_progress, 'match')} still in progress {verb} not count yet"
+
+
+def _plural(noun: str) -> str:
+    head, _, last = noun.rpartition(" ")
+    word = last + ("es" if last.endswith(("s", "x", "ch", "sh")) else "s")
+    return f"{head} {word}" if head else word
+
+
 def seat_wind(seat: int, state: TableState) -> str:
     """The seat wind a player holds in the current hand."""
     return WIND_NAMES[(seat - state.dealer) % state.players]
 
 
-def describe_fact(fact: Fact, players: Sequence[str]) -> str:
-    """A hand result in words, e.g. ``Dai ron on Cho: 2 han 30 fu``."""
+def describe_fact(fact: Fact, players: Sequence[str], scoring: str = "riichi") -> str:
+    """A hand result in words, e.g. ``Dai ron on Cho: 2 han 30 fu``, each value in the words of the
+    rules' family (``scoring``, ``Ruleset.scoring``: a Hong Kong limit hand is the ``limit``)."""
     if isinstance(fact, WinResult):
         parts = []
         for win in fact.wins:
             how = "tsumo" if win.discarder is None else f"ron on {players[win.discarder]}"
             pao = f", {players[win.liable]} liable" if win.liable is not None else ""
-            parts.append(f"{players[win.winner]} {how}: {win.value.describe()}{pao}")
+            parts.append(f"{players[win.winner]} {how}: {win.value.describe(scoring)}{pao}")
         text = "; ".join(parts)
     elif isinstance(fact, ExhaustiveDraw):
         ready = ", ".join(players[s] for s in fact.ready) or "nobody"
@@ -138,9 +159,12 @@ def state_data(players: Sequence[str], state: TableState, rules: Ruleset) -> dic
     }
 
 
-def ledger_data(players: Sequence[str], entries: Sequence[LedgerEntry], numbers: EntryNumbers) -> list[dict[str, Any]]:
+def ledger_data(
+    players: Sequence[str], entries: Sequence[LedgerEntry], numbers: EntryNumbers, scoring: str = "riichi"
+) -> list[dict[str, Any]]:
     """The ledger for tools (``--json``): ``entry`` is the entry's number (its line in the
-    exported record file, none for an end the rules decided), ``number`` the hand's count."""
+    exported record file, none for an end the rules decided), ``number`` the hand's count;
+    results in the words of the rules' family (``scoring``)."""
     out = []
     for entry in entries:
         out.append(
@@ -152,7 +176,7 @@ def ledger_data(players: Sequence[str], entries: Sequence[LedgerEntry], numbers:
                 "dealer": players[entry.before.dealer],
                 "counters": entry.before.counters,
                 "deposits": entry.before.deposits,
-                "result": describe_fact(entry.fact, players),
+                "result": describe_fact(entry.fact, players, scoring),
                 "fact": to_data(entry.fact),
                 # What the game log said of each win (yaku with han, dora, fu, winning tile, calls).
                 "log_says": describe_details(entry.fact, players),
@@ -171,6 +195,19 @@ def ledger_data(players: Sequence[str], entries: Sequence[LedgerEntry], numbers:
                 "scores_after": dict(zip(players, entry.after.scores, strict=True)),
                 "deal_passed_to": None if entry.deal_pass is None else players[entry.deal_pass.to_dealer],
             }
+        )
+    return out
+
+
+def clock_entries(match: Match, numbers: EntryNumbers) -> list[dict[str, Any]]:
+    """The clock's events of a match (``domain.clock``), for the log and the audit: ``[{"position",
+    "after_entry" (the number of the last entry before it: clock events have no line in a record
+    file, hence no number of their own), "kind" (limit, started, added, up), "text"}]``."""
+    out = []
+    for position, note in match.clock_log:
+        before = [n for p, n in numbers.by_position.items() if p < position]
+        out.append(
+            {"position": position, "after_entry": max(before, default=1), "kind": note.kind, "text": note.describe()}
         )
     return out
 
@@ -194,6 +231,7 @@ def log_data(
     entries: Sequence[LedgerEntry],
     marks: Mapping[int, CorrectionMark],
     numbers: EntryNumbers,
+    scoring: str = "riichi",
 ) -> dict[str, Any]:
     """``honba log --json``: the ledger's hands (each with its ``entry`` number, the line in an
     exported file, and, when amended, its ``correction``), and the ``voided`` entries. A
@@ -203,15 +241,15 @@ def log_data(
         return {
             "kind": mark.kind,
             "entry": numbers.number(mark.correction),
-            "original": describe_fact(mark.original, players),
-            "replacement": None if mark.replacement is None else describe_fact(mark.replacement, players),
+            "original": describe_fact(mark.original, players, scoring),
+            "replacement": None if mark.replacement is None else describe_fact(mark.replacement, players, scoring),
             "by": mark.by,
             "reason": mark.reason,
             "at": mark.at,
         }
 
     hands = []
-    for line, entry in zip(ledger_data(players, entries, numbers), entries, strict=True):
+    for line, entry in zip(ledger_data(players, entries, numbers, scoring), entries, strict=True):
         mark = marks.get(entry.position) if entry.position is not None else None
         line["correction"] = mark_data(mark) if mark is not None else None
         hands.append(line)

@@ -30,7 +30,7 @@ from projections.staged import (
 from projections.standings import MatchSummary
 from projections.views import DocumentView
 from replay.input.parsing import InputError
-from replay.service import recording
+from replay.service import clock, recording
 from replay.service.standings import tournament_report
 from replay.service.tournaments import change_tournament
 from replay.store.application import HonbaApp
@@ -241,11 +241,15 @@ def standing_order(
 def start_matches(
     app: HonbaApp, name: str, session: int, seating: Sequence[Sequence[str]], rules: Ruleset
 ) -> tuple[str, ...]:
-    """Start a match per table (key ``<event>-s<session>-t<table>``) and attach it."""
+    """Start a match per table (key ``<event>-s<session>-t<table>``) and attach it; a time limit
+    set for the session before goes on every table's clock."""
+    limit = get_tournament(app, name).time_limits.get(session)
     keys = []
     for number, table in enumerate(seating, start=1):
         key = f"{name}-s{session}-t{number}"
         recording.start_match(app, key, table, rules, {"format": "honba", "entered": "cli", "tournament": name})
+        if limit is not None:
+            clock.set_time_limit(app, key, limit, by="director")
         keys.append(key)
 
     def attach(tournament: Tournament) -> None:

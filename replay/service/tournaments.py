@@ -31,13 +31,14 @@ class TournamentCreated:
 @attrs.frozen
 class TournamentShown:
     """What ``honba tournament show`` prints: players, aliases, the matches that count (key ->
-    session, table) and those detached (key -> why)."""
+    session, table), those detached (key -> why) and each session's time limit (session -> minutes)."""
 
     name: str
     players: tuple[str, ...]
     aliases: dict[str, str]
     matches: dict[str, tuple[int, int | None]]
     detached: dict[str, str]
+    time_limits: dict[int, int]
 
 
 def change_tournament(
@@ -95,7 +96,7 @@ def create_tournament(store: HonbaApp, name: str, players: Sequence[str] = ()) -
 
 
 def show_tournament(store: HonbaApp, name: str) -> TournamentShown:
-    """A tournament's players, aliases and matches."""
+    """A tournament's players, aliases, matches and sessions' time limits."""
     tournament = get_tournament(store, name)
     return TournamentShown(
         tournament.name,
@@ -103,6 +104,7 @@ def show_tournament(store: HonbaApp, name: str) -> TournamentShown:
         dict(tournament.aliases),
         dict(tournament.matches),
         dict(tournament.detached),
+        dict(tournament.time_limits),
     )
 
 

@@ -29,9 +29,9 @@ from domain.codec import VALUE_CLASSES
 from domain.match import Match, match_id
 from replay.store.chain import head_after, next_links, store_head
 from replay.store.errors import DamagedMatch, MatchNotFound, StoreConflict, StoreError
-from replay.store.integrity import check_rows, match_damage, read_seal
+from replay.store.integrity import check_rows, match_damage, read_rows
 from replay.store.retry import OPEN_TRIES, retrying
-from replay.store.rows import decoded, unreadable
+from replay.store.rows import unreadable
 from replay.store.seal import Seal, seal_id
 from replay.store.settings import (
     APP_NAME,
@@ -130,10 +130,9 @@ class HonbaApp(Application[UUID]):
         events, its seal), and refused with ``DamagedMatch`` unless its chain and seal check on the
         rows read, so that a command never extends (and reseals) a changed history."""
         stream = match_id(key)
-        events = decoded(self, self.recorder.select_events(stream))
+        events, seal = read_rows(self, stream)
         if not events:
             raise MatchNotFound(f"no match {key!r} in the store")
-        seal = read_seal(self, stream)
         check = check_rows(key, stream, events, seal)
         try:
             match = project_aggregate(None, [event for _position, event, _why in events])

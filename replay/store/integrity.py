@@ -32,11 +32,26 @@ def read_seal(reader: Reader, match_uuid: UUID) -> SealRead:
         return unreadable(exc)
 
 
+def read_rows(reader: Reader, match_uuid: UUID) -> tuple[list[tuple[int, Any, str]], SealRead]:
+    """A match's rows (``replay.store.rows.decoded``) and its seal, read as one save left them.
+
+    The events and the seal are two reads: a save by another process between them leaves a seal
+    that names events the first read did not see (both were written in one transaction). The
+    events are read once more then; a seal still ahead of them is what the check reports.
+    """
+    events = decoded(reader, reader.recorder.select_events(match_uuid))
+    seal = read_seal(reader, match_uuid)
+    last = events[-1][0] if events else 0
+    if isinstance(seal, Seal) and seal.position > last:
+        events = decoded(reader, reader.recorder.select_events(match_uuid))
+    return events, seal
+
+
 def check_match(reader: Reader, match_uuid: UUID, key: str, store: StoreLinks | None = None) -> MatchCheck:
     """Check one stored match's chain and seal; with the store chain read (``store``), also
     that its saves are all still there as the store chain recorded them."""
-    events = decoded(reader, reader.recorder.select_events(match_uuid))
-    return check_rows(key, match_uuid, events, read_seal(reader, match_uuid), store)
+    events, seal = read_rows(reader, match_uuid)
+    return check_rows(key, match_uuid, events, seal, store)
 
 
 def check_rows(
