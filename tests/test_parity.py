@@ -187,7 +187,7 @@ def test_honba_token_reissue_revokes_the_table_s_earlier_links(tmp_path: Path) -
     first = cli.ok("token", "create", "--role", "table", "--match", "t1").splitlines()[0]
     said = cli.ok("token", "reissue", "--match", "t1")
     new = said.splitlines()[0]
-    assert f"table link: /matches/t1?token={new}" in said and "revoked 1 earlier table link(s) of t1" in said
+    assert f"table link: /matches/t1?token={new}" in said and "revoked 1 earlier table link of t1" in said
     app = HonbaApp.open(str(db))
     try:
         from replay.service.access import TokenStore

@@ -168,13 +168,19 @@ def seat(
 
     seated, repeats = guarded(run)
     out.print(
-        f"Session {session} of {name!r} seated ({how}): {len(seated)} tables, {repeats} pairs meeting again",
+        f"Session {session} of {name!r} seated ({how}): {counted(len(seated), 'table')}, "
+        f"{counted(repeats, 'pair')} meeting again",
         markup=False,
     )
+    grid = Grid(None, [Column("table", numeric=True, key=True), Column("players"), Column("match")])
+    for table in seated:
+        grid.add_row(str(table.table), ", ".join(table.players), table.match)
+    out.print(grid)
+    out.print("Each table's link (shown once: the store keeps only its hash):", markup=False)
     for table in seated:
         link = TableLink(table.match, table.token)
-        out.print(f"table {table.table}: {', '.join(table.players)}  match {table.match}", markup=False)
-        out.print(f"  table link: {link.path}", markup=False, highlight=False, soft_wrap=True)
+        # A link is one word to copy: left to the terminal to wrap, never broken by a newline.
+        out.print(f"  table {table.table}, table link: {link.path}", markup=False, highlight=False, soft_wrap=True)
 
 
 def _refuse(message: str) -> None:
