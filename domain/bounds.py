@@ -178,10 +178,11 @@ HANDS_PLAYED = Bound("hands played", 0, 9_999)
 # years, a thousand tables (four thousand players) at once.
 SESSION = Bound("session", 1, 1_000)
 TABLE = Bound("table", 1, 1_000)
-# The seed a director may give a session's seating (domain.seating): any whole number of up to 18 digits.
-SEATING_SEED = Bound("seed", 0, 10**18 - 1)
 # A table's or a session's time limit, and time added to it: a day's play at most.
 MINUTES = Bound("minutes", 1, 24 * 60)
+# A seating's seed (``honba tournament seat --seed``, the director's page): any whole number a person
+# types, within a number's length cap; the same seed gives the same seating.
+SEED = Bound("seed", 0, 10**18)
 # A player withdraws after a session, 0 before the first.
 AFTER_SESSION = Bound("after session", 0, SESSION.high)
 # The players of an event: a thousand tables of four. How many advance from a stage, the top N a

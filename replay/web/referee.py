@@ -1,4 +1,6 @@
-"""The referee's desk: every match with its corrections; one match's corrections and entries, and correcting it."""
+"""The referee's desk: every match with its corrections; one match's corrections and entries, and correcting
+it (amend, void, add a penalty, end early, reopen), each through a confirm step that shows what it changes,
+and after it is stored, what it did."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ from domain.bounds import ENTRY
 from domain.errors import HonbaError
 from domain.values import AbortKind, PenaltyShare
 from replay.service.access import Grant
+from replay.service.changes import change_headline
 from replay.service.entry import (
     FLAG_KEYS,
     MAX_WINNERS,
@@ -21,6 +24,7 @@ from replay.service.entry import (
     CorrectionRequest,
     FieldError,
     apply_correction,
+    correction_made,
     correction_preview,
     entry_fields,
     entry_from_fields,
@@ -68,13 +72,20 @@ async def referee_match(request: Request) -> Response:
     token = request.query_params.get("token")
     await served.call(lambda: served.need(token, Grant.may_correct, CORRECT))
     amend = query_number(request, "amend", ENTRY)
+    done = query_number(request, "done", ENTRY)
     context = await served.call(lambda: referee_context(served, key, amend))
-    return served.page(request, "referee_match.html", token=token, errors={}, **context)
+    # After a correction is stored (post, redirect, get): what it did, worked out again from the store.
+    change = await served.call(lambda: correction_made(served.app, key, done)) if done is not None else None
+    headline = change_headline(change) if change is not None else ""
+    return served.page(
+        request, "referee_match.html", token=token, errors={}, done=change, done_headline=headline, **context
+    )
 
 
 def desk_request(fields: dict[str, Any]) -> CorrectionRequest:
     """The correction a desk form asks for: an amendment carries the whole entry (its form is
-    filled with the entry as it stands), a penalty the penalty added."""
+    filled with the entry as it stands), a penalty the penalty added; a void names its entry; a
+    reopening and an early end only who and why."""
     action = str(fields.get("action", ""))
     target = str(fields.get("target", "")).strip()
     entry = None
@@ -135,6 +146,7 @@ async def correct_preview(request: Request) -> Response:
         key=key,
         token=token,
         shown=shown,
+        headline=f"To record: {change_headline(shown)}.",
         fields=request_fields(asked),
         client_key=str(fields.get("client_key") or uuid.uuid4()),
     )
@@ -149,10 +161,12 @@ async def correct_form(request: Request) -> Response:
     client_key = str(fields.get("client_key", "")) or None
     try:
         asked = desk_request(fields)
-        await served.call(lambda: apply_correction(served.app, key, asked, client_key=client_key))
+        done = await served.call(lambda: apply_correction(served.app, key, asked, client_key=client_key))
     except HonbaError as exc:
         return await _refused(request, served, key, token, fields, exc)
-    return see_other(request, "referee_match", {"token": token or ""}, key=key)
+    assert done.change is not None  # a correction says what it did
+    shown = done.change.correction if done.change.correction is not None else done.change.entry
+    return see_other(request, "referee_match", {"token": token or "", "done": str(shown)}, key=key)
 
 
 ROUTES = [
