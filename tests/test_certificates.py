@@ -72,7 +72,7 @@ def test_a_certificate_verifies_with_the_organisers_key(cup: Honba, tmp_path: Pa
     assert all(len(m["head"]) == 64 for m in body["matches"])
     # The store's evidence is a checkpoint taken as it was signed: the store head `check` prints.
     assert body["store_evidence"]["kind"] == "checkpoint-head"
-    assert f"store head digest {body['store_evidence']['digest']}" in cup.ok("check")
+    assert f"Store head digest: {body['store_evidence']['digest']}" in cup.ok("check")
     assert "verifies: the signature and this store's record" in cup.ok(
         "certificate", "verify", str(path), "--key", str(public)
     )

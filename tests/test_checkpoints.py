@@ -57,7 +57,7 @@ def ok(db: Path, *args: str) -> str:
 
 
 def store_head(output: str) -> str:
-    found = re.search(r"store head digest ([0-9a-f]{64})", output, re.IGNORECASE)
+    found = re.search(r"store head digest:? ([0-9a-f]{64})", output, re.IGNORECASE)
     assert found, output
     return found.group(1)
 

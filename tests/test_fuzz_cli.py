@@ -279,6 +279,14 @@ def commands(files: Files) -> dict[str, st.SearchStrategy[list[str]]]:
             lambda k, entry, by, why: ["void", k, entry, "--by", by, "--reason", why], key, numbers, words, words
         ),
         "undo": st.builds(lambda k, rest: ["undo", k, *rest], key, options(**{"--by": words, "--reason": words})),
+        # An early end voided by name (issue 22): the template's "done-1" ended early, club-1 has not.
+        "reopen": st.builds(
+            lambda k, by, why, rest: ["reopen", k, "--by", by, "--reason", why, *rest],
+            st.one_of(st.just("done-1"), key),
+            words,
+            words,
+            options(**{"--key": words}),
+        ),
         "check": st.builds(
             lambda targets, rest: ["check", *targets, *rest],
             st.lists(st.one_of(inputs, key), max_size=2),
@@ -337,11 +345,26 @@ def commands(files: Files) -> dict[str, st.SearchStrategy[list[str]]]:
         "tournament detach": st.builds(
             lambda n, k, why: ["tournament", "detach", n, k, "--reason", why], st.just("cup"), key, words
         ),
-        "tournament seat": st.builds(
-            lambda n, session, tables: ["tournament", "seat", n, session, *tables],
-            st.one_of(st.just("cup"), words),
-            numbers,
-            st.lists(names, min_size=1, max_size=3),
+        "tournament seat": st.one_of(
+            st.builds(
+                lambda n, session, tables: ["tournament", "seat", n, session, *tables],
+                st.one_of(st.just("cup"), words),
+                numbers,
+                st.lists(names, min_size=1, max_size=3),
+            ),
+            # Seated by honba (issue 22): the director's use case, a match and a link per table.
+            st.builds(
+                lambda n, session, rest: ["tournament", "seat", n, session, *rest],
+                st.one_of(st.just("cup"), words),
+                numbers,
+                options(
+                    **{
+                        "--method": st.one_of(st.sampled_from(["random", "fewest-repeats"]), words),
+                        "--seed": numbers,
+                        "--rules": st.one_of(st.sampled_from(["tenhou", "wrc"]), words),
+                    }
+                ),
+            ),
         ),
         "tournament show": st.builds(lambda n: ["tournament", "show", n], st.one_of(st.just("cup"), words)),
         "standings": st.builds(
@@ -363,6 +386,7 @@ def commands(files: Files) -> dict[str, st.SearchStrategy[list[str]]]:
             options(**{"--match": key}),
         ),
         "token revoke": st.builds(lambda t: ["token", "revoke", t], words),
+        "token reissue": st.builds(lambda k: ["token", "reissue", "--match", k], key),
         # Staged events, players who come and go, teams, draws (issue 27).
         "tournament format": st.builds(
             lambda n, stage, rest: [

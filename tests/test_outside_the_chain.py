@@ -180,7 +180,7 @@ def test_audit_flags_a_hand_appended_after_the_match_ended_with_its_chain_and_se
     db = str(tmp_path / "ended.sqlite")
     ok(db, "start", "m1", "--players", PLAYERS)
     ok(db, "win", "m1", "Ben:3/30", "--from", "Ann")
-    published = re.findall(r"Head digest: ([0-9a-f]{64})", ok(db, "end", "m1"))[0]
+    published = re.findall(r"Match head digest: ([0-9a-f]{64})", ok(db, "end", "m1"))[0]
     # A hand forged after MatchEnded the way honba would have written it: its prior, the seal moved on.
     store = HonbaApp.open(db)
     try:

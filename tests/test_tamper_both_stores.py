@@ -107,7 +107,7 @@ def test_a_deleted_row_is_one_line_naming_the_match_and_position(db: str) -> Non
 def test_the_stores_last_save_rolled_back_is_caught_against_the_published_store_head(db: str) -> None:
     before = last(db, match_id("m2"))
     text = ok(db, "draw", "m2", "--ready", "Ann")
-    published = re.findall(r"store head digest ([0-9a-f]{64})", text)[0]
+    published = re.findall(r"Store head digest: ([0-9a-f]{64})", text)[0]
     # The draw, its seal row and the checkpoint the command took of it: all removed.
     delete(db, CHECKPOINTS_ID, last(db, CHECKPOINTS_ID))
     delete(db, seal_id(match_id("m2")), last(db, seal_id(match_id("m2"))))
@@ -132,8 +132,8 @@ def test_a_rollback_on_a_store_written_before_checkpoints_is_caught_by_its_store
 def test_a_store_written_before_checkpoints_takes_new_hands_covered_by_checkpoints(store_db: str) -> None:
     write_old_store(store_db)
     before = last(store_db, match_id("m2"))
-    published = re.findall(r"store head digest ([0-9a-f]{64})", ok(store_db, "draw", "m2", "--ready", "Ann"))[0]
-    assert published == re.findall(r"store head digest ([0-9a-f]{64})", ok(store_db, "check"))[0]
+    published = re.findall(r"Store head digest: ([0-9a-f]{64})", ok(store_db, "draw", "m2", "--ready", "Ann"))[0]
+    assert published == re.findall(r"Store head digest: ([0-9a-f]{64})", ok(store_db, "check"))[0]
     # The store head published before checkpoints is still found: the chain's last link.
     assert "1 checkpoints were added since" in ok(store_db, "check", "--against", OLD_HEAD)
     # The draw rolled back with its seal row: the checkpoint its command took names it.

@@ -129,7 +129,7 @@ def damage(store: HonbaApp) -> None:
 
 def test_a_damaged_match_is_not_exported_unless_forced_and_then_as_a_record_with_its_damage(store: HonbaApp) -> None:
     recording.record(store, KEY, won(ron(1, 0, hv(3, 30))))
-    intact = export_match(store, KEY).splitlines()
+    intact = export_match(store, KEY).text.splitlines()
     assert json.loads(intact[-1])["type"] == "seal" and "damaged" not in json.loads(intact[-1])
     damage(store)
     with pytest.raises(DamagedMatch, match="not exported"):
@@ -139,7 +139,7 @@ def test_a_damaged_match_is_not_exported_unless_forced_and_then_as_a_record_with
     with pytest.raises(InputError, match="leave out --plain"):
         export_match(store, KEY, fmt="tenhou-json", force=True)
     # The damage in the start line, under the chain (issue 26: the seal line is covered by no digest).
-    start = json.loads(export_match(store, KEY, force=True).splitlines()[0])
+    start = json.loads(export_match(store, KEY, force=True).text.splitlines()[0])
     assert start["type"] == "start" and "unsealed" in start["damaged"]
 
 

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import typer
 
+from replay.cli.render import digest_line
 from replay.cli.shell import app, fail, guarded, out, shell
 from replay.service.checkpoints import checkpoint_now
+from replay.service.digests import store_digest
 from replay.service.shapes import counted
 
 
@@ -25,4 +27,4 @@ def checkpoint(ctx: typer.Context) -> None:
         out.print("Another process is taking a checkpoint now: it covers what was saved", markup=False)
     else:
         out.print(f"Nothing saved since checkpoint {taken.number}", markup=False)
-    out.print(f"Store head digest {taken.head}", soft_wrap=True, markup=False)
+    out.print(digest_line(store_digest(taken.head)), soft_wrap=True, markup=False, highlight=False)

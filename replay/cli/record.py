@@ -18,13 +18,12 @@ from domain.rules import load_preset, preset_names, rules_diff
 from domain.values import AbortKind
 from replay.cli import entry_options as eo
 from replay.cli.layout import Column, Grid
-from replay.cli.render import json_text, ledger_csv, ledger_table, print_status, recorded_payments_lines
+from replay.cli.render import json_text, ledger_csv, ledger_table, print_digests, print_recorded, print_status
 from replay.cli.shell import ClientKey, app, err, guarded, guarded_match, out, rules_app, shell, warn_if_damaged
 from replay.input.parsing import InputError
 from replay.service.entry import CorrectionRequest, apply_correction, apply_entry, entry_from_fields
 from replay.service.matches import (
     LogShown,
-    MatchStatus,
     match_status,
     read_log,
     stored_matches,
@@ -58,7 +57,7 @@ def start(
         )
         out.print(f"Started {key!r} under {ruleset.name}: {', '.join(started.players)}")
         print_status(out, started.players, started.state, started.rules)
-        _print_heads(started, ctx)
+        print_digests(out, started, shell(ctx).checkpoint())
 
     guarded(run)
 
@@ -203,24 +202,12 @@ def end(
 ) -> None:
     """End a match before the rules would (agreement, time limit)."""
 
-    ended = guarded_match(ctx, key, lambda: end_match(shell(ctx).app, key, reason, client_key=client_key))
-    print_status(out, ended.players, ended.state, ended.rules)
-    _print_heads(ended, ctx)
+    _print_recorded(guarded_match(ctx, key, lambda: end_match(shell(ctx).app, key, reason, client_key=client_key)), ctx)
 
 
 def _print_recorded(done: Recorded, ctx: typer.Context) -> None:
-    """What a recording command prints: the payments just recorded, the table, the digests."""
-    for line in recorded_payments_lines(done.players, done.ledger, done.rules.scoring):
-        out.print(line, markup=False, highlight=False)
-    print_status(out, done.players, done.state, done.rules)
-    _print_heads(done, ctx)
-
-
-def _print_heads(shown: Recorded | MatchStatus, ctx: typer.Context) -> None:
-    """The digests to publish: the match's head, and the store's (``honba check --against``): after
-    a command that recorded, the checkpoint it takes of what it saved."""
-    store_head = shown.store_head if isinstance(shown, MatchStatus) else shell(ctx).checkpoint()
-    out.print(f"Head digest: {shown.head}; store head digest {store_head}", soft_wrap=True)
+    """What a recording command prints, with the store head of the checkpoint it takes of what it saved."""
+    print_recorded(out, done, shell(ctx).checkpoint())
 
 
 @app.command()
@@ -242,7 +229,7 @@ def status(
         out.print(f"End re-judged at {judgement.hand}: {judgement.describe()}", markup=False, highlight=False)
     if shown.data["clock"] is not None:
         out.print(f"Clock: {shown.data['clock']['text']}", markup=False, highlight=False)
-    _print_heads(shown, ctx)
+    print_digests(out, shown, shown.store_head)
 
 
 @app.command()

@@ -18,7 +18,15 @@ from typing import Any
 
 import attrs
 
-from domain.amendments import Correction, corrected_steps, judge_end, undone_positions
+from domain.amendments import (
+    Correction,
+    corrected_steps,
+    effective_entries,
+    fold_corrected,
+    judge_end,
+    resolve_corrections,
+    undone_positions,
+)
 from domain.bounds import SCORE, OutOfBounds, whole_number
 from domain.codec import FACT_TAGS
 from domain.errors import HonbaError
@@ -236,21 +244,33 @@ def _invariants(match: Match, entries: Sequence[LedgerEntry]) -> list[Finding]:
 
 
 def _after_the_end(match: Match) -> list[Finding]:
-    """Nothing but corrections may follow the end of a match: honba refuses any other command once
-    it ended, so a hand, a penalty, a deal pass or another end stored after it was put there behind
-    honba's back (its chain and seal extended to match). Each is an invariant broken."""
-    corrections = {position for position, _ in match.correction_log}
-    ended = None
+    """Nothing but corrections may follow an end that stands: honba refuses any other command on a
+    match that has ended, so a hand, a penalty, a deal pass or another end stored while the match,
+    as its history and corrections stood then, had ended was put there behind honba's back (its
+    chain and seal extended to match). Each is an invariant broken. A match reopened (its end
+    voided, or the hand that brought the rules' end taken back) goes on legitimately."""
+    history, log = match.history, match.correction_log
+    first_end = next((p for p, fact in history if isinstance(fact, MatchEnd)), None)
+    if first_end is None:
+        return []
+    opening = opening_state(match.rules, match.opening)
+    corrections = {position for position, _ in log}
     findings = []
-    for position, fact in match.history:
-        if position in corrections:
+    for position, fact in history:
+        if position <= first_end or position in corrections:
             continue
-        if ended is not None:
-            what = FACT_TAGS.get(type(fact), type(fact).__name__)
-            detail = f"event {position} ({what}) was stored after the match ended at event {ended}"
-            findings.append(Finding("invariant", "end", detail + ": nothing but corrections may follow the end"))
-        elif isinstance(fact, MatchEnd):
-            ended = position
+        # The match as it stood when this event was stored: the events and corrections before it.
+        before = [(p, f) for p, f in history if p < position]
+        resolved = resolve_corrections([(p, c) for p, c in log if p < position])
+        steps, _played = fold_corrected(opening, match.rules, before, resolved)
+        if not (steps[-1].after if steps else opening).finished:
+            continue
+        ends = [p for p, f in effective_entries(before, resolved) if isinstance(f, MatchEnd)]
+        what = FACT_TAGS.get(type(fact), type(fact).__name__)
+        detail = (
+            f"event {position} ({what}) was stored after the match ended at event {ends[-1] if ends else first_end}"
+        )
+        findings.append(Finding("invariant", "end", detail + ": nothing but corrections may follow the end"))
     return findings
 
 
@@ -326,9 +346,12 @@ def _played_tables(match: Match) -> dict[int, TableState]:
     """The table before each entry as it was played, without any correction."""
     state = opening_state(match.rules, match.opening)
     tables = {}
+    # An early end voided (the match reopened) was played on by the hands after it: skipped.
+    reopened = undone_positions(match.history, match.corrections)
     for position, fact in match.history:
         tables[position] = state
-        state, _ = evolve(state, match.rules, fact)
+        if not (isinstance(fact, MatchEnd) and position in reopened):
+            state, _ = evolve(state, match.rules, fact)
     return tables
 
 

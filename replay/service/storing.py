@@ -25,7 +25,7 @@ from domain.match import Match, MatchContent, match_content, match_content_and_e
 from domain.values import without_details
 from replay.service.recording import on_match
 from replay.store.application import HonbaApp
-from replay.store.errors import MatchExists
+from replay.store.errors import UNAVAILABLE, MatchExists
 from replay.store.identity import GameIdentity, game_fingerprint, identity_id
 from replay.store.retry import retrying
 from replay.store.rows import unreadable
@@ -215,6 +215,8 @@ def _identity_owner(store: HonbaApp, prepared: Prepared) -> str | MatchExists | 
         identity: GameIdentity = store.repository.get(identity_id(prepared.fingerprint))
     except AggregateNotFoundError:
         return None
+    except UNAVAILABLE:  # the store did not answer: nothing is known of the identity's rows
+        raise
     except Exception as exc:  # an identity row that no longer decodes
         why = unreadable(exc)
         return MatchExists(f"the store's record of the game {prepared.key!r} is damaged ({why}); see honba check")
@@ -222,6 +224,8 @@ def _identity_owner(store: HonbaApp, prepared: Prepared) -> str | MatchExists | 
         return None
     try:
         players, results = results_so_far(store.events.get(match_id(identity.key)))
+    except UNAVAILABLE:
+        raise
     except Exception:  # the match it names cannot be read: it does not hold the game as far as honba can tell
         players, results = (), []
     if not any(game_fingerprint(players, digest) == prepared.fingerprint for digest in results):

@@ -32,7 +32,7 @@ from domain.codec import VALUE_CLASSES
 from domain.errors import DamagedFact
 from domain.match import Match, match_id
 from replay.store.checkpoint import Taken, store_head, take_checkpoint, thread_lock
-from replay.store.errors import DamagedMatch, MatchNotFound, StoreConflict, StoreError
+from replay.store.errors import UNAVAILABLE, DamagedMatch, MatchNotFound, StoreConflict, StoreError, StoreUnavailable
 from replay.store.integrity import check_rows, match_damage, read_rows
 from replay.store.mapper import HonbaMapper
 from replay.store.retry import OPEN_TRIES, retrying
@@ -151,6 +151,8 @@ class HonbaApp(Application[UUID]):
             match: Match = self.repository.get(match_id(key))
         except AggregateNotFoundError:
             raise MatchNotFound(f"no match {key!r} in the store") from None
+        except UNAVAILABLE:  # the store did not answer: nothing is known of the match's rows
+            raise
         except Exception as exc:  # a row deleted, undecodable, of an unknown kind: whatever broke in reading
             raise DamagedMatch(self.damage(key) or _unreadable(key, unreadable(exc))) from None
         if not isinstance(match, Match) or match.key != key:
@@ -266,7 +268,8 @@ class HonbaApp(Application[UUID]):
         except IntegrityError:
             raise StoreConflict(f"match {match.key!r} changed in the store while this command ran; try again") from None
         except PersistenceError as exc:
-            raise StoreError(f"cannot save match {match.key!r}: {' '.join(str(exc).split())}") from None
+            failed = StoreUnavailable if isinstance(exc, UNAVAILABLE) else StoreError
+            raise failed(f"cannot save match {match.key!r}: {' '.join(str(exc).split())}") from None
 
     # Checkpoints.
 
@@ -291,7 +294,8 @@ class HonbaApp(Application[UUID]):
         except IntegrityError:
             raise
         except PersistenceError as exc:
-            raise StoreError(f"cannot store: {' '.join(str(exc).split())}") from None
+            failed = StoreUnavailable if isinstance(exc, UNAVAILABLE) else StoreError
+            raise failed(f"cannot store: {' '.join(str(exc).split())}") from None
 
     def mapper_settings(self) -> dict[str, str]:
         """The settings that make this store's mapper (cipher, compressor, transcoder), for ``mapper_for``."""

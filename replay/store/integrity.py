@@ -16,6 +16,7 @@ from uuid import UUID
 
 from domain.integrity import GENESIS, ChainProblem, Link, check_chain, event_digest, unique_problems
 from domain.match import match_id
+from replay.store.errors import UNAVAILABLE
 from replay.store.evidence import Evidence, against_evidence, read_evidence
 from replay.store.findings import MatchCheck
 from replay.store.rows import Reader, decoded, unreadable
@@ -29,6 +30,8 @@ def read_seal(reader: Reader, match_uuid: UUID) -> SealRead:
     """The seal saved with a match, None when there is none, or why it cannot be read."""
     try:
         return seal_from(reader.mapper.to_domain_event(r) for r in reader.recorder.select_events(seal_id(match_uuid)))
+    except UNAVAILABLE:  # the store did not answer: nothing is known of the seal's rows
+        raise
     except Exception as exc:  # a seal row that no longer decodes
         return unreadable(exc)
 

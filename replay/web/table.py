@@ -6,7 +6,7 @@ import uuid
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, RedirectResponse, Response
+from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
 
 from domain.errors import HonbaError
@@ -16,7 +16,7 @@ from replay.service.audit import report_data
 from replay.service.checks import audit_match
 from replay.service.entry import FLAG_KEYS, apply_entry, entry_fields, entry_from_fields, preview
 from replay.service.matches import table_data
-from replay.web.site import Site, field_for, form_of, form_token, site
+from replay.web.site import Site, field_for, form_of, form_token, see_other, site
 
 LIMITS = ("mangan", "haneman", "baiman", "sanbaiman", "yakuman")
 FU = (20, 25, 30, 40, 50, 60, 70, 80, 90, 100, 110)
@@ -98,8 +98,7 @@ async def record_form(request: Request) -> Response:
         errors = {field_for(exc, kind): str(exc)}
         return served.page(request, "table.html", 400, **context, errors=errors, values=fields, open=kind)
     # Post, redirect, get: a reload of the page after recording asks for nothing again.
-    target = request.url_for("table", key=key).include_query_params(token=token or "")
-    return RedirectResponse(str(target), status_code=303)
+    return see_other(request, "table", {"token": token or ""}, key=key)
 
 
 async def audit_page(request: Request) -> Response:
