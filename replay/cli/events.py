@@ -9,7 +9,7 @@ from typing import Annotated, Any
 
 import typer
 
-from domain.stages import SUBSTITUTE_PRESETS, EventFormat, SubstituteRule, parse_stage
+from domain.stages import EventFormat
 from replay.cli.layout import Column, Grid
 from replay.cli.render import json_text
 from replay.cli.reports import fresh_view
@@ -33,18 +33,6 @@ def _or_dash(value: object) -> str:
     return NOTHING if value is None else str(value)
 
 
-def _substitute_rule(text: str) -> SubstituteRule:
-    if text in SUBSTITUTE_PRESETS:
-        return SUBSTITUTE_PRESETS[text]
-    kind, _, value = text.partition(":")
-    try:
-        if kind == "fixed" and value:
-            return SubstituteRule("fixed", float(value))
-    except ValueError:
-        pass
-    raise InputError(f"--substitutes is ema, as-played, not-counted or fixed:POINTS (fixed:-30), not {text!r}")
-
-
 @tournament_app.command("format")
 def declare_format(
     ctx: typer.Context,
@@ -65,10 +53,10 @@ def declare_format(
 ) -> None:
     """Declare how the event is played: its stages, cuts, seating, substitutes and teams."""
     from replay.service.stages import declare_format as declare
+    from replay.service.stages import event_format_of
 
     def run() -> EventFormat:
-        stages = tuple(parse_stage(text, first=index == 0) for index, text in enumerate(stage))
-        fmt = EventFormat(stages, _substitute_rule(substitutes), team_points, teams_apart).check()
+        fmt = event_format_of(stage, substitutes, team_points, teams_apart)
         declare(shell(ctx).app, name, fmt)
         return fmt
 

@@ -1,27 +1,51 @@
-"""The director's pages: create a tournament, add players, seat a session (each table's link and QR code)."""
+"""The director's pages: tournaments, their players, format and teams, each session's tables with
+their links and QR codes, the clock, the draw.
+
+Every page is a GET that shows everything again (a reload loses nothing: the table links are made
+again from the director's token, ``replay.service.director.session_data``); every form posts,
+then redirects to the page it changed (post, redirect, get), or shows that page again with the
+refusal next to the form (400).
+"""
 
 from __future__ import annotations
 
-import attrs
+from collections.abc import Callable
+from typing import Any
+
+from starlette.datastructures import URL
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
 from domain.errors import HonbaError
 from domain.rules import preset_names
+from replay.input.fields import whole_number
+from replay.service import director, stages
 from replay.service.access import Grant
-from replay.service.director import seat_session, tournament_data
+from replay.service.clock import set_session_time_limit, start_session_clock
 from replay.service.tournaments import create_tournament
-from replay.web.site import form_of, form_token, site
+from replay.web.site import Site, form_of, form_token, site
 
 RUN = "run tournaments"
+# What a form of the tournament's page does: (the site, the tournament, the form's fields, the director's token).
+Action = Callable[[Site, str, dict[str, Any], str], Any]
 
 
 async def director_page(request: Request) -> Response:
     served = site(request)
     token = request.query_params.get("token")
     await served.call(lambda: served.need(token, Grant.may_direct, RUN))
-    return served.page(request, "director.html", token=token, errors={}, values={})
+    return await _home(request, served, token)
+
+
+async def _home(
+    request: Request, served: Site, token: str | None, status: int = 200, errors: Any = None, values: Any = None
+) -> Response:
+    await served.refreshed()
+    listed = await served.call(lambda: director.tournaments_data(served.view))
+    return served.page(
+        request, "director.html", status, token=token, tournaments=listed, errors=errors or {}, values=values or {}
+    )
 
 
 async def create_tournament_form(request: Request) -> Response:
@@ -34,67 +58,242 @@ async def create_tournament_form(request: Request) -> Response:
     try:
         await served.call(lambda: create_tournament(served.app, name, players))
     except HonbaError as exc:
-        return served.page(request, "director.html", 400, token=token, errors={"name": str(exc)}, values=fields)
-    return _to_tournament(request, name, token)
+        return await _home(request, served, token, 400, {"name": str(exc)}, fields)
+    return RedirectResponse(str(_url(request, "director_tournament", token, name=name)), status_code=303)
 
 
-def _to_tournament(request: Request, name: str, token: str | None) -> Response:
-    target = request.url_for("director_tournament", name=name).include_query_params(token=token or "")
-    return RedirectResponse(str(target), status_code=303)
+def _url(request: Request, route: str, token: str | None, **params: Any) -> URL:
+    return request.url_for(route, **params).include_query_params(token=token or "")
 
 
 async def director_tournament(request: Request) -> Response:
     served = site(request)
-    name = request.path_params["name"]
     token = request.query_params.get("token")
     await served.call(lambda: served.need(token, Grant.may_direct, RUN))
-    data = await served.call(lambda: tournament_data(served.app, name))
-    return served.page(request, "director_tournament.html", t=data, token=token, errors={}, presets=preset_names())
+    return await _tournament(request, served, request.path_params["name"], str(token))
+
+
+async def _tournament(
+    request: Request, served: Site, name: str, token: str, status: int = 200, errors: Any = None, values: Any = None
+) -> Response:
+    await served.refreshed()
+
+    def read() -> dict[str, Any]:
+        data = director.tournament_data(served.app, served.view, name)
+        data["next"]["seed"] = director.own_draw_seed(served.app, name, data["next"]["session"], token)
+        return data
+
+    data = await served.call(read)
+    return served.page(
+        request,
+        "director_tournament.html",
+        status,
+        t=data,
+        token=token,
+        errors=errors or {},
+        values=values or {},
+        presets=preset_names(),
+    )
+
+
+async def _act(request: Request, field: str, action: Action, *, to_session: bool = False) -> Response:
+    """A form of the tournament's page: the director's token checked, ``action`` run (it returns
+    the session to show, where ``to_session``), then to the page it changed; a refusal shown next
+    to the form's ``field`` on the tournament's page."""
+    served = site(request)
+    name = request.path_params["name"]
+    fields = await form_of(request)
+    token = form_token(fields)
+    await served.call(lambda: served.need(token, Grant.may_direct, RUN))
+    assert token is not None
+    try:
+        await served.refreshed()  # the seating and the warnings read the standings view
+        result = await served.call(lambda: action(served, name, fields, token))
+    except HonbaError as exc:
+        return await _tournament(request, served, name, token, 400, {field: str(exc)}, fields)
+    if to_session:
+        target = _url(request, "director_session", token, name=name, session=int(result))
+    else:
+        target = _url(request, "director_tournament", token, name=name).replace(fragment=field)
+    return RedirectResponse(str(target), status_code=303)
+
+
+def _text(fields: dict[str, Any], name: str) -> str:
+    return str(fields.get(name, "")).strip()
+
+
+def _lines(fields: dict[str, Any], name: str) -> list[str]:
+    return [line.strip() for line in str(fields.get(name, "")).splitlines() if line.strip()]
+
+
+def _ticked(fields: dict[str, Any], name: str) -> bool:
+    return bool(_text(fields, name))
+
+
+def _add_players(served: Site, name: str, fields: dict[str, Any], _token: str) -> None:
+    create_tournament(served.app, name, _lines(fields, "players"))
+
+
+def _seat(served: Site, name: str, fields: dict[str, Any], token: str) -> int:
+    seed = _text(fields, "seed")
+    return director.seat_next(
+        served.app,
+        served.view,
+        served.tokens,
+        name,
+        token,
+        rules=_text(fields, "rules") or "tenhou",
+        method=_text(fields, "method") or None,
+        seed=whole_number("seed", seed, low=0, high=2**63 - 1) if seed else None,
+        while_playing=_ticked(fields, "while_playing"),
+    )
+
+
+def _commit(served: Site, name: str, fields: dict[str, Any], token: str) -> None:
+    director.commit_next_draw(served.app, served.view, name, token, _text(fields, "commitment").lower() or None)
+
+
+def _reveal(served: Site, name: str, fields: dict[str, Any], token: str) -> int:
+    return director.reveal_next_draw(
+        served.app,
+        served.view,
+        served.tokens,
+        name,
+        token,
+        seed=_text(fields, "seed").lower() or None,
+        rules=_text(fields, "rules") or "tenhou",
+        while_playing=_ticked(fields, "while_playing"),
+    )
+
+
+def _format(served: Site, name: str, fields: dict[str, Any], _token: str) -> None:
+    fmt = stages.event_format_of(
+        _lines(fields, "stages"),
+        _text(fields, "substitutes") or "as-played",
+        _text(fields, "team_points") or "sum",
+        _ticked(fields, "teams_apart"),
+    )
+    stages.declare_format(served.app, name, fmt)
+
+
+def _withdraw(served: Site, name: str, fields: dict[str, Any], _token: str) -> None:
+    after = whole_number("after", _text(fields, "after"), low=0, high=1000)
+    stages.withdraw(served.app, name, _text(fields, "player"), after, _text(fields, "reason"))
+
+
+def _substitute(served: Site, name: str, fields: dict[str, Any], _token: str) -> None:
+    stages.substitute(served.app, name, _text(fields, "substitute"), _text(fields, "replaces"), _text(fields, "reason"))
+
+
+def _team(served: Site, name: str, fields: dict[str, Any], _token: str) -> None:
+    stages.join_team(served.app, name, _text(fields, "team"), _lines(fields, "members"))
 
 
 async def add_players_form(request: Request) -> Response:
-    served = site(request)
-    name = request.path_params["name"]
-    fields = await form_of(request)
-    token = form_token(fields)
-    await served.call(lambda: served.need(token, Grant.may_direct, RUN))
-    await served.call(lambda: create_tournament(served.app, name, str(fields.get("players", "")).splitlines()))
-    return _to_tournament(request, name, token)
+    return await _act(request, "players", _add_players)
 
 
 async def seat_form(request: Request) -> Response:
+    return await _act(request, "session", _seat, to_session=True)
+
+
+async def commit_form(request: Request) -> Response:
+    return await _act(request, "draw", _commit, to_session=False)
+
+
+async def reveal_form(request: Request) -> Response:
+    return await _act(request, "draw", _reveal, to_session=True)
+
+
+async def format_form(request: Request) -> Response:
+    return await _act(request, "format", _format)
+
+
+async def withdraw_form(request: Request) -> Response:
+    return await _act(request, "withdraw", _withdraw)
+
+
+async def substitute_form(request: Request) -> Response:
+    return await _act(request, "substitute", _substitute)
+
+
+async def team_form(request: Request) -> Response:
+    return await _act(request, "team", _team)
+
+
+# A session's page: every table's link and QR code, the clock.
+
+
+async def director_session(request: Request) -> Response:
     served = site(request)
-    name = request.path_params["name"]
+    token = request.query_params.get("token")
+    await served.call(lambda: served.need(token, Grant.may_direct, RUN))
+    return await _session(request, served, str(token))
+
+
+async def _session(
+    request: Request, served: Site, token: str, status: int = 200, errors: Any = None, values: Any = None
+) -> Response:
+    name, session = request.path_params["name"], request.path_params["session"]
+    await served.refreshed()
+    data = await served.call(
+        lambda: director.session_data(served.app, served.view, served.tokens, name, session, token)
+    )
+    for table in data["tables"]:
+        if table["token"] is not None:
+            table["link"] = str(request.url_for("table", key=table["match"]).include_query_params(token=table["token"]))
+            table["qr"] = qr_svg(table["link"])
+    return served.page(
+        request, "director_session.html", status, s=data, token=token, errors=errors or {}, values=values or {}
+    )
+
+
+async def _session_act(request: Request, field: str, action: Callable[[Site, dict[str, Any], str], Any]) -> Response:
+    """A form of a session's page, as ``_act``: back to the session's page."""
+    served = site(request)
     fields = await form_of(request)
     token = form_token(fields)
     await served.call(lambda: served.need(token, Grant.may_direct, RUN))
-    session_text, seed_text = str(fields.get("session", "")), str(fields.get("seed", "")).strip()
+    assert token is not None
     try:
-        if not session_text.isdigit() or (seed_text and not seed_text.isdigit()):
-            raise HonbaError("the session and the seed are whole numbers")
-        session = int(session_text)
-        tables, met = await served.call(
-            lambda: seat_session(
-                served.app,
-                served.tokens,
-                name,
-                session,
-                method=str(fields.get("method", "fewest-repeats")),
-                rules=str(fields.get("rules", "tenhou")),
-                seed=int(seed_text) if seed_text else None,
-            )
-        )
+        await served.call(lambda: action(served, fields, token))
     except HonbaError as exc:
-        data = await served.call(lambda: tournament_data(served.app, name))
-        errors = {"session": str(exc)}
-        return served.page(
-            request, "director_tournament.html", 400, t=data, token=token, errors=errors, presets=preset_names()
-        )
-    shown = []
-    for table in tables:
-        link = str(request.url_for("table", key=table.match).include_query_params(token=table.token))
-        shown.append({**attrs.asdict(table), "link": link, "qr": qr_svg(link)})
-    return served.page(request, "seated.html", name=name, session=session, tables=shown, repeats=met, token=token)
+        return await _session(request, served, token, 400, {field: str(exc)}, fields)
+    params = {k: request.path_params[k] for k in ("name", "session")}
+    target = _url(request, "director_session", token, **params).replace(fragment=field)
+    return RedirectResponse(str(target), status_code=303)
+
+
+async def clock_form(request: Request) -> Response:
+    name, session = request.path_params["name"], request.path_params["session"]
+
+    def run(served: Site, fields: dict[str, Any], _token: str) -> None:
+        if _text(fields, "action") == "start":
+            start_session_clock(served.app, name, session)
+        else:
+            minutes = whole_number("minutes", _text(fields, "minutes"), low=1, high=100_000)
+            set_session_time_limit(served.app, name, session, minutes)
+
+    return await _session_act(request, "clock", run)
+
+
+async def add_time_form(request: Request) -> Response:
+    name, session, table = (request.path_params[k] for k in ("name", "session", "table"))
+
+    def run(served: Site, fields: dict[str, Any], _token: str) -> None:
+        minutes = whole_number("minutes", _text(fields, "minutes"), low=1, high=100_000)
+        director.add_table_time(served.app, name, session, table, minutes, _text(fields, "reason"))
+
+    return await _session_act(request, f"table-{table}", run)
+
+
+async def reissue_form(request: Request) -> Response:
+    name, session, table = (request.path_params[k] for k in ("name", "session", "table"))
+
+    def run(served: Site, _fields: dict[str, Any], token: str) -> None:
+        director.reissue_table_link(served.app, served.tokens, name, session, table, token)
+
+    return await _session_act(request, f"table-{table}", run)
 
 
 def qr_svg(text: str) -> str:
@@ -112,5 +311,15 @@ ROUTES = [
     Route("/director/tournaments", create_tournament_form, methods=["POST"]),
     Route("/director/t/{name}/players", add_players_form, methods=["POST"]),
     Route("/director/t/{name}/sessions", seat_form, methods=["POST"]),
+    Route("/director/t/{name}/draw/commit", commit_form, methods=["POST"]),
+    Route("/director/t/{name}/draw/reveal", reveal_form, methods=["POST"]),
+    Route("/director/t/{name}/format", format_form, methods=["POST"]),
+    Route("/director/t/{name}/withdraw", withdraw_form, methods=["POST"]),
+    Route("/director/t/{name}/substitute", substitute_form, methods=["POST"]),
+    Route("/director/t/{name}/teams", team_form, methods=["POST"]),
+    Route("/director/t/{name}/s/{session:int}/clock", clock_form, methods=["POST"]),
+    Route("/director/t/{name}/s/{session:int}/t/{table:int}/time", add_time_form, methods=["POST"]),
+    Route("/director/t/{name}/s/{session:int}/t/{table:int}/link", reissue_form, methods=["POST"]),
+    Route("/director/t/{name}/s/{session:int}", director_session, name="director_session"),
     Route("/director/t/{name}", director_tournament, name="director_tournament"),
 ]

@@ -12,8 +12,10 @@ from starlette.responses import RedirectResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from domain.errors import HonbaError
-from replay.html.pages import standings_chart_svg
-from replay.service.standings import standings_data, tournament_report
+from replay.html.pages import needs_section, standings_chart_svg
+from replay.service.certificates import is_certified
+from replay.service.draws import draws_data
+from replay.service.standings_page import standings_page_data
 from replay.web.site import Site, site
 
 # How often the live standings look at the store's notification log (another server process may have written).
@@ -23,9 +25,12 @@ KEEPALIVE = 30
 
 
 def standings_context(served: Site, name: str, after: int | None) -> dict[str, Any]:
-    """The standings of tournament ``name`` (as they stood after session ``after``) and their chart."""
-    data = standings_data(tournament_report(served.view, name, after_session=after))
-    return {"data": data, "chart": standings_chart_svg(data), "after": after}
+    """The standings of tournament ``name`` (as they stood after session ``after``), the stages'
+    and teams' results, what each player needs, and the chart: the live part of the page."""
+    page = standings_page_data(served.app, served.view, name, after)
+    data = page["standings"]
+    needs = needs_section({"needs": page["needs"]}) if page["needs"] else ""
+    return {"data": data, "results": page["results"], "needs_html": needs, "chart": standings_chart_svg(data)}
 
 
 def after_of(request: Request) -> int | None:
@@ -43,8 +48,13 @@ async def standings_page(request: Request) -> Response:
     name = request.path_params["name"]
     after = after_of(request)
     await served.refreshed()
-    context = await served.call(lambda: standings_context(served, name, after))
-    return served.page(request, "standings.html", name=name, **context)
+
+    def read() -> dict[str, Any]:
+        draws = draws_data(served.app, name)
+        return {**standings_context(served, name, after), "draws": draws, "certified": is_certified(served.app, name)}
+
+    context = await served.call(read)
+    return served.page(request, "standings.html", name=name, after=after, **context)
 
 
 async def find_tournament(request: Request) -> Response:
