@@ -149,7 +149,7 @@ def tournament_data(app: HonbaApp, view: DocumentView, name: str) -> dict[str, A
     "name", "sessions", "advance", "carry", "seating", "later", "closed", "advanced"}],
     "substitutes", "team_points", "teams_apart"}, "teams": {team: [players]}, "sessions":
     [{"session", "tables", "matches", "playing", "time_limit"}], "next": (``next_session_data``),
-    "certified": bool}``."""
+    "certificate": null or {"key_id", "issued"}}``."""
     tournament = get_tournament(app, name)
     fmt = tournament.format and tournament.event_format()
     marks: dict[str, list[str]] = {}
@@ -182,8 +182,14 @@ def tournament_data(app: HonbaApp, view: DocumentView, name: str) -> dict[str, A
         "teams": teams,
         "sessions": sessions,
         "next": next_session_data(view, tournament),
-        "certified": tournament.certificate is not None,
+        "certificate": _certificate_data(tournament.certificate),
     }
+
+
+def _certificate_data(certificate: dict[str, Any] | None) -> dict[str, Any] | None:
+    if certificate is None:
+        return None
+    return {"key_id": certificate["signature"].get("key_id"), "issued": certificate["certificate"].get("issued")}
 
 
 def _format_data(tournament: Tournament) -> dict[str, Any]:

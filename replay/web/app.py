@@ -30,7 +30,7 @@ from starlette.staticfiles import StaticFiles
 from domain.errors import HonbaError
 from replay.service.entry import FieldError
 from replay.store.errors import MatchNotFound, StoreConflict, TournamentNotFound
-from replay.web import api, director, referee, standings, table
+from replay.web import api, director, events, referee, standings, table
 from replay.web.site import HERE, Forbidden, Site, site
 
 # Headers on every page: no framing, no referrer to other sites (table links carry their token; a form post
@@ -73,6 +73,7 @@ def create_app(db: str | None) -> Starlette:
         *table.ROUTES,
         *standings.ROUTES,
         *director.ROUTES,
+        *events.ROUTES,
         *referee.ROUTES,
         *api.ROUTES,
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),

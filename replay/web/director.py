@@ -70,12 +70,14 @@ async def director_tournament(request: Request) -> Response:
     served = site(request)
     token = request.query_params.get("token")
     await served.call(lambda: served.need(token, Grant.may_direct, RUN))
-    return await _tournament(request, served, request.path_params["name"], str(token))
+    return await show_tournament(request, request.path_params["name"], str(token))
 
 
-async def _tournament(
-    request: Request, served: Site, name: str, token: str, status: int = 200, errors: Any = None, values: Any = None
+async def show_tournament(
+    request: Request, name: str, token: str, status: int = 200, errors: Any = None, values: Any = None
 ) -> Response:
+    """The tournament's page for the director (with a refusal next to its form, where ``errors`` holds one)."""
+    served = site(request)
     await served.refreshed()
 
     def read() -> dict[str, Any]:
@@ -110,7 +112,7 @@ async def _act(request: Request, field: str, action: Action, *, to_session: bool
         await served.refreshed()  # the seating and the warnings read the standings view
         result = await served.call(lambda: action(served, name, fields, token))
     except HonbaError as exc:
-        return await _tournament(request, served, name, token, 400, {field: str(exc)}, fields)
+        return await show_tournament(request, name, token, 400, {field: str(exc)}, fields)
     if to_session:
         target = _url(request, "director_session", token, name=name, session=int(result))
     else:
