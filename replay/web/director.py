@@ -20,6 +20,7 @@ from starlette.routing import Route
 from domain.errors import HonbaError
 from domain.rules import preset_names
 from replay.input.fields import whole_number
+from replay.input.parsing import InputError
 from replay.service import director, stages
 from replay.service.access import Grant
 from replay.service.clock import set_session_time_limit, start_session_clock
@@ -56,6 +57,9 @@ async def create_tournament_form(request: Request) -> Response:
     name = str(fields.get("name", "")).strip()
     players = str(fields.get("players", "")).splitlines()
     try:
+        if "/" in name:
+            # A path's "/" parts it: no page could be that tournament's (the command line takes it).
+            raise InputError(f"{name!r} holds a '/': the web's pages cannot name it; choose another name")
         await served.call(lambda: create_tournament(served.app, name, players))
     except HonbaError as exc:
         return await _home(request, served, token, 400, {"name": str(exc)}, fields)
