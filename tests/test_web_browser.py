@@ -150,7 +150,6 @@ def test_the_standings_page_changes_without_a_reload_while_another_browser_recor
         assert watcher.evaluate("window.loadedOnce") == "yes"
         rows = watcher.locator("#standings-table tbody tr")
         assert rows.first.inner_text().split("\t")[1] == "Ben"
-        screenshot(watcher, tmp_path, "standings.png")
 
 
 def test_a_double_submitted_form_records_once(browser: Any, db: str) -> None:

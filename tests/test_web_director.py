@@ -356,7 +356,7 @@ def test_a_small_staged_event_runs_from_the_director_page(store_db: str, client:
         app.close()
     assert final == [order[:4]]  # the final table seats ranks 1 to 4 in seat order
     public = client.get("/tournaments/Cup").text
-    statuses = {row[1]: row[5] for row in table_rows(public, "stage-1")}
+    statuses = {row[1]: row[4] for row in table_rows(public, "stage-1")}  # rank, player, points, matches, status
     assert statuses == {p: "advanced" if p in order[:4] else "cut" for p in EIGHT}
     assert '<section id="needs">' in public  # the final table is the last session: what each needs
     play(client, links(seated)[0], final[0])

@@ -87,6 +87,7 @@ figcaption { color: var(--muted); font-size: 12px; }
 .chart-box > svg { direction: ltr; min-width: 640px; }
 details.need { margin: 4px 0; }
 details.need > summary { cursor: pointer; }
+.need .who { font-weight: 600; }
 """
 
 
@@ -772,8 +773,8 @@ def needs_section(data: Mapping[str, Any]) -> str:
             f"<p>At the table now, the least hand that does it:</p><ul>{''.join(now)}</ul>" if now else ""
         )
         summary = (
-            f"{esc(player.get('player'))} "
-            f'<span class="muted">(rank {_or_dash(player.get("rank"))}, {_points(player.get("points"))}, '
+            f'<span class="who">{esc(player.get("player"))}</span> '
+            f'<span class="muted">(before it: rank {_or_dash(player.get("rank"))}, {_points(player.get("points"))}; '
             f"table {_int(player.get('table'))})</span>: {_statuses(player.get('places') or [])}"
         )
         items.append(

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import quote
 
 from starlette.datastructures import URL
 from starlette.requests import Request
@@ -247,7 +248,9 @@ async def _session(
     )
     for table in data["tables"]:
         if table["token"] is not None:
-            table["link"] = str(request.url_for("table", key=table["match"]).include_query_params(token=table["token"]))
+            # The key quoted: a link (and its QR code) is one URL a phone's camera reads whole.
+            key = quote(table["match"], safe="")
+            table["link"] = str(request.url_for("table", key=key).include_query_params(token=table["token"]))
             table["qr"] = qr_svg(table["link"])
     return served.page(
         request, "director_session.html", status, s=data, token=token, errors=errors or {}, values=values or {}
