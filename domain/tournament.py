@@ -431,6 +431,7 @@ class Tournament(Aggregate):
             raise RuleViolation("a player withdraws after a session (0: before the first)")
         if not reason.strip():
             raise RuleViolation("say why the player withdraws")
+        TEXT.check(reason, "reason")
         if player in self.withdrawn:
             raise RuleViolation(f"{player!r} withdrew already (after session {self.withdrawn[player]})")
         later = sorted(s for s, tables in self.sessions.items() if s > after_session for t in tables if player in t)
@@ -451,6 +452,8 @@ class Tournament(Aggregate):
             raise RuleViolation(f"{substitute!r} plays in {self.name!r} already: a substitute is somebody new")
         if not reason.strip():
             raise RuleViolation("say why a substitute plays")
+        NAME.check(substitute)
+        TEXT.check(reason, "reason")
         self.trigger_event(self.SubstituteSeated, substitute=substitute, replaces=replaces, reason=reason)
 
     def join_team(self, player: str, team: str) -> None:
@@ -460,6 +463,7 @@ class Tournament(Aggregate):
             raise RuleViolation(f"{player!r} is not a player of {self.name!r}")
         if not team:
             raise RuleViolation("a team needs a name")
+        NAME.check(team, "team")
         if self.teams.get(player) != team:
             self.trigger_event(self.TeamJoined, player=player, team=team)
 

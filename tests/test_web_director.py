@@ -253,6 +253,21 @@ def test_bad_input_is_refused_next_to_its_form(store_db: str, client: TestClient
     assert "no draw of session 2 is committed" in errors(page)["draw"]
     page = post(client, "/director/t/Open/draw/commit", director, 400, commitment="not hex")
     assert "64 hexadecimal digits" in errors(page)["draw"]
+    # Names and reasons are bounded as everywhere (one line, domain.bounds): nothing stored.
+    page = post(client, "/director/t/Open/teams", director, 400, team="T" * 500, members="Ann")
+    assert "team" in errors(page)["team"]
+    page = post(
+        client, "/director/t/Open/substitute", director, 400, substitute="Sub\x1b[2J", replaces="Ann", reason="x"
+    )
+    assert "control character" in errors(page)["substitute"]
+    page = post(client, "/director/t/Open/withdraw", director, 400, player="Ann", after="1", reason="x" * 5000)
+    assert "reason" in errors(page)["withdraw"]
+    app = with_store(store_db)
+    try:
+        tournament = get_tournament(app, "Open")
+        assert (tournament.teams, tournament.substitutes, tournament.withdrawn) == ({}, {}, {})
+    finally:
+        app.close()
     assert client.get("/director/t/Open/s/9", params={"token": director}).status_code == 400
     assert client.get("/director/t/Nope", params={"token": director}).status_code == 404
     assert client.get("/director/t/Open/s/x", params={"token": director}).status_code == 404
