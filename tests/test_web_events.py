@@ -172,3 +172,30 @@ def test_the_private_key_is_never_kept_or_shown(db: str, client: TestClient, tmp
     assert body.decode() not in page and "download the certificate" in page
     stored = Path(db).read_bytes() + Path(db.replace(".sqlite", ".views.sqlite")).read_bytes()
     assert body not in stored
+
+
+def test_the_live_section_is_rendered_once_per_move_of_the_store_however_many_watch(
+    db: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from replay.web import standings
+    from replay.web.site import Site
+
+    _director, table = open_cup(db, ["t1"])
+    served = Site(db)
+    try:
+        renders: list[object] = []
+        real = standings.standings_context
+        monkeypatch.setattr(standings, "standings_context", lambda *a: renders.append(a) or real(*a))
+        sections = standings.LiveSections()
+        position = served.refresh_view()
+        watched = {sections.render(served, "Open", None, position) for _watcher in range(5)}
+        assert len(renders) == 1 and len(watched) == 1
+        with TestClient(create_app(db)) as client:
+            client.get("/")
+            send(client, "t1", table, YAKUMAN)
+        moved = served.refresh_view()
+        assert moved > position
+        after = sections.render(served, "Open", None, moved)
+        assert len(renders) == 2 and after not in watched and "in progress" not in after
+    finally:
+        served.app.close()

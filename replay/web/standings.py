@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 from collections.abc import AsyncIterator
+from functools import partial
 from typing import Any
 
 from starlette.requests import Request
@@ -64,12 +66,40 @@ async def find_tournament(request: Request) -> Response:
     return RedirectResponse(str(request.url_for("standings", name=name)), status_code=303)
 
 
+class LiveSections:
+    """The live section of each standings page as last rendered, with the position of the store it
+    was rendered at: however many watch a tournament, it is rendered once each time the store moves."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._rendered: dict[tuple[str, int | None], tuple[int, str]] = {}
+
+    def render(self, served: Site, name: str, after: int | None, position: int) -> str:
+        with self._lock:  # one render at a time: the others wait for it rather than render it again
+            held = self._rendered.get((name, after))
+            if held is not None and held[0] == position:
+                return held[1]
+            context = standings_context(served, name, after)
+            html = served.templates.get_template("standings_section.html").render(name=name, **context)
+            self._rendered[(name, after)] = (position, html)
+            return html
+
+
+def live_sections(request: Request) -> LiveSections:
+    """The application's ``LiveSections`` (made with the first stream)."""
+    state = request.app.state
+    if not hasattr(state, "live_sections"):
+        state.live_sections = LiveSections()
+    held: LiveSections = state.live_sections
+    return held
+
+
 async def standings_events(request: Request) -> Response:
     """Server-sent events: the standings section again whenever the store has moved on."""
     served = site(request)
     name = request.path_params["name"]
     after = after_of(request)
-    fragment = served.templates.get_template("standings_section.html")
+    sections = live_sections(request)
 
     async def stream() -> AsyncIterator[str]:
         seen = -1
@@ -79,8 +109,7 @@ async def standings_events(request: Request) -> Response:
             position = await served.refreshed()
             if position != seen:
                 seen = position
-                context = await served.call(lambda: standings_context(served, name, after))
-                html = fragment.render(name=name, **context)
+                html = await served.call(partial(sections.render, served, name, after, position))
                 if html != last:
                     last = html
                     quiet = 0
