@@ -123,9 +123,11 @@ class TokenStore:
         # second finds it on the next try.
         retrying(once, conflict=Exception, tries=OPEN_TRIES)
 
-    def create(self, role: str, match: str | None = None, *, issuer: str | None = None) -> str:
+    def create(self, role: str, match: str | None = None, *, issuer: str | None = None, replacing: bool = False) -> str:
         """A new token for a role (a table token names its match); returns the token, shown once
-        (a table token with an ``issuer``, a director's token, has its secret derived from it)."""
+        (a table token with an ``issuer``, a director's token, has its secret derived from it).
+        ``replacing``: the match's other table tokens are revoked in the same transaction (a table's
+        link issued again: the old link stops writing the moment the new one exists)."""
         if role not in ROLES:
             raise AccessError(f"the role is one of {', '.join(ROLES)}, not {role!r}")
         if role == "table" and not match:
@@ -136,17 +138,22 @@ class TokenStore:
             raise AccessError(f"no match {match!r} in the store")
         token_id = secrets.token_hex(6)
         secret = secrets.token_urlsafe(24) if issuer is None else derived_secret(issuer, "table", token_id, str(match))
-        self._insert(token_id, role, match, secret)
+        self._insert(token_id, role, match, secret, replacing)
         return f"{token_id}.{secret}"
 
-    def _insert(self, token_id: str, role: str, match: str | None, secret: str) -> None:
+    def _insert(self, token_id: str, role: str, match: str | None, secret: str, replacing: bool) -> None:
         salt = secrets.token_hex(16)
         digest = _digest(secret, bytes.fromhex(salt))
         if self._datastore is None:
             with self._lock:
+                if replacing:
+                    for old in [t for t, row in self._memory.items() if row[:2] == ("table", match)]:
+                        del self._memory[old]
                 self._memory[token_id] = (role, match, salt, digest)
         else:
             with self._cursor(commit=True) as cursor:
+                if replacing:
+                    cursor.execute(self._sql(f"DELETE FROM {TABLE} WHERE role = 'table' AND match_key = ?"), (match,))
                 cursor.execute(
                     self._sql(f"INSERT INTO {TABLE} (token_id, role, match_key, salt, digest) VALUES (?, ?, ?, ?, ?)"),
                     (token_id, role, match, salt, digest),
@@ -155,13 +162,11 @@ class TokenStore:
     def issue_table_link(self, issuer: str, match: str) -> str:
         """A new table token for ``match`` whose secret is derived from the director token
         ``issuer`` (so ``table_link`` shows it again); every other table token of the match is
-        revoked first: a link reissued leaves the old one dead."""
+        revoked with it, in one transaction: a link reissued leaves the old one dead."""
         grant = self.check(issuer)
         if grant is None or not grant.may_direct():
             raise AccessError("only a director's token issues table links")
-        for token_id in [row[0] for row in self._table_rows(match)]:
-            self.revoke(token_id)
-        return self.create("table", match, issuer=issuer)
+        return self.create("table", match, issuer=issuer, replacing=True)
 
     def table_link(self, issuer: str, match: str) -> str | None:
         """The standing table token of ``match`` that the director token ``issuer`` issued, made
