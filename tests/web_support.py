@@ -44,7 +44,7 @@ def hidden(page: str, name: str) -> str:
 
 def errors(page: str) -> dict[str, str]:
     """The error messages shown next to the fields, by field."""
-    return dict(re.findall(r'class="error" id="error-([a-z0-9]+)" role="alert">([^<]*)<', page))
+    return dict(re.findall(r'class="error" id="error-([a-z0-9-]+)" role="alert">([^<]*)<', page))
 
 
 def send(client: TestClient, key: str, token: str, fields: Mapping[str, Any]) -> tuple[str, str]:

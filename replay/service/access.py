@@ -14,7 +14,7 @@ Roles: a ``table`` token records at its own match only; a ``referee`` token reco
 match and corrects (amend, void, penalty with who and why); a ``director`` token may do all
 of that and run tournaments.
 
-A table's link made by a director (``issue_table_link``) has a secret derived from the
+A table's link made by a director (``reissue`` with the director's token as ``issuer``) has a secret derived from the
 director's own: HMAC-SHA256 keyed with the director's secret over the table token's id and its
 match. The store still keeps only its salted hash, yet the director's pages can show the link
 (and its QR code) again at any time (``table_link``): the director's token recomputes it and the
@@ -31,6 +31,7 @@ import secrets
 import threading
 from collections.abc import Iterator
 from typing import Any, Final
+from urllib.parse import quote
 
 import attrs
 
@@ -65,6 +66,21 @@ class Grant:
     def may_direct(self) -> bool:
         """Whether this token may create tournaments, players, sessions and tables."""
         return self.role == "director"
+
+
+@attrs.frozen
+class TableLink:
+    """A table's token issued (again): its match, the token (shown once: the store keeps its hash),
+    and how many earlier tokens of the table it revoked."""
+
+    match: str
+    token: str
+    revoked: int = 0
+
+    @property
+    def path(self) -> str:
+        """The table page's path with the token, as the link's end (the server's address goes before)."""
+        return f"/matches/{quote(self.match, safe='/')}?token={quote(self.token)}"
 
 
 def _digest(secret: str, salt: bytes) -> str:
@@ -159,15 +175,6 @@ class TokenStore:
                     (token_id, role, match, salt, digest),
                 )
 
-    def issue_table_link(self, issuer: str, match: str) -> str:
-        """A new table token for ``match`` whose secret is derived from the director token
-        ``issuer`` (so ``table_link`` shows it again); every other table token of the match is
-        revoked with it, in one transaction: a link reissued leaves the old one dead."""
-        grant = self.check(issuer)
-        if grant is None or not grant.may_direct():
-            raise AccessError("only a director's token issues table links")
-        return self.create("table", match, issuer=issuer, replacing=True)
-
     def table_link(self, issuer: str, match: str) -> str | None:
         """The standing table token of ``match`` that the director token ``issuer`` issued, made
         again from the director's secret and checked against its stored hash; None when no such
@@ -199,6 +206,16 @@ class TokenStore:
             rows = cursor.fetchall()
         return [(r["token_id"], r["salt"], r["digest"]) if isinstance(r, dict) else (r[0], r[1], r[2]) for r in rows]
 
+    def table_tokens(self, match: str) -> int:
+        """How many table tokens write to ``match``."""
+        if self._datastore is None:
+            with self._lock:
+                return sum(1 for row in self._memory.values() if row[:2] == ("table", match))
+        with self._cursor(commit=False) as cursor:
+            cursor.execute(self._sql(f"SELECT COUNT(*) FROM {TABLE} WHERE role = 'table' AND match_key = ?"), (match,))
+            row = cursor.fetchone()
+        return int(next(iter(row.values())) if isinstance(row, dict) else row[0])
+
     def check(self, token: str | None) -> Grant | None:
         """What a token allows, or None for no token, a malformed one or a wrong one."""
         if not token or "." not in token:
@@ -228,6 +245,21 @@ class TokenStore:
         if isinstance(row, dict):
             return (row["role"], row["match_key"], row["salt"], row["digest"])
         return (row[0], row[1], row[2], row[3])
+
+    def reissue(self, match: str, *, issuer: str | None = None) -> TableLink:
+        """A table's link issued again: a new table token for ``match``, every earlier one revoked
+        with it (in one transaction); the new token, shown once, and how many were revoked. With
+        ``issuer``, a director's token, the new token's secret is derived from it, so that
+        ``table_link`` shows it again (the director's pages)."""
+        if issuer is not None:
+            grant = self.check(issuer)
+            if grant is None or not grant.may_direct():
+                raise AccessError("only a director's token issues table links")
+        if not self._app.has_match(match):
+            # (before the tokens are counted: a key no match has is not looked for among them)
+            raise AccessError(f"no match {match!r} in the store")
+        revoked = self.table_tokens(match)
+        return TableLink(match, self.create("table", match, issuer=issuer, replacing=True), revoked)
 
     def revoke(self, token_id: str) -> bool:
         """Remove a token by its id (the part before the dot); whether there was one."""

@@ -25,6 +25,8 @@ import attrs
 
 from domain.errors import HonbaError
 from projections.views import DocumentView
+from replay.formats.files import FileTooLarge, read_capped
+from replay.formats.logmodel import load_json
 from replay.service.stages import standings_of_event
 from replay.service.standings import tournament_report
 from replay.service.tournaments import change_tournament
@@ -96,9 +98,17 @@ def generate_key(prefix: Path) -> KeyPair:
     return KeyPair(private, public, key_id(_raw(key.public_key())))
 
 
+def _key_file(path: Path) -> bytes:
+    """A key file's bytes, at most ``MAX_KEY_FILE`` (``/dev/zero`` is refused, not read on)."""
+    try:
+        return read_capped(path, limit=MAX_KEY_FILE, what="key file")
+    except FileTooLarge as exc:
+        raise CertificateError(str(exc)) from None
+
+
 def load_private_key(path: Path) -> Any:
     """An Ed25519 private key from a PEM file (its content never appears in an error)."""
-    return private_key_from_pem(path.read_bytes(), str(path))
+    return private_key_from_pem(_key_file(path), str(path))
 
 
 def private_key_from_pem(data: bytes, source: str = "the key") -> Any:
@@ -117,7 +127,7 @@ def private_key_from_pem(data: bytes, source: str = "the key") -> Any:
 
 def load_public_key(path: Path) -> Any:
     """An Ed25519 public key from a PEM file."""
-    return public_key_from_pem(path.read_bytes(), str(path))
+    return public_key_from_pem(_key_file(path), str(path))
 
 
 def public_key_from_pem(data: bytes, source: str = "the key") -> Any:
@@ -189,16 +199,21 @@ def sign_tournament(app: HonbaApp, view: DocumentView, name: str, key_path: Path
     return sign(certificate_body(app, view, name), key)
 
 
+# A certificate nests four deep (the certificate, its standings, a row); a key file is a few lines.
+CERTIFICATE_DEEPEST = 8
+MAX_KEY_FILE = 64 * 1024
+
+
 def read_certificate(path: Path) -> dict[str, Any]:
-    """A certificate file, read as JSON with the shape of the format."""
-    return certificate_from_bytes(path.read_bytes(), str(path))
+    """A certificate file (at most ``MAX_FILE`` bytes), read as JSON with the shape of the format."""
+    return certificate_from_bytes(read_capped(path, what="certificate"), str(path))
 
 
 def certificate_from_bytes(data: bytes, source: str = "the certificate") -> dict[str, Any]:
-    """A certificate's bytes (a file read, or sent to ``honba serve``), read as JSON with the shape
-    of the format."""
+    """A certificate's bytes (a file read, or sent to ``honba serve``), read as JSON (its nesting
+    capped before it is parsed) with the shape of the format."""
     try:
-        read = json.loads(data.decode("utf-8"))
+        read = load_json(data.decode("utf-8"), deepest=CERTIFICATE_DEEPEST)
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise CertificateError(f"{source}: not a JSON certificate ({exc})") from None
     if (

@@ -1,7 +1,7 @@
 """The director's use cases for ``honba serve``: tournaments, seatings, table links, what a page shows.
 
 Plain data in and out; the web pages only show it. A table's link is issued from the director's
-own token (``TokenStore.issue_table_link``), so that every page can show it again, with its QR
+own token (``TokenStore.reissue`` with it as ``issuer``), so that every page can show it again, with its QR
 code, at any time (``session_data``): nothing the director needs is only the answer to a form.
 The next session is seated by one use case (``seat_next``) whatever the event: by its format's
 stage (``replay.service.stages.next_session``: from the standings before it), or, for an event
@@ -23,7 +23,7 @@ from projections.standings_view import read_docs, tournament_entries
 from projections.views import DocumentView
 from replay.input.parsing import InputError
 from replay.service import clock, draws, stages
-from replay.service.access import TokenStore, derived_key
+from replay.service.access import TableLink, TokenStore, derived_key
 from replay.service.recording import start_match
 from replay.service.standings import summary_doc
 from replay.service.tournaments import change_tournament
@@ -62,9 +62,11 @@ def seat_session(
     seed: int | None = None,
     issuer: str | None = None,
 ) -> tuple[list[SeatedTable], int]:
-    """Seat a session of the tournament (every player), start a match per table, attach it, and make
-    each table's token (derived from the director token ``issuer`` when given, so that it can be
-    shown again). Returns the tables and how many pairs meet again."""
+    """Seat a session of the tournament (every player who plays in it: those who withdrew before it
+    left out, their substitutes in), start a match per table, attach it, and make each table's
+    token (derived from the director token ``issuer`` when given, so that it can be shown again).
+    Returns the tables and how many pairs meet again. The one use case behind the director's page
+    and ``honba tournament seat NAME SESSION --method ...``."""
     if method not in SEATINGS:
         raise InputError(f"the seating is {' or '.join(SEATINGS)}, not {method!r}")
     ruleset = load_preset(rules)
@@ -145,7 +147,8 @@ def next_session_data(view: DocumentView, tournament: Tournament) -> dict[str, A
 def tournament_data(app: HonbaApp, view: DocumentView, name: str) -> dict[str, Any]:
     """A tournament as the director's page shows it:
 
-    ``{"name", "players", "marks": {player: [words]}, "format": null or {"stages": [{"stage",
+    ``{"name", "players", "marks": {player: [words]}, "withdrawn": {player: after session},
+    "substitutes": {substitute: whom they replace}, "format": null or {"stages": [{"stage",
     "name", "sessions", "advance", "carry", "seating", "later", "closed", "advanced"}],
     "substitutes", "team_points", "teams_apart"}, "teams": {team: [players]}, "sessions":
     [{"session", "tables", "matches", "playing", "time_limit"}], "next": (``next_session_data``),
@@ -178,6 +181,8 @@ def tournament_data(app: HonbaApp, view: DocumentView, name: str) -> dict[str, A
         "name": tournament.name,
         "players": [p for p in tournament.players if p not in tournament.aliases],
         "marks": marks,
+        "withdrawn": dict(tournament.withdrawn),
+        "substitutes": dict(tournament.substitutes),
         "format": None if not fmt else _format_data(tournament),
         "teams": teams,
         "sessions": sessions,
@@ -270,9 +275,13 @@ def table_match(app: HonbaApp, name: str, session: int, table: int) -> str:
     return key
 
 
-def reissue_table_link(app: HonbaApp, tokens: TokenStore, name: str, session: int, table: int, issuer: str) -> str:
-    """A new link for a table of a session: the match's other table tokens are revoked."""
-    return tokens.issue_table_link(issuer, table_match(app, name, session, table))
+def reissue_table_link(
+    app: HonbaApp, tokens: TokenStore, name: str, session: int, table: int, issuer: str
+) -> TableLink:
+    """A new link for a table of a session, from the director's token ``issuer`` (shown again by
+    ``session_data``): every earlier table token of its match revoked (a phone lost, a link shown
+    to the wrong table). ``honba token reissue`` does the same from the command line."""
+    return tokens.reissue(table_match(app, name, session, table), issuer=issuer)
 
 
 def add_table_time(app: HonbaApp, name: str, session: int, table: int, minutes: int, reason: str) -> dict[str, Any]:
@@ -310,7 +319,7 @@ def seat_next(
     if upcoming["staged"]:
         seated = stages.next_session(app, view, name, ruleset)
         for key in seated.matches:
-            tokens.issue_table_link(issuer, key)
+            tokens.reissue(key, issuer=issuer)
         return seated.session
     _check_playing(upcoming, while_playing)
     seat_session(app, tokens, name, upcoming["session"], method=chosen, rules=rules, seed=seed, issuer=issuer)
@@ -377,5 +386,5 @@ def reveal_next_draw(
     _check_playing(upcoming, while_playing)
     revealed = draws.reveal_draw(app, name, session, seed or draw_seed(issuer, name, session), load_preset(rules))
     for key in revealed.matches:
-        tokens.issue_table_link(issuer, key)
+        tokens.reissue(key, issuer=issuer)
     return session

@@ -18,6 +18,7 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
+from domain.bounds import AFTER_SESSION, MINUTES, SEED, Bound
 from domain.errors import HonbaError
 from domain.rules import preset_names
 from replay.input.fields import whole_number
@@ -133,6 +134,12 @@ def _lines(fields: dict[str, Any], name: str) -> list[str]:
     return [line.strip() for line in str(fields.get(name, "")).splitlines() if line.strip()]
 
 
+def _number(bound: Bound, text: str, field: str | None = None) -> int:
+    """A number of a form, read by the one number reader in its bound (``domain.bounds``), as the
+    command line reads it: ASCII digits only, a length cap ('²', '٣' or 5000 digits refused)."""
+    return whole_number(field or bound.field, text, low=bound.low, high=bound.high)
+
+
 def _ticked(fields: dict[str, Any], name: str) -> bool:
     return bool(_text(fields, name))
 
@@ -151,7 +158,7 @@ def _seat(served: Site, name: str, fields: dict[str, Any], token: str) -> int:
         token,
         rules=_text(fields, "rules") or "tenhou",
         method=_text(fields, "method") or None,
-        seed=whole_number("seed", seed, low=0, high=2**63 - 1) if seed else None,
+        seed=_number(SEED, seed) if seed else None,
         while_playing=_ticked(fields, "while_playing"),
     )
 
@@ -184,7 +191,7 @@ def _format(served: Site, name: str, fields: dict[str, Any], _token: str) -> Non
 
 
 def _withdraw(served: Site, name: str, fields: dict[str, Any], _token: str) -> None:
-    after = whole_number("after", _text(fields, "after"), low=0, high=1000)
+    after = _number(AFTER_SESSION, _text(fields, "after"), "after")
     stages.withdraw(served.app, name, _text(fields, "player"), after, _text(fields, "reason"))
 
 
@@ -252,25 +259,49 @@ async def _session(
             key = quote(table["match"], safe="")
             table["link"] = str(request.url_for("table", key=key).include_query_params(token=table["token"]))
             table["qr"] = qr_svg(table["link"])
+    # A refusal for a table the session does not have (a URL typed) is shown above the tables.
+    shown_at = {f"table-{table['table']}" for table in data["tables"]} | {"clock"}
+    errors = {field if field in shown_at else "tables": text for field, text in (errors or {}).items()}
     return served.page(
-        request, "director_session.html", status, s=data, token=token, errors=errors or {}, values=values or {}
+        request,
+        "director_session.html",
+        status,
+        s=data,
+        token=token,
+        errors=errors,
+        values=values or {},
+        reissued=_reissued(request),
     )
 
 
-async def _session_act(request: Request, field: str, action: Callable[[Site, dict[str, Any], str], Any]) -> Response:
-    """A form of a session's page, as ``_act``: back to the session's page."""
+def _reissued(request: Request) -> dict[str, int] | None:
+    """What the last reissue did, from the query its form redirected with (numbers only: the
+    page says it in its own words): ``{"table", "revoked"}``, or None."""
+    table, revoked = (request.query_params.get(k, "") for k in ("reissued", "revoked"))
+    if not (table.isascii() and table.isdigit() and revoked.isascii() and revoked.isdigit()):
+        return None
+    if len(table) > 6 or len(revoked) > 6:
+        return None
+    return {"table": int(table), "revoked": int(revoked)}
+
+
+async def _session_act(
+    request: Request, field: str, action: Callable[[Site, dict[str, Any], str], dict[str, Any] | None]
+) -> Response:
+    """A form of a session's page, as ``_act``: back to the session's page (with what ``action``
+    returns as its query, to say what it did)."""
     served = site(request)
     fields = await form_of(request)
     token = form_token(fields)
     await served.call(lambda: served.need(token, Grant.may_direct, RUN))
     assert token is not None
     try:
-        await served.call(lambda: action(served, fields, token))
+        said = await served.call(lambda: action(served, fields, token))
     except HonbaError as exc:
         return await _session(request, served, token, 400, {field: str(exc)}, fields)
     params = {k: request.path_params[k] for k in ("name", "session")}
-    target = _url(request, "director_session", token, **params).replace(fragment=field)
-    return RedirectResponse(str(target), status_code=303)
+    target = _url(request, "director_session", token, **params).include_query_params(**(said or {}))
+    return RedirectResponse(str(target.replace(fragment=field)), status_code=303)
 
 
 async def clock_form(request: Request) -> Response:
@@ -280,7 +311,7 @@ async def clock_form(request: Request) -> Response:
         if _text(fields, "action") == "start":
             start_session_clock(served.app, name, session)
         else:
-            minutes = whole_number("minutes", _text(fields, "minutes"), low=1, high=100_000)
+            minutes = _number(MINUTES, _text(fields, "minutes"))
             set_session_time_limit(served.app, name, session, minutes)
 
     return await _session_act(request, "clock", run)
@@ -290,7 +321,7 @@ async def add_time_form(request: Request) -> Response:
     name, session, table = (request.path_params[k] for k in ("name", "session", "table"))
 
     def run(served: Site, fields: dict[str, Any], _token: str) -> None:
-        minutes = whole_number("minutes", _text(fields, "minutes"), low=1, high=100_000)
+        minutes = _number(MINUTES, _text(fields, "minutes"))
         director.add_table_time(served.app, name, session, table, minutes, _text(fields, "reason"))
 
     return await _session_act(request, f"table-{table}", run)
@@ -299,8 +330,9 @@ async def add_time_form(request: Request) -> Response:
 async def reissue_form(request: Request) -> Response:
     name, session, table = (request.path_params[k] for k in ("name", "session", "table"))
 
-    def run(served: Site, _fields: dict[str, Any], token: str) -> None:
-        director.reissue_table_link(served.app, served.tokens, name, session, table, token)
+    def run(served: Site, _fields: dict[str, Any], token: str) -> dict[str, Any]:
+        issued = director.reissue_table_link(served.app, served.tokens, name, session, table, token)
+        return {"reissued": table, "revoked": issued.revoked}
 
     return await _session_act(request, f"table-{table}", run)
 
