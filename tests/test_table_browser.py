@@ -93,6 +93,7 @@ def record(page: Any, expected: str) -> None:
 @pytest.mark.parametrize("size", list(PHONES))
 def test_a_ron_takes_five_taps_a_tsumo_three_and_a_draw_four_with_no_scroll(browser: Any, db: str, size: str) -> None:
     (token,) = prepare(db, {"web": PLAYERS, "cli": PLAYERS}, [("table", "web")])
+    clocked(db, "web", 60, timedelta(minutes=17))  # a table on the clock (nothing runs out here)
     with serving(create_app(db)) as base:
         page = phone(browser, PHONES[size])
         page.goto(f"{base}/matches/web?token={token}")
@@ -100,6 +101,9 @@ def test_a_ron_takes_five_taps_a_tsumo_three_and_a_draw_four_with_no_scroll(brow
         # A ron with han and fu and one riichi: winner, discarder, the value, the riichi, record.
         for name, value in (("winner", "Ben"), ("discarder", "Ann"), ("value", "3/30"), ("riichi", "Ben")):
             tap(page, button(page, name, value))
+        if size == "390x844":
+            expect(page.locator("#confirm-lines")).to_contain_text("Ann pays Ben 3,900")
+            screenshot(page, "table-phone.png")
         record(page, "Ann pays Ben 3,900")
         assert taps(page) == (5, False)
         honba(db, "win", "cli", "Ben:3/30", "--from", "Ann", "--riichi", "Ben")
@@ -308,6 +312,35 @@ def test_undo_says_which_entry_it_takes_back_and_the_entry_stays_struck_through(
 
 
 VIEWPORT = '<meta name="viewport" content="width=device-width, initial-scale=1">'
+
+
+def test_every_state_of_the_table_page_reads_on_a_360_px_phone(browser: Any, db: str) -> None:
+    """No horizontal scrolling, no number broken, every target 44 x 44 px: the page read-only and with
+    its form, each kind of entry, every panel open, a ledger of big and negative numbers, a long name,
+    the confirm page, the finished page."""
+    players = ("Ann", "Ben", "Alexandra-Konstantinopoulou", "Dai")
+    (token,) = prepare(db, {"t1": players}, [("table", "t1")])
+    clocked(db, "t1", 90, timedelta(minutes=1))
+    honba(db, "win", "t1", "Ben:baiman", "--from", "Ann")
+    honba(db, "win", "t1", "Alexandra-Konstantinopoulou:3/30", "--from", "Ann", "--riichi", "Dai")
+    honba(db, "penalty", "t1", "Dai", "--amount", "12000")
+    honba(db, "undo", "t1", "--by", "table", "--reason", "undo")
+    honba(db, "draw", "t1", "--ready", "Ann", "--nagashi", "Ann")
+    with serving(create_app(db)) as base:
+        page = phone(browser, PHONES["360x740"])
+        page.goto(f"{base}/matches/t1")
+        readable(page)
+        page.goto(f"{base}/matches/t1?token={token}")
+        readable(page)
+        for kind in ("draw", "abort", "penalty", "win"):
+            button(page, "kind", kind).tap()
+            readable(page)
+        for panel in ("#more", "#winner2", "#winner3", "#tiles", "#more .by-field"):
+            page.locator(f"{panel} > summary").first.tap()
+        readable(page)
+        page.locator("#undo").tap()
+        page.wait_for_selector("#confirm")
+        readable(page)
 
 
 def test_the_number_check_catches_a_number_broken_over_two_lines(browser: Any) -> None:
