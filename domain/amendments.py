@@ -142,17 +142,22 @@ def corrects_something(target: int, at_position: Mapping[int, Correction]) -> bo
 
 
 def undone_positions(history: Sequence[tuple[int, Fact]], corrections: Mapping[int, Correction]) -> frozenset[int]:
-    """Hands taken back at the table: voided while still the last hand, with what followed them.
+    """Hands taken back at the table: voided while still the last hand, with what followed them;
+    and the early ends voided (the match reopened).
 
     A hand voided before any later hand was recorded (``honba undo``, or a void of the last
     hand) is taken back whole: the deal pass and the end the rules decided after it are void
     too, and the table is again the table before it. A hand voided after later hands were
-    played keeps its deal pass (the later hands stay as played).
+    played keeps its deal pass (the later hands stay as played). An early end voided is taken
+    back the same way: nothing can have been played after it before it was voided, so the match
+    goes on from the table before it, as played and as corrected.
     """
     hands = [p for p, fact in history if isinstance(fact, WinResult | ExhaustiveDraw | AbortiveDraw)]
     facts = dict(history)
     positions = [p for p, _ in history]
-    undone: set[int] = set()
+    undone: set[int] = {
+        target for target, c in corrections.items() if c.replacement is None and is_early_end(facts.get(target))
+    }
     voids = sorted(
         (c.position, target)
         for target, c in corrections.items()
@@ -242,10 +247,12 @@ def fold_corrected(
     """``corrected_steps``, and the table as played after them (where ``next_step`` goes on)."""
     played = opening
     steps: list[CorrectedStep] = []
-    ordered = [e for e in history if not isinstance(e[1], MatchEnd)] + [
-        e for e in history if isinstance(e[1], MatchEnd)
-    ]
     undone = undone_positions(history, corrections)
+    # The end that stands comes last (a penalty added after it counts toward its final scores);
+    # an end taken back (the match reopened) stays where it was, a step that changes nothing.
+    ordered = [e for e in history if not isinstance(e[1], MatchEnd) or e[0] in undone] + [
+        e for e in history if isinstance(e[1], MatchEnd) and e[0] not in undone
+    ]
     for position, fact in ordered:
         corrected = steps[-1].after if steps else opening
         if position in undone:
@@ -384,6 +391,13 @@ def _played_ends(history: Sequence[tuple[int, Fact]], undone: frozenset[int]) ->
 def is_correctable(fact: Fact) -> bool:
     """Hand results and penalties can be corrected; deal passes and the end follow from them."""
     return not isinstance(fact, DealPass | MatchEnd)
+
+
+def is_early_end(fact: Fact | None) -> bool:
+    """An end the players decided (agreed, a time limit): an entry of its own, which a void takes
+    back (the match reopened). The ends the rules decide follow from the last hand: taking that
+    hand back takes them back, and so does the clock's (``time_up``, ``ENDS_OF_THEIR_HAND``)."""
+    return isinstance(fact, MatchEnd) and fact.reason not in ENDS_OF_THEIR_HAND
 
 
 def fact_in_force(

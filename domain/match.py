@@ -32,6 +32,7 @@ from domain.amendments import (
     effective_facts,
     fold_corrected,
     is_correctable,
+    is_early_end,
     judge_end,
     latest_of_its_target,
     next_step,
@@ -485,6 +486,10 @@ class Match(Aggregate):
         if self.seen(client_key, "correct", (target, replacement, by, reason, at)):
             return
         original = self._correctable(target, by, reason, at)
+        if isinstance(original, MatchEnd):
+            raise EntryRefused(
+                "the end at ", target, " is not amended: void it to reopen the match (then end it again if need be)"
+            )
         if isinstance(original, Penalty) != isinstance(replacement, Penalty):
             raise RuleViolation("a hand result is amended by a hand result, a penalty by a penalty")
         if isinstance(replacement, Penalty):
@@ -496,7 +501,8 @@ class Match(Aggregate):
         )
 
     def void(self, target: int, *, by: str, reason: str, client_key: str | None = None, at: str | None = None) -> None:
-        """Void the result or penalty recorded at position ``target`` (it stays in the log)."""
+        """Void the result or penalty recorded at position ``target`` (it stays in the log); an
+        early end voided reopens the match."""
         if self.seen(client_key, "correct", (target, None, by, reason, at)):
             return
         self._correctable(target, by, reason, at)
@@ -516,10 +522,34 @@ class Match(Aggregate):
             self.Corrected, target=None, replacement=penalty, by=by, reason=reason, client_key=client_key, at=at
         )
 
+    def reopen(self, *, by: str, reason: str, client_key: str | None = None, at: str | None = None) -> int:
+        """Reopen a match the players ended early (agreed, a time limit): a correction that voids
+        the end, with who and why; the match goes on from the table before it. Returns the end's
+        position. An end the rules decided follows from the last hand: take that hand back (undo,
+        or void it) or amend it instead."""
+        if client_key is not None and client_key in self.client_key_targets:
+            reopened = self.client_key_targets[client_key]
+            if reopened is not None and self.seen(client_key, "correct", (reopened, None, by, reason, at)):
+                return reopened
+        self._check_referee(by, reason, at)
+        if not self.state.finished:
+            raise RuleViolation(f"match {self.key!r} has not ended: there is nothing to reopen")
+        ends = [p for p, _ in self.effective_entries() if isinstance(dict(self.history).get(p), MatchEnd)]
+        end = dict(self.history)[ends[-1]] if ends else None
+        if end is None or not is_early_end(end):
+            why = self.state.end_reason or "by the rules"
+            raise RuleViolation(
+                f"match {self.key!r} was ended by the rules ({why}) after its last hand: take that hand back "
+                "(undo, or void it) or amend it, and the rules judge the end again"
+            )
+        self.void(ends[-1], by=by, reason=reason, client_key=client_key, at=at)
+        return ends[-1]
+
     def undo(self, *, by: str, reason: str, client_key: str | None = None, at: str | None = None) -> int:
-        """Void the last entry that still counts, at the table: a hand result, a penalty, or a
-        correction (cancelled). A void is not taken back by undo (void the void to do that).
-        Returns the position voided. A last hand taken back takes its deal pass and end with it.
+        """Void the last entry that still counts, at the table: a hand result, a penalty, an early
+        end (the match reopened), or a correction (cancelled). A void is not taken back by undo
+        (void the void to do that). Returns the position voided. A last hand taken back takes its
+        deal pass and the end the rules decided with it.
         """
         if client_key is not None and client_key in self.client_key_targets:
             # A retry: the entry this key voided, if the command was the same.
@@ -534,7 +564,9 @@ class Match(Aggregate):
         corrections = dict(self.correction_log)
         undone = undone_positions(self.history, self.corrections)
         voided = {t for t, c in self.corrections.items() if c.replacement is None}
-        candidates = [p for p, f in self.history if is_correctable(f) and p not in voided and p not in undone]
+        candidates = [
+            p for p, f in self.history if (is_correctable(f) or is_early_end(f)) and p not in voided and p not in undone
+        ]
         candidates += [
             p
             for p, c in self.correction_log
@@ -561,16 +593,19 @@ class Match(Aggregate):
         corrections = dict(self.correction_log)
         if corrects_something(target, corrections):
             return self._correctable_correction(target)
-        if target not in entries or not is_correctable(entries[target]):
+        if target not in entries or not (is_correctable(entries[target]) or is_early_end(entries[target])):
             raise EntryRefused(
-                "there is no hand result or penalty at ", target, f" of match {self.key!r} (nor a correction)"
+                "there is no hand result or penalty at ",
+                target,
+                f" of match {self.key!r} (nor an early end, nor a correction; an end the rules decided follows "
+                "from the last hand)",
             )
         current = self.corrections.get(target)
         if current is not None and current.replacement is None:
             # The corrections in force on a match always know their own position.
             voided_by: str | int = "a correction" if current.position is None else current.position
             raise EntryRefused(
-                "the result or penalty at ",
+                "the end at " if isinstance(entries[target], MatchEnd) else "the result or penalty at ",
                 target,
                 " is void already (by the correction at ",
                 voided_by,
@@ -587,6 +622,12 @@ class Match(Aggregate):
         if root in undone_positions(self.history, self.corrections) and any(
             p > target and not isinstance(f, DealPass | MatchEnd) for p, f in self.history
         ):
+            if isinstance(dict(self.history)[root], MatchEnd):
+                raise EntryRefused(
+                    "the end at ",
+                    root,
+                    " was voided (the match reopened) and hands were recorded since: its void stands",
+                )
             raise EntryRefused(
                 "the hand at ",
                 root,

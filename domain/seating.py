@@ -24,10 +24,13 @@ def _check(players: Sequence[str], size: int) -> None:
         raise RuleViolation("a table seats at least two players")
     if len(set(players)) != len(players):
         raise RuleViolation("each player is seated once: the list names someone twice")
-    if not players or len(players) % size:
+    if not players:
+        raise RuleViolation(f"no players to seat at tables of {size}: add {size}")
+    if len(players) % size:
+        over = len(players) % size
         raise RuleViolation(
-            f"{len(players)} players do not fill tables of {size}: add or withdraw "
-            f"{size - len(players) % size if players else size} (or use substitutes)"
+            f"{len(players)} players do not fill tables of {size}: add {size - over} or withdraw {over} "
+            "(or seat substitutes)"
         )
 
 

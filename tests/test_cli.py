@@ -115,6 +115,19 @@ def test_demo_records_a_sample_match_in_the_named_fresh_sqlite_file(tmp_path: Pa
     assert first["changes"] == {"Ann": 0, "Ben": -5200, "Cho": 5200, "Dai": 0}
 
 
+def test_the_demo_s_chombo_is_the_rules_reverse_mangan_as_the_readme_says(tmp_path: Path) -> None:
+    # Issue 22: the demo split its chombo 2,668/2,666/2,666 while the README says that under tenhou
+    # the rules' chombo is a reverse mangan: a non-dealer pays 4,000 to the dealer and 2,000 to each
+    # other player. Ben is penalised at E3-4, Cho dealing.
+    path = tmp_path / "demo.sqlite"
+    ok("--db", str(path), "demo")
+    (penalty,) = [
+        h for h in json.loads(ok("--db", str(path), "log", "demo", "--json"))["hands"] if h["kind"] == "penalty"
+    ]
+    assert (penalty["hand"], penalty["dealer"]) == ("E3-4", "Cho")
+    assert penalty["changes"] == {"Ann": 2000, "Ben": -8000, "Cho": 4000, "Dai": 2000}
+
+
 def test_demo_runs_as_the_installed_command_in_a_fresh_temporary_file(tmp_path: Path) -> None:
     done = subprocess.run(
         [honba_executable(), "demo"], capture_output=True, text=True, env=clean_env(tmp_path), timeout=120

@@ -218,7 +218,7 @@ def test_a_correction_needs_by_and_reason(honba: Honba, missing: tuple[str, str]
 def test_a_correction_with_an_empty_by_or_reason_is_refused(honba: Honba) -> None:
     before = honba.events()
     message = honba.refused("void", KEY, "2", "--by", " ", "--reason", "miscounted")
-    assert "who makes it (by) and why (reason)" in message
+    assert "say who makes the correction" in message
     honba.refused("amend", KEY, "2", "--result", AMEND_TO_2_30, "--by", "Referee Ito", "--reason", "")
     assert honba.events() == before
 
@@ -257,12 +257,13 @@ def test_a_number_that_names_no_entry_is_refused(honba: Honba, entry: str) -> No
     assert honba.events() == before
 
 
-def test_the_end_of_a_match_cannot_be_corrected(honba: Honba) -> None:
+def test_the_end_of_a_match_is_not_amended_but_voided_to_reopen_it(honba: Honba) -> None:
     honba.ok("end", KEY, "--reason", "time limit")  # entry 4
     before = honba.events()
-    message = honba.refused("void", KEY, "4", "--by", "Referee Ito", "--reason", "x")
-    assert "no hand result or penalty at entry 4" in message
+    message = honba.refused("amend", KEY, "4", "--result", AMEND_TO_2_30, "--by", "Referee Ito", "--reason", "x")
+    assert "the end at entry 4 is not amended: void it to reopen the match" in message
     assert honba.events() == before
+    # (the void itself: tests/test_reopen.py)
 
 
 def test_a_voided_entry_cannot_be_voided_again(honba: Honba) -> None:

@@ -180,7 +180,7 @@ def test_a_record_nested_hundreds_deep_is_refused_in_one_line(tmp_path: Path) ->
 
 def test_a_stored_match_checks_against_its_published_head_and_not_another(db: Path) -> None:
     audit = ok("--db", str(db), "audit", KEY)
-    head = audit.split("head digest ")[1].split()[0]
+    head = audit.split("Match head digest: ")[1].split()[0]
     assert "intact" in ok("--db", str(db), "check", KEY, "--against", head)
     result = honba("--db", str(db), "check", KEY, "--against", "0" * 64)
     assert result.exit_code == 1

@@ -137,7 +137,9 @@ def test_after_a_deal_pass_numbers_still_agree(seed: Path, tmp_path: Path) -> No
 def test_a_referee_voids_the_entry_numbered_as_honba_log_shows_it(seed: Path) -> None:
     shown = next(h for h in log(seed)["hands"] if h["hand"] == "E3-0")
     out = run(seed, "void", KEY, str(shown["entry"]), "--by", "Eve", "--reason", "wrong table").stdout
-    assert f"Voided entry {shown['entry']} of {KEY!r}" in out
+    # It says which entry it voided and what that entry was (issue 22: "Voided entry 12" named nothing).
+    assert f"Entry {shown['entry']} voided by entry 8 (match {KEY!r}); the original stays in the log." in out
+    assert "Before: Ann ron on Ben: 3 han 30 fu" in out and "After:  void" in out
     (voided,) = log(seed)["voided"]
     assert (voided["entry"], voided["hand"]) == (shown["entry"], "E3-0")
     assert voided["correction"]["original"] == shown["result"] == "Ann ron on Ben: 3 han 30 fu"
@@ -170,7 +172,9 @@ def test_a_correction_of_a_correction_names_the_correction_s_number(db: Path, tm
 
 def test_undo_names_the_entry_it_took_back_by_its_number(seed: Path) -> None:
     # The last entry is Dai's ron at S1-2, line 7 of the record file.
-    assert f"Undid entry 7 of {KEY!r}" in run(seed, "undo", KEY).stdout
+    said = run(seed, "undo", KEY).stdout
+    assert f"Entry 7 taken back by entry 8 (match {KEY!r})" in said
+    assert "Before: Dai ron on Cho: 2 han 30 fu" in said
     (voided,) = log(seed)["voided"]
     assert (voided["entry"], voided["hand"]) == (7, "S1-2")
 

@@ -20,8 +20,11 @@ def test_a_random_seating_seats_everyone_once_in_tables_of_four() -> None:
 
 
 def test_players_who_do_not_fill_the_tables_are_refused() -> None:
-    with pytest.raises(RuleViolation, match="do not fill tables of 4"):
+    # 14 players: two short of four tables, or two over three.
+    with pytest.raises(RuleViolation, match="14 players do not fill tables of 4: add 2 or withdraw 2"):
         random_seating(SIXTEEN[:14])
+    with pytest.raises(RuleViolation, match="13 players do not fill tables of 4: add 3 or withdraw 1"):
+        random_seating(SIXTEEN[:13])
     with pytest.raises(RuleViolation, match="twice"):
         random_seating([*SIXTEEN[:15], "P00"])
 

@@ -47,7 +47,7 @@ def ok(db: Path, *args: str) -> str:
 
 
 def store_head(output: str) -> str:
-    found = re.search(r"store head digest ([0-9a-f]{64})", output)
+    found = re.search(r"Store head digest: ([0-9a-f]{64}) \(the store's chain of saves", output)
     assert found, output
     return found.group(1)
 
@@ -206,7 +206,11 @@ def test_a_match_deleted_whole_with_its_seal_is_named_by_the_store_chain(db: Pat
 def test_every_recording_command_and_status_print_the_head_digests(db: Path) -> None:
     for args in (("win", "m2", "Cho:mangan", "--from", "Dai"), ("status", "m2"), ("end", "m2")):
         text = ok(db, *args)
-        assert re.search(r"Head digest: [0-9a-f]{64}; store head digest [0-9a-f]{64}", text), args
+        # Each digest says what it is the digest of, and how it is checked later.
+        assert re.search(
+            r"Match head digest: [0-9a-f]{64} \(match m2's history in the store.*honba check m2 --against", text
+        ), args
+        assert re.search(r"Store head digest: [0-9a-f]{64} \(the store's chain.*honba check --against", text), args
     assert store_head(text) == store_head(ok(db, "check"))
 
 

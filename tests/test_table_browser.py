@@ -335,7 +335,7 @@ def test_every_state_of_the_table_page_reads_on_a_360_px_phone(browser: Any, db:
         for kind in ("draw", "abort", "penalty", "win"):
             button(page, "kind", kind).tap()
             readable(page)
-        for panel in ("#more", "#winner2", "#winner3", "#tiles", "#more .by-field"):
+        for panel in ("#more", "#winner2", "#winner3", "#tiles", "#more .by-field", "#end-form"):
             page.locator(f"{panel} > summary").first.tap()
         readable(page)
         page.locator("#undo").tap()

@@ -105,7 +105,7 @@ def test_a_deleted_row_is_one_line_naming_the_match_and_position(db: str) -> Non
 def test_the_stores_last_save_rolled_back_is_caught_against_the_published_store_head(db: str) -> None:
     before = last(db, match_id("m2"))
     text = ok(db, "draw", "m2", "--ready", "Ann")
-    published = re.findall(r"store head digest ([0-9a-f]{64})", text)[0]
+    published = re.findall(r"Store head digest: ([0-9a-f]{64})", text)[0]
     delete(db, STORE_CHAIN_ID, last(db, STORE_CHAIN_ID))
     delete(db, seal_id(match_id("m2")), last(db, seal_id(match_id("m2"))))
     for version in range(last(db, match_id("m2")), before, -1):

@@ -127,7 +127,7 @@ def damage(store: HonbaApp) -> None:
 
 def test_a_damaged_match_is_not_exported_unless_forced_and_then_as_a_record_with_its_damage(store: HonbaApp) -> None:
     recording.record(store, KEY, won(ron(1, 0, hv(3, 30))))
-    intact = export_match(store, KEY).splitlines()
+    intact = export_match(store, KEY).text.splitlines()
     assert json.loads(intact[-1])["type"] == "seal" and "damaged" not in json.loads(intact[-1])
     damage(store)
     with pytest.raises(DamagedMatch, match="not exported"):
@@ -136,7 +136,7 @@ def test_a_damaged_match_is_not_exported_unless_forced_and_then_as_a_record_with
         export_match(store, KEY, force=True, plain=True)
     with pytest.raises(InputError, match="leave out --plain"):
         export_match(store, KEY, fmt="tenhou-json", force=True)
-    seal = json.loads(export_match(store, KEY, force=True).splitlines()[-1])
+    seal = json.loads(export_match(store, KEY, force=True).text.splitlines()[-1])
     assert seal["type"] == "seal" and "unsealed" in seal["damaged"]
 
 

@@ -26,7 +26,7 @@ COMMAND_MODULES = {
         "record",
     ),
     **dict.fromkeys(("export", "demo"), "exports"),
-    **dict.fromkeys(("amend", "void", "undo", "check", "audit"), "audit"),
+    **dict.fromkeys(("amend", "void", "undo", "reopen", "check", "audit"), "audit"),
     **dict.fromkeys(("import", "verify"), "logs"),
     "stats": "stats",
     "clock": "clock",

@@ -1,4 +1,5 @@
-"""``honba amend``, ``void``, ``check`` and ``audit``: corrections, tamper evidence and the audit report."""
+"""``honba amend``, ``void``, ``undo``, ``reopen``, ``check`` and ``audit``: corrections, tamper evidence and
+the audit report."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from domain.integrity import ChainProblem
 from projections.ledger import correction_marks
 from replay.cli import entry_options as eo
 from replay.cli.layout import Column, Grid
-from replay.cli.render import json_text, ledger_table, state_lines, status_table
+from replay.cli.render import digest_line, json_text, ledger_table, print_recorded
 from replay.cli.shell import ClientKey, app, guarded, guarded_match, out, shell
 from replay.html.pages import render_audit_html
 from replay.input.entry import entry_from_line
@@ -20,15 +21,8 @@ from replay.input.parsing import InputError
 from replay.service.audit import AuditReport, report_data
 from replay.service.checks import audit_failed, audit_match, check_data, check_targets
 from replay.service.corrections import undo as undo_last
-from replay.service.corrections import void as void_entry
-from replay.service.entry import (
-    CorrectionPreview,
-    CorrectionRequest,
-    Entry,
-    FieldError,
-    corrected,
-    entry_from_fields,
-)
+from replay.service.digests import match_digest, store_digest
+from replay.service.entry import CorrectionRequest, Entry, FieldError, apply_correction, entry_from_fields
 from replay.service.recording import Recorded
 from replay.service.shapes import counted, describe_fact
 from replay.store.findings import MatchCheck
@@ -110,7 +104,7 @@ def amend(
     options = dict(locals())
     options["supplement_tile"] = supplement
 
-    def run() -> tuple[Recorded, CorrectionPreview]:
+    def run() -> Recorded:
         application = shell(ctx).app
         given = [bool(set_), bool(replacement), result is not None]
         if given.count(True) != 1:
@@ -123,7 +117,7 @@ def amend(
         else:
             typed = _typed(replacement or []) if result is None else _from_line(result)
             request = CorrectionRequest("amend", entry, entry=typed, by=by, reason=reason)
-        return corrected(application, key, request, client_key=client_key)
+        return apply_correction(application, key, request, client_key=client_key)
 
     def _typed(words: list[str]) -> Entry:
         what, rest = words[0], words[1:]
@@ -140,11 +134,7 @@ def amend(
             "or penalty PLAYER, with their options"
         )
 
-    done, shown = guarded_match(ctx, key, run)
-    out.print(f"Amended entry {entry} of {key!r}; the original stays in the log.", markup=False)
-    for line in correction_lines(shown):
-        out.print(line, markup=False, highlight=False)
-    out.print(status_table(done.players, done.state, "Scores"))
+    print_recorded(out, guarded_match(ctx, key, run))
 
 
 def _from_line(result: str) -> Entry:
@@ -160,23 +150,6 @@ def _from_line(result: str) -> Entry:
         return entry_from_line(data)
     except FieldError as exc:
         raise InputError(exc.within("--result")) from None
-
-
-def correction_lines(shown: CorrectionPreview) -> list[str]:
-    """A correction in words: the entry before and after, the fields changed, the hands whose
-    payments change (before, then after) and the scores that change."""
-    lines = [f"Before: {shown.before}" if shown.before else "Added", f"After:  {shown.after}"]
-    lines += [f"  {name}: {was or '-'} -> {now or '-'}" for name, was, now in shown.fields]
-    for hand in shown.hands:
-        lines += [f"  was {line}" for line in hand.before] + [f"  now {line}" for line in hand.after]
-    moved = [p for p in shown.scores_after if shown.scores_after[p] != shown.scores_before.get(p)]
-    if moved:
-        lines.append(
-            "Scores: " + ", ".join(f"{p} {shown.scores_before[p]:,} -> {shown.scores_after[p]:,}" for p in moved)
-        )
-    else:
-        lines.append("Scores: unchanged")
-    return lines
 
 
 @app.command()
@@ -196,8 +169,25 @@ def void(
 ) -> None:
     """Void a recorded hand result, cancel a penalty or a correction (undo a void); the original stays in the log."""
 
-    guarded_match(ctx, key, lambda: void_entry(shell(ctx).app, key, entry, by=by, reason=reason, client_key=client_key))
-    out.print(f"Voided entry {entry} of {key!r}; the original stays in the log.", markup=False)
+    request = CorrectionRequest("void", entry, by=by, reason=reason)
+    print_recorded(
+        out, guarded_match(ctx, key, lambda: apply_correction(shell(ctx).app, key, request, client_key=client_key))
+    )
+
+
+@app.command()
+def reopen(
+    ctx: typer.Context,
+    key: Annotated[str, typer.Argument(help="The match.")],
+    by: By,
+    reason: Why,
+    client_key: ClientKey = None,
+) -> None:
+    """Reopen a match ended early (agreed, time limit): its end voided, a correction with who and why."""
+    request = CorrectionRequest("reopen", by=by, reason=reason)
+    print_recorded(
+        out, guarded_match(ctx, key, lambda: apply_correction(shell(ctx).app, key, request, client_key=client_key))
+    )
 
 
 def _problem_text(problem: ChainProblem) -> str:
@@ -213,13 +203,13 @@ def undo(
     reason: Annotated[str, typer.Option("--reason", help="Why.")] = "undone at the table",
     client_key: ClientKey = None,
 ) -> None:
-    """Take back the last entry at the table: void the last hand result or penalty, or cancel the last correction."""
+    """Take back the last entry at the table: void the last hand result or penalty, cancel the last
+    correction, or reopen a match ended early (its end voided)."""
 
-    done = guarded_match(ctx, key, lambda: undo_last(shell(ctx).app, key, by=by, reason=reason, client_key=client_key))
-    out.print(f"Undid entry {done.entry} of {key!r}; the original stays in the log.", markup=False)
-    for line in state_lines(done.players, done.state, done.rules):
-        out.print(line, markup=False, highlight=False)
-    out.print(status_table(done.players, done.state, "Scores"))
+    print_recorded(
+        out,
+        guarded_match(ctx, key, lambda: undo_last(shell(ctx).app, key, by=by, reason=reason, client_key=client_key)),
+    )
 
 
 def _checks_table(checks: list[MatchCheck], title: str) -> Grid:
@@ -273,10 +263,8 @@ def check(
         if store is not None:
             state = "intact" if store.intact else "BROKEN: " + "; ".join(_problem_text(p) for p in store.problems)
             notes = "".join(f"; {note}" for note in store.notes)
-            out.print(
-                f"Store chain: {counted(store.events, 'link')}, {state}{notes}; store head digest {store.head}",
-                soft_wrap=True,
-            )
+            out.print(f"Store chain: {counted(store.events, 'link')}, {state}{notes}", markup=False, soft_wrap=True)
+            out.print(digest_line(store_digest(store.head)), markup=False, highlight=False, soft_wrap=True)
     if not result.intact:
         raise typer.Exit(1)
 
@@ -329,7 +317,8 @@ def _print_audit(report: AuditReport, data: dict[str, Any]) -> None:
         if integrity.intact
         else "BROKEN: " + "; ".join(f"{p.kind} at {p.position}" for p in integrity.problems)
     )
-    out.print(f"Integrity: {state}; {counted(integrity.events, 'event')}; head digest {integrity.head}", markup=False)
+    out.print(f"Integrity: {state}; {counted(integrity.events, 'event')}", markup=False)
+    out.print(digest_line(match_digest(match.key, integrity.head)), markup=False, highlight=False, soft_wrap=True)
     marks = correction_marks(match.history, match.corrections, match.corrected_steps())
     out.print(
         ledger_table(

@@ -8,10 +8,10 @@ from typing import Annotated
 
 import typer
 
-from replay.cli.render import ledger_table, print_status
+from replay.cli.render import digest_line, ledger_table, print_status
 from replay.cli.shell import app, err, guarded, guarded_match, out, shell
 from replay.service.demo import record_demo
-from replay.service.exports import export_match
+from replay.service.exports import Exported, export_match
 
 
 @app.command()
@@ -31,17 +31,27 @@ def export(
     """Write a match as a record file (JSON Lines), with the chain that honba check verifies,
     or as a tenhou.net/6 JSON log (``--format tenhou-json``) that honba verify reads back.
 
+    Prints the file's head digest on stderr (the chain over its lines: publish it, and honba check
+    FILE --against it later), or the SHA-256 of a file without a chain (--plain, tenhou-json).
+
     A match whose chain or seal does not check in the store is refused: a fresh chain over it would
     launder the damage. With --force the record file is written with the damage in its seal line,
     which honba check reports and honba import refuses.
     """
 
-    text = guarded_match(ctx, key, lambda: export_match(shell(ctx).app, key, fmt=fmt, plain=plain, force=force))
+    name = "the exported file" if output is None else str(output)
+
+    def run() -> Exported:
+        return export_match(shell(ctx).app, key, fmt=fmt, plain=plain, force=force, path=name)
+
+    exported = guarded_match(ctx, key, run)
     if output is None:
-        sys.stdout.write(text)
+        sys.stdout.write(exported.text)
     else:
-        guarded(lambda: output.write_text(text, encoding="utf-8"))
+        guarded(lambda: output.write_text(exported.text, encoding="utf-8"))
         err.print(f"wrote {output}", markup=False, highlight=False)
+    # On stderr, so that the file written to stdout is the file alone.
+    err.print(digest_line(exported.digest), markup=False, highlight=False, soft_wrap=True)
 
 
 @app.command()

@@ -18,13 +18,12 @@ from domain.rules import load_preset, preset_names, rules_diff
 from domain.values import AbortKind
 from replay.cli import entry_options as eo
 from replay.cli.layout import Column, Grid
-from replay.cli.render import json_text, ledger_csv, ledger_table, print_status, recorded_payments_lines
+from replay.cli.render import json_text, ledger_csv, ledger_table, print_digests, print_recorded, print_status
 from replay.cli.shell import ClientKey, app, err, guarded, guarded_match, out, rules_app, shell, warn_if_damaged
 from replay.input.parsing import InputError
 from replay.service.entry import CorrectionRequest, apply_correction, apply_entry, entry_from_fields
 from replay.service.matches import (
     LogShown,
-    MatchStatus,
     match_status,
     read_log,
     stored_matches,
@@ -58,7 +57,7 @@ def start(
         )
         out.print(f"Started {key!r} under {ruleset.name}: {', '.join(started.players)}")
         print_status(out, started.players, started.state, started.rules)
-        _print_heads(started)
+        print_digests(out, started)
 
     guarded(run)
 
@@ -203,22 +202,11 @@ def end(
 ) -> None:
     """End a match before the rules would (agreement, time limit)."""
 
-    ended = guarded_match(ctx, key, lambda: end_match(shell(ctx).app, key, reason, client_key=client_key))
-    print_status(out, ended.players, ended.state, ended.rules)
-    _print_heads(ended)
+    _print_recorded(guarded_match(ctx, key, lambda: end_match(shell(ctx).app, key, reason, client_key=client_key)))
 
 
 def _print_recorded(done: Recorded) -> None:
-    """What a recording command prints: the payments just recorded, the table, the digests."""
-    for line in recorded_payments_lines(done.players, done.ledger, done.rules.scoring):
-        out.print(line, markup=False, highlight=False)
-    print_status(out, done.players, done.state, done.rules)
-    _print_heads(done)
-
-
-def _print_heads(shown: Recorded | MatchStatus) -> None:
-    """The digests to publish: the match's head, and the store's (``honba check --against``)."""
-    out.print(f"Head digest: {shown.head}; store head digest {shown.store_head}", soft_wrap=True)
+    print_recorded(out, done)
 
 
 @app.command()
@@ -240,7 +228,7 @@ def status(
         out.print(f"End re-judged at {judgement.hand}: {judgement.describe()}", markup=False, highlight=False)
     if shown.data["clock"] is not None:
         out.print(f"Clock: {shown.data['clock']['text']}", markup=False, highlight=False)
-    _print_heads(shown)
+    print_digests(out, shown)
 
 
 @app.command()

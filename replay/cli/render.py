@@ -20,6 +20,10 @@ from domain.values import (
 from projections.ledger import CorrectionMark, LedgerEntry
 from replay.cli.layout import Cell, Column, Grid
 from replay.formats.record import EntryNumbers
+from replay.service.changes import Change, change_headline
+from replay.service.digests import Digest, published
+from replay.service.matches import MatchStatus
+from replay.service.recording import Recorded
 from replay.service.shapes import counted, describe_details, describe_fact, describe_payment, ledger_data, seat_wind
 
 # Characters that text from data (names, keys, notes, reasons, handles) may not bring to a
@@ -77,6 +81,53 @@ def recorded_payments_lines(
             lines.append(f"  no payments{counted}")
         lines += [f"  {describe_payment(p, players)}" for p in entry.payments]
     return lines
+
+
+def change_lines(change: Change, key: str) -> list[str]:
+    """What a correction or an early end did, for the command line: the entry it touched (its
+    number, and the correction's own), as it was and as it is now, each field that changed, every
+    hand whose payments changed (was, then now), and every player's score after it."""
+    headline = change_headline(change)
+    kept = "" if change.action in ("end", "penalty") else "; the original stays in the log"
+    lines = [f"{headline[0].upper()}{headline[1:]} (match {key!r}){kept}."]
+    if change.before is not None:
+        lines.append(f"  Before: {change.before}")
+    if change.after is not None:
+        lines.append(f"  After:  {change.after}")
+    lines += [f"    {name}: {was or '-'} -> {now or '-'}" for name, was, now in change.fields]
+    for hand in change.hands:
+        lines += [f"  was {line}" for line in hand.before] + [f"  now {line}" for line in hand.after]
+    moved = change.moved
+    scores = ", ".join(
+        f"{p} {s:,}" + (f" ({moved[p]:+,})" if p in moved else "") for p, s in change.scores_after.items()
+    )
+    lines.append(f"{'Final scores' if change.finished else 'Scores after'}: {scores}")
+    return lines
+
+
+def print_recorded(console: Console, done: Recorded) -> None:
+    """What a recording command prints: the payments just recorded (or what a correction or an end
+    did: the entry it touched, before and after, the scores after), the table, the digests."""
+    if done.change is not None:
+        lines = change_lines(done.change, done.key)
+    else:
+        lines = recorded_payments_lines(done.players, done.ledger, done.rules.scoring)
+    for line in lines:
+        console.print(line, markup=False, highlight=False)
+    print_status(console, done.players, done.state, done.rules)
+    print_digests(console, done)
+
+
+def print_digests(console: Console, shown: Recorded | MatchStatus) -> None:
+    """The digests to publish, each saying what it is of: the match's head, and the store's
+    (``honba check KEY --against``, ``honba check --against``)."""
+    for digest in published(shown.key, shown.head, shown.store_head):
+        console.print(digest_line(digest), markup=False, highlight=False, soft_wrap=True)
+
+
+def digest_line(digest: Digest) -> str:
+    """A digest to publish, saying what it is the digest of and how it is checked later."""
+    return f"{digest.name[0].upper()}{digest.name[1:]}: {digest.value} ({digest.of}; {digest.check})"
 
 
 def status_table(players: Sequence[str], state: TableState, title: str) -> Grid:

@@ -18,6 +18,9 @@ from replay.cli.render import spreadsheet_cells
 from replay.cli.reports import check_report_format, fresh_view, write_report
 from replay.cli.shell import app, guarded, out, progress_bar, shell
 from replay.html.pages import render_standings_html
+from replay.input.parsing import InputError
+from replay.service.access import TableLink, TokenStore
+from replay.service.director import SeatedTable, seat_session
 from replay.service.shapes import counted
 from replay.service.standings import StandingsReport, follow_view, standings_data, tournament_report, update_view
 from replay.service.tournaments import (
@@ -119,16 +122,58 @@ def seat(
     name: Name,
     session: Annotated[int, typer.Argument(help="The session (round).")],
     tables: Annotated[
-        list[str], typer.Argument(help="One argument per table: its players in seat order, comma-separated.")
-    ],
+        list[str] | None,
+        typer.Argument(
+            help="One argument per table: its players in seat order, comma-separated. Without any, honba seats "
+            "the session (--method) and starts a match per table."
+        ),
+    ] = None,
+    method: Annotated[
+        str | None,
+        typer.Option(help="Without TABLES: fewest-repeats (keep players from meeting twice; the default) or random."),
+    ] = None,
+    rules: Annotated[str, typer.Option(help="Without TABLES: the preset of the tables' matches.")] = "tenhou",
+    seed: Annotated[int | None, typer.Option(help="Without TABLES: the same seed gives the same seating.")] = None,
 ) -> None:
-    """Record a session's seating."""
-    seating = [[p.strip() for p in t.split(",") if p.strip()] for t in tables]
-    _change(
-        ctx,
-        lambda s: plan_session(s, name, session, seating),
-        f"Session {session} of {name!r}: {counted(len(seating), 'table')}",
+    """Record a session's seating as given, or seat it (as the director's page does: random or
+    fewest repeats), start a match per table and print each table's link."""
+    if tables:
+        if method is not None or seed is not None:
+            guarded(lambda: _refuse("give the tables, or --method (and --seed) to let honba seat them, not both"))
+        seating = [[p.strip() for p in t.split(",") if p.strip()] for t in tables]
+        _change(
+            ctx,
+            lambda s: plan_session(s, name, session, seating),
+            f"Session {session} of {name!r}: {counted(len(seating), 'table')}",
+        )
+        return
+
+    def run() -> tuple[list[SeatedTable], int]:
+        application = shell(ctx).app
+        return seat_session(
+            application,
+            TokenStore(application),
+            name,
+            session,
+            method=method or "fewest-repeats",
+            rules=rules,
+            seed=seed,
+        )
+
+    seated, repeats = guarded(run)
+    out.print(
+        f"Session {session} of {name!r} seated ({method or 'fewest-repeats'}): {counted(len(seated), 'table')}, "
+        f"{counted(repeats, 'pair')} meeting again",
+        markup=False,
     )
+    for table in seated:
+        link = TableLink(table.match, table.token)
+        out.print(f"table {table.table}: {', '.join(table.players)}  match {table.match}", markup=False)
+        out.print(f"  table link: {link.path}", markup=False, highlight=False, soft_wrap=True)
+
+
+def _refuse(message: str) -> None:
+    raise InputError(message)
 
 
 @tournament_app.command("show")

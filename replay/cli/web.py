@@ -8,7 +8,7 @@ import typer
 
 from replay.cli.params import HonbaGroup
 from replay.cli.shell import app, guarded, out, shell
-from replay.service.access import TokenStore
+from replay.service.access import TableLink, TokenStore
 
 token_app = typer.Typer(
     help="Secret tokens for honba serve: tables, referees, the director.", no_args_is_help=True, cls=HonbaGroup
@@ -30,7 +30,21 @@ def token_create(
     token = guarded(run)
     out.print(token, markup=False, highlight=False, soft_wrap=True)
     if match is not None:
-        out.print(f"table link: /matches/{match}?token={token}", markup=False, highlight=False, soft_wrap=True)
+        link = TableLink(match, token)
+        out.print(f"table link: {link.path}", markup=False, highlight=False, soft_wrap=True)
+
+
+@token_app.command("reissue")
+def token_reissue(
+    ctx: typer.Context,
+    match: Annotated[str, typer.Option(help="The match whose table link is issued again.")],
+) -> None:
+    """Issue a table's link again: a new table token for the match; every earlier one stops writing."""
+    link = guarded(lambda: TokenStore(shell(ctx).app).reissue(match))
+    out.print(link.token, markup=False, highlight=False, soft_wrap=True)
+    out.print(f"table link: {link.path}", markup=False, highlight=False, soft_wrap=True)
+    revoked = "no earlier table link" if not link.revoked else f"{link.revoked} earlier table link(s)"
+    out.print(f"revoked {revoked} of {match}", markup=False, highlight=False)
 
 
 @token_app.command("revoke")

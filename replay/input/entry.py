@@ -116,7 +116,8 @@ class WinEntry:
 @attrs.frozen
 class Entry:
     """One result or penalty as entered: ``kind`` is ``win``, ``draw``, ``abort`` or ``penalty``
-    (``undo`` at a table: the last entry taken back, no fact), with the fields of that kind.
+    (at a table also ``undo``: the last entry taken back, and ``end``: the match ended early for
+    ``reason``; neither is a fact of its own), with the fields of that kind.
 
     A win: ``wins`` (one to three) and ``riichi``; a draw: ``ready``, ``riichi``, ``nagashi``; an
     abortive draw: ``abort`` (its kind), ``riichi``, ``kongs`` (who declared each kong, in
@@ -136,6 +137,7 @@ class Entry:
     penalty_kind: str = "chombo"
     share: str | None = None
     note: str = ""
+    reason: str = ""
 
 
 # A stored fact as an entry.

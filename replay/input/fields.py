@@ -154,6 +154,11 @@ def entry_from_fields(fields: Mapping[str, Any]) -> Entry:
     kind = _text(fields, "kind")
     if kind == "undo":
         return Entry("undo")
+    if kind == "end":
+        reason = _note(fields, "reason")
+        if not reason:
+            raise FieldError("reason", "say why the match ends early (agreed, time limit)")
+        return Entry("end", reason=reason)
     if kind == "win":
         wins = tuple(w for w in (_win_from_fields(fields, slot(i)) for i in range(MAX_WINNERS)) if w is not None)
         if not wins:
@@ -180,7 +185,7 @@ def entry_from_fields(fields: Mapping[str, Any]) -> Entry:
             share=share,
             note=_note(fields, "note"),
         )
-    raise FieldError("kind", f"choose what happened ({', '.join((*KINDS, 'undo'))})")
+    raise FieldError("kind", f"choose what happened ({', '.join((*KINDS, 'undo', 'end'))})")
 
 
 def _note(fields: Mapping[str, Any], name: str) -> str:
@@ -326,6 +331,8 @@ def entry_fields(entry: Entry) -> dict[str, Any]:
             out["share"] = entry.share
         if entry.note:
             out["note"] = entry.note
+    elif entry.kind == "end":
+        out["reason"] = entry.reason
     return out
 
 

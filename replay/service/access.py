@@ -24,6 +24,7 @@ import secrets
 import threading
 from collections.abc import Iterator
 from typing import Any, Final
+from urllib.parse import quote
 
 import attrs
 
@@ -58,6 +59,21 @@ class Grant:
     def may_direct(self) -> bool:
         """Whether this token may create tournaments, players, sessions and tables."""
         return self.role == "director"
+
+
+@attrs.frozen
+class TableLink:
+    """A table's token issued (again): its match, the token (shown once: the store keeps its hash),
+    and how many earlier tokens of the table it revoked."""
+
+    match: str
+    token: str
+    revoked: int = 0
+
+    @property
+    def path(self) -> str:
+        """The table page's path with the token, as the link's end (the server's address goes before)."""
+        return f"/matches/{quote(self.match, safe='/')}?token={quote(self.token)}"
 
 
 def _digest(secret: str, salt: bytes) -> str:
@@ -100,8 +116,10 @@ class TokenStore:
         # second finds it on the next try.
         retrying(once, conflict=Exception, tries=OPEN_TRIES)
 
-    def create(self, role: str, match: str | None = None) -> str:
-        """A new token for a role (a table token names its match); returns the token, shown once."""
+    def create(self, role: str, match: str | None = None, *, replacing: bool = False) -> str:
+        """A new token for a role (a table token names its match); returns the token, shown once.
+        ``replacing``: the match's other table tokens are revoked in the same transaction (a
+        table's link issued again: the old link stops writing the moment the new one exists)."""
         if role not in ROLES:
             raise AccessError(f"the role is one of {', '.join(ROLES)}, not {role!r}")
         if role == "table" and not match:
@@ -116,14 +134,29 @@ class TokenStore:
         digest = _digest(secret, bytes.fromhex(salt))
         if self._datastore is None:
             with self._lock:
+                if replacing:
+                    for old in [t for t, row in self._memory.items() if row[:2] == ("table", match)]:
+                        del self._memory[old]
                 self._memory[token_id] = (role, match, salt, digest)
         else:
             with self._cursor(commit=True) as cursor:
+                if replacing:
+                    cursor.execute(self._sql(f"DELETE FROM {TABLE} WHERE role = 'table' AND match_key = ?"), (match,))
                 cursor.execute(
                     self._sql(f"INSERT INTO {TABLE} (token_id, role, match_key, salt, digest) VALUES (?, ?, ?, ?, ?)"),
                     (token_id, role, match, salt, digest),
                 )
         return f"{token_id}.{secret}"
+
+    def table_tokens(self, match: str) -> int:
+        """How many table tokens write to ``match``."""
+        if self._datastore is None:
+            with self._lock:
+                return sum(1 for row in self._memory.values() if row[:2] == ("table", match))
+        with self._cursor(commit=False) as cursor:
+            cursor.execute(self._sql(f"SELECT COUNT(*) FROM {TABLE} WHERE role = 'table' AND match_key = ?"), (match,))
+            row = cursor.fetchone()
+        return int(next(iter(row.values())) if isinstance(row, dict) else row[0])
 
     def check(self, token: str | None) -> Grant | None:
         """What a token allows, or None for no token, a malformed one or a wrong one."""
@@ -154,6 +187,12 @@ class TokenStore:
         if isinstance(row, dict):
             return (row["role"], row["match_key"], row["salt"], row["digest"])
         return (row[0], row[1], row[2], row[3])
+
+    def reissue(self, match: str) -> TableLink:
+        """A table's link issued again: a new table token for ``match``, every earlier one revoked
+        with it (in one transaction); the new token, shown once, and how many were revoked."""
+        revoked = self.table_tokens(match)
+        return TableLink(match, self.create("table", match, replacing=True), revoked)
 
     def revoke(self, token_id: str) -> bool:
         """Remove a token by its id (the part before the dot); whether there was one."""

@@ -305,9 +305,12 @@ def _played_tables(match: Match) -> dict[int, TableState]:
     """The table before each entry as it was played, without any correction."""
     state = opening_state(match.rules, match.opening)
     tables = {}
+    # An early end voided (the match reopened) was played on by the hands after it: skipped.
+    reopened = undone_positions(match.history, match.corrections)
     for position, fact in match.history:
         tables[position] = state
-        state, _ = evolve(state, match.rules, fact)
+        if not (isinstance(fact, MatchEnd) and position in reopened):
+            state, _ = evolve(state, match.rules, fact)
     return tables
 
 

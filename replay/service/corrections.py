@@ -1,9 +1,12 @@
-"""A referee's corrections: amend or void an entry, add a penalty (also after the end), undo at the table.
+"""A referee's corrections: amend or void an entry, add a penalty (also after the end), undo at the
+table, reopen a match the players ended early.
 
 Corrections name entries by the number a user sees (``honba log``, the record file's lines,
 ``replay.formats.record.entry_numbers``); the Match aggregate is given positions, and its
 refusals are said again with the numbers. Each correction is one load and one save
-(``replay.service.recording.on_match``); the original entry stays in the log.
+(``replay.service.recording.on_match``); the original entry stays in the log. Each returns
+``Recorded`` with its ``change`` (``replay.service.changes.change_at``): the entry it touched, as it
+was and as it is now, the hands whose payments moved and the scores after.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from domain.errors import EntryRefused
 from domain.match import Match
 from domain.values import HandResult, Penalty, TableState
 from replay.formats.record import entry_numbers
+from replay.service.changes import change_at
 from replay.service.recording import PenaltyGiven, Recorded, on_match, penalty_on, recorded
 from replay.store.application import HonbaApp
 
@@ -21,7 +25,7 @@ from replay.store.application import HonbaApp
 Replacement = HandResult | Penalty | Callable[[Match, TableState], HandResult | Penalty]
 
 
-def _on_entry(match: Match, entry: int, correct: Callable[[int], None]) -> None:
+def on_entry(match: Match, entry: int, correct: Callable[[int], None]) -> None:
     """Apply a correction to the entry numbered ``entry``: the number translated to the
     aggregate's position, and a refusal that names entries named by their numbers."""
     numbers = entry_numbers(match)
@@ -29,6 +33,29 @@ def _on_entry(match: Match, entry: int, correct: Callable[[int], None]) -> None:
         correct(numbers.position(entry))
     except EntryRefused as refused:
         raise refused.renamed(numbers.name) from None
+
+
+def made(match: Match, by: str, reason: str, target: int | None = None, *, any_target: bool = False) -> int:
+    """The position of the last correction of the match by ``by`` for ``reason`` (of the entry at
+    position ``target``, unless ``any_target``): the one a command just made, or made the first
+    time it was sent (a retry with its client key records nothing new)."""
+    found = [
+        p for p, c in match.correction_log if (c.by, c.reason) == (by, reason) and (any_target or c.target == target)
+    ]
+    assert found, "the correction was made"
+    return found[-1]
+
+
+def correction_recorded(
+    match: Match, head: str, position: int, *, action: str | None = None, target: int | None = None
+) -> Recorded:
+    """The match after a correction, with what the correction at ``position`` did; ``entry`` is the
+    number the correction was asked for by (or, for an undo, the entry it took back)."""
+    if target is None and action in ("undo", "reopen"):
+        voided = dict(match.correction_log)[position].target
+        target = entry_numbers(match).number(voided)
+    change = change_at(match, position, action=action, target=target)
+    return recorded(match, head, change.target, change)
 
 
 def amend(
@@ -44,37 +71,50 @@ def amend(
     """Replace the result, penalty or correction numbered ``entry`` (as ``honba log`` and the
     exported record file number it) of a stored match: a correction."""
 
-    def correct(match: Match) -> None:
+    def correct(match: Match) -> int:
         def at(position: int) -> None:
             new = replacement(match, match.state_before(position)) if callable(replacement) else replacement
             match.amend(position, new, by=by, reason=reason, client_key=client_key)
 
-        _on_entry(match, entry, at)
+        on_entry(match, entry, at)
+        return made(match, by, reason, entry_numbers(match).position(entry))
 
-    match, _, head = on_match(store, key, correct, client_key)
-    return recorded(match, head, entry)
+    match, position, head = on_match(store, key, correct, client_key)
+    return correction_recorded(match, head, position, target=entry)
 
 
 def void(store: HonbaApp, key: str, entry: int, *, by: str, reason: str, client_key: str | None = None) -> Recorded:
-    """Void the result or penalty numbered ``entry`` of a stored match, or cancel the correction
-    numbered so (a correction)."""
+    """Void the result or penalty numbered ``entry`` of a stored match, cancel the correction
+    numbered so, or void an early end (the match reopened): a correction."""
 
-    def correct(match: Match) -> None:
-        _on_entry(match, entry, lambda position: match.void(position, by=by, reason=reason, client_key=client_key))
+    def correct(match: Match) -> int:
+        on_entry(match, entry, lambda position: match.void(position, by=by, reason=reason, client_key=client_key))
+        return made(match, by, reason, entry_numbers(match).position(entry))
 
-    match, _, head = on_match(store, key, correct, client_key)
-    return recorded(match, head, entry)
+    match, position, head = on_match(store, key, correct, client_key)
+    return correction_recorded(match, head, position, target=entry)
 
 
 def undo(store: HonbaApp, key: str, *, by: str, reason: str, client_key: str | None = None) -> Recorded:
-    """Void the last entry that still counts (a correction by the recorder); ``entry`` is the
-    number of the entry voided."""
-    match, position, head = on_match(
-        store, key, lambda m: m.undo(by=by, reason=reason, client_key=client_key), client_key
-    )
-    number = entry_numbers(match).number(position)
-    assert number is not None  # undo voids a result, a penalty or a correction: each has its line
-    return recorded(match, head, number)
+    """Void the last entry that still counts (a correction by the recorder): the last hand, penalty
+    or correction, or the early end (the match reopened); ``entry`` is the number of the entry voided."""
+
+    def correct(match: Match) -> int:
+        return made(match, by, reason, match.undo(by=by, reason=reason, client_key=client_key))
+
+    match, position, head = on_match(store, key, correct, client_key)
+    return correction_recorded(match, head, position, action="undo")
+
+
+def reopen(store: HonbaApp, key: str, *, by: str, reason: str, client_key: str | None = None) -> Recorded:
+    """Reopen a match the players ended early: its end voided (a correction with who and why); the
+    match goes on from the table before the end."""
+
+    def correct(match: Match) -> int:
+        return made(match, by, reason, match.reopen(by=by, reason=reason, client_key=client_key))
+
+    match, position, head = on_match(store, key, correct, client_key)
+    return correction_recorded(match, head, position, action="reopen")
 
 
 def add_penalty(
@@ -82,11 +122,12 @@ def add_penalty(
 ) -> Recorded:
     """Add a penalty as a correction, also after the match ended."""
 
-    def correct(match: Match) -> None:
+    def correct(match: Match) -> int:
         match.add_penalty(penalty_on(penalty, match), by=by, reason=reason, client_key=client_key)
+        return made(match, by, reason)
 
-    match, _, head = on_match(store, key, correct, client_key)
-    return recorded(match, head)
+    match, position, head = on_match(store, key, correct, client_key)
+    return correction_recorded(match, head, position)
 
 
 def table_before(match: Match, entry: int) -> TableState:

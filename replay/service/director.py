@@ -11,9 +11,10 @@ from domain.rules import load_preset
 from domain.seating import fewest_repeats_seating, met_pairs, random_seating, repeats
 from domain.tournament import Tournament
 from replay.input.parsing import InputError
-from replay.service.access import TokenStore
+from replay.service.access import TableLink, TokenStore
 from replay.service.clock import set_time_limit
 from replay.service.recording import start_match
+from replay.service.stages import seatable
 from replay.service.tournaments import change_tournament
 from replay.store.application import HonbaApp
 from replay.store.tournaments import get_tournament
@@ -47,8 +48,10 @@ def seat_session(
     rules: str = "tenhou",
     seed: int | None = None,
 ) -> tuple[list[SeatedTable], int]:
-    """Seat a session of the tournament (every player), start a match per table, attach it, and make
-    each table's token. Returns the tables and how many pairs meet again."""
+    """Seat a session of the tournament (every player who plays in it: those who withdrew before it
+    left out, their substitutes in), start a match per table, attach it, and make each table's
+    token. Returns the tables and how many pairs meet again. The one use case behind the director's
+    page and ``honba tournament seat NAME SESSION --method ...``."""
     if method not in SEATINGS:
         raise InputError(f"the seating is {' or '.join(SEATINGS)}, not {method!r}")
     ruleset = load_preset(rules)
@@ -56,7 +59,7 @@ def seat_session(
     if session in tournament.sessions:
         raise InputError(f"session {session} of {name!r} is already seated")
     before = [tables for number, tables in sorted(tournament.sessions.items()) if number < session]
-    players = list(tournament.players)
+    players = seatable(tournament, session)
     if method == "random":
         seating = random_seating(players, ruleset.players, seed=seed)
     else:
@@ -79,13 +82,25 @@ def seat_session(
     return seated, repeats(seating, met_pairs(before))
 
 
+def table_link(app: HonbaApp, tokens: TokenStore, name: str, match: str) -> TableLink:
+    """A table's link issued again for a match of the tournament: a new table token, every earlier
+    one revoked (a phone lost, a link shown to the wrong table)."""
+    tournament = get_tournament(app, name)
+    if match not in tournament.matches:
+        raise InputError(f"match {match!r} is not a table of {name!r}")
+    return tokens.reissue(match)
+
+
 def tournament_data(app: HonbaApp, name: str) -> dict[str, Any]:
-    """A tournament's players, sessions (tables in seat order) and matches, for the director's page."""
+    """A tournament's players (who withdrew, after which session, and the substitutes), sessions
+    (tables in seat order) and matches, for the director's page."""
     tournament = get_tournament(app, name)
     matches = {(s, t): key for key, (s, t) in tournament.matches.items()}
     return {
         "name": tournament.name,
         "players": list(tournament.players),
+        "withdrawn": dict(tournament.withdrawn),
+        "substitutes": dict(tournament.substitutes),
         "sessions": {
             number: [
                 {"table": i, "players": list(table), "match": matches.get((number, i))}

@@ -7,18 +7,39 @@ which ``honba check`` reports and ``honba import`` refuses.
 
 from __future__ import annotations
 
-from replay.formats.record import export_record, unchained
+import attrs
+
+from replay.formats.record import check_record_text, export_record, unchained
 from replay.formats.tenhou_json_out import export_tenhou_json
 from replay.input.parsing import InputError
+from replay.service.digests import Digest, bytes_digest, file_digest
 from replay.store.application import HonbaApp
 from replay.store.errors import DamagedMatch
 
 EXPORT_FORMATS = ("record", "tenhou-json")
 
 
-def export_match(store: HonbaApp, key: str, *, fmt: str = "record", plain: bool = False, force: bool = False) -> str:
+@attrs.frozen
+class Exported:
+    """A match written out: the file's text, and its digest to publish (``digest``: the head of the
+    chain over its lines, which ``honba check FILE --against`` compares with; a file without a chain,
+    plain or a tenhou.net/6 log, its bytes' SHA-256)."""
+
+    text: str
+    digest: Digest
+
+
+def export_match(
+    store: HonbaApp,
+    key: str,
+    *,
+    fmt: str = "record",
+    plain: bool = False,
+    force: bool = False,
+    path: str = "the exported file",
+) -> Exported:
     """A stored match as a record file (with its chain, or ``plain`` without) or a tenhou.net/6
-    JSON log (``fmt="tenhou-json"``).
+    JSON log (``fmt="tenhou-json"``), with the file's digest (``path`` names the file in it).
 
     A match whose chain or seal does not check in the store is refused: a fresh chain over it
     would launder the damage. ``force`` writes it anyway as a record file with the damage in
@@ -33,6 +54,11 @@ def export_match(store: HonbaApp, key: str, *, fmt: str = "record", plain: bool 
     if damage is not None and (plain or fmt != "record"):
         raise InputError("a damaged match is exported as a record file with its damage recorded: leave out --plain")
     if fmt == "tenhou-json":
-        return export_tenhou_json(match)
+        text = export_tenhou_json(match)
+        return Exported(text, bytes_digest(path, text.encode("utf-8")))
     text = export_record(match, damage=damage)
-    return unchained(text) if plain else text
+    if plain:
+        text = unchained(text)
+        return Exported(text, bytes_digest(path, text.encode("utf-8")))
+    # The digest honba check works out of the file: the two agree by construction.
+    return Exported(text, file_digest(path, check_record_text(text, name=path).head))

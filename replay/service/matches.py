@@ -20,7 +20,9 @@ from replay.formats.record import (
     EntryNumbers,
     entry_numbers,
 )
-from replay.service.entry import entry_fields, payment_lines, stored_entry
+from replay.service.changes import payment_lines
+from replay.service.digests import match_digest
+from replay.service.entry import entry_fields, stored_entry
 from replay.service.shapes import (
     clock_entries,
     describe_fact,
@@ -137,8 +139,8 @@ def stored_matches(store: HonbaApp) -> list[MatchSummary]:
 def table_data(store: HonbaApp, key: str) -> dict[str, Any]:
     """What a table's page and the API show of a match: its players and seats (wind, score,
     the dealer), the table state (``state_data``), the ledger with each entry's payments in
-    words, the head digest, the rules' name and the special hands they play, and whether it is
-    finished."""
+    words, the head digest (``digest``: what it is the digest of, ``replay.service.digests``), the
+    rules' name and the special hands they play, and whether it is finished."""
     return match_table_data(key, store.get_match(key))
 
 
@@ -160,6 +162,7 @@ def match_table_data(key: str, match: Match) -> dict[str, Any]:
         "ledger": ledger_data(players, entries, entry_numbers(match), match.rules.scoring),
         "lines": [payment_lines(e, players, match.rules.scoring) for e in entries],
         "head": match.head,
+        "digest": attrs.asdict(match_digest(key, match.head)),
         "rules": match.rules.name,
         "special_hands": list(match.rules.special_hands),
         "finished": state.finished,
@@ -179,18 +182,22 @@ def corrections_summary(store: HonbaApp) -> list[dict[str, Any]]:
 
 def referee_data(store: HonbaApp, key: str, amend: int | None = None) -> dict[str, Any]:
     """What the referee's desk shows of a match: its corrections and its numbered entries (a deal
-    pass or an end the rules decided has no number, so none to correct); with ``amend``, the text
-    fields of the entry numbered so as it stands (``values``), which its amendment starts from."""
+    pass or an end the rules decided has no number, so none to correct), whether it has ended (and
+    why); with ``amend``, the text fields of the entry numbered so as it stands (``values``), which
+    its amendment starts from."""
     match = store.get_match(key)
     numbers = entry_numbers(match)
     ledger = ledger_data(match.players, corrected_ledger(match.corrected_steps()), numbers, match.rules.scoring)
     values = {} if amend is None else {**entry_fields(stored_entry(match, amend)), "target": str(amend)}
+    state = match.state
     return {
         "key": key,
         "players": list(match.players),
         "corrections": corrections_data(match, numbers),
         "entries": [e for e in ledger if e["entry"] is not None],
         "values": values,
+        "finished": state.finished,
+        "end_reason": state.end_reason,
     }
 
 

@@ -31,8 +31,9 @@ import attrs
 
 from domain.match import Match
 from domain.rules import Ruleset
-from domain.values import HandResult, Penalty, TableState
+from domain.values import HandResult, MatchEnd, Penalty, TableState
 from projections.ledger import LedgerEntry, corrected_ledger
+from replay.service.changes import Change, change_at
 from replay.store.application import HonbaApp
 from replay.store.errors import MatchExists, StoreConflict
 from replay.store.retry import TRIES, retrying
@@ -49,8 +50,9 @@ class Recorded:
 
     ``ledger`` is the corrected history entry by entry (the last entries are what was just
     recorded); ``head`` the match's head digest and ``store_head`` the store chain's, the two
-    digests to publish; ``entry`` the number of the entry a correction touched (as ``honba log``
-    numbers it), when there is one.
+    digests to publish (``replay.service.digests`` says what each is); ``entry`` the number of the
+    entry a correction touched (as ``honba log`` numbers it), when there is one, and ``change``
+    what the correction (or an early end) did to it.
     """
 
     key: str
@@ -62,6 +64,7 @@ class Recorded:
     store_head: str
     version: int
     entry: int | None = None
+    change: Change | None = None
 
 
 def server_time() -> datetime:
@@ -69,11 +72,11 @@ def server_time() -> datetime:
     return datetime.now(UTC)
 
 
-def recorded(match: Match, store_head: str, entry: int | None = None) -> Recorded:
+def recorded(match: Match, store_head: str, entry: int | None = None, change: Change | None = None) -> Recorded:
     """The match as ``Recorded``."""
     ledger = tuple(corrected_ledger(match.corrected_steps()))
     return Recorded(
-        match.key, match.players, match.rules, match.state, ledger, match.head, store_head, match.version, entry
+        match.key, match.players, match.rules, match.state, ledger, match.head, store_head, match.version, entry, change
     )
 
 
@@ -190,6 +193,20 @@ def penalise(
 
 
 def end(store: HonbaApp, key: str, reason: str, *, client_key: str | None = None) -> Recorded:
-    """End a stored match early; ``reason`` may not be one the rules decide (complete, bust, dealer_stop)."""
-    match, _, head = on_match(store, key, lambda m: m.end(reason, client_key=client_key), client_key)
-    return recorded(match, head)
+    """End a stored match early; ``reason`` may not be one the rules decide (complete, bust, dealer_stop).
+    ``change`` says what the end did (the final scores)."""
+
+    def command(match: Match) -> int:
+        match.end(reason, client_key=client_key)
+        return ended_at(match)
+
+    match, position, head = on_match(store, key, command, client_key)
+    change = change_at(match, position)
+    return recorded(match, head, change.entry, change)
+
+
+def ended_at(match: Match) -> int:
+    """The position of the end that stands (the match has ended)."""
+    ends = [p for p, fact in match.effective_entries() if isinstance(fact, MatchEnd)]
+    assert ends, "the match has ended"
+    return ends[-1]

@@ -20,13 +20,14 @@ from domain.errors import HonbaError, InvalidHandValue
 from domain.match import Match
 from domain.rules import Ruleset
 from domain.scoring.riichi import FU_COUNTS, base_points, check_hand_value
-from domain.values import LIMIT_NAMES, HandValue, WinResult
+from domain.values import LIMIT_NAMES, HandValue, MatchEnd, WinResult
 from projections.ledger import corrected_ledger, correction_marks
 from replay.formats.record import entry_numbers
 from replay.input.entry import Entry, FieldError
 from replay.input.parsing import InputError
+from replay.service.changes import payment_lines
 from replay.service.clock import clock_data
-from replay.service.entry import apply_entry, apply_to, fact_at, payment_lines
+from replay.service.entry import apply_entry, fact_at, previewed
 from replay.service.matches import match_table_data
 from replay.service.recording import Recorded, server_time
 from replay.service.shapes import describe_details, describe_fact
@@ -255,7 +256,11 @@ def _undo(match: Match) -> dict[str, Any]:
         hand = tables.get(correction.target)
     else:
         standing = fact_in_force(position, match.history, log)
-        what = describe_fact(standing, players, scoring) if standing is not None else "the entry"
+        ended = dict(match.history).get(position)
+        if isinstance(ended, MatchEnd):
+            what = f"{describe_fact(ended, players, scoring)}: the match goes on"
+        else:
+            what = describe_fact(standing, players, scoring) if standing is not None else "the entry"
         hand = tables.get(position)
     text = f"entry {number}" + (f" ({hand})" if hand else "") + f": {what}"
     return {"entry": number, "hand": hand, "what": what, "text": text}
@@ -339,10 +344,10 @@ def entry_preview(app: HonbaApp, key: str, entry: Entry, tiles: HandTiles | None
             result, valued = _tile_win(match, entry, tiles)
             match.record(result, at=server_time())
             tiles_data = {**valued.data(), "choice": value_choice(valued.from_tiles, match.rules)}
+            added = corrected_ledger(match.corrected_steps())[before:]
+            lines = [line for e in added for line in payment_lines(e, players, scoring)]
         else:
-            apply_to(match, entry, server_time())
-        added = corrected_ledger(match.corrected_steps())[before:]
-        lines = [line for e in added for line in payment_lines(e, players, scoring)]
+            lines = list(previewed(match, entry, server_time()).lines)
     state = match.state
     return {
         "lines": lines,

@@ -15,13 +15,13 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from replay.service.access import Grant
+from replay.service.changes import change_data
 from replay.service.entry import (
     MAX_ENTRY,
-    CorrectionPreview,
     CorrectionRequest,
     FieldError,
+    apply_correction,
     apply_entry,
-    corrected,
     correction_preview,
     entry_fields,
     entry_from_fields,
@@ -62,7 +62,10 @@ async def preview_json(request: Request) -> Response:
     await served.call(lambda: served.may_record(key, bearer(request)))
     entry = entry_from_fields(body)
     shown = await served.call(lambda: preview(served.app, key, entry))
-    return JSONResponse({"match": key, "lines": list(shown.lines), "scores_after": shown.scores_after})
+    data: dict[str, Any] = {"match": key, "lines": list(shown.lines), "scores_after": shown.scores_after}
+    if shown.change is not None:
+        data["change"] = change_data(shown.change)
+    return JSONResponse(data)
 
 
 async def record_json(request: Request) -> Response:
@@ -75,7 +78,10 @@ async def record_json(request: Request) -> Response:
 
     def run() -> dict[str, Any]:
         match = apply_entry(served.app, key, entry, client_key=client_key, by=f"table {grant.token_id}")
-        return {"match": key, **state_data(match.players, match.state, match.rules), "head": match.head}
+        data = {"match": key, **state_data(match.players, match.state, match.rules), "head": match.head}
+        if match.change is not None:
+            data["change"] = change_data(match.change)
+        return data
 
     return JSONResponse(await served.call(run))
 
@@ -95,9 +101,9 @@ async def entry_json(request: Request) -> Response:
 
 
 def correction_request(body: dict[str, Any]) -> CorrectionRequest:
-    """A correction sent as JSON: ``action`` (void, amend or penalty), ``target`` (the entry's
-    number), ``set`` (amend: the fields to change, the rest kept) or ``replacement`` (amend: the
-    whole entry again; penalty: the penalty added), ``by`` and ``reason``."""
+    """A correction sent as JSON: ``action`` (void, amend, penalty, reopen or end), ``target`` (the
+    entry's number), ``set`` (amend: the fields to change, the rest kept) or ``replacement`` (amend:
+    the whole entry again; penalty: the penalty added), ``by`` and ``reason`` (an end's reason)."""
     action = str(body.get("action") or "")
     target = body.get("target")
     changes, replacement = body.get("set"), body.get("replacement")
@@ -121,28 +127,13 @@ def correction_request(body: dict[str, Any]) -> CorrectionRequest:
     )
 
 
-def correction_data(shown: CorrectionPreview) -> dict[str, Any]:
-    """A correction's report as JSON: the entry before and after, the fields that change, the hands
-    whose payments change (before and after, in words), the scores before and after."""
-    return {
-        "action": shown.action,
-        "target": shown.target,
-        "before": shown.before,
-        "after": shown.after,
-        "fields": [{"field": f, "before": b, "after": a} for f, b, a in shown.fields],
-        "hands": [{"before": list(h.before), "after": list(h.after)} for h in shown.hands],
-        "scores_before": shown.scores_before,
-        "scores_after": shown.scores_after,
-    }
-
-
 async def correction_preview_json(request: Request) -> Response:
     served = site(request)
     key = request.path_params["key"]
     body = await json_body(request)
     await served.call(lambda: served.need(bearer(request), Grant.may_correct, "correct matches"))
     shown = await served.call(lambda: correction_preview(served.app, key, correction_request(body)))
-    return JSONResponse({"match": key, "correction": correction_data(shown)})
+    return JSONResponse({"match": key, "correction": change_data(shown)})
 
 
 async def correct_json(request: Request) -> Response:
@@ -153,9 +144,10 @@ async def correct_json(request: Request) -> Response:
     client_key = str(body.get("client_key") or "") or None
 
     def run() -> dict[str, Any]:
-        match, shown = corrected(served.app, key, correction_request(body), client_key=client_key)
+        match = apply_correction(served.app, key, correction_request(body), client_key=client_key)
+        assert match.change is not None  # a correction says what it did
         state = state_data(match.players, match.state, match.rules)
-        return {"match": key, "correction": correction_data(shown), **state, "head": match.head}
+        return {"match": key, "correction": change_data(match.change), **state, "head": match.head}
 
     return JSONResponse(await served.call(run))
 

@@ -1,4 +1,6 @@
-"""The director's pages: create a tournament, add players, seat a session (each table's link and QR code)."""
+"""The director's pages: create a tournament, add players, withdraw a player and seat a substitute, seat a
+session (each table's link and QR code), issue a table's link again. Ending a table's match early goes
+through the referee's desk (its confirm step), which a director's token opens."""
 
 from __future__ import annotations
 
@@ -10,7 +12,9 @@ from starlette.routing import Route
 from domain.errors import HonbaError
 from domain.rules import preset_names
 from replay.service.access import Grant
-from replay.service.director import seat_session, tournament_data
+from replay.service.director import seat_session, table_link, tournament_data
+from replay.service.entry import whole_number
+from replay.service.stages import substitute, withdraw
 from replay.service.tournaments import create_tournament
 from replay.web.site import form_of, form_token, site
 
@@ -97,6 +101,77 @@ async def seat_form(request: Request) -> Response:
     return served.page(request, "seated.html", name=name, session=session, tables=shown, repeats=met, token=token)
 
 
+async def _tournament_refused(request: Request, name: str, token: str | None, field: str, exc: HonbaError) -> Response:
+    served = site(request)
+    data = await served.call(lambda: tournament_data(served.app, name))
+    return served.page(
+        request,
+        "director_tournament.html",
+        400,
+        t=data,
+        token=token,
+        errors={field: str(exc)},
+        presets=preset_names(),
+    )
+
+
+async def withdraw_form(request: Request) -> Response:
+    """A player leaves after a session (their matches stay; they are seated no more)."""
+    served = site(request)
+    name = request.path_params["name"]
+    fields = await form_of(request)
+    token = form_token(fields)
+    await served.call(lambda: served.need(token, Grant.may_direct, RUN))
+    player, reason = str(fields.get("player", "")), str(fields.get("reason", ""))
+    try:
+        after = whole_number("after", str(fields.get("after", "")), low=0)
+        await served.call(lambda: withdraw(served.app, name, player, after, reason))
+    except HonbaError as exc:
+        return await _tournament_refused(request, name, token, "withdraw", exc)
+    return _to_tournament(request, name, token)
+
+
+async def substitute_form(request: Request) -> Response:
+    """A substitute fills a player's seat from the next session seated."""
+    served = site(request)
+    name = request.path_params["name"]
+    fields = await form_of(request)
+    token = form_token(fields)
+    await served.call(lambda: served.need(token, Grant.may_direct, RUN))
+    sub, replaces = str(fields.get("substitute", "")), str(fields.get("replaces", ""))
+    reason = str(fields.get("reason", ""))
+    try:
+        await served.call(lambda: substitute(served.app, name, sub, replaces, reason))
+    except HonbaError as exc:
+        return await _tournament_refused(request, name, token, "substitute", exc)
+    return _to_tournament(request, name, token)
+
+
+async def link_form(request: Request) -> Response:
+    """A table's link issued again (with its QR code): a new token, the old one revoked."""
+    served = site(request)
+    name = request.path_params["name"]
+    fields = await form_of(request)
+    token = form_token(fields)
+    await served.call(lambda: served.need(token, Grant.may_direct, RUN))
+    match = str(fields.get("match", ""))
+    try:
+        issued = await served.call(lambda: table_link(served.app, served.tokens, name, match))
+    except HonbaError as exc:
+        return await _tournament_refused(request, name, token, "link", exc)
+    link = str(request.url_for("table", key=issued.match).include_query_params(token=issued.token))
+    return served.page(
+        request,
+        "table_link.html",
+        name=name,
+        match=issued.match,
+        link=link,
+        qr=qr_svg(link),
+        revoked=issued.revoked,
+        token=token,
+    )
+
+
 def qr_svg(text: str) -> str:
     """A QR code of ``text`` as an inline ``<svg>`` (qrcode's SVG path image: no Pillow needed)."""
     import qrcode
@@ -112,5 +187,8 @@ ROUTES = [
     Route("/director/tournaments", create_tournament_form, methods=["POST"]),
     Route("/director/t/{name}/players", add_players_form, methods=["POST"]),
     Route("/director/t/{name}/sessions", seat_form, methods=["POST"]),
+    Route("/director/t/{name}/withdraw", withdraw_form, methods=["POST"]),
+    Route("/director/t/{name}/substitute", substitute_form, methods=["POST"]),
+    Route("/director/t/{name}/link", link_form, methods=["POST"]),
     Route("/director/t/{name}", director_tournament, name="director_tournament"),
 ]

@@ -1,4 +1,6 @@
-"""The referee's desk: every match with its corrections; one match's corrections and entries, and correcting it."""
+"""The referee's desk: every match with its corrections; one match's corrections and entries, and correcting
+it (amend, void, add a penalty, end early, reopen), each through a confirm step that shows what it changes,
+and after it is stored, what it did."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from starlette.routing import Route
 from domain.errors import HonbaError
 from domain.values import AbortKind, PenaltyShare
 from replay.service.access import Grant
+from replay.service.changes import change_headline
 from replay.service.entry import (
     FLAG_KEYS,
     MAX_ENTRY,
@@ -20,6 +23,7 @@ from replay.service.entry import (
     CorrectionRequest,
     FieldError,
     apply_correction,
+    correction_made,
     correction_preview,
     entry_fields,
     entry_from_fields,
@@ -69,13 +73,21 @@ async def referee_match(request: Request) -> Response:
     await served.call(lambda: served.need(token, Grant.may_correct, CORRECT))
     text = request.query_params.get("amend", "")
     amend = whole_number("amend", text, low=1, high=MAX_ENTRY) if text else None
+    done_text = request.query_params.get("done", "")
+    done = whole_number("done", done_text, low=1, high=MAX_ENTRY) if done_text else None
     context = await served.call(lambda: referee_context(served, key, amend))
-    return served.page(request, "referee_match.html", token=token, errors={}, **context)
+    # After a correction is stored (post, redirect, get): what it did, worked out again from the store.
+    change = await served.call(lambda: correction_made(served.app, key, done)) if done is not None else None
+    headline = change_headline(change) if change is not None else ""
+    return served.page(
+        request, "referee_match.html", token=token, errors={}, done=change, done_headline=headline, **context
+    )
 
 
 def desk_request(fields: dict[str, Any]) -> CorrectionRequest:
     """The correction a desk form asks for: an amendment carries the whole entry (its form is
-    filled with the entry as it stands), a penalty the penalty added."""
+    filled with the entry as it stands), a penalty the penalty added; a void names its entry; a
+    reopening and an early end only who and why."""
     action = str(fields.get("action", ""))
     target = str(fields.get("target", "")).strip()
     entry = None
@@ -136,6 +148,7 @@ async def correct_preview(request: Request) -> Response:
         key=key,
         token=token,
         shown=shown,
+        headline=f"To record: {change_headline(shown)}.",
         fields=request_fields(asked),
         client_key=str(fields.get("client_key") or uuid.uuid4()),
     )
@@ -150,10 +163,12 @@ async def correct_form(request: Request) -> Response:
     client_key = str(fields.get("client_key", "")) or None
     try:
         asked = desk_request(fields)
-        await served.call(lambda: apply_correction(served.app, key, asked, client_key=client_key))
+        done = await served.call(lambda: apply_correction(served.app, key, asked, client_key=client_key))
     except HonbaError as exc:
         return await _refused(request, served, key, token, fields, exc)
-    target = request.url_for("referee_match", key=key).include_query_params(token=token or "")
+    assert done.change is not None  # a correction says what it did
+    shown = done.change.correction if done.change.correction is not None else done.change.entry
+    target = request.url_for("referee_match", key=key).include_query_params(token=token or "", done=shown)
     return RedirectResponse(str(target), status_code=303)
 
 
