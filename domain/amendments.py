@@ -394,9 +394,11 @@ def is_correctable(fact: Fact) -> bool:
 
 
 def is_early_end(fact: Fact | None) -> bool:
-    """An end the players decided (agreed, a time limit): an entry of its own, which a void takes
-    back (the match reopened). The ends the rules decide follow from the last hand: taking that
-    hand back takes them back, and so does the clock's (``time_up``, ``ENDS_OF_THEIR_HAND``)."""
+    """An end a person gave (``honba end``, the table's, the desk's, the director's, the API's:
+    agreed, a time limit called): an entry of its own, which a void takes back (the match
+    reopened). The ends the rules decide, and the clock's (``time_up``, a rule of the ruleset:
+    ``hands_after_time``), follow from the last hand: taking that hand back takes them back
+    (``ENDS_OF_THEIR_HAND``)."""
     return isinstance(fact, MatchEnd) and fact.reason not in ENDS_OF_THEIR_HAND
 
 

@@ -14,6 +14,7 @@ negative, a length cap, then the field's range; its error names the field.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import attrs
@@ -137,9 +138,8 @@ DOUBLES = Bound("doubles", 0, 64)
 HAND_POINTS = Bound("points", 0, 1_000_000)
 # What a hand scores before payment doubles, under rules without a Limit (doubles or faan of a base).
 HAND_SCORE = Bound("hand score", 0, MOST_SCORE)
-# A 13-tile hand has four sets, a 16-tile hand five; pre-dealt jokers: the eight of an American set.
-MELDED_SETS = Bound("melded sets", 0, 5)
-JOKERS = Bound("pre-dealt jokers", 0, 8)
+# The melded sets and pre-dealt jokers of a win are the rules' to limit (``sets_in_hand``,
+# ``predealt_jokers``: domain.win_facts), and so is what a tile is.
 # A player draws at most a quarter of the wall (34 of 136 tiles, 36 of 144): the most discards.
 DISCARDS = Bound("discards", 0, 40)
 LOSER_SCORE = Bound("loser score", 0, MOST_SCORE)
@@ -155,17 +155,39 @@ HANDS_PLAYED = Bound("hands played", 0, 9_999)
 # years, a thousand tables (four thousand players) at once.
 SESSION = Bound("session", 1, 1_000)
 TABLE = Bound("table", 1, 1_000)
+# A table's or a session's time limit, and time added to it: a day's play at most.
+MINUTES = Bound("minutes", 1, 24 * 60)
+# A seating's seed (``honba tournament seat --seed``, the director's page): any whole number a person
+# types, within a number's length cap; the same seed gives the same seating.
+SEED = Bound("seed", 0, 10**18)
+# A player withdraws after a session, 0 before the first.
+AFTER_SESSION = Bound("after session", 0, SESSION.high)
+# The players of an event: a thousand tables of four. How many advance from a stage, the top N a
+# player may finish in, are at most that many.
+EVENT_PLAYERS = 4 * TABLE.high
+ADVANCE = Bound("advance", 1, EVENT_PLAYERS)
+# The players a table seats (a draw's tables): three (sanma) or four.
+TABLE_SIZE = Bound("players a table", 3, 4)
+# A substitute's fixed points a match, in final points as an uma is (the EMA's rule: -30).
+SUBSTITUTE_POINTS = Bound("substitute's points", -1_000, 1_000)
+# What a ranking across events weighs an event by (the EMA's MERS weight): an event lasts a day to a
+# month; its players come from no country given up to every country there is (fewer than 300).
+EVENT_DAYS = Bound("days", 1, 30)
+COUNTRIES = Bound("countries", 0, 300)
 # New rules (a rule file, ``--set``): uma and table points in final points (Tenhou's uma is 20 and
 # 10, the largest in use 50), a settling table's counts and percents of the limit.
 UMA = Bound("uma", -1_000, 1_000)
 SETTLING_COUNT = Bound("settling count", 0, 99)
 PERCENT = Bound("percent", 1, 10_000)
+# A number given for a rule (``--set``), before the rule's own range: within a whole number's length cap.
+ANY_RULE_NUMBER = Bound("rule value", -(10**18), 10**18)
 # An entry of a match's log (its line in the exported record file).
 ENTRY = Bound("entry", 1, 1_000_000)
 
 # The text.
 
-# A player's name (and an alias, a referee): Tenhou allows 8 characters, Mahjong Soul 14; 64 leaves room.
+# A player's name (and an alias, a referee, a substitute; a team's and a stage's name): Tenhou allows
+# 8 characters, Mahjong Soul 14; 64 leaves room.
 NAME = TextBound("player name", 64)
 # A match's key and a client's retry key; a tournament's name, which the keys of its matches start with.
 KEY = TextBound("key", 200)
@@ -176,12 +198,15 @@ RULES_NAME = TextBound("rules name", 100)
 RULES_DESCRIPTION = TextBound("rules description", 2_000)
 # A reason, a note, a penalty's kind, an early end's reason, when a correction was made.
 TEXT = TextBound("text", 200)
-# A tile in honba's notation (``5p``, ``7z``; a log may write a red five ``0m``).
-TILE = TextBound("tile", 8)
 
 # A number typed or sent as text: at most this many characters (a sign and leading zeros included),
 # read before Python's own integer parser (which reads 4,300 digits and Unicode digits such as ``٣``).
 LONGEST_NUMBER = 20
+
+
+# Digits 0-9 only (a pattern with ``\\d`` would take ``٣``), an optional sign, an optional fraction.
+_WHOLE = re.compile(r"[+-]?[0-9]+")
+_DECIMAL = re.compile(r"[+-]?[0-9]+(?:\.[0-9]+)?")
 
 
 def whole_number(text: object, bound: Bound, field: str | None = None) -> int:
@@ -190,16 +215,29 @@ def whole_number(text: object, bound: Bound, field: str | None = None) -> int:
     ``LONGEST_NUMBER`` characters; blank space around it is left out. ``OutOfBounds`` names the field.
     """
     name = field or bound.field
+    return bound.check(int(_number_text(text, bound, name, _WHOLE, "a whole number")), name)
+
+
+def decimal_number(text: object, bound: Bound, field: str | None = None) -> float:
+    """A number sent as text that may have a fraction (``2.5``), read as ``whole_number`` reads a whole
+    one, in ``bound``'s range."""
+    name = field or bound.field
+    value = float(_number_text(text, bound, name, _DECIMAL, "a number"))
+    if not bound.low <= value <= bound.high:
+        raise OutOfBounds(name, f"{shown(value)} is out of range ({bound.low:,} to {bound.high:,})")
+    return value
+
+
+def _number_text(text: object, bound: Bound, name: str, pattern: re.Pattern[str], kind: str) -> str:
     if not isinstance(text, str):
-        raise OutOfBounds(name, f"{shown(text)} is not a whole number")
+        raise OutOfBounds(name, f"{shown(text)} is not {kind}")
     digits = text.strip(" \t")
     if len(digits) > LONGEST_NUMBER:
         raise OutOfBounds(name, f"{shown(digits)} is too long for a number (at most {LONGEST_NUMBER} characters)")
-    body = digits[1:] if digits[:1] in ("-", "+") and bound.low < 0 else digits
-    if not body or not (body.isascii() and body.isdigit()):
-        signed = ", with a sign" if bound.low < 0 else ""
-        raise OutOfBounds(name, f"{shown(digits)} is not a whole number (digits 0-9{signed})")
-    return bound.check(int(digits), name)
+    signed = bound.low < 0
+    if not pattern.fullmatch(digits) or (digits[:1] in ("-", "+") and not signed):
+        raise OutOfBounds(name, f"{shown(digits)} is not {kind} (digits 0-9{', with a sign' if signed else ''})")
+    return digits
 
 
 def check_all(values: Any, bound: Bound | TextBound, field: str | None = None) -> None:

@@ -18,10 +18,11 @@ from datetime import UTC, datetime, timedelta
 
 import attrs
 
+from domain.bounds import MINUTES
 from domain.errors import RuleViolation
 
-# Bounds on what a director may set or add, in minutes: a day's play at most.
-MOST_MINUTES = 24 * 60
+# What a director may set or add, in minutes (``domain.bounds.MINUTES``: a day's play at most).
+MOST_MINUTES = MINUTES.high
 # Why a match ended by the clock (``MatchEnd.reason``): an end the clock decided, taken back with
 # its hand when that hand is undone, never re-judged by the rules (it is no end of theirs).
 TIME_UP = "time_up"
@@ -44,7 +45,7 @@ def stored_time(moment: datetime) -> str:
 
 def check_minutes(minutes: int, what: str) -> int:
     """Minutes a director gives: a whole number from 1 to a day."""
-    if isinstance(minutes, bool) or not isinstance(minutes, int) or not 1 <= minutes <= MOST_MINUTES:
+    if isinstance(minutes, bool) or not isinstance(minutes, int) or not MINUTES.low <= minutes <= MINUTES.high:
         raise RuleViolation(f"{what} is a whole number of minutes from 1 to {MOST_MINUTES}, not {minutes!r}")
     return minutes
 

@@ -25,6 +25,7 @@ import hashlib
 import re
 from collections.abc import Sequence
 
+from domain.bounds import EVENT_PLAYERS, NAME, TABLE_SIZE, OutOfBounds, check_all
 from domain.errors import RuleViolation
 
 SEED_BYTES = 32
@@ -63,6 +64,10 @@ def drawn_order(seed: str, players: Sequence[str]) -> list[str]:
 
 def drawn_seating(seed: str, players: Sequence[str], size: int = 4) -> list[list[str]]:
     """The tables the seed draws: consecutive groups of ``size`` in the drawn order."""
+    TABLE_SIZE.check(size)
+    if len(players) > EVENT_PLAYERS:
+        raise OutOfBounds("players", f"{len(players):,} drawn, at most {EVENT_PLAYERS:,} (a thousand tables)")
+    check_all(players, NAME)
     if len(set(players)) != len(players):
         raise RuleViolation("each player is drawn once: the list names someone twice")
     if not players or len(players) % size:

@@ -525,8 +525,8 @@ class Match(Aggregate):
     def reopen(self, *, by: str, reason: str, client_key: str | None = None, at: str | None = None) -> int:
         """Reopen a match the players ended early (agreed, a time limit): a correction that voids
         the end, with who and why; the match goes on from the table before it. Returns the end's
-        position. An end the rules decided follows from the last hand: take that hand back (undo,
-        or void it) or amend it instead."""
+        position. An end the rules decided (the clock's ``time_up`` too) follows from the last
+        hand: take that hand back (undo, or void it) or amend it instead."""
         if client_key is not None and client_key in self.client_key_targets:
             reopened = self.client_key_targets[client_key]
             if reopened is not None and self.seen(client_key, "correct", (reopened, None, by, reason, at)):
@@ -538,6 +538,12 @@ class Match(Aggregate):
         end = dict(self.history)[ends[-1]] if ends else None
         if end is None or not is_early_end(end):
             why = self.state.end_reason or "by the rules"
+            if why == TIME_UP:
+                # The clock's end is the rules' too (``hands_after_time``): it follows its hand.
+                raise RuleViolation(
+                    f"match {self.key!r} was ended by the clock (time up, under the rules' hands after time) after "
+                    "its last hand: take that hand back (undo, or void it), and the end goes with it"
+                )
             raise RuleViolation(
                 f"match {self.key!r} was ended by the rules ({why}) after its last hand: take that hand back "
                 "(undo, or void it) or amend it, and the rules judge the end again"

@@ -504,6 +504,10 @@ def parse_rule_text(text: str, *, source: str) -> Ruleset:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise InvalidRules(f"{source}: not valid TOML: {exc}") from None
+    except ValueError:  # an integer longer than Python reads (tomllib lets int() refuse it)
+        raise InvalidRules(f"{source}: not valid TOML: a number too long to read") from None
+    except RecursionError:  # arrays or tables nested deeper than the parser's stack
+        raise InvalidRules(f"{source}: not valid TOML: nested too deep") from None
     data.pop("sources", None)
     base = data.pop("base", None)
     if base is not None:

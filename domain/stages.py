@@ -21,11 +21,13 @@ keep their own results as played.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any
 
 import attrs
 
+from domain.bounds import ADVANCE, NAME, SESSION, SUBSTITUTE_POINTS, OutOfBounds, shown, whole_number
 from domain.errors import RuleViolation
 
 CARRIES = ("keep", "halve", "reset")
@@ -83,27 +85,41 @@ class EventFormat:
         names = [s.name for s in self.stages]
         if len(set(names)) != len(names) or any(not n.strip() for n in names):
             raise RuleViolation("each stage needs a name of its own")
+        for name in names:
+            NAME.check(name, "stage name")
         previous: int | None = None
         for index, stage in enumerate(self.stages, start=1):
             if stage.sessions < 1:
                 raise RuleViolation(f"stage {stage.name!r}: at least one session")
+            SESSION.check(stage.sessions, f"stage {stage.name!r}: sessions")
             if stage.carry not in CARRIES:
-                raise RuleViolation(f"stage {stage.name!r}: carry is {', '.join(CARRIES)}, not {stage.carry!r}")
+                raise RuleViolation(f"stage {stage.name!r}: carry is {', '.join(CARRIES)}, not {shown(stage.carry)}")
             if index == 1 and stage.carry != "keep":
                 raise RuleViolation(f"stage {stage.name!r} is the first: it has no points before it to carry")
             for seating in (stage.seating, stage.later):
                 if seating not in SEATINGS:
-                    raise RuleViolation(f"stage {stage.name!r}: seating is {', '.join(SEATINGS)}, not {seating!r}")
+                    raise RuleViolation(f"stage {stage.name!r}: seating is {', '.join(SEATINGS)}, not {shown(seating)}")
             last = index == len(self.stages)
             if last and stage.advance is not None:
                 raise RuleViolation(f"stage {stage.name!r} is the last: nobody advances after it")
             if not last and (stage.advance is None or stage.advance < 1):
                 raise RuleViolation(f"stage {stage.name!r}: say how many advance to the next stage")
+            if stage.advance is not None:
+                ADVANCE.check(stage.advance, f"stage {stage.name!r}: advance")
             if previous is not None and stage.advance is not None and stage.advance >= previous:
                 raise RuleViolation(f"stage {stage.name!r}: fewer advance from each stage than from the one before")
             previous = stage.advance if stage.advance is not None else previous
+        total = sum(stage.sessions for stage in self.stages)
+        if total > SESSION.high:
+            raise OutOfBounds("sessions", f"{total:,} in all, at most {SESSION.high:,} (the last session's number)")
         if self.substitutes.counts not in SUBSTITUTE_COUNTS:
-            raise RuleViolation(f"substitutes count {', '.join(SUBSTITUTE_COUNTS)}, not {self.substitutes.counts!r}")
+            raise RuleViolation(
+                f"substitutes count {', '.join(SUBSTITUTE_COUNTS)}, not {shown(self.substitutes.counts)}"
+            )
+        fixed = self.substitutes.fixed_points
+        low, high = SUBSTITUTE_POINTS.low, SUBSTITUTE_POINTS.high
+        if not (isinstance(fixed, int | float) and math.isfinite(fixed) and low <= fixed <= high):
+            raise OutOfBounds(SUBSTITUTE_POINTS.field, f"{shown(fixed)} is out of range ({low:,} to {high:,})")
         if self.team_points not in TEAM_POINTS:
             raise RuleViolation(f"team points are the {' or '.join(TEAM_POINTS)} of members' points")
         return self
@@ -163,20 +179,20 @@ def parse_stage(text: str, *, first: bool = True) -> Stage:
     ``carry``, ``seating``, ``later``), e.g. ``semi-final:1:advance=4,carry=halve,seating=snake``.
     The first stage is seated by a draw unless it says otherwise, the others by rank."""
     parts = text.split(":", 2)
-    if len(parts) < 2 or not parts[0].strip() or not parts[1].strip().isdigit():
-        raise RuleViolation(f"a stage is NAME:SESSIONS[:key=value,...], not {text!r}")
-    values: dict[str, Any] = {"name": parts[0].strip(), "sessions": int(parts[1])}
+    if len(parts) < 2 or not parts[0].strip() or not parts[1].strip():
+        raise RuleViolation(f"a stage is NAME:SESSIONS[:key=value,...], not {shown(text)}")
+    name = NAME.check(parts[0].strip(), "stage name")
+    # Numbers read by the one number reader (ASCII digits, a length cap) within their bounds.
+    values: dict[str, Any] = {"name": name, "sessions": whole_number(parts[1], SESSION, f"stage {name!r}: sessions")}
     if not first:
         values["seating"] = "rank"
     for item in parts[2].split(",") if len(parts) == 3 and parts[2].strip() else []:
         key, sep, value = item.partition("=")
         key, value = key.strip(), value.strip()
         if not sep or key not in ("advance", "carry", "seating", "later"):
-            raise RuleViolation(f"stage {values['name']!r}: {item!r} is none of advance=, carry=, seating=, later=")
+            raise RuleViolation(f"stage {name!r}: {shown(item)} is none of advance=, carry=, seating=, later=")
         if key == "advance":
-            if not value.isdigit():
-                raise RuleViolation(f"stage {values['name']!r}: advance is a number of players, not {value!r}")
-            values[key] = int(value)
+            values[key] = whole_number(value, ADVANCE, f"stage {name!r}: advance")
         else:
             values[key] = value
     return Stage(**values)

@@ -15,7 +15,7 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 
 from eventsourcing.domain import Aggregate
 
-from domain.bounds import KEY, NAME, SESSION, TABLE, TEXT, TOURNAMENT, shown
+from domain.bounds import AFTER_SESSION, COUNTRIES, EVENT_DAYS, KEY, NAME, SESSION, TABLE, TEXT, TOURNAMENT, shown
 from domain.clock import check_minutes
 from domain.draw import check_commitment, commitment_of
 from domain.errors import RuleViolation
@@ -415,11 +415,13 @@ class Tournament(Aggregate):
     def withdraw(self, player: str, after_session: int, reason: str) -> None:
         """A player leaves after ``after_session`` (0: before the first); their matches stay."""
         if player not in self.players:
-            raise RuleViolation(f"{player!r} is not a player of {self.name!r}")
+            raise RuleViolation(f"{shown(player)} is not a player of {self.name!r}")
         if after_session < 0:
             raise RuleViolation("a player withdraws after a session (0: before the first)")
+        AFTER_SESSION.check(after_session)
         if not reason.strip():
             raise RuleViolation("say why the player withdraws")
+        TEXT.check(reason, "reason")
         if player in self.withdrawn:
             raise RuleViolation(f"{player!r} withdrew already (after session {self.withdrawn[player]})")
         later = sorted(s for s, tables in self.sessions.items() if s > after_session for t in tables if player in t)
@@ -434,26 +436,30 @@ class Tournament(Aggregate):
         substitute = substitute.strip()
         if not substitute:
             raise RuleViolation("a substitute needs a name")
+        NAME.check(substitute, "substitute's name")
         if replaces not in self.players or replaces in self.substitutes:
-            raise RuleViolation(f"{replaces!r} is not a player of {self.name!r} a substitute could replace")
+            raise RuleViolation(f"{shown(replaces)} is not a player of {self.name!r} a substitute could replace")
         if substitute in self.players or substitute in self.aliases:
             raise RuleViolation(f"{substitute!r} plays in {self.name!r} already: a substitute is somebody new")
         if not reason.strip():
             raise RuleViolation("say why a substitute plays")
+        TEXT.check(reason, "reason")
         self.trigger_event(self.SubstituteSeated, substitute=substitute, replaces=replaces, reason=reason)
 
     def join_team(self, player: str, team: str) -> None:
         """Put a player in a team (or move them to another)."""
         team = team.strip()
         if player not in self.players:
-            raise RuleViolation(f"{player!r} is not a player of {self.name!r}")
+            raise RuleViolation(f"{shown(player)} is not a player of {self.name!r}")
         if not team:
             raise RuleViolation("a team needs a name")
+        NAME.check(team, "team name")
         if self.teams.get(player) != team:
             self.trigger_event(self.TeamJoined, player=player, team=team)
 
     def commit_draw(self, session: int, commitment: str) -> None:
         """Publish the commitment of a session's draw (before it is drawn)."""
+        SESSION.check(session)
         check_commitment(commitment)
         if session in self.sessions:
             raise RuleViolation(f"session {session} of {self.name!r} is seated already")
@@ -467,6 +473,7 @@ class Tournament(Aggregate):
     def reveal_draw(self, session: int, seed: str, players: Sequence[str], tables: Sequence[Sequence[str]]) -> None:
         """Reveal a committed draw's seed, with the players it drew and the seating it gave, and seat
         the session so."""
+        SESSION.check(session)
         committed = self.draws.get(session, {}).get("commitment")
         if committed is None:
             raise RuleViolation(f"no draw of session {session} was committed: commit before the draw")
@@ -484,9 +491,9 @@ class Tournament(Aggregate):
         try:
             date.fromisoformat(ended_on)
         except ValueError:
-            raise RuleViolation(f"the day the event ended is a date like 2026-11-21, not {ended_on!r}") from None
-        if not 1 <= days <= 30 or not 0 <= countries <= 300:
-            raise RuleViolation("an event lasts 1 to 30 days and has players of 0 to 300 countries")
+            raise RuleViolation(f"the day the event ended is a date like 2026-11-21, not {shown(ended_on)}") from None
+        EVENT_DAYS.check(days)
+        COUNTRIES.check(countries)
         self.trigger_event(
             self.RankingFactsDeclared, ended_on=ended_on, days=days, countries=countries, qualification=qualification
         )

@@ -21,20 +21,9 @@ import pytest
 from pg_server import PostgresServer, ServerUnavailable
 
 from domain.match import Match
-
-# pytest-xdist's workers run with COLUMNS=80 in their environment, and the command's consoles take
-# their width from it when replay.cli.shell is imported: the tests of what the command prints would
-# see its tables wrapped at 80 columns under ``pytest -n 2`` only. The tests that mean a width set it.
-os.environ.pop("COLUMNS", None)
 from domain.rules import Ruleset, load_preset
 from domain.scoring.payments import settle
 from domain.values import HandResult, HandValue, TableState, Win, WinResult
-
-# pytest-xdist's workers start with COLUMNS=80 and LINES=24 in their environment (where no terminal
-# is), which the command takes for a terminal 80 columns wide; the tests run it as a pipe (160 wide,
-# replay/cli/shell.py), as without -n. Dropped before any test imports the command's shell.
-if os.environ.get("PYTEST_XDIST_WORKER") and (os.environ.get("COLUMNS"), os.environ.get("LINES")) == ("80", "24"):
-    del os.environ["COLUMNS"], os.environ["LINES"]
 
 TENHOU = load_preset("tenhou")
 SANMA = load_preset("tenhou-sanma")

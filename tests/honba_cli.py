@@ -15,12 +15,16 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import sys
+import traceback
 from contextlib import closing
 from pathlib import Path
 from typing import Any
 
+import attrs
 from typer.testing import CliRunner, Result
 
+import replay.cli
 from domain.match import match_id
 from replay.cli import app
 
@@ -75,6 +79,52 @@ class Honba:
                 (match_id(key).hex,),
             ).fetchall()
         return [(int(v), bytes(s)) for v, s in rows]
+
+
+@attrs.frozen
+class Run:
+    """What the ``honba`` console script did: its exit code, what it printed, and the traceback
+    of an exception it let out (``""`` when none did)."""
+
+    code: int
+    stdout: str
+    stderr: str
+    traceback: str = ""
+
+
+def honba_main(*args: str) -> Run:
+    """Run the ``honba`` command line in this process as the console script runs it (``replay.cli.main``:
+    its own one-line usage errors, exit codes), its output captured by typer's ``CliRunner``."""
+    caught = ""
+    code = 0
+    with runner.isolation() as (stdout, stderr, _):
+        argv = sys.argv
+        sys.argv = ["honba", *args]
+        try:
+            replay.cli.main()
+        except SystemExit as exit_:
+            code = exit_.code if isinstance(exit_.code, int) else 1
+        except BaseException:  # what the console script would show as a traceback
+            caught = traceback.format_exc()
+            code = 1
+        finally:
+            sys.argv = argv
+            sys.stdout.flush()
+            sys.stderr.flush()
+            out, err = stdout.getvalue(), stderr.getvalue()
+    return Run(code, out.decode("utf-8", "replace"), err.decode("utf-8", "replace"), caught)
+
+
+def store_rows(db: Path) -> list[tuple[str, list[tuple[Any, ...]]]]:
+    """Every row of every table of a SQLite store that holds any (nothing when there is no store yet):
+    compared before and after a command, it shows whether the command stored anything (a table made
+    empty, such as the tokens' when first asked for, stores nothing)."""
+    if not db.exists():
+        return []
+    with closing(sqlite3.connect(db)) as sql:
+        tables = [row[0] for row in sql.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
+        rows = [(t, sorted(sql.execute(f'SELECT * FROM "{t}"').fetchall(), key=repr)) for t in tables]
+    return [(table, held) for table, held in rows if held]
 
 
 def two_wins(db: Path, key: str) -> Honba:

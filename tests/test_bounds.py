@@ -9,6 +9,8 @@ meant come from the issue (a penalty of 99,999,999,999,999,999,999,999, sessions
 
 from __future__ import annotations
 
+import math
+
 import pytest
 from conftest import TENHOU, changes, hv, table
 
@@ -25,9 +27,11 @@ from domain.bounds import (
     unprintable,
     whole_number,
 )
+from domain.draw import commitment_of, drawn_seating
 from domain.errors import InvalidRules, RuleViolation
 from domain.match import Match
 from domain.rules import Ruleset, load_preset
+from domain.stages import EMA_SUBSTITUTE, EventFormat, Stage, SubstituteRule, parse_stage
 from domain.tournament import Tournament
 from domain.values import HandValue, Penalty, TableState, Win, WinFacts, WinResult
 
@@ -226,6 +230,89 @@ def test_tournament_names_players_and_aliases_are_one_line() -> None:
         tournament.declare_alias("An\tn", "Ann")
     with pytest.raises(OutOfBounds, match=r"^player name: "):
         tournament.register("\x00")
+
+
+# The staged events' commands (issue 27's): the same bounds, names and reasons as one line.
+
+
+def test_a_withdrawal_is_after_a_session_there_can_be_and_says_why_on_one_line() -> None:
+    tournament = Tournament.create("Spring", PLAYERS)
+    with pytest.raises(OutOfBounds, match=r"^after session: 100000000000000000000000 is out of range \(0 to 1,000\)"):
+        tournament.withdraw("Ann", HUGE, "ill")
+    with pytest.raises(OutOfBounds, match=r"^reason: 'ill\\nSet-Cookie: x' holds the control character U\+000A"):
+        tournament.withdraw("Ann", 1, "ill\nSet-Cookie: x")
+    tournament.withdraw("Ann", SESSION.high, "ill")
+
+
+def test_a_substitutes_and_a_teams_name_are_names() -> None:
+    tournament = Tournament.create("Spring", PLAYERS)
+    with pytest.raises(OutOfBounds, match=r"^substitute's name: 65 characters, at most 64"):
+        tournament.seat_substitute("S" * 65, "Ann", "ill")
+    with pytest.raises(OutOfBounds, match=r"^reason: "):
+        tournament.seat_substitute("Sam", "Ann", "\x1b[2Jill")
+    with pytest.raises(OutOfBounds, match=r"^team name: 'Red\\u202eTeam' holds the control character U\+202E"):
+        tournament.join_team("Ann", "Red\u202eTeam")
+    tournament.join_team("Ann", "R" * NAME.longest)
+    assert tournament.teams == {"Ann": "R" * NAME.longest}
+
+
+def test_a_draw_is_of_a_session_there_can_be() -> None:
+    tournament = Tournament.create("Spring", PLAYERS)
+    with pytest.raises(OutOfBounds, match=r"^session: 100000000000000000000000 is out of range"):
+        tournament.commit_draw(HUGE, commitment_of("0" * 64))
+    with pytest.raises(OutOfBounds, match=r"^session: 0 is out of range"):
+        tournament.reveal_draw(0, "0" * 64, PLAYERS, [list(PLAYERS)])
+    assert tournament.draws == {}
+
+
+def test_a_draw_seats_tables_of_three_or_four_named_players() -> None:
+    seed = "0" * 64
+    with pytest.raises(OutOfBounds, match=r"^players a table: 0 is out of range \(3 to 4\)"):
+        drawn_seating(seed, PLAYERS, 0)  # before: ZeroDivisionError
+    with pytest.raises(OutOfBounds, match=r"^player name: 'A\\nB' holds"):
+        drawn_seating(seed, ["A\nB", "Ben", "Cho", "Dai"])
+    assert sorted(drawn_seating(seed, PLAYERS[:3], 3)[0]) == sorted(PLAYERS[:3])
+
+
+def test_a_ranking_weighs_an_event_of_a_day_to_a_month_and_up_to_300_countries() -> None:
+    tournament = Tournament.create("Spring", PLAYERS)
+    with pytest.raises(OutOfBounds, match=r"^days: 31 is out of range \(1 to 30\)"):
+        tournament.declare_ranking_facts("2026-11-21", 31, 10, False)
+    with pytest.raises(OutOfBounds, match=r"^countries: 100000000000000000000000 is out of range \(0 to 300\)"):
+        tournament.declare_ranking_facts("2026-11-21", 2, HUGE, False)
+    tournament.declare_ranking_facts("2026-11-21", 30, 300, True)
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ("qualifier:²", r"^stage 'qualifier': sessions: '²' is not a whole number"),  # before: ValueError
+        ("qualifier:" + "9" * 5000, r"^stage 'qualifier': sessions: '9+\.\.\. is too long for a number"),
+        ("qualifier:1001", r"^stage 'qualifier': sessions: 1001 is out of range \(1 to 1,000\)"),
+        ("qualifier:2:advance=٣", r"^stage 'qualifier': advance: '٣' is not a whole number"),
+        ("Q" * 65 + ":2", r"^stage name: 65 characters, at most 64"),
+        ("qual\nifier:2", r"^stage name: 'qual\\nifier' holds the control character U\+000A"),
+    ],
+)
+def test_a_stages_numbers_are_read_as_every_number_and_its_name_is_a_name(text: str, says: str) -> None:
+    with pytest.raises(OutOfBounds, match=says):
+        parse_stage(text)
+
+
+def test_an_events_format_is_bounded_before_it_is_declared() -> None:
+    tournament = Tournament.create("Spring", PLAYERS)
+    long = EventFormat((Stage("qualifier", 600, advance=16), Stage("final", 401)))
+    with pytest.raises(OutOfBounds, match=r"^sessions: 1,001 in all, at most 1,000"):
+        tournament.declare_format(long)
+    many = EventFormat((Stage("qualifier", 2, advance=HUGE), Stage("final", 1)))
+    with pytest.raises(OutOfBounds, match=r"^stage 'qualifier': advance: 100000000000000000000000 is out of range"):
+        tournament.declare_format(many)
+    for points in (math.nan, math.inf, 1_000.5, -(10.0**308)):
+        substitutes = SubstituteRule("fixed", points)
+        with pytest.raises(OutOfBounds, match=r"^substitute's points: "):  # before: nan stored
+            tournament.declare_format(EventFormat((Stage("qualifier", 2),), substitutes))
+    assert tournament.format is None
+    tournament.declare_format(EventFormat((Stage("qualifier", 999, advance=4), Stage("final", 1)), EMA_SUBSTITUTE))
 
 
 # New rules.

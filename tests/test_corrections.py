@@ -249,11 +249,21 @@ def test_a_number_that_names_a_deal_pass_is_refused(honba: Honba, command: str) 
     assert honba.events() == before
 
 
-@pytest.mark.parametrize("entry", ["1", "99", "0"])
+@pytest.mark.parametrize("entry", ["1", "99"])
 def test_a_number_that_names_no_entry_is_refused(honba: Honba, entry: str) -> None:
     before = honba.events()
     message = honba.refused("void", KEY, entry, "--by", "Referee Ito", "--reason", "x")
     assert f"there is no entry {entry} in match {KEY!r}" in message
+    assert honba.events() == before
+
+
+@pytest.mark.parametrize("entry", ["0", "²", "9" * 5000])
+def test_an_entry_number_out_of_range_is_a_usage_mistake(honba: Honba, entry: str) -> None:
+    # Entry numbers start at 1 (domain.bounds.ENTRY) and are read by the one number reader.
+    before = honba.events()
+    result = honba("void", KEY, entry, "--by", "Referee Ito", "--reason", "x")
+    assert result.exit_code == 2, result.output
+    assert "Invalid value for 'entry'" in " ".join(result.output.replace("│", " ").split())
     assert honba.events() == before
 
 

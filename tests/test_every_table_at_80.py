@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -145,6 +146,20 @@ def test_the_standings_and_statistics_show_their_points_whole(db: Path, columns:
     for row in stats["players"]:
         assert f"{row['points']:+.1f}" in text and f"{row['average_place']:.2f}" in text
     assert "Wins by yaku" in text
+
+
+@pytest.mark.parametrize("columns", WIDTHS)
+def test_a_session_seated_by_honba_shows_its_tables_and_links_whole(db: Path, columns: int, tmp_path: Path) -> None:
+    # Seating changes the store: a copy of it, session 3 of "cup" seated (issue 22's seat --method).
+    copy = tmp_path / "seated.sqlite"
+    shutil.copyfile(db, copy)
+    shown = run(copy, columns, "tournament", "seat", "cup", "3", "--method", "random", "--seed", "7")
+    assert "…" not in shown
+    assert all(len(line) <= columns for line in shown.splitlines() if TABLE_LINE.match(line))
+    for word in (*PLAYERS, "cup-s3-t1", "players", "match"):
+        assert word in shown, f"seat at {columns} columns: {word!r} is not whole"
+    # The link is one word to copy, on one line: never folded.
+    assert re.search(r"table link: /matches/cup-s3-t1\?token=[0-9a-f]{12}\.[\w-]{32}\n", shown), shown
 
 
 def test_at_80_columns_the_ledger_is_one_block_per_entry_and_at_160_a_table(db: Path) -> None:

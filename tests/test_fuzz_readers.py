@@ -45,7 +45,8 @@ from hypothesis import strategies as st
 
 from domain.errors import HonbaError
 from replay.formats.detect import read_log
-from replay.formats.logmodel import LogError
+from replay.formats.files import MAX_FILE
+from replay.formats.logmodel import DEEPEST, LogError, load_json
 from replay.formats.record import build_match, check_record_text, parse_record
 from replay.formats.source import MAX_UNPACKED
 from replay.service.batch import import_paths, verify_paths
@@ -72,7 +73,7 @@ POSITION = re.compile(
 )
 # What is wrong with the file as a whole (no position inside it to name).
 WHOLE_FILE = re.compile(
-    r"not a recognised log format|not UTF-8|UTF-16|UTF-32|broken gzip|unpacks to more than|refused XML"
+    r"not a recognised log format|not UTF-8|UTF-16|UTF-32|broken gzip|unpacks to more than|larger than|refused XML"
     r"|empty|no <GO> tag|no mjai events|no start_kyoku|cannot read|a honba record file|no game in it"
     r"|not a Tenhou mjlog|must be a JSON object|^: unsupported: "
 )
@@ -564,7 +565,7 @@ IMPOSSIBLE_RECORDS: dict[str, tuple[str, str | None]] = {
     "loser scores as text": (record_with(ron(loser_scores="abc")), ":2.wins[0].loser_scores"),
     "opening seat 7": (
         record_with(ron(), start=opening(players=4, scores=[25000] * 4, dealer=7, hand_number=8)),
-        ":1.opening.dealer: there is no seat 7",
+        ":1: opening dealer: there is no seat 7",
     ),
     "opening scores as text": (
         record_with(ron(), start=opening(players=4, scores="abcd")),
@@ -585,7 +586,7 @@ IMPOSSIBLE_RECORDS: dict[str, tuple[str, str | None]] = {
         '{"type": "start", "key": "k", "players": ["A", "B", "C", "D"], "x": ' + "9" * 5000 + "}",
         ":1: not valid JSON (a number too long to read)",
     ),
-    "nested 100000 deep": ("[" * 100_000, ":1: not valid JSON (nested more than 500 deep)"),
+    "nested 100000 deep": ("[" * 100_000, ":1: not valid JSON (nested more than 32 deep)"),
     "a BOM": ("\ufeff" + record_text(), None),
 }
 
@@ -745,3 +746,61 @@ def test_huge_input(name: str) -> None:
     expansion or a quadratic loop), not a slow machine. Speed is measured in benchmarks/.
     """
     check_file(HUGE_INPUTS[name](), name)
+
+
+# Size and depth caps (issue 24): a file is read up to MAX_FILE bytes, JSON nesting is measured
+# before the text is parsed.
+
+
+def test_a_file_beyond_the_size_cap_is_refused_by_every_way_honba_reads_it(tmp_path: Path) -> None:
+    path = tmp_path / "huge.mjlog"
+    with path.open("wb") as file:
+        file.truncate(MAX_FILE + 1)  # sparse: no room taken on the disk
+    message = f"{path}: larger than 64 MiB: honba reads a log or record file of at most 64 MiB"
+    with pytest.raises(HonbaError) as caught:
+        read_log(path)
+    assert str(caught.value) == message
+    assert [item.message for item in verify_paths([path]).unreadable] == [message]
+    app = HonbaApp.open(":memory:")
+    try:
+        for fmt in ("auto", "record", "mjai"):
+            assert [item.message for item in import_paths(app, [path], fmt).unreadable] == [message]
+        assert stored_events(app) == 0
+    finally:
+        app.close()
+
+
+def nested(depth: int) -> str:
+    return "[" * depth + "]" * depth
+
+
+JUST_TOO_DEEP: dict[str, Callable[[], bytes]] = {
+    # One level beyond the cap: far below Python's own recursion limit, so only the cap refuses it.
+    "deep.json": lambda: tenhou_json_log().replace(b'"ref":', b'"x": ' + nested(DEEPEST + 1).encode() + b', "ref":', 1),
+    "deep.jsonl": lambda: mjai_log().replace(
+        b'{"type": "start_kyoku"', b'{"x": ' + nested(DEEPEST + 1).encode() + b', "type": "start_kyoku"', 1
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(JUST_TOO_DEEP))
+def test_json_one_level_beyond_the_cap_is_refused_where_it_goes_too_deep(name: str) -> None:
+    data = JUST_TOO_DEEP[name]()
+    assert b"[" * (DEEPEST + 1) in data
+    with written(data, name) as path, pytest.raises(HonbaError) as caught:
+        read_log(path)
+    message = str(caught.value)
+    assert f"nested more than {DEEPEST} deep" in message and "column" in message, message
+    assert_clear(message, str(path))
+
+
+def test_the_depth_is_measured_before_the_text_is_parsed(monkeypatch: pytest.MonkeyPatch) -> None:
+    def parser_reached(*_: object, **__: object) -> object:
+        raise AssertionError("json.loads was called on text nested beyond the cap")
+
+    monkeypatch.setattr(json, "loads", parser_reached)
+    for text in ("[" * (DEEPEST + 1), '{"a": ' * (DEEPEST + 1), nested(DEEPEST + 1), "[" * 200_000):
+        with pytest.raises(json.JSONDecodeError, match=f"nested more than {DEEPEST} deep"):
+            load_json(text)
+    with pytest.raises(json.JSONDecodeError, match="nested more than 3 deep: line 1 column 12"):
+        load_json('[["[[[[", [[1]]]]', deepest=3)

@@ -187,7 +187,7 @@ def test_honba_token_reissue_revokes_the_table_s_earlier_links(tmp_path: Path) -
     first = cli.ok("token", "create", "--role", "table", "--match", "t1").splitlines()[0]
     said = cli.ok("token", "reissue", "--match", "t1")
     new = said.splitlines()[0]
-    assert f"table link: /matches/t1?token={new}" in said and "revoked 1 earlier table link(s) of t1" in said
+    assert f"table link: /matches/t1?token={new}" in said and "revoked 1 earlier table link of t1" in said
     app = HonbaApp.open(str(db))
     try:
         from replay.service.access import TokenStore
@@ -259,3 +259,25 @@ def test_the_director_withdraws_a_player_and_seats_a_substitute(store_db: str, c
     finally:
         app.close()
     assert "Hal" not in seated and "Ivy" in seated and len(seated) == 8
+
+
+NOT_NUMBERS = [("²", ""), ("9" * 5000, ""), ("0", ""), ("1001", ""), ("1", "٣"), ("1", "-1"), ("1", "9" * 30)]
+
+
+@pytest.mark.parametrize(("session", "seed"), NOT_NUMBERS)
+def test_the_director_s_seating_reads_its_numbers_as_the_command_line_does(
+    store_db: str, client: TestClient, session: str, seed: str
+) -> None:
+    # The one number reader (domain.bounds.whole_number): ASCII digits, in SESSION's and SEED's bounds,
+    # as `honba tournament seat` reads them; a refusal names the field and seats nobody.
+    (director,) = prepare(store_db, {}, [("director", None)])
+    client.get("/director", params={"token": director})
+    post(client, "/director/tournaments", director, name="Cup", players="\n".join(EIGHT))
+    fields = {"session": session, "method": "random", "seed": seed}
+    refused = post(client, "/director/t/Cup/sessions", director, status=400, **fields)
+    assert errors(refused)["session"].startswith("seed:" if seed else "session:")
+    app = HonbaApp.open(store_db)
+    try:
+        assert get_tournament(app, "Cup").sessions == {}
+    finally:
+        app.close()

@@ -6,7 +6,7 @@ The end the players decided (agreed, a time limit) has its line in the record fi
 in `honba log`; `honba undo` takes it back when it is the last entry, `honba void KEY N` voids it,
 and `honba reopen KEY --by --reason` does the same by name. The match then goes on from the table
 before the end; the end stays in the log, voided, with who and why. An end the rules decided (the
-last hand, a bust) follows from the last hand: taking that hand back takes it back.
+last hand, a bust, the clock's time up) follows from the last hand: taking that hand back takes it back.
 
 The match is ``honba_cli.two_wins``: entry 2 Ben ron on Cho 3/30 (E1-0), entry 3 Cho ron on Dai
 1/30 (E2-0); scores Ann 25,000, Ben 28,900, Cho 22,100, Dai 24,000; the next hand is E3-0 (Cho deals).
@@ -15,10 +15,17 @@ The match is ``honba_cli.two_wins``: entry 2 Ben ron on Cho 3/30 (E1-0), entry 3
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from conftest import hv, ron, won
 from honba_cli import AS_RECORDED, Honba, two_wins
+
+from domain.clock import TIME_UP
+from domain.rules import load_preset
+from replay.service import clock, recording
+from replay.store.application import HonbaApp
 
 KEY = "club-2026-11-21-t1"
 
@@ -126,3 +133,49 @@ def test_a_reopened_match_exports_and_imports_to_the_same_match(honba: Honba, tm
     assert entries(other) == entries(honba)
     audit = json.loads(other.ok("audit", KEY, "--json"))
     assert audit["integrity"]["intact"] and not [f for f in audit["findings"] if f["kind"] == "invariant"]
+
+
+# The clock's end (issue 25's ``time_up``) is the rules' (``Ruleset.hands_after_time``), not a
+# person's: it follows the hand that brought it, as a bust does. WRC finishes the hand in play when
+# time is up (0 hands after it): Ben's 3 han 30 fu on Ann's discard, recorded a minute after the
+# deadline, ends the match (30,000 start: Ann 26,100, Ben 33,900).
+T0 = datetime(2026, 11, 21, 13, 0, tzinfo=UTC)
+
+
+@pytest.fixture
+def on_time(tmp_path: Path) -> Honba:
+    db = tmp_path / "clock.sqlite"
+    app = HonbaApp.open(str(db))
+    try:
+        recording.start_match(app, "t", ("Ann", "Ben", "Cho", "Dai"), load_preset("wrc"))
+        clock.set_time_limit(app, "t", 60, by="director")
+        clock.start_clock(app, "t", at=T0, by="director")
+        recording.record(app, "t", won(ron(1, 0, hv(3, 30))), at=T0 + timedelta(minutes=61))
+    finally:
+        app.close()
+    cli = Honba(db, "t")
+    status = cli.json("status", "t")
+    assert status["finished"] and status["end_reason"] == TIME_UP
+    assert cli.scores() == {"Ann": 26100, "Ben": 33900, "Cho": 30000, "Dai": 30000}
+    return cli
+
+
+def test_an_end_on_time_is_not_voided_alone(on_time: Honba) -> None:
+    (end,) = [h for h in on_time.json("log", "t")["hands"] if h["kind"] == "end"]
+    before = on_time.events()
+    message = on_time.refused("void", "t", str(end["entry"]), "--by", "Eve", "--reason", "x")
+    assert f"no hand result or penalty at entry {end['entry']}" in message
+    assert "an end the rules decided follows from the last hand" in message
+    message = on_time.refused("reopen", "t", "--by", "Eve", "--reason", "x")
+    assert "was ended by the clock (time up" in message and "take that hand back" in message
+    assert on_time.events() == before
+
+
+def test_undo_takes_an_end_on_time_back_with_its_hand(on_time: Honba) -> None:
+    (hand,) = [h for h in on_time.json("log", "t")["hands"] if h["kind"] == "hand"]
+    said = on_time.ok("undo", "t")
+    assert f"Entry {hand['entry']} taken back by entry" in said and "reopened" not in said
+    status = on_time.json("status", "t")
+    assert not status["finished"] and status["hand"] == "E1-0"
+    assert on_time.scores() == {"Ann": 30000, "Ben": 30000, "Cho": 30000, "Dai": 30000}
+    assert [h["kind"] for h in on_time.json("log", "t")["hands"]] == []

@@ -213,6 +213,9 @@ def test_import_options_that_go_together_are_accepted() -> None:
         (("auto", "cup", 0, 100, None), "--session: sessions are numbered from 1, not 0"),
         (("auto", None, 1, 0, None), "--batch: at least 1, not 0"),
         (("auto", None, 1, 100, -2), "--jobs: at least 1, not -2"),
+        (("auto", "cup", 1001, 100, None), "--session: at most 1,000, not 1001"),
+        (("auto", None, 1, 10_001, None), "--batch: at most 10,000, not 10001"),
+        (("auto", None, 1, 100, 1025), "--jobs: at most 1,024, not 1025"),
     ],
 )
 def test_import_options_that_do_not_go_together_are_refused_in_words(
@@ -238,8 +241,8 @@ def test_the_import_command_prints_the_service_refusal_and_stores_nothing(tmp_pa
     db = tmp_path / "store.sqlite"
     # A real log, so that nothing but the options can be what is refused.
     game = sorted((CORPUS / "tenhou-wire-2018").glob("*.mjlog"))[0]
-    refused = CliRunner().invoke(cli, ["--db", str(db), "import", str(game), "--session", "0", "--tournament", "cup"])
+    refused = CliRunner().invoke(cli, ["--db", str(db), "import", str(game), "--session", "2", "--tournament", " "])
     assert refused.exit_code == 2
-    assert "honba: --session: sessions are numbered from 1, not 0" in refused.output
+    assert "honba: --tournament needs a name" in refused.output
     assert "Traceback" not in refused.output
     assert not db.exists()

@@ -11,12 +11,9 @@ from domain.bounds import (
     HAN,
     HAND_POINTS,
     HAND_SCORE,
-    JOKERS,
     LOSER_SCORE,
-    MELDED_SETS,
     PENALTY_AMOUNT,
     TEXT,
-    TILE,
     YAKUMAN_MULTIPLE,
     OutOfBounds,
     check_all,
@@ -97,26 +94,27 @@ def _check_bounds(value: HandValue) -> None:
     """Every count of a hand value within the bounds it is held to under any rules (``domain.bounds``)."""
     bounds = ((HAN, value.han), (FU, value.fu), (DORA, value.dora), (FAAN, value.faan), (DOUBLES, value.doubles))
     for bound, number in (*bounds, (HAND_POINTS, value.points), (YAKUMAN_MULTIPLE, value.multiple)):
-        if number is not None:
+        # Compared here, the refusal made by the bound: every hand of an import passes through.
+        if number is not None and not (type(number) is int and bound.low <= number <= bound.high):
             bound.check(number)
 
 
 def check_fact_bounds(win: Win) -> None:
-    """The facts of a win and its loser scores within their bounds (``domain.bounds``)."""
+    """The facts of a win and its loser scores within their bounds (``domain.bounds``).
+
+    The melded sets, the pre-dealt jokers, the winning tile and each discard are the rules' to
+    limit (``domain.win_facts``, checked first: at most the sets and jokers the rules deal, a tile
+    of the notation); what is left to bound here is what no rule limits."""
     facts = win.facts
-    MELDED_SETS.check(facts.melded_sets)
-    JOKERS.check(facts.predealt_jokers)
-    if facts.winning_tile is not None:
-        TILE.check(facts.winning_tile, "winning tile")
     if len(facts.discards) > DISCARDS.high:
         raise OutOfBounds("discards", f"{len(facts.discards)} tiles, at most {DISCARDS.high}")
-    check_all(facts.discards, TILE, "discard")
     check_all(facts.special_hands, TEXT, "special hand")
     for penalty in facts.penalties:
         if penalty.amount > 0:
             PENALTY_AMOUNT.check(penalty.amount, "hand penalty amount")
         TEXT.check(penalty.note, "hand penalty note")
-    check_all(win.loser_scores, LOSER_SCORE)
+    if win.loser_scores:
+        check_all(win.loser_scores, LOSER_SCORE)
 
 
 def check_value(value: HandValue, rules: Ruleset, *, self_drawn: bool) -> None:

@@ -9,12 +9,16 @@ from typing import Annotated, Any
 
 import typer
 
+from domain.bounds import ENTRY
 from domain.integrity import ChainProblem
 from projections.ledger import correction_marks
 from replay.cli import entry_options as eo
 from replay.cli.layout import Column, Grid
+from replay.cli.params import number_argument
 from replay.cli.render import digest_line, json_text, ledger_table, print_recorded
 from replay.cli.shell import ClientKey, app, guarded, guarded_match, out, shell
+from replay.formats.files import write_whole
+from replay.formats.record.chain import load_line
 from replay.html.pages import render_audit_html
 from replay.input.entry import entry_from_line
 from replay.input.parsing import InputError
@@ -37,9 +41,10 @@ def amend(
     key: Annotated[str, typer.Argument(help="The match.")],
     entry: Annotated[
         int,
-        typer.Argument(
+        number_argument(
+            bound=ENTRY,
             help="The entry to correct (a result, a penalty or a correction): its number in honba log, "
-            "which is its line in the exported record file."
+            "which is its line in the exported record file.",
         ),
     ],
     by: By,
@@ -140,10 +145,10 @@ def amend(
 def _from_line(result: str) -> Entry:
     """The replacement written as a record line (``--result``), read as the record file reads it."""
     try:
-        data = json.loads(result)
-    except (json.JSONDecodeError, RecursionError) as exc:
-        why = exc.msg if isinstance(exc, json.JSONDecodeError) else "nested too deep"
-        raise InputError(f"--result is not JSON ({why})") from None
+        # Read as a line of a record file: its depth capped before it is parsed, no number too long.
+        data = load_line(result)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"--result is not JSON ({exc.msg})") from None
     if not isinstance(data, dict):
         raise InputError("--result must be a record line: a JSON object")
     try:
@@ -158,9 +163,10 @@ def void(
     key: Annotated[str, typer.Argument(help="The match.")],
     entry: Annotated[
         int,
-        typer.Argument(
+        number_argument(
+            bound=ENTRY,
             help="The entry to void (a hand result, a penalty, or a correction to cancel): its number in honba log, "
-            "which is its line in the exported record file."
+            "which is its line in the exported record file.",
         ),
     ],
     by: By,
@@ -292,7 +298,7 @@ def audit(
             shell(ctx).app, key, sheet=against, sheet_kind=sheet_kind, as_played=as_played, rules=rules
         )
         if html is not None:
-            html.write_text(render_audit_html(report_data(report)), encoding="utf-8")
+            write_whole(html, render_audit_html(report_data(report)))
         return report
 
     report = guarded_match(ctx, key, run)

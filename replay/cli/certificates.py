@@ -11,6 +11,7 @@ from replay.cli.params import HonbaGroup
 from replay.cli.render import json_text
 from replay.cli.reports import fresh_view
 from replay.cli.shell import app, guarded, out, shell
+from replay.formats.files import write_whole
 
 certificate_app = typer.Typer(
     help="Signed results: an organiser's Ed25519 key, a result certificate, its check.",
@@ -44,7 +45,7 @@ def sign(
 
     def run() -> dict[str, Any]:
         certificate = sign_tournament(shell(ctx).app, fresh_view(ctx), tournament, key)
-        output.write_text(json_text(certificate) + "\n", encoding="utf-8")
+        write_whole(output, json_text(certificate) + "\n")
         return certificate
 
     certificate = guarded(run)

@@ -9,20 +9,38 @@ from typing import Annotated, Any
 
 import typer
 
+from domain.bounds import (
+    AFTER_SESSION,
+    COUNTRIES,
+    EVENT_DAYS,
+    EVENT_PLAYERS,
+    SESSION,
+    SUBSTITUTE_POINTS,
+    TABLE_SIZE,
+    Bound,
+    decimal_number,
+    shown,
+)
 from domain.stages import SUBSTITUTE_PRESETS, EventFormat, SubstituteRule, parse_stage
 from replay.cli.layout import Column, Grid
+from replay.cli.params import number_argument, number_option
 from replay.cli.render import json_text
 from replay.cli.reports import fresh_view
 from replay.cli.shell import guarded, out, shell
 from replay.cli.tournaments import tournament_app
+from replay.formats.files import read_capped, write_whole
 from replay.input.parsing import InputError
 
 Name = Annotated[str, typer.Argument(help="The tournament's name.")]
-Session = Annotated[int, typer.Argument(help="The session (round).")]
+Session = Annotated[int, number_argument(bound=SESSION, help="The session (round).")]
 Reason = Annotated[str, typer.Option("--reason", help="Why (kept in the tournament's log).")]
 RulesOption = Annotated[str, typer.Option("--rules", help="The matches' rules: a preset or a rule file.")]
 NoStart = Annotated[bool, typer.Option("--no-start", help="Only seat the session; start no matches.")]
 Format = Annotated[str, typer.Option("--format", help="table or json.")]
+# Finish in the top N of the event's players.
+TOP = Bound("top", 1, EVENT_PLAYERS)
+# A seed file holds one line of 64 hexadecimal digits: anything much larger is not one.
+MAX_SEED_FILE = 4096
 
 # What a player without a finished match has in place of a rank or an average place.
 NOTHING = "—"
@@ -37,12 +55,10 @@ def _substitute_rule(text: str) -> SubstituteRule:
     if text in SUBSTITUTE_PRESETS:
         return SUBSTITUTE_PRESETS[text]
     kind, _, value = text.partition(":")
-    try:
-        if kind == "fixed" and value:
-            return SubstituteRule("fixed", float(value))
-    except ValueError:
-        pass
-    raise InputError(f"--substitutes is ema, as-played, not-counted or fixed:POINTS (fixed:-30), not {text!r}")
+    if kind == "fixed" and value:
+        # The one number reader: ASCII digits, a length cap, the points' bounds (no nan, no 1e308).
+        return SubstituteRule("fixed", decimal_number(value, SUBSTITUTE_POINTS, "--substitutes fixed"))
+    raise InputError(f"--substitutes is ema, as-played, not-counted or fixed:POINTS (fixed:-30), not {shown(text)}")
 
 
 @tournament_app.command("format")
@@ -190,7 +206,9 @@ def withdraw(
     ctx: typer.Context,
     name: Name,
     player: Annotated[str, typer.Argument(help="The player who leaves.")],
-    after: Annotated[int, typer.Option("--after", help="The last session they played (0: none).")],
+    after: Annotated[
+        int, number_option("--after", bound=AFTER_SESSION, help="The last session they played (0: none).")
+    ],
     reason: Reason,
 ) -> None:
     """A player leaves after a session: their matches stay; they are seated no more."""
@@ -267,7 +285,10 @@ def _read_seed(seed_file: Path | None, seed: str | None) -> str:
     if (seed_file is None) == (seed is None):
         raise InputError("give the seed: --seed-file FILE or --seed HEX")
     if seed_file is not None:
-        return seed_file.read_text(encoding="ascii").strip()
+        try:
+            return read_capped(seed_file, limit=MAX_SEED_FILE, what="seed file").decode("ascii").strip()
+        except UnicodeDecodeError:
+            raise InputError(f"{seed_file}: not a seed file (a seed is 64 hexadecimal digits)") from None
     assert seed is not None
     return seed.strip()
 
@@ -300,10 +321,10 @@ def reveal_draw(
 def verify_draw(
     ctx: typer.Context,
     name: Annotated[str | None, typer.Argument(help="The tournament (omit with --seed and --players).")] = None,
-    session: Annotated[int | None, typer.Argument(help="The session.")] = None,
+    session: Annotated[int | None, number_argument(bound=SESSION, help="The session.")] = None,
     seed: Annotated[str | None, typer.Option("--seed", help="A published seed (hex), to recompute alone.")] = None,
     players: Annotated[str | None, typer.Option("--players", help="The players drawn over, comma-separated.")] = None,
-    size: Annotated[int, typer.Option("--size", help="Players a table.")] = 4,
+    size: Annotated[int, number_option("--size", bound=TABLE_SIZE, help="Players a table.")] = 4,
     commitment: Annotated[str | None, typer.Option("--commitment", help="The commitment published.")] = None,
 ) -> None:
     """Recompute a draw: from the store (NAME SESSION), or from a published seed and player list
@@ -347,8 +368,10 @@ def ranking_facts(
     ctx: typer.Context,
     name: Name,
     ended_on: Annotated[str, typer.Option("--ended-on", help="The day it ended (2026-11-21).")],
-    days: Annotated[int, typer.Option(help="How many days it lasted.")] = 1,
-    countries: Annotated[int, typer.Option(help="How many countries its players came from.")] = 1,
+    days: Annotated[int, number_option("--days", bound=EVENT_DAYS, help="How many days it lasted.")] = 1,
+    countries: Annotated[
+        int, number_option("--countries", bound=COUNTRIES, help="How many countries its players came from.")
+    ] = 1,
     qualification: Annotated[bool, typer.Option("--qualification", help="Players had to qualify.")] = False,
 ) -> None:
     """What a ranking across events weighs this event by (the EMA's MERS weight, its age)."""
@@ -367,7 +390,7 @@ def needs(
     ctx: typer.Context,
     name: Name,
     top: Annotated[
-        int | None, typer.Option("--top", help="Finish in the top N (default: the stage's cut, or 1).")
+        int | None, number_option("--top", bound=TOP, help="Finish in the top N (default: the stage's cut, or 1).")
     ] = None,
     fmt: Annotated[str, typer.Option("--format", help="table, json or html (the standings page with it).")] = "table",
     output: Annotated[Path | None, typer.Option("-o", "--output", help="Write to a file instead of stdout.")] = None,
@@ -397,7 +420,7 @@ def needs(
     if output is None:
         print(body)
     else:
-        guarded(lambda: output.write_text(body, encoding="utf-8"))
+        guarded(lambda: write_whole(output, body))
         out.print(f"wrote {output}", markup=False)
 
 

@@ -10,6 +10,7 @@ import typer
 
 from replay.cli.render import digest_line, ledger_table, print_status
 from replay.cli.shell import app, err, guarded, guarded_match, out, shell
+from replay.formats.files import write_whole
 from replay.service.demo import record_demo
 from replay.service.exports import Exported, export_match
 
@@ -48,7 +49,7 @@ def export(
     if output is None:
         sys.stdout.write(exported.text)
     else:
-        guarded(lambda: output.write_text(exported.text, encoding="utf-8"))
+        guarded(lambda: write_whole(output, exported.text))
         err.print(f"wrote {output}", markup=False, highlight=False)
     # On stderr, so that the file written to stdout is the file alone.
     err.print(digest_line(exported.digest), markup=False, highlight=False, soft_wrap=True)

@@ -8,12 +8,15 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
+from domain.bounds import SESSION
 from replay.cli.layout import Column, Grid
+from replay.cli.params import number_option
 from replay.cli.render import json_text
-from replay.cli.shell import app, err, fail, guarded, out, progress_bar, shell
+from replay.cli.shell import app, clipped, err, fail, guarded, out, progress_bar, shell
 from replay.formats.detect import count_paths
 from replay.service.batch import BATCH, LISTED, VerifyRun, import_paths, jobs_default, reading_pool, verify_paths
-from replay.service.imports import import_options_refusal, verify_options_refusal
+from replay.service.imports import BATCH as BATCH_SIZE
+from replay.service.imports import JOBS, import_options_refusal, verify_options_refusal
 from replay.service.rules import resolve_rules
 from replay.service.shapes import counted
 from replay.service.tournaments import attach_all
@@ -36,13 +39,20 @@ def import_(
             "players are matched by name (declare other log names with honba tournament alias).",
         ),
     ] = None,
-    session: Annotated[int, typer.Option("--session", help="The session (round) the games count for.")] = 1,
+    session: Annotated[
+        int, number_option("--session", bound=SESSION, help="The session (round) the games count for.")
+    ] = 1,
     batch: Annotated[
-        int, typer.Option("--batch", help="Matches stored to a transaction (each match is whole either way).")
+        int,
+        number_option(
+            "--batch", bound=BATCH_SIZE, help="Matches stored to a transaction (each match is whole either way)."
+        ),
     ] = BATCH,
     jobs: Annotated[
         int | None,
-        typer.Option("--jobs", "-j", help="Processes reading files at once (default: one per core; 1: no workers)."),
+        number_option(
+            "--jobs", "-j", bound=JOBS, help="Processes reading files at once (default: one per core; 1: no workers)."
+        ),
     ] = None,
     key_prefix: Annotated[
         str,
@@ -119,7 +129,7 @@ def import_(
         # keeps one line per file that could not be stored).
         out.print(f"warning: {line}", markup=False, highlight=False, soft_wrap=True)
     for item in (*run.unsupported, *run.unreadable, *run.conflicts):
-        err.print(f"honba: {item.message}", markup=False, highlight=False)
+        err.print(f"honba: {clipped(item.message)}", markup=False, highlight=False)
     out.print(
         f"{run.stored} stored, {run.present} already present, "
         f"{len(run.unsupported)} unsupported, {len(run.unreadable)} unreadable, "
@@ -161,7 +171,9 @@ def verify(
     ] = None,
     jobs: Annotated[
         int | None,
-        typer.Option("--jobs", "-j", help="Processes verifying files at once (default: one per core; 1: no workers)."),
+        number_option(
+            "--jobs", "-j", bound=JOBS, help="Processes verifying files at once (default: one per core; 1: no workers)."
+        ),
     ] = None,
 ) -> None:
     """Replay logs in memory and compare every hand with what the log recorded.
@@ -183,7 +195,7 @@ def verify(
         print_verify_run(out, run)
     for item in run.unreadable:
         # Each file that could not be read, on stderr in one line, as import reports it.
-        err.print(f"honba: {item.message}", markup=False, highlight=False)
+        err.print(f"honba: {clipped(item.message)}", markup=False, highlight=False)
     if run.exit_code:
         raise typer.Exit(run.exit_code)
 

@@ -10,12 +10,19 @@ from typing import Annotated, Any
 
 import typer
 
+from domain.bounds import Bound, shown
 from replay.cli.layout import Column, Grid
+from replay.cli.params import number_option
 from replay.cli.render import spreadsheet_cells
 from replay.cli.reports import check_report_format, fresh_view, write_report
 from replay.cli.shell import app, guarded, shell
 from replay.input.parsing import InputError
 from replay.service.shapes import counted
+
+# Counting results: an event a week for two centuries is fewer.
+MIN_RESULTS = Bound("min results", 0, 10_000)
+# Players listed: more than anyone reads, fewer than a rating list of the world holds.
+TOP = Bound("top", 1, 1_000_000)
 
 
 @app.command()
@@ -31,8 +38,10 @@ def ratings(
     as_of: Annotated[
         str | None, typer.Option("--as-of", help="EMA: the day the ranking is for (default: the last event's).")
     ] = None,
-    min_results: Annotated[int, typer.Option("--min-results", help="EMA: results a player needs to be listed.")] = 2,
-    top: Annotated[int, typer.Option("--top", help="The table lists this many players.")] = 50,
+    min_results: Annotated[
+        int, number_option("--min-results", bound=MIN_RESULTS, help="EMA: results a player needs to be listed.")
+    ] = 2,
+    top: Annotated[int, number_option("--top", bound=TOP, help="The table lists this many players.")] = 50,
     fmt: Annotated[str, typer.Option("--format", help="table, csv, json or html.")] = "table",
     output: Annotated[Path | None, typer.Option("-o", "--output", help="Write to a file instead of stdout.")] = None,
 ) -> None:
@@ -44,7 +53,7 @@ def ratings(
         try:
             day = date.fromisoformat(as_of) if as_of is not None else None
         except ValueError:
-            raise InputError(f"--as-of is a date like 2026-11-21, not {as_of!r}") from None
+            raise InputError(f"--as-of is a date like 2026-11-21, not {shown(as_of)}") from None
         return ratings_data(
             shell(ctx).app,
             fresh_view(ctx),

@@ -13,6 +13,7 @@ import typer
 from projections.views import DocumentView
 from replay.cli.render import SafeConsole, json_text
 from replay.cli.shell import guarded, out, progress_bar, shell
+from replay.formats.files import write_whole
 from replay.input.parsing import InputError
 from replay.service.shapes import not_counted_yet
 from replay.service.standings import caught_up_view
@@ -65,5 +66,5 @@ def write_report(
     if output is None:
         print(body, end="" if body.endswith("\n") else "\n")
     else:
-        guarded(lambda: output.write_text(body, encoding="utf-8"))
+        guarded(lambda: write_whole(output, body))
         out.print(f"wrote {output}", markup=False)

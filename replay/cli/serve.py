@@ -7,16 +7,21 @@ from typing import Annotated
 import typer
 import uvicorn
 
+from domain.bounds import Bound
+from replay.cli.params import number_option
 from replay.cli.shell import app, guarded, out, shell
 from replay.store.settings import redact
 from replay.web.app import create_app
+
+# A TCP port (0, a port the system picks, would not be the one printed).
+PORT = Bound("port", 1, 65_535)
 
 
 @app.command()
 def serve(
     ctx: typer.Context,
     host: Annotated[str, typer.Option(help="The address to listen on (0.0.0.0 for every network).")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="The port to listen on.")] = 8000,
+    port: Annotated[int, number_option("--port", bound=PORT, help="The port to listen on.")] = 8000,
 ) -> None:
     """Serve the table pages, the live standings and the JSON API over the store (--db)."""
 

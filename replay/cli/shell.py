@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Annotated, TypeVar
 import typer
 from eventsourcing.persistence import PersistenceError
 
+from domain.bounds import unprintable
 from domain.errors import HonbaError
 from replay.cli.params import HonbaGroup
 from replay.cli.render import SafeConsole
@@ -90,9 +91,25 @@ class Shell:
             self._app = None
 
 
+# A refusal is one line a person reads: a message quoting 20,000 characters of input (a key, a
+# name typed by mistake) keeps its start and its end, the middle cut.
+LONGEST_LINE = 600
+
+
+def clipped(message: str) -> str:
+    """The message on one line (a line break or another control character in text it quotes, such as
+    a file's name, written as its escape), cut in its middle to at most ``LONGEST_LINE`` characters."""
+    if unprintable(message) is not None:
+        message = "".join(repr(ch)[1:-1] if unprintable(ch) else ch for ch in message)
+    if len(message) <= LONGEST_LINE:
+        return message
+    half = (LONGEST_LINE - 5) // 2
+    return f"{message[:half]} ... {message[-half:]}"
+
+
 def fail(message: str, code: int = 2) -> typer.Exit:
     """Print one line on stderr and give the exit to raise."""
-    err.print(f"honba: {message}", markup=False, highlight=False)
+    err.print(f"honba: {clipped(message)}", markup=False, highlight=False)
     return typer.Exit(code)
 
 
@@ -207,6 +224,6 @@ def main(command: typer.Typer = app) -> None:
             # A command given without arguments: show its help, as the bare command does.
             print(context.get_help())
             raise SystemExit(0) from None
-        err.print(f"honba: {message} (see honba --help)", markup=False, highlight=False)
+        err.print(f"honba: {clipped(message)} (see honba --help)", markup=False, highlight=False)
         raise SystemExit(2) from None
     raise SystemExit(code if isinstance(code, int) else 0)

@@ -12,8 +12,9 @@ from typing import Annotated, Any
 import typer
 from rich.console import Group
 
+from domain.bounds import SEED, SESSION, TABLE, Bound
 from replay.cli.layout import Column, Grid
-from replay.cli.params import HonbaGroup
+from replay.cli.params import HonbaGroup, number_argument, number_option
 from replay.cli.render import spreadsheet_cells
 from replay.cli.reports import check_report_format, fresh_view, write_report
 from replay.cli.shell import app, guarded, out, progress_bar, shell
@@ -33,6 +34,9 @@ from replay.service.tournaments import (
     withdraw_alias,
 )
 from replay.store.application import HonbaApp
+
+# How long ``views follow`` may run before it stops by itself: up to a year.
+FOLLOW_SECONDS = Bound("seconds", 0, 366 * 24 * 3600)
 
 tournament_app = typer.Typer(
     help="Tournaments: players, aliases, sessions and the matches that count.", no_args_is_help=True, cls=HonbaGroup
@@ -97,8 +101,10 @@ def attach(
     ctx: typer.Context,
     name: Name,
     match: Annotated[str, typer.Argument(help="A stored match's key.")],
-    session: Annotated[int, typer.Option(help="The session (round) it was played in.")] = 1,
-    table: Annotated[int | None, typer.Option(help="The table it was played at.")] = None,
+    session: Annotated[
+        int, number_option("--session", bound=SESSION, help="The session (round) it was played in.")
+    ] = 1,
+    table: Annotated[int | None, number_option("--table", bound=TABLE, help="The table it was played at.")] = None,
 ) -> None:
     """Count a stored match for the tournament."""
     _change(
@@ -120,7 +126,7 @@ def detach(
 def seat(
     ctx: typer.Context,
     name: Name,
-    session: Annotated[int, typer.Argument(help="The session (round).")],
+    session: Annotated[int, number_argument(bound=SESSION, help="The session (round).")],
     tables: Annotated[
         list[str] | None,
         typer.Argument(
@@ -132,14 +138,19 @@ def seat(
         str | None,
         typer.Option(help="Without TABLES: fewest-repeats (keep players from meeting twice; the default) or random."),
     ] = None,
-    rules: Annotated[str, typer.Option(help="Without TABLES: the preset of the tables' matches.")] = "tenhou",
-    seed: Annotated[int | None, typer.Option(help="Without TABLES: the same seed gives the same seating.")] = None,
+    rules: Annotated[
+        str | None, typer.Option(help="Without TABLES: the preset of the tables' matches (default: tenhou).")
+    ] = None,
+    seed: Annotated[
+        int | None,
+        number_option("--seed", bound=SEED, help="Without TABLES: the same seed gives the same seating."),
+    ] = None,
 ) -> None:
     """Record a session's seating as given, or seat it (as the director's page does: random or
     fewest repeats), start a match per table and print each table's link."""
     if tables:
-        if method is not None or seed is not None:
-            guarded(lambda: _refuse("give the tables, or --method (and --seed) to let honba seat them, not both"))
+        if method is not None or seed is not None or rules is not None:
+            guarded(lambda: _refuse("give the tables, or --method (--seed, --rules) to let honba seat them, not both"))
         seating = [[p.strip() for p in t.split(",") if p.strip()] for t in tables]
         _change(
             ctx,
@@ -147,29 +158,29 @@ def seat(
             f"Session {session} of {name!r}: {counted(len(seating), 'table')}",
         )
         return
+    how = method or "fewest-repeats"
 
     def run() -> tuple[list[SeatedTable], int]:
         application = shell(ctx).app
         return seat_session(
-            application,
-            TokenStore(application),
-            name,
-            session,
-            method=method or "fewest-repeats",
-            rules=rules,
-            seed=seed,
+            application, TokenStore(application), name, session, method=how, rules=rules or "tenhou", seed=seed
         )
 
     seated, repeats = guarded(run)
     out.print(
-        f"Session {session} of {name!r} seated ({method or 'fewest-repeats'}): {counted(len(seated), 'table')}, "
+        f"Session {session} of {name!r} seated ({how}): {counted(len(seated), 'table')}, "
         f"{counted(repeats, 'pair')} meeting again",
         markup=False,
     )
+    grid = Grid(None, [Column("table", numeric=True, key=True), Column("players"), Column("match")])
+    for table in seated:
+        grid.add_row(str(table.table), ", ".join(table.players), table.match)
+    out.print(grid)
+    out.print("Each table's link (shown once: the store keeps only its hash):", markup=False)
     for table in seated:
         link = TableLink(table.match, table.token)
-        out.print(f"table {table.table}: {', '.join(table.players)}  match {table.match}", markup=False)
-        out.print(f"  table link: {link.path}", markup=False, highlight=False, soft_wrap=True)
+        # A link is one word to copy: left to the terminal to wrap, never broken by a newline.
+        out.print(f"  table {table.table}, table link: {link.path}", markup=False, highlight=False, soft_wrap=True)
 
 
 def _refuse(message: str) -> None:
@@ -201,7 +212,7 @@ def show(ctx: typer.Context, name: Name) -> None:
 def standings(
     ctx: typer.Context,
     tournament: Annotated[str, typer.Option("--tournament", help="The tournament.")],
-    after: Annotated[int | None, typer.Option("--after", help="Standings after this session.")] = None,
+    after: Annotated[int | None, number_option("--after", bound=SESSION, help="Standings after this session.")] = None,
     fmt: Annotated[str, typer.Option("--format", help="table, csv, json or html.")] = "table",
     output: Annotated[Path | None, typer.Option("-o", "--output", help="Write to a file instead of stdout.")] = None,
 ) -> None:
@@ -351,7 +362,10 @@ def views_update(ctx: typer.Context) -> None:
 @views_app.command("follow")
 def views_follow(
     ctx: typer.Context,
-    seconds: Annotated[float | None, typer.Option(help="Stop after this many seconds (default: until Ctrl-C).")] = None,
+    seconds: Annotated[
+        float | None,
+        number_option("--seconds", bound=FOLLOW_SECONDS, help="Stop after this many seconds (default: until Ctrl-C)."),
+    ] = None,
 ) -> None:
     """Follow new events live into the standings view (PostgreSQL: told of new events; SQLite: polls the log)."""
 

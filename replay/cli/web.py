@@ -6,9 +6,11 @@ from typing import Annotated
 
 import typer
 
+from domain.bounds import shown
 from replay.cli.params import HonbaGroup
-from replay.cli.shell import app, guarded, out, shell
+from replay.cli.shell import app, fail, guarded, out, shell
 from replay.service.access import TableLink, TokenStore
+from replay.service.shapes import counted
 
 token_app = typer.Typer(
     help="Secret tokens for honba serve: tables, referees, the director.", no_args_is_help=True, cls=HonbaGroup
@@ -43,7 +45,7 @@ def token_reissue(
     link = guarded(lambda: TokenStore(shell(ctx).app).reissue(match))
     out.print(link.token, markup=False, highlight=False, soft_wrap=True)
     out.print(f"table link: {link.path}", markup=False, highlight=False, soft_wrap=True)
-    revoked = "no earlier table link" if not link.revoked else f"{link.revoked} earlier table link(s)"
+    revoked = "no earlier table link" if not link.revoked else counted(link.revoked, "earlier table link")
     out.print(f"revoked {revoked} of {match}", markup=False, highlight=False)
 
 
@@ -58,6 +60,6 @@ def token_revoke(
         return TokenStore(shell(ctx).app).revoke(token_id)
 
     found = guarded(run)
-    out.print("revoked" if found else f"no token {token_id!r}", markup=False)
     if not found:
-        raise typer.Exit(2)
+        raise fail(f"no token {shown(token_id)}")
+    out.print("revoked", markup=False)

@@ -112,10 +112,19 @@ def iter_paths(paths: list[Path]) -> Iterator[Path]:
     (symbolic links to directories are not followed).
     """
     for path in paths:
-        if path.is_dir():
+        if _is_dir(path):
             yield from _walk(path)
         else:
             yield path
+
+
+def _is_dir(path: Path) -> bool:
+    """Whether the path is a directory; False when it cannot be looked at (a name longer than the
+    system takes): reading it as a file then says why, in that file's one line."""
+    try:
+        return path.is_dir()
+    except OSError:
+        return False
 
 
 def count_paths(paths: list[Path]) -> int:

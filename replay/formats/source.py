@@ -13,16 +13,21 @@ import zlib
 from pathlib import Path
 from typing import Any
 
+from replay.formats.files import MAX_FILE, FileTooLarge, read_capped
 from replay.formats.logmodel import LogError, load_json
 
-MAX_UNPACKED = 64 * 1024 * 1024
+# What a gzipped file may unpack to: as much as a file may hold (replay/formats/files.py).
+MAX_UNPACKED = MAX_FILE
 
 
 def read_source(path: Path) -> bytes:
-    """The file's content, unpacked: one clear ``LogError`` for a file that cannot be read."""
+    """The file's content (at most ``MAX_FILE`` bytes), unpacked: one clear ``LogError`` for a file
+    that cannot be read or is too large."""
     file = str(path)
     try:
-        raw = path.read_bytes()
+        raw = read_capped(path, what="log or record file")
+    except FileTooLarge as exc:
+        raise LogError(file, exc.problem) from None
     except OSError as exc:
         raise LogError(file, f"cannot read: {exc.strerror or exc}") from None
     return unpack(raw, file=file)

@@ -31,6 +31,7 @@ from typing import Any, Literal, TypeGuard, Union, get_args, get_origin
 
 import attrs
 
+from domain.bounds import DOUBLES, FAAN, MOST_SCORE, SEAT, TEXT, OutOfBounds, unprintable, whole_number
 from domain.codec import DecodeError, from_data, to_data
 from domain.errors import HonbaError
 from domain.rules import Ruleset
@@ -63,14 +64,18 @@ FACT_KEYS = tuple(f.name for f in attrs.fields(WinFacts) if f.name != "penalties
 # The facts that are true or false: a set of names in an entry's text fields.
 FLAG_KEYS = tuple(f.name for f in attrs.fields(attrs.resolve_types(WinFacts)) if f.type is bool)
 
-# Bounds on the numbers an entry may hold, far above any real match: a hand of 64 doubles or
-# faan is already astronomical, and a score beyond a hundred million is no game's. (Where the
-# domain bounds every count of its own, these give way to its bounds.)
-MAX_POINTS = 100_000_000
+# The bounds a record line (and an entry's text field) holds its numbers to as they are read: a
+# score or an amount of points as far as any score goes (``domain.bounds.MOST_SCORE``), faan and
+# doubles to their bounds (``FAAN``, ``DOUBLES``: 64 doublings); any other count to ``MAX_COUNT``,
+# a cap far above every count's own range and no range of its own: the domain holds each count to
+# its range when the entry is recorded (the rules' limits first, then ``domain.bounds``), so that
+# a refusal names the rule, in the same words for a record line, a form and the command line.
+MAX_POINTS = MOST_SCORE
 MAX_COUNT = 10_000
-FIELD_BOUNDS = {"faan": 64, "doubles": 64}
+FIELD_BOUNDS = {"faan": FAAN.high, "doubles": DOUBLES.high}
 POINT_FIELDS = frozenset({"points", "scores", "deposits", "penalties", "loser_scores", "final_points", "amount"})
-MAX_NOTE = 200
+# A note, a penalty's kind: the domain's text (``domain.bounds.TEXT``).
+MAX_NOTE = TEXT.longest
 NO_VALUE = HandValue()
 NO_FACTS = WinFacts()
 
@@ -196,8 +201,13 @@ def seat_for(ref: PlayerRef | None, players: Sequence[str], field: str) -> Seat:
     folded = [i for i, p in enumerate(players) if p.casefold() == ref.casefold()]
     if len(folded) == 1:
         return folded[0]
-    if ref.isascii() and ref.isdigit() and len(ref) <= 2 and int(ref) < len(players):
-        return int(ref)
+    if ref.isascii() and ref.isdigit():
+        try:
+            seat = whole_number(ref, SEAT)
+        except OutOfBounds:
+            seat = len(players)
+        if seat < len(players):
+            return seat
     names = ", ".join(p if len(p) <= 24 else p[:21] + "..." for p in players)
     raise FieldError(field, f"{shown(ref)} is not a player at this table ({names})")
 
@@ -394,7 +404,7 @@ def entry_from_line(data: Mapping[str, Any]) -> Entry:
         if share is not None and share not in {s.value for s in PenaltyShare}:
             raise FieldError("", f"unknown penalty share {shown(share)}")
         what, note = data.get("kind", "chombo"), data.get("note", "")
-        if not _line_text(what) or not isinstance(note, str) or has_control(note) or len(note) > MAX_NOTE:
+        if not _line_text(what) or not _line_text(note):
             raise FieldError("", f"a penalty's kind and note are text on one line (at most {MAX_NOTE} characters)")
         return Entry(
             "penalty",
@@ -408,7 +418,12 @@ def entry_from_line(data: Mapping[str, Any]) -> Entry:
 
 
 def _line_text(value: Any) -> bool:
-    return isinstance(value, str) and not has_control(value) and len(value) <= MAX_NOTE
+    """Whether a value is one line of text as the domain holds a note to (``domain.bounds.TEXT``)."""
+    try:
+        TEXT.check(value)
+    except OutOfBounds:
+        return False
+    return True
 
 
 def _ref(value: Any, field: str) -> PlayerRef:
@@ -472,7 +487,7 @@ def _hand_penalties(data: Any, field: str) -> tuple[HandPenaltyEntry, ...]:
         if "payer" not in penalty or not whole(penalty.get("amount"), MAX_POINTS):
             raise FieldError(f"{field}[{i}]", "a penalty needs a payer and a whole amount of points")
         note = penalty.get("note", "")
-        if not isinstance(note, str) or has_control(note) or len(note) > MAX_NOTE:
+        if not _line_text(note):
             raise FieldError(f"{field}[{i}].note", f"expected one line of text (at most {MAX_NOTE} characters)")
         found.append(HandPenaltyEntry(_ref(penalty["payer"], f"{field}[{i}].payer"), penalty["amount"], note))
     return tuple(found)
@@ -489,8 +504,10 @@ def expect_keys(data: Mapping[str, Any], allowed: Iterable[str], field: str) -> 
 
 
 def has_control(text: str) -> bool:
-    """Whether text holds a control character (a line break, an escape, a C1 control)."""
-    return any(ord(ch) < 32 or 127 <= ord(ch) < 160 for ch in text)
+    """Whether text is more than one line of printable text: a control character (a line break, an
+    escape, a C1 control), a line separator, a lone surrogate or a bidirectional control, as the
+    domain says it for every name and note (``domain.bounds.unprintable``)."""
+    return unprintable(text) is not None
 
 
 def whole(value: Any, bound: int) -> TypeGuard[int]:

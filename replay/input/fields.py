@@ -18,7 +18,7 @@ from typing import Any
 
 import attrs
 
-from domain.bounds import Bound, OutOfBounds
+from domain.bounds import ENTRY, TEXT, Bound, OutOfBounds
 from domain.bounds import whole_number as read_number
 from domain.values import LIMIT_NAMES, HandValue, PenaltyShare, WinFacts
 from replay.formats.logmodel import shown
@@ -26,7 +26,6 @@ from replay.input.entry import (
     FLAG_KEYS,
     KINDS,
     MAX_COUNT,
-    MAX_NOTE,
     MAX_POINTS,
     VALUE_KEYS,
     Entry,
@@ -34,7 +33,6 @@ from replay.input.entry import (
     HandPenaltyEntry,
     WinEntry,
     bound_of,
-    has_control,
 )
 from replay.input.parsing import InputError, parse_value
 
@@ -63,11 +61,11 @@ WINNER_FIELDS = (
     "loser_scores",
     *FACT_FIELDS.values(),
 )
-# The longest text a field may hold, and the most items a list may have (no entry has more).
-MAX_TEXT = 200
+# A field holds one line of text of at most ``TEXT.longest`` characters (``domain.bounds.TEXT``: a
+# note, a reason), and a list at most this many items (no entry has more).
 MAX_ITEMS = 64
-# The number of an entry of a match's log (its line in the exported record file).
-MAX_ENTRY = 1_000_000
+# The number of an entry of a match's log (its line in the exported record file): the domain's bound.
+MAX_ENTRY = ENTRY.high
 _HAND_PENALTY = re.compile(r"^(?P<payer>.+?):(?P<amount>-?[0-9]+)(?::(?P<note>.*))?$", re.DOTALL)
 
 
@@ -105,9 +103,11 @@ def _text(fields: Mapping[str, Any], name: str) -> str:
     if isinstance(value, bool) or not isinstance(value, str | int):
         raise FieldError(name, f"{shown(value)} is not text")
     text = str(value).strip()
-    if len(text) > MAX_TEXT or has_control(text):
-        raise FieldError(name, f"expected one line of text (at most {MAX_TEXT} characters)")
-    return text
+    try:
+        # One line of printable text of a bounded length, as the domain holds every name and note to.
+        return TEXT.check(text, name)
+    except OutOfBounds as exc:
+        raise FieldError(name, str(exc)) from None
 
 
 # The fields that hold several items (a form sends them once per item: ``form_of`` keeps them as
@@ -155,7 +155,7 @@ def entry_from_fields(fields: Mapping[str, Any]) -> Entry:
     if kind == "undo":
         return Entry("undo")
     if kind == "end":
-        reason = _note(fields, "reason")
+        reason = _text(fields, "reason")
         if not reason:
             raise FieldError("reason", "say why the match ends early (agreed, time limit)")
         return Entry("end", reason=reason)
@@ -183,16 +183,9 @@ def entry_from_fields(fields: Mapping[str, Any]) -> Entry:
             amount=whole_number("amount", amount, high=MAX_POINTS) if amount else None,
             penalty_kind=_text(fields, "penalty_kind") or "chombo",
             share=share,
-            note=_note(fields, "note"),
+            note=_text(fields, "note"),
         )
     raise FieldError("kind", f"choose what happened ({', '.join((*KINDS, 'undo', 'end'))})")
-
-
-def _note(fields: Mapping[str, Any], name: str) -> str:
-    text = _text(fields, name)
-    if len(text) > MAX_NOTE:
-        raise FieldError(name, f"a note is at most {MAX_NOTE} characters")
-    return text
 
 
 def _win_from_fields(fields: Mapping[str, Any], s: str) -> WinEntry | None:

@@ -191,6 +191,9 @@ class TokenStore:
     def reissue(self, match: str) -> TableLink:
         """A table's link issued again: a new table token for ``match``, every earlier one revoked
         with it (in one transaction); the new token, shown once, and how many were revoked."""
+        if not self._app.has_match(match):
+            # (before the tokens are counted: a key no match has is not looked for among them)
+            raise AccessError(f"no match {match!r} in the store")
         revoked = self.table_tokens(match)
         return TableLink(match, self.create("table", match, replacing=True), revoked)
 

@@ -19,6 +19,7 @@ from typing import Any
 import attrs
 
 from domain.amendments import Correction, corrected_steps, judge_end, undone_positions
+from domain.bounds import SCORE, OutOfBounds, whole_number
 from domain.errors import HonbaError
 from domain.match import Match, opening_state
 from domain.progression import Fact, deal_passes, evolve
@@ -345,10 +346,13 @@ def read_sheet(text: str, players: Sequence[str], *, name: str) -> list[SheetRow
 
     The first column names the hand (``E1-0``, ``3``, anything); each player's column holds
     either the score after the hand or the change in the hand (see ``compare_sheet``).
-    Numbers may carry thousands separators (``31,400`` in quotes, or ``31400``).
+    Numbers may carry thousands separators (``31,400`` in quotes, or ``31400``) and are read as
+    every number honba is sent (``domain.bounds.whole_number``: ASCII digits, a score's bounds).
     """
-    reader = csv.reader(io.StringIO(text))
-    rows = [r for r in reader if any(cell.strip() for cell in r)]
+    try:
+        rows = [r for r in csv.reader(io.StringIO(text)) if any(cell.strip() for cell in r)]
+    except csv.Error as exc:  # a NUL byte, a cell longer than the csv module reads
+        raise SheetError(f"{name}: not a CSV score sheet ({exc})") from None
     if not rows:
         raise SheetError(f"{name}: the sheet is empty")
     header = [cell.strip() for cell in rows[0]]
@@ -359,8 +363,8 @@ def read_sheet(text: str, players: Sequence[str], *, name: str) -> list[SheetRow
     out = []
     for number, row in enumerate(rows[1:], start=2):
         try:
-            values = tuple(int(row[c].replace(",", "").replace("_", "").strip()) for c in columns)
-        except (ValueError, IndexError):
+            values = tuple(whole_number(row[c].replace(",", "").replace("_", ""), SCORE) for c in columns)
+        except (OutOfBounds, IndexError):
             raise SheetError(f"{name}:{number}: every player needs a whole number") from None
         out.append(SheetRow(number, row[0].strip(), values))
     return out

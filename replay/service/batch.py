@@ -22,6 +22,7 @@ from domain.errors import HonbaError
 from domain.integrity import digest_of, plain
 from domain.rules import Ruleset
 from replay.formats.detect import detect_format, expand_paths, iter_paths, read_games, read_log
+from replay.formats.files import FileTooLarge, read_capped
 from replay.formats.logmodel import LogError, LoggedGame
 from replay.formats.record import build_match, parse_record
 from replay.formats.source import read_source
@@ -519,8 +520,8 @@ def import_digest(path: Path, options: str) -> str | None:
     file's name as their key, so the same bytes under another name are another match.
     """
     try:
-        data = path.read_bytes()
-    except OSError:
+        data = read_capped(path)
+    except (OSError, FileTooLarge):
         return None
     named = f"\0{path.name}\0{options}".encode("utf-8", "surrogateescape")
     return hashlib.sha256(data + named).hexdigest()

@@ -25,6 +25,8 @@ import attrs
 
 from domain.errors import HonbaError
 from projections.views import DocumentView
+from replay.formats.files import FileTooLarge, read_capped
+from replay.formats.logmodel import load_json
 from replay.service.stages import standings_of_event
 from replay.service.standings import tournament_report
 from replay.store.application import HonbaApp
@@ -95,13 +97,21 @@ def generate_key(prefix: Path) -> KeyPair:
     return KeyPair(private, public, key_id(_raw(key.public_key())))
 
 
+def _key_file(path: Path) -> bytes:
+    """A key file's bytes, at most ``MAX_KEY_FILE`` (``/dev/zero`` is refused, not read on)."""
+    try:
+        return read_capped(path, limit=MAX_KEY_FILE, what="key file")
+    except FileTooLarge as exc:
+        raise CertificateError(str(exc)) from None
+
+
 def load_private_key(path: Path) -> Any:
     """An Ed25519 private key from a PEM file (its content never appears in an error)."""
     from cryptography.hazmat.primitives import serialization
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
     try:
-        key = serialization.load_pem_private_key(path.read_bytes(), password=None)
+        key = serialization.load_pem_private_key(_key_file(path), password=None)
     except (ValueError, TypeError):
         raise CertificateError(f"{path}: not an unencrypted PEM private key") from None
     if not isinstance(key, Ed25519PrivateKey):
@@ -115,7 +125,7 @@ def load_public_key(path: Path) -> Any:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
     try:
-        key = serialization.load_pem_public_key(path.read_bytes())
+        key = serialization.load_pem_public_key(_key_file(path))
     except (ValueError, TypeError):
         raise CertificateError(f"{path}: not a PEM public key") from None
     if not isinstance(key, Ed25519PublicKey):
@@ -178,10 +188,16 @@ def sign_tournament(app: HonbaApp, view: DocumentView, name: str, key_path: Path
     return sign(certificate_body(app, view, name), key)
 
 
+# A certificate nests four deep (the certificate, its standings, a row); a key file is a few lines.
+CERTIFICATE_DEEPEST = 8
+MAX_KEY_FILE = 64 * 1024
+
+
 def read_certificate(path: Path) -> dict[str, Any]:
-    """A certificate file, read as JSON with the shape of the format."""
+    """A certificate file (at most ``MAX_FILE`` bytes, its nesting capped before it is parsed), read
+    as JSON with the shape of the format."""
     try:
-        data = json.loads(path.read_bytes().decode("utf-8"))
+        data = load_json(read_capped(path, what="certificate").decode("utf-8"), deepest=CERTIFICATE_DEEPEST)
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise CertificateError(f"{path}: not a JSON certificate ({exc})") from None
     if (

@@ -16,9 +16,11 @@ import attrs
 
 from domain.integrity import published_digest
 from domain.match import match_id
+from replay.formats.files import read_capped
 from replay.formats.record import check_record_text
+from replay.formats.source import read_source
 from replay.input.parsing import InputError
-from replay.service.audit import AuditReport, build_report, read_sheet
+from replay.service.audit import AuditReport, SheetError, build_report, read_sheet
 from replay.service.rules import resolve_rules
 from replay.store.application import HonbaApp
 from replay.store.chain import read_store_chain
@@ -79,7 +81,8 @@ def check_target(open_app: Callable[[], HonbaApp], target: str) -> MatchCheck:
             raise InputError(f"{target}: no such file, and no match of that key in the store")
         return check_match(application, match_id(target), target, read_store_chain(application))
     try:
-        text = path.read_bytes().decode("utf-8")
+        # Read as honba import reads it: at most MAX_FILE bytes, gunzipped when compressed.
+        text = read_source(path).decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise InputError(f"{path}: not a record file: not UTF-8 text (byte {exc.start})") from None
     report = check_record_text(text, name=str(path))
@@ -111,9 +114,17 @@ def audit_match(
     integrity = check_match(application, match.id, key, read_store_chain(application))
     rows = None
     if sheet is not None:
-        rows = read_sheet(sheet.read_text(encoding="utf-8"), match.players, name=str(sheet))
+        rows = read_sheet(_sheet_text(sheet), match.players, name=str(sheet))
     other = resolve_rules(rules) if rules is not None else None
     return build_report(match, integrity, sheet=rows, sheet_kind=sheet_kind, other_rules=other, as_played=as_played)
+
+
+def _sheet_text(sheet: Path) -> str:
+    """A score sheet's text: at most ``MAX_FILE`` bytes of UTF-8 (a binary file is refused in one line)."""
+    try:
+        return read_capped(sheet, what="score sheet").decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise SheetError(f"{sheet}: not a CSV score sheet: not UTF-8 text (byte {exc.start})") from None
 
 
 def audit_failed(report: AuditReport) -> bool:

@@ -6,10 +6,10 @@ What a person typed or tapped is read into the one entry model by ``replay.input
 ``replay.input.entry.fact_of``; here are the use cases on it. An entry is recorded on the match as
 loaded (``apply_entry``: one load, one save). A correction starts from the entry that stands
 (``stored_entry``) and changes only what the referee changed: the whole entry given again, or
-some of its fields (``replay.input.fields.amended``); ``apply_correction`` records it and
-``corrected`` also says what it changed. ``preview`` and ``correction_preview`` apply a command to
-the match as stored, in memory, and report what it would change, so the rules check it before the
-confirm step and nothing is stored.
+some of its fields (``replay.input.fields.amended``); ``apply_correction`` records it and says
+what it changed (``Recorded.change``, ``replay.service.changes``). ``preview`` and
+``correction_preview`` apply a command to the match as stored, in memory, and report what it would
+change, so the rules check it before the confirm step and nothing is stored.
 """
 
 from __future__ import annotations
@@ -273,9 +273,9 @@ def correction_made(app: HonbaApp, key: str, entry: int) -> Change:
 
 
 def apply_to(match: Match, entry: Entry, at: datetime | None = None) -> int | None:
-    """Apply an entry to a match in memory (checked by the rules, stored by nobody); a hand
-    result as recorded at ``at``, for the match's clock; for an undo or an end, the position of
-    the event that says what it did."""
+    """Apply an entry to a match in memory (checked by the rules, stored by nobody): a hand result
+    as recorded at ``at``, for the match's clock; for an undo or an end, the position of the event
+    that says what it did."""
     if entry.kind == "undo":
         return made(match, "table", "undo", match.undo(by="table", reason="undo"))
     if entry.kind == "end":
@@ -318,5 +318,6 @@ def previewed(match: Match, entry: Entry, at: datetime | None) -> Preview:
         lines = [headline[0].upper() + headline[1:], *(line for hand in change.hands for line in hand.after)]
         return Preview(tuple(lines), scores, match.state.hand_label, change)
     after = corrected_ledger(match.corrected_steps())
-    lines = [line for e in after[len(before) :] for line in payment_lines(e, match.players, match.rules.scoring)]
+    scoring = match.rules.scoring
+    lines = [line for e in after[len(before) :] for line in payment_lines(e, match.players, scoring)]
     return Preview(tuple(lines), scores, match.state.hand_label)

@@ -6,10 +6,15 @@ every front end refuses the same options with the same words.
 
 from __future__ import annotations
 
+from domain.bounds import SESSION, Bound
 from replay.formats.detect import FORMATS
 
 # ``import`` also takes honba's own record files; ``verify`` only game logs.
 IMPORT_FORMATS = (*FORMATS, "record")
+# Matches stored to a transaction: ten thousand matches is a season of a large club in one go.
+BATCH = Bound("batch", 1, 10_000)
+# Processes reading files at once: more than a thousand is no machine's cores.
+JOBS = Bound("jobs", 1, 1_024)
 
 
 def _format_refusal(fmt: str, formats: tuple[str, ...]) -> str | None:
@@ -18,10 +23,16 @@ def _format_refusal(fmt: str, formats: tuple[str, ...]) -> str | None:
     return None
 
 
-def _jobs_refusal(jobs: int | None) -> str | None:
-    if jobs is not None and jobs < 1:
-        return f"--jobs: at least 1, not {jobs}"
+def _range_refusal(option: str, value: int, bound: Bound) -> str | None:
+    if value < bound.low:
+        return f"{option}: at least {bound.low}, not {value}"
+    if value > bound.high:
+        return f"{option}: at most {bound.high:,}, not {value}"
     return None
+
+
+def _jobs_refusal(jobs: int | None) -> str | None:
+    return None if jobs is None else _range_refusal("--jobs", jobs, JOBS)
 
 
 def import_options_refusal(fmt: str, tournament: str | None, session: int, batch: int, jobs: int | None) -> str | None:
@@ -34,11 +45,11 @@ def import_options_refusal(fmt: str, tournament: str | None, session: int, batch
         return refusal
     if tournament is not None and not tournament.strip():
         return "--tournament needs a name"
-    if session < 1:
-        return f"--session: sessions are numbered from 1, not {session}"
-    if batch < 1:
-        return f"--batch: at least 1, not {batch}"
-    return _jobs_refusal(jobs)
+    if session < SESSION.low:
+        return f"--session: sessions are numbered from {SESSION.low}, not {session}"
+    return (
+        _range_refusal("--session", session, SESSION) or _range_refusal("--batch", batch, BATCH) or _jobs_refusal(jobs)
+    )
 
 
 def verify_options_refusal(fmt: str, jobs: int | None) -> str | None:

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from domain.errors import InvalidRules
 from domain.rules import Ruleset, load_preset, parse_rule_text
+from replay.formats.files import MAX_RULE_FILE, FileTooLarge, read_capped
 from replay.input.parsing import parse_override
 
 
@@ -25,7 +26,9 @@ def resolve_rules(ref: str) -> Ruleset:
     if not (ref.endswith(".toml") or path.is_file()):
         return load_preset(ref)
     try:
-        text = path.read_bytes().decode("utf-8")
+        text = read_capped(path, limit=MAX_RULE_FILE, what="rule file").decode("utf-8")
+    except FileTooLarge as exc:
+        raise InvalidRules(str(exc)) from None
     except OSError as exc:
         raise InvalidRules(f"{ref}: cannot read the rule file ({exc.strerror or exc})") from None
     except UnicodeDecodeError as exc:

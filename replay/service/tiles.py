@@ -33,7 +33,7 @@ from domain.scoring.riichi import base_points
 from domain.values import HandValue, TableState, WinDetails, WinFacts, WinResult
 from replay.formats.valuation import MeldTiles, TileReading, UnreadableHand, WinContext, read_tiles
 from replay.input.entry import NO_VALUE, Entry, HandPenaltyEntry, WinEntry, result_of
-from replay.input.parsing import InputError, parse_value, seats_of
+from replay.input.parsing import InputError, parse_value
 from replay.service.entry import fact_at
 from replay.service.recording import Recorded, record
 from replay.store.application import HonbaApp
@@ -377,7 +377,8 @@ def tile_win(
         penalties=tuple(HandPenaltyEntry(players[p.payer], p.amount, p.note) for p in given.penalties),
         loser_scores=scores,
     )
-    entry = Entry("win", wins=(win,), riichi=seats_of(riichi, players))
+    declared = tuple(name.strip() for name in (riichi or "").split(",") if name.strip())
+    entry = Entry("win", wins=(win,), riichi=declared)
     won = result_of(entry, players)
     assert isinstance(won, WinResult)  # a win's entry is one
     return tile_result(won, typed_value(entry), tiles, state, rules)

@@ -9,6 +9,7 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
+from domain.bounds import AFTER_SESSION, SEED, SESSION
 from domain.errors import HonbaError
 from domain.rules import preset_names
 from replay.service.access import Grant
@@ -72,11 +73,11 @@ async def seat_form(request: Request) -> Response:
     fields = await form_of(request)
     token = form_token(fields)
     await served.call(lambda: served.need(token, Grant.may_direct, RUN))
-    session_text, seed_text = str(fields.get("session", "")), str(fields.get("seed", "")).strip()
+    seed_text = str(fields.get("seed", "")).strip()
     try:
-        if not session_text.isdigit() or (seed_text and not seed_text.isdigit()):
-            raise HonbaError("the session and the seed are whole numbers")
-        session = int(session_text)
+        # Read by the one number reader, in their bounds (domain.bounds: SESSION, SEED).
+        session = whole_number("session", str(fields.get("session", "")), low=SESSION.low, high=SESSION.high)
+        seed = whole_number("seed", seed_text, low=SEED.low, high=SEED.high) if seed_text else None
         tables, met = await served.call(
             lambda: seat_session(
                 served.app,
@@ -85,7 +86,7 @@ async def seat_form(request: Request) -> Response:
                 session,
                 method=str(fields.get("method", "fewest-repeats")),
                 rules=str(fields.get("rules", "tenhou")),
-                seed=int(seed_text) if seed_text else None,
+                seed=seed,
             )
         )
     except HonbaError as exc:
@@ -124,7 +125,7 @@ async def withdraw_form(request: Request) -> Response:
     await served.call(lambda: served.need(token, Grant.may_direct, RUN))
     player, reason = str(fields.get("player", "")), str(fields.get("reason", ""))
     try:
-        after = whole_number("after", str(fields.get("after", "")), low=0)
+        after = whole_number("after", str(fields.get("after", "")), low=AFTER_SESSION.low, high=AFTER_SESSION.high)
         await served.call(lambda: withdraw(served.app, name, player, after, reason))
     except HonbaError as exc:
         return await _tournament_refused(request, name, token, "withdraw", exc)

@@ -34,18 +34,8 @@ def record_lines(text: str) -> list[str]:
 
 
 def load_line(raw: str) -> Any:
-    """One line's JSON, refusing nesting deeper than a record line has any use for."""
-    data = load_json(raw)
-    stack: list[tuple[Any, int]] = [(data, 1)]
-    while stack:
-        value, depth = stack.pop()
-        if depth > RECORD_DEEPEST:
-            raise json.JSONDecodeError(f"nested more than {RECORD_DEEPEST} deep", raw, 0)
-        if isinstance(value, dict):
-            stack.extend((v, depth + 1) for v in value.values())
-        elif isinstance(value, list):
-            stack.extend((v, depth + 1) for v in value)
-    return data
+    """One line's JSON, refusing nesting deeper than a record line has any use for before it is parsed."""
+    return load_json(raw, deepest=RECORD_DEEPEST)
 
 
 def chain_lines(lines: Sequence[Mapping[str, Any]], *, damage: str | None = None) -> list[dict[str, Any]]:

@@ -17,7 +17,8 @@ import attrs
 
 from domain.amendments import early_end_reason
 from domain.codec import DecodeError, from_data
-from domain.errors import EntryRefused, HonbaError
+from domain.entry_checks import opening_checks
+from domain.errors import EntryRefused, HonbaError, RuleViolation
 from domain.match import Match
 from domain.progression import Fact
 from domain.rules import Ruleset, load_preset
@@ -244,21 +245,18 @@ def _header(data: dict[str, Any], where: str) -> MatchRecord:
             opening = from_data(TableState, data["opening"], where=f"{where}.opening")
         except DecodeError as exc:
             raise RecordError(str(exc)) from None
-        _check_opening(opening, f"{where}.opening")
+        _check_opening(opening, where)
     return MatchRecord(key, tuple(players), _rules(data, where), source, opening, ())
 
 
 def _check_opening(opening: TableState, where: str) -> None:
-    """A table a match can start from: seats that exist, a hand of the round, no negative counts."""
-    players = opening.players
-    if not 0 <= opening.dealer < players:
-        raise RecordError(f"{where}.dealer: there is no seat {opening.dealer} at a {players}-player table")
-    if not 1 <= opening.hand_number <= players or not 0 <= opening.round_wind <= 3:
-        raise RecordError(f"{where}: there is no hand {opening.hand_number} of round {opening.round_wind}")
-    counts = ("counters", "deposits", "extra_hands", "consecutive_dealer_wins", "dealer_wins_this_deal", "hands_played")
-    for name in counts:
-        if getattr(opening, name) < 0:
-            raise RecordError(f"{where}.{name}: {getattr(opening, name)} cannot be negative")
+    """A table a match can start from, by the domain's rule for every opening table (seats that
+    exist, a hand of the round, counts within their bounds: ``domain.entry_checks.opening_checks``),
+    refused here with the line it is on."""
+    try:
+        opening_checks(opening)
+    except RuleViolation as exc:
+        raise RecordError(f"{where}: {exc}") from None
 
 
 def build_match(record: MatchRecord, *, name: str = "<record>") -> Match:
