@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import attrs
 from starlette.requests import Request
-from starlette.responses import RedirectResponse, Response
+from starlette.responses import Response
 from starlette.routing import Route
 
 from domain.bounds import AFTER_SESSION, SEED, SESSION
@@ -14,10 +14,9 @@ from domain.errors import HonbaError
 from domain.rules import preset_names
 from replay.service.access import Grant
 from replay.service.director import seat_session, table_link, tournament_data
-from replay.service.entry import whole_number
 from replay.service.stages import substitute, withdraw
 from replay.service.tournaments import create_tournament
-from replay.web.site import form_of, form_token, site
+from replay.web.site import form_of, form_token, link_to, number, see_other, site
 
 RUN = "run tournaments"
 
@@ -44,8 +43,7 @@ async def create_tournament_form(request: Request) -> Response:
 
 
 def _to_tournament(request: Request, name: str, token: str | None) -> Response:
-    target = request.url_for("director_tournament", name=name).include_query_params(token=token or "")
-    return RedirectResponse(str(target), status_code=303)
+    return see_other(request, "director_tournament", {"token": token or ""}, name=name)
 
 
 async def director_tournament(request: Request) -> Response:
@@ -75,9 +73,8 @@ async def seat_form(request: Request) -> Response:
     await served.call(lambda: served.need(token, Grant.may_direct, RUN))
     seed_text = str(fields.get("seed", "")).strip()
     try:
-        # Read by the one number reader, in their bounds (domain.bounds: SESSION, SEED).
-        session = whole_number("session", str(fields.get("session", "")), low=SESSION.low, high=SESSION.high)
-        seed = whole_number("seed", seed_text, low=SEED.low, high=SEED.high) if seed_text else None
+        session = number(str(fields.get("session", "")), SESSION)
+        seed = number(seed_text, SEED) if seed_text else None
         tables, met = await served.call(
             lambda: seat_session(
                 served.app,
@@ -97,7 +94,7 @@ async def seat_form(request: Request) -> Response:
         )
     shown = []
     for table in tables:
-        link = str(request.url_for("table", key=table.match).include_query_params(token=table.token))
+        link = link_to(request, "table", {"token": table.token}, key=table.match)
         shown.append({**attrs.asdict(table), "link": link, "qr": qr_svg(link)})
     return served.page(request, "seated.html", name=name, session=session, tables=shown, repeats=met, token=token)
 
@@ -125,7 +122,7 @@ async def withdraw_form(request: Request) -> Response:
     await served.call(lambda: served.need(token, Grant.may_direct, RUN))
     player, reason = str(fields.get("player", "")), str(fields.get("reason", ""))
     try:
-        after = whole_number("after", str(fields.get("after", "")), low=AFTER_SESSION.low, high=AFTER_SESSION.high)
+        after = number(str(fields.get("after", "")), AFTER_SESSION, "after")
         await served.call(lambda: withdraw(served.app, name, player, after, reason))
     except HonbaError as exc:
         return await _tournament_refused(request, name, token, "withdraw", exc)
@@ -160,7 +157,7 @@ async def link_form(request: Request) -> Response:
         issued = await served.call(lambda: table_link(served.app, served.tokens, name, match))
     except HonbaError as exc:
         return await _tournament_refused(request, name, token, "link", exc)
-    link = str(request.url_for("table", key=issued.match).include_query_params(token=issued.token))
+    link = link_to(request, "table", {"token": issued.token}, key=issued.match)
     return served.page(
         request,
         "table_link.html",

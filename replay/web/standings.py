@@ -8,13 +8,14 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import RedirectResponse, Response, StreamingResponse
+from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 
+from domain.bounds import SESSION, TOURNAMENT
 from domain.errors import HonbaError
 from replay.html.pages import standings_chart_svg
 from replay.service.standings import standings_data, tournament_report
-from replay.web.site import Site, site
+from replay.web.site import Site, query_number, see_other, site
 
 # How often the live standings look at the store's notification log (another server process may have written).
 POLL_SECONDS = 0.5
@@ -30,12 +31,7 @@ def standings_context(served: Site, name: str, after: int | None) -> dict[str, A
 
 def after_of(request: Request) -> int | None:
     """The ``?after=`` session number, or none."""
-    text = request.query_params.get("after", "")
-    if not text:
-        return None
-    if not text.isdigit():
-        raise HonbaError(f"?after= takes a session number, not {text!r}")
-    return int(text)
+    return query_number(request, "after", SESSION)
 
 
 async def standings_page(request: Request) -> Response:
@@ -51,7 +47,7 @@ async def find_tournament(request: Request) -> Response:
     name = request.query_params.get("name", "").strip()
     if not name:
         raise HonbaError("name the tournament")
-    return RedirectResponse(str(request.url_for("standings", name=name)), status_code=303)
+    return see_other(request, "standings", name=TOURNAMENT.check(name))
 
 
 async def standings_events(request: Request) -> Response:
@@ -60,6 +56,9 @@ async def standings_events(request: Request) -> Response:
     name = request.path_params["name"]
     after = after_of(request)
     fragment = served.templates.get_template("standings_section.html")
+    # An unknown tournament is a 404 before the stream starts: once it has, no status can be sent.
+    await served.refreshed()
+    await served.call(lambda: standings_context(served, name, after))
 
     async def stream() -> AsyncIterator[str]:
         seen = -1

@@ -17,7 +17,7 @@ from typing import Any
 from urllib.parse import quote
 
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from domain.errors import HonbaError
@@ -36,7 +36,7 @@ from replay.service.table import (
     table_view,
 )
 from replay.service.tiles import HandTiles
-from replay.web.site import Site, field_for, form_of, form_token, site
+from replay.web.site import Site, field_for, form_of, form_token, see_other, site
 
 # The riichi limits by name (the referee's desk offers them).
 LIMITS = LIMIT_NAMES
@@ -146,8 +146,7 @@ async def record_form(request: Request) -> Response:
     except HonbaError as exc:
         return await refused(request, served, key, fields, exc, token)
     # Post, redirect, get: a reload of the page after recording asks for nothing again.
-    target = request.url_for("table", key=key).include_query_params(token=token or "")
-    return RedirectResponse(str(target), status_code=303)
+    return see_other(request, "table", {"token": token or ""}, key=key)
 
 
 async def clock_json(request: Request) -> Response:
