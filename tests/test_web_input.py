@@ -156,7 +156,8 @@ def test_every_redirect_is_relative_whatever_host_the_client_names(client: TestC
     desk = {"csrf": csrf(client), "token": tokens["referee"], "action": "void", "target": "2", "by": "Eve"}
     voided = client.post("/referee/m/t1/correct", data={**desk, "reason": "wrong table"}, headers=evil)
     assert voided.status_code == 303
-    assert voided.headers["location"] == f"/referee/m/t1?token={tokens['referee']}"
+    # The desk shows what the correction (entry 3, voiding entry 2) did: its number rides along.
+    assert voided.headers["location"] == f"/referee/m/t1?token={tokens['referee']}&done=3"
     director = {"csrf": csrf(client), "token": tokens["director"], "name": "Open", "players": "Eve"}
     added = client.post("/director/tournaments", data=director, headers=evil)
     assert added.status_code == 303 and added.headers["location"] == f"/director/t/Open?token={tokens['director']}"
