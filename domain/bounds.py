@@ -41,6 +41,23 @@ def shown(value: object, width: int = 40) -> str:
     return text if len(text) <= width else text[: width - 3] + "..."
 
 
+# A refusal is one line a person reads: a message quoting 20,000 characters of input (a key, a
+# name typed by mistake) keeps its start and its end, the middle cut.
+LONGEST_LINE = 600
+
+
+def clipped(message: str) -> str:
+    """The message on one line (a line break or another control character in text it quotes, such as
+    a file's name, written as its escape), cut in its middle to at most ``LONGEST_LINE`` characters:
+    how every front end shows a refusal (the command line's ``honba: ...``, the web's error)."""
+    if unprintable(message) is not None:
+        message = "".join(repr(ch)[1:-1] if unprintable(ch) else ch for ch in message)
+    if len(message) <= LONGEST_LINE:
+        return message
+    half = (LONGEST_LINE - 5) // 2
+    return f"{message[:half]} ... {message[-half:]}"
+
+
 @attrs.frozen
 class Bound:
     """The range of a whole number: ``low`` to ``high``, both included; ``field`` names it in a refusal."""
@@ -86,10 +103,13 @@ def unprintable(text: str) -> str | None:
 
 @attrs.frozen
 class TextBound:
-    """Text of at most ``longest`` characters on one line (no control characters); ``field`` names it."""
+    """Text of at most ``longest`` characters on one line (no control characters), none of the
+    ``forbidden`` characters (``why`` says why not); ``field`` names it."""
 
     field: str
     longest: int
+    forbidden: str = ""
+    why: str = ""
 
     def check(self, text: object, field: str | None = None) -> str:
         """The text when it fits, else ``OutOfBounds`` naming the field (and the first character refused)."""
@@ -103,6 +123,9 @@ class TextBound:
             raise OutOfBounds(
                 name, f"{shown(text)} holds the control character U+{ord(bad):04X}: it must be one line of text"
             )
+        for ch in self.forbidden:
+            if ch in text:
+                raise OutOfBounds(name, f"{shown(text)} holds {ch!r}: {self.why}")
         return text
 
     def named(self, field: str) -> TextBound:
@@ -155,6 +178,8 @@ HANDS_PLAYED = Bound("hands played", 0, 9_999)
 # years, a thousand tables (four thousand players) at once.
 SESSION = Bound("session", 1, 1_000)
 TABLE = Bound("table", 1, 1_000)
+# The links of a table revoked by one reissue (the session's page says how many): a table's links are a handful.
+REVOKED = Bound("revoked", 0, 1_000)
 # A table's or a session's time limit, and time added to it: a day's play at most.
 MINUTES = Bound("minutes", 1, 24 * 60)
 # A seating's seed (``honba tournament seat --seed``, the director's page): any whole number a person
@@ -191,7 +216,11 @@ ENTRY = Bound("entry", 1, 1_000_000)
 NAME = TextBound("player name", 64)
 # A match's key and a client's retry key; a tournament's name, which the keys of its matches start with.
 KEY = TextBound("key", 200)
-TOURNAMENT = TextBound("tournament name", 100)
+# A tournament's name is also the last part of its web address (/tournaments/NAME), where a '/' would
+# split it: the web cannot name such a tournament (its matches' keys may hold one: they are addressed whole).
+TOURNAMENT = TextBound(
+    "tournament name", 100, forbidden="/", why="a tournament's name is the end of its web address (/tournaments/NAME)"
+)
 # A rule set's name and description (a rule file's own, or its file's name; a Tenhou lobby's rules
 # are described in a few hundred characters).
 RULES_NAME = TextBound("rules name", 100)

@@ -88,6 +88,28 @@ class PostgresServer:
             shutil.chown(path, self.user)
         return path
 
+    def _options(self) -> str:
+        return (
+            f"-c listen_addresses=127.0.0.1 -c port={self.port} -c unix_socket_directories={self.sockets} "
+            "-c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
+        )
+
+    def halt(self) -> None:
+        """Stop the server at once, as a crash or a lost network would, keeping its data (``resume``)."""
+        done = self._cmd("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "stop")
+        if done.returncode != 0:
+            raise ServerUnavailable(f"pg_ctl stop failed: {(done.stderr or done.stdout).strip()[-500:]}")
+
+    def resume(self) -> None:
+        """Start a halted server again on its port."""
+        options = self._options()
+        log = self.root / "server.log"
+        done = self._cmd(
+            "pg_ctl", "-D", str(self.data), "-l", str(log), "-o", options, "-w", "-t", str(START_TIMEOUT), "start"
+        )
+        if done.returncode != 0:
+            raise ServerUnavailable(f"pg_ctl start failed: {(done.stderr or done.stdout).strip()[-500:]}")
+
     def start(self) -> None:
         """``initdb`` and ``pg_ctl start``; raises ``ServerUnavailable`` saying why not."""
         self.sockets.mkdir()
@@ -113,10 +135,7 @@ class PostgresServer:
         failure = ""
         for _ in range(3):  # another process may take the free port before the server does
             self.port = _free_port()
-            options = (
-                f"-c listen_addresses=127.0.0.1 -c port={self.port} -c unix_socket_directories={self.sockets} "
-                "-c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
-            )
+            options = self._options()
             log = self.root / "server.log"
             done = self._cmd(
                 "pg_ctl", "-D", str(self.data), "-l", str(log), "-o", options, "-w", "-t", str(START_TIMEOUT), "start"

@@ -232,6 +232,12 @@ def test_tournament_names_players_and_aliases_are_one_line() -> None:
         tournament.register("\x00")
 
 
+def test_a_tournament_name_holds_no_slash_for_it_ends_its_web_address() -> None:
+    with pytest.raises(OutOfBounds, match=r"^tournament name: '<i>t</i>' holds '/': a tournament's name is the end of"):
+        Tournament.create("<i>t</i>", PLAYERS)
+    assert Tournament.create("<i>t?#%", PLAYERS).name == "<i>t?#%"
+
+
 # The staged events' commands (issue 27's): the same bounds, names and reasons as one line.
 
 

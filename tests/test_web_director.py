@@ -165,9 +165,9 @@ def test_the_director_lists_every_tournament(store_db: str, client: TestClient) 
     listed = re.findall(r'<li><a href="/director/t/([^?"]+)\?token=', page)
     assert listed == ["Autumn", "Spring%20%3Cb%3Ecup"]
     assert "Spring &lt;b&gt;cup" in page and "2 players" in page
-    # A name a path cannot hold is refused by the page, next to its field.
+    # A name a path cannot hold is refused (by the domain's bound, as on the command line), next to its field.
     refused = post(client, "/director/tournaments", director, 400, name="a/b", players="Ann")
-    assert "cannot name it" in errors(refused)["name"]
+    assert "holds &#39;/&#39;: a tournament&#39;s name is the end of its web address" in errors(refused)["name"]
 
 
 def test_seating_while_tables_play_warns_and_takes_a_confirm(store_db: str, client: TestClient) -> None:
@@ -290,7 +290,12 @@ def test_bad_input_is_refused_next_to_its_form(store_db: str, client: TestClient
         app.close()
     assert client.get("/director/t/Open/s/9", params={"token": director}).status_code == 400
     assert client.get("/director/t/Nope", params={"token": director}).status_code == 404
-    assert client.get("/director/t/Open/s/x", params={"token": director}).status_code == 404
+    # A session's or a table's number in the path is read as every number the web reads (site.number).
+    for bad in ("x", "\u00b2", "\u0663", "9" * 5000, "0"):
+        refused = client.get(f"/director/t/Open/s/{bad}", params={"token": director})
+        assert refused.status_code == 400 and "session: " in refused.text, bad
+        refused = client.post(f"/director/t/Open/s/1/t/{bad}/time", data={"minutes": "5"})
+        assert refused.status_code == 400 and "table: " in refused.text, bad
 
 
 def test_every_director_route_refuses_without_a_directors_token(store_db: str, client: TestClient) -> None:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 from starlette.testclient import TestClient
-from web_support import PLAYERS, errors, prepare, send
+from web_support import PLAYERS, errors, prepare, refusal, send
 
 from replay.service.certificates import generate_key
 from replay.service.tournaments import change_tournament
@@ -159,6 +159,29 @@ def test_a_signed_result_is_downloaded_and_checked_and_a_changed_one_fails(
     assert "FAILED: signed by another key" in page
     status, page = check(client, b"not json")
     assert status == 400 and "not a JSON certificate" in errors(page)["certificate"]
+
+
+def test_the_certificate_forms_take_their_files_only_and_no_larger_than_their_caps(
+    db: str, client: TestClient, tmp_path: Path
+) -> None:
+    from replay.web.events import MOST_CERTIFICATE_BYTES, MOST_KEY_BYTES
+
+    director, table = open_cup(db, ["t1"])
+    send(client, "t1", table, YAKUMAN)
+    csrf = client.cookies.get("honba_csrf")
+    generate_key(tmp_path / "organiser")
+    key = (tmp_path / "organiser.key").read_bytes()
+    # A key file larger than a key is refused by name, as is a second file the form does not take.
+    big = {"key": ("organiser.key", key + b"#" * MOST_KEY_BYTES)}
+    refused = client.post("/director/t/Open/certificate", data={"csrf": csrf, "token": director}, files=big)
+    assert refused.status_code == 400 and "the key file is larger than 16 KiB" in errors(refused.text)["certificate"]
+    two = {"key": ("organiser.key", key), "other": ("x.txt", b"x")}
+    refused = client.post("/director/t/Open/certificate", data={"csrf": csrf, "token": director}, files=two)
+    assert refused.status_code == 400 and refusal(refused).startswith("the form cannot be read: Too many files")
+    assert client.get("/tournaments/Open/certificate").status_code == 404  # nothing signed
+    # A certificate over its cap, well within the body a request may have: refused by name.
+    status, page = check(client, b" " * (MOST_CERTIFICATE_BYTES + 1))
+    assert status == 400 and "the certificate file is larger than 512 KiB" in errors(page)["certificate"]
 
 
 def test_the_private_key_is_never_kept_or_shown(db: str, client: TestClient, tmp_path: Path) -> None:

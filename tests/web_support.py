@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import re
 import socket
 import threading
@@ -162,3 +163,16 @@ def form_field_names(page: str, form_id: str) -> set[str]:
     parser = _Form(form_id)
     parser.feed(page)
     return parser.names
+
+
+def refusal(response: Any) -> str:
+    """The one sentence a refused request answers: the JSON API's ``error``, an error page's
+    message, or the error shown next to a form's field (the first of them)."""
+    if response.headers.get("content-type", "").startswith("application/json"):
+        said = response.json().get("error")
+        assert isinstance(said, str), response.text
+        return said
+    found = re.search(r'class="error" id="(?:message|error-[a-z0-9_-]+)" role="alert">([^<]*)<', response.text)
+    found = found or re.search(r'class="error" id="message">([^<]*)<', response.text)
+    assert found, f"no error on the page: {response.text[:500]}"
+    return html.unescape(found.group(1))

@@ -8,11 +8,11 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from domain.bounds import SESSION
+from domain.bounds import SESSION, clipped
 from replay.cli.layout import Column, Grid
 from replay.cli.params import number_option
 from replay.cli.render import json_text
-from replay.cli.shell import app, clipped, err, fail, guarded, out, progress_bar, shell
+from replay.cli.shell import app, err, fail, guarded, out, progress_bar, shell
 from replay.formats.detect import count_paths
 from replay.service.batch import BATCH, LISTED, VerifyRun, import_paths, jobs_default, reading_pool, verify_paths
 from replay.service.imports import BATCH as BATCH_SIZE

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated, TypeVar
 import typer
 from eventsourcing.persistence import PersistenceError
 
-from domain.bounds import unprintable
+from domain.bounds import clipped
 from domain.errors import HonbaError
 from replay.cli.params import HonbaGroup
 from replay.cli.render import SafeConsole
@@ -89,22 +89,6 @@ class Shell:
         if self._app is not None:
             self._app.close()
             self._app = None
-
-
-# A refusal is one line a person reads: a message quoting 20,000 characters of input (a key, a
-# name typed by mistake) keeps its start and its end, the middle cut.
-LONGEST_LINE = 600
-
-
-def clipped(message: str) -> str:
-    """The message on one line (a line break or another control character in text it quotes, such as
-    a file's name, written as its escape), cut in its middle to at most ``LONGEST_LINE`` characters."""
-    if unprintable(message) is not None:
-        message = "".join(repr(ch)[1:-1] if unprintable(ch) else ch for ch in message)
-    if len(message) <= LONGEST_LINE:
-        return message
-    half = (LONGEST_LINE - 5) // 2
-    return f"{message[:half]} ... {message[-half:]}"
 
 
 def fail(message: str, code: int = 2) -> typer.Exit:

@@ -27,6 +27,7 @@ import base64
 import contextlib
 import hashlib
 import hmac
+import re
 import secrets
 import threading
 from collections.abc import Iterator
@@ -41,6 +42,8 @@ from replay.store.retry import OPEN_TRIES, retrying
 
 ROLES: Final = ("director", "referee", "table")
 TABLE = "honba_access_tokens"
+# A token's id: the hex of ``secrets.token_hex`` (the part before the dot).
+TOKEN_ID: Final = re.compile(r"[0-9a-f]{1,32}")
 
 
 class AccessError(HonbaError):
@@ -221,7 +224,9 @@ class TokenStore:
         if not token or "." not in token:
             return None
         token_id, secret = token.split(".", 1)
-        if not token_id or len(token_id) > 32 or not secret:
+        # An id is hex (``create``): anything else is no token's, and is not sent to the store
+        # (PostgreSQL refuses a NUL in a query's text).
+        if not TOKEN_ID.fullmatch(token_id) or not secret:
             return None
         row = self._row(token_id)
         if row is None:

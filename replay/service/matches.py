@@ -141,7 +141,11 @@ def table_data(store: HonbaApp, key: str) -> dict[str, Any]:
     the dealer), the table state (``state_data``), the ledger with each entry's payments in
     words, the head digest (``digest``: what it is the digest of, ``replay.service.digests``), the
     rules' name and the special hands they play, and whether it is finished."""
-    match = store.get_match(key)
+    return match_table_data(key, store.get_match(key))
+
+
+def match_table_data(key: str, match: Match) -> dict[str, Any]:
+    """``table_data`` of a match already loaded."""
     players = match.players
     state = match.state
     entries = corrected_ledger(match.corrected_steps())

@@ -28,7 +28,7 @@ from eventsourcing.utils import Environment, get_topic
 from domain.codec import VALUE_CLASSES
 from domain.match import Match, match_id
 from replay.store.chain import head_after, next_links, store_head
-from replay.store.errors import DamagedMatch, MatchNotFound, StoreConflict, StoreError
+from replay.store.errors import UNAVAILABLE, DamagedMatch, MatchNotFound, StoreConflict, StoreError, StoreUnavailable
 from replay.store.integrity import check_rows, match_damage, read_rows
 from replay.store.retry import OPEN_TRIES, retrying
 from replay.store.rows import unreadable
@@ -118,6 +118,8 @@ class HonbaApp(Application[UUID]):
             match: Match = self.repository.get(match_id(key))
         except AggregateNotFoundError:
             raise MatchNotFound(f"no match {key!r} in the store") from None
+        except UNAVAILABLE:  # the store did not answer: nothing is known of the match's rows
+            raise
         except Exception as exc:  # a row deleted, undecodable, of an unknown kind: whatever broke in reading
             raise DamagedMatch(self.damage(key) or _unreadable(key, unreadable(exc))) from None
         if not isinstance(match, Match) or match.key != key:
@@ -213,7 +215,8 @@ class HonbaApp(Application[UUID]):
         except IntegrityError:
             raise StoreConflict(f"match {match.key!r} changed in the store while this command ran; try again") from None
         except PersistenceError as exc:
-            raise StoreError(f"cannot save match {match.key!r}: {' '.join(str(exc).split())}") from None
+            failed = StoreUnavailable if isinstance(exc, UNAVAILABLE) else StoreError
+            raise failed(f"cannot save match {match.key!r}: {' '.join(str(exc).split())}") from None
 
     def save_linked(self, aggregate: Any, stream: tuple[UUID, int, str], *others: Any) -> str:
         """Save an aggregate's new events (and those of ``others``, its seal) with the store
@@ -247,7 +250,8 @@ class HonbaApp(Application[UUID]):
         except IntegrityError:
             raise
         except PersistenceError as exc:
-            raise StoreError(f"cannot store: {' '.join(str(exc).split())}") from None
+            failed = StoreUnavailable if isinstance(exc, UNAVAILABLE) else StoreError
+            raise failed(f"cannot store: {' '.join(str(exc).split())}") from None
 
     def links(self, streams: Sequence[tuple[UUID, int, str]]) -> list[StoredEvent]:
         """The store chain's next links, one per (stream id, last position, head digest), encoded."""

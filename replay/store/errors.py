@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+from eventsourcing.persistence import InterfaceError, OperationalError
+
 from domain.errors import HonbaError
+
+# What the library raises when the store does not answer (a connection lost or refused, no connection
+# free in time, a locked SQLite file), as opposed to a row it cannot take or a statement it refuses.
+UNAVAILABLE = (OperationalError, InterfaceError)
 
 
 class MatchNotFound(HonbaError):
@@ -19,6 +25,10 @@ class StoreConflict(MatchExists):
 
 class StoreError(HonbaError):
     """The store could not be opened or written."""
+
+
+class StoreUnavailable(StoreError):
+    """The store did not answer a write (a lost connection, a locked file): what became of it only the store knows."""
 
 
 class DamagedMatch(HonbaError):

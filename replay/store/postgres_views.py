@@ -34,12 +34,16 @@ class PostgresDocumentView(PostgresTrackingRecorder, DocumentView):
         return SQL("{0}.{1}").format(Identifier(self.datastore.schema), Identifier(TABLE))
 
     def get_doc(self, kind: str, key: str) -> dict[str, Any] | None:
+        if "\x00" in key:  # PostgreSQL's text cannot hold a NUL, so no stored key has one (it would refuse the query)
+            return None
         with self.datastore.transaction(commit=False) as curs:
             curs.execute(SQL("SELECT data FROM {0} WHERE kind = %s AND key = %s").format(self._table()), (kind, key))
             row = curs.fetchone()
         return None if row is None else dict(json.loads(row["data"]))
 
     def docs(self, kind: str, prefix: str = "") -> list[tuple[str, dict[str, Any]]]:
+        if "\x00" in prefix:  # as in get_doc: no stored key holds a NUL
+            return []
         with self.datastore.transaction(commit=False) as curs:
             curs.execute(
                 SQL("SELECT key, data FROM {0} WHERE kind = %s AND starts_with(key, %s) ORDER BY key").format(

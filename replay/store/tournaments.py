@@ -7,7 +7,7 @@ from eventsourcing.application import AggregateNotFoundError
 from domain.integrity import GENESIS, event_digest, roll
 from domain.tournament import Tournament, tournament_id
 from replay.store.application import HonbaApp
-from replay.store.errors import StoreError, TournamentNotFound
+from replay.store.errors import UNAVAILABLE, StoreError, TournamentNotFound
 from replay.store.rows import unreadable
 
 
@@ -17,6 +17,8 @@ def get_tournament(store: HonbaApp, name: str) -> Tournament:
         tournament: Tournament = store.repository.get(tournament_id(name))
     except AggregateNotFoundError:
         raise TournamentNotFound(f"no tournament {name!r} in the store (honba tournament create)") from None
+    except UNAVAILABLE:  # the store did not answer: nothing is known of the tournament's rows
+        raise
     except Exception as exc:  # a row deleted, undecodable, of an unknown kind: whatever broke in reading
         raise StoreError(
             f"tournament {name!r} is damaged in the store: it cannot be read ({unreadable(exc)}); see honba check"

@@ -14,10 +14,10 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from domain.bounds import ENTRY
 from replay.service.access import Grant
 from replay.service.changes import change_data
 from replay.service.entry import (
-    MAX_ENTRY,
     CorrectionRequest,
     FieldError,
     apply_correction,
@@ -28,11 +28,10 @@ from replay.service.entry import (
     entry_line,
     preview,
     stored_entry,
-    whole_number,
 )
 from replay.service.shapes import state_data
 from replay.service.standings import standings_data, tournament_report
-from replay.web.site import bearer, json_body, site
+from replay.web.site import bearer, json_body, number, site, text_of
 from replay.web.standings import after_of
 from replay.web.table import table_context
 
@@ -74,7 +73,7 @@ async def record_json(request: Request) -> Response:
     body = await json_body(request)
     grant = await served.call(lambda: served.may_record(key, bearer(request)))
     entry = entry_from_fields(body)
-    client_key = str(body.get("client_key") or "") or None
+    client_key = text_of(body, "client_key") or None
 
     def run() -> dict[str, Any]:
         match = apply_entry(served.app, key, entry, client_key=client_key, by=f"table {grant.token_id}")
@@ -91,11 +90,11 @@ async def entry_json(request: Request) -> Response:
     and its record line."""
     served = site(request)
     key = request.path_params["key"]
-    number = whole_number("entry", request.path_params["number"], low=1, high=MAX_ENTRY)
+    entry_number = number(request.path_params["number"], ENTRY)
 
     def data() -> dict[str, Any]:
-        entry = stored_entry(served.app.get_match(key), number)
-        return {"match": key, "entry": number, "fields": entry_fields(entry), "line": entry_line(entry)}
+        entry = stored_entry(served.app.get_match(key), entry_number)
+        return {"match": key, "entry": entry_number, "fields": entry_fields(entry), "line": entry_line(entry)}
 
     return JSONResponse(await served.call(data))
 
@@ -104,7 +103,7 @@ def correction_request(body: dict[str, Any]) -> CorrectionRequest:
     """A correction sent as JSON: ``action`` (void, amend, penalty, reopen or end), ``target`` (the
     entry's number), ``set`` (amend: the fields to change, the rest kept) or ``replacement`` (amend:
     the whole entry again; penalty: the penalty added), ``by`` and ``reason`` (an end's reason)."""
-    action = str(body.get("action") or "")
+    action = text_of(body, "action")
     target = body.get("target")
     changes, replacement = body.get("set"), body.get("replacement")
     if changes is not None and not isinstance(changes, dict):
@@ -119,11 +118,11 @@ def correction_request(body: dict[str, Any]) -> CorrectionRequest:
         entry = entry_from_fields(fields)
     return CorrectionRequest(
         action,
-        None if target is None or target == "" else whole_number("target", target, low=1, high=MAX_ENTRY),
+        None if target is None or target == "" else number(target, ENTRY, "target"),
         entry=entry,
         changes=changes,
-        by=str(body.get("by") or ""),
-        reason=str(body.get("reason") or ""),
+        by=text_of(body, "by"),
+        reason=text_of(body, "reason"),
     )
 
 
@@ -141,7 +140,7 @@ async def correct_json(request: Request) -> Response:
     key = request.path_params["key"]
     body = await json_body(request)
     await served.call(lambda: served.need(bearer(request), Grant.may_correct, "correct matches"))
-    client_key = str(body.get("client_key") or "") or None
+    client_key = text_of(body, "client_key") or None
 
     def run() -> dict[str, Any]:
         match = apply_correction(served.app, key, correction_request(body), client_key=client_key)

@@ -5,7 +5,8 @@ write) is made by the service (``replay.service.entry``, ``replay.service.access
 ``replay.service.tournaments``) and the domain below it; the route modules read requests, call
 them, and render their plain data through Jinja2 templates, which escape every value.
 This module assembles them: ``table`` (the table's pages), ``standings``, ``director``,
-``referee`` and ``api``, over what they share in ``site``.
+``events`` (what-if, ratings, signed results), ``referee`` and ``api``, over what they share in
+``site``, with ``limits``'s cap on every request body.
 
 Writes need a token (``honba token create``): pages take it from the table link's
 ``?token=`` and send it back in a hidden field; the JSON API takes it as
@@ -22,6 +23,7 @@ from functools import partial
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Mount
@@ -29,8 +31,9 @@ from starlette.staticfiles import StaticFiles
 
 from domain.errors import HonbaError
 from replay.service.entry import FieldError
-from replay.store.errors import MatchNotFound, StoreConflict, TournamentNotFound
+from replay.store.errors import UNAVAILABLE, MatchNotFound, StoreConflict, StoreUnavailable, TournamentNotFound
 from replay.web import api, director, events, referee, standings, table
+from replay.web.limits import BodyLimit, TooLarge
 from replay.web.site import HERE, Forbidden, Site, site
 
 # Headers on every page: no framing, no referrer to other sites (table links carry their token; a form post
@@ -48,6 +51,22 @@ async def not_found(request: Request, exc: Exception) -> Response:
     return site(request).error(request, 404, "No such page.")
 
 
+async def http_error(request: Request, exc: Exception) -> Response:
+    """Starlette's own refusals (a method the address does not take, a form it cannot read) in the site's words."""
+    assert isinstance(exc, HTTPException)
+    if exc.status_code == 404:
+        return await not_found(request, exc)
+    if exc.status_code == 405:
+        message = f"this address does not take a {request.method} request"
+    else:
+        message = exc.detail if exc.status_code < 500 else "Something went wrong on the server."
+    return site(request).error(request, exc.status_code, message, headers=exc.headers)
+
+
+async def too_large(request: Request, exc: Exception) -> Response:
+    return site(request).error(request, 413, str(exc))
+
+
 async def refused(request: Request, exc: Exception) -> Response:
     return site(request).error(request, 403, str(exc) or "Not allowed.")
 
@@ -60,9 +79,17 @@ async def honba_error(request: Request, exc: Exception) -> Response:
     return site(request).error(request, status, str(exc), field)
 
 
+async def unavailable(request: Request, exc: Exception) -> Response:
+    # The store did not answer (a lost connection, a locked file): whatever it did with a write in
+    # flight, only it knows; the same request again (with its client key) records once.
+    message = "the store is unavailable, nothing changed as far as honba knows — try again"
+    return site(request).error(request, 503, message, headers={"Retry-After": "5"})
+
+
 async def internal(request: Request, exc: Exception) -> Response:
-    # Never the exception's text: it may name the database or its password.
-    message = "Something went wrong on the server; nothing was recorded by this request."
+    # Never the exception's text: it may name the database or its password. Nor "nothing was
+    # recorded": the server cannot know where it went wrong (after a save, the entry stands).
+    message = "Something went wrong on the server; reload the page to see what was recorded before sending again."
     return site(request).error(request, 500, message)
 
 
@@ -80,7 +107,11 @@ def create_app(db: str | None) -> Starlette:
     ]
     handlers: Mapping[Any, Callable[[Request, Exception], Awaitable[Response]]] = {
         404: not_found,
+        HTTPException: http_error,
+        TooLarge: too_large,
         Forbidden: refused,
+        StoreUnavailable: unavailable,
+        **dict.fromkeys(UNAVAILABLE, unavailable),
         HonbaError: honba_error,
         Exception: internal,
     }
@@ -92,6 +123,7 @@ def create_app(db: str | None) -> Starlette:
 
     web = Starlette(routes=routes, exception_handlers=dict(handlers), lifespan=lifespan)
     web.state.served = served
+    web.add_middleware(BodyLimit)
     web.add_middleware(_SecurityHeaders)
     return web
 

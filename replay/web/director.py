@@ -11,23 +11,19 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
-from urllib.parse import quote
 
-from starlette.datastructures import URL
 from starlette.requests import Request
-from starlette.responses import RedirectResponse, Response
+from starlette.responses import Response
 from starlette.routing import Route
 
-from domain.bounds import AFTER_SESSION, MINUTES, SEED, Bound
+from domain.bounds import AFTER_SESSION, MINUTES, REVOKED, SEED, SESSION, TABLE
 from domain.errors import HonbaError
 from domain.rules import preset_names
-from replay.input.fields import whole_number
-from replay.input.parsing import InputError
 from replay.service import director, stages
 from replay.service.access import Grant
 from replay.service.clock import set_session_time_limit, start_session_clock
 from replay.service.tournaments import create_tournament
-from replay.web.site import Site, form_of, form_token, site
+from replay.web.site import Site, form_of, form_token, link_to, number, query_number, see_other, site
 
 RUN = "run tournaments"
 # What a form of the tournament's page does: (the site, the tournament, the form's fields, the director's token).
@@ -59,17 +55,11 @@ async def create_tournament_form(request: Request) -> Response:
     name = str(fields.get("name", "")).strip()
     players = str(fields.get("players", "")).splitlines()
     try:
-        if "/" in name:
-            # A path's "/" parts it: no page could be that tournament's (the command line takes it).
-            raise InputError(f"{name!r} holds a '/': the web's pages cannot name it; choose another name")
+        # A name with a '/' is refused by the domain (domain.bounds.TOURNAMENT): no page could be its.
         await served.call(lambda: create_tournament(served.app, name, players))
     except HonbaError as exc:
         return await _home(request, served, token, 400, {"name": str(exc)}, fields)
-    return RedirectResponse(str(_url(request, "director_tournament", token, name=name)), status_code=303)
-
-
-def _url(request: Request, route: str, token: str | None, **params: Any) -> URL:
-    return request.url_for(route, **params).include_query_params(token=token or "")
+    return see_other(request, "director_tournament", {"token": token or ""}, name=name)
 
 
 async def director_tournament(request: Request) -> Response:
@@ -120,10 +110,8 @@ async def _act(request: Request, field: str, action: Action, *, to_session: bool
     except HonbaError as exc:
         return await show_tournament(request, name, token, 400, {field: str(exc)}, fields)
     if to_session:
-        target = _url(request, "director_session", token, name=name, session=int(result))
-    else:
-        target = _url(request, "director_tournament", token, name=name).replace(fragment=field)
-    return RedirectResponse(str(target), status_code=303)
+        return see_other(request, "director_session", {"token": token}, name=name, session=str(result))
+    return see_other(request, "director_tournament", {"token": token}, fragment=field, name=name)
 
 
 def _text(fields: dict[str, Any], name: str) -> str:
@@ -132,12 +120,6 @@ def _text(fields: dict[str, Any], name: str) -> str:
 
 def _lines(fields: dict[str, Any], name: str) -> list[str]:
     return [line.strip() for line in str(fields.get(name, "")).splitlines() if line.strip()]
-
-
-def _number(bound: Bound, text: str, field: str | None = None) -> int:
-    """A number of a form, read by the one number reader in its bound (``domain.bounds``), as the
-    command line reads it: ASCII digits only, a length cap ('²', '٣' or 5000 digits refused)."""
-    return whole_number(field or bound.field, text, low=bound.low, high=bound.high)
 
 
 def _ticked(fields: dict[str, Any], name: str) -> bool:
@@ -158,7 +140,7 @@ def _seat(served: Site, name: str, fields: dict[str, Any], token: str) -> int:
         token,
         rules=_text(fields, "rules") or "tenhou",
         method=_text(fields, "method") or None,
-        seed=_number(SEED, seed) if seed else None,
+        seed=number(seed, SEED) if seed else None,
         while_playing=_ticked(fields, "while_playing"),
     )
 
@@ -191,7 +173,7 @@ def _format(served: Site, name: str, fields: dict[str, Any], _token: str) -> Non
 
 
 def _withdraw(served: Site, name: str, fields: dict[str, Any], _token: str) -> None:
-    after = _number(AFTER_SESSION, _text(fields, "after"), "after")
+    after = number(_text(fields, "after"), AFTER_SESSION, "after")
     stages.withdraw(served.app, name, _text(fields, "player"), after, _text(fields, "reason"))
 
 
@@ -248,16 +230,15 @@ async def director_session(request: Request) -> Response:
 async def _session(
     request: Request, served: Site, token: str, status: int = 200, errors: Any = None, values: Any = None
 ) -> Response:
-    name, session = request.path_params["name"], request.path_params["session"]
+    name, session = request.path_params["name"], _session_number(request)
     await served.refreshed()
     data = await served.call(
         lambda: director.session_data(served.app, served.view, served.tokens, name, session, token)
     )
     for table in data["tables"]:
         if table["token"] is not None:
-            # The key quoted: a link (and its QR code) is one URL a phone's camera reads whole.
-            key = quote(table["match"], safe="")
-            table["link"] = str(request.url_for("table", key=key).include_query_params(token=table["token"]))
+            # The key quoted whole (link_to): a link (and its QR code) is one URL a phone's camera reads.
+            table["link"] = link_to(request, "table", {"token": table["token"]}, key=table["match"])
             table["qr"] = qr_svg(table["link"])
     # A refusal for a table the session does not have (a URL typed) is shown above the tables.
     shown_at = {f"table-{table['table']}" for table in data["tables"]} | {"clock"}
@@ -274,19 +255,26 @@ async def _session(
     )
 
 
+def _session_number(request: Request) -> int:
+    """The session of the page's address, read as every number the web reads (``site.number``)."""
+    return number(request.path_params["session"], SESSION, "session")
+
+
+def _table_number(request: Request) -> int:
+    return number(request.path_params["table"], TABLE, "table")
+
+
 def _reissued(request: Request) -> dict[str, int] | None:
     """What the last reissue did, from the query its form redirected with (numbers only: the
     page says it in its own words): ``{"table", "revoked"}``, or None."""
-    table, revoked = (request.query_params.get(k, "") for k in ("reissued", "revoked"))
-    if not (table.isascii() and table.isdigit() and revoked.isascii() and revoked.isdigit()):
+    table, revoked = query_number(request, "reissued", TABLE), query_number(request, "revoked", REVOKED)
+    if table is None or revoked is None:
         return None
-    if len(table) > 6 or len(revoked) > 6:
-        return None
-    return {"table": int(table), "revoked": int(revoked)}
+    return {"table": table, "revoked": revoked}
 
 
 async def _session_act(
-    request: Request, field: str, action: Callable[[Site, dict[str, Any], str], dict[str, Any] | None]
+    request: Request, field: str, action: Callable[[Site, dict[str, Any], str], dict[str, str] | None]
 ) -> Response:
     """A form of a session's page, as ``_act``: back to the session's page (with what ``action``
     returns as its query, to say what it did)."""
@@ -299,40 +287,41 @@ async def _session_act(
         said = await served.call(lambda: action(served, fields, token))
     except HonbaError as exc:
         return await _session(request, served, token, 400, {field: str(exc)}, fields)
-    params = {k: request.path_params[k] for k in ("name", "session")}
-    target = _url(request, "director_session", token, **params).include_query_params(**(said or {}))
-    return RedirectResponse(str(target.replace(fragment=field)), status_code=303)
+    name, session = request.path_params["name"], str(_session_number(request))
+    return see_other(
+        request, "director_session", {"token": token, **(said or {})}, fragment=field, name=name, session=session
+    )
 
 
 async def clock_form(request: Request) -> Response:
-    name, session = request.path_params["name"], request.path_params["session"]
+    name, session = request.path_params["name"], _session_number(request)
 
     def run(served: Site, fields: dict[str, Any], _token: str) -> None:
         if _text(fields, "action") == "start":
             start_session_clock(served.app, name, session)
         else:
-            minutes = _number(MINUTES, _text(fields, "minutes"))
+            minutes = number(_text(fields, "minutes"), MINUTES)
             set_session_time_limit(served.app, name, session, minutes)
 
     return await _session_act(request, "clock", run)
 
 
 async def add_time_form(request: Request) -> Response:
-    name, session, table = (request.path_params[k] for k in ("name", "session", "table"))
+    name, session, table = request.path_params["name"], _session_number(request), _table_number(request)
 
     def run(served: Site, fields: dict[str, Any], _token: str) -> None:
-        minutes = _number(MINUTES, _text(fields, "minutes"))
+        minutes = number(_text(fields, "minutes"), MINUTES)
         director.add_table_time(served.app, name, session, table, minutes, _text(fields, "reason"))
 
     return await _session_act(request, f"table-{table}", run)
 
 
 async def reissue_form(request: Request) -> Response:
-    name, session, table = (request.path_params[k] for k in ("name", "session", "table"))
+    name, session, table = request.path_params["name"], _session_number(request), _table_number(request)
 
-    def run(served: Site, _fields: dict[str, Any], token: str) -> dict[str, Any]:
+    def run(served: Site, _fields: dict[str, Any], token: str) -> dict[str, str]:
         issued = director.reissue_table_link(served.app, served.tokens, name, session, table, token)
-        return {"reissued": table, "revoked": issued.revoked}
+        return {"reissued": str(table), "revoked": str(issued.revoked)}
 
     return await _session_act(request, f"table-{table}", run)
 
@@ -358,9 +347,10 @@ ROUTES = [
     Route("/director/t/{name}/withdraw", withdraw_form, methods=["POST"]),
     Route("/director/t/{name}/substitute", substitute_form, methods=["POST"]),
     Route("/director/t/{name}/teams", team_form, methods=["POST"]),
-    Route("/director/t/{name}/s/{session:int}/clock", clock_form, methods=["POST"]),
-    Route("/director/t/{name}/s/{session:int}/t/{table:int}/time", add_time_form, methods=["POST"]),
-    Route("/director/t/{name}/s/{session:int}/t/{table:int}/link", reissue_form, methods=["POST"]),
-    Route("/director/t/{name}/s/{session:int}", director_session, name="director_session"),
+    # The session's and the table's numbers are read by ``site.number`` (a path's "²" or 5000 digits: a 400).
+    Route("/director/t/{name}/s/{session}/clock", clock_form, methods=["POST"]),
+    Route("/director/t/{name}/s/{session}/t/{table}/time", add_time_form, methods=["POST"]),
+    Route("/director/t/{name}/s/{session}/t/{table}/link", reissue_form, methods=["POST"]),
+    Route("/director/t/{name}/s/{session}", director_session, name="director_session"),
     Route("/director/t/{name}", director_tournament, name="director_tournament"),
 ]

@@ -14,9 +14,10 @@ from typing import Any
 
 from starlette.datastructures import UploadFile
 from starlette.requests import Request
-from starlette.responses import RedirectResponse, Response
+from starlette.responses import Response
 from starlette.routing import Route
 
+from domain.bounds import clipped
 from domain.errors import HonbaError
 from domain.rules import load_preset, preset_names
 from replay.html.ratings import ratings_chart_svg
@@ -28,12 +29,13 @@ from replay.service.what_if import TIE_BREAKS, what_if_data
 from replay.store.errors import TournamentNotFound
 from replay.store.tournaments import get_tournament
 from replay.web.director import RUN, show_tournament
-from replay.web.site import form_of, form_token, site
+from replay.web.site import form_of, form_token, see_other, site
 
 # The most a key or a certificate sent may weigh (a key is a few hundred bytes; a certificate of a
-# 64-table event some tens of kilobytes).
+# 64-table event some tens of kilobytes): both together well within the body a request may have
+# (``replay.web.limits.MOST_BODY``), so that a file too large is refused by name.
 MOST_KEY_BYTES = 16 * 1024
-MOST_CERTIFICATE_BYTES = 1024 * 1024
+MOST_CERTIFICATE_BYTES = 512 * 1024
 
 
 async def what_if_page(request: Request) -> Response:
@@ -63,7 +65,7 @@ async def what_if_page(request: Request) -> Response:
     except TournamentNotFound:
         raise
     except HonbaError as exc:
-        data, error = None, str(exc)
+        data, error = None, clipped(str(exc))  # one line, as every refusal (Site.page clips a form's)
     status = 400 if error else 200
     context = {"name": name, "data": data, "asked": asked, "error": error, "presets": preset_names()}
     return served.page(request, "what_if.html", status, tie_breaks=TIE_BREAKS, **context)
@@ -109,7 +111,7 @@ async def certificate_download(request: Request) -> Response:
 
 
 async def _upload(request: Request, field: str, most: int, *, required: bool = True) -> bytes | None:
-    """A file sent with a form (after ``form_of``'s checks), at most ``most`` bytes."""
+    """A file sent with a form (after ``form_of``'s checks, which read the form once), at most ``most`` bytes."""
     sent = (await request.form()).get(field)
     if not isinstance(sent, UploadFile) or not sent.filename:
         if required:
@@ -125,7 +127,7 @@ async def certify_form(request: Request) -> Response:
     """The director signs the tournament's result with the organiser's key (sent, used, kept nowhere)."""
     served = site(request)
     name = request.path_params["name"]
-    fields = await form_of(request)
+    fields = await form_of(request, files=1)
     token = form_token(fields)
     await served.call(lambda: served.need(token, Grant.may_direct, RUN))
     assert token is not None
@@ -136,8 +138,7 @@ async def certify_form(request: Request) -> Response:
         await served.call(lambda: certificates.certify_tournament(served.app, served.view, name, key))
     except HonbaError as exc:
         return await show_tournament(request, name, token, 400, {"certificate": str(exc)})
-    target = request.url_for("director_tournament", name=name).include_query_params(token=token)
-    return RedirectResponse(str(target.replace(fragment="certificate")), status_code=303)
+    return see_other(request, "director_tournament", {"token": token}, fragment="certificate", name=name)
 
 
 async def verify_page(request: Request) -> Response:
@@ -148,7 +149,7 @@ async def verify_form(request: Request) -> Response:
     """A certificate sent checked: its signature (with the organiser's public key, when sent) and,
     when this store holds the tournament, everything it certifies against the store."""
     served = site(request)
-    await form_of(request)
+    await form_of(request, files=2)
     try:
         sent = await _upload(request, "certificate", MOST_CERTIFICATE_BYTES)
         key = await _upload(request, "key", MOST_KEY_BYTES, required=False)
@@ -156,7 +157,7 @@ async def verify_form(request: Request) -> Response:
         await served.refreshed()
         verdict = await served.call(lambda: _verify(served.app, served.view, sent, key))
     except HonbaError as exc:
-        return served.page(request, "certificate_verify.html", 400, verdict=None, error=str(exc))
+        return served.page(request, "certificate_verify.html", 400, verdict=None, error=clipped(str(exc)))
     return served.page(request, "certificate_verify.html", verdict=verdict, error="", with_key=key is not None)
 
 

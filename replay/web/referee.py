@@ -4,20 +4,21 @@ and after it is stored, what it did."""
 
 from __future__ import annotations
 
+import contextlib
 import uuid
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import RedirectResponse, Response
+from starlette.responses import Response
 from starlette.routing import Route
 
+from domain.bounds import ENTRY
 from domain.errors import HonbaError
 from domain.values import AbortKind, PenaltyShare
 from replay.service.access import Grant
 from replay.service.changes import change_headline
 from replay.service.entry import (
     FLAG_KEYS,
-    MAX_ENTRY,
     MAX_WINNERS,
     VALUE_FIELDS,
     CorrectionRequest,
@@ -28,10 +29,9 @@ from replay.service.entry import (
     entry_fields,
     entry_from_fields,
     slot,
-    whole_number,
 )
 from replay.service.matches import corrections_summary, referee_data
-from replay.web.site import Site, form_of, form_token, site
+from replay.web.site import Site, form_of, form_token, number, query_number, see_other, site
 from replay.web.table import LIMITS
 
 CORRECT = "correct matches"
@@ -71,10 +71,8 @@ async def referee_match(request: Request) -> Response:
     key = request.path_params["key"]
     token = request.query_params.get("token")
     await served.call(lambda: served.need(token, Grant.may_correct, CORRECT))
-    text = request.query_params.get("amend", "")
-    amend = whole_number("amend", text, low=1, high=MAX_ENTRY) if text else None
-    done_text = request.query_params.get("done", "")
-    done = whole_number("done", done_text, low=1, high=MAX_ENTRY) if done_text else None
+    amend = query_number(request, "amend", ENTRY)
+    done = query_number(request, "done", ENTRY)
     context = await served.call(lambda: referee_context(served, key, amend))
     # After a correction is stored (post, redirect, get): what it did, worked out again from the store.
     change = await served.call(lambda: correction_made(served.app, key, done)) if done is not None else None
@@ -97,7 +95,7 @@ def desk_request(fields: dict[str, Any]) -> CorrectionRequest:
         entry = entry_from_fields({**fields, "kind": "penalty"})
     return CorrectionRequest(
         action,
-        whole_number("target", target, low=1, high=MAX_ENTRY) if target else None,
+        number(target, ENTRY, "target") if target else None,
         entry=entry,
         by=str(fields.get("by", "")),
         reason=str(fields.get("reason", "")),
@@ -117,15 +115,15 @@ def request_fields(request: CorrectionRequest) -> dict[str, Any]:
 async def _refused(
     request: Request, served: Site, key: str, token: str | None, fields: dict[str, Any], exc: HonbaError
 ) -> Response:
-    target = str(fields.get("target", ""))
-    amend = (
-        int(target)
-        if fields.get("action") == "amend" and target.isascii() and target.isdigit() and len(target) < 7
-        else None
-    )
+    amend = None
+    if fields.get("action") == "amend":
+        with contextlib.suppress(HonbaError):
+            amend = number(str(fields.get("target", "")), ENTRY, "target")
     context = await served.call(lambda: referee_context(served, key))
     context.update(amend=amend, values=fields)
-    field = exc.field if isinstance(exc, FieldError) else "action"
+    # Next to its field in the action's form; by the actions when no such form is shown (no entry to amend).
+    shown = fields.get("action") in ("void", "penalty") or amend is not None
+    field = exc.field if isinstance(exc, FieldError) and shown else "action"
     return served.page(request, "referee_match.html", 400, token=token, errors={field: str(exc)}, **context)
 
 
@@ -168,8 +166,7 @@ async def correct_form(request: Request) -> Response:
         return await _refused(request, served, key, token, fields, exc)
     assert done.change is not None  # a correction says what it did
     shown = done.change.correction if done.change.correction is not None else done.change.entry
-    target = request.url_for("referee_match", key=key).include_query_params(token=token or "", done=shown)
-    return RedirectResponse(str(target), status_code=303)
+    return see_other(request, "referee_match", {"token": token or "", "done": str(shown)}, key=key)
 
 
 ROUTES = [

@@ -12,20 +12,25 @@ import hmac
 import json
 import secrets
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
+from urllib.parse import quote, urlencode
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
+from domain.bounds import Bound, clipped
 from domain.errors import HonbaError, WinnerIsDiscarder, WinnersOnSeveralDiscards
+from replay.formats.logmodel import load_json, shown
 from replay.service.access import Grant, TokenStore
-from replay.service.entry import FieldError, is_list_field
+from replay.service.entry import VALUE_FIELDS, FieldError, is_list_field, whole_number
 from replay.store.application import HonbaApp
 from replay.store.standings_view import catch_up, open_view
+from replay.web.limits import DEEPEST_JSON, MOST_FIELDS
 
 HERE = Path(__file__).parent
 CSRF_COOKIE = "honba_csrf"
@@ -90,7 +95,15 @@ class Site:
     def page(self, request: Request, template: str, status: int = 200, **context: Any) -> HTMLResponse:
         """The template rendered (every value escaped), with the CSRF cookie its forms send back."""
         csrf = request.cookies.get(CSRF_COOKIE) or secrets.token_urlsafe(24)
-        html = self.templates.get_template(template).render(csrf=csrf, **context)
+        if context.get("errors"):
+            # A refusal next to its field is one line, however much of the input it quotes.
+            context["errors"] = {field: clipped(str(said)) for field, said in context["errors"].items()}
+        page = self.templates.get_template(template)
+        html = page.render(csrf=csrf, **context)
+        # A refusal whose field this page has no place for is shown at the top: none goes unsaid.
+        unshown = [said for field, said in (context.get("errors") or {}).items() if f'id="error-{field}"' not in html]
+        if unshown:
+            html = page.render(csrf=csrf, unshown=unshown, **context)
         response = HTMLResponse(html, status_code=status)
         response.set_cookie(CSRF_COOKIE, csrf, httponly=True, samesite="strict", path="/")
         return response
@@ -112,12 +125,22 @@ class Site:
             raise Forbidden("this link may not enter results at this table")
         return grant
 
-    def error(self, request: Request, status: int, message: str, field: str | None = None) -> Response:
+    def error(
+        self,
+        request: Request,
+        status: int,
+        message: str,
+        field: str | None = None,
+        headers: Mapping[str, str] | None = None,
+    ) -> Response:
         """An error as JSON on the API (with the ``field`` it is in, where it names one), as a page elsewhere."""
+        message = clipped(message)
         if request.url.path.startswith("/api/"):
             body = {"error": message} if field is None else {"error": message, "field": field}
-            return JSONResponse(body, status_code=status)
-        return self.page(request, "error.html", status=status, status_code=status, message=message)
+            return JSONResponse(body, status_code=status, headers=headers)
+        response = self.page(request, "error.html", status=status, status_code=status, message=message)
+        response.headers.update(headers or {})
+        return response
 
 
 def site(request: Request) -> Site:
@@ -126,19 +149,74 @@ def site(request: Request) -> Site:
     return held
 
 
-async def form_of(request: Request) -> dict[str, Any]:
-    """The form's fields (lists for the repeated ones), after the CSRF check."""
-    form = await request.form()
+def address(request: Request, route: str, query: Mapping[str, str] | None = None, **params: str) -> str:
+    """The path of a named route (``table``, ``standings``, ...) with its parameters percent-encoded
+    whole (a key or a name may hold ``?``, ``#``, ``%`` or ``/``) and the query: no scheme, no host."""
+    path = request.app.url_path_for(route, **{name: quote(value, safe="") for name, value in params.items()})
+    return str(path) + (f"?{urlencode(query)}" if query else "")
+
+
+def link_to(request: Request, route: str, query: Mapping[str, str] | None = None, **params: str) -> str:
+    """``address`` with the scheme and host the page was asked by: a table's link, shown to the
+    director who seats the tables (for their phones to open)."""
+    return str(request.base_url).rstrip("/") + address(request, route, query, **params)
+
+
+def see_other(
+    request: Request, route: str, query: Mapping[str, str] | None = None, *, fragment: str = "", **params: str
+) -> Response:
+    """Post, redirect, get: a 303 to a named route (at its ``#fragment``, where one is given: the form
+    that was sent). Its ``Location`` is relative (``address``): never built from the request's
+    ``Host``, which the client chooses (a table link's token goes with it)."""
+    target = address(request, route, query, **params) + (f"#{quote(fragment, safe='')}" if fragment else "")
+    return RedirectResponse(target, status_code=303)
+
+
+async def form_of(request: Request, files: int = 0) -> dict[str, Any]:
+    """The form's fields (lists for the repeated ones), after the CSRF check; at most ``files`` files
+    (a certificate and its key: ``replay.web.events``), which are left out of the fields."""
+    try:
+        # Only a form that sends files takes them: elsewhere a file is refused, not read.
+        form = await request.form(max_files=files, max_fields=MOST_FIELDS)
+    except HTTPException as exc:
+        raise HonbaError(f"the form cannot be read: {exc.detail}") from None
     fields: dict[str, Any] = {}
     for name in form:
-        values = [str(v) for v in form.getlist(name)]
+        values = [v for v in form.getlist(name) if isinstance(v, str)]
+        if not values:
+            continue  # a file (``UploadFile``): read by the route that takes it
         # Fields sent once per ticked box or per item (riichi, facts2, penalties): kept as lists.
         fields[name] = values if is_list_field(name) else values[-1]
     cookie = request.cookies.get(CSRF_COOKIE, "")
     sent = str(fields.get("csrf", ""))
-    if not cookie or not hmac.compare_digest(cookie, sent) or not _same_origin(request):
+    # Compared as bytes: ``compare_digest`` refuses text that is not ASCII (a forged field may be anything).
+    if not cookie or not hmac.compare_digest(cookie.encode(), sent.encode()) or not _same_origin(request):
         raise Forbidden("this form was not sent from this site's page (reload the page and try again)")
     return fields
+
+
+def number(raw: Any, bound: Bound, field: str | None = None) -> int:
+    """A number a page or a client sent (a query string's, a form's, a path's, a JSON body's), in
+    its field's range: text read by the domain's one reader of numbers (``domain.bounds.whole_number``:
+    ASCII digits 0-9 only, a length cap), a JSON number as it is. A ``FieldError`` (400) names the field."""
+    return whole_number(field or bound.field, raw, low=bound.low, high=bound.high)
+
+
+def query_number(request: Request, name: str, bound: Bound) -> int | None:
+    """The query string's ``?name=``, read as ``number`` under that name; None when it is not given or blank."""
+    text = request.query_params.get(name, "")
+    return number(text, bound, name) if text.strip() else None
+
+
+def text_of(body: Mapping[str, Any], name: str) -> str:
+    """A JSON body's text field, ``""`` when it is missing or null; anything but text (a number, a
+    list, an object) is refused naming the field, never stored as its ``repr``."""
+    value = body.get(name)
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise FieldError(name, f"{name}: {shown(value)} is not text")
+    return value
 
 
 def form_token(fields: dict[str, Any]) -> str | None:
@@ -157,9 +235,12 @@ async def json_body(request: Request) -> dict[str, Any]:
     if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
         raise HonbaError("send the entry as JSON (Content-Type: application/json)")
     try:
-        body = json.loads(await request.body())
-    except (ValueError, UnicodeDecodeError):
-        raise HonbaError("the request body is not JSON") from None
+        # Its depth checked before it is parsed (Python's parser recurses a level per nesting).
+        body = load_json((await request.body()).decode("utf-8"), deepest=DEEPEST_JSON)
+    except UnicodeDecodeError:
+        raise HonbaError("the request body is not JSON: it is not UTF-8 text") from None
+    except json.JSONDecodeError as exc:
+        raise HonbaError(f"the request body is not JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})") from None
     if not isinstance(body, dict):
         raise HonbaError("the request body is a JSON object of the entry's fields")
     return body
@@ -179,7 +260,9 @@ def field_for(exc: HonbaError, kind: str) -> str:
     winner's own discard next to the discarder, any other next to the win's value, else by the
     form's button."""
     if isinstance(exc, FieldError):
-        return exc.field
+        # A winner's value given field by field (han, fu2, ...) is refused where that winner's value is shown.
+        base, suffix = exc.field.rstrip("23"), exc.field[len(exc.field.rstrip("23")) :]
+        return f"value{suffix}" if base in VALUE_FIELDS else exc.field
     if isinstance(exc, WinnerIsDiscarder | WinnersOnSeveralDiscards):
         return "discarder"
     return "value" if kind == "win" else kind

@@ -10,15 +10,16 @@ from functools import partial
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import RedirectResponse, Response, StreamingResponse
+from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 
+from domain.bounds import SESSION, TOURNAMENT
 from domain.errors import HonbaError
 from replay.html.pages import needs_section, standings_chart_svg
 from replay.service.certificates import is_certified
 from replay.service.draws import draws_data
 from replay.service.standings_page import standings_page_data
-from replay.web.site import Site, site
+from replay.web.site import Site, query_number, see_other, site
 
 # How often the live standings look at the store's notification log (another server process may have written).
 POLL_SECONDS = 0.5
@@ -37,12 +38,7 @@ def standings_context(served: Site, name: str, after: int | None) -> dict[str, A
 
 def after_of(request: Request) -> int | None:
     """The ``?after=`` session number, or none."""
-    text = request.query_params.get("after", "")
-    if not text:
-        return None
-    if not text.isdigit():
-        raise HonbaError(f"?after= takes a session number, not {text!r}")
-    return int(text)
+    return query_number(request, "after", SESSION)
 
 
 async def standings_page(request: Request) -> Response:
@@ -63,7 +59,7 @@ async def find_tournament(request: Request) -> Response:
     name = request.query_params.get("name", "").strip()
     if not name:
         raise HonbaError("name the tournament")
-    return RedirectResponse(str(request.url_for("standings", name=name)), status_code=303)
+    return see_other(request, "standings", name=TOURNAMENT.check(name))
 
 
 class LiveSections:
@@ -100,6 +96,10 @@ async def standings_events(request: Request) -> Response:
     name = request.path_params["name"]
     after = after_of(request)
     sections = live_sections(request)
+    # An unknown tournament is a 404 before the stream starts: once it has, no status can be sent.
+    # (Rendered into the shared sections, so the stream's first event costs nothing more.)
+    position = await served.refreshed()
+    await served.call(partial(sections.render, served, name, after, position))
 
     async def stream() -> AsyncIterator[str]:
         seen = -1

@@ -1,0 +1,65 @@
+"""What a request to ``honba serve`` may be: how large its body, how many fields its form, how deep its JSON.
+
+Every limit is checked before the request is read whole, so that no client can make the server hold
+more than this in memory or parse it (``docs/web.md``, "Limits"); what is inside (a note's length, a
+number's range) the domain's bounds say (``domain.bounds``). ``BodyLimit`` is the ASGI middleware that
+caps every body; ``replay.web.app`` answers its ``TooLarge`` with a 413 in one plain sentence.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+# The largest request body honba reads. A form or an entry is a few kilobytes; the largest the
+# pages send is a director's list of players (a thousand tables: 4,000 names of at most 64
+# characters, about 260 KB).
+MOST_BODY = 1024 * 1024
+# The most fields a form may have (starlette's own default): an entry's form has about a hundred.
+MOST_FIELDS = 1000
+# How deep a JSON body may nest, checked before it is parsed: a correction nests three deep (its
+# ``replacement`` holds lists); Python's parser would recurse once a level, up to a RecursionError.
+DEEPEST_JSON = 16
+
+
+class TooLarge(Exception):
+    """A request body larger than ``MOST_BODY`` (413); nothing of it was used."""
+
+    def __init__(self) -> None:
+        most = f"{MOST_BODY // 1024:,} KiB"
+        super().__init__(f"the request is larger than honba reads (at most {most}): nothing was recorded")
+
+
+class BodyLimit:
+    """ASGI middleware: a request body larger than ``most`` bytes is refused before it is read whole.
+
+    A ``Content-Length`` above the limit is refused at the first read (of a POST: no route reads a
+    GET's body); a body sent in chunks is counted as it comes and refused as soon as it passes the
+    limit. The refusal is ``TooLarge``, raised where the route reads its body (its form, its JSON),
+    so that the application's handlers answer it as a page or as JSON like any other error.
+    """
+
+    def __init__(self, app: Any, most: int = MOST_BODY):
+        self.app = app
+        self.most = most
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        # No route reads the body of a GET (the live stream only listens for the client going away).
+        if scope["type"] != "http" or scope["method"] in ("GET", "HEAD"):
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope.get("headers") or []).get(b"content-length", b"")
+        too_large = bool(declared) and (not declared.isdigit() or len(declared) > 18 or int(declared) > self.most)
+        received = 0
+
+        async def receiving() -> Any:
+            nonlocal received
+            if too_large:
+                raise TooLarge()
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > self.most:
+                    raise TooLarge()
+            return message
+
+        await self.app(scope, receiving, send)
