@@ -15,6 +15,7 @@ JSON API.
 from __future__ import annotations
 
 import hashlib
+import html
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -59,12 +60,25 @@ def opened(client: TestClient, url: str, **params: str) -> str:
     return response.text
 
 
+def buttons(form: str, name: str) -> set[str]:
+    """The values of a form's buttons (radios and boxes) of that name: what tapping one sends."""
+    values = set()
+    for tag in re.findall(r"<input\b[^>]*>", form):
+        attrs = dict(re.findall(r'([a-z_-]+)="([^"]*)"', tag))
+        if attrs.get("type") in ("radio", "checkbox") and attrs.get("name") == name:
+            values.add(html.unescape(attrs.get("value", "")))
+    return values
+
+
 def sent(client: TestClient, page: str, form_id: str, status: int = 200, **filled: str) -> str:
     """A form of ``page`` sent as a browser would: its fields as the page has them, those ``filled``
-    set (each one the form has); the page it leads to (redirects followed)."""
+    set (each one the form has; where it has buttons of that name, a value one of them sends, as
+    tapped); the page it leads to (redirects followed)."""
     form = page.split(f'id="{form_id}"', 1)[1].split("</form>", 1)[0]
-    for name in filled:
+    for name, value in filled.items():
         assert f'name="{name}"' in form, f"the form {form_id} has no field {name}"
+        tapped = buttons(form, name)
+        assert not tapped or value in tapped, f"the form {form_id} has no button {name}={value}: {sorted(tapped)}"
     action, fields = form_of_page(page, form_id)
     response = client.post(action, data={**fields, **filled})
     assert response.status_code == status, errors(response.text) or response.text[-2000:]
@@ -78,13 +92,9 @@ def entered(client: TestClient, page: str, form_id: str, **filled: str) -> str:
     return sent(client, confirm, "confirm-form")
 
 
-def value_fields(value: int) -> dict[str, str]:
-    """The win form's selects for a value of the score table: han and fu, or the limit."""
-    text = VALUES[value]
-    if "/" in text:
-        han, fu = text.split("/")
-        return {"han": han, "fu": fu}
-    return {"limit": text}
+def value_button(value: int) -> dict[str, str]:
+    """The table page's button for a value of the score table: han/fu (``3/30``) or the limit."""
+    return {"value": VALUES[value]}
 
 
 def seating(session_page: str) -> list[list[str]]:
@@ -99,8 +109,9 @@ def links(session_page: str) -> list[str]:
 
 
 def seats(table_page: str) -> list[str]:
-    body = table_page.split('id="seats"', 1)[1].split("</table>", 1)[0]
-    return re.findall(r'<td class="player">([^<]*)</td>', body)
+    """The players of the table page's seat cards, in seat order."""
+    body = table_page.split('id="seats"', 1)[1].split('id="values"', 1)[0]
+    return [html.unescape(name) for name in re.findall(r'<span class="name">([^<]*)</span>', body)]
 
 
 def play(client: TestClient, link: str, table: list[str], v1: int, v2: int, lines: dict[str, Line]) -> None:
@@ -108,10 +119,10 @@ def play(client: TestClient, link: str, table: list[str], v1: int, v2: int, line
     rons seat 0 for ``v2``, then the time limit ends it."""
     page = opened(client, link)
     assert seats(page) == table
-    page = entered(client, page, "win-entry", winner=table[1], discarder=table[2], **value_fields(v1))
-    page = entered(client, page, "win-entry", winner=table[3], discarder=table[0], **value_fields(v2))
+    page = entered(client, page, "entry", kind="win", winner=table[1], discarder=table[2], **value_button(v1))
+    page = entered(client, page, "entry", kind="win", winner=table[3], discarder=table[0], **value_button(v2))
     page = entered(client, page, "end-entry", reason="time limit")
-    assert "<strong>finished</strong> (time limit)" in page and 'id="win-entry"' not in page
+    assert "<strong>finished</strong> (time limit)" in page and 'id="entry"' not in page
     credit(table, v1, v2, lines)
 
 
