@@ -397,7 +397,8 @@ def is_early_end(fact: Fact | None) -> bool:
     """An end a person gave (``honba end``, the table's, the desk's, the director's, the API's:
     agreed, a time limit called): an entry of its own, which a void takes back (the match
     reopened). The ends the rules decide, and the clock's (``time_up``, a rule of the ruleset:
-    ``hands_after_time``), follow from the last hand: taking that hand back takes them back."""
+    ``hands_after_time``), follow from the last hand: taking that hand back takes them back
+    (``ENDS_OF_THEIR_HAND``)."""
     return isinstance(fact, MatchEnd) and fact.reason not in ENDS_OF_THEIR_HAND
 
 

@@ -178,6 +178,8 @@ HANDS_PLAYED = Bound("hands played", 0, 9_999)
 # years, a thousand tables (four thousand players) at once.
 SESSION = Bound("session", 1, 1_000)
 TABLE = Bound("table", 1, 1_000)
+# The links of a table revoked by one reissue (the session's page says how many): a table's links are a handful.
+REVOKED = Bound("revoked", 0, 1_000)
 # A table's or a session's time limit, and time added to it: a day's play at most.
 MINUTES = Bound("minutes", 1, 24 * 60)
 # A seating's seed (``honba tournament seat --seed``, the director's page): any whole number a person

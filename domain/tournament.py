@@ -219,6 +219,16 @@ class Tournament(Aggregate):
                 "qualification": self.qualification,
             }
 
+    class ResultCertified(Aggregate.Event):
+        """The organiser's signed certificate of the result (``replay.service.certificates``),
+        kept so that anyone may download it; a later one replaces it."""
+
+        certificate: dict[str, Any]
+
+        def apply(self, aggregate: Aggregate) -> None:
+            assert isinstance(aggregate, Tournament)
+            aggregate.certificate = dict(self.certificate)
+
     def __init__(self, name: str, players: Sequence[str]):
         self.name = name
         self.players: list[str] = list(players)
@@ -237,6 +247,7 @@ class Tournament(Aggregate):
         self.teams: dict[str, str] = {}
         self.draws: dict[int, dict[str, Any]] = {}
         self.ranking_facts: dict[str, Any] = {}
+        self.certificate: dict[str, Any] | None = None
 
     @staticmethod
     def create_id(name: str, **_: Any) -> UUID:
@@ -485,6 +496,15 @@ class Tournament(Aggregate):
         self.trigger_event(
             self.DrawRevealed, session=session, seed=seed, players=list(players), tables=[list(t) for t in tables]
         )
+
+    def certify(self, certificate: dict[str, Any]) -> None:
+        """Keep the organiser's signed certificate of this tournament's result (checked by the
+        service before: its signature; here: that it is of this tournament)."""
+        body = certificate.get("certificate")
+        if not isinstance(body, dict) or body.get("tournament") != self.name:
+            raise RuleViolation(f"that certificate is not of {self.name!r}")
+        if certificate != self.certificate:
+            self.trigger_event(self.ResultCertified, certificate=dict(certificate))
 
     def declare_ranking_facts(self, ended_on: str, days: int, countries: int, qualification: bool) -> None:
         """What a ranking across events weighs this event by (the EMA's MERS weight)."""

@@ -30,3 +30,18 @@ def run_chromium(browser: str, profile: Path, *args: str) -> subprocess.Complete
     result = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
     assert result.returncode == 0, result.stderr[-2000:]
     return result
+
+
+SYSTEM_CHROMIUM = Path("/usr/bin/chromium")
+
+
+def playwright_args() -> list[str]:
+    """The arguments honba's browser tests launch the system's Chromium with (Playwright's own
+    browser downloads are never used; ``--no-sandbox`` only as root)."""
+    import os
+
+    args = ["--headless", "--disable-gpu", "--disable-background-networking", "--disable-component-update"]
+    args += ["--no-first-run", "--disable-sync"]
+    if os.geteuid() == 0:
+        args.append("--no-sandbox")
+    return args

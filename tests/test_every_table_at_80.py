@@ -63,6 +63,9 @@ def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
         ["tournament", "attach", "cup", "t2", "--session", "1", "--table", "2"],
         ["import", str(GAME), "--tournament", "cup", "--session", "2"],
     ]  # fmt: skip
+    if not GAME.is_file():
+        # A checkout without the shared corpus: everything but the imported game's tables is still checked.
+        steps = [step for step in steps if step[0] != "import"]
     for step in steps:
         result = runner.invoke(app, ["--db", str(path), *step])
         assert result.exit_code == 0, f"{step}: {result.output}"
@@ -112,6 +115,8 @@ def test_the_check_finds_the_numbers_cut_as_issue_25_saw_them() -> None:
 @pytest.mark.parametrize("columns", WIDTHS)
 @pytest.mark.parametrize("name", COMMANDS)
 def test_every_table_keeps_its_numbers_and_words_whole(db: Path, columns: int, name: str) -> None:
+    if GAME.stem in COMMANDS[name][-1] and not GAME.is_file():
+        pytest.skip("../shared/corpus is not present: no imported game to show")
     shown = run(db, columns, *COMMANDS[name])
     assert shown.strip(), name
     assert "…" not in shown
@@ -145,7 +150,8 @@ def test_the_standings_and_statistics_show_their_points_whole(db: Path, columns:
     text = run(db, columns, "stats", "--tournament", "cup")
     for row in stats["players"]:
         assert f"{row['points']:+.1f}" in text and f"{row['average_place']:.2f}" in text
-    assert "Wins by yaku" in text
+    if GAME.is_file():  # the imported game's wins carry their yaku (t1, which has some, is still playing)
+        assert "Wins by yaku" in text
 
 
 @pytest.mark.parametrize("columns", WIDTHS)

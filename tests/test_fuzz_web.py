@@ -1,9 +1,12 @@
 """Fuzzing the web front end: what a careless user or a hostile client may send (issue 24).
 
-Every form of the pages (the table's entry and its confirm step, the director's tournament,
-players and seating, the referee's corrections), every body of the JSON API (entries and
-corrections, as objects of any shape or as raw bytes) and every query string and path
-(``?after=``, ``?amend=``, ``?name=``, ``?token=``, entry numbers, keys and names) gets values
+Every form of the pages (the table's entry and its confirm step, the referee's corrections; the
+director's tournament, players, seating, draw, format, withdrawals, substitutes, teams, each
+session's clock, a table's time and its link, the signed result; a certificate sent to be
+checked, with files of any bytes), every body of the JSON API (entries and corrections, as
+objects of any shape or as raw bytes) and every query string and path (``?after=``,
+``?amend=``, ``?name=``, ``?token=``, ``?system=``, the what-if's rules, entry, session and
+table numbers, keys, names and players) gets values
 drawn by hypothesis: hostile Unicode (controls, NUL, separators, bidirectional controls, lone
 surrogates where JSON can carry them, markup), numbers nobody means (5000 digits, 10^23, ``²``,
 ``٣``, signs, floats, NaN), JSON nested far too deep, text far too long, bodies over the limit.
@@ -35,6 +38,8 @@ from urllib.parse import quote, urlencode
 from uuid import UUID
 
 import pytest
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from honba_cli import store_rows
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -45,10 +50,14 @@ from web_support import PLAYERS, prepare, refusal
 from domain.bounds import LONGEST_LINE
 from domain.values import ExhaustiveDraw
 from replay.input.fields import MAX_WINNERS, WINNER_FIELDS, slot
-from replay.service.recording import record
+from replay.service.access import TokenStore
+from replay.service.certificates import certify_tournament
+from replay.service.director import seat_next
+from replay.service.recording import end, record
 from replay.service.tournaments import change_tournament, create_tournament
 from replay.store.application import HonbaApp
 from replay.store.checkpoint import CHECKPOINTS_ID
+from replay.store.standings_view import catch_up, open_view
 from replay.web.app import create_app
 from replay.web.limits import DEEPEST_JSON, MOST_BODY
 
@@ -74,6 +83,7 @@ def fuzz(share: float = 1.0) -> settings:
 
 KEY = "t1"
 TOURNAMENT = "Open"
+FINISHED = "Done"
 
 # Text a form or a query string can carry: any character but the lone surrogates (no UTF-8 holds
 # them; a JSON body carries them as escapes, below), NUL and the C0 and C1 controls included.
@@ -280,11 +290,30 @@ class Site:
         self.table, self.director, self.referee = prepare(
             self.db, {KEY: PLAYERS}, [("table", KEY), ("director", None), ("referee", None)]
         )
+        # The organiser's key pair: the director's signed result takes the private one, a check the public one.
+        key = Ed25519PrivateKey.generate()
+        self.private_pem = key.private_bytes(
+            serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+        )
+        self.public_pem = key.public_key().public_bytes(
+            serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo
+        )
         app = HonbaApp.open(self.db)
         try:
             record(app, KEY, ExhaustiveDraw(ready=(0,)))  # entry 2: something to correct
             create_tournament(app, TOURNAMENT, list(PLAYERS))
             change_tournament(app, TOURNAMENT, lambda t: t.attach(KEY, PLAYERS, 1, 1))
+            # A session seated by the director's use case while t1 plays (its page: the clock, a
+            # table's time and link); a second tournament seated, ended and its result signed (a
+            # certificate to check, and to sign again).
+            view, tokens = open_view(app), TokenStore(app)
+            create_tournament(app, FINISHED, list(PLAYERS))
+            for name in (TOURNAMENT, FINISHED):
+                catch_up(app, view)
+                seat_next(app, view, tokens, name, self.director, method="random", seed=1, while_playing=True)
+            end(app, f"{FINISHED}-s1-t1", "agreed")
+            catch_up(app, view)
+            self.certificate = raw_json(certify_tournament(app, view, FINISHED, self.private_pem))
         finally:
             app.close()
         self.client = TestClient(create_app(self.db), raise_server_exceptions=False, follow_redirects=False)
@@ -358,8 +387,14 @@ def quoted(part: str) -> str:
 
 # The pages' forms.
 
-keys = mostly(st.just(KEY), words.filter(lambda w: w.strip() and "/" not in w and w != ".."))
-names = mostly(st.just(TOURNAMENT), words.filter(lambda w: w.strip() and "/" not in w and w != ".."))
+
+def in_a_path(part: str) -> bool:
+    """Text a path can carry as one part (a client's library would make ``..`` or ``/`` another address)."""
+    return bool(part.strip()) and "/" not in part and part not in (".", "..")
+
+
+keys = mostly(st.just(KEY), words.filter(in_a_path))
+names = mostly(st.sampled_from([TOURNAMENT, TOURNAMENT, FINISHED]), words.filter(in_a_path))
 
 
 @st.composite
@@ -393,6 +428,7 @@ def page_forms(draw: st.DrawFn, served: Site) -> tuple[str, dict[str, Any]]:
             "seed": draw(numbers),
             "method": draw(st.one_of(st.sampled_from(["fewest-repeats", "random"]), words)),
             "rules": draw(st.one_of(st.sampled_from(["tenhou", "wrc", "tenhou-sanma"]), words)),
+            "while_playing": draw(st.one_of(st.just("yes"), st.just(""), words)),
         }
     else:  # any address that takes a form, with fields of any name
         token = draw(st.sampled_from([served.table, served.director, served.referee]))
@@ -425,6 +461,151 @@ def test_no_page_form_gets_a_500_or_stores_a_refusal_on_postgresql(pg_site: Site
     send_a_form(pg_site, data)
 
 
+# The director's forms beyond creating and seating (issue 25's pages), and the certificates'.
+
+# A session's and a table's number in a path: the seated ones mostly, else any text.
+sessions = mostly(st.just("1"), st.one_of(st.just("2"), numbers.filter(in_a_path)))
+tables = mostly(st.just("1"), st.one_of(st.just("2"), numbers.filter(in_a_path)))
+lines = st.lists(st.one_of(players, words, st.sampled_from(["qualifying:2", "final:1:top4", "a:1"])), max_size=5)
+reasons = mostly(st.sampled_from(["", "late start", "ill"]), words)
+hexes = mostly(st.sampled_from(["0" * 64, "F" * 64, "00", "ABC" * 22]), st.one_of(words, numbers))
+
+
+def certificates(served: Site) -> st.SearchStrategy[bytes]:
+    """A certificate file: JSON of a certificate's shape with drawn parts, JSON of any shape, or any bytes."""
+    shaped = st.builds(
+        lambda body, signature: {"certificate": body, "signature": signature},
+        st.one_of(
+            st.fixed_dictionaries(
+                {},
+                optional={
+                    "tournament": st.one_of(st.just(TOURNAMENT), words, json_values),
+                    "matches": st.one_of(st.just([{"match": KEY, "events": 3, "head": "0"}]), json_values),
+                    "standings": json_values,
+                },
+            ),
+            json_values,
+        ),
+        st.one_of(
+            st.fixed_dictionaries(
+                {},
+                optional={
+                    "algorithm": st.one_of(st.just("Ed25519"), json_values),
+                    "key_id": json_values,
+                    "public_key": st.one_of(st.just("AAAA"), json_values),
+                    "value": json_values,
+                },
+            ),
+            json_values,
+        ),
+    )
+    changed = st.builds(
+        lambda at, byte: served.certificate[:at] + bytes([byte]) + served.certificate[at + 1 :],
+        st.integers(min_value=0, max_value=len(served.certificate) - 1),
+        st.integers(min_value=0, max_value=255),
+    )
+    other = st.one_of(
+        changed, shaped.map(raw_json), json_values.map(raw_json), raw_bodies.filter(lambda b: len(b) < 200_000)
+    )
+    return mostly(st.just(served.certificate), other)
+
+
+def keys_sent(served: Site, pem: bytes) -> st.SearchStrategy[bytes]:
+    """A key file: the right one mostly, the other of the pair, or any bytes."""
+    other = served.public_pem if pem == served.private_pem else served.private_pem
+    return mostly(st.just(pem), st.one_of(st.just(other), st.binary(max_size=300), st.just(pem[:40])))
+
+
+DIRECTOR_FORMS = (
+    "commit",
+    "reveal",
+    "format",
+    "withdraw",
+    "substitute",
+    "teams",
+    "clock",
+    "time",
+    "link",
+    "certificate",
+    "verify",
+)
+
+
+@st.composite
+def director_forms(draw: st.DrawFn, served: Site) -> tuple[str, dict[str, Any], dict[str, Any]]:
+    """A director's form (or the certificate check's), filled: (the address, its fields, its files)."""
+    form = draw(st.sampled_from(DIRECTOR_FORMS))
+    tournament = f"/director/t/{quoted(draw(names))}"
+    session = f"{tournament}/s/{quoted(draw(sessions))}"
+    files: dict[str, Any] = {}
+    if form == "commit":
+        address, fields = f"{tournament}/draw/commit", {"commitment": draw(hexes)}
+    elif form == "reveal":
+        address = f"{tournament}/draw/reveal"
+        fields = {"seed": draw(hexes), "rules": draw(st.one_of(st.just("tenhou"), words))}
+    elif form == "format":
+        address = f"{tournament}/format"
+        fields = {
+            "stages": "\n".join(draw(lines)),
+            "substitutes": draw(st.one_of(st.sampled_from(["as-played", "fixed", "excluded"]), words)),
+            "team_points": draw(st.one_of(st.sampled_from(["sum", "average"]), words)),
+        }
+    elif form == "withdraw":
+        address = f"{tournament}/withdraw"
+        fields = {"player": draw(players), "after": draw(mostly(st.sampled_from(["1", "0"]), numbers))}
+        fields["reason"] = draw(reasons)
+    elif form == "substitute":
+        address = f"{tournament}/substitute"
+        fields = {"substitute": draw(players), "replaces": draw(players), "reason": draw(reasons)}
+    elif form == "teams":
+        address, fields = f"{tournament}/teams", {"team": draw(words), "members": "\n".join(draw(lines))}
+    elif form == "clock":
+        address = f"{session}/clock"
+        fields = {"action": draw(st.one_of(st.sampled_from(["start", "limit"]), words)), "minutes": draw(numbers)}
+    elif form == "time":
+        address = f"{session}/t/{quoted(draw(tables))}/time"
+        fields = {"minutes": draw(mostly(st.sampled_from(["5", "30"]), numbers)), "reason": draw(reasons)}
+    elif form == "link":
+        address, fields = f"{session}/t/{quoted(draw(tables))}/link", {}
+    elif form == "certificate":
+        address, fields = f"/director/t/{quoted(draw(mostly(st.just(FINISHED), names)))}/certificate", {}
+        files = {"key": ("organiser.key", draw(keys_sent(served, served.private_pem)))}
+    else:
+        address, fields = "/certificates/verify", {}
+        files = {"certificate": ("result.cert.json", draw(certificates(served)))}
+        if draw(st.booleans()):
+            files["key"] = ("organiser.pub.pem", draw(keys_sent(served, served.public_pem)))
+    if draw(mostly(st.just(False), st.just(True))):
+        # Fields of no form, and files where none is taken (or more than one is).
+        fields.update(draw(st.dictionaries(words, text, min_size=1, max_size=2)))
+        files[draw(words) or "f"] = ("x.txt", draw(st.binary(max_size=64)))
+    token = draw(mostly(st.just(served.director), st.sampled_from([served.table, served.referee])))
+    own = {"csrf": served.csrf(), "token": token}
+    broken = draw(mostly(st.none(), st.sampled_from(["csrf", "token"])))
+    if broken is not None:
+        own[broken] = draw(forged)
+    return address, {**fields, **own}, files
+
+
+def send_a_directors_form(served: Site, data: st.DataObject) -> None:
+    address, fields, files = data.draw(director_forms(served))
+    before = served.rows()
+    response = served.client.post(address, data=fields, files=files or None)
+    answered(served, response, before, f"POST {address} {fields!r:.300} files {list(files)}")
+
+
+@fuzz()
+@given(data=st.data())
+def test_no_directors_form_gets_a_500_or_stores_a_refusal(site: Site, data: st.DataObject) -> None:
+    send_a_directors_form(site, data)
+
+
+@fuzz(POSTGRESQL_SHARE)
+@given(data=st.data())
+def test_no_directors_form_gets_a_500_or_stores_a_refusal_on_postgresql(pg_site: Site, data: st.DataObject) -> None:
+    send_a_directors_form(pg_site, data)
+
+
 # Query strings and addresses: every GET that reads what the client sends.
 
 
@@ -441,6 +622,12 @@ ADDRESSES = (
     "director's tournament",
     "desk's matches",
     "director",
+    "director's session",
+    "what-if",
+    "ratings",
+    "rating history",
+    "certificate",
+    "certificate check",
 )
 
 
@@ -452,8 +639,23 @@ def page_queries(draw: st.DrawFn, served: Site) -> str:
     if which in ("standings", "standings json", "live stream"):
         after = draw(st.one_of(st.none(), numbers))
         query = {} if after is None else {"after": after}
-    if which in ("table", "desk", "director's tournament", "desk's matches", "director"):
+    if which in ("table", "desk", "director's tournament", "desk's matches", "director", "director's session"):
         query = {"token": draw(mostly(st.sampled_from([served.table, served.director, served.referee]), forged))}
+    if which == "director's session" and draw(st.booleans()):
+        # What a reissue did, as its redirect says it: numbers only.
+        query.update({"reissued": draw(mostly(st.just("1"), numbers)), "revoked": draw(mostly(st.just("1"), numbers))})
+    if which in ("ratings", "rating history") and draw(st.booleans()):
+        query["system"] = draw(mostly(st.sampled_from(["openskill", "ema"]), words))
+    if which == "what-if":
+        asked = {
+            "rules": draw(st.one_of(st.sampled_from(["", "wrc", "ema", "tenhou"]), words)),
+            "set": "\n".join(
+                draw(st.lists(st.one_of(st.sampled_from(["uma=20,10", "oka=0", "start=30000"]), text), max_size=3))
+            ),
+            "tie_break": draw(st.one_of(st.sampled_from(["", "placement", "net_score"]), words)),
+            "without_penalties": draw(st.one_of(st.just(""), st.just("yes"), words)),
+        }
+        query = {k: v for k, v in asked.items() if draw(st.booleans())}
     if which == "desk":
         query["amend"] = draw(st.one_of(st.sampled_from(["2", "1"]), numbers))
     if which == "standings":
@@ -477,6 +679,18 @@ def page_queries(draw: st.DrawFn, served: Site) -> str:
         address = f"/referee/m/{quoted(draw(keys))}"
     elif which == "director's tournament":
         address = f"/director/t/{quoted(draw(names))}"
+    elif which == "director's session":
+        address = f"/director/t/{quoted(draw(names))}/s/{quoted(draw(sessions))}"
+    elif which == "what-if":
+        address = f"/tournaments/{quoted(draw(names))}/what-if"
+    elif which == "ratings":
+        address = "/ratings"
+    elif which == "rating history":
+        address = f"/ratings/players/{quoted(draw(mostly(st.sampled_from(PLAYERS), words.filter(in_a_path))))}"
+    elif which == "certificate":
+        address = f"/tournaments/{quoted(draw(names))}/certificate"
+    elif which == "certificate check":
+        address = "/certificates/verify"
     else:
         address = "/referee" if which == "desk's matches" else "/director"
     return address + ("?" + urlencode(query) if query else "")

@@ -199,7 +199,7 @@ def test_the_table_page_enters_dora_special_hands_last_tile_facts_and_three_winn
     honba.ok("start", "m", "--players", PLAYERS, "--rules", "ema")
     table = token(db, "table", "m")
     page = web.get("/matches/m", params={"token": table}).text
-    _action, fields = form_of_page(page, "win-entry")
+    _action, fields = form_of_page(page, "entry")
     fields.update(
         {
             "winner": "Ann",

@@ -4,8 +4,8 @@
   step), the referee's desk, the director's page (through the desk) and the JSON API end one early.
 - "An ended match cannot be reopened": the desk and the API reopen it, a correction with who and why
   (the command line's ``honba reopen``, ``undo`` and ``void``: tests/test_reopen.py).
-- "The director cannot show a table's link again": the director's page issues it again with a QR
-  code, and ``honba token reissue`` does from the command line; the old link stops writing.
+- "The director cannot show a table's link again": the session's page shows each again, and reissues
+  one with a QR code; ``honba token reissue`` does from the command line; the old link stops writing.
 - "The CLI cannot seat a session (only the web seats, with fewest repeats)": ``honba tournament seat
   NAME SESSION --method`` seats through the same use case as the director's page.
 - "The web asks to 'add or withdraw' players but nothing withdraws": the director's page withdraws
@@ -142,18 +142,25 @@ def test_the_desk_says_which_entry_a_void_touched_what_it_was_and_the_scores_aft
 def test_the_director_ends_a_table_early_through_the_desk(store_db: str, client: TestClient) -> None:
     (director,) = prepare(store_db, {}, [("director", None)])
     client.get("/director", params={"token": director})
-    page = post(client, "/director/tournaments", director, name="Cup", players="\n".join(EIGHT))
-    post(client, "/director/t/Cup/sessions", director, session="1", method="random", seed="1")
-    page = client.get("/director/t/Cup", params={"token": director}).text
-    # Each table has its form to end its match early, going to the desk's confirm step.
+    post(client, "/director/tournaments", director, name="Cup", players="\n".join(EIGHT))
+    post(client, "/director/t/Cup/sessions", director, method="random", seed="1")
+    page = client.get("/director/t/Cup/s/1", params={"token": director}).text
+    # Each table of the session's page has its form to end its match early, going to the desk's confirm step.
     assert page.count('class="inline end-form"') == 2 and 'action="/referee/m/Cup-s1-t1/correct/preview"' in page
     confirm = post(client, "/referee/m/Cup-s1-t1/correct/preview", director, action="end", reason="time limit")
     assert "To record: the match ended as entry 2." in confirm
     post(client, "/referee/m/Cup-s1-t1/correct", director, action="end", reason="time limit", client_key="d1")
     assert state(store_db, "Cup-s1-t1")[0]
+    # An ended table offers no end form any more.
+    page = client.get("/director/t/Cup/s/1", params={"token": director}).text
+    assert page.count('class="inline end-form"') == 1 and "Cup-s1-t1/correct/preview" not in page
 
 
 # A table's link issued again.
+
+
+def _link(page: str, match: str) -> str:
+    return re.findall(rf'class="table-link" href="[^"]*{match}\?token=([^"]+)"', page)[0].replace("%2E", ".")
 
 
 def test_the_director_issues_a_table_link_again_and_the_old_one_stops_writing(
@@ -162,22 +169,22 @@ def test_the_director_issues_a_table_link_again_and_the_old_one_stops_writing(
     (director,) = prepare(store_db, {}, [("director", None)])
     client.get("/director", params={"token": director})
     post(client, "/director/tournaments", director, name="Cup", players="\n".join(EIGHT))
-    seated = post(client, "/director/t/Cup/sessions", director, session="1", method="random", seed="1")
-    old = re.findall(r'class="table-link" href="[^"]*Cup-s1-t1\?token=([^"]+)"', seated)[0].replace("%2E", ".")
-    issued = post(client, "/director/t/Cup/link", director, match="Cup-s1-t1")
-    new = re.findall(r'id="table-link" href="[^"]*Cup-s1-t1\?token=([^"]+)"', issued)[0].replace("%2E", ".")
-    assert new != old and "<svg" in issued and "1 revoked" in issued
+    seated = post(client, "/director/t/Cup/sessions", director, method="random", seed="1")
+    old = _link(seated, "Cup-s1-t1")
+    issued = post(client, "/director/t/Cup/s/1/t/1/link", director)
+    new = _link(issued, "Cup-s1-t1")
+    assert new != old and "<svg" in issued
+    assert "Table 1's link reissued: 1 revoked" in issued
     refused = client.post(
         "/matches/Cup-s1-t1/preview",
         data={"csrf": client.cookies.get("honba_csrf"), "token": old, "kind": "draw", "client_key": "x"},
     )
     assert refused.status_code == 403
     send(client, "Cup-s1-t1", new, {"kind": "draw"})
-    # The other table's link still writes; a match of no table of the tournament gets no link.
-    other = re.findall(r'class="table-link" href="[^"]*Cup-s1-t2\?token=([^"]+)"', seated)[0].replace("%2E", ".")
-    send(client, "Cup-s1-t2", other, {"kind": "draw"})
-    stranger = post(client, "/director/t/Cup/link", director, status=400, match="elsewhere")
-    assert "is not a table of" in errors(stranger)["link"]
+    # The other table's link still writes; a table the session does not have gets no link.
+    send(client, "Cup-s1-t2", _link(seated, "Cup-s1-t2"), {"kind": "draw"})
+    stranger = post(client, "/director/t/Cup/s/1/t/9/link", director, status=400)
+    assert "has no match at table 9" in errors(stranger)["tables"]
 
 
 def test_honba_token_reissue_revokes_the_table_s_earlier_links(tmp_path: Path) -> None:
@@ -214,7 +221,7 @@ def test_the_command_line_seats_a_session_as_the_director_s_page_does(tmp_path: 
     with TestClient(create_app(web_db)) as client:
         client.get("/director", params={"token": director})
         post(client, "/director/tournaments", director, name="Cup", players="\n".join(EIGHT))
-        post(client, "/director/t/Cup/sessions", director, session="1", method="random", seed="5")
+        post(client, "/director/t/Cup/sessions", director, method="random", seed="5")
     seatings = []
     for db in (str(tmp_path / "cli.sqlite"), web_db):
         app = HonbaApp.open(db)
@@ -244,15 +251,15 @@ def test_the_director_withdraws_a_player_and_seats_a_substitute(store_db: str, c
     client.get("/director", params={"token": director})
     post(client, "/director/tournaments", director, name="Cup", players="\n".join(EIGHT))
     page = post(client, "/director/t/Cup/withdraw", director, player="Hal", after="0", reason="ill")
-    assert "Hal (withdrew after session 0)" in page
+    assert 'Hal <span class="muted">(withdrew after session 0)</span>' in page
     # Seven players left: the page says what the seating lacks, and seats nobody.
-    short = post(client, "/director/t/Cup/sessions", director, status=400, session="1", method="random")
+    short = post(client, "/director/t/Cup/sessions", director, status=400, method="random")
     assert errors(short)["session"] == "7 players do not fill tables of 4: add 1 or withdraw 3 (or seat substitutes)"
     page = post(client, "/director/t/Cup/substitute", director, substitute="Ivy", replaces="Hal", reason="for Hal")
-    assert "Ivy (substitute for Hal)" in page
+    assert 'Ivy <span class="muted">(substitute for Hal)</span>' in page
     refused = post(client, "/director/t/Cup/withdraw", director, status=400, player="Hal", after="0", reason="again")
     assert "withdrew already" in errors(refused)["withdraw"]
-    post(client, "/director/t/Cup/sessions", director, session="1", method="random", seed="2")
+    post(client, "/director/t/Cup/sessions", director, method="random", seed="2")
     app = HonbaApp.open(store_db)
     try:
         seated = [p for table in get_tournament(app, "Cup").sessions[1] for p in table]
@@ -261,23 +268,35 @@ def test_the_director_withdraws_a_player_and_seats_a_substitute(store_db: str, c
     assert "Hal" not in seated and "Ivy" in seated and len(seated) == 8
 
 
-NOT_NUMBERS = [("²", ""), ("9" * 5000, ""), ("0", ""), ("1001", ""), ("1", "٣"), ("1", "-1"), ("1", "9" * 30)]
+NOT_NUMBERS = ["²", "9" * 5000, "٣", "-1", "9" * 30]
 
 
-@pytest.mark.parametrize(("session", "seed"), NOT_NUMBERS)
-def test_the_director_s_seating_reads_its_numbers_as_the_command_line_does(
-    store_db: str, client: TestClient, session: str, seed: str
+@pytest.mark.parametrize("text", NOT_NUMBERS)
+def test_the_director_s_forms_read_their_numbers_as_the_command_line_does(
+    store_db: str, client: TestClient, text: str
 ) -> None:
-    # The one number reader (domain.bounds.whole_number): ASCII digits, in SESSION's and SEED's bounds,
-    # as `honba tournament seat` reads them; a refusal names the field and seats nobody.
+    # The one number reader (domain.bounds.whole_number): ASCII digits, in SEED's, AFTER_SESSION's and
+    # MINUTES's bounds, as `honba tournament seat`, `withdraw` and `clock` read them; a refusal names
+    # the field, next to its form, and stores nothing.
     (director,) = prepare(store_db, {}, [("director", None)])
     client.get("/director", params={"token": director})
     post(client, "/director/tournaments", director, name="Cup", players="\n".join(EIGHT))
-    fields = {"session": session, "method": "random", "seed": seed}
-    refused = post(client, "/director/t/Cup/sessions", director, status=400, **fields)
-    assert errors(refused)["session"].startswith("seed:" if seed else "session:")
+    refused = post(client, "/director/t/Cup/sessions", director, status=400, method="random", seed=text)
+    assert errors(refused)["session"].startswith("seed:")
+    refused = post(client, "/director/t/Cup/withdraw", director, status=400, player="Hal", after=text, reason="ill")
+    assert errors(refused)["withdraw"].startswith("after:")
     app = HonbaApp.open(store_db)
     try:
-        assert get_tournament(app, "Cup").sessions == {}
+        assert get_tournament(app, "Cup").sessions == {} and get_tournament(app, "Cup").withdrawn == {}
+    finally:
+        app.close()
+    post(client, "/director/t/Cup/sessions", director, method="random", seed="1")
+    refused = post(client, "/director/t/Cup/s/1/clock", director, status=400, action="limit", minutes=text)
+    assert errors(refused)["clock"].startswith("minutes:")
+    refused = post(client, "/director/t/Cup/s/1/t/1/time", director, status=400, minutes=text, reason="late")
+    assert errors(refused)["table-1"].startswith("minutes:")
+    app = HonbaApp.open(store_db)
+    try:
+        assert get_tournament(app, "Cup").time_limits == {}
     finally:
         app.close()

@@ -54,8 +54,12 @@ def test_the_director_seats_a_session_with_table_links_that_write_to_their_own_m
     )
     assert refused.status_code == 403
     # The second session keeps the players of a table apart where it can: 8 players at 2 tables must meet
-    # again, but no four of one table sit together twice.
-    post(client, "/director/t/Open/sessions", director, session="2", method="fewest-repeats", seed="1")
+    # again, but no four of one table sit together twice. Both tables still play: seated on a confirm only.
+    fields = {"csrf": client.cookies.get("honba_csrf"), "token": director, "method": "fewest-repeats", "seed": "1"}
+    warned = client.post("/director/t/Open/sessions", data=fields)
+    assert warned.status_code == 400
+    assert "confirm to seat session 2 anyway" in errors(warned.text)["session"]
+    post(client, "/director/t/Open/sessions", director, method="fewest-repeats", seed="1", while_playing="yes")
     app = HonbaApp.open(store_db)
     try:
         first, second = get_tournament(app, "Open").sessions[1], get_tournament(app, "Open").sessions[2]

@@ -71,20 +71,24 @@ def test_a_session_number_in_the_query_is_ascii_digits_in_range(client: TestClie
 
 
 @pytest.mark.parametrize(
-    ("fields", "says"),
+    ("address", "fields", "says"),
     [
-        ({"session": "²"}, "session: '²' is not a whole number"),
-        ({"session": "9" * 5000}, "session: '999"),
-        ({"session": "0"}, "session: 0 is out of range"),
-        ({"session": "1", "seed": "³"}, "seed: '³' is not a whole number"),
-        ({"session": "1", "seed": "9" * 5000}, "seed: '999"),
+        ("/director/t/Open/sessions", {"seed": "³"}, "seed: '³' is not a whole number"),
+        ("/director/t/Open/sessions", {"seed": "9" * 5000}, "seed: '999"),
+        # The session's and the table's numbers in a path, read as the forms' (site.number).
+        ("/director/t/Open/s/²/clock", {"action": "start"}, "session: '²' is not a whole number"),
+        ("/director/t/Open/s/" + "9" * 5000 + "/clock", {"action": "start"}, "session: '999"),
+        ("/director/t/Open/s/0/clock", {"action": "start"}, "session: 0 is out of range"),
+        ("/director/t/Open/s/1/t/٣/time", {"minutes": "5"}, "table: '٣' is not a whole number"),
+        ("/director/t/Open/s/1/t/" + "9" * 5000 + "/link", {}, "table: '999"),
+        ("/director/t/Open/withdraw", {"player": "Ann", "after": "²"}, "after: '²' is not a whole number"),
     ],
 )
-def test_a_session_and_a_seed_are_whole_numbers_in_range(
-    client: TestClient, db: str, tokens: dict[str, str], fields: dict[str, str], says: str
+def test_a_session_a_table_and_a_seed_are_whole_numbers_in_range(
+    client: TestClient, db: str, tokens: dict[str, str], address: str, fields: dict[str, str], says: str
 ) -> None:
     form = {"csrf": csrf(client), "token": tokens["director"], **fields}
-    answer = client.post("/director/t/Open/sessions", data=form)
+    answer = client.post(address, data=form)
     assert answer.status_code == 400
     assert refusal(answer).startswith(says)
     app = HonbaApp.open(db)
@@ -163,7 +167,22 @@ def test_every_redirect_is_relative_whatever_host_the_client_names(client: TestC
     added = client.post("/director/tournaments", data=director, headers=evil)
     assert added.status_code == 303 and added.headers["location"] == f"/director/t/Open?token={tokens['director']}"
     players = client.post("/director/t/Open/players", data=director, headers=evil)
-    assert players.status_code == 303 and players.headers["location"] == f"/director/t/Open?token={tokens['director']}"
+    assert players.status_code == 303
+    assert players.headers["location"] == f"/director/t/Open?token={tokens['director']}#players"
+    # A session seated, its clock, a table's link reissued: back to the session's page, by its path.
+    four = {**director, "name": "Four", "players": "Ann\nBen\nCho\nDai"}
+    assert client.post("/director/tournaments", data=four, headers=evil).status_code == 303
+    seated = client.post("/director/t/Four/sessions", data={**four, "method": "random"}, headers=evil)
+    session = f"/director/t/Four/s/1?token={tokens['director']}"
+    assert seated.status_code == 303 and seated.headers["location"] == session
+    clock = client.post("/director/t/Four/s/1/clock", data={**four, "action": "limit", "minutes": "60"}, headers=evil)
+    assert clock.status_code == 303 and clock.headers["location"] == session + "#clock"
+    link = client.post("/director/t/Four/s/1/t/1/link", data=four, headers=evil)
+    assert link.status_code == 303 and link.headers["location"] == session + "&reissued=1&revoked=1#table-1"
+    # The table's link the director's phone shows (and its QR code) is the one URL a table opens:
+    # whole, with the host the director's page was asked by.
+    page = client.get(session, headers={"host": "cup.example:8000"}).text
+    assert 'href="http://cup.example:8000/matches/Four-s1-t1?token=' in page
     found = client.get("/tournaments", params={"name": "Open"}, headers=evil)
     assert found.status_code == 303 and found.headers["location"] == "/tournaments/Open"
 
@@ -279,6 +298,21 @@ def own_postgres() -> Iterator[PostgresServer]:
     server.stop()
 
 
+def back(client: TestClient, path: str) -> Any:
+    """The JSON of ``path`` once the store answers again: a connection the pool held through the
+    outage may fail once more (503, "try again"), as a client that follows ``Retry-After`` sees.
+    The connection pool reconnects with a growing pause (psycopg_pool's backoff: up to 16 s after an
+    outage): until then the answer is the same 503, which says to try again."""
+    deadline = time.monotonic() + 60  # a generous bound, only to catch a server that never comes back
+    answer = client.get(path)
+    while answer.status_code == 503 and time.monotonic() < deadline:
+        assert answer.json() == {"error": UNAVAILABLE}
+        time.sleep(0.5)
+        answer = client.get(path)
+    assert answer.status_code == 200, answer.text
+    return answer.json()
+
+
 def test_a_postgresql_outage_is_a_503_that_claims_nothing(own_postgres: PostgresServer) -> None:
     # A second's wait for a connection (the library tries ten times), so that the outage shows soon.
     db = own_postgres.new_database() + "?connect_timeout=1"
@@ -302,16 +336,7 @@ def test_a_postgresql_outage_is_a_503_that_claims_nothing(own_postgres: Postgres
         assert "Traceback" not in page.text and "127.0.0.1" not in page.text
         own_postgres.resume()
         served.app.save_match = saving
-        # The connection pool reconnects with a growing pause (psycopg_pool's backoff: up to 16 s after
-        # an outage this long): until then the answer is the same 503, which says to try again.
-        deadline = time.monotonic() + 60  # a generous bound, only to catch a server that never comes back
-        shown = client.get("/api/matches/t1")
-        while shown.status_code == 503 and time.monotonic() < deadline:
-            assert shown.json() == {"error": UNAVAILABLE}
-            time.sleep(0.5)
-            shown = client.get("/api/matches/t1")
-        assert shown.status_code == 200, shown.text
-        assert shown.json()["ledger"] == []  # nothing was stored
+        assert back(client, "/api/matches/t1")["ledger"] == []  # nothing was stored
         again = client.post("/api/matches/t1/entries", json=win, headers=bearer)
         assert again.status_code == 200
         assert len(client.get("/api/matches/t1").json()["ledger"]) == 1
@@ -357,7 +382,7 @@ def test_a_nul_in_a_token_or_a_tournaments_name_finds_nothing_on_either_store(st
         assert api.status_code == 403
         for path in ("/tournaments/a%00b", "/api/tournaments/a%00b/standings", "/tournaments/a%00b/events"):
             answer = client.get(path)
-            assert answer.status_code == 404 and refusal(answer) == "no tournament 'a\\x00b' in the standings view"
+            assert answer.status_code == 404 and refusal(answer).startswith("no tournament 'a\\x00b' in the ")
 
 
 # A refusal is always shown: next to its field where the page has one, else at the top of the page.
@@ -376,4 +401,7 @@ def test_every_refusal_of_a_form_is_shown_on_the_page(client: TestClient, tokens
     nagashi = {**form, "kind": "draw", "nagashi": "Nobody"}
     answer = client.post("/matches/t1/preview", data=nagashi)
     assert answer.status_code == 400
-    assert 'id="error-form" role="alert">&#39;Nobody&#39; is not a player at this table' in answer.text
+    # The thumbs page shows every refusal in its one message area, above the buttons.
+    shown = errors(answer.text)
+    said = "&#39;Nobody&#39; is not a player at this table"
+    assert any(message.startswith(said) for message in shown.values()), shown

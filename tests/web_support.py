@@ -45,7 +45,7 @@ def hidden(page: str, name: str) -> str:
 
 def errors(page: str) -> dict[str, str]:
     """The error messages shown next to the fields, by field."""
-    return dict(re.findall(r'class="error" id="error-([a-z0-9]+)" role="alert">([^<]*)<', page))
+    return dict(re.findall(r'class="error" id="error-([a-z0-9-]+)" role="alert">([^<]*)<', page))
 
 
 def send(client: TestClient, key: str, token: str, fields: Mapping[str, Any]) -> tuple[str, str]:
@@ -172,7 +172,7 @@ def refusal(response: Any) -> str:
         said = response.json().get("error")
         assert isinstance(said, str), response.text
         return said
-    found = re.search(r'class="error" id="(?:message|error-[a-z0-9_]+)" role="alert">([^<]*)<', response.text)
+    found = re.search(r'class="error" id="(?:message|error-[a-z0-9_-]+)" role="alert">([^<]*)<', response.text)
     found = found or re.search(r'class="error" id="message">([^<]*)<', response.text)
     assert found, f"no error on the page: {response.text[:500]}"
     return html.unescape(found.group(1))

@@ -9,19 +9,8 @@ from typing import Annotated, Any
 
 import typer
 
-from domain.bounds import (
-    AFTER_SESSION,
-    COUNTRIES,
-    EVENT_DAYS,
-    EVENT_PLAYERS,
-    SESSION,
-    SUBSTITUTE_POINTS,
-    TABLE_SIZE,
-    Bound,
-    decimal_number,
-    shown,
-)
-from domain.stages import SUBSTITUTE_PRESETS, EventFormat, SubstituteRule, parse_stage
+from domain.bounds import AFTER_SESSION, COUNTRIES, EVENT_DAYS, EVENT_PLAYERS, SESSION, TABLE_SIZE, Bound
+from domain.stages import EventFormat
 from replay.cli.layout import Column, Grid
 from replay.cli.params import number_argument, number_option
 from replay.cli.render import json_text
@@ -51,16 +40,6 @@ def _or_dash(value: object) -> str:
     return NOTHING if value is None else str(value)
 
 
-def _substitute_rule(text: str) -> SubstituteRule:
-    if text in SUBSTITUTE_PRESETS:
-        return SUBSTITUTE_PRESETS[text]
-    kind, _, value = text.partition(":")
-    if kind == "fixed" and value:
-        # The one number reader: ASCII digits, a length cap, the points' bounds (no nan, no 1e308).
-        return SubstituteRule("fixed", decimal_number(value, SUBSTITUTE_POINTS, "--substitutes fixed"))
-    raise InputError(f"--substitutes is ema, as-played, not-counted or fixed:POINTS (fixed:-30), not {shown(text)}")
-
-
 @tournament_app.command("format")
 def declare_format(
     ctx: typer.Context,
@@ -81,10 +60,10 @@ def declare_format(
 ) -> None:
     """Declare how the event is played: its stages, cuts, seating, substitutes and teams."""
     from replay.service.stages import declare_format as declare
+    from replay.service.stages import event_format_of
 
     def run() -> EventFormat:
-        stages = tuple(parse_stage(text, first=index == 0) for index, text in enumerate(stage))
-        fmt = EventFormat(stages, _substitute_rule(substitutes), team_points, teams_apart).check()
+        fmt = event_format_of(stage, substitutes, team_points, teams_apart, substitutes_field="--substitutes")
         declare(shell(ctx).app, name, fmt)
         return fmt
 

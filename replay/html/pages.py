@@ -75,6 +75,19 @@ figure svg { width: 100%; max-width: 1100px; height: auto; display: block; }
 figcaption { color: var(--muted); font-size: 12px; }
 .first { font-weight: 600; color: var(--bad); }
 @media print { body { padding: 0; } thead th { position: static; } h2 { break-after: avoid; } }
+/* On a phone: less margin; a wide table scrolls in its own box with its rank and player kept in
+   view; a chart keeps a readable size and scrolls in its box, starting at its right end, where each
+   line names its player (right to left for the box only). */
+@media (max-width: 640px) { body { padding: 12px 10px 32px; } h1 { font-size: 20px; } }
+.wide td.rank, .wide th.rank { position: sticky; left: 0; background: #fff; min-width: 3em; width: 3em; z-index: 1; }
+.wide td.key, .wide th.key { position: sticky; left: 3em; background: #fff; z-index: 1; overflow-wrap: anywhere;
+                             min-width: 6em; max-width: 10em; }
+.wide thead th.rank, .wide thead th.key { background: var(--head); z-index: 2; }
+.chart-box { overflow-x: auto; direction: rtl; }
+.chart-box > svg { direction: ltr; min-width: 640px; }
+details.need { margin: 4px 0; }
+details.need > summary { cursor: pointer; }
+.need .who { font-weight: 600; }
 """
 
 
@@ -553,14 +566,14 @@ def render_standings_html(data: dict[str, Any]) -> str:
     name = str(data.get("tournament", ""))
     rows = data.get("rows") or []
     header = (
-        "<tr><th>rank</th><th>player</th><th>points</th><th>net score</th><th>matches</th>"
+        '<tr><th class="rank">rank</th><th class="key">player</th><th>points</th><th>net score</th><th>matches</th>'
         "<th>avg place</th><th>1st</th><th>2nd</th><th>3rd</th><th>4th</th><th>penalties (table points)</th></tr>"
     )
     body = []
     for row in rows:
         counts = "".join(f'<td class="num">{_int(c)}</td>' for c in (row.get("place_counts") or []))
         body.append(
-            f'<tr><td class="num">{_or_dash(row.get("rank"))}</td><td>{esc(row.get("player"))}</td>'
+            f'<tr><td class="num rank">{_or_dash(row.get("rank"))}</td><td class="key">{esc(row.get("player"))}</td>'
             f'<td class="num">{_points(row.get("points"))}</td><td class="num">{_signed(row.get("net_score"))}</td>'
             f'<td class="num">{_int(row.get("matches"))}</td><td class="num">{_or_dash(row.get("average_place"))}</td>'
             f'{counts}<td class="num">{_number(row.get("penalties"))}</td></tr>'
@@ -576,7 +589,8 @@ def render_standings_html(data: dict[str, Any]) -> str:
     chart = standings_chart_svg(data)
     chart_section = (
         '<section id="chart">\n<h2>Points by session</h2>\n'
-        f"<figure>\n{chart}\n<figcaption>Each player's cumulative placement points after every session."
+        f'<figure>\n<div class="chart-box">{chart}</div>\n<figcaption>Each player\'s cumulative placement points '
+        "after every session, named at the end of the line."
         "</figcaption>\n</figure>\n</section>\n"
         if chart
         else ""
@@ -680,17 +694,18 @@ def _group_top(group: Sequence[float], gap: float) -> float:
     return _group_bottom(group, gap) + gap * (len(group) - 1)
 
 
-def _label_line_ends(axes: Any, ends: list[tuple[float, str, str]], last: float) -> None:
+def _label_line_ends(axes: Any, ends: list[tuple[float, str, str, str]], last: float) -> None:
     """Each line's player named at its end, in the line's colour (no legend to match colours
-    against), the names moved apart just enough not to overlap."""
+    against), the names moved apart just enough not to overlap; each name's SVG group is its
+    line's id and ``-name`` (the live page picks a line out by either)."""
     if not ends:
         return
-    values = [y for y, _name, _colour in ends]
+    values = [y for y, _name, _colour, _gid in ends]
     low, high = min([*values, 0.0]), max([*values, 0.0])
     gap = max(high - low, 1.0) * 0.9 / max(len(ends), 8) * 1.2
     order = sorted(ends)
-    placed = spread([y for y, _name, _colour in order], gap)
-    for (y, name, colour), at in zip(order, placed, strict=True):
+    placed = spread([y for y, _name, _colour, _gid in order], gap)
+    for (y, name, colour, gid), at in zip(order, placed, strict=True):
         text = axes.annotate(
             name,
             xy=(last, y),
@@ -703,6 +718,7 @@ def _label_line_ends(axes: Any, ends: list[tuple[float, str, str]], last: float)
         )
         # A name is text: never read as a formula ($x$), never dropped for starting with "_".
         text.set_parse_math(False)
+        text.set_gid(f"{gid}-name")
     axes.set_xlim(-0.1, last + 0.6)
 
 
@@ -720,39 +736,55 @@ def _condition(c: Mapping[str, Any]) -> str:
     return f"{rival} (another table): more than {gap:+.1f} points more"
 
 
+def _statuses(places: Sequence[Mapping[str, Any]]) -> str:
+    """The places a player may take, by what they mean: "place 1 certain; 2 possible; 3, 4 impossible"."""
+    by: dict[str, list[str]] = {}
+    for place in places:
+        by.setdefault(str(place.get("status")), []).append(str(_int(place.get("place"))))
+    parts = [f"{', '.join(by[s])} {s}" for s in ("certain", "possible", "impossible") if s in by]
+    return ("place " if len(places) else "") + "; ".join(parts)
+
+
 def needs_section(data: Mapping[str, Any]) -> str:
-    """What each player needs (``replay.service.needs.needs_data`` under ``needs``), when given."""
+    """What each player needs (``replay.service.needs.needs_data`` under ``needs``), when given: a
+    line a player (the places that do it), opened for the margins and, at a table in progress, the
+    least hand that does it now."""
     needs = data.get("needs")
     if not needs:
         return ""
+    hands: dict[str, list[str]] = {}
+    for h in needs.get("hands") or []:
+        way = "self-drawn" if h.get("discarder") is None else f"on {esc(h.get('discarder'))}'s discard"
+        hands.setdefault(str(h.get("player")), []).append(f"<li>{way}: {esc(h.get('value') or 'no hand does it')}</li>")
     items = []
     for player in needs.get("players") or []:
         places = []
         for place in player.get("places") or []:
-            status = str(place.get("status"))
-            detail = ""
-            if status == "possible":
-                shown = [
-                    c for c in place.get("conditions") or [] if c.get("rival_place") and c.get("relation") == "margin"
-                ]
-                detail = f" (beat at least {_int(place.get('beat_at_least'))} of those who can pass)" + (
-                    "<ul>" + "".join(f"<li>{_condition(c)}</li>" for c in shown) + "</ul>" if shown else ""
-                )
-            places.append(f"<li>place {_int(place.get('place'))}: <strong>{esc(status)}</strong>{detail}</li>")
-        items.append(
-            f"<li>{esc(player.get('player'))} (rank {_or_dash(player.get('rank'))}, {_points(player.get('points'))}, "
-            f"table {_int(player.get('table'))})<ul>{''.join(places)}</ul></li>"
+            if place.get("status") != "possible":
+                continue
+            shown = [c for c in place.get("conditions") or [] if c.get("rival_place") and c.get("relation") == "margin"]
+            conditions = "<ul>" + "".join(f"<li>{_condition(c)}</li>" for c in shown) + "</ul>" if shown else ""
+            places.append(
+                f"<li>place {_int(place.get('place'))}: beat at least {_int(place.get('beat_at_least'))} of those "
+                f"who can pass{conditions}</li>"
+            )
+        now = hands.get(str(player.get("player")), [])
+        body = (f"<ul>{''.join(places)}</ul>" if places else "") + (
+            f"<p>At the table now, the least hand that does it:</p><ul>{''.join(now)}</ul>" if now else ""
         )
-    hands = "".join(
-        f"<li>{esc(h.get('player'))}: "
-        + ("self-drawn" if h.get("discarder") is None else f"on {esc(h.get('discarder'))}'s discard")
-        + f": {esc(h.get('value') or 'no hand does it')}</li>"
-        for h in needs.get("hands") or []
-    )
-    hands_part = f"<h3>At the table now: the least hand that does it</h3><ul>{hands}</ul>" if hands else ""
+        summary = (
+            f'<span class="who">{esc(player.get("player"))}</span> '
+            f'<span class="muted">(before it: rank {_or_dash(player.get("rank"))}, {_points(player.get("points"))}; '
+            f"table {_int(player.get('table'))})</span>: {_statuses(player.get('places') or [])}"
+        )
+        items.append(
+            f'<details class="need"><summary>{summary}</summary>{body}</details>'
+            if body
+            else f'<p class="need">{summary}</p>'
+        )
     return (
         f'<section id="needs"><h2>What each player needs (top {_int(needs.get("top"))} after session '
-        f"{_int(needs.get('session'))})</h2>\n<ul>{''.join(items)}</ul>{hands_part}</section>\n"
+        f"{_int(needs.get('session'))})</h2>\n{''.join(items)}</section>\n"
     )
 
 
@@ -770,17 +802,20 @@ def standings_chart_svg(data: Mapping[str, Any]) -> str:
     from matplotlib.figure import Figure
 
     with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "honba-standings", "font.size": 10}):
-        # Taller with more players, so that each line's name at its end has room of its own.
-        figure = Figure(figsize=(11, max(4.6, 0.3 * len(players))), layout="constrained")
+        # Taller with more players, so that each line's name at its end has room of its own; narrow
+        # enough that its names stay readable where a phone shows it at its own size.
+        figure = Figure(figsize=(9, max(4.4, 0.3 * len(players))), layout="constrained")
         FigureCanvasAgg(figure)
         axes = figure.add_subplot()
         xs = list(range(len(sessions) + 1))
-        ends: list[tuple[float, str, str]] = []
+        ends: list[tuple[float, str, str, str]] = []
         for index, player in enumerate(players):
             ys = [0.0] + [float(by_session[s].get(player, 0.0)) for s in sessions]
             colour, style, marker = line_style(index)
-            axes.plot(xs, ys, marker=marker, markersize=4, linewidth=2, color=colour, linestyle=style)
-            ends.append((ys[-1], player, colour))
+            (line,) = axes.plot(xs, ys, marker=marker, markersize=4, linewidth=2, color=colour, linestyle=style)
+            # Each line's SVG group named by its player's row: the live page picks a line out by it.
+            line.set_gid(f"player-{index}")
+            ends.append((ys[-1], player, colour, f"player-{index}"))
         _label_line_ends(axes, ends, xs[-1])
         axes.set_xticks(xs)
         axes.set_xticklabels(["start", *(f"session {s}" for s in sessions)])

@@ -10,7 +10,7 @@ import matplotlib
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from replay.html.pages import CSS, PLAYER_COLOURS, esc, figure_svg
+from replay.html.pages import CSS, esc, figure_svg, line_style
 
 # The chart draws the best rated players' histories (more lines would be unreadable); every
 # player's history is in the tables below it.
@@ -18,9 +18,10 @@ CHARTED = 8
 HISTORIES = 50
 
 
-def ratings_chart_svg(players: Sequence[Mapping[str, Any]], system: str) -> str:
-    """The rating of the best rated players after each match (OpenSkill) or event (EMA)."""
-    shown = [p for p in players[:CHARTED] if p.get("history")]
+def ratings_chart_svg(players: Sequence[Mapping[str, Any]], system: str, charted: int = CHARTED) -> str:
+    """The rating of the best rated players (the first ``charted``) after each match (OpenSkill) or
+    event (EMA), each in a colour and line style of its own (colour-blind safe)."""
+    shown = [p for p in players[:charted] if p.get("history")]
     if not shown:
         return ""
     with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "honba-ratings", "font.size": 10}):
@@ -30,14 +31,15 @@ def ratings_chart_svg(players: Sequence[Mapping[str, Any]], system: str) -> str:
         handles = []
         for index, player in enumerate(shown):
             history = player["history"]
+            colour, style, marker = line_style(index)
             (line,) = axes.plot(
                 [h["index"] for h in history],
                 [h["rating"] for h in history],
-                marker="o",
+                marker=marker,
                 markersize=3,
                 linewidth=1.8,
-                color=PLAYER_COLOURS[index % len(PLAYER_COLOURS)],
-                linestyle="-" if index < len(PLAYER_COLOURS) else "--",
+                color=colour,
+                linestyle=style,
             )
             handles.append(line)
         axes.set_xlabel("match" if system == "openskill" else "event")
@@ -60,13 +62,14 @@ def render_ratings_html(data: Mapping[str, Any]) -> str:
     unit = "matches" if system == "openskill" else "events"
     players: Sequence[Mapping[str, Any]] = data.get("players") or []
     rows = "".join(
-        f'<tr><td class="num">{esc(p.get("rank"))}</td><td>{esc(p.get("player"))}</td>'
+        f'<tr><td class="num rank">{esc(p.get("rank"))}</td><td class="key">{esc(p.get("player"))}</td>'
         f'<td class="num">{float(p.get("rating", 0)):.1f}</td><td class="num">{esc(p.get("count"))}</td></tr>'
         for p in players
     )
     chart = ratings_chart_svg(players, system)
     chart_section = (
-        f'<section id="chart"><h2>History</h2>\n<figure>\n{chart}\n<figcaption>The rating of the {CHARTED} best '
+        f'<section id="chart"><h2>History</h2>\n<figure>\n<div class="chart-box">{chart}</div>\n'
+        f"<figcaption>The rating of the {CHARTED} best "
         f"rated players after each of the {unit} they played.</figcaption>\n</figure>\n</section>\n"
         if chart
         else ""
@@ -92,7 +95,7 @@ def render_ratings_html(data: Mapping[str, Any]) -> str:
         f"<title>{esc(title)} - honba</title>\n<style>{CSS}</style>\n</head>\n<body>\n"
         f"<header><h1>{esc(title)}</h1>\n<p>{esc(data.get('counted'))} {unit} counted.</p></header>\n"
         f'<section id="ratings"><h2>Ratings</h2>\n<div class="wide"><table class="ledger">\n'
-        f"<thead><tr><th>rank</th><th>player</th><th>rating</th><th>{unit}</th></tr></thead>\n"
+        f'<thead><tr><th class="rank">rank</th><th class="key">player</th><th>rating</th><th>{unit}</th></tr></thead>\n'
         f"<tbody>\n{rows}\n</tbody>\n</table></div>\n</section>\n"
         f"{chart_section}"
         f'<section id="histories"><h2>Each player\'s history</h2>\n{histories}</section>\n'

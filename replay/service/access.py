@@ -13,10 +13,17 @@ An in-memory store keeps its tokens in memory.
 Roles: a ``table`` token records at its own match only; a ``referee`` token records at any
 match and corrects (amend, void, penalty with who and why); a ``director`` token may do all
 of that and run tournaments.
+
+A table's link made by a director (``reissue`` with the director's token as ``issuer``) has a secret derived from the
+director's own: HMAC-SHA256 keyed with the director's secret over the table token's id and its
+match. The store still keeps only its salted hash, yet the director's pages can show the link
+(and its QR code) again at any time (``table_link``): the director's token recomputes it and the
+stored hash confirms it. Knowing a table's link tells nothing of the director's secret.
 """
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import hashlib
 import hmac
@@ -83,6 +90,22 @@ def _digest(secret: str, salt: bytes) -> str:
     return hashlib.sha256(salt + secret.encode("utf-8")).hexdigest()
 
 
+def derived_key(issuer: str, purpose: str, *parts: str) -> bytes:
+    """32 bytes derived from a token's secret (the part after the dot) for one purpose and its
+    parts: HMAC-SHA256 keyed with the token's secret. Whoever holds the token can make them again;
+    nobody can go back from them to the token."""
+    secret = issuer.split(".", 1)[1] if "." in issuer else ""
+    if not secret:
+        raise AccessError("a secret is derived from a whole token (id.secret)")
+    message = "\0".join(("honba", purpose, *parts)).encode("utf-8")
+    return hmac.new(secret.encode("utf-8"), message, hashlib.sha256).digest()
+
+
+def derived_secret(issuer: str, purpose: str, *parts: str) -> str:
+    """A token secret of 192 bits (as ``secrets.token_urlsafe(24)`` makes) derived as ``derived_key``."""
+    return base64.urlsafe_b64encode(derived_key(issuer, purpose, *parts)[:24]).decode("ascii")
+
+
 class TokenStore:
     """The hashed tokens of one store."""
 
@@ -119,10 +142,11 @@ class TokenStore:
         # second finds it on the next try.
         retrying(once, conflict=Exception, tries=OPEN_TRIES)
 
-    def create(self, role: str, match: str | None = None, *, replacing: bool = False) -> str:
-        """A new token for a role (a table token names its match); returns the token, shown once.
-        ``replacing``: the match's other table tokens are revoked in the same transaction (a
-        table's link issued again: the old link stops writing the moment the new one exists)."""
+    def create(self, role: str, match: str | None = None, *, issuer: str | None = None, replacing: bool = False) -> str:
+        """A new token for a role (a table token names its match); returns the token, shown once
+        (a table token with an ``issuer``, a director's token, has its secret derived from it).
+        ``replacing``: the match's other table tokens are revoked in the same transaction (a table's
+        link issued again: the old link stops writing the moment the new one exists)."""
         if role not in ROLES:
             raise AccessError(f"the role is one of {', '.join(ROLES)}, not {role!r}")
         if role == "table" and not match:
@@ -132,7 +156,11 @@ class TokenStore:
         if match is not None and not self._app.has_match(match):
             raise AccessError(f"no match {match!r} in the store")
         token_id = secrets.token_hex(6)
-        secret = secrets.token_urlsafe(24)
+        secret = secrets.token_urlsafe(24) if issuer is None else derived_secret(issuer, "table", token_id, str(match))
+        self._insert(token_id, role, match, secret, replacing)
+        return f"{token_id}.{secret}"
+
+    def _insert(self, token_id: str, role: str, match: str | None, secret: str, replacing: bool) -> None:
         salt = secrets.token_hex(16)
         digest = _digest(secret, bytes.fromhex(salt))
         if self._datastore is None:
@@ -149,7 +177,37 @@ class TokenStore:
                     self._sql(f"INSERT INTO {TABLE} (token_id, role, match_key, salt, digest) VALUES (?, ?, ?, ?, ?)"),
                     (token_id, role, match, salt, digest),
                 )
-        return f"{token_id}.{secret}"
+
+    def table_link(self, issuer: str, match: str) -> str | None:
+        """The standing table token of ``match`` that the director token ``issuer`` issued, made
+        again from the director's secret and checked against its stored hash; None when no such
+        token stands (none issued, reissued by another director token, or revoked)."""
+        if "." not in issuer:
+            return None
+        for token_id, salt, digest in self._table_rows(match):
+            secret = derived_secret(issuer, "table", token_id, match)
+            if hmac.compare_digest(_digest(secret, bytes.fromhex(salt)), digest):
+                return f"{token_id}.{secret}"
+        return None
+
+    def _table_rows(self, match: str) -> list[tuple[str, str, str]]:
+        """The table tokens of a match: (id, salt, digest), by id."""
+        if self._datastore is None:
+            with self._lock:
+                found = [
+                    (i, salt, dig) for i, (role, m, salt, dig) in self._memory.items() if role == "table" and m == match
+                ]
+            return sorted(found)
+        with self._cursor(commit=False) as cursor:
+            cursor.execute(
+                self._sql(
+                    f"SELECT token_id, salt, digest FROM {TABLE} "
+                    "WHERE role = 'table' AND match_key = ? ORDER BY token_id"
+                ),
+                (match,),
+            )
+            rows = cursor.fetchall()
+        return [(r["token_id"], r["salt"], r["digest"]) if isinstance(r, dict) else (r[0], r[1], r[2]) for r in rows]
 
     def table_tokens(self, match: str) -> int:
         """How many table tokens write to ``match``."""
@@ -193,14 +251,20 @@ class TokenStore:
             return (row["role"], row["match_key"], row["salt"], row["digest"])
         return (row[0], row[1], row[2], row[3])
 
-    def reissue(self, match: str) -> TableLink:
+    def reissue(self, match: str, *, issuer: str | None = None) -> TableLink:
         """A table's link issued again: a new table token for ``match``, every earlier one revoked
-        with it (in one transaction); the new token, shown once, and how many were revoked."""
+        with it (in one transaction); the new token, shown once, and how many were revoked. With
+        ``issuer``, a director's token, the new token's secret is derived from it, so that
+        ``table_link`` shows it again (the director's pages)."""
+        if issuer is not None:
+            grant = self.check(issuer)
+            if grant is None or not grant.may_direct():
+                raise AccessError("only a director's token issues table links")
         if not self._app.has_match(match):
             # (before the tokens are counted: a key no match has is not looked for among them)
             raise AccessError(f"no match {match!r} in the store")
         revoked = self.table_tokens(match)
-        return TableLink(match, self.create("table", match, replacing=True), revoked)
+        return TableLink(match, self.create("table", match, issuer=issuer, replacing=True), revoked)
 
     def revoke(self, token_id: str) -> bool:
         """Remove a token by its id (the part before the dot); whether there was one."""

@@ -29,6 +29,7 @@ from replay.formats.files import FileTooLarge, read_capped
 from replay.formats.logmodel import load_json
 from replay.service.stages import standings_of_event
 from replay.service.standings import tournament_report
+from replay.service.tournaments import change_tournament
 from replay.store.application import HonbaApp
 from replay.store.evidence import read_evidence
 from replay.store.tournaments import get_tournament
@@ -107,29 +108,39 @@ def _key_file(path: Path) -> bytes:
 
 def load_private_key(path: Path) -> Any:
     """An Ed25519 private key from a PEM file (its content never appears in an error)."""
+    return private_key_from_pem(_key_file(path), str(path))
+
+
+def private_key_from_pem(data: bytes, source: str = "the key") -> Any:
+    """An Ed25519 private key from PEM bytes (a file read, or sent to ``honba serve``)."""
     from cryptography.hazmat.primitives import serialization
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
     try:
-        key = serialization.load_pem_private_key(_key_file(path), password=None)
+        key = serialization.load_pem_private_key(data, password=None)
     except (ValueError, TypeError):
-        raise CertificateError(f"{path}: not an unencrypted PEM private key") from None
+        raise CertificateError(f"{source}: not an unencrypted PEM private key") from None
     if not isinstance(key, Ed25519PrivateKey):
-        raise CertificateError(f"{path}: not an Ed25519 key")
+        raise CertificateError(f"{source}: not an Ed25519 key")
     return key
 
 
 def load_public_key(path: Path) -> Any:
     """An Ed25519 public key from a PEM file."""
+    return public_key_from_pem(_key_file(path), str(path))
+
+
+def public_key_from_pem(data: bytes, source: str = "the key") -> Any:
+    """An Ed25519 public key from PEM bytes."""
     from cryptography.hazmat.primitives import serialization
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
     try:
-        key = serialization.load_pem_public_key(_key_file(path))
+        key = serialization.load_pem_public_key(data)
     except (ValueError, TypeError):
-        raise CertificateError(f"{path}: not a PEM public key") from None
+        raise CertificateError(f"{source}: not a PEM public key") from None
     if not isinstance(key, Ed25519PublicKey):
-        raise CertificateError(f"{path}: not an Ed25519 public key")
+        raise CertificateError(f"{source}: not an Ed25519 public key")
     return key
 
 
@@ -195,19 +206,42 @@ MAX_KEY_FILE = 64 * 1024
 
 
 def read_certificate(path: Path) -> dict[str, Any]:
-    """A certificate file (at most ``MAX_FILE`` bytes, its nesting capped before it is parsed), read
-    as JSON with the shape of the format."""
+    """A certificate file (at most ``MAX_FILE`` bytes), read as JSON with the shape of the format."""
+    return certificate_from_bytes(read_capped(path, what="certificate"), str(path))
+
+
+def certificate_from_bytes(data: bytes, source: str = "the certificate") -> dict[str, Any]:
+    """A certificate's bytes (a file read, or sent to ``honba serve``), read as JSON (its nesting
+    capped before it is parsed) with the shape of the format."""
     try:
-        data = load_json(read_capped(path, what="certificate").decode("utf-8"), deepest=CERTIFICATE_DEEPEST)
+        read = load_json(data.decode("utf-8"), deepest=CERTIFICATE_DEEPEST)
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise CertificateError(f"{path}: not a JSON certificate ({exc})") from None
+        raise CertificateError(f"{source}: not a JSON certificate ({exc})") from None
     if (
-        not isinstance(data, dict)
-        or not isinstance(data.get("certificate"), dict)
-        or not isinstance(data.get("signature"), dict)
+        not isinstance(read, dict)
+        or not isinstance(read.get("certificate"), dict)
+        or not isinstance(read.get("signature"), dict)
     ):
-        raise CertificateError(f"{path}: a certificate has a 'certificate' and a 'signature'")
-    return data
+        raise CertificateError(f"{source}: a certificate has a 'certificate' and a 'signature'")
+    return read
+
+
+def certify_tournament(app: HonbaApp, view: DocumentView, name: str, private_pem: bytes) -> dict[str, Any]:
+    """Sign a finished tournament's certificate with the organiser's key (PEM bytes, used once and
+    kept nowhere) and keep the certificate in the tournament, for anyone to download."""
+    certificate = sign(certificate_body(app, view, name), private_key_from_pem(private_pem))
+    change_tournament(app, name, lambda t: t.certify(certificate))
+    return certificate
+
+
+def stored_certificate(app: HonbaApp, name: str) -> dict[str, Any] | None:
+    """The certificate the organiser last kept in the tournament, if any."""
+    return get_tournament(app, name).certificate
+
+
+def is_certified(app: HonbaApp, name: str) -> bool:
+    """Whether the tournament holds a signed certificate of its result."""
+    return stored_certificate(app, name) is not None
 
 
 @attrs.frozen

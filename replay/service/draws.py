@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 import attrs
 
@@ -115,3 +116,25 @@ def verify_draw(app: HonbaApp, name: str, session: int) -> DrawCheck:
     if tournament.sessions.get(session) != stored:
         problems.append(f"session {session} is seated otherwise than the draw")
     return DrawCheck(session, draw["commitment"], draw["seed"], tuple(tuple(t) for t in drawn), tuple(problems))
+
+
+def draws_data(app: HonbaApp, name: str) -> list[dict[str, Any]]:
+    """Every draw of a tournament as the public sees it: the commitment published before the draw
+    and, once revealed, the seed, the players drawn over and whether it checks (``verify_draw``):
+    ``[{"session", "commitment", "seed", "players", "revealed", "problems"}]``."""
+    tournament = get_tournament(app, name)
+    found = []
+    for session, draw in sorted(tournament.draws.items()):
+        revealed = "seed" in draw
+        problems = list(verify_draw(app, name, session).problems) if revealed else []
+        found.append(
+            {
+                "session": session,
+                "commitment": draw["commitment"],
+                "seed": draw.get("seed"),
+                "players": list(draw.get("players", [])),
+                "revealed": revealed,
+                "problems": problems,
+            }
+        )
+    return found

@@ -303,10 +303,14 @@ class Preview:
 def preview(app: HonbaApp, key: str, entry: Entry) -> Preview:
     """What recording ``entry`` next would pay, worked out by the domain on the stored match in
     memory: a bad entry is refused here, before the confirm step, and nothing is stored."""
-    match = app.get_match(key)
-    before = corrected_ledger(match.corrected_steps())
     # At the server's time now, as recording it would be: the end on time shows in the preview.
-    position = apply_to(match, entry, server_time())
+    return previewed(app.get_match(key), entry, server_time())
+
+
+def previewed(match: Match, entry: Entry, at: datetime | None) -> Preview:
+    """``preview`` on a match already loaded, the entry applied to it in memory (recorded at ``at``)."""
+    before = corrected_ledger(match.corrected_steps())
+    position = apply_to(match, entry, at)
     scores = dict(zip(match.players, match.state.scores, strict=True))
     if position is not None:
         change = change_at(match, position, action=entry.kind)

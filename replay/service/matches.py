@@ -144,7 +144,11 @@ def table_data(store: HonbaApp, key: str) -> dict[str, Any]:
     line naming what its chain or seal shows changed (what is shown may not be what was
     recorded), or None."""
     shown = store.read(key)
-    match = shown.match
+    return match_table_data(key, shown.match, shown.damage)
+
+
+def match_table_data(key: str, match: Match, damaged: str | None = None) -> dict[str, Any]:
+    """``table_data`` of a match already loaded (``damaged``: the line ``HonbaApp.read`` gave, or None)."""
     players = match.players
     state = match.state
     entries = corrected_ledger(match.corrected_steps())
@@ -165,7 +169,7 @@ def table_data(store: HonbaApp, key: str) -> dict[str, Any]:
         "rules": match.rules.name,
         "special_hands": list(match.rules.special_hands),
         "finished": state.finished,
-        "damaged": shown.damage,
+        "damaged": damaged,
     }
 
 

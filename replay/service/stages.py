@@ -13,10 +13,11 @@ from typing import Any
 
 import attrs
 
+from domain.bounds import SUBSTITUTE_POINTS, decimal_number, shown
 from domain.errors import RuleViolation
 from domain.rules import Ruleset
 from domain.seating import fewest_repeats_seating, rank_seating, separate_teams, snake_seating, team_clashes
-from domain.stages import EventFormat
+from domain.stages import SUBSTITUTE_PRESETS, EventFormat, SubstituteRule, parse_stage
 from domain.tournament import Tournament
 from projections.staged import (
     ClosedStage,
@@ -61,6 +62,33 @@ def event_matches(view: DocumentView, name: str) -> list[tuple[MatchSummary, int
 def standings_of_event(app: HonbaApp, view: DocumentView, name: str) -> EventStandings:
     """Every stage's standings, the whole event's and the teams'."""
     return event_standings(event_state(get_tournament(app, name)), event_matches(view, name))
+
+
+def substitute_rule(text: str, field: str = "substitutes") -> SubstituteRule:
+    """How substitutes count, as typed: ``ema``, ``as-played``, ``not-counted`` or ``fixed:POINTS``;
+    ``field`` names where it was typed in an error (``--substitutes`` on the command line)."""
+    text = text.strip()
+    if text in SUBSTITUTE_PRESETS:
+        return SUBSTITUTE_PRESETS[text]
+    kind, _, value = text.partition(":")
+    if kind == "fixed" and value:
+        # The one number reader: ASCII digits, a length cap, the points' bounds (no nan, no 1e308).
+        return SubstituteRule("fixed", decimal_number(value, SUBSTITUTE_POINTS, f"{field} fixed"))
+    raise InputError(f"{field} is ema, as-played, not-counted or fixed:POINTS (fixed:-30), not {shown(text)}")
+
+
+def event_format_of(
+    stages: Sequence[str],
+    substitutes: str = "as-played",
+    team_points: str = "sum",
+    teams_apart: bool = False,
+    substitutes_field: str = "substitutes",
+) -> EventFormat:
+    """An event's format from its stages as typed (``NAME:SESSIONS[:key=value,...]``, in order) and
+    its rules for substitutes and teams; checked (``EventFormat.check``)."""
+    typed = [text.strip() for text in stages if text.strip()]
+    parsed = tuple(parse_stage(text, first=index == 0) for index, text in enumerate(typed))
+    return EventFormat(parsed, substitute_rule(substitutes, substitutes_field), team_points, teams_apart).check()
 
 
 def declare_format(app: HonbaApp, name: str, event_format: EventFormat) -> Tournament:

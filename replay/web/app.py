@@ -5,7 +5,8 @@ write) is made by the service (``replay.service.entry``, ``replay.service.access
 ``replay.service.tournaments``) and the domain below it; the route modules read requests, call
 them, and render their plain data through Jinja2 templates, which escape every value.
 This module assembles them: ``table`` (the table's pages), ``standings``, ``director``,
-``referee`` and ``api``, over what they share in ``site``.
+``events`` (what-if, ratings, signed results), ``referee`` and ``api``, over what they share in
+``site``, with ``limits``'s cap on every request body.
 
 Writes need a token (``honba token create``): pages take it from the table link's
 ``?token=`` and send it back in a hidden field; the JSON API takes it as
@@ -38,7 +39,7 @@ from replay.store.errors import (
     StoreUnavailable,
     TournamentNotFound,
 )
-from replay.web import api, director, referee, standings, table
+from replay.web import api, director, events, referee, standings, table
 from replay.web.limits import BodyLimit, TooLarge
 from replay.web.site import HERE, Forbidden, Site, site
 
@@ -108,6 +109,7 @@ def create_app(db: str | None) -> Starlette:
         *table.ROUTES,
         *standings.ROUTES,
         *director.ROUTES,
+        *events.ROUTES,
         *referee.ROUTES,
         *api.ROUTES,
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),

@@ -178,22 +178,29 @@ def link_to(request: Request, route: str, query: Mapping[str, str] | None = None
     return str(request.base_url).rstrip("/") + address(request, route, query, **params)
 
 
-def see_other(request: Request, route: str, query: Mapping[str, str] | None = None, **params: str) -> Response:
-    """Post, redirect, get: a 303 to a named route. Its ``Location`` is relative (``address``): never
-    built from the request's ``Host``, which the client chooses (a table link's token goes with it)."""
-    return RedirectResponse(address(request, route, query, **params), status_code=303)
+def see_other(
+    request: Request, route: str, query: Mapping[str, str] | None = None, *, fragment: str = "", **params: str
+) -> Response:
+    """Post, redirect, get: a 303 to a named route (at its ``#fragment``, where one is given: the form
+    that was sent). Its ``Location`` is relative (``address``): never built from the request's
+    ``Host``, which the client chooses (a table link's token goes with it)."""
+    target = address(request, route, query, **params) + (f"#{quote(fragment, safe='')}" if fragment else "")
+    return RedirectResponse(target, status_code=303)
 
 
-async def form_of(request: Request) -> dict[str, Any]:
-    """The form's fields (lists for the repeated ones), after the CSRF check."""
+async def form_of(request: Request, files: int = 0) -> dict[str, Any]:
+    """The form's fields (lists for the repeated ones), after the CSRF check; at most ``files`` files
+    (a certificate and its key: ``replay.web.events``), which are left out of the fields."""
     try:
-        # No form of honba's sends a file: a file is refused, not read.
-        form = await request.form(max_files=0, max_fields=MOST_FIELDS)
+        # Only a form that sends files takes them: elsewhere a file is refused, not read.
+        form = await request.form(max_files=files, max_fields=MOST_FIELDS)
     except HTTPException as exc:
         raise HonbaError(f"the form cannot be read: {exc.detail}") from None
     fields: dict[str, Any] = {}
     for name in form:
-        values = [str(v) for v in form.getlist(name)]
+        values = [v for v in form.getlist(name) if isinstance(v, str)]
+        if not values:
+            continue  # a file (``UploadFile``): read by the route that takes it
         # Fields sent once per ticked box or per item (riichi, facts2, penalties): kept as lists.
         fields[name] = values if is_list_field(name) else values[-1]
     cookie = request.cookies.get(CSRF_COOKIE, "")

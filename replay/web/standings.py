@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 from collections.abc import AsyncIterator
+from functools import partial
 from typing import Any
 
 from starlette.requests import Request
@@ -13,8 +15,11 @@ from starlette.routing import Route
 
 from domain.bounds import SESSION, TOURNAMENT
 from domain.errors import HonbaError
-from replay.html.pages import standings_chart_svg
-from replay.service.standings import read_view, standings_data, tournament_report
+from replay.html.pages import needs_section, standings_chart_svg
+from replay.service.certificates import is_certified
+from replay.service.draws import draws_data
+from replay.service.standings import read_view
+from replay.service.standings_page import standings_page_data
 from replay.web.site import Site, query_number, see_other, site
 
 # How often the live standings look at the store's notification log (another server process may have written).
@@ -24,11 +29,13 @@ KEEPALIVE = 30
 
 
 def standings_context(served: Site, name: str, after: int | None) -> dict[str, Any]:
-    """The standings of tournament ``name`` (as they stood after session ``after``) and their chart."""
-    data = read_view(
-        served.app, lambda view: standings_data(tournament_report(view, name, after_session=after)), view=served.view
-    )
-    return {"data": data, "chart": standings_chart_svg(data), "after": after}
+    """The standings of tournament ``name`` (as they stood after session ``after``), the stages'
+    and teams' results, what each player needs, and the chart: the live part of the page."""
+    # Read through ``read_view``: a view changed behind honba's back is rebuilt, never a 500.
+    page = read_view(served.app, lambda view: standings_page_data(served.app, view, name, after), view=served.view)
+    data = page["standings"]
+    needs = needs_section({"needs": page["needs"]}) if page["needs"] else ""
+    return {"data": data, "results": page["results"], "needs_html": needs, "chart": standings_chart_svg(data)}
 
 
 def after_of(request: Request) -> int | None:
@@ -41,8 +48,13 @@ async def standings_page(request: Request) -> Response:
     name = request.path_params["name"]
     after = after_of(request)
     await served.refreshed()
-    context = await served.call(lambda: standings_context(served, name, after))
-    return served.page(request, "standings.html", name=name, **context)
+
+    def read() -> dict[str, Any]:
+        draws = draws_data(served.app, name)
+        return {**standings_context(served, name, after), "draws": draws, "certified": is_certified(served.app, name)}
+
+    context = await served.call(read)
+    return served.page(request, "standings.html", name=name, after=after, **context)
 
 
 async def find_tournament(request: Request) -> Response:
@@ -52,15 +64,44 @@ async def find_tournament(request: Request) -> Response:
     return see_other(request, "standings", name=TOURNAMENT.check(name))
 
 
+class LiveSections:
+    """The live section of each standings page as last rendered, with the position of the store it
+    was rendered at: however many watch a tournament, it is rendered once each time the store moves."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._rendered: dict[tuple[str, int | None], tuple[int, str]] = {}
+
+    def render(self, served: Site, name: str, after: int | None, position: int) -> str:
+        with self._lock:  # one render at a time: the others wait for it rather than render it again
+            held = self._rendered.get((name, after))
+            if held is not None and held[0] == position:
+                return held[1]
+            context = standings_context(served, name, after)
+            html = served.templates.get_template("standings_section.html").render(name=name, **context)
+            self._rendered[(name, after)] = (position, html)
+            return html
+
+
+def live_sections(request: Request) -> LiveSections:
+    """The application's ``LiveSections`` (made with the first stream)."""
+    state = request.app.state
+    if not hasattr(state, "live_sections"):
+        state.live_sections = LiveSections()
+    held: LiveSections = state.live_sections
+    return held
+
+
 async def standings_events(request: Request) -> Response:
     """Server-sent events: the standings section again whenever the store has moved on."""
     served = site(request)
     name = request.path_params["name"]
     after = after_of(request)
-    fragment = served.templates.get_template("standings_section.html")
+    sections = live_sections(request)
     # An unknown tournament is a 404 before the stream starts: once it has, no status can be sent.
-    await served.refreshed()
-    await served.call(lambda: standings_context(served, name, after))
+    # (Rendered into the shared sections, so the stream's first event costs nothing more.)
+    position = await served.refreshed()
+    await served.call(partial(sections.render, served, name, after, position))
 
     async def stream() -> AsyncIterator[str]:
         seen = -1
@@ -70,8 +111,7 @@ async def standings_events(request: Request) -> Response:
             position = await served.refreshed()
             if position != seen:
                 seen = position
-                context = await served.call(lambda: standings_context(served, name, after))
-                html = fragment.render(name=name, **context)
+                html = await served.call(partial(sections.render, served, name, after, position))
                 if html != last:
                     last = html
                     quiet = 0

@@ -1,43 +1,78 @@
-"""The table's pages: the stored matches, a table with its forms, the confirm step, recording, the audit page."""
+"""The table's pages: the stored matches, a table with its one entry form, the confirm step,
+recording, the clock, the audit page.
+
+The table page is one form over the one entry model (``replay.service.entry``): its fields are the
+entry's names, so the page, the JSON API and the command line stay one model. Without scripts it
+is a plain form with a confirm page; ``static/table.js`` shows the confirm step on the page itself
+(``/check``, the same reading and the same preview, as JSON) and counts the clock down from the
+server's ``remaining_seconds``. What the page offers and what it says (the values that exist,
+what an entry pays, what undo takes back, the clock) is the service's (``replay.service.table``).
+"""
 
 from __future__ import annotations
 
 import uuid
+from collections.abc import Mapping
 from typing import Any
+from urllib.parse import quote
 
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from domain.errors import HonbaError
-from domain.values import AbortKind, PenaltyShare
+from domain.values import LIMIT_NAMES, AbortKind, PenaltyShare
 from replay.html.pages import render_audit_html
 from replay.service.audit import report_data
 from replay.service.checks import audit_match
-from replay.service.entry import FLAG_KEYS, apply_entry, entry_fields, entry_from_fields, preview
-from replay.service.matches import table_data
+from replay.service.clock import match_clock
+from replay.service.entry import FLAG_KEYS, Entry, entry_fields, entry_from_fields
+from replay.service.table import (
+    TILE_FIELDS,
+    TILE_FLAGS,
+    entry_preview,
+    hand_tiles_from_fields,
+    record_entry,
+    table_view,
+)
+from replay.service.tiles import HandTiles
 from replay.web.site import Site, field_for, form_of, form_token, see_other, site
 
-LIMITS = ("mangan", "haneman", "baiman", "sanbaiman", "yakuman")
-FU = (20, 25, 30, 40, 50, 60, 70, 80, 90, 100, 110)
+# The riichi limits by name (the referee's desk offers them).
+LIMITS = LIMIT_NAMES
 
 
 def table_context(served: Site, key: str, token: str | None) -> dict[str, Any]:
-    """What the table page shows of the match ``key``; its forms when ``token`` may record there."""
-    data = table_data(served.app, key)
+    """What the table page shows of the match ``key``; its form when ``token`` may record there."""
+    data = table_view(served.app, key)
     grant = served.grant(token)
     writable = grant is not None and grant.may_record(key) and not data["finished"]
+    choices = data["choices"]
     return {
         **data,
+        "base": "/matches/" + quote(key, safe=""),
+        # The values a button says (a value typed that one of them says is shown on the button).
+        "choice_values": {c["value"] for row in choices["rows"] for c in row["choices"]}
+        | {c["value"] for c in choices["limits"]},
         "writable": writable,
         "token": token if writable else None,
-        "limits": LIMITS,
-        "fu": FU,
         "aborts": [k.value for k in AbortKind],
         "flags": FLAG_KEYS,
         "shares": [s.value for s in PenaltyShare],
         "client_key": str(uuid.uuid4()),
     }
+
+
+def read_entry(fields: Mapping[str, Any]) -> tuple[Entry, HandTiles | None]:
+    """The entry a form describes, and the winning hand's tiles where they are given."""
+    entry = entry_from_fields(fields)
+    return entry, hand_tiles_from_fields(fields) if entry.kind == "win" else None
+
+
+def tile_fields(fields: Mapping[str, Any]) -> dict[str, str]:
+    """The tile fields a form sent, to send them again from the confirm page."""
+    names = (*TILE_FIELDS, *TILE_FLAGS)
+    return {name: str(fields[name]) for name in names if isinstance(fields.get(name), str) and fields[name]}
 
 
 async def index(request: Request) -> Response:
@@ -51,7 +86,17 @@ async def table_page(request: Request) -> Response:
     key = request.path_params["key"]
     token = request.query_params.get("token")
     context = await served.call(lambda: table_context(served, key, token))
-    return served.page(request, "table.html", **context, errors={}, values={}, open="win")
+    return served.page(request, "table.html", **context, errors={}, values={})
+
+
+async def refused(
+    request: Request, served: Site, key: str, fields: dict[str, Any], exc: HonbaError, token: str | None
+) -> Response:
+    """The table page again, the form as it was sent, the refusal next to its field (400)."""
+    context = await served.call(lambda: table_context(served, key, token))
+    context["client_key"] = str(fields.get("client_key") or context["client_key"])
+    errors = {field_for(exc, str(fields.get("kind", ""))): str(exc)}
+    return served.page(request, "table.html", 400, **context, errors=errors, values=fields)
 
 
 async def preview_form(request: Request) -> Response:
@@ -60,24 +105,31 @@ async def preview_form(request: Request) -> Response:
     fields = await form_of(request)
     token = form_token(fields)
     await served.call(lambda: served.may_record(key, token))
-    kind = str(fields.get("kind", ""))
     try:
-        entry = entry_from_fields(fields)
-        shown = await served.call(lambda: preview(served.app, key, entry))
+        entry, tiles = read_entry(fields)
+        shown = await served.call(lambda: entry_preview(served.app, key, entry, tiles))
     except HonbaError as exc:
-        context = await served.call(lambda: table_context(served, key, token))
-        context["client_key"] = str(fields.get("client_key") or context["client_key"])
-        errors = {field_for(exc, kind): str(exc)}
-        return served.page(request, "table.html", 400, **context, errors=errors, values=fields, open=kind)
-    return served.page(
-        request,
-        "confirm.html",
-        key=key,
-        token=token,
-        preview=shown,
-        fields=entry_fields(entry),
-        client_key=str(fields.get("client_key") or uuid.uuid4()),
-    )
+        return await refused(request, served, key, fields, exc, token)
+    sent = {**entry_fields(entry), **(tile_fields(fields) if tiles is not None else {})}
+    client_key = str(fields.get("client_key") or uuid.uuid4())
+    return served.page(request, "confirm.html", key=key, token=token, preview=shown, fields=sent, client_key=client_key)
+
+
+async def check_form(request: Request) -> Response:
+    """The confirm step as JSON, for the page's script: ``entry_preview``'s data and the clock, or
+    ``{"error", "field"}`` (400)."""
+    served = site(request)
+    key = request.path_params["key"]
+    fields = await form_of(request)
+    token = form_token(fields)
+    await served.call(lambda: served.may_record(key, token))
+    try:
+        entry, tiles = read_entry(fields)
+        shown = await served.call(lambda: entry_preview(served.app, key, entry, tiles))
+    except HonbaError as exc:
+        return JSONResponse({"error": str(exc), "field": field_for(exc, str(fields.get("kind", "")))}, 400)
+    clock = await served.call(lambda: match_clock(served.app, key))
+    return JSONResponse({**shown, "clock": clock})
 
 
 async def record_form(request: Request) -> Response:
@@ -87,18 +139,21 @@ async def record_form(request: Request) -> Response:
     token = form_token(fields)
     grant = await served.call(lambda: served.may_record(key, token))
     client_key = str(fields.get("client_key", "")) or None
-    kind = str(fields.get("kind", ""))
     try:
-        entry = entry_from_fields(fields)
-        await served.call(
-            lambda: apply_entry(served.app, key, entry, client_key=client_key, by=f"table {grant.token_id}")
-        )
+        entry, tiles = read_entry(fields)
+        by = f"table {grant.token_id}"
+        await served.call(lambda: record_entry(served.app, key, entry, tiles, client_key=client_key, by=by))
     except HonbaError as exc:
-        context = await served.call(lambda: table_context(served, key, token))
-        errors = {field_for(exc, kind): str(exc)}
-        return served.page(request, "table.html", 400, **context, errors=errors, values=fields, open=kind)
+        return await refused(request, served, key, fields, exc, token)
     # Post, redirect, get: a reload of the page after recording asks for nothing again.
     return see_other(request, "table", {"token": token or ""}, key=key)
+
+
+async def clock_json(request: Request) -> Response:
+    """A match's clock now, by the server's time (``clock_data``): what the page counts down from."""
+    served = site(request)
+    key = request.path_params["key"]
+    return JSONResponse(await served.call(lambda: match_clock(served.app, key)))
 
 
 async def audit_page(request: Request) -> Response:
@@ -110,7 +165,9 @@ async def audit_page(request: Request) -> Response:
 ROUTES = [
     Route("/", index),
     Route("/matches/{key:path}/preview", preview_form, methods=["POST"]),
+    Route("/matches/{key:path}/check", check_form, methods=["POST"]),
     Route("/matches/{key:path}/record", record_form, methods=["POST"]),
+    Route("/matches/{key:path}/clock", clock_json),
     Route("/matches/{key:path}/audit", audit_page),
     Route("/matches/{key:path}", table_page, name="table"),
 ]

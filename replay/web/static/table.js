@@ -1,0 +1,176 @@
+// The table page: the confirm step on the page itself, the clock, the tile keys.
+// Without this script the page is a plain form with a confirm page; nothing here decides anything:
+// what an entry pays and what the clock says come from the server (/check, /clock).
+(function () {
+  "use strict";
+  document.documentElement.classList.add("js");
+
+  // The clock counts down from the server's remaining_seconds, from the moment it was received
+  // (never from the phone's own clock), and takes the server's word again on every answer.
+  var clock = document.getElementById("clock");
+  var clockBase = 0, clockLeft = null, clockRunning = false;
+
+  function setClock(data) {
+    if (!clock) return;
+    if (data) {
+      clock.textContent = data.text;
+      clock.classList.toggle("up", !!data.time_up);
+      clockLeft = data.remaining_seconds;
+      clockRunning = !!data.running;
+    } else {
+      var left = clock.getAttribute("data-remaining");
+      clockLeft = left === "" ? null : parseInt(left, 10);
+      clockRunning = clock.getAttribute("data-running") === "yes";
+    }
+    clockBase = performance.now();
+    tick();
+  }
+
+  function tick() {
+    if (!clock || !clockRunning || clockLeft === null) return;
+    var left = Math.max(0, Math.round(clockLeft - (performance.now() - clockBase) / 1000));
+    if (left <= 0) {
+      clockRunning = false;
+      syncClock();  // the server says what time up means under the rules
+      return;
+    }
+    var m = Math.floor(left / 60), s = left % 60;
+    clock.textContent = m + ":" + (s < 10 ? "0" : "") + s + " left";
+  }
+
+  function syncClock() {
+    if (!clock) return;
+    fetch(clock.getAttribute("data-url"), {credentials: "same-origin"})
+      .then(function (r) { return r.ok ? r.json() : null; })
+      .then(function (data) { if (data) setClock(data); })
+      .catch(function () {});
+  }
+
+  if (clock) {
+    setClock(null);
+    setInterval(tick, 1000);
+    setInterval(syncClock, 60000);
+    document.addEventListener("visibilitychange", function () { if (!document.hidden) syncClock(); });
+  }
+
+  var form = document.getElementById("entry");
+  if (!form) return;
+  var record = document.getElementById("record");
+  var lines = document.getElementById("confirm-lines");
+  var typed = document.getElementById("typed-value");
+  var seq = 0, timer = null, sending = false;
+
+  record.textContent = "Record";
+  record.disabled = true;
+  record.setAttribute("formaction", form.getAttribute("data-record"));
+
+  function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); }
+
+  function line(text, cls) {
+    var p = document.createElement("p");
+    p.textContent = text;  // text, never markup
+    if (cls) p.className = cls;
+    lines.appendChild(p);
+  }
+
+  function show(ok, data) {
+    clear(lines);
+    if (!ok) {
+      line(data.error || "This entry cannot be recorded.", "error");
+      record.disabled = true;
+      return;
+    }
+    if (data.tiles) {
+      var tiles = data.tiles;
+      var yaku = tiles.yaku.map(function (y) { return y.name + " " + y.han; }).join(", ");
+      line("From the tiles: " + tiles.tiles_value + (yaku ? " (" + yaku + ")" : ""));
+      if (tiles.warning) line(tiles.warning, "warning");
+      fill(tiles.choice);
+    }
+    data.lines.forEach(function (text) { line(text); });
+    if (data.ends) line("Recording this ends the match (" + data.ends.replace(/_/g, " ") + ").", "ends");
+    if (data.clock) setClock(data.clock.limit_minutes === null ? null : data.clock);
+    record.disabled = false;
+  }
+
+  // A value the tiles give fills the value buttons when none was tapped (or the tiles filled it).
+  function fill(choice) {
+    if (!choice) return;
+    var chosen = form.querySelector('input[name="value"]:checked');
+    if (chosen && !chosen.hasAttribute("data-from-tiles")) return;
+    if (typed && typed.value) return;
+    var button = form.querySelector('input[name="value"][value="' + CSS.escape(choice) + '"]');
+    if (!button) return;
+    if (chosen) chosen.removeAttribute("data-from-tiles");
+    button.checked = true;
+    button.setAttribute("data-from-tiles", "yes");
+  }
+
+  function check() {
+    var mine = ++seq;
+    var body = new URLSearchParams(new FormData(form));
+    fetch(form.getAttribute("data-check"), {method: "POST", body: body, credentials: "same-origin"})
+      .then(function (r) {
+        return r.json().then(function (data) { return {ok: r.ok, data: data}; },
+                             function () { return {ok: false, data: {error: "The server did not answer (" + r.status + "): try again."}}; });
+      })
+      .then(function (res) { if (mine === seq) show(res.ok, res.data); })
+      .catch(function () { if (mine === seq) show(false, {error: "No connection to the server: try again."}); });
+  }
+
+  function changed(event) {
+    var target = event.target;
+    if (target === typed) {
+      // A value typed replaces the buttons' (it has the entry's name only while it holds text).
+      if (typed.value) {
+        typed.setAttribute("name", "value");
+        var chosen = form.querySelector('input[type="radio"][name="value"]:checked');
+        if (chosen) chosen.checked = false;
+      } else {
+        typed.removeAttribute("name");
+      }
+    } else if (target.name === "value" && target.type === "radio") {
+      target.removeAttribute("data-from-tiles");
+      if (typed) { typed.value = ""; typed.removeAttribute("name"); }
+    }
+    record.disabled = true;
+    clearTimeout(timer);
+    timer = setTimeout(check, event.type === "input" ? 250 : 0);
+  }
+
+  if (typed && typed.value) typed.setAttribute("name", "value");
+  // Buttons and choices answer on change; text on input (its change comes again on blur, when the
+  // Record button is tapped, and must not take the confirm step away under the finger).
+  function typing(target) { return target.type !== "radio" && target.type !== "checkbox" && target.tagName !== "SELECT"; }
+  form.addEventListener("change", function (event) { if (!typing(event.target)) changed(event); });
+  form.addEventListener("input", function (event) { if (typing(event.target)) changed(event); });
+  form.addEventListener("submit", function (event) {
+    if (sending) { event.preventDefault(); return; }
+    sending = true;  // a second tap sends nothing more (the client key would record once anyway)
+  });
+  // After an error the page comes back with the form as sent: show its confirm step at once.
+  if (form.querySelector('input[name="winner"]:checked, input[name="kind"]:checked:not([value="win"])')) check();
+
+  // The tile keys type into the tile field last used (the hand by default), in the compact notation.
+  var keys = document.getElementById("tile-keys");
+  if (keys) {
+    var field = form.querySelector('input[name="hand"]');
+    form.addEventListener("focusin", function (event) {
+      if (event.target.classList.contains("tiles-in")) field = event.target;
+    });
+    keys.addEventListener("click", function (event) {
+      var key = event.target.closest("button[data-tile]");
+      if (!key || !field) return;
+      var tile = key.getAttribute("data-tile"), text = field.value.replace(/\s+$/, "");
+      if (tile === "") {
+        text = text.replace(/\d([mpsz])$/, "$1").replace(/(^|[^0-9])[mpsz]$/, "$1");
+      } else if (text.slice(-1) === tile.slice(-1) && /\d$/.test(text.slice(-2, -1))) {
+        text = text.slice(0, -1) + tile;  // 12m + 3m = 123m
+      } else {
+        text = text + tile;
+      }
+      field.value = text;
+      field.dispatchEvent(new Event("input", {bubbles: true}));
+    });
+  }
+})();

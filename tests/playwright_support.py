@@ -1,0 +1,147 @@
+"""Playwright on the system's Chromium for the browser tests of honba serve's pages, and the checks
+every phone page must pass: no horizontal scrolling, no number broken over two lines, every
+target at least 44 x 44 CSS px (each check is JavaScript run in the page; each has a test that
+shows it catching a broken page, in tests/test_table_browser.py)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+WAIT_MS = 15_000  # the longest any single step may wait
+PHONES = {"390x844": (390, 844), "360x740": (360, 740)}
+TARGET_PX = 44
+
+
+@contextmanager
+def launched() -> Iterator[Any]:
+    """The system's Chromium, headless (never a browser Playwright downloads)."""
+    from playwright.sync_api import sync_playwright
+
+    args = ["--headless", "--disable-gpu", "--disable-background-networking", "--disable-component-update"]
+    args += ["--no-first-run", "--disable-sync"]
+    if os.geteuid() == 0:
+        args.append("--no-sandbox")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=args)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+# Counts the taps a person makes (trusted pointer-downs, whatever the page does with them) and notes
+# a tap made while the page was scrolled, across the page loads of one tab.
+TAP_COUNTER = """
+addEventListener("pointerdown", (event) => {
+  if (!event.isTrusted) return;
+  sessionStorage.setItem("taps", String(Number(sessionStorage.getItem("taps") || 0) + 1));
+  if (window.scrollY > 0) sessionStorage.setItem("scrolled", "yes");
+}, true);
+"""
+
+
+def phone(browser: Any, size: tuple[int, int] = PHONES["390x844"], *, script: bool = True) -> Any:
+    """A page on a touch phone of that viewport, counting taps; a dialog opening fails the test."""
+    width, height = size
+    context = browser.new_context(
+        viewport={"width": width, "height": height}, is_mobile=True, has_touch=True, java_script_enabled=script
+    )
+    context.set_default_timeout(WAIT_MS)
+    context.add_init_script(TAP_COUNTER)
+    page = context.new_page()
+    page.on("dialog", lambda dialog: pytest.fail(f"a dialog opened: {dialog.message}"))
+    return page
+
+
+# Every number drawn on more than one line: each number in the page's text (digits, with thousands
+# commas, a sign, a decimal part; not digits inside a word such as a digest or a key) whose
+# characters' boxes sit on more than one line.
+BROKEN_NUMBERS = r"""
+() => {
+  const number = /[-+\u2212]?\d{1,3}(?:,\d{3})+(?:\.\d+)?|[-+\u2212]?\d+(?:\.\d+)?/g;
+  const broken = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const parent = node.parentElement;
+    if (!parent || parent.closest("script, style, noscript") || !parent.getClientRects().length) continue;
+    const text = node.data;
+    for (const found of text.matchAll(number)) {
+      const before = text[found.index - 1] || " ";
+      const after = text[found.index + found[0].length] || " ";
+      if (/[\w.,]/.test(before) || /\w/.test(after)) continue;
+      const range = document.createRange();
+      range.setStart(node, found.index);
+      range.setEnd(node, found.index + found[0].length);
+      const lines = new Set([...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.bottom)));
+      if (lines.size > 1) broken.push(found[0] + " in: " + text.trim().slice(0, 80));
+    }
+  }
+  return broken;
+}
+"""
+
+# Every visible target smaller than 44 x 44 CSS px: links, buttons, summaries, fields, and the
+# labels drawn as buttons (their radio or checkbox inside is hidden: the label is the target).
+SMALL_TARGETS = r"""
+(least) => {
+  const targets = document.querySelectorAll(
+    "a[href], button, summary, select, textarea, label.pick, label.check, " +
+    "input:not([type=hidden]):not([type=radio]):not([type=checkbox])"
+  );
+  const small = [];
+  for (const target of targets) {
+    const box = target.getBoundingClientRect();
+    if (!target.getClientRects().length || getComputedStyle(target).visibility === "hidden") continue;
+    if (box.width < least - 0.5 || box.height < least - 0.5) {
+      const name = (target.textContent || target.getAttribute("name") || "").trim().replace(/\s+/g, " ");
+      const size = `${box.width.toFixed(1)}x${box.height.toFixed(1)}`;
+      small.push(`${target.tagName.toLowerCase()} "${name.slice(0, 40)}" ${size}`);
+    }
+  }
+  return small;
+}
+"""
+
+
+def broken_numbers(page: Any) -> list[str]:
+    """The numbers of the page drawn over more than one line."""
+    found: list[str] = page.evaluate(BROKEN_NUMBERS)
+    return found
+
+
+def small_targets(page: Any) -> list[str]:
+    """The visible targets of the page smaller than 44 x 44 CSS px."""
+    found: list[str] = page.evaluate(SMALL_TARGETS, TARGET_PX)
+    return found
+
+
+def overflow(page: Any) -> int:
+    """How far the page is wider than the phone's screen, in CSS px (0: no horizontal scrolling)."""
+    width: int = page.evaluate("document.documentElement.scrollWidth")
+    return max(width - page.viewport_size["width"], 0)
+
+
+def readable(page: Any) -> None:
+    """The page as it stands has no horizontal scrolling, no number broken, no target too small."""
+    assert overflow(page) == 0, f"the page is {overflow(page)} px wider than the phone"
+    broken = broken_numbers(page)
+    assert broken == [], f"numbers broken over two lines: {broken}"
+    small = small_targets(page)
+    assert small == [], f"targets smaller than {TARGET_PX} x {TARGET_PX} px: {small}"
+
+
+def taps(page: Any) -> tuple[int, bool]:
+    """The taps counted since the last call (then counting starts again), and whether one was made
+    while the page was scrolled."""
+    counted: list[Any] = page.evaluate(
+        "() => { const n = [Number(sessionStorage.getItem('taps') || 0), sessionStorage.getItem('scrolled') === 'yes'];"
+        " sessionStorage.removeItem('taps'); sessionStorage.removeItem('scrolled'); return n; }"
+    )
+    return int(counted[0]), bool(counted[1])

@@ -1,0 +1,371 @@
+"""The table page for thumbs, in the system's Chromium on a phone (issue 25).
+
+The taps are counted in the page (each trusted pointer-down), on a 390 x 844 and a 360 x 740 phone,
+with no scrolling: a ron with han and fu and one riichi in 5, a tsumo in 4 at most, an exhaustive
+draw in 4, each with its record tap; what they record is what the command line records for the same
+results. The numbers are the published riichi score table's (a non-dealer's 3 han 30 fu ron 3,900, a
+2 han 30 fu tsumo 500/1,000) and the seeds' noten payment (3,000 split between the ready and the not
+ready). Skipped when /usr/bin/chromium is absent; every wait is bounded, nothing is timed.
+Set ``HONBA_SCREENSHOTS=1`` to write the table page's screenshots into docs/screenshots/.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+from playwright_support import (
+    CHROMIUM,
+    PHONES,
+    broken_numbers,
+    launched,
+    overflow,
+    phone,
+    readable,
+    small_targets,
+    taps,
+)
+from typer.testing import CliRunner
+from web_support import PLAYERS, prepare, serving
+
+from replay.cli import app as cli
+from replay.service import clock
+from replay.service.recording import server_time
+from replay.store.application import HonbaApp
+from replay.web.app import create_app
+
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="no /usr/bin/chromium (apt-get install chromium)")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with launched() as launched_browser:
+        yield launched_browser
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> str:
+    return str(tmp_path / "honba.sqlite")
+
+
+def honba(db: str, *words: str) -> str:
+    result = CliRunner().invoke(cli, ["--db", db, *words])
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+def cli_ledger(db: str, key: str) -> list[dict[str, Any]]:
+    hands: list[dict[str, Any]] = json.loads(honba(db, "log", key, "--json"))["hands"]
+    return hands
+
+
+def button(page: Any, name: str, value: str) -> Any:
+    """The button (a label drawn around a radio or a checkbox) of a field's value."""
+    return page.locator(f'#entry label.pick:has(input[name="{name}"][value="{value}"])')
+
+
+def tap(page: Any, target: Any) -> None:
+    """Tap a target that is on the screen as it stands: no scrolling to reach it."""
+    box = target.bounding_box()
+    viewport = page.viewport_size
+    assert box is not None, "the target is not shown"
+    assert box["y"] >= 0 and box["y"] + box["height"] <= viewport["height"], f"off the first screen: {box}"
+    target.tap()
+
+
+def record(page: Any, expected: str) -> None:
+    """Tap Record once the confirm step on the page says ``expected``."""
+    expect(page.locator("#confirm-lines")).to_contain_text(expected)
+    expect(page.locator("#record")).to_be_enabled()
+    with page.expect_navigation():
+        tap(page, page.locator("#record"))
+    assert page.locator("#entry, #result").count() == 1, page.content()
+    assert page.locator("#confirm-lines .error").count() == 0, page.inner_text("#confirm-lines")
+
+
+@pytest.mark.parametrize("size", list(PHONES))
+def test_a_ron_takes_five_taps_a_tsumo_three_and_a_draw_four_with_no_scroll(browser: Any, db: str, size: str) -> None:
+    (token,) = prepare(db, {"web": PLAYERS, "cli": PLAYERS}, [("table", "web")])
+    clocked(db, "web", 60, timedelta(minutes=17))  # a table on the clock (nothing runs out here)
+    with serving(create_app(db)) as base:
+        page = phone(browser, PHONES[size])
+        page.goto(f"{base}/matches/web?token={token}")
+        taps(page)
+        # A ron with han and fu and one riichi: winner, discarder, the value, the riichi, record.
+        for name, value in (("winner", "Ben"), ("discarder", "Ann"), ("value", "3/30"), ("riichi", "Ben")):
+            tap(page, button(page, name, value))
+        if size == "390x844":
+            expect(page.locator("#confirm-lines")).to_contain_text("Ann pays Ben 3,900")
+            screenshot(page, "table-phone.png")
+        record(page, "Ann pays Ben 3,900")
+        assert taps(page) == (5, False)
+        honba(db, "win", "cli", "Ben:3/30", "--from", "Ann", "--riichi", "Ben")
+        # A tsumo (self-drawn is the default): winner, the value, record.
+        for name, value in (("winner", "Cho"), ("value", "2/30")):
+            tap(page, button(page, name, value))
+        record(page, "Ann pays Cho 500")
+        assert taps(page) == (3, False)
+        honba(db, "win", "cli", "Cho:2/30")
+        # An exhaustive draw with two ready (each not ready pays 750 to each ready): the draw, the two ready, record.
+        for name, value in (("kind", "draw"), ("ready", "Ann"), ("ready", "Cho")):
+            tap(page, button(page, name, value))
+        record(page, "Ben pays Ann 750 noten payment")
+        assert taps(page) == (4, False)
+        honba(db, "draw", "cli", "--ready", "Ann,Cho")
+        readable(page)
+    web, by_cli = cli_ledger(db, "web"), cli_ledger(db, "cli")
+    assert len(web) == 3
+    assert web == by_cli
+    assert web[0]["changes"] == {"Ann": -3900, "Ben": 3900, "Cho": 0, "Dai": 0}  # the stick back to Ben
+    # The deal passed to Ben: Cho's 2 han 30 fu tsumo takes 500 from each non-dealer, 1,000 from Ben.
+    assert web[1]["changes"] == {"Ann": -500, "Ben": -1000, "Cho": 2000, "Dai": -500}
+
+
+def test_several_winners_dora_and_kongs_are_in_the_more_panel(browser: Any, db: str) -> None:
+    (token,) = prepare(db, {"web": PLAYERS, "cli": PLAYERS}, [("table", "web")])
+    with serving(create_app(db)) as base:
+        page = phone(browser, PHONES["360x740"])
+        page.goto(f"{base}/matches/web?token={token}")
+        for name, value in (("winner", "Ben"), ("discarder", "Ann"), ("value", "2/30")):
+            tap(page, button(page, name, value))
+        page.locator("#more > summary").tap()
+        page.locator('#more input[name="dora"]').fill("1")
+        page.locator("#winner2 > summary").tap()
+        button(page, "winner2", "Dai").tap()
+        page.locator('#more input[name="value2"]').fill("mangan")
+        readable(page)
+        record(page, "Ann pays Dai 8,000")
+        honba(db, "win", "cli", "Ben:2/30", "Dai:mangan", "--from", "Ann", "--dora", "Ben:1")
+        button(page, "kind", "abort").tap()
+        button(page, "abort", "four_kongs").tap()
+        for i, name in enumerate(("Ann", "Ben", "Ann", "Cho")):
+            page.locator('select[name="kongs"]').nth(i).select_option(name)
+        readable(page)
+        record(page, "four kongs")
+        honba(db, "abort", "cli", "four_kongs", "--kongs", "Ann,Ben,Ann,Cho")
+    web, by_cli = cli_ledger(db, "web"), cli_ledger(db, "cli")
+    assert [h["fact"] for h in web] == [h["fact"] for h in by_cli]
+    assert len(web) == 2
+
+
+def test_without_javascript_the_page_is_a_plain_form_with_a_confirm_page(browser: Any, db: str) -> None:
+    (token,) = prepare(db, {"web": PLAYERS}, [("table", "web")])
+    with serving(create_app(db)) as base:
+        page = phone(browser, PHONES["360x740"], script=False)
+        page.goto(f"{base}/matches/web?token={token}")
+        for name, value in (("winner", "Ben"), ("discarder", "Ann"), ("value", "3/30"), ("riichi", "Ben")):
+            button(page, name, value).tap()
+        expect(page.locator("#record")).to_have_text("Show payments")
+        page.locator("#record").tap()
+        page.wait_for_selector("#confirm")
+        assert "Ann pays Ben 3,900" in page.inner_text("#preview")
+        readable(page)
+        page.locator("#confirm").tap()
+        page.wait_for_selector("#ledger")
+        assert "Ben ron on Ann: 3 han 30 fu; riichi: Ben" in page.inner_text("#ledger")
+        # A value typed (without scripts, in the box before the buttons) is recorded as typed.
+        button(page, "winner", "Cho").tap()
+        page.locator('input[name="value"]:not([type="radio"])').fill("4/30")
+        page.locator("#record").tap()
+        page.wait_for_selector("#confirm")
+        assert "Cho tsumo: 4 han 30 fu" in page.inner_text("#preview")
+        page.locator("#confirm").tap()
+        page.wait_for_selector("#ledger")
+    (first, second) = cli_ledger(db, "web")
+    assert first["changes"] == {"Ann": -3900, "Ben": 3900, "Cho": 0, "Dai": 0}
+    assert "Cho tsumo: 4 han 30 fu" in second["result"]
+
+
+# A closed hand won on 3s: 234m 456p 678s 45s+3s 22p: riichi, all simples, pinfu: 3 han 30 fu.
+PINFU_TANYAO = {"hand": "234m456p678s345s22p", "win_tile": "3s"}
+
+
+def test_the_tiles_give_han_fu_and_yaku_and_a_value_tapped_that_differs_wins_with_a_warning(
+    browser: Any, db: str
+) -> None:
+    (token,) = prepare(db, {"web": PLAYERS}, [("table", "web")])
+    with serving(create_app(db)) as base:
+        page = phone(browser, PHONES["390x844"])
+        page.goto(f"{base}/matches/web?token={token}")
+        for name, value in (("winner", "Ben"), ("discarder", "Ann"), ("riichi", "Ben")):
+            tap(page, button(page, name, value))
+        page.locator("#tiles > summary").tap()
+        # The hand typed with the tile keys, the winning tile typed.
+        for key in ("2m", "3m", "4m", "4p", "5p", "6p", "6s", "7s", "8s", "3s", "4s", "5s", "2p", "2p"):
+            page.locator(f'#tile-keys button[data-tile="{key}"]').tap()
+        assert page.locator('input[name="hand"]').input_value() == "234m456p678345s22p"
+        page.locator('input[name="win_tile"]').fill("3s")
+        expect(page.locator("#confirm-lines")).to_contain_text("From the tiles: 3 han 30 fu")
+        expect(page.locator("#confirm-lines")).to_contain_text("平和 1")
+        # The tiles filled the value.
+        expect(page.locator('input[name="value"][value="3/30"]')).to_be_checked()
+        readable(page)
+        screenshot(page, "table-phone-tiles.png")
+        record(page, "Ann pays Ben 3,900")
+        # The yaku kept with the win, in the ledger (named as Tenhou's viewer names them).
+        assert "Ben: 立直 1, 平和 1, 断幺九 1" in page.inner_text("#ledger")
+        # The same hand with 4 han 30 fu tapped: the value tapped is recorded, with the warning shown.
+        for name, value in (("winner", "Ben"), ("discarder", "Ann"), ("value", "4/30")):
+            tap(page, button(page, name, value))
+        page.locator("#tiles > summary").tap()
+        page.locator('input[name="hand"]').fill(PINFU_TANYAO["hand"])
+        page.locator('input[name="win_tile"]').fill(PINFU_TANYAO["win_tile"])
+        # Without riichi the tiles give 2 han 30 fu; the 4 han 30 fu tapped is recorded, with the warning.
+        expect(page.locator("#confirm-lines .warning")).to_contain_text("4 han 30 fu is recorded")
+        # Ben deals now: a dealer's 4 han 30 fu ron is 11,600.
+        record(page, "Ann pays Ben 11,600")
+    first, second = cli_ledger(db, "web")
+    assert first["changes"]["Ben"] == 3900
+    assert [y["name"] for y in first["log_details"][0]["yaku"]] == ["立直", "平和", "断幺九"]
+    assert second["changes"]["Ben"] == 11600
+
+
+def clocked(db: str, key: str, minutes: int, started_ago: timedelta) -> None:
+    app = HonbaApp.open(db)
+    try:
+        clock.set_time_limit(app, key, minutes)
+        clock.start_clock(app, key, at=server_time() - started_ago)
+    finally:
+        app.close()
+
+
+def seconds_left(page: Any) -> int:
+    minutes, _, rest = page.inner_text("#clock").removesuffix(" left").partition(":")
+    return int(minutes) * 60 + int(rest)
+
+
+def test_the_clock_counts_down_from_the_servers_time_not_the_phones(browser: Any, db: str) -> None:
+    (token,) = prepare(db, {"t1": PLAYERS}, [("table", "t1")])
+    clocked(db, "t1", 60, timedelta(minutes=10))
+    with serving(create_app(db)) as base:
+        page = phone(browser, PHONES["360x740"])
+        # The phone's own clock is a year off: the page counts from what the server sent.
+        page.clock.install(time=server_time() - timedelta(days=365))
+        page.goto(f"{base}/matches/t1?token={token}")
+        first = seconds_left(page)
+        assert 50 * 60 - 10 <= first <= 50 * 60
+        page.clock.run_for(3_000)  # three seconds pass on the phone
+        assert first - 4 <= seconds_left(page) <= first - 2
+        # A minute on the phone (its timers run fast here) but seconds on the server: the page
+        # takes the server's time again and shows it.
+        page.clock.run_for(60_000)
+        expect(page.locator("#clock")).not_to_have_text(str(first // 60 - 1) + ":" + f"{first % 60:02d} left")
+        page.wait_for_function(f"() => parseInt(document.getElementById('clock').textContent) >= {first // 60 - 1}")
+        assert seconds_left(page) >= first - 15
+
+
+def test_time_up_shows_the_hands_left_and_the_confirm_step_says_the_match_ends(browser: Any, db: str) -> None:
+    (token,) = prepare(db, {"t1": PLAYERS}, [("table", "t1")])
+    clocked(db, "t1", 60, timedelta(minutes=61))
+    with serving(create_app(db)) as base:
+        page = phone(browser, PHONES["360x740"])
+        page.goto(f"{base}/matches/t1?token={token}")
+        # Tenhou's rules: the hand in play is the last (hands_after_time 0).
+        expect(page.locator("#clock")).to_have_text("time is up: this hand is the last")
+        for name, value in (("winner", "Ben"), ("discarder", "Ann"), ("value", "mangan")):
+            tap(page, button(page, name, value))
+        expect(page.locator("#confirm-lines .ends")).to_have_text("Recording this ends the match (time up).")
+        record(page, "Ann pays Ben 8,000")
+        assert "finished" in page.inner_text("#state")
+        # The finished table shows each player's final points and uma.
+        result = page.locator("#result")
+        expect(result).to_be_visible()
+        readable(page)
+        screenshot(page, "table-phone-finished.png")
+        rows = [r.split("\t") for r in result.locator("tbody tr").all_inner_texts()]
+    status = json.loads(honba(db, "status", "t1", "--json"))
+    assert status["end_reason"] == "time_up"
+    shown = {row[1]: float(row[-1]) for row in rows}
+    assert shown == {p: round(v, 1) for p, v in status["final_points"].items()}
+    assert [row[1] for row in rows] == ["Ben", "Cho", "Dai", "Ann"]
+
+
+def test_undo_says_which_entry_it_takes_back_and_the_entry_stays_struck_through(browser: Any, db: str) -> None:
+    (token,) = prepare(db, {"t1": PLAYERS}, [("table", "t1")])
+    honba(db, "win", "t1", "Ben:3/30", "--from", "Ann")
+    honba(db, "win", "t1", "Cho:mangan", "--from", "Dai")
+    with serving(create_app(db)) as base:
+        page = phone(browser, PHONES["360x740"])
+        page.goto(f"{base}/matches/t1?token={token}")
+        expect(page.locator("#undo")).to_have_text("Undo entry 3 (E2-0)")
+        page.locator("#undo").tap()
+        page.wait_for_selector("#confirm")
+        assert page.inner_text("#preview") == (
+            "Undo entry 3 (E2-0): Cho ron on Dai: mangan: it stays in the ledger, struck through"
+        )
+        page.locator("#confirm").tap()
+        page.wait_for_selector("#ledger")
+        entries = page.locator("#ledger > li")
+        expect(entries).to_have_count(3)
+        assert [e.get_attribute("data-entry") for e in entries.all()] == ["2", "3", "4"]
+        struck = page.locator('#ledger > li[data-entry="3"] s')
+        expect(struck).to_have_text("Cho ron on Dai: mangan")
+        expect(page.locator('#ledger > li[data-entry="4"]')).to_contain_text("entry 3 taken back")
+        readable(page)
+
+
+VIEWPORT = '<meta name="viewport" content="width=device-width, initial-scale=1">'
+
+
+def test_every_state_of_the_table_page_reads_on_a_360_px_phone(browser: Any, db: str) -> None:
+    """No horizontal scrolling, no number broken, every target 44 x 44 px: the page read-only and with
+    its form, each kind of entry, every panel open, a ledger of big and negative numbers, a long name,
+    the confirm page, the finished page."""
+    players = ("Ann", "Ben", "Alexandra-Konstantinopoulou", "Dai")
+    (token,) = prepare(db, {"t1": players}, [("table", "t1")])
+    clocked(db, "t1", 90, timedelta(minutes=1))
+    honba(db, "win", "t1", "Ben:baiman", "--from", "Ann")
+    honba(db, "win", "t1", "Alexandra-Konstantinopoulou:3/30", "--from", "Ann", "--riichi", "Dai")
+    honba(db, "penalty", "t1", "Dai", "--amount", "12000")
+    honba(db, "undo", "t1", "--by", "table", "--reason", "undo")
+    honba(db, "draw", "t1", "--ready", "Ann", "--nagashi", "Ann")
+    with serving(create_app(db)) as base:
+        page = phone(browser, PHONES["360x740"])
+        page.goto(f"{base}/matches/t1")
+        readable(page)
+        page.goto(f"{base}/matches/t1?token={token}")
+        readable(page)
+        for kind in ("draw", "abort", "penalty", "win"):
+            button(page, "kind", kind).tap()
+            readable(page)
+        for panel in ("#more", "#winner2", "#winner3", "#tiles", "#more .by-field", "#end-form"):
+            page.locator(f"{panel} > summary").first.tap()
+        readable(page)
+        page.locator("#undo").tap()
+        page.wait_for_selector("#confirm")
+        readable(page)
+
+
+def test_the_number_check_catches_a_number_broken_over_two_lines(browser: Any) -> None:
+    page = phone(browser, PHONES["360x740"])
+    page.set_content(
+        VIEWPORT + '<table style="width:30px"><tr><td style="overflow-wrap:anywhere">+27,300</td></tr></table>'
+    )
+    assert broken_numbers(page) == ["+27,300 in: +27,300"]
+    page.set_content(
+        VIEWPORT + '<p style="width:30px">abc1234def</p><p><span style="white-space:nowrap">+27,300</span></p>'
+    )
+    assert broken_numbers(page) == []
+
+
+def test_the_target_check_catches_a_small_target_and_the_width_check_a_wide_page(browser: Any) -> None:
+    page = phone(browser, PHONES["360x740"])
+    page.set_content(VIEWPORT + '<button style="height:30px;padding:0">ok</button><div style="width:500px">x</div>')
+    assert small_targets(page) and small_targets(page)[0].startswith('button "ok"')
+    assert overflow(page) > 0
+
+
+def screenshot(page: Any, name: str) -> None:
+    """A screenshot of the page; written into docs/screenshots/ with ``HONBA_SCREENSHOTS=1``."""
+    if os.environ.get("HONBA_SCREENSHOTS"):
+        (DOCS / "screenshots").mkdir(exist_ok=True)
+        shot = DOCS / "screenshots" / name
+        page.screenshot(path=str(shot), full_page=False)
+        assert shot.stat().st_size > 0
