@@ -386,6 +386,9 @@ def test_a_damaged_match_is_shown_with_a_warning_on_its_pages_in_the_api_and_in_
     assert status == 200 and "altered at 2" in json.loads(text)["damaged"]
     standing = json.loads(found["/api/tournaments/cup/standings"][1])
     assert "chain is broken" in standing["damaged"]["m1"]
+    status, page = found["/tournaments/cup"]
+    assert status == 200 and 'class="error damaged" role="alert">Match m1 is damaged in the store' in page
+    assert "Match m2 is damaged" not in page
     result = honba(db, "standings", "--tournament", "cup")
     assert result.exit_code == 0
     assert "honba: warning: match 'm1' is damaged in the store" in result.stderr
