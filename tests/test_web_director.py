@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from staged_support import drawn
 from starlette.testclient import TestClient
 from web_support import errors, prepare, send
 
@@ -338,16 +339,6 @@ def test_every_director_route_refuses_without_a_directors_token(store_db: str, c
         assert app.get_match("Open-s1-t1").clock.limit is None
     finally:
         app.close()
-
-
-def drawn(seed: str, players: list[str]) -> list[list[str]]:
-    """The draw's recipe as docs/events.md publishes it, with hashlib alone."""
-    order = sorted(players)
-    secret = bytes.fromhex(seed)
-    for i in range(len(order) - 1, 0, -1):
-        j = int.from_bytes(hashlib.sha256(secret + i.to_bytes(4, "big")).digest(), "big") % (i + 1)
-        order[i], order[j] = order[j], order[i]
-    return [order[i : i + 4] for i in range(0, len(order), 4)]
 
 
 def table_rows(page: str, table_id: str) -> list[list[str]]:
