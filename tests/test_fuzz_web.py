@@ -612,6 +612,7 @@ def test_no_directors_form_gets_a_500_or_stores_a_refusal_on_postgresql(pg_site:
 ADDRESSES = (
     "standings",
     "standings json",
+    "results json",
     "live stream",
     "find a tournament",
     "table",
@@ -636,7 +637,7 @@ def page_queries(draw: st.DrawFn, served: Site) -> str:
     """A GET of a page or of the API, with drawn query strings and path parts."""
     which = draw(st.sampled_from(ADDRESSES))
     query: dict[str, str] = {}
-    if which in ("standings", "standings json", "live stream"):
+    if which in ("standings", "standings json", "results json", "live stream"):
         after = draw(st.one_of(st.none(), numbers))
         query = {} if after is None else {"after": after}
     if which in ("table", "desk", "director's tournament", "desk's matches", "director", "director's session"):
@@ -662,6 +663,8 @@ def page_queries(draw: st.DrawFn, served: Site) -> str:
         address = f"/tournaments/{quoted(draw(names))}"
     elif which == "standings json":
         address = f"/api/tournaments/{quoted(draw(names))}/standings"
+    elif which == "results json":
+        address = f"/api/tournaments/{quoted(draw(names))}/results"
     elif which == "live stream":
         # A stream answers at once only where there is no tournament (a control character is in no name's).
         address = f"/tournaments/{quoted('nope' + chr(7) + draw(words))}/events"

@@ -255,6 +255,17 @@ def test_a_32_player_event_with_a_cut_a_semi_final_and_a_final_table_runs_from_t
         (str(rank), p, stage, line.tenths) for rank, (p, stage, line) in enumerate(last, start=1)
     ]
 
+    # The JSON API gives each stage's results as `honba tournament results --format json` does.
+    results = client.get(f"/api/tournaments/{NAME}/results").json()
+    for stage, lines in zip(results["stages"], (stage1, stage2, stage3), strict=True):
+        assert [r["player"] for r in stage["rows"]] == ranked(lines)
+        assert {r["player"]: round(r["points"] * 10) for r in stage["rows"]} == {p: x.tenths for p, x in lines.items()}
+    assert {r["player"]: round(r["carried"] * 10) for r in results["stages"][1]["rows"]} == {
+        p: halved(stage1[p].tenths) for p in top
+    }
+    assert [r["player"] for r in results["stages"][1]["rows"] if r["status"] == "advanced"] == finalists
+    assert [r["player"] for r in results["overall"]] == [p for p, _, _ in last]
+
     # Every session of the format is seated: the page offers no more.
     page = opened(client, f"/director/t/{NAME}", token=director)
     assert "Every session of the format is seated" in page and 'id="seat-form"' not in page

@@ -30,6 +30,7 @@ from replay.service.entry import (
     stored_entry,
 )
 from replay.service.shapes import state_data
+from replay.service.stages import results_data, standings_of_event
 from replay.service.standings import read_view, standings_data, tournament_report
 from replay.web.site import bearer, json_body, number, site, text_of
 from replay.web.standings import after_of
@@ -168,6 +169,21 @@ async def standings_json(request: Request) -> Response:
     )
 
 
+async def results_json(request: Request) -> Response:
+    """Each stage's standings (who advanced, who was cut, points carried), the whole event's and the
+    teams': ``honba tournament results --format json``, by the same use case."""
+    served = site(request)
+    name = request.path_params["name"]
+    await served.refreshed()
+    return JSONResponse(
+        await served.call(
+            lambda: read_view(
+                served.app, lambda view: results_data(standings_of_event(served.app, view, name)), view=served.view
+            )
+        )
+    )
+
+
 ROUTES = [
     Route("/api/matches/{key:path}/preview", preview_json, methods=["POST"]),
     Route("/api/matches/{key:path}/entries", record_json, methods=["POST"]),
@@ -176,4 +192,5 @@ ROUTES = [
     Route("/api/matches/{key:path}/corrections", correct_json, methods=["POST"]),
     Route("/api/matches/{key:path}", match_json),
     Route("/api/tournaments/{name}/standings", standings_json),
+    Route("/api/tournaments/{name}/results", results_json),
 ]
