@@ -171,6 +171,15 @@ def test_the_director_lists_every_tournament(store_db: str, client: TestClient) 
     assert "holds &#39;/&#39;: a tournament&#39;s name is the end of its web address" in errors(refused)["name"]
 
 
+def test_the_tournament_page_is_titled_by_its_name_and_shows_the_signed_result_once(
+    store_db: str, client: TestClient
+) -> None:
+    director, _seated = seated_open(client, store_db)
+    page = client.get("/director/t/Open", params={"token": director}).text
+    assert "<title>Open - director - honba</title>" in page
+    assert page.count('id="certificate"') == page.count('id="certificate-form"') == 1
+
+
 def test_seating_while_tables_play_warns_and_takes_a_confirm(store_db: str, client: TestClient) -> None:
     director, _seated = seated_open(client, store_db)
     page = client.get("/director/t/Open", params={"token": director}).text
