@@ -192,3 +192,25 @@ def test_each_command_is_registered_by_the_module_the_console_script_loads_for_i
     assert set().union(*registered.values()) == set(COMMAND_MODULES)
     for name, module in COMMAND_MODULES.items():
         assert name in registered[module], (name, module)
+
+
+@pytest.mark.parametrize("stage", ["loading", "building"])
+def test_ctrl_c_while_the_command_is_being_built_is_one_line_and_exit_130(
+    stage: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A SIGINT lands at any moment: while the command's module loads, or while typer builds the click
+    # command (before click, which would turn it into Abort, has started).
+    import replay.cli
+
+    def interrupted(*_args: Any, **_kwargs: Any) -> Any:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(sys, "argv", ["honba", "status", "m1"])
+    if stage == "loading":
+        monkeypatch.setattr(replay.cli, "load_commands", interrupted)
+    else:
+        monkeypatch.setattr(typer.main, "get_command", interrupted)
+    with pytest.raises(SystemExit) as exit_:
+        replay.cli.main()
+    assert exit_.value.code == 130
+    assert capsys.readouterr().err.strip() == "honba: aborted"

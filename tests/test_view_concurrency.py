@@ -115,6 +115,9 @@ def test_catch_ups_and_followers_started_and_killed_at_any_time_end_as_a_fresh_r
     finally:
         app.close()
     for follower in followers[1:]:
+        # Stopped once it follows (its first line), as a person would press Ctrl-C on it.
+        assert follower.stdout is not None
+        assert "Following new events" in follower.stdout.readline()
         follower.send_signal(signal.SIGINT)
         code, _stdout, stderr = finished(follower, timeout=60)
         assert "Traceback" not in stderr and "Failed" not in stderr, stderr

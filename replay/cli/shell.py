@@ -212,7 +212,9 @@ def main(command: typer.Typer = app) -> None:
     line) on the command line; usage mistakes also get one line and exit 2."""
     try:
         code = command(standalone_mode=False)
-    except typer.Abort:
+    except (typer.Abort, KeyboardInterrupt):
+        # click turns Ctrl-C into Abort only once it parses; typer builds the click command before
+        # that, and a SIGINT there must read the same.
         err.print("honba: aborted", markup=False, highlight=False)
         raise SystemExit(130) from None
     except Exception as exc:
