@@ -9,6 +9,7 @@ import pytest
 from starlette.testclient import TestClient
 from web_support import PLAYERS, errors, prepare, send
 
+from domain.bounds import NAME, TEXT, TOURNAMENT
 from projections.ledger import corrected_ledger
 from replay.store.application import HonbaApp
 from replay.store.tournaments import get_tournament
@@ -134,3 +135,27 @@ def test_a_session_under_three_player_rules_seats_tables_of_three(store_db: str,
         data={"csrf": client.cookies.get("honba_csrf"), "token": director, "session": "2", "rules": "nonsense"},
     )
     assert refused.status_code == 400 and "unknown rules preset" in errors(refused.text)["session"]
+
+
+def test_every_text_field_hints_the_length_the_domain_takes(store_db: str, client: TestClient) -> None:
+    # A maxlength longer than the domain's bound lets a referee type a reason that is then refused;
+    # a shorter one cuts off what would have been taken.
+    table, referee, director = prepare(
+        store_db, {"t1": PLAYERS}, [("table", "t1"), ("referee", None), ("director", None)]
+    )
+    client.get("/director", params={"token": director})  # the form's cookie
+    post(client, "/director/tournaments", director, name="Open", players="\n".join(EIGHT))
+    pages = [
+        client.get("/referee/m/t1", params={"token": referee}).text,
+        client.get("/matches/t1", params={"token": table}).text,
+        client.get("/director", params={"token": director}).text,
+        client.get("/director/t/Open", params={"token": director}).text,
+    ]
+    bounds = {"by": NAME, "substitute": NAME, "team": NAME, "reason": TEXT, "note": TEXT, "name": TOURNAMENT}
+    seen = set()
+    for page in pages:
+        for field, longest in re.findall(r'<input name="([a-z_]+)"[^>]*?maxlength="([^"]*)"', page):
+            if field in bounds:
+                assert longest == str(bounds[field].longest), (field, longest)
+                seen.add(field)
+    assert seen == set(bounds)

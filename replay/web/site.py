@@ -23,7 +23,7 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
-from domain.bounds import Bound, clipped
+from domain.bounds import NAME, TEXT, TOURNAMENT, Bound, clipped
 from domain.errors import HonbaError, WinnerIsDiscarder, WinnersOnSeveralDiscards
 from replay.formats.logmodel import load_json, shown
 from replay.service.access import Grant, TokenStore
@@ -54,6 +54,8 @@ def _templates() -> Environment:
     env.filters["points"] = lambda v: f"{v:,}" if isinstance(v, int) else v
     env.filters["signed"] = lambda v: f"{v:+,}" if isinstance(v, int) else v
     # A field that holds several items, shown in one text box: its items between commas.
+    # The longest text the domain takes (domain.bounds), as the forms' maxlength: a hint that agrees.
+    env.globals["longest"] = {"name": NAME.longest, "text": TEXT.longest, "tournament": TOURNAMENT.longest}
     env.filters["listed"] = lambda v: ",".join(str(i) for i in v) if isinstance(v, list | tuple) else (v or "")
     return env
 
