@@ -191,3 +191,18 @@ def test_one_broken_file_alone_is_one_line_and_exit_2(env: Path, name: str) -> N
     assert result.exit_code == 2
     broken_lines(result, folder, {name})
     assert stored(db) == (0, [])
+
+
+@pytest.mark.parametrize("command", ["import", "verify"])
+def test_an_empty_path_is_refused_not_read_as_the_current_directory(
+    env: Path, command: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A script's "$LOGS" left unset: the good log in the current directory must not be taken.
+    write(env, {"good-xml.mjlog": xml_log})
+    monkeypatch.chdir(env)
+    db = env / "empty.sqlite"
+    result = honba(db, command, "")
+    assert result.exit_code == 2
+    assert result.stderr.strip() == "honba: PATHS: an empty path names no file or directory"
+    assert "stored" not in result.stdout
+    assert not db.exists() or stored(db) == (0, [])

@@ -26,10 +26,20 @@ FormatOption = Annotated[
 ]
 
 
+def named_paths(words: list[str]) -> list[Path]:
+    """The paths of the command line. Read as text, since a path type reads an empty word as the
+    current directory: ``honba import ""`` (a variable left unset) would import whatever is there."""
+    if "" in words:
+        raise fail("PATHS: an empty path names no file or directory")
+    return [Path(word) for word in words]
+
+
 @app.command("import")
 def import_(
     ctx: typer.Context,
-    paths: Annotated[list[Path], typer.Argument(help="Record files, game logs, or directories of them.")],
+    words: Annotated[
+        list[str], typer.Argument(metavar="PATHS", help="Record files, game logs, or directories of them.")
+    ],
     fmt: FormatOption = "auto",
     tournament: Annotated[
         str | None,
@@ -79,6 +89,7 @@ def import_(
     that is another player's: ``honba tournament alias NAME LOG_NAME PLAYER`` (``unalias``
     withdraws it); a game attached by mistake: ``honba tournament detach NAME MATCH --reason ...``.
     """
+    paths = named_paths(words)
     refusal = import_options_refusal(fmt, tournament, session, batch, jobs)
     if refusal is not None:
         raise fail(refusal)
@@ -158,7 +169,7 @@ def import_(
 
 @app.command()
 def verify(
-    paths: Annotated[list[Path], typer.Argument(help="Game logs, or directories of them.")],
+    words: Annotated[list[str], typer.Argument(metavar="PATHS", help="Game logs, or directories of them.")],
     fmt: FormatOption = "auto",
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object for tools.")] = False,
     rules: Annotated[
@@ -180,6 +191,7 @@ def verify(
 
     Exit 0 when everything agrees, 1 when anything disagrees, 2 when an input could not be read.
     """
+    paths = named_paths(words)
     refusal = verify_options_refusal(fmt, jobs)
     if refusal is not None:
         raise fail(refusal)
