@@ -396,3 +396,35 @@ def test_honba_serve_takes_checkpoints_while_it_runs_and_a_last_one_when_it_stop
     for version in range(last_version(db, M2), 3, -1):
         delete(db, M2, version)
     assert check(db)["m2"] == [(4, "deleted")]
+
+
+class Waits:
+    """A stop event that records each wait asked of it and stops after ``ticks`` of them."""
+
+    def __init__(self, ticks: int) -> None:
+        self.asked: list[float] = []
+        self.ticks = ticks
+
+    def wait(self, timeout: float) -> bool:
+        self.asked.append(timeout)
+        return len(self.asked) > self.ticks
+
+
+def test_checkpoints_that_fail_back_off_and_warn_once_per_outage(capsys: pytest.CaptureFixture[str]) -> None:
+    # The database down for eight tries, then up: one warning, waits doubling to the cap, then one
+    # line that checkpoints are taken again and the wait back to every few seconds.
+    outcomes = [OSError("connection refused")] * 8 + [None, None]
+
+    def run(_take):  # type: ignore[no-untyped-def]
+        outcome = outcomes.pop(0)
+        if outcome is not None:
+            raise outcome
+
+    stop = Waits(ticks=10)
+    keep_checkpoints(None, stop, every=3.0, run=run)  # type: ignore[arg-type]
+    assert stop.asked == [3.0, 6.0, 12.0, 24.0, 48.0, 60.0, 60.0, 60.0, 60.0, 3.0, 3.0]
+    err = capsys.readouterr().err.splitlines()
+    assert err == [
+        "honba: warning: no checkpoint taken: connection refused",
+        "honba: checkpoints taken again (after 8 failed)",
+    ]

@@ -13,6 +13,8 @@ from replay.store.checkpoint import Taken
 
 # How often ``honba serve`` takes a checkpoint of what was saved, in seconds.
 EVERY = 3.0
+# The longest wait between two tries while checkpoints fail, in seconds.
+LONGEST_WAIT = 60.0
 
 T = TypeVar("T")
 
@@ -32,13 +34,24 @@ def keep_checkpoints(
 ) -> None:
     """Take a checkpoint every ``every`` seconds while something was saved since the last, until
     ``stop`` is set (a server's background thread). ``run`` runs each one (a server on SQLite takes
-    turns with its requests). A checkpoint that fails (the store unreachable for a moment) is
-    said in one line on stderr; the next one covers what it would have."""
-    while not stop.wait(every):
+    turns with its requests).
+
+    A checkpoint that fails (the store unreachable) is said in one line on stderr, once per outage,
+    not at every try; the tries then come at twice the wait each time, up to ``LONGEST_WAIT``, so
+    that a server whose database is down does not knock on it every few seconds. The first that
+    succeeds again says so, and covers what the failed ones would have."""
+    failures = 0
+    while not stop.wait(min(every * 2 ** min(failures, 16), max(every, LONGEST_WAIT))):
         try:
             run(lambda: checkpoint_now(store))
         except Exception as exc:  # a background thread must outlive a store's hiccup
-            print(f"honba: warning: no checkpoint taken: {' '.join(str(exc).split())[:200]}", file=sys.stderr)
+            if failures == 0:
+                print(f"honba: warning: no checkpoint taken: {' '.join(str(exc).split())[:200]}", file=sys.stderr)
+            failures += 1
+        else:
+            if failures:
+                print(f"honba: checkpoints taken again (after {failures} failed)", file=sys.stderr)
+            failures = 0
 
 
 def checkpoints_kept(
