@@ -59,7 +59,10 @@ class Evidence:
             attrs.evolve(p, detail=f"the store chain (before checkpoints), link {p.position}: {p.detail}")
             for p in chain.problems
         )
-        notes = (*own.notes, f"the store chain written before checkpoints: {chain.events} links")
+        notes = (
+            *own.notes,
+            f"the store chain written before checkpoints: {chain.events} link{'' if chain.events == 1 else 's'}",
+        )
         return attrs.evolve(
             own,
             head=own.head or chain.head,
