@@ -54,3 +54,46 @@ def test_without_penalties(cup: Honba) -> None:
 
 def test_nothing_to_change_is_refused(cup: Honba) -> None:
     assert "say what to change" in cup.refused("tournament", "what-if", "cup")
+
+
+@pytest.fixture
+def tied(tmp_path: Path) -> Honba:
+    """Ann and Ben end level under uma 15/4/-4/-15, Ann by placements, Ben by score.
+
+    m1: Ben rons Cho for a mangan (8,000), then Ann (no longer dealer) rons Dai for 2 han 30 fu
+    (2,000): Ben 38,000 1st, Ann 32,000 2nd, Dai 28,000 3rd, Cho 22,000 4th. m2: Cho rons Ben for
+    2 han 30 fu: Cho 32,000 1st, Ann and Dai 30,000 (tied 2nd and 3rd), Ben 28,000 4th.
+    Under uma 15/4/-4/-15: Ann 2 + 4 + (4 - 4) / 2 = +6.0; Ben 8 + 15 - 2 - 15 = +6.0.
+    Ann's placements average 2.25 against Ben's 2.5; Ben's net score is +6,000 against Ann's +2,000.
+    """
+    honba = Honba(tmp_path / "tied.sqlite")
+    honba.ok("tournament", "create", "cup", "--players", "Ann,Ben,Cho,Dai")
+    honba.ok("start", "m1", "--players", "Ann,Ben,Cho,Dai", "--rules", "wrc")
+    honba.ok("win", "m1", "Ben:mangan", "--from", "Cho")
+    honba.ok("win", "m1", "Ann:2/30", "--from", "Dai")
+    honba.ok("end", "m1", "--reason", "time limit")
+    honba.ok("start", "m2", "--players", "Ann,Ben,Cho,Dai", "--rules", "wrc")
+    honba.ok("win", "m2", "Cho:2/30", "--from", "Ben")
+    honba.ok("end", "m2", "--reason", "time limit")
+    for session, key in enumerate(("m1", "m2"), start=1):
+        honba.ok("tournament", "attach", "cup", key, "--session", str(session))
+    return honba
+
+
+@pytest.mark.parametrize(("tie_break", "ahead"), [("placement", "Ann"), ("net_score", "Ben")])
+def test_a_tie_on_points_is_broken_by_the_tie_break_asked(tied: Honba, tie_break: str, ahead: str) -> None:
+    data = json.loads(
+        tied.ok(
+            "tournament", "what-if", "cup", "--format", "json", "--set", "uma=[15,4,-4,-15]", "--tie-break", tie_break
+        )
+    )
+    ranked = {r["player"]: (r["what_if_rank"], r["what_if_points"]) for r in data["rows"]}
+    assert ranked["Ann"][1] == ranked["Ben"][1] == 6.0
+    behind = "Ben" if ahead == "Ann" else "Ann"
+    assert (ranked[ahead][0], ranked[behind][0]) == (1, 2)
+
+
+def test_a_tie_break_not_known_is_refused(tied: Honba) -> None:
+    assert "--tie-break is placement or net_score, not 'coin'" in tied.refused(
+        "tournament", "what-if", "cup", "--tie-break", "coin"
+    )
