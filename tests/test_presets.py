@@ -525,6 +525,27 @@ def test_hong_kong_minimum_is_3_faan() -> None:
         started(HONG_KONG).record(win(1, faan(2), discarder=2))
 
 
+@pytest.mark.parametrize(("points", "refused"), [(4, True), (7, True), (8, False), (16, False)])
+def test_hong_kong_minimum_holds_for_a_hand_written_in_points(points: int, refused: bool) -> None:
+    # The Faan-Laak table: 2 faan pay 4 points, 3 faan 8. A win written as 4 points is a 2-faan
+    # hand, below the 3-faan minimum as "2 faan" is; 8 points is the minimum's own value.
+    match = started(HONG_KONG)
+    hand = win(1, HandValue(points=points), discarder=2)
+    if refused:
+        with pytest.raises(BelowMinimum, match="below the minimum of 3 faan"):
+            match.record(hand)
+    else:
+        match.record(hand)
+
+
+def test_a_doubles_minimum_holds_for_tile_points_without_a_double() -> None:
+    # Seed 000: minimum points may be set in doubles. 40 tile points and no double is 0 doubles.
+    rules = CHINESE_CLASSICAL.with_overrides({"minimum": 1, "minimum_unit": "doubles", "losers_settle": False})
+    with pytest.raises(BelowMinimum, match="below the minimum of 1 doubles"):
+        started(rules).record(win(1, HandValue(points=40), discarder=2))
+    started(rules).record(win(1, HandValue(points=40, doubles=1), discarder=2))
+
+
 def test_hong_kong_match_runs_four_rounds() -> None:
     # Each round: South self-drawn 3 faan (8: 16 from each); West 4 faan on North's discard
     # (16: North 32, the others 16); North self-drawn 10 faan (64: 128 from each); East 7 faan

@@ -52,9 +52,15 @@ def minimum_count(value: HandValue, rules: Ruleset) -> int | None:
     if rules.minimum_unit == "han":
         return None if value.han is None else value.han - (value.dora or 0)
     if rules.minimum_unit == "faan":
+        if value.faan is None and value.points is not None:
+            # A hand written by its points (Hong Kong's 8 for 3 faan): the most faan those points
+            # pay, the base doubled per faan (``raw_score``), so that 4 points is held to the
+            # minimum as 2 faan is.
+            return (value.points // rules.score_base).bit_length() - 1
         return value.faan
     if rules.minimum_unit == "doubles":
-        return value.doubles
+        # Tile points without a double are no double.
+        return 0 if value.doubles is None and value.points is not None else value.doubles
     return raw_score(value, rules)
 
 
