@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from conftest import CORPUS
 from fuzz_samples import mjai_log, tenhou_json_log, xml_log
+from honba_cli import Honba
 from typer.testing import CliRunner
 
 from replay.cli import app
@@ -97,3 +98,22 @@ def test_other_wide_encodings_are_refused_in_one_line(
     report = verify(path)
     assert len(report["unreadable"]) == 1
     assert named in report["unreadable"][0]["reason"] and "UTF-8" in report["unreadable"][0]["reason"]
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-be", "utf-8 with a mark"])
+def test_a_record_file_saved_by_a_windows_editor_imports_and_checks_as_the_same_match(
+    tmp_path: Path, encoding: str
+) -> None:
+    # The exported record re-saved as UTF-16 (Notepad's "Unicode"): the same entries, the chain intact.
+    first = Honba(tmp_path / "first.sqlite")
+    first.ok("start", "m1", "--players", "Ann,Ben,Cho,Dai")
+    first.ok("win", "m1", "Ben:3/30", "--from", "Cho")
+    first.ok("draw", "m1", "--ready", "Ann")
+    record = tmp_path / "m1.honba"
+    first.ok("export", "m1", "-o", str(record))
+    saved = tmp_path / "saved.honba"
+    saved.write_bytes(MARKED[encoding](record.read_bytes()))
+    assert "intact" in first.ok("check", str(saved))
+    second = Honba(tmp_path / "second.sqlite")
+    assert "1 stored" in second.ok("import", str(saved))
+    assert second.json("status", "m1") == first.json("status", "m1")

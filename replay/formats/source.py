@@ -68,6 +68,13 @@ def utf8_text(data: bytes) -> bytes:
         return data
 
 
+def decoded_text(data: bytes) -> str:
+    """A text file's text: UTF-8 (a byte order mark skipped) or UTF-16 with a byte order mark (a
+    record file or a score sheet saved by a Windows editor or a spreadsheet's "Unicode text");
+    ``UnicodeDecodeError`` for anything else, its ``start`` the first byte that is no UTF-8."""
+    return utf8_text(data).decode("utf-8-sig")
+
+
 def _wide_encoding(data: bytes) -> str | None:
     """``UTF-16`` or ``UTF-32`` when the bytes are text in one of those (by its BOM, or by the
     zero byte beside the first character of an XML or JSON document), else None."""

@@ -25,7 +25,7 @@ from replay.formats.detect import detect_format, expand_paths, iter_paths, read_
 from replay.formats.files import FileTooLarge, read_capped
 from replay.formats.logmodel import LogError, LoggedGame
 from replay.formats.record import build_match, parse_record
-from replay.formats.source import read_source
+from replay.formats.source import decoded_text, read_source, utf8_text
 from replay.service.importing import match_from_log
 from replay.service.storing import AlreadyStoredAs, Prepared, prepare, store_prepared
 from replay.service.verify import GameReport, verify_game, with_rules
@@ -560,9 +560,9 @@ def _matches_in(
     name = str(path)
     # The file is read once: the record check and the log reader both take these bytes.
     data = read_source(path)
-    if fmt == "record" or (fmt == "auto" and detect_format(data) == "record"):
+    if fmt == "record" or (fmt == "auto" and detect_format(utf8_text(data)) == "record"):
         try:
-            text = data.decode("utf-8-sig")
+            text = decoded_text(data)
         except UnicodeDecodeError as exc:
             raise LogError(name, f"not UTF-8 text (byte {exc.start})") from None
         return [build_match(parse_record(text, name=name), name=name)], False

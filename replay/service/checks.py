@@ -18,7 +18,7 @@ from domain.integrity import published_digest
 from domain.match import match_id
 from replay.formats.files import read_capped
 from replay.formats.record import check_record_text
-from replay.formats.source import read_source
+from replay.formats.source import decoded_text, read_source
 from replay.input.parsing import InputError
 from replay.service.audit import AuditReport, SheetError, build_report, read_sheet
 from replay.service.rules import resolve_rules
@@ -82,7 +82,7 @@ def check_target(open_app: Callable[[], HonbaApp], target: str) -> MatchCheck:
         return check_match(application, match_id(target), target, read_evidence(application))
     try:
         # Read as honba import reads it: at most MAX_FILE bytes, gunzipped when compressed.
-        text = read_source(path).decode("utf-8-sig")
+        text = decoded_text(read_source(path))
     except UnicodeDecodeError as exc:
         raise InputError(f"{path}: not a record file: not UTF-8 text (byte {exc.start})") from None
     report = check_record_text(text, name=str(path))
@@ -122,7 +122,7 @@ def audit_match(
 def _sheet_text(sheet: Path) -> str:
     """A score sheet's text: at most ``MAX_FILE`` bytes of UTF-8 (a binary file is refused in one line)."""
     try:
-        return read_capped(sheet, what="score sheet").decode("utf-8-sig")
+        return decoded_text(read_capped(sheet, what="score sheet"))
     except UnicodeDecodeError as exc:
         raise SheetError(f"{sheet}: not a CSV score sheet: not UTF-8 text (byte {exc.start})") from None
 
