@@ -270,11 +270,19 @@ def test_the_audit_of_a_tampered_store_says_the_integrity_is_broken(db: Path) ->
     assert "BROKEN: altered at 6" in honba(db, "audit", KEY).stdout
 
 
-@pytest.mark.parametrize("encoding", ["utf-16", "utf-8-sig"])
-def test_a_sheet_saved_as_unicode_text_reads_as_the_same_sheet(db: Path, tmp_path: Path, encoding: str) -> None:
-    # A spreadsheet's "Unicode text" is UTF-16 with a byte order mark; Excel's "CSV UTF-8" has a mark too.
+@pytest.mark.parametrize(
+    ("encoding", "between"),
+    [("utf-16", "\t"), ("utf-8-sig", ","), ("utf-8", ";")],
+    ids=["unicode text (UTF-16, tabs)", "CSV UTF-8 (a mark)", "CSV with semicolons"],
+)
+def test_a_sheet_saved_by_a_spreadsheet_reads_as_the_same_sheet(
+    db: Path, tmp_path: Path, encoding: str, between: str
+) -> None:
+    # A spreadsheet's "Unicode text" is UTF-16 with a byte order mark, its cells between tabs; "CSV
+    # UTF-8" starts with a mark; where the comma is the decimal point a CSV's cells are between semicolons.
     wrong = tmp_path / "wrong.csv"
-    wrong.write_bytes(("\n".join([HEADER, *SCORES[:-1], COUNTERS_AS_300]) + "\n").encode(encoding))
+    lines = [HEADER, *SCORES[:-1], COUNTERS_AS_300]
+    wrong.write_bytes(("\n".join(line.replace(",", between) for line in lines) + "\n").encode(encoding))
     first = audit_json(db, "--against", str(wrong))["sheet"]["first_difference"]
     assert first["hand"] == "S1-2"
     assert "Cho 23,200 on the sheet, 22,900 by honba (+300)" in first["text"]

@@ -381,8 +381,17 @@ def _voided_deal_passes(match: Match) -> list[Finding]:
     return findings
 
 
+def _delimiter(text: str) -> str:
+    """What separates the sheet's cells: the one of tab, semicolon and comma its header line holds
+    most of (a spreadsheet saves "Unicode text" with tabs, and a CSV with semicolons where the comma
+    is the decimal point); a comma when it holds none."""
+    header = next((line for line in text.splitlines() if line.strip()), "")
+    return max(("\t", ";", ","), key=header.count) if any(d in header for d in "\t;") else ","
+
+
 def read_sheet(text: str, players: Sequence[str], *, name: str) -> list[SheetRow]:
-    """A claimed score sheet: a header ``hand,<player>,<player>,...`` then one row per hand.
+    """A claimed score sheet: a header ``hand,<player>,<player>,...`` then one row per hand (its
+    cells between commas, semicolons or tabs, as the header shows).
 
     The first column names the hand (``E1-0``, ``3``, anything); each player's column holds
     either the score after the hand or the change in the hand (see ``compare_sheet``).
@@ -390,7 +399,7 @@ def read_sheet(text: str, players: Sequence[str], *, name: str) -> list[SheetRow
     every number honba is sent (``domain.bounds.whole_number``: ASCII digits, a score's bounds).
     """
     try:
-        rows = [r for r in csv.reader(io.StringIO(text)) if any(cell.strip() for cell in r)]
+        rows = [r for r in csv.reader(io.StringIO(text), delimiter=_delimiter(text)) if any(c.strip() for c in r)]
     except csv.Error as exc:  # a NUL byte, a cell longer than the csv module reads
         raise SheetError(f"{name}: not a CSV score sheet ({exc})") from None
     if not rows:
