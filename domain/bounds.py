@@ -216,6 +216,10 @@ ENTRY = Bound("entry", 1, 1_000_000)
 NAME = TextBound("player name", 64)
 # A match's key and a client's retry key; a tournament's name, which the keys of its matches start with.
 KEY = TextBound("key", 200)
+# A new match's key is also a part of its web addresses (/matches/KEY/audit), where a '/' would make
+# "club/audit" the audit of "club": refused from now on (a match stored with one is read as it is,
+# on the command line; the web cannot name it).
+MATCH_KEY = TextBound("match key", KEY.longest, forbidden="/", why="a match's key is a part of its web address")
 # A tournament's name is also the last part of its web address (/tournaments/NAME), where a '/' would
 # split it: the web cannot name such a tournament (its matches' keys may hold one: they are addressed whole).
 TOURNAMENT = TextBound(

@@ -15,7 +15,7 @@ from domain.bounds import (
     COUNTERS,
     DEPOSITS,
     HANDS_PLAYED,
-    KEY,
+    MATCH_KEY,
     NAME,
     PENALTY_AMOUNT,
     SCORE,
@@ -38,7 +38,7 @@ def start_checks(
     players or with counts beyond theirs."""
     if not key.strip():
         raise RuleViolation("a match needs a key")
-    KEY.check(key, "match key")
+    MATCH_KEY.check(key)
     if len(players) != rules.players:
         raise RuleViolation(f"rules {rules.name!r} are for {rules.players} players, got {len(players)}")
     names = tuple(p.strip() for p in players)

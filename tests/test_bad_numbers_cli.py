@@ -192,6 +192,11 @@ def test_import_options_are_numbers_in_their_range(db: Path, tmp_path: Path, opt
         assert f"Invalid value for '{option}'" in refused(db, "import", str(tmp_path), option, value)
 
 
+def test_a_key_prefix_with_a_slash_is_refused_once_before_any_file_is_read(db: Path, tmp_path: Path) -> None:
+    line = refused(db, "import", str(tmp_path), "--key-prefix", "club/")
+    assert line == "honba: --key-prefix: 'club/' holds '/': a match's key is a part of its web address"
+
+
 def test_names_and_keys_on_two_lines_are_refused_where_typed(db: Path) -> None:
     assert "player 2's name: " in refused(db, "start", "club-3", "--players", "Ann,B\nen,Cho,Dai")
     assert "match key: " in refused(db, "start", "club\x1b[2J", "--players", "Ann,Ben,Cho,Dai")

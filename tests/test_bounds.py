@@ -238,6 +238,13 @@ def test_a_tournament_name_holds_no_slash_for_it_ends_its_web_address() -> None:
     assert Tournament.create("<i>t?#%", PLAYERS).name == "<i>t?#%"
 
 
+def test_a_new_match_key_holds_no_slash_for_it_is_a_part_of_its_web_addresses() -> None:
+    # "club/audit" would read as the audit page of "club" (/matches/club/audit).
+    with pytest.raises(OutOfBounds, match=r"^match key: 'club/audit' holds '/': a match's key is a part of its web"):
+        Match.start("club/audit", PLAYERS, TENHOU)
+    assert Match.start("club audit #3?", PLAYERS, TENHOU).key == "club audit #3?"
+
+
 # The staged events' commands (issue 27's): the same bounds, names and reasons as one line.
 
 

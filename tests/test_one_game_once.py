@@ -107,8 +107,8 @@ def test_two_games_whose_files_share_a_name_are_kept_apart_by_a_key_prefix(tmp_p
     code, _, err = honba(db, "import", str(three))
     assert code == 2
     assert "is stored with other players" in err
-    assert honba(db, "import", str(three), "--key-prefix", "hidacow/")[0] == 0
-    assert keys(db) == ["chankan", "hidacow/chankan"]
+    assert honba(db, "import", str(three), "--key-prefix", "hidacow-")[0] == 0
+    assert keys(db) == ["chankan", "hidacow-chankan"]
 
 
 def test_import_warns_about_what_verify_would_flag(tmp_path: Path) -> None:

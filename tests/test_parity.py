@@ -92,6 +92,11 @@ def test_the_api_ends_a_match_early_and_a_referee_reopens_it(store_db: str, clie
     assert client.post("/api/matches/t1/corrections", json=body, headers=as_table).status_code == 403
     no_reason = client.post("/api/matches/t1/corrections", json={**body, "reason": ""}, headers=as_referee)
     assert no_reason.status_code == 400 and no_reason.json()["field"] == "reason"
+    # The correction's confirm step on the API, as docs/web.md gives it: what it would do, nothing stored.
+    shown = client.post("/api/matches/t1/corrections/preview", json=body, headers=as_referee)
+    assert shown.status_code == 200, shown.text
+    assert shown.json()["correction"]["headline"] == "the match reopened: its end, entry 3, voided by entry 4"
+    assert state(store_db, "t1")[0]
     reopened = client.post("/api/matches/t1/corrections", json=body, headers=as_referee)
     assert reopened.status_code == 200, reopened.text
     correction = reopened.json()["correction"]

@@ -90,7 +90,7 @@ def import_(
     withdraws it); a game attached by mistake: ``honba tournament detach NAME MATCH --reason ...``.
     """
     paths = named_paths(words)
-    refusal = import_options_refusal(fmt, tournament, session, batch, jobs)
+    refusal = import_options_refusal(fmt, tournament, session, batch, jobs, key_prefix)
     if refusal is not None:
         raise fail(refusal)
     given = guarded(lambda: resolve_rules(rules)) if rules is not None else None

@@ -6,7 +6,7 @@ every front end refuses the same options with the same words.
 
 from __future__ import annotations
 
-from domain.bounds import SESSION, Bound
+from domain.bounds import MATCH_KEY, SESSION, Bound, OutOfBounds
 from replay.formats.detect import FORMATS
 
 # ``import`` also takes honba's own record files; ``verify`` only game logs.
@@ -35,14 +35,21 @@ def _jobs_refusal(jobs: int | None) -> str | None:
     return None if jobs is None else _range_refusal("--jobs", jobs, JOBS)
 
 
-def import_options_refusal(fmt: str, tournament: str | None, session: int, batch: int, jobs: int | None) -> str | None:
+def import_options_refusal(
+    fmt: str, tournament: str | None, session: int, batch: int, jobs: int | None, key_prefix: str = ""
+) -> str | None:
     """Why ``honba import`` cannot run with these options (the first reason found), or None when they go together.
 
-    ``tournament`` None means no tournament; ``jobs`` None means the default (one process per core).
+    ``tournament`` None means no tournament; ``jobs`` None means the default (one process per core);
+    ``key_prefix`` starts every match's key, and is refused where a key would be (once, not per game).
     """
     refusal = _format_refusal(fmt, IMPORT_FORMATS)
     if refusal is not None:
         return refusal
+    try:
+        MATCH_KEY.check(key_prefix, "--key-prefix")
+    except OutOfBounds as exc:
+        return str(exc)
     if tournament is not None and not tournament.strip():
         return "--tournament needs a name"
     if session < SESSION.low:

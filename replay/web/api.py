@@ -185,12 +185,12 @@ async def results_json(request: Request) -> Response:
 
 
 ROUTES = [
-    Route("/api/matches/{key:path}/preview", preview_json, methods=["POST"]),
-    Route("/api/matches/{key:path}/entries", record_json, methods=["POST"]),
-    Route("/api/matches/{key:path}/entries/{number}", entry_json),
-    Route("/api/matches/{key:path}/corrections/preview", correction_preview_json, methods=["POST"]),
-    Route("/api/matches/{key:path}/corrections", correct_json, methods=["POST"]),
-    Route("/api/matches/{key:path}", match_json),
+    Route("/api/matches/{key}/preview", preview_json, methods=["POST"]),
+    Route("/api/matches/{key}/entries", record_json, methods=["POST"]),
+    Route("/api/matches/{key}/entries/{number}", entry_json),
+    Route("/api/matches/{key}/corrections/preview", correction_preview_json, methods=["POST"]),
+    Route("/api/matches/{key}/corrections", correct_json, methods=["POST"]),
+    Route("/api/matches/{key}", match_json),
     Route("/api/tournaments/{name}/standings", standings_json),
     Route("/api/tournaments/{name}/results", results_json),
 ]

@@ -171,7 +171,7 @@ async def correct_form(request: Request) -> Response:
 
 ROUTES = [
     Route("/referee", referee_page),
-    Route("/referee/m/{key:path}/correct/preview", correct_preview, methods=["POST"]),
-    Route("/referee/m/{key:path}/correct", correct_form, methods=["POST"]),
-    Route("/referee/m/{key:path}", referee_match, name="referee_match"),
+    Route("/referee/m/{key}/correct/preview", correct_preview, methods=["POST"]),
+    Route("/referee/m/{key}/correct", correct_form, methods=["POST"]),
+    Route("/referee/m/{key}", referee_match, name="referee_match"),
 ]

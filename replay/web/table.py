@@ -164,10 +164,10 @@ async def audit_page(request: Request) -> Response:
 
 ROUTES = [
     Route("/", index),
-    Route("/matches/{key:path}/preview", preview_form, methods=["POST"]),
-    Route("/matches/{key:path}/check", check_form, methods=["POST"]),
-    Route("/matches/{key:path}/record", record_form, methods=["POST"]),
-    Route("/matches/{key:path}/clock", clock_json),
-    Route("/matches/{key:path}/audit", audit_page),
-    Route("/matches/{key:path}", table_page, name="table"),
+    Route("/matches/{key}/preview", preview_form, methods=["POST"]),
+    Route("/matches/{key}/check", check_form, methods=["POST"]),
+    Route("/matches/{key}/record", record_form, methods=["POST"]),
+    Route("/matches/{key}/clock", clock_json),
+    Route("/matches/{key}/audit", audit_page),
+    Route("/matches/{key}", table_page, name="table"),
 ]
