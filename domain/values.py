@@ -409,6 +409,25 @@ class TableState:
         return f"{hand}, {self.counters} counter{plural}" if self.counters_shown else hand
 
 
+def with_notes_of(before: object, after: HandResult) -> HandResult:
+    """An amended result with what the log said of the hand it amends kept: each winner's
+    ``details`` while that player still wins (unless the amendment brings its own, from the
+    tiles typed), and who ``called`` (unless the amendment says). A correction changes what the
+    referee changed; the log's notes on the hand are not among the fields a referee corrects."""
+    if not isinstance(before, WinResult | ExhaustiveDraw | AbortiveDraw):
+        return after
+    if isinstance(before, WinResult) and isinstance(after, WinResult):
+        said = {w.winner: w.details for w in before.wins if w.details is not None}
+        wins = tuple(
+            attrs.evolve(w, details=said[w.winner]) if w.details is None and w.winner in said else w
+            for w in after.wins
+        )
+        after = attrs.evolve(after, wins=wins)
+    if after.called is None and before.called is not None:
+        after = attrs.evolve(after, called=before.called)
+    return after
+
+
 def without_details(fact: object) -> object:
     """A recorded fact without what logs said about it (``Win.details``, who ``called``): what
     tells one recording of a match from another is its results, not the log's notes on them (a

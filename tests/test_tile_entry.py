@@ -263,6 +263,40 @@ def test_honba_win_by_tiles_records_the_score_table_value_with_its_yaku(tmp_path
     assert "立直 1, 平和 1, 断幺九 1" in audit
 
 
+def test_an_amendment_of_one_field_keeps_what_the_tiles_said_of_the_hand(tmp_path: Path) -> None:
+    # The referee finds Cho, not Ann, dealt in: the discarder changes; the hand, its yaku and its
+    # winning tile are what they were (a correction changes only what the referee changed).
+    honba = Honba(tmp_path / "w.sqlite", "w")
+    honba.ok("start", "w", "--players", "Ann,Ben,Cho,Dai")
+    honba.ok(
+        "win", "w", "Ben", "--from", "Ann", "--riichi", "Ben",
+        "--hand", "234m567p23488s678s", "--win-tile", "2s", "--dora-indicators", "1m",
+    )  # fmt: skip
+    said = honba.json("log", "w")["hands"][0]["log_says"]
+    honba.ok("amend", "w", "2", "--set", "discarder=Cho", "--by", "Eve", "--reason", "Cho dealt in")
+    hand = honba.json("log", "w")["hands"][0]
+    assert hand["result"] == "Ben ron on Cho: 4 han 30 fu; riichi: Ben"
+    assert hand["log_says"] == said == ["Ben: 立直 1, 平和 1, 断幺九 1; dora 1; 30 fu; winning tile 2s"]
+    # The statistics still count the hand's yaku (of finished matches).
+    honba.ok("end", "w", "--reason", "time limit")
+    (ben,) = [r for r in json.loads(honba.ok("stats", "--all", "--format", "json"))["players"] if r["player"] == "Ben"]
+    assert ben["yaku"] == {"立直": 1, "平和": 1, "断幺九": 1}
+
+
+def test_an_amendment_of_a_logged_hand_keeps_what_the_log_said(tmp_path: Path) -> None:
+    # Tenhou's 2023053016gm-0029 (the corpus): East 1 is ⓝLuckyJ's riichi ippatsu tsumo, 3s, one dora.
+    log = CORPUS / "tsubakisakura-mjlog2json" / "data" / "2023053016gm-0029-0000-e54b3b98.xml"
+    if not log.is_file():
+        pytest.skip("the tsubakisakura games are not in the shared corpus here")
+    honba = Honba(tmp_path / "t.sqlite")
+    honba.ok("import", str(log))
+    key = log.stem
+    said = ["ⓝLuckyJ: 立直 1, 一発 1, 門前清自摸和 1; dora 1; 30 fu; winning tile 3s"]
+    assert honba.json("log", key)["hands"][0]["log_says"] == said
+    honba.ok("amend", key, "2", "--set", "dora=0", "--by", "Eve", "--reason", "the indicator was misread")
+    assert honba.json("log", key)["hands"][0]["log_says"] == said
+
+
 def test_a_typed_value_that_differs_from_the_tiles_is_recorded_with_a_warning(tmp_path: Path) -> None:
     honba = Honba(tmp_path / "w.sqlite", "w")
     honba.ok("start", "w", "--players", "Ann,Ben,Cho,Dai")

@@ -32,6 +32,7 @@ from domain.values import (
     Penalty,
     TableState,
     WinResult,
+    with_notes_of,
 )
 from projections.ledger import corrected_ledger
 from replay.formats.record import entry_numbers
@@ -203,6 +204,8 @@ def correcting(match: Match, request: CorrectionRequest) -> Correcting:
     if after.kind in ("undo", "end"):
         raise FieldError("kind", "an entry is amended by a result or a penalty")
     fact = fact_at(match, after, match.state_before(position))
+    if not isinstance(fact, Penalty):
+        fact = with_notes_of(standing, fact)
     return Correcting(request, before, after, fact, position)
 
 
