@@ -163,6 +163,29 @@ def test_the_cli_and_the_api_amend_only_the_fields_given(honba: Honba, db: Path,
     assert entry["fields"] == {"kind": "draw", "ready": ["Cho", "Dai"], "riichi": ["Cho"]}
 
 
+def test_a_correction_that_names_no_field_of_the_entry_or_changes_nothing_is_refused(
+    honba: Honba, db: Path, web: TestClient
+) -> None:
+    # A field the entry does not read was dropped with nothing said, and the correction stored with
+    # the entry as it stood: a line of the record for good that says nothing.
+    honba.ok("start", "m", "--players", PLAYERS)
+    honba.ok("win", "m", "Ann:2/30", "--from", "Ben")
+    before = honba.events("m")
+    assert honba.refused("amend", "m", "2", "--set", "bogus=1", "--by", "Kim", "--reason", "r") == (
+        "honba: a win entry has no field 'bogus'"
+    )
+    assert "facts=last_tile" in honba.refused("amend", "m", "2", "--set", "last_tile=yes", "--by", "K", "--reason", "r")
+    assert honba.refused("amend", "m", "2", "--set", "value=2/30", "--by", "Kim", "--reason", "r") == (
+        "honba: entry 2 already stands so: the correction changes nothing"
+    )
+    headers = {"Authorization": f"Bearer {token(db, 'referee')}"}
+    for changes, field in (({"<x>": "1"}, "<x>"), ({"value": "2/30"}, "target")):
+        body = {"action": "amend", "target": 2, "set": changes, "by": "Kim", "reason": "r", "client_key": "k"}
+        answer = web.post("/api/matches/m/corrections", json=body, headers=headers)
+        assert (answer.status_code, answer.json()["field"]) == (400, field), answer.text
+    assert honba.events("m") == before
+
+
 # Seen 2: one reading of a result, whatever the front end.
 
 

@@ -380,11 +380,31 @@ def field_name(path: str) -> str:
     return f"{part or 'winner'}{s}"
 
 
+def field_names(kind: str) -> frozenset[str]:
+    """The text fields an entry of this kind is read from (``entry_from_fields``; docs/web.md, "The
+    entry fields"), ``kind`` among them."""
+    named = {
+        "win": {"riichi", *(f"{k}{slot(i)}" for i in range(MAX_WINNERS) for k in WINNER_FIELDS)},
+        "draw": {"ready", "riichi", "nagashi"},
+        "abort": {"abort", "riichi", "kongs"},
+        "penalty": {"player", "amount", "penalty_kind", "share", "note"},
+        "end": {"reason"},
+    }
+    return frozenset({"kind", *named.get(kind, ())})
+
+
 def amended(entry: Entry, changes: Mapping[str, Any]) -> Entry:
     """The entry with the fields ``changes`` gives changed and every other field kept: what a
     correction of some fields makes of the entry that stands. A field given empty is cleared; a
     hand value given (as text or field by field) replaces that winner's value whole; a winner
-    cleared (``winner2=``) takes that winner's fields with it."""
+    cleared (``winner2=``) takes that winner's fields with it. A field the entry (of the kind it
+    will be) does not read is refused by its name, rather than dropped with nothing said."""
+    kind = changes.get("kind", entry.kind)
+    known = field_names(kind if isinstance(kind, str) else entry.kind)
+    for name in changes:
+        if name not in known:
+            flag = f" (a fact such as {name} is set with facts={name})" if name in FLAG_KEYS else ""
+            raise FieldError(name, f"a {kind} entry has no field {shown(name)}{flag}")
     fields = entry_fields(entry)
     for i in range(MAX_WINNERS):
         s = slot(i)

@@ -162,6 +162,8 @@ class Correcting:
     after: Entry | None
     fact: HandResult | Penalty | None
     position: int | None
+    # An amendment to what already stands (refused: a line of the record for good that says nothing).
+    unchanged: bool = False
 
 
 def correcting(match: Match, request: CorrectionRequest) -> Correcting:
@@ -204,9 +206,10 @@ def correcting(match: Match, request: CorrectionRequest) -> Correcting:
     if after.kind in ("undo", "end"):
         raise FieldError("kind", "an entry is amended by a result or a penalty")
     fact = fact_at(match, after, match.state_before(position))
+    unchanged = fact == standing
     if not isinstance(fact, Penalty):
         fact = with_notes_of(standing, fact)
-    return Correcting(request, before, after, fact, position)
+    return Correcting(request, before, after, fact, position, unchanged)
 
 
 def _apply(match: Match, correction: Correcting, client_key: str | None) -> int:
@@ -226,6 +229,10 @@ def _apply(match: Match, correction: Correcting, client_key: str | None) -> int:
             match.add_penalty(correction.fact, by=by, reason=reason, client_key=client_key)
             return made(match, by, reason)
         assert correction.position is not None
+        if correction.unchanged and (client_key is None or client_key not in match.client_keys):
+            # A retry of a correction stored with this key is the domain's to answer (it records nothing).
+            target = request.target
+            raise FieldError("target", f"entry {target} already stands so: the correction changes nothing")
         if correction.fact is None:
             match.void(correction.position, by=by, reason=reason, client_key=client_key)
         else:
