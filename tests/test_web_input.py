@@ -187,6 +187,25 @@ def test_every_redirect_is_relative_whatever_host_the_client_names(client: TestC
     assert found.status_code == 303 and found.headers["location"] == "/tournaments/Open"
 
 
+def test_an_address_typed_with_a_slash_at_its_end_is_sent_on_relatively(
+    client: TestClient, tokens: dict[str, str]
+) -> None:
+    # Starlette's own slash redirect answered /director/?token=T with http://evil.example/director?token=T.
+    evil = {"host": "evil.example"}
+    director = tokens["director"]
+    for typed, bare in (
+        (f"/director/?token={director}", f"/director?token={director}"),
+        ("/tournaments/Open/", "/tournaments/Open"),
+        (f"/api/matches/t1/?token={tokens['table']}", f"/api/matches/t1?token={tokens['table']}"),
+        ("/matches/t1//", "/matches/t1"),
+    ):
+        answer = client.get(typed, headers=evil, follow_redirects=False)
+        assert (answer.status_code, answer.headers["location"]) == (307, bare)
+    # A form sent to such an address is not sent on (a browser would send its body along): no page.
+    sent = client.post("/director/tournaments/", data={"csrf": csrf(client), "token": director, "name": "X"})
+    assert sent.status_code == 404 and "location" not in sent.headers
+
+
 def test_the_live_stream_of_an_unknown_tournament_is_a_404_in_plain_words(client: TestClient) -> None:
     answer = client.get("/tournaments/Nope/events")
     assert answer.status_code == 404

@@ -21,11 +21,12 @@ import contextlib
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from functools import partial
 from typing import Any
+from urllib.parse import quote
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import Response
+from starlette.responses import RedirectResponse, Response
 from starlette.routing import BaseRoute, Mount
 from starlette.staticfiles import StaticFiles
 
@@ -55,6 +56,15 @@ SECURITY_HEADERS = {
 
 
 async def not_found(request: Request, exc: Exception) -> Response:
+    """No such page; an address typed with a slash at its end (``/director/``) is sent to the one
+    without, by a relative ``Location`` (Starlette's own slash redirect, turned off in ``create_app``,
+    builds an absolute one from the client's ``Host``, and a table's token goes with the query)."""
+    path = request.url.path
+    if request.method in ("GET", "HEAD") and len(path) > 1 and path.endswith("/"):
+        # One leading slash whatever was sent: "//evil.example/" must not become "//evil.example".
+        bare = "/" + quote(path.strip("/"), safe="/")
+        query = request.url.query
+        return RedirectResponse(bare + (f"?{query}" if query else ""), status_code=307)
     return site(request).error(request, 404, "No such page.")
 
 
@@ -133,6 +143,8 @@ def create_app(db: str | None) -> Starlette:
         served.app.close()
 
     web = Starlette(routes=routes, exception_handlers=dict(handlers), lifespan=lifespan)
+    # Starlette would answer "/director/" with a redirect to http://<the client's Host>/director.
+    web.router.redirect_slashes = False
     web.state.served = served
     web.add_middleware(BodyLimit)
     web.add_middleware(_SecurityHeaders)
