@@ -424,3 +424,34 @@ def test_every_refusal_of_a_form_is_shown_on_the_page(client: TestClient, tokens
     shown = errors(answer.text)
     said = "&#39;Nobody&#39; is not a player at this table"
     assert any(message.startswith(said) for message in shown.values()), shown
+
+
+def test_a_locked_sqlite_store_is_a_503_on_every_form_not_the_drivers_words(
+    db: str, tokens: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Another process holds the file's write lock (a backup, a long import) past the wait for it. The
+    # forms answered 400 with "cannot save match 't1': database is locked" (on PostgreSQL, psycopg's
+    # words, which may name the host), as if what was sent were wrong.
+    import sqlite3
+
+    monkeypatch.setenv("SQLITE_LOCK_TIMEOUT", "1")  # a second's wait for the lock, not the default's
+    holder = sqlite3.connect(db, timeout=0)
+    with TestClient(create_app(db), raise_server_exceptions=False, follow_redirects=False) as client:
+        client.get("/")  # the CSRF cookie
+        table = {"csrf": csrf(client), "token": tokens["table"], "kind": "abort", "abort": "four_winds"}
+        table["client_key"] = "a"
+        desk = {"csrf": csrf(client), "token": tokens["referee"], "action": "penalty", "player": "Dai"}
+        desk |= {"amount": "1000", "by": "Eve", "reason": "late", "client_key": "p"}
+        forms = (("/matches/t1/record", table), ("/referee/m/t1/correct", desk))
+        try:
+            holder.execute("BEGIN EXCLUSIVE")
+            for address, form in forms:
+                answer = client.post(address, data=form)
+                assert answer.status_code == 503, (address, answer.text)
+                assert refusal(answer) == UNAVAILABLE and "locked" not in answer.text
+        finally:
+            holder.rollback()
+            holder.close()
+        # The same forms sent again once the lock is gone record each once.
+        for address, form in forms:
+            assert client.post(address, data=form).status_code == 303

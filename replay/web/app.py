@@ -42,7 +42,7 @@ from replay.store.errors import (
 )
 from replay.web import api, director, events, referee, standings, table
 from replay.web.limits import BodyLimit, TooLarge
-from replay.web.site import HERE, Forbidden, Site, site
+from replay.web.site import HERE, Forbidden, Site, Unavailable, site
 
 # Headers on every page: no framing, no referrer to other sites (table links carry their token; a form post
 # still names its origin, which the CSRF check reads), scripts only our own.
@@ -130,6 +130,7 @@ def create_app(db: str | None) -> Starlette:
         TooLarge: too_large,
         Forbidden: refused,
         StoreUnavailable: unavailable,
+        Unavailable: unavailable,
         **dict.fromkeys(UNAVAILABLE, unavailable),
         HonbaError: honba_error,
         Exception: internal,

@@ -31,6 +31,7 @@ from replay.service.checkpoints import checkpoints_kept
 from replay.service.entry import VALUE_FIELDS, FieldError, is_list_field, whole_number
 from replay.service.standings import read_view
 from replay.store.application import HonbaApp
+from replay.store.errors import StoreUnavailable
 from replay.store.standings_view import open_view
 from replay.web.limits import DEEPEST_JSON, MOST_FIELDS
 
@@ -42,6 +43,11 @@ T = TypeVar("T")
 
 class Forbidden(Exception):
     """A write without the right token (403)."""
+
+
+class Unavailable(Exception):
+    """The store did not answer (``StoreUnavailable``): a 503 whatever the page, never a refusal of
+    what was sent (a form's ``except HonbaError`` would have shown the driver's words as a 400)."""
 
 
 def _templates() -> Environment:
@@ -89,10 +95,15 @@ class Site:
             self._stop_checkpoints = None
 
     def run(self, call: Callable[[], T]) -> T:
-        if self._lock is None:
-            return call()
-        with self._lock:
-            return call()
+        """``call`` run, taking turns with the server's other threads on SQLite; a store that did not
+        answer raised as ``Unavailable``."""
+        try:
+            if self._lock is None:
+                return call()
+            with self._lock:
+                return call()
+        except StoreUnavailable as exc:
+            raise Unavailable from exc
 
     async def call(self, fn: Callable[[], T]) -> T:
         """``fn`` run in the server's thread pool, taking turns with the others on SQLite."""
