@@ -87,7 +87,14 @@ def test_a_postgresql_url_becomes_the_librarys_settings() -> None:
         ("postgresql://club:secret@db.example:99999/honba", "Port out of range"),
         ("postgresql://club:secret@db.example:five/honba", "Port could not be cast"),
         ("postgresql://club:secret@db.example/honba?sslmode=require", "unknown parameter 'sslmode'"),
-        ("postgresql://club:secret@db.example/honba?connect_timeout=soon", "connect_timeout must be a whole number"),
+        ("postgresql://club:secret@db.example/honba?connect_timeout=soon", "connect_timeout: 'soon' is not a whole"),
+        # "²" passed isdigit, and int() then raised a traceback.
+        ("postgresql://club:secret@db.example/honba?connect_timeout=²", "connect_timeout: '²' is not a whole"),
+        ("postgresql://club:secret@db.example/honba?port=" + "9" * 5000, "port: '99999999"),
+        ("postgresql://club:secret@db.example/honba?pool_size=0", "pool_size: 0 is out of range (1 to 1,000)"),
+        # A password given in the query is not shown either.
+        ("postgresql://club@db.example/honba?password=secret", "unknown parameter 'password'"),
+        ("postgresql://club@db.example/honba?sslmode=x&sslpassword=secret", "unknown parameter 'sslmode'"),
         ("mysql://club:secret@db.example/honba", "unknown kind of store"),
     ],
 )

@@ -19,6 +19,7 @@ from urllib.parse import parse_qsl, unquote, urlsplit
 
 from eventsourcing.utils import Environment
 
+from domain.bounds import Bound, OutOfBounds, whole_number
 from replay.store.errors import StoreError
 
 # The eventsourcing application's name: it prefixes its settings (``HONBA_...``) and names the
@@ -69,6 +70,14 @@ _URL_PARAMETERS = {
     "pool_size": "POSTGRES_POOL_SIZE",
     "lock_timeout": "POSTGRES_LOCK_TIMEOUT",
 }
+# The numbers among them, read as every number honba is sent (``domain.bounds.whole_number``: ASCII
+# digits, a length cap; ``isdigit`` took "²", which ``int`` then refused with a traceback).
+_URL_NUMBERS = {
+    "port": Bound("port", 1, 65_535),
+    "connect_timeout": Bound("connect_timeout", 1, 3_600),
+    "pool_size": Bound("pool_size", 1, 1_000),
+    "lock_timeout": Bound("lock_timeout", 0, 3_600),
+}
 
 
 def postgres_env(url: str) -> dict[str, str]:
@@ -112,15 +121,16 @@ def postgres_env(url: str) -> dict[str, str]:
         "POSTGRES_CONNECT_TIMEOUT": "10",
     }
     for name, value in parse_qsl(parts.query, keep_blank_values=True):
+        if name in _URL_NUMBERS:
+            try:
+                value = str(whole_number(value, _URL_NUMBERS[name]))
+            except OutOfBounds as exc:
+                raise bad(str(exc)) from None
         if name == "host" and value:
             env["POSTGRES_HOST"] = value
         elif name == "port":
-            if not value.isdigit():
-                raise bad(f"port must be a whole number, not {value!r}")
             env["POSTGRES_PORT"] = value
         elif name in _URL_PARAMETERS:
-            if name != "schema" and not value.isdigit():
-                raise bad(f"{name} must be a whole number, not {value!r}")
             env[_URL_PARAMETERS[name]] = value
         else:
             known = ", ".join(["host", "port", *_URL_PARAMETERS])
@@ -137,6 +147,9 @@ def _login_name() -> str:
         return "postgres"
 
 
+_QUERY_PASSWORD = re.compile(r"([?&][^=&#]*pass[^=&#]*=)[^&#]*", re.IGNORECASE)
+
+
 def redact(db: str) -> str:
     """A store's name as shown in messages: a URL's password is replaced by ***.
 
@@ -148,6 +161,8 @@ def redact(db: str) -> str:
     found = _URL.match(db)
     if not found:
         return db
+    # A password given as a query parameter (libpq's ?password=, ?sslpassword=) is masked too.
+    db = _QUERY_PASSWORD.sub(lambda m: f"{m[1]}***", db)
     scheme, rest = db[: found.end()], db[found.end() :]
     if "@" not in rest:
         return db if ":" not in rest.split("/", 1)[0] or _plain_host(rest) else f"{scheme}***"
@@ -164,6 +179,14 @@ def _plain_host(rest: str) -> bool:
     """Whether the part after the scheme starts with ``host:port`` (a colon that is no password's)."""
     host = rest.split("/", 1)[0].split("?", 1)[0]
     return bool(re.fullmatch(r"[^:@]*:\d*", host))
+
+
+def _timeout(text: str) -> int:
+    """POSTGRES_CONNECT_TIMEOUT as a number of seconds (10 where it is none: the library refuses it itself)."""
+    try:
+        return whole_number(text, _URL_NUMBERS["connect_timeout"])
+    except OutOfBounds:
+        return 10
 
 
 def check_postgres(env: Mapping[str, str]) -> None:
@@ -188,7 +211,7 @@ def check_postgres(env: Mapping[str, str]) -> None:
             port=port or "5432",
             user=user,
             password=password,
-            connect_timeout=int(timeout) if timeout.isdigit() else 10,
+            connect_timeout=_timeout(timeout),
         ).close()
     except psycopg.Error as exc:
         reason = " ".join(str(exc).split()) or type(exc).__name__
