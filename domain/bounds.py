@@ -110,6 +110,8 @@ class TextBound:
     longest: int
     forbidden: str = ""
     why: str = ""
+    # Whole texts refused for the same ``why`` (a web address's "." and "..").
+    reserved: frozenset[str] = frozenset()
 
     def check(self, text: object, field: str | None = None) -> str:
         """The text when it fits, else ``OutOfBounds`` naming the field (and the first character refused)."""
@@ -126,6 +128,8 @@ class TextBound:
         for ch in self.forbidden:
             if ch in text:
                 raise OutOfBounds(name, f"{shown(text)} holds {ch!r}: {self.why}")
+        if text.strip() in self.reserved:
+            raise OutOfBounds(name, f"{shown(text)} cannot be a name: {self.why}")
         return text
 
     def named(self, field: str) -> TextBound:
@@ -219,11 +223,22 @@ KEY = TextBound("key", 200)
 # A new match's key is also a part of its web addresses (/matches/KEY/audit), where a '/' would make
 # "club/audit" the audit of "club": refused from now on (a match stored with one is read as it is,
 # on the command line; the web cannot name it).
-MATCH_KEY = TextBound("match key", KEY.longest, forbidden="/", why="a match's key is a part of its web address")
+MATCH_KEY = TextBound(
+    "match key",
+    KEY.longest,
+    forbidden="/",
+    why="a match's key is a part of its web address",
+    reserved=frozenset({".", ".."}),
+)
 # A tournament's name is also the last part of its web address (/tournaments/NAME), where a '/' would
 # split it: the web cannot name such a tournament (its matches' keys may hold one: they are addressed whole).
 TOURNAMENT = TextBound(
-    "tournament name", 100, forbidden="/", why="a tournament's name is the end of its web address (/tournaments/NAME)"
+    "tournament name",
+    100,
+    forbidden="/",
+    why="a tournament's name is the end of its web address (/tournaments/NAME)",
+    # "/tournaments/.." is "/" to a browser.
+    reserved=frozenset({".", ".."}),
 )
 # A rule set's name and description (a rule file's own, or its file's name; a Tenhou lobby's rules
 # are described in a few hundred characters).

@@ -236,6 +236,11 @@ def test_a_tournament_name_holds_no_slash_for_it_ends_its_web_address() -> None:
     with pytest.raises(OutOfBounds, match=r"^tournament name: '<i>t</i>' holds '/': a tournament's name is the end of"):
         Tournament.create("<i>t</i>", PLAYERS)
     assert Tournament.create("<i>t?#%", PLAYERS).name == "<i>t?#%"
+    # "/tournaments/.." is "/" to a browser: the director's link to it opened the home page.
+    for name in (".", "..", " .. "):
+        with pytest.raises(OutOfBounds, match=r"cannot be a name: a tournament's name is the end of its web address"):
+            Tournament.create(name, PLAYERS)
+    assert Tournament.create("...", PLAYERS).name == "..."
 
 
 def test_a_new_match_key_holds_no_slash_for_it_is_a_part_of_its_web_addresses() -> None:
@@ -243,6 +248,8 @@ def test_a_new_match_key_holds_no_slash_for_it_is_a_part_of_its_web_addresses() 
     with pytest.raises(OutOfBounds, match=r"^match key: 'club/audit' holds '/': a match's key is a part of its web"):
         Match.start("club/audit", PLAYERS, TENHOU)
     assert Match.start("club audit #3?", PLAYERS, TENHOU).key == "club audit #3?"
+    with pytest.raises(OutOfBounds, match=r"^match key: '\.\.' cannot be a name"):
+        Match.start("..", PLAYERS, TENHOU)
 
 
 # The staged events' commands (issue 27's): the same bounds, names and reasons as one line.
