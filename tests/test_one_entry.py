@@ -290,3 +290,19 @@ def test_clearing_a_second_winner_takes_that_winner_and_keeps_the_rest(honba: Ho
     assert "winner2: Cho -> -" in said
     ann = Win(0, HandValue(han=2, fu=30), discarder=1, facts=WinFacts(last_tile=True))
     assert standing(db) == [WinResult((ann,), riichi=(2,))]
+
+
+def test_an_undo_says_the_same_at_its_confirm_step_and_once_recorded(honba: Honba, db: Path, web: TestClient) -> None:
+    # Entry 3 (a referee's amendment of entry 2) is the last that counts: the table's undo takes
+    # back entry 3, and says so before and after, on the page, the API and the command line alike.
+    honba.ok("start", "m", "--players", PLAYERS)
+    honba.ok("win", "m", "Ann:2/30", "--from", "Ben")
+    honba.ok("amend", "m", "2", "--set", "value=3/30", "--by", "Kim", "--reason", "sheet")
+    headers = {"Authorization": f"Bearer {token(db, 'table', 'm')}"}
+    shown = web.post("/api/matches/m/preview", json={"kind": "undo"}, headers=headers)
+    assert shown.status_code == 200, shown.text
+    done = web.post("/api/matches/m/entries", json={"kind": "undo", "client_key": "u"}, headers=headers)
+    assert done.status_code == 200, done.text
+    headline = "entry 3 (a correction of entry 2) cancelled by entry 4"
+    assert shown.json()["change"]["headline"] == done.json()["change"]["headline"] == headline
+    assert shown.json()["change"]["entry"] == done.json()["change"]["entry"]

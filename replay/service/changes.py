@@ -122,6 +122,10 @@ def change_at(match: Match, position: int, *, action: str | None = None, target:
     )
     own = numbers.number(position)
     opening = opening_state(match.rules, match.opening)
+    if target is None and correction is not None and correction.target is not None and action in ("undo", "reopen"):
+        # An undo or a reopening names the entry it took back (a correction's own number when it took
+        # back a correction), whether shown at the confirm step or once recorded.
+        target = numbers.number(correction.target)
 
     def scores(entries: list[LedgerEntry]) -> dict[str, int]:
         state = entries[-1].after if entries else opening

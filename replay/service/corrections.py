@@ -50,10 +50,7 @@ def correction_recorded(
     match: Match, position: int, *, action: str | None = None, target: int | None = None
 ) -> Recorded:
     """The match after a correction, with what the correction at ``position`` did; ``entry`` is the
-    number the correction was asked for by (or, for an undo, the entry it took back)."""
-    if target is None and action in ("undo", "reopen"):
-        voided = dict(match.correction_log)[position].target
-        target = entry_numbers(match).number(voided)
+    number the correction was asked for by (or, for an undo, the entry it took back: ``change_at``)."""
     change = change_at(match, position, action=action, target=target)
     return recorded(match, change.target, change)
 
