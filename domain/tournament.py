@@ -15,7 +15,19 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 
 from eventsourcing.domain import Aggregate
 
-from domain.bounds import AFTER_SESSION, COUNTRIES, EVENT_DAYS, KEY, NAME, SESSION, TABLE, TEXT, TOURNAMENT, shown
+from domain.bounds import (
+    AFTER_SESSION,
+    COUNTRIES,
+    EVENT_DAYS,
+    KEY,
+    NAME,
+    SESSION,
+    TABLE,
+    TABLE_SIZE,
+    TEXT,
+    TOURNAMENT,
+    shown,
+)
 from domain.clock import check_minutes
 from domain.draw import check_commitment, commitment_of
 from domain.errors import RuleViolation
@@ -310,12 +322,27 @@ class Tournament(Aggregate):
 
     def plan_session(self, session: int, tables: Sequence[Sequence[str]]) -> None:
         """Record a session's seating: every name a player, nobody at two tables (or twice at one),
-        nobody who withdrew before it."""
+        nobody who withdrew before it; tables of three or four, all of one size. A session seated
+        again replaces its seating only while no match counts for it (once one does, its table was
+        played as seated: detach the matches first)."""
         if session < 1:
             raise RuleViolation("sessions are numbered from 1")
         SESSION.check(session)
+        if not tables:
+            raise RuleViolation(f"session {session} needs at least one table")
         if len(tables) > TABLE.high:
             raise RuleViolation(f"{len(tables)} tables: at most {TABLE.high} in a session")
+        for number, table in enumerate(tables, start=1):
+            TABLE_SIZE.check(len(table), f"players at table {number}")
+        if len({len(t) for t in tables}) > 1:
+            sizes = ", ".join(str(len(t)) for t in tables)
+            raise RuleViolation(f"session {session}'s tables seat {sizes} players: one size for every table")
+        played = sorted(key for key, (number, _table) in self.matches.items() if number == session)
+        if session in self.sessions and played:
+            raise RuleViolation(
+                f"session {session} of {self.name!r} is already seated and played ({', '.join(played)}): "
+                "detach its matches to seat it again"
+            )
         seated: set[str] = set()
         for table in tables:
             for name in table:

@@ -26,6 +26,7 @@ from pathlib import Path
 import pytest
 from honba_cli import Honba
 
+from domain.bounds import OutOfBounds
 from domain.errors import RuleViolation
 from domain.seating import separate_teams, snake_seating, team_clashes
 from domain.stages import EventFormat, Stage, carried_tenths
@@ -154,6 +155,30 @@ def test_a_session_seats_each_player_once_and_a_match_plays_at_its_own_table() -
         t.attach("m1", ["A", "B", "E", "F"], session=1)
     t.attach("m1", ["A", "B", "C", "D"], session=1, table=1)
     assert t.matches == {"m1": (1, 1)}
+
+
+def test_a_table_seats_three_or_four_and_every_table_of_a_session_the_same() -> None:
+    t = Tournament.create("cup", ["A", "B", "C", "D", "E", "F", "G", "H"])
+    with pytest.raises(OutOfBounds, match=r"^players at table 1: 1 is out of range \(3 to 4\)"):
+        t.plan_session(1, [["A"]])
+    with pytest.raises(OutOfBounds, match=r"^players at table 1: 0 is out of range"):
+        t.plan_session(1, [[]])
+    with pytest.raises(RuleViolation, match="needs at least one table"):
+        t.plan_session(1, [])
+    with pytest.raises(RuleViolation, match="tables seat 3, 4 players: one size for every table"):
+        t.plan_session(1, [["A", "B", "C"], ["E", "F", "G", "H"]])
+    t.plan_session(1, [["A", "B", "C"], ["E", "F", "G"]])  # sanma tables
+
+
+def test_a_session_played_as_seated_is_not_seated_again() -> None:
+    # Seated again once a match counts for it, the match would stay at a table that now seats others.
+    t = Tournament.create("cup", ["A", "B", "C", "D", "E", "F", "G", "H"])
+    t.plan_session(1, [["A", "B", "C", "D"], ["E", "F", "G", "H"]])
+    t.plan_session(1, [["A", "B", "C", "E"], ["D", "F", "G", "H"]])  # nothing played yet: a new seating
+    t.attach("m1", ["A", "B", "C", "E"], session=1, table=1)
+    with pytest.raises(RuleViolation, match=r"session 1 of 'cup' is already seated and played \(m1\)"):
+        t.plan_session(1, [["A", "B", "C", "D"], ["E", "F", "G", "H"]])
+    assert t.sessions[1] == [["A", "B", "C", "E"], ["D", "F", "G", "H"]]
 
 
 def test_a_format_must_make_sense() -> None:
