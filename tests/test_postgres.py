@@ -346,3 +346,15 @@ def test_a_url_whose_user_part_cannot_be_told_apart_is_masked_whole() -> None:
     assert redact("postgresql://club:secret") == "postgresql://***"
     line = one_line_error(run_honba("--db", "postgresql://club:se/cret@localhost/honba", "list"))
     assert "cret" not in line
+
+
+def test_a_store_is_named_as_given_by_option_variable_or_default(monkeypatch: pytest.MonkeyPatch) -> None:
+    # honba serve printed "the default store" when HONBA_DB named the store it served.
+    from replay.store.settings import DB_ENV, default_db_path, store_name
+
+    monkeypatch.delenv(DB_ENV, raising=False)
+    monkeypatch.delenv("POSTGRES_DBNAME", raising=False)
+    assert store_name(None) == str(default_db_path())
+    monkeypatch.setenv(DB_ENV, "postgresql://club:secret@db.example/honba")
+    assert store_name(None) == "postgresql://club:***@db.example/honba"
+    assert store_name("club.sqlite") == "club.sqlite"

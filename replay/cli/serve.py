@@ -10,7 +10,7 @@ import uvicorn
 from domain.bounds import Bound
 from replay.cli.params import number_option
 from replay.cli.shell import app, guarded, out, shell
-from replay.store.settings import redact
+from replay.store.settings import store_name
 from replay.web.app import create_app
 
 # A TCP port (0, a port the system picks, would not be the one printed).
@@ -28,7 +28,7 @@ def serve(
     def run() -> None:
         db = shell(ctx).db
         web = create_app(db)
-        out.print(f"honba serve: {redact(db or 'the default store')} on http://{host}:{port}/", markup=False)
+        out.print(f"honba serve: {store_name(db)} on http://{host}:{port}/", markup=False)
         uvicorn.run(web, host=host, port=port, log_level="warning", access_log=False)
 
     guarded(run)

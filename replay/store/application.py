@@ -16,7 +16,6 @@ raises ``StoreConflict``; ``replay.service.recording`` decides whether to try ag
 
 from __future__ import annotations
 
-import os
 import threading
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
@@ -41,15 +40,13 @@ from replay.store.seal import Seal, seal_id
 from replay.store.settings import (
     APP_NAME,
     CREATE_RACES,
-    DB_ENV,
     POSTGRES,
     POSTGRES_RECORDER,
     SQLITE,
     SQLITE_RECORDER,
     check_postgres,
-    default_db_path,
     persistence_env,
-    redact,
+    store_name,
 )
 from replay.store.transcoding import ValueTranscoding
 
@@ -135,8 +132,9 @@ class HonbaApp(Application[UUID]):
             )
         except Exception as exc:  # the library raises several kinds; all mean the same to a user
             reason = " ".join(str(exc).split()) or type(exc).__name__
-            named = db or os.environ.get(DB_ENV) or env.get("POSTGRES_DBNAME") or str(default_db_path())
-            raise StoreError(f"cannot open the store {redact(named)}: {reason}") from None
+            raise StoreError(
+                f"cannot open the store {store_name(db or env.get('POSTGRES_DBNAME'))}: {reason}"
+            ) from None
 
     def register_transcodings(self, transcoder: JSONTranscoder) -> None:
         super().register_transcodings(transcoder)

@@ -147,6 +147,13 @@ def _login_name() -> str:
         return "postgres"
 
 
+def store_name(db: str | None) -> str:
+    """The store a command works on, as a message names it: ``db``, else ``HONBA_DB``, else the
+    library's own settings' database, else the default file; a password masked (``redact``)."""
+    named = db or os.environ.get(DB_ENV) or os.environ.get("POSTGRES_DBNAME") or str(default_db_path())
+    return redact(named)
+
+
 _QUERY_PASSWORD = re.compile(r"([?&][^=&#]*pass[^=&#]*=)[^&#]*", re.IGNORECASE)
 
 
