@@ -364,6 +364,29 @@ def test_a_postgresql_outage_is_a_503_that_claims_nothing(own_postgres: Postgres
 # JSON: its depth capped before it is parsed.
 
 
+@pytest.mark.parametrize(
+    ("sent", "field"),
+    [
+        ({"note": ["x", "y"]}, "note"),  # stored "y"
+        ({"han": [3], "fu": "30"}, "han"),  # read as 3
+        ({"riichi": [["Ben"]]}, "riichi"),  # counted as Ben
+    ],
+)
+def test_a_json_list_for_a_field_of_one_value_is_refused_by_its_name(
+    client: TestClient, tokens: dict[str, str], db: str, sent: dict[str, Any], field: str
+) -> None:
+    headers = {"authorization": f"Bearer {tokens['table']}"}
+    body = {"kind": "win", "winner": "Ben", "discarder": "Ann", "value": "3/30", "client_key": "l"}
+    if "han" in sent:
+        del body["value"]
+    if "note" in sent:
+        body = {"kind": "penalty", "player": "Dai", "amount": "1000", "client_key": "l"}
+    answer = client.post("/api/matches/t1/entries", json={**body, **sent}, headers=headers)
+    assert answer.status_code == 400, answer.text
+    assert answer.json()["field"] == field
+    assert client.get("/api/matches/t1").json()["ledger"] == []
+
+
 def test_a_json_body_nested_deeper_than_honba_reads_is_refused_before_it_is_parsed(
     client: TestClient, tokens: dict[str, str]
 ) -> None:

@@ -98,8 +98,9 @@ def _text(fields: Mapping[str, Any], name: str) -> str:
     if value is None:
         return ""
     if isinstance(value, list | tuple):
-        # A form may send a field twice (a stale hidden field and the one typed): the last counts.
-        value = value[-1] if value else ""
+        # A form sent twice keeps its last (``form_of``): a list here is a client's (a JSON body's),
+        # for a field that takes one value; read as its last item it stored "y" of ["x", "y"].
+        raise FieldError(name, f"{shown(value)} is a list: this field takes one value")
     if isinstance(value, bool) or not isinstance(value, str | int):
         raise FieldError(name, f"{shown(value)} is not text")
     text = str(value).strip()
@@ -135,7 +136,7 @@ def _items(fields: Mapping[str, Any], name: str) -> tuple[str, ...]:
     else:
         raw = _text(fields, name).split(",")
     if len(raw) > MAX_ITEMS:
-        raise FieldError(name, f"at most {MAX_ITEMS} items")
+        raise FieldError(name, f"{name}: {len(raw):,} items, at most {MAX_ITEMS}")
     items = []
     for item in raw:
         text = _text({name: item}, name)
