@@ -98,6 +98,10 @@ def test_what_if_shows_the_standings_beside_them_as_run_and_refuses_an_unknown_r
     assert ben is not None and ben.groups() == ("+77.0", "+67.0")
     refused = client.get("/tournaments/Open/what-if", params={"set": "nonsense=1"})
     assert refused.status_code == 400 and "nonsense" in refused.text
+    # A refusal names the form's field, not the command line's option.
+    broken = client.get("/tournaments/Open/what-if", params={"set": "uma=[30,10"})
+    assert broken.status_code == 400 and "set &#39;uma&#39;: not a JSON list" in broken.text
+    assert "--set" not in broken.text
     assert client.get("/tournaments/Nope/what-if").status_code == 404
 
 

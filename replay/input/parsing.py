@@ -97,10 +97,11 @@ OVERRIDE_DEEPEST = 4
 _SIGNED = re.compile(r"\s*[+-]?[0-9]+\s*")
 
 
-def parse_override(text: str) -> tuple[str, Any]:
+def parse_override(text: str, field: str = "--set") -> tuple[str, Any]:
     """A rule override ``key=value``; the value is read as JSON when it can be (a number by the one
     number reader, ``domain.bounds.whole_number``, its depth capped before it is parsed), else as text.
-    The rule's own range is the rules' to check."""
+    The rule's own range is the rules' to check. ``field`` is where it was given, as a refusal names
+    it (the command line's ``--set``, a form's ``set``)."""
     from replay.formats.logmodel import load_json  # only where --set is given
 
     if "=" not in text:
@@ -108,11 +109,11 @@ def parse_override(text: str) -> tuple[str, Any]:
     key, raw = text.split("=", 1)
     key = key.strip()
     if _SIGNED.fullmatch(raw):
-        return key, whole_number(raw, ANY_RULE_NUMBER, f"--set {shown(key)}")
+        return key, whole_number(raw, ANY_RULE_NUMBER, f"{field} {shown(key)}")
     try:
         value: Any = load_json(raw, deepest=OVERRIDE_DEEPEST)
     except json.JSONDecodeError as exc:
         if raw.lstrip()[:1] in ("[", "{"):
-            raise InputError(f"--set {shown(key)}: not a JSON list or object ({exc.msg})") from None
+            raise InputError(f"{field} {shown(key)}: not a JSON list or object ({exc.msg})") from None
         value = raw
     return key, value

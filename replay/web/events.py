@@ -50,7 +50,7 @@ async def what_if_page(request: Request) -> Response:
         get_tournament(served.app, name)  # 404 for no such tournament, asked or not
         if not any(asked.values()):
             return None
-        overrides = dict(parse_override(line) for line in asked["set"].splitlines() if line.strip())
+        overrides = dict(parse_override(line, "set") for line in asked["set"].splitlines() if line.strip())
         return what_if_data(
             served.view,
             name,
