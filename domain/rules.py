@@ -31,7 +31,7 @@ from domain.errors import InvalidRules
 # the code is a type error) and the values a rule file is checked against (``_choice``).
 Length = Literal["east", "south", "west", "north"]
 Scoring = Literal["riichi", "points"]
-SettlingUnit = Literal["han", "faan", "doubles"]
+SettlingUnit = Literal["han", "faan", "doubles", "tai"]
 LoserPayment = Literal["discarder_pays_all", "discarder_pays_alone", "each_loser"]
 ExtraHandCounter = Literal["counters", "extra_hands"]
 GoulashDraw = Literal["carry", "return"]

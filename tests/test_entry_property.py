@@ -28,6 +28,7 @@ from web_support import errors, form_field_names, form_of_page
 from domain.errors import HonbaError
 from domain.match import Match
 from domain.rules import Ruleset, load_preset
+from domain.scoring.units import value_unit
 from domain.values import (
     LIMIT_NAMES,
     AbortiveDraw,
@@ -86,8 +87,15 @@ def value_for(draw: st.DrawFn, rules: Ruleset, self_drawn: bool) -> HandValue:
             return HandValue(limit=draw(st.sampled_from(LIMIT_NAMES[:4])))
         return HandValue(limit="yakuman", multiple=draw(st.integers(1, 3)))
     low = rules.minimum if rules.minimum_unit == "faan" else 1
+    # The kinds each unit takes (domain.scoring.units): Hong Kong faan or their points, the
+    # classical rules points and doubles, Taiwanese tai (points) and no limit.
+    kinds = {
+        "faan": ["faan", "points", "limit"],
+        "doubles": ["points", "both", "doubles", "limit"],
+        "tai": ["points", "limit"] if rules.limit else ["points"],
+    }[value_unit(rules)]
     return draw(
-        st.sampled_from(["faan", "points", "both", "doubles", "limit"]).flatmap(
+        st.sampled_from(kinds).flatmap(
             lambda kind: {
                 "faan": st.builds(HandValue, faan=st.integers(low, 9)),
                 "points": st.builds(HandValue, points=st.integers(1, 200)),
