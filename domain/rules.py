@@ -250,6 +250,10 @@ class Ruleset:
     # or 2"; 0 = none); the sets of a winning hand besides its pair (4; 5 in Taiwanese 16-tile).
     flowers: bool = attrs.field(default=False, validator=_flag)
     predealt_jokers: int = attrs.field(default=0, validator=_between(0, 2))
+    # Jokers in the set drawn like any tile (American Modern: 4); a discarded one takes a tile's
+    # value (seed 004: ordinary jokers are used "when a player actually discards them, assigning
+    # them the required tile values"), so a win's discards may show a tile a fifth time.
+    jokers: int = attrs.field(default=0, validator=_between(0, 8))
     sets_in_hand: int = attrs.field(default=4, validator=_between(4, 5))
 
     # Deposits.

@@ -116,7 +116,8 @@ def facts_for(draw: st.DrawFn, rules: Ruleset, winner: int, discarder: int | Non
     else:
         flags -= {"robbed_kong"}
     if "first_turn" in flags:
-        flags -= {"last_tile"}  # the first turn is never the last tile
+        # The first turn is never the last tile, and comes before any call and any discard of the winner's.
+        flags -= {"last_tile", "call_before_first_draw"}
     special: tuple[str, ...] = ()
     if winner == 0 and discarder is None and "heavenly_hand" in rules.special_hands and draw(st.booleans()):
         special, flags = ("heavenly_hand",), (flags - {"supplement_tile", "flower_supplement"}) | {"first_turn"}
@@ -132,11 +133,12 @@ def facts_for(draw: st.DrawFn, rules: Ruleset, winner: int, discarder: int | Non
             max_size=2,
         )
     )
+    first_turn = "first_turn" in flags
     return WinFacts(
         **{f: f in flags for f in FLAG_KEYS},
         winning_tile=draw(st.none() | st.sampled_from(TILES)),
-        discards=tuple(draw(st.lists(st.sampled_from(TILES), max_size=3))),
-        melded_sets=draw(st.integers(0, 4)),
+        discards=() if first_turn else tuple(draw(st.lists(st.sampled_from(TILES), max_size=3))),
+        melded_sets=0 if first_turn else draw(st.integers(0, 4)),
         # Jokers dealt before play (rules that play them are few: the domain refuses the others).
         predealt_jokers=draw(st.sampled_from([0, 0, 0, 1])),
         special_hands=special,
