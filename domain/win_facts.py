@@ -136,8 +136,6 @@ def _count_problem(fact: Fact, value: Any, rules: Ruleset) -> str | None:
         return None
     most = fact.most(rules)
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= most:
-        if isinstance(value, int) and not isinstance(value, bool) and value < 0:
-            return f"{value} {fact.words}: a count of {fact.words} cannot be negative"
         if fact.name == "melded_sets":
             return (
                 f"{value} melded sets: a winning hand holds {rules.sets_in_hand} sets and a pair under "
@@ -177,6 +175,9 @@ def win_facts_problem(win: Win, rules: Ruleset) -> str | None:
         if fact.name not in stated:
             continue
         value = getattr(facts, fact.name)
+        if fact.most is not None and type(value) is int and value < 0:
+            # Malformed under any rules: said before what the rules allow.
+            return f"{value} {fact.words}: a count of {fact.words} cannot be negative"
         why = fact.allowed(rules)
         if why is not None:
             return f"{fact.words}: {why}"

@@ -120,11 +120,12 @@ def test_a_pre_dealt_joker_may_stand_for_a_fifth_tile(tmp_path: Path) -> None:
     honba.ok("win", "t", "Ben:limit", "--discards", "1m,1m,1m,1m,1m", "--jokers", "1")
 
 
+@pytest.mark.parametrize("preset", ["wilmington-advanced", "tenhou"])
 @pytest.mark.parametrize("option", ["--melded", "--jokers"])
-def test_a_count_of_melded_sets_or_jokers_cannot_be_negative(tmp_path: Path, option: str) -> None:
-    honba = table(tmp_path, "--rules", "wilmington-advanced")
-    line = refused(honba, "win", "t", "Ben:limit", option, "-1")
-    assert "cannot be negative" in line and "at most" not in line
+def test_a_count_of_melded_sets_or_jokers_cannot_be_negative(tmp_path: Path, option: str, preset: str) -> None:
+    honba = table(tmp_path, "--rules", preset)
+    line = refused(honba, "win", "t", "Ben:mangan", option, "-1")
+    assert "cannot be negative" in line and "at most" not in line and "deals no jokers" not in line
 
 
 @pytest.mark.parametrize("tile", ["0z", "8z", "0m", "10p", "5x", "East"])
