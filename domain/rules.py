@@ -31,7 +31,7 @@ from domain.errors import InvalidRules
 # the code is a type error) and the values a rule file is checked against (``_choice``).
 Length = Literal["east", "south", "west", "north"]
 Scoring = Literal["riichi", "points"]
-SettlingUnit = Literal["han", "faan", "doubles"]
+SettlingUnit = Literal["han", "faan", "doubles", "tai"]
 LoserPayment = Literal["discarder_pays_all", "discarder_pays_alone", "each_loser"]
 ExtraHandCounter = Literal["counters", "extra_hands"]
 GoulashDraw = Literal["carry", "return"]
@@ -250,6 +250,10 @@ class Ruleset:
     # or 2"; 0 = none); the sets of a winning hand besides its pair (4; 5 in Taiwanese 16-tile).
     flowers: bool = attrs.field(default=False, validator=_flag)
     predealt_jokers: int = attrs.field(default=0, validator=_between(0, 2))
+    # Jokers in the set drawn like any tile (American Modern: 4); a discarded one takes a tile's
+    # value (seed 004: ordinary jokers are used "when a player actually discards them, assigning
+    # them the required tile values"), so a win's discards may show a tile a fifth time.
+    jokers: int = attrs.field(default=0, validator=_between(0, 8))
     sets_in_hand: int = attrs.field(default=4, validator=_between(4, 5))
 
     # Deposits.

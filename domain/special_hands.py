@@ -63,8 +63,9 @@ def earthly_hand(win: Win, state: TableState, rules: Ruleset) -> str | None:
         return "no supplement tiles may be used to reach the calling hand under these rules"
     on_first_discard = win.discarder == state.dealer
     on_first_draw = win.self_drawn
-    declared = win.facts.call_before_first_draw or win.facts.melded_sets > 0
-    if on_first_draw and (declared or win.facts.supplement_tile or win.facts.second_kong):
+    # A call or a melded set never goes with the first turn (``domain.win_facts``, checked first);
+    # the winner's own kong, concealed, is a declaration all the same.
+    if on_first_draw and (win.facts.supplement_tile or win.facts.second_kong):
         return (
             "going out on one's first self-drawn tile counts only before any chow, pung or kong is declared "
             "(a supplement tile after one's own kong comes after a declaration)"

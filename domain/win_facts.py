@@ -16,6 +16,7 @@ West, North, White, Green, Red).
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable
 from typing import Any, Final
 
@@ -26,6 +27,14 @@ from domain.rules import Ruleset
 from domain.values import Win, WinFacts
 
 TILE: Final = re.compile(r"[1-9][mps]|[1-7]z")
+# Every tile is in the set four times (136 tiles: 34 kinds; Flowers and Seasons are not written
+# here); a joker, pre-dealt or drawn, may stand for one more.
+COPIES_OF_A_TILE: Final = 4
+# Honba win --help: "Out on the first draw or discard, before any call" (seed 004: East goes out
+# "with the dealt hand", a non-dealer "on dealer's first discard" or "on his first self-drawn tile").
+FIRST_TURN: Final = (
+    "the first turn comes before any call (a melded set is a call's), and the winner has discarded nothing yet"
+)
 
 
 class ImpossibleWinFacts(RuleViolation):
@@ -51,8 +60,9 @@ class Fact:
     ``words`` names the fact in a refusal; ``allowed`` says why the rules rule it out (None
     when they allow it); ``drawn`` is True for a fact of a tile the winner drew himself (no
     discarder), False for one of another player's tile (a discarder), None for either;
-    ``excludes`` names the facts it cannot go with; ``most`` is the largest count the rules
-    allow (counts); ``tiles`` marks a tile or a list of tiles in the notation above.
+    ``excludes`` names the facts it cannot go with, ``because`` says why where the names do not
+    (a refusal then names both and gives it); ``most`` is the largest count the rules allow
+    (counts); ``tiles`` marks a tile or a list of tiles in the notation above.
     """
 
     name: str
@@ -62,6 +72,7 @@ class Fact:
     excludes: tuple[str, ...] = ()
     most: Callable[[Ruleset], int] | None = None
     tiles: bool = False
+    because: str = ""
 
 
 # The table. docs/rules.md ("The facts of a win") shows it as a table; a test keeps the two alike.
@@ -77,16 +88,21 @@ WIN_FACTS: Final[tuple[Fact, ...]] = (
     ),
     Fact("robbed_kong", "a robbed kong", drawn=False, excludes=("supplement_tile", "flower_supplement", "second_kong")),
     Fact("second_kong", "the supplement tile after a second kong", drawn=True, excludes=("robbed_kong",)),
-    Fact("first_turn", "the first turn", excludes=("last_tile",)),
-    Fact("call_before_first_draw", "a call before the winner's first draw"),
+    Fact(
+        "first_turn",
+        "the first turn",
+        excludes=("last_tile", "call_before_first_draw", "discards", "melded_sets"),
+        because=FIRST_TURN,
+    ),
+    Fact("call_before_first_draw", "a call before the winner's first draw", excludes=("first_turn",)),
     Fact(
         "supplements_to_ready",
         "supplement tiles for flowers used to reach the calling hand",
         allowed=_with_flowers,
     ),
     Fact("winning_tile", "the winning tile", tiles=True),
-    Fact("discards", "the discards", tiles=True),
-    Fact("melded_sets", "melded sets", most=lambda rules: rules.sets_in_hand),
+    Fact("discards", "the discards", tiles=True, excludes=("first_turn",)),
+    Fact("melded_sets", "melded sets", most=lambda rules: rules.sets_in_hand, excludes=("first_turn",)),
     Fact(
         "predealt_jokers",
         "pre-dealt jokers",
@@ -129,12 +145,29 @@ def _count_problem(fact: Fact, value: Any, rules: Ruleset) -> str | None:
     return None
 
 
+def _copies_problem(facts: WinFacts, rules: Ruleset) -> str | None:
+    """A tile shown more often among the discards and the winning tile than the set holds it."""
+    tiles = [*facts.discards, *([facts.winning_tile] if facts.winning_tile else [])]
+    jokers = rules.jokers + rules.predealt_jokers
+    most = COPIES_OF_A_TILE + jokers
+    for tile, count in Counter(tiles).items():
+        if count > most:
+            with_jokers = f", and {rules.name} has {jokers} joker(s) that may stand for one more" if jokers else ""
+            return (
+                f"{count} of {tile} among the discards and the winning tile: a set has four of each tile"
+                f"{with_jokers} (at most {most})"
+            )
+    return None
+
+
 def win_facts_problem(win: Win, rules: Ruleset) -> str | None:
     """Why the facts of how this win went out cannot be, under these rules; None when they can.
 
     Each stated fact is checked against its row of ``WIN_FACTS`` in table order: the rules
     allow it; a drawn tile has no discarder and another player's tile has one; a count is in
-    range; tiles are tiles; and no fact it excludes is stated too.
+    range; tiles are tiles; and no fact it excludes is stated too. Then no tile is shown more
+    often, among the discards and the winning tile, than the set holds it (``COPIES_OF_A_TILE``,
+    one more per joker the rules play).
     """
     facts: WinFacts = win.facts
     stated = {fact.name for fact in WIN_FACTS if _stated(getattr(facts, fact.name))}
@@ -142,6 +175,9 @@ def win_facts_problem(win: Win, rules: Ruleset) -> str | None:
         if fact.name not in stated:
             continue
         value = getattr(facts, fact.name)
+        if fact.most is not None and type(value) is int and value < 0:
+            # Malformed under any rules: said before what the rules allow.
+            return f"{value} {fact.words}: a count of {fact.words} cannot be negative"
         why = fact.allowed(rules)
         if why is not None:
             return f"{fact.words}: {why}"
@@ -154,8 +190,10 @@ def win_facts_problem(win: Win, rules: Ruleset) -> str | None:
             return problem
         for other in fact.excludes:
             if other in stated:
+                if fact.because:
+                    return f"a win on {fact.words} cannot state {FACTS_BY_NAME[other].words}: {fact.because}"
                 return f"a win on {fact.words} is not on {FACTS_BY_NAME[other].words}"
-    return None
+    return _copies_problem(facts, rules)
 
 
 def check_win_facts(win: Win, rules: Ruleset) -> None:

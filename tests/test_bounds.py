@@ -180,15 +180,21 @@ def test_dora_and_counts_of_ten_to_the_twenty_three_are_refused() -> None:
 
 
 def test_a_hand_under_rules_without_a_limit_is_bounded_before_it_is_scored() -> None:
-    # Taiwanese rules have no Limit: 10^23 tai or points would be paid as they are (or overflow).
+    # Taiwanese rules have no Limit: 10^23 tai would be paid as they are.
     match = started("taiwanese")
-    with pytest.raises(OutOfBounds, match=r"^faan: .* is out of range \(0 to 64\)"):
-        match.record(WinResult((Win(1, HandValue(faan=HUGE), discarder=0),)))
     with pytest.raises(OutOfBounds, match=r"^points: .* is out of range \(0 to 1,000,000\)"):
         match.record(WinResult((Win(1, HandValue(points=HUGE), discarder=0),)))
-    with pytest.raises(OutOfBounds, match=r"^hand score: "):
-        match.record(WinResult((Win(1, HandValue(points=1000, doubles=64), discarder=0),)))
     match.record(WinResult((Win(1, HandValue(points=20), discarder=0),)))
+    # Classical rules with their Limit taken off: a double more doubles again, without end.
+    unlimited = Match.start("m", PLAYERS, load_preset("japanese-classical").with_overrides({"limit": 0}))
+    with pytest.raises(OutOfBounds, match=r"^doubles: .* is out of range \(0 to 64\)"):
+        unlimited.record(WinResult((Win(1, HandValue(points=20, doubles=HUGE), discarder=0),)))
+    with pytest.raises(OutOfBounds, match=r"^hand score: "):
+        unlimited.record(WinResult((Win(1, HandValue(points=1000, doubles=64), discarder=0),)))
+    # Hong Kong without its Limit and settling table: the base doubled per faan.
+    no_laak = Match.start("m", PLAYERS, load_preset("hong-kong").with_overrides({"limit": 0, "settling_table": []}))
+    with pytest.raises(OutOfBounds, match=r"^faan: .* is out of range \(0 to 64\)"):
+        no_laak.record(WinResult((Win(1, HandValue(faan=HUGE), discarder=0),)))
 
 
 def test_loser_scores_and_a_hands_penalty_are_bounded() -> None:

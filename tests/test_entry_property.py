@@ -28,6 +28,7 @@ from web_support import errors, form_field_names, form_of_page
 from domain.errors import HonbaError
 from domain.match import Match
 from domain.rules import Ruleset, load_preset
+from domain.scoring.units import value_unit
 from domain.values import (
     LIMIT_NAMES,
     AbortiveDraw,
@@ -86,8 +87,15 @@ def value_for(draw: st.DrawFn, rules: Ruleset, self_drawn: bool) -> HandValue:
             return HandValue(limit=draw(st.sampled_from(LIMIT_NAMES[:4])))
         return HandValue(limit="yakuman", multiple=draw(st.integers(1, 3)))
     low = rules.minimum if rules.minimum_unit == "faan" else 1
+    # The kinds each unit takes (domain.scoring.units): Hong Kong faan or their points, the
+    # classical rules points and doubles, Taiwanese tai (points) and no limit.
+    kinds = {
+        "faan": ["faan", "points", "limit"],
+        "doubles": ["points", "both", "doubles", "limit"],
+        "tai": ["points", "limit"] if rules.limit else ["points"],
+    }[value_unit(rules)]
     return draw(
-        st.sampled_from(["faan", "points", "both", "doubles", "limit"]).flatmap(
+        st.sampled_from(kinds).flatmap(
             lambda kind: {
                 "faan": st.builds(HandValue, faan=st.integers(low, 9)),
                 "points": st.builds(HandValue, points=st.integers(1, 200)),
@@ -108,7 +116,8 @@ def facts_for(draw: st.DrawFn, rules: Ruleset, winner: int, discarder: int | Non
     else:
         flags -= {"robbed_kong"}
     if "first_turn" in flags:
-        flags -= {"last_tile"}  # the first turn is never the last tile
+        # The first turn is never the last tile, and comes before any call and any discard of the winner's.
+        flags -= {"last_tile", "call_before_first_draw"}
     special: tuple[str, ...] = ()
     if winner == 0 and discarder is None and "heavenly_hand" in rules.special_hands and draw(st.booleans()):
         special, flags = ("heavenly_hand",), (flags - {"supplement_tile", "flower_supplement"}) | {"first_turn"}
@@ -124,11 +133,12 @@ def facts_for(draw: st.DrawFn, rules: Ruleset, winner: int, discarder: int | Non
             max_size=2,
         )
     )
+    first_turn = "first_turn" in flags
     return WinFacts(
         **{f: f in flags for f in FLAG_KEYS},
         winning_tile=draw(st.none() | st.sampled_from(TILES)),
-        discards=tuple(draw(st.lists(st.sampled_from(TILES), max_size=3))),
-        melded_sets=draw(st.integers(0, 4)),
+        discards=() if first_turn else tuple(draw(st.lists(st.sampled_from(TILES), max_size=3))),
+        melded_sets=0 if first_turn else draw(st.integers(0, 4)),
         # Jokers dealt before play (rules that play them are few: the domain refuses the others).
         predealt_jokers=draw(st.sampled_from([0, 0, 0, 1])),
         special_hands=special,

@@ -22,6 +22,7 @@ from domain.rules import Ruleset, load_preset
 from domain.scoring.payments import settle
 from domain.special_hands import InvalidSpecialHand
 from domain.values import HandPenalty, HandValue, Reason, Win, WinFacts, WinResult
+from domain.win_facts import ImpossibleWinFacts
 from replay.cli import app
 from replay.formats.record import RecordError, export_record, parse_record
 
@@ -206,7 +207,8 @@ def test_earthly_hand_no_supplements_refuses_supplement_tiles_used_to_reach_the_
 def test_earthly_hand_on_ones_first_self_drawn_tile_only_before_any_call(preset: str) -> None:
     rules = load_preset(preset)
     called = WinFacts(first_turn=True, call_before_first_draw=True, special_hands=("earthly_hand",))
-    with pytest.raises(InvalidSpecialHand, match="before any chow, pung or kong"):
+    # The first turn itself comes before any call: the facts of the win refuse it (domain.win_facts).
+    with pytest.raises(ImpossibleWinFacts, match="before any call"):
         Match.start("e", PLAYERS, rules).record(WinResult((Win(SOUTH, HandValue(points=20), facts=called),)))
 
 

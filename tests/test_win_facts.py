@@ -70,6 +70,64 @@ def test_a_taiwanese_hand_holds_five_sets_so_five_melded_sets_but_not_seven(tmp_
     assert honba.scores() == {"Ann": 0, "Ben": 5, "Cho": -5, "Dai": 0}
 
 
+# The first turn (``honba win --help``: "Out on the first draw or discard, before any call"): the
+# winner's first draw or the dealer's first discard (seed 004's Heavenly and Earthly Hands).
+
+
+def test_the_first_turn_comes_before_the_winners_first_discard(tmp_path: Path) -> None:
+    # Seed 004: East goes out "with the dealt hand", a non-dealer "on dealer's first discard" or
+    # "on his first self-drawn tile": the winner has discarded nothing yet.
+    honba = table(tmp_path)
+    first_turn = ["win", "t", "Ben:mangan", "--first-turn"]
+    assert "discarded nothing" in refused(honba, *first_turn, "--discards", ",".join(ORPHANS))
+    assert "discarded nothing" in refused(honba, *first_turn, "--discards", "1m")
+    honba.ok(*first_turn)
+
+
+def test_the_first_turn_comes_before_any_call_so_the_winner_has_no_melded_set(tmp_path: Path) -> None:
+    # A melded set is made of a claimed discard (record-format.md: "melded (claimed)").
+    honba = table(tmp_path)
+    assert "before any call" in refused(honba, "win", "t", "Ben:mangan", "--first-turn", "--melded", "4")
+    assert "before any call" in refused(honba, "win", "t", "Ben:mangan", "--first-turn", "--melded", "1")
+
+
+def test_the_first_turn_comes_before_any_call_by_anyone(tmp_path: Path) -> None:
+    honba = table(tmp_path)
+    line = refused(honba, "win", "t", "Ben:mangan", "--first-turn", "--call-before-first-draw")
+    assert "before any call" in line
+    honba.ok("win", "t", "Ben:mangan", "--call-before-first-draw")
+
+
+def test_a_set_has_four_of_each_tile_so_no_fifth_among_the_discards(tmp_path: Path) -> None:
+    # Tenhou's riichi (the preset's sources): 136 tiles, 34 kinds four times, no jokers.
+    honba = table(tmp_path)
+    assert "four of each tile" in refused(honba, "win", "t", "Ben:mangan", "--discards", "1m,1m,1m,1m,1m")
+    honba.ok("win", "t", "Ben:mangan", "--discards", "1m,1m,1m,1m")
+
+
+def test_a_set_has_four_of_each_tile_so_the_winning_tile_is_not_a_fifth(tmp_path: Path) -> None:
+    honba = table(tmp_path)
+    line = refused(honba, "win", "t", "Ben:mangan", "--discards", "9p,9p,9p,9p", "--tile", "9p")
+    assert "four of each tile" in line
+
+
+def test_a_pre_dealt_joker_may_stand_for_a_fifth_tile(tmp_path: Path) -> None:
+    # Seed 004: jokers take "the required tile values" (Wilmington Advanced deals one to each player).
+    honba = table(tmp_path, "--rules", "wilmington-advanced")
+    assert "four of each tile" in refused(
+        honba, "win", "t", "Ben:limit", "--discards", "1m,1m,1m,1m,1m,1m", "--jokers", "1"
+    )
+    honba.ok("win", "t", "Ben:limit", "--discards", "1m,1m,1m,1m,1m", "--jokers", "1")
+
+
+@pytest.mark.parametrize("preset", ["wilmington-advanced", "tenhou"])
+@pytest.mark.parametrize("option", ["--melded", "--jokers"])
+def test_a_count_of_melded_sets_or_jokers_cannot_be_negative(tmp_path: Path, option: str, preset: str) -> None:
+    honba = table(tmp_path, "--rules", preset)
+    line = refused(honba, "win", "t", "Ben:mangan", option, "-1")
+    assert "cannot be negative" in line and "at most" not in line and "deals no jokers" not in line
+
+
 @pytest.mark.parametrize("tile", ["0z", "8z", "0m", "10p", "5x", "East"])
 def test_a_tile_that_does_not_exist_is_refused(tmp_path: Path, tile: str) -> None:
     honba = table(tmp_path)
@@ -219,7 +277,8 @@ def test_earthly_hand_is_not_on_the_winners_own_kong_supplement(tmp_path: Path) 
     a supplement tile comes after the winner's own kong."""
     honba = table(tmp_path, "--rules", "japanese-classical")
     assert "before any chow, pung or kong is declared" in refused(honba, *EARTHLY, "--supplement")
-    assert "before any chow, pung or kong is declared" in refused(honba, *EARTHLY, "--melded", "1")
+    # A melded set is a call: the first turn comes before any (the facts of the win refuse it).
+    assert "before any call" in refused(honba, *EARTHLY, "--melded", "1")
     # On his first self-drawn tile itself: the Limit of 500, East paying double.
     honba.ok(*EARTHLY)
     assert honba.scores() == {"Ann": 2000 - 1000, "Ben": 2000 + 2000, "Cho": 2000 - 500, "Dai": 2000 - 500}

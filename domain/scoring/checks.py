@@ -22,6 +22,7 @@ from domain.errors import InvalidHandValue, RuleViolation
 from domain.rules import Ruleset
 from domain.scoring.points import raw_score, winner_score
 from domain.scoring.riichi import check_hand_value
+from domain.scoring.units import unit_problem
 from domain.special_hands import check_special_hands
 from domain.values import HandValue, TableState, Win
 from domain.win_facts import check_win_facts
@@ -124,7 +125,11 @@ def check_fact_bounds(win: Win) -> None:
 
 
 def check_value(value: HandValue, rules: Ruleset, *, self_drawn: bool) -> None:
-    """Refuse a value that cannot exist in the rules' unit."""
+    """Refuse a value that cannot exist in the rules' unit, or is written in a unit the rules do
+    not count in (``domain.scoring.units``: 4 faan under rules that add tai up)."""
+    wrong_unit = unit_problem(value, rules)
+    if wrong_unit is not None:
+        raise InvalidHandValue(wrong_unit)
     _check_counts(value, rules)
     if rules.scoring == "riichi":
         check_hand_value(value, self_drawn=self_drawn)

@@ -24,8 +24,8 @@ class Score:
 
 
 def table_count(value: HandValue, rules: Ruleset) -> int | None:
-    """The count the settling table reads: faan, doubles or han, as the rules say."""
-    return {"faan": value.faan, "doubles": value.doubles, "han": value.han}[rules.settling_unit]
+    """The count the settling table reads: faan, doubles, han or tai (a hand's points), as the rules say."""
+    return {"faan": value.faan, "doubles": value.doubles, "han": value.han, "tai": value.points}[rules.settling_unit]
 
 
 def raw_score(value: HandValue, rules: Ruleset) -> int:

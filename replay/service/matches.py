@@ -14,6 +14,7 @@ import attrs
 from domain.amendments import EndJudgement
 from domain.match import Match
 from domain.rules import Ruleset
+from domain.scoring.units import value_example
 from domain.values import WIND_NAMES, TableState
 from projections.ledger import CorrectionMark, LedgerEntry, corrected_ledger, correction_marks
 from replay.formats.record import (
@@ -188,7 +189,8 @@ def referee_data(store: HonbaApp, key: str, amend: int | None = None) -> dict[st
     """What the referee's desk shows of a match: its corrections and its numbered entries (a deal
     pass or an end the rules decided has no number, so none to correct), whether it has ended (and
     why); with ``amend``, the text fields of the entry numbered so as it stands (``values``), which
-    its amendment starts from; ``damaged`` as ``table_data``'s."""
+    its amendment starts from; ``value_example``: values typed that the match's rules take
+    (``domain.scoring.units``); ``damaged`` as ``table_data``'s."""
     shown = store.read(key)
     match = shown.match
     numbers = entry_numbers(match)
@@ -203,6 +205,7 @@ def referee_data(store: HonbaApp, key: str, amend: int | None = None) -> dict[st
         "values": values,
         "finished": state.finished,
         "end_reason": state.end_reason,
+        "value_example": value_example(match.rules),
         "damaged": shown.damage,
     }
 

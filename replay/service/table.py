@@ -20,6 +20,7 @@ from domain.errors import HonbaError, InvalidHandValue
 from domain.match import Match
 from domain.rules import Ruleset
 from domain.scoring.riichi import FU_COUNTS, base_points, check_hand_value
+from domain.scoring.units import value_example
 from domain.values import LIMIT_NAMES, HandValue, MatchEnd, WinResult
 from projections.ledger import corrected_ledger, correction_marks
 from replay.formats.record import entry_numbers
@@ -64,7 +65,8 @@ def value_choices(rules: Ruleset) -> dict[str, Any]:
     a mangan, which is the mangan button; under kiriage mangan 4 han 30 fu too); then the limits,
     mangan to yakuman. The points families: faan from the minimum to the settling table's last
     row where the rules count faan into a table (Hong Kong), and the ``limit`` where there is one;
-    other values (points, doubles, tai) are typed."""
+    other values (points, doubles, tai) are typed. The placeholder is an example of the values the
+    rules take (``domain.scoring.units``)."""
     if rules.scoring == "riichi":
         rows = []
         for han in range(1, 14):
@@ -73,7 +75,7 @@ def value_choices(rules: Ruleset) -> dict[str, Any]:
             if shown:
                 rows.append({"label": f"{han} han", "choices": shown})
         limits = [{"value": name, "label": name} for name in LIMIT_NAMES]
-        return {"family": "riichi", "rows": rows, "limits": limits, "typed": False, "placeholder": "2xyakuman, 6han"}
+        return {"family": "riichi", "rows": rows, "limits": limits, "typed": False, "placeholder": value_example(rules)}
     rows = []
     if rules.settling_unit == "faan" and rules.settling_table:
         low = rules.minimum if rules.minimum_unit == "faan" else 0
@@ -84,8 +86,7 @@ def value_choices(rules: Ruleset) -> dict[str, Any]:
         ]
         rows.append({"label": "faan", "choices": faan})
     limits = [{"value": "limit", "label": "limit"}] if rules.limit else []
-    example = {"faan": "4faan, 5tai", "doubles": "40pts x 3dbl, 120points"}.get(rules.settling_unit, "120points")
-    return {"family": "points", "rows": rows, "limits": limits, "typed": not rows, "placeholder": example}
+    return {"family": "points", "rows": rows, "limits": limits, "typed": not rows, "placeholder": value_example(rules)}
 
 
 def _pair(han: int, fu: int, rules: Ruleset) -> dict[str, Any] | None:
