@@ -40,7 +40,8 @@ KIRIAGE = TENHOU.with_overrides({"kiriage_mangan": True, "bust": False})
 RON_VALUES = [HandValue(han=h, fu=f) for h in (1, 2, 3, 4) for f in (30, 40, 50, 60, 70, 80, 90, 100, 110)] + [
     HandValue(han=h, fu=25) for h in (2, 3, 4)
 ]
-TSUMO_VALUES = [*RON_VALUES, *(HandValue(han=h, fu=20) for h in (2, 3, 4))]
+# Self-drawn: no 2 han 25 fu (seven pairs self-drawn has menzen tsumo too: 3 han at least).
+TSUMO_VALUES = [v for v in RON_VALUES if (v.han, v.fu) != (2, 25)] + [HandValue(han=h, fu=20) for h in (2, 3, 4)]
 LIMIT_VALUES = [HandValue(han=h) for h in (5, 6, 8, 11, 13)] + [
     HandValue(limit="yakuman"),
     HandValue(limit="yakuman", multiple=2),

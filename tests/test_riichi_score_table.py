@@ -10,8 +10,8 @@ four-player AGARI against its yaku han) agrees with these numbers, e.g.
 4 han 20 fu dealer tsumo 7800 = 2600 all, 3 han 60 fu non-dealer tsumo
 7900 = 2000/3900.
 
-Impossible cells (1 han 20 fu, 1 han 25 fu, 20 fu on a discard) are not in the
-tables and must be refused.
+Impossible cells (1 han 20 fu, 1 han 25 fu, 20 fu on a discard, 2 han 25 fu
+self-drawn: seven pairs self-drawn has menzen tsumo too) are not in the tables and must be refused.
 """
 
 from __future__ import annotations
@@ -181,9 +181,10 @@ def test_hands_worth_more_than_mangan_by_fu_are_mangan() -> None:
         (hv(2, 20), False),
         (hv(3, 20), False),
         (hv(4, 20), False),
+        (hv(2, 25), True),
     ],
     ids=["1han20fu-tsumo", "1han20fu-ron", "1han25fu-tsumo", "1han25fu-ron", "2han20fu-ron", "3han20fu-ron",
-         "4han20fu-ron"],
+         "4han20fu-ron", "2han25fu-tsumo"],
 )  # fmt: skip
 def test_impossible_han_fu_combinations_are_refused(value: HandValue, self_drawn: bool) -> None:
     with pytest.raises(InvalidHandValue):

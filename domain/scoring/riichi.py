@@ -87,6 +87,10 @@ def _impossible(value: HandValue, *, self_drawn: bool) -> str | None:
         return "1 han 25 fu does not exist: 25 fu is seven pairs, at least 2 han"
     if fu == 20 and not self_drawn:
         return "20 fu on a discard does not exist: a closed ron has at least 30 fu"
+    if fu == 25 and self_drawn and (value.han or 0) < 3:
+        # Seven pairs drawn by the winner always has menzen tsumo beside it: 2 + 1 han. Score tables
+        # leave the 2 han 25 fu self-drawn cell empty.
+        return "2 han 25 fu self-drawn does not exist: seven pairs self-drawn is at least 3 han (with menzen tsumo)"
     return None
 
 
