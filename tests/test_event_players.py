@@ -115,6 +115,17 @@ def test_team_standings_sum_or_average_the_members_points(league: Honba) -> None
     assert [(t["team"], t["points"]) for t in teams][:2] == [("North", 14.3), ("East", 10.5)]
 
 
+def test_tournament_show_lists_players_teams_comings_and_goings_and_each_sessions_tables(league: Honba) -> None:
+    # Its help promised players and sessions; it printed a count and the matches.
+    shown = league.ok("tournament", "show", "league")
+    rows = {line.split("│")[1].strip(): line for line in shown.splitlines() if line.count("│") == 4}
+    assert "North" in rows["A"] and "South" in rows["D"] and "withdrew after session 1" in rows["D"]
+    assert "substitute for D" in rows["Sub"]
+    assert "Session 1" in shown and "Session 2" in shown
+    assert "A, B, C, D" in shown and "F, B, H, E" in shown and "A, C, G, Sub" in shown
+    assert max(len(line) for line in shown.splitlines()) <= 80
+
+
 def test_a_withdrawn_player_is_not_seated_again(league: Honba) -> None:
     line = league.refused("tournament", "seat", "league", "3", "A,B,C,D", "E,F,G,H")
     assert "D" in line and "withdrew after session 1" in line

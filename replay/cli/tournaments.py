@@ -198,9 +198,23 @@ def show(ctx: typer.Context, name: Name) -> None:
     )
     if tournament.aliases:
         out.print("Aliases: " + ", ".join(f"{a} = {p}" for a, p in sorted(tournament.aliases.items())), markup=False)
+    players = Grid("Players", [Column("player", key=True), Column("team"), Column("comes and goes")])
+    for player in tournament.players:
+        notes = []
+        if player in tournament.substitutes:
+            notes.append(f"substitute for {tournament.substitutes[player]}")
+        if player in tournament.withdrawn:
+            notes.append(f"withdrew after session {tournament.withdrawn[player]}")
+        players.add_row(player, tournament.teams.get(player, ""), "; ".join(notes))
+    out.print(players)
+    for session, tables in sorted(tournament.sessions.items()):
+        seating = Grid(f"Session {session}", [Column("table", numeric=True, key=True), Column("players")])
+        for number, seated in enumerate(tables, start=1):
+            seating.add_row(str(number), ", ".join(seated))
+        out.print(seating)
     table = Grid("Matches", [Column("match", key=True), Column("session", numeric=True), Column("table", numeric=True)])
-    for key, (session, number) in sorted(tournament.matches.items(), key=lambda item: (item[1][0], item[0])):
-        table.add_row(key, str(session), "" if number is None else str(number))
+    for key, (match_session, at_table) in sorted(tournament.matches.items(), key=lambda item: (item[1][0], item[0])):
+        table.add_row(key, str(match_session), "" if at_table is None else str(at_table))
     out.print(table)
     for key, why in sorted(tournament.detached.items()):
         out.print(f"Detached: {key} ({why})", markup=False)

@@ -31,7 +31,9 @@ class TournamentCreated:
 @attrs.frozen
 class TournamentShown:
     """What ``honba tournament show`` prints: players, aliases, the matches that count (key ->
-    session, table), those detached (key -> why) and each session's time limit (session -> minutes)."""
+    session, table), those detached (key -> why), each session's time limit (session -> minutes),
+    each session's seating (session -> its tables' players), and who comes and goes: who withdrew
+    after which session, who substitutes for whom, and each player's team."""
 
     name: str
     players: tuple[str, ...]
@@ -39,6 +41,10 @@ class TournamentShown:
     matches: dict[str, tuple[int, int | None]]
     detached: dict[str, str]
     time_limits: dict[int, int]
+    sessions: dict[int, list[list[str]]] = attrs.field(factory=dict)
+    withdrawn: dict[str, int] = attrs.field(factory=dict)
+    substitutes: dict[str, str] = attrs.field(factory=dict)
+    teams: dict[str, str] = attrs.field(factory=dict)
 
 
 def change_tournament(
@@ -96,7 +102,8 @@ def create_tournament(store: HonbaApp, name: str, players: Sequence[str] = ()) -
 
 
 def show_tournament(store: HonbaApp, name: str) -> TournamentShown:
-    """A tournament's players, aliases, matches and sessions' time limits."""
+    """A tournament's players (their teams, withdrawals, substitutes), aliases, sessions' seating
+    and time limits, and matches."""
     tournament = get_tournament(store, name)
     return TournamentShown(
         tournament.name,
@@ -105,6 +112,10 @@ def show_tournament(store: HonbaApp, name: str) -> TournamentShown:
         dict(tournament.matches),
         dict(tournament.detached),
         dict(tournament.time_limits),
+        {session: [list(t) for t in tables] for session, tables in tournament.sessions.items()},
+        dict(tournament.withdrawn),
+        dict(tournament.substitutes),
+        dict(tournament.teams),
     )
 
 
