@@ -196,6 +196,17 @@ def test_seating_while_tables_play_warns_and_takes_a_confirm(store_db: str, clie
     assert len(links(seated)) == 2 and "Session 2 of Open" in seated
 
 
+def test_tables_are_listed_by_session_then_table_number(store_db: str, client: TestClient) -> None:
+    players = [f"P{n:02d}" for n in range(44)]  # 11 tables: "Table 10" must not come before "Table 2"
+    director, _seated = seated_open(client, store_db, players)
+    page = client.get("/director/t/Open", params={"token": director}).text
+    warning = re.search(r'id="still-playing">.*?</strong> ([^.]*)\.', page)
+    assert warning is not None
+    assert warning.group(1).split(", ") == [f"Open-s1-t{n}" for n in range(1, 12)]
+    standings = client.get("/tournaments/Open").text
+    assert re.findall(r"<h3>Table (\d+) ", standings) == [str(n) for n in range(1, 12)]
+
+
 def test_a_staged_event_never_seats_from_standings_that_are_not_final(store_db: str, client: TestClient) -> None:
     (director,) = prepare(store_db, {}, [("director", None)])
     post(client, "/director/tournaments", director, name="Cup", players="\n".join(EIGHT))
