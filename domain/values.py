@@ -419,8 +419,7 @@ def with_notes_of(before: object, after: HandResult) -> HandResult:
     if isinstance(before, WinResult) and isinstance(after, WinResult):
         said = {w.winner: w.details for w in before.wins if w.details is not None}
         wins = tuple(
-            attrs.evolve(w, details=said[w.winner]) if w.details is None and w.winner in said else w
-            for w in after.wins
+            attrs.evolve(w, details=said[w.winner]) if w.details is None and w.winner in said else w for w in after.wins
         )
         after = attrs.evolve(after, wins=wins)
     if after.called is None and before.called is not None:

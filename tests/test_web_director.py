@@ -323,7 +323,12 @@ def test_a_refused_form_comes_back_with_what_was_typed(store_db: str, client: Te
     director, _seated = seated_open(client, store_db)
     typed: list[tuple[str, str, str, dict[str, str]]] = [
         # (the form's route, its id, the error's field, what was typed: each refused)
-        ("sessions", "seat-form", "session", {"method": "random", "seed": "9" * 40, "rules": "ema", "while_playing": "yes"}),
+        (
+            "sessions",
+            "seat-form",
+            "session",
+            {"method": "random", "seed": "9" * 40, "rules": "ema", "while_playing": "yes"},
+        ),
         ("players", "players-form", "players", {"players": "Zed\n" + "Y" * 500}),
         ("withdraw", "withdraw-form", "withdraw", {"player": "Cho", "after": "-1", "reason": "fell ill"}),
         ("substitute", "substitute-form", "substitute", {"substitute": "Sub", "replaces": "Cho", "reason": "x" * 5000}),
