@@ -86,7 +86,8 @@ def tournament_report(
     summaries = []
     in_progress = 0
     tables = {key: table for key, (_session, table) in entries.items()}
-    for key, (session, _table) in sorted(entries.items(), key=lambda entry: table_order(*entry[1], entry[0])):
+    by_table = sorted(entries.items(), key=lambda entry: table_order(entry[1][0], entry[1][1], entry[0]))
+    for key, (session, _table) in by_table:
         data = cache.get("summary", key)
         if data is None or (after_session is not None and session > after_session):
             continue
