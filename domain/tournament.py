@@ -34,6 +34,12 @@ from domain.errors import RuleViolation
 from domain.stages import EventFormat, single_stage
 
 
+def table_order(session: int, table: int | None, key: str) -> tuple[int, bool, int, str]:
+    """Where a match is listed: by session, then table number (table 2 before table 10; a match
+    attached without a table after the session's tables), then key."""
+    return (session, table is None, table or 0, key)
+
+
 def tournament_id(name: str) -> UUID:
     """The deterministic id of the tournament with this name."""
     return uuid5(NAMESPACE_URL, f"honba:/tournaments/{name}")
@@ -416,7 +422,7 @@ class Tournament(Aggregate):
     def session_matches(self, session: int) -> list[tuple[int | None, str]]:
         """The matches attached to a session, by table (then key)."""
         found = [(table, key) for key, (number, table) in self.matches.items() if number == session]
-        return sorted(found, key=lambda item: (item[0] is None, item[0] or 0, item[1]))
+        return sorted(found, key=lambda item: table_order(session, *item))
 
     # Staged events, players who come and go, teams, draws.
 

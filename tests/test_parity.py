@@ -67,8 +67,9 @@ def test_the_table_page_ends_a_match_early_through_its_confirm_step(store_db: st
     missing = client.post("/matches/t1/preview", data={**form, "kind": "end", "reason": ""})
     assert missing.status_code == 400 and "reason" in errors(missing.text)
     confirm, after = send(client, "t1", table, {"kind": "end", "reason": "time limit"})
-    # The confirm step says which entry the end is and the final scores (3 han 30 fu off Ann: 3,900).
-    assert "The match ended as entry 3" in confirm and "Ann 21,100" in confirm and "Ben 28,900" in confirm
+    # The confirm step says the end once, in words, and the final scores (3 han 30 fu off Ann: 3,900).
+    assert "Recording this ends the match (time limit)." in confirm and "The match end" not in confirm
+    assert "Ann 21,100" in confirm and "Ben 28,900" in confirm
     assert state(store_db, "t1") == (True, {"Ann": 21100, "Ben": 28900, "Cho": 25000, "Dai": 25000})
     assert "finished" in after and 'id="end-entry"' not in after
 

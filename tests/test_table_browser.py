@@ -296,6 +296,69 @@ def test_time_up_shows_the_hands_left_and_the_confirm_step_says_the_match_ends(b
     assert [row[1] for row in rows] == ["Ben", "Cho", "Dai", "Ann"]
 
 
+# The confirm step's lines that are not wholly on the screen, and whether the lines scroll in a box
+# of their own (every line must show: the deposits, the end of the match are the ones that matter).
+HIDDEN_LINES = """() => {
+  const lines = document.getElementById("confirm-lines");
+  const hidden = [...lines.children].filter(p => {
+    const box = p.getBoundingClientRect();
+    return box.top < 0 || box.bottom > innerHeight + 0.5;
+  }).map(p => p.textContent);
+  return {hidden, scrolls: lines.scrollHeight > lines.clientHeight + 1};
+}"""
+
+
+def test_the_confirm_step_shows_every_line_with_the_record_button_on_the_first_screen(browser: Any, db: str) -> None:
+    (token,) = prepare(db, {"t1": PLAYERS}, [("table", "t1")])
+    honba(db, "draw", "t1", "--ready", "Ben", "--riichi", "Ben")  # a deposit and a counter on the table
+    clocked(db, "t1", 60, timedelta(minutes=61))
+    with serving(create_app(db)) as base:
+        page = phone(browser, PHONES["360x740"])
+        page.goto(f"{base}/matches/t1?token={token}")
+        taps(page)
+        for name, value in (("winner", "Cho"), ("discarder", "Ann"), ("value", "3/30"), ("riichi", "Cho")):
+            tap(page, button(page, name, value))
+        expect(page.locator("#confirm-lines .ends")).to_have_text("Recording this ends the match (time up).")
+        expect(page.locator("#confirm-lines")).to_contain_text("deposits")
+        found = page.evaluate(HIDDEN_LINES)
+        assert found == {"hidden": [], "scrolls": False}, page.inner_text("#confirm-lines")
+        record(page, "deposits")
+        assert taps(page) == (5, False)
+        assert "finished" in page.inner_text("#state")
+
+
+# The names of a row of buttons broken inside a word, or wider than their button.
+BROKEN_NAMES = """(selector) => {
+  const broken = [];
+  for (const face of document.querySelectorAll(selector + " .face")) {
+    const t = face.querySelector(".t"), text = t.firstChild, outer = face.getBoundingClientRect();
+    const inner = t.getBoundingClientRect();
+    if (inner.left < outer.left - 0.5 || inner.right > outer.right + 0.5) broken.push("wider: " + t.textContent);
+    for (const word of text.data.matchAll(/\\S+/g)) {
+      const range = document.createRange();
+      range.setStart(text, word.index);
+      range.setEnd(text, word.index + word[0].length);
+      const tops = new Set([...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.top)));
+      if (tops.size > 1) broken.push("broken: " + word[0]);
+    }
+  }
+  return broken;
+}"""
+
+
+def test_more_winners_buttons_break_names_between_words_only(browser: Any, db: str) -> None:
+    players = ("Ann", "Maximiliane Wolkenstein-Oberhausen", "Player024", "Dai")
+    (token,) = prepare(db, {"t1": players}, [("table", "t1")])
+    with serving(create_app(db)) as base:
+        page = phone(browser, PHONES["360x740"])
+        page.goto(f"{base}/matches/t1?token={token}")
+        page.locator("#more > summary").tap()
+        for panel in ("#winner2", "#winner3"):
+            page.locator(f"{panel} > summary").tap()
+            assert page.evaluate(BROKEN_NAMES, f"{panel} .grid4") == []
+        readable(page)
+
+
 def test_undo_says_which_entry_it_takes_back_and_the_entry_stays_struck_through(browser: Any, db: str) -> None:
     (token,) = prepare(db, {"t1": PLAYERS}, [("table", "t1")])
     honba(db, "win", "t1", "Ben:3/30", "--from", "Ann")

@@ -114,6 +114,17 @@ def test_the_confirm_step_says_the_match_ends_when_time_is_up(app: HonbaApp) -> 
     assert view["undo"] is not None  # the last hand can still be taken back
 
 
+def test_the_confirm_step_says_the_end_once_in_words(app: HonbaApp) -> None:
+    clock.set_time_limit(app, "m", 60)
+    clock.start_clock(app, "m", at=recording.server_time() - timedelta(minutes=61))
+    shown = entry_preview(app, "m", entry_from_fields({"kind": "win", "winner": "Ben", "value": "1/30"}))
+    assert shown["ends_in_words"] == "time up"
+    assert not any("end" in line for line in shown["lines"]), shown["lines"]
+    early = entry_preview(app, "m", entry_from_fields({"kind": "end", "reason": "time limit"}))
+    assert early["ends"] == early["ends_in_words"] == "time limit"
+    assert not any("end" in line for line in early["lines"]), early["lines"]
+
+
 def test_the_tiles_value_a_win_and_name_its_yaku(app: HonbaApp) -> None:
     tiles = hand_tiles_from_fields({"hand": "234m456p678s345s22p", "win_tile": "3s"})
     entry = entry_from_fields({"kind": "win", "winner": "Ben", "discarder": "Ann", "riichi": ["Ben"]})

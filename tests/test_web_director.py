@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 from staged_support import drawn
 from starlette.testclient import TestClient
-from web_support import errors, prepare, send
+from web_support import errors, form_of_page, prepare, send
 
 from replay.service.access import AccessError, TokenStore
 from replay.service.director import seat_session
@@ -196,6 +196,17 @@ def test_seating_while_tables_play_warns_and_takes_a_confirm(store_db: str, clie
     assert len(links(seated)) == 2 and "Session 2 of Open" in seated
 
 
+def test_tables_are_listed_by_session_then_table_number(store_db: str, client: TestClient) -> None:
+    players = [f"P{n:02d}" for n in range(44)]  # 11 tables: "Table 10" must not come before "Table 2"
+    director, _seated = seated_open(client, store_db, players)
+    page = client.get("/director/t/Open", params={"token": director}).text
+    warning = re.search(r'id="still-playing">.*?</strong> ([^.]*)\.', page)
+    assert warning is not None
+    assert warning.group(1).split(", ") == [f"Open-s1-t{n}" for n in range(1, 12)]
+    standings = client.get("/tournaments/Open").text
+    assert re.findall(r"<h3>Table (\d+) ", standings) == [str(n) for n in range(1, 12)]
+
+
 def test_a_staged_event_never_seats_from_standings_that_are_not_final(store_db: str, client: TestClient) -> None:
     (director,) = prepare(store_db, {}, [("director", None)])
     post(client, "/director/tournaments", director, name="Cup", players="\n".join(EIGHT))
@@ -306,6 +317,48 @@ def test_bad_input_is_refused_next_to_its_form(store_db: str, client: TestClient
         assert refused.status_code == 400 and "session: " in refused.text, bad
         refused = client.post(f"/director/t/Open/s/1/t/{bad}/time", data={"minutes": "5"})
         assert refused.status_code == 400 and "table: " in refused.text, bad
+
+
+def test_a_refused_form_comes_back_with_what_was_typed(store_db: str, client: TestClient) -> None:
+    director, _seated = seated_open(client, store_db)
+    typed: list[tuple[str, str, str, dict[str, str]]] = [
+        # (the form's route, its id, the error's field, what was typed: each refused)
+        (
+            "sessions",
+            "seat-form",
+            "session",
+            {"method": "random", "seed": "9" * 40, "rules": "ema", "while_playing": "yes"},
+        ),
+        ("players", "players-form", "players", {"players": "Zed\n" + "Y" * 500}),
+        ("withdraw", "withdraw-form", "withdraw", {"player": "Cho", "after": "-1", "reason": "fell ill"}),
+        ("substitute", "substitute-form", "substitute", {"substitute": "Sub", "replaces": "Cho", "reason": "x" * 5000}),
+        ("teams", "team-form", "team", {"team": "T" * 500, "members": "Ann\nBen"}),
+        ("draw/commit", "commit-form", "draw", {"commitment": "not hex"}),
+        ("format", "format-form", "format", {"stages": "final", "substitutes": "ema", "team_points": "average"}),
+        ("format", "format-form", "format", {"stages": "a:1\nb:x", "teams_apart": "yes"}),
+        ("s/1/clock", "limit-form", "clock", {"action": "limit", "minutes": "sixty"}),
+    ]
+    for route, form, field, fields in typed:
+        page = post(client, f"/director/t/Open/{route}", director, 400, **fields)
+        assert field in errors(page), (route, errors(page))
+        _action, shown = form_of_page(page, form)
+        assert {name: shown.get(name) for name in fields} == fields, form
+        # The other forms come back as they were: what one form typed is not put into another.
+        if "/" not in route:
+            other = "withdraw-form" if form != "withdraw-form" else "substitute-form"
+            assert form_of_page(page, other)[1]["reason"] == ""
+    fields = {"minutes": "5000", "reason": "a long dispute"}
+    page = post(client, "/director/t/Open/s/1/t/2/time", director, 400, **fields)
+    assert "table-2" in errors(page)
+    _action, shown = form_of_page(page, "add-time-2")
+    assert {name: shown.get(name) for name in fields} == fields
+    # A seed committed elsewhere, then a seed that is not it: the reveal form keeps the seed and the rules.
+    commitment = hashlib.sha256(bytes.fromhex("ab" * 32)).hexdigest()
+    post(client, "/director/t/Open/draw/commit", director, commitment=commitment)
+    fields = {"seed": "cd" * 32, "rules": "ema", "while_playing": "yes"}
+    page = post(client, "/director/t/Open/draw/reveal", director, 400, **fields)
+    assert "draw" in errors(page)
+    assert {name: form_of_page(page, "reveal-form")[1].get(name) for name in fields} == fields
 
 
 def test_every_director_route_refuses_without_a_directors_token(store_db: str, client: TestClient) -> None:

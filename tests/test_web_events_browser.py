@@ -195,6 +195,35 @@ def test_every_page_fits_a_phone_without_a_number_broken_inside(
         assert found["broken"] == [], f"{url}: numbers broken inside: {found['broken']}"
 
 
+LONG_NAME = "Maximilianehieronymuswolkensteinoberhausenxyz"  # 45 letters, not a break among them
+
+
+def test_a_name_of_one_long_word_never_widens_the_page(browser: Any, tmp_path: Path) -> None:
+    db = str(tmp_path / "honba.sqlite")
+    app = HonbaApp.open(db)
+    try:
+        tokens = TokenStore(app)
+        director = tokens.create("director")
+        create_tournament(app, "Long", [LONG_NAME, *PLAYERS[:7]])
+        seat_next(app, caught_up_view(app), tokens, "Long", director, method="random", seed=3)
+        for _table, key in get_tournament(app, "Long").session_matches(1):
+            play_table(app, key, 1, 1, end=False)  # both tables in progress, a hand played at each
+        standings = standings_data(tournament_report(caught_up_view(app), "Long"))
+    finally:
+        app.close()
+    static = tmp_path / "standings.html"
+    static.write_text(render_standings_html(standings), encoding="utf-8")
+    with serving(create_app(db)) as url:
+        page = new_page(browser, 360, phone=True)
+        director_pages = (f"{url}/director/t/Long?token={director}", f"{url}/director/t/Long/s/1?token={director}")
+        for address in (f"{url}/tournaments/Long", *director_pages, static.as_uri()):
+            page.goto(address)
+            page.get_by_text(LONG_NAME).first.wait_for()
+            found = page.evaluate(BROKEN_NUMBERS)
+            assert found["width"] <= 360, f"{address}: the page scrolls sideways ({found['width']} px wide)"
+            assert found["broken"] == [], f"{address}: numbers broken inside: {found['broken']}"
+
+
 def test_a_reload_of_any_director_page_loses_nothing(browser: Any, day: dict[str, Any], base: str) -> None:
     page = new_page(browser, 390, phone=True)
     for url in pages(day, base)[:4]:

@@ -89,7 +89,7 @@ def serving(web: Starlette) -> Iterator[str]:
 
 class _Form(HTMLParser):
     """The fields a browser sends for one form of a page: text and hidden inputs, ticked boxes,
-    each select's chosen option (its first when none is), in page order."""
+    each select's chosen option (its first when none is), each textarea's text, in page order."""
 
     def __init__(self, form_id: str):
         super().__init__(convert_charrefs=True)
@@ -102,6 +102,8 @@ class _Form(HTMLParser):
         self._select: str | None = None
         self._options: list[tuple[str, bool]] = []
         self._option_text = False
+        self._textarea: str | None = None
+        self._text = ""
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         found = {k: v or "" for k, v in attrs}
@@ -121,11 +123,16 @@ class _Form(HTMLParser):
             self.fields.append((found["name"], found.get("value", "on" if kind == "checkbox" else "")))
         elif tag == "select":
             self._select, self._options = found.get("name"), []
+        elif tag == "textarea" and "name" in found:
+            self.names.add(found["name"])
+            self._textarea, self._text = found["name"], ""
         elif tag == "option" and self._select is not None:
             self._options.append((found.get("value", ""), "selected" in found))
             self._option_text = "value" not in found
 
     def handle_data(self, data: str) -> None:
+        if self._textarea is not None:
+            self._text += data
         # An option without a value sends its text.
         if self._select is not None and self._options and self._option_text:
             value, chosen = self._options[-1]
@@ -134,6 +141,11 @@ class _Form(HTMLParser):
     def handle_endtag(self, tag: str) -> None:
         if tag == "option":
             self._option_text = False
+        elif tag == "textarea" and self._textarea is not None:
+            # A browser drops the one newline that may follow the opening tag.
+            text = self._text[1:] if self._text.startswith("\n") else self._text
+            self.fields.append((self._textarea, text.replace("\r\n", "\n")))
+            self._textarea = None
         elif tag == "select" and self._select is not None:
             if self.inside and self._options:
                 chosen = [v for v, c in self._options if c] or [self._options[0][0]]

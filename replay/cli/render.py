@@ -24,7 +24,15 @@ from replay.service.changes import Change, change_headline
 from replay.service.digests import Digest, published
 from replay.service.matches import MatchStatus
 from replay.service.recording import Recorded
-from replay.service.shapes import counted, describe_details, describe_fact, describe_payment, ledger_data, seat_wind
+from replay.service.shapes import (
+    counted,
+    describe_details,
+    describe_fact,
+    describe_payment,
+    end_reason_words,
+    ledger_data,
+    seat_wind,
+)
 
 # Characters that text from data (names, keys, notes, reasons, handles) may not bring to a
 # terminal: C0 controls but newline and tab (escape sequences, carriage returns that overwrite
@@ -162,7 +170,7 @@ def print_status(console: Console, players: Sequence[str], state: TableState, ru
 def state_lines(players: Sequence[str], state: TableState, rules: Ruleset) -> list[str]:
     """The table state in words, with the extra-hand bonus pending as the seeds show it."""
     if state.finished:
-        head = f"Match over ({state.end_reason.replace('_', ' ')}) after {counted(state.hands_played, 'hand')}"
+        head = f"Match over ({end_reason_words(state.end_reason)}) after {counted(state.hands_played, 'hand')}"
     else:
         head = f"Next hand: {state.hand_name} ({state.hand_label})"
     return [

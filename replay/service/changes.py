@@ -25,7 +25,7 @@ from projections.ledger import LedgerEntry, corrected_ledger
 from replay.formats.record import entry_numbers
 from replay.input.entry import entry_of
 from replay.input.fields import entry_fields
-from replay.service.shapes import describe_fact
+from replay.service.shapes import describe_fact, end_reason_words
 
 ACTIONS = ("amend", "void", "undo", "penalty", "reopen", "end")
 
@@ -216,7 +216,8 @@ def payment_lines(entry: LedgerEntry, players: Sequence[str], scoring: str) -> l
     """One ledger entry in words: what it is (in the words of the rules' family, ``scoring``), then
     one line per payer and payee, e.g. ``Cho pays Ben 3,900 + 300 counters + 1,000 deposits``."""
     if entry.kind == "end":
-        lines = [f"The match ends ({entry.after.end_reason})"] if entry.after.end_reason else ["The match ends"]
+        reason = entry.after.end_reason
+        lines = [f"The match ends ({end_reason_words(reason)})"] if reason else ["The match ends"]
         grouped_end: dict[tuple[int | None, int | None], list[Payment]] = {}
         for payment in entry.payments:
             grouped_end.setdefault((payment.payer, payment.payee), []).append(payment)

@@ -18,7 +18,7 @@ from domain.draw import commitment_of
 from domain.rules import load_preset
 from domain.seating import fewest_repeats_seating, met_pairs, random_seating, repeats
 from domain.stages import Stage
-from domain.tournament import Tournament
+from domain.tournament import Tournament, table_order
 from projections.standings_view import read_docs, tournament_entries
 from projections.views import DocumentView
 from replay.input.parsing import InputError
@@ -111,8 +111,9 @@ def tournaments_data(view: DocumentView) -> list[dict[str, Any]]:
 
 
 def playing_before(view: DocumentView, tournament: Tournament, session: int) -> list[str]:
-    """The matches of sessions before ``session`` that have not ended."""
-    keys = sorted(k for k, (s, _t) in tournament.matches.items() if s < session)
+    """The matches of sessions before ``session`` that have not ended, by session and table."""
+    earlier = [(s, t, k) for k, (s, t) in tournament.matches.items() if s < session]
+    keys = [k for _s, _t, k in sorted(earlier, key=lambda match: table_order(*match))]
     return [k for k in keys if (summary := summary_doc(view, k)) is None or not summary.finished]
 
 

@@ -55,6 +55,16 @@ def seat_wind(seat: int, state: TableState) -> str:
     return WIND_NAMES[(seat - state.dealer) % state.players]
 
 
+# The ends the rules decide, in words; an early end's reason is already the words typed ("agreed").
+_END_WORDS = {"time_up": "time up", "dealer_stop": "dealer stop", "complete": "complete", "bust": "bust"}
+
+
+def end_reason_words(reason: str) -> str:
+    """Why a match ended, in the words every front end says it: ``time up``, ``bust``; an early
+    end's own reason as given (``agreed``, ``time limit``)."""
+    return _END_WORDS.get(reason, reason)
+
+
 def describe_fact(fact: Fact, players: Sequence[str], scoring: str = "riichi") -> str:
     """A hand result in words, e.g. ``Dai ron on Cho: 2 han 30 fu``, each value in the words of the
     rules' family (``scoring``, ``Ruleset.scoring``: a Hong Kong limit hand is the ``limit``)."""
@@ -77,7 +87,7 @@ def describe_fact(fact: Fact, players: Sequence[str], scoring: str = "riichi") -
         if fact.note:
             text += f" ({fact.note})"
     elif isinstance(fact, MatchEnd):
-        text = f"match ended ({fact.reason.replace('_', ' ')})"
+        text = f"match ended ({end_reason_words(fact.reason)})"
     else:
         text = f"deal passed to {players[fact.to_dealer]}"
     riichi = getattr(fact, "riichi", ())

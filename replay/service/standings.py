@@ -19,6 +19,7 @@ from eventsourcing.popo import POPOFactory
 from domain.errors import HonbaError
 from domain.match import Match
 from domain.progression import finish, points_by_seat
+from domain.tournament import table_order
 from projections.standings import MatchSummary, StandingRow, summarize, tie_break_of
 from projections.standings_view import (
     DocCache,
@@ -85,7 +86,8 @@ def tournament_report(
     summaries = []
     in_progress = 0
     tables = {key: table for key, (_session, table) in entries.items()}
-    for key, (session, _table) in sorted(entries.items()):
+    by_table = sorted(entries.items(), key=lambda entry: table_order(entry[1][0], entry[1][1], entry[0]))
+    for key, (session, _table) in by_table:
         data = cache.get("summary", key)
         if data is None or (after_session is not None and session > after_session):
             continue

@@ -28,10 +28,10 @@ from replay.input.entry import Entry, FieldError
 from replay.input.parsing import InputError
 from replay.service.changes import payment_lines
 from replay.service.clock import clock_data
-from replay.service.entry import apply_entry, fact_at, previewed
+from replay.service.entry import apply_entry, apply_to, fact_at
 from replay.service.matches import match_table_data
 from replay.service.recording import Recorded, server_time
-from replay.service.shapes import describe_details, describe_fact
+from replay.service.shapes import describe_details, describe_fact, end_reason_words
 from replay.service.standings import match_result_data
 from replay.service.tiles import HandTiles, TileValue, record_tile_win, tile_result, typed_value
 from replay.store.application import HonbaApp
@@ -329,8 +329,9 @@ def _tile_error(message: str) -> FieldError:
 def entry_preview(app: HonbaApp, key: str, entry: Entry, tiles: HandTiles | None = None) -> dict[str, Any]:
     """The confirm step of an entry at the table: ``{"lines" (what it is and what each player
     pays, in words), "scores_after", "hand" (the hand it is recorded at), "ends" (why the match
-    would end with it, e.g. ``time_up``; None), "tiles" (a win entered by its tiles: what they
-    give, ``TileValue.data``, with ``choice``, the value button it pays as), "undo" (for an
+    would end with it, e.g. ``time_up``; None), "ends_in_words" (the same in words, ``time up``:
+    the lines do not say the end, the confirm step says it once from this), "tiles" (a win entered
+    by its tiles: what they give, ``TileValue.data``, with ``choice``, the value button it pays as), "undo" (for an
     undo: what it takes back, as ``undo_target``)}``. Worked out by the domain on the stored
     match in memory, at the server's time (the clock's rule applies as when recording); a bad
     entry is refused before anything is stored."""
@@ -347,16 +348,18 @@ def entry_preview(app: HonbaApp, key: str, entry: Entry, tiles: HandTiles | None
             result, valued = _tile_win(match, entry, tiles)
             match.record(result, at=server_time())
             tiles_data = {**valued.data(), "choice": value_choice(valued.from_tiles, match.rules)}
-            added = corrected_ledger(match.corrected_steps())[before:]
-            lines = [line for e in added for line in payment_lines(e, players, scoring)]
         else:
-            lines = list(previewed(match, entry, server_time()).lines)
+            apply_to(match, entry, server_time())
+        added = corrected_ledger(match.corrected_steps())[before:]
+        # An end's first line says the end: said once, by "ends_in_words"; what it pays stays.
+        lines = [line for e in added for line in payment_lines(e, players, scoring)[e.kind == "end" :]]
     state = match.state
     return {
         "lines": lines,
         "scores_after": dict(zip(players, state.scores, strict=True)),
         "hand": hand,
         "ends": (state.end_reason or None) if state.finished else None,
+        "ends_in_words": end_reason_words(state.end_reason) if state.finished and state.end_reason else None,
         "tiles": tiles_data,
         "undo": undo,
     }

@@ -29,6 +29,7 @@ from replay.formats.logmodel import load_json, shown
 from replay.service.access import Grant, TokenStore
 from replay.service.checkpoints import checkpoints_kept
 from replay.service.entry import VALUE_FIELDS, FieldError, is_list_field, whole_number
+from replay.service.shapes import end_reason_words
 from replay.service.standings import read_view
 from replay.store.application import HonbaApp
 from replay.store.errors import StoreUnavailable
@@ -58,6 +59,7 @@ def _templates() -> Environment:
         lstrip_blocks=True,
     )
     env.filters["points"] = lambda v: f"{v:,}" if isinstance(v, int) else v
+    env.filters["end_reason"] = end_reason_words
     env.filters["signed"] = lambda v: f"{v:+,}" if isinstance(v, int) else v
     # A field that holds several items, shown in one text box: its items between commas.
     # The longest text the domain takes (domain.bounds), as the forms' maxlength: a hint that agrees.

@@ -88,7 +88,7 @@
       fill(tiles.choice);
     }
     data.lines.forEach(function (text) { line(text); });
-    if (data.ends) line("Recording this ends the match (" + data.ends.replace(/_/g, " ") + ").", "ends");
+    if (data.ends) line("Recording this ends the match (" + data.ends_in_words + ").", "ends");
     if (data.clock) setClock(data.clock.limit_minutes === null ? null : data.clock);
     record.disabled = false;
   }
