@@ -17,6 +17,7 @@
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -186,6 +187,20 @@ def test_the_director_issues_a_table_link_again_and_the_old_one_stops_writing(
         data={"csrf": client.cookies.get("honba_csrf"), "token": old, "kind": "draw", "client_key": "x"},
     )
     assert refused.status_code == 403
+    # The old link is told it was issued again (not "may not enter results"), on the page and to its script.
+    said = "this table's link was issued again: this one no longer enters results (ask the director for the new link)"
+    assert said in html.unescape(refused.text)
+    page = client.get("/matches/Cup-s1-t1", params={"token": old}).text
+    assert 'id="replaced"' in page and 'id="entry"' not in page
+    checked = client.post(
+        "/matches/Cup-s1-t1/check",
+        data={"csrf": client.cookies.get("honba_csrf"), "token": old, "kind": "draw"},
+        headers={"accept": "application/json"},
+    )
+    assert checked.status_code == 403 and checked.json() == {"error": said}
+    # Another table's link, or a made-up one, is not told so.
+    other = client.get("/matches/Cup-s1-t1", params={"token": _link(seated, "Cup-s1-t2")}).text
+    assert 'id="replaced"' not in other
     send(client, "Cup-s1-t1", new, {"kind": "draw"})
     # The other table's link still writes; a table the session does not have gets no link.
     send(client, "Cup-s1-t2", _link(seated, "Cup-s1-t2"), {"kind": "draw"})

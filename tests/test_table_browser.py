@@ -383,6 +383,23 @@ def test_undo_says_which_entry_it_takes_back_and_the_entry_stays_struck_through(
         readable(page)
 
 
+def test_a_page_whose_link_was_issued_again_says_so_at_the_next_tap_and_on_reload(browser: Any, db: str) -> None:
+    # It said "The server did not answer (403): try again." and, reloaded, showed no form and no word why.
+    (token,) = prepare(db, {"t1": PLAYERS}, [("table", "t1")])
+    said = "this table's link was issued again: this one no longer enters results (ask the director for the new link)"
+    with serving(create_app(db)) as base:
+        page = phone(browser, PHONES["360x740"])
+        page.goto(f"{base}/matches/t1?token={token}")
+        honba(db, "token", "reissue", "--match", "t1")
+        tap(page, button(page, "kind", "draw"))
+        expect(page.locator("#confirm-lines .error")).to_have_text(said)
+        expect(page.locator("#record")).to_be_disabled()
+        page.reload()
+        expect(page.locator("#replaced")).to_have_text(said[0].upper() + said[1:] + ".")
+        assert page.locator("#entry").count() == 0
+        readable(page)
+
+
 VIEWPORT = '<meta name="viewport" content="width=device-width, initial-scale=1">'
 
 

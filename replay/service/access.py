@@ -41,6 +41,9 @@ from replay.store.application import HonbaApp
 from replay.store.retry import OPEN_TRIES, retrying
 
 ROLES: Final = ("director", "referee", "table")
+# What a table token becomes when its link is issued again: kept (its hash), so that the old link is
+# told it was replaced, not taken for a stranger's; it allows nothing (``check`` gives no grant).
+REPLACED: Final = "replaced"
 TABLE = "honba_access_tokens"
 # A token's id: the hex of ``secrets.token_hex`` (the part before the dot).
 TOKEN_ID: Final = re.compile(r"[0-9a-f]{1,32}")
@@ -166,13 +169,17 @@ class TokenStore:
         if self._datastore is None:
             with self._lock:
                 if replacing:
-                    for old in [t for t, row in self._memory.items() if row[:2] == ("table", match)]:
-                        del self._memory[old]
+                    for old, row in list(self._memory.items()):
+                        if row[:2] == ("table", match):
+                            self._memory[old] = (REPLACED, *row[1:])
                 self._memory[token_id] = (role, match, salt, digest)
         else:
             with self._cursor(commit=True) as cursor:
                 if replacing:
-                    cursor.execute(self._sql(f"DELETE FROM {TABLE} WHERE role = 'table' AND match_key = ?"), (match,))
+                    cursor.execute(
+                        self._sql(f"UPDATE {TABLE} SET role = '{REPLACED}' WHERE role = 'table' AND match_key = ?"),
+                        (match,),
+                    )
                 cursor.execute(
                     self._sql(f"INSERT INTO {TABLE} (token_id, role, match_key, salt, digest) VALUES (?, ?, ?, ?, ?)"),
                     (token_id, role, match, salt, digest),
@@ -220,7 +227,18 @@ class TokenStore:
         return int(next(iter(row.values())) if isinstance(row, dict) else row[0])
 
     def check(self, token: str | None) -> Grant | None:
-        """What a token allows, or None for no token, a malformed one or a wrong one."""
+        """What a token allows, or None for no token, a malformed one, a wrong one or a table link
+        issued again since (``replaced``)."""
+        found = self._checked(token)
+        return None if found is None or found.role == REPLACED else found
+
+    def replaced(self, token: str | None) -> str | None:
+        """The match whose table link this token was, when that link has been issued again since
+        (the old link is told so); else None."""
+        found = self._checked(token)
+        return found.match if found is not None and found.role == REPLACED else None
+
+    def _checked(self, token: str | None) -> Grant | None:
         if not token or "." not in token:
             return None
         token_id, secret = token.split(".", 1)

@@ -46,6 +46,12 @@ class Forbidden(Exception):
     """A write without the right token (403)."""
 
 
+# What the old link of a table says once the director has issued the table's link again.
+REPLACED_LINK = (
+    "this table's link was issued again: this one no longer enters results (ask the director for the new link)"
+)
+
+
 class Unavailable(Exception):
     """The store did not answer (``StoreUnavailable``): a 503 whatever the page, never a refusal of
     what was sent (a form's ``except HonbaError`` would have shown the driver's words as a 400)."""
@@ -150,10 +156,13 @@ class Site:
         return grant
 
     def may_record(self, key: str, token: str | None) -> Grant:
-        """The grant of a token that may enter results at the match ``key``."""
+        """The grant of a token that may enter results at the match ``key``; a table link issued
+        again since is told so (``REPLACED_LINK``), any other gets a plain refusal."""
         grant = self.grant(token)
         if grant is None or not grant.may_record(key):
-            raise Forbidden("this link may not enter results at this table")
+            raise Forbidden(
+                REPLACED_LINK if self.tokens.replaced(token) == key else "this link may not enter results at this table"
+            )
         return grant
 
     def error(
@@ -166,7 +175,8 @@ class Site:
     ) -> Response:
         """An error as JSON on the API (with the ``field`` it is in, where it names one), as a page elsewhere."""
         message = clipped(message)
-        if request.url.path.startswith("/api/"):
+        # The API, and a page's script asking for JSON (the table page's /check): the refusal as JSON.
+        if request.url.path.startswith("/api/") or "application/json" in request.headers.get("accept", ""):
             body = {"error": message} if field is None else {"error": message, "field": field}
             return JSONResponse(body, status_code=status, headers=headers)
         response = self.page(request, "error.html", status=status, status_code=status, message=message)

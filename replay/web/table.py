@@ -36,7 +36,7 @@ from replay.service.table import (
     table_view,
 )
 from replay.service.tiles import HandTiles
-from replay.web.site import Site, field_for, form_of, form_token, see_other, site
+from replay.web.site import REPLACED_LINK, Site, field_for, form_of, form_token, see_other, site
 
 # The riichi limits by name (the referee's desk offers them).
 LIMITS = LIMIT_NAMES
@@ -50,6 +50,8 @@ def table_context(served: Site, key: str, token: str | None) -> dict[str, Any]:
     choices = data["choices"]
     return {
         **data,
+        # The table's old link, opened again after the director issued a new one: it says so.
+        "replaced": REPLACED_LINK if grant is None and served.tokens.replaced(token) == key else None,
         "base": "/matches/" + quote(key, safe=""),
         # The values a button says (a value typed that one of them says is shown on the button).
         "choice_values": {c["value"] for row in choices["rows"] for c in row["choices"]}

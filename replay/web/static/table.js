@@ -109,7 +109,9 @@
   function check() {
     var mine = ++seq;
     var body = new URLSearchParams(new FormData(form));
-    fetch(form.getAttribute("data-check"), {method: "POST", body: body, credentials: "same-origin"})
+    // Asked as JSON: a refusal (a link issued again since, a bad field) comes back in words to show.
+    fetch(form.getAttribute("data-check"), {method: "POST", body: body, credentials: "same-origin",
+                                           headers: {"Accept": "application/json"}})
       .then(function (r) {
         return r.json().then(function (data) { return {ok: r.ok, data: data}; },
                              function () { return {ok: false, data: {error: "The server did not answer (" + r.status + "): try again."}}; });
