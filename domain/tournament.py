@@ -19,6 +19,7 @@ from domain.bounds import (
     AFTER_SESSION,
     COUNTRIES,
     EVENT_DAYS,
+    EVENT_PLAYERS,
     KEY,
     NAME,
     SESSION,
@@ -26,6 +27,7 @@ from domain.bounds import (
     TABLE_SIZE,
     TEXT,
     TOURNAMENT,
+    OutOfBounds,
     shown,
 )
 from domain.clock import check_minutes
@@ -279,6 +281,11 @@ class Tournament(Aggregate):
             raise RuleViolation("a tournament needs a name")
         TOURNAMENT.check(name)
         names = [p.strip() for p in players]
+        if len(names) > EVENT_PLAYERS:
+            # More than a session can seat (a thousand tables): a list pasted by mistake.
+            raise OutOfBounds(
+                "players", f"{len(names):,} listed, at most {EVENT_PLAYERS:,} (a thousand tables of four)"
+            )
         for name_ in names:
             NAME.check(name_)
         if any(not n for n in names) or len(set(names)) != len(names):

@@ -238,6 +238,13 @@ def test_tournament_names_players_and_aliases_are_one_line() -> None:
         tournament.register("\x00")
 
 
+def test_a_tournament_lists_at_most_the_players_a_session_can_seat() -> None:
+    # 5,000 pasted players made a tournament that no session could ever seat (at most 1,000 tables).
+    with pytest.raises(OutOfBounds, match=r"^players: 4,001 listed, at most 4,000"):
+        Tournament.create("Big", [f"P{n}" for n in range(4001)])
+    assert len(Tournament.create("Big", [f"P{n}" for n in range(4000)]).players) == 4000
+
+
 def test_a_tournament_name_holds_no_slash_for_it_ends_its_web_address() -> None:
     with pytest.raises(OutOfBounds, match=r"^tournament name: '<i>t</i>' holds '/': a tournament's name is the end of"):
         Tournament.create("<i>t</i>", PLAYERS)
