@@ -147,6 +147,15 @@ def test_a_file_written_through_a_link_replaces_what_the_link_names(tmp_path: Pa
     assert link.is_symlink() and real.read_text(encoding="utf-8") == "new"
 
 
+def test_a_file_into_a_folder_that_is_not_there_is_named_as_asked(tmp_path: Path) -> None:
+    # The refusal named honba's temporary file (".x.jsonl.e7ct1x7k.tmp"), not the file asked for.
+    asked = tmp_path / "no such folder" / "x.jsonl"
+    with pytest.raises(FileNotFoundError) as failed:
+        write_whole(asked, "new")
+    assert failed.value.filename == str(asked)
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
 @pytest.fixture(scope="module")
 def long_match(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A store whose reports are larger than the file size limit below: a match of 200 penalties

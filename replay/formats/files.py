@@ -82,7 +82,11 @@ def write_whole(path: Path, text: str) -> None:
         with target.open("wb") as stream:
             stream.write(data)
         return
-    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    except OSError as exc:
+        # No such folder, no right to write there: said of the file asked for, not of the temporary one.
+        raise OSError(exc.errno, exc.strerror or str(exc), str(path)) from None
     try:
         with os.fdopen(handle, "wb") as stream:
             stream.write(data)
