@@ -675,3 +675,24 @@ def test_the_page_shows_every_name_as_text() -> None:
     # unless they are given with their lines).
     chart = page[page.index("<svg") : page.index("</svg>")]
     assert "_nobody" in chart and "&lt;b&gt;Eve&lt;/b&gt; $x$" in chart
+
+
+def test_a_player_who_has_not_played_shows_no_points_on_the_command_line_as_on_the_page(tmp_path: Path) -> None:
+    # "+0.0" read as a score of zero; the web's standings show a dash (nothing played yet).
+    from honba_cli import Honba
+
+    honba = Honba(tmp_path / "s.sqlite")
+    honba.ok("tournament", "create", "cup", "--players", "Ann,Ben,Cho,Dai,Eve")
+    honba.ok("start", "m1", "--players", "Ann,Ben,Cho,Dai")
+    honba.ok("win", "m1", "Ben:mangan", "--from", "Cho")
+    honba.ok("end", "m1", "--reason", "time limit")
+    honba.ok("tournament", "attach", "cup", "m1")
+    rows = {
+        cells[2]: cells[1:-1]
+        for line in honba.ok("standings", "--tournament", "cup").splitlines()
+        if (cells := [c.strip() for c in line.split("│")]) and len(cells) > 3
+    }
+    assert rows["Eve"][:5] == ["—", "Eve", "—", "—", "0"]
+    # Tenhou's rules (25,000 start, 30,000 return, uma +20/+10, oka +20 to the top): Ben's 33,000 is
+    # +3.0 + 20 + 20 = +43.0.
+    assert rows["Ben"][2] == "+43.0"

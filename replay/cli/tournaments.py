@@ -277,8 +277,9 @@ def _table(report: StandingsReport, after: int | None) -> Grid:
         table.add_row(
             NOTHING if row.rank is None else str(row.rank),
             row.player,
-            f"{row.points:+.1f}",
-            f"{row.net_score:+,}",
+            # Nothing played yet is no score of 0 (the web's standings show the same dash).
+            f"{row.points:+.1f}" if row.matches else NOTHING,
+            f"{row.net_score:+,}" if row.matches else NOTHING,
             str(row.matches),
             NOTHING if row.average_place is None else f"{row.average_place:.2f}",
             *(str(c) for c in row.place_counts),
