@@ -451,7 +451,6 @@ def test_the_target_check_catches_a_small_target_and_the_width_check_a_wide_page
     assert overflow(page) > 0
 
 
-
 def test_the_target_check_lets_a_link_in_a_sentence_stay_small_but_not_a_link_or_button_alone(browser: Any) -> None:
     page = phone(browser, PHONES["360x740"])
     small = 'style="font-size:12px;line-height:14px"'
