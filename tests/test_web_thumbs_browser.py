@@ -1,8 +1,8 @@
 """The director's pages, the referee's desk and the standings pages on a 360 x 740 phone, in the
 states of a day being played (issue 25): no horizontal scrolling, no number broken, every button,
 field, summary and link standing alone at least 44 x 44 CSS px (``playwright_support.readable``,
-the table page's checks); a session of 40 tables lists them at the top, each a tap from its card.
-Skipped without /usr/bin/chromium.
+the table page's checks); a session of 40 tables lists them at the top, each a tap from its card, and
+its standings chart draws only the players who have finished a match. Skipped without /usr/bin/chromium.
 
 The day (Tenhou's rules): 16 players, session 1 at 4 tables with a 60-minute limit and the clock
 running; table 1 played 3 hands and ended; table 2 played 2 hands and the referee voided the first (entry 2);
@@ -170,3 +170,11 @@ def test_the_session_page_lists_its_tables_at_the_top_each_a_tap_away(browser: A
         card = page.locator("#table-37").bounding_box()
         assert card is not None and 0 <= card["y"] < 740 / 2, f"table 37's card is at {card} after the tap"
         readable(page)
+        # Its standings: 4 of 160 players have finished a match; the chart draws them alone, says so, and
+        # stays within a screen (all 160 named, it was some 3,750 px tall).
+        page.goto(f"{url}/tournaments/Big")
+        readable(page)
+        assert page.locator("figure.chart svg g[id$='-name']").count() == 4
+        assert "156 players without a finished match not drawn" in page.inner_text("#chart-note")
+        chart = page.locator("figure.chart svg").bounding_box()
+        assert chart is not None and chart["height"] <= 740 / 2
