@@ -9,6 +9,7 @@ score table (a non-dealer's 3 han 30 fu on a discard is 3,900).
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -163,3 +164,41 @@ def test_the_chart_names_every_one_of_sixteen_players_at_the_end_of_a_line_of_it
     # Sixteen lines ending at 0: their names spread a gap apart, centred where the lines end.
     placed = spread([0.0] * 16, 1.0)
     assert placed == [i - 7.5 for i in range(16)]
+
+
+def chart_of(players: int, played: int) -> tuple[str, str, list[str]]:
+    """The chart and its note for ``players`` players of whom the first ``played`` (in rank order)
+    have finished a match, each a point apart."""
+    from replay.html.pages import standings_chart_note, standings_chart_svg
+
+    names = [f"Player {i:03d}" for i in range(players)]
+    rows = [{"player": p, "matches": 1 if i < played else 0} for i, p in enumerate(names)]
+    data = {"by_session": {"1": {p: float(played - i) if i < played else 0.0 for i, p in enumerate(names)}}}
+    data |= {"rows": rows, "finished": played // 4}
+    return standings_chart_svg(data), standings_chart_note(data), names
+
+
+def height_pt(svg: str) -> float:
+    found = re.search(r'<svg[^>]* height="([\d.]+)pt"', svg)
+    assert found, svg[:300]
+    return float(found.group(1))
+
+
+def test_the_chart_of_160_players_draws_only_those_who_have_finished_a_match() -> None:
+    svg, note, names = chart_of(160, 12)  # three tables of forty ended
+    assert all(f'id="player-{i}-name"' in svg and names[i] in svg for i in range(12))
+    assert not any(f'id="player-{i}"' in svg or names[i] in svg for i in range(12, 160))
+    assert height_pt(svg) <= 4.4 * 72  # the chart of a few players: 3,456 pt when all 160 were named
+    assert note == "Lines 148 players without a finished match not drawn (every player is in the table)."
+
+
+def test_the_chart_names_the_top_twenty_lines_and_draws_the_others_grey_and_unnamed() -> None:
+    svg, note, names = chart_of(160, 60)
+    assert [i for i in range(160) if f'id="player-{i}-name"' in svg] == list(range(20))
+    assert all(f'id="player-{i}"' in svg and names[i] not in svg for i in range(20, 60))
+    assert svg.count("stroke: #c4c8ce") == 40
+    assert height_pt(svg) <= 0.3 * 20 * 72
+    assert note == (
+        "Lines named: the top 20 of 60 players with a finished match, the others in grey; "
+        "100 players without a finished match not drawn (every player is in the table)."
+    )

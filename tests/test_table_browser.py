@@ -451,6 +451,20 @@ def test_the_target_check_catches_a_small_target_and_the_width_check_a_wide_page
     assert overflow(page) > 0
 
 
+def test_the_target_check_lets_a_link_in_a_sentence_stay_small_but_not_a_link_or_button_alone(browser: Any) -> None:
+    page = phone(browser, PHONES["360x740"])
+    small = 'style="font-size:12px;line-height:14px"'
+    page.set_content(
+        VIEWPORT + f'<p {small}>Rated by <a href="#r">Ann</a> after 3 matches.</p>'  # inline: exempt
+        f'<ul><li {small}><a href="#alone">alone</a></li></ul>'  # the only content of its item
+        f'<p {small}><a href="#one">one</a> · <a href="#two">two</a></p>'  # links with a separator only
+        f'<table><tr><td {small}><a href="#cell">cell</a></td><td>3</td></tr></table>'  # alone in its cell
+        '<button style="font-size:12px;line-height:14px;padding:0">go</button>'
+    )
+    found = [target.split(" ")[1] for target in small_targets(page)]
+    assert found == ['"alone"', '"one"', '"two"', '"cell"', '"go"']
+
+
 def screenshot(page: Any, name: str) -> None:
     """A screenshot of the page; written into docs/screenshots/ with ``HONBA_SCREENSHOTS=1``."""
     if os.environ.get("HONBA_SCREENSHOTS"):

@@ -590,7 +590,7 @@ def render_standings_html(data: dict[str, Any]) -> str:
     chart_section = (
         '<section id="chart">\n<h2>Points by session</h2>\n'
         f'<figure>\n<div class="chart-box">{chart}</div>\n<figcaption>Each player\'s cumulative placement points '
-        "after every session, named at the end of the line."
+        f"after every session, named at the end of the line. {esc(standings_chart_note(data))}"
         "</figcaption>\n</figure>\n</section>\n"
         if chart
         else ""
@@ -788,11 +788,39 @@ def needs_section(data: Mapping[str, Any]) -> str:
     )
 
 
+# The chart names at most this many lines, the best ranked players' (more names stack into a chart
+# many phone screens tall); the others are drawn in grey, unnamed. Every player is in the table.
+NAMED_LINES = 20
+UNNAMED_COLOUR = "#c4c8ce"
+
+
+def _charted(data: Mapping[str, Any]) -> list[tuple[int, str]]:
+    """The players the chart draws, each with the index of its row (the line's id, by which the
+    live page picks it out from the table): every player but those without a finished match
+    (their line would only lie on 0)."""
+    rows: Sequence[Mapping[str, Any]] = data.get("rows") or []
+    return [(i, str(row.get("player"))) for i, row in enumerate(rows) if not ("matches" in row and not row["matches"])]
+
+
+def standings_chart_note(data: Mapping[str, Any]) -> str:
+    """What the standings chart leaves out or leaves unnamed, in words ("" when it names everyone)."""
+    rows = data.get("rows") or []
+    drawn = len(_charted(data))
+    unplayed = len(rows) - drawn
+    parts = []
+    if drawn > NAMED_LINES:
+        parts.append(f"named: the top {NAMED_LINES} of {drawn} players with a finished match, the others in grey")
+    if unplayed:
+        parts.append(f"{counted(unplayed, 'player')} without a finished match not drawn")
+    return ("Lines " + "; ".join(parts) + " (every player is in the table).") if parts else ""
+
+
 def standings_chart_svg(data: Mapping[str, Any]) -> str:
-    """Cumulative points by session, one line a player, as an inline ``<svg>`` element."""
+    """Cumulative points by session, one line a player who has finished a match (the best ranked
+    ``NAMED_LINES`` named at its end, the others grey), as an inline ``<svg>`` element."""
     by_session: Mapping[str, Mapping[str, Any]] = data.get("by_session") or {}
     sessions = sorted(by_session, key=lambda s: int(s))
-    players = [str(row.get("player")) for row in data.get("rows") or []]
+    players = _charted(data)
     # Before any match has ended there is nothing to chart: no flat lines over an empty axis.
     if not sessions or not players or data.get("finished") == 0:
         return ""
@@ -801,21 +829,28 @@ def standings_chart_svg(data: Mapping[str, Any]) -> str:
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
+    named = min(len(players), NAMED_LINES)
     with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "honba-standings", "font.size": 10}):
-        # Taller with more players, so that each line's name at its end has room of its own; narrow
+        # Taller with more names, so that each line's name at its end has room of its own; narrow
         # enough that its names stay readable where a phone shows it at its own size.
-        figure = Figure(figsize=(9, max(4.4, 0.3 * len(players))), layout="constrained")
+        figure = Figure(figsize=(9, max(4.4, 0.3 * named)), layout="constrained")
         FigureCanvasAgg(figure)
         axes = figure.add_subplot()
         xs = list(range(len(sessions) + 1))
         ends: list[tuple[float, str, str, str]] = []
-        for index, player in enumerate(players):
+        # The unnamed lines first, thin and grey beneath the named ones.
+        for place, (index, player) in reversed(list(enumerate(players))):
             ys = [0.0] + [float(by_session[s].get(player, 0.0)) for s in sessions]
-            colour, style, marker = line_style(index)
-            (line,) = axes.plot(xs, ys, marker=marker, markersize=4, linewidth=2, color=colour, linestyle=style)
+            if place >= NAMED_LINES:
+                (line,) = axes.plot(xs, ys, linewidth=1, color=UNNAMED_COLOUR, zorder=1)
+            else:
+                colour, style, marker = line_style(index)
+                (line,) = axes.plot(
+                    xs, ys, marker=marker, markersize=4, linewidth=2, color=colour, linestyle=style, zorder=2
+                )
+                ends.append((ys[-1], player, colour, f"player-{index}"))
             # Each line's SVG group named by its player's row: the live page picks a line out by it.
             line.set_gid(f"player-{index}")
-            ends.append((ys[-1], player, colour, f"player-{index}"))
         _label_line_ends(axes, ends, xs[-1])
         axes.set_xticks(xs)
         axes.set_xticklabels(["start", *(f"session {s}" for s in sessions)])

@@ -15,7 +15,7 @@ from starlette.routing import Route
 
 from domain.bounds import SESSION, TOURNAMENT
 from domain.errors import HonbaError
-from replay.html.pages import needs_section, standings_chart_svg
+from replay.html.pages import needs_section, standings_chart_note, standings_chart_svg
 from replay.service.certificates import is_certified
 from replay.service.draws import draws_data
 from replay.service.standings import read_view
@@ -35,7 +35,8 @@ def standings_context(served: Site, name: str, after: int | None) -> dict[str, A
     page = read_view(served.app, lambda view: standings_page_data(served.app, view, name, after), view=served.view)
     data = page["standings"]
     needs = needs_section({"needs": page["needs"]}) if page["needs"] else ""
-    return {"data": data, "results": page["results"], "needs_html": needs, "chart": standings_chart_svg(data)}
+    chart = {"chart": standings_chart_svg(data), "chart_note": standings_chart_note(data)}
+    return {"data": data, "results": page["results"], "needs_html": needs, **chart}
 
 
 def after_of(request: Request) -> int | None:
