@@ -57,6 +57,13 @@ class Honba:
         assert len(lines) == 1, result.stderr
         return lines[0]
 
+    def refused_as_it_was(self, *args: str) -> str:
+        """``refused``, and the match ``key`` as it was (its log unchanged: nothing recorded)."""
+        before = self.ok("log", self.key, "--json")
+        line = self.refused(*args)
+        assert self.ok("log", self.key, "--json") == before
+        return line
+
     def json(self, *args: str) -> Any:
         return json.loads(self.ok(*args, "--json"))
 

@@ -22,7 +22,7 @@ import pytest
 from browser import SYSTEM_CHROMIUM, playwright_args
 from conftest import hv, ron, won
 from playwright.sync_api import expect
-from web_support import serving
+from web_support import SIXTEEN, serving
 
 from replay.html.pages import render_standings_html
 from replay.html.ratings import render_ratings_html
@@ -40,24 +40,7 @@ from replay.web.app import create_app
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 pytestmark = pytest.mark.skipif(not SYSTEM_CHROMIUM.exists(), reason="no /usr/bin/chromium")
 WAIT_MS = 15_000
-PLAYERS = [
-    "Aiko Tanaka",
-    "Bram de Vries",
-    "Chiara Rossi",
-    "Dmitri Volkov",
-    "Eun-ji Park",
-    "Farid Haddad",
-    "Greta Lindqvist",
-    "Hiroshi Sato",
-    "Ines Duarte",
-    "Jonas Weber",
-    "Kaito Mori",
-    "Lena Nowak",
-    "Maximiliane Wolkenstein-Oberhausen",
-    "Nils Eriksen",
-    "Oona Virtanen",
-    "Pablo Ortega",
-]
+PLAYERS = SIXTEEN
 VALUES = [hv(3, 30), hv(limit="mangan"), hv(2, 40), hv(limit="haneman"), hv(4, 30), hv(1, 30)]
 
 # Every number a page shows (-18.0, +27,300, 1:05, E2-0's parts) must sit on one line: the text of

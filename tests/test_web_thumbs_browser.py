@@ -19,7 +19,7 @@ from urllib.parse import quote
 import pytest
 from conftest import hv, ron, won
 from playwright_support import CHROMIUM, PHONES, launched, phone, readable, small_targets
-from web_support import serving
+from web_support import SIXTEEN, serving
 
 from replay.service import corrections, recording
 from replay.service.access import TokenStore
@@ -32,24 +32,7 @@ from replay.store.tournaments import get_tournament
 from replay.web.app import create_app
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="no /usr/bin/chromium")
-PLAYERS = [
-    "Aiko Tanaka",
-    "Bram de Vries",
-    "Chiara Rossi",
-    "Dmitri Volkov",
-    "Eun-ji Park",
-    "Farid Haddad",
-    "Greta Lindqvist",
-    "Hiroshi Sato",
-    "Ines Duarte",
-    "Jonas Weber",
-    "Kaito Mori",
-    "Lena Nowak",
-    "Maximiliane Wolkenstein-Oberhausen",
-    "Nils Eriksen",
-    "Oona Virtanen",
-    "Pablo Ortega",
-]
+PLAYERS = SIXTEEN
 VALUES = [hv(3, 30), hv(limit="mangan"), hv(2, 40)]
 
 

@@ -188,3 +188,25 @@ def refusal(response: Any) -> str:
     found = found or re.search(r'class="error" id="message">([^<]*)<', response.text)
     assert found, f"no error on the page: {response.text[:500]}"
     return html.unescape(found.group(1))
+
+
+# Sixteen players of an event the browser tests run (names of several lengths and scripts of Europe and
+# Asia, one long double-barrelled name that must wrap on a phone).
+SIXTEEN = [
+    "Aiko Tanaka",
+    "Bram de Vries",
+    "Chiara Rossi",
+    "Dmitri Volkov",
+    "Eun-ji Park",
+    "Farid Haddad",
+    "Greta Lindqvist",
+    "Hiroshi Sato",
+    "Ines Duarte",
+    "Jonas Weber",
+    "Kaito Mori",
+    "Lena Nowak",
+    "Maximiliane Wolkenstein-Oberhausen",
+    "Nils Eriksen",
+    "Oona Virtanen",
+    "Pablo Ortega",
+]
