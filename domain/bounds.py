@@ -231,7 +231,7 @@ MATCH_KEY = TextBound(
     reserved=frozenset({".", ".."}),
 )
 # A tournament's name is also the last part of its web address (/tournaments/NAME), where a '/' would
-# split it: the web cannot name such a tournament (its matches' keys may hold one: they are addressed whole).
+# split it: the web could not name such a tournament (nor a match's key, ``MATCH_KEY``, for its own).
 TOURNAMENT = TextBound(
     "tournament name",
     100,
