@@ -387,6 +387,26 @@ def test_a_json_list_for_a_field_of_one_value_is_refused_by_its_name(
     assert client.get("/api/matches/t1").json()["ledger"] == []
 
 
+@pytest.mark.parametrize(
+    ("sent", "field"),
+    [
+        ({"kind": "win", "winner": "Ben", "discarder": "Ann", "value": "3/30", "nots": "x"}, "nots"),
+        ({"kind": "draw", "ready": ["Ann"], "winner": "Ben"}, "winner"),  # a draw has no winner
+        ({"kind": "win", "winner": "Ben", "value": "mangan", "last_tile": True}, "last_tile"),  # facts=last_tile
+    ],
+)
+def test_an_api_entry_with_a_member_it_does_not_read_is_refused_by_its_name(
+    client: TestClient, tokens: dict[str, str], sent: dict[str, Any], field: str
+) -> None:
+    # Dropped with nothing said, a client's typo recorded another hand than the one it meant.
+    headers = {"authorization": f"Bearer {tokens['table']}"}
+    for address in ("/api/matches/t1/preview", "/api/matches/t1/entries"):
+        answer = client.post(address, json={**sent, "client_key": "u"}, headers=headers)
+        assert answer.status_code == 400, answer.text
+        assert answer.json()["field"] == field
+    assert client.get("/api/matches/t1").json()["ledger"] == []
+
+
 def test_a_json_body_nested_deeper_than_honba_reads_is_refused_before_it_is_parsed(
     client: TestClient, tokens: dict[str, str]
 ) -> None:

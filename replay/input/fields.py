@@ -13,7 +13,7 @@ is refused by its name (``FieldError``); what a result must satisfy the domain s
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import attrs
@@ -394,6 +394,16 @@ def field_names(kind: str) -> frozenset[str]:
     return frozenset({"kind", *named.get(kind, ())})
 
 
+def refuse_unread(fields: Mapping[str, Any], kind: str, also: Iterable[str] = ()) -> None:
+    """``FieldError`` naming the first field an entry of ``kind`` does not read (nor one of ``also``,
+    such as a request's ``client_key``): said, rather than dropped with nothing said."""
+    known = field_names(kind) | set(also)
+    for name in fields:
+        if name not in known:
+            flag = f" (a fact such as {name} is set with facts={name})" if name in FLAG_KEYS else ""
+            raise FieldError(name, f"a {kind} entry has no field {shown(name)}{flag}")
+
+
 def amended(entry: Entry, changes: Mapping[str, Any]) -> Entry:
     """The entry with the fields ``changes`` gives changed and every other field kept: what a
     correction of some fields makes of the entry that stands. A field given empty is cleared; a
@@ -401,11 +411,7 @@ def amended(entry: Entry, changes: Mapping[str, Any]) -> Entry:
     cleared (``winner2=``) takes that winner's fields with it. A field the entry (of the kind it
     will be) does not read is refused by its name, rather than dropped with nothing said."""
     kind = changes.get("kind", entry.kind)
-    known = field_names(kind if isinstance(kind, str) else entry.kind)
-    for name in changes:
-        if name not in known:
-            flag = f" (a fact such as {name} is set with facts={name})" if name in FLAG_KEYS else ""
-            raise FieldError(name, f"a {kind} entry has no field {shown(name)}{flag}")
+    refuse_unread(changes, kind if isinstance(kind, str) else entry.kind)
     fields = entry_fields(entry)
     for i in range(MAX_WINNERS):
         s = slot(i)

@@ -19,6 +19,7 @@ from replay.service.access import Grant
 from replay.service.changes import change_data
 from replay.service.entry import (
     CorrectionRequest,
+    Entry,
     FieldError,
     apply_correction,
     apply_entry,
@@ -27,6 +28,7 @@ from replay.service.entry import (
     entry_from_fields,
     entry_line,
     preview,
+    refuse_unread,
     stored_entry,
 )
 from replay.service.shapes import state_data
@@ -35,6 +37,15 @@ from replay.service.standings import read_view, standings_data, tournament_repor
 from replay.web.site import bearer, json_body, number, site, text_of
 from replay.web.standings import after_of
 from replay.web.table import table_context
+
+
+def read_body_entry(body: dict[str, Any]) -> Entry:
+    """The entry a JSON body describes; a member the entry does not read is refused by its name (a
+    client's typo, ``"nots"``, would otherwise be dropped with nothing said). The forms send every
+    kind's fields at once, so only the API holds a body to this."""
+    entry = entry_from_fields(body)
+    refuse_unread(body, entry.kind, also=("client_key",))
+    return entry
 
 
 async def match_json(request: Request) -> Response:
@@ -61,7 +72,7 @@ async def preview_json(request: Request) -> Response:
     key = request.path_params["key"]
     body = await json_body(request)
     await served.call(lambda: served.may_record(key, bearer(request)))
-    entry = entry_from_fields(body)
+    entry = read_body_entry(body)
     shown = await served.call(lambda: preview(served.app, key, entry))
     data: dict[str, Any] = {"match": key, "lines": list(shown.lines), "scores_after": shown.scores_after}
     if shown.change is not None:
@@ -74,7 +85,7 @@ async def record_json(request: Request) -> Response:
     key = request.path_params["key"]
     body = await json_body(request)
     grant = await served.call(lambda: served.may_record(key, bearer(request)))
-    entry = entry_from_fields(body)
+    entry = read_body_entry(body)
     client_key = text_of(body, "client_key") or None
 
     def run() -> dict[str, Any]:
