@@ -117,3 +117,16 @@ def test_a_record_file_saved_by_a_windows_editor_imports_and_checks_as_the_same_
     second = Honba(tmp_path / "second.sqlite")
     assert "1 stored" in second.ok("import", str(saved))
     assert second.json("status", "m1") == first.json("status", "m1")
+
+
+@pytest.mark.parametrize(
+    "data", [b"\xff\xfe\x00\xd8A\x00", b"\xff\xfe<\x00m\x00l"], ids=["lone surrogate", "odd length"]
+)
+def test_broken_utf_16_is_said_to_be_broken_not_to_be_utf_16(tmp_path: Path, data: bytes) -> None:
+    # It said "UTF-16 text: honba reads logs written in UTF-8", where UTF-16 with a mark is read.
+    path = tmp_path / "broken.mjlog"
+    path.write_bytes(data)
+    report = verify(path)
+    assert [u["reason"] for u in report["unreadable"]] == [
+        "broken UTF-16 text: a byte order mark, then bytes that are not UTF-16 text"
+    ]

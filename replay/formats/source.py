@@ -38,6 +38,9 @@ def check_text(data: bytes, *, file: str) -> None:
     if not data.strip():
         raise LogError(file, "an empty file")
     wide = _wide_encoding(data)
+    if wide == "UTF-16" and data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        # UTF-16 with its mark is read (``utf8_text``): one that reaches here does not decode.
+        raise LogError(file, "broken UTF-16 text: a byte order mark, then bytes that are not UTF-16 text")
     if wide is not None:
         raise LogError(file, f"{wide} text: honba reads logs written in UTF-8 (save the file as UTF-8)")
 
