@@ -218,8 +218,8 @@ def test_a_staged_event_never_seats_from_standings_that_are_not_final(store_db: 
     assert "the standings are not final" in errors(refused)["session"]
 
 
-def test_withdraw_and_substitute_from_the_page(store_db: str, client: TestClient) -> None:
-    director, seated = seated_open(client, store_db)
+def play_session_one(client: TestClient, store_db: str, seated: str) -> list[list[str]]:
+    """Every table of session 1 of "Open" played through its link (the page ``seated`` shows); its tables."""
     app = with_store(store_db)
     try:
         tables = get_tournament(app, "Open").sessions[1]
@@ -227,6 +227,12 @@ def test_withdraw_and_substitute_from_the_page(store_db: str, client: TestClient
         app.close()
     for link, players in zip(links(seated), tables, strict=True):
         play(client, link, players)
+    return tables
+
+
+def test_withdraw_and_substitute_from_the_page(store_db: str, client: TestClient) -> None:
+    director, seated = seated_open(client, store_db)
+    play_session_one(client, store_db, seated)
     post(client, "/director/t/Open/withdraw", director, player="Dai", after="1", reason="fell ill")
     post(client, "/director/t/Open/substitute", director, substitute="Sub", replaces="Dai", reason="stands in")
     page = client.get("/director/t/Open", params={"token": director}).text
@@ -250,13 +256,7 @@ def test_teams_from_the_page_and_their_standings(store_db: str, client: TestClie
     director, seated = seated_open(client, store_db)
     post(client, "/director/t/Open/teams", director, team="North", members="Ann\nBen")
     post(client, "/director/t/Open/teams", director, team="South", members="Cho\nDai")
-    app = with_store(store_db)
-    try:
-        tables = get_tournament(app, "Open").sessions[1]
-    finally:
-        app.close()
-    for link, players in zip(links(seated), tables, strict=True):
-        play(client, link, players)
+    tables = play_session_one(client, store_db, seated)
     points = {p: SEAT_POINTS[seat] for table in tables for seat, p in enumerate(table)}
     page = client.get("/tournaments/Open").text
     teams = dict(re.findall(r'<td class="player">(North|South)</td><td class="num">([-+0-9.]+)</td>', page))
