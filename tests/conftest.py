@@ -14,6 +14,7 @@ subtracts the 1000 of each declarer visibly.
 from __future__ import annotations
 
 import os
+import signal
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
@@ -24,6 +25,13 @@ from domain.match import Match
 from domain.rules import Ruleset, load_preset
 from domain.scoring.payments import settle
 from domain.values import HandResult, HandValue, TableState, Win, WinResult
+
+# Ctrl-C reaches the commands the tests start (the tests that press it on an import or a follower).
+# A shell starts a background job with SIGINT ignored, a child inherits that, and Python then leaves
+# it ignored: a suite run in the background (`pytest &`, a CI runner's job) would find its commands
+# deaf to it. A Python handler here is reset to the default in every command started (at exec).
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 TENHOU = load_preset("tenhou")
 SANMA = load_preset("tenhou-sanma")
