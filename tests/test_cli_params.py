@@ -214,3 +214,30 @@ def test_ctrl_c_while_the_command_is_being_built_is_one_line_and_exit_130(
         replay.cli.main()
     assert exit_.value.code == 130
     assert capsys.readouterr().err.strip() == "honba: aborted"
+
+
+def test_a_checkpoint_the_driver_refuses_at_a_commands_end_is_a_warning(capsys: pytest.CaptureFixture[str]) -> None:
+    # A Ctrl-C inside a save leaves SQLite's connection in its transaction: the checkpoint at the
+    # command's end raised the driver's error as a traceback instead of the import's one line.
+    import sqlite3
+
+    from replay.cli.shell import Shell
+
+    class Interrupted:
+        wrote = True
+        closed = False
+
+        def checkpoint(self) -> None:
+            raise sqlite3.OperationalError("cannot start a transaction within a transaction")
+
+        def close(self) -> None:
+            self.closed = True
+
+    shell = Shell(None)
+    app = Interrupted()
+    shell._app = app  # type: ignore[assignment]
+    shell.close()
+    assert app.closed
+    assert capsys.readouterr().err.strip() == (
+        "honba: warning: no checkpoint taken: cannot start a transaction within a transaction"
+    )

@@ -16,7 +16,6 @@ from domain.errors import HonbaError
 from replay.cli.params import HonbaGroup
 from replay.cli.render import SafeConsole
 from replay.store.application import HonbaApp
-from replay.store.checkpoint import CheckpointDamaged
 from replay.store.errors import DamagedMatch
 from replay.store.settings import DB_ENV, default_db_path
 
@@ -100,9 +99,12 @@ class Shell:
             try:
                 if self._app.wrote:
                     self.checkpoint()
-            except (HonbaError, PersistenceError, CheckpointDamaged) as exc:
-                # What the command did is stored; the next checkpoint covers it.
-                err.print(f"honba: warning: no checkpoint taken: {exc}", markup=False, highlight=False)
+            except Exception as exc:
+                # What the command did is stored; the next checkpoint covers it. Besides honba's and the
+                # library's errors, the driver's own: a Ctrl-C inside a save leaves SQLite's connection in
+                # its transaction ("cannot start a transaction within a transaction"), rolled back on close.
+                said = clipped(" ".join(str(exc).split()) or type(exc).__name__)
+                err.print(f"honba: warning: no checkpoint taken: {said}", markup=False, highlight=False)
             finally:
                 self._app.close()
                 self._app = None
