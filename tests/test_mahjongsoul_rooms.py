@@ -127,5 +127,9 @@ def test_import_rules_option_stores_a_friendly_room_under_the_rules_given(tmp_pa
     result = CliRunner().invoke(app, ["--db", db, "import", str(log), "--rules", str(club)])
     assert result.exit_code == 0, result.output
     assert "warning" not in result.output  # scored under the rules given, it agrees with the log
-    stored = HonbaApp.open(db).get_match("friendly").rules
+    store = HonbaApp.open(db)
+    # The log names no id (its ref is empty): its key is its name and its content's digest.
+    (listed,) = store.list_matches()
+    assert listed.key.startswith("friendly-")
+    stored = store.get_match(listed.key).rules
     assert (stored.name, stored.uma) == ("club-sanma", (20, 0, -20))

@@ -233,6 +233,8 @@ class _GameReader:
         return LoggedGame(
             file=self.file,
             game_id=self._game_id(),
+            # mjai names no game: its id is the file's name.
+            id_in_log=False,
             format=FORMAT,
             players=self._player_names(),
             rules=rules,

@@ -41,6 +41,9 @@ BATCH = 100
 AHEAD = 4
 # Fewer files than this are read in this process: starting workers would cost more.
 PARALLEL_FROM = 16
+# Hex digits of a file's SHA-256 in the key of a game whose log names no id: 48 bits, so that two
+# different files of one name do not meet in any archive honba is given.
+CONTENT_KEY_DIGITS = 12
 # Games an import lists one by one (beyond that, only the counts).
 LISTED = 50
 
@@ -567,7 +570,13 @@ def _matches_in(
             raise LogError(name, f"not UTF-8 text (byte {exc.start})") from None
         return [build_match(parse_record(text, name=name), name=name)], False
     matches = []
+    content: str | None = None
     for game in read_games(data, file=name, fmt=fmt):
+        if not game.id_in_log:
+            # The key comes from the log's own identity: a file without an id is known by its
+            # content (two different chankan.json in two folders are two games).
+            content = content or hashlib.sha256(data).hexdigest()[:CONTENT_KEY_DIGITS]
+            game = attrs.evolve(game, game_id=f"{game.game_id}-{content}")
         if key_prefix:
             game = attrs.evolve(game, game_id=f"{key_prefix}{game.game_id}")
         if rules is not None:

@@ -119,6 +119,7 @@ def verify_game(game: LoggedGame, played: Sequence[CorrectedStep] = ()) -> GameR
     _compare_header(game.hands[0], table.state, "start", game.rules.riichi_deposit, differ)
 
     checked = agreeing = 0
+    refused = False
     for index, hand in enumerate(game.hands):
         if hand.result is None:
             break
@@ -135,6 +136,7 @@ def verify_game(game: LoggedGame, played: Sequence[CorrectedStep] = ()) -> GameR
             after, payments = table.score(hand.result)
         except HonbaError as exc:
             differ(label, "result", "recorded", f"refused: {exc}")
+            refused = True
             break
         if hand.deltas is not None:
             ours = list(score_changes(payments, state.players))
@@ -144,6 +146,7 @@ def verify_game(game: LoggedGame, played: Sequence[CorrectedStep] = ()) -> GameR
             table.record(hand.result, after)
         except HonbaError as exc:
             differ(label, "result", "recorded", f"refused: {exc}")
+            refused = True
             break
         checked += 1
         if index + 1 < len(game.hands):
@@ -156,6 +159,17 @@ def verify_game(game: LoggedGame, played: Sequence[CorrectedStep] = ()) -> GameR
         else:
             _check_end(game, table.state, label, differ)
         agreeing += len(found) == already
+    notes = game.notes
+    # The refused hand has its row; the hands after it, or after the match's end, are counted here.
+    unplayed = [hand for hand in game.hands[checked + refused :] if hand.result is not None]
+    if unplayed:
+        # Never a silent hand: what was logged and not replayed is counted, with why.
+        why = "after a result honba refused" if refused else f"after the match ended ({table.state.end_reason})"
+        notes = (
+            *notes,
+            f"{len(unplayed)} logged hand(s) not replayed {why}: "
+            f"{', '.join(hand_label(hand) for hand in unplayed[:8])}{', ...' if len(unplayed) > 8 else ''}",
+        )
     sources: dict[str, int] = {}
     for hand in game.hands:
         if hand.result is not None and hand.value_source != "log":
@@ -166,6 +180,7 @@ def verify_game(game: LoggedGame, played: Sequence[CorrectedStep] = ()) -> GameR
         hands_agreeing=agreeing,
         disagreements=tuple(found),
         value_sources=tuple(sorted(sources.items())),
+        notes=notes,
     )
 
 
