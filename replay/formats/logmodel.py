@@ -139,6 +139,9 @@ class LoggedHand:
     result: HandResult | None
     deltas: tuple[int, ...] | None = None
     value_source: str = "log"  # where the hand value came from: log, tiles, payment
+    # Where the hand's result is written, when that is not ``position`` (an mjai hand starts at its
+    # start_kyoku line, its win is many lines below): an error about the result names it.
+    result_position: str | None = None
 
 
 @attrs.frozen
