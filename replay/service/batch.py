@@ -28,7 +28,7 @@ from replay.formats.record import build_match, parse_record
 from replay.formats.source import decoded_text, read_source, utf8_text
 from replay.service.importing import match_from_log
 from replay.service.storing import AlreadyStoredAs, Prepared, prepare, store_prepared
-from replay.service.verify import GameReport, verify_game, with_rules
+from replay.service.verify import GameReport, verify_game, with_inferred_rules, with_rules
 from replay.store.application import HonbaApp, mapper_for
 from replay.store.errors import MatchExists
 from replay.store.identity import ImportedFile
@@ -116,7 +116,13 @@ def verify_file(path: Path, fmt: str = "auto", rules: Ruleset | None = None) -> 
         games = read_log(path, fmt)
     except HonbaError as exc:
         return FileVerified(str(path), (), Unreadable(str(path), _reason(exc, path), _message(exc, path)))
-    return FileVerified(str(path), tuple(verify_game(with_rules(g, rules) if rules is not None else g) for g in games))
+    return FileVerified(str(path), tuple(verify_game(ruled(g, rules)) for g in games))
+
+
+def ruled(game: LoggedGame, rules: Ruleset | None) -> LoggedGame:
+    """A game under the rules ``verify`` and ``import`` score it by: its log's, else the rules given
+    (``--rules``), else those its own numbers show."""
+    return with_rules(game, rules) if rules is not None else with_inferred_rules(game)
 
 
 def verify_paths(
@@ -579,8 +585,7 @@ def _matches_in(
             game = attrs.evolve(game, game_id=f"{game.game_id}-{content}")
         if key_prefix:
             game = attrs.evolve(game, game_id=f"{key_prefix}{game.game_id}")
-        if rules is not None:
-            game = with_rules(game, rules)
+        game = ruled(game, rules)
         if game.unsupported:
             reason = f"{game.game_id}: {game.unsupported}"
             unsupported.append(Unreadable(name, reason, f"{name}: unsupported: {reason}"))

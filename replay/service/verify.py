@@ -25,6 +25,7 @@ from domain.progression import end_match, evolve, following_fact
 from domain.rules import Ruleset
 from domain.scoring.payments import score_changes
 from domain.values import WIND_LETTERS, DealPass, HandResult, MatchEnd, Payment, TableState
+from replay.formats.inference import infer_rules
 from replay.formats.logmodel import LoggedGame, LoggedHand
 from replay.service.importing import opening_for
 
@@ -91,6 +92,27 @@ def with_rules(game: LoggedGame, rules: Ruleset) -> LoggedGame:
         return game
     note = f"rules not stated in the log: scored under the rules given ({rules.name})"
     return attrs.evolve(game, rules=rules, rules_stated=True, points_judged=True, length_known=False, notes=(note,))
+
+
+def with_inferred_rules(game: LoggedGame) -> LoggedGame:
+    """A game whose log does not state its rules, under the rules its own numbers show
+    (``replay.formats.inference``): what was inferred, and from which hands, becomes its notes.
+
+    The end of the match stays where the log ends it (the log does not say when the room stops);
+    the final points are judged when the uma and oka found explain them.
+    """
+    if game.rules_stated or game.unsupported is not None or not game.hands:
+        return game
+    inferred = infer_rules(game)
+    if not inferred.findings:
+        return game
+    judged = "the final points are judged under them" if inferred.points_known else "the final points are not judged"
+    notes = (
+        f"rules not stated in the log: inferred from its numbers (--rules decides instead); the match ends "
+        f"where the log ends, {judged}",
+        *(f"inferred: {finding}" for finding in inferred.findings),
+    )
+    return attrs.evolve(game, rules=inferred.rules, points_judged=inferred.points_known, notes=notes)
 
 
 def verify_game(game: LoggedGame, played: Sequence[CorrectedStep] = ()) -> GameReport:
