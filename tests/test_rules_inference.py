@@ -37,7 +37,12 @@ def test_the_rooms_rules_are_read_from_its_numbers() -> None:
     assert rules.start_score == 25000
     assert rules.kiriage_mangan
     assert not rules.bust
-    assert (rules.return_score, rules.uma, rules.oka, rules.points_rounding) == (30000, (30, 10, -10, -30), 20000, "none")
+    assert (rules.return_score, rules.uma, rules.oka, rules.points_rounding) == (
+        30000,
+        (30, 10, -10, -30),
+        20000,
+        "none",
+    )
     assert inferred.points_known
     said = " | ".join(inferred.findings)
     assert "kiriage" in said and "(E2-0)" in said
@@ -77,7 +82,9 @@ def test_a_hand_paid_by_the_table_says_no_kiriage() -> None:
 def test_ties_are_broken_by_seat_order_or_shared_as_the_points_say() -> None:
     # 40,000, 30,000 and two players tied on 15,000, under M-League's final points: by seat order
     # the tied take -10 and -30 of uma (-25, -45); shared, -20 each (-35, -35).
-    game = attrs.evolve(tournament(), final_scores=(40000, 30000, 15000, 15000), final_points=(60.0, 10.0, -25.0, -45.0))
+    game = attrs.evolve(
+        tournament(), final_scores=(40000, 30000, 15000, 15000), final_points=(60.0, 10.0, -25.0, -45.0)
+    )
     inferred = infer_rules(game)
     assert inferred.points_known and inferred.rules.uma_ties == "seat_order"
     assert inferred.rules.uma == (30, 10, -10, -30)

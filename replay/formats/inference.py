@@ -129,8 +129,7 @@ def _below_zero(game: LoggedGame) -> Iterator[str]:
         if low:
             seat = low[0]
             yield (
-                f"no bust: play goes on below zero ({game.players[seat]} at {hand.scores[seat]:,} "
-                f"in {_label(hand)})"
+                f"no bust: play goes on below zero ({game.players[seat]} at {hand.scores[seat]:,} in {_label(hand)})"
             )
             return
 

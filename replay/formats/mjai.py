@@ -947,11 +947,11 @@ def _kind(value: Any) -> str:
     )
 
 
-
 def rounded_fu(fu: int) -> int:
     """A hand's fu as a table counts them: akochan's ``hora`` writes the raw count (38), which rounds
     up to the ten (40); 25 is seven pairs' own count and stays, as do counts already in tens."""
     return fu if fu == 25 else -(-fu // 10) * 10
+
 
 # The name the registry (``replay.formats.detect.REGISTRY``) reads this format with.
 read = read_mjai
