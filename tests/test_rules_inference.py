@@ -94,6 +94,15 @@ def test_ties_are_broken_by_seat_order_or_shared_as_the_points_say() -> None:
     assert any("ties share their places" in f for f in shared.findings)
 
 
+def test_a_log_that_ends_below_zero_says_bust() -> None:
+    # The game cut after E3-1, where Dai goes to -2,900: the room ended it there.
+    document = tournament_game(sc=[46700, 0.0, 27800, 0.0, 28400, 0.0, -2900, 0.0])
+    document["log"] = document["log"][:5]
+    inferred = infer_rules(tournament(json.dumps(document, ensure_ascii=False).encode()))
+    assert inferred.rules.bust
+    assert "bust: the log ends as Dai goes below zero (-2,900 after E3-1)" in inferred.findings
+
+
 def test_rules_given_still_decide() -> None:
     rules = load_preset("m-league")
     game = ruled(tournament(), rules)

@@ -53,7 +53,15 @@ def infer_rules(game: LoggedGame) -> Inferred:
         findings.append("three players (the log's fourth seat is empty)")
     rules, kiriage = _kiriage(game, rules)
     findings.extend(kiriage)
-    findings.extend(_below_zero(game))
+    below = list(_below_zero(game))
+    findings.extend(below)
+    if not below and game.final_scores is not None and min(game.final_scores) < 0:
+        # The log ends as soon as someone goes below zero: the room's bust.
+        seat = game.final_scores.index(min(game.final_scores))
+        last = game.hands[-1]
+        score = game.final_scores[seat]
+        findings.append(f"bust: the log ends as {game.players[seat]} goes below zero ({score:,} after {_label(last)})")
+        rules = rules.with_overrides({"bust": True})
     rules, points, known = _points(game, rules)
     findings.extend(points)
     return Inferred(rules, tuple(findings), known)
