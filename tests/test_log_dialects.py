@@ -145,6 +145,15 @@ def test_a_hand_not_replayed_is_counted_in_a_note() -> None:
     assert "5 logged hand(s) not replayed after a result honba refused: E2-0, E3-0, E3-1, E4-0, E4-1" in report.notes
 
 
+def test_hands_after_one_without_a_result_are_counted_in_a_note() -> None:
+    document = tournament_game()
+    document["log"][3][16] = []  # E3-0 cut before its result
+    (game,) = read_tenhou_json(json.dumps(document, ensure_ascii=False).encode(), file="t.json")
+    report = verify_game(game)
+    assert report.hands == 3
+    assert "3 logged hand(s) not replayed after E3-0, which the log gives no result: E3-1, E4-0, E4-1" in report.notes
+
+
 # akochan's raw fu.
 
 

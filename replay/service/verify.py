@@ -142,8 +142,10 @@ def verify_game(game: LoggedGame, played: Sequence[CorrectedStep] = ()) -> GameR
 
     checked = agreeing = 0
     refused = False
+    stopped_at: str | None = None  # a hand the log gives no result, where the replay stops
     for index, hand in enumerate(game.hands):
         if hand.result is None:
+            stopped_at = hand_label(hand)
             break
         label = hand_label(hand)
         if table.state.finished:
@@ -186,7 +188,12 @@ def verify_game(game: LoggedGame, played: Sequence[CorrectedStep] = ()) -> GameR
     unplayed = [hand for hand in game.hands[checked + refused :] if hand.result is not None]
     if unplayed:
         # Never a silent hand: what was logged and not replayed is counted, with why.
-        why = "after a result honba refused" if refused else f"after the match ended ({table.state.end_reason})"
+        if refused:
+            why = "after a result honba refused"
+        elif stopped_at is not None:
+            why = f"after {stopped_at}, which the log gives no result"
+        else:
+            why = f"after the match ended ({table.state.end_reason})"
         notes = (
             *notes,
             f"{len(unplayed)} logged hand(s) not replayed {why}: "
