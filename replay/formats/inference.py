@@ -50,7 +50,7 @@ def infer_rules(game: LoggedGame) -> Inferred:
         return Inferred(rules)
     findings.extend(_start(game, rules))
     if game.players and len(game.players) == 3:
-        findings.append("three players (the log's fourth seat is empty)")
+        findings.append("three players (the log seats three)")
     rules, kiriage = _kiriage(game, rules)
     findings.extend(kiriage)
     below = list(_below_zero(game))
