@@ -8,6 +8,7 @@ import io
 from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
+from urllib.parse import quote
 
 import typer
 from rich.console import Group
@@ -18,11 +19,14 @@ from replay.cli.params import HonbaGroup, number_argument, number_option
 from replay.cli.render import spreadsheet_cells
 from replay.cli.reports import check_report_format, fresh_report, write_report
 from replay.cli.shell import app, guarded, out, progress_bar, shell, warn_if_damaged
+from replay.formats.files import write_whole
 from replay.html.pages import render_standings_html
+from replay.html.sheet import PAPERS, render_sheet_html
 from replay.input.parsing import InputError
 from replay.service.access import TableLink, TokenStore
 from replay.service.director import SeatedTable, seat_session
 from replay.service.shapes import counted
+from replay.service.sheets import sheet_data
 from replay.service.standings import StandingsReport, follow_view, standings_data, tournament_report, update_view
 from replay.service.tournaments import (
     attach_match,
@@ -181,6 +185,42 @@ def seat(
         link = TableLink(table.match, table.token)
         # A link is one word to copy: left to the terminal to wrap, never broken by a newline.
         out.print(f"  table {table.table}, table link: {link.path}", markup=False, highlight=False, soft_wrap=True)
+
+
+@tournament_app.command("sheet")
+def sheet(
+    ctx: typer.Context,
+    name: Name,
+    session: Annotated[int, number_argument(bound=SESSION, help="The session (round).")],
+    output: Annotated[Path | None, typer.Option("-o", "--output", help="Write to a file instead of stdout.")] = None,
+    paper: Annotated[str, typer.Option(help="a4 or letter.")] = "a4",
+    url: Annotated[
+        str | None,
+        typer.Option(
+            help="The server's address as phones reach it (http://192.168.1.20:8000): each sheet's QR code "
+            "opens its table's page there (read only: the table links are on the director's page)."
+        ),
+    ] = None,
+) -> None:
+    """The session's score sheets to print, one page a table (HTML: print it, or save it as PDF):
+    players, seats, rules, empty rows per hand, columns as `honba audit --against` reads them."""
+
+    def run() -> str:
+        if paper not in PAPERS:
+            raise InputError(f"--paper must be {' or '.join(PAPERS)}, not {paper!r}")
+        if url is not None and not url.startswith(("http://", "https://")):
+            raise InputError(f"--url must start with http:// or https://, not {url!r}")
+        data = sheet_data(shell(ctx).app, name, session)
+        base = (url or "").rstrip("/")
+        links = {t["table"]: f"{base}/matches/{quote(t['match'], safe='')}" for t in data["tables"] if t["match"]}
+        return render_sheet_html(data, links if url else {}, paper)
+
+    body = guarded(run)
+    if output is None:
+        print(body, end="")
+    else:
+        guarded(lambda: write_whole(output, body))
+        out.print(f"Score sheets of session {session} of {name!r} written to {output}", markup=False)
 
 
 def _refuse(message: str) -> None:
