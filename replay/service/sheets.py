@@ -13,11 +13,11 @@ from typing import Any
 
 from domain.match import opening_state
 from domain.rules import Ruleset
+from domain.values import WIND_NAMES
 from replay.input.parsing import InputError
 from replay.store.application import HonbaApp
 from replay.store.tournaments import get_tournament
 
-WINDS = ("East", "South", "West", "North")
 # The hands of the scheduled rounds, by the rules' last round.
 SCHEDULED_HANDS = {"east": 4, "south": 8, "west": 12, "north": 16}
 # Rows beyond the scheduled hands (a dealer's extra hands, draws, penalties), and the most that
@@ -53,12 +53,12 @@ def sheet_data(app: HonbaApp, name: str, session: int) -> dict[str, Any]:
         if match is not None:
             state = opening_state(match.rules, match.opening)
             # Seat winds from the opening's dealer (East 1 by default: seat 0 is East).
-            winds = [WINDS[(seat - state.dealer) % len(players)] for seat in range(len(players))]
+            winds = [WIND_NAMES[(seat - state.dealer) % len(players)] for seat in range(len(players))]
             starts: list[int | None] = list(state.scores)
             rules: str | None = match.rules.name
             rows = sheet_rows(match.rules)
         else:
-            winds = list(WINDS[: len(players)])
+            winds = list(WIND_NAMES[: len(players)])
             starts, rules, rows = [None] * len(players), None, 2 * SCHEDULED_HANDS["south"] + SPARE_ROWS
         tables.append(
             {

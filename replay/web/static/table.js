@@ -60,7 +60,13 @@
   var typed = document.getElementById("typed-value");
   var seq = 0, timer = null, sending = false;
 
-  record.textContent = "Record";
+  // The page's words in its language (the template's, from the catalogue).
+  var words = {
+    record: record.getAttribute("data-record-text") || "Record",
+    offline: record.getAttribute("data-offline-text") || "No connection to the server: try again.",
+    tiles: record.getAttribute("data-tiles-text") || "From the tiles:"
+  };
+  record.textContent = words.record;
   record.disabled = true;
   record.setAttribute("formaction", form.getAttribute("data-record"));
 
@@ -83,7 +89,7 @@
     if (data.tiles) {
       var tiles = data.tiles;
       var yaku = tiles.yaku.map(function (y) { return y.name + " " + y.han; }).join(", ");
-      line("From the tiles: " + tiles.tiles_value + (yaku ? " (" + yaku + ")" : ""));
+      line(words.tiles + " " + tiles.tiles_value + (yaku ? " (" + yaku + ")" : ""));
       if (tiles.warning) line(tiles.warning, "warning");
       fill(tiles.choice);
     }
@@ -117,7 +123,7 @@
                              function () { return {ok: false, data: {error: "The server did not answer (" + r.status + "): try again."}}; });
       })
       .then(function (res) { if (mine === seq) show(res.ok, res.data); })
-      .catch(function () { if (mine === seq) show(false, {error: "No connection to the server: try again."}); });
+      .catch(function () { if (mine === seq) show(false, {error: words.offline}); });
   }
 
   function changed(event) {
