@@ -87,31 +87,32 @@ figcaption { color: var(--muted); font-size: 12px; }
 .chart-box > svg { direction: ltr; min-width: 640px; }
 /* The audit report's chart: the one drawn for the screen's width. Its links to entries are targets. */
 .chart-narrow { display: none; }
-table.corrections td a, a.badge { display: inline-flex; align-items: center; justify-content: center;
+.audit table.corrections td a, a.badge { display: inline-flex; align-items: center; justify-content: center;
                                   min-width: 44px; min-height: 44px; }
 /* On a phone the audit's ledger and corrections are a card per row, each cell labelled: no table
    wider than the screen. */
 @media (max-width: 640px) {
   .chart-wide { display: none; }
   .chart-narrow { display: block; }
-  .wide:has(> table.ledger) { overflow-x: visible; }
-  table.ledger, table.corrections, table.ledger tbody, table.corrections tbody { display: block; }
-  table.ledger thead, table.corrections thead { display: none; }
-  table.ledger tr, table.corrections tr { display: block; border: 1px solid var(--line); border-radius: 6px;
-                                          margin: 0 0 8px; padding: 4px 6px; }
-  table.ledger td, table.corrections td { display: flex; gap: 8px; justify-content: space-between;
-                                          border: 0; padding: 2px 0; min-width: 0; text-align: right; }
-  table.ledger td::before, table.corrections td::before { content: attr(data-label); color: var(--muted);
-                                                          font-weight: 600; text-align: left; flex: 0 0 auto;
-                                                          max-width: 45%; overflow-wrap: anywhere; }
-  table.ledger td.result, table.ledger td.payments { min-width: 0; display: block; text-align: left; }
-  table.ledger td.result::before, table.ledger td.payments::before { display: block; max-width: none; }
-  table.ledger td .score { display: inline; margin-left: 8px; }
-  table.ledger td[data-label]:not(.result):not(.payments)::before { flex: 1 1 auto; max-width: none;
-                                                                    white-space: normal; }
-  table.ledger td.num { white-space: nowrap; }
-  th.player { min-width: 0; }
-  table.final th, table.final td { padding: 4px 3px; }
+  .audit .wide:has(> table.ledger) { overflow-x: visible; }
+  .audit table.ledger, .audit table.corrections, .audit table.ledger tbody, .audit table.corrections tbody {
+    display: block; }
+  .audit table.ledger thead, .audit table.corrections thead { display: none; }
+  .audit table.ledger tr, .audit table.corrections tr { display: block; border: 1px solid var(--line);
+    border-radius: 6px; margin: 0 0 8px; padding: 4px 6px; }
+  .audit table.ledger td, .audit table.corrections td { display: flex; gap: 8px; justify-content: space-between;
+    border: 0; padding: 2px 0; min-width: 0; text-align: right; }
+  .audit table.ledger td::before, .audit table.corrections td::before { content: attr(data-label);
+    color: var(--muted); font-weight: 600; text-align: left; flex: 0 0 auto; max-width: 45%;
+    overflow-wrap: anywhere; }
+  .audit table.ledger td.result, .audit table.ledger td.payments { min-width: 0; display: block; text-align: left; }
+  .audit table.ledger td.result::before, .audit table.ledger td.payments::before { display: block; max-width: none; }
+  .audit table.ledger td .score { display: inline; margin-left: 8px; }
+  .audit table.ledger td[data-label]:not(.result):not(.payments)::before { flex: 1 1 auto; max-width: none;
+    white-space: normal; }
+  .audit table.ledger td.num { white-space: nowrap; }
+  .audit th.player { min-width: 0; }
+  .audit table.final th, .audit table.final td { padding: 4px 3px; }
 }
 details.need { margin: 4px 0; }
 details.need > summary { cursor: pointer; }
@@ -185,7 +186,7 @@ def render_audit_html(data: dict[str, Any]) -> str:
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n"
         '<meta name="generator" content="honba audit">\n'
-        f"<title>Audit of {esc(key)} - honba</title>\n<style>{CSS}</style>\n</head>\n<body>\n"
+        f'<title>Audit of {esc(key)} - honba</title>\n<style>{CSS}</style>\n</head>\n<body class="audit">\n'
         f"{body}\n"
         '<p class="muted">Written by <code>honba audit</code> from the stored events of the match; '
         "the originals of corrected entries stay in the log.</p>\n"
