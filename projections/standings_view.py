@@ -421,7 +421,11 @@ def _apply_tournament_event(cache: DocCache, event: Any) -> None:
         elif isinstance(event, Tournament.AliasWithdrawn):
             doc["aliases"].pop(event.alias, None)
         elif isinstance(
-            event, Tournament.FormatDeclared | Tournament.PlayerWithdrawn | Tournament.SubstituteSeated | Tournament.TeamJoined
+            event,
+            Tournament.FormatDeclared
+            | Tournament.PlayerWithdrawn
+            | Tournament.SubstituteSeated
+            | Tournament.TeamJoined,
         ):
             # Its standings are the staged event's from now on (``replay.service.stages.event_report``).
             doc["staged"] = True

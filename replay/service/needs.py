@@ -18,9 +18,10 @@ from replay.store.tournaments import get_tournament
 
 
 def needs_data(app: HonbaApp, view: DocumentView, name: str, top: int | None = None) -> dict[str, Any]:
-    """In the last session of the current stage (seated; the tables that have ended counted), each player's needs to finish in the
-    top N (the stage's ``advance``, or 1 for the last stage; ``top`` to ask for another N); for a
-    match of that session in progress, the hands that would do it now.
+    """In the last session of the current stage (seated; the tables that have ended counted in the
+    standings, their players' places settled), each player's needs to finish in the top N (the
+    stage's ``advance``, or 1 for the last stage; ``top`` to ask for another N); for a match
+    of that session in progress, the hands that would do it now.
 
     ``{"tournament", "stage", "session", "top", "players": [{"player", "rank", "points", "table",
     "places": [{"place", "status", "beat_at_least", "conditions": [{"rival", "rival_place",
