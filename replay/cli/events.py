@@ -403,7 +403,7 @@ def needs(
         from replay.html.pages import render_standings_html
 
         page = standings_data(guarded(lambda: event_report(shell(ctx).app, view, name)))
-        body = render_standings_html({**page, "needs": data})
+        body = render_standings_html(page, needs=data)
     if output is None:
         print(body)
     else:

@@ -25,6 +25,7 @@ from replay.service.director import SeatedTable, seat_session
 from replay.service.shapes import counted
 from replay.service.stages import event_report
 from replay.service.standings import StandingsReport, follow_view, standings_data, update_view
+from replay.service.standings_page import standings_page_data
 from replay.service.tournaments import (
     attach_match,
     create_tournament,
@@ -247,7 +248,11 @@ def standings(
     data = standings_data(report)
 
     def html() -> str:
-        return render_standings_html(data)
+        # The public page's report (its stages, teams and needs too), rendered by its own template.
+        page = guarded(
+            lambda: fresh_report(ctx, lambda view: standings_page_data(shell(ctx).app, view, tournament, after))
+        )
+        return render_standings_html(page["standings"], page["results"], page["needs"], after)
 
     write_report(
         fmt,
@@ -318,7 +323,7 @@ def _tables_in_progress(data: dict[str, Any]) -> Grid | None:
                 (table["hand"] or "") if first else "",
                 seat["player"],
                 f"{seat['score']:,}",
-                str(seat["place"]),
+                NOTHING if seat["place"] is None else str(seat["place"]),
                 NOTHING if seat["points"] is None else f"{seat['points']:+.1f}",
             )
     return grid

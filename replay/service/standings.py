@@ -114,7 +114,8 @@ def standings_data(report: StandingsReport) -> dict[str, Any]:
     why the view found it damaged}, "matches": [{"match", "session", "table", "players",
     "final_points", "finished", "hand", "scores", "provisional_points", "provisional"}],
     "tables_in_progress": [{"match", "session", "table", "hand", "hands_played", "provisional":
-    true, "seats": [{"player", "score", "place", "points"}]}]}`` (docs/standings.md).
+    true, "seats": [{"player", "score", "place", "points"}]}]}`` (docs/standings.md); a table that
+    has not played a hand has no place and no points (null).
     """
     matches = [_match_data(s, session, report.tables.get(s.key)) for s, session in report.summaries]
     return {
@@ -143,14 +144,18 @@ def _match_data(summary: MatchSummary, session: int, table: int | None) -> dict[
         "finished": summary.finished,
         "hand": summary.hand or None,
         "scores": list(summary.final_scores),
-        "provisional_points": list(summary.provisional_points) if not summary.finished else None,
+        # None before a hand is played, as for the tables in progress (``_table_data``).
+        "provisional_points": list(summary.provisional_points) if not summary.finished and summary.hands else None,
         "provisional": not summary.finished,
     }
 
 
 def _table_data(summary: MatchSummary, session: int, table: int | None) -> dict[str, Any]:
-    """A table still playing: its hand, scores, places and provisional points, seat by seat."""
-    points = summary.provisional_points
+    """A table still playing: its hand, scores, places and provisional points, seat by seat; a table
+    that has not played a hand has neither places nor points yet (equal scores would rank it by
+    seat: +35/+5/-15/-25 that nobody has earned)."""
+    started = summary.hands > 0
+    points = summary.provisional_points if started else ()
     return {
         "match": summary.key,
         "session": session,
@@ -162,7 +167,7 @@ def _table_data(summary: MatchSummary, session: int, table: int | None) -> dict[
             {
                 "player": name,
                 "score": summary.final_scores[seat],
-                "place": summary.places[seat],
+                "place": summary.places[seat] if started else None,
                 # Unknown (null) for a summary written before honba kept them, until the next hand.
                 "points": points[seat] if points else None,
             }
