@@ -92,7 +92,7 @@ def value_for(draw: st.DrawFn, rules: Ruleset, self_drawn: bool) -> HandValue:
     kinds = {
         "faan": ["faan", "points", "limit"],
         "doubles": ["points", "both", "doubles", "limit"],
-        "tai": ["points", "limit"] if rules.limit else ["points"],
+        "tai": ["points", "tai", "limit"] if rules.limit else ["points", "tai"],
     }[value_unit(rules)]
     return draw(
         st.sampled_from(kinds).flatmap(
@@ -101,6 +101,7 @@ def value_for(draw: st.DrawFn, rules: Ruleset, self_drawn: bool) -> HandValue:
                 "points": st.builds(HandValue, points=st.integers(1, 200)),
                 "both": st.builds(HandValue, points=st.integers(10, 60), doubles=st.integers(0, 4)),
                 "doubles": st.builds(HandValue, doubles=st.integers(1, 5)),
+                "tai": st.builds(HandValue, tai=st.integers(1, 200)),
                 "limit": st.just(HandValue(limit="mangan")),
             }[kind]
         )
