@@ -9,8 +9,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 from honba_cli import Honba
+from playwright_support import CHROMIUM, launched
 from starlette.testclient import TestClient
+from web_support import serving
 
 from domain.rules import load_preset
 from domain.values import HandValue, Win, WinResult
@@ -78,3 +81,41 @@ def test_the_export_and_the_page_render_one_standings_report(tmp_path: Path) -> 
         cards = section(shown, "in-progress")
         assert cards.count('<td class="num">—</td><td class="num provisional">—</td>') == 4
         assert "+35.0" not in cards
+
+
+# Each provisional points cell of the tables in progress: whether it shows whole within its table's
+# box (a cell cut off at the box's edge showed "-30.C" at 360 px).
+CUT_OFF = """
+() => [...document.querySelectorAll("#in-progress td.provisional")].filter((cell) => {
+  const box = cell.closest(".scroll").getBoundingClientRect();
+  const shown = cell.getBoundingClientRect();
+  return shown.right > box.right + 0.5 || shown.left < box.left - 0.5;
+}).map((cell) => cell.textContent)
+"""
+
+
+@pytest.mark.skipif(not CHROMIUM.exists(), reason="no Chromium at /usr/bin/chromium")
+def test_the_provisional_points_show_whole_on_a_phone_and_a_desktop(tmp_path: Path) -> None:
+    db = str(tmp_path / "s.sqlite")
+    app = HonbaApp.open(db)
+    try:
+        create_tournament(app, "cup", NAMES + OTHERS)
+        for key, players in (("t1", NAMES), ("t2", OTHERS)):
+            recording.start_match(app, key, players, TENHOU)
+            attach_all(app, "cup", [(key, players)], 1)
+            # A baiman on a discard: 9,000 left to the discarder, -41.0 if it ended now.
+            recording.record(app, key, WinResult((Win(1, HandValue(limit="baiman"), discarder=2),)))
+    finally:
+        app.close()
+    exported = tmp_path / "standings.html"
+    Honba(Path(db)).ok("standings", "--tournament", "cup", "--format", "html", "-o", str(exported))
+    with launched() as browser, serving(create_app(db)) as url:
+        for width in (360, 1280):
+            context = browser.new_context(viewport={"width": width, "height": 900})
+            page = context.new_page()
+            for address in (f"{url}/tournaments/cup", exported.as_uri()):
+                page.goto(address)
+                page.locator("#in-progress td.provisional").first.wait_for()
+                assert page.locator("#in-progress td.provisional").count() == 8
+                assert page.evaluate(CUT_OFF) == [], f"{address} at {width} px"
+            context.close()
