@@ -288,3 +288,20 @@ def team_standings(state: EventState, matches: Sequence[tuple[MatchSummary, int]
         shared = next(i for i, other in enumerate(lines, start=1) if other[0] == points)
         result.append(TeamRow(shared, team, members_of_team, points, played))
     return tuple(result)
+
+
+def stage_in_play(
+    state: EventState, standings: EventStandings, matches: Sequence[tuple[MatchSummary, int]]
+) -> str | None:
+    """The stage being played: the last one started that has not closed, unless it is the last
+    and every session of it is seated and its matches have ended (the event is played out)."""
+    started = [s for s in standings.stages if s.started and not s.closed]
+    if not started:
+        return None
+    stage = started[-1]
+    if stage.stage < len(state.format.stages):
+        return stage.name
+    sessions = set(stage.sessions)
+    seated = {n for _s, n in matches if n in sessions}
+    playing = any(not s.finished for s, n in matches if n in sessions)
+    return stage.name if playing or seated != sessions else None

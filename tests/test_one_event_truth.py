@@ -186,3 +186,24 @@ def test_a_substitute_only_for_a_player_who_withdrew_or_by_the_directors_overrid
     tournament = get_tournament(app, "cup")
     assert tournament.substitutes == {"Sub": "D"}
     assert tournament.substitute_overrides == {"Sub": "D is late: the director seats Sub"}
+
+
+def test_while_the_final_is_played_every_view_says_so_and_shows_the_points_carried(app: HonbaApp) -> None:
+    qualified(app)
+    next_session(app, fresh(app), "cup", WRC)
+    data = standings_data(event_report(app, fresh(app), "cup"))
+    assert data["stage_in_play"] == "final"
+    # The finalists first, on the points they carried in (no final match ended yet: no rank).
+    top = [(r["player"], r["points"], r["rank"]) for r in data["rows"][:4]]
+    assert top == [("B", 21.6, None), ("F", 10.5, None), ("E", 0.0, None), ("C", -2.1, None)]
+    assert {r["stage"] for r in data["rows"][:4]} == {"final"}
+    play(app, "cup-s3-t1", 3900, 2000)
+    data = standings_data(event_report(app, fresh(app), "cup"))
+    assert data["stage_in_play"] is None
+    assert [(r["player"], r["stage"]) for r in data["rows"]][:5] == [
+        ("F", "final"),
+        ("B", "final"),
+        ("C", "final"),
+        ("E", "final"),
+        ("D", "qualification"),
+    ]

@@ -268,9 +268,14 @@ def standings(
 
 def _table(report: StandingsReport, after: int | None) -> Grid:
     title = f"Standings of {report.name}" + (f" after session {after}" if after is not None else "")
+    if report.in_play:
+        # Said as the page says it (standings_section.html).
+        title += f" (the {report.in_play} is being played)"
     columns = [
         Column("rank", numeric=True, key=True),
         Column("player", key=True),
+        # A staged event: the stage whose line each row is (the last the player reached).
+        *([Column("stage")] if report.stages else []),
         Column("points", numeric=True),
         Column("net score", numeric=True),
         Column("matches", numeric=True),
@@ -285,8 +290,10 @@ def _table(report: StandingsReport, after: int | None) -> Grid:
         table.add_row(
             NOTHING if row.rank is None else str(row.rank),
             row.player,
-            # Nothing played yet is no score of 0 (the web's standings show the same dash).
-            f"{row.points:+.1f}" if row.matches else NOTHING,
+            *([report.stages.get(row.player, "")] if report.stages else []),
+            # Nothing played yet is no score of 0 (the web's standings show the same dash); points
+            # carried into a stage before its first match are shown.
+            f"{row.points:+.1f}" if row.matches or row.points else NOTHING,
             f"{row.net_score:+,}" if row.matches else NOTHING,
             str(row.matches),
             NOTHING if row.average_place is None else f"{row.average_place:.2f}",
@@ -337,6 +344,7 @@ def _csv(report: StandingsReport) -> str:
             [
                 "rank",
                 "player",
+                *(["stage"] if report.stages else []),
                 "points",
                 "net_score",
                 "matches",
@@ -355,6 +363,7 @@ def _csv(report: StandingsReport) -> str:
                 [
                     row.rank,
                     row.player,
+                    *([report.stages.get(row.player, "")] if report.stages else []),
                     row.points,
                     row.net_score,
                     row.matches,

@@ -26,6 +26,7 @@ from projections.staged import (
     StageStandings,
     advancing,
     event_standings,
+    stage_in_play,
     stage_standings,
 )
 from projections.standings import MatchSummary, StandingRow
@@ -105,7 +106,10 @@ def event_report(
 
     rows = overall(after_session)
     by_session = {n: {row.player: row.points for row in overall(n)} for n in report.sessions}
-    return attrs.evolve(report, rows=rows, by_session=by_session)
+    standings = event_standings(state, played)
+    reached = {o.player: o.stage for o in standings.overall}
+    in_play = stage_in_play(state, standings, played) if after_session is None else None
+    return attrs.evolve(report, rows=rows, by_session=by_session, stages=reached, in_play=in_play)
 
 
 def substitute_rule(text: str, field: str = "substitutes") -> SubstituteRule:
