@@ -208,7 +208,8 @@ def ledger_data(
                 "kind": entry.kind,
                 "hand": entry.before.hand_label,
                 "dealer": players[entry.before.dealer],
-                "counters": entry.before.counters,
+                # None under rules that use no counters, as in the table state (``state_data``).
+                "counters": entry.before.counters if entry.before.counters_shown else None,
                 "deposits": entry.before.deposits,
                 "result": describe_fact(entry.fact, players, scoring),
                 "fact": to_data(entry.fact),
