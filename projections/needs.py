@@ -23,6 +23,12 @@ else ``possible``, and i must end ahead of enough of the rivals named (``beat_at
 scores are not bounded (a score may go below zero), so a rival at another table is never ahead
 or behind for sure.
 
+**Tables that have ended.** The standings are those of now: a table of the last session that
+has ended is counted in them, and each of its players has the one place they took, settled
+against everyone whose session is over (the standings order them) and open to those still playing
+(any of them may pass); once every table has ended, the answer is the standings after the session.
+Players who cannot take a place in the top N (who withdrew, substitutes, at a cut) are no rivals.
+
 **At a final table in progress.** For each player and each way the next hand may be won (their
 self-drawn win, or a win on each other player's discard), the least riichi hand value (from 1 han
 30 fu to a yakuman) that puts them in the top N if the match ended after that hand.
