@@ -112,6 +112,8 @@ class EventStandings:
     stages: tuple[StageStandings, ...]
     overall: tuple[OverallRow, ...]
     teams: tuple[TeamRow, ...]
+    # The stage being played (``stage_in_play``), None once the event is played out.
+    in_play: str | None = None
 
 
 def counted_summaries(
@@ -222,7 +224,8 @@ def event_standings(
 ) -> EventStandings:
     """Every stage's standings, the whole event's order and the teams' standings."""
     stages = tuple(stage_standings(state, matches, k, tie_break) for k in range(1, len(state.format.stages) + 1))
-    return EventStandings(stages, overall_order(stages), team_standings(state, matches))
+    in_play = stage_in_play(state, stages, matches)
+    return EventStandings(stages, overall_order(stages), team_standings(state, matches), in_play)
 
 
 def replayed_event(
@@ -291,11 +294,11 @@ def team_standings(state: EventState, matches: Sequence[tuple[MatchSummary, int]
 
 
 def stage_in_play(
-    state: EventState, standings: EventStandings, matches: Sequence[tuple[MatchSummary, int]]
+    state: EventState, stages: Sequence[StageStandings], matches: Sequence[tuple[MatchSummary, int]]
 ) -> str | None:
     """The stage being played: the last one started that has not closed, unless it is the last
     and every session of it is seated and its matches have ended (the event is played out)."""
-    started = [s for s in standings.stages if s.started and not s.closed]
+    started = [s for s in stages if s.started and not s.closed]
     if not started:
         return None
     stage = started[-1]

@@ -193,6 +193,7 @@ def test_while_the_final_is_played_every_view_says_so_and_shows_the_points_carri
     next_session(app, fresh(app), "cup", WRC)
     data = standings_data(event_report(app, fresh(app), "cup"))
     assert data["stage_in_play"] == "final"
+    assert standings_page_data(app, fresh(app), "cup")["results"]["stage_in_play"] == "final"
     # The finalists first, on the points they carried in (no final match ended yet: no rank).
     top = [(r["player"], r["points"], r["rank"]) for r in data["rows"][:4]]
     assert top == [("B", 21.6, None), ("F", 10.5, None), ("E", 0.0, None), ("C", -2.1, None)]

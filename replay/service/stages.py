@@ -26,7 +26,6 @@ from projections.staged import (
     StageStandings,
     advancing,
     event_standings,
-    stage_in_play,
     stage_standings,
 )
 from projections.standings import MatchSummary, StandingRow
@@ -108,7 +107,7 @@ def event_report(
     by_session = {n: {row.player: row.points for row in overall(n)} for n in report.sessions}
     standings = event_standings(state, played)
     reached = {o.player: o.stage for o in standings.overall}
-    in_play = stage_in_play(state, standings, played) if after_session is None else None
+    in_play = standings.in_play if after_session is None else None
     return attrs.evolve(report, rows=rows, by_session=by_session, stages=reached, in_play=in_play)
 
 
@@ -346,7 +345,8 @@ def results_data(standings: EventStandings) -> dict[str, Any]:
     ``{"stages": [{"stage", "name", "sessions", "advance", "carry", "closed", "started", "rows":
     [{"rank", "player", "carried", "points", "matches", "average_place", "place_counts",
     "net_score", "penalties", "status", "marks"}]}], "overall": [{"rank", "player", "stage",
-    "points", "marks"}], "teams": [{"rank", "team", "members", "points", "matches"}]}``."""
+    "points", "marks"}], "teams": [{"rank", "team", "members", "points", "matches"}], "stage_in_play": the stage being
+    played, as the standings say it (null once the event is played out)}``."""
     return {
         "stages": [
             {
@@ -380,6 +380,7 @@ def results_data(standings: EventStandings) -> dict[str, Any]:
             {"rank": o.rank, "player": o.player, "stage": o.stage, "points": o.points, "marks": list(o.marks)}
             for o in standings.overall
         ],
+        "stage_in_play": standings.in_play,
         "teams": [
             {"rank": t.rank, "team": t.team, "members": list(t.members), "points": t.points, "matches": t.matches}
             for t in standings.teams
