@@ -95,7 +95,8 @@ details.need > summary { cursor: pointer; }
 # events.css) needs beside CSS: tables that scroll in their own box with the rank and the player
 # kept in view, the cards of the tables in progress, the badges of a stage.
 REPORT_CSS = """
-main { max-width: 1100px; }
+main { max-width: 1100px; overflow-wrap: break-word; }
+td.player, th.player { overflow-wrap: anywhere; }
 .scroll { overflow-x: auto; max-width: 100%; margin: 6px 0; }
 .scroll > table { width: auto; min-width: 100%; }
 .scroll .rank { position: sticky; left: 0; width: 3.4em; min-width: 3.4em; background: #fff; z-index: 1; }
