@@ -22,12 +22,18 @@ def serve(
     ctx: typer.Context,
     host: Annotated[str, typer.Option(help="The address to listen on (0.0.0.0 for every network).")] = "127.0.0.1",
     port: Annotated[int, number_option("--port", bound=PORT, help="The port to listen on.")] = 8000,
+    witness: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--witness", help="A witness's verifier key (name+id+key): its cosignatures of signed checkpoints are kept."
+        ),
+    ] = None,
 ) -> None:
     """Serve the table pages, the live standings and the JSON API over the store (--db)."""
 
     def run() -> None:
         db = shell(ctx).db
-        web = create_app(db)
+        web = create_app(db, witness or ())
         out.print(f"honba serve: {store_name(db)} on http://{host}:{port}/", markup=False)
         uvicorn.run(web, host=host, port=port, log_level="warning", access_log=False)
 

@@ -31,7 +31,9 @@ from replay.service.stages import standings_of_event
 from replay.service.standings import tournament_report
 from replay.service.tournaments import change_tournament
 from replay.store.application import HonbaApp
+from replay.store.checkpoint import last_checkpoint, leaf_log
 from replay.store.evidence import read_evidence
+from replay.store.merkle import leaf_hash, root, tree_root
 from replay.store.tournaments import get_tournament
 
 FORMAT = "honba-result-certificate/1"
@@ -177,7 +179,15 @@ def certificate_body(app: HonbaApp, view: DocumentView, name: str) -> dict[str, 
         ],
         "matches": matches,
         "store_evidence": {"kind": "checkpoint-head", "digest": app.checkpoint().head},
+        # The tree head of the checkpoints' Merkle log its matches are in (after the checkpoint just
+        # taken): a signed checkpoint of this size and root, and each match's receipt, check against it.
+        "checkpoint": _tree_head(app),
     }
+
+
+def _tree_head(app: HonbaApp) -> dict[str, Any]:
+    last = last_checkpoint(app)
+    return {"size": last.size, "root": root(last.frontier)}
 
 
 def sign(body: Mapping[str, Any], private_key: Any) -> dict[str, Any]:
@@ -327,6 +337,15 @@ def compare_with_store(body: Mapping[str, Any], app: HonbaApp, view: DocumentVie
             )
     else:
         problems.append(f"store evidence of kind {evidence.get('kind')!r} is not one this honba checks")
+    named = body.get("checkpoint")
+    if isinstance(named, dict):
+        hashes = [leaf_hash(leaf) for leaf in leaf_log(app)]
+        size = named.get("size")
+        if not isinstance(size, int) or size > len(hashes) or tree_root(hashes[: max(size, 0)]) != named.get("root"):
+            problems.append(
+                f"the store's log does not hold the checkpoint the certificate names ({size} leaves, root "
+                f"{str(named.get('root'))[:16]}): its history is not the one certified"
+            )
     return problems
 
 

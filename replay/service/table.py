@@ -130,7 +130,8 @@ def table_view(app: HonbaApp, key: str) -> dict[str, Any]:
     """What the table page shows of the match ``key``, read once: ``table_data``'s table, and
     ``choices`` (``value_choices``), ``clock`` (``clock_data`` at the server's time; None with no
     time limit), ``entries`` (``ledger_rows``), ``undo`` (``undo_target``), ``result``
-    (``match_result_data`` once the match has ended, else None); ``damaged`` as ``table_data``'s:
+    (``match_result_data`` once the match has ended, else None), ``receipt`` (whether the page offers
+    the match's receipt: once it has ended); ``damaged`` as ``table_data``'s:
     a match whose chain or seal shows a change is shown with that line, never refused."""
     shown = app.read(key)
     match = shown.match
@@ -140,6 +141,9 @@ def table_view(app: HonbaApp, key: str) -> dict[str, Any]:
     data["clock"] = clock_data(match, server_time()) if match.clock.limit is not None else None
     data["entries"] = ledger_rows(match)
     data["result"] = match_result_data(match) if match.state.finished else None
+    # Each player may take the match's receipt (``replay.service.proofs.match_receipt``) once it has
+    # ended: an ended match is what the signed checkpoints are to prove; a damaged one has none.
+    data["receipt"] = match.state.finished and shown.damage is None
     # Last: it asks the domain on the match in memory, which it changes (never saved).
     data["undo"] = undo_target(match)
     return data

@@ -18,7 +18,7 @@ tap, a reload or a retry records once.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from functools import partial
 from typing import Any
 from urllib.parse import quote
@@ -32,6 +32,7 @@ from starlette.staticfiles import StaticFiles
 
 from domain.errors import HonbaError
 from replay.service.entry import FieldError
+from replay.service.witnesses import witness_keys
 from replay.store.errors import (
     UNAVAILABLE,
     DamagedMatch,
@@ -40,7 +41,7 @@ from replay.store.errors import (
     StoreUnavailable,
     TournamentNotFound,
 )
-from replay.web import api, director, events, referee, standings, table
+from replay.web import api, checkpoints, director, events, referee, standings, table
 from replay.web.limits import BodyLimit, TooLarge
 from replay.web.site import HERE, Forbidden, Site, Unavailable, site
 
@@ -112,10 +113,14 @@ async def internal(request: Request, exc: Exception) -> Response:
     return site(request).error(request, 500, message)
 
 
-def create_app(db: str | None) -> Starlette:
-    """The ASGI application over the store named by ``db`` (see ``replay.store.application.persistence_env``)."""
+def create_app(db: str | None, witnesses: Sequence[str] = ()) -> Starlette:
+    """The ASGI application over the store named by ``db`` (see ``replay.store.application.persistence_env``);
+    ``witnesses``: the verifier keys of the witnesses whose cosignatures it keeps (``honba serve --witness``)."""
+    keys = witness_keys(witnesses)
     served = Site(db)
+    served.witnesses = keys
     routes: list[BaseRoute] = [
+        *checkpoints.ROUTES,
         *table.ROUTES,
         *standings.ROUTES,
         *director.ROUTES,
