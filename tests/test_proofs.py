@@ -29,6 +29,7 @@ from web_support import serving
 from domain.match import match_id
 from replay.formats.note import (
     COSIGNATURE,
+    NoteError,
     cosign_text,
     parse_checkpoint,
     parse_note,
@@ -71,7 +72,7 @@ def test_notes_are_signed_and_read_as_gos_sumdb_note_signs_and_reads_them() -> N
     remora = parse_vkey(REMORA_VKEY)
     assert remora.kind == COSIGNATURE and remora.key_id.hex() == "da77ade7"
     for bad in (GO_VKEY.replace("c74f20a3", "c74f20a4"), GO_VKEY[:-4], "PeterNeumann+c74f20a3", "a b+00+AA=="):
-        with pytest.raises(Exception, match="verifier key|key name"):
+        with pytest.raises(NoteError, match=r"verifier key|key name"):
             parse_vkey(bad)
 
 
@@ -125,7 +126,7 @@ def documented_python() -> str:
 
 def documented_openssl() -> list[str]:
     section = AUDIT.read_text(encoding="utf-8").split("### Checking a receipt without honba", 1)[1]
-    return section.split("```sh\n", 1)[1].split("```", 1)[0].split()
+    return section.split("```console\n", 1)[1].split("```", 1)[0].split()
 
 
 def run_documented_check(receipt: Path, tmp_path: Path) -> tuple[subprocess.CompletedProcess[str], Path]:
@@ -164,9 +165,10 @@ def test_a_receipt_verifies_from_the_json_alone_and_two_checkpoints_prove_one_hi
     honba.ok("start", "m2", "--players", "Ann,Ben,Cho,Dai")
     honba.ok("win", "m2", "Cho:mangan", "--from", "Dai")
     second = signed(honba, private, tmp_path / "cp-2.txt")
-    assert parse_checkpoint(parse_note(second.read_text()).text).size > parse_checkpoint(
-        parse_note(first.read_text()).text
-    ).size
+    assert (
+        parse_checkpoint(parse_note(second.read_text()).text).size
+        > parse_checkpoint(parse_note(first.read_text()).text).size
+    )
     assert "One history" in honba.ok("proof", "consistent", str(first), str(second), "--key", str(public))
     assert "the signed checkpoint of" in honba.ok("check", "--against", str(first), "--key", str(public))
     # The old receipt still verifies: it proves the match as it was in the first checkpoint.
@@ -337,7 +339,7 @@ def test_a_published_checkpoint_signed_by_someone_else_fails_against_the_organis
     result = honba("check", "--against", str(forged), "--key", str(public))
     assert result.exit_code == 1 and "not the organiser's" in result.stdout, result.output
     result = honba("proof", "consistent", str(published), str(forged), "--key", str(public))
-    assert result.exit_code == 1 and "does not verify" in result.stderr or "no signature" in result.stderr
+    assert result.exit_code == 1 and "has no signature of key" in result.stderr, result.output
 
 
 def organiser_signature_verifies_with_openssl(note_text: str, public_pem: Path, tmp_path: Path) -> bool:
@@ -362,9 +364,7 @@ def test_the_signatures_of_a_served_checkpoint_verify_with_openssl(
     honba.ok("checkpoint", "--sign", str(private))
     witness_key = generate_key(tmp_path / "witness")
     witness = witness_vkey(witness_key.private)
-    log_key = parse_vkey(
-        re.findall(r"verifier key (\S+)", honba.ok("checkpoint", "--sign", str(private)))[0]
-    )
+    log_key = parse_vkey(re.findall(r"verifier key (\S+)", honba.ok("checkpoint", "--sign", str(private)))[0])
     with serving(create_app(store_db, [witness.vkey])) as url:
         out = Honba(store_db)(  # type: ignore[arg-type]
             "witness", url, "--key", str(witness_key.private), "--log-key", log_key.vkey, "--state", str(tmp_path / "w")
@@ -387,7 +387,9 @@ def test_the_signatures_of_a_served_checkpoint_verify_with_openssl(
     (tmp_path / "witness.pem").write_bytes(pem)
     command = ["openssl", "pkeyutl", "-verify", "-pubin", "-inkey", str(tmp_path / "witness.pem"), "-rawin"]
     done = subprocess.run(
-        [*command, "-in", str(tmp_path / "message"), "-sigfile", str(tmp_path / "cosig")], capture_output=True, text=True
+        [*command, "-in", str(tmp_path / "message"), "-sigfile", str(tmp_path / "cosig")],
+        capture_output=True,
+        text=True,
     )
     assert done.returncode == 0, done.stderr
 

@@ -9,6 +9,7 @@ import typer
 
 from replay.cli.render import digest_line
 from replay.cli.shell import app, fail, guarded, out, shell
+from replay.formats.files import write_whole
 from replay.service.checkpoints import checkpoint_now
 from replay.service.digests import store_digest
 from replay.service.shapes import counted
@@ -24,6 +25,9 @@ def checkpoint(
     origin: Annotated[
         str | None, typer.Option("--origin", help="The log's name in the signed checkpoint (and its key's).")
     ] = None,
+    output: Annotated[
+        Path | None, typer.Option("-o", "--output", help="Write the signed checkpoint (--sign, --show) to this file.")
+    ] = None,
     show: Annotated[
         str | None,
         typer.Option("--show", help="Print the signed checkpoint of that many leaves ('latest': the last signed)."),
@@ -38,16 +42,16 @@ def checkpoint(
     if show is not None:
         size = None if show == "latest" else _size(show)
         note = guarded(lambda: proofs.published_note(shell(ctx).app, size))
-        print(note, end="")
+        _note_out(note, output)
         return
     if sign is not None:
         signed = guarded(lambda: proofs.sign_checkpoint(shell(ctx).app, sign, origin))
         out.print(f"Signed checkpoint of {signed.size} leaves, root {signed.root}", markup=False, soft_wrap=True)
         out.print(f"verifier key {signed.vkey}", markup=False, soft_wrap=True, highlight=False)
-        print(signed.note, end="")
+        _note_out(signed.note, output)
         return
-    if origin is not None:
-        raise fail("--origin names the log of a signed checkpoint: give it with --sign")
+    if origin is not None or output is not None:
+        raise fail("--origin and --output are for a signed checkpoint: with --sign (--output also with --show)")
     taken = guarded(lambda: checkpoint_now(shell(ctx).app))
     if taken.skipped == "damaged":
         raise fail("the last checkpoint cannot be read: none is taken after it; see honba check")
@@ -60,6 +64,15 @@ def checkpoint(
     else:
         out.print(f"Nothing saved since checkpoint {taken.number}", markup=False)
     out.print(digest_line(store_digest(taken.head)), soft_wrap=True, markup=False, highlight=False)
+
+
+def _note_out(note: str, output: Path | None) -> None:
+    """The note printed as it is (its lines are what is signed), or written to ``output``."""
+    if output is None:
+        print(note, end="")
+    else:
+        guarded(lambda: write_whole(output, note))
+        out.print(f"wrote {output}", markup=False)
 
 
 def _size(text: str) -> int:

@@ -73,9 +73,12 @@ def check(
     if verdict.problem is not None:
         raise fail(f"{receipt}: FAILED: {verdict.problem}", 1)
     if key is None:
-        out.print(f"checked against the key the receipt names, {verdict.key}: compare it with the organiser's", markup=False)
+        out.print(
+            f"checked against the key the receipt names, {verdict.key}: compare it with the organiser's", markup=False
+        )
     out.print(
-        f"The receipt verifies: match {verdict.match} is in the signed checkpoint of {verdict.size} leaves", markup=False
+        f"The receipt verifies: match {verdict.match} is in the signed checkpoint of {verdict.size} leaves",
+        markup=False,
     )
 
 
@@ -126,16 +129,14 @@ def witness(
     consistent with the last one this witness co-signed. Refuses (exit 1) a log that went back or
     showed another history."""
     from replay.service.proofs import read_verifier
-    from replay.service.witnesses import WitnessRefused, Witnessed, witness_once
+    from replay.service.witnesses import Witnessed, WitnessRefused, witness_once
     from replay.store.settings import default_db_path
 
     where = state if state is not None else default_db_path().parent / "witness"
 
     def run() -> Witnessed:
         try:
-            return witness_once(
-                url, key, read_verifier(log_key), where, name=name, post=not no_post, output=output
-            )
+            return witness_once(url, key, read_verifier(log_key), where, name=name, post=not no_post, output=output)
         except WitnessRefused as exc:
             raise fail(str(exc), 1) from None
 

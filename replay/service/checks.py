@@ -61,7 +61,9 @@ def check_targets(
     if against is not None and not targets and Path(against).is_file():
         application = open_app()
         evidence = read_evidence(application)
-        return CheckRun(tuple(check_store(application, evidence)), _against_signed(application, evidence.check, against, key))
+        return CheckRun(
+            tuple(check_store(application, evidence)), _against_signed(application, evidence.check, against, key)
+        )
     if key is not None:
         raise InputError("--key names the organiser's key of a signed checkpoint given to --against")
     published = None

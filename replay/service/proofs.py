@@ -58,7 +58,7 @@ from replay.store.merkle import (
     verify_consistency,
     verify_inclusion,
 )
-from replay.store.signed import kept, keep_signed
+from replay.store.signed import keep_signed, kept
 
 RECEIPT_FORMAT = "honba-match-receipt/1"
 # A receipt nests three deep (the receipt, its leaf or path); its file is a few kilobytes.
@@ -177,7 +177,9 @@ def read_verifier(text_or_path: str, origin: str | None = None) -> Verifier:
     try:
         data = read_capped(path, limit=64 * 1024, what="key file")
     except OSError as exc:
-        raise ProofFailed(f"{text_or_path}: neither a verifier key (name+id+key) nor a key file ({exc.strerror})") from None
+        raise ProofFailed(
+            f"{text_or_path}: neither a verifier key (name+id+key) nor a key file ({exc.strerror})"
+        ) from None
     if b"BEGIN PUBLIC KEY" in data:
         public = public_key_from_pem(data, str(path))
         return verifier_of(origin or default_origin(verifier_of("k", public).public_raw), public)
@@ -333,7 +335,9 @@ def consistency(app: HonbaApp, old: int, new: int) -> list[str]:
         raise ProofFailed(f"a consistency proof goes from a smaller tree to a larger, not {old} to {new}")
     leaves = leaf_log(app)
     if new > len(leaves):
-        raise ProofFailed(f"the store's log holds {len(leaves)} leaves, not {new}: it was rolled back, or never had them")
+        raise ProofFailed(
+            f"the store's log holds {len(leaves)} leaves, not {new}: it was rolled back, or never had them"
+        )
     try:
         return consistency_proof([leaf_hash(leaf) for leaf in leaves[:new]], old)
     except ProofError as exc:
@@ -364,7 +368,10 @@ def checkpoints_consistent(
     of the same log, and ``proof`` shows the older tree is a prefix of the newer."""
     try:
         olds, news = parse_note(old_note, "the older checkpoint"), parse_note(new_note, "the newer checkpoint")
-        old, new = parse_checkpoint(olds.text, "the older checkpoint"), parse_checkpoint(news.text, "the newer checkpoint")
+        old, new = (
+            parse_checkpoint(olds.text, "the older checkpoint"),
+            parse_checkpoint(news.text, "the newer checkpoint"),
+        )
     except NoteError as exc:
         return ConsistencyVerdict(0, 0, str(exc))
     for which, note in (("older", olds), ("newer", news)):
@@ -374,7 +381,9 @@ def checkpoints_consistent(
     if old.origin != new.origin:
         return ConsistencyVerdict(old.size, new.size, f"the checkpoints are of two logs ({old.origin}, {new.origin})")
     if old.size > new.size:
-        return ConsistencyVerdict(old.size, new.size, f"the older checkpoint is larger ({old.size} > {new.size} leaves)")
+        return ConsistencyVerdict(
+            old.size, new.size, f"the older checkpoint is larger ({old.size} > {new.size} leaves)"
+        )
     if not verify_consistency(old.size, new.size, old.root, new.root, proof):
         return ConsistencyVerdict(
             old.size,
@@ -384,7 +393,9 @@ def checkpoints_consistent(
     return ConsistencyVerdict(old.size, new.size, None)
 
 
-def prove_consistent(app: HonbaApp, old_note: str, new_note: str, verifier: Verifier | None = None) -> ConsistencyVerdict:
+def prove_consistent(
+    app: HonbaApp, old_note: str, new_note: str, verifier: Verifier | None = None
+) -> ConsistencyVerdict:
     """Two signed checkpoints (published before) checked against this store: the proof between their
     sizes made from its log, and verified against both roots. A store rolled back or forked between
     them fails: it holds fewer leaves than the newer, or its leaves no longer make both roots."""

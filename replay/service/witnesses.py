@@ -87,7 +87,7 @@ def http_fetch(url: str, body: bytes | None = None) -> bytes:
     if body is not None:
         request.add_header("Content-Type", "text/plain; charset=utf-8")
     try:
-        with urllib.request.urlopen(request, timeout=TIMEOUT) as answer:  # noqa: S310 (the URL the witness was given)
+        with urllib.request.urlopen(request, timeout=TIMEOUT) as answer:
             data: bytes = answer.read(MAX_NOTE + 1)
             return data
     except urllib.error.HTTPError as exc:
@@ -143,7 +143,8 @@ def witness_once(
 def _consistent(base: str, old: int, old_root: str, new: int, new_root: str, fetch: Fetch) -> None:
     if new < old:
         raise WitnessRefused(
-            f"not co-signed: the log went back from {old} leaves (co-signed before) to {new}: a rollback or a split view"
+            f"not co-signed: the log went back from {old} leaves (co-signed before) to {new}: "
+            "a rollback or a split view"
         )
     if new == old:
         if new_root != old_root:
@@ -202,4 +203,3 @@ def _known(signature: Signature, witnesses: Sequence[Verifier]) -> Verifier:
         if (witness.name, witness.key_id) == (signature.name, signature.key_id):
             return witness
     raise WitnessUnknown(f"{signature.name} is not a witness this server was configured with")
-

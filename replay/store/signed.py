@@ -79,9 +79,7 @@ def kept(reader: Reader) -> Kept:
 
 
 def _append(app: Any, version: int, cls: type[Aggregate.Event], **fields: Any) -> None:
-    event = cls(
-        originator_id=SIGNED_ID, originator_version=version + 1, timestamp=cls.create_timestamp(), **fields
-    )
+    event = cls(originator_id=SIGNED_ID, originator_version=version + 1, timestamp=cls.create_timestamp(), **fields)
     try:
         app.recorder.insert_events([app.mapper.to_stored_event(event)])
     except IntegrityError:

@@ -25,7 +25,9 @@ NOTE_TYPE = "text/plain; charset=utf-8"
 
 
 def _refusal(exc: HonbaError) -> Response:
-    status = 404 if isinstance(exc, CheckpointNotSigned | MatchNotFound) else 403 if isinstance(exc, WitnessUnknown) else 400
+    status = (
+        404 if isinstance(exc, CheckpointNotSigned | MatchNotFound) else 403 if isinstance(exc, WitnessUnknown) else 400
+    )
     return PlainTextResponse(" ".join(str(exc).split())[:300] + "\n", status_code=status)
 
 
