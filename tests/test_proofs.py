@@ -528,3 +528,24 @@ def published(honba: Honba, private: Path) -> str:
         return published_note(store)
     finally:
         store.close()
+
+
+def test_a_receipt_that_is_not_one_is_refused_in_one_line(tmp_path: Path, organiser: tuple[Path, Path]) -> None:
+    _private, public = organiser
+    honba = Honba(tmp_path / "s.sqlite")
+    cases = {  # the file, the exit (2: not a receipt at all; 1: a receipt that does not verify), the reason
+        "not-json.json": ("{", 2, "not a JSON receipt"),
+        "a-list.json": ("[]", 2, "a receipt is a JSON object"),
+        "no-leaf.json": (
+            json.dumps({"format": "honba-match-receipt/1", "match": "m1", "checkpoint": "x"}),
+            1,
+            "FAILED: the receipt names no match, head digest and leaf",
+        ),
+    }
+    for name, (text, code, reason) in cases.items():
+        path = tmp_path / name
+        path.write_text(text, encoding="utf-8")
+        result = honba("proof", "check", str(path), "--key", str(public))
+        assert result.exit_code == code, result.output
+        (line,) = result.stderr.strip().splitlines()
+        assert line.startswith(f"honba: {path}: {reason}"), line
