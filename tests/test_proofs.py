@@ -113,9 +113,11 @@ def played(store_db: str) -> Honba:
 
 
 def signed(honba: Honba, key: Path, where: Path) -> Path:
-    """Sign a checkpoint now and keep the published note in ``where``."""
-    honba.ok("checkpoint", "--sign", str(key))
-    where.write_text(honba.ok("checkpoint", "--show", "latest"), encoding="utf-8")
+    """Sign a checkpoint now and keep the published note in ``where``: what ``--sign`` printed, the
+    note alone (as ``--show latest`` prints it)."""
+    note = honba.ok("checkpoint", "--sign", str(key))
+    assert note == honba.ok("checkpoint", "--show", "latest")
+    where.write_text(note, encoding="utf-8")
     return where
 
 
@@ -364,7 +366,8 @@ def test_the_signatures_of_a_served_checkpoint_verify_with_openssl(
     honba.ok("checkpoint", "--sign", str(private))
     witness_key = generate_key(tmp_path / "witness")
     witness = witness_vkey(witness_key.private)
-    log_key = parse_vkey(re.findall(r"verifier key (\S+)", honba.ok("checkpoint", "--sign", str(private)))[0])
+    said = honba("checkpoint", "--sign", str(private)).stderr
+    log_key = parse_vkey(re.findall(r"verifier key (\S+)", said)[0])
     with serving(create_app(store_db, [witness.vkey])) as url:
         out = Honba(store_db)(  # type: ignore[arg-type]
             "witness", url, "--key", str(witness_key.private), "--log-key", log_key.vkey, "--state", str(tmp_path / "w")

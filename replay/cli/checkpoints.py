@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from replay.cli.render import digest_line
-from replay.cli.shell import app, fail, guarded, out, shell
+from replay.cli.shell import app, err, fail, guarded, out, shell
 from replay.formats.files import write_whole
 from replay.service.checkpoints import checkpoint_now
 from replay.service.digests import store_digest
@@ -46,8 +46,9 @@ def checkpoint(
         return
     if sign is not None:
         signed = guarded(lambda: proofs.sign_checkpoint(shell(ctx).app, sign, origin))
-        out.print(f"Signed checkpoint of {signed.size} leaves, root {signed.root}", markup=False, soft_wrap=True)
-        out.print(f"verifier key {signed.vkey}", markup=False, soft_wrap=True, highlight=False)
+        # The note alone on stdout (honba checkpoint --sign KEY > cp.txt is the note); what it is, on stderr.
+        err.print(f"Signed checkpoint of {signed.size} leaves, root {signed.root}", markup=False, highlight=False)
+        err.print(f"verifier key {signed.vkey}", markup=False, highlight=False)
         _note_out(signed.note, output)
         return
     if origin is not None or output is not None:
@@ -72,7 +73,7 @@ def _note_out(note: str, output: Path | None) -> None:
         print(note, end="")
     else:
         guarded(lambda: write_whole(output, note))
-        out.print(f"wrote {output}", markup=False)
+        err.print(f"wrote {output}", markup=False, highlight=False)
 
 
 def _size(text: str) -> int:

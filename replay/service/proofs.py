@@ -36,6 +36,7 @@ from replay.formats.note import (
     parse_checkpoint,
     parse_note,
     parse_vkey,
+    public_raw,
     sign_text,
     verifier_of,
     verify_note,
@@ -109,7 +110,7 @@ def sign_checkpoint(app: HonbaApp, key_path: Path, origin: str | None = None) ->
         raise ProofFailed("the checkpoints' leaves do not make the tree head they state: see honba check")
     stored = kept(app)
     signer = verifier_of(
-        origin or _origin_signed_before(stored.notes) or default_origin(_public_raw(key)), key.public_key()
+        origin or _origin_signed_before(stored.notes) or default_origin(public_raw(key.public_key())), key.public_key()
     )
     if last.size in stored.notes:
         # Signed before (nothing saved since): the same note. One of this size with another root is
@@ -126,10 +127,6 @@ def sign_checkpoint(app: HonbaApp, key_path: Path, origin: str | None = None) ->
     note = Note(text, (sign_text(text, signer.name, key),)).written
     keep_signed(app, last.size, note, signer.vkey)
     return SignedCheckpoint(last.size, head, kept(app).notes[last.size], signer.vkey)
-
-
-def _public_raw(key: Any) -> bytes:
-    return verifier_of("k", key.public_key()).public_raw
 
 
 def _origin_signed_before(notes: Mapping[int, str]) -> str | None:
@@ -182,7 +179,7 @@ def read_verifier(text_or_path: str, origin: str | None = None) -> Verifier:
         ) from None
     if b"BEGIN PUBLIC KEY" in data:
         public = public_key_from_pem(data, str(path))
-        return verifier_of(origin or default_origin(verifier_of("k", public).public_raw), public)
+        return verifier_of(origin or default_origin(public_raw(public)), public)
     return parse_vkey(data.decode("utf-8", "replace"))
 
 

@@ -38,6 +38,7 @@ from replay.formats.note import (
     parse_checkpoint,
     parse_note,
     parse_vkey,
+    public_raw,
     signature_verifies,
     verifier_of,
     verify_note,
@@ -75,7 +76,7 @@ def witness_vkey(key_path: Path, name: str | None = None) -> Verifier:
 
 def default_witness_name(key: Any) -> str:
     """A witness's key name when none is given: honba-witness and the key's id."""
-    return f"honba-witness/{key_id(verifier_of('k', key.public_key()).public_raw)}"
+    return f"honba-witness/{key_id(public_raw(key.public_key()))}"
 
 
 Fetch = Callable[[str, bytes | None], bytes]
