@@ -213,13 +213,21 @@ def match_receipt(app: HonbaApp, key: str) -> dict[str, Any]:
             f"match {key!r}'s last save is in no signed checkpoint yet: the organiser signs one "
             "(honba checkpoint --sign KEY)"
         )
-    size = max(sizes)
-    note = published_note(app, size)
-    checkpoint = parse_checkpoint(parse_note(note).text)
-    hashes = [leaf_hash(leaf) for leaf in leaves[:size]]
-    path = inclusion_proof(hashes, index)
-    if not verify_inclusion(index, size, hashes[index], path, checkpoint.root):
-        raise ProofFailed(f"the store's log no longer makes the signed root of {size} leaves: see honba check")
+    hashes = [leaf_hash(leaf) for leaf in leaves]
+    # The latest signed checkpoint first, then the largest: the first whose root the log still makes
+    # (one signed before the store was rolled back and signed again is not this history's).
+    for size in sorted(sizes, key=lambda s: (s != stored.latest, -s)):
+        note = published_note(app, size)
+        checkpoint = parse_checkpoint(parse_note(note).text)
+        if size <= len(hashes):
+            path = inclusion_proof(hashes[:size], index)
+            if verify_inclusion(index, size, hashes[index], path, checkpoint.root):
+                break
+    else:
+        raise ProofFailed(
+            f"the store's log no longer makes the root of any signed checkpoint after match {key!r}'s "
+            "last save: see honba check --against the published checkpoint"
+        )
     vkey = parse_vkey(stored.vkeys[size])
     return {
         "format": RECEIPT_FORMAT,
