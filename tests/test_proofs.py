@@ -85,6 +85,12 @@ def test_a_cosignature_signs_the_tlog_cosignature_v1_message_with_its_time() -> 
     assert int.from_bytes(raw[4:12], "big") == 1679315147
     # The message as c2sp.org/tlog-cosignature writes it, verified with the key directly.
     key.public_key().verify(raw[12:], b"cosignature/v1\ntime 1679315147\n" + text.encode())
+    # The checkpoint of c2sp.org/tlog-cosignature's example, read; and what a checkpoint is not.
+    read = parse_checkpoint(text)
+    assert (read.origin, read.size, read.text) == ("example.com/behind-the-sofa", 20852163, text)
+    for bad in (text.replace("20852163", "020852163"), text.replace("CsUY", "CsU"), "origin\n12\n"):
+        with pytest.raises(NoteError, match="checkpoint"):
+            parse_checkpoint(bad)
 
 
 @pytest.fixture

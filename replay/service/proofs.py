@@ -160,7 +160,9 @@ def organiser_vkey(app: HonbaApp) -> Verifier:
     """The organiser's verifier key the store's latest signed checkpoint was signed with."""
     stored = kept(app)
     if stored.latest is None:
-        raise CheckpointNotSigned("no checkpoint is signed yet: honba checkpoint --sign KEY")
+        raise CheckpointNotSigned(
+            "this store keeps no signed checkpoint: give the organiser's published key with --key"
+        )
     return parse_vkey(stored.vkeys[stored.latest])
 
 
