@@ -41,7 +41,7 @@ from replay.formats.note import (
     verifier_of,
     verify_note,
 )
-from replay.service.certificates import CertificateError, key_id, load_private_key, public_key_from_pem
+from replay.service.keys import CertificateError, key_id, load_private_key, public_key_from_pem
 from replay.store.application import HonbaApp
 from replay.store.checkpoint import last_checkpoint, leaf_log, read_checkpoints
 from replay.store.errors import DamagedMatch

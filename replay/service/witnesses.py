@@ -43,7 +43,7 @@ from replay.formats.note import (
     verifier_of,
     verify_note,
 )
-from replay.service.certificates import key_id, load_private_key
+from replay.service.keys import key_id, load_private_key
 from replay.service.proofs import CheckpointNotSigned, ProofFailed
 from replay.store.application import HonbaApp
 from replay.store.merkle import verify_consistency
