@@ -558,3 +558,19 @@ def test_a_receipt_that_is_not_one_is_refused_in_one_line(tmp_path: Path, organi
         assert result.exit_code == code, result.output
         (line,) = result.stderr.strip().splitlines()
         assert line.startswith(f"honba: {path}: {reason}"), line
+
+
+def test_the_logs_origin_is_named_once_and_kept_and_a_key_file_checks_under_it(
+    tmp_path: Path, organiser: tuple[Path, Path]
+) -> None:
+    private, public = organiser
+    honba = played(str(tmp_path / "s.sqlite"))
+    assert "key name" in honba.refused("checkpoint", "--sign", str(private), "--origin", "club log")
+    first = honba.ok("checkpoint", "--sign", str(private), "--origin", "club.example/log")
+    assert first.startswith("club.example/log\n")
+    honba.ok("start", "m2", "--players", "Ann,Ben,Cho,Dai")
+    assert honba.ok("checkpoint", "--sign", str(private)).startswith("club.example/log\n")  # kept
+    receipt = tmp_path / "m2.json"
+    honba.ok("proof", "match", "m2", "-o", str(receipt))
+    assert json.loads(receipt.read_text())["vkey"].startswith("club.example/log+")
+    assert "verifies" in honba.ok("proof", "check", str(receipt), "--key", str(public))
