@@ -38,7 +38,7 @@ from replay.formats.note import (
     verifier_of,
     verify_note,
 )
-from replay.service.certificates import generate_key
+from replay.service.certificates import generate_key, load_private_key
 from replay.service.proofs import check_receipt, match_receipt, published_note
 from replay.service.witnesses import WitnessRefused, witness_once, witness_vkey
 from replay.store.application import HonbaApp
@@ -574,3 +574,13 @@ def test_the_logs_origin_is_named_once_and_kept_and_a_key_file_checks_under_it(
     honba.ok("proof", "match", "m2", "-o", str(receipt))
     assert json.loads(receipt.read_text())["vkey"].startswith("club.example/log+")
     assert "verifies" in honba.ok("proof", "check", str(receipt), "--key", str(public))
+
+
+def test_a_witness_reads_only_an_http_server(tmp_path: Path, organiser: tuple[Path, Path]) -> None:
+    private, _public = organiser
+    honba = Honba(tmp_path / "s.sqlite")
+    vkey = verifier_of("honba/x", load_private_key(private).public_key()).vkey
+    for url in ("file:///etc/hostname", "ftp://127.0.0.1/"):
+        result = honba("witness", url, "--key", str(private), "--log-key", vkey, "--state", str(tmp_path / "w"))
+        assert result.exit_code == 1 and "an http:// or https:// address" in result.stderr, result.output
+    assert not (tmp_path / "w").exists()

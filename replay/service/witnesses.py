@@ -83,7 +83,10 @@ Fetch = Callable[[str, bytes | None], bytes]
 
 
 def http_fetch(url: str, body: bytes | None = None) -> bytes:
-    """GET ``url`` (POST ``body`` as text when given); the answer's body, at most a note's size."""
+    """GET ``url`` (POST ``body`` as text when given); the answer's body, at most a note's size. Only
+    ``http`` and ``https``: a witness reads a server, never a file or another scheme."""
+    if urllib.parse.urlsplit(url).scheme not in ("http", "https"):
+        raise WitnessRefused(f"{url[:200]}: a witness fetches from an http:// or https:// address")
     request = urllib.request.Request(url, data=body, method="POST" if body is not None else "GET")
     if body is not None:
         request.add_header("Content-Type", "text/plain; charset=utf-8")
@@ -94,8 +97,8 @@ def http_fetch(url: str, body: bytes | None = None) -> bytes:
     except urllib.error.HTTPError as exc:
         said = exc.read(500).decode("utf-8", "replace").strip().splitlines()
         raise WitnessRefused(f"{url}: the server answered {exc.code}{': ' + said[0][:200] if said else ''}") from None
-    except (urllib.error.URLError, OSError) as exc:
-        raise WitnessRefused(f"{url}: cannot reach the server ({getattr(exc, 'reason', exc)})") from None
+    except (urllib.error.URLError, OSError, ValueError) as exc:  # ValueError: an address http.client cannot use
+        raise WitnessRefused(f"{url[:200]}: cannot reach the server ({getattr(exc, 'reason', exc)})") from None
 
 
 def _state_file(state: Path, origin: str) -> Path:
