@@ -160,19 +160,22 @@ def parse_note(data: str | bytes, source: str = "the note") -> Note:
         raise NoteError(f"{source}: a signed note has at least one signature")
     if len(lines) > MAX_SIGNATURES:
         raise NoteError(f"{source}: more than {MAX_SIGNATURES} signatures")
-    signatures = []
-    for number, line in enumerate(lines, 1):
-        parts = line.split(" ")
-        if len(parts) != 3 or parts[0] != DASH:
-            raise NoteError(f"{source}: signature line {number} is not '— <key name> <signature>'")
-        try:
-            raw = base64.b64decode(parts[2], validate=True)
-        except binascii.Error:
-            raise NoteError(f"{source}: signature line {number} is not base64") from None
-        if len(raw) < 5:
-            raise NoteError(f"{source}: signature line {number} is too short to be a signature")
-        signatures.append(Signature(check_key_name(parts[1]), raw[:4], raw[4:]))
+    signatures = [parse_signature_line(line, f"{source}: signature line {n}") for n, line in enumerate(lines, 1)]
     return Note(text, tuple(signatures))
+
+
+def parse_signature_line(line: str, source: str = "the signature line") -> Signature:
+    """One signature line read: ``— <key name> <base64(key ID || signature)>``."""
+    parts = line.split(" ")
+    if len(parts) != 3 or parts[0] != DASH:
+        raise NoteError(f"{source} is not '— <key name> <signature>'")
+    try:
+        raw = base64.b64decode(parts[2], validate=True)
+    except binascii.Error:
+        raise NoteError(f"{source} is not base64") from None
+    if len(raw) < 5:
+        raise NoteError(f"{source} is too short to be a signature")
+    return Signature(check_key_name(parts[1]), raw[:4], raw[4:])
 
 
 def sign_text(text: str, name: str, private_key: Any) -> Signature:

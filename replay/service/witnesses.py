@@ -37,6 +37,7 @@ from replay.formats.note import (
     cosign_text,
     parse_checkpoint,
     parse_note,
+    parse_signature_line,
     parse_vkey,
     public_raw,
     signature_verifies,
@@ -189,7 +190,9 @@ def accept_cosignature(app: HonbaApp, size: int, line: str, witnesses: Sequence[
     stored = kept(app)
     if size not in stored.notes:
         raise CheckpointNotSigned(f"no checkpoint of {size} leaves is signed")
-    signature = parse_note("x\n\n" + line.strip() + "\n", "the cosignature").signatures[0]
+    if any(ord(c) < 0x20 for c in line.strip()):
+        raise NoteError("a cosignature is one line of text")
+    signature = parse_signature_line(line.strip(), "the cosignature")
     witness = _known(signature, witnesses)
     text = parse_note(stored.notes[size]).text
     if not signature_verifies(text, signature, witness):
