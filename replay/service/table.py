@@ -30,7 +30,7 @@ from replay.service.changes import payment_lines
 from replay.service.clock import clock_data
 from replay.service.entry import apply_entry, apply_to, fact_at
 from replay.service.matches import match_table_data
-from replay.service.recording import Recorded, server_time
+from replay.service.recording import ForHand, Recorded, server_time
 from replay.service.shapes import describe_details, describe_fact, end_reason_words
 from replay.service.standings import match_result_data
 from replay.service.tiles import HandTiles, TileValue, record_tile_win, tile_result, typed_value
@@ -377,17 +377,24 @@ def _tile_win(match: Match, entry: Entry, tiles: HandTiles) -> tuple[WinResult, 
 
 
 def record_entry(
-    app: HonbaApp, key: str, entry: Entry, tiles: HandTiles | None, *, client_key: str | None, by: str
+    app: HonbaApp,
+    key: str,
+    entry: Entry,
+    tiles: HandTiles | None,
+    *,
+    client_key: str | None,
+    by: str,
+    expect: ForHand | None = None,
 ) -> Recorded:
     """Record an entry at the table (``apply_entry``), or a win entered by its tiles
     (``record_tile_win``: its value and yaku the tiles', a value typed as well recorded where it
-    pays otherwise)."""
+    pays otherwise); ``expect``, the hand the phone showed, refuses it once that hand is taken."""
     if tiles is None:
-        return apply_entry(app, key, entry, client_key=client_key, by=by)
+        return apply_entry(app, key, entry, client_key=client_key, by=by, expect=expect)
     if entry.kind != "win":
         raise FieldError("hand", "the hand's tiles give the value of a win")
     try:
-        return record_tile_win(app, key, entry, tiles, client_key=client_key)[0]
+        return record_tile_win(app, key, entry, tiles, client_key=client_key, expect=expect)[0]
     except InputError as exc:
         if isinstance(exc, FieldError):
             raise
