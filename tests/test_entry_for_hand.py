@@ -15,8 +15,10 @@ table (Tenhou's, the seeds' riichi table): a non-dealer's ron of 3 han 30 fu is 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
+from honba_cli import Honba
 
 from domain.errors import RuleViolation
 from domain.rules import load_preset
@@ -158,3 +160,16 @@ def test_an_entry_for_the_last_hand_after_the_end_is_refused() -> None:
     with pytest.raises(HandTaken, match=r"^E1-0 was already recorded from another phone: Ben ron on Cho"):
         recording.record(application, KEY, DAI_ON_ANN, expect=ForHand(hand="E1-0"))
     application.close()
+
+
+def test_the_command_line_s_expect_refuses_a_hand_already_taken(tmp_path: Path) -> None:
+    """``honba win --expect E1-0`` after E1-0 was recorded: one line, exit 2, nothing recorded."""
+    honba = Honba(tmp_path / "honba.sqlite", KEY)
+    honba.ok("start", KEY, "--players", "Ann,Ben,Cho,Dai")
+    honba.ok("win", KEY, "Ben:3/30", "--from", "Cho", "--expect", "E1-0")
+    line = honba.refused_as_it_was("win", KEY, "Dai:2/30", "--from", "Ann", "--expect", "E1-0")
+    assert line == "honba: E1-0 was already recorded from another phone: Ben ron on Cho: 3 han 30 fu"
+    assert honba.refused_as_it_was("draw", KEY, "--expect", "E1-0").startswith("honba: E1-0 was already")
+    honba.ok("draw", KEY, "--ready", "Ann", "--expect", "E2-0")
+    # Ben, the dealer at E2, was not ready: the deal passes, and a draw adds a counter.
+    assert honba.json("status", KEY)["hand"] == "E3-1"

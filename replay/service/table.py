@@ -30,7 +30,7 @@ from replay.service.changes import payment_lines
 from replay.service.clock import clock_data
 from replay.service.entry import apply_entry, apply_to, fact_at
 from replay.service.matches import match_table_data
-from replay.service.recording import ForHand, Recorded, server_time
+from replay.service.recording import ForHand, Recorded, hand_now, server_time
 from replay.service.shapes import describe_details, describe_fact, end_reason_words
 from replay.service.standings import match_result_data
 from replay.service.tiles import HandTiles, TileValue, record_tile_win, tile_result, typed_value
@@ -130,7 +130,9 @@ def table_view(app: HonbaApp, key: str) -> dict[str, Any]:
     """What the table page shows of the match ``key``, read once: ``table_data``'s table, and
     ``choices`` (``value_choices``), ``clock`` (``clock_data`` at the server's time; None with no
     time limit), ``entries`` (``ledger_rows``), ``undo`` (``undo_target``), ``result``
-    (``match_result_data`` once the match has ended, else None); ``damaged`` as ``table_data``'s:
+    (``match_result_data`` once the match has ended, else None), ``for_hand`` (the hand an entry
+    made from what is shown is entered for: ``replay.service.recording.hand_now``) and ``version``
+    (the match's, an API client's ``If-Match``); ``damaged`` as ``table_data``'s:
     a match whose chain or seal shows a change is shown with that line, never refused."""
     shown = app.read(key)
     match = shown.match
@@ -140,6 +142,9 @@ def table_view(app: HonbaApp, key: str) -> dict[str, Any]:
     data["clock"] = clock_data(match, server_time()) if match.clock.limit is not None else None
     data["entries"] = ledger_rows(match)
     data["result"] = match_result_data(match) if match.state.finished else None
+    # The hand an entry from this page is entered for, and the match's version (the API's ETag).
+    data["for_hand"] = hand_now(match.state)
+    data["version"] = match.version
     # Last: it asks the domain on the match in memory, which it changes (never saved).
     data["undo"] = undo_target(match)
     return data

@@ -32,6 +32,7 @@ from starlette.staticfiles import StaticFiles
 
 from domain.errors import HonbaError
 from replay.service.entry import FieldError
+from replay.service.recording import HandTaken
 from replay.store.errors import (
     UNAVAILABLE,
     DamagedMatch,
@@ -92,6 +93,8 @@ async def honba_error(request: Request, exc: Exception) -> Response:
     status = 404 if isinstance(exc, MatchNotFound | TournamentNotFound) else 400
     if isinstance(exc, StoreConflict):
         status = 409  # other tables kept saving at the same moment: the same request again records once
+    if isinstance(exc, HandTaken):
+        status = 409  # entered for a hand another phone recorded: the message says what stands there
     if isinstance(exc, DamagedMatch):
         status = 409  # the stored match cannot be what it shows: the page names the damage (see honba check)
     field = exc.field if isinstance(exc, FieldError) else None

@@ -23,12 +23,13 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
-from domain.bounds import NAME, TEXT, TOURNAMENT, Bound, clipped
+from domain.bounds import KEY, NAME, TEXT, TOURNAMENT, Bound, clipped
 from domain.errors import HonbaError, WinnerIsDiscarder, WinnersOnSeveralDiscards
 from replay.formats.logmodel import load_json, shown
 from replay.service.access import Grant, TokenStore
 from replay.service.checkpoints import checkpoints_kept
 from replay.service.entry import VALUE_FIELDS, FieldError, is_list_field, whole_number
+from replay.service.recording import ForHand
 from replay.service.shapes import end_reason_words
 from replay.service.standings import read_view
 from replay.store.application import HonbaApp
@@ -258,6 +259,32 @@ def text_of(body: Mapping[str, Any], name: str) -> str:
     if not isinstance(value, str):
         raise FieldError(name, f"{name}: {shown(value)} is not text")
     return value
+
+
+# The longest hand label an entry names (``S4-12``; ``end``): anything longer names no hand.
+LONGEST_HAND = 16
+
+
+def for_hand(hand: str, after: str, if_match: str | None, field: str = "hand") -> ForHand | None:
+    """The hand a request's entry was entered for (``replay.service.recording.ForHand``): the hand's
+    label (a form's ``expect``, the API's ``hand``), the client key of the entry sent just before it
+    (``after``), the match's version as an ``If-Match`` header (``"12"``, ``W/"12"``; ``*`` matches
+    any). None when it names none; a label too long (refused as ``field``), or an ``If-Match`` not
+    a version, is refused."""
+    if len(hand) > LONGEST_HAND:
+        raise FieldError(field, f"{shown(hand)} is not a hand (a hand is named as the table shows it, e.g. E2-0)")
+    if len(after) > KEY.longest:
+        raise FieldError("after", f"a client key is at most {KEY.longest} characters")
+    version = None
+    tag = (if_match or "").strip()
+    if tag and tag != "*":
+        digits = tag.removeprefix("W/").strip('"')
+        if not (digits.isascii() and digits.isdigit()) or len(digits) > 9:
+            raise FieldError("If-Match", f"If-Match: {shown(tag)} is not a version this server gave (its ETag)")
+        version = int(digits)
+    if not (hand or after or version is not None):
+        return None
+    return ForHand(hand=hand or None, version=version, after=after or None)
 
 
 def form_token(fields: dict[str, Any]) -> str | None:

@@ -27,6 +27,7 @@ from replay.service.audit import report_data
 from replay.service.checks import audit_match
 from replay.service.clock import match_clock
 from replay.service.entry import FLAG_KEYS, Entry, entry_fields, entry_from_fields
+from replay.service.recording import ForHand, HandTaken, Recorded, hand_now
 from replay.service.table import (
     TILE_FIELDS,
     TILE_FLAGS,
@@ -36,7 +37,7 @@ from replay.service.table import (
     table_view,
 )
 from replay.service.tiles import HandTiles
-from replay.web.site import REPLACED_LINK, Site, field_for, form_of, form_token, see_other, site
+from replay.web.site import REPLACED_LINK, Site, field_for, for_hand, form_of, form_token, see_other, site
 
 # The riichi limits by name (the referee's desk offers them).
 LIMITS = LIMIT_NAMES
@@ -63,6 +64,18 @@ def table_context(served: Site, key: str, token: str | None) -> dict[str, Any]:
         "shares": [s.value for s in PenaltyShare],
         "client_key": str(uuid.uuid4()),
     }
+
+
+def form_for_hand(fields: Mapping[str, Any]) -> ForHand | None:
+    """The hand a form's entry was entered for: its hidden ``expect`` (the hand the page showed),
+    or ``after`` (the client key of the entry the page's script sent just before it, kept while
+    the phone was offline); None when it names neither (a form of an older page)."""
+    return for_hand(_text(fields, "expect"), _text(fields, "after"), None, "expect")
+
+
+def _text(fields: Mapping[str, Any], name: str) -> str:
+    value = fields.get(name)
+    return value if isinstance(value, str) else ""
 
 
 def read_entry(fields: Mapping[str, Any]) -> tuple[Entry, HandTiles | None]:
@@ -113,6 +126,8 @@ async def preview_form(request: Request) -> Response:
     except HonbaError as exc:
         return await refused(request, served, key, fields, exc, token)
     sent = {**entry_fields(entry), **(tile_fields(fields) if tiles is not None else {})}
+    # The hand it was entered for goes on to the confirm page's form, as tapped.
+    sent.update({name: _text(fields, name) for name in ("expect", "after") if _text(fields, name)})
     client_key = str(fields.get("client_key") or uuid.uuid4())
     return served.page(request, "confirm.html", key=key, token=token, preview=shown, fields=sent, client_key=client_key)
 
@@ -141,14 +156,43 @@ async def record_form(request: Request) -> Response:
     token = form_token(fields)
     grant = await served.call(lambda: served.may_record(key, token))
     client_key = str(fields.get("client_key", "")) or None
+    wants_json = "application/json" in request.headers.get("accept", "")
     try:
         entry, tiles = read_entry(fields)
+        expect = form_for_hand(fields)
         by = f"table {grant.token_id}"
-        await served.call(lambda: record_entry(served.app, key, entry, tiles, client_key=client_key, by=by))
+        done = await served.call(
+            lambda: record_entry(served.app, key, entry, tiles, client_key=client_key, by=by, expect=expect)
+        )
+    except HandTaken as exc:
+        return await taken(request, served, key, exc, token, wants_json)
     except HonbaError as exc:
+        if wants_json:
+            return JSONResponse({"error": str(exc), "field": field_for(exc, str(fields.get("kind", "")))}, 400)
         return await refused(request, served, key, fields, exc, token)
+    if wants_json:
+        # The page's script (an entry sent from its queue): the hand the table is at now.
+        return JSONResponse({"match": key, "hand": hand_now_of(done), "version": done.version})
     # Post, redirect, get: a reload of the page after recording asks for nothing again.
     return see_other(request, "table", {"token": token or ""}, key=key)
+
+
+def hand_now_of(done: Recorded) -> str:
+    """The hand the table is at after an entry (``end`` once the match has ended)."""
+    return hand_now(done.state)
+
+
+async def taken(
+    request: Request, served: Site, key: str, exc: HandTaken, token: str | None, wants_json: bool
+) -> Response:
+    """An entry for a hand already taken (409): as JSON for the page's script, ``{"error", "field":
+    "expect", "hand" (the table's now), "recorded"}``; else the table page as it now stands, the
+    refusal at its top (what was recorded instead), for the table to see."""
+    if wants_json:
+        body = {"error": str(exc), "field": "expect", "hand": exc.hand, "recorded": list(exc.recorded)}
+        return JSONResponse(body, 409)
+    context = await served.call(lambda: table_context(served, key, token))
+    return served.page(request, "table.html", 409, **context, errors={}, values={}, taken=str(exc))
 
 
 async def clock_json(request: Request) -> Response:
