@@ -21,8 +21,10 @@ from replay.cli.shell import app, guarded, out, progress_bar, shell, warn_if_dam
 from replay.html.pages import render_standings_html
 from replay.input.parsing import InputError
 from replay.service.access import TableLink, TokenStore
+from replay.service.address import PUBLIC_URL_ENV, configured_public_url
 from replay.service.director import SeatedTable, seat_session
 from replay.service.shapes import counted
+from replay.service.sign_off import require_sign_off
 from replay.service.standings import StandingsReport, follow_view, standings_data, tournament_report, update_view
 from replay.service.tournaments import (
     attach_match,
@@ -145,6 +147,12 @@ def seat(
         int | None,
         number_option("--seed", bound=SEED, help="Without TABLES: the same seed gives the same seating."),
     ] = None,
+    public_url: Annotated[
+        str | None,
+        typer.Option(
+            help=f"The address phones open the server at, printed before each link (default: {PUBLIC_URL_ENV})."
+        ),
+    ] = None,
 ) -> None:
     """Record a session's seating as given, or seat it (as the director's page does: random or
     fewest repeats), start a match per table and print each table's link."""
@@ -166,6 +174,7 @@ def seat(
             application, TokenStore(application), name, session, method=how, rules=rules or "tenhou", seed=seed
         )
 
+    public = guarded(lambda: configured_public_url(public_url))
     seated, repeats = guarded(run)
     out.print(
         f"Session {session} of {name!r} seated ({how}): {counted(len(seated), 'table')}, "
@@ -180,11 +189,36 @@ def seat(
     for table in seated:
         link = TableLink(table.match, table.token)
         # A link is one word to copy: left to the terminal to wrap, never broken by a newline.
-        out.print(f"  table {table.table}, table link: {link.path}", markup=False, highlight=False, soft_wrap=True)
+        out.print(
+            f"  table {table.table}, table link: {(public or '') + link.path}",
+            markup=False,
+            highlight=False,
+            soft_wrap=True,
+        )
+    if public is None:
+        out.print(
+            f"(the server's address goes before each link: set {PUBLIC_URL_ENV} or give --public-url to print it)",
+            markup=False,
+        )
 
 
 def _refuse(message: str) -> None:
     raise InputError(message)
+
+
+@tournament_app.command("sign-off")
+def sign_off(
+    ctx: typer.Context,
+    name: Name,
+    off: Annotated[bool, typer.Option("--off", help="Matches count as entered again, with no sign-off.")] = False,
+) -> None:
+    """Have the players confirm each match's final scores on the table's phone (the WRC rules'
+    sign-off): until each has (or the referee has), the standings list the match as unconfirmed."""
+    _change(
+        ctx,
+        lambda app: require_sign_off(app, name, not off),
+        f"{name!r}: " + ("no sign-off" if off else "the players confirm each match's final scores"),
+    )
 
 
 @tournament_app.command("show")

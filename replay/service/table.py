@@ -30,7 +30,7 @@ from replay.service.changes import payment_lines
 from replay.service.clock import clock_data
 from replay.service.entry import apply_entry, apply_to, fact_at
 from replay.service.matches import match_table_data
-from replay.service.recording import ForHand, Recorded, hand_now, server_time
+from replay.service.recording import ForHand, Recorded, check_for_hand, hand_now, server_time
 from replay.service.shapes import describe_details, describe_fact, end_reason_words
 from replay.service.standings import match_result_data
 from replay.service.tiles import HandTiles, TileValue, record_tile_win, tile_result, typed_value
@@ -331,7 +331,9 @@ def _tile_error(message: str) -> FieldError:
     return FieldError(field, message)
 
 
-def entry_preview(app: HonbaApp, key: str, entry: Entry, tiles: HandTiles | None = None) -> dict[str, Any]:
+def entry_preview(
+    app: HonbaApp, key: str, entry: Entry, tiles: HandTiles | None = None, expect: ForHand | None = None
+) -> dict[str, Any]:
     """The confirm step of an entry at the table: ``{"lines" (what it is and what each player
     pays, in words), "scores_after", "hand" (the hand it is recorded at), "ends" (why the match
     would end with it, e.g. ``time_up``; None), "ends_in_words" (the same in words, ``time up``:
@@ -339,8 +341,10 @@ def entry_preview(app: HonbaApp, key: str, entry: Entry, tiles: HandTiles | None
     by its tiles: what they give, ``TileValue.data``, with ``choice``, the value button it pays as), "undo" (for an
     undo: what it takes back, as ``undo_target``)}``. Worked out by the domain on the stored
     match in memory, at the server's time (the clock's rule applies as when recording); a bad
-    entry is refused before anything is stored."""
+    entry is refused before anything is stored, and so is one entered for a hand another phone has
+    recorded since (``expect``: ``replay.service.recording.HandTaken``, before its payments mislead)."""
     match = app.get_match(key)
+    check_for_hand(match, expect, None)
     players, scoring = match.players, match.rules.scoring
     hand = match.state.hand_label
     before = len(corrected_ledger(match.corrected_steps()))

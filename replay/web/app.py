@@ -31,6 +31,7 @@ from starlette.routing import BaseRoute, Mount
 from starlette.staticfiles import StaticFiles
 
 from domain.errors import HonbaError
+from replay.service.address import Address
 from replay.service.entry import FieldError
 from replay.service.recording import HandTaken
 from replay.store.errors import (
@@ -115,9 +116,10 @@ async def internal(request: Request, exc: Exception) -> Response:
     return site(request).error(request, 500, message)
 
 
-def create_app(db: str | None) -> Starlette:
-    """The ASGI application over the store named by ``db`` (see ``replay.store.application.persistence_env``)."""
-    served = Site(db)
+def create_app(db: str | None, address: Address | None = None) -> Starlette:
+    """The ASGI application over the store named by ``db`` (see ``replay.store.application.persistence_env``);
+    ``address``, where phones open it (``replay.service.address.served_address``), starts every table link."""
+    served = Site(db, address)
     routes: list[BaseRoute] = [
         *table.ROUTES,
         *standings.ROUTES,

@@ -27,6 +27,7 @@ from domain.bounds import KEY, NAME, TEXT, TOURNAMENT, Bound, clipped
 from domain.errors import HonbaError, WinnerIsDiscarder, WinnersOnSeveralDiscards
 from replay.formats.logmodel import load_json, shown
 from replay.service.access import Grant, TokenStore
+from replay.service.address import Address
 from replay.service.checkpoints import checkpoints_kept
 from replay.service.entry import VALUE_FIELDS, FieldError, is_list_field, whole_number
 from replay.service.recording import ForHand
@@ -78,8 +79,10 @@ def _templates() -> Environment:
 class Site:
     """What the server holds for its life: the store, its tokens, the standings view, the templates."""
 
-    def __init__(self, db: str | None):
+    def __init__(self, db: str | None, address: Address | None = None):
         self.app = HonbaApp.open(db)
+        # Where phones open this server (``replay.service.address``): every table link starts with it.
+        self.address = address
         self.tokens = TokenStore(self.app)
         self.view = open_view(self.app)
         self.templates = _templates()
@@ -198,10 +201,20 @@ def address(request: Request, route: str, query: Mapping[str, str] | None = None
     return str(path) + (f"?{urlencode(query)}" if query else "")
 
 
+def phones_at(request: Request) -> str:
+    """The address phones open this server at: the server's public URL (``honba serve``'s
+    ``--public-url``, ``HONBA_PUBLIC_URL``, or made from where it listens), never the ``Host`` a
+    request names; only an application made without one (embedded, tests) falls back to that."""
+    served = site(request)
+    if served.address is not None and served.address.url is not None:
+        return served.address.url
+    return str(request.base_url).rstrip("/")
+
+
 def link_to(request: Request, route: str, query: Mapping[str, str] | None = None, **params: str) -> str:
-    """``address`` with the scheme and host the page was asked by: a table's link, shown to the
-    director who seats the tables (for their phones to open)."""
-    return str(request.base_url).rstrip("/") + address(request, route, query, **params)
+    """``address`` after the address phones open the server at (``phones_at``): a table's link, shown
+    to the director who seats the tables (for their phones to open)."""
+    return phones_at(request) + address(request, route, query, **params)
 
 
 def see_other(
