@@ -173,3 +173,20 @@ def test_the_command_line_s_expect_refuses_a_hand_already_taken(tmp_path: Path) 
     honba.ok("draw", KEY, "--ready", "Ann", "--expect", "E2-0")
     # Ben, the dealer at E2, was not ready: the deal passes, and a draw adds a counter.
     assert honba.json("status", KEY)["hand"] == "E3-1"
+
+
+def test_under_rules_without_counters_a_dealer_s_repeat_is_a_hand_of_its_own() -> None:
+    """Hong Kong's rules count no counters: the dealer's repeat is shown as E1 again, and named
+    E1+1 by an entry, so a second phone's entry for the first E1 is refused all the same."""
+    application = HonbaApp.open(":memory:")
+    recording.start_match(application, KEY, ["Ann", "Ben", "Cho", "Dai"], load_preset("hong-kong"), {})
+    dealer_wins = entry_from_fields({"kind": "win", "winner": "Ann", "value": "3faan"})
+    done = apply_entry(application, KEY, dealer_wins, client_key=None, expect=ForHand(hand="E1"))
+    assert done.state.hand_label == "E1"
+    assert recording.hand_now(done.state) == "E1+1"
+    ben_wins = entry_from_fields({"kind": "win", "winner": "Ben", "discarder": "Cho", "value": "3faan"})
+    with pytest.raises(HandTaken, match=r"^E1 was already recorded from another phone: Ann tsumo: 3 faan$"):
+        apply_entry(application, KEY, ben_wins, client_key=None, expect=ForHand(hand="E1"))
+    apply_entry(application, KEY, ben_wins, client_key=None, expect=ForHand(hand="E1+1"))
+    assert len(hands(application)) == 2
+    application.close()

@@ -52,7 +52,7 @@ def bearer(token: str) -> dict[str, str]:
 def test_the_api_refuses_an_entry_for_a_hand_already_taken_with_409(db: str, client: TestClient) -> None:
     (token,) = prepare(db, {"t1": PLAYERS}, [("table", "t1")])
     shown = client.get("/api/matches/t1").json()
-    assert shown["hand"] == "E1-0"
+    assert shown["hand"] == shown["for_hand"] == "E1-0"
     first = client.post("/api/matches/t1/entries", json={**BEN_ON_CHO, "hand": "E1-0"}, headers=bearer(token))
     assert first.status_code == 200, first.text
     second = client.post("/api/matches/t1/entries", json={**DAI_ON_ANN, "hand": "E1-0"}, headers=bearer(token))

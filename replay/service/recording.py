@@ -102,8 +102,20 @@ class HandTaken(HonbaError):
 
 
 def hand_now(state: TableState) -> str:
-    """The hand a table is at, as an entry names it: its label, ``end`` once the match has ended."""
-    return "end" if state.finished else state.hand_label
+    """The hand a table is at, as an entry names it: its label (``E2-0``), ``end`` once the match
+    has ended. Under rules without counters a dealer's repeat keeps its label (``E1``): the hands
+    the dealer has held since taking the deal follow it there (``E1+1``), so that each hand's name
+    is its own."""
+    if state.finished:
+        return "end"
+    return hand_name(state)
+
+
+def hand_name(state: TableState) -> str:
+    """A hand's own name (``hand_now``'s, of a table before its hand is played)."""
+    if state.counters_shown or not state.extra_hands:
+        return state.hand_label
+    return f"{state.hand_label}+{state.extra_hands}"
 
 
 def check_for_hand(match: Match, expect: ForHand | None, client_key: str | None) -> None:
@@ -139,7 +151,7 @@ def _taken(match: Match, hand: str) -> tuple[str, ...]:
     return tuple(
         describe_fact(e.fact, players, scoring)
         for e in corrected_ledger(match.corrected_steps())
-        if e.before.hand_label == hand and e.kind != "end"
+        if hand_name(e.before) == hand and e.kind != "end"
     )
 
 
@@ -147,7 +159,7 @@ def _since(match: Match, after: Callable[[int], bool]) -> tuple[str, ...]:
     """What stands recorded at the positions ``after`` selects, in words, each with its hand."""
     players, scoring = match.players, match.rules.scoring
     return tuple(
-        f"{e.before.hand_label} {describe_fact(e.fact, players, scoring)}"
+        f"{hand_name(e.before)} {describe_fact(e.fact, players, scoring)}"
         for e in corrected_ledger(match.corrected_steps())
         if e.position is not None and after(e.position) and e.kind != "end"
     )

@@ -52,7 +52,7 @@ def read_body_entry(body: dict[str, Any]) -> Entry:
 
 def body_for_hand(request: Request, body: dict[str, Any]) -> ForHand | None:
     """The hand an entry sent as JSON was entered for: ``"hand"`` (its label, as ``GET
-    /api/matches/KEY`` gives it), ``"after"`` (the client key of the entry this client sent before
+    /api/matches/KEY`` gives it in ``for_hand``), ``"after"`` (the client key of the entry this client sent before
     it), and the ``If-Match`` header (the match's version, that answer's ``ETag``)."""
     return for_hand(text_of(body, "hand"), text_of(body, "after"), request.headers.get("if-match"))
 
@@ -72,6 +72,8 @@ async def match_json(request: Request) -> Response:
             "head": context["head"],
             "damaged": context["damaged"],
             "version": context["version"],
+            # What an entry sends back as its "hand": the hand's label, "end" once the match has ended.
+            "for_hand": context["for_hand"],
         }
 
     shown = await served.call(data)
