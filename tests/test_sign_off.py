@@ -9,8 +9,10 @@ tests/test_table_offline_browser.py.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
+from honba_cli import Honba
 
 from domain.errors import RuleViolation
 from domain.rules import load_preset
@@ -103,3 +105,17 @@ def test_said_again_nothing_new_is_recorded(app: HonbaApp) -> None:
     catch_up(app, view)
     data = sign_off_data(app, view, "cup-1")
     assert data is not None and data["players"][0] == {"player": "Ann", "said": "confirmed", "note": ""}
+
+
+def test_honba_standings_names_the_matches_not_yet_confirmed(tmp_path: Path) -> None:
+    honba = Honba(tmp_path / "h.sqlite", "cup-1")
+    honba.ok("start", "cup-1", "--players", ",".join(PLAYERS))
+    honba.ok("tournament", "create", "Cup", "--players", ",".join(PLAYERS))
+    honba.ok("tournament", "attach", "Cup", "cup-1")
+    honba.ok("tournament", "sign-off", "Cup")
+    honba.ok("end", "cup-1", "--reason", "time limit")
+    shown = honba("standings", "--tournament", "Cup")
+    assert shown.exit_code == 0
+    assert "honba: match 'cup-1': final scores unconfirmed" in shown.stderr
+    honba.ok("tournament", "sign-off", "Cup", "--off")
+    assert "final scores" not in honba("standings", "--tournament", "Cup").stderr

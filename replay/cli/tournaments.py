@@ -17,14 +17,14 @@ from replay.cli.layout import Column, Grid
 from replay.cli.params import HonbaGroup, number_argument, number_option
 from replay.cli.render import spreadsheet_cells
 from replay.cli.reports import check_report_format, fresh_report, write_report
-from replay.cli.shell import app, guarded, out, progress_bar, shell, warn_if_damaged
+from replay.cli.shell import app, err, guarded, out, progress_bar, shell, warn_if_damaged
 from replay.html.pages import render_standings_html
 from replay.input.parsing import InputError
 from replay.service.access import TableLink, TokenStore
 from replay.service.address import PUBLIC_URL_ENV, configured_public_url
 from replay.service.director import SeatedTable, seat_session
 from replay.service.shapes import counted
-from replay.service.sign_off import require_sign_off
+from replay.service.sign_off import require_sign_off, unconfirmed
 from replay.service.standings import StandingsReport, follow_view, standings_data, tournament_report, update_view
 from replay.service.tournaments import (
     attach_match,
@@ -266,15 +266,25 @@ def standings(
 ) -> None:
     """The standings of a tournament, from the stored view (brought up to date first)."""
 
-    def run() -> StandingsReport:
+    def run() -> tuple[StandingsReport, list[dict[str, Any]]]:
         check_report_format(fmt)
         # A table or CSV needs the standings alone: read from one document of the view.
         matches = fmt not in ("table", "csv")
-        return fresh_report(ctx, lambda view: tournament_report(view, tournament, after_session=after, matches=matches))
+        store = shell(ctx).app
+        return fresh_report(
+            ctx,
+            lambda view: (
+                tournament_report(view, tournament, after_session=after, matches=matches),
+                unconfirmed(store, view, tournament),
+            ),
+        )
 
-    report = guarded(run)
+    report, pending = guarded(run)
     for key, why in sorted(report.damaged.items()):
         warn_if_damaged(f"match {key!r} is damaged in the store: {why}; see honba check {key}")
+    for match in pending:
+        # An event with a sign-off: a finished match the players have not confirmed yet.
+        err.print(f"honba: match {match['match']!r}: final scores {match['status']}", markup=False)
     data = standings_data(report)
 
     def html() -> str:
