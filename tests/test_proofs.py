@@ -374,7 +374,7 @@ def test_the_signatures_of_a_served_checkpoint_verify_with_openssl(
     witness = witness_vkey(witness_key.private)
     said = honba("checkpoint", "--sign", str(private)).stderr
     log_key = parse_vkey(re.findall(r"verifier key (\S+)", said)[0])
-    with serving(create_app(store_db, [witness.vkey])) as url:
+    with serving(create_app(store_db, witnesses=[witness.vkey])) as url:
         out = Honba(store_db)(  # type: ignore[arg-type]
             "witness", url, "--key", str(witness_key.private), "--log-key", log_key.vkey, "--state", str(tmp_path / "w")
         )
@@ -433,7 +433,7 @@ def test_a_witness_cosigns_a_log_that_grew_and_refuses_a_split_view(
         store.close()
 
     def cosign() -> int:
-        with TestClient(create_app(store_db, [witness.vkey])) as client:
+        with TestClient(create_app(store_db, witnesses=[witness.vkey])) as client:
             done = witness_once("http://honba.test", witness_key.private, log_key, state, fetch=client_fetch(client))
             served = parse_note(client.get("/checkpoints/latest").text)
         assert witness.name in [s.name for s in served.signatures]
@@ -469,7 +469,7 @@ def test_the_server_keeps_cosignatures_only_from_its_witnesses_and_only_when_the
     honba.ok("checkpoint", "--sign", str(private))
     configured, stranger = Ed25519PrivateKey.generate(), Ed25519PrivateKey.generate()
     witness = verifier_of("w.example/1", configured.public_key(), COSIGNATURE)
-    with TestClient(create_app(db, [witness.vkey])) as client:
+    with TestClient(create_app(db, witnesses=[witness.vkey])) as client:
         note = parse_note(client.get("/checkpoints/latest").text)
         size = parse_checkpoint(note.text).size
         assert client.get(f"/checkpoints/{size}").text == client.get("/checkpoints/latest").text
