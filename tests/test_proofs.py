@@ -483,6 +483,11 @@ def test_the_server_keeps_cosignatures_only_from_its_witnesses_and_only_when_the
         assert client.post(f"/checkpoints/{size}/cosignatures", content=good).status_code == 201
         served = client.get("/checkpoints/latest").text
         assert served.endswith(good + "\n") and foreign not in served
+        # The same witness again, later: its last cosignature is served, once.
+        again = cosign_text(note.text, "w.example/1", configured, 1_700_000_100).line
+        assert client.post(f"/checkpoints/{size}/cosignatures", content=again).status_code == 201
+        served = client.get("/checkpoints/latest").text
+        assert served.endswith(again + "\n") and good not in served
         proof = client.get(f"/api/checkpoints/consistency?old=1&new={size}")
         assert proof.status_code == 200 and proof.json()["old"] == 1
         assert client.get(f"/api/checkpoints/consistency?old=1&new={size + 1}").status_code == 400

@@ -35,6 +35,7 @@ from replay.formats.note import (
     checkpoint_text,
     parse_checkpoint,
     parse_note,
+    parse_signature_line,
     parse_vkey,
     public_raw,
     sign_text,
@@ -150,8 +151,12 @@ def published_note(app: HonbaApp, size: int | None = None) -> str:
             else f"no checkpoint of {chosen} leaves is signed"
         )
     text = stored.notes[chosen]
-    lines = [line for line in stored.cosignatures.get(chosen, ()) if line not in text]
-    published = text + "".join(line + "\n" for line in lines)
+    # One cosignature per witness key: the last it sent (a witness co-signs the same size again later).
+    latest: dict[tuple[str, bytes], str] = {}
+    for line in stored.cosignatures.get(chosen, ()):
+        signature = parse_signature_line(line, "a kept cosignature")
+        latest[(signature.name, signature.key_id)] = line
+    published = text + "".join(line + "\n" for line in latest.values() if line not in text)
     parse_note(published, f"the signed checkpoint of {chosen} leaves")  # a row changed behind honba's back
     return published
 
