@@ -422,6 +422,9 @@ def commands(files: Files) -> dict[str, st.SearchStrategy[list[str]]]:
             who,
             words,
         ),
+        "tournament sign-off": st.builds(
+            lambda n, rest: ["tournament", "sign-off", n, *rest], tournament, options(**{"--off": FLAG})
+        ),
         "tournament team": st.builds(
             lambda n, team, players: ["tournament", "team", n, team, *players],
             tournament,
