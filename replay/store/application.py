@@ -30,6 +30,7 @@ from eventsourcing.utils import Environment, get_topic
 from domain.codec import VALUE_CLASSES
 from domain.errors import DamagedFact
 from domain.match import Match, match_id
+from replay.store.checked import CheckedMatches, after
 from replay.store.checkpoint import Taken, store_head, take_checkpoint, thread_lock
 from replay.store.errors import UNAVAILABLE, DamagedMatch, MatchNotFound, StoreConflict, StoreError, StoreUnavailable
 from replay.store.integrity import check_rows, match_damage, read_rows
@@ -99,6 +100,9 @@ class HonbaApp(Application[UUID]):
         # Which stream each seal seals, as checkpoints found it (kept: a server takes many).
         self.sealed_streams: dict[UUID, UUID] = {}
         self._checkpoint_lock = threading.Lock()
+        # What this process last checked of the matches it records on: a load reads only the rows
+        # after it (``replay.store.checked``), so that a hand costs the same at any point of a match.
+        self.checked = CheckedMatches()
         super().__init__(env=env)
 
     def construct_env(self, name: str, env: Mapping[str, str] | None = None) -> Environment:
@@ -170,10 +174,25 @@ class HonbaApp(Application[UUID]):
     def load(self, key: str) -> Loaded:
         """The stored match with that key and its seal, for a command to record on: read once (its
         events, its seal), and refused with ``DamagedMatch`` unless its chain and seal check on the
-        rows read, so that a command never extends (and reseals) a changed history."""
+        rows read, so that a command never extends (and reseals) a changed history.
+
+        A match this process checked before (loaded or saved) is not read whole again: only its
+        rows from the last checked position on, checked against the head and seal kept
+        (``replay.store.checked``, which says what such a check does not see); anything that does
+        not match is loaded and checked whole, as the first time."""
+        checked = self.checked.get(key)
+        if checked is not None:
+            found = after(self, key, match_id(key), checked)
+            if found is not None:
+                match, seal = found
+                self.checked.keep(match, seal)
+                return Loaded(self._folded(key, match), seal)
+            self.checked.forget(key)
         shown = self.read(key)
         if shown.damage is not None:
             raise DamagedMatch(f"{shown.damage}; nothing recorded")
+        if shown.seal is not None:
+            self.checked.keep(shown.match, shown.seal)
         return Loaded(shown.match, shown.seal)
 
     def read(self, key: str) -> Shown:
@@ -268,6 +287,8 @@ class HonbaApp(Application[UUID]):
         except PersistenceError as exc:
             failed = StoreUnavailable if isinstance(exc, UNAVAILABLE) else StoreError
             raise failed(f"cannot save match {match.key!r}: {' '.join(str(exc).split())}") from None
+        # What this process wrote is what it checks the next load's rows against.
+        self.checked.keep(match, seal)
 
     # Checkpoints.
 
