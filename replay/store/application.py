@@ -187,12 +187,20 @@ class HonbaApp(Application[UUID]):
                 match, seal = found
                 self.checked.keep(match, seal)
                 return Loaded(self._folded(key, match), seal)
-            self.checked.forget(key)
         shown = self.read(key)
         if shown.damage is not None:
             raise DamagedMatch(f"{shown.damage}; nothing recorded")
+        if checked is not None and shown.match.version < checked.match.version:
+            # Events this process checked (or saved) are gone with the seal row that named them: a
+            # rollback the match's own chain cannot show. What is kept stays, so that every later
+            # command here refuses too; ``honba check`` names it against the checkpoints.
+            raise DamagedMatch(
+                f"match {key!r} is damaged in the store: rolled back (this process checked it up to event "
+                f"{checked.match.version}, it now ends at event {shown.match.version}); see honba check {key}; "
+                "nothing recorded"
+            )
         if shown.seal is not None:
-            self.checked.keep(shown.match, shown.seal)
+            self.checked.keep(shown.match, shown.seal, replace=True)
         return Loaded(shown.match, shown.seal)
 
     def read(self, key: str) -> Shown:

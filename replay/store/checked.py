@@ -28,7 +28,6 @@ from __future__ import annotations
 import copy
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
 from typing import Any, TypeVar
 from uuid import UUID
 
@@ -85,15 +84,16 @@ class CheckedMatches:
                 self._entries.move_to_end(key)
             return found
 
-    def keep(self, match: Match, seal: Seal) -> None:
+    def keep(self, match: Match, seal: Seal, *, replace: bool = False) -> None:
         """Keep copies of a match and its seal as just checked (or saved): unless what is kept of it
-        is already later (another thread of this process saved it since)."""
+        is already later (another thread of this process saved it since) and ``replace`` is not
+        asked (a match checked whole, after what was kept no longer matched)."""
         if seal.position != match.version or seal.head != match.head:
             return  # a seal that does not name this very match's end is not a check's result
         checked = Checked(detached(match), detached(seal))
         with self._lock:
             kept = self._entries.get(match.key)
-            if kept is not None and kept.match.version > match.version:
+            if kept is not None and kept.match.version > match.version and not replace:
                 return
             self._entries[match.key] = checked
             self._entries.move_to_end(match.key)
@@ -148,7 +148,7 @@ def after(reader: Reader, key: str, match_uuid: UUID, checked: Checked) -> tuple
     # The rows saved since: each names the digest of the one before, from the head kept.
     head = kept.head
     new_events = []
-    for position, event, _why in events[1:]:
+    for _position, event, _why in events[1:]:
         if event is None or str(getattr(event, "prior", "")) != head:
             return None
         head = event_digest(event)
@@ -168,4 +168,3 @@ def after(reader: Reader, key: str, match_uuid: UUID, checked: Checked) -> tuple
     if not isinstance(match, Match) or match.key != key or (seal.position, seal.head) != (match.version, head):
         return None
     return match, seal
-
