@@ -42,7 +42,7 @@ A = TypeVar("A")
 
 # How many matches one process keeps: a server records on its open tables' matches (a few hundred
 # at most at once); a match not kept is loaded whole once, then kept again.
-KEPT = 1024
+KEPT = 512
 
 
 def detached(aggregate: A) -> A:
