@@ -194,3 +194,23 @@ def test_a_command_on_a_loaded_match_changes_nothing_kept(counted: HonbaApp) -> 
     assert (kept.match.version, len(kept.match.history), len(kept.match.pending_events)) == (2, 1, 0)
     twin = detached(loaded.match)
     assert twin.pending_events == loaded.match.pending_events and twin.pending_events is not loaded.match.pending_events
+
+
+def test_a_hand_recorded_builds_no_ledger_of_the_whole_match_unless_asked(
+    counted: HonbaApp, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    built: list[int] = []
+    whole = recording.corrected_ledger
+
+    def counting(steps: Any) -> Any:
+        built.append(1)
+        return whole(steps)
+
+    monkeypatch.setattr(recording, "corrected_ledger", counting)
+    for hand in range(3):
+        done = recording.record(counted, KEY, ABORT, client_key=f"hand-{hand}")
+    # The JSON API answers with the table and the head: the ledger of every hand is not made.
+    assert built == []
+    # The command line asks for it, and gets every entry.
+    assert [(entry.number, entry.position) for entry in done.ledger] == [(1, 2), (2, 3), (3, 4)]
+    assert built == [1]
