@@ -13,7 +13,8 @@ to the JSON API one after another, each with a client key, and reads the server'
 - on PostgreSQL, the statements the server sent per recorded hand, counted by the database's own
   ``pg_stat_statements`` (loaded into the server this script starts; top-level statements, each
   BEGIN and COMMIT one), over the last quarter's hands after a reset, with the statements that
-  make them up (the checkpoints the server takes every few seconds are in the count).
+  make them up (the checkpoints the server takes every few seconds are in the count: the script
+  waits for one after the last hand).
 
 ``--also DIR`` runs the same, in the same run, with the honba of another tree (its ``replay`` and
 ``domain`` on PYTHONPATH; for instance main's before issue 36), so that the two are compared on
@@ -27,6 +28,7 @@ import http.client
 import json
 import sys
 import tempfile
+import time
 import uuid
 from pathlib import Path
 from typing import Any
@@ -34,6 +36,8 @@ from typing import Any
 from machine import REPO, print_machine
 from pg_server import PostgresServer
 from serve_load import ABORT, Servers, setup
+
+from replay.service.checkpoints import EVERY
 
 STATEMENTS = """
 SELECT calls, query FROM pg_stat_statements
@@ -101,6 +105,8 @@ def run_postgres(server: Any, tree: Path, hands: int) -> None:
         with psycopg.connect(db, autocommit=True) as conn:
             conn.execute("SELECT pg_stat_statements_reset()")
         late = post_hands(servers.ports[0], key, token, quarter, servers)
+        # The server takes a checkpoint every few seconds while something was saved: one is counted.
+        time.sleep(EVERY + 1)
         with psycopg.connect(db, autocommit=True) as conn:
             rows = conn.execute(STATEMENTS).fetchall()
     finally:
