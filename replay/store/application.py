@@ -2,7 +2,8 @@
 
 What lives here is the store and nothing else: which database (``replay.store.settings``), how
 domain values are encoded (``replay.store.transcoding``), a match read (``get_match``, and
-``load`` for a command: the match and its seal read once and checked on the rows read), a
+``load`` for a command: the match and its seal read once and checked on the rows read; read
+again by the same process, only the rows saved since, ``replay.store.checked``), a
 match saved with its seal in one transaction (``save_match``: no row shared with other saves),
 the bulk insert of an import, and the checkpoints taken after saves (``checkpoint``,
 ``replay.store.checkpoint``). Tournaments (``replay.store.tournaments``) and the records of
