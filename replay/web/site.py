@@ -26,6 +26,7 @@ from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Re
 from domain.bounds import KEY, NAME, TEXT, TOURNAMENT, Bound, clipped
 from domain.errors import HonbaError, WinnerIsDiscarder, WinnersOnSeveralDiscards
 from replay.formats.logmodel import load_json, shown
+from replay.formats.note import Verifier
 from replay.service.access import Grant, TokenStore
 from replay.service.address import Address
 from replay.service.checkpoints import checkpoints_kept
@@ -93,6 +94,8 @@ class Site:
         self._view_lock = threading.Lock()
         self.position = 0
         self._stop_checkpoints: Callable[[], None] | None = None
+        # The witnesses whose cosignatures of signed checkpoints are kept (``honba serve --witness``).
+        self.witnesses: tuple[Verifier, ...] = ()
 
     def start_checkpoints(self) -> None:
         """Take a checkpoint of what was saved every few seconds while something is (the server's
