@@ -74,7 +74,7 @@ def seated(tmp_path: Path) -> Honba:
 
 def test_a_sheet_has_the_players_by_seat_wind_the_rules_and_empty_rows_for_a_hanchan(tmp_path: Path) -> None:
     honba = seated(tmp_path)
-    page = honba.ok("tournament", "sheet", "cup", "1", "--url", "http://192.168.1.20:8000")
+    page = honba.ok("tournament", "sheet", "cup", "1", "--public-url", "http://192.168.1.20:8000")
     [sheet] = sheets_of(page)
     assert sheet["columns"] == ["hand", "Ann", "Ben", "Cho", "Dai"]
     # In seat order from the first dealer: Ann deals East 1.
@@ -114,10 +114,10 @@ def test_a_sheet_is_written_to_a_file_one_section_a_table_and_a_bad_paper_is_ref
     assert len(sheets_of(page)) == 2
     assert "@page { size: letter;" in page
     assert "break-after: page" in page
-    # Without --url no QR code: a relative address would be of no use on paper.
+    # Without a public URL no QR code: a relative address would be of no use on paper.
     assert "<svg" not in page
     assert honba.refused("tournament", "sheet", "cup", "2", "--paper", "tabloid") == (
         "honba: --paper must be a4 or letter, not 'tabloid'"
     )
     assert "session 3 of 'cup' is not seated" in honba.refused("tournament", "sheet", "cup", "3")
-    assert "--url must start with" in honba.refused("tournament", "sheet", "cup", "2", "--url", "phones.local")
+    assert "phones.local" in honba.refused("tournament", "sheet", "cup", "2", "--public-url", "phones.local")

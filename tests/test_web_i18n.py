@@ -19,12 +19,14 @@ from playwright_support import CHROMIUM, PHONES, launched, phone, readable, taps
 from starlette.testclient import TestClient
 from web_support import PLAYERS, prepare, serving
 
+from replay.html.templating import TEMPLATES as REPORT_TEMPLATES
 from replay.service.tournaments import attach_match, create_tournament, plan_session
 from replay.store.application import HonbaApp
 from replay.web import i18n
 from replay.web.app import create_app
 
-TEMPLATES = Path(i18n.__file__).resolve().parent / "templates"
+# The web's templates, and the reports' it shares with the exports (the standings section).
+TEMPLATES = (Path(i18n.__file__).resolve().parent / "templates", Path(REPORT_TEMPLATES))
 CATALOGUE = i18n.LOCALE_DIR / "ja" / "LC_MESSAGES" / "messages.po"
 # Texts given to the catalogue as values (the winds, from the service), not written in a template.
 FROM_DATA = {"East", "South", "West", "North"}
@@ -56,8 +58,9 @@ def test_every_text_the_templates_mark_has_its_japanese_with_the_same_placeholde
         catalogue = read_po(po, locale="ja")
     marked = {
         message if isinstance(message, str) else message[0]
+        for folder in TEMPLATES
         for _file, _line, message, _comments, _context in extract_from_dir(
-            str(TEMPLATES), [("*.html", "jinja2")], options_map={"*.html": {"extensions": "jinja2.ext.i18n"}}
+            str(folder), [("*.html", "jinja2")], options_map={"*.html": {"extensions": "jinja2.ext.i18n"}}
         )
     }
     assert len(marked) > 100

@@ -18,16 +18,20 @@ from replay.cli.layout import Column, Grid
 from replay.cli.params import HonbaGroup, number_argument, number_option
 from replay.cli.render import spreadsheet_cells
 from replay.cli.reports import check_report_format, fresh_report, write_report
-from replay.cli.shell import app, guarded, out, progress_bar, shell, warn_if_damaged
+from replay.cli.shell import app, err, guarded, out, progress_bar, shell, warn_if_damaged
 from replay.formats.files import write_whole
 from replay.html.pages import render_standings_html
 from replay.html.sheet import PAPERS, render_sheet_html
 from replay.input.parsing import InputError
 from replay.service.access import TableLink, TokenStore
+from replay.service.address import PUBLIC_URL_ENV, configured_public_url
 from replay.service.director import SeatedTable, seat_session
 from replay.service.shapes import counted
 from replay.service.sheets import sheet_data
-from replay.service.standings import StandingsReport, follow_view, standings_data, tournament_report, update_view
+from replay.service.sign_off import require_sign_off, unconfirmed
+from replay.service.stages import event_report
+from replay.service.standings import StandingsReport, follow_view, standings_data, update_view
+from replay.service.standings_page import standings_page_data
 from replay.service.tournaments import (
     attach_match,
     create_tournament,
@@ -149,6 +153,12 @@ def seat(
         int | None,
         number_option("--seed", bound=SEED, help="Without TABLES: the same seed gives the same seating."),
     ] = None,
+    public_url: Annotated[
+        str | None,
+        typer.Option(
+            help=f"The address phones open the server at, printed before each link (default: {PUBLIC_URL_ENV})."
+        ),
+    ] = None,
 ) -> None:
     """Record a session's seating as given, or seat it (as the director's page does: random or
     fewest repeats), start a match per table and print each table's link."""
@@ -170,6 +180,7 @@ def seat(
             application, TokenStore(application), name, session, method=how, rules=rules or "tenhou", seed=seed
         )
 
+    public = guarded(lambda: configured_public_url(public_url))
     seated, repeats = guarded(run)
     out.print(
         f"Session {session} of {name!r} seated ({how}): {counted(len(seated), 'table')}, "
@@ -184,7 +195,17 @@ def seat(
     for table in seated:
         link = TableLink(table.match, table.token)
         # A link is one word to copy: left to the terminal to wrap, never broken by a newline.
-        out.print(f"  table {table.table}, table link: {link.path}", markup=False, highlight=False, soft_wrap=True)
+        out.print(
+            f"  table {table.table}, table link: {(public or '') + link.path}",
+            markup=False,
+            highlight=False,
+            soft_wrap=True,
+        )
+    if public is None:
+        out.print(
+            f"(the server's address goes before each link: set {PUBLIC_URL_ENV} or give --public-url to print it)",
+            markup=False,
+        )
 
 
 @tournament_app.command("sheet")
@@ -194,11 +215,13 @@ def sheet(
     session: Annotated[int, number_argument(bound=SESSION, help="The session (round).")],
     output: Annotated[Path | None, typer.Option("-o", "--output", help="Write to a file instead of stdout.")] = None,
     paper: Annotated[str, typer.Option(help="a4 or letter.")] = "a4",
-    url: Annotated[
+    public_url: Annotated[
         str | None,
         typer.Option(
-            help="The server's address as phones reach it (http://192.168.1.20:8000): each sheet's QR code "
-            "opens its table's page there (read only: the table links are on the director's page)."
+            "--public-url",
+            help="The server's address as phones reach it (http://192.168.1.20:8000; default: "
+            f"{PUBLIC_URL_ENV}): each sheet's QR code opens its table's page there (read only: the table "
+            "links are on the director's page).",
         ),
     ] = None,
 ) -> None:
@@ -208,12 +231,13 @@ def sheet(
     def run() -> str:
         if paper not in PAPERS:
             raise InputError(f"--paper must be {' or '.join(PAPERS)}, not {paper!r}")
-        if url is not None and not url.startswith(("http://", "https://")):
-            raise InputError(f"--url must start with http:// or https://, not {url!r}")
+        public = configured_public_url(public_url)
         data = sheet_data(shell(ctx).app, name, session)
-        base = (url or "").rstrip("/")
+        if public is None:
+            return render_sheet_html(data, {}, paper)
+        base = public.rstrip("/")
         links = {t["table"]: f"{base}/matches/{quote(t['match'], safe='')}" for t in data["tables"] if t["match"]}
-        return render_sheet_html(data, links if url else {}, paper)
+        return render_sheet_html(data, links, paper)
 
     body = guarded(run)
     if output is None:
@@ -225,6 +249,21 @@ def sheet(
 
 def _refuse(message: str) -> None:
     raise InputError(message)
+
+
+@tournament_app.command("sign-off")
+def sign_off(
+    ctx: typer.Context,
+    name: Name,
+    off: Annotated[bool, typer.Option("--off", help="Matches count as entered again, with no sign-off.")] = False,
+) -> None:
+    """Have the players confirm each match's final scores on the table's phone (the WRC rules'
+    sign-off): until each has (or the referee has), the standings list the match as unconfirmed."""
+    _change(
+        ctx,
+        lambda app: require_sign_off(app, name, not off),
+        f"{name!r}: " + ("no sign-off" if off else "the players confirm each match's final scores"),
+    )
 
 
 @tournament_app.command("show")
@@ -272,19 +311,33 @@ def standings(
 ) -> None:
     """The standings of a tournament, from the stored view (brought up to date first)."""
 
-    def run() -> StandingsReport:
+    def run() -> tuple[StandingsReport, list[dict[str, Any]]]:
         check_report_format(fmt)
         # A table or CSV needs the standings alone: read from one document of the view.
         matches = fmt not in ("table", "csv")
-        return fresh_report(ctx, lambda view: tournament_report(view, tournament, after_session=after, matches=matches))
+        store = shell(ctx).app
+        return fresh_report(
+            ctx,
+            lambda view: (
+                event_report(store, view, tournament, after_session=after, matches=matches),
+                unconfirmed(store, view, tournament),
+            ),
+        )
 
-    report = guarded(run)
+    report, pending = guarded(run)
     for key, why in sorted(report.damaged.items()):
         warn_if_damaged(f"match {key!r} is damaged in the store: {why}; see honba check {key}")
+    for match in pending:
+        # An event with a sign-off: a finished match the players have not confirmed yet.
+        err.print(f"honba: match {match['match']!r}: final scores {match['status']}", markup=False)
     data = standings_data(report)
 
     def html() -> str:
-        return render_standings_html(data)
+        # The public page's report (its stages, teams and needs too), rendered by its own template.
+        page = guarded(
+            lambda: fresh_report(ctx, lambda view: standings_page_data(shell(ctx).app, view, tournament, after))
+        )
+        return render_standings_html(page["standings"], page["results"], page["needs"], after)
 
     write_report(
         fmt,
@@ -300,9 +353,14 @@ def standings(
 
 def _table(report: StandingsReport, after: int | None) -> Grid:
     title = f"Standings of {report.name}" + (f" after session {after}" if after is not None else "")
+    if report.in_play:
+        # Said as the page says it (standings_section.html).
+        title += f" (the {report.in_play} is being played)"
     columns = [
         Column("rank", numeric=True, key=True),
         Column("player", key=True),
+        # A staged event: the stage whose line each row is (the last the player reached).
+        *([Column("stage")] if report.stages else []),
         Column("points", numeric=True),
         Column("net score", numeric=True),
         Column("matches", numeric=True),
@@ -317,8 +375,10 @@ def _table(report: StandingsReport, after: int | None) -> Grid:
         table.add_row(
             NOTHING if row.rank is None else str(row.rank),
             row.player,
-            # Nothing played yet is no score of 0 (the web's standings show the same dash).
-            f"{row.points:+.1f}" if row.matches else NOTHING,
+            *([report.stages.get(row.player, "")] if report.stages else []),
+            # Nothing played yet is no score of 0 (the web's standings show the same dash); points
+            # carried into a stage before its first match are shown.
+            f"{row.points:+.1f}" if row.matches or row.points else NOTHING,
             f"{row.net_score:+,}" if row.matches else NOTHING,
             str(row.matches),
             NOTHING if row.average_place is None else f"{row.average_place:.2f}",
@@ -355,7 +415,7 @@ def _tables_in_progress(data: dict[str, Any]) -> Grid | None:
                 (table["hand"] or "") if first else "",
                 seat["player"],
                 f"{seat['score']:,}",
-                str(seat["place"]),
+                NOTHING if seat["place"] is None else str(seat["place"]),
                 NOTHING if seat["points"] is None else f"{seat['points']:+.1f}",
             )
     return grid
@@ -369,6 +429,7 @@ def _csv(report: StandingsReport) -> str:
             [
                 "rank",
                 "player",
+                *(["stage"] if report.stages else []),
                 "points",
                 "net_score",
                 "matches",
@@ -387,6 +448,7 @@ def _csv(report: StandingsReport) -> str:
                 [
                     row.rank,
                     row.player,
+                    *([report.stages.get(row.player, "")] if report.stages else []),
                     row.points,
                     row.net_score,
                     row.matches,
