@@ -128,6 +128,8 @@ def test_the_table_standings_director_and_referee_pages_in_both_languages_on_a_p
         readable(page)
         pages = {
             f"{base}/tournaments/Cup": ("順位", "rank"),
+            f"{base}/director?token={director}": ("大会運営", "Director"),
+            f"{base}/director/t/Cup?token={director}": ("席決め", "Seat session"),
             f"{base}/director/t/Cup/s/1?token={director}": ("速報順位表", "Live standings"),
             f"{base}/referee/m/t1?token={director}": ("訂正", "Corrections"),
         }
