@@ -11,6 +11,7 @@ from typing import Any
 
 import attrs
 
+from replay.formats.deal import GameDeal
 from replay.formats.logmodel import LogError, LoggedGame
 from replay.formats.source import check_text, first_line_object, head, read_source, utf8_text
 
@@ -28,10 +29,13 @@ class LogFormat:
     module: str
     detect: str = "detect"
     read: str = "read"
+    # The module whose ``deals(data, *, file)`` reads what the log shows of each hand's deal and
+    # its wall commitment (``honba verify --deal``), for the formats that carry one.
+    deal: str | None = None
 
 
 REGISTRY: tuple[LogFormat, ...] = (
-    LogFormat("tenhou-xml", "replay.formats.tenhou_xml"),
+    LogFormat("tenhou-xml", "replay.formats.tenhou_xml", deal="replay.formats.tenhou_deal"),
     LogFormat("tenhou-json", "replay.formats.tenhou_json"),
     LogFormat("mjai", "replay.formats.mjai"),
 )
@@ -98,6 +102,23 @@ def read_games(data: bytes, *, file: str, fmt: str = "auto") -> list[LoggedGame]
     if kind is None or kind not in READERS:
         raise LogError(file, "not a recognised log format (Tenhou mjlog XML, tenhou.net/6 JSON or mjai)")
     return reader(kind)(data, file=file)
+
+
+def read_deals(data: bytes, *, file: str, fmt: str = "auto") -> list[GameDeal]:
+    """What a log shows of each game's deals and their commitment (``honba verify --deal``); a
+    format that carries no deal gives its games with no commitment and no hands."""
+    data = utf8_text(data)
+    check_text(data, file=file)
+    kind = detect_format(data) if fmt == "auto" else fmt
+    if kind == "record":
+        raise LogError(file, "a honba record file, not a game log (load it with honba import)")
+    if kind is None or kind not in READERS:
+        raise LogError(file, "not a recognised log format (Tenhou mjlog XML, tenhou.net/6 JSON or mjai)")
+    entry = READERS[kind]
+    if entry.deal is None:
+        return [GameDeal(file, game.game_id, kind, len(game.players), ()) for game in reader(kind)(data, file=file)]
+    deals: Callable[..., list[GameDeal]] = importlib.import_module(entry.deal).deals
+    return deals(data, file=file)
 
 
 def expand_paths(paths: list[Path]) -> list[Path]:
