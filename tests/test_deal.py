@@ -170,7 +170,9 @@ def test_unreadable_seeds_are_named() -> None:
         seed_words("xorshift,1234")
     with pytest.raises(SeedError, match="not hexadecimal"):
         hand_wall("mt19937ar,XYZ")
-    game = GameDeal("f.xml", "g", "tenhou-xml", 4, (DealtHand("INIT #1", "E1-0", 0, ((),) * 4),), "tenhou-seed", "rot13,x")
+    game = GameDeal(
+        "f.xml", "g", "tenhou-xml", 4, (DealtHand("INIT #1", "E1-0", 0, ((),) * 4),), "tenhou-seed", "rot13,x"
+    )
     report = check_deal(game)
     assert report.unchecked is not None and "cannot be read" in report.unchecked
 

@@ -23,7 +23,10 @@ from replay.service.shapes import counted
 from replay.service.tournaments import attach_all
 
 FormatOption = Annotated[
-    str, typer.Option("--format", help="auto (judged from the content), tenhou-xml, tenhou-json, mjai or record.")
+    str,
+    typer.Option(
+        "--format", help="auto (judged from the content), tenhou-xml, riichi-city, tenhou-json, mjai or record."
+    ),
 ]
 
 

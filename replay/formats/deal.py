@@ -53,8 +53,9 @@ class GameDeal:
     """A game's deals and what commits them.
 
     ``commitment``: what the log commits its walls with (``tenhou-seed``: the SHUFFLE seed in
-    ``seed``, or each INIT's own in ``DealtHand.seed``; ``sha256``: a published digest per hand), or None when the log carries none (a
-    Tenhou log without SHUFFLE, a converted log): its hands are then counted, not checked.
+    ``seed``, or each INIT's own in ``DealtHand.seed``; ``sha256``: a published digest per
+    hand), or None when the log carries none (a Tenhou log without SHUFFLE, a converted log):
+    its hands are then counted, not checked.
     """
 
     file: str

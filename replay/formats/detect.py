@@ -36,6 +36,8 @@ class LogFormat:
 
 REGISTRY: tuple[LogFormat, ...] = (
     LogFormat("tenhou-xml", "replay.formats.tenhou_xml", deal="replay.formats.tenhou_deal"),
+    # Before tenhou.net/6 JSON, whose detection takes any JSON naming a "log".
+    LogFormat("riichi-city", "replay.formats.riichi_city", deal="replay.formats.riichi_city"),
     LogFormat("tenhou-json", "replay.formats.tenhou_json"),
     LogFormat("mjai", "replay.formats.mjai"),
 )
@@ -100,7 +102,9 @@ def read_games(data: bytes, *, file: str, fmt: str = "auto") -> list[LoggedGame]
     if kind == "record":
         raise LogError(file, "a honba record file, not a game log (load it with honba import)")
     if kind is None or kind not in READERS:
-        raise LogError(file, "not a recognised log format (Tenhou mjlog XML, tenhou.net/6 JSON or mjai)")
+        raise LogError(
+            file, "not a recognised log format (Tenhou mjlog XML, tenhou.net/6 JSON, mjai or a Riichi City record)"
+        )
     return reader(kind)(data, file=file)
 
 
@@ -113,7 +117,9 @@ def read_deals(data: bytes, *, file: str, fmt: str = "auto") -> list[GameDeal]:
     if kind == "record":
         raise LogError(file, "a honba record file, not a game log (load it with honba import)")
     if kind is None or kind not in READERS:
-        raise LogError(file, "not a recognised log format (Tenhou mjlog XML, tenhou.net/6 JSON or mjai)")
+        raise LogError(
+            file, "not a recognised log format (Tenhou mjlog XML, tenhou.net/6 JSON, mjai or a Riichi City record)"
+        )
     entry = READERS[kind]
     if entry.deal is None:
         return [GameDeal(file, game.game_id, kind, len(game.players), ()) for game in reader(kind)(data, file=file)]

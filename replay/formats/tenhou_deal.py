@@ -17,8 +17,8 @@ import attrs
 from replay.formats.deal import DealtHand, Draw, GameDeal
 from replay.formats.logmodel import LogError
 from replay.formats.source import unpack
-from replay.formats.tenhou_xml import FORMAT, SANMA, parse_xml
 from replay.formats.tenhou_vocab import LOG_ID
+from replay.formats.tenhou_xml import FORMAT, SANMA, parse_xml
 
 DRAW_SEATS: Final = {"T": 0, "U": 1, "V": 2, "W": 3}
 WINDS: Final = "ESWN"
@@ -107,7 +107,9 @@ def deals(data: bytes, *, file: str) -> list[GameDeal]:
             if players == 4 and not seats[3] and all(seats[:3]):
                 # A three-player table of 2009 whose GO type does not say so: the fourth seat is dealt nothing.
                 players, seats = 3, seats[:3]
-            hand = _Hand(f"INIT #{len(hands) + 1}", label, dealer, seats, (die1, die2), [indicator], seed=el.get("shuffle"))
+            hand = _Hand(
+                f"INIT #{len(hands) + 1}", label, dealer, seats, (die1, die2), [indicator], seed=el.get("shuffle")
+            )
             hands.append(hand)
         elif hand is None:
             continue

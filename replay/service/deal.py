@@ -121,7 +121,7 @@ def _tenhou(game: GameDeal, base: DealReport) -> DealReport:
             early = True
             generated = (hand_wall(hand.seed or "", game.players) for hand in game.hands)
         where = layout(game.players, early=early)
-        pairs = list(zip(game.hands, generated))
+        pairs = list(zip(game.hands, generated, strict=False))
     except SeedError as exc:
         return attrs.evolve(base, unchecked=f"the shuffle seed cannot be read: {exc}")
     found: list[DealMismatch] = []
@@ -181,7 +181,10 @@ def _against_layout(hand: DealtHand, wall: Wall, where: Layout, players: int) ->
         if draw.tile != tiles[position]:
             yield f"draw {number} (seat {draw.seat})", draw.tile, tiles[position]
             return
-    for name, logged_list, positions in (("dora indicator", hand.dora, where.dora), ("ura indicator", hand.ura, where.ura)):
+    for name, logged_list, positions in (
+        ("dora indicator", hand.dora, where.dora),
+        ("ura indicator", hand.ura, where.ura),
+    ):
         for index, tile in enumerate(logged_list):
             expected = tiles[positions[index]] if index < len(positions) else None
             if tile != expected:
