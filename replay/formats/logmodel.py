@@ -139,6 +139,10 @@ class LoggedHand:
     result: HandResult | None
     deltas: tuple[int, ...] | None = None
     value_source: str = "log"  # where the hand value came from: log, tiles, payment
+    # The hand's tiles as tenhou.net/6 writes them (its arrays 2 to 15: dora indicators, ura
+    # indicators, then each seat's haipai, draws and discards), where the log has them: kept
+    # with an imported match (its ``source``) so that an export gives them back. Never scored.
+    tiles: tuple[Any, ...] | None = attrs.field(default=None, eq=False)
 
 
 @attrs.frozen
