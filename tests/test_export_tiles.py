@@ -84,7 +84,7 @@ def test_the_tiles_of_a_small_log_come_back_in_the_export(tmp_path: Path) -> Non
     source.write_text(json.dumps(original), "utf-8")
     document, out = exported(tmp_path, source, "small")
     assert [kyoku[2:16] for kyoku in document["log"]] == [kyoku[2:16] for kyoku in original["log"]]
-    assert [kyoku[16] for kyoku in document["log"]][0][1] == [-1000, 1000, 0, 0]
+    assert document["log"][0][16][1] == [-1000, 1000, 0, 0]
     assert verified(tmp_path, out) == verified(tmp_path, source)
     assert verified(tmp_path, out)["hands_agreeing"] == 2
 

@@ -6,8 +6,9 @@ points when the match has ended. A match imported from a log gives back the same
 hands, with their tiles (dora and ura indicators, hands dealt, draws, discards) when the
 log had them (they are kept in the match's ``source``; a corrected match leaves them out); a
 match recorded by hand gives its results, its tile arrays empty except one riichi discard
-(``r60``, a discard from the draw) for each player who declared. The changes follow Tenhou's JSON: a win's own changes (the deposits taken
-included, the sticks placed in the hand left out), a draw's noten payments; a win's value
+(``r60``, a discard from the draw) for each player who declared. The changes follow
+Tenhou's JSON: a win's own changes (the deposits taken included, the sticks placed in the
+hand left out), a draw's noten payments; a win's value
 string is the bare hand value as each payer pays it (``満貫2000-4000点``), by the domain's
 own payments.
 
