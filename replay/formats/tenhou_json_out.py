@@ -58,7 +58,7 @@ def export_tenhou_json(match: Match) -> str:
     players = len(match.players)
     log = []
     ended_early: str | None = None
-    tiles = _logged_tiles(match)
+    tiles = logged_tiles(match)
     hands = 0
     for entry in entries:
         if isinstance(entry.fact, Penalty):
@@ -99,7 +99,7 @@ def export_tenhou_json(match: Match) -> str:
     return json.dumps(document, ensure_ascii=False) + "\n"
 
 
-def _logged_tiles(match: Match) -> list[Any]:
+def logged_tiles(match: Match) -> list[Any]:
     """Each hand's tiles as the log it was imported from had them (``source.tiles``, in the log's
     order), or none: a match recorded by hand has none, and a corrected match's hands are no
     longer the log's, so its tiles are left out."""
