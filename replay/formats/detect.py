@@ -32,6 +32,8 @@ class LogFormat:
     # The module whose ``deals(data, *, file)`` reads what the log shows of each hand's deal and
     # its wall commitment (``honba verify --deal``), for the formats that carry one.
     deal: str | None = None
+    # A binary format (protobuf): its content is not refused as text that is not UTF-8.
+    binary: bool = False
 
 
 REGISTRY: tuple[LogFormat, ...] = (
@@ -40,12 +42,13 @@ REGISTRY: tuple[LogFormat, ...] = (
     LogFormat("riichi-city", "replay.formats.riichi_city", deal="replay.formats.riichi_city"),
     LogFormat("tenhou-json", "replay.formats.tenhou_json"),
     LogFormat("mjai", "replay.formats.mjai"),
+    LogFormat("mahjongsoul", "replay.formats.mahjongsoul", binary=True),
 )
 READERS: dict[str, LogFormat] = {entry.name: entry for entry in REGISTRY}
 LOG_FORMATS = tuple(READERS)
 FORMATS = ("auto", *LOG_FORMATS)
 # What a directory is searched for; a file named explicitly is always tried.
-LOG_SUFFIXES = frozenset({".xml", ".mjlog", ".json", ".jsonl", ".mjson", ".gz", ".xml_"})
+LOG_SUFFIXES = frozenset({".xml", ".mjlog", ".json", ".jsonl", ".mjson", ".gz", ".xml_", ".pb", ".bin"})
 
 
 # How honba's record files start (``honba export`` writes ``type`` first).
@@ -96,30 +99,33 @@ def read_log(path: Path, fmt: str = "auto") -> list[LoggedGame]:
 
 def read_games(data: bytes, *, file: str, fmt: str = "auto") -> list[LoggedGame]:
     """Every game in a log's content (read once by ``read_source``), in the given format or the one it shows."""
-    data = utf8_text(data)
-    check_text(data, file=file)
-    kind = detect_format(data) if fmt == "auto" else fmt
+    kind = _kind(data, file, fmt)
+    return reader(kind)(data if READERS[kind].binary else utf8_text(data), file=file)
+
+
+def _kind(data: bytes, file: str, fmt: str) -> str:
+    """The log format of a content (given, or judged from it), after refusing what no reader takes:
+    text in a wide encoding (a binary format's content excepted), honba's own record files, the unknown."""
+    text = utf8_text(data)
+    kind = detect_format(text) if fmt == "auto" else fmt
+    if kind not in READERS or not READERS[kind].binary:
+        check_text(text, file=file)
     if kind == "record":
         raise LogError(file, "a honba record file, not a game log (load it with honba import)")
     if kind is None or kind not in READERS:
         raise LogError(
-            file, "not a recognised log format (Tenhou mjlog XML, tenhou.net/6 JSON, mjai or a Riichi City record)"
+            file,
+            "not a recognised log format (Tenhou mjlog XML, tenhou.net/6 JSON, mjai, "
+            "a Riichi City record or a Mahjong Soul record)",
         )
-    return reader(kind)(data, file=file)
+    return kind
 
 
 def read_deals(data: bytes, *, file: str, fmt: str = "auto") -> list[GameDeal]:
     """What a log shows of each game's deals and their commitment (``honba verify --deal``); a
     format that carries no deal gives its games with no commitment and no hands."""
-    data = utf8_text(data)
-    check_text(data, file=file)
-    kind = detect_format(data) if fmt == "auto" else fmt
-    if kind == "record":
-        raise LogError(file, "a honba record file, not a game log (load it with honba import)")
-    if kind is None or kind not in READERS:
-        raise LogError(
-            file, "not a recognised log format (Tenhou mjlog XML, tenhou.net/6 JSON, mjai or a Riichi City record)"
-        )
+    kind = _kind(data, file, fmt)
+    data = data if READERS[kind].binary else utf8_text(data)
     entry = READERS[kind]
     if entry.deal is None:
         return [GameDeal(file, game.game_id, kind, len(game.players), ()) for game in reader(kind)(data, file=file)]
