@@ -186,9 +186,9 @@ def _against_layout(hand: DealtHand, wall: Wall, where: Layout, players: int) ->
         ("ura indicator", hand.ura, where.ura),
     ):
         for index, tile in enumerate(logged_list):
-            expected = tiles[positions[index]] if index < len(positions) else None
-            if tile != expected:
-                yield f"{name} {index + 1}", tile, expected
+            shown: int | None = tiles[positions[index]] if index < len(positions) else None
+            if tile != shown:
+                yield f"{name} {index + 1}", tile, shown
                 break
 
 
