@@ -107,7 +107,8 @@ class Record:
                     "ben_chang_num": counters,
                     "li_zhi_bang_num": sticks,
                     "user_info_list": info,
-                    "bao_pai_card": wall[-6],
+                    # The fifth tile from the wall's end (the ninth with three players).
+                    "bao_pai_card": wall[-5 if self.players == 4 else -9],
                     "dices": [3, 4],
                 },
             )

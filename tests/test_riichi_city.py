@@ -159,9 +159,29 @@ def test_the_deal_check_checks_the_published_digest_and_the_wall(tmp_path: Path)
     found = run.as_dict()
     assert [(m["hand"], m["field"]) for m in found["mismatches"]] == [
         ("E1-0", "wall digest"),
-        ("E2-0", "dealt hands and draws"),
+        # The first draw of East 2, by its dealer (seat 1), changed.
+        ("E2-0", "draw 1 (seat 1)"),
     ]
     assert found["hands_matching"] == 1 and run.exit_code == 1
+
+
+def test_a_wareme_room_is_unsupported_not_misjudged(tmp_path: Path) -> None:
+    document = four_player_game().document()
+    document["data"]["isGeMu"] = True
+    [game] = read_log(written(tmp_path, document))
+    report = verify_game(game)
+    assert report.unsupported is not None and "wareme" in report.unsupported
+    assert report.disagreements == ()
+
+
+def test_a_dealt_tile_not_from_the_wall_is_caught(tmp_path: Path) -> None:
+    document = four_player_game().document()
+    deal = document["data"]["handRecord"][2]["handEventRecord"][1]  # seat 1's deal of East 3
+    data = json.loads(deal["data"])
+    data["hand_cards"][0] = 49 if data["hand_cards"][0] != 49 else 65
+    deal["data"] = json.dumps(data)
+    run = deal_paths([written(tmp_path, document)])
+    assert [(m["hand"], m["field"]) for m in run.as_dict()["mismatches"]] == [("E3-0", "dealt to seat 1")]
 
 
 def test_a_record_is_imported_and_verified_by_the_command(tmp_path: Path) -> None:

@@ -170,6 +170,10 @@ class _Reader:
             "the hands are checked under standard payments, the end of the match and the final points are not "
             "judged (give --rules to score them)"
         )
+        unsupported = None
+        if self.document.get("isGeMu") is True:
+            # Wareme: whoever sits at the wall's break pays and receives double; no rules of honba's do.
+            unsupported = "a Riichi City room with wareme (isGeMu): the player at the wall's break pays double"
         return LoggedGame(
             file=self.file,
             game_id=self._game_id(),
@@ -177,6 +181,7 @@ class _Reader:
             players=distinct_names(self.names, self.players),
             rules=rules,
             hands=tuple(logged),
+            unsupported=unsupported,
             final_scores=self.final,
             truncated=self.final is None or self.closed_early,
             length_known=False,

@@ -5,10 +5,8 @@ Two commitments are known. Tenhou's shuffle seed: every wall of the game is rege
 (``replay.formats.tenhou_wall``) and each hand's dealt hands, draws (live and dead wall), dora
 and ura indicators and dice must be the ones that wall gives, at Tenhou's positions. Riichi
 City's digest: the SHA-256 it published of each hand's wall (``handCardsSHA256``) must be the
-digest of the wall it revealed after the hand (``handCardEncode``), and the hands dealt and the
-draws must be that wall's tiles in its order: the dealt tiles one run of it, the draws from the
-wall the run that follows (read either way round, from any place: where the platform breaks
-its wall is not assumed), the indicators among the rest.
+digest of the wall it revealed after the hand (``handCardEncode``), and the hands dealt, the
+draws and the first dora indicator must be that wall's tiles at Riichi City's positions.
 
 What it proves: the deal was fixed before play (a seed or digest published beforehand cannot be
 matched by another wall) and the log's tiles are that deal. What it cannot: that the seed or
@@ -22,7 +20,7 @@ import hashlib
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import attrs
 
@@ -196,13 +194,21 @@ def _by_digest(game: GameDeal, base: DealReport) -> DealReport:
     found: list[DealMismatch] = []
     matching = 0
     for hand in game.hands:
-        differences = list(_against_revealed(hand))
+        differences = list(_against_revealed(hand, game.players))
         found.extend(DealMismatch(game.file, game.game_id, hand.label, f, log, ours) for f, log, ours in differences)
         matching += not differences
     return attrs.evolve(base, hands_matching=matching, mismatches=tuple(found))
 
 
-def _against_revealed(hand: DealtHand) -> Iterator[tuple[str, Any, Any]]:
+# Riichi City's dealing, as its records show it (the corpus has none; checked on public records):
+# the wall is dealt from its start, four tiles at a time three times round from the dealer, then
+# one each and the dealer's fourteenth; draws follow in order; kan and north draws come from its
+# end (the last tile first); the first dora indicator is the fifth tile from the end (four
+# players) or the ninth (three players), later indicators further into that dead wall.
+RIICHI_CITY_DORA: Final = {4: 4, 3: 8}
+
+
+def _against_revealed(hand: DealtHand, players: int) -> Iterator[tuple[str, Any, Any]]:
     """A Riichi City hand: its published digest against its revealed wall, then its tiles against that wall."""
     if hand.wall_text is None or hand.digest is None:
         yield "commitment", "no wall or digest in the log's hand", "a wall and its SHA-256"
@@ -211,26 +217,42 @@ def _against_revealed(hand: DealtHand) -> Iterator[tuple[str, Any, Any]]:
     if digest != hand.digest.lower():
         yield "wall digest", hand.digest, digest
         return
-    if hand.wall is None:
+    wall = hand.wall
+    if wall is None:
         yield "wall", hand.wall_problem or "unreadable", "a wall of tiles"
         return
-    dealt = Counter(t for seat in hand.hands for t in seat)
-    live = [d.tile for d in hand.draws if not d.dead]
-    run = sum(dealt.values())
-    wall = hand.wall
-    for order in (wall, wall[::-1]):
-        ring = order + order
-        for start in range(len(order)):
-            if Counter(ring[start : start + run]) != dealt:
-                continue
-            drawn = ring[start + run : start + run + len(live)]
-            if list(drawn) == live and len(live) <= len(order) - run:
-                rest = Counter(ring[start + run + len(live) : start + len(order)])
-                missing = Counter(hand.dora) - rest
-                if missing:
-                    yield "dora indicator", sorted(missing.elements()), "not in the wall's undealt tiles"
-                return
-    yield "dealt hands and draws", "not one run of the revealed wall", f"{len(wall)} tiles"
+    dealt: list[list[int]] = [[] for _ in range(players)]
+    taken = 0
+    for size in (4, 4, 4, 1):
+        for turn in range(players):
+            seat = (hand.dealer + turn) % players
+            dealt[seat] += wall[taken : taken + size]
+            taken += size
+    dealt[hand.dealer].append(wall[taken])
+    taken += 1
+    for seat, (logged, ours) in enumerate(zip(hand.hands, dealt, strict=False)):
+        if sorted(logged) != sorted(ours):
+            yield f"dealt to seat {seat}", sorted(logged), sorted(ours)
+    live = iter(range(taken, len(wall)))
+    dead = iter(range(len(wall) - 1, taken - 1, -1))
+    for number, draw in enumerate(hand.draws, 1):
+        position = next(dead if draw.dead else live, None)
+        where = f"draw {number} (seat {draw.seat}{', dead wall' if draw.dead else ''})"
+        if position is None:
+            yield where, draw.tile, "the wall is exhausted"
+            return
+        if draw.tile != wall[position]:
+            yield where, draw.tile, wall[position]
+            return
+    if hand.dora:
+        first = wall[len(wall) - 1 - RIICHI_CITY_DORA[players]]
+        if hand.dora[0] != first:
+            yield "dora indicator 1", hand.dora[0], first
+        # Later indicators: somewhere in the dead wall (their positions are not seen in public records).
+        dead_wall = Counter(wall[-14 - (4 if players == 3 else 0) :])
+        missing = Counter(hand.dora[1:]) - dead_wall
+        if missing:
+            yield "dora indicator", sorted(missing.elements()), "not in the dead wall"
 
 
 def deal_file(path: Path, fmt: str = "auto") -> tuple[list[DealReport], Unreadable | None]:
