@@ -121,3 +121,19 @@ def test_a_real_tenhou_json_log_round_trips_with_its_tiles(tmp_path: Path) -> No
     assert [kyoku[16] for kyoku in document["log"]] == [kyoku[16] for kyoku in original["log"]]
     assert verified(tmp_path, out)["hands"] == verified(tmp_path, TENHOU_JSON)["hands"] == len(original["log"])
     assert verified(tmp_path, out)["disagreements"] == []
+
+
+PAIRS = sorted(path for path in (CORPUS / "tsubakisakura-mjlog2json" / "data").glob("*.xml")) if CORPUS.is_dir() else []
+
+
+@pytest.mark.skipif(not PAIRS, reason="../shared/corpus is not present")
+@pytest.mark.parametrize("xml", PAIRS, ids=lambda path: path.stem)
+def test_a_tenhou_xml_game_exports_the_tiles_tenhou_itself_wrote(tmp_path: Path, xml: Path) -> None:
+    # Tenhou's own tenhou.net/6 JSON of the same game lies beside its mjlog in the corpus: the
+    # export of the game imported from the XML must give every hand's arrays exactly as it does
+    # (hands dealt in Tenhou's order, draws, discards with tsumogiri 60 and riichi, every call
+    # string, indicators).
+    tenhou = json.loads(xml.with_suffix(".json").read_text("utf-8"))
+    document, out = exported(tmp_path, xml, xml.stem)
+    assert [kyoku[2:16] for kyoku in document["log"]] == [kyoku[2:16] for kyoku in tenhou["log"]]
+    assert verified(tmp_path, out)["disagreements"] == []

@@ -34,10 +34,18 @@ class LogFormat:
     deal: str | None = None
     # A binary format (protobuf): its content is not refused as text that is not UTF-8.
     binary: bool = False
+    # The module whose ``add_tiles(data, games, *, file)`` gives each hand its tiles, for a format
+    # whose reader leaves them out (asked by an import, which keeps them; verify does not need them).
+    tiles: str | None = None
 
 
 REGISTRY: tuple[LogFormat, ...] = (
-    LogFormat("tenhou-xml", "replay.formats.tenhou_xml", deal="replay.formats.tenhou_deal"),
+    LogFormat(
+        "tenhou-xml",
+        "replay.formats.tenhou_xml",
+        deal="replay.formats.tenhou_deal",
+        tiles="replay.formats.tenhou_xml_tiles",
+    ),
     # Before tenhou.net/6 JSON, whose detection takes any JSON naming a "log".
     LogFormat("riichi-city", "replay.formats.riichi_city", deal="replay.formats.riichi_city"),
     LogFormat("tenhou-json", "replay.formats.tenhou_json"),
@@ -97,10 +105,17 @@ def read_log(path: Path, fmt: str = "auto") -> list[LoggedGame]:
     return read_games(read_source(path), file=str(path), fmt=fmt)
 
 
-def read_games(data: bytes, *, file: str, fmt: str = "auto") -> list[LoggedGame]:
-    """Every game in a log's content (read once by ``read_source``), in the given format or the one it shows."""
+def read_games(data: bytes, *, file: str, fmt: str = "auto", tiles: bool = False) -> list[LoggedGame]:
+    """Every game in a log's content (read once by ``read_source``), in the given format or the one it
+    shows; with ``tiles``, each hand with its tiles where the format has them (an import keeps them)."""
     kind = _kind(data, file, fmt)
-    return reader(kind)(data if READERS[kind].binary else utf8_text(data), file=file)
+    entry = READERS[kind]
+    data = data if entry.binary else utf8_text(data)
+    games = reader(kind)(data, file=file)
+    if tiles and entry.tiles is not None:
+        add: Callable[..., list[LoggedGame]] = importlib.import_module(entry.tiles).add_tiles
+        games = add(data, games, file=file)
+    return games
 
 
 def _kind(data: bytes, file: str, fmt: str) -> str:

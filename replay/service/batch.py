@@ -567,7 +567,7 @@ def _matches_in(
             raise LogError(name, f"not UTF-8 text (byte {exc.start})") from None
         return [build_match(parse_record(text, name=name), name=name)], False
     matches = []
-    for game in read_games(data, file=name, fmt=fmt):
+    for game in read_games(data, file=name, fmt=fmt, tiles=True):
         if key_prefix:
             game = attrs.evolve(game, game_id=f"{key_prefix}{game.game_id}")
         if rules is not None:
