@@ -77,6 +77,7 @@ class Record:
         play: list[tuple[Any, ...]],
         end: dict[str, Any],
         deltas: list[int],
+        kan_dora: bool = False,
     ) -> None:
         """One hand: ``scores`` and ``deltas`` by seat; ``play`` the turns in order: ``("draw", seat)``
         (the next tile, discarded), ``("riichi", seat)``, ``("tsumo", seat)``, ``("pon", seat)``;
@@ -125,6 +126,9 @@ class Record:
                 self._event(4, seat, {"action": 10, "card": tile, "is_li_zhi": False})
             else:
                 self._event(4, seat, {"action": 11, "card": tile, "is_li_zhi": kind == "riichi"})
+        if kan_dora:
+            # A kan's indicator (event 7 lists every kan's indicator): two tiles further into the dead wall.
+            self._event(7, None, {"cards": [wall[-7]]})
         if end.get("ron"):
             for winner in end["ron"]:
                 self._event(4, winner, {"action": 7, "card": 0, "is_li_zhi": False})

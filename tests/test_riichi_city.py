@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from domain.values import AbortiveDraw, AbortKind, ExhaustiveDraw, HandValue, WinResult
-from replay.formats.detect import detect_format, read_log
+from replay.formats.detect import detect_format, read_deals, read_log
 from replay.formats.logmodel import LogError
 from replay.service.deal import deal_paths
 from replay.service.verify import verify_game
@@ -57,6 +57,7 @@ def four_player_game() -> Record:
         [("draw", 2), ("draw", 3), ("draw", 0), ("draw", 1)],
         {"end_type": 7, "ready": [0, 2]},
         [1500, -1500, 1500, -1500],
+        kan_dora=True,
     )
     record.end([27600, 22000, 29200, 21200])
     return record
@@ -172,6 +173,17 @@ def test_a_wareme_room_is_unsupported_not_misjudged(tmp_path: Path) -> None:
     report = verify_game(game)
     assert report.unsupported is not None and "wareme" in report.unsupported
     assert report.disagreements == ()
+
+
+def test_a_kans_dora_indicator_is_checked_at_its_place(tmp_path: Path) -> None:
+    [deal] = read_deals(written(tmp_path, four_player_game()).read_bytes(), file="game.json")
+    assert len(deal.hands[2].dora) == 2
+    document = four_player_game().document()
+    event = next(e for e in document["data"]["handRecord"][2]["handEventRecord"] if e["eventType"] == 7)
+    shown = json.loads(event["data"])["cards"][0]
+    event["data"] = json.dumps({"cards": [49 if shown != 49 else 65]})
+    run = deal_paths([written(tmp_path, document)])
+    assert [(m["hand"], m["field"]) for m in run.as_dict()["mismatches"]] == [("E3-0", "dora indicator 2")]
 
 
 def test_a_dealt_tile_not_from_the_wall_is_caught(tmp_path: Path) -> None:

@@ -20,7 +20,7 @@ SHA-256 ``handCardsSHA256``, published before it) and its events (``handEventRec
   ``all_fang_num`` han, ``all_fu``, ``fang_info``; at a draw, the players ready), ``user_profit``
   (per player ``point_profit`` and ``user_point``, the score after the hand);
 - 6, the game's end: ``user_data`` (per player ``point_num``, the final score);
-- 7, a new dora indicator.
+- 7, a kan's dora indicator: ``cards``, every kan's indicator shown so far.
 
 Tiles are codes of 16 per suit: pinzu 1 to 9, souzu 17 to 25, manzu 33 to 41, the honors 49,
 65, ..., 145 (East to red dragon), a red five 256 above its five. honba's seats count from the
@@ -308,10 +308,10 @@ class _Reader:
         elif kind == ACTION:
             self._on_action(hand, user, data, where)
         elif kind == NEW_DORA:
-            cards = data.get("cards", data.get("bao_pai_cards", data.get("bao_pai_card")))
-            for card in cards if isinstance(cards, list) else [cards]:
-                if isinstance(card, int) and card and card not in hand.dora:
-                    hand.dora.append(card)
+            # ``cards``: every kan's indicator shown so far (the deal's own, ``bao_pai_card``, apart).
+            cards = data.get("cards")
+            if isinstance(cards, list) and all(isinstance(c, int) for c in cards) and len(cards) >= len(hand.dora):
+                hand.dora = hand.dora[:1] + list(cards)
         elif kind == HAND_END:
             self._on_end(hand, data, where)
         elif kind == GAME_END:

@@ -17,7 +17,6 @@ log without a commitment (reported as such, never passed).
 from __future__ import annotations
 
 import hashlib
-from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, Final
@@ -204,7 +203,7 @@ def _by_digest(game: GameDeal, base: DealReport) -> DealReport:
 # the wall is dealt from its start, four tiles at a time three times round from the dealer, then
 # one each and the dealer's fourteenth; draws follow in order; kan and north draws come from its
 # end (the last tile first); the first dora indicator is the fifth tile from the end (four
-# players) or the ninth (three players), later indicators further into that dead wall.
+# players; each kan's next one two further in) or the ninth (three players).
 RIICHI_CITY_DORA: Final = {4: 4, 3: 8}
 
 
@@ -244,15 +243,15 @@ def _against_revealed(hand: DealtHand, players: int) -> Iterator[tuple[str, Any,
         if draw.tile != wall[position]:
             yield where, draw.tile, wall[position]
             return
-    if hand.dora:
-        first = wall[len(wall) - 1 - RIICHI_CITY_DORA[players]]
-        if hand.dora[0] != first:
-            yield "dora indicator 1", hand.dora[0], first
-        # Later indicators: somewhere in the dead wall (their positions are not seen in public records).
-        dead_wall = Counter(wall[-14 - (4 if players == 3 else 0) :])
-        missing = Counter(hand.dora[1:]) - dead_wall
-        if missing:
-            yield "dora indicator", sorted(missing.elements()), "not in the dead wall"
+    for index, indicator in enumerate(hand.dora):
+        if index and players == 3:
+            # A three-player kan's indicator: its place is not seen in public records; in the dead wall.
+            if indicator not in wall[-18:]:
+                yield f"dora indicator {index + 1}", indicator, "not in the dead wall"
+            continue
+        shown = wall[len(wall) - 1 - RIICHI_CITY_DORA[players] - 2 * index]
+        if indicator != shown:
+            yield f"dora indicator {index + 1}", indicator, shown
 
 
 def deal_file(path: Path, fmt: str = "auto") -> tuple[list[DealReport], Unreadable | None]:
