@@ -139,7 +139,8 @@ class Record:
                 "all_fu": fu,
                 "all_point": 0,
                 "fang_info": [{"fang_type": 1, "fang_num": han}],
-                "li_bao_card": None,
+                # A riichi win shows the ura indicator: the tile after the dora indicator.
+                "li_bao_card": [wall[-6 if self.players == 4 else -10]] if end.get("ura") else None,
             }
             for seat, han, fu in end.get("winners", ())
         ]

@@ -35,7 +35,7 @@ def four_player_game() -> Record:
         0,
         start,
         [("draw", 0), ("riichi", 1), ("draw", 2), ("draw", 3)],
-        {"end_type": 0, "ron": [2], "winners": [(2, 2, 30)]},
+        {"end_type": 0, "ron": [2], "winners": [(2, 2, 30)], "ura": True},
         [0, -1000, 3000, -2000],
     )
     record.hand(
@@ -184,6 +184,18 @@ def test_a_kans_dora_indicator_is_checked_at_its_place(tmp_path: Path) -> None:
     event["data"] = json.dumps({"cards": [49 if shown != 49 else 65]})
     run = deal_paths([written(tmp_path, document)])
     assert [(m["hand"], m["field"]) for m in run.as_dict()["mismatches"]] == [("E3-0", "dora indicator 2")]
+
+
+def test_an_ura_indicator_not_beside_its_dora_is_caught(tmp_path: Path) -> None:
+    document = four_player_game().document()
+    end = document["data"]["handRecord"][0]["handEventRecord"][-1]
+    data = json.loads(end["data"])
+    [shown] = data["win_info"][0]["li_bao_card"]
+    data["win_info"][0]["li_bao_card"] = [49 if shown != 49 else 65]
+    end["data"] = json.dumps(data)
+    assert deal_paths([written(tmp_path, four_player_game(), "clean.json")]).exit_code == 0
+    run = deal_paths([written(tmp_path, document)])
+    assert [(m["hand"], m["field"]) for m in run.as_dict()["mismatches"]] == [("E1-0", "ura indicator 1")]
 
 
 def test_a_dealt_tile_not_from_the_wall_is_caught(tmp_path: Path) -> None:

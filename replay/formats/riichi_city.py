@@ -130,6 +130,7 @@ class _Hand:
     dealt: dict[int, tuple[int, ...]] = attrs.field(factory=dict)
     draws: list[Draw] = attrs.field(factory=list)
     dora: list[int] = attrs.field(factory=list)
+    ura: list[int] = attrs.field(factory=list)
     riichi: list[int] = attrs.field(factory=list)
     pending_riichi: int | None = None
     called: set[int] = attrs.field(factory=set)
@@ -213,6 +214,7 @@ class _Reader:
                     tuple(hand.dealt.get(seat, ()) for seat in range(self.players)),
                     tuple(hand.draws),
                     tuple(hand.dora),
+                    tuple(hand.ura),
                     dice=None,
                     wall_text=text if isinstance(text, str) else None,
                     digest=digest if isinstance(digest, str) else None,
@@ -398,6 +400,10 @@ class _Reader:
         if not isinstance(profits, list) or not all(isinstance(p, dict) for p in profits):
             raise LogError(self.where(f"{where}.user_profit"), "must be a list of objects")
         liable = [self._seat(p.get("user_id"), where) for p in profits if p.get("is_bao_pai")]
+        for info in infos:
+            ura = info.get("li_bao_card")
+            if isinstance(ura, list) and ura and all(isinstance(t, int) for t in ura) and not hand.ura:
+                hand.ura = list(ura)
         called = tuple(hand.called)
         if end in (END_RON, END_TSUMO):
             if not infos:

@@ -203,7 +203,8 @@ def _by_digest(game: GameDeal, base: DealReport) -> DealReport:
 # the wall is dealt from its start, four tiles at a time three times round from the dealer, then
 # one each and the dealer's fourteenth; draws follow in order; kan and north draws come from its
 # end (the last tile first); the first dora indicator is the fifth tile from the end (four
-# players; each kan's next one two further in) or the ninth (three players).
+# players; each kan's next one two further in) or the ninth (three players), each ura indicator
+# the tile after its dora indicator.
 RIICHI_CITY_DORA: Final = {4: 4, 3: 8}
 
 
@@ -243,15 +244,17 @@ def _against_revealed(hand: DealtHand, players: int) -> Iterator[tuple[str, Any,
         if draw.tile != wall[position]:
             yield where, draw.tile, wall[position]
             return
-    for index, indicator in enumerate(hand.dora):
-        if index and players == 3:
-            # A three-player kan's indicator: its place is not seen in public records; in the dead wall.
-            if indicator not in wall[-18:]:
-                yield f"dora indicator {index + 1}", indicator, "not in the dead wall"
-            continue
-        shown = wall[len(wall) - 1 - RIICHI_CITY_DORA[players] - 2 * index]
-        if indicator != shown:
-            yield f"dora indicator {index + 1}", indicator, shown
+    # Each ura indicator lies beside its dora indicator, one tile further from the end.
+    for name, indicators, offset in (("dora", hand.dora, 0), ("ura", hand.ura, 1)):
+        for index, indicator in enumerate(indicators):
+            if index and players == 3:
+                # A three-player kan's indicator: its place is not seen in public records; in the dead wall.
+                if indicator not in wall[-18:]:
+                    yield f"{name} indicator {index + 1}", indicator, "not in the dead wall"
+                continue
+            shown = wall[len(wall) - 1 - RIICHI_CITY_DORA[players] - offset - 2 * index]
+            if indicator != shown:
+                yield f"{name} indicator {index + 1}", indicator, shown
 
 
 def deal_file(path: Path, fmt: str = "auto") -> tuple[list[DealReport], Unreadable | None]:
