@@ -198,3 +198,13 @@ def test_a_broken_record_is_one_line(tmp_path: Path) -> None:
     data = game_record().SerializeToString()
     with pytest.raises(LogError, match="does not decode"):
         read_log(written(tmp_path, data[:-40]))
+
+
+def test_a_record_saved_as_log_is_found_in_a_directory_other_logs_are_not(tmp_path: Path) -> None:
+    written(tmp_path, game_record().SerializeToString(), "game-231129.log")
+    (tmp_path / "server.log").write_text("12:00 started\n", "utf-8")
+    honba = Honba(tmp_path / "store.sqlite")
+    result = honba("verify", "--json", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert (data["files"], data["hands_agreeing"], data["unreadable"]) == (1, 4, [])

@@ -190,5 +190,27 @@ def _walk(directory: Path) -> Iterator[Path]:
         path = directory / name
         if is_dir:
             yield from _walk(path)
-        elif path.suffix in LOG_SUFFIXES and path.is_file():
+        elif _is_log(path):
             yield path
+
+
+# Tools that fetch Mahjong Soul records save them as ``.log`` (the response's bytes): a ``.log`` file
+# below a directory is taken when its start shows a record, so that other logs (text) are not.
+SNIFFED_SUFFIX = ".log"
+_RECORD_NAME = b".lq.GameDetailRecords"
+
+
+def _is_log(path: Path) -> bool:
+    """Whether a file below a directory is taken as a log: by its name, or for ``.log`` its start."""
+    if path.suffix in LOG_SUFFIXES:
+        return path.is_file()
+    return path.suffix == SNIFFED_SUFFIX and path.is_file() and _record_inside(path)
+
+
+def _record_inside(path: Path) -> bool:
+    try:
+        with path.open("rb") as file:
+            start = file.read(4096)
+    except OSError:
+        return False
+    return _RECORD_NAME in start

@@ -199,10 +199,12 @@ class _Reader:
             discarder = None if info.zimo else hand.last_actor
             if not info.zimo and hand.pending is not None and hand.pending == discarder:
                 hand.pending = None  # the riichi's discard was ronned: its stick is not put down
+            # ``count``: the han, or the yakuman's multiple; some records leave it 0 (the yaku's own then).
+            count = info.count or sum(fan.val for fan in info.fans)
             if info.yiman:
                 value = HandValue(limit="yakuman", multiple=max(1, info.count))
             else:
-                value = HandValue(han=info.count, fu=info.fu or None)
+                value = HandValue(han=count, fu=info.fu or None)
             liable = info.baopai - 1 if info.baopai else None
             wins.append(Win(winner=info.seat, value=value, discarder=discarder, liable=liable))
         if not wins:
