@@ -145,7 +145,7 @@ class _Reader:
         self.file = file
         self.document = document
         players = document.get("playerCount")
-        if players not in (3, 4):
+        if not _whole(players) or players not in (3, 4):
             raise LogError(self.where("playerCount"), f"{quoted(players)}: a game of 3 or 4 players")
         self.players: int = players
         self.first_dealer: int | None = None
@@ -284,12 +284,21 @@ class _Reader:
             raise LogError(self.where(f"{position}.players"), f"must list the {self.players} players")
         if self._positions:
             return
-        by_position = sorted(players, key=lambda p: p.get("position", 0) if isinstance(p, dict) else 0)
-        self._positions = [p.get("userId") for p in by_position if isinstance(p, dict)]
-        self._nicknames = [str(p.get("nickname") or "") for p in by_position if isinstance(p, dict)]
+        for player in players:
+            if (
+                not isinstance(player, dict)
+                or not _whole(player.get("userId"))
+                or not _whole(player.get("position", 0))
+            ):
+                raise LogError(self.where(f"{position}.players"), "each player needs a userId and a position (numbers)")
+        by_position = sorted(players, key=lambda p: p.get("position", 0))
+        self._positions = [p["userId"] for p in by_position]
+        if len(set(self._positions)) != self.players:
+            raise LogError(self.where(f"{position}.players"), "two players with one userId")
+        self._nicknames = [p["nickname"] if isinstance(p.get("nickname"), str) else "" for p in by_position]
 
     def _seat(self, user: Any, where: str) -> int:
-        if user not in self.seat_of:
+        if not _whole(user) or user not in self.seat_of:
             raise LogError(self.where(where), f"user {quoted(user)} is none of the game's players")
         return self.seat_of[user]
 
@@ -338,7 +347,7 @@ class _Reader:
         if hand.header:
             return
         wind = record.get("quanFeng")
-        if wind not in ROUND_WINDS:
+        if not _whole(wind) or wind not in ROUND_WINDS:
             raise LogError(
                 self.where(f"{where[: where.index('.')]}.quanFeng"), f"{quoted(wind)}: not a wind (49, 65, 81, 97)"
             )
@@ -474,6 +483,10 @@ class _Reader:
             result=hand.result,
             deltas=hand.deltas,
         )
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _int(value: Any, field: str, reader: _Reader) -> int:
