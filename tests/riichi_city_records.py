@@ -113,14 +113,25 @@ class Record:
                     "dices": [3, 4],
                 },
             )
-        for step in play:
+        last_discard = 0
+        for number, step in enumerate(play):
             kind, seat = step[0], step[1]
             if kind == "pon":
-                self._event(4, seat, {"action": 5, "card": 0, "is_li_zhi": False})
+                # The pon of the last discard, with two tiles of the caller's hand (the record's
+                # shapes; the tiles need not make a real pon here), then its discard.
+                self._event(4, seat, {"action": 5, "card": last_discard, "group_cards": dealt[seat][1:3]})
                 self._event(4, seat, {"action": 11, "card": dealt[seat][0], "is_li_zhi": False})
+                last_discard = dealt[seat][0]
+                continue
+            if number == 0 and seat == dealer:
+                # The dealer's first turn draws nothing: its fourteenth tile was dealt.
+                self._event(2, seat, {"in_card": 0, "is_gang_incard": False, "is_first_xun_in": True})
+                self._event(4, seat, {"action": 11, "card": dealt[seat][-1], "is_li_zhi": kind == "riichi"})
+                last_discard = dealt[seat][-1]
                 continue
             tile = wall[taken]
             taken += 1
+            last_discard = tile
             self._event(2, seat, {"in_card": tile, "is_gang_incard": False, "is_first_xun_in": False})
             if kind == "tsumo":
                 self._event(4, seat, {"action": 10, "card": tile, "is_li_zhi": False})

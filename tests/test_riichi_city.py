@@ -152,7 +152,7 @@ def test_the_deal_check_checks_the_published_digest_and_the_wall(tmp_path: Path)
     # A digest that is not the wall's: caught on that hand.
     hands[0]["handCardsSHA256"] = "0" * 64
     # A draw that is not the wall's next tile (another tile of the set): caught on that hand.
-    draw = next(e for e in hands[1]["handEventRecord"] if e["eventType"] == 2)
+    draw = next(e for e in hands[1]["handEventRecord"] if e["eventType"] == 2 and json.loads(e["data"])["in_card"])
     data_of = json.loads(draw["data"])
     data_of["in_card"] = 49 if data_of["in_card"] != 49 else 65
     draw["data"] = json.dumps(data_of)
@@ -160,8 +160,8 @@ def test_the_deal_check_checks_the_published_digest_and_the_wall(tmp_path: Path)
     found = run.as_dict()
     assert [(m["hand"], m["field"]) for m in found["mismatches"]] == [
         ("E1-0", "wall digest"),
-        # The first draw of East 2, by its dealer (seat 1), changed.
-        ("E2-0", "draw 1 (seat 1)"),
+        # The first draw of East 2 (its dealer's first turn draws nothing), by seat 2, changed.
+        ("E2-0", "draw 1 (seat 2)"),
     ]
     assert found["hands_matching"] == 1 and run.exit_code == 1
 
@@ -244,3 +244,22 @@ def test_an_unknown_end_of_a_hand_names_its_value(tmp_path: Path) -> None:
     end["data"] = json.dumps(data)
     with pytest.raises(LogError, match="end_type: 42: an end of a hand"):
         read_log(written(tmp_path, document))
+
+
+def test_a_record_is_exported_with_its_tiles(tmp_path: Path) -> None:
+    path = written(tmp_path, four_player_game())
+    honba = Honba(tmp_path / "store.sqlite")
+    assert honba("import", str(path)).exit_code == 0
+    out = tmp_path / "out.json"
+    assert honba("export", "cu1test0000000000001", "--format", "tenhou-json", "-o", str(out)).exit_code == 0
+    document = json.loads(out.read_text("utf-8"))
+    first, second, _ = document["log"]
+    # East 1: the dealer (seat 0) holds 13 tiles, its fourteenth its first draw; its first discard is
+    # that tile, drawn just before (60); seat 1's riichi discard is written r60 (the tile it drew).
+    assert [len(first[4 + 3 * seat]) for seat in range(4)] == [13, 13, 13, 13]
+    assert first[6][0] == 60 and first[9] == ["r60"]
+    # East 2: seat 0 pons seat 2's discard (across): the letter before the called tile, second.
+    [pon] = [take for take in second[5] if isinstance(take, str)]
+    assert pon[2] == "p" and len(pon) == 7
+    verified = honba("verify", "--json", str(out))
+    assert json.loads(verified.stdout)["hands_agreeing"] == 3

@@ -138,6 +138,12 @@ class _Hand:
     result: HandResult | None = None
     deltas: tuple[int, ...] | None = None
     ended: bool = False
+    # The hand in tenhou.net/6's arrays (``tenhou_arrays``), built as the events come.
+    takes: list[list[Any]] = attrs.field(factory=list)
+    drops: list[list[Any]] = attrs.field(factory=list)
+    last_drawn: list[int | None] = attrs.field(factory=list)
+    pons: dict[tuple[int, int], str] = attrs.field(factory=dict)
+    riichi_next: set[int] = attrs.field(factory=set)
 
 
 class _Reader:
@@ -315,6 +321,9 @@ class _Reader:
             if tile:
                 seat = self._seat(user, where)
                 hand.draws.append(Draw(seat, tile, dead=bool(data.get("is_gang_incard"))))
+                if hand.takes:
+                    hand.takes[seat].append(tenhou_code(tile))
+                    hand.last_drawn[seat] = tile
             self._accept_riichi(hand)
         elif kind == ACTION:
             self._on_action(hand, user, data, where)
@@ -341,16 +350,24 @@ class _Reader:
             self.names = names
         seat = self._seat(user, where)
         cards = data.get("hand_cards")
-        if not isinstance(cards, list) or not all(isinstance(c, int) for c in cards):
+        if not isinstance(cards, list) or not all(_whole(c) and _known(c) for c in cards):
             raise LogError(self.where(f"{where}.hand_cards"), "must be a list of tiles")
         hand.dealt[seat] = tuple(cards)
-        if hand.header:
-            return
+        if not hand.header:
+            self._header(hand, data, record, where)
+        if seat == hand.header["dealer"] and len(cards) == 14:
+            # The dealer's fourteenth tile counts as its first draw (a discard of it is from the draw).
+            hand.last_drawn[seat] = cards[-1]
+
+    def _header(self, hand: _Hand, data: dict[str, Any], record: dict[str, Any], where: str) -> None:
+        """The hand's header from its first deal event, and its tile arrays begun."""
+        dealer_pos = _int(data.get("dealer_pos"), f"{where}.dealer_pos", self)
         wind = record.get("quanFeng")
         if not _whole(wind) or wind not in ROUND_WINDS:
             raise LogError(
                 self.where(f"{where[: where.index('.')]}.quanFeng"), f"{quoted(wind)}: not a wind (49, 65, 81, 97)"
             )
+        assert self.first_dealer is not None  # set by the first deal event, before this
         dealer = (dealer_pos - self.first_dealer) % self.players
         number = _int(data.get("chang_ci"), f"{where}.chang_ci", self)
         if number != dealer + 1:
@@ -374,8 +391,11 @@ class _Reader:
             "scores": tuple(scores),
         }
         indicator = data.get("bao_pai_card")
-        if isinstance(indicator, int) and indicator:
+        if _whole(indicator) and indicator:
             hand.dora = [indicator]
+        hand.takes = [[] for _ in range(self.players)]
+        hand.drops = [[] for _ in range(self.players)]
+        hand.last_drawn = [None] * self.players
 
     def _accept_riichi(self, hand: _Hand) -> None:
         # A riichi's stick is on the table once its discard is not ronned.
@@ -389,12 +409,51 @@ class _Reader:
         if action == RON:
             return
         self._accept_riichi(hand)
+        if hand.takes:
+            self._arrays(hand, seat, action, data)
         if action in OPEN_CALLS:
             hand.called.add(seat)
         if action in (DISCARD, ADDED_KAN, NORTH):
             hand.last_actor = seat
         if action == DISCARD and data.get("is_li_zhi"):
             hand.pending_riichi = seat
+
+    def _arrays(self, hand: _Hand, seat: int, action: int, data: dict[str, Any]) -> None:
+        """An action in tenhou.net/6's arrays: a discard (60 for the tile just drawn, ``r`` before a
+        riichi's), a call string with the draws (chi, pon, open kan) or the discards (the kans, north)."""
+        card = data.get("card")
+        group = data.get("group_cards") or []
+        if not _whole(card) or not isinstance(group, list) or not all(_whole(t) for t in group):
+            return
+        if action == DISCARD:
+            shown: Any = 60 if card == hand.last_drawn[seat] else tenhou_code(card)
+            if data.get("is_li_zhi"):
+                shown = f"r{shown}"
+            hand.drops[seat].append(shown)
+        elif action in OPEN_CALLS and hand.last_actor is not None:
+            source = (hand.last_actor - seat) % self.players
+            others = sorted((tenhou_code(t) for t in group), key=_tenhou_order)
+            if action in (2, 3, 4):
+                text = f"c{tenhou_code(card)}{''.join(map(str, others))}"
+            else:
+                text = _placed("p" if action == 5 else "m", tenhou_code(card), others, source, self.players)
+                if action == 5:
+                    hand.pons[(seat, _kind_of(tenhou_code(card)))] = text
+            hand.takes[seat].append(text)
+            if action == 6:
+                hand.drops[seat].append(0)
+        elif action == 8:
+            tiles = sorted((tenhou_code(t) for t in [*group, card]), key=_tenhou_order)
+            hand.drops[seat].append(f"{''.join(map(str, tiles[:3]))}a{tiles[3]}")
+        elif action == ADDED_KAN:
+            added = tenhou_code(card)
+            pon = hand.pons.get((seat, _kind_of(added)))
+            if pon is not None:
+                at = pon.index("p")
+                hand.drops[seat].append(f"{pon[:at]}k{added}{pon[at + 1 :]}")
+        elif action == NORTH:
+            hand.drops[seat].append(f"f{tenhou_code(card)}")
+        hand.last_drawn[seat] = None
 
     def _on_end(self, hand: _Hand, data: dict[str, Any], where: str) -> None:
         if hand.ended:
@@ -470,6 +529,25 @@ class _Reader:
             )
         self.final = tuple(final)
 
+    def _tiles(self, hand: _Hand) -> tuple[Any, ...] | None:
+        """The hand in tenhou.net/6's arrays: indicators, then each seat's haipai, draws, discards."""
+        if len(hand.dealt) != self.players or not all(_known(t) for t in (*hand.dora, *hand.ura)):
+            return None
+        arrays: list[Any] = [[tenhou_code(t) for t in hand.dora], [tenhou_code(t) for t in hand.ura]]
+        dealer = hand.header["dealer"]
+        for seat in range(4):
+            if seat >= self.players:
+                arrays += [[], [], []]
+                continue
+            dealt = list(hand.dealt[seat])
+            takes = list(hand.takes[seat])
+            if seat == dealer and len(dealt) == 14:
+                # The dealer's fourteenth tile is its first draw in tenhou.net/6's arrays.
+                takes.insert(0, tenhou_code(dealt.pop()))
+            haipai = sorted((tenhou_code(t) for t in dealt), key=_tenhou_order)
+            arrays += [haipai, takes, list(hand.drops[seat])]
+        return tuple(arrays)
+
     def _logged(self, hand: _Hand) -> LoggedHand:
         header = hand.header
         return LoggedHand(
@@ -482,11 +560,55 @@ class _Reader:
             scores=header["scores"],
             result=hand.result,
             deltas=hand.deltas,
+            tiles=self._tiles(hand) if hand.takes else None,
         )
 
 
 def _whole(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+TENHOU_SUITS: Final = {0: 20, 16: 30, 32: 10}  # pinzu, souzu, manzu: tenhou.net/6's tens
+TENHOU_REDS: Final = {256 + 5: 52, 256 + 21: 53, 256 + 37: 51}
+
+
+def _known(code: int) -> bool:
+    """Whether a code is a tile of Riichi City's (a red five, a suit's 1 to 9, an honor)."""
+    if code in TENHOU_REDS:
+        return True
+    if 49 <= code <= 145:
+        return (code - 49) % 16 == 0
+    return code // 16 in (0, 1, 2) and 1 <= code % 16 <= 9
+
+
+def tenhou_code(code: int) -> int:
+    """A Riichi City tile in tenhou.net/6's code (11 to 47, 51 to 53 the red fives)."""
+    if code in TENHOU_REDS:
+        return TENHOU_REDS[code]
+    if code >= 49:
+        return 41 + (code - 49) // 16
+    return TENHOU_SUITS[code // 16 * 16] + code % 16
+
+
+def _kind_of(code: int) -> int:
+    """A tenhou.net/6 code's kind: a red five is its five."""
+    return (code - 50) * 10 + 5 if code > 50 else code
+
+
+def _tenhou_order(code: int) -> tuple[int, int]:
+    # Tenhou lists tiles by kind, a red five after the plain ones.
+    return _kind_of(code), 1 if code > 50 else 0
+
+
+def _placed(letter: str, called: int, others: list[int], source: int, players: int) -> str:
+    """A pon or open kan's string: the letter and the called tile at the place of the player it
+    was called from (first from the left, second across, last from the right)."""
+    if players == 3 and source == 2:
+        source = 3  # three players: the seat two along is the left
+    at = {3: 0, 2: 1, 1: len(others)}.get(source, 0)
+    parts = [str(t) for t in others]
+    parts.insert(at, f"{letter}{called}")
+    return "".join(parts)
 
 
 def _int(value: Any, field: str, reader: _Reader) -> int:
