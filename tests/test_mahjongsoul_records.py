@@ -208,3 +208,21 @@ def test_a_record_saved_as_log_is_found_in_a_directory_other_logs_are_not(tmp_pa
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert (data["files"], data["hands_agreeing"], data["unreadable"]) == (1, 4, [])
+
+
+def test_a_record_is_exported_with_its_tiles(tmp_path: Path) -> None:
+    path = written(tmp_path, game_record().SerializeToString())
+    honba = Honba(tmp_path / "store.sqlite")
+    assert honba("import", str(path)).exit_code == 0
+    out = tmp_path / "out.json"
+    key = "231129-0e1c4b9a-test-4c6b-8a43-000000000034"
+    assert honba("export", key, "--format", "tenhou-json", "-o", str(out)).exit_code == 0
+    first, second, *_ = json.loads(out.read_text("utf-8"))["log"]
+    # East 1: the dealer's fourteenth tile (3z) is its first draw; the dora indicator 5m; Ben's
+    # riichi on the 4z he drew (4z = 44).
+    assert first[2] == [15] and first[5] == [43] and first[6] == [43]
+    assert first[8] == [44] and first[9] == ["r44"]
+    # East 2: Cho pons Ben's 3z (Ben sits on Cho's left): the letter first.
+    assert second[11] == ["p434343"]
+    verified = honba("verify", "--json", str(out))
+    assert json.loads(verified.stdout)["hands_agreeing"] == 4

@@ -112,6 +112,47 @@ class _Hand:
     last_actor: int | None = None
     result: HandResult | None = None
     deltas: tuple[int, ...] | None = None
+    # The hand in tenhou.net/6's arrays, built as the events come (``_Reader._tiles``).
+    dealt: list[list[int]] = attrs.field(factory=list)
+    takes: list[list[Any]] = attrs.field(factory=list)
+    drops: list[list[Any]] = attrs.field(factory=list)
+    dora: list[int] = attrs.field(factory=list)
+    ura: list[int] = attrs.field(factory=list)
+    pons: dict[tuple[int, int], str] = attrs.field(factory=dict)
+    readable: bool = True
+
+
+def tenhou_code(tile: str) -> int:
+    """A tile in Mahjong Soul's notation (``1m``..``7z``, ``0`` a red five) in tenhou.net/6's code;
+    ValueError for anything else."""
+    if len(tile) != 2 or tile[1] not in "mpsz" or not tile[0].isdigit():
+        raise ValueError(tile)
+    number, suit = int(tile[0]), "mpsz".index(tile[1])
+    if number == 0 and suit < 3:
+        return 51 + suit
+    if not 1 <= number <= (7 if suit == 3 else 9):
+        raise ValueError(tile)
+    return (suit + 1) * 10 + number
+
+
+def _kind(code: int) -> int:
+    return (code - 50) * 10 + 5 if code > 50 else code
+
+
+def _order(code: int) -> tuple[int, int]:
+    # Tenhou lists tiles by kind, a red five after the plain ones.
+    return _kind(code), 1 if code > 50 else 0
+
+
+def _placed(letter: str, called: int, others: list[int], source: int, players: int) -> str:
+    """A pon or open kan's string: the letter and the called tile at the place of the player it
+    was called from (first from the left, second across, last from the right)."""
+    if players == 3 and source == 2:
+        source = 3
+    at = {3: 0, 2: 1, 1: len(others)}.get(source, 0)
+    parts = [str(t) for t in others]
+    parts.insert(at, f"{letter}{called}")
+    return "".join(parts)
 
 
 class _Reader:
@@ -138,6 +179,7 @@ class _Reader:
                     tuple(event.scores[: self.players]),
                 )
                 hands.append(hand)
+                self._begin_tiles(hand, event)
                 continue
             if hand is None:
                 raise LogError(f"{self.file}, {where}", f"{name} before the first hand")
@@ -160,7 +202,86 @@ class _Reader:
             rules_stated=self.rules_stated,
         )
 
+    def _begin_tiles(self, hand: _Hand, event: Any) -> None:
+        try:
+            dealt = [
+                [tenhou_code(t) for t in tiles] for tiles in (event.tiles0, event.tiles1, event.tiles2, event.tiles3)
+            ]
+            hand.dora = [tenhou_code(t) for t in event.doras]
+        except ValueError:
+            hand.readable = False
+            return
+        hand.dealt = dealt[: self.players]
+        hand.takes = [[] for _ in range(self.players)]
+        hand.drops = [[] for _ in range(self.players)]
+        if 0 <= hand.dealer < self.players and len(hand.dealt[hand.dealer]) == 14:
+            # The dealer's fourteenth tile is its first draw in tenhou.net/6's arrays.
+            hand.takes[hand.dealer].append(hand.dealt[hand.dealer].pop())
+
+    def _arrays(self, hand: _Hand, name: str, event: Any) -> None:
+        """An event in tenhou.net/6's arrays (a draw, a discard, a call string, new indicators)."""
+        if not hand.readable or not hand.takes or not 0 <= event.seat < self.players:
+            return
+        seat = event.seat
+        if name == "RecordDealTile":
+            hand.takes[seat].append(tenhou_code(event.tile))
+            if list(event.doras):
+                hand.dora = [tenhou_code(t) for t in event.doras]
+        elif name == "RecordDiscardTile":
+            shown: Any = 60 if event.moqie else tenhou_code(event.tile)
+            hand.drops[seat].append(f"r{shown}" if event.is_liqi or event.is_wliqi else shown)
+            if list(event.doras):
+                hand.dora = [tenhou_code(t) for t in event.doras]
+        elif name == "RecordChiPengGang":
+            tiles = [tenhou_code(t) for t in event.tiles]
+            froms = list(event.froms)
+            called_at = next((i for i, f in enumerate(froms) if f != seat), len(tiles) - 1)
+            called = tiles[called_at]
+            others = sorted((t for i, t in enumerate(tiles) if i != called_at), key=_order)
+            source = (froms[called_at] - seat) % self.players if called_at < len(froms) else 3
+            if event.type == 0:
+                text = f"c{called}{''.join(map(str, others))}"
+            else:
+                text = _placed("p" if event.type == 1 else "m", called, others, source, self.players)
+                if event.type == 1:
+                    hand.pons[(seat, _kind(called))] = text
+            hand.takes[seat].append(text)
+            if event.type == 2:
+                hand.drops[seat].append(0)
+        elif name == "RecordAnGangAddGang":
+            tile = tenhou_code(event.tiles)
+            if event.type == 3:
+                # A closed kan of fives holds the red one (every suit has one), written last.
+                kind = _kind(tile)
+                fourth = kind // 10 + 50 if kind % 10 == 5 and kind < 40 else kind
+                hand.drops[seat].append(f"{kind}{kind}{kind}a{fourth}")
+            else:
+                pon = hand.pons.get((seat, _kind(tile)))
+                if pon is not None:
+                    at = pon.index("p")
+                    hand.drops[seat].append(f"{pon[:at]}k{tile}{pon[at + 1 :]}")
+            if list(event.doras):
+                hand.dora = [tenhou_code(t) for t in event.doras]
+        elif name == "RecordBaBei":
+            hand.drops[seat].append(f"f{44}")
+
+    def _tiles(self, hand: _Hand) -> tuple[Any, ...] | None:
+        if not hand.readable or not hand.takes:
+            return None
+        arrays: list[Any] = [list(hand.dora), list(hand.ura)]
+        for seat in range(4):
+            if seat < self.players:
+                arrays += [sorted(hand.dealt[seat], key=_order), hand.takes[seat], hand.drops[seat]]
+            else:
+                arrays += [[], [], []]
+        return tuple(arrays)
+
     def _event(self, hand: _Hand, where: str, name: str, event: Any) -> None:
+        if name in ("RecordDealTile", "RecordDiscardTile", "RecordChiPengGang", "RecordAnGangAddGang", "RecordBaBei"):
+            try:
+                self._arrays(hand, name, event)
+            except (ValueError, IndexError):
+                hand.readable = False
         if name in ("RecordDealTile", "RecordChiPengGang"):
             # The draw or call after a riichi's discard: it stood (nobody ronned it).
             if hand.pending is not None and hand.pending not in hand.riichi:
@@ -206,6 +327,11 @@ class _Reader:
             else:
                 value = HandValue(han=count, fu=info.fu or None)
             liable = info.baopai - 1 if info.baopai else None
+            if not hand.ura and list(info.li_doras):
+                try:
+                    hand.ura = [tenhou_code(t) for t in info.li_doras]
+                except ValueError:
+                    hand.readable = False
             wins.append(Win(winner=info.seat, value=value, discarder=discarder, liable=liable))
         if not wins:
             raise LogError(f"{self.file}, {where}", "RecordHule with no winner")
@@ -241,6 +367,7 @@ class _Reader:
             scores=hand.scores,
             result=hand.result,
             deltas=deltas,
+            tiles=self._tiles(hand),
         )
 
     # The record's head.
