@@ -266,7 +266,8 @@ class _Reader:
             hand.drops[seat].append(f"f{44}")
 
     def _tiles(self, hand: _Hand) -> tuple[Any, ...] | None:
-        if not hand.readable or not hand.takes:
+        """The hand in tenhou.net/6's arrays, when its events could all be put in them."""
+        if not hand.readable or not self.players == len(hand.dealt) == len(hand.takes) == len(hand.drops):
             return None
         arrays: list[Any] = [list(hand.dora), list(hand.ura)]
         for seat in range(4):

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Any, Final, TypeGuard
 
 import attrs
 
@@ -318,6 +318,8 @@ class _Reader:
                 raise LogError(self.where(where), f"event {kind} before the hand was dealt")
         elif kind == DRAW:
             tile = _int(data.get("in_card", 0), f"{where}.in_card", self)
+            if tile and not _known(tile):
+                raise LogError(self.where(f"{where}.in_card"), f"{tile}: no tile of Riichi City's")
             if tile:
                 seat = self._seat(user, where)
                 hand.draws.append(Draw(seat, tile, dead=bool(data.get("is_gang_incard"))))
@@ -421,10 +423,13 @@ class _Reader:
     def _arrays(self, hand: _Hand, seat: int, action: int, data: dict[str, Any]) -> None:
         """An action in tenhou.net/6's arrays: a discard (60 for the tile just drawn, ``r`` before a
         riichi's), a call string with the draws (chi, pon, open kan) or the discards (the kans, north)."""
-        card = data.get("card")
+        raw_card = data.get("card")
         group = data.get("group_cards") or []
-        if not _whole(card) or not isinstance(group, list) or not all(_whole(t) for t in group):
+        if not _whole(raw_card) or not _known(raw_card):
             return
+        if not isinstance(group, list) or not all(_whole(t) and _known(t) for t in group):
+            return
+        card: int = raw_card
         if action == DISCARD:
             shown: Any = 60 if card == hand.last_drawn[seat] else tenhou_code(card)
             if data.get("is_li_zhi"):
@@ -564,7 +569,7 @@ class _Reader:
         )
 
 
-def _whole(value: Any) -> bool:
+def _whole(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
