@@ -192,3 +192,8 @@ def test_a_draw_past_the_dead_wall_is_a_mismatch() -> None:
     hand = DealtHand("INIT #1", "E1-0", 0, tuple(tuple(h) for h in dealt), draws, dice=wall.dice)
     report = check_deal(GameDeal("f.xml", "g", "tenhou-xml", 4, (hand,), "tenhou-seed", seed))
     assert [(m.field, m.wall) for m in report.mismatches] == [("draw 5 (seat 0, dead wall)", "none left")]
+
+
+def test_rules_have_no_place_in_the_deal_check(tmp_path: Path) -> None:
+    line = Honba(tmp_path / "unused.sqlite").refused("verify", "--deal", "--rules", "tenhou", str(tmp_path))
+    assert "--deal checks the deals and scores nothing" in line

@@ -206,7 +206,7 @@ def verify(
     game carries no commitment, 2 when an input could not be read.
     """
     paths = named_paths(words)
-    refusal = verify_options_refusal(fmt, jobs)
+    refusal = verify_options_refusal(fmt, jobs, deal=deal, rules=rules is not None)
     if refusal is not None:
         raise fail(refusal)
     if deal:
