@@ -200,6 +200,7 @@ class _Reader:
             notes=notes,
             points_judged=False,
             rules_stated=self.rules_stated,
+            id_in_log=self.head is not None and bool(self.head.uuid),
         )
 
     def _begin_tiles(self, hand: _Hand, event: Any) -> None:

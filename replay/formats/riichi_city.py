@@ -189,6 +189,7 @@ class _Reader:
             rules=rules,
             hands=tuple(logged),
             unsupported=unsupported,
+            id_in_log=isinstance(self.document.get("keyValue"), str) and bool(self.document["keyValue"].strip()),
             final_scores=self.final,
             truncated=self.final is None or self.closed_early,
             length_known=False,
