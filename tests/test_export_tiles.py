@@ -55,6 +55,8 @@ def small_log() -> dict[str, Any]:
         ["全員不聴", [0, 0, 0, 0]],
     ]
     return {
+        # The game's own id (a converter's ``ref``): the match's key.
+        "ref": "small",
         "title": ["test", ""],
         "name": ["Ann", "Ben", "Cho", "Dai"],
         "rule": {"disp": "般南喰赤", "aka": 1},
