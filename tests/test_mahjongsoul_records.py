@@ -22,6 +22,7 @@ from ms import protocol_pb2 as liqi
 from domain.values import ExhaustiveDraw, HandValue, WinResult
 from replay.formats.detect import detect_format, read_log
 from replay.formats.logmodel import LogError
+from replay.service.deal import deal_paths
 from replay.service.verify import verify_game
 from tests.honba_cli import Honba
 
@@ -226,3 +227,62 @@ def test_a_record_is_exported_with_its_tiles(tmp_path: Path) -> None:
     assert second[11] == ["p434343"]
     verified = honba("verify", "--json", str(out))
     assert json.loads(verified.stdout)["hands_agreeing"] == 4
+
+
+# A three-player hand's wall and salt as a public write-up shows them, with the SHA-256 the game
+# published before the hand (pages.lipenghua.com, "maj-soul-crypto"): the digest is of the wall's
+# text followed by the salt.
+PUBLISHED_WALL = (
+    "5p7s6z9m1m3z7p1p4z9p3z6s6p2z6p1p3p2s3p0s7z1m3p8p4p1z2s1z4p1z5z4z2z7s3z5s5z3p5p4s6p4p4s"
+    "5p9s3s8p9m6z3z5s9s8p5z8s8p6s9p4z1m7p7p9p3s0p6s6s6z5s7s5z7z1p1s2z2s9p7p3s9m1s1z8s4z2p4s"
+    "9m4p9s2s7z7s9s2p7z3s1s2p2z6z6p1p2p4s8s8s1m1s"
+)
+PUBLISHED_SALT = "3BTPHcg7hr3NXhMWuswVwC4F4TmBmguY"
+PUBLISHED_SHA256 = "baa9a22c3151b771d6e7107d885015d33927e557a33e30d8974ac8175e9a8c05"
+
+
+def dealt_record(*, sha256: str | None = None, draw: str | None = None) -> bytes:
+    """One three-player hand dealt from the published wall (from its start, four tiles at a time
+    from the dealer, then one each and the dealer's fourteenth) with two draws after the deal."""
+    wall = [PUBLISHED_WALL[i : i + 2] for i in range(0, len(PUBLISHED_WALL), 2)]
+    hands: list[list[str]] = [[], [], []]
+    taken = 0
+    for size in (4, 4, 4, 1):
+        for seat in range(3):
+            hands[seat] += wall[taken : taken + size]
+            taken += size
+    hands[0].append(wall[taken])
+    taken += 1
+    new_round = liqi.RecordNewRound(
+        chang=0,
+        ju=0,
+        scores=[35000] * 3,
+        tiles0=hands[0],
+        tiles1=hands[1],
+        tiles2=hands[2],
+        doras=[wall[-6]],
+        paishan=PUBLISHED_WALL,
+        salt=PUBLISHED_SALT,
+        sha256=sha256 or PUBLISHED_SHA256,
+    )
+    events = [
+        new_round,
+        liqi.RecordDiscardTile(seat=0, tile=hands[0][-1], moqie=True),
+        liqi.RecordDealTile(seat=1, tile=draw or wall[taken]),
+        liqi.RecordDiscardTile(seat=1, tile=draw or wall[taken], moqie=True),
+        liqi.RecordDealTile(seat=2, tile=wall[taken + 1]),
+        liqi.RecordLiuJu(type=1),
+    ]
+    detail = liqi.GameDetailRecords(records=[wrapped(e) for e in events])
+    return liqi.Wrapper(name=".lq.GameDetailRecords", data=detail.SerializeToString()).SerializeToString()
+
+
+def test_the_published_digest_is_of_the_wall_and_its_salt(tmp_path: Path) -> None:
+    run = deal_paths([written(tmp_path, dealt_record(), "hand.pb")])
+    data = run.as_dict()
+    assert (data["hands"], data["hands_matching"], data["mismatches"]) == (1, 1, [])
+    wrong = deal_paths([written(tmp_path, dealt_record(sha256="0" * 64), "wrong.pb")]).as_dict()
+    assert [m["field"] for m in wrong["mismatches"]] == ["wall digest"]
+    other = next(t for t in ("1z", "2z", "3z") if t != PUBLISHED_WALL[2 * 40 : 2 * 40 + 2])
+    drawn = deal_paths([written(tmp_path, dealt_record(draw=other), "drawn.pb")]).as_dict()
+    assert [m["field"] for m in drawn["mismatches"]] == ["dealt hands and draws"]

@@ -44,6 +44,8 @@ class DealtHand:
     wall: tuple[int, ...] | None = None
     # A seed of the hand's own (Tenhou's INIT ``shuffle`` before mid-2009), when the game has none.
     seed: str | None = None
+    # The salt the wall text was hashed with (Mahjong Soul: SHA-256 of the wall and the salt).
+    salt: str | None = None
     # Why the wall text could not be read into tiles (the check then says so for the hand).
     wall_problem: str | None = None
 
@@ -54,7 +56,8 @@ class GameDeal:
 
     ``commitment``: what the log commits its walls with (``tenhou-seed``: the SHUFFLE seed in
     ``seed``, or each INIT's own in ``DealtHand.seed``; ``sha256``: a published digest per
-    hand), or None when the log carries none (a Tenhou log without SHUFFLE, a converted log):
+    hand; ``mahjongsoul``: a published SHA-256 of each wall with its salt, or an MD5 of the wall
+    in older records), or None when the log carries none (a Tenhou log without SHUFFLE, a converted log):
     its hands are then counted, not checked.
     """
 

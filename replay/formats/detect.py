@@ -50,7 +50,7 @@ REGISTRY: tuple[LogFormat, ...] = (
     LogFormat("riichi-city", "replay.formats.riichi_city", deal="replay.formats.riichi_city"),
     LogFormat("tenhou-json", "replay.formats.tenhou_json"),
     LogFormat("mjai", "replay.formats.mjai"),
-    LogFormat("mahjongsoul", "replay.formats.mahjongsoul", binary=True),
+    LogFormat("mahjongsoul", "replay.formats.mahjongsoul", binary=True, deal="replay.formats.mahjongsoul"),
 )
 READERS: dict[str, LogFormat] = {entry.name: entry for entry in REGISTRY}
 LOG_FORMATS = tuple(READERS)

@@ -31,6 +31,7 @@ from ms import protocol_pb2 as liqi
 from domain.errors import InvalidRules
 from domain.rules import Ruleset, load_preset
 from domain.values import AbortiveDraw, AbortKind, ExhaustiveDraw, HandResult, HandValue, Win, WinResult
+from replay.formats.deal import DealtHand, Draw, GameDeal
 from replay.formats.logmodel import LogError, LoggedGame, LoggedHand, distinct_names
 
 FORMAT: Final = "mahjongsoul"
@@ -59,6 +60,67 @@ def read_mahjongsoul(data: bytes, *, file: str) -> list[LoggedGame]:
     """The game of a native Mahjong Soul record."""
     head, records = _decode(data, file)
     return [_Reader(file, head, records).game()]
+
+
+def deals(data: bytes, *, file: str) -> list[GameDeal]:
+    """The deals of a native Mahjong Soul record: each hand's dealt hands, draws (a kan's or a
+    north's replacement from the dead wall), dora indicators, and its wall revealed after the hand
+    (``RecordNewRound.paishan``) with what was published before it: the SHA-256 of the wall and a
+    salt (``sha256``, ``salt``), or in older records the MD5 of the wall (``md5``)."""
+    head, records = _decode(data, file)
+    players = 4
+    hands: list[DealtHand] = []
+    dead_next: set[int] = set()
+    winds = "ESWN"
+    for _where, name, event in _events(records, file):
+        if name == "RecordNewRound":
+            dealt = [[_code(t) for t in tiles] for tiles in (event.tiles0, event.tiles1, event.tiles2, event.tiles3)]
+            players = 3 if not dealt[3] else 4
+            digest = event.sha256 or event.md5 or None
+            wall: tuple[int, ...] | None = None
+            problem: str | None = None
+            try:
+                text = event.paishan
+                wall = tuple(tenhou_code(text[i : i + 2]) for i in range(0, len(text), 2)) if text else None
+            except ValueError:
+                problem = f"paishan {event.paishan[:40]!r}: not tiles in mpsz notation"
+            hands.append(
+                DealtHand(
+                    f"{_where}",
+                    f"{winds[event.chang % 4]}{event.ju + 1}-{event.ben}",
+                    event.ju,
+                    tuple(tuple(h) for h in dealt[:players]),
+                    (),
+                    tuple(_code(t) for t in event.doras),
+                    wall_text=event.paishan or None,
+                    digest=digest,
+                    wall=wall,
+                    wall_problem=problem,
+                    salt=event.salt if event.sha256 else None,
+                )
+            )
+            dead_next = set()
+        elif not hands:
+            continue
+        elif name == "RecordDealTile":
+            hand = hands[-1]
+            draw = Draw(event.seat, _code(event.tile), dead=event.seat in dead_next)
+            dead_next.discard(event.seat)
+            doras = tuple(_code(t) for t in event.doras) or hand.dora
+            hands[-1] = attrs.evolve(hand, draws=(*hand.draws, draw), dora=doras)
+        elif name in ("RecordAnGangAddGang", "RecordBaBei") or (name == "RecordChiPengGang" and event.type == 2):
+            dead_next.add(event.seat)
+    commitment = "mahjongsoul" if any(h.digest for h in hands) else None
+    game_id = str(head.uuid) if head is not None and head.uuid else file.rsplit("/", 1)[-1]
+    return [GameDeal(file, game_id, FORMAT, players, tuple(hands), commitment)]
+
+
+def _code(tile: str) -> int:
+    """A tile's tenhou.net/6 code, 0 for what is no tile (the deal check then reports it)."""
+    try:
+        return tenhou_code(tile)
+    except ValueError:
+        return 0
 
 
 def _decode(data: bytes, file: str) -> tuple[Any | None, Any]:

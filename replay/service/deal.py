@@ -105,6 +105,8 @@ def check_deal(game: GameDeal) -> DealReport:
         return _tenhou(game, base)
     if game.commitment == "sha256":
         return _by_digest(game, base)
+    if game.commitment == "mahjongsoul":
+        return _by_digest(game, base, _against_salted)
     return attrs.evolve(base, unchecked=f"unknown commitment {game.commitment!r}")
 
 
@@ -189,11 +191,16 @@ def _against_layout(hand: DealtHand, wall: Wall, where: Layout, players: int) ->
                 break
 
 
-def _by_digest(game: GameDeal, base: DealReport) -> DealReport:
+def _by_digest(
+    game: GameDeal,
+    base: DealReport,
+    against: Callable[[DealtHand, int], Iterator[tuple[str, Any, Any]]] | None = None,
+) -> DealReport:
+    check = against or _against_revealed
     found: list[DealMismatch] = []
     matching = 0
     for hand in game.hands:
-        differences = list(_against_revealed(hand, game.players))
+        differences = list(check(hand, game.players))
         found.extend(DealMismatch(game.file, game.game_id, hand.label, f, log, ours) for f, log, ours in differences)
         matching += not differences
     return attrs.evolve(base, hands_matching=matching, mismatches=tuple(found))
@@ -255,6 +262,36 @@ def _against_revealed(hand: DealtHand, players: int) -> Iterator[tuple[str, Any,
             shown = wall[len(wall) - 1 - RIICHI_CITY_DORA[players] - offset - 2 * index]
             if indicator != shown:
                 yield f"{name} indicator {index + 1}", indicator, shown
+
+
+def _against_salted(hand: DealtHand, players: int) -> Iterator[tuple[str, Any, Any]]:
+    """A Mahjong Soul hand: the published SHA-256 of its wall and salt (or the MD5 of its wall, in
+    older records) against the wall revealed, then the hands dealt and the draws against that wall:
+    the dealt tiles one run of it, the draws from the live wall the run that follows, in order (read
+    either way round, from any place: Mahjong Soul's dealing order is not assumed)."""
+    if hand.wall_text is None or hand.digest is None:
+        yield "commitment", "no wall or digest in the hand's record", "a wall and its digest"
+        return
+    if hand.salt is not None:
+        digest = hashlib.sha256((hand.wall_text + hand.salt).encode("utf-8")).hexdigest()
+    else:
+        digest = hashlib.md5(hand.wall_text.encode("utf-8"), usedforsecurity=False).hexdigest()
+    if digest != hand.digest.lower():
+        yield "wall digest", hand.digest, digest
+        return
+    wall = hand.wall
+    if wall is None:
+        yield "wall", hand.wall_problem or "unreadable", "a wall of tiles"
+        return
+    dealt = sorted(t for seat in hand.hands for t in seat)
+    live = [d.tile for d in hand.draws if not d.dead]
+    run = len(dealt)
+    for order in (wall, wall[::-1]):
+        ring = order + order
+        for start in range(len(order)):
+            if sorted(ring[start : start + run]) == dealt and list(ring[start + run : start + run + len(live)]) == live:
+                return
+    yield "dealt hands and draws", "not one run of the revealed wall", f"{len(wall)} tiles"
 
 
 def deal_file(path: Path, fmt: str = "auto") -> tuple[list[DealReport], Unreadable | None]:
