@@ -17,7 +17,13 @@ from replay.formats.logmodel import LoggedGame
 
 
 def test_every_registered_format_has_its_own_detect_and_read() -> None:
-    assert [entry.name for entry in detect.REGISTRY] == ["tenhou-xml", "tenhou-json", "mjai"]
+    assert [entry.name for entry in detect.REGISTRY] == [
+        "tenhou-xml",
+        "riichi-city",
+        "tenhou-json",
+        "mjai",
+        "mahjongsoul",
+    ]
     for entry in detect.REGISTRY:
         module = importlib.import_module(entry.module)
         assert callable(getattr(module, entry.detect)) and callable(getattr(module, entry.read))
