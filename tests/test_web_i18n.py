@@ -17,7 +17,7 @@ from babel.messages.pofile import read_po
 from playwright.sync_api import expect
 from playwright_support import CHROMIUM, PHONES, launched, phone, readable, taps
 from starlette.testclient import TestClient
-from web_support import PLAYERS, prepare, serving
+from web_support import PLAYERS, prepare, send, serving
 
 from replay.html.templating import TEMPLATES as REPORT_TEMPLATES
 from replay.service.tournaments import attach_match, create_tournament, plan_session
@@ -133,6 +133,30 @@ def test_the_ratings_what_if_certificate_and_error_pages_have_no_english_left_in
             # The same page in English has those words: the check can see them.
             english = client.get(url, headers={"Accept-Language": "en"}).text
             assert untranslated(english, (*PLAYERS, "Cup")) != [], url
+
+
+def test_the_payments_are_worded_in_japanese_from_the_services_values(tmp_path: Path) -> None:
+    db = str(tmp_path / "honba.sqlite")
+    (token,) = prepare(db, {"t1": PLAYERS}, [("table", "t1")])
+    ron = {"kind": "win", "winner": "Ben", "discarder": "Ann", "value": "3/30", "riichi": "Ben"}
+    with TestClient(create_app(db), headers={"Accept-Language": "ja"}) as client:
+        confirm, table = send(client, "t1", token, ron)
+        check = client.post(
+            "/matches/t1/check",
+            data={"csrf": client.cookies.get("honba_csrf"), "token": token, "kind": "draw", "ready": "Ben"},
+        ).json()
+    assert "error" not in check, check
+    # 3 han 30 fu from a non-dealer is 3,900; Ben's riichi stick goes out and comes back (seed 000).
+    assert "Ann から Ben へ 3,900" in confirm and "Ben が 1,000 リーチ棒 を供託" in confirm
+    assert "供託から Ben へ 1,000 供託" in confirm and "t1 の記録を確認" in confirm and "記録後の点数" in confirm
+    ledger = table.split('id="ledger"', 1)[1]
+    assert "Ann から Ben へ 3,900" in ledger and "Ben が 1,000 リーチ棒 を供託" in ledger
+    for page in (confirm, ledger):
+        assert " pays " not in page and "on the table" not in page and "gives" not in page
+    # The script words the confirm step from the same values, with the sentences the page gives it.
+    # An exhaustive draw with one tenpai: 3,000 noten payments, 1,000 from each of the three others.
+    assert [row["payee"] for row in check["entries"][0]["payments"]] == ["Ben", "Ben", "Ben"]
+    assert "%(payer)s から %(payee)s へ %(amount)s" in table
 
 
 @pytest.fixture(scope="module")
