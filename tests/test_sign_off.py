@@ -8,11 +8,13 @@ tests/test_table_offline_browser.py.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from honba_cli import Honba
+from starlette.testclient import TestClient
 
 from domain.errors import RuleViolation
 from domain.values import Penalty
@@ -22,6 +24,7 @@ from replay.service.sign_off import disputes, require_sign_off, sign_off_data, s
 from replay.service.tournaments import change_tournament, create_tournament
 from replay.store.application import HonbaApp
 from replay.store.standings_view import catch_up, open_view
+from replay.web.app import create_app
 
 PLAYERS = ["Ann", "Ben", "Cho", "Dai"]
 
@@ -118,6 +121,11 @@ def test_honba_standings_names_the_matches_not_yet_confirmed(tmp_path: Path) -> 
     shown = honba("standings", "--tournament", "Cup")
     assert shown.exit_code == 0
     assert "honba: match 'cup-1': final scores unconfirmed" in shown.stderr
+    listed = json.loads(honba.ok("standings", "--tournament", "Cup", "--format", "json"))["unconfirmed"]
+    assert [(m["match"], m["status"]) for m in listed] == [("cup-1", "unconfirmed")]
+    with TestClient(create_app(str(tmp_path / "h.sqlite"))) as client:
+        api = client.get("/api/tournaments/Cup/standings").json()["unconfirmed"]
+    assert [(m["match"], m["status"]) for m in api] == [("cup-1", "unconfirmed")]
     honba.ok("tournament", "sign-off", "Cup", "--off")
     assert "final scores" not in honba("standings", "--tournament", "Cup").stderr
 
