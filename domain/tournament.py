@@ -507,7 +507,9 @@ class Tournament(Aggregate):
         if not agreed and not note:
             raise RuleViolation("say what is disputed (the referee reads it)")
         said = Signature(agreed, note, tuple(scores))
-        before = self.referee_signatures.get(match_key) if player is None else self.signatures.get(match_key, {}).get(player)
+        before = (
+            self.referee_signatures.get(match_key) if player is None else self.signatures.get(match_key, {}).get(player)
+        )
         if before == said:
             return
         self.trigger_event(

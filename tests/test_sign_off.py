@@ -15,15 +15,17 @@ from pathlib import Path
 import pytest
 from honba_cli import Honba
 from starlette.testclient import TestClient
+from web_support import hidden, prepare
 
 from domain.errors import RuleViolation
-from domain.values import Penalty
 from domain.rules import load_preset
+from domain.values import Penalty
 from replay.service import corrections, recording
 from replay.service.sign_off import disputes, require_sign_off, sign_off_data, sign_scores, unconfirmed
 from replay.service.tournaments import change_tournament, create_tournament
 from replay.store.application import HonbaApp
 from replay.store.standings_view import catch_up, open_view
+from replay.store.tournaments import get_tournament
 from replay.web.app import create_app
 
 PLAYERS = ["Ann", "Ben", "Cho", "Dai"]
@@ -100,8 +102,6 @@ def test_said_again_nothing_new_is_recorded(app: HonbaApp) -> None:
     require_sign_off(app, "Cup")
     recording.end(app, "cup-1", "agreed")
     signed(app, "Ann")
-    from replay.store.tournaments import get_tournament
-
     version = get_tournament(app, "Cup").version
     signed(app, "Ann")
     assert get_tournament(app, "Cup").version == version
@@ -160,5 +160,33 @@ def test_a_player_called_referee_signs_for_themselves_not_for_the_referee() -> N
         assert mine["players"][0] == {"player": "referee", "said": "confirmed", "note": ""}  # type: ignore[index]
         settled = signed(app, None)
         assert settled["status"] == "confirmed" and settled["referee"] == "confirmed"
+    finally:
+        app.close()
+
+
+def test_the_director_switches_the_sign_off_on_and_off_from_the_tournament_s_page(tmp_path: Path) -> None:
+    db = str(tmp_path / "h.sqlite")
+    (director,) = prepare(db, {"cup-1": PLAYERS}, [("director", None)])
+    app = HonbaApp.open(db)
+    try:
+        create_tournament(app, "Cup", PLAYERS)
+    finally:
+        app.close()
+    with TestClient(create_app(db)) as client:
+        page = client.get("/director/t/Cup", params={"token": director}).text
+        assert "The sign-off is off" in page
+        form = {"csrf": client.cookies["honba_csrf"], "token": director, "required": hidden(page, "required")}
+        client.post("/director/t/Cup/sign-off", data=form)
+        page = client.get("/director/t/Cup", params={"token": director}).text
+        assert "The sign-off is on." in page and hidden(page, "required") == "no"
+        assert sign_off_of(db)
+        client.post("/director/t/Cup/sign-off", data={**form, "required": "no"})
+    assert not sign_off_of(db)
+
+
+def sign_off_of(db: str) -> bool:
+    app = HonbaApp.open(db)
+    try:
+        return get_tournament(app, "Cup").sign_off
     finally:
         app.close()

@@ -95,7 +95,21 @@ def test_a_page_says_its_language_and_the_switch_keeps_the_query_and_sets_the_co
 
 
 # Words of the pages' own English that a Japanese page must not show (names and data aside).
-ENGLISH = ("the", "of", "and", "every", "match", "matches", "event", "rank", "player", "rating", "points", "Check", "Show")
+ENGLISH = (
+    "the",
+    "of",
+    "and",
+    "every",
+    "match",
+    "matches",
+    "event",
+    "rank",
+    "player",
+    "rating",
+    "points",
+    "Check",
+    "Show",
+)
 
 
 def untranslated(page: str, data: tuple[str, ...]) -> list[str]:

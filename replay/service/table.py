@@ -158,7 +158,8 @@ def ledger_rows(match: Match) -> list[dict[str, Any]]:
     """Every numbered entry of a match in order, as the table page lists them: ``{"entry" (the
     number ``honba log`` shows; None for an end the rules decided), "kind" (``hand``,
     ``penalty``, ``end``, ``voided``, ``correction``), "hand", "result", "lines" (each payment in
-    words), "payments" (the same as values, ``payment_data``, for a page to word), "yaku" (the yaku and dora kept with each win), "scores_after", "void" (struck
+    words), "payments" (the same as values, ``payment_data``, for a page to word), "yaku" (the
+    yaku and dora kept with each win), "scores_after", "void" (struck
     through: an entry taken back, a correction cancelled), "note" (what corrected it)}``. An
     entry taken back stays in its place, so the numbers run on without a gap."""
     players, scoring = match.players, match.rules.scoring
@@ -343,7 +344,8 @@ def entry_preview(
 ) -> dict[str, Any]:
     """The confirm step of an entry at the table: ``{"lines" (what it is and what each player
     pays, in words), "entries" (the same as values for a page to word: each ledger entry added,
-    ``{"title" (what it is, in words; None for an end), "payments" (``payment_data``)}``), "scores_after", "hand" (the hand it is recorded at), "ends" (why the match
+    ``{"title" (what it is, in words; None for an end), "payments" (``payment_data``)}``),
+    "scores_after", "hand" (the hand it is recorded at), "ends" (why the match
     would end with it, e.g. ``time_up``; None), "ends_in_words" (the same in words, ``time up``:
     the lines do not say the end, the confirm step says it once from this), "tiles" (a win entered
     by its tiles: what they give, ``TileValue.data``, with ``choice``, the value button it pays as), "undo" (for an
@@ -372,7 +374,10 @@ def entry_preview(
         # An end's first line says the end: said once, by "ends_in_words"; what it pays stays.
         lines = [line for e in added for line in payment_lines(e, players, scoring)[e.kind == "end" :]]
         entries = [
-            {"title": None if e.kind == "end" else payment_lines(e, players, scoring)[0], "payments": payment_data(e, players)}
+            {
+                "title": None if e.kind == "end" else payment_lines(e, players, scoring)[0],
+                "payments": payment_data(e, players),
+            }
             for e in added
         ]
     state = match.state

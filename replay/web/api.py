@@ -33,8 +33,8 @@ from replay.service.entry import (
 )
 from replay.service.recording import ForHand, HandTaken
 from replay.service.shapes import state_data
-from replay.service.stages import event_report, results_data, standings_of_event
 from replay.service.sign_off import unconfirmed
+from replay.service.stages import event_report, results_data, standings_of_event
 from replay.service.standings import read_view, standings_data
 from replay.web.site import bearer, for_hand, json_body, number, site, text_of
 from replay.web.standings import after_of

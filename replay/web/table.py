@@ -42,7 +42,6 @@ from replay.service.tiles import HandTiles
 from replay.web.site import (
     HERE,
     REPLACED_LINK,
-    Forbidden,
     Site,
     field_for,
     for_hand,
