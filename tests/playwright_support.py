@@ -1,7 +1,7 @@
 """Playwright on the system's Chromium for the browser tests of honba serve's pages, and the checks
 every phone page must pass: no horizontal scrolling, no number broken over two lines, every
 target at least 44 x 44 CSS px (each check is JavaScript run in the page; each has a test that
-shows it catching a broken page, in tests/test_table_browser.py)."""
+shows it catching a broken page, in tests/e2e/test_table_browser.py)."""
 
 from __future__ import annotations
 

@@ -13,8 +13,8 @@ says ``exit 1`` or ``exit 2``. What is stated, not hidden:
   for a key, the store head digest for the whole store): the documented flow must print the right
   one before it is used, and the check must pass against it;
 - lines that cannot run here are skipped with the reason: ``pip install`` and ``venv`` (this suite
-  runs the installed honba), ``honba serve`` (a server that runs until stopped: tests/test_web.py
-  starts one), a PostgreSQL server at an example address (tests/test_postgres.py runs a real one),
+  runs the installed honba), ``honba serve`` (a server that runs until stopped: tests/e2e/test_web.py
+  starts one), a PostgreSQL server at an example address (tests/e2e/test_postgres.py runs a real one),
   and, where ``../shared/corpus`` is absent, the lines that read it and those that use what they
   stored.
 """
@@ -118,9 +118,9 @@ def skipped(line: Line, corpus: bool, unavailable: set[str]) -> str | None:
     if words[0] in ("python3", "pip") or "pip install" in line.command:
         return "installs honba; this suite runs the installed honba"
     if "serve" in words[:4] and words[0] == "honba":
-        return "starts a server that runs until stopped (tests/test_web.py starts one)"
+        return "starts a server that runs until stopped (tests/e2e/test_web.py starts one)"
     if "postgresql://" in line.command and ("db.example" in line.command or "@host" in line.command):
-        return "names a PostgreSQL server at an example address (tests/test_postgres.py runs a real one)"
+        return "names a PostgreSQL server at an example address (tests/e2e/test_postgres.py runs a real one)"
     if not corpus and ("../shared/corpus" in line.command or unavailable.intersection(words)):
         return "needs the shared corpus (../shared/corpus), absent here"
     return None

@@ -3,7 +3,7 @@ it is now, and the scores after (issue 22, "Seen" 5: "`honba void KEY 12` prints
 without naming the entry ...; `amend` and `void` never print the scores after").
 
 One function makes the data (``replay.service.changes.change_at``); the command line prints it
-(these tests), the referee's desk and the JSON API show it (tests/test_parity.py).
+(these tests), the referee's desk and the JSON API show it (tests/e2e/test_parity.py).
 
 The match is ``honba_cli.two_wins``: entry 2 Ben ron on Cho 3/30 (E1-0: Cho pays 3,900), entry 3 Cho
 ron on Dai 1/30 (E2-0: Dai pays 1,000); scores Ann 25,000, Ben 28,900, Cho 22,100, Dai 24,000.

@@ -1,6 +1,6 @@
 """Standings by rule family: each preset's final points are what its tournaments add up.
 
-Riichi adds up "(score - return) / 1000 + uma" (tests/test_standings.py). The points
+Riichi adds up "(score - return) / 1000 + uma" (tests/e2e/test_standings.py). The points
 families keep a tally with no uma or oka, and their tournaments rank by the net score
 (``final_points_by = "net_score"``); the Chinese Official (MCR) convention gives table
 points 4-2-1-0 by place, tied players sharing, the score breaking ties in table points

@@ -74,7 +74,7 @@ def test_every_number_parameter_is_read_by_the_one_number_reader() -> None:
     # then the range the parameter declares (domain.bounds.whole_number).
     numbers = [(c, p) for c, p in _parameters() if p.type_descriptor.annotation in (int, float)]
     # (``--amount`` and the other numbers of a result or a penalty are the entry's text fields, read by the
-    # same reader in replay/input/fields.py: tests/test_bad_numbers_cli.py.)
+    # same reader in replay/input/fields.py: tests/e2e/test_bad_numbers_cli.py.)
     named = {"entry", "session", "table", "after", "port", "batch", "jobs", "seconds"}
     assert {p.name for _, p in numbers} >= named | {"size", "days", "countries", "top", "min_results"}
     for command, param in numbers:

@@ -84,7 +84,7 @@ def test_every_recording_command_sent_again_with_its_key_records_nothing_and_ans
 
 
 # Ending twice, voiding the same entry twice and amending it to what it already is are refused (a
-# correction that changes nothing: tests/test_one_entry.py); these can be sent twice on purpose.
+# correction that changes nothing: tests/e2e/test_one_entry.py); these can be sent twice on purpose.
 REPEATABLE = {name: command for name, command in RECORDING_COMMANDS.items() if name not in ("end", "void", "amend")}
 
 

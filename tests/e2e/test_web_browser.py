@@ -25,7 +25,7 @@ from replay.store.application import HonbaApp
 from replay.web.app import create_app
 
 CHROMIUM = Path("/usr/bin/chromium")
-DOCS = Path(__file__).resolve().parent.parent / "docs"
+DOCS = Path(__file__).resolve().parents[2] / "docs"
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="no /usr/bin/chromium (apt-get install chromium)")
 WAIT_MS = 15_000  # the longest any single step may wait
 

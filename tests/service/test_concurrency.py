@@ -40,7 +40,7 @@ from replay.store.retry import TRIES
 from replay.store.seal import Seal
 from replay.store.store_check import check_store
 
-WORKER = Path(__file__).with_name("race_worker.py")
+WORKER = Path(__file__).parents[1] / "race_worker.py"
 HONBA = str(Path(sys.executable).with_name("honba"))
 KEY = "club-race"
 CONFLICT = f"match {KEY!r} changed in the store while this command ran; try again"

@@ -16,7 +16,7 @@ from eventsourcing.persistence import IntegrityError
 from replay.store import retry
 from replay.store.retry import TRIES, retrying
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 class Beaten(Exception):

@@ -29,7 +29,7 @@ from replay.store.application import HonbaApp
 from replay.store.standings_view import catch_up, open_view
 
 HONBA = str(Path(sys.executable).with_name("honba"))
-WORKER = str(Path(__file__).with_name("view_worker.py"))
+WORKER = str(Path(__file__).parents[1] / "view_worker.py")
 LOGS = sorted((CORPUS / "tsubakisakura-mjlog2json" / "data").glob("*.xml"))[:3]
 
 

@@ -17,7 +17,7 @@ from domain.values import AbortiveDraw, AbortKind, ExhaustiveDraw, HandValue, Wi
 from replay.formats.logmodel import LogError, LoggedGame
 from replay.formats.tenhou_xml import read_tenhou_xml
 
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus"
 
 NAMES4 = 'n0="%41%6E%6E" n1="Ben" n2="%E3%81%82" n3="Dai"'  # Ann, Ben, あ, Dai
 NAMES3 = 'n0="Ann" n1="Ben" n2="Cho" n3=""'

@@ -25,7 +25,7 @@ from typer.testing import CliRunner
 
 from replay.cli import app as cli
 
-WIRE = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "tenhou-wire-2018"
+WIRE = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "tenhou-wire-2018"
 pytestmark = pytest.mark.skipif(not WIRE.is_dir(), reason="../shared/corpus/tenhou-wire-2018 is not present")
 
 runner = CliRunner()

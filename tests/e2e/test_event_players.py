@@ -2,7 +2,7 @@
 
 The event: eight players A to H, one stage of two sessions seated by rank (names in order before
 anything is played), the EMA's rules (the ``ema`` preset: 30,000 start and return, uma
-+15/+5/-5/-15, no oka, ties split). Every match goes as in tests/test_staged_event.py: seat 1
++15/+5/-5/-15, no oka, ties split). Every match goes as in tests/e2e/test_staged_event.py: seat 1
 rons seat 2 for V1, seat 3 rons seat 0 for V2 < V1, time limit; session points seat 0
 -V2/1000 - 5, seat 1 +V1/1000 + 15, seat 2 -V1/1000 - 15, seat 3 +V2/1000 + 5.
 

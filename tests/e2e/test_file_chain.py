@@ -121,7 +121,7 @@ def test_against_takes_a_digest(db: Path, tmp_path: Path) -> None:
 
 def test_a_line_separator_in_a_name_or_a_note_is_refused_so_no_export_holds_one(tmp_path: Path) -> None:
     # Issue 24: names and notes are one line of text (domain.bounds), so that whatever honba
-    # accepts exports to a file that checks and imports again (tests/test_round_trip.py).
+    # accepts exports to a file that checks and imports again (tests/service/test_round_trip.py).
     db = str(tmp_path / "s.sqlite")
     assert "U+2028" in honba("--db", db, "start", KEY, "--players", "Ann\u2028Lee,Ben,Cho,Dai").stderr
     assert "U+0085" in honba("--db", db, "start", KEY, "--players", "Ann,Ben,Cho,Da\x85i").stderr

@@ -3,7 +3,7 @@
 - "No front end but the CLI can end a match (time limit)": the table page (through its confirm
   step), the referee's desk, the director's page (through the desk) and the JSON API end one early.
 - "An ended match cannot be reopened": the desk and the API reopen it, a correction with who and why
-  (the command line's ``honba reopen``, ``undo`` and ``void``: tests/test_reopen.py).
+  (the command line's ``honba reopen``, ``undo`` and ``void``: tests/e2e/test_reopen.py).
 - "The director cannot show a table's link again": the session's page shows each again, and reissues
   one with a QR code; ``honba token reissue`` does from the command line; the old link stops writing.
 - "The CLI cannot seat a session (only the web seats, with fewest repeats)": ``honba tournament seat
@@ -11,7 +11,7 @@
 - "The web asks to 'add or withdraw' players but nothing withdraws": the director's page withdraws
   a player and seats a substitute (issue 27's use cases); the next session seats them accordingly.
 - (``honba tournament seat`` and ``attach`` refusing a player twice, at two tables, or a match of
-  other players: tests/test_event_players.py::
+  other players: tests/e2e/test_event_players.py::
   test_a_session_seats_each_player_once_and_a_match_plays_at_its_own_table, done before this change.)
 """
 

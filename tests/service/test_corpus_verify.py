@@ -15,7 +15,7 @@ import pytest
 
 from replay.service.batch import VerifyRun, verify_paths
 
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus"
 pytestmark = pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpus is not present")
 
 # The corpus README: "In kokushi_peinuki.json the winner's recorded change leaves out a deposit
@@ -27,7 +27,7 @@ EXPECTED_DISAGREEMENTS = {
     ("confusing_nakis_1.json", "score changes"),
 }
 # Special rule sets (README) and the synthetic file whose win has no value. The private lobby's
-# game (newattr2023.xml) is scored under its decoded csrule (tests/test_tenhou_csrule.py).
+# game (newattr2023.xml) is scored under its decoded csrule (tests/service/test_tenhou_csrule.py).
 EXPECTED_UNSUPPORTED = {
     "ratio.xml",
     "ratio1.xml_",

@@ -25,7 +25,7 @@ from replay.html.pages import render_audit_html
 from replay.service import corrections, storing
 from replay.store.application import HonbaApp
 
-EXAMPLE = Path(__file__).resolve().parent.parent / "docs" / "examples" / "counters-seed.jsonl"
+EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "examples" / "counters-seed.jsonl"
 KEY = "seed-counters-example"
 EVIL = "<script>alert(1)</script>"
 REASON = "Ann's hand had dora 1: 4 han, not 3 <as the sheet says>"

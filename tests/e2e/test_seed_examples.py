@@ -301,7 +301,7 @@ def test_payment_reasons_are_named_in_the_ledger() -> None:
 
 # The example record files under docs/examples: `honba import` + `honba log` show the seeds' numbers.
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "docs" / "examples"
+EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"
 SEED_LINES = {
     "extra-hand-bonus-japanese.jsonl": [
         ("Cho", "Ann", 300, "extra-hand bonus"),

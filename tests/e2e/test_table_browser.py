@@ -40,7 +40,7 @@ from replay.service.recording import server_time
 from replay.store.application import HonbaApp
 from replay.web.app import create_app
 
-DOCS = Path(__file__).resolve().parent.parent / "docs"
+DOCS = Path(__file__).resolve().parents[2] / "docs"
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="no /usr/bin/chromium (apt-get install chromium)")
 
 

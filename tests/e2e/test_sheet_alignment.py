@@ -5,7 +5,7 @@ table's sheet that still has a voided hand misaligns from there on; the text out
 prints only the first difference."
 
 The match is the worked example of seed 003 (docs/examples/counters-seed.jsonl); its
-changes, worked by hand in tests/test_audit.py from the published Tenhou table:
+changes, worked by hand in tests/e2e/test_audit.py from the published Tenhou table:
 
     E1-0 Ben ron on Ann 1/30        -1,000  +1,000       0       0   (entry 2)
     E2-0 Cho tsumo 2/30               -500  -1,000  +2,000    -500   (entry 3)

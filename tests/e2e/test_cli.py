@@ -23,7 +23,7 @@ from typer.testing import CliRunner, Result
 from replay.cli import app
 from replay.store.application import HonbaApp
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 SEED_RECORD = REPO / "docs" / "examples" / "counters-seed.jsonl"
 PLAYERS = "Ann,Ben,Cho,Dai"
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("domain", "projections", "replay")
 
 # The layers, lowest first; a module belongs to the layer of the package it is in.

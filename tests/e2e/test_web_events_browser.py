@@ -37,7 +37,7 @@ from replay.store.application import HonbaApp
 from replay.store.tournaments import get_tournament
 from replay.web.app import create_app
 
-DOCS = Path(__file__).resolve().parent.parent / "docs"
+DOCS = Path(__file__).resolve().parents[2] / "docs"
 pytestmark = pytest.mark.skipif(not SYSTEM_CHROMIUM.exists(), reason="no /usr/bin/chromium")
 WAIT_MS = 15_000
 PLAYERS = SIXTEEN

@@ -20,7 +20,7 @@ from domain.values import AbortiveDraw, AbortKind, ExhaustiveDraw, HandValue, Wi
 from replay.formats.logmodel import LogError, LoggedGame
 from replay.formats.tenhou_json import read_tenhou_json
 
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus"
 START4 = [25000, 25000, 25000, 25000]
 START3 = [35000, 35000, 35000, 0]
 NAMES4 = ["Ann", "Ben", "Cho", "Dai"]

@@ -36,7 +36,7 @@ def test_the_han_fu_buttons_are_the_pairs_that_exist_below_the_limit() -> None:
     assert "3/70" not in ron and "4/40" not in ron  # a mangan: the mangan button
     assert "1/20" not in tsumo and "1/25" not in ron  # 1 han has at least 30 fu
     assert "2/20" in tsumo and "2/20" not in ron  # a closed ron has at least 30 fu
-    # Seven pairs self-drawn has menzen tsumo too (Tenhou writes it "25符3飜", tests/test_tenhou_json.py).
+    # Seven pairs self-drawn has menzen tsumo too (Tenhou writes it "25符3飜", tests/unit/test_tenhou_json.py).
     assert "2/25" in ron and "2/25" not in tsumo and "3/25" in tsumo
     rules = load_preset("tenhou")
     for value in hand_values(self_drawn=False):

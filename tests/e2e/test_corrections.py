@@ -273,7 +273,7 @@ def test_the_end_of_a_match_is_not_amended_but_voided_to_reopen_it(honba: Honba)
     message = honba.refused("amend", KEY, "4", "--result", AMEND_TO_2_30, "--by", "Referee Ito", "--reason", "x")
     assert "the end at entry 4 is not amended: void it to reopen the match" in message
     assert honba.events() == before
-    # (the void itself: tests/test_reopen.py)
+    # (the void itself: tests/e2e/test_reopen.py)
 
 
 def test_a_voided_entry_cannot_be_voided_again(honba: Honba) -> None:

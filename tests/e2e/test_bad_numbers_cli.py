@@ -216,7 +216,7 @@ def test_the_console_script_runs_here_as_it_runs_installed(tmp_path: Path) -> No
     assert run.stderr == "honba: Invalid value for '--port': 99999 is out of range (1 to 65,535) (see honba --help)\n"
 
 
-# Found by tests/test_fuzz_cli.py.
+# Found by tests/e2e/test_fuzz_cli.py.
 
 
 def test_a_key_of_20000_characters_is_quoted_in_one_short_line(db: Path) -> None:

@@ -25,7 +25,7 @@ from replay.service.standings import summary_doc, tournament_report
 from replay.store.application import HonbaApp
 from replay.store.standings_view import catch_up, open_view
 
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus"
 TSUBAKISAKURA = CORPUS / "tsubakisakura-mjlog2json" / "data"
 WIRE = CORPUS / "tenhou-wire-2018"
 pytestmark = pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpus is not present")
