@@ -2,7 +2,7 @@
 win goes through, from the command line, a record file or a correction, refusing in one line
 what the seeds and the rules rule out. Checked here at the service, in memory, with the text fields
 every front end sends (tests/service_match.py); what the command line adds (its options, its exit
-code, the import and the correction commands) is tests/e2e/test_win_facts.py.
+code, the import and the correction commands) is tests/e2e/test_win_facts_cli.py.
 
 The rules quoted: seed 004 (special ways of going out: the Heavenly and Earthly Hands, Thirteen
 Discarded Orphans with its pre-dealt jokers "(there may be 1 or 2)"), seed 002 (Hong Kong's
@@ -268,7 +268,7 @@ def test_a_faan_count_beyond_any_hand_is_still_refused(service_match: New) -> No
     assert "faan: 65 is out of range (0 to 64)" in match.refused("Cho:65faan", discarder="Dai")
 
 
-# Wherever a win comes from: the aggregate (the record file and the correction: tests/e2e/test_win_facts.py).
+# Wherever a win comes from: the aggregate (the record file and the correction: tests/e2e/test_win_facts_cli.py).
 
 
 def test_the_aggregate_refuses_impossible_facts_before_recording_anything() -> None:
