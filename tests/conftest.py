@@ -87,9 +87,33 @@ def _slow_module(item: pytest.Item) -> bool:
     return item.path.stem in SLOW_MODULES
 
 
-# Modules whose every test takes seconds, measured (``pytest --durations``): they start processes, import
-# the corpus, or play whole sessions through the command line.
-SLOW_MODULES: frozenset[str] = frozenset()
+# Modules whose tests take seconds each, measured (``pytest --durations``): they start and kill processes
+# (followers, racing writers, import workers, ``honba`` itself), read the whole corpus, run the README's
+# walk-throughs, play whole events, or try hundreds of generated matches (hypothesis).
+SLOW_MODULES = frozenset(
+    {
+        "test_bulk_import",
+        "test_checkpoint_follower",
+        "test_concurrency",
+        "test_corpus_ratings",
+        "test_corpus_standings",
+        "test_corpus_verify",
+        "test_correction_properties",
+        "test_fuzz_cli",
+        "test_fuzz_readers",
+        "test_fuzz_web",
+        "test_import_yields",
+        "test_load_race",
+        "test_narrow_output",
+        "test_properties",
+        "test_readme",
+        "test_staged_event",
+        "test_staged_event_web",
+        "test_view_concurrency",
+        "test_web",
+        "test_worker_cmdline",
+    }
+)
 
 
 @pytest.fixture(autouse=True)
