@@ -35,7 +35,8 @@ from typing import Any
 
 import pytest
 from conftest import REPO
-from typer.testing import CliRunner, Result
+from honba_cli import honba
+from typer.testing import CliRunner
 
 from domain.match import match_id
 from replay.cli import app
@@ -75,10 +76,6 @@ def db(tmp_path: Path) -> Path:
     result = runner.invoke(app, ["--db", str(path), "import", str(SEED_RECORD)])
     assert result.exit_code == 0, result.output
     return path
-
-
-def honba(db: Path, *args: str) -> Result:
-    return runner.invoke(app, ["--db", str(db), *args])
 
 
 def audit_json(db: Path, *args: str, exit_code: int | None = None) -> dict[str, Any]:

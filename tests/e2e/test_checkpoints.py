@@ -25,11 +25,11 @@ from contextlib import closing, contextmanager
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner, Result
+from honba_cli import honba, ok
+from typer.testing import CliRunner
 
 from domain.match import match_id
 from domain.tournament import tournament_id
-from replay.cli import app
 from replay.service.checkpoints import keep_checkpoints
 from replay.store.application import HonbaApp
 from replay.store.chain import STORE_CHAIN_ID
@@ -42,18 +42,6 @@ PLAYERS = "Ann,Ben,Cho,Dai"
 M1, M2 = match_id("m1").hex, match_id("m2").hex
 M1_SEAL = seal_id(match_id("m1")).hex
 CUP = tournament_id("cup").hex
-
-
-def honba(db: Path, *args: str) -> Result:
-    result = runner.invoke(app, ["--db", str(db), *args])
-    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
-    return result
-
-
-def ok(db: Path, *args: str) -> str:
-    result = honba(db, *args)
-    assert result.exit_code == 0, result.output
-    return result.stdout
 
 
 def store_head(output: str) -> str:

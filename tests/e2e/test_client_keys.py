@@ -19,7 +19,8 @@ from pathlib import Path
 
 import pytest
 from conftest import TENHOU, hv, ron, tsumo, won
-from typer.testing import CliRunner, Result
+from honba_cli import honba
+from typer.testing import CliRunner
 
 from domain.errors import RuleViolation
 from domain.match import Match
@@ -45,10 +46,6 @@ def db(tmp_path: Path) -> Path:
     for args in (["start", KEY, "--players", "Ann,Ben,Cho,Dai"], ["win", KEY, "Ben:3/30", "--from", "Cho"]):
         assert runner.invoke(app, ["--db", str(path), *args]).exit_code == 0
     return path
-
-
-def honba(db: Path, *args: str) -> Result:
-    return runner.invoke(app, ["--db", str(db), *args])
 
 
 REFEREE = ["--by", "Referee Ito", "--reason", "seen on the video"]

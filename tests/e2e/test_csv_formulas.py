@@ -8,23 +8,18 @@ import csv
 import io
 from pathlib import Path
 
-from honba_cli import Honba
+from honba_cli import ok
 
 HOSTILE = ('=HYPERLINK("http://example.invalid")', "+1+cmd", "@SUM(A1)", "-Dai")
 
 
-def honba(db: Path, *args: str) -> str:
-    """Run a command that must succeed on that store; its output."""
-    return Honba(db).ok(*args)
-
-
 def league(tmp_path: Path) -> Path:
     db = tmp_path / "csv.sqlite"
-    honba(db, "tournament", "create", "cup", "--players", ",".join(HOSTILE))
-    honba(db, "start", "m1", "--players", ",".join(HOSTILE))
-    honba(db, "win", "m1", "1:3/30", "--from", "0")
-    honba(db, "end", "m1", "--reason", "time limit")
-    honba(db, "tournament", "attach", "cup", "m1", "--session", "1")
+    ok(db, "tournament", "create", "cup", "--players", ",".join(HOSTILE))
+    ok(db, "start", "m1", "--players", ",".join(HOSTILE))
+    ok(db, "win", "m1", "1:3/30", "--from", "0")
+    ok(db, "end", "m1", "--reason", "time limit")
+    ok(db, "tournament", "attach", "cup", "m1", "--session", "1")
     return db
 
 
@@ -40,12 +35,10 @@ def assert_names_are_text(rows: list[dict[str, str]]) -> None:
 def test_standings_csv_shows_formula_names_as_text(tmp_path: Path) -> None:
     db = league(tmp_path)
     assert_names_are_text(
-        list(csv.DictReader(io.StringIO(honba(db, "standings", "--tournament", "cup", "--format", "csv"))))
+        list(csv.DictReader(io.StringIO(ok(db, "standings", "--tournament", "cup", "--format", "csv"))))
     )
 
 
 def test_stats_csv_shows_formula_names_as_text(tmp_path: Path) -> None:
     db = league(tmp_path)
-    assert_names_are_text(
-        list(csv.DictReader(io.StringIO(honba(db, "stats", "--tournament", "cup", "--format", "csv"))))
-    )
+    assert_names_are_text(list(csv.DictReader(io.StringIO(ok(db, "stats", "--tournament", "cup", "--format", "csv")))))

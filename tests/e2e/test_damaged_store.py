@@ -21,26 +21,14 @@ from contextlib import closing, contextmanager
 from pathlib import Path
 
 import pytest
+from honba_cli import honba, ok
 from typer.testing import CliRunner, Result
 
 from domain.match import match_id
-from replay.cli import app
 from replay.store.seal import seal_id
 
 runner = CliRunner()
 PLAYERS = "Ann,Ben,Cho,Dai"
-
-
-def honba(db: Path, *args: str) -> Result:
-    result = runner.invoke(app, ["--db", str(db), *args])
-    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
-    return result
-
-
-def ok(db: Path, *args: str) -> str:
-    result = honba(db, *args)
-    assert result.exit_code == 0, result.output
-    return result.stdout
 
 
 @pytest.fixture(scope="module")

@@ -16,23 +16,12 @@ from typing import Any
 
 import pytest
 from conftest import CORPUS
+from honba_cli import honba, ok
 from typer.testing import CliRunner
-
-from replay.cli import app as cli
 
 GAME = "2019103023gm-00a9-0000-f90e0fe9"
 TSUBAKI = CORPUS / "tsubakisakura-mjlog2json" / "data"
 runner = CliRunner()
-
-
-def honba(db: Path, *args: str) -> Any:
-    return runner.invoke(cli, ["--db", str(db), *args])
-
-
-def ok(db: Path, *args: str) -> str:
-    result = honba(db, *args)
-    assert result.exit_code == 0, f"honba {' '.join(args)}: {result.output}"
-    return str(result.stdout)
 
 
 @pytest.fixture

@@ -13,9 +13,9 @@ import re
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner, Result
+from honba_cli import honba
+from typer.testing import CliRunner
 
-from replay.cli import app
 from replay.cli.render import SafeConsole, json_text, printable
 
 PLAYERS = ["A[/b]", "[bold]B", "C[link=https://evil.example]x[/link]", ":thumbs_up:D"]
@@ -25,12 +25,6 @@ TOURNAMENT = "cup[red]"
 ESC = "\x1b[2J"
 
 runner = CliRunner()
-
-
-def honba(db: Path, *args: str) -> Result:
-    result = runner.invoke(app, ["--db", str(db), *args])
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
-    return result
 
 
 def ok(db: Path, *args: str) -> str:

@@ -19,26 +19,14 @@ from uuid import UUID
 
 import psycopg
 import pytest
+from honba_cli import honba, ok
 from typer.testing import CliRunner, Result
 
 from domain.match import match_id
 from domain.tournament import tournament_id
-from replay.cli import app
 
 runner = CliRunner()
 PLAYERS = "Ann,Ben,Cho,Dai"
-
-
-def honba(db: str, *args: str) -> Result:
-    result = runner.invoke(app, ["--db", db, *args])
-    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
-    return result
-
-
-def ok(db: str, *args: str) -> str:
-    result = honba(db, *args)
-    assert result.exit_code == 0, result.output
-    return result.stdout
 
 
 def execute(db: str, statement: str, *args: Any) -> list[Any]:

@@ -34,6 +34,7 @@ from pathlib import Path
 import pytest
 from browser import chromium, run_chromium
 from conftest import SOUTH, hv, ron
+from honba_cli import ok
 from matplotlib.image import imread
 from typer.testing import CliRunner
 
@@ -551,24 +552,18 @@ def league_db(tmp_path: Path) -> str:
     return db
 
 
-def honba(db: str, *args: str) -> str:
-    result = runner.invoke(cli, ["--db", db, *args])
-    assert result.exit_code == 0, result.output
-    return result.stdout
-
-
 def test_standings_as_a_table(league_db: str) -> None:
-    text = honba(league_db, "standings", "--tournament", "league")
+    text = ok(league_db, "standings", "--tournament", "league")
     lines = [line for line in text.splitlines() if any(name in line for name in NAMES)]
     assert [next(name for name in NAMES if name in line) for line in lines] == ["Ann", "Ben", "Cho", "Dai"]
     assert "+78.0" in lines[0] and "-74.0" in lines[3]
-    after = honba(league_db, "standings", "--tournament", "league", "--after", "1")
+    after = ok(league_db, "standings", "--tournament", "league", "--after", "1")
     assert "after session 1" in after and "+30.0" in after and "+78.0" not in after
 
 
 def test_standings_as_csv(league_db: str, tmp_path: Path) -> None:
     out = tmp_path / "standings.csv"
-    honba(league_db, "standings", "--tournament", "league", "--format", "csv", "-o", str(out))
+    ok(league_db, "standings", "--tournament", "league", "--format", "csv", "-o", str(out))
     rows = list(csv.DictReader(io.StringIO(out.read_text(encoding="utf-8"))))
     # Net scores: Ann 34 + 40 + 48 + 40 - 4 x 30 = +42,000; Ben 32 + 35 + 25 + 30 - 120 = +2,000;
     # Cho 31 + 25 + 24 + 30 - 120 = -10,000; Dai 23 + 20 + 23 + 20 - 120 = -34,000.
@@ -581,12 +576,12 @@ def test_standings_as_csv(league_db: str, tmp_path: Path) -> None:
         ("3", "Cho", "-15.0", "-10000", "4", "3.0", "0", "0"),
         ("4", "Dai", "-74.0", "-34000", "4", "4.0", "0", "4"),
     ]
-    after = honba(league_db, "standings", "--tournament", "league", "--after", "2", "--format", "csv")
+    after = ok(league_db, "standings", "--tournament", "league", "--after", "2", "--format", "csv")
     assert [r["points"] for r in csv.DictReader(io.StringIO(after))] == ["60.0", "8.0", "-16.0", "-52.0"]
 
 
 def test_standings_as_json(league_db: str) -> None:
-    data = json.loads(honba(league_db, "standings", "--tournament", "league", "--format", "json"))
+    data = json.loads(ok(league_db, "standings", "--tournament", "league", "--format", "json"))
     assert data["tournament"] == "league" and data["sessions"] == [1, 2, 3]
     assert [(r["player"], r["points"], r["place_counts"]) for r in data["rows"]] == [
         ("Ann", 78.0, [4, 0, 0, 0]),
@@ -597,7 +592,7 @@ def test_standings_as_json(league_db: str) -> None:
     assert data["by_session"]["2"] == {"Ann": 60.0, "Ben": 8.0, "Cho": -16.0, "Dai": -52.0}
     matches = {m["match"]: m for m in data["matches"]}
     assert matches["fl-3"]["session"] == 2 and matches["fl-3"]["final_points"] == [30.0, -6.0, -9.0, -15.0]
-    after = json.loads(honba(league_db, "standings", "--tournament", "league", "--after", "1", "--format", "json"))
+    after = json.loads(ok(league_db, "standings", "--tournament", "league", "--after", "1", "--format", "json"))
     assert after["sessions"] == [1] and sorted(m["match"] for m in after["matches"]) == ["fl-1", "fl-2"]
 
 
@@ -611,7 +606,7 @@ def test_an_unknown_tournament_or_format_is_refused(league_db: str) -> None:
 @pytest.fixture
 def standings_page(league_db: str, tmp_path: Path) -> Path:
     page = tmp_path / "standings.html"
-    honba(league_db, "standings", "--tournament", "league", "--format", "html", "-o", str(page))
+    ok(league_db, "standings", "--tournament", "league", "--format", "html", "-o", str(page))
     return page
 
 
@@ -647,7 +642,7 @@ def test_the_html_page_renders_in_headless_chromium(standings_page: Path, tmp_pa
 
 def test_the_table_goes_to_a_file_too(league_db: str, tmp_path: Path) -> None:
     out = tmp_path / "standings.txt"
-    assert "wrote" in honba(league_db, "standings", "--tournament", "league", "-o", str(out))
+    assert "wrote" in ok(league_db, "standings", "--tournament", "league", "-o", str(out))
     text = out.read_text(encoding="utf-8")
     assert "Standings of league" in text and "+78.0" in text and "\x1b[" not in text
     result = runner.invoke(

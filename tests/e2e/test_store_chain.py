@@ -25,29 +25,17 @@ from contextlib import closing, contextmanager
 from pathlib import Path
 
 import pytest
+from honba_cli import honba, ok
 from old_store import OLD_HEAD, write_old_store
-from typer.testing import CliRunner, Result
+from typer.testing import CliRunner
 
 from domain.match import match_id
 from domain.tournament import tournament_id
-from replay.cli import app
 from replay.store.chain import STORE_CHAIN_ID
 from replay.store.seal import seal_id
 
 runner = CliRunner()
 PLAYERS = "Ann,Ben,Cho,Dai"
-
-
-def honba(db: Path, *args: str) -> Result:
-    result = runner.invoke(app, ["--db", str(db), *args])
-    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
-    return result
-
-
-def ok(db: Path, *args: str) -> str:
-    result = honba(db, *args)
-    assert result.exit_code == 0, result.output
-    return result.stdout
 
 
 def store_head(output: str) -> str:

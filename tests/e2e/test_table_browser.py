@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from honba_cli import ok
 from playwright.sync_api import expect
 from playwright_support import (
     CHROMIUM,
@@ -31,10 +32,8 @@ from playwright_support import (
     small_targets,
     taps,
 )
-from typer.testing import CliRunner
 from web_support import PLAYERS, prepare, serving
 
-from replay.cli import app as cli
 from replay.service import clock
 from replay.service.recording import server_time
 from replay.store.application import HonbaApp
@@ -55,14 +54,8 @@ def db(tmp_path: Path) -> str:
     return str(tmp_path / "honba.sqlite")
 
 
-def honba(db: str, *words: str) -> str:
-    result = CliRunner().invoke(cli, ["--db", db, *words])
-    assert result.exit_code == 0, result.output
-    return result.stdout
-
-
 def cli_ledger(db: str, key: str) -> list[dict[str, Any]]:
-    hands: list[dict[str, Any]] = json.loads(honba(db, "log", key, "--json"))["hands"]
+    hands: list[dict[str, Any]] = json.loads(ok(db, "log", key, "--json"))["hands"]
     return hands
 
 
@@ -106,19 +99,19 @@ def test_a_ron_takes_five_taps_a_tsumo_three_and_a_draw_four_with_no_scroll(brow
             screenshot(page, "table-phone.png")
         record(page, "Ann pays Ben 3,900")
         assert taps(page) == (5, False)
-        honba(db, "win", "cli", "Ben:3/30", "--from", "Ann", "--riichi", "Ben")
+        ok(db, "win", "cli", "Ben:3/30", "--from", "Ann", "--riichi", "Ben")
         # A tsumo (self-drawn is the default): winner, the value, record.
         for name, value in (("winner", "Cho"), ("value", "2/30")):
             tap(page, button(page, name, value))
         record(page, "Ann pays Cho 500")
         assert taps(page) == (3, False)
-        honba(db, "win", "cli", "Cho:2/30")
+        ok(db, "win", "cli", "Cho:2/30")
         # An exhaustive draw with two ready (each not ready pays 750 to each ready): the draw, the two ready, record.
         for name, value in (("kind", "draw"), ("ready", "Ann"), ("ready", "Cho")):
             tap(page, button(page, name, value))
         record(page, "Ben pays Ann 750 noten payment")
         assert taps(page) == (4, False)
-        honba(db, "draw", "cli", "--ready", "Ann,Cho")
+        ok(db, "draw", "cli", "--ready", "Ann,Cho")
         readable(page)
     web, by_cli = cli_ledger(db, "web"), cli_ledger(db, "cli")
     assert len(web) == 3
@@ -142,14 +135,14 @@ def test_several_winners_dora_and_kongs_are_in_the_more_panel(browser: Any, db: 
         page.locator('#more input[name="value2"]').fill("mangan")
         readable(page)
         record(page, "Ann pays Dai 8,000")
-        honba(db, "win", "cli", "Ben:2/30", "Dai:mangan", "--from", "Ann", "--dora", "Ben:1")
+        ok(db, "win", "cli", "Ben:2/30", "Dai:mangan", "--from", "Ann", "--dora", "Ben:1")
         button(page, "kind", "abort").tap()
         button(page, "abort", "four_kongs").tap()
         for i, name in enumerate(("Ann", "Ben", "Ann", "Cho")):
             page.locator('select[name="kongs"]').nth(i).select_option(name)
         readable(page)
         record(page, "four kongs")
-        honba(db, "abort", "cli", "four_kongs", "--kongs", "Ann,Ben,Ann,Cho")
+        ok(db, "abort", "cli", "four_kongs", "--kongs", "Ann,Ben,Ann,Cho")
     web, by_cli = cli_ledger(db, "web"), cli_ledger(db, "cli")
     assert [h["fact"] for h in web] == [h["fact"] for h in by_cli]
     assert len(web) == 2
@@ -290,7 +283,7 @@ def test_time_up_shows_the_hands_left_and_the_confirm_step_says_the_match_ends(b
         readable(page)
         screenshot(page, "table-phone-finished.png")
         rows = [r.split("\t") for r in result.locator("tbody tr").all_inner_texts()]
-    status = json.loads(honba(db, "status", "t1", "--json"))
+    status = json.loads(ok(db, "status", "t1", "--json"))
     assert status["end_reason"] == "time_up"
     shown = {row[1]: float(row[-1]) for row in rows}
     assert shown == {p: round(v, 1) for p, v in status["final_points"].items()}
@@ -311,7 +304,7 @@ HIDDEN_LINES = """() => {
 
 def test_the_confirm_step_shows_every_line_with_the_record_button_on_the_first_screen(browser: Any, db: str) -> None:
     (token,) = prepare(db, {"t1": PLAYERS}, [("table", "t1")])
-    honba(db, "draw", "t1", "--ready", "Ben", "--riichi", "Ben")  # a deposit and a counter on the table
+    ok(db, "draw", "t1", "--ready", "Ben", "--riichi", "Ben")  # a deposit and a counter on the table
     clocked(db, "t1", 60, timedelta(minutes=61))
     with serving(create_app(db)) as base:
         page = phone(browser, PHONES["360x740"])
@@ -362,8 +355,8 @@ def test_more_winners_buttons_break_names_between_words_only(browser: Any, db: s
 
 def test_undo_says_which_entry_it_takes_back_and_the_entry_stays_struck_through(browser: Any, db: str) -> None:
     (token,) = prepare(db, {"t1": PLAYERS}, [("table", "t1")])
-    honba(db, "win", "t1", "Ben:3/30", "--from", "Ann")
-    honba(db, "win", "t1", "Cho:mangan", "--from", "Dai")
+    ok(db, "win", "t1", "Ben:3/30", "--from", "Ann")
+    ok(db, "win", "t1", "Cho:mangan", "--from", "Dai")
     with serving(create_app(db)) as base:
         page = phone(browser, PHONES["360x740"])
         page.goto(f"{base}/matches/t1?token={token}")
@@ -391,7 +384,7 @@ def test_a_page_whose_link_was_issued_again_says_so_at_the_next_tap_and_on_reloa
     with serving(create_app(db)) as base:
         page = phone(browser, PHONES["360x740"])
         page.goto(f"{base}/matches/t1?token={token}")
-        honba(db, "token", "reissue", "--match", "t1")
+        ok(db, "token", "reissue", "--match", "t1")
         tap(page, button(page, "kind", "draw"))
         expect(page.locator("#confirm-lines .error")).to_have_text(said)
         expect(page.locator("#record")).to_be_disabled()
@@ -411,11 +404,11 @@ def test_every_state_of_the_table_page_reads_on_a_360_px_phone(browser: Any, db:
     players = ("Ann", "Ben", "Alexandra-Konstantinopoulou", "Dai")
     (token,) = prepare(db, {"t1": players}, [("table", "t1")])
     clocked(db, "t1", 90, timedelta(minutes=1))
-    honba(db, "win", "t1", "Ben:baiman", "--from", "Ann")
-    honba(db, "win", "t1", "Alexandra-Konstantinopoulou:3/30", "--from", "Ann", "--riichi", "Dai")
-    honba(db, "penalty", "t1", "Dai", "--amount", "12000")
-    honba(db, "undo", "t1", "--by", "table", "--reason", "undo")
-    honba(db, "draw", "t1", "--ready", "Ann", "--nagashi", "Ann")
+    ok(db, "win", "t1", "Ben:baiman", "--from", "Ann")
+    ok(db, "win", "t1", "Alexandra-Konstantinopoulou:3/30", "--from", "Ann", "--riichi", "Dai")
+    ok(db, "penalty", "t1", "Dai", "--amount", "12000")
+    ok(db, "undo", "t1", "--by", "table", "--reason", "undo")
+    ok(db, "draw", "t1", "--ready", "Ann", "--nagashi", "Ann")
     with serving(create_app(db)) as base:
         page = phone(browser, PHONES["360x740"])
         page.goto(f"{base}/matches/t1")

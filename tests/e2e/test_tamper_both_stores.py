@@ -14,28 +14,16 @@ from uuid import UUID
 
 import psycopg
 import pytest
+from honba_cli import honba, ok
 from old_store import OLD_HEAD, write_old_store
-from typer.testing import CliRunner, Result
+from typer.testing import CliRunner
 
 from domain.match import match_id
 from domain.tournament import tournament_id
-from replay.cli import app
 from replay.store.checkpoint import CHECKPOINTS_ID
 from replay.store.seal import seal_id
 
 runner = CliRunner()
-
-
-def honba(db: str, *args: str) -> Result:
-    result = runner.invoke(app, ["--db", db, *args])
-    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
-    return result
-
-
-def ok(db: str, *args: str) -> str:
-    result = honba(db, *args)
-    assert result.exit_code == 0, result.output
-    return result.stdout
 
 
 def execute(db: str, statement: str, *args: Any) -> list[Any]:

@@ -12,22 +12,18 @@ from typing import Any
 import pytest
 from conftest import hv, ron
 from eventsourcing.persistence import Tracking
+from honba_cli import honba
 from test_views import NAMES, TENHOU, won
-from typer.testing import CliRunner, Result
+from typer.testing import CliRunner
 
 from projections.standings_view import FORMAT
 from projections.views import DocumentView, POPODocumentView, ViewMoved
-from replay.cli import app as cli
 from replay.service import recording
 from replay.service.tournaments import attach_all
 from replay.store.application import HonbaApp
 from replay.store.standings_view import catch_up, open_view
 
 runner = CliRunner()
-
-
-def honba(db: str, *args: str) -> Result:
-    return runner.invoke(cli, ["--db", db, *args])
 
 
 def one_match_cup(db: str, layout: int | None) -> None:

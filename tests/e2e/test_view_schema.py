@@ -8,7 +8,7 @@ import json
 import sqlite3
 from pathlib import Path
 
-from honba_cli import Honba
+from honba_cli import Honba, ok
 
 from projections.standings_view import DOC_SCHEMA, SCHEMA_KEY
 from replay.store.standings_view import views_path
@@ -16,19 +16,14 @@ from replay.store.standings_view import views_path
 PLAYERS = "Ann,Ben,Cho,Dai"
 
 
-def honba(db: Path, *args: str) -> str:
-    """Run a command that must succeed on that store; its output."""
-    return Honba(db).ok(*args)
-
-
 def league(tmp_path: Path) -> Path:
     db = tmp_path / "club.sqlite"
-    honba(db, "tournament", "create", "cup", "--players", PLAYERS)
-    honba(db, "start", "m1", "--players", PLAYERS)
-    honba(db, "win", "m1", "Ben:3/30", "--from", "Ann")
-    honba(db, "end", "m1")
-    honba(db, "tournament", "attach", "cup", "m1", "--session", "1")
-    honba(db, "stats", "--tournament", "cup")  # builds the view
+    ok(db, "tournament", "create", "cup", "--players", PLAYERS)
+    ok(db, "start", "m1", "--players", PLAYERS)
+    ok(db, "win", "m1", "Ben:3/30", "--from", "Ann")
+    ok(db, "end", "m1")
+    ok(db, "tournament", "attach", "cup", "m1", "--session", "1")
+    ok(db, "stats", "--tournament", "cup")  # builds the view
     return db
 
 
@@ -61,11 +56,11 @@ def test_a_document_of_an_older_shape_is_read_with_the_new_fields_defaults(tmp_p
             del counts["called"], counts["call_hands"]
 
     rewrite_stats(db, older)
-    rows = json.loads(honba(db, "stats", "--tournament", "cup", "--format", "json"))["players"]
+    rows = json.loads(ok(db, "stats", "--tournament", "cup", "--format", "json"))["players"]
     ben = next(row for row in rows if row["player"] == "Ben")
     assert (ben["wins"], ben["win_value"]) == (1, 3900)  # 3 han 30 fu off a non-dealer (seeds' table)
     assert (ben["called"], ben["call_hands"], ben["call_rate"]) == (0, 0, None)
-    assert "—" in honba(db, "stats", "--tournament", "cup")
+    assert "—" in ok(db, "stats", "--tournament", "cup")
 
 
 def test_a_document_of_a_newer_schema_is_refused_in_one_line(tmp_path: Path) -> None:
@@ -79,19 +74,19 @@ def test_a_document_of_a_newer_schema_is_refused_in_one_line(tmp_path: Path) -> 
 
 def test_a_summary_written_before_provisional_points_reads_as_unknown_until_the_next_hand(tmp_path: Path) -> None:
     db = tmp_path / "club.sqlite"
-    honba(db, "tournament", "create", "cup", "--players", PLAYERS)
-    honba(db, "start", "m1", "--players", PLAYERS)
-    honba(db, "tournament", "attach", "cup", "m1", "--session", "1")
-    honba(db, "win", "m1", "Ben:3/30", "--from", "Ann")
-    honba(db, "standings", "--tournament", "cup")  # builds the view
+    ok(db, "tournament", "create", "cup", "--players", PLAYERS)
+    ok(db, "start", "m1", "--players", PLAYERS)
+    ok(db, "tournament", "attach", "cup", "m1", "--session", "1")
+    ok(db, "win", "m1", "Ben:3/30", "--from", "Ann")
+    ok(db, "standings", "--tournament", "cup")  # builds the view
     with sqlite3.connect(views_path(str(db))) as conn:
         (text,) = conn.execute("SELECT data FROM honba_view_docs WHERE kind = 'summary' AND key = 'm1'").fetchone()
         data = json.loads(text)
         # The shape before issue 25: no schema, no hand, no provisional points.
         del data[SCHEMA_KEY], data["hand"], data["provisional_points"]
         conn.execute("UPDATE honba_view_docs SET data = ? WHERE kind = 'summary' AND key = 'm1'", (json.dumps(data),))
-    (table,) = json.loads(honba(db, "standings", "--tournament", "cup", "--format", "json"))["tables_in_progress"]
+    (table,) = json.loads(ok(db, "standings", "--tournament", "cup", "--format", "json"))["tables_in_progress"]
     assert table["hand"] is None and [seat["points"] for seat in table["seats"]] == [None] * 4
-    honba(db, "win", "m1", "Cho:1/30", "--from", "Dai")  # the next hand writes it again, whole
-    (table,) = json.loads(honba(db, "standings", "--tournament", "cup", "--format", "json"))["tables_in_progress"]
+    ok(db, "win", "m1", "Cho:1/30", "--from", "Dai")  # the next hand writes it again, whole
+    (table,) = json.loads(ok(db, "standings", "--tournament", "cup", "--format", "json"))["tables_in_progress"]
     assert table["hand"] == "E3-0" and None not in [seat["points"] for seat in table["seats"]]
