@@ -60,11 +60,14 @@ class ServiceMatch:
     def refused(self, *winners: str, **fields: Any) -> str:
         """The error a win is refused with (honba's own error, the line a front end shows), the match as
         it was: nothing recorded."""
-        entry = win_fields(winners, fields)
-        all_read(entry)  # outside: a misspelt field is the test's error, not the refusal it looks for
+        return self.refused_entry(win_fields(winners, fields))
+
+    def refused_entry(self, fields: dict[str, Any]) -> str:
+        """The error an entry (a draw, an abort, a penalty, ...) is refused with, nothing recorded."""
+        all_read(fields)  # outside: a misspelt field is the test's error, not the refusal it looks for
         before = self.version()
         with pytest.raises(HonbaError) as refusal:
-            self.enter(entry)
+            self.enter(fields)
         assert self.version() == before
         text = str(refusal.value)
         assert "\n" not in text.strip(), text
@@ -75,9 +78,14 @@ class ServiceMatch:
         version: int = self.app.get_match(self.key).version
         return version
 
+    def status(self) -> dict[str, Any]:
+        """The table now, as ``honba status --json`` gives it."""
+        data: dict[str, Any] = match_status(self.app, self.key).data
+        return data
+
     def scores(self) -> dict[str, int]:
         """Each player's score, as ``honba status --json`` gives them."""
-        scores: dict[str, int] = match_status(self.app, self.key).data["scores"]
+        scores: dict[str, int] = self.status()["scores"]
         return scores
 
 

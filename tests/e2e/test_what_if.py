@@ -9,15 +9,17 @@ Cho 22,000 -23.0. A second match: Dai rons Ann for 2 han 30 fu (2,000), and Cho 
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from honba_cli import Honba
 
+# Each store is recorded once for the module's tests (twelve commands each): what-if reads the store, it
+# changes nothing in it.
 
-@pytest.fixture
-def cup(tmp_path: Path) -> Honba:
-    honba = Honba(tmp_path / "cup.sqlite")
+
+@pytest.fixture(scope="module")
+def cup(tmp_path_factory: pytest.TempPathFactory) -> Honba:
+    honba = Honba(tmp_path_factory.mktemp("what-if") / "cup.sqlite")
     honba.ok("tournament", "create", "cup", "--players", "Ann,Ben,Cho,Dai")
     honba.ok("start", "m1", "--players", "Ann,Ben,Cho,Dai", "--rules", "wrc")
     honba.ok("win", "m1", "Ben:mangan", "--from", "Cho")
@@ -56,8 +58,8 @@ def test_nothing_to_change_is_refused(cup: Honba) -> None:
     assert "say what to change" in cup.refused("tournament", "what-if", "cup")
 
 
-@pytest.fixture
-def tied(tmp_path: Path) -> Honba:
+@pytest.fixture(scope="module")
+def tied(tmp_path_factory: pytest.TempPathFactory) -> Honba:
     """Ann and Ben end level under uma 15/4/-4/-15, Ann by placements, Ben by score.
 
     m1: Ben rons Cho for a mangan (8,000), then Ann (no longer dealer) rons Dai for 2 han 30 fu
@@ -66,7 +68,7 @@ def tied(tmp_path: Path) -> Honba:
     Under uma 15/4/-4/-15: Ann 2 + 4 + (4 - 4) / 2 = +6.0; Ben 8 + 15 - 2 - 15 = +6.0.
     Ann's placements average 2.25 against Ben's 2.5; Ben's net score is +6,000 against Ann's +2,000.
     """
-    honba = Honba(tmp_path / "tied.sqlite")
+    honba = Honba(tmp_path_factory.mktemp("what-if") / "tied.sqlite")
     honba.ok("tournament", "create", "cup", "--players", "Ann,Ben,Cho,Dai")
     honba.ok("start", "m1", "--players", "Ann,Ben,Cho,Dai", "--rules", "wrc")
     honba.ok("win", "m1", "Ben:mangan", "--from", "Cho")

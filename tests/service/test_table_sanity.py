@@ -1,7 +1,9 @@
 """Sanity at the table: results that cannot have happened are refused with one line a player understands.
 
 Issue 10, "Table-side sanity" and "Special-hand claims with contradictory facts". Each
-refusal exits 2 with one line on stderr and records nothing.
+refusal is one line and records nothing; checked here at the service, in memory, with the text
+fields every front end sends (tests/service_match.py), and in the domain for the rules and the
+special hands; the commands' own refusal (exit 2, one line on stderr) is tests/e2e/test_table_sanity_cli.py.
 
 The rules quoted: seed 000, "The Raise minimum point requirement on the 5th extra deal
 option ... is available only when minimum points have been specified using the doubles,
@@ -14,110 +16,78 @@ four riichi declared.
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
+from collections.abc import Callable
 
 import pytest
 from conftest import TENHOU
+from service_match import ServiceMatch
 from test_special_hands import CLASSICAL, EAST, ORPHANS, SOUTH, WEST, claim, holds, refused
-from typer.testing import CliRunner
 
 from domain.errors import InvalidRules
-from replay.cli import app
 
-runner = CliRunner()
-
-
-class Table:
-    """One match ``t`` recorded through the command line on a fresh SQLite file."""
-
-    def __init__(self, db: Path, *start: str):
-        self.db = db
-        self.ok("start", "t", "--players", "Ann,Ben,Cho,Dai", *start)
-
-    def ok(self, *args: str) -> str:
-        result = runner.invoke(app, ["--db", str(self.db), *args])
-        assert result.exit_code == 0, result.output
-        return result.stdout
-
-    def refused(self, *args: str) -> str:
-        """The one line a refused command prints; nothing is recorded."""
-        before = self.ok("log", "t", "--json")
-        result = runner.invoke(app, ["--db", str(self.db), *args])
-        assert result.exit_code == 2, result.output
-        lines = result.stderr.strip().splitlines()
-        assert len(lines) == 1, result.stderr
-        assert "Traceback" not in result.output
-        assert self.ok("log", "t", "--json") == before
-        return lines[0]
+New = Callable[..., ServiceMatch]
 
 
-@pytest.fixture
-def table(tmp_path: Path) -> Table:
-    return Table(tmp_path / "honba.sqlite")
-
-
-def test_a_riichi_at_a_draw_without_the_player_ready_is_refused(table: Table) -> None:
-    line = table.refused("draw", "t", "--riichi", "Ann")
+def test_a_riichi_at_a_draw_without_the_player_ready_is_refused(service_match: New) -> None:
+    line = service_match().refused_entry({"kind": "draw", "riichi": "Ann"})
     assert "Ann declared riichi" in line and "ready" in line
 
 
-def test_a_riichi_at_a_draw_with_the_player_ready_is_recorded(table: Table) -> None:
-    table.ok("draw", "t", "--riichi", "Ann", "--ready", "Ann")
+def test_a_riichi_at_a_draw_with_the_player_ready_is_recorded(service_match: New) -> None:
+    table = service_match()
+    table.enter({"kind": "draw", "riichi": "Ann", "ready": "Ann"})
     # Ann alone ready: 1,000 from each of the others (Tenhou's 3,000 pool, FORMAT.md), less her
     # riichi stick, which stays on the table; Ann deals on with 1 counter.
-    status = json.loads(table.ok("status", "t", "--json"))
+    status = table.status()
     assert status["scores"] == {"Ann": 27000, "Ben": 24000, "Cho": 24000, "Dai": 24000}
     assert (status["dealer"], status["counters"], status["deposits"]) == ("Ann", 1, 1000)
 
 
-def test_four_riichi_needs_all_four_riichi_declared(table: Table) -> None:
-    line = table.refused("abort", "t", "four_riichi", "--riichi", "Ann")
+def test_four_riichi_needs_all_four_riichi_declared(service_match: New) -> None:
+    table = service_match()
+    line = table.refused_entry({"kind": "abort", "abort": "four_riichi", "riichi": "Ann"})
     assert "all four players declared riichi" in line
-    table.ok("abort", "t", "four_riichi", "--riichi", "Ann,Ben,Cho,Dai")
+    table.enter({"kind": "abort", "abort": "four_riichi", "riichi": "Ann,Ben,Cho,Dai"})
 
 
 @pytest.mark.parametrize("kind", ["four_winds", "four_riichi", "triple_ron"])
-def test_the_four_player_abortive_draws_are_refused_at_a_three_player_table(tmp_path: Path, kind: str) -> None:
-    db = tmp_path / "sanma.sqlite"
-    runner.invoke(app, ["--db", str(db), "start", "t", "--players", "Ann,Ben,Cho", "--rules", "tenhou-sanma"])
-    result = runner.invoke(app, ["--db", str(db), "abort", "t", kind, "--riichi", "Ann,Ben,Cho"])
-    assert result.exit_code == 2, result.output
-    assert "needs four players" in result.stderr
+def test_the_four_player_abortive_draws_are_refused_at_a_three_player_table(service_match: New, kind: str) -> None:
+    table = service_match("tenhou-sanma")
+    assert table.players == ("Ann", "Ben", "Cho")
+    assert "needs four players" in table.refused_entry({"kind": "abort", "abort": kind, "riichi": "Ann,Ben,Cho"})
 
 
-def test_a_count_beyond_any_hand_is_refused(table: Table) -> None:
+def test_a_count_beyond_any_hand_is_refused(service_match: New) -> None:
     # 13 han already reaches the largest limit; 99 han is a slip of the pen.
-    line = table.refused("win", "t", "Ben:99/30", "--from", "Ann")
-    assert "99 han is beyond any hand" in line
+    assert "99 han is beyond any hand" in service_match().refused("Ben:99/30", discarder="Ann")
 
 
-def test_a_counted_yakuman_of_more_than_13_han_is_still_recorded(table: Table) -> None:
+def test_a_counted_yakuman_of_more_than_13_han_is_still_recorded(service_match: New) -> None:
     # A counted yakuman may list more han than 13 (Tenhou writes the sum of its yaku); seed 002:
     # the maximum, 400% of the Limit (8,000 base), "given for hands worth 13 han or more": 32,000
     # from Ann, the dealer, to Ben on a ron, which busts Ann.
-    table.ok("win", "t", "Ben:15han", "--from", "Ann")
-    status = json.loads(table.ok("status", "t", "--json"))
+    table = service_match()
+    table.win("Ben:15han", discarder="Ann")
+    status = table.status()
     assert status["scores"] == {"Ann": -7000, "Ben": 57000, "Cho": 25000, "Dai": 25000}
     assert status["end_reason"] == "bust"
 
 
-def test_negative_dora_are_refused(table: Table) -> None:
-    assert "dora cannot be negative" in table.refused("win", "t", "Ben:1/30", "--from", "Ann", "--dora", "-1")
+def test_negative_dora_are_refused(service_match: New) -> None:
+    assert "dora cannot be negative" in service_match().refused("Ben:1/30", discarder="Ann", dora="-1")
 
 
-def test_negative_dora_do_not_slip_a_one_han_win_past_a_two_han_minimum(tmp_path: Path) -> None:
-    table = Table(tmp_path / "two-han.sqlite", "--set", "minimum=2")
-    assert "dora cannot be negative" in table.refused("win", "t", "Ben:1/30", "--from", "Ann", "--dora", "-1")
+def test_negative_dora_do_not_slip_a_one_han_win_past_a_two_han_minimum(service_match: New) -> None:
+    table = service_match(overrides=["minimum=2"])
+    assert "dora cannot be negative" in table.refused("Ben:1/30", discarder="Ann", dora="-1")
 
 
-def test_more_dora_than_han_are_refused(table: Table) -> None:
-    assert "cannot be more than" in table.refused("win", "t", "Ben:2/30", "--from", "Ann", "--dora", "3")
+def test_more_dora_than_han_are_refused(service_match: New) -> None:
+    assert "cannot be more than" in service_match().refused("Ben:2/30", discarder="Ann", dora="3")
 
 
-def test_the_minimum_refusal_says_dora_do_not_count(tmp_path: Path) -> None:
-    table = Table(tmp_path / "two-han.sqlite", "--set", "minimum=2")
-    line = table.refused("win", "t", "Ben:2/30", "--from", "Ann", "--dora", "1")
+def test_the_minimum_refusal_says_dora_do_not_count(service_match: New) -> None:
+    line = service_match(overrides=["minimum=2"]).refused("Ben:2/30", discarder="Ann", dora="1")
     assert "counts 1 han toward the minimum of 2 han" in line
     assert "dora do not count toward the minimum" in line
 
