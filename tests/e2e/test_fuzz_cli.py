@@ -422,6 +422,9 @@ def commands(files: Files) -> dict[str, st.SearchStrategy[list[str]]]:
             who,
             words,
         ),
+        "tournament sign-off": st.builds(
+            lambda n, rest: ["tournament", "sign-off", n, *rest], tournament, options(**{"--off": FLAG})
+        ),
         "tournament team": st.builds(
             lambda n, team, players: ["tournament", "team", n, team, *players],
             tournament,
@@ -534,7 +537,7 @@ def template(tmp_path_factory: pytest.TempPathFactory, files: Files) -> Path:
     for args in (
         ("start", KEY, "--players", ",".join(PLAYERS)),
         ("win", KEY, "Ben:3/30", "--from", "Ann"),
-        ("penalty", KEY, "Cho", "--amount", "1000", "--note", "slow"),
+        ("penalty", KEY, "Cho", "--amount", "900", "--note", "slow"),
         ("amend", KEY, "2", "--by", "Ref", "--reason", "why", "win", "Ben:4/30", "--from", "Ann"),
         ("tournament", "create", "cup", "--players", ",".join(PLAYERS)),
         ("tournament", "attach", "cup", KEY),
