@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import expect
+from playwright_support import WAIT_MS
 from typer.testing import CliRunner
 from web_support import PLAYERS, prepare, serving
 
@@ -27,7 +28,6 @@ from replay.web.app import create_app
 CHROMIUM = Path("/usr/bin/chromium")
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="no /usr/bin/chromium (apt-get install chromium)")
-WAIT_MS = 15_000  # the longest any single step may wait
 
 
 @pytest.fixture(scope="module")

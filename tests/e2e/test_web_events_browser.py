@@ -22,6 +22,7 @@ import pytest
 from browser import SYSTEM_CHROMIUM, playwright_args
 from conftest import hv, ron, won
 from playwright.sync_api import expect
+from playwright_support import WAIT_MS
 from web_support import SIXTEEN, serving
 
 from replay.html.pages import render_standings_html
@@ -39,7 +40,6 @@ from replay.web.app import create_app
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 pytestmark = pytest.mark.skipif(not SYSTEM_CHROMIUM.exists(), reason="no /usr/bin/chromium")
-WAIT_MS = 15_000
 PLAYERS = SIXTEEN
 VALUES = [hv(3, 30), hv(limit="mangan"), hv(2, 40), hv(limit="haneman"), hv(4, 30), hv(1, 30)]
 
