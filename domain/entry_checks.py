@@ -35,6 +35,7 @@ from domain.values import (
     PenaltyShare,
     Seat,
     TableState,
+    Win,
     WinResult,
 )
 
@@ -124,9 +125,7 @@ class EntryChecks:
                 " (for a yakuman they fed); a discarder's responsibility is the rules' payment scheme"
             )
         if win.value.limit != "yakuman":
-            raise RuleViolation(
-                f"liability (pao) is only for a yakuman under these rules, not {win.value.describe()}"
-            )
+            raise RuleViolation(f"liability (pao) is only for a yakuman under these rules, not {win.value.describe()}")
 
     def penalty(self, penalty: Penalty) -> None:
         """Refuse a penalty against no seat, of no positive amount or more than a table holds, or

@@ -206,8 +206,8 @@ def _settled(
         status = "tied"
         first = sorted([player, *tied])
         note = (
-            f"tied at the cut with {', '.join(tied)} on the whole tie-break chain: the standings, and the cut recorded from them, go on by name"
-            f" ({', '.join(first)}) unless the director decides otherwise"
+            f"tied at the cut with {', '.join(tied)} on the whole tie-break chain: the standings, and the cut"
+            f" recorded from them, go on by name ({', '.join(first)}) unless the director decides otherwise"
         )
     else:
         status = "possible"

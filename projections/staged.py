@@ -295,7 +295,8 @@ def team_standings(
         points = sum(line.get(n, 0.0) for n in counted_names)
         if state.format.team_points == "average" and counted_names:
             points /= len(counted_names)
-        lines.append((round(points, 1), team, tuple(sorted(names)), sum(played.get(n, Totals()).matches for n in names)))
+        count = sum(played.get(n, Totals()).matches for n in names)
+        lines.append((round(points, 1), team, tuple(sorted(names)), count))
     lines.sort(key=lambda line: (-line[0], line[1]))
     result = []
     for points, team, members_of_team, count in lines:

@@ -121,9 +121,7 @@ def test_every_view_of_a_sixteen_player_event_agrees_with_a_hand_calculation(tmp
     # top 8 (P16 and Sub passed over) certain, everyone else out.
     needs = needs_data(app, fresh(app), "cup")
     assert needs["session"] == 2 and needs["top"] == 8
-    assert {p["player"]: p["points"] for p in needs["players"]} == {
-        p: qual[p].tenths / 10 for p in qual if p != "P16"
-    }
+    assert {p["player"]: p["points"] for p in needs["players"]} == {p: qual[p].tenths / 10 for p in qual if p != "P16"}
     statuses = {p["player"]: {x["status"] for x in p["places"]} for p in needs["players"]}
     assert statuses == {p: {"certain" if p in finalists else "impossible"} for p in qual if p != "P16"}
     played_out = standings_data(event_report(app, fresh(app), "cup"))

@@ -24,7 +24,8 @@ def needs_data(app: HonbaApp, view: DocumentView, name: str, top: int | None = N
     of that session in progress, the hands that would do it now.
 
     ``{"tournament", "stage", "session", "top", "players": [{"player", "rank", "points", "table",
-    "places": [{"place", "status" (certain, possible, impossible, or tied at the cut), "beat_at_least", "note" (how a tie at the cut goes), "conditions": [{"rival", "rival_place",
+    "places": [{"place", "status" (certain, possible, impossible, or tied at the cut),
+    "beat_at_least", "note" (how a tie at the cut goes), "conditions": [{"rival", "rival_place",
     "relation", "points_margin", "score_margin"}]}]}], "hands": [{"match", "player", "discarder",
     "value"}]}``."""
     tournament = get_tournament(app, name)
