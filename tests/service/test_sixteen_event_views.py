@@ -12,7 +12,7 @@ checks it keeps the teams apart and the substitute in the withdrawn player's pla
 the tables as seated.
 
 In memory through the service, but for one command (the CSV of ``honba standings``, on a file
-store): the views are the service's data; the front ends render them (tests/test_one_report_page.py).
+store): the views are the service's data; the front ends render them (tests/e2e/test_one_report_page.py).
 """
 
 from __future__ import annotations
