@@ -227,7 +227,9 @@ class DocCache:
         for event in events:
             if isinstance(event, Match.Event) and (self.reread is not None or not isinstance(event, Match.Started)):
                 wanted.add(("match", str(event.originator_id)))
-            elif isinstance(event, Tournament.Event) and not isinstance(event, Tournament.Created):
+            elif isinstance(event, Tournament.Event) and (
+                self.reread is not None or not isinstance(event, Tournament.Created)
+            ):
                 wanted.add(("tournament", str(event.originator_id)))
                 if isinstance(event, Tournament.MatchAttached | Tournament.MatchDetached):
                     wanted.add(("entry", f"{event.originator_id}/{event.match_key}"))
@@ -398,15 +400,35 @@ def _refold(cache: DocCache, match_id: str, events: list[Any]) -> None:
 
 
 def _apply_tournament_event(cache: DocCache, event: Any) -> None:
+    tournament_id = str(event.originator_id)
+    found = cache.get("tournament", tournament_id) if not isinstance(event, Tournament.Created) else None
+    if isinstance(event, Tournament.Created) and cache.reread is not None:
+        found = cache.get("tournament", tournament_id)
+    last = None if found is None else found.get("last")
+    version = event.originator_version
+    if isinstance(last, int) and version <= last:
+        return  # folded already, with the tournament read whole in order (below)
+    in_step = version == 1 if found is None else (not isinstance(last, int) or version == last + 1)
+    if not in_step and cache.reread is not None:
+        # As for a match: the log put this event out of its tournament's order (its creation moved
+        # to a later notification id, say). Membership never follows that order: the tournament's
+        # events not folded yet are read in the order of their own positions and folded now.
+        reread, cache.reread = cache.reread, None
+        try:
+            for earlier in sorted(reread(event.originator_id), key=lambda e: e.originator_version):
+                if earlier.originator_version > (last if isinstance(last, int) else 0):
+                    _apply_tournament_event(cache, earlier)
+        finally:
+            cache.reread = reread
+        return
     if isinstance(event, Tournament.Created):
         doc: dict[str, Any] = {
-            "id": str(event.originator_id),
+            "id": tournament_id,
             "name": event.name,
             "players": list(event.players),
             "aliases": {},
         }
     else:
-        found = cache.get("tournament", str(event.originator_id))
         if found is None:
             return
         doc = found
@@ -431,6 +453,7 @@ def _apply_tournament_event(cache: DocCache, event: Any) -> None:
                 mark_damaged(cache, str(event.originator_id), event.match_key, None)
             cache.put("entry", entry, None)
             _index(cache, event.match_key, doc["name"], add=False)
+    doc["last"] = version
     cache.put("tournament", str(event.originator_id), doc)
     cache.put("tournament-name", doc["name"], {"id": str(event.originator_id)})
     cache.dirty_tournaments.add(str(event.originator_id))

@@ -34,6 +34,7 @@ from replay.service.shapes import (
     state_data,
 )
 from replay.store.application import HonbaApp, MatchSummary
+from replay.store.errors import DamagedMatch
 
 
 def status_data(key: str, match: Match) -> dict[str, Any]:
@@ -175,13 +176,19 @@ def match_table_data(key: str, match: Match, damaged: str | None = None) -> dict
 
 
 def corrections_summary(store: HonbaApp) -> list[dict[str, Any]]:
-    """Every stored match that can be read, with its number of corrections (the referee's desk)."""
-    found = []
+    """Every stored match that can be read, with its number of corrections (the referee's desk); a
+    match whose rows cannot make it is listed with the one line that says so (``damaged``, its
+    corrections unknown): one damaged match never takes the list down."""
+    found: list[dict[str, Any]] = []
     for summary in store.list_matches():
         if summary.damaged:
             continue
-        count = len(store.get_match(summary.key).correction_log)
-        found.append({"key": summary.key, "players": summary.players, "corrections": count})
+        try:
+            count: int | None = len(store.get_match(summary.key).correction_log)
+            damaged = None
+        except DamagedMatch as exc:
+            count, damaged = None, str(exc)
+        found.append({"key": summary.key, "players": summary.players, "corrections": count, "damaged": damaged})
     return found
 
 
