@@ -55,3 +55,49 @@ def test_a_tournament_whose_every_seal_row_was_removed_is_named_unsealed(db: str
     (cup,) = [r for r in json.loads(checked.stdout)["results"] if r["name"] == "tournament cup"]
     assert [(p["position"], p["kind"]) for p in cup["problems"]] == [(0, "unsealed")]
     assert "unsealed" in honba(db, "check").stdout
+
+
+def set_tracking(db: str, application: str, position: object) -> None:
+    """A tracking row of the standings view set behind honba's back (SQLite: the view's own file)."""
+    if db.startswith("postgresql://"):
+        with psycopg.connect(db) as connection:
+            connection.execute(
+                "UPDATE honba_view_tracking SET notification_id = %s WHERE application_name = %s",
+                (position, application),
+            )
+        return
+    import sqlite3
+    from contextlib import closing
+
+    from test_outside_the_chain import view_file
+
+    with closing(sqlite3.connect(view_file(db))) as connection, connection:
+        connection.execute(
+            "UPDATE tracking SET notification_id = ? WHERE application_name = ?", (position, application)
+        )
+
+
+@pytest.mark.parametrize("position", [0, None])
+def test_a_view_whose_migration_tracking_row_was_set_to_0_is_rebuilt_and_serve_starts(
+    db: str, position: int | None
+) -> None:
+    from starlette.testclient import TestClient
+
+    from replay.web.app import create_app
+
+    before = {
+        command: ok(db, *command)
+        for command in (("standings", "--tournament", "cup"), ("stats", "--tournament", "cup"))
+    }
+    for command, shown in before.items():
+        set_tracking(db, "__migration__", position)
+        result = honba(db, *command)
+        assert result.exit_code == 0, result.output
+        assert "the standings view cannot be opened" in result.stderr
+        assert "rebuilding it from the event log" in result.stderr
+        assert result.stdout == shown
+        assert "standings view" not in honba(db, *command).stderr  # rebuilt once: opened as it is from then on
+    set_tracking(db, "__migration__", position)
+    with TestClient(create_app(db), raise_server_exceptions=False) as client:
+        answer = client.get("/tournaments/cup")
+    assert answer.status_code == 200 and "Ann" in answer.text

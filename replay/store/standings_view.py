@@ -13,11 +13,12 @@ PostgreSQL with the library's ``ProjectionRunner``, on SQLite by polling the log
 from __future__ import annotations
 
 import gc
+import sqlite3
 import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +29,7 @@ from eventsourcing.sqlite import SQLiteFactory
 from domain.match import Match
 from domain.tournament import Tournament
 from projections.standings_view import FORMAT, StandingsProjection, ViewTooNew, read_doc
-from projections.views import DocumentView, POPODocumentView, ViewMoved
+from projections.views import TABLE, DocumentView, POPODocumentView, ViewMoved
 from replay.store.application import HonbaApp
 from replay.store.errors import StoreError
 from replay.store.retry import OPEN_TRIES, retrying
@@ -47,20 +48,67 @@ def views_path(db_path: str) -> str:
     return str(path.with_name(path.stem + ".views" + (path.suffix or ".sqlite")))
 
 
-def open_view(app: HonbaApp) -> DocumentView:
-    """The standings view for this store, created if new."""
+def open_view(app: HonbaApp, notice: Callable[[str], None] | None = None) -> DocumentView:
+    """The standings view for this store, created if new.
+
+    A view whose tracking rows no longer open (the library's migration marker, ``__migration__``,
+    changed behind honba's back) is derived data: its tables are dropped and made anew, saying so in
+    one line to ``notice`` (stderr), and the catch-up that follows rebuilds it from the event log.
+    """
     try:
-        # Processes opening a new view at once race to create its tables: try again.
-        return retrying(
-            lambda _attempt: _open_view(app),
-            conflict=Exception,
-            again=lambda exc: any(race in str(exc) for race in VIEW_CREATE_RACES),
-            tries=OPEN_TRIES,
-        )
+        return _opened(app)
     except StoreError:
         raise
     except Exception as exc:  # the libraries raise several kinds; all mean the view cannot be opened
+        if not _tracking_damaged(exc):
+            raise StoreError(f"cannot open the standings view: {exc}") from None
+        why = " ".join(str(exc).split())[:200]
+    _discard_view(app)
+    (notice or stderr_notice)(
+        f"the standings view cannot be opened ({why}: its tracking rows were changed behind honba's back): "
+        "rebuilding it from the event log"
+    )
+    try:
+        return _opened(app)
+    except StoreError:
+        raise
+    except Exception as exc:
         raise StoreError(f"cannot open the standings view: {exc}") from None
+
+
+def _opened(app: HonbaApp) -> DocumentView:
+    # Processes opening a new view at once race to create its tables: try again.
+    return retrying(
+        lambda _attempt: _open_view(app),
+        conflict=Exception,
+        again=lambda exc: any(race in str(exc) for race in VIEW_CREATE_RACES) and not _tracking_damaged(exc),
+        tries=OPEN_TRIES,
+    )
+
+
+def _tracking_damaged(exc: BaseException) -> bool:
+    """Whether opening the view failed on its tracking rows as stored (not on a race to create them):
+    the library's migration marker set to 0 (or removed) makes it migrate a table already migrated,
+    renaming it aside (``old1_tracking``) and recording the marker again, which fails on the marker's
+    own row or on a table renamed aside before."""
+    text = str(exc)
+    marker = "tracking for __migration__" in text and not text.rstrip().endswith("__migration__ 1")
+    return marker or "old1_tracking" in text or "multi-row tracking" in text
+
+
+def _discard_view(app: HonbaApp) -> None:
+    """Drop the view's tables, so that opening it makes them anew."""
+    if isinstance(app.factory, SQLiteFactory):
+        with closing(sqlite3.connect(views_path(_sqlite_db(app)), timeout=60)) as connection, connection:
+            for table in ("tracking", "old1_tracking", TABLE):
+                connection.execute(f"DROP TABLE IF EXISTS {table}")
+        return
+    from eventsourcing.postgres import PostgresFactory
+
+    from replay.store.postgres_views import discard_view
+
+    if isinstance(app.factory, PostgresFactory):
+        discard_view(app.factory.datastore)
 
 
 def _sqlite_db(app: HonbaApp) -> str:
