@@ -7,6 +7,7 @@ honba's back (the helpers of test_outside_the_chain)."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import psycopg
 import pytest
@@ -101,3 +102,18 @@ def test_a_view_whose_migration_tracking_row_was_set_to_0_is_rebuilt_and_serve_s
     with TestClient(create_app(db), raise_server_exceptions=False) as client:
         answer = client.get("/tournaments/cup")
     assert answer.status_code == 200 and "Ann" in answer.text
+
+
+def test_certificate_verify_checks_every_certified_matchs_chain_not_only_its_head(db: str, tmp_path: Path) -> None:
+    from test_outside_the_chain import damage_the_win
+
+    ok(db, "certificate", "keygen", str(tmp_path / "organiser"))
+    path = tmp_path / "cup.cert.json"
+    ok(db, "certificate", "sign", "cup", "--key", str(tmp_path / "organiser.key"), "-o", str(path))
+    verify = ("certificate", "verify", str(path), "--key", str(tmp_path / "organiser.pub.pem"))
+    assert "verifies: the signature and this store's record" in ok(db, *verify)
+    damage_the_win(db, "han")  # 3 han made 4 in m1's stored win: its head (the last event's) stays as certified
+    result = honba(db, *verify)
+    assert result.exit_code == 1, result.output
+    assert "FAILED: match 'm1' is damaged in the store: altered at 2" in result.stdout
+    assert "m2" not in result.stdout
