@@ -7,6 +7,7 @@ honba's back (the helpers of test_outside_the_chain)."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import psycopg
@@ -117,3 +118,80 @@ def test_certificate_verify_checks_every_certified_matchs_chain_not_only_its_hea
     assert result.exit_code == 1, result.output
     assert "FAILED: match 'm1' is damaged in the store: altered at 2" in result.stdout
     assert "m2" not in result.stdout
+
+
+# A committed draw: its terms fixed with it, its seating not replaced.
+
+EIGHT = "Ann,Ben,Cho,Dai,Eve,Fay,Gus,Hal"
+
+
+def teams_cup(db: str) -> None:
+    ok(db, "tournament", "create", "teams", "--players", EIGHT)
+    ok(db, "tournament", "format", "teams", "--stage", "all:2", "--teams-apart")
+    for team, players in (("Red", ("Ann", "Ben", "Cho", "Dai")), ("Blue", ("Eve", "Fay", "Gus", "Hal"))):
+        ok(db, "tournament", "team", "teams", team, *players)
+
+
+def seating(text: str) -> list[list[str]]:
+    return [line.split(": ", 1)[1].split(", ") for line in text.splitlines() if line.startswith("table ")]
+
+
+def stored_sessions(db: str, name: str) -> dict[int, list[list[str]]]:
+    from replay.store.application import HonbaApp
+    from replay.store.tournaments import get_tournament
+
+    app = HonbaApp.open(db)
+    try:
+        return dict(get_tournament(app, name).sessions)
+    finally:
+        app.close()
+
+
+def refused(db: str, *args: str) -> str:
+    result = honba(db, *args)
+    assert result.exit_code == 2, result.output
+    (line,) = result.stderr.strip().splitlines()
+    return line
+
+
+def test_a_draw_with_team_mates_apart_verifies_as_played_from_the_store_and_from_published_values(
+    db: str, tmp_path: Path
+) -> None:
+    from domain.draw import commitment_of
+
+    teams_cup(db)
+    seed = "5e" * 32
+    committed = ok(db, "tournament", "commit-draw", "teams", "1", "--commitment", commitment_of(seed), "--size", "4")
+    assert "Terms digest: " in committed and "--teams Ann=Red,Ben=Red" in committed
+    # The terms are fixed until the reveal: nobody registered, no team joined, no seating by hand.
+    assert "is committed" in refused(db, "tournament", "create", "teams", "--players", "Ivy")
+    assert "is committed" in refused(db, "tournament", "team", "teams", "Blue", "Ann")
+    assert "is committed" in refused(db, "tournament", "seat", "teams", "1", "Ann,Ben,Cho,Dai", "Eve,Fay,Gus,Hal")
+    revealed = seating(
+        ok(db, "tournament", "reveal-draw", "teams", "1", "--seed", seed, "--no-start", "--rules", "wrc")
+    )
+    played = stored_sessions(db, "teams")[1]
+    assert revealed == played
+    # Team-mates were moved apart: no table seats two of one team.
+    team = {p: "Red" if p in "Ann Ben Cho Dai" else "Blue" for p in EIGHT.split(",")}
+    assert all(len({team[p] for p in table}) == 2 for table in played)
+    verified = ok(db, "tournament", "verify-draw", "teams", "1")
+    assert seating(verified) == played and "checks" in verified
+    terms = re.search(r"--players (\S+); --teams (\S+); --size 4", verified)
+    assert terms is not None
+    alone = ok(
+        db,
+        "tournament",
+        "verify-draw",
+        "--seed",
+        seed,
+        "--players",
+        terms[1],
+        "--teams",
+        terms[2],
+        "--commitment",
+        commitment_of(seed),
+    )
+    assert seating(alone) == played
+    # A drawn session is not seated again, and the draw's players stay as committed.
+    assert "is revealed" in refused(db, "tournament", "seat", "teams", "1", "Ann,Ben,Cho,Dai", "Eve,Fay,Gus,Hal")
