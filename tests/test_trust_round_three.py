@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import psycopg
@@ -195,3 +196,63 @@ def test_a_draw_with_team_mates_apart_verifies_as_played_from_the_store_and_from
     assert seating(alone) == played
     # A drawn session is not seated again, and the draw's players stay as committed.
     assert "is revealed" in refused(db, "tournament", "seat", "teams", "1", "Ann,Ben,Cho,Dai", "Eve,Fay,Gus,Hal")
+
+
+# Read-only checks: check, audit and export need no write, so they work on a full disk.
+
+
+def test_the_store_opened_for_check_audit_and_export_refuses_every_write(db: str) -> None:
+    from domain.match import Match
+    from domain.rules import load_preset
+    from replay.store.application import HonbaApp
+
+    app = HonbaApp.open(db, read_only=True)
+    try:
+        assert app.get_match("m1").key == "m1"  # it reads
+        with pytest.raises(Exception, match="(?i)read-?only"):
+            app.save_match(Match.start("m3", ["Ann", "Ben", "Cho", "Dai"], load_preset("tenhou")))
+    finally:
+        app.close()
+    assert [summary.key for summary in HonbaApp.open(db).list_matches()] == ["m1", "m2"]
+
+
+@pytest.fixture
+def full_disk(tmp_path: Path) -> Iterator[Path]:
+    """A small file system of its own (tmpfs), to be filled: root and mount(8) needed, else skipped."""
+    import shutil
+    import subprocess
+
+    mount = tmp_path / "disk"
+    mount.mkdir()
+    if (
+        shutil.which("mount") is None
+        or subprocess.run(
+            ["mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", str(mount)], capture_output=True
+        ).returncode
+    ):
+        pytest.skip("cannot mount a small tmpfs here (not root, or no mount)")
+    try:
+        yield mount
+    finally:
+        subprocess.run(["umount", "-l", str(mount)], check=False)
+
+
+def test_check_audit_and_export_work_on_a_full_disk(full_disk: Path) -> None:
+    db = str(full_disk / "club.sqlite")
+    ok(db, "start", "m1", "--players", "Ann,Ben,Cho,Dai")
+    ok(db, "win", "m1", "Ben:3/30", "--from", "Ann")
+    for left in full_disk.glob("club.sqlite-*"):
+        left.unlink()  # the store closed: nothing in its write-ahead log
+    import os
+
+    filler = os.open(full_disk / "filler", os.O_WRONLY | os.O_CREAT)
+    try:
+        while os.write(filler, b"\0" * 4096):
+            pass
+    except OSError:
+        pass  # the disk is full
+    finally:
+        os.close(filler)
+    assert "1 checked, 0 with problems" in ok(db, "check")
+    assert "Integrity: intact" in ok(db, "audit", "m1")
+    assert '"key": "m1"' in ok(db, "export", "m1")

@@ -33,7 +33,7 @@ from projections.views import TABLE, DocumentView, POPODocumentView, ViewMoved
 from replay.store.application import HonbaApp
 from replay.store.errors import StoreError
 from replay.store.retry import OPEN_TRIES, retrying
-from replay.store.settings import CREATE_RACES
+from replay.store.settings import CREATE_RACES, sqlite_path
 from replay.store.views import SQLiteDocumentView
 
 # Events folded and written to a transaction by a catch-up.
@@ -114,7 +114,7 @@ def _discard_view(app: HonbaApp) -> None:
 def _sqlite_db(app: HonbaApp) -> str:
     """The event store's SQLite file."""
     env = dict(app.env)
-    return str(env.get("SQLITE_DBNAME") or env.get(f"{app.name.upper()}_SQLITE_DBNAME") or "")
+    return sqlite_path(str(env.get("SQLITE_DBNAME") or env.get(f"{app.name.upper()}_SQLITE_DBNAME") or ""))
 
 
 def _open_view(app: HonbaApp) -> DocumentView:
