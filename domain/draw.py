@@ -29,8 +29,8 @@ seating is recomputed from the published values alone (``seating_of``) exactly a
 from __future__ import annotations
 
 import hashlib
-import re
 import json
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -117,4 +117,3 @@ def seating_of(seed: str, terms: Mapping[str, Any], size: int = 4) -> list[list[
     tables = drawn_seating(seed, list(terms["players"]), int(terms.get("size") or size))
     teams = dict(terms.get("teams") or {})
     return separate_teams(tables, teams) if terms.get("teams_apart") and teams else tables
-

@@ -6,7 +6,6 @@ web, never a traceback or a 500; one damaged match never takes down a list."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest

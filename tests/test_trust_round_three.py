@@ -15,6 +15,7 @@ import psycopg
 import pytest
 from test_outside_the_chain import ROW, drop_view, execute, fill, honba, ok
 
+from domain.match import match_id
 from domain.tournament import tournament_id
 from replay.store.seal import seal_id
 
@@ -209,7 +210,7 @@ def test_the_store_opened_for_check_audit_and_export_refuses_every_write(db: str
     app = HonbaApp.open(db, read_only=True)
     try:
         assert app.get_match("m1").key == "m1"  # it reads
-        with pytest.raises(Exception, match="(?i)read-?only"):
+        with pytest.raises(Exception, match=r"(?i)read-?only"):
             app.save_match(Match.start("m3", ["Ann", "Ben", "Cho", "Dai"], load_preset("tenhou")))
     finally:
         app.close()
@@ -256,3 +257,77 @@ def test_check_audit_and_export_work_on_a_full_disk(full_disk: Path) -> None:
     assert "1 checked, 0 with problems" in ok(db, "check")
     assert "Integrity: intact" in ok(db, "audit", "m1")
     assert '"key": "m1"' in ok(db, "export", "m1")
+
+
+# What check and audit find, shown where people look: status, the table and referee's pages, the
+# API's "damage" field, the standings; all from replay.service.damage.
+
+
+def rolled_back(db: str) -> None:
+    """m1's ending rolled back with its seal row, after a checkpoint covered it."""
+    from replay.store.seal import seal_id as sealed
+
+    m1 = match_id("m1")
+    execute(db, f"DELETE FROM EVENTS WHERE {ROW}", m1, last(db, m1))
+    execute(db, f"DELETE FROM EVENTS WHERE {ROW}", sealed(m1), last(db, sealed(m1)))
+
+
+def last(db: str, stream: object) -> int:
+    ((version,),) = execute(db, "SELECT MAX(originator_version) FROM EVENTS WHERE originator_id = ?", stream)
+    return int(version)
+
+
+def forged_after_the_end(db: str) -> None:
+    """A hand appended to m1 after its end, its chain, seal and checkpoint extended as honba would."""
+    from domain.values import HandValue, Win, WinResult
+    from replay.store.application import HonbaApp
+
+    store = HonbaApp.open(db)
+    try:
+        loaded = store.load("m1")
+        loaded.match.trigger_event(
+            loaded.match.HandWon, fact=WinResult((Win(1, HandValue(han=13, limit="yakuman"), 0),))
+        )
+        store.save_match(loaded.match, loaded.seal)
+        store.checkpoint()
+    finally:
+        store.close()
+
+
+def damage_pages(db: str) -> dict[str, tuple[int, str]]:
+    from starlette.testclient import TestClient
+    from test_outside_the_chain import referee_token
+
+    from replay.web.app import create_app
+
+    referee = referee_token(db)
+    found = {}
+    with TestClient(create_app(db), raise_server_exceptions=False) as client:
+        for url in ("/matches/m1", "/api/matches/m1", f"/referee/m/m1?token={referee}", "/tournaments/cup"):
+            answer = client.get(url)
+            found[url.split("?")[0]] = (answer.status_code, answer.text)
+        found["/api/tournaments/cup/standings"] = (200, client.get("/api/tournaments/cup/standings").text)
+    return found
+
+
+@pytest.mark.parametrize("edit", ["rolled back", "after the end"])
+def test_what_check_and_audit_find_is_shown_on_status_the_pages_the_api_and_the_standings(db: str, edit: str) -> None:
+    ok(db, "standings", "--tournament", "cup")  # the view folded m1 before the change
+    (rolled_back if edit == "rolled back" else forged_after_the_end)(db)
+    said = "deleted at" if edit == "rolled back" else "after the match ended"
+    status = honba(db, "status", "m1")
+    assert status.exit_code == 0 and "honba: warning: match 'm1' is damaged in the store" in status.stderr
+    assert said in status.stderr
+    assert said in " ".join(json.loads(ok(db, "status", "m1", "--json"))["damage"])
+    assert honba(db, "status", "m2").stderr.strip() == ""
+    found = damage_pages(db)
+    for url in ("/matches/m1", "/referee/m/m1"):
+        code, text = found[url]
+        assert code == 200 and 'id="damaged"' in text and said in text, (url, code, text[:300])
+    code, text = found["/api/matches/m1"]
+    assert code == 200 and said in " ".join(json.loads(text)["damage"])
+    assert "m1" in json.loads(found["/api/tournaments/cup/standings"][1])["damaged"]
+    assert "Match m1 is damaged" in found["/tournaments/cup"][1]
+    standings = honba(db, "standings", "--tournament", "cup")
+    assert "honba: warning: match 'm1' is damaged in the store" in standings.stderr and said in standings.stderr
+    assert "'m2'" not in standings.stderr

@@ -23,7 +23,7 @@ from replay.input.parsing import InputError
 from replay.service.access import TableLink, TokenStore
 from replay.service.director import SeatedTable, seat_session
 from replay.service.shapes import counted
-from replay.service.standings import StandingsReport, follow_view, standings_data, tournament_report, update_view
+from replay.service.standings import StandingsReport, checked_report, follow_view, standings_data, update_view
 from replay.service.tournaments import (
     attach_match,
     create_tournament,
@@ -236,7 +236,10 @@ def standings(
         check_report_format(fmt)
         # A table or CSV needs the standings alone: read from one document of the view.
         matches = fmt not in ("table", "csv")
-        return fresh_report(ctx, lambda view: tournament_report(view, tournament, after_session=after, matches=matches))
+        return fresh_report(
+            ctx,
+            lambda view: checked_report(shell(ctx).app, view, tournament, after_session=after, matches=matches),
+        )
 
     report = guarded(run)
     for key, why in sorted(report.damaged.items()):

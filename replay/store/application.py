@@ -17,9 +17,9 @@ raises ``StoreConflict``; ``replay.service.recording`` decides whether to try ag
 from __future__ import annotations
 
 import threading
-from pathlib import Path
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
+from pathlib import Path
 from typing import Any
 from uuid import UUID
 

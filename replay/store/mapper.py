@@ -29,8 +29,8 @@ from eventsourcing.utils import get_topic
 
 from domain.codec import FACT_TAGS
 from domain.match import Match
-from domain.values import AbortiveDraw, DealPass, ExhaustiveDraw, MatchEnd, Penalty, WinResult
 from domain.tournament import Tournament
+from domain.values import AbortiveDraw, DealPass, ExhaustiveDraw, MatchEnd, Penalty, WinResult
 from replay.store import chain, checkpoint, identity, seal
 
 # honba's aggregates, with the module each lived in before it moved (its old topics stay readable).

@@ -33,7 +33,7 @@ from replay.service.entry import (
 )
 from replay.service.shapes import state_data
 from replay.service.stages import results_data, standings_of_event
-from replay.service.standings import read_view, standings_data, tournament_report
+from replay.service.standings import checked_report, read_view, standings_data
 from replay.web.site import bearer, json_body, number, site, text_of
 from replay.web.standings import after_of
 from replay.web.table import table_context
@@ -62,6 +62,7 @@ async def match_json(request: Request) -> Response:
             "ledger": context["ledger"],
             "head": context["head"],
             "damaged": context["damaged"],
+            "damage": context["damage"],
         }
 
     return JSONResponse(await served.call(data))
@@ -173,7 +174,7 @@ async def standings_json(request: Request) -> Response:
         await served.call(
             lambda: read_view(
                 served.app,
-                lambda view: standings_data(tournament_report(view, name, after_session=after)),
+                lambda view: standings_data(checked_report(served.app, view, name, after_session=after)),
                 view=served.view,
             )
         )
