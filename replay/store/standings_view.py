@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterator
 from contextlib import closing, contextmanager
 from pathlib import Path
 from typing import Any
+from uuid import UUID
 
 from eventsourcing.persistence import InfrastructureFactory, Tracking
 from eventsourcing.popo import POPOFactory
@@ -28,7 +29,7 @@ from eventsourcing.sqlite import SQLiteFactory
 
 from domain.match import Match
 from domain.tournament import Tournament
-from projections.standings_view import FORMAT, StandingsProjection, ViewTooNew, read_doc
+from projections.standings_view import FORMAT, StandingsProjection, UnreadableRow, ViewTooNew, read_doc
 from projections.views import TABLE, DocumentView, POPODocumentView, ViewMoved
 from replay.store.application import HonbaApp
 from replay.store.errors import StoreError
@@ -40,6 +41,9 @@ from replay.store.views import SQLiteDocumentView
 BATCH = 5000
 # The topics of the events the view folds (``StandingsProjection`` reads nothing else).
 FOLDED_TOPICS = (f"{Match.__module__}:", f"{Tournament.__module__}:")
+# A match's rows: one that cannot be read leaves its match out of the view, named.
+MATCH_TOPICS = (f"{Match.__module__}:{Match.__qualname__}.",)
+TOURNAMENT_CREATED = f"{Tournament.__module__}:{Tournament.Created.__qualname__}"
 
 
 def views_path(db_path: str) -> str:
@@ -278,15 +282,28 @@ def cyclic_gc_paused() -> Iterator[None]:
 
 
 def _decoded(app: HonbaApp, notification: Any) -> Any:
-    """A stored event, or the one line that says the store is damaged where it is."""
+    """A stored event; a match's row that cannot be read as the view's ``UnreadableRow`` (the view
+    leaves that match out and names it); any other row that cannot be read, the one line that says
+    the store is damaged where it is."""
     try:
         return app.mapper.to_domain_event(notification)
     except Exception as exc:  # a row changed behind honba's back, whatever broke in decoding
         why = " ".join(str(exc).split())[:200] or type(exc).__name__
+        if isinstance(notification.originator_id, UUID) and not _of_a_tournament(app, notification):
+            return UnreadableRow(notification.originator_id, notification.originator_version, why)
         raise StoreError(
             f"the store is damaged: the event at position {notification.originator_version} of "
             f"{notification.originator_id} cannot be read ({why}); see honba check"
         ) from None
+
+
+def _of_a_tournament(app: HonbaApp, notification: Any) -> bool:
+    """Whether a row that cannot be read is a tournament's (its stream starts as a tournament does),
+    which the view cannot leave out as it leaves out a match (every standings of it would be wrong)."""
+    if str(notification.topic).startswith(MATCH_TOPICS):
+        return False
+    first = app.recorder.select_events(notification.originator_id, limit=1)
+    return bool(first) and str(first[0].topic) == TOURNAMENT_CREATED
 
 
 # How often a follower on SQLite looks at the notification log for new events, in seconds.
