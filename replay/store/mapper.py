@@ -89,7 +89,7 @@ _FROM_ROW = frozenset({"originator_id", "originator_version"})
 
 
 @functools.cache
-def _declared(cls: type[Any]) -> tuple[tuple[str, Any], ...]:
+def _declared(cls: type) -> tuple[tuple[str, Any], ...]:
     """Each field an event class declares, with its type (a type variable taken for ``Any``); found once."""
     hints = typing.get_type_hints(cls)
     found = []
@@ -128,7 +128,8 @@ def fits(value: Any, hint: Any) -> bool:
 def whole(event: Any) -> str | None:
     """What is missing from a decoded event or of the wrong type (None: it is whole)."""
     state = vars(event)
-    for name, hint in _declared(type(event)):
+    kind: type = type(event)
+    for name, hint in _declared(kind):
         if name not in state:
             return f"its {name!r} is missing"
         if not fits(state[name], hint):
