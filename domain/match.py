@@ -106,6 +106,9 @@ class Match(Aggregate):
             # Scored when the table is next asked for (``corrected_steps``), once.
             aggregate.unscored.append((self.originator_version, self.fact))
             aggregate.remember(self.client_key, "record", self.fact)
+            # A deal passed or an end the rules decided follows the entry a person made: not one of its own.
+            if self.client_key is not None or not isinstance(self.fact, DealPass | MatchEnd):
+                aggregate.last_entry_key = self.client_key
             aggregate.head = event_digest(self)
 
     class Corrected(Aggregate.Event):
@@ -136,6 +139,7 @@ class Match(Aggregate):
             )
             if self.client_key is not None:
                 aggregate.client_key_targets[self.client_key] = self.target
+            aggregate.last_entry_key = self.client_key
             aggregate.head = event_digest(self)
 
     class HandWon(Recorded):
@@ -241,6 +245,9 @@ class Match(Aggregate):
         self.client_keys: dict[str, str] = {}
         # The entry each client key's correction targeted, so that a retried undo finds it again.
         self.client_key_targets: dict[str, int | None] = {}
+        # The client key of the last entry a person made (a result, a penalty, a correction; None
+        # when it was sent without one): what an entry sent after it from the same phone names.
+        self.last_entry_key: str | None = None
         # The corrected history as scored so far, each hand settled once per command: the steps
         # (None: to be folded again, after a correction), the table as played after them, the
         # entries recorded since, and the next step a command worked out before recording it.

@@ -35,6 +35,9 @@ from domain.draw import check_commitment, commitment_of
 from domain.errors import RuleViolation
 from domain.stages import EventFormat, single_stage
 
+# Who signs a match's scores for the table when not each player: the table's referee.
+REFEREE = "referee"
+
 
 def table_order(session: int, table: int | None, key: str) -> tuple[int, bool, int, str]:
     """Where a match is listed: by session, then table number (table 2 before table 10; a match
@@ -263,6 +266,29 @@ class Tournament(Aggregate):
             assert isinstance(aggregate, Tournament)
             aggregate.certificate = dict(self.certificate)
 
+    class SignOffRequired(Aggregate.Event):
+        """Whether the event's format has the players confirm each match's final scores at the
+        table (the WRC rules' sign-off) before it counts as confirmed in the standings."""
+
+        required: bool
+
+        def apply(self, aggregate: Aggregate) -> None:
+            assert isinstance(aggregate, Tournament)
+            aggregate.sign_off = self.required
+
+    class ScoresSigned(Aggregate.Event):
+        """A player of a match (or the table's referee, ``REFEREE``) confirmed its final scores
+        (``agreed``) or disputed them, saying what (``note``)."""
+
+        match_key: str
+        player: str
+        agreed: bool
+        note: str
+
+        def apply(self, aggregate: Aggregate) -> None:
+            assert isinstance(aggregate, Tournament)
+            aggregate.signatures.setdefault(self.match_key, {})[self.player] = (self.agreed, self.note)
+
     def __init__(self, name: str, players: Sequence[str]):
         self.name = name
         self.players: list[str] = list(players)
@@ -282,6 +308,9 @@ class Tournament(Aggregate):
         self.draws: dict[int, dict[str, Any]] = {}
         self.ranking_facts: dict[str, Any] = {}
         self.certificate: dict[str, Any] | None = None
+        # The sign-off: whether the format has it, and what each player (or the referee) said of each match.
+        self.sign_off = False
+        self.signatures: dict[str, dict[str, tuple[bool, str]]] = {}
 
     @staticmethod
     def create_id(name: str, **_: Any) -> UUID:
@@ -440,6 +469,44 @@ class Tournament(Aggregate):
             raise RuleViolation("say why the match is detached")
         TEXT.check(reason, "reason")
         self.trigger_event(self.MatchDetached, match_key=match_key, reason=reason)
+
+    def require_sign_off(self, required: bool) -> None:
+        """Have the players confirm each match's final scores (or stop having them); nothing
+        happens when it is so already."""
+        if self.sign_off != required:
+            self.trigger_event(self.SignOffRequired, required=required)
+
+    def sign(self, match_key: str, players: Sequence[str], player: str, *, agreed: bool, note: str = "") -> None:
+        """``player`` (one of the match's ``players``, or ``REFEREE``) confirms the match's final
+        scores, or disputes them saying what; said again, nothing new is recorded."""
+        if not self.sign_off:
+            raise RuleViolation(f"{self.name!r} has no sign-off: its matches count as entered")
+        if match_key not in self.matches:
+            raise RuleViolation(f"match {shown(match_key)} is not in {self.name!r}")
+        if player != REFEREE and player not in players:
+            raise RuleViolation(f"{shown(player)} did not play {shown(match_key)}")
+        note = note.strip()
+        TEXT.check(note, "note")
+        if not agreed and not note:
+            raise RuleViolation("say what is disputed (the referee reads it)")
+        if self.signatures.get(match_key, {}).get(player) == (agreed, note):
+            return
+        self.trigger_event(self.ScoresSigned, match_key=match_key, player=player, agreed=agreed, note=note)
+
+    def sign_off_of(self, match_key: str, players: Sequence[str]) -> str | None:
+        """Where a finished match's sign-off stands: ``confirmed`` (every player confirmed, or the
+        referee did: the referee's word settles a dispute), ``disputed`` (a player's last word
+        disputes), ``unconfirmed``; None when the format has no sign-off."""
+        if not self.sign_off:
+            return None
+        said = self.signatures.get(match_key, {})
+        if said.get(REFEREE, (False, ""))[0]:
+            return "confirmed"
+        if any(not agreed for agreed, _ in said.values()):
+            return "disputed"
+        if all(said.get(p, (False, ""))[0] for p in players):
+            return "confirmed"
+        return "unconfirmed"
 
     def set_time_limit(self, session: int, minutes: int) -> None:
         """Set a session's time limit (its tables' matches get it on their clocks)."""

@@ -111,7 +111,9 @@ def test_verify_rules_option_reaches_the_games_whose_rules_are_not_stated(tmp_pa
     plain = CliRunner().invoke(app, ["verify", str(log), "--json"])
     assert plain.exit_code == 0, plain.output  # a note is not a disagreement
     notes = json.loads(plain.stdout)["notes"]
-    assert [n["game"] for n in notes] == ["friendly"] and "rules not stated" in notes[0]["note"]
+    assert {n["game"] for n in notes} == {"friendly"} and "rules not stated" in notes[0]["note"]
+    # The room's uma is read from the log's own final points (issue 34), and said.
+    assert "inferred: uma 20/0/-20, no oka, tenths kept (the final sc)" in [n["note"] for n in notes]
     result = CliRunner().invoke(app, ["verify", str(log), "--json", "--rules", "mahjongsoul-sanma"])
     assert result.exit_code == 1, result.output
     data = json.loads(result.output)
@@ -127,5 +129,9 @@ def test_import_rules_option_stores_a_friendly_room_under_the_rules_given(tmp_pa
     result = CliRunner().invoke(app, ["--db", db, "import", str(log), "--rules", str(club)])
     assert result.exit_code == 0, result.output
     assert "warning" not in result.output  # scored under the rules given, it agrees with the log
-    stored = HonbaApp.open(db).get_match("friendly").rules
+    store = HonbaApp.open(db)
+    # The log names no id (its ref is empty): its key is its name and its content's digest.
+    (listed,) = store.list_matches()
+    assert listed.key.startswith("friendly-")
+    stored = store.get_match(listed.key).rules
     assert (stored.name, stored.uma) == ("club-sanma", (20, 0, -20))

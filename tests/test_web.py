@@ -323,6 +323,7 @@ def test_serve_answers_and_never_shows_the_password(store_db: str, tmp_path: Pat
     port = free_port()
     # The store named in the environment, so that the password is in no process list either.
     env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "xdg"), "HONBA_DB": store_db}
+    env.pop("HONBA_PUBLIC_URL", None)
     server = subprocess.Popen(
         [*honba_command(), "serve", "--port", str(port)],
         env=env,
@@ -334,6 +335,11 @@ def test_serve_answers_and_never_shows_the_password(store_db: str, tmp_path: Pat
         assert server.stdout is not None
         banner = server.stdout.readline()  # printed before the server starts listening
         assert f":{port}/" in banner
+        # On loopback (the default) it says at start that phones cannot reach it, and what to use.
+        said = server.stdout.readline()
+        assert said.startswith(
+            "honba serve: phones cannot reach 127.0.0.1 (this machine only): serve with --host 0.0.0.0"
+        )
         if "@" in store_db:
             password = store_db.split("://", 1)[1].split("@", 1)[0].split(":", 1)[1]
             assert password not in banner

@@ -19,7 +19,7 @@ from domain.values import AbortKind
 from replay.cli import entry_options as eo
 from replay.cli.layout import Column, Grid
 from replay.cli.render import json_text, ledger_csv, ledger_table, print_digests, print_recorded, print_status
-from replay.cli.shell import ClientKey, app, err, guarded, guarded_match, out, rules_app, shell, warn_if_damaged
+from replay.cli.shell import ClientKey, Expect, app, err, guarded, guarded_match, out, rules_app, shell, warn_if_damaged
 from replay.input.parsing import InputError
 from replay.service.entry import CorrectionRequest, apply_correction, apply_entry, entry_from_fields
 from replay.service.matches import (
@@ -28,7 +28,7 @@ from replay.service.matches import (
     read_log,
     stored_matches,
 )
-from replay.service.recording import Recorded, start_match
+from replay.service.recording import ForHand, Recorded, start_match
 from replay.service.recording import end as end_match
 from replay.service.rules import resolve_rules, rules_for_start
 from replay.service.shapes import counted
@@ -98,6 +98,7 @@ def win(
     ippatsu: eo.Ippatsu = False,
     double_riichi: eo.DoubleRiichi = False,
     client_key: ClientKey = None,
+    expect: Expect = None,
 ) -> None:
     """Record a win (several winners only on one discard), with the facts of how it went out.
 
@@ -113,7 +114,7 @@ def win(
             eo.check_no_tile_options(options)
             return eo.win_fields(winners, options)
 
-        _enter(ctx, key, fields, client_key)
+        _enter(ctx, key, fields, client_key, expect)
         return
 
     def run() -> tuple[Recorded, TileValue]:
@@ -122,7 +123,7 @@ def win(
 
         tiles = eo.hand_tiles(options)
         entry = entry_from_fields(eo.win_fields(winners, options))
-        return record_tile_win(shell(ctx).app, key, entry, tiles, client_key=client_key)
+        return record_tile_win(shell(ctx).app, key, entry, tiles, client_key=client_key, expect=for_hand(expect))
 
     done, valued = guarded_match(ctx, key, run)
     from replay.service.tiles import describe_yaku
@@ -141,9 +142,10 @@ def draw(
     riichi: eo.Riichi = None,
     nagashi: eo.Nagashi = None,
     client_key: ClientKey = None,
+    expect: Expect = None,
 ) -> None:
     """Record an exhaustive draw."""
-    _enter(ctx, key, lambda: eo.draw_fields(ready, riichi, nagashi), client_key)
+    _enter(ctx, key, lambda: eo.draw_fields(ready, riichi, nagashi), client_key, expect)
 
 
 @app.command()
@@ -154,9 +156,10 @@ def abort(
     riichi: eo.Riichi = None,
     kongs: eo.Kongs = None,
     client_key: ClientKey = None,
+    expect: Expect = None,
 ) -> None:
     """Record an abortive draw."""
-    _enter(ctx, key, lambda: eo.abort_fields(kind.value, riichi, kongs), client_key)
+    _enter(ctx, key, lambda: eo.abort_fields(kind.value, riichi, kongs), client_key, expect)
 
 
 @app.command()
@@ -171,6 +174,7 @@ def penalty(
     by: Annotated[str | None, typer.Option(help="Referee: add it as a correction (also after the end).")] = None,
     reason: Annotated[str | None, typer.Option(help="Why the referee adds it (with --by).")] = None,
     client_key: ClientKey = None,
+    expect: Expect = None,
 ) -> None:
     """Record a penalty (chombo and the like); with --by and --reason, a referee's correction."""
 
@@ -179,16 +183,25 @@ def penalty(
         if by is not None or reason is not None:
             request = CorrectionRequest("penalty", entry=entry, by=by or "", reason=reason or "")
             return apply_correction(shell(ctx).app, key, request, client_key=client_key)
-        return apply_entry(shell(ctx).app, key, entry, client_key=client_key)
+        return apply_entry(shell(ctx).app, key, entry, client_key=client_key, expect=for_hand(expect))
 
     _print_recorded(guarded_match(ctx, key, run), ctx)
 
 
-def _enter(ctx: typer.Context, key: str, fields: Callable[[], dict[str, Any]], client_key: str | None) -> None:
-    """Record the entry the command's options describe (read by the service, as every front end's)."""
+def for_hand(expect: str | None) -> ForHand | None:
+    """The hand ``--expect`` names, for the service to check (None: not given)."""
+    return ForHand(hand=expect) if expect is not None else None
+
+
+def _enter(
+    ctx: typer.Context, key: str, fields: Callable[[], dict[str, Any]], client_key: str | None, expect: str | None
+) -> None:
+    """Record the entry the command's options describe (read by the service, as every front end's);
+    ``expect`` the hand it is for (``--expect``)."""
 
     def run() -> Recorded:
-        return apply_entry(shell(ctx).app, key, entry_from_fields(fields()), client_key=client_key)
+        entry = entry_from_fields(fields())
+        return apply_entry(shell(ctx).app, key, entry, client_key=client_key, expect=for_hand(expect))
 
     _print_recorded(guarded_match(ctx, key, run), ctx)
 
@@ -199,10 +212,14 @@ def end(
     key: Annotated[str, typer.Argument(help="The match.")],
     reason: Annotated[str, typer.Option(help="Why it ends early.")] = "agreed",
     client_key: ClientKey = None,
+    expect: Expect = None,
 ) -> None:
     """End a match before the rules would (agreement, time limit)."""
 
-    _print_recorded(guarded_match(ctx, key, lambda: end_match(shell(ctx).app, key, reason, client_key=client_key)), ctx)
+    def run() -> Recorded:
+        return end_match(shell(ctx).app, key, reason, client_key=client_key, expect=for_hand(expect))
+
+    _print_recorded(guarded_match(ctx, key, run), ctx)
 
 
 def _print_recorded(done: Recorded, ctx: typer.Context) -> None:

@@ -9,7 +9,8 @@ import uvicorn
 
 from domain.bounds import Bound
 from replay.cli.params import number_option
-from replay.cli.shell import app, guarded, out, shell
+from replay.cli.shell import app, err, guarded, out, shell
+from replay.service.address import PUBLIC_URL_ENV, served_address
 from replay.store.settings import store_name
 from replay.web.app import create_app
 
@@ -20,15 +21,27 @@ PORT = Bound("port", 1, 65_535)
 @app.command()
 def serve(
     ctx: typer.Context,
-    host: Annotated[str, typer.Option(help="The address to listen on (0.0.0.0 for every network).")] = "127.0.0.1",
+    host: Annotated[
+        str, typer.Option(help="The address to listen on: 0.0.0.0 for every network (the phones' too).")
+    ] = "127.0.0.1",
     port: Annotated[int, number_option("--port", bound=PORT, help="The port to listen on.")] = 8000,
+    public_url: Annotated[
+        str | None,
+        typer.Option(
+            help="The address phones open (https://honba.example.org behind a proxy, http://192.168.1.20:8000):"
+            f" table links and QR codes start with it. Default: {PUBLIC_URL_ENV}, else made from --host and --port.",
+        ),
+    ] = None,
 ) -> None:
     """Serve the table pages, the live standings and the JSON API over the store (--db)."""
 
     def run() -> None:
         db = shell(ctx).db
-        web = create_app(db)
+        address = served_address(host, port, public_url)
+        web = create_app(db, address)
         out.print(f"honba serve: {store_name(db)} on http://{host}:{port}/", markup=False)
+        # Said at start: the address phones open, or why they cannot reach this server.
+        (out if address.reachable else err).print(f"honba serve: {address.said}", markup=False, soft_wrap=True)
         uvicorn.run(web, host=host, port=port, log_level="warning", access_log=False)
 
     guarded(run)

@@ -62,6 +62,15 @@ DbOption = Annotated[
 ]
 
 
+Expect = Annotated[
+    str | None,
+    typer.Option(
+        "--expect",
+        metavar="HAND",
+        help="The hand this entry is for, as honba status shows it (E2-0): refused if that hand was recorded since.",
+    ),
+]
+
 ClientKey = Annotated[
     str | None,
     typer.Option(

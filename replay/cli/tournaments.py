@@ -17,12 +17,14 @@ from replay.cli.layout import Column, Grid
 from replay.cli.params import HonbaGroup, number_argument, number_option
 from replay.cli.render import spreadsheet_cells
 from replay.cli.reports import check_report_format, fresh_report, write_report
-from replay.cli.shell import app, guarded, out, progress_bar, shell, warn_if_damaged
+from replay.cli.shell import app, err, guarded, out, progress_bar, shell, warn_if_damaged
 from replay.html.pages import render_standings_html
 from replay.input.parsing import InputError
 from replay.service.access import TableLink, TokenStore
+from replay.service.address import PUBLIC_URL_ENV, configured_public_url
 from replay.service.director import SeatedTable, seat_session
 from replay.service.shapes import counted
+from replay.service.sign_off import require_sign_off, unconfirmed
 from replay.service.standings import StandingsReport, checked_report, follow_view, standings_data, update_view
 from replay.service.tournaments import (
     attach_match,
@@ -145,6 +147,12 @@ def seat(
         int | None,
         number_option("--seed", bound=SEED, help="Without TABLES: the same seed gives the same seating."),
     ] = None,
+    public_url: Annotated[
+        str | None,
+        typer.Option(
+            help=f"The address phones open the server at, printed before each link (default: {PUBLIC_URL_ENV})."
+        ),
+    ] = None,
 ) -> None:
     """Record a session's seating as given, or seat it (as the director's page does: random or
     fewest repeats), start a match per table and print each table's link."""
@@ -166,6 +174,7 @@ def seat(
             application, TokenStore(application), name, session, method=how, rules=rules or "tenhou", seed=seed
         )
 
+    public = guarded(lambda: configured_public_url(public_url))
     seated, repeats = guarded(run)
     out.print(
         f"Session {session} of {name!r} seated ({how}): {counted(len(seated), 'table')}, "
@@ -180,11 +189,36 @@ def seat(
     for table in seated:
         link = TableLink(table.match, table.token)
         # A link is one word to copy: left to the terminal to wrap, never broken by a newline.
-        out.print(f"  table {table.table}, table link: {link.path}", markup=False, highlight=False, soft_wrap=True)
+        out.print(
+            f"  table {table.table}, table link: {(public or '') + link.path}",
+            markup=False,
+            highlight=False,
+            soft_wrap=True,
+        )
+    if public is None:
+        out.print(
+            f"(the server's address goes before each link: set {PUBLIC_URL_ENV} or give --public-url to print it)",
+            markup=False,
+        )
 
 
 def _refuse(message: str) -> None:
     raise InputError(message)
+
+
+@tournament_app.command("sign-off")
+def sign_off(
+    ctx: typer.Context,
+    name: Name,
+    off: Annotated[bool, typer.Option("--off", help="Matches count as entered again, with no sign-off.")] = False,
+) -> None:
+    """Have the players confirm each match's final scores on the table's phone (the WRC rules'
+    sign-off): until each has (or the referee has), the standings list the match as unconfirmed."""
+    _change(
+        ctx,
+        lambda app: require_sign_off(app, name, not off),
+        f"{name!r}: " + ("no sign-off" if off else "the players confirm each match's final scores"),
+    )
 
 
 @tournament_app.command("show")
@@ -232,18 +266,25 @@ def standings(
 ) -> None:
     """The standings of a tournament, from the stored view (brought up to date first)."""
 
-    def run() -> StandingsReport:
+    def run() -> tuple[StandingsReport, list[dict[str, Any]]]:
         check_report_format(fmt)
         # A table or CSV needs the standings alone: read from one document of the view.
         matches = fmt not in ("table", "csv")
+        store = shell(ctx).app
         return fresh_report(
             ctx,
-            lambda view: checked_report(shell(ctx).app, view, tournament, after_session=after, matches=matches),
+            lambda view: (
+                checked_report(store, view, tournament, after_session=after, matches=matches),
+                unconfirmed(store, view, tournament),
+            ),
         )
 
-    report = guarded(run)
+    report, pending = guarded(run)
     for key, why in sorted(report.damaged.items()):
         warn_if_damaged(f"match {key!r} is damaged in the store: {why}; see honba check {key}")
+    for match in pending:
+        # An event with a sign-off: a finished match the players have not confirmed yet.
+        err.print(f"honba: match {match['match']!r}: final scores {match['status']}", markup=False)
     data = standings_data(report)
 
     def html() -> str:

@@ -139,6 +139,9 @@ class LoggedHand:
     result: HandResult | None
     deltas: tuple[int, ...] | None = None
     value_source: str = "log"  # where the hand value came from: log, tiles, payment
+    # Where the hand's result is written, when that is not ``position`` (an mjai hand starts at its
+    # start_kyoku line, its win is many lines below): an error about the result names it.
+    result_position: str | None = None
 
 
 @attrs.frozen
@@ -175,6 +178,36 @@ class LoggedGame:
     # tournament room): the hands are checked, the end of the match and the final points
     # are not, unless rules are given (``honba verify --rules``).
     rules_stated: bool = True
+    # False when ``game_id`` is not the log's own (Tenhou's log id, a converter's ref) but made
+    # from the file's name: an import then keys the game by the file's content as well, so that
+    # files of the same name in two folders never share a key.
+    id_in_log: bool = True
+
+
+# A target no table reaches (every table's points add up to far less): under ``played_to_log_end``
+# the match never ends after its last scheduled hand on its own.
+UNREACHABLE_TARGET = 1_000_000
+
+
+def played_to_log_end(rules: Ruleset) -> Ruleset:
+    """The rules a game whose log does not state them is replayed under: its payments, but no end
+    of its own (no bust, no stop of the last dealer on top, no end at a target after the last
+    hand), so that every logged hand is replayed and the log's end is where the match ends.
+
+    Tournament and friendly rooms play on below zero and past the last dealer on top, and which
+    of them a room plays is what its log does not say: ending where some room's rules would
+    end would drop the rest of the log unseen.
+    """
+    return rules.with_overrides(
+        {
+            "bust": False,
+            "dealer_stop_on_win": False,
+            "dealer_stop_on_ready": False,
+            "extension_winds": 3,
+            "extension_sudden_death": False,
+            "target_score": UNREACHABLE_TARGET,
+        }
+    )
 
 
 def distinct_names(names: list[str], players: int) -> tuple[str, ...]:

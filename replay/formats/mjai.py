@@ -233,6 +233,8 @@ class _GameReader:
         return LoggedGame(
             file=self.file,
             game_id=self._game_id(),
+            # mjai names no game: its id is the file's name.
+            id_in_log=False,
             format=FORMAT,
             players=self._player_names(),
             rules=rules,
@@ -556,6 +558,8 @@ class _GameReader:
         deltas: tuple[int, ...] | None = None
         source = "log"
         riichi = tuple(k.accepted)
+        # Where the result is written: a refused win is named by its own line, not the hand's start.
+        result_line = k.horas[0].line if k.horas else k.draw[0] if k.draw is not None else None
         if k.horas:
             wins, source = self._wins(k, rules)
             result = WinResult(wins, riichi)
@@ -572,6 +576,7 @@ class _GameReader:
             result = attrs.evolve(result, called=tuple(k.callers))
         return LoggedHand(
             position=f"line {k.line}",
+            result_position=f"line {result_line}" if result_line is not None else None,
             round_wind=k.round_wind,
             hand_number=k.hand_number,
             dealer=k.dealer,
@@ -732,7 +737,7 @@ class _GameReader:
             return HandValue(han=han)
         if han < 1 or fu is None:
             return None
-        return HandValue(han=han, fu=self._count(fu, "fu"))
+        return HandValue(han=han, fu=rounded_fu(self._count(fu, "fu")))
 
     def _details(self, k: _Kyoku, event: dict[str, Any], actor: int, target: int) -> WinDetails:
         """What the hora says of the win beyond its payment (``yakus`` with their han, ``fu``), the
@@ -753,7 +758,7 @@ class _GameReader:
         calls = [f"{m.kind} {''.join(_tenhou_tile(t) for t in m.tiles)}" for m in k.melds[actor]]
         return details(
             found,
-            fu=fu if below_limits else None,
+            fu=rounded_fu(fu) if below_limits and isinstance(fu, int) else None,
             winning_tile=_tenhou_tile(tile) if tile is not None else None,
             calls=calls,
         )
@@ -940,6 +945,12 @@ def _kind(value: Any) -> str:
     return {dict: "an object", list: "a list", str: "a string", bool: "true/false", type(None): "null"}.get(
         type(value), "a number"
     )
+
+
+def rounded_fu(fu: int) -> int:
+    """A hand's fu as a table counts them: akochan's ``hora`` writes the raw count (38), which rounds
+    up to the ten (40); 25 is seven pairs' own count and stays, as do counts already in tens."""
+    return fu if fu == 25 else -(-fu // 10) * 10
 
 
 # The name the registry (``replay.formats.detect.REGISTRY``) reads this format with.

@@ -37,10 +37,31 @@ from domain.values import (
     WinResult,
     Yaku,
 )
-from replay.formats.logmodel import LogError, LoggedGame, LoggedHand, distinct_names, load_json, shown
+from replay.formats.logmodel import (
+    LogError,
+    LoggedGame,
+    LoggedHand,
+    distinct_names,
+    load_json,
+    played_to_log_end,
+    shown,
+)
 from replay.formats.source import first_line_object, head
 from replay.formats.tenhou_rules import TenhouRules, dating, log_time, points_format, rules_for
-from replay.formats.tenhou_vocab import ABORTS_BY_WORD, LIMITS_BY_WORD, LOG_ID, MAX_COUNT, MAX_KYOKU_INDEX, MAX_POINTS
+from replay.formats.tenhou_vocab import (
+    ABORT_SPELLINGS,
+    EXHAUSTIVE_SPELLINGS,
+    KAZOE_YAKUMAN,
+    KIRIAGE_MANGAN,
+    LIMIT_SPELLINGS,
+    LIMITS_BY_WORD,
+    LOG_ID,
+    MAX_COUNT,
+    MAX_KYOKU_INDEX,
+    MAX_POINTS,
+    NAGASHI_SPELLINGS,
+    WIN_SPELLINGS,
+)
 from replay.formats.yaku import details, parse_entry
 
 FORMAT: Final = "tenhou-json"
@@ -76,13 +97,23 @@ EXHAUSTIVE: Final = "流局"
 ALL_READY: Final = "全員聴牌"
 NONE_READY: Final = "全員不聴"
 NAGASHI: Final = "流し満貫"
-ABORTS: Final = ABORTS_BY_WORD
+ABORTS: Final = ABORT_SPELLINGS
 LIMITS: Final = LIMITS_BY_WORD
+# Every spelling of a result's name (Tenhou's, and the romaji and English ones of Mahjong Soul's
+# converters) as the name Tenhou writes.
+RESULT_NAMES: Final[dict[str, str]] = {
+    **{name: WIN for name in WIN_SPELLINGS},
+    **{name: EXHAUSTIVE for name in EXHAUSTIVE_SPELLINGS},
+    **{name: NAGASHI for name in NAGASHI_SPELLINGS},
+}
 # "30符4飜7700点", "満貫8000点", "30符3飜1000-2000点" (non-dealer tsumo), "30符1飜500点∀"
-# (dealer tsumo, everyone pays); 三倍満 is tried before 倍満 by the alternation order.
+# (dealer tsumo, everyone pays), and the converters' "Mangan 2000-4000点", "Haneman 3000-6000点",
+# "30Fu4Han7700Points"; a longer limit word is tried before one it ends with (三倍満 before 倍満).
+_LIMIT_ALTERNATION: Final = "|".join(re.escape(word) for word in sorted(LIMIT_SPELLINGS, key=len, reverse=True))
 VALUE: Final = re.compile(
-    r"^\s*(?:(?P<fu>\d+)符)?\s*(?:(?P<han>\d+)飜)?\s*(?P<limit>数え役満|三倍満|倍満|跳満|満貫|役満)?\s*"
-    r"(?P<points>\d+)(?:-(?P<dealer>\d+))?点\s*(?P<all>∀)?\s*$"
+    r"^\s*(?:(?P<fu>\d+)\s*(?:符|Fu))?\s*(?:(?P<han>\d+)\s*(?:飜|Han))?\s*"
+    rf"(?P<limit>{_LIMIT_ALTERNATION})?\s*"
+    r"(?P<points>\d+)(?:-(?P<dealer>\d+))?\s*(?:点|Points|pts)\s*(?P<all>∀)?\s*$"
 )
 YAKU_HAN: Final = re.compile(r"\((\d+)飜\)\s*$")
 # A yakuman in the yaku list: "大三元(役満)"; converted logs may write a double one.
@@ -166,6 +197,7 @@ class _GameReader:
         return LoggedGame(
             file=self.file,
             game_id=self._game_id(document),
+            id_in_log=self._id_in_log(document),
             format=FORMAT,
             players=self._names(document.get("name")),
             rules=rules,
@@ -276,6 +308,7 @@ class _GameReader:
         if opening and len(set(scores)) == 1 and isinstance(scores[0], int) and scores[0] != rules.start_score:
             # The room's own starting points: final points then count from them, as no rule says otherwise.
             rules = rules.with_overrides({"start_score": scores[0], "return_score": scores[0], "target_score": 0})
+        rules = played_to_log_end(rules)
         shown_room = room.strip() or "unnamed"
         note = (
             f"rules not stated: Mahjong Soul room {shown_room!r} does not say its rules; scores, counters and "
@@ -300,6 +333,10 @@ class _GameReader:
         match = LOG_ID.search(name)
         base = match.group(0) if match else PurePath(self.file).stem
         return f"{base}{self.prefix.strip()}" if self.several else base
+
+    def _id_in_log(self, document: dict[str, Any]) -> bool:
+        ref = document.get("ref")
+        return (isinstance(ref, str) and bool(ref.strip())) or LOG_ID.search(PurePath(self.file).name) is not None
 
     def _final(self, sc: Any) -> tuple[tuple[int, ...] | None, tuple[float, ...] | None]:
         if sc is None:
@@ -395,6 +432,7 @@ class _ResultReader:
         if not isinstance(outcome, list) or not isinstance(outcome[0], str):
             raise LogError(where, "the result must be a list starting with its name (和了, 流局, ...)")
         name = outcome[0].strip()
+        name = RESULT_NAMES.get(name, name)
         declared = self._declared_riichi()
         if name == WIN:
             return self._win(outcome, declared, where)
@@ -408,7 +446,9 @@ class _ResultReader:
             return AbortiveDraw(kind, riichi), self._with_sticks(changes, riichi), None
         if name in (EXHAUSTIVE, ALL_READY, NONE_READY, NAGASHI):
             return self._draw(name, outcome, declared, where)
-        raise LogError(where, f"unknown result {shown(name)}")
+        raise LogError(
+            f"{where}[0]", f"unknown result name {shown(name)} (read: 和了, 流局 and the draws' names, or their romaji)"
+        )
 
     def _win(
         self, outcome: list[Any], riichi: tuple[int, ...], where: str
@@ -585,8 +625,12 @@ def _hand_value(text: Any, yaku: Sequence[Any], where: str) -> HandValue:
         if counted is None:
             raise LogError(where, f"cannot read the yaku {shown(name)}")
         han_sum += int(counted.group(1))
-    limit = match.group("limit")
-    if limit in ("役満", "数え役満") or yakuman:
+    spelled = match.group("limit")
+    limit = LIMIT_SPELLINGS[spelled] if spelled is not None else None
+    if limit == KIRIAGE_MANGAN:
+        # A 4 han 30 fu or 3 han 60 fu hand the room rounds up: a mangan, as the log paid it.
+        limit = "満貫"
+    if limit in ("役満", KAZOE_YAKUMAN) or yakuman:
         if yakuman:
             return HandValue(limit="yakuman", multiple=yakuman)
         return HandValue(han=max(13, han_sum))

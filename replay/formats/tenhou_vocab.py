@@ -49,3 +49,43 @@ ABORTS_BY_XML_TYPE: Final[dict[str, AbortKind]] = {
     "kan4": AbortKind.FOUR_KONGS,
     "kaze4": AbortKind.FOUR_WINDS,
 }
+
+# The other spellings converters from Mahjong Soul write (the romaji and English name columns of
+# the downloaders' word table, e.g. "Mangan 8000点", "Ryuukyoku", "Kyuushu Kyuuhai"), each mapped to
+# the word Tenhou writes. A hand rounded up to a mangan (切り上げ満貫, kiriage) is a mangan; a
+# yakuman reached by counting han keeps its own word (数え役満) so that the rules decide it.
+KAZOE_YAKUMAN: Final = "数え役満"
+KIRIAGE_MANGAN: Final = "切り上げ満貫"
+LIMIT_SPELLINGS: Final[dict[str, str]] = {
+    **{word: word for word in LIMIT_WORDS.values()},
+    KAZOE_YAKUMAN: KAZOE_YAKUMAN,
+    KIRIAGE_MANGAN: KIRIAGE_MANGAN,
+    "Mangan": "満貫",
+    "Haneman": "跳満",
+    "Baiman": "倍満",
+    "Sanbaiman": "三倍満",
+    "Yakuman": "役満",
+    "Kazoe Yakuman": KAZOE_YAKUMAN,
+    "Counted Yakuman": KAZOE_YAKUMAN,
+    "Kiriage Mangan": KIRIAGE_MANGAN,
+    "Rounded Mangan": KIRIAGE_MANGAN,
+}
+# The results' names: the win, the exhaustive draw and nagashi mangan, and the abortive draws.
+WIN_SPELLINGS: Final = frozenset({"和了", "Agari"})
+EXHAUSTIVE_SPELLINGS: Final = frozenset({"流局", "Ryuukyoku", "Exhaustive Draw"})
+NAGASHI_SPELLINGS: Final = frozenset({"流し満貫", "Nagashi Mangan", "Mangan at Draw"})
+ABORT_SPELLINGS: Final[dict[str, AbortKind]] = {
+    **ABORTS_BY_WORD,
+    "四開槓": AbortKind.FOUR_KONGS,
+    "Suukaikan": AbortKind.FOUR_KONGS,
+    "Four Kan Abortion": AbortKind.FOUR_KONGS,
+    "三家和": AbortKind.TRIPLE_RON,
+    "Sanchahou": AbortKind.TRIPLE_RON,
+    "Three Ron Abortion": AbortKind.TRIPLE_RON,
+    "Kyuushu Kyuuhai": AbortKind.NINE_TERMINALS,
+    "Nine Terminal Abortion": AbortKind.NINE_TERMINALS,
+    "Suufon Renda": AbortKind.FOUR_WINDS,
+    "Four Wind Abortion": AbortKind.FOUR_WINDS,
+    "Suucha Riichi": AbortKind.FOUR_RIICHI,
+    "Four Riichi Abortion": AbortKind.FOUR_RIICHI,
+}

@@ -276,6 +276,7 @@ class _GameReader:
         return LoggedGame(
             file=self.file,
             game_id=self._game_id(),
+            id_in_log=bool(self.log_id) or LOG_ID.search(PurePath(self.file).name) is not None,
             format=FORMAT,
             players=tuple(self._player_names()),
             rules=rules,

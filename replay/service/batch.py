@@ -28,7 +28,7 @@ from replay.formats.record import build_match, parse_record
 from replay.formats.source import decoded_text, read_source, utf8_text
 from replay.service.importing import match_from_log
 from replay.service.storing import AlreadyStoredAs, Prepared, prepare, store_prepared
-from replay.service.verify import GameReport, verify_game, with_rules
+from replay.service.verify import GameReport, verify_game, with_inferred_rules, with_rules
 from replay.store.application import HonbaApp, mapper_for
 from replay.store.errors import MatchExists
 from replay.store.identity import ImportedFile
@@ -41,6 +41,9 @@ BATCH = 100
 AHEAD = 4
 # Fewer files than this are read in this process: starting workers would cost more.
 PARALLEL_FROM = 16
+# Hex digits of a file's SHA-256 in the key of a game whose log names no id: 48 bits, so that two
+# different files of one name do not meet in any archive honba is given.
+CONTENT_KEY_DIGITS = 12
 # Games an import lists one by one (beyond that, only the counts).
 LISTED = 50
 
@@ -113,7 +116,13 @@ def verify_file(path: Path, fmt: str = "auto", rules: Ruleset | None = None) -> 
         games = read_log(path, fmt)
     except HonbaError as exc:
         return FileVerified(str(path), (), Unreadable(str(path), _reason(exc, path), _message(exc, path)))
-    return FileVerified(str(path), tuple(verify_game(with_rules(g, rules) if rules is not None else g) for g in games))
+    return FileVerified(str(path), tuple(verify_game(ruled(g, rules)) for g in games))
+
+
+def ruled(game: LoggedGame, rules: Ruleset | None) -> LoggedGame:
+    """A game under the rules ``verify`` and ``import`` score it by: its log's, else the rules given
+    (``--rules``), else those its own numbers show."""
+    return with_rules(game, rules) if rules is not None else with_inferred_rules(game)
 
 
 def verify_paths(
@@ -567,11 +576,16 @@ def _matches_in(
             raise LogError(name, f"not UTF-8 text (byte {exc.start})") from None
         return [build_match(parse_record(text, name=name), name=name)], False
     matches = []
+    content: str | None = None
     for game in read_games(data, file=name, fmt=fmt):
+        if not game.id_in_log:
+            # The key comes from the log's own identity: a file without an id is known by its
+            # content (two different chankan.json in two folders are two games).
+            content = content or hashlib.sha256(data).hexdigest()[:CONTENT_KEY_DIGITS]
+            game = attrs.evolve(game, game_id=f"{game.game_id}-{content}")
         if key_prefix:
             game = attrs.evolve(game, game_id=f"{key_prefix}{game.game_id}")
-        if rules is not None:
-            game = with_rules(game, rules)
+        game = ruled(game, rules)
         if game.unsupported:
             reason = f"{game.game_id}: {game.unsupported}"
             unsupported.append(Unreadable(name, reason, f"{name}: unsupported: {reason}"))

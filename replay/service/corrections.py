@@ -18,7 +18,7 @@ from domain.match import Match
 from domain.values import HandResult, Penalty, TableState
 from replay.formats.record import entry_numbers
 from replay.service.changes import change_at
-from replay.service.recording import PenaltyGiven, Recorded, on_match, penalty_on, recorded
+from replay.service.recording import ForHand, PenaltyGiven, Recorded, on_match, penalty_on, recorded
 from replay.store.application import HonbaApp
 
 # A replacement: a value, or made from the match as loaded and the table the entry was played at.
@@ -92,14 +92,17 @@ def void(store: HonbaApp, key: str, entry: int, *, by: str, reason: str, client_
     return correction_recorded(match, position, target=entry)
 
 
-def undo(store: HonbaApp, key: str, *, by: str, reason: str, client_key: str | None = None) -> Recorded:
+def undo(
+    store: HonbaApp, key: str, *, by: str, reason: str, client_key: str | None = None, expect: ForHand | None = None
+) -> Recorded:
     """Void the last entry that still counts (a correction by the recorder): the last hand, penalty
     or correction, or the early end (the match reopened); ``entry`` is the number of the entry voided."""
 
     def correct(match: Match) -> int:
         return made(match, by, reason, match.undo(by=by, reason=reason, client_key=client_key))
 
-    match, position = on_match(store, key, correct, client_key)
+    # Entered for a hand (the table's undo): a phone that did not see the last entry never takes it back.
+    match, position = on_match(store, key, correct, client_key, expect)
     return correction_recorded(match, position, action="undo")
 
 

@@ -53,7 +53,17 @@ from replay.input.fields import (
 )
 from replay.service.changes import Change, change_at, change_headline, payment_lines
 from replay.service.corrections import made, undo
-from replay.service.recording import Recorded, end, ended_at, on_match, penalise, record, recorded, server_time
+from replay.service.recording import (
+    ForHand,
+    Recorded,
+    end,
+    ended_at,
+    on_match,
+    penalise,
+    record,
+    recorded,
+    server_time,
+)
 from replay.store.application import HonbaApp
 
 # The entry's names the front ends use, from here (with everything this module defines).
@@ -109,18 +119,26 @@ def stored_entry(match: Match, number: int) -> Entry:
 
 
 def apply_entry(
-    app: HonbaApp, key: str, entry: Entry, *, client_key: str | None, by: str = "table", reason: str = "undo"
+    app: HonbaApp,
+    key: str,
+    entry: Entry,
+    *,
+    client_key: str | None,
+    by: str = "table",
+    reason: str = "undo",
+    expect: ForHand | None = None,
 ) -> Recorded:
     """Record an entry on the stored match (the one call the front ends make): the match is loaded
     once, the entry read at its table, and saved once. ``undo`` takes back the last entry (a
-    correction by ``by`` for ``reason``), ``end`` ends the match early."""
+    correction by ``by`` for ``reason``), ``end`` ends the match early. ``expect``, the hand it was
+    entered for, refuses it once that hand is taken (``replay.service.recording.HandTaken``)."""
     if entry.kind == "undo":
-        return undo(app, key, by=by, reason=reason, client_key=client_key)
+        return undo(app, key, by=by, reason=reason, client_key=client_key, expect=expect)
     if entry.kind == "end":
-        return end(app, key, entry.reason, client_key=client_key)
+        return end(app, key, entry.reason, client_key=client_key, expect=expect)
     if entry.kind == "penalty":
-        return penalise(app, key, lambda match: _penalty(fact_at(match, entry)), client_key=client_key)
-    return record(app, key, lambda match: _result(fact_at(match, entry)), client_key=client_key)
+        return penalise(app, key, lambda match: _penalty(fact_at(match, entry)), client_key=client_key, expect=expect)
+    return record(app, key, lambda match: _result(fact_at(match, entry)), client_key=client_key, expect=expect)
 
 
 def _penalty(fact: HandResult | Penalty) -> Penalty:

@@ -48,5 +48,6 @@ def match_from_log(game: LoggedGame) -> Match:
         try:
             match.record(hand.result)
         except HonbaError as exc:
-            raise LogError(f"{game.file}, {hand.position}", f"game {game.game_id}, hand {label}: {exc}") from None
+            where = hand.result_position or hand.position
+            raise LogError(f"{game.file}, {where}", f"game {game.game_id}, hand {label}: {exc}") from None
     return match

@@ -30,7 +30,7 @@ from replay.service.changes import payment_lines
 from replay.service.clock import clock_data
 from replay.service.entry import apply_entry, apply_to, fact_at
 from replay.service.matches import shown_table_data
-from replay.service.recording import Recorded, server_time
+from replay.service.recording import ForHand, Recorded, check_for_hand, hand_now, server_time
 from replay.service.shapes import describe_details, describe_fact, end_reason_words
 from replay.service.standings import match_result_data
 from replay.service.tiles import HandTiles, TileValue, record_tile_win, tile_result, typed_value
@@ -130,7 +130,9 @@ def table_view(app: HonbaApp, key: str) -> dict[str, Any]:
     """What the table page shows of the match ``key``, read once: ``table_data``'s table, and
     ``choices`` (``value_choices``), ``clock`` (``clock_data`` at the server's time; None with no
     time limit), ``entries`` (``ledger_rows``), ``undo`` (``undo_target``), ``result``
-    (``match_result_data`` once the match has ended, else None); ``damaged`` as ``table_data``'s:
+    (``match_result_data`` once the match has ended, else None), ``for_hand`` (the hand an entry
+    made from what is shown is entered for: ``replay.service.recording.hand_now``) and ``version``
+    (the match's, an API client's ``If-Match``); ``damaged`` as ``table_data``'s:
     a match whose chain or seal shows a change is shown with that line, never refused."""
     shown = app.read(key)
     match = shown.match
@@ -140,6 +142,9 @@ def table_view(app: HonbaApp, key: str) -> dict[str, Any]:
     data["clock"] = clock_data(match, server_time()) if match.clock.limit is not None else None
     data["entries"] = ledger_rows(match)
     data["result"] = match_result_data(match) if match.state.finished else None
+    # The hand an entry from this page is entered for, and the match's version (the API's ETag).
+    data["for_hand"] = hand_now(match.state)
+    data["version"] = match.version
     # Last: it asks the domain on the match in memory, which it changes (never saved).
     data["undo"] = undo_target(match)
     return data
@@ -326,7 +331,9 @@ def _tile_error(message: str) -> FieldError:
     return FieldError(field, message)
 
 
-def entry_preview(app: HonbaApp, key: str, entry: Entry, tiles: HandTiles | None = None) -> dict[str, Any]:
+def entry_preview(
+    app: HonbaApp, key: str, entry: Entry, tiles: HandTiles | None = None, expect: ForHand | None = None
+) -> dict[str, Any]:
     """The confirm step of an entry at the table: ``{"lines" (what it is and what each player
     pays, in words), "scores_after", "hand" (the hand it is recorded at), "ends" (why the match
     would end with it, e.g. ``time_up``; None), "ends_in_words" (the same in words, ``time up``:
@@ -334,8 +341,10 @@ def entry_preview(app: HonbaApp, key: str, entry: Entry, tiles: HandTiles | None
     by its tiles: what they give, ``TileValue.data``, with ``choice``, the value button it pays as), "undo" (for an
     undo: what it takes back, as ``undo_target``)}``. Worked out by the domain on the stored
     match in memory, at the server's time (the clock's rule applies as when recording); a bad
-    entry is refused before anything is stored."""
+    entry is refused before anything is stored, and so is one entered for a hand another phone has
+    recorded since (``expect``: ``replay.service.recording.HandTaken``, before its payments mislead)."""
     match = app.get_match(key)
+    check_for_hand(match, expect, None)
     players, scoring = match.players, match.rules.scoring
     hand = match.state.hand_label
     before = len(corrected_ledger(match.corrected_steps()))
@@ -377,17 +386,24 @@ def _tile_win(match: Match, entry: Entry, tiles: HandTiles) -> tuple[WinResult, 
 
 
 def record_entry(
-    app: HonbaApp, key: str, entry: Entry, tiles: HandTiles | None, *, client_key: str | None, by: str
+    app: HonbaApp,
+    key: str,
+    entry: Entry,
+    tiles: HandTiles | None,
+    *,
+    client_key: str | None,
+    by: str,
+    expect: ForHand | None = None,
 ) -> Recorded:
     """Record an entry at the table (``apply_entry``), or a win entered by its tiles
     (``record_tile_win``: its value and yaku the tiles', a value typed as well recorded where it
-    pays otherwise)."""
+    pays otherwise); ``expect``, the hand the phone showed, refuses it once that hand is taken."""
     if tiles is None:
-        return apply_entry(app, key, entry, client_key=client_key, by=by)
+        return apply_entry(app, key, entry, client_key=client_key, by=by, expect=expect)
     if entry.kind != "win":
         raise FieldError("hand", "the hand's tiles give the value of a win")
     try:
-        return record_tile_win(app, key, entry, tiles, client_key=client_key)[0]
+        return record_tile_win(app, key, entry, tiles, client_key=client_key, expect=expect)[0]
     except InputError as exc:
         if isinstance(exc, FieldError):
             raise

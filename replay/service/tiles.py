@@ -35,7 +35,7 @@ from replay.formats.valuation import MeldTiles, TileReading, UnreadableHand, Win
 from replay.input.entry import NO_VALUE, Entry, HandPenaltyEntry, WinEntry, result_of
 from replay.input.parsing import InputError, parse_value
 from replay.service.entry import fact_at
-from replay.service.recording import Recorded, record
+from replay.service.recording import ForHand, Recorded, record
 from replay.store.application import HonbaApp
 
 HONOURS: Final = "ESWNPFC"
@@ -329,7 +329,13 @@ def typed_value(entry: Entry) -> HandValue | None:
 
 
 def record_tile_win(
-    app: HonbaApp, key: str, entry: Entry, tiles: HandTiles, *, client_key: str | None = None
+    app: HonbaApp,
+    key: str,
+    entry: Entry,
+    tiles: HandTiles,
+    *,
+    client_key: str | None = None,
+    expect: ForHand | None = None,
 ) -> tuple[Recorded, TileValue]:
     """Record a win entered by its tiles (``honba win KEY Ben --hand ...``): the win is the entry
     (the one entry model: its winner, discarder, riichi, facts and penalties read as every
@@ -346,7 +352,7 @@ def record_tile_win(
         valued[:] = [value]
         return tiled
 
-    done = record(app, key, result, client_key=client_key)
+    done = record(app, key, result, client_key=client_key, expect=expect)
     return done, valued[-1]
 
 

@@ -25,6 +25,7 @@ from domain.progression import end_match, evolve, following_fact
 from domain.rules import Ruleset
 from domain.scoring.payments import score_changes
 from domain.values import WIND_LETTERS, DealPass, HandResult, MatchEnd, Payment, TableState
+from replay.formats.inference import infer_rules
 from replay.formats.logmodel import LoggedGame, LoggedHand
 from replay.service.importing import opening_for
 
@@ -93,6 +94,27 @@ def with_rules(game: LoggedGame, rules: Ruleset) -> LoggedGame:
     return attrs.evolve(game, rules=rules, rules_stated=True, points_judged=True, length_known=False, notes=(note,))
 
 
+def with_inferred_rules(game: LoggedGame) -> LoggedGame:
+    """A game whose log does not state its rules, under the rules its own numbers show
+    (``replay.formats.inference``): what was inferred, and from which hands, becomes its notes.
+
+    The end of the match stays where the log ends it (the log does not say when the room stops);
+    the final points are judged when the uma and oka found explain them.
+    """
+    if game.rules_stated or game.unsupported is not None or not game.hands:
+        return game
+    inferred = infer_rules(game)
+    if not inferred.findings:
+        return game
+    judged = "the final points are judged under them" if inferred.points_known else "the final points are not judged"
+    notes = (
+        f"rules not stated in the log: inferred from its numbers (--rules decides instead); the match ends "
+        f"where the log ends, {judged}",
+        *(f"inferred: {finding}" for finding in inferred.findings),
+    )
+    return attrs.evolve(game, rules=inferred.rules, points_judged=inferred.points_known, notes=notes)
+
+
 def verify_game(game: LoggedGame, played: Sequence[CorrectedStep] = ()) -> GameReport:
     """Replay one logged game and list every disagreement with the log.
 
@@ -119,8 +141,11 @@ def verify_game(game: LoggedGame, played: Sequence[CorrectedStep] = ()) -> GameR
     _compare_header(game.hands[0], table.state, "start", game.rules.riichi_deposit, differ)
 
     checked = agreeing = 0
+    refused = False
+    stopped_at: str | None = None  # a hand the log gives no result, where the replay stops
     for index, hand in enumerate(game.hands):
         if hand.result is None:
+            stopped_at = hand_label(hand)
             break
         label = hand_label(hand)
         if table.state.finished:
@@ -135,6 +160,7 @@ def verify_game(game: LoggedGame, played: Sequence[CorrectedStep] = ()) -> GameR
             after, payments = table.score(hand.result)
         except HonbaError as exc:
             differ(label, "result", "recorded", f"refused: {exc}")
+            refused = True
             break
         if hand.deltas is not None:
             ours = list(score_changes(payments, state.players))
@@ -144,6 +170,7 @@ def verify_game(game: LoggedGame, played: Sequence[CorrectedStep] = ()) -> GameR
             table.record(hand.result, after)
         except HonbaError as exc:
             differ(label, "result", "recorded", f"refused: {exc}")
+            refused = True
             break
         checked += 1
         if index + 1 < len(game.hands):
@@ -156,6 +183,22 @@ def verify_game(game: LoggedGame, played: Sequence[CorrectedStep] = ()) -> GameR
         else:
             _check_end(game, table.state, label, differ)
         agreeing += len(found) == already
+    notes = game.notes
+    # The refused hand has its row; the hands after it, or after the match's end, are counted here.
+    unplayed = [hand for hand in game.hands[checked + refused :] if hand.result is not None]
+    if unplayed:
+        # Never a silent hand: what was logged and not replayed is counted, with why.
+        if refused:
+            why = "after a result honba refused"
+        elif stopped_at is not None:
+            why = f"after {stopped_at}, which the log gives no result"
+        else:
+            why = f"after the match ended ({table.state.end_reason})"
+        notes = (
+            *notes,
+            f"{len(unplayed)} logged hand(s) not replayed {why}: "
+            f"{', '.join(hand_label(hand) for hand in unplayed[:8])}{', ...' if len(unplayed) > 8 else ''}",
+        )
     sources: dict[str, int] = {}
     for hand in game.hands:
         if hand.result is not None and hand.value_source != "log":
@@ -166,6 +209,7 @@ def verify_game(game: LoggedGame, played: Sequence[CorrectedStep] = ()) -> GameR
         hands_agreeing=agreeing,
         disagreements=tuple(found),
         value_sources=tuple(sorted(sources.items())),
+        notes=notes,
     )
 
 

@@ -31,10 +31,11 @@ from replay.service.entry import (
     refuse_unread,
     stored_entry,
 )
+from replay.service.recording import ForHand, HandTaken
 from replay.service.shapes import state_data
 from replay.service.stages import results_data, standings_of_event
 from replay.service.standings import checked_report, read_view, standings_data
-from replay.web.site import bearer, json_body, number, site, text_of
+from replay.web.site import bearer, for_hand, json_body, number, site, text_of
 from replay.web.standings import after_of
 from replay.web.table import table_context
 
@@ -42,10 +43,18 @@ from replay.web.table import table_context
 def read_body_entry(body: dict[str, Any]) -> Entry:
     """The entry a JSON body describes; a member the entry does not read is refused by its name (a
     client's typo, ``"nots"``, would otherwise be dropped with nothing said). The forms send every
-    kind's fields at once, so only the API holds a body to this."""
+    kind's fields at once, so only the API holds a body to this. Besides the entry's fields a body
+    may hold its ``client_key`` and the hand it was entered for (``hand``, ``after``: ``body_for_hand``)."""
     entry = entry_from_fields(body)
-    refuse_unread(body, entry.kind, also=("client_key",))
+    refuse_unread(body, entry.kind, also=("client_key", "hand", "after"))
     return entry
+
+
+def body_for_hand(request: Request, body: dict[str, Any]) -> ForHand | None:
+    """The hand an entry sent as JSON was entered for: ``"hand"`` (its label, as ``GET
+    /api/matches/KEY`` gives it in ``for_hand``), ``"after"`` (the client key of the entry this client sent before
+    it), and the ``If-Match`` header (the match's version, that answer's ``ETag``)."""
+    return for_hand(text_of(body, "hand"), text_of(body, "after"), request.headers.get("if-match"))
 
 
 async def match_json(request: Request) -> Response:
@@ -63,9 +72,15 @@ async def match_json(request: Request) -> Response:
             "head": context["head"],
             "damaged": context["damaged"],
             "damage": context["damage"],
+            "version": context["version"],
+            # What an entry sends back as its "hand": the hand's label, "end" once the match has ended.
+            "for_hand": context["for_hand"],
         }
 
-    return JSONResponse(await served.call(data))
+    shown = await served.call(data)
+    # The version as an ETag: sent back as If-Match with an entry, it refuses the entry (409) once
+    # anything was recorded since.
+    return JSONResponse(shown, headers={"ETag": f'"{shown["version"]}"'})
 
 
 async def preview_json(request: Request) -> Response:
@@ -88,15 +103,23 @@ async def record_json(request: Request) -> Response:
     grant = await served.call(lambda: served.may_record(key, bearer(request)))
     entry = read_body_entry(body)
     client_key = text_of(body, "client_key") or None
+    expect = body_for_hand(request, body)
 
     def run() -> dict[str, Any]:
-        match = apply_entry(served.app, key, entry, client_key=client_key, by=f"table {grant.token_id}")
+        match = apply_entry(served.app, key, entry, client_key=client_key, by=f"table {grant.token_id}", expect=expect)
         data = {"match": key, **state_data(match.players, match.state, match.rules), "head": match.head}
+        data["version"] = match.version
         if match.change is not None:
             data["change"] = change_data(match.change)
         return data
 
-    return JSONResponse(await served.call(run))
+    try:
+        data = await served.call(run)
+    except HandTaken as exc:
+        # Entered for a hand already taken: what was recorded instead, and the hand now.
+        body = {"error": str(exc), "field": "hand", "hand": exc.hand, "recorded": list(exc.recorded)}
+        return JSONResponse(body, 409)
+    return JSONResponse(data, headers={"ETag": f'"{data["version"]}"'})
 
 
 async def entry_json(request: Request) -> Response:

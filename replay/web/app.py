@@ -31,7 +31,9 @@ from starlette.routing import BaseRoute, Mount
 from starlette.staticfiles import StaticFiles
 
 from domain.errors import HonbaError
+from replay.service.address import Address
 from replay.service.entry import FieldError
+from replay.service.recording import HandTaken
 from replay.store.errors import (
     UNAVAILABLE,
     DamagedMatch,
@@ -92,6 +94,8 @@ async def honba_error(request: Request, exc: Exception) -> Response:
     status = 404 if isinstance(exc, MatchNotFound | TournamentNotFound) else 400
     if isinstance(exc, StoreConflict):
         status = 409  # other tables kept saving at the same moment: the same request again records once
+    if isinstance(exc, HandTaken):
+        status = 409  # entered for a hand another phone recorded: the message says what stands there
     if isinstance(exc, DamagedMatch):
         status = 409  # the stored match cannot be what it shows: the page names the damage (see honba check)
     field = exc.field if isinstance(exc, FieldError) else None
@@ -112,9 +116,10 @@ async def internal(request: Request, exc: Exception) -> Response:
     return site(request).error(request, 500, message)
 
 
-def create_app(db: str | None) -> Starlette:
-    """The ASGI application over the store named by ``db`` (see ``replay.store.application.persistence_env``)."""
-    served = Site(db)
+def create_app(db: str | None, address: Address | None = None) -> Starlette:
+    """The ASGI application over the store named by ``db`` (see ``replay.store.application.persistence_env``);
+    ``address``, where phones open it (``replay.service.address.served_address``), starts every table link."""
+    served = Site(db, address)
     routes: list[BaseRoute] = [
         *table.ROUTES,
         *standings.ROUTES,

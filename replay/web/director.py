@@ -23,7 +23,7 @@ from replay.service import director, stages
 from replay.service.access import Grant
 from replay.service.clock import set_session_time_limit, start_session_clock
 from replay.service.tournaments import create_tournament
-from replay.web.site import Site, form_of, form_token, link_to, number, query_number, see_other, site
+from replay.web.site import Site, form_of, form_token, link_to, number, phones_at, query_number, see_other, site
 
 RUN = "run tournaments"
 # What a form of the tournament's page does: (the site, the tournament, the form's fields, the director's token).
@@ -43,8 +43,25 @@ async def _home(
     await served.refreshed()
     listed = await served.call(lambda: director.tournaments_data(served.view))
     return served.page(
-        request, "director.html", status, token=token, tournaments=listed, errors=errors or {}, values=values or {}
+        request,
+        "director.html",
+        status,
+        token=token,
+        tournaments=listed,
+        errors=errors or {},
+        values=values or {},
+        phones=phones_of(request, served),
     )
+
+
+def phones_of(request: Request, served: Site) -> dict[str, Any]:
+    """What the director's pages say of the address phones open: ``{"url", "reachable", "said"}``."""
+    address = served.address
+    return {
+        "url": phones_at(request),
+        "reachable": address is None or address.reachable,
+        "said": address.said if address is not None else "",
+    }
 
 
 async def create_tournament_form(request: Request) -> Response:
@@ -248,6 +265,7 @@ async def _session(
         "director_session.html",
         status,
         s=data,
+        phones=phones_of(request, served),
         token=token,
         errors=errors,
         values=values or {},

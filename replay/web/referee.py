@@ -31,6 +31,8 @@ from replay.service.entry import (
     slot,
 )
 from replay.service.matches import corrections_summary, referee_data
+from replay.service.sign_off import REFEREE, disputes, sign_scores
+from replay.service.standings import read_view
 from replay.web.site import Site, form_of, form_token, number, query_number, see_other, site
 from replay.web.table import LIMITS
 
@@ -43,7 +45,27 @@ async def referee_page(request: Request) -> Response:
     await served.call(lambda: served.need(token, Grant.may_correct, CORRECT))
 
     rows = await served.call(lambda: corrections_summary(served.app))
-    return served.page(request, "referee.html", matches=rows, token=token)
+    await served.refreshed()
+    flagged = await served.call(
+        lambda: read_view(served.app, lambda view: disputes(served.app, view), view=served.view)
+    )
+    return served.page(request, "referee.html", matches=rows, token=token, disputes=flagged)
+
+
+async def referee_sign_form(request: Request) -> Response:
+    """The referee confirms a match's final scores (a dispute settled, or a table that did not sign)."""
+    served = site(request)
+    key = request.path_params["key"]
+    fields = await form_of(request)
+    token = form_token(fields)
+    await served.call(lambda: served.need(token, Grant.may_correct, CORRECT))
+    await served.refreshed()
+    await served.call(
+        lambda: read_view(
+            served.app, lambda view: sign_scores(served.app, view, key, REFEREE, agreed=True), view=served.view
+        )
+    )
+    return see_other(request, "referee", {"token": token or ""})
 
 
 def referee_context(served: Site, key: str, amend: int | None = None) -> dict[str, Any]:
@@ -170,7 +192,8 @@ async def correct_form(request: Request) -> Response:
 
 
 ROUTES = [
-    Route("/referee", referee_page),
+    Route("/referee", referee_page, name="referee"),
+    Route("/referee/m/{key}/sign", referee_sign_form, methods=["POST"]),
     Route("/referee/m/{key}/correct/preview", correct_preview, methods=["POST"]),
     Route("/referee/m/{key}/correct", correct_form, methods=["POST"]),
     Route("/referee/m/{key}", referee_match, name="referee_match"),

@@ -23,12 +23,14 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
-from domain.bounds import NAME, TEXT, TOURNAMENT, Bound, clipped
+from domain.bounds import KEY, NAME, TEXT, TOURNAMENT, Bound, clipped
 from domain.errors import HonbaError, WinnerIsDiscarder, WinnersOnSeveralDiscards
 from replay.formats.logmodel import load_json, shown
 from replay.service.access import Grant, TokenStore
+from replay.service.address import Address
 from replay.service.checkpoints import checkpoints_kept
 from replay.service.entry import VALUE_FIELDS, FieldError, is_list_field, whole_number
+from replay.service.recording import ForHand
 from replay.service.shapes import end_reason_words
 from replay.service.standings import read_view
 from replay.store.application import HonbaApp
@@ -77,8 +79,10 @@ def _templates() -> Environment:
 class Site:
     """What the server holds for its life: the store, its tokens, the standings view, the templates."""
 
-    def __init__(self, db: str | None):
+    def __init__(self, db: str | None, address: Address | None = None):
         self.app = HonbaApp.open(db)
+        # Where phones open this server (``replay.service.address``): every table link starts with it.
+        self.address = address
         self.tokens = TokenStore(self.app)
         self.view = open_view(self.app)
         self.templates = _templates()
@@ -197,10 +201,20 @@ def address(request: Request, route: str, query: Mapping[str, str] | None = None
     return str(path) + (f"?{urlencode(query)}" if query else "")
 
 
+def phones_at(request: Request) -> str:
+    """The address phones open this server at: the server's public URL (``honba serve``'s
+    ``--public-url``, ``HONBA_PUBLIC_URL``, or made from where it listens), never the ``Host`` a
+    request names; only an application made without one (embedded, tests) falls back to that."""
+    served = site(request)
+    if served.address is not None and served.address.url is not None:
+        return served.address.url
+    return str(request.base_url).rstrip("/")
+
+
 def link_to(request: Request, route: str, query: Mapping[str, str] | None = None, **params: str) -> str:
-    """``address`` with the scheme and host the page was asked by: a table's link, shown to the
-    director who seats the tables (for their phones to open)."""
-    return str(request.base_url).rstrip("/") + address(request, route, query, **params)
+    """``address`` after the address phones open the server at (``phones_at``): a table's link, shown
+    to the director who seats the tables (for their phones to open)."""
+    return phones_at(request) + address(request, route, query, **params)
 
 
 def see_other(
@@ -258,6 +272,32 @@ def text_of(body: Mapping[str, Any], name: str) -> str:
     if not isinstance(value, str):
         raise FieldError(name, f"{name}: {shown(value)} is not text")
     return value
+
+
+# The longest hand label an entry names (``S4-12``; ``end``): anything longer names no hand.
+LONGEST_HAND = 16
+
+
+def for_hand(hand: str, after: str, if_match: str | None, field: str = "hand") -> ForHand | None:
+    """The hand a request's entry was entered for (``replay.service.recording.ForHand``): the hand's
+    label (a form's ``expect``, the API's ``hand``), the client key of the entry sent just before it
+    (``after``), the match's version as an ``If-Match`` header (``"12"``, ``W/"12"``; ``*`` matches
+    any). None when it names none; a label too long (refused as ``field``), or an ``If-Match`` not
+    a version, is refused."""
+    if len(hand) > LONGEST_HAND:
+        raise FieldError(field, f"{shown(hand)} is not a hand (a hand is named as the table shows it, e.g. E2-0)")
+    if len(after) > KEY.longest:
+        raise FieldError("after", f"a client key is at most {KEY.longest} characters")
+    version = None
+    tag = (if_match or "").strip()
+    if tag and tag != "*":
+        digits = tag.removeprefix("W/").strip('"')
+        if not (digits.isascii() and digits.isdigit()) or len(digits) > 9:
+            raise FieldError("If-Match", f"If-Match: {shown(tag)} is not a version this server gave (its ETag)")
+        version = int(digits)
+    if not (hand or after or version is not None):
+        return None
+    return ForHand(hand=hand or None, version=version, after=after or None)
 
 
 def form_token(fields: dict[str, Any]) -> str | None:

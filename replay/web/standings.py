@@ -18,6 +18,7 @@ from domain.errors import HonbaError
 from replay.html.pages import needs_section, standings_chart_note, standings_chart_svg
 from replay.service.certificates import is_certified
 from replay.service.draws import draws_data
+from replay.service.sign_off import unconfirmed
 from replay.service.standings import read_view
 from replay.service.standings_page import standings_page_data
 from replay.web.site import Site, query_number, see_other, site
@@ -52,7 +53,14 @@ async def standings_page(request: Request) -> Response:
 
     def read() -> dict[str, Any]:
         draws = draws_data(served.app, name)
-        return {**standings_context(served, name, after), "draws": draws, "certified": is_certified(served.app, name)}
+        context = {
+            **standings_context(served, name, after),
+            "draws": draws,
+            "certified": is_certified(served.app, name),
+        }
+        # The finished matches the players have not confirmed yet (an event with a sign-off).
+        context["unconfirmed"] = unconfirmed(served.app, served.view, name)
+        return context
 
     context = await served.call(read)
     return served.page(request, "standings.html", name=name, after=after, **context)

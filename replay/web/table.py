@@ -17,7 +17,7 @@ from typing import Any
 from urllib.parse import quote
 
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from domain.errors import HonbaError
@@ -27,6 +27,9 @@ from replay.service.audit import report_data
 from replay.service.checks import audit_match
 from replay.service.clock import match_clock
 from replay.service.entry import FLAG_KEYS, Entry, entry_fields, entry_from_fields
+from replay.service.recording import ForHand, HandTaken, Recorded, hand_now
+from replay.service.sign_off import REFEREE, sign_off_data, sign_scores
+from replay.service.standings import read_view
 from replay.service.table import (
     TILE_FIELDS,
     TILE_FLAGS,
@@ -36,7 +39,18 @@ from replay.service.table import (
     table_view,
 )
 from replay.service.tiles import HandTiles
-from replay.web.site import REPLACED_LINK, Site, field_for, form_of, form_token, see_other, site
+from replay.web.site import (
+    HERE,
+    REPLACED_LINK,
+    Forbidden,
+    Site,
+    field_for,
+    for_hand,
+    form_of,
+    form_token,
+    see_other,
+    site,
+)
 
 # The riichi limits by name (the referee's desk offers them).
 LIMITS = LIMIT_NAMES
@@ -47,6 +61,13 @@ def table_context(served: Site, key: str, token: str | None) -> dict[str, Any]:
     data = table_view(served.app, key)
     grant = served.grant(token)
     writable = grant is not None and grant.may_record(key) and not data["finished"]
+    # A finished match of an event with a sign-off: where it stands, and the players' form on the table's link.
+    sign_off = (
+        read_view(served.app, lambda view: sign_off_data(served.app, view, key), view=served.view)
+        if data["finished"]
+        else None
+    )
+    signs = sign_off is not None and grant is not None and grant.may_record(key)
     choices = data["choices"]
     return {
         **data,
@@ -57,12 +78,26 @@ def table_context(served: Site, key: str, token: str | None) -> dict[str, Any]:
         "choice_values": {c["value"] for row in choices["rows"] for c in row["choices"]}
         | {c["value"] for c in choices["limits"]},
         "writable": writable,
-        "token": token if writable else None,
+        "token": token if writable or signs else None,
+        "sign_off": sign_off,
+        "signs": signs,
         "aborts": [k.value for k in AbortKind],
         "flags": FLAG_KEYS,
         "shares": [s.value for s in PenaltyShare],
         "client_key": str(uuid.uuid4()),
     }
+
+
+def form_for_hand(fields: Mapping[str, Any]) -> ForHand | None:
+    """The hand a form's entry was entered for: its hidden ``expect`` (the hand the page showed),
+    or ``after`` (the client key of the entry the page's script sent just before it, kept while
+    the phone was offline); None when it names neither (a form of an older page)."""
+    return for_hand(_text(fields, "expect"), _text(fields, "after"), None, "expect")
+
+
+def _text(fields: Mapping[str, Any], name: str) -> str:
+    value = fields.get(name)
+    return value if isinstance(value, str) else ""
 
 
 def read_entry(fields: Mapping[str, Any]) -> tuple[Entry, HandTiles | None]:
@@ -109,10 +144,15 @@ async def preview_form(request: Request) -> Response:
     await served.call(lambda: served.may_record(key, token))
     try:
         entry, tiles = read_entry(fields)
-        shown = await served.call(lambda: entry_preview(served.app, key, entry, tiles))
+        expect = form_for_hand(fields)
+        shown = await served.call(lambda: entry_preview(served.app, key, entry, tiles, expect))
+    except HandTaken as exc:
+        return await taken(request, served, key, exc, token, wants_json=False)
     except HonbaError as exc:
         return await refused(request, served, key, fields, exc, token)
     sent = {**entry_fields(entry), **(tile_fields(fields) if tiles is not None else {})}
+    # The hand it was entered for goes on to the confirm page's form, as tapped.
+    sent.update({name: _text(fields, name) for name in ("expect", "after") if _text(fields, name)})
     client_key = str(fields.get("client_key") or uuid.uuid4())
     return served.page(request, "confirm.html", key=key, token=token, preview=shown, fields=sent, client_key=client_key)
 
@@ -127,7 +167,10 @@ async def check_form(request: Request) -> Response:
     await served.call(lambda: served.may_record(key, token))
     try:
         entry, tiles = read_entry(fields)
-        shown = await served.call(lambda: entry_preview(served.app, key, entry, tiles))
+        expect = form_for_hand(fields)
+        shown = await served.call(lambda: entry_preview(served.app, key, entry, tiles, expect))
+    except HandTaken as exc:
+        return await taken(request, served, key, exc, token, wants_json=True)
     except HonbaError as exc:
         return JSONResponse({"error": str(exc), "field": field_for(exc, str(fields.get("kind", "")))}, 400)
     clock = await served.call(lambda: match_clock(served.app, key))
@@ -141,14 +184,70 @@ async def record_form(request: Request) -> Response:
     token = form_token(fields)
     grant = await served.call(lambda: served.may_record(key, token))
     client_key = str(fields.get("client_key", "")) or None
+    wants_json = "application/json" in request.headers.get("accept", "")
     try:
         entry, tiles = read_entry(fields)
+        expect = form_for_hand(fields)
         by = f"table {grant.token_id}"
-        await served.call(lambda: record_entry(served.app, key, entry, tiles, client_key=client_key, by=by))
+        done = await served.call(
+            lambda: record_entry(served.app, key, entry, tiles, client_key=client_key, by=by, expect=expect)
+        )
+    except HandTaken as exc:
+        return await taken(request, served, key, exc, token, wants_json)
     except HonbaError as exc:
+        if wants_json:
+            return JSONResponse({"error": str(exc), "field": field_for(exc, str(fields.get("kind", "")))}, 400)
         return await refused(request, served, key, fields, exc, token)
+    if wants_json:
+        # The page's script (an entry sent from its queue): the hand the table is at now.
+        return JSONResponse({"match": key, "hand": hand_now_of(done), "version": done.version})
     # Post, redirect, get: a reload of the page after recording asks for nothing again.
     return see_other(request, "table", {"token": token or ""}, key=key)
+
+
+def hand_now_of(done: Recorded) -> str:
+    """The hand the table is at after an entry (``end`` once the match has ended)."""
+    return hand_now(done.state)
+
+
+async def taken(
+    request: Request, served: Site, key: str, exc: HandTaken, token: str | None, wants_json: bool
+) -> Response:
+    """An entry for a hand already taken (409): as JSON for the page's script, ``{"error", "field":
+    "expect", "hand" (the table's now), "recorded"}``; else the table page as it now stands, the
+    refusal at its top (what was recorded instead), for the table to see."""
+    if wants_json:
+        body = {"error": str(exc), "field": "expect", "hand": exc.hand, "recorded": list(exc.recorded)}
+        return JSONResponse(body, 409)
+    context = await served.call(lambda: table_context(served, key, token))
+    return served.page(request, "table.html", 409, **context, errors={}, values={}, taken=str(exc))
+
+
+async def sign_form(request: Request) -> Response:
+    """A player confirms the finished match's final scores (``agreed=yes``) or disputes them
+    (``agreed=no``, with a ``note``): the sign-off (``replay.service.sign_off``); then the table page."""
+    served = site(request)
+    key = request.path_params["key"]
+    fields = await form_of(request)
+    token = form_token(fields)
+    await served.call(lambda: served.may_record(key, token))
+    player = _text(fields, "player")
+    agreed = _text(fields, "agreed") != "no"
+    if player == REFEREE:
+        raise Forbidden("the referee confirms from the referee's desk")
+    try:
+        await served.refreshed()
+        await served.call(
+            lambda: read_view(
+                served.app,
+                lambda view: sign_scores(served.app, view, key, player, agreed=agreed, note=_text(fields, "note")),
+                view=served.view,
+            )
+        )
+    except HonbaError as exc:
+        context = await served.call(lambda: table_context(served, key, token))
+        return served.page(request, "table.html", 400, **context, errors={"sign": str(exc)}, values={})
+    return see_other(request, "table", {"token": token or ""}, fragment="sign-off", key=key)
 
 
 async def clock_json(request: Request) -> Response:
@@ -164,12 +263,20 @@ async def audit_page(request: Request) -> Response:
     return HTMLResponse(await served.call(lambda: render_audit_html(report_data(audit_match(served.app, key)))))
 
 
+async def service_worker(_request: Request) -> Response:
+    """The table page's service worker (``static/sw.js``), served at the site's root so that its
+    scope covers the table pages: they open again without a connection (on HTTPS or localhost)."""
+    return FileResponse(HERE / "static" / "sw.js", media_type="text/javascript", headers={"Cache-Control": "no-cache"})
+
+
 ROUTES = [
     Route("/", index),
+    Route("/sw.js", service_worker),
     Route("/matches/{key}/preview", preview_form, methods=["POST"]),
     Route("/matches/{key}/check", check_form, methods=["POST"]),
     Route("/matches/{key}/record", record_form, methods=["POST"]),
     Route("/matches/{key}/clock", clock_json),
+    Route("/matches/{key}/sign", sign_form, methods=["POST"]),
     Route("/matches/{key}/audit", audit_page),
     Route("/matches/{key}", table_page, name="table"),
 ]

@@ -5,6 +5,18 @@
   "use strict";
   document.documentElement.classList.add("js");
 
+  // The page opens again without a connection (a service worker keeps the last copy of the pages
+  // it opened); browsers allow one on a secure context only: HTTPS, or localhost.
+  if ("serviceWorker" in navigator && window.isSecureContext) {
+    navigator.serviceWorker.register("/sw.js").then(function () { return navigator.serviceWorker.ready; })
+      .then(function (registration) {
+        // This page and its files, kept at once (the worker keeps the pages opened after it started).
+        var files = [location.href].concat([].map.call(document.querySelectorAll("link[rel=stylesheet], script[src]"),
+          function (node) { return node.href || node.src; }));
+        if (registration.active) registration.active.postMessage({keep: files});
+      }).catch(function () {});
+  }
+
   // The clock counts down from the server's remaining_seconds, from the moment it was received
   // (never from the phone's own clock), and takes the server's word again on every answer.
   var clock = document.getElementById("clock");
@@ -106,8 +118,187 @@
     button.setAttribute("data-from-tiles", "yes");
   }
 
+  // The outbox: entries kept on this phone (IndexedDB), in order, each with the hand it was entered
+  // for and its own client key, shown as not yet sent until the server answers. The first is
+  // entered for the hand the page shows (expect); each after it for the hand after the one before
+  // it (after: that entry's client key), which only the server works out. An entry the server
+  // refuses (another phone recorded that hand: 409; a bad field: 400) is kept and shown to the
+  // table as not recorded until someone dismisses it: never recorded twice, never lost.
+  var outboxNode = document.getElementById("outbox");
+  var matchBase = form.getAttribute("data-record");
+  var waiting = [], refusedEntries = [], lastSent = null, flushing = false, settledSome = false;
+  var outbox = null;
+
+  function request(r) {
+    return new Promise(function (resolve, reject) {
+      r.onsuccess = function () { resolve(r.result); };
+      r.onerror = function () { reject(r.error); };
+    });
+  }
+
+  function openOutbox() {
+    if (!window.indexedDB) return Promise.reject(new Error("no IndexedDB"));
+    var opening = indexedDB.open("honba-table", 1);
+    opening.onupgradeneeded = function () {
+      var db = opening.result;
+      db.createObjectStore("waiting", {keyPath: "id", autoIncrement: true}).createIndex("match", "match");
+      db.createObjectStore("refused", {keyPath: "id", autoIncrement: true}).createIndex("match", "match");
+    };
+    return request(opening);
+  }
+
+  function store(name, mode) { return outbox.transaction(name, mode || "readonly").objectStore(name); }
+
+  function load() {
+    return Promise.all([
+      request(store("waiting").index("match").getAll(matchBase)),
+      request(store("refused").index("match").getAll(matchBase))
+    ]).then(function (found) {
+      waiting = found[0].sort(function (a, b) { return a.id - b.id; });
+      refusedEntries = found[1].sort(function (a, b) { return a.id - b.id; });
+      render();
+    });
+  }
+
+  function newKey() {
+    var bytes = new Uint8Array(16);
+    crypto.getRandomValues(bytes);  // crypto.randomUUID needs a secure context; this does not
+    return Array.prototype.map.call(bytes, function (b) { return (b + 256).toString(16).slice(1); }).join("");
+  }
+
+  // What was tapped, in words, for the list of entries not yet sent (the server says what it pays).
+  function described(fields) {
+    var kind = fields.get("kind") || "win";
+    var all = function (name) { return fields.getAll(name).filter(Boolean).join(", "); };
+    var riichi = all("riichi") ? "; riichi: " + all("riichi") : "";
+    if (kind === "win") {
+      var from = fields.get("discarder");
+      return (fields.get("winner") || "?") + (from ? " ron on " + from : " tsumo") + " " + (fields.get("value") || "") + riichi;
+    }
+    if (kind === "draw") return "exhaustive draw, ready: " + (all("ready") || "nobody") + riichi;
+    if (kind === "abort") return "abortive draw: " + (fields.get("abort") || "?").replace(/_/g, " ") + riichi;
+    if (kind === "penalty") return "penalty: " + (fields.get("player") || "?") + " " + (fields.get("amount") || "");
+    return kind;
+  }
+
+  function keep(fields) {
+    if (!outbox) return Promise.reject(new Error("no outbox"));
+    var before = waiting.length ? waiting[waiting.length - 1].key : lastSent;
+    fields.set("client_key", newKey());
+    if (before) { fields.set("after", before); fields.set("expect", ""); }
+    var entry = {
+      match: matchBase, key: fields.get("client_key"), hand: before ? null : fields.get("expect"),
+      what: described(fields), body: new URLSearchParams(fields).toString()
+    };
+    return request(store("waiting", "readwrite").add(entry)).then(function (id) {
+      entry.id = id;
+      waiting.push(entry);
+      render();
+    });
+  }
+
+  function settle(entry, refusal) {
+    var t = outbox.transaction(["waiting", "refused"], "readwrite");
+    t.objectStore("waiting").delete(entry.id);
+    if (refusal) t.objectStore("refused").add({match: matchBase, what: entry.what, hand: entry.hand, error: refusal});
+    return new Promise(function (resolve) { t.oncomplete = resolve; t.onerror = resolve; });
+  }
+
+  // Send what waits, in order, one at a time; stop at the first that gets no answer (offline, the
+  // server down) and try again when the connection is back.
+  function send() {
+    if (flushing || !outbox) return;
+    if (!waiting.length) {
+      if (settledSome) {
+        // The table as it now stands, what was refused shown on it: opened again at its top (as the
+        // form's post and redirect did), not scrolled to where the last tap was.
+        history.scrollRestoration = "manual";
+        location.replace(location.href.split("#")[0]);
+      }
+      return;
+    }
+    flushing = true;
+    var entry = waiting[0];
+    fetch(matchBase, {method: "POST", body: new URLSearchParams(entry.body), credentials: "same-origin",
+                      headers: {"Accept": "application/json"}})
+      .then(function (r) {
+        if (r.status >= 500) throw new Error("server " + r.status);
+        return r.json().catch(function () { return {error: "The server answered " + r.status + "."}; })
+          .then(function (data) { return {ok: r.ok, data: data}; });
+      })
+      .then(function (res) {
+        return settle(entry, res.ok ? null : (res.data.error || "not recorded")).then(function () {
+          waiting.shift();
+          // After a refusal the next entry (none waiting) is the page's hand again, once reloaded.
+          lastSent = res.ok ? entry.key : null;
+          settledSome = true;
+          flushing = false;
+          return load().then(send);
+        });
+      }, function () {
+        flushing = false;
+        render("Not sent yet: no connection to the server. Kept on this phone; sent when the connection is back.");
+      });
+  }
+
+  function render(note) {
+    if (!outboxNode) return;
+    clear(outboxNode);
+    outboxNode.hidden = !(waiting.length || refusedEntries.length || note);
+    refusedEntries.forEach(function (entry) {
+      var p = document.createElement("p");
+      p.className = "error refused";
+      p.setAttribute("role", "alert");
+      p.textContent = "Not recorded: " + entry.what + (entry.hand ? " (entered at " + entry.hand + ")" : "") + ". " + entry.error + ".";
+      var dismiss = document.createElement("button");
+      dismiss.type = "button";
+      dismiss.className = "secondary";
+      dismiss.textContent = "Seen";
+      dismiss.addEventListener("click", function () {
+        request(store("refused", "readwrite").delete(entry.id)).then(load);
+      });
+      p.appendChild(document.createTextNode(" "));
+      p.appendChild(dismiss);
+      outboxNode.appendChild(p);
+    });
+    if (waiting.length) {
+      var title = document.createElement("p");
+      title.className = "warning";
+      title.textContent = "Not yet sent (kept on this phone, sent in this order):";
+      outboxNode.appendChild(title);
+      var list = document.createElement("ol");
+      list.className = "waiting";
+      waiting.forEach(function (entry) {
+        var item = document.createElement("li");
+        item.textContent = (entry.hand ? entry.hand + ": " : "then: ") + entry.what;
+        list.appendChild(item);
+      });
+      outboxNode.appendChild(list);
+    }
+    if (note) {
+      var said = document.createElement("p");
+      said.className = "muted";
+      said.textContent = note;
+      outboxNode.appendChild(said);
+    }
+  }
+
+  openOutbox().then(function (db) {
+    outbox = db;
+    return load().then(send);
+  }).catch(function () { outbox = null; });
+  addEventListener("online", send);
+  setInterval(send, 5000);
+
   function check() {
     var mine = ++seq;
+    // Behind entries not yet sent, the server's confirm step would be of the table before them.
+    if (waiting.length) {
+      clear(lines);
+      line("Kept behind " + waiting.length + " entr" + (waiting.length === 1 ? "y" : "ies") + " not yet sent: the payments show once they are recorded.", "warning");
+      record.disabled = false;
+      return;
+    }
     var body = new URLSearchParams(new FormData(form));
     // Asked as JSON: a refusal (a link issued again since, a bad field) comes back in words to show.
     fetch(form.getAttribute("data-check"), {method: "POST", body: body, credentials: "same-origin",
@@ -117,7 +308,14 @@
                              function () { return {ok: false, data: {error: "The server did not answer (" + r.status + "): try again."}}; });
       })
       .then(function (res) { if (mine === seq) show(res.ok, res.data); })
-      .catch(function () { if (mine === seq) show(false, {error: "No connection to the server: try again."}); });
+      .catch(function () { if (mine === seq) offline(); });
+  }
+
+  // No answer to the confirm step: the entry can still be kept on the phone and sent later.
+  function offline() {
+    clear(lines);
+    line("No connection to the server: recording keeps this entry on this phone and sends it when the connection is back.", "warning");
+    record.disabled = false;
   }
 
   function changed(event) {
@@ -148,7 +346,27 @@
   form.addEventListener("input", function (event) { if (typing(event.target)) changed(event); });
   form.addEventListener("submit", function (event) {
     if (sending) { event.preventDefault(); return; }
-    sending = true;  // a second tap sends nothing more (the client key would record once anyway)
+    // Recording (not the confirm step's "Show payments" of a page without the script's answer yet)
+    // goes through the phone's outbox: kept first, then sent in order.
+    if (!outbox || event.submitter !== record || record.getAttribute("formaction") !== form.getAttribute("data-record")) {
+      sending = true;  // a second tap sends nothing more (the client key would record once anyway)
+      return;
+    }
+    event.preventDefault();
+    sending = true;
+    keep(new FormData(form)).then(function () {
+      sending = false;
+      form.reset();
+      if (typed) typed.removeAttribute("name");
+      record.disabled = true;
+      clear(lines);
+      send();
+    }, function () {
+      // The phone would not keep it (storage refused): sent as a plain form, as without the outbox.
+      sending = true;
+      form.setAttribute("action", form.getAttribute("data-record"));
+      form.submit();
+    });
   });
   // After an error the page comes back with the form as sent: show its confirm step at once.
   if (form.querySelector('input[name="winner"]:checked, input[name="kind"]:checked:not([value="win"])')) check();
