@@ -27,6 +27,7 @@ from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import Mapper, StoredEvent
 from eventsourcing.utils import get_topic
 
+from domain.bounds import TABLE_SIZE
 from domain.codec import FACT_TAGS
 from domain.match import Match
 from domain.tournament import Tournament
@@ -134,6 +135,10 @@ def whole(event: Any) -> str | None:
             return f"its {name!r} is missing"
         if not fits(state[name], hint):
             return f"its {name!r} is a {type(state[name]).__name__}, not {getattr(hint, '__name__', hint)}"
+    if isinstance(event, Match.Started):
+        players = state["players"]
+        if not TABLE_SIZE.low <= len(players) <= TABLE_SIZE.high or len(set(players)) != len(players):
+            return f"its players ({len(players)}, {len(set(players))} different) are no table's"
     facts = FACT_OF.get(type(event), FACTS)
     if isinstance(event, Match.Recorded) and not isinstance(state["fact"], facts):
         return f"its fact is a {type(state['fact']).__name__}, not one of the facts a {type(event).__name__} holds"
