@@ -26,7 +26,18 @@ from domain.bounds import (
 from domain.errors import RuleViolation, UnknownSeat, WinnerIsDiscarder, WinnersOnSeveralDiscards
 from domain.rules import Ruleset
 from domain.scoring.checks import check_win
-from domain.values import AbortiveDraw, AbortKind, ExhaustiveDraw, HandResult, Penalty, Seat, TableState, WinResult
+from domain.values import (
+    AbortiveDraw,
+    AbortKind,
+    ExhaustiveDraw,
+    HandResult,
+    Penalty,
+    PenaltyShare,
+    Seat,
+    TableState,
+    Win,
+    WinResult,
+)
 
 
 def start_checks(
@@ -68,6 +79,13 @@ def opening_checks(opening: TableState) -> None:
     check_all(opening.penalties, SCORE, "opening penalties")
 
 
+def stick_unit(rules: Ruleset) -> int:
+    """The smallest amount a score moves by: a 100-point stick under riichi rules, a point in the
+    points families (where a penalty shared by the others leaves its remainder to the first after
+    the offender, ``settle_penalty``)."""
+    return 100 if rules.scoring == "riichi" else 1
+
+
 @attrs.frozen
 class EntryChecks:
     """The checks of an entry at a table of these players (in seat order) under these rules."""
@@ -94,6 +112,21 @@ class EntryChecks:
             name = self.players[repeated[0]] if 0 <= repeated[0] < len(self.players) else f"seat {repeated[0]}"
             raise RuleViolation(f"{name} is named twice {where}")
 
+    def liability(self, win: Win) -> None:
+        """Refuse a liable player (pao) on a hand the rules make nobody liable for. Riichi rules
+        make a player liable only for a yakuman they fed (Big Three Dragons, Big Four Winds, where
+        played Four Kongs: Tenhou's rules, the WRC's). The points families (Hong Kong, the Chinese,
+        Japanese classical and transitional, Taiwanese, American, Wilmington) have no liability of
+        a third player in their rules: Hong Kong's "responsibility" is the discarder's, their
+        payment scheme (``loser_payment``, rules.md), so a liable player is refused by the rules' name."""
+        if self.rules.scoring != "riichi":
+            raise RuleViolation(
+                f"liability (pao) is not in the {self.rules.name} rules: only riichi rules make a player liable"
+                " (for a yakuman they fed); a discarder's responsibility is the rules' payment scheme"
+            )
+        if win.value.limit != "yakuman":
+            raise RuleViolation(f"liability (pao) is only for a yakuman under these rules, not {win.value.describe()}")
+
     def penalty(self, penalty: Penalty) -> None:
         """Refuse a penalty against no seat, of no positive amount or more than a table holds, or
         whose kind or note is not one line of text of their length (``domain.bounds``)."""
@@ -103,6 +136,40 @@ class EntryChecks:
         PENALTY_AMOUNT.check(penalty.amount)
         TEXT.check(penalty.kind, "penalty kind")
         TEXT.check(penalty.note, "penalty note")
+        self.penalty_share(penalty)
+        self.penalty_in_sticks(penalty)
+
+    def penalty_share(self, penalty: Penalty) -> None:
+        """Refuse a share the rules cannot pay: where penalties are taken off the final points after
+        uma (``penalties_after_uma``: WRC, M-League), the penalty leaves the player and nobody
+        receives it, so a share to the others (or a reverse mangan) would be dropped in silence."""
+        if self.rules.penalties_after_uma and penalty.share is not PenaltyShare.OFF_TABLE:
+            raise RuleViolation(
+                f"share {penalty.share.value}: under these rules a penalty is taken off the player's final"
+                " points after uma and nobody receives it (penalties_after_uma); give share off_table or leave it out"
+            )
+
+    def penalty_in_sticks(self, penalty: Penalty) -> None:
+        """Refuse a penalty that no sticks of the rules can pay: under riichi rules scores move in
+        100-point sticks, so an amount off the score (or the final points) is a whole number of
+        them, and one shared by the others a whole number of them each (4,000 among three would
+        be 1,334/1,333/1,333, scores no stick can pay). A reverse mangan's amounts are the rules'."""
+        unit = stick_unit(self.rules)
+        if penalty.share is PenaltyShare.REVERSE_MANGAN or self.rules.scoring != "riichi":
+            # The points families count in points: any whole amount is paid as it is.
+            return
+        shared = penalty.share is PenaltyShare.TO_OTHERS and not self.rules.penalties_after_uma
+        step = unit * (len(self.players) - 1) if shared else unit
+        if penalty.amount % step == 0:
+            return
+        lower, higher = penalty.amount // step * step, (penalty.amount // step + 1) * step
+        payable = f"{lower:,} or {higher:,}" if lower else f"{higher:,}"
+        if shared:
+            raise RuleViolation(
+                f"a penalty of {penalty.amount:,} shared by the {len(self.players) - 1} others is no whole"
+                f" number of {unit:,}-point sticks each: {payable}"
+            )
+        raise RuleViolation(f"a penalty of {penalty.amount:,} is no whole number of {unit:,}-point sticks: {payable}")
 
     def result(self, result: HandResult, state: TableState) -> None:
         """Refuse (``RuleViolation``) a hand result that cannot be recorded on this table."""
@@ -195,6 +262,7 @@ class EntryChecks:
                 self.seat(win.liable, "liable player")
                 if win.liable == win.winner:
                     raise RuleViolation("a winner cannot be liable (pao) for their own hand")
+                self.liability(win)
             check_win(win, state, self.rules, self.rules.players)
         if len(wins) > self.rules.multiple_ron:
             raise RuleViolation(

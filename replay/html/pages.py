@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-from replay.service.shapes import counted, not_counted_yet
+from replay.html.templating import render
+from replay.service.shapes import counted
 
 # Colours that stay apart for most kinds of colour blindness (Okabe and Ito), one a seat.
 PLAYER_COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9")
@@ -85,9 +86,62 @@ figcaption { color: var(--muted); font-size: 12px; }
 .wide thead th.rank, .wide thead th.key { background: var(--head); z-index: 2; }
 .chart-box { overflow-x: auto; direction: rtl; }
 .chart-box > svg { direction: ltr; min-width: 640px; }
+/* The audit report's chart: the one drawn for the screen's width. Its links to entries are targets. */
+.chart-narrow { display: none; }
+.audit table.corrections td a, a.badge { display: inline-flex; align-items: center; justify-content: center;
+                                  min-width: 44px; min-height: 44px; }
+/* On a phone the audit's ledger and corrections are a card per row, each cell labelled: no table
+   wider than the screen. */
+@media (max-width: 640px) {
+  .chart-wide { display: none; }
+  .chart-narrow { display: block; }
+  .audit .wide:has(> table.ledger) { overflow-x: visible; }
+  .audit table.ledger, .audit table.corrections, .audit table.ledger tbody, .audit table.corrections tbody {
+    display: block; }
+  .audit table.ledger thead, .audit table.corrections thead { display: none; }
+  .audit table.ledger tr, .audit table.corrections tr { display: block; border: 1px solid var(--line);
+    border-radius: 6px; margin: 0 0 8px; padding: 4px 6px; }
+  .audit table.ledger td, .audit table.corrections td { display: flex; gap: 8px; justify-content: space-between;
+    border: 0; padding: 2px 0; min-width: 0; text-align: right; }
+  .audit table.ledger td::before, .audit table.corrections td::before { content: attr(data-label);
+    color: var(--muted); font-weight: 600; text-align: left; flex: 0 0 auto; max-width: 45%;
+    overflow-wrap: anywhere; }
+  .audit table.ledger td.result, .audit table.ledger td.payments { min-width: 0; display: block; text-align: left; }
+  .audit table.ledger td.result::before, .audit table.ledger td.payments::before { display: block; max-width: none; }
+  .audit table.ledger td .score { display: inline; margin-left: 8px; }
+  .audit table.ledger td[data-label]:not(.result):not(.payments)::before { flex: 1 1 auto; max-width: none;
+    white-space: normal; }
+  .audit table.ledger td.num { white-space: nowrap; }
+  .audit th.player { min-width: 0; }
+  .audit table.final th, .audit table.final td { padding: 4px 3px; }
+}
 details.need { margin: 4px 0; }
 details.need > summary { cursor: pointer; }
 .need .who { font-weight: 600; }
+"""
+
+# What the standings report's template (shared with the web, whose stylesheets say the same in
+# events.css) needs beside CSS: tables that scroll in their own box with the rank and the player
+# kept in view, the cards of the tables in progress, the badges of a stage.
+REPORT_CSS = """
+main { max-width: 1100px; overflow-wrap: break-word; }
+td.player, th.player { overflow-wrap: anywhere; }
+.scroll { overflow-x: auto; max-width: 100%; margin: 6px 0; }
+.scroll > table { width: auto; min-width: 100%; }
+.scroll .rank { position: sticky; left: 0; width: 3.4em; min-width: 3.4em; background: #fff; z-index: 1; }
+.scroll .player { position: sticky; left: 3.4em; background: #fff; z-index: 1; overflow-wrap: anywhere;
+                  min-width: 6em; max-width: 11em; }
+.scroll .player.first { left: 0; }
+.small { font-size: 12px; }
+.badge.provisional { background: #c99a00; }
+.badge.cut { background: var(--bad); }
+.badge.advanced { background: var(--ok); }
+ul.cards, ul.matches { list-style: none; padding: 0; }
+ul.cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(16rem, 1fr)); gap: 12px; }
+ul.cards > li { border: 1px solid var(--line); border-radius: 8px; padding: 8px 10px; min-width: 0; }
+ul.cards h3 { margin: 2px 0 6px; }
+ul.cards td.player, ul.cards th.player { min-width: 0; position: static; }
+figure.chart svg { max-width: 100%; height: auto; }
 """
 
 
@@ -157,7 +211,7 @@ def render_audit_html(data: dict[str, Any]) -> str:
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n"
         '<meta name="generator" content="honba audit">\n'
-        f"<title>Audit of {esc(key)} - honba</title>\n<style>{CSS}</style>\n</head>\n<body>\n"
+        f'<title>Audit of {esc(key)} - honba</title>\n<style>{CSS}</style>\n</head>\n<body class="audit">\n'
         f"{body}\n"
         '<p class="muted">Written by <code>honba audit</code> from the stored events of the match; '
         "the originals of corrected entries stay in the log.</p>\n"
@@ -244,15 +298,19 @@ def _chart_section(data: Mapping[str, Any]) -> str:
     svg = score_chart_svg(data)
     if not svg:
         return ""
+    # A phone shows a chart drawn for its width (the wide one, shrunk to 340 px, has 4 px text).
+    narrow = score_chart_svg(data, narrow=True)
     return (
         '<section id="chart">\n<h2>Scores through the match</h2>\n'
-        f"<figure>\n{svg}\n<figcaption>Each player's score after every ledger entry, from the start; "
+        f'<figure>\n<div class="chart-wide">{svg}</div>\n<div class="chart-narrow">{narrow}</div>\n'
+        "<figcaption>Each player's score after every ledger entry, from the start; "
         "corrected entries are shaded.</figcaption>\n</figure>\n</section>"
     )
 
 
-def score_chart_svg(data: Mapping[str, Any]) -> str:
-    """The scores after each ledger entry, one line a player, as an inline ``<svg>`` element."""
+def score_chart_svg(data: Mapping[str, Any], *, narrow: bool = False) -> str:
+    """The scores after each ledger entry, one line a player, as an inline ``<svg>`` element
+    (``narrow``: drawn for a phone's width, the legend under the chart, every few hands named)."""
     players = _players(data)
     series = [[_int(v) for v in row] for row in data.get("scores_by_hand") or []]
     labels = [str(label) for label in data.get("hand_labels") or []]
@@ -269,8 +327,9 @@ def score_chart_svg(data: Mapping[str, Any]) -> str:
     from matplotlib.patches import Patch
     from matplotlib.ticker import FuncFormatter
 
-    with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "honba-audit", "font.size": 10}):
-        figure = Figure(figsize=(11, 4.6), layout="constrained")
+    font = 12 if narrow else 10
+    with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "honba-audit", "font.size": font}):
+        figure = Figure(figsize=(4.2, 5.2) if narrow else (11, 4.6), layout="constrained")
         FigureCanvasAgg(figure)
         axes = figure.add_subplot()
         xs = list(range(len(series)))
@@ -290,8 +349,14 @@ def score_chart_svg(data: Mapping[str, Any]) -> str:
             names.append("corrected entry")
         if any(v < 0 for row in series for v in row):
             axes.axhline(0, color="#5f6368", linewidth=1, linestyle="--")
-        axes.set_xticks(xs)
-        axes.set_xticklabels(labels, rotation=45 if len(xs) > 14 else 0, ha="right" if len(xs) > 14 else "center")
+        if narrow:
+            # At most 6 hands named under a phone's chart, the first and every few after it.
+            step = max(1, -(-len(xs) // 6))
+            axes.set_xticks(xs[::step])
+            axes.set_xticklabels(labels[::step], rotation=45, ha="right")
+        else:
+            axes.set_xticks(xs)
+            axes.set_xticklabels(labels, rotation=45 if len(xs) > 14 else 0, ha="right" if len(xs) > 14 else "center")
         axes.set_xlim(-0.5, len(xs) - 0.5)
         axes.yaxis.set_major_formatter(FuncFormatter(lambda v, _pos: f"{v:,.0f}"))
         axes.set_xlabel("hand (the score after it)")
@@ -300,10 +365,13 @@ def score_chart_svg(data: Mapping[str, Any]) -> str:
         axes.set_axisbelow(True)
         for side in ("top", "right"):
             axes.spines[side].set_visible(False)
-        legend = axes.legend(handles, names, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+        if narrow:
+            legend = figure.legend(handles, names, loc="outside lower center", ncols=2, frameon=False)
+        else:
+            legend = axes.legend(handles, names, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
         for text in [*legend.get_texts(), *axes.get_xticklabels()]:
             text.set_parse_math(False)  # a name like "$x$" is a name, not a formula
-        return figure_svg(figure, "Scores through the match")
+        return figure_svg(figure, "Scores through the match" + (" (narrow)" if narrow else ""))
 
 
 def figure_svg(figure: Figure, label: str) -> str:
@@ -380,19 +448,21 @@ def _ledger_section(data: Mapping[str, Any]) -> str:
         changes = row.get("changes") or {}
         after = row.get("scores_after") or {}
         cells = "".join(
-            f'<td class="num">{_signed(changes.get(p))}<span class="score">{_number(after.get(p))}</span></td>'
+            f'<td class="num" data-label="{esc(p)}">{_signed(changes.get(p))}'
+            f'<span class="score">{_number(after.get(p))}</span></td>'
             for p in players
         )
         number = esc(row.get("number", "")) if row.get("kind", "hand") == "hand" else esc(row.get("kind", ""))
         rows.append(
             f"<tr{attributes}>"
-            f'<td class="num">{esc("" if entry is None else entry)}</td>'
-            f'<td class="num">{number}</td>'
-            f'<td class="nowrap">{esc(row.get("hand", ""))}</td>'
-            f"<td>{esc(row.get('dealer', ''))}</td>"
-            f'<td class="num">{_number(row.get("counters"))}</td>'
-            f'<td class="num">{_number(row.get("deposits"))}</td>'
-            f'<td class="result">{result}</td><td class="payments">{payment_html}</td>{cells}</tr>'
+            f'<td class="num" data-label="entry">{esc("" if entry is None else entry)}</td>'
+            f'<td class="num" data-label="#">{number}</td>'
+            f'<td class="nowrap" data-label="hand">{esc(row.get("hand", ""))}</td>'
+            f'<td data-label="dealer">{esc(row.get("dealer", ""))}</td>'
+            f'<td class="num" data-label="counters">{_number(row.get("counters"))}</td>'
+            f'<td class="num" data-label="deposits">{_number(row.get("deposits"))}</td>'
+            f'<td class="result" data-label="result">{result}</td>'
+            f'<td class="payments" data-label="payments">{payment_html}</td>{cells}</tr>'
         )
     if not rows:
         rows.append(f'<tr><td colspan="{8 + len(players)}" class="muted">No hands recorded yet.</td></tr>')
@@ -417,14 +487,14 @@ def _corrections_section(data: Mapping[str, Any]) -> str:
         entry = f'<a href="#entry-{_int(target)}">{_int(target)}</a>' if target is not None else "-"
         rows.append(
             f'<tr id="correction-{_int(c.get("entry"))}">'
-            f'<td class="num">{esc(c.get("entry", ""))}</td>'
-            f"<td>{esc(c.get('kind', ''))}</td>"
-            f'<td class="num">{entry}</td>'
-            f"<td>{esc(c.get('original') or '-')}</td>"
-            f"<td>{esc(c.get('replacement') or '-')}</td>"
-            f"<td>{esc(c.get('by', ''))}</td>"
-            f"<td>{esc(c.get('at', ''))}</td>"
-            f'<td class="why">{esc(c.get("reason", ""))}</td></tr>'
+            f'<td class="num" data-label="entry">{esc(c.get("entry", ""))}</td>'
+            f'<td data-label="kind">{esc(c.get("kind", ""))}</td>'
+            f'<td class="num" data-label="corrects">{entry}</td>'
+            f'<td data-label="original">{esc(c.get("original") or "-")}</td>'
+            f'<td data-label="replacement">{esc(c.get("replacement") or "-")}</td>'
+            f'<td data-label="by">{esc(c.get("by", ""))}</td>'
+            f'<td data-label="when">{esc(c.get("at", ""))}</td>'
+            f'<td class="why" data-label="why">{esc(c.get("reason", ""))}</td></tr>'
         )
     return (
         '<section id="corrections">\n<h2>Corrections</h2>\n'
@@ -560,99 +630,26 @@ def _what_if_section(data: Mapping[str, Any]) -> str:
     )
 
 
-def render_standings_html(data: dict[str, Any]) -> str:
-    """Tournament standings (``replay.service.standings.standings_data``) as a page to publish,
-    with a chart of each player's cumulative points by session."""
-    name = str(data.get("tournament", ""))
-    rows = data.get("rows") or []
-    header = (
-        '<tr><th class="rank">rank</th><th class="key">player</th><th>points</th><th>net score</th><th>matches</th>'
-        "<th>avg place</th><th>1st</th><th>2nd</th><th>3rd</th><th>4th</th><th>penalties (table points)</th></tr>"
-    )
-    body = []
-    for row in rows:
-        counts = "".join(f'<td class="num">{_int(c)}</td>' for c in (row.get("place_counts") or []))
-        body.append(
-            f'<tr><td class="num rank">{_or_dash(row.get("rank"))}</td><td class="key">{esc(row.get("player"))}</td>'
-            f'<td class="num">{_points(row.get("points"))}</td><td class="num">{_signed(row.get("net_score"))}</td>'
-            f'<td class="num">{_int(row.get("matches"))}</td><td class="num">{_or_dash(row.get("average_place"))}</td>'
-            f'{counts}<td class="num">{_number(row.get("penalties"))}</td></tr>'
-        )
-    sessions = [str(s) for s in data.get("sessions") or []]
-    in_progress = _int(data.get("in_progress"))
-    note = f"<p>{not_counted_yet(in_progress)}.</p>\n" if in_progress else ""
-    chain = (
-        "Ranked by points, then net score, then average placement, then first places."
-        if data.get("tie_break") == "net_score"
-        else "Ranked by placement points, then average placement, then first places, then net score."
-    )
-    chart = standings_chart_svg(data)
-    chart_section = (
-        '<section id="chart">\n<h2>Points by session</h2>\n'
-        f'<figure>\n<div class="chart-box">{chart}</div>\n<figcaption>Each player\'s cumulative placement points '
-        f"after every session, named at the end of the line. {esc(standings_chart_note(data))}"
-        "</figcaption>\n</figure>\n</section>\n"
-        if chart
-        else ""
-    )
-    matches = "".join(
-        f'<tr><td>{esc(m.get("match"))}</td><td class="num">{_int(m.get("session"))}</td>'
-        f"<td>{esc(', '.join(str(p) for p in m.get('players') or []))}</td>"
-        f"<td>{esc(', '.join(_points(p) for p in m.get('final_points') or []))}</td>"
-        f"<td>{'yes' if m.get('finished') else 'in progress'}</td></tr>"
-        for m in data.get("matches") or []
-    )
-    return (
-        "<!DOCTYPE html>\n"
-        '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n"
-        '<meta name="generator" content="honba standings">\n'
-        f"<title>Standings of {esc(name)} - honba</title>\n<style>{CSS}</style>\n</head>\n<body>\n"
-        f"<header><h1>Standings of {esc(name)}</h1>\n"
-        f"<p>Sessions: {esc(', '.join(sessions) or 'none yet')}. {chain}</p></header>\n"
-        f"{note}"
-        f'<section id="standings"><h2>Standings</h2>\n<div class="wide"><table class="ledger">\n'
-        f"<thead>{header}</thead>\n<tbody>\n{''.join(body)}\n</tbody>\n</table></div>\n</section>\n"
-        f"{_in_progress_section(data)}"
-        f"{chart_section}"
-        f"{needs_section(data)}"
-        '<section id="matches"><h2>Matches</h2>\n<div class="wide"><table class="ledger">\n'
-        "<thead><tr><th>match</th><th>session</th><th>players (seat order)</th><th>final points</th>"
-        f"<th>finished</th></tr></thead>\n<tbody>\n{matches}\n</tbody>\n</table></div>\n</section>\n"
-        '<p class="muted">Written by <code>honba standings</code> from the stored matches.</p>\n'
-        "</body>\n</html>\n"
-    )
-
-
-def _in_progress_section(data: Mapping[str, Any]) -> str:
-    """The tables still playing, marked provisional: each seat's score, place and the points it
-    would take if the table ended now."""
-    tables = data.get("tables_in_progress") or []
-    if not tables:
-        return ""
-    rows = []
-    for table in tables:
-        seats = table.get("seats") or []
-        for number, seat in enumerate(seats):
-            head = (
-                f'<td rowspan="{len(seats)}">{esc(table.get("match"))}</td>'
-                f'<td rowspan="{len(seats)}">{esc(table.get("hand") or "")}</td>'
-                if number == 0
-                else ""
-            )
-            points = seat.get("points")
-            rows.append(
-                f'<tr>{head}<td>{esc(seat.get("player"))}</td><td class="num">{_number(seat.get("score"))}</td>'
-                f'<td class="num">{_int(seat.get("place"))}</td>'
-                f'<td class="num">{"—" if points is None else _points(points)}</td></tr>'
-            )
-    return (
-        '<section id="in-progress"><h2>Tables in progress <span class="muted">(provisional)</span></h2>\n'
-        '<p class="muted">Points as if each table ended now; they count once the match has ended.</p>\n'
-        '<div class="wide"><table class="ledger">\n<thead><tr><th>match</th><th>hand</th><th>player</th>'
-        "<th>score</th><th>place</th><th>points</th></tr></thead>\n"
-        f"<tbody>\n{_rows(rows)}\n</tbody>\n</table></div>\n</section>\n"
+def render_standings_html(
+    data: Mapping[str, Any],
+    results: Mapping[str, Any] | None = None,
+    needs: Mapping[str, Any] | None = None,
+    after: int | None = None,
+) -> str:
+    """Tournament standings (``replay.service.standings.standings_data``; a staged event's stages
+    and teams, ``results_data``; what each player needs, ``needs_data``) as a page to publish: the
+    web's standings report (``templates/standings_section.html``) on a page of its own, with a chart
+    of each player's cumulative points by session."""
+    return render(
+        "standings_page.html",
+        name=str(data.get("tournament", "")),
+        after=after,
+        data=data,
+        results=results,
+        needs_html=needs_section({"needs": needs}) if needs else "",
+        chart=standings_chart_svg(data),
+        chart_note=standings_chart_note(data),
+        css=CSS + REPORT_CSS,
     )
 
 
@@ -741,7 +738,9 @@ def _statuses(places: Sequence[Mapping[str, Any]]) -> str:
     by: dict[str, list[str]] = {}
     for place in places:
         by.setdefault(str(place.get("status")), []).append(str(_int(place.get("place"))))
-    parts = [f"{', '.join(by[s])} {s}" for s in ("certain", "possible", "impossible") if s in by]
+    parts = [f"{', '.join(by[s])} {s}" for s in ("certain", "tied", "possible", "impossible") if s in by]
+    notes = sorted({str(p.get("note")) for p in places if p.get("note")})
+    parts += [esc(n) for n in notes]
     return ("place " if len(places) else "") + "; ".join(parts)
 
 

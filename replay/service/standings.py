@@ -54,6 +54,12 @@ class StandingsReport:
     damaged: dict[str, str] = attrs.field(factory=dict)
     # The table each match was played at, where the tournament says.
     tables: dict[str, int | None] = attrs.field(factory=dict)
+    # A staged event's: the stage whose line each row is (the last the player reached), and the
+    # stage being played (None once the last stage is played out, or while the cut after a played
+    # stage is not made yet), and what every view says of the stages (``projections.staged.stage_said``).
+    stages: dict[str, str] = attrs.field(factory=dict)
+    in_play: str | None = None
+    said: str | None = None
 
 
 def tournament_report(
@@ -111,11 +117,16 @@ def standings_data(report: StandingsReport) -> dict[str, Any]:
 
     ``{"tournament", "sessions": [int], "in_progress": int, "finished": int, "tie_break": str,
     "rows": [one dict per player, the fields of ``StandingRow``: ``rank`` and ``average_place``
-    null for a player without a finished match], "by_session": {"1": ...}, "damaged": {match key:
-    why the view found it damaged}, "matches": [{"match", "session", "table", "players",
-    "final_points", "finished", "hand", "scores", "provisional_points", "provisional"}],
+    null for a player without a finished match; in a staged event ``stage``, the stage the line
+    is of], "stage_in_play": the stage a staged event is playing (null: none, one stage, or a stage
+    played whose cut is next), "stage_said": the one sentence every view says of the stages ("the
+    final is being played", "the qualification is played; the cut is next"; null: nothing to say),
+    "by_session": {"1": ...}, "damaged": {match key: why the view found it damaged}, "matches":
+    [{"match", "session", "table", "players", "final_points", "finished", "hand", "scores",
+    "provisional_points", "provisional"}],
     "tables_in_progress": [{"match", "session", "table", "hand", "hands_played", "provisional":
-    true, "seats": [{"player", "score", "place", "points"}]}]}`` (docs/standings.md).
+    true, "seats": [{"player", "score", "place", "points"}]}]}`` (docs/standings.md); a table that
+    has not played a hand has no place and no points (null).
     """
     matches = [_match_data(s, session, report.tables.get(s.key)) for s, session in report.summaries]
     return {
@@ -124,7 +135,9 @@ def standings_data(report: StandingsReport) -> dict[str, Any]:
         "in_progress": report.in_progress,
         "finished": sum(1 for s, _session in report.summaries if s.finished),
         "tie_break": tie_break_of(s for s, _session in report.summaries),
-        "rows": [attrs.asdict(row, value_serializer=_plain) for row in report.rows],
+        "rows": [_row_data(row, report.stages) for row in report.rows],
+        "stage_in_play": report.in_play,
+        "stage_said": report.said,
         "by_session": {str(k): v for k, v in report.by_session.items()},
         "damaged": dict(report.damaged),
         "matches": matches,
@@ -132,6 +145,14 @@ def standings_data(report: StandingsReport) -> dict[str, Any]:
             _table_data(s, session, report.tables.get(s.key)) for s, session in report.summaries if not s.finished
         ],
     }
+
+
+def _row_data(row: StandingRow, stages: dict[str, str]) -> dict[str, Any]:
+    """A row as plain data, with the stage it is the line of in a staged event."""
+    data = attrs.asdict(row, value_serializer=_plain)
+    if stages:
+        data["stage"] = stages.get(row.player)
+    return data
 
 
 def _match_data(summary: MatchSummary, session: int, table: int | None) -> dict[str, Any]:
@@ -144,14 +165,18 @@ def _match_data(summary: MatchSummary, session: int, table: int | None) -> dict[
         "finished": summary.finished,
         "hand": summary.hand or None,
         "scores": list(summary.final_scores),
-        "provisional_points": list(summary.provisional_points) if not summary.finished else None,
+        # None before a hand is played, as for the tables in progress (``_table_data``).
+        "provisional_points": list(summary.provisional_points) if not summary.finished and summary.hands else None,
         "provisional": not summary.finished,
     }
 
 
 def _table_data(summary: MatchSummary, session: int, table: int | None) -> dict[str, Any]:
-    """A table still playing: its hand, scores, places and provisional points, seat by seat."""
-    points = summary.provisional_points
+    """A table still playing: its hand, scores, places and provisional points, seat by seat; a table
+    that has not played a hand has neither places nor points yet (equal scores would rank it by
+    seat: +35/+5/-15/-25 that nobody has earned)."""
+    started = summary.hands > 0
+    points = summary.provisional_points if started else ()
     return {
         "match": summary.key,
         "session": session,
@@ -163,7 +188,7 @@ def _table_data(summary: MatchSummary, session: int, table: int | None) -> dict[
             {
                 "player": name,
                 "score": summary.final_scores[seat],
-                "place": summary.places[seat],
+                "place": summary.places[seat] if started else None,
                 # Unknown (null) for a summary written before honba kept them, until the next hand.
                 "points": points[seat] if points else None,
             }
@@ -259,14 +284,11 @@ def follow_view(store: HonbaApp, seconds: float | None = None, *, started: Calla
     follow(env, stop_after=seconds)
 
 
-def checked_report(
-    store: HonbaApp, view: DocumentView, name: str, *, after_session: int | None = None, matches: bool = True
-) -> StandingsReport:
-    """``tournament_report`` with every match of the tournament checked in the store as ``honba
-    check`` and ``honba audit`` check it (``replay.service.damage.tournament_damage``): a match
-    changed after the view folded it, rolled back behind a checkpoint or given a hand after its end
-    is named in ``damaged`` beside what the view saw when it folded it."""
-    report = tournament_report(view, name, after_session=after_session, matches=matches)
+def checked_report(store: HonbaApp, view: DocumentView, name: str, report: StandingsReport) -> StandingsReport:
+    """A tournament's standings (``report``) with every match of the tournament checked in the store
+    as ``honba check`` and ``honba audit`` check it (``replay.service.damage.tournament_damage``): a
+    match changed after the view folded it, rolled back behind a checkpoint or given a hand after
+    its end is named in ``damaged`` beside what the view saw when it folded it."""
     ref = DocCache(view).get("tournament-name", name)
     keys = sorted(tournament_entries(view, ref["id"])) if ref is not None else []
     found = tournament_damage(store, keys)

@@ -32,7 +32,7 @@ from domain.codec import FACT_TAGS
 from domain.match import Match
 from domain.tournament import Tournament
 from domain.values import AbortiveDraw, DealPass, ExhaustiveDraw, MatchEnd, Penalty, WinResult
-from replay.store import chain, checkpoint, identity, seal
+from replay.store import chain, checkpoint, identity, seal, signed
 
 # honba's aggregates, with the module each lived in before it moved (its old topics stay readable).
 AGGREGATES: tuple[tuple[type[Aggregate], str | None], ...] = (
@@ -43,6 +43,7 @@ AGGREGATES: tuple[tuple[type[Aggregate], str | None], ...] = (
     (identity.GameIdentity, identity.OLD_MODULE),
     (identity.ImportedFile, identity.OLD_MODULE),
     (checkpoint.Checkpoint, None),
+    (signed.SignedCheckpoints, None),
 )
 
 
