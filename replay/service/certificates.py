@@ -36,8 +36,8 @@ from replay.store.application import HonbaApp
 from replay.store.checkpoint import last_checkpoint, leaf_log
 from replay.store.evidence import read_evidence
 from replay.store.integrity import check_match, damage_line
-from replay.store.store_check import check_tournament
 from replay.store.merkle import leaf_hash, root, tree_root
+from replay.store.store_check import check_tournament
 from replay.store.tournaments import get_tournament
 
 FORMAT = "honba-result-certificate/1"
