@@ -91,7 +91,8 @@ def _hand(entry: LedgerEntry, players: int, match: Match, tiles: Any) -> list[di
     events = [start]
     stood = tuple(getattr(fact, "riichi", ()))
     play = None
-    if "tehais" in start:
+    # A log seen from one seat (Tenhou's wire logs) hides the others' tiles: no play to follow then.
+    if "tehais" in start and all(len(hand) == 13 for hand in start["tehais"]):
         try:
             play = play_events(tiles, players, before.dealer, stood)
         except (ValueError, TypeError, IndexError, StopIteration):
@@ -161,14 +162,17 @@ def _call(text: str, letter: str) -> tuple[int, list[int], int]:
     return tiles[place], tiles[:place] + tiles[place + 1 :], place
 
 
-def _source(place: int, size: int, seat: int, players: int) -> int:
+def _source(place: int, size: int, seat: int, players: int, discarder: int | None) -> int:
     """The seat a pon or open kan was called from: the letter first from the left (kamicha),
-    second across (toimen), last from the right (shimocha)."""
-    if place == 0:
-        return (seat - 1) % players
-    if place == size - 1:
-        return (seat + 1) % players
-    return (seat + 2) % players
+    second across (toimen), last from the right (shimocha). In sanma writers place the letter
+    differently (Tenhou's JSON in the four seats' geometry, its mjlog's converters by the left and
+    the right): the call there is of the tile just discarded, by whoever discarded it."""
+    if players == 3:
+        if discarder is None:
+            raise ValueError("a call with no discard before it")
+        return discarder
+    relative = 1 if place == 0 else 3 if place == size - 1 else 2
+    return (seat - relative) % 4
 
 
 def play_events(tiles: list[Any], players: int, dealer: int, stood: tuple[int, ...]) -> list[dict[str, Any]]:
@@ -184,6 +188,7 @@ def play_events(tiles: list[Any], players: int, dealer: int, stood: tuple[int, .
     events: list[dict[str, Any]] = []
     seat = dealer
     drawn: int | None = None
+    discarder: int | None = None
     pending_dora = 0
 
     def reveal() -> None:
@@ -199,7 +204,7 @@ def play_events(tiles: list[Any], players: int, dealer: int, stood: tuple[int, .
             letter = next(ch for ch in str(take) if ch in "cpm")
             called, others, place = _call(str(take), letter)
             kind = {"c": "chi", "p": "pon", "m": "daiminkan"}[letter]
-            target = (seat - 1) % players if letter == "c" else _source(place, len(others) + 1, seat, players)
+            target = (seat - 1) % players if letter == "c" else _source(place, len(others) + 1, seat, players, discarder)
             events.append(
                 {
                     "type": kind,
@@ -249,6 +254,7 @@ def play_events(tiles: list[Any], players: int, dealer: int, stood: tuple[int, .
             pending_dora = 0
             if riichi and seat in stood:
                 events.append({"type": "reach_accepted", "actor": seat})
+            discarder = seat
             seat = _next_seat(takes, seat, tile, players)
             break
         else:
@@ -273,6 +279,6 @@ def _next_seat(takes: list[list[Any]], discarder: int, tile: int, players: int) 
         if letter == "c":
             if offset == 1:
                 chi = seat
-        elif _source(place, len(others) + 1, seat, players) == discarder:
+        elif _source(place, len(others) + 1, seat, players, discarder) == discarder:
             return seat
     return chi if chi is not None else (discarder + 1) % players
