@@ -4,6 +4,7 @@ same results, hand by hand; a game imported with its tiles starts each hand with
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -125,3 +126,44 @@ def test_a_game_with_tiles_is_exported_with_its_whole_play(tmp_path: Path) -> No
         {"type": "hora", "actor": 1, "target": 0, "deltas": [-1000, 1000, 0, 0], "fan": 1, "fu": 30},
     ]
     played_through(written)
+
+
+def stored_key(honba: Honba, path: Path) -> str:
+    """Import one file into the store; the key it was stored under."""
+    result = honba("import", str(path))
+    assert result.exit_code == 0, result.output
+    [key] = re.findall(r"match '([^']+)' stored", result.stdout)
+    return key
+
+
+def tenhou_tiles(honba: Honba, key: str, out: Path) -> list[list[Any]]:
+    """The hands' tile arrays of the match's tenhou-json export (indicators, haipai, draws, discards)."""
+    result = honba("export", key, "--format", "tenhou-json", "-o", str(out))
+    assert result.exit_code == 0, result.output
+    return [hand[2:16] for hand in json.loads(out.read_text("utf-8"))["log"]]
+
+
+def test_an_mjai_import_keeps_its_tiles_for_the_tenhou_json_export(tmp_path: Path) -> None:
+    source = tmp_path / "small.json"
+    source.write_text(json.dumps(small_log()), "utf-8")
+    honba = Honba(tmp_path / "store.sqlite")
+    key = stored_key(honba, source)
+    mjai = export(honba, key, tmp_path / "small.mjson")
+    again = Honba(tmp_path / "again.sqlite")
+    from_mjai = stored_key(again, mjai)
+    # The tiles the mjai log's events carry, back in tenhou.net/6's arrays as the original log has them.
+    tiles = tenhou_tiles(again, from_mjai, tmp_path / "again.json")
+    assert tiles == [hand[2:16] for hand in small_log()["log"]]
+    assert verified(again, tmp_path / "again.json") == verified(honba, source)
+
+
+@pytest.mark.skipif(not TENHOU_XML.is_file(), reason="../shared/corpus is not present")
+def test_a_real_game_keeps_its_tiles_through_mjai_and_back(tmp_path: Path) -> None:
+    honba = Honba(tmp_path / "store.sqlite")
+    key = stored_key(honba, TENHOU_XML)
+    original = tenhou_tiles(honba, key, tmp_path / "original.json")
+    mjai = export(honba, key, tmp_path / "game.mjson")
+    again = Honba(tmp_path / "again.sqlite")
+    back = tenhou_tiles(again, stored_key(again, mjai), tmp_path / "again.json")
+    assert back == original and any(isinstance(t, str) for hand in back for array in hand for t in array)
+    assert verified(again, tmp_path / "again.json") == verified(honba, TENHOU_XML)

@@ -204,7 +204,9 @@ def play_events(tiles: list[Any], players: int, dealer: int, stood: tuple[int, .
             letter = next(ch for ch in str(take) if ch in "cpm")
             called, others, place = _call(str(take), letter)
             kind = {"c": "chi", "p": "pon", "m": "daiminkan"}[letter]
-            target = (seat - 1) % players if letter == "c" else _source(place, len(others) + 1, seat, players, discarder)
+            target = (
+                (seat - 1) % players if letter == "c" else _source(place, len(others) + 1, seat, players, discarder)
+            )
             events.append(
                 {
                     "type": kind,
@@ -232,7 +234,12 @@ def play_events(tiles: list[Any], players: int, dealer: int, stood: tuple[int, .
             if "k" in text:
                 added, others, _ = _call(text, "k")
                 events.append(
-                    {"type": "kakan", "actor": seat, "pai": mjai_tile(added), "consumed": [mjai_tile(t) for t in others]}
+                    {
+                        "type": "kakan",
+                        "actor": seat,
+                        "pai": mjai_tile(added),
+                        "consumed": [mjai_tile(t) for t in others],
+                    }
                 )
                 pending_dora += 1
                 break
