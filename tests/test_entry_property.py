@@ -164,8 +164,8 @@ def results(draw: st.DrawFn, preset: str) -> tuple[str, Entry]:
             facts = facts_for(draw, rules, winner, discarder)
             if facts.special_hands and draw(st.booleans()):
                 value = HandValue()  # a special hand scores the rules' own limit
-            # Riichi rules make a player liable only for a yakuman (pao).
-            pao = rules.scoring != "riichi" or value.limit == "yakuman"
+            # Riichi rules make a player liable only for a yakuman (pao); the points families never.
+            pao = rules.scoring == "riichi" and value.limit == "yakuman"
             liable = draw(st.none() | st.sampled_from([s for s in range(4) if s != winner])) if pao else None
             scores = tuple(draw(st.lists(st.integers(0, 300), min_size=4, max_size=4))) if rules.losers_settle else ()
             wins.append(Win(winner, value, discarder, liable, facts, scores))

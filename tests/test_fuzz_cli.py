@@ -422,6 +422,18 @@ def commands(files: Files) -> dict[str, st.SearchStrategy[list[str]]]:
             who,
             words,
         ),
+        "tournament sheet": st.builds(
+            lambda n, session, rest: ["tournament", "sheet", n, session, *rest],
+            st.one_of(st.just("cup"), words),
+            numbers,
+            options(
+                **{
+                    "-o": outputs,
+                    "--paper": st.one_of(st.sampled_from(["a4", "letter"]), words),
+                    "--public-url": st.one_of(st.just("http://192.168.1.20:8000"), words),
+                }
+            ),
+        ),
         "tournament sign-off": st.builds(
             lambda n, rest: ["tournament", "sign-off", n, *rest], tournament, options(**{"--off": FLAG})
         ),

@@ -624,6 +624,7 @@ ADDRESSES = (
     "desk's matches",
     "director",
     "director's session",
+    "score sheets",
     "what-if",
     "ratings",
     "rating history",
@@ -643,7 +644,15 @@ def page_queries(draw: st.DrawFn, served: Site) -> str:
     if which in ("standings", "standings json", "results json", "live stream"):
         after = draw(st.one_of(st.none(), numbers))
         query = {} if after is None else {"after": after}
-    if which in ("table", "desk", "director's tournament", "desk's matches", "director", "director's session"):
+    if which in (
+        "table",
+        "desk",
+        "director's tournament",
+        "desk's matches",
+        "director",
+        "director's session",
+        "score sheets",
+    ):
         query = {"token": draw(mostly(st.sampled_from([served.table, served.director, served.referee]), forged))}
     if which == "director's session" and draw(st.booleans()):
         # What a reissue did, as its redirect says it: numbers only.
@@ -660,6 +669,11 @@ def page_queries(draw: st.DrawFn, served: Site) -> str:
             "without_penalties": draw(st.one_of(st.just(""), st.just("yes"), words)),
         }
         query = {k: v for k, v in asked.items() if draw(st.booleans())}
+    if which == "score sheets" and draw(st.booleans()):
+        query["paper"] = draw(mostly(st.sampled_from(["a4", "letter"]), words))
+    if draw(st.booleans()):
+        # The page's language, as its switch sends it (or not).
+        query["lang"] = draw(mostly(st.sampled_from(["ja", "en"]), words))
     if which == "desk":
         query["amend"] = draw(st.one_of(st.sampled_from(["2", "1"]), numbers))
     if which == "standings":
@@ -687,6 +701,8 @@ def page_queries(draw: st.DrawFn, served: Site) -> str:
         address = f"/director/t/{quoted(draw(names))}"
     elif which == "director's session":
         address = f"/director/t/{quoted(draw(names))}/s/{quoted(draw(sessions))}"
+    elif which == "score sheets":
+        address = f"/director/t/{quoted(draw(names))}/s/{quoted(draw(sessions))}/sheet"
     elif which == "what-if":
         address = f"/tournaments/{quoted(draw(names))}/what-if"
     elif which == "ratings":

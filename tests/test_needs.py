@@ -121,3 +121,40 @@ def test_the_least_hand_that_wins_a_final_table_now(tmp_path: Path) -> None:
     assert hands[("Cho", None)] == "haneman"
     page = honba.ok("tournament", "needs", "final", "--format", "html")
     assert '<section id="needs">' in page and "on Ben's discard: haneman" in page
+
+
+def test_two_players_tied_on_the_whole_chain_at_the_cut_are_tied_not_both_certain() -> None:
+    # Every table of the last session has ended: the standings after it are final. C and D are
+    # equal on everything (points, average place, first places, net score: a shared rank 3) and
+    # one place is left above the line of 3: at most 3 players are certain of 3 places.
+    standings = [
+        StandingRow(1, "A", 30.0, 5000, 2, 1.5, (1, 1, 0, 0), 0),
+        StandingRow(2, "B", 20.0, 3000, 2, 2.0, (0, 2, 0, 0), 0),
+        StandingRow(3, "C", 10.0, 1000, 2, 2.5, (0, 1, 1, 0), 0),
+        StandingRow(3, "D", 10.0, 1000, 2, 2.5, (0, 1, 1, 0), 0),
+        StandingRow(5, "E", -5.0, -1000, 2, 3.0, (0, 0, 2, 0), 0),
+        StandingRow(6, "F", -15.0, -2000, 2, 3.5, (0, 0, 1, 1), 0),
+        StandingRow(7, "G", -20.0, -3000, 2, 3.5, (0, 0, 1, 1), 0),
+        StandingRow(8, "H", -25.0, -4000, 2, 4.0, (0, 0, 0, 2), 0),
+    ]
+    tables = [("A", "C", "E", "G"), ("B", "D", "F", "H")]
+    ended = {"A": 1, "C": 2, "E": 3, "G": 4, "B": 1, "D": 2, "F": 3, "H": 4}
+    needs = {n.player: n for n in session_needs(standings, tables, WRC, 3, ended=ended)}
+    status = {p: [x.status for x in n.places] for p, n in needs.items()}
+    assert status == {
+        "A": ["certain"],
+        "B": ["certain"],
+        "C": ["tied"],
+        "D": ["tied"],
+        "E": ["impossible"],
+        "F": ["impossible"],
+        "G": ["impossible"],
+        "H": ["impossible"],
+    }
+    assert sum(1 for s in status.values() if s == ["certain"]) <= 3
+    # The note says how the tie goes: the standings (and the cut recorded from them) by name.
+    assert needs["C"].places[0].note == (
+        "tied at the cut with D on the whole tie-break chain: the standings, and the cut recorded from"
+        " them, go on by name (C, D) unless the director decides otherwise"
+    )
+    assert needs["D"].places[0].note.startswith("tied at the cut with C on the whole tie-break chain")

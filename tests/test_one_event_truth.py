@@ -36,7 +36,17 @@ from domain.values import HandValue, Win, WinResult
 from projections.views import DocumentView
 from replay.service import recording
 from replay.service.needs import needs_data
-from replay.service.stages import declare_format, event_format_of, event_report, next_session, substitute, withdraw
+from replay.service.stages import (
+    declare_format,
+    event_format_of,
+    event_report,
+    join_team,
+    next_session,
+    results_data,
+    standings_of_event,
+    substitute,
+    withdraw,
+)
 from replay.service.standings import standings_data
 from replay.service.standings_page import standings_page_data
 from replay.service.tournaments import create_tournament
@@ -208,3 +218,45 @@ def test_while_the_final_is_played_every_view_says_so_and_shows_the_points_carri
         ("E", "final"),
         ("D", "qualification"),
     ]
+
+
+def test_team_standings_add_up_the_members_event_lines_not_their_matches(app: HonbaApp) -> None:
+    finished(app)
+    for team, members in (("North", ["A", "B"]), ("South", ["F", "H"]), ("West", ["E", "G"]), ("East", ["C", "D"])):
+        join_team(app, "cup", team, members)
+    teams = results_data(standings_of_event(app, fresh(app), "cup"))["teams"]
+    # The event's lines (EVENT): South F 29.4 + H -14.2 = 15.2; East C 4.9 + D 7.0 = 11.9; North
+    # B 14.6 + A -14.6 = 0.0; West E -18.9 + G -45.9 = -64.8. Added up over every match they would be
+    # South 39.9 - 14.2 = 25.7, North 36.2 - 14.6 = 21.6, East 2.9 + 7.0 = 9.9, West -64.8.
+    assert [(t["team"], t["points"]) for t in teams] == [
+        ("South", 15.2),
+        ("East", 11.9),
+        ("North", 0.0),
+        ("West", -64.8),
+    ]
+    assert [t["matches"] for t in teams] == [5, 4, 5, 5]
+    page = standings_page_data(app, fresh(app), "cup")
+    assert page["results"]["teams"] == teams
+
+
+def test_a_stage_played_whose_cut_is_not_made_yet_is_said_alike_by_every_view(app: HonbaApp) -> None:
+    qualified(app)
+    data = standings_data(event_report(app, fresh(app), "cup"))
+    results = results_data(standings_of_event(app, fresh(app), "cup"))
+    page = standings_page_data(app, fresh(app), "cup")
+    said = "the qualification is played; the cut is next"
+    assert (data["stage_in_play"], data["stage_said"]) == (None, said)
+    assert (results["stage_in_play"], results["stage_said"]) == (None, said)
+    assert (page["standings"]["stage_said"], page["results"]["stage_said"]) == (said, said)
+
+
+def test_a_stage_with_a_table_still_playing_is_being_played(app: HonbaApp) -> None:
+    create_tournament(app, "cup", list("ABCDEFGH"))
+    declare_format(app, "cup", event_format_of(["qualification:2:advance=4,seating=rank", "final:1:carry=halve"]))
+    next_session(app, fresh(app), "cup", WRC)
+    play(app, "cup-s1-t1", 8000, 2000)
+    play(app, "cup-s1-t2", 12000, 1000)
+    next_session(app, fresh(app), "cup", WRC)
+    play(app, "cup-s2-t1", 5200, 1000)
+    data = standings_data(event_report(app, fresh(app), "cup"))
+    assert (data["stage_in_play"], data["stage_said"]) == ("qualification", "the qualification is being played")

@@ -70,3 +70,45 @@ def test_liability_only_for_a_yakuman_under_riichi_rules() -> None:
         ):
             match.record(won(ron(1, 0, hv(1, 30), liable=2)))
         match.record(won(ron(1, 0, hv(limit="yakuman"), liable=2)))
+
+
+# The points families: no rule of theirs makes a third player liable. Hong Kong's half and full
+# "responsibility" is the discarder's (yawnoc/mahjong-scorer, reference/rules-and-peers.md; the
+# preset's loser_payment); the seeds' Taiwanese, Chinese, Japanese classical and American rules
+# name no liable player at all. A limit hand with a liable player is refused by the rules' name.
+@pytest.mark.parametrize(
+    "name",
+    [
+        "hong-kong",
+        "chinese-classical",
+        "chinese-transitional",
+        "taiwanese",
+        "american-modern",
+        "japanese-classical",
+        "japanese-transitional",
+        "wilmington-advanced",
+    ],
+)
+def test_liability_is_refused_by_name_under_the_points_families(name: str) -> None:
+    rules = load_preset(name)
+    match = started(rules)
+    before = match.state
+    # A limit hand (entered under any limit name, the points families' "limit").
+    with pytest.raises(RuleViolation, match=rf"^liability \(pao\) is not in the {name} rules"):
+        match.record(won(ron(1, 0, hv(limit="yakuman"), liable=2)))
+    assert match.state == before
+
+
+def test_a_share_to_the_others_is_refused_where_penalties_come_off_after_uma() -> None:
+    # WRC and M-League take a penalty off the player's final points after uma: nobody receives
+    # it, so a share to the others (or a reverse mangan) would be dropped in silence.
+    for rules in (WRC, load_preset("m-league")):
+        match = started(rules)
+        before = match.state
+        for share in (PenaltyShare.TO_OTHERS, PenaltyShare.REVERSE_MANGAN):
+            with pytest.raises(RuleViolation, match=rf"^share {share.value}: under these rules a penalty is taken off"):
+                match.penalise(Penalty(0, 8000, share=share))
+        assert match.state == before
+        match.penalise(Penalty(0, 8000, share=PenaltyShare.OFF_TABLE))
+        assert match.state.penalties == (8000, 0, 0, 0)
+        assert match.state.scores == (rules.start_score,) * 4

@@ -72,7 +72,9 @@ def test_the_report_holds_the_ledger_the_correction_and_the_chart(report: Path) 
     assert "Intact." in page
     assert "Tenhou four-player hanchan" in page
     assert "Invariants hold" in page
-    assert page.count("<svg") == 1 and "</svg>" in page
+    # The chart twice: drawn for a wide screen, and for a phone (shown by the screen's width).
+    assert page.count("<svg") == 2 and page.count("</svg>") == 2
+    assert 'aria-label="Scores through the match (narrow)"' in page
 
 
 def test_the_report_escapes_every_name_and_loads_nothing(report: Path) -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
@@ -155,6 +156,40 @@ def test_several_winners_dora_and_kongs_are_in_the_more_panel(browser: Any, db: 
     assert len(web) == 2
 
 
+@pytest.mark.parametrize("size", list(PHONES))
+def test_a_double_ron_takes_six_taps_the_second_value_from_the_same_buttons(browser: Any, db: str, size: str) -> None:
+    """Ben 3 han 30 fu and Dai mangan on Ann's discard: Ben won, Ann from, 3/30, Dai won, mangan,
+    Record. A non-dealer's 3 han 30 fu ron is 3,900 and a non-dealer's mangan 8,000 (the riichi
+    score table); the same entry from the command line records the same facts."""
+    (token,) = prepare(db, {"web": PLAYERS, "cli": PLAYERS}, [("table", "web")])
+    with serving(create_app(db)) as base:
+        page = phone(browser, PHONES[size])
+        page.goto(f"{base}/matches/web?token={token}")
+        taps(page)
+        for name, value in (("winner", "Ben"), ("discarder", "Ann"), ("value", "3/30"), ("winner", "Dai")):
+            tap(page, button(page, name, value))
+        # Ben stays the first winner; Dai is marked as the second.
+        expect(page.locator('#entry input[name="winner"][value="Ben"]')).to_be_checked()
+        expect(button(page, "winner", "Dai")).to_have_class(re.compile(r"\bsecond\b"))
+        tap(page, button(page, "value", "mangan"))
+        expect(page.locator('#entry input[name="value"][value="3/30"]')).to_be_checked()
+        expect(page.locator("#confirm-lines")).to_contain_text("Ann pays Ben 3,900")
+        record(page, "Ann pays Dai 8,000")
+        assert taps(page) == (6, False)
+        honba(db, "win", "cli", "Ben:3/30", "Dai:mangan", "--from", "Ann")
+        # A tap on the second winner again takes it back: a single ron is recorded.
+        for name, value in (("winner", "Cho"), ("discarder", "Ben"), ("value", "1/30"), ("winner", "Ann")):
+            tap(page, button(page, name, value))
+        tap(page, button(page, "winner", "Ann"))
+        expect(button(page, "winner", "Ann")).not_to_have_class(re.compile(r"\bsecond\b"))
+        record(page, "Ben pays Cho 1,000")
+        honba(db, "win", "cli", "Cho:1/30", "--from", "Ben")
+        readable(page)
+    web, by_cli = cli_ledger(db, "web"), cli_ledger(db, "cli")
+    assert [h["fact"] for h in web] == [h["fact"] for h in by_cli]
+    assert web[0]["changes"] == {"Ann": -11900, "Ben": 3900, "Cho": 0, "Dai": 8000}
+
+
 def test_without_javascript_the_page_is_a_plain_form_with_a_confirm_page(browser: Any, db: str) -> None:
     (token,) = prepare(db, {"web": PLAYERS}, [("table", "web")])
     with serving(create_app(db)) as base:
@@ -194,6 +229,7 @@ def test_the_tiles_give_han_fu_and_yaku_and_a_value_tapped_that_differs_wins_wit
     with serving(create_app(db)) as base:
         page = phone(browser, PHONES["390x844"])
         page.goto(f"{base}/matches/web?token={token}")
+        taps(page)
         for name, value in (("winner", "Ben"), ("discarder", "Ann"), ("riichi", "Ben")):
             tap(page, button(page, name, value))
         page.locator("#tiles > summary").tap()
@@ -201,6 +237,8 @@ def test_the_tiles_give_han_fu_and_yaku_and_a_value_tapped_that_differs_wins_wit
         for key in ("2m", "3m", "4m", "4p", "5p", "6p", "6s", "7s", "8s", "3s", "4s", "5s", "2p", "2p"):
             page.locator(f'#tile-keys button[data-tile="{key}"]').tap()
         assert page.locator('input[name="hand"]').input_value() == "234m456p678345s22p"
+        # The last tile tapped is the winning tile until one is typed.
+        assert page.locator('input[name="win_tile"]').input_value() == "2p"
         page.locator('input[name="win_tile"]').fill("3s")
         expect(page.locator("#confirm-lines")).to_contain_text("From the tiles: 3 han 30 fu")
         expect(page.locator("#confirm-lines")).to_contain_text("平和 1")
@@ -212,9 +250,10 @@ def test_the_tiles_give_han_fu_and_yaku_and_a_value_tapped_that_differs_wins_wit
         # The yaku kept with the win, in the ledger (named as Tenhou's viewer names them).
         assert "Ben: 立直 1, 平和 1, 断幺九 1" in page.inner_text("#ledger")
         # The same hand with 4 han 30 fu tapped: the value tapped is recorded, with the warning shown.
+        # The tiles panel stayed open (this table enters by tiles).
         for name, value in (("winner", "Ben"), ("discarder", "Ann"), ("value", "4/30")):
             tap(page, button(page, name, value))
-        page.locator("#tiles > summary").tap()
+        expect(page.locator("#tiles")).to_have_attribute("open", "")
         page.locator('input[name="hand"]').fill(PINFU_TANYAO["hand"])
         page.locator('input[name="win_tile"]').fill(PINFU_TANYAO["win_tile"])
         # Without riichi the tiles give 2 han 30 fu; the 4 han 30 fu tapped is recorded, with the warning.
@@ -225,6 +264,34 @@ def test_the_tiles_give_han_fu_and_yaku_and_a_value_tapped_that_differs_wins_wit
     assert first["changes"]["Ben"] == 3900
     assert [y["name"] for y in first["log_details"][0]["yaku"]] == ["立直", "平和", "断幺九"]
     assert second["changes"]["Ben"] == 11600
+
+
+def test_a_hand_by_tiles_takes_seventeen_taps_with_the_tiles_panel_open(browser: Any, db: str) -> None:
+    """Ben's hand 234m 456p 678s 345s 2p, won on the second 2p from Ann, tapped: winner, discarder,
+    the 14 tiles (the last the winning tile), Record: 17 taps once the table keeps its tiles panel
+    open (18 for the first hand, which opens it). All simples on a pair wait (not pinfu): 1 han
+    40 fu, a non-dealer's ron 1,300, a dealer's 2,000 (the riichi score table)."""
+    (token,) = prepare(db, {"web": PLAYERS}, [("table", "web")])
+    hand = ("2m", "3m", "4m", "4p", "5p", "6p", "6s", "7s", "8s", "3s", "4s", "5s", "2p", "2p")
+    with serving(create_app(db)) as base:
+        page = phone(browser, PHONES["360x740"])
+        page.goto(f"{base}/matches/web?token={token}")
+        taps(page)
+        for first in (True, False):
+            for name, value in (("winner", "Ben"), ("discarder", "Ann")):
+                tap(page, button(page, name, value))
+            if first:
+                page.locator("#tiles > summary").tap()
+            for key in hand:
+                page.locator(f'#tile-keys button[data-tile="{key}"]').tap()
+            expect(page.locator("#confirm-lines")).to_contain_text("From the tiles: 1 han 40 fu")
+            record(page, "Ann pays Ben")
+            assert taps(page)[0] == (18 if first else 17)
+    first_hand, second_hand = cli_ledger(db, "web")
+    assert first_hand["changes"]["Ben"] == 1300
+    assert [y["name"] for y in first_hand["log_details"][0]["yaku"]] == ["断幺九"]
+    # Ben deals now (a non-dealer's win passes the deal, no counter): a dealer's 1 han 40 fu ron.
+    assert second_hand["changes"]["Ben"] == 2000
 
 
 def clocked(db: str, key: str, minutes: int, started_ago: timedelta) -> None:

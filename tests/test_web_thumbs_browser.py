@@ -36,6 +36,15 @@ PLAYERS = SIXTEEN
 VALUES = [hv(3, 30), hv(limit="mangan"), hv(2, 40)]
 
 
+# The height, in CSS px, of the smallest text drawn in the charts shown on the page.
+# (0 when no chart text is shown, which fails the check as it should.)
+SMALLEST_CHART_TEXT = """() => {
+  const heights = [...document.querySelectorAll("figure svg text")]
+    .filter(t => t.getClientRects().length).map(t => t.getBoundingClientRect().height);
+  return heights.length ? Math.min(...heights) : 0;
+}"""
+
+
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     with launched() as started:
@@ -105,14 +114,24 @@ def test_the_directors_the_referees_and_the_standings_pages_read_and_tap_on_a_36
         f"{base}/tournaments/Spring%20Open/what-if?set=uma%3D%5B30%2C10%2C-10%2C-30%5D",
         f"{base}/ratings",
         f"{base}/ratings/players/{quote(PLAYERS[0])}",
+        f"{base}/",
+        f"{base}/matches/{quote(day['keys'][0])}",
+        f"{base}/matches/{quote(day['keys'][1])}/audit",
+        f"{base}/director/t/Spring%20Open/s/1/sheet?{token}",
     ]
     page = phone(browser, PHONES["360x740"])
+    failures: list[str] = []
     for url in urls:
         opened(page, url)
         try:
             readable(page)
         except AssertionError as failed:
-            raise AssertionError(f"{url}: {failed}") from None
+            failures.append(f"{url}: {failed}")
+    assert failures == [], "\n".join(failures)
+    # The audit's chart on a phone is the one drawn for it: its smallest text is drawn at least 9 px
+    # tall (the chart drawn for a wide screen, shrunk to the phone, drew it at 4 px).
+    opened(page, urls[-2])
+    assert page.evaluate(SMALLEST_CHART_TEXT) >= 9
     # The states were the ones meant: a clock running, tables in progress, corrections at the desk.
     opened(page, urls[2])
     assert "left" in page.inner_text("#table-2") and "ended" in page.inner_text("#table-1")
