@@ -40,6 +40,7 @@ from domain.values import (
     WinResult,
 )
 from replay.formats.logmodel import LogError, LoggedGame, LoggedHand, distinct_names, load_json, shown
+from replay.formats.mjai_tiles import HandArrays
 from replay.formats.source import first_line_object, head
 from replay.formats.valuation import MeldTiles, WinContext, tile34, value_from_payment, value_from_tiles
 from replay.formats.yaku import details, yaku_named
@@ -188,6 +189,8 @@ class _Kyoku:
     # The scores the hand's result left, where its last result event states them (``scores``).
     scores_after: tuple[int, ...] | None = None
     ended: bool = False
+    # The hand's play in tenhou.net/6's arrays (kept as ``LoggedHand.tiles``).
+    arrays: HandArrays | None = None
 
 
 class _GameReader:
@@ -226,6 +229,8 @@ class _GameReader:
                 kyokus.append(self.kyoku)
             else:
                 handler(event)
+                if self.kyoku is not None and self.kyoku.arrays is not None:
+                    self.kyoku.arrays.event(event)
         if self.players == 0:
             raise LogError(self.file, "no start_kyoku: no hand in the game")
         rules = self._rules()
@@ -319,6 +324,7 @@ class _GameReader:
             last_draw=[None] * players,
             kita=[0] * players,
         )
+        self.kyoku.arrays = HandArrays.start(hands, self.kyoku.dora[0] if self.kyoku.dora else None, players)
 
     def _header_scores(self, event: dict[str, Any]) -> list[int]:
         """The scores a hand starts with: its own ``scores``, else those the previous events left.
@@ -597,6 +603,7 @@ class _GameReader:
             result=result,
             deltas=deltas,
             value_source=source,
+            tiles=k.arrays.arrays() if k.arrays is not None else None,
         )
 
     def _wins(self, k: _Kyoku, rules: Ruleset) -> tuple[tuple[Win, ...], str]:
