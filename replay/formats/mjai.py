@@ -25,6 +25,7 @@ from typing import Any, Final
 import attrs
 from mahjong.shanten import Shanten
 
+from domain.entry_checks import liability_possible
 from domain.errors import InvalidRules
 from domain.rules import Ruleset, load_preset
 from domain.scoring.payments import nearest_winner
@@ -613,7 +614,12 @@ class _GameReader:
             # Every win's payment is known once the hand is read (``_fill_changes``); pao shows in it.
             assert hora.deltas is not None
             paid.append(hora.deltas)
-            hora.win = attrs.evolve(hora.win, liable=self._liable(hora.deltas, hora.win.winner, hora.win.discarder))
+            # A payment that looks like pao is read as pao only where the rules could make someone
+            # liable for this win; elsewhere it is a payment the verifier shows as a disagreement.
+            liable = self._liable(hora.deltas, hora.win.winner, hora.win.discarder)
+            if not liability_possible(rules, hora.value):
+                liable = None
+            hora.win = attrs.evolve(hora.win, liable=liable)
         # The winner nearest the discarder takes the counters and the deposits (the domain's rule).
         nearest = nearest_winner(WinResult(tuple(h.win for h in k.horas)), k.players)
         taker = next(h for h in k.horas if h.win is nearest)
