@@ -230,7 +230,7 @@ def test_import_options_that_do_not_go_together_are_refused_in_words(
 
 def test_verify_refuses_the_record_format_and_no_jobs() -> None:
     assert verify_options_refusal("record", None) == (
-        "--format must be one of auto, tenhou-xml, tenhou-json, mjai, not 'record'"
+        "--format must be one of auto, tenhou-xml, riichi-city, tenhou-json, mjai, mahjongsoul, not 'record'"
     )
     assert verify_options_refusal("auto", 0) == "--jobs: at least 1, not 0"
 
