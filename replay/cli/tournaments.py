@@ -353,9 +353,9 @@ def standings(
 
 def _table(report: StandingsReport, after: int | None) -> Grid:
     title = f"Standings of {report.name}" + (f" after session {after}" if after is not None else "")
-    if report.in_play:
-        # Said as the page says it (standings_section.html).
-        title += f" (the {report.in_play} is being played)"
+    if report.said:
+        # Said as the page says it (standings_section.html): the service's one sentence.
+        title += f" ({report.said})"
     columns = [
         Column("rank", numeric=True, key=True),
         Column("player", key=True),

@@ -738,7 +738,9 @@ def _statuses(places: Sequence[Mapping[str, Any]]) -> str:
     by: dict[str, list[str]] = {}
     for place in places:
         by.setdefault(str(place.get("status")), []).append(str(_int(place.get("place"))))
-    parts = [f"{', '.join(by[s])} {s}" for s in ("certain", "possible", "impossible") if s in by]
+    parts = [f"{', '.join(by[s])} {s}" for s in ("certain", "tied", "possible", "impossible") if s in by]
+    notes = sorted({str(p.get("note")) for p in places if p.get("note")})
+    parts += [esc(n) for n in notes]
     return ("place " if len(places) else "") + "; ".join(parts)
 
 

@@ -33,7 +33,7 @@ from projections.standings_view import DocCache
 from projections.views import DocumentView
 from replay.input.parsing import InputError
 from replay.service import clock, recording
-from replay.service.standings import StandingsReport, tournament_report
+from replay.service.standings import StandingsReport, checked_report, tournament_report
 from replay.service.tournaments import change_tournament
 from replay.store.application import HonbaApp
 from replay.store.tournaments import get_tournament
@@ -86,7 +86,16 @@ def event_report(
     substitutes as the format counts them), each player's line that of the last stage they
     reached, and its points by session the event's after each session. ``after_session``: as the
     event stood after it (a stage counts as closed once the next stage's first session is after it).
+    Every match of the tournament is checked in the store as ``honba check`` and ``honba audit``
+    check it: one damaged is named in ``damaged`` (``replay.service.standings.checked_report``).
     """
+    report = _event_report(app, view, name, after_session=after_session, matches=matches)
+    return checked_report(app, view, name, report)
+
+
+def _event_report(
+    app: HonbaApp, view: DocumentView, name: str, *, after_session: int | None, matches: bool
+) -> StandingsReport:
     if not is_staged(view, name):
         return tournament_report(view, name, after_session=after_session, matches=matches)
     report = tournament_report(view, name, after_session=after_session)
@@ -107,8 +116,9 @@ def event_report(
     by_session = {n: {row.player: row.points for row in overall(n)} for n in report.sessions}
     standings = event_standings(state, played)
     reached = {o.player: o.stage for o in standings.overall}
-    in_play = standings.in_play if after_session is None else None
-    return attrs.evolve(report, rows=rows, by_session=by_session, stages=reached, in_play=in_play)
+    now = after_session is None
+    in_play, said = (standings.in_play, standings.said) if now else (None, None)
+    return attrs.evolve(report, rows=rows, by_session=by_session, stages=reached, in_play=in_play, said=said)
 
 
 def substitute_rule(text: str, field: str = "substitutes") -> SubstituteRule:
@@ -346,7 +356,8 @@ def results_data(standings: EventStandings) -> dict[str, Any]:
     [{"rank", "player", "carried", "points", "matches", "average_place", "place_counts",
     "net_score", "penalties", "status", "marks"}]}], "overall": [{"rank", "player", "stage",
     "points", "marks"}], "teams": [{"rank", "team", "members", "points", "matches"}], "stage_in_play": the stage being
-    played, as the standings say it (null once the event is played out)}``."""
+    played, as the standings say it (null once the event is played out, or while a stage is played
+    and its cut is next), "stage_said": the sentence every view says of the stages}``."""
     return {
         "stages": [
             {
@@ -381,6 +392,7 @@ def results_data(standings: EventStandings) -> dict[str, Any]:
             for o in standings.overall
         ],
         "stage_in_play": standings.in_play,
+        "stage_said": standings.said,
         "teams": [
             {"rank": t.rank, "team": t.team, "members": list(t.members), "points": t.points, "matches": t.matches}
             for t in standings.teams

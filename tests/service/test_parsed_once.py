@@ -1,0 +1,91 @@
+"""Work done once per process, not once per log: the presets are read once, and the rules of a
+Tenhou room on a given day are built once."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from conftest import CORPUS
+
+import domain.rules
+from domain.rules import load_preset
+from replay.service.batch import verify_paths
+
+pytestmark = pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpus is not present")
+
+
+def test_a_preset_is_read_once_per_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    reads: list[str] = []
+    original = domain.rules.parse_rule_text
+
+    def counted(text: str, *, source: str) -> Any:
+        reads.append(source)
+        return original(text, source=source)
+
+    monkeypatch.setattr(domain.rules, "parse_rule_text", counted)
+    domain.rules._read_preset.cache_clear()
+    try:
+        first = load_preset("tenhou")
+        assert load_preset("tenhou") is first
+        # Thirty real Tenhou hanchan logs (four players, the tenhou preset) read and verified.
+        files = sorted((CORPUS / "tenhou-wire-2018").glob("*.mjlog"))[:30]
+        run = verify_paths(list(files))
+        assert len(run.reports) == 30 and not run.unreadable
+        assert reads.count("preset tenhou") == 1
+    finally:
+        domain.rules._read_preset.cache_clear()
+
+
+def test_an_unknown_preset_is_still_refused_by_name() -> None:
+    with pytest.raises(domain.rules.InvalidRules, match="unknown rules preset 'tenhuo'"):
+        load_preset("tenhuo")
+
+
+def test_the_rules_of_one_room_and_day_are_built_once() -> None:
+    from replay.formats.tenhou_rules import rules_for
+
+    rules_for.cache_clear()
+    files = sorted((CORPUS / "tenhou-wire-2018").glob("*.mjlog"))[:30]
+    verify_paths(list(files))
+    info = rules_for.cache_info()
+    # Thirty logs, far fewer distinct (room, day) pairs: the rest are taken from the cache.
+    assert info.hits + info.misses == 30 and info.misses < 30 and info.hits > 0
+
+
+def test_a_rulesets_digest_is_worked_out_once_and_keeps_its_value() -> None:
+    from domain.integrity import digest_of, plain
+    from domain.match import _rules_digest, rules_digest
+    from domain.rules import Ruleset, preset_names
+
+    _rules_digest.cache_clear()
+    for name in preset_names():
+        stored = load_preset(name).to_dict()
+        # The value every stored match's content was compared by before: unchanged.
+        assert rules_digest(stored) == digest_of(plain(Ruleset.from_stored(stored).to_dict()))
+        assert rules_digest(dict(stored)) == rules_digest(stored)
+    info = _rules_digest.cache_info()
+    assert info.misses == len(preset_names()) and info.hits == 2 * len(preset_names())
+
+
+def test_an_imported_mjlog_is_parsed_once_with_its_tiles(monkeypatch: pytest.MonkeyPatch) -> None:
+    import replay.formats.tenhou_xml as tenhou_xml
+    import replay.formats.tenhou_xml_tiles as tenhou_xml_tiles
+    from replay.formats.detect import read_games
+    from replay.formats.source import read_source
+
+    parses: list[str] = []
+    original = tenhou_xml.parse_xml
+
+    def counted(data: bytes, file: str) -> Any:
+        parses.append(file)
+        return original(data, file)
+
+    monkeypatch.setattr(tenhou_xml, "parse_xml", counted)
+    # Wherever else the parse is taken from (the tiles' module took it for a second walk).
+    monkeypatch.setattr(tenhou_xml_tiles, "parse_xml", counted, raising=False)
+    path = sorted((CORPUS / "tenhou-wire-2018").glob("*.mjlog"))[0]
+    [game] = read_games(read_source(path), file=str(path), tiles=True)
+    # The tiles are collected in the reader's own walk of the log: one parse, every hand's tiles.
+    assert parses == [str(path)]
+    assert all(hand.tiles is not None for hand in game.hands)
