@@ -13,6 +13,7 @@ from datetime import date
 from typing import Any
 from uuid import NAMESPACE_URL, UUID, uuid5
 
+import attrs
 from eventsourcing.domain import Aggregate
 
 from domain.bounds import (
@@ -35,8 +36,18 @@ from domain.draw import check_commitment, commitment_of
 from domain.errors import RuleViolation
 from domain.stages import EventFormat, single_stage
 
-# Who signs a match's scores for the table when not each player: the table's referee.
+# The name the referee's signature was stored under before it had a flag of its own (ScoresSigned.referee).
 REFEREE = "referee"
+
+
+@attrs.frozen
+class Signature:
+    """What one player (or the referee) said of a match's final scores: ``agreed`` or not, the
+    ``note`` of a dispute, and the ``scores`` they were shown (None: signed before honba kept them)."""
+
+    agreed: bool
+    note: str
+    scores: tuple[int, ...] | None
 
 
 def table_order(session: int, table: int | None, key: str) -> tuple[int, bool, int, str]:
@@ -282,17 +293,29 @@ class Tournament(Aggregate):
             aggregate.sign_off = self.required
 
     class ScoresSigned(Aggregate.Event):
-        """A player of a match (or the table's referee, ``REFEREE``) confirmed its final scores
-        (``agreed``) or disputed them, saying what (``note``)."""
+        """A player of a match (``player``), or the table's referee (``referee``: a flag, so that no
+        player's name can pass for it), confirmed its final scores (``agreed``) or disputed them,
+        saying what (``note``); ``scores`` the final scores they were shown, seat by seat: a
+        correction that changes them later asks again. Events stored before these two fields
+        read as a referee's when the player was called ``referee``, and as of the scores now."""
 
         match_key: str
         player: str
         agreed: bool
         note: str
+        # No defaults: an event stored before them has neither, and reads as said above.
+        referee: bool
+        scores: list[int]
 
         def apply(self, aggregate: Aggregate) -> None:
             assert isinstance(aggregate, Tournament)
-            aggregate.signatures.setdefault(self.match_key, {})[self.player] = (self.agreed, self.note)
+            referee = getattr(self, "referee", self.player == REFEREE)
+            scores = getattr(self, "scores", None)
+            said = Signature(self.agreed, self.note, tuple(scores) if scores is not None else None)
+            if referee:
+                aggregate.referee_signatures[self.match_key] = said
+            else:
+                aggregate.signatures.setdefault(self.match_key, {})[self.player] = said
 
     def __init__(self, name: str, players: Sequence[str]):
         self.name = name
@@ -317,7 +340,8 @@ class Tournament(Aggregate):
         self.certificate: dict[str, Any] | None = None
         # The sign-off: whether the format has it, and what each player (or the referee) said of each match.
         self.sign_off = False
-        self.signatures: dict[str, dict[str, tuple[bool, str]]] = {}
+        self.signatures: dict[str, dict[str, Signature]] = {}
+        self.referee_signatures: dict[str, Signature] = {}
 
     @staticmethod
     def create_id(name: str, **_: Any) -> UUID:
@@ -483,35 +507,69 @@ class Tournament(Aggregate):
         if self.sign_off != required:
             self.trigger_event(self.SignOffRequired, required=required)
 
-    def sign(self, match_key: str, players: Sequence[str], player: str, *, agreed: bool, note: str = "") -> None:
-        """``player`` (one of the match's ``players``, or ``REFEREE``) confirms the match's final
-        scores, or disputes them saying what; said again, nothing new is recorded."""
+    def sign(
+        self,
+        match_key: str,
+        players: Sequence[str],
+        player: str | None,
+        *,
+        agreed: bool,
+        scores: Sequence[int],
+        note: str = "",
+    ) -> None:
+        """``player`` (one of the match's ``players``; None: the table's referee) confirms the
+        match's final ``scores`` as shown to them, or disputes them saying what; said again of
+        the same scores, nothing new is recorded."""
         if not self.sign_off:
             raise RuleViolation(f"{self.name!r} has no sign-off: its matches count as entered")
         if match_key not in self.matches:
             raise RuleViolation(f"match {shown(match_key)} is not in {self.name!r}")
-        if player != REFEREE and player not in players:
+        if player is not None and player not in players:
             raise RuleViolation(f"{shown(player)} did not play {shown(match_key)}")
         note = note.strip()
         TEXT.check(note, "note")
         if not agreed and not note:
             raise RuleViolation("say what is disputed (the referee reads it)")
-        if self.signatures.get(match_key, {}).get(player) == (agreed, note):
+        said = Signature(agreed, note, tuple(scores))
+        before = (
+            self.referee_signatures.get(match_key) if player is None else self.signatures.get(match_key, {}).get(player)
+        )
+        if before == said:
             return
-        self.trigger_event(self.ScoresSigned, match_key=match_key, player=player, agreed=agreed, note=note)
+        self.trigger_event(
+            self.ScoresSigned,
+            match_key=match_key,
+            player=player or "",
+            agreed=agreed,
+            note=note,
+            referee=player is None,
+            scores=list(scores),
+        )
 
-    def sign_off_of(self, match_key: str, players: Sequence[str]) -> str | None:
-        """Where a finished match's sign-off stands: ``confirmed`` (every player confirmed, or the
-        referee did: the referee's word settles a dispute), ``disputed`` (a player's last word
-        disputes), ``unconfirmed``; None when the format has no sign-off."""
+    def signatures_of(self, match_key: str, scores: Sequence[int]) -> tuple[dict[str, Signature], Signature | None]:
+        """What each player, and the referee, said of a match's final ``scores`` as they are now:
+        what was said of other scores (before a correction changed them) no longer stands."""
+
+        def current(said: Signature | None) -> bool:
+            return said is not None and (said.scores is None or said.scores == tuple(scores))
+
+        players = {p: s for p, s in self.signatures.get(match_key, {}).items() if current(s)}
+        referee = self.referee_signatures.get(match_key)
+        return players, referee if current(referee) else None
+
+    def sign_off_of(self, match_key: str, players: Sequence[str], scores: Sequence[int]) -> str | None:
+        """Where a finished match's sign-off stands, of its final ``scores`` now: ``confirmed``
+        (every player confirmed them, or the referee did: the referee's word settles a dispute),
+        ``disputed`` (a player's last word disputes them), ``unconfirmed``; None when the format
+        has no sign-off."""
         if not self.sign_off:
             return None
-        said = self.signatures.get(match_key, {})
-        if said.get(REFEREE, (False, ""))[0]:
+        said, referee = self.signatures_of(match_key, scores)
+        if referee is not None and referee.agreed:
             return "confirmed"
-        if any(not agreed for agreed, _ in said.values()):
+        if any(not s.agreed for s in said.values()):
             return "disputed"
-        if all(said.get(p, (False, ""))[0] for p in players):
+        if all(p in said and said[p].agreed for p in players):
             return "confirmed"
         return "unconfirmed"
 

@@ -330,7 +330,7 @@ def standings(
     for match in pending:
         # An event with a sign-off: a finished match the players have not confirmed yet.
         err.print(f"honba: match {match['match']!r}: final scores {match['status']}", markup=False)
-    data = standings_data(report)
+    data = standings_data(report, pending)
 
     def html() -> str:
         # The public page's report (its stages, teams and needs too), rendered by its own template.

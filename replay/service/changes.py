@@ -218,17 +218,9 @@ def payment_lines(entry: LedgerEntry, players: Sequence[str], scoring: str) -> l
     if entry.kind == "end":
         reason = entry.after.end_reason
         lines = [f"The match ends ({end_reason_words(reason)})"] if reason else ["The match ends"]
-        grouped_end: dict[tuple[int | None, int | None], list[Payment]] = {}
-        for payment in entry.payments:
-            grouped_end.setdefault((payment.payer, payment.payee), []).append(payment)
-        lines += [_payment_line(payer, payee, ps, players) for (payer, payee), ps in grouped_end.items()]
-        return lines
+        return lines + _payment_lines(entry, players)
     lines = [f"{entry.before.hand_label}: {describe_fact(entry.fact, players, scoring)}"]
-    grouped: dict[tuple[int | None, int | None], list[Payment]] = {}
-    for payment in entry.payments:
-        grouped.setdefault((payment.payer, payment.payee), []).append(payment)
-    for (payer, payee), payments in grouped.items():
-        lines.append(_payment_line(payer, payee, payments, players))
+    lines += _payment_lines(entry, players)
     if not entry.payments:
         lines.append("no payments")
     return lines
@@ -237,16 +229,35 @@ def payment_lines(entry: LedgerEntry, players: Sequence[str], scoring: str) -> l
 _SHORT = {Reason.HAND: "", Reason.COUNTERS: "counters", Reason.DEPOSITS: "deposits", Reason.RIICHI_STICK: "deposit"}
 
 
-def _payment_line(payer: int | None, payee: int | None, payments: Sequence[Payment], players: Sequence[str]) -> str:
-    who = "the table" if payer is None else players[payer]
-    whom = "the table" if payee is None else players[payee]
-    parts = []
-    for p in payments:
-        label = _SHORT.get(p.reason, p.reason.value)
-        parts.append(f"{p.amount:,}" + (f" {label}" if label else ""))
-    if payee is None:
+def payment_data(entry: LedgerEntry, players: Sequence[str]) -> list[dict[str, Any]]:
+    """The payments of one ledger entry as values, one per payer and payee, for a page to word in
+    its own language: ``{"payer", "payee" (a player, or None for the table), "parts": [{"amount",
+    "reason" ("" for the hand's value, "counters", "deposits", "deposit" for a riichi stick, else
+    the reason's own name)}]}``. ``payment_lines`` words the same values in English."""
+    grouped: dict[tuple[int | None, int | None], list[Payment]] = {}
+    for payment in entry.payments:
+        grouped.setdefault((payment.payer, payment.payee), []).append(payment)
+    return [
+        {
+            "payer": None if payer is None else players[payer],
+            "payee": None if payee is None else players[payee],
+            "parts": [{"amount": p.amount, "reason": _SHORT.get(p.reason, p.reason.value)} for p in payments],
+        }
+        for (payer, payee), payments in grouped.items()
+    ]
+
+
+def _payment_lines(entry: LedgerEntry, players: Sequence[str]) -> list[str]:
+    return [_payment_line(row) for row in payment_data(entry, players)]
+
+
+def _payment_line(row: dict[str, Any]) -> str:
+    who = "the table" if row["payer"] is None else row["payer"]
+    whom = "the table" if row["payee"] is None else row["payee"]
+    parts = [f"{p['amount']:,}" + (f" {p['reason']}" if p["reason"] else "") for p in row["parts"]]
+    if row["payee"] is None:
         return f"{who} puts {' + '.join(parts)} on the table"
-    verb = "pays" if payer is not None else "gives"
+    verb = "pays" if row["payer"] is not None else "gives"
     return f"{who} {verb} {whom} {' + '.join(parts)}"
 
 

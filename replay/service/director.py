@@ -153,7 +153,8 @@ def tournament_data(app: HonbaApp, view: DocumentView, name: str) -> dict[str, A
     "name", "sessions", "advance", "carry", "seating", "later", "closed", "advanced"}],
     "substitutes", "team_points", "teams_apart"}, "teams": {team: [players]}, "sessions":
     [{"session", "tables", "matches", "playing", "time_limit"}], "next": (``next_session_data``),
-    "certificate": null or {"key_id", "issued"}}``."""
+    "certificate": null or {"key_id", "issued"}, "sign_off": whether the players confirm each
+    match's final scores (``replay.service.sign_off``)}``."""
     tournament = get_tournament(app, name)
     fmt = tournament.format and tournament.event_format()
     marks: dict[str, list[str]] = {}
@@ -189,6 +190,7 @@ def tournament_data(app: HonbaApp, view: DocumentView, name: str) -> dict[str, A
         "sessions": sessions,
         "next": next_session_data(view, tournament),
         "certificate": _certificate_data(tournament.certificate),
+        "sign_off": tournament.sign_off,
     }
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.errors import HonbaError, RuleViolation
-from domain.tournament import REFEREE, Tournament
+from domain.tournament import Signature, Tournament
 from projections.standings import MatchSummary
 from projections.standings_view import load_summary, read_doc, read_docs
 from projections.views import DocumentView
@@ -21,7 +21,7 @@ from replay.service.tournaments import change_tournament
 from replay.store.application import HonbaApp
 from replay.store.tournaments import get_tournament
 
-__all__ = ["REFEREE", "disputes", "require_sign_off", "sign_off_data", "sign_scores", "unconfirmed"]
+__all__ = ["disputes", "require_sign_off", "sign_off_data", "sign_scores", "unconfirmed"]
 
 
 def require_sign_off(app: HonbaApp, name: str, required: bool = True) -> None:
@@ -42,18 +42,20 @@ def _summary(view: DocumentView, key: str) -> MatchSummary | None:
 
 
 def sign_scores(
-    app: HonbaApp, view: DocumentView, key: str, player: str, *, agreed: bool, note: str = ""
+    app: HonbaApp, view: DocumentView, key: str, player: str | None, *, agreed: bool, note: str = ""
 ) -> dict[str, Any]:
-    """``player`` (a player of the match, or ``REFEREE``) confirms the finished match's final scores,
-    or disputes them saying what; where its sign-off then stands (``sign_off_data``). The view is
-    caught up by the caller (it says which tournament the match counts for and whether it ended)."""
+    """``player`` (a player of the match; None: the table's referee) confirms the finished match's
+    final scores as they stand now, or disputes them saying what; where its sign-off then stands
+    (``sign_off_data``). A correction that changes the scores later asks everyone again. The view
+    is caught up by the caller (it says which tournament the match counts for and whether it ended)."""
     name = tournament_of(view, key)
     if name is None:
         raise HonbaError(f"match {key!r} counts for no tournament: there is no sign-off to make")
     match = app.get_match(key)
     if not match.state.finished:
         raise RuleViolation("the match has not ended: its final scores are confirmed once it has")
-    change_tournament(app, name, lambda t: t.sign(key, match.players, player, agreed=agreed, note=note))
+    scores = match.state.scores
+    change_tournament(app, name, lambda t: t.sign(key, match.players, player, agreed=agreed, scores=scores, note=note))
     data = sign_off_data(app, view, key)
     assert data is not None  # the tournament took the signature: it has a sign-off
     return data
@@ -69,27 +71,33 @@ def sign_off_data(app: HonbaApp, view: DocumentView, key: str) -> dict[str, Any]
         return None
     tournament = get_tournament(app, name)
     summary = _summary(view, key)
-    players = list(summary.players) if summary is not None else list(app.get_match(key).players)
-    status = tournament.sign_off_of(key, players)
+    if summary is not None:
+        players, scores = list(summary.players), list(summary.final_scores)
+    else:
+        match = app.get_match(key)
+        players, scores = list(match.players), list(match.state.scores)
+    status = tournament.sign_off_of(key, players, scores)
     if status is None:
         return None
-    return _data(tournament, key, players, status)
+    return _data(tournament, key, players, scores, status)
 
 
-def _data(tournament: Tournament, key: str, players: list[str], status: str) -> dict[str, Any]:
-    said = tournament.signatures.get(key, {})
+def _data(tournament: Tournament, key: str, players: list[str], scores: list[int], status: str) -> dict[str, Any]:
+    said, referee = tournament.signatures_of(key, scores)
 
-    def word(player: str) -> str | None:
-        if player not in said:
+    def word(signature: Signature | None) -> str | None:
+        if signature is None:
             return None
-        return "confirmed" if said[player][0] else "disputed"
+        return "confirmed" if signature.agreed else "disputed"
 
     return {
         "tournament": tournament.name,
         "match": key,
         "status": status,
-        "players": [{"player": p, "said": word(p), "note": said.get(p, (True, ""))[1]} for p in players],
-        "referee": word(REFEREE),
+        "players": [
+            {"player": p, "said": word(said.get(p)), "note": said[p].note if p in said else ""} for p in players
+        ],
+        "referee": word(referee),
     }
 
 
@@ -105,9 +113,9 @@ def unconfirmed(app: HonbaApp, view: DocumentView, name: str) -> list[dict[str, 
         summary = _summary(view, key)
         if summary is None or not summary.finished:
             continue
-        status = tournament.sign_off_of(key, summary.players)
+        status = tournament.sign_off_of(key, summary.players, summary.final_scores)
         if status != "confirmed" and status is not None:
-            found.append(_data(tournament, key, list(summary.players), status))
+            found.append(_data(tournament, key, list(summary.players), list(summary.final_scores), status))
     return found
 
 

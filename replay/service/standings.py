@@ -9,7 +9,7 @@ folded again on each of a match's events). A finished match's points come taken 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 import attrs
@@ -112,7 +112,7 @@ def summary_doc(view: DocumentView, match_key: str) -> MatchSummary | None:
     return None if data is None else load_summary(read_doc("summary", data))
 
 
-def standings_data(report: StandingsReport) -> dict[str, Any]:
+def standings_data(report: StandingsReport, unconfirmed: Sequence[dict[str, Any]] = ()) -> dict[str, Any]:
     """A tournament's standings as plain data: ``honba standings --json`` and the HTML page.
 
     ``{"tournament", "sessions": [int], "in_progress": int, "finished": int, "tie_break": str,
@@ -125,7 +125,10 @@ def standings_data(report: StandingsReport) -> dict[str, Any]:
     [{"match", "session", "table", "players", "final_points", "finished", "hand", "scores",
     "provisional_points", "provisional"}],
     "tables_in_progress": [{"match", "session", "table", "hand", "hands_played", "provisional":
-    true, "seats": [{"player", "score", "place", "points"}]}]}`` (docs/standings.md); a table that
+    true, "seats": [{"player", "score", "place", "points"}]}], "unconfirmed": the finished matches
+    whose final scores the players have not confirmed yet, in an event with a sign-off
+    (``replay.service.sign_off.unconfirmed``: ``[{"match", "status", "players", "referee"...}]``,
+    empty otherwise)}`` (docs/standings.md); a table that
     has not played a hand has no place and no points (null).
     """
     matches = [_match_data(s, session, report.tables.get(s.key)) for s, session in report.summaries]
@@ -144,6 +147,7 @@ def standings_data(report: StandingsReport) -> dict[str, Any]:
         "tables_in_progress": [
             _table_data(s, session, report.tables.get(s.key)) for s, session in report.summaries if not s.finished
         ],
+        "unconfirmed": list(unconfirmed),
     }
 
 

@@ -26,7 +26,7 @@ from projections.ledger import corrected_ledger, correction_marks
 from replay.formats.record import entry_numbers
 from replay.input.entry import Entry, FieldError
 from replay.input.parsing import InputError
-from replay.service.changes import payment_lines
+from replay.service.changes import payment_data, payment_lines
 from replay.service.clock import clock_data
 from replay.service.entry import apply_entry, apply_to, fact_at
 from replay.service.matches import shown_table_data
@@ -158,7 +158,8 @@ def ledger_rows(match: Match) -> list[dict[str, Any]]:
     """Every numbered entry of a match in order, as the table page lists them: ``{"entry" (the
     number ``honba log`` shows; None for an end the rules decided), "kind" (``hand``,
     ``penalty``, ``end``, ``voided``, ``correction``), "hand", "result", "lines" (each payment in
-    words), "yaku" (the yaku and dora kept with each win), "scores_after", "void" (struck
+    words), "payments" (the same as values, ``payment_data``, for a page to word), "yaku" (the
+    yaku and dora kept with each win), "scores_after", "void" (struck
     through: an entry taken back, a correction cancelled), "note" (what corrected it)}``. An
     entry taken back stays in its place, so the numbers run on without a gap."""
     players, scoring = match.players, match.rules.scoring
@@ -183,6 +184,7 @@ def ledger_rows(match: Match) -> list[dict[str, Any]]:
                     "hand": e.before.hand_label,
                     "result": describe_fact(e.fact, players, scoring),
                     "lines": payment_lines(e, players, scoring)[1:] if e.kind != "end" else [],
+                    "payments": payment_data(e, players) if e.kind != "end" else [],
                     "yaku": describe_details(e.fact, players),
                     "scores_after": dict(zip(players, e.after.scores, strict=True)),
                     "void": False,
@@ -202,6 +204,7 @@ def ledger_rows(match: Match) -> list[dict[str, Any]]:
                     "hand": mark.before.hand_label,
                     "result": describe_fact(mark.original, players, scoring),
                     "lines": [],
+                    "payments": [],
                     "yaku": [],
                     "scores_after": None,
                     "void": True,
@@ -229,6 +232,7 @@ def ledger_rows(match: Match) -> list[dict[str, Any]]:
                     "hand": None,
                     "result": what,
                     "lines": [],
+                    "payments": [],
                     "yaku": [],
                     "scores_after": None,
                     "void": outcomes.get(position) is None,
@@ -339,7 +343,9 @@ def entry_preview(
     app: HonbaApp, key: str, entry: Entry, tiles: HandTiles | None = None, expect: ForHand | None = None
 ) -> dict[str, Any]:
     """The confirm step of an entry at the table: ``{"lines" (what it is and what each player
-    pays, in words), "scores_after", "hand" (the hand it is recorded at), "ends" (why the match
+    pays, in words), "entries" (the same as values for a page to word: each ledger entry added,
+    ``{"title" (what it is, in words; None for an end), "payments" (``payment_data``)}``),
+    "scores_after", "hand" (the hand it is recorded at), "ends" (why the match
     would end with it, e.g. ``time_up``; None), "ends_in_words" (the same in words, ``time up``:
     the lines do not say the end, the confirm step says it once from this), "tiles" (a win entered
     by its tiles: what they give, ``TileValue.data``, with ``choice``, the value button it pays as), "undo" (for an
@@ -356,6 +362,7 @@ def entry_preview(
     if entry.kind == "undo":
         undo = _undo(match)
         lines = [f"Undo {undo['text']}: it stays in the ledger, struck through"]
+        entries = []
     else:
         if tiles is not None:
             result, valued = _tile_win(match, entry, tiles)
@@ -366,9 +373,17 @@ def entry_preview(
         added = corrected_ledger(match.corrected_steps())[before:]
         # An end's first line says the end: said once, by "ends_in_words"; what it pays stays.
         lines = [line for e in added for line in payment_lines(e, players, scoring)[e.kind == "end" :]]
+        entries = [
+            {
+                "title": None if e.kind == "end" else payment_lines(e, players, scoring)[0],
+                "payments": payment_data(e, players),
+            }
+            for e in added
+        ]
     state = match.state
     return {
         "lines": lines,
+        "entries": entries,
         "scores_after": dict(zip(players, state.scores, strict=True)),
         "hand": hand,
         "ends": (state.end_reason or None) if state.finished else None,

@@ -24,6 +24,7 @@ from replay.html.sheet import PAPERS, render_sheet_html
 from replay.service import director, sheets, stages
 from replay.service.access import Grant
 from replay.service.clock import set_session_time_limit, start_session_clock
+from replay.service.sign_off import require_sign_off
 from replay.service.tournaments import create_tournament
 from replay.web.site import Site, form_of, form_token, link_to, number, phones_at, query_number, see_other, site
 
@@ -211,6 +212,15 @@ def _team(served: Site, name: str, fields: dict[str, Any], _token: str) -> None:
     stages.join_team(served.app, name, _text(fields, "team"), _lines(fields, "members"))
 
 
+def _sign_off(served: Site, name: str, fields: dict[str, Any], _token: str) -> None:
+    require_sign_off(served.app, name, _text(fields, "required") == "yes")
+
+
+async def sign_off_form(request: Request) -> Response:
+    """The director switches the sign-off on or off (``honba tournament sign-off`` on the page)."""
+    return await _act(request, "sign-off", _sign_off)
+
+
 async def add_players_form(request: Request) -> Response:
     return await _act(request, "players", _add_players)
 
@@ -389,6 +399,7 @@ ROUTES = [
     Route("/director/t/{name}/withdraw", withdraw_form, methods=["POST"]),
     Route("/director/t/{name}/substitute", substitute_form, methods=["POST"]),
     Route("/director/t/{name}/teams", team_form, methods=["POST"]),
+    Route("/director/t/{name}/sign-off", sign_off_form, methods=["POST"]),
     # The session's and the table's numbers are read by ``site.number`` (a path's "²" or 5000 digits: a 400).
     Route("/director/t/{name}/s/{session}/clock", clock_form, methods=["POST"]),
     Route("/director/t/{name}/s/{session}/t/{table}/time", add_time_form, methods=["POST"]),

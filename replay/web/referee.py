@@ -31,7 +31,7 @@ from replay.service.entry import (
     slot,
 )
 from replay.service.matches import corrections_summary, referee_data
-from replay.service.sign_off import REFEREE, disputes, sign_scores
+from replay.service.sign_off import disputes, sign_scores
 from replay.service.standings import read_view
 from replay.web.site import Site, form_of, form_token, number, query_number, see_other, site
 from replay.web.table import LIMITS
@@ -62,7 +62,7 @@ async def referee_sign_form(request: Request) -> Response:
     await served.refreshed()
     await served.call(
         lambda: read_view(
-            served.app, lambda view: sign_scores(served.app, view, key, REFEREE, agreed=True), view=served.view
+            served.app, lambda view: sign_scores(served.app, view, key, None, agreed=True), view=served.view
         )
     )
     return see_other(request, "referee", {"token": token or ""})

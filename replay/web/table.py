@@ -28,7 +28,7 @@ from replay.service.checks import audit_match
 from replay.service.clock import match_clock
 from replay.service.entry import FLAG_KEYS, Entry, entry_fields, entry_from_fields
 from replay.service.recording import ForHand, HandTaken, Recorded, hand_now
-from replay.service.sign_off import REFEREE, sign_off_data, sign_scores
+from replay.service.sign_off import sign_off_data, sign_scores
 from replay.service.standings import read_view
 from replay.service.table import (
     TILE_FIELDS,
@@ -42,7 +42,6 @@ from replay.service.tiles import HandTiles
 from replay.web.site import (
     HERE,
     REPLACED_LINK,
-    Forbidden,
     Site,
     field_for,
     for_hand,
@@ -233,8 +232,8 @@ async def sign_form(request: Request) -> Response:
     await served.call(lambda: served.may_record(key, token))
     player = _text(fields, "player")
     agreed = _text(fields, "agreed") != "no"
-    if player == REFEREE:
-        raise Forbidden("the referee confirms from the referee's desk")
+    # Only a player of the match signs here (the referee's signature is a flag the desk sets, never
+    # a name), so a player called "referee" signs for themselves.
     try:
         await served.refreshed()
         await served.call(

@@ -152,3 +152,15 @@ def test_the_page_s_script_is_answered_in_json(db: str, client: TestClient) -> N
     )
     assert stale.status_code == 409 and stale.json()["hand"] == "E3-0"
     assert len(wins(db)) == 2
+
+
+def test_every_form_of_the_table_page_that_records_names_the_hand(db: str, client: TestClient) -> None:
+    """An entry naming no hand is recorded unchecked (kept for old API clients): the page never sends one."""
+    (token,) = prepare(db, {"t1": PLAYERS}, [("table", "t1")])
+    client.post("/matches/t1/record", data={**form_of(client, token), **BEN_ON_CHO})
+    page = client.get("/matches/t1", params={"token": token}).text
+    forms = re.findall(r'(?s)<form method="post" action="/matches/t1/(?:preview|record)"[^>]*>.*?</form>', page)
+    # The entry form, the undo and the early end.
+    assert len(forms) == 3
+    for form in forms:
+        assert re.search(r'name="expect" value="E2-0"', form), form[:80]

@@ -17,7 +17,7 @@ from babel.messages.pofile import read_po
 from playwright.sync_api import expect
 from playwright_support import CHROMIUM, PHONES, launched, phone, readable, taps
 from starlette.testclient import TestClient
-from web_support import PLAYERS, prepare, serving
+from web_support import PLAYERS, prepare, send, serving
 
 from replay.html.templating import TEMPLATES as REPORT_TEMPLATES
 from replay.service.tournaments import attach_match, create_tournament, plan_session
@@ -67,7 +67,11 @@ def test_every_text_the_templates_mark_has_its_japanese_with_the_same_placeholde
     missing = sorted(m for m in marked | FROM_DATA if not (catalogue.get(m) and catalogue.get(m).string))
     assert missing == []
     for message in catalogue:
-        if message.id:
+        if message.pluralizable:
+            # Japanese has one form for every count; each English form names the same values.
+            forms = {frozenset(re.findall(r"%\(\w+\)s", form)) for form in (*message.id, *message.string)}
+            assert len(forms) == 1, message.id
+        elif message.id:
             assert sorted(re.findall(r"%\(\w+\)s", str(message.id))) == sorted(
                 re.findall(r"%\(\w+\)s", str(message.string))
             ), message.id
@@ -88,6 +92,85 @@ def test_a_page_says_its_language_and_the_switch_keeps_the_query_and_sets_the_co
         # The cookie keeps it for the next page, whatever the browser asks.
         again = client.get("/", headers={"Accept-Language": "en"}).text
         assert '<html lang="ja">' in again and "対局一覧" in again
+
+
+# Words of the pages' own English that a Japanese page must not show (names and data aside).
+ENGLISH = (
+    "the",
+    "of",
+    "and",
+    "every",
+    "match",
+    "matches",
+    "event",
+    "rank",
+    "player",
+    "rating",
+    "points",
+    "Check",
+    "Show",
+)
+
+
+def untranslated(page: str, data: tuple[str, ...]) -> list[str]:
+    """The English words left in a page's visible text, its code samples and the given data removed."""
+    body = re.sub(r"(?s)<code[^>]*>.*?</code>|<title>.*?</title>|<[^>]+>", " ", page.split("<main", 1)[1])
+    for value in data:
+        body = body.replace(value, " ")
+    return [word for word in ENGLISH if re.search(rf"\b{word}\b", body)]
+
+
+def test_the_ratings_what_if_certificate_and_error_pages_have_no_english_left_in_japanese(tmp_path: Path) -> None:
+    db = str(tmp_path / "honba.sqlite")
+    prepare(db, {"t1": PLAYERS})
+    app = HonbaApp.open(db)
+    try:
+        create_tournament(app, "Cup", PLAYERS)
+        plan_session(app, "Cup", 1, [list(PLAYERS)])
+        attach_match(app, "Cup", "t1", 1, 1)
+    finally:
+        app.close()
+    japanese = {"Accept-Language": "ja"}
+    with TestClient(create_app(db)) as client:
+        pages = {
+            "/ratings": ("レーティング", 200),
+            "/ratings?system=ema": ("EMA 式", 200),
+            "/tournaments/Cup/what-if?rules=tenhou": ("実際ともしもの比較", 200),
+            "/certificates/verify": ("署名付き結果の検証", 200),
+            "/no-such-page": ("見つかりません", 404),
+        }
+        for url, (text, status) in pages.items():
+            page = client.get(url, headers=japanese)
+            assert page.status_code == status, url
+            assert text in page.text, url
+            assert untranslated(page.text, (*PLAYERS, "Cup", "OpenSkill", "honba", "Nobody", "tenhou")) == [], url
+            # The same page in English has those words: the check can see them.
+            english = client.get(url, headers={"Accept-Language": "en"}).text
+            assert untranslated(english, (*PLAYERS, "Cup")) != [], url
+
+
+def test_the_payments_are_worded_in_japanese_from_the_services_values(tmp_path: Path) -> None:
+    db = str(tmp_path / "honba.sqlite")
+    (token,) = prepare(db, {"t1": PLAYERS}, [("table", "t1")])
+    ron = {"kind": "win", "winner": "Ben", "discarder": "Ann", "value": "3/30", "riichi": "Ben"}
+    with TestClient(create_app(db), headers={"Accept-Language": "ja"}) as client:
+        confirm, table = send(client, "t1", token, ron)
+        check = client.post(
+            "/matches/t1/check",
+            data={"csrf": client.cookies.get("honba_csrf"), "token": token, "kind": "draw", "ready": "Ben"},
+        ).json()
+    assert "error" not in check, check
+    # 3 han 30 fu from a non-dealer is 3,900; Ben's riichi stick goes out and comes back (seed 000).
+    assert "Ann から Ben へ 3,900" in confirm and "Ben が 1,000 リーチ棒 を供託" in confirm
+    assert "供託から Ben へ 1,000 供託" in confirm and "t1 の記録を確認" in confirm and "記録後の点数" in confirm
+    ledger = table.split('id="ledger"', 1)[1]
+    assert "Ann から Ben へ 3,900" in ledger and "Ben が 1,000 リーチ棒 を供託" in ledger
+    for page in (confirm, ledger):
+        assert " pays " not in page and "on the table" not in page and "gives" not in page
+    # The script words the confirm step from the same values, with the sentences the page gives it.
+    # An exhaustive draw with one tenpai: 3,000 noten payments, 1,000 from each of the three others.
+    assert [row["payee"] for row in check["entries"][0]["payments"]] == ["Ben", "Ben", "Ben"]
+    assert "%(payer)s から %(payee)s へ %(amount)s" in table
 
 
 @pytest.fixture(scope="module")

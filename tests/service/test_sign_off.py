@@ -9,18 +9,18 @@ tests/e2e/test_table_offline_browser.py.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
-from honba_cli import Honba
 
 from domain.errors import RuleViolation
 from domain.rules import load_preset
-from replay.service import recording
-from replay.service.sign_off import REFEREE, disputes, require_sign_off, sign_off_data, sign_scores, unconfirmed
+from domain.values import Penalty
+from replay.service import corrections, recording
+from replay.service.sign_off import disputes, require_sign_off, sign_off_data, sign_scores, unconfirmed
 from replay.service.tournaments import change_tournament, create_tournament
 from replay.store.application import HonbaApp
 from replay.store.standings_view import catch_up, open_view
+from replay.store.tournaments import get_tournament
 
 PLAYERS = ["Ann", "Ben", "Cho", "Dai"]
 
@@ -35,7 +35,7 @@ def app() -> Iterator[HonbaApp]:
     application.close()
 
 
-def signed(app: HonbaApp, player: str, *, agreed: bool = True, note: str = "") -> dict[str, object]:
+def signed(app: HonbaApp, player: str | None, *, agreed: bool = True, note: str = "") -> dict[str, object]:
     view = open_view(app)
     catch_up(app, view)
     return sign_scores(app, view, "cup-1", player, agreed=agreed, note=note)
@@ -80,7 +80,7 @@ def test_a_dispute_is_flagged_to_the_referee_whose_confirmation_settles_it(app: 
     (flagged,) = disputes(app, view)
     assert flagged["match"] == "cup-1" and flagged["status"] == "disputed"
     assert {"player": "Ben", "said": "disputed", "note": "E3-0 was a haneman, not a mangan"} in flagged["players"]
-    assert signed(app, REFEREE)["status"] == "confirmed"
+    assert signed(app, None)["status"] == "confirmed"
     assert disputes(app, view) == []
     assert pending(app) == []
 
@@ -96,8 +96,6 @@ def test_said_again_nothing_new_is_recorded(app: HonbaApp) -> None:
     require_sign_off(app, "Cup")
     recording.end(app, "cup-1", "agreed")
     signed(app, "Ann")
-    from replay.store.tournaments import get_tournament
-
     version = get_tournament(app, "Cup").version
     signed(app, "Ann")
     assert get_tournament(app, "Cup").version == version
@@ -107,15 +105,35 @@ def test_said_again_nothing_new_is_recorded(app: HonbaApp) -> None:
     assert data is not None and data["players"][0] == {"player": "Ann", "said": "confirmed", "note": ""}
 
 
-def test_honba_standings_names_the_matches_not_yet_confirmed(tmp_path: Path) -> None:
-    honba = Honba(tmp_path / "h.sqlite", "cup-1")
-    honba.ok("start", "cup-1", "--players", ",".join(PLAYERS))
-    honba.ok("tournament", "create", "Cup", "--players", ",".join(PLAYERS))
-    honba.ok("tournament", "attach", "Cup", "cup-1")
-    honba.ok("tournament", "sign-off", "Cup")
-    honba.ok("end", "cup-1", "--reason", "time limit")
-    shown = honba("standings", "--tournament", "Cup")
-    assert shown.exit_code == 0
-    assert "honba: match 'cup-1': final scores unconfirmed" in shown.stderr
-    honba.ok("tournament", "sign-off", "Cup", "--off")
-    assert "final scores" not in honba("standings", "--tournament", "Cup").stderr
+def test_a_referee_s_correction_after_the_players_confirmed_asks_them_again(app: HonbaApp) -> None:
+    require_sign_off(app, "Cup")
+    recording.end(app, "cup-1", "agreed")
+    for player in PLAYERS:
+        signed(app, player)
+    assert pending(app) == []
+    # Dai's 3,000 penalty, added by the referee once the match had ended: the scores signed are gone.
+    corrections.add_penalty(app, "cup-1", Penalty(3, 3000), by="Eve", reason="slow play")
+    (again,) = pending(app)
+    assert again["status"] == "unconfirmed"
+    assert [p["said"] for p in again["players"]] == [None] * 4  # type: ignore[index]
+    for player in PLAYERS:
+        signed(app, player)
+    assert pending(app) == []
+
+
+def test_a_player_called_referee_signs_for_themselves_not_for_the_referee() -> None:
+    app = HonbaApp.open(":memory:")
+    try:
+        players = ["referee", "Ben", "Cho", "Dai"]
+        create_tournament(app, "Cup", players)
+        recording.start_match(app, "cup-1", players, load_preset("tenhou"))
+        change_tournament(app, "Cup", lambda t: t.attach("cup-1", players, 1, 1))
+        require_sign_off(app, "Cup")
+        recording.end(app, "cup-1", "agreed")
+        mine = signed(app, "referee")
+        assert mine["status"] == "unconfirmed" and mine["referee"] is None
+        assert mine["players"][0] == {"player": "referee", "said": "confirmed", "note": ""}  # type: ignore[index]
+        settled = signed(app, None)
+        assert settled["status"] == "confirmed" and settled["referee"] == "confirmed"
+    finally:
+        app.close()

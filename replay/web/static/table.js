@@ -77,8 +77,23 @@
     record: record.getAttribute("data-record-text") || "Record",
     offline: record.getAttribute("data-offline-text") ||
       "No connection to the server: recording keeps this entry on this phone and sends it when the connection is back.",
-    tiles: record.getAttribute("data-tiles-text") || "From the tiles:"
+    tiles: record.getAttribute("data-tiles-text") || "From the tiles:",
+    pays: record.getAttribute("data-pays") || "%(payer)s pays %(payee)s %(amount)s",
+    puts: record.getAttribute("data-puts") || "%(payer)s puts %(amount)s on the table",
+    gives: record.getAttribute("data-gives") || "The table gives %(payee)s %(amount)s",
+    none: record.getAttribute("data-no-payments") || "no payments",
+    reasons: JSON.parse(record.getAttribute("data-reasons") || "{}")
   };
+
+  // One payment worded from the service's values (payment_data), as _payments.html words it.
+  function payment(row) {
+    var amount = row.parts.map(function (p) {
+      var reason = p.reason ? (words.reasons[p.reason] || p.reason) : "";
+      return p.amount.toLocaleString("en-US") + (reason ? " " + reason : "");
+    }).join(" + ");
+    var sentence = row.payee === null ? words.puts : row.payer === null ? words.gives : words.pays;
+    return sentence.replace("%(payer)s", row.payer || "").replace("%(payee)s", row.payee || "").replace("%(amount)s", amount);
+  }
   record.textContent = words.record;
   record.disabled = true;
   record.setAttribute("formaction", form.getAttribute("data-record"));
@@ -106,7 +121,15 @@
       if (tiles.warning) line(tiles.warning, "warning");
       fill(tiles.choice);
     }
-    data.lines.forEach(function (text) { line(text); });
+    if (data.entries && data.entries.length) {
+      data.entries.forEach(function (e) {
+        if (e.title) line(e.title);
+        e.payments.forEach(function (row) { line(payment(row)); });
+        if (e.title && !e.payments.length) line(words.none);
+      });
+    } else {
+      data.lines.forEach(function (text) { line(text); });
+    }
     if (data.ends) line("Recording this ends the match (" + data.ends_in_words + ").", "ends");
     if (data.clock) setClock(data.clock.limit_minutes === null ? null : data.clock);
     record.disabled = false;
