@@ -24,9 +24,15 @@ from replay.input.entry import entry_from_line
 from replay.input.parsing import InputError
 from replay.service.audit import AuditReport, report_data
 from replay.service.checks import audit_failed, audit_match, check_data, check_targets
-from replay.service.corrections import undo as undo_last
 from replay.service.digests import match_digest, store_digest
-from replay.service.entry import CorrectionRequest, Entry, FieldError, apply_correction, entry_from_fields
+from replay.service.entry import (
+    CorrectionRequest,
+    Entry,
+    FieldError,
+    apply_correction,
+    apply_entry,
+    entry_from_fields,
+)
 from replay.service.recording import Recorded
 from replay.service.shapes import counted, describe_fact
 from replay.store.findings import MatchCheck
@@ -211,7 +217,10 @@ def undo(
     """Take back the last entry at the table: void the last hand result or penalty, cancel the last
     correction, or reopen a match ended early (its end voided)."""
 
-    done = guarded_match(ctx, key, lambda: undo_last(shell(ctx).app, key, by=by, reason=reason, client_key=client_key))
+    def run() -> Recorded:
+        return apply_entry(shell(ctx).app, key, Entry("undo"), by=by, reason=reason, client_key=client_key)
+
+    done = guarded_match(ctx, key, run)
     print_recorded(out, done, shell(ctx).checkpoint())
 
 

@@ -21,7 +21,7 @@ from replay.cli.layout import Column, Grid
 from replay.cli.render import json_text, ledger_csv, ledger_table, print_digests, print_recorded, print_status
 from replay.cli.shell import ClientKey, Expect, app, err, guarded, guarded_match, out, rules_app, shell, warn_if_damaged
 from replay.input.parsing import InputError
-from replay.service.entry import CorrectionRequest, apply_correction, apply_entry, entry_from_fields
+from replay.service.entry import CorrectionRequest, Entry, apply_correction, apply_entry, entry_from_fields
 from replay.service.matches import (
     LogShown,
     match_status,
@@ -29,7 +29,6 @@ from replay.service.matches import (
     stored_matches,
 )
 from replay.service.recording import ForHand, Recorded, start_match
-from replay.service.recording import end as end_match
 from replay.service.rules import resolve_rules, rules_for_start
 from replay.service.shapes import counted
 
@@ -217,7 +216,9 @@ def end(
     """End a match before the rules would (agreement, time limit)."""
 
     def run() -> Recorded:
-        return end_match(shell(ctx).app, key, reason, client_key=client_key, expect=for_hand(expect))
+        return apply_entry(
+            shell(ctx).app, key, Entry("end", reason=reason), client_key=client_key, expect=for_hand(expect)
+        )
 
     _print_recorded(guarded_match(ctx, key, run), ctx)
 
