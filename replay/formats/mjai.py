@@ -25,6 +25,7 @@ from typing import Any, Final
 import attrs
 from mahjong.shanten import Shanten
 
+from domain.bounds import shown
 from domain.errors import InvalidRules
 from domain.rules import Ruleset, load_preset
 from domain.scoring.payments import nearest_winner
@@ -39,10 +40,11 @@ from domain.values import (
     WinDetails,
     WinResult,
 )
-from replay.formats.logmodel import LogError, LoggedGame, LoggedHand, distinct_names, load_json, shown
+from replay.formats.logmodel import LogError, LoggedGame, LoggedHand, distinct_names
 from replay.formats.source import first_line_object, head
 from replay.formats.valuation import MeldTiles, WinContext, tile34, value_from_payment, value_from_tiles
 from replay.formats.yaku import details, yaku_named
+from replay.input.json_text import load_json
 
 FORMAT: Final = "mjai"
 WINDS: Final = {"E": 0, "S": 1, "W": 2, "N": 3}

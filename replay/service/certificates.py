@@ -26,7 +26,7 @@ import attrs
 from domain.errors import HonbaError
 from projections.views import DocumentView
 from replay.formats.files import FileTooLarge, read_capped
-from replay.formats.logmodel import load_json
+from replay.input.json_text import load_json
 from replay.service.stages import standings_of_event
 from replay.service.standings import tournament_report
 from replay.service.tournaments import change_tournament

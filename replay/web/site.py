@@ -23,9 +23,9 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
-from domain.bounds import KEY, NAME, TEXT, TOURNAMENT, Bound, clipped
+from domain.bounds import KEY, NAME, TEXT, TOURNAMENT, Bound, clipped, shown
 from domain.errors import HonbaError, WinnerIsDiscarder, WinnersOnSeveralDiscards
-from replay.formats.logmodel import load_json, shown
+from replay.input.json_text import load_json
 from replay.service.access import Grant, TokenStore
 from replay.service.address import Address
 from replay.service.checkpoints import checkpoints_kept

@@ -12,7 +12,7 @@ from typing import Any
 import attrs
 
 from domain.integrity import GENESIS, ChainProblem, Link, check_chain, digest_of
-from replay.formats.logmodel import load_json
+from replay.input.json_text import load_json
 
 # How deep a record line's arrays and objects may nest: a line needs a handful of levels;
 # a deeper one (a ``source`` nested hundreds deep) would exhaust the stack further on.
