@@ -38,6 +38,7 @@ from domain.values import (
     TableState,
     Win,
     WinDetails,
+    WinFacts,
     WinResult,
 )
 from replay.formats.logmodel import LogError, LoggedGame, LoggedHand, distinct_names
@@ -800,11 +801,13 @@ class _GameReader:
             riichi=riichi,
             double_riichi=riichi and actor in k.double_riichi,
             ippatsu=riichi and actor in k.ippatsu,
-            rinshan=self_drawn and actor in k.rinshan_draw,
-            chankan=chankan,
-            haitei=self_drawn and k.draws >= WALL_DRAWS[k.players],
-            houtei=not self_drawn and not chankan and k.discard_after_last_draw,
-            first_draw=self_drawn and actor not in k.discarded and not k.any_call,
+            facts=WinFacts(
+                supplement_tile=self_drawn and actor in k.rinshan_draw,
+                robbed_kong=chankan,
+                last_tile=(self_drawn and k.draws >= WALL_DRAWS[k.players])
+                or (not self_drawn and not chankan and k.discard_after_last_draw),
+                first_turn=self_drawn and actor not in k.discarded and not k.any_call,
+            ),
             kita=k.kita[actor],
             players=k.players,
             red_fives=self.red_fives,

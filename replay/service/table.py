@@ -298,7 +298,8 @@ def hand_tiles_from_fields(fields: Mapping[str, Any]) -> HandTiles | None:
             calls,
             text["dora_indicators"] or None,
             text["ura_indicators"] or None,
-            **flags,
+            ippatsu=flags["ippatsu"],
+            double_riichi=flags["double_riichi"],
         )
     except InputError as exc:
         raise _tile_error(str(exc)) from None

@@ -32,7 +32,7 @@ from domain.rules import Ruleset
 from domain.scoring.riichi import base_points
 from domain.values import HandValue, TableState, WinDetails, WinFacts, WinResult
 from replay.formats.valuation import MeldTiles, TileReading, UnreadableHand, WinContext, read_tiles
-from replay.input.entry import NO_VALUE, Entry, HandPenaltyEntry, WinEntry, result_of
+from replay.input.entry import FLAG_KEYS, NO_FACTS, NO_VALUE, Entry, HandPenaltyEntry, WinEntry, result_of
 from replay.input.parsing import InputError, parse_value
 from replay.service.entry import fact_at
 from replay.service.recording import ForHand, Recorded, record
@@ -127,10 +127,8 @@ class HandTiles:
     riichi: bool = False
     double_riichi: bool = False
     ippatsu: bool = False
-    last_tile: bool = False
-    supplement_tile: bool = False
-    robbed_kong: bool = False
-    first_turn: bool = False
+    # How it went out (the last tile, a supplement tile, a robbed kong, the first turn): the win's facts.
+    facts: WinFacts = NO_FACTS
 
     @classmethod
     def from_text(
@@ -140,7 +138,11 @@ class HandTiles:
         calls: Sequence[str] = (),
         dora_indicators: str | None = None,
         ura_indicators: str | None = None,
-        **flags: bool,
+        *,
+        riichi: bool = False,
+        double_riichi: bool = False,
+        ippatsu: bool = False,
+        facts: WinFacts = NO_FACTS,
     ) -> HandTiles:
         """A hand from what was typed: ``--hand``, ``--win-tile``, each ``--call``, the indicators."""
         winning = parse_tiles(win_tile, "--win-tile")
@@ -152,7 +154,10 @@ class HandTiles:
             tuple(parse_call(c) for c in calls),
             parse_tiles(dora_indicators, "--dora-indicators") if dora_indicators else (),
             parse_tiles(ura_indicators, "--ura-indicators") if ura_indicators else (),
-            **flags,
+            riichi,
+            double_riichi,
+            ippatsu,
+            facts,
         )
         tiles.check()
         return tiles
@@ -232,11 +237,7 @@ def tile_value(
         riichi=tiles.riichi or tiles.double_riichi,
         double_riichi=tiles.double_riichi,
         ippatsu=tiles.ippatsu,
-        rinshan=tiles.supplement_tile,
-        chankan=tiles.robbed_kong,
-        haitei=tiles.last_tile and self_drawn,
-        houtei=tiles.last_tile and not self_drawn,
-        first_draw=tiles.first_turn and self_drawn,
+        facts=tiles.facts,
         players=state.players,
     )
     try:
@@ -310,10 +311,7 @@ def tile_result(
     flagged = attrs.evolve(
         tiles,
         riichi=tiles.riichi or win.winner in declared,
-        last_tile=tiles.last_tile or facts.last_tile,
-        supplement_tile=tiles.supplement_tile or facts.supplement_tile,
-        robbed_kong=tiles.robbed_kong or facts.robbed_kong,
-        first_turn=tiles.first_turn or facts.first_turn,
+        facts=attrs.evolve(tiles.facts, **{flag: True for flag in FLAG_KEYS if getattr(facts, flag)}),
     )
     valued = tile_value(
         flagged, winner=win.winner, self_drawn=win.discarder is None, state=state, rules=rules, typed=typed
