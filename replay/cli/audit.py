@@ -42,6 +42,7 @@ Why = Annotated[str, typer.Option("--reason", help="Why the correction is made."
 
 
 @app.command(context_settings={"allow_interspersed_args": True})
+@eo.with_options(eo.WIN_OPTIONS, eo.OTHER_ENTRY_OPTIONS)
 def amend(
     ctx: typer.Context,
     key: Annotated[str, typer.Argument(help="The match.")],
@@ -70,34 +71,8 @@ def amend(
             "riichi=Ann,Cho, value2=mangan, ready=Ann,Dai; docs/web.md lists the fields).",
         ),
     ] = None,
-    from_: eo.From = None,
-    pao: eo.Pao = None,
-    riichi: eo.Riichi = None,
-    dora: eo.Dora = None,
-    loser_scores: eo.LoserScores = None,
-    special: eo.Special = None,
-    fact: eo.Fact = None,
-    first_turn: eo.FirstTurn = False,
-    last_tile: eo.LastTile = False,
-    supplement: eo.Supplement = False,
-    flower_supplement: eo.FlowerSupplement = False,
-    robbed_kong: eo.RobbedKong = False,
-    second_kong: eo.SecondKong = False,
-    tile: eo.Tile = None,
-    discards: eo.Discards = None,
-    melded: eo.Melded = None,
-    jokers: eo.Jokers = None,
-    pung_hand: eo.PungHand = False,
-    call_before_first_draw: eo.CallBeforeFirstDraw = False,
-    supplements_to_ready: eo.SupplementsToReady = False,
-    penalty: eo.HandPenalties = None,
-    ready: eo.Ready = None,
-    nagashi: eo.Nagashi = None,
-    kongs: eo.Kongs = None,
-    amount: eo.Amount = None,
-    kind: eo.PenaltyKind = "chombo",
-    share: eo.Share = None,
-    note: eo.Note = "",
+    *,
+    options: dict[str, Any],
     result: Annotated[
         str | None,
         typer.Option("--result", help='For tools: the whole replacement as a record line, e.g. {"type": "draw"}.'),
@@ -112,8 +87,6 @@ def amend(
     or, for tools, ``--result`` with a record line. Prints the entry before and after, the payments
     that change and the scores.
     """
-    options = dict(locals())
-    options["supplement_tile"] = supplement
 
     def run() -> Recorded:
         application = shell(ctx).app
@@ -134,12 +107,13 @@ def amend(
         what, rest = words[0], words[1:]
         if what == "win":
             return entry_from_fields(eo.win_fields(rest, options))
+        o = options
         if what == "draw" and not rest:
-            return entry_from_fields(eo.draw_fields(ready, riichi, nagashi))
+            return entry_from_fields(eo.draw_fields(o["ready"], o["riichi"], o["nagashi"]))
         if what == "abort" and len(rest) == 1:
-            return entry_from_fields(eo.abort_fields(rest[0], riichi, kongs))
+            return entry_from_fields(eo.abort_fields(rest[0], o["riichi"], o["kongs"]))
         if what == "penalty" and len(rest) == 1:
-            return entry_from_fields(eo.penalty_fields(rest[0], amount, kind, share, note))
+            return entry_from_fields(eo.penalty_fields(rest[0], o["amount"], o["kind"], o["share"], o["note"]))
         raise InputError(
             f"cannot read the replacement {' '.join(words)!r}: write win PLAYER:VALUE..., draw, abort KIND "
             "or penalty PLAYER, with their options"

@@ -62,40 +62,15 @@ def start(
 
 
 @app.command()
+@eo.with_options(eo.WIN_OPTIONS, eo.TILE_GROUP)
 def win(
     ctx: typer.Context,
     key: Annotated[str, typer.Argument(help="The match.")],
     winners: Annotated[
         list[str], typer.Argument(help="PLAYER:VALUE for each winner, e.g. Ann:3/30, Ben:mangan, Cho:4faan.")
     ],
-    from_: eo.From = None,
-    pao: eo.Pao = None,
-    riichi: eo.Riichi = None,
-    dora: eo.Dora = None,
-    loser_scores: eo.LoserScores = None,
-    special: eo.Special = None,
-    fact: eo.Fact = None,
-    first_turn: eo.FirstTurn = False,
-    last_tile: eo.LastTile = False,
-    supplement: eo.Supplement = False,
-    flower_supplement: eo.FlowerSupplement = False,
-    robbed_kong: eo.RobbedKong = False,
-    second_kong: eo.SecondKong = False,
-    tile: eo.Tile = None,
-    discards: eo.Discards = None,
-    melded: eo.Melded = None,
-    jokers: eo.Jokers = None,
-    pung_hand: eo.PungHand = False,
-    call_before_first_draw: eo.CallBeforeFirstDraw = False,
-    supplements_to_ready: eo.SupplementsToReady = False,
-    penalty: eo.HandPenalties = None,
-    hand: eo.Hand = None,
-    win_tile: eo.WinTile = None,
-    call: eo.Call = None,
-    dora_indicators: eo.DoraIndicators = None,
-    ura_indicators: eo.UraIndicators = None,
-    ippatsu: eo.Ippatsu = False,
-    double_riichi: eo.DoubleRiichi = False,
+    *,
+    options: dict[str, Any],
     client_key: ClientKey = None,
     expect: Expect = None,
 ) -> None:
@@ -105,8 +80,7 @@ def win(
     shown in the ledger and counted by honba stats); a value typed as well is recorded where it
     differs, with a warning.
     """
-    options = dict(locals())
-    options["supplement_tile"] = supplement
+    hand = options["hand"]
     if hand is None:
 
         def fields() -> dict[str, Any]:
