@@ -24,10 +24,11 @@ from rich.console import Console
 from test_audit import KEY, SEED_RECORD
 from typer.testing import CliRunner, Result
 
+from projections.entries import entry_numbers
 from projections.ledger import corrected_ledger, correction_marks
 from replay.cli import app
 from replay.cli.render import ledger_table
-from replay.formats.record import build_match, entry_numbers, parse_record
+from replay.formats.record import build_match, parse_record
 from replay.service.entry import CorrectionRequest, apply_correction
 from replay.store.application import HonbaApp
 

@@ -19,8 +19,9 @@ from matplotlib.image import imread
 from typer.testing import CliRunner
 
 from domain.values import HandValue, Win, WinResult
+from projections.entries import entry_numbers
 from replay.cli import app as cli
-from replay.formats.record import build_match, entry_numbers, parse_record
+from replay.formats.record import build_match, parse_record
 from replay.html.pages import render_audit_html
 from replay.input.entry import entry_of
 from replay.service import storing

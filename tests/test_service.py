@@ -16,8 +16,9 @@ from conftest import CORPUS
 from domain.errors import InvalidRules
 from domain.rules import load_preset
 from domain.values import HandValue, Win, WinResult
+from projections.entries import entry_numbers
 from projections.ledger import corrected_ledger, correction_marks
-from replay.formats.record import entry_numbers, export_record
+from replay.formats.record import export_record
 from replay.input.parsing import InputError
 from replay.service import recording
 from replay.service.batch import verify_paths

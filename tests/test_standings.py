@@ -40,9 +40,9 @@ from typer.testing import CliRunner
 from domain.match import Match
 from domain.rules import Ruleset, load_preset
 from domain.values import HandResult, Penalty, TableState, WinResult
+from projections.entries import entry_numbers
 from projections.standings import MatchSummary, StandingRow, Totals, rank
 from replay.cli import app as cli
-from replay.formats.record import entry_numbers
 from replay.html.pages import render_standings_html
 from replay.input.entry import entry_of
 from replay.service import recording

@@ -34,8 +34,8 @@ from domain.values import (
     WinResult,
     with_notes_of,
 )
+from projections.entries import entry_numbers
 from projections.ledger import corrected_ledger
-from replay.formats.record import entry_numbers
 from replay.input.entry import FLAG_KEYS, KINDS, Entry, FieldError, entry_line, entry_of, fact_of, result_of
 from replay.input.fields import (
     MAX_ENTRY,

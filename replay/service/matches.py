@@ -16,11 +16,8 @@ from domain.match import Match
 from domain.rules import Ruleset
 from domain.scoring.units import value_example
 from domain.values import WIND_NAMES, TableState
+from projections.entries import EntryNumbers, entry_numbers
 from projections.ledger import CorrectionMark, LedgerEntry, corrected_ledger, correction_marks
-from replay.formats.record import (
-    EntryNumbers,
-    entry_numbers,
-)
 from replay.service.changes import payment_lines
 from replay.service.digests import match_digest
 from replay.service.entry import entry_fields, stored_entry

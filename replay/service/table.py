@@ -22,8 +22,8 @@ from domain.rules import Ruleset
 from domain.scoring.riichi import FU_COUNTS, base_points, check_hand_value
 from domain.scoring.units import value_example
 from domain.values import LIMIT_NAMES, HandValue, MatchEnd, WinResult
+from projections.entries import entry_numbers
 from projections.ledger import corrected_ledger, correction_marks
-from replay.formats.record import entry_numbers
 from replay.input.entry import Entry, FieldError
 from replay.input.parsing import InputError
 from replay.service.changes import payment_lines
