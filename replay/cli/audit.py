@@ -17,13 +17,12 @@ from replay.cli.layout import Column, Grid
 from replay.cli.params import number_argument
 from replay.cli.render import digest_line, json_text, ledger_table, print_recorded
 from replay.cli.shell import ClientKey, app, guarded, guarded_match, out, shell
-from replay.formats.files import write_whole
-from replay.formats.record.chain import load_line
 from replay.html.pages import render_audit_html
 from replay.input.entry import entry_from_line
+from replay.input.json_text import load_line
 from replay.input.parsing import InputError
 from replay.service.audit import AuditReport, report_data
-from replay.service.checks import audit_failed, audit_match, check_data, check_targets
+from replay.service.checks import MatchCheck, audit_failed, audit_match, check_data, check_targets
 from replay.service.digests import match_digest, store_digest
 from replay.service.entry import (
     CorrectionRequest,
@@ -33,9 +32,9 @@ from replay.service.entry import (
     apply_entry,
     entry_from_fields,
 )
+from replay.service.files import write_whole
 from replay.service.recording import Recorded
 from replay.service.shapes import counted, describe_fact
-from replay.store.findings import MatchCheck
 
 By = Annotated[str, typer.Option("--by", help="Who makes the correction (the referee).")]
 Why = Annotated[str, typer.Option("--reason", help="Why the correction is made.")]

@@ -23,6 +23,7 @@ from replay.input.parsing import InputError
 from replay.service.access import TableLink, TokenStore
 from replay.service.address import PUBLIC_URL_ENV, configured_public_url
 from replay.service.director import SeatedTable, seat_session
+from replay.service.opening import HonbaApp
 from replay.service.shapes import counted
 from replay.service.sign_off import require_sign_off, unconfirmed
 from replay.service.standings import StandingsReport, follow_view, standings_data, tournament_report, update_view
@@ -35,7 +36,6 @@ from replay.service.tournaments import (
     show_tournament,
     withdraw_alias,
 )
-from replay.store.application import HonbaApp
 
 # How long ``views follow`` may run before it stops by itself: up to a year.
 FOLLOW_SECONDS = Bound("seconds", 0, 366 * 24 * 3600)

@@ -16,6 +16,8 @@ LONE_SURROGATE = re.compile(
 # How deep a log's arrays and objects may nest, checked before the text is parsed: a tenhou.net/6
 # log nests four deep, an mjai event three; Python's parser would recurse a level per nesting.
 DEEPEST = 500
+# A record file's line (and a line typed as one, ``honba amend --result``) nests a few levels.
+RECORD_DEEPEST = 32
 # Tokens that change the nesting: a string (skipped whole: brackets inside it do not count, and an
 # unterminated one runs to the end), a run of openings, a run of closings.
 _NESTING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?|[\[{]+|[\]}]+')
@@ -84,3 +86,9 @@ def _encodable(value: Any) -> bool:
         elif isinstance(item, list):
             stack.extend(item)
     return True
+
+
+def load_line(raw: str) -> Any:
+    """One record line's JSON, refusing nesting deeper than a record line has any use for before it
+    is parsed (a line of a record file, or one typed on the command line)."""
+    return load_json(raw, deepest=RECORD_DEEPEST)

@@ -117,6 +117,13 @@ def stored_entry(match: Match, number: int) -> Entry:
     return entry_of(fact, match.players)
 
 
+def entry_data(app: HonbaApp, key: str, number: int) -> dict[str, Any]:
+    """The entry that stands at the entry numbered ``number`` of a stored match (``stored_entry``),
+    as the API gives it: its text fields (what a correction starts from) and its record line."""
+    entry = stored_entry(app.get_match(key), number)
+    return {"match": key, "entry": number, "fields": entry_fields(entry), "line": entry_line(entry)}
+
+
 def apply_entry(
     app: HonbaApp,
     key: str,

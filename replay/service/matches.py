@@ -31,6 +31,7 @@ from replay.service.shapes import (
     state_data,
 )
 from replay.store.application import HonbaApp, MatchSummary
+from replay.store.errors import DamagedMatch
 
 
 def status_data(key: str, match: Match) -> dict[str, Any]:
@@ -130,8 +131,17 @@ def read_log(store: HonbaApp, key: str) -> LogShown:
 
 
 def stored_matches(store: HonbaApp) -> list[MatchSummary]:
-    """Every stored match, in the order they were started (a damaged start row says so)."""
+    """Every stored match, in the order they were started (a damaged start row says so): the one
+    listing ``honba list`` and the matches page show, a damaged match flagged by both."""
     return list(store.list_matches())
+
+
+def damage_refusal(store: HonbaApp, key: str) -> DamagedMatch | None:
+    """What to say of a command that failed on a stored match otherwise than by a refusal: the one
+    line naming how the match was changed behind honba's back (``DamagedMatch``), or None when its
+    chain and seal check (the failure is then a bug)."""
+    damage = store.damage(key)
+    return None if damage is None else DamagedMatch(damage)
 
 
 def table_data(store: HonbaApp, key: str) -> dict[str, Any]:

@@ -30,12 +30,11 @@ from replay.service.access import Grant, TokenStore
 from replay.service.address import Address
 from replay.service.checkpoints import checkpoints_kept
 from replay.service.entry import VALUE_FIELDS, FieldError, is_list_field, whole_number
+from replay.service.errors import StoreUnavailable
+from replay.service.opening import HonbaApp, open_standings_view
 from replay.service.recording import ForHand
 from replay.service.shapes import end_reason_words
 from replay.service.standings import read_view
-from replay.store.application import HonbaApp
-from replay.store.errors import StoreUnavailable
-from replay.store.standings_view import open_view
 from replay.web.limits import DEEPEST_JSON, MOST_FIELDS
 
 HERE = Path(__file__).parent
@@ -84,7 +83,7 @@ class Site:
         # Where phones open this server (``replay.service.address``): every table link starts with it.
         self.address = address
         self.tokens = TokenStore(self.app)
-        self.view = open_view(self.app)
+        self.view = open_standings_view(self.app)
         self.templates = _templates()
         sqlite = self.app.env.get("PERSISTENCE_MODULE") != "eventsourcing.postgres"
         # SQLite takes one writer at a time: the server's threads take turns (other processes are

@@ -27,6 +27,7 @@ from replay.service.audit import report_data
 from replay.service.checks import audit_match
 from replay.service.clock import match_clock
 from replay.service.entry import FLAG_KEYS, Entry, entry_fields, entry_from_fields
+from replay.service.matches import stored_matches
 from replay.service.recording import ForHand, HandTaken, Recorded, hand_now
 from replay.service.sign_off import REFEREE, sign_off_data, sign_scores
 from replay.service.standings import read_view
@@ -114,8 +115,9 @@ def tile_fields(fields: Mapping[str, Any]) -> dict[str, str]:
 
 async def index(request: Request) -> Response:
     served = site(request)
-    matches = await served.call(lambda: list(served.app.list_matches()))
-    return served.page(request, "index.html", matches=[m for m in matches if not m.damaged])
+    # The one listing ``honba list`` prints: a match whose start row is damaged is listed, flagged.
+    matches = await served.call(lambda: stored_matches(served.app))
+    return served.page(request, "index.html", matches=matches)
 
 
 async def table_page(request: Request) -> Response:

@@ -25,7 +25,6 @@ from projections.entries import EntryNumbers, entry_numbers
 from replay.formats.record.chain import chain_lines, record_lines
 from replay.input.entry import entry_line, entry_of
 
-RECORD_DEEPEST = 32
 # What ``dump_line`` escapes although JSON allows it raw: characters that readers other than
 # honba's (``str.splitlines``, editors, terminals) take for a line break or act on.
 _LINE_BREAKING = re.compile("[\x7f-\x9f\u2028\u2029]")
