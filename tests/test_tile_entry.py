@@ -28,7 +28,8 @@ from projections.ledger import corrected_ledger
 from replay.formats.detect import read_log
 from replay.formats.yaku import DORA, RED, TENHOU_YAKU, URA
 from replay.input.parsing import InputError
-from replay.service.tiles import HandTiles, parse_call, parse_tiles, tile_value, tile_win
+from replay.input.tiles import HandTiles, parse_call, parse_tiles
+from replay.service.tiles import tile_value, tile_win
 
 GAMES = sorted((CORPUS / "tsubakisakura-mjlog2json" / "data").glob("*.xml"))
 # Tenhou's yaku ids for what the table says of a win rather than what its tiles hold.

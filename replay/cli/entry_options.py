@@ -12,15 +12,13 @@ from __future__ import annotations
 import functools
 import inspect
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Annotated, Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import typer
 
 from replay.input.fields import MAX_WINNERS, slot
 from replay.input.parsing import InputError
-
-if TYPE_CHECKING:  # the hand calculator is loaded only for a win entered by its tiles
-    from replay.service.tiles import HandTiles
+from replay.input.tiles import HandTiles
 
 # The options, shared by the recording commands and ``honba amend``'s replacement typed again.
 From = Annotated[str | None, typer.Option("--from", help="The discarder; leave out for a self-drawn win.")]
@@ -260,8 +258,6 @@ def check_no_tile_options(options: dict[str, Any]) -> None:
 
 def hand_tiles(options: dict[str, Any]) -> HandTiles:
     """The winning hand ``--hand``, ``--win-tile``, each ``--call`` and the indicators describe."""
-    from replay.service.tiles import HandTiles
-
     if options.get("win_tile") is None:
         raise InputError("--hand needs --win-tile: which of its tiles won")
     return HandTiles.from_text(

@@ -43,9 +43,10 @@ from domain.values import (
 )
 from replay.formats.logmodel import LogError, LoggedGame, LoggedHand, distinct_names
 from replay.formats.source import first_line_object, head
-from replay.formats.valuation import MeldTiles, WinContext, tile34, value_from_payment, value_from_tiles
+from replay.formats.valuation import WinContext, value_from_payment, value_from_tiles
 from replay.formats.yaku import details, yaku_named
 from replay.input.json_text import load_json
+from replay.input.tiles import MeldTiles, tile34
 
 FORMAT: Final = "mjai"
 WINDS: Final = {"E": 0, "S": 1, "W": 2, "N": 3}

@@ -32,42 +32,9 @@ from domain.scoring.riichi import hand_values
 from domain.values import HandValue, TableState, Win, WinDetails, WinFacts, WinResult
 from replay.formats.yaku import YAKUMAN_HAN, details, library_yaku
 from replay.input.entry import NO_FACTS
+from replay.input.tiles import MeldTiles, tile34
 
-SUITS: Final = {"m": 0, "p": 9, "s": 18}
-HONORS: Final = {"E": 27, "S": 28, "W": 29, "N": 30, "P": 31, "F": 32, "C": 33}
 NORTH34: Final = 30
-
-
-def tile34(tile: str) -> tuple[int, bool] | None:
-    """An mjai tile (``5m``, ``5pr`` red, ``E``, ``P`` white, ``F`` green, ``C`` red dragon) as (0-33, red)."""
-    if tile in HONORS:
-        return HONORS[tile], False
-    if len(tile) in (2, 3) and tile[0].isdigit() and tile[1] in SUITS and "1" <= tile[0] <= "9":
-        red = tile[2:] == "r"
-        if len(tile) == 3 and (not red or tile[0] != "5"):
-            return None
-        return SUITS[tile[1]] + int(tile[0]) - 1, red
-    return None
-
-
-def in_tile_order(tiles: Sequence[str]) -> tuple[str, ...]:
-    """Tiles in the order of the 34 kinds (1m..9m, 1p.., 1s.., E S W N P F C), a red five
-    beside its plain copies; a tile that is not one comes last."""
-    return tuple(sorted(tiles, key=lambda t: (p[0], not p[1]) if (p := tile34(t)) is not None else (99, True)))
-
-
-@attrs.frozen
-class MeldTiles:
-    """A called or declared set: ``kind`` is chi, pon, daiminkan, ankan or kakan.
-
-    The tiles are kept in tile order whatever order the log lists them in: mjai gives a
-    call's ``consumed`` tiles and the called ``pai`` apart, and the hand calculator reads a
-    chi as a run only when its tiles ascend (an unsorted one made the hand unreadable).
-    """
-
-    kind: str
-    tiles: tuple[str, ...] = attrs.field(converter=in_tile_order)
-    called: str | None = None
 
 
 @attrs.frozen

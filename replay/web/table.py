@@ -23,6 +23,7 @@ from starlette.routing import Route
 from domain.errors import HonbaError
 from domain.values import LIMIT_NAMES, AbortKind, PenaltyShare
 from replay.html.pages import render_audit_html
+from replay.input.tiles import TILE_FIELDS, TILE_FLAGS, HandTiles, hand_tiles_from_fields
 from replay.service.audit import report_data
 from replay.service.checks import audit_match
 from replay.service.clock import match_clock
@@ -31,15 +32,7 @@ from replay.service.matches import stored_matches
 from replay.service.recording import ForHand, HandTaken, Recorded, hand_now
 from replay.service.sign_off import REFEREE, sign_off_data, sign_scores
 from replay.service.standings import read_view
-from replay.service.table import (
-    TILE_FIELDS,
-    TILE_FLAGS,
-    entry_preview,
-    hand_tiles_from_fields,
-    record_entry,
-    table_view,
-)
-from replay.service.tiles import HandTiles
+from replay.service.table import entry_preview, record_entry, table_view
 from replay.web.site import (
     HERE,
     REPLACED_LINK,
