@@ -1,0 +1,63 @@
+"""What the bulk import asks of the store's rows, in the event library's terms kept here: encoded
+events inserted whole or not at all (``insert_whole``: False when a row is already there), whether
+a stream has rows, a stream's events, and a game's identity read (``read_identity``)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+from uuid import UUID
+
+from eventsourcing.application import AggregateNotFoundError
+from eventsourcing.persistence import IntegrityError, StoredEvent
+
+from replay.store.application import HonbaApp
+from replay.store.errors import UNAVAILABLE
+from replay.store.identity import GameIdentity, identity_id
+from replay.store.rows import unreadable
+
+
+class RowsTaken(Exception):
+    """Rows a bulk insert meant to write were written by another save meanwhile."""
+
+
+class DamagedRow(Exception):
+    """A row that no longer decodes as what honba wrote; ``why`` says how."""
+
+    def __init__(self, why: str):
+        super().__init__(why)
+        self.why = why
+
+
+def insert_whole(store: HonbaApp, records: Sequence[StoredEvent]) -> bool:
+    """Insert encoded events in one transaction: True, or False (nothing inserted) when a row one of
+    them would write is already there (another stream's position taken)."""
+    try:
+        store.insert(list(records))
+    except IntegrityError:
+        return False
+    return True
+
+
+def holds_stream(store: HonbaApp, stream: UUID) -> bool:
+    """Whether the stream has any stored event."""
+    return bool(store.recorder.select_events(stream, limit=1))
+
+
+def stream_events(store: HonbaApp, stream: UUID) -> list[Any]:
+    """A stream's stored events, decoded (none: an empty list)."""
+    return list(store.events.get(stream))
+
+
+def read_identity(store: HonbaApp, fingerprint: str) -> GameIdentity | None:
+    """The identity of a game read from a log, or None where none is stored; ``DamagedRow`` for one
+    that no longer decodes; a store that does not answer raises as it does."""
+    try:
+        identity: GameIdentity = store.repository.get(identity_id(fingerprint))
+    except AggregateNotFoundError:
+        return None
+    except UNAVAILABLE:  # the store did not answer: nothing is known of the identity's rows
+        raise
+    except Exception as exc:  # an identity row that no longer decodes
+        raise DamagedRow(unreadable(exc)) from None
+    return identity
