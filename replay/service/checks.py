@@ -24,7 +24,9 @@ from replay.service.audit import AuditReport, SheetError, build_report, read_she
 from replay.service.rules import resolve_rules
 from replay.store.application import HonbaApp
 from replay.store.evidence import read_evidence
-from replay.store.findings import MatchCheck
+
+# MatchCheck: what a check found, the type the front ends show (they take it from here).
+from replay.store.findings import MatchCheck as MatchCheck
 from replay.store.integrity import check_match
 from replay.store.store_check import check_store
 

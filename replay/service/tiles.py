@@ -21,7 +21,7 @@ the yaku (``tile_result``, ``record_tile_win``).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 import attrs
 
@@ -166,7 +166,9 @@ def tile_result(
     flagged = attrs.evolve(
         tiles,
         riichi=tiles.riichi or win.winner in declared,
-        facts=attrs.evolve(tiles.facts, **{flag: True for flag in FLAG_KEYS if getattr(facts, flag)}),
+        facts=attrs.evolve(
+            tiles.facts, **cast(dict[str, Any], {flag: True for flag in FLAG_KEYS if getattr(facts, flag)})
+        ),
     )
     valued = tile_value(
         flagged, winner=win.winner, self_drawn=win.discarder is None, state=state, rules=rules, typed=typed

@@ -39,7 +39,7 @@ def insert_whole(store: HonbaApp, records: Sequence[StoredEvent]) -> bool:
     return True
 
 
-def holds_stream(store: HonbaApp, stream: UUID) -> bool:
+def holds_stream(store: HonbaApp, stream: UUID | str) -> bool:
     """Whether the stream has any stored event."""
     return bool(store.recorder.select_events(stream, limit=1))
 
