@@ -215,6 +215,8 @@ PERCENT = Bound("percent", 1, 10_000)
 ANY_RULE_NUMBER = Bound("rule value", -(10**18), 10**18)
 # An entry of a match's log (its line in the exported record file).
 ENTRY = Bound("entry", 1, 1_000_000)
+# The leaves of the checkpoints' Merkle log a signed checkpoint or a proof names (one per save).
+TREE_SIZE = Bound("tree size", 0, 10**15)
 
 # The text.
 

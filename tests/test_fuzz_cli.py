@@ -149,7 +149,7 @@ class Files:
     def inputs(self) -> st.SearchStrategy[str]:
         """Files to read: hostile ones, a directory, a missing one, a device that never ends."""
         names = ["binary.bin", "huge.jsonl", "deep.json", "good.jsonl", "sheet.csv", "rules.toml", "dir", "missing"]
-        names += ["org.key", "org.pub.pem", "seed.txt", "cert.json"]
+        names += ["org.key", "org.pub.pem", "seed.txt", "cert.json", "cp.txt"]
         return st.one_of(st.sampled_from([str(self.folder / n) for n in names]), st.just("/dev/zero"), words)
 
     def outputs(self) -> st.SearchStrategy[str]:
@@ -422,6 +422,9 @@ def commands(files: Files) -> dict[str, st.SearchStrategy[list[str]]]:
             who,
             words,
         ),
+        "tournament sign-off": st.builds(
+            lambda n, rest: ["tournament", "sign-off", n, *rest], tournament, options(**{"--off": FLAG})
+        ),
         "tournament team": st.builds(
             lambda n, team, players: ["tournament", "team", n, team, *players],
             tournament,
@@ -504,13 +507,32 @@ def commands(files: Files) -> dict[str, st.SearchStrategy[list[str]]]:
             inputs,
             options(**{"--key": inputs, "--signature-only": FLAG}),
         ),
+        "proof match": st.builds(
+            lambda k, rest: ["proof", "match", k, *rest], st.one_of(st.just("done-1"), key), options(**{"-o": outputs})
+        ),
+        "proof check": st.builds(lambda r, rest: ["proof", "check", r, *rest], inputs, options(**{"--key": inputs})),
+        "proof consistent": st.builds(
+            lambda a, b, rest: ["proof", "consistent", a, b, *rest], inputs, inputs, options(**{"--key": inputs})
+        ),
+        # Never a host on the network: loopback's discard port (nothing listens), other schemes, words.
+        "witness": st.builds(
+            lambda url, k, log, rest: ["witness", url, "--key", k, "--log-key", log, *rest],
+            st.one_of(
+                st.sampled_from(["http://127.0.0.1:9", "file:///dev/zero", "ftp://127.0.0.1/", "http://["]), words
+            ),
+            st.one_of(st.just(str(files.folder / "org.key")), inputs),
+            # golang.org/x/mod/sumdb/note's example verifier key, a file, a word.
+            st.one_of(st.just("PeterNeumann+c74f20a3+ARpc2QcUPDhMQegwxbzhKqiBfsVkmqq/LDE4izWy10TW"), inputs, words),
+            options(**{"--state": outputs, "--name": words, "-o": outputs, "--no-post": FLAG}),
+        ),
     }
 
 
 @pytest.fixture(scope="module")
 def template(tmp_path_factory: pytest.TempPathFactory, files: Files) -> Path:
     """A store with a match of two hands, a penalty and a correction, and a tournament with it; a
-    finished tournament of one match ended early, and its signed certificate (``cert.json``)."""
+    finished tournament of one match ended early, and its signed certificate (``cert.json``); a
+    signed checkpoint (``cp.txt``)."""
     db = tmp_path_factory.mktemp("template") / "store.sqlite"
     for args in (
         ("start", KEY, "--players", ",".join(PLAYERS)),
@@ -526,6 +548,7 @@ def template(tmp_path_factory: pytest.TempPathFactory, files: Files) -> Path:
         ("tournament", "attach", "done", "done-1"),
         ("views", "update"),
         ("certificate", "sign", "done", "--key", str(files.folder / "org.key"), "-o", str(files.folder / "cert.json")),
+        ("checkpoint", "--sign", str(files.folder / "org.key"), "-o", str(files.folder / "cp.txt")),
     ):
         run = honba_main("--db", str(db), *args)
         assert run.code == 0, (args, run)

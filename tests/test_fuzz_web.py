@@ -629,6 +629,9 @@ ADDRESSES = (
     "rating history",
     "certificate",
     "certificate check",
+    "signed checkpoint",
+    "consistency proof",
+    "receipt",
 )
 
 
@@ -694,6 +697,13 @@ def page_queries(draw: st.DrawFn, served: Site) -> str:
         address = f"/tournaments/{quoted(draw(names))}/certificate"
     elif which == "certificate check":
         address = "/certificates/verify"
+    elif which == "signed checkpoint":
+        address = f"/checkpoints/{quoted(draw(mostly(st.sampled_from(['latest', '1', '2']), numbers)))}"
+    elif which == "consistency proof":
+        address = "/api/checkpoints/consistency"
+        query = {name: draw(mostly(st.sampled_from(["0", "1", "2"]), numbers)) for name in ("old", "new")}
+    elif which == "receipt":
+        address = f"/matches/{quoted(draw(keys))}/receipt"
     else:
         address = "/referee" if which == "desk's matches" else "/director"
     return address + ("?" + urlencode(query) if query else "")

@@ -179,11 +179,14 @@ def form_field_names(page: str, form_id: str) -> set[str]:
 
 def refusal(response: Any) -> str:
     """The one sentence a refused request answers: the JSON API's ``error``, an error page's
-    message, or the error shown next to a form's field (the first of them)."""
+    message, the line of text a signed checkpoint's route answers, or the error shown next to a
+    form's field (the first of them)."""
     if response.headers.get("content-type", "").startswith("application/json"):
         said = response.json().get("error")
         assert isinstance(said, str), response.text
         return said
+    if response.headers.get("content-type", "").startswith("text/plain"):
+        return str(response.text).removesuffix("\n")  # a signed checkpoint's routes: one line of text
     found = re.search(r'class="error" id="(?:message|error-[a-z0-9_-]+)" role="alert">([^<]*)<', response.text)
     found = found or re.search(r'class="error" id="message">([^<]*)<', response.text)
     assert found, f"no error on the page: {response.text[:500]}"

@@ -39,6 +39,7 @@ COMMAND_MODULES = {
     "certificate": "certificates",
     "ratings": "ratings",
     "checkpoint": "checkpoints",
+    **dict.fromkeys(("proof", "witness"), "proofs"),
 }
 ALL_MODULES = (
     "record",
@@ -54,6 +55,7 @@ ALL_MODULES = (
     "web",
     "serve",
     "checkpoints",
+    "proofs",
 )
 # The global options that take a value (the name of the command comes after it).
 _VALUED_OPTIONS = ("--db",)

@@ -226,7 +226,15 @@ def check(
         typer.Option(
             "--against",
             help="A head digest published earlier (16 to 64 hex characters): the file's or match's "
-            "history must still hold it. With one FILE or KEY.",
+            "history must still hold it. With one FILE or KEY. Or a signed checkpoint's file: the store's "
+            "log must still hold it (a consistency proof).",
+        ),
+    ] = None,
+    key: Annotated[
+        str | None,
+        typer.Option(
+            "--key",
+            help="The organiser's key for a signed checkpoint given to --against (a verifier key or public key file).",
         ),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON for tools.")] = False,
@@ -237,7 +245,7 @@ def check(
     inserted, a file has no chain to check, or the history no longer holds the --against digest.
     """
 
-    result = guarded(lambda: check_targets(lambda: shell(ctx).app, targets or [], against))
+    result = guarded(lambda: check_targets(lambda: shell(ctx).app, targets or [], against, key))
     checks, store = list(result.checks), result.store
     if as_json:
         print(json_text(check_data(result)))

@@ -32,13 +32,19 @@ def serve(
             f" table links and QR codes start with it. Default: {PUBLIC_URL_ENV}, else made from --host and --port.",
         ),
     ] = None,
+    witness: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--witness", help="A witness's verifier key (name+id+key): its cosignatures of signed checkpoints are kept."
+        ),
+    ] = None,
 ) -> None:
     """Serve the table pages, the live standings and the JSON API over the store (--db)."""
 
     def run() -> None:
         db = shell(ctx).db
         address = served_address(host, port, public_url)
-        web = create_app(db, address)
+        web = create_app(db, address, witnesses=witness or ())
         out.print(f"honba serve: {store_name(db)} on http://{host}:{port}/", markup=False)
         # Said at start: the address phones open, or why they cannot reach this server.
         (out if address.reachable else err).print(f"honba serve: {address.said}", markup=False, soft_wrap=True)

@@ -7,15 +7,13 @@ signed bytes are the body's canonical JSON: keys sorted, no spaces, UTF-8, and o
 whole numbers in it (points are written as text, ``"+23.0"``), so that ``jq -cSj`` and Python's
 ``json`` make the same bytes and OpenSSL checks the signature without honba.
 
-Private keys are written to new files of mode 0600 and never printed.
+The organiser's keys are made and read in ``replay.service.keys``.
 """
 
 from __future__ import annotations
 
 import base64
-import hashlib
 import json
-import os
 from collections.abc import Mapping
 from datetime import UTC, datetime
 from pathlib import Path
@@ -23,125 +21,28 @@ from typing import Any
 
 import attrs
 
-from domain.errors import HonbaError
 from projections.views import DocumentView
-from replay.formats.files import FileTooLarge, read_capped
+from replay.formats.files import read_capped
 from replay.input.json_text import load_json
+from replay.service.keys import CertificateError, key_id, load_private_key, private_key_from_pem, raw_public
+from replay.service.keys import generate_key as generate_key  # named here too, as before the keys moved
+from replay.service.keys import load_public_key as load_public_key
+from replay.service.keys import public_key_from_pem as public_key_from_pem
 from replay.service.stages import standings_of_event
 from replay.service.standings import tournament_report
 from replay.service.tournaments import change_tournament
 from replay.store.application import HonbaApp
+from replay.store.checkpoint import last_checkpoint, leaf_log
 from replay.store.evidence import read_evidence
+from replay.store.merkle import leaf_hash, root, tree_root
 from replay.store.tournaments import get_tournament
 
 FORMAT = "honba-result-certificate/1"
 
 
-class CertificateError(HonbaError):
-    """A key or certificate file that honba cannot use."""
-
-
 def canonical(body: Mapping[str, Any]) -> bytes:
     """The signed bytes of a certificate body: canonical JSON (sorted keys, no spaces, UTF-8)."""
     return json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
-
-
-def key_id(public_raw: bytes) -> str:
-    """A public key's id: the first 16 hexadecimal digits of SHA-256 of its 32 raw bytes."""
-    return hashlib.sha256(public_raw).hexdigest()[:16]
-
-
-def _raw(public: Any) -> bytes:
-    from cryptography.hazmat.primitives import serialization
-
-    raw: bytes = public.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
-    return raw
-
-
-def _new_file(path: Path, data: bytes, mode: int) -> None:
-    """Write a new file (never over an existing one) with ``mode`` from its creation on."""
-    if path.exists():
-        raise CertificateError(f"{path} exists: honba writes keys to new files only")
-    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
-    with os.fdopen(descriptor, "wb") as handle:
-        handle.write(data)
-
-
-@attrs.frozen
-class KeyPair:
-    """Where a new key pair was written, and its id."""
-
-    private: Path
-    public: Path
-    key_id: str
-
-
-def generate_key(prefix: Path) -> KeyPair:
-    """A new Ed25519 key pair: ``PREFIX.key`` (PKCS#8 PEM, mode 0600) and ``PREFIX.pub.pem``
-    (SubjectPublicKeyInfo PEM, to publish)."""
-    from cryptography.hazmat.primitives import serialization
-    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-
-    key = Ed25519PrivateKey.generate()
-    private = Path(f"{prefix}.key")
-    public = Path(f"{prefix}.pub.pem")
-    _new_file(
-        private,
-        key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()),
-        0o600,
-    )
-    _new_file(
-        public,
-        key.public_key().public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo),
-        0o644,
-    )
-    return KeyPair(private, public, key_id(_raw(key.public_key())))
-
-
-def _key_file(path: Path) -> bytes:
-    """A key file's bytes, at most ``MAX_KEY_FILE`` (``/dev/zero`` is refused, not read on)."""
-    try:
-        return read_capped(path, limit=MAX_KEY_FILE, what="key file")
-    except FileTooLarge as exc:
-        raise CertificateError(str(exc)) from None
-
-
-def load_private_key(path: Path) -> Any:
-    """An Ed25519 private key from a PEM file (its content never appears in an error)."""
-    return private_key_from_pem(_key_file(path), str(path))
-
-
-def private_key_from_pem(data: bytes, source: str = "the key") -> Any:
-    """An Ed25519 private key from PEM bytes (a file read, or sent to ``honba serve``)."""
-    from cryptography.hazmat.primitives import serialization
-    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-
-    try:
-        key = serialization.load_pem_private_key(data, password=None)
-    except (ValueError, TypeError):
-        raise CertificateError(f"{source}: not an unencrypted PEM private key") from None
-    if not isinstance(key, Ed25519PrivateKey):
-        raise CertificateError(f"{source}: not an Ed25519 key")
-    return key
-
-
-def load_public_key(path: Path) -> Any:
-    """An Ed25519 public key from a PEM file."""
-    return public_key_from_pem(_key_file(path), str(path))
-
-
-def public_key_from_pem(data: bytes, source: str = "the key") -> Any:
-    """An Ed25519 public key from PEM bytes."""
-    from cryptography.hazmat.primitives import serialization
-    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
-
-    try:
-        key = serialization.load_pem_public_key(data)
-    except (ValueError, TypeError):
-        raise CertificateError(f"{source}: not a PEM public key") from None
-    if not isinstance(key, Ed25519PublicKey):
-        raise CertificateError(f"{source}: not an Ed25519 public key")
-    return key
 
 
 def _points(value: float) -> str:
@@ -177,12 +78,20 @@ def certificate_body(app: HonbaApp, view: DocumentView, name: str) -> dict[str, 
         ],
         "matches": matches,
         "store_evidence": {"kind": "checkpoint-head", "digest": app.checkpoint().head},
+        # The tree head of the checkpoints' Merkle log its matches are in (after the checkpoint just
+        # taken): a signed checkpoint of this size and root, and each match's receipt, check against it.
+        "checkpoint": _tree_head(app),
     }
+
+
+def _tree_head(app: HonbaApp) -> dict[str, Any]:
+    last = last_checkpoint(app)
+    return {"size": last.size, "root": root(last.frontier)}
 
 
 def sign(body: Mapping[str, Any], private_key: Any) -> dict[str, Any]:
     """The certificate: the body and its Ed25519 signature over the body's canonical JSON."""
-    public_raw = _raw(private_key.public_key())
+    public_raw = raw_public(private_key.public_key())
     return {
         "certificate": dict(body),
         "signature": {
@@ -200,9 +109,8 @@ def sign_tournament(app: HonbaApp, view: DocumentView, name: str, key_path: Path
     return sign(certificate_body(app, view, name), key)
 
 
-# A certificate nests four deep (the certificate, its standings, a row); a key file is a few lines.
+# A certificate nests four deep (the certificate, its standings, a row).
 CERTIFICATE_DEEPEST = 8
-MAX_KEY_FILE = 64 * 1024
 
 
 def read_certificate(path: Path) -> dict[str, Any]:
@@ -270,7 +178,7 @@ def verify_signature(data: Mapping[str, Any], public_key: Any | None) -> tuple[s
             public_key = Ed25519PublicKey.from_public_bytes(base64.b64decode(str(signature.get("public_key", ""))))
         except ValueError:
             return "", ["the certificate names no readable public key"]
-    expected = key_id(_raw(public_key))
+    expected = key_id(raw_public(public_key))
     named = str(signature.get("key_id", ""))
     if named != expected:
         problems.append(f"signed by another key (key id {named}), not the one checked against (key id {expected})")
@@ -327,6 +235,15 @@ def compare_with_store(body: Mapping[str, Any], app: HonbaApp, view: DocumentVie
             )
     else:
         problems.append(f"store evidence of kind {evidence.get('kind')!r} is not one this honba checks")
+    named = body.get("checkpoint")
+    if isinstance(named, dict):
+        hashes = [leaf_hash(leaf) for leaf in leaf_log(app)]
+        size = named.get("size")
+        if not isinstance(size, int) or size > len(hashes) or tree_root(hashes[: max(size, 0)]) != named.get("root"):
+            problems.append(
+                f"the store's log does not hold the checkpoint the certificate names ({size} leaves, root "
+                f"{str(named.get('root'))[:16]}): its history is not the one certified"
+            )
     return problems
 
 

@@ -14,13 +14,15 @@ from typing import Any
 
 import attrs
 
-from domain.integrity import published_digest
+from domain.integrity import ChainProblem, published_digest
 from domain.match import match_id
 from replay.formats.files import read_capped
+from replay.formats.note import parse_checkpoint, parse_note
 from replay.formats.record import check_record_text
 from replay.formats.source import decoded_text, read_source
 from replay.input.parsing import InputError
 from replay.service.audit import AuditReport, SheetError, build_report, read_sheet
+from replay.service.proofs import read_note_file, read_verifier, store_against_checkpoint
 from replay.service.rules import resolve_rules
 from replay.store.application import HonbaApp
 from replay.store.evidence import read_evidence
@@ -47,12 +49,25 @@ class CheckRun:
         return all(c.intact for c in self.checks) and (self.store is None or self.store.intact)
 
 
-def check_targets(open_app: Callable[[], HonbaApp], targets: Sequence[str], against: str | None = None) -> CheckRun:
+def check_targets(
+    open_app: Callable[[], HonbaApp], targets: Sequence[str], against: str | None = None, key: str | None = None
+) -> CheckRun:
     """Check record files or stored matches (by key), or with no target the whole store.
 
     ``open_app`` opens the store only when a stored match is asked for: checking files needs none.
-    ``against`` is a head digest published earlier, compared with one target or the store's chain.
+    ``against`` is a head digest published earlier, compared with one target or the store's chain;
+    or a signed checkpoint's file (``replay.service.proofs``), which the store's log must still hold
+    as a prefix of its own (a consistency proof), checked with the organiser's key ``key`` (a
+    verifier key or public key file; by default the one the store signed its checkpoints with).
     """
+    if against is not None and not targets and Path(against).is_file():
+        application = open_app()
+        evidence = read_evidence(application)
+        return CheckRun(
+            tuple(check_store(application, evidence)), _against_signed(application, evidence.check, against, key)
+        )
+    if key is not None:
+        raise InputError("--key names the organiser's key of a signed checkpoint given to --against")
     published = None
     if against is not None:
         if len(targets) > 1:
@@ -72,6 +87,20 @@ def check_targets(open_app: Callable[[], HonbaApp], targets: Sequence[str], agai
     if published:
         results = [result.against(published) for result in results]
     return CheckRun(tuple(results))
+
+
+def _against_signed(application: HonbaApp, store: MatchCheck, path: str, key: str | None) -> MatchCheck:
+    """The store's check with a signed checkpoint compared: a problem when the store's log does not
+    hold it (rolled back, forked, or a note not signed by the organiser's key)."""
+    text = read_note_file(Path(path))
+    checker = None
+    if key is not None:
+        checker = read_verifier(key, parse_checkpoint(parse_note(text, path).text, path).origin)
+    problem = store_against_checkpoint(application, text, checker)
+    if problem is None:
+        size = parse_checkpoint(parse_note(text, path).text, path).size
+        return attrs.evolve(store, notes=(*store.notes, f"the signed checkpoint of {size} leaves is in its log"))
+    return attrs.evolve(store, problems=(*store.problems, ChainProblem(store.events, "altered", f"{path}: {problem}")))
 
 
 def check_target(open_app: Callable[[], HonbaApp], target: str) -> MatchCheck:

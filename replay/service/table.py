@@ -118,8 +118,9 @@ def table_view(app: HonbaApp, key: str) -> dict[str, Any]:
     ``choices`` (``value_choices``), ``clock`` (``clock_data`` at the server's time; None with no
     time limit), ``entries`` (``ledger_rows``), ``undo`` (``undo_target``), ``result``
     (``match_result_data`` once the match has ended, else None), ``for_hand`` (the hand an entry
-    made from what is shown is entered for: ``replay.service.recording.hand_now``) and ``version``
-    (the match's, an API client's ``If-Match``); ``damaged`` as ``table_data``'s:
+    made from what is shown is entered for: ``replay.service.recording.hand_now``), ``version``
+    (the match's, an API client's ``If-Match``) and ``receipt`` (whether the page offers the
+    match's receipt: once it has ended); ``damaged`` as ``table_data``'s:
     a match whose chain or seal shows a change is shown with that line, never refused."""
     shown = app.read(key)
     match = shown.match
@@ -132,6 +133,9 @@ def table_view(app: HonbaApp, key: str) -> dict[str, Any]:
     # The hand an entry from this page is entered for, and the match's version (the API's ETag).
     data["for_hand"] = hand_now(match.state)
     data["version"] = match.version
+    # Each player may take the match's receipt (``replay.service.proofs.match_receipt``) once it has
+    # ended: an ended match is what the signed checkpoints are to prove; a damaged one has none.
+    data["receipt"] = match.state.finished and shown.damage is None
     # Last: it asks the domain on the match in memory, which it changes (never saved).
     data["undo"] = undo_target(match)
     return data

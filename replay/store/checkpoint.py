@@ -345,3 +345,18 @@ def read_checkpoints(reader: Reader) -> Checkpoints:
         "checkpoints", len(links), head, tuple(unique_problems(problems)), digests=digests, noun="checkpoint"
     )
     return Checkpoints(check, {stream: tuple(leaves) for stream, leaves in streams.items()}, upto)
+
+
+def leaf_log(reader: Reader) -> list[list[Any]]:
+    """Every leaf of the Merkle log in the order the checkpoints appended them ([stream id,
+    position, head digest] each): what an inclusion or consistency proof is computed from. A
+    checkpoint that cannot be read ends the log there (``honba check`` names it)."""
+    leaves: list[list[Any]] = []
+    for stored in reader.recorder.select_events(CHECKPOINTS_ID):
+        try:
+            event = reader.mapper.to_domain_event(stored)
+            assert isinstance(event, Checkpoint.Taken)
+            leaves += [leaf_of(UUID(str(leaf[0])), int(leaf[1]), str(leaf[2])) for leaf in event.leaves]
+        except Exception:  # whatever broke in decoding: the proofs stop where the log is unreadable
+            break
+    return leaves

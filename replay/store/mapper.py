@@ -25,7 +25,7 @@ from eventsourcing.utils import get_topic
 
 from domain.match import Match
 from domain.tournament import Tournament
-from replay.store import chain, checkpoint, identity, seal
+from replay.store import chain, checkpoint, identity, seal, signed
 
 # honba's aggregates, with the module each lived in before it moved (its old topics stay readable).
 AGGREGATES: tuple[tuple[type[Aggregate], str | None], ...] = (
@@ -36,6 +36,7 @@ AGGREGATES: tuple[tuple[type[Aggregate], str | None], ...] = (
     (identity.GameIdentity, identity.OLD_MODULE),
     (identity.ImportedFile, identity.OLD_MODULE),
     (checkpoint.Checkpoint, None),
+    (signed.SignedCheckpoints, None),
 )
 
 

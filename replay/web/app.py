@@ -18,7 +18,7 @@ tap, a reload or a retry records once.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from functools import partial
 from typing import Any
 from urllib.parse import quote
@@ -42,7 +42,8 @@ from replay.service.errors import (
     TournamentNotFound,
 )
 from replay.service.recording import HandTaken
-from replay.web import api, director, events, referee, standings, table
+from replay.service.witnesses import witness_keys
+from replay.web import api, checkpoints, director, events, referee, standings, table
 from replay.web.limits import BodyLimit, TooLarge
 from replay.web.site import HERE, Forbidden, Site, Unavailable, site
 
@@ -116,11 +117,15 @@ async def internal(request: Request, exc: Exception) -> Response:
     return site(request).error(request, 500, message)
 
 
-def create_app(db: str | None, address: Address | None = None) -> Starlette:
+def create_app(db: str | None, address: Address | None = None, *, witnesses: Sequence[str] = ()) -> Starlette:
     """The ASGI application over the store named by ``db`` (see ``replay.store.application.persistence_env``);
-    ``address``, where phones open it (``replay.service.address.served_address``), starts every table link."""
+    ``address``, where phones open it (``replay.service.address.served_address``), starts every table link;
+    ``witnesses``: the verifier keys of the witnesses whose cosignatures it keeps (``honba serve --witness``)."""
+    keys = witness_keys(witnesses)
     served = Site(db, address)
+    served.witnesses = keys
     routes: list[BaseRoute] = [
+        *checkpoints.ROUTES,
         *table.ROUTES,
         *standings.ROUTES,
         *director.ROUTES,

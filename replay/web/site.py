@@ -31,6 +31,7 @@ from replay.service.address import Address
 from replay.service.checkpoints import checkpoints_kept
 from replay.service.entry import VALUE_FIELDS, FieldError, is_list_field, whole_number
 from replay.service.errors import StoreUnavailable
+from replay.service.notes import Verifier
 from replay.service.opening import HonbaApp, open_standings_view
 from replay.service.recording import ForHand
 from replay.service.shapes import end_reason_words
@@ -92,6 +93,8 @@ class Site:
         self._view_lock = threading.Lock()
         self.position = 0
         self._stop_checkpoints: Callable[[], None] | None = None
+        # The witnesses whose cosignatures of signed checkpoints are kept (``honba serve --witness``).
+        self.witnesses: tuple[Verifier, ...] = ()
 
     def start_checkpoints(self) -> None:
         """Take a checkpoint of what was saved every few seconds while something is (the server's
