@@ -26,7 +26,17 @@ from domain.bounds import (
 from domain.errors import MatchAlreadyEnded, RuleViolation, UnknownSeat, WinnerIsDiscarder, WinnersOnSeveralDiscards
 from domain.rules import Ruleset
 from domain.scoring.checks import check_win
-from domain.values import AbortiveDraw, AbortKind, ExhaustiveDraw, HandResult, Penalty, Seat, TableState, WinResult
+from domain.values import (
+    AbortiveDraw,
+    AbortKind,
+    ExhaustiveDraw,
+    HandResult,
+    Penalty,
+    PenaltyShare,
+    Seat,
+    TableState,
+    WinResult,
+)
 
 
 def start_checks(
@@ -66,6 +76,13 @@ def opening_checks(opening: TableState) -> None:
         STREAK.check(getattr(opening, name), f"opening {name.replace('_', ' ')}")
     HANDS_PLAYED.check(opening.hands_played, "opening hands played")
     check_all(opening.penalties, SCORE, "opening penalties")
+
+
+def stick_unit(rules: Ruleset) -> int:
+    """The smallest amount a score moves by: a 100-point stick under riichi rules, a point in the
+    points families (where a penalty shared by the others leaves its remainder to the first after
+    the offender, ``settle_penalty``)."""
+    return 100 if rules.scoring == "riichi" else 1
 
 
 @attrs.frozen
@@ -111,6 +128,29 @@ class EntryChecks:
         PENALTY_AMOUNT.check(penalty.amount)
         TEXT.check(penalty.kind, "penalty kind")
         TEXT.check(penalty.note, "penalty note")
+        self.penalty_in_sticks(penalty)
+
+    def penalty_in_sticks(self, penalty: Penalty) -> None:
+        """Refuse a penalty that no sticks of the rules can pay: under riichi rules scores move in
+        100-point sticks, so an amount off the score (or the final points) is a whole number of
+        them, and one shared by the others a whole number of them each (4,000 among three would
+        be 1,334/1,333/1,333, scores no stick can pay). A reverse mangan's amounts are the rules'."""
+        unit = stick_unit(self.rules)
+        if penalty.share is PenaltyShare.REVERSE_MANGAN or self.rules.scoring != "riichi":
+            # The points families count in points: any whole amount is paid as it is.
+            return
+        shared = penalty.share is PenaltyShare.TO_OTHERS and not self.rules.penalties_after_uma
+        step = unit * (len(self.players) - 1) if shared else unit
+        if penalty.amount % step == 0:
+            return
+        lower, higher = penalty.amount // step * step, (penalty.amount // step + 1) * step
+        payable = f"{lower:,} or {higher:,}" if lower else f"{higher:,}"
+        if shared:
+            raise RuleViolation(
+                f"a penalty of {penalty.amount:,} shared by the {len(self.players) - 1} others is no whole"
+                f" number of {unit:,}-point sticks each: {payable}"
+            )
+        raise RuleViolation(f"a penalty of {penalty.amount:,} is no whole number of {unit:,}-point sticks: {payable}")
 
     def result(self, result: HandResult, state: TableState) -> None:
         """Refuse (``RuleViolation``) a hand result that cannot be recorded on this table."""
@@ -203,6 +243,12 @@ class EntryChecks:
                 self.seat(win.liable, "liable player")
                 if win.liable == win.winner:
                     raise RuleViolation("a winner cannot be liable (pao) for their own hand")
+                if self.rules.scoring == "riichi" and win.value.limit != "yakuman":
+                    # Riichi rules make a player liable only for a yakuman they fed (Big Three
+                    # Dragons, Big Four Winds, where played Four Kongs: Tenhou's rules, the WRC's).
+                    raise RuleViolation(
+                        f"liability (pao) is only for a yakuman under these rules, not {win.value.describe()}"
+                    )
             check_win(win, state, self.rules, self.rules.players)
         if len(wins) > self.rules.multiple_ron:
             raise RuleViolation(

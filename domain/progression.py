@@ -268,7 +268,12 @@ def final_points(scores: tuple[int, ...], rules: Ruleset, penalties: tuple[int, 
     else:
         for place, seat in enumerate(order[1:], start=1):
             points[seat] = round(_points_before_uma(scores[seat], rules) + uma[place], 1)
-        points[order[0]] = round(-sum(points), 1)
+        # The top's points are what makes the sum zero of what is on the table (Tenhou's: the
+        # rounding falls to the top), never of what left it: a penalty taken off the table (and
+        # deposits lost) is taken off the player, nobody gains (the EMA's rule), so it is not
+        # handed to the top by the sum.
+        off_table = rules.start_score * len(scores) - sum(scores)
+        points[order[0]] = round(-sum(points) - off_table / 1000, 1)
     if penalties:
         points = [round(p - penalty / 1000, 1) for p, penalty in zip(points, penalties, strict=True)]
     return tuple(points)

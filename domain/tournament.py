@@ -178,10 +178,15 @@ class Tournament(Aggregate):
         substitute: str
         replaces: str
         reason: str
+        # The director seated them for a player who had not withdrawn, saying so (events stored
+        # before the rule have no such field: every substitute then replaced a player who withdrew).
+        override: bool = False
 
         def apply(self, aggregate: Aggregate) -> None:
             assert isinstance(aggregate, Tournament)
             aggregate.substitutes[self.substitute] = self.replaces
+            if self.override:
+                aggregate.substitute_overrides[self.substitute] = self.reason
             if self.substitute not in aggregate.players:
                 aggregate.players.append(self.substitute)
 
@@ -289,6 +294,8 @@ class Tournament(Aggregate):
         self.format: dict[str, Any] | None = None
         self.closed_stages: dict[int, dict[str, Any]] = {}
         self.withdrawn: dict[str, int] = {}
+        # Substitutes seated by the director's override for a player who had not withdrawn: why.
+        self.substitute_overrides: dict[str, str] = {}
         self.substitutes: dict[str, str] = {}
         self.teams: dict[str, str] = {}
         self.draws: dict[int, dict[str, Any]] = {}
@@ -549,8 +556,9 @@ class Tournament(Aggregate):
             )
         self.trigger_event(self.PlayerWithdrawn, player=player, after_session=after_session, reason=reason)
 
-    def seat_substitute(self, substitute: str, replaces: str, reason: str) -> None:
-        """A substitute joins to fill ``replaces``'s seat (a player who withdrew or is away)."""
+    def seat_substitute(self, substitute: str, replaces: str, reason: str, *, override: bool = False) -> None:
+        """A substitute joins to fill ``replaces``'s seat: a player who withdrew, or, with the
+        director's ``override`` (recorded in the event, with its reason), one who has not."""
         substitute = substitute.strip()
         if not substitute:
             raise RuleViolation("a substitute needs a name")
@@ -562,7 +570,15 @@ class Tournament(Aggregate):
         if not reason.strip():
             raise RuleViolation("say why a substitute plays")
         TEXT.check(reason, "reason")
-        self.trigger_event(self.SubstituteSeated, substitute=substitute, replaces=replaces, reason=reason)
+        if replaces not in self.withdrawn and not override:
+            # Else the player plays on and the substitute is a 17th entry beside them.
+            raise RuleViolation(
+                f"{replaces!r} has not withdrawn from {self.name!r}: withdraw them first"
+                " (or seat the substitute with the director's override)"
+            )
+        self.trigger_event(
+            self.SubstituteSeated, substitute=substitute, replaces=replaces, reason=reason, override=override
+        )
 
     def join_team(self, player: str, team: str) -> None:
         """Put a player in a team (or move them to another)."""

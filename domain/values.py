@@ -81,6 +81,10 @@ class HandValue:
     faan: int | None = None
     doubles: int | None = None
     points: int | None = None
+    # Taiwanese tai, added up into the hand's points (``5tai``): a unit of its own, so that rules
+    # that count in faan or doubles refuse it by name (``domain.scoring.units``) rather than take
+    # it as points.
+    tai: int | None = None
 
     def describe(self, scoring: str = "riichi") -> str:
         """A short human form such as ``3 han 30 fu``, ``20 points, 1 double`` or ``double yakuman``,
@@ -101,6 +105,8 @@ class HandValue:
             parts.append(f"{self.fu} fu")
         if self.faan is not None:
             parts.append(f"{self.faan} faan")
+        if self.tai is not None:
+            parts.append(f"{self.tai} tai")
         # Points before doubles, as a player says them: "20 points, 1 double".
         if self.points is not None:
             parts.append(f"{self.points} point{'' if self.points == 1 else 's'}")

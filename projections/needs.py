@@ -23,6 +23,12 @@ else ``possible``, and i must end ahead of enough of the rivals named (``beat_at
 scores are not bounded (a score may go below zero), so a rival at another table is never ahead
 or behind for sure.
 
+**Tables that have ended.** The standings are those of now: a table of the last session that
+has ended is counted in them, and each of its players has the one place they took, settled
+against everyone whose session is over (the standings order them) and open to those still playing
+(any of them may pass); once every table has ended, the answer is the standings after the session.
+Players who cannot take a place in the top N (who withdrew, substitutes, at a cut) are no rivals.
+
 **At a final table in progress.** For each player and each way the next hand may be won (their
 self-drawn win, or a win on each other player's discard), the least riichi hand value (from 1 han
 30 fu to a yakuman) that puts them in the top N if the match ended after that hand.
@@ -32,7 +38,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 import attrs
 
@@ -85,18 +91,36 @@ def place_bonus(rules: Ruleset, place: int) -> float:
 
 
 def session_needs(
-    standings: Sequence[StandingRow], tables: Sequence[Sequence[str]], rules: Ruleset, top: int
+    standings: Sequence[StandingRow],
+    tables: Sequence[Sequence[str]],
+    rules: Ruleset,
+    top: int,
+    *,
+    ended: Mapping[str, int] | None = None,
+    out: Collection[str] = (),
 ) -> tuple[PlayerNeed, ...]:
-    """Each seated player's needs before the last session (the module's docstring)."""
-    points = {row.player: round(row.points * 10) for row in standings}
+    """Each seated player's needs in the last session (the module's docstring).
+
+    ``standings``: as they stand now, the tables of the session that have ended counted in them;
+    ``ended``: the place each player at such a table took (their session is played: their one
+    place is settled against those who no longer play, and open to those who still do);
+    ``out``: players who cannot take a place in the top N (who withdrew, substitutes, where the
+    top N go on to another stage): no rival to anyone, every place impossible for them."""
+    ended = ended or {}
+    points = {row.player: round(row.points * 10) for row in standings if row.player not in out}
     ranks = {row.player: row.rank for row in standings}
     table_of = {p: t for t, table in enumerate(tables, start=1) for p in table}
+    playing = [p for p in table_of if p not in ended and p not in out]
     size = rules.players
     needs = []
     # Those without a rank yet (no finished match) after every ranked player.
     order = {p: math.inf if r is None else r for p, r in ranks.items()}
     for player, table_no in sorted(table_of.items(), key=lambda item: (order.get(item[0], 0), item[0])):
-        mates = [p for p in tables[table_no - 1] if p != player]
+        if player in out or player in ended:
+            settled = _settled(player, ended.get(player), size, order, points, playing, top, out)
+            needs.append(PlayerNeed(player, ranks.get(player), _points_of(standings, player), table_no, settled))
+            continue
+        mates = [p for p in tables[table_no - 1] if p != player and p not in out]
         others = [p for p in points if p != player and p not in mates]
         places = []
         for k in range(1, size + 1):
@@ -137,6 +161,33 @@ def session_needs(
             places.append(PlaceNeed(k, status, max(0, can_pass - (top - 1)), tuple(conditions)))
         needs.append(PlayerNeed(player, ranks.get(player), points.get(player, 0) / 10, table_no, tuple(places)))
     return tuple(needs)
+
+
+def _points_of(standings: Sequence[StandingRow], player: str) -> float:
+    return next((row.points for row in standings if row.player == player), 0.0)
+
+
+def _settled(
+    player: str,
+    place: int | None,
+    size: int,
+    order: Mapping[str, float],
+    points: Mapping[str, int],
+    playing: Sequence[str],
+    top: int,
+    out: Collection[str],
+) -> tuple[PlaceNeed, ...]:
+    """The place a player whose session is over took (every place for one who is ``out``): where
+    they finish is settled against everyone else whose session is over (the standings order them
+    now) and open to those still playing (whose scores are not bounded: any of them may pass)."""
+    places = range(1, size + 1) if place is None else (place,)
+    if player in out:
+        return tuple(PlaceNeed(k, "impossible", 0, ()) for k in places)
+    mine = order.get(player, math.inf)
+    ahead = sum(1 for p in points if p != player and p not in playing and order.get(p, math.inf) < mine)
+    can_pass = ahead + sum(1 for p in playing if p != player)
+    status = "certain" if can_pass < top else "impossible" if ahead >= top else "possible"
+    return tuple(PlaceNeed(k, status, max(0, can_pass - (top - 1)), ()) for k in places)
 
 
 # Riichi hand values from the smallest up, by what a non-dealer's ron is paid (1,000 to 32,000).

@@ -89,6 +89,9 @@ class OverallRow:
     stage: str
     points: float
     marks: tuple[str, ...]
+    # Their line in that stage (points with what they carried in; matches, places and net score
+    # of the stage's own matches), ranked in the whole event: what every standings view shows.
+    line: StandingRow
 
 
 @attrs.frozen
@@ -109,6 +112,8 @@ class EventStandings:
     stages: tuple[StageStandings, ...]
     overall: tuple[OverallRow, ...]
     teams: tuple[TeamRow, ...]
+    # The stage being played (``stage_in_play``), None once the event is played out.
+    in_play: str | None = None
 
 
 def counted_summaries(
@@ -146,8 +151,11 @@ def _marks(player: str, state: EventState) -> tuple[str, ...]:
     return tuple(marks)
 
 
-def stage_standings(state: EventState, matches: Sequence[tuple[MatchSummary, int]], stage: int) -> StageStandings:
-    """The standings of one stage (1-based) from the event's matches (summary, session)."""
+def stage_standings(
+    state: EventState, matches: Sequence[tuple[MatchSummary, int]], stage: int, tie_break: str | None = None
+) -> StageStandings:
+    """The standings of one stage (1-based) from the event's matches (summary, session), ranked by
+    the chain of the matches' rules (or ``tie_break``'s)."""
     fmt = state.format
     spec = fmt.stages[stage - 1]
     sessions = fmt.sessions_of(stage)
@@ -169,7 +177,7 @@ def stage_standings(state: EventState, matches: Sequence[tuple[MatchSummary, int
         for p, t in found.items()
         if not left_out(p)
     }
-    rows = rank(by_player, tie_break_of(counted))
+    rows = rank(by_player, tie_break or tie_break_of(counted))
     closed = state.closed.get(stage)
     advanced = set(closed.advanced) if closed is not None else set()
     stage_rows = tuple(
@@ -211,10 +219,28 @@ def advancing(standings: StageStandings, state: EventState) -> tuple[list[str], 
     return going, {p: carried_tenths(points[p], carry) for p in going}
 
 
-def event_standings(state: EventState, matches: Sequence[tuple[MatchSummary, int]]) -> EventStandings:
+def event_standings(
+    state: EventState, matches: Sequence[tuple[MatchSummary, int]], tie_break: str | None = None
+) -> EventStandings:
     """Every stage's standings, the whole event's order and the teams' standings."""
-    stages = tuple(stage_standings(state, matches, k) for k in range(1, len(state.format.stages) + 1))
-    return EventStandings(stages, overall_order(stages), team_standings(state, matches))
+    stages = tuple(stage_standings(state, matches, k, tie_break) for k in range(1, len(state.format.stages) + 1))
+    in_play = stage_in_play(state, stages, matches)
+    return EventStandings(stages, overall_order(stages), team_standings(state, matches), in_play)
+
+
+def replayed_event(
+    state: EventState, matches: Sequence[tuple[MatchSummary, int]], tie_break: str | None = None
+) -> EventStandings:
+    """The event's standings with every stage that closed closed again on these matches (the same
+    matches scored under other rules: the what-if of the whole format): who advances, and with
+    what points, is decided by these standings, not by the ones the event closed with."""
+    closed: dict[int, ClosedStage] = {}
+    for stage in sorted(state.closed):
+        seen = attrs.evolve(state, closed=dict(closed))
+        standings = stage_standings(seen, matches, stage, tie_break)
+        going, carried = advancing(standings, seen)
+        closed[stage] = ClosedStage(tuple(r.row.player for r in standings.rows), tuple(going), carried)
+    return event_standings(attrs.evolve(state, closed=closed), matches, tie_break)
 
 
 def overall_order(stages: Sequence[StageStandings]) -> tuple[OverallRow, ...]:
@@ -228,7 +254,10 @@ def overall_order(stages: Sequence[StageStandings]) -> tuple[OverallRow, ...]:
         offset = len(rows)
         for r in group:
             better = sum(1 for o in group if _rank_order(o.row.rank) < _rank_order(r.row.rank))
-            rows.append(OverallRow(offset + 1 + better, r.row.player, stage.name, r.row.points, r.marks))
+            rank = offset + 1 + better
+            # The line keeps "no rank yet" for a player without a finished match in the stage.
+            line = r.row if r.row.rank is None else attrs.evolve(r.row, rank=rank)
+            rows.append(OverallRow(rank, r.row.player, stage.name, r.row.points, r.marks, line))
         placed.update(r.row.player for r in group)
     return tuple(rows)
 
@@ -262,3 +291,20 @@ def team_standings(state: EventState, matches: Sequence[tuple[MatchSummary, int]
         shared = next(i for i, other in enumerate(lines, start=1) if other[0] == points)
         result.append(TeamRow(shared, team, members_of_team, points, played))
     return tuple(result)
+
+
+def stage_in_play(
+    state: EventState, stages: Sequence[StageStandings], matches: Sequence[tuple[MatchSummary, int]]
+) -> str | None:
+    """The stage being played: the last one started that has not closed, unless it is the last
+    and every session of it is seated and its matches have ended (the event is played out)."""
+    started = [s for s in stages if s.started and not s.closed]
+    if not started:
+        return None
+    stage = started[-1]
+    if stage.stage < len(state.format.stages):
+        return stage.name
+    sessions = set(stage.sessions)
+    seated = {n for _s, n in matches if n in sessions}
+    playing = any(not s.finished for s, n in matches if n in sessions)
+    return stage.name if playing or seated != sessions else None

@@ -57,7 +57,10 @@ NAME = "honba-standings"
 #    kept as ``broken``); a tournament's totals count its matches in progress and name its damaged
 #    ones (``damaged/<match key>``), and its standings document says them: ``honba standings``
 #    answers from that one document.
-FORMAT = 5
+# 6: a tournament says whether it is staged (``staged``: a format declared, a player withdrawn, a
+#    substitute seated, a team): its standings are then the event's (``projections.staged``), not
+#    its matches added up flat, and a view written before did not say.
+FORMAT = 6
 
 # Each stored document carries the schema it was written in (``_schema``; a document written
 # before documents carried one is at 1). A field added to a kind of document bumps its schema
@@ -404,6 +407,7 @@ def _apply_tournament_event(cache: DocCache, event: Any) -> None:
             "name": event.name,
             "players": list(event.players),
             "aliases": {},
+            "staged": False,
         }
     else:
         found = cache.get("tournament", str(event.originator_id))
@@ -416,6 +420,15 @@ def _apply_tournament_event(cache: DocCache, event: Any) -> None:
             doc["aliases"][event.alias] = event.player
         elif isinstance(event, Tournament.AliasWithdrawn):
             doc["aliases"].pop(event.alias, None)
+        elif isinstance(
+            event,
+            Tournament.FormatDeclared
+            | Tournament.PlayerWithdrawn
+            | Tournament.SubstituteSeated
+            | Tournament.TeamJoined,
+        ):
+            # Its standings are the staged event's from now on (``replay.service.stages.event_report``).
+            doc["staged"] = True
         elif isinstance(event, Tournament.MatchAttached):
             entry = f"{event.originator_id}/{event.match_key}"
             if cache.get("entry", entry) is None:  # attached again, to another session: counted already

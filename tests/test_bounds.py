@@ -33,7 +33,7 @@ from domain.match import Match
 from domain.rules import Ruleset, load_preset
 from domain.stages import EMA_SUBSTITUTE, EventFormat, Stage, SubstituteRule, parse_stage
 from domain.tournament import Tournament
-from domain.values import HandValue, Penalty, TableState, Win, WinFacts, WinResult
+from domain.values import HandValue, Penalty, PenaltyShare, TableState, Win, WinFacts, WinResult
 
 PLAYERS = ("Ann", "Ben", "Cho", "Dai")
 HUGE = 10**23
@@ -149,7 +149,8 @@ def test_no_penalty_above_what_any_table_could_hold() -> None:
         match.penalise(Penalty(3, 99_999_999_999_999_999_999_999))
     with pytest.raises(OutOfBounds, match=r"^penalty note: "):
         match.penalise(Penalty(3, 8000, note="x" * 201))
-    match.penalise(Penalty(3, PENALTY_AMOUNT.high))
+    # Off the table (whole 100-point sticks: shared by three, 4,000,000 would not be whole sticks each).
+    match.penalise(Penalty(3, PENALTY_AMOUNT.high, share=PenaltyShare.OFF_TABLE))
 
 
 def test_a_yakuman_counted_more_times_than_any_table_counts_is_refused_not_paid_as_six() -> None:

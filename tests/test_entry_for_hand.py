@@ -84,7 +84,8 @@ def test_a_hand_the_table_never_reached_is_named(app: HonbaApp) -> None:
 
 def test_a_penalty_at_the_hand_leaves_it_current(app: HonbaApp) -> None:
     """A penalty does not play the hand: a win entered for it after the penalty is that hand's."""
-    chombo = Penalty(seat=3, amount=8000, share=PenaltyShare.TO_OTHERS)
+    # 8,100: shared by the three others in whole 100-point sticks (8,000 would not be).
+    chombo = Penalty(seat=3, amount=8100, share=PenaltyShare.TO_OTHERS)
     recording.penalise(app, KEY, chombo, expect=ForHand(hand="E1-0"))
     recording.record(app, KEY, BEN_ON_CHO, expect=ForHand(hand="E1-0"))
     assert hands(app) == [BEN_ON_CHO]

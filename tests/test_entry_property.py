@@ -92,7 +92,7 @@ def value_for(draw: st.DrawFn, rules: Ruleset, self_drawn: bool) -> HandValue:
     kinds = {
         "faan": ["faan", "points", "limit"],
         "doubles": ["points", "both", "doubles", "limit"],
-        "tai": ["points", "limit"] if rules.limit else ["points"],
+        "tai": ["points", "tai", "limit"] if rules.limit else ["points", "tai"],
     }[value_unit(rules)]
     return draw(
         st.sampled_from(kinds).flatmap(
@@ -101,6 +101,7 @@ def value_for(draw: st.DrawFn, rules: Ruleset, self_drawn: bool) -> HandValue:
                 "points": st.builds(HandValue, points=st.integers(1, 200)),
                 "both": st.builds(HandValue, points=st.integers(10, 60), doubles=st.integers(0, 4)),
                 "doubles": st.builds(HandValue, doubles=st.integers(1, 5)),
+                "tai": st.builds(HandValue, tai=st.integers(1, 200)),
                 "limit": st.just(HandValue(limit="mangan")),
             }[kind]
         )
@@ -163,7 +164,9 @@ def results(draw: st.DrawFn, preset: str) -> tuple[str, Entry]:
             facts = facts_for(draw, rules, winner, discarder)
             if facts.special_hands and draw(st.booleans()):
                 value = HandValue()  # a special hand scores the rules' own limit
-            liable = draw(st.none() | st.sampled_from([s for s in range(4) if s != winner]))
+            # Riichi rules make a player liable only for a yakuman (pao).
+            pao = rules.scoring != "riichi" or value.limit == "yakuman"
+            liable = draw(st.none() | st.sampled_from([s for s in range(4) if s != winner])) if pao else None
             scores = tuple(draw(st.lists(st.integers(0, 300), min_size=4, max_size=4))) if rules.losers_settle else ()
             wins.append(Win(winner, value, discarder, liable, facts, scores))
         fact: Any = WinResult(tuple(wins), subset(draw))

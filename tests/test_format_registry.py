@@ -17,7 +17,13 @@ from replay.formats.logmodel import LoggedGame
 
 
 def test_every_registered_format_has_its_own_detect_and_read() -> None:
-    assert [entry.name for entry in detect.REGISTRY] == ["tenhou-xml", "tenhou-json", "mjai"]
+    assert [entry.name for entry in detect.REGISTRY] == [
+        "tenhou-xml",
+        "riichi-city",
+        "tenhou-json",
+        "mjai",
+        "mahjongsoul",
+    ]
     for entry in detect.REGISTRY:
         module = importlib.import_module(entry.module)
         assert callable(getattr(module, entry.detect)) and callable(getattr(module, entry.read))
@@ -68,7 +74,9 @@ def test_the_tenhou_readers_and_the_export_share_one_vocabulary() -> None:
 
     for name in ("LOG_ID", "MAX_POINTS", "MAX_COUNT", "MAX_KYOKU_INDEX"):
         assert getattr(tenhou_xml, name) is getattr(tenhou_json, name) is getattr(tenhou_vocab, name)
-    assert tenhou_json.LIMITS is tenhou_vocab.LIMITS_BY_WORD and tenhou_json.ABORTS is tenhou_vocab.ABORTS_BY_WORD
+    # The reader's abortive draws are the vocabulary's spellings: Tenhou's words (the export's) and
+    # the converters' romaji and English ones, one table in tenhou_vocab.
+    assert tenhou_json.LIMITS is tenhou_vocab.LIMITS_BY_WORD and tenhou_json.ABORTS is tenhou_vocab.ABORT_SPELLINGS
     # What the export writes, the reader reads back as the same limit and the same abortive draw.
     for limit, word in tenhou_vocab.LIMIT_WORDS.items():
         assert tenhou_json.LIMITS[word] == limit

@@ -537,7 +537,7 @@ def template(tmp_path_factory: pytest.TempPathFactory, files: Files) -> Path:
     for args in (
         ("start", KEY, "--players", ",".join(PLAYERS)),
         ("win", KEY, "Ben:3/30", "--from", "Ann"),
-        ("penalty", KEY, "Cho", "--amount", "1000", "--note", "slow"),
+        ("penalty", KEY, "Cho", "--amount", "900", "--note", "slow"),
         ("amend", KEY, "2", "--by", "Ref", "--reason", "why", "win", "Ben:4/30", "--from", "Ann"),
         ("tournament", "create", "cup", "--players", ",".join(PLAYERS)),
         ("tournament", "attach", "cup", KEY),

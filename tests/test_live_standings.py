@@ -86,8 +86,11 @@ def test_before_any_result_nobody_is_ranked_and_nothing_is_charted(app: HonbaApp
     assert shown["finished"] == 0 and shown["in_progress"] == 2
     page = render_standings_html(shown)  # type: ignore[arg-type]
     assert "<svg" not in page and "0.00" not in page
-    # The rank and the average place of each of the 8.
-    assert page.count('<td class="num rank">—</td>') == 8 and page.count('<td class="num">—</td>') == 8
+    # The rank of each of the 8, and their points, net score and average place (the page's report);
+    # the two tables have not played a hand: no place for any of their seats either.
+    table = page[page.index('<section id="standings-table">') : page.index('<section id="in-progress">')]
+    assert table.count('<td class="num rank">—</td>') == 8 and table.count('<td class="num">—</td>') == 24
+    assert page.count('<td class="num">—</td><td class="num provisional">—</td>') == 8
     assert "2 matches still in progress do not count yet" in page and "Tables in progress" in page
 
 

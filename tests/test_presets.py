@@ -607,7 +607,7 @@ def test_taiwanese_tai_typed_at_the_table_add_up_and_are_not_doubled(tmp_path: P
     honba = Honba(tmp_path / "honba.sqlite", "tw")
     honba.ok("start", "tw", "--players", "A,B,C,D", "--rules", "taiwanese")
     out = honba.ok("win", "tw", "C:5tai", "--from", "D")
-    assert "D -> C 5 (hand value: 5 points)" in out
+    assert "D -> C 5 (hand value: 5 tai)" in out
     assert honba.scores() == {"A": 0, "B": 0, "C": 5, "D": -5}
     honba.ok("win", "tw", "D:5points", "--from", "C")
     assert honba.scores() == {"A": 0, "B": 0, "C": 0, "D": 0}

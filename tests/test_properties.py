@@ -73,13 +73,15 @@ def hand_results(draw: st.DrawFn, players: int) -> HandResult:
     ron_value = st.sampled_from(RON_VALUES * 3 + LIMIT_VALUES)
     if kind == "tsumo":
         value = draw(st.sampled_from(TSUMO_VALUES * 3 + LIMIT_VALUES))
-        liable = draw(st.sampled_from([None, None, None, other]))
+        # Liable (pao) only for a yakuman, as riichi rules say.
+        liable = draw(st.sampled_from([None, None, None, other])) if value.limit == "yakuman" else None
         return WinResult(wins=(Win(winner, value, liable=liable),), riichi=riichi)
     if kind == "double":
         wins = (Win(winner, draw(ron_value), discarder=other), Win(third, draw(ron_value), discarder=other))
         return WinResult(wins=wins, riichi=riichi)
-    liable = draw(st.sampled_from([None, None, None, third]))
-    return WinResult(wins=(Win(winner, draw(ron_value), discarder=other, liable=liable),), riichi=riichi)
+    value = draw(ron_value)
+    liable = draw(st.sampled_from([None, None, None, third])) if value.limit == "yakuman" else None
+    return WinResult(wins=(Win(winner, value, discarder=other, liable=liable),), riichi=riichi)
 
 
 @st.composite

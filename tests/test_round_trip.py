@@ -105,10 +105,11 @@ def test_a_match_with_any_names_honba_accepts_exports_and_imports_again(
         assert "\n" not in str(refused)
         match = Match.start("k", ["Ann", "Ben", "Cho", "Dai"], TENHOU)
     kind, note, by, reason, at, end = notes
-    attempt(lambda: match.penalise(Penalty(1, 1000, kind=kind, note=note)))
-    attempt(lambda: match.penalise(Penalty(2, 1000, note=note), client_key=key))
-    if not attempt(lambda: match.add_penalty(Penalty(3, 1000, note=note), by=by, reason=reason, at=at)):
-        match.add_penalty(Penalty(3, 1000), by="Ref", reason="why")
+    # 900: shared by the three others, whole 100-point sticks each.
+    attempt(lambda: match.penalise(Penalty(1, 900, kind=kind, note=note)))
+    attempt(lambda: match.penalise(Penalty(2, 900, note=note), client_key=key))
+    if not attempt(lambda: match.add_penalty(Penalty(3, 900, note=note), by=by, reason=reason, at=at)):
+        match.add_penalty(Penalty(3, 900), by="Ref", reason="why")
     attempt(lambda: match.void(2, by=by, reason=reason))
     attempt(lambda: match.end(end))
     same_match(match)

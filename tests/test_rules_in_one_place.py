@@ -261,7 +261,7 @@ def test_the_standings_view_folds_the_corrected_history_the_match_itself_folds()
     match = Match.start("k", PLAYERS, TENHOU)
     match.record(WinResult((Win(1, HandValue(han=3, fu=30), discarder=0),)))  # position 2, its deal pass 3
     match.record(ExhaustiveDraw(ready=(0,)))  # 4, its deal pass 5
-    match.penalise(Penalty(2, 1000))  # 6
+    match.penalise(Penalty(2, 900))  # 6 (shared by three: whole 100-point sticks each)
     match.record(WinResult((Win(3, HandValue(han=1, fu=30)),)))  # 7
     match.amend(2, WinResult((Win(1, HandValue(han=4, fu=30), discarder=0),)), by="ref", reason="miscounted")
     match.void(6, by="ref", reason="no chombo")

@@ -627,7 +627,8 @@ def standings_page(league_db: str, tmp_path: Path) -> Path:
 def test_the_html_page_holds_the_table_and_the_chart(standings_page: Path) -> None:
     page = standings_page.read_text(encoding="utf-8")
     assert "<title>Standings of league - honba</title>" in page
-    assert page.count("<table") == 2  # the standings and the matches
+    # The public page's report: the standings in a table, the matches listed under it.
+    assert page.count("<table") == 1 and '<section id="matches-section">' in page
     assert '<td class="num">+78.0</td>' in page and '<td class="num">-74.0</td>' in page
     assert "<svg" in page and 'aria-label="Points by session"' in page
     for label in ("session 1", "session 2", "session 3", "Ann", "Dai"):
@@ -641,7 +642,7 @@ def test_the_html_page_renders_in_headless_chromium(standings_page: Path, tmp_pa
     assert browser is not None
     url = standings_page.resolve().as_uri()
     dom = run_chromium(browser, tmp_path / "profile-dom", "--dump-dom", url).stdout
-    assert '<table class="ledger">' in dom and "+78.0" in dom
+    assert '<table class="ledger standings">' in dom and "+78.0" in dom
     assert "<svg" in dom and "</svg>" in dom
     png = tmp_path / "standings.png"
     run_chromium(

@@ -153,7 +153,7 @@ def test_a_damaged_match_is_not_exported_unless_forced_and_then_as_a_record_with
 
 
 def test_an_unknown_export_format_is_refused_in_words(store: HonbaApp) -> None:
-    with pytest.raises(InputError, match="--format must be record or tenhou-json, not 'csv'"):
+    with pytest.raises(InputError, match="--format must be record, tenhou-json or mjai, not 'csv'"):
         export_match(store, KEY, fmt="csv")
 
 

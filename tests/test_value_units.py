@@ -22,6 +22,7 @@ from domain.errors import InvalidHandValue
 from domain.match import Match
 from domain.rules import load_preset
 from domain.scoring.checks import check_value
+from domain.scoring.points import winner_score
 from domain.values import HandValue, Win, WinResult
 from replay.input.parsing import parse_value
 from replay.service.table import value_choices
@@ -113,3 +114,16 @@ def test_the_table_pages_example_offers_only_values_the_rules_take(preset: str) 
         check_value(value, rules, self_drawn=False)  # refused: InvalidHandValue
     if preset == "taiwanese":
         assert "faan" not in example and "tai" in example
+
+
+def test_a_value_in_tai_is_refused_alike_by_rules_that_count_faan_or_doubles() -> None:
+    # Issue 31: Hong Kong took `8tai` as 8 points where Taiwanese refuses `5faan` by name.
+    for preset, takes in (("hong-kong", "faan or the points they pay"), ("chinese-classical", "points and doubles")):
+        with pytest.raises(InvalidHandValue, match=rf"counts a hand in {takes}.*not in tai$"):
+            check_value(parse_value("8tai"), load_preset(preset), self_drawn=True)
+    with pytest.raises(InvalidHandValue, match=r"counts a hand in tai, added up.*not in faan$"):
+        check_value(parse_value("5faan"), load_preset("taiwanese"), self_drawn=True)
+    # Under Taiwanese rules tai are the hand's points, as a value recorded in points before.
+    rules = load_preset("taiwanese")
+    assert parse_value("5tai") == HandValue(tai=5)
+    assert winner_score(HandValue(tai=5), rules).points == winner_score(HandValue(points=5), rules).points == 5

@@ -484,7 +484,7 @@ def test_a_locked_sqlite_store_is_a_503_on_every_form_not_the_drivers_words(
         table = {"csrf": csrf(client), "token": tokens["table"], "kind": "abort", "abort": "four_winds"}
         table["client_key"] = "a"
         desk = {"csrf": csrf(client), "token": tokens["referee"], "action": "penalty", "player": "Dai"}
-        desk |= {"amount": "1000", "by": "Eve", "reason": "late", "client_key": "p"}
+        desk |= {"amount": "900", "by": "Eve", "reason": "late", "client_key": "p"}
         forms = (("/matches/t1/record", table), ("/referee/m/t1/correct", desk))
         try:
             holder.execute("BEGIN EXCLUSIVE")

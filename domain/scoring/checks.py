@@ -100,7 +100,8 @@ def _check_counts(value: HandValue, rules: Ruleset) -> None:
 def _check_bounds(value: HandValue) -> None:
     """Every count of a hand value within the bounds it is held to under any rules (``domain.bounds``)."""
     bounds = ((HAN, value.han), (FU, value.fu), (DORA, value.dora), (FAAN, value.faan), (DOUBLES, value.doubles))
-    for bound, number in (*bounds, (HAND_POINTS, value.points), (YAKUMAN_MULTIPLE, value.multiple)):
+    points = ((HAND_POINTS, value.points), (HAND_POINTS, value.tai), (YAKUMAN_MULTIPLE, value.multiple))
+    for bound, number in (*bounds, *points):
         # Compared here, the refusal made by the bound: every hand of an import passes through.
         if number is not None and not (type(number) is int and bound.low <= number <= bound.high):
             bound.check(number)
@@ -135,11 +136,12 @@ def check_value(value: HandValue, rules: Ruleset, *, self_drawn: bool) -> None:
         check_hand_value(value, self_drawn=self_drawn)
         _check_bounds(value)
         return
-    for name in ("faan", "doubles", "points", "han", "dora"):
+    for name in ("faan", "doubles", "points", "tai", "han", "dora"):
         number = getattr(value, name)
         if number is not None and number < 0:
             raise InvalidHandValue(f"{name} cannot be negative ({number})")
-    if value.limit is None and value.faan is None and value.doubles is None and value.points is None:
+    counts = (value.limit, value.faan, value.doubles, value.points, value.tai)
+    if all(count is None for count in counts):
         raise InvalidHandValue("a hand needs points, doubles or faan under these rules")
     _check_bounds(value)
     # Under rules without a Limit nothing cuts the doubling: no hand is worth a hundred million.

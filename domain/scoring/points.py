@@ -25,7 +25,8 @@ class Score:
 
 def table_count(value: HandValue, rules: Ruleset) -> int | None:
     """The count the settling table reads: faan, doubles, han or tai (a hand's points), as the rules say."""
-    return {"faan": value.faan, "doubles": value.doubles, "han": value.han, "tai": value.points}[rules.settling_unit]
+    tai = value.tai if value.tai is not None else value.points
+    return {"faan": value.faan, "doubles": value.doubles, "han": value.han, "tai": tai}[rules.settling_unit]
 
 
 def raw_score(value: HandValue, rules: Ruleset) -> int:
@@ -36,6 +37,8 @@ def raw_score(value: HandValue, rules: Ruleset) -> int:
         return (value.points if value.points is not None else rules.score_base) << value.doubles
     if value.points is not None:
         return value.points
+    if value.tai is not None:
+        return value.tai  # tai add up: the hand's points
     raise InvalidHandValue("a hand needs points, doubles or faan under these rules")
 
 

@@ -23,7 +23,7 @@ from domain.rules import Ruleset
 from domain.values import HandValue
 
 # The counts of a HandValue that are units (dora are part of han; a limit's multiple goes with it).
-UNIT_FIELDS: Final = ("han", "fu", "faan", "doubles", "points", "limit")
+UNIT_FIELDS: Final = ("han", "fu", "faan", "doubles", "points", "tai", "limit")
 
 # Per unit: the counts a value may state, how a refusal names what the rules take, an example.
 TAKES: Final[dict[str, tuple[tuple[str, ...], str, str]]] = {
@@ -31,7 +31,8 @@ TAKES: Final[dict[str, tuple[tuple[str, ...], str, str]]] = {
     "faan": (("faan", "points", "limit"), "faan or the points they pay (e.g. 4faan, 16points)", "4faan, 16points"),
     "doubles": (("points", "doubles", "limit"), "points and doubles (e.g. 40pts x 3dbl)", "40pts x 3dbl, 120points"),
     # Four Winds, preset Taiwanese 16-Tile: "scores for patterns are simply added up".
-    "tai": (("points", "limit"), "tai, added up (e.g. 5tai)", "5tai"),
+    # (Points too: a hand's points are its tai added up, as a value recorded before ``tai`` held them.)
+    "tai": (("tai", "points", "limit"), "tai, added up (e.g. 5tai)", "5tai"),
     "any": (("faan", "doubles", "points", "limit"), "faan, points or doubles", "4faan, 40pts x 3dbl, 120points"),
 }
 

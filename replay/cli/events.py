@@ -202,13 +202,20 @@ def substitute(
     ctx: typer.Context,
     name: Name,
     sub: Annotated[str, typer.Argument(help="The substitute's name.")],
-    replaces: Annotated[str, typer.Option("--for", help="The player whose seat they fill.")],
+    replaces: Annotated[str, typer.Option("--for", help="The player who withdrew, whose seat they fill.")],
     reason: Reason,
+    override: Annotated[
+        bool,
+        typer.Option(
+            "--override", help="The director's override: a substitute for a player who has not withdrawn (recorded)."
+        ),
+    ] = False,
 ) -> None:
-    """Seat a substitute in a player's place (their results count as the event's format says)."""
+    """Seat a substitute in the place of a player who withdrew (their results count as the event's
+    format says)."""
     from replay.service.stages import substitute as stand_in
 
-    guarded(lambda: stand_in(shell(ctx).app, name, sub, replaces, reason))
+    guarded(lambda: stand_in(shell(ctx).app, name, sub, replaces, reason, override=override))
     out.print(f"{sub} plays for {replaces} in {name}", markup=False)
 
 
@@ -377,7 +384,8 @@ def needs(
     """Before the last session of the stage (or a final table): the placements and margins with which
     each player finishes in the top N; at a table in progress, the least hand that does it now."""
     from replay.service.needs import needs_data
-    from replay.service.standings import standings_data, tournament_report
+    from replay.service.stages import event_report
+    from replay.service.standings import standings_data
 
     def run() -> tuple[dict[str, Any], Any]:
         if fmt not in ("table", "json", "html"):
@@ -394,8 +402,8 @@ def needs(
     else:
         from replay.html.pages import render_standings_html
 
-        page = standings_data(guarded(lambda: tournament_report(view, name)))
-        body = render_standings_html({**page, "needs": data})
+        page = standings_data(guarded(lambda: event_report(shell(ctx).app, view, name)))
+        body = render_standings_html(page, needs=data)
     if output is None:
         print(body)
     else:
@@ -452,6 +460,7 @@ def what_if(
         changes = dict(parse_override(text) for text in overrides or [])
         other = resolve_rules(rules) if rules is not None else None
         return what_if_data(
+            shell(ctx).app,
             fresh_view(ctx),
             name,
             rules=other,

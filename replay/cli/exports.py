@@ -26,11 +26,15 @@ def export(
     ] = False,
     fmt: Annotated[
         str,
-        typer.Option("--format", help="record (a record file, the default) or tenhou-json (a tenhou.net/6 JSON log)."),
+        typer.Option(
+            "--format",
+            help="record (a record file, the default), tenhou-json (a tenhou.net/6 JSON log) or mjai (JSON Lines).",
+        ),
     ] = "record",
 ) -> None:
     """Write a match as a record file (JSON Lines), with the chain that honba check verifies,
-    or as a tenhou.net/6 JSON log (``--format tenhou-json``) that honba verify reads back.
+    or as a tenhou.net/6 JSON log (``--format tenhou-json``) or an mjai log (``--format mjai``) that
+    honba verify reads back.
 
     Prints the file's head digest on stderr (the chain over its lines: publish it, and honba check
     FILE --against it later), or the SHA-256 of a file without a chain (--plain, tenhou-json).

@@ -14,6 +14,7 @@ from replay.cli.params import number_option
 from replay.cli.render import json_text
 from replay.cli.shell import app, err, fail, guarded, out, progress_bar, shell
 from replay.service.batch import BATCH, LISTED, VerifyRun, import_paths, jobs_default, reading_pool, verify_paths
+from replay.service.deal import deal_paths
 from replay.service.imports import BATCH as BATCH_SIZE
 from replay.service.imports import JOBS, count_paths, import_options_refusal, verify_options_refusal
 from replay.service.rules import resolve_rules
@@ -21,7 +22,10 @@ from replay.service.shapes import counted
 from replay.service.tournaments import attach_all
 
 FormatOption = Annotated[
-    str, typer.Option("--format", help="auto (judged from the content), tenhou-xml, tenhou-json, mjai or record.")
+    str,
+    typer.Option(
+        "--format", help="auto (judged from the content), tenhou-xml, riichi-city, tenhou-json, mjai or record."
+    ),
 ]
 
 
@@ -185,15 +189,28 @@ def verify(
             "--jobs", "-j", bound=JOBS, help="Processes verifying files at once (default: one per core; 1: no workers)."
         ),
     ] = None,
+    deal: Annotated[
+        bool,
+        typer.Option(
+            "--deal",
+            help="Check the deals instead: each hand's wall against the log's commitment (Tenhou's "
+            "shuffle seed, Riichi City's SHA-256), and the hands dealt, draws and indicators against that wall.",
+        ),
+    ] = False,
 ) -> None:
     """Replay logs in memory and compare every hand with what the log recorded.
 
     Exit 0 when everything agrees, 1 when anything disagrees, 2 when an input could not be read.
+    With --deal: 0 when every hand matches its committed wall, 1 when a hand does not or a
+    game carries no commitment, 2 when an input could not be read.
     """
     paths = named_paths(words)
-    refusal = verify_options_refusal(fmt, jobs)
+    refusal = verify_options_refusal(fmt, jobs, deal=deal, rules=rules is not None)
     if refusal is not None:
         raise fail(refusal)
+    if deal:
+        verify_deals(paths, fmt, as_json)
+        return
     given = guarded(lambda: resolve_rules(rules)) if rules is not None else None
     total = count_paths(paths)
     # The workers start before the progress bar's thread, as import's do.
@@ -206,6 +223,41 @@ def verify(
         print_verify_run(out, run)
     for item in run.unreadable:
         # Each file that could not be read, on stderr in one line, as import reports it.
+        err.print(f"honba: {clipped(item.message)}", markup=False, highlight=False)
+    if run.exit_code:
+        raise typer.Exit(run.exit_code)
+
+
+def verify_deals(paths: list[Path], fmt: str, as_json: bool) -> None:
+    """``honba verify --deal``: the deal check of every game, its summary and every hand that does not match."""
+    total = count_paths(paths)
+    with progress_bar(total, "checking deals") as progress:
+        task = progress.add_task("deal", total=total, file="")
+        run = deal_paths(paths, fmt, lambda f: progress.update(task, advance=1, file=f))
+    data = run.as_dict()
+    if as_json:
+        print(json_text(data))
+    else:
+        columns = ("files", "games", "hands", "hands matching", "mismatches", "unchecked", "unreadable")
+        summary = Grid("Deal check", [Column(column, numeric=True) for column in columns], split=True)
+        summary.add_row(
+            *(str(data[key]) for key in ("files", "games", "hands", "hands_matching")),
+            *(str(len(data[key])) for key in ("mismatches", "unchecked", "unreadable")),
+        )
+        out.print(summary)
+        if data["mismatches"]:
+            table = Grid(
+                "Hands that do not match their wall",
+                [Column("file", key=True), Column("game", key=True), Column("hand", key=True)]
+                + [Column(name) for name in ("field", "log", "wall")],
+            )
+            for m in data["mismatches"]:
+                table.add_row(m["file"], m["game"], m["hand"], m["field"], str(m["log"]), str(m["wall"]))
+            out.print(table)
+        for item in data["unchecked"]:
+            line = f"unchecked: {item['file']} {item['game']} ({item['hands']} hands): {item['reason']}"
+            out.print(line, markup=False, highlight=False)
+    for item in run.unreadable:
         err.print(f"honba: {clipped(item.message)}", markup=False, highlight=False)
     if run.exit_code:
         raise typer.Exit(run.exit_code)

@@ -13,7 +13,6 @@ from rich.text import Text
 
 from domain.progression import ranking
 from domain.rules import Ruleset
-from domain.scoring.payments import pending_extra_hand_bonus
 from domain.values import (
     TableState,
 )
@@ -32,6 +31,7 @@ from replay.service.shapes import (
     end_reason_words,
     ledger_data,
     seat_wind,
+    state_data,
 )
 
 # Characters that text from data (names, keys, notes, reasons, handles) may not bring to a
@@ -168,29 +168,25 @@ def print_status(console: Console, players: Sequence[str], state: TableState, ru
 
 
 def state_lines(players: Sequence[str], state: TableState, rules: Ruleset) -> list[str]:
-    """The table state in words, with the extra-hand bonus pending as the seeds show it."""
-    if state.finished:
-        head = f"Match over ({end_reason_words(state.end_reason)}) after {counted(state.hands_played, 'hand')}"
+    """The table state in words: the service's one value (``state_data``) rendered."""
+    data = state_data(players, state, rules)
+    if data["finished"]:
+        reason = end_reason_words(data["end_reason"] or "")
+        head = f"Match over ({reason}) after {counted(data['hands_played'], 'hand')}"
     else:
-        head = f"Next hand: {state.hand_name} ({state.hand_label})"
+        head = f"Next hand: {data['hand_name']} ({data['hand']})"
+    pending = data["extra_hand_bonus_pending"]
     return [
         head,
-        f"Dealer: {players[state.dealer]}",
-        # Rules without counters (classical rules) have nothing to show here.
-        *([f"Counters (honba): {state.counters}"] if state.counters_shown else []),
-        f"Deposits on the table: {state.deposits}",
-        f"Dealer streak: {state.dealer_streak} (extra hands: {state.extra_hands})",
-        f"Dealer's consecutive wins: {state.consecutive_dealer_wins}"
-        f" (wins while holding the deal: {state.dealer_wins_this_deal})",
-        *_pending_bonus(state, rules),
+        f"Dealer: {data['dealer']}",
+        # Rules without counters (classical, Taiwanese) have nothing to show here.
+        *([f"Counters (honba): {data['counters']}"] if data["counters"] is not None else []),
+        f"Deposits on the table: {data['deposits']}",
+        f"Dealer streak: {data['dealer_streak']} (extra hands: {data['extra_hands']})",
+        f"Dealer's consecutive wins: {data['consecutive_dealer_wins']}"
+        f" (wins while holding the deal: {data['dealer_wins_this_deal']})",
+        *([f"Extra-hand bonus pending: {pending} ({data['extra_hand_bonus_note']})"] if pending is not None else []),
     ]
-
-
-def _pending_bonus(state: TableState, rules: Ruleset) -> list[str]:
-    if not rules.extra_hand_bonus_enabled or state.finished:
-        return []
-    pending = pending_extra_hand_bonus(state, rules)
-    return [f"Extra-hand bonus pending: {pending} (what each loser pays; the winner gets it from every loser)"]
 
 
 # The narrowest a column of sentences (a hand's result, its payments) is shown in a table: any

@@ -26,7 +26,9 @@ from replay.service.director import SeatedTable, seat_session
 from replay.service.opening import HonbaApp
 from replay.service.shapes import counted
 from replay.service.sign_off import require_sign_off, unconfirmed
-from replay.service.standings import StandingsReport, follow_view, standings_data, tournament_report, update_view
+from replay.service.stages import event_report
+from replay.service.standings import StandingsReport, follow_view, standings_data, update_view
+from replay.service.standings_page import standings_page_data
 from replay.service.tournaments import (
     attach_match,
     create_tournament,
@@ -274,7 +276,7 @@ def standings(
         return fresh_report(
             ctx,
             lambda view: (
-                tournament_report(view, tournament, after_session=after, matches=matches),
+                event_report(store, view, tournament, after_session=after, matches=matches),
                 unconfirmed(store, view, tournament),
             ),
         )
@@ -288,7 +290,11 @@ def standings(
     data = standings_data(report)
 
     def html() -> str:
-        return render_standings_html(data)
+        # The public page's report (its stages, teams and needs too), rendered by its own template.
+        page = guarded(
+            lambda: fresh_report(ctx, lambda view: standings_page_data(shell(ctx).app, view, tournament, after))
+        )
+        return render_standings_html(page["standings"], page["results"], page["needs"], after)
 
     write_report(
         fmt,
@@ -304,9 +310,14 @@ def standings(
 
 def _table(report: StandingsReport, after: int | None) -> Grid:
     title = f"Standings of {report.name}" + (f" after session {after}" if after is not None else "")
+    if report.in_play:
+        # Said as the page says it (standings_section.html).
+        title += f" (the {report.in_play} is being played)"
     columns = [
         Column("rank", numeric=True, key=True),
         Column("player", key=True),
+        # A staged event: the stage whose line each row is (the last the player reached).
+        *([Column("stage")] if report.stages else []),
         Column("points", numeric=True),
         Column("net score", numeric=True),
         Column("matches", numeric=True),
@@ -321,8 +332,10 @@ def _table(report: StandingsReport, after: int | None) -> Grid:
         table.add_row(
             NOTHING if row.rank is None else str(row.rank),
             row.player,
-            # Nothing played yet is no score of 0 (the web's standings show the same dash).
-            f"{row.points:+.1f}" if row.matches else NOTHING,
+            *([report.stages.get(row.player, "")] if report.stages else []),
+            # Nothing played yet is no score of 0 (the web's standings show the same dash); points
+            # carried into a stage before its first match are shown.
+            f"{row.points:+.1f}" if row.matches or row.points else NOTHING,
             f"{row.net_score:+,}" if row.matches else NOTHING,
             str(row.matches),
             NOTHING if row.average_place is None else f"{row.average_place:.2f}",
@@ -359,7 +372,7 @@ def _tables_in_progress(data: dict[str, Any]) -> Grid | None:
                 (table["hand"] or "") if first else "",
                 seat["player"],
                 f"{seat['score']:,}",
-                str(seat["place"]),
+                NOTHING if seat["place"] is None else str(seat["place"]),
                 NOTHING if seat["points"] is None else f"{seat['points']:+.1f}",
             )
     return grid
@@ -373,6 +386,7 @@ def _csv(report: StandingsReport) -> str:
             [
                 "rank",
                 "player",
+                *(["stage"] if report.stages else []),
                 "points",
                 "net_score",
                 "matches",
@@ -391,6 +405,7 @@ def _csv(report: StandingsReport) -> str:
                 [
                     row.rank,
                     row.player,
+                    *([report.stages.get(row.player, "")] if report.stages else []),
                     row.points,
                     row.net_score,
                     row.matches,

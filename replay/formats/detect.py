@@ -11,6 +11,7 @@ from typing import Any
 
 import attrs
 
+from replay.formats.deal import GameDeal
 from replay.formats.logmodel import LogError, LoggedGame
 from replay.formats.source import check_text, first_line_object, head, read_source, utf8_text
 
@@ -28,18 +29,34 @@ class LogFormat:
     module: str
     detect: str = "detect"
     read: str = "read"
+    # The module whose ``deals(data, *, file)`` reads what the log shows of each hand's deal and
+    # its wall commitment (``honba verify --deal``), for the formats that carry one.
+    deal: str | None = None
+    # A binary format (protobuf): its content is not refused as text that is not UTF-8.
+    binary: bool = False
+    # The module whose ``add_tiles(data, games, *, file)`` gives each hand its tiles, for a format
+    # whose reader leaves them out (asked by an import, which keeps them; verify does not need them).
+    tiles: str | None = None
 
 
 REGISTRY: tuple[LogFormat, ...] = (
-    LogFormat("tenhou-xml", "replay.formats.tenhou_xml"),
+    LogFormat(
+        "tenhou-xml",
+        "replay.formats.tenhou_xml",
+        deal="replay.formats.tenhou_deal",
+        tiles="replay.formats.tenhou_xml_tiles",
+    ),
+    # Before tenhou.net/6 JSON, whose detection takes any JSON naming a "log".
+    LogFormat("riichi-city", "replay.formats.riichi_city", deal="replay.formats.riichi_city"),
     LogFormat("tenhou-json", "replay.formats.tenhou_json"),
     LogFormat("mjai", "replay.formats.mjai"),
+    LogFormat("mahjongsoul", "replay.formats.mahjongsoul", binary=True, deal="replay.formats.mahjongsoul"),
 )
 READERS: dict[str, LogFormat] = {entry.name: entry for entry in REGISTRY}
 LOG_FORMATS = tuple(READERS)
 FORMATS = ("auto", *LOG_FORMATS)
 # What a directory is searched for; a file named explicitly is always tried.
-LOG_SUFFIXES = frozenset({".xml", ".mjlog", ".json", ".jsonl", ".mjson", ".gz", ".xml_"})
+LOG_SUFFIXES = frozenset({".xml", ".mjlog", ".json", ".jsonl", ".mjson", ".gz", ".xml_", ".pb", ".bin"})
 
 
 # How honba's record files start (``honba export`` writes ``type`` first).
@@ -88,16 +105,47 @@ def read_log(path: Path, fmt: str = "auto") -> list[LoggedGame]:
     return read_games(read_source(path), file=str(path), fmt=fmt)
 
 
-def read_games(data: bytes, *, file: str, fmt: str = "auto") -> list[LoggedGame]:
-    """Every game in a log's content (read once by ``read_source``), in the given format or the one it shows."""
-    data = utf8_text(data)
-    check_text(data, file=file)
-    kind = detect_format(data) if fmt == "auto" else fmt
+def read_games(data: bytes, *, file: str, fmt: str = "auto", tiles: bool = False) -> list[LoggedGame]:
+    """Every game in a log's content (read once by ``read_source``), in the given format or the one it
+    shows; with ``tiles``, each hand with its tiles where the format has them (an import keeps them)."""
+    kind = _kind(data, file, fmt)
+    entry = READERS[kind]
+    data = data if entry.binary else utf8_text(data)
+    games = reader(kind)(data, file=file)
+    if tiles and entry.tiles is not None:
+        add: Callable[..., list[LoggedGame]] = importlib.import_module(entry.tiles).add_tiles
+        games = add(data, games, file=file)
+    return games
+
+
+def _kind(data: bytes, file: str, fmt: str) -> str:
+    """The log format of a content (given, or judged from it), after refusing what no reader takes:
+    text in a wide encoding (a binary format's content excepted), honba's own record files, the unknown."""
+    text = utf8_text(data)
+    kind = detect_format(text) if fmt == "auto" else fmt
+    if kind not in READERS or not READERS[kind].binary:
+        check_text(text, file=file)
     if kind == "record":
         raise LogError(file, "a honba record file, not a game log (load it with honba import)")
     if kind is None or kind not in READERS:
-        raise LogError(file, "not a recognised log format (Tenhou mjlog XML, tenhou.net/6 JSON or mjai)")
-    return reader(kind)(data, file=file)
+        raise LogError(
+            file,
+            "not a recognised log format (Tenhou mjlog XML, tenhou.net/6 JSON, mjai, "
+            "a Riichi City record or a Mahjong Soul record)",
+        )
+    return kind
+
+
+def read_deals(data: bytes, *, file: str, fmt: str = "auto") -> list[GameDeal]:
+    """What a log shows of each game's deals and their commitment (``honba verify --deal``); a
+    format that carries no deal gives its games with no commitment and no hands."""
+    kind = _kind(data, file, fmt)
+    data = data if READERS[kind].binary else utf8_text(data)
+    entry = READERS[kind]
+    if entry.deal is None:
+        return [GameDeal(file, game.game_id, kind, len(game.players), ()) for game in reader(kind)(data, file=file)]
+    deals: Callable[..., list[GameDeal]] = importlib.import_module(entry.deal).deals
+    return deals(data, file=file)
 
 
 def expand_paths(paths: list[Path]) -> list[Path]:
@@ -142,5 +190,27 @@ def _walk(directory: Path) -> Iterator[Path]:
         path = directory / name
         if is_dir:
             yield from _walk(path)
-        elif path.suffix in LOG_SUFFIXES and path.is_file():
+        elif _is_log(path):
             yield path
+
+
+# Tools that fetch Mahjong Soul records save them as ``.log`` (the response's bytes): a ``.log`` file
+# below a directory is taken when its start shows a record, so that other logs (text) are not.
+SNIFFED_SUFFIX = ".log"
+_RECORD_NAME = b".lq.GameDetailRecords"
+
+
+def _is_log(path: Path) -> bool:
+    """Whether a file below a directory is taken as a log: by its name, or for ``.log`` its start."""
+    if path.suffix in LOG_SUFFIXES:
+        return path.is_file()
+    return path.suffix == SNIFFED_SUFFIX and path.is_file() and _record_inside(path)
+
+
+def _record_inside(path: Path) -> bool:
+    try:
+        with path.open("rb") as file:
+            start = file.read(4096)
+    except OSError:
+        return False
+    return _RECORD_NAME in start

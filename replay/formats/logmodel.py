@@ -9,6 +9,8 @@ No importer computes a payment.
 
 from __future__ import annotations
 
+from typing import Any
+
 import attrs
 
 from domain.errors import HonbaError
@@ -51,6 +53,10 @@ class LoggedHand:
     # Where the hand's result is written, when that is not ``position`` (an mjai hand starts at its
     # start_kyoku line, its win is many lines below): an error about the result names it.
     result_position: str | None = None
+    # The hand's tiles as tenhou.net/6 writes them (its arrays 2 to 15: dora indicators, ura
+    # indicators, then each seat's haipai, draws and discards), where the log has them: kept
+    # with an imported match (its ``source``) so that an export gives them back. Never scored.
+    tiles: tuple[Any, ...] | None = attrs.field(default=None, eq=False)
 
 
 @attrs.frozen

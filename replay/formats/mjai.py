@@ -204,6 +204,8 @@ class _GameReader:
         self.finished = False
         self.started = False
         self.red_fives = False
+        # The rules a log written by honba states (``start_game.honba_rules``); else Tenhou's.
+        self.stated_rules: Ruleset | None = None
         self.final_scores: tuple[int, ...] | None = None
         self.triple_win = False
         self.line = 0
@@ -262,6 +264,15 @@ class _GameReader:
             self.names = list(names)
         if event.get("aka_flag") is True:
             self.red_fives = True
+        stated = event.get("honba_rules")
+        if stated is not None:
+            # A log written by ``honba export --format mjai`` states the match's rules.
+            if not isinstance(stated, dict):
+                raise LogError(self.where(), "start_game 'honba_rules' must be an object of rule values")
+            try:
+                self.stated_rules = Ruleset.from_stored(stated)
+            except InvalidRules as exc:
+                raise LogError(self.where(), f"start_game 'honba_rules': {exc}") from None
 
     def _on_end_game(self, event: dict[str, Any]) -> None:
         self.kyoku = None
@@ -829,6 +840,8 @@ class _GameReader:
         """Tenhou's rules for the number of players: mjai names no rules. Its logs do not say
         whether a game was east-only, so the hanchan is played and the end is not judged
         (``LoggedGame.length_known``)."""
+        if self.stated_rules is not None:
+            return self.stated_rules
         try:
             rules = load_preset("tenhou-sanma" if self.players == 3 else "tenhou")
             if self.triple_win:

@@ -385,8 +385,20 @@ class _GameReader:
             result=result,
             deltas=deltas,
             value_source="log",
+            tiles=_tiles(kyoku),
         )
         return hand, problem
+
+
+def _tiles(kyoku: list[Any]) -> tuple[Any, ...] | None:
+    """A hand's tile arrays (``kyoku[2:16]``) when the log has its tiles (a haipai), else None: a
+    log of results only (honba's own export, a converter's) has none to keep."""
+    arrays = kyoku[2:16]
+    if not any(isinstance(array, list) and array for array in arrays[2::3]):
+        return None
+    if not all(isinstance(array, list) for array in arrays):
+        return None
+    return tuple(arrays)
 
 
 class _ResultReader:

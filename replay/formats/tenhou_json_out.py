@@ -3,11 +3,12 @@
 The log holds what the match holds: each hand's header (round and dealer, counters,
 deposit sticks, scores), its result and its score changes, and the final scores and
 points when the match has ended. A match imported from a log gives back the same
-hands; a match recorded by hand gives its results. The tile arrays a tenhou.net/6 hand
-may have and a match does not (dora indicators, hands, draws, discards) are optional and
-left empty, except one riichi discard (``r60``, a discard from the draw) for each player who
-declared. The changes follow Tenhou's JSON: a win's own changes (the deposits taken
-included, the sticks placed in the hand left out), a draw's noten payments; a win's value
+hands, with their tiles (dora and ura indicators, hands dealt, draws, discards) when the
+log had them (they are kept in the match's ``source``; a corrected match leaves them out); a
+match recorded by hand gives its results, its tile arrays empty except one riichi discard
+(``r60``, a discard from the draw) for each player who declared. The changes follow
+Tenhou's JSON: a win's own changes (the deposits taken included, the sticks placed in the
+hand left out), a draw's noten payments; a win's value
 string is the bare hand value as each payer pays it (``満貫2000-4000点``), by the domain's
 own payments.
 
@@ -57,6 +58,8 @@ def export_tenhou_json(match: Match) -> str:
     players = len(match.players)
     log = []
     ended_early: str | None = None
+    tiles = logged_tiles(match)
+    hands = 0
     for entry in entries:
         if isinstance(entry.fact, Penalty):
             raise ExportError(
@@ -66,7 +69,8 @@ def export_tenhou_json(match: Match) -> str:
         if isinstance(entry.fact, MatchEnd):
             ended_early = entry.fact.reason
             continue
-        log.append(_kyoku(entry, players, match.rules))
+        log.append(_kyoku(entry, players, match.rules, tiles[hands] if hands < len(tiles) else None))
+        hands += 1
     state = match.fold()
     rules = match.rules
     east = rules.length == "east"
@@ -95,7 +99,17 @@ def export_tenhou_json(match: Match) -> str:
     return json.dumps(document, ensure_ascii=False) + "\n"
 
 
-def _kyoku(entry: LedgerEntry, players: int, rules: Ruleset) -> list[Any]:
+def logged_tiles(match: Match) -> list[Any]:
+    """Each hand's tiles as the log it was imported from had them (``source.tiles``, in the log's
+    order), or none: a match recorded by hand has none, and a corrected match's hands are no
+    longer the log's, so its tiles are left out."""
+    tiles = match.source.get("tiles")
+    if not isinstance(tiles, list) or match.correction_log:
+        return []
+    return tiles
+
+
+def _kyoku(entry: LedgerEntry, players: int, rules: Ruleset, tiles: Any = None) -> list[Any]:
     before = entry.before
     deposit = entry.before.deposits
     fact = entry.fact
@@ -104,6 +118,9 @@ def _kyoku(entry: LedgerEntry, players: int, rules: Ruleset) -> list[Any]:
     sticks_value = rules.riichi_deposit
     header = [before.round_wind * 4 + before.dealer, before.counters, deposit // sticks_value if sticks_value else 0]
     scores = [*before.scores, *[0] * (4 - players)]
+    if isinstance(tiles, list) and len(tiles) == 14 and all(isinstance(array, list) for array in tiles):
+        # The log's own tiles: indicators, then each seat's haipai, draws and discards.
+        return [header, scores, *tiles, _result(entry, players, rules)]
     hands: list[Any] = []
     for seat in range(4):
         discards: list[Any] = [DECLARED, DISCARD] if seat in riichi else []

@@ -86,7 +86,7 @@ def read_tenhou_xml(data: bytes, *, file: str) -> list[LoggedGame]:
     (no ``owari``) with ``truncated`` set. Anything unreadable raises ``LogError``
     naming the file and the position (``INIT #3``, ``line 1, column 57``).
     """
-    root = _parse(unpack(data, file=file), file)
+    root = parse_xml(unpack(data, file=file), file)
     if root.tag != "mjloggm":
         raise LogError(file, f"not a Tenhou mjlog: the document is <{root.tag}>, not <mjloggm>")
     return [_GameReader(file).read(root)]
@@ -96,7 +96,8 @@ def read_tenhou_xml(data: bytes, *, file: str) -> list[LoggedGame]:
 _DOCTYPE: Final = re.compile(r"<!DOCTYPE\s*([^\s\[>]*)")
 
 
-def _parse(data: bytes, file: str) -> ET.Element:
+def parse_xml(data: bytes, file: str) -> ET.Element:
+    """A mjlog's document element, from its bytes, refused when it declares a DTD or entities."""
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:

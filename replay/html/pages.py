@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-from replay.service.shapes import counted, not_counted_yet
+from replay.html.templating import render
+from replay.service.shapes import counted
 
 # Colours that stay apart for most kinds of colour blindness (Okabe and Ito), one a seat.
 PLAYER_COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9")
@@ -88,6 +89,30 @@ figcaption { color: var(--muted); font-size: 12px; }
 details.need { margin: 4px 0; }
 details.need > summary { cursor: pointer; }
 .need .who { font-weight: 600; }
+"""
+
+# What the standings report's template (shared with the web, whose stylesheets say the same in
+# events.css) needs beside CSS: tables that scroll in their own box with the rank and the player
+# kept in view, the cards of the tables in progress, the badges of a stage.
+REPORT_CSS = """
+main { max-width: 1100px; overflow-wrap: break-word; }
+td.player, th.player { overflow-wrap: anywhere; }
+.scroll { overflow-x: auto; max-width: 100%; margin: 6px 0; }
+.scroll > table { width: auto; min-width: 100%; }
+.scroll .rank { position: sticky; left: 0; width: 3.4em; min-width: 3.4em; background: #fff; z-index: 1; }
+.scroll .player { position: sticky; left: 3.4em; background: #fff; z-index: 1; overflow-wrap: anywhere;
+                  min-width: 6em; max-width: 11em; }
+.scroll .player.first { left: 0; }
+.small { font-size: 12px; }
+.badge.provisional { background: #c99a00; }
+.badge.cut { background: var(--bad); }
+.badge.advanced { background: var(--ok); }
+ul.cards, ul.matches { list-style: none; padding: 0; }
+ul.cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(16rem, 1fr)); gap: 12px; }
+ul.cards > li { border: 1px solid var(--line); border-radius: 8px; padding: 8px 10px; min-width: 0; }
+ul.cards h3 { margin: 2px 0 6px; }
+ul.cards td.player, ul.cards th.player { min-width: 0; position: static; }
+figure.chart svg { max-width: 100%; height: auto; }
 """
 
 
@@ -560,99 +585,26 @@ def _what_if_section(data: Mapping[str, Any]) -> str:
     )
 
 
-def render_standings_html(data: dict[str, Any]) -> str:
-    """Tournament standings (``replay.service.standings.standings_data``) as a page to publish,
-    with a chart of each player's cumulative points by session."""
-    name = str(data.get("tournament", ""))
-    rows = data.get("rows") or []
-    header = (
-        '<tr><th class="rank">rank</th><th class="key">player</th><th>points</th><th>net score</th><th>matches</th>'
-        "<th>avg place</th><th>1st</th><th>2nd</th><th>3rd</th><th>4th</th><th>penalties (table points)</th></tr>"
-    )
-    body = []
-    for row in rows:
-        counts = "".join(f'<td class="num">{_int(c)}</td>' for c in (row.get("place_counts") or []))
-        body.append(
-            f'<tr><td class="num rank">{_or_dash(row.get("rank"))}</td><td class="key">{esc(row.get("player"))}</td>'
-            f'<td class="num">{_points(row.get("points"))}</td><td class="num">{_signed(row.get("net_score"))}</td>'
-            f'<td class="num">{_int(row.get("matches"))}</td><td class="num">{_or_dash(row.get("average_place"))}</td>'
-            f'{counts}<td class="num">{_number(row.get("penalties"))}</td></tr>'
-        )
-    sessions = [str(s) for s in data.get("sessions") or []]
-    in_progress = _int(data.get("in_progress"))
-    note = f"<p>{not_counted_yet(in_progress)}.</p>\n" if in_progress else ""
-    chain = (
-        "Ranked by points, then net score, then average placement, then first places."
-        if data.get("tie_break") == "net_score"
-        else "Ranked by placement points, then average placement, then first places, then net score."
-    )
-    chart = standings_chart_svg(data)
-    chart_section = (
-        '<section id="chart">\n<h2>Points by session</h2>\n'
-        f'<figure>\n<div class="chart-box">{chart}</div>\n<figcaption>Each player\'s cumulative placement points '
-        f"after every session, named at the end of the line. {esc(standings_chart_note(data))}"
-        "</figcaption>\n</figure>\n</section>\n"
-        if chart
-        else ""
-    )
-    matches = "".join(
-        f'<tr><td>{esc(m.get("match"))}</td><td class="num">{_int(m.get("session"))}</td>'
-        f"<td>{esc(', '.join(str(p) for p in m.get('players') or []))}</td>"
-        f"<td>{esc(', '.join(_points(p) for p in m.get('final_points') or []))}</td>"
-        f"<td>{'yes' if m.get('finished') else 'in progress'}</td></tr>"
-        for m in data.get("matches") or []
-    )
-    return (
-        "<!DOCTYPE html>\n"
-        '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n"
-        '<meta name="generator" content="honba standings">\n'
-        f"<title>Standings of {esc(name)} - honba</title>\n<style>{CSS}</style>\n</head>\n<body>\n"
-        f"<header><h1>Standings of {esc(name)}</h1>\n"
-        f"<p>Sessions: {esc(', '.join(sessions) or 'none yet')}. {chain}</p></header>\n"
-        f"{note}"
-        f'<section id="standings"><h2>Standings</h2>\n<div class="wide"><table class="ledger">\n'
-        f"<thead>{header}</thead>\n<tbody>\n{''.join(body)}\n</tbody>\n</table></div>\n</section>\n"
-        f"{_in_progress_section(data)}"
-        f"{chart_section}"
-        f"{needs_section(data)}"
-        '<section id="matches"><h2>Matches</h2>\n<div class="wide"><table class="ledger">\n'
-        "<thead><tr><th>match</th><th>session</th><th>players (seat order)</th><th>final points</th>"
-        f"<th>finished</th></tr></thead>\n<tbody>\n{matches}\n</tbody>\n</table></div>\n</section>\n"
-        '<p class="muted">Written by <code>honba standings</code> from the stored matches.</p>\n'
-        "</body>\n</html>\n"
-    )
-
-
-def _in_progress_section(data: Mapping[str, Any]) -> str:
-    """The tables still playing, marked provisional: each seat's score, place and the points it
-    would take if the table ended now."""
-    tables = data.get("tables_in_progress") or []
-    if not tables:
-        return ""
-    rows = []
-    for table in tables:
-        seats = table.get("seats") or []
-        for number, seat in enumerate(seats):
-            head = (
-                f'<td rowspan="{len(seats)}">{esc(table.get("match"))}</td>'
-                f'<td rowspan="{len(seats)}">{esc(table.get("hand") or "")}</td>'
-                if number == 0
-                else ""
-            )
-            points = seat.get("points")
-            rows.append(
-                f'<tr>{head}<td>{esc(seat.get("player"))}</td><td class="num">{_number(seat.get("score"))}</td>'
-                f'<td class="num">{_int(seat.get("place"))}</td>'
-                f'<td class="num">{"—" if points is None else _points(points)}</td></tr>'
-            )
-    return (
-        '<section id="in-progress"><h2>Tables in progress <span class="muted">(provisional)</span></h2>\n'
-        '<p class="muted">Points as if each table ended now; they count once the match has ended.</p>\n'
-        '<div class="wide"><table class="ledger">\n<thead><tr><th>match</th><th>hand</th><th>player</th>'
-        "<th>score</th><th>place</th><th>points</th></tr></thead>\n"
-        f"<tbody>\n{_rows(rows)}\n</tbody>\n</table></div>\n</section>\n"
+def render_standings_html(
+    data: Mapping[str, Any],
+    results: Mapping[str, Any] | None = None,
+    needs: Mapping[str, Any] | None = None,
+    after: int | None = None,
+) -> str:
+    """Tournament standings (``replay.service.standings.standings_data``; a staged event's stages
+    and teams, ``results_data``; what each player needs, ``needs_data``) as a page to publish: the
+    web's standings report (``templates/standings_section.html``) on a page of its own, with a chart
+    of each player's cumulative points by session."""
+    return render(
+        "standings_page.html",
+        name=str(data.get("tournament", "")),
+        after=after,
+        data=data,
+        results=results,
+        needs_html=needs_section({"needs": needs}) if needs else "",
+        chart=standings_chart_svg(data),
+        chart_note=standings_chart_note(data),
+        css=CSS + REPORT_CSS,
     )
 
 

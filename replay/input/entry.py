@@ -56,7 +56,7 @@ from domain.values import (
 PlayerRef = str | int
 
 KINDS = ("win", "draw", "abort", "penalty")
-# Every field of a hand value (han, fu, dora, limit, multiple, faan, doubles, points), in order.
+# Every field of a hand value (han, fu, dora, limit, multiple, faan, doubles, points, tai), in order.
 VALUE_KEYS = tuple(f.name for f in attrs.fields(HandValue))
 # The win's facts, but the penalties (they name players: ``WinEntry.penalties``).
 FACT_KEYS = tuple(f.name for f in attrs.fields(WinFacts) if f.name != "penalties")
@@ -72,7 +72,7 @@ FLAG_KEYS = tuple(f.name for f in attrs.fields(attrs.resolve_types(WinFacts)) if
 MAX_POINTS = MOST_SCORE
 MAX_COUNT = 10_000
 FIELD_BOUNDS = {"faan": FAAN.high, "doubles": DOUBLES.high}
-POINT_FIELDS = frozenset({"points", "scores", "deposits", "penalties", "loser_scores", "final_points", "amount"})
+POINT_FIELDS = frozenset({"points", "tai", "scores", "deposits", "penalties", "loser_scores", "final_points", "amount"})
 # A note, a penalty's kind: the domain's text (``domain.bounds.TEXT``).
 MAX_NOTE = TEXT.longest
 NO_VALUE = HandValue()

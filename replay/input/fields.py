@@ -285,6 +285,8 @@ def value_text(value: HandValue) -> str | None:
         text = f"{v.han}/{v.fu}" if v.fu is not None else f"{v.han}han"
     elif v.faan is not None:
         text = f"{v.faan}faan"
+    elif v.tai is not None:
+        text = f"{v.tai}tai"
     elif v.points is not None:
         text = f"{v.points}pts x {v.doubles}dbl" if v.doubles is not None else f"{v.points}points"
     elif v.doubles is not None:

@@ -63,7 +63,7 @@ def parse_value(text: str) -> HandValue:
         return HandValue(faan=_count(match.group(1), "faan"))
     match = _TAI.match(lowered)
     if match:
-        return HandValue(points=_count(match.group(1), "points"))
+        return HandValue(tai=_count(match.group(1), "tai"))
     match = _POINTS.match(lowered)
     if match:
         doubles = None if match.group(2) is None else _count(match.group(2), "doubles")

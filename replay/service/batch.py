@@ -577,7 +577,7 @@ def _matches_in(
         return [build_match(parse_record(text, name=name), name=name)], False
     matches = []
     content: str | None = None
-    for game in read_games(data, file=name, fmt=fmt):
+    for game in read_games(data, file=name, fmt=fmt, tiles=True):
         if not game.id_in_log:
             # The key comes from the log's own identity: a file without an id is known by its
             # content (two different chankan.json in two folders are two games).

@@ -1,4 +1,4 @@
-"""A stored match written out: as a record file (with its chain, or plain for editing) or a tenhou.net/6 log.
+"""A stored match written out: a record file (with its chain, or plain for editing), a tenhou.net/6 or an mjai log.
 
 A match whose chain or seal does not check in the store is refused: a fresh chain over it would
 launder the damage. Forced, it is written as a record file with the damage in its start line (under the chain),
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import attrs
 
+from replay.formats.mjai_out import export_mjai
 from replay.formats.record import check_record_text, export_record, unchained
 from replay.formats.tenhou_json_out import export_tenhou_json
 from replay.input.parsing import InputError
@@ -16,7 +17,7 @@ from replay.service.digests import Digest, bytes_digest, file_digest
 from replay.store.application import HonbaApp
 from replay.store.errors import DamagedMatch
 
-EXPORT_FORMATS = ("record", "tenhou-json")
+EXPORT_FORMATS = ("record", "tenhou-json", "mjai")
 
 
 @attrs.frozen
@@ -46,15 +47,15 @@ def export_match(
     its start line, under the chain, which ``honba check`` reports and ``honba import`` refuses.
     """
     if fmt not in EXPORT_FORMATS:
-        raise InputError(f"--format must be record or tenhou-json, not {fmt!r}")
+        raise InputError(f"--format must be record, tenhou-json or mjai, not {fmt!r}")
     match = store.get_match(key)
     damage = store.damage(key)
     if damage is not None and not force:
         raise DamagedMatch(f"{damage}; not exported (--force writes it with the damage recorded)")
     if damage is not None and (plain or fmt != "record"):
         raise InputError("a damaged match is exported as a record file with its damage recorded: leave out --plain")
-    if fmt == "tenhou-json":
-        text = export_tenhou_json(match)
+    if fmt in ("tenhou-json", "mjai"):
+        text = export_tenhou_json(match) if fmt == "tenhou-json" else export_mjai(match)
         return Exported(text, bytes_digest(path, text.encode("utf-8")))
     text = export_record(match, damage=damage)
     if plain:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from domain.errors import HonbaError
 from domain.match import Match
 from domain.values import TableState
@@ -26,9 +28,14 @@ def opening_for(game: LoggedGame) -> TableState | None:
     )
 
 
-def source_of(game: LoggedGame) -> dict[str, str]:
-    """Where a match came from: format, log id, file."""
-    return {"format": game.format, "log_id": game.game_id, "file": game.file}
+def source_of(game: LoggedGame) -> dict[str, Any]:
+    """Where a match came from: format, log id, file; and, when the log has them, each hand's tiles
+    (``tiles``: per hand in the log's order, its tenhou.net/6 tile arrays or null), which
+    ``honba export --format tenhou-json`` gives back."""
+    source: dict[str, Any] = {"format": game.format, "log_id": game.game_id, "file": game.file}
+    if any(hand.tiles is not None for hand in game.hands):
+        source["tiles"] = [list(hand.tiles) if hand.tiles is not None else None for hand in game.hands]
+    return source
 
 
 def match_from_log(game: LoggedGame) -> Match:

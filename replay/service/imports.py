@@ -62,6 +62,9 @@ def import_options_refusal(
     )
 
 
-def verify_options_refusal(fmt: str, jobs: int | None) -> str | None:
-    """Why ``honba verify`` cannot run with these options, or None when they go together."""
+def verify_options_refusal(fmt: str, jobs: int | None, *, deal: bool = False, rules: bool = False) -> str | None:
+    """Why ``honba verify`` cannot run with these options, or None when they go together (``deal``:
+    the deal check, which scores nothing, so rules given for scoring have no place in it)."""
+    if deal and rules:
+        return "--rules scores hands; --deal checks the deals and scores nothing: give one or the other"
     return _format_refusal(fmt, FORMATS) or _jobs_refusal(jobs)

@@ -18,9 +18,10 @@ from replay.store.tournaments import get_tournament
 
 
 def needs_data(app: HonbaApp, view: DocumentView, name: str, top: int | None = None) -> dict[str, Any]:
-    """Before the last session of the current stage (seated), each player's needs to finish in the
-    top N (the stage's ``advance``, or 1 for the last stage; ``top`` to ask for another N); for a
-    match of that session in progress, the hands that would do it now.
+    """In the last session of the current stage (seated; the tables that have ended counted in the
+    standings, their players' places settled), each player's needs to finish in the top N (the
+    stage's ``advance``, or 1 for the last stage; ``top`` to ask for another N); for a match
+    of that session in progress, the hands that would do it now.
 
     ``{"tournament", "stage", "session", "top", "players": [{"player", "rank", "points", "table",
     "places": [{"place", "status", "beat_at_least", "conditions": [{"rival", "rival_place",
@@ -37,14 +38,24 @@ def needs_data(app: HonbaApp, view: DocumentView, name: str, top: int | None = N
     target = top or fmt.stages[stage - 1].advance or 1
     state = event_state(tournament)
     matches = event_matches(view, name)
-    before = stage_standings(state, [(s, n) for s, n in matches if n < last], stage)
-    rows = [r.row for r in before.rows]
+    # The standings as they stand now: a table of the last session that has ended is counted, and
+    # its players' places are settled (every table ended: the answer is the standings after it).
+    standing = stage_standings(state, matches, stage)
+    rows = [r.row for r in standing.rows]
+    ended = {
+        state.player_of(player): summary.places[seat]
+        for summary, session in matches
+        if session == last and summary.finished
+        for seat, player in enumerate(summary.players)
+    }
+    # Where the top N go on, who withdrew and the substitutes are passed over (``advancing``).
+    out = set(state.withdrawn) | set(state.substitutes) if fmt.stages[stage - 1].advance is not None else set()
     cache = DocCache(view)
     keys = sorted(k for k, (session, _t) in tournament.matches.items() if session == last)
     rules = _rules_of(cache, keys)
-    needs = session_needs(rows, tournament.sessions[last], rules, target)
+    needs = session_needs(rows, tournament.sessions[last], rules, target, ended=ended, out=out)
     hands = []
-    now = {r.row.player: _totals(r.row) for r in stage_standings(state, matches, stage).rows}
+    now = {r.row.player: _totals(r.row) for r in standing.rows}
     for summary, session in matches:
         if session != last or summary.finished:
             continue

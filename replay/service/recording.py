@@ -36,6 +36,7 @@ from typing import Any, TypeVar
 
 import attrs
 
+from domain.amendments import CorrectedStep
 from domain.errors import HonbaError
 from domain.match import Match
 from domain.rules import Ruleset
@@ -58,21 +59,28 @@ class Recorded:
     """A stored match after a command, as the front ends show it.
 
     ``ledger`` is the corrected history entry by entry (the last entries are what was just
-    recorded); ``head`` the match's head digest, to publish (``replay.service.digests`` says what
-    it is; the store's is a checkpoint's, taken apart from saves: ``HonbaApp.checkpoint``);
-    ``entry`` the number of the entry a correction touched (as ``honba log`` numbers it), when
-    there is one, and ``change`` what the correction (or an early end) did to it.
+    recorded), made from ``steps`` when a front end asks for it (the command line does, the JSON
+    API does not: a hand's answer costs the same at any point of a match); ``head`` the match's
+    head digest, to publish (``replay.service.digests`` says what it is; the store's is a
+    checkpoint's, taken apart from saves: ``HonbaApp.checkpoint``); ``entry`` the number of the
+    entry a correction touched (as ``honba log`` numbers it), when there is one, and ``change``
+    what the correction (or an early end) did to it.
     """
 
     key: str
     players: tuple[str, ...]
     rules: Ruleset
     state: TableState
-    ledger: tuple[LedgerEntry, ...]
+    steps: tuple[CorrectedStep, ...]
     head: str
     version: int
     entry: int | None = None
     change: Change | None = None
+
+    @property
+    def ledger(self) -> tuple[LedgerEntry, ...]:
+        """The corrected history's ledger, entry by entry."""
+        return tuple(corrected_ledger(self.steps))
 
 
 @attrs.frozen
@@ -172,10 +180,8 @@ def server_time() -> datetime:
 
 def recorded(match: Match, entry: int | None = None, change: Change | None = None) -> Recorded:
     """The match as ``Recorded``."""
-    ledger = tuple(corrected_ledger(match.corrected_steps()))
-    return Recorded(
-        match.key, match.players, match.rules, match.state, ledger, match.head, match.version, entry, change
-    )
+    steps = tuple(match.corrected_steps())
+    return Recorded(match.key, match.players, match.rules, match.state, steps, match.head, match.version, entry, change)
 
 
 def on_match(

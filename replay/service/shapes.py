@@ -147,26 +147,50 @@ def describe_payment(p: Payment, players: Sequence[str]) -> str:
 
 
 def state_data(players: Sequence[str], state: TableState, rules: Ruleset) -> dict[str, Any]:
-    """The table state for tools (``--json``)."""
+    """The table state, computed once for every front end (``honba status`` and its ``--json``,
+    the API, the table page): ``counters`` null under rules that use none (classical, Taiwanese);
+    ``extra_hand_bonus_pending`` the bonus in force for the next hand as seed 000's status bar
+    shows it (the bonus itself, not multiplied by the losers; null where the rules have none, or
+    once the match is over: no hand is next) and ``extra_hand_bonus_note`` how it is paid."""
+    pending = rules.extra_hand_bonus_enabled and not state.finished
     return {
         "hand": state.hand_label,
         "hand_name": state.hand_name,
         "round_wind": WIND_NAMES[state.round_wind % 4],
         "hand_number": state.hand_number,
         "dealer": players[state.dealer],
-        "counters": state.counters,
+        "counters": state.counters if state.counters_shown else None,
         "deposits": state.deposits,
         "dealer_streak": state.dealer_streak,
         "extra_hands": state.extra_hands,
         "consecutive_dealer_wins": state.consecutive_dealer_wins,
         "dealer_wins_this_deal": state.dealer_wins_this_deal,
         "hands_played": state.hands_played,
-        "extra_hand_bonus_pending": pending_extra_hand_bonus(state, rules) if rules.extra_hand_bonus_enabled else None,
+        "extra_hand_bonus_pending": pending_extra_hand_bonus(state, rules) if pending else None,
+        "extra_hand_bonus_note": extra_hand_bonus_note(rules) if pending else None,
         "finished": state.finished,
         "end_reason": state.end_reason or None,
         "scores": dict(zip(players, state.scores, strict=True)),
         "final_points": dict(zip(players, state.final_points, strict=True)) if state.final_points else None,
     }
+
+
+def extra_hand_bonus_note(rules: Ruleset) -> str:
+    """How the pending extra-hand bonus is paid, in words (seed 000): the figure is the bonus
+    itself; in Japanese games the winner gets it from every loser (three times it, or all of it
+    from the discarder), in Taiwanese games three times it only when East wins self-drawn."""
+    losers = rules.players - 1
+    if rules.extra_hand_bonus_from_east:
+        return (
+            f"East winning gets it from each loser self-drawn ({losers} times it), from the discarder alone on a"
+            " discard; another winner gets it from East alone, self-drawn or on East's discard"
+        )
+    winner = "the winner" if rules.extra_hand_bonus_any_winner else "the dealer winning"
+    if rules.loser_payment == "discarder_pays_all":
+        return f"{winner} gets {losers} times it: from each loser self-drawn, all from the discarder on a discard"
+    if rules.loser_payment == "discarder_pays_alone":
+        return f"{winner} gets it from each loser self-drawn ({losers} times it), from the discarder alone on a discard"
+    return f"{winner} gets it from every loser ({losers} times it)"
 
 
 def ledger_data(
@@ -184,7 +208,8 @@ def ledger_data(
                 "kind": entry.kind,
                 "hand": entry.before.hand_label,
                 "dealer": players[entry.before.dealer],
-                "counters": entry.before.counters,
+                # None under rules that use no counters, as in the table state (``state_data``).
+                "counters": entry.before.counters if entry.before.counters_shown else None,
                 "deposits": entry.before.deposits,
                 "result": describe_fact(entry.fact, players, scoring),
                 "fact": to_data(entry.fact),

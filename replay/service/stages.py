@@ -28,11 +28,12 @@ from projections.staged import (
     event_standings,
     stage_standings,
 )
-from projections.standings import MatchSummary
+from projections.standings import MatchSummary, StandingRow
+from projections.standings_view import DocCache
 from projections.views import DocumentView
 from replay.input.parsing import InputError
 from replay.service import clock, recording
-from replay.service.standings import tournament_report
+from replay.service.standings import StandingsReport, tournament_report
 from replay.service.tournaments import change_tournament
 from replay.store.application import HonbaApp
 from replay.store.tournaments import get_tournament
@@ -62,6 +63,52 @@ def event_matches(view: DocumentView, name: str) -> list[tuple[MatchSummary, int
 def standings_of_event(app: HonbaApp, view: DocumentView, name: str) -> EventStandings:
     """Every stage's standings, the whole event's and the teams'."""
     return event_standings(event_state(get_tournament(app, name)), event_matches(view, name))
+
+
+def is_staged(view: DocumentView, name: str) -> bool:
+    """Whether a tournament's standings are a staged event's (a format declared, a player withdrawn,
+    a substitute seated, a team), as the view's tournament document says."""
+    cache = DocCache(view)
+    ref = cache.get("tournament-name", name)
+    doc = None if ref is None else cache.get("tournament", ref["id"])
+    return bool(doc is not None and doc.get("staged"))
+
+
+def event_report(
+    app: HonbaApp, view: DocumentView, name: str, *, after_session: int | None = None, matches: bool = True
+) -> StandingsReport:
+    """The standings of a tournament as every view shows them (``honba standings`` in each format,
+    the API, the public page, the what-if as run, the certificate): one read model of the event.
+
+    A tournament of one stage with nobody come or gone is its matches added up (read from the
+    view's one standings document where it can be); a staged event's rows are the whole event's
+    order (``projections.staged``: cuts kept, halved or reset, the last stage reached first,
+    substitutes as the format counts them), each player's line that of the last stage they
+    reached, and its points by session the event's after each session. ``after_session``: as the
+    event stood after it (a stage counts as closed once the next stage's first session is after it).
+    """
+    if not is_staged(view, name):
+        return tournament_report(view, name, after_session=after_session, matches=matches)
+    report = tournament_report(view, name, after_session=after_session)
+    tournament = get_tournament(app, name)
+    state = event_state(tournament)
+    played = list(report.summaries)
+
+    def overall(upto: int | None) -> tuple[StandingRow, ...]:
+        seen = state
+        if upto is not None:
+            fmt = state.format
+            closed = {k: c for k, c in state.closed.items() if k < len(fmt.stages) and fmt.first_session(k + 1) <= upto}
+            seen = attrs.evolve(state, closed=closed)
+        upto_matches = [(s, n) for s, n in played if upto is None or n <= upto]
+        return tuple(o.line for o in event_standings(seen, upto_matches).overall)
+
+    rows = overall(after_session)
+    by_session = {n: {row.player: row.points for row in overall(n)} for n in report.sessions}
+    standings = event_standings(state, played)
+    reached = {o.player: o.stage for o in standings.overall}
+    in_play = standings.in_play if after_session is None else None
+    return attrs.evolve(report, rows=rows, by_session=by_session, stages=reached, in_play=in_play)
 
 
 def substitute_rule(text: str, field: str = "substitutes") -> SubstituteRule:
@@ -101,9 +148,14 @@ def withdraw(app: HonbaApp, name: str, player: str, after_session: int, reason: 
     return change_tournament(app, name, lambda t: t.withdraw(player, after_session, reason))
 
 
-def substitute(app: HonbaApp, name: str, substitute_name: str, replaces: str, reason: str) -> Tournament:
-    """A substitute joins to fill a player's seat."""
-    return change_tournament(app, name, lambda t: t.seat_substitute(substitute_name, replaces, reason))
+def substitute(
+    app: HonbaApp, name: str, substitute_name: str, replaces: str, reason: str, *, override: bool = False
+) -> Tournament:
+    """A substitute joins to fill the seat of a player who withdrew (or, with the director's
+    ``override``, recorded in the event, of one who has not)."""
+    return change_tournament(
+        app, name, lambda t: t.seat_substitute(substitute_name, replaces, reason, override=override)
+    )
 
 
 def join_team(app: HonbaApp, name: str, team: str, players: Sequence[str]) -> Tournament:
@@ -293,7 +345,8 @@ def results_data(standings: EventStandings) -> dict[str, Any]:
     ``{"stages": [{"stage", "name", "sessions", "advance", "carry", "closed", "started", "rows":
     [{"rank", "player", "carried", "points", "matches", "average_place", "place_counts",
     "net_score", "penalties", "status", "marks"}]}], "overall": [{"rank", "player", "stage",
-    "points", "marks"}], "teams": [{"rank", "team", "members", "points", "matches"}]}``."""
+    "points", "marks"}], "teams": [{"rank", "team", "members", "points", "matches"}], "stage_in_play": the stage being
+    played, as the standings say it (null once the event is played out)}``."""
     return {
         "stages": [
             {
@@ -327,6 +380,7 @@ def results_data(standings: EventStandings) -> dict[str, Any]:
             {"rank": o.rank, "player": o.player, "stage": o.stage, "points": o.points, "marks": list(o.marks)}
             for o in standings.overall
         ],
+        "stage_in_play": standings.in_play,
         "teams": [
             {"rank": t.rank, "team": t.team, "members": list(t.members), "points": t.points, "matches": t.matches}
             for t in standings.teams

@@ -53,6 +53,10 @@ class StandingsReport:
     damaged: dict[str, str] = attrs.field(factory=dict)
     # The table each match was played at, where the tournament says.
     tables: dict[str, int | None] = attrs.field(factory=dict)
+    # A staged event's: the stage whose line each row is (the last the player reached), and the
+    # stage being played (None once the last stage is played out); empty for one stage.
+    stages: dict[str, str] = attrs.field(factory=dict)
+    in_play: str | None = None
 
 
 def tournament_report(
@@ -110,11 +114,14 @@ def standings_data(report: StandingsReport) -> dict[str, Any]:
 
     ``{"tournament", "sessions": [int], "in_progress": int, "finished": int, "tie_break": str,
     "rows": [one dict per player, the fields of ``StandingRow``: ``rank`` and ``average_place``
-    null for a player without a finished match], "by_session": {"1": ...}, "damaged": {match key:
-    why the view found it damaged}, "matches": [{"match", "session", "table", "players",
-    "final_points", "finished", "hand", "scores", "provisional_points", "provisional"}],
+    null for a player without a finished match; in a staged event ``stage``, the stage the line
+    is of], "stage_in_play": the stage a staged event is playing (null: none, or one stage),
+    "by_session": {"1": ...}, "damaged": {match key: why the view found it damaged}, "matches":
+    [{"match", "session", "table", "players", "final_points", "finished", "hand", "scores",
+    "provisional_points", "provisional"}],
     "tables_in_progress": [{"match", "session", "table", "hand", "hands_played", "provisional":
-    true, "seats": [{"player", "score", "place", "points"}]}]}`` (docs/standings.md).
+    true, "seats": [{"player", "score", "place", "points"}]}]}`` (docs/standings.md); a table that
+    has not played a hand has no place and no points (null).
     """
     matches = [_match_data(s, session, report.tables.get(s.key)) for s, session in report.summaries]
     return {
@@ -123,7 +130,8 @@ def standings_data(report: StandingsReport) -> dict[str, Any]:
         "in_progress": report.in_progress,
         "finished": sum(1 for s, _session in report.summaries if s.finished),
         "tie_break": tie_break_of(s for s, _session in report.summaries),
-        "rows": [attrs.asdict(row, value_serializer=_plain) for row in report.rows],
+        "rows": [_row_data(row, report.stages) for row in report.rows],
+        "stage_in_play": report.in_play,
         "by_session": {str(k): v for k, v in report.by_session.items()},
         "damaged": dict(report.damaged),
         "matches": matches,
@@ -131,6 +139,14 @@ def standings_data(report: StandingsReport) -> dict[str, Any]:
             _table_data(s, session, report.tables.get(s.key)) for s, session in report.summaries if not s.finished
         ],
     }
+
+
+def _row_data(row: StandingRow, stages: dict[str, str]) -> dict[str, Any]:
+    """A row as plain data, with the stage it is the line of in a staged event."""
+    data = attrs.asdict(row, value_serializer=_plain)
+    if stages:
+        data["stage"] = stages.get(row.player)
+    return data
 
 
 def _match_data(summary: MatchSummary, session: int, table: int | None) -> dict[str, Any]:
@@ -143,14 +159,18 @@ def _match_data(summary: MatchSummary, session: int, table: int | None) -> dict[
         "finished": summary.finished,
         "hand": summary.hand or None,
         "scores": list(summary.final_scores),
-        "provisional_points": list(summary.provisional_points) if not summary.finished else None,
+        # None before a hand is played, as for the tables in progress (``_table_data``).
+        "provisional_points": list(summary.provisional_points) if not summary.finished and summary.hands else None,
         "provisional": not summary.finished,
     }
 
 
 def _table_data(summary: MatchSummary, session: int, table: int | None) -> dict[str, Any]:
-    """A table still playing: its hand, scores, places and provisional points, seat by seat."""
-    points = summary.provisional_points
+    """A table still playing: its hand, scores, places and provisional points, seat by seat; a table
+    that has not played a hand has neither places nor points yet (equal scores would rank it by
+    seat: +35/+5/-15/-25 that nobody has earned)."""
+    started = summary.hands > 0
+    points = summary.provisional_points if started else ()
     return {
         "match": summary.key,
         "session": session,
@@ -162,7 +182,7 @@ def _table_data(summary: MatchSummary, session: int, table: int | None) -> dict[
             {
                 "player": name,
                 "score": summary.final_scores[seat],
-                "place": summary.places[seat],
+                "place": summary.places[seat] if started else None,
                 # Unknown (null) for a summary written before honba kept them, until the next hand.
                 "points": points[seat] if points else None,
             }

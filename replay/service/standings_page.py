@@ -12,8 +12,8 @@ from typing import Any
 from projections.views import DocumentView
 from replay.input.parsing import InputError
 from replay.service.needs import needs_data
-from replay.service.stages import results_data, standings_of_event
-from replay.service.standings import standings_data, tournament_report
+from replay.service.stages import event_report, results_data, standings_of_event
+from replay.service.standings import standings_data
 from replay.store.application import HonbaApp
 from replay.store.tournaments import get_tournament
 
@@ -22,7 +22,7 @@ def standings_page_data(app: HonbaApp, view: DocumentView, name: str, after: int
     """``{"standings": (``standings_data``), "results": (``results_data``) or null, "needs":
     (``needs_data``) or null}``. ``after``: the standings as they stood after that session (then
     neither results nor needs, which are of the event as it stands)."""
-    standings = standings_data(tournament_report(view, name, after_session=after))
+    standings = standings_data(event_report(app, view, name, after_session=after))
     if after is not None:
         return {"standings": standings, "results": None, "needs": None}
     tournament = get_tournament(app, name)

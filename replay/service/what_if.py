@@ -16,16 +16,20 @@ from domain.codec import fact_from_data
 from domain.match import match_id
 from domain.rules import Ruleset
 from domain.values import Penalty
-from projections.standings import MatchSummary, rank, summarize, tie_break_of, totals
+from projections.staged import replayed_event
+from projections.standings import MatchSummary, summarize
 from projections.standings_view import DocCache, match_state
 from projections.views import DocumentView
 from replay.input.parsing import InputError
-from replay.service.standings import tournament_report
+from replay.service.stages import event_report, event_state
+from replay.store.application import HonbaApp
+from replay.store.tournaments import get_tournament
 
 TIE_BREAKS = ("placement", "net_score")
 
 
 def what_if_data(
+    app: HonbaApp,
     view: DocumentView,
     name: str,
     *,
@@ -36,24 +40,17 @@ def what_if_data(
 ) -> dict[str, Any]:
     """The standings as run and under the other rules: ``{"tournament", "changes": {what was asked},
     "rows": [{"player", "rank", "points", "what_if_rank", "what_if_points", "difference"}]}``,
-    in the what-if order."""
+    in the what-if order. As run: the event's standings (``replay.service.stages.event_report``);
+    what if: the whole format replayed on the matches scored again (``projections.staged.
+    replayed_event``: each cut made again on the standings under the other rules)."""
     if tie_break is not None and tie_break not in TIE_BREAKS:
         raise InputError(f"--tie-break is {' or '.join(TIE_BREAKS)}, not {tie_break!r}")
     if rules is None and not overrides and tie_break is None and not without_penalties:
         raise InputError("say what to change: --rules, --set, --tie-break or --without-penalties")
-    report = tournament_report(view, name)
+    report = event_report(app, view, name)
     cache = DocCache(view)
-    tournament = cache.get("tournament", cache.get("tournament-name", name)["id"])  # type: ignore[index]
-    assert tournament is not None
-    aliases: dict[str, str] = tournament["aliases"]
-    players = [p for p in tournament["players"] if p not in aliases]
-
-    def player_of(log_name: str) -> str:
-        return aliases.get(log_name, log_name)
-
-    as_run = [s for s, _session in report.summaries]
-    other: list[MatchSummary] = []
-    for summary in as_run:
+    other: list[tuple[MatchSummary, int]] = []
+    for summary, session in report.summaries:
         doc = cache.get("match", str(match_id(summary.key)))
         if doc is None:
             continue
@@ -62,9 +59,9 @@ def what_if_data(
         if without_penalties:
             doc = {**doc, "history": [[p, d] for p, d in doc["history"] if not isinstance(fact_from_data(d), Penalty)]}
         state, facts, _steps = match_state(doc, changed)
-        other.append(summarize(summary.key, summary.players, changed, state, facts))
-    before = rank(totals(as_run, player_of, players), tie_break_of(as_run))
-    after = rank(totals(other, player_of, players), tie_break or tie_break_of(other))
+        other.append((summarize(summary.key, summary.players, changed, state, facts), session))
+    before = report.rows
+    after = [o.line for o in replayed_event(event_state(get_tournament(app, name)), other, tie_break).overall]
     was = {row.player: row for row in before}
     return {
         "tournament": name,

@@ -2,7 +2,8 @@
 
 What lives here is the store and nothing else: which database (``replay.store.settings``), how
 domain values are encoded (``replay.store.transcoding``), a match read (``get_match``, and
-``load`` for a command: the match and its seal read once and checked on the rows read), a
+``load`` for a command: the match and its seal read once and checked on the rows read; read
+again by the same process, only the rows saved since, ``replay.store.checked``), a
 match saved with its seal in one transaction (``save_match``: no row shared with other saves),
 the bulk insert of an import, and the checkpoints taken after saves (``checkpoint``,
 ``replay.store.checkpoint``). Tournaments (``replay.store.tournaments``) and the records of
@@ -30,6 +31,7 @@ from eventsourcing.utils import Environment, get_topic
 from domain.codec import VALUE_CLASSES
 from domain.errors import DamagedFact
 from domain.match import Match, match_id
+from replay.store.checked import CheckedMatches, after
 from replay.store.checkpoint import Taken, store_head, take_checkpoint, thread_lock
 from replay.store.errors import UNAVAILABLE, DamagedMatch, MatchNotFound, StoreConflict, StoreError, StoreUnavailable
 from replay.store.integrity import check_rows, match_damage, read_rows
@@ -99,6 +101,9 @@ class HonbaApp(Application[UUID]):
         # Which stream each seal seals, as checkpoints found it (kept: a server takes many).
         self.sealed_streams: dict[UUID, UUID] = {}
         self._checkpoint_lock = threading.Lock()
+        # What this process last checked of the matches it records on: a load reads only the rows
+        # after it (``replay.store.checked``), so that a hand costs the same at any point of a match.
+        self.checked = CheckedMatches()
         super().__init__(env=env)
 
     def construct_env(self, name: str, env: Mapping[str, str] | None = None) -> Environment:
@@ -170,10 +175,33 @@ class HonbaApp(Application[UUID]):
     def load(self, key: str) -> Loaded:
         """The stored match with that key and its seal, for a command to record on: read once (its
         events, its seal), and refused with ``DamagedMatch`` unless its chain and seal check on the
-        rows read, so that a command never extends (and reseals) a changed history."""
+        rows read, so that a command never extends (and reseals) a changed history.
+
+        A match this process checked before (loaded or saved) is not read whole again: only its
+        rows from the last checked position on, checked against the head and seal kept
+        (``replay.store.checked``, which says what such a check does not see); anything that does
+        not match is loaded and checked whole, as the first time."""
+        checked = self.checked.get(key)
+        if checked is not None:
+            found = after(self, key, match_id(key), checked)
+            if found is not None:
+                match, seal = found
+                self.checked.keep(match, seal)
+                return Loaded(self._folded(key, match), seal)
         shown = self.read(key)
         if shown.damage is not None:
             raise DamagedMatch(f"{shown.damage}; nothing recorded")
+        if checked is not None and shown.match.version < checked.match.version:
+            # Events this process checked (or saved) are gone with the seal row that named them: a
+            # rollback the match's own chain cannot show. What is kept stays, so that every later
+            # command here refuses too; ``honba check`` names it against the checkpoints.
+            raise DamagedMatch(
+                f"match {key!r} is damaged in the store: rolled back (this process checked it up to event "
+                f"{checked.match.version}, it now ends at event {shown.match.version}); see honba check {key}; "
+                "nothing recorded"
+            )
+        if shown.seal is not None:
+            self.checked.keep(shown.match, shown.seal, replace=True)
         return Loaded(shown.match, shown.seal)
 
     def read(self, key: str) -> Shown:
@@ -268,6 +296,8 @@ class HonbaApp(Application[UUID]):
         except PersistenceError as exc:
             failed = StoreUnavailable if isinstance(exc, UNAVAILABLE) else StoreError
             raise failed(f"cannot save match {match.key!r}: {' '.join(str(exc).split())}") from None
+        # What this process wrote is what it checks the next load's rows against.
+        self.checked.keep(match, seal)
 
     # Checkpoints.
 

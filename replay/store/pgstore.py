@@ -1,14 +1,25 @@
-"""honba's PostgreSQL event recorder: the library's, with a leaner insert.
+"""honba's PostgreSQL event recorder: the library's, with a leaner insert and one-statement reads.
 
-The library's ``PostgresApplicationRecorder`` sends a batch of events as one array of a
-composite type, which psycopg encodes as text in Python, escaping every byte of every
-event's state with a regular expression: for a bulk import that costs more than the
-database's own work. This recorder sends the same rows as four arrays of plain types in
-PostgreSQL's binary format (no escaping), unnested by one INSERT, in the library's
-pipeline and transaction, after the same table lock and notification, and returns the
-same notification ids; everything else (tables, reading, subscriptions for
-the live views) is the library's. ``HonbaApp`` uses it on PostgreSQL unless
-``APPLICATION_RECORDER_TOPIC`` names another.
+An insert is one statement, a call of a function the recorder creates with the tables
+(``honba_events_insert``): it takes the library's table lock (``EXCLUSIVE``, so that rows are
+committed in the order of their notification ids and a follower reading the log never passes a
+gap filled later), sends the library's ``NOTIFY``, inserts the rows and returns their
+notification ids; the statement runs in its own transaction, which PostgreSQL commits as the
+statement ends. The library instead sends ``BEGIN``, ``SET LOCAL lock_timeout``, ``LOCK``,
+``NOTIFY``, the ``INSERT`` and ``COMMIT``, in a pipeline that waits for the insert's answer
+before it sends the ``COMMIT``: the table lock was held across a round trip to the client (and
+its Python thread's turn), and every save of every match queued behind it (issue 36). The
+library's own database function (``POSTGRES_ENABLE_DB_FUNCTIONS``) is one statement too, but
+takes no table lock: followers could miss rows, so it is not used.
+
+The rows go as four arrays of plain types in PostgreSQL's binary format: the library's
+composite-type array is encoded as text in Python, escaping every byte of every event's state
+with a regular expression, which for a bulk import cost more than the database's own work.
+
+``select_tails`` reads the rows of a match and its seal from given positions in one statement
+(``replay.store.checked``). Everything else (tables, reading, subscriptions for the live views)
+is the library's. ``HonbaApp`` uses it on PostgreSQL unless ``APPLICATION_RECORDER_TOPIC`` names
+another.
 """
 
 from __future__ import annotations
@@ -20,8 +31,6 @@ from typing import Any
 from eventsourcing.persistence import InterfaceError, Notification, OperationalError, StoredEvent
 from eventsourcing.postgres import PostgresApplicationRecorder, PostgresDatastore
 from eventsourcing.utils import retry
-from psycopg import Cursor
-from psycopg.rows import DictRow
 from psycopg.sql import SQL, Identifier
 
 # The advisory lock's key: the store's checkpoints (any number honba alone uses).
@@ -29,14 +38,49 @@ CHECKPOINT_LOCK = 0x686F6E6261  # "honba"
 
 
 class HonbaPostgresRecorder(PostgresApplicationRecorder):
-    """The library's application recorder, inserting a batch as binary arrays."""
+    """The library's application recorder, inserting a batch in one statement, as binary arrays."""
 
     def __init__(self, datastore: PostgresDatastore, *, events_table_name: str = "stored_events"):
         super().__init__(datastore, events_table_name=events_table_name)
+        names = {
+            "id_type": SQL(self.datastore.originator_id_type),
+            "schema": Identifier(self.datastore.schema),
+            "table": Identifier(self.events_table_name),
+            "insert": Identifier(f"{self.events_table_name}_insert"),
+            "channel": Identifier(self.channel_name),
+        }
+        # Made with the tables (``create_table``, on every open: a store made before finds it there
+        # next time it is opened). The lock's timeout is an argument: processes with different
+        # settings share one function.
+        self.sql_create_statements.append(
+            SQL(
+                "CREATE OR REPLACE FUNCTION {schema}.{insert}("
+                "ids {id_type}[], versions bigint[], topics text[], states bytea[], wait_for_lock text) "
+                "RETURNS SETOF bigint LANGUAGE plpgsql AS $BODY$ "
+                "BEGIN "
+                "PERFORM set_config('lock_timeout', wait_for_lock, true); "
+                "LOCK TABLE {schema}.{table} IN EXCLUSIVE MODE; "
+                "NOTIFY {channel}; "
+                "RETURN QUERY INSERT INTO {schema}.{table} (originator_id, originator_version, topic, state) "
+                "SELECT * FROM unnest(ids, versions, topics, states) RETURNING notification_id; "
+                "END; $BODY$"
+            ).format(**names)
+        )
         self.insert_rows_statement = SQL(
-            "INSERT INTO {schema}.{table} (originator_id, originator_version, topic, state) "
-            "SELECT * FROM unnest(%b::uuid[], %b::bigint[], %b::text[], %b::bytea[]) RETURNING notification_id"
-        ).format(schema=Identifier(self.datastore.schema), table=Identifier(self.events_table_name))
+            "SELECT notification_id FROM {schema}.{insert}(%b::{id_type}[], %b::bigint[], %b::text[], %b::bytea[], %s) "
+            "AS inserted(notification_id)"
+        ).format(**names)
+        # Each stream's rows from a position on: a join on the (id, position) primary key's index.
+        self.select_tails_statement = SQL(
+            "SELECT e.originator_id, e.originator_version, e.topic, e.state "
+            "FROM unnest(%s::{id_type}[], %s::bigint[]) AS t(id, since) "
+            "JOIN {schema}.{table} AS e ON e.originator_id = t.id AND e.originator_version >= t.since "
+            "ORDER BY e.originator_id, e.originator_version"
+        ).format(
+            id_type=SQL(self.datastore.originator_id_type),
+            schema=Identifier(self.datastore.schema),
+            table=Identifier(self.events_table_name),
+        )
 
     @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
     def select_events(
@@ -64,6 +108,20 @@ class HonbaPostgresRecorder(PostgresApplicationRecorder):
             statement += SQL(" LIMIT %s")
         with self.datastore.get_connection() as conn, conn.cursor() as curs:
             curs.execute(statement, params, prepare=True)
+            return [
+                StoredEvent(row["originator_id"], row["originator_version"], row["topic"], _state(row["state"]))
+                for row in curs.fetchall()
+            ]
+
+    @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
+    def select_tails(self, streams: Sequence[tuple[Any, int]]) -> list[StoredEvent]:
+        """The rows of each stream from its given position on, in one statement: one snapshot of all
+        of them (a match and its seal, saved in one transaction, read as one save left them) for
+        one round trip (``replay.store.checked.tail_rows``)."""
+        ids = [stream for stream, _since in streams]
+        since = [position for _stream, position in streams]
+        with self.datastore.get_connection() as conn, conn.cursor() as curs:
+            curs.execute(self.select_tails_statement, (ids, since), prepare=True)
             return [
                 StoredEvent(row["originator_id"], row["originator_version"], row["topic"], _state(row["state"]))
                 for row in curs.fetchall()
@@ -124,16 +182,24 @@ class HonbaPostgresRecorder(PostgresApplicationRecorder):
                 if held:
                     conn.execute("SELECT pg_advisory_unlock(%s)", (CHECKPOINT_LOCK,))
 
-    def _insert_stored_events(self, curs: Cursor[DictRow], stored_events: Sequence[StoredEvent], **_: Any) -> None:
-        self._lock_table(curs)
-        self._notify_channel(curs)
-        columns = (
+    @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
+    def insert_events(self, stored_events: Sequence[StoredEvent], **_: Any) -> Sequence[int] | None:
+        """Insert the rows in one transaction, under the table lock, with the notification: one
+        statement, committed as it ends (no client round trip while the lock is held); their
+        notification ids. ``IntegrityError`` when any row is there already (nothing is inserted)."""
+        if not stored_events:
+            return None
+        arguments = (
             [e.originator_id for e in stored_events],
             [e.originator_version for e in stored_events],
             [e.topic for e in stored_events],
             [e.state for e in stored_events],
+            f"{self.datastore.lock_timeout}s",
         )
-        curs.execute(self.insert_rows_statement, columns)
+        with self.datastore.get_connection() as conn, conn.cursor() as curs:
+            # The pool's connections are in autocommit: the statement is its own transaction.
+            curs.execute(self.insert_rows_statement, arguments, prepare=True)
+            return [row["notification_id"] for row in curs.fetchall()]
 
 
 def _state(stored: Any) -> bytes:

@@ -37,6 +37,18 @@ class TokenRows:
         with self._datastore.transaction(commit=commit) as cursor:
             yield cursor
 
+    @contextlib.contextmanager
+    def _reading(self) -> Iterator[Any]:
+        """A cursor for one read: on PostgreSQL one statement of the pool's autocommit connections
+        (a token checked on every request costs its SELECT alone, not BEGIN and ROLLBACK besides)."""
+        assert self._datastore is not None
+        if not self._postgres:
+            with self._cursor(commit=False) as cursor:
+                yield cursor
+            return
+        with self._datastore.get_connection() as conn, conn.cursor() as cursor:
+            yield cursor
+
     def _sql(self, text: str) -> str:
         return text.replace("?", "%s") if self._postgres else text
 
@@ -111,7 +123,7 @@ class TokenRows:
         if self._datastore is None:
             with self._lock:
                 return self._memory.get(token_id)
-        with self._cursor(commit=False) as cursor:
+        with self._reading() as cursor:
             cursor.execute(
                 self._sql(f"SELECT role, match_key, salt, digest FROM {TABLE} WHERE token_id = ?"), (token_id,)
             )

@@ -31,8 +31,8 @@ from replay.service.entry import (
 )
 from replay.service.recording import ForHand, HandTaken
 from replay.service.shapes import state_data
-from replay.service.stages import results_data, standings_of_event
-from replay.service.standings import read_view, standings_data, tournament_report
+from replay.service.stages import event_report, results_data, standings_of_event
+from replay.service.standings import read_view, standings_data
 from replay.web.site import bearer, for_hand, json_body, number, site, text_of
 from replay.web.standings import after_of
 from replay.web.table import table_context
@@ -190,7 +190,7 @@ async def standings_json(request: Request) -> Response:
         await served.call(
             lambda: read_view(
                 served.app,
-                lambda view: standings_data(tournament_report(view, name, after_session=after)),
+                lambda view: standings_data(event_report(served.app, view, name, after_session=after)),
                 view=served.view,
             )
         )

@@ -195,7 +195,14 @@ def _withdraw(served: Site, name: str, fields: dict[str, Any], _token: str) -> N
 
 
 def _substitute(served: Site, name: str, fields: dict[str, Any], _token: str) -> None:
-    stages.substitute(served.app, name, _text(fields, "substitute"), _text(fields, "replaces"), _text(fields, "reason"))
+    stages.substitute(
+        served.app,
+        name,
+        _text(fields, "substitute"),
+        _text(fields, "replaces"),
+        _text(fields, "reason"),
+        override=bool(_text(fields, "override")),
+    )
 
 
 def _team(served: Site, name: str, fields: dict[str, Any], _token: str) -> None:

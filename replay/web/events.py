@@ -53,6 +53,7 @@ async def what_if_page(request: Request) -> Response:
             return None
         overrides = dict(parse_override(line, "set") for line in asked["set"].splitlines() if line.strip())
         return what_if_data(
+            served.app,
             served.view,
             name,
             rules=resolve_rules(asked["rules"], files=False) if asked["rules"] else None,

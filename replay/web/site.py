@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 from urllib.parse import quote, urlencode
 
-from jinja2 import Environment, FileSystemLoader, select_autoescape
+from jinja2 import ChoiceLoader, Environment, FileSystemLoader, select_autoescape
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -25,6 +25,8 @@ from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Re
 
 from domain.bounds import KEY, NAME, TEXT, TOURNAMENT, Bound, clipped, shown
 from domain.errors import HonbaError, WinnerIsDiscarder, WinnersOnSeveralDiscards
+from replay.html.templating import TEMPLATES as REPORT_TEMPLATES
+from replay.html.templating import add_filters
 from replay.input.json_text import load_json
 from replay.service.access import Grant, TokenStore
 from replay.service.address import Address
@@ -61,14 +63,16 @@ class Unavailable(Exception):
 
 def _templates() -> Environment:
     env = Environment(
-        loader=FileSystemLoader(HERE / "templates"),
+        # The reports' templates (the standings) are the HTML exports' too: one template per report.
+        loader=ChoiceLoader([FileSystemLoader(HERE / "templates"), FileSystemLoader(REPORT_TEMPLATES)]),
         autoescape=select_autoescape(default=True, default_for_string=True),
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    env.filters["points"] = lambda v: f"{v:,}" if isinstance(v, int) else v
+    add_filters(env)
     env.filters["end_reason"] = end_reason_words
-    env.filters["signed"] = lambda v: f"{v:+,}" if isinstance(v, int) else v
+    # The reports link their matches to the table pages this server serves (an export does not).
+    env.globals["links"] = True
     # A field that holds several items, shown in one text box: its items between commas.
     # The longest text the domain takes (domain.bounds), as the forms' maxlength: a hint that agrees.
     env.globals["longest"] = {"name": NAME.longest, "text": TEXT.longest, "tournament": TOURNAMENT.longest}

@@ -1,0 +1,163 @@
+"""A Tenhou mjlog's hands in tenhou.net/6's tile arrays: what an imported game keeps to export again.
+
+Per hand (each ``INIT``): the dora indicators (``INIT seed``'s sixth value, then each ``DORA``),
+the ura indicators (``AGARI doraHaiUra``), and per seat the hand dealt (``hai0`` to ``hai3``, in
+tile order), the draws (``T`` to ``W``; a chi, pon or open kan as its call string) and the
+discards (``D`` to ``G``: 60 for the tile just drawn, ``r`` before a riichi's discard, 0 after an
+open kan; a closed or added kan and a north as their call strings), as Tenhou's own JSON writes
+them (checked against Tenhou's JSON of the corpus's games, ``tests/test_export_tiles.py``).
+
+Codes: 11 to 19 manzu, 21 to 29 pinzu, 31 to 39 souzu, 41 to 47 the honors, 51 to 53 the red
+fives (Tenhou's tiles 16, 52, 88). A call string puts its letter (``c`` chi, ``p`` pon, ``m``
+open kan, ``k`` added kan, ``a`` closed kan, ``f`` north) before the called tile, at the place
+of the player it was called from: first from the left, second across, last from the right.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from typing import Any, Final
+
+import attrs
+
+from replay.formats.logmodel import LoggedGame
+from replay.formats.source import unpack
+from replay.formats.tenhou_xml import parse_xml
+
+REDS: Final = {16: 51, 52: 52, 88: 53}
+DRAWS: Final = {"T": 0, "U": 1, "V": 2, "W": 3}
+DISCARDS: Final = {"D": 0, "E": 1, "F": 2, "G": 3}
+TSUMOGIRI: Final = 60
+
+
+def code(tile: int) -> int:
+    """A Tenhou tile (0 to 135) in tenhou.net/6's code."""
+    if tile in REDS:
+        return REDS[tile]
+    kind = tile // 4
+    return (kind // 9 + 1) * 10 + kind % 9 + 1
+
+
+def _order(tile: int) -> tuple[int, int]:
+    # Within a call Tenhou lists tiles by kind, a red five after the plain ones.
+    return tile // 4, 1 if tile in REDS else 0
+
+
+def _joined(tiles: list[int]) -> str:
+    return "".join(str(code(t)) for t in tiles)
+
+
+def call_string(meld: int, players: int) -> tuple[str, bool]:
+    """A meld code (``N m``) as its call string, and whether it goes with the draws (chi, pon,
+    open kan) rather than the discards (added or closed kan, north)."""
+    source = meld & 3  # from the caller: 1 the right, 2 across, 3 the left (0: none)
+    if meld & 0x4:  # chi, always from the left
+        base = meld >> 10
+        called_index = base % 3
+        first = base // 3
+        kind = first // 7 * 9 + first % 7
+        tiles = [(kind + i) * 4 + ((meld >> (3 + 2 * i)) & 3) for i in range(3)]
+        called = tiles[called_index]
+        others = sorted((t for t in tiles if t != called), key=_order)
+        return f"c{code(called)}{_joined(others)}", True
+    if meld & 0x18:  # pon, or a pon made a kan (added)
+        base = meld >> 9
+        called_index = base % 3
+        kind = base // 3
+        unused = (meld >> 5) & 3
+        tiles = [kind * 4 + i for i in range(4) if i != unused]
+        called = tiles[called_index]
+        others = sorted((t for t in tiles if t != called), key=_order)
+        if meld & 0x8:
+            return _placed("p", called, others, source, players), True
+        added = kind * 4 + unused
+        pon = _placed("p", called, others, source, players)
+        return pon.replace(f"p{code(called)}", f"k{code(added)}{code(called)}"), False
+    if meld & 0x20:  # north
+        return f"f{code(meld >> 8)}", False
+    called = meld >> 8
+    kind = called // 4
+    if source == 0:  # closed kan: three tiles, then the letter before the fourth (a red five last)
+        tiles = sorted((kind * 4 + i for i in range(4)), key=_order)
+        return f"{_joined(tiles[:3])}a{code(tiles[3])}", False
+    others = sorted((kind * 4 + i for i in range(4) if kind * 4 + i != called), key=_order)
+    return _placed("m", called, others, source, players), True
+
+
+def _placed(letter: str, called: int, others: list[int], source: int, players: int) -> str:
+    """The letter and called tile at the place of the player called from among the others."""
+    if players == 3 and source == 2:
+        # Three players: across does not exist; Tenhou counts the left as 2.
+        source = 3
+    at = {3: 0, 2: 1, 1: len(others)}[source]
+    parts = [str(code(t)) for t in others]
+    parts.insert(at, f"{letter}{code(called)}")
+    return "".join(parts)
+
+
+def hand_tiles(root: ET.Element, players: int) -> list[list[Any]]:
+    """Every hand's fourteen tile arrays, in the order of the log's INIT tags."""
+    hands: list[list[Any]] = []
+    current: list[Any] | None = None
+    last_draw = [-1] * 4
+    riichi_next: set[int] = set()
+    for el in root:
+        tag = el.tag
+        first = tag[:1]
+        if current is not None and first in DRAWS and tag[1:].isdigit():
+            seat = DRAWS[first]
+            tile = int(tag[1:])
+            current[3 + 3 * seat].append(code(tile))
+            last_draw[seat] = tile
+        elif current is not None and first in DISCARDS and tag[1:].isdigit():
+            seat = DISCARDS[first]
+            tile = int(tag[1:])
+            shown: Any = TSUMOGIRI if tile == last_draw[seat] else code(tile)
+            if seat in riichi_next:
+                shown = f"r{shown}"
+                riichi_next.discard(seat)
+            current[4 + 3 * seat].append(shown)
+            last_draw[seat] = -1
+        elif tag == "INIT":
+            seed = [int(v) for v in (el.get("seed") or "0,0,0,0,0,0").split(",")]
+            current = [[code(seed[5])], []]
+            for seat in range(4):
+                dealt = sorted((int(t) for t in (el.get(f"hai{seat}") or "").split(",") if t.strip()), key=_order)
+                current += [[code(t) for t in dealt] if seat < players else [], [], []]
+            hands.append(current)
+            last_draw = [-1] * 4
+            riichi_next = set()
+        elif current is None:
+            continue
+        elif tag == "N":
+            seat = int(el.get("who") or 0)
+            text, with_draws = call_string(int(el.get("m") or 0), players)
+            if with_draws:
+                current[3 + 3 * seat].append(text)
+                if text.find("m") >= 0:
+                    # An open kan: its discard slot is empty (the replacement draw follows).
+                    current[4 + 3 * seat].append(0)
+            else:
+                current[4 + 3 * seat].append(text)
+            last_draw[seat] = -1
+        elif tag == "REACH" and el.get("step") == "1":
+            riichi_next.add(int(el.get("who") or 0))
+        elif tag == "DORA":
+            current[0].append(code(int(el.get("hai") or 0)))
+        elif tag == "AGARI" and el.get("doraHaiUra") and not current[1]:
+            current[1] = [code(int(t)) for t in (el.get("doraHaiUra") or "").split(",") if t.strip()]
+    return hands
+
+
+def add_tiles(data: bytes, games: list[LoggedGame], *, file: str) -> list[LoggedGame]:
+    """The games read from a mjlog, each hand with its tiles (``LoggedHand.tiles``). Asked by an
+    import only (``read_games(..., tiles=True)``): ``verify`` does not pay for the tiles."""
+    root = parse_xml(unpack(data, file=file), file)
+    out = []
+    for game in games:
+        tiles = hand_tiles(root, len(game.players))
+        if len(tiles) == len(game.hands):
+            hands = tuple(attrs.evolve(hand, tiles=tuple(t)) for hand, t in zip(game.hands, tiles, strict=True))
+            game = attrs.evolve(game, hands=hands)
+        out.append(game)
+    return out

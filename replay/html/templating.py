@@ -1,0 +1,50 @@
+"""The Jinja templates of the reports, shared by the web pages and the HTML exports: one template per
+report (``templates/standings_section.html`` is the standings, the tables in progress, the stages
+and teams, what each player needs, the chart and the matches, on the public page of
+``honba serve`` and in ``honba standings --format html`` alike).
+
+The web's environment (``replay.web.site``) loads these templates beside its own and takes the
+same filters (``add_filters``); an export renders them here, self-contained (its stylesheet inline,
+no links into a server it is not served by).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+
+from replay.service.shapes import not_counted_yet
+
+TEMPLATES = Path(__file__).parent / "templates"
+
+
+def add_filters(env: Environment) -> Environment:
+    """The filters the report templates use: whole numbers with thousands separators (``points``),
+    signed (``signed``), the note on matches still in progress (``not_counted_yet``)."""
+    env.filters["points"] = lambda v: f"{v:,}" if isinstance(v, int) else v
+    env.filters["signed"] = lambda v: f"{v:+,}" if isinstance(v, int) else v
+    env.filters["not_counted_yet"] = not_counted_yet
+    return env
+
+
+def environment() -> Environment:
+    """The environment an export renders a report in: autoescaped (text from data is escaped)."""
+    env = Environment(
+        loader=FileSystemLoader(TEMPLATES),
+        autoescape=select_autoescape(default=True, default_for_string=True),
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    return add_filters(env)
+
+
+_ENV: list[Environment] = []
+
+
+def render(template: str, **context: Any) -> str:
+    """A report's template rendered for an export (the environment made once)."""
+    if not _ENV:
+        _ENV.append(environment())
+    return _ENV[0].get_template(template).render(**context)

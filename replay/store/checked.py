@@ -1,0 +1,170 @@
+"""What one process last checked of the matches it records on: a save's cost independent of the match's length.
+
+A command loads the match it records on (``HonbaApp.load``) and refuses it unless its chain and
+seal check. Checked whole, that is every event read, decoded and hashed again at every hand: a
+hand cost more the longer the match (issue 36). A process that has checked a match (loaded it
+whole, or saved it) keeps here what it found: the last position and head digest it checked, the
+seal as it read or wrote it, and the aggregate as of that position (a private copy, never handed
+out). The next load of that match reads only the rows from that position on (``tail_rows``: the
+last checked event and seal row again, and any after them), checks them against what is kept,
+and applies the new events to a copy of the kept aggregate (``after``).
+
+What such a check sees, and what it does not (docs/audit.md, "What a command checks before it
+records"): every row another process saved since (each names the digest before it, from the head
+kept here), the seal (its last row, which must name the chain's new end), and the last event and
+seal row checked before (a change or removal of either is seen). A row before those, changed
+behind honba's back between two saves of a long-running process, is not read: the new events
+still name the digest this process checked (never the changed row's), and the seal the next save
+writes covers that head, so ``honba check`` (and the checkpoints) name the change where it is;
+every read for a person (the status, the audit, the check) reads the match whole.
+
+Whatever does not match what is kept (a row changed, missing, unreadable, a seal that does not
+name the chain's end, a save caught half-way between two reads) is not judged here: the caller
+forgets the entry and loads the match whole, whose check names the damage as it always did.
+"""
+
+from __future__ import annotations
+
+import copy
+import threading
+from collections import OrderedDict
+from typing import Any, TypeVar
+from uuid import UUID
+
+import attrs
+
+from domain.integrity import event_digest
+from domain.match import Match
+from replay.store.rows import Reader, decoded
+from replay.store.seal import Seal, seal_id
+
+A = TypeVar("A")
+
+# How many matches one process keeps: a server records on its open tables' matches (a few hundred
+# at most at once); a match not kept is loaded whole once, then kept again.
+KEPT = 512
+
+
+def detached(aggregate: A) -> A:
+    """A copy of an aggregate that shares no list, dict or set with it (its values are frozen
+    attrs values, tuples and strings, shared safely): a command on the copy changes nothing kept,
+    in the time of a few list copies rather than a deep copy's."""
+    twin = copy.copy(aggregate)
+    state = vars(twin)
+    for name, value in state.items():
+        if isinstance(value, list | dict | set):
+            state[name] = value.copy()
+    return twin
+
+
+@attrs.frozen
+class Checked:
+    """A match as one process last checked it: its aggregate (as of ``match.version``, head
+    ``match.head``) and its seal (as of ``seal.version``, naming ``seal.position``, ``seal.head``).
+    Both are private copies (``detached``)."""
+
+    match: Match
+    seal: Seal
+
+
+class CheckedMatches:
+    """The matches one process checked, by key: at most ``KEPT``, the least recently used forgotten
+    first. Thread-safe (a server records on many tables at once); entries are never changed in place."""
+
+    def __init__(self, kept: int = KEPT):
+        self._kept = kept
+        self._lock = threading.Lock()
+        self._entries: OrderedDict[str, Checked] = OrderedDict()
+
+    def get(self, key: str) -> Checked | None:
+        """What was last checked of the match with that key, if this process keeps it."""
+        with self._lock:
+            found = self._entries.get(key)
+            if found is not None:
+                self._entries.move_to_end(key)
+            return found
+
+    def keep(self, match: Match, seal: Seal, *, replace: bool = False) -> None:
+        """Keep copies of a match and its seal as just checked (or saved): unless what is kept of it
+        is already later (another thread of this process saved it since) and ``replace`` is not
+        asked (a match checked whole, after what was kept no longer matched)."""
+        if seal.position != match.version or seal.head != match.head:
+            return  # a seal that does not name this very match's end is not a check's result
+        checked = Checked(detached(match), detached(seal))
+        with self._lock:
+            kept = self._entries.get(match.key)
+            if kept is not None and kept.match.version > match.version and not replace:
+                return
+            self._entries[match.key] = checked
+            self._entries.move_to_end(match.key)
+            while len(self._entries) > self._kept:
+                self._entries.popitem(last=False)
+
+    def forget(self, key: str) -> None:
+        """Forget a match (what was kept no longer matches the store: it is loaded whole next)."""
+        with self._lock:
+            self._entries.pop(key, None)
+
+
+def tail_rows(reader: Reader, match_uuid: UUID, checked: Checked) -> tuple[list[Any], list[Any]]:
+    """The match's rows from its last checked position on, and its seal's from the last seal row
+    read: one statement on PostgreSQL (``select_tails``: one snapshot of both streams), two reads
+    elsewhere (a save caught between them is seen as a mismatch, and the match is loaded whole)."""
+    stream_seal = seal_id(match_uuid)
+    wanted = ((match_uuid, checked.match.version), (stream_seal, checked.seal.version))
+    tails = getattr(reader.recorder, "select_tails", None)
+    if tails is not None:
+        rows = tails(wanted)
+        return [r for r in rows if r.originator_id == match_uuid], [r for r in rows if r.originator_id == stream_seal]
+    events = list(reader.recorder.select_events(match_uuid, gt=checked.match.version - 1))
+    seals = list(reader.recorder.select_events(stream_seal, gt=checked.seal.version - 1))
+    return events, seals
+
+
+def _seal_says(event: Any) -> tuple[int, str] | None:
+    """What a seal row says of its match: the position and head it sealed (none yet when opened)."""
+    if isinstance(event, Seal.Sealed):
+        return (event.position, event.head)
+    if isinstance(event, Seal.Opened):
+        return (0, "")
+    return None
+
+
+def after(reader: Reader, key: str, match_uuid: UUID, checked: Checked) -> tuple[Match, Seal] | None:
+    """The match and its seal as stored now, from what was checked and the rows saved since, each
+    checked against the chain and the seal; None when anything does not match what is kept (the
+    caller then loads the match whole, and its check names what changed)."""
+    match_rows, seal_rows = tail_rows(reader, match_uuid, checked)
+    events = decoded(reader, match_rows)
+    seals = decoded(reader, seal_rows)
+    kept, sealed = checked.match, checked.seal
+    # The last event and seal row checked are still there, as they were.
+    if not events or events[0][0] != kept.version or events[0][1] is None:
+        return None
+    if event_digest(events[0][1]) != kept.head:
+        return None
+    if not seals or seals[0][0] != sealed.version or _seal_says(seals[0][1]) != (sealed.position, sealed.head):
+        return None
+    # The rows saved since: each names the digest of the one before, from the head kept.
+    head = kept.head
+    new_events = []
+    for _position, event, _why in events[1:]:
+        if event is None or str(getattr(event, "prior", "")) != head:
+            return None
+        head = event_digest(event)
+        new_events.append(event)
+    match, seal = detached(kept), detached(sealed)
+    try:
+        # ``mutate`` refuses an event out of sequence, or of another aggregate.
+        for event in new_events:
+            match = event.mutate(match)
+        for _position, seal_event, _why in seals[1:]:
+            if seal_event is None:
+                return None
+            seal = seal_event.mutate(seal)
+    except Exception:  # a row that decodes but does not apply: whatever it is, the whole check names it
+        return None
+    # The seal names the chain's end: nothing removed from the end, nothing added behind the seal.
+    if not isinstance(match, Match) or match.key != key or (seal.position, seal.head) != (match.version, head):
+        return None
+    return match, seal

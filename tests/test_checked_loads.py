@@ -1,0 +1,216 @@
+"""A process that checked a match reads only what was saved since: a hand costs the same at hand 1 and hand 500.
+
+``HonbaApp.load`` keeps what it checked (``replay.store.checked``): the next load of the match
+reads the last checked event and seal row again and the rows after them, checks them against
+the head and seal kept, and applies the new ones to a copy of the aggregate kept. What that
+check sees and does not see is docs/audit.md's "What a command checks before it records"; these
+tests hold each line of it. Nothing is timed: rows read are counted.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_tamper_both_stores import execute, last
+
+from domain.match import match_id
+from domain.rules import load_preset
+from domain.values import AbortiveDraw, HandValue, Win, WinResult
+from replay.service import recording
+from replay.store.application import HonbaApp
+from replay.store.checked import detached
+from replay.store.errors import DamagedMatch
+from replay.store.integrity import check_match
+from replay.store.seal import seal_id
+from replay.store.sqlite_store import HonbaSQLiteRecorder
+
+KEY = "long"
+PLAYERS = ("Ann", "Ben", "Cho", "Dai")
+ABORT = AbortiveDraw("four_winds")
+# Rows of the match's stream each read handed back, in order.
+ROWS_READ: list[int] = []
+
+
+class RowCountingRecorder(HonbaSQLiteRecorder):
+    """honba's SQLite recorder, noting how many of the match's rows each read returned."""
+
+    def select_events(self, originator_id: Any, **kwargs: Any) -> Any:
+        rows = super().select_events(originator_id, **kwargs)
+        if originator_id == match_id(KEY):
+            ROWS_READ.append(len(rows))
+        return rows
+
+
+def ron(winner: int, discarder: int, han: int = 3) -> WinResult:
+    return WinResult((Win(winner, HandValue(han=han, fu=30), discarder),))
+
+
+@pytest.fixture
+def counted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[HonbaApp]:
+    monkeypatch.setenv("APPLICATION_RECORDER_TOPIC", f"{__name__}:{RowCountingRecorder.__name__}")
+    app = HonbaApp.open(str(tmp_path / "long.sqlite"))
+    recording.start_match(app, KEY, PLAYERS, load_preset("tenhou"))
+    ROWS_READ.clear()
+    yield app
+    app.close()
+    ROWS_READ.clear()
+
+
+@pytest.fixture
+def stored(store_db: str) -> Iterator[tuple[str, HonbaApp]]:
+    """A match with two hands recorded, on SQLite and on PostgreSQL, and the process that recorded them."""
+    app = HonbaApp.open(store_db)
+    recording.start_match(app, KEY, PLAYERS, load_preset("tenhou"))
+    recording.record(app, KEY, ron(1, 0))
+    recording.record(app, KEY, ron(2, 1))
+    yield store_db, app
+    app.close()
+
+
+def test_a_hand_late_in_a_match_reads_as_few_rows_as_the_second(counted: HonbaApp) -> None:
+    reads = []
+    for hand in range(40):
+        before = len(ROWS_READ)
+        recording.record(counted, KEY, ABORT, client_key=f"hand-{hand}")
+        reads.append(sum(ROWS_READ[before:]))
+    # The start was saved by this process: every load reads the last event checked, and nothing else.
+    assert reads == [1] * 40
+    # Forty hands (and the start) are there, checked whole by a process that never saw them.
+    other = HonbaApp.open(counted.env["SQLITE_DBNAME"])
+    assert len(other.load(KEY).match.history) == 40
+    other.close()
+
+
+def test_hands_another_process_saved_are_read_checked_and_applied(stored: tuple[str, HonbaApp]) -> None:
+    db, app = stored
+    other = HonbaApp.open(db)
+    recording.record(other, KEY, ABORT)
+    recording.record(other, KEY, ron(3, 2))
+    other.close()
+    after = recording.record(app, KEY, ron(0, 3))
+    fresh = HonbaApp.open(db)
+    whole = fresh.load(KEY).match
+    fresh.close()
+    # The process that kept its check ends where a process that read the match whole does.
+    assert (after.version, after.head, after.state) == (whole.version, whole.head, whole.state)
+    assert whole.version == 10  # the start, three wins and their deal passes, an abortive draw, a last win
+    assert check_match(app, match_id(KEY), KEY).problems == ()
+
+
+def test_the_very_last_event_changed_between_two_saves_is_refused(stored: tuple[str, HonbaApp]) -> None:
+    db, app = stored
+    stream = match_id(KEY)
+    recording.record(app, KEY, ABORT)  # an abortive draw is one event: it is the last
+    position = last(db, stream)
+    ((state,),) = execute(
+        db, "SELECT state FROM EVENTS WHERE originator_id = ? AND originator_version = ?", stream, position
+    )
+    data = json.loads(bytes(state))
+    data["fact"]["_data_"]["kind"] = "nine_terminals"
+    execute(
+        db,
+        "UPDATE EVENTS SET state = ? WHERE originator_id = ? AND originator_version = ?",
+        json.dumps(data).encode(),
+        stream,
+        position,
+    )
+    with pytest.raises(DamagedMatch, match="nothing recorded"):
+        recording.record(app, KEY, ron(1, 0))
+    assert last(db, stream) == position
+
+
+def test_the_seal_rolled_back_between_two_saves_is_refused(stored: tuple[str, HonbaApp]) -> None:
+    db, app = stored
+    seal = seal_id(match_id(KEY))
+    execute(db, "DELETE FROM EVENTS WHERE originator_id = ? AND originator_version = ?", seal, last(db, seal))
+    with pytest.raises(DamagedMatch, match="nothing recorded"):
+        recording.record(app, KEY, ABORT)
+
+
+def test_the_last_hand_removed_with_its_seal_row_between_two_saves_is_refused(stored: tuple[str, HonbaApp]) -> None:
+    db, app = stored
+    stream, seal = match_id(KEY), seal_id(match_id(KEY))
+    # The second hand's two events and the seal row that named them: the match as it was after the first.
+    for _ in range(2):
+        execute(db, "DELETE FROM EVENTS WHERE originator_id = ? AND originator_version = ?", stream, last(db, stream))
+    execute(db, "DELETE FROM EVENTS WHERE originator_id = ? AND originator_version = ?", seal, last(db, seal))
+    # The match's own chain and seal show nothing (the checkpoints are what name this rollback);
+    # the process that checked the later head refuses to record on the shorter history, every time.
+    for _try in range(2):
+        with pytest.raises(
+            DamagedMatch, match=r"rolled back \(this process checked it up to event 5, it now ends at event 3\)"
+        ):
+            recording.record(app, KEY, ABORT)
+    assert last(db, stream) == 3
+
+
+def test_an_older_event_changed_between_two_saves_is_named_by_check_where_it_is(stored: tuple[str, HonbaApp]) -> None:
+    """What a kept check does not see (docs/audit.md): a row before the last event checked, changed
+    between two saves of a long-running process. The hand is recorded on the history this process
+    checked (its first event names the head checked, not the changed row's), and ``honba check``,
+    which reads the match whole, names the change where it is; so does the next process that loads it."""
+    db, app = stored
+    stream = match_id(KEY)
+    ((state,),) = execute(db, "SELECT state FROM EVENTS WHERE originator_id = ? AND originator_version = ?", stream, 2)
+    data = json.loads(bytes(state))
+    data["fact"]["_data_"]["wins"][0]["value"]["han"] = 5
+    execute(
+        db,
+        "UPDATE EVENTS SET state = ? WHERE originator_id = ? AND originator_version = ?",
+        json.dumps(data).encode(),
+        stream,
+        2,
+    )
+    kept = app.checked.get(KEY)
+    assert kept is not None
+    recorded = recording.record(app, KEY, ABORT)
+    # The hands as recorded (Ben's 3900 off Ann, Cho's 3900 off Ben), not the changed row's.
+    assert recorded.state.scores == (25000 - 3900, 25000 + 3900 - 3900, 25000 + 3900, 25000)
+    ((prior,),) = execute(db, "SELECT state FROM EVENTS WHERE originator_id = ? AND originator_version = ?", stream, 6)
+    assert json.loads(bytes(prior))["prior"] == kept.match.head  # the new event names the head this process checked
+    found = check_match(app, match_id(KEY), KEY)
+    assert [(p.position, p.kind) for p in found.problems] == [(2, "altered")]
+    other = HonbaApp.open(db)
+    with pytest.raises(DamagedMatch, match="altered at 2"):
+        recording.record(other, KEY, ABORT)
+    other.close()
+
+
+def test_a_command_on_a_loaded_match_changes_nothing_kept(counted: HonbaApp) -> None:
+    recording.record(counted, KEY, ABORT)
+    kept = counted.checked.get(KEY)
+    assert kept is not None
+    loaded = counted.load(KEY)
+    assert loaded.match is not kept.match
+    # Every list, dict and set of the match is its own: a command on it leaves the kept one as it was.
+    for name, value in vars(kept.match).items():
+        if isinstance(value, list | dict | set):
+            assert vars(loaded.match)[name] is not value, name
+    loaded.match.record(ABORT)
+    assert (kept.match.version, len(kept.match.history), len(kept.match.pending_events)) == (2, 1, 0)
+    twin = detached(loaded.match)
+    assert twin.pending_events == loaded.match.pending_events and twin.pending_events is not loaded.match.pending_events
+
+
+def test_a_hand_recorded_builds_no_ledger_of_the_whole_match_unless_asked(
+    counted: HonbaApp, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    built: list[int] = []
+    whole = recording.corrected_ledger
+
+    def counting(steps: Any) -> Any:
+        built.append(1)
+        return whole(steps)
+
+    monkeypatch.setattr(recording, "corrected_ledger", counting)
+    for hand in range(3):
+        done = recording.record(counted, KEY, ABORT, client_key=f"hand-{hand}")
+    # The JSON API answers with the table and the head: the ledger of every hand is not made.
+    assert built == []
+    # The command line asks for it, and gets every entry.
+    assert [(entry.number, entry.position) for entry in done.ledger] == [(1, 2), (2, 3), (3, 4)]
+    assert built == [1]
