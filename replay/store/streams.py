@@ -1,20 +1,25 @@
 """What the bulk import asks of the store's rows, in the event library's terms kept here: encoded
 events inserted whole or not at all (``insert_whole``: False when a row is already there), whether
-a stream has rows, a stream's events, and a game's identity read (``read_identity``)."""
+a stream has rows, a stream's events, a game's identity read (``read_identity``), and the matches
+in the order they were started (``started_in_order``, for the ratings)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.persistence import IntegrityError, StoredEvent
 
+from domain.match import Match
 from replay.store.application import HonbaApp
 from replay.store.errors import UNAVAILABLE
 from replay.store.identity import GameIdentity, identity_id
 from replay.store.rows import unreadable
+
+_STARTED = f"{Match.__module__}:{Match.Started.__qualname__}"
 
 
 class RowsTaken(Exception):
@@ -61,3 +66,20 @@ def read_identity(store: HonbaApp, fingerprint: str) -> GameIdentity | None:
     except Exception as exc:  # an identity row that no longer decodes
         raise DamagedRow(unreadable(exc)) from None
     return identity
+
+
+def started_in_order(app: HonbaApp) -> list[tuple[str, datetime]]:
+    """Every stored match's key and start time, in the order the store recorded them (its start
+    events read from the notification log in batches)."""
+    found: list[tuple[str, datetime]] = []
+    position = 0
+    while True:
+        batch = app.recorder.select_notifications(
+            start=position, limit=5000, topics=[_STARTED], inclusive_of_start=False
+        )
+        if not batch:
+            return found
+        for notification in batch:
+            event = app.mapper.to_domain_event(notification)
+            found.append((str(event.key), event.timestamp))  # type: ignore[attr-defined]
+        position = batch[-1].id
