@@ -35,6 +35,7 @@ from domain.values import (
     PenaltyShare,
     Seat,
     TableState,
+    Win,
     WinResult,
 )
 
@@ -119,6 +120,21 @@ class EntryChecks:
             raise MatchAlreadyEnded(f"{match} has ended ({state.end_reason}); nothing more can be recorded")
         self.result(result, state)
 
+    def liability(self, win: Win) -> None:
+        """Refuse a liable player (pao) on a hand the rules make nobody liable for. Riichi rules
+        make a player liable only for a yakuman they fed (Big Three Dragons, Big Four Winds, where
+        played Four Kongs: Tenhou's rules, the WRC's). The points families (Hong Kong, the Chinese,
+        Japanese classical and transitional, Taiwanese, American, Wilmington) have no liability of
+        a third player in their rules: Hong Kong's "responsibility" is the discarder's, their
+        payment scheme (``loser_payment``, rules.md), so a liable player is refused by the rules' name."""
+        if self.rules.scoring != "riichi":
+            raise RuleViolation(
+                f"liability (pao) is not in the {self.rules.name} rules: only riichi rules make a player liable"
+                " (for a yakuman they fed); a discarder's responsibility is the rules' payment scheme"
+            )
+        if win.value.limit != "yakuman":
+            raise RuleViolation(f"liability (pao) is only for a yakuman under these rules, not {win.value.describe()}")
+
     def penalty(self, penalty: Penalty) -> None:
         """Refuse a penalty against no seat, of no positive amount or more than a table holds, or
         whose kind or note is not one line of text of their length (``domain.bounds``)."""
@@ -128,7 +144,18 @@ class EntryChecks:
         PENALTY_AMOUNT.check(penalty.amount)
         TEXT.check(penalty.kind, "penalty kind")
         TEXT.check(penalty.note, "penalty note")
+        self.penalty_share(penalty)
         self.penalty_in_sticks(penalty)
+
+    def penalty_share(self, penalty: Penalty) -> None:
+        """Refuse a share the rules cannot pay: where penalties are taken off the final points after
+        uma (``penalties_after_uma``: WRC, M-League), the penalty leaves the player and nobody
+        receives it, so a share to the others (or a reverse mangan) would be dropped in silence."""
+        if self.rules.penalties_after_uma and penalty.share is not PenaltyShare.OFF_TABLE:
+            raise RuleViolation(
+                f"share {penalty.share.value}: under these rules a penalty is taken off the player's final"
+                " points after uma and nobody receives it (penalties_after_uma); give share off_table or leave it out"
+            )
 
     def penalty_in_sticks(self, penalty: Penalty) -> None:
         """Refuse a penalty that no sticks of the rules can pay: under riichi rules scores move in
@@ -243,12 +270,7 @@ class EntryChecks:
                 self.seat(win.liable, "liable player")
                 if win.liable == win.winner:
                     raise RuleViolation("a winner cannot be liable (pao) for their own hand")
-                if self.rules.scoring == "riichi" and win.value.limit != "yakuman":
-                    # Riichi rules make a player liable only for a yakuman they fed (Big Three
-                    # Dragons, Big Four Winds, where played Four Kongs: Tenhou's rules, the WRC's).
-                    raise RuleViolation(
-                        f"liability (pao) is only for a yakuman under these rules, not {win.value.describe()}"
-                    )
+                self.liability(win)
             check_win(win, state, self.rules, self.rules.players)
         if len(wins) > self.rules.multiple_ron:
             raise RuleViolation(

@@ -28,6 +28,10 @@ has ended is counted in them, and each of its players has the one place they too
 against everyone whose session is over (the standings order them) and open to those still playing
 (any of them may pass); once every table has ended, the answer is the standings after the session.
 Players who cannot take a place in the top N (who withdrew, substitutes, at a cut) are no rivals.
+Players whose session is over and who are equal on the whole tie-break chain (a shared rank) across
+the line are ``tied`` at the cut, neither ``certain``: at most N players are ever certain of N
+places; the note says how the tie goes (by name, as the standings and the recorded cut order
+them, unless the director decides otherwise).
 
 **At a final table in progress.** For each player and each way the next hand may be won (their
 self-drawn win, or a win on each other player's discard), the least riichi hand value (from 1 han
@@ -65,12 +69,15 @@ class RivalCondition:
 @attrs.frozen
 class PlaceNeed:
     """What placing ``place`` at their table means for a player: ``certain``, ``possible`` or
-    ``impossible`` to finish in the top N, and what against whom."""
+    ``impossible`` to finish in the top N, or ``tied`` at the cut (their session over, equal with
+    others on the whole tie-break chain across the line), and what against whom."""
 
     place: int
     status: str
     beat_at_least: int
     conditions: tuple[RivalCondition, ...]
+    # For ``tied``: who they are tied with at the cut and how the tie is resolved.
+    note: str = ""
 
 
 @attrs.frozen
@@ -184,10 +191,27 @@ def _settled(
     if player in out:
         return tuple(PlaceNeed(k, "impossible", 0, ()) for k in places)
     mine = order.get(player, math.inf)
-    ahead = sum(1 for p in points if p != player and p not in playing and order.get(p, math.inf) < mine)
-    can_pass = ahead + sum(1 for p in playing if p != player)
-    status = "certain" if can_pass < top else "impossible" if ahead >= top else "possible"
-    return tuple(PlaceNeed(k, status, max(0, can_pass - (top - 1)), ()) for k in places)
+    over = [p for p in points if p != player and p not in playing]
+    ahead = sum(1 for p in over if order.get(p, math.inf) < mine)
+    # Equal on the whole chain (a shared rank): either may end above the other, so neither is
+    # certain while the line falls among them (at most N certain for N places).
+    tied = sorted(p for p in over if order.get(p, math.inf) == mine and mine != math.inf)
+    can_pass = ahead + len(tied) + sum(1 for p in playing if p != player)
+    note = ""
+    if can_pass < top:
+        status = "certain"
+    elif ahead >= top:
+        status = "impossible"
+    elif not playing and tied:
+        status = "tied"
+        first = sorted([player, *tied])
+        note = (
+            f"tied at the cut with {', '.join(tied)} on the whole tie-break chain: the standings, and the cut"
+            f" recorded from them, go on by name ({', '.join(first)}) unless the director decides otherwise"
+        )
+    else:
+        status = "possible"
+    return tuple(PlaceNeed(k, status, max(0, can_pass - (top - 1)), (), note) for k in places)
 
 
 # Riichi hand values from the smallest up, by what a non-dealer's ron is paid (1,000 to 32,000).

@@ -112,8 +112,12 @@ class EventStandings:
     stages: tuple[StageStandings, ...]
     overall: tuple[OverallRow, ...]
     teams: tuple[TeamRow, ...]
-    # The stage being played (``stage_in_play``), None once the event is played out.
+    # The stage being played (``stage_in_play``), None once the event is played out or while a
+    # stage is played and the cut after it not made yet.
     in_play: str | None = None
+    # What every view says of the stages (``stage_said``): "the final is being played", "the
+    # qualification is played; the cut is next"; None once the event is played out.
+    said: str | None = None
 
 
 def counted_summaries(
@@ -225,7 +229,9 @@ def event_standings(
     """Every stage's standings, the whole event's order and the teams' standings."""
     stages = tuple(stage_standings(state, matches, k, tie_break) for k in range(1, len(state.format.stages) + 1))
     in_play = stage_in_play(state, stages, matches)
-    return EventStandings(stages, overall_order(stages), team_standings(state, matches), in_play)
+    overall = overall_order(stages)
+    said = stage_said(state, stages, matches)
+    return EventStandings(stages, overall, team_standings(state, overall, matches), in_play, said)
 
 
 def replayed_event(
@@ -268,43 +274,71 @@ def _rank_order(rank: int | None) -> float:
     return math.inf if rank is None else rank
 
 
-def team_standings(state: EventState, matches: Sequence[tuple[MatchSummary, int]]) -> tuple[TeamRow, ...]:
-    """Each team's members' points over every match of the event (substitutes as their rule
-    says), summed or averaged as the format says; ranked by points, then by name."""
+def team_standings(
+    state: EventState, overall: Sequence[OverallRow], matches: Sequence[tuple[MatchSummary, int]]
+) -> tuple[TeamRow, ...]:
+    """Each team's members' lines in the whole event (``overall``: the last stage each reached, with
+    what they carried into it: cuts, halving and finals as the format says; substitutes as their rule
+    counts them), summed or averaged as the format says; ranked by points, then by name. Matches
+    are those each member played over the whole event."""
     if not state.teams:
         return ()
     counted, left_out = counted_summaries((s for s, _session in matches), state)
-    found = totals(counted, state.player_of, state.entrants())
+    played = totals(counted, state.player_of, state.entrants())
+    line = {o.player: o.points for o in overall}
     members: dict[str, list[str]] = {}
     for player, team in state.teams.items():
         members.setdefault(team, []).append(player)
     lines = []
     for team, names in members.items():
         counted_names = [n for n in names if not left_out(n)]
-        points = sum(found.get(n, Totals()).points for n in counted_names)
+        points = sum(line.get(n, 0.0) for n in counted_names)
         if state.format.team_points == "average" and counted_names:
             points /= len(counted_names)
-        lines.append((round(points, 1), team, tuple(sorted(names)), sum(found.get(n, Totals()).matches for n in names)))
+        count = sum(played.get(n, Totals()).matches for n in names)
+        lines.append((round(points, 1), team, tuple(sorted(names)), count))
     lines.sort(key=lambda line: (-line[0], line[1]))
     result = []
-    for points, team, members_of_team, played in lines:
+    for points, team, members_of_team, count in lines:
         shared = next(i for i, other in enumerate(lines, start=1) if other[0] == points)
-        result.append(TeamRow(shared, team, members_of_team, points, played))
+        result.append(TeamRow(shared, team, members_of_team, points, count))
     return tuple(result)
+
+
+def _stage_played(stage: StageStandings, matches: Sequence[tuple[MatchSummary, int]]) -> bool:
+    """Every session of a stage seated and every match of it ended."""
+    sessions = set(stage.sessions)
+    seated = {n for _s, n in matches if n in sessions}
+    return seated == sessions and all(s.finished for s, n in matches if n in sessions)
 
 
 def stage_in_play(
     state: EventState, stages: Sequence[StageStandings], matches: Sequence[tuple[MatchSummary, int]]
 ) -> str | None:
-    """The stage being played: the last one started that has not closed, unless it is the last
-    and every session of it is seated and its matches have ended (the event is played out)."""
+    """The stage being played: the last one started that has not closed, unless every session of
+    it is seated and its matches have ended (the last stage: the event is played out; an earlier
+    one: it is played and the cut is next, ``stage_said``)."""
     started = [s for s in stages if s.started and not s.closed]
     if not started:
         return None
     stage = started[-1]
-    if stage.stage < len(state.format.stages):
-        return stage.name
-    sessions = set(stage.sessions)
-    seated = {n for _s, n in matches if n in sessions}
-    playing = any(not s.finished for s, n in matches if n in sessions)
-    return stage.name if playing or seated != sessions else None
+    return None if _stage_played(stage, matches) else stage.name
+
+
+def stage_said(
+    state: EventState, stages: Sequence[StageStandings], matches: Sequence[tuple[MatchSummary, int]]
+) -> str | None:
+    """The one sentence every view says of the stages: "the final is being played" while a stage
+    is; "the qualification is played; the cut is next" once every match of a stage before the last
+    has ended and the next stage is not seated yet (the cut is made when it is: until then the
+    lines are the stage's, and who goes on is not recorded); None once the event is played out."""
+    playing = stage_in_play(state, stages, matches)
+    if playing is not None:
+        return f"the {playing} is being played"
+    started = [s for s in stages if s.started and not s.closed]
+    if not started or started[-1].stage >= len(state.format.stages):
+        return None
+    stage = started[-1]
+    following = stages[stage.stage].name
+    step = "the cut" if stage.advance is not None else f"the {following}"
+    return f"the {stage.name} is played; {step} is next"

@@ -15,16 +15,19 @@ from __future__ import annotations
 
 import os
 import signal
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from pg_server import PostgresServer, ServerUnavailable
+from service_match import ServiceMatch
 
 from domain.match import Match
 from domain.rules import Ruleset, load_preset
 from domain.scoring.payments import settle
 from domain.values import HandResult, HandValue, TableState, Win, WinResult
+from replay.store.application import HonbaApp
 
 # Ctrl-C reaches the commands the tests start (the tests that press it on an import or a follower).
 # A shell starts a background job with SIGINT ignored, a child inherits that, and Python then leaves
@@ -41,6 +44,76 @@ CORPUS = SHARED / "corpus"
 REPO = Path(__file__).resolve().parent.parent
 
 EAST, SOUTH, WEST, NORTH = 0, 1, 2, 3  # round winds
+
+
+# The suite's layers and what a test needs, as markers (registered in pyproject.toml), set here from where a
+# test lives and what it uses, so that no test has to remember them: ``pytest -m "not slow"`` runs the fast
+# layers, ``-m unit``, ``-m "not postgres"`` and the like pick a part (README's Tests section).
+LEVELS = ("unit", "service", "e2e")
+
+
+def _needs(item: pytest.Item) -> set[str]:
+    """What a test needs beyond Python: a PostgreSQL server, the system's Chromium, the shared corpus."""
+    needs = set()
+    fixtures = set(getattr(item, "fixturenames", ()))
+    callspec = getattr(item, "callspec", None)
+    params = callspec.params if callspec is not None else {}
+    if "postgres_server" in fixtures or params.get("store_db") == "postgresql":
+        needs.add("postgres")
+    if "browser" in fixtures or "chromium" in item.name or item.path.stem.endswith("_browser"):
+        needs.add("browser")
+    module = getattr(item, "module", None)
+    if module is not None and any(hasattr(module, name) for name in ("CORPUS", "corpus_samples")):
+        needs.add("corpus")
+    return needs
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark each test with its level (its folder) and what it needs; slow is what starts a server, a
+    browser or another process, reads the corpus, or was measured to take seconds (``pytest.mark.slow``)."""
+    for item in items:
+        level = item.path.parent.name
+        if level in LEVELS:
+            item.add_marker(level)
+        needs = _needs(item)
+        for need in sorted(needs):
+            item.add_marker(need)
+        if needs & {"postgres", "browser"} or _slow_module(item):
+            item.add_marker("slow")
+
+
+def _slow_module(item: pytest.Item) -> bool:
+    """A module measured slow as a whole (``SLOW_MODULES``)."""
+    return item.path.stem in SLOW_MODULES
+
+
+# Modules whose tests take seconds each, measured (``pytest --durations``): they start and kill processes
+# (followers, racing writers, import workers, ``honba`` itself), read the whole corpus, run the README's
+# walk-throughs, play whole events, or try hundreds of generated matches (hypothesis).
+SLOW_MODULES = frozenset(
+    {
+        "test_bulk_import",
+        "test_checkpoint_follower",
+        "test_concurrency",
+        "test_corpus_ratings",
+        "test_corpus_standings",
+        "test_corpus_verify",
+        "test_correction_properties",
+        "test_fuzz_cli",
+        "test_fuzz_readers",
+        "test_fuzz_web",
+        "test_import_yields",
+        "test_load_race",
+        "test_narrow_output",
+        "test_properties",
+        "test_readme",
+        "test_staged_event",
+        "test_staged_event_web",
+        "test_view_concurrency",
+        "test_web",
+        "test_worker_cmdline",
+    }
+)
 
 
 @pytest.fixture(autouse=True)
@@ -153,3 +226,19 @@ def store_db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
         url: str = request.getfixturevalue("postgres_url")
         return url
     return str(tmp_path / "store" / "honba.sqlite")
+
+
+@pytest.fixture
+def service_match() -> Iterator[Callable[..., ServiceMatch]]:
+    """``service_match(rules, ...)``: a new match in a store of its own in memory (tests/service_match.py),
+    its store closed after the test."""
+    opened: list[HonbaApp] = []
+
+    def new(rules: str = "tenhou", **options: Any) -> ServiceMatch:
+        app = HonbaApp.open(":memory:")
+        opened.append(app)
+        return ServiceMatch(app, rules, **options)
+
+    yield new
+    for app in opened:
+        app.close()

@@ -33,6 +33,21 @@ runner = CliRunner()
 AS_RECORDED = {"Ann": 25000, "Ben": 28900, "Cho": 22100, "Dai": 24000}
 
 
+def honba(db: Path | str, *args: str) -> Result:
+    """``honba --db DB ARGS`` in this process (typer's runner); an exception it lets out other than its
+    exit fails the test: the console script would show it as a traceback."""
+    result = runner.invoke(app, ["--db", str(db), *args])
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    return result
+
+
+def ok(db: Path | str, *args: str) -> str:
+    """Run a command that must succeed on that store; its standard output."""
+    result = honba(db, *args)
+    assert result.exit_code == 0, f"honba {' '.join(args)} failed: {result.output}"
+    return result.stdout
+
+
 class Honba:
     """The ``honba`` command on one SQLite file; ``key`` is the match its reads look at by default."""
 
@@ -41,7 +56,7 @@ class Honba:
         self.key = key
 
     def __call__(self, *args: str) -> Result:
-        return runner.invoke(app, ["--db", str(self.db), *args])
+        return honba(self.db, *args)
 
     def ok(self, *args: str) -> str:
         """Run a command that must succeed; its output."""

@@ -1,4 +1,4 @@
-"""A process that records on a match at the same moment as others (run by tests/test_concurrency.py).
+"""A process that records on a match at the same moment as others (run by tests/service/test_concurrency.py).
 
     python race_worker.py once DB KEY CLIENT_KEY BARRIER N
         Load the match, apply one abortive draw (four winds), wait until N workers are

@@ -1,4 +1,4 @@
-"""A process that works on the stored view beside others (run by tests/test_view_concurrency.py).
+"""A process that works on the stored view beside others (run by tests/service/test_view_concurrency.py).
 
 python view_worker.py catchup DB BATCH
     Bring the standings view up to date in batches of BATCH events (small batches make

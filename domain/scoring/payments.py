@@ -397,6 +397,9 @@ def penalty_at(
     if share not in (None, *(s.value for s in PenaltyShare)):
         raise RuleViolation(f"a penalty's share is to_others, reverse_mangan or off_table, not {share!r}")
     how = share or rules.chombo_share
+    if share is None and rules.penalties_after_uma:
+        # Taken off the final points after uma: nobody receives it, whatever a rule file's default.
+        how = PenaltyShare.OFF_TABLE
     if share is None and amount is not None and how == PenaltyShare.REVERSE_MANGAN:
         how = PenaltyShare.TO_OTHERS
     if how == PenaltyShare.REVERSE_MANGAN:

@@ -149,8 +149,9 @@ def results(ctx: typer.Context, name: Name, fmt: Format = "table") -> None:
                 note,
             )
         out.print(table)
+    said = f" ({data['stage_said']})" if data["stage_said"] else ""
     overall = Grid(
-        f"{name}: the whole event",
+        f"{name}: the whole event{said}",
         [
             Column("rank", numeric=True, key=True),
             Column("player", key=True),
@@ -422,6 +423,8 @@ def _needs_text(data: dict[str, Any]) -> None:
             line = f"  place {place['place']}: {place['status']}"
             if place["status"] == "possible":
                 line += f", beating at least {place['beat_at_least']} of those who can pass"
+            if place.get("note"):
+                line += f": {place['note']}"
             out.print(line, markup=False)
             if place["status"] != "possible":
                 continue

@@ -15,7 +15,7 @@ command line is read, checked and refused exactly as typer reads, checks and ref
 
 It reaches into typer's parameter class (``typer.core._TyperParameter``) and its conversion
 contract (``typer._coercion``): pyproject pins typer to the releases that have them, and
-``tests/test_cli_params.py`` checks both the results and that a recording command never
+``tests/e2e/test_cli_params.py`` checks both the results and that a recording command never
 imports pydantic.
 """
 

@@ -8,6 +8,7 @@ import io
 from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
+from urllib.parse import quote
 
 import typer
 from rich.console import Group
@@ -19,12 +20,15 @@ from replay.cli.render import spreadsheet_cells
 from replay.cli.reports import check_report_format, fresh_report, write_report
 from replay.cli.shell import app, err, guarded, out, progress_bar, shell, warn_if_damaged
 from replay.html.pages import render_standings_html
+from replay.html.sheet import PAPERS, render_sheet_html
 from replay.input.parsing import InputError
 from replay.service.access import TableLink, TokenStore
 from replay.service.address import PUBLIC_URL_ENV, configured_public_url
 from replay.service.director import SeatedTable, seat_session
+from replay.service.files import write_whole
 from replay.service.opening import HonbaApp
 from replay.service.shapes import counted
+from replay.service.sheets import sheet_data
 from replay.service.sign_off import require_sign_off, unconfirmed
 from replay.service.stages import event_report
 from replay.service.standings import StandingsReport, follow_view, standings_data, update_view
@@ -204,6 +208,45 @@ def seat(
         )
 
 
+@tournament_app.command("sheet")
+def sheet(
+    ctx: typer.Context,
+    name: Name,
+    session: Annotated[int, number_argument(bound=SESSION, help="The session (round).")],
+    output: Annotated[Path | None, typer.Option("-o", "--output", help="Write to a file instead of stdout.")] = None,
+    paper: Annotated[str, typer.Option(help="a4 or letter.")] = "a4",
+    public_url: Annotated[
+        str | None,
+        typer.Option(
+            "--public-url",
+            help="The server's address as phones reach it (http://192.168.1.20:8000; default: "
+            f"{PUBLIC_URL_ENV}): each sheet's QR code opens its table's page there (read only: the table "
+            "links are on the director's page).",
+        ),
+    ] = None,
+) -> None:
+    """The session's score sheets to print, one page a table (HTML: print it, or save it as PDF):
+    players, seats, rules, empty rows per hand, columns as `honba audit --against` reads them."""
+
+    def run() -> str:
+        if paper not in PAPERS:
+            raise InputError(f"--paper must be {' or '.join(PAPERS)}, not {paper!r}")
+        public = configured_public_url(public_url)
+        data = sheet_data(shell(ctx).app, name, session)
+        if public is None:
+            return render_sheet_html(data, {}, paper)
+        base = public.rstrip("/")
+        links = {t["table"]: f"{base}/matches/{quote(t['match'], safe='')}" for t in data["tables"] if t["match"]}
+        return render_sheet_html(data, links, paper)
+
+    body = guarded(run)
+    if output is None:
+        print(body, end="")
+    else:
+        guarded(lambda: write_whole(output, body))
+        out.print(f"Score sheets of session {session} of {name!r} written to {output}", markup=False)
+
+
 def _refuse(message: str) -> None:
     raise InputError(message)
 
@@ -310,9 +353,9 @@ def standings(
 
 def _table(report: StandingsReport, after: int | None) -> Grid:
     title = f"Standings of {report.name}" + (f" after session {after}" if after is not None else "")
-    if report.in_play:
-        # Said as the page says it (standings_section.html).
-        title += f" (the {report.in_play} is being played)"
+    if report.said:
+        # Said as the page says it (standings_section.html): the service's one sentence.
+        title += f" ({report.said})"
     columns = [
         Column("rank", numeric=True, key=True),
         Column("player", key=True),

@@ -5,7 +5,7 @@ the ura indicators (``AGARI doraHaiUra``), and per seat the hand dealt (``hai0``
 tile order), the draws (``T`` to ``W``; a chi, pon or open kan as its call string) and the
 discards (``D`` to ``G``: 60 for the tile just drawn, ``r`` before a riichi's discard, 0 after an
 open kan; a closed or added kan and a north as their call strings), as Tenhou's own JSON writes
-them (checked against Tenhou's JSON of the corpus's games, ``tests/test_export_tiles.py``).
+them (checked against Tenhou's JSON of the corpus's games, ``tests/e2e/test_export_tiles.py``).
 
 Codes: 11 to 19 manzu, 21 to 29 pinzu, 31 to 39 souzu, 41 to 47 the honors, 51 to 53 the red
 fives (Tenhou's tiles 16, 52, 88). A call string puts its letter (``c`` chi, ``p`` pon, ``m``

@@ -86,6 +86,35 @@ figcaption { color: var(--muted); font-size: 12px; }
 .wide thead th.rank, .wide thead th.key { background: var(--head); z-index: 2; }
 .chart-box { overflow-x: auto; direction: rtl; }
 .chart-box > svg { direction: ltr; min-width: 640px; }
+/* The audit report's chart: the one drawn for the screen's width. Its links to entries are targets. */
+.chart-narrow { display: none; }
+.audit table.corrections td a, a.badge { display: inline-flex; align-items: center; justify-content: center;
+                                  min-width: 44px; min-height: 44px; }
+/* On a phone the audit's ledger and corrections are a card per row, each cell labelled: no table
+   wider than the screen. */
+@media (max-width: 640px) {
+  .chart-wide { display: none; }
+  .chart-narrow { display: block; }
+  .audit .wide:has(> table.ledger) { overflow-x: visible; }
+  .audit table.ledger, .audit table.corrections, .audit table.ledger tbody, .audit table.corrections tbody {
+    display: block; }
+  .audit table.ledger thead, .audit table.corrections thead { display: none; }
+  .audit table.ledger tr, .audit table.corrections tr { display: block; border: 1px solid var(--line);
+    border-radius: 6px; margin: 0 0 8px; padding: 4px 6px; }
+  .audit table.ledger td, .audit table.corrections td { display: flex; gap: 8px; justify-content: space-between;
+    border: 0; padding: 2px 0; min-width: 0; text-align: right; }
+  .audit table.ledger td::before, .audit table.corrections td::before { content: attr(data-label);
+    color: var(--muted); font-weight: 600; text-align: left; flex: 0 0 auto; max-width: 45%;
+    overflow-wrap: anywhere; }
+  .audit table.ledger td.result, .audit table.ledger td.payments { min-width: 0; display: block; text-align: left; }
+  .audit table.ledger td.result::before, .audit table.ledger td.payments::before { display: block; max-width: none; }
+  .audit table.ledger td .score { display: inline; margin-left: 8px; }
+  .audit table.ledger td[data-label]:not(.result):not(.payments)::before { flex: 1 1 auto; max-width: none;
+    white-space: normal; }
+  .audit table.ledger td.num { white-space: nowrap; }
+  .audit th.player { min-width: 0; }
+  .audit table.final th, .audit table.final td { padding: 4px 3px; }
+}
 details.need { margin: 4px 0; }
 details.need > summary { cursor: pointer; }
 .need .who { font-weight: 600; }
@@ -182,7 +211,7 @@ def render_audit_html(data: dict[str, Any]) -> str:
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n"
         '<meta name="generator" content="honba audit">\n'
-        f"<title>Audit of {esc(key)} - honba</title>\n<style>{CSS}</style>\n</head>\n<body>\n"
+        f'<title>Audit of {esc(key)} - honba</title>\n<style>{CSS}</style>\n</head>\n<body class="audit">\n'
         f"{body}\n"
         '<p class="muted">Written by <code>honba audit</code> from the stored events of the match; '
         "the originals of corrected entries stay in the log.</p>\n"
@@ -269,15 +298,19 @@ def _chart_section(data: Mapping[str, Any]) -> str:
     svg = score_chart_svg(data)
     if not svg:
         return ""
+    # A phone shows a chart drawn for its width (the wide one, shrunk to 340 px, has 4 px text).
+    narrow = score_chart_svg(data, narrow=True)
     return (
         '<section id="chart">\n<h2>Scores through the match</h2>\n'
-        f"<figure>\n{svg}\n<figcaption>Each player's score after every ledger entry, from the start; "
+        f'<figure>\n<div class="chart-wide">{svg}</div>\n<div class="chart-narrow">{narrow}</div>\n'
+        "<figcaption>Each player's score after every ledger entry, from the start; "
         "corrected entries are shaded.</figcaption>\n</figure>\n</section>"
     )
 
 
-def score_chart_svg(data: Mapping[str, Any]) -> str:
-    """The scores after each ledger entry, one line a player, as an inline ``<svg>`` element."""
+def score_chart_svg(data: Mapping[str, Any], *, narrow: bool = False) -> str:
+    """The scores after each ledger entry, one line a player, as an inline ``<svg>`` element
+    (``narrow``: drawn for a phone's width, the legend under the chart, every few hands named)."""
     players = _players(data)
     series = [[_int(v) for v in row] for row in data.get("scores_by_hand") or []]
     labels = [str(label) for label in data.get("hand_labels") or []]
@@ -294,8 +327,9 @@ def score_chart_svg(data: Mapping[str, Any]) -> str:
     from matplotlib.patches import Patch
     from matplotlib.ticker import FuncFormatter
 
-    with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "honba-audit", "font.size": 10}):
-        figure = Figure(figsize=(11, 4.6), layout="constrained")
+    font = 12 if narrow else 10
+    with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "honba-audit", "font.size": font}):
+        figure = Figure(figsize=(4.2, 5.2) if narrow else (11, 4.6), layout="constrained")
         FigureCanvasAgg(figure)
         axes = figure.add_subplot()
         xs = list(range(len(series)))
@@ -315,8 +349,14 @@ def score_chart_svg(data: Mapping[str, Any]) -> str:
             names.append("corrected entry")
         if any(v < 0 for row in series for v in row):
             axes.axhline(0, color="#5f6368", linewidth=1, linestyle="--")
-        axes.set_xticks(xs)
-        axes.set_xticklabels(labels, rotation=45 if len(xs) > 14 else 0, ha="right" if len(xs) > 14 else "center")
+        if narrow:
+            # At most 6 hands named under a phone's chart, the first and every few after it.
+            step = max(1, -(-len(xs) // 6))
+            axes.set_xticks(xs[::step])
+            axes.set_xticklabels(labels[::step], rotation=45, ha="right")
+        else:
+            axes.set_xticks(xs)
+            axes.set_xticklabels(labels, rotation=45 if len(xs) > 14 else 0, ha="right" if len(xs) > 14 else "center")
         axes.set_xlim(-0.5, len(xs) - 0.5)
         axes.yaxis.set_major_formatter(FuncFormatter(lambda v, _pos: f"{v:,.0f}"))
         axes.set_xlabel("hand (the score after it)")
@@ -325,10 +365,13 @@ def score_chart_svg(data: Mapping[str, Any]) -> str:
         axes.set_axisbelow(True)
         for side in ("top", "right"):
             axes.spines[side].set_visible(False)
-        legend = axes.legend(handles, names, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+        if narrow:
+            legend = figure.legend(handles, names, loc="outside lower center", ncols=2, frameon=False)
+        else:
+            legend = axes.legend(handles, names, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
         for text in [*legend.get_texts(), *axes.get_xticklabels()]:
             text.set_parse_math(False)  # a name like "$x$" is a name, not a formula
-        return figure_svg(figure, "Scores through the match")
+        return figure_svg(figure, "Scores through the match" + (" (narrow)" if narrow else ""))
 
 
 def figure_svg(figure: Figure, label: str) -> str:
@@ -405,19 +448,21 @@ def _ledger_section(data: Mapping[str, Any]) -> str:
         changes = row.get("changes") or {}
         after = row.get("scores_after") or {}
         cells = "".join(
-            f'<td class="num">{_signed(changes.get(p))}<span class="score">{_number(after.get(p))}</span></td>'
+            f'<td class="num" data-label="{esc(p)}">{_signed(changes.get(p))}'
+            f'<span class="score">{_number(after.get(p))}</span></td>'
             for p in players
         )
         number = esc(row.get("number", "")) if row.get("kind", "hand") == "hand" else esc(row.get("kind", ""))
         rows.append(
             f"<tr{attributes}>"
-            f'<td class="num">{esc("" if entry is None else entry)}</td>'
-            f'<td class="num">{number}</td>'
-            f'<td class="nowrap">{esc(row.get("hand", ""))}</td>'
-            f"<td>{esc(row.get('dealer', ''))}</td>"
-            f'<td class="num">{_number(row.get("counters"))}</td>'
-            f'<td class="num">{_number(row.get("deposits"))}</td>'
-            f'<td class="result">{result}</td><td class="payments">{payment_html}</td>{cells}</tr>'
+            f'<td class="num" data-label="entry">{esc("" if entry is None else entry)}</td>'
+            f'<td class="num" data-label="#">{number}</td>'
+            f'<td class="nowrap" data-label="hand">{esc(row.get("hand", ""))}</td>'
+            f'<td data-label="dealer">{esc(row.get("dealer", ""))}</td>'
+            f'<td class="num" data-label="counters">{_number(row.get("counters"))}</td>'
+            f'<td class="num" data-label="deposits">{_number(row.get("deposits"))}</td>'
+            f'<td class="result" data-label="result">{result}</td>'
+            f'<td class="payments" data-label="payments">{payment_html}</td>{cells}</tr>'
         )
     if not rows:
         rows.append(f'<tr><td colspan="{8 + len(players)}" class="muted">No hands recorded yet.</td></tr>')
@@ -442,14 +487,14 @@ def _corrections_section(data: Mapping[str, Any]) -> str:
         entry = f'<a href="#entry-{_int(target)}">{_int(target)}</a>' if target is not None else "-"
         rows.append(
             f'<tr id="correction-{_int(c.get("entry"))}">'
-            f'<td class="num">{esc(c.get("entry", ""))}</td>'
-            f"<td>{esc(c.get('kind', ''))}</td>"
-            f'<td class="num">{entry}</td>'
-            f"<td>{esc(c.get('original') or '-')}</td>"
-            f"<td>{esc(c.get('replacement') or '-')}</td>"
-            f"<td>{esc(c.get('by', ''))}</td>"
-            f"<td>{esc(c.get('at', ''))}</td>"
-            f'<td class="why">{esc(c.get("reason", ""))}</td></tr>'
+            f'<td class="num" data-label="entry">{esc(c.get("entry", ""))}</td>'
+            f'<td data-label="kind">{esc(c.get("kind", ""))}</td>'
+            f'<td class="num" data-label="corrects">{entry}</td>'
+            f'<td data-label="original">{esc(c.get("original") or "-")}</td>'
+            f'<td data-label="replacement">{esc(c.get("replacement") or "-")}</td>'
+            f'<td data-label="by">{esc(c.get("by", ""))}</td>'
+            f'<td data-label="when">{esc(c.get("at", ""))}</td>'
+            f'<td class="why" data-label="why">{esc(c.get("reason", ""))}</td></tr>'
         )
     return (
         '<section id="corrections">\n<h2>Corrections</h2>\n'
@@ -693,7 +738,9 @@ def _statuses(places: Sequence[Mapping[str, Any]]) -> str:
     by: dict[str, list[str]] = {}
     for place in places:
         by.setdefault(str(place.get("status")), []).append(str(_int(place.get("place"))))
-    parts = [f"{', '.join(by[s])} {s}" for s in ("certain", "possible", "impossible") if s in by]
+    parts = [f"{', '.join(by[s])} {s}" for s in ("certain", "tied", "possible", "impossible") if s in by]
+    notes = sorted({str(p.get("note")) for p in places if p.get("note")})
+    parts += [esc(n) for n in notes]
     return ("place " if len(places) else "") + "; ".join(parts)
 
 

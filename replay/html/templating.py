@@ -36,7 +36,11 @@ def environment() -> Environment:
         autoescape=select_autoescape(default=True, default_for_string=True),
         trim_blocks=True,
         lstrip_blocks=True,
+        # The standings section is the web's too, whose texts are marked for its catalogues
+        # (replay/web/i18n.py): an export writes them in English.
+        extensions=["jinja2.ext.i18n"],
     )
+    env.install_null_translations(newstyle=True)  # type: ignore[attr-defined]
     return add_filters(env)
 
 

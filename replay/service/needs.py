@@ -24,7 +24,8 @@ def needs_data(app: HonbaApp, view: DocumentView, name: str, top: int | None = N
     of that session in progress, the hands that would do it now.
 
     ``{"tournament", "stage", "session", "top", "players": [{"player", "rank", "points", "table",
-    "places": [{"place", "status", "beat_at_least", "conditions": [{"rival", "rival_place",
+    "places": [{"place", "status" (certain, possible, impossible, or tied at the cut),
+    "beat_at_least", "note" (how a tie at the cut goes), "conditions": [{"rival", "rival_place",
     "relation", "points_margin", "score_margin"}]}]}], "hands": [{"match", "player", "discarder",
     "value"}]}``."""
     tournament = get_tournament(app, name)
@@ -109,6 +110,7 @@ def _need_data(need: PlayerNeed) -> dict[str, Any]:
                 "place": p.place,
                 "status": p.status,
                 "beat_at_least": p.beat_at_least,
+                "note": p.note,
                 "conditions": [
                     {
                         "rival": c.rival,

@@ -107,8 +107,9 @@ def event_report(
     by_session = {n: {row.player: row.points for row in overall(n)} for n in report.sessions}
     standings = event_standings(state, played)
     reached = {o.player: o.stage for o in standings.overall}
-    in_play = standings.in_play if after_session is None else None
-    return attrs.evolve(report, rows=rows, by_session=by_session, stages=reached, in_play=in_play)
+    now = after_session is None
+    in_play, said = (standings.in_play, standings.said) if now else (None, None)
+    return attrs.evolve(report, rows=rows, by_session=by_session, stages=reached, in_play=in_play, said=said)
 
 
 def substitute_rule(text: str, field: str = "substitutes") -> SubstituteRule:
@@ -346,7 +347,8 @@ def results_data(standings: EventStandings) -> dict[str, Any]:
     [{"rank", "player", "carried", "points", "matches", "average_place", "place_counts",
     "net_score", "penalties", "status", "marks"}]}], "overall": [{"rank", "player", "stage",
     "points", "marks"}], "teams": [{"rank", "team", "members", "points", "matches"}], "stage_in_play": the stage being
-    played, as the standings say it (null once the event is played out)}``."""
+    played, as the standings say it (null once the event is played out, or while a stage is played
+    and its cut is next), "stage_said": the sentence every view says of the stages}``."""
     return {
         "stages": [
             {
@@ -381,6 +383,7 @@ def results_data(standings: EventStandings) -> dict[str, Any]:
             for o in standings.overall
         ],
         "stage_in_play": standings.in_play,
+        "stage_said": standings.said,
         "teams": [
             {"rank": t.rank, "team": t.team, "members": list(t.members), "points": t.points, "matches": t.matches}
             for t in standings.teams

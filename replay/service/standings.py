@@ -54,9 +54,11 @@ class StandingsReport:
     # The table each match was played at, where the tournament says.
     tables: dict[str, int | None] = attrs.field(factory=dict)
     # A staged event's: the stage whose line each row is (the last the player reached), and the
-    # stage being played (None once the last stage is played out); empty for one stage.
+    # stage being played (None once the last stage is played out, or while the cut after a played
+    # stage is not made yet), and what every view says of the stages (``projections.staged.stage_said``).
     stages: dict[str, str] = attrs.field(factory=dict)
     in_play: str | None = None
+    said: str | None = None
 
 
 def tournament_report(
@@ -115,7 +117,9 @@ def standings_data(report: StandingsReport) -> dict[str, Any]:
     ``{"tournament", "sessions": [int], "in_progress": int, "finished": int, "tie_break": str,
     "rows": [one dict per player, the fields of ``StandingRow``: ``rank`` and ``average_place``
     null for a player without a finished match; in a staged event ``stage``, the stage the line
-    is of], "stage_in_play": the stage a staged event is playing (null: none, or one stage),
+    is of], "stage_in_play": the stage a staged event is playing (null: none, one stage, or a stage
+    played whose cut is next), "stage_said": the one sentence every view says of the stages ("the
+    final is being played", "the qualification is played; the cut is next"; null: nothing to say),
     "by_session": {"1": ...}, "damaged": {match key: why the view found it damaged}, "matches":
     [{"match", "session", "table", "players", "final_points", "finished", "hand", "scores",
     "provisional_points", "provisional"}],
@@ -132,6 +136,7 @@ def standings_data(report: StandingsReport) -> dict[str, Any]:
         "tie_break": tie_break_of(s for s, _session in report.summaries),
         "rows": [_row_data(row, report.stages) for row in report.rows],
         "stage_in_play": report.in_play,
+        "stage_said": report.said,
         "by_session": {str(k): v for k, v in report.by_session.items()},
         "damaged": dict(report.damaged),
         "matches": matches,

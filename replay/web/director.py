@@ -13,13 +13,15 @@ from collections.abc import Callable
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import Response
+from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
 
 from domain.bounds import AFTER_SESSION, MINUTES, REVOKED, SEED, SESSION, TABLE
 from domain.errors import HonbaError
 from domain.rules import preset_names
-from replay.service import director, stages
+from replay.html.qr import qr_svg
+from replay.html.sheet import PAPERS, render_sheet_html
+from replay.service import director, sheets, stages
 from replay.service.access import Grant
 from replay.service.clock import set_session_time_limit, start_session_clock
 from replay.service.tournaments import create_tournament
@@ -351,14 +353,29 @@ async def reissue_form(request: Request) -> Response:
     return await _session_act(request, f"table-{table}", run)
 
 
-def qr_svg(text: str) -> str:
-    """A QR code of ``text`` as an inline ``<svg>`` (qrcode's SVG path image: no Pillow needed)."""
-    import qrcode
-    import qrcode.image.svg
+async def sheet_page(request: Request) -> Response:
+    """The session's score sheets to print (``replay.html.sheet``), each table's QR code its table
+    link (made again from the director's token, as on the session's page); ``?paper=letter``."""
+    served = site(request)
+    token = request.query_params.get("token")
+    await served.call(lambda: served.need(token, Grant.may_direct, RUN))
+    name, session = request.path_params["name"], _session_number(request)
+    paper = request.query_params.get("paper", "a4")
+    if paper not in PAPERS:
+        raise HonbaError(f"paper: {paper!r} is not one of {', '.join(PAPERS)}")
 
-    image = qrcode.make(text, image_factory=qrcode.image.svg.SvgPathImage, box_size=8)
-    svg: str = image.to_string(encoding="unicode")
-    return svg.replace("<svg ", '<svg role="img" aria-label="QR code of the table link" ', 1)
+    def read() -> tuple[dict[str, Any], dict[int, str]]:
+        data = sheets.sheet_data(served.app, name, session)
+        tokens = {t["table"]: served.tokens.table_link(str(token), t["match"]) for t in data["tables"] if t["match"]}
+        links = {
+            number: link_to(request, "table", {"token": issued}, key=data["tables"][number - 1]["match"])
+            for number, issued in tokens.items()
+            if issued is not None
+        }
+        return data, links
+
+    data, links = await served.call(read)
+    return HTMLResponse(render_sheet_html(data, links, paper))
 
 
 ROUTES = [
@@ -376,6 +393,7 @@ ROUTES = [
     Route("/director/t/{name}/s/{session}/clock", clock_form, methods=["POST"]),
     Route("/director/t/{name}/s/{session}/t/{table}/time", add_time_form, methods=["POST"]),
     Route("/director/t/{name}/s/{session}/t/{table}/link", reissue_form, methods=["POST"]),
+    Route("/director/t/{name}/s/{session}/sheet", sheet_page),
     Route("/director/t/{name}/s/{session}", director_session, name="director_session"),
     Route("/director/t/{name}", director_tournament, name="director_tournament"),
 ]

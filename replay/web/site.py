@@ -38,6 +38,7 @@ from replay.service.opening import HonbaApp, open_standings_view
 from replay.service.recording import ForHand
 from replay.service.shapes import end_reason_words
 from replay.service.standings import read_view
+from replay.web import i18n
 from replay.web.limits import DEEPEST_JSON, MOST_FIELDS
 
 HERE = Path(__file__).parent
@@ -61,15 +62,22 @@ class Unavailable(Exception):
     what was sent (a form's ``except HonbaError`` would have shown the driver's words as a 400)."""
 
 
-def _templates() -> Environment:
+def _templates(language: str = i18n.DEFAULT) -> Environment:
+    """The templates in one language (``replay.web.i18n``): one environment a language, so that
+    no request's language is ever another's (an environment's translations are its own)."""
     env = Environment(
         # The reports' templates (the standings) are the HTML exports' too: one template per report.
         loader=ChoiceLoader([FileSystemLoader(HERE / "templates"), FileSystemLoader(REPORT_TEMPLATES)]),
         autoescape=select_autoescape(default=True, default_for_string=True),
         trim_blocks=True,
         lstrip_blocks=True,
+        extensions=["jinja2.ext.i18n"],
     )
     add_filters(env)
+    env.install_gettext_translations(i18n.translations(language), newstyle=True)  # type: ignore[attr-defined]
+    env.globals["lang"] = language
+    env.globals["language_names"] = i18n.NAMES
+    env.filters["points"] = lambda v: i18n.number(v, language)
     env.filters["end_reason"] = end_reason_words
     # The reports link their matches to the table pages this server serves (an export does not).
     env.globals["links"] = True
@@ -78,6 +86,13 @@ def _templates() -> Environment:
     env.globals["longest"] = {"name": NAME.longest, "text": TEXT.longest, "tournament": TOURNAMENT.longest}
     env.filters["listed"] = lambda v: ",".join(str(i) for i in v) if isinstance(v, list | tuple) else (v or "")
     return env
+
+
+def language_switch(request: Request) -> dict[str, str]:
+    """The page's own address in each language (its query kept, a table link's token too;
+    relative, never built from the request's Host), by language code."""
+    query = [(k, v) for k, v in request.query_params.multi_items() if k != "lang"]
+    return {language: request.url.path + "?" + urlencode([*query, ("lang", language)]) for language in i18n.LANGUAGES}
 
 
 class Site:
@@ -89,7 +104,8 @@ class Site:
         self.address = address
         self.tokens = TokenStore(self.app)
         self.view = open_standings_view(self.app)
-        self.templates = _templates()
+        self.languages = {language: _templates(language) for language in i18n.LANGUAGES}
+        self.templates = self.languages[i18n.DEFAULT]
         sqlite = self.app.env.get("PERSISTENCE_MODULE") != "eventsourcing.postgres"
         # SQLite takes one writer at a time: the server's threads take turns (other processes are
         # handled by the store's optimistic saves and the client keys).
@@ -145,7 +161,9 @@ class Site:
         if context.get("errors"):
             # A refusal next to its field is one line, however much of the input it quotes.
             context["errors"] = {field: clipped(str(said)) for field, said in context["errors"].items()}
-        page = self.templates.get_template(template)
+        language = self.language(request)
+        page = self.languages[language].get_template(template)
+        context.setdefault("switch", language_switch(request))
         html = page.render(csrf=csrf, **context)
         # A refusal whose field this page has no place for is shown at the top: none goes unsaid.
         unshown = [said for field, said in (context.get("errors") or {}).items() if f'id="error-{field}"' not in html]
@@ -153,7 +171,17 @@ class Site:
             html = page.render(csrf=csrf, unshown=unshown, **context)
         response = HTMLResponse(html, status_code=status)
         response.set_cookie(CSRF_COOKIE, csrf, httponly=True, samesite="strict", path="/")
+        if request.query_params.get("lang") in i18n.LANGUAGES:
+            # The switch's choice is kept for the pages opened after (a year; not a secret).
+            response.set_cookie(i18n.COOKIE, language, max_age=365 * 24 * 3600, samesite="lax", path="/")
         return response
+
+    @staticmethod
+    def language(request: Request) -> str:
+        """The request's language (``replay.web.i18n.chosen``: ``?lang=``, the cookie, the browser's)."""
+        return i18n.chosen(
+            request.query_params.get("lang"), request.cookies.get(i18n.COOKIE), request.headers.get("accept-language")
+        )
 
     def grant(self, token: str | None) -> Grant | None:
         return self.tokens.check(token)

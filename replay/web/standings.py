@@ -79,16 +79,17 @@ class LiveSections:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._rendered: dict[tuple[str, int | None], tuple[int, str]] = {}
+        self._rendered: dict[tuple[str, int | None, str], tuple[int, str]] = {}
 
-    def render(self, served: Site, name: str, after: int | None, position: int) -> str:
+    def render(self, served: Site, name: str, after: int | None, position: int, language: str = "en") -> str:
         with self._lock:  # one render at a time: the others wait for it rather than render it again
-            held = self._rendered.get((name, after))
+            held = self._rendered.get((name, after, language))
             if held is not None and held[0] == position:
                 return held[1]
             context = standings_context(served, name, after)
-            html = served.templates.get_template("standings_section.html").render(name=name, **context)
-            self._rendered[(name, after)] = (position, html)
+            section = served.languages[language].get_template("standings_section.html")
+            html = section.render(name=name, **context)
+            self._rendered[(name, after, language)] = (position, html)
             return html
 
 
@@ -110,7 +111,7 @@ async def standings_events(request: Request) -> Response:
     # An unknown tournament is a 404 before the stream starts: once it has, no status can be sent.
     # (Rendered into the shared sections, so the stream's first event costs nothing more.)
     position = await served.refreshed()
-    await served.call(partial(sections.render, served, name, after, position))
+    await served.call(partial(sections.render, served, name, after, position, served.language(request)))
 
     async def stream() -> AsyncIterator[str]:
         seen = -1
@@ -120,7 +121,9 @@ async def standings_events(request: Request) -> Response:
             position = await served.refreshed()
             if position != seen:
                 seen = position
-                html = await served.call(partial(sections.render, served, name, after, position))
+                html = await served.call(
+                    partial(sections.render, served, name, after, position, served.language(request))
+                )
                 if html != last:
                     last = html
                     quiet = 0

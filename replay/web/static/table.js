@@ -72,7 +72,14 @@
   var typed = document.getElementById("typed-value");
   var seq = 0, timer = null, sending = false;
 
-  record.textContent = "Record";
+  // The page's words in its language (the template's, from the catalogue).
+  var words = {
+    record: record.getAttribute("data-record-text") || "Record",
+    offline: record.getAttribute("data-offline-text") ||
+      "No connection to the server: recording keeps this entry on this phone and sends it when the connection is back.",
+    tiles: record.getAttribute("data-tiles-text") || "From the tiles:"
+  };
+  record.textContent = words.record;
   record.disabled = true;
   record.setAttribute("formaction", form.getAttribute("data-record"));
 
@@ -95,7 +102,7 @@
     if (data.tiles) {
       var tiles = data.tiles;
       var yaku = tiles.yaku.map(function (y) { return y.name + " " + y.han; }).join(", ");
-      line("From the tiles: " + tiles.tiles_value + (yaku ? " (" + yaku + ")" : ""));
+      line(words.tiles + " " + tiles.tiles_value + (yaku ? " (" + yaku + ")" : ""));
       if (tiles.warning) line(tiles.warning, "warning");
       fill(tiles.choice);
     }
@@ -314,7 +321,7 @@
   // No answer to the confirm step: the entry can still be kept on the phone and sent later.
   function offline() {
     clear(lines);
-    line("No connection to the server: recording keeps this entry on this phone and sends it when the connection is back.", "warning");
+    line(words.offline, "warning");
     record.disabled = false;
   }
 
@@ -337,6 +344,71 @@
     clearTimeout(timer);
     timer = setTimeout(check, event.type === "input" ? 250 : 0);
   }
+
+  // A second winner on the same discard from the same buttons (double ron in six taps: winner, from,
+  // value, the second winner's "won", its value, Record). Once a ron has its winner, discarder and
+  // value, a tap on another seat's "won" makes that seat the second winner (the More panel's winner2)
+  // and the value buttons then give its value (value2); a tap on the second winner again takes it
+  // back. The fields sent are the ones the form has without scripts: the server decides the rest.
+  var second = {winner: null, value: null};
+
+  function secondField(name, value) {
+    return form.querySelector('input[name="' + name + '"][value="' + CSS.escape(value) + '"]');
+  }
+
+  function markSecond() {
+    form.querySelectorAll("label.pick.second").forEach(function (l) { l.classList.remove("second"); });
+    if (!second.winner) return;
+    var won = secondField("winner", second.winner);
+    if (won) won.closest("label").classList.add("second");
+    if (second.value) {
+      var value = secondField("value", second.value);
+      if (value) value.closest("label").classList.add("second");
+    }
+  }
+
+  function setSecond(winner, value) {
+    second = {winner: winner, value: winner ? value : null};
+    var none = secondField("winner2", "");
+    var pick = winner ? secondField("winner2", winner) : none;
+    if (pick) pick.checked = true;
+    var text = form.querySelector('input[name="value2"]');
+    if (text) text.value = second.value || "";
+    markSecond();
+  }
+
+  function ronReady() {
+    var discarder = form.querySelector('input[name="discarder"]:checked');
+    return form.querySelector('input[name="winner"]:checked') && discarder && discarder.value &&
+      form.querySelector('input[name="value"][type="radio"]:checked');
+  }
+
+  form.addEventListener("click", function (event) {
+    var label = event.target.closest("label.pick");
+    var input = label && label.querySelector("input");
+    if (!input || input.type !== "radio") return;
+    if (input.name === "winner" && !input.checked && (second.winner === input.value || (!second.winner && ronReady()))) {
+      event.preventDefault();
+      setSecond(second.winner === input.value ? null : input.value, null);
+      changed({target: form, type: "change"});
+    } else if (input.name === "value" && second.winner) {
+      event.preventDefault();
+      setSecond(second.winner, input.value);
+      changed({target: form, type: "change"});
+    } else if (input.name === "discarder" && !input.value && second.winner) {
+      setSecond(null, null);  // self-drawn: one winner only
+    }
+  }, true);
+  // The More panel's own second-winner fields, when used, are the ones in force.
+  form.addEventListener("input", function (event) {
+    if (event.target.name === "win_tile") event.target.removeAttribute("data-auto");  // typed: it stays
+  });
+  form.addEventListener("change", function (event) {
+    if (event.target.name === "winner2" || event.target.name === "value2") {
+      second = {winner: null, value: null};
+      markSecond();
+    }
+  });
 
   if (typed && typed.value) typed.setAttribute("name", "value");
   // Buttons and choices answer on change; text on input (its change comes again on blur, when the
@@ -371,6 +443,18 @@
   // After an error the page comes back with the form as sent: show its confirm step at once.
   if (form.querySelector('input[name="winner"]:checked, input[name="kind"]:checked:not([value="win"])')) check();
 
+  // A table that enters its hands by tiles keeps the tiles panel open from one hand to the next
+  // (on this phone): a hand by tiles is then the winner, the discarder, 14 tiles and Record.
+  var tilesPanel = document.getElementById("tiles");
+  if (tilesPanel) {
+    try {
+      if (localStorage.getItem("honba.tiles") === "open") tilesPanel.open = true;
+    } catch (e) { /* storage refused: the panel opens with a tap */ }
+    tilesPanel.addEventListener("toggle", function () {
+      try { localStorage.setItem("honba.tiles", tilesPanel.open ? "open" : ""); } catch (e) { /* as above */ }
+    });
+  }
+
   // The tile keys type into the tile field last used (the hand by default), in the compact notation.
   var keys = document.getElementById("tile-keys");
   if (keys) {
@@ -390,6 +474,14 @@
         text = text + tile;
       }
       field.value = text;
+      // A tile tapped into the hand is the winning tile too (the last one tapped, the usual order),
+      // unless a winning tile was typed: the hand by tiles is 14 taps and Record.
+      var winTile = form.querySelector('input[name="win_tile"]');
+      if (winTile && field.name === "hand" && (!winTile.value || winTile.hasAttribute("data-auto"))) {
+        winTile.value = tile;
+        winTile.setAttribute("data-auto", "yes");
+        if (!tile) winTile.removeAttribute("data-auto");
+      }
       field.dispatchEvent(new Event("input", {bubbles: true}));
     });
   }

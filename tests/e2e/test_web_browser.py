@@ -1,0 +1,257 @@
+"""honba serve in a real browser: the system's Chromium driven by Playwright (never a downloaded build).
+
+Skipped when /usr/bin/chromium is absent (``.ci/run`` installs it when it may). The server runs in a
+thread on a free loopback port; every wait is bounded (Playwright's timeouts), nothing is timed.
+Set ``HONBA_SCREENSHOTS=1`` to write the screenshots into docs/ (they are taken either way).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+from playwright_support import WAIT_MS
+from typer.testing import CliRunner
+from web_support import PLAYERS, prepare, serving
+
+from replay.cli import app as cli
+from replay.service.tournaments import change_tournament
+from replay.store.application import HonbaApp
+from replay.web.app import create_app
+
+CHROMIUM = Path("/usr/bin/chromium")
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="no /usr/bin/chromium (apt-get install chromium)")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    args = ["--headless", "--disable-gpu", "--disable-background-networking", "--disable-component-update"]
+    args += ["--no-first-run", "--disable-sync"]
+    if os.geteuid() == 0:
+        args.append("--no-sandbox")
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=args)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> str:
+    return str(tmp_path / "honba.sqlite")
+
+
+def new_page(browser: Any, *, phone: bool = False) -> Any:
+    viewport = {"width": 390, "height": 844} if phone else {"width": 1280, "height": 900}
+    context = browser.new_context(viewport=viewport, is_mobile=phone, has_touch=phone)
+    context.set_default_timeout(WAIT_MS)
+    page = context.new_page()
+    page.on("dialog", lambda dialog: pytest.fail(f"a dialog opened: {dialog.message}"))
+    return page
+
+
+def enter(page: Any, link: str, fields: dict[str, Any]) -> None:
+    """Enter one result through the table page as a player would: tap what happened (the kind, the
+    winner, the discarder, the value, the riichi or ready), see the confirm step on the page, record."""
+    page.goto(link)
+    form = page.locator("#entry")
+
+    def tap(name: str, value: str) -> None:
+        form.locator(f'label.pick:has(input[name="{name}"][value="{value}"])').click()
+
+    if fields["kind"] != "win":
+        tap("kind", fields["kind"])
+    for name in ("winner", "discarder", "player", "abort"):
+        if name in fields:
+            tap(name, str(fields[name]))
+    value = fields.get("limit") or (f"{fields['han']}/{fields['fu']}" if "han" in fields else None)
+    if value is not None:
+        tap("value", value)
+    for name in ("riichi", "ready", "nagashi"):
+        for player in fields.get(name, ()):
+            tap(name, player)
+    expect(page.locator("#record")).to_be_enabled()
+    with page.expect_navigation():
+        page.locator("#record").click()
+    page.wait_for_selector("#ledger")
+
+
+def cli_ledger(db: str, key: str) -> list[dict[str, Any]]:
+    result = CliRunner().invoke(cli, ["--db", db, "log", key, "--json"])
+    assert result.exit_code == 0, result.output
+    hands: list[dict[str, Any]] = json.loads(result.stdout)["hands"]
+    return hands
+
+
+def hanchan() -> list[tuple[dict[str, Any], list[str]]]:
+    """Eight hands, East 1 to South 4, each (fields of the table page, the same result for the CLI):
+    Ben wins 2 han 30 fu off Dai whenever he is not the dealer, Cho off Dai when he is; the deal
+    passes every hand, and Ben ends above 30,000, so the match ends after South 4 (Tenhou's rules)."""
+    hands = []
+    for hand in range(8):
+        dealer = PLAYERS[hand % 4]
+        winner = "Cho" if dealer == "Ben" else "Ben"
+        riichi = ["Ann"] if hand == 3 else []
+        fields = {"kind": "win", "winner": winner, "discarder": "Dai", "han": "2", "fu": "30", "riichi": riichi}
+        words = ["win", "cli", f"{winner}:2/30", "--from", "Dai", *(["--riichi", "Ann"] if riichi else [])]
+        hands.append((fields, words))
+    return hands
+
+
+def test_a_whole_hanchan_through_the_table_page_gives_the_cli_ledger(browser: Any, db: str, tmp_path: Path) -> None:
+    (token,) = prepare(db, {"web": PLAYERS, "cli": PLAYERS}, [("table", "web")])
+    with serving(create_app(db)) as base:
+        page = new_page(browser, phone=True)
+        link = f"{base}/matches/web?token={token}"
+        for fields, words in hanchan():
+            enter(page, link, fields)
+            result = CliRunner().invoke(cli, ["--db", db, *words])
+            assert result.exit_code == 0, result.output
+        assert "finished" in page.inner_text("#state")
+    web, by_cli = cli_ledger(db, "web"), cli_ledger(db, "cli")
+    assert len(web) == 8 + 1  # eight hands and the end
+    assert web == by_cli
+
+
+def attach(db: str, keys: list[str]) -> None:
+    app = HonbaApp.open(db)
+    try:
+
+        def change(t: Any) -> None:
+            for number, key in enumerate(keys, start=1):
+                t.attach(key, PLAYERS, 1, number)
+
+        change_tournament(app, "Open", change, create=True)
+    finally:
+        app.close()
+
+
+def test_the_standings_page_changes_without_a_reload_while_another_browser_records(
+    browser: Any, db: str, tmp_path: Path
+) -> None:
+    (token,) = prepare(db, {"t1": PLAYERS, "t2": PLAYERS}, [("table", "t1")])
+    attach(db, ["t1", "t2"])
+    with serving(create_app(db)) as base:
+        watcher = new_page(browser)
+        watcher.goto(f"{base}/tournaments/Open")
+        watcher.evaluate("window.loadedOnce = 'yes'")  # gone if the page were loaded again
+        watcher.locator("#live[data-position]").wait_for()  # the first event of the stream arrived
+        in_progress = "t1 session 1: Ann, Ben, Cho, Dai in progress"
+        assert in_progress in watcher.inner_text("#live")
+        table = new_page(browser, phone=True)
+        # A yakuman off Ann busts her: t1 ends and counts.
+        enter(table, f"{base}/matches/t1?token={token}", {"kind": "win", "winner": "Ben", "discarder": "Ann",
+                                                         "limit": "yakuman"})  # fmt: skip
+        expect(watcher.locator("#live")).not_to_contain_text(in_progress, timeout=WAIT_MS)
+        assert watcher.evaluate("window.loadedOnce") == "yes"
+        rows = watcher.locator("#standings-table tbody tr")
+        assert rows.first.inner_text().split("\t")[1] == "Ben"
+
+
+def test_a_double_submitted_form_records_once(browser: Any, db: str) -> None:
+    (token,) = prepare(db, {"t1": PLAYERS}, [("table", "t1")])
+    with serving(create_app(db)) as base:
+        # The page's own confirm step, tapped twice.
+        page = new_page(browser, phone=True)
+        page.goto(f"{base}/matches/t1?token={token}")
+        for name, value in (("winner", "Ben"), ("discarder", "Ann"), ("value", "mangan")):
+            page.locator(f'#entry label.pick:has(input[name="{name}"][value="{value}"])').tap()
+        expect(page.locator("#record")).to_be_enabled()
+        with page.expect_navigation():
+            page.dblclick("#record")
+        page.wait_for_selector("#ledger")
+        # Without scripts: the confirm page tapped twice, then the back button and the same confirm again.
+        plain = browser.new_context(viewport={"width": 390, "height": 844}, java_script_enabled=False).new_page()
+        plain.goto(f"{base}/matches/t1?token={token}")
+        for name, value in (("winner", "Cho"), ("discarder", "Dai"), ("value", "mangan")):
+            plain.locator(f'#entry label.pick:has(input[name="{name}"][value="{value}"])').click()
+        plain.locator("#record").click()
+        plain.wait_for_selector("#confirm")
+        plain.dblclick("#confirm")
+        plain.wait_for_selector("#ledger")
+        plain.go_back()
+        plain.wait_for_selector("#confirm")
+        plain.click("#confirm")
+        plain.wait_for_selector("#ledger")
+    hands = cli_ledger(db, "t1")
+    assert len(hands) == 2
+    assert hands[0]["changes"] == {"Ann": -8000, "Ben": 8000, "Cho": 0, "Dai": 0}  # a non-dealer's mangan
+    assert hands[1]["changes"] == {"Ann": 0, "Ben": 0, "Cho": 8000, "Dai": -8000}
+
+
+def test_a_table_link_cannot_write_to_another_match(browser: Any, db: str) -> None:
+    (token,) = prepare(db, {"t1": PLAYERS, "t2": PLAYERS}, [("table", "t1")])
+    with serving(create_app(db)) as base:
+        page = new_page(browser)
+        page.goto(f"{base}/matches/t1?token={token}")
+        # The page's own form, pointed at the other match by hand.
+        page.eval_on_selector("#entry", "f => f.action = f.action.replace('/t1/', '/t2/')")
+        page.locator('#entry label.pick:has(input[name="kind"][value="draw"])').click()
+        page.evaluate("document.getElementById('entry').submit()")
+        page.wait_for_selector("#message")
+        assert "may not enter results" in page.inner_text("#message")
+        page.goto(f"{base}/matches/t2?token={token}")
+        assert page.locator("#entry").count() == 0
+    assert cli_ledger(db, "t2") == []
+
+
+def test_a_player_called_script_shows_as_text(browser: Any, db: str) -> None:
+    name = "<script>alert(1)</script>"
+    (token,) = prepare(db, {"t1": ("Ann", "Ben", name, "Dai")}, [("table", "t1")])
+    with serving(create_app(db)) as base:
+        page = new_page(browser)  # a dialog would fail the test
+        enter(page, f"{base}/matches/t1?token={token}", {"kind": "win", "winner": name, "discarder": "Ann",
+                                                         "limit": "mangan"})  # fmt: skip
+        assert name in page.inner_text("#seats")
+        assert name in page.inner_text("#ledger")
+        # The page's one script is its own file; the name made none.
+        assert [s.get_attribute("src") for s in page.locator("script").all()] == ["/static/table.js"]
+
+
+def screenshot(page: Any, tmp_path: Path, name: str) -> None:
+    shot = tmp_path / name
+    page.screenshot(path=str(shot), full_page=True)
+    assert shot.stat().st_size > 0
+    if os.environ.get("HONBA_SCREENSHOTS"):
+        (DOCS / "screenshots").mkdir(exist_ok=True)
+        shutil.copyfile(shot, DOCS / "screenshots" / name)
+
+
+def test_the_referee_amends_one_field_in_a_browser_and_the_rest_stays(browser: Any, db: str) -> None:
+    """The desk's amendment on a phone: the form holds the entry as it stands (both winners, the
+    riichi), the referee changes Ann's value, the confirm step shows before and after, and only
+    that value changes (issue 22: Cho's mangan and riichi stayed)."""
+    (referee,) = prepare(db, {"t1": PLAYERS}, [("referee", None)])
+    recorded = CliRunner().invoke(cli, ["--db", db, "win", "t1", "Ann:2/30", "Cho:mangan", "--from", "Ben",
+                                        "--riichi", "Cho"])  # fmt: skip
+    assert recorded.exit_code == 0, recorded.output
+    with serving(create_app(db)) as base:
+        page = new_page(browser, phone=True)
+        page.goto(f"{base}/referee/m/t1?token={referee}")
+        page.locator("a.amend-link").first.click()
+        form = page.locator("#amend-form")
+        expect(form.locator('select[name="winner2"]')).to_have_value("Cho")
+        expect(form.locator('input[name="value2"]')).to_have_value("mangan")
+        expect(form.locator('input[name="riichi"][value="Cho"]')).to_be_checked()
+        form.locator('input[name="value"]').fill("3/30")
+        form.locator('input[name="by"]').fill("Referee Kim")
+        form.locator('input[name="reason"]').fill("the sheet says 3 han")
+        form.locator('button[type="submit"]').click()
+        page.wait_for_selector("#confirm")
+        assert "Ann ron on Ben: 2 han 30 fu" in page.inner_text("#correction-before")
+        assert "Ann ron on Ben: 3 han 30 fu; Cho ron on Ben: mangan; riichi: Cho" in page.inner_text(
+            "#correction-after"
+        )
+        page.click("#confirm")
+        page.wait_for_selector("#corrections")
+    (hand,) = cli_ledger(db, "t1")
+    # Ann deals: 5,800 for her 3 han 30 fu, 8,000 for Cho's mangan, Cho's stick back to Cho.
+    assert hand["changes"] == {"Ann": 5800, "Ben": -13800, "Cho": 8000, "Dai": 0}

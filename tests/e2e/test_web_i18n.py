@@ -1,0 +1,151 @@
+"""The web pages in Japanese and English (replay/web/i18n.py): the language a request is served in
+(``?lang=``, the cookie the switch leaves, the browser's Accept-Language), the catalogue complete
+for every text the templates mark, and the pages in both languages in Chromium at 360 x 740 (the
+table page recording a ron in its five taps, the standings, the director's and the referee's pages).
+The browser tests are skipped without /usr/bin/chromium."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from babel.messages.extract import extract_from_dir
+from babel.messages.pofile import read_po
+from playwright.sync_api import expect
+from playwright_support import CHROMIUM, PHONES, launched, phone, readable, taps
+from starlette.testclient import TestClient
+from web_support import PLAYERS, prepare, serving
+
+from replay.html.templating import TEMPLATES as REPORT_TEMPLATES
+from replay.service.tournaments import attach_match, create_tournament, plan_session
+from replay.store.application import HonbaApp
+from replay.web import i18n
+from replay.web.app import create_app
+
+# The web's templates, and the reports' it shares with the exports (the standings section).
+TEMPLATES = (Path(i18n.__file__).resolve().parent / "templates", Path(REPORT_TEMPLATES))
+CATALOGUE = i18n.LOCALE_DIR / "ja" / "LC_MESSAGES" / "messages.po"
+# Texts given to the catalogue as values (the winds, from the service), not written in a template.
+FROM_DATA = {"East", "South", "West", "North"}
+
+
+@pytest.mark.parametrize(
+    ("query", "cookie", "accept", "language"),
+    [
+        (None, None, None, "en"),
+        (None, None, "ja", "ja"),
+        (None, None, "ja-JP,ja;q=0.9,en-US;q=0.8", "ja"),
+        (None, None, "en-GB,en;q=0.9,ja;q=0.5", "en"),
+        (None, None, "fr-FR,ja;q=0.3", "ja"),
+        (None, None, "fr-FR,de;q=0.5", "en"),
+        (None, None, "ja;q=0", "en"),
+        (None, "ja", "en", "ja"),
+        ("en", "ja", "ja", "en"),
+        ("xx", None, "ja", "ja"),
+    ],
+)
+def test_the_language_is_the_query_the_cookie_or_the_browsers(
+    query: str | None, cookie: str | None, accept: str | None, language: str
+) -> None:
+    assert i18n.chosen(query, cookie, accept) == language
+
+
+def test_every_text_the_templates_mark_has_its_japanese_with_the_same_placeholders() -> None:
+    with CATALOGUE.open("rb") as po:
+        catalogue = read_po(po, locale="ja")
+    marked = {
+        message if isinstance(message, str) else message[0]
+        for folder in TEMPLATES
+        for _file, _line, message, _comments, _context in extract_from_dir(
+            str(folder), [("*.html", "jinja2")], options_map={"*.html": {"extensions": "jinja2.ext.i18n"}}
+        )
+    }
+    assert len(marked) > 100
+    missing = sorted(m for m in marked | FROM_DATA if not (catalogue.get(m) and catalogue.get(m).string))
+    assert missing == []
+    for message in catalogue:
+        if message.id:
+            assert sorted(re.findall(r"%\(\w+\)s", str(message.id))) == sorted(
+                re.findall(r"%\(\w+\)s", str(message.string))
+            ), message.id
+
+
+def test_a_page_says_its_language_and_the_switch_keeps_the_query_and_sets_the_cookie(tmp_path: Path) -> None:
+    db = str(tmp_path / "honba.sqlite")
+    (token,) = prepare(db, {"t1": PLAYERS}, [("table", "t1")])
+    with TestClient(create_app(db)) as client:
+        english = client.get(f"/matches/t1?token={token}").text
+        assert '<html lang="en">' in english and ">Win<" in english
+        japanese = client.get(f"/matches/t1?token={token}", headers={"Accept-Language": "ja-JP,ja;q=0.9"}).text
+        assert '<html lang="ja">' in japanese and ">和了<" in japanese and ">ツモ<" in japanese
+        # The switch is the page itself (its token kept) in the other language.
+        assert f'href="/matches/t1?token={token}&amp;lang=en"' in japanese
+        chosen = client.get(f"/matches/t1?token={token}&lang=ja")
+        assert chosen.cookies.get(i18n.COOKIE) == "ja"
+        # The cookie keeps it for the next page, whatever the browser asks.
+        again = client.get("/", headers={"Accept-Language": "en"}).text
+        assert '<html lang="ja">' in again and "対局一覧" in again
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not CHROMIUM.exists():
+        pytest.skip("no /usr/bin/chromium")
+    with launched() as chromium:
+        yield chromium
+
+
+def test_the_table_standings_director_and_referee_pages_in_both_languages_on_a_phone(
+    browser: Any, tmp_path: Path
+) -> None:
+    db = str(tmp_path / "honba.sqlite")
+    table, director = prepare(db, {"t1": PLAYERS}, [("table", "t1"), ("director", None)])
+    app = HonbaApp.open(db)
+    try:
+        create_tournament(app, "Cup", PLAYERS)
+        plan_session(app, "Cup", 1, [list(PLAYERS)])
+        attach_match(app, "Cup", "t1", 1, 1)
+    finally:
+        app.close()
+    with serving(create_app(db)) as base:
+        page = phone(browser, PHONES["360x740"])
+        page.context.set_extra_http_headers({"Accept-Language": "ja-JP,ja;q=0.9,en;q=0.8"})
+        page.goto(f"{base}/matches/t1?token={table}")
+        assert page.get_attribute("html", "lang") == "ja"
+        taps(page)
+        for name, value in (("winner", "Ben"), ("discarder", "Ann"), ("value", "3/30"), ("riichi", "Ben")):
+            page.locator(f'#entry label.pick:has(input[name="{name}"][value="{value}"])').tap()
+        expect(page.locator("#record")).to_have_text("記録")
+        expect(page.locator("#record")).to_be_enabled()
+        with page.expect_navigation():
+            page.locator("#record").tap()
+        assert taps(page) == (5, False)
+        assert "東 2" in page.inner_text("#state") and "本場" in page.inner_text("#state")
+        assert page.locator("#kind-win + .face").inner_text() == "和了"
+        readable(page)
+        pages = {
+            f"{base}/tournaments/Cup": ("順位", "rank"),
+            f"{base}/director?token={director}": ("大会運営", "Director"),
+            f"{base}/director/t/Cup?token={director}": ("席決め", "Seat session"),
+            f"{base}/director/t/Cup/s/1?token={director}": ("速報順位表", "Live standings"),
+            f"{base}/referee/m/t1?token={director}": ("訂正", "Corrections"),
+        }
+        for url, (japanese, _english) in pages.items():
+            page.goto(url)
+            assert page.get_attribute("html", "lang") == "ja"
+            assert japanese in page.inner_text("main"), url
+            readable(page)
+        # The switch: English from here on (the cookie), whatever the browser asks.
+        page.locator("#langs a[hreflang=en]").tap()
+        page.wait_for_load_state()
+        assert page.get_attribute("html", "lang") == "en"
+        for url, (_japanese, english) in pages.items():
+            page.goto(url)
+            assert page.get_attribute("html", "lang") == "en"
+            assert english in page.inner_text("main"), url
+        page.goto(f"{base}/matches/t1?token={table}")
+        assert page.locator("#kind-win + .face").inner_text() == "Win"
+        readable(page)

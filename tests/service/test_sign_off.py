@@ -1,0 +1,121 @@
+"""The sign-off (issue 33): once a match ends, each player (or the table's referee) confirms the
+final scores; until then the standings list it as unconfirmed; a dispute goes to the referee's desk.
+
+The rule is the WRC rules' (2015, §8.2: the players confirm the final scores at the table). Here
+the Tournament aggregate and the service's use cases, in memory; the page in
+tests/e2e/test_table_offline_browser.py.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from honba_cli import Honba
+
+from domain.errors import RuleViolation
+from domain.rules import load_preset
+from replay.service import recording
+from replay.service.sign_off import REFEREE, disputes, require_sign_off, sign_off_data, sign_scores, unconfirmed
+from replay.service.tournaments import change_tournament, create_tournament
+from replay.store.application import HonbaApp
+from replay.store.standings_view import catch_up, open_view
+
+PLAYERS = ["Ann", "Ben", "Cho", "Dai"]
+
+
+@pytest.fixture
+def app() -> Iterator[HonbaApp]:
+    application = HonbaApp.open(":memory:")
+    create_tournament(application, "Cup", PLAYERS)
+    recording.start_match(application, "cup-1", PLAYERS, load_preset("tenhou"))
+    change_tournament(application, "Cup", lambda t: t.attach("cup-1", PLAYERS, 1, 1))
+    yield application
+    application.close()
+
+
+def signed(app: HonbaApp, player: str, *, agreed: bool = True, note: str = "") -> dict[str, object]:
+    view = open_view(app)
+    catch_up(app, view)
+    return sign_scores(app, view, "cup-1", player, agreed=agreed, note=note)
+
+
+def pending(app: HonbaApp) -> list[dict[str, object]]:
+    view = open_view(app)
+    catch_up(app, view)
+    return unconfirmed(app, view, "Cup")
+
+
+def test_without_a_sign_off_a_finished_match_counts_as_entered(app: HonbaApp) -> None:
+    recording.end(app, "cup-1", "agreed")
+    assert pending(app) == []
+    with pytest.raises(RuleViolation, match="has no sign-off"):
+        signed(app, "Ann")
+
+
+def test_a_match_is_unconfirmed_until_each_player_confirms(app: HonbaApp) -> None:
+    require_sign_off(app, "Cup")
+    with pytest.raises(RuleViolation, match="has not ended"):
+        signed(app, "Ann")
+    recording.end(app, "cup-1", "agreed")
+    assert [m["status"] for m in pending(app)] == ["unconfirmed"]
+    for player in PLAYERS[:3]:
+        assert signed(app, player)["status"] == "unconfirmed"
+    done = signed(app, "Dai")
+    assert done["status"] == "confirmed"
+    assert [p["said"] for p in done["players"]] == ["confirmed"] * 4  # type: ignore[index]
+    assert pending(app) == []
+
+
+def test_a_dispute_is_flagged_to_the_referee_whose_confirmation_settles_it(app: HonbaApp) -> None:
+    require_sign_off(app, "Cup")
+    recording.end(app, "cup-1", "agreed")
+    with pytest.raises(RuleViolation, match="say what is disputed"):
+        signed(app, "Ben", agreed=False)
+    for player in PLAYERS:
+        signed(app, player, agreed=player != "Ben", note="E3-0 was a haneman, not a mangan" if player == "Ben" else "")
+    view = open_view(app)
+    catch_up(app, view)
+    (flagged,) = disputes(app, view)
+    assert flagged["match"] == "cup-1" and flagged["status"] == "disputed"
+    assert {"player": "Ben", "said": "disputed", "note": "E3-0 was a haneman, not a mangan"} in flagged["players"]
+    assert signed(app, REFEREE)["status"] == "confirmed"
+    assert disputes(app, view) == []
+    assert pending(app) == []
+
+
+def test_only_the_match_s_players_or_the_referee_sign(app: HonbaApp) -> None:
+    require_sign_off(app, "Cup")
+    recording.end(app, "cup-1", "agreed")
+    with pytest.raises(RuleViolation, match="did not play"):
+        signed(app, "Eve")
+
+
+def test_said_again_nothing_new_is_recorded(app: HonbaApp) -> None:
+    require_sign_off(app, "Cup")
+    recording.end(app, "cup-1", "agreed")
+    signed(app, "Ann")
+    from replay.store.tournaments import get_tournament
+
+    version = get_tournament(app, "Cup").version
+    signed(app, "Ann")
+    assert get_tournament(app, "Cup").version == version
+    view = open_view(app)
+    catch_up(app, view)
+    data = sign_off_data(app, view, "cup-1")
+    assert data is not None and data["players"][0] == {"player": "Ann", "said": "confirmed", "note": ""}
+
+
+def test_honba_standings_names_the_matches_not_yet_confirmed(tmp_path: Path) -> None:
+    honba = Honba(tmp_path / "h.sqlite", "cup-1")
+    honba.ok("start", "cup-1", "--players", ",".join(PLAYERS))
+    honba.ok("tournament", "create", "Cup", "--players", ",".join(PLAYERS))
+    honba.ok("tournament", "attach", "Cup", "cup-1")
+    honba.ok("tournament", "sign-off", "Cup")
+    honba.ok("end", "cup-1", "--reason", "time limit")
+    shown = honba("standings", "--tournament", "Cup")
+    assert shown.exit_code == 0
+    assert "honba: match 'cup-1': final scores unconfirmed" in shown.stderr
+    honba.ok("tournament", "sign-off", "Cup", "--off")
+    assert "final scores" not in honba("standings", "--tournament", "Cup").stderr
