@@ -17,16 +17,26 @@ The draw, in full (a few lines in any language):
 
 Where team-mates are kept apart, ``domain.seating.separate_teams`` then moves them, by a
 rule of its own that uses no randomness.
+
+What the seating depends on besides the seed, its **terms** (``draw_terms``: the players drawn
+over, each one's team, whether team-mates are kept apart, the players a table), is fixed when the
+commitment is published and stored with it; the tournament then refuses whatever would change
+them (a player registered, a team joined, the session seated by hand) until the reveal, which
+draws over them. Their digest (``terms_digest``) is published beside the commitment, so that the
+seating is recomputed from the published values alone (``seating_of``) exactly as it was played.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from domain.bounds import EVENT_PLAYERS, NAME, TABLE_SIZE, OutOfBounds, check_all
 from domain.errors import RuleViolation
+from domain.seating import separate_teams
 
 SEED_BYTES = 32
 _HEX = re.compile(r"[0-9a-f]+")
@@ -74,3 +84,36 @@ def drawn_seating(seed: str, players: Sequence[str], size: int = 4) -> list[list
         raise RuleViolation(f"{len(players)} players do not fill tables of {size}")
     order = drawn_order(seed, players)
     return [order[i : i + size] for i in range(0, len(order), size)]
+
+
+# How a committed draw seats its players: the seed's shuffle (above), then tables in order.
+METHOD = "sha256-fisher-yates"
+
+
+def draw_terms(
+    players: Sequence[str], teams: Mapping[str, str], *, teams_apart: bool, size: int | None = 4
+) -> dict[str, Any]:
+    """A draw's terms: the players drawn over (sorted), the teams of those of them in one (when
+    team-mates are kept apart), the method and the players a table (None: the rules the reveal
+    seats the session under say)."""
+    if size is not None:
+        TABLE_SIZE.check(size)
+    drawn = sorted(players)
+    kept = {p: teams[p] for p in drawn if p in teams} if teams_apart else {}
+    return {"players": drawn, "teams": kept, "teams_apart": teams_apart, "method": METHOD, "size": size}
+
+
+def terms_digest(terms: Mapping[str, Any]) -> str:
+    """The SHA-256 of a draw's terms as canonical JSON (sorted keys, no spaces, UTF-8): published
+    beside the commitment."""
+    text = json.dumps(dict(terms), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def seating_of(seed: str, terms: Mapping[str, Any], size: int = 4) -> list[list[str]]:
+    """The seating a seed draws under these terms: the shuffle, then team-mates moved apart when the
+    terms keep them apart (``domain.seating.separate_teams``, which uses no randomness). ``size``:
+    the players a table where the terms leave it to the reveal's rules."""
+    tables = drawn_seating(seed, list(terms["players"]), int(terms.get("size") or size))
+    teams = dict(terms.get("teams") or {})
+    return separate_teams(tables, teams) if terms.get("teams_apart") and teams else tables

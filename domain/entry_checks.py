@@ -31,6 +31,7 @@ from domain.values import (
     AbortKind,
     ExhaustiveDraw,
     HandResult,
+    HandValue,
     Penalty,
     PenaltyShare,
     Seat,
@@ -84,6 +85,12 @@ def stick_unit(rules: Ruleset) -> int:
     points families (where a penalty shared by the others leaves its remainder to the first after
     the offender, ``settle_penalty``)."""
     return 100 if rules.scoring == "riichi" else 1
+
+
+def liability_possible(rules: Ruleset, value: HandValue | None) -> bool:
+    """Whether the rules can make a third player liable (pao) for a win of this value (``None``: a
+    value not known yet): only riichi rules, and only for a yakuman (``EntryChecks.liability``)."""
+    return rules.scoring == "riichi" and (value is None or value.limit == "yakuman")
 
 
 @attrs.frozen

@@ -387,6 +387,39 @@ def evolve(state: TableState, rules: Ruleset, fact: Fact) -> tuple[TableState, t
     for seat in seats_named(fact):
         if not 0 <= seat < state.players:
             raise DamagedFact(f"a recorded {type(fact).__name__} names seat {seat}; the table has {state.players}")
+    wrong = impossible(fact)
+    if wrong is not None:
+        raise DamagedFact(f"a recorded {type(fact).__name__} {wrong}")
+    try:
+        return _evolve(state, rules, fact)
+    except (ValueError, ArithmeticError, LookupError) as exc:
+        # Every fact is checked against the table before it is recorded: one that breaks the
+        # transition all the same was changed behind honba's back (a value no rule defines).
+        raise DamagedFact(f"a recorded {type(fact).__name__} cannot be scored ({exc})") from None
+
+
+def impossible(fact: Fact) -> str | None:
+    """What makes a recorded fact one no table can hold, beyond its seats (``seats_named``): a win
+    with no winner, a hand value below what any hand is worth, a penalty of nothing. None: none.
+    Every fact is checked against the rules before it is recorded, so such a fact was changed
+    behind honba's back; the fold says so (``DamagedFact``) rather than score it."""
+    if isinstance(fact, WinResult):
+        if not fact.wins:
+            return "has no winner"
+        for win in fact.wins:
+            value = win.value
+            for name in ("han", "fu", "dora", "faan", "doubles", "points"):
+                number = getattr(value, name)
+                if number is not None and number < 0:
+                    return f"has a hand value of {number} {name}"
+            if value.multiple < 1:
+                return f"has a limit multiple of {value.multiple}"
+    if isinstance(fact, Penalty) and fact.amount < 0:
+        return f"has an amount of {fact.amount}"
+    return None
+
+
+def _evolve(state: TableState, rules: Ruleset, fact: Fact) -> tuple[TableState, tuple[Payment, ...]]:
     if isinstance(fact, DealPass):
         return pass_deal(state, fact), ()
     if isinstance(fact, Penalty):

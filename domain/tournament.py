@@ -8,7 +8,7 @@ log names: aliases).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import date
 from typing import Any
 from uuid import NAMESPACE_URL, UUID, uuid5
@@ -211,6 +211,20 @@ class Tournament(Aggregate):
             assert isinstance(aggregate, Tournament)
             aggregate.draws[self.session] = {"commitment": self.commitment}
 
+    class DrawTermsFixed(Aggregate.Event):
+        """What a committed draw depends on, fixed with its commitment (``domain.draw.draw_terms``):
+        the players it draws over, their teams, how it seats them (the seed's shuffle, team-mates
+        apart or not) and the size of a table. Stored in the tournament's stream (its seal and the
+        checkpoints cover it): the reveal draws over these terms, and ``verify-draw`` recomputes the
+        seating from them and the seed alone."""
+
+        session: int
+        terms: dict[str, Any]
+
+        def apply(self, aggregate: Aggregate) -> None:
+            assert isinstance(aggregate, Tournament)
+            aggregate.draws[self.session] = {**aggregate.draws.get(self.session, {}), "terms": dict(self.terms)}
+
     class DrawRevealed(Aggregate.Event):
         """The seed of a committed draw, the players it was drawn over and the seating it gave."""
 
@@ -339,6 +353,7 @@ class Tournament(Aggregate):
             raise RuleViolation("a player needs a name")
         NAME.check(player)
         if player not in self.players and player not in self.aliases:
+            self._terms_fixed(f"registering {player!r}")
             self.trigger_event(self.PlayerRegistered, player=player)
 
     def declare_alias(self, alias: str, player: str) -> None:
@@ -373,7 +388,16 @@ class Tournament(Aggregate):
         """Record a session's seating: every name a player, nobody at two tables (or twice at one),
         nobody who withdrew before it; tables of three or four, all of one size. A session seated
         again replaces its seating only while no match counts for it (once one does, its table was
-        played as seated: detach the matches first)."""
+        played as seated: detach the matches first). A session whose draw is committed is seated by
+        its draw alone (``reveal_draw``): seating it otherwise, before the reveal or after, is refused."""
+        if session in self.draws:
+            how = "revealed: it is seated as drawn" if "seed" in self.draws[session] else "committed: reveal it"
+            raise RuleViolation(
+                f"the draw of session {session} of {self.name!r} is {how}; a committed draw is not seated otherwise"
+            )
+        self._plan_session(session, tables)
+
+    def _plan_session(self, session: int, tables: Sequence[Sequence[str]]) -> None:
         if session < 1:
             raise RuleViolation("sessions are numbered from 1")
         SESSION.check(session)
@@ -589,10 +613,29 @@ class Tournament(Aggregate):
             raise RuleViolation("a team needs a name")
         NAME.check(team, "team name")
         if self.teams.get(player) != team:
+            self._terms_fixed(f"putting {player!r} in a team")
             self.trigger_event(self.TeamJoined, player=player, team=team)
 
-    def commit_draw(self, session: int, commitment: str) -> None:
-        """Publish the commitment of a session's draw (before it is drawn)."""
+    def committed_draw(self) -> int | None:
+        """A session whose draw is committed and not revealed yet (the first), or None: its terms
+        (who is drawn, their teams) are fixed until it is revealed."""
+        pending = sorted(s for s, draw in self.draws.items() if "seed" not in draw)
+        return pending[0] if pending else None
+
+    def _terms_fixed(self, what: str) -> None:
+        """Refuse a change of what a committed draw depends on (``what``: the change) until it is revealed."""
+        session = self.committed_draw()
+        if session is not None:
+            raise RuleViolation(
+                f"the draw of session {session} of {self.name!r} is committed: {what} would change what it "
+                "draws over; reveal it first"
+            )
+
+    def commit_draw(self, session: int, commitment: str, terms: Mapping[str, Any] | None = None) -> None:
+        """Publish the commitment of a session's draw (before it is drawn), with the draw's terms
+        (``domain.draw.draw_terms``: the players, their teams, the method, the table's size), fixed
+        from then on: nobody is registered, joins a team or is seated in that session otherwise
+        until the draw is revealed, and the reveal draws over these terms."""
         SESSION.check(session)
         check_commitment(commitment)
         if session in self.sessions:
@@ -603,6 +646,8 @@ class Tournament(Aggregate):
             raise RuleViolation(f"session {session} of {self.name!r} has a commitment already: it stands")
         if session not in self.draws:
             self.trigger_event(self.DrawCommitted, session=session, commitment=commitment)
+            if terms is not None:
+                self.trigger_event(self.DrawTermsFixed, session=session, terms=dict(terms))
 
     def reveal_draw(self, session: int, seed: str, players: Sequence[str], tables: Sequence[Sequence[str]]) -> None:
         """Reveal a committed draw's seed, with the players it drew and the seating it gave, and seat
@@ -615,7 +660,10 @@ class Tournament(Aggregate):
             raise RuleViolation(f"the draw of session {session} was revealed already")
         if commitment_of(seed) != committed:
             raise RuleViolation(f"that seed is not the one committed for session {session}: its digest differs")
-        self.plan_session(session, tables)
+        terms = self.draws[session].get("terms")
+        if terms is not None and sorted(players) != sorted(terms["players"]):
+            raise RuleViolation(f"the draw of session {session} draws over the players fixed with its commitment")
+        self._plan_session(session, tables)
         self.trigger_event(
             self.DrawRevealed, session=session, seed=seed, players=list(players), tables=[list(t) for t in tables]
         )

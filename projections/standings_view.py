@@ -42,6 +42,7 @@ from domain.codec import fact_from_data, fact_to_data
 from domain.errors import HonbaError
 from domain.integrity import event_digest
 from domain.match import Match, opening_state
+from domain.match import match_id as match_id_of
 from domain.rules import Ruleset
 from domain.tournament import Tournament
 from projections.standings import MatchSummary, StandingRow, Totals, rank, standings, summarize
@@ -230,7 +231,9 @@ class DocCache:
         for event in events:
             if isinstance(event, Match.Event) and (self.reread is not None or not isinstance(event, Match.Started)):
                 wanted.add(("match", str(event.originator_id)))
-            elif isinstance(event, Tournament.Event) and not isinstance(event, Tournament.Created):
+            elif isinstance(event, Tournament.Event) and (
+                self.reread is not None or not isinstance(event, Tournament.Created)
+            ):
                 wanted.add(("tournament", str(event.originator_id)))
                 if isinstance(event, Tournament.MatchAttached | Tournament.MatchDetached):
                     wanted.add(("entry", f"{event.originator_id}/{event.match_key}"))
@@ -315,9 +318,22 @@ def summary_and_stats(
     return summary, stats
 
 
+@attrs.frozen
+class UnreadableRow:
+    """A stored row of a match that cannot be read as an event (changed behind honba's back): the
+    view leaves that match out and names it, instead of failing the whole fold (one damaged match
+    never takes the standings down)."""
+
+    originator_id: Any
+    originator_version: int
+    why: str
+
+
 def apply_event(cache: DocCache, event: Any) -> None:
-    """Fold one match or tournament event into the view documents."""
-    if isinstance(event, Match.Event):
+    """Fold one match or tournament event (or a match's row that cannot be read) into the view documents."""
+    if isinstance(event, UnreadableRow):
+        _apply_unreadable(cache, event)
+    elif isinstance(event, Match.Event):
         _apply_match_event(cache, event)
     elif isinstance(event, Tournament.Event):
         _apply_tournament_event(cache, event)
@@ -374,6 +390,22 @@ def _apply_match_event(cache: DocCache, event: Any) -> None:
     cache.dirty_matches.add(match_id)
 
 
+def _apply_unreadable(cache: DocCache, row: UnreadableRow) -> None:
+    """A match's row that cannot be read: the match is left out of the standings, named with why
+    (its start row unreadable: named by its id, ``unreadable/<match id>``, for a tournament that
+    attaches it)."""
+    match_id = cache.key_of(row.originator_id)
+    why = f"its event {row.originator_version} cannot be read ({row.why}): left out"
+    found = cache.get("match", match_id)
+    if found is None:
+        cache.put("unreadable", match_id, {"why": why})
+        return
+    found.setdefault("unreadable", why)
+    found["last"] = row.originator_version
+    cache.put("match", match_id, found)
+    cache.dirty_matches.add(match_id)
+
+
 def _chain(doc: dict[str, Any], event: Any) -> None:
     """Follow the match's hash chain as it is folded: each event must name the digest of the one
     before it. A break (an event changed behind honba's back before the view folded it) is kept
@@ -394,23 +426,46 @@ def _refold(cache: DocCache, match_id: str, events: list[Any]) -> None:
     reread, cache.reread = cache.reread, None
     try:
         for event in sorted(events, key=lambda e: e.originator_version):
-            _apply_match_event(cache, event)
+            if isinstance(event, UnreadableRow):
+                _apply_unreadable(cache, event)
+            else:
+                _apply_match_event(cache, event)
     finally:
         cache.reread = reread
     cache.dirty_matches.add(match_id)
 
 
 def _apply_tournament_event(cache: DocCache, event: Any) -> None:
+    tournament_id = str(event.originator_id)
+    found = cache.get("tournament", tournament_id) if not isinstance(event, Tournament.Created) else None
+    if isinstance(event, Tournament.Created) and cache.reread is not None:
+        found = cache.get("tournament", tournament_id)
+    last = None if found is None else found.get("last")
+    version = event.originator_version
+    if isinstance(last, int) and version <= last:
+        return  # folded already, with the tournament read whole in order (below)
+    in_step = version == 1 if found is None else (not isinstance(last, int) or version == last + 1)
+    if not in_step and cache.reread is not None:
+        # As for a match: the log put this event out of its tournament's order (its creation moved
+        # to a later notification id, say). Membership never follows that order: the tournament's
+        # events not folded yet are read in the order of their own positions and folded now.
+        reread, cache.reread = cache.reread, None
+        try:
+            for earlier in sorted(reread(event.originator_id), key=lambda e: e.originator_version):
+                if earlier.originator_version > (last if isinstance(last, int) else 0):
+                    _apply_tournament_event(cache, earlier)
+        finally:
+            cache.reread = reread
+        return
     if isinstance(event, Tournament.Created):
         doc: dict[str, Any] = {
-            "id": str(event.originator_id),
+            "id": tournament_id,
             "name": event.name,
             "players": list(event.players),
             "aliases": {},
             "staged": False,
         }
     else:
-        found = cache.get("tournament", str(event.originator_id))
         if found is None:
             return
         doc = found
@@ -434,6 +489,8 @@ def _apply_tournament_event(cache: DocCache, event: Any) -> None:
             if cache.get("entry", entry) is None:  # attached again, to another session: counted already
                 count_match(cache, str(event.originator_id), cache.summary(event.match_key), 1)
                 marked = (cache.get("damaged", event.match_key) or {}).get("why")
+                if marked is None:  # a match whose start row cannot be read: named by its id
+                    marked = (cache.get("unreadable", str(match_id_of(event.match_key))) or {}).get("why")
                 mark_damaged(cache, str(event.originator_id), event.match_key, marked)
             cache.put("entry", entry, {"session": event.session, "table": event.table})
             _index(cache, event.match_key, doc["name"], add=True)
@@ -444,6 +501,7 @@ def _apply_tournament_event(cache: DocCache, event: Any) -> None:
                 mark_damaged(cache, str(event.originator_id), event.match_key, None)
             cache.put("entry", entry, None)
             _index(cache, event.match_key, doc["name"], add=False)
+    doc["last"] = version
     cache.put("tournament", str(event.originator_id), doc)
     cache.put("tournament-name", doc["name"], {"id": str(event.originator_id)})
     cache.dirty_tournaments.add(str(event.originator_id))
@@ -538,6 +596,10 @@ def ranked_totals(totals: dict[str, Any] | None, tournament: dict[str, Any]) -> 
     return rank(by_player, "net_score" if set(chains) == {"net_score"} else "placement")
 
 
+class _LeftOut(Exception):
+    """A match the view leaves out of the standings (why)."""
+
+
 def flush(cache: DocCache, position: int) -> None:
     """Recompute the summaries and standings the folded events made stale: a changed match is
     taken out of the totals of its tournaments as it was and counted again as it is; and mark
@@ -556,7 +618,12 @@ def flush(cache: DocCache, position: int) -> None:
         summary: MatchSummary | None
         damage: str | None
         try:
+            if doc.get("unreadable"):
+                raise _LeftOut(doc["unreadable"])
             summary, stats = summary_and_stats(doc, cache.rules(doc["rules"]), cache.histories.get(match_id))
+        except _LeftOut as exc:  # one of its rows cannot be read
+            summary, damage = None, str(exc)
+            cache.drop_summary(key)
         except HonbaError as exc:  # a stored fact the table cannot hold: changed behind honba's back
             summary, damage = None, f"it cannot be scored ({exc}): left out"
             cache.drop_summary(key)

@@ -245,7 +245,7 @@ def check(
     inserted, a file has no chain to check, or the history no longer holds the --against digest.
     """
 
-    result = guarded(lambda: check_targets(lambda: shell(ctx).app, targets or [], against, key))
+    result = guarded(lambda: check_targets(lambda: shell(ctx).reader, targets or [], against, key))
     checks, store = list(result.checks), result.store
     if as_json:
         print(json_text(check_data(result)))
@@ -282,7 +282,7 @@ def audit(
 
     def run() -> AuditReport:
         report = audit_match(
-            shell(ctx).app, key, sheet=against, sheet_kind=sheet_kind, as_played=as_played, rules=rules
+            shell(ctx).reader, key, sheet=against, sheet_kind=sheet_kind, as_played=as_played, rules=rules
         )
         if html is not None:
             write_whole(html, render_audit_html(report_data(report)))

@@ -245,9 +245,16 @@ def commit_draw(
     commitment: Annotated[
         str | None, typer.Option("--commitment", help="A commitment made elsewhere (SHA-256 of the seed, hex).")
     ] = None,
+    size: Annotated[
+        int | None,
+        number_option("--size", bound=TABLE_SIZE, help="Players a table (else as the reveal's rules seat)."),
+    ] = None,
 ) -> None:
     """Publish the commitment of a session's draw before registration closes; the seed goes to a
-    file only the director keeps, to be revealed with reveal-draw."""
+    file only the director keeps, to be revealed with reveal-draw. What the draw depends on (the
+    players, their teams where team-mates are kept apart, the method, the table's size) is fixed
+    with it: nobody is registered, joins a team or is seated in the session otherwise until the
+    reveal."""
     from replay.service.draws import commit_draw as commit
 
     def run() -> Any:
@@ -255,7 +262,7 @@ def commit_draw(
             raise InputError("give --seed-file (honba draws the seed) or --commitment (a seed drawn elsewhere)")
         if seed_file is not None and seed_file.exists():
             raise InputError(f"{seed_file} exists: the seed goes to a new file")
-        made = commit(shell(ctx).app, name, session, commitment)
+        made = commit(shell(ctx).app, name, session, commitment, size=size)
         if seed_file is not None and made.seed is not None:
             descriptor = os.open(seed_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
             with os.fdopen(descriptor, "w", encoding="ascii") as handle:
@@ -264,8 +271,22 @@ def commit_draw(
 
     made = guarded(run)
     out.print(f"Commitment of the draw of session {session} of {name}: {made.commitment}", markup=False)
+    out.print(
+        f"Terms of the draw (publish them with the commitment): {_terms_line(made.terms)}", markup=False, soft_wrap=True
+    )
+    out.print(f"Terms digest: {made.terms_digest}", markup=False)
     if seed_file is not None:
         out.print(f"The seed is in {seed_file}: keep it to yourself until the draw (reveal-draw)", markup=False)
+
+
+def _terms_line(terms: dict[str, Any]) -> str:
+    """A draw's terms in one line, as ``verify-draw`` takes them back (--players, --teams, --size)."""
+    teams = ",".join(f"{player}={team}" for player, team in sorted(terms.get("teams", {}).items()))
+    parts = [f"--players {','.join(terms.get('players', []))}"]
+    if terms.get("teams_apart"):
+        parts.append(f"--teams {teams}" if teams else "team-mates apart (no teams)")
+    parts.append(f"--size {terms['size']}" if terms.get("size") else "size as the reveal's rules seat")
+    return "; ".join(parts) + f"; method {terms.get('method', '?')}"
 
 
 def _read_seed(seed_file: Path | None, seed: str | None) -> str:
@@ -313,6 +334,10 @@ def verify_draw(
     players: Annotated[str | None, typer.Option("--players", help="The players drawn over, comma-separated.")] = None,
     size: Annotated[int, number_option("--size", bound=TABLE_SIZE, help="Players a table.")] = 4,
     commitment: Annotated[str | None, typer.Option("--commitment", help="The commitment published.")] = None,
+    teams: Annotated[
+        str | None,
+        typer.Option("--teams", help="The teams of a draw that kept team-mates apart: PLAYER=TEAM,... as published."),
+    ] = None,
 ) -> None:
     """Recompute a draw: from the store (NAME SESSION), or from a published seed and player list
     alone (--seed, --players, and --commitment to check the seed against)."""
@@ -327,7 +352,14 @@ def verify_draw(
                 raise InputError("--seed needs --players (the players drawn over)")
             if commitment is not None and commitment_of(seed) != commitment:
                 raise InputError("the seed's digest is not that commitment: this is not the seed committed")
-            return recompute_draw(seed, [p.strip() for p in players.split(",") if p.strip()], size)
+            team_of: dict[str, str] = {}
+            for pair in (teams or "").split(","):
+                if pair.strip():
+                    player, sep, team = pair.partition("=")
+                    if not sep or not player.strip() or not team.strip():
+                        raise InputError(f"--teams takes PLAYER=TEAM pairs, comma-separated, not {pair.strip()!r}")
+                    team_of[player.strip()] = team.strip()
+            return recompute_draw(seed, [p.strip() for p in players.split(",") if p.strip()], size, team_of)
 
         _print_tables(guarded(alone), ())
         return
@@ -336,6 +368,9 @@ def verify_draw(
     check = guarded(lambda: verify(shell(ctx).app, name, session))
     out.print(f"commitment {check.commitment}", markup=False)
     out.print(f"seed       {check.seed}", markup=False)
+    if check.terms:
+        out.print(f"terms      {_terms_line(check.terms)}", markup=False, soft_wrap=True)
+        out.print(f"terms digest {check.terms_digest}", markup=False)
     _print_tables(check.tables, ())
     if check.problems:
         for problem in check.problems:

@@ -47,7 +47,7 @@ def export(
     name = "the exported file" if output is None else str(output)
 
     def run() -> Exported:
-        return export_match(shell(ctx).app, key, fmt=fmt, plain=plain, force=force, path=name)
+        return export_match(shell(ctx).reader, key, fmt=fmt, plain=plain, force=force, path=name)
 
     exported = guarded_match(ctx, key, run)
     if output is None:

@@ -209,7 +209,7 @@ def verify(
     if refusal is not None:
         raise fail(refusal)
     if deal:
-        verify_deals(paths, fmt, as_json)
+        verify_deals(paths, fmt, as_json, jobs or jobs_default())
         return
     given = guarded(lambda: resolve_rules(rules)) if rules is not None else None
     total = count_paths(paths)
@@ -228,12 +228,14 @@ def verify(
         raise typer.Exit(run.exit_code)
 
 
-def verify_deals(paths: list[Path], fmt: str, as_json: bool) -> None:
-    """``honba verify --deal``: the deal check of every game, its summary and every hand that does not match."""
+def verify_deals(paths: list[Path], fmt: str, as_json: bool, jobs: int) -> None:
+    """``honba verify --deal``: the deal check of every game, its summary and every hand that does not match;
+    the files checked by ``jobs`` processes, as verify's are."""
     total = count_paths(paths)
-    with progress_bar(total, "checking deals") as progress:
+    # The workers start before the progress bar's thread, as verify's do.
+    with reading_pool(jobs, total) as pool, progress_bar(total, "checking deals") as progress:
         task = progress.add_task("deal", total=total, file="")
-        run = deal_paths(paths, fmt, lambda f: progress.update(task, advance=1, file=f))
+        run = deal_paths(paths, fmt, lambda f: progress.update(task, advance=1, file=f), pool=pool)
     data = run.as_dict()
     if as_json:
         print(json_text(data))

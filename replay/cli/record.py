@@ -211,7 +211,8 @@ def status(
     """The table state: hand, dealer, counters, deposits, streaks, scores."""
 
     shown = guarded_match(ctx, key, lambda: match_status(shell(ctx).app, key))
-    warn_if_damaged(shown.damage)
+    for line in shown.damage_lines:
+        warn_if_damaged(line)
     if as_json:
         print(json_text(shown.data))
         return

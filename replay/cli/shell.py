@@ -91,6 +91,14 @@ class Shell:
             self._app = HonbaApp.open(self.db)
         return self._app
 
+    @property
+    def reader(self) -> HonbaApp:
+        """The store opened to read only (``honba check``, ``audit``, ``export``): its connections
+        refuse writes and need none, so that they work on a full disk."""
+        if self._app is None:
+            self._app = HonbaApp.open(self.db, read_only=True)
+        return self._app
+
     def checkpoint(self) -> str:
         """Take a checkpoint of what this command saved, now (skipped when another process holds
         the checkpoint lock: its next checkpoint covers it); the store head digest after it."""

@@ -34,8 +34,8 @@ class LogFormat:
     deal: str | None = None
     # A binary format (protobuf): its content is not refused as text that is not UTF-8.
     binary: bool = False
-    # The module whose ``add_tiles(data, games, *, file)`` gives each hand its tiles, for a format
-    # whose reader leaves them out (asked by an import, which keeps them; verify does not need them).
+    # The module whose ``read_with_tiles(data, *, file)`` reads the games with each hand's tiles, for a
+    # format whose reader leaves them out (asked by an import, which keeps them; verify does not need them).
     tiles: str | None = None
 
 
@@ -111,11 +111,10 @@ def read_games(data: bytes, *, file: str, fmt: str = "auto", tiles: bool = False
     kind = _kind(data, file, fmt)
     entry = READERS[kind]
     data = data if entry.binary else utf8_text(data)
-    games = reader(kind)(data, file=file)
     if tiles and entry.tiles is not None:
-        add: Callable[..., list[LoggedGame]] = importlib.import_module(entry.tiles).add_tiles
-        games = add(data, games, file=file)
-    return games
+        with_tiles: Callable[..., list[LoggedGame]] = importlib.import_module(entry.tiles).read_with_tiles
+        return with_tiles(data, file=file)
+    return reader(kind)(data, file=file)
 
 
 def _kind(data: bytes, file: str, fmt: str) -> str:

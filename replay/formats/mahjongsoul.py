@@ -16,7 +16,12 @@ the ``delta_scores``) and ``RecordLiuJu`` (an abortive draw, by ``type``).
 The room's rules are the record's own configuration (``head.config``): its mode (east or
 south, three or four players), and for a room with rules of its own (``mode.detail_rule``)
 the starting points, the points needed to end, kiriage mangan, nagashi mangan, the riichi
-stick, going below zero. The liqi protocol's classes are ms-api's ``ms.protocol_pb2``.
+stick, going below zero, and the settlement: the points final points count from
+(``jingsuanyuandian``, the top taking the difference from the start as oka) and the uma of the
+second to last places (``shunweima_2``..``shunweima_4``, the first's their negated sum). The
+record's final points (``total_point``, in thousandths) are then judged; a ranked room's are
+judged under Mahjong Soul's ranked uma (the mode's preset). The liqi protocol's classes are
+ms-api's ``ms.protocol_pb2``.
 """
 
 from __future__ import annotations
@@ -246,7 +251,7 @@ class _Reader:
             if hand is None:
                 raise LogError(f"{self.file}, {where}", f"{name} before the first hand")
             self._event(hand, where, name, event)
-        rules, notes = self._rules()
+        rules, notes, judged = self._rules()
         deposit = rules.riichi_deposit
         logged = [self._logged(h, deposit) for h in hands]
         return LoggedGame(
@@ -257,10 +262,11 @@ class _Reader:
             rules=rules,
             hands=tuple(logged),
             final_scores=self._final(),
+            final_points=self._final_points(),
             truncated=self._final() is None,
             length_known=self.head is not None,
             notes=notes,
-            points_judged=False,
+            points_judged=judged,
             rules_stated=self.rules_stated,
             id_in_log=self.head is not None and bool(self.head.uuid),
         )
@@ -436,8 +442,9 @@ class _Reader:
 
     # The record's head.
 
-    def _rules(self) -> tuple[Ruleset, tuple[str, ...]]:
-        """The rules the record's configuration states: the mode's preset, and a room's own rules."""
+    def _rules(self) -> tuple[Ruleset, tuple[str, ...], bool]:
+        """The rules the record's configuration states: the mode's preset, and a room's own rules;
+        and whether they say how the final points are counted (the room's settlement is in it)."""
         config = self.head.config if self.head is not None else None
         mode = MODES.get(config.mode.mode) if config is not None else None
         if mode is not None:
@@ -445,6 +452,7 @@ class _Reader:
         rules = load_preset("mahjongsoul-sanma" if self.players == 3 else "mahjongsoul")
         overrides: dict[str, Any] = {"length": self.length}
         notes: list[str] = []
+        judged = config is not None
         if config is None:
             notes.append(
                 "rules not stated: the file holds the record without its head (the room's configuration); "
@@ -462,16 +470,31 @@ class _Reader:
             overrides["nagashi_mangan"] = bool(detail.have_liujumanguan)
             overrides["bust"] = not detail.can_jifei
             self.rules_stated = True
+            # Records without the settlement (``jingsuanyuandian`` 0: older ones) do not say the uma.
+            judged = detail.jingsuanyuandian > 0
+            if judged:
+                start = detail.init_point or rules.start_score
+                later = [detail.shunweima_2, detail.shunweima_3, detail.shunweima_4][: self.players - 1]
+                overrides.update(
+                    return_score=detail.jingsuanyuandian,
+                    oka_to_top=detail.jingsuanyuandian > start,
+                    uma=[-sum(later), *later],
+                )
             notes.append(
                 "rules from the record's room configuration: starting points, points to end, riichi stick, "
-                "kiriage mangan, nagashi mangan, going below zero; the room's uma is not read (final points not judged)"
+                "kiriage mangan, nagashi mangan, going below zero, "
+                + (
+                    "the points counted from and the uma (final points judged)"
+                    if judged
+                    else "no settlement (final points not judged)"
+                )
             )
         else:
             self.rules_stated = True
         overrides["name"] = f"mahjongsoul-record-{self.players}p"
         overrides["description"] = "Mahjong Soul room, rules from the record's configuration"
         try:
-            return rules.with_overrides(overrides, source="record"), tuple(notes)
+            return rules.with_overrides(overrides, source="record"), tuple(notes), judged
         except InvalidRules as exc:
             raise LogError(f"{self.file}, head.config", str(exc)) from None
 
@@ -491,6 +514,17 @@ class _Reader:
             if 0 <= player.seat < self.players:
                 final[player.seat] = player.part_point_1
         return tuple(final)
+
+    def _final_points(self) -> tuple[float, ...] | None:
+        # ``total_point``: the final points in thousandths (49500 for +49.5); a record that leaves
+        # them all out (0 each, as no game ends) has none to judge.
+        if self.head is None or not any(player.total_point for player in self.head.result.players):
+            return None
+        points = [0.0] * self.players
+        for player in self.head.result.players:
+            if 0 <= player.seat < self.players:
+                points[player.seat] = player.total_point / 1000
+        return tuple(points)
 
     def _game_id(self) -> str:
         if self.head is not None and self.head.uuid:

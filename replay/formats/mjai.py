@@ -26,6 +26,7 @@ import attrs
 from mahjong.shanten import Shanten
 
 from domain.bounds import shown
+from domain.entry_checks import liability_possible
 from domain.errors import InvalidRules
 from domain.rules import Ruleset, load_preset
 from domain.scoring.payments import nearest_winner
@@ -42,6 +43,7 @@ from domain.values import (
     WinResult,
 )
 from replay.formats.logmodel import LogError, LoggedGame, LoggedHand, distinct_names
+from replay.formats.mjai_tiles import HandArrays
 from replay.formats.source import first_line_object, head
 from replay.formats.valuation import WinContext, value_from_payment, value_from_tiles
 from replay.formats.yaku import details, yaku_named
@@ -192,6 +194,8 @@ class _Kyoku:
     # The scores the hand's result left, where its last result event states them (``scores``).
     scores_after: tuple[int, ...] | None = None
     ended: bool = False
+    # The hand's play in tenhou.net/6's arrays (kept as ``LoggedHand.tiles``).
+    arrays: HandArrays | None = None
 
 
 class _GameReader:
@@ -230,6 +234,8 @@ class _GameReader:
                 kyokus.append(self.kyoku)
             else:
                 handler(event)
+                if self.kyoku is not None and self.kyoku.arrays is not None:
+                    self.kyoku.arrays.event(event)
         if self.players == 0:
             raise LogError(self.file, "no start_kyoku: no hand in the game")
         rules = self._rules()
@@ -323,6 +329,7 @@ class _GameReader:
             last_draw=[None] * players,
             kita=[0] * players,
         )
+        self.kyoku.arrays = HandArrays.start(hands, self.kyoku.dora[0] if self.kyoku.dora else None, players)
 
     def _header_scores(self, event: dict[str, Any]) -> list[int]:
         """The scores a hand starts with: its own ``scores``, else those the previous events left.
@@ -601,6 +608,7 @@ class _GameReader:
             result=result,
             deltas=deltas,
             value_source=source,
+            tiles=k.arrays.arrays() if k.arrays is not None else None,
         )
 
     def _wins(self, k: _Kyoku, rules: Ruleset) -> tuple[tuple[Win, ...], str]:
@@ -610,7 +618,12 @@ class _GameReader:
             # Every win's payment is known once the hand is read (``_fill_changes``); pao shows in it.
             assert hora.deltas is not None
             paid.append(hora.deltas)
-            hora.win = attrs.evolve(hora.win, liable=self._liable(hora.deltas, hora.win.winner, hora.win.discarder))
+            # A payment that looks like pao is read as pao only where the rules could make someone
+            # liable for this win; elsewhere it is a payment the verifier shows as a disagreement.
+            liable = self._liable(hora.deltas, hora.win.winner, hora.win.discarder)
+            if not liability_possible(rules, hora.value):
+                liable = None
+            hora.win = attrs.evolve(hora.win, liable=liable)
         # The winner nearest the discarder takes the counters and the deposits (the domain's rule).
         nearest = nearest_winner(WinResult(tuple(h.win for h in k.horas)), k.players)
         taker = next(h for h in k.horas if h.win is nearest)

@@ -7,8 +7,11 @@ dealer, scores; the hands dealt and first dora indicator when the match kept its
 ``deltas``, ``fan`` and ``fu``; ``ryukyoku`` with its ``reason``, ``tenpais`` and ``deltas``)
 and ``end_kyoku``; ``end_game`` with the final scores when the match has ended. The changes
 follow mjai: a win's own payments (deposits taken included), a draw's noten payments; the
-riichi sticks are ``reach_accepted``'s. The draws and discards of the hands are not written:
-mjai places every call between them, and a match keeps its tiles in tenhou.net/6's arrays.
+riichi sticks are ``reach_accepted``'s. When the match kept its log's tiles (tenhou.net/6's
+arrays), each hand's play is written between its start and its result (``play_events``): the
+draws (``tsumo``), discards (``dahai``), calls (``chi``, ``pon``, ``daiminkan``, ``ankan``,
+``kakan``, ``nukidora``), each ``reach`` before its discard and ``reach_accepted`` after it when it
+stood, and ``dora`` as each kan turns an indicator; else only the riichi are written.
 """
 
 from __future__ import annotations
@@ -86,8 +89,19 @@ def _hand(entry: LedgerEntry, players: int, match: Match, tiles: Any) -> list[di
         if isinstance(tiles[0], list) and tiles[0] and isinstance(tiles[0][0], int):
             start["dora_marker"] = mjai_tile(tiles[0][0])
     events = [start]
-    for seat in getattr(fact, "riichi", ()):
-        events += [{"type": "reach", "actor": seat}, {"type": "reach_accepted", "actor": seat}]
+    stood = tuple(getattr(fact, "riichi", ()))
+    play = None
+    # A log seen from one seat (Tenhou's wire logs) hides the others' tiles: no play to follow then.
+    if "tehais" in start and all(len(hand) == 13 for hand in start["tehais"]):
+        try:
+            play = play_events(tiles, players, before.dealer, stood)
+        except (ValueError, TypeError, IndexError, StopIteration):
+            play = None  # arrays that cannot be followed: the hand as without its tiles
+    if play is not None:
+        events += play
+    else:
+        for seat in stood:
+            events += [{"type": "reach", "actor": seat}, {"type": "reach_accepted", "actor": seat}]
     placed = [0] * players
     for payment in entry.payments:
         if payment.payee is None and payment.payer is not None:
@@ -106,6 +120,8 @@ def _hand(entry: LedgerEntry, players: int, match: Match, tiles: Any) -> list[di
                 "target": win.winner if win.discarder is None else win.discarder,
                 "deltas": changes,
             }
+            if play is not None and isinstance(tiles[1], list) and tiles[1] and win.winner in stood:
+                hora["ura_markers"] = [mjai_tile(t) for t in tiles[1] if isinstance(t, int)]
             value = win.value
             if value.limit == "yakuman":
                 hora["fan"] = 13 * value.multiple
@@ -130,3 +146,146 @@ def _hand(entry: LedgerEntry, players: int, match: Match, tiles: Any) -> list[di
         events.append(draw)
     events.append({"type": "end_kyoku"})
     return events
+
+
+def _codes(digits: str) -> list[int]:
+    """A call string's tiles (two digits each)."""
+    return [int(digits[i : i + 2]) for i in range(0, len(digits), 2)]
+
+
+def _call(text: str, letter: str) -> tuple[int, list[int], int]:
+    """A tenhou.net/6 call string read: the called (or added) tile, the others, and where the letter
+    stood (its tile's place: first, second, third or fourth)."""
+    at = text.index(letter)
+    tiles = _codes(text[:at] + text[at + 1 :])
+    place = at // 2
+    return tiles[place], tiles[:place] + tiles[place + 1 :], place
+
+
+def _source(place: int, size: int, seat: int, players: int, discarder: int | None) -> int:
+    """The seat a pon or open kan was called from: the letter first from the left (kamicha),
+    second across (toimen), last from the right (shimocha). In sanma writers place the letter
+    differently (Tenhou's JSON in the four seats' geometry, its mjlog's converters by the left and
+    the right): the call there is of the tile just discarded, by whoever discarded it."""
+    if players == 3:
+        if discarder is None:
+            raise ValueError("a call with no discard before it")
+        return discarder
+    relative = 1 if place == 0 else 3 if place == size - 1 else 2
+    return (seat - relative) % 4
+
+
+def play_events(tiles: list[Any], players: int, dealer: int, stood: tuple[int, ...]) -> list[dict[str, Any]]:
+    """A hand's draws, discards, calls, riichi and new dora indicators as mjai events, from its
+    tenhou.net/6 arrays: each seat's draws (a tile, or a call string ``c``/``p``/``m`` with the
+    called tile after its letter) and discards (a tile, 60 the tile just drawn, ``r`` a riichi's,
+    ``a``/``k`` a closed or added kan, ``f`` a north, 0 the place of an open kan). Play passes to the
+    seat whose next draw calls the tile discarded (a pon or kan before a chi), else to the next seat;
+    the hand ends where the arrays do. ``stood``: the seats whose riichi stood (accepted)."""
+    takes = [list(tiles[3 + 3 * seat]) for seat in range(players)]
+    drops = [list(tiles[4 + 3 * seat]) for seat in range(players)]
+    indicators = list(tiles[0])[1:]
+    events: list[dict[str, Any]] = []
+    seat = dealer
+    drawn: int | None = None
+    discarder: int | None = None
+    pending_dora = 0
+
+    def reveal() -> None:
+        if indicators:
+            events.append({"type": "dora", "dora_marker": mjai_tile(indicators.pop(0))})
+
+    while takes[seat]:
+        take = takes[seat].pop(0)
+        if isinstance(take, int):
+            drawn = take
+            events.append({"type": "tsumo", "actor": seat, "pai": mjai_tile(take)})
+        else:
+            letter = next(ch for ch in str(take) if ch in "cpm")
+            called, others, place = _call(str(take), letter)
+            kind = {"c": "chi", "p": "pon", "m": "daiminkan"}[letter]
+            target = (
+                (seat - 1) % players if letter == "c" else _source(place, len(others) + 1, seat, players, discarder)
+            )
+            events.append(
+                {
+                    "type": kind,
+                    "actor": seat,
+                    "target": target,
+                    "pai": mjai_tile(called),
+                    "consumed": [mjai_tile(t) for t in others],
+                }
+            )
+            drawn = None
+            if letter == "m":
+                if drops[seat] and drops[seat][0] == 0:
+                    drops[seat].pop(0)
+                pending_dora += 1
+                continue  # the replacement draw is the seat's next draw
+        # The seat's turn: kans and norths draw again, a discard passes play on.
+        while drops[seat]:
+            drop = drops[seat].pop(0)
+            text = str(drop)
+            if "a" in text:
+                added, others, _ = _call(text, "a")
+                events.append({"type": "ankan", "actor": seat, "consumed": [mjai_tile(t) for t in [*others, added]]})
+                reveal()
+                break
+            if "k" in text:
+                added, others, _ = _call(text, "k")
+                events.append(
+                    {
+                        "type": "kakan",
+                        "actor": seat,
+                        "pai": mjai_tile(added),
+                        "consumed": [mjai_tile(t) for t in others],
+                    }
+                )
+                pending_dora += 1
+                break
+            if text.startswith("f"):
+                events.append({"type": "nukidora", "actor": seat, "pai": "N"})
+                break
+            riichi = text.startswith("r")
+            tile = int(text[1:]) if riichi else int(text)
+            tsumogiri = tile == 60
+            if tsumogiri:
+                if drawn is None:
+                    raise ValueError("a discard of the tile drawn with none drawn")
+                tile = drawn
+            if riichi:
+                events.append({"type": "reach", "actor": seat})
+            events.append({"type": "dahai", "actor": seat, "pai": mjai_tile(tile), "tsumogiri": tsumogiri})
+            for _ in range(pending_dora):
+                reveal()
+            pending_dora = 0
+            if riichi and seat in stood:
+                events.append({"type": "reach_accepted", "actor": seat})
+            discarder = seat
+            seat = _next_seat(takes, seat, tile, players)
+            break
+        else:
+            break
+    return events
+
+
+def _next_seat(takes: list[list[Any]], discarder: int, tile: int, players: int) -> int:
+    """Who plays after a discard: a seat whose next draw calls it (a pon or kan first), else the next."""
+    chi: int | None = None
+    for offset in range(1, players):
+        seat = (discarder + offset) % players
+        if not takes[seat] or isinstance(takes[seat][0], int):
+            continue
+        text = str(takes[seat][0])
+        letter = next((ch for ch in text if ch in "cpm"), None)
+        if letter is None:
+            continue
+        called, others, place = _call(text, letter)
+        if called != tile:
+            continue
+        if letter == "c":
+            if offset == 1:
+                chi = seat
+        elif _source(place, len(others) + 1, seat, players, discarder) == discarder:
+            return seat
+    return chi if chi is not None else (discarder + 1) % players

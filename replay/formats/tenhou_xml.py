@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import PurePath
 from typing import Final
 from urllib.parse import unquote
@@ -78,18 +78,19 @@ def detect(data: bytes) -> bool:
     return head(data).startswith(b"<")
 
 
-def read_tenhou_xml(data: bytes, *, file: str) -> list[LoggedGame]:
+def read_tenhou_xml(data: bytes, *, file: str, collect: Callable[[ET.Element], None] | None = None) -> list[LoggedGame]:
     """The games of a Tenhou mjlog file (plain or gzip-compressed XML), in order.
 
     Each game's hands carry the log's own header and score changes; a game under
     special rules is returned with ``unsupported`` set, a game without its end
     (no ``owari``) with ``truncated`` set. Anything unreadable raises ``LogError``
-    naming the file and the position (``INIT #3``, ``line 1, column 57``).
+    naming the file and the position (``INIT #3``, ``line 1, column 57``). ``collect`` is given
+    every tag of the log in the same walk (an import's tiles, ``tenhou_xml_tiles``).
     """
     root = parse_xml(unpack(data, file=file), file)
     if root.tag != "mjloggm":
         raise LogError(file, f"not a Tenhou mjlog: the document is <{root.tag}>, not <mjloggm>")
-    return [_GameReader(file).read(root)]
+    return [_GameReader(file).read(root, collect)]
 
 
 # A document type declaration, and the name it gives (for the message).
@@ -236,7 +237,7 @@ class _GameReader:
             position = f"INIT #{self.inits} <{tag}>"
         return f"{self.file}, {position}"
 
-    def read(self, root: ET.Element) -> LoggedGame:
+    def read(self, root: ET.Element, collect: Callable[[ET.Element], None] | None = None) -> LoggedGame:
         handlers = {
             "GO": self._on_go,
             "UN": self._on_un,
@@ -263,6 +264,8 @@ class _GameReader:
                 unknown.played = tag[1:].isdigit()
                 if unknown.played:
                     unknown = None
+            if collect is not None:
+                collect(el)  # after the reader's own checks of the tag
         if self.go is None:
             raise LogError(self.file, "no <GO> tag: the game's rules are unknown")
         self._close_hand()

@@ -21,8 +21,7 @@ from typing import Any, Final
 import attrs
 
 from replay.formats.logmodel import LoggedGame
-from replay.formats.source import unpack
-from replay.formats.tenhou_xml import parse_xml
+from replay.formats.tenhou_xml import SANMA, read_tenhou_xml
 
 REDS: Final = {16: 51, 52: 52, 88: 53}
 DRAWS: Final = {"T": 0, "U": 1, "V": 2, "W": 3}
@@ -95,43 +94,53 @@ def _placed(letter: str, called: int, others: list[int], source: int, players: i
     return "".join(parts)
 
 
-def hand_tiles(root: ET.Element, players: int) -> list[list[Any]]:
-    """Every hand's fourteen tile arrays, in the order of the log's INIT tags."""
-    hands: list[list[Any]] = []
-    current: list[Any] | None = None
-    last_draw = [-1] * 4
-    riichi_next: set[int] = set()
-    for el in root:
+class TileCollector:
+    """Every hand's fourteen tile arrays, in the order of the log's INIT tags, collected one tag at a
+    time (``feed``) as the reader's own loop visits them: the log is parsed and walked once."""
+
+    def __init__(self) -> None:
+        self.hands: list[list[Any]] = []
+        self.current: list[Any] | None = None
+        self.players = 4
+        self.last_draw = [-1] * 4
+        self.riichi_next: set[int] = set()
+
+    def feed(self, el: ET.Element) -> None:
+        """One tag of the log (a draw, discard, call, riichi, indicator, win; the others pass)."""
         tag = el.tag
         first = tag[:1]
+        current = self.current
         if current is not None and first in DRAWS and tag[1:].isdigit():
             seat = DRAWS[first]
             tile = int(tag[1:])
             current[3 + 3 * seat].append(code(tile))
-            last_draw[seat] = tile
+            self.last_draw[seat] = tile
         elif current is not None and first in DISCARDS and tag[1:].isdigit():
             seat = DISCARDS[first]
             tile = int(tag[1:])
-            shown: Any = TSUMOGIRI if tile == last_draw[seat] else code(tile)
-            if seat in riichi_next:
+            shown: Any = TSUMOGIRI if tile == self.last_draw[seat] else code(tile)
+            if seat in self.riichi_next:
                 shown = f"r{shown}"
-                riichi_next.discard(seat)
+                self.riichi_next.discard(seat)
             current[4 + 3 * seat].append(shown)
-            last_draw[seat] = -1
+            self.last_draw[seat] = -1
         elif tag == "INIT":
             seed = [int(v) for v in (el.get("seed") or "0,0,0,0,0,0").split(",")]
-            current = [[code(seed[5])], []]
+            current = self.current = [[code(seed[5])], []]
             for seat in range(4):
                 dealt = sorted((int(t) for t in (el.get(f"hai{seat}") or "").split(",") if t.strip()), key=_order)
-                current += [[code(t) for t in dealt] if seat < players else [], [], []]
-            hands.append(current)
-            last_draw = [-1] * 4
-            riichi_next = set()
+                current += [[code(t) for t in dealt] if seat < self.players else [], [], []]
+            self.hands.append(current)
+            self.last_draw = [-1] * 4
+            self.riichi_next = set()
+        elif tag == "GO":
+            # The game's players, as the reader takes them (a log seen from one seat hides hands).
+            self.players = 3 if int(el.get("type") or 0) & SANMA else 4
         elif current is None:
-            continue
+            return
         elif tag == "N":
             seat = int(el.get("who") or 0)
-            text, with_draws = call_string(int(el.get("m") or 0), players)
+            text, with_draws = call_string(int(el.get("m") or 0), self.players)
             if with_draws:
                 current[3 + 3 * seat].append(text)
                 if text.find("m") >= 0:
@@ -139,23 +148,31 @@ def hand_tiles(root: ET.Element, players: int) -> list[list[Any]]:
                     current[4 + 3 * seat].append(0)
             else:
                 current[4 + 3 * seat].append(text)
-            last_draw[seat] = -1
+            self.last_draw[seat] = -1
         elif tag == "REACH" and el.get("step") == "1":
-            riichi_next.add(int(el.get("who") or 0))
+            self.riichi_next.add(int(el.get("who") or 0))
         elif tag == "DORA":
             current[0].append(code(int(el.get("hai") or 0)))
         elif tag == "AGARI" and el.get("doraHaiUra") and not current[1]:
             current[1] = [code(int(t)) for t in (el.get("doraHaiUra") or "").split(",") if t.strip()]
-    return hands
 
 
-def add_tiles(data: bytes, games: list[LoggedGame], *, file: str) -> list[LoggedGame]:
-    """The games read from a mjlog, each hand with its tiles (``LoggedHand.tiles``). Asked by an
-    import only (``read_games(..., tiles=True)``): ``verify`` does not pay for the tiles."""
-    root = parse_xml(unpack(data, file=file), file)
+def hand_tiles(root: ET.Element) -> list[list[Any]]:
+    """Every hand's fourteen tile arrays, in the order of the log's INIT tags."""
+    collector = TileCollector()
+    for el in root:
+        collector.feed(el)
+    return collector.hands
+
+
+def read_with_tiles(data: bytes, *, file: str) -> list[LoggedGame]:
+    """The games of a mjlog, each hand with its tiles (``LoggedHand.tiles``), the tiles collected in
+    the reader's own walk of the log. Asked by an import only (``read_games(..., tiles=True)``):
+    ``verify`` does not pay for the tiles."""
+    collector = TileCollector()
     out = []
-    for game in games:
-        tiles = hand_tiles(root, len(game.players))
+    for game in read_tenhou_xml(data, file=file, collect=collector.feed):
+        tiles = collector.hands
         if len(tiles) == len(game.hands):
             hands = tuple(attrs.evolve(hand, tiles=tuple(t)) for hand, t in zip(game.hands, tiles, strict=True))
             game = attrs.evolve(game, hands=hands)

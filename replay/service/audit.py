@@ -144,7 +144,7 @@ def build_report(
     entries = _entries(match, match.rules)
     numbers = entry_numbers(match)
     corrections = _corrections(match, numbers)
-    findings = [*_invariants(match, entries), *_after_the_end(match), *_inconsistencies(match, entries)]
+    findings = [*_invariants(match, entries), *after_the_end(match), *_inconsistencies(match, entries)]
     comparison = None
     if sheet is not None:
         compared = played_entries(match) if as_played else entries
@@ -243,7 +243,7 @@ def _invariants(match: Match, entries: Sequence[LedgerEntry]) -> list[Finding]:
     return findings
 
 
-def _after_the_end(match: Match) -> list[Finding]:
+def after_the_end(match: Match) -> list[Finding]:
     """Nothing but corrections may follow an end that stands: honba refuses any other command on a
     match that has ended, so a hand, a penalty, a deal pass or another end stored while the match,
     as its history and corrections stood then, had ended was put there behind honba's back (its

@@ -21,6 +21,7 @@ from typing import Any
 
 import attrs
 
+from domain.match import match_id
 from projections.views import DocumentView
 from replay.formats.files import read_capped
 from replay.input.json_text import load_json
@@ -34,7 +35,9 @@ from replay.service.tournaments import change_tournament
 from replay.store.application import HonbaApp
 from replay.store.checkpoint import last_checkpoint, leaf_log
 from replay.store.evidence import read_evidence
+from replay.store.integrity import check_match, damage_line
 from replay.store.merkle import leaf_hash, root, tree_root
+from replay.store.store_check import check_tournament
 from replay.store.tournaments import get_tournament
 
 FORMAT = "honba-result-certificate/1"
@@ -202,12 +205,27 @@ def compare_with_store(body: Mapping[str, Any], app: HonbaApp, view: DocumentVie
         problems.append(f"match {key!r} of {name!r} is not in the certificate")
     for key in sorted(set(certified) - set(tournament.matches)):
         problems.append(f"match {key!r} is certified but does not count for {name!r}")
+    # Each certified match checked as ``honba check`` checks it (its chain, its seal, what the
+    # checkpoints recorded of it), not only its count and head: a hand changed in the middle of a
+    # match leaves its head as it was, and only its chain shows it.
+    store = read_evidence(app)
     for key in sorted(set(certified) & set(tournament.matches)):
-        match = app.get_match(key)
-        if (match.version, match.head) != (certified[key].get("events"), certified[key].get("head")):
+        stream = match_id(key)
+        check = check_match(app, stream, key, store)
+        found = damage_line(key, check)
+        if found is not None:
+            problems.append(found)
+        claimed = (certified[key].get("events"), certified[key].get("head"))
+        if (check.events, check.head) != claimed:
             problems.append(
-                f"match {key!r} changed since it was certified (now {match.version} events, head {match.head[:16]})"
+                f"match {key!r} changed since it was certified (now {check.events} events, head {check.head[:16]})"
             )
+        elif store.saved(stream) and not any((at, head) == claimed for at, head, _who in store.saved(stream)):
+            problems.append(f"match {key!r}: no checkpoint recorded the certified head {check.head[:16]}")
+    held = check_tournament(app, tournament.id, name, store)
+    if held.problems:
+        first = held.problems[0]
+        problems.append(f"tournament {name!r} is damaged in the store: {first.kind} ({first.detail}); see honba check")
     now: list[dict[str, Any]] = [
         {"rank": row.rank, "player": row.player, "stage": row.stage, "points": _points(row.points)}
         for row in standings_of_event(app, view, name).overall

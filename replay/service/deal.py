@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Executor
 from pathlib import Path
 from typing import Any, Final
 
@@ -28,7 +29,7 @@ from replay.formats.deal import DealtHand, GameDeal
 from replay.formats.detect import expand_paths, read_deals
 from replay.formats.source import read_source
 from replay.formats.tenhou_wall import Layout, SeedError, Wall, hand_wall, layout, seed_words, walls
-from replay.service.batch import Unreadable
+from replay.service.batch import Unreadable, _in_order
 
 NO_COMMITMENT = "no deal commitment: the log carries no shuffle seed or wall digest, so its deal cannot be checked"
 
@@ -305,13 +306,20 @@ def deal_file(path: Path, fmt: str = "auto") -> tuple[list[DealReport], Unreadab
     return [check_deal(game) for game in games], None
 
 
-def deal_paths(paths: list[Path], fmt: str = "auto", tick: Callable[[str], None] | None = None) -> DealRun:
-    """The deal check of every game of every log under the paths."""
+def deal_paths(
+    paths: list[Path],
+    fmt: str = "auto",
+    tick: Callable[[str], None] | None = None,
+    *,
+    pool: Executor | None = None,
+) -> DealRun:
+    """The deal check of every game of every log under the paths; with a ``pool``
+    (``replay.service.batch.reading_pool``) the files are checked in its worker processes, as
+    ``verify_paths`` verifies them, the reports in file order either way."""
     files = expand_paths(paths)
     reports: list[DealReport] = []
     unreadable: list[Unreadable] = []
-    for path in files:
-        done, problem = deal_file(path, fmt)
+    for path, (done, problem) in zip(files, _in_order(pool, files, deal_file, fmt), strict=True):
         reports.extend(done)
         if problem is not None:
             unreadable.append(problem)

@@ -19,6 +19,7 @@ from domain.values import WIND_NAMES, TableState
 from projections.entries import EntryNumbers, entry_numbers
 from projections.ledger import CorrectionMark, LedgerEntry, corrected_ledger, correction_marks
 from replay.service.changes import payment_lines
+from replay.service.damage import match_damage_lines
 from replay.service.digests import match_digest
 from replay.service.entry import entry_fields, stored_entry
 from replay.service.shapes import (
@@ -30,7 +31,7 @@ from replay.service.shapes import (
     seat_wind,
     state_data,
 )
-from replay.store.application import HonbaApp, MatchSummary
+from replay.store.application import HonbaApp, MatchSummary, Shown
 from replay.store.errors import DamagedMatch
 
 
@@ -65,17 +66,22 @@ class MatchStatus:
     store_head: str
     data: dict[str, Any]
     damage: str | None
+    # Every line of what ``honba check`` and ``honba audit`` find (``replay.service.damage``).
+    damage_lines: tuple[str, ...] = ()
 
 
 def match_status(store: HonbaApp, key: str) -> MatchStatus:
-    """The status of a stored match."""
+    """The status of a stored match, with what is wrong with it (``match_damage_lines``; in the
+    ``--json`` data as ``damage``, a list of lines)."""
     match = store.get_match(key)
     # Computed before the damage is looked for: a match too damaged to fold fails in one line, not two.
     data = status_data(key, match)
     judgements = match.end_judgements()
-    damage = store.damage(key)
+    lines = match_damage_lines(store, key, match)
+    data["damage"] = list(lines)
+    damage = lines[0] if lines else None
     return MatchStatus(
-        key, match.players, match.rules, match.fold(), judgements, match.head, store.store_head(), data, damage
+        key, match.players, match.rules, match.fold(), judgements, match.head, store.store_head(), data, damage, lines
     )
 
 
@@ -151,8 +157,16 @@ def table_data(store: HonbaApp, key: str) -> dict[str, Any]:
     rules' name and the special hands they play, whether it is finished, and ``damaged``: the one
     line naming what its chain or seal shows changed (what is shown may not be what was
     recorded), or None."""
-    shown = store.read(key)
-    return match_table_data(key, shown.match, shown.damage)
+    return shown_table_data(store, key, store.read(key))
+
+
+def shown_table_data(store: HonbaApp, key: str, shown: Shown) -> dict[str, Any]:
+    """``table_data`` of a match read already (``HonbaApp.read``), with what is wrong with it
+    (``replay.service.damage.match_damage_lines``)."""
+    lines = match_damage_lines(store, key, shown.match)
+    data = match_table_data(key, shown.match, shown.damage or (lines[0] if lines else None))
+    data["damage"] = list(lines)
+    return data
 
 
 def match_table_data(key: str, match: Match, damaged: str | None = None) -> dict[str, Any]:
@@ -182,13 +196,19 @@ def match_table_data(key: str, match: Match, damaged: str | None = None) -> dict
 
 
 def corrections_summary(store: HonbaApp) -> list[dict[str, Any]]:
-    """Every stored match that can be read, with its number of corrections (the referee's desk)."""
-    found = []
+    """Every stored match that can be read, with its number of corrections (the referee's desk); a
+    match whose rows cannot make it is listed with the one line that says so (``damaged``, its
+    corrections unknown): one damaged match never takes the list down."""
+    found: list[dict[str, Any]] = []
     for summary in store.list_matches():
         if summary.damaged:
             continue
-        count = len(store.get_match(summary.key).correction_log)
-        found.append({"key": summary.key, "players": summary.players, "corrections": count})
+        try:
+            count: int | None = len(store.get_match(summary.key).correction_log)
+            damaged = None
+        except DamagedMatch as exc:
+            count, damaged = None, str(exc)
+        found.append({"key": summary.key, "players": summary.players, "corrections": count, "damaged": damaged})
     return found
 
 
@@ -200,6 +220,7 @@ def referee_data(store: HonbaApp, key: str, amend: int | None = None) -> dict[st
     (``domain.scoring.units``); ``damaged`` as ``table_data``'s."""
     shown = store.read(key)
     match = shown.match
+    lines = match_damage_lines(store, key, match)
     numbers = entry_numbers(match)
     ledger = ledger_data(match.players, corrected_ledger(match.corrected_steps()), numbers, match.rules.scoring)
     values = {} if amend is None else {**entry_fields(stored_entry(match, amend)), "target": str(amend)}
@@ -213,7 +234,8 @@ def referee_data(store: HonbaApp, key: str, amend: int | None = None) -> dict[st
         "finished": state.finished,
         "end_reason": state.end_reason,
         "value_example": value_example(match.rules),
-        "damaged": shown.damage,
+        "damaged": shown.damage or (lines[0] if lines else None),
+        "damage": list(lines),
     }
 
 

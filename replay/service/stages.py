@@ -33,7 +33,7 @@ from projections.standings_view import DocCache
 from projections.views import DocumentView
 from replay.input.parsing import InputError
 from replay.service import clock, recording
-from replay.service.standings import StandingsReport, tournament_report
+from replay.service.standings import StandingsReport, checked_report, tournament_report
 from replay.service.tournaments import change_tournament
 from replay.store.application import HonbaApp
 from replay.store.tournaments import get_tournament
@@ -86,7 +86,16 @@ def event_report(
     substitutes as the format counts them), each player's line that of the last stage they
     reached, and its points by session the event's after each session. ``after_session``: as the
     event stood after it (a stage counts as closed once the next stage's first session is after it).
+    Every match of the tournament is checked in the store as ``honba check`` and ``honba audit``
+    check it: one damaged is named in ``damaged`` (``replay.service.standings.checked_report``).
     """
+    report = _event_report(app, view, name, after_session=after_session, matches=matches)
+    return checked_report(app, view, name, report)
+
+
+def _event_report(
+    app: HonbaApp, view: DocumentView, name: str, *, after_session: int | None, matches: bool
+) -> StandingsReport:
     if not is_staged(view, name):
         return tournament_report(view, name, after_session=after_session, matches=matches)
     report = tournament_report(view, name, after_session=after_session)

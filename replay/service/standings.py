@@ -31,6 +31,7 @@ from projections.standings_view import (
 )
 from projections.views import DocumentView
 from replay.input.parsing import InputError
+from replay.service.damage import tournament_damage
 from replay.store.application import HonbaApp
 from replay.store.errors import TournamentNotFound
 from replay.store.rows import unreadable
@@ -281,3 +282,16 @@ def follow_view(store: HonbaApp, seconds: float | None = None, *, started: Calla
     env = {k: str(v) for k, v in store.env.items()}
     started()
     follow(env, stop_after=seconds)
+
+
+def checked_report(store: HonbaApp, view: DocumentView, name: str, report: StandingsReport) -> StandingsReport:
+    """A tournament's standings (``report``) with every match of the tournament checked in the store
+    as ``honba check`` and ``honba audit`` check it (``replay.service.damage.tournament_damage``): a
+    match changed after the view folded it, rolled back behind a checkpoint or given a hand after
+    its end is named in ``damaged`` beside what the view saw when it folded it."""
+    ref = DocCache(view).get("tournament-name", name)
+    keys = sorted(tournament_entries(view, ref["id"])) if ref is not None else []
+    found = tournament_damage(store, keys)
+    if not found:
+        return report
+    return attrs.evolve(report, damaged={**found, **report.damaged})

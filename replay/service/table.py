@@ -29,7 +29,7 @@ from replay.input.tiles import HandTiles, tile_error
 from replay.service.changes import payment_lines
 from replay.service.clock import clock_data
 from replay.service.entry import apply_entry, apply_to, fact_at
-from replay.service.matches import match_table_data
+from replay.service.matches import shown_table_data
 from replay.service.recording import ForHand, Recorded, check_for_hand, hand_now, server_time
 from replay.service.shapes import describe_details, describe_fact, end_reason_words
 from replay.service.standings import match_result_data
@@ -124,7 +124,7 @@ def table_view(app: HonbaApp, key: str) -> dict[str, Any]:
     a match whose chain or seal shows a change is shown with that line, never refused."""
     shown = app.read(key)
     match = shown.match
-    data = match_table_data(key, match, shown.damage)
+    data = shown_table_data(app, key, shown)
     data["choices"] = value_choices(match.rules)
     data["nagashi"] = match.rules.nagashi_mangan
     data["clock"] = clock_data(match, server_time()) if match.clock.limit is not None else None

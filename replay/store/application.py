@@ -20,12 +20,20 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
+from pathlib import Path
 from typing import Any
 from uuid import UUID
 
 import attrs
 from eventsourcing.application import AggregateNotFoundError, Application, project_aggregate
-from eventsourcing.persistence import IntegrityError, JSONTranscoder, Mapper, PersistenceError, StoredEvent
+from eventsourcing.persistence import (
+    InfrastructureFactory,
+    IntegrityError,
+    JSONTranscoder,
+    Mapper,
+    PersistenceError,
+    StoredEvent,
+)
 from eventsourcing.utils import Environment, get_topic
 
 from domain.codec import VALUE_CLASSES
@@ -48,6 +56,9 @@ from replay.store.settings import (
     SQLITE_RECORDER,
     check_postgres,
     persistence_env,
+    read_only_env,
+    sqlite_path,
+    sqlite_uri,
     store_name,
 )
 from replay.store.transcoding import ValueTranscoding
@@ -95,9 +106,11 @@ class HonbaApp(Application[UUID]):
     name = APP_NAME
     is_snapshotting_enabled = False
 
-    def __init__(self, env: Mapping[str, str] | None = None):
+    def __init__(self, env: Mapping[str, str] | None = None, *, read_only: bool = False):
         # Whether this process saved anything (a command that wrote takes a checkpoint at its end).
         self.wrote = False
+        # A store opened only to read (``open(..., read_only=True)``): its connections refuse writes.
+        self.read_only = read_only
         # Which stream each seal seals, as checkpoints found it (kept: a server takes many).
         self.sealed_streams: dict[UUID, UUID] = {}
         self._checkpoint_lock = threading.Lock()
@@ -115,6 +128,15 @@ class HonbaApp(Application[UUID]):
             environment[f"{self.name.upper()}_APPLICATION_RECORDER_TOPIC"] = ours
         return environment
 
+    def construct_factory(self, env: Environment) -> InfrastructureFactory:
+        """The library's factory; opened read-only, a PostgreSQL store's sessions are made read-only
+        before its pool connects (``default_transaction_read_only``: every write refused)."""
+        factory = super().construct_factory(env)
+        pool = getattr(getattr(factory, "datastore", None), "pool", None)
+        if self.read_only and pool is not None and isinstance(getattr(pool, "kwargs", None), dict):
+            pool.kwargs["options"] = "-c default_transaction_read_only=on"
+        return factory
+
     def construct_mapper(self) -> Mapper[UUID]:
         """honba's mapper (only honba's own events, under ids as the store writes them), unless
         ``MAPPER_TOPIC`` names another."""
@@ -123,23 +145,54 @@ class HonbaApp(Application[UUID]):
         return self.factory.mapper(transcoder=self.construct_transcoder(), mapper_class=HonbaMapper)
 
     @classmethod
-    def open(cls, db: str | None = None) -> HonbaApp:
-        """Open the store named by ``db`` (a path, ``:memory:`` or a PostgreSQL URL), see ``persistence_env``."""
+    def open(cls, db: str | None = None, *, read_only: bool = False) -> HonbaApp:
+        """Open the store named by ``db`` (a path, ``:memory:`` or a PostgreSQL URL), see ``persistence_env``;
+        ``read_only``: to read only, on connections that refuse writes (``read_only_env``), so that a
+        check works where nothing can be written (a full disk)."""
         env = persistence_env(db)
         check_postgres(env)
+        if read_only:
+            env = read_only_env(env)
         try:
             # Processes opening a new PostgreSQL store at once race to create its tables: try again.
-            return retrying(
-                lambda _attempt: cls(env=env),
+            app = retrying(
+                lambda _attempt: cls(env=env, read_only=read_only),
                 conflict=Exception,
                 again=lambda exc: any(race in str(exc) for race in CREATE_RACES),
                 tries=OPEN_TRIES,
             )
+            return app._readable() if read_only else app
         except Exception as exc:  # the library raises several kinds; all mean the same to a user
             reason = " ".join(str(exc).split()) or type(exc).__name__
             raise StoreError(
                 f"cannot open the store {store_name(db or env.get('POSTGRES_DBNAME'))}: {reason}"
             ) from None
+
+    def _readable(self) -> HonbaApp:
+        """This store opened to read only, once it was seen to read; or the same SQLite file opened as
+        immutable, when it cannot be read otherwise and its write-ahead log holds nothing.
+
+        Reading a SQLite file in WAL mode makes SQLite write its shared-memory index beside it (the
+        ``-shm`` file), which a full disk refuses ("disk I/O error"). With nothing in the log, the
+        file itself is the whole store: read as immutable, it needs no index (honba check on a full
+        disk). With something in the log, the error stands: the file alone is not the whole store.
+        """
+        try:
+            self.recorder.max_notification_id()
+            return self
+        except Exception:
+            name = str(self.env.get("SQLITE_DBNAME") or "")
+            path = sqlite_path(name)
+            log = Path(path + "-wal")
+            if not name.startswith("file:") or (log.exists() and log.stat().st_size):
+                raise
+        self.close()
+        env = {**dict(self.env), "SQLITE_DBNAME": sqlite_uri(path, "mode=ro&immutable=1")}
+        for key in [k for k in env if k.endswith("_SQLITE_DBNAME")]:
+            del env[key]
+        app = type(self)(env=env, read_only=True)
+        app.recorder.max_notification_id()
+        return app
 
     def register_transcodings(self, transcoder: JSONTranscoder) -> None:
         super().register_transcodings(transcoder)

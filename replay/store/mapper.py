@@ -16,15 +16,22 @@ check ever saw it.
 
 from __future__ import annotations
 
-from typing import Any
+import dataclasses
+import functools
+import types
+import typing
+from typing import Any, Union
 from uuid import UUID
 
 from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import Mapper, StoredEvent
 from eventsourcing.utils import get_topic
 
+from domain.bounds import TABLE_SIZE
+from domain.codec import FACT_TAGS
 from domain.match import Match
 from domain.tournament import Tournament
+from domain.values import AbortiveDraw, DealPass, ExhaustiveDraw, MatchEnd, Penalty, WinResult
 from replay.store import chain, checkpoint, identity, seal, signed
 
 # honba's aggregates, with the module each lived in before it moved (its old topics stay readable).
@@ -69,6 +76,78 @@ class ForeignRow(ValueError):
     """A stored row that is none of honba's events (an unknown topic), or under an id honba does not write."""
 
 
+# The fact each kind of recorded event holds (``Match.Recorded`` itself: any fact).
+FACT_OF: dict[type[Any], tuple[type[Any], ...]] = {
+    Match.HandWon: (WinResult,),
+    Match.HandDrawn: (ExhaustiveDraw,),
+    Match.HandAborted: (AbortiveDraw,),
+    Match.DealPassed: (DealPass,),
+    Match.PenaltyApplied: (Penalty,),
+    Match.MatchEnded: (MatchEnd,),
+}
+FACTS: tuple[type[Any], ...] = tuple(FACT_TAGS)
+# Set by the mapper itself from the row, not read from its state.
+_FROM_ROW = frozenset({"originator_id", "originator_version"})
+
+
+@functools.cache
+def _declared(cls: type) -> tuple[tuple[str, Any], ...]:
+    """Each field an event class declares, with its type (a type variable taken for ``Any``); found once."""
+    hints = typing.get_type_hints(cls)
+    found = []
+    for field in dataclasses.fields(cls):
+        if field.name in _FROM_ROW:
+            continue
+        hint = hints.get(field.name, Any)
+        found.append((field.name, Any if isinstance(hint, typing.TypeVar) else hint))
+    return tuple(found)
+
+
+def fits(value: Any, hint: Any) -> bool:
+    """Whether a decoded value is of a declared field type (the few kinds honba's events declare)."""
+    if hint is Any:
+        return True
+    origin = typing.get_origin(hint)
+    if origin in (Union, types.UnionType):
+        return any(fits(value, option) for option in typing.get_args(hint))
+    if hint is type(None):
+        return value is None
+    if hint is float:
+        return isinstance(value, int | float) and not isinstance(value, bool)
+    if hint is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if origin in (list, tuple):
+        (item,) = typing.get_args(hint)[:1] or (Any,)
+        return isinstance(value, list | tuple) and all(fits(one, item) for one in value)
+    if origin is dict:
+        key, item = typing.get_args(hint)
+        return isinstance(value, dict) and all(fits(k, key) and fits(v, item) for k, v in value.items())
+    if isinstance(hint, type):
+        return isinstance(value, hint)
+    return True
+
+
+def whole(event: Any) -> str | None:
+    """What is missing from a decoded event or of the wrong type (None: it is whole)."""
+    state = vars(event)
+    kind: type = type(event)
+    for name, hint in _declared(kind):
+        if name not in state:
+            return f"its {name!r} is missing"
+        if not fits(state[name], hint):
+            return f"its {name!r} is a {type(state[name]).__name__}, not {getattr(hint, '__name__', hint)}"
+    if isinstance(event, Match.Started):
+        players = state["players"]
+        if not TABLE_SIZE.low <= len(players) <= TABLE_SIZE.high or len(set(players)) != len(players):
+            return f"its players ({len(players)}, {len(set(players))} different) are no table's"
+    facts = FACT_OF.get(type(event), FACTS)
+    if isinstance(event, Match.Recorded) and not isinstance(state["fact"], facts):
+        return f"its fact is a {type(state['fact']).__name__}, not one of the facts a {type(event).__name__} holds"
+    if isinstance(event, Match.Corrected) and not isinstance(state["replacement"], (*FACTS, type(None))):
+        return f"its replacement is a {type(state['replacement']).__name__}, not a fact"
+    return None
+
+
 class HonbaMapper(Mapper[UUID]):
     """The library's mapper, reading only honba's own events under the ids as the store writes them."""
 
@@ -83,4 +162,7 @@ class HonbaMapper(Mapper[UUID]):
         created = vars(event).get("originator_topic")
         if created is not None and created not in AGGREGATE_TOPICS:
             raise ForeignRow(f"it names {str(created)[:80]!r}, none of honba's aggregates")
+        missing = whole(event)
+        if missing is not None:
+            raise ForeignRow(f"it is not a whole {type(event).__name__}: {missing}")
         return event

@@ -114,3 +114,11 @@ class PostgresDocumentView(PostgresTrackingRecorder, DocumentView):
                 if expected or curs.fetchone() is not None:
                     raise moved(Tracking(application_name, 0), expected)
             curs.execute(SQL("DELETE FROM {0}").format(self._table()))
+
+
+def discard_view(datastore: PostgresDatastore) -> None:
+    """Drop the view's tables (its documents and its tracking rows, the library's migration marker
+    among them): derived data whose tracking rows no longer open, made anew by the next catch-up."""
+    with datastore.transaction(commit=True) as curs:
+        for table in (TABLE, "honba_view_tracking"):
+            curs.execute(SQL("DROP TABLE IF EXISTS {0}.{1}").format(Identifier(datastore.schema), Identifier(table)))

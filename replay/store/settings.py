@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import re
+import urllib.parse
 from collections.abc import Mapping
 from pathlib import Path
 from urllib.parse import parse_qsl, unquote, urlsplit
@@ -60,6 +61,31 @@ def persistence_env(db: str | None) -> dict[str, str]:
     path = Path(db) if db else default_db_path()
     path.parent.mkdir(parents=True, exist_ok=True)
     return {"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(path)}
+
+
+def read_only_env(env: dict[str, str]) -> dict[str, str]:
+    """The same store's settings for a connection that only reads (``honba check``, ``audit``,
+    ``export``): no table created; SQLite opened with ``mode=ro`` (the library connects with URIs),
+    so that nothing it does needs to write (a full disk); PostgreSQL's sessions are made read-only
+    by ``HonbaApp`` (``default_transaction_read_only``)."""
+    found = dict(env)
+    found["CREATE_TABLE"] = "false"
+    path = found.get("SQLITE_DBNAME")
+    if found.get("PERSISTENCE_MODULE") == "eventsourcing.sqlite" and path and not path.startswith("file:"):
+        found["SQLITE_DBNAME"] = sqlite_uri(path, "mode=ro")
+    return found
+
+
+def sqlite_uri(path: str, query: str) -> str:
+    """A SQLite file's URI (``file:``, the path percent-encoded) with a query (``mode=ro``)."""
+    return f"file:{urllib.parse.quote(str(Path(path).absolute()))}?{query}"
+
+
+def sqlite_path(name: str) -> str:
+    """The file a SQLite store's name (a path, or a ``file:`` URI) names."""
+    if not name.startswith("file:"):
+        return name
+    return urllib.parse.unquote(name[len("file:") :].split("?", 1)[0])
 
 
 _URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")

@@ -13,13 +13,15 @@ PostgreSQL with the library's ``ProjectionRunner``, on SQLite by polling the log
 from __future__ import annotations
 
 import gc
+import sqlite3
 import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from pathlib import Path
 from typing import Any
+from uuid import UUID
 
 from eventsourcing.persistence import InfrastructureFactory, Tracking
 from eventsourcing.popo import POPOFactory
@@ -27,18 +29,21 @@ from eventsourcing.sqlite import SQLiteFactory
 
 from domain.match import Match
 from domain.tournament import Tournament
-from projections.standings_view import FORMAT, StandingsProjection, ViewTooNew, read_doc
-from projections.views import DocumentView, POPODocumentView, ViewMoved
+from projections.standings_view import FORMAT, StandingsProjection, UnreadableRow, ViewTooNew, read_doc
+from projections.views import TABLE, DocumentView, POPODocumentView, ViewMoved
 from replay.store.application import HonbaApp
 from replay.store.errors import StoreError
 from replay.store.retry import OPEN_TRIES, retrying
-from replay.store.settings import CREATE_RACES
+from replay.store.settings import CREATE_RACES, sqlite_path
 from replay.store.views import SQLiteDocumentView
 
 # Events folded and written to a transaction by a catch-up.
 BATCH = 5000
 # The topics of the events the view folds (``StandingsProjection`` reads nothing else).
 FOLDED_TOPICS = (f"{Match.__module__}:", f"{Tournament.__module__}:")
+# A match's rows: one that cannot be read leaves its match out of the view, named.
+MATCH_TOPICS = (f"{Match.__module__}:{Match.__qualname__}.",)
+TOURNAMENT_CREATED = f"{Tournament.__module__}:{Tournament.Created.__qualname__}"
 
 
 def views_path(db_path: str) -> str:
@@ -47,26 +52,73 @@ def views_path(db_path: str) -> str:
     return str(path.with_name(path.stem + ".views" + (path.suffix or ".sqlite")))
 
 
-def open_view(app: HonbaApp) -> DocumentView:
-    """The standings view for this store, created if new."""
+def open_view(app: HonbaApp, notice: Callable[[str], None] | None = None) -> DocumentView:
+    """The standings view for this store, created if new.
+
+    A view whose tracking rows no longer open (the library's migration marker, ``__migration__``,
+    changed behind honba's back) is derived data: its tables are dropped and made anew, saying so in
+    one line to ``notice`` (stderr), and the catch-up that follows rebuilds it from the event log.
+    """
     try:
-        # Processes opening a new view at once race to create its tables: try again.
-        return retrying(
-            lambda _attempt: _open_view(app),
-            conflict=Exception,
-            again=lambda exc: any(race in str(exc) for race in VIEW_CREATE_RACES),
-            tries=OPEN_TRIES,
-        )
+        return _opened(app)
     except StoreError:
         raise
     except Exception as exc:  # the libraries raise several kinds; all mean the view cannot be opened
+        if not _tracking_damaged(exc):
+            raise StoreError(f"cannot open the standings view: {exc}") from None
+        why = " ".join(str(exc).split())[:200]
+    _discard_view(app)
+    (notice or stderr_notice)(
+        f"the standings view cannot be opened ({why}: its tracking rows were changed behind honba's back): "
+        "rebuilding it from the event log"
+    )
+    try:
+        return _opened(app)
+    except StoreError:
+        raise
+    except Exception as exc:
         raise StoreError(f"cannot open the standings view: {exc}") from None
+
+
+def _opened(app: HonbaApp) -> DocumentView:
+    # Processes opening a new view at once race to create its tables: try again.
+    return retrying(
+        lambda _attempt: _open_view(app),
+        conflict=Exception,
+        again=lambda exc: any(race in str(exc) for race in VIEW_CREATE_RACES) and not _tracking_damaged(exc),
+        tries=OPEN_TRIES,
+    )
+
+
+def _tracking_damaged(exc: BaseException) -> bool:
+    """Whether opening the view failed on its tracking rows as stored (not on a race to create them):
+    the library's migration marker set to 0 (or removed) makes it migrate a table already migrated,
+    renaming it aside (``old1_tracking``) and recording the marker again, which fails on the marker's
+    own row or on a table renamed aside before."""
+    text = str(exc)
+    marker = "tracking for __migration__" in text and not text.rstrip().endswith("__migration__ 1")
+    return marker or "old1_tracking" in text or "multi-row tracking" in text
+
+
+def _discard_view(app: HonbaApp) -> None:
+    """Drop the view's tables, so that opening it makes them anew."""
+    if isinstance(app.factory, SQLiteFactory):
+        with closing(sqlite3.connect(views_path(_sqlite_db(app)), timeout=60)) as connection, connection:
+            for table in ("tracking", "old1_tracking", TABLE):
+                connection.execute(f"DROP TABLE IF EXISTS {table}")
+        return
+    from eventsourcing.postgres import PostgresFactory
+
+    from replay.store.postgres_views import discard_view
+
+    if isinstance(app.factory, PostgresFactory):
+        discard_view(app.factory.datastore)
 
 
 def _sqlite_db(app: HonbaApp) -> str:
     """The event store's SQLite file."""
     env = dict(app.env)
-    return str(env.get("SQLITE_DBNAME") or env.get(f"{app.name.upper()}_SQLITE_DBNAME") or "")
+    return sqlite_path(str(env.get("SQLITE_DBNAME") or env.get(f"{app.name.upper()}_SQLITE_DBNAME") or ""))
 
 
 def _open_view(app: HonbaApp) -> DocumentView:
@@ -230,15 +282,28 @@ def cyclic_gc_paused() -> Iterator[None]:
 
 
 def _decoded(app: HonbaApp, notification: Any) -> Any:
-    """A stored event, or the one line that says the store is damaged where it is."""
+    """A stored event; a match's row that cannot be read as the view's ``UnreadableRow`` (the view
+    leaves that match out and names it); any other row that cannot be read, the one line that says
+    the store is damaged where it is."""
     try:
         return app.mapper.to_domain_event(notification)
     except Exception as exc:  # a row changed behind honba's back, whatever broke in decoding
         why = " ".join(str(exc).split())[:200] or type(exc).__name__
+        if isinstance(notification.originator_id, UUID) and not _of_a_tournament(app, notification):
+            return UnreadableRow(notification.originator_id, notification.originator_version, why)
         raise StoreError(
             f"the store is damaged: the event at position {notification.originator_version} of "
             f"{notification.originator_id} cannot be read ({why}); see honba check"
         ) from None
+
+
+def _of_a_tournament(app: HonbaApp, notification: Any) -> bool:
+    """Whether a row that cannot be read is a tournament's (its stream starts as a tournament does),
+    which the view cannot leave out as it leaves out a match (every standings of it would be wrong)."""
+    if str(notification.topic).startswith(MATCH_TOPICS):
+        return False
+    first = app.recorder.select_events(notification.originator_id, limit=1)
+    return bool(first) and str(first[0].topic) == TOURNAMENT_CREATED
 
 
 # How often a follower on SQLite looks at the notification log for new events, in seconds.

@@ -92,7 +92,13 @@ def check_tournament(reader: Reader, stream: UUID, name: str, store: Evidence) -
     saved = store.saved(stream)
     if saved and not problems:  # a gap or an unreadable row is named once, where it is
         problems += against_evidence(saved, heads, max(heads, default=0), "event")[0]
-    if seal is None and not saved:
+    checkpointed = [who for _position, _head, who in saved if who.startswith("checkpoint")]
+    if seal is None and checkpointed:
+        # A checkpoint recorded a save of it, and every save since checkpoints were taken is made
+        # with its seal: its seal rows were removed since, as a match's missing seal is named.
+        # (The store chain before checkpoints also linked tournaments saved before they had seals.)
+        problems.append(ChainProblem(0, "unsealed", f"no seal is stored with it; {checkpointed[-1]} records its saves"))
+    elif seal is None:
         notes = ("saved before tournaments were sealed: nothing to compare",)
     return MatchCheck(f"tournament {name}", len(heads), head, tuple(unique_problems(problems)), notes=notes)
 

@@ -69,6 +69,7 @@ async def match_json(request: Request) -> Response:
             "ledger": context["ledger"],
             "head": context["head"],
             "damaged": context["damaged"],
+            "damage": context["damage"],
             "version": context["version"],
             # What an entry sends back as its "hand": the hand's label, "end" once the match has ended.
             "for_hand": context["for_hand"],

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import json
 import re
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import CORPUS
@@ -197,3 +199,35 @@ def test_a_draw_past_the_dead_wall_is_a_mismatch() -> None:
 def test_rules_have_no_place_in_the_deal_check(tmp_path: Path) -> None:
     line = Honba(tmp_path / "unused.sqlite").refused("verify", "--deal", "--rules", "tenhou", str(tmp_path))
     assert "--deal checks the deals and scores nothing" in line
+
+
+class CountingPool(ThreadPoolExecutor):
+    """A pool that counts the files given to it (threads: the check itself is the same code)."""
+
+    def __init__(self) -> None:
+        super().__init__(max_workers=2)
+        self.submitted = 0
+
+    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Any:
+        self.submitted += 1
+        return super().submit(fn, *args, **kwargs)
+
+
+@needs_corpus
+def test_the_deal_check_runs_in_the_workers_it_is_given() -> None:
+    logs = seeded_logs()[:6]
+    with CountingPool() as pool:
+        pooled = deal_paths(logs, pool=pool)
+    assert pool.submitted == len(logs)
+    # The same reports in the same order as checked here.
+    assert pooled.as_dict() == deal_paths(logs).as_dict()
+
+
+@needs_corpus
+def test_the_command_checks_deals_with_jobs_as_verify_does(tmp_path: Path) -> None:
+    honba = Honba(tmp_path / "unused.sqlite")
+    logs = [str(p) for p in seeded_logs()[:20]]
+    one = honba("verify", "--deal", "--json", "--jobs", "1", *logs)
+    two = honba("verify", "--deal", "--json", "--jobs", "2", *logs)
+    assert one.exit_code == two.exit_code == 0, two.output
+    assert json.loads(two.stdout) == json.loads(one.stdout)

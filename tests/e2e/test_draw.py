@@ -12,7 +12,7 @@ from honba_cli import Honba
 
 from domain.draw import commitment_of, drawn_seating
 from replay.store.application import HonbaApp
-from replay.store.tournaments import get_tournament
+from replay.store.tournaments import get_tournament, save_tournament
 
 PLAYERS = ["Ann", "Ben", "Cho", "Dai", "Eve", "Fay", "Gus", "Hal"]
 
@@ -78,7 +78,17 @@ def test_a_session_seated_otherwise_than_its_draw_fails_verification(tmp_path: P
     seed = "02" * 32
     honba.ok("tournament", "commit-draw", "cup", "1", "--commitment", commitment_of(seed))
     honba.ok("tournament", "reveal-draw", "cup", "1", "--seed", seed, "--no-start")
-    # The director seats the session again by hand: the draw no longer checks.
-    honba.ok("tournament", "seat", "cup", "1", "Ann,Ben,Cho,Dai", "Eve,Fay,Gus,Hal")
+    # The director cannot seat the session again by hand (issue 32) ...
+    refused = honba.refused("tournament", "seat", "cup", "1", "Ann,Ben,Cho,Dai", "Eve,Fay,Gus,Hal")
+    assert "the draw of session 1 of 'cup' is revealed" in refused
+    # ... so a seating written behind the draw's back (as a writer to the store would) is what
+    # verify-draw finds: the draw no longer checks.
+    app = HonbaApp.open(str(honba.db))
+    try:
+        cup = get_tournament(app, "cup")
+        cup._plan_session(1, [PLAYERS[:4], PLAYERS[4:]])
+        save_tournament(app, cup)
+    finally:
+        app.close()
     result = honba("tournament", "verify-draw", "cup", "1")
     assert result.exit_code == 1 and "seated otherwise than the draw" in result.stdout

@@ -4,6 +4,7 @@ same results, hand by hand; a game imported with its tiles starts each hand with
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -73,3 +74,95 @@ def test_a_real_tenhou_game_round_trips_through_mjai(tmp_path: Path) -> None:
     original, again = verified(honba, TENHOU_XML), verified(honba, out)
     assert again["disagreements"] == [] and again["unsupported"] == []
     assert again["hands"] == again["hands_agreeing"] == original["hands"] > 0
+    # The whole play: every draw, discard and call of the log, in an order the tiles allow.
+    counts = played_through(events(out))
+    assert counts["tsumo"] > counts["hora"] and counts["dahai"] > 0
+    assert counts["pon"] + counts.get("chi", 0) > 0 and counts["reach"] >= counts["reach_accepted"] > 0
+
+
+def played_through(written: list[dict[str, Any]]) -> dict[str, int]:
+    """Each hand's play followed tile by tile: every discard and call is of tiles the player holds, every
+    call takes the tile just discarded by its target; the count of each kind of event."""
+    counts: dict[str, int] = {}
+    hands: list[list[str]] = []
+    last: tuple[int, str] | None = None
+    for event in written:
+        kind = event["type"]
+        counts[kind] = counts.get(kind, 0) + 1
+        actor = event.get("actor")
+        if kind == "start_kyoku":
+            hands = [list(hand) for hand in event["tehais"]]
+        elif kind == "tsumo":
+            hands[actor].append(event["pai"])
+        elif kind in ("dahai", "kakan", "nukidora"):
+            hands[actor].remove(event["pai"])  # ValueError: a tile the player does not hold
+            last = (actor, event["pai"])
+        elif kind in ("chi", "pon", "daiminkan"):
+            assert last == (event["target"], event["pai"]), event
+            for tile in event["consumed"]:
+                hands[actor].remove(tile)
+        elif kind == "ankan":
+            for tile in event["consumed"]:
+                hands[actor].remove(tile)
+    return counts
+
+
+def test_a_game_with_tiles_is_exported_with_its_whole_play(tmp_path: Path) -> None:
+    source = tmp_path / "small.json"
+    source.write_text(json.dumps(small_log()), "utf-8")
+    honba = Honba(tmp_path / "store.sqlite")
+    assert honba("import", str(source)).exit_code == 0
+    written = events(export(honba, "small", tmp_path / "small.mjson"))
+    first = [e["type"] for e in written[1 : next(i for i, e in enumerate(written) if e["type"] == "end_kyoku")]]
+    # The log's first hand: each seat draws and discards once, the dealer's second discard is ronned.
+    assert first == ["start_kyoku", *["tsumo", "dahai"] * 5, "hora"]
+    assert written[2:4] == [
+        {"type": "tsumo", "actor": 0, "pai": "P"},
+        {"type": "dahai", "actor": 0, "pai": "P", "tsumogiri": False},
+    ]
+    assert written[11:13] == [
+        {"type": "dahai", "actor": 0, "pai": "5p", "tsumogiri": True},
+        {"type": "hora", "actor": 1, "target": 0, "deltas": [-1000, 1000, 0, 0], "fan": 1, "fu": 30},
+    ]
+    played_through(written)
+
+
+def stored_key(honba: Honba, path: Path) -> str:
+    """Import one file into the store; the key it was stored under."""
+    result = honba("import", str(path))
+    assert result.exit_code == 0, result.output
+    [key] = re.findall(r"match '([^']+)' stored", result.stdout)
+    return key
+
+
+def tenhou_tiles(honba: Honba, key: str, out: Path) -> list[list[Any]]:
+    """The hands' tile arrays of the match's tenhou-json export (indicators, haipai, draws, discards)."""
+    result = honba("export", key, "--format", "tenhou-json", "-o", str(out))
+    assert result.exit_code == 0, result.output
+    return [hand[2:16] for hand in json.loads(out.read_text("utf-8"))["log"]]
+
+
+def test_an_mjai_import_keeps_its_tiles_for_the_tenhou_json_export(tmp_path: Path) -> None:
+    source = tmp_path / "small.json"
+    source.write_text(json.dumps(small_log()), "utf-8")
+    honba = Honba(tmp_path / "store.sqlite")
+    key = stored_key(honba, source)
+    mjai = export(honba, key, tmp_path / "small.mjson")
+    again = Honba(tmp_path / "again.sqlite")
+    from_mjai = stored_key(again, mjai)
+    # The tiles the mjai log's events carry, back in tenhou.net/6's arrays as the original log has them.
+    tiles = tenhou_tiles(again, from_mjai, tmp_path / "again.json")
+    assert tiles == [hand[2:16] for hand in small_log()["log"]]
+    assert verified(again, tmp_path / "again.json") == verified(honba, source)
+
+
+@pytest.mark.skipif(not TENHOU_XML.is_file(), reason="../shared/corpus is not present")
+def test_a_real_game_keeps_its_tiles_through_mjai_and_back(tmp_path: Path) -> None:
+    honba = Honba(tmp_path / "store.sqlite")
+    key = stored_key(honba, TENHOU_XML)
+    original = tenhou_tiles(honba, key, tmp_path / "original.json")
+    mjai = export(honba, key, tmp_path / "game.mjson")
+    again = Honba(tmp_path / "again.sqlite")
+    back = tenhou_tiles(again, stored_key(again, mjai), tmp_path / "again.json")
+    assert back == original and any(isinstance(t, str) for hand in back for array in hand for t in array)
+    assert verified(again, tmp_path / "again.json") == verified(honba, TENHOU_XML)

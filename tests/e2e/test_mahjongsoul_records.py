@@ -286,3 +286,42 @@ def test_the_published_digest_is_of_the_wall_and_its_salt(tmp_path: Path) -> Non
     other = next(t for t in ("1z", "2z", "3z") if t != PUBLISHED_WALL[2 * 40 : 2 * 40 + 2])
     drawn = deal_paths([written(tmp_path, dealt_record(draw=other), "drawn.pb")]).as_dict()
     assert [m["field"] for m in drawn["mismatches"]] == ["dealt hands and draws"]
+
+
+def settled_record(uma: tuple[int, int, int], totals: list[int], return_points: int = 25000) -> bytes:
+    """The game's record with the room's settlement in its configuration and final points at its end."""
+    record = game_record()
+    rule = record.head.config.mode.detail_rule
+    rule.jingsuanyuandian = return_points
+    rule.shunweima_2, rule.shunweima_3, rule.shunweima_4 = uma
+    for player, total in zip(record.head.result.players, totals, strict=True):
+        player.total_point = total
+    return bytes(record.SerializeToString())
+
+
+# The end (26,200, 22,000, 59,500, -7,700) counted from 25,000: Cho +34.5 and the first's uma, Ann +1.2
+# and the second's, Ben -3.0 and the third's, Dai -32.7 and the last's.
+RANKED_UMA_POINTS = [6200, -8000, 49500, -47700]  # uma +15/+5/-5/-15
+MLEAGUE_UMA_POINTS = [11200, -13000, 64500, -62700]  # uma +30/+10/-10/-30
+
+
+@pytest.mark.parametrize(
+    ("uma", "totals"), [((5, -5, -15), RANKED_UMA_POINTS), ((10, -10, -30), MLEAGUE_UMA_POINTS)], ids=["15", "30"]
+)
+def test_the_rooms_uma_is_read_and_the_final_points_judged(tmp_path: Path, uma: Any, totals: list[int]) -> None:
+    [game] = read_log(written(tmp_path, settled_record(uma, totals)))
+    assert game.rules.uma == (-sum(uma), *uma) and game.rules.return_score == 25000
+    assert game.points_judged and game.final_points == tuple(t / 1000 for t in totals)
+    assert verify_game(game).disagreements == ()
+    # The same end under the other uma: the final points are judged, so they disagree.
+    other = MLEAGUE_UMA_POINTS if totals == RANKED_UMA_POINTS else RANKED_UMA_POINTS
+    [wrong] = read_log(written(tmp_path, settled_record(uma, other), "wrong.pb"))
+    assert [d.field for d in verify_game(wrong).disagreements] == ["final points"]
+
+
+def test_points_counted_from_above_the_start_give_the_top_the_oka(tmp_path: Path) -> None:
+    # From 30,000 with 25,000 starts: everyone 5.0 lower, the top +20.0 (the four players' 5,000).
+    oka = [1200, -13000, 64500, -52700]
+    [game] = read_log(written(tmp_path, settled_record((5, -5, -15), oka, return_points=30000)))
+    assert game.rules.oka == 20000
+    assert verify_game(game).disagreements == ()

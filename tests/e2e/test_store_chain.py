@@ -206,15 +206,16 @@ def test_a_command_on_a_match_whose_seal_row_was_removed_names_the_seal(db: Path
     assert "a seal row was removed or changed" in result.stderr and "inserted" not in result.stderr
 
 
-def test_standings_on_a_store_with_an_unreadable_row_say_so_in_one_line(db: Path) -> None:
+def test_standings_on_a_store_with_an_unreadable_row_leave_its_match_out_and_say_so(db: Path) -> None:
     with sql(db) as c:
         c.execute(
             "UPDATE stored_events SET state = ? WHERE originator_id = ? AND originator_version = 2", (b"\x00", M1)
         )
+    # One damaged match never takes the standings down (issue 32): it is left out and named.
     result = honba(db, "standings", "--tournament", "cup")
-    assert result.exit_code == 2
-    (line,) = result.stderr.strip().splitlines()
-    assert line.startswith("honba: the store is damaged") and "see honba check" in line
+    assert result.exit_code == 0, result.output
+    (line,) = [line for line in result.stderr.strip().splitlines() if "damaged" in line]
+    assert line.startswith("honba: warning: match 'm1' is damaged in the store") and "see honba check" in line
 
 
 def test_a_store_written_before_the_store_chain_checks_and_is_covered_from_its_next_save(db: Path) -> None:

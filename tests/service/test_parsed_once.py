@@ -66,3 +66,26 @@ def test_a_rulesets_digest_is_worked_out_once_and_keeps_its_value() -> None:
         assert rules_digest(dict(stored)) == rules_digest(stored)
     info = _rules_digest.cache_info()
     assert info.misses == len(preset_names()) and info.hits == 2 * len(preset_names())
+
+
+def test_an_imported_mjlog_is_parsed_once_with_its_tiles(monkeypatch: pytest.MonkeyPatch) -> None:
+    import replay.formats.tenhou_xml as tenhou_xml
+    import replay.formats.tenhou_xml_tiles as tenhou_xml_tiles
+    from replay.formats.detect import read_games
+    from replay.formats.source import read_source
+
+    parses: list[str] = []
+    original = tenhou_xml.parse_xml
+
+    def counted(data: bytes, file: str) -> Any:
+        parses.append(file)
+        return original(data, file)
+
+    monkeypatch.setattr(tenhou_xml, "parse_xml", counted)
+    # Wherever else the parse is taken from (the tiles' module took it for a second walk).
+    monkeypatch.setattr(tenhou_xml_tiles, "parse_xml", counted, raising=False)
+    path = sorted((CORPUS / "tenhou-wire-2018").glob("*.mjlog"))[0]
+    [game] = read_games(read_source(path), file=str(path), tiles=True)
+    # The tiles are collected in the reader's own walk of the log: one parse, every hand's tiles.
+    assert parses == [str(path)]
+    assert all(hand.tiles is not None for hand in game.hands)

@@ -210,7 +210,10 @@ def test_import_options_that_go_together_are_accepted() -> None:
 @pytest.mark.parametrize(
     ("options", "refusal"),
     [
-        (("xml", None, 1, 100, None), "--format must be one of auto, tenhou-xml, tenhou-json, mjai, record, not 'xml'"),
+        (
+            ("xml", None, 1, 100, None),
+            "--format must be one of auto, tenhou-xml, riichi-city, tenhou-json, mjai, mahjongsoul, record, not 'xml'",
+        ),
         (("auto", "  ", 1, 100, None), "--tournament needs a name"),
         (("auto", "cup", 0, 100, None), "--session: sessions are numbered from 1, not 0"),
         (("auto", None, 1, 0, None), "--batch: at least 1, not 0"),
@@ -229,7 +232,7 @@ def test_import_options_that_do_not_go_together_are_refused_in_words(
 
 def test_verify_refuses_the_record_format_and_no_jobs() -> None:
     assert verify_options_refusal("record", None) == (
-        "--format must be one of auto, tenhou-xml, tenhou-json, mjai, not 'record'"
+        "--format must be one of auto, tenhou-xml, riichi-city, tenhou-json, mjai, mahjongsoul, not 'record'"
     )
     assert verify_options_refusal("auto", 0) == "--jobs: at least 1, not 0"
 
