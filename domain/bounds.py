@@ -36,7 +36,10 @@ class OutOfBounds(RuleViolation):
 
 
 def shown(value: object, width: int = 40) -> str:
-    """A value as a refusal quotes it: ``repr`` (escapes and all: one line whatever it holds), cut when long."""
+    """A value as a refusal quotes it: ``repr`` (escapes and all: one line whatever it holds), cut when
+    long; a list or an object (read from JSON) by its kind only, however large or deep it is."""
+    if isinstance(value, list | dict):
+        return "a list" if isinstance(value, list) else "an object"
     text = repr(value)
     return text if len(text) <= width else text[: width - 3] + "..."
 

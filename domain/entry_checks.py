@@ -23,7 +23,7 @@ from domain.bounds import (
     TEXT,
     check_all,
 )
-from domain.errors import RuleViolation, UnknownSeat, WinnerIsDiscarder, WinnersOnSeveralDiscards
+from domain.errors import MatchAlreadyEnded, RuleViolation, UnknownSeat, WinnerIsDiscarder, WinnersOnSeveralDiscards
 from domain.rules import Ruleset
 from domain.scoring.checks import check_win
 from domain.values import (
@@ -118,6 +118,14 @@ class EntryChecks:
         if repeated:
             name = self.players[repeated[0]] if 0 <= repeated[0] < len(self.players) else f"seat {repeated[0]}"
             raise RuleViolation(f"{name} is named twice {where}")
+
+    def hand(self, result: HandResult, state: TableState, match: str = "the match") -> None:
+        """Refuse a hand result the Match would not record at ``state``: on a match that has ended
+        (``match`` names it in the message), or one the result's checks refuse. The one check of a
+        hand, for the Match's ``record`` and the verifier's fold alike."""
+        if state.finished:
+            raise MatchAlreadyEnded(f"{match} has ended ({state.end_reason}); nothing more can be recorded")
+        self.result(result, state)
 
     def liability(self, win: Win) -> None:
         """Refuse a liable player (pao) on a hand the rules make nobody liable for. Riichi rules

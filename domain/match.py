@@ -386,8 +386,7 @@ class Match(Aggregate):
         """
         if self.seen(client_key, "record", result):
             return
-        self._check_open()
-        self._check_result(result, self.state)
+        EntryChecks(tuple(self.players), self.rules).hand(result, self.state, f"match {self.key!r}")
         if self.clock.due(at):
             assert at is not None and self.clock.deadline is not None
             self.trigger_event(

@@ -198,6 +198,14 @@ def following_fact(before: TableState, after: TableState, rules: Ruleset, result
     return next_deal(after) if passes else None
 
 
+def after_result(before: TableState, after: TableState, rules: Ruleset, result: HandResult) -> TableState:
+    """The table once a hand result scored from ``before`` to ``after`` has led where it leads at
+    once: its deal pass or end (``following_fact``) folded with ``evolve``, as the Match folds the
+    event it records for it. The verifier's table moves on by it."""
+    following = following_fact(before, after, rules, result)
+    return after if following is None else evolve(after, rules, following)[0]
+
+
 @attrs.frozen
 class Final:
     """Leftover deposits and where they went, final scores and final points."""

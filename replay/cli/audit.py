@@ -17,25 +17,31 @@ from replay.cli.layout import Column, Grid
 from replay.cli.params import number_argument
 from replay.cli.render import digest_line, json_text, ledger_table, print_recorded
 from replay.cli.shell import ClientKey, app, guarded, guarded_match, out, shell
-from replay.formats.files import write_whole
-from replay.formats.record.chain import load_line
 from replay.html.pages import render_audit_html
 from replay.input.entry import entry_from_line
+from replay.input.json_text import load_line
 from replay.input.parsing import InputError
 from replay.service.audit import AuditReport, report_data
-from replay.service.checks import audit_failed, audit_match, check_data, check_targets
-from replay.service.corrections import undo as undo_last
+from replay.service.checks import MatchCheck, audit_failed, audit_match, check_data, check_targets
 from replay.service.digests import match_digest, store_digest
-from replay.service.entry import CorrectionRequest, Entry, FieldError, apply_correction, entry_from_fields
+from replay.service.entry import (
+    CorrectionRequest,
+    Entry,
+    FieldError,
+    apply_correction,
+    apply_entry,
+    entry_from_fields,
+)
+from replay.service.files import write_whole
 from replay.service.recording import Recorded
 from replay.service.shapes import counted, describe_fact
-from replay.store.findings import MatchCheck
 
 By = Annotated[str, typer.Option("--by", help="Who makes the correction (the referee).")]
 Why = Annotated[str, typer.Option("--reason", help="Why the correction is made.")]
 
 
 @app.command(context_settings={"allow_interspersed_args": True})
+@eo.with_options(eo.WIN_OPTIONS, eo.OTHER_ENTRY_OPTIONS)
 def amend(
     ctx: typer.Context,
     key: Annotated[str, typer.Argument(help="The match.")],
@@ -64,34 +70,8 @@ def amend(
             "riichi=Ann,Cho, value2=mangan, ready=Ann,Dai; docs/web.md lists the fields).",
         ),
     ] = None,
-    from_: eo.From = None,
-    pao: eo.Pao = None,
-    riichi: eo.Riichi = None,
-    dora: eo.Dora = None,
-    loser_scores: eo.LoserScores = None,
-    special: eo.Special = None,
-    fact: eo.Fact = None,
-    first_turn: eo.FirstTurn = False,
-    last_tile: eo.LastTile = False,
-    supplement: eo.Supplement = False,
-    flower_supplement: eo.FlowerSupplement = False,
-    robbed_kong: eo.RobbedKong = False,
-    second_kong: eo.SecondKong = False,
-    tile: eo.Tile = None,
-    discards: eo.Discards = None,
-    melded: eo.Melded = None,
-    jokers: eo.Jokers = None,
-    pung_hand: eo.PungHand = False,
-    call_before_first_draw: eo.CallBeforeFirstDraw = False,
-    supplements_to_ready: eo.SupplementsToReady = False,
-    penalty: eo.HandPenalties = None,
-    ready: eo.Ready = None,
-    nagashi: eo.Nagashi = None,
-    kongs: eo.Kongs = None,
-    amount: eo.Amount = None,
-    kind: eo.PenaltyKind = "chombo",
-    share: eo.Share = None,
-    note: eo.Note = "",
+    *,
+    options: dict[str, Any],
     result: Annotated[
         str | None,
         typer.Option("--result", help='For tools: the whole replacement as a record line, e.g. {"type": "draw"}.'),
@@ -106,8 +86,6 @@ def amend(
     or, for tools, ``--result`` with a record line. Prints the entry before and after, the payments
     that change and the scores.
     """
-    options = dict(locals())
-    options["supplement_tile"] = supplement
 
     def run() -> Recorded:
         application = shell(ctx).app
@@ -128,12 +106,13 @@ def amend(
         what, rest = words[0], words[1:]
         if what == "win":
             return entry_from_fields(eo.win_fields(rest, options))
+        o = options
         if what == "draw" and not rest:
-            return entry_from_fields(eo.draw_fields(ready, riichi, nagashi))
+            return entry_from_fields(eo.draw_fields(o["ready"], o["riichi"], o["nagashi"]))
         if what == "abort" and len(rest) == 1:
-            return entry_from_fields(eo.abort_fields(rest[0], riichi, kongs))
+            return entry_from_fields(eo.abort_fields(rest[0], o["riichi"], o["kongs"]))
         if what == "penalty" and len(rest) == 1:
-            return entry_from_fields(eo.penalty_fields(rest[0], amount, kind, share, note))
+            return entry_from_fields(eo.penalty_fields(rest[0], o["amount"], o["kind"], o["share"], o["note"]))
         raise InputError(
             f"cannot read the replacement {' '.join(words)!r}: write win PLAYER:VALUE..., draw, abort KIND "
             "or penalty PLAYER, with their options"
@@ -211,7 +190,10 @@ def undo(
     """Take back the last entry at the table: void the last hand result or penalty, cancel the last
     correction, or reopen a match ended early (its end voided)."""
 
-    done = guarded_match(ctx, key, lambda: undo_last(shell(ctx).app, key, by=by, reason=reason, client_key=client_key))
+    def run() -> Recorded:
+        return apply_entry(shell(ctx).app, key, Entry("undo"), by=by, reason=reason, client_key=client_key)
+
+    done = guarded_match(ctx, key, run)
     print_recorded(out, done, shell(ctx).checkpoint())
 
 

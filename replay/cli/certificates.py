@@ -11,7 +11,7 @@ from replay.cli.params import HonbaGroup
 from replay.cli.render import json_text
 from replay.cli.reports import fresh_view
 from replay.cli.shell import app, guarded, out, shell
-from replay.formats.files import write_whole
+from replay.service.files import write_whole
 
 certificate_app = typer.Typer(
     help="Signed results: an organiser's Ed25519 key, a result certificate, its check.",
@@ -71,18 +71,16 @@ def verify(
     """Check a certificate: its signature with the organiser's public key and, when this store holds
     the tournament, every match, the standings and the store's history against it. Exit 1 on failure."""
     from replay.service.certificates import load_public_key, read_certificate, verify_certificate
-    from replay.store.errors import TournamentNotFound
-    from replay.store.tournaments import get_tournament
+    from replay.service.tournaments import holds_tournament
 
     def run() -> Any:
         data = read_certificate(certificate)
         public = load_public_key(key) if key is not None else None
         application = None if signature_only else shell(ctx).app
-        if application is not None:
-            try:
-                get_tournament(application, str(data["certificate"].get("tournament", "")))
-            except TournamentNotFound:
-                application = None
+        if application is not None and not holds_tournament(
+            application, str(data["certificate"].get("tournament", ""))
+        ):
+            application = None
         view = fresh_view(ctx) if application is not None else None
         return verify_certificate(data, public, application, view)
 

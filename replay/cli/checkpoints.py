@@ -9,9 +9,9 @@ import typer
 
 from replay.cli.render import digest_line
 from replay.cli.shell import app, err, fail, guarded, out, shell
-from replay.formats.files import write_whole
 from replay.service.checkpoints import checkpoint_now
 from replay.service.digests import store_digest
+from replay.service.files import write_whole
 from replay.service.shapes import counted
 
 

@@ -9,16 +9,16 @@ the flags (``--last-tile`` and the like) hold for every winner (one discard, one
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Annotated, Any
+import functools
+import inspect
+from collections.abc import Callable, Sequence
+from typing import Annotated, Any, TypeVar
 
 import typer
 
 from replay.input.fields import MAX_WINNERS, slot
 from replay.input.parsing import InputError
-
-if TYPE_CHECKING:  # the hand calculator is loaded only for a win entered by its tiles
-    from replay.service.tiles import HandTiles
+from replay.input.tiles import HandTiles
 
 # The options, shared by the recording commands and ``honba amend``'s replacement typed again.
 From = Annotated[str | None, typer.Option("--from", help="The discarder; leave out for a self-drawn win.")]
@@ -123,6 +123,97 @@ FLAG_OPTIONS = (
 )
 
 
+# The option groups: each command names the groups it takes (``with_options``) instead of declaring
+# their options again.
+Option = tuple[Any, Any]  # an option's type (Annotated, with its typer.Option) and its default
+
+
+def _group(**options: Option) -> tuple[inspect.Parameter, ...]:
+    return tuple(
+        inspect.Parameter(name, inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=kind, default=default)
+        for name, (kind, default) in options.items()
+    )
+
+
+# A win's facts: ``honba win``, and ``honba amend``'s replacement typed again.
+WIN_OPTIONS = _group(
+    from_=(From, None),
+    pao=(Pao, None),
+    riichi=(Riichi, None),
+    dora=(Dora, None),
+    loser_scores=(LoserScores, None),
+    special=(Special, None),
+    fact=(Fact, None),
+    first_turn=(FirstTurn, False),
+    last_tile=(LastTile, False),
+    supplement=(Supplement, False),
+    flower_supplement=(FlowerSupplement, False),
+    robbed_kong=(RobbedKong, False),
+    second_kong=(SecondKong, False),
+    tile=(Tile, None),
+    discards=(Discards, None),
+    melded=(Melded, None),
+    jokers=(Jokers, None),
+    pung_hand=(PungHand, False),
+    call_before_first_draw=(CallBeforeFirstDraw, False),
+    supplements_to_ready=(SupplementsToReady, False),
+    penalty=(HandPenalties, None),
+)
+# A win entered by its tiles (``honba win``).
+TILE_GROUP = _group(
+    hand=(Hand, None),
+    win_tile=(WinTile, None),
+    call=(Call, None),
+    dora_indicators=(DoraIndicators, None),
+    ura_indicators=(UraIndicators, None),
+    ippatsu=(Ippatsu, False),
+    double_riichi=(DoubleRiichi, False),
+)
+# A draw's, an abortive draw's and a penalty's (``honba amend``'s replacement typed again; ``riichi``
+# is a win's option too).
+OTHER_ENTRY_OPTIONS = _group(
+    ready=(Ready, None),
+    nagashi=(Nagashi, None),
+    kongs=(Kongs, None),
+    amount=(Amount, None),
+    kind=(PenaltyKind, "chombo"),
+    share=(Share, None),
+    note=(Note, ""),
+)
+
+Command = TypeVar("Command", bound=Callable[..., Any])
+
+
+def with_options(*groups: tuple[inspect.Parameter, ...]) -> Callable[[Command], Command]:
+    """A command that takes the options of ``groups``: typer sees them in place of the command's
+    ``options`` parameter, and the command is given them as one dict, ``options``, by their
+    parameter names (``--supplement`` also as ``supplement_tile``, the fact it sets)."""
+    added = [parameter for group in groups for parameter in group]
+    names = [parameter.name for parameter in added]
+
+    def decorate(command: Command) -> Command:
+        signature = inspect.signature(command, eval_str=True)
+        parameters = list(signature.parameters.values())
+        at = [p.name for p in parameters].index("options")
+        # Of the kind of the parameter they stand for (keyword-only where it follows defaults).
+        kind = parameters[at].kind
+        group = [p.replace(kind=kind) for p in added]
+        shown = signature.replace(parameters=[*parameters[:at], *group, *parameters[at + 1 :]])
+
+        @functools.wraps(command)
+        def run(*args: Any, **kwargs: Any) -> Any:
+            options = {name: kwargs.pop(name) for name in names if name in kwargs}
+            if "supplement" in options:
+                options["supplement_tile"] = options["supplement"]
+            return command(*args, options=options, **kwargs)
+
+        run.__signature__ = shown  # type: ignore[attr-defined]
+        run.__annotations__ = {p.name: p.annotation for p in shown.parameters.values()}
+        return run  # type: ignore[return-value]
+
+    return decorate
+
+
 def win_fields(winners: Sequence[str], options: dict[str, Any]) -> dict[str, Any]:
     """The text fields of a win typed as ``PLAYER:VALUE`` for each winner with the options of
     ``honba win`` (by their parameter names: ``from_``, ``riichi``, ``pao``, ``dora``, ...)."""
@@ -167,8 +258,6 @@ def check_no_tile_options(options: dict[str, Any]) -> None:
 
 def hand_tiles(options: dict[str, Any]) -> HandTiles:
     """The winning hand ``--hand``, ``--win-tile``, each ``--call`` and the indicators describe."""
-    from replay.service.tiles import HandTiles
-
     if options.get("win_tile") is None:
         raise InputError("--hand needs --win-tile: which of its tiles won")
     return HandTiles.from_text(

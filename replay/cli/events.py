@@ -17,8 +17,8 @@ from replay.cli.render import json_text
 from replay.cli.reports import fresh_view
 from replay.cli.shell import guarded, out, shell
 from replay.cli.tournaments import tournament_app
-from replay.formats.files import read_capped, write_whole
 from replay.input.parsing import InputError
+from replay.service.files import read_capped, write_whole
 
 Name = Annotated[str, typer.Argument(help="The tournament's name.")]
 Session = Annotated[int, number_argument(bound=SESSION, help="The session (round).")]

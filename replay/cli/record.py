@@ -21,7 +21,7 @@ from replay.cli.layout import Column, Grid
 from replay.cli.render import json_text, ledger_csv, ledger_table, print_digests, print_recorded, print_status
 from replay.cli.shell import ClientKey, Expect, app, err, guarded, guarded_match, out, rules_app, shell, warn_if_damaged
 from replay.input.parsing import InputError
-from replay.service.entry import CorrectionRequest, apply_correction, apply_entry, entry_from_fields
+from replay.service.entry import CorrectionRequest, Entry, apply_correction, apply_entry, entry_from_fields
 from replay.service.matches import (
     LogShown,
     match_status,
@@ -29,7 +29,6 @@ from replay.service.matches import (
     stored_matches,
 )
 from replay.service.recording import ForHand, Recorded, start_match
-from replay.service.recording import end as end_match
 from replay.service.rules import resolve_rules, rules_for_start
 from replay.service.shapes import counted
 
@@ -63,40 +62,15 @@ def start(
 
 
 @app.command()
+@eo.with_options(eo.WIN_OPTIONS, eo.TILE_GROUP)
 def win(
     ctx: typer.Context,
     key: Annotated[str, typer.Argument(help="The match.")],
     winners: Annotated[
         list[str], typer.Argument(help="PLAYER:VALUE for each winner, e.g. Ann:3/30, Ben:mangan, Cho:4faan.")
     ],
-    from_: eo.From = None,
-    pao: eo.Pao = None,
-    riichi: eo.Riichi = None,
-    dora: eo.Dora = None,
-    loser_scores: eo.LoserScores = None,
-    special: eo.Special = None,
-    fact: eo.Fact = None,
-    first_turn: eo.FirstTurn = False,
-    last_tile: eo.LastTile = False,
-    supplement: eo.Supplement = False,
-    flower_supplement: eo.FlowerSupplement = False,
-    robbed_kong: eo.RobbedKong = False,
-    second_kong: eo.SecondKong = False,
-    tile: eo.Tile = None,
-    discards: eo.Discards = None,
-    melded: eo.Melded = None,
-    jokers: eo.Jokers = None,
-    pung_hand: eo.PungHand = False,
-    call_before_first_draw: eo.CallBeforeFirstDraw = False,
-    supplements_to_ready: eo.SupplementsToReady = False,
-    penalty: eo.HandPenalties = None,
-    hand: eo.Hand = None,
-    win_tile: eo.WinTile = None,
-    call: eo.Call = None,
-    dora_indicators: eo.DoraIndicators = None,
-    ura_indicators: eo.UraIndicators = None,
-    ippatsu: eo.Ippatsu = False,
-    double_riichi: eo.DoubleRiichi = False,
+    *,
+    options: dict[str, Any],
     client_key: ClientKey = None,
     expect: Expect = None,
 ) -> None:
@@ -106,8 +80,7 @@ def win(
     shown in the ledger and counted by honba stats); a value typed as well is recorded where it
     differs, with a warning.
     """
-    options = dict(locals())
-    options["supplement_tile"] = supplement
+    hand = options["hand"]
     if hand is None:
 
         def fields() -> dict[str, Any]:
@@ -217,7 +190,9 @@ def end(
     """End a match before the rules would (agreement, time limit)."""
 
     def run() -> Recorded:
-        return end_match(shell(ctx).app, key, reason, client_key=client_key, expect=for_hand(expect))
+        return apply_entry(
+            shell(ctx).app, key, Entry("end", reason=reason), client_key=client_key, expect=for_hand(expect)
+        )
 
     _print_recorded(guarded_match(ctx, key, run), ctx)
 

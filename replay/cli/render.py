@@ -16,9 +16,9 @@ from domain.rules import Ruleset
 from domain.values import (
     TableState,
 )
+from projections.entries import EntryNumbers
 from projections.ledger import CorrectionMark, LedgerEntry
 from replay.cli.layout import Cell, Column, Grid
-from replay.formats.record import EntryNumbers
 from replay.service.changes import Change, change_headline
 from replay.service.digests import Digest, published
 from replay.service.matches import MatchStatus

@@ -13,8 +13,8 @@ import typer
 from projections.views import DocumentView
 from replay.cli.render import SafeConsole, json_text
 from replay.cli.shell import guarded, out, progress_bar, shell
-from replay.formats.files import write_whole
 from replay.input.parsing import InputError
+from replay.service.files import write_whole
 from replay.service.shapes import not_counted_yet
 from replay.service.standings import read_view
 

@@ -15,9 +15,7 @@ from domain.bounds import clipped
 from domain.errors import HonbaError
 from replay.cli.params import HonbaGroup
 from replay.cli.render import SafeConsole
-from replay.store.application import HonbaApp
-from replay.store.errors import DamagedMatch
-from replay.store.settings import DB_ENV, default_db_path
+from replay.service.opening import DB_ENV, HonbaApp, default_db_path
 
 if TYPE_CHECKING:  # loaded where a bar is shown (progress_bar)
     from rich.progress import Progress
@@ -156,10 +154,13 @@ def guarded_match(ctx: typer.Context, key: str, action: Callable[[], T]) -> T:
         except (HonbaError, PersistenceError, OSError, typer.Exit):
             raise
         except Exception:
-            damage = shell(ctx).app.damage(key)
-            if damage is None:
+            # Loaded on a failure only: every command imports this module when it starts.
+            from replay.service.matches import damage_refusal
+
+            refusal = damage_refusal(shell(ctx).app, key)
+            if refusal is None:
                 raise
-            raise DamagedMatch(damage) from None
+            raise refusal from None
 
     return guarded(run)
 

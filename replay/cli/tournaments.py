@@ -19,13 +19,14 @@ from replay.cli.params import HonbaGroup, number_argument, number_option
 from replay.cli.render import spreadsheet_cells
 from replay.cli.reports import check_report_format, fresh_report, write_report
 from replay.cli.shell import app, err, guarded, out, progress_bar, shell, warn_if_damaged
-from replay.formats.files import write_whole
 from replay.html.pages import render_standings_html
 from replay.html.sheet import PAPERS, render_sheet_html
 from replay.input.parsing import InputError
 from replay.service.access import TableLink, TokenStore
 from replay.service.address import PUBLIC_URL_ENV, configured_public_url
 from replay.service.director import SeatedTable, seat_session
+from replay.service.files import write_whole
+from replay.service.opening import HonbaApp
 from replay.service.shapes import counted
 from replay.service.sheets import sheet_data
 from replay.service.sign_off import require_sign_off, unconfirmed
@@ -41,7 +42,6 @@ from replay.service.tournaments import (
     show_tournament,
     withdraw_alias,
 )
-from replay.store.application import HonbaApp
 
 # How long ``views follow`` may run before it stops by itself: up to a year.
 FOLLOW_SECONDS = Bound("seconds", 0, 366 * 24 * 3600)

@@ -25,6 +25,7 @@ from typing import Any, Final
 import attrs
 from mahjong.shanten import Shanten
 
+from domain.bounds import shown
 from domain.entry_checks import liability_possible
 from domain.errors import InvalidRules
 from domain.rules import Ruleset, load_preset
@@ -38,13 +39,16 @@ from domain.values import (
     TableState,
     Win,
     WinDetails,
+    WinFacts,
     WinResult,
 )
-from replay.formats.logmodel import LogError, LoggedGame, LoggedHand, distinct_names, load_json, shown
+from replay.formats.logmodel import LogError, LoggedGame, LoggedHand, distinct_names
 from replay.formats.mjai_tiles import HandArrays
 from replay.formats.source import first_line_object, head
-from replay.formats.valuation import MeldTiles, WinContext, tile34, value_from_payment, value_from_tiles
+from replay.formats.valuation import WinContext, value_from_payment, value_from_tiles
 from replay.formats.yaku import details, yaku_named
+from replay.input.json_text import load_json
+from replay.input.tiles import MeldTiles, tile34
 
 FORMAT: Final = "mjai"
 WINDS: Final = {"E": 0, "S": 1, "W": 2, "N": 3}
@@ -822,11 +826,13 @@ class _GameReader:
             riichi=riichi,
             double_riichi=riichi and actor in k.double_riichi,
             ippatsu=riichi and actor in k.ippatsu,
-            rinshan=self_drawn and actor in k.rinshan_draw,
-            chankan=chankan,
-            haitei=self_drawn and k.draws >= WALL_DRAWS[k.players],
-            houtei=not self_drawn and not chankan and k.discard_after_last_draw,
-            first_draw=self_drawn and actor not in k.discarded and not k.any_call,
+            facts=WinFacts(
+                supplement_tile=self_drawn and actor in k.rinshan_draw,
+                robbed_kong=chankan,
+                last_tile=(self_drawn and k.draws >= WALL_DRAWS[k.players])
+                or (not self_drawn and not chankan and k.discard_after_last_draw),
+                first_turn=self_drawn and actor not in k.discarded and not k.any_call,
+            ),
             kita=k.kita[actor],
             players=k.players,
             red_fives=self.red_fives,

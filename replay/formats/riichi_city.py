@@ -38,13 +38,14 @@ from typing import Any, Final, TypeGuard
 
 import attrs
 
+from domain.bounds import shown as quoted
 from domain.errors import InvalidRules
 from domain.rules import Ruleset, load_preset
 from domain.values import AbortiveDraw, AbortKind, ExhaustiveDraw, HandResult, HandValue, Win, WinResult
 from replay.formats.deal import DealtHand, Draw, GameDeal
-from replay.formats.logmodel import LogError, LoggedGame, LoggedHand, distinct_names, load_json
-from replay.formats.logmodel import shown as quoted
+from replay.formats.logmodel import LogError, LoggedGame, LoggedHand, distinct_names
 from replay.formats.source import head
+from replay.input.json_text import load_json
 
 FORMAT: Final = "riichi-city"
 ROUND_WINDS: Final = {49: 0, 65: 1, 81: 2, 97: 3}

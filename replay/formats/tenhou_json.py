@@ -24,6 +24,7 @@ from typing import Any, Final
 
 import attrs
 
+from domain.bounds import shown
 from domain.errors import InvalidRules
 from domain.rules import Ruleset, load_preset
 from domain.values import (
@@ -42,9 +43,7 @@ from replay.formats.logmodel import (
     LoggedGame,
     LoggedHand,
     distinct_names,
-    load_json,
     played_to_log_end,
-    shown,
 )
 from replay.formats.source import first_line_object, head
 from replay.formats.tenhou_rules import TenhouRules, dating, log_time, points_format, rules_for
@@ -63,6 +62,7 @@ from replay.formats.tenhou_vocab import (
     WIN_SPELLINGS,
 )
 from replay.formats.yaku import details, parse_entry
+from replay.input.json_text import load_json
 
 FORMAT: Final = "tenhou-json"
 # Mahjong Soul's ranked rooms, as converters name them (room_name_jp / room_name_en of the

@@ -26,6 +26,7 @@ from urllib.parse import unquote
 
 import attrs
 
+from domain.bounds import shown as quoted
 from domain.errors import InvalidRules
 from domain.rules import Ruleset
 from domain.values import (
@@ -38,7 +39,6 @@ from domain.values import (
     WinResult,
 )
 from replay.formats.logmodel import LogError, LoggedGame, LoggedHand, distinct_names
-from replay.formats.logmodel import shown as quoted
 from replay.formats.source import head, unpack
 from replay.formats.tenhou_csrule import CsruleError, decode_csrule
 from replay.formats.tenhou_rules import TenhouRules, dating, log_time, points_format, rules_for

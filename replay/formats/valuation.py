@@ -29,44 +29,12 @@ from domain.errors import HonbaError
 from domain.rules import Ruleset
 from domain.scoring.payments import settle
 from domain.scoring.riichi import hand_values
-from domain.values import HandValue, TableState, Win, WinDetails, WinResult
+from domain.values import HandValue, TableState, Win, WinDetails, WinFacts, WinResult
 from replay.formats.yaku import YAKUMAN_HAN, details, library_yaku
+from replay.input.entry import NO_FACTS
+from replay.input.tiles import MeldTiles, tile34
 
-SUITS: Final = {"m": 0, "p": 9, "s": 18}
-HONORS: Final = {"E": 27, "S": 28, "W": 29, "N": 30, "P": 31, "F": 32, "C": 33}
 NORTH34: Final = 30
-
-
-def tile34(tile: str) -> tuple[int, bool] | None:
-    """An mjai tile (``5m``, ``5pr`` red, ``E``, ``P`` white, ``F`` green, ``C`` red dragon) as (0-33, red)."""
-    if tile in HONORS:
-        return HONORS[tile], False
-    if len(tile) in (2, 3) and tile[0].isdigit() and tile[1] in SUITS and "1" <= tile[0] <= "9":
-        red = tile[2:] == "r"
-        if len(tile) == 3 and (not red or tile[0] != "5"):
-            return None
-        return SUITS[tile[1]] + int(tile[0]) - 1, red
-    return None
-
-
-def in_tile_order(tiles: Sequence[str]) -> tuple[str, ...]:
-    """Tiles in the order of the 34 kinds (1m..9m, 1p.., 1s.., E S W N P F C), a red five
-    beside its plain copies; a tile that is not one comes last."""
-    return tuple(sorted(tiles, key=lambda t: (p[0], not p[1]) if (p := tile34(t)) is not None else (99, True)))
-
-
-@attrs.frozen
-class MeldTiles:
-    """A called or declared set: ``kind`` is chi, pon, daiminkan, ankan or kakan.
-
-    The tiles are kept in tile order whatever order the log lists them in: mjai gives a
-    call's ``consumed`` tiles and the called ``pai`` apart, and the hand calculator reads a
-    chi as a run only when its tiles ascend (an unsorted one made the hand unreadable).
-    """
-
-    kind: str
-    tiles: tuple[str, ...] = attrs.field(converter=in_tile_order)
-    called: str | None = None
 
 
 @attrs.frozen
@@ -84,11 +52,9 @@ class WinContext:
     riichi: bool = False
     double_riichi: bool = False
     ippatsu: bool = False
-    rinshan: bool = False
-    chankan: bool = False
-    haitei: bool = False
-    houtei: bool = False
-    first_draw: bool = False  # tenhou (dealer) or chiihou: won on the first draw, no call before
+    # How the win went out, in the domain's words (the last tile, a supplement tile, a robbed kong,
+    # the first turn); the hand calculator's names for them are derived below.
+    facts: WinFacts = NO_FACTS
     kita: int = 0
     players: int = 4
     red_fives: bool = True
@@ -180,17 +146,20 @@ def read_tiles(ctx: WinContext) -> TileReading:
         is_three_player=ctx.players == 3,
     )
     dealer = ctx.seat_wind == 0
+    facts, self_drawn = ctx.facts, ctx.self_drawn
+    # tenhou (dealer) or chiihou: won on the first draw, no call before.
+    first_draw = facts.first_turn and self_drawn
     config = HandConfig(
         is_tsumo=ctx.self_drawn,
         is_riichi=ctx.riichi and not ctx.double_riichi,
         is_daburu_riichi=ctx.double_riichi,
         is_ippatsu=ctx.ippatsu,
-        is_rinshan=ctx.rinshan,
-        is_chankan=ctx.chankan,
-        is_haitei=ctx.haitei and not ctx.rinshan,
-        is_houtei=ctx.houtei,
-        is_tenhou=ctx.first_draw and dealer,
-        is_chiihou=ctx.first_draw and not dealer,
+        is_rinshan=facts.supplement_tile,
+        is_chankan=facts.robbed_kong,
+        is_haitei=facts.last_tile and self_drawn and not facts.supplement_tile,
+        is_houtei=facts.last_tile and not self_drawn,
+        is_tenhou=first_draw and dealer,
+        is_chiihou=first_draw and not dealer,
         player_wind=EAST + ctx.seat_wind,
         round_wind=EAST + ctx.round_wind,
         num_nuki_dora=ctx.kita,

@@ -31,7 +31,7 @@ from typing import Any, Literal, TypeGuard, Union, get_args, get_origin
 
 import attrs
 
-from domain.bounds import DOUBLES, FAAN, MOST_SCORE, SEAT, TEXT, OutOfBounds, unprintable, whole_number
+from domain.bounds import DOUBLES, FAAN, MOST_SCORE, SEAT, TEXT, OutOfBounds, shown, unprintable, whole_number
 from domain.codec import DecodeError, from_data, to_data
 from domain.errors import HonbaError
 from domain.rules import Ruleset
@@ -51,7 +51,6 @@ from domain.values import (
     WinFacts,
     WinResult,
 )
-from replay.formats.logmodel import shown
 
 # A player as an entry names them: the name as on the match's start, or the seat number.
 PlayerRef = str | int

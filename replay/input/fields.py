@@ -18,10 +18,9 @@ from typing import Any
 
 import attrs
 
-from domain.bounds import ENTRY, TEXT, Bound, OutOfBounds
+from domain.bounds import ENTRY, TEXT, Bound, OutOfBounds, shown
 from domain.bounds import whole_number as read_number
 from domain.values import LIMIT_NAMES, HandValue, PenaltyShare, WinFacts
-from replay.formats.logmodel import shown
 from replay.input.entry import (
     FLAG_KEYS,
     KINDS,

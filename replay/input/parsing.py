@@ -102,7 +102,7 @@ def parse_override(text: str, field: str = "--set") -> tuple[str, Any]:
     number reader, ``domain.bounds.whole_number``, its depth capped before it is parsed), else as text.
     The rule's own range is the rules' to check. ``field`` is where it was given, as a refusal names
     it (the command line's ``--set``, a form's ``set``)."""
-    from replay.formats.logmodel import load_json  # only where --set is given
+    from replay.input.json_text import load_json  # only where --set is given
 
     if "=" not in text:
         raise InputError(f"a rule override is key=value, not {shown(text)}")

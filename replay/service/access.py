@@ -24,27 +24,23 @@ stored hash confirms it. Knowing a table's link tells nothing of the director's 
 from __future__ import annotations
 
 import base64
-import contextlib
 import hashlib
 import hmac
 import re
 import secrets
-import threading
-from collections.abc import Iterator
-from typing import Any, Final
+from typing import Final
 from urllib.parse import quote
 
 import attrs
 
 from domain.errors import HonbaError
 from replay.store.application import HonbaApp
-from replay.store.retry import OPEN_TRIES, retrying
+from replay.store.tokens import TokenRows
 
 ROLES: Final = ("director", "referee", "table")
 # What a table token becomes when its link is issued again: kept (its hash), so that the old link is
 # told it was replaced, not taken for a stranger's; it allows nothing (``check`` gives no grant).
 REPLACED: Final = "replaced"
-TABLE = "honba_access_tokens"
 # A token's id: the hex of ``secrets.token_hex`` (the part before the dot).
 TOKEN_ID: Final = re.compile(r"[0-9a-f]{1,32}")
 
@@ -110,52 +106,11 @@ def derived_secret(issuer: str, purpose: str, *parts: str) -> str:
 
 
 class TokenStore:
-    """The hashed tokens of one store."""
+    """The hashed tokens of one store (their rows: ``replay.store.tokens.TokenRows``)."""
 
     def __init__(self, app: HonbaApp):
         self._app = app
-        datastore = getattr(app.recorder, "datastore", None)
-        self._datastore = datastore
-        self._postgres = type(datastore).__module__.startswith("eventsourcing.postgres") if datastore else False
-        self._memory: dict[str, tuple[str, str | None, str, str]] = {}
-        self._lock = threading.Lock()
-        if datastore is not None:
-            self._create()
-
-    @contextlib.contextmanager
-    def _cursor(self, commit: bool) -> Iterator[Any]:
-        assert self._datastore is not None
-        with self._datastore.transaction(commit=commit) as cursor:
-            yield cursor
-
-    @contextlib.contextmanager
-    def _reading(self) -> Iterator[Any]:
-        """A cursor for one read: on PostgreSQL one statement of the pool's autocommit connections
-        (a token checked on every request costs its SELECT alone, not BEGIN and ROLLBACK besides)."""
-        assert self._datastore is not None
-        if not self._postgres:
-            with self._cursor(commit=False) as cursor:
-                yield cursor
-            return
-        with self._datastore.get_connection() as conn, conn.cursor() as cursor:
-            yield cursor
-
-    def _sql(self, text: str) -> str:
-        return text.replace("?", "%s") if self._postgres else text
-
-    def _create(self) -> None:
-        statement = (
-            f"CREATE TABLE IF NOT EXISTS {TABLE} (token_id TEXT PRIMARY KEY, role TEXT NOT NULL, "
-            "match_key TEXT, salt TEXT NOT NULL, digest TEXT NOT NULL)"
-        )
-
-        def once(_attempt: int) -> None:
-            with self._cursor(commit=True) as cursor:
-                cursor.execute(statement)
-
-        # Two servers creating the table at once race (each driver names it its own way); the
-        # second finds it on the next try.
-        retrying(once, conflict=Exception, tries=OPEN_TRIES)
+        self._rows = TokenRows(app)
 
     def create(self, role: str, match: str | None = None, *, issuer: str | None = None, replacing: bool = False) -> str:
         """A new token for a role (a table token names its match); returns the token, shown once
@@ -178,24 +133,7 @@ class TokenStore:
     def _insert(self, token_id: str, role: str, match: str | None, secret: str, replacing: bool) -> None:
         salt = secrets.token_hex(16)
         digest = _digest(secret, bytes.fromhex(salt))
-        if self._datastore is None:
-            with self._lock:
-                if replacing:
-                    for old, row in list(self._memory.items()):
-                        if row[:2] == ("table", match):
-                            self._memory[old] = (REPLACED, *row[1:])
-                self._memory[token_id] = (role, match, salt, digest)
-        else:
-            with self._cursor(commit=True) as cursor:
-                if replacing:
-                    cursor.execute(
-                        self._sql(f"UPDATE {TABLE} SET role = '{REPLACED}' WHERE role = 'table' AND match_key = ?"),
-                        (match,),
-                    )
-                cursor.execute(
-                    self._sql(f"INSERT INTO {TABLE} (token_id, role, match_key, salt, digest) VALUES (?, ?, ?, ?, ?)"),
-                    (token_id, role, match, salt, digest),
-                )
+        self._rows.insert(token_id, (role, match, salt, digest), replacing=REPLACED if replacing else None)
 
     def table_link(self, issuer: str, match: str) -> str | None:
         """The standing table token of ``match`` that the director token ``issuer`` issued, made
@@ -203,40 +141,15 @@ class TokenStore:
         token stands (none issued, reissued by another director token, or revoked)."""
         if "." not in issuer:
             return None
-        for token_id, salt, digest in self._table_rows(match):
+        for token_id, salt, digest in self._rows.table_rows(match):
             secret = derived_secret(issuer, "table", token_id, match)
             if hmac.compare_digest(_digest(secret, bytes.fromhex(salt)), digest):
                 return f"{token_id}.{secret}"
         return None
 
-    def _table_rows(self, match: str) -> list[tuple[str, str, str]]:
-        """The table tokens of a match: (id, salt, digest), by id."""
-        if self._datastore is None:
-            with self._lock:
-                found = [
-                    (i, salt, dig) for i, (role, m, salt, dig) in self._memory.items() if role == "table" and m == match
-                ]
-            return sorted(found)
-        with self._cursor(commit=False) as cursor:
-            cursor.execute(
-                self._sql(
-                    f"SELECT token_id, salt, digest FROM {TABLE} "
-                    "WHERE role = 'table' AND match_key = ? ORDER BY token_id"
-                ),
-                (match,),
-            )
-            rows = cursor.fetchall()
-        return [(r["token_id"], r["salt"], r["digest"]) if isinstance(r, dict) else (r[0], r[1], r[2]) for r in rows]
-
     def table_tokens(self, match: str) -> int:
         """How many table tokens write to ``match``."""
-        if self._datastore is None:
-            with self._lock:
-                return sum(1 for row in self._memory.values() if row[:2] == ("table", match))
-        with self._cursor(commit=False) as cursor:
-            cursor.execute(self._sql(f"SELECT COUNT(*) FROM {TABLE} WHERE role = 'table' AND match_key = ?"), (match,))
-            row = cursor.fetchone()
-        return int(next(iter(row.values())) if isinstance(row, dict) else row[0])
+        return self._rows.table_count(match)
 
     def check(self, token: str | None) -> Grant | None:
         """What a token allows, or None for no token, a malformed one, a wrong one or a table link
@@ -258,28 +171,13 @@ class TokenStore:
         # (PostgreSQL refuses a NUL in a query's text).
         if not TOKEN_ID.fullmatch(token_id) or not secret:
             return None
-        row = self._row(token_id)
+        row = self._rows.row(token_id)
         if row is None:
             return None
         role, match, salt, digest = row
         if not hmac.compare_digest(_digest(secret, bytes.fromhex(salt)), digest):
             return None
         return Grant(token_id, role, match)
-
-    def _row(self, token_id: str) -> tuple[str, str | None, str, str] | None:
-        if self._datastore is None:
-            with self._lock:
-                return self._memory.get(token_id)
-        with self._reading() as cursor:
-            cursor.execute(
-                self._sql(f"SELECT role, match_key, salt, digest FROM {TABLE} WHERE token_id = ?"), (token_id,)
-            )
-            row = cursor.fetchone()
-        if row is None:
-            return None
-        if isinstance(row, dict):
-            return (row["role"], row["match_key"], row["salt"], row["digest"])
-        return (row[0], row[1], row[2], row[3])
 
     def reissue(self, match: str, *, issuer: str | None = None) -> TableLink:
         """A table's link issued again: a new table token for ``match``, every earlier one revoked
@@ -298,10 +196,4 @@ class TokenStore:
 
     def revoke(self, token_id: str) -> bool:
         """Remove a token by its id (the part before the dot); whether there was one."""
-        if self._datastore is None:
-            with self._lock:
-                return self._memory.pop(token_id, None) is not None
-        found = self._row(token_id) is not None
-        with self._cursor(commit=True) as cursor:
-            cursor.execute(self._sql(f"DELETE FROM {TABLE} WHERE token_id = ?"), (token_id,))
-        return found
+        return self._rows.delete(token_id)

@@ -34,8 +34,8 @@ from domain.match import Match, opening_state
 from domain.progression import Fact, deal_passes, evolve
 from domain.rules import Ruleset
 from domain.values import DealPass, MatchEnd, Penalty, TableState
+from projections.entries import EntryNumbers, entry_numbers
 from projections.ledger import LedgerEntry, corrected_ledger
-from replay.formats.record import EntryNumbers, entry_numbers
 from replay.service.shapes import clock_entries, describe_fact, ledger_data
 from replay.store.findings import MatchCheck
 

@@ -24,7 +24,7 @@ import attrs
 from domain.match import match_id
 from projections.views import DocumentView
 from replay.formats.files import read_capped
-from replay.formats.logmodel import load_json
+from replay.input.json_text import load_json
 from replay.service.keys import CertificateError, key_id, load_private_key, private_key_from_pem, raw_public
 from replay.service.keys import generate_key as generate_key  # named here too, as before the keys moved
 from replay.service.keys import load_public_key as load_public_key

@@ -21,8 +21,8 @@ from domain.amendments import Correction, corrected_steps, resolve_corrections
 from domain.match import Match, opening_state
 from domain.progression import Fact
 from domain.values import AbortiveDraw, ExhaustiveDraw, HandResult, MatchEnd, Payment, Penalty, Reason, WinResult
+from projections.entries import entry_numbers
 from projections.ledger import LedgerEntry, corrected_ledger
-from replay.formats.record import entry_numbers
 from replay.input.entry import entry_of
 from replay.input.fields import entry_fields
 from replay.service.shapes import describe_fact, end_reason_words

@@ -26,9 +26,12 @@ from replay.service.proofs import read_note_file, read_verifier, store_against_c
 from replay.service.rules import resolve_rules
 from replay.store.application import HonbaApp
 from replay.store.evidence import read_evidence
-from replay.store.findings import MatchCheck
+
+# MatchCheck: what a check found, the type the front ends show (they take it from here).
+from replay.store.findings import MatchCheck as MatchCheck
 from replay.store.integrity import check_match
 from replay.store.store_check import check_store
+from replay.store.streams import holds_stream
 
 SHEET_KINDS = ("auto", "scores", "changes")
 
@@ -106,7 +109,7 @@ def check_target(open_app: Callable[[], HonbaApp], target: str) -> MatchCheck:
     path = Path(target)
     if not path.is_file():
         application = open_app()
-        if not application.recorder.select_events(match_id(target), limit=1):
+        if not holds_stream(application, match_id(target)):
             raise InputError(f"{target}: no such file, and no match of that key in the store")
         return check_match(application, match_id(target), target, read_evidence(application))
     try:

@@ -9,8 +9,9 @@ import attrs
 
 from domain.rules import Ruleset
 from domain.values import TableState
+from projections.entries import EntryNumbers, entry_numbers
 from projections.ledger import LedgerEntry, corrected_ledger
-from replay.formats.record import EntryNumbers, build_match, entry_numbers, parse_record
+from replay.formats.record import build_match, parse_record
 from replay.service.storing import store_whole
 from replay.store.application import HonbaApp
 

@@ -34,8 +34,8 @@ from domain.values import (
     WinResult,
     with_notes_of,
 )
+from projections.entries import entry_numbers
 from projections.ledger import corrected_ledger
-from replay.formats.record import entry_numbers
 from replay.input.entry import FLAG_KEYS, KINDS, Entry, FieldError, entry_line, entry_of, fact_of, result_of
 from replay.input.fields import (
     MAX_ENTRY,
@@ -52,12 +52,11 @@ from replay.input.fields import (
     whole_number,
 )
 from replay.service.changes import Change, change_at, change_headline, payment_lines
-from replay.service.corrections import made, undo
 from replay.service.recording import (
     ForHand,
     Recorded,
     end,
-    ended_at,
+    ending,
     on_match,
     penalise,
     record,
@@ -118,6 +117,13 @@ def stored_entry(match: Match, number: int) -> Entry:
     return entry_of(fact, match.players)
 
 
+def entry_data(app: HonbaApp, key: str, number: int) -> dict[str, Any]:
+    """The entry that stands at the entry numbered ``number`` of a stored match (``stored_entry``),
+    as the API gives it: its text fields (what a correction starts from) and its record line."""
+    entry = stored_entry(app.get_match(key), number)
+    return {"match": key, "entry": number, "fields": entry_fields(entry), "line": entry_line(entry)}
+
+
 def apply_entry(
     app: HonbaApp,
     key: str,
@@ -133,12 +139,36 @@ def apply_entry(
     correction by ``by`` for ``reason``), ``end`` ends the match early. ``expect``, the hand it was
     entered for, refuses it once that hand is taken (``replay.service.recording.HandTaken``)."""
     if entry.kind == "undo":
-        return undo(app, key, by=by, reason=reason, client_key=client_key, expect=expect)
+        return _undo(app, key, by=by, reason=reason, client_key=client_key, expect=expect)
     if entry.kind == "end":
         return end(app, key, entry.reason, client_key=client_key, expect=expect)
     if entry.kind == "penalty":
         return penalise(app, key, lambda match: _penalty(fact_at(match, entry)), client_key=client_key, expect=expect)
     return record(app, key, lambda match: _result(fact_at(match, entry)), client_key=client_key, expect=expect)
+
+
+def made(match: Match, by: str, reason: str, target: int | None = None, *, any_target: bool = False) -> int:
+    """The position of the last correction of the match by ``by`` for ``reason`` (of the entry at
+    position ``target``, unless ``any_target``): the one a command just made, or made the first
+    time it was sent (a retry with its client key records nothing new)."""
+    found = [
+        p for p, c in match.correction_log if (c.by, c.reason) == (by, reason) and (any_target or c.target == target)
+    ]
+    assert found, "the correction was made"
+    return found[-1]
+
+
+def undone(match: Match, by: str, reason: str, client_key: str | None = None) -> int:
+    """Take back the last entry that still counts on the match in memory (a correction by ``by``
+    for ``reason``): the position of the correction that did."""
+    return made(match, by, reason, match.undo(by=by, reason=reason, client_key=client_key))
+
+
+def _undo(app: HonbaApp, key: str, *, by: str, reason: str, client_key: str | None, expect: ForHand | None) -> Recorded:
+    # Entered for a hand (the table's undo): a phone that did not see the last entry never takes it back.
+    match, position = on_match(app, key, lambda m: undone(m, by, reason, client_key), client_key, expect)
+    change = change_at(match, position, action="undo")
+    return recorded(match, change.target, change)
 
 
 def _penalty(fact: HandResult | Penalty) -> Penalty:
@@ -240,8 +270,7 @@ def _apply(match: Match, correction: Correcting, client_key: str | None) -> int:
     numbers = entry_numbers(match)
     try:
         if request.action == "end":
-            match.end(reason, client_key=client_key)
-            return ended_at(match)
+            return ending(match, reason, client_key)
         if request.action == "reopen":
             return made(match, by, reason, match.reopen(by=by, reason=reason, client_key=client_key))
         if request.action == "penalty":
@@ -307,10 +336,9 @@ def apply_to(match: Match, entry: Entry, at: datetime | None = None) -> int | No
     as recorded at ``at``, for the match's clock; for an undo or an end, the position of the event
     that says what it did."""
     if entry.kind == "undo":
-        return made(match, "table", "undo", match.undo(by="table", reason="undo"))
+        return undone(match, "table", "undo")
     if entry.kind == "end":
-        match.end(entry.reason)
-        return ended_at(match)
+        return ending(match, entry.reason)
     fact = fact_at(match, entry)
     if isinstance(fact, Penalty):
         match.penalise(fact)

@@ -7,7 +7,10 @@ every front end refuses the same options with the same words.
 from __future__ import annotations
 
 from domain.bounds import MATCH_KEY, SESSION, Bound, OutOfBounds
+
+# count_paths: how many games the files hold, for the command's progress (the front ends take it from here).
 from replay.formats.detect import FORMATS
+from replay.formats.detect import count_paths as count_paths
 
 # ``import`` also takes honba's own record files; ``verify`` only game logs.
 IMPORT_FORMATS = (*FORMATS, "record")

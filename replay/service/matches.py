@@ -16,11 +16,8 @@ from domain.match import Match
 from domain.rules import Ruleset
 from domain.scoring.units import value_example
 from domain.values import WIND_NAMES, TableState
+from projections.entries import EntryNumbers, entry_numbers
 from projections.ledger import CorrectionMark, LedgerEntry, corrected_ledger, correction_marks
-from replay.formats.record import (
-    EntryNumbers,
-    entry_numbers,
-)
 from replay.service.changes import payment_lines
 from replay.service.damage import match_damage_lines
 from replay.service.digests import match_digest
@@ -140,8 +137,17 @@ def read_log(store: HonbaApp, key: str) -> LogShown:
 
 
 def stored_matches(store: HonbaApp) -> list[MatchSummary]:
-    """Every stored match, in the order they were started (a damaged start row says so)."""
+    """Every stored match, in the order they were started (a damaged start row says so): the one
+    listing ``honba list`` and the matches page show, a damaged match flagged by both."""
     return list(store.list_matches())
+
+
+def damage_refusal(store: HonbaApp, key: str) -> DamagedMatch | None:
+    """What to say of a command that failed on a stored match otherwise than by a refusal: the one
+    line naming how the match was changed behind honba's back (``DamagedMatch``), or None when its
+    chain and seal check (the failure is then a bug)."""
+    damage = store.damage(key)
+    return None if damage is None else DamagedMatch(damage)
 
 
 def table_data(store: HonbaApp, key: str) -> dict[str, Any]:

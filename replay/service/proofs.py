@@ -27,7 +27,6 @@ from domain.errors import HonbaError
 from domain.integrity import canonical
 from domain.match import match_id
 from replay.formats.files import read_capped
-from replay.formats.logmodel import load_json
 from replay.formats.note import (
     Note,
     NoteError,
@@ -42,6 +41,7 @@ from replay.formats.note import (
     verifier_of,
     verify_note,
 )
+from replay.input.json_text import load_json
 from replay.service.keys import CertificateError, key_id, load_private_key, public_key_from_pem
 from replay.store.application import HonbaApp
 from replay.store.checkpoint import last_checkpoint, leaf_log, read_checkpoints

@@ -13,7 +13,6 @@ from collections.abc import Sequence
 from datetime import UTC, date, datetime
 from typing import Any
 
-from domain.match import Match
 from projections.ratings import EventResult, PlayerRating, ema_ratings, openskill_ratings
 from projections.standings import MatchSummary
 from projections.standings_view import load_summary, read_docs
@@ -22,29 +21,10 @@ from replay.input.parsing import InputError
 from replay.service.stages import standings_of_event
 from replay.service.standings import tournament_report
 from replay.store.application import HonbaApp
+from replay.store.streams import started_in_order
 from replay.store.tournaments import get_tournament
 
 SYSTEMS = ("openskill", "ema")
-_STARTED = f"{Match.__module__}:{Match.Started.__qualname__}"
-
-
-def started_in_order(app: HonbaApp) -> list[tuple[str, datetime]]:
-    """Every stored match's key and start time, in the order the store recorded them."""
-    found: list[tuple[str, datetime]] = []
-    position = 0
-    while True:
-        batch = app.recorder.select_notifications(
-            start=position, limit=5000, topics=[_STARTED], inclusive_of_start=False
-        )
-        if not batch:
-            return found
-        for notification in batch:
-            try:
-                event = app.mapper.to_domain_event(notification)
-            except Exception:  # a start row changed behind honba's back: its match has no summary to rate
-                continue  # (the standings view names it; honba check says more)
-            found.append((str(event.key), event.timestamp))  # type: ignore[attr-defined]
-        position = batch[-1].id
 
 
 def _summaries(view: DocumentView) -> dict[str, MatchSummary]:

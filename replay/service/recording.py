@@ -290,24 +290,14 @@ def penalise(
     key: str,
     penalty: PenaltyGiven,
     *,
-    by: str | None = None,
-    reason: str | None = None,
     client_key: str | None = None,
     expect: ForHand | None = None,
 ) -> Recorded:
-    """Record a penalty on a stored match; given who (``by``) or why (``reason``), it is a
-    referee's correction instead, added also after the end (``replay.service.corrections``)."""
-    if by is not None or reason is not None:
-
-        def command(match: Match) -> None:
-            match.add_penalty(penalty_on(penalty, match), by=by or "", reason=reason or "", client_key=client_key)
-
-    else:
-
-        def command(match: Match) -> None:
-            match.penalise(penalty_on(penalty, match), client_key=client_key)
-
-    match, _ = on_match(store, key, command, client_key, expect)
+    """Record a penalty on a stored match, as entered at the table (a referee's penalty, with who
+    and why and also after the end, is a correction: ``replay.service.entry.apply_correction``)."""
+    match, _ = on_match(
+        store, key, lambda m: m.penalise(penalty_on(penalty, m), client_key=client_key), client_key, expect
+    )
     return recorded(match)
 
 
@@ -316,14 +306,16 @@ def end(
 ) -> Recorded:
     """End a stored match early; ``reason`` may not be one the rules decide (complete, bust, dealer_stop).
     ``change`` says what the end did (the final scores)."""
-
-    def command(match: Match) -> int:
-        match.end(reason, client_key=client_key)
-        return ended_at(match)
-
-    match, position = on_match(store, key, command, client_key, expect)
+    match, position = on_match(store, key, lambda m: ending(m, reason, client_key), client_key, expect)
     change = change_at(match, position)
     return recorded(match, change.entry, change)
+
+
+def ending(match: Match, reason: str, client_key: str | None = None) -> int:
+    """End the match in memory early for ``reason`` (the one place an early end is made: the table's,
+    the referee's and a preview's): the position of the end that stands."""
+    match.end(reason, client_key=client_key)
+    return ended_at(match)
 
 
 def ended_at(match: Match) -> int:

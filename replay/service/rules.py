@@ -15,15 +15,16 @@ from replay.formats.files import MAX_RULE_FILE, FileTooLarge, read_capped
 from replay.input.parsing import parse_override
 
 
-def resolve_rules(ref: str) -> Ruleset:
+def resolve_rules(ref: str, *, files: bool = True) -> Ruleset:
     """The rules a reference names: the path of a TOML rule file (``base`` then values), else a preset.
+    Without ``files`` (a page's request) a preset only: a file on the server is never read for one.
 
     A file that changes a preset without naming itself is named after its file, not after the
     preset it starts from, so that it is not taken for the preset. An unreadable file or an
     unknown preset raises ``InvalidRules`` naming the reference.
     """
     path = Path(ref)
-    if not (ref.endswith(".toml") or path.is_file()):
+    if not files or not (ref.endswith(".toml") or path.is_file()):
         return load_preset(ref)
     try:
         text = read_capped(path, limit=MAX_RULE_FILE, what="rule file").decode("utf-8")

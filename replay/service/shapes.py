@@ -27,8 +27,8 @@ from domain.values import (
     TableState,
     WinResult,
 )
+from projections.entries import EntryNumbers
 from projections.ledger import CorrectionMark, LedgerEntry
-from replay.formats.record import EntryNumbers
 
 
 def counted(count: int, noun: str, plural: str | None = None) -> str:

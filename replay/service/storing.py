@@ -11,14 +11,12 @@ batch of them in one transaction, and match by match when some are there already
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Sequence
 from typing import Any, Final
 from uuid import UUID
 
 import attrs
-from eventsourcing.application import AggregateNotFoundError
-from eventsourcing.persistence import IntegrityError, Mapper, StoredEvent
+from eventsourcing.persistence import Mapper, StoredEvent
 
 from domain.integrity import digest_of, plain
 from domain.match import Match, MatchContent, match_content, match_content_and_entries, match_id, results_so_far
@@ -28,8 +26,8 @@ from replay.store.application import HonbaApp
 from replay.store.errors import UNAVAILABLE, MatchExists
 from replay.store.identity import GameIdentity, game_fingerprint, identity_id
 from replay.store.retry import retrying
-from replay.store.rows import unreadable
 from replay.store.seal import Seal, seal_id
+from replay.store.streams import DamagedRow, RowsTaken, holds_stream, insert_whole, read_identity, stream_events
 
 
 @attrs.frozen
@@ -147,9 +145,7 @@ def store_prepared(store: HonbaApp, batch: Sequence[Prepared]) -> list[bool | Ma
     outcomes: dict[int, bool | MatchExists | AlreadyStoredAs] = {}
     pending = list(range(len(batch)))
     while pending:
-        try:
-            store.insert([record for index in pending for record in batch[index].records])
-        except IntegrityError:
+        if not insert_whole(store, [record for index in pending for record in batch[index].records]):
             present = [index for index in pending if _any_stored(store, batch[index])]
             # Nothing found there: rows another process stored and removed meanwhile; one by one.
             for index in present or pending:
@@ -165,7 +161,7 @@ def _any_stored(store: HonbaApp, prepared: Prepared) -> bool:
     """Whether any stream a prepared match would start is there already (the match, its seal, its
     game's identity)."""
     streams = {record.originator_id for record in prepared.records}
-    return any(store.recorder.select_events(stream, limit=1) for stream in streams)
+    return any(holds_stream(store, stream) for stream in streams)
 
 
 def _store_one(store: HonbaApp, prepared: Prepared) -> bool | MatchExists | AlreadyStoredAs:
@@ -182,22 +178,20 @@ def _store_one(store: HonbaApp, prepared: Prepared) -> bool | MatchExists | Alre
             return owner
         if owner is not None:
             return AlreadyStoredAs(owner)
-        try:
-            store.insert(list(prepared.records))
-        except IntegrityError:
+        if not insert_whole(store, prepared.records):
             # Stored by another process since the look above, or another save took this game's
             # identity (then this match is still absent: try again, and the next look finds the
             # identity's owner), or only a stray seal is.
             same = _same_as_stored(store, prepared)
             if same is not False:
                 return same if isinstance(same, MatchExists) else False
-            raise
+            raise RowsTaken(prepared.key)
         return True
 
     try:
         # Tried again unless a stray seal of this match is what is in the way.
-        return retrying(once, again=lambda _conflict: not store.recorder.select_events(seal_id(prepared.id), limit=1))
-    except IntegrityError:
+        return retrying(once, conflict=RowsTaken, again=lambda _conflict: not holds_stream(store, seal_id(prepared.id)))
+    except RowsTaken:
         return MatchExists(f"match {prepared.key!r} changed in the store while it was imported; try again")
 
 
@@ -212,18 +206,15 @@ def _identity_owner(store: HonbaApp, prepared: Prepared) -> str | MatchExists | 
     if prepared.fingerprint is None:
         return None
     try:
-        identity: GameIdentity = store.repository.get(identity_id(prepared.fingerprint))
-    except AggregateNotFoundError:
-        return None
-    except UNAVAILABLE:  # the store did not answer: nothing is known of the identity's rows
-        raise
-    except Exception as exc:  # an identity row that no longer decodes
-        why = unreadable(exc)
-        return MatchExists(f"the store's record of the game {prepared.key!r} is damaged ({why}); see honba check")
-    if identity.key == prepared.key:
+        identity = read_identity(store, prepared.fingerprint)
+    except DamagedRow as damaged:
+        return MatchExists(
+            f"the store's record of the game {prepared.key!r} is damaged ({damaged.why}); see honba check"
+        )
+    if identity is None or identity.key == prepared.key:
         return None
     try:
-        players, results = results_so_far(store.events.get(match_id(identity.key)))
+        players, results = results_so_far(stream_events(store, match_id(identity.key)))
     except UNAVAILABLE:
         raise
     except Exception:  # the match it names cannot be read: it does not hold the game as far as honba can tell
@@ -246,7 +237,7 @@ def _complete_excerpt(store: HonbaApp, prepared: Prepared) -> bool | None:
     """
     if prepared.fingerprint is None:
         return None
-    stored = list(store.events.get(prepared.id))
+    stored = stream_events(store, prepared.id)
     content = match_content(stored)
     if content.players != prepared.content.players or content.rules != prepared.content.rules:
         return None
@@ -263,14 +254,14 @@ def _complete_excerpt(store: HonbaApp, prepared: Prepared) -> bool | None:
             match.record(fact)
 
     on_match(store, prepared.key, complete)
-    with contextlib.suppress(IntegrityError):
-        store.insert([r for r in prepared.records if r.originator_id == identity_id(prepared.fingerprint)])
+    # Its identity too, unless another save stored it meanwhile.
+    insert_whole(store, [r for r in prepared.records if r.originator_id == identity_id(prepared.fingerprint)])
     return True
 
 
 def _same_as_stored(store: HonbaApp, prepared: Prepared) -> bool | MatchExists:
     """False when no match with that key is stored; True when the same one is; else the conflict."""
-    stored = list(store.events.get(prepared.id))
+    stored = stream_events(store, prepared.id)
     if not stored:
         return False
     differs = match_content(stored).differs_in(prepared.content)

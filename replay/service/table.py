@@ -12,8 +12,7 @@ the server's time, so that the end on time shows there), also for a win entered 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, Final
+from typing import Any
 
 from domain.amendments import correction_outcomes, fact_in_force
 from domain.errors import HonbaError, InvalidHandValue
@@ -22,10 +21,11 @@ from domain.rules import Ruleset
 from domain.scoring.riichi import FU_COUNTS, base_points, check_hand_value
 from domain.scoring.units import value_example
 from domain.values import LIMIT_NAMES, HandValue, MatchEnd, WinResult
+from projections.entries import entry_numbers
 from projections.ledger import corrected_ledger, correction_marks
-from replay.formats.record import entry_numbers
 from replay.input.entry import Entry, FieldError
 from replay.input.parsing import InputError
+from replay.input.tiles import HandTiles, tile_error
 from replay.service.changes import payment_data, payment_lines
 from replay.service.clock import clock_data
 from replay.service.entry import apply_entry, apply_to, fact_at
@@ -33,21 +33,8 @@ from replay.service.matches import shown_table_data
 from replay.service.recording import ForHand, Recorded, check_for_hand, hand_now, server_time
 from replay.service.shapes import describe_details, describe_fact, end_reason_words
 from replay.service.standings import match_result_data
-from replay.service.tiles import HandTiles, TileValue, record_tile_win, tile_result, typed_value
+from replay.service.tiles import TileValue, record_tile_win, tile_result, typed_value
 from replay.store.application import HonbaApp
-
-# The fields of a win entered by its tiles, by the command line's options they stand for.
-TILE_FIELDS: Final = {
-    "hand": "--hand",
-    "win_tile": "--win-tile",
-    "calls": "--call",
-    "dora_indicators": "--dora-indicators",
-    "ura_indicators": "--ura-indicators",
-}
-TILE_FLAGS: Final = ("ippatsu", "double_riichi")
-# The longest text a tile field may hold (a hand of four kongs and its calls is far shorter).
-MAX_TILE_TEXT: Final = 120
-
 
 # The values a table taps.
 
@@ -285,60 +272,6 @@ def _undo(match: Match) -> dict[str, Any]:
 # The confirm step and recording.
 
 
-def hand_tiles_from_fields(fields: Mapping[str, Any]) -> HandTiles | None:
-    """The winning hand a form's tile fields describe (``hand``, ``win_tile``, ``calls`` between
-    spaces or commas, ``dora_indicators``, ``ura_indicators``, ``ippatsu``, ``double_riichi``: the
-    command line's ``--hand`` and its options), or None when no hand is given. A field that
-    cannot be read is refused by its name."""
-    text = {name: _tile_text(fields, name) for name in TILE_FIELDS}
-    flags = {name: bool(_tile_text(fields, name)) for name in TILE_FLAGS}
-    if not text["hand"]:
-        if any(text.values()) or any(flags.values()):
-            raise FieldError("hand", "the winning tile, the calls, the indicators and ippatsu go with the hand's tiles")
-        return None
-    if not text["win_tile"]:
-        raise FieldError("win_tile", "which of the hand's tiles won?")
-    calls = [c for c in text["calls"].replace(",", " ").split() if c]
-    try:
-        return HandTiles.from_text(
-            text["hand"],
-            text["win_tile"],
-            calls,
-            text["dora_indicators"] or None,
-            text["ura_indicators"] or None,
-            **flags,
-        )
-    except InputError as exc:
-        raise _tile_error(str(exc)) from None
-
-
-def _tile_text(fields: Mapping[str, Any], name: str) -> str:
-    raw = fields.get(name)
-    if isinstance(raw, list | tuple):
-        raw = raw[-1] if raw else ""
-    if raw is None:
-        return ""
-    if not isinstance(raw, str):
-        raise FieldError(name, "expected text")
-    text = raw.strip()
-    if len(text) > MAX_TILE_TEXT:
-        raise FieldError(name, f"at most {MAX_TILE_TEXT} characters")
-    return text
-
-
-def _tile_error(message: str) -> FieldError:
-    """A refusal of the tiles' reader (which names the command line's options) by its field."""
-    field = "hand"
-    for name, option in TILE_FIELDS.items():
-        if message.startswith(option):
-            field = name
-            message = message[len(option) :].lstrip(": ")
-            break
-    for name, option in TILE_FIELDS.items():
-        message = message.replace(option, name.replace("_", " "))
-    return FieldError(field, message)
-
-
 def entry_preview(
     app: HonbaApp, key: str, entry: Entry, tiles: HandTiles | None = None, expect: ForHand | None = None
 ) -> dict[str, Any]:
@@ -401,7 +334,7 @@ def _tile_win(match: Match, entry: Entry, tiles: HandTiles) -> tuple[WinResult, 
     try:
         return tile_result(won, typed_value(entry), tiles, match.state, match.rules)
     except InputError as exc:
-        raise _tile_error(str(exc)) from None
+        raise tile_error(str(exc)) from None
 
 
 def record_entry(
@@ -426,4 +359,4 @@ def record_entry(
     except InputError as exc:
         if isinstance(exc, FieldError):
             raise
-        raise _tile_error(str(exc)) from None
+        raise tile_error(str(exc)) from None

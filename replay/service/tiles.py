@@ -5,7 +5,8 @@ suit, ``123m456p789s11z`` (``m`` characters, ``p`` circles, ``s`` bamboos, ``z``
 the winds East, South, West, North, 5z-7z the dragons white, green, red), ``0`` for a red five
 (``0p``). A hand is its concealed tiles with the winning tile among them; each call apart:
 ``chi:345m``, ``pon:777z``, ``kan:1111p`` (an open kong), ``ankan:2222s`` (a concealed one),
-``kakan:5555m`` (a pon added to). The dora and ura dora are given by their indicators.
+``kakan:5555m`` (a pon added to). The dora and ura dora are given by their indicators. What was
+typed is read by ``replay.input.tiles`` (``HandTiles``); here it is valued and recorded.
 
 The count is the ``mahjong`` package's hand calculator (``replay.formats.valuation``, the one
 honba's mjai importer uses), under the winner's seat wind and the round wind of the match's
@@ -19,10 +20,8 @@ the yaku (``tile_result``, ``record_tile_win``).
 
 from __future__ import annotations
 
-import re
-from collections import Counter
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Any, cast
 
 import attrs
 
@@ -31,152 +30,13 @@ from domain.match import Match
 from domain.rules import Ruleset
 from domain.scoring.riichi import base_points
 from domain.values import HandValue, TableState, WinDetails, WinFacts, WinResult
-from replay.formats.valuation import MeldTiles, TileReading, UnreadableHand, WinContext, read_tiles
-from replay.input.entry import NO_VALUE, Entry, HandPenaltyEntry, WinEntry, result_of
+from replay.formats.valuation import TileReading, UnreadableHand, WinContext, read_tiles
+from replay.input.entry import FLAG_KEYS, NO_VALUE, Entry, HandPenaltyEntry, WinEntry, result_of
 from replay.input.parsing import InputError, parse_value
+from replay.input.tiles import HandTiles, notation
 from replay.service.entry import fact_at
 from replay.service.recording import ForHand, Recorded, record
 from replay.store.application import HonbaApp
-
-HONOURS: Final = "ESWNPFC"
-CALL_KINDS: Final = ("chi", "pon", "kan", "ankan", "kakan")
-_GROUP = re.compile(r"(\d+)([mpsz])")
-# The most tiles an option may name (a hand with four kongs holds 18): a bound on the input.
-MOST_TILES: Final = 18
-
-
-def parse_tiles(text: str, option: str = "--hand") -> tuple[str, ...]:
-    """Tiles in the ``123m456p0s11z`` notation, as the hand calculator's names (``1m``, ``5pr``
-    for a red five, ``E``..``C`` for the honours); a clear ``InputError`` naming the option."""
-    compact = "".join(text.split()).lower()
-    if not compact:
-        raise InputError(f"{option}: no tiles given (write them as e.g. 123m456p789s11z)")
-    tiles: list[str] = []
-    position = 0
-    for found in _GROUP.finditer(compact):
-        if found.start() != position:
-            break
-        digits, suit = found.groups()
-        for digit in digits:
-            tiles.append(_tile(digit, suit, option))
-        position = found.end()
-    if position != len(compact):
-        raise InputError(
-            f"{option}: cannot read {text!r} from {compact[position:]!r} on: write digits and then their suit, "
-            "e.g. 123m456p789s11z (m, p, s, z for honours 1z-7z; 0 for a red five)"
-        )
-    if len(tiles) > MOST_TILES:
-        raise InputError(f"{option}: {len(tiles)} tiles is more than any hand holds")
-    return tuple(tiles)
-
-
-def _tile(digit: str, suit: str, option: str) -> str:
-    if suit == "z":
-        if not "1" <= digit <= "7":
-            raise InputError(f"{option}: {digit}z is no tile (the honours are 1z-7z)")
-        return HONOURS[int(digit) - 1]
-    if digit == "0":
-        return f"5{suit}r"
-    return f"{digit}{suit}"
-
-
-def shown(tile: str) -> str:
-    """A tile in the notation people type (``5pr`` as ``0p``, ``E`` as ``1z``)."""
-    if tile in HONOURS:
-        return f"{HONOURS.index(tile) + 1}z"
-    return f"0{tile[1]}" if tile.endswith("r") else tile
-
-
-def parse_call(text: str) -> MeldTiles:
-    """A call as ``KIND:TILES`` (``pon:777z``, ``chi:345m``, ``kan:1111p``, ``ankan:2222s``)."""
-    kind, _, tiles = text.partition(":")
-    kind = kind.strip().lower()
-    if kind not in CALL_KINDS or not tiles:
-        raise InputError(f"--call: write a call as KIND:TILES with KIND one of {', '.join(CALL_KINDS)}, not {text!r}")
-    parsed = parse_tiles(tiles, "--call")
-    size = 3 if kind in ("chi", "pon") else 4
-    kinds = {t.removesuffix("r") for t in parsed}
-    if len(parsed) != size:
-        raise InputError(f"--call: a {kind} has {size} tiles, not {len(parsed)} ({text!r})")
-    if kind != "chi" and len(kinds) != 1:
-        raise InputError(f"--call: the tiles of a {kind} are all alike ({text!r})")
-    if kind == "chi" and not _run(parsed):
-        raise InputError(f"--call: a chi is three tiles in a row of one suit ({text!r})")
-    return MeldTiles(kind, parsed)
-
-
-def _run(tiles: Sequence[str]) -> bool:
-    if any(t in HONOURS for t in tiles) or len({t[1] for t in tiles}) != 1:
-        return False
-    numbers = sorted(int(t[0]) for t in tiles)
-    return numbers == list(range(numbers[0], numbers[0] + 3))
-
-
-@attrs.frozen
-class HandTiles:
-    """A winning hand as entered: the concealed tiles (the winning tile among them), the winning
-    tile, the calls, the dora and ura dora indicators, and how it went out beyond what the win
-    itself says (``riichi``, ``double_riichi``, ``ippatsu``, the last tile, a supplement tile
-    after a kong, a robbed kong, the first turn)."""
-
-    concealed: tuple[str, ...]
-    win_tile: str
-    calls: tuple[MeldTiles, ...] = ()
-    dora_indicators: tuple[str, ...] = ()
-    ura_indicators: tuple[str, ...] = ()
-    riichi: bool = False
-    double_riichi: bool = False
-    ippatsu: bool = False
-    last_tile: bool = False
-    supplement_tile: bool = False
-    robbed_kong: bool = False
-    first_turn: bool = False
-
-    @classmethod
-    def from_text(
-        cls,
-        hand: str,
-        win_tile: str,
-        calls: Sequence[str] = (),
-        dora_indicators: str | None = None,
-        ura_indicators: str | None = None,
-        **flags: bool,
-    ) -> HandTiles:
-        """A hand from what was typed: ``--hand``, ``--win-tile``, each ``--call``, the indicators."""
-        winning = parse_tiles(win_tile, "--win-tile")
-        if len(winning) != 1:
-            raise InputError(f"--win-tile: one tile, not {len(winning)} ({win_tile!r})")
-        tiles = cls(
-            parse_tiles(hand),
-            winning[0],
-            tuple(parse_call(c) for c in calls),
-            parse_tiles(dora_indicators, "--dora-indicators") if dora_indicators else (),
-            parse_tiles(ura_indicators, "--ura-indicators") if ura_indicators else (),
-            **flags,
-        )
-        tiles.check()
-        return tiles
-
-    def check(self) -> None:
-        """The tiles make a hand of fourteen (a kong counting three), no tile more than four
-        times, at most one red five a suit, the winning tile among the concealed ones."""
-        if self.win_tile not in self.concealed:
-            raise InputError(f"--win-tile: {shown(self.win_tile)} is not among the tiles of --hand")
-        kongs = sum(1 for c in self.calls if len(c.tiles) == 4)
-        count = len(self.concealed) + sum(len(c.tiles) for c in self.calls)
-        if count - kongs != 14:
-            raise InputError(
-                f"--hand: a winning hand has 14 tiles (a kong counts 3), the winning tile among them; "
-                f"these are {count - kongs} with the calls"
-            )
-        every = [*self.concealed, *(t for c in self.calls for t in c.tiles)]
-        kinds = Counter(t.removesuffix("r") for t in every)
-        over = sorted(kind for kind, n in kinds.items() if n > 4)
-        if over:
-            raise InputError(f"--hand: more than four of {', '.join(shown(k) for k in over)}")
-        reds = Counter(t[1] for t in every if t.endswith("r"))
-        if any(n > 1 for n in reds.values()):
-            raise InputError("--hand: a suit has one red five")
 
 
 @attrs.frozen
@@ -232,11 +92,7 @@ def tile_value(
         riichi=tiles.riichi or tiles.double_riichi,
         double_riichi=tiles.double_riichi,
         ippatsu=tiles.ippatsu,
-        rinshan=tiles.supplement_tile,
-        chankan=tiles.robbed_kong,
-        haitei=tiles.last_tile and self_drawn,
-        houtei=tiles.last_tile and not self_drawn,
-        first_draw=tiles.first_turn and self_drawn,
+        facts=tiles.facts,
         players=state.players,
     )
     try:
@@ -280,9 +136,9 @@ def details_calls(tiles: HandTiles) -> tuple[str, ...]:
     """The winner's calls as ``WinDetails.calls`` writes them (``pon 7z``, ``chi 3m4m5m``, ``kan 1p (concealed)``)."""
     out = []
     for call in tiles.calls:
-        first = shown(call.tiles[0])
+        first = notation(call.tiles[0])
         if call.kind == "chi":
-            out.append("chi " + "".join(shown(t) for t in call.tiles))
+            out.append("chi " + "".join(notation(t) for t in call.tiles))
         elif call.kind == "ankan":
             out.append(f"kan {first} (concealed)")
         elif call.kind == "kakan":
@@ -310,10 +166,9 @@ def tile_result(
     flagged = attrs.evolve(
         tiles,
         riichi=tiles.riichi or win.winner in declared,
-        last_tile=tiles.last_tile or facts.last_tile,
-        supplement_tile=tiles.supplement_tile or facts.supplement_tile,
-        robbed_kong=tiles.robbed_kong or facts.robbed_kong,
-        first_turn=tiles.first_turn or facts.first_turn,
+        facts=attrs.evolve(
+            tiles.facts, **cast(dict[str, Any], {flag: True for flag in FLAG_KEYS if getattr(facts, flag)})
+        ),
     )
     valued = tile_value(
         flagged, winner=win.winner, self_drawn=win.discarder is None, state=state, rules=rules, typed=typed

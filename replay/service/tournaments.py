@@ -101,6 +101,20 @@ def create_tournament(store: HonbaApp, name: str, players: Sequence[str] = ()) -
     return TournamentCreated(tournament.name, tuple(tournament.players), new, added)
 
 
+def holds_tournament(store: HonbaApp, name: str) -> bool:
+    """Whether the store holds a tournament of that name (what a certificate is checked against)."""
+    try:
+        get_tournament(store, name)
+    except TournamentNotFound:
+        return False
+    return True
+
+
+def check_tournament(store: HonbaApp, name: str) -> None:
+    """Refuse (``TournamentNotFound``: a 404 on a page) a tournament the store does not hold."""
+    get_tournament(store, name)
+
+
 def show_tournament(store: HonbaApp, name: str) -> TournamentShown:
     """A tournament's players (their teams, withdrawals, substitutes), aliases, sessions' seating
     and time limits, and matches."""

@@ -4,9 +4,9 @@ For every hand: the log's header (dealer, round and hand, counters, deposits,
 start scores) against honba's table state, then the hand's score changes; at
 the end, the final scores and the final points. The domain does all the scoring
 and progression: the table is folded with ``domain.progression`` (``evolve``,
-``following_fact``), the very transition the Match aggregate folds its events with,
-after the same checks (``domain.entry_checks``); no aggregate, events or hash chain
-are built, since nothing is stored. This module only compares.
+``after_result``: the deal pass or end a result leads to), the very transition the Match
+aggregate folds its events with, after the Match's own check of a hand (``EntryChecks.hand``);
+no aggregate, events or hash chain are built, since nothing is stored. This module only compares.
 """
 
 from __future__ import annotations
@@ -19,9 +19,9 @@ import attrs
 from domain.amendments import CorrectedStep
 from domain.codec import to_data
 from domain.entry_checks import EntryChecks, start_checks
-from domain.errors import HonbaError, MatchAlreadyEnded
+from domain.errors import HonbaError
 from domain.match import opening_state
-from domain.progression import end_match, evolve, following_fact
+from domain.progression import after_result, end_match, evolve
 from domain.rules import Ruleset
 from domain.scoring.payments import score_changes
 from domain.values import WIND_LETTERS, DealPass, HandResult, MatchEnd, Payment, TableState
@@ -241,10 +241,8 @@ class _Table:
 
     def record(self, result: HandResult, after: TableState) -> None:
         """Record a hand result scored by ``score``: checked, then the table moves on to ``after``
-        and the deal pass or end it leads to."""
+        and the deal pass or end it leads to, as the Match records it."""
         before = self.state
-        if before.finished:
-            raise MatchAlreadyEnded(f"the match has ended ({before.end_reason}); nothing more can be recorded")
         if self._played_step(result) is not None:
             # The Match recorded this very result on this very table under the game's rules, after
             # the same checks (``EntryChecks``), and the deal pass or end it led to as its next step.
@@ -254,12 +252,10 @@ class _Table:
                 self.next += 1
             self.state = after
             return
-        self.checks.result(result, before)
-        self.played = ()  # off the Match's path: score the rest here
-        following = following_fact(before, after, self.rules, result)
-        if following is not None:
-            after, _ = evolve(after, self.rules, following)
-        self.state = after
+        # Off the Match's path: the Match's own check and fold (``EntryChecks.hand``, ``after_result``).
+        self.checks.hand(result, before)
+        self.played = ()
+        self.state = after_result(before, after, self.rules, result)
 
 
 def _compare_header(

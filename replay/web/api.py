@@ -24,12 +24,10 @@ from replay.service.entry import (
     apply_correction,
     apply_entry,
     correction_preview,
-    entry_fields,
+    entry_data,
     entry_from_fields,
-    entry_line,
     preview,
     refuse_unread,
-    stored_entry,
 )
 from replay.service.recording import ForHand, HandTaken
 from replay.service.shapes import state_data
@@ -130,11 +128,7 @@ async def entry_json(request: Request) -> Response:
     key = request.path_params["key"]
     entry_number = number(request.path_params["number"], ENTRY)
 
-    def data() -> dict[str, Any]:
-        entry = stored_entry(served.app.get_match(key), entry_number)
-        return {"match": key, "entry": entry_number, "fields": entry_fields(entry), "line": entry_line(entry)}
-
-    return JSONResponse(await served.call(data))
+    return JSONResponse(await served.call(lambda: entry_data(served.app, key, entry_number)))
 
 
 def correction_request(body: dict[str, Any]) -> CorrectionRequest:

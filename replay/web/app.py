@@ -33,9 +33,7 @@ from starlette.staticfiles import StaticFiles
 from domain.errors import HonbaError
 from replay.service.address import Address
 from replay.service.entry import FieldError
-from replay.service.recording import HandTaken
-from replay.service.witnesses import witness_keys
-from replay.store.errors import (
+from replay.service.errors import (
     UNAVAILABLE,
     DamagedMatch,
     MatchNotFound,
@@ -43,6 +41,8 @@ from replay.store.errors import (
     StoreUnavailable,
     TournamentNotFound,
 )
+from replay.service.recording import HandTaken
+from replay.service.witnesses import witness_keys
 from replay.web import api, checkpoints, director, events, referee, standings, table
 from replay.web.limits import BodyLimit, TooLarge
 from replay.web.site import HERE, Forbidden, Site, Unavailable, site

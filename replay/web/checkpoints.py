@@ -15,10 +15,10 @@ from starlette.routing import Route
 
 from domain.bounds import TREE_SIZE
 from domain.errors import HonbaError
-from replay.formats.note import MAX_NOTE
+from replay.service.errors import MatchNotFound
+from replay.service.notes import MAX_NOTE
 from replay.service.proofs import CheckpointNotSigned, ProofFailed, consistency, match_receipt, published_note
 from replay.service.witnesses import WitnessUnknown, accept_cosignature
-from replay.store.errors import MatchNotFound
 from replay.web.site import number, query_number, site
 
 NOTE_TYPE = "text/plain; charset=utf-8"

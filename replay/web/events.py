@@ -19,15 +19,16 @@ from starlette.routing import Route
 
 from domain.bounds import clipped
 from domain.errors import HonbaError
-from domain.rules import load_preset, preset_names
+from domain.rules import preset_names
 from replay.html.ratings import ratings_chart_svg
 from replay.input.parsing import InputError, parse_override
 from replay.service import certificates
 from replay.service.access import Grant
+from replay.service.errors import TournamentNotFound
 from replay.service.ratings import SYSTEMS, ratings_data
+from replay.service.rules import resolve_rules
+from replay.service.tournaments import check_tournament, holds_tournament
 from replay.service.what_if import TIE_BREAKS, what_if_data
-from replay.store.errors import TournamentNotFound
-from replay.store.tournaments import get_tournament
 from replay.web.director import RUN, show_tournament
 from replay.web.site import form_of, form_token, see_other, site
 
@@ -47,7 +48,7 @@ async def what_if_page(request: Request) -> Response:
     await served.refreshed()
 
     def run() -> dict[str, Any] | None:
-        get_tournament(served.app, name)  # 404 for no such tournament, asked or not
+        check_tournament(served.app, name)  # 404 for no such tournament, asked or not
         if not any(asked.values()):
             return None
         overrides = dict(parse_override(line, "set") for line in asked["set"].splitlines() if line.strip())
@@ -55,7 +56,7 @@ async def what_if_page(request: Request) -> Response:
             served.app,
             served.view,
             name,
-            rules=load_preset(asked["rules"]) if asked["rules"] else None,
+            rules=resolve_rules(asked["rules"], files=False) if asked["rules"] else None,
             overrides=overrides,
             tie_break=asked["tie_break"] or None,
             without_penalties=bool(asked["without_penalties"]),
@@ -165,9 +166,7 @@ async def verify_form(request: Request) -> Response:
 def _verify(app: Any, view: Any, sent: bytes, key: bytes | None) -> certificates.Verdict:
     data = certificates.certificate_from_bytes(sent)
     public = certificates.public_key_from_pem(key, "the public key") if key is not None else None
-    try:
-        get_tournament(app, str(data["certificate"].get("tournament", "")))
-    except TournamentNotFound:
+    if not holds_tournament(app, str(data["certificate"].get("tournament", ""))):
         return certificates.verify_certificate(data, public)
     return certificates.verify_certificate(data, public, app, view)
 

@@ -23,22 +23,21 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
-from domain.bounds import KEY, NAME, TEXT, TOURNAMENT, Bound, clipped
+from domain.bounds import KEY, NAME, TEXT, TOURNAMENT, Bound, clipped, shown
 from domain.errors import HonbaError, WinnerIsDiscarder, WinnersOnSeveralDiscards
-from replay.formats.logmodel import load_json, shown
-from replay.formats.note import Verifier
 from replay.html.templating import TEMPLATES as REPORT_TEMPLATES
 from replay.html.templating import add_filters
+from replay.input.json_text import load_json
 from replay.service.access import Grant, TokenStore
 from replay.service.address import Address
 from replay.service.checkpoints import checkpoints_kept
 from replay.service.entry import VALUE_FIELDS, FieldError, is_list_field, whole_number
+from replay.service.errors import StoreUnavailable
+from replay.service.notes import Verifier
+from replay.service.opening import HonbaApp, open_standings_view
 from replay.service.recording import ForHand
 from replay.service.shapes import end_reason_words
 from replay.service.standings import read_view
-from replay.store.application import HonbaApp
-from replay.store.errors import StoreUnavailable
-from replay.store.standings_view import open_view
 from replay.web import i18n
 from replay.web.limits import DEEPEST_JSON, MOST_FIELDS
 
@@ -104,7 +103,7 @@ class Site:
         # Where phones open this server (``replay.service.address``): every table link starts with it.
         self.address = address
         self.tokens = TokenStore(self.app)
-        self.view = open_view(self.app)
+        self.view = open_standings_view(self.app)
         self.languages = {language: _templates(language) for language in i18n.LANGUAGES}
         self.templates = self.languages[i18n.DEFAULT]
         sqlite = self.app.env.get("PERSISTENCE_MODULE") != "eventsourcing.postgres"

@@ -23,22 +23,16 @@ from starlette.routing import Route
 from domain.errors import HonbaError
 from domain.values import LIMIT_NAMES, AbortKind, PenaltyShare
 from replay.html.pages import render_audit_html
+from replay.input.tiles import TILE_FIELDS, TILE_FLAGS, HandTiles, hand_tiles_from_fields
 from replay.service.audit import report_data
 from replay.service.checks import audit_match
 from replay.service.clock import match_clock
 from replay.service.entry import FLAG_KEYS, Entry, entry_fields, entry_from_fields
+from replay.service.matches import stored_matches
 from replay.service.recording import ForHand, HandTaken, Recorded, hand_now
 from replay.service.sign_off import sign_off_data, sign_scores
 from replay.service.standings import read_view
-from replay.service.table import (
-    TILE_FIELDS,
-    TILE_FLAGS,
-    entry_preview,
-    hand_tiles_from_fields,
-    record_entry,
-    table_view,
-)
-from replay.service.tiles import HandTiles
+from replay.service.table import entry_preview, record_entry, table_view
 from replay.web.site import (
     HERE,
     REPLACED_LINK,
@@ -113,8 +107,9 @@ def tile_fields(fields: Mapping[str, Any]) -> dict[str, str]:
 
 async def index(request: Request) -> Response:
     served = site(request)
-    matches = await served.call(lambda: list(served.app.list_matches()))
-    return served.page(request, "index.html", matches=[m for m in matches if not m.damaged])
+    # The one listing ``honba list`` prints: a match whose start row is damaged is listed, flagged.
+    matches = await served.call(lambda: stored_matches(served.app))
+    return served.page(request, "index.html", matches=matches)
 
 
 async def table_page(request: Request) -> Response:

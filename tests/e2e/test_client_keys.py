@@ -26,10 +26,13 @@ from domain.errors import RuleViolation
 from domain.match import Match
 from domain.values import ExhaustiveDraw, Penalty
 from replay.cli import app
-from replay.service import corrections, recording
+from replay.input.entry import entry_of
+from replay.service import recording
+from replay.service.entry import CorrectionRequest, apply_correction
 from replay.store.application import HonbaApp
 
 KEY = "club-1"
+PLAYERS = ["Ann", "Ben", "Cho", "Dai"]
 runner = CliRunner()
 
 
@@ -139,7 +142,7 @@ def test_a_retry_after_another_command_still_records_nothing(db: Path) -> None:
 @pytest.fixture
 def store(tmp_path: Path) -> HonbaApp:
     application = HonbaApp.open(str(tmp_path / "app.sqlite"))
-    recording.start_match(application, KEY, ["Ann", "Ben", "Cho", "Dai"], TENHOU)
+    recording.start_match(application, KEY, PLAYERS, TENHOU)
     recording.record(application, KEY, won(ron(1, 2, hv(3, 30))))
     return application
 
@@ -158,12 +161,24 @@ def test_the_application_records_a_retried_result_once(store: HonbaApp) -> None:
         lambda s: recording.record(s, KEY, ExhaustiveDraw(ready=(0,)), client_key="k"),
         lambda s: recording.penalise(s, KEY, Penalty(3, 3000, "chombo", "to_others"), client_key="k"),
         lambda s: recording.end(s, KEY, "time limit", client_key="k"),
-        lambda s: corrections.amend(
-            s, KEY, 2, won(ron(1, 2, hv(2, 30))), by="Ito", reason="miscounted", client_key="k"
+        lambda s: apply_correction(
+            s,
+            KEY,
+            CorrectionRequest(
+                "amend", 2, entry=entry_of(won(ron(1, 2, hv(2, 30))), PLAYERS), by="Ito", reason="miscounted"
+            ),
+            client_key="k",
         ),
-        lambda s: corrections.void(s, KEY, 2, by="Ito", reason="wrong table", client_key="k"),
-        lambda s: corrections.add_penalty(
-            s, KEY, Penalty(3, 3000, "chombo", "to_others"), by="Ito", reason="x", client_key="k"
+        lambda s: apply_correction(
+            s, KEY, CorrectionRequest("void", 2, by="Ito", reason="wrong table"), client_key="k"
+        ),
+        lambda s: apply_correction(
+            s,
+            KEY,
+            CorrectionRequest(
+                "penalty", entry=entry_of(Penalty(3, 3000, "chombo", "to_others"), PLAYERS), by="Ito", reason="x"
+            ),
+            client_key="k",
         ),
     ],
     ids=["record", "penalise", "end", "amend", "void", "add_penalty"],
@@ -189,7 +204,7 @@ def test_the_application_refuses_a_key_sent_with_a_different_result(store: Honba
 def test_a_key_is_remembered_across_reopening_the_store(tmp_path: Path) -> None:
     path = str(tmp_path / "app.sqlite")
     first = HonbaApp.open(path)
-    recording.start_match(first, KEY, ["Ann", "Ben", "Cho", "Dai"], TENHOU)
+    recording.start_match(first, KEY, PLAYERS, TENHOU)
     recording.record(first, KEY, won(ron(1, 2, hv(3, 30))), client_key="k1")
     version = first.get_match(KEY).version
     first.close()

@@ -31,9 +31,10 @@ import pytest
 from conftest import TENHOU, hv, ron, won
 from honba_cli import Honba, two_wins
 
-from domain.errors import RuleViolation
 from domain.values import Penalty
-from replay.service import corrections, recording
+from replay.input.entry import FieldError, entry_of
+from replay.service import recording
+from replay.service.entry import CorrectionRequest, apply_correction
 from replay.store.application import HonbaApp
 
 KEY = "club-2026-11-21-t1"
@@ -227,10 +228,14 @@ def test_a_correction_needs_by_and_reason_through_the_application(tmp_path: Path
     store = HonbaApp.open(str(tmp_path / "app.sqlite"))
     recording.start_match(store, KEY, ["Ann", "Ben", "Cho", "Dai"], TENHOU)
     recording.record(store, KEY, won(ron(1, 2, hv(3, 30))))
-    with pytest.raises(RuleViolation, match="by"):
-        corrections.void(store, KEY, 2, by="", reason="miscounted")
-    with pytest.raises(RuleViolation, match="reason"):
-        corrections.add_penalty(store, KEY, Penalty(3, 3000, "chombo", "to_others"), by="Referee Ito", reason="")
+    with pytest.raises(FieldError, match="who") as no_one:
+        apply_correction(store, KEY, CorrectionRequest("void", 2, by="", reason="miscounted"), client_key=None)
+    assert no_one.value.field == "by"
+    chombo = entry_of(Penalty(3, 3000, "chombo", "to_others"), ["Ann", "Ben", "Cho", "Dai"])
+    with pytest.raises(FieldError, match="why") as no_reason:
+        penalty = CorrectionRequest("penalty", entry=chombo, by="Referee Ito", reason="")
+        apply_correction(store, KEY, penalty, client_key=None)
+    assert no_reason.value.field == "reason"
     assert store.get_match(KEY).correction_log == []
 
 

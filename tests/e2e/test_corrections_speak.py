@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 from honba_cli import Honba, two_wins
 
-from replay.service import corrections
 from replay.service.changes import change_headline
+from replay.service.entry import CorrectionRequest, apply_correction
 from replay.store.application import HonbaApp
 
 KEY = "club-2026-11-21-t1"
@@ -75,7 +75,9 @@ def test_the_service_returns_what_a_correction_did_for_every_front_end(tmp_path:
     two_wins(tmp_path / "s.sqlite", KEY)
     store = HonbaApp.open(str(tmp_path / "s.sqlite"))
     try:
-        done = corrections.void(store, KEY, 2, by="Eve", reason="wrong table")
+        done = apply_correction(
+            store, KEY, CorrectionRequest("void", 2, by="Eve", reason="wrong table"), client_key=None
+        )
     finally:
         store.close()
     change = done.change

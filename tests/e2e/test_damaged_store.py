@@ -22,10 +22,12 @@ from pathlib import Path
 
 import pytest
 from honba_cli import honba, ok
+from starlette.testclient import TestClient
 from typer.testing import CliRunner, Result
 
 from domain.match import match_id
 from replay.store.seal import seal_id
+from replay.web.app import create_app
 
 runner = CliRunner()
 PLAYERS = "Ann,Ben,Cho,Dai"
@@ -198,6 +200,17 @@ def test_an_undecodable_start_row_is_listed_and_checked_by_the_match_id(db: Path
     checked = json.loads(honba(db, "check", "--json").stdout)
     names = [r["name"] for r in checked["results"]]
     assert "m2" in names and any(str(match_id("m1")) in name for name in names)
+
+
+def test_the_matches_page_lists_a_damaged_match_flagged_as_honba_list_does(db: Path) -> None:
+    set_state(db, "m1", 1, b"{not json")
+    with TestClient(create_app(str(db))) as web:
+        page = web.get("/")
+    assert page.status_code == 200
+    # One listing for both front ends: m2 as always, m1 by its id, flagged, not hidden.
+    assert 'href="/matches/m2"' in page.text
+    (flagged,) = [line for line in page.text.splitlines() if str(match_id("m1")) in line]
+    assert "damaged in the store" in flagged and "href" not in flagged
 
 
 def test_a_match_whose_events_were_copied_over_another_is_not_shown_under_the_other_key(db: Path) -> None:

@@ -24,11 +24,12 @@ from rich.console import Console
 from test_audit import KEY, SEED_RECORD
 from typer.testing import CliRunner, Result
 
+from projections.entries import entry_numbers
 from projections.ledger import corrected_ledger, correction_marks
 from replay.cli import app
 from replay.cli.render import ledger_table
-from replay.formats.record import build_match, entry_numbers, parse_record
-from replay.service import corrections
+from replay.formats.record import build_match, parse_record
+from replay.service.entry import CorrectionRequest, apply_correction
 from replay.store.application import HonbaApp
 
 runner = CliRunner()
@@ -149,7 +150,8 @@ def test_the_application_takes_the_numbers_honba_log_shows(seed: Path) -> None:
     shown = next(h for h in log(seed)["hands"] if h["hand"] == "S1-2")
     application = HonbaApp.open(str(seed))
     try:
-        corrections.void(application, KEY, shown["entry"], by="Eve", reason="played after time")
+        void = CorrectionRequest("void", shown["entry"], by="Eve", reason="played after time")
+        apply_correction(application, KEY, void, client_key=None)
     finally:
         application.close()
     (voided,) = log(seed)["voided"]

@@ -19,10 +19,13 @@ from matplotlib.image import imread
 from typer.testing import CliRunner
 
 from domain.values import HandValue, Win, WinResult
+from projections.entries import entry_numbers
 from replay.cli import app as cli
-from replay.formats.record import build_match, entry_numbers, parse_record
+from replay.formats.record import build_match, parse_record
 from replay.html.pages import render_audit_html
-from replay.service import corrections, storing
+from replay.input.entry import entry_of
+from replay.service import storing
+from replay.service.entry import CorrectionRequest, apply_correction
 from replay.store.application import HonbaApp
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "examples" / "counters-seed.jsonl"
@@ -39,7 +42,11 @@ def _store(db: Path) -> None:
     match = app.get_match(KEY)
     east3 = next(p for p, fact in match.history if isinstance(fact, WinResult) and fact.wins[0].value.han == 3)
     replacement = WinResult((Win(0, HandValue(han=4, fu=30), discarder=1),))
-    corrections.amend(app, KEY, entry_numbers(match).by_position[east3], replacement, by="referee Kim", reason=REASON)
+    entry = entry_of(replacement, match.players)
+    amend = CorrectionRequest(
+        "amend", entry_numbers(match).by_position[east3], entry=entry, by="referee Kim", reason=REASON
+    )
+    apply_correction(app, KEY, amend, client_key=None)
 
 
 @pytest.fixture(scope="module")

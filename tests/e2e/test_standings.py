@@ -41,11 +41,13 @@ from typer.testing import CliRunner
 from domain.match import Match
 from domain.rules import Ruleset, load_preset
 from domain.values import HandResult, Penalty, TableState, WinResult
+from projections.entries import entry_numbers
 from projections.standings import MatchSummary, StandingRow, Totals, rank
 from replay.cli import app as cli
-from replay.formats.record import entry_numbers
 from replay.html.pages import render_standings_html
-from replay.service import corrections, recording
+from replay.input.entry import entry_of
+from replay.service import recording
+from replay.service.entry import CorrectionRequest, apply_correction
 from replay.service.standings import StandingsReport, tournament_report
 from replay.service.tournaments import attach_all
 from replay.store.application import HonbaApp
@@ -401,7 +403,9 @@ def test_the_standings_follow_an_amended_and_a_voided_hand(app: HonbaApp) -> Non
     assert points_of(report(app, "cup")) == {"Ann": 43.0, "Ben": 12.0, "Cho": -33.0, "Dai": -22.0}
 
     # The referee finds the hand was 4 han 30 fu (7,700): 32,500 / 36,200 / 13,300 / 18,000.
-    corrections.amend(app, "t-amend", entry, won(ron(BEN, CHO, hv(4, 30))), by="referee", reason="a dora was missed")
+    amended = entry_of(won(ron(BEN, CHO, hv(4, 30))), NAMES)
+    amend = CorrectionRequest("amend", entry, entry=amended, by="referee", reason="a dora was missed")
+    apply_correction(app, "t-amend", amend, client_key=None)
     rep = report(app, "cup")
     assert summary_of(rep, "t-amend").final_scores == (32_500, 36_200, 13_300, 18_000)
     # Ann 2nd 32.5 -> 33, 33 - 30 + 10 = +13; Dai -22; Cho 13.3 -> 13, 13 - 30 - 20 = -37;
@@ -412,7 +416,8 @@ def test_the_standings_follow_an_amended_and_a_voided_hand(app: HonbaApp) -> Non
     # Then voided: still the last hand, it is taken back whole with the end the rules decided
     # after it (docs/audit.md), as the match itself says: the match is again at South 4 with the
     # opening scores, not finished, and counts for nobody until it ends.
-    corrections.void(app, "t-amend", entry, by="referee", reason="the hand was played after time")
+    void = CorrectionRequest("void", entry, by="referee", reason="the hand was played after time")
+    apply_correction(app, "t-amend", void, client_key=None)
     rep = report(app, "cup")
     summary = summary_of(rep, "t-amend")
     assert not summary.finished and not app.get_match("t-amend").state.finished
@@ -431,8 +436,12 @@ def test_a_penalty_added_after_the_end_counts_after_uma(app: HonbaApp) -> None:
     )
     # 26.3 / 0.0 / 0.0 / -26.3 (Ben and Cho tied), then a referee adds Ann's chombo after the end.
     assert points_of(report(app, "wrc")) == {"Ann": 26.3, "Ben": 0.0, "Cho": 0.0, "Dai": -26.3}
-    corrections.add_penalty(
-        app, "wrc-late", Penalty(ANN, 20_000, "chombo", "off_table"), by="referee", reason="false riichi"
+    chombo = entry_of(Penalty(ANN, 20_000, "chombo", "off_table"), NAMES)
+    apply_correction(
+        app,
+        "wrc-late",
+        CorrectionRequest("penalty", entry=chombo, by="referee", reason="false riichi"),
+        client_key=None,
     )
     rep = report(app, "wrc")
     assert points_of(rep) == {"Ann": 6.3, "Ben": 0.0, "Cho": 0.0, "Dai": -26.3}

@@ -23,12 +23,13 @@ from conftest import CORPUS, TENHOU
 from honba_cli import Honba
 
 from domain.match import Match
-from domain.values import HandValue, WinResult
+from domain.values import HandValue, WinFacts, WinResult
 from projections.ledger import corrected_ledger
 from replay.formats.detect import read_log
 from replay.formats.yaku import DORA, RED, TENHOU_YAKU, URA
 from replay.input.parsing import InputError
-from replay.service.tiles import HandTiles, parse_call, parse_tiles, tile_value, tile_win
+from replay.input.tiles import HandTiles, parse_call, parse_tiles
+from replay.service.tiles import tile_value, tile_win
 
 GAMES = sorted((CORPUS / "tsubakisakura-mjlog2json" / "data").glob("*.xml"))
 # Tenhou's yaku ids for what the table says of a win rather than what its tiles hold.
@@ -94,10 +95,12 @@ def hand_of(el: ET.Element, riichi: bool) -> HandTiles:
         riichi=riichi or DOUBLE_RIICHI in situational,
         double_riichi=DOUBLE_RIICHI in situational,
         ippatsu=IPPATSU in situational,
-        robbed_kong=CHANKAN in situational,
-        supplement_tile=RINSHAN in situational,
-        last_tile=HAITEI in situational or HOUTEI in situational,
-        first_turn=TENHOU_HAND in situational or CHIIHOU in situational,
+        facts=WinFacts(
+            robbed_kong=CHANKAN in situational,
+            supplement_tile=RINSHAN in situational,
+            last_tile=HAITEI in situational or HOUTEI in situational,
+            first_turn=TENHOU_HAND in situational or CHIIHOU in situational,
+        ),
     )
 
 

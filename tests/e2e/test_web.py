@@ -37,8 +37,8 @@ def client(store_db: str) -> Iterator[TestClient]:
 def ledger(db: str, key: str) -> list[dict[str, Any]]:
     app = HonbaApp.open(db)
     try:
+        from projections.entries import entry_numbers
         from projections.ledger import corrected_ledger
-        from replay.formats.record import entry_numbers
         from replay.service.shapes import ledger_data
 
         match = app.get_match(key)

@@ -21,10 +21,11 @@ from conftest import hv, ron, won
 from playwright_support import CHROMIUM, PHONES, launched, phone, readable, small_targets
 from web_support import SIXTEEN, serving
 
-from replay.service import corrections, recording
+from replay.service import recording
 from replay.service.access import TokenStore
 from replay.service.clock import set_session_time_limit, start_session_clock
 from replay.service.director import seat_next
+from replay.service.entry import CorrectionRequest, Entry, apply_correction, apply_entry
 from replay.service.standings import caught_up_view
 from replay.service.tournaments import create_tournament
 from replay.store.application import HonbaApp
@@ -74,9 +75,10 @@ def day(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         play(app, keys[0], 3)
         recording.end(app, keys[0], "time limit")
         play(app, keys[1], 2)
-        corrections.void(app, keys[1], 2, by="Referee Rin", reason="the wrong winner was tapped")
+        void = CorrectionRequest("void", 2, by="Referee Rin", reason="the wrong winner was tapped")
+        apply_correction(app, keys[1], void, client_key=None)
         play(app, keys[2], 1)
-        corrections.undo(app, keys[2], by="table 3", reason="entered twice")
+        apply_entry(app, keys[2], Entry("undo"), by="table 3", reason="entered twice", client_key=None)
     finally:
         app.close()
     return {"db": db, "director": director, "keys": keys}

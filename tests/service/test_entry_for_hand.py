@@ -24,7 +24,7 @@ from domain.errors import RuleViolation
 from domain.rules import load_preset
 from domain.values import ExhaustiveDraw, HandValue, Penalty, PenaltyShare, Win, WinResult
 from replay.input.fields import entry_from_fields
-from replay.service import corrections, recording
+from replay.service import recording
 from replay.service.entry import apply_entry
 from replay.service.recording import ForHand, HandTaken
 from replay.store.application import HonbaApp
@@ -140,7 +140,7 @@ def test_a_stale_undo_does_not_take_back_another_phone_s_entry(app: HonbaApp) ->
         apply_entry(app, KEY, undo, client_key=None, expect=ForHand(hand="E1-0"))
     assert not app.get_match(KEY).correction_log
     # Entered for the hand now, it takes it back.
-    corrections.undo(app, KEY, by="table", reason="undo", expect=ForHand(hand="E2-0"))
+    apply_entry(app, KEY, undo, client_key=None, expect=ForHand(hand="E2-0"))
     assert app.get_match(KEY).state.hand_label == "E1-0"
 
 

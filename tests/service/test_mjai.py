@@ -19,7 +19,7 @@ from domain.scoring.payments import settle
 from domain.values import AbortiveDraw, AbortKind, ExhaustiveDraw, HandValue, TableState, Win, WinResult
 from replay.formats.logmodel import LogError, LoggedGame
 from replay.formats.mjai import read_mjai
-from replay.formats.valuation import MeldTiles
+from replay.input.tiles import MeldTiles
 from replay.service.verify import verify_game
 
 HIDDEN = ["?"] * 13

@@ -16,12 +16,14 @@ from conftest import CORPUS
 from domain.errors import InvalidRules
 from domain.rules import load_preset
 from domain.values import HandValue, Win, WinResult
+from projections.entries import entry_numbers
 from projections.ledger import corrected_ledger, correction_marks
-from replay.formats.record import entry_numbers, export_record
+from replay.formats.record import export_record
 from replay.input.parsing import InputError
-from replay.service import corrections, recording
+from replay.service import recording
 from replay.service.batch import verify_paths
 from replay.service.checks import audit_failed, audit_match, check_data, check_targets
+from replay.service.entry import CorrectionRequest, apply_correction
 from replay.service.imports import import_options_refusal, verify_options_refusal
 from replay.service.matches import log_json, match_log, status_data
 from replay.service.rules import resolve_rules, rules_for_start
@@ -168,9 +170,9 @@ def test_the_status_names_the_match_and_its_table(app: HonbaApp) -> None:
 
 def test_the_log_numbers_each_hand_by_its_line_in_the_exported_file_and_marks_a_void(app: HonbaApp) -> None:
     recording.record(app, "club-1", WinResult((Win(2, HandValue(han=1, fu=30), discarder=3),)))
-    corrections.void(
-        app, "club-1", 3, by="Eve (referee)", reason="wrong winner"
-    )  # Cho's win: line 3 (the deal pass has none)
+    # Cho's win: line 3 (the deal pass has none)
+    void = CorrectionRequest("void", 3, by="Eve (referee)", reason="wrong winner")
+    apply_correction(app, "club-1", void, client_key=None)
     match = app.get_match("club-1")
     data = log_json("club-1", match, match_log(match))
     assert json.loads(json.dumps(data)) == data

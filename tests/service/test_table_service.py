@@ -18,9 +18,10 @@ from domain.scoring.riichi import base_points, hand_values
 from domain.values import HandValue
 from replay.input.entry import FieldError
 from replay.input.fields import entry_from_fields
+from replay.input.tiles import hand_tiles_from_fields
 from replay.service import clock, recording
 from replay.service.entry import apply_entry
-from replay.service.table import entry_preview, hand_tiles_from_fields, table_view, value_choice, value_choices
+from replay.service.table import entry_preview, table_view, value_choice, value_choices
 from replay.store.application import HonbaApp
 
 PLAYERS = ["Ann", "Ben", "Cho", "Dai"]

@@ -20,9 +20,13 @@ from conftest import TENHOU, hv, ron, won
 
 from domain.errors import MatchAlreadyEnded
 from domain.match import Match, match_id
-from domain.values import ExhaustiveDraw, Penalty, TableState
+from domain.progression import initial_state
+from domain.scoring.payments import penalty_at
+from domain.values import ExhaustiveDraw, Penalty
+from replay.input.entry import entry_of
 from replay.input.parsing import InputError
-from replay.service import corrections, recording
+from replay.service import recording
+from replay.service.entry import CorrectionRequest, Entry, apply_correction, apply_entry
 from replay.service.exports import export_match
 from replay.service.matches import match_status, read_log, stored_matches
 from replay.store.application import HonbaApp
@@ -70,7 +74,8 @@ def test_a_penalty_without_a_referee_is_a_penalty_and_with_one_a_correction(stor
     recording.penalise(store, KEY, chombo)
     match = store.get_match(KEY)
     assert [fact for _, fact in match.history] == [chombo] and match.correction_log == []
-    recording.penalise(store, KEY, chombo, by="Ito", reason="a second false win")
+    given = CorrectionRequest("penalty", entry=entry_of(chombo, PLAYERS), by="Ito", reason="a second false win")
+    apply_correction(store, KEY, given, client_key=None)
     match = store.get_match(KEY)
     assert [c.replacement for _, c in match.correction_log] == [chombo]
     assert [(c.by, c.reason) for _, c in match.correction_log] == [("Ito", "a second false win")]
@@ -81,28 +86,32 @@ def test_after_the_end_only_a_referee_adds_a_penalty(store: HonbaApp) -> None:
     chombo = Penalty(1, 8000, "chombo", "reverse_mangan")
     with pytest.raises(MatchAlreadyEnded):
         recording.penalise(store, KEY, chombo)
-    done = recording.penalise(store, KEY, chombo, by="Ito", reason="found after the end")
+    given = CorrectionRequest("penalty", entry=entry_of(chombo, PLAYERS), by="Ito", reason="found after the end")
+    done = apply_correction(store, KEY, given, client_key=None)
     assert done.state.final_points is not None
     assert done.state.scores[1] == 25000 - 8000
 
 
 def test_an_amendment_is_read_on_the_table_its_entry_was_played_at(store: HonbaApp) -> None:
-    recording.record(store, KEY, won(ron(1, 0, hv(3, 30))))  # entry 2, at East 1 with Ann dealing
-    recording.record(store, KEY, ExhaustiveDraw())  # entry 3, at East 2 with Ben dealing
-    tables: list[TableState] = []
-
-    def replacement(_match: Match, table: TableState) -> ExhaustiveDraw:
-        tables.append(table)
-        return ExhaustiveDraw(ready=(table.dealer,))
-
-    done = corrections.amend(store, KEY, 2, replacement, by="Ito", reason="nobody won")
-    assert [(t.dealer, t.scores) for t in tables] == [(0, (25000, 25000, 25000, 25000))]
+    recording.penalise(store, KEY, Penalty(2, 8000, "chombo", "reverse_mangan"))  # entry 2, at East 1, Ann dealing
+    recording.record(store, KEY, ExhaustiveDraw())  # entry 3: nobody ready, the deal passes to Ben
+    # The penalty was Ann's: her chombo, its amount left to the rules: a reverse mangan is sized by who deals.
+    chombo = Entry("penalty", player="Ann", penalty_kind="chombo")
+    amend = CorrectionRequest("amend", 2, entry=chombo, by="Ito", reason="a false win, not a win")
+    done = apply_correction(store, KEY, amend, client_key=None)
     assert done.entry == 2
+    (correction,) = [c for _, c in store.get_match(KEY).correction_log]
+    played_at = initial_state(TENHOU)  # East 1, Ann dealing
+    assert played_at.dealer == 0
+    assert correction.replacement == penalty_at(0, played_at, TENHOU, kind="chombo")
+    # Read at the table now (Ben dealing) Ann would pay a non-dealer's reverse mangan instead.
+    now = store.get_match(KEY).state
+    assert now.dealer == 1 and penalty_at(0, now, TENHOU, kind="chombo") != correction.replacement
 
 
 def test_undo_says_which_entry_it_voided(store: HonbaApp) -> None:
     recording.record(store, KEY, won(ron(1, 0, hv(3, 30))))
-    done = corrections.undo(store, KEY, by="the table", reason="wrong winner")
+    done = apply_entry(store, KEY, Entry("undo"), by="the table", reason="wrong winner", client_key=None)
     assert done.entry == 2
     assert done.state.scores == (25000, 25000, 25000, 25000)
 

@@ -26,7 +26,9 @@ from domain.tournament import Tournament
 from domain.values import ExhaustiveDraw, Penalty, TableState, WinResult
 from projections.standings_view import StandingsProjection
 from projections.views import DocumentView, POPODocumentView
-from replay.service import corrections, recording
+from replay.input.entry import entry_of
+from replay.service import recording
+from replay.service.entry import CorrectionRequest, apply_correction
 from replay.service.standings import tournament_report
 from replay.service.tournaments import attach_all, change_tournament
 from replay.store.application import HonbaApp
@@ -78,17 +80,35 @@ COMMANDS: list[Command] = [
     lambda a: attach_all(a, "cup", [("m2", ["Ann", "Annie", "Cho", "Dai"])], 2),
     lambda a: change_tournament(a, "cup", lambda t: t.declare_alias("Annie", "Ben")),
     lambda a: recording.record(a, "m2", won(ron(2, 3, hv(1, 30)))),
-    lambda a: corrections.amend(
-        a, "m1", 2, won(ron(1, 0, hv(4, 30)), riichi=(1,)), by="referee", reason="a dora missed"
+    lambda a: apply_correction(
+        a,
+        "m1",
+        CorrectionRequest(
+            "amend",
+            2,
+            entry=entry_of(won(ron(1, 0, hv(4, 30)), riichi=(1,)), NAMES),
+            by="referee",
+            reason="a dora missed",
+        ),
+        client_key=None,
     ),
     lambda a: change_tournament(a, "cup", lambda t: t.withdraw_alias("Annie", "by mistake")),
-    lambda a: corrections.add_penalty(
-        a, "m2", Penalty(0, 20_000, "chombo", "off_table"), by="referee", reason="false win"
+    lambda a: apply_correction(
+        a,
+        "m2",
+        CorrectionRequest(
+            "penalty",
+            entry=entry_of(Penalty(0, 20_000, "chombo", "off_table"), ["Ann", "Annie", "Cho", "Dai"]),
+            by="referee",
+            reason="false win",
+        ),
+        client_key=None,
     ),
     lambda a: change_tournament(a, "cup", lambda t: t.declare_alias("Annie", "Ben")),
-    lambda a: corrections.void(
-        a, "m1", 3, by="referee", reason="the draw was not played"
-    ),  # entry 3: after a deal pass
+    # entry 3: after a deal pass
+    lambda a: apply_correction(
+        a, "m1", CorrectionRequest("void", 3, by="referee", reason="the draw was not played"), client_key=None
+    ),
     lambda a: recording.start_match(a, "m3", NAMES, TENHOU, {}, south4((30_000, 30_000, 20_000, 20_000))),
     lambda a: attach_all(a, "cup", [("m3", NAMES)], 3),
     lambda a: recording.record(a, "m3", won(ron(0, 2, hv(2, 30)))),

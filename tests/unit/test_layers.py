@@ -3,12 +3,14 @@
 Read from the source with ``ast`` (nothing is imported): every import of a honba module, at
 the top of a module, inside a function or under ``TYPE_CHECKING`` (a type named from a
 higher layer is a dependency on it all the same), must name a module of the same layer or a
-lower one, and the modules import each other without a cycle. Every module of ``replay``
+lower one, and the modules import each other without a cycle, nor do the packages (two
+packages of one layer, such as ``replay.input`` and ``replay.formats``, one way only). The front
+ends never import the store or the formats: they call the service. Every module of ``replay``
 lives in the package of its layer: none is left at ``replay``'s root.
 
 The checks run on a source tree given as a root directory, so that the last tests here can
-plant a cycle, an upward import and a module without a layer in a tree of their own and see
-each one caught.
+plant a cycle, an upward import, a cycle between packages, a front end reaching below the service
+and a module without a layer in a tree of their own and see each one caught.
 """
 
 from __future__ import annotations
@@ -35,6 +37,9 @@ LAYERS: tuple[tuple[str, ...], ...] = (
 )
 FRONT_ENDS = len(LAYERS) - 1
 NAMES = ("domain", "projections", "store, formats, input", "service", "front ends")
+# What the front ends never import: they call the service (and ``replay.input`` to read what was
+# typed), which alone reaches the store and the formats.
+BELOW_THE_SERVICE = ("replay.store", "replay.formats")
 
 
 def module_name(root: Path, path: Path) -> str:
@@ -86,6 +91,40 @@ def without_layer(root: Path = ROOT) -> list[str]:
     return sorted(name for name in modules(root) if layer_of(name) is None)
 
 
+def package_of(module: str) -> str | None:
+    """The package of the layers' list a module is in (``replay.formats.record.read``:
+    ``replay.formats``), or None."""
+    for prefixes in LAYERS:
+        for prefix in prefixes:
+            if module == prefix or module.startswith(prefix + "."):
+                return prefix
+    return None
+
+
+def package_graph(edges: dict[str, set[str]]) -> dict[str, set[str]]:
+    """The imports between packages (``replay.input`` -> ``replay.formats``): two packages of one
+    layer may each import the other without any cycle between their modules."""
+    packages: dict[str, set[str]] = {}
+    for module, targets in edges.items():
+        here = package_of(module)
+        for target in targets:
+            there = package_of(target)
+            if here is not None and there is not None and there != here:
+                packages.setdefault(here, set()).add(there)
+    return packages
+
+
+def below_the_service(edges: dict[str, set[str]]) -> list[str]:
+    """Every import of the store or a format by a front end."""
+    return [
+        f"{module} imports {target}"
+        for module, targets in sorted(edges.items())
+        if layer_of(module) == FRONT_ENDS
+        for target in sorted(targets)
+        if package_of(target) in BELOW_THE_SERVICE
+    ]
+
+
 def upward(edges: dict[str, set[str]]) -> list[str]:
     """Every import of a module from a higher layer."""
     wrong = []
@@ -131,6 +170,14 @@ def test_every_import_points_to_the_same_layer_or_a_lower_one() -> None:
 
 def test_the_modules_import_each_other_without_a_cycle() -> None:
     assert cycles(graph()) == []
+
+
+def test_the_packages_import_each_other_without_a_cycle() -> None:
+    assert cycles(package_graph(graph())) == []
+
+
+def test_the_front_ends_reach_the_store_and_the_formats_only_through_the_service() -> None:
+    assert below_the_service(graph()) == []
 
 
 def test_the_domain_imports_neither_projections_nor_replay_and_projections_no_replay() -> None:
@@ -221,3 +268,44 @@ def test_an_import_from_a_higher_layer_is_caught(tmp_path: Path, importer: str, 
 def test_a_module_at_the_root_of_replay_is_caught(tmp_path: Path) -> None:
     root = plant(tmp_path, {"replay/service/ok.py": "", "replay/loose.py": ""})
     assert without_layer(root) == ["replay.loose"]
+
+
+def test_a_cycle_between_two_packages_of_one_layer_is_caught(tmp_path: Path) -> None:
+    # No module cycle: input.fields -> formats.logmodel, formats.record.read -> input.entry.
+    root = plant(
+        tmp_path,
+        {
+            "replay/input/fields.py": "from replay.formats.logmodel import shown\n",
+            "replay/input/entry.py": "X = 1\n",
+            "replay/formats/logmodel.py": "def shown(value): return repr(value)\n",
+            "replay/formats/record/read.py": "from replay.input.entry import X\n",
+        },
+    )
+    edges = graph(root)
+    assert cycles(edges) == []
+    assert cycles(package_graph(edges)) == [["replay.formats", "replay.input", "replay.formats"]]
+
+
+@pytest.mark.parametrize(
+    ("front_end", "imported"),
+    [
+        ("replay/web/page.py", "replay.store.application"),
+        ("replay/cli/command.py", "replay.formats.files"),
+        ("replay/html/chart.py", "replay.formats.record.write"),
+    ],
+)
+def test_a_front_end_reaching_below_the_service_is_caught(tmp_path: Path, front_end: str, imported: str) -> None:
+    below = imported.replace(".", "/") + ".py"
+    root = plant(tmp_path, {front_end: f"def f():\n    from {imported} import X\n", below: "X = 1\n"})
+    module = front_end.removesuffix(".py").replace("/", ".")
+    assert below_the_service(graph(root)) == [f"{module} imports {imported}"]
+    # Through the service it is not caught.
+    root = plant(
+        tmp_path / "through",
+        {
+            front_end: "from replay.service.facade import X\n",
+            "replay/service/facade.py": f"from {imported} import X\n",
+            below: "X = 1\n",
+        },
+    )
+    assert below_the_service(graph(root)) == []

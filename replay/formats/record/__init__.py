@@ -16,10 +16,7 @@ from replay.formats.record.read import (
     parse_record,
 )
 from replay.formats.record.write import (
-    EntryNumbers,
-    UnknownEntry,
     dump_line,
-    entry_numbers,
     export_record,
     fact_line,
     rules_reference,
@@ -27,18 +24,15 @@ from replay.formats.record.write import (
 )
 
 __all__ = [
-    "EntryNumbers",
     "FileCheck",
     "MatchRecord",
     "PenaltyLine",
     "RecordCorrection",
     "RecordError",
-    "UnknownEntry",
     "build_match",
     "chain_lines",
     "check_record_text",
     "dump_line",
-    "entry_numbers",
     "export_record",
     "fact_from_line",
     "fact_line",

@@ -12,11 +12,10 @@ from typing import Any
 import attrs
 
 from domain.integrity import GENESIS, ChainProblem, Link, check_chain, digest_of
-from replay.formats.logmodel import load_json
+from replay.input.json_text import load_line
 
 # How deep a record line's arrays and objects may nest: a line needs a handful of levels;
 # a deeper one (a ``source`` nested hundreds deep) would exhaust the stack further on.
-RECORD_DEEPEST = 32
 
 
 def record_lines(text: str) -> list[str]:
@@ -31,11 +30,6 @@ def record_lines(text: str) -> list[str]:
     if lines and lines[-1] == "":
         lines.pop()
     return lines
-
-
-def load_line(raw: str) -> Any:
-    """One line's JSON, refusing nesting deeper than a record line has any use for before it is parsed."""
-    return load_json(raw, deepest=RECORD_DEEPEST)
 
 
 def chain_lines(lines: Sequence[Mapping[str, Any]], *, damage: str | None = None) -> list[dict[str, Any]]:

@@ -23,7 +23,7 @@ from domain.match import Match
 from domain.progression import Fact
 from domain.rules import Ruleset, load_preset
 from domain.values import DealPass, MatchEnd, Penalty, TableState
-from replay.formats.record.chain import check_record_text, load_line, record_lines
+from replay.formats.record.chain import check_record_text, record_lines
 from replay.input.entry import (
     FieldError,
     check_kinds,
@@ -34,6 +34,7 @@ from replay.input.entry import (
     seat_for,
     sized_penalty,
 )
+from replay.input.json_text import load_line
 
 
 class RecordError(HonbaError):

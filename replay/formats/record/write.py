@@ -1,6 +1,6 @@
 """Writing a record file: a stored match's lines (``export_record``) in the canonical spelling,
-with the chain, and the number each log entry gets (``entry_numbers``: its line); ``unchained`` takes
-the chain off for editing by hand. ``docs/record-format.md`` is the reference.
+with the chain, each entry on the line ``projections.entries.entry_numbers`` numbers it by;
+``unchained`` takes the chain off for editing by hand. ``docs/record-format.md`` is the reference.
 """
 
 from __future__ import annotations
@@ -10,10 +10,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-import attrs
-
 from domain.amendments import AUTOMATIC_ENDS
-from domain.errors import HonbaError
 from domain.match import Match
 from domain.progression import Fact
 from domain.rules import Ruleset, load_preset, preset_names
@@ -24,10 +21,10 @@ from domain.values import (
     Penalty,
     WinResult,
 )
+from projections.entries import EntryNumbers, entry_numbers
 from replay.formats.record.chain import chain_lines, record_lines
 from replay.input.entry import entry_line, entry_of
 
-RECORD_DEEPEST = 32
 # What ``dump_line`` escapes although JSON allows it raw: characters that readers other than
 # honba's (``str.splitlines``, editors, terminals) take for a line break or act on.
 _LINE_BREAKING = re.compile("[\x7f-\x9f\u2028\u2029]")
@@ -93,69 +90,6 @@ def export_record(match: Match, facts: Iterable[Fact] | None = None, *, damage: 
         # The numbering and the file are one: the entry's number is the line it is written on.
         assert numbers.by_position[position] == len(lines)
     return "".join(dump_line(line) + "\n" for line in chain_lines(lines, damage=damage))
-
-
-class UnknownEntry(HonbaError):
-    """A number that names no entry of a match (a deal pass has none; beyond the end; the start)."""
-
-
-@attrs.frozen
-class EntryNumbers:
-    """The one numbering a user sees: each entry of a match's log numbered by its line in the
-    record file ``export_record`` writes (line 1 is the start). ``honba log`` shows these
-    numbers, ``honba amend``/``void`` and the application's corrections take them, a record
-    file's correction lines name their targets by them. Deal passes and the ends the rules
-    decided have no line, so no number; the domain keeps its positions, and this is the one
-    place that translates between the two."""
-
-    key: str
-    # The number of each entry that has one, by its position in the Match aggregate.
-    by_position: Mapping[int, int]
-
-    def number(self, position: int | None) -> int | None:
-        """The number of the entry at ``position``; None for a deal pass, an automatic end, none."""
-        return None if position is None else self.by_position.get(position)
-
-    def name(self, position: int) -> str:
-        """How a message names the entry at ``position``: ``entry 5``."""
-        number = self.number(position)
-        return f"entry {number}" if number is not None else f"the entry after entry {self._before(position)}"
-
-    def _before(self, position: int) -> int:
-        earlier = [n for p, n in self.by_position.items() if p < position]
-        return max(earlier, default=1)
-
-    def position(self, number: int) -> int:
-        """The position in the aggregate of the entry numbered ``number``; a number that names
-        no entry is refused with what the numbers are."""
-        for position, numbered in self.by_position.items():
-            if numbered == number:
-                return position
-        last = max(self.by_position.values(), default=1)
-        if number == 1:
-            why = "line 1 of the record file is the match's start, not an entry"
-        elif last == 1:
-            why = "the match has no entries yet"
-        else:
-            numbers = "its one entry is numbered 2" if last == 2 else f"its entries are numbered 2 to {last}"
-            why = (
-                f"{numbers} (the numbers honba log shows, the lines of the exported record file; "
-                "deal passes and the ends the rules decided have no number)"
-            )
-        raise UnknownEntry(f"there is no entry {number} in match {self.key!r}: {why}")
-
-
-def entry_numbers(match: Match) -> EntryNumbers:
-    """The numbers of the match's entries: their lines in the file ``export_record`` writes."""
-    corrections = dict(match.correction_log)
-    entries = dict(match.history)
-    numbers: dict[int, int] = {}
-    line = 1  # the start line
-    for position in sorted({*entries, *corrections}):
-        if position in corrections or fact_line(entries[position], match.players) is not None:
-            line += 1
-            numbers[position] = line
-    return EntryNumbers(match.key, numbers)
 
 
 def _correction_line(correction: Any, players: Sequence[str], numbers: EntryNumbers) -> dict[str, Any]:

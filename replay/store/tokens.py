@@ -1,0 +1,145 @@
+"""The rows of ``honba serve``'s access tokens, stored beside the events: the table (created on
+first use, in the store's own database: SQLite or PostgreSQL), a token's row inserted, read and
+deleted, a match's table tokens found or replaced. A store in memory keeps them in memory. Only
+salts and digests are stored; what a token allows, and its hashing, is the service's
+(``replay.service.access.TokenStore``)."""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from collections.abc import Iterator
+from typing import Any, Final
+
+from replay.store.application import HonbaApp
+from replay.store.retry import OPEN_TRIES, retrying
+
+TABLE: Final = "honba_access_tokens"
+# A token's row: its role, the match it writes to (a table token's), the salt and the digest.
+Row = tuple[str, str | None, str, str]
+
+
+class TokenRows:
+    """The token rows of one store (in its database, or in memory for a store in memory)."""
+
+    def __init__(self, app: HonbaApp):
+        datastore = getattr(app.recorder, "datastore", None)
+        self._datastore = datastore
+        self._postgres = type(datastore).__module__.startswith("eventsourcing.postgres") if datastore else False
+        self._memory: dict[str, Row] = {}
+        self._lock = threading.Lock()
+        if datastore is not None:
+            self._create()
+
+    @contextlib.contextmanager
+    def _cursor(self, commit: bool) -> Iterator[Any]:
+        assert self._datastore is not None
+        with self._datastore.transaction(commit=commit) as cursor:
+            yield cursor
+
+    @contextlib.contextmanager
+    def _reading(self) -> Iterator[Any]:
+        """A cursor for one read: on PostgreSQL one statement of the pool's autocommit connections
+        (a token checked on every request costs its SELECT alone, not BEGIN and ROLLBACK besides)."""
+        assert self._datastore is not None
+        if not self._postgres:
+            with self._cursor(commit=False) as cursor:
+                yield cursor
+            return
+        with self._datastore.get_connection() as conn, conn.cursor() as cursor:
+            yield cursor
+
+    def _sql(self, text: str) -> str:
+        return text.replace("?", "%s") if self._postgres else text
+
+    def _create(self) -> None:
+        statement = (
+            f"CREATE TABLE IF NOT EXISTS {TABLE} (token_id TEXT PRIMARY KEY, role TEXT NOT NULL, "
+            "match_key TEXT, salt TEXT NOT NULL, digest TEXT NOT NULL)"
+        )
+
+        def once(_attempt: int) -> None:
+            with self._cursor(commit=True) as cursor:
+                cursor.execute(statement)
+
+        # Two servers creating the table at once race (each driver names it its own way); the
+        # second finds it on the next try.
+        retrying(once, conflict=Exception, tries=OPEN_TRIES)
+
+    def insert(self, token_id: str, row: Row, *, replacing: str | None = None) -> None:
+        """Store a token's row; ``replacing``, a role: the match's other table tokens get that role
+        in the same transaction (a table's link issued again)."""
+        role, match, salt, digest = row
+        if self._datastore is None:
+            with self._lock:
+                if replacing is not None:
+                    for old, stored in list(self._memory.items()):
+                        if stored[:2] == ("table", match):
+                            self._memory[old] = (replacing, *stored[1:])
+                self._memory[token_id] = row
+            return
+        with self._cursor(commit=True) as cursor:
+            if replacing is not None:
+                cursor.execute(
+                    self._sql(f"UPDATE {TABLE} SET role = ? WHERE role = 'table' AND match_key = ?"),
+                    (replacing, match),
+                )
+            cursor.execute(
+                self._sql(f"INSERT INTO {TABLE} (token_id, role, match_key, salt, digest) VALUES (?, ?, ?, ?, ?)"),
+                (token_id, role, match, salt, digest),
+            )
+
+    def table_rows(self, match: str) -> list[tuple[str, str, str]]:
+        """The table tokens of a match: (id, salt, digest), by id."""
+        if self._datastore is None:
+            with self._lock:
+                found = [
+                    (i, salt, dig) for i, (role, m, salt, dig) in self._memory.items() if role == "table" and m == match
+                ]
+            return sorted(found)
+        with self._cursor(commit=False) as cursor:
+            cursor.execute(
+                self._sql(
+                    f"SELECT token_id, salt, digest FROM {TABLE} "
+                    "WHERE role = 'table' AND match_key = ? ORDER BY token_id"
+                ),
+                (match,),
+            )
+            rows = cursor.fetchall()
+        return [(r["token_id"], r["salt"], r["digest"]) if isinstance(r, dict) else (r[0], r[1], r[2]) for r in rows]
+
+    def table_count(self, match: str) -> int:
+        """How many table tokens write to ``match``."""
+        if self._datastore is None:
+            with self._lock:
+                return sum(1 for row in self._memory.values() if row[:2] == ("table", match))
+        with self._cursor(commit=False) as cursor:
+            cursor.execute(self._sql(f"SELECT COUNT(*) FROM {TABLE} WHERE role = 'table' AND match_key = ?"), (match,))
+            row = cursor.fetchone()
+        return int(next(iter(row.values())) if isinstance(row, dict) else row[0])
+
+    def row(self, token_id: str) -> Row | None:
+        """A token's row, or None."""
+        if self._datastore is None:
+            with self._lock:
+                return self._memory.get(token_id)
+        with self._reading() as cursor:
+            cursor.execute(
+                self._sql(f"SELECT role, match_key, salt, digest FROM {TABLE} WHERE token_id = ?"), (token_id,)
+            )
+            row = cursor.fetchone()
+        if row is None:
+            return None
+        if isinstance(row, dict):
+            return (row["role"], row["match_key"], row["salt"], row["digest"])
+        return (row[0], row[1], row[2], row[3])
+
+    def delete(self, token_id: str) -> bool:
+        """Remove a token's row; whether there was one."""
+        if self._datastore is None:
+            with self._lock:
+                return self._memory.pop(token_id, None) is not None
+        found = self.row(token_id) is not None
+        with self._cursor(commit=True) as cursor:
+            cursor.execute(self._sql(f"DELETE FROM {TABLE} WHERE token_id = ?"), (token_id,))
+        return found
