@@ -227,6 +227,13 @@ def _is_usage_error(exc: BaseException) -> bool:
     return any(cls.__name__ == "UsageError" for cls in type(exc).__mro__)
 
 
+def quiet_after_interrupt() -> None:
+    """After a Ctrl-C, say nothing more as the process exits: an object the interrupt caught
+    half-built (the event library's connection pool) fails in its ``__del__`` when collected
+    ("Exception ignored in ..."), which is no news to whoever pressed Ctrl-C."""
+    sys.unraisablehook = lambda _unraisable: None
+
+
 def main(command: typer.Typer = app) -> None:
     """Entry point of the ``honba`` command: run ``command`` (the app, or the app built for the command
     line) on the command line; usage mistakes also get one line and exit 2."""
@@ -236,6 +243,7 @@ def main(command: typer.Typer = app) -> None:
         # click turns Ctrl-C into Abort only once it parses; typer builds the click command before
         # that, and a SIGINT there must read the same.
         err.print("honba: aborted", markup=False, highlight=False)
+        quiet_after_interrupt()
         raise SystemExit(130) from None
     except Exception as exc:
         if not _is_usage_error(exc):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import csv
 import io
 from collections.abc import Callable
@@ -18,7 +17,7 @@ from replay.cli.layout import Column, Grid
 from replay.cli.params import HonbaGroup, number_argument, number_option
 from replay.cli.render import spreadsheet_cells
 from replay.cli.reports import check_report_format, fresh_report, write_report
-from replay.cli.shell import app, err, guarded, out, progress_bar, shell, warn_if_damaged
+from replay.cli.shell import app, err, guarded, out, progress_bar, quiet_after_interrupt, shell, warn_if_damaged
 from replay.html.pages import render_standings_html
 from replay.html.sheet import PAPERS, render_sheet_html
 from replay.input.parsing import InputError
@@ -494,7 +493,9 @@ def views_follow(
         out.print("Following new events into the standings view (Ctrl-C to stop)", markup=False)
 
     def run() -> None:
-        with contextlib.suppress(KeyboardInterrupt):
+        try:
             follow_view(shell(ctx).app, seconds, started=started)
+        except KeyboardInterrupt:
+            quiet_after_interrupt()
 
     guarded(run)

@@ -25,7 +25,7 @@ from domain.clock import TIME_UP, Clock
 from domain.errors import RuleViolation
 from domain.match import Match, match_id
 from domain.rules import load_preset
-from domain.values import MatchEnd, Penalty
+from domain.values import MatchEnd, Penalty, PenaltyShare
 from replay.formats.record import build_match, export_record, parse_record
 from replay.service import clock, recording
 from replay.service.clock import clock_data, session_clocks, set_session_time_limit, start_session_clock
@@ -88,7 +88,7 @@ def test_ema_plays_one_more_hand_after_the_hand_in_play() -> None:
 
 def test_a_penalty_after_time_is_no_hand() -> None:
     match = on_the_clock(WRC)
-    match.penalise(Penalty(3, 20000), client_key=None)
+    match.penalise(Penalty(3, 20000, share=PenaltyShare.OFF_TABLE), client_key=None)
     match.record(BEN_WINS, at=at(65))
     assert match.state.finished
     assert match.hands_after_time() == 1

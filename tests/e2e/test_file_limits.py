@@ -167,7 +167,7 @@ def long_match(tmp_path_factory: pytest.TempPathFactory) -> Path:
         rules = load_preset("tenhou")
         start_match(store, KEY, ["Ann", "Ben", "Cho", "Dai"], rules, {"format": "honba"})
         for hand in range(200):
-            penalise(store, KEY, Penalty(hand % 4, 100, note=f"slow play {hand} " + "." * 150))
+            penalise(store, KEY, Penalty(hand % 4, 300, note=f"slow play {hand} " + "." * 150))
         players = [f"Player {n:02}" for n in range(64)]
         change_tournament(store, "cup", lambda t: None, create=True)
         for table in range(16):
