@@ -37,7 +37,7 @@ from machine import REPO, print_machine
 from pg_server import PostgresServer
 from serve_load import ABORT, Servers, setup
 
-from replay.service.checkpoints import EVERY
+from replay.service.audit.checkpoints import EVERY
 
 STATEMENTS = """
 SELECT calls, query FROM pg_stat_statements

@@ -44,9 +44,9 @@ import attrs
 from machine import corpus_files, max_rss_mib, plain_parse, print_machine, timed, verdict
 
 from replay.formats.detect import read_log
-from replay.service.batch import BATCH, ImportRun, import_paths, jobs_default, reading_pool
-from replay.service.importing import match_from_log
-from replay.service.storing import Prepared, prepare, store_prepared
+from replay.service.imports.batch import BATCH, ImportRun, import_paths, jobs_default, reading_pool
+from replay.service.imports.importing import match_from_log
+from replay.service.imports.storing import Prepared, prepare, store_prepared
 from replay.store.application import HonbaApp, mapper_for
 
 Row = tuple[str, int, str, bytes]

@@ -71,8 +71,8 @@ SCENARIOS = ("back-to-back", "steady", "import", "sqlite-import")
 SETUP = """
 import json, sys
 from domain.rules import load_preset
-from replay.service import recording
-from replay.service.access import TokenStore
+from replay.service.recording import recording
+from replay.service.common.access import TokenStore
 from replay.store.application import HonbaApp
 db, count = sys.argv[1], int(sys.argv[2])
 app = HonbaApp.open(db)

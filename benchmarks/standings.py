@@ -43,11 +43,11 @@ from domain.match import Match, opening_state
 from domain.rules import Ruleset, load_preset
 from domain.values import ExhaustiveDraw, HandResult, HandValue, Win, WinResult
 from projections.views import DocumentView, POPODocumentView
-from replay.service import storing
-from replay.service.batch import BATCH
-from replay.service.standings import tournament_report
-from replay.service.storing import Prepared, prepare
-from replay.service.tournaments import attach_all
+from replay.service.imports import storing
+from replay.service.imports.batch import BATCH
+from replay.service.imports.storing import Prepared, prepare
+from replay.service.tournaments.standings import tournament_report
+from replay.service.tournaments.tournaments import attach_all
 from replay.store.application import HonbaApp, mapper_for
 from replay.store.standings_view import catch_up, open_view, views_path
 

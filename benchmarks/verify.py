@@ -6,7 +6,7 @@ Reads the 633 real Tenhou logs of ``../shared/corpus/tenhou-wire-2018`` (633 dis
 N times over (3 by default). Baselines, in the same run: reading every file and parsing it
 with the standard library's ``xml.etree.ElementTree.fromstring``, every element visited
 (its attributes read), and the same with lxml when it is installed (an extra line). Figures:
-``replay.service.batch.verify_paths``, what ``honba verify`` runs (read, parse, translate, replay every
+``replay.service.imports.batch.verify_paths``, what ``honba verify`` runs (read, parse, translate, replay every
 hand through the domain's rules, compare), in this one process (``--jobs 1``) and with one
 worker process per core (the default). Then where the one process's time goes, each part
 measured alone on the same files: the cheapest safe read of what verify needs (the C parser
@@ -30,8 +30,8 @@ from machine import corpus_files, max_rss_mib, plain_parse, print_machine, timed
 
 from replay.formats.detect import read_log
 from replay.formats.logmodel import LoggedGame
-from replay.service.batch import VerifyRun, jobs_default, reading_pool, verify_paths
-from replay.service.verify import verify_game
+from replay.service.imports.batch import VerifyRun, jobs_default, reading_pool, verify_paths
+from replay.service.imports.verify import verify_game
 
 # The tags a hand result and its comparison need (``replay.formats.tenhou_xml``): the rest of a
 # log, nine tags in ten, is draws and discards.

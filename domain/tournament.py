@@ -273,7 +273,7 @@ class Tournament(Aggregate):
             }
 
     class ResultCertified(Aggregate.Event):
-        """The organiser's signed certificate of the result (``replay.service.certificates``),
+        """The organiser's signed certificate of the result (``replay.service.director.certificates``),
         kept so that anyone may download it; a later one replaces it."""
 
         certificate: dict[str, Any]

@@ -482,7 +482,7 @@ def _apply_tournament_event(cache: DocCache, event: Any) -> None:
             | Tournament.SubstituteSeated
             | Tournament.TeamJoined,
         ):
-            # Its standings are the staged event's from now on (``replay.service.stages.event_report``).
+            # Its standings are the staged event's from now on (``replay.service.director.stages.event_report``).
             doc["staged"] = True
         elif isinstance(event, Tournament.MatchAttached):
             entry = f"{event.originator_id}/{event.match_key}"

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from domain.match import Match
 from domain.values import AbortiveDraw, AbortKind
-from replay.service import recording
+from replay.service.recording import recording
 from replay.store.application import HonbaApp
 from replay.store.errors import StoreConflict
 from replay.store.seal import Seal

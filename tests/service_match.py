@@ -1,7 +1,7 @@
 """A match in a store in memory, entered through the service as every front end enters it.
 
 The rule tests run here, at the service, in milliseconds: the text fields the web form and the JSON
-API send (``docs/web.md``), read by ``replay.input`` and recorded by ``replay.service.entry``, the
+API send (``docs/web.md``), read by ``replay.input`` and recorded by ``replay.service.recording.entry``, the
 same use case ``honba win`` calls after reading its options. The command line keeps a test or a
 few for what it adds (its options, its one-line refusal, its exit code): tests/e2e.
 
@@ -19,10 +19,10 @@ import pytest
 
 from domain.errors import HonbaError
 from replay.input.fields import entry_from_fields, refuse_unread, slot
-from replay.service.entry import apply_entry
-from replay.service.matches import match_status
-from replay.service.recording import Recorded, start_match
-from replay.service.rules import rules_for_start
+from replay.service.common.rules import rules_for_start
+from replay.service.recording.entry import apply_entry
+from replay.service.recording.matches import match_status
+from replay.service.recording.recording import Recorded, start_match
 from replay.store.application import HonbaApp
 
 PLAYERS = ("Ann", "Ben", "Cho", "Dai")

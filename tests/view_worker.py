@@ -17,8 +17,8 @@ import time
 
 from domain.rules import load_preset
 from domain.values import ExhaustiveDraw, HandValue, Win, WinResult
-from replay.service import recording
-from replay.service.tournaments import attach_all
+from replay.service.recording import recording
+from replay.service.tournaments.tournaments import attach_all
 from replay.store.application import HonbaApp
 from replay.store.standings_view import catch_up, open_view
 

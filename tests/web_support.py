@@ -17,8 +17,8 @@ from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
 from domain.rules import load_preset
-from replay.service import recording
-from replay.service.access import TokenStore
+from replay.service.common.access import TokenStore
+from replay.service.recording import recording
 from replay.store.application import HonbaApp
 
 PLAYERS = ("Ann", "Ben", "Cho", "Dai")

@@ -21,10 +21,12 @@ from replay.html.pages import render_audit_html
 from replay.input.entry import entry_from_line
 from replay.input.json_text import load_line
 from replay.input.parsing import InputError
-from replay.service.audit import AuditReport, report_data
-from replay.service.checks import MatchCheck, audit_failed, audit_match, check_data, check_targets
-from replay.service.digests import match_digest, store_digest
-from replay.service.entry import (
+from replay.service.audit.audit import AuditReport, report_data
+from replay.service.audit.checks import MatchCheck, audit_failed, audit_match, check_data, check_targets
+from replay.service.audit.digests import match_digest, store_digest
+from replay.service.common.files import write_whole
+from replay.service.common.shapes import counted, describe_fact
+from replay.service.recording.entry import (
     CorrectionRequest,
     Entry,
     FieldError,
@@ -32,9 +34,7 @@ from replay.service.entry import (
     apply_entry,
     entry_from_fields,
 )
-from replay.service.files import write_whole
-from replay.service.recording import Recorded
-from replay.service.shapes import counted, describe_fact
+from replay.service.recording.recording import Recorded
 
 By = Annotated[str, typer.Option("--by", help="Who makes the correction (the referee).")]
 Why = Annotated[str, typer.Option("--reason", help="Why the correction is made.")]

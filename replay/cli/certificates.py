@@ -11,7 +11,7 @@ from replay.cli.params import HonbaGroup
 from replay.cli.render import json_text
 from replay.cli.reports import fresh_view
 from replay.cli.shell import app, guarded, out, shell
-from replay.service.files import write_whole
+from replay.service.common.files import write_whole
 
 certificate_app = typer.Typer(
     help="Signed results: an organiser's Ed25519 key, a result certificate, its check.",
@@ -26,7 +26,7 @@ def keygen(
     prefix: Annotated[Path, typer.Argument(help="Writes PREFIX.key (private, mode 0600) and PREFIX.pub.pem.")],
 ) -> None:
     """Make an organiser's Ed25519 key pair (the private key is never printed)."""
-    from replay.service.certificates import generate_key
+    from replay.service.director.certificates import generate_key
 
     pair = guarded(lambda: generate_key(prefix))
     out.print(f"private key {pair.private} (keep it; mode 0600), public key {pair.public}", markup=False)
@@ -41,7 +41,7 @@ def sign(
     output: Annotated[Path, typer.Option("-o", "--output", help="The certificate file to write.")],
 ) -> None:
     """Sign a certificate of a finished tournament's result."""
-    from replay.service.certificates import sign_tournament
+    from replay.service.director.certificates import sign_tournament
 
     def run() -> dict[str, Any]:
         certificate = sign_tournament(shell(ctx).app, fresh_view(ctx), tournament, key)
@@ -70,8 +70,8 @@ def verify(
 ) -> None:
     """Check a certificate: its signature with the organiser's public key and, when this store holds
     the tournament, every match, the standings and the store's history against it. Exit 1 on failure."""
-    from replay.service.certificates import load_public_key, read_certificate, verify_certificate
-    from replay.service.tournaments import holds_tournament
+    from replay.service.director.certificates import load_public_key, read_certificate, verify_certificate
+    from replay.service.tournaments.tournaments import holds_tournament
 
     def run() -> Any:
         data = read_certificate(certificate)

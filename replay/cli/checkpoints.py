@@ -9,10 +9,10 @@ import typer
 
 from replay.cli.render import digest_line
 from replay.cli.shell import app, err, fail, guarded, out, shell
-from replay.service.checkpoints import checkpoint_now
-from replay.service.digests import store_digest
-from replay.service.files import write_whole
-from replay.service.shapes import counted
+from replay.service.audit.checkpoints import checkpoint_now
+from replay.service.audit.digests import store_digest
+from replay.service.common.files import write_whole
+from replay.service.common.shapes import counted
 
 
 @app.command()
@@ -37,7 +37,7 @@ def checkpoint(
     the store head digest (honba check --against). honba serve takes them every few seconds while
     something changes, and every command that wrote takes one at its end. With --sign, the tree head
     is signed as a C2SP checkpoint (a signed note) and kept; --show prints a signed one."""
-    from replay.service import proofs
+    from replay.service.audit import proofs
 
     if show is not None:
         size = None if show == "latest" else _size(show)

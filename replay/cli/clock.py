@@ -15,7 +15,8 @@ from replay.cli.params import HonbaGroup
 from replay.cli.render import json_text
 from replay.cli.shell import ClientKey, app, guarded, out, shell
 from replay.input.parsing import InputError
-from replay.service.clock import (
+from replay.service.common.shapes import counted
+from replay.service.recording.clock import (
     add_time,
     match_clock,
     session_clocks,
@@ -24,7 +25,6 @@ from replay.service.clock import (
     start_clock,
     start_session_clock,
 )
-from replay.service.shapes import counted
 
 clock_app = typer.Typer(
     help="The clock: a table's or a session's time limit, starting it, adding time, the time left.",

@@ -18,7 +18,7 @@ from replay.cli.reports import fresh_view
 from replay.cli.shell import guarded, out, shell
 from replay.cli.tournaments import tournament_app
 from replay.input.parsing import InputError
-from replay.service.files import read_capped, write_whole
+from replay.service.common.files import read_capped, write_whole
 
 Name = Annotated[str, typer.Argument(help="The tournament's name.")]
 Session = Annotated[int, number_argument(bound=SESSION, help="The session (round).")]
@@ -59,8 +59,8 @@ def declare_format(
     teams_apart: Annotated[bool, typer.Option("--teams-apart", help="Seat team-mates at different tables.")] = False,
 ) -> None:
     """Declare how the event is played: its stages, cuts, seating, substitutes and teams."""
-    from replay.service.stages import declare_format as declare
-    from replay.service.stages import event_format_of
+    from replay.service.director.stages import declare_format as declare
+    from replay.service.director.stages import event_format_of
 
     def run() -> EventFormat:
         fmt = event_format_of(stage, substitutes, team_points, teams_apart, substitutes_field="--substitutes")
@@ -82,8 +82,8 @@ def declare_format(
 def next_session(ctx: typer.Context, name: Name, rules: RulesOption = "tenhou", no_start: NoStart = False) -> None:
     """Seat the next session from the standings before it (closing the stage before it first when
     a new stage starts: the cut is recorded), and start a match per table."""
-    from replay.service.rules import resolve_rules
-    from replay.service.stages import next_session as seat_next
+    from replay.service.common.rules import resolve_rules
+    from replay.service.director.stages import next_session as seat_next
 
     def run() -> Any:
         ruleset = resolve_rules(rules)
@@ -110,7 +110,7 @@ def _print_tables(tables: Any, matches: Any) -> None:
 @tournament_app.command("results")
 def results(ctx: typer.Context, name: Name, fmt: Format = "table") -> None:
     """Each stage's standings (who advanced, who was cut), the whole event's and the teams'."""
-    from replay.service.stages import results_data, standings_of_event
+    from replay.service.director.stages import results_data, standings_of_event
 
     def run() -> dict[str, Any]:
         if fmt not in ("table", "json"):
@@ -192,7 +192,7 @@ def withdraw(
     reason: Reason,
 ) -> None:
     """A player leaves after a session: their matches stay; they are seated no more."""
-    from replay.service.stages import withdraw as leave
+    from replay.service.director.stages import withdraw as leave
 
     guarded(lambda: leave(shell(ctx).app, name, player, after, reason))
     out.print(f"{player} withdrew from {name} after session {after}", markup=False)
@@ -214,7 +214,7 @@ def substitute(
 ) -> None:
     """Seat a substitute in the place of a player who withdrew (their results count as the event's
     format says)."""
-    from replay.service.stages import substitute as stand_in
+    from replay.service.director.stages import substitute as stand_in
 
     guarded(lambda: stand_in(shell(ctx).app, name, sub, replaces, reason, override=override))
     out.print(f"{sub} plays for {replaces} in {name}", markup=False)
@@ -228,7 +228,7 @@ def team(
     players: Annotated[list[str], typer.Argument(help="Its players.")],
 ) -> None:
     """Put players in a team."""
-    from replay.service.stages import join_team
+    from replay.service.director.stages import join_team
 
     guarded(lambda: join_team(shell(ctx).app, name, team_name, players))
     out.print(f"{', '.join(players)} play for {team_name} in {name}", markup=False)
@@ -255,7 +255,7 @@ def commit_draw(
     players, their teams where team-mates are kept apart, the method, the table's size) is fixed
     with it: nobody is registered, joins a team or is seated in the session otherwise until the
     reveal."""
-    from replay.service.draws import commit_draw as commit
+    from replay.service.director.draws import commit_draw as commit
 
     def run() -> Any:
         if (seed_file is None) == (commitment is None):
@@ -312,8 +312,8 @@ def reveal_draw(
     no_start: NoStart = False,
 ) -> None:
     """Reveal the seed after registration closes: the session is seated as it draws the players."""
-    from replay.service.draws import reveal_draw as reveal
-    from replay.service.rules import resolve_rules
+    from replay.service.common.rules import resolve_rules
+    from replay.service.director.draws import reveal_draw as reveal
 
     def run() -> Any:
         return reveal(
@@ -342,8 +342,8 @@ def verify_draw(
     """Recompute a draw: from the store (NAME SESSION), or from a published seed and player list
     alone (--seed, --players, and --commitment to check the seed against)."""
     from domain.draw import commitment_of
-    from replay.service.draws import recompute_draw
-    from replay.service.draws import verify_draw as verify
+    from replay.service.director.draws import recompute_draw
+    from replay.service.director.draws import verify_draw as verify
 
     if seed is not None:
 
@@ -397,7 +397,7 @@ def ranking_facts(
     qualification: Annotated[bool, typer.Option("--qualification", help="Players had to qualify.")] = False,
 ) -> None:
     """What a ranking across events weighs this event by (the EMA's MERS weight, its age)."""
-    from replay.service.tournaments import change_tournament
+    from replay.service.tournaments.tournaments import change_tournament
 
     guarded(
         lambda: change_tournament(
@@ -419,9 +419,9 @@ def needs(
 ) -> None:
     """Before the last session of the stage (or a final table): the placements and margins with which
     each player finishes in the top N; at a table in progress, the least hand that does it now."""
-    from replay.service.needs import needs_data
-    from replay.service.stages import event_report
-    from replay.service.standings import standings_data
+    from replay.service.director.needs import needs_data
+    from replay.service.director.stages import event_report
+    from replay.service.tournaments.standings import standings_data
 
     def run() -> tuple[dict[str, Any], Any]:
         if fmt not in ("table", "json", "html"):
@@ -489,8 +489,8 @@ def what_if(
 ) -> None:
     """The whole event's standings under other uma, oka, tie-breaks or penalties, beside them as run."""
     from replay.input.parsing import parse_override
-    from replay.service.rules import resolve_rules
-    from replay.service.what_if import what_if_data
+    from replay.service.common.rules import resolve_rules
+    from replay.service.director.what_if import what_if_data
 
     def run() -> dict[str, Any]:
         if fmt not in ("table", "json"):

@@ -10,9 +10,9 @@ import typer
 
 from replay.cli.render import digest_line, ledger_table, print_status
 from replay.cli.shell import app, err, guarded, guarded_match, out, shell
-from replay.service.demo import record_demo
-from replay.service.exports import Exported, export_match
-from replay.service.files import write_whole
+from replay.service.common.files import write_whole
+from replay.service.imports.demo import record_demo
+from replay.service.imports.exports import Exported, export_match
 
 
 @app.command()

@@ -13,13 +13,21 @@ from replay.cli.layout import Column, Grid
 from replay.cli.params import number_option
 from replay.cli.render import json_text
 from replay.cli.shell import app, err, fail, guarded, out, progress_bar, shell
-from replay.service.batch import BATCH, LISTED, VerifyRun, import_paths, jobs_default, reading_pool, verify_paths
-from replay.service.deal import deal_paths
-from replay.service.imports import BATCH as BATCH_SIZE
-from replay.service.imports import JOBS, count_paths, import_options_refusal, verify_options_refusal
-from replay.service.rules import resolve_rules
-from replay.service.shapes import counted
-from replay.service.tournaments import attach_all
+from replay.service.common.rules import resolve_rules
+from replay.service.common.shapes import counted
+from replay.service.imports.batch import (
+    BATCH,
+    LISTED,
+    VerifyRun,
+    import_paths,
+    jobs_default,
+    reading_pool,
+    verify_paths,
+)
+from replay.service.imports.deal import deal_paths
+from replay.service.imports.imports import BATCH as BATCH_SIZE
+from replay.service.imports.imports import JOBS, count_paths, import_options_refusal, verify_options_refusal
+from replay.service.tournaments.tournaments import attach_all
 
 FormatOption = Annotated[
     str,

@@ -10,7 +10,7 @@ import typer
 from replay.cli.params import HonbaGroup
 from replay.cli.render import json_text
 from replay.cli.shell import app, fail, guarded, out, shell
-from replay.service.files import write_whole
+from replay.service.common.files import write_whole
 
 proof_app = typer.Typer(
     help="Proofs an outsider can check: a match's receipt, two signed checkpoints of one history.",
@@ -36,7 +36,7 @@ def match(
 ) -> None:
     """Write a match's receipt: its sealed head, its leaf and audit path to the latest signed
     checkpoint that holds it (JSON; honba proof check verifies it with no store)."""
-    from replay.service.proofs import match_receipt
+    from replay.service.audit.proofs import match_receipt
 
     receipt = guarded(lambda: match_receipt(shell(ctx).app, key))
     text = json_text(receipt) + "\n"
@@ -58,8 +58,8 @@ def check(
 ) -> None:
     """Verify a match's receipt with no store: the leaf names the match's head, the audit path leads
     to the signed checkpoint's root, the organiser's key signed it. Exit 1 when it does not."""
-    from replay.service.notes import NoteError, parse_checkpoint, parse_note
-    from replay.service.proofs import ReceiptVerdict, check_receipt, read_receipt, read_verifier
+    from replay.service.audit.notes import NoteError, parse_checkpoint, parse_note
+    from replay.service.audit.proofs import ReceiptVerdict, check_receipt, read_receipt, read_verifier
 
     def run() -> ReceiptVerdict:
         data = read_receipt(receipt)
@@ -94,8 +94,8 @@ def consistent(
 ) -> None:
     """Check that two signed checkpoints are one history that only grew: the consistency proof
     between them, made from this store's log (RFC 6962). Exit 1 when they are not."""
-    from replay.service.notes import parse_checkpoint, parse_note
-    from replay.service.proofs import ConsistencyVerdict, prove_consistent, read_note_file, read_verifier
+    from replay.service.audit.notes import parse_checkpoint, parse_note
+    from replay.service.audit.proofs import ConsistencyVerdict, prove_consistent, read_note_file, read_verifier
 
     def run() -> ConsistencyVerdict:
         old_text, new_text = read_note_file(old), read_note_file(new)
@@ -131,9 +131,9 @@ def witness(
     """Co-sign the organiser's latest checkpoint after checking it: signed by the organiser, and
     consistent with the last one this witness co-signed. Refuses (exit 1) a log that went back or
     showed another history."""
-    from replay.service.opening import default_db_path
-    from replay.service.proofs import read_verifier
-    from replay.service.witnesses import Witnessed, WitnessRefused, witness_once
+    from replay.service.audit.proofs import read_verifier
+    from replay.service.audit.witnesses import Witnessed, WitnessRefused, witness_once
+    from replay.service.common.opening import default_db_path
 
     where = state if state is not None else default_db_path().parent / "witness"
 

@@ -17,7 +17,7 @@ from replay.cli.render import spreadsheet_cells
 from replay.cli.reports import check_report_format, fresh_view, write_report
 from replay.cli.shell import app, guarded, shell
 from replay.input.parsing import InputError
-from replay.service.shapes import counted
+from replay.service.common.shapes import counted
 
 # Counting results: an event a week for two centuries is fewer.
 MIN_RESULTS = Bound("min results", 0, 10_000)
@@ -46,7 +46,7 @@ def ratings(
     output: Annotated[Path | None, typer.Option("-o", "--output", help="Write to a file instead of stdout.")] = None,
 ) -> None:
     """Ratings across events from the stored matches: a correction to a match moves them."""
-    from replay.service.ratings import ratings_data
+    from replay.service.director.ratings import ratings_data
 
     def run() -> dict[str, Any]:
         check_report_format(fmt)

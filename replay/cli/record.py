@@ -21,19 +21,19 @@ from replay.cli.layout import Column, Grid
 from replay.cli.render import json_text, ledger_csv, ledger_table, print_digests, print_recorded, print_status
 from replay.cli.shell import ClientKey, Expect, app, err, guarded, guarded_match, out, rules_app, shell, warn_if_damaged
 from replay.input.parsing import InputError
-from replay.service.entry import CorrectionRequest, Entry, apply_correction, apply_entry, entry_from_fields
-from replay.service.matches import (
+from replay.service.common.rules import resolve_rules, rules_for_start
+from replay.service.common.shapes import counted
+from replay.service.recording.entry import CorrectionRequest, Entry, apply_correction, apply_entry, entry_from_fields
+from replay.service.recording.matches import (
     LogShown,
     match_status,
     read_log,
     stored_matches,
 )
-from replay.service.recording import ForHand, Recorded, start_match
-from replay.service.rules import resolve_rules, rules_for_start
-from replay.service.shapes import counted
+from replay.service.recording.recording import ForHand, Recorded, start_match
 
 if TYPE_CHECKING:  # the hand calculator is loaded only for a win entered by its tiles
-    from replay.service.tiles import TileValue
+    from replay.service.recording.tiles import TileValue
 
 
 @app.command()
@@ -92,14 +92,14 @@ def win(
 
     def run() -> tuple[Recorded, TileValue]:
         # The hand calculator (the mahjong package) is loaded only for a win entered by its tiles.
-        from replay.service.tiles import record_tile_win
+        from replay.service.recording.tiles import record_tile_win
 
         tiles = eo.hand_tiles(options)
         entry = entry_from_fields(eo.win_fields(winners, options))
         return record_tile_win(shell(ctx).app, key, entry, tiles, client_key=client_key, expect=for_hand(expect))
 
     done, valued = guarded_match(ctx, key, run)
-    from replay.service.tiles import describe_yaku
+    from replay.service.recording.tiles import describe_yaku
 
     out.print(f"From the tiles: {valued.from_tiles.describe()} ({describe_yaku(valued.details)})", soft_wrap=True)
     if valued.warning is not None:

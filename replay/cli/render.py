@@ -19,11 +19,8 @@ from domain.values import (
 from projections.entries import EntryNumbers
 from projections.ledger import CorrectionMark, LedgerEntry
 from replay.cli.layout import Cell, Column, Grid
-from replay.service.changes import Change, change_headline
-from replay.service.digests import Digest, published
-from replay.service.matches import MatchStatus
-from replay.service.recording import Recorded
-from replay.service.shapes import (
+from replay.service.audit.digests import Digest, published
+from replay.service.common.shapes import (
     counted,
     describe_details,
     describe_fact,
@@ -33,6 +30,9 @@ from replay.service.shapes import (
     seat_wind,
     state_data,
 )
+from replay.service.recording.changes import Change, change_headline
+from replay.service.recording.matches import MatchStatus
+from replay.service.recording.recording import Recorded
 
 # Characters that text from data (names, keys, notes, reasons, handles) may not bring to a
 # terminal: C0 controls but newline and tab (escape sequences, carriage returns that overwrite

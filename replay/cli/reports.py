@@ -14,9 +14,9 @@ from projections.views import DocumentView
 from replay.cli.render import SafeConsole, json_text
 from replay.cli.shell import guarded, out, progress_bar, shell
 from replay.input.parsing import InputError
-from replay.service.files import write_whole
-from replay.service.shapes import not_counted_yet
-from replay.service.standings import read_view
+from replay.service.common.files import write_whole
+from replay.service.common.shapes import not_counted_yet
+from replay.service.tournaments.standings import read_view
 
 T = TypeVar("T")
 
@@ -31,7 +31,7 @@ def check_report_format(fmt: str) -> None:
 
 def fresh_report(ctx: typer.Context, read: Callable[[DocumentView], T]) -> T:
     """What ``read`` finds in the stored standings view, brought up to date first (a progress bar
-    while it folds; a view that cannot be read is rebuilt: ``replay.service.standings.read_view``)."""
+    while it folds; a view that cannot be read is rebuilt: ``replay.service.tournaments.standings.read_view``)."""
     with progress_bar(2, "updating the standings view") as progress:
         task = progress.add_task("view", total=None, file="")
         tick: Callable[[int], None] = lambda n: progress.update(task, completed=n, file=f"{n} events")  # noqa: E731

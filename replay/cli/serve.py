@@ -10,8 +10,8 @@ import uvicorn
 from domain.bounds import Bound
 from replay.cli.params import number_option
 from replay.cli.shell import app, err, guarded, out, shell
-from replay.service.address import PUBLIC_URL_ENV, served_address
-from replay.service.opening import store_name
+from replay.service.common.opening import store_name
+from replay.service.director.address import PUBLIC_URL_ENV, served_address
 from replay.web.app import create_app
 
 # A TCP port (0, a port the system picks, would not be the one printed).

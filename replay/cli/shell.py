@@ -15,7 +15,7 @@ from domain.bounds import clipped
 from domain.errors import HonbaError
 from replay.cli.params import HonbaGroup
 from replay.cli.render import SafeConsole
-from replay.service.opening import DB_ENV, HonbaApp, default_db_path
+from replay.service.common.opening import DB_ENV, HonbaApp, default_db_path
 
 if TYPE_CHECKING:  # loaded where a bar is shown (progress_bar)
     from rich.progress import Progress
@@ -155,7 +155,7 @@ def guarded_match(ctx: typer.Context, key: str, action: Callable[[], T]) -> T:
             raise
         except Exception:
             # Loaded on a failure only: every command imports this module when it starts.
-            from replay.service.matches import damage_refusal
+            from replay.service.recording.matches import damage_refusal
 
             refusal = damage_refusal(shell(ctx).app, key)
             if refusal is None:

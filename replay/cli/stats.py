@@ -18,7 +18,7 @@ from replay.cli.reports import check_report_format, fresh_report, write_report
 from replay.cli.shell import app, guarded, warn_if_damaged
 from replay.html.stats import render_stats_html
 from replay.input.parsing import InputError
-from replay.service.stats import StatsReport, stats_data, stats_report
+from replay.service.tournaments.stats import StatsReport, stats_data, stats_report
 
 # The CSV columns after the player's name: totals, then the rates made of them.
 RATES = (

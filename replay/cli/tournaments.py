@@ -21,18 +21,18 @@ from replay.cli.shell import app, err, guarded, out, progress_bar, quiet_after_i
 from replay.html.pages import render_standings_html
 from replay.html.sheet import PAPERS, render_sheet_html
 from replay.input.parsing import InputError
-from replay.service.access import TableLink, TokenStore
-from replay.service.address import PUBLIC_URL_ENV, configured_public_url
-from replay.service.director import SeatedTable, seat_session
-from replay.service.files import write_whole
-from replay.service.opening import HonbaApp
-from replay.service.shapes import counted
-from replay.service.sheets import sheet_data
-from replay.service.sign_off import require_sign_off, unconfirmed
-from replay.service.stages import event_report
-from replay.service.standings import StandingsReport, follow_view, standings_data, update_view
-from replay.service.standings_page import standings_page_data
-from replay.service.tournaments import (
+from replay.service.common.access import TableLink, TokenStore
+from replay.service.common.files import write_whole
+from replay.service.common.opening import HonbaApp
+from replay.service.common.shapes import counted
+from replay.service.director.address import PUBLIC_URL_ENV, configured_public_url
+from replay.service.director.director import SeatedTable, seat_session
+from replay.service.director.stages import event_report
+from replay.service.director.standings_page import standings_page_data
+from replay.service.tournaments.sheets import sheet_data
+from replay.service.tournaments.sign_off import require_sign_off, unconfirmed
+from replay.service.tournaments.standings import StandingsReport, follow_view, standings_data, update_view
+from replay.service.tournaments.tournaments import (
     attach_match,
     create_tournament,
     declare_alias,

@@ -9,8 +9,8 @@ import typer
 from domain.bounds import shown
 from replay.cli.params import HonbaGroup
 from replay.cli.shell import app, fail, guarded, out, shell
-from replay.service.access import TableLink, TokenStore
-from replay.service.shapes import counted
+from replay.service.common.access import TableLink, TokenStore
+from replay.service.common.shapes import counted
 
 token_app = typer.Typer(
     help="Secret tokens for honba serve: tables, referees, the director.", no_args_is_help=True, cls=HonbaGroup

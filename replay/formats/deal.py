@@ -4,7 +4,7 @@ A reader that knows its platform's deal gives, per game, the tiles each hand's l
 hands dealt, every draw in order, the dora and ura indicators, the dice) and the platform's
 commitment to the walls: Tenhou's shuffle seed (``seed``), or Riichi City's wall revealed after
 the hand with the SHA-256 it published (``DealtHand.wall_text`` and ``DealtHand.digest``).
-``replay.service.deal`` checks the one against the other. Nothing here is scored.
+``replay.service.imports.deal`` checks the one against the other. Nothing here is scored.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 An importer only *translates*: it turns a foreign log (Tenhou mjlog XML,
 tenhou.net/6 JSON, mjai) into domain hand results (``domain.values``) and keeps,
 beside each, what the log itself recorded (the hand's header and its score
-changes) so that ``replay.service.verify`` can compare the log with what honba computes.
+changes) so that ``replay.service.imports.verify`` can compare the log with what honba computes.
 No importer computes a payment.
 """
 

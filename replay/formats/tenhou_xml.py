@@ -4,7 +4,7 @@ Each ``INIT`` opens a hand; ``REACH step="2"`` is an accepted riichi; ``AGARI``
 (one tag per winner, several in a row for a double ron) and ``RYUUKYOKU`` end it;
 ``owari`` on the last result is the game's end. ``../shared/corpus/FORMAT.md``
 documents the tags. The score changes the log recorded (``sc``) are kept beside
-each hand for ``replay.service.verify``; the hand results themselves are only what a
+each hand for ``replay.service.imports.verify``; the hand results themselves are only what a
 person recording by hand would enter: winners, discarder, hand value, riichi,
 who was ready.
 

@@ -1,6 +1,6 @@
 """``honba audit --html``: the audit as one self-contained page a referee opens in a browser.
 
-The input is the audit as plain data (``replay.service.audit.report_data``); the output is a
+The input is the audit as plain data (``replay.service.audit.audit.report_data``); the output is a
 single HTML document with its CSS inline and the chart of the scores through the
 match drawn by matplotlib as SVG, embedded inline. The page loads nothing (no
 scripts, fonts, images or styles from anywhere; a Content-Security-Policy says so),
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 from replay.html.templating import render
-from replay.service.shapes import counted
+from replay.service.common.shapes import counted
 
 # Colours that stay apart for most kinds of colour blindness (Okabe and Ito), one a seat.
 PLAYER_COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9")
@@ -190,7 +190,7 @@ def _rows(items: Iterable[str]) -> str:
 
 
 def render_audit_html(data: dict[str, Any]) -> str:
-    """The audit report (``replay.service.audit.report_data``) as one self-contained HTML page."""
+    """The audit report (``replay.service.audit.audit.report_data``) as one self-contained HTML page."""
     key = str(data.get("match", ""))
     sections = [
         _header(data),
@@ -636,7 +636,7 @@ def render_standings_html(
     needs: Mapping[str, Any] | None = None,
     after: int | None = None,
 ) -> str:
-    """Tournament standings (``replay.service.standings.standings_data``; a staged event's stages
+    """Tournament standings (``replay.service.tournaments.standings.standings_data``; a staged event's stages
     and teams, ``results_data``; what each player needs, ``needs_data``) as a page to publish: the
     web's standings report (``templates/standings_section.html``) on a page of its own, with a chart
     of each player's cumulative points by session."""
@@ -745,7 +745,7 @@ def _statuses(places: Sequence[Mapping[str, Any]]) -> str:
 
 
 def needs_section(data: Mapping[str, Any]) -> str:
-    """What each player needs (``replay.service.needs.needs_data`` under ``needs``), when given: a
+    """What each player needs (``replay.service.director.needs.needs_data`` under ``needs``), when given: a
     line a player (the places that do it), opened for the margins and, at a table in progress, the
     least hand that does it now."""
     needs = data.get("needs")

@@ -56,7 +56,7 @@ def ratings_chart_svg(players: Sequence[Mapping[str, Any]], system: str, charted
 
 
 def render_ratings_html(data: Mapping[str, Any]) -> str:
-    """The ratings (``replay.service.ratings.ratings_data``) as a page to publish."""
+    """The ratings (``replay.service.director.ratings.ratings_data``) as a page to publish."""
     system = str(data.get("system", ""))
     title = "OpenSkill ratings" if system == "openskill" else "EMA-style ranking"
     unit = "matches" if system == "openskill" else "events"

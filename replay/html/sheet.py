@@ -4,7 +4,7 @@ One self-contained page (CSS inline, QR codes as inline SVG, nothing loaded), on
 each on a page of its own when printed (A4 or Letter: ``@page``'s size, and ``break-after``
 between tables). Its columns are those ``honba audit --against`` reads (``hand``, then each
 player as the match names them), so a sheet filled in at the table is typed back as that CSV.
-A pure function: the plain data of ``replay.service.sheets.sheet_data`` in, text out.
+A pure function: the plain data of ``replay.service.tournaments.sheets.sheet_data`` in, text out.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from replay.html.pages import CSS, _int, _points, _signed, esc, figure_svg, standings_chart_svg
-from replay.service.shapes import not_counted_yet
+from replay.service.common.shapes import not_counted_yet
 
 PLACE_COLOURS = ("#0072B2", "#56B4E9", "#E69F00", "#D55E00")
 PLACE_NAMES = ("1st", "2nd", "3rd", "4th")
@@ -55,7 +55,7 @@ def placement_chart_svg(data: Mapping[str, Any]) -> str:
 
 
 def render_stats_html(data: dict[str, Any]) -> str:
-    """The statistics (``replay.service.stats.stats_data``) as a page to publish."""
+    """The statistics (``replay.service.tournaments.stats.stats_data``) as a page to publish."""
     scope = data.get("tournament")
     title = f"Statistics of {scope}" if scope else "Statistics over every stored match"
     rows = data.get("players") or []

@@ -15,7 +15,7 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
-from replay.service.shapes import not_counted_yet
+from replay.service.common.shapes import not_counted_yet
 
 TEMPLATES = Path(__file__).parent / "templates"
 

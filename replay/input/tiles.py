@@ -5,7 +5,7 @@ each call (``chi:345m``, ``pon:777z``, ``kan:1111p``, ``ankan:2222s``, ``kakan:5
 indicators, and the form's tile fields (``hand_tiles_from_fields``). Inside, a tile is named as
 the hand calculator and mjai name it (``5m``, ``5pr`` a red five, ``E``..``C`` the honours):
 ``tile34`` and ``in_tile_order`` read those names, for the log readers too. Valuing the hand is
-the service's (``replay.service.tiles``).
+the service's (``replay.service.recording.tiles``).
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ own: a recording command loads neither.
 The use cases on top (recording, correcting, importing, ...) are ``replay.service``'s.
 
 Saves are optimistic: a save of a match that another process changed since it was loaded
-raises ``StoreConflict``; ``replay.service.recording`` decides whether to try again.
+raises ``StoreConflict``; ``replay.service.recording.recording`` decides whether to try again.
 """
 
 from __future__ import annotations
@@ -365,7 +365,7 @@ class HonbaApp(Application[UUID]):
         held = getattr(self.recorder, "checkpoint_lock", None)
         return held() if held is not None else thread_lock(self._checkpoint_lock)
 
-    # Bulk writes: an import's matches, already encoded (``replay.service.storing``).
+    # Bulk writes: an import's matches, already encoded (``replay.service.imports.storing``).
 
     def insert(self, records: Sequence[StoredEvent]) -> None:
         """Insert encoded events in one transaction; ``IntegrityError`` when any is there already."""

@@ -54,7 +54,7 @@ class GameIdentity(Aggregate):
 
 
 def file_record_id(digest: str) -> UUID:
-    """The id of the record of an imported file (``replay.service.batch.import_digests``)."""
+    """The id of the record of an imported file (``replay.service.imports.batch.import_digests``)."""
     return uuid5(NAMESPACE_URL, f"honba:/files/{digest}")
 
 

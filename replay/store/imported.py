@@ -12,7 +12,7 @@ from replay.store.identity import ImportedFile, file_record_id
 
 def imported_file(store: HonbaApp, digest: str) -> ImportedFile | None:
     """The record of a file imported before with these bytes and options, or None
-    (``replay.service.batch.import_digests``)."""
+    (``replay.service.imports.batch.import_digests``)."""
     rows = store.recorder.select_events(file_record_id(digest), limit=1)
     if not rows:
         return None

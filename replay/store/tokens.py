@@ -2,7 +2,7 @@
 first use, in the store's own database: SQLite or PostgreSQL), a token's row inserted, read and
 deleted, a match's table tokens found or replaced. A store in memory keeps them in memory. Only
 salts and digests are stored; what a token allows, and its hashing, is the service's
-(``replay.service.access.TokenStore``)."""
+(``replay.service.common.access.TokenStore``)."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@ stands, a correction's preview and the correction, a tournament's standings.
 
 Writes take the token as ``Authorization: Bearer TOKEN``; errors answer as ``{"error": ...}``, with
 the ``field`` it is in where there is one (``replay.web.site.Site.error``). Entries are the text
-fields of ``replay.service.entry`` (``docs/web.md``), the same as the forms'.
+fields of ``replay.service.recording.entry`` (``docs/web.md``), the same as the forms'.
 """
 
 from __future__ import annotations
@@ -15,9 +15,11 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from domain.bounds import ENTRY
-from replay.service.access import Grant
-from replay.service.changes import change_data
-from replay.service.entry import (
+from replay.service.common.access import Grant
+from replay.service.common.shapes import state_data
+from replay.service.director.stages import event_report, results_data, standings_of_event
+from replay.service.recording.changes import change_data
+from replay.service.recording.entry import (
     CorrectionRequest,
     Entry,
     FieldError,
@@ -29,11 +31,9 @@ from replay.service.entry import (
     preview,
     refuse_unread,
 )
-from replay.service.recording import ForHand, HandTaken
-from replay.service.shapes import state_data
-from replay.service.sign_off import unconfirmed
-from replay.service.stages import event_report, results_data, standings_of_event
-from replay.service.standings import read_view, standings_data
+from replay.service.recording.recording import ForHand, HandTaken
+from replay.service.tournaments.sign_off import unconfirmed
+from replay.service.tournaments.standings import read_view, standings_data
 from replay.web.site import bearer, for_hand, json_body, number, site, text_of
 from replay.web.standings import after_of
 from replay.web.table import table_context

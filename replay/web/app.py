@@ -1,8 +1,8 @@
 """The web front end of ``honba serve``: pages for the tables, the public and the referee, and a JSON API.
 
 Presentation only: every decision (what a hand pays, whether an entry is valid, who may
-write) is made by the service (``replay.service.entry``, ``replay.service.access``,
-``replay.service.tournaments``) and the domain below it; the route modules read requests, call
+write) is made by the service (``replay.service.recording.entry``, ``replay.service.common.access``,
+``replay.service.tournaments.tournaments``) and the domain below it; the route modules read requests, call
 them, and render their plain data through Jinja2 templates, which escape every value.
 This module assembles them: ``table`` (the table's pages), ``standings``, ``director``,
 ``events`` (what-if, ratings, signed results), ``referee`` and ``api``, over what they share in
@@ -31,9 +31,8 @@ from starlette.routing import BaseRoute, Mount
 from starlette.staticfiles import StaticFiles
 
 from domain.errors import HonbaError
-from replay.service.address import Address
-from replay.service.entry import FieldError
-from replay.service.errors import (
+from replay.service.audit.witnesses import witness_keys
+from replay.service.common.errors import (
     UNAVAILABLE,
     DamagedMatch,
     MatchNotFound,
@@ -41,8 +40,9 @@ from replay.service.errors import (
     StoreUnavailable,
     TournamentNotFound,
 )
-from replay.service.recording import HandTaken
-from replay.service.witnesses import witness_keys
+from replay.service.director.address import Address
+from replay.service.recording.entry import FieldError
+from replay.service.recording.recording import HandTaken
 from replay.web import api, checkpoints, director, events, referee, standings, table
 from replay.web.limits import BodyLimit, TooLarge
 from replay.web.site import HERE, Forbidden, Site, Unavailable, site
@@ -119,7 +119,7 @@ async def internal(request: Request, exc: Exception) -> Response:
 
 def create_app(db: str | None, address: Address | None = None, *, witnesses: Sequence[str] = ()) -> Starlette:
     """The ASGI application over the store named by ``db`` (see ``replay.store.application.persistence_env``);
-    ``address``, where phones open it (``replay.service.address.served_address``), starts every table link;
+    ``address``, where phones open it (``replay.service.director.address.served_address``), starts every table link;
     ``witnesses``: the verifier keys of the witnesses whose cosignatures it keeps (``honba serve --witness``)."""
     keys = witness_keys(witnesses)
     served = Site(db, address)

@@ -1,5 +1,5 @@
 """Signed checkpoints served: the latest and earlier ones, witnesses' cosignatures taken, the
-consistency proof between two sizes, and a match's receipt (``replay.service.proofs``).
+consistency proof between two sizes, and a match's receipt (``replay.service.audit.proofs``).
 
 The notes and the cosignatures are plain text (``text/plain``): what a witness or a client reads;
 their refusals are one line of text too. The consistency proof is JSON, under ``/api/``.
@@ -15,10 +15,10 @@ from starlette.routing import Route
 
 from domain.bounds import TREE_SIZE
 from domain.errors import HonbaError
-from replay.service.errors import MatchNotFound
-from replay.service.notes import MAX_NOTE
-from replay.service.proofs import CheckpointNotSigned, ProofFailed, consistency, match_receipt, published_note
-from replay.service.witnesses import WitnessUnknown, accept_cosignature
+from replay.service.audit.notes import MAX_NOTE
+from replay.service.audit.proofs import CheckpointNotSigned, ProofFailed, consistency, match_receipt, published_note
+from replay.service.audit.witnesses import WitnessUnknown, accept_cosignature
+from replay.service.common.errors import MatchNotFound
 from replay.web.site import number, query_number, site
 
 NOTE_TYPE = "text/plain; charset=utf-8"

@@ -2,7 +2,7 @@
 their links and QR codes, the clock, the draw.
 
 Every page is a GET that shows everything again (a reload loses nothing: the table links are made
-again from the director's token, ``replay.service.director.session_data``); every form posts,
+again from the director's token, ``replay.service.director.director.session_data``); every form posts,
 then redirects to the page it changed (post, redirect, get), or shows that page again with the
 refusal next to the form (400).
 """
@@ -21,11 +21,12 @@ from domain.errors import HonbaError
 from domain.rules import preset_names
 from replay.html.qr import qr_svg
 from replay.html.sheet import PAPERS, render_sheet_html
-from replay.service import director, sheets, stages
-from replay.service.access import Grant
-from replay.service.clock import set_session_time_limit, start_session_clock
-from replay.service.sign_off import require_sign_off
-from replay.service.tournaments import create_tournament
+from replay.service.common.access import Grant
+from replay.service.director import director, stages
+from replay.service.recording.clock import set_session_time_limit, start_session_clock
+from replay.service.tournaments import sheets
+from replay.service.tournaments.sign_off import require_sign_off
+from replay.service.tournaments.tournaments import create_tournament
 from replay.web.site import Site, form_of, form_token, link_to, number, phones_at, query_number, see_other, site
 
 RUN = "run tournaments"

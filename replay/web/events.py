@@ -22,13 +22,13 @@ from domain.errors import HonbaError
 from domain.rules import preset_names
 from replay.html.ratings import ratings_chart_svg
 from replay.input.parsing import InputError, parse_override
-from replay.service import certificates
-from replay.service.access import Grant
-from replay.service.errors import TournamentNotFound
-from replay.service.ratings import SYSTEMS, ratings_data
-from replay.service.rules import resolve_rules
-from replay.service.tournaments import check_tournament, holds_tournament
-from replay.service.what_if import TIE_BREAKS, what_if_data
+from replay.service.common.access import Grant
+from replay.service.common.errors import TournamentNotFound
+from replay.service.common.rules import resolve_rules
+from replay.service.director import certificates
+from replay.service.director.ratings import SYSTEMS, ratings_data
+from replay.service.director.what_if import TIE_BREAKS, what_if_data
+from replay.service.tournaments.tournaments import check_tournament, holds_tournament
 from replay.web.director import RUN, show_tournament
 from replay.web.site import form_of, form_token, see_other, site
 

@@ -15,9 +15,9 @@ from starlette.routing import Route
 from domain.bounds import ENTRY
 from domain.errors import HonbaError
 from domain.values import AbortKind, PenaltyShare
-from replay.service.access import Grant
-from replay.service.changes import change_headline
-from replay.service.entry import (
+from replay.service.common.access import Grant
+from replay.service.recording.changes import change_headline
+from replay.service.recording.entry import (
     FLAG_KEYS,
     MAX_WINNERS,
     VALUE_FIELDS,
@@ -30,9 +30,9 @@ from replay.service.entry import (
     entry_from_fields,
     slot,
 )
-from replay.service.matches import corrections_summary, referee_data
-from replay.service.sign_off import disputes, sign_scores
-from replay.service.standings import read_view
+from replay.service.recording.matches import corrections_summary, referee_data
+from replay.service.tournaments.sign_off import disputes, sign_scores
+from replay.service.tournaments.standings import read_view
 from replay.web.site import Site, form_of, form_token, number, query_number, see_other, site
 from replay.web.table import LIMITS
 
@@ -69,7 +69,7 @@ async def referee_sign_form(request: Request) -> Response:
 
 
 def referee_context(served: Site, key: str, amend: int | None = None) -> dict[str, Any]:
-    """What the desk shows of the match ``key`` (``replay.service.matches.referee_data``): its
+    """What the desk shows of the match ``key`` (``replay.service.recording.matches.referee_data``): its
     corrections and its numbered entries; with ``amend``, the entry numbered so as it stands, to
     fill the amendment's form with."""
     data = referee_data(served.app, key, amend)

@@ -28,16 +28,16 @@ from domain.errors import HonbaError, WinnerIsDiscarder, WinnersOnSeveralDiscard
 from replay.html.templating import TEMPLATES as REPORT_TEMPLATES
 from replay.html.templating import add_filters
 from replay.input.json_text import load_json
-from replay.service.access import Grant, TokenStore
-from replay.service.address import Address
-from replay.service.checkpoints import checkpoints_kept
-from replay.service.entry import VALUE_FIELDS, FieldError, is_list_field, whole_number
-from replay.service.errors import StoreUnavailable
-from replay.service.notes import Verifier
-from replay.service.opening import HonbaApp, open_standings_view
-from replay.service.recording import ForHand
-from replay.service.shapes import end_reason_words
-from replay.service.standings import read_view
+from replay.service.audit.checkpoints import checkpoints_kept
+from replay.service.audit.notes import Verifier
+from replay.service.common.access import Grant, TokenStore
+from replay.service.common.errors import StoreUnavailable
+from replay.service.common.opening import HonbaApp, open_standings_view
+from replay.service.common.shapes import end_reason_words
+from replay.service.director.address import Address
+from replay.service.recording.entry import VALUE_FIELDS, FieldError, is_list_field, whole_number
+from replay.service.recording.recording import ForHand
+from replay.service.tournaments.standings import read_view
 from replay.web import i18n
 from replay.web.limits import DEEPEST_JSON, MOST_FIELDS
 
@@ -100,7 +100,7 @@ class Site:
 
     def __init__(self, db: str | None, address: Address | None = None):
         self.app = HonbaApp.open(db)
-        # Where phones open this server (``replay.service.address``): every table link starts with it.
+        # Where phones open this server (``replay.service.director.address``): every table link starts with it.
         self.address = address
         self.tokens = TokenStore(self.app)
         self.view = open_standings_view(self.app)
@@ -118,7 +118,7 @@ class Site:
 
     def start_checkpoints(self) -> None:
         """Take a checkpoint of what was saved every few seconds while something is (the server's
-        life: ``replay.service.checkpoints.checkpoints_kept``)."""
+        life: ``replay.service.audit.checkpoints.checkpoints_kept``)."""
         if self._stop_checkpoints is None:
             self._stop_checkpoints = checkpoints_kept(self.app, run=self.run)
 
@@ -313,7 +313,7 @@ LONGEST_HAND = 16
 
 
 def for_hand(hand: str, after: str, if_match: str | None, field: str = "hand") -> ForHand | None:
-    """The hand a request's entry was entered for (``replay.service.recording.ForHand``): the hand's
+    """The hand a request's entry was entered for (``replay.service.recording.recording.ForHand``): the hand's
     label (a form's ``expect``, the API's ``hand``), the client key of the entry sent just before it
     (``after``), the match's version as an ``If-Match`` header (``"12"``, ``W/"12"``; ``*`` matches
     any). None when it names none; a label too long (refused as ``field``), or an ``If-Match`` not

@@ -16,11 +16,11 @@ from starlette.routing import Route
 from domain.bounds import SESSION, TOURNAMENT
 from domain.errors import HonbaError
 from replay.html.pages import needs_section, standings_chart_note, standings_chart_svg
-from replay.service.certificates import is_certified
-from replay.service.draws import draws_data
-from replay.service.sign_off import unconfirmed
-from replay.service.standings import read_view
-from replay.service.standings_page import standings_page_data
+from replay.service.director.certificates import is_certified
+from replay.service.director.draws import draws_data
+from replay.service.director.standings_page import standings_page_data
+from replay.service.tournaments.sign_off import unconfirmed
+from replay.service.tournaments.standings import read_view
 from replay.web.site import Site, query_number, see_other, site
 
 # How often the live standings look at the store's notification log (another server process may have written).

@@ -1,12 +1,12 @@
 """The table's pages: the stored matches, a table with its one entry form, the confirm step,
 recording, the clock, the audit page.
 
-The table page is one form over the one entry model (``replay.service.entry``): its fields are the
+The table page is one form over the one entry model (``replay.service.recording.entry``): its fields are the
 entry's names, so the page, the JSON API and the command line stay one model. Without scripts it
 is a plain form with a confirm page; ``static/table.js`` shows the confirm step on the page itself
 (``/check``, the same reading and the same preview, as JSON) and counts the clock down from the
 server's ``remaining_seconds``. What the page offers and what it says (the values that exist,
-what an entry pays, what undo takes back, the clock) is the service's (``replay.service.table``).
+what an entry pays, what undo takes back, the clock) is the service's (``replay.service.recording.table``).
 """
 
 from __future__ import annotations
@@ -24,15 +24,15 @@ from domain.errors import HonbaError
 from domain.values import LIMIT_NAMES, AbortKind, PenaltyShare
 from replay.html.pages import render_audit_html
 from replay.input.tiles import TILE_FIELDS, TILE_FLAGS, HandTiles, hand_tiles_from_fields
-from replay.service.audit import report_data
-from replay.service.checks import audit_match
-from replay.service.clock import match_clock
-from replay.service.entry import FLAG_KEYS, Entry, entry_fields, entry_from_fields
-from replay.service.matches import stored_matches
-from replay.service.recording import ForHand, HandTaken, Recorded, hand_now
-from replay.service.sign_off import sign_off_data, sign_scores
-from replay.service.standings import read_view
-from replay.service.table import entry_preview, record_entry, table_view
+from replay.service.audit.audit import report_data
+from replay.service.audit.checks import audit_match
+from replay.service.recording.clock import match_clock
+from replay.service.recording.entry import FLAG_KEYS, Entry, entry_fields, entry_from_fields
+from replay.service.recording.matches import stored_matches
+from replay.service.recording.recording import ForHand, HandTaken, Recorded, hand_now
+from replay.service.recording.table import entry_preview, record_entry, table_view
+from replay.service.tournaments.sign_off import sign_off_data, sign_scores
+from replay.service.tournaments.standings import read_view
 from replay.web.site import (
     HERE,
     REPLACED_LINK,
@@ -219,7 +219,7 @@ async def taken(
 
 async def sign_form(request: Request) -> Response:
     """A player confirms the finished match's final scores (``agreed=yes``) or disputes them
-    (``agreed=no``, with a ``note``): the sign-off (``replay.service.sign_off``); then the table page."""
+    (``agreed=no``, with a ``note``): the sign-off (``replay.service.tournaments.sign_off``); then the table page."""
     served = site(request)
     key = request.path_params["key"]
     fields = await form_of(request)

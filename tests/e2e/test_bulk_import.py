@@ -32,8 +32,8 @@ import pytest
 from conftest import CORPUS
 from fuzz_samples import xml_log
 
-from replay.service import storing
-from replay.service.batch import import_paths, read_for_import
+from replay.service.imports import storing
+from replay.service.imports.batch import import_paths, read_for_import
 from replay.store.application import HonbaApp
 from replay.store.chain import STORE_CHAIN_ID
 from replay.store.checkpoint import CHECKPOINTS_ID

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from honba_cli import Honba
 
-from replay.service.certificates import load_private_key, sign
+from replay.service.director.certificates import load_private_key, sign
 from replay.store.application import HonbaApp
 from replay.store.checkpoint import CHECKPOINTS_ID
 from replay.store.standings_view import catch_up, open_view

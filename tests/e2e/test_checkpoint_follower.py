@@ -26,7 +26,7 @@ WRITER = textwrap.dedent(
     import sys
     from domain.rules import load_preset
     from domain.values import AbortiveDraw, AbortKind
-    from replay.service import recording
+    from replay.service.recording import recording
     from replay.store.application import HonbaApp
     db, name, hands = sys.argv[1], sys.argv[2], int(sys.argv[3])
     store = HonbaApp.open(db)

@@ -30,7 +30,7 @@ from typer.testing import CliRunner
 
 from domain.match import match_id
 from domain.tournament import tournament_id
-from replay.service.checkpoints import keep_checkpoints
+from replay.service.audit.checkpoints import keep_checkpoints
 from replay.store.application import HonbaApp
 from replay.store.chain import STORE_CHAIN_ID
 from replay.store.checkpoint import CHECKPOINTS_ID, file_lock, read_checkpoints
@@ -169,7 +169,7 @@ def test_a_save_after_the_last_checkpoint_is_no_problem_and_the_next_checkpoint_
     published = store_head(ok(db, "check"))
     store = HonbaApp.open(str(db))
     try:
-        from replay.service import recording
+        from replay.service.recording import recording
 
         before = last_version(db, CHECKPOINTS_ID.hex)
         recording.end(store, "m2", "agreed")  # the service alone takes no checkpoint
@@ -270,7 +270,7 @@ def test_no_checkpoint_is_taken_after_one_that_cannot_be_read(db: Path) -> None:
 
 
 def test_a_server_takes_a_checkpoint_every_few_seconds_while_something_was_saved(db: Path) -> None:
-    from replay.service import recording
+    from replay.service.recording import recording
 
     store = HonbaApp.open(str(db))
     stop = threading.Event()
@@ -342,7 +342,7 @@ def test_a_save_rolled_back_before_any_checkpoint_covered_it_is_caught_against_t
     db: Path,
 ) -> None:
     from domain.values import ExhaustiveDraw
-    from replay.service import recording
+    from replay.service.recording import recording
 
     store = HonbaApp.open(str(db))
     try:
@@ -364,7 +364,7 @@ def test_a_save_rolled_back_before_any_checkpoint_covered_it_is_caught_against_t
 def test_honba_serve_takes_checkpoints_while_it_runs_and_a_last_one_when_it_stops(db: Path) -> None:
     from starlette.testclient import TestClient
 
-    from replay.service.access import TokenStore
+    from replay.service.common.access import TokenStore
     from replay.web.app import create_app
 
     store = HonbaApp.open(str(db))

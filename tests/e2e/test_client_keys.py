@@ -27,8 +27,8 @@ from domain.match import Match
 from domain.values import ExhaustiveDraw, Penalty
 from replay.cli import app
 from replay.input.entry import entry_of
-from replay.service import recording
-from replay.service.entry import CorrectionRequest, apply_correction
+from replay.service.recording import recording
+from replay.service.recording.entry import CorrectionRequest, apply_correction
 from replay.store.application import HonbaApp
 
 KEY = "club-1"

@@ -27,9 +27,9 @@ from domain.match import Match, match_id
 from domain.rules import load_preset
 from domain.values import MatchEnd, Penalty, PenaltyShare
 from replay.formats.record import build_match, export_record, parse_record
-from replay.service import clock, recording
-from replay.service.clock import clock_data, session_clocks, set_session_time_limit, start_session_clock
-from replay.service.tournaments import change_tournament
+from replay.service.recording import clock, recording
+from replay.service.recording.clock import clock_data, session_clocks, set_session_time_limit, start_session_clock
+from replay.service.tournaments.tournaments import change_tournament
 from replay.store.application import HonbaApp
 
 WRC = load_preset("wrc")
@@ -289,9 +289,9 @@ def test_a_clock_event_changed_behind_honbas_back_is_caught(tmp_path: Path) -> N
 
 
 def test_a_session_limit_set_before_its_seating_goes_on_every_table_seated(tmp_path: Path) -> None:
-    from replay.service.access import TokenStore
-    from replay.service.director import seat_session
-    from replay.service.tournaments import create_tournament
+    from replay.service.common.access import TokenStore
+    from replay.service.director.director import seat_session
+    from replay.service.tournaments.tournaments import create_tournament
 
     app = HonbaApp.open(str(tmp_path / "d.sqlite"))
     try:

@@ -21,7 +21,7 @@ import pytest
 from typer.testing import CliRunner
 
 from replay.cli import app as cli
-from replay.service.standings import summary_doc, tournament_report
+from replay.service.tournaments.standings import summary_doc, tournament_report
 from replay.store.application import HonbaApp
 from replay.store.standings_view import catch_up, open_view
 

@@ -26,7 +26,7 @@ from honba_cli import Honba
 from domain.match import Match
 from domain.rules import load_preset
 from domain.values import ExhaustiveDraw, HandValue
-from replay.service.audit import build_report
+from replay.service.audit.audit import build_report
 from replay.store.findings import MatchCheck
 
 EAST_ONLY = load_preset("tenhou-east")

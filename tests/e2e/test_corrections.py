@@ -33,8 +33,8 @@ from honba_cli import Honba, two_wins
 
 from domain.values import Penalty
 from replay.input.entry import FieldError, entry_of
-from replay.service import recording
-from replay.service.entry import CorrectionRequest, apply_correction
+from replay.service.recording import recording
+from replay.service.recording.entry import CorrectionRequest, apply_correction
 from replay.store.application import HonbaApp
 
 KEY = "club-2026-11-21-t1"

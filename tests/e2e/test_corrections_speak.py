@@ -2,7 +2,7 @@
 it is now, and the scores after (issue 22, "Seen" 5: "`honba void KEY 12` prints 'Voided entry 12'
 without naming the entry ...; `amend` and `void` never print the scores after").
 
-One function makes the data (``replay.service.changes.change_at``); the command line prints it
+One function makes the data (``replay.service.recording.changes.change_at``); the command line prints it
 (these tests), the referee's desk and the JSON API show it (tests/e2e/test_parity.py).
 
 The match is ``honba_cli.two_wins``: entry 2 Ben ron on Cho 3/30 (E1-0: Cho pays 3,900), entry 3 Cho
@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 from honba_cli import Honba, two_wins
 
-from replay.service.changes import change_headline
-from replay.service.entry import CorrectionRequest, apply_correction
+from replay.service.recording.changes import change_headline
+from replay.service.recording.entry import CorrectionRequest, apply_correction
 from replay.store.application import HonbaApp
 
 KEY = "club-2026-11-21-t1"

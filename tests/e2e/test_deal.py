@@ -20,7 +20,7 @@ from honba_cli import Honba
 
 from replay.formats.deal import DealtHand, Draw, GameDeal
 from replay.formats.tenhou_wall import SeedError, hand_wall, layout, seed_words, walls
-from replay.service.deal import NO_COMMITMENT, check_deal, deal_paths
+from replay.service.imports.deal import NO_COMMITMENT, check_deal, deal_paths
 
 needs_corpus = pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpus is not present")
 # A 2019 Tenhou log of the corpus with its SHUFFLE seed (one game, four players).

@@ -45,10 +45,10 @@ from domain.values import (
 )
 from replay.formats.record import build_match, parse_record
 from replay.input.entry import FLAG_KEYS, Entry, entry_line, entry_of, fact_of
-from replay.service import recording
-from replay.service.access import TokenStore
-from replay.service.entry import amended, entry_fields, value_text
-from replay.service.storing import store_whole
+from replay.service.common.access import TokenStore
+from replay.service.imports.storing import store_whole
+from replay.service.recording import recording
+from replay.service.recording.entry import amended, entry_fields, value_text
 from replay.store.application import HonbaApp
 from replay.web.app import create_app
 

@@ -25,8 +25,8 @@ from honba_cli import honba_main, store_rows
 from domain.rules import load_preset
 from domain.values import Penalty
 from replay.formats.files import MAX_FILE, MAX_RULE_FILE, FileTooLarge, read_capped, write_whole
-from replay.service.recording import end, penalise, start_match
-from replay.service.tournaments import change_tournament
+from replay.service.recording.recording import end, penalise, start_match
+from replay.service.tournaments.tournaments import change_tournament
 from replay.store.application import HonbaApp
 
 KEY = "club-1"

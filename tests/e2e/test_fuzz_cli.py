@@ -31,7 +31,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from replay.formats.files import MAX_FILE
-from replay.service.certificates import generate_key
+from replay.service.director.certificates import generate_key
 
 EXAMPLES = int(os.environ.get("HONBA_FUZZ_EXAMPLES", "7"))
 FUZZ = settings(

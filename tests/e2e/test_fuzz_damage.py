@@ -24,9 +24,9 @@ from test_outside_the_chain import fill, ok
 
 from domain.errors import HonbaError
 from domain.match import match_id
-from replay.service.checks import audit_match, check_targets
-from replay.service.exports import export_match
-from replay.service.matches import match_status, read_log, referee_data, table_data
+from replay.service.audit.checks import audit_match, check_targets
+from replay.service.imports.exports import export_match
+from replay.service.recording.matches import match_status, read_log, referee_data, table_data
 from replay.store.application import HonbaApp
 from replay.store.standings_view import catch_up, open_view
 

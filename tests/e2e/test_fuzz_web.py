@@ -50,11 +50,11 @@ from web_support import PLAYERS, prepare, refusal
 from domain.bounds import LONGEST_LINE
 from domain.values import ExhaustiveDraw
 from replay.input.fields import MAX_WINNERS, WINNER_FIELDS, slot
-from replay.service.access import TokenStore
-from replay.service.certificates import certify_tournament
-from replay.service.director import seat_next
-from replay.service.recording import end, record
-from replay.service.tournaments import change_tournament, create_tournament
+from replay.service.common.access import TokenStore
+from replay.service.director.certificates import certify_tournament
+from replay.service.director.director import seat_next
+from replay.service.recording.recording import end, record
+from replay.service.tournaments.tournaments import change_tournament, create_tournament
 from replay.store.application import HonbaApp
 from replay.store.checkpoint import CHECKPOINTS_ID
 from replay.store.standings_view import catch_up, open_view

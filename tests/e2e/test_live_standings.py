@@ -19,9 +19,9 @@ from honba_cli import Honba
 
 from domain.rules import load_preset
 from replay.html.pages import render_standings_html
-from replay.service import recording
-from replay.service.standings import caught_up_view, match_result_data, standings_data, tournament_report
-from replay.service.tournaments import attach_all
+from replay.service.recording import recording
+from replay.service.tournaments.standings import caught_up_view, match_result_data, standings_data, tournament_report
+from replay.service.tournaments.tournaments import attach_all
 from replay.store.application import HonbaApp
 
 TENHOU = load_preset("tenhou")

@@ -29,7 +29,7 @@ from projections.ledger import corrected_ledger, correction_marks
 from replay.cli import app
 from replay.cli.render import ledger_table
 from replay.formats.record import build_match, parse_record
-from replay.service.entry import CorrectionRequest, apply_correction
+from replay.service.recording.entry import CorrectionRequest, apply_correction
 from replay.store.application import HonbaApp
 
 runner = CliRunner()

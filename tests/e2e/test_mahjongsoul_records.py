@@ -23,8 +23,8 @@ from ms import protocol_pb2 as liqi
 from domain.values import ExhaustiveDraw, HandValue, WinResult
 from replay.formats.detect import detect_format, read_log
 from replay.formats.logmodel import LogError
-from replay.service.deal import deal_paths
-from replay.service.verify import verify_game
+from replay.service.imports.deal import deal_paths
+from replay.service.imports.verify import verify_game
 
 NAMES = ["Ann", "Ben", "Cho", "Dai"]
 

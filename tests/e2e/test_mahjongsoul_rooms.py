@@ -23,8 +23,8 @@ from domain.rules import load_preset
 from replay.cli import app
 from replay.formats.logmodel import LoggedGame
 from replay.formats.tenhou_json import read_tenhou_json
-from replay.service.batch import verify_paths
-from replay.service.verify import verify_game, with_rules
+from replay.service.imports.batch import verify_paths
+from replay.service.imports.verify import verify_game, with_rules
 from replay.store.application import HonbaApp
 
 CHANKAN = CORPUS / "hidacow-mjai-reviewer3p" / "convlog" / "tests" / "testdata" / "chankan.json"

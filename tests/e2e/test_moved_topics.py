@@ -20,8 +20,8 @@ from typer.testing import CliRunner
 from domain.match import Match, match_id
 from domain.values import ExhaustiveDraw
 from replay.cli import app as cli
-from replay.service import recording
-from replay.service.storing import AlreadyStoredAs, prepare, store_prepared
+from replay.service.imports.storing import AlreadyStoredAs, prepare, store_prepared
+from replay.service.recording import recording
 from replay.store.application import HonbaApp
 from replay.store.identity import ImportedFile
 from replay.store.imported import imported_file, record_imported

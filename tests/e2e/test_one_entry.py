@@ -21,7 +21,7 @@ from web_support import errors, form_of_page
 from domain.match import Match
 from domain.values import ExhaustiveDraw, HandValue, Win, WinFacts, WinResult
 from replay.formats.record import RecordError, build_match, parse_record
-from replay.service.access import TokenStore
+from replay.service.common.access import TokenStore
 from replay.store.application import HonbaApp
 from replay.web.app import create_app
 

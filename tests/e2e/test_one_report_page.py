@@ -17,9 +17,9 @@ from web_support import serving
 
 from domain.rules import load_preset
 from domain.values import HandValue, Win, WinResult
-from replay.service import recording
-from replay.service.standings import standings_data, tournament_report
-from replay.service.tournaments import attach_all, create_tournament
+from replay.service.recording import recording
+from replay.service.tournaments.standings import standings_data, tournament_report
+from replay.service.tournaments.tournaments import attach_all, create_tournament
 from replay.store.application import HonbaApp
 from replay.store.standings_view import catch_up, open_view
 from replay.web.app import create_app

@@ -1,6 +1,6 @@
 """Issue 31: one table state. The state of a match (hand, dealer, counters where the rules use them,
 deposits, the pending extra-hand bonus as seed 000 shows it, streaks, finished) is computed once in
-the service (``replay.service.shapes.state_data``); ``honba status``'s text, its ``--json``, the
+the service (``replay.service.common.shapes.state_data``); ``honba status``'s text, its ``--json``, the
 API and the table page render that value.
 
 Seed 000: "The sum total of pending extra hand payments is shown on the status bar. Note that the
@@ -21,8 +21,8 @@ from starlette.testclient import TestClient
 from domain.rules import load_preset
 from domain.values import ExhaustiveDraw
 from replay.cli.render import state_lines
-from replay.service import recording
-from replay.service.matches import status_data, table_data
+from replay.service.recording import recording
+from replay.service.recording.matches import status_data, table_data
 from replay.store.application import HonbaApp
 from replay.web.app import create_app
 

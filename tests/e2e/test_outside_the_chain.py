@@ -335,7 +335,7 @@ def pages(db: str, referee: str) -> dict[str, tuple[int, str]]:
 
 
 def referee_token(db: str) -> str:
-    from replay.service.access import TokenStore
+    from replay.service.common.access import TokenStore
     from replay.store.application import HonbaApp
 
     store = HonbaApp.open(db)

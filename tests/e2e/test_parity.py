@@ -218,7 +218,7 @@ def test_honba_token_reissue_revokes_the_table_s_earlier_links(tmp_path: Path) -
     assert f"table link: /matches/t1?token={new}" in said and "revoked 1 earlier table link of t1" in said
     app = HonbaApp.open(str(db))
     try:
-        from replay.service.access import TokenStore
+        from replay.service.common.access import TokenStore
 
         tokens = TokenStore(app)
         assert tokens.check(first) is None and tokens.check(new) is not None

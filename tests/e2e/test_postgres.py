@@ -29,7 +29,7 @@ from typer.testing import CliRunner, Result
 from domain.match import match_id
 from domain.values import ExhaustiveDraw
 from replay.cli import app
-from replay.service import recording
+from replay.service.recording import recording
 from replay.store.application import HonbaApp
 from replay.store.errors import StoreError
 from replay.store.settings import persistence_env, redact

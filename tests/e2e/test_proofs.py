@@ -38,9 +38,9 @@ from replay.formats.note import (
     verifier_of,
     verify_note,
 )
-from replay.service.certificates import generate_key, load_private_key
-from replay.service.proofs import check_receipt, match_receipt, published_note
-from replay.service.witnesses import WitnessRefused, witness_once, witness_vkey
+from replay.service.audit.proofs import check_receipt, match_receipt, published_note
+from replay.service.audit.witnesses import WitnessRefused, witness_once, witness_vkey
+from replay.service.director.certificates import generate_key, load_private_key
 from replay.store.application import HonbaApp
 from replay.store.checkpoint import CHECKPOINTS_ID
 from replay.store.seal import seal_id

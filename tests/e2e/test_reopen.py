@@ -24,7 +24,7 @@ from honba_cli import AS_RECORDED, Honba, two_wins
 
 from domain.clock import TIME_UP
 from domain.rules import load_preset
-from replay.service import clock, recording
+from replay.service.recording import clock, recording
 from replay.store.application import HonbaApp
 
 KEY = "club-2026-11-21-t1"

@@ -24,8 +24,8 @@ from replay.cli import app as cli
 from replay.formats.record import build_match, parse_record
 from replay.html.pages import render_audit_html
 from replay.input.entry import entry_of
-from replay.service import storing
-from replay.service.entry import CorrectionRequest, apply_correction
+from replay.service.imports import storing
+from replay.service.recording.entry import CorrectionRequest, apply_correction
 from replay.store.application import HonbaApp
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "examples" / "counters-seed.jsonl"

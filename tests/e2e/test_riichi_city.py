@@ -20,8 +20,8 @@ from riichi_city_records import Record
 from domain.values import AbortiveDraw, AbortKind, ExhaustiveDraw, HandValue, WinResult
 from replay.formats.detect import detect_format, read_deals, read_log
 from replay.formats.logmodel import LogError
-from replay.service.deal import deal_paths
-from replay.service.verify import verify_game
+from replay.service.imports.deal import deal_paths
+from replay.service.imports.verify import verify_game
 
 
 def four_player_game() -> Record:

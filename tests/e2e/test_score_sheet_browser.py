@@ -14,10 +14,10 @@ import pytest
 from playwright_support import CHROMIUM, PHONES, launched, overflow, phone
 from web_support import SIXTEEN, serving
 
-from replay.service.access import TokenStore
-from replay.service.director import seat_next
-from replay.service.standings import caught_up_view
-from replay.service.tournaments import create_tournament
+from replay.service.common.access import TokenStore
+from replay.service.director.director import seat_next
+from replay.service.tournaments.standings import caught_up_view
+from replay.service.tournaments.tournaments import create_tournament
 from replay.store.application import HonbaApp
 from replay.web.app import create_app
 

@@ -11,7 +11,7 @@ from honba_cli import Honba
 from starlette.testclient import TestClient
 from web_support import hidden, prepare
 
-from replay.service.tournaments import create_tournament
+from replay.service.tournaments.tournaments import create_tournament
 from replay.store.application import HonbaApp
 from replay.store.tournaments import get_tournament
 from replay.web.app import create_app

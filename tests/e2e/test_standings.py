@@ -46,10 +46,10 @@ from projections.standings import MatchSummary, StandingRow, Totals, rank
 from replay.cli import app as cli
 from replay.html.pages import render_standings_html
 from replay.input.entry import entry_of
-from replay.service import recording
-from replay.service.entry import CorrectionRequest, apply_correction
-from replay.service.standings import StandingsReport, tournament_report
-from replay.service.tournaments import attach_all
+from replay.service.recording import recording
+from replay.service.recording.entry import CorrectionRequest, apply_correction
+from replay.service.tournaments.standings import StandingsReport, tournament_report
+from replay.service.tournaments.tournaments import attach_all
 from replay.store.application import HonbaApp
 from replay.store.standings_view import catch_up, open_view
 

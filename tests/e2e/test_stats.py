@@ -33,9 +33,9 @@ from domain.values import ExhaustiveDraw, WinResult
 from projections.stats import player_stats
 from replay.cli import app as cli
 from replay.html.stats import render_stats_html
-from replay.service import recording
-from replay.service.stats import stats_report
-from replay.service.tournaments import attach_all
+from replay.service.recording import recording
+from replay.service.tournaments.stats import stats_report
+from replay.service.tournaments.tournaments import attach_all
 from replay.store.application import HonbaApp
 from replay.store.standings_view import catch_up, open_view
 
@@ -336,7 +336,7 @@ def test_recorded_matches_have_no_call_rate(club: HonbaApp) -> None:
     view = open_view(club)
     catch_up(club, view)
     from replay.cli.stats import stats_csv, stats_table
-    from replay.service.stats import stats_data
+    from replay.service.tournaments.stats import stats_data
 
     data = stats_data(stats_report(view, "night"))
     assert all(row["call_rate"] is None and row["call_hands"] == 0 for row in data["players"])
@@ -363,7 +363,7 @@ def test_names_in_the_table_are_text_never_markup(club: HonbaApp, tmp_path: Path
     view = open_view(club)
     catch_up(club, view)
     from replay.cli.stats import stats_table
-    from replay.service.stats import stats_data
+    from replay.service.tournaments.stats import stats_data
 
     data = stats_data(stats_report(view, "night"))
     data["players"][0]["player"] = "[bold red]Ann[/]"
@@ -384,7 +384,7 @@ def test_no_matches_no_figures() -> None:
 def stats_page(club: HonbaApp, tmp_path: Path) -> Path:
     view = open_view(club)
     catch_up(club, view)
-    from replay.service.stats import stats_data
+    from replay.service.tournaments.stats import stats_data
 
     data = stats_data(stats_report(view, "night"))
     data["players"][0]["player"] = "<b>Ann</b> & $x$"

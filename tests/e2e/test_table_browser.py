@@ -35,8 +35,8 @@ from playwright_support import (
 )
 from web_support import PLAYERS, prepare, serving
 
-from replay.service import clock
-from replay.service.recording import server_time
+from replay.service.recording import clock
+from replay.service.recording.recording import server_time
 from replay.store.application import HonbaApp
 from replay.web.app import create_app
 

@@ -37,7 +37,8 @@ from typer.testing import CliRunner, Result
 from domain.match import match_id
 from replay.cli import app
 from replay.formats.record import build_match, check_record_text, parse_record
-from replay.service import recording, storing
+from replay.service.imports import storing
+from replay.service.recording import recording
 from replay.store.application import HonbaApp
 from replay.store.store_check import check_store
 

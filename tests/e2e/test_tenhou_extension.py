@@ -27,7 +27,7 @@ from honba_cli import Honba
 from domain.rules import load_preset
 from domain.values import ExhaustiveDraw, TableState
 from replay.formats.detect import read_log
-from replay.service.verify import verify_game
+from replay.service.imports.verify import verify_game
 
 TENHOU_EAST = load_preset("tenhou-east")
 SOUTH = 1

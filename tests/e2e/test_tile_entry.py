@@ -29,7 +29,7 @@ from replay.formats.detect import read_log
 from replay.formats.yaku import DORA, RED, TENHOU_YAKU, URA
 from replay.input.parsing import InputError
 from replay.input.tiles import HandTiles, parse_call, parse_tiles
-from replay.service.tiles import tile_value, tile_win
+from replay.service.recording.tiles import tile_value, tile_win
 
 GAMES = sorted((CORPUS / "tsubakisakura-mjlog2json" / "data").glob("*.xml"))
 # Tenhou's yaku ids for what the table says of a win rather than what its tiles hold.
@@ -227,7 +227,7 @@ def test_a_hanchan_entered_by_tiles_gives_the_ledger_of_the_hanchan_entered_by_h
     assert ledger_lines(by_tiles) == ledger_lines(by_value)
     assert by_tiles.state.final_points == game.final_points
     # Stored, the yaku the tiles gave are what honba stats counts, as Tenhou named them.
-    from replay.service.storing import store_whole
+    from replay.service.imports.storing import store_whole
     from replay.store.application import HonbaApp
 
     app = HonbaApp.open(str(honba.db))

@@ -28,7 +28,7 @@ from typer.testing import CliRunner
 from domain.errors import RuleViolation
 from domain.tournament import Tournament, tournament_id
 from replay.cli import app as cli
-from replay.service.tournaments import change_tournament, create_tournament
+from replay.service.tournaments.tournaments import change_tournament, create_tournament
 from replay.store.application import HonbaApp
 from replay.store.tournaments import get_tournament
 

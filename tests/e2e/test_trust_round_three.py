@@ -260,7 +260,7 @@ def test_check_audit_and_export_work_on_a_full_disk(full_disk: Path) -> None:
 
 
 # What check and audit find, shown where people look: status, the table and referee's pages, the
-# API's "damage" field, the standings; all from replay.service.damage.
+# API's "damage" field, the standings; all from replay.service.audit.damage.
 
 
 def rolled_back(db: str) -> None:

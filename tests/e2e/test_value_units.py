@@ -25,7 +25,7 @@ from domain.scoring.checks import check_value
 from domain.scoring.points import winner_score
 from domain.values import HandValue, Win, WinResult
 from replay.input.parsing import parse_value
-from replay.service.table import value_choices
+from replay.service.recording.table import value_choices
 
 PLAYERS = "Ann,Ben,Cho,Dai"
 

@@ -15,7 +15,7 @@ from starlette.testclient import TestClient
 from web_support import prepare
 
 from replay.input.parsing import InputError
-from replay.service.address import PUBLIC_URL_ENV, served_address
+from replay.service.director.address import PUBLIC_URL_ENV, served_address
 from replay.web.app import create_app
 
 VENUE = "http://192.168.1.20:8000"

@@ -15,8 +15,8 @@ from typer.testing import CliRunner
 from domain.match import Match
 from replay.cli import app
 from replay.formats.detect import read_log
-from replay.service.batch import reading_pool, verify_paths
-from replay.service.verify import verify_game
+from replay.service.imports.batch import reading_pool, verify_paths
+from replay.service.imports.verify import verify_game
 
 pytestmark = pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpus is not present")
 
@@ -72,21 +72,21 @@ def test_verify_jobs_on_the_command_line(tmp_path: Path, monkeypatch: pytest.Mon
 def test_an_import_compares_with_the_steps_its_match_scored_without_scoring_again(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    import replay.service.verify
-    from replay.service.importing import match_from_log
+    import replay.service.imports.verify
+    from replay.service.imports.importing import match_from_log
 
     path = sorted(WIRE.glob("*.mjlog"))[1]
     (game,) = read_log(path)
     alone = verify_game(game)
     played = match_from_log(game).corrected_steps()
     scored: list[object] = []
-    original = replay.service.verify.evolve
+    original = replay.service.imports.verify.evolve
 
     def counted(*args: Any) -> Any:
         scored.append(args[2])
         return original(*args)
 
-    monkeypatch.setattr(replay.service.verify, "evolve", counted)
+    monkeypatch.setattr(replay.service.imports.verify, "evolve", counted)
     assert verify_game(game, played) == alone
     assert scored == []
     assert alone.hands == len(re.findall(rb"<INIT ", path.read_bytes())) > 0

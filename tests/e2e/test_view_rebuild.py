@@ -18,8 +18,8 @@ from typer.testing import CliRunner
 
 from projections.standings_view import FORMAT
 from projections.views import DocumentView, POPODocumentView, ViewMoved
-from replay.service import recording
-from replay.service.tournaments import attach_all
+from replay.service.recording import recording
+from replay.service.tournaments.tournaments import attach_all
 from replay.store.application import HonbaApp
 from replay.store.standings_view import catch_up, open_view
 

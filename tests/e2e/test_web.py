@@ -21,7 +21,7 @@ import pytest
 from starlette.testclient import TestClient
 from web_support import PLAYERS, errors, hidden, prepare, send, serving
 
-from replay.service.tournaments import change_tournament
+from replay.service.tournaments.tournaments import change_tournament
 from replay.store.application import HonbaApp
 from replay.web.app import create_app
 
@@ -39,7 +39,7 @@ def ledger(db: str, key: str) -> list[dict[str, Any]]:
     try:
         from projections.entries import entry_numbers
         from projections.ledger import corrected_ledger
-        from replay.service.shapes import ledger_data
+        from replay.service.common.shapes import ledger_data
 
         match = app.get_match(key)
         return ledger_data(match.players, corrected_ledger(match.corrected_steps()), entry_numbers(match))
@@ -309,7 +309,7 @@ def test_token_create_shows_the_token_once_and_stores_only_a_salted_hash(tmp_pat
     assert revoked.returncode == 0
     app = HonbaApp.open(db)
     try:
-        from replay.service.access import TokenStore
+        from replay.service.common.access import TokenStore
 
         assert TokenStore(app).check(token) is None
     finally:

@@ -21,7 +21,7 @@ from typer.testing import CliRunner
 from web_support import PLAYERS, prepare, serving
 
 from replay.cli import app as cli
-from replay.service.tournaments import change_tournament
+from replay.service.tournaments.tournaments import change_tournament
 from replay.store.application import HonbaApp
 from replay.web.app import create_app
 

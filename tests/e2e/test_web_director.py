@@ -23,8 +23,8 @@ from staged_support import drawn
 from starlette.testclient import TestClient
 from web_support import errors, form_of_page, prepare, send
 
-from replay.service.access import AccessError, TokenStore
-from replay.service.director import seat_session
+from replay.service.common.access import AccessError, TokenStore
+from replay.service.director.director import seat_session
 from replay.store.application import HonbaApp
 from replay.store.tokens import TokenRows
 from replay.store.tournaments import get_tournament
@@ -122,7 +122,7 @@ def test_a_link_made_elsewhere_is_shown_once_the_director_makes_it_again(store_d
     (director, other) = prepare(store_db, {}, [("director", None), ("director", None)])
     app = with_store(store_db)
     try:
-        from replay.service.tournaments import create_tournament
+        from replay.service.tournaments.tournaments import create_tournament
 
         create_tournament(app, "Cup", EIGHT[:4])
         # Seated by the service without a director's token (as the command line's token create does).

@@ -19,8 +19,8 @@ import pytest
 from starlette.testclient import TestClient
 from web_support import PLAYERS, errors, prepare, refusal, send
 
-from replay.service.certificates import generate_key
-from replay.service.tournaments import change_tournament
+from replay.service.director.certificates import generate_key
+from replay.service.tournaments.tournaments import change_tournament
 from replay.store.application import HonbaApp
 from replay.web.app import create_app
 

@@ -27,13 +27,13 @@ from web_support import SIXTEEN, serving
 
 from replay.html.pages import render_standings_html
 from replay.html.ratings import render_ratings_html
-from replay.service import recording
-from replay.service.access import TokenStore
-from replay.service.director import seat_next
-from replay.service.ratings import ratings_data
-from replay.service.stages import join_team
-from replay.service.standings import caught_up_view, standings_data, tournament_report
-from replay.service.tournaments import create_tournament
+from replay.service.common.access import TokenStore
+from replay.service.director.director import seat_next
+from replay.service.director.ratings import ratings_data
+from replay.service.director.stages import join_team
+from replay.service.recording import recording
+from replay.service.tournaments.standings import caught_up_view, standings_data, tournament_report
+from replay.service.tournaments.tournaments import create_tournament
 from replay.store.application import HonbaApp
 from replay.store.tournaments import get_tournament
 from replay.web.app import create_app

@@ -20,7 +20,7 @@ from starlette.testclient import TestClient
 from web_support import PLAYERS, prepare, send, serving
 
 from replay.html.templating import TEMPLATES as REPORT_TEMPLATES
-from replay.service.tournaments import attach_match, create_tournament, plan_session
+from replay.service.tournaments.tournaments import attach_match, create_tournament, plan_session
 from replay.store.application import HonbaApp
 from replay.web import i18n
 from replay.web.app import create_app

@@ -19,7 +19,7 @@ from pg_server import PostgresServer, ServerUnavailable
 from starlette.testclient import TestClient
 from web_support import PLAYERS, prepare, refusal
 
-from replay.service.tournaments import create_tournament
+from replay.service.tournaments.tournaments import create_tournament
 from replay.store.application import HonbaApp
 from replay.web.app import create_app
 

@@ -21,13 +21,13 @@ from conftest import hv, ron, won
 from playwright_support import CHROMIUM, PHONES, launched, phone, readable, small_targets
 from web_support import SIXTEEN, serving
 
-from replay.service import recording
-from replay.service.access import TokenStore
-from replay.service.clock import set_session_time_limit, start_session_clock
-from replay.service.director import seat_next
-from replay.service.entry import CorrectionRequest, Entry, apply_correction, apply_entry
-from replay.service.standings import caught_up_view
-from replay.service.tournaments import create_tournament
+from replay.service.common.access import TokenStore
+from replay.service.director.director import seat_next
+from replay.service.recording import recording
+from replay.service.recording.clock import set_session_time_limit, start_session_clock
+from replay.service.recording.entry import CorrectionRequest, Entry, apply_correction, apply_entry
+from replay.service.tournaments.standings import caught_up_view
+from replay.service.tournaments.tournaments import create_tournament
 from replay.store.application import HonbaApp
 from replay.store.tournaments import get_tournament
 from replay.web.app import create_app

@@ -9,7 +9,7 @@ from pathlib import Path
 from honba_cli import Honba
 
 from domain.values import HandValue
-from replay.service.shapes import counted, not_counted_yet
+from replay.service.common.shapes import counted, not_counted_yet
 
 
 def test_counts_take_the_number_of_their_noun() -> None:
@@ -59,8 +59,8 @@ def test_the_web_pages_and_the_api_call_a_hong_kong_limit_hand_the_limit(tmp_pat
     from web_support import send
 
     from domain.rules import load_preset
-    from replay.service import recording
-    from replay.service.access import TokenStore
+    from replay.service.common.access import TokenStore
+    from replay.service.recording import recording
     from replay.store.application import HonbaApp
     from replay.web.app import create_app
 

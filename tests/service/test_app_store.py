@@ -23,7 +23,8 @@ from domain.values import (
     WinResult,
 )
 from replay.formats.record import RecordError, build_match, parse_record
-from replay.service import recording, storing
+from replay.service.imports import storing
+from replay.service.recording import recording
 from replay.store.application import HonbaApp
 from replay.store.errors import MatchExists, MatchNotFound
 from replay.store.settings import default_db_path, persistence_env

@@ -20,7 +20,7 @@ from test_tamper_both_stores import execute, last
 from domain.match import match_id
 from domain.rules import load_preset
 from domain.values import AbortiveDraw, HandValue, Win, WinResult
-from replay.service import recording
+from replay.service.recording import recording
 from replay.store.application import HonbaApp
 from replay.store.checked import detached
 from replay.store.errors import DamagedMatch

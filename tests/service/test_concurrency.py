@@ -30,7 +30,7 @@ import pytest
 from domain.match import Match, match_id
 from domain.rules import load_preset
 from domain.values import AbortiveDraw, AbortKind
-from replay.service import recording
+from replay.service.recording import recording
 from replay.store import retry as retry_module
 from replay.store.application import HonbaApp
 from replay.store.chain import STORE_CHAIN_ID

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from replay.service.batch import VerifyRun, verify_paths
+from replay.service.imports.batch import VerifyRun, verify_paths
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus"
 pytestmark = pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpus is not present")

@@ -27,7 +27,7 @@ from domain.scoring.payments import score_changes
 from domain.values import DealPass, MatchEnd, Penalty, PenaltyShare
 from projections.ledger import corrected_ledger
 from replay.formats.record import build_match, export_record, parse_record
-from replay.service.audit import build_report
+from replay.service.audit.audit import build_report
 from replay.store.findings import MatchCheck
 
 PRESETS: list[Ruleset] = [

@@ -18,7 +18,7 @@ from domain.integrity import canonical, digest_of, digests_of_items, plain
 from domain.match import Match, match_content_and_entries, stored_rules
 from domain.values import without_details
 from replay.formats.detect import read_log
-from replay.service.importing import match_from_log
+from replay.service.imports.importing import match_from_log
 from replay.store.application import HonbaApp, mapper_for
 
 JSON = st.recursive(

@@ -24,9 +24,9 @@ from domain.errors import RuleViolation
 from domain.rules import load_preset
 from domain.values import ExhaustiveDraw, HandValue, Penalty, PenaltyShare, Win, WinResult
 from replay.input.fields import entry_from_fields
-from replay.service import recording
-from replay.service.entry import apply_entry
-from replay.service.recording import ForHand, HandTaken
+from replay.service.recording import recording
+from replay.service.recording.entry import apply_entry
+from replay.service.recording.recording import ForHand, HandTaken
 from replay.store.application import HonbaApp
 
 TENHOU = load_preset("tenhou")

@@ -15,8 +15,8 @@ from test_riichi_city import four_player_game, three_player_game
 
 from domain.errors import HonbaError
 from replay.formats.detect import read_deals, read_games
-from replay.service.deal import check_deal
-from replay.service.verify import verify_game
+from replay.service.imports.deal import check_deal
+from replay.service.imports.verify import verify_game
 
 ODD_VALUES: list[Any] = [None, "x", -1, 10**12, [], {}, True, 0, 1.5, '{"a": 1}']
 

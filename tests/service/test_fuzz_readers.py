@@ -50,9 +50,9 @@ from replay.formats.logmodel import LogError
 from replay.formats.record import build_match, check_record_text, parse_record
 from replay.formats.source import MAX_UNPACKED
 from replay.input.json_text import DEEPEST, load_json
-from replay.service.batch import import_paths, verify_paths
-from replay.service.importing import match_from_log
-from replay.service.verify import verify_game
+from replay.service.imports.batch import import_paths, verify_paths
+from replay.service.imports.importing import match_from_log
+from replay.service.imports.verify import verify_game
 from replay.store.application import HonbaApp
 
 # A fixed budget and the same examples on every run; HONBA_FUZZ_EXAMPLES=2000 HONBA_FUZZ_RANDOM=1

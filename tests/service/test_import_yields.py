@@ -22,8 +22,8 @@ from conftest import CORPUS, TENHOU, hv, ron, won
 from eventsourcing.persistence import StoredEvent
 
 from domain.match import Match
-from replay.service import recording
-from replay.service.storing import prepare, store_prepared
+from replay.service.imports.storing import prepare, store_prepared
+from replay.service.recording import recording
 from replay.store.application import HonbaApp
 from replay.store.sqlite_store import HonbaSQLiteRecorder
 
@@ -74,7 +74,7 @@ TABLES = textwrap.dedent(
     import json, sys, time
     from domain.rules import load_preset
     from domain.values import AbortiveDraw, AbortKind
-    from replay.service import recording
+    from replay.service.recording import recording
     from replay.store.application import HonbaApp
     db, tables, go = sys.argv[1], int(sys.argv[2]), sys.argv[3]
     store = HonbaApp.open(db)

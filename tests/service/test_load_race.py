@@ -22,7 +22,8 @@ from domain.match import match_id
 from domain.rules import load_preset
 from domain.tournament import tournament_id
 from domain.values import HandValue, Win, WinResult
-from replay.service import recording, tournaments
+from replay.service.recording import recording
+from replay.service.tournaments import tournaments
 from replay.store.application import HonbaApp
 from replay.store.errors import DamagedMatch
 from replay.store.evidence import read_evidence

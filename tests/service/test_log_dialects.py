@@ -23,8 +23,8 @@ from domain.values import AbortiveDraw, AbortKind, ExhaustiveDraw, HandValue, Wi
 from replay.formats.logmodel import LogError
 from replay.formats.mjai import rounded_fu
 from replay.formats.tenhou_json import read_tenhou_json
-from replay.service.importing import match_from_log
-from replay.service.verify import verify_game
+from replay.service.imports.importing import match_from_log
+from replay.service.imports.verify import verify_game
 
 
 def one_hand(result: list[Any], scores: list[int] | None = None) -> bytes:

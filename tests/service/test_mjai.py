@@ -20,7 +20,7 @@ from domain.values import AbortiveDraw, AbortKind, ExhaustiveDraw, HandValue, Ta
 from replay.formats.logmodel import LogError, LoggedGame
 from replay.formats.mjai import read_mjai
 from replay.input.tiles import MeldTiles
-from replay.service.verify import verify_game
+from replay.service.imports.verify import verify_game
 
 HIDDEN = ["?"] * 13
 START = [25000, 25000, 25000, 25000]

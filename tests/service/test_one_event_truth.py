@@ -1,5 +1,5 @@
 """Issue 31: one event, one truth. Every view of a staged event's standings reads one projection
-(``replay.service.stages.event_report``, ``projections.staged``); ``needs`` answers from after the
+(``replay.service.director.stages.event_report``, ``projections.staged``); ``needs`` answers from after the
 tables that have ended; a substitute only for a player who withdrew. In memory, at the service.
 
 The event: eight players A to H under the WRC rules (30,000 start and return, uma +15/+5/-5/-15,
@@ -34,9 +34,8 @@ from domain.errors import RuleViolation
 from domain.rules import load_preset
 from domain.values import HandValue, Win, WinResult
 from projections.views import DocumentView
-from replay.service import recording
-from replay.service.needs import needs_data
-from replay.service.stages import (
+from replay.service.director.needs import needs_data
+from replay.service.director.stages import (
     declare_format,
     event_format_of,
     event_report,
@@ -47,10 +46,11 @@ from replay.service.stages import (
     substitute,
     withdraw,
 )
-from replay.service.standings import standings_data
-from replay.service.standings_page import standings_page_data
-from replay.service.tournaments import create_tournament
-from replay.service.what_if import what_if_data
+from replay.service.director.standings_page import standings_page_data
+from replay.service.director.what_if import what_if_data
+from replay.service.recording import recording
+from replay.service.tournaments.standings import standings_data
+from replay.service.tournaments.tournaments import create_tournament
 from replay.store.application import HonbaApp
 from replay.store.standings_view import catch_up, open_view
 from replay.store.tournaments import get_tournament

@@ -10,7 +10,7 @@ from conftest import CORPUS
 
 import domain.rules
 from domain.rules import load_preset
-from replay.service.batch import verify_paths
+from replay.service.imports.batch import verify_paths
 
 pytestmark = pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpus is not present")
 

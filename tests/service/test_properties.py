@@ -30,7 +30,7 @@ from domain.values import (
     WinResult,
 )
 from projections.table import steps, table_state
-from replay.service import storing
+from replay.service.imports import storing
 from replay.store.application import HonbaApp
 
 EAST_ONLY = load_preset("tenhou-east")

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from conftest import CORPUS
 
-import replay.service.batch
-from replay.service.batch import PARALLEL_FROM, FileRead, ImportRun, OnDemandPool, import_paths, reading_pool
+import replay.service.imports.batch
+from replay.service.imports.batch import PARALLEL_FROM, FileRead, ImportRun, OnDemandPool, import_paths, reading_pool
 from replay.store.application import HonbaApp
 
 pytestmark = pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpus is not present")
@@ -38,13 +38,13 @@ def imported(db: Path, folder: Path, **options: Any) -> ImportRun:
 def reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The files an import reads (parses and replays), in order."""
     seen: list[str] = []
-    original = replay.service.batch.read_for_import
+    original = replay.service.imports.batch.read_for_import
 
     def counted(path: Path, *args: Any, **kwargs: Any) -> FileRead:
         seen.append(path.name)
         return original(path, *args, **kwargs)
 
-    monkeypatch.setattr(replay.service.batch, "read_for_import", counted)
+    monkeypatch.setattr(replay.service.imports.batch, "read_for_import", counted)
     return seen
 
 

@@ -25,7 +25,7 @@ from domain.rules import load_preset
 from domain.values import Penalty
 from replay.formats.detect import read_games
 from replay.formats.record import build_match, export_record, parse_record
-from replay.service.importing import match_from_log
+from replay.service.imports.importing import match_from_log
 
 TENHOU = load_preset("tenhou")
 EXAMPLES = int(os.environ.get("HONBA_FUZZ_EXAMPLES", "100"))

@@ -21,8 +21,8 @@ from replay.cli import app
 from replay.formats.inference import infer_rules
 from replay.formats.logmodel import LoggedGame
 from replay.formats.tenhou_json import read_tenhou_json
-from replay.service.batch import ruled
-from replay.service.verify import verify_game, with_inferred_rules
+from replay.service.imports.batch import ruled
+from replay.service.imports.verify import verify_game, with_inferred_rules
 from replay.store.application import HonbaApp
 
 

@@ -20,16 +20,16 @@ from projections.entries import entry_numbers
 from projections.ledger import corrected_ledger, correction_marks
 from replay.formats.record import export_record
 from replay.input.parsing import InputError
-from replay.service import recording
-from replay.service.batch import verify_paths
-from replay.service.checks import audit_failed, audit_match, check_data, check_targets
-from replay.service.entry import CorrectionRequest, apply_correction
-from replay.service.imports import import_options_refusal, verify_options_refusal
-from replay.service.matches import log_json, match_log, status_data
-from replay.service.rules import resolve_rules, rules_for_start
-from replay.service.shapes import ledger_data, log_data, state_data
-from replay.service.standings import standings_data, tournament_report
-from replay.service.tournaments import attach_all
+from replay.service.audit.checks import audit_failed, audit_match, check_data, check_targets
+from replay.service.common.rules import resolve_rules, rules_for_start
+from replay.service.common.shapes import ledger_data, log_data, state_data
+from replay.service.imports.batch import verify_paths
+from replay.service.imports.imports import import_options_refusal, verify_options_refusal
+from replay.service.recording import recording
+from replay.service.recording.entry import CorrectionRequest, apply_correction
+from replay.service.recording.matches import log_json, match_log, status_data
+from replay.service.tournaments.standings import standings_data, tournament_report
+from replay.service.tournaments.tournaments import attach_all
 from replay.store.application import HonbaApp
 from replay.store.standings_view import catch_up, open_view
 

@@ -15,9 +15,10 @@ import pytest
 from domain.errors import RuleViolation
 from domain.rules import load_preset
 from domain.values import Penalty
-from replay.service import corrections, recording
-from replay.service.sign_off import disputes, require_sign_off, sign_off_data, sign_scores, unconfirmed
-from replay.service.tournaments import change_tournament, create_tournament
+from replay.service import corrections
+from replay.service.recording import recording
+from replay.service.tournaments.sign_off import disputes, require_sign_off, sign_off_data, sign_scores, unconfirmed
+from replay.service.tournaments.tournaments import change_tournament, create_tournament
 from replay.store.application import HonbaApp
 from replay.store.standings_view import catch_up, open_view
 from replay.store.tournaments import get_tournament

@@ -27,10 +27,9 @@ from domain.values import HandValue, Win, WinResult
 from projections.views import DocumentView
 from replay.html.pages import render_standings_html
 from replay.input.parsing import parse_value
-from replay.service import recording
-from replay.service.certificates import certificate_body
-from replay.service.needs import needs_data
-from replay.service.stages import (
+from replay.service.director.certificates import certificate_body
+from replay.service.director.needs import needs_data
+from replay.service.director.stages import (
     declare_format,
     event_format_of,
     event_report,
@@ -41,10 +40,11 @@ from replay.service.stages import (
     substitute,
     withdraw,
 )
-from replay.service.standings import standings_data
-from replay.service.standings_page import standings_page_data
-from replay.service.tournaments import create_tournament
-from replay.service.what_if import what_if_data
+from replay.service.director.standings_page import standings_page_data
+from replay.service.director.what_if import what_if_data
+from replay.service.recording import recording
+from replay.service.tournaments.standings import standings_data
+from replay.service.tournaments.tournaments import create_tournament
 from replay.store.application import HonbaApp
 from replay.store.standings_view import catch_up, open_view
 

@@ -1,4 +1,4 @@
-"""The table page's use cases (replay.service.table): the values a table taps, the numbered ledger
+"""The table page's use cases (replay.service.recording.table): the values a table taps, the numbered ledger
 with what was taken back, what undo takes back, the confirm step (with the clock's end and tiles).
 
 The numbers are the published riichi score table's: a non-dealer's ron of 4 han 30 fu is 7,700 and
@@ -19,9 +19,9 @@ from domain.values import HandValue
 from replay.input.entry import FieldError
 from replay.input.fields import entry_from_fields
 from replay.input.tiles import hand_tiles_from_fields
-from replay.service import clock, recording
-from replay.service.entry import apply_entry
-from replay.service.table import entry_preview, table_view, value_choice, value_choices
+from replay.service.recording import clock, recording
+from replay.service.recording.entry import apply_entry
+from replay.service.recording.table import entry_preview, table_view, value_choice, value_choices
 from replay.store.application import HonbaApp
 
 PLAYERS = ["Ann", "Ben", "Cho", "Dai"]

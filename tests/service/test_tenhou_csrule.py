@@ -18,7 +18,7 @@ from conftest import CORPUS
 from replay.formats.logmodel import LogError
 from replay.formats.tenhou_csrule import decode_csrule
 from replay.formats.tenhou_xml import read_tenhou_xml
-from replay.service.verify import verify_game
+from replay.service.imports.verify import verify_game
 
 NEWATTR = CORPUS / "dnovikoff-tenhou" / "log" / "test_data" / "newattr2023.xml"
 EAST_ONLY = 0x101  # newattr2023.xml's GO type: four players, east-only

@@ -23,7 +23,7 @@ from replay.formats.logmodel import LoggedGame
 from replay.formats.tenhou_json import read_tenhou_json
 from replay.formats.tenhou_rules import Dating, dating, rules_for
 from replay.formats.tenhou_xml import read_tenhou_xml
-from replay.service.verify import GameReport, verify_game
+from replay.service.imports.verify import GameReport, verify_game
 
 TSUBAKI = CORPUS / "tsubakisakura-mjlog2json" / "data"
 LEDENEL = CORPUS / "ledenel-auto-white-reimu" / "tests"

@@ -25,10 +25,10 @@ from domain.scoring.payments import penalty_at
 from domain.values import ExhaustiveDraw, Penalty
 from replay.input.entry import entry_of
 from replay.input.parsing import InputError
-from replay.service import recording
-from replay.service.entry import CorrectionRequest, Entry, apply_correction, apply_entry
-from replay.service.exports import export_match
-from replay.service.matches import match_status, read_log, stored_matches
+from replay.service.imports.exports import export_match
+from replay.service.recording import recording
+from replay.service.recording.entry import CorrectionRequest, Entry, apply_correction, apply_entry
+from replay.service.recording.matches import match_status, read_log, stored_matches
 from replay.store.application import HonbaApp
 from replay.store.errors import DamagedMatch, MatchExists, MatchNotFound
 from replay.store.seal import seal_id

@@ -15,8 +15,8 @@ from test_views import COMMANDS, NAMES, TENHOU, won
 
 from projections.standings_view import DocCache, tournament_standings
 from projections.views import Changes, POPODocumentView
-from replay.service import recording
-from replay.service.tournaments import attach_all
+from replay.service.recording import recording
+from replay.service.tournaments.tournaments import attach_all
 from replay.store.application import HonbaApp
 from replay.store.standings_view import catch_up
 

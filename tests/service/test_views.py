@@ -27,10 +27,10 @@ from domain.values import ExhaustiveDraw, Penalty, TableState, WinResult
 from projections.standings_view import StandingsProjection
 from projections.views import DocumentView, POPODocumentView
 from replay.input.entry import entry_of
-from replay.service import recording
-from replay.service.entry import CorrectionRequest, apply_correction
-from replay.service.standings import tournament_report
-from replay.service.tournaments import attach_all, change_tournament
+from replay.service.recording import recording
+from replay.service.recording.entry import CorrectionRequest, apply_correction
+from replay.service.tournaments.standings import tournament_report
+from replay.service.tournaments.tournaments import attach_all, change_tournament
 from replay.store.application import HonbaApp
 from replay.store.settings import persistence_env
 from replay.store.standings_view import catch_up, follow, open_view, views_path

@@ -15,7 +15,7 @@ import pytest
 SCRIPT = """
 import os
 from pathlib import Path
-from replay.service.batch import reading_pool
+from replay.service.imports.batch import reading_pool
 
 with reading_pool(2, 100) as pool:
     assert pool is not None

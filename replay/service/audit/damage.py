@@ -1,0 +1,70 @@
+"""What ``honba check`` and ``honba audit`` find wrong with a stored match, for every place that shows it.
+
+One function says it (``match_damage_lines``) and every reader shows what it returns: ``honba
+status`` (a warning line each), the table page and the referee's pages (a warning), the JSON API
+(``damage``: the lines), the standings (``tournament_damage``: a warning naming each match). It
+finds what the store's own check finds, reading the checkpoints once (``read_evidence``): an
+event altered, deleted, reordered or inserted, the seal removed, the match rolled back behind a
+checkpoint that covered it, the checkpoints themselves changed (a leaf or a tree head); and what
+the audit finds in a history whose digests were all recomputed: an event stored after the match
+ended (``replay.service.audit.audit.after_the_end``).
+
+Reading the checkpoints is a read of every checkpoint row: a page asks once per request.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from domain.match import Match, match_id
+from replay.service.audit.audit import after_the_end
+from replay.store.application import HonbaApp
+from replay.store.errors import DamagedMatch, MatchNotFound
+from replay.store.evidence import Evidence, read_evidence
+from replay.store.integrity import check_match, damage_line
+
+
+def match_damage_lines(
+    store: HonbaApp, key: str, match: Match | None = None, evidence: Evidence | None = None
+) -> tuple[str, ...]:
+    """Every line naming what is wrong with a stored match (none: nothing is), as ``honba check``
+    (against the checkpoints) and ``honba audit`` (events after the end) find it. ``match``: the
+    match already read, when the caller has it; ``evidence``: the checkpoints already read."""
+    return tuple(
+        f"match {key!r} is damaged in the store: {why}; see honba {'audit' if late else 'check'} {key}"
+        for why, late in _whys(store, key, match, evidence)
+    )
+
+
+def _whys(store: HonbaApp, key: str, match: Match | None, evidence: Evidence | None) -> list[tuple[str, bool]]:
+    """What is wrong, each with whether the audit (not the check) finds it."""
+    evidence = evidence if evidence is not None else read_evidence(store)
+    check = check_match(store, match_id(key), key, evidence)
+    if check.events == 0 and damage_line(key, check) is None:
+        return []  # no such match
+    whys: list[tuple[str, bool]] = []
+    for problem in check.problems:
+        where = f" at {problem.position}" if problem.position else ""
+        whys.append((f"{problem.kind}{where} ({problem.detail})", False))
+    for problem in evidence.check.problems:
+        whys.append((f"the store's checkpoints are {problem.kind} at {problem.position} ({problem.detail})", False))
+    if match is None and not check.problems:
+        try:
+            match = store.get_match(key)
+        except (DamagedMatch, MatchNotFound) as exc:
+            return [*whys, (str(exc), False)]
+    if match is not None:
+        whys += [(finding.text, True) for finding in after_the_end(match)]
+    return whys
+
+
+def tournament_damage(store: HonbaApp, keys: Iterable[str]) -> dict[str, str]:
+    """Why each of these stored matches (a tournament's) is damaged, the first thing found, by key;
+    the matches found intact are left out. The checkpoints are read once for all of them."""
+    evidence = read_evidence(store)
+    found = {}
+    for key in keys:
+        whys = _whys(store, key, None, evidence)
+        if whys:
+            found[key] = whys[0][0]
+    return found

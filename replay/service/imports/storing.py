@@ -1,0 +1,275 @@
+"""Storing matches built in memory (a record file, a log's games): whole, once, never rewriting history.
+
+An import is idempotent: a match already stored with the same players, rules, results and
+corrections stores nothing; one stored under that key with other contents is a conflict,
+refused (history is not rewritten by an import); the same game read from a log under another
+key (another file's name) is stored once, under the key it was stored as first; a stored
+excerpt of a game (the same first hands, fewer) is completed with the hands it lacks.
+``prepare`` encodes a match and its seal in a worker process; ``store_prepared`` stores a
+batch of them in one transaction, and match by match when some are there already.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Final
+from uuid import UUID
+
+import attrs
+from eventsourcing.persistence import Mapper, StoredEvent
+
+from domain.integrity import digest_of, plain
+from domain.match import Match, MatchContent, match_content, match_content_and_entries, match_id, results_so_far
+from domain.values import without_details
+from replay.service.recording.recording import on_match
+from replay.store.application import HonbaApp
+from replay.store.errors import UNAVAILABLE, MatchExists
+from replay.store.identity import GameIdentity, game_fingerprint, identity_id
+from replay.store.retry import retrying
+from replay.store.seal import Seal, seal_id
+from replay.store.streams import DamagedRow, RowsTaken, holds_stream, insert_whole, read_identity, stream_events
+
+
+@attrs.frozen
+class Prepared:
+    """A match built in memory and encoded for the store, with its seal: what a bulk import stores.
+
+    ``records`` are the match's events and its seal's, as the store keeps them; ``content``
+    is what tells the same match from another of the same key (``domain.match.match_content``).
+    Plain data, so it crosses from a worker process to the one that stores.
+    """
+
+    key: str
+    players: tuple[str, ...]
+    id: UUID
+    records: tuple[StoredEvent, ...]
+    content: MatchContent
+    # The match's last position and head digest (what its seal records).
+    position: int = 0
+    head: str = ""
+    # A game read from a log: the digest of its content (``replay.store.identity``), whose identity is
+    # stored with it so that the same game from another file is stored once; None otherwise.
+    fingerprint: str | None = None
+    # The digest of each entry (opening, facts) and the facts, in order: a stored excerpt of
+    # this game (the same entries, fewer) is completed with the facts it lacks.
+    entries: tuple[str, ...] = ()
+    facts: tuple[Any, ...] = ()
+
+
+@attrs.frozen
+class AlreadyStoredAs:
+    """An import found the same game stored under another key (another file's name, its log id)."""
+
+    key: str
+
+
+def prepare(match: Match, mapper: Mapper[UUID], *, from_log: bool = False) -> Prepared:
+    """Encode a new match's events and those of its seal (last position and head digest).
+
+    ``from_log``: a game read from a log, stored with its identity (``replay.store.identity``) so
+    that another file holding the same game stores nothing (when it has a hand result). Takes the match's pending
+    events: the match is then as if saved.
+    """
+    pending = list(match.pending_events)
+    content, entries = match_content_and_entries(pending)
+    seal = Seal.open(match.id)
+    seal.seal(match.version, match.head)
+    events: list[Any] = [*match.collect_events(), *seal.collect_events()]
+    fingerprint = None
+    if from_log and any(isinstance(event, HAND_EVENTS) for event in pending):
+        # A game with at least one result: its players and opening alone (an excerpt cut
+        # before any hand ended) say too little to tell one game from another.
+        fingerprint = game_fingerprint(content.players, content.results)
+        events.extend(GameIdentity.claim(fingerprint, match.key).collect_events())
+    records = tuple(mapper.to_stored_event(event) for event in events)
+    facts = tuple(event.fact for event in pending if isinstance(event, HAND_EVENTS))
+    return Prepared(
+        match.key,
+        match.players,
+        match.id,
+        records,
+        content,
+        match.version,
+        match.head,
+        fingerprint,
+        tuple(entries),
+        facts,
+    )
+
+
+# The events of a hand result: what an excerpt lacks is recorded again as results.
+HAND_EVENTS: Final = (Match.HandWon, Match.HandDrawn, Match.HandAborted)
+
+
+def _entry_digest(event: Any) -> str:
+    """The digest of one entry of a match's history (as ``match_content`` counts it); '' for other events."""
+    if isinstance(event, Match.Started):
+        return digest_of(["opening", plain(event.opening)])
+    if isinstance(event, Match.Recorded):
+        return digest_of(["fact", plain(without_details(event.fact))])
+    if isinstance(event, Match.Corrected):
+        return digest_of(["correction", plain([event.target, event.replacement, event.by, event.reason, event.at])])
+    return ""
+
+
+def store_whole(store: HonbaApp, match: Match) -> bool:
+    """Store a match built in memory, all its events at once.
+
+    Returns False, storing nothing, when the same match (same key, players, rules and
+    results) is stored already: imports are idempotent and never half-store a match.
+    A stored match with that key but other contents is a conflict, refused with
+    ``MatchExists``: history is not rewritten by importing a changed file.
+    """
+    if not match.pending_events:
+        return False  # this very match object was stored before: nothing new to store
+    (outcome,) = store_prepared(store, [prepare(match, store.mapper)])
+    if isinstance(outcome, MatchExists):
+        raise outcome
+    return outcome is True
+
+
+def store_prepared(store: HonbaApp, batch: Sequence[Prepared]) -> list[bool | MatchExists | AlreadyStoredAs]:
+    """Store matches prepared in memory (``prepare``), all of them in one transaction.
+
+    For each, in order: True when stored (or a stored excerpt of it completed), False when
+    the same match was stored already, ``AlreadyStoredAs`` when the same game read from a
+    log is stored under another key, or the ``MatchExists`` conflict when a match with
+    that key is stored with other contents (nothing of it is stored, and the others are).
+    Each match is stored whole with its seal or not at all.
+
+    A batch shares no row with the saves of other matches (tables recording meanwhile never
+    make it fail). When it meets rows already there (a match, its seal or its game's identity:
+    stored before, or by another process at the same moment), those matches are stored one by
+    one, each as its own case, and the rest of the batch again in one transaction.
+    """
+    outcomes: dict[int, bool | MatchExists | AlreadyStoredAs] = {}
+    pending = list(range(len(batch)))
+    while pending:
+        if not insert_whole(store, [record for index in pending for record in batch[index].records]):
+            present = [index for index in pending if _any_stored(store, batch[index])]
+            # Nothing found there: rows another process stored and removed meanwhile; one by one.
+            for index in present or pending:
+                outcomes[index] = _store_one(store, batch[index])
+            pending = [index for index in pending if index not in outcomes]
+            continue
+        outcomes.update(dict.fromkeys(pending, True))
+        break
+    return [outcomes[index] for index in range(len(batch))]
+
+
+def _any_stored(store: HonbaApp, prepared: Prepared) -> bool:
+    """Whether any stream a prepared match would start is there already (the match, its seal, its
+    game's identity)."""
+    streams = {record.originator_id for record in prepared.records}
+    return any(holds_stream(store, stream) for stream in streams)
+
+
+def _store_one(store: HonbaApp, prepared: Prepared) -> bool | MatchExists | AlreadyStoredAs:
+    def once(_attempt: int) -> bool | MatchExists | AlreadyStoredAs:
+        same = _same_as_stored(store, prepared)
+        if isinstance(same, MatchExists):
+            completed = _complete_excerpt(store, prepared)
+            if completed is not None:
+                return completed
+        if same is not False:
+            return same if isinstance(same, MatchExists) else False
+        owner = _identity_owner(store, prepared)
+        if isinstance(owner, MatchExists):
+            return owner
+        if owner is not None:
+            return AlreadyStoredAs(owner)
+        if not insert_whole(store, prepared.records):
+            # Stored by another process since the look above, or another save took this game's
+            # identity (then this match is still absent: try again, and the next look finds the
+            # identity's owner), or only a stray seal is.
+            same = _same_as_stored(store, prepared)
+            if same is not False:
+                return same if isinstance(same, MatchExists) else False
+            raise RowsTaken(prepared.key)
+        return True
+
+    try:
+        # Tried again unless a stray seal of this match is what is in the way.
+        return retrying(once, conflict=RowsTaken, again=lambda _conflict: not holds_stream(store, seal_id(prepared.id)))
+    except RowsTaken:
+        return MatchExists(f"match {prepared.key!r} changed in the store while it was imported; try again")
+
+
+def _identity_owner(store: HonbaApp, prepared: Prepared) -> str | MatchExists | None:
+    """The key of the match that holds the same game, stored under another key; else None.
+
+    The identity is a lookup outside every match's chain: it is believed only when the match it
+    names holds the game (the same players, and this game's results at some point of its history,
+    before later hands or corrections). One that names another match was changed behind honba's
+    back: the game is refused (a conflict, nothing stored or attached), and ``honba check`` names it.
+    """
+    if prepared.fingerprint is None:
+        return None
+    try:
+        identity = read_identity(store, prepared.fingerprint)
+    except DamagedRow as damaged:
+        return MatchExists(
+            f"the store's record of the game {prepared.key!r} is damaged ({damaged.why}); see honba check"
+        )
+    if identity is None or identity.key == prepared.key:
+        return None
+    try:
+        players, results = results_so_far(stream_events(store, match_id(identity.key)))
+    except UNAVAILABLE:
+        raise
+    except Exception:  # the match it names cannot be read: it does not hold the game as far as honba can tell
+        players, results = (), []
+    if not any(game_fingerprint(players, digest) == prepared.fingerprint for digest in results):
+        return MatchExists(
+            f"the store's record of the game {prepared.key!r} names the match {identity.key!r}, which does not "
+            "hold it: it was changed behind honba's back; nothing stored; see honba check"
+        )
+    return identity.key
+
+
+def _complete_excerpt(store: HonbaApp, prepared: Prepared) -> bool | None:
+    """For a game read from a log whose key holds another recording of it: True when the
+    stored match was an excerpt of this game (same players, rules, opening and first
+    results, fewer of them), now completed with the results it lacked; False when this
+    game is an excerpt of the stored match (nothing to store); None otherwise.
+
+    Nothing stored is erased: the missing hands are recorded on the stored match.
+    """
+    if prepared.fingerprint is None:
+        return None
+    stored = stream_events(store, prepared.id)
+    content = match_content(stored)
+    if content.players != prepared.content.players or content.rules != prepared.content.rules:
+        return None
+    entries = [d for d in map(_entry_digest, stored) if d]
+    if len(entries) >= len(prepared.entries):
+        return False if entries[: len(prepared.entries)] == list(prepared.entries) else None
+    if list(prepared.entries[: len(entries)]) != entries:
+        return None
+    recorded = sum(isinstance(event, HAND_EVENTS) for event in stored)
+    missing = prepared.facts[recorded:]
+
+    def complete(match: Match) -> None:
+        for fact in missing:
+            match.record(fact)
+
+    on_match(store, prepared.key, complete)
+    # Its identity too, unless another save stored it meanwhile.
+    insert_whole(store, [r for r in prepared.records if r.originator_id == identity_id(prepared.fingerprint)])
+    return True
+
+
+def _same_as_stored(store: HonbaApp, prepared: Prepared) -> bool | MatchExists:
+    """False when no match with that key is stored; True when the same one is; else the conflict."""
+    stored = stream_events(store, prepared.id)
+    if not stored:
+        return False
+    differs = match_content(stored).differs_in(prepared.content)
+    if differs is None:
+        return True
+    if differs == "results" and match_content(stored, when_stored=True).results == prepared.content.results:
+        return True  # its own export: a correction recorded through honba written with the time it was stored
+    return MatchExists(
+        f"a match {prepared.key!r} is stored with other {differs}; it is not replaced "
+        "(record a correction on the stored match instead)"
+    )
