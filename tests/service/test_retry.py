@@ -80,7 +80,7 @@ def test_a_conflict_that_may_not_be_retried_is_raised_at_once(pauses: list[float
 
 
 def test_no_other_module_sleeps_between_tries_of_its_own() -> None:
-    # The pause and the number of tries are decided in replay/service/retry.py alone.
+    # The pause and the number of tries are decided in replay/store/retry.py alone.
     for path in sorted((ROOT / "replay").rglob("*.py")):
         if path.name == "retry.py":
             continue

@@ -15,8 +15,9 @@ import pytest
 from domain.errors import RuleViolation
 from domain.rules import load_preset
 from domain.values import Penalty
-from replay.service import corrections
+from replay.input.entry import entry_of
 from replay.service.recording import recording
+from replay.service.recording.entry import CorrectionRequest, apply_correction
 from replay.service.tournaments.sign_off import disputes, require_sign_off, sign_off_data, sign_scores, unconfirmed
 from replay.service.tournaments.tournaments import change_tournament, create_tournament
 from replay.store.application import HonbaApp
@@ -113,7 +114,9 @@ def test_a_referee_s_correction_after_the_players_confirmed_asks_them_again(app:
         signed(app, player)
     assert pending(app) == []
     # Dai's 3,000 penalty, added by the referee once the match had ended: the scores signed are gone.
-    corrections.add_penalty(app, "cup-1", Penalty(3, 3000), by="Eve", reason="slow play")
+    penalty = entry_of(Penalty(3, 3000), PLAYERS)
+    request = CorrectionRequest("penalty", entry=penalty, by="Eve", reason="slow play")
+    apply_correction(app, "cup-1", request, client_key=None)
     (again,) = pending(app)
     assert again["status"] == "unconfirmed"
     assert [p["said"] for p in again["players"]] == [None] * 4  # type: ignore[index]
