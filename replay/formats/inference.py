@@ -22,7 +22,7 @@ from domain.errors import HonbaError
 from domain.progression import evolve, final_points, ranking
 from domain.rules import Ruleset
 from domain.scoring.payments import score_changes
-from domain.values import WIND_LETTERS, HandValue, TableState, WinResult
+from domain.values import WIND_LETTERS, HandValue, WinResult
 from replay.formats.logmodel import LoggedGame, LoggedHand
 
 # The hands a room that rounds up pays as a mangan: 4 han 30 fu and 3 han 60 fu.
@@ -78,24 +78,11 @@ def _start(game: LoggedGame, rules: Ruleset) -> Iterator[str]:
         yield f"start {rules.start_score:,} (the scores of {_label(first)})"
 
 
-def _table(hand: LoggedHand, rules: Ruleset) -> TableState:
-    """The table as the hand's header shows it."""
-    return TableState(
-        players=rules.players,
-        scores=hand.scores,
-        round_wind=hand.round_wind,
-        hand_number=hand.hand_number,
-        dealer=hand.dealer,
-        counters=hand.counters,
-        deposits=hand.deposit_sticks * rules.riichi_deposit,
-    )
-
-
 def _agrees(hand: LoggedHand, rules: Ruleset) -> bool | None:
     """Whether the domain, under these rules, pays the hand as the log recorded it (None: it cannot say)."""
     if hand.result is None or hand.deltas is None:
         return None
-    state = _table(hand, rules)
+    state = hand.table(rules)
     try:
         _, payments = evolve(state, rules, hand.result)
     except HonbaError:

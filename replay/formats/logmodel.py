@@ -15,7 +15,7 @@ import attrs
 
 from domain.errors import HonbaError
 from domain.rules import Ruleset
-from domain.values import HandResult
+from domain.values import HandResult, TableState
 
 
 class LogError(HonbaError):
@@ -57,6 +57,18 @@ class LoggedHand:
     # indicators, then each seat's haipai, draws and discards), where the log has them: kept
     # with an imported match (its ``source``) so that an export gives them back. Never scored.
     tiles: tuple[Any, ...] | None = attrs.field(default=None, eq=False)
+
+    def table(self, rules: Ruleset) -> TableState:
+        """The table as the hand's header shows it (the sticks on it counted in the rules' deposit)."""
+        return TableState(
+            players=rules.players,
+            scores=self.scores,
+            round_wind=self.round_wind,
+            hand_number=self.hand_number,
+            dealer=self.dealer,
+            counters=self.counters,
+            deposits=self.deposit_sticks * rules.riichi_deposit,
+        )
 
 
 @attrs.frozen

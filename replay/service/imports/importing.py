@@ -17,15 +17,7 @@ def opening_for(game: LoggedGame) -> TableState | None:
     header = (first.round_wind, first.hand_number, first.dealer, first.counters, first.deposit_sticks)
     if header == (0, 1, 0, 0, 0) and all(s == rules.start_score for s in first.scores):
         return None
-    return TableState(
-        players=rules.players,
-        scores=first.scores,
-        round_wind=first.round_wind,
-        hand_number=first.hand_number,
-        dealer=first.dealer,
-        counters=first.counters,
-        deposits=first.deposit_sticks * rules.riichi_deposit,
-    )
+    return first.table(rules)
 
 
 def source_of(game: LoggedGame) -> dict[str, Any]:
