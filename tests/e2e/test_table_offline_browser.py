@@ -165,7 +165,10 @@ def test_the_table_page_opens_again_offline(browser: Any, db: str) -> None:
         page = phone(browser, PHONES["360x740"])
         link = f"{base}/matches/t1?token={token}"
         page.goto(link)
+        # The page is kept and the worker has taken it over (activated and claimed: a worker still
+        # activating when the page reloads leaves the reload to the network, which is off).
         page.wait_for_function("() => caches.match(location.href).then(Boolean)")
+        page.wait_for_function("() => navigator.serviceWorker.controller !== null")
         page.context.set_offline(True)
         page.reload()
         expect(page.locator("#entry")).to_have_count(1)
