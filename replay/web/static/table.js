@@ -466,15 +466,19 @@
   // After an error the page comes back with the form as sent: show its confirm step at once.
   if (form.querySelector('input[name="winner"]:checked, input[name="kind"]:checked:not([value="win"])')) check();
 
-  // A table that enters its hands by tiles keeps the tiles panel open from one hand to the next
-  // (on this phone): a hand by tiles is then the winner, the discarder, 14 tiles and Record.
+  // Under riichi rules (the only ones with a tiles panel) the tile keys are shown at once, below
+  // the buttons, so that a hand by tiles is the winner, the discarder, 14 tiles and Record from the
+  // first hand on (issue 33: at most 17 taps); a phone that closed the panel finds it closed at the
+  // next hand (kept on the phone), and the other entries' buttons stand above it, untouched.
   var tilesPanel = document.getElementById("tiles");
   if (tilesPanel) {
+    var closed = false;
     try {
-      if (localStorage.getItem("honba.tiles") === "open") tilesPanel.open = true;
-    } catch (e) { /* storage refused: the panel opens with a tap */ }
+      closed = localStorage.getItem("honba.tiles") === "closed";
+    } catch (e) { /* storage refused: the panel shows open */ }
+    if (!closed) tilesPanel.open = true;
     tilesPanel.addEventListener("toggle", function () {
-      try { localStorage.setItem("honba.tiles", tilesPanel.open ? "open" : ""); } catch (e) { /* as above */ }
+      try { localStorage.setItem("honba.tiles", tilesPanel.open ? "open" : "closed"); } catch (e) { /* as above */ }
     });
   }
 
