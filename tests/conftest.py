@@ -13,14 +13,13 @@ subtracts the 1000 of each declarer visibly.
 
 from __future__ import annotations
 
-import os
 import signal
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from pg_server import PostgresServer, ServerUnavailable
+from pg_server import PostgresServer, started_or_skipped
 from service_match import ServiceMatch
 
 from domain.match import Match
@@ -196,16 +195,7 @@ def postgres_server() -> Iterator[PostgresServer]:
 
     Skipped, saying why, where none can be started; under CI (``CI`` set) that is a failure instead.
     """
-    server: PostgresServer | None = None
-    try:
-        server = PostgresServer()
-        server.start()
-    except ServerUnavailable as exc:
-        if server is not None:
-            server.stop()
-        if os.environ.get("CI"):
-            pytest.fail(f"CI needs the PostgreSQL server: {exc}")
-        pytest.skip(f"no PostgreSQL server could be started: {exc}")
+    server = started_or_skipped()
     yield server
     server.stop()
 

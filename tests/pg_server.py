@@ -162,3 +162,21 @@ class PostgresServer:
         if (self.data / "postmaster.pid").exists():
             self._cmd("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "stop")
         shutil.rmtree(self.root, ignore_errors=True)
+
+
+def started_or_skipped() -> PostgresServer:
+    """A PostgreSQL server started for a test or a session; where none can be started, the test is
+    skipped saying why, and under CI (``CI`` set) it fails instead: CI installs the server."""
+    import pytest
+
+    server: PostgresServer | None = None
+    try:
+        server = PostgresServer()
+        server.start()
+    except ServerUnavailable as exc:
+        if server is not None:
+            server.stop()
+        if os.environ.get("CI"):
+            pytest.fail(f"CI needs the PostgreSQL server: {exc}")
+        pytest.skip(f"no PostgreSQL server could be started: {exc}")
+    return server

@@ -8,14 +8,13 @@ tournament, redirects that named the client's `Host`.
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from pg_server import PostgresServer, ServerUnavailable
+from pg_server import PostgresServer, started_or_skipped
 from starlette.testclient import TestClient
 from web_support import PLAYERS, prepare, refusal
 
@@ -303,16 +302,7 @@ UNAVAILABLE = "the store is unavailable, nothing changed as far as honba knows â
 @pytest.fixture
 def own_postgres() -> Iterator[PostgresServer]:
     """A PostgreSQL server of this test's own, which it stops and starts again."""
-    server: PostgresServer | None = None
-    try:
-        server = PostgresServer()
-        server.start()
-    except ServerUnavailable as exc:
-        if server is not None:
-            server.stop()
-        if os.environ.get("CI"):
-            pytest.fail(f"CI needs the PostgreSQL server: {exc}")
-        pytest.skip(f"no PostgreSQL server could be started: {exc}")
+    server = started_or_skipped()
     yield server
     server.stop()
 
