@@ -259,6 +259,17 @@ class AbortKind(StrEnum):
     OTHER = "other"
 
 
+# The abortive draws by name, as words (``nine terminals``): what a hand was, a refusal.
+ABORT_NAMES = {
+    AbortKind.NINE_TERMINALS: Said("nine terminals"),
+    AbortKind.FOUR_WINDS: Said("four winds"),
+    AbortKind.FOUR_RIICHI: Said("four riichi"),
+    AbortKind.FOUR_KONGS: Said("four kongs"),
+    AbortKind.TRIPLE_RON: Said("triple ron"),
+    AbortKind.OTHER: Said("other"),
+}
+
+
 @attrs.frozen
 class WinResult:
     """A hand that ended in one or more wins (several only on one discard)."""

@@ -17,6 +17,7 @@ from typing import Any, Final
 
 import attrs
 
+from domain.said import Said
 from domain.values import WinFacts
 from replay.input.entry import NO_FACTS, FieldError
 from replay.input.parsing import InputError
@@ -225,10 +226,12 @@ def hand_tiles_from_fields(fields: Mapping[str, Any]) -> HandTiles | None:
     flags = {name: bool(tile_text(fields, name)) for name in TILE_FLAGS}
     if not text["hand"]:
         if any(text.values()) or any(flags.values()):
-            raise FieldError("hand", "the winning tile, the calls, the indicators and ippatsu go with the hand's tiles")
+            raise FieldError(
+                "hand", Said("the winning tile, the calls, the indicators and ippatsu go with the hand's tiles")
+            )
         return None
     if not text["win_tile"]:
-        raise FieldError("win_tile", "which of the hand's tiles won?")
+        raise FieldError("win_tile", Said("which of the hand's tiles won?"))
     calls = [c for c in text["calls"].replace(",", " ").split() if c]
     try:
         return HandTiles.from_text(

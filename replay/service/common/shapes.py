@@ -19,9 +19,9 @@ from domain.rules import Ruleset
 from domain.said import Listed, Said
 from domain.scoring.payments import pending_extra_hand_bonus
 from domain.values import (
+    ABORT_NAMES,
     WIND_NAMES,
     AbortiveDraw,
-    AbortKind,
     ExhaustiveDraw,
     MatchEnd,
     Payment,
@@ -77,15 +77,7 @@ def end_reason_said(reason: str) -> Said | str:
     return _END_WORDS.get(reason, reason)
 
 
-# The abortive draws and the penalties' usual kind, as words (an unusual kind typed is data).
-ABORT_WORDS = {
-    AbortKind.NINE_TERMINALS: Said("nine terminals"),
-    AbortKind.FOUR_WINDS: Said("four winds"),
-    AbortKind.FOUR_RIICHI: Said("four riichi"),
-    AbortKind.FOUR_KONGS: Said("four kongs"),
-    AbortKind.TRIPLE_RON: Said("triple ron"),
-    AbortKind.OTHER: Said("other"),
-}
+# The penalties' usual kind as words (an unusual kind typed is data); the abortive draws are the domain's.
 PENALTY_WORDS = {"chombo": Said("chombo")}
 
 
@@ -124,7 +116,7 @@ def said_fact(fact: Fact, players: Sequence[str], scoring: str = "riichi") -> Sa
             nagashi = Listed(tuple(players[s] for s in fact.nagashi))
             text = Said("{draw}; nagashi mangan: {players}", draw=text, players=nagashi)
     elif isinstance(fact, AbortiveDraw):
-        text = Said("abortive draw: {kind}", kind=ABORT_WORDS[fact.kind])
+        text = Said("abortive draw: {kind}", kind=ABORT_NAMES[fact.kind])
     elif isinstance(fact, Penalty):
         kind = PENALTY_WORDS.get(fact.kind, fact.kind)
         text = Said("penalty ({kind}) on {player}: {amount}", kind=kind, player=players[fact.seat], amount=fact.amount)
