@@ -313,8 +313,14 @@ def _number_text(text: object, bound: Bound, name: str, pattern: re.Pattern[str]
         )
     signed = bound.low < 0
     if not pattern.fullmatch(digits) or (digits[:1] in ("-", "+") and not signed):
-        template = "{text} is not {kind} (digits 0-9, with a sign)" if signed else "{text} is not {kind} (digits 0-9)"
-        raise OutOfBounds(name, Said(template, text=shown(digits), kind=words))
+        raise OutOfBounds(
+            name,
+            Said(
+                "{text} is not {kind} (digits 0-9, with a sign)" if signed else "{text} is not {kind} (digits 0-9)",
+                text=shown(digits),
+                kind=words,
+            ),
+        )
     return digits
 
 
