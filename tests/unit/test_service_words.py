@@ -97,7 +97,8 @@ def test_the_check_catches_a_translation_removed_or_a_field_lost() -> None:
 
 def test_the_catalogue_holds_no_template_nobody_says() -> None:
     found, _ = templates()
-    stale = sorted(m.id for m in catalogue() if m.id and m.id not in found)
+    # (a page's own words around what the service said are gettext texts, %(name)s: the pages' check)
+    stale = sorted(m.id for m in catalogue() if m.id and m.id not in found and "%(" not in m.id)
     assert stale == []
 
 
