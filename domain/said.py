@@ -30,7 +30,7 @@ class Said:
     fields: tuple[tuple[str, Field], ...]
 
     def __init__(self, template: str, /, **fields: Field) -> None:
-        self.__attrs_init__(template, tuple(sorted(fields.items())))  # type: ignore[attr-defined]
+        self.__attrs_init__(template, tuple(sorted(fields.items())))
 
     def __str__(self) -> str:
         return self.spoken(lambda template: template)
@@ -47,7 +47,7 @@ class Listed:
     """Several fields between separators (``"; "``, ``", "``), each said in its turn; ``empty``
     when there are none (``nobody``)."""
 
-    items: tuple[Field, ...] = attrs.field(converter=tuple)
+    items: tuple[Field, ...]
     separator: str = ", "
     empty: Field = ""
 
@@ -57,8 +57,8 @@ class Listed:
     def spoken(self, look_up: Callable[[str], str]) -> str:
         """The items said with ``look_up`` (``Said.spoken``), between the separators."""
         if not self.items:
-            return _spoken(self.empty, look_up)
-        return self.separator.join(_spoken(item, look_up) for item in self.items)
+            return str(_spoken(self.empty, look_up))
+        return self.separator.join(str(_spoken(item, look_up)) for item in self.items)
 
 
 def _spoken(value: Field, look_up: Callable[[str], str]) -> str | int:
@@ -70,4 +70,5 @@ def _spoken(value: Field, look_up: Callable[[str], str]) -> str | int:
 
 def listed(items: Iterable[Field], separator: str = ", ", empty: Field = "") -> Listed:
     """``Listed`` of ``items``."""
-    return Listed(tuple(items), separator, empty)
+    said: tuple[Field, ...] = tuple(items)
+    return Listed(said, separator, empty)

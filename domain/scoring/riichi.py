@@ -81,7 +81,7 @@ def _impossible(value: HandValue, *, self_drawn: bool) -> Said | None:
     """Why a hand of 1 to 4 han with this fu count cannot exist, or None when it can."""
     fu = value.fu
     if fu is None:
-        return Said("{han} han needs a fu count", han=value.han)
+        return Said("{han} han needs a fu count", han=value.han or 0)
     if fu not in VALID_FU:
         return Said("{fu} fu: fu are 20, 25 or a multiple of 10 from 30 to 110", fu=fu)
     if fu == 20 and (value.han or 0) < 2:

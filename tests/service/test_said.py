@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from domain.errors import HonbaError, MatchAlreadyEnded, RuleViolation, WinnerIsDiscarder
+from domain.errors import HonbaError, MatchAlreadyEnded, RuleViolation
 from domain.rules import load_preset
 from domain.said import Listed, Said
 from domain.tournament import Tournament

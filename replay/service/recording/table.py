@@ -320,7 +320,7 @@ def entry_preview(
     tiles_data = undo = None
     if entry.kind == "undo":
         undo = _undo(match)
-        lines = [Said("Undo {what}: it stays in the ledger, struck through", what=undo["text"])]
+        lines: list[Said | str] = [Said("Undo {what}: it stays in the ledger, struck through", what=undo["text"])]
         entries = []
     else:
         if tiles is not None:
