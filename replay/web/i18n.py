@@ -31,17 +31,20 @@ NAMES = {"en": "English", "ja": "日本語"}
 
 # The catalogues of a language: the pages' own texts (``messages``), and what the service and the
 # rules say (``service``: the templates of ``domain.said.Said``, what a hand was, the refusals), kept
-# apart so that each is edited on its own; a language's translations are both, the pages' first.
+# apart so that each is edited on its own; a language's translations are both, the pages' first for
+# a page's text, the service's first for its words (a word both have, "points", is each one's own).
 CATALOGUES = ("messages", "service")
+SAID_FIRST = ("service", "messages")
 
 
 @functools.cache
-def translations(language: str) -> gettext.NullTranslations:
-    """The catalogues of ``language`` as one (the English ids themselves for English), compiled once."""
+def translations(language: str, catalogues: tuple[str, ...] = CATALOGUES) -> gettext.NullTranslations:
+    """The catalogues of ``language`` as one, the first's translation first (the English ids
+    themselves for English), compiled once."""
     if language == DEFAULT:
         return gettext.NullTranslations()
     merged: gettext.NullTranslations | None = None
-    for name in CATALOGUES:
+    for name in catalogues:
         path = LOCALE_DIR / language / "LC_MESSAGES" / f"{name}.po"
         if not path.exists():
             continue
@@ -64,7 +67,7 @@ def say(value: Said | Listed | str, language: str) -> str:
     words in their turn; data in the fields (names, notes, quoted input) as it is. Plain text (a
     message not given as words) is as it is."""
     if isinstance(value, Said | Listed):
-        return value.spoken(translations(language).gettext)
+        return value.spoken(translations(language, SAID_FIRST).gettext)
     return value
 
 

@@ -123,6 +123,15 @@ def test_a_name_is_data_never_translated_whatever_it_reads_like() -> None:
     assert ja(said_fact(WinResult((Win(0, HandValue(limit="mangan")),)), players)) == "mangan ツモ: 満貫"
 
 
+def test_a_word_the_pages_say_otherwise_is_the_service_s_own() -> None:
+    # "points" is ポイント on a page (a column of the standings), a unit of a hand's minimum here.
+    below = Said(
+        "{value} is below the minimum of {needed} {unit} in force", value="20 points", needed=8, unit=Said("points")
+    )
+    assert ja(below) == "20 points は縛り 8 点に足りません"
+    assert say(Said("points"), "ja") == "点"
+
+
 def test_the_points_families_values_are_said_in_their_units() -> None:
     assert ja(HandValue(faan=4).said("points")) == "4番"
     assert ja(HandValue(limit="mangan").said("points")) == "リミット"
