@@ -1,6 +1,6 @@
 """What the service says, on the pages in Japanese (issue 33): the table page's history, its
 confirm step, the 409 of a hand another phone recorded (the page and the script's JSON, the API),
-a bad entry's refusal next to its field, and the referee's match page, said from the service's
+a bad entry's refusal next to its field, the referee's match page and the director's forms, said from the service's
 words in the page's language; the same pages in English unchanged, and a name from the data
 escaped inside a Japanese sentence. What each sentence says is tested at the service
 (tests/service/test_said.py); here what the pages add: the language chosen, the catalogue merged,
@@ -141,3 +141,25 @@ def test_the_referee_s_match_page_says_the_hands_in_japanese(db: str, client: Te
     assert "Ben ロン (Cho 放銃): 3翻30符" in page.text
     english = client.get("/referee/m/t1", params={"token": referee}, headers=EN).text
     assert "Ben ron on Cho: 3 han 30 fu" in english
+
+
+def director_post(client: TestClient, url: str, token: str, **fields: object) -> str:
+    answer = client.post(url, data={"csrf": client.cookies.get("honba_csrf"), "token": token, **fields}, headers=JA)
+    assert answer.status_code == 400, answer.text
+    return answer.text
+
+
+def test_the_director_s_forms_are_refused_in_japanese(db: str, client: TestClient) -> None:
+    (director,) = prepare(db, {}, [("director", None)])
+    client.get("/director", params={"token": director})
+    page = director_post(client, "/director/tournaments", director, name="Open", players="Ann\nBen\nAnn")
+    assert "選手名は空にできず、互いに異なる必要があります" in page
+    assert "different from each other" not in page
+    client.post(
+        "/director/tournaments",
+        data={"csrf": client.cookies.get("honba_csrf"), "token": director, "name": "Open", "players": "Ann\nBen"},
+    )
+    page = director_post(client, "/director/t/Open/withdraw", director, player="Eve", after="0", reason="ill")
+    assert "&#39;Eve&#39; は &#39;Open&#39; の選手ではありません" in page
+    page = director_post(client, "/director/t/Open/withdraw", director, player="Ann", after="0", reason="")
+    assert "選手が棄権する理由を書いてください" in page
