@@ -35,6 +35,12 @@ class Said:
     def __str__(self) -> str:
         return self.spoken(lambda template: template)
 
+    def mapped(self, change: Callable[[Field], Field]) -> Said:
+        """The same sentence with each field changed by ``change`` (a name said otherwise)."""
+        changed = object.__new__(Said)
+        changed.__attrs_init__(self.template, tuple((name, change(value)) for name, value in self.fields))
+        return changed
+
     def spoken(self, look_up: Callable[[str], str]) -> str:
         """The sentence with each template (its own and its fields') replaced by ``look_up``'s (a
         catalogue's ``gettext``: the English template itself where it has none)."""

@@ -30,6 +30,8 @@ from domain.values import (
 )
 from replay.input.entry import FieldError
 from replay.input.fields import entry_from_fields
+from replay.input.parsing import InputError
+from replay.input.tiles import HandTiles, hand_tiles_from_fields
 from replay.service.common.shapes import describe_fact, said_fact
 from replay.service.recording import recording
 from replay.service.recording.entry import apply_entry
@@ -261,3 +263,22 @@ def test_nothing_more_is_recorded_after_the_end_in_either_language(app: HonbaApp
         enter(app, kind="win", winner="Ben", value="mangan")
     assert str(ended.value) == "match 'club-1' has ended (agreed); nothing more can be recorded"
     assert ja(ended.value.said) == "対局 'club-1' は終了しています (agreed)。これ以上記録できません"
+
+
+def test_the_tiles_refusals_name_their_field_in_both_languages() -> None:
+    with pytest.raises(FieldError) as short:
+        hand_tiles_from_fields({"hand": "123m456p", "win_tile": "1m"})
+    assert short.value.field == "hand"
+    assert str(short.value) == (
+        "a winning hand has 14 tiles (a kong counts 3), the winning tile among them; these are 6 with the calls"
+    )
+    assert ja(short.value.said) == "和了形は和了牌を含めて 14 枚です(槓は 3 枚と数えます)。副露と合わせて 6 枚です"
+    with pytest.raises(FieldError) as missing:
+        hand_tiles_from_fields({"hand": "234m456p678s345s22p", "win_tile": "9m"})
+    assert missing.value.field == "win_tile"
+    assert str(missing.value) == "9m is not among the tiles of hand"
+    assert ja(missing.value.said) == "9m が手牌にありません"
+    # The command line's reader still names its options.
+    with pytest.raises(InputError) as typed:
+        HandTiles.from_text("234m456p678s345s22p", "9m", [])
+    assert str(typed.value) == "--win-tile: 9m is not among the tiles of --hand"

@@ -365,7 +365,7 @@ def _tile_win(match: Match, entry: Entry, tiles: HandTiles) -> tuple[WinResult, 
     try:
         return tile_result(won, typed_value(entry), tiles, match.state, match.rules)
     except InputError as exc:
-        raise tile_error(str(exc)) from None
+        raise tile_error(exc.said) from None
 
 
 def record_entry(
@@ -390,4 +390,4 @@ def record_entry(
     except InputError as exc:
         if isinstance(exc, FieldError):
             raise
-        raise tile_error(str(exc)) from None
+        raise tile_error(exc.said) from None
