@@ -117,10 +117,10 @@ def parse_call(text: str) -> MeldTiles:
     kind, _, tiles = text.partition(":")
     kind = kind.strip().lower()
     if kind not in CALL_KINDS or not tiles:
-        kinds = ", ".join(CALL_KINDS)
+        named = ", ".join(CALL_KINDS)
         raise refused(
             "--call",
-            Said("write a call as KIND:TILES with KIND one of {kinds}, not {text}", kinds=kinds, text=repr(text)),
+            Said("write a call as KIND:TILES with KIND one of {kinds}, not {text}", kinds=named, text=repr(text)),
         )
     parsed = parse_tiles(tiles, "--call")
     size = 3 if kind in ("chi", "pon") else 4
