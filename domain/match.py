@@ -498,7 +498,7 @@ class Match(Aggregate):
                 "the end at ", target, " is not amended: void it to reopen the match (then end it again if need be)"
             )
         if isinstance(original, Penalty) != isinstance(replacement, Penalty):
-            raise RuleViolation("a hand result is amended by a hand result, a penalty by a penalty")
+            raise RuleViolation(Said("a hand result is amended by a hand result, a penalty by a penalty"))
         if isinstance(replacement, Penalty):
             self._check_penalty(replacement)
         else:
@@ -652,7 +652,7 @@ class Match(Aggregate):
     @staticmethod
     def _check_referee(by: str, reason: str, at: str | None = None) -> None:
         if not by.strip() or not reason.strip():
-            raise RuleViolation("a correction needs who makes it (by) and why (reason)")
+            raise RuleViolation(Said("a correction needs who makes it (by) and why (reason)"))
         NAME.check(by, "correction by")
         TEXT.check(reason, "correction reason")
         if at is not None:
