@@ -165,8 +165,9 @@ def _events(data: bytes, file: str) -> list[tuple[int, dict[str, Any]]]:
     return cast(list[tuple[int, dict[str, Any]]], raw)
 
 
-# The C scanner ``json.loads`` runs (the same decoder, the same values).
-_SCAN: Final = make_scanner(json.JSONDecoder())
+# The C scanner ``json.loads`` runs (the same decoder, the same values). Typeshed names the
+# scanner's context as the scanner class; at run time it is the decoder, as ``json`` passes it.
+_SCAN: Final[Callable[[str, int], tuple[Any, int]]] = make_scanner(json.JSONDecoder())  # type: ignore[arg-type]
 
 
 def _parse(text: str, file: str, line: int | None) -> Any:
@@ -262,9 +263,7 @@ class _GameReader:
     def read(self, events: list[tuple[int, dict[str, Any]]]) -> LoggedGame:
         kyokus = self.kyokus
         # Each event type's handler, looked up once (the ``_on_`` methods by their type's name).
-        handlers: dict[str, Callable[[dict[str, Any]], None]] = {
-            name[4:]: getattr(self, name) for name in dir(self) if name.startswith("_on_")
-        }
+        handlers: dict[str, Callable[[dict[str, Any]], None]] = {name[4:]: getattr(self, name) for name in HANDLERS}
         handler_of = handlers.get
         for line, event in events:
             self.line = line
@@ -1011,6 +1010,10 @@ class _GameReader:
         if not isinstance(value, list):
             raise LogError(self.where(), f"{name!r} must be a list of tiles, not {_kind(value)}")
         return [self._tile(v, name) for v in value]
+
+
+# The names of the event handlers (``_on_`` and the event's type), listed once.
+HANDLERS: Final = tuple(name for name in dir(_GameReader) if name.startswith("_on_"))
 
 
 def _is_ready(k: _Kyoku, seat: int) -> bool | None:
