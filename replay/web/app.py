@@ -100,7 +100,8 @@ async def honba_error(request: Request, exc: Exception) -> Response:
     if isinstance(exc, DamagedMatch):
         status = 409  # the stored match cannot be what it shows: the page names the damage (see honba check)
     field = exc.field if isinstance(exc, FieldError) else None
-    return site(request).error(request, status, str(exc), field)
+    said = exc.said if isinstance(exc, HonbaError) else str(exc)
+    return site(request).error(request, status, said, field)
 
 
 async def unavailable(request: Request, exc: Exception) -> Response:

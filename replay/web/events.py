@@ -139,7 +139,7 @@ async def certify_form(request: Request) -> Response:
         await served.refreshed()
         await served.call(lambda: certificates.certify_tournament(served.app, served.view, name, key))
     except HonbaError as exc:
-        return await show_tournament(request, name, token, 400, {"certificate": str(exc)})
+        return await show_tournament(request, name, token, 400, {"certificate": exc.said})
     return see_other(request, "director_tournament", {"token": token}, fragment="certificate", name=name)
 
 
