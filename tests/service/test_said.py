@@ -34,7 +34,7 @@ from replay.input.parsing import InputError
 from replay.input.tiles import HandTiles, hand_tiles_from_fields
 from replay.service.common.shapes import describe_fact, said_fact
 from replay.service.recording import recording
-from replay.service.recording.entry import apply_entry
+from replay.service.recording.entry import CorrectionRequest, apply_correction, apply_entry
 from replay.service.recording.recording import ForHand, HandTaken
 from replay.service.recording.table import entry_preview, table_view
 from replay.store.application import HonbaApp
@@ -282,3 +282,35 @@ def test_the_tiles_refusals_name_their_field_in_both_languages() -> None:
     with pytest.raises(InputError) as typed:
         HandTiles.from_text("234m456p678s345s22p", "9m", [])
     assert str(typed.value) == "--win-tile: 9m is not among the tiles of --hand"
+
+
+def correct(app: HonbaApp, **asked: object) -> None:
+    request = CorrectionRequest(**{"by": "Rei", "reason": "misread", **asked})  # type: ignore[arg-type]
+    apply_correction(app, KEY, request, client_key=None)
+
+
+def test_a_correction_s_refusals_name_the_entries_by_number_in_both_languages(app: HonbaApp) -> None:
+    enter(app, kind="win", winner="Ben", discarder="Cho", value="3/30")
+    enter(app, kind="draw", ready=["Ann"])
+    correct(app, action="void", target=2)  # the correction is entry 4
+    with pytest.raises(RuleViolation) as void:
+        correct(app, action="void", target=2)
+    assert str(void.value) == (
+        "the result or penalty at entry 2 is void already (by the correction at entry 4: "
+        "to take the void back, void or amend that correction)"
+    )
+    assert ja(void.value.said) == (
+        "記録 2 の結果または罰符はすでに無効です(記録 4 の訂正による。"
+        "無効を取り消すには、その訂正を無効にするか訂正してください)"
+    )
+    with pytest.raises(FieldError) as nowhere:
+        correct(app, action="void", target=9)
+    assert str(nowhere.value).startswith("there is no entry 9 in match 'club-1': its entries are numbered 2 to 4 (")
+    assert ja(nowhere.value.said).startswith("対局 'club-1' に記録 9 はありません: 記録の番号は 2 から 4 までです(")
+    with pytest.raises(FieldError) as unchanged:
+        correct(app, action="amend", target=3, changes={"ready": "Ann"})
+    assert str(unchanged.value) == "entry 3 already stands so: the correction changes nothing"
+    assert ja(unchanged.value.said) == "記録 3 はすでにその内容です: この訂正では何も変わりません"
+    with pytest.raises(FieldError) as who:
+        correct(app, action="void", target=3, by="")
+    assert (str(who.value), ja(who.value.said)) == ("say who makes the correction", "訂正者を入力してください")
