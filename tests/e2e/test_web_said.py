@@ -163,3 +163,19 @@ def test_the_director_s_forms_are_refused_in_japanese(db: str, client: TestClien
     assert "&#39;Eve&#39; は &#39;Open&#39; の選手ではありません" in page
     page = director_post(client, "/director/t/Open/withdraw", director, player="Ann", after="0", reason="")
     assert "選手が棄権する理由を書いてください" in page
+
+
+def test_a_correction_refused_at_the_desk_names_its_entries_in_japanese(db: str, client: TestClient) -> None:
+    table, referee = prepare(db, {"t1": PLAYERS}, [("table", "t1"), ("referee", None)])
+    client.post("/matches/t1/record", data={**form_of(client, table), **BEN_ON_CHO})
+    client.get("/referee/m/t1", params={"token": referee})
+    void = {"csrf": client.cookies.get("honba_csrf"), "token": referee, "action": "void", "target": "2"}
+    assert client.post("/referee/m/t1/correct", data={**void, "by": "Rei", "reason": "misread"}).status_code < 400
+    again = client.post("/referee/m/t1/correct", data={**void, "by": "Rei", "reason": "twice"}, headers=JA)
+    assert again.status_code == 400, again.text
+    assert "記録 2 の結果または罰符はすでに無効です(記録 3 の訂正による。" in again.text
+    assert "void already" not in again.text
+    nobody = client.post("/referee/m/t1/correct", data={**void, "by": "", "reason": "x"}, headers=JA)
+    assert "訂正者を入力してください" in nobody.text
+    english = client.post("/referee/m/t1/correct", data={**void, "by": "Rei", "reason": "twice"}, headers=EN)
+    assert "the result or penalty at entry 2 is void already (by the correction at entry 3:" in english.text
