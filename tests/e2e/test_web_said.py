@@ -179,3 +179,19 @@ def test_a_correction_refused_at_the_desk_names_its_entries_in_japanese(db: str,
     assert "訂正者を入力してください" in nobody.text
     english = client.post("/referee/m/t1/correct", data={**void, "by": "Rei", "reason": "twice"}, headers=EN)
     assert "the result or penalty at entry 2 is void already (by the correction at entry 3:" in english.text
+
+
+def test_what_a_correction_changed_is_headlined_in_japanese_at_the_desk(db: str, client: TestClient) -> None:
+    table, referee = prepare(db, {"t1": PLAYERS}, [("table", "t1"), ("referee", None)])
+    client.post("/matches/t1/record", data={**form_of(client, table), **BEN_ON_CHO})
+    client.get("/referee/m/t1", params={"token": referee})
+    void = {"csrf": client.cookies.get("honba_csrf"), "token": referee, "action": "void", "target": "2"}
+    asked = {**void, "by": "Rei", "reason": "misread"}
+    preview = client.post("/referee/m/t1/correct/preview", data=asked, headers=JA)
+    assert (
+        '<p class="change-headline" id="change-headline">記録する内容: 記録 2 を記録 3 で無効化。</p>' in preview.text
+    )
+    done = client.post("/referee/m/t1/correct", data=asked, headers=JA)
+    assert '<p class="change-headline" id="change-headline">記録しました: 記録 2 を記録 3 で無効化。</p>' in done.text
+    english = client.get(str(done.url), headers=EN).text
+    assert '<p class="change-headline" id="change-headline">Recorded: entry 2 voided by entry 3.</p>' in english

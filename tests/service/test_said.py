@@ -34,7 +34,8 @@ from replay.input.parsing import InputError
 from replay.input.tiles import HandTiles, hand_tiles_from_fields
 from replay.service.common.shapes import describe_fact, said_fact
 from replay.service.recording import recording
-from replay.service.recording.entry import CorrectionRequest, apply_correction, apply_entry
+from replay.service.recording.changes import change_headline, change_said
+from replay.service.recording.entry import CorrectionRequest, apply_correction, apply_entry, correction_made
 from replay.service.recording.recording import ForHand, HandTaken
 from replay.service.recording.table import entry_preview, table_view
 from replay.store.application import HonbaApp
@@ -222,7 +223,7 @@ REFUSALS = [
         "四家立直は 4 人全員が立直したときだけです(立直: Ann, Ben)。全員を立直者に指定してください",
     ),
     (
-        {"kind": "penalty", "player": "Dai", "amount": "1000"},
+        {"kind": "penalty", "player": "Dai", "amount": "3000"},
         "a penalty of 1,000 shared by the 3 others is no whole number of 100-point sticks each: 900 or 1,200",
         "罰符 1,000 点を他の 3 人で分けると 100 点棒で払えません: 900 または 1,200",
     ),
@@ -314,3 +315,20 @@ def test_a_correction_s_refusals_name_the_entries_by_number_in_both_languages(ap
     with pytest.raises(FieldError) as who:
         correct(app, action="void", target=3, by="")
     assert (str(who.value), ja(who.value.said)) == ("say who makes the correction", "訂正者を入力してください")
+
+
+def test_what_a_correction_changed_is_said_in_both_languages(app: HonbaApp) -> None:
+    enter(app, kind="win", winner="Ben", discarder="Cho", value="3/30")
+    enter(app, kind="draw", ready=["Ann"])
+    correct(app, action="void", target=2)
+    voided = change_said(correction_made(app, KEY, 4))
+    assert str(voided) == change_headline(correction_made(app, KEY, 4)) == "entry 2 voided by entry 4"
+    assert ja(voided) == "記録 2 を記録 4 で無効化"
+    cancel = apply_correction(app, KEY, CorrectionRequest("void", 4, by="Rei", reason="no"), client_key=None)
+    assert cancel.change is not None
+    cancelled = change_said(cancel.change)
+    assert str(cancelled) == "entry 4 (a correction of entry 2) cancelled by entry 5"
+    assert ja(cancelled) == "記録 4(記録 2 の訂正)を記録 5 で取り消し"
+    correct(app, action="penalty", entry=entry_from_fields({"kind": "penalty", "player": "Dai", "amount": "3000"}))
+    added = change_said(correction_made(app, KEY, 6))
+    assert (str(added), ja(added)) == ("penalty added as entry 6", "記録 6 として罰符を追加")
