@@ -195,3 +195,12 @@ def test_what_a_correction_changed_is_headlined_in_japanese_at_the_desk(db: str,
     assert '<p class="change-headline" id="change-headline">記録しました: 記録 2 を記録 3 で無効化。</p>' in done.text
     english = client.get(str(done.url), headers=EN).text
     assert '<p class="change-headline" id="change-headline">Recorded: entry 2 voided by entry 3.</p>' in english
+
+
+def test_a_match_not_in_the_store_is_said_in_japanese(db: str, client: TestClient) -> None:
+    (referee,) = prepare(db, {"t1": PLAYERS}, [("referee", None)])
+    missing = client.get("/referee/m/t9", params={"token": referee}, headers=JA)
+    assert missing.status_code == 404
+    assert "対局 &#39;t9&#39; は保存されていません" in missing.text
+    english = client.get("/referee/m/t9", params={"token": referee}, headers=EN)
+    assert "no match &#39;t9&#39; in the store" in english.text

@@ -39,6 +39,8 @@ from replay.service.recording.entry import CorrectionRequest, apply_correction, 
 from replay.service.recording.recording import ForHand, HandTaken
 from replay.service.recording.table import entry_preview, table_view
 from replay.store.application import HonbaApp
+from replay.store.errors import MatchNotFound, TournamentNotFound
+from replay.store.tournaments import get_tournament
 from replay.web.i18n import say
 
 TENHOU = load_preset("tenhou")
@@ -332,3 +334,14 @@ def test_what_a_correction_changed_is_said_in_both_languages(app: HonbaApp) -> N
     correct(app, action="penalty", entry=entry_from_fields({"kind": "penalty", "player": "Dai", "amount": "3000"}))
     added = change_said(correction_made(app, KEY, 6))
     assert (str(added), ja(added)) == ("penalty added as entry 6", "記録 6 として罰符を追加")
+
+
+def test_a_match_or_tournament_not_in_the_store_is_said_in_both_languages(app: HonbaApp) -> None:
+    with pytest.raises(MatchNotFound) as match:
+        app.get_match("club-9")
+    assert str(match.value) == "no match 'club-9' in the store"
+    assert ja(match.value.said) == "対局 'club-9' は保存されていません"
+    with pytest.raises(TournamentNotFound) as tournament:
+        get_tournament(app, "Open")
+    assert str(tournament.value) == "no tournament 'Open' in the store (honba tournament create)"
+    assert ja(tournament.value.said) == "大会 'Open' は保存されていません(honba tournament create で作成します)"
