@@ -13,6 +13,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from domain.draw import check_seed, drawn_seating
 from domain.errors import HonbaError, MatchAlreadyEnded, RuleViolation
 from domain.rules import load_preset
 from domain.said import Listed, Said
@@ -345,3 +346,17 @@ def test_a_match_or_tournament_not_in_the_store_is_said_in_both_languages(app: H
         get_tournament(app, "Open")
     assert str(tournament.value) == "no tournament 'Open' in the store (honba tournament create)"
     assert ja(tournament.value.said) == "大会 'Open' は保存されていません(honba tournament create で作成します)"
+
+
+def test_the_draw_s_refusals_are_said_in_both_languages() -> None:
+    with pytest.raises(RuleViolation) as seed:
+        check_seed("xyz")
+    assert str(seed.value) == "a seed is 64 hexadecimal digits (0-9, a-f)"
+    assert ja(seed.value.said) == "シードは 64 桁の 16 進数(0-9、a-f)です"
+    with pytest.raises(RuleViolation) as short:
+        drawn_seating("ab" * 32, ["Ann", "Ben", "Cho", "Dai", "Eve"])
+    assert str(short.value) == "5 players do not fill tables of 4"
+    assert ja(short.value.said) == "5 人では 4 人の卓を埋められません"
+    with pytest.raises(RuleViolation) as twice:
+        drawn_seating("ab" * 32, ["Ann", "Ben", "Cho", "Ann"])
+    assert ja(twice.value.said) == "抽選は各選手 1 回です: 同じ選手が 2 回書かれています"
