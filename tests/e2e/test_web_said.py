@@ -204,3 +204,16 @@ def test_a_match_not_in_the_store_is_said_in_japanese(db: str, client: TestClien
     assert "対局 &#39;t9&#39; は保存されていません" in missing.text
     english = client.get("/referee/m/t9", params={"token": referee}, headers=EN)
     assert "no match &#39;t9&#39; in the store" in english.text
+
+
+def test_the_director_s_draw_is_refused_in_japanese(db: str, client: TestClient) -> None:
+    (director,) = prepare(db, {}, [("director", None)])
+    client.get("/director", params={"token": director})
+    players = "Ann\nBen\nCho\nDai"
+    client.post(
+        "/director/tournaments",
+        data={"csrf": client.cookies.get("honba_csrf"), "token": director, "name": "Open", "players": players},
+    )
+    page = director_post(client, "/director/t/Open/draw/commit", director, commitment="xyz")
+    assert "コミットメントは SHA-256 ダイジェストの 64 桁の 16 進数です" in page
+    assert "hexadecimal" not in page
