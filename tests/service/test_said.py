@@ -17,6 +17,7 @@ from domain.draw import check_seed, drawn_seating
 from domain.errors import HonbaError, MatchAlreadyEnded, RuleViolation
 from domain.rules import load_preset
 from domain.said import Listed, Said
+from domain.stages import parse_stage
 from domain.tournament import Tournament
 from domain.values import (
     AbortiveDraw,
@@ -360,3 +361,14 @@ def test_the_draw_s_refusals_are_said_in_both_languages() -> None:
     with pytest.raises(RuleViolation) as twice:
         drawn_seating("ab" * 32, ["Ann", "Ben", "Cho", "Ann"])
     assert ja(twice.value.said) == "抽選は各選手 1 回です: 同じ選手が 2 回書かれています"
+
+
+def test_the_stages_refusals_are_said_in_both_languages() -> None:
+    with pytest.raises(RuleViolation) as form:
+        parse_stage("heats")
+    assert str(form.value) == "a stage is NAME:SESSIONS[:key=value,...], not 'heats'"
+    assert ja(form.value.said) == "ステージは NAME:SESSIONS[:key=value,...] の形です('heats' ではありません)"
+    with pytest.raises(RuleViolation) as key:
+        parse_stage("final:2:cut=4", first=False)
+    assert str(key.value) == "stage 'final': 'cut=4' is none of advance=, carry=, seating=, later="
+    assert ja(key.value.said) == "ステージ 'final': 'cut=4' は advance=、carry=、seating=、later= のどれでもありません"
