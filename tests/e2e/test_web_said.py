@@ -217,3 +217,18 @@ def test_the_director_s_draw_is_refused_in_japanese(db: str, client: TestClient)
     page = director_post(client, "/director/t/Open/draw/commit", director, commitment="xyz")
     assert "コミットメントは SHA-256 ダイジェストの 64 桁の 16 進数です" in page
     assert "hexadecimal" not in page
+
+
+def test_the_director_s_substitute_is_refused_in_japanese(db: str, client: TestClient) -> None:
+    (director,) = prepare(db, {}, [("director", None)])
+    client.get("/director", params={"token": director})
+    client.post(
+        "/director/tournaments",
+        data={"csrf": client.cookies.get("honba_csrf"), "token": director, "name": "Open", "players": "Ann\nBen"},
+    )
+    page = director_post(
+        client, "/director/t/Open/substitute", director, substitute="Ben", replaces="Ann", reason="ill"
+    )
+    assert "&#39;Ben&#39; はすでに &#39;Open&#39; に出場しています: 補欠は新しい選手です" in page
+    page = director_post(client, "/director/t/Open/substitute", director, substitute="Eve", replaces="Ann", reason="")
+    assert "補欠が出場する理由を書いてください" in page

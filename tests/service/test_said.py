@@ -227,7 +227,7 @@ REFUSALS = [
         "四家立直は 4 人全員が立直したときだけです(立直: Ann, Ben)。全員を立直者に指定してください",
     ),
     (
-        {"kind": "penalty", "player": "Dai", "amount": "3000"},
+        {"kind": "penalty", "player": "Dai", "amount": "1000"},
         "a penalty of 1,000 shared by the 3 others is no whole number of 100-point sticks each: 900 or 1,200",
         "罰符 1,000 点を他の 3 人で分けると 100 点棒で払えません: 900 または 1,200",
     ),
@@ -372,3 +372,11 @@ def test_the_stages_refusals_are_said_in_both_languages() -> None:
         parse_stage("final:2:cut=4", first=False)
     assert str(key.value) == "stage 'final': 'cut=4' is none of advance=, carry=, seating=, later="
     assert ja(key.value.said) == "ステージ 'final': 'cut=4' は advance=、carry=、seating=、later= のどれでもありません"
+
+
+def test_a_substitute_s_refusals_are_said_in_both_languages() -> None:
+    event = Tournament.create("Open", ["Ann", "Ben"])
+    with pytest.raises(RuleViolation) as again:
+        event.seat_substitute("Ben", "Ann", "ill")
+    assert str(again.value) == "'Ben' plays in 'Open' already: a substitute is somebody new"
+    assert ja(again.value.said) == "'Ben' はすでに 'Open' に出場しています: 補欠は新しい選手です"
