@@ -31,9 +31,9 @@ COMMAND_MODULES = {
     "stats": "stats",
     "clock": "clock",
     **dict.fromkeys(("standings", "views"), "tournaments"),
-    # The tournament group's staged-event, draw and what-if commands live in ``events``, which
-    # loads ``tournaments`` (the group and its first commands) itself.
-    "tournament": "events",
+    # The tournament group's director's commands (formats and stages, draws, teams, needs, what-if)
+    # live in ``director``, which loads ``tournaments`` (the group and its first commands) itself.
+    "tournament": "director",
     "serve": "serve",
     "token": "web",
     "certificate": "certificates",
@@ -49,7 +49,7 @@ ALL_MODULES = (
     "stats",
     "tournaments",
     "clock",
-    "events",
+    "director",
     "certificates",
     "ratings",
     "web",

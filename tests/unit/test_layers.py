@@ -303,7 +303,7 @@ def test_a_cycle_between_two_packages_of_one_layer_is_caught(tmp_path: Path) -> 
     ("front_end", "imported"),
     [
         ("replay/web/page.py", "replay.store.application"),
-        ("replay/cli/command.py", "replay.formats.files"),
+        ("replay/cli/command.py", "replay.formats.note"),
         ("replay/html/chart.py", "replay.formats.record.write"),
     ],
 )
