@@ -30,7 +30,7 @@ from replay.html.templating import TEMPLATES as REPORT_TEMPLATES
 from replay.html.templating import add_filters
 from replay.input.json_text import load_json
 from replay.service.audit.checkpoints import checkpoints_kept
-from replay.service.audit.notes import Verifier
+from replay.service.audit.witnesses import WitnessKeys
 from replay.service.common.access import Grant, TokenStore
 from replay.service.common.errors import StoreUnavailable
 from replay.service.common.opening import HonbaApp, open_standings_view
@@ -120,7 +120,7 @@ class Site:
         self.position = 0
         self._stop_checkpoints: Callable[[], None] | None = None
         # The witnesses whose cosignatures of signed checkpoints are kept (``honba serve --witness``).
-        self.witnesses: tuple[Verifier, ...] = ()
+        self.witnesses: WitnessKeys = ()
 
     def start_checkpoints(self) -> None:
         """Take a checkpoint of what was saved every few seconds while something is (the server's
@@ -271,7 +271,7 @@ def see_other(
 
 async def form_of(request: Request, files: int = 0) -> dict[str, Any]:
     """The form's fields (lists for the repeated ones), after the CSRF check; at most ``files`` files
-    (a certificate and its key: ``replay.web.events``), which are left out of the fields."""
+    (a certificate and its key: ``replay.web.certificates``), which are left out of the fields."""
     try:
         # Only a form that sends files takes them: elsewhere a file is refused, not read.
         form = await request.form(max_files=files, max_fields=MOST_FIELDS)
