@@ -43,7 +43,7 @@ from replay.service.common.errors import (
 from replay.service.director.address import Address
 from replay.service.recording.entry import FieldError
 from replay.service.recording.recording import HandTaken
-from replay.web import api, checkpoints, director, events, referee, standings, table
+from replay.web import api, checkpoints, director, events, i18n, referee, standings, table
 from replay.web.limits import BodyLimit, TooLarge
 from replay.web.site import HERE, Forbidden, Site, Unavailable, site
 
@@ -68,7 +68,9 @@ async def not_found(request: Request, exc: Exception) -> Response:
         bare = "/" + quote(path.strip("/"), safe="/")
         query = request.url.query
         return RedirectResponse(bare + (f"?{query}" if query else ""), status_code=307)
-    return site(request).error(request, 404, "No such page.")
+    served = site(request)
+    # The page's own words (the service's refusals are said by the service).
+    return served.error(request, 404, i18n.translations(served.language(request)).gettext("No such page."))
 
 
 async def http_error(request: Request, exc: Exception) -> Response:

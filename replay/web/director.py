@@ -386,7 +386,7 @@ async def sheet_page(request: Request) -> Response:
         return data, links
 
     data, links = await served.call(read)
-    return HTMLResponse(render_sheet_html(data, links, paper))
+    return HTMLResponse(render_sheet_html(data, links, paper, served.language(request)))
 
 
 ROUTES = [

@@ -1,0 +1,75 @@
+"""The words of honba's pages in a language: the catalogue the web's pages and the HTML exports share.
+
+A page builder in Python (the audit report, the score sheets) takes a ``Words``, the catalogue of
+its language (``translations``), and says every text of its own through it (``words.gettext``,
+``words.ngettext``): the English text is the message id, so English is the ids themselves
+(``ENGLISH``). The catalogues are gettext ``.po`` files under ``replay/web/locale/`` (one
+catalogue, ``messages.po``, for the templates and the builders), compiled with Babel's API when
+first loaded: nothing to build. ``replay/web/i18n.py`` chooses a request's language; the
+exports take theirs from ``--lang``.
+"""
+
+from __future__ import annotations
+
+import functools
+import gettext
+import io
+from pathlib import Path
+from typing import Protocol
+
+# The catalogues sit beside the web's templates, which were translated first (package data there).
+LOCALE_DIR = Path(__file__).resolve().parent.parent / "web" / "locale"
+LANGUAGES = ("en", "ja")
+DEFAULT = "en"
+
+
+class Words(Protocol):
+    """A catalogue as a page builder uses it (``gettext.NullTranslations`` and its subclasses are one)."""
+
+    def gettext(self, message: str, /) -> str: ...
+
+    def ngettext(self, msgid1: str, msgid2: str, n: int, /) -> str: ...
+
+
+ENGLISH: Words = gettext.NullTranslations()
+
+
+@functools.cache
+def translations(language: str) -> gettext.NullTranslations:
+    """The catalogue of ``language`` (the English ids themselves for English), compiled once."""
+    path = LOCALE_DIR / language / "LC_MESSAGES" / "messages.po"
+    if language == DEFAULT or not path.exists():
+        return gettext.NullTranslations()
+    # Babel's reader only where a language other than English is asked for (a command in English
+    # does not load it).
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    with path.open("rb") as po:
+        catalog = read_po(po, locale=language)
+    compiled = io.BytesIO()
+    write_mo(compiled, catalog)
+    compiled.seek(0)
+    return gettext.GNUTranslations(compiled)
+
+
+def N_(message: str) -> str:
+    """A text marked for the catalogue (Babel's extractor finds it) but translated where it is shown."""
+    return message
+
+
+# Words the service gives as values (the winds, where a sign-off stands, what a digest is, a
+# player's place in a staged event), which the pages translate where they show them (``_(value)``):
+# marked here so that the catalogue has them and the test of its completeness sees them.
+FROM_DATA = (
+    N_("East"),
+    N_("South"),
+    N_("West"),
+    N_("North"),
+    N_("confirmed"),
+    N_("disputed"),
+    N_("unconfirmed"),
+    N_("match head digest"),
+    N_("advanced"),
+    N_("cut"),
+)
