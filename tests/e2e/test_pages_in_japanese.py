@@ -73,7 +73,8 @@ def strings(value: Any) -> Iterator[str]:
 
 
 def english_left(page: str, data: set[str]) -> list[str]:
-    """The catalogue's phrases in a page's visible text, its code, scripts, charts, form values and the data taken out."""
+    """The catalogue's phrases in a page's visible text (its code, scripts, charts, form values and the
+    data taken out)."""
     body = page.split("<body", 1)[-1]
     body = re.sub(
         r"(?s)<code[^>]*>.*?</code>|<script.*?</script>|<style.*?</style>|<svg.*?</svg>|<textarea.*?</textarea>",
