@@ -2,7 +2,7 @@
 table page (with its sign-off and its script's sentences), the director's pages (the draw, the
 players, a withdrawal, a substitute, the teams, the format, the certificate), a session's page and
 its score sheets, the referee's desk and a match's, the standings, the audit page, the
-certificate check, an error page; and the command line's HTML (``honba audit --html``, ``honba
+certificate check, the error pages (404, 403); and the command line's HTML (``honba audit --html``, ``honba
 tournament sheet``, ``honba standings --format html``) with ``--lang ja``.
 
 "Its own English" is any message of the catalogue (its English id, cut at its placeholders and
@@ -142,11 +142,13 @@ def test_every_page_in_japanese_shows_none_of_its_own_english(event: tuple[str, 
         "/matches/t1/audit": "対局の監査",
         "/certificates/verify": "署名付き結果の検証",
         "/no-such-page": "そのページはありません。",
+        "/director?token=not-a-token": "このリンクでは大会を運営することはできません",
     }
+    refused = {"/no-such-page": 404, "/director?token=not-a-token": 403}
     with TestClient(create_app(db)) as client:
         for url, japanese in pages.items():
             page = client.get(url, headers={"Accept-Language": "ja"})
-            assert page.status_code == (404 if url == "/no-such-page" else 200), url
+            assert page.status_code == refused.get(url, 200), url
             assert '<html lang="ja">' in page.text, url
             assert japanese in page.text, url
             assert english_left(page.text, data) == [], url
