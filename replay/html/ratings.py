@@ -11,6 +11,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 from replay.html.pages import CSS, esc, figure_svg, line_style
+from replay.html.words import DEFAULT, Words, translations
 
 # The chart draws the best rated players' histories (more lines would be unreadable); every
 # player's history is in the tables below it.
@@ -18,9 +19,13 @@ CHARTED = 8
 HISTORIES = 50
 
 
-def ratings_chart_svg(players: Sequence[Mapping[str, Any]], system: str, charted: int = CHARTED) -> str:
+def ratings_chart_svg(
+    players: Sequence[Mapping[str, Any]], system: str, charted: int = CHARTED, words: Words | None = None
+) -> str:
     """The rating of the best rated players (the first ``charted``) after each match (OpenSkill) or
-    event (EMA), each in a colour and line style of its own (colour-blind safe)."""
+    event (EMA), each in a colour and line style of its own (colour-blind safe); its words in the
+    language of ``words`` (English when none)."""
+    w = words or translations(DEFAULT)
     shown = [p for p in players[:charted] if p.get("history")]
     if not shown:
         return ""
@@ -42,8 +47,8 @@ def ratings_chart_svg(players: Sequence[Mapping[str, Any]], system: str, charted
                 linestyle=style,
             )
             handles.append(line)
-        axes.set_xlabel("match" if system == "openskill" else "event")
-        axes.set_ylabel("rating (mu - 3 sigma)" if system == "openskill" else "EMA-style ranking")
+        axes.set_xlabel(w.gettext("match") if system == "openskill" else w.gettext("event"))
+        axes.set_ylabel(w.gettext("rating (mu - 3 sigma)") if system == "openskill" else w.gettext("EMA-style ranking"))
         axes.grid(True, color="#e3e6ea", linewidth=0.8)
         for side in ("top", "right"):
             axes.spines[side].set_visible(False)
@@ -52,7 +57,7 @@ def ratings_chart_svg(players: Sequence[Mapping[str, Any]], system: str, charted
         )
         for text in legend.get_texts():
             text.set_parse_math(False)
-        return figure_svg(figure, "Ratings through time")
+        return figure_svg(figure, w.gettext("Ratings through time"))
 
 
 def render_ratings_html(data: Mapping[str, Any]) -> str:

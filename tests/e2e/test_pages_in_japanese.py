@@ -141,6 +141,8 @@ def test_every_page_in_japanese_shows_none_of_its_own_english(event: tuple[str, 
         "/tournaments/Cup": "回戦ごとのポイント",
         "/matches/t1/audit": "対局の監査",
         "/certificates/verify": "署名付き結果の検証",
+        # The ratings with their chart (its label and axes in the page's language).
+        "/ratings": 'aria-label="レーティングの推移"',
         "/no-such-page": "そのページはありません。",
         "/director?token=not-a-token": "このリンクでは大会を運営することはできません",
     }
