@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 from replay.html.templating import render
-from replay.html.words import DEFAULT, N_, Words, translations
+from replay.html.words import DEFAULT, N_, Words, translations, when
 
 # Colours that stay apart for most kinds of colour blindness (Okabe and Ito), one a seat.
 PLAYER_COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9")
@@ -207,7 +207,7 @@ def render_audit_html(data: dict[str, Any], language: str = DEFAULT) -> str:
         _summary(data, w),
         _chart_section(data, w),
         _ledger_section(data, w),
-        _corrections_section(data, w),
+        _corrections_section(data, w, language),
         _clock_section(data, w),
         _findings_section(data, w),
         _sheet_section(data, w),
@@ -547,7 +547,7 @@ def _ledger_section(data: Mapping[str, Any], w: Words) -> str:
     )
 
 
-def _corrections_section(data: Mapping[str, Any], w: Words) -> str:
+def _corrections_section(data: Mapping[str, Any], w: Words, language: str = DEFAULT) -> str:
     corrections = data.get("corrections") or []
     title = w.gettext("Corrections")
     if not corrections:
@@ -581,7 +581,7 @@ def _corrections_section(data: Mapping[str, Any], w: Words) -> str:
             f'<td data-label="{label["original"]}">{esc(c.get("original") or "-")}</td>'
             f'<td data-label="{label["replacement"]}">{esc(c.get("replacement") or "-")}</td>'
             f'<td data-label="{label["by"]}">{esc(c.get("by", ""))}</td>'
-            f'<td data-label="{label["when"]}">{esc(c.get("at", ""))}</td>'
+            f'<td data-label="{label["when"]}">{esc(when(str(c.get("at", "")), language))}</td>'
             f'<td class="why" data-label="{label["why"]}">{esc(c.get("reason", ""))}</td></tr>'
         )
     heads = "".join(

@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import gettext
 import io
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Protocol
 
@@ -51,6 +52,22 @@ def translations(language: str) -> gettext.NullTranslations:
     write_mo(compiled, catalog)
     compiled.seek(0)
     return gettext.GNUTranslations(compiled)
+
+
+def when(text: str, language: str) -> str:
+    """A moment the service gives in ISO 8601 with its offset (``2026-11-29T09:30:00Z``) as the
+    language writes it (Babel's medium form, in UTC: "Nov 29, 2026, 9:30:00 AM UTC", "2026/11/29
+    9:30:00 UTC"); anything else as it is."""
+    try:
+        moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        return text
+    if moment.tzinfo is None:
+        return text
+    # Babel's dates only where a moment is shown.
+    from babel.dates import format_datetime
+
+    return format_datetime(moment, "medium", tzinfo=UTC, locale=language) + " UTC"
 
 
 def N_(message: str) -> str:

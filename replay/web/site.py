@@ -27,7 +27,7 @@ from domain.bounds import KEY, NAME, TEXT, TOURNAMENT, Bound, clipped, shown
 from domain.errors import HonbaError, WinnerIsDiscarder, WinnersOnSeveralDiscards
 from replay.html.templating import TEMPLATES as REPORT_TEMPLATES
 from replay.html.templating import add_filters
-from replay.html.words import N_, Words
+from replay.html.words import N_, Words, when
 from replay.input.json_text import load_json
 from replay.service.audit.checkpoints import checkpoints_kept
 from replay.service.audit.notes import Verifier
@@ -91,6 +91,8 @@ def _templates(language: str = i18n.DEFAULT) -> Environment:
     env.globals["language_names"] = i18n.NAMES
     env.filters["points"] = lambda v: i18n.number(v, language)
     env.filters["end_reason"] = end_reason_words
+    # A moment the service gives (ISO 8601) as the language writes it.
+    env.filters["when"] = lambda v: when(str(v), language)
     # The reports link their matches to the table pages this server serves (an export does not).
     env.globals["links"] = True
     # A field that holds several items, shown in one text box: its items between commas.

@@ -15,7 +15,7 @@ from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir, extract_f
 from babel.messages.pofile import read_po
 from conftest import REPO
 
-from replay.html.words import LOCALE_DIR, translations
+from replay.html.words import LOCALE_DIR, translations, when
 
 CATALOGUE = LOCALE_DIR / "ja" / "LC_MESSAGES" / "messages.po"
 TEMPLATES = (REPO / "replay" / "web" / "templates", REPO / "replay" / "html" / "templates")
@@ -106,3 +106,11 @@ def test_the_catalogue_is_the_pages_japanese_and_english_is_the_ids() -> None:
         "点数表: %(name)s 第 %(session)s 回戦"
     )
     assert translations("en").gettext("Ledger") == "Ledger"
+
+
+def test_a_moment_is_written_as_each_language_writes_it() -> None:
+    assert when("2026-11-29T09:30:00Z", "ja") == "2026/11/29 9:30:00 UTC"
+    assert when("2026-11-29T18:30:00+09:00", "en") == "Nov 29, 2026, 9:30:00\u202fAM UTC"
+    # Anything that is not a moment with its offset is shown as it is.
+    assert when("2026-11-29T09:30:00", "ja") == "2026-11-29T09:30:00"
+    assert when("yesterday", "ja") == "yesterday"
