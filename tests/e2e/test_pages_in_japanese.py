@@ -3,7 +3,7 @@ table page (with its sign-off and its script's sentences), the director's pages 
 players, a withdrawal, a substitute, the teams, the format, the certificate), a session's page and
 its score sheets, the referee's desk and a match's, the standings, the audit page, the
 certificate check, the error pages (404, 403); and the command line's HTML (``honba audit --html``, ``honba
-tournament sheet``, ``honba standings --format html``) with ``--lang ja``.
+tournament sheet``, ``honba standings``, ``stats`` and ``ratings --format html``) with ``--lang ja``.
 
 "Its own English" is any message of the catalogue (its English id, cut at its placeholders and
 markup into phrases) found in the page's visible text once the data is taken out: names, keys,
@@ -189,6 +189,10 @@ def test_the_command_line_writes_its_html_in_japanese_with_lang_ja(tmp_path: Pat
     assert '<th class="hand">hand<span class="wind">局</span></th>' in sheet
     standings = honba.ok("standings", "--tournament", "Cup", "--format", "html", "--lang", "ja")
     assert '<html lang="ja">' in standings and "Cup 順位表" in standings
+    stats = honba.ok("stats", "--tournament", "Cup", "--format", "html", "--lang", "ja")
+    assert '<html lang="ja">' in stats and "<h1>Cup の成績</h1>" in stats and "<th>放銃</th>" in stats
+    ratings = honba.ok("ratings", "--format", "html", "--lang", "ja")
+    assert '<html lang="ja">' in ratings and "<h1>OpenSkill レーティング</h1>" in ratings
     # English stays the default; a language honba has no catalogue for is refused, nothing written.
     honba.ok("audit", "t1", "--html", str(tmp_path / "en.html"))
     assert "<h2>Ledger</h2>" in (tmp_path / "en.html").read_text(encoding="utf-8")
