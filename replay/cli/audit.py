@@ -13,6 +13,7 @@ from domain.bounds import ENTRY
 from domain.integrity import ChainProblem
 from projections.ledger import correction_marks
 from replay.cli import entry_options as eo
+from replay.cli.languages import DEFAULT, Lang, html_language
 from replay.cli.layout import Column, Grid
 from replay.cli.params import number_argument
 from replay.cli.render import digest_line, json_text, ledger_table, print_recorded
@@ -273,6 +274,7 @@ def audit(
     ] = False,
     rules: Annotated[str | None, typer.Option("--rules", help="Re-score under another preset or rule file.")] = None,
     html: Annotated[Path | None, typer.Option("--html", help="Also write a self-contained HTML report here.")] = None,
+    lang: Lang = DEFAULT,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON for tools.")] = False,
 ) -> None:
     """Every number of a match explained: ledger, corrections, invariants, integrity, comparisons.
@@ -281,11 +283,12 @@ def audit(
     """
 
     def run() -> AuditReport:
+        language = html_language(lang)
         report = audit_match(
             shell(ctx).reader, key, sheet=against, sheet_kind=sheet_kind, as_played=as_played, rules=rules
         )
         if html is not None:
-            write_whole(html, render_audit_html(report_data(report)))
+            write_whole(html, render_audit_html(report_data(report), language))
         return report
 
     report = guarded_match(ctx, key, run)

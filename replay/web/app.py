@@ -68,7 +68,9 @@ async def not_found(request: Request, exc: Exception) -> Response:
         bare = "/" + quote(path.strip("/"), safe="/")
         query = request.url.query
         return RedirectResponse(bare + (f"?{query}" if query else ""), status_code=307)
-    return site(request).error(request, 404, "No such page.")
+    served = site(request)
+    # The site's own words in the request's language (the service's refusals are said by the service).
+    return served.error(request, 404, served.words(request).gettext("No such page."))
 
 
 async def http_error(request: Request, exc: Exception) -> Response:
@@ -76,11 +78,13 @@ async def http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
     if exc.status_code == 404:
         return await not_found(request, exc)
+    served = site(request)
+    words = served.words(request)
     if exc.status_code == 405:
-        message = f"this address does not take a {request.method} request"
+        message = words.gettext("this address does not take a %(method)s request") % {"method": request.method}
     else:
-        message = exc.detail if exc.status_code < 500 else "Something went wrong on the server."
-    return site(request).error(request, exc.status_code, message, headers=exc.headers)
+        message = exc.detail if exc.status_code < 500 else words.gettext("Something went wrong on the server.")
+    return served.error(request, exc.status_code, message, headers=exc.headers)
 
 
 async def too_large(request: Request, exc: Exception) -> Response:
@@ -88,7 +92,10 @@ async def too_large(request: Request, exc: Exception) -> Response:
 
 
 async def refused(request: Request, exc: Exception) -> Response:
-    return site(request).error(request, 403, str(exc) or "Not allowed.")
+    served = site(request)
+    words = served.words(request)
+    said = exc.said(words) if isinstance(exc, Forbidden) else str(exc)
+    return served.error(request, 403, said or words.gettext("Not allowed."))
 
 
 async def honba_error(request: Request, exc: Exception) -> Response:
@@ -107,15 +114,21 @@ async def honba_error(request: Request, exc: Exception) -> Response:
 async def unavailable(request: Request, exc: Exception) -> Response:
     # The store did not answer (a lost connection, a locked file): whatever it did with a write in
     # flight, only it knows; the same request again (with its client key) records once.
-    message = "the store is unavailable, nothing changed as far as honba knows — try again"
-    return site(request).error(request, 503, message, headers={"Retry-After": "5"})
+    served = site(request)
+    message = served.words(request).gettext(
+        "the store is unavailable, nothing changed as far as honba knows — try again"
+    )
+    return served.error(request, 503, message, headers={"Retry-After": "5"})
 
 
 async def internal(request: Request, exc: Exception) -> Response:
     # Never the exception's text: it may name the database or its password. Nor "nothing was
     # recorded": the server cannot know where it went wrong (after a save, the entry stands).
-    message = "Something went wrong on the server; reload the page to see what was recorded before sending again."
-    return site(request).error(request, 500, message)
+    served = site(request)
+    message = served.words(request).gettext(
+        "Something went wrong on the server; reload the page to see what was recorded before sending again."
+    )
+    return served.error(request, 500, message)
 
 
 def create_app(db: str | None, address: Address | None = None, *, witnesses: Sequence[str] = ()) -> Starlette:

@@ -25,7 +25,7 @@ async def ratings_page(request: Request) -> Response:
     system = _system(request)
     await served.refreshed()
     data = await served.call(lambda: ratings_data(served.app, served.view, system))
-    chart = ratings_chart_svg(data["players"], system)
+    chart = ratings_chart_svg(data["players"], system, words=served.words(request))
     return served.page(request, "ratings.html", data=data, chart=chart, systems=SYSTEMS)
 
 
@@ -35,7 +35,7 @@ async def rating_history_page(request: Request) -> Response:
     player = request.path_params["player"]
     await served.refreshed()
     data = await served.call(lambda: ratings_data(served.app, served.view, system, player=player))
-    chart = ratings_chart_svg(data["players"], system, 1)
+    chart = ratings_chart_svg(data["players"], system, 1, served.words(request))
     return served.page(request, "rating_history.html", data=data, row=data["players"][0], chart=chart)
 
 

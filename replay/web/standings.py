@@ -28,6 +28,7 @@ from replay.service.director.what_if import TIE_BREAKS, what_if_data
 from replay.service.tournaments.sign_off import unconfirmed
 from replay.service.tournaments.standings import read_view
 from replay.service.tournaments.tournaments import check_tournament
+from replay.web import i18n
 from replay.web.site import Site, query_number, see_other, site
 
 # How often the live standings look at the store's notification log (another server process may have written).
@@ -36,14 +37,15 @@ POLL_SECONDS = 0.5
 KEEPALIVE = 30
 
 
-def standings_context(served: Site, name: str, after: int | None) -> dict[str, Any]:
+def standings_context(served: Site, name: str, after: int | None, language: str = i18n.DEFAULT) -> dict[str, Any]:
     """The standings of tournament ``name`` (as they stood after session ``after``), the stages'
-    and teams' results, what each player needs, and the chart: the live part of the page."""
+    and teams' results, what each player needs, and the chart: the live part of the page, in ``language``."""
+    words = i18n.translations(language)
     # Read through ``read_view``: a view changed behind honba's back is rebuilt, never a 500.
     page = read_view(served.app, lambda view: standings_page_data(served.app, view, name, after), view=served.view)
     data = page["standings"]
-    needs = needs_section({"needs": page["needs"]}) if page["needs"] else ""
-    chart = {"chart": standings_chart_svg(data), "chart_note": standings_chart_note(data)}
+    needs = needs_section({"needs": page["needs"]}, words) if page["needs"] else ""
+    chart = {"chart": standings_chart_svg(data, words), "chart_note": standings_chart_note(data, words)}
     return {"data": data, "results": page["results"], "needs_html": needs, **chart}
 
 
@@ -61,7 +63,7 @@ async def standings_page(request: Request) -> Response:
     def read() -> dict[str, Any]:
         draws = draws_data(served.app, name)
         context = {
-            **standings_context(served, name, after),
+            **standings_context(served, name, after, served.language(request)),
             "draws": draws,
             "certified": is_certified(served.app, name),
         }
@@ -93,7 +95,7 @@ class LiveSections:
             held = self._rendered.get((name, after, language))
             if held is not None and held[0] == position:
                 return held[1]
-            context = standings_context(served, name, after)
+            context = standings_context(served, name, after, language)
             section = served.languages[language].get_template("standings_section.html")
             html = section.render(name=name, **context)
             self._rendered[(name, after, language)] = (position, html)
