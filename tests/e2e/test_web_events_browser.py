@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser import SYSTEM_CHROMIUM, playwright_args
+from browser import SYSTEM_CHROMIUM
 from conftest import hv, ron, won
 from playwright.sync_api import expect
 from playwright_support import WAIT_MS
@@ -74,16 +74,6 @@ BROKEN_NUMBERS = """
   return {broken, width: root.scrollWidth, inner: window.innerWidth};
 }
 """
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(SYSTEM_CHROMIUM), args=playwright_args())
-        yield launched
-        launched.close()
 
 
 def new_page(browser: Any, width: int = 1280, phone: bool = False) -> Any:
