@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright_support import CHROMIUM, PHONES, launched, overflow, phone
+from playwright_support import CHROMIUM, PHONES, overflow, phone
 from web_support import SIXTEEN, serving
 
 from replay.service.common.access import TokenStore
@@ -22,12 +22,6 @@ from replay.store.application import HonbaApp
 from replay.web.app import create_app
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="no /usr/bin/chromium")
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with launched() as chromium:
-        yield chromium
 
 
 @pytest.fixture(scope="module")

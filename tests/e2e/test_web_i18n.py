@@ -7,13 +7,12 @@ The browser tests are skipped without /usr/bin/chromium."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
-from playwright_support import CHROMIUM, PHONES, launched, phone, readable, taps
+from playwright_support import PHONES, phone, readable, taps
 from starlette.testclient import TestClient
 from web_support import PLAYERS, prepare, send, serving
 
@@ -141,14 +140,6 @@ def test_the_payments_are_worded_in_japanese_from_the_services_values(tmp_path: 
     # An exhaustive draw with one tenpai: 3,000 noten payments, 1,000 from each of the three others.
     assert [row["payee"] for row in check["entries"][0]["payments"]] == ["Ben", "Ben", "Ben"]
     assert "%(payer)s から %(payee)s へ %(amount)s" in table
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not CHROMIUM.exists():
-        pytest.skip("no /usr/bin/chromium")
-    with launched() as chromium:
-        yield chromium
 
 
 def test_the_table_standings_director_and_referee_pages_in_both_languages_on_a_phone(
