@@ -21,12 +21,13 @@ from domain.amendments import CorrectedStep
 from domain.errors import HonbaError
 from domain.integrity import digest_of, plain
 from domain.rules import Ruleset
-from replay.formats.detect import detect_format, expand_paths, iter_paths, read_games, read_log
+from replay.formats.detect import detect_format, expand_paths, read_games, read_log
 from replay.formats.files import FileTooLarge, read_capped
 from replay.formats.logmodel import LogError, LoggedGame
 from replay.formats.record import build_match, parse_record
 from replay.formats.source import decoded_text, read_source, utf8_text
 from replay.service.imports.importing import match_from_log
+from replay.service.imports.imports import Share, import_files
 from replay.service.imports.storing import AlreadyStoredAs, Prepared, prepare, store_prepared
 from replay.service.imports.verify import GameReport, verify_game, with_inferred_rules, with_rules
 from replay.store.application import HonbaApp, mapper_for
@@ -475,8 +476,10 @@ def import_paths(
     keep_games: bool = False,
     key_prefix: str = "",
     rules: Ruleset | None = None,
+    share: Share | None = None,
 ) -> ImportRun:
-    """Store every game of every file (record files or logs), each game whole or not at all.
+    """Store every game of every file (record files or logs), each game whole or not at all;
+    with a ``share``, of the files in that share only (``honba import --share K/N``).
 
     Files are read in the ``pool``'s worker processes when there is one (``reading_pool``),
     a few ahead of the one being stored, and in this process otherwise; either way the games
@@ -485,7 +488,7 @@ def import_paths(
     """
     storer = _Storer(app, batch, keep_games)
     settings = app.mapper_settings()
-    files = iter_paths(paths) if fmt != "record" else iter(paths)
+    files = import_files(paths, fmt, share)
 
     def take(read: FileRead) -> None:
         storer.take(read)
