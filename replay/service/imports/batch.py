@@ -47,6 +47,9 @@ PARALLEL_FROM = 16
 CONTENT_KEY_DIGITS = 12
 # Games an import lists one by one (beyond that, only the counts).
 LISTED = 50
+# Matches an import stores between two checkpoints: each checkpoint then holds a bounded number of
+# leaves (one at the command's end would hold one per game of the archive, and the memory with it).
+CHECKPOINT_EVERY = 1000
 
 
 @attrs.frozen
@@ -364,6 +367,7 @@ class _Storer:
         self.reads: list[FileRead] = []
         self.file_games: dict[str, list[Any]] = {}
         self.unrecorded: set[str] = set()
+        self.since_checkpoint = 0
 
     def take(self, read: FileRead) -> None:
         self.files += 1
@@ -418,6 +422,7 @@ class _Storer:
                 key, outcome = outcome.key, False
             if outcome:
                 self.stored += 1
+                self.since_checkpoint += 1
             else:
                 self.present += 1
             if len(self.listed) <= LISTED:
@@ -428,6 +433,10 @@ class _Storer:
                 self.file_games[file].append([key, list(prepared.players), prepared.key])
         self.pending.clear()
         self._record_files()
+        if self.since_checkpoint >= CHECKPOINT_EVERY:
+            # Skipped when another process holds the checkpoint lock: its next checkpoint covers these.
+            self.app.checkpoint()
+            self.since_checkpoint = 0
 
     def _record_files(self) -> None:
         """Record the files taken whole whose games are all stored now (a file in conflict with
