@@ -60,7 +60,7 @@ CHECKPOINTS_ID = uuid5(NAMESPACE_URL, "honba:/checkpoints")
 BATCH = 2000
 # Seals whose stream a process keeps in mind between checkpoints (``HonbaApp.sealed_streams``); past
 # that, forgotten and read again from the store when sealed again: a long import or server stays bounded.
-SEALS_KEPT = 10_000
+SEALS_KEPT = 2_000
 
 
 class Checkpoint(Aggregate):
