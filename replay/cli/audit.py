@@ -19,12 +19,12 @@ from replay.cli.render import digest_line, json_text, ledger_table, print_record
 from replay.cli.shell import ClientKey, app, guarded, guarded_match, out, shell
 from replay.html.pages import render_audit_html
 from replay.input.entry import entry_from_line
+from replay.input.files import write_whole
 from replay.input.json_text import load_line
 from replay.input.parsing import InputError
 from replay.service.audit.audit import AuditReport, report_data
 from replay.service.audit.checks import MatchCheck, audit_failed, audit_match, check_data, check_targets
 from replay.service.audit.digests import match_digest, store_digest
-from replay.service.common.files import write_whole
 from replay.service.common.shapes import counted, describe_fact
 from replay.service.recording.entry import (
     CorrectionRequest,

@@ -20,9 +20,9 @@ from replay.cli.reports import check_report_format, fresh_report, write_report
 from replay.cli.shell import app, err, guarded, out, progress_bar, quiet_after_interrupt, shell, warn_if_damaged
 from replay.html.pages import render_standings_html
 from replay.html.sheet import PAPERS, render_sheet_html
+from replay.input.files import write_whole
 from replay.input.parsing import InputError
 from replay.service.common.access import TableLink, TokenStore
-from replay.service.common.files import write_whole
 from replay.service.common.opening import HonbaApp
 from replay.service.common.shapes import counted
 from replay.service.director.address import PUBLIC_URL_ENV, configured_public_url

@@ -121,7 +121,7 @@ details.need > summary { cursor: pointer; }
 """
 
 # What the standings report's template (shared with the web, whose stylesheets say the same in
-# events.css) needs beside CSS: tables that scroll in their own box with the rank and the player
+# tournament.css) needs beside CSS: tables that scroll in their own box with the rank and the player
 # kept in view, the cards of the tables in progress, the badges of a stage.
 REPORT_CSS = """
 main { max-width: 1100px; overflow-wrap: break-word; }

@@ -6,10 +6,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import matplotlib
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.figure import Figure
-
 from replay.html.pages import CSS, esc, figure_svg, line_style
 
 # The chart draws the best rated players' histories (more lines would be unreadable); every
@@ -24,6 +20,12 @@ def ratings_chart_svg(players: Sequence[Mapping[str, Any]], system: str, charted
     shown = [p for p in players[:charted] if p.get("history")]
     if not shown:
         return ""
+    # matplotlib (about a quarter of a second to load) only where a chart is drawn: ``honba serve``
+    # imports this module for its ratings pages, and every page but those draws none.
+    import matplotlib
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
     with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "honba-ratings", "font.size": 10}):
         figure = Figure(figsize=(11, 4.6), layout="constrained")
         FigureCanvasAgg(figure)

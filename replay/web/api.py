@@ -34,6 +34,7 @@ from replay.service.recording.entry import (
 from replay.service.recording.recording import ForHand, HandTaken
 from replay.service.tournaments.sign_off import unconfirmed
 from replay.service.tournaments.standings import read_view, standings_data
+from replay.web import i18n
 from replay.web.site import bearer, for_hand, json_body, number, site, text_of
 from replay.web.standings import after_of
 from replay.web.table import table_context
@@ -116,8 +117,8 @@ async def record_json(request: Request) -> Response:
         data = await served.call(run)
     except HandTaken as exc:
         # Entered for a hand already taken: what was recorded instead, and the hand now.
-        body = {"error": str(exc), "field": "hand", "hand": exc.hand, "recorded": list(exc.recorded)}
-        return JSONResponse(body, 409)
+        body = {"error": exc.said, "field": "hand", "hand": exc.hand, "recorded": list(exc.recorded)}
+        return JSONResponse(i18n.spoken(body, served.language(request)), 409)
     return JSONResponse(data, headers={"ETag": f'"{data["version"]}"'})
 
 

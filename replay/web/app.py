@@ -4,9 +4,9 @@ Presentation only: every decision (what a hand pays, whether an entry is valid, 
 write) is made by the service (``replay.service.recording.entry``, ``replay.service.common.access``,
 ``replay.service.tournaments.tournaments``) and the domain below it; the route modules read requests, call
 them, and render their plain data through Jinja2 templates, which escape every value.
-This module assembles them: ``table`` (the table's pages), ``standings``, ``director``,
-``events`` (what-if, ratings, signed results), ``referee`` and ``api``, over what they share in
-``site``, with ``limits``'s cap on every request body.
+This module assembles them: ``table`` (the table's pages), ``standings`` (and what-if),
+``director``, ``ratings``, ``certificates`` (signed results), ``referee`` and ``api``, over what
+they share in ``site``, with ``limits``'s cap on every request body.
 
 Writes need a token (``honba token create``): pages take it from the table link's
 ``?token=`` and send it back in a hidden field; the JSON API takes it as
@@ -43,7 +43,7 @@ from replay.service.common.errors import (
 from replay.service.director.address import Address
 from replay.service.recording.entry import FieldError
 from replay.service.recording.recording import HandTaken
-from replay.web import api, checkpoints, director, events, referee, standings, table
+from replay.web import api, certificates, checkpoints, director, ratings, referee, standings, table
 from replay.web.limits import BodyLimit, TooLarge
 from replay.web.site import HERE, Forbidden, Site, Unavailable, site
 
@@ -100,7 +100,8 @@ async def honba_error(request: Request, exc: Exception) -> Response:
     if isinstance(exc, DamagedMatch):
         status = 409  # the stored match cannot be what it shows: the page names the damage (see honba check)
     field = exc.field if isinstance(exc, FieldError) else None
-    return site(request).error(request, status, str(exc), field)
+    said = exc.said if isinstance(exc, HonbaError) else str(exc)
+    return site(request).error(request, status, said, field)
 
 
 async def unavailable(request: Request, exc: Exception) -> Response:
@@ -129,7 +130,8 @@ def create_app(db: str | None, address: Address | None = None, *, witnesses: Seq
         *table.ROUTES,
         *standings.ROUTES,
         *director.ROUTES,
-        *events.ROUTES,
+        *ratings.ROUTES,
+        *certificates.ROUTES,
         *referee.ROUTES,
         *api.ROUTES,
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),

@@ -79,7 +79,7 @@ async def create_tournament_form(request: Request) -> Response:
         # A name with a '/' is refused by the domain (domain.bounds.TOURNAMENT): no page could be its.
         await served.call(lambda: create_tournament(served.app, name, players))
     except HonbaError as exc:
-        return await _home(request, served, token, 400, {"name": str(exc)}, fields)
+        return await _home(request, served, token, 400, {"name": exc.said}, fields)
     return see_other(request, "director_tournament", {"token": token or ""}, name=name)
 
 
@@ -129,7 +129,7 @@ async def _act(request: Request, field: str, action: Action, *, to_session: bool
         await served.refreshed()  # the seating and the warnings read the standings view
         result = await served.call(lambda: action(served, name, fields, token))
     except HonbaError as exc:
-        return await show_tournament(request, name, token, 400, {field: str(exc)}, fields)
+        return await show_tournament(request, name, token, 400, {field: exc.said}, fields)
     if to_session:
         return see_other(request, "director_session", {"token": token}, name=name, session=str(result))
     return see_other(request, "director_tournament", {"token": token}, fragment=field, name=name)
@@ -324,7 +324,7 @@ async def _session_act(
     try:
         said = await served.call(lambda: action(served, fields, token))
     except HonbaError as exc:
-        return await _session(request, served, token, 400, {field: str(exc)}, fields)
+        return await _session(request, served, token, 400, {field: exc.said}, fields)
     name, session = request.path_params["name"], str(_session_number(request))
     return see_other(
         request, "director_session", {"token": token, **(said or {})}, fragment=field, name=name, session=session

@@ -19,6 +19,8 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
 
+from domain.said import Listed, Said
+
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 LANGUAGES = ("en", "ja")
 DEFAULT = "en"
@@ -27,18 +29,62 @@ COOKIE = "honba_lang"
 NAMES = {"en": "English", "ja": "日本語"}
 
 
+# The catalogues of a language: the pages' own texts (``messages``), and what the service and the
+# rules say (``service``: the templates of ``domain.said.Said``, what a hand was, the refusals), kept
+# apart so that each is edited on its own; a language's translations are both, the pages' first for
+# a page's text, the service's first for its words (a word both have, "points", is each one's own).
+CATALOGUES = ("messages", "service")
+SAID_FIRST = ("service", "messages")
+
+
 @functools.cache
-def translations(language: str) -> gettext.NullTranslations:
-    """The catalogue of ``language`` (the English ids themselves for English), compiled once."""
-    path = LOCALE_DIR / language / "LC_MESSAGES" / "messages.po"
-    if language == DEFAULT or not path.exists():
+def translations(language: str, catalogues: tuple[str, ...] = CATALOGUES) -> gettext.NullTranslations:
+    """The catalogues of ``language`` as one, the first's translation first (the English ids
+    themselves for English), compiled once."""
+    if language == DEFAULT:
         return gettext.NullTranslations()
-    with path.open("rb") as po:
-        catalog = read_po(po, locale=language)
-    compiled = io.BytesIO()
-    write_mo(compiled, catalog)
-    compiled.seek(0)
-    return gettext.GNUTranslations(compiled)
+    merged: gettext.NullTranslations | None = None
+    for name in catalogues:
+        path = LOCALE_DIR / language / "LC_MESSAGES" / f"{name}.po"
+        if not path.exists():
+            continue
+        with path.open("rb") as po:
+            catalog = read_po(po, locale=language)
+        compiled = io.BytesIO()
+        write_mo(compiled, catalog)
+        compiled.seek(0)
+        loaded = gettext.GNUTranslations(compiled)
+        if merged is None:
+            merged = loaded
+        else:
+            merged.add_fallback(loaded)
+    return merged or gettext.NullTranslations()
+
+
+def say(value: Said | Listed | str, language: str) -> str:
+    """What the service said (``domain.said.Said``, ``Listed``), in ``language``: each template
+    looked up in the language's catalogues (the English where one has none), its fields filled in,
+    words in their turn; data in the fields (names, notes, quoted input) as it is. Plain text (a
+    message not given as words) is as it is."""
+    if isinstance(value, Said | Listed):
+        return value.spoken(translations(language, SAID_FIRST).gettext)
+    return value
+
+
+def said_here(value: object, language: str) -> object:
+    """A value a template shows: words said in ``language`` (Jinja's ``finalize``), anything else as it is."""
+    return say(value, language) if isinstance(value, Said | Listed) else value
+
+
+def spoken(data: object, language: str) -> object:
+    """Plain data (a JSON body) with every ``Said`` in it said in ``language``."""
+    if isinstance(data, Said | Listed):
+        return say(data, language)
+    if isinstance(data, dict):
+        return {key: spoken(value, language) for key, value in data.items()}
+    if isinstance(data, list | tuple):
+        return [spoken(value, language) for value in data]
+    return data
 
 
 def chosen(query: str | None, cookie: str | None, accept: str | None) -> str:

@@ -146,7 +146,7 @@ async def _refused(
     # Next to its field in the action's form; by the actions when no such form is shown (no entry to amend).
     shown = fields.get("action") in ("void", "penalty") or amend is not None
     field = exc.field if isinstance(exc, FieldError) and shown else "action"
-    return served.page(request, "referee_match.html", 400, token=token, errors={field: str(exc)}, **context)
+    return served.page(request, "referee_match.html", 400, token=token, errors={field: exc.said}, **context)
 
 
 async def correct_preview(request: Request) -> Response:

@@ -25,15 +25,16 @@ from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Re
 
 from domain.bounds import KEY, NAME, TEXT, TOURNAMENT, Bound, clipped, shown
 from domain.errors import HonbaError, WinnerIsDiscarder, WinnersOnSeveralDiscards
+from domain.said import Listed, Said
 from replay.html.templating import TEMPLATES as REPORT_TEMPLATES
 from replay.html.templating import add_filters
 from replay.input.json_text import load_json
 from replay.service.audit.checkpoints import checkpoints_kept
-from replay.service.audit.notes import Verifier
+from replay.service.audit.witnesses import WitnessKeys
 from replay.service.common.access import Grant, TokenStore
 from replay.service.common.errors import StoreUnavailable
 from replay.service.common.opening import HonbaApp, open_standings_view
-from replay.service.common.shapes import end_reason_words
+from replay.service.common.shapes import end_reason_said
 from replay.service.director.address import Address
 from replay.service.recording.entry import VALUE_FIELDS, FieldError, is_list_field, whole_number
 from replay.service.recording.recording import ForHand
@@ -72,13 +73,18 @@ def _templates(language: str = i18n.DEFAULT) -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         extensions=["jinja2.ext.i18n"],
+        # What the service said as words (``domain.said.Said``: a hand, a refusal) is said in the
+        # page's language wherever a template shows it; the English is its ``str()``.
+        finalize=lambda value: i18n.said_here(value, language),
     )
     add_filters(env)
     env.install_gettext_translations(i18n.translations(language), newstyle=True)  # type: ignore[attr-defined]
     env.globals["lang"] = language
     env.globals["language_names"] = i18n.NAMES
     env.filters["points"] = lambda v: i18n.number(v, language)
-    env.filters["end_reason"] = end_reason_words
+    env.filters["end_reason"] = lambda reason: i18n.say(end_reason_said(reason), language)
+    # Words given to a gettext text's placeholder (``_("... %(why)s", why=x | say)``), in the page's language.
+    env.filters["say"] = lambda value: i18n.said_here(value, language)
     # The reports link their matches to the table pages this server serves (an export does not).
     env.globals["links"] = True
     # A field that holds several items, shown in one text box: its items between commas.
@@ -114,7 +120,7 @@ class Site:
         self.position = 0
         self._stop_checkpoints: Callable[[], None] | None = None
         # The witnesses whose cosignatures of signed checkpoints are kept (``honba serve --witness``).
-        self.witnesses: tuple[Verifier, ...] = ()
+        self.witnesses: WitnessKeys = ()
 
     def start_checkpoints(self) -> None:
         """Take a checkpoint of what was saved every few seconds while something is (the server's
@@ -158,10 +164,11 @@ class Site:
     def page(self, request: Request, template: str, status: int = 200, **context: Any) -> HTMLResponse:
         """The template rendered (every value escaped), with the CSRF cookie its forms send back."""
         csrf = request.cookies.get(CSRF_COOKIE) or secrets.token_urlsafe(24)
-        if context.get("errors"):
-            # A refusal next to its field is one line, however much of the input it quotes.
-            context["errors"] = {field: clipped(str(said)) for field, said in context["errors"].items()}
         language = self.language(request)
+        if context.get("errors"):
+            # A refusal next to its field is one line, however much of the input it quotes; what the
+            # service said as words, in the page's language.
+            context["errors"] = {field: clipped(i18n.say(said, language)) for field, said in context["errors"].items()}
         page = self.languages[language].get_template(template)
         context.setdefault("switch", language_switch(request))
         html = page.render(csrf=csrf, **context)
@@ -207,12 +214,13 @@ class Site:
         self,
         request: Request,
         status: int,
-        message: str,
+        said: Said | Listed | str,
         field: str | None = None,
         headers: Mapping[str, str] | None = None,
     ) -> Response:
-        """An error as JSON on the API (with the ``field`` it is in, where it names one), as a page elsewhere."""
-        message = clipped(message)
+        """An error as JSON on the API (with the ``field`` it is in, where it names one), as a page
+        elsewhere; what the service said as words (a ``HonbaError``'s ``said``) in the request's language."""
+        message = clipped(i18n.say(said, self.language(request)))
         # The API, and a page's script asking for JSON (the table page's /check): the refusal as JSON.
         if request.url.path.startswith("/api/") or "application/json" in request.headers.get("accept", ""):
             body = {"error": message} if field is None else {"error": message, "field": field}
@@ -263,7 +271,7 @@ def see_other(
 
 async def form_of(request: Request, files: int = 0) -> dict[str, Any]:
     """The form's fields (lists for the repeated ones), after the CSRF check; at most ``files`` files
-    (a certificate and its key: ``replay.web.events``), which are left out of the fields."""
+    (a certificate and its key: ``replay.web.certificates``), which are left out of the fields."""
     try:
         # Only a form that sends files takes them: elsewhere a file is refused, not read.
         form = await request.form(max_files=files, max_fields=MOST_FIELDS)

@@ -1,4 +1,5 @@
-"""The public standings: the page, finding a tournament by name, and the live stream of server-sent events."""
+"""The public standings: the page, finding a tournament by name, the live stream of server-sent events,
+and the whole event's standings under other rules beside them as run (what-if)."""
 
 from __future__ import annotations
 
@@ -13,14 +14,20 @@ from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 
-from domain.bounds import SESSION, TOURNAMENT
+from domain.bounds import SESSION, TOURNAMENT, clipped
 from domain.errors import HonbaError
+from domain.rules import preset_names
 from replay.html.pages import needs_section, standings_chart_note, standings_chart_svg
+from replay.input.parsing import parse_override
+from replay.service.common.errors import TournamentNotFound
+from replay.service.common.rules import resolve_rules
 from replay.service.director.certificates import is_certified
 from replay.service.director.draws import draws_data
 from replay.service.director.standings_page import standings_page_data
+from replay.service.director.what_if import TIE_BREAKS, what_if_data
 from replay.service.tournaments.sign_off import unconfirmed
 from replay.service.tournaments.standings import read_view
+from replay.service.tournaments.tournaments import check_tournament
 from replay.web.site import Site, query_number, see_other, site
 
 # How often the live standings look at the store's notification log (another server process may have written).
@@ -138,7 +145,42 @@ async def standings_events(request: Request) -> Response:
     return StreamingResponse(stream(), media_type="text/event-stream", headers=headers)
 
 
+async def what_if_page(request: Request) -> Response:
+    """The whole event's standings under other rules, beside them as run (nothing asked: the form)."""
+    served = site(request)
+    name = request.path_params["name"]
+    query = request.query_params
+    asked = {k: query.get(k, "").strip() for k in ("rules", "set", "tie_break", "without_penalties")}
+    await served.refreshed()
+
+    def run() -> dict[str, Any] | None:
+        check_tournament(served.app, name)  # 404 for no such tournament, asked or not
+        if not any(asked.values()):
+            return None
+        overrides = dict(parse_override(line, "set") for line in asked["set"].splitlines() if line.strip())
+        return what_if_data(
+            served.app,
+            served.view,
+            name,
+            rules=resolve_rules(asked["rules"], files=False) if asked["rules"] else None,
+            overrides=overrides,
+            tie_break=asked["tie_break"] or None,
+            without_penalties=bool(asked["without_penalties"]),
+        )
+
+    try:
+        data, error = await served.call(run), ""
+    except TournamentNotFound:
+        raise
+    except HonbaError as exc:
+        data, error = None, clipped(str(exc))  # one line, as every refusal (Site.page clips a form's)
+    status = 400 if error else 200
+    context = {"name": name, "data": data, "asked": asked, "error": error, "presets": preset_names()}
+    return served.page(request, "what_if.html", status, tie_breaks=TIE_BREAKS, **context)
+
+
 ROUTES = [
+    Route("/tournaments/{name}/what-if", what_if_page),
     Route("/tournaments/{name}/events", standings_events),
     Route("/tournaments", find_tournament),
     Route("/tournaments/{name}", standings_page, name="standings"),

@@ -19,12 +19,11 @@ from uuid import UUID
 
 import pytest
 from eventsourcing.persistence import StoredEvent
+from honba_cli import invoke
 from starlette.testclient import TestClient
-from typer.testing import CliRunner
 from web_support import hidden, prepare
 
 from domain.match import match_id
-from replay.cli import app as cli
 from replay.store.checkpoint import CHECKPOINTS_ID, COVERED_TOPICS
 from replay.store.seal import seal_id
 from replay.store.sqlite_store import HonbaSQLiteRecorder
@@ -82,7 +81,7 @@ def reads_of(calls: list[tuple[str, Any]], stream: UUID) -> int:
 
 def test_a_hand_recorded_from_the_command_line_reads_the_match_once_and_writes_once(counted: tuple[str, str]) -> None:
     db, _token = counted
-    result = CliRunner().invoke(cli, ["--db", db, "win", KEY, "Ben:3/30", "--from", "Ann"])
+    result = invoke(["--db", db, "win", KEY, "Ben:3/30", "--from", "Ann"])
     assert result.exit_code == 0, result.output
     assert "Ann -> Ben 3900" in result.stdout  # the hand was recorded and its payment shown
     calls = list(CALLS)
@@ -143,7 +142,7 @@ def test_a_damaged_match_is_still_refused_when_only_the_rows_read_once_are_check
     # The seal row removed behind honba's back: the one read of the match finds it unsealed.
     with closing(sqlite3.connect(db)) as conn, conn:
         conn.execute("DELETE FROM stored_events WHERE originator_id = ?", (seal_id(match_id(KEY)).hex,))
-    result = CliRunner().invoke(cli, ["--db", db, "win", KEY, "Ben:3/30", "--from", "Ann"])
+    result = invoke(["--db", db, "win", KEY, "Ben:3/30", "--from", "Ann"])
     assert result.exit_code == 2
     assert "is damaged in the store: unsealed" in result.stderr
     assert "nothing recorded" in result.stderr

@@ -28,6 +28,7 @@ from replay.web.app import create_app
 # The web's templates, and the reports' it shares with the exports (the standings section).
 TEMPLATES = (Path(i18n.__file__).resolve().parent / "templates", Path(REPORT_TEMPLATES))
 CATALOGUE = i18n.LOCALE_DIR / "ja" / "LC_MESSAGES" / "messages.po"
+SERVICE_CATALOGUE = i18n.LOCALE_DIR / "ja" / "LC_MESSAGES" / "service.po"
 # Texts given to the catalogue as values (the winds, from the service), not written in a template.
 FROM_DATA = {"East", "South", "West", "North"}
 
@@ -56,6 +57,11 @@ def test_the_language_is_the_query_the_cookie_or_the_browsers(
 def test_every_text_the_templates_mark_has_its_japanese_with_the_same_placeholders() -> None:
     with CATALOGUE.open("rb") as po:
         catalogue = read_po(po, locale="ja")
+    # The service's catalogue also holds a few of the pages' words around what the service said.
+    with SERVICE_CATALOGUE.open("rb") as po:
+        for message in read_po(po, locale="ja"):
+            if message.id and message.id not in catalogue:
+                catalogue[message.id] = message
     marked = {
         message if isinstance(message, str) else message[0]
         for folder in TEMPLATES

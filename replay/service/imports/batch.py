@@ -22,10 +22,10 @@ from domain.errors import HonbaError
 from domain.integrity import digest_of, plain
 from domain.rules import Ruleset
 from replay.formats.detect import detect_format, expand_paths, read_games, read_log
-from replay.formats.files import FileTooLarge, read_capped
 from replay.formats.logmodel import LogError, LoggedGame
 from replay.formats.record import build_match, parse_record
 from replay.formats.source import decoded_text, read_source, utf8_text
+from replay.input.files import FileTooLarge, read_capped
 from replay.service.imports.importing import match_from_log
 from replay.service.imports.imports import Share, import_files
 from replay.service.imports.storing import AlreadyStoredAs, Prepared, prepare, store_prepared

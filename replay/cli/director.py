@@ -1,5 +1,6 @@
-"""``honba tournament ...`` for staged events, players who come and go, teams, draws, what each
-player needs and what-if: commands that parse and present; the service decides."""
+"""The director's ``honba tournament ...`` commands: a staged event's format and its next session,
+players who come and go, teams, draws, what each player needs and what-if. They parse and present;
+the use cases are ``replay.service.director``'s."""
 
 from __future__ import annotations
 
@@ -17,8 +18,8 @@ from replay.cli.render import json_text
 from replay.cli.reports import fresh_view
 from replay.cli.shell import guarded, out, shell
 from replay.cli.tournaments import tournament_app
+from replay.input.files import read_capped, write_whole
 from replay.input.parsing import InputError
-from replay.service.common.files import read_capped, write_whole
 
 Name = Annotated[str, typer.Argument(help="The tournament's name.")]
 Session = Annotated[int, number_argument(bound=SESSION, help="The session (round).")]
