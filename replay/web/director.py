@@ -21,6 +21,7 @@ from domain.errors import HonbaError
 from domain.rules import preset_names
 from replay.html.qr import qr_svg
 from replay.html.sheet import PAPERS, render_sheet_html
+from replay.html.words import N_
 from replay.service.common.access import Grant
 from replay.service.director import director, stages
 from replay.service.recording.clock import set_session_time_limit, start_session_clock
@@ -29,7 +30,7 @@ from replay.service.tournaments.sign_off import require_sign_off
 from replay.service.tournaments.tournaments import create_tournament
 from replay.web.site import Site, form_of, form_token, link_to, number, phones_at, query_number, see_other, site
 
-RUN = "run tournaments"
+RUN = N_("run tournaments")
 # What a form of the tournament's page does: (the site, the tournament, the form's fields, the director's token).
 Action = Callable[[Site, str, dict[str, Any], str], Any]
 
@@ -386,7 +387,7 @@ async def sheet_page(request: Request) -> Response:
         return data, links
 
     data, links = await served.call(read)
-    return HTMLResponse(render_sheet_html(data, links, paper))
+    return HTMLResponse(render_sheet_html(data, links, paper, served.language(request)))
 
 
 ROUTES = [

@@ -2,63 +2,39 @@
 
 The catalogues are gettext ``.po`` files under ``replay/web/locale/`` (the English text is the
 message id, so English needs none), compiled with Babel's API when first loaded (no ``.mo`` file to
-build or commit: a fresh clone serves Japanese as it is). The language of a request is its
+build or commit: a fresh clone serves Japanese as it is; ``replay.html.words``, which the HTML
+exports share). The language of a request is its
 ``?lang=`` (which the page's switch sends, and a cookie keeps), else the cookie, else the best of the
 browser's ``Accept-Language``, else English. Numbers are written by Babel's rules for the language.
 """
 
 from __future__ import annotations
 
-import functools
-import gettext
-import io
-from pathlib import Path
-
 from babel import Locale, negotiate_locale
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
 
 from domain.said import Listed, Said
 
-LOCALE_DIR = Path(__file__).resolve().parent / "locale"
-LANGUAGES = ("en", "ja")
-DEFAULT = "en"
+# The catalogues and their loading are the HTML exports' too (``replay.html.words``).
+from replay.html.words import DEFAULT, LANGUAGES, LOCALE_DIR, SAID_FIRST, translations
+
+__all__ = [
+    "COOKIE",
+    "DEFAULT",
+    "LANGUAGES",
+    "LOCALE_DIR",
+    "NAMES",
+    "chosen",
+    "number",
+    "said_here",
+    "say",
+    "spoken",
+    "translations",
+]
+
 COOKIE = "honba_lang"
 # What each language is called in its own words, for the switch.
 NAMES = {"en": "English", "ja": "日本語"}
-
-
-# The catalogues of a language: the pages' own texts (``messages``), and what the service and the
-# rules say (``service``: the templates of ``domain.said.Said``, what a hand was, the refusals), kept
-# apart so that each is edited on its own; a language's translations are both, the pages' first for
-# a page's text, the service's first for its words (a word both have, "points", is each one's own).
-CATALOGUES = ("messages", "service")
-SAID_FIRST = ("service", "messages")
-
-
-@functools.cache
-def translations(language: str, catalogues: tuple[str, ...] = CATALOGUES) -> gettext.NullTranslations:
-    """The catalogues of ``language`` as one, the first's translation first (the English ids
-    themselves for English), compiled once."""
-    if language == DEFAULT:
-        return gettext.NullTranslations()
-    merged: gettext.NullTranslations | None = None
-    for name in catalogues:
-        path = LOCALE_DIR / language / "LC_MESSAGES" / f"{name}.po"
-        if not path.exists():
-            continue
-        with path.open("rb") as po:
-            catalog = read_po(po, locale=language)
-        compiled = io.BytesIO()
-        write_mo(compiled, catalog)
-        compiled.seek(0)
-        loaded = gettext.GNUTranslations(compiled)
-        if merged is None:
-            merged = loaded
-        else:
-            merged.add_fallback(loaded)
-    return merged or gettext.NullTranslations()
 
 
 def say(value: Said | Listed | str, language: str) -> str:

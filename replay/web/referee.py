@@ -16,6 +16,7 @@ from domain.bounds import ENTRY
 from domain.errors import HonbaError
 from domain.said import Said
 from domain.values import AbortKind, PenaltyShare
+from replay.html.words import N_
 from replay.service.common.access import Grant
 from replay.service.recording.changes import change_said
 from replay.service.recording.entry import (
@@ -37,7 +38,7 @@ from replay.service.tournaments.standings import read_view
 from replay.web.site import Site, form_of, form_token, number, query_number, see_other, site
 from replay.web.table import LIMITS
 
-CORRECT = "correct matches"
+CORRECT = N_("correct matches")
 
 
 async def referee_page(request: Request) -> Response:
@@ -99,7 +100,7 @@ async def referee_match(request: Request) -> Response:
     context = await served.call(lambda: referee_context(served, key, amend))
     # After a correction is stored (post, redirect, get): what it did, worked out again from the store.
     change = await served.call(lambda: correction_made(served.app, key, done)) if done is not None else None
-    headline = Said("Recorded: {change}.", change=change_said(change)) if change is not None else ""
+    headline = change_said(change) if change is not None else ""
     return served.page(
         request, "referee_match.html", token=token, errors={}, done=change, done_headline=headline, **context
     )

@@ -28,9 +28,10 @@ from domain.errors import HonbaError, WinnerIsDiscarder, WinnersOnSeveralDiscard
 from domain.said import Listed, Said
 from replay.html.templating import TEMPLATES as REPORT_TEMPLATES
 from replay.html.templating import add_filters
+from replay.html.words import N_, Words, when
 from replay.input.json_text import load_json
 from replay.service.audit.checkpoints import checkpoints_kept
-from replay.service.audit.notes import Verifier
+from replay.service.audit.witnesses import WitnessKeys
 from replay.service.common.access import Grant, TokenStore
 from replay.service.common.errors import StoreUnavailable
 from replay.service.common.opening import HonbaApp, open_standings_view
@@ -49,11 +50,22 @@ T = TypeVar("T")
 
 
 class Forbidden(Exception):
-    """A write without the right token (403)."""
+    """A write without the right token (403). Its message is the catalogue's (``N_``-marked, with its
+    ``%(name)s`` places), said in the request's language where it is shown (``said``); ``str`` of it
+    is the English."""
+
+    def __init__(self, message: str, **values: str) -> None:
+        super().__init__(message % values)
+        self.message = message
+        self.values = values
+
+    def said(self, words: Words) -> str:
+        """The refusal in the language of ``words`` (its values too, where the catalogue has them)."""
+        return words.gettext(self.message) % {name: words.gettext(value) for name, value in self.values.items()}
 
 
 # What the old link of a table says once the director has issued the table's link again.
-REPLACED_LINK = (
+REPLACED_LINK = N_(
     "this table's link was issued again: this one no longer enters results (ask the director for the new link)"
 )
 
@@ -85,6 +97,8 @@ def _templates(language: str = i18n.DEFAULT) -> Environment:
     env.filters["end_reason"] = lambda reason: i18n.say(end_reason_said(reason), language)
     # Words given to a gettext text's placeholder (``_("... %(why)s", why=x | say)``), in the page's language.
     env.filters["say"] = lambda value: i18n.said_here(value, language)
+    # A moment the service gives (ISO 8601) as the language writes it.
+    env.filters["when"] = lambda v: when(str(v), language)
     # The reports link their matches to the table pages this server serves (an export does not).
     env.globals["links"] = True
     # A field that holds several items, shown in one text box: its items between commas.
@@ -120,7 +134,7 @@ class Site:
         self.position = 0
         self._stop_checkpoints: Callable[[], None] | None = None
         # The witnesses whose cosignatures of signed checkpoints are kept (``honba serve --witness``).
-        self.witnesses: tuple[Verifier, ...] = ()
+        self.witnesses: WitnessKeys = ()
 
     def start_checkpoints(self) -> None:
         """Take a checkpoint of what was saved every few seconds while something is (the server's
@@ -183,6 +197,10 @@ class Site:
             response.set_cookie(i18n.COOKIE, language, max_age=365 * 24 * 3600, samesite="lax", path="/")
         return response
 
+    def words(self, request: Request) -> Words:
+        """The catalogue of the request's language: the page's own words said in it."""
+        return i18n.translations(self.language(request))
+
     @staticmethod
     def language(request: Request) -> str:
         """The request's language (``replay.web.i18n.chosen``: ``?lang=``, the cookie, the browser's)."""
@@ -197,7 +215,7 @@ class Site:
         """The token's grant, when it allows this; else ``Forbidden`` saying what it may not do."""
         grant = self.grant(token)
         if grant is None or not allowed(grant):
-            raise Forbidden(f"this link may not {what}")
+            raise Forbidden(N_("this link may not %(what)s"), what=what)
         return grant
 
     def may_record(self, key: str, token: str | None) -> Grant:
@@ -205,9 +223,8 @@ class Site:
         again since is told so (``REPLACED_LINK``), any other gets a plain refusal."""
         grant = self.grant(token)
         if grant is None or not grant.may_record(key):
-            raise Forbidden(
-                REPLACED_LINK if self.tokens.replaced(token) == key else "this link may not enter results at this table"
-            )
+            replaced = self.tokens.replaced(token) == key
+            raise Forbidden(REPLACED_LINK if replaced else N_("this link may not enter results at this table"))
         return grant
 
     def error(
@@ -271,7 +288,7 @@ def see_other(
 
 async def form_of(request: Request, files: int = 0) -> dict[str, Any]:
     """The form's fields (lists for the repeated ones), after the CSRF check; at most ``files`` files
-    (a certificate and its key: ``replay.web.events``), which are left out of the fields."""
+    (a certificate and its key: ``replay.web.certificates``), which are left out of the fields."""
     try:
         # Only a form that sends files takes them: elsewhere a file is refused, not read.
         form = await request.form(max_files=files, max_fields=MOST_FIELDS)
@@ -288,7 +305,7 @@ async def form_of(request: Request, files: int = 0) -> dict[str, Any]:
     sent = str(fields.get("csrf", ""))
     # Compared as bytes: ``compare_digest`` refuses text that is not ASCII (a forged field may be anything).
     if not cookie or not hmac.compare_digest(cookie.encode(), sent.encode()) or not _same_origin(request):
-        raise Forbidden("this form was not sent from this site's page (reload the page and try again)")
+        raise Forbidden(N_("this form was not sent from this site's page (reload the page and try again)"))
     return fields
 
 

@@ -263,7 +263,10 @@ async def clock_json(request: Request) -> Response:
 async def audit_page(request: Request) -> Response:
     served = site(request)
     key = request.path_params["key"]
-    return HTMLResponse(await served.call(lambda: render_audit_html(report_data(audit_match(served.app, key)))))
+    language = served.language(request)
+    return HTMLResponse(
+        await served.call(lambda: render_audit_html(report_data(audit_match(served.app, key)), language))
+    )
 
 
 async def service_worker(_request: Request) -> Response:
