@@ -288,6 +288,7 @@ def _apply(match: Match, correction: Correcting, client_key: str | None) -> int:
         if correction.unchanged and (client_key is None or client_key not in match.client_keys):
             # A retry of a correction stored with this key is the domain's to answer (it records nothing).
             target = request.target
+            assert target is not None  # an amendment names its entry (``correcting`` refuses one that does not)
             raise FieldError(
                 "target", Said("entry {number} already stands so: the correction changes nothing", number=target)
             )
