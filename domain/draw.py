@@ -36,6 +36,7 @@ from typing import Any
 
 from domain.bounds import EVENT_PLAYERS, NAME, TABLE_SIZE, OutOfBounds, check_all
 from domain.errors import RuleViolation
+from domain.said import Said
 from domain.seating import separate_teams
 
 SEED_BYTES = 32
@@ -45,14 +46,14 @@ _HEX = re.compile(r"[0-9a-f]+")
 def check_seed(seed: str) -> bytes:
     """The bytes of a seed written as 64 lowercase hexadecimal digits."""
     if len(seed) != 2 * SEED_BYTES or not _HEX.fullmatch(seed):
-        raise RuleViolation(f"a seed is {2 * SEED_BYTES} hexadecimal digits (0-9, a-f)")
+        raise RuleViolation(Said("a seed is {digits} hexadecimal digits (0-9, a-f)", digits=2 * SEED_BYTES))
     return bytes.fromhex(seed)
 
 
 def check_commitment(commitment: str) -> str:
     """A commitment as it is published: the 64 lowercase hexadecimal digits of a SHA-256 digest."""
     if len(commitment) != 64 or not _HEX.fullmatch(commitment):
-        raise RuleViolation("a commitment is the 64 hexadecimal digits of a SHA-256 digest")
+        raise RuleViolation(Said("a commitment is the 64 hexadecimal digits of a SHA-256 digest"))
     return commitment
 
 
@@ -79,9 +80,9 @@ def drawn_seating(seed: str, players: Sequence[str], size: int = 4) -> list[list
         raise OutOfBounds("players", f"{len(players):,} drawn, at most {EVENT_PLAYERS:,} (a thousand tables)")
     check_all(players, NAME)
     if len(set(players)) != len(players):
-        raise RuleViolation("each player is drawn once: the list names someone twice")
+        raise RuleViolation(Said("each player is drawn once: the list names someone twice"))
     if not players or len(players) % size:
-        raise RuleViolation(f"{len(players)} players do not fill tables of {size}")
+        raise RuleViolation(Said("{count} players do not fill tables of {size}", count=len(players), size=size))
     order = drawn_order(seed, players)
     return [order[i : i + size] for i in range(0, len(order), size)]
 

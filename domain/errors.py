@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from domain.said import Said
+from domain.said import Field, Said
 
 
 class HonbaError(Exception):
@@ -52,21 +52,36 @@ class EntryRefused(RuleViolation):
     """A correction refused for what stands at entries of the match's log.
 
     The domain knows entries by their position in the aggregate; a user knows them by the
-    number ``honba log`` and the record file give them. The message is given in pieces, text
-    and positions (ints), so that the service layer, which holds that numbering, can name the
-    entries its way (``renamed``); until then they read ``position 4``.
+    number ``honba log`` and the record file give them. The message is words (``Said``) whose
+    entries are fields made by ``entry_at`` (a position), so that the service layer, which holds
+    that numbering, can name the entries its way (``renamed``); until then they read ``position 4``.
     """
 
-    def __init__(self, *pieces: str | int) -> None:
-        self.pieces = pieces
-        super().__init__(self._text(lambda position: f"position {position}"))
+    def __init__(self, said: Said) -> None:
+        super().__init__(said)
 
-    def _text(self, name: Callable[[int], str]) -> str:
-        return "".join(name(piece) if isinstance(piece, int) else piece for piece in self.pieces)
-
-    def renamed(self, name: Callable[[int], str]) -> RuleViolation:
+    def renamed(self, name: Callable[[int], str | Said]) -> RuleViolation:
         """The same refusal with each entry named by ``name(position)``."""
-        return RuleViolation(self._text(name))
+        said = self.said
+        assert isinstance(said, Said)
+
+        def change(value: Field) -> Field:
+            if isinstance(value, Said) and value.template == _POSITION:
+                position = dict(value.fields)["position"]
+                assert isinstance(position, int)
+                return name(position)
+            return value
+
+        return RuleViolation(said.mapped(change))
+
+
+_POSITION = "position {position}"
+
+
+def entry_at(position: int) -> Said:
+    """The entry at ``position`` of the aggregate, as a field of an ``EntryRefused`` (``position 4``
+    until the service names it by its number)."""
+    return Said("position {position}", position=position)
 
 
 class DamagedFact(HonbaError):

@@ -43,7 +43,7 @@ from domain.bounds import KEY, NAME, TEXT
 from domain.clock import TIME_UP, Clock, ClockNote, check_minutes, stored_time
 from domain.codec import fact_to_data, from_data, to_data
 from domain.entry_checks import EntryChecks, start_checks
-from domain.errors import EntryRefused, MatchAlreadyEnded, RuleViolation
+from domain.errors import EntryRefused, MatchAlreadyEnded, RuleViolation, entry_at
 from domain.integrity import GENESIS, canonical, digest_of, digests_of_items, event_digest, plain, prefix_digests
 from domain.progression import (
     Fact,
@@ -495,7 +495,10 @@ class Match(Aggregate):
         original = self._correctable(target, by, reason, at)
         if isinstance(original, MatchEnd):
             raise EntryRefused(
-                "the end at ", target, " is not amended: void it to reopen the match (then end it again if need be)"
+                Said(
+                    "the end at {entry} is not amended: void it to reopen the match (then end it again if need be)",
+                    entry=entry_at(target),
+                )
             )
         if isinstance(original, Penalty) != isinstance(replacement, Penalty):
             raise RuleViolation(Said("a hand result is amended by a hand result, a penalty by a penalty"))
@@ -608,21 +611,27 @@ class Match(Aggregate):
             return self._correctable_correction(target)
         if target not in entries or not (is_correctable(entries[target]) or is_early_end(entries[target])):
             raise EntryRefused(
-                "there is no hand result or penalty at ",
-                target,
-                f" of match {self.key!r} (nor an early end, nor a correction; an end the rules decided follows "
-                "from the last hand)",
+                Said(
+                    "there is no hand result or penalty at {entry} of match {match} (nor an early end, nor a "
+                    "correction; an end the rules decided follows from the last hand)",
+                    entry=entry_at(target),
+                    match=repr(self.key),
+                )
             )
         current = self.corrections.get(target)
         if current is not None and current.replacement is None:
             # The corrections in force on a match always know their own position.
-            voided_by: str | int = "a correction" if current.position is None else current.position
+            voided_by = Said("a correction") if current.position is None else entry_at(current.position)
             raise EntryRefused(
-                "the end at " if isinstance(entries[target], MatchEnd) else "the result or penalty at ",
-                target,
-                " is void already (by the correction at ",
-                voided_by,
-                ": to take the void back, void or amend that correction)",
+                Said(
+                    "the end at {entry} is void already (by the correction at {correction}: to take the void back, "
+                    "void or amend that correction)"
+                    if isinstance(entries[target], MatchEnd)
+                    else "the result or penalty at {entry} is void already (by the correction at {correction}: to "
+                    "take the void back, void or amend that correction)",
+                    entry=entry_at(target),
+                    correction=voided_by,
+                )
             )
         return entries[target]
 
@@ -630,22 +639,27 @@ class Match(Aggregate):
         """A correction can be corrected while it counts; a void that took back the last hand
         only while nothing was recorded after it (the later hands were played on its table)."""
         if correction_outcomes(self.correction_log).get(target) is None:
-            raise EntryRefused("the correction at ", target, " was cancelled: nothing to correct")
+            raise EntryRefused(
+                Said("the correction at {entry} was cancelled: nothing to correct", entry=entry_at(target))
+            )
         root = self._entry_of(target)
         if root in undone_positions(self.history, self.corrections) and any(
             p > target and not isinstance(f, DealPass | MatchEnd) for p, f in self.history
         ):
             if isinstance(dict(self.history)[root], MatchEnd):
                 raise EntryRefused(
-                    "the end at ",
-                    root,
-                    " was voided (the match reopened) and hands were recorded since: its void stands",
+                    Said(
+                        "the end at {entry} was voided (the match reopened) and hands were recorded since: its void "
+                        "stands",
+                        entry=entry_at(root),
+                    )
                 )
             raise EntryRefused(
-                "the hand at ",
-                root,
-                " was taken back and hands were recorded after it on that table: "
-                "its void stands (correct the later hands instead)",
+                Said(
+                    "the hand at {entry} was taken back and hands were recorded after it on that table: its void "
+                    "stands (correct the later hands instead)",
+                    entry=entry_at(root),
+                )
             )
         return dict(self.history)[root]
 

@@ -29,6 +29,7 @@ import attrs
 
 from domain.bounds import ADVANCE, NAME, SESSION, SUBSTITUTE_POINTS, OutOfBounds, shown, whole_number
 from domain.errors import RuleViolation
+from domain.said import Said
 
 CARRIES = ("keep", "halve", "reset")
 SEATINGS = ("draw", "rank", "snake", "swiss", "fewest-repeats")
@@ -81,33 +82,55 @@ class EventFormat:
     def check(self) -> EventFormat:
         """The format itself when it makes sense, else ``RuleViolation`` saying what does not."""
         if not self.stages:
-            raise RuleViolation("an event has at least one stage")
+            raise RuleViolation(Said("an event has at least one stage"))
         names = [s.name for s in self.stages]
         if len(set(names)) != len(names) or any(not n.strip() for n in names):
-            raise RuleViolation("each stage needs a name of its own")
+            raise RuleViolation(Said("each stage needs a name of its own"))
         for name in names:
             NAME.check(name, "stage name")
         previous: int | None = None
         for index, stage in enumerate(self.stages, start=1):
             if stage.sessions < 1:
-                raise RuleViolation(f"stage {stage.name!r}: at least one session")
+                raise RuleViolation(Said("stage {stage}: at least one session", stage=repr(stage.name)))
             SESSION.check(stage.sessions, f"stage {stage.name!r}: sessions")
             if stage.carry not in CARRIES:
-                raise RuleViolation(f"stage {stage.name!r}: carry is {', '.join(CARRIES)}, not {shown(stage.carry)}")
+                raise RuleViolation(
+                    Said(
+                        "stage {stage}: carry is {choices}, not {value}",
+                        stage=repr(stage.name),
+                        choices=", ".join(CARRIES),
+                        value=shown(stage.carry),
+                    )
+                )
             if index == 1 and stage.carry != "keep":
-                raise RuleViolation(f"stage {stage.name!r} is the first: it has no points before it to carry")
+                raise RuleViolation(
+                    Said("stage {stage} is the first: it has no points before it to carry", stage=repr(stage.name))
+                )
             for seating in (stage.seating, stage.later):
                 if seating not in SEATINGS:
-                    raise RuleViolation(f"stage {stage.name!r}: seating is {', '.join(SEATINGS)}, not {shown(seating)}")
+                    raise RuleViolation(
+                        Said(
+                            "stage {stage}: seating is {choices}, not {value}",
+                            stage=repr(stage.name),
+                            choices=", ".join(SEATINGS),
+                            value=shown(seating),
+                        )
+                    )
             last = index == len(self.stages)
             if last and stage.advance is not None:
-                raise RuleViolation(f"stage {stage.name!r} is the last: nobody advances after it")
+                raise RuleViolation(Said("stage {stage} is the last: nobody advances after it", stage=repr(stage.name)))
             if not last and (stage.advance is None or stage.advance < 1):
-                raise RuleViolation(f"stage {stage.name!r}: say how many advance to the next stage")
+                raise RuleViolation(
+                    Said("stage {stage}: say how many advance to the next stage", stage=repr(stage.name))
+                )
             if stage.advance is not None:
                 ADVANCE.check(stage.advance, f"stage {stage.name!r}: advance")
             if previous is not None and stage.advance is not None and stage.advance >= previous:
-                raise RuleViolation(f"stage {stage.name!r}: fewer advance from each stage than from the one before")
+                raise RuleViolation(
+                    Said(
+                        "stage {stage}: fewer advance from each stage than from the one before", stage=repr(stage.name)
+                    )
+                )
             previous = stage.advance if stage.advance is not None else previous
         total = sum(stage.sessions for stage in self.stages)
         if total > SESSION.high:
@@ -180,7 +203,7 @@ def parse_stage(text: str, *, first: bool = True) -> Stage:
     The first stage is seated by a draw unless it says otherwise, the others by rank."""
     parts = text.split(":", 2)
     if len(parts) < 2 or not parts[0].strip() or not parts[1].strip():
-        raise RuleViolation(f"a stage is NAME:SESSIONS[:key=value,...], not {shown(text)}")
+        raise RuleViolation(Said("a stage is NAME:SESSIONS[:key=value,...], not {text}", text=shown(text)))
     name = NAME.check(parts[0].strip(), "stage name")
     # Numbers read by the one number reader (ASCII digits, a length cap) within their bounds.
     values: dict[str, Any] = {"name": name, "sessions": whole_number(parts[1], SESSION, f"stage {name!r}: sessions")}
@@ -190,7 +213,13 @@ def parse_stage(text: str, *, first: bool = True) -> Stage:
         key, sep, value = item.partition("=")
         key, value = key.strip(), value.strip()
         if not sep or key not in ("advance", "carry", "seating", "later"):
-            raise RuleViolation(f"stage {name!r}: {shown(item)} is none of advance=, carry=, seating=, later=")
+            raise RuleViolation(
+                Said(
+                    "stage {stage}: {item} is none of advance=, carry=, seating=, later=",
+                    stage=repr(name),
+                    item=shown(item),
+                )
+            )
         if key == "advance":
             values[key] = whole_number(value, ADVANCE, f"stage {name!r}: advance")
         else:

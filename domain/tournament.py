@@ -658,14 +658,26 @@ class Tournament(Aggregate):
         director's ``override`` (recorded in the event, with its reason), one who has not."""
         substitute = substitute.strip()
         if not substitute:
-            raise RuleViolation("a substitute needs a name")
+            raise RuleViolation(Said("a substitute needs a name"))
         NAME.check(substitute, "substitute's name")
         if replaces not in self.players or replaces in self.substitutes:
-            raise RuleViolation(f"{shown(replaces)} is not a player of {self.name!r} a substitute could replace")
+            raise RuleViolation(
+                Said(
+                    "{player} is not a player of {name} a substitute could replace",
+                    player=shown(replaces),
+                    name=repr(self.name),
+                )
+            )
         if substitute in self.players or substitute in self.aliases:
-            raise RuleViolation(f"{substitute!r} plays in {self.name!r} already: a substitute is somebody new")
+            raise RuleViolation(
+                Said(
+                    "{player} plays in {name} already: a substitute is somebody new",
+                    player=repr(substitute),
+                    name=repr(self.name),
+                )
+            )
         if not reason.strip():
-            raise RuleViolation("say why a substitute plays")
+            raise RuleViolation(Said("say why a substitute plays"))
         TEXT.check(reason, "reason")
         if replaces not in self.withdrawn and not override:
             # Else the player plays on and the substitute is a 17th entry beside them.

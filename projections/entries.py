@@ -14,6 +14,7 @@ from domain.amendments import AUTOMATIC_ENDS
 from domain.errors import HonbaError
 from domain.match import Match
 from domain.progression import Fact
+from domain.said import Said
 from domain.values import AbortiveDraw, ExhaustiveDraw, MatchEnd, Penalty, WinResult
 
 
@@ -49,8 +50,14 @@ class EntryNumbers:
 
     def name(self, position: int) -> str:
         """How a message names the entry at ``position``: ``entry 5``."""
+        return str(self.said(position))
+
+    def said(self, position: int) -> Said:
+        """``name`` as words (``domain.said.Said``), for a page that speaks another language."""
         number = self.number(position)
-        return f"entry {number}" if number is not None else f"the entry after entry {self._before(position)}"
+        if number is not None:
+            return Said("entry {number}", number=number)
+        return Said("the entry after entry {number}", number=self._before(position))
 
     def _before(self, position: int) -> int:
         earlier = [n for p, n in self.by_position.items() if p < position]
@@ -63,17 +70,25 @@ class EntryNumbers:
             if numbered == number:
                 return position
         last = max(self.by_position.values(), default=1)
+        why: Said
         if number == 1:
-            why = "line 1 of the record file is the match's start, not an entry"
+            why = Said("line 1 of the record file is the match's start, not an entry")
         elif last == 1:
-            why = "the match has no entries yet"
+            why = Said("the match has no entries yet")
         else:
-            numbers = "its one entry is numbered 2" if last == 2 else f"its entries are numbered 2 to {last}"
-            why = (
-                f"{numbers} (the numbers honba log shows, the lines of the exported record file; "
-                "deal passes and the ends the rules decided have no number)"
+            numbers = (
+                Said("its one entry is numbered 2")
+                if last == 2
+                else Said("its entries are numbered 2 to {last}", last=last)
             )
-        raise UnknownEntry(f"there is no entry {number} in match {self.key!r}: {why}")
+            why = Said(
+                "{numbers} (the numbers honba log shows, the lines of the exported record file; "
+                "deal passes and the ends the rules decided have no number)",
+                numbers=numbers,
+            )
+        raise UnknownEntry(
+            Said("there is no entry {number} in match {match}: {why}", number=number, match=repr(self.key), why=why)
+        )
 
 
 def entry_numbers(match: Match) -> EntryNumbers:

@@ -39,6 +39,7 @@ from eventsourcing.utils import Environment, get_topic
 from domain.codec import VALUE_CLASSES
 from domain.errors import DamagedFact
 from domain.match import Match, match_id
+from domain.said import Said
 from replay.store.checked import CheckedMatches, after
 from replay.store.checkpoint import Taken, store_head, take_checkpoint, thread_lock
 from replay.store.errors import UNAVAILABLE, DamagedMatch, MatchNotFound, StoreConflict, StoreError, StoreUnavailable
@@ -206,7 +207,7 @@ class HonbaApp(Application[UUID]):
         try:
             match: Match = self.repository.get(match_id(key))
         except AggregateNotFoundError:
-            raise MatchNotFound(f"no match {key!r} in the store") from None
+            raise MatchNotFound(Said("no match {match} in the store", match=repr(key))) from None
         except UNAVAILABLE:  # the store did not answer: nothing is known of the match's rows
             raise
         except Exception as exc:  # a row deleted, undecodable, of an unknown kind: whatever broke in reading
@@ -264,7 +265,7 @@ class HonbaApp(Application[UUID]):
         stream = match_id(key)
         events, seal = read_rows(self, stream)
         if not events:
-            raise MatchNotFound(f"no match {key!r} in the store")
+            raise MatchNotFound(Said("no match {match} in the store", match=repr(key)))
         check = check_rows(key, stream, events, seal)
         try:
             match = project_aggregate(None, [event for _position, event, _why in events])

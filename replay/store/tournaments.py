@@ -5,6 +5,7 @@ from __future__ import annotations
 from eventsourcing.application import AggregateNotFoundError
 
 from domain.integrity import GENESIS, event_digest, roll
+from domain.said import Said
 from domain.tournament import Tournament, tournament_id
 from replay.store.application import HonbaApp
 from replay.store.errors import UNAVAILABLE, StoreError, TournamentNotFound
@@ -17,7 +18,9 @@ def get_tournament(store: HonbaApp, name: str) -> Tournament:
     try:
         tournament: Tournament = store.repository.get(tournament_id(name))
     except AggregateNotFoundError:
-        raise TournamentNotFound(f"no tournament {name!r} in the store (honba tournament create)") from None
+        raise TournamentNotFound(
+            Said("no tournament {name} in the store (honba tournament create)", name=repr(name))
+        ) from None
     except UNAVAILABLE:  # the store did not answer: nothing is known of the tournament's rows
         raise
     except Exception as exc:  # a row deleted, undecodable, of an unknown kind: whatever broke in reading

@@ -14,10 +14,11 @@ from starlette.routing import Route
 
 from domain.bounds import ENTRY
 from domain.errors import HonbaError
+from domain.said import Said
 from domain.values import AbortKind, PenaltyShare
 from replay.html.words import N_
 from replay.service.common.access import Grant
-from replay.service.recording.changes import change_headline
+from replay.service.recording.changes import change_said
 from replay.service.recording.entry import (
     FLAG_KEYS,
     MAX_WINNERS,
@@ -99,7 +100,7 @@ async def referee_match(request: Request) -> Response:
     context = await served.call(lambda: referee_context(served, key, amend))
     # After a correction is stored (post, redirect, get): what it did, worked out again from the store.
     change = await served.call(lambda: correction_made(served.app, key, done)) if done is not None else None
-    headline = change_headline(change) if change is not None else ""
+    headline = change_said(change) if change is not None else ""
     return served.page(
         request, "referee_match.html", token=token, errors={}, done=change, done_headline=headline, **context
     )
@@ -169,7 +170,7 @@ async def correct_preview(request: Request) -> Response:
         key=key,
         token=token,
         shown=shown,
-        headline=f"To record: {change_headline(shown)}.",
+        headline=Said("To record: {change}.", change=change_said(shown)),
         fields=request_fields(asked),
         client_key=str(fields.get("client_key") or uuid.uuid4()),
     )

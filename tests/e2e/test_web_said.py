@@ -163,3 +163,72 @@ def test_the_director_s_forms_are_refused_in_japanese(db: str, client: TestClien
     assert "&#39;Eve&#39; は &#39;Open&#39; の選手ではありません" in page
     page = director_post(client, "/director/t/Open/withdraw", director, player="Ann", after="0", reason="")
     assert "選手が棄権する理由を書いてください" in page
+
+
+def test_a_correction_refused_at_the_desk_names_its_entries_in_japanese(db: str, client: TestClient) -> None:
+    table, referee = prepare(db, {"t1": PLAYERS}, [("table", "t1"), ("referee", None)])
+    client.post("/matches/t1/record", data={**form_of(client, table), **BEN_ON_CHO})
+    client.get("/referee/m/t1", params={"token": referee})
+    void = {"csrf": client.cookies.get("honba_csrf"), "token": referee, "action": "void", "target": "2"}
+    assert client.post("/referee/m/t1/correct", data={**void, "by": "Rei", "reason": "misread"}).status_code < 400
+    again = client.post("/referee/m/t1/correct", data={**void, "by": "Rei", "reason": "twice"}, headers=JA)
+    assert again.status_code == 400, again.text
+    assert "記録 2 の結果または罰符はすでに無効です(記録 3 の訂正による。" in again.text
+    assert "void already" not in again.text
+    nobody = client.post("/referee/m/t1/correct", data={**void, "by": "", "reason": "x"}, headers=JA)
+    assert "訂正者を入力してください" in nobody.text
+    english = client.post("/referee/m/t1/correct", data={**void, "by": "Rei", "reason": "twice"}, headers=EN)
+    assert "the result or penalty at entry 2 is void already (by the correction at entry 3:" in english.text
+
+
+def test_what_a_correction_changed_is_headlined_in_japanese_at_the_desk(db: str, client: TestClient) -> None:
+    table, referee = prepare(db, {"t1": PLAYERS}, [("table", "t1"), ("referee", None)])
+    client.post("/matches/t1/record", data={**form_of(client, table), **BEN_ON_CHO})
+    client.get("/referee/m/t1", params={"token": referee})
+    void = {"csrf": client.cookies.get("honba_csrf"), "token": referee, "action": "void", "target": "2"}
+    asked = {**void, "by": "Rei", "reason": "misread"}
+    preview = client.post("/referee/m/t1/correct/preview", data=asked, headers=JA)
+    assert (
+        '<p class="change-headline" id="change-headline">記録する内容: 記録 2 を記録 3 で無効化。</p>' in preview.text
+    )
+    done = client.post("/referee/m/t1/correct", data=asked, headers=JA)
+    assert '<p class="change-headline" id="change-headline">記録しました: 記録 2 を記録 3 で無効化。</p>' in done.text
+    english = client.get(str(done.url), headers=EN).text
+    assert '<p class="change-headline" id="change-headline">Recorded: entry 2 voided by entry 3.</p>' in english
+
+
+def test_a_match_not_in_the_store_is_said_in_japanese(db: str, client: TestClient) -> None:
+    (referee,) = prepare(db, {"t1": PLAYERS}, [("referee", None)])
+    missing = client.get("/referee/m/t9", params={"token": referee}, headers=JA)
+    assert missing.status_code == 404
+    assert "対局 &#39;t9&#39; は保存されていません" in missing.text
+    english = client.get("/referee/m/t9", params={"token": referee}, headers=EN)
+    assert "no match &#39;t9&#39; in the store" in english.text
+
+
+def test_the_director_s_draw_is_refused_in_japanese(db: str, client: TestClient) -> None:
+    (director,) = prepare(db, {}, [("director", None)])
+    client.get("/director", params={"token": director})
+    players = "Ann\nBen\nCho\nDai"
+    client.post(
+        "/director/tournaments",
+        data={"csrf": client.cookies.get("honba_csrf"), "token": director, "name": "Open", "players": players},
+    )
+    page = director_post(client, "/director/t/Open/draw/commit", director, commitment="xyz")
+    assert "コミットメントは SHA-256 ダイジェストの 64 桁の 16 進数です" in page
+    assert "hexadecimal" not in page
+
+
+def test_the_director_s_substitute_is_refused_in_japanese(db: str, client: TestClient) -> None:
+    (director,) = prepare(db, {}, [("director", None)])
+    client.get("/director", params={"token": director})
+    client.post(
+        "/director/tournaments",
+        data={"csrf": client.cookies.get("honba_csrf"), "token": director, "name": "Open", "players": "Ann\nBen"},
+    )
+    page = director_post(
+        client, "/director/t/Open/substitute", director, substitute="Ben", replaces="Ann", reason="ill"
+    )
+    assert "&#39;Ben&#39; はすでに &#39;Open&#39; に出場しています: 補欠は新しい選手です" in page
+    page = director_post(client, "/director/t/Open/substitute", director, substitute="Eve", replaces="Ann", reason="")
+    assert "補欠が出場する理由を書いてください" in page

@@ -13,9 +13,11 @@ from collections.abc import Iterator
 
 import pytest
 
+from domain.draw import check_seed, drawn_seating
 from domain.errors import HonbaError, MatchAlreadyEnded, RuleViolation
 from domain.rules import load_preset
 from domain.said import Listed, Said
+from domain.stages import parse_stage
 from domain.tournament import Tournament
 from domain.values import (
     AbortiveDraw,
@@ -34,10 +36,13 @@ from replay.input.parsing import InputError
 from replay.input.tiles import HandTiles, hand_tiles_from_fields
 from replay.service.common.shapes import describe_fact, said_fact
 from replay.service.recording import recording
-from replay.service.recording.entry import apply_entry
+from replay.service.recording.changes import change_headline, change_said
+from replay.service.recording.entry import CorrectionRequest, apply_correction, apply_entry, correction_made
 from replay.service.recording.recording import ForHand, HandTaken
 from replay.service.recording.table import entry_preview, table_view
 from replay.store.application import HonbaApp
+from replay.store.errors import MatchNotFound, TournamentNotFound
+from replay.store.tournaments import get_tournament
 from replay.web.i18n import say
 
 TENHOU = load_preset("tenhou")
@@ -282,3 +287,96 @@ def test_the_tiles_refusals_name_their_field_in_both_languages() -> None:
     with pytest.raises(InputError) as typed:
         HandTiles.from_text("234m456p678s345s22p", "9m", [])
     assert str(typed.value) == "--win-tile: 9m is not among the tiles of --hand"
+
+
+def correct(app: HonbaApp, **asked: object) -> None:
+    request = CorrectionRequest(**{"by": "Rei", "reason": "misread", **asked})  # type: ignore[arg-type]
+    apply_correction(app, KEY, request, client_key=None)
+
+
+def test_a_correction_s_refusals_name_the_entries_by_number_in_both_languages(app: HonbaApp) -> None:
+    enter(app, kind="win", winner="Ben", discarder="Cho", value="3/30")
+    enter(app, kind="draw", ready=["Ann"])
+    correct(app, action="void", target=2)  # the correction is entry 4
+    with pytest.raises(RuleViolation) as void:
+        correct(app, action="void", target=2)
+    assert str(void.value) == (
+        "the result or penalty at entry 2 is void already (by the correction at entry 4: "
+        "to take the void back, void or amend that correction)"
+    )
+    assert ja(void.value.said) == (
+        "記録 2 の結果または罰符はすでに無効です(記録 4 の訂正による。"
+        "無効を取り消すには、その訂正を無効にするか訂正してください)"
+    )
+    with pytest.raises(FieldError) as nowhere:
+        correct(app, action="void", target=9)
+    assert str(nowhere.value).startswith("there is no entry 9 in match 'club-1': its entries are numbered 2 to 4 (")
+    assert ja(nowhere.value.said).startswith("対局 'club-1' に記録 9 はありません: 記録の番号は 2 から 4 までです(")
+    with pytest.raises(FieldError) as unchanged:
+        correct(app, action="amend", target=3, changes={"ready": "Ann"})
+    assert str(unchanged.value) == "entry 3 already stands so: the correction changes nothing"
+    assert ja(unchanged.value.said) == "記録 3 はすでにその内容です: この訂正では何も変わりません"
+    with pytest.raises(FieldError) as who:
+        correct(app, action="void", target=3, by="")
+    assert (str(who.value), ja(who.value.said)) == ("say who makes the correction", "訂正者を入力してください")
+
+
+def test_what_a_correction_changed_is_said_in_both_languages(app: HonbaApp) -> None:
+    enter(app, kind="win", winner="Ben", discarder="Cho", value="3/30")
+    enter(app, kind="draw", ready=["Ann"])
+    correct(app, action="void", target=2)
+    voided = change_said(correction_made(app, KEY, 4))
+    assert str(voided) == change_headline(correction_made(app, KEY, 4)) == "entry 2 voided by entry 4"
+    assert ja(voided) == "記録 2 を記録 4 で無効化"
+    cancel = apply_correction(app, KEY, CorrectionRequest("void", 4, by="Rei", reason="no"), client_key=None)
+    assert cancel.change is not None
+    cancelled = change_said(cancel.change)
+    assert str(cancelled) == "entry 4 (a correction of entry 2) cancelled by entry 5"
+    assert ja(cancelled) == "記録 4(記録 2 の訂正)を記録 5 で取り消し"
+    correct(app, action="penalty", entry=entry_from_fields({"kind": "penalty", "player": "Dai", "amount": "3000"}))
+    added = change_said(correction_made(app, KEY, 6))
+    assert (str(added), ja(added)) == ("penalty added as entry 6", "記録 6 として罰符を追加")
+
+
+def test_a_match_or_tournament_not_in_the_store_is_said_in_both_languages(app: HonbaApp) -> None:
+    with pytest.raises(MatchNotFound) as match:
+        app.get_match("club-9")
+    assert str(match.value) == "no match 'club-9' in the store"
+    assert ja(match.value.said) == "対局 'club-9' は保存されていません"
+    with pytest.raises(TournamentNotFound) as tournament:
+        get_tournament(app, "Open")
+    assert str(tournament.value) == "no tournament 'Open' in the store (honba tournament create)"
+    assert ja(tournament.value.said) == "大会 'Open' は保存されていません(honba tournament create で作成します)"
+
+
+def test_the_draw_s_refusals_are_said_in_both_languages() -> None:
+    with pytest.raises(RuleViolation) as seed:
+        check_seed("xyz")
+    assert str(seed.value) == "a seed is 64 hexadecimal digits (0-9, a-f)"
+    assert ja(seed.value.said) == "シードは 64 桁の 16 進数(0-9、a-f)です"
+    with pytest.raises(RuleViolation) as short:
+        drawn_seating("ab" * 32, ["Ann", "Ben", "Cho", "Dai", "Eve"])
+    assert str(short.value) == "5 players do not fill tables of 4"
+    assert ja(short.value.said) == "5 人では 4 人の卓を埋められません"
+    with pytest.raises(RuleViolation) as twice:
+        drawn_seating("ab" * 32, ["Ann", "Ben", "Cho", "Ann"])
+    assert ja(twice.value.said) == "抽選は各選手 1 回です: 同じ選手が 2 回書かれています"
+
+
+def test_the_stages_refusals_are_said_in_both_languages() -> None:
+    with pytest.raises(RuleViolation) as form:
+        parse_stage("heats")
+    assert str(form.value) == "a stage is NAME:SESSIONS[:key=value,...], not 'heats'"
+    assert ja(form.value.said) == "ステージは NAME:SESSIONS[:key=value,...] の形です('heats' ではありません)"
+    with pytest.raises(RuleViolation) as key:
+        parse_stage("final:2:cut=4", first=False)
+    assert str(key.value) == "stage 'final': 'cut=4' is none of advance=, carry=, seating=, later="
+    assert ja(key.value.said) == "ステージ 'final': 'cut=4' は advance=、carry=、seating=、later= のどれでもありません"
+
+
+def test_a_substitute_s_refusals_are_said_in_both_languages() -> None:
+    event = Tournament.create("Open", ["Ann", "Ben"])
+    with pytest.raises(RuleViolation) as again:
+        event.seat_substitute("Ben", "Ann", "ill")
+    assert str(again.value) == "'Ben' plays in 'Open' already: a substitute is somebody new"
+    assert ja(again.value.said) == "'Ben' はすでに 'Open' に出場しています: 補欠は新しい選手です"

@@ -3,7 +3,7 @@ unchanged, and every template said on a page given its Japanese in the service's
 (``replay/web/locale/ja/LC_MESSAGES/service.po``), with the same fields.
 
 The templates are read from the source with ``ast`` (nothing imported): every ``Said("...")`` in
-``domain`` and ``replay``. A ``Said`` whose template is not written out where it is made (a name
+``domain``, ``projections`` and ``replay``. A ``Said`` whose template is not written out where it is made (a name
 held in a variable) could not be checked, so it is refused too.
 """
 
@@ -25,11 +25,11 @@ _FIELD = re.compile(r"\{(\w+)(?:[:!][^}]*)?\}")
 
 
 def templates(root: Path = ROOT) -> tuple[dict[str, list[str]], list[str]]:
-    """Every ``Said`` template in ``domain`` and ``replay`` with where it is made, and the places
+    """Every ``Said`` template in ``domain``, ``projections`` and ``replay`` with where it is made, and the places
     of a ``Said`` whose template is not written out there."""
     found: dict[str, list[str]] = {}
     unwritten: list[str] = []
-    for package in ("domain", "replay"):
+    for package in ("domain", "projections", "replay"):
         for path in sorted((root / package).rglob("*.py")):
             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
                 if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "Said"):

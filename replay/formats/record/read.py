@@ -22,6 +22,7 @@ from domain.errors import EntryRefused, HonbaError, RuleViolation
 from domain.match import Match
 from domain.progression import Fact
 from domain.rules import Ruleset, load_preset
+from domain.said import Said
 from domain.values import DealPass, MatchEnd, Penalty, TableState
 from replay.formats.record.chain import check_record_text, record_lines
 from replay.input.entry import (
@@ -318,4 +319,4 @@ def _apply_correction(match: Match, correction: RecordCorrection, position_of_li
     except EntryRefused as refused:
         # The file names entries by their lines, and so does its error.
         line_of = {p: line for line, p in position_of_line.items()}
-        raise refused.renamed(lambda p: f"line {line_of.get(p, p)}") from None
+        raise refused.renamed(lambda p: Said("line {line}", line=line_of.get(p, p))) from None

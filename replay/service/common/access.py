@@ -34,6 +34,7 @@ from urllib.parse import quote
 import attrs
 
 from domain.errors import HonbaError
+from domain.said import Said
 from replay.store.application import HonbaApp
 from replay.store.tokens import TokenRows
 
@@ -124,7 +125,7 @@ class TokenStore:
         if role != "table" and match:
             raise AccessError(f"a {role} token is not tied to a match: leave out --match")
         if match is not None and not self._app.has_match(match):
-            raise AccessError(f"no match {match!r} in the store")
+            raise AccessError(Said("no match {match} in the store", match=repr(match)))
         token_id = secrets.token_hex(6)
         secret = secrets.token_urlsafe(24) if issuer is None else derived_secret(issuer, "table", token_id, str(match))
         self._insert(token_id, role, match, secret, replacing)
@@ -190,7 +191,7 @@ class TokenStore:
                 raise AccessError("only a director's token issues table links")
         if not self._app.has_match(match):
             # (before the tokens are counted: a key no match has is not looked for among them)
-            raise AccessError(f"no match {match!r} in the store")
+            raise AccessError(Said("no match {match} in the store", match=repr(match)))
         revoked = self.table_tokens(match)
         return TableLink(match, self.create("table", match, issuer=issuer, replacing=True), revoked)
 

@@ -269,18 +269,51 @@ def _payment_line(row: dict[str, Any]) -> str:
 def change_headline(change: Change) -> str:
     """What a change did, in one phrase every front end says the same way, naming the entry it
     touched and its own: ``entry 8 voided by entry 13``, ``the match ended as entry 11``."""
-    by = f" by entry {change.correction}" if change.correction is not None else ""
+    return str(change_said(change))
+
+
+def change_said(change: Change) -> Said:
+    """``change_headline`` as words (``domain.said.Said``), for a page in another language."""
+    # (an entry's number as the phrase always printed it)
+    entry = str(change.entry)
     if change.action == "end":
-        return f"the match ended as entry {change.entry}"
+        return Said("the match ended as entry {entry}", entry=entry)
     if change.action == "penalty":
-        return f"penalty added as entry {change.entry}"
+        return Said("penalty added as entry {entry}", entry=entry)
+    by = change.correction
     if change.action == "reopen":
-        return f"the match reopened: its end, entry {change.entry}, voided{by}"
+        if by is None:
+            return Said("the match reopened: its end, entry {entry}, voided", entry=entry)
+        return Said("the match reopened: its end, entry {entry}, voided by entry {by}", entry=entry, by=by)
     if change.target is not None and change.target != change.entry:
-        verb = "amended" if change.action == "amend" else "cancelled"
-        return f"entry {change.target} (a correction of entry {change.entry}) {verb}{by}"
-    verb = {"amend": "amended", "void": "voided", "undo": "taken back"}[change.action]
-    return f"entry {change.entry} {verb}{by}"
+        if change.action == "amend":
+            if by is None:
+                return Said("entry {target} (a correction of entry {entry}) amended", target=change.target, entry=entry)
+            return Said(
+                "entry {target} (a correction of entry {entry}) amended by entry {by}",
+                target=change.target,
+                entry=entry,
+                by=by,
+            )
+        if by is None:
+            return Said("entry {target} (a correction of entry {entry}) cancelled", target=change.target, entry=entry)
+        return Said(
+            "entry {target} (a correction of entry {entry}) cancelled by entry {by}",
+            target=change.target,
+            entry=entry,
+            by=by,
+        )
+    if change.action == "amend":
+        if by is None:
+            return Said("entry {entry} amended", entry=entry)
+        return Said("entry {entry} amended by entry {by}", entry=entry, by=by)
+    if change.action == "void":
+        if by is None:
+            return Said("entry {entry} voided", entry=entry)
+        return Said("entry {entry} voided by entry {by}", entry=entry, by=by)
+    if by is None:
+        return Said("entry {entry} taken back", entry=entry)
+    return Said("entry {entry} taken back by entry {by}", entry=entry, by=by)
 
 
 def change_data(change: Change) -> dict[str, Any]:

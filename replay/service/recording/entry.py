@@ -23,6 +23,7 @@ import attrs
 from domain.amendments import fact_in_force
 from domain.errors import EntryRefused, HonbaError
 from domain.match import Match
+from domain.said import Said
 from domain.values import (
     AbortiveDraw,
     DealPass,
@@ -108,11 +109,17 @@ def stored_entry(match: Match, number: int) -> Entry:
     numbers = entry_numbers(match)
     position = numbers.position(number)
     if isinstance(dict(match.history).get(position), MatchEnd):
-        raise FieldError("target", f"entry {number} is the match's end: it is not amended; void it to reopen the match")
+        raise FieldError(
+            "target",
+            Said("entry {number} is the match's end: it is not amended; void it to reopen the match", number=number),
+        )
     fact = fact_in_force(position, match.history, match.correction_log)
     if not isinstance(fact, WinResult | ExhaustiveDraw | AbortiveDraw | Penalty):
         raise FieldError(
-            "target", f"nothing stands at entry {number} to correct (a void, or a correction cancelled since)"
+            "target",
+            Said(
+                "nothing stands at entry {number} to correct (a void, or a correction cancelled since)", number=number
+            ),
         )
     return entry_of(fact, match.players)
 
@@ -220,24 +227,24 @@ def correcting(match: Match, request: CorrectionRequest) -> Correcting:
     """The correction a request asks for on this match, read and checked by field (who and why,
     the entry, what replaces it), not yet applied."""
     if request.action not in CORRECTIONS:
-        raise FieldError("action", f"choose one of {', '.join(CORRECTIONS)}")
+        raise FieldError("action", Said("choose one of {actions}", actions=", ".join(CORRECTIONS)))
     if request.action != "end" and not request.by.strip():
-        raise FieldError("by", "say who makes the correction")
+        raise FieldError("by", Said("say who makes the correction"))
     if not request.reason.strip():
-        raise FieldError("reason", "say why")
+        raise FieldError("reason", Said("say why"))
     if request.action in ("reopen", "end"):
         return Correcting(request, None, None, None, None)
     if request.action == "penalty":
         if request.entry is None or request.entry.kind != "penalty":
-            raise FieldError("player", "choose the player penalised")
+            raise FieldError("player", Said("choose the player penalised"))
         return Correcting(request, None, request.entry, fact_at(match, request.entry), None)
     if request.target is None:
-        raise FieldError("target", "choose the entry to correct")
+        raise FieldError("target", Said("choose the entry to correct"))
     numbers = entry_numbers(match)
     try:
         position = numbers.position(request.target)
     except HonbaError as exc:
-        raise FieldError("target", str(exc)) from None
+        raise FieldError("target", exc.said) from None
     # Where nothing stands (a void, a correction cancelled), the domain says why it cannot be corrected.
     standing = fact_in_force(position, match.history, match.correction_log)
     before = (
@@ -252,9 +259,9 @@ def correcting(match: Match, request: CorrectionRequest) -> Correcting:
             before = stored_entry(match, request.target)
         after = amended(before, request.changes)
     else:
-        raise FieldError("kind", "give the entry that replaces it, or the fields that change")
+        raise FieldError("kind", Said("give the entry that replaces it, or the fields that change"))
     if after.kind in ("undo", "end"):
-        raise FieldError("kind", "an entry is amended by a result or a penalty")
+        raise FieldError("kind", Said("an entry is amended by a result or a penalty"))
     fact = fact_at(match, after, match.state_before(position))
     unchanged = fact == standing
     if not isinstance(fact, Penalty):
@@ -281,14 +288,17 @@ def _apply(match: Match, correction: Correcting, client_key: str | None) -> int:
         if correction.unchanged and (client_key is None or client_key not in match.client_keys):
             # A retry of a correction stored with this key is the domain's to answer (it records nothing).
             target = request.target
-            raise FieldError("target", f"entry {target} already stands so: the correction changes nothing")
+            assert target is not None  # an amendment names its entry (``correcting`` refuses one that does not)
+            raise FieldError(
+                "target", Said("entry {number} already stands so: the correction changes nothing", number=target)
+            )
         if correction.fact is None:
             match.void(correction.position, by=by, reason=reason, client_key=client_key)
         else:
             match.amend(correction.position, correction.fact, by=by, reason=reason, client_key=client_key)
         return made(match, by, reason, correction.position)
     except EntryRefused as refused:
-        raise refused.renamed(numbers.name) from None
+        raise refused.renamed(numbers.said) from None
 
 
 def apply_correction(app: HonbaApp, key: str, request: CorrectionRequest, *, client_key: str | None) -> Recorded:
@@ -322,9 +332,9 @@ def correction_made(app: HonbaApp, key: str, entry: int) -> Change:
     try:
         position = numbers.position(entry)
     except HonbaError as exc:
-        raise FieldError("target", str(exc)) from None
+        raise FieldError("target", exc.said) from None
     if position not in dict(match.correction_log) and not isinstance(dict(match.history).get(position), MatchEnd):
-        raise FieldError("target", f"entry {entry} is not a correction nor an end")
+        raise FieldError("target", Said("entry {number} is not a correction nor an end", number=entry))
     return change_at(match, position)
 
 

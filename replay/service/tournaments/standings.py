@@ -19,6 +19,7 @@ from eventsourcing.popo import POPOFactory
 from domain.errors import HonbaError
 from domain.match import Match
 from domain.progression import finish, points_by_seat
+from domain.said import Said
 from domain.tournament import table_order
 from projections.standings import MatchSummary, StandingRow, summarize, tie_break_of
 from projections.standings_view import (
@@ -74,7 +75,7 @@ def tournament_report(
     ref = cache.get("tournament-name", name)
     doc = None if ref is None else cache.get("tournament", ref["id"])
     if doc is None:
-        raise TournamentNotFound(f"no tournament {name!r} in the standings view")
+        raise TournamentNotFound(Said("no tournament {name} in the standings view", name=repr(name)))
     stored = cache.get("standings", name) or {}
     damaged = {str(k): str(v) for k, v in stored.get("damaged", {}).items()}
     playing = int((cache.get("totals", doc["id"]) or {}).get("in_progress", 0))

@@ -12,6 +12,7 @@ from typing import Any
 import attrs
 
 from domain.errors import HonbaError
+from domain.said import Said
 from projections.standings_view import DocCache, read_docs, tournament_entries
 from projections.stats import MatchStats, PlayerStats, player_stats
 from projections.views import DocumentView
@@ -48,7 +49,7 @@ def stats_report(view: DocumentView, tournament: str | None = None, player: str 
         ref = cache.get("tournament-name", tournament)
         doc = None if ref is None else cache.get("tournament", ref["id"])
         if doc is None:
-            raise TournamentNotFound(f"no tournament {tournament!r} in the standings view")
+            raise TournamentNotFound(Said("no tournament {name} in the standings view", name=repr(tournament)))
         aliases: dict[str, str] = doc["aliases"]
         with_session: list[tuple[int, MatchStats]] = []
         for key, (session, _table) in sorted(tournament_entries(view, doc["id"]).items()):
