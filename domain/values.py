@@ -8,7 +8,8 @@ can be re-scored under other rules or re-seated by an importer.
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Literal
+from operator import attrgetter
+from typing import Any, Literal
 
 import attrs
 
@@ -413,6 +414,20 @@ class TableState:
         plural = "" if self.counters == 1 else "s"
         hand = f"{WIND_NAMES[self.round_wind % 4]} {self.hand_number}"
         return f"{hand}, {self.counters} counter{plural}" if self.counters_shown else hand
+
+
+# A table state's fields, read at once: ``table_with`` copies a state without ``attrs.evolve``'s
+# look-up of the class's fields on every call (every hand of every fold makes two or three).
+_TABLE_FIELDS: tuple[str, ...] = tuple(field.name for field in attrs.fields(TableState))
+_table_values = attrgetter(*_TABLE_FIELDS)
+
+
+def table_with(state: TableState, **changes: Any) -> TableState:
+    """``attrs.evolve(state, **changes)`` for a table state: the same new state, through the same
+    ``__init__`` (its converters and checks)."""
+    values = dict(zip(_TABLE_FIELDS, _table_values(state), strict=True))
+    values.update(changes)
+    return TableState(**values)
 
 
 def with_notes_of(before: object, after: HandResult) -> HandResult:
