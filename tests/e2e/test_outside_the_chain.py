@@ -22,12 +22,11 @@ import pytest
 from conftest import STORES
 from honba_cli import honba, ok
 from prepared_store import PreparedStores
-from typer.testing import CliRunner, Result
+from typer.testing import Result
 
 from domain.match import match_id
 from domain.tournament import tournament_id
 
-runner = CliRunner()
 PLAYERS = "Ann,Ben,Cho,Dai"
 
 
