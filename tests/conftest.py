@@ -57,7 +57,7 @@ def _needs(item: pytest.Item) -> set[str]:
     fixtures = set(getattr(item, "fixturenames", ()))
     callspec = getattr(item, "callspec", None)
     params = callspec.params if callspec is not None else {}
-    if "postgres_server" in fixtures or params.get("store_db") == "postgresql":
+    if "postgres_server" in fixtures or "postgresql" in params.values():  # store_db's, or a module's own
         needs.add("postgres")
     if "browser" in fixtures or "chromium" in item.name or item.path.stem.endswith("_browser"):
         needs.add("browser")

@@ -9,6 +9,7 @@ they only need to be well-formed, not to agree with honba. Real logs come from
 from __future__ import annotations
 
 import json
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -160,6 +161,7 @@ def record_text() -> str:
     return (REPO / "replay" / "demo.jsonl").read_text(encoding="utf-8")
 
 
+@cache  # built and exported through the record format: a tenth of a second, asked for by each fuzzed example
 def chained_record_text() -> str:
     """The demo match exported with its chain and seal, as ``honba export`` writes it."""
     return export_record(build_match(parse_record(record_text(), name="demo"), name="demo"))

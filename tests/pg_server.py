@@ -148,13 +148,15 @@ class PostgresServer:
     def url(self, dbname: str = "postgres") -> str:
         return f"postgresql://{USER}:{PASSWORD}@127.0.0.1:{self.port}/{dbname}"
 
-    def new_database(self) -> str:
-        """A new empty database; its URL."""
+    def new_database(self, template: str | None = None) -> str:
+        """A new database, empty or a copy of the database ``template`` (which nobody may be connected
+        to); its URL."""
         import psycopg
 
         name = f"honba_test_{next(self._names)}"
+        copied = f' TEMPLATE "{template}"' if template else ""
         with psycopg.connect(self.url(), autocommit=True) as conn:
-            conn.execute(f'CREATE DATABASE "{name}"')
+            conn.execute(f'CREATE DATABASE "{name}"{copied}')
         return self.url(name)
 
     def stop(self) -> None:

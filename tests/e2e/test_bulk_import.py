@@ -3,7 +3,7 @@
 Issue 7: "It is resumable and idempotent: killed at any moment and run again, it ends
 with every game stored exactly once and no match half-stored." A real ``honba import``
 process (reading with worker processes, storing 20 matches to a transaction) is started
-on a directory of a few hundred real Tenhou logs copied from the shared corpus; once the
+on a directory of a hundred and twenty real Tenhou logs copied from the shared corpus; once the
 store holds some but not all of them (the test polls the store's own table) it gets
 SIGKILL, or SIGINT (Ctrl-C). The store then holds whole matches only; a second run
 stores the rest and says how many were already present; the rows are exactly those of
@@ -38,7 +38,9 @@ from replay.store.application import HonbaApp
 from replay.store.chain import STORE_CHAIN_ID
 from replay.store.checkpoint import CHECKPOINTS_ID
 
-GAMES = 300
+# Enough games for six batches of 20 (one stored, the rest still to come when the signal arrives) and for
+# more than fifty (past fifty, only the counts are printed); each test imports them two or three times.
+GAMES = 120
 SOURCE = CORPUS / "tenhou-wire-2018"
 HONBA = Path(sys.executable).with_name("honba")
 COMMAND = [str(HONBA)] if HONBA.is_file() else [sys.executable, "-c", "from replay.cli import main; main()"]
@@ -56,7 +58,7 @@ def archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
         pytest.skip(f"the shared corpus {SOURCE} is not here (or holds fewer than {GAMES} logs)")
     folder = tmp_path_factory.mktemp("archive")
     for index, file in enumerate(files):
-        part = folder / f"part-{index // 100}"
+        part = folder / f"part-{index // (GAMES // 3)}"
         part.mkdir(exist_ok=True)
         shutil.copyfile(file, part / file.name)
     return folder

@@ -25,6 +25,7 @@ from pathlib import Path
 
 import pytest
 from honba_cli import Honba
+from prepared_store import PreparedStores
 
 from domain.bounds import OutOfBounds
 from domain.errors import RuleViolation
@@ -41,9 +42,9 @@ def play(honba: Honba, key: str, table: list[str], v1: int, v2: int) -> None:
     honba.ok("end", key, "--reason", "time limit")
 
 
-@pytest.fixture
-def league(tmp_path: Path) -> Honba:
-    honba = Honba(tmp_path / "league.sqlite")
+def played(db: str) -> None:
+    """The league of the module's docstring, both sessions played."""
+    honba = Honba(Path(db))
     honba.ok("tournament", "create", "league", "--players", "A,B,C,D,E,F,G,H")
     honba.ok("tournament", "format", "league", "--stage", "league:2:seating=rank,later=rank", "--substitutes", "ema")
     for team, players in (("North", "AB"), ("South", "CD"), ("East", "EF"), ("West", "GH")):
@@ -58,7 +59,18 @@ def league(tmp_path: Path) -> Honba:
     assert "table 1: F, B, H, E" in out and "table 2: A, C, G, Sub" in out
     play(honba, "league-s2-t1", ["F", "B", "H", "E"], 5200, 1000)
     play(honba, "league-s2-t2", ["A", "C", "G", "Sub"], 3900, 2600)
-    return honba
+
+
+@pytest.fixture(scope="module")
+def prepared(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest) -> PreparedStores:
+    """The league played once for the module (tests/prepared_store.py)."""
+    return PreparedStores(played, tmp_path_factory.mktemp("prepared"), request)
+
+
+@pytest.fixture
+def league(prepared: PreparedStores, tmp_path: Path) -> Honba:
+    """A copy of the played league of its own, for a test to change."""
+    return Honba(Path(prepared.copy("sqlite", tmp_path)))
 
 
 def test_a_withdrawal_keeps_the_players_matches_and_an_ema_substitute_counts_minus_30_a_match(

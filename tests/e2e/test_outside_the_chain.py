@@ -19,7 +19,9 @@ from uuid import UUID
 
 import psycopg
 import pytest
+from conftest import STORES
 from honba_cli import honba, ok
+from prepared_store import PreparedStores
 from typer.testing import Result
 
 from domain.match import match_id
@@ -61,18 +63,22 @@ def set_state(db: str, stream: UUID, version: int, data: dict[str, Any]) -> None
     )
 
 
+@pytest.fixture(scope="module")
+def prepared(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest) -> PreparedStores:
+    """The store ``fill`` makes, filled once per kind for the module (tests/prepared_store.py)."""
+    return PreparedStores(fill, tmp_path_factory.mktemp("prepared"), request)
+
+
 @pytest.fixture
-def sqlite_db(tmp_path: Path) -> str:
+def sqlite_db(prepared: PreparedStores, tmp_path: Path) -> str:
     """m1 (1 start, 2 Ben's ron on Ann 3/30, 3 the deal to Ben), m2 likewise, tournament cup with both."""
-    db = str(tmp_path / "honba.sqlite")
-    fill(db)
-    return db
+    return prepared.copy("sqlite", tmp_path)
 
 
-@pytest.fixture
-def db(store_db: str) -> str:
-    fill(store_db)
-    return store_db
+@pytest.fixture(params=STORES)
+def db(prepared: PreparedStores, request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """``sqlite_db``'s store, on SQLite and on PostgreSQL (one test each)."""
+    return prepared.copy(request.param, tmp_path)
 
 
 def fill(db: str) -> None:

@@ -9,13 +9,16 @@ import json
 import re
 import sqlite3
 from contextlib import closing
+from pathlib import Path
 from typing import Any
 from uuid import UUID
 
 import psycopg
 import pytest
+from conftest import STORES
 from honba_cli import honba, ok
 from old_store import OLD_HEAD, write_old_store
+from prepared_store import PreparedStores
 
 from domain.match import match_id
 from domain.tournament import tournament_id
@@ -46,17 +49,26 @@ def delete(db: str, originator: UUID, version: int) -> None:
     execute(db, "DELETE FROM EVENTS WHERE originator_id = ? AND originator_version = ?", originator, version)
 
 
-@pytest.fixture
-def db(store_db: str) -> str:
+def fill(db: str) -> None:
     """m1 (start, Ben's ron, deal pass, a penalty at 4), m2, tournament cup with both."""
     for key in ("m1", "m2"):
-        ok(store_db, "start", key, "--players", "Ann,Ben,Cho,Dai")
-        ok(store_db, "win", key, "Ben:3/30", "--from", "Ann")
-    ok(store_db, "penalty", "m1", "Dai", "--amount", "1000", "--share", "off_table")
-    ok(store_db, "tournament", "create", "cup")
-    ok(store_db, "tournament", "attach", "cup", "m1")
-    ok(store_db, "tournament", "attach", "cup", "m2")
-    return store_db
+        ok(db, "start", key, "--players", "Ann,Ben,Cho,Dai")
+        ok(db, "win", key, "Ben:3/30", "--from", "Ann")
+    ok(db, "penalty", "m1", "Dai", "--amount", "1000", "--share", "off_table")
+    ok(db, "tournament", "create", "cup")
+    ok(db, "tournament", "attach", "cup", "m1")
+    ok(db, "tournament", "attach", "cup", "m2")
+
+
+@pytest.fixture(scope="module")
+def prepared(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest) -> PreparedStores:
+    return PreparedStores(fill, tmp_path_factory.mktemp("prepared"), request)
+
+
+@pytest.fixture(params=STORES)
+def db(prepared: PreparedStores, request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A copy of the filled store, on SQLite and on PostgreSQL (one test each)."""
+    return prepared.copy(request.param, tmp_path)
 
 
 def problems(db: str) -> dict[str, list[tuple[int, str]]]:

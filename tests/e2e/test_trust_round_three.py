@@ -13,6 +13,8 @@ from pathlib import Path
 
 import psycopg
 import pytest
+from conftest import STORES
+from prepared_store import PreparedStores
 from test_outside_the_chain import ROW, drop_view, execute, fill, honba, ok
 
 from domain.match import match_id
@@ -20,12 +22,22 @@ from domain.tournament import tournament_id
 from replay.store.seal import seal_id
 
 
-@pytest.fixture
-def db(store_db: str) -> str:
-    fill(store_db)
+def filled(db: str) -> None:
+    """The store of test_outside_the_chain's ``fill``, both matches ended (both count for the cup)."""
+    fill(db)
     for key in ("m1", "m2"):
-        ok(store_db, "end", key)  # both count for the cup
-    return store_db
+        ok(db, "end", key)
+
+
+@pytest.fixture(scope="module")
+def prepared(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest) -> PreparedStores:
+    return PreparedStores(filled, tmp_path_factory.mktemp("prepared"), request)
+
+
+@pytest.fixture(params=STORES)
+def db(prepared: PreparedStores, request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A copy of the filled store, on SQLite and on PostgreSQL (one test each)."""
+    return prepared.copy(request.param, tmp_path)
 
 
 def move_to_the_end(db: str, stream: object, version: int) -> None:

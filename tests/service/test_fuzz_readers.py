@@ -264,11 +264,15 @@ def json_paths(document: Any, prefix: tuple[Any, ...] = ()) -> Iterator[tuple[An
 
 
 def replaced(document: Any, path: tuple[Any, ...], value: Any, *, delete: bool = False) -> Any:
+    """The document with the value at ``path`` replaced (or deleted), the document itself unchanged: only
+    the containers along the path are copied (a whole copy of a record's lines, for each of its thousands of
+    variants, was most of the fuzzing's time)."""
     if not path:
         return value
-    out = copy.deepcopy(document)
+    out = copy.copy(document)
     parent = out
     for step in path[:-1]:
+        parent[step] = copy.copy(parent[step])
         parent = parent[step]
     if delete:
         del parent[path[-1]]

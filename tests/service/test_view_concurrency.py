@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 
 import pytest
+import view_worker
 from conftest import CORPUS
 from test_views import dump
 
@@ -43,9 +44,9 @@ def finished(process: subprocess.Popen[str], timeout: float = 180) -> tuple[int,
 
 
 def seeded(db: str, matches: int, prefix: str = "early") -> None:
-    """A store with matches of the tournament "cup" that no view has seen yet."""
-    run = subprocess.run([sys.executable, WORKER, "record", db, prefix, str(matches)], capture_output=True, text=True)
-    assert run.returncode == 0, run.stderr
+    """A store with matches of the tournament "cup" that no view has seen yet: recorded in this process, before
+    any other starts (the worker's ``record`` as a process of its own is for recording beside the others)."""
+    assert view_worker.main(["record", db, prefix, str(matches)]) == 0
 
 
 def assert_view_is_a_fresh_rebuild(db: str) -> None:
@@ -131,10 +132,7 @@ def test_on_sqlite_a_follower_polls_the_log(store_db: str) -> None:
     seeded(store_db, 1)
     follower = start(HONBA, "--db", store_db, "views", "follow", "--seconds", "120")
     try:
-        recorder = subprocess.run(
-            [sys.executable, WORKER, "record", store_db, "live", "2"], capture_output=True, text=True
-        )
-        assert recorder.returncode == 0, recorder.stderr
+        seeded(store_db, 2, prefix="live")  # while the follower follows
         app = HonbaApp.open(store_db)
         try:
             view = open_view(app)
