@@ -16,6 +16,7 @@ import sys
 import textwrap
 
 import pytest
+from honba_cli import invoke
 
 from domain.match import match_id
 from replay.store.application import HonbaApp
@@ -95,9 +96,7 @@ def test_a_command_skips_its_checkpoint_while_another_process_holds_the_lock_on_
     from pathlib import Path
 
     import psycopg
-    from typer.testing import CliRunner
 
-    from replay.cli import app
     from replay.store.checkpoint import file_lock
     from replay.store.pgstore import CHECKPOINT_LOCK
 
@@ -115,7 +114,7 @@ def test_a_command_skips_its_checkpoint_while_another_process_holds_the_lock_on_
             yield
 
     def honba(*args: str) -> str:
-        result = CliRunner().invoke(app, ["--db", store_db, *args])
+        result = invoke(["--db", store_db, *args])
         assert result.exit_code == 0, result.output
         return result.stdout
 

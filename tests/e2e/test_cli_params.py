@@ -12,11 +12,11 @@ from typing import Any
 
 import pytest
 import typer.main
+from honba_cli import invoke
 from typer._click import Context
 from typer._click.exceptions import BadParameter
 from typer._coercion import build_runtime_param
 from typer.core import _TyperParameter
-from typer.testing import CliRunner
 
 from replay.cli import app, app_for
 from replay.cli.params import TextFirst
@@ -95,22 +95,21 @@ def test_every_number_parameter_is_read_by_the_one_number_reader() -> None:
 
 
 def test_a_number_typed_on_the_command_line_is_read_and_refused_as_before(tmp_path: Path) -> None:
-    runner = CliRunner()
     db = ["--db", str(tmp_path / "t.sqlite")]
-    assert runner.invoke(app, [*db, "start", "m", "--players", "A,B,C,D"]).exit_code == 0
-    refused = runner.invoke(app, [*db, "amend", "m", "two", "--by", "Kim", "--reason", "x", "--set", "value=1/30"])
+    assert invoke([*db, "start", "m", "--players", "A,B,C,D"]).exit_code == 0
+    refused = invoke([*db, "amend", "m", "two", "--by", "Kim", "--reason", "x", "--set", "value=1/30"])
     assert refused.exit_code == 2
     # typer's error box wraps its lines: read its words.
     words = " ".join(refused.output.replace("│", " ").split())
     assert "Invalid value for 'entry'" in words
     assert "'two' is not a whole number (digits 0-9)" in words
     # A number of an entry's fields is the entry's reader's (the same for every front end).
-    dora = runner.invoke(app, [*db, "win", "m", "A:3/30", "--dora", "two"])
+    dora = invoke([*db, "win", "m", "A:3/30", "--dora", "two"])
     assert dora.exit_code == 2 and "'two' is not a whole number" in dora.output
     # 3 han with 3 of them dora reach no one-han minimum: the 3 reached the rules as a number.
-    assert runner.invoke(app, [*db, "win", "m", "A:3/30", "--dora", "3"]).exit_code == 2
+    assert invoke([*db, "win", "m", "A:3/30", "--dora", "3"]).exit_code == 2
     # The dealer's 3 han 30 fu self-drawn: 2,000 from each (the Tenhou table).
-    counted = runner.invoke(app, [*db, "win", "m", "A:3/30", "--dora", "2"])
+    counted = invoke([*db, "win", "m", "A:3/30", "--dora", "2"])
     assert counted.exit_code == 0, counted.output
     assert "B -> A 2000" in counted.output
 
@@ -165,7 +164,7 @@ def test_the_help_of_the_console_script_is_the_whole_apps(args: list[str], tmp_p
     done = subprocess.run(
         [sys.executable, "-c", script, *args], capture_output=True, text=True, check=False, env=env_width
     )
-    expected = CliRunner().invoke(app, args, env=env_width, terminal_width=100)
+    expected = invoke(args, env=env_width, terminal_width=100)
     assert done.returncode == expected.exit_code == 0
     assert done.stdout == expected.output
 

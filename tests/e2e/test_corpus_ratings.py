@@ -20,15 +20,11 @@ from typing import Any
 from urllib.parse import unquote
 
 import pytest
+from honba_cli import invoke
 from openskill.models import PlackettLuce
-from typer.testing import CliRunner
-
-from replay.cli import app as cli
 
 WIRE = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "tenhou-wire-2018"
 pytestmark = pytest.mark.skipif(not WIRE.is_dir(), reason="../shared/corpus/tenhou-wire-2018 is not present")
-
-runner = CliRunner()
 
 
 class Game:
@@ -55,13 +51,13 @@ def archive(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, list[Game]]:
     for file in files:
         by_day[file.name[:8]].append(file)
     for day, paths in sorted(by_day.items()):
-        result = runner.invoke(cli, ["--db", db, "import", *map(str, paths), "--tournament", f"wire-{day}"])
+        result = invoke(["--db", db, "import", *map(str, paths), "--tournament", f"wire-{day}"])
         assert result.exit_code == 0, result.output
     return db, [Game(f) for f in files]
 
 
 def ratings(db: str, *args: str) -> dict[str, dict[str, Any]]:
-    result = runner.invoke(cli, ["--db", db, "ratings", "--format", "json", *args])
+    result = invoke(["--db", db, "ratings", "--format", "json", *args])
     assert result.exit_code == 0, result.output
     return {p["player"]: p for p in json.loads(result.stdout)["players"]}
 

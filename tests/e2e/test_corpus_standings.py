@@ -18,9 +18,8 @@ from pathlib import Path
 from urllib.parse import unquote
 
 import pytest
-from typer.testing import CliRunner
+from honba_cli import invoke
 
-from replay.cli import app as cli
 from replay.service.tournaments.standings import summary_doc, tournament_report
 from replay.store.application import HonbaApp
 from replay.store.standings_view import catch_up, open_view
@@ -29,8 +28,6 @@ CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus"
 TSUBAKISAKURA = CORPUS / "tsubakisakura-mjlog2json" / "data"
 WIRE = CORPUS / "tenhou-wire-2018"
 pytestmark = pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpus is not present")
-
-runner = CliRunner()
 
 
 class Logged:
@@ -75,7 +72,7 @@ def imported(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, list[Logged
     assert len(wire) >= 40
     for session, games in ((1, first), (2, wire)):
         args = ["--db", db, "import", *(str(g.path) for g in games), "--tournament", "corpus"]
-        result = runner.invoke(cli, [*args, "--session", str(session)])
+        result = invoke([*args, "--session", str(session)])
         assert result.exit_code == 0, result.output
         assert f"{len(games)} matches count for tournament 'corpus' in session {session}" in result.output
     return db, first + wire
@@ -129,7 +126,7 @@ def test_every_players_total_is_the_sum_over_their_games(imported: tuple[str, li
         for name, points in zip(game.names, game.points, strict=True):
             expected[name] += points
             played[name] += 1
-    result = runner.invoke(cli, ["--db", db, "standings", "--tournament", "corpus", "--format", "json"])
+    result = invoke(["--db", db, "standings", "--tournament", "corpus", "--format", "json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     rows = {row["player"]: row for row in data["rows"]}

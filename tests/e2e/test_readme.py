@@ -32,11 +32,7 @@ from pathlib import Path
 import attrs
 import pytest
 from conftest import CORPUS, REPO
-from typer.testing import CliRunner
-
-from replay.cli import app
-
-runner = CliRunner()
+from honba_cli import invoke
 
 # The walk-throughs, each in a store of its own, after the walk-through it builds on: audit.md's
 # match club-7 is the one record-format.md records and corrects, as audit.md says.
@@ -163,7 +159,7 @@ class Walk:
             previous = Path.cwd()
             os.chdir(self.work)
             try:
-                result = runner.invoke(app, args, env=self.env)
+                result = invoke(args, env=self.env)
             finally:
                 os.chdir(previous)
             text = result.stdout + result.stderr

@@ -16,12 +16,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from honba_cli import invoke
 from playwright.sync_api import expect
 from playwright_support import CHROMIUM, PHONES, phone, readable
-from typer.testing import CliRunner
 from web_support import PLAYERS, prepare, serving
 
-from replay.cli import app as cli
 from replay.web.app import create_app
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="no /usr/bin/chromium (apt-get install chromium)")
@@ -33,7 +32,7 @@ def db(tmp_path: Path) -> str:
 
 
 def honba(db: str, *words: str) -> str:
-    result = CliRunner().invoke(cli, ["--db", db, *words])
+    result = invoke(["--db", db, *words])
     assert result.exit_code == 0, result.output
     return result.stdout
 

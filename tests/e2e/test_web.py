@@ -18,7 +18,7 @@ from typing import Any
 
 import httpx
 import pytest
-from honba_cli import honba, ok
+from honba_cli import honba, invoke, ok
 from starlette.testclient import TestClient
 from web_support import PLAYERS, errors, hidden, prepare, send, serving
 
@@ -71,9 +71,6 @@ def test_a_double_submitted_form_records_once(store_db: str, client: TestClient)
 
 
 def test_a_whole_sequence_through_the_table_page_gives_the_cli_ledger(store_db: str, client: TestClient) -> None:
-    from typer.testing import CliRunner
-
-    from replay.cli import app as cli
 
     (token,) = prepare(store_db, {"web": PLAYERS, "cli": PLAYERS}, [("table", "web")])
     entries = [
@@ -91,10 +88,9 @@ def test_a_whole_sequence_through_the_table_page_gives_the_cli_ledger(store_db: 
         ({"kind": "penalty", "player": "Cho"}, ["penalty", "cli", "Cho"]),
         ({"kind": "undo"}, ["undo", "cli", "--by", "table", "--reason", "undo"]),
     ]
-    runner = CliRunner()
     for fields, words in entries:
         send(client, "web", token, fields)
-        result = runner.invoke(cli, ["--db", store_db, *words])
+        result = invoke(["--db", store_db, *words])
         assert result.exit_code == 0, result.output
 
     def comparable(rows: list[dict[str, Any]]) -> list[Any]:

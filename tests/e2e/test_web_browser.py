@@ -14,12 +14,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from honba_cli import invoke
 from playwright.sync_api import expect
 from playwright_support import WAIT_MS
-from typer.testing import CliRunner
 from web_support import PLAYERS, prepare, serving
 
-from replay.cli import app as cli
 from replay.service.tournaments.tournaments import change_tournament
 from replay.store.application import HonbaApp
 from replay.web.app import create_app
@@ -70,7 +69,7 @@ def enter(page: Any, link: str, fields: dict[str, Any]) -> None:
 
 
 def cli_ledger(db: str, key: str) -> list[dict[str, Any]]:
-    result = CliRunner().invoke(cli, ["--db", db, "log", key, "--json"])
+    result = invoke(["--db", db, "log", key, "--json"])
     assert result.exit_code == 0, result.output
     hands: list[dict[str, Any]] = json.loads(result.stdout)["hands"]
     return hands
@@ -108,9 +107,9 @@ def test_a_hanchan_through_the_table_page_gives_the_cli_ledger_and_ends_on_the_p
             if hand in THROUGH_THE_PAGE:
                 enter(page, link, fields)
             else:
-                result = CliRunner().invoke(cli, ["--db", db, words[0], "web", *words[2:]])  # the same, on "web"
+                result = invoke(["--db", db, words[0], "web", *words[2:]])  # the same, on "web"
                 assert result.exit_code == 0, result.output
-            result = CliRunner().invoke(cli, ["--db", db, *words])
+            result = invoke(["--db", db, *words])
             assert result.exit_code == 0, result.output
         assert "finished" in page.inner_text("#state")
     web, by_cli = cli_ledger(db, "web"), cli_ledger(db, "cli")
@@ -230,7 +229,7 @@ def test_the_referee_amends_one_field_in_a_browser_and_the_rest_stays(browser: A
     riichi), the referee changes Ann's value, the confirm step shows before and after, and only
     that value changes (issue 22: Cho's mangan and riichi stayed)."""
     (referee,) = prepare(db, {"t1": PLAYERS}, [("referee", None)])
-    recorded = CliRunner().invoke(cli, ["--db", db, "win", "t1", "Ann:2/30", "Cho:mangan", "--from", "Ben",
+    recorded = invoke(["--db", db, "win", "t1", "Ann:2/30", "Cho:mangan", "--from", "Ben",
                                         "--riichi", "Cho"])  # fmt: skip
     assert recorded.exit_code == 0, recorded.output
     with serving(create_app(db)) as base:
