@@ -143,7 +143,7 @@ class Servers:
             for port in self.ports
         ]
         for port in self.ports:
-            for _ in range(300):  # bounded: 30 s to start listening
+            for _ in range(1200):  # bounded: 2 min to start listening (a loaded machine starts slowly)
                 try:
                     with socket.create_connection(("127.0.0.1", port), timeout=1):
                         break
