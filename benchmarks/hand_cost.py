@@ -172,7 +172,7 @@ def sqlite_statements(tree: Path, hands: int, work: Path) -> None:
     finally:
         servers.stop()
     counted = collections.Counter(
-        statement.split(" WHERE")[0][:110] for statement in trace.read_text().splitlines()[before:]
+        statement.split(" WHERE")[0].split(" VALUES")[0][:110] for statement in trace.read_text().splitlines()[before:]
     )
     total = sum(counted.values())
     last = f"hands {hands - quarter + 1}-{hands}"

@@ -212,9 +212,18 @@ def _as_is(data: Any) -> Any:
     return data
 
 
-@functools.cache
+_FAST: dict[type, Callable[[Any], Any]] = {}
+
+
 def _fast_value(cls: type[Any]) -> Callable[[Any], Any]:
-    """``from_data`` of one class when nothing is wrong with the data (see ``_fast_field``)."""
+    """``from_data`` of one class when nothing is wrong with the data (see ``_fast_field``), made once."""
+    found = _FAST.get(cls)
+    if found is None:
+        found = _FAST[cls] = _fast_builder(cls)
+    return found
+
+
+def _fast_builder(cls: type[Any]) -> Callable[[Any], Any]:
     builders: dict[str, Callable[[Any], Any]] = {}
 
     def build(data: Any) -> Any:
