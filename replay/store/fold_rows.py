@@ -23,7 +23,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 from uuid import UUID
 
 from eventsourcing.persistence import JSONTranscoder, Transcoding, find_id_convertor
@@ -68,7 +68,8 @@ class FoldReader:
             cls = EVENT_CLASSES.get(topic)
             found = None
             if cls is not None and getattr(cls, "class_version", 1) == 1:
-                found = (cls, _content_fields(cls), cls.__qualname__, find_id_convertor(cls, id_type))
+                convert = find_id_convertor(cast(Any, cls), cast(Any, id_type))
+                found = (cls, _content_fields(cast(Any, cls)), cls.__qualname__, convert)
             self._classes[key] = found
         return self._classes[key]
 

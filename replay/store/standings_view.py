@@ -17,7 +17,7 @@ import sqlite3
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import closing, contextmanager
 from pathlib import Path
 from typing import Any
@@ -290,7 +290,7 @@ def cyclic_gc_paused() -> Iterator[None]:
             gc.enable()
 
 
-def _read_batch(app: HonbaApp, reader: FoldReader, notifications: list[Any]) -> tuple[list[Any], list[ReadEvent]]:
+def _read_batch(app: HonbaApp, reader: FoldReader, notifications: Sequence[Any]) -> tuple[list[Any], list[ReadEvent]]:
     """The events of a batch the view folds, each read as a plain read would (``FoldReader``), with
     its digest; a row that reader does not take is read through the mapper (``_decoded``), which
     names what is wrong with it."""
