@@ -13,7 +13,16 @@ and tables, the library's application and SQLite recorder, attrs, sqlite3), befo
 code runs. Prints the median wall time of each, the command's ratio to the baseline (the
 target: at most 2x), the floor's ratio to the baseline (what the target leaves to honba) and
 the command's ratio to the floor (what honba adds). ``python -X importtime -c "import
-replay.cli; ..."`` shows where the rest goes.
+replay.cli; ..."`` shows where the rest goes. Two plainer baselines run interleaved too: Python
+doing nothing (``python -c pass``) and Python opening a SQLite file and selecting from it
+(``PLAIN_SQLITE``), the least any command on a SQLite store could cost.
+
+Then the same command in this process, as the tests run it (typer's ``CliRunner``), CPU time per
+call (medians; the load of a shared machine moves CPU time less than wall time): with the whole app
+(every command's click command built on each call: how the tests' helper ran it before) and with the
+app the console script builds for the line (``replay.cli.app_for``: the helper now), each against a
+plain sqlite3 open, select and close of the same store in this process, and the two against each other.
+``--in-process-only`` runs that part alone (seconds).
 """
 
 from __future__ import annotations
@@ -21,11 +30,13 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
+import sqlite3
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from machine import print_machine, verdict
@@ -33,6 +44,13 @@ from machine import print_machine, verdict
 HONBA = shutil.which("honba") or ""
 COMMAND = [HONBA] if HONBA else [sys.executable, "-c", "from replay.cli import main; main()"]
 BASELINE = [sys.executable, "-c", "import typer, rich"]
+NOTHING = [sys.executable, "-c", "pass"]
+# The least a command on a SQLite store does: open the file, read from it, close it.
+PLAIN_SQLITE_CODE = (
+    "import os, sqlite3; c = sqlite3.connect(os.environ['HONBA_DB']); "
+    "c.execute('SELECT count(*) FROM sqlite_master').fetchall(); c.close()"
+)
+PLAIN_SQLITE = [sys.executable, "-c", PLAIN_SQLITE_CODE]
 # What ``honba win`` on a SQLite store loads and cannot do without: the command line (typer), the
 # printed table (rich's console and tables), the event store (the library's application and its
 # SQLite recorder, which the store's settings name), the value classes (attrs) and sqlite3.
@@ -56,9 +74,65 @@ def run(args: list[str], env: dict[str, str]) -> float:
     return time.perf_counter() - began
 
 
+def cpu_per_call(action: Callable[[], object]) -> float:
+    """The CPU time of one call of ``action`` in this process."""
+    began = time.process_time()
+    action()
+    return time.process_time() - began
+
+
+def in_process(repeat: int) -> None:
+    """``honba win`` run in this process through typer's runner, with the whole app and with the app for
+    the line, against a plain sqlite3 open, select and close: CPU time per call, medians."""
+    from typer.testing import CliRunner
+
+    from replay.cli import app, app_for
+
+    runner = CliRunner()
+    with tempfile.TemporaryDirectory(prefix="honba-bench-") as scratch:
+        db = str(Path(scratch) / "in-process.sqlite")
+        keys = iter(range(10**6))
+
+        def win_on_new_match(whole: bool) -> Callable[[], object]:
+            # A new match for each win (untimed), so that every call records the same hand.
+            key = f"m{next(keys)}"
+            start = ["--db", db, "start", key, "--players", "A,B,C,D"]
+            assert runner.invoke(app_for(start), start).exit_code == 0
+            win = ["--db", db, "win", key, "0:1/30"]
+
+            def call() -> object:
+                done = runner.invoke(app if whole else app_for(win), win)
+                assert done.exit_code == 0, done.output
+                return done
+
+            return call
+
+        def plain() -> object:
+            connection = sqlite3.connect(db)
+            rows = connection.execute("SELECT count(*) FROM sqlite_master").fetchall()
+            connection.close()
+            return rows
+
+        for whole in (True, False):  # once each first: imports, the first build of each command
+            cpu_per_call(win_on_new_match(whole))
+        whole_app, one_command, baseline = [], [], []
+        for _ in range(repeat):
+            baseline.append(cpu_per_call(plain))
+            whole_app.append(cpu_per_call(win_on_new_match(True)))
+            one_command.append(cpu_per_call(win_on_new_match(False)))
+    base = statistics.median(baseline)
+    before, after = statistics.median(whole_app), statistics.median(one_command)
+    print(f"in this process (typer's CliRunner), CPU per call, medians of {repeat}:")
+    print(f"baseline  sqlite3 open, select, close:        {base * 1000:7.2f} ms")
+    print(f"honba win, the whole app built per call:      {before * 1000:7.2f} ms  {before / base:6.1f}x the baseline")
+    print(f"honba win, the app for the line (app_for):    {after * 1000:7.2f} ms  {after / base:6.1f}x the baseline")
+    print(f"the app for the line / the whole app:         {after / before:.2f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=20, help="runs of each")
+    parser.add_argument("--in-process-only", action="store_true", help="only the in-process part (seconds)")
     parser.add_argument(
         "--also",
         type=Path,
@@ -68,6 +142,9 @@ def main() -> None:
     args = parser.parse_args()
     repeat = args.repeat
     print_machine()
+    if args.in_process_only:
+        in_process(repeat)
+        return
     with tempfile.TemporaryDirectory(prefix="honba-bench-") as scratch:
         env = {**os.environ, "HONBA_DB": str(Path(scratch) / "bench.sqlite"), "COLUMNS": "100"}
         env.pop("PERSISTENCE_MODULE", None)
@@ -80,6 +157,8 @@ def main() -> None:
         # One run of each first, so that none pays for a cold disk cache (or writes its bytecode timed).
         run(BASELINE, env)
         run(FLOOR, env)
+        run(NOTHING, env)
+        run(PLAIN_SQLITE, env)
         run([*COMMAND, "start", "warm-up", "--players", "A,B,C,D"], compiled)
         run([*COMMAND, "win", "warm-up", "0:1/30"], compiled)
         other: dict[str, dict[str, str]] = {}
@@ -90,7 +169,7 @@ def main() -> None:
             other = {"compiled": {**compiled, **own}, "as is": {**env, **own}}
             run([*COMMAND, "start", "warm-up", "--players", "A,B,C,D"], other["compiled"])
             run([*COMMAND, "win", "warm-up", "0:1/30"], other["compiled"])
-        command, as_is, baseline, floor = [], [], [], []
+        command, as_is, baseline, floor, nothing, plain = [], [], [], [], [], []
         earlier: dict[str, list[float]] = {name: [] for name in other}
         # A new match (untimed) before ten wins: the counters would make a loser bust.
         rounds = 10 // (2 + len(other))
@@ -102,6 +181,8 @@ def main() -> None:
                     subprocess.run(start, env=settings, check=True, stdout=subprocess.DEVNULL)
             baseline.append(run(BASELINE, env))
             floor.append(run(FLOOR, env))
+            nothing.append(run(NOTHING, env))
+            plain.append(run(PLAIN_SQLITE, env))
             command.append(run([*COMMAND, "win", key, "0:1/30"], compiled))
             as_is.append(run([*COMMAND, "win", key, "0:1/30"], env))
             for name, settings in other.items():
@@ -124,12 +205,19 @@ def main() -> None:
     print(f"command / baseline: {ratio:.2f}x (target at most {TARGET:.0f}x) {verdict(ratio <= TARGET)}")
     as_is_ratio = uncompiled / base
     print(f"the environment as is / baseline: {as_is_ratio:.2f}x {verdict(as_is_ratio <= TARGET)}")
+    empty, sqlite_only = statistics.median(nothing), statistics.median(plain)
+    print(f"python -c pass:                               {empty * 1000:7.1f} ms")
+    print(f"python, sqlite3 open, select, close:          {sqlite_only * 1000:7.1f} ms")
+    print(f"command / python -c pass:                     {honba / empty:.2f}x")
+    print(f"command / the plain sqlite3 process:          {honba / sqlite_only:.2f}x")
     for name, times in earlier.items():
         then = statistics.median(times)
         print(
             f"the other tree ({args.also}), {name}: {then * 1000:7.1f} ms, {then / base:.2f}x the baseline; "
             f"this tree / that one: {(honba if name == 'compiled' else uncompiled) / then:.2f}"
         )
+    print()
+    in_process(repeat)
 
 
 if __name__ == "__main__":

@@ -31,6 +31,8 @@ the tests' (``tests/pg_server.py``); without one it is skipped, saying why.
 from __future__ import annotations
 
 import argparse
+import os
+import resource
 import shutil
 import sqlite3
 import subprocess
@@ -38,12 +40,15 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator, Sequence
+from concurrent.futures import Executor
 from pathlib import Path
+from typing import Any
 
 import attrs
 from machine import corpus_files, max_rss_mib, plain_parse, print_machine, timed, verdict
 
-from replay.formats.detect import read_log
+from replay.formats.detect import read_games, read_log
+from replay.formats.source import read_source
 from replay.service.imports.batch import BATCH, ImportRun, import_paths, jobs_default, reading_pool
 from replay.service.imports.importing import match_from_log
 from replay.service.imports.storing import Prepared, prepare, store_prepared
@@ -214,15 +219,55 @@ def plain_insert(source: Path, target: Path, matches: int) -> int:
     return len(rows)
 
 
-def import_once(db: Path, folder: Path, jobs: int) -> tuple[float, ImportRun]:
+def worker_cpu(pool: Executor | None) -> float:
+    """The CPU seconds (user and system) the reading workers of a pool have used so far (Linux's
+    ``/proc``; 0 without workers)."""
+    started = getattr(pool, "_pool", None)
+    if started is None:
+        return 0.0
+    ticks = 0
+    for pid in list(getattr(started, "_processes", {})):
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        ticks += int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15 of stat)
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def import_timed(db: Path, folder: Path, jobs: int) -> tuple[float, float, ImportRun]:
     """``import_paths`` of the folder into the store with the reading pool ``honba import``
-    opens: its workers start at the first file that needs reading, on the clock."""
+    opens (its workers start at the first file that needs reading, on the clock): the wall
+    time, the CPU time of this process and the workers together, and what it did."""
     app = HonbaApp.open(str(db))
     try:
         with reading_pool(jobs, 1000, on_demand=True) as pool:
-            return timed(lambda: import_paths(app, [folder], pool=pool))
+            cpu = time.process_time()
+            seconds, run = timed(lambda: import_paths(app, [folder], pool=pool))
+            cpu = time.process_time() - cpu + worker_cpu(pool)
+        return seconds, cpu, run
     finally:
         app.close()
+
+
+def import_once(db: Path, folder: Path, jobs: int) -> tuple[float, ImportRun]:
+    """``import_timed``'s wall time and run."""
+    seconds, _, run = import_timed(db, folder, jobs)
+    return seconds, run
+
+
+def stages_cpu(files: list[Path], mapper: Any) -> tuple[float, float, float]:
+    """The CPU seconds, in this process, of what an import does before storing, cumulated stage by
+    stage: honba's reader (the log's games with their tiles), then building each ``Match``, then
+    encoding it for the store (``prepare``)."""
+    datas = [read_source(path) for path in files]
+    start = time.process_time()
+    games = [read_games(data, file=str(path), tiles=True) for path, data in zip(files, datas, strict=True)]
+    read = time.process_time() - start
+    start = time.process_time()
+    matches = [match_from_log(game) for found in games for game in found]
+    built = time.process_time() - start
+    start = time.process_time()
+    for match in matches:
+        prepare(match, mapper, from_log=True)
+    return read, read + built, read + built + time.process_time() - start
 
 
 def end_to_end_part(work: Path, rounds: int) -> None:
@@ -238,30 +283,53 @@ def end_to_end_part(work: Path, rounds: int) -> None:
     with reading_pool(jobs, 1000):
         pass
     seconds = one_seconds = parse_seconds = insert_seconds = float("inf")
+    cpu = one_cpu = parse_cpu = insert_cpu = float("inf")
     for round_ in range(rounds):
         # Each round imports into fresh stores; the last round's store is imported again below.
-        taken, run = import_once(work / f"e2e-{round_}.sqlite", folder, jobs)
+        taken, used, run = import_timed(work / f"e2e-{round_}.sqlite", folder, jobs)
         assert run.stored == len(files) and not run.unreadable, run
-        seconds = min(seconds, taken)
-        taken, one_run = import_once(work / f"e2e-one-{round_}.sqlite", folder, 1)
+        seconds, cpu = min(seconds, taken), min(cpu, used)
+        taken, used, one_run = import_timed(work / f"e2e-one-{round_}.sqlite", folder, 1)
         assert one_run.stored == len(files)
-        one_seconds = min(one_seconds, taken)
+        one_seconds, one_cpu = min(one_seconds, taken), min(one_cpu, used)
+        used = time.process_time()
         taken, elements = timed(lambda: plain_parse(files))
-        parse_seconds = min(parse_seconds, taken)
+        parse_seconds, parse_cpu = min(parse_seconds, taken), min(parse_cpu, time.process_time() - used)
         stored, plain_db = work / f"e2e-{round_}.sqlite", work / f"plain-{round_}.sqlite"
-        start = time.perf_counter()
+        start, used = time.perf_counter(), time.process_time()
         rows = plain_insert(stored, plain_db, run.stored)
-        taken = time.perf_counter() - start
-        insert_seconds = min(insert_seconds, taken)
-    baseline = parse_seconds + insert_seconds
-    print(f"  plain ElementTree parse:            {parse_seconds:6.2f} s  ({elements} elements)")
-    print(f"  plain executemany of the same rows: {insert_seconds:6.2f} s  ({rows} rows)")
-    print(f"  baseline (their sum):               {baseline:6.2f} s")
-    print(f"  honba import, {jobs} reading processes: {seconds:6.2f} s  {run.stored / seconds:6.0f} games/s")
-    print(f"  honba import, --jobs 1:            {one_seconds:6.2f} s  {run.stored / one_seconds:6.0f} games/s")
-    ratio = seconds / baseline
-    print(f"  honba import / (parse + insert) = {ratio:.2f} (target <= 3: {verdict(ratio <= 3)})")
-    print(f"  honba import --jobs 1 / (parse + insert) = {one_seconds / baseline:.2f}")
+        insert_seconds = min(insert_seconds, time.perf_counter() - start)
+        insert_cpu = min(insert_cpu, time.process_time() - used)
+    baseline, baseline_cpu = parse_seconds + insert_seconds, parse_cpu + insert_cpu
+    print("  (wall s, CPU s: this process and its reading workers together)")
+    print(
+        f"  plain ElementTree parse:            {parse_seconds:6.2f} s  {parse_cpu:6.2f} CPU s  ({elements} elements)"
+    )
+    print(f"  plain executemany of the same rows: {insert_seconds:6.2f} s  {insert_cpu:6.2f} CPU s  ({rows} rows)")
+    print(f"  baseline (their sum):               {baseline:6.2f} s  {baseline_cpu:6.2f} CPU s")
+    print(
+        f"  honba import, {jobs} reading processes: {seconds:6.2f} s  {cpu:6.2f} CPU s  "
+        f"{run.stored / seconds:6.0f} games/s  {1000 * cpu / run.stored:5.2f} CPU ms/game"
+    )
+    print(
+        f"  honba import, --jobs 1:            {one_seconds:6.2f} s  {one_cpu:6.2f} CPU s  "
+        f"{run.stored / one_seconds:6.0f} games/s  {1000 * one_cpu / run.stored:5.2f} CPU ms/game"
+    )
+    ratio = cpu / baseline_cpu
+    print(f"  CPU: honba import / (parse + insert) = {ratio:.2f} (issue 36, target <= 3: {verdict(ratio <= 3)})")
+    print(f"  CPU: honba import --jobs 1 / (parse + insert) = {one_cpu / baseline_cpu:.2f}")
+    print(f"  wall: honba import / (parse + insert) = {seconds / baseline:.2f} (issue 16's target <= 3)")
+    print(f"  wall: honba import --jobs 1 / (parse + insert) = {one_seconds / baseline:.2f}")
+    print(f"  --jobs {jobs} / --jobs 1, wall: {one_seconds / seconds:.2f}x faster (cores: {jobs})")
+    memory = HonbaApp.open(":memory:")
+    mapper = mapper_for(memory.mapper_settings())
+    stages = [stages_cpu(files, mapper) for _ in range(rounds)]
+    memory.close()
+    read, built, prepared = (min(stage[n] for stage in stages) for n in range(3))
+    print(
+        f"  floors, CPU in one process / (parse + insert): honba's reader {read / baseline_cpu:.2f}, "
+        f"and building the matches {built / baseline_cpu:.2f}, and encoding them {prepared / baseline_cpu:.2f}"
+    )
     again_seconds, again = import_once(work / f"e2e-{rounds - 1}.sqlite", folder, jobs)
     assert again.stored == 0 and again.present == run.stored, again
     reimport = again_seconds / seconds
@@ -315,6 +383,133 @@ def memory_part(work: Path, times: int) -> None:
     print(f"  peak at {times}x / peak at 1x = {growth:.2f} (memory flat in the archive: {verdict(growth < 1.25)})")
 
 
+def load() -> str:
+    """The machine's load average (1, 5, 15 minutes): the benchmarks share it with other work."""
+    return "load average " + ", ".join(f"{value:.1f}" for value in os.getloadavg())
+
+
+def children_cpu() -> float:
+    """The CPU seconds of the child processes ended and waited for so far."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
+def honba_command(url: str, *args: str) -> list[str]:
+    return [str(Path(sys.executable).parent / "honba"), "--db", url, "import", *args]
+
+
+def summary(done: subprocess.CompletedProcess[str] | tuple[str, str], returncode: int = 0) -> tuple[int, int]:
+    """(stored, present) from ``honba import``'s last line."""
+    stdout, stderr = (done.stdout, done.stderr) if isinstance(done, subprocess.CompletedProcess) else done
+    code = done.returncode if isinstance(done, subprocess.CompletedProcess) else returncode
+    if code != 0:
+        raise SystemExit(f"honba import failed ({code}): {stderr or stdout}")
+    words = stdout.strip().splitlines()[-1].split()
+    return int(words[0]), int(words[2])
+
+
+def at_once(commands: list[list[str]]) -> tuple[float, float, list[tuple[int, int]]]:
+    """The commands run at the same moment: the wall time until the last ends, their CPU together,
+    and each one's (stored, present)."""
+    cpu, start = children_cpu(), time.perf_counter()
+    processes = [subprocess.Popen(c, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for c in commands]
+    outputs = [process.communicate() for process in processes]
+    seconds = time.perf_counter() - start
+    counts = [summary(out, process.returncode) for process, out in zip(processes, outputs, strict=True)]
+    return seconds, children_cpu() - cpu, counts
+
+
+def event_rows(url: str) -> int:
+    """The rows of the store's events table, the checkpoints left out (taken by time, not by work)."""
+    import psycopg
+
+    from replay.store.checkpoint import CHECKPOINTS_ID
+
+    with psycopg.connect(url) as conn:
+        row = conn.execute("SELECT count(*) FROM honba_events WHERE originator_id <> %s", (CHECKPOINTS_ID,)).fetchone()
+    return int(row[0]) if row else 0
+
+
+def shares_part(work: Path, shares: int, times: int) -> None:
+    """Issue 36: an archive imported into one PostgreSQL by ``shares`` processes at once, each
+    ``honba import --share K/N --jobs 1`` (what N machines would run), against one process
+    importing the whole; then every share run again (idempotent), and one share killed part-way
+    and run again (resumable)."""
+    from pg_server import PostgresServer, ServerUnavailable
+
+    folder = archive(work / "shares", times)
+    games = sum(1 for _ in folder.rglob("*.mjlog"))
+    print(
+        f"Shares (issue 36): {games} logs into one PostgreSQL (a local server, fsync off as in the tests); "
+        f"{shares} processes, each honba import --share K/{shares} --jobs 1, at once; {load()}"
+    )
+    server = PostgresServer()
+    try:
+        server.start()
+    except ServerUnavailable as exc:
+        print(f"  skipped: no PostgreSQL server could be started: {exc}")
+        server.stop()
+        return
+    try:
+        whole = server.new_database()
+        HonbaApp.open(whole).close()
+        cpu, start = children_cpu(), time.perf_counter()
+        stored, _ = summary(
+            subprocess.run(honba_command(whole, str(folder), "--jobs", "1"), capture_output=True, text=True)
+        )
+        one_seconds, one_cpu = time.perf_counter() - start, children_cpu() - cpu
+        assert stored == games, stored
+        print(
+            f"  one process, the whole archive: {one_seconds:6.2f} s  {one_cpu:6.2f} CPU s  "
+            f"{games / one_seconds:5.0f} games/s"
+        )
+        split = server.new_database()
+        HonbaApp.open(split).close()  # the tables made once, before the shares start
+        commands = [
+            honba_command(split, str(folder), "--share", f"{k}/{shares}", "--jobs", "1") for k in range(1, shares + 1)
+        ]
+        seconds, cpu, counts = at_once(commands)
+        stored = sum(count[0] for count in counts)
+        sizes = "+".join(str(count[0]) for count in counts)
+        print(
+            f"  {shares} shares at once:             {seconds:6.2f} s  {cpu:6.2f} CPU s  "
+            f"{games / seconds:5.0f} games/s; "
+            f"stored {sizes} = {stored} games"
+        )
+        same = event_rows(split) == event_rows(whole)
+        print(
+            f"  every game stored once: {verdict(stored == games and same)} ({event_rows(split)} rows, "
+            f"the whole archive's import {event_rows(whole)}); {shares} shares / one process, wall: "
+            f"{one_seconds / seconds:.2f}x faster (cores: {jobs_default()})"
+        )
+        again_seconds, _, again = at_once(commands)
+        print(
+            f"  every share run again at once:    {again_seconds:6.2f} s; stored {sum(c[0] for c in again)}, "
+            f"present {sum(c[1] for c in again)} (idempotent: {verdict(sum(c[0] for c in again) == 0)})"
+        )
+        resumed = server.new_database()
+        HonbaApp.open(resumed).close()
+        first = subprocess.Popen(
+            honba_command(resumed, *commands[0][4:]), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
+        while event_rows(resumed) < 200 and first.poll() is None:
+            time.sleep(0.05)
+        first.kill()
+        first.wait()
+        before = event_rows(resumed)
+        counts = [
+            summary(subprocess.run(honba_command(resumed, *c[4:]), capture_output=True, text=True)) for c in commands
+        ]
+        after = event_rows(resumed)
+        print(
+            f"  share 1 killed at {before} rows, then every share run: share 1 stored {counts[0][0]}, found "
+            f"{counts[0][1]} present; rows {after} (resumed: {verdict(after == event_rows(whole))})"
+        )
+    finally:
+        server.stop()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--times", type=int, default=10, help="the large archive: the corpus this many times over")
@@ -322,12 +517,23 @@ def main() -> None:
     parser.add_argument("--store-stage", action="store_true", help="also issue 7's store stage against a plain insert")
     parser.add_argument("--repeat", type=int, default=3, help="store stage: build the corpus this many times over")
     parser.add_argument("--no-postgres", action="store_true", help="store stage: leave PostgreSQL out")
+    parser.add_argument("--shares", type=int, default=0, help="issue 36: N processes importing shares into PostgreSQL")
+    parser.add_argument("--share-times", type=int, default=1, help="shares: the corpus this many times over")
+    parser.add_argument("--only-shares", action="store_true", help="run the shares part alone")
     args = parser.parse_args()
     print_machine()
+    print(load())
     work = Path(tempfile.mkdtemp(prefix="honba-bench-"))
     try:
+        if args.only_shares:
+            shares_part(work, args.shares or 2, args.share_times)
+            return
         end_to_end_part(work, args.rounds)
+        print(load())
         memory_part(work, args.times)
+        print(load())
+        if args.shares:
+            shares_part(work, args.shares, args.share_times)
         if args.store_stage:
             memory = HonbaApp.open(":memory:")
             build_seconds, prepared = timed(lambda: build(corpus_files(), args.repeat, memory))

@@ -1,8 +1,8 @@
 """Load check of ``honba serve`` (not a test): tables recording over HTTP, measured at the server.
 
-    python benchmarks/serve_load.py [--scenario all|back-to-back|steady|import|sqlite-import]
+    python benchmarks/serve_load.py [--scenario all|back-to-back|steady|neighbours|import|sqlite-import]
                                     [--tables 40] [--servers 2] [--steady-tables 200] [--seconds 60]
-                                    [--also DIR] [--smoke]
+                                    [--neighbours 2] [--also DIR] [--no-baselines] [--smoke]
 
 A PostgreSQL server is started like the tests' (``tests/pg_server.py``). ``honba serve``
 processes share a database on it; every table has its own match, its own table token and its
@@ -23,6 +23,10 @@ Scenarios (issue 26):
   the answers come, to ``--servers`` (2) server processes.
 - ``steady``: ``--steady-tables`` tables (200), each sending one hand every 1 to 3 s (about
   100 hands/s offered) for ``--seconds``.
+- ``neighbours`` (issue 36): the ``steady`` tables while ``--neighbours`` (2) CPU-bound processes
+  (plain Python busy loops at normal priority, started by this script for the scenario's whole
+  length) compete for the cores: what a server shares a machine with. Printed besides: the
+  neighbours' CPU share and the hands slower than 100 ms.
 - ``import``: ``honba import`` of the corpus's 633-game archive alone, then again into a fresh
   database while 40 tables record one hand every 1 to 3 s; the import's time both ways, the
   games it refused, and the tables' latency during it against the same tables alone.
@@ -56,6 +60,7 @@ import sys
 import tempfile
 import time
 import uuid
+from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -63,7 +68,7 @@ from typing import Any
 from machine import CORPUS, REPO, print_machine
 
 PLAYERS = ("Ann", "Ben", "Cho", "Dai")
-SCENARIOS = ("back-to-back", "steady", "import", "sqlite-import")
+SCENARIOS = ("back-to-back", "steady", "neighbours", "import", "sqlite-import")
 
 
 # What runs inside a tree's own honba: the matches and tokens a run needs, made with its own code.
@@ -117,6 +122,16 @@ def free_port() -> int:
         return port
 
 
+def cpu_of(processes: Sequence[subprocess.Popen[Any]]) -> float:
+    """The CPU seconds (user and system) ``processes`` used so far (from /proc)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for process in processes:
+        fields = Path(f"/proc/{process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        total += (int(fields[11]) + int(fields[12])) / ticks
+    return total
+
+
 class Servers:
     """``honba serve`` processes of a tree over one store, and the CPU time they used."""
 
@@ -152,12 +167,25 @@ class Servers:
 
     def cpu(self) -> float:
         """The CPU seconds (user and system) the server processes used so far."""
-        ticks = os.sysconf("SC_CLK_TCK")
-        total = 0.0
+        return cpu_of(self.processes)
+
+    def switches(self) -> tuple[int, int]:
+        """The context switches of the server processes' live threads so far: (voluntary, forced).
+        A voluntary one is a thread that waited (a round trip, the GIL, the thread pool) and must
+        be woken: on cores other processes keep busy, each wake-up waits for a time slice."""
+        voluntary = forced = 0
         for process in self.processes:
-            fields = Path(f"/proc/{process.pid}/stat").read_text().rsplit(")", 1)[1].split()
-            total += (int(fields[11]) + int(fields[12])) / ticks
-        return total
+            for task in Path(f"/proc/{process.pid}/task").iterdir():
+                try:
+                    lines = (task / "status").read_text().splitlines()
+                except OSError:  # a thread that ended meanwhile
+                    continue
+                for line in lines:
+                    if line.startswith("voluntary_ctxt_switches:"):
+                        voluntary += int(line.split()[1])
+                    elif line.startswith("nonvoluntary_ctxt_switches:"):
+                        forced += int(line.split()[1])
+        return voluntary, forced
 
     def stop(self) -> None:
         for process in self.processes:
@@ -216,6 +244,7 @@ class Table:
                 stats.latencies.append(time.perf_counter() - started)
                 return
             stats.again += 1
+            stats.again_statuses[status] += 1
             if status not in (0, 409):
                 stats.failed.append(f"{self.key}: HTTP {status}")
                 return
@@ -227,6 +256,7 @@ class Stats:
         self.latencies: list[float] = []
         self.requests = 0
         self.again = 0
+        self.again_statuses: Counter[int] = Counter()
         self.failed: list[str] = []
 
 
@@ -336,6 +366,63 @@ def run_steady(server: Any, tree: Path | None, tables: int, count: int, seconds:
         )
         return figures
     finally:
+        servers.stop()
+
+
+# A neighbour: a plain Python busy loop, at normal priority, until it is stopped.
+BUSY = "while True:\n    pass\n"
+
+
+class Neighbours:
+    """``count`` CPU-bound processes competing with the servers for the cores, and the CPU they took."""
+
+    def __init__(self, count: int):
+        self.processes = [subprocess.Popen([sys.executable, "-c", BUSY]) for _ in range(count)]
+
+    def cpu(self) -> float:
+        """The CPU seconds the neighbours used so far."""
+        return cpu_of(self.processes)
+
+    def stop(self) -> None:
+        for process in self.processes:
+            process.kill()
+        for process in self.processes:
+            process.wait(timeout=30)
+
+
+def run_neighbours(
+    server: Any, tree: Path | None, tables: int, count: int, seconds: float, neighbours: int
+) -> dict[str, float]:
+    """The ``steady`` tables while ``neighbours`` busy loops run for the scenario's whole length."""
+    db = server.new_database()
+    made = setup(tree, db, tables)
+    servers = Servers(tree, db, count)
+    busy = Neighbours(neighbours)
+    try:
+        connected = [Table(k, t, servers.ports[n % count]) for n, (k, t) in enumerate(made)]
+        started, taken, switched = time.perf_counter(), busy.cpu(), servers.switches()
+        stats, figures = measured(
+            f"{tables} tables, one hand every 1-3 s, beside {neighbours} CPU-bound processes",
+            servers,
+            connected,
+            lambda s: steady(connected, s, seconds),
+        )
+        share = (busy.cpu() - taken) / (time.perf_counter() - started)
+        voluntary, forced = (after - before for after, before in zip(servers.switches(), switched, strict=True))
+        hands = max(1, len(stats.latencies))
+        slow = sum(1 for latency in stats.latencies if latency > 0.1)
+        load = " ".join(f"{x:.1f}" for x in os.getloadavg())
+        print(
+            f"    servers' context switches per hand: {voluntary / hands:.1f} waits, {forced / hands:.1f} preempted; "
+            f"answers sent again by status: {dict(sorted(stats.again_statuses.items()))}"
+        )
+        print(
+            f"    the neighbours took {share:.2f} cores; hands slower than 100 ms: {slow} of {len(stats.latencies)}"
+            f"; load average {load}"
+        )
+        return figures
+    finally:
+        busy.stop()
         servers.stop()
 
 
@@ -563,7 +650,9 @@ def main() -> None:
     parser.add_argument("--steady-tables", type=int, default=200)
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--games", type=int, default=633)
+    parser.add_argument("--neighbours", type=int, default=2, help="CPU-bound processes beside the servers")
     parser.add_argument("--also", type=Path, help="also run the scenarios with the honba of this tree")
+    parser.add_argument("--no-baselines", action="store_true", help="skip the PostgreSQL baselines (30 s of pgbench)")
     parser.add_argument("--smoke", action="store_true", help="a small, quick run: shows the script works")
     options = parser.parse_args()
     if options.smoke:
@@ -585,8 +674,9 @@ def main() -> None:
     chosen = SCENARIOS if options.scenario == "all" else (options.scenario,)
     work = Path(tempfile.mkdtemp(prefix="honba-serve-load-"))
     try:
-        print("Baselines (PostgreSQL alone):")
-        baselines(server, 5 if options.smoke else 15, work)
+        if not options.no_baselines:
+            print("Baselines (PostgreSQL alone):")
+            baselines(server, 5 if options.smoke else 15, work)
         archive = import_archive(work, options.games) if {"import", "sqlite-import"} & set(chosen) else None
         for scenario in chosen:
             for label, tree in trees:
@@ -595,6 +685,10 @@ def main() -> None:
                     run_back_to_back(server, tree, options.tables, options.servers)
                 elif scenario == "steady":
                     run_steady(server, tree, options.steady_tables, options.servers, options.seconds)
+                elif scenario == "neighbours":
+                    run_neighbours(
+                        server, tree, options.steady_tables, options.servers, options.seconds, options.neighbours
+                    )
                 elif scenario == "import":
                     assert archive is not None
                     run_import(server, tree, archive, options.tables, options.servers, options.seconds)

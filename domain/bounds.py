@@ -20,6 +20,7 @@ from typing import Any
 import attrs
 
 from domain.errors import RuleViolation
+from domain.said import Said
 
 
 class OutOfBounds(RuleViolation):
@@ -29,10 +30,10 @@ class OutOfBounds(RuleViolation):
     its own way (``--session``, ``session``); the message is both.
     """
 
-    def __init__(self, field: str, problem: str):
-        super().__init__(f"{field}: {problem}")
+    def __init__(self, field: str, problem: str | Said):
+        super().__init__(Said("{field}: {problem}", field=field, problem=problem))
         self.field = field
-        self.problem = problem
+        self.problem = str(problem)
 
 
 def shown(value: object, width: int = 40) -> str:
@@ -73,9 +74,12 @@ class Bound:
         """The value when it is a whole number in range, else ``OutOfBounds`` naming the field."""
         name = field or self.field
         if isinstance(value, bool) or not isinstance(value, int):
-            raise OutOfBounds(name, f"{shown(value)} is not a whole number")
+            raise OutOfBounds(name, Said("{value} is not a whole number", value=shown(value)))
         if not self.low <= value <= self.high:
-            raise OutOfBounds(name, f"{shown(value)} is out of range ({self.low:,} to {self.high:,})")
+            raise OutOfBounds(
+                name,
+                Said("{value} is out of range ({low:,} to {high:,})", value=shown(value), low=self.low, high=self.high),
+            )
         return value
 
     def named(self, field: str) -> Bound:
@@ -120,9 +124,17 @@ class TextBound:
         """The text when it fits, else ``OutOfBounds`` naming the field (and the first character refused)."""
         name = field or self.field
         if not isinstance(text, str):
-            raise OutOfBounds(name, f"{shown(text)} is not text")
+            raise OutOfBounds(name, Said("{text} is not text", text=shown(text)))
         if len(text) > self.longest:
-            raise OutOfBounds(name, f"{len(text):,} characters, at most {self.longest} ({shown(text)})")
+            raise OutOfBounds(
+                name,
+                Said(
+                    "{count:,} characters, at most {most} ({text})",
+                    count=len(text),
+                    most=self.longest,
+                    text=shown(text),
+                ),
+            )
         bad = unprintable(text)
         if bad is not None:
             raise OutOfBounds(
@@ -277,19 +289,38 @@ def decimal_number(text: object, bound: Bound, field: str | None = None) -> floa
     name = field or bound.field
     value = float(_number_text(text, bound, name, _DECIMAL, "a number"))
     if not bound.low <= value <= bound.high:
-        raise OutOfBounds(name, f"{shown(value)} is out of range ({bound.low:,} to {bound.high:,})")
+        raise OutOfBounds(
+            name,
+            Said("{value} is out of range ({low:,} to {high:,})", value=shown(value), low=bound.low, high=bound.high),
+        )
     return value
 
 
+_NUMBER_WORDS = {"a whole number": Said("a whole number"), "a number": Said("a number")}
+
+
 def _number_text(text: object, bound: Bound, name: str, pattern: re.Pattern[str], kind: str) -> str:
+    words = _NUMBER_WORDS[kind]
     if not isinstance(text, str):
-        raise OutOfBounds(name, f"{shown(text)} is not {kind}")
+        raise OutOfBounds(name, Said("{text} is not {kind}", text=shown(text), kind=words))
     digits = text.strip(" \t")
     if len(digits) > LONGEST_NUMBER:
-        raise OutOfBounds(name, f"{shown(digits)} is too long for a number (at most {LONGEST_NUMBER} characters)")
+        raise OutOfBounds(
+            name,
+            Said(
+                "{text} is too long for a number (at most {most} characters)", text=shown(digits), most=LONGEST_NUMBER
+            ),
+        )
     signed = bound.low < 0
     if not pattern.fullmatch(digits) or (digits[:1] in ("-", "+") and not signed):
-        raise OutOfBounds(name, f"{shown(digits)} is not {kind} (digits 0-9{', with a sign' if signed else ''})")
+        raise OutOfBounds(
+            name,
+            Said(
+                "{text} is not {kind} (digits 0-9, with a sign)" if signed else "{text} is not {kind} (digits 0-9)",
+                text=shown(digits),
+                kind=words,
+            ),
+        )
     return digits
 
 

@@ -25,8 +25,10 @@ from domain.bounds import (
 )
 from domain.errors import MatchAlreadyEnded, RuleViolation, UnknownSeat, WinnerIsDiscarder, WinnersOnSeveralDiscards
 from domain.rules import Ruleset
+from domain.said import Listed, Said
 from domain.scoring.checks import check_win
 from domain.values import (
+    ABORT_NAMES,
     AbortiveDraw,
     AbortKind,
     ExhaustiveDraw,
@@ -103,28 +105,37 @@ class EntryChecks:
     def seat(self, seat: Seat, role: str) -> None:
         """Refuse a seat the table does not have (``role`` names it in the message)."""
         if not 0 <= seat < self.rules.players:
-            raise UnknownSeat(f"{role}: there is no seat {seat} at a {self.rules.players}-player table")
+            raise UnknownSeat(
+                Said(
+                    "{role}: there is no seat {seat} at a {players}-player table",
+                    role=role,
+                    seat=seat,
+                    players=self.rules.players,
+                )
+            )
 
     def riichi(self, riichi: Sequence[Seat]) -> None:
         """Refuse riichi by a seat the table does not have, or declared twice."""
         for seat in riichi:
             self.seat(seat, "riichi")
-        self.once(riichi, "among the riichi declared (a player declares riichi once in a hand)")
+        self.once(riichi, Said("among the riichi declared (a player declares riichi once in a hand)"))
 
-    def once(self, seats: Sequence[Seat], where: str) -> None:
+    def once(self, seats: Sequence[Seat], where: Said) -> None:
         """Refuse a player named twice in a set of players (each player is ready, declares riichi,
         claims a nagashi once): a repeat would be paid twice."""
         repeated = sorted({seat for seat in seats if seats.count(seat) > 1})
         if repeated:
             name = self.players[repeated[0]] if 0 <= repeated[0] < len(self.players) else f"seat {repeated[0]}"
-            raise RuleViolation(f"{name} is named twice {where}")
+            raise RuleViolation(Said("{name} is named twice {where}", name=name, where=where))
 
-    def hand(self, result: HandResult, state: TableState, match: str = "the match") -> None:
+    def hand(self, result: HandResult, state: TableState, match: Said | str = "the match") -> None:
         """Refuse a hand result the Match would not record at ``state``: on a match that has ended
         (``match`` names it in the message), or one the result's checks refuse. The one check of a
         hand, for the Match's ``record`` and the verifier's fold alike."""
         if state.finished:
-            raise MatchAlreadyEnded(f"{match} has ended ({state.end_reason}); nothing more can be recorded")
+            raise MatchAlreadyEnded(
+                Said("{match} has ended ({why}); nothing more can be recorded", match=match, why=state.end_reason)
+            )
         self.result(result, state)
 
     def liability(self, win: Win) -> None:
@@ -140,14 +151,16 @@ class EntryChecks:
                 " (for a yakuman they fed); a discarder's responsibility is the rules' payment scheme"
             )
         if win.value.limit != "yakuman":
-            raise RuleViolation(f"liability (pao) is only for a yakuman under these rules, not {win.value.describe()}")
+            raise RuleViolation(
+                Said("liability (pao) is only for a yakuman under these rules, not {value}", value=win.value.said())
+            )
 
     def penalty(self, penalty: Penalty) -> None:
         """Refuse a penalty against no seat, of no positive amount or more than a table holds, or
         whose kind or note is not one line of text of their length (``domain.bounds``)."""
         self.seat(penalty.seat, "penalised seat")
         if penalty.amount <= 0:
-            raise RuleViolation(f"a penalty must be a positive amount, not {penalty.amount}")
+            raise RuleViolation(Said("a penalty must be a positive amount, not {amount}", amount=penalty.amount))
         PENALTY_AMOUNT.check(penalty.amount)
         TEXT.check(penalty.kind, "penalty kind")
         TEXT.check(penalty.note, "penalty note")
@@ -178,13 +191,26 @@ class EntryChecks:
         if penalty.amount % step == 0:
             return
         lower, higher = penalty.amount // step * step, (penalty.amount // step + 1) * step
-        payable = f"{lower:,} or {higher:,}" if lower else f"{higher:,}"
+        payable = Said("{lower:,} or {higher:,}", lower=lower, higher=higher) if lower else f"{higher:,}"
         if shared:
             raise RuleViolation(
-                f"a penalty of {penalty.amount:,} shared by the {len(self.players) - 1} others is no whole"
-                f" number of {unit:,}-point sticks each: {payable}"
+                Said(
+                    "a penalty of {amount:,} shared by the {others} others is no whole"
+                    " number of {unit:,}-point sticks each: {payable}",
+                    amount=penalty.amount,
+                    others=len(self.players) - 1,
+                    unit=unit,
+                    payable=payable,
+                )
             )
-        raise RuleViolation(f"a penalty of {penalty.amount:,} is no whole number of {unit:,}-point sticks: {payable}")
+        raise RuleViolation(
+            Said(
+                "a penalty of {amount:,} is no whole number of {unit:,}-point sticks: {payable}",
+                amount=penalty.amount,
+                unit=unit,
+                payable=payable,
+            )
+        )
 
     def result(self, result: HandResult, state: TableState) -> None:
         """Refuse (``RuleViolation``) a hand result that cannot be recorded on this table."""
@@ -196,8 +222,8 @@ class EntryChecks:
         elif isinstance(result, ExhaustiveDraw):
             for seat in (*result.ready, *result.nagashi):
                 self.seat(seat, "ready or nagashi")
-            self.once(result.ready, "among the ready players")
-            self.once(result.nagashi, "among the nagashi mangan claims")
+            self.once(result.ready, Said("among the ready players"))
+            self.once(result.nagashi, Said("among the nagashi mangan claims"))
             not_ready = [seat for seat in result.riichi if seat not in result.ready]
             if not_ready and not result.nagashi:
                 # A riichi hand cannot change, so it is still ready at the draw; a riichi that was
@@ -205,16 +231,19 @@ class EntryChecks:
                 # nobody shows a ready hand (Tenhou pays the nagashi instead of noten payments).
                 name = self.players[not_ready[0]]
                 raise RuleViolation(
-                    f"{name} declared riichi, so {name} was ready at the draw: name {name} among the ready players "
-                    "too (a riichi that was not ready is a chombo: record it as a penalty)"
+                    Said(
+                        "{name} declared riichi, so {name} was ready at the draw: name {name} among the ready players "
+                        "too (a riichi that was not ready is a chombo: record it as a penalty)",
+                        name=name,
+                    )
                 )
             if result.nagashi and not self.rules.nagashi_mangan:
-                raise RuleViolation("nagashi mangan is not played under these rules")
+                raise RuleViolation(Said("nagashi mangan is not played under these rules"))
         elif isinstance(result, AbortiveDraw):
             if not self.rules.abortive_draws:
-                raise RuleViolation("abortive draws are not played under these rules")
+                raise RuleViolation(Said("abortive draws are not played under these rules"))
             if result.kind is AbortKind.TRIPLE_RON and self.rules.multiple_ron >= 3:
-                raise RuleViolation("triple ron is a win under these rules, not an abortive draw")
+                raise RuleViolation(Said("triple ron is a win under these rules, not an abortive draw"))
             self.abort(result)
 
     def abort(self, result: AbortiveDraw) -> None:
@@ -226,10 +255,12 @@ class EntryChecks:
         still win with four kongs); where the record names who declared the kongs, that is
         checked, else the kind is taken as stated.
         """
-        kind = result.kind.value.replace("_", " ")
+        kind = ABORT_NAMES[result.kind]
         four_only = (AbortKind.FOUR_WINDS, AbortKind.FOUR_RIICHI, AbortKind.TRIPLE_RON)
         if result.kind in four_only and self.rules.players != 4:
-            raise RuleViolation(f"{kind} needs four players; this match has {self.rules.players}")
+            raise RuleViolation(
+                Said("{kind} needs four players; this match has {players}", kind=kind, players=self.rules.players)
+            )
         for seat in result.kongs:
             self.seat(seat, "kong declarer")
         if len(result.kongs) > 4:
@@ -237,18 +268,27 @@ class EntryChecks:
         if result.kind is AbortKind.FOUR_KONGS and result.kongs:
             if len(result.kongs) != 4:
                 raise RuleViolation(
-                    f"four kongs is an abortive draw only after the fourth kong; {len(result.kongs)} were declared"
+                    Said(
+                        "four kongs is an abortive draw only after the fourth kong; {count} were declared",
+                        count=len(result.kongs),
+                    )
                 )
             if len(set(result.kongs)) == 1:
                 raise RuleViolation(
-                    f"four kongs all declared by {self.players[result.kongs[0]]} do not abort the hand: "
-                    "it plays on (only kongs by more than one player do)"
+                    Said(
+                        "four kongs all declared by {player} do not abort the hand: "
+                        "it plays on (only kongs by more than one player do)",
+                        player=self.players[result.kongs[0]],
+                    )
                 )
         if result.kind is AbortKind.FOUR_RIICHI and len(result.riichi) != self.rules.players:
-            declared = ", ".join(self.players[s] for s in result.riichi) or "nobody"
+            declared = Listed(tuple(self.players[s] for s in result.riichi), ", ", Said("nobody"))
             raise RuleViolation(
-                f"four riichi is an abortive draw only when all four players declared riichi "
-                f"(declared: {declared}); name them all with --riichi"
+                Said(
+                    "four riichi is an abortive draw only when all four players declared riichi "
+                    "(declared: {declared}); name them all with --riichi",
+                    declared=declared,
+                )
             )
 
     def win(self, result: WinResult, state: TableState) -> None:
@@ -256,31 +296,38 @@ class EntryChecks:
         discards or more than the rules allow, or a hand value the rules refuse."""
         wins = result.wins
         if not wins:
-            raise RuleViolation("a win needs at least one winner")
+            raise RuleViolation(Said("a win needs at least one winner"))
         winners = [w.winner for w in wins]
         if len(set(winners)) != len(winners):
-            raise RuleViolation("the same player cannot win twice in one hand")
+            raise RuleViolation(Said("the same player cannot win twice in one hand"))
         if len(wins) > 1:
             # Before each hand's own checks: a second winner on no discard is a slip of the discarder.
             discarders = {w.discarder for w in wins}
             if None in discarders or len(discarders) != 1:
-                raise WinnersOnSeveralDiscards("several winners are possible only on one and the same discard")
+                raise WinnersOnSeveralDiscards(Said("several winners are possible only on one and the same discard"))
         for win in wins:
             self.seat(win.winner, "winner")
             if win.discarder is not None:
                 self.seat(win.discarder, "discarder")
                 if win.discarder == win.winner:
                     raise WinnerIsDiscarder(
-                        f"{self.players[win.winner]} cannot win on their own discard: a self-drawn win has no discarder"
+                        Said(
+                            "{player} cannot win on their own discard: a self-drawn win has no discarder",
+                            player=self.players[win.winner],
+                        )
                     )
             if win.liable is not None:
                 self.seat(win.liable, "liable player")
                 if win.liable == win.winner:
-                    raise RuleViolation("a winner cannot be liable (pao) for their own hand")
+                    raise RuleViolation(Said("a winner cannot be liable (pao) for their own hand"))
                 self.liability(win)
             check_win(win, state, self.rules, self.rules.players)
         if len(wins) > self.rules.multiple_ron:
             raise RuleViolation(
-                f"{len(wins)} winners on one discard: these rules allow at most "
-                f"{self.rules.multiple_ron} (record an abortive draw or the first winner)"
+                Said(
+                    "{count} winners on one discard: these rules allow at most "
+                    "{most} (record an abortive draw or the first winner)",
+                    count=len(wins),
+                    most=self.rules.multiple_ron,
+                )
             )

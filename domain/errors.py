@@ -4,9 +4,20 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from domain.said import Said
+
 
 class HonbaError(Exception):
-    """Base of every error honba raises on purpose; its message is for people."""
+    """Base of every error honba raises on purpose; its message is for people.
+
+    The message is plain English text, or words (``domain.said.Said``): its ``str()`` is the
+    English all the same, and ``said`` keeps the words for a front end that speaks another language.
+    """
+
+    def __init__(self, *args: object) -> None:
+        super().__init__(*(str(a) if isinstance(a, Said) else a for a in args))
+        first = args[0] if args else ""
+        self.said: Said | str = first if isinstance(first, Said) else str(self)
 
 
 class RuleViolation(HonbaError):

@@ -72,6 +72,12 @@ def plain(value: Any) -> Any:
     cls = type(value)
     if cls in _SCALARS:  # the common case first: most fields are plain already
         return value
+    # Items already plain skip the call (a match's source holds every tile of every hand: an import
+    # hashes thousands per game); a plain list or dict is none of the classes asked about below.
+    if cls is list or cls is tuple:
+        return [v if type(v) in _SCALARS else plain(v) for v in value]
+    if cls is dict:
+        return {k if type(k) is str else str(k): v if type(v) in _SCALARS else plain(v) for k, v in value.items()}
     if value_fields(cls) is not None:
         return to_data(value) | {"__type__": cls.__name__}
     if isinstance(value, UUID):

@@ -52,6 +52,7 @@ from domain.progression import (
     initial_state,
 )
 from domain.rules import Ruleset
+from domain.said import Said
 from domain.values import (
     AbortiveDraw,
     DealPass,
@@ -338,7 +339,7 @@ class Match(Aggregate):
         if client_key is None or client_key not in self.client_keys:
             return False
         if self.client_keys[client_key] != _fingerprint(command, payload):
-            raise RuleViolation(f"client key {client_key!r} was already used for a different command")
+            raise RuleViolation(Said("client key {key} was already used for a different command", key=repr(client_key)))
         return True
 
     @staticmethod
@@ -386,7 +387,7 @@ class Match(Aggregate):
         """
         if self.seen(client_key, "record", result):
             return
-        EntryChecks(tuple(self.players), self.rules).hand(result, self.state, f"match {self.key!r}")
+        EntryChecks(tuple(self.players), self.rules).hand(result, self.state, Said("match {key}", key=repr(self.key)))
         if self.clock.due(at):
             assert at is not None and self.clock.deadline is not None
             self.trigger_event(
@@ -497,7 +498,7 @@ class Match(Aggregate):
                 "the end at ", target, " is not amended: void it to reopen the match (then end it again if need be)"
             )
         if isinstance(original, Penalty) != isinstance(replacement, Penalty):
-            raise RuleViolation("a hand result is amended by a hand result, a penalty by a penalty")
+            raise RuleViolation(Said("a hand result is amended by a hand result, a penalty by a penalty"))
         if isinstance(replacement, Penalty):
             self._check_penalty(replacement)
         else:
@@ -587,7 +588,7 @@ class Match(Aggregate):
             and latest_of_its_target(p, self.correction_log)
         ]
         if not candidates:
-            raise RuleViolation(f"there is nothing to undo in match {self.key!r}")
+            raise RuleViolation(Said("there is nothing to undo in match {match}", match=repr(self.key)))
         return max(candidates)
 
     def _entry_of(self, target: int) -> int:
@@ -651,7 +652,7 @@ class Match(Aggregate):
     @staticmethod
     def _check_referee(by: str, reason: str, at: str | None = None) -> None:
         if not by.strip() or not reason.strip():
-            raise RuleViolation("a correction needs who makes it (by) and why (reason)")
+            raise RuleViolation(Said("a correction needs who makes it (by) and why (reason)"))
         NAME.check(by, "correction by")
         TEXT.check(reason, "correction reason")
         if at is not None:
@@ -686,7 +687,11 @@ class Match(Aggregate):
     def _check_open(self) -> None:
         if self.state.finished:
             raise MatchAlreadyEnded(
-                f"match {self.key!r} has ended ({self.state.end_reason}); nothing more can be recorded"
+                Said(
+                    "{match} has ended ({why}); nothing more can be recorded",
+                    match=Said("match {key}", key=repr(self.key)),
+                    why=self.state.end_reason,
+                )
             )
 
     def _check_penalty(self, penalty: Penalty) -> None:

@@ -27,6 +27,7 @@ from domain.values import (
     Seat,
     TableState,
     WinResult,
+    table_with,
 )
 
 Fact = HandResult | DealPass | Penalty | MatchEnd
@@ -79,7 +80,7 @@ def after_hand(state: TableState, rules: Ruleset, result: HandResult) -> tuple[T
     reset = isinstance(result, WinResult) and not won_by_dealer
     counters = 0 if reset else state.counters + 1
     kitty, goulash, goulash_deal = _pools_after(state, rules, result, settlement)
-    new = attrs.evolve(
+    new = table_with(
         state,
         scores=apply_payments(state.scores, settlement.payments),
         kitty_pending=kitty,
@@ -95,7 +96,7 @@ def after_hand(state: TableState, rules: Ruleset, result: HandResult) -> tuple[T
     if deal_passes(result, state, rules):
         # The dealer's streak ends with a hand that passes the deal, whether a deal pass follows
         # or the match ends on it (a bust on a non-dealer's win): no extra hand is pending.
-        new = attrs.evolve(new, extra_hands=0, consecutive_dealer_wins=0, dealer_wins_this_deal=0)
+        new = table_with(new, extra_hands=0, consecutive_dealer_wins=0, dealer_wins_this_deal=0)
     return new, settlement
 
 
@@ -125,7 +126,7 @@ def next_deal(state: TableState) -> DealPass:
 
 def pass_deal(state: TableState, deal: DealPass) -> TableState:
     """The table after the deal passed: a new dealer, the extra-hand counts reset."""
-    return attrs.evolve(
+    return table_with(
         state,
         dealer=deal.to_dealer,
         round_wind=deal.round_wind,
@@ -346,7 +347,7 @@ def end_payments(state: TableState, rules: Ruleset) -> tuple[Payment, ...]:
 def end_match(state: TableState, rules: Ruleset, end: MatchEnd) -> TableState:
     """The table once the match has ended."""
     final = finish(state, rules)
-    return attrs.evolve(
+    return table_with(
         state,
         scores=final.scores,
         deposits=0 if final.leftover_to is not None or rules.leftover_deposits == "lost" else state.deposits,
@@ -427,9 +428,9 @@ def _evolve(state: TableState, rules: Ruleset, fact: Fact) -> tuple[TableState, 
             # Counted off the final points after uma: the table scores (and places) stay.
             penalties = list(state.penalties or (0,) * state.players)
             penalties[fact.seat] += fact.amount
-            return attrs.evolve(state, penalties=tuple(penalties)), ()
+            return table_with(state, penalties=tuple(penalties)), ()
         payments = settle_penalty(fact, state, rules)
-        return attrs.evolve(state, scores=apply_payments(state.scores, payments)), payments
+        return table_with(state, scores=apply_payments(state.scores, payments)), payments
     if isinstance(fact, MatchEnd):
         return end_match(state, rules, fact), end_payments(state, rules)
     new, settlement = after_hand(state, rules, fact)

@@ -60,7 +60,7 @@ class SubstituteRule:
 # The EMA's rule as MahjongPantheon applies it (pantheon pull request #14, "Add replacement players
 # custom logic", 2017): a substitute counts as if they had scored -15,000 and always takes an uma of
 # -15,000, whatever they scored and wherever they placed: -30 points a match. The EMA's own rule
-# text could not be found; docs/events.md says so.
+# text could not be found; docs/director.md says so.
 EMA_SUBSTITUTE = SubstituteRule("fixed", -30.0)
 SUBSTITUTE_PRESETS: dict[str, SubstituteRule] = {
     "ema": EMA_SUBSTITUTE,

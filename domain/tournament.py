@@ -34,6 +34,7 @@ from domain.bounds import (
 from domain.clock import check_minutes
 from domain.draw import check_commitment, commitment_of
 from domain.errors import RuleViolation
+from domain.said import Said
 from domain.stages import EventFormat, single_stage
 
 # The name the referee's signature was stored under before it had a flag of its own (ScoresSigned.referee).
@@ -352,7 +353,7 @@ class Tournament(Aggregate):
     def create(cls, name: str, players: Sequence[str] = ()) -> Tournament:
         """A new tournament."""
         if not name.strip():
-            raise RuleViolation("a tournament needs a name")
+            raise RuleViolation(Said("a tournament needs a name"))
         TOURNAMENT.check(name)
         names = [p.strip() for p in players]
         if len(names) > EVENT_PLAYERS:
@@ -363,7 +364,7 @@ class Tournament(Aggregate):
         for name_ in names:
             NAME.check(name_)
         if any(not n for n in names) or len(set(names)) != len(names):
-            raise RuleViolation("player names must be present and different from each other")
+            raise RuleViolation(Said("player names must be present and different from each other"))
         return cls._create(cls.Created, id=tournament_id(name), name=name, players=names)
 
     def player_of(self, name: str) -> str:
@@ -374,7 +375,7 @@ class Tournament(Aggregate):
         """Add a player; nothing happens for one already registered."""
         player = player.strip()
         if not player:
-            raise RuleViolation("a player needs a name")
+            raise RuleViolation(Said("a player needs a name"))
         NAME.check(player)
         if player not in self.players and player not in self.aliases:
             self._terms_fixed(f"registering {player!r}")
@@ -446,9 +447,17 @@ class Tournament(Aggregate):
                 NAME.check(name)
                 player = self.player_of(name)
                 if player not in self.players:
-                    raise RuleViolation(f"{name!r} is not a player of {self.name!r}")
+                    raise RuleViolation(
+                        Said("{player} is not a player of {name}", player=repr(name), name=repr(self.name))
+                    )
                 if player in seated:
-                    raise RuleViolation(f"{player!r} is seated twice in session {session}: once a session, one table")
+                    raise RuleViolation(
+                        Said(
+                            "{player} is seated twice in session {session}: once a session, one table",
+                            player=repr(player),
+                            session=session,
+                        )
+                    )
                 seated.add(player)
                 if player in self.withdrawn and self.withdrawn[player] < session:
                     raise RuleViolation(
@@ -495,9 +504,9 @@ class Tournament(Aggregate):
     def detach(self, match_key: str, reason: str) -> None:
         """Stop counting a match attached by mistake."""
         if match_key not in self.matches:
-            raise RuleViolation(f"match {shown(match_key)} is not in {self.name!r}")
+            raise RuleViolation(Said("match {match} is not in {name}", match=shown(match_key), name=repr(self.name)))
         if not reason.strip():
-            raise RuleViolation("say why the match is detached")
+            raise RuleViolation(Said("say why the match is detached"))
         TEXT.check(reason, "reason")
         self.trigger_event(self.MatchDetached, match_key=match_key, reason=reason)
 
@@ -521,15 +530,15 @@ class Tournament(Aggregate):
         match's final ``scores`` as shown to them, or disputes them saying what; said again of
         the same scores, nothing new is recorded."""
         if not self.sign_off:
-            raise RuleViolation(f"{self.name!r} has no sign-off: its matches count as entered")
+            raise RuleViolation(Said("{name} has no sign-off: its matches count as entered", name=repr(self.name)))
         if match_key not in self.matches:
-            raise RuleViolation(f"match {shown(match_key)} is not in {self.name!r}")
+            raise RuleViolation(Said("match {match} is not in {name}", match=shown(match_key), name=repr(self.name)))
         if player is not None and player not in players:
-            raise RuleViolation(f"{shown(player)} did not play {shown(match_key)}")
+            raise RuleViolation(Said("{player} did not play {match}", player=shown(player), match=shown(match_key)))
         note = note.strip()
         TEXT.check(note, "note")
         if not agreed and not note:
-            raise RuleViolation("say what is disputed (the referee reads it)")
+            raise RuleViolation(Said("say what is disputed (the referee reads it)"))
         said = Signature(agreed, note, tuple(scores))
         before = (
             self.referee_signatures.get(match_key) if player is None else self.signatures.get(match_key, {}).get(player)
@@ -622,15 +631,21 @@ class Tournament(Aggregate):
     def withdraw(self, player: str, after_session: int, reason: str) -> None:
         """A player leaves after ``after_session`` (0: before the first); their matches stay."""
         if player not in self.players:
-            raise RuleViolation(f"{shown(player)} is not a player of {self.name!r}")
+            raise RuleViolation(Said("{player} is not a player of {name}", player=shown(player), name=repr(self.name)))
         if after_session < 0:
-            raise RuleViolation("a player withdraws after a session (0: before the first)")
+            raise RuleViolation(Said("a player withdraws after a session (0: before the first)"))
         AFTER_SESSION.check(after_session)
         if not reason.strip():
-            raise RuleViolation("say why the player withdraws")
+            raise RuleViolation(Said("say why the player withdraws"))
         TEXT.check(reason, "reason")
         if player in self.withdrawn:
-            raise RuleViolation(f"{player!r} withdrew already (after session {self.withdrawn[player]})")
+            raise RuleViolation(
+                Said(
+                    "{player} withdrew already (after session {session})",
+                    player=repr(player),
+                    session=self.withdrawn[player],
+                )
+            )
         later = sorted(s for s, tables in self.sessions.items() if s > after_session for t in tables if player in t)
         if later:
             raise RuleViolation(

@@ -8,9 +8,12 @@ can be re-scored under other rules or re-seated by an importer.
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Literal
+from operator import attrgetter
+from typing import Any, Literal
 
 import attrs
+
+from domain.said import Listed, Said
 
 Seat = int
 
@@ -90,31 +93,51 @@ class HandValue:
         """A short human form such as ``3 han 30 fu``, ``20 points, 1 double`` or ``double yakuman``,
         in the words of the rules' family (``scoring``): a limit hand of the points families (Hong
         Kong, the classical rules) is the ``limit``, whatever name it was entered under; riichi
-        names its limits (mangan, haneman, ...)."""
+        names its limits (mangan, haneman, ...). The English of ``said``."""
+        return str(self.said(scoring))
+
+    def said(self, scoring: str = "riichi") -> Said | Listed:
+        """``describe``'s words (``domain.said``), for a front end that says them in another language."""
         if self.limit is not None and scoring == "points":
-            return "limit"
+            return Said("limit")
         if self.limit == "yakuman":
-            prefix = {1: "", 2: "double ", 3: "triple "}.get(self.multiple, f"{self.multiple}x ")
-            return f"{prefix}yakuman"
+            return _YAKUMAN_WORDS.get(self.multiple) or Said("{multiple}x yakuman", multiple=self.multiple)
         if self.limit is not None:
-            return self.limit
-        parts: list[str] = []
+            return LIMIT_WORDS[self.limit]
+        if (
+            self.han is not None
+            and self.fu is not None
+            and self.faan is self.tai is self.points is self.doubles is None
+        ):
+            return Said("{han} han {fu} fu", han=self.han, fu=self.fu)
+        parts: list[Said] = []
         if self.han is not None:
-            parts.append(f"{self.han} han")
+            parts.append(Said("{han} han", han=self.han))
         if self.fu is not None:
-            parts.append(f"{self.fu} fu")
+            parts.append(Said("{fu} fu", fu=self.fu))
         if self.faan is not None:
-            parts.append(f"{self.faan} faan")
+            parts.append(Said("{faan} faan", faan=self.faan))
         if self.tai is not None:
-            parts.append(f"{self.tai} tai")
+            parts.append(Said("{tai} tai", tai=self.tai))
         # Points before doubles, as a player says them: "20 points, 1 double".
         if self.points is not None:
-            parts.append(f"{self.points} point{'' if self.points == 1 else 's'}")
+            parts.append(Said("{points} point" if self.points == 1 else "{points} points", points=self.points))
         if self.doubles is not None:
-            parts.append(f"{self.doubles} double{'' if self.doubles == 1 else 's'}")
+            parts.append(Said("{doubles} double" if self.doubles == 1 else "{doubles} doubles", doubles=self.doubles))
         if self.points is not None and self.doubles is not None:
-            return ", ".join(parts)
-        return " ".join(parts) or "no value"
+            return Listed(tuple(parts), ", ")
+        return Listed(tuple(parts), " ", Said("no value"))
+
+
+# The limits' names as words (a catalogue translates each: 満貫, 跳満, ...).
+LIMIT_WORDS: dict[str, Said] = {
+    "mangan": Said("mangan"),
+    "haneman": Said("haneman"),
+    "baiman": Said("baiman"),
+    "sanbaiman": Said("sanbaiman"),
+    "yakuman": Said("yakuman"),
+}
+_YAKUMAN_WORDS = {1: Said("yakuman"), 2: Said("double yakuman"), 3: Said("triple yakuman")}
 
 
 @attrs.frozen
@@ -235,6 +258,17 @@ class AbortKind(StrEnum):
     FOUR_KONGS = "four_kongs"
     TRIPLE_RON = "triple_ron"
     OTHER = "other"
+
+
+# The abortive draws by name, as words (``nine terminals``): what a hand was, a refusal.
+ABORT_NAMES = {
+    AbortKind.NINE_TERMINALS: Said("nine terminals"),
+    AbortKind.FOUR_WINDS: Said("four winds"),
+    AbortKind.FOUR_RIICHI: Said("four riichi"),
+    AbortKind.FOUR_KONGS: Said("four kongs"),
+    AbortKind.TRIPLE_RON: Said("triple ron"),
+    AbortKind.OTHER: Said("other"),
+}
 
 
 @attrs.frozen
@@ -413,6 +447,20 @@ class TableState:
         plural = "" if self.counters == 1 else "s"
         hand = f"{WIND_NAMES[self.round_wind % 4]} {self.hand_number}"
         return f"{hand}, {self.counters} counter{plural}" if self.counters_shown else hand
+
+
+# A table state's fields, read at once: ``table_with`` copies a state without ``attrs.evolve``'s
+# look-up of the class's fields on every call (every hand of every fold makes two or three).
+_TABLE_FIELDS: tuple[str, ...] = tuple(field.name for field in attrs.fields(TableState))
+_table_values = attrgetter(*_TABLE_FIELDS)
+
+
+def table_with(state: TableState, **changes: Any) -> TableState:
+    """``attrs.evolve(state, **changes)`` for a table state: the same new state, through the same
+    ``__init__`` (its converters and checks)."""
+    values = dict(zip(_TABLE_FIELDS, _table_values(state), strict=True))
+    values.update(changes)
+    return TableState(**values)
 
 
 def with_notes_of(before: object, after: HandResult) -> HandResult:

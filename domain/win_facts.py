@@ -115,6 +115,10 @@ WIN_FACTS: Final[tuple[Fact, ...]] = (
 FACTS_BY_NAME: Final = {fact.name: fact for fact in WIN_FACTS}
 
 
+# The facts of a win that states none (``win_facts_problem`` finds nothing to check in them).
+NOTHING_STATED: Final = WinFacts()
+
+
 def _stated(value: Any) -> bool:
     """Whether a fact is stated: a flag set, a count above zero, a tile or discards given."""
     return value is not None and value is not False and value != 0 and value != ()
@@ -170,6 +174,9 @@ def win_facts_problem(win: Win, rules: Ruleset) -> str | None:
     one more per joker the rules play).
     """
     facts: WinFacts = win.facts
+    if facts == NOTHING_STATED:
+        # Most wins state no fact (every log's): nothing to check, and no tile shown.
+        return None
     stated = {fact.name for fact in WIN_FACTS if _stated(getattr(facts, fact.name))}
     for fact in WIN_FACTS:
         if fact.name not in stated:

@@ -218,6 +218,31 @@ def store_db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     return str(tmp_path / "store" / "honba.sqlite")
 
 
+# The browser tests' Chromium: one per test process, a fresh context (its own cookies, storage, service
+# workers) for each page a test opens (tests/playwright_support.py's ``phone``). Launching Chromium cost
+# a second or two of CPU per test module that started its own.
+
+
+@pytest.fixture(scope="session")
+def chromium_session() -> Iterator[Any]:
+    """The system's Chromium, headless, started once for the test process (see ``browser``)."""
+    from playwright_support import CHROMIUM, launched
+
+    if not CHROMIUM.exists():
+        pytest.skip("no /usr/bin/chromium (apt-get install chromium)")
+    with launched() as chromium:
+        yield chromium
+
+
+@pytest.fixture
+def browser(chromium_session: Any) -> Iterator[Any]:
+    """The process's Chromium for one test; every context the test opened is closed after it, so no page
+    of one test (a live standings stream, a service worker) reaches into the next or holds a server open."""
+    yield chromium_session
+    for context in chromium_session.contexts:
+        context.close()
+
+
 @pytest.fixture
 def service_match() -> Iterator[Callable[..., ServiceMatch]]:
     """``service_match(rules, ...)``: a new match in a store of its own in memory (tests/service_match.py),

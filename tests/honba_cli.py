@@ -26,22 +26,34 @@ from typer.testing import CliRunner, Result
 
 import replay.cli
 from domain.match import match_id
-from replay.cli import app
+from replay.cli import app_for, load_commands
 
 runner = CliRunner()
+# Every command registered once, as ``from replay.cli import app`` does: ``app_for`` picks one of them.
+load_commands(())
 
 AS_RECORDED = {"Ann": 25000, "Ben": 28900, "Cho": 22100, "Dai": 24000}
 
 
-def honba(db: Path | str, *args: str) -> Result:
-    """``honba --db DB ARGS`` in this process (typer's runner); an exception it lets out other than its
-    exit fails the test: the console script would show it as a traceback."""
-    result = runner.invoke(app, ["--db", str(db), *args])
+def invoke(args: list[str], **options: Any) -> Result:
+    """``honba ARGS`` in this process (typer's runner) as the console script dispatches it: the app with
+    only the command the line names (``replay.cli.app_for``; the whole app for the overall help or a name
+    it does not know). typer builds the click command of every command an app holds on each call, about
+    60 ms for all of them against 1 or 2 for one: the whole app on every call was most of a test's time.
+    ``options`` go to the runner (``env``, ``input``)."""
+    return runner.invoke(app_for(args), args, **options)
+
+
+def honba(db: Path | str | None, *args: str, **options: Any) -> Result:
+    """``honba --db DB ARGS`` in this process (``invoke``); an exception it lets out other than its
+    exit fails the test: the console script would show it as a traceback. ``db`` None: no ``--db``
+    (the store ``HONBA_DB`` names, or a command that opens none, such as ``honba check FILE``)."""
+    result = invoke([*(["--db", str(db)] if db is not None else []), *args], **options)
     assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
     return result
 
 
-def ok(db: Path | str, *args: str) -> str:
+def ok(db: Path | str | None, *args: str) -> str:
     """Run a command that must succeed on that store; its standard output."""
     result = honba(db, *args)
     assert result.exit_code == 0, f"honba {' '.join(args)} failed: {result.output}"
@@ -49,9 +61,10 @@ def ok(db: Path | str, *args: str) -> str:
 
 
 class Honba:
-    """The ``honba`` command on one SQLite file; ``key`` is the match its reads look at by default."""
+    """The ``honba`` command on one SQLite file (None: the store ``HONBA_DB`` names); ``key`` is the match
+    its reads look at by default."""
 
-    def __init__(self, db: Path, key: str = ""):
+    def __init__(self, db: Path | None, key: str = ""):
         self.db = db
         self.key = key
 

@@ -12,7 +12,7 @@ session points (score - 30,000) / 1,000 + uma: seat 1 +V1/1000 + 15, seat 3 +V2/
 -V2/1000 - 5, seat 2 -V1/1000 - 15. The tests add these up themselves and rank by the documented
 chain (points, average place, first places, net score, name), halve the points at the cut to the
 tenth (a half tenth away from zero), and seat each session as the format says: session 1 by the
-draw's published recipe (docs/events.md), computed here with hashlib alone; session 2 by rank
+draw's published recipe (docs/director.md), computed here with hashlib alone; session 2 by rank
 (Swiss); the semi-final by snake; the final table 1-4 by rank.
 """
 
@@ -103,7 +103,7 @@ def ranks(lines: dict[str, Line]) -> dict[str, int]:
 
 
 def drawn(seed: str, players: list[str]) -> list[list[str]]:
-    """The draw's recipe as docs/events.md publishes it."""
+    """The draw's recipe as docs/director.md publishes it."""
     order = sorted(players)
     secret = bytes.fromhex(seed)
     for i in range(len(order) - 1, 0, -1):

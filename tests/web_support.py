@@ -71,7 +71,12 @@ def free_port() -> int:
 @contextmanager
 def serving(web: Starlette) -> Iterator[str]:
     """The app served by uvicorn in a thread on a free loopback port; its base URL. Waits (bounded) to start."""
-    config = uvicorn.Config(web, host="127.0.0.1", port=free_port(), log_level="warning", access_log=False)
+    # A page still open on a live stream (the standings' server-sent events) would hold uvicorn's graceful
+    # shutdown until the thread's join timed out (30 s of waiting, the stream polling on); after a second
+    # uvicorn cancels it and still closes the app (its lifespan's end), which force_exit would skip.
+    config = uvicorn.Config(
+        web, host="127.0.0.1", port=free_port(), log_level="warning", access_log=False, timeout_graceful_shutdown=1
+    )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

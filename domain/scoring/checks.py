@@ -20,6 +20,7 @@ from domain.bounds import (
 )
 from domain.errors import InvalidHandValue, RuleViolation
 from domain.rules import Ruleset
+from domain.said import Said
 from domain.scoring.points import raw_score, winner_score
 from domain.scoring.riichi import check_hand_value
 from domain.scoring.units import unit_problem
@@ -82,18 +83,28 @@ def han_ceiling(rules: Ruleset) -> int:
     return 2 * max(top, RIICHI_LARGEST_LIMIT_HAN)
 
 
+# The units a minimum counts in, as words.
+UNIT_WORDS = {"han": Said("han"), "faan": Said("faan"), "doubles": Said("doubles"), "points": Said("points")}
+
+
 def _check_counts(value: HandValue, rules: Ruleset) -> None:
     """Dora are part of han and never negative; no count beyond any hand."""
     if value.dora is not None:
         if value.dora < 0:
-            raise InvalidHandValue(f"dora cannot be negative ({value.dora})")
+            raise InvalidHandValue(Said("dora cannot be negative ({dora})", dora=value.dora))
         if value.han is not None and value.dora > value.han:
-            raise InvalidHandValue(f"{value.dora} dora cannot be more than the hand's {value.han} han")
+            raise InvalidHandValue(
+                Said("{dora} dora cannot be more than the hand's {han} han", dora=value.dora, han=value.han)
+            )
     ceiling = han_ceiling(rules)
     if value.han is not None and value.han > ceiling:
         raise InvalidHandValue(
-            f"{value.han} han is beyond any hand: the largest limit is reached well before "
-            f"(at most {ceiling} han are accepted; write a limit hand by its name, e.g. yakuman)"
+            Said(
+                "{han} han is beyond any hand: the largest limit is reached well before "
+                "(at most {ceiling} han are accepted; write a limit hand by its name, e.g. yakuman)",
+                han=value.han,
+                ceiling=ceiling,
+            )
         )
 
 
@@ -168,10 +179,23 @@ def check_win(win: Win, state: TableState, rules: Ruleset, players: int) -> None
             dora = win.value.dora or 0
             if unit == "han" and dora:
                 raise BelowMinimum(
-                    f"{win.value.describe()} counts {count} han toward the minimum of {needed} han in force: "
-                    f"its {dora} han of dora do not count toward the minimum"
+                    Said(
+                        "{value} counts {count} han toward the minimum of {needed} han in force: "
+                        "its {dora} han of dora do not count toward the minimum",
+                        value=win.value.said(),
+                        count=count,
+                        needed=needed,
+                        dora=dora,
+                    )
                 )
-            raise BelowMinimum(f"{win.value.describe()} is below the minimum of {needed} {unit} in force")
+            raise BelowMinimum(
+                Said(
+                    "{value} is below the minimum of {needed} {unit} in force",
+                    value=win.value.said(),
+                    needed=needed,
+                    unit=UNIT_WORDS.get(unit, unit),
+                )
+            )
     for penalty in win.facts.penalties:
         if not 0 <= penalty.payer < players or penalty.payer == win.winner:
             raise RuleViolation(f"a hand's penalty is paid by one of the other players, not seat {penalty.payer}")

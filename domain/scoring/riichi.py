@@ -12,7 +12,8 @@ import attrs
 
 from domain.errors import InvalidHandValue
 from domain.rules import MAX_YAKUMAN_MULTIPLE, Ruleset
-from domain.values import LIMIT_NAMES, HandValue
+from domain.said import Said
+from domain.values import LIMIT_NAMES, LIMIT_WORDS, HandValue
 
 # Riichi names the rows of its settling table by their percent of the mangan base.
 LIMIT_PERCENT = {"mangan": 100, "haneman": 150, "baiman": 200, "sanbaiman": 300, "yakuman": 400}
@@ -59,14 +60,16 @@ def check_hand_value(value: HandValue, *, self_drawn: bool) -> None:
     """Refuse hand values that cannot exist in riichi, with the reason."""
     if value.limit is not None:
         if value.limit not in LIMIT_NAMES:
-            raise InvalidHandValue(f"unknown limit {value.limit!r}")
+            raise InvalidHandValue(Said("unknown limit {limit}", limit=repr(value.limit)))
         if value.multiple < 1 or (value.limit != "yakuman" and value.multiple != 1):
-            raise InvalidHandValue(f"a {value.limit} cannot count {value.multiple} times")
+            raise InvalidHandValue(
+                Said("a {limit} cannot count {times} times", limit=LIMIT_WORDS[value.limit], times=value.multiple)
+            )
         return
     if value.han is None:
-        raise InvalidHandValue("a riichi hand needs han (and fu below 5 han) or a limit name")
+        raise InvalidHandValue(Said("a riichi hand needs han (and fu below 5 han) or a limit name"))
     if value.han < 1:
-        raise InvalidHandValue(f"{value.han} han: a winning hand has at least 1 han")
+        raise InvalidHandValue(Said("{han} han: a winning hand has at least 1 han", han=value.han))
     if value.han >= 5:
         return
     why = _impossible(value, self_drawn=self_drawn)
@@ -74,23 +77,25 @@ def check_hand_value(value: HandValue, *, self_drawn: bool) -> None:
         raise InvalidHandValue(why)
 
 
-def _impossible(value: HandValue, *, self_drawn: bool) -> str | None:
+def _impossible(value: HandValue, *, self_drawn: bool) -> Said | None:
     """Why a hand of 1 to 4 han with this fu count cannot exist, or None when it can."""
     fu = value.fu
     if fu is None:
-        return f"{value.han} han needs a fu count"
+        return Said("{han} han needs a fu count", han=value.han or 0)
     if fu not in VALID_FU:
-        return f"{fu} fu: fu are 20, 25 or a multiple of 10 from 30 to 110"
+        return Said("{fu} fu: fu are 20, 25 or a multiple of 10 from 30 to 110", fu=fu)
     if fu == 20 and (value.han or 0) < 2:
-        return "1 han 20 fu does not exist: 20 fu is pinfu tsumo, at least 2 han"
+        return Said("1 han 20 fu does not exist: 20 fu is pinfu tsumo, at least 2 han")
     if fu == 25 and (value.han or 0) < 2:
-        return "1 han 25 fu does not exist: 25 fu is seven pairs, at least 2 han"
+        return Said("1 han 25 fu does not exist: 25 fu is seven pairs, at least 2 han")
     if fu == 20 and not self_drawn:
-        return "20 fu on a discard does not exist: a closed ron has at least 30 fu"
+        return Said("20 fu on a discard does not exist: a closed ron has at least 30 fu")
     if fu == 25 and self_drawn and (value.han or 0) < 3:
         # Seven pairs drawn by the winner always has menzen tsumo beside it: 2 + 1 han. Score tables
         # leave the 2 han 25 fu self-drawn cell empty.
-        return "2 han 25 fu self-drawn does not exist: seven pairs self-drawn is at least 3 han (with menzen tsumo)"
+        return Said(
+            "2 han 25 fu self-drawn does not exist: seven pairs self-drawn is at least 3 han (with menzen tsumo)"
+        )
     return None
 
 
@@ -107,7 +112,7 @@ def base_points(value: HandValue, rules: Ruleset) -> BasePoints:
             percent *= min(value.multiple, rules.max_yakuman_multiple)
         return BasePoints(rules.limit * percent // 100, value.limit)
     if value.han is None:
-        raise InvalidHandValue("a riichi hand needs han (and fu below 5 han) or a limit name")
+        raise InvalidHandValue(Said("a riichi hand needs han (and fu below 5 han) or a limit name"))
     reached = table_percent(value.han, rules)
     if reached is not None:
         return BasePoints(rules.limit * reached // 100, limit_name(reached))

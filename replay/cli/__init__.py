@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     import typer
+    from typer.models import CommandInfo, TyperInfo
 
 # Which module defines each command; a name not listed here (``--help``, a typo) loads them all,
 # so that the help and "no such command" see every command.
@@ -31,9 +32,9 @@ COMMAND_MODULES = {
     "stats": "stats",
     "clock": "clock",
     **dict.fromkeys(("standings", "views"), "tournaments"),
-    # The tournament group's staged-event, draw and what-if commands live in ``events``, which
-    # loads ``tournaments`` (the group and its first commands) itself.
-    "tournament": "events",
+    # The tournament group's director's commands (formats and stages, draws, teams, needs, what-if)
+    # live in ``director``, which loads ``tournaments`` (the group and its first commands) itself.
+    "tournament": "director",
     "serve": "serve",
     "token": "web",
     "certificate": "certificates",
@@ -49,7 +50,7 @@ ALL_MODULES = (
     "stats",
     "tournaments",
     "clock",
-    "events",
+    "director",
     "certificates",
     "ratings",
     "web",
@@ -87,21 +88,45 @@ def app_for(argv: Sequence[str]) -> typer.Typer:
     ``app`` (the overall help, a typo: both list every command) or asks for the overall help
     before the command's name.
     """
-    from typer.main import get_command_name
-
     from replay.cli.shell import app
 
     name = command_name(argv)
     if name is None or "--help" in argv[: list(argv).index(name)]:
         return app
-    commands = [c for c in app.registered_commands if (c.name or get_command_name(_callback_name(c.callback))) == name]
+    commands = _named(app.registered_commands, name)
     groups = [g for g in app.registered_groups if g.name == name]
     if not commands and not groups:
         return app
+    if len(groups) == 1:
+        groups = [_group_for(groups[0], list(argv)[list(argv).index(name) + 1 :])]
     only = copy.copy(app)
     only.registered_commands = commands
     only.registered_groups = groups
     return only
+
+
+def _group_for(group: TyperInfo, rest: Sequence[str]) -> TyperInfo:
+    """A group (``honba tournament``) with only the command the rest of the line names: typer builds
+    every command of a group it builds, some twenty for ``tournament``. The whole group when the rest
+    starts with an option (the group's help) or names none of its commands (its error lists them)."""
+    inner = group.typer_instance
+    if inner is None or not rest or rest[0].startswith("-"):
+        return group
+    commands = _named(inner.registered_commands, rest[0])
+    if not commands:
+        return group
+    only_inner = copy.copy(inner)
+    only_inner.registered_commands = commands
+    only_inner.registered_groups = []
+    only = copy.copy(group)
+    only.typer_instance = only_inner
+    return only
+
+
+def _named(commands: Sequence[CommandInfo], name: str) -> list[CommandInfo]:
+    from typer.main import get_command_name
+
+    return [c for c in commands if (c.name or get_command_name(_callback_name(c.callback))) == name]
 
 
 def _callback_name(callback: Callable[..., object] | None) -> str:

@@ -13,18 +13,19 @@ from domain.bounds import ENTRY
 from domain.integrity import ChainProblem
 from projections.ledger import correction_marks
 from replay.cli import entry_options as eo
+from replay.cli.languages import DEFAULT, Lang, html_language
 from replay.cli.layout import Column, Grid
 from replay.cli.params import number_argument
 from replay.cli.render import digest_line, json_text, ledger_table, print_recorded
 from replay.cli.shell import ClientKey, app, guarded, guarded_match, out, shell
 from replay.html.pages import render_audit_html
 from replay.input.entry import entry_from_line
+from replay.input.files import write_whole
 from replay.input.json_text import load_line
 from replay.input.parsing import InputError
 from replay.service.audit.audit import AuditReport, report_data
 from replay.service.audit.checks import MatchCheck, audit_failed, audit_match, check_data, check_targets
 from replay.service.audit.digests import match_digest, store_digest
-from replay.service.common.files import write_whole
 from replay.service.common.shapes import counted, describe_fact
 from replay.service.recording.entry import (
     CorrectionRequest,
@@ -273,6 +274,7 @@ def audit(
     ] = False,
     rules: Annotated[str | None, typer.Option("--rules", help="Re-score under another preset or rule file.")] = None,
     html: Annotated[Path | None, typer.Option("--html", help="Also write a self-contained HTML report here.")] = None,
+    lang: Lang = DEFAULT,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON for tools.")] = False,
 ) -> None:
     """Every number of a match explained: ledger, corrections, invariants, integrity, comparisons.
@@ -281,11 +283,12 @@ def audit(
     """
 
     def run() -> AuditReport:
+        language = html_language(lang)
         report = audit_match(
             shell(ctx).reader, key, sheet=against, sheet_kind=sheet_kind, as_played=as_played, rules=rules
         )
         if html is not None:
-            write_whole(html, render_audit_html(report_data(report)))
+            write_whole(html, render_audit_html(report_data(report), language))
         return report
 
     report = guarded_match(ctx, key, run)

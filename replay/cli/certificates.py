@@ -11,7 +11,7 @@ from replay.cli.params import HonbaGroup
 from replay.cli.render import json_text
 from replay.cli.reports import fresh_view
 from replay.cli.shell import app, guarded, out, shell
-from replay.service.common.files import write_whole
+from replay.input.files import write_whole
 
 certificate_app = typer.Typer(
     help="Signed results: an organiser's Ed25519 key, a result certificate, its check.",

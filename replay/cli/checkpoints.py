@@ -9,9 +9,9 @@ import typer
 
 from replay.cli.render import digest_line
 from replay.cli.shell import app, err, fail, guarded, out, shell
+from replay.input.files import write_whole
 from replay.service.audit.checkpoints import checkpoint_now
 from replay.service.audit.digests import store_digest
-from replay.service.common.files import write_whole
 from replay.service.common.shapes import counted
 
 

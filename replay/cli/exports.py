@@ -10,7 +10,7 @@ import typer
 
 from replay.cli.render import digest_line, ledger_table, print_status
 from replay.cli.shell import app, err, guarded, guarded_match, out, shell
-from replay.service.common.files import write_whole
+from replay.input.files import write_whole
 from replay.service.imports.demo import record_demo
 from replay.service.imports.exports import Exported, export_match
 

@@ -26,7 +26,14 @@ from replay.service.imports.batch import (
 )
 from replay.service.imports.deal import deal_paths
 from replay.service.imports.imports import BATCH as BATCH_SIZE
-from replay.service.imports.imports import JOBS, count_paths, import_options_refusal, verify_options_refusal
+from replay.service.imports.imports import (
+    JOBS,
+    count_import_files,
+    count_paths,
+    import_options_refusal,
+    parse_share,
+    verify_options_refusal,
+)
 from replay.service.tournaments.tournaments import attach_all
 
 FormatOption = Annotated[
@@ -91,6 +98,15 @@ def import_(
             "(Mahjong Soul friendly and tournament rooms).",
         ),
     ] = None,
+    share: Annotated[
+        str | None,
+        typer.Option(
+            "--share",
+            metavar="K/N",
+            help="Import share K of N of the files (split by file name: N machines, one share each, "
+            "import every file once between them; run again, a share stores only what it lacks).",
+        ),
+    ] = None,
 ) -> None:
     """Store matches from record files and game logs; a match already stored is left as it is.
 
@@ -101,11 +117,12 @@ def import_(
     withdraws it); a game attached by mistake: ``honba tournament detach NAME MATCH --reason ...``.
     """
     paths = named_paths(words)
-    refusal = import_options_refusal(fmt, tournament, session, batch, jobs, key_prefix)
+    refusal = import_options_refusal(fmt, tournament, session, batch, jobs, key_prefix, share)
     if refusal is not None:
         raise fail(refusal)
     given = guarded(lambda: resolve_rules(rules)) if rules is not None else None
-    total = count_paths(paths) if fmt != "record" else len(paths)
+    part = parse_share(share) if share is not None else None
+    total = count_import_files(paths, fmt, part)
     # The reading workers start at the first file that needs reading: none when the store
     # recognises every file by its digest (an archive imported again).
     with reading_pool(jobs or jobs_default(), total, on_demand=True) as pool:
@@ -124,6 +141,7 @@ def import_(
                         keep_games=tournament is not None,
                         key_prefix=key_prefix,
                         rules=given,
+                        share=part,
                     )
                 )
             except KeyboardInterrupt:
@@ -152,6 +170,8 @@ def import_(
         out.print(f"warning: {line}", markup=False, highlight=False, soft_wrap=True)
     for item in (*run.unsupported, *run.unreadable, *run.conflicts):
         err.print(f"honba: {clipped(item.message)}", markup=False, highlight=False)
+    if part is not None:
+        out.print(f"share {part}: {counted(run.files, 'file')}", markup=False, highlight=False)
     out.print(
         f"{run.stored} stored, {run.present} already present, "
         f"{len(run.unsupported)} unsupported, {len(run.unreadable)} unreadable, "

@@ -10,7 +10,7 @@ import typer
 from replay.cli.params import HonbaGroup
 from replay.cli.render import json_text
 from replay.cli.shell import app, fail, guarded, out, shell
-from replay.service.common.files import write_whole
+from replay.input.files import write_whole
 
 proof_app = typer.Typer(
     help="Proofs an outsider can check: a match's receipt, two signed checkpoints of one history.",
@@ -58,19 +58,11 @@ def check(
 ) -> None:
     """Verify a match's receipt with no store: the leaf names the match's head, the audit path leads
     to the signed checkpoint's root, the organiser's key signed it. Exit 1 when it does not."""
-    from replay.service.audit.notes import NoteError, parse_checkpoint, parse_note
-    from replay.service.audit.proofs import ReceiptVerdict, check_receipt, read_receipt, read_verifier
+    from replay.service.audit.proofs import ReceiptVerdict, check_receipt, read_receipt, receipt_verifier
 
     def run() -> ReceiptVerdict:
         data = read_receipt(receipt)
-        trusted = None
-        if key is not None:
-            try:
-                origin: str | None = parse_checkpoint(parse_note(str(data.get("checkpoint", ""))).text).origin
-            except NoteError:
-                origin = None  # the check below names what is wrong with it
-            trusted = read_verifier(key, origin)
-        return check_receipt(data, trusted)
+        return check_receipt(data, receipt_verifier(key, data) if key is not None else None)
 
     verdict = guarded(run)
     if verdict.problem is not None:
@@ -94,14 +86,11 @@ def consistent(
 ) -> None:
     """Check that two signed checkpoints are one history that only grew: the consistency proof
     between them, made from this store's log (RFC 6962). Exit 1 when they are not."""
-    from replay.service.audit.notes import parse_checkpoint, parse_note
-    from replay.service.audit.proofs import ConsistencyVerdict, prove_consistent, read_note_file, read_verifier
+    from replay.service.audit.proofs import ConsistencyVerdict, note_verifier, prove_consistent, read_note_file
 
     def run() -> ConsistencyVerdict:
         old_text, new_text = read_note_file(old), read_note_file(new)
-        trusted = None
-        if key is not None:
-            trusted = read_verifier(key, parse_checkpoint(parse_note(new_text, str(new)).text).origin)
+        trusted = note_verifier(key, new_text, str(new)) if key is not None else None
         return prove_consistent(shell(ctx).app, old_text, new_text, trusted)
 
     verdict = guarded(run)

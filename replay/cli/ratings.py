@@ -11,6 +11,7 @@ from typing import Annotated, Any
 import typer
 
 from domain.bounds import Bound, shown
+from replay.cli.languages import DEFAULT, Lang, html_language
 from replay.cli.layout import Column, Grid
 from replay.cli.params import number_option
 from replay.cli.render import spreadsheet_cells
@@ -44,12 +45,14 @@ def ratings(
     top: Annotated[int, number_option("--top", bound=TOP, help="The table lists this many players.")] = 50,
     fmt: Annotated[str, typer.Option("--format", help="table, csv, json or html.")] = "table",
     output: Annotated[Path | None, typer.Option("-o", "--output", help="Write to a file instead of stdout.")] = None,
+    lang: Lang = DEFAULT,
 ) -> None:
     """Ratings across events from the stored matches: a correction to a match moves them."""
     from replay.service.director.ratings import ratings_data
 
     def run() -> dict[str, Any]:
         check_report_format(fmt)
+        html_language(lang)
         try:
             day = date.fromisoformat(as_of) if as_of is not None else None
         except ValueError:
@@ -69,7 +72,7 @@ def ratings(
     def html() -> str:
         from replay.html.ratings import render_ratings_html
 
-        return render_ratings_html(data)
+        return render_ratings_html(data, lang)
 
     write_report(
         fmt, output, data, csv=lambda: _csv(data), html=html, table=lambda: _table(data, top), in_progress=0, width=100

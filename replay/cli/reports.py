@@ -13,8 +13,8 @@ import typer
 from projections.views import DocumentView
 from replay.cli.render import SafeConsole, json_text
 from replay.cli.shell import guarded, out, progress_bar, shell
+from replay.input.files import write_whole
 from replay.input.parsing import InputError
-from replay.service.common.files import write_whole
 from replay.service.common.shapes import not_counted_yet
 from replay.service.tournaments.standings import read_view
 

@@ -12,6 +12,7 @@ from rich.console import Group
 from rich.text import Text
 
 from projections.stats import COUNTS
+from replay.cli.languages import DEFAULT, Lang, html_language
 from replay.cli.layout import Column, Grid
 from replay.cli.render import spreadsheet_cells
 from replay.cli.reports import check_report_format, fresh_report, write_report
@@ -43,11 +44,13 @@ def stats(
     player: Annotated[str | None, typer.Option("--player", help="Only this player.")] = None,
     fmt: Annotated[str, typer.Option("--format", help="table, csv, json or html.")] = "table",
     output: Annotated[Path | None, typer.Option("-o", "--output", help="Write to a file instead of stdout.")] = None,
+    lang: Lang = DEFAULT,
 ) -> None:
     """Player statistics (placements, win, deal-in and riichi rates, ...) from the stored view."""
 
     def run() -> StatsReport:
         check_report_format(fmt)
+        html_language(lang)
         if (tournament is None) == (not every):
             raise InputError("name a tournament (--tournament NAME) or ask for every stored match (--all)")
         return fresh_report(ctx, lambda view: stats_report(view, tournament, player))
@@ -58,7 +61,7 @@ def stats(
     data = stats_data(report)
 
     def html() -> str:
-        return render_stats_html(data)
+        return render_stats_html(data, lang)
 
     write_report(
         fmt,

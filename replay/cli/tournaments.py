@@ -13,6 +13,7 @@ import typer
 from rich.console import Group
 
 from domain.bounds import SEED, SESSION, TABLE, Bound
+from replay.cli.languages import DEFAULT, Lang, html_language
 from replay.cli.layout import Column, Grid
 from replay.cli.params import HonbaGroup, number_argument, number_option
 from replay.cli.render import spreadsheet_cells
@@ -20,9 +21,9 @@ from replay.cli.reports import check_report_format, fresh_report, write_report
 from replay.cli.shell import app, err, guarded, out, progress_bar, quiet_after_interrupt, shell, warn_if_damaged
 from replay.html.pages import render_standings_html
 from replay.html.sheet import PAPERS, render_sheet_html
+from replay.input.files import write_whole
 from replay.input.parsing import InputError
 from replay.service.common.access import TableLink, TokenStore
-from replay.service.common.files import write_whole
 from replay.service.common.opening import HonbaApp
 from replay.service.common.shapes import counted
 from replay.service.director.address import PUBLIC_URL_ENV, configured_public_url
@@ -223,6 +224,7 @@ def sheet(
             "links are on the director's page).",
         ),
     ] = None,
+    lang: Lang = DEFAULT,
 ) -> None:
     """The session's score sheets to print, one page a table (HTML: print it, or save it as PDF):
     players, seats, rules, empty rows per hand, columns as `honba audit --against` reads them."""
@@ -230,13 +232,14 @@ def sheet(
     def run() -> str:
         if paper not in PAPERS:
             raise InputError(f"--paper must be {' or '.join(PAPERS)}, not {paper!r}")
+        language = html_language(lang)
         public = configured_public_url(public_url)
         data = sheet_data(shell(ctx).app, name, session)
         if public is None:
-            return render_sheet_html(data, {}, paper)
+            return render_sheet_html(data, {}, paper, language)
         base = public.rstrip("/")
         links = {t["table"]: f"{base}/matches/{quote(t['match'], safe='')}" for t in data["tables"] if t["match"]}
-        return render_sheet_html(data, links, paper)
+        return render_sheet_html(data, links, paper, language)
 
     body = guarded(run)
     if output is None:
@@ -307,11 +310,13 @@ def standings(
     after: Annotated[int | None, number_option("--after", bound=SESSION, help="Standings after this session.")] = None,
     fmt: Annotated[str, typer.Option("--format", help="table, csv, json or html.")] = "table",
     output: Annotated[Path | None, typer.Option("-o", "--output", help="Write to a file instead of stdout.")] = None,
+    lang: Lang = DEFAULT,
 ) -> None:
     """The standings of a tournament, from the stored view (brought up to date first)."""
 
     def run() -> tuple[StandingsReport, list[dict[str, Any]]]:
         check_report_format(fmt)
+        html_language(lang)
         # A table or CSV needs the standings alone: read from one document of the view.
         matches = fmt not in ("table", "csv")
         store = shell(ctx).app
@@ -336,7 +341,7 @@ def standings(
         page = guarded(
             lambda: fresh_report(ctx, lambda view: standings_page_data(shell(ctx).app, view, tournament, after))
         )
-        return render_standings_html(page["standings"], page["results"], page["needs"], after)
+        return render_standings_html(page["standings"], page["results"], page["needs"], after, lang)
 
     write_report(
         fmt,

@@ -49,7 +49,7 @@ REGISTRY: tuple[LogFormat, ...] = (
     # Before tenhou.net/6 JSON, whose detection takes any JSON naming a "log".
     LogFormat("riichi-city", "replay.formats.riichi_city", deal="replay.formats.riichi_city"),
     LogFormat("tenhou-json", "replay.formats.tenhou_json"),
-    LogFormat("mjai", "replay.formats.mjai"),
+    LogFormat("mjai", "replay.formats.mjai", read="read_hands", tiles="replay.formats.mjai"),
     LogFormat("mahjongsoul", "replay.formats.mahjongsoul", binary=True, deal="replay.formats.mahjongsoul"),
 )
 READERS: dict[str, LogFormat] = {entry.name: entry for entry in REGISTRY}

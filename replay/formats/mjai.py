@@ -18,9 +18,10 @@ beside each hand, with the riichi sticks placed in the hand included.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from json.scanner import make_scanner
 from pathlib import PurePath
-from typing import Any, Final
+from typing import Any, Final, cast
 
 import attrs
 from mahjong.shanten import Shanten
@@ -47,7 +48,7 @@ from replay.formats.mjai_tiles import HandArrays
 from replay.formats.source import first_line_object, head
 from replay.formats.valuation import WinContext, value_from_payment, value_from_tiles
 from replay.formats.yaku import details, yaku_named
-from replay.input.json_text import load_json
+from replay.input.json_text import DEEPEST, load_json
 from replay.input.tiles import MeldTiles, tile34
 
 FORMAT: Final = "mjai"
@@ -61,6 +62,11 @@ WIND_TILES: Final = frozenset(range(27, 31))
 MAX_POINTS: Final = 100_000_000
 MAX_COUNT: Final = 10_000
 SOURCE_RANK: Final = {"log": 0, "tiles": 1, "payment": 2}
+# Every mjai tile (``tile34`` reads them: 1m..9s, the red fives, E..C), and the red fives.
+RED_FIVES: Final = frozenset({"5mr", "5pr", "5sr"})
+MJAI_TILES: Final = frozenset(
+    {f"{number}{suit}" for number in range(1, 10) for suit in "mps"} | RED_FIVES | set("ESWNPFC")
+)
 
 # Draw reasons as the writers spell them (mjai: fanpai, kyushukyuhai, suchareach,
 # sukaikan, sufonrenta, sanchaho; riichienv: exhaustive_draw, kyushu_kyuhai,
@@ -85,12 +91,13 @@ def detect(data: bytes) -> bool:
     return isinstance(first, dict) and isinstance(first.get("type"), str)
 
 
-def read_mjai(data: bytes, *, file: str) -> list[LoggedGame]:
+def read_mjai(data: bytes, *, file: str, tiles: bool = True) -> list[LoggedGame]:
     """The games of an mjai log (JSON Lines, or one JSON array of events), in order.
 
     A game without ``end_game`` (or without ``start_game``) is marked
     ``truncated`` and checked as far as it goes. Anything unreadable raises
-    ``LogError`` naming the file and the line (``line 12``).
+    ``LogError`` naming the file and the line (``line 12``). Without ``tiles``, each hand's play
+    is not put in tenhou.net/6's arrays (``LoggedHand.tiles``, which only an import keeps).
     """
     events = _events(data, file)
     games: list[list[tuple[int, dict[str, Any]]]] = []
@@ -106,7 +113,17 @@ def read_mjai(data: bytes, *, file: str) -> list[LoggedGame]:
     if not games:
         raise LogError(file, "no mjai events in it")
     several = len(games) > 1
-    return [_GameReader(file, k if several else None).read(game) for k, game in enumerate(games)]
+    return [_GameReader(file, k if several else None, tiles).read(game) for k, game in enumerate(games)]
+
+
+def read_hands(data: bytes, *, file: str) -> list[LoggedGame]:
+    """``read_mjai`` without the hands' tiles: what ``honba verify`` reads (the registry's reader)."""
+    return read_mjai(data, file=file, tiles=False)
+
+
+def read_with_tiles(data: bytes, *, file: str) -> list[LoggedGame]:
+    """``read_mjai`` with each hand's tiles, as an import keeps them."""
+    return read_mjai(data, file=file)
 
 
 def _events(data: bytes, file: str) -> list[tuple[int, dict[str, Any]]]:
@@ -119,18 +136,38 @@ def _events(data: bytes, file: str) -> list[tuple[int, dict[str, Any]]]:
         # Some tools write the events as one JSON array rather than one per line.
         raw = [(i + 1, e) for i, e in enumerate(_parse(text, file, None))]
     else:
+        scan = _SCAN
+        append = raw.append
         for number, line in enumerate(text.splitlines(), start=1):
+            # A line without escapes nesting a few levels (every event a writer writes) is read by
+            # the C scanner ``json.loads`` runs, without its Python around it; any other line, or
+            # one the scanner does not take whole, is read by ``load_json``, which says why not.
+            if "\\u" not in line and line.count("[") + line.count("{") <= DEEPEST:
+                try:
+                    event, end = scan(line, 0)
+                except (StopIteration, ValueError):
+                    pass
+                else:
+                    if end == len(line):
+                        append((number, event))
+                        continue
             if line.strip():
-                raw.append((number, _parse(line, file, number)))
-    out: list[tuple[int, dict[str, Any]]] = []
+                append((number, _parse(line, file, number)))
     for number, event in raw:
-        where = f"{file}, line {number}"
-        if not isinstance(event, dict):
-            raise LogError(where, f"an mjai event must be a JSON object, not {_kind(event)}")
-        if not isinstance(event.get("type"), str):
-            raise LogError(where, "the event has no 'type'")
-        out.append((number, event))
-    return out
+        # Checked once every line is read, as the lines are read first (a line that is no JSON
+        # further on is named before an event without a type).
+        if type(event) is not dict or type(event.get("type")) is not str:
+            where = f"{file}, line {number}"
+            if not isinstance(event, dict):
+                raise LogError(where, f"an mjai event must be a JSON object, not {_kind(event)}")
+            if not isinstance(event.get("type"), str):
+                raise LogError(where, "the event has no 'type'")
+    return cast(list[tuple[int, dict[str, Any]]], raw)
+
+
+# The C scanner ``json.loads`` runs (the same decoder, the same values). Typeshed names the
+# scanner's context as the scanner class; at run time it is the decoder, as ``json`` passes it.
+_SCAN: Final[Callable[[str, int], tuple[Any, int]]] = make_scanner(json.JSONDecoder())  # type: ignore[arg-type]
 
 
 def _parse(text: str, file: str, line: int | None) -> Any:
@@ -199,9 +236,11 @@ class _Kyoku:
 
 
 class _GameReader:
-    def __init__(self, file: str, index: int | None):
+    def __init__(self, file: str, index: int | None, tiles: bool = True):
         self.file = file
         self.index = index
+        self.tiles = tiles
+        self.tenhou_rules: dict[tuple[int, bool], Ruleset] = {}
         self.players = 0
         self.names: list[str] = []
         self.kyoku: _Kyoku | None = None
@@ -223,19 +262,21 @@ class _GameReader:
 
     def read(self, events: list[tuple[int, dict[str, Any]]]) -> LoggedGame:
         kyokus = self.kyokus
+        # Each event type's handler, looked up once (the ``_on_`` methods by their type's name).
+        handlers: dict[str, Callable[[dict[str, Any]], None]] = {name[4:]: getattr(self, name) for name in HANDLERS}
+        handler_of = handlers.get
         for line, event in events:
             self.line = line
-            handler = getattr(self, f"_on_{event['type']}", None)
+            kind = event["type"]
+            handler = handler_of(kind)
             if handler is None:
                 continue  # events that change neither the tiles nor the scores (``none``, ...)
-            if event["type"] == "start_kyoku":
-                handler(event)
+            handler(event)
+            if kind == "start_kyoku":
                 assert self.kyoku is not None
                 kyokus.append(self.kyoku)
-            else:
-                handler(event)
-                if self.kyoku is not None and self.kyoku.arrays is not None:
-                    self.kyoku.arrays.event(event)
+            elif self.tiles and self.kyoku is not None and self.kyoku.arrays is not None:
+                self.kyoku.arrays.event(event)
         if self.players == 0:
             raise LogError(self.file, "no start_kyoku: no hand in the game")
         rules = self._rules()
@@ -329,7 +370,8 @@ class _GameReader:
             last_draw=[None] * players,
             kita=[0] * players,
         )
-        self.kyoku.arrays = HandArrays.start(hands, self.kyoku.dora[0] if self.kyoku.dora else None, players)
+        if self.tiles:
+            self.kyoku.arrays = HandArrays.start(hands, self.kyoku.dora[0] if self.kyoku.dora else None, players)
 
     def _header_scores(self, event: dict[str, Any]) -> list[int]:
         """The scores a hand starts with: its own ``scores``, else those the previous events left.
@@ -358,10 +400,21 @@ class _GameReader:
 
     # Tile events.
 
+    # A draw and a discard are nine events in ten: their seat and tile are checked in line, the
+    # checks' own functions (and their messages) taking whatever is not a seat or a tile.
+
     def _on_tsumo(self, event: dict[str, Any]) -> None:
-        k = self._in_hand("tsumo")
-        seat = self._seat(event.get("actor"), "actor")
-        tile = self._tile(event.get("pai"), "pai")
+        k = self.kyoku
+        if k is None or k.ended:
+            k = self._in_hand("tsumo")
+        seat = event.get("actor")
+        if type(seat) is not int or not 0 <= seat < self.players:
+            seat = self._seat(seat, "actor")
+        tile = event.get("pai")
+        if type(tile) is not str or tile not in MJAI_TILES:
+            tile = self._tile(tile, "pai")
+        elif tile in RED_FIVES:
+            self.red_fives = True
         k.hands[seat].append(tile)
         k.last_draw[seat] = tile
         k.draws += 1
@@ -374,10 +427,22 @@ class _GameReader:
             k.rinshan_draw.discard(seat)
 
     def _on_dahai(self, event: dict[str, Any]) -> None:
-        k = self._in_hand("dahai")
-        seat = self._seat(event.get("actor"), "actor")
-        tile = self._tile(event.get("pai"), "pai")
-        self._remove(k, seat, [tile])
+        k = self.kyoku
+        if k is None or k.ended:
+            k = self._in_hand("dahai")
+        seat = event.get("actor")
+        if type(seat) is not int or not 0 <= seat < self.players:
+            seat = self._seat(seat, "actor")
+        tile = event.get("pai")
+        if type(tile) is not str or tile not in MJAI_TILES:
+            tile = self._tile(tile, "pai")
+        elif tile in RED_FIVES:
+            self.red_fives = True
+        hand = k.hands[seat]
+        if tile in hand:
+            hand.remove(tile)
+        else:
+            self._remove(k, seat, [tile])
         k.discards[seat].append(tile)
         k.discarded.add(seat)
         k.ippatsu.discard(seat)
@@ -717,8 +782,11 @@ class _GameReader:
         eligible: set[int] = set()
         for seat in range(k.players):
             own = k.discards[seat]
-            kinds = [tile34(t) for t in own]
-            if own and seat not in k.called_from and all(x is not None and x[0] in TERMINALS_AND_HONORS for x in kinds):
+            if (
+                own
+                and seat not in k.called_from
+                and all((x := tile34(t)) is not None and x[0] in TERMINALS_AND_HONORS for t in own)
+            ):
                 eligible.add(seat)
         return eligible
 
@@ -855,6 +923,12 @@ class _GameReader:
         (``LoggedGame.length_known``)."""
         if self.stated_rules is not None:
             return self.stated_rules
+        # Asked at every accepted riichi (its stick): made once for the table's size and whether
+        # three have won on one discard.
+        key = (self.players, self.triple_win)
+        rules = self.tenhou_rules.get(key)
+        if rules is not None:
+            return rules
         try:
             rules = load_preset("tenhou-sanma" if self.players == 3 else "tenhou")
             if self.triple_win:
@@ -862,6 +936,7 @@ class _GameReader:
                 rules = rules.with_overrides({"multiple_ron": 3})
         except InvalidRules as exc:  # pragma: no cover - the presets ship with honba
             raise LogError(self.file, str(exc)) from None
+        self.tenhou_rules[key] = rules
         return rules
 
     def _player_names(self) -> tuple[str, ...]:
@@ -919,6 +994,10 @@ class _GameReader:
         return [self._int(v, name) for v in value]
 
     def _tile(self, value: Any, name: str) -> str:
+        if type(value) is str and value in MJAI_TILES:
+            if value in RED_FIVES:
+                self.red_fives = True
+            return value
         if value == "?":
             return "?"
         if not isinstance(value, str) or tile34(value) is None:
@@ -931,6 +1010,10 @@ class _GameReader:
         if not isinstance(value, list):
             raise LogError(self.where(), f"{name!r} must be a list of tiles, not {_kind(value)}")
         return [self._tile(v, name) for v in value]
+
+
+# The names of the event handlers (``_on_`` and the event's type), listed once.
+HANDLERS: Final = tuple(name for name in dir(_GameReader) if name.startswith("_on_"))
 
 
 def _is_ready(k: _Kyoku, seat: int) -> bool | None:

@@ -13,11 +13,11 @@ import zlib
 from pathlib import Path
 from typing import Any
 
-from replay.formats.files import MAX_FILE, FileTooLarge, read_capped
 from replay.formats.logmodel import LogError
+from replay.input.files import MAX_FILE, FileTooLarge, read_capped
 from replay.input.json_text import load_json
 
-# What a gzipped file may unpack to: as much as a file may hold (replay/formats/files.py).
+# What a gzipped file may unpack to: as much as a file may hold (replay/input/files.py).
 MAX_UNPACKED = MAX_FILE
 
 

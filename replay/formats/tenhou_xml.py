@@ -21,7 +21,7 @@ import re
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Sequence
 from pathlib import PurePath
-from typing import Final
+from typing import Final, Protocol, overload
 from urllib.parse import unquote
 
 import attrs
@@ -87,10 +87,98 @@ def read_tenhou_xml(data: bytes, *, file: str, collect: Callable[[ET.Element], N
     naming the file and the position (``INIT #3``, ``line 1, column 57``). ``collect`` is given
     every tag of the log in the same walk (an import's tiles, ``tenhou_xml_tiles``).
     """
-    root = parse_xml(unpack(data, file=file), file)
+    data = unpack(data, file=file)
+    if collect is None:
+        tags = plain_mjlog_tags(data)
+        if tags is not None:
+            return [_GameReader(file).read_plain(*tags)]
+    root = parse_xml(data, file)
     if root.tag != "mjloggm":
         raise LogError(file, f"not a Tenhou mjlog: the document is <{root.tag}>, not <mjloggm>")
     return [_GameReader(file).read(root, collect)]
+
+
+# The plain shape every Tenhou server writes: an optional XML declaration, ``<mjloggm>`` with at
+# most one attribute, then only empty tags (``<NAME a="v" .../>``), blank space between them. In
+# it, names are ASCII (none starting ``xml``: no namespace), values double-quoted with neither ``<``,
+# ``&`` (no entity or character reference) nor control characters (nothing the parser would
+# normalise), and a tag no handler reads has at most two attributes, told apart by a
+# backreference. Text of this shape is well-formed XML whose tree is its tags in order, each with
+# its attributes as written: the tags a hand result needs are found in it by a regular expression,
+# with the same values the tree would give, and the tree is never built (nine tags in ten are
+# draws and discards). Anything else (a comment, an entity, a nested element, a tag with three
+# attributes no handler reads, malformed XML) is read through the parser, which says what is wrong.
+_S: Final = r"[ \t\r\n]"
+_NAME: Final = r"(?![Xx][Mm][Ll])[A-Za-z_][A-Za-z0-9_.-]*+"
+_VALUE: Final = r'"[^"<&\x00-\x1f\ufffe\uffff]*+"'
+_ATTRIBUTE: Final = rf"{_S}++{_NAME}={_VALUE}"
+_NEEDED_TAGS: Final = "GO|UN|TAIKYOKU|INIT|REACH|N|AGARI|RYUUKYOKU"
+_PLAIN_SHAPE: Final = re.compile(
+    rf'(?:<\?xml version="1\.0"(?: encoding="[Uu][Tt][Ff]-8")?\?>)?{_S}*+'
+    rf"<mjloggm(?:{_ATTRIBUTE})?+{_S}*+>"
+    rf"(?:{_S}*+<(?:(?:{_NEEDED_TAGS})(?:{_ATTRIBUTE})*+"
+    rf"|[A-Za-z][A-Za-z0-9]*+(?:{_S}++(?P<first>{_NAME})={_VALUE}(?:{_S}++(?!(?P=first)=){_NAME}={_VALUE})?+)?+)"
+    rf"{_S}*+/>)*+"
+    rf"{_S}*+</mjloggm>{_S}*+"
+)
+# The tags a handler reads, with their attributes, in the plain shape (where ``<`` opens a tag and
+# nothing else); a tag name is whole where an attribute or the tag's end follows it.
+_NEEDED: Final = re.compile(rf"<({_NEEDED_TAGS})((?:{_ATTRIBUTE})*+){_S}*+/>")
+_PAIR: Final = re.compile(r'([^\s=]+)="([^"]*)"')
+# A draw or discard with its tile (``T52``, ``D115``): the hand's play is in the log.
+_PLAYED: Final = re.compile(r"<[TUVWDEFG][0-9]++[ \t\r\n/]")
+
+
+class _Tag(Protocol):
+    """What a handler reads of a tag: ``ET.Element`` or ``_PlainTag``."""
+
+    @property
+    def tag(self) -> str: ...
+
+    @overload
+    def get(self, key: str, default: None = None) -> str | None: ...
+
+    @overload
+    def get(self, key: str, default: str) -> str: ...
+
+
+class _PlainTag:
+    """A tag of a plain-shaped mjlog: its name and attributes, read as ``ET.Element``'s are."""
+
+    __slots__ = ("attrib", "tag")
+
+    def __init__(self, tag: str, attrib: dict[str, str]):
+        self.tag = tag
+        self.attrib = attrib
+
+    @overload
+    def get(self, key: str, default: None = None) -> str | None: ...
+
+    @overload
+    def get(self, key: str, default: str) -> str: ...
+
+    def get(self, key: str, default: str | None = None) -> str | None:
+        return self.attrib.get(key, default)
+
+
+def plain_mjlog_tags(data: bytes) -> tuple[str, list[tuple[_PlainTag, int, int]]] | None:
+    """The text and the tags a handler reads (each with where it starts and ends) of a mjlog in
+    the plain shape, or None for anything else (read through the parser, which refuses what
+    should be refused). A repeated attribute (malformed XML) is anything else too."""
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return None
+    if "<!" in text or _PLAIN_SHAPE.fullmatch(text) is None:
+        return None
+    tags = []
+    for found in _NEEDED.finditer(text):
+        pairs = _PAIR.findall(found.group(2))
+        attrib = dict(pairs)
+        if len(attrib) != len(pairs):
+            return None
+        tags.append((_PlainTag(found.group(1), attrib), found.start(), found.end()))
+    return text, tags
 
 
 # A document type declaration, and the name it gives (for the message).
@@ -126,14 +214,14 @@ def parse_xml(data: bytes, file: str) -> ET.Element:
 # Attribute readers: each names the attribute and the tag when the log is wrong.
 
 
-def _text(el: ET.Element, name: str, where: str) -> str:
+def _text(el: _Tag, name: str, where: str) -> str:
     value = el.get(name)
     if value is None:
         raise LogError(where, f"<{el.tag}> has no {name!r} attribute")
     return value
 
 
-def _ints(el: ET.Element, name: str, where: str, *, at_least: int = 1) -> list[int]:
+def _ints(el: _Tag, name: str, where: str, *, at_least: int = 1) -> list[int]:
     raw = _text(el, name, where)
     try:
         values = [int(v) for v in raw.split(",")] if raw.strip() else []
@@ -147,7 +235,7 @@ def _ints(el: ET.Element, name: str, where: str, *, at_least: int = 1) -> list[i
     return values
 
 
-def _int(el: ET.Element, name: str, where: str) -> int:
+def _int(el: _Tag, name: str, where: str) -> int:
     # Most attributes read one by one (who, step, m, oya: every REACH and call) hold a
     # single number: int() on it directly skips the split and the list. Anything else
     # (a list, empty, not a number, out of range) takes the full reader and its messages.
@@ -217,7 +305,7 @@ class _GameReader:
 
     def __init__(self, file: str):
         self.file = file
-        self.go: ET.Element | None = None
+        self.go: _Tag | None = None
         self.players = 4
         self.names: list[str] = []
         self.hands: list[LoggedHand] = []
@@ -238,16 +326,7 @@ class _GameReader:
         return f"{self.file}, {position}"
 
     def read(self, root: ET.Element, collect: Callable[[ET.Element], None] | None = None) -> LoggedGame:
-        handlers = {
-            "GO": self._on_go,
-            "UN": self._on_un,
-            "TAIKYOKU": self._on_taikyoku,
-            "INIT": self._on_init,
-            "REACH": self._on_reach,
-            "AGARI": self._on_agari,
-            "RYUUKYOKU": self._on_ryuukyoku,
-            "N": self._on_call,
-        }
+        handlers = self._handlers()
         # Draws, discards, DORA, BYE, SHUFFLE: nothing a hand result needs; a draw or discard
         # only says that the hand's play (and so its calls) is in the log.
         # The loop runs for every tag of the log, nine in ten of them draws and discards: past a
@@ -266,6 +345,38 @@ class _GameReader:
                     unknown = None
             if collect is not None:
                 collect(el)  # after the reader's own checks of the tag
+        return self._game()
+
+    def read_plain(self, text: str, tags: list[tuple[_PlainTag, int, int]]) -> LoggedGame:
+        """The game of a plain-shaped mjlog (``plain_mjlog_tags``): the same handlers, given only
+        their tags; whether a hand's play is logged is one search for a draw or discard with its
+        tile between its INIT and the next (``read`` sees the same draws one tag at a time)."""
+        handlers = self._handlers()
+        opened = 0  # where the open hand's tags start
+        for el, start, end in tags:
+            if el.tag == "INIT" and self.hand is not None:
+                self.hand.played = _PLAYED.search(text, opened, start) is not None
+            handlers[el.tag](el)
+            if el.tag == "INIT":
+                opened = end
+        if self.hand is not None:
+            self.hand.played = _PLAYED.search(text, opened) is not None
+        return self._game()
+
+    def _handlers(self) -> dict[str, Callable[[_Tag], None]]:
+        return {
+            "GO": self._on_go,
+            "UN": self._on_un,
+            "TAIKYOKU": self._on_taikyoku,
+            "INIT": self._on_init,
+            "REACH": self._on_reach,
+            "AGARI": self._on_agari,
+            "RYUUKYOKU": self._on_ryuukyoku,
+            "N": self._on_call,
+        }
+
+    def _game(self) -> LoggedGame:
+        """The game read, once every tag was."""
         if self.go is None:
             raise LogError(self.file, "no <GO> tag: the game's rules are unknown")
         self._close_hand()
@@ -295,23 +406,23 @@ class _GameReader:
 
     # Header tags.
 
-    def _on_go(self, el: ET.Element) -> None:
+    def _on_go(self, el: _Tag) -> None:
         if self.go is not None:
             raise LogError(self.where("GO"), "a second <GO> tag in one game")
         self.go = el
         self.players = 3 if _int(el, "type", self.where("GO")) & SANMA else 4
 
-    def _on_un(self, el: ET.Element) -> None:
+    def _on_un(self, el: _Tag) -> None:
         # A later UN with only some names is a reconnect; the first one names the seats.
         if not self.names:
             self.names = [unquote(el.get(f"n{i}", "")) for i in range(4)]
 
-    def _on_taikyoku(self, el: ET.Element) -> None:
+    def _on_taikyoku(self, el: _Tag) -> None:
         self.log_id = el.get("log") or None
 
     # Hand tags.
 
-    def _on_init(self, el: ET.Element) -> None:
+    def _on_init(self, el: _Tag) -> None:
         self._close_hand()
         self.inits += 1
         where = self.where("INIT")
@@ -341,7 +452,7 @@ class _GameReader:
             scores=tuple(t * 100 for t in ten[: self.players]),
         )
 
-    def _on_reach(self, el: ET.Element) -> None:
+    def _on_reach(self, el: _Tag) -> None:
         hand = self._open_hand("REACH")
         where = self.where("REACH")
         who = self._seat(el, "who", where)
@@ -350,14 +461,14 @@ class _GameReader:
         if _int(el, "step", where) == 2 and who not in hand.riichi:
             hand.riichi.append(who)
 
-    def _on_call(self, el: ET.Element) -> None:
+    def _on_call(self, el: _Tag) -> None:
         hand = self._open_hand("N")
         where = self.where("N")
         who = self._seat(el, "who", where)
         if is_open_call(_int(el, "m", where)):
             hand.called.add(who)
 
-    def _on_agari(self, el: ET.Element) -> None:
+    def _on_agari(self, el: _Tag) -> None:
         hand = self._open_hand("AGARI", ended_by_win_ok=True)
         where = self.where("AGARI")
         who = self._seat(el, "who", where)
@@ -376,7 +487,7 @@ class _GameReader:
         self._add_changes(hand, el, where)
         self._take_owari(el, where)
 
-    def _on_ryuukyoku(self, el: ET.Element) -> None:
+    def _on_ryuukyoku(self, el: _Tag) -> None:
         hand = self._open_hand("RYUUKYOKU")
         where = self.where("RYUUKYOKU")
         changes = self._add_changes(hand, el, where)
@@ -399,7 +510,7 @@ class _GameReader:
 
     # Helpers.
 
-    def _details(self, el: ET.Element, who: int, where: str) -> WinDetails:
+    def _details(self, el: _Tag, who: int, where: str) -> WinDetails:
         """What the AGARI tag says of the win beyond its payment: yaku (ids with han, or
         yakuman ids), fu, the winning tile (``machi``) and the winner's calls (``m``)."""
         ten = _ints(el, "ten", where, at_least=3)
@@ -426,13 +537,13 @@ class _GameReader:
             raise LogError(self.where(tag), f"<{tag}> after the game's end (owari)")
         return hand
 
-    def _seat(self, el: ET.Element, name: str, where: str) -> int:
+    def _seat(self, el: _Tag, name: str, where: str) -> int:
         seat = _int(el, name, where)
         if not 0 <= seat < self.players:
             raise LogError(where, f"{name}={seat}: there is no such seat at a {self.players}-player table")
         return seat
 
-    def _add_changes(self, hand: _Hand, el: ET.Element, where: str) -> list[int]:
+    def _add_changes(self, hand: _Hand, el: _Tag, where: str) -> list[int]:
         # sc = before0,change0,before1,change1,... in hundreds; sanma has a fourth
         # pair of zeros, chip games eight more values after the points.
         sc = _ints(el, "sc", where, at_least=2 * self.players)
@@ -443,7 +554,7 @@ class _GameReader:
         hand.changes = [a + b for a, b in zip(hand.changes, changes, strict=True)]
         return changes
 
-    def _take_owari(self, el: ET.Element, where: str) -> None:
+    def _take_owari(self, el: _Tag, where: str) -> None:
         raw = el.get("owari")
         if raw is None:
             return
@@ -468,7 +579,7 @@ class _GameReader:
             raise LogError(where, f"owari={quoted(','.join(owari))}: a number out of range")
         return scores, points
 
-    def _rules(self, go: ET.Element) -> tuple[Ruleset, str | None, TenhouRules]:
+    def _rules(self, go: _Tag) -> tuple[Ruleset, str | None, TenhouRules]:
         """The preset for the GO type as of the log's date, why it is unsupported when it is, and
         what the dating left open."""
         where = f"{self.file}, <GO>"
@@ -525,7 +636,7 @@ class _GameReader:
         return match.group(0) if match else PurePath(self.file).stem
 
 
-def _hand_value(el: ET.Element, where: str) -> HandValue:
+def _hand_value(el: _Tag, where: str) -> HandValue:
     """The hand value as the log states it: ``ten="fu,points,limit"`` with yaku or yakuman."""
     fu, _points, limit = _ints(el, "ten", where, at_least=3)[:3]
     yakuman = el.get("yakuman")

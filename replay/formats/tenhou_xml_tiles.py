@@ -108,21 +108,25 @@ class TileCollector:
     def feed(self, el: ET.Element) -> None:
         """One tag of the log (a draw, discard, call, riichi, indicator, win; the others pass)."""
         tag = el.tag
-        first = tag[:1]
         current = self.current
-        if current is not None and first in DRAWS and tag[1:].isdigit():
-            seat = DRAWS[first]
-            tile = int(tag[1:])
-            current[3 + 3 * seat].append(code(tile))
-            self.last_draw[seat] = tile
-        elif current is not None and first in DISCARDS and tag[1:].isdigit():
-            seat = DISCARDS[first]
-            tile = int(tag[1:])
-            shown: Any = TSUMOGIRI if tile == self.last_draw[seat] else code(tile)
+        move = _MOVES.get(tag)
+        if move is None and tag[:1] in _MOVE_LETTERS and tag[1:].isdigit():
+            move = _move(tag)  # a tile spelled otherwise (``T007``), or none Tenhou has: kept as read
+        if move is not None:
+            # Nearly every tag of a log: one look-up says whose draw or discard of which tile.
+            if current is None:
+                return
+            slot, seat, tile, shown = move
+            if slot % 3 == 0:  # a draw
+                current[slot].append(shown)
+                self.last_draw[seat] = tile
+                return
+            if tile == self.last_draw[seat]:
+                shown = TSUMOGIRI
             if seat in self.riichi_next:
                 shown = f"r{shown}"
                 self.riichi_next.discard(seat)
-            current[4 + 3 * seat].append(shown)
+            current[slot].append(shown)
             self.last_draw[seat] = -1
         elif tag == "INIT":
             seed = [int(v) for v in (el.get("seed") or "0,0,0,0,0,0").split(",")]
@@ -155,6 +159,22 @@ class TileCollector:
             current[0].append(code(int(el.get("hai") or 0)))
         elif tag == "AGARI" and el.get("doraHaiUra") and not current[1]:
             current[1] = [code(int(t)) for t in (el.get("doraHaiUra") or "").split(",") if t.strip()]
+
+
+# Every draw and discard tag (``T0`` to ``G135``): the array it goes to in a hand's fourteen (3 + 3 * seat
+# for the draws, 4 + 3 * seat for the discards), the seat, the tile and its code, worked out once.
+_MOVE_LETTERS: Final = {letter: (3 + 3 * seat, seat) for letter, seat in DRAWS.items()} | {
+    letter: (4 + 3 * seat, seat) for letter, seat in DISCARDS.items()
+}
+
+
+def _move(tag: str) -> tuple[int, int, int, Any]:
+    slot, seat = _MOVE_LETTERS[tag[0]]
+    tile = int(tag[1:])
+    return slot, seat, tile, code(tile)
+
+
+_MOVES: Final = {f"{letter}{tile}": _move(f"{letter}{tile}") for letter in _MOVE_LETTERS for tile in range(136)}
 
 
 def hand_tiles(root: ET.Element) -> list[list[Any]]:

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 from replay.html.templating import render
-from replay.service.common.shapes import counted
+from replay.html.words import DEFAULT, N_, Words, translations, when
 
 # Colours that stay apart for most kinds of colour blindness (Okabe and Ito), one a seat.
 PLAYER_COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9")
@@ -121,7 +121,7 @@ details.need > summary { cursor: pointer; }
 """
 
 # What the standings report's template (shared with the web, whose stylesheets say the same in
-# events.css) needs beside CSS: tables that scroll in their own box with the rank and the player
+# tournament.css) needs beside CSS: tables that scroll in their own box with the rank and the player
 # kept in view, the cards of the tables in progress, the badges of a stage.
 REPORT_CSS = """
 main { max-width: 1100px; overflow-wrap: break-word; }
@@ -189,128 +189,176 @@ def _rows(items: Iterable[str]) -> str:
     return "\n".join(items)
 
 
-def render_audit_html(data: dict[str, Any]) -> str:
-    """The audit report (``replay.service.audit.audit.report_data``) as one self-contained HTML page."""
+def said(words: Words, message: str, **values: object) -> str:
+    """``message`` in the language of ``words``, its places (``%(name)s``) filled with ``values``
+    escaped as data (the message itself is the catalogue's, which may hold markup of its own)."""
+    return words.gettext(message) % {name: esc(value) for name, value in values.items()}
+
+
+def render_audit_html(data: dict[str, Any], language: str = DEFAULT) -> str:
+    """The audit report (``replay.service.audit.audit.report_data``) as one self-contained HTML page,
+    in ``language`` (``replay.html.words``: English, Japanese); what the data says (results,
+    findings, reasons) is shown as the service words it."""
+    w = translations(language)
     key = str(data.get("match", ""))
     sections = [
-        _header(data),
-        _integrity(data),
-        _summary(data),
-        _chart_section(data),
-        _ledger_section(data),
-        _corrections_section(data),
-        _clock_section(data),
-        _findings_section(data),
-        _sheet_section(data),
-        _what_if_section(data),
+        _header(data, w),
+        _integrity(data, w),
+        _summary(data, w),
+        _chart_section(data, w),
+        _ledger_section(data, w),
+        _corrections_section(data, w, language),
+        _clock_section(data, w),
+        _findings_section(data, w),
+        _sheet_section(data, w),
+        _what_if_section(data, w),
     ]
     body = "\n".join(s for s in sections if s)
+    # (Every text of the catalogue is said outside an f-string: Babel's extractor reads no f-string.)
+    title = said(w, "Audit of %(key)s", key=key)
     return (
         "<!DOCTYPE html>\n"
-        '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        f'<html lang="{esc(language)}">\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n"
         '<meta name="generator" content="honba audit">\n'
-        f'<title>Audit of {esc(key)} - honba</title>\n<style>{CSS}</style>\n</head>\n<body class="audit">\n'
+        f"<title>{title} - honba</title>\n<style>{CSS}</style>\n</head>\n"
+        '<body class="audit">\n'
         f"{body}\n"
-        '<p class="muted">Written by <code>honba audit</code> from the stored events of the match; '
-        "the originals of corrected entries stay in the log.</p>\n"
-        "</body>\n</html>\n"
+        '<p class="muted">'
+        + w.gettext(
+            "Written by <code>honba audit</code> from the stored events of the match; "
+            "the originals of corrected entries stay in the log."
+        )
+        + "</p>\n</body>\n</html>\n"
     )
 
 
-def _header(data: Mapping[str, Any]) -> str:
+def _header(data: Mapping[str, Any], w: Words) -> str:
     players = _players(data)
-    seats = ", ".join(f'{esc(name)} <span class="muted">(seat {seat})</span>' for seat, name in enumerate(players))
+    seat_of = w.gettext("(seat %(seat)s)")
+    seats = ", ".join(
+        f'{esc(name)} <span class="muted">{seat_of % {"seat": seat}}</span>' for seat, name in enumerate(players)
+    )
     source = data.get("source") or {}
     if isinstance(source, Mapping) and source:
         source_html = "<br>".join(f"{esc(k)}: {esc(_text(v))}" for k, v in source.items())
     elif source:
         source_html = esc(_text(source))
     else:
-        source_html = '<span class="muted">not stated</span>'
+        source_html = '<span class="muted">' + w.gettext("not stated") + "</span>"
     description = data.get("rules_description") or ""
     rules = esc(data.get("rules", ""))
     if description:
         rules += f' <span class="muted">- {esc(description)}</span>'
+    heads = [
+        w.gettext("Audit of match"),
+        w.gettext("Match"),
+        w.gettext("Players"),
+        w.gettext("Rules"),
+        w.gettext("Source"),
+    ]
     return (
         "<header>\n"
-        f"<h1>Audit of match <code>{esc(data.get('match', ''))}</code></h1>\n"
-        '<p class="muted">Every number of the match explained: the ledger of the corrected history, '
-        "the corrections, the checks and the integrity of the stored record.</p>\n"
+        f"<h1>{heads[0]} <code>{esc(data.get('match', ''))}</code></h1>\n"
+        '<p class="muted">'
+        + w.gettext(
+            "Every number of the match explained: the ledger of the corrected history, "
+            "the corrections, the checks and the integrity of the stored record."
+        )
+        + "</p>\n"
         '<dl class="facts">\n'
-        f"<dt>Match</dt><dd><code>{esc(data.get('match', ''))}</code></dd>\n"
-        f"<dt>Players</dt><dd>{seats}</dd>\n"
-        f"<dt>Rules</dt><dd>{rules}</dd>\n"
-        f"<dt>Source</dt><dd>{source_html}</dd>\n"
+        f"<dt>{heads[1]}</dt><dd><code>{esc(data.get('match', ''))}</code></dd>\n"
+        f"<dt>{heads[2]}</dt><dd>{seats}</dd>\n"
+        f"<dt>{heads[3]}</dt><dd>{rules}</dd>\n"
+        f"<dt>{heads[4]}</dt><dd>{source_html}</dd>\n"
         "</dl>\n</header>"
     )
 
 
-def _integrity(data: Mapping[str, Any]) -> str:
+def _integrity(data: Mapping[str, Any], w: Words) -> str:
     integrity = data.get("integrity") or {}
     head = esc(integrity.get("head", ""))
     count = integrity.get("events")
-    events = counted(count, "event") if isinstance(count, int) else "? events"
+    events = (
+        w.ngettext("%(num)s event", "%(num)s events", count) % {"num": f"{count:,}"}
+        if isinstance(count, int)
+        else w.gettext("? events")
+    )
     problems = integrity.get("problems") or []
     if integrity.get("intact", not problems):
         if integrity.get("sealed", True):
-            state = "<strong>Intact.</strong> The stored events form an unbroken chain up to the saved seal."
+            state = w.gettext("<strong>Intact.</strong> The stored events form an unbroken chain up to the saved seal.")
         else:
-            state = "<strong>Intact, but not sealed:</strong> there is no chain to check."
+            state = w.gettext("<strong>Intact, but not sealed:</strong> there is no chain to check.")
         box = f'<div class="status ok" id="integrity-status">{state}</div>'
     else:
+        at = w.gettext("at position %(position)s:")
         items = _rows(
-            f"<li><strong>{esc(p.get('kind', ''))}</strong> at position {esc(p.get('position', '?'))}: "
+            f"<li><strong>{esc(p.get('kind', ''))}</strong> {at % {'position': esc(p.get('position', '?'))}} "
             f"{esc(p.get('detail', ''))}</li>"
             for p in problems
         )
-        box = (
-            '<div class="status bad" id="integrity-status"><strong>Broken:</strong> the stored events are not '
-            f"the history honba recorded ({len(problems)} problem{'s' if len(problems) != 1 else ''}).\n"
-            f"<ul>{items}</ul></div>"
-        )
+        broken = w.ngettext(
+            "<strong>Broken:</strong> the stored events are not the history honba recorded (%(num)s problem).",
+            "<strong>Broken:</strong> the stored events are not the history honba recorded (%(num)s problems).",
+            len(problems),
+        ) % {"num": len(problems)}
+        box = f'<div class="status bad" id="integrity-status">{broken}\n<ul>{items}</ul></div>'
+    title, digest = w.gettext("Integrity"), w.gettext("head digest")
     return (
-        '<section id="integrity">\n<h2>Integrity</h2>\n'
+        f'<section id="integrity">\n<h2>{title}</h2>\n'
         f"{box}\n"
-        f'<p>{events}; head digest <span class="digest">{head}</span></p>\n</section>'
+        f'<p>{events}; {digest} <span class="digest">{head}</span></p>\n</section>'
     )
 
 
-def _summary(data: Mapping[str, Any]) -> str:
+def _summary(data: Mapping[str, Any], w: Words) -> str:
     players = _players(data)
     scores = data.get("final_scores") or {}
     points = data.get("final_points") or {}
     head = "".join(f'<th class="num player">{esc(p)}</th>' for p in players)
-    rows = ["<tr><th>score</th>" + "".join(f'<td class="num">{_number(scores.get(p))}</td>' for p in players)]
+    rows = [
+        "<tr><th>"
+        + w.gettext("score")
+        + "</th>"
+        + "".join(f'<td class="num">{_number(scores.get(p))}</td>' for p in players)
+    ]
     if points:
         rows.append(
-            "<tr><th>final points</th>" + "".join(f'<td class="num">{_points(points.get(p))}</td>' for p in players)
+            "<tr><th>"
+            + w.gettext("final points")
+            + "</th>"
+            + "".join(f'<td class="num">{_points(points.get(p))}</td>' for p in players)
         )
+    title = w.gettext("Scores")
     return (
-        '<section id="scores">\n<h2>Scores</h2>\n'
+        f'<section id="scores">\n<h2>{title}</h2>\n'
         f'<table class="final"><thead><tr><th></th>{head}</tr></thead>\n<tbody>\n{_rows(rows)}\n</tbody></table>\n'
         "</section>"
     )
 
 
-def _chart_section(data: Mapping[str, Any]) -> str:
-    svg = score_chart_svg(data)
+def _chart_section(data: Mapping[str, Any], w: Words) -> str:
+    svg = score_chart_svg(data, words=w)
     if not svg:
         return ""
     # A phone shows a chart drawn for its width (the wide one, shrunk to 340 px, has 4 px text).
-    narrow = score_chart_svg(data, narrow=True)
+    narrow = score_chart_svg(data, narrow=True, words=w)
+    title = w.gettext("Scores through the match")
     return (
-        '<section id="chart">\n<h2>Scores through the match</h2>\n'
+        f'<section id="chart">\n<h2>{title}</h2>\n'
         f'<figure>\n<div class="chart-wide">{svg}</div>\n<div class="chart-narrow">{narrow}</div>\n'
-        "<figcaption>Each player's score after every ledger entry, from the start; "
-        "corrected entries are shaded.</figcaption>\n</figure>\n</section>"
+        "<figcaption>"
+        + w.gettext("Each player's score after every ledger entry, from the start; corrected entries are shaded.")
+        + "</figcaption>\n</figure>\n</section>"
     )
 
 
-def score_chart_svg(data: Mapping[str, Any], *, narrow: bool = False) -> str:
+def score_chart_svg(data: Mapping[str, Any], *, narrow: bool = False, words: Words | None = None) -> str:
     """The scores after each ledger entry, one line a player, as an inline ``<svg>`` element
     (``narrow``: drawn for a phone's width, the legend under the chart, every few hands named)."""
+    w = words or translations(DEFAULT)
     players = _players(data)
     series = [[_int(v) for v in row] for row in data.get("scores_by_hand") or []]
     labels = [str(label) for label in data.get("hand_labels") or []]
@@ -346,7 +394,7 @@ def score_chart_svg(data: Mapping[str, Any], *, narrow: bool = False) -> str:
             axes.axvspan(x - 0.4, x + 0.4, color=CORRECTED_COLOUR, alpha=0.35, linewidth=0)
         if shaded:
             handles.append(Patch(color=CORRECTED_COLOUR, alpha=0.35))
-            names.append("corrected entry")
+            names.append(w.gettext("corrected entry"))
         if any(v < 0 for row in series for v in row):
             axes.axhline(0, color="#5f6368", linewidth=1, linestyle="--")
         if narrow:
@@ -359,8 +407,8 @@ def score_chart_svg(data: Mapping[str, Any], *, narrow: bool = False) -> str:
             axes.set_xticklabels(labels, rotation=45 if len(xs) > 14 else 0, ha="right" if len(xs) > 14 else "center")
         axes.set_xlim(-0.5, len(xs) - 0.5)
         axes.yaxis.set_major_formatter(FuncFormatter(lambda v, _pos: f"{v:,.0f}"))
-        axes.set_xlabel("hand (the score after it)")
-        axes.set_ylabel("score")
+        axes.set_xlabel(w.gettext("hand (the score after it)"))
+        axes.set_ylabel(w.gettext("score"))
         axes.grid(True, color="#e3e6ea", linewidth=0.8)
         axes.set_axisbelow(True)
         for side in ("top", "right"):
@@ -371,7 +419,8 @@ def score_chart_svg(data: Mapping[str, Any], *, narrow: bool = False) -> str:
             legend = axes.legend(handles, names, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
         for text in [*legend.get_texts(), *axes.get_xticklabels()]:
             text.set_parse_math(False)  # a name like "$x$" is a name, not a formula
-        return figure_svg(figure, "Scores through the match" + (" (narrow)" if narrow else ""))
+        label = w.gettext("Scores through the match")
+        return figure_svg(figure, label + (" " + w.gettext("(narrow)") if narrow else ""))
 
 
 def figure_svg(figure: Figure, label: str) -> str:
@@ -402,9 +451,9 @@ def _is_corrected(row: Mapping[str, Any], corrected: set[int]) -> bool:
     return bool(row.get("corrected")) or (row.get("entry") is not None and _int(row["entry"]) in corrected)
 
 
-def _payment(p: Mapping[str, Any]) -> str:
-    payer = "table" if p.get("payer") is None else p["payer"]
-    payee = "table" if p.get("payee") is None else p["payee"]
+def _payment(p: Mapping[str, Any], w: Words) -> str:
+    payer = w.gettext("table") if p.get("payer") is None else p["payer"]
+    payee = w.gettext("table") if p.get("payee") is None else p["payee"]
     note = f": {p['note']}" if p.get("note") else ""
     return (
         f"<li>{esc(payer)} &rarr; {esc(payee)} <strong>{_number(p.get('amount'))}</strong> "
@@ -412,7 +461,7 @@ def _payment(p: Mapping[str, Any]) -> str:
     )
 
 
-def _ledger_section(data: Mapping[str, Any]) -> str:
+def _ledger_section(data: Mapping[str, Any], w: Words) -> str:
     players = _players(data)
     ledger = data.get("ledger") or []
     corrected = _corrected_entries(data)
@@ -420,10 +469,25 @@ def _ledger_section(data: Mapping[str, Any]) -> str:
         _int(c["target"]) if c.get("target") is not None else _int(c.get("entry")): _int(c.get("entry"))
         for c in data.get("corrections") or []
     }
+    label = {
+        "entry": w.gettext("entry"),
+        "hand": w.gettext("hand"),
+        "dealer": w.gettext("dealer"),
+        "counters": w.gettext("counters"),
+        "deposits": w.gettext("deposits"),
+        "result": w.gettext("result"),
+        "payments": w.gettext("payments"),
+        "change": w.gettext("change / after"),
+        "corrected": w.gettext("corrected"),
+    }
+    passes = w.gettext("deal passes to %(player)s")
     head = (
-        '<tr><th class="num">entry</th><th class="num">#</th><th class="nowrap">hand</th><th>dealer</th>'
-        '<th class="num">counters</th><th class="num">deposits</th><th>result</th><th>payments</th>'
-        + "".join(f'<th class="num player">{esc(p)}<br><span class="muted">change / after</span></th>' for p in players)
+        f'<tr><th class="num">{label["entry"]}</th><th class="num">#</th><th class="nowrap">{label["hand"]}</th>'
+        f'<th>{label["dealer"]}</th><th class="num">{label["counters"]}</th><th class="num">{label["deposits"]}</th>'
+        f"<th>{label['result']}</th><th>{label['payments']}</th>"
+        + "".join(
+            f'<th class="num player">{esc(p)}<br><span class="muted">{label["change"]}</span></th>' for p in players
+        )
         + "</tr>"
     )
     rows = []
@@ -437,14 +501,14 @@ def _ledger_section(data: Mapping[str, Any]) -> str:
         if is_corrected and entry is not None:
             link = by_target.get(_int(entry))
             anchor = f' href="#correction-{link}"' if link is not None else ""
-            result += f' <a class="badge"{anchor}>corrected</a>'
-        for said in row.get("log_says") or []:
+            result += f' <a class="badge"{anchor}>{label["corrected"]}</a>'
+        for logged in row.get("log_says") or []:
             # What the game log said of the win (yaku, dora, fu, winning tile, calls), as text.
-            result += f'<br><span class="logged">{esc(said)}</span>'
+            result += f'<br><span class="logged">{esc(logged)}</span>'
         if row.get("deal_passed_to") is not None:
-            result += f'<br><span class="pass">deal passes to {esc(row["deal_passed_to"])}</span>'
+            result += f'<br><span class="pass">{passes % {"player": esc(row["deal_passed_to"])}}</span>'
         payments = row.get("payments") or []
-        payment_html = f'<ul class="payments">{"".join(_payment(p) for p in payments)}</ul>' if payments else "-"
+        payment_html = f'<ul class="payments">{"".join(_payment(p, w) for p in payments)}</ul>' if payments else "-"
         changes = row.get("changes") or {}
         after = row.get("scores_after") or {}
         cells = "".join(
@@ -455,94 +519,133 @@ def _ledger_section(data: Mapping[str, Any]) -> str:
         number = esc(row.get("number", "")) if row.get("kind", "hand") == "hand" else esc(row.get("kind", ""))
         rows.append(
             f"<tr{attributes}>"
-            f'<td class="num" data-label="entry">{esc("" if entry is None else entry)}</td>'
+            f'<td class="num" data-label="{label["entry"]}">{esc("" if entry is None else entry)}</td>'
             f'<td class="num" data-label="#">{number}</td>'
-            f'<td class="nowrap" data-label="hand">{esc(row.get("hand", ""))}</td>'
-            f'<td data-label="dealer">{esc(row.get("dealer", ""))}</td>'
-            f'<td class="num" data-label="counters">{_number(row.get("counters"))}</td>'
-            f'<td class="num" data-label="deposits">{_number(row.get("deposits"))}</td>'
-            f'<td class="result" data-label="result">{result}</td>'
-            f'<td class="payments" data-label="payments">{payment_html}</td>{cells}</tr>'
+            f'<td class="nowrap" data-label="{label["hand"]}">{esc(row.get("hand", ""))}</td>'
+            f'<td data-label="{label["dealer"]}">{esc(row.get("dealer", ""))}</td>'
+            f'<td class="num" data-label="{label["counters"]}">{_number(row.get("counters"))}</td>'
+            f'<td class="num" data-label="{label["deposits"]}">{_number(row.get("deposits"))}</td>'
+            f'<td class="result" data-label="{label["result"]}">{result}</td>'
+            f'<td class="payments" data-label="{label["payments"]}">{payment_html}</td>{cells}</tr>'
         )
     if not rows:
-        rows.append(f'<tr><td colspan="{8 + len(players)}" class="muted">No hands recorded yet.</td></tr>')
+        none_yet = w.gettext("No hands recorded yet.")
+        rows.append(f'<tr><td colspan="{8 + len(players)}" class="muted">{none_yet}</td></tr>')
+    title = w.gettext("Ledger")
     return (
-        '<section id="ledger">\n<h2>Ledger</h2>\n'
-        '<p class="muted">The corrected history, hand by hand: the table before each hand (dealer, counters, '
-        "deposits on the table), the result, every payment with its reason, and each player's change and "
-        'score after it. Rows marked <span class="badge">corrected</span> follow a correction listed below.</p>\n'
+        f'<section id="ledger">\n<h2>{title}</h2>\n'
+        '<p class="muted">'
+        + w.gettext(
+            "The corrected history, hand by hand: the table before each hand (dealer, counters, "
+            "deposits on the table), the result, every payment with its reason, and each player's change and "
+            'score after it. Rows marked <span class="badge">corrected</span> follow a correction listed below.'
+        )
+        + "</p>\n"
         f'<div class="wide"><table class="ledger">\n<thead>{head}</thead>\n'
         f"<tbody>\n{_rows(rows)}\n</tbody>\n</table></div>\n"
         "</section>"
     )
 
 
-def _corrections_section(data: Mapping[str, Any]) -> str:
+def _corrections_section(data: Mapping[str, Any], w: Words, language: str = DEFAULT) -> str:
     corrections = data.get("corrections") or []
+    title = w.gettext("Corrections")
     if not corrections:
-        return '<section id="corrections">\n<h2>Corrections</h2>\n<p>No corrections were made.</p>\n</section>'
+        return (
+            f'<section id="corrections">\n<h2>{title}</h2>\n<p>'
+            + w.gettext("No corrections were made.")
+            + "</p>\n</section>"
+        )
+    label = {
+        name: w.gettext(name)
+        for name in (
+            N_("entry"),
+            N_("kind"),
+            N_("corrects"),
+            N_("original"),
+            N_("replacement"),
+            N_("by"),
+            N_("when"),
+            N_("why"),
+        )
+    }
     rows = []
     for c in corrections:
         target = c.get("target")
         entry = f'<a href="#entry-{_int(target)}">{_int(target)}</a>' if target is not None else "-"
         rows.append(
             f'<tr id="correction-{_int(c.get("entry"))}">'
-            f'<td class="num" data-label="entry">{esc(c.get("entry", ""))}</td>'
-            f'<td data-label="kind">{esc(c.get("kind", ""))}</td>'
-            f'<td class="num" data-label="corrects">{entry}</td>'
-            f'<td data-label="original">{esc(c.get("original") or "-")}</td>'
-            f'<td data-label="replacement">{esc(c.get("replacement") or "-")}</td>'
-            f'<td data-label="by">{esc(c.get("by", ""))}</td>'
-            f'<td data-label="when">{esc(c.get("at", ""))}</td>'
-            f'<td class="why" data-label="why">{esc(c.get("reason", ""))}</td></tr>'
+            f'<td class="num" data-label="{label["entry"]}">{esc(c.get("entry", ""))}</td>'
+            f'<td data-label="{label["kind"]}">{esc(c.get("kind", ""))}</td>'
+            f'<td class="num" data-label="{label["corrects"]}">{entry}</td>'
+            f'<td data-label="{label["original"]}">{esc(c.get("original") or "-")}</td>'
+            f'<td data-label="{label["replacement"]}">{esc(c.get("replacement") or "-")}</td>'
+            f'<td data-label="{label["by"]}">{esc(c.get("by", ""))}</td>'
+            f'<td data-label="{label["when"]}">{esc(when(str(c.get("at", "")), language))}</td>'
+            f'<td class="why" data-label="{label["why"]}">{esc(c.get("reason", ""))}</td></tr>'
         )
+    heads = "".join(
+        f'<th class="num">{label[name]}</th>' if name in ("entry", "corrects") else f"<th>{label[name]}</th>"
+        for name in label
+    )
     return (
-        '<section id="corrections">\n<h2>Corrections</h2>\n'
-        '<p class="muted">Each correction is an event of its own; the original entry stays in the log.</p>\n'
-        '<table class="corrections"><thead><tr><th class="num">entry</th><th>kind</th><th class="num">corrects</th>'
-        "<th>original</th><th>replacement</th><th>by</th><th>when</th><th>why</th></tr></thead>\n"
+        f'<section id="corrections">\n<h2>{title}</h2>\n'
+        '<p class="muted">'
+        + w.gettext("Each correction is an event of its own; the original entry stays in the log.")
+        + "</p>\n"
+        f'<table class="corrections"><thead><tr>{heads}</tr></thead>\n'
         f"<tbody>\n{_rows(rows)}\n</tbody></table>\n</section>"
     )
 
 
-def _clock_section(data: Mapping[str, Any]) -> str:
+def _clock_section(data: Mapping[str, Any], w: Words) -> str:
     """The clock's events (time limit, start, time added, time up), where the match had a clock."""
     events = data.get("clock") or []
     if not events:
         return ""
-    items = _rows(f"<li>after entry {_int(e.get('after_entry'))}: {esc(e.get('text', ''))}</li>" for e in events)
-    return f'<section id="clock">\n<h2>Clock</h2>\n<ul>\n{items}\n</ul>\n</section>'
+    after, title = w.gettext("after entry %(entry)s:"), w.gettext("Clock")
+    items = _rows(f"<li>{after % {'entry': _int(e.get('after_entry'))}} {esc(e.get('text', ''))}</li>" for e in events)
+    return f'<section id="clock">\n<h2>{title}</h2>\n<ul>\n{items}\n</ul>\n</section>'
 
 
-def _finding_items(findings: Sequence[Mapping[str, Any]]) -> str:
+def _finding_items(findings: Sequence[Mapping[str, Any]], w: Words) -> str:
+    at = w.gettext("at %(hand)s:")
     return _rows(
-        f"<li><strong>{esc(f.get('kind', ''))}</strong> at {esc(f.get('hand', ''))}: {esc(f.get('text', ''))}</li>"
+        f"<li><strong>{esc(f.get('kind', ''))}</strong> {at % {'hand': esc(f.get('hand', ''))}} "
+        f"{esc(f.get('text', ''))}</li>"
         for f in findings
     )
 
 
-def _findings_section(data: Mapping[str, Any]) -> str:
+def _findings_section(data: Mapping[str, Any], w: Words) -> str:
     findings = data.get("findings") or []
     invariants = [f for f in findings if f.get("kind") == "invariant"]
     others = [f for f in findings if f.get("kind") != "invariant"]
     if invariants:
         checks = (
-            f'<div class="status bad"><strong>Invariants broken:</strong><ul>{_finding_items(invariants)}</ul></div>'
+            '<div class="status bad"><strong>' + w.gettext("Invariants broken:") + "</strong>"
+            f"<ul>{_finding_items(invariants, w)}</ul></div>"
         )
     else:
         checks = (
-            '<div class="status ok"><strong>Invariants hold:</strong> every hand sums to zero apart from deposits, '
-            "deposits are conserved, the final scores are the start plus every payment.</div>"
+            '<div class="status ok">'
+            + w.gettext(
+                "<strong>Invariants hold:</strong> every hand sums to zero apart from deposits, "
+                "deposits are conserved, the final scores are the start plus every payment."
+            )
+            + "</div>"
         )
     inconsistencies = (
-        f'<h3>Inconsistencies of the corrected history</h3>\n<ul class="findings">{_finding_items(others)}</ul>'
+        "<h3>" + w.gettext("Inconsistencies of the corrected history") + "</h3>\n"
+        f'<ul class="findings">{_finding_items(others, w)}</ul>'
         if others
-        else "<p>No inconsistencies: every correction leaves the deal where it was played.</p>"
+        else "<p>" + w.gettext("No inconsistencies: every correction leaves the deal where it was played.") + "</p>"
     )
-    return f'<section id="findings">\n<h2>Findings</h2>\n{checks}\n{inconsistencies}\n</section>'
+    title = w.gettext("Findings")
+    return f'<section id="findings">\n<h2>{title}</h2>\n{checks}\n{inconsistencies}\n</section>'
 
 
-def _sheet_section(data: Mapping[str, Any]) -> str:
+def _sheet_section(data: Mapping[str, Any], w: Words) -> str:
     sheet = data.get("sheet")
     if not sheet:
         return ""
@@ -550,22 +653,27 @@ def _sheet_section(data: Mapping[str, Any]) -> str:
     rows = esc(sheet.get("rows", ""))
     first = sheet.get("first_difference")
     if first is None:
-        verdict = (
-            f'<div class="status ok"><strong>The sheet agrees</strong> with the ledger ({kind}, {rows} rows).</div>'
-        )
+        agrees = w.gettext("<strong>The sheet agrees</strong> with the ledger (%(kind)s, %(rows)s rows).")
+        verdict = f'<div class="status ok">{agrees % {"kind": kind, "rows": rows}}</div>'
     else:
+        parts = w.gettext(
+            "<strong>The sheet (%(kind)s, %(rows)s rows) first parts from the ledger at %(hand)s:</strong>"
+        )
         verdict = (
-            f'<div class="status bad"><strong>The sheet ({kind}, {rows} rows) first parts from the ledger at '
-            f"{esc(first.get('hand', ''))}:</strong> {esc(first.get('text', ''))}</div>"
+            f'<div class="status bad">{parts % {"kind": kind, "rows": rows, "hand": esc(first.get("hand", ""))}} '
+            f"{esc(first.get('text', ''))}</div>"
         )
     differences = sheet.get("differences") or []
     listing = (
-        f'<h3>Every difference</h3>\n<ul class="findings">{_finding_items(differences)}</ul>' if differences else ""
+        "<h3>" + w.gettext("Every difference") + f'</h3>\n<ul class="findings">{_finding_items(differences, w)}</ul>'
+        if differences
+        else ""
     )
-    return f'<section id="sheet">\n<h2>Score sheet comparison</h2>\n{verdict}\n{listing}\n</section>'
+    title = w.gettext("Score sheet comparison")
+    return f'<section id="sheet">\n<h2>{title}</h2>\n{verdict}\n{listing}\n</section>'
 
 
-def _what_if_section(data: Mapping[str, Any]) -> str:
+def _what_if_section(data: Mapping[str, Any], w: Words) -> str:
     what = data.get("what_if")
     if not what:
         return ""
@@ -575,14 +683,16 @@ def _what_if_section(data: Mapping[str, Any]) -> str:
     head = "".join(f'<th class="num player">{esc(p)}</th>' for p in players)
     finals = data.get("final_scores") or {}
     theirs = what.get("final_scores") or {}
+    under = said(w, "under %(rules)s", rules=what.get("rules", ""))
+    scores_under = said(w, "final scores under %(rules)s", rules=data.get("rules", ""))
+    points_under = said(w, "final points under %(rules)s", rules=data.get("rules", ""))
+    difference = w.gettext("difference")
     summary = [
-        f"<tr><th>final scores under {ours}</th>"
+        f"<tr><th>{scores_under}</th>"
         + "".join(f'<td class="num">{_number(finals.get(p))}</td>' for p in players)
         + "</tr>",
-        f"<tr><th>under {other}</th>"
-        + "".join(f'<td class="num">{_number(theirs.get(p))}</td>' for p in players)
-        + "</tr>",
-        "<tr><th>difference</th>"
+        f"<tr><th>{under}</th>" + "".join(f'<td class="num">{_number(theirs.get(p))}</td>' for p in players) + "</tr>",
+        f"<tr><th>{difference}</th>"
         + "".join(f'<td class="num">{_signed(_int(theirs.get(p)) - _int(finals.get(p)))}</td>' for p in players)
         + "</tr>",
     ]
@@ -590,17 +700,17 @@ def _what_if_section(data: Mapping[str, Any]) -> str:
     their_points = what.get("final_points") or {}
     if our_points and their_points:
         summary += [
-            f"<tr><th>final points under {ours}</th>"
+            f"<tr><th>{points_under}</th>"
             + "".join(f'<td class="num">{_points(our_points.get(p))}</td>' for p in players)
             + "</tr>",
-            f"<tr><th>under {other}</th>"
+            f"<tr><th>{under}</th>"
             + "".join(f'<td class="num">{_points(their_points.get(p))}</td>' for p in players)
             + "</tr>",
         ]
     changed = [str(h) for h in what.get("changed_hands") or []]
-    changed_text = ", ".join(esc(h) for h in changed) if changed else "none"
+    changed_text = ", ".join(esc(h) for h in changed) if changed else w.gettext("none")
     notes = what.get("notes") or []
-    notes_html = f'<ul class="findings">{_finding_items(notes)}</ul>' if notes else ""
+    notes_html = f'<ul class="findings">{_finding_items(notes, w)}</ul>' if notes else ""
     per_hand = []
     for row, alt in zip(data.get("ledger") or [], what.get("ledger") or [], strict=False):
         a = row.get("changes") or {}
@@ -613,19 +723,26 @@ def _what_if_section(data: Mapping[str, Any]) -> str:
             for p in players
         )
         mark = ' class="changed"' if differs else ""
-        badge = ' <span class="badge changed">changes</span>' if differs else ""
+        badge = ' <span class="badge changed">' + w.gettext("changes") + "</span>" if differs else ""
         per_hand.append(
             f"<tr{mark}><td>{esc(row.get('hand', ''))}</td><td>{esc(alt.get('result', ''))}{badge}</td>{cells}</tr>"
         )
+    explained = w.gettext(
+        "Each player's change under %(ours)s (&rarr; under %(other)s where it differs), and the "
+        "score after the hand under %(other)s. The hands stay as they were played."
+    ) % {"ours": ours, "other": other}
+    title = w.gettext("What if: %(ours)s against %(other)s") % {"ours": ours, "other": other}
+    changed_hands, by_hand = w.gettext("Hands whose payments change: %(hands)s"), w.gettext("Hand by hand")
+    hand, result = w.gettext("hand"), w.gettext("result")
     return (
-        f'<section id="what-if">\n<h2>What if: {ours} against {other}</h2>\n'
+        f'<section id="what-if">\n<h2>{title}</h2>\n'
         f'<table class="what-if-final"><thead><tr><th></th>{head}</tr></thead>\n'
         f"<tbody>\n{_rows(summary)}\n</tbody></table>\n"
-        f"<p>Hands whose payments change: {changed_text}</p>\n{notes_html}\n"
-        f"<h3>Hand by hand</h3>\n"
-        f'<p class="muted">Each player\'s change under {ours} (&rarr; under {other} where it differs), and the '
-        f"score after the hand under {other}. The hands stay as they were played.</p>\n"
-        f'<table class="what-if"><thead><tr><th>hand</th><th>result</th>{head}</tr></thead>\n'
+        f"<p>{changed_hands % {'hands': changed_text}}</p>\n{notes_html}\n"
+        f"<h3>{by_hand}</h3>\n"
+        f'<p class="muted">{explained}</p>\n'
+        f'<table class="what-if"><thead><tr><th>{hand}</th><th>{result}</th>'
+        f"{head}</tr></thead>\n"
         f"<tbody>\n{_rows(per_hand)}\n</tbody></table>\n</section>"
     )
 
@@ -635,20 +752,23 @@ def render_standings_html(
     results: Mapping[str, Any] | None = None,
     needs: Mapping[str, Any] | None = None,
     after: int | None = None,
+    language: str = DEFAULT,
 ) -> str:
     """Tournament standings (``replay.service.tournaments.standings.standings_data``; a staged event's stages
     and teams, ``results_data``; what each player needs, ``needs_data``) as a page to publish: the
     web's standings report (``templates/standings_section.html``) on a page of its own, with a chart
-    of each player's cumulative points by session."""
+    of each player's cumulative points by session; in ``language`` (``replay.html.words``)."""
+    w = translations(language)
     return render(
         "standings_page.html",
+        language,
         name=str(data.get("tournament", "")),
         after=after,
         data=data,
         results=results,
-        needs_html=needs_section({"needs": needs}) if needs else "",
-        chart=standings_chart_svg(data),
-        chart_note=standings_chart_note(data),
+        needs_html=needs_section({"needs": needs}, w) if needs else "",
+        chart=standings_chart_svg(data, w),
+        chart_note=standings_chart_note(data, w),
         css=CSS + REPORT_CSS,
     )
 
@@ -719,42 +839,57 @@ def _label_line_ends(axes: Any, ends: list[tuple[float, str, str, str]], last: f
     axes.set_xlim(-0.1, last + 0.6)
 
 
-def _condition(c: Mapping[str, Any]) -> str:
-    rival = esc(c.get("rival"))
+def _condition(c: Mapping[str, Any], w: Words) -> str:
+    rival, place = c.get("rival"), _int(c.get("rival_place"))
     if c.get("relation") == "behind":
-        return f"{rival} (if {_int(c.get('rival_place'))}): behind you whatever the scores"
+        return said(w, "%(rival)s (if %(place)s): behind you whatever the scores", rival=rival, place=place)
     if c.get("relation") == "ahead":
-        return f"{rival} (if {_int(c.get('rival_place'))}): ahead of you whatever the scores"
+        return said(w, "%(rival)s (if %(place)s): ahead of you whatever the scores", rival=rival, place=place)
     if c.get("rival_place"):
         margin = _int(c.get("score_margin"))
-        wording = f"finish more than {margin:,} points above" if margin >= 0 else f"finish at most {-margin:,} below"
-        return f"{rival} (if {_int(c.get('rival_place'))}): {wording}"
-    gap = float(c.get("points_margin") or 0)
-    return f"{rival} (another table): more than {gap:+.1f} points more"
+        points = format(abs(margin), ",")
+        wording = (
+            said(w, "finish more than %(points)s points above", points=points)
+            if margin >= 0
+            else said(w, "finish at most %(points)s below", points=points)
+        )
+        return said(w, "%(rival)s (if %(place)s):", rival=rival, place=place) + " " + wording
+    gap = format(float(c.get("points_margin") or 0), "+.1f")
+    return said(w, "%(rival)s (another table): more than %(points)s points more", rival=rival, points=gap)
 
 
-def _statuses(places: Sequence[Mapping[str, Any]]) -> str:
+# What a place may be for a player, in the order they are said.
+STATUSES = (N_("certain"), N_("tied"), N_("possible"), N_("impossible"))
+
+
+def _statuses(places: Sequence[Mapping[str, Any]], w: Words) -> str:
     """The places a player may take, by what they mean: "place 1 certain; 2 possible; 3, 4 impossible"."""
     by: dict[str, list[str]] = {}
     for place in places:
         by.setdefault(str(place.get("status")), []).append(str(_int(place.get("place"))))
-    parts = [f"{', '.join(by[s])} {s}" for s in ("certain", "tied", "possible", "impossible") if s in by]
+    parts = [", ".join(by[s]) + " " + w.gettext(s) for s in STATUSES if s in by]
     notes = sorted({str(p.get("note")) for p in places if p.get("note")})
     parts += [esc(n) for n in notes]
-    return ("place " if len(places) else "") + "; ".join(parts)
+    return (w.gettext("place") + " " if len(places) else "") + "; ".join(parts)
 
 
-def needs_section(data: Mapping[str, Any]) -> str:
+def needs_section(data: Mapping[str, Any], words: Words | None = None) -> str:
     """What each player needs (``replay.service.director.needs.needs_data`` under ``needs``), when given: a
     line a player (the places that do it), opened for the margins and, at a table in progress, the
-    least hand that does it now."""
+    least hand that does it now; in the language of ``words`` (English when none)."""
+    w = words or translations(DEFAULT)
     needs = data.get("needs")
     if not needs:
         return ""
     hands: dict[str, list[str]] = {}
     for h in needs.get("hands") or []:
-        way = "self-drawn" if h.get("discarder") is None else f"on {esc(h.get('discarder'))}'s discard"
-        hands.setdefault(str(h.get("player")), []).append(f"<li>{way}: {esc(h.get('value') or 'no hand does it')}</li>")
+        way = (
+            w.gettext("self-drawn")
+            if h.get("discarder") is None
+            else said(w, "on %(player)s's discard", player=h.get("discarder"))
+        )
+        value = esc(h.get("value")) if h.get("value") else w.gettext("no hand does it")
+        hands.setdefault(str(h.get("player")), []).append(f"<li>{way}: {value}</li>")
     items = []
     for player in needs.get("players") or []:
         places = []
@@ -762,29 +897,42 @@ def needs_section(data: Mapping[str, Any]) -> str:
             if place.get("status") != "possible":
                 continue
             shown = [c for c in place.get("conditions") or [] if c.get("rival_place") and c.get("relation") == "margin"]
-            conditions = "<ul>" + "".join(f"<li>{_condition(c)}</li>" for c in shown) + "</ul>" if shown else ""
-            places.append(
-                f"<li>place {_int(place.get('place'))}: beat at least {_int(place.get('beat_at_least'))} of those "
-                f"who can pass{conditions}</li>"
+            conditions = "<ul>" + "".join(f"<li>{_condition(c, w)}</li>" for c in shown) + "</ul>" if shown else ""
+            beat = said(
+                w,
+                "place %(place)s: beat at least %(count)s of those who can pass",
+                place=_int(place.get("place")),
+                count=_int(place.get("beat_at_least")),
             )
+            places.append(f"<li>{beat}{conditions}</li>")
         now = hands.get(str(player.get("player")), [])
+        least = w.gettext("At the table now, the least hand that does it:")
         body = (f"<ul>{''.join(places)}</ul>" if places else "") + (
-            f"<p>At the table now, the least hand that does it:</p><ul>{''.join(now)}</ul>" if now else ""
+            f"<p>{least}</p><ul>{''.join(now)}</ul>" if now else ""
+        )
+        before = said(
+            w,
+            "(before it: rank %(rank)s, %(points)s; table %(table)s)",
+            rank="—" if player.get("rank") is None else player.get("rank"),
+            points=_points(player.get("points")),
+            table=_int(player.get("table")),
         )
         summary = (
             f'<span class="who">{esc(player.get("player"))}</span> '
-            f'<span class="muted">(before it: rank {_or_dash(player.get("rank"))}, {_points(player.get("points"))}; '
-            f"table {_int(player.get('table'))})</span>: {_statuses(player.get('places') or [])}"
+            f'<span class="muted">{before}</span>: {_statuses(player.get("places") or [], w)}'
         )
         items.append(
             f'<details class="need"><summary>{summary}</summary>{body}</details>'
             if body
             else f'<p class="need">{summary}</p>'
         )
-    return (
-        f'<section id="needs"><h2>What each player needs (top {_int(needs.get("top"))} after session '
-        f"{_int(needs.get('session'))})</h2>\n{''.join(items)}</section>\n"
+    title = said(
+        w,
+        "What each player needs (top %(top)s after session %(session)s)",
+        top=_int(needs.get("top")),
+        session=_int(needs.get("session")),
     )
+    return f'<section id="needs"><h2>{title}</h2>\n{"".join(items)}</section>\n'
 
 
 # The chart names at most this many lines, the best ranked players' (more names stack into a chart
@@ -801,22 +949,37 @@ def _charted(data: Mapping[str, Any]) -> list[tuple[int, str]]:
     return [(i, str(row.get("player"))) for i, row in enumerate(rows) if not ("matches" in row and not row["matches"])]
 
 
-def standings_chart_note(data: Mapping[str, Any]) -> str:
-    """What the standings chart leaves out or leaves unnamed, in words ("" when it names everyone)."""
+def standings_chart_note(data: Mapping[str, Any], words: Words | None = None) -> str:
+    """What the standings chart leaves out or leaves unnamed, in words ("" when it names everyone;
+    in the language of ``words``, English when none)."""
+    w = words or translations(DEFAULT)
     rows = data.get("rows") or []
     drawn = len(_charted(data))
     unplayed = len(rows) - drawn
     parts = []
     if drawn > NAMED_LINES:
-        parts.append(f"named: the top {NAMED_LINES} of {drawn} players with a finished match, the others in grey")
+        parts.append(
+            w.gettext("named: the top %(named)s of %(drawn)s players with a finished match, the others in grey")
+            % {"named": NAMED_LINES, "drawn": drawn}
+        )
     if unplayed:
-        parts.append(f"{counted(unplayed, 'player')} without a finished match not drawn")
-    return ("Lines " + "; ".join(parts) + " (every player is in the table).") if parts else ""
+        parts.append(
+            w.ngettext(
+                "%(num)s player without a finished match not drawn",
+                "%(num)s players without a finished match not drawn",
+                unplayed,
+            )
+            % {"num": unplayed}
+        )
+    if not parts:
+        return ""
+    return w.gettext("Lines %(parts)s (every player is in the table).") % {"parts": "; ".join(parts)}
 
 
-def standings_chart_svg(data: Mapping[str, Any]) -> str:
+def standings_chart_svg(data: Mapping[str, Any], words: Words | None = None) -> str:
     """Cumulative points by session, one line a player who has finished a match (the best ranked
     ``NAMED_LINES`` named at its end, the others grey), as an inline ``<svg>`` element."""
+    w = words or translations(DEFAULT)
     by_session: Mapping[str, Mapping[str, Any]] = data.get("by_session") or {}
     sessions = sorted(by_session, key=lambda s: int(s))
     players = _charted(data)
@@ -852,9 +1015,10 @@ def standings_chart_svg(data: Mapping[str, Any]) -> str:
             line.set_gid(f"player-{index}")
         _label_line_ends(axes, ends, xs[-1])
         axes.set_xticks(xs)
-        axes.set_xticklabels(["start", *(f"session {s}" for s in sessions)])
+        session = w.gettext("session %(session)s")
+        axes.set_xticklabels([w.gettext("start"), *(session % {"session": s} for s in sessions)])
         axes.axhline(0, color="#5f6368", linewidth=1, linestyle="--")
-        axes.set_ylabel("placement points")
+        axes.set_ylabel(w.gettext("placement points"))
         axes.grid(True, color="#e3e6ea", linewidth=0.8)
         axes.set_axisbelow(True)
         for side in ("top", "right"):
@@ -866,4 +1030,5 @@ def standings_chart_svg(data: Mapping[str, Any]) -> str:
     svg = buffer.getvalue()
     start = svg.find("<svg")
     svg = svg[start:] if start >= 0 else svg
-    return svg.replace("<svg ", '<svg role="img" aria-label="Points by session" ', 1).strip()
+    label = esc(w.gettext("Points by session"))
+    return svg.replace("<svg ", f'<svg role="img" aria-label="{label}" ', 1).strip()

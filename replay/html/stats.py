@@ -10,18 +10,21 @@ from collections.abc import Mapping
 from typing import Any
 
 from replay.html.pages import CSS, _int, _points, _signed, esc, figure_svg, standings_chart_svg
+from replay.html.words import DEFAULT, N_, Words, translations
 from replay.service.common.shapes import not_counted_yet
 
 PLACE_COLOURS = ("#0072B2", "#56B4E9", "#E69F00", "#D55E00")
-PLACE_NAMES = ("1st", "2nd", "3rd", "4th")
+PLACE_NAMES = (N_("1st"), N_("2nd"), N_("3rd"), N_("4th"))
 
 
 def _percent(value: Any) -> str:
     return f"{100 * float(value):.1f}%" if isinstance(value, int | float) else ""
 
 
-def placement_chart_svg(data: Mapping[str, Any]) -> str:
-    """Each player's share of 1st to 4th places, one stacked bar a player, as an inline ``<svg>``."""
+def placement_chart_svg(data: Mapping[str, Any], words: Words | None = None) -> str:
+    """Each player's share of 1st to 4th places, one stacked bar a player, as an inline ``<svg>``
+    (its words in the language of ``words``, English when none)."""
+    w = words or translations(DEFAULT)
     rows = [r for r in data.get("players") or [] if _int(r.get("matches"))]
     if not rows:
         return ""
@@ -39,7 +42,7 @@ def placement_chart_svg(data: Mapping[str, Any]) -> str:
         left = [0.0] * len(rows)
         for place in range(4):
             shares = [float((r.get("place_rates") or [0, 0, 0, 0])[place]) * 100 for r in rows]
-            axes.barh(ys, shares, left=left, color=PLACE_COLOURS[place], label=PLACE_NAMES[place])
+            axes.barh(ys, shares, left=left, color=PLACE_COLOURS[place], label=w.gettext(PLACE_NAMES[place]))
             left = [a + b for a, b in zip(left, shares, strict=True)]
         axes.set_yticks(ys)
         labels = axes.set_yticklabels(names)
@@ -47,24 +50,48 @@ def placement_chart_svg(data: Mapping[str, Any]) -> str:
             text.set_parse_math(False)
         axes.invert_yaxis()
         axes.set_xlim(0, 100)
-        axes.set_xlabel("share of matches (%)")
+        axes.set_xlabel(w.gettext("share of matches (%)"))
         for side in ("top", "right"):
             axes.spines[side].set_visible(False)
         axes.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
-        return figure_svg(figure, "Placement distribution")
+        return figure_svg(figure, w.gettext("Placement distribution"))
 
 
-def render_stats_html(data: dict[str, Any]) -> str:
-    """The statistics (``replay.service.tournaments.stats.stats_data``) as a page to publish."""
+# The players' table's columns, in order (the places' heads are PLACE_NAMES).
+COLUMNS = (
+    N_("player"),
+    N_("matches"),
+    N_("avg place"),
+    *PLACE_NAMES,
+    N_("points"),
+    N_("net score"),
+    N_("hands"),
+    N_("win"),
+    N_("self-drawn"),
+    N_("deal-in"),
+    N_("riichi"),
+    N_("calls"),
+    N_("avg win"),
+    N_("avg deal-in"),
+    N_("ready at draw"),
+    N_("dealer keeps"),
+    N_("counters"),
+    N_("deposits"),
+)
+
+
+def render_stats_html(data: dict[str, Any], language: str = DEFAULT) -> str:
+    """The statistics (``replay.service.tournaments.stats.stats_data``) as a page to publish, in
+    ``language`` (``replay.html.words``)."""
+    w = translations(language)
     scope = data.get("tournament")
-    title = f"Statistics of {scope}" if scope else "Statistics over every stored match"
-    rows = data.get("players") or []
-    header = (
-        "<tr><th>player</th><th>matches</th><th>avg place</th><th>1st</th><th>2nd</th><th>3rd</th><th>4th</th>"
-        "<th>points</th><th>net score</th><th>hands</th><th>win</th><th>self-drawn</th><th>deal-in</th>"
-        "<th>riichi</th><th>calls</th><th>avg win</th><th>avg deal-in</th><th>ready at draw</th><th>dealer keeps</th>"
-        "<th>counters</th><th>deposits</th></tr>"
+    title = (
+        w.gettext("Statistics of %(name)s") % {"name": scope}
+        if scope
+        else w.gettext("Statistics over every stored match")
     )
+    rows = data.get("players") or []
+    header = "<tr>" + "".join(f"<th>{w.gettext(name)}</th>" for name in COLUMNS) + "</tr>"
     body = []
     for row in rows:
         places = "".join(f'<td class="num">{_int(c)}</td>' for c in row.get("place_counts") or [])
@@ -91,48 +118,57 @@ def render_stats_html(data: dict[str, Any]) -> str:
         for row in rows
         for name, count in (row.get("yaku") or {}).items()
     )
+    yaku_heads = [w.gettext("Yaku"), w.gettext("player"), w.gettext("yaku"), w.gettext("wins")]
     yaku = (
-        '<section id="yaku"><h2>Yaku</h2>\n<div class="wide"><table class="ledger">\n'
-        f"<thead><tr><th>player</th><th>yaku</th><th>wins</th></tr></thead>\n<tbody>\n{yaku_rows}\n</tbody>\n"
-        "</table></div>\n</section>\n"
+        f'<section id="yaku"><h2>{yaku_heads[0]}</h2>\n<div class="wide"><table class="ledger">\n'
+        f"<thead><tr><th>{yaku_heads[1]}</th><th>{yaku_heads[2]}</th><th>{yaku_heads[3]}</th></tr></thead>\n"
+        f"<tbody>\n{yaku_rows}\n</tbody>\n</table></div>\n</section>\n"
         if yaku_rows
-        else '<p class="muted">No yaku in these matches\' events (recorded wins and the logs imported so far '
-        "hold none).</p>\n"
+        else '<p class="muted">'
+        + w.gettext("No yaku in these matches' events (recorded wins and the logs imported so far hold none).")
+        + "</p>\n"
     )
-    placement = placement_chart_svg(data)
+    placement = placement_chart_svg(data, w)
     charts = ""
     if placement:
+        placements = [w.gettext("Placement distribution"), w.gettext("Each player's share of first to fourth places.")]
         charts += (
-            '<section id="placements"><h2>Placement distribution</h2>\n'
-            f"<figure>\n{placement}\n<figcaption>Each player's share of first to fourth places.</figcaption>\n"
+            f'<section id="placements"><h2>{placements[0]}</h2>\n'
+            f"<figure>\n{placement}\n<figcaption>{placements[1]}</figcaption>\n"
             "</figure>\n</section>\n"
         )
     # The cumulative points through the sessions: the standings page's chart, for the same players.
-    sessions_chart = standings_chart_svg({"by_session": data.get("by_session") or {}, "rows": rows})
+    sessions_chart = standings_chart_svg({"by_session": data.get("by_session") or {}, "rows": rows}, w)
     if sessions_chart:
+        through = [
+            w.gettext("Points through the sessions"),
+            w.gettext("Each player's cumulative points after every session."),
+        ]
         charts += (
-            '<section id="sessions"><h2>Points through the sessions</h2>\n'
-            f"<figure>\n{sessions_chart}\n<figcaption>Each player's cumulative points after every session."
-            "</figcaption>\n</figure>\n</section>\n"
+            f'<section id="sessions"><h2>{through[0]}</h2>\n'
+            f"<figure>\n{sessions_chart}\n<figcaption>{through[1]}</figcaption>\n</figure>\n</section>\n"
         )
     in_progress = _int(data.get("in_progress"))
+    # (The service's sentence, as the command line prints it.)
     note = f"<p>{not_counted_yet(in_progress)}.</p>\n" if in_progress else ""
+    finished = w.gettext(
+        "%(count)s finished matches. Rates are shares of the hands played (win, deal-in, riichi), of the hands "
+        "whose calls a game log showed (calls: chi, pon or open kong; — where no log did), of the wins "
+        "(self-drawn), of the exhaustive draws (ready) and of the hands as dealer (dealer keeps)."
+    ) % {"count": _int(data.get("matches"))}
+    heads = [w.gettext("Players"), w.gettext("Written by <code>honba stats</code> from the stored matches.")]
     return (
         "<!DOCTYPE html>\n"
-        '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        f'<html lang="{esc(language)}">\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n"
         '<meta name="generator" content="honba stats">\n'
         f"<title>{esc(title)} - honba</title>\n<style>{CSS}</style>\n</head>\n<body>\n"
-        f"<header><h1>{esc(title)}</h1>\n"
-        f"<p>{_int(data.get('matches'))} finished matches. Rates are shares of the hands played (win, deal-in, "
-        "riichi), of the hands whose calls a game log showed (calls: chi, pon or open kong; — where no log "
-        "did), of the wins (self-drawn), of the exhaustive draws (ready) and of the hands as dealer "
-        "(dealer keeps).</p></header>\n"
+        f"<header><h1>{esc(title)}</h1>\n<p>{finished}</p></header>\n"
         f"{note}"
-        f'<section id="stats"><h2>Players</h2>\n<div class="wide"><table class="ledger">\n'
+        f'<section id="stats"><h2>{heads[0]}</h2>\n<div class="wide"><table class="ledger">\n'
         f"<thead>{header}</thead>\n<tbody>\n{''.join(body)}\n</tbody>\n</table></div>\n</section>\n"
         f"{charts}{yaku}"
-        '<p class="muted">Written by <code>honba stats</code> from the stored matches.</p>\n'
+        f'<p class="muted">{heads[1]}</p>\n'
         "</body>\n</html>\n"
     )

@@ -15,6 +15,7 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
+from replay.html.words import DEFAULT, translations
 from replay.service.common.shapes import not_counted_yet
 
 TEMPLATES = Path(__file__).parent / "templates"
@@ -29,26 +30,28 @@ def add_filters(env: Environment) -> Environment:
     return env
 
 
-def environment() -> Environment:
-    """The environment an export renders a report in: autoescaped (text from data is escaped)."""
+def environment(language: str = DEFAULT) -> Environment:
+    """The environment an export renders a report in, in ``language`` (``replay.html.words``; an
+    export's ``--lang``): autoescaped (text from data is escaped)."""
     env = Environment(
         loader=FileSystemLoader(TEMPLATES),
         autoescape=select_autoescape(default=True, default_for_string=True),
         trim_blocks=True,
         lstrip_blocks=True,
-        # The standings section is the web's too, whose texts are marked for its catalogues
-        # (replay/web/i18n.py): an export writes them in English.
+        # The standings section is the web's too: its texts are marked for the catalogue the web
+        # and the exports share (replay.html.words).
         extensions=["jinja2.ext.i18n"],
     )
-    env.install_null_translations(newstyle=True)  # type: ignore[attr-defined]
+    env.install_gettext_translations(translations(language), newstyle=True)  # type: ignore[attr-defined]
+    env.globals["lang"] = language
     return add_filters(env)
 
 
-_ENV: list[Environment] = []
+_ENV: dict[str, Environment] = {}
 
 
-def render(template: str, **context: Any) -> str:
-    """A report's template rendered for an export (the environment made once)."""
-    if not _ENV:
-        _ENV.append(environment())
-    return _ENV[0].get_template(template).render(**context)
+def render(template: str, language: str = DEFAULT, **context: Any) -> str:
+    """A report's template rendered for an export in ``language`` (each language's environment made once)."""
+    if language not in _ENV:
+        _ENV[language] = environment(language)
+    return _ENV[language].get_template(template).render(**context)

@@ -35,6 +35,7 @@ from domain.bounds import DOUBLES, FAAN, MOST_SCORE, SEAT, TEXT, OutOfBounds, sh
 from domain.codec import DecodeError, from_data, to_data
 from domain.errors import HonbaError
 from domain.rules import Ruleset
+from domain.said import Said
 from domain.scoring.payments import penalty_at
 from domain.values import (
     AbortiveDraw,
@@ -83,7 +84,7 @@ class FieldError(HonbaError):
     """An entry that cannot be read, naming the field it is in (``wins[0].han``, ``riichi``, or
     ``""`` for the entry as a whole)."""
 
-    def __init__(self, field: str, message: str):
+    def __init__(self, field: str, message: str | Said):
         super().__init__(message)
         self.field = field
 
@@ -190,11 +191,11 @@ def seat_for(ref: PlayerRef | None, players: Sequence[str], field: str) -> Seat:
     """The seat of a player as an entry names them: the name as on the start (or the one name
     that matches it but for case), or the seat number (a number, or its digits as text)."""
     if isinstance(ref, bool) or ref is None:
-        raise FieldError(field, f"{shown(ref)} is not a player")
+        raise FieldError(field, Said("{player} is not a player", player=shown(ref)))
     if isinstance(ref, int):
         if 0 <= ref < len(players):
             return ref
-        raise FieldError(field, f"there is no seat {ref}")
+        raise FieldError(field, Said("there is no seat {seat}", seat=ref))
     if ref in players:
         return players.index(ref)
     folded = [i for i, p in enumerate(players) if p.casefold() == ref.casefold()]
@@ -208,7 +209,7 @@ def seat_for(ref: PlayerRef | None, players: Sequence[str], field: str) -> Seat:
         if seat < len(players):
             return seat
     names = ", ".join(p if len(p) <= 24 else p[:21] + "..." for p in players)
-    raise FieldError(field, f"{shown(ref)} is not a player at this table ({names})")
+    raise FieldError(field, Said("{player} is not a player at this table ({names})", player=shown(ref), names=names))
 
 
 def _seats(refs: Iterable[PlayerRef], players: Sequence[str], field: str) -> tuple[Seat, ...]:
@@ -232,12 +233,14 @@ def sized_penalty(
     by who is dealer); an amount the rules refuse is refused naming the amount."""
     if amount is not None and share is not None:
         if share not in {s.value for s in PenaltyShare}:
-            raise FieldError("share", f"the share is to_others, reverse_mangan or off_table, not {shown(share)}")
+            raise FieldError(
+                "share", Said("the share is to_others, reverse_mangan or off_table, not {share}", share=shown(share))
+            )
         return Penalty(seat, amount, kind, share, note)
     try:
         return penalty_at(seat, table, rules, amount=amount, kind=kind, share=share, note=note)
     except HonbaError as exc:
-        raise FieldError("amount", str(exc)) from None
+        raise FieldError("amount", exc.said) from None
 
 
 def result_of(entry: Entry, players: Sequence[str]) -> HandResult:
@@ -246,7 +249,7 @@ def result_of(entry: Entry, players: Sequence[str]) -> HandResult:
     the domain checks the rest when the result is recorded."""
     if entry.kind == "win":
         if not entry.wins:
-            raise FieldError("wins", "choose the winner")
+            raise FieldError("wins", Said("choose the winner"))
         return WinResult(
             tuple(_win(w, players, f"wins[{i}]") for i, w in enumerate(entry.wins)),
             _seats(entry.riichi, players, "riichi"),
@@ -260,13 +263,18 @@ def result_of(entry: Entry, players: Sequence[str]) -> HandResult:
     if entry.kind == "abort":
         if entry.abort not in {k.value for k in AbortKind}:
             kinds = ", ".join(k.value for k in AbortKind)
-            raise FieldError("abort", f"choose which abortive draw ({kinds}), not {shown(entry.abort)}")
+            raise FieldError(
+                "abort",
+                Said("choose which abortive draw ({kinds}), not {abort}", kinds=kinds, abort=shown(entry.abort)),
+            )
         return AbortiveDraw(
             AbortKind(entry.abort), _seats(entry.riichi, players, "riichi"), _seats(entry.kongs, players, "kongs")
         )
     if entry.kind == "penalty":
-        raise FieldError("kind", "a penalty is not a hand result")
-    raise FieldError("kind", f"choose what happened (win, draw, abort or penalty), not {shown(entry.kind)}")
+        raise FieldError("kind", Said("a penalty is not a hand result"))
+    raise FieldError(
+        "kind", Said("choose what happened (win, draw, abort or penalty), not {kind}", kind=shown(entry.kind))
+    )
 
 
 def fact_of(entry: Entry, players: Sequence[str], table: TableState, rules: Ruleset) -> HandResult | Penalty:
@@ -276,7 +284,7 @@ def fact_of(entry: Entry, players: Sequence[str], table: TableState, rules: Rule
     if entry.kind != "penalty":
         return result_of(entry, players)
     if entry.player is None or entry.player == "":
-        raise FieldError("player", "choose the player penalised")
+        raise FieldError("player", Said("choose the player penalised"))
     return sized_penalty(
         seat_for(entry.player, players, "player"),
         table,
@@ -290,7 +298,7 @@ def fact_of(entry: Entry, players: Sequence[str], table: TableState, rules: Rule
 
 def _win(win: WinEntry, players: Sequence[str], field: str) -> Win:
     if win.winner == "":
-        raise FieldError(f"{field}.winner", "choose the winner")
+        raise FieldError(f"{field}.winner", Said("choose the winner"))
     penalties = tuple(
         HandPenalty(seat_for(p.payer, players, f"{field}.facts.penalties[{i}].payer"), p.amount, p.note)
         for i, p in enumerate(win.penalties)

@@ -20,6 +20,7 @@ import attrs
 
 from domain.bounds import ENTRY, TEXT, Bound, OutOfBounds, shown
 from domain.bounds import whole_number as read_number
+from domain.said import Said
 from domain.values import LIMIT_NAMES, HandValue, PenaltyShare, WinFacts
 from replay.input.entry import (
     FLAG_KEYS,
@@ -89,7 +90,7 @@ def whole_number(field: str, raw: Any, *, low: int | None = None, high: int = MA
             return bound.check(raw)
         return read_number(raw, bound)
     except OutOfBounds as exc:
-        raise FieldError(field, str(exc)) from None
+        raise FieldError(field, exc.said) from None
 
 
 def _text(fields: Mapping[str, Any], name: str) -> str:
@@ -99,15 +100,15 @@ def _text(fields: Mapping[str, Any], name: str) -> str:
     if isinstance(value, list | tuple):
         # A form sent twice keeps its last (``form_of``): a list here is a client's (a JSON body's),
         # for a field that takes one value; read as its last item it stored "y" of ["x", "y"].
-        raise FieldError(name, f"{shown(value)} is a list: this field takes one value")
+        raise FieldError(name, Said("{value} is a list: this field takes one value", value=shown(value)))
     if isinstance(value, bool) or not isinstance(value, str | int):
-        raise FieldError(name, f"{shown(value)} is not text")
+        raise FieldError(name, Said("{value} is not text", value=shown(value)))
     text = str(value).strip()
     try:
         # One line of printable text of a bounded length, as the domain holds every name and note to.
         return TEXT.check(text, name)
     except OutOfBounds as exc:
-        raise FieldError(name, str(exc)) from None
+        raise FieldError(name, exc.said) from None
 
 
 # The fields that hold several items (a form sends them once per item: ``form_of`` keeps them as
@@ -135,7 +136,9 @@ def _items(fields: Mapping[str, Any], name: str) -> tuple[str, ...]:
     else:
         raw = _text(fields, name).split(",")
     if len(raw) > MAX_ITEMS:
-        raise FieldError(name, f"{name}: {len(raw):,} items, at most {MAX_ITEMS}")
+        raise FieldError(
+            name, Said("{name}: {count:,} items, at most {most}", name=name, count=len(raw), most=MAX_ITEMS)
+        )
     items = []
     for item in raw:
         text = _text({name: item}, name)
@@ -157,12 +160,12 @@ def entry_from_fields(fields: Mapping[str, Any]) -> Entry:
     if kind == "end":
         reason = _text(fields, "reason")
         if not reason:
-            raise FieldError("reason", "say why the match ends early (agreed, time limit)")
+            raise FieldError("reason", Said("say why the match ends early (agreed, time limit)"))
         return Entry("end", reason=reason)
     if kind == "win":
         wins = tuple(w for w in (_win_from_fields(fields, slot(i)) for i in range(MAX_WINNERS)) if w is not None)
         if not wins:
-            raise FieldError("winner", "choose the winner")
+            raise FieldError("winner", Said("choose the winner"))
         return Entry("win", wins=wins, riichi=_items(fields, "riichi"))
     if kind == "draw":
         return Entry(
@@ -176,7 +179,9 @@ def entry_from_fields(fields: Mapping[str, Any]) -> Entry:
         amount = _text(fields, "amount")
         share = _optional(fields, "share")
         if share is not None and share not in {s.value for s in PenaltyShare}:
-            raise FieldError("share", f"the share is to_others, reverse_mangan or off_table, not {shown(share)}")
+            raise FieldError(
+                "share", Said("the share is to_others, reverse_mangan or off_table, not {share}", share=shown(share))
+            )
         return Entry(
             "penalty",
             player=_optional(fields, "player"),
@@ -185,7 +190,7 @@ def entry_from_fields(fields: Mapping[str, Any]) -> Entry:
             share=share,
             note=_text(fields, "note"),
         )
-    raise FieldError("kind", f"choose what happened ({', '.join((*KINDS, 'undo', 'end'))})")
+    raise FieldError("kind", Said("choose what happened ({kinds})", kinds=", ".join((*KINDS, "undo", "end"))))
 
 
 def _win_from_fields(fields: Mapping[str, Any], s: str) -> WinEntry | None:
@@ -193,9 +198,9 @@ def _win_from_fields(fields: Mapping[str, Any], s: str) -> WinEntry | None:
     value_given = _text(fields, f"value{s}") or any(_text(fields, f"{k}{s}") for k in VALUE_FIELDS)
     if not winner:
         if value_given and s:
-            raise FieldError(f"winner{s}", "choose this winner, or clear the hand value given for them")
+            raise FieldError(f"winner{s}", Said("choose this winner, or clear the hand value given for them"))
         if value_given:
-            raise FieldError("winner", "choose the winner")
+            raise FieldError("winner", Said("choose the winner"))
         return None
     discarder = _optional(fields, f"discarder{s}") if s and f"discarder{s}" in fields else None
     return WinEntry(
@@ -217,19 +222,23 @@ def _value(fields: Mapping[str, Any], s: str) -> HandValue:
     given = {k: v for k, v in given.items() if v}
     if text and given:
         raise FieldError(
-            f"value{s}", "give the hand value as text (e.g. 3/30) or field by field (han, fu, limit ...), not both"
+            f"value{s}",
+            Said("give the hand value as text (e.g. 3/30) or field by field (han, fu, limit ...), not both"),
         )
     if text:
         try:
             value = parse_value(text)
         except InputError as exc:
-            raise FieldError(f"value{s}", str(exc)) from None
+            raise FieldError(f"value{s}", exc.said) from None
     else:
         parts: dict[str, Any] = {}
         for name, raw in given.items():
             if name == "limit":
                 if raw not in LIMIT_NAMES:
-                    raise FieldError(f"value{s}", f"the limit is one of {', '.join(LIMIT_NAMES)}, not {shown(raw)}")
+                    limits = ", ".join(LIMIT_NAMES)
+                    raise FieldError(
+                        f"value{s}", Said("the limit is one of {limits}, not {value}", limits=limits, value=shown(raw))
+                    )
                 parts[name] = raw
             else:
                 parts[name] = whole_number(f"{name}{s}", raw, high=bound_of(name))
@@ -242,7 +251,10 @@ def _facts(fields: Mapping[str, Any], s: str) -> WinFacts:
     flags = _items(fields, f"facts{s}")
     unknown = [f for f in flags if f not in FLAG_KEYS]
     if unknown:
-        raise FieldError(f"facts{s}", f"unknown fact {shown(unknown[0])} (the facts are {', '.join(FLAG_KEYS)})")
+        facts = ", ".join(FLAG_KEYS)
+        raise FieldError(
+            f"facts{s}", Said("unknown fact {fact} (the facts are {facts})", fact=shown(unknown[0]), facts=facts)
+        )
     parts: dict[str, Any] = {name: True for name in flags}
     for field in attrs.fields(attrs.resolve_types(WinFacts)):
         name = FACT_FIELDS.get(field.name, field.name)
@@ -261,7 +273,9 @@ def _facts(fields: Mapping[str, Any], s: str) -> WinFacts:
 def _hand_penalty(text: str, field: str) -> HandPenaltyEntry:
     found = _HAND_PENALTY.match(text)
     if found is None:
-        raise FieldError(field, f"write a hand's penalty as PLAYER:AMOUNT, e.g. Ben:100 (got {shown(text)})")
+        raise FieldError(
+            field, Said("write a hand's penalty as PLAYER:AMOUNT, e.g. Ben:100 (got {text})", text=shown(text))
+        )
     amount = whole_number(field, found["amount"], high=MAX_POINTS)
     return HandPenaltyEntry(found["payer"].strip(), amount, (found["note"] or "").strip())
 
@@ -401,8 +415,16 @@ def refuse_unread(fields: Mapping[str, Any], kind: str, also: Iterable[str] = ()
     known = field_names(kind) | set(also)
     for name in fields:
         if name not in known:
-            flag = f" (a fact such as {name} is set with facts={name})" if name in FLAG_KEYS else ""
-            raise FieldError(name, f"a {kind} entry has no field {shown(name)}{flag}")
+            if name in FLAG_KEYS:
+                said = Said(
+                    "a {kind} entry has no field {field} (a fact such as {name} is set with facts={name})",
+                    kind=kind,
+                    field=shown(name),
+                    name=name,
+                )
+            else:
+                said = Said("a {kind} entry has no field {field}", kind=kind, field=shown(name))
+            raise FieldError(name, said)
 
 
 def amended(entry: Entry, changes: Mapping[str, Any]) -> Entry:

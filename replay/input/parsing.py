@@ -8,6 +8,7 @@ from typing import Any
 
 from domain.bounds import ANY_RULE_NUMBER, Bound, OutOfBounds, shown, whole_number
 from domain.errors import HonbaError
+from domain.said import Said
 from domain.values import LIMIT_NAMES, HandValue
 
 # re.ASCII: \d is 0-9 only (not ``٣``), as every number honba reads (domain.bounds.whole_number).
@@ -41,7 +42,7 @@ def _count(digits: str, name: str) -> int:
     try:
         return whole_number(digits, Bound(name, 0, bound_of(name)))
     except OutOfBounds as exc:
-        raise InputError(str(exc)) from None
+        raise InputError(exc.said) from None
 
 
 def parse_value(text: str) -> HandValue:
@@ -87,8 +88,11 @@ def parse_value(text: str) -> HandValue:
         fu = match.group(2) or match.group(4)
         return HandValue(han=_count(han, "han"), fu=_count(fu, "fu"))
     raise InputError(
-        f"cannot read the hand value {shown(text)}: write e.g. 3/30 (3 han 30 fu), 6han, mangan, 2xyakuman, "
-        "4faan, 5tai, 120points, 40pts x 3dbl or limit"
+        Said(
+            "cannot read the hand value {text}: write e.g. 3/30 (3 han 30 fu), 6han, mangan, 2xyakuman, "
+            "4faan, 5tai, 120points, 40pts x 3dbl or limit",
+            text=shown(text),
+        )
     )
 
 

@@ -17,6 +17,7 @@ from typing import Any, Final
 
 import attrs
 
+from domain.said import Said
 from domain.values import WinFacts
 from replay.input.entry import NO_FACTS, FieldError
 from replay.input.parsing import InputError
@@ -69,7 +70,7 @@ def parse_tiles(text: str, option: str = "--hand") -> tuple[str, ...]:
     for a red five, ``E``..``C`` for the honours); a clear ``InputError`` naming the option."""
     compact = "".join(text.split()).lower()
     if not compact:
-        raise InputError(f"{option}: no tiles given (write them as e.g. 123m456p789s11z)")
+        raise refused(option, Said("no tiles given (write them as e.g. 123m456p789s11z)"))
     tiles: list[str] = []
     position = 0
     for found in _GROUP.finditer(compact):
@@ -80,19 +81,24 @@ def parse_tiles(text: str, option: str = "--hand") -> tuple[str, ...]:
             tiles.append(_tile(digit, suit, option))
         position = found.end()
     if position != len(compact):
-        raise InputError(
-            f"{option}: cannot read {text!r} from {compact[position:]!r} on: write digits and then their suit, "
-            "e.g. 123m456p789s11z (m, p, s, z for honours 1z-7z; 0 for a red five)"
+        raise refused(
+            option,
+            Said(
+                "cannot read {text} from {rest} on: write digits and then their suit, "
+                "e.g. 123m456p789s11z (m, p, s, z for honours 1z-7z; 0 for a red five)",
+                text=repr(text),
+                rest=repr(compact[position:]),
+            ),
         )
     if len(tiles) > MOST_TILES:
-        raise InputError(f"{option}: {len(tiles)} tiles is more than any hand holds")
+        raise refused(option, Said("{count} tiles is more than any hand holds", count=len(tiles)))
     return tuple(tiles)
 
 
 def _tile(digit: str, suit: str, option: str) -> str:
     if suit == "z":
         if not "1" <= digit <= "7":
-            raise InputError(f"{option}: {digit}z is no tile (the honours are 1z-7z)")
+            raise refused(option, Said("{digit}z is no tile (the honours are 1z-7z)", digit=digit))
         return HONOURS[int(digit) - 1]
     if digit == "0":
         return f"5{suit}r"
@@ -111,16 +117,29 @@ def parse_call(text: str) -> MeldTiles:
     kind, _, tiles = text.partition(":")
     kind = kind.strip().lower()
     if kind not in CALL_KINDS or not tiles:
-        raise InputError(f"--call: write a call as KIND:TILES with KIND one of {', '.join(CALL_KINDS)}, not {text!r}")
+        named = ", ".join(CALL_KINDS)
+        raise refused(
+            "--call",
+            Said("write a call as KIND:TILES with KIND one of {kinds}, not {text}", kinds=named, text=repr(text)),
+        )
     parsed = parse_tiles(tiles, "--call")
     size = 3 if kind in ("chi", "pon") else 4
     kinds = {t.removesuffix("r") for t in parsed}
     if len(parsed) != size:
-        raise InputError(f"--call: a {kind} has {size} tiles, not {len(parsed)} ({text!r})")
+        raise refused(
+            "--call",
+            Said(
+                "a {kind} has {size} tiles, not {count} ({text})",
+                kind=kind,
+                size=size,
+                count=len(parsed),
+                text=repr(text),
+            ),
+        )
     if kind != "chi" and len(kinds) != 1:
-        raise InputError(f"--call: the tiles of a {kind} are all alike ({text!r})")
+        raise refused("--call", Said("the tiles of a {kind} are all alike ({text})", kind=kind, text=repr(text)))
     if kind == "chi" and not _run(parsed):
-        raise InputError(f"--call: a chi is three tiles in a row of one suit ({text!r})")
+        raise refused("--call", Said("a chi is three tiles in a row of one suit ({text})", text=repr(text)))
     return MeldTiles(kind, parsed)
 
 
@@ -166,7 +185,7 @@ class HandTiles:
         """A hand from what was typed: ``--hand``, ``--win-tile``, each ``--call``, the indicators."""
         winning = parse_tiles(win_tile, "--win-tile")
         if len(winning) != 1:
-            raise InputError(f"--win-tile: one tile, not {len(winning)} ({win_tile!r})")
+            raise refused("--win-tile", Said("one tile, not {count} ({text})", count=len(winning), text=repr(win_tile)))
         tiles = cls(
             parse_tiles(hand),
             winning[0],
@@ -185,22 +204,29 @@ class HandTiles:
         """The tiles make a hand of fourteen (a kong counting three), no tile more than four
         times, at most one red five a suit, the winning tile among the concealed ones."""
         if self.win_tile not in self.concealed:
-            raise InputError(f"--win-tile: {notation(self.win_tile)} is not among the tiles of --hand")
+            raise refused(
+                "--win-tile",
+                Said("{tile} is not among the tiles of {hand}", tile=notation(self.win_tile), hand="--hand"),
+            )
         kongs = sum(1 for c in self.calls if len(c.tiles) == 4)
         count = len(self.concealed) + sum(len(c.tiles) for c in self.calls)
         if count - kongs != 14:
-            raise InputError(
-                f"--hand: a winning hand has 14 tiles (a kong counts 3), the winning tile among them; "
-                f"these are {count - kongs} with the calls"
+            raise refused(
+                "--hand",
+                Said(
+                    "a winning hand has 14 tiles (a kong counts 3), the winning tile among them; "
+                    "these are {count} with the calls",
+                    count=count - kongs,
+                ),
             )
         every = [*self.concealed, *(t for c in self.calls for t in c.tiles)]
         kinds = Counter(t.removesuffix("r") for t in every)
         over = sorted(kind for kind, n in kinds.items() if n > 4)
         if over:
-            raise InputError(f"--hand: more than four of {', '.join(notation(k) for k in over)}")
+            raise refused("--hand", Said("more than four of {tiles}", tiles=", ".join(notation(k) for k in over)))
         reds = Counter(t[1] for t in every if t.endswith("r"))
         if any(n > 1 for n in reds.values()):
-            raise InputError("--hand: a suit has one red five")
+            raise refused("--hand", Said("a suit has one red five"))
 
 
 # The fields of a win entered by its tiles, by the command line's options they stand for.
@@ -225,10 +251,12 @@ def hand_tiles_from_fields(fields: Mapping[str, Any]) -> HandTiles | None:
     flags = {name: bool(tile_text(fields, name)) for name in TILE_FLAGS}
     if not text["hand"]:
         if any(text.values()) or any(flags.values()):
-            raise FieldError("hand", "the winning tile, the calls, the indicators and ippatsu go with the hand's tiles")
+            raise FieldError(
+                "hand", Said("the winning tile, the calls, the indicators and ippatsu go with the hand's tiles")
+            )
         return None
     if not text["win_tile"]:
-        raise FieldError("win_tile", "which of the hand's tiles won?")
+        raise FieldError("win_tile", Said("which of the hand's tiles won?"))
     calls = [c for c in text["calls"].replace(",", " ").split() if c]
     try:
         return HandTiles.from_text(
@@ -241,7 +269,7 @@ def hand_tiles_from_fields(fields: Mapping[str, Any]) -> HandTiles | None:
             double_riichi=flags["double_riichi"],
         )
     except InputError as exc:
-        raise tile_error(str(exc)) from None
+        raise tile_error(exc.said) from None
 
 
 def tile_text(fields: Mapping[str, Any], name: str) -> str:
@@ -258,8 +286,41 @@ def tile_text(fields: Mapping[str, Any], name: str) -> str:
     return text
 
 
-def tile_error(message: str) -> FieldError:
-    """A refusal of the tiles' reader (which names the command line's options) by its field."""
+def refused(option: str, problem: Said | str) -> InputError:
+    """A refusal of the tiles' reader, naming the command line's option it is in (``--hand: ...``)."""
+    return InputError(Said("{option}: {problem}", option=option, problem=problem))
+
+
+# The options' names as a page says them, by its field (``win tile``).
+_FIELD_WORDS: Final = {
+    "--hand": Said("hand"),
+    "--win-tile": Said("win tile"),
+    "--call": Said("calls"),
+    "--dora-indicators": Said("dora indicators"),
+    "--ura-indicators": Said("ura indicators"),
+}
+
+
+def tile_error(said: Said | str) -> FieldError:
+    """A refusal of the tiles' reader (which names the command line's options) by its field: the
+    option it is in is the field, the options it names are said as the fields' names."""
+    if not isinstance(said, Said):
+        return _tile_error_text(said)
+    fields = dict(said.fields)
+    if said.template == "{option}: {problem}":
+        field = next((name for name, option in TILE_FIELDS.items() if option == fields["option"]), "hand")
+        problem = fields["problem"]
+        return FieldError(field, _fields_named(problem) if isinstance(problem, Said) else str(problem))
+    return FieldError("hand", _fields_named(said))
+
+
+def _fields_named(said: Said) -> Said:
+    """The words with each option they name said as its field's name."""
+    return said.mapped(lambda value: _FIELD_WORDS.get(value, value) if isinstance(value, str) else value)
+
+
+def _tile_error_text(message: str) -> FieldError:
+    """``tile_error`` of a message given as text: its option read from its start."""
     field = "hand"
     for name, option in TILE_FIELDS.items():
         if message.startswith(option):

@@ -58,6 +58,9 @@ from replay.store.seal import Seal
 CHECKPOINTS_ID = uuid5(NAMESPACE_URL, "honba:/checkpoints")
 # Notifications read by a checkpoint at a time.
 BATCH = 2000
+# Seals whose stream a process keeps in mind between checkpoints (``HonbaApp.sealed_streams``); past
+# that, forgotten and read again from the store when sealed again: a long import or server stays bounded.
+SEALS_KEPT = 2_000
 
 
 class Checkpoint(Aggregate):
@@ -239,6 +242,8 @@ def take_checkpoint(app: Any) -> Taken:
             return Taken(0, GENESIS, skipped="damaged")
         if not held:
             return Taken(last.number, last.digest, skipped="locked")
+        if len(app.sealed_streams) > SEALS_KEPT:
+            app.sealed_streams.clear()
         leaves, upto = pending_leaves(app, last.upto, app.sealed_streams)
         if not leaves:
             return Taken(last.number, last.digest, skipped="nothing new")

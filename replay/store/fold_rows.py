@@ -31,7 +31,7 @@ from eventsourcing.persistence import JSONTranscoder, Transcoding, find_id_conve
 from domain.codec import FACT_TAGS, to_data
 from domain.integrity import _content_fields, plain
 from projections.standings_view import ReadEvent
-from replay.store.mapper import AGGREGATE_TOPICS, EVENT_CLASSES, HonbaMapper, whole
+from replay.store.mapper import AGGREGATE_TOPICS, HonbaMapper, event_class, whole
 from replay.store.transcoding import ValueTranscoding
 
 # How the library's JSON transcoder marks a typed value: {"_type_": name, "_data_": data}.
@@ -65,7 +65,7 @@ class FoldReader:
     def _class(self, topic: str, id_type: type) -> tuple[type[Any], tuple[str, ...], str, Callable[[Any], Any]] | None:
         key = f"{topic}|{id_type.__name__}"
         if key not in self._classes:
-            cls = EVENT_CLASSES.get(topic)
+            cls = event_class(topic)
             found = None
             if cls is not None and getattr(cls, "class_version", 1) == 1:
                 convert = find_id_convertor(cast(Any, cls), cast(Any, id_type))

@@ -3,7 +3,7 @@
 The library finds an event's class from the topic stored with it (``module:Class``) and imports
 that module: a row whose topic was changed to ``this:s`` makes every reader import Python's
 ``this`` (and print the Zen of Python). ``HonbaMapper`` reads a row only under a topic of honba's
-own list (``EVENT_CLASSES``: every event class of its aggregates, under its topic and the topic
+own list (``event_class``: every event class of its aggregates, under its topic and the topic
 it had before it moved), and a created event only for one of honba's aggregates; anything else
 is a row that cannot be read, which every reader names.
 
@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import importlib
 import types
 import typing
 from collections.abc import Callable
@@ -31,14 +32,12 @@ from eventsourcing.utils import get_topic
 from domain.bounds import TABLE_SIZE
 from domain.codec import FACT_TAGS
 from domain.match import Match
-from domain.tournament import Tournament
 from domain.values import AbortiveDraw, DealPass, ExhaustiveDraw, MatchEnd, Penalty, WinResult
 from replay.store import chain, checkpoint, identity, seal, signed
 
 # honba's aggregates, with the module each lived in before it moved (its old topics stay readable).
 AGGREGATES: tuple[tuple[type[Aggregate], str | None], ...] = (
     (Match, None),
-    (Tournament, None),
     (seal.Seal, seal.OLD_MODULE),
     (chain.StoreChain, chain.OLD_MODULE),
     (identity.GameIdentity, identity.OLD_MODULE),
@@ -55,9 +54,9 @@ def _topics(cls: type[Any], old_module: str | None) -> list[str]:
     return topics
 
 
-def _event_classes() -> dict[str, type[Any]]:
+def _event_classes(aggregates: tuple[tuple[type[Aggregate], str | None], ...]) -> dict[str, type[Any]]:
     found: dict[str, type[Any]] = {}
-    for aggregate, old_module in AGGREGATES:
+    for aggregate, old_module in aggregates:
         for value in vars(aggregate).values():
             if isinstance(value, type) and issubclass(value, Aggregate.Event):
                 for topic in _topics(value, old_module):
@@ -65,12 +64,38 @@ def _event_classes() -> dict[str, type[Any]]:
     return found
 
 
-# Every topic a stored honba event may carry, and its class.
-EVENT_CLASSES: dict[str, type[Any]] = _event_classes()
+# honba's aggregates whose module is imported when a row of theirs is first read, by module: the
+# tournaments' (``domain.tournament`` loads the draws, the seatings and the stages, and the event
+# library builds each of its event classes as the module is imported), which a command on a match
+# never reads. Each is one of honba's aggregates all the same: its topics are on the list below.
+LATER: dict[str, str] = {"domain.tournament": "Tournament"}
+
+# Every topic a stored honba event may carry, and its class (the aggregates of ``LATER`` aside: ``event_class``).
+EVENT_CLASSES: dict[str, type[Any]] = _event_classes(AGGREGATES)
 # Every topic a created event may name as its aggregate's (``originator_topic``).
 AGGREGATE_TOPICS: frozenset[str] = frozenset(
-    topic for aggregate, old_module in AGGREGATES for topic in _topics(aggregate, old_module)
+    [
+        *(topic for aggregate, old_module in AGGREGATES for topic in _topics(aggregate, old_module)),
+        *(f"{module}:{name}" for module, name in LATER.items()),
+    ]
 )
+
+
+@functools.cache
+def _later_event_classes(module: str) -> dict[str, type[Any]]:
+    """The event classes of the aggregate ``LATER`` names in ``module``, its module imported."""
+    aggregate: type[Aggregate] = getattr(importlib.import_module(module), LATER[module])
+    return _event_classes(((aggregate, None),))
+
+
+def event_class(topic: str) -> type[Any] | None:
+    """The class of honba's event stored under ``topic``; None for a topic of no honba event."""
+    found = EVENT_CLASSES.get(topic)
+    if found is None:
+        module = topic.partition(":")[0]
+        if module in LATER:
+            found = _later_event_classes(module).get(topic)
+    return found
 
 
 class ForeignRow(ValueError):
@@ -197,7 +222,7 @@ class HonbaMapper(Mapper[UUID]):
 
     def to_domain_event(self, stored_event: StoredEvent) -> Any:
         topic = stored_event.topic
-        if topic not in EVENT_CLASSES:
+        if event_class(topic) is None:
             raise ForeignRow(f"its topic {str(topic)[:80]!r} is not one of honba's events")
         if not isinstance(stored_event.originator_id, UUID):
             spelled = str(stored_event.originator_id)[:80]

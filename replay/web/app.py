@@ -4,9 +4,9 @@ Presentation only: every decision (what a hand pays, whether an entry is valid, 
 write) is made by the service (``replay.service.recording.entry``, ``replay.service.common.access``,
 ``replay.service.tournaments.tournaments``) and the domain below it; the route modules read requests, call
 them, and render their plain data through Jinja2 templates, which escape every value.
-This module assembles them: ``table`` (the table's pages), ``standings``, ``director``,
-``events`` (what-if, ratings, signed results), ``referee`` and ``api``, over what they share in
-``site``, with ``limits``'s cap on every request body.
+This module assembles them: ``table`` (the table's pages), ``standings`` (and what-if),
+``director``, ``ratings``, ``certificates`` (signed results), ``referee`` and ``api``, over what
+they share in ``site``, with ``limits``'s cap on every request body.
 
 Writes need a token (``honba token create``): pages take it from the table link's
 ``?token=`` and send it back in a hidden field; the JSON API takes it as
@@ -43,7 +43,7 @@ from replay.service.common.errors import (
 from replay.service.director.address import Address
 from replay.service.recording.entry import FieldError
 from replay.service.recording.recording import HandTaken
-from replay.web import api, checkpoints, director, events, referee, standings, table
+from replay.web import api, certificates, checkpoints, director, ratings, referee, standings, table
 from replay.web.limits import BodyLimit, TooLarge
 from replay.web.site import HERE, Forbidden, Site, Unavailable, site
 
@@ -68,7 +68,9 @@ async def not_found(request: Request, exc: Exception) -> Response:
         bare = "/" + quote(path.strip("/"), safe="/")
         query = request.url.query
         return RedirectResponse(bare + (f"?{query}" if query else ""), status_code=307)
-    return site(request).error(request, 404, "No such page.")
+    served = site(request)
+    # The site's own words in the request's language (the service's refusals are said by the service).
+    return served.error(request, 404, served.words(request).gettext("No such page."))
 
 
 async def http_error(request: Request, exc: Exception) -> Response:
@@ -76,11 +78,13 @@ async def http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
     if exc.status_code == 404:
         return await not_found(request, exc)
+    served = site(request)
+    words = served.words(request)
     if exc.status_code == 405:
-        message = f"this address does not take a {request.method} request"
+        message = words.gettext("this address does not take a %(method)s request") % {"method": request.method}
     else:
-        message = exc.detail if exc.status_code < 500 else "Something went wrong on the server."
-    return site(request).error(request, exc.status_code, message, headers=exc.headers)
+        message = exc.detail if exc.status_code < 500 else words.gettext("Something went wrong on the server.")
+    return served.error(request, exc.status_code, message, headers=exc.headers)
 
 
 async def too_large(request: Request, exc: Exception) -> Response:
@@ -88,7 +92,10 @@ async def too_large(request: Request, exc: Exception) -> Response:
 
 
 async def refused(request: Request, exc: Exception) -> Response:
-    return site(request).error(request, 403, str(exc) or "Not allowed.")
+    served = site(request)
+    words = served.words(request)
+    said = exc.said(words) if isinstance(exc, Forbidden) else str(exc)
+    return served.error(request, 403, said or words.gettext("Not allowed."))
 
 
 async def honba_error(request: Request, exc: Exception) -> Response:
@@ -100,21 +107,28 @@ async def honba_error(request: Request, exc: Exception) -> Response:
     if isinstance(exc, DamagedMatch):
         status = 409  # the stored match cannot be what it shows: the page names the damage (see honba check)
     field = exc.field if isinstance(exc, FieldError) else None
-    return site(request).error(request, status, str(exc), field)
+    said = exc.said if isinstance(exc, HonbaError) else str(exc)
+    return site(request).error(request, status, said, field)
 
 
 async def unavailable(request: Request, exc: Exception) -> Response:
     # The store did not answer (a lost connection, a locked file): whatever it did with a write in
     # flight, only it knows; the same request again (with its client key) records once.
-    message = "the store is unavailable, nothing changed as far as honba knows — try again"
-    return site(request).error(request, 503, message, headers={"Retry-After": "5"})
+    served = site(request)
+    message = served.words(request).gettext(
+        "the store is unavailable, nothing changed as far as honba knows — try again"
+    )
+    return served.error(request, 503, message, headers={"Retry-After": "5"})
 
 
 async def internal(request: Request, exc: Exception) -> Response:
     # Never the exception's text: it may name the database or its password. Nor "nothing was
     # recorded": the server cannot know where it went wrong (after a save, the entry stands).
-    message = "Something went wrong on the server; reload the page to see what was recorded before sending again."
-    return site(request).error(request, 500, message)
+    served = site(request)
+    message = served.words(request).gettext(
+        "Something went wrong on the server; reload the page to see what was recorded before sending again."
+    )
+    return served.error(request, 500, message)
 
 
 def create_app(db: str | None, address: Address | None = None, *, witnesses: Sequence[str] = ()) -> Starlette:
@@ -129,7 +143,8 @@ def create_app(db: str | None, address: Address | None = None, *, witnesses: Seq
         *table.ROUTES,
         *standings.ROUTES,
         *director.ROUTES,
-        *events.ROUTES,
+        *ratings.ROUTES,
+        *certificates.ROUTES,
         *referee.ROUTES,
         *api.ROUTES,
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),

@@ -15,9 +15,8 @@ from starlette.routing import Route
 
 from domain.bounds import TREE_SIZE
 from domain.errors import HonbaError
-from replay.service.audit.notes import MAX_NOTE
 from replay.service.audit.proofs import CheckpointNotSigned, ProofFailed, consistency, match_receipt, published_note
-from replay.service.audit.witnesses import WitnessUnknown, accept_cosignature
+from replay.service.audit.witnesses import WitnessUnknown, accept_cosignature, cosignature_line
 from replay.service.common.errors import MatchNotFound
 from replay.web.site import number, query_number, site
 
@@ -57,9 +56,7 @@ async def cosignature(request: Request) -> Response:
     body = await request.body()
     try:
         size = number(request.path_params["size"], TREE_SIZE)
-        if len(body) > MAX_NOTE:
-            raise HonbaError("a cosignature is one line")
-        line = body.decode("utf-8", "replace")
+        line = cosignature_line(body)
         name = await served.call(lambda: accept_cosignature(served.app, size, line, served.witnesses))
     except HonbaError as exc:
         return _refusal(exc)

@@ -21,6 +21,7 @@ from domain.errors import HonbaError
 from domain.rules import preset_names
 from replay.html.qr import qr_svg
 from replay.html.sheet import PAPERS, render_sheet_html
+from replay.html.words import N_
 from replay.service.common.access import Grant
 from replay.service.director import director, stages
 from replay.service.recording.clock import set_session_time_limit, start_session_clock
@@ -29,7 +30,7 @@ from replay.service.tournaments.sign_off import require_sign_off
 from replay.service.tournaments.tournaments import create_tournament
 from replay.web.site import Site, form_of, form_token, link_to, number, phones_at, query_number, see_other, site
 
-RUN = "run tournaments"
+RUN = N_("run tournaments")
 # What a form of the tournament's page does: (the site, the tournament, the form's fields, the director's token).
 Action = Callable[[Site, str, dict[str, Any], str], Any]
 
@@ -79,7 +80,7 @@ async def create_tournament_form(request: Request) -> Response:
         # A name with a '/' is refused by the domain (domain.bounds.TOURNAMENT): no page could be its.
         await served.call(lambda: create_tournament(served.app, name, players))
     except HonbaError as exc:
-        return await _home(request, served, token, 400, {"name": str(exc)}, fields)
+        return await _home(request, served, token, 400, {"name": exc.said}, fields)
     return see_other(request, "director_tournament", {"token": token or ""}, name=name)
 
 
@@ -129,7 +130,7 @@ async def _act(request: Request, field: str, action: Action, *, to_session: bool
         await served.refreshed()  # the seating and the warnings read the standings view
         result = await served.call(lambda: action(served, name, fields, token))
     except HonbaError as exc:
-        return await show_tournament(request, name, token, 400, {field: str(exc)}, fields)
+        return await show_tournament(request, name, token, 400, {field: exc.said}, fields)
     if to_session:
         return see_other(request, "director_session", {"token": token}, name=name, session=str(result))
     return see_other(request, "director_tournament", {"token": token}, fragment=field, name=name)
@@ -324,7 +325,7 @@ async def _session_act(
     try:
         said = await served.call(lambda: action(served, fields, token))
     except HonbaError as exc:
-        return await _session(request, served, token, 400, {field: str(exc)}, fields)
+        return await _session(request, served, token, 400, {field: exc.said}, fields)
     name, session = request.path_params["name"], str(_session_number(request))
     return see_other(
         request, "director_session", {"token": token, **(said or {})}, fragment=field, name=name, session=session
@@ -386,7 +387,7 @@ async def sheet_page(request: Request) -> Response:
         return data, links
 
     data, links = await served.call(read)
-    return HTMLResponse(render_sheet_html(data, links, paper))
+    return HTMLResponse(render_sheet_html(data, links, paper, served.language(request)))
 
 
 ROUTES = [

@@ -2,43 +2,65 @@
 
 The catalogues are gettext ``.po`` files under ``replay/web/locale/`` (the English text is the
 message id, so English needs none), compiled with Babel's API when first loaded (no ``.mo`` file to
-build or commit: a fresh clone serves Japanese as it is). The language of a request is its
+build or commit: a fresh clone serves Japanese as it is; ``replay.html.words``, which the HTML
+exports share). The language of a request is its
 ``?lang=`` (which the page's switch sends, and a cookie keeps), else the cookie, else the best of the
 browser's ``Accept-Language``, else English. Numbers are written by Babel's rules for the language.
 """
 
 from __future__ import annotations
 
-import functools
-import gettext
-import io
-from pathlib import Path
-
 from babel import Locale, negotiate_locale
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
 
-LOCALE_DIR = Path(__file__).resolve().parent / "locale"
-LANGUAGES = ("en", "ja")
-DEFAULT = "en"
+from domain.said import Listed, Said
+
+# The catalogues and their loading are the HTML exports' too (``replay.html.words``).
+from replay.html.words import DEFAULT, LANGUAGES, LOCALE_DIR, SAID_FIRST, translations
+
+__all__ = [
+    "COOKIE",
+    "DEFAULT",
+    "LANGUAGES",
+    "LOCALE_DIR",
+    "NAMES",
+    "chosen",
+    "number",
+    "said_here",
+    "say",
+    "spoken",
+    "translations",
+]
+
 COOKIE = "honba_lang"
 # What each language is called in its own words, for the switch.
 NAMES = {"en": "English", "ja": "日本語"}
 
 
-@functools.cache
-def translations(language: str) -> gettext.NullTranslations:
-    """The catalogue of ``language`` (the English ids themselves for English), compiled once."""
-    path = LOCALE_DIR / language / "LC_MESSAGES" / "messages.po"
-    if language == DEFAULT or not path.exists():
-        return gettext.NullTranslations()
-    with path.open("rb") as po:
-        catalog = read_po(po, locale=language)
-    compiled = io.BytesIO()
-    write_mo(compiled, catalog)
-    compiled.seek(0)
-    return gettext.GNUTranslations(compiled)
+def say(value: Said | Listed | str, language: str) -> str:
+    """What the service said (``domain.said.Said``, ``Listed``), in ``language``: each template
+    looked up in the language's catalogues (the English where one has none), its fields filled in,
+    words in their turn; data in the fields (names, notes, quoted input) as it is. Plain text (a
+    message not given as words) is as it is."""
+    if isinstance(value, Said | Listed):
+        return value.spoken(translations(language, SAID_FIRST).gettext)
+    return value
+
+
+def said_here(value: object, language: str) -> object:
+    """A value a template shows: words said in ``language`` (Jinja's ``finalize``), anything else as it is."""
+    return say(value, language) if isinstance(value, Said | Listed) else value
+
+
+def spoken(data: object, language: str) -> object:
+    """Plain data (a JSON body) with every ``Said`` in it said in ``language``."""
+    if isinstance(data, Said | Listed):
+        return say(data, language)
+    if isinstance(data, dict):
+        return {key: spoken(value, language) for key, value in data.items()}
+    if isinstance(data, list | tuple):
+        return [spoken(value, language) for value in data]
+    return data
 
 
 def chosen(query: str | None, cookie: str | None, accept: str | None) -> str:

@@ -15,6 +15,7 @@ from starlette.routing import Route
 from domain.bounds import ENTRY
 from domain.errors import HonbaError
 from domain.values import AbortKind, PenaltyShare
+from replay.html.words import N_
 from replay.service.common.access import Grant
 from replay.service.recording.changes import change_headline
 from replay.service.recording.entry import (
@@ -36,7 +37,7 @@ from replay.service.tournaments.standings import read_view
 from replay.web.site import Site, form_of, form_token, number, query_number, see_other, site
 from replay.web.table import LIMITS
 
-CORRECT = "correct matches"
+CORRECT = N_("correct matches")
 
 
 async def referee_page(request: Request) -> Response:
@@ -146,7 +147,7 @@ async def _refused(
     # Next to its field in the action's form; by the actions when no such form is shown (no entry to amend).
     shown = fields.get("action") in ("void", "penalty") or amend is not None
     field = exc.field if isinstance(exc, FieldError) and shown else "action"
-    return served.page(request, "referee_match.html", 400, token=token, errors={field: str(exc)}, **context)
+    return served.page(request, "referee_match.html", 400, token=token, errors={field: exc.said}, **context)
 
 
 async def correct_preview(request: Request) -> Response:

@@ -25,15 +25,17 @@ from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Re
 
 from domain.bounds import KEY, NAME, TEXT, TOURNAMENT, Bound, clipped, shown
 from domain.errors import HonbaError, WinnerIsDiscarder, WinnersOnSeveralDiscards
+from domain.said import Listed, Said
 from replay.html.templating import TEMPLATES as REPORT_TEMPLATES
 from replay.html.templating import add_filters
+from replay.html.words import N_, Words, when
 from replay.input.json_text import load_json
 from replay.service.audit.checkpoints import checkpoints_kept
-from replay.service.audit.notes import Verifier
+from replay.service.audit.witnesses import WitnessKeys
 from replay.service.common.access import Grant, TokenStore
 from replay.service.common.errors import StoreUnavailable
 from replay.service.common.opening import HonbaApp, open_standings_view
-from replay.service.common.shapes import end_reason_words
+from replay.service.common.shapes import end_reason_said
 from replay.service.director.address import Address
 from replay.service.recording.entry import VALUE_FIELDS, FieldError, is_list_field, whole_number
 from replay.service.recording.recording import ForHand
@@ -48,11 +50,22 @@ T = TypeVar("T")
 
 
 class Forbidden(Exception):
-    """A write without the right token (403)."""
+    """A write without the right token (403). Its message is the catalogue's (``N_``-marked, with its
+    ``%(name)s`` places), said in the request's language where it is shown (``said``); ``str`` of it
+    is the English."""
+
+    def __init__(self, message: str, **values: str) -> None:
+        super().__init__(message % values)
+        self.message = message
+        self.values = values
+
+    def said(self, words: Words) -> str:
+        """The refusal in the language of ``words`` (its values too, where the catalogue has them)."""
+        return words.gettext(self.message) % {name: words.gettext(value) for name, value in self.values.items()}
 
 
 # What the old link of a table says once the director has issued the table's link again.
-REPLACED_LINK = (
+REPLACED_LINK = N_(
     "this table's link was issued again: this one no longer enters results (ask the director for the new link)"
 )
 
@@ -72,13 +85,20 @@ def _templates(language: str = i18n.DEFAULT) -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         extensions=["jinja2.ext.i18n"],
+        # What the service said as words (``domain.said.Said``: a hand, a refusal) is said in the
+        # page's language wherever a template shows it; the English is its ``str()``.
+        finalize=lambda value: i18n.said_here(value, language),
     )
     add_filters(env)
     env.install_gettext_translations(i18n.translations(language), newstyle=True)  # type: ignore[attr-defined]
     env.globals["lang"] = language
     env.globals["language_names"] = i18n.NAMES
     env.filters["points"] = lambda v: i18n.number(v, language)
-    env.filters["end_reason"] = end_reason_words
+    env.filters["end_reason"] = lambda reason: i18n.say(end_reason_said(reason), language)
+    # Words given to a gettext text's placeholder (``_("... %(why)s", why=x | say)``), in the page's language.
+    env.filters["say"] = lambda value: i18n.said_here(value, language)
+    # A moment the service gives (ISO 8601) as the language writes it.
+    env.filters["when"] = lambda v: when(str(v), language)
     # The reports link their matches to the table pages this server serves (an export does not).
     env.globals["links"] = True
     # A field that holds several items, shown in one text box: its items between commas.
@@ -114,7 +134,7 @@ class Site:
         self.position = 0
         self._stop_checkpoints: Callable[[], None] | None = None
         # The witnesses whose cosignatures of signed checkpoints are kept (``honba serve --witness``).
-        self.witnesses: tuple[Verifier, ...] = ()
+        self.witnesses: WitnessKeys = ()
 
     def start_checkpoints(self) -> None:
         """Take a checkpoint of what was saved every few seconds while something is (the server's
@@ -158,10 +178,11 @@ class Site:
     def page(self, request: Request, template: str, status: int = 200, **context: Any) -> HTMLResponse:
         """The template rendered (every value escaped), with the CSRF cookie its forms send back."""
         csrf = request.cookies.get(CSRF_COOKIE) or secrets.token_urlsafe(24)
-        if context.get("errors"):
-            # A refusal next to its field is one line, however much of the input it quotes.
-            context["errors"] = {field: clipped(str(said)) for field, said in context["errors"].items()}
         language = self.language(request)
+        if context.get("errors"):
+            # A refusal next to its field is one line, however much of the input it quotes; what the
+            # service said as words, in the page's language.
+            context["errors"] = {field: clipped(i18n.say(said, language)) for field, said in context["errors"].items()}
         page = self.languages[language].get_template(template)
         context.setdefault("switch", language_switch(request))
         html = page.render(csrf=csrf, **context)
@@ -175,6 +196,10 @@ class Site:
             # The switch's choice is kept for the pages opened after (a year; not a secret).
             response.set_cookie(i18n.COOKIE, language, max_age=365 * 24 * 3600, samesite="lax", path="/")
         return response
+
+    def words(self, request: Request) -> Words:
+        """The catalogue of the request's language: the page's own words said in it."""
+        return i18n.translations(self.language(request))
 
     @staticmethod
     def language(request: Request) -> str:
@@ -190,7 +215,7 @@ class Site:
         """The token's grant, when it allows this; else ``Forbidden`` saying what it may not do."""
         grant = self.grant(token)
         if grant is None or not allowed(grant):
-            raise Forbidden(f"this link may not {what}")
+            raise Forbidden(N_("this link may not %(what)s"), what=what)
         return grant
 
     def may_record(self, key: str, token: str | None) -> Grant:
@@ -198,21 +223,21 @@ class Site:
         again since is told so (``REPLACED_LINK``), any other gets a plain refusal."""
         grant = self.grant(token)
         if grant is None or not grant.may_record(key):
-            raise Forbidden(
-                REPLACED_LINK if self.tokens.replaced(token) == key else "this link may not enter results at this table"
-            )
+            replaced = self.tokens.replaced(token) == key
+            raise Forbidden(REPLACED_LINK if replaced else N_("this link may not enter results at this table"))
         return grant
 
     def error(
         self,
         request: Request,
         status: int,
-        message: str,
+        said: Said | Listed | str,
         field: str | None = None,
         headers: Mapping[str, str] | None = None,
     ) -> Response:
-        """An error as JSON on the API (with the ``field`` it is in, where it names one), as a page elsewhere."""
-        message = clipped(message)
+        """An error as JSON on the API (with the ``field`` it is in, where it names one), as a page
+        elsewhere; what the service said as words (a ``HonbaError``'s ``said``) in the request's language."""
+        message = clipped(i18n.say(said, self.language(request)))
         # The API, and a page's script asking for JSON (the table page's /check): the refusal as JSON.
         if request.url.path.startswith("/api/") or "application/json" in request.headers.get("accept", ""):
             body = {"error": message} if field is None else {"error": message, "field": field}
@@ -263,7 +288,7 @@ def see_other(
 
 async def form_of(request: Request, files: int = 0) -> dict[str, Any]:
     """The form's fields (lists for the repeated ones), after the CSRF check; at most ``files`` files
-    (a certificate and its key: ``replay.web.events``), which are left out of the fields."""
+    (a certificate and its key: ``replay.web.certificates``), which are left out of the fields."""
     try:
         # Only a form that sends files takes them: elsewhere a file is refused, not read.
         form = await request.form(max_files=files, max_fields=MOST_FIELDS)
@@ -280,7 +305,7 @@ async def form_of(request: Request, files: int = 0) -> dict[str, Any]:
     sent = str(fields.get("csrf", ""))
     # Compared as bytes: ``compare_digest`` refuses text that is not ASCII (a forged field may be anything).
     if not cookie or not hmac.compare_digest(cookie.encode(), sent.encode()) or not _same_origin(request):
-        raise Forbidden("this form was not sent from this site's page (reload the page and try again)")
+        raise Forbidden(N_("this form was not sent from this site's page (reload the page and try again)"))
     return fields
 
 

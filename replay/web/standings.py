@@ -1,4 +1,5 @@
-"""The public standings: the page, finding a tournament by name, and the live stream of server-sent events."""
+"""The public standings: the page, finding a tournament by name, the live stream of server-sent events,
+and the whole event's standings under other rules beside them as run (what-if)."""
 
 from __future__ import annotations
 
@@ -13,14 +14,21 @@ from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 
-from domain.bounds import SESSION, TOURNAMENT
+from domain.bounds import SESSION, TOURNAMENT, clipped
 from domain.errors import HonbaError
+from domain.rules import preset_names
 from replay.html.pages import needs_section, standings_chart_note, standings_chart_svg
+from replay.input.parsing import parse_override
+from replay.service.common.errors import TournamentNotFound
+from replay.service.common.rules import resolve_rules
 from replay.service.director.certificates import is_certified
 from replay.service.director.draws import draws_data
 from replay.service.director.standings_page import standings_page_data
+from replay.service.director.what_if import TIE_BREAKS, what_if_data
 from replay.service.tournaments.sign_off import unconfirmed
 from replay.service.tournaments.standings import read_view
+from replay.service.tournaments.tournaments import check_tournament
+from replay.web import i18n
 from replay.web.site import Site, query_number, see_other, site
 
 # How often the live standings look at the store's notification log (another server process may have written).
@@ -29,14 +37,15 @@ POLL_SECONDS = 0.5
 KEEPALIVE = 30
 
 
-def standings_context(served: Site, name: str, after: int | None) -> dict[str, Any]:
+def standings_context(served: Site, name: str, after: int | None, language: str = i18n.DEFAULT) -> dict[str, Any]:
     """The standings of tournament ``name`` (as they stood after session ``after``), the stages'
-    and teams' results, what each player needs, and the chart: the live part of the page."""
+    and teams' results, what each player needs, and the chart: the live part of the page, in ``language``."""
+    words = i18n.translations(language)
     # Read through ``read_view``: a view changed behind honba's back is rebuilt, never a 500.
     page = read_view(served.app, lambda view: standings_page_data(served.app, view, name, after), view=served.view)
     data = page["standings"]
-    needs = needs_section({"needs": page["needs"]}) if page["needs"] else ""
-    chart = {"chart": standings_chart_svg(data), "chart_note": standings_chart_note(data)}
+    needs = needs_section({"needs": page["needs"]}, words) if page["needs"] else ""
+    chart = {"chart": standings_chart_svg(data, words), "chart_note": standings_chart_note(data, words)}
     return {"data": data, "results": page["results"], "needs_html": needs, **chart}
 
 
@@ -54,7 +63,7 @@ async def standings_page(request: Request) -> Response:
     def read() -> dict[str, Any]:
         draws = draws_data(served.app, name)
         context = {
-            **standings_context(served, name, after),
+            **standings_context(served, name, after, served.language(request)),
             "draws": draws,
             "certified": is_certified(served.app, name),
         }
@@ -86,7 +95,7 @@ class LiveSections:
             held = self._rendered.get((name, after, language))
             if held is not None and held[0] == position:
                 return held[1]
-            context = standings_context(served, name, after)
+            context = standings_context(served, name, after, language)
             section = served.languages[language].get_template("standings_section.html")
             html = section.render(name=name, **context)
             self._rendered[(name, after, language)] = (position, html)
@@ -138,7 +147,42 @@ async def standings_events(request: Request) -> Response:
     return StreamingResponse(stream(), media_type="text/event-stream", headers=headers)
 
 
+async def what_if_page(request: Request) -> Response:
+    """The whole event's standings under other rules, beside them as run (nothing asked: the form)."""
+    served = site(request)
+    name = request.path_params["name"]
+    query = request.query_params
+    asked = {k: query.get(k, "").strip() for k in ("rules", "set", "tie_break", "without_penalties")}
+    await served.refreshed()
+
+    def run() -> dict[str, Any] | None:
+        check_tournament(served.app, name)  # 404 for no such tournament, asked or not
+        if not any(asked.values()):
+            return None
+        overrides = dict(parse_override(line, "set") for line in asked["set"].splitlines() if line.strip())
+        return what_if_data(
+            served.app,
+            served.view,
+            name,
+            rules=resolve_rules(asked["rules"], files=False) if asked["rules"] else None,
+            overrides=overrides,
+            tie_break=asked["tie_break"] or None,
+            without_penalties=bool(asked["without_penalties"]),
+        )
+
+    try:
+        data, error = await served.call(run), ""
+    except TournamentNotFound:
+        raise
+    except HonbaError as exc:
+        data, error = None, clipped(str(exc))  # one line, as every refusal (Site.page clips a form's)
+    status = 400 if error else 200
+    context = {"name": name, "data": data, "asked": asked, "error": error, "presets": preset_names()}
+    return served.page(request, "what_if.html", status, tie_breaks=TIE_BREAKS, **context)
+
+
 ROUTES = [
+    Route("/tournaments/{name}/what-if", what_if_page),
     Route("/tournaments/{name}/events", standings_events),
     Route("/tournaments", find_tournament),
     Route("/tournaments/{name}", standings_page, name="standings"),

@@ -20,6 +20,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
+from domain.bounds import clipped
 from domain.errors import HonbaError
 from domain.values import LIMIT_NAMES, AbortKind, PenaltyShare
 from replay.html.pages import render_audit_html
@@ -33,6 +34,7 @@ from replay.service.recording.recording import ForHand, HandTaken, Recorded, han
 from replay.service.recording.table import entry_preview, record_entry, table_view
 from replay.service.tournaments.sign_off import sign_off_data, sign_scores
 from replay.service.tournaments.standings import read_view
+from replay.web import i18n
 from replay.web.site import (
     HERE,
     REPLACED_LINK,
@@ -126,7 +128,7 @@ async def refused(
     """The table page again, the form as it was sent, the refusal next to its field (400)."""
     context = await served.call(lambda: table_context(served, key, token))
     context["client_key"] = str(fields.get("client_key") or context["client_key"])
-    errors = {field_for(exc, str(fields.get("kind", ""))): str(exc)}
+    errors = {field_for(exc, str(fields.get("kind", ""))): exc.said}
     return served.page(request, "table.html", 400, **context, errors=errors, values=fields)
 
 
@@ -166,9 +168,16 @@ async def check_form(request: Request) -> Response:
     except HandTaken as exc:
         return await taken(request, served, key, exc, token, wants_json=True)
     except HonbaError as exc:
-        return JSONResponse({"error": str(exc), "field": field_for(exc, str(fields.get("kind", "")))}, 400)
+        return refused_json(request, served, exc, fields)
     clock = await served.call(lambda: match_clock(served.app, key))
-    return JSONResponse({**shown, "clock": clock})
+    # What the service said (a hand, its title) in the page's language.
+    return JSONResponse(i18n.spoken({**shown, "clock": clock}, served.language(request)))
+
+
+def refused_json(request: Request, served: Site, exc: HonbaError, fields: Mapping[str, Any]) -> Response:
+    """A refusal for the page's script (400): ``{"error" (in the page's language), "field"}``."""
+    error = clipped(i18n.say(exc.said, served.language(request)))
+    return JSONResponse({"error": error, "field": field_for(exc, str(fields.get("kind", "")))}, 400)
 
 
 async def record_form(request: Request) -> Response:
@@ -190,7 +199,7 @@ async def record_form(request: Request) -> Response:
         return await taken(request, served, key, exc, token, wants_json)
     except HonbaError as exc:
         if wants_json:
-            return JSONResponse({"error": str(exc), "field": field_for(exc, str(fields.get("kind", "")))}, 400)
+            return refused_json(request, served, exc, fields)
         return await refused(request, served, key, fields, exc, token)
     if wants_json:
         # The page's script (an entry sent from its queue): the hand the table is at now.
@@ -211,10 +220,10 @@ async def taken(
     "expect", "hand" (the table's now), "recorded"}``; else the table page as it now stands, the
     refusal at its top (what was recorded instead), for the table to see."""
     if wants_json:
-        body = {"error": str(exc), "field": "expect", "hand": exc.hand, "recorded": list(exc.recorded)}
-        return JSONResponse(body, 409)
+        body = {"error": exc.said, "field": "expect", "hand": exc.hand, "recorded": list(exc.recorded)}
+        return JSONResponse(i18n.spoken(body, served.language(request)), 409)
     context = await served.call(lambda: table_context(served, key, token))
-    return served.page(request, "table.html", 409, **context, errors={}, values={}, taken=str(exc))
+    return served.page(request, "table.html", 409, **context, errors={}, values={}, taken=exc.said)
 
 
 async def sign_form(request: Request) -> Response:
@@ -240,7 +249,7 @@ async def sign_form(request: Request) -> Response:
         )
     except HonbaError as exc:
         context = await served.call(lambda: table_context(served, key, token))
-        return served.page(request, "table.html", 400, **context, errors={"sign": str(exc)}, values={})
+        return served.page(request, "table.html", 400, **context, errors={"sign": exc.said}, values={})
     return see_other(request, "table", {"token": token or ""}, fragment="sign-off", key=key)
 
 
@@ -254,7 +263,10 @@ async def clock_json(request: Request) -> Response:
 async def audit_page(request: Request) -> Response:
     served = site(request)
     key = request.path_params["key"]
-    return HTMLResponse(await served.call(lambda: render_audit_html(report_data(audit_match(served.app, key)))))
+    language = served.language(request)
+    return HTMLResponse(
+        await served.call(lambda: render_audit_html(report_data(audit_match(served.app, key)), language))
+    )
 
 
 async def service_worker(_request: Request) -> Response:

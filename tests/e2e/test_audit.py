@@ -35,15 +35,12 @@ from typing import Any
 
 import pytest
 from conftest import REPO
-from honba_cli import honba
-from typer.testing import CliRunner
+from honba_cli import honba, invoke
 
 from domain.match import match_id
-from replay.cli import app
 
 KEY = "seed-counters-example"
 SEED_RECORD = REPO / "docs" / "examples" / "counters-seed.jsonl"
-runner = CliRunner()
 
 HEADER = "hand,Ann,Ben,Cho,Dai"
 SCORES = [
@@ -73,7 +70,7 @@ COUNTER_1500 = 'base = "tenhou"\nextra_hand_bonus = 500\n'
 @pytest.fixture
 def db(tmp_path: Path) -> Path:
     path = tmp_path / "honba.sqlite"
-    result = runner.invoke(app, ["--db", str(path), "import", str(SEED_RECORD)])
+    result = invoke(["--db", str(path), "import", str(SEED_RECORD)])
     assert result.exit_code == 0, result.output
     return path
 

@@ -15,12 +15,10 @@ from pathlib import Path
 
 import pytest
 from fuzz_samples import mjai_events, record_text, tenhou_json_log, xml_log
-from typer.testing import CliRunner, Result
+from honba_cli import honba
+from typer.testing import Result
 
-from replay.cli import app
 from replay.store.application import HonbaApp
-
-runner = CliRunner()
 
 
 def lines(events: list[dict[str, object]]) -> bytes:
@@ -76,13 +74,6 @@ def write(folder: Path, files: dict[str, object]) -> Path:
     for name, make in files.items():
         (folder / name).write_bytes(make())  # type: ignore[operator]
     return folder
-
-
-def honba(db: Path, *args: str) -> Result:
-    result = runner.invoke(app, ["--db", str(db), *args])
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
-    assert "Traceback" not in result.output
-    return result
 
 
 def broken_lines(result: Result, folder: Path, names: set[str]) -> dict[str, str]:

@@ -26,7 +26,6 @@ from pathlib import Path
 
 import pytest
 from honba_cli import honba, ok
-from typer.testing import CliRunner
 
 from domain.match import match_id
 from domain.tournament import tournament_id
@@ -37,7 +36,6 @@ from replay.store.checkpoint import CHECKPOINTS_ID, file_lock, read_checkpoints
 from replay.store.merkle import append, hash_leaf, leaf_hash, root, tree_root
 from replay.store.seal import seal_id
 
-runner = CliRunner()
 PLAYERS = "Ann,Ben,Cho,Dai"
 M1, M2 = match_id("m1").hex, match_id("m2").hex
 M1_SEAL = seal_id(match_id("m1")).hex

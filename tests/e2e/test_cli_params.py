@@ -123,6 +123,14 @@ def test_the_app_for_a_command_has_that_command_only() -> None:
     ] == ["win"]
     rules = app_for(["rules", "list"])
     assert rules.registered_commands == [] and [g.name for g in rules.registered_groups] == ["rules"]
+    # A group with only the command of the line (typer builds every command of a group it builds)...
+    (group,) = app_for(["tournament", "needs", "cup"]).registered_groups
+    assert group.typer_instance is not None
+    assert [c.name for c in group.typer_instance.registered_commands] == ["needs"]
+    # ... and the whole group for its help or a word that is none of its commands (its error lists them).
+    for line in (["tournament", "--help"], ["tournament", "neds", "cup"], ["tournament"]):
+        (whole,) = app_for(line).registered_groups
+        assert whole.typer_instance is not None and len(whole.typer_instance.registered_commands) > 10
     # The whole app for the overall help and for a word that is no command (its error lists them).
     assert app_for(["--help", "win"]) is app
     assert app_for(["wn", "m"]) is app

@@ -19,13 +19,11 @@ from pathlib import Path
 
 import pytest
 from conftest import TENHOU, hv, ron, tsumo, won
-from honba_cli import honba
-from typer.testing import CliRunner
+from honba_cli import honba, invoke
 
 from domain.errors import RuleViolation
 from domain.match import Match
 from domain.values import ExhaustiveDraw, Penalty
-from replay.cli import app
 from replay.input.entry import entry_of
 from replay.service.recording import recording
 from replay.service.recording.entry import CorrectionRequest, apply_correction
@@ -33,7 +31,6 @@ from replay.store.application import HonbaApp
 
 KEY = "club-1"
 PLAYERS = ["Ann", "Ben", "Cho", "Dai"]
-runner = CliRunner()
 
 
 def stored_events(db: Path) -> int:
@@ -47,7 +44,7 @@ def stored_events(db: Path) -> int:
 def db(tmp_path: Path) -> Path:
     path = tmp_path / "honba.sqlite"
     for args in (["start", KEY, "--players", "Ann,Ben,Cho,Dai"], ["win", KEY, "Ben:3/30", "--from", "Cho"]):
-        assert runner.invoke(app, ["--db", str(path), *args]).exit_code == 0
+        assert invoke(["--db", str(path), *args]).exit_code == 0
     return path
 
 

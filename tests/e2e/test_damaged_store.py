@@ -23,13 +23,12 @@ from pathlib import Path
 import pytest
 from honba_cli import honba, ok
 from starlette.testclient import TestClient
-from typer.testing import CliRunner, Result
+from typer.testing import Result
 
 from domain.match import match_id
 from replay.store.seal import seal_id
 from replay.web.app import create_app
 
-runner = CliRunner()
 PLAYERS = "Ann,Ben,Cho,Dai"
 
 

@@ -63,7 +63,7 @@ def test_another_store_recomputes_the_draw_from_the_revealed_seed(tmp_path: Path
 
 
 def test_the_draw_is_the_published_recipe() -> None:
-    # Fisher-Yates over the sorted names, j from SHA-256(seed || i), as docs/events.md says.
+    # Fisher-Yates over the sorted names, j from SHA-256(seed || i), as docs/director.md says.
     seed = "01" * 32
     order = sorted(PLAYERS)
     for i in range(7, 0, -1):

@@ -18,11 +18,8 @@ from pathlib import Path
 
 import pytest
 from conftest import CORPUS
-from typer.testing import CliRunner
+from honba_cli import invoke
 
-from replay.cli import app
-
-runner = CliRunner()
 PLAYERS = ("Annabelle-Longname", "Benedict-Longname", "Chotaro-Longname", "Daisuke-Longname")
 GAME = CORPUS / "tsubakisakura-mjlog2json" / "data" / "2019021004gm-00a9-0000-e2f6516d.xml"
 WIDTHS = (80, 160)
@@ -34,7 +31,7 @@ TABLE_LINE = re.compile(r"^[┏┃┡│└├┗┣]")
 
 
 def run(db: Path, columns: int, *args: str) -> str:
-    result = runner.invoke(app, ["--db", str(db), *args], env={"COLUMNS": str(columns)})
+    result = invoke(["--db", str(db), *args], env={"COLUMNS": str(columns)})
     assert result.exit_code in (0, 1), f"honba {' '.join(args)}: {result.output}"
     return result.stdout
 
@@ -67,7 +64,7 @@ def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
         # A checkout without the shared corpus: everything but the imported game's tables is still checked.
         steps = [step for step in steps if step[0] != "import"]
     for step in steps:
-        result = runner.invoke(app, ["--db", str(path), *step])
+        result = invoke(["--db", str(path), *step])
         assert result.exit_code == 0, f"{step}: {result.output}"
     return path
 

@@ -17,11 +17,9 @@ from typing import Any
 import pytest
 from conftest import CORPUS
 from honba_cli import honba, ok
-from typer.testing import CliRunner
 
 GAME = "2019103023gm-00a9-0000-f90e0fe9"
 TSUBAKI = CORPUS / "tsubakisakura-mjlog2json" / "data"
-runner = CliRunner()
 
 
 @pytest.fixture

@@ -29,14 +29,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner
+from honba_cli import invoke
 
 from domain.errors import InvalidRules
 from domain.progression import final_points
 from domain.rules import load_preset
-from replay.cli import app as cli
 
-runner = CliRunner()
 PLAYERS = ["Ann", "Ben", "Cho", "Dai"]  # Ann deals first
 
 
@@ -61,11 +59,11 @@ def win(winner: str, value: dict[str, Any], discarder: str | None = None, **extr
 def standings(db: str, tournament: str, sessions: list[list[Path]]) -> dict[str, Any]:
     """Import each session's files into the tournament, then the standings as JSON."""
     for number, files in enumerate(sessions, start=1):
-        imported = runner.invoke(
-            cli, ["--db", db, "import", *map(str, files), "--tournament", tournament, "--session", str(number)]
+        imported = invoke(
+            ["--db", db, "import", *map(str, files), "--tournament", tournament, "--session", str(number)]
         )
         assert imported.exit_code == 0, imported.output
-    result = runner.invoke(cli, ["--db", db, "standings", "--tournament", tournament, "--format", "json"])
+    result = invoke(["--db", db, "standings", "--tournament", tournament, "--format", "json"])
     assert result.exit_code == 0, result.output
     data: dict[str, Any] = json.loads(result.stdout)
     return data

@@ -1,7 +1,7 @@
 """Size limits on what honba reads, and files it writes that appear whole (issue 24, cases 2 and 5).
 
 A log, a record file, a score sheet or a rule file is read with a cap on its size
-(``replay.formats.files.MAX_FILE``, 64 MiB; a rule file 1 MiB): ``/dev/zero``, a file that never
+(``replay.input.files.MAX_FILE``, 64 MiB; a rule file 1 MiB): ``/dev/zero``, a file that never
 ends or a huge file is refused in one line naming it, and ``import`` and ``verify`` carry on with
 the other files. ``honba check`` reads a record file as ``import`` reads it (gzipped too). A report
 or an export is written to a temporary file and moved into place when complete: a write that fails
@@ -24,7 +24,7 @@ from honba_cli import honba_main, store_rows
 
 from domain.rules import load_preset
 from domain.values import Penalty
-from replay.formats.files import MAX_FILE, MAX_RULE_FILE, FileTooLarge, read_capped, write_whole
+from replay.input.files import MAX_FILE, MAX_RULE_FILE, FileTooLarge, read_capped, write_whole
 from replay.service.recording.recording import end, penalise, start_match
 from replay.service.tournaments.tournaments import change_tournament
 from replay.store.application import HonbaApp

@@ -13,14 +13,11 @@ from pathlib import Path
 
 import pytest
 from conftest import TENHOU, started
-from typer.testing import CliRunner
+from honba_cli import invoke
 
 from domain.errors import RuleViolation, UnknownSeat
 from domain.values import AbortiveDraw, AbortKind
-from replay.cli import app
 from replay.store.application import HonbaApp
-
-runner = CliRunner()
 
 ANN, BEN, CHO = 0, 1, 2
 
@@ -68,25 +65,25 @@ def test_four_kongs_without_the_declarers_are_taken_as_stated() -> None:
 
 def test_four_kongs_by_one_player_are_refused_at_the_table(tmp_path: Path) -> None:
     db = str(tmp_path / "k.sqlite")
-    runner.invoke(app, ["--db", db, "start", "t", "--players", "Ann,Ben,Cho,Dai"])
-    result = runner.invoke(app, ["--db", db, "abort", "t", "four_kongs", "--kongs", "Ben,Ben,Ben,Ben"])
+    invoke(["--db", db, "start", "t", "--players", "Ann,Ben,Cho,Dai"])
+    result = invoke(["--db", db, "abort", "t", "four_kongs", "--kongs", "Ben,Ben,Ben,Ben"])
     assert result.exit_code == 2, result.output
     assert "all declared by Ben do not abort the hand" in result.stderr
-    result = runner.invoke(app, ["--db", db, "abort", "t", "four_kongs", "--kongs", "Ann,Ben,Ann,Cho"])
+    result = invoke(["--db", db, "abort", "t", "four_kongs", "--kongs", "Ann,Ben,Ann,Cho"])
     assert result.exit_code == 0, result.output
 
 
 def test_the_kongs_of_a_four_kongs_draw_travel_in_the_record_file(tmp_path: Path) -> None:
     db = str(tmp_path / "k.sqlite")
-    runner.invoke(app, ["--db", db, "start", "t", "--players", "Ann,Ben,Cho,Dai"])
-    runner.invoke(app, ["--db", db, "abort", "t", "four_kongs", "--kongs", "Ann,Ben,Ann,Cho"])
-    exported = runner.invoke(app, ["--db", db, "export", "t"]).stdout
+    invoke(["--db", db, "start", "t", "--players", "Ann,Ben,Cho,Dai"])
+    invoke(["--db", db, "abort", "t", "four_kongs", "--kongs", "Ann,Ben,Ann,Cho"])
+    exported = invoke(["--db", db, "export", "t"]).stdout
     lines = [json.loads(line) for line in exported.splitlines() if line.strip()]
     assert {"type": "abort", "kind": "four_kongs", "kongs": ["Ann", "Ben", "Ann", "Cho"]}.items() <= lines[1].items()
     other = str(tmp_path / "other.sqlite")
     path = tmp_path / "t.jsonl"
     path.write_text(exported, encoding="utf-8")
-    assert runner.invoke(app, ["--db", other, "import", str(path)]).exit_code == 0
+    assert invoke(["--db", other, "import", str(path)]).exit_code == 0
     match = HonbaApp.open(other).get_match("t")
     (fact,) = [f for f in match.effective_facts() if isinstance(f, AbortiveDraw)]
     assert fact.kongs == (ANN, BEN, ANN, CHO)
@@ -99,6 +96,6 @@ def test_a_record_file_with_four_kongs_by_one_player_is_refused(tmp_path: Path) 
         '{"type": "abort", "kind": "four_kongs", "kongs": ["Dai", "Dai", "Dai", "Dai"]}\n',
         encoding="utf-8",
     )
-    result = runner.invoke(app, ["--db", str(tmp_path / "s.sqlite"), "import", str(path)])
+    result = invoke(["--db", str(tmp_path / "s.sqlite"), "import", str(path)])
     assert result.exit_code == 2, result.output
     assert "all declared by Dai do not abort the hand" in result.stderr

@@ -30,7 +30,7 @@ from honba_cli import Run, honba_main, store_rows
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from replay.formats.files import MAX_FILE
+from replay.input.files import MAX_FILE
 from replay.service.director.certificates import generate_key
 
 EXAMPLES = int(os.environ.get("HONBA_FUZZ_EXAMPLES", "7"))

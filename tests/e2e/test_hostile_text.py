@@ -14,7 +14,6 @@ from pathlib import Path
 
 import pytest
 from honba_cli import honba
-from typer.testing import CliRunner
 
 from replay.cli.render import SafeConsole, json_text, printable
 
@@ -23,8 +22,6 @@ PLAYERS = ["A[/b]", "[bold]B", "C[link=https://evil.example]x[/link]", ":thumbs_
 KEY = "mk[bold red]"
 TOURNAMENT = "cup[red]"
 ESC = "\x1b[2J"
-
-runner = CliRunner()
 
 
 def ok(db: Path, *args: str) -> str:

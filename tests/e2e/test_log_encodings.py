@@ -17,12 +17,8 @@ from typing import Any
 import pytest
 from conftest import CORPUS
 from fuzz_samples import mjai_log, tenhou_json_log, xml_log
-from honba_cli import Honba
-from typer.testing import CliRunner
+from honba_cli import Honba, invoke
 
-from replay.cli import app
-
-runner = CliRunner()
 TSUBAKI = CORPUS / "tsubakisakura-mjlog2json" / "data" / "2019103023gm-00a9-0000-f90e0fe9"
 
 SAMPLES: dict[str, Callable[[], bytes]] = {
@@ -38,7 +34,7 @@ MARKED: dict[str, Callable[[bytes], bytes]] = {
 
 
 def verify(path: Path) -> dict[str, Any]:
-    result = runner.invoke(app, ["--db", str(path.parent / "x.sqlite"), "verify", str(path), "--json"])
+    result = invoke(["--db", str(path.parent / "x.sqlite"), "verify", str(path), "--json"])
     assert result.exit_code in (0, 1, 2), result.output
     report: dict[str, Any] = json.loads(result.stdout)
     return report

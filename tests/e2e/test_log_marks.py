@@ -20,23 +20,21 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from honba_cli import invoke
 from rich.console import Console
 from test_audit import KEY, SEED_RECORD
-from typer.testing import CliRunner, Result
+from typer.testing import Result
 
 from projections.entries import entry_numbers
 from projections.ledger import corrected_ledger, correction_marks
-from replay.cli import app
 from replay.cli.render import ledger_table
 from replay.formats.record import build_match, parse_record
 from replay.service.recording.entry import CorrectionRequest, apply_correction
 from replay.store.application import HonbaApp
 
-runner = CliRunner()
-
 
 def run(db: Path, *args: str) -> Result:
-    result = runner.invoke(app, ["--db", str(db), *args])
+    result = invoke(["--db", str(db), *args])
     assert result.exit_code == 0, result.output
     return result
 
@@ -188,6 +186,6 @@ def test_a_record_file_s_refused_correction_names_lines_not_positions(tmp_path: 
     text = SEED_RECORD.read_text(encoding="utf-8") + json.dumps(void) + "\n" + json.dumps(void) + "\n"
     path = tmp_path / "twice.jsonl"
     path.write_text(text, encoding="utf-8")
-    result = runner.invoke(app, ["--db", str(tmp_path / "honba.sqlite"), "import", str(path)])
+    result = invoke(["--db", str(tmp_path / "honba.sqlite"), "import", str(path)])
     assert result.exit_code == 2, result.output
     assert "the result or penalty at line 3 is void already (by the correction at line 8" in result.output

@@ -17,10 +17,9 @@ from typing import Any
 
 import pytest
 from conftest import CORPUS
-from typer.testing import CliRunner
+from honba_cli import invoke
 
 from domain.rules import load_preset
-from replay.cli import app
 from replay.formats.logmodel import LoggedGame
 from replay.formats.tenhou_json import read_tenhou_json
 from replay.service.imports.batch import verify_paths
@@ -108,13 +107,13 @@ def test_verify_rules_option_reaches_the_games_whose_rules_are_not_stated(tmp_pa
     log = tmp_path / "friendly.json"
     log.write_text(json.dumps(friendly(OTHER_UMA_POINTS), ensure_ascii=False), encoding="utf-8")
     assert verify_paths([log]).reports[0].disagreements == ()
-    plain = CliRunner().invoke(app, ["verify", str(log), "--json"])
+    plain = invoke(["verify", str(log), "--json"])
     assert plain.exit_code == 0, plain.output  # a note is not a disagreement
     notes = json.loads(plain.stdout)["notes"]
     assert {n["game"] for n in notes} == {"friendly"} and "rules not stated" in notes[0]["note"]
     # The room's uma is read from the log's own final points (issue 34), and said.
     assert "inferred: uma 20/0/-20, no oka, tenths kept (the final sc)" in [n["note"] for n in notes]
-    result = CliRunner().invoke(app, ["verify", str(log), "--json", "--rules", "mahjongsoul-sanma"])
+    result = invoke(["verify", str(log), "--json", "--rules", "mahjongsoul-sanma"])
     assert result.exit_code == 1, result.output
     data = json.loads(result.output)
     assert [d["field"] for d in data["disagreements"]] == ["final points"]
@@ -126,7 +125,7 @@ def test_import_rules_option_stores_a_friendly_room_under_the_rules_given(tmp_pa
     club = tmp_path / "club.toml"
     club.write_text('base = "mahjongsoul-sanma"\nname = "club-sanma"\numa = [20, 0, -20]\n', encoding="utf-8")
     db = str(tmp_path / "honba.sqlite")
-    result = CliRunner().invoke(app, ["--db", db, "import", str(log), "--rules", str(club)])
+    result = invoke(["--db", db, "import", str(log), "--rules", str(club)])
     assert result.exit_code == 0, result.output
     assert "warning" not in result.output  # scored under the rules given, it agrees with the log
     store = HonbaApp.open(db)

@@ -15,11 +15,10 @@ from contextlib import closing
 from pathlib import Path
 
 from conftest import TENHOU, hv, ron, won
-from typer.testing import CliRunner
+from honba_cli import invoke
 
 from domain.match import Match, match_id
 from domain.values import ExhaustiveDraw
-from replay.cli import app as cli
 from replay.service.imports.storing import AlreadyStoredAs, prepare, store_prepared
 from replay.service.recording import recording
 from replay.store.application import HonbaApp
@@ -85,7 +84,7 @@ def test_a_store_written_with_the_old_topics_reads_checks_and_records(tmp_path: 
         assert [c.name for c in check_store(store) if not c.intact] == []
     finally:
         store.close()
-    checked = CliRunner().invoke(cli, ["--db", str(path), "check"])
+    checked = invoke(["--db", str(path), "check"])
     assert checked.exit_code == 0, checked.output
     assert "2 checked, 0 with problems" in checked.stdout
 

@@ -16,15 +16,13 @@ from pathlib import Path
 
 import pytest
 from conftest import CORPUS
-from typer.testing import CliRunner
+from honba_cli import ok
 
-from replay.cli import app as cli
 from replay.store.application import HonbaApp
 
 pytestmark = pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpus is not present")
 MJX = CORPUS / "mjx-project-mjx"
 FULL = "2011020401gm-00a9-0000-f6eff225"
-runner = CliRunner()
 
 
 def corpus_file(name: str) -> Path:
@@ -32,11 +30,6 @@ def corpus_file(name: str) -> Path:
     if not found:
         pytest.skip(f"{name} is not in the shared corpus here")
     return found[0]
-
-
-def honba(db: Path, *args: str) -> tuple[int, str, str]:
-    result = runner.invoke(cli, ["--db", str(db), *args])
-    return result.exit_code, result.stdout, result.stderr
 
 
 def keys(db: Path) -> list[str]:
@@ -59,8 +52,7 @@ def test_the_same_game_under_two_file_names_is_stored_once(tmp_path: Path) -> No
     copy = corpus_file("encdec-chanta.mjlog")
     assert the_game(dated) == the_game(copy)
     db = tmp_path / "honba.sqlite"
-    code, out, _ = honba(db, "import", str(copy), str(dated))
-    assert code == 0, out
+    out = ok(db, "import", str(copy), str(dated))
     said = " ".join(out.split())
     assert "1 stored, 1 already present" in said
     # encdec-chanta.mjlog names no log id: its key is its name and its content's digest.
@@ -73,11 +65,10 @@ def test_a_full_game_completes_its_stored_excerpt_without_erasing_it(tmp_path: P
     excerpt = corpus_file(f"{FULL}-no-round-end.mjlog")
     full = corpus_file(f"{FULL}.mjlog")
     db = tmp_path / "honba.sqlite"
-    assert honba(db, "import", str(excerpt))[0] == 0
+    ok(db, "import", str(excerpt))
     before = HonbaApp.open(str(db)).get_match(FULL)
     assert not before.state.finished
-    code, out, err = honba(db, "import", str(full))
-    assert code == 0, out + err
+    ok(db, "import", str(full))
     after = HonbaApp.open(str(db)).get_match(FULL)
     assert after.state.finished
     # The hands of the full game, 8 INIT tags in the log, each with its result.
@@ -87,14 +78,13 @@ def test_a_full_game_completes_its_stored_excerpt_without_erasing_it(tmp_path: P
     app = HonbaApp.open(str(db))
     stored = list(app.events.get(after.id))
     assert [e.originator_version for e in stored[: before.version]] == list(range(1, before.version + 1))
-    assert honba(db, "check")[0] == 0
+    ok(db, "check")
 
 
 def test_an_excerpt_after_its_full_game_stores_nothing(tmp_path: Path) -> None:
     db = tmp_path / "honba.sqlite"
-    assert honba(db, "import", str(corpus_file(f"{FULL}.mjlog")))[0] == 0
-    code, out, _ = honba(db, "import", str(corpus_file(f"{FULL}-no-round-end.mjlog")))
-    assert code == 0
+    ok(db, "import", str(corpus_file(f"{FULL}.mjlog")))
+    out = ok(db, "import", str(corpus_file(f"{FULL}-no-round-end.mjlog")))
     assert "0 stored, 1 already present" in out
     assert keys(db) == [FULL]
 
@@ -107,22 +97,20 @@ def test_two_games_whose_files_share_a_name_are_two_keys(tmp_path: Path) -> None
     if not (four.is_file() and three.is_file()):
         pytest.skip("the two chankan.json files are not in the shared corpus here")
     db = tmp_path / "honba.sqlite"
-    assert honba(db, "import", str(four))[0] == 0
-    code, out, err = honba(db, "import", str(three))
-    assert code == 0, out + err
+    ok(db, "import", str(four))
+    ok(db, "import", str(three))
     stored = keys(db)
     assert len(stored) == 2 and all(re.fullmatch(r"chankan-[0-9a-f]{12}", key) for key in stored)
     # Imported again, each is the game stored already: no third key.
-    assert honba(db, "import", str(four), str(three))[0] == 0
+    ok(db, "import", str(four), str(three))
     assert keys(db) == stored
-    assert honba(db, "import", str(three), "--key-prefix", "hidacow-")[0] == 0
+    ok(db, "import", str(three), "--key-prefix", "hidacow-")
     assert len(keys(db)) == 2
 
 
 def test_import_warns_about_what_verify_would_flag(tmp_path: Path) -> None:
     # kokushi_peinuki.json: the conversion leaves a deposit out of the winner's change (corpus README).
-    code, out, _ = honba(tmp_path / "honba.sqlite", "import", str(corpus_file("kokushi_peinuki.json")))
-    assert code == 0
+    out = ok(tmp_path / "honba.sqlite", "import", str(corpus_file("kokushi_peinuki.json")))
     assert "warning: " in out
     assert "E3-0: score changes: the log has [-49000, 0, 48000], honba [-49000, 0, 49000]" in out
 
@@ -138,7 +126,6 @@ def test_the_mjx_games_are_each_stored_and_counted_once_in_a_tournament(tmp_path
         # Every file in one folder (some names repeat across mjx's folders), its name kept after a number.
         shutil.copyfile(path, folder / f"{i:03d}-{path.name}")
     db = tmp_path / "honba.sqlite"
-    code, out, err = honba(db, "import", str(folder), "--tournament", "mjx", "--jobs", "1")
-    assert code == 0, out + err
+    out = ok(db, "import", str(folder), "--tournament", "mjx", "--jobs", "1")
     assert len(keys(db)) == len(distinct)
     assert f"{len(distinct)} matches count for tournament 'mjx' in session 1" in out

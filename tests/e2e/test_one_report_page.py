@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from honba_cli import Honba
-from playwright_support import CHROMIUM, launched
+from playwright_support import CHROMIUM
 from starlette.testclient import TestClient
 from web_support import serving
 
@@ -95,7 +96,7 @@ CUT_OFF = """
 
 
 @pytest.mark.skipif(not CHROMIUM.exists(), reason="no Chromium at /usr/bin/chromium")
-def test_the_provisional_points_show_whole_on_a_phone_and_a_desktop(tmp_path: Path) -> None:
+def test_the_provisional_points_show_whole_on_a_phone_and_a_desktop(browser: Any, tmp_path: Path) -> None:
     db = str(tmp_path / "s.sqlite")
     app = HonbaApp.open(db)
     try:
@@ -109,7 +110,7 @@ def test_the_provisional_points_show_whole_on_a_phone_and_a_desktop(tmp_path: Pa
         app.close()
     exported = tmp_path / "standings.html"
     Honba(Path(db)).ok("standings", "--tournament", "cup", "--format", "html", "-o", str(exported))
-    with launched() as browser, serving(create_app(db)) as url:
+    with serving(create_app(db)) as url:
         for width in (360, 1280):
             context = browser.new_context(viewport={"width": width, "height": 900})
             page = context.new_page()

@@ -20,12 +20,11 @@ from uuid import UUID
 import psycopg
 import pytest
 from honba_cli import honba, ok
-from typer.testing import CliRunner, Result
+from typer.testing import Result
 
 from domain.match import match_id
 from domain.tournament import tournament_id
 
-runner = CliRunner()
 PLAYERS = "Ann,Ben,Cho,Dai"
 
 

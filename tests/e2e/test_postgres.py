@@ -24,11 +24,10 @@ from urllib.parse import urlsplit
 import psycopg
 import pytest
 from conftest import TENHOU, hv, ron, tsumo, won
-from typer.testing import CliRunner, Result
+from honba_cli import Honba, honba, ok
 
 from domain.match import match_id
 from domain.values import ExhaustiveDraw
-from replay.cli import app
 from replay.service.recording import recording
 from replay.store.application import HonbaApp
 from replay.store.errors import StoreError
@@ -37,17 +36,9 @@ from replay.store.settings import persistence_env, redact
 PLAYERS = "Ann,Ben,Cho,Dai"
 HONBA = str(Path(sys.executable).with_name("honba"))
 
-runner = CliRunner()
 
-
-def honba(*args: str) -> Result:
-    return runner.invoke(app, list(args))
-
-
-def ok(*args: str) -> str:
-    result = honba(*args)
-    assert result.exit_code == 0, f"honba {' '.join(args)} failed: {result.output}"
-    return result.stdout
+# The command line as typed (``--db`` where a test names it, else the store HONBA_DB names).
+cli = Honba(None)
 
 
 def is_postgres(db: str) -> bool:
@@ -149,8 +140,8 @@ def test_the_librarys_own_postgres_settings_are_used_when_no_db_is_named(
 ) -> None:
     for name, value in persistence_env(postgres_url).items():
         monkeypatch.setenv(name, value)
-    ok("start", "env-1", "--players", PLAYERS)
-    ok("win", "env-1", "Ben:3/30", "--from", "Ann")
+    cli.ok("start", "env-1", "--players", PLAYERS)
+    cli.ok("win", "env-1", "Ben:3/30", "--from", "Ann")
     for name in persistence_env(postgres_url):
         monkeypatch.delenv(name)
     store = HonbaApp.open(postgres_url)
@@ -166,32 +157,30 @@ def test_the_librarys_own_postgres_settings_are_used_when_no_db_is_named(
 def test_a_match_recorded_by_hand_goes_round_both_stores(store_db: str, tmp_path: Path, postgres_url: str) -> None:
     """Recorded on one store by the commands, exported, imported into a store of the other kind."""
     other = str(tmp_path / "other.sqlite") if is_postgres(store_db) else postgres_url
-    ok("--db", store_db, "start", "club-1", "--players", PLAYERS)
-    ok("--db", store_db, "win", "club-1", "Ben:3/30", "--from", "Ann", "--riichi", "Ben", "--key", "t1-h1")
-    ok("--db", store_db, "win", "club-1", "Ben:3/30", "--from", "Ann", "--riichi", "Ben", "--key", "t1-h1")  # a retry
-    ok("--db", store_db, "draw", "club-1", "--ready", "Cho,Dai")
-    ok("--db", store_db, "abort", "club-1", "four_winds")
-    ok("--db", store_db, "penalty", "club-1", "Dai", "--amount", "3000", "--share", "off_table")
-    status = json.loads(ok("--db", store_db, "status", "club-1", "--json"))
+    ok(store_db, "start", "club-1", "--players", PLAYERS)
+    ok(store_db, "win", "club-1", "Ben:3/30", "--from", "Ann", "--riichi", "Ben", "--key", "t1-h1")
+    ok(store_db, "win", "club-1", "Ben:3/30", "--from", "Ann", "--riichi", "Ben", "--key", "t1-h1")  # a retry
+    ok(store_db, "draw", "club-1", "--ready", "Cho,Dai")
+    ok(store_db, "abort", "club-1", "four_winds")
+    ok(store_db, "penalty", "club-1", "Dai", "--amount", "3000", "--share", "off_table")
+    status = json.loads(ok(store_db, "status", "club-1", "--json"))
     # Ben's ron with his riichi stick (+3900, -1000 stick, back with the ron); Cho and Dai ready (1500 each
     # from Ann and Ben); a counter; Dai's 3000 off the table.
     assert status["scores"] == {"Ann": 21100 - 1500, "Ben": 28900 - 1500, "Cho": 26500, "Dai": 26500 - 3000}
     assert status["hand"] == "E3-2"
-    assert "club-1" in ok("--db", store_db, "list")
-    assert json.loads(ok("--db", store_db, "check", "--json"))["results"][0]["intact"]
+    assert "club-1" in ok(store_db, "list")
+    assert json.loads(ok(store_db, "check", "--json"))["results"][0]["intact"]
 
     exported = tmp_path / "club-1.jsonl"
-    ok("--db", store_db, "export", "club-1", "-o", str(exported))
-    assert "stored" in ok("--db", other, "import", str(exported)).lower()
+    ok(store_db, "export", "club-1", "-o", str(exported))
+    assert "stored" in ok(other, "import", str(exported)).lower()
     again = tmp_path / "again.jsonl"
-    ok("--db", other, "export", "club-1", "-o", str(again))
+    ok(other, "export", "club-1", "-o", str(again))
     assert again.read_bytes() == exported.read_bytes()
-    assert json.loads(ok("--db", other, "status", "club-1", "--json")) == status
-    assert json.loads(ok("--db", other, "log", "club-1", "--json")) == json.loads(
-        ok("--db", store_db, "log", "club-1", "--json")
-    )
-    assert "already" in ok("--db", other, "import", str(exported)).lower()
-    assert json.loads(ok("--db", other, "check", "--json"))["results"][0]["intact"]
+    assert json.loads(ok(other, "status", "club-1", "--json")) == status
+    assert json.loads(ok(other, "log", "club-1", "--json")) == json.loads(ok(store_db, "log", "club-1", "--json"))
+    assert "already" in ok(other, "import", str(exported)).lower()
+    assert json.loads(ok(other, "check", "--json"))["results"][0]["intact"]
 
 
 def test_the_installed_command_on_postgresql(postgres_url: str) -> None:
@@ -316,10 +305,10 @@ def tamper_store(store_db: str) -> str:
 def test_honba_check_names_rows_changed_behind_its_back_on_both_stores(
     tamper_store: str, tamper: Callable[[Rows], None], position: int, kind: str
 ) -> None:
-    assert honba("--db", tamper_store, "check").exit_code == 0
+    assert honba(tamper_store, "check").exit_code == 0
     with tampering(tamper_store, "club-1") as rows:
         tamper(rows)
-    result = honba("--db", tamper_store, "check", "--json")
+    result = honba(tamper_store, "check", "--json")
     assert result.exit_code == 1, result.output
     found = {
         r["name"]: [(p["position"], p["kind"]) for p in r["problems"]] for r in json.loads(result.stdout)["results"]
@@ -327,7 +316,7 @@ def test_honba_check_names_rows_changed_behind_its_back_on_both_stores(
     assert found["club-2"] == []
     assert (position, kind) in found["club-1"]
     assert {k for _, k in found["club-1"]} == {kind}
-    table = honba("--db", tamper_store, "check")
+    table = honba(tamper_store, "check")
     assert table.exit_code == 1 and f"{kind} at {position}" in table.stdout
     assert "2 checked, 1 with problems" in table.stdout
 

@@ -13,10 +13,7 @@ import hashlib
 import re
 from pathlib import Path
 
-from honba_cli import Honba
-from typer.testing import CliRunner
-
-from replay.cli import app
+from honba_cli import Honba, invoke
 
 KEY = "club-9"
 
@@ -40,7 +37,7 @@ def test_the_documented_flow_checks_the_match_the_file_and_the_store_each_agains
     assert f"honba check {KEY} --against DIGEST)" in ended
     assert f"Store head digest: {store_head} (the store's last checkpoint" in ended
     exported = tmp_path / "club-9.jsonl"
-    said = CliRunner().invoke(app, ["--db", str(tmp_path / "honba.sqlite"), "export", KEY, "-o", str(exported)])
+    said = invoke(["--db", str(tmp_path / "honba.sqlite"), "export", KEY, "-o", str(exported)])
     assert said.exit_code == 0, said.output
     file_head = digest(said.stderr, "File head digest")
     assert f"(the chain over the lines of {exported}; honba check {exported} --against DIGEST)" in said.stderr
@@ -63,7 +60,7 @@ def test_a_plain_export_and_a_tenhou_log_say_their_bytes_sha256(tmp_path: Path) 
     cli.ok("win", KEY, "Ben:3/30", "--from", "Ann")
     for args, name in ((["--plain"], "plain.jsonl"), (["--format", "tenhou-json"], "log.json")):
         path = tmp_path / name
-        said = CliRunner().invoke(app, ["--db", str(cli.db), "export", KEY, "-o", str(path), *args])
+        said = invoke(["--db", str(cli.db), "export", KEY, "-o", str(path), *args])
         assert said.exit_code == 0, said.output
         assert digest(said.stderr, "File SHA-256") == hashlib.sha256(path.read_bytes()).hexdigest()
         assert "which carry no chain for honba check" in said.stderr

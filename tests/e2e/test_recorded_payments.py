@@ -14,22 +14,18 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
-
-from replay.cli import app
-
-runner = CliRunner()
+from honba_cli import invoke
 
 
 @pytest.fixture
 def db(tmp_path: Path) -> Path:
     path = tmp_path / "honba.sqlite"
-    runner.invoke(app, ["--db", str(path), "start", "t", "--players", "Ann,Ben,Cho,Dai"])
+    invoke(["--db", str(path), "start", "t", "--players", "Ann,Ben,Cho,Dai"])
     return path
 
 
 def lines(db: Path, *args: str) -> list[str]:
-    result = runner.invoke(app, ["--db", str(db), *args])
+    result = invoke(["--db", str(db), *args])
     assert result.exit_code == 0, result.output
     return result.stdout.splitlines()
 

@@ -15,12 +15,11 @@ from typing import Any
 
 import pytest
 from browser import chromium, run_chromium
+from honba_cli import invoke
 from matplotlib.image import imread
-from typer.testing import CliRunner
 
 from domain.values import HandValue, Win, WinResult
 from projections.entries import entry_numbers
-from replay.cli import app as cli
 from replay.formats.record import build_match, parse_record
 from replay.html.pages import render_audit_html
 from replay.input.entry import entry_of
@@ -55,7 +54,7 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> Path:
     tmp = tmp_path_factory.mktemp("report")
     db, out = tmp / "honba.sqlite", tmp / "audit.html"
     _store(db)
-    result = CliRunner().invoke(cli, ["--db", str(db), "audit", KEY, "--html", str(out)])
+    result = invoke(["--db", str(db), "audit", KEY, "--html", str(out)])
     assert result.exit_code == 0, result.output
     assert "HTML report written to" in result.output
     return out

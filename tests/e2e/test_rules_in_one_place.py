@@ -26,7 +26,7 @@ from typing import Any, get_args
 import attrs
 import pytest
 from conftest import CORPUS
-from typer.testing import CliRunner
+from honba_cli import ok
 
 import domain.progression
 from domain.amendments import early_end_reason
@@ -40,7 +40,6 @@ from domain.special_hands import CHECKS
 from domain.values import ExhaustiveDraw, HandValue, Penalty, PenaltyShare, Win, WinResult
 from projections.standings_view import DocCache, apply_event, match_state
 from projections.views import POPODocumentView
-from replay.cli import app as honba_command
 from replay.formats.record import RecordError, build_match, parse_record
 from replay.formats.tenhou_json_out import export_tenhou_json
 from replay.store.application import HonbaApp
@@ -119,10 +118,8 @@ def _record_penalty(rules: str, line: dict[str, Any]) -> Penalty:
 def _command_penalty(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, rules: str, player: str) -> Penalty:
     monkeypatch.setenv("HONBA_DB", str(tmp_path / "honba.sqlite"))
     monkeypatch.delenv("PERSISTENCE_MODULE", raising=False)
-    runner = CliRunner()
-    for args in (["start", "k", "--players", ",".join(PLAYERS), "--rules", rules], ["penalty", "k", player]):
-        result = runner.invoke(honba_command, args)
-        assert result.exit_code == 0, result.output
+    ok(None, "start", "k", "--players", ",".join(PLAYERS), "--rules", rules)
+    ok(None, "penalty", "k", player)
     application = HonbaApp.open(str(tmp_path / "honba.sqlite"))
     try:
         (penalty,) = (f for _p, f in application.get_match("k").history if isinstance(f, Penalty))
@@ -230,15 +227,10 @@ def test_a_recording_command_settles_each_hand_of_the_match_once(
 ) -> None:
     monkeypatch.setenv("HONBA_DB", str(tmp_path / "honba.sqlite"))
     monkeypatch.delenv("PERSISTENCE_MODULE", raising=False)
-    runner = CliRunner()
 
-    def honba(*args: str) -> None:
-        result = runner.invoke(honba_command, list(args))
-        assert result.exit_code == 0, result.output
-
-    honba("start", "k", "--players", ",".join(PLAYERS))
-    honba("win", "k", "Ben:3/30", "--from", "Ann")
-    honba("draw", "k", "--ready", "Ann")
+    ok(None, "start", "k", "--players", ",".join(PLAYERS))
+    ok(None, "win", "k", "Ben:3/30", "--from", "Ann")
+    ok(None, "draw", "k", "--ready", "Ann")
     settled: list[Any] = []
     real_settle = domain.progression.settle
 
@@ -247,7 +239,7 @@ def test_a_recording_command_settles_each_hand_of_the_match_once(
         return real_settle(*args, **kwargs)
 
     monkeypatch.setattr(domain.progression, "settle", counting_settle)
-    honba("win", "k", "Cho:2/30")
+    ok(None, "win", "k", "Cho:2/30")
     # The two hands already stored and the one recorded now: each settled once, whatever the
     # command loads, checks, records and prints.
     assert len(settled) == 3

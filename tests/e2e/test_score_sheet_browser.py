@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright_support import CHROMIUM, PHONES, launched, overflow, phone
+from playwright_support import CHROMIUM, PHONES, overflow, phone
 from web_support import SIXTEEN, serving
 
 from replay.service.common.access import TokenStore
@@ -22,12 +22,6 @@ from replay.store.application import HonbaApp
 from replay.web.app import create_app
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="no /usr/bin/chromium")
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with launched() as chromium:
-        yield chromium
 
 
 @pytest.fixture(scope="module")
@@ -73,3 +67,14 @@ def test_a_sheet_of_one_table_prints_on_one_page_and_the_counter_catches_two(bro
     page = phone(browser, PHONES["360x740"])
     page.set_content("<p>one</p><p style='break-before: page'>two</p>")
     assert pdf_pages(page.pdf(format="A4")) == 2
+
+
+def test_the_sheets_in_japanese_still_print_one_page_a_table(browser: Any, day: dict[str, str]) -> None:
+    """Japanese is wider than English: the header's words must not push a table onto a second page."""
+    page = phone(browser, PHONES["360x740"])
+    for paper, size in (("a4", "A4"), ("letter", "Letter")):
+        page.goto(f"{day['base']}/director/t/Spring%20Open/s/1/sheet?token={day['director']}&paper={paper}&lang=ja")
+        assert page.get_attribute("html", "lang") == "ja"
+        assert page.locator("section.sheet h1").first.inner_text().startswith("Spring Open: 第 1 回戦、")
+        assert overflow(page) == 0
+        assert pdf_pages(page.pdf(format=size)) == 4

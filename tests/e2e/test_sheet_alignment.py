@@ -22,12 +22,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from honba_cli import invoke
 from test_audit import HEADER, KEY, SEED_RECORD
-from typer.testing import CliRunner, Result
-
-from replay.cli import app
-
-runner = CliRunner()
+from typer.testing import Result
 
 # The table's sheet of changes, each row named by its hand.
 TABLE_SHEET = [
@@ -50,7 +47,7 @@ def voided(tmp_path: Path) -> Path:
 
 
 def run(db: Path, *args: str) -> Result:
-    return runner.invoke(app, ["--db", str(db), *args])
+    return invoke(["--db", str(db), *args])
 
 
 def write(tmp_path: Path, rows: list[str]) -> Path:

@@ -34,16 +34,14 @@ from pathlib import Path
 import pytest
 from browser import chromium, run_chromium
 from conftest import SOUTH, hv, ron
-from honba_cli import ok
+from honba_cli import Honba, invoke, ok
 from matplotlib.image import imread
-from typer.testing import CliRunner
 
 from domain.match import Match
 from domain.rules import Ruleset, load_preset
 from domain.values import HandResult, Penalty, TableState, WinResult
 from projections.entries import entry_numbers
 from projections.standings import MatchSummary, StandingRow, Totals, rank
-from replay.cli import app as cli
 from replay.html.pages import render_standings_html
 from replay.input.entry import entry_of
 from replay.service.recording import recording
@@ -545,9 +543,6 @@ def test_the_tie_break_chain_from_played_matches(app: HonbaApp) -> None:
 # The published formats, through the command line on a SQLite store.
 
 
-runner = CliRunner()
-
-
 @pytest.fixture
 def league_db(tmp_path: Path) -> str:
     db = str(tmp_path / "league.sqlite")
@@ -606,9 +601,9 @@ def test_standings_as_json(league_db: str) -> None:
 
 
 def test_an_unknown_tournament_or_format_is_refused(league_db: str) -> None:
-    result = runner.invoke(cli, ["--db", league_db, "standings", "--tournament", "nope"])
+    result = invoke(["--db", league_db, "standings", "--tournament", "nope"])
     assert result.exit_code == 2 and "no tournament 'nope'" in result.output
-    result = runner.invoke(cli, ["--db", league_db, "standings", "--tournament", "league", "--format", "pdf"])
+    result = invoke(["--db", league_db, "standings", "--tournament", "league", "--format", "pdf"])
     assert result.exit_code == 2 and "--format" in result.output
 
 
@@ -655,8 +650,8 @@ def test_the_table_goes_to_a_file_too(league_db: str, tmp_path: Path) -> None:
     assert "wrote" in ok(league_db, "standings", "--tournament", "league", "-o", str(out))
     text = out.read_text(encoding="utf-8")
     assert "Standings of league" in text and "+78.0" in text and "\x1b[" not in text
-    result = runner.invoke(
-        cli, ["--db", league_db, "standings", "--tournament", "league", "-o", str(tmp_path / "no" / "such" / "f")]
+    result = invoke(
+        ["--db", league_db, "standings", "--tournament", "league", "-o", str(tmp_path / "no" / "such" / "f")]
     )
     assert result.exit_code == 2 and "No such file" in result.output
 
@@ -701,3 +696,19 @@ def test_a_player_who_has_not_played_shows_no_points_on_the_command_line_as_on_t
     # Tenhou's rules (25,000 start, 30,000 return, uma +20/+10, oka +20 to the top): Ben's 33,000 is
     # +3.0 + 20 + 20 = +43.0.
     assert rows["Ben"][2] == "+43.0"
+
+
+def test_honba_standings_shows_the_tables_in_progress_marked_provisional(tmp_path: Path) -> None:
+    honba = Honba(tmp_path / "s.sqlite")
+    honba.ok("start", "t1", "--players", ",".join(NAMES))
+    honba.ok("tournament", "create", "cup", "--players", ",".join(NAMES))
+    honba.ok("tournament", "attach", "cup", "t1", "--session", "1", "--table", "1")
+    honba.ok("win", "t1", "Ben:3/30", "--from", "Ann")
+    text = honba.ok("standings", "--tournament", "cup")
+    assert "Tables in progress (provisional" in text
+    assert "E2-0" in text and "+39.0" in text and "-29.0" in text
+    assert "1 match still in progress does not count yet" in text
+    shown = json.loads(honba.ok("standings", "--tournament", "cup", "--format", "json"))
+    assert shown["tables_in_progress"][0]["provisional"] is True
+    assert [row["rank"] for row in shown["rows"]] == [None] * 4
+    assert "—" in text and "0.00" not in text

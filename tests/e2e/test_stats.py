@@ -24,14 +24,13 @@ import pytest
 from browser import chromium, run_chromium
 from conftest import CORPUS, hv, ron, tsumo
 from defusedxml import ElementTree
+from honba_cli import invoke
 from matplotlib.image import imread
 from rich.console import Console
-from typer.testing import CliRunner
 
 from domain.rules import load_preset
 from domain.values import ExhaustiveDraw, WinResult
 from projections.stats import player_stats
-from replay.cli import app as cli
 from replay.html.stats import render_stats_html
 from replay.service.recording import recording
 from replay.service.tournaments.stats import stats_report
@@ -39,7 +38,6 @@ from replay.service.tournaments.tournaments import attach_all
 from replay.store.application import HonbaApp
 from replay.store.standings_view import catch_up, open_view
 
-runner = CliRunner()
 DATA = CORPUS / "tsubakisakura-mjlog2json" / "data"
 # The corpus tournament of docs/standings.md: two sessions of three Tenhou games.
 SESSIONS = (
@@ -106,15 +104,13 @@ def corpus_cup(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     db = str(tmp_path_factory.mktemp("stats") / "cup.sqlite")
     for session, games in enumerate(SESSIONS, start=1):
         files = [str(DATA / f"{game}.xml") for game in games]
-        result = runner.invoke(
-            cli, ["--db", db, "import", *files, "--tournament", "corpus-cup", "--session", str(session)]
-        )
+        result = invoke(["--db", db, "import", *files, "--tournament", "corpus-cup", "--session", str(session)])
         assert result.exit_code == 0, result.output
     yield db
 
 
 def stats_json(db: str, *args: str) -> dict[str, Any]:
-    result = runner.invoke(cli, ["--db", db, "stats", *args, "--format", "json"])
+    result = invoke(["--db", db, "stats", *args, "--format", "json"])
     assert result.exit_code == 0, result.output
     data: dict[str, Any] = json.loads(result.stdout)
     return data
@@ -233,7 +229,7 @@ def test_call_rate_over_the_corpus_tournament_matches_an_independent_count(corpu
 def test_call_rate_from_tenhous_json_export_matches_an_independent_count(tmp_path: Path) -> None:
     paths = [DATA / f"{game}.json" for game in SESSIONS[0]]
     db = str(tmp_path / "json.sqlite")
-    result = runner.invoke(cli, ["--db", db, "import", *map(str, paths), "--tournament", "j", "--session", "1"])
+    result = invoke(["--db", db, "import", *map(str, paths), "--tournament", "j", "--session", "1"])
     assert result.exit_code == 0, result.output
     expected = independent_call_count_json(paths)
     figures = {row["player"]: row for row in stats_json(db, "--tournament", "j")["players"]}
@@ -265,7 +261,7 @@ def test_stats_of_one_player_and_of_every_stored_match(corpus_cup: str) -> None:
 
 @needs_corpus
 def test_stats_as_csv_hold_the_same_figures(corpus_cup: str) -> None:
-    result = runner.invoke(cli, ["--db", corpus_cup, "stats", "--tournament", "corpus-cup", "--format", "csv"])
+    result = invoke(["--db", corpus_cup, "stats", "--tournament", "corpus-cup", "--format", "csv"])
     assert result.exit_code == 0, result.output
     rows = {row["player"]: row for row in csv.DictReader(io.StringIO(result.stdout))}
     data = {row["player"]: row for row in stats_json(corpus_cup, "--tournament", "corpus-cup")["players"]}
@@ -285,7 +281,7 @@ def test_stats_need_a_tournament_or_all(tmp_path: Path) -> None:
         ["--tournament", "nowhere"],
         ["--all", "--player", "nobody"],
     ):
-        result = runner.invoke(cli, ["--db", db, "stats", *args])
+        result = invoke(["--db", db, "stats", *args])
         assert result.exit_code == 2
         assert "Traceback" not in result.output and len(result.output.strip().splitlines()) == 1, result.output
 

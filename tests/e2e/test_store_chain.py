@@ -27,14 +27,12 @@ from pathlib import Path
 import pytest
 from honba_cli import honba, ok
 from old_store import OLD_HEAD, write_old_store
-from typer.testing import CliRunner
 
 from domain.match import match_id
 from domain.tournament import tournament_id
 from replay.store.chain import STORE_CHAIN_ID
 from replay.store.seal import seal_id
 
-runner = CliRunner()
 PLAYERS = "Ann,Ben,Cho,Dai"
 
 

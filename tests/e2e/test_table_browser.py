@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -26,7 +25,6 @@ from playwright_support import (
     CHROMIUM,
     PHONES,
     broken_numbers,
-    launched,
     overflow,
     phone,
     readable,
@@ -42,12 +40,6 @@ from replay.web.app import create_app
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="no /usr/bin/chromium (apt-get install chromium)")
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with launched() as launched_browser:
-        yield launched_browser
 
 
 @pytest.fixture

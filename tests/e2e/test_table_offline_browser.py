@@ -12,13 +12,12 @@ Skipped when /usr/bin/chromium is absent; every wait is bounded, nothing is time
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
-from playwright_support import CHROMIUM, PHONES, launched, phone, readable
+from playwright_support import CHROMIUM, PHONES, phone, readable
 from typer.testing import CliRunner
 from web_support import PLAYERS, prepare, serving
 
@@ -26,12 +25,6 @@ from replay.cli import app as cli
 from replay.web.app import create_app
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="no /usr/bin/chromium (apt-get install chromium)")
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with launched() as launched_browser:
-        yield launched_browser
 
 
 @pytest.fixture

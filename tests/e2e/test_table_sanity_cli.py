@@ -21,12 +21,7 @@ import json
 from pathlib import Path
 
 import pytest
-from honba_cli import Honba
-from typer.testing import CliRunner
-
-from replay.cli import app
-
-runner = CliRunner()
+from honba_cli import Honba, invoke
 
 
 @pytest.fixture
@@ -45,8 +40,8 @@ def test_a_riichi_at_a_draw_without_the_player_ready_is_refused(table: Honba) ->
 @pytest.mark.parametrize("kind", ["four_winds"])
 def test_the_four_player_abortive_draws_are_refused_at_a_three_player_table(tmp_path: Path, kind: str) -> None:
     db = tmp_path / "sanma.sqlite"
-    runner.invoke(app, ["--db", str(db), "start", "t", "--players", "Ann,Ben,Cho", "--rules", "tenhou-sanma"])
-    result = runner.invoke(app, ["--db", str(db), "abort", "t", kind, "--riichi", "Ann,Ben,Cho"])
+    invoke(["--db", str(db), "start", "t", "--players", "Ann,Ben,Cho", "--rules", "tenhou-sanma"])
+    result = invoke(["--db", str(db), "abort", "t", kind, "--riichi", "Ann,Ben,Cho"])
     assert result.exit_code == 2, result.output
     assert "needs four players" in result.stderr
 

@@ -32,10 +32,10 @@ from typing import Any
 
 import pytest
 from conftest import REPO, TENHOU, hv, ron, tsumo, won
-from typer.testing import CliRunner, Result
+from honba_cli import Honba, honba
+from typer.testing import Result
 
 from domain.match import match_id
-from replay.cli import app
 from replay.formats.record import build_match, check_record_text, parse_record
 from replay.service.imports import storing
 from replay.service.recording import recording
@@ -48,11 +48,9 @@ CLUB = "club-1"
 EXAMPLES = REPO / "docs" / "examples"
 TOPIC = "domain.match:Match.{}"
 
-runner = CliRunner()
 
-
-def honba(*args: str) -> Result:
-    return runner.invoke(app, list(args))
+# The command line as typed (``--db`` where a test names it, else the store HONBA_DB names).
+cli = Honba(None)
 
 
 @pytest.fixture(scope="module")
@@ -158,7 +156,7 @@ def set_fu(fu: int) -> Callable[[dict[str, Any]], None]:
 
 def test_an_untouched_store_checks_clean(db: Path) -> None:
     assert problems(db) == only_counters([])
-    result = honba("--db", str(db), "check")
+    result = honba(db, "check")
     assert result.exit_code == 0, result.output
     assert "3 checked, 0 with problems" in result.stdout
 
@@ -364,13 +362,13 @@ def test_honba_check_names_the_match_position_and_kind_and_exits_1(
 ) -> None:
     with tampering(db) as rows:
         tamper(rows)
-    result = honba("--db", str(db), "check")
+    result = honba(db, "check")
     assert result.exit_code == 1, result.output
     assert COUNTERS in result.stdout
     assert f"{kind} at {position}" in result.stdout
     assert "3 checked, 1 with problems" in result.stdout
 
-    data = json.loads(honba("--db", str(db), "check", "--json").stdout)
+    data = json.loads(honba(db, "check", "--json").stdout)
     by_name = {r["name"]: r for r in data["results"]}
     assert (position, kind) in [(p["position"], p["kind"]) for p in by_name[COUNTERS]["problems"]]
     assert by_name[DEALER_BONUS]["intact"] and by_name[CLUB]["intact"]
@@ -383,7 +381,7 @@ def test_honba_check_names_the_match_position_and_kind_and_exits_1(
 def exported(db: Path, tmp_path: Path) -> list[str]:
     """The counters match exported by ``honba export``, as its lines."""
     path = tmp_path / "export.jsonl"
-    result = honba("--db", str(db), "export", COUNTERS, "-o", str(path))
+    result = honba(db, "export", COUNTERS, "-o", str(path))
     assert result.exit_code == 0, result.output
     lines = path.read_text(encoding="utf-8").splitlines()
     assert len(lines) == 8 and json.loads(lines[-1])["type"] == "seal"
@@ -401,7 +399,7 @@ def file_problems(path: Path) -> list[tuple[int, str]]:
 
 
 def check_file(path: Path) -> Result:
-    return honba("check", str(path))
+    return cli("check", str(path))
 
 
 def test_an_untouched_export_checks_clean(exported: list[str], tmp_path: Path) -> None:
@@ -495,7 +493,7 @@ def test_a_line_that_is_no_longer_json_is_named_altered(exported: list[str], tmp
 def test_honba_check_reports_each_file_of_several(exported: list[str], tmp_path: Path) -> None:
     clean = write(tmp_path, exported, "clean.jsonl")
     edited = write(tmp_path, [exported[0], exported[1].replace('"fu": 30', '"fu": 40'), *exported[2:]], "bad.jsonl")
-    result = honba("check", str(clean), str(edited), "--json")
+    result = cli("check", str(clean), str(edited), "--json")
     assert result.exit_code == 1
     results = {Path(r["name"]).name: r for r in json.loads(result.stdout)["results"]}
     assert results["clean.jsonl"]["intact"]
@@ -525,7 +523,7 @@ def test_importing_a_tampered_chained_file_is_refused_naming_file_and_line(
 ) -> None:
     path = write(tmp_path, change(exported))
     fresh = tmp_path / "fresh.sqlite"
-    result = honba("--db", str(fresh), "import", str(path))
+    result = honba(fresh, "import", str(path))
     assert result.exit_code == 2
     errors = [e for e in result.stderr.splitlines() if e.startswith("honba:")]
     assert len(errors) == 1
@@ -538,7 +536,7 @@ def test_a_hand_written_file_without_a_chain_imports_but_check_says_it_could_not
     fresh = tmp_path / "fresh.sqlite"
     path = EXAMPLES / "counters-seed.jsonl"
     assert '"prior"' not in path.read_text(encoding="utf-8")
-    result = honba("--db", str(fresh), "import", str(path))
+    result = honba(fresh, "import", str(path))
     assert result.exit_code == 0, result.output
     assert stored_keys(fresh) == [COUNTERS]
     checked = check_file(path)
@@ -548,11 +546,11 @@ def test_a_hand_written_file_without_a_chain_imports_but_check_says_it_could_not
 
 
 def test_a_plain_export_edited_by_hand_imports(db: Path, tmp_path: Path) -> None:
-    plain = honba("--db", str(db), "export", COUNTERS, "--plain").stdout
+    plain = honba(db, "export", COUNTERS, "--plain").stdout
     edited = plain.replace('"han": 3', '"han": 2')
     path = tmp_path / "edited.jsonl"
     path.write_text(edited, encoding="utf-8")
     fresh = tmp_path / "fresh.sqlite"
-    result = honba("--db", str(fresh), "import", str(path))
+    result = honba(fresh, "import", str(path))
     assert result.exit_code == 0, result.output
     assert stored_keys(fresh) == [COUNTERS]

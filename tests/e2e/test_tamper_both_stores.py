@@ -16,14 +16,11 @@ import psycopg
 import pytest
 from honba_cli import honba, ok
 from old_store import OLD_HEAD, write_old_store
-from typer.testing import CliRunner
 
 from domain.match import match_id
 from domain.tournament import tournament_id
 from replay.store.checkpoint import CHECKPOINTS_ID
 from replay.store.seal import seal_id
-
-runner = CliRunner()
 
 
 def execute(db: str, statement: str, *args: Any) -> list[Any]:

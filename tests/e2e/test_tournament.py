@@ -23,17 +23,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner
+from honba_cli import Honba, honba, ok
 
 from domain.errors import RuleViolation
 from domain.tournament import Tournament, tournament_id
-from replay.cli import app as cli
 from replay.service.tournaments.tournaments import change_tournament, create_tournament
 from replay.store.application import HonbaApp
 from replay.store.tournaments import get_tournament
-
-runner = CliRunner()
-
 
 # The aggregate.
 
@@ -187,21 +183,15 @@ def db(tmp_path: Path) -> Iterator[str]:
     yield str(tmp_path / "store" / "honba.sqlite")
 
 
-def honba(db: str, *args: str, code: int = 0) -> str:
-    result = runner.invoke(cli, ["--db", db, *args])
-    assert result.exit_code == code, result.output
-    return result.output
-
-
 def standings(db: str) -> dict[str, tuple[int, float, int]]:
-    data = json.loads(honba(db, "standings", "--tournament", "cup", "--format", "json"))
+    data = json.loads(ok(db, "standings", "--tournament", "cup", "--format", "json"))
     return {row["player"]: (row["rank"], row["points"], row["matches"]) for row in data["rows"]}
 
 
 def test_import_attaches_every_game_and_the_documented_fixes_follow(db: str, folders: Path) -> None:
-    out = honba(db, "import", str(folders / "session1"), "--tournament", "cup")
+    out = ok(db, "import", str(folders / "session1"), "--tournament", "cup")
     assert "2 stored" in out and "2 matches count for tournament 'cup' in session 1" in out
-    out = honba(db, "import", str(folders / "session2"), "--tournament", "cup", "--session", "2")
+    out = ok(db, "import", str(folders / "session2"), "--tournament", "cup", "--session", "2")
     assert "1 match counts for tournament 'cup' in session 2" in out
 
     # Players matched by name; Annie is nobody else yet.
@@ -215,7 +205,7 @@ def test_import_attaches_every_game_and_the_documented_fixes_follow(db: str, fol
     }
 
     # The friendly game was in the folder by mistake.
-    honba(db, "tournament", "detach", "cup", "friendly", "--reason", "a friendly game, not of the cup")
+    ok(db, "tournament", "detach", "cup", "friendly", "--reason", "a friendly game, not of the cup")
     # Ann +41; Ben -31 - 27 = -58; Cho +5 - 15 = -10; Dai -15 + 5 = -10.
     assert standings(db) == {
         "Ann": (1, 41.0, 1),
@@ -226,7 +216,7 @@ def test_import_attaches_every_game_and_the_documented_fixes_follow(db: str, fol
     }
 
     # Annie is Ann: one person, two log names.
-    honba(db, "tournament", "alias", "cup", "Annie", "Ann")
+    ok(db, "tournament", "alias", "cup", "Annie", "Ann")
     merged = {
         "Ann": (1, 78.0, 2),
         # Cho and Dai: -10 points, places 2 and 3, no first place, net 0: they share the rank.
@@ -237,35 +227,35 @@ def test_import_attaches_every_game_and_the_documented_fixes_follow(db: str, fol
     assert standings(db) == merged
 
     # Withdrawn by mistake: Annie stands for herself again; declared again, merged again.
-    honba(db, "tournament", "unalias", "cup", "Annie", "--reason", "typed by mistake")
+    ok(db, "tournament", "unalias", "cup", "Annie", "--reason", "typed by mistake")
     assert standings(db)["Annie"] == (2, 37.0, 1) and standings(db)["Ann"] == (1, 41.0, 1)
-    honba(db, "tournament", "alias", "cup", "Annie", "Ann")
+    ok(db, "tournament", "alias", "cup", "Annie", "Ann")
     assert standings(db) == merged
 
     # Importing the folders again stores nothing, and does not undo the detach.
-    out = honba(db, "import", str(folders), "--tournament", "cup")
+    out = ok(db, "import", str(folders), "--tournament", "cup")
     assert "0 stored, 3 already present" in out
     assert "match 'friendly' was detached from 'cup': left out" in out
-    out = honba(db, "import", str(folders / "session2"), "--tournament", "cup", "--session", "2")
+    out = ok(db, "import", str(folders / "session2"), "--tournament", "cup", "--session", "2")
     assert standings(db) == merged
 
-    shown = honba(db, "tournament", "show", "cup")
+    shown = ok(db, "tournament", "show", "cup")
     assert "Aliases: Annie = Ann" in shown
     assert "Detached: friendly (a friendly game, not of the cup)" in shown
 
     # An explicit attach counts it again: Ann 78 - 33 = 45, Ben -58 + 43 = -15, Cho -10 + 5 = -5,
     # Dai -10 - 15 = -25.
-    honba(db, "tournament", "attach", "cup", "friendly", "--session", "1")
+    ok(db, "tournament", "attach", "cup", "friendly", "--session", "1")
     assert standings(db) == {"Ann": (1, 45.0, 3), "Cho": (2, -5.0, 3), "Ben": (3, -15.0, 3), "Dai": (4, -25.0, 3)}
 
 
 def test_the_sessions_of_imported_games_give_the_standings_after_each(db: str, folders: Path) -> None:
-    honba(db, "import", str(folders / "session1" / "r1-t1.jsonl"), "--tournament", "cup")
-    honba(db, "import", str(folders / "session2"), "--tournament", "cup", "--session", "2")
-    honba(db, "tournament", "alias", "cup", "Annie", "Ann")
-    data = json.loads(honba(db, "standings", "--tournament", "cup", "--after", "1", "--format", "json"))
+    ok(db, "import", str(folders / "session1" / "r1-t1.jsonl"), "--tournament", "cup")
+    ok(db, "import", str(folders / "session2"), "--tournament", "cup", "--session", "2")
+    ok(db, "tournament", "alias", "cup", "Annie", "Ann")
+    data = json.loads(ok(db, "standings", "--tournament", "cup", "--after", "1", "--format", "json"))
     assert {r["player"]: r["points"] for r in data["rows"]} == {"Ann": 41.0, "Ben": -31.0, "Cho": 5.0, "Dai": -15.0}
-    data = json.loads(honba(db, "standings", "--tournament", "cup", "--format", "json"))
+    data = json.loads(ok(db, "standings", "--tournament", "cup", "--format", "json"))
     assert data["by_session"] == {
         "1": {"Ann": 41.0, "Ben": -31.0, "Cho": 5.0, "Dai": -15.0},
         "2": {"Ann": 78.0, "Ben": -58.0, "Cho": -10.0, "Dai": -10.0},
@@ -273,23 +263,25 @@ def test_the_sessions_of_imported_games_give_the_standings_after_each(db: str, f
 
 
 def test_import_without_a_tournament_attaches_nothing(db: str, folders: Path) -> None:
-    out = honba(db, "import", str(folders))
+    out = ok(db, "import", str(folders))
     assert "3 stored" in out and "tournament" not in out
-    honba(db, "standings", "--tournament", "cup", code=2)
+    assert honba(db, "standings", "--tournament", "cup").exit_code == 2
 
 
 def test_import_refuses_a_session_below_one(db: str, folders: Path) -> None:
-    out = honba(db, "import", str(folders), "--tournament", "cup", "--session", "0", code=2)
+    refused = honba(db, "import", str(folders), "--tournament", "cup", "--session", "0")
+    assert refused.exit_code == 2
+    out = refused.output
     # Read by the one number reader in the session's range (domain.bounds.SESSION).
     assert "0 is out of range (1 to 1,000)" in " ".join(out.replace("│", " ").split())
 
 
 def test_the_fixes_name_what_is_wrong(db: str, folders: Path) -> None:
-    honba(db, "import", str(folders / "session1"), "--tournament", "cup")
-    assert "not a player" in honba(db, "tournament", "alias", "cup", "Zed", "Nobody", code=2)
-    assert "no alias" in honba(db, "tournament", "unalias", "cup", "Zed", "--reason", "x", code=2)
-    assert "not in 'cup'" in honba(db, "tournament", "detach", "cup", "r2-t1", "--reason", "x", code=2)
-    assert "no tournament 'league'" in honba(db, "tournament", "alias", "league", "Annie", "Ann", code=2)
+    ok(db, "import", str(folders / "session1"), "--tournament", "cup")
+    assert "not a player" in Honba(Path(db)).refused("tournament", "alias", "cup", "Zed", "Nobody")
+    assert "no alias" in Honba(Path(db)).refused("tournament", "unalias", "cup", "Zed", "--reason", "x")
+    assert "not in 'cup'" in Honba(Path(db)).refused("tournament", "detach", "cup", "r2-t1", "--reason", "x")
+    assert "no tournament 'league'" in Honba(Path(db)).refused("tournament", "alias", "league", "Annie", "Ann")
 
 
 # Creating a tournament: the same use case from the command line and from the director's page.
@@ -319,10 +311,10 @@ def test_a_new_tournament_refuses_a_player_named_twice() -> None:
 
 
 def test_honba_tournament_create_twice_says_so_and_fails_on_nothing(db: str) -> None:
-    assert "Tournament 'cup' created with 2 players" in honba(db, "tournament", "create", "cup", "--players", "Ann,Ben")
-    again = honba(db, "tournament", "create", "cup", "--players", "Ann,Ben")
+    assert "Tournament 'cup' created with 2 players" in ok(db, "tournament", "create", "cup", "--players", "Ann,Ben")
+    again = ok(db, "tournament", "create", "cup", "--players", "Ann,Ben")
     assert "Tournament 'cup' is already stored, with 2 players; nothing new" in again
-    more = honba(db, "tournament", "create", "cup", "--players", "Cho")
+    more = ok(db, "tournament", "create", "cup", "--players", "Cho")
     assert "Tournament 'cup' is already stored, with 3 players; added Cho" in more
-    shown = honba(db, "tournament", "show", "cup")
+    shown = ok(db, "tournament", "show", "cup")
     assert "Tournament 'cup': 3 players, 0 matches" in shown

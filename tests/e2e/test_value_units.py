@@ -127,3 +127,17 @@ def test_a_value_in_tai_is_refused_alike_by_rules_that_count_faan_or_doubles() -
     rules = load_preset("taiwanese")
     assert parse_value("5tai") == HandValue(tai=5)
     assert winner_score(HandValue(tai=5), rules).points == winner_score(HandValue(points=5), rules).points == 5
+
+
+def test_taiwanese_tai_typed_at_the_table_add_up_and_are_not_doubled(tmp_path: Path) -> None:
+    # Four Winds, preset Taiwanese 16-Tile: "scores for patterns are simply added up ... if the
+    # winner goes out on a discard, discarder alone pays the amount of the winner's final
+    # score"; seed 000 and 001: no bonus when a non-East wins on a non-East's discard. 5 tai
+    # from North to West is 5, as 5 points are.
+    honba = Honba(tmp_path / "honba.sqlite", "tw")
+    honba.ok("start", "tw", "--players", "A,B,C,D", "--rules", "taiwanese")
+    out = honba.ok("win", "tw", "C:5tai", "--from", "D")
+    assert "D -> C 5 (hand value: 5 tai)" in out
+    assert honba.scores() == {"A": 0, "B": 0, "C": 5, "D": -5}
+    honba.ok("win", "tw", "D:5points", "--from", "C")
+    assert honba.scores() == {"A": 0, "B": 0, "C": 0, "D": 0}

@@ -10,10 +10,9 @@ from typing import Any
 
 import pytest
 from conftest import CORPUS
-from typer.testing import CliRunner
+from honba_cli import invoke
 
 from domain.match import Match
-from replay.cli import app
 from replay.formats.detect import read_log
 from replay.service.imports.batch import reading_pool, verify_paths
 from replay.service.imports.verify import verify_game
@@ -58,12 +57,11 @@ def test_verify_jobs_on_the_command_line(tmp_path: Path, monkeypatch: pytest.Mon
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
     for path in sorted(WIRE.glob("*.mjlog"))[:20]:
         (tmp_path / path.name).symlink_to(path)
-    runner = CliRunner()
-    refused = runner.invoke(app, ["verify", str(tmp_path), "--jobs", "0"])
+    refused = invoke(["verify", str(tmp_path), "--jobs", "0"])
     # A number out of the option's range is refused as it is read (domain.bounds; replay/cli/params.py).
     assert refused.exit_code == 2 and "Invalid value for '--jobs'" in refused.output
-    one = runner.invoke(app, ["verify", str(tmp_path), "--json", "--jobs", "1"])
-    two = runner.invoke(app, ["verify", str(tmp_path), "--json", "--jobs", "2"])
+    one = invoke(["verify", str(tmp_path), "--json", "--jobs", "1"])
+    two = invoke(["verify", str(tmp_path), "--json", "--jobs", "2"])
     assert one.exit_code == two.exit_code == 0, two.output
     assert json.loads(two.stdout) == json.loads(one.stdout)
     assert json.loads(one.stdout)["games"] == 20

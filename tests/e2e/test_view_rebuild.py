@@ -14,7 +14,6 @@ from conftest import hv, ron
 from eventsourcing.persistence import Tracking
 from honba_cli import honba
 from test_views import NAMES, TENHOU, won
-from typer.testing import CliRunner
 
 from projections.standings_view import FORMAT
 from projections.views import DocumentView, POPODocumentView, ViewMoved
@@ -22,8 +21,6 @@ from replay.service.recording import recording
 from replay.service.tournaments.tournaments import attach_all
 from replay.store.application import HonbaApp
 from replay.store.standings_view import catch_up, open_view
-
-runner = CliRunner()
 
 
 def one_match_cup(db: str, layout: int | None) -> None:

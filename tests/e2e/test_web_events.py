@@ -168,7 +168,7 @@ def test_a_signed_result_is_downloaded_and_checked_and_a_changed_one_fails(
 def test_the_certificate_forms_take_their_files_only_and_no_larger_than_their_caps(
     db: str, client: TestClient, tmp_path: Path
 ) -> None:
-    from replay.web.events import MOST_CERTIFICATE_BYTES, MOST_KEY_BYTES
+    from replay.web.certificates import MOST_CERTIFICATE_BYTES, MOST_KEY_BYTES
 
     director, table = open_cup(db, ["t1"])
     send(client, "t1", table, YAKUMAN)

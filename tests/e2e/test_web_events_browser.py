@@ -6,20 +6,18 @@ line out on a tap. Skipped without /usr/bin/chromium.
 
 The day played (Tenhou's rules): 16 players in 4 teams, session 1 at 4 tables, all ended; session 2
 at 4 tables: two ended, one at its second hand, one not started. Set ``HONBA_SCREENSHOTS=1`` to
-write the screenshots into docs/screenshots (they are taken either way).
+write the screenshots into docs/screenshots.
 """
 
 from __future__ import annotations
 
 import os
-import shutil
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from browser import SYSTEM_CHROMIUM, playwright_args
+from browser import SYSTEM_CHROMIUM
 from conftest import hv, ron, won
 from playwright.sync_api import expect
 from playwright_support import WAIT_MS
@@ -74,16 +72,6 @@ BROKEN_NUMBERS = """
   return {broken, width: root.scrollWidth, inner: window.innerWidth};
 }
 """
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(SYSTEM_CHROMIUM), args=playwright_args())
-        yield launched
-        launched.close()
 
 
 def new_page(browser: Any, width: int = 1280, phone: bool = False) -> Any:
@@ -271,10 +259,10 @@ def test_a_tap_on_a_line_or_its_name_picks_it_out_of_sixteen(browser: Any, day: 
 
 
 def screenshot(page: Any, name: str) -> None:
-    with tempfile.TemporaryDirectory() as folder:
-        shot = Path(folder) / name
+    """A screenshot of the whole page into docs/screenshots/, with ``HONBA_SCREENSHOTS=1`` only (as the
+    table page's: a full page's picture costs Chromium a second and checks nothing of honba's)."""
+    if os.environ.get("HONBA_SCREENSHOTS"):
+        (DOCS / "screenshots").mkdir(exist_ok=True)
+        shot = DOCS / "screenshots" / name
         page.screenshot(path=str(shot), full_page=True)
         assert shot.stat().st_size > 0
-        if os.environ.get("HONBA_SCREENSHOTS"):
-            (DOCS / "screenshots").mkdir(exist_ok=True)
-            shutil.copyfile(shot, DOCS / "screenshots" / name)

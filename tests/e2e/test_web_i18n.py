@@ -1,35 +1,28 @@
 """The web pages in Japanese and English (replay/web/i18n.py): the language a request is served in
-(``?lang=``, the cookie the switch leaves, the browser's Accept-Language), the catalogue complete
-for every text the templates mark, and the pages in both languages in Chromium at 360 x 740 (the
-table page recording a ron in its five taps, the standings, the director's and the referee's pages).
+(``?lang=``, the cookie the switch leaves, the browser's Accept-Language) and the pages in both
+languages in Chromium at 360 x 740 (the table page recording a ron in its five taps, the standings,
+the director's and the referee's pages). The catalogue's completeness: tests/unit/test_catalogue.py.
 The browser tests are skipped without /usr/bin/chromium."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from babel.messages.extract import extract_from_dir
-from babel.messages.pofile import read_po
 from playwright.sync_api import expect
-from playwright_support import CHROMIUM, PHONES, launched, phone, readable, taps
+from playwright_support import PHONES, phone, readable, taps
 from starlette.testclient import TestClient
 from web_support import PLAYERS, prepare, send, serving
 
-from replay.html.templating import TEMPLATES as REPORT_TEMPLATES
+from replay.service.director import stages
+from replay.service.recording.recording import end
+from replay.service.tournaments.sign_off import require_sign_off
 from replay.service.tournaments.tournaments import attach_match, create_tournament, plan_session
 from replay.store.application import HonbaApp
 from replay.web import i18n
 from replay.web.app import create_app
-
-# The web's templates, and the reports' it shares with the exports (the standings section).
-TEMPLATES = (Path(i18n.__file__).resolve().parent / "templates", Path(REPORT_TEMPLATES))
-CATALOGUE = i18n.LOCALE_DIR / "ja" / "LC_MESSAGES" / "messages.po"
-# Texts given to the catalogue as values (the winds, from the service), not written in a template.
-FROM_DATA = {"East", "South", "West", "North"}
 
 
 @pytest.mark.parametrize(
@@ -51,30 +44,6 @@ def test_the_language_is_the_query_the_cookie_or_the_browsers(
     query: str | None, cookie: str | None, accept: str | None, language: str
 ) -> None:
     assert i18n.chosen(query, cookie, accept) == language
-
-
-def test_every_text_the_templates_mark_has_its_japanese_with_the_same_placeholders() -> None:
-    with CATALOGUE.open("rb") as po:
-        catalogue = read_po(po, locale="ja")
-    marked = {
-        message if isinstance(message, str) else message[0]
-        for folder in TEMPLATES
-        for _file, _line, message, _comments, _context in extract_from_dir(
-            str(folder), [("*.html", "jinja2")], options_map={"*.html": {"extensions": "jinja2.ext.i18n"}}
-        )
-    }
-    assert len(marked) > 100
-    missing = sorted(m for m in marked | FROM_DATA if not (catalogue.get(m) and catalogue.get(m).string))
-    assert missing == []
-    for message in catalogue:
-        if message.pluralizable:
-            # Japanese has one form for every count; each English form names the same values.
-            forms = {frozenset(re.findall(r"%\(\w+\)s", form)) for form in (*message.id, *message.string)}
-            assert len(forms) == 1, message.id
-        elif message.id:
-            assert sorted(re.findall(r"%\(\w+\)s", str(message.id))) == sorted(
-                re.findall(r"%\(\w+\)s", str(message.string))
-            ), message.id
 
 
 def test_a_page_says_its_language_and_the_switch_keeps_the_query_and_sets_the_cookie(tmp_path: Path) -> None:
@@ -173,14 +142,6 @@ def test_the_payments_are_worded_in_japanese_from_the_services_values(tmp_path: 
     assert "%(payer)s から %(payee)s へ %(amount)s" in table
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not CHROMIUM.exists():
-        pytest.skip("no /usr/bin/chromium")
-    with launched() as chromium:
-        yield chromium
-
-
 def test_the_table_standings_director_and_referee_pages_in_both_languages_on_a_phone(
     browser: Any, tmp_path: Path
 ) -> None:
@@ -191,6 +152,9 @@ def test_the_table_standings_director_and_referee_pages_in_both_languages_on_a_p
         create_tournament(app, "Cup", PLAYERS)
         plan_session(app, "Cup", 1, [list(PLAYERS)])
         attach_match(app, "Cup", "t1", 1, 1)
+        # The director's longer forms with what they show: the format's stages, a team.
+        stages.declare_format(app, "Cup", stages.event_format_of(["heats:2:advance=4", "final:1"]))
+        stages.join_team(app, "Cup", "Red", ["Ann", "Ben"])
     finally:
         app.close()
     with serving(create_app(db)) as base:
@@ -215,12 +179,19 @@ def test_the_table_standings_director_and_referee_pages_in_both_languages_on_a_p
             f"{base}/director/t/Cup?token={director}": ("席決め", "Seat session"),
             f"{base}/director/t/Cup/s/1?token={director}": ("速報順位表", "Live standings"),
             f"{base}/referee/m/t1?token={director}": ("訂正", "Corrections"),
+            f"{base}/referee?token={director}": ("審判席", "Referee's desk"),
         }
         for url, (japanese, _english) in pages.items():
             page.goto(url)
             assert page.get_attribute("html", "lang") == "ja"
             assert japanese in page.inner_text("main"), url
             readable(page)
+        # The audit page (a report of its own, no switch) in the browser's language too.
+        page.goto(f"{base}/matches/t1/audit")
+        assert page.get_attribute("html", "lang") == "ja"
+        assert "対局の監査" in page.inner_text("body")
+        readable(page)
+        page.goto(f"{base}/referee?token={director}")
         # The switch: English from here on (the cookie), whatever the browser asks.
         page.locator("#langs a[hreflang=en]").tap()
         page.wait_for_load_state()
@@ -231,4 +202,68 @@ def test_the_table_standings_director_and_referee_pages_in_both_languages_on_a_p
             assert english in page.inner_text("main"), url
         page.goto(f"{base}/matches/t1?token={table}")
         assert page.locator("#kind-win + .face").inner_text() == "Win"
+        readable(page)
+
+
+def test_the_table_pages_offline_and_sign_off_texts_in_japanese_on_a_phone(browser: Any, tmp_path: Path) -> None:
+    """The outbox's sentences (the script's, from the page's JSON island) and the sign-off's, in
+    Japanese at 360 x 740, with no sideways scrolling and 44 px targets."""
+    db = str(tmp_path / "honba.sqlite")
+    (table,) = prepare(db, {"t1": PLAYERS}, [("table", "t1")])
+    app = HonbaApp.open(db)
+    try:
+        create_tournament(app, "Cup", PLAYERS)
+        attach_match(app, "Cup", "t1", 1, 1)
+        require_sign_off(app, "Cup")
+    finally:
+        app.close()
+    with serving(create_app(db)) as base:
+        page = phone(browser, PHONES["360x740"])
+        page.context.set_extra_http_headers({"Accept-Language": "ja"})
+        page.goto(f"{base}/matches/t1?token={table}")
+        page.context.set_offline(True)
+        # Ben's ron on Cho (3 han 30 fu: 3,900), kept on the phone; then Dai's ron on Ann behind it.
+        for winner, discarder, value in (("Ben", "Cho", "3/30"), ("Dai", "Ann", "2/30")):
+            for name, picked in (("winner", winner), ("discarder", discarder), ("value", value)):
+                page.locator(f'#entry label.pick:has(input[name="{name}"][value="{picked}"])').tap()
+            expect(page.locator("#record")).to_be_enabled()
+            if winner == "Ben":
+                expect(page.locator("#confirm-lines")).to_have_text(
+                    "サーバーに接続できません。記録するとこの入力は端末に保存され、接続が戻ったときに送信されます。"
+                )
+            else:
+                expect(page.locator("#confirm-lines")).to_have_text(
+                    "未送信の記録 1 件の後に保存します。支払いは記録されてから表示されます。"
+                )
+            page.locator("#record").tap()
+            expect(page.locator("#record")).to_be_disabled()
+        expect(page.locator("#outbox .warning")).to_have_text("未送信(この端末に保存、この順で送信):")
+        expect(page.locator("#outbox .waiting li")).to_have_text(
+            ["E1-0: Ben が Cho からロン 3/30", "続いて: Dai が Ann からロン 2/30"]
+        )
+        readable(page)
+        with page.expect_navigation():
+            page.context.set_offline(False)
+        expect(page.locator("#ledger > li.entry")).to_have_count(2)
+        # The match ends (the table's early end, by another phone); the players sign it off.
+        app = HonbaApp.open(db)
+        try:
+            end(app, "t1", "time limit")
+        finally:
+            app.close()
+        page.reload()
+        expect(page.locator("#sign-off h2")).to_have_text("最終持ち点: 未確認")
+        expect(page.locator("#sign-off p.muted")).to_have_text(
+            "各選手が最終持ち点を確認します(または審判が確認します)。異議は審判席に届きます。"
+        )
+        expect(page.locator("#confirm-scores")).to_have_text("最終持ち点を確認")
+        expect(page.locator("#dispute-scores")).to_have_text("異議あり")
+        readable(page)
+        page.locator('#sign-form label.pick:has(input[name="player"][value="Cho"])').tap()
+        page.locator('#sign-form input[name="note"]').fill("供託が違う")
+        with page.expect_navigation():
+            page.locator("#dispute-scores").tap()
+        expect(page.locator("#sign-off h2")).to_have_text("最終持ち点: 異議あり")
+        expect(page.locator("#signatures")).to_contain_text("Cho: 異議あり (供託が違う)")
+        expect(page.locator("#signatures")).to_contain_text("Ann: 未確認")
         readable(page)

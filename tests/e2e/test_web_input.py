@@ -20,6 +20,7 @@ from web_support import PLAYERS, prepare, refusal
 
 from replay.service.tournaments.tournaments import create_tournament
 from replay.store.application import HonbaApp
+from replay.store.checkpoint import CHECKPOINTS_ID
 from replay.web.app import create_app
 
 
@@ -215,10 +216,16 @@ def test_the_live_stream_of_an_unknown_tournament_is_a_404_in_plain_words(client
 
 
 def entries(db: str) -> int:
+    """The events stored, but the signed checkpoints: the server takes one every few seconds of what
+    was saved before (issue 26), whatever request it is answering, so a test slowed past them (a
+    loaded machine) counted one more."""
     import sqlite3
 
     with sqlite3.connect(db) as conn:
-        (count,) = conn.execute("SELECT count(*) FROM stored_events").fetchone()
+        (count,) = conn.execute(
+            "SELECT count(*) FROM stored_events WHERE originator_id NOT IN (?, ?)",
+            (CHECKPOINTS_ID.hex, str(CHECKPOINTS_ID)),
+        ).fetchone()
     return int(count)
 
 

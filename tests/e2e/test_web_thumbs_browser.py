@@ -18,7 +18,7 @@ from urllib.parse import quote
 
 import pytest
 from conftest import hv, ron, won
-from playwright_support import CHROMIUM, PHONES, launched, phone, readable, small_targets
+from playwright_support import CHROMIUM, PHONES, phone, readable, small_targets
 from web_support import SIXTEEN, serving
 
 from replay.service.common.access import TokenStore
@@ -44,12 +44,6 @@ SMALLEST_CHART_TEXT = """() => {
     .filter(t => t.getClientRects().length).map(t => t.getBoundingClientRect().height);
   return heights.length ? Math.min(...heights) : 0;
 }"""
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with launched() as started:
-        yield started
 
 
 def play(app: HonbaApp, key: str, hands: int) -> None:

@@ -15,10 +15,9 @@ from typing import Any
 
 import pytest
 from conftest import CORPUS
-from typer.testing import CliRunner
+from honba_cli import invoke
 
 from domain.values import Win, WinDetails, WinResult, Yaku
-from replay.cli import app as cli
 from replay.formats.logmodel import LoggedGame
 from replay.formats.mjai import read_mjai
 from replay.formats.tenhou_json import read_tenhou_json
@@ -150,25 +149,23 @@ def test_the_original_mjai_yakus_are_named_as_tenhou_names_them() -> None:
 def test_the_log_shows_what_the_game_log_said_of_each_win(tmp_path: Path) -> None:
     xml = next(iter(pairs()))[0]
     db = str(tmp_path / "honba.sqlite")
-    runner = CliRunner()
-    assert runner.invoke(cli, ["--db", db, "import", str(xml)]).exit_code == 0
+    assert invoke(["--db", db, "import", str(xml)]).exit_code == 0
     (from_xml,) = read_tenhou_xml(xml.read_bytes(), file=xml.name)
     first = wins(from_xml)[0]
     assert first.details is not None
-    result = runner.invoke(cli, ["--db", db, "log", xml.stem, "--json"])
+    result = invoke(["--db", db, "log", xml.stem, "--json"])
     hands = json.loads(result.output)["hands"]
     said = next(h for h in hands if h["log_details"])
     assert [y["name"] for y in said["log_details"][0]["yaku"]] == [y.name for y in first.details.yaku]
     html = tmp_path / "report.html"
-    runner.invoke(cli, ["--db", db, "audit", xml.stem, "--html", str(html)])
+    invoke(["--db", db, "audit", xml.stem, "--html", str(html)])
     assert first.details.yaku[0].name in html.read_text(encoding="utf-8")
 
 
 def test_the_same_game_from_xml_and_json_is_one_match_though_only_the_xml_shows_calls(tmp_path: Path) -> None:
     xml, exported = pairs()[0]
     db = str(tmp_path / "honba.sqlite")
-    runner = CliRunner()
-    assert runner.invoke(cli, ["--db", db, "import", str(xml)]).exit_code == 0
-    result = runner.invoke(cli, ["--db", db, "import", str(exported)])
+    assert invoke(["--db", db, "import", str(xml)]).exit_code == 0
+    result = invoke(["--db", db, "import", str(exported)])
     assert result.exit_code == 0, result.output
     assert "0 stored, 1 already present" in result.output

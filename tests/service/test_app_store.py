@@ -5,6 +5,8 @@ The tests taking ``store`` run once on each store (``store_db`` in conftest.py).
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -190,3 +192,40 @@ def test_where_the_store_is(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
     assert persistence_env(None)["SQLITE_DBNAME"] == str(tmp_path / "env.sqlite")
     assert persistence_env(str(tmp_path / "opt.sqlite"))["SQLITE_DBNAME"] == str(tmp_path / "opt.sqlite")
     assert persistence_env(":memory:") == {"PERSISTENCE_MODULE": "eventsourcing.popo"}
+
+
+def test_a_tournament_s_events_are_honba_s_though_their_module_is_loaded_on_first_read() -> None:
+    from eventsourcing.utils import get_topic
+
+    from domain.tournament import Tournament
+    from replay.store.mapper import AGGREGATE_TOPICS, event_class
+
+    assert event_class(get_topic(Tournament.Created)) is Tournament.Created
+    assert get_topic(Tournament) in AGGREGATE_TOPICS
+    # Only its events: a function or the class itself under the module's name is no row of honba's.
+    for foreign in ("domain.tournament:tournament_id", "domain.tournament:Tournament", "domain.tournament:nothing"):
+        assert event_class(foreign) is None
+
+
+def test_a_command_on_a_match_does_not_load_the_tournaments_and_a_tournament_still_reads(tmp_path: Path) -> None:
+    # In a process of its own: this one has loaded domain.tournament long since.
+    script = (
+        "import sys\n"
+        "from domain.rules import load_preset\n"
+        "from replay.service.recording import recording\n"
+        "from replay.store.application import HonbaApp\n"
+        "app = HonbaApp.open(sys.argv[1])\n"
+        "recording.start_match(app, 'm', ['A', 'B', 'C', 'D'], load_preset('tenhou'))\n"
+        "app.checkpoint()\n"
+        "loaded = 'domain.tournament' in sys.modules\n"
+        "from replay.service.tournaments.tournaments import create_tournament\n"
+        "from replay.store.tournaments import get_tournament\n"
+        "create_tournament(app, 'cup', ['A', 'B'])\n"
+        "app.close()\n"
+        "again = HonbaApp.open(sys.argv[1])\n"
+        "print(loaded, ','.join(get_tournament(again, 'cup').players))\n"
+    )
+    db = str(tmp_path / "store.sqlite")
+    done = subprocess.run([sys.executable, "-c", script, db], capture_output=True, text=True, check=False, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["False", "A,B"]

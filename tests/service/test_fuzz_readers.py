@@ -45,10 +45,10 @@ from hypothesis import strategies as st
 
 from domain.errors import HonbaError
 from replay.formats.detect import read_log
-from replay.formats.files import MAX_FILE
 from replay.formats.logmodel import LogError
 from replay.formats.record import build_match, check_record_text, parse_record
 from replay.formats.source import MAX_UNPACKED
+from replay.input.files import MAX_FILE
 from replay.input.json_text import DEEPEST, load_json
 from replay.service.imports.batch import import_paths, verify_paths
 from replay.service.imports.importing import match_from_log

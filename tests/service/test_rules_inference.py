@@ -13,11 +13,10 @@ from pathlib import Path
 
 import attrs
 import pytest
+from honba_cli import invoke
 from tournament_log import tournament_bytes, tournament_game
-from typer.testing import CliRunner
 
 from domain.rules import load_preset
-from replay.cli import app
 from replay.formats.inference import infer_rules
 from replay.formats.logmodel import LoggedGame
 from replay.formats.tenhou_json import read_tenhou_json
@@ -122,7 +121,7 @@ def test_a_log_that_states_its_rules_is_not_inferred() -> None:
 def test_verify_says_what_was_inferred(tmp_path: Path, as_json: bool) -> None:
     log = tmp_path / "tournament.json"
     log.write_bytes(tournament_bytes())
-    result = CliRunner().invoke(app, ["verify", str(log), *(["--json"] if as_json else [])])
+    result = invoke(["verify", str(log), *(["--json"] if as_json else [])])
     assert result.exit_code == 0, result.output
     if as_json:
         data = json.loads(result.stdout)
@@ -138,7 +137,7 @@ def test_import_stores_the_game_under_the_inferred_rules(tmp_path: Path) -> None
     log = tmp_path / "tournament.json"
     log.write_bytes(tournament_bytes())
     db = str(tmp_path / "honba.sqlite")
-    result = CliRunner().invoke(app, ["--db", db, "import", str(log)])
+    result = invoke(["--db", db, "import", str(log)])
     assert result.exit_code == 0, result.output
     assert "the log has" not in result.output  # no disagreement to warn of
     match = HonbaApp.open(db).get_match(tournament_game()["ref"])

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from conftest import CORPUS
+from honba_cli import invoke
 
 from domain.errors import InvalidRules
 from domain.rules import load_preset
@@ -239,14 +240,10 @@ def test_verify_refuses_the_record_format_and_no_jobs() -> None:
 
 @needs_corpus
 def test_the_import_command_prints_the_service_refusal_and_stores_nothing(tmp_path: Path) -> None:
-    from typer.testing import CliRunner
-
-    from replay.cli import app as cli
-
     db = tmp_path / "store.sqlite"
     # A real log, so that nothing but the options can be what is refused.
     game = sorted((CORPUS / "tenhou-wire-2018").glob("*.mjlog"))[0]
-    refused = CliRunner().invoke(cli, ["--db", str(db), "import", str(game), "--session", "2", "--tournament", " "])
+    refused = invoke(["--db", str(db), "import", str(game), "--session", "2", "--tournament", " "])
     assert refused.exit_code == 2
     assert "honba: --tournament needs a name" in refused.output
     assert "Traceback" not in refused.output

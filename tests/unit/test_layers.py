@@ -213,6 +213,17 @@ def test_projections_and_the_sqlite_store_never_load_postgresql() -> None:
         assert not any(n.split(".")[0] == "psycopg" or n == "eventsourcing.postgres" for n in names), module
 
 
+def test_matplotlib_is_loaded_only_where_a_chart_is_drawn() -> None:
+    # About a quarter of a second to import: inside the functions that draw, never at a module's top,
+    # so that honba serve, the commands and the pages that draw no chart never load it.
+    for module, path in modules().items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        top = [n for n in tree.body if isinstance(n, ast.Import | ast.ImportFrom)]
+        names = [a.name for n in top if isinstance(n, ast.Import) for a in n.names]
+        names += [n.module or "" for n in top if isinstance(n, ast.ImportFrom)]
+        assert not any(n.split(".")[0] == "matplotlib" for n in names), module
+
+
 def test_every_package_is_listed_for_a_non_editable_install() -> None:
     # ``pip install .`` ships only the packages pyproject names; a package left out imports
     # in the editable install the tests use and fails in a user's.
@@ -303,7 +314,7 @@ def test_a_cycle_between_two_packages_of_one_layer_is_caught(tmp_path: Path) -> 
     ("front_end", "imported"),
     [
         ("replay/web/page.py", "replay.store.application"),
-        ("replay/cli/command.py", "replay.formats.files"),
+        ("replay/cli/command.py", "replay.formats.note"),
         ("replay/html/chart.py", "replay.formats.record.write"),
     ],
 )

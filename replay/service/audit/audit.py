@@ -33,6 +33,7 @@ from domain.errors import HonbaError
 from domain.match import Match, opening_state
 from domain.progression import Fact, deal_passes, evolve
 from domain.rules import Ruleset
+from domain.said import Said
 from domain.values import DealPass, MatchEnd, Penalty, TableState
 from projections.entries import EntryNumbers, entry_numbers
 from projections.ledger import LedgerEntry, corrected_ledger
@@ -401,20 +402,22 @@ def read_sheet(text: str, players: Sequence[str], *, name: str) -> list[SheetRow
     try:
         rows = [r for r in csv.reader(io.StringIO(text), delimiter=_delimiter(text)) if any(c.strip() for c in r)]
     except csv.Error as exc:  # a NUL byte, a cell longer than the csv module reads
-        raise SheetError(f"{name}: not a CSV score sheet ({exc})") from None
+        raise SheetError(Said("{name}: not a CSV score sheet ({why})", name=name, why=str(exc))) from None
     if not rows:
-        raise SheetError(f"{name}: the sheet is empty")
+        raise SheetError(Said("{name}: the sheet is empty", name=name))
     header = [cell.strip() for cell in rows[0]]
     missing = [p for p in players if p not in header[1:]]
     if missing:
-        raise SheetError(f"{name}:1: the header must name every player; {missing[0]!r} is missing")
+        raise SheetError(
+            Said("{name}:1: the header must name every player; {player} is missing", name=name, player=repr(missing[0]))
+        )
     columns = [header.index(p) for p in players]
     out = []
     for number, row in enumerate(rows[1:], start=2):
         try:
             values = tuple(whole_number(row[c].replace(",", "").replace("_", ""), SCORE) for c in columns)
         except (OutOfBounds, IndexError):
-            raise SheetError(f"{name}:{number}: every player needs a whole number") from None
+            raise SheetError(Said("{name}:{line}: every player needs a whole number", name=name, line=number)) from None
         out.append(SheetRow(number, row[0].strip(), values))
     return out
 

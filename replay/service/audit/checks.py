@@ -16,10 +16,10 @@ import attrs
 
 from domain.integrity import ChainProblem, published_digest
 from domain.match import match_id
-from replay.formats.files import read_capped
 from replay.formats.note import parse_checkpoint, parse_note
 from replay.formats.record import check_record_text
 from replay.formats.source import decoded_text, read_source
+from replay.input.files import read_capped
 from replay.input.parsing import InputError
 from replay.service.audit.audit import AuditReport, SheetError, build_report, read_sheet
 from replay.service.audit.proofs import read_note_file, read_verifier, store_against_checkpoint

@@ -17,7 +17,7 @@ from typing import Any
 import attrs
 
 from domain.errors import HonbaError
-from replay.formats.files import FileTooLarge, read_capped
+from replay.input.files import FileTooLarge, read_capped
 
 # A key file is a few lines.
 MAX_KEY_FILE = 64 * 1024

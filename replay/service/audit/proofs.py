@@ -26,7 +26,6 @@ import attrs
 from domain.errors import HonbaError
 from domain.integrity import canonical
 from domain.match import match_id
-from replay.formats.files import read_capped
 from replay.formats.note import (
     Note,
     NoteError,
@@ -41,6 +40,7 @@ from replay.formats.note import (
     verifier_of,
     verify_note,
 )
+from replay.input.files import read_capped
 from replay.input.json_text import load_json
 from replay.service.audit.keys import CertificateError, key_id, load_private_key, public_key_from_pem
 from replay.store.application import HonbaApp
@@ -188,6 +188,23 @@ def read_verifier(text_or_path: str, origin: str | None = None) -> Verifier:
         public = public_key_from_pem(data, str(path))
         return verifier_of(origin or default_origin(public_raw(public)), public)
     return parse_vkey(data.decode("utf-8", "replace"))
+
+
+def receipt_verifier(key: str, receipt: Mapping[str, Any]) -> Verifier:
+    """The verifier key given on the command line (``read_verifier``) for checking ``receipt``: a key
+    file is named by the origin the receipt's checkpoint states (by the key's default origin when that
+    checkpoint cannot be read: ``check_receipt`` names what is wrong with it)."""
+    try:
+        origin: str | None = parse_checkpoint(parse_note(str(receipt.get("checkpoint", ""))).text).origin
+    except NoteError:
+        origin = None
+    return read_verifier(key, origin)
+
+
+def note_verifier(key: str, note_text: str, source: str) -> Verifier:
+    """The verifier key given on the command line for checking the signed checkpoint ``note_text``
+    (read from ``source``): a key file is named by the origin that checkpoint states."""
+    return read_verifier(key, parse_checkpoint(parse_note(note_text, source).text).origin)
 
 
 # A match's receipt.

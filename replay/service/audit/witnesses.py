@@ -28,7 +28,6 @@ from typing import Any
 
 import attrs
 
-from replay.formats.files import write_whole
 from replay.formats.note import (
     MAX_NOTE,
     NoteError,
@@ -44,6 +43,7 @@ from replay.formats.note import (
     verifier_of,
     verify_note,
 )
+from replay.input.files import write_whole
 from replay.service.audit.keys import key_id, load_private_key
 from replay.service.audit.proofs import CheckpointNotSigned, ProofFailed
 from replay.store.application import HonbaApp
@@ -174,7 +174,18 @@ def _consistent(base: str, old: int, old_root: str, new: int, new_root: str, fet
 # The server's side: cosignatures from the witnesses the organiser configured.
 
 
-def witness_keys(vkeys: Sequence[str]) -> tuple[Verifier, ...]:
+# The witnesses' verifier keys a server keeps cosignatures from (``honba serve --witness``).
+WitnessKeys = tuple[Verifier, ...]
+
+
+def cosignature_line(sent: bytes) -> str:
+    """A cosignature as a witness sends it (one line of text), refused when it is larger than a note."""
+    if len(sent) > MAX_NOTE:
+        raise NoteError("a cosignature is one line")
+    return sent.decode("utf-8", "replace")
+
+
+def witness_keys(vkeys: Sequence[str]) -> WitnessKeys:
     """The witnesses' verifier keys an organiser configures (cosignature keys, type 0x04)."""
     keys = tuple(parse_vkey(v) for v in vkeys)
     for key in keys:

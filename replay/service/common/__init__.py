@@ -1,4 +1,4 @@
 """The service's shared plumbing: the store as opened (``opening``), its refusals (``errors``), the
-server's tokens (``access``), which rules a command means (``rules``), files beside the store
-(``files``) and the plain data every front end shows (``shapes``). It imports no other group.
+server's tokens (``access``), which rules a command means (``rules``) and the plain data every front
+end shows (``shapes``). It imports no other group.
 """

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from domain.errors import InvalidRules
 from domain.rules import Ruleset, load_preset, parse_rule_text
-from replay.formats.files import MAX_RULE_FILE, FileTooLarge, read_capped
+from replay.input.files import MAX_RULE_FILE, FileTooLarge, read_capped
 from replay.input.parsing import parse_override
 
 

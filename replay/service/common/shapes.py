@@ -16,8 +16,10 @@ from domain.codec import to_data
 from domain.match import Match
 from domain.progression import Fact
 from domain.rules import Ruleset
+from domain.said import Listed, Said
 from domain.scoring.payments import pending_extra_hand_bonus
 from domain.values import (
+    ABORT_NAMES,
     WIND_NAMES,
     AbortiveDraw,
     ExhaustiveDraw,
@@ -56,43 +58,77 @@ def seat_wind(seat: int, state: TableState) -> str:
 
 
 # The ends the rules decide, in words; an early end's reason is already the words typed ("agreed").
-_END_WORDS = {"time_up": "time up", "dealer_stop": "dealer stop", "complete": "complete", "bust": "bust"}
+_END_WORDS = {
+    "time_up": Said("time up"),
+    "dealer_stop": Said("dealer stop"),
+    "complete": Said("complete"),
+    "bust": Said("bust"),
+}
 
 
 def end_reason_words(reason: str) -> str:
     """Why a match ended, in the words every front end says it: ``time up``, ``bust``; an early
     end's own reason as given (``agreed``, ``time limit``)."""
+    return str(end_reason_said(reason))
+
+
+def end_reason_said(reason: str) -> Said | str:
+    """``end_reason_words`` as words (``domain.said.Said``); an early end's own reason is data."""
     return _END_WORDS.get(reason, reason)
+
+
+# The penalties' usual kind as words (an unusual kind typed is data); the abortive draws are the domain's.
+PENALTY_WORDS = {"chombo": Said("chombo")}
 
 
 def describe_fact(fact: Fact, players: Sequence[str], scoring: str = "riichi") -> str:
     """A hand result in words, e.g. ``Dai ron on Cho: 2 han 30 fu``, each value in the words of the
-    rules' family (``scoring``, ``Ruleset.scoring``: a Hong Kong limit hand is the ``limit``)."""
+    rules' family (``scoring``, ``Ruleset.scoring``: a Hong Kong limit hand is the ``limit``): the
+    English of ``said_fact``."""
+    return str(said_fact(fact, players, scoring))
+
+
+def said_fact(fact: Fact, players: Sequence[str], scoring: str = "riichi") -> Said | Listed:
+    """``describe_fact``'s words (``domain.said``): the one place a hand is put in words, which the
+    command line prints in English and a page says in its language; names and notes are data."""
+    text: Said | Listed
     if isinstance(fact, WinResult):
-        parts = []
+        parts: list[Said] = []
         for win in fact.wins:
-            how = "tsumo" if win.discarder is None else f"ron on {players[win.discarder]}"
-            pao = f", {players[win.liable]} liable" if win.liable is not None else ""
-            parts.append(f"{players[win.winner]} {how}: {win.value.describe(scoring)}{pao}")
-        text = "; ".join(parts)
+            value = win.value.said(scoring)
+            if win.discarder is None:
+                part = Said("{winner} tsumo: {value}", winner=players[win.winner], value=value)
+            else:
+                part = Said(
+                    "{winner} ron on {discarder}: {value}",
+                    winner=players[win.winner],
+                    discarder=players[win.discarder],
+                    value=value,
+                )
+            if win.liable is not None:
+                part = Said("{win}, {player} liable", win=part, player=players[win.liable])
+            parts.append(part)
+        text = Listed(tuple(parts), "; ")
     elif isinstance(fact, ExhaustiveDraw):
-        ready = ", ".join(players[s] for s in fact.ready) or "nobody"
-        text = f"exhaustive draw, ready: {ready}"
+        ready = Listed(tuple(players[s] for s in fact.ready), ", ", Said("nobody"))
+        text = Said("exhaustive draw, ready: {ready}", ready=ready)
         if fact.nagashi:
-            text += "; nagashi mangan: " + ", ".join(players[s] for s in fact.nagashi)
+            nagashi = Listed(tuple(players[s] for s in fact.nagashi))
+            text = Said("{draw}; nagashi mangan: {players}", draw=text, players=nagashi)
     elif isinstance(fact, AbortiveDraw):
-        text = "abortive draw: " + fact.kind.value.replace("_", " ")
+        text = Said("abortive draw: {kind}", kind=ABORT_NAMES[fact.kind])
     elif isinstance(fact, Penalty):
-        text = f"penalty ({fact.kind}) on {players[fact.seat]}: {fact.amount}"
+        kind = PENALTY_WORDS.get(fact.kind, fact.kind)
+        text = Said("penalty ({kind}) on {player}: {amount}", kind=kind, player=players[fact.seat], amount=fact.amount)
         if fact.note:
-            text += f" ({fact.note})"
+            text = Said("{penalty} ({note})", penalty=text, note=fact.note)
     elif isinstance(fact, MatchEnd):
-        text = f"match ended ({end_reason_words(fact.reason)})"
+        text = Said("match ended ({why})", why=end_reason_said(fact.reason))
     else:
-        text = f"deal passed to {players[fact.to_dealer]}"
+        text = Said("deal passed to {player}", player=players[fact.to_dealer])
     riichi = getattr(fact, "riichi", ())
     if riichi:
-        text += "; riichi: " + ", ".join(players[s] for s in riichi)
+        text = Said("{result}; riichi: {players}", result=text, players=Listed(tuple(players[s] for s in riichi)))
     return text
 
 

@@ -23,7 +23,7 @@ import attrs
 
 from domain.match import match_id
 from projections.views import DocumentView
-from replay.formats.files import read_capped
+from replay.input.files import read_capped
 from replay.input.json_text import load_json
 from replay.service.audit.keys import CertificateError, key_id, load_private_key, private_key_from_pem, raw_public
 from replay.service.audit.keys import generate_key as generate_key  # named here too, as before the keys moved

@@ -16,6 +16,7 @@ import attrs
 
 from domain.draw import commitment_of
 from domain.rules import load_preset
+from domain.said import Said
 from domain.seating import fewest_repeats_seating, met_pairs, random_seating, repeats
 from domain.stages import Stage
 from domain.tournament import Tournament, table_order
@@ -73,7 +74,7 @@ def seat_session(
     ruleset = load_preset(rules)
     tournament = get_tournament(app, name)
     if session in tournament.sessions:
-        raise InputError(f"session {session} of {name!r} is already seated")
+        raise InputError(Said("session {session} of {name} is already seated", session=session, name=repr(name)))
     before = [tables for number, tables in sorted(tournament.sessions.items()) if number < session]
     players = stages.seatable(tournament, session)
     if method == "random":
@@ -245,7 +246,7 @@ def session_data(
     "hand", "token", "clock"}]}``."""
     tournament = get_tournament(app, name)
     if session not in tournament.sessions:
-        raise InputError(f"session {session} of {name!r} is not seated")
+        raise InputError(Said("session {session} of {name} is not seated", session=session, name=repr(name)))
     by_table = {table: key for table, key in tournament.session_matches(session) if table is not None}
     clocks = {c["table"]: c for c in clock.session_clocks(app, name, session)}
     tables = []
@@ -275,7 +276,14 @@ def table_match(app: HonbaApp, name: str, session: int, table: int) -> str:
     """The match played at a table of a session."""
     key = dict(get_tournament(app, name).session_matches(session)).get(table)
     if key is None:
-        raise InputError(f"session {session} of {name!r} has no match at table {table}")
+        raise InputError(
+            Said(
+                "session {session} of {name} has no match at table {table}",
+                session=session,
+                name=repr(name),
+                table=table,
+            )
+        )
     return key
 
 
@@ -314,10 +322,12 @@ def seat_next(
     tournament = get_tournament(app, name)
     upcoming = next_session_data(view, tournament)
     if upcoming["done"]:
-        raise InputError(f"every session of {name!r}'s format is seated")
+        raise InputError(Said("every session of {name}'s format is seated", name=repr(name)))
     chosen = method or upcoming["methods"][0]
     if chosen == "draw" or upcoming["methods"] == ["draw"]:
-        raise InputError(f"session {upcoming['session']} is seated by a draw: commit to it, then reveal it")
+        raise InputError(
+            Said("session {session} is seated by a draw: commit to it, then reveal it", session=upcoming["session"])
+        )
     if chosen not in upcoming["methods"]:
         raise InputError(f"session {upcoming['session']} is seated by {' or '.join(upcoming['methods'])}")
     if upcoming["staged"]:

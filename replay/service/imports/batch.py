@@ -21,12 +21,13 @@ from domain.amendments import CorrectedStep
 from domain.errors import HonbaError
 from domain.integrity import digest_of, plain
 from domain.rules import Ruleset
-from replay.formats.detect import detect_format, expand_paths, iter_paths, read_games, read_log
-from replay.formats.files import FileTooLarge, read_capped
+from replay.formats.detect import detect_format, expand_paths, read_games, read_log
 from replay.formats.logmodel import LogError, LoggedGame
 from replay.formats.record import build_match, parse_record
 from replay.formats.source import decoded_text, read_source, utf8_text
+from replay.input.files import FileTooLarge, read_capped
 from replay.service.imports.importing import match_from_log
+from replay.service.imports.imports import Share, import_files
 from replay.service.imports.storing import AlreadyStoredAs, Prepared, prepare, store_prepared
 from replay.service.imports.verify import GameReport, verify_game, with_inferred_rules, with_rules
 from replay.store.application import HonbaApp, mapper_for
@@ -46,6 +47,9 @@ PARALLEL_FROM = 16
 CONTENT_KEY_DIGITS = 12
 # Games an import lists one by one (beyond that, only the counts).
 LISTED = 50
+# Matches an import stores between two checkpoints: each checkpoint then holds a bounded number of
+# leaves (one at the command's end would hold one per game of the archive, and the memory with it).
+CHECKPOINT_EVERY = 1000
 
 
 @attrs.frozen
@@ -363,6 +367,7 @@ class _Storer:
         self.reads: list[FileRead] = []
         self.file_games: dict[str, list[Any]] = {}
         self.unrecorded: set[str] = set()
+        self.since_checkpoint = 0
 
     def take(self, read: FileRead) -> None:
         self.files += 1
@@ -417,6 +422,7 @@ class _Storer:
                 key, outcome = outcome.key, False
             if outcome:
                 self.stored += 1
+                self.since_checkpoint += 1
             else:
                 self.present += 1
             if len(self.listed) <= LISTED:
@@ -427,6 +433,10 @@ class _Storer:
                 self.file_games[file].append([key, list(prepared.players), prepared.key])
         self.pending.clear()
         self._record_files()
+        if self.since_checkpoint >= CHECKPOINT_EVERY:
+            # Skipped when another process holds the checkpoint lock: its next checkpoint covers these.
+            self.app.checkpoint()
+            self.since_checkpoint = 0
 
     def _record_files(self) -> None:
         """Record the files taken whole whose games are all stored now (a file in conflict with
@@ -475,8 +485,10 @@ def import_paths(
     keep_games: bool = False,
     key_prefix: str = "",
     rules: Ruleset | None = None,
+    share: Share | None = None,
 ) -> ImportRun:
-    """Store every game of every file (record files or logs), each game whole or not at all.
+    """Store every game of every file (record files or logs), each game whole or not at all;
+    with a ``share``, of the files in that share only (``honba import --share K/N``).
 
     Files are read in the ``pool``'s worker processes when there is one (``reading_pool``),
     a few ahead of the one being stored, and in this process otherwise; either way the games
@@ -485,7 +497,7 @@ def import_paths(
     """
     storer = _Storer(app, batch, keep_games)
     settings = app.mapper_settings()
-    files = iter_paths(paths) if fmt != "record" else iter(paths)
+    files = import_files(paths, fmt, share)
 
     def take(read: FileRead) -> None:
         storer.take(read)

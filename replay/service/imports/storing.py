@@ -50,10 +50,10 @@ class Prepared:
     # A game read from a log: the digest of its content (``replay.store.identity``), whose identity is
     # stored with it so that the same game from another file is stored once; None otherwise.
     fingerprint: str | None = None
-    # The digest of each entry (opening, facts) and the facts, in order: a stored excerpt of
-    # this game (the same entries, fewer) is completed with the facts it lacks.
+    # The digest of each entry (opening, facts), in order: a stored excerpt of this game (the same
+    # entries, fewer) is completed with the facts it lacks (read back from ``records`` then: the
+    # facts as values would cost every match their pickling from a worker, for the rare excerpt).
     entries: tuple[str, ...] = ()
-    facts: tuple[Any, ...] = ()
 
 
 @attrs.frozen
@@ -82,7 +82,6 @@ def prepare(match: Match, mapper: Mapper[UUID], *, from_log: bool = False) -> Pr
         fingerprint = game_fingerprint(content.players, content.results)
         events.extend(GameIdentity.claim(fingerprint, match.key).collect_events())
     records = tuple(mapper.to_stored_event(event) for event in events)
-    facts = tuple(event.fact for event in pending if isinstance(event, HAND_EVENTS))
     return Prepared(
         match.key,
         match.players,
@@ -93,7 +92,6 @@ def prepare(match: Match, mapper: Mapper[UUID], *, from_log: bool = False) -> Pr
         match.head,
         fingerprint,
         tuple(entries),
-        facts,
     )
 
 
@@ -247,7 +245,7 @@ def _complete_excerpt(store: HonbaApp, prepared: Prepared) -> bool | None:
     if list(prepared.entries[: len(entries)]) != entries:
         return None
     recorded = sum(isinstance(event, HAND_EVENTS) for event in stored)
-    missing = prepared.facts[recorded:]
+    missing = _facts_of(store, prepared)[recorded:]
 
     def complete(match: Match) -> None:
         for fact in missing:
@@ -257,6 +255,14 @@ def _complete_excerpt(store: HonbaApp, prepared: Prepared) -> bool | None:
     # Its identity too, unless another save stored it meanwhile.
     insert_whole(store, [r for r in prepared.records if r.originator_id == identity_id(prepared.fingerprint)])
     return True
+
+
+def _facts_of(store: HonbaApp, prepared: Prepared) -> list[Any]:
+    """The hand results of a prepared match, in order, decoded from its records as the store reads them."""
+    events = (
+        store.mapper.to_domain_event(record) for record in prepared.records if record.originator_id == prepared.id
+    )
+    return [event.fact for event in events if isinstance(event, HAND_EVENTS)]
 
 
 def _same_as_stored(store: HonbaApp, prepared: Prepared) -> bool | MatchExists:

@@ -20,12 +20,13 @@ import attrs
 from domain.amendments import Correction, corrected_steps, resolve_corrections
 from domain.match import Match, opening_state
 from domain.progression import Fact
+from domain.said import Said
 from domain.values import AbortiveDraw, ExhaustiveDraw, HandResult, MatchEnd, Payment, Penalty, Reason, WinResult
 from projections.entries import entry_numbers
 from projections.ledger import LedgerEntry, corrected_ledger
 from replay.input.entry import entry_of
 from replay.input.fields import entry_fields
-from replay.service.common.shapes import describe_fact, end_reason_words
+from replay.service.common.shapes import describe_fact, end_reason_said, said_fact
 
 ACTIONS = ("amend", "void", "undo", "penalty", "reopen", "end")
 
@@ -215,15 +216,19 @@ def _shown_field(value: Any) -> str:
 def payment_lines(entry: LedgerEntry, players: Sequence[str], scoring: str) -> list[str]:
     """One ledger entry in words: what it is (in the words of the rules' family, ``scoring``), then
     one line per payer and payee, e.g. ``Cho pays Ben 3,900 + 300 counters + 1,000 deposits``."""
-    if entry.kind == "end":
-        reason = entry.after.end_reason
-        lines = [f"The match ends ({end_reason_words(reason)})"] if reason else ["The match ends"]
-        return lines + _payment_lines(entry, players)
-    lines = [f"{entry.before.hand_label}: {describe_fact(entry.fact, players, scoring)}"]
-    lines += _payment_lines(entry, players)
-    if not entry.payments:
+    lines = [str(entry_title(entry, players, scoring)), *_payment_lines(entry, players)]
+    if entry.kind != "end" and not entry.payments:
         lines.append("no payments")
     return lines
+
+
+def entry_title(entry: LedgerEntry, players: Sequence[str], scoring: str) -> Said:
+    """``payment_lines``' first line as words (``domain.said``): ``E1-0: Cho ron on Dai: 2 han 30 fu``,
+    ``The match ends (time up)``."""
+    if entry.kind == "end":
+        reason = entry.after.end_reason
+        return Said("The match ends ({why})", why=end_reason_said(reason)) if reason else Said("The match ends")
+    return Said("{hand}: {what}", hand=entry.before.hand_label, what=said_fact(entry.fact, players, scoring))
 
 
 _SHORT = {Reason.HAND: "", Reason.COUNTERS: "counters", Reason.DEPOSITS: "deposits", Reason.RIICHI_STICK: "deposit"}

@@ -98,7 +98,7 @@ def fact_at(match: Match, entry: Entry, table: TableState | None = None) -> Hand
             return result_of(entry, match.players)
         return fact_of(entry, match.players, match.state if table is None else table, match.rules)
     except FieldError as exc:
-        raise FieldError(field_name(exc.field), str(exc)) from None
+        raise FieldError(field_name(exc.field), exc.said) from None
 
 
 def stored_entry(match: Match, number: int) -> Entry:

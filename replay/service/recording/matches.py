@@ -14,6 +14,7 @@ import attrs
 from domain.amendments import EndJudgement
 from domain.match import Match
 from domain.rules import Ruleset
+from domain.said import Said
 from domain.scoring.units import value_example
 from domain.values import WIND_NAMES, TableState
 from projections.entries import EntryNumbers, entry_numbers
@@ -22,10 +23,10 @@ from replay.service.audit.damage import match_damage_lines
 from replay.service.audit.digests import match_digest
 from replay.service.common.shapes import (
     clock_entries,
-    describe_fact,
     end_judgement_data,
     ledger_data,
     log_data,
+    said_fact,
     seat_wind,
     state_data,
 )
@@ -222,7 +223,11 @@ def referee_data(store: HonbaApp, key: str, amend: int | None = None) -> dict[st
     match = shown.match
     lines = match_damage_lines(store, key, match)
     numbers = entry_numbers(match)
-    ledger = ledger_data(match.players, corrected_ledger(match.corrected_steps()), numbers, match.rules.scoring)
+    ledger_entries = corrected_ledger(match.corrected_steps())
+    ledger = ledger_data(match.players, ledger_entries, numbers, match.rules.scoring)
+    for line, entry in zip(ledger, ledger_entries, strict=True):
+        # What each entry was as words, for the page to say in its language (its English is the same).
+        line["result"] = said_fact(entry.fact, match.players, match.rules.scoring)
     values = {} if amend is None else {**entry_fields(stored_entry(match, amend)), "target": str(amend)}
     state = match.state
     return {
@@ -251,12 +256,12 @@ def corrections_data(match: Match, numbers: EntryNumbers) -> list[dict[str, Any]
             {
                 "entry": numbers.number(position),
                 "target": numbers.number(target),
-                "was": describe_fact(facts[target], match.players, scoring) if target in facts else None,
-                "now": "void"
+                "was": said_fact(facts[target], match.players, scoring) if target in facts else None,
+                "now": Said("void")
                 if correction.replacement is None
-                else describe_fact(correction.replacement, match.players, scoring),
+                else said_fact(correction.replacement, match.players, scoring),
                 "by": correction.by,
-                "reason": correction.reason,
+                "reason": Said("undo") if correction.reason == "undo" else correction.reason,
                 "at": correction.at,
             }
         )

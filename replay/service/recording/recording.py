@@ -40,9 +40,10 @@ from domain.amendments import CorrectedStep
 from domain.errors import HonbaError
 from domain.match import Match
 from domain.rules import Ruleset
+from domain.said import Listed, Said, listed
 from domain.values import HandResult, MatchEnd, Penalty, TableState
 from projections.ledger import LedgerEntry, corrected_ledger
-from replay.service.common.shapes import describe_fact
+from replay.service.common.shapes import said_fact
 from replay.service.recording.changes import Change, change_at
 from replay.store.application import HonbaApp
 from replay.store.errors import MatchExists, StoreConflict
@@ -101,9 +102,10 @@ class ForHand:
 class HandTaken(HonbaError):
     """An entry entered for a hand that is no longer the table's (another phone recorded it, or
     something else changed the match since the client read it); nothing was recorded. ``hand``
-    is the table's hand now, ``recorded`` what was recorded since, in words."""
+    is the table's hand now, ``recorded`` what was recorded since, in words (``domain.said``: the
+    English is their ``str()``)."""
 
-    def __init__(self, message: str, hand: str, recorded: tuple[str, ...]):
+    def __init__(self, message: Said, hand: str, recorded: tuple[Said | Listed, ...]):
         super().__init__(message)
         self.hand = hand
         self.recorded = recorded
@@ -137,37 +139,58 @@ def check_for_hand(match: Match, expect: ForHand | None, client_key: str | None)
     read = expect.version
     if read is not None and read != match.version:
         since = _since(match, lambda position: position > read)
-        said = "; ".join(since) or "a change of the clock or a correction"
-        raise HandTaken(f"the match changed since version {read} (now {match.version}, at {now}): {said}", now, since)
+        said = listed(since, "; ", Said("a change of the clock or a correction"))
+        raise HandTaken(
+            Said(
+                "the match changed since version {read} (now {version}, at {now}): {said}",
+                read=read,
+                version=match.version,
+                now=now,
+                said=said,
+            ),
+            now,
+            since,
+        )
     if expect.after is not None and expect.after != match.last_entry_key:
         raise HandTaken(
-            "the entry sent before this one from this phone was not recorded (or another was recorded after it),"
-            f" so this one was not either: the table is at {now}; enter it again if it still stands",
+            Said(
+                "the entry sent before this one from this phone was not recorded (or another was recorded after it),"
+                " so this one was not either: the table is at {now}; enter it again if it still stands",
+                now=now,
+            ),
             now,
             (),
         )
     if expect.hand is not None and expect.hand != now:
         taken = _taken(match, expect.hand)
         if taken:
-            raise HandTaken(f"{expect.hand} was already recorded from another phone: {'; '.join(taken)}", now, taken)
-        raise HandTaken(f"{expect.hand} is not the hand at this table: it is at {now}", now, ())
+            raise HandTaken(
+                Said(
+                    "{hand} was already recorded from another phone: {what}", hand=expect.hand, what=listed(taken, "; ")
+                ),
+                now,
+                taken,
+            )
+        raise HandTaken(
+            Said("{hand} is not the hand at this table: it is at {now}", hand=expect.hand, now=now), now, ()
+        )
 
 
-def _taken(match: Match, hand: str) -> tuple[str, ...]:
+def _taken(match: Match, hand: str) -> tuple[Said | Listed, ...]:
     """What stands recorded at the hand labelled ``hand`` (its result, penalties, an end)."""
     players, scoring = match.players, match.rules.scoring
     return tuple(
-        describe_fact(e.fact, players, scoring)
+        said_fact(e.fact, players, scoring)
         for e in corrected_ledger(match.corrected_steps())
         if hand_name(e.before) == hand and e.kind != "end"
     )
 
 
-def _since(match: Match, after: Callable[[int], bool]) -> tuple[str, ...]:
+def _since(match: Match, after: Callable[[int], bool]) -> tuple[Said, ...]:
     """What stands recorded at the positions ``after`` selects, in words, each with its hand."""
     players, scoring = match.players, match.rules.scoring
     return tuple(
-        f"{hand_name(e.before)} {describe_fact(e.fact, players, scoring)}"
+        Said("{hand} {what}", hand=hand_name(e.before), what=said_fact(e.fact, players, scoring))
         for e in corrected_ledger(match.corrected_steps())
         if e.position is not None and after(e.position) and e.kind != "end"
     )

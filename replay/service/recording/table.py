@@ -18,6 +18,7 @@ from domain.amendments import correction_outcomes, fact_in_force
 from domain.errors import HonbaError, InvalidHandValue
 from domain.match import Match
 from domain.rules import Ruleset
+from domain.said import Listed, Said
 from domain.scoring.riichi import FU_COUNTS, base_points, check_hand_value
 from domain.scoring.units import value_example
 from domain.values import LIMIT_NAMES, HandValue, MatchEnd, WinResult
@@ -26,8 +27,8 @@ from projections.ledger import corrected_ledger, correction_marks
 from replay.input.entry import Entry, FieldError
 from replay.input.parsing import InputError
 from replay.input.tiles import HandTiles, tile_error
-from replay.service.common.shapes import describe_details, describe_fact, end_reason_words
-from replay.service.recording.changes import payment_data, payment_lines
+from replay.service.common.shapes import describe_details, end_reason_said, said_fact
+from replay.service.recording.changes import entry_title, payment_data, payment_lines
 from replay.service.recording.clock import clock_data
 from replay.service.recording.entry import apply_entry, apply_to, fact_at
 from replay.service.recording.matches import shown_table_data
@@ -160,7 +161,11 @@ def ledger_rows(match: Match) -> list[dict[str, Any]]:
         mark = marks.get(e.position) if e.position is not None else None
         note = None
         if mark is not None and mark.kind == "amended":
-            note = f"amended by entry {numbers.number(mark.correction)}, was: {describe_fact(mark.original, players)}"
+            note = Said(
+                "amended by entry {entry}, was: {was}",
+                entry=_number(numbers.number(mark.correction)),
+                was=said_fact(mark.original, players),
+            )
         shown.add(e.position)
         rows.append(
             (
@@ -169,7 +174,7 @@ def ledger_rows(match: Match) -> list[dict[str, Any]]:
                     "entry": numbers.number(e.position),
                     "kind": e.kind,
                     "hand": e.before.hand_label,
-                    "result": describe_fact(e.fact, players, scoring),
+                    "result": said_fact(e.fact, players, scoring),
                     "lines": payment_lines(e, players, scoring)[1:] if e.kind != "end" else [],
                     "payments": payment_data(e, players) if e.kind != "end" else [],
                     "yaku": describe_details(e.fact, players),
@@ -189,13 +194,13 @@ def ledger_rows(match: Match) -> list[dict[str, Any]]:
                     "entry": numbers.number(position),
                     "kind": "voided",
                     "hand": mark.before.hand_label,
-                    "result": describe_fact(mark.original, players, scoring),
+                    "result": said_fact(mark.original, players, scoring),
                     "lines": [],
                     "payments": [],
                     "yaku": [],
                     "scores_after": None,
                     "void": True,
-                    "note": f"taken back by entry {numbers.number(mark.correction)}",
+                    "note": Said("taken back by entry {entry}", entry=_number(numbers.number(mark.correction))),
                 },
             )
         )
@@ -204,12 +209,16 @@ def ledger_rows(match: Match) -> list[dict[str, Any]]:
         if position in shown:
             continue  # a penalty added stands in the ledger as a penalty
         target = numbers.number(correction.target)
+        what: Said
         if correction.target is None:
-            what = f"penalty added: {describe_fact(correction.replacement, players, scoring)}"  # type: ignore[arg-type]
+            added = said_fact(correction.replacement, players, scoring)  # type: ignore[arg-type]
+            what = Said("penalty added: {penalty}", penalty=added)
         elif correction.replacement is None:
-            what = f"entry {target} taken back" if correction.reason == "undo" else f"entry {target} voided"
+            undone = correction.reason == "undo"
+            what = Said("entry {entry} taken back" if undone else "entry {entry} voided", entry=_number(target))
         else:
-            what = f"entry {target} amended: {describe_fact(correction.replacement, players, scoring)}"
+            amended = said_fact(correction.replacement, players, scoring)
+            what = Said("entry {entry} amended: {fact}", entry=_number(target), fact=amended)
         rows.append(
             (
                 position,
@@ -223,7 +232,7 @@ def ledger_rows(match: Match) -> list[dict[str, Any]]:
                     "yaku": [],
                     "scores_after": None,
                     "void": outcomes.get(position) is None,
-                    "note": f"by {correction.by}: {correction.reason}",
+                    "note": Said("by {by}: {reason}", by=correction.by, reason=_reason(correction.reason)),
                 },
             )
         )
@@ -251,22 +260,39 @@ def _undo(match: Match) -> dict[str, Any]:
     position = match.undo(by="table", reason="undo")
     number = numbers.number(position)
     correction = corrections.get(position)
+    what: Said | Listed
     if correction is not None and correction.target is not None:
-        what = f"the correction of entry {numbers.number(correction.target)}"
+        what = Said("the correction of entry {entry}", entry=_number(numbers.number(correction.target)))
         standing = fact_in_force(position, match.history, log)
         if standing is not None:
-            what += f" ({describe_fact(standing, players, scoring)})"
+            what = Said("{what} ({fact})", what=what, fact=said_fact(standing, players, scoring))
         hand = tables.get(correction.target)
     else:
         standing = fact_in_force(position, match.history, log)
         ended = dict(match.history).get(position)
         if isinstance(ended, MatchEnd):
-            what = f"{describe_fact(ended, players, scoring)}: the match goes on"
+            what = Said("{end}: the match goes on", end=said_fact(ended, players, scoring))
         else:
-            what = describe_fact(standing, players, scoring) if standing is not None else "the entry"
+            what = said_fact(standing, players, scoring) if standing is not None else Said("the entry")
         hand = tables.get(position)
-    text = f"entry {number}" + (f" ({hand})" if hand else "") + f": {what}"
+    if hand:
+        text = Said("entry {entry} ({hand}): {what}", entry=_number(number), hand=hand, what=what)
+    else:
+        text = Said("entry {entry}: {what}", entry=_number(number), what=what)
     return {"entry": number, "hand": hand, "what": what, "text": text}
+
+
+def _number(number: int | None) -> int | str:
+    """An entry's number as a sentence says it (``None`` as the English said it before)."""
+    return "None" if number is None else number
+
+
+# The reasons a table's own corrections give, as words; a referee's reason is their text.
+_REASONS = {"undo": Said("undo")}
+
+
+def _reason(reason: str) -> Said | str:
+    return _REASONS.get(reason, reason)
 
 
 # The confirm step and recording.
@@ -294,7 +320,7 @@ def entry_preview(
     tiles_data = undo = None
     if entry.kind == "undo":
         undo = _undo(match)
-        lines = [f"Undo {undo['text']}: it stays in the ledger, struck through"]
+        lines: list[Said | str] = [Said("Undo {what}: it stays in the ledger, struck through", what=undo["text"])]
         entries = []
     else:
         if tiles is not None:
@@ -305,10 +331,15 @@ def entry_preview(
             apply_to(match, entry, server_time())
         added = corrected_ledger(match.corrected_steps())[before:]
         # An end's first line says the end: said once, by "ends_in_words"; what it pays stays.
-        lines = [line for e in added for line in payment_lines(e, players, scoring)[e.kind == "end" :]]
+        lines = [
+            line
+            for e in added
+            for line in ([] if e.kind == "end" else [entry_title(e, players, scoring)])
+            + payment_lines(e, players, scoring)[1:]
+        ]
         entries = [
             {
-                "title": None if e.kind == "end" else payment_lines(e, players, scoring)[0],
+                "title": None if e.kind == "end" else entry_title(e, players, scoring),
                 "payments": payment_data(e, players),
             }
             for e in added
@@ -320,7 +351,7 @@ def entry_preview(
         "scores_after": dict(zip(players, state.scores, strict=True)),
         "hand": hand,
         "ends": (state.end_reason or None) if state.finished else None,
-        "ends_in_words": end_reason_words(state.end_reason) if state.finished and state.end_reason else None,
+        "ends_in_words": end_reason_said(state.end_reason) if state.finished and state.end_reason else None,
         "tiles": tiles_data,
         "undo": undo,
     }
@@ -334,7 +365,7 @@ def _tile_win(match: Match, entry: Entry, tiles: HandTiles) -> tuple[WinResult, 
     try:
         return tile_result(won, typed_value(entry), tiles, match.state, match.rules)
     except InputError as exc:
-        raise tile_error(str(exc)) from None
+        raise tile_error(exc.said) from None
 
 
 def record_entry(
@@ -359,4 +390,4 @@ def record_entry(
     except InputError as exc:
         if isinstance(exc, FieldError):
             raise
-        raise tile_error(str(exc)) from None
+        raise tile_error(exc.said) from None

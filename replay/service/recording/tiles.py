@@ -28,12 +28,13 @@ import attrs
 from domain.errors import HonbaError
 from domain.match import Match
 from domain.rules import Ruleset
+from domain.said import Said
 from domain.scoring.riichi import base_points
 from domain.values import HandValue, TableState, WinDetails, WinFacts, WinResult
 from replay.formats.valuation import TileReading, UnreadableHand, WinContext, read_tiles
 from replay.input.entry import FLAG_KEYS, NO_VALUE, Entry, HandPenaltyEntry, WinEntry, result_of
 from replay.input.parsing import InputError, parse_value
-from replay.input.tiles import HandTiles, notation
+from replay.input.tiles import HandTiles, notation, refused
 from replay.service.recording.entry import fact_at
 from replay.service.recording.recording import ForHand, Recorded, record
 from replay.store.application import HonbaApp
@@ -79,7 +80,9 @@ def tile_value(
     ``state`` (the table the hand is played on). ``typed``, a value entered as well, is what is
     recorded; where it differs from the tiles' the result says so in ``warning``."""
     if rules.scoring != "riichi":
-        raise InputError(f"a hand is valued from its tiles under riichi rules only, not under {rules.name}")
+        raise InputError(
+            Said("a hand is valued from its tiles under riichi rules only, not under {rules}", rules=rules.name)
+        )
     context = WinContext(
         concealed=tiles.concealed,
         melds=tiles.calls,
@@ -98,7 +101,7 @@ def tile_value(
     try:
         reading: TileReading = read_tiles(context)
     except UnreadableHand as exc:
-        raise InputError(f"--hand: {exc}") from None
+        raise refused("--hand", str(exc)) from None
     counted = attrs.evolve(reading.details, calls=details_calls(tiles))
     # The han from dora count toward the payment, not toward a minimum (``HandValue.dora``).
     dora = counted.dora + counted.red + counted.ura + counted.kita

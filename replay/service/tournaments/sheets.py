@@ -13,6 +13,7 @@ from typing import Any
 
 from domain.match import opening_state
 from domain.rules import Ruleset
+from domain.said import Said
 from domain.values import WIND_NAMES
 from replay.input.parsing import InputError
 from replay.store.application import HonbaApp
@@ -44,7 +45,7 @@ def sheet_data(app: HonbaApp, name: str, session: int) -> dict[str, Any]:
     # A session seated (its tables in order), or one whose matches were attached at their tables.
     planned = {number: list(players) for number, players in enumerate(tournament.sessions.get(session, ()), 1)}
     if not planned and not by_table:
-        raise InputError(f"session {session} of {name!r} is not seated")
+        raise InputError(Said("session {session} of {name} is not seated", session=session, name=repr(name)))
     tables = []
     for number in sorted(planned.keys() | by_table.keys()):
         key, seated = by_table.get(number), planned.get(number, [])

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.errors import HonbaError, RuleViolation
+from domain.said import Said
 from domain.tournament import Signature, Tournament
 from projections.standings import MatchSummary
 from projections.standings_view import load_summary, read_doc, read_docs
@@ -50,10 +51,10 @@ def sign_scores(
     is caught up by the caller (it says which tournament the match counts for and whether it ended)."""
     name = tournament_of(view, key)
     if name is None:
-        raise HonbaError(f"match {key!r} counts for no tournament: there is no sign-off to make")
+        raise HonbaError(Said("match {key} counts for no tournament: there is no sign-off to make", key=repr(key)))
     match = app.get_match(key)
     if not match.state.finished:
-        raise RuleViolation("the match has not ended: its final scores are confirmed once it has")
+        raise RuleViolation(Said("the match has not ended: its final scores are confirmed once it has"))
     scores = match.state.scores
     change_tournament(app, name, lambda t: t.sign(key, match.players, player, agreed=agreed, scores=scores, note=note))
     data = sign_off_data(app, view, key)

@@ -72,7 +72,16 @@
   var typed = document.getElementById("typed-value");
   var seq = 0, timer = null, sending = false;
 
-  // The page's words in its language (the template's, from the catalogue).
+  // The page's words in its language (the template's, from the catalogue): the attributes of the
+  // Record button, and the outbox's and confirm step's sentences in a JSON island (text, never markup).
+  var island = document.getElementById("table-words");
+  var said = island ? JSON.parse(island.textContent) : {};
+  // A sentence of the island with its places filled ("%(what)s"), or the English given.
+  function say(name, english, values) {
+    var text = said[name] || english;
+    Object.keys(values || {}).forEach(function (k) { text = text.split("%(" + k + ")s").join(String(values[k])); });
+    return text;
+  }
   var words = {
     record: record.getAttribute("data-record-text") || "Record",
     offline: record.getAttribute("data-offline-text") ||
@@ -110,7 +119,7 @@
   function show(ok, data) {
     clear(lines);
     if (!ok) {
-      line(data.error || "This entry cannot be recorded.", "error");
+      line(data.error || say("cannot", "This entry cannot be recorded."), "error");
       record.disabled = true;
       return;
     }
@@ -130,7 +139,7 @@
     } else {
       data.lines.forEach(function (text) { line(text); });
     }
-    if (data.ends) line("Recording this ends the match (" + data.ends_in_words + ").", "ends");
+    if (data.ends) line(say("ends", "Recording this ends the match (%(how)s).", {how: data.ends_in_words}), "ends");
     if (data.clock) setClock(data.clock.limit_minutes === null ? null : data.clock);
     record.disabled = false;
   }
@@ -200,14 +209,16 @@
   function described(fields) {
     var kind = fields.get("kind") || "win";
     var all = function (name) { return fields.getAll(name).filter(Boolean).join(", "); };
-    var riichi = all("riichi") ? "; riichi: " + all("riichi") : "";
+    var riichi = all("riichi") ? say("riichi", "; riichi: %(players)s", {players: all("riichi")}) : "";
     if (kind === "win") {
       var from = fields.get("discarder");
-      return (fields.get("winner") || "?") + (from ? " ron on " + from : " tsumo") + " " + (fields.get("value") || "") + riichi;
+      var winner = fields.get("winner") || "?", value = fields.get("value") || "";
+      return (from ? say("ron", "%(winner)s ron on %(discarder)s %(value)s", {winner: winner, discarder: from, value: value})
+                   : say("tsumo", "%(winner)s tsumo %(value)s", {winner: winner, value: value})) + riichi;
     }
-    if (kind === "draw") return "exhaustive draw, ready: " + (all("ready") || "nobody") + riichi;
-    if (kind === "abort") return "abortive draw: " + (fields.get("abort") || "?").replace(/_/g, " ") + riichi;
-    if (kind === "penalty") return "penalty: " + (fields.get("player") || "?") + " " + (fields.get("amount") || "");
+    if (kind === "draw") return say("draw", "exhaustive draw, ready: %(players)s", {players: all("ready") || say("nobody", "nobody")}) + riichi;
+    if (kind === "abort") return say("abort", "abortive draw: %(kind)s", {kind: (fields.get("abort") || "?").replace(/_/g, " ")}) + riichi;
+    if (kind === "penalty") return say("penalty", "penalty: %(player)s %(amount)s", {player: fields.get("player") || "?", amount: fields.get("amount") || ""});
     return kind;
   }
 
@@ -253,11 +264,11 @@
                       headers: {"Accept": "application/json"}})
       .then(function (r) {
         if (r.status >= 500) throw new Error("server " + r.status);
-        return r.json().catch(function () { return {error: "The server answered " + r.status + "."}; })
+        return r.json().catch(function () { return {error: say("answered", "The server answered %(status)s.", {status: r.status})}; })
           .then(function (data) { return {ok: r.ok, data: data}; });
       })
       .then(function (res) {
-        return settle(entry, res.ok ? null : (res.data.error || "not recorded")).then(function () {
+        return settle(entry, res.ok ? null : (res.data.error || say("notRecorded", "not recorded"))).then(function () {
           waiting.shift();
           // After a refusal the next entry (none waiting) is the page's hand again, once reloaded.
           lastSent = res.ok ? entry.key : null;
@@ -267,7 +278,7 @@
         });
       }, function () {
         flushing = false;
-        render("Not sent yet: no connection to the server. Kept on this phone; sent when the connection is back.");
+        render(say("unsent", "Not sent yet: no connection to the server. Kept on this phone; sent when the connection is back."));
       });
   }
 
@@ -279,11 +290,13 @@
       var p = document.createElement("p");
       p.className = "error refused";
       p.setAttribute("role", "alert");
-      p.textContent = "Not recorded: " + entry.what + (entry.hand ? " (entered at " + entry.hand + ")" : "") + ". " + entry.error + ".";
+      p.textContent = entry.hand
+        ? say("refusedAt", "Not recorded: %(what)s (entered at %(hand)s). %(error)s.", {what: entry.what, hand: entry.hand, error: entry.error})
+        : say("refused", "Not recorded: %(what)s. %(error)s.", {what: entry.what, error: entry.error});
       var dismiss = document.createElement("button");
       dismiss.type = "button";
       dismiss.className = "secondary";
-      dismiss.textContent = "Seen";
+      dismiss.textContent = say("seen", "Seen");
       dismiss.addEventListener("click", function () {
         request(store("refused", "readwrite").delete(entry.id)).then(load);
       });
@@ -294,13 +307,14 @@
     if (waiting.length) {
       var title = document.createElement("p");
       title.className = "warning";
-      title.textContent = "Not yet sent (kept on this phone, sent in this order):";
+      title.textContent = say("waiting", "Not yet sent (kept on this phone, sent in this order):");
       outboxNode.appendChild(title);
       var list = document.createElement("ol");
       list.className = "waiting";
       waiting.forEach(function (entry) {
         var item = document.createElement("li");
-        item.textContent = (entry.hand ? entry.hand + ": " : "then: ") + entry.what;
+        item.textContent = entry.hand ? say("at", "%(hand)s: %(what)s", {hand: entry.hand, what: entry.what})
+                                : say("then", "then: %(what)s", {what: entry.what});
         list.appendChild(item);
       });
       outboxNode.appendChild(list);
@@ -325,7 +339,9 @@
     // Behind entries not yet sent, the server's confirm step would be of the table before them.
     if (waiting.length) {
       clear(lines);
-      line("Kept behind " + waiting.length + " entr" + (waiting.length === 1 ? "y" : "ies") + " not yet sent: the payments show once they are recorded.", "warning");
+      line(waiting.length === 1
+        ? say("behindOne", "Kept behind 1 entry not yet sent: the payments show once they are recorded.")
+        : say("behind", "Kept behind %(count)s entries not yet sent: the payments show once they are recorded.", {count: waiting.length}), "warning");
       record.disabled = false;
       return;
     }
@@ -335,7 +351,7 @@
                                            headers: {"Accept": "application/json"}})
       .then(function (r) {
         return r.json().then(function (data) { return {ok: r.ok, data: data}; },
-                             function () { return {ok: false, data: {error: "The server did not answer (" + r.status + "): try again."}}; });
+                             function () { return {ok: false, data: {error: say("noAnswer", "The server did not answer (%(status)s): try again.", {status: r.status})}}; });
       })
       .then(function (res) { if (mine === seq) show(res.ok, res.data); })
       .catch(function () { if (mine === seq) offline(); });

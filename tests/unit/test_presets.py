@@ -14,12 +14,10 @@ from __future__ import annotations
 import tomllib
 from collections.abc import Iterable, Sequence
 from importlib import resources
-from pathlib import Path
 
 import attrs
 import pytest
 from conftest import changes, hv, ron, started, table, tsumo, won
-from honba_cli import Honba
 
 from domain.errors import RuleViolation
 from domain.match import Match
@@ -597,20 +595,6 @@ def test_taiwanese_east_alone_pays_a_non_east_winner_self_drawn() -> None:
 def test_taiwanese_nothing_extra_when_a_non_east_wins_on_a_non_east_discard() -> None:
     state = attrs.evolve(table(TAIWANESE, dealer=0), extra_hands=2)
     assert changes(win(1, tai(3), discarder=3), state, TAIWANESE) == (0, 3, 0, -3)
-
-
-def test_taiwanese_tai_typed_at_the_table_add_up_and_are_not_doubled(tmp_path: Path) -> None:
-    # Four Winds, preset Taiwanese 16-Tile: "scores for patterns are simply added up ... if the
-    # winner goes out on a discard, discarder alone pays the amount of the winner's final
-    # score"; seed 000 and 001: no bonus when a non-East wins on a non-East's discard. 5 tai
-    # from North to West is 5, as 5 points are.
-    honba = Honba(tmp_path / "honba.sqlite", "tw")
-    honba.ok("start", "tw", "--players", "A,B,C,D", "--rules", "taiwanese")
-    out = honba.ok("win", "tw", "C:5tai", "--from", "D")
-    assert "D -> C 5 (hand value: 5 tai)" in out
-    assert honba.scores() == {"A": 0, "B": 0, "C": 5, "D": -5}
-    honba.ok("win", "tw", "D:5points", "--from", "C")
-    assert honba.scores() == {"A": 0, "B": 0, "C": 0, "D": 0}
 
 
 def test_taiwanese_match_runs_four_rounds() -> None:

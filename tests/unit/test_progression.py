@@ -10,11 +10,8 @@ from a log's next ``INIT`` (``seed="kyoku,counters,sticks"``, ``ten=`` in units 
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from conftest import REPO, SANMA, SOUTH, TENHOU, WEST, hv, ron, started, table, tsumo, won
-from honba_cli import Honba
 
 from domain.match import Match
 from domain.progression import final_points
@@ -206,19 +203,6 @@ def test_a_new_dealer_starts_with_no_streak() -> None:
     match = started()
     state = play(match, won(tsumo(0, hv(1, 30))), won(tsumo(2, hv(1, 30))))
     assert (state.dealer, state.consecutive_dealer_wins, state.dealer_wins_this_deal, state.extra_hands) == (1, 0, 0, 0)
-
-
-def test_a_bust_on_a_non_dealers_win_leaves_the_dealer_with_one_hand_and_no_extra_hand(tmp_path: Path) -> None:
-    # Seed 000: "Dealer's extra hand is played whenever the deal does not pass"; a non-dealer's
-    # win passes it (seed 003: "when only a non-dealer wins"), so the hand that ended the match
-    # was the dealer's first and only. A yakuman off a non-dealer's 25,000 is 32,000: a bust.
-    honba = Honba(tmp_path / "honba.sqlite", "x")
-    honba.ok("start", "x", "--players", "A,B,C,D")
-    out = honba.ok("win", "x", "C:yakuman", "--from", "D")
-    assert "Dealer streak: 1 (extra hands: 0)" in out
-    status = honba.json("status", "x")
-    assert (status["end_reason"], status["dealer_streak"], status["extra_hands"]) == ("bust", 1, 0)
-    assert status["scores"] == {"A": 25000, "B": 25000, "C": 57000, "D": -7000}
 
 
 def test_the_match_ending_on_a_passing_deal_resets_the_extra_hands_the_dealer_kept() -> None:

@@ -7,12 +7,10 @@ tables; 003: Japanese counters (the worked example is in test_progression.py);
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner
 
 from domain.errors import RuleViolation
 from domain.match import Match
@@ -30,7 +28,6 @@ from domain.values import (
     WinResult,
 )
 from projections.ledger import ledger
-from replay.cli import app
 from replay.formats.record import parse_record
 
 PLAYERS = ("East", "South", "West", "North")
@@ -323,24 +320,6 @@ SEED_LINES = {
     "settling-table-hong-kong.jsonl": [("Cho", "Ben", 16, "hand value"), ("Dai", "Cho", 64, "hand value")],
     "counters-seed.jsonl": [("Cho", "Dai", 600, "counters")],
 }
-
-
-@pytest.mark.parametrize("name", sorted(SEED_LINES))
-def test_example_record_file_shows_the_seeds_numbers(name: str, tmp_path: Path) -> None:
-    runner = CliRunner()
-    db = str(tmp_path / "examples.sqlite")
-    imported = runner.invoke(app, ["--db", db, "import", str(EXAMPLES / name)])
-    assert imported.exit_code == 0, imported.output
-    key = json.loads((EXAMPLES / name).read_text(encoding="utf-8").splitlines()[0])["key"]
-    shown = runner.invoke(app, ["--db", db, "log", key, "--json"])
-    assert shown.exit_code == 0, shown.output
-    payments = [
-        (p["payer"], p["payee"], p["amount"], p["reason"])
-        for hand in json.loads(shown.stdout)["hands"]
-        for p in hand["payments"]
-    ]
-    for line in SEED_LINES[name]:
-        assert line in payments
 
 
 def test_no_payment_in_the_taiwanese_example_when_a_non_east_wins_on_a_non_east_discard(tmp_path: Path) -> None:

@@ -18,15 +18,14 @@ them has a dealer keeping the deal with someone else at 30,000.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from conftest import CORPUS, hv, ron, started, table, tsumo, won
-from honba_cli import Honba
 
 from domain.rules import load_preset
-from domain.values import ExhaustiveDraw, TableState
+from domain.values import ExhaustiveDraw, HandResult, TableState
 from replay.formats.detect import read_log
+from replay.formats.record import build_match, parse_record
 from replay.service.imports.verify import verify_game
 
 TENHOU_EAST = load_preset("tenhou-east")
@@ -88,22 +87,19 @@ RECORD = [
 ]
 
 
-def test_the_record_file_of_the_extension_draw_goes_on_and_ends_on_the_next_pass(tmp_path: Path) -> None:
-    path = tmp_path / "extension.jsonl"
-    path.write_text("".join(json.dumps(line) + "\n" for line in RECORD), encoding="utf-8")
-    honba = Honba(tmp_path / "honba.sqlite", "east-extension")
-    honba.ok("import", str(path))
-    log = honba.json("log", "east-extension")
-    hands = [entry["hand"] for entry in log["hands"] if entry["kind"] == "hand"]
+def test_the_record_file_of_the_extension_draw_goes_on_and_ends_on_the_next_pass() -> None:
+    text = "".join(json.dumps(line) + "\n" for line in RECORD)
+    match = build_match(parse_record(text, name="extension.jsonl"), name="extension.jsonl")
+    hands = [step.before.hand_label for step in match.corrected_steps() if isinstance(step.fact, HandResult)]
     # The draw leaves Ben at 30,000 and Ann, the ready dealer, last: South 1 again, 1 counter.
     assert hands == ["S1-0", "S1-1"]
-    status = honba.json("status", "east-extension")
-    assert status["end_reason"] == "complete"
+    state = match.state
+    assert state.end_reason == "complete"
     # Ben's 1,000 and the counter's 300 off Cho; Tenhou's final points (tenhou-rules-history.md:
     # each score rounded to the thousand, an exact 500 away from zero, minus 30, plus uma 20/10;
     # the top takes the rest): Dai 24 - 30 + 10, Cho 23 - 30 - 10, Ann 23 - 30 - 20.
-    assert status["scores"] == {"Ann": 22500, "Ben": 31300, "Cho": 22700, "Dai": 23500}
-    assert status["final_points"] == {"Ann": -27.0, "Ben": 40.0, "Cho": -17.0, "Dai": 4.0}
+    assert state.scores == (22500, 31300, 22700, 23500)
+    assert state.final_points == (-27.0, 40.0, -17.0, 4.0)
 
 
 def test_every_extension_hand_of_the_shared_corpus_agrees() -> None:

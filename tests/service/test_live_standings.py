@@ -8,14 +8,11 @@ score table (a non-dealer's 3 han 30 fu on a discard is 3,900).
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from conftest import hv, ron, won
-from honba_cli import Honba
 
 from domain.rules import load_preset
 from replay.html.pages import render_standings_html
@@ -136,22 +133,6 @@ def test_tenhou_gives_the_top_the_oka_and_the_rounding(app: HonbaApp) -> None:
         (-5.0, 10.0, 5.0),
         (-5.0, -10.0, -15.0),
     ]
-
-
-def test_honba_standings_shows_the_tables_in_progress_marked_provisional(tmp_path: Path) -> None:
-    honba = Honba(tmp_path / "s.sqlite")
-    honba.ok("start", "t1", "--players", ",".join(NAMES))
-    honba.ok("tournament", "create", "cup", "--players", ",".join(NAMES))
-    honba.ok("tournament", "attach", "cup", "t1", "--session", "1", "--table", "1")
-    honba.ok("win", "t1", "Ben:3/30", "--from", "Ann")
-    text = honba.ok("standings", "--tournament", "cup")
-    assert "Tables in progress (provisional" in text
-    assert "E2-0" in text and "+39.0" in text and "-29.0" in text
-    assert "1 match still in progress does not count yet" in text
-    shown = json.loads(honba.ok("standings", "--tournament", "cup", "--format", "json"))
-    assert shown["tables_in_progress"][0]["provisional"] is True
-    assert [row["rank"] for row in shown["rows"]] == [None] * 4
-    assert "—" in text and "0.00" not in text
 
 
 def test_the_chart_names_every_one_of_sixteen_players_at_the_end_of_a_line_of_its_own() -> None:

@@ -11,10 +11,8 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from domain.errors import RuleViolation
 from domain.match import Match, match_content
@@ -23,7 +21,6 @@ from domain.scoring.payments import settle
 from domain.special_hands import InvalidSpecialHand
 from domain.values import HandPenalty, HandValue, Reason, Win, WinFacts, WinResult
 from domain.win_facts import ImpossibleWinFacts
-from replay.cli import app
 from replay.formats.record import RecordError, export_record, parse_record
 
 PLAYERS = ("East", "South", "West", "North")
@@ -173,18 +170,6 @@ def test_a_hand_penalty_is_written_in_the_record_file_with_the_payers_name() -> 
     match = Match.start("pen", PLAYERS, record.rules)
     match.record(record.facts[0])  # type: ignore[arg-type]
     assert '"penalties": [{"payer": "South", "amount": 100}]' in export_record(match)
-
-
-def test_a_hand_penalty_from_the_command_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("HONBA_DB", str(tmp_path / "honba.sqlite"))
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
-    runner = CliRunner()
-    players = ",".join(PLAYERS)
-    assert runner.invoke(app, ["start", "m", "--players", players, "--rules", "japanese-transitional"]).exit_code == 0
-    result = runner.invoke(app, ["win", "m", "East:2000points", "--from", "West", "--penalty", "South:100"])
-    assert result.exit_code == 0, result.output
-    shown = json.loads(runner.invoke(app, ["status", "m", "--json"]).stdout)
-    assert shown["scores"] == {"East": 17100, "South": 7900, "West": -1000, "North": 8000}
 
 
 # Seed 004, Earthly Hand: "No supplements" and "before any Chows, Pungs or Kongs have been declared".

@@ -1,10 +1,5 @@
-"""Public pages beyond one tournament's standings: the whole event under other rules (what-if),
-ratings across events with each player's history, and signed results (download, verify; the
-director signs from the tournament's page).
-
-Each route reads its request, calls one use case of ``replay.service`` and renders what it
-returns; the charts are ``replay.html``'s.
-"""
+"""Signed results: a tournament's certificate downloaded, the director signing it from the tournament's
+page, and anyone's certificate checked (``replay.service.director.certificates`` decides)."""
 
 from __future__ import annotations
 
@@ -19,16 +14,10 @@ from starlette.routing import Route
 
 from domain.bounds import clipped
 from domain.errors import HonbaError
-from domain.rules import preset_names
-from replay.html.ratings import ratings_chart_svg
-from replay.input.parsing import InputError, parse_override
+from replay.input.parsing import InputError
 from replay.service.common.access import Grant
-from replay.service.common.errors import TournamentNotFound
-from replay.service.common.rules import resolve_rules
 from replay.service.director import certificates
-from replay.service.director.ratings import SYSTEMS, ratings_data
-from replay.service.director.what_if import TIE_BREAKS, what_if_data
-from replay.service.tournaments.tournaments import check_tournament, holds_tournament
+from replay.service.tournaments.tournaments import holds_tournament
 from replay.web.director import RUN, show_tournament
 from replay.web.site import form_of, form_token, see_other, site
 
@@ -37,66 +26,6 @@ from replay.web.site import form_of, form_token, see_other, site
 # (``replay.web.limits.MOST_BODY``), so that a file too large is refused by name.
 MOST_KEY_BYTES = 16 * 1024
 MOST_CERTIFICATE_BYTES = 512 * 1024
-
-
-async def what_if_page(request: Request) -> Response:
-    """The whole event's standings under other rules, beside them as run (nothing asked: the form)."""
-    served = site(request)
-    name = request.path_params["name"]
-    query = request.query_params
-    asked = {k: query.get(k, "").strip() for k in ("rules", "set", "tie_break", "without_penalties")}
-    await served.refreshed()
-
-    def run() -> dict[str, Any] | None:
-        check_tournament(served.app, name)  # 404 for no such tournament, asked or not
-        if not any(asked.values()):
-            return None
-        overrides = dict(parse_override(line, "set") for line in asked["set"].splitlines() if line.strip())
-        return what_if_data(
-            served.app,
-            served.view,
-            name,
-            rules=resolve_rules(asked["rules"], files=False) if asked["rules"] else None,
-            overrides=overrides,
-            tie_break=asked["tie_break"] or None,
-            without_penalties=bool(asked["without_penalties"]),
-        )
-
-    try:
-        data, error = await served.call(run), ""
-    except TournamentNotFound:
-        raise
-    except HonbaError as exc:
-        data, error = None, clipped(str(exc))  # one line, as every refusal (Site.page clips a form's)
-    status = 400 if error else 200
-    context = {"name": name, "data": data, "asked": asked, "error": error, "presets": preset_names()}
-    return served.page(request, "what_if.html", status, tie_breaks=TIE_BREAKS, **context)
-
-
-def _system(request: Request) -> str:
-    system = request.query_params.get("system", "openskill")
-    if system not in SYSTEMS:
-        raise InputError(f"?system= is {' or '.join(SYSTEMS)}, not {system!r}")
-    return system
-
-
-async def ratings_page(request: Request) -> Response:
-    served = site(request)
-    system = _system(request)
-    await served.refreshed()
-    data = await served.call(lambda: ratings_data(served.app, served.view, system))
-    chart = ratings_chart_svg(data["players"], system)
-    return served.page(request, "ratings.html", data=data, chart=chart, systems=SYSTEMS)
-
-
-async def rating_history_page(request: Request) -> Response:
-    served = site(request)
-    system = _system(request)
-    player = request.path_params["player"]
-    await served.refreshed()
-    data = await served.call(lambda: ratings_data(served.app, served.view, system, player=player))
-    chart = ratings_chart_svg(data["players"], system, 1)
-    return served.page(request, "rating_history.html", data=data, row=data["players"][0], chart=chart)
 
 
 async def certificate_download(request: Request) -> Response:
@@ -139,7 +68,7 @@ async def certify_form(request: Request) -> Response:
         await served.refreshed()
         await served.call(lambda: certificates.certify_tournament(served.app, served.view, name, key))
     except HonbaError as exc:
-        return await show_tournament(request, name, token, 400, {"certificate": str(exc)})
+        return await show_tournament(request, name, token, 400, {"certificate": exc.said})
     return see_other(request, "director_tournament", {"token": token}, fragment="certificate", name=name)
 
 
@@ -172,11 +101,8 @@ def _verify(app: Any, view: Any, sent: bytes, key: bytes | None) -> certificates
 
 
 ROUTES = [
-    Route("/tournaments/{name}/what-if", what_if_page),
     Route("/tournaments/{name}/certificate", certificate_download),
     Route("/director/t/{name}/certificate", certify_form, methods=["POST"]),
     Route("/certificates/verify", verify_page),
     Route("/certificates/verify", verify_form, methods=["POST"]),
-    Route("/ratings", ratings_page),
-    Route("/ratings/players/{player}", rating_history_page),
 ]

@@ -1,5 +1,6 @@
-"""``honba tournament ...`` for staged events, players who come and go, teams, draws, what each
-player needs and what-if: commands that parse and present; the service decides."""
+"""The director's ``honba tournament ...`` commands: a staged event's format and its next session,
+players who come and go, teams, draws, what each player needs and what-if. They parse and present;
+the use cases are ``replay.service.director``'s."""
 
 from __future__ import annotations
 
@@ -11,14 +12,15 @@ import typer
 
 from domain.bounds import AFTER_SESSION, COUNTRIES, EVENT_DAYS, EVENT_PLAYERS, SESSION, TABLE_SIZE, Bound
 from domain.stages import EventFormat
+from replay.cli.languages import DEFAULT, Lang, html_language
 from replay.cli.layout import Column, Grid
 from replay.cli.params import number_argument, number_option
 from replay.cli.render import json_text
 from replay.cli.reports import fresh_view
 from replay.cli.shell import guarded, out, shell
 from replay.cli.tournaments import tournament_app
+from replay.input.files import read_capped, write_whole
 from replay.input.parsing import InputError
-from replay.service.common.files import read_capped, write_whole
 
 Name = Annotated[str, typer.Argument(help="The tournament's name.")]
 Session = Annotated[int, number_argument(bound=SESSION, help="The session (round).")]
@@ -416,6 +418,7 @@ def needs(
     ] = None,
     fmt: Annotated[str, typer.Option("--format", help="table, json or html (the standings page with it).")] = "table",
     output: Annotated[Path | None, typer.Option("-o", "--output", help="Write to a file instead of stdout.")] = None,
+    lang: Lang = DEFAULT,
 ) -> None:
     """Before the last session of the stage (or a final table): the placements and margins with which
     each player finishes in the top N; at a table in progress, the least hand that does it now."""
@@ -426,6 +429,7 @@ def needs(
     def run() -> tuple[dict[str, Any], Any]:
         if fmt not in ("table", "json", "html"):
             raise InputError(f"--format must be table, json or html, not {fmt!r}")
+        html_language(lang)
         view = fresh_view(ctx)
         return needs_data(shell(ctx).app, view, name, top), view
 
@@ -439,7 +443,7 @@ def needs(
         from replay.html.pages import render_standings_html
 
         page = standings_data(guarded(lambda: event_report(shell(ctx).app, view, name)))
-        body = render_standings_html(page, needs=data)
+        body = render_standings_html(page, needs=data, language=lang)
     if output is None:
         print(body)
     else:

@@ -1,0 +1,218 @@
+"""The readers' fast paths give what their careful paths give (issue 36).
+
+A Tenhou mjlog in the plain shape every Tenhou server writes is read without building the XML
+tree (``replay.formats.tenhou_xml.plain_mjlog_tags``): every corpus log is read both ways and
+compared game for game, and text outside that shape (a comment, an entity, a nested element, a
+repeated attribute, ...) is read through the parser, with its refusal where it has one. An mjai
+line is read by the C scanner ``json.loads`` runs and, when it is not plain, by ``load_json``:
+each kind of line gives the same events or the same error either way. ``honba verify`` reads an
+mjai log without putting each hand's play in tenhou.net/6's arrays (only an import keeps them).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import replay.formats.mjai as mjai
+import replay.formats.tenhou_xml as tenhou_xml
+from replay.formats.detect import read_games
+from replay.formats.logmodel import LogError, LoggedGame
+from replay.formats.source import read_source
+from replay.input.json_text import load_json
+
+CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus"
+needs_corpus = pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpus is not present")
+
+
+def through_parser(data: bytes, file: str) -> list[LoggedGame] | str:
+    """The games as the parser's tree gives them (the reader's careful path), or its refusal."""
+    try:
+        root = tenhou_xml.parse_xml(data, file)
+        if root.tag != "mjloggm":
+            raise LogError(file, f"not a Tenhou mjlog: the document is <{root.tag}>, not <mjloggm>")
+        return [tenhou_xml._GameReader(file).read(root)]
+    except LogError as exc:
+        return str(exc)
+
+
+def read_xml(data: bytes, file: str) -> list[LoggedGame] | str:
+    try:
+        return tenhou_xml.read_tenhou_xml(data, file=file)
+    except LogError as exc:
+        return str(exc)
+
+
+@needs_corpus
+def test_every_corpus_mjlog_reads_alike_without_the_tree(monkeypatch: pytest.MonkeyPatch) -> None:
+    files = sorted(p for p in CORPUS.rglob("*") if p.is_file() and p.suffix in (".mjlog", ".xml", ".xml_"))
+    assert len(files) > 700
+    expected = {path: through_parser(read_source(path), str(path)) for path in files}
+    # Every one of them is in the plain shape: read with no parse at all.
+    monkeypatch.setattr(tenhou_xml, "parse_xml", _no_parse)
+    for path in files:
+        assert read_xml(read_source(path), str(path)) == expected[path], path
+
+
+def _no_parse(data: bytes, file: str) -> Any:
+    raise AssertionError(f"{file} was parsed")
+
+
+GAME = (
+    '<mjloggm ver="2.3"><GO type="169" lobby="0"/><UN n0="A" n1="B" n2="C" n3="D"/><TAIKYOKU oya="0"/>'
+    '<INIT seed="0,0,0,1,2,33" ten="250,250,250,250" oya="0" hai0="1,2,3"/><T12/><D12/>'
+    '<N who="1" m="42031"/><REACH who="0" step="1"/><REACH who="0" step="2" ten="240,250,250,250"/>'
+    '<DORA hai="5"/><AGARI ba="0,1" hai="1" machi="1" ten="30,3900,0" yaku="1,1,52,2" doraHai="1" '
+    'who="1" fromWho="0" sc="240,-39,250,49,250,0,250,0" owari="201,-20.0,299,30.0,250,5.0,250,-15.0"/>'
+    "</mjloggm>"
+)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "plain"),
+    [
+        ("", "", True),
+        ('<mjloggm ver="2.3">', '<?xml version="1.0" encoding="UTF-8"?>\n<mjloggm ver="2.3">', True),
+        ("<T12/>", "<T12 />\n", True),
+        ("<T12/>", "<T/>", True),  # a draw without its tile: the play is not shown
+        ("<T12/><D12/>", "", True),  # no draw at all: whose calls is unknown
+        ('<DORA hai="5"/>', '<SHUFFLE seed="x" ref=""/>', True),
+        # Outside the plain shape: the parser reads them (or refuses them).
+        ("<T12/>", "<!-- <AGARI/> --><T12/>", False),
+        ('n0="A"', 'n0="A&amp;B"', False),
+        ('n0="A"', 'n0="A&#65;"', False),
+        ('n0="A"', "n0='A'", False),
+        ('n0="A"', 'n0="A\tB"', False),
+        ('<DORA hai="5"/>', '<DORA hai="5" hai="6"/>', False),
+        ('<DORA hai="5"/>', '<DORA hai="5" x="1" y="2"/>', False),
+        ('<REACH who="0" step="1"/>', '<REACH who="0" step="1" who="1"/>', False),
+        ("<T12/>", "<X><AGARI/></X>", False),
+        ("<T12/>", "<T12>text</T12>", False),
+        ("<T12/>", "<T12/>text", False),
+        ('<mjloggm ver="2.3">', '<mjloggm xmlns="urn:x" ver="2.3">', False),
+        ('<DORA hai="5"/>', '<DORA xmlns="urn:x"/>', False),
+        ("<T12/>", "<T12/", False),
+        ("</mjloggm>", "", False),
+        ("</mjloggm>", "</mjloggm><more/>", False),
+        ('<mjloggm ver="2.3">', '<mjloggm ver="2.3" id="1">', False),
+        ('<mjloggm ver="2.3">', '<?xml version="1.0" encoding="latin-1"?><mjloggm ver="2.3">', False),
+        ('<mjloggm ver="2.3">', ' <?xml version="1.0"?><mjloggm ver="2.3">', False),
+        ('n0="A"', 'n0="A\x01"', False),
+        ("mjloggm", "other", False),
+    ],
+)
+def test_a_log_outside_the_plain_shape_is_read_by_the_parser(old: str, new: str, plain: bool) -> None:
+    data = GAME.replace(old, new).encode() if old else GAME.encode()
+    assert (tenhou_xml.plain_mjlog_tags(data) is not None) is plain
+    assert read_xml(data, "x.mjlog") == through_parser(data, "x.mjlog")
+
+
+def test_whether_a_hands_play_is_logged_is_read_alike() -> None:
+    # A hand whose draws carry no tile (another player's view) says nothing of calls; one with
+    # a tile does, wherever in the hand it comes.
+    for draws in ("<T/><U/>", "<T/><D12/>", '<DORA hai="5"/><U33/>', "", "<T12/>"):
+        data = GAME.replace("<T12/><D12/>", draws).encode()
+        games = read_xml(data, "x.mjlog")
+        assert games == through_parser(data, "x.mjlog")
+        assert not isinstance(games, str)
+        result = games[0].hands[0].result
+        assert result is not None
+        assert (result.called is not None) is any(c.isdigit() for c in draws.replace('hai="5"', "")), draws
+
+
+# mjai: the lines the scanner reads, and those it leaves to ``load_json``.
+
+MJAI_LINES = [
+    '{"type":"tsumo","actor":0,"pai":"5mr"}',
+    '  {"type":"none"}  ',
+    '{"type":"none","x":NaN,"y":Infinity}',
+    '{"type":"none","n":' + "9" * 5000 + "}",
+    '{"type":"none","n":1e400}',
+    '{"type":"none","s":"\\u00e9\\ud83c\\udc04"}',
+    '{"type":"none","s":"\\ud800"}',
+    '{"type":"none","a":1,"a":2}',
+    '{"type":"none"} {"type":"none"}',
+    '{"type":"none"},',
+    '{"type":"none"',
+    "[" * 600 + "]" * 600,
+    '{"type":"none","deep":' + "[" * 400 + "]" * 400 + "}",
+    "\ufeff{}",
+    "{}\x0c",
+    "[1]",
+    '{"type": 3}',
+]
+
+
+def per_line(text: str) -> list[Any] | str:
+    """What ``load_json`` makes of each line (the careful path)."""
+    try:
+        return [load_json(line) for line in text.splitlines() if line.strip()]
+    except json.JSONDecodeError as exc:
+        return f"JSON: {exc.msg}"
+
+
+def scanned(text: str) -> list[Any] | str:
+    try:
+        return [event for _, event in mjai._events(text.encode(), "x.jsonl")]
+    except LogError as exc:
+        if "JSON (" not in exc.message:
+            return exc.message
+        return f"JSON: {exc.message.removeprefix('not valid JSON (').removesuffix(')')}"
+
+
+@pytest.mark.parametrize("line", MJAI_LINES)
+def test_each_kind_of_mjai_line_reads_as_load_json_reads_it(line: str) -> None:
+    text = '{"type":"start_game"}\n' + line + "\n"
+    expected = per_line(text)
+    got = scanned(text)
+    if isinstance(expected, str) or isinstance(got, str):
+        if isinstance(expected, list):
+            # JSON that is not an event is refused by the reader, after every line is read.
+            assert got.startswith(("an mjai event must be", "the event has no")), got
+        else:
+            assert got == expected
+    else:
+        assert json.dumps(got) == json.dumps(expected)
+
+
+def test_a_line_that_is_no_json_is_named_before_an_event_without_a_type() -> None:
+    with pytest.raises(LogError) as caught:
+        mjai._events(b'{"type":"start_game"}\n[1]\n{"type":\n', "x.jsonl")
+    assert caught.value.where == "x.jsonl, line 3, column 9"
+
+
+def test_verify_reads_an_mjai_log_without_the_tiles_an_import_keeps(monkeypatch: pytest.MonkeyPatch) -> None:
+    log = "\n".join(
+        json.dumps(e)
+        for e in [
+            {"type": "start_game", "names": ["A", "B", "C", "D"]},
+            {
+                "type": "start_kyoku",
+                "bakaze": "E",
+                "kyoku": 1,
+                "honba": 0,
+                "kyotaku": 0,
+                "oya": 0,
+                "scores": [25000] * 4,
+                "dora_marker": "1m",
+                "tehais": [["?"] * 13] * 4,
+            },
+            {"type": "tsumo", "actor": 0, "pai": "5mr"},
+            {"type": "dahai", "actor": 0, "pai": "5mr", "tsumogiri": True},
+            {"type": "ryukyoku", "deltas": [0, 0, 0, 0]},
+            {"type": "end_kyoku"},
+            {"type": "end_game"},
+        ]
+    ).encode()
+    kept = read_games(log, file="x.jsonl", tiles=True)
+    monkeypatch.setattr(mjai.HandArrays, "start", _no_arrays)
+    verified = read_games(log, file="x.jsonl")
+    assert verified == kept
+    assert [h.tiles for h in verified[0].hands] == [None]
+
+
+def _no_arrays(*args: Any) -> Any:
+    raise AssertionError("the hand's tiles were put in arrays")
