@@ -16,6 +16,22 @@ to the JSON API one after another, each with a client key, and reads the server'
   make them up (the checkpoints the server takes every few seconds are in the count: the script
   waits for one after the last hand).
 
+On SQLite, in the same server run, three more figures (issue 36's "at most 2 ms of server CPU per
+hand" and "at most 6 statements per recorded hand"):
+
+- the table page's form: ``--form-hands`` entries posted as the page's form does (``POST
+  /matches/KEY/record`` with the CSRF cookie and field) and the redirect after it followed (``GET``
+  of the table page, which a browser loads next): the server's CPU per hand, both requests;
+- the floor of any request: ``GET`` of a page that does not exist (404) as many times, the CPU per
+  request of uvicorn and Starlette alone, beside which a hand's CPU is read;
+- the statements per recorded hand, counted in a second server whose SQLite connections trace
+  every statement they run (``sqlite3``'s trace callback, set by a ``sitecustomize`` this script
+  puts first on that server's path: nothing in honba changes), over the last quarter's hands.
+
+The load average is printed at the start and the end: on a shared machine the CPU per hand of a
+server rises with the load (other processes' cache and memory traffic), so each figure is read
+beside its baseline taken in the same run.
+
 ``--also DIR`` runs the same, in the same run, with the honba of another tree (its ``replay`` and
 ``domain`` on PYTHONPATH; for instance main's before issue 36), so that the two are compared on
 the machine as it is loaded at that moment.
@@ -24,11 +40,14 @@ the machine as it is loaded at that moment.
 from __future__ import annotations
 
 import argparse
+import collections
 import http.client
 import json
+import os
 import sys
 import tempfile
 import time
+import urllib.parse
 import uuid
 from pathlib import Path
 from typing import Any
@@ -80,15 +99,107 @@ def show_cpu(name: str, cpu: list[float], hands: int) -> float:
     return late / early
 
 
-def run_sqlite(tree: Path, hands: int, work: Path) -> None:
+def post_forms(port: int, key: str, token: str, count: int, servers: Servers) -> float:
+    """Post ``count`` abortive draws as the table page's form does, following each redirect to the
+    page; the servers' CPU milliseconds per hand (both requests)."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    csrf = uuid.uuid4().hex
+    cookie = f"honba_csrf={csrf}"
+    form = {"kind": ABORT["kind"], "abort": ABORT["abort"], "token": token, "csrf": csrf}
+    start = servers.cpu()
+    for _hand in range(count):
+        body = urllib.parse.urlencode({**form, "client_key": str(uuid.uuid4())})
+        headers = {"Content-Type": "application/x-www-form-urlencoded", "Cookie": cookie}
+        connection.request("POST", f"/matches/{key}/record", body=body, headers=headers)
+        answer = connection.getresponse()
+        answer.read()
+        if answer.status != 303:
+            raise SystemExit(f"form not recorded: HTTP {answer.status}")
+        connection.request("GET", answer.getheader("Location") or "", headers={"Cookie": cookie})
+        page = connection.getresponse()
+        page.read()
+        if page.status != 200:
+            raise SystemExit(f"the table page after the form: HTTP {page.status}")
+    connection.close()
+    return 1000 * (servers.cpu() - start) / count
+
+
+def floor_requests(port: int, count: int, servers: Servers) -> float:
+    """The servers' CPU milliseconds per request of a page that does not exist (404)."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    start = servers.cpu()
+    for _ in range(count):
+        connection.request("GET", "/no-such-page")
+        answer = connection.getresponse()
+        answer.read()
+    connection.close()
+    return 1000 * (servers.cpu() - start) / count
+
+
+# Put first on the traced server's path: every SQLite connection it opens reports each statement.
+TRACER = """
+import os, sqlite3
+_path = os.environ.get("HONBA_BENCH_SQL_TRACE")
+if _path:
+    _out = open(_path, "a", buffering=1)
+    _connect = sqlite3.connect
+
+    def connect(*args, **kwargs):
+        connection = _connect(*args, **kwargs)
+        connection.set_trace_callback(lambda statement: _out.write(" ".join(statement.split())[:200] + "\\n"))
+        return connection
+
+    sqlite3.connect = connect
+"""
+
+
+def sqlite_statements(tree: Path, hands: int, work: Path) -> None:
+    """Statements per recorded hand on SQLite, over the last quarter of ``hands`` (a traced server)."""
+    db = str(work / f"traced-{uuid.uuid4().hex[:8]}.sqlite")
+    ((key, token),) = setup(tree, db, 1)
+    site = work / f"tracer-{uuid.uuid4().hex[:8]}"
+    site.mkdir()
+    (site / "sitecustomize.py").write_text(TRACER)
+    trace = work / f"trace-{uuid.uuid4().hex[:8]}.log"
+    quarter = hands // 4
+    servers = Servers(tree, db, 1, extra_env={"HONBA_BENCH_SQL_TRACE": str(trace)}, first_on_path=site)
+    try:
+        post_hands(servers.ports[0], key, token, hands - quarter, servers)
+        time.sleep(EVERY + 1)  # the checkpoint after the first hands is not counted
+        before = len(trace.read_text().splitlines())
+        post_hands(servers.ports[0], key, token, quarter, servers)
+        time.sleep(EVERY + 1)  # one checkpoint after the counted hands is, as on PostgreSQL
+    finally:
+        servers.stop()
+    counted = collections.Counter(
+        statement.split(" WHERE")[0].split(" VALUES")[0][:110] for statement in trace.read_text().splitlines()[before:]
+    )
+    total = sum(counted.values())
+    last = f"hands {hands - quarter + 1}-{hands}"
+    print(f"  SQLite ({tree}): {total / quarter:.2f} statements per recorded hand ({last})")
+    for statement, calls in counted.most_common(12):
+        print(f"    {calls / quarter:5.2f}  {statement}")
+
+
+def run_sqlite(tree: Path, hands: int, work: Path, form_hands: int) -> None:
     db = str(work / f"hands-{uuid.uuid4().hex[:8]}.sqlite")
     ((key, token),) = setup(tree, db, 1)
     servers = Servers(tree, db, 1)
     try:
         cpu = post_hands(servers.ports[0], key, token, hands, servers)
+        form = post_forms(servers.ports[0], key, token, form_hands, servers) if form_hands else None
+        floor = floor_requests(servers.ports[0], max(form_hands, 60), servers)
     finally:
         servers.stop()
     show_cpu(f"SQLite ({tree})", cpu, hands)
+    api = per_hand(cpu, 1, hands)
+    print(f"  SQLite ({tree}): the JSON API, all {hands} hands: {api:.2f} ms of server CPU per hand (target <= 2)")
+    if form is not None:
+        print(
+            f"  SQLite ({tree}): the table page's form, hands {hands + 1}-{hands + form_hands}, the POST and the "
+            f"page after it: {form:.2f} ms per hand"
+        )
+    print(f"  SQLite ({tree}): the floor, a 404 through uvicorn and Starlette: {floor:.2f} ms per request")
 
 
 def run_postgres(server: Any, tree: Path, hands: int) -> None:
@@ -135,13 +246,17 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=240)
     parser.add_argument("--also", type=Path, help="also run with the honba of this tree")
     parser.add_argument("--store", choices=("both", "sqlite", "postgresql"), default="both")
+    parser.add_argument("--form-hands", type=int, default=60, help="hands posted as the table page's form (SQLite)")
     args = parser.parse_args()
     print_machine()
+    print(f"load average at the start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     trees: list[Path] = [REPO] + ([args.also.resolve()] if args.also else [])
     with tempfile.TemporaryDirectory(prefix="honba-hands-") as work:
         if args.store in ("both", "sqlite"):
             for tree in trees:
-                run_sqlite(tree, args.hands, Path(work))
+                run_sqlite(tree, args.hands, Path(work), args.form_hands)
+            for tree in trees:
+                sqlite_statements(tree, args.hands, Path(work))
         if args.store in ("both", "postgresql"):
             server = StatementsServer()
             server.start()
@@ -150,6 +265,7 @@ def main() -> None:
                     run_postgres(server, tree, args.hands)
             finally:
                 server.stop()
+    print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 
 if __name__ == "__main__":

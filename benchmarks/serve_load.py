@@ -135,19 +135,30 @@ def cpu_of(processes: Sequence[subprocess.Popen[Any]]) -> float:
 class Servers:
     """``honba serve`` processes of a tree over one store, and the CPU time they used."""
 
-    def __init__(self, tree: Path | None, db: str, count: int):
+    def __init__(
+        self,
+        tree: Path | None,
+        db: str,
+        count: int,
+        *,
+        extra_env: dict[str, str] | None = None,
+        first_on_path: Path | None = None,
+    ):
         self.ports = [free_port() for _ in range(count)]
+        env = {**tree_env(tree, db), **(extra_env or {})}
+        if first_on_path is not None:
+            env["PYTHONPATH"] = os.pathsep.join(p for p in (str(first_on_path), env.get("PYTHONPATH", "")) if p)
         self.processes = [
             subprocess.Popen(
                 honba_command("serve", "--port", str(port)),
-                env=tree_env(tree, db),
+                env=env,
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL,
             )
             for port in self.ports
         ]
         for port in self.ports:
-            for _ in range(300):  # bounded: 30 s to start listening
+            for _ in range(1200):  # bounded: 2 min to start listening (a loaded machine starts slowly)
                 try:
                     with socket.create_connection(("127.0.0.1", port), timeout=1):
                         break

@@ -17,6 +17,14 @@ is stored and the view brought up to date, at 1,000 and at N matches: that updat
 the work of the one match (the ratio of the two near 1), not of the tournament. The rebuild
 folds the standings and the player statistics (``honba stats``) together: one view.
 
+First issue 36's figure, on real matches: the whole shared corpus (``../shared/corpus``, 759
+matches) imported with ``honba import --tournament corpus-cup`` into a SQLite store, and then
+imported again under other key prefixes (``--corpus-times``, 10 by default: 7,590 matches). At 1x
+and at the last, the first standings after that bulk load (``catch_up`` into a fresh SQLite views
+file, what the first ``honba standings`` does) is timed against the plain read a user would reach
+for: one ``SELECT`` of every event of the store and a ``json.loads`` of each (process CPU time,
+the best of three rounds, the two measured in turn in each round); the target is at most 5x.
+
 Then issue 26's figure: ``honba standings --tournament bench-cup`` run as a command (a child
 process, as a user runs it) on a view that is up to date, so that it finds nothing new, at 1,000
 and at N matches (best of three each): it reads the tournament's standings document alone, so
@@ -28,20 +36,24 @@ from __future__ import annotations
 import argparse
 import functools
 import json
+import os
 import random
 import shutil
+import sqlite3
 import subprocess
 import sys
 import tempfile
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from machine import max_rss_mib, mib, peak_python_memory, print_machine, timed, verdict
+from machine import REPO, max_rss_mib, mib, peak_python_memory, print_machine, timed, verdict
 
 from domain.amendments import Correction, corrected_steps, resolve_corrections
 from domain.match import Match, opening_state
 from domain.rules import Ruleset, load_preset
-from domain.values import ExhaustiveDraw, HandResult, HandValue, Win, WinResult
+from domain.values import AbortiveDraw, ExhaustiveDraw, HandResult, HandValue, Win, WinResult
 from projections.views import DocumentView, POPODocumentView
 from replay.service.imports import storing
 from replay.service.imports.batch import BATCH
@@ -54,6 +66,7 @@ from replay.store.standings_view import catch_up, open_view, views_path
 NAMES = [f"player-{n:02d}" for n in range(64)]
 SESSION = 1000
 TOURNAMENT = "bench-cup"
+MATCH_STARTED = "domain.match:Match.Started"
 # Hand values every rule set accepts for a ron and a self-drawn win.
 RON_VALUES = [(1, 30), (2, 30), (3, 30), (4, 30), (2, 40), (3, 40), (1, 40), (5, None)]
 TSUMO_VALUES = [(1, 30), (2, 30), (3, 30), (2, 40), (6, None)]
@@ -99,6 +112,113 @@ def store_matches(app: HonbaApp, first: int, last: int, rng: random.Random) -> i
             attach_all(app, TOURNAMENT, games, session=n // SESSION + 1)
             games.clear()
     return app.recorder.max_notification_id() or 0
+
+
+def plain_read(db: Path) -> int:
+    """The plain read a user would reach for: one ``SELECT`` of every stored event, each decoded
+    with ``json.loads``; returns the events read."""
+    connection = sqlite3.connect(db)
+    try:
+        count = 0
+        for _topic, state in connection.execute("SELECT topic, state FROM stored_events ORDER BY rowid"):
+            json.loads(state)
+            count += 1
+        return count
+    finally:
+        connection.close()
+
+
+def cpu(action: Callable[[], Any]) -> tuple[float, float, Any]:
+    """The process CPU time and the wall time of one run of ``action``, and what it gave."""
+    cpu_start, wall_start = time.process_time(), time.perf_counter()
+    result = action()
+    return time.process_time() - cpu_start, time.perf_counter() - wall_start, result
+
+
+def import_corpus(db: Path, times: int) -> None:
+    """``honba import`` of the whole shared corpus into ``db``, every game attached to
+    ``corpus-cup``, and the first standings after it against the plain read; then ``times - 1``
+    copies of every match under other keys (an import of the same logs under another key prefix
+    would find the same games stored and store nothing: ``replay.store.identity``), each match
+    replayed from its facts through the domain's ``Match`` and stored as an import stores, and the
+    same figures at ``times`` x."""
+    corpus = REPO.parent / "shared" / "corpus"
+    if not corpus.is_dir():
+        raise SystemExit(f"the shared corpus is not at {corpus}: the benchmark imports it")
+    command = [sys.executable, "-c", "from replay.cli import main; main()", "--db", str(db), "import", str(corpus)]
+    command += ["--tournament", "corpus-cup", "--session", "1"]
+    seconds, run = timed(lambda: subprocess.run(command, capture_output=True, text=True))
+    assert run.returncode == 0, run.stderr[-2000:]
+    print(f"imported the corpus ({seconds:.1f} s)")
+    first_standings(db, "1 x the corpus")
+    if times > 1:
+        seconds, copies = timed(lambda: copy_matches(db, times - 1))
+        print(f"stored {copies} copies of the corpus's matches under other keys ({seconds:.1f} s)")
+        first_standings(db, f"{times} x the corpus", rounds=1)
+
+
+def copy_matches(db: Path, copies: int) -> int:
+    """Every stored match again under ``copyN-`` keys, its hands recorded again through the domain's
+    ``Match`` (penalties and corrections left out), stored 100 to a transaction and attached to
+    ``corpus-cup`` in a session of its own per copy; how many matches were stored."""
+    app = HonbaApp.open(str(db))
+    try:
+        mapper = mapper_for(app.mapper_settings())
+        originals = [app.get_match(summary.key) for summary in app.list_matches() if not summary.damaged]
+        stored = 0
+        for n in range(1, copies + 1):
+            pending: list[Prepared] = []
+            games: list[tuple[str, tuple[str, ...]]] = []
+            for original in originals:
+                opening = opening_state(original.rules, original.opening)
+                copy = Match.start(
+                    f"copy{n}-{original.key}", original.players, original.rules, original.source, opening
+                )
+                for _position, fact in original.history:
+                    if isinstance(fact, WinResult | ExhaustiveDraw | AbortiveDraw) and not copy.state.finished:
+                        copy.record(fact)
+                pending.append(prepare(copy, mapper))
+                games.append((copy.key, tuple(copy.players)))
+                if len(pending) == BATCH:
+                    assert all(outcome is True for outcome in storing.store_prepared(app, pending))
+                    pending.clear()
+            if pending:
+                assert all(outcome is True for outcome in storing.store_prepared(app, pending))
+            attach_all(app, "corpus-cup", games, session=n + 1)
+            stored += len(games)
+        return stored
+    finally:
+        app.close()
+
+
+def first_standings(db: Path, label: str, rounds: int = 3) -> None:
+    app = HonbaApp.open(str(db))
+    try:
+        matches = sum(1 for _ in app.recorder.select_notifications(start=0, limit=10**9, topics=[MATCH_STARTED]))
+        view: DocumentView | None = None
+        best: dict[str, tuple[float, float]] = {}
+        events = 0
+        for _ in range(rounds):
+            fresh = fresh_view(app, db, view)
+            view = fresh
+            fold_cpu, fold_wall, _folded = cpu(lambda fresh=fresh: catch_up(app, fresh))
+            plain_cpu, plain_wall, events = cpu(lambda: plain_read(db))
+            for name, figures in (("fold", (fold_cpu, fold_wall)), ("plain", (plain_cpu, plain_wall))):
+                best[name] = min(best.get(name, figures), figures)
+        report = tournament_report(view, "corpus-cup") if view is not None else None
+        assert report is not None and report.rows
+        ratio = best["fold"][0] / best["plain"][0]
+        print(f"{label}: {matches} matches, {events} events, best of {rounds} rounds (CPU; wall in brackets):")
+        fold, plain = best["fold"], best["plain"]
+        print(f"  the first standings (catch_up into a fresh SQLite view): {fold[0]:6.2f} s ({fold[1]:.2f} s)")
+        print(f"  plain read (SELECT + json.loads of every event):       {plain[0]:6.2f} s ({plain[1]:.2f} s)")
+        print(f"  first standings / plain read = {ratio:.2f} (target <= 5: {verdict(ratio <= 5)})")
+    finally:
+        if view is not None:
+            datastore = getattr(view, "datastore", None)
+            if datastore is not None:
+                datastore.close()
+        app.close()
 
 
 def read_only(app: HonbaApp) -> int:
@@ -231,11 +351,18 @@ def standings_command(db: Path, times: int = 3) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--matches", type=int, default=10_000)
+    parser.add_argument("--corpus-times", type=int, default=10, help="the corpus imported this many times (0: not)")
+    parser.add_argument("--corpus-only", action="store_true", help="only the corpus's first standings")
     args = parser.parse_args()
     print_machine()
+    print(f"load average at the start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     work = Path(tempfile.mkdtemp(prefix="honba-bench-"))
     rng = random.Random(7)
     try:
+        if args.corpus_times:
+            import_corpus(work / "corpus.sqlite", args.corpus_times)
+        if args.corpus_only:
+            return
         db = work / "standings.sqlite"
         app = HonbaApp.open(str(db))
         try:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import types
+from collections.abc import Callable
 from enum import Enum
 from typing import Any, Union, get_args, get_origin
 
@@ -154,12 +155,98 @@ def _build(tp: Any, data: Any, where: str) -> Any:
             return tuple(data)
         return tuple(_build(inner, v, f"{where}[{i}]") for i, v in enumerate(data))
     if kind == "value":
-        return from_data(inner, data, where=where)
+        return _from_data_named(inner, data, where=where)
     return _plain(tp, data, where)
+
+
+def _fast_field(tp: Any) -> Callable[[Any], Any]:
+    """How ``_build`` builds data of a field type when nothing is wrong with it, as a function made
+    once: no ``where`` text, no shape looked up per item. It raises on anything ``_build`` refuses
+    (and maybe more): ``from_data`` then builds the slow way, which says what is wrong."""
+    kind, inner = _shape(tp)
+    if kind == "optional":
+        each = _fast_field(inner)
+        return lambda data: None if data is None else each(data)
+    if kind == "tuple":
+        if _shape(inner)[0] == "plain":
+            if inner in _EXACT:
+
+                def exact_items(data: Any) -> Any:
+                    if type(data) is not list and type(data) is not tuple:
+                        raise DecodeError("expected a list")
+                    for item in data:
+                        if type(item) is not inner:
+                            raise DecodeError("expected another type")
+                    return tuple(data)
+
+                return exact_items
+
+            def items(data: Any) -> Any:
+                if type(data) is not list and type(data) is not tuple:
+                    raise DecodeError("expected a list")
+                return tuple(data)
+
+            return items
+        each = _fast_field(inner)
+
+        def values(data: Any) -> Any:
+            if type(data) is not list and type(data) is not tuple:
+                raise DecodeError("expected a list")
+            return tuple([each(item) for item in data])
+
+        return values
+    if kind == "value":
+        return _fast_value(inner)
+    if tp in _EXACT:
+
+        def exact(data: Any) -> Any:
+            if type(data) is not tp:
+                raise DecodeError("expected another type")
+            return data
+
+        return exact
+    return _as_is
+
+
+def _as_is(data: Any) -> Any:
+    return data
+
+
+_FAST: dict[type, Callable[[Any], Any]] = {}
+
+
+def _fast_value(cls: type[Any]) -> Callable[[Any], Any]:
+    """``from_data`` of one class when nothing is wrong with the data (see ``_fast_field``), made once."""
+    found = _FAST.get(cls)
+    if found is None:
+        found = _FAST[cls] = _fast_builder(cls)
+    return found
+
+
+def _fast_builder(cls: type[Any]) -> Callable[[Any], Any]:
+    builders: dict[str, Callable[[Any], Any]] = {}
+
+    def build(data: Any) -> Any:
+        if type(data) is not dict:
+            raise DecodeError("expected an object")
+        return cls(**{name: builders[name](item) for name, item in data.items()})
+
+    # Filled after ``build`` exists: a class that holds values of its own kind refers to it.
+    builders.update({name: _fast_field(tp) for name, tp in _field_types(cls).items()})
+    return build
 
 
 def from_data(cls: type[Any], data: Any, *, where: str = "") -> Any:
     """Rebuild a value of ``cls`` from data written by ``to_data``."""
+    try:
+        # Most data read is whole: built without the bookkeeping that names what is wrong.
+        return _fast_value(cls)(data)
+    except Exception:  # whatever the fast way refused, the slow way decides (and names it)
+        return _from_data_named(cls, data, where=where)
+
+
+def _from_data_named(cls: type[Any], data: Any, *, where: str = "") -> Any:
+    """``from_data``, naming where the data is wrong (``where``: the field's path) when it is."""
     where = where or cls.__name__
     if not isinstance(data, dict):
         raise DecodeError(f"{where}: expected an object, got {type(data).__name__}")

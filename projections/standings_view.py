@@ -160,6 +160,14 @@ class DocCache:
         # How to read one match's every event from the store, in the order of its positions (given
         # by a catch-up): a match whose events the log put out of order is folded from them.
         self.reread: Callable[[Any], list[Any]] | None = None
+        # What a batch read worked out of its events already (``ReadEvent``), by the event's id():
+        # the events stay alive with the batch, and each entry names its event to be sure.
+        self.read: dict[int, ReadEvent] = {}
+
+    def read_of(self, event: Any) -> ReadEvent | None:
+        """What the batch read worked out of this very event, if it did."""
+        found = self.read.get(id(event))
+        return found if found is not None and found.event is event else None
 
     def key_of(self, originator_id: Any) -> str:
         """The document key of an aggregate id (the text of a UUID is made once per cache)."""
@@ -239,6 +247,9 @@ class DocCache:
                     wanted.add(("entry", f"{event.originator_id}/{event.match_key}"))
                     wanted.add(("attached", event.match_key))
                     wanted.add(("summary", event.match_key))
+                    # What attaching a match asks of its damage (each a read transaction of its own before).
+                    wanted.add(("damaged", event.match_key))
+                    wanted.add(("unreadable", str(match_id_of(event.match_key))))
         self.prefetch_keys(wanted)
 
     def prefetch_keys(self, keys: Iterable[DocKey]) -> None:
@@ -319,6 +330,18 @@ def summary_and_stats(
 
 
 @attrs.frozen
+class ReadEvent:
+    """An event as a batch read gave it, with what that read worked out of its data already: its
+    digest (``domain.integrity.event_digest``) and, for a recorded fact or a correction's
+    replacement, that fact's plain data (``domain.codec.fact_to_data``). The fold takes them
+    instead of working them out again from the event's objects."""
+
+    event: Any
+    digest: str
+    fact_data: dict[str, Any] | None
+
+
+@attrs.frozen
 class UnreadableRow:
     """A stored row of a match that cannot be read as an event (changed behind honba's back): the
     view leaves that match out and names it, instead of failing the whole fold (one damaged match
@@ -368,12 +391,17 @@ def _apply_match_event(cache: DocCache, event: Any) -> None:
             return  # a match whose start this view never saw (and cannot read): nothing to add to
         doc = found
         history = cache.histories.get(match_id)
+        read = cache.read_of(event)
         if isinstance(event, Match.Recorded):
-            doc["history"].append([event.originator_version, fact_to_data(event.fact)])
+            data = read.fact_data if read is not None and read.fact_data is not None else fact_to_data(event.fact)
+            doc["history"].append([event.originator_version, data])
             if history is not None:
                 history.append((event.originator_version, event.fact))
         elif isinstance(event, Match.Corrected):
-            replacement = None if event.replacement is None else fact_to_data(event.replacement)
+            replacement = None
+            if event.replacement is not None:
+                known = None if read is None else read.fact_data
+                replacement = fact_to_data(event.replacement) if known is None else known
             if event.target is None:
                 doc["history"].append([event.originator_version, replacement])
                 if history is not None:
@@ -385,7 +413,7 @@ def _apply_match_event(cache: DocCache, event: Any) -> None:
                     {"target": event.target, "replacement": replacement, "by": event.by, "reason": event.reason},
                 ]
             )
-    _chain(doc, event)
+    _chain(doc, event, cache.read_of(event))
     cache.put("match", match_id, doc)
     cache.dirty_matches.add(match_id)
 
@@ -406,7 +434,7 @@ def _apply_unreadable(cache: DocCache, row: UnreadableRow) -> None:
     cache.dirty_matches.add(match_id)
 
 
-def _chain(doc: dict[str, Any], event: Any) -> None:
+def _chain(doc: dict[str, Any], event: Any, read: ReadEvent | None = None) -> None:
     """Follow the match's hash chain as it is folded: each event must name the digest of the one
     before it. A break (an event changed behind honba's back before the view folded it) is kept
     in the document as ``broken``, for the standings to warn of."""
@@ -415,7 +443,7 @@ def _chain(doc: dict[str, Any], event: Any) -> None:
     if isinstance(head, str) and prior != head and "broken" not in doc:
         version = event.originator_version
         doc["broken"] = f"its chain is broken: event {version - 1} does not match what event {version} recorded of it"
-    doc["head"] = event_digest(event)
+    doc["head"] = event_digest(event) if read is None else read.digest
     doc["last"] = event.originator_version
 
 
@@ -608,7 +636,7 @@ def flush(cache: DocCache, position: int) -> None:
     docs = {match_id: cache.get("match", match_id) for match_id in sorted(cache.dirty_matches)}
     # What each match's summary meets in the view, read at once (one read transaction on SQLite).
     cache.prefetch_keys(
-        (kind, doc["key"]) for doc in docs.values() if doc is not None for kind in ("summary", "attached")
+        (kind, doc["key"]) for doc in docs.values() if doc is not None for kind in ("summary", "attached", "damaged")
     )
     for match_id, doc in docs.items():
         if doc is None:
@@ -734,11 +762,15 @@ class StandingsProjection(Projection[DocumentView]):
     # How a catch-up reads one match's every event in the order of its positions (``DocCache.reread``).
     reread: Callable[[Any], list[Any]] | None = None
 
-    def process_batch(self, events: Iterable[Any], tracking: Tracking, *, expected: int | None = None) -> None:
+    def process_batch(
+        self, events: Iterable[Any], tracking: Tracking, *, expected: int | None = None, read: Iterable[ReadEvent] = ()
+    ) -> None:
         """Fold many events and write them with the position of the last, in one transaction
-        (only if the view still stands at ``expected``, when given: else ``ViewMoved``)."""
+        (only if the view still stands at ``expected``, when given: else ``ViewMoved``). ``read``:
+        what the batch's read worked out of some of these events already (``ReadEvent``)."""
         cache = DocCache(self.view, self.summaries)
         cache.reread = self.reread
+        cache.read = {id(one.event): one for one in read}
         events = list(events)
         cache.prefetch(events)
         for event in events:

@@ -43,6 +43,7 @@ from domain.said import Said
 from replay.store.checked import CheckedMatches, after
 from replay.store.checkpoint import Taken, store_head, take_checkpoint, thread_lock
 from replay.store.errors import UNAVAILABLE, DamagedMatch, MatchNotFound, StoreConflict, StoreError, StoreUnavailable
+from replay.store.findings import MatchCheck
 from replay.store.integrity import check_rows, match_damage, read_rows
 from replay.store.mapper import HonbaMapper
 from replay.store.retry import OPEN_TRIES, retrying
@@ -99,6 +100,11 @@ class Shown:
     match: Match
     seal: Seal | None
     damage: str | None
+    # The check of the rows this read read (``check_rows``), so that a reader that checks them
+    # again against the checkpoints (the pages: ``replay.service.audit.damage``) neither reads nor
+    # hashes them a second time; with the rows as read (the events, the seal).
+    check: MatchCheck | None = attrs.field(default=None, eq=False, repr=False)
+    rows: tuple[list[tuple[int, Any, str]], Any] | None = attrs.field(default=None, eq=False, repr=False)
 
 
 class HonbaApp(Application[UUID]):
@@ -275,7 +281,8 @@ class HonbaApp(Application[UUID]):
             damage = match_damage(self, key, check)
             raise DamagedMatch(damage or _unreadable(key, "its start event names another match"))
         damage = match_damage(self, key, check) if check.problems else None
-        return Shown(self._folded(key, match, check), seal if isinstance(seal, Seal) else None, damage)
+        shown_seal = seal if isinstance(seal, Seal) else None
+        return Shown(self._folded(key, match, check), shown_seal, damage, check=check, rows=(events, seal))
 
     def damage(self, key: str) -> str | None:
         """One line naming what is wrong with a stored match (``replay.store.integrity.match_damage``)."""

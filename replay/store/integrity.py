@@ -59,14 +59,23 @@ def check_match(reader: Reader, match_uuid: UUID, key: str, store: Evidence | No
 
 
 def check_rows(
-    key: str, match_uuid: UUID, events: Sequence[tuple[int, Any, str]], seal: SealRead, store: Evidence | None = None
+    key: str,
+    match_uuid: UUID,
+    events: Sequence[tuple[int, Any, str]],
+    seal: SealRead,
+    store: Evidence | None = None,
+    *,
+    digests: Sequence[str] | None = None,
 ) -> MatchCheck:
-    """Check a match's rows as read (``replay.store.rows.decoded``) and its seal as read."""
+    """Check a match's rows as read (``replay.store.rows.decoded``) and its seal as read.
+    ``digests``: the digest of each of these very rows, from a check of them made already
+    (``MatchCheck.digests``), so that checking them again (against the evidence) hashes nothing."""
     links: list[Link] = []
     problems: list[ChainProblem] = []
-    for position, event, why in events:
+    for index, (position, event, why) in enumerate(events):
         if event is not None:
-            links.append(Link(position, event_digest(event), str(getattr(event, "prior", ""))))
+            digest = event_digest(event) if digests is None else digests[index]
+            links.append(Link(position, digest, str(getattr(event, "prior", ""))))
             continue
         problems.append(ChainProblem(position, "altered", f"cannot be read: {why}"))
         # Taken to follow the event before it, so that only this event is named.

@@ -15,16 +15,20 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager
 from pathlib import Path
+from typing import Any
 from uuid import UUID
 
+from eventsourcing.persistence import StoredEvent
 from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteDatastore
 
 from replay.store.checkpoint import file_lock, thread_lock
 
 CANONICAL = re.compile(r"[0-9a-f]{32}")
+# Rows one INSERT statement takes (four parameters each, far below SQLite's 32,766).
+INSERT_ROWS = 500
 
 
 class HonbaSQLiteRecorder(SQLiteApplicationRecorder):
@@ -38,6 +42,62 @@ class HonbaSQLiteRecorder(SQLiteApplicationRecorder):
         if self.datastore.originator_id_type == "uuid" and CANONICAL.fullmatch(originator_id):
             return UUID(originator_id)
         return originator_id
+
+    def _insert_events(self, c: Any, stored_events: Sequence[StoredEvent], **_: Any) -> Sequence[int] | None:
+        """The library's insert (each row's notification id returned, in the order given), in one
+        statement per ``INSERT_ROWS`` rows instead of one per row: a recorded hand inserts its event
+        and its seal's row in one ``INSERT`` (issue 36: statements per hand)."""
+        returning: list[int] = []
+        for start in range(0, len(stored_events), INSERT_ROWS):
+            chunk = stored_events[start : start + INSERT_ROWS]
+            params: list[Any] = []
+            for s in chunk:
+                spelled = s.originator_id.hex if isinstance(s.originator_id, UUID) else s.originator_id
+                params += (spelled, s.originator_version, s.topic, s.state)
+            values = ",".join("(?,?,?,?)" for _ in chunk)
+            c.execute(f"INSERT INTO {self.events_table_name} VALUES {values} RETURNING rowid", params)
+            # SQLite gives each row of one insert the next rowid in the order of its VALUES (no
+            # AUTOINCREMENT, rowids below the largest), while RETURNING's order is not promised:
+            # sorted, they are the rows' ids in the order given.
+            returning += sorted(row[0] for row in c.fetchall())
+        return returning
+
+    def select_events(
+        self,
+        originator_id: UUID | str,
+        *,
+        gt: int | None = None,
+        lte: int | None = None,
+        desc: bool = False,
+        limit: int | None = None,
+    ) -> list[StoredEvent]:
+        """The library's read of a stream, as one statement on an autocommit connection: one
+        ``SELECT`` is its own read transaction (one snapshot), where the library sends ``BEGIN``
+        and ``ROLLBACK`` around it; a recorded hand reads two tails (issue 36: statements per hand)."""
+        statement = self.select_events_statement
+        params: list[Any] = [originator_id.hex if isinstance(originator_id, UUID) else originator_id]
+        if gt is not None:
+            statement += "AND originator_version>? "
+            params.append(gt)
+        if lte is not None:
+            statement += "AND originator_version<=? "
+            params.append(lte)
+        statement += "ORDER BY originator_version " + ("DESC " if desc else "ASC ")
+        if limit is not None:
+            statement += "LIMIT ? "
+            params.append(limit)
+        with self.datastore.get_connection(commit=False) as connection, connection.cursor() as cursor:
+            cursor.execute(statement, params)
+            rows = cursor.fetchall()
+        return [
+            StoredEvent(
+                originator_id=self.convert_originator_id(row["originator_id"]),
+                originator_version=row["originator_version"],
+                topic=row["topic"],
+                state=row["state"],
+            )
+            for row in rows
+        ]
 
     def misspelled_rows(self) -> Iterator[tuple[str, int, str]]:
         """Every row whose id is not spelled as the store writes ids: (its id, position, topic)."""

@@ -17,7 +17,7 @@ import sqlite3
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import closing, contextmanager
 from pathlib import Path
 from typing import Any
@@ -29,10 +29,18 @@ from eventsourcing.sqlite import SQLiteFactory
 
 from domain.match import Match
 from domain.tournament import Tournament
-from projections.standings_view import FORMAT, StandingsProjection, UnreadableRow, ViewTooNew, read_doc
+from projections.standings_view import (
+    FORMAT,
+    ReadEvent,
+    StandingsProjection,
+    UnreadableRow,
+    ViewTooNew,
+    read_doc,
+)
 from projections.views import TABLE, DocumentView, POPODocumentView, ViewMoved
 from replay.store.application import HonbaApp
 from replay.store.errors import StoreError
+from replay.store.fold_rows import FoldReader
 from replay.store.retry import OPEN_TRIES, retrying
 from replay.store.settings import CREATE_RACES, sqlite_path
 from replay.store.views import SQLiteDocumentView
@@ -239,6 +247,7 @@ def catch_up(
     projection.reread = lambda stream: [_decoded(app, row) for row in app.recorder.select_events(stream)]
     position = view.max_tracking_id(app.name) or 0
     folded = 0
+    reader = FoldReader(app.mapper)
     while True:
         notifications = app.recorder.select_notifications(start=position, limit=batch, inclusive_of_start=False)
         if not notifications:
@@ -248,8 +257,8 @@ def catch_up(
             with cyclic_gc_paused():
                 # Only the matches' and tournaments' events change the view: the seals and the
                 # store chain (a third of the log) are not decoded at all.
-                events = [_decoded(app, n) for n in notifications if n.topic.startswith(FOLDED_TOPICS)]
-                projection.process_batch(events, Tracking(app.name, last), expected=position)
+                events, read = _read_batch(app, reader, notifications)
+                projection.process_batch(events, Tracking(app.name, last), expected=position, read=read)
         except ViewMoved:
             # Another catch-up or a follower wrote the view since this batch began: what it read
             # may be stale, so nothing of it was written. Go on from where the view stands now.
@@ -279,6 +288,24 @@ def cyclic_gc_paused() -> Iterator[None]:
     finally:
         if paused:
             gc.enable()
+
+
+def _read_batch(app: HonbaApp, reader: FoldReader, notifications: Sequence[Any]) -> tuple[list[Any], list[ReadEvent]]:
+    """The events of a batch the view folds, each read as a plain read would (``FoldReader``), with
+    its digest; a row that reader does not take is read through the mapper (``_decoded``), which
+    names what is wrong with it."""
+    events: list[Any] = []
+    read: list[ReadEvent] = []
+    for notification in notifications:
+        if not notification.topic.startswith(FOLDED_TOPICS):
+            continue
+        found = reader.read(notification)
+        if found is None:
+            events.append(_decoded(app, notification))
+        else:
+            events.append(found.event)
+            read.append(found)
+    return events, read
 
 
 def _decoded(app: HonbaApp, notification: Any) -> Any:

@@ -39,11 +39,12 @@ class TokenRows:
 
     @contextlib.contextmanager
     def _reading(self) -> Iterator[Any]:
-        """A cursor for one read: on PostgreSQL one statement of the pool's autocommit connections
-        (a token checked on every request costs its SELECT alone, not BEGIN and ROLLBACK besides)."""
+        """A cursor for one read: one statement of the pool's autocommit connections (a token checked
+        on every request costs its SELECT alone, not BEGIN and ROLLBACK besides; one statement reads
+        one snapshot on PostgreSQL and on SQLite alike)."""
         assert self._datastore is not None
         if not self._postgres:
-            with self._cursor(commit=False) as cursor:
+            with self._datastore.get_connection(commit=False) as conn, conn.cursor() as cursor:
                 yield cursor
             return
         with self._datastore.get_connection() as conn, conn.cursor() as cursor:

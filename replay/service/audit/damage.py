@@ -18,28 +18,36 @@ from collections.abc import Iterable
 
 from domain.match import Match, match_id
 from replay.service.audit.audit import after_the_end
-from replay.store.application import HonbaApp
+from replay.store.application import HonbaApp, Shown
 from replay.store.errors import DamagedMatch, MatchNotFound
 from replay.store.evidence import Evidence, read_evidence
-from replay.store.integrity import check_match, damage_line
+from replay.store.integrity import check_match, check_rows, damage_line
 
 
 def match_damage_lines(
-    store: HonbaApp, key: str, match: Match | None = None, evidence: Evidence | None = None
+    store: HonbaApp, key: str, match: Match | None = None, evidence: Evidence | None = None, shown: Shown | None = None
 ) -> tuple[str, ...]:
     """Every line naming what is wrong with a stored match (none: nothing is), as ``honba check``
     (against the checkpoints) and ``honba audit`` (events after the end) find it. ``match``: the
-    match already read, when the caller has it; ``evidence``: the checkpoints already read."""
+    match already read, when the caller has it; ``evidence``: the checkpoints already read;
+    ``shown``: the match as ``HonbaApp.read`` read it, whose rows are then checked against the
+    checkpoints as read (not read and hashed again)."""
     return tuple(
         f"match {key!r} is damaged in the store: {why}; see honba {'audit' if late else 'check'} {key}"
-        for why, late in _whys(store, key, match, evidence)
+        for why, late in _whys(store, key, match, evidence, shown)
     )
 
 
-def _whys(store: HonbaApp, key: str, match: Match | None, evidence: Evidence | None) -> list[tuple[str, bool]]:
+def _whys(
+    store: HonbaApp, key: str, match: Match | None, evidence: Evidence | None, shown: Shown | None = None
+) -> list[tuple[str, bool]]:
     """What is wrong, each with whether the audit (not the check) finds it."""
     evidence = evidence if evidence is not None else read_evidence(store)
-    check = check_match(store, match_id(key), key, evidence)
+    if shown is not None and shown.rows is not None and shown.check is not None:
+        events, seal = shown.rows
+        check = check_rows(key, match_id(key), events, seal, evidence, digests=shown.check.digests)
+    else:
+        check = check_match(store, match_id(key), key, evidence)
     if check.events == 0 and damage_line(key, check) is None:
         return []  # no such match
     whys: list[tuple[str, bool]] = []

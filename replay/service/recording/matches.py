@@ -164,7 +164,7 @@ def table_data(store: HonbaApp, key: str) -> dict[str, Any]:
 def shown_table_data(store: HonbaApp, key: str, shown: Shown) -> dict[str, Any]:
     """``table_data`` of a match read already (``HonbaApp.read``), with what is wrong with it
     (``replay.service.audit.damage.match_damage_lines``)."""
-    lines = match_damage_lines(store, key, shown.match)
+    lines = match_damage_lines(store, key, shown.match, shown=shown)
     data = match_table_data(key, shown.match, shown.damage or (lines[0] if lines else None))
     data["damage"] = list(lines)
     return data
