@@ -170,15 +170,29 @@ def test_the_help_of_the_console_script_is_the_whole_apps(args: list[str], tmp_p
 
 
 _REGISTERED = """
-import json, sys
+import json, os, sys
 from typer.main import get_command_name
 from replay.cli import load_commands
 from replay.cli.shell import app
-load_commands([sys.argv[1]])
-names = [c.name or get_command_name(c.callback.__name__) for c in app.registered_commands]
-# A group (``rules`` is made with the app) counts where its commands are defined.
-groups = [g.name for g in app.registered_groups if g.typer_instance.registered_commands]
-print(json.dumps(names + groups))
+
+# One process for every module, each loaded in a child forked from a process that has loaded none
+# (a fresh interpreter a module would cost a second of the suite): what each registers, by line.
+for first in sys.argv[1:]:
+    read, write = os.pipe()
+    if os.fork() == 0:
+        os.close(read)
+        load_commands([first])
+        names = [c.name or get_command_name(c.callback.__name__) for c in app.registered_commands]
+        # A group (``rules`` is made with the app) counts where its commands are defined.
+        groups = [g.name for g in app.registered_groups if g.typer_instance.registered_commands]
+        os.write(write, json.dumps(names + groups).encode())
+        os._exit(0)
+    os.close(write)
+    with os.fdopen(read) as pipe:
+        said = pipe.read()
+    _pid, status = os.wait()
+    assert status == 0 and said, first
+    print(said)
 """
 
 
@@ -189,13 +203,13 @@ def test_each_command_is_registered_by_the_module_the_console_script_loads_for_i
 
     # A module may load another it builds on (``events`` adds to ``tournaments``' group): each
     # command must be registered by its own module, and every command registered is in the map.
-    registered: dict[str, set[str]] = {}
-    for module in ALL_MODULES:
-        first = next(name for name, m in COMMAND_MODULES.items() if m == module)
-        done = subprocess.run(
-            [sys.executable, "-c", _REGISTERED, first], capture_output=True, text=True, timeout=300, check=True
-        )
-        registered[module] = set(json.loads(done.stdout))
+    firsts = [next(name for name, m in COMMAND_MODULES.items() if m == module) for module in ALL_MODULES]
+    done = subprocess.run(
+        [sys.executable, "-c", _REGISTERED, *firsts], capture_output=True, text=True, timeout=300, check=True
+    )
+    lines = done.stdout.splitlines()
+    assert len(lines) == len(ALL_MODULES), done.stdout
+    registered = {module: set(json.loads(line)) for module, line in zip(ALL_MODULES, lines, strict=True)}
     assert set().union(*registered.values()) == set(COMMAND_MODULES)
     for name, module in COMMAND_MODULES.items():
         assert name in registered[module], (name, module)
