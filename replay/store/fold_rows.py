@@ -95,7 +95,8 @@ class FoldReader:
         fact_data = None
         for name, value in data.items():
             if type(value) is dict and "_type_" in value:
-                if len(value) != 2 or "_data_" not in value:
+                # A mark whose name is not text (damage: a list, a number) is the mapper's to name.
+                if len(value) != 2 or "_data_" not in value or type(value["_type_"]) is not str:
                     return None
                 transcoding = self._names.get(value["_type_"])
                 if transcoding is None:

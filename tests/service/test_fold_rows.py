@@ -156,6 +156,8 @@ def test_a_row_that_cannot_be_read_is_left_out_named_in_the_batch_fold_as_event_
     [
         # A typed value below the top level: the library's decoder would build it, a plain read would not.
         lambda data: data["fact"]["_data_"].update(extra={"_type_": "honba.HandValue", "_data_": {"han": 1}}),
+        # A mark whose name is not text (a list: no name to look up; found by tests/e2e/test_fuzz_damage.py).
+        lambda data: data["fact"].update(_type_=["honba.HandValue"]),
         # An escaped character (here spelling the mark's underscore): the bytes no longer show the mark.
         None,
     ],
