@@ -24,7 +24,9 @@ self.addEventListener("fetch", function (event) {
       }
       return response;
     }, function () {
-      return caches.open(CACHE).then(function (cache) { return cache.match(request); }).then(function (kept) {
+      // By its address alone: a navigation's request differs from the one the page asked to keep
+      // (its mode, its headers), never the copy it needs.
+      return caches.open(CACHE).then(function (cache) { return cache.match(request.url, {ignoreVary: true}); }).then(function (kept) {
         return kept || Response.error();
       });
     })
