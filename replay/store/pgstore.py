@@ -31,10 +31,12 @@ from typing import Any
 from eventsourcing.persistence import InterfaceError, Notification, OperationalError, StoredEvent
 from eventsourcing.postgres import PostgresApplicationRecorder, PostgresDatastore
 from eventsourcing.utils import retry
-from psycopg.sql import SQL, Identifier
+from psycopg.sql import SQL, Identifier, Literal
 
 # The advisory lock's key: the store's checkpoints (any number honba alone uses).
 CHECKPOINT_LOCK = 0x686F6E6261  # "honba"
+# The advisory lock under which a process makes the store's tables and function ("honbs").
+SCHEMA_LOCK = 0x686F6E6273
 
 
 class HonbaPostgresRecorder(PostgresApplicationRecorder):
@@ -49,6 +51,11 @@ class HonbaPostgresRecorder(PostgresApplicationRecorder):
             "insert": Identifier(f"{self.events_table_name}_insert"),
             "channel": Identifier(self.channel_name),
         }
+        # Processes opening one store at once make its tables and function one after another: two
+        # ``CREATE OR REPLACE FUNCTION`` at once fail with "tuple concurrently updated". The library
+        # runs these statements in one transaction, so a transaction's advisory lock taken first
+        # holds until they are all made.
+        self.sql_create_statements.insert(0, SQL("SELECT pg_advisory_xact_lock({})").format(Literal(SCHEMA_LOCK)))
         # Made with the tables (``create_table``, on every open: a store made before finds it there
         # next time it is opened). The lock's timeout is an argument: processes with different
         # settings share one function.

@@ -10,9 +10,10 @@ from typing import Any
 
 from eventsourcing.persistence import Tracking
 from eventsourcing.postgres import PostgresDatastore, PostgresTrackingRecorder
-from psycopg.sql import SQL, Identifier
+from psycopg.sql import SQL, Identifier, Literal
 
 from projections.views import TABLE, Changes, DocumentView, moved
+from replay.store.pgstore import SCHEMA_LOCK
 
 
 class PostgresDocumentView(PostgresTrackingRecorder, DocumentView):
@@ -24,6 +25,8 @@ class PostgresDocumentView(PostgresTrackingRecorder, DocumentView):
         # ``honba standings`` and the live runner share the same tracking records.
         kwargs["tracking_table_name"] = "honba_view_tracking"
         super().__init__(datastore, **kwargs)
+        # Made one process after another, as the event store's tables (``pgstore.SCHEMA_LOCK``).
+        self.sql_create_statements.insert(0, SQL("SELECT pg_advisory_xact_lock({})").format(Literal(SCHEMA_LOCK)))
         self.sql_create_statements.append(
             SQL("CREATE TABLE IF NOT EXISTS {0}.{1} (kind text, key text, data text, PRIMARY KEY (kind, key))").format(
                 Identifier(self.datastore.schema), Identifier(TABLE)
