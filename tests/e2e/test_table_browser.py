@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from datetime import timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +33,8 @@ from playwright_support import (
 )
 from web_support import PLAYERS, prepare, serving
 
-from replay.service.recording import clock
+from replay.service.recording import clock, recording
+from replay.service.recording import table as table_service
 from replay.service.recording.recording import server_time
 from replay.store.application import HonbaApp
 from replay.web.app import create_app
@@ -282,11 +283,11 @@ def test_a_hand_by_tiles_takes_seventeen_taps_from_the_first_hand(browser: Any, 
     assert second_hand["changes"]["Ben"] == 2000
 
 
-def clocked(db: str, key: str, minutes: int, started_ago: timedelta) -> None:
+def clocked(db: str, key: str, minutes: int, started_ago: timedelta, now: datetime | None = None) -> None:
     app = HonbaApp.open(db)
     try:
         clock.set_time_limit(app, key, minutes)
-        clock.start_clock(app, key, at=server_time() - started_ago)
+        clock.start_clock(app, key, at=(now or server_time()) - started_ago)
     finally:
         app.close()
 
@@ -303,27 +304,33 @@ def seconds_left(page: Any) -> int:
     return int(minutes) * 60 + int(rest)
 
 
-def test_the_clock_counts_down_from_the_servers_time_not_the_phones(browser: Any, db: str) -> None:
+def test_the_clock_counts_down_from_the_servers_time_not_the_phones(
+    browser: Any, db: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The server's clock stands still (the app is served in this process), the phone's runs only
+    # when the test moves it: every number shown is exact, whatever the machine's speed.
+    now = server_time().replace(microsecond=0)  # whole seconds, as a moment is stored (domain.clock)
+    monkeypatch.setattr(clock, "server_time", lambda: now)
+    monkeypatch.setattr(table_service, "server_time", lambda: now)
+    monkeypatch.setattr(recording, "server_time", lambda: now)
     (token,) = prepare(db, {"t1": PLAYERS}, [("table", "t1")])
-    clocked(db, "t1", 60, timedelta(minutes=10))
+    clocked(db, "t1", 60, timedelta(minutes=10), now)
     with serving(create_app(db)) as base:
         page = phone(browser, PHONES["360x740"])
         # The phone's own clock is a year off: the page counts from what the server sent.
-        page.clock.install(time=server_time() - timedelta(days=365))
+        phone_time = now - timedelta(days=365)
+        page.clock.install(time=phone_time)
+        page.clock.pause_at(phone_time + timedelta(seconds=1))
         page.goto(f"{base}/matches/t1?token={token}")
         first = seconds_left(page)
-        assert 50 * 60 - 10 <= first <= 50 * 60
+        assert first == 50 * 60
         page.clock.run_for(3_000)  # three seconds pass on the phone
-        # At least the three seconds counted down; the lower bound only catches a hang (the page's
-        # clock also runs with real time, which a loaded machine stretches).
-        assert first - 60 <= seconds_left(page) <= first - 2
-        # A minute on the phone (its timers run fast here) but seconds on the server: the page
-        # takes the server's time again and shows it.
+        assert seconds_left(page) == first - 3
+        # A minute on the phone but no time on the server: the page takes the server's time again
+        # and shows it. Without the server's answer it would show a minute less, and stay so.
         page.clock.run_for(60_000)
-        # Without the server's answer the page would show a minute less than at first, and stay so.
-        page.wait_for_function(SHOWS_AT_LEAST, arg=first - 15)
-        # (The wait is the check; it never shows more than the server first sent.)
-        assert seconds_left(page) <= first
+        page.wait_for_function(SHOWS_AT_LEAST, arg=first, polling=100)
+        assert seconds_left(page) == first
 
 
 def test_time_up_shows_the_hands_left_and_the_confirm_step_says_the_match_ends(browser: Any, db: str) -> None:
