@@ -32,9 +32,9 @@ from __future__ import annotations
 
 import argparse
 import gc
-import json
+import importlib.util
 import os
-import random
+import sys
 import tempfile
 import time
 import xml.etree.ElementTree as ET
@@ -42,7 +42,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
+# The riichienv games the tests play too (tests/riichienv_games.py).
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from machine import corpus_files, max_rss_mib, plain_parse, print_machine, timed, verdict
+from riichienv_games import riichienv_game
 
 from replay.formats.detect import read_log
 from replay.formats.logmodel import LoggedGame
@@ -126,48 +129,15 @@ def lxml_parse() -> Callable[[list[Path]], int] | None:
 # mjai games from riichienv's engine.
 
 
-def _choose(observation: Any, rng: random.Random, three: bool, riichienv: Any) -> Any:
-    """A greedy player: win when it can, riichi when it can, sometimes call, else throw the tile
-    that keeps the hand's shanten lowest."""
-    kinds = riichienv.ActionType
-    legal = observation.legal_actions()
-    for kind in (kinds.Ron, kinds.Tsumo, kinds.Riichi, kinds.Kita):
-        for action in legal:
-            if action.action_type == kind:
-                return action
-    calls = [a for a in legal if a.action_type in (kinds.Pon, kinds.Chi, kinds.Ankan, kinds.Kakan, kinds.Daiminkan)]
-    if calls and rng.random() < 0.08:
-        return rng.choice(calls)
-    discards = [a for a in legal if a.action_type == kinds.Discard]
-    if discards:
-        shanten = riichienv.calculate_shanten_3p if three else riichienv.calculate_shanten
-        scored = []
-        for action in discards:
-            hand = list(observation.hand)
-            if action.tile in hand:
-                hand.remove(action.tile)
-            scored.append((shanten(hand), rng.random(), action))
-        return min(scored, key=lambda s: (s[0], s[1]))[2]
-    passes = [a for a in legal if a.action_type == kinds.Pass]
-    return passes[0] if passes else rng.choice(legal)
-
-
 def riichienv_games(count: int, directory: Path) -> list[Path] | None:
     """``count`` four-player hanchan played by riichienv's engine (seeds 0 to count - 1), as mjai
     JSON Lines files; None when riichienv is not installed."""
-    try:
-        import riichienv
-    except ImportError:
+    if importlib.util.find_spec("riichienv") is None:
         return None
     files = []
     for seed in range(count):
-        env = riichienv.RiichiEnv(game_mode="4p-red-half", seed=seed, rule=riichienv.GameRule.default_tenhou())
-        observations = env.reset()
-        rng = random.Random(seed)
-        while not env.done():
-            observations = env.step({p: _choose(o, rng, False, riichienv) for p, o in observations.items()})
         path = directory / f"riichienv-{seed:04}.jsonl"
-        path.write_text("\n".join(json.dumps(e) for e in env.mjai_log) + "\n", encoding="utf-8")
+        path.write_bytes(riichienv_game("4p-red-half", seed) + b"\n")
         files.append(path)
     return files
 

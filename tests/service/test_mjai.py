@@ -10,10 +10,10 @@ values are taken from the tiles and must pay what the engine recorded.
 from __future__ import annotations
 
 import json
-import random
 from typing import Any
 
 import pytest
+from riichienv_games import riichienv_game
 
 from domain.scoring.payments import settle
 from domain.values import AbortiveDraw, AbortKind, ExhaustiveDraw, HandValue, TableState, Win, WinResult
@@ -553,54 +553,13 @@ def test_malformed_input_is_a_log_error_with_its_line(data: bytes, where: str, s
 # Fresh games from another engine (riichienv), not in the corpus.
 
 
-def _choose(observation: Any, rng: random.Random, three: bool) -> Any:
-    """A greedy player: win when it can, riichi when it can, else throw what keeps shanten lowest."""
-    import riichienv
-
-    kinds = riichienv.ActionType
-    legal = observation.legal_actions()
-    for kind in (kinds.Ron, kinds.Tsumo, kinds.Riichi, kinds.Kita):
-        for action in legal:
-            if action.action_type == kind:
-                return action
-    calls = [a for a in legal if a.action_type in (kinds.Pon, kinds.Chi, kinds.Ankan, kinds.Kakan, kinds.Daiminkan)]
-    if calls and rng.random() < 0.08:
-        return rng.choice(calls)
-    discards = [a for a in legal if a.action_type == kinds.Discard]
-    if discards:
-        shanten = riichienv.calculate_shanten_3p if three else riichienv.calculate_shanten
-        scored = []
-        for action in discards:
-            hand = list(observation.hand)
-            if action.tile in hand:
-                hand.remove(action.tile)
-            scored.append((shanten(hand), rng.random(), action))
-        return min(scored, key=lambda s: (s[0], s[1]))[2]
-    passes = [a for a in legal if a.action_type == kinds.Pass]
-    return passes[0] if passes else rng.choice(legal)
-
-
-def _riichienv_game(mode: str, seed: int) -> bytes:
-    import riichienv
-
-    env = riichienv.RiichiEnv(game_mode=mode, seed=seed, rule=riichienv.GameRule.default_tenhou())
-    observations = env.reset()
-    rng = random.Random(seed)
-    for _ in range(50_000):
-        if env.done():
-            break
-        observations = env.step({p: _choose(o, rng, mode.startswith("3p")) for p, o in observations.items()})
-    assert env.done()
-    return "\n".join(json.dumps(e) for e in env.mjai_log).encode()
-
-
 @pytest.mark.parametrize("mode", ["4p-red-half", "4p-red-east", "3p-red-half", "3p-red-east"])
 def test_fresh_riichienv_games_value_from_tiles_and_pay_what_the_engine_recorded(mode: str) -> None:
     pytest.importorskip("riichienv")
     wins = 0
     # In sanma, seeds 2 and 4 have a kita between a riichi and its win: the kita ends the ippatsu.
     for seed in range(5):
-        data = _riichienv_game(mode, seed)
+        data = riichienv_game(mode, seed)
         g = read(data, file=f"riichienv-{mode}-{seed}.jsonl")
         assert not g.truncated
         assert g.rules.players == (3 if mode.startswith("3p") else 4)
