@@ -160,6 +160,18 @@ class _Form(HTMLParser):
             self.inside = False
 
 
+def table_form(client: Any, token: str, key: str = "t1") -> dict[str, str]:
+    """What the table page's entry form sends besides the entry (its CSRF cookie, the table link's
+    token, the page's client key and the hand it shows), read off the page as a phone opens it."""
+    page = client.get(f"/matches/{key}", params={"token": token}).text
+    return {
+        "csrf": client.cookies["honba_csrf"],
+        "token": token,
+        "client_key": hidden(page, "client_key"),
+        "expect": hidden(page, "expect"),
+    }
+
+
 def form_of_page(page: str, form_id: str) -> tuple[str, dict[str, Any]]:
     """A page's form as a browser would send it untouched: its action and fields (a list where a
     name comes more than once)."""

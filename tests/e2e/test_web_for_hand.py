@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
-from web_support import PLAYERS, hidden, prepare
+from web_support import PLAYERS, hidden, prepare, table_form
 
 from domain.values import WinResult
 from replay.store.application import HonbaApp
@@ -97,20 +97,10 @@ def test_a_hand_member_that_is_not_text_is_refused_by_name(db: str, client: Test
     assert wins(db) == []
 
 
-def form_of(client: TestClient, token: str) -> dict[str, str]:
-    page = client.get("/matches/t1", params={"token": token}).text
-    return {
-        "csrf": client.cookies["honba_csrf"],
-        "token": token,
-        "client_key": hidden(page, "client_key"),
-        "expect": hidden(page, "expect"),
-    }
-
-
 def test_two_pages_on_one_table_link_record_one_hand(db: str, client: TestClient) -> None:
     """Both phones opened the page at E1-0; the second's entry is refused and the page says why."""
     (token,) = prepare(db, {"t1": PLAYERS}, [("table", "t1")])
-    phone_a, phone_b = form_of(client, token), form_of(client, token)
+    phone_a, phone_b = table_form(client, token), table_form(client, token)
     assert phone_a["expect"] == phone_b["expect"] == "E1-0"
     assert client.post("/matches/t1/record", data={**phone_a, **BEN_ON_CHO}).status_code == 200
     refused = client.post("/matches/t1/record", data={**phone_b, **DAI_ON_ANN})
@@ -128,10 +118,10 @@ def test_two_pages_on_one_table_link_record_one_hand(db: str, client: TestClient
 def test_the_confirm_page_carries_the_hand_to_record(db: str, client: TestClient) -> None:
     """Without scripts: the preview's confirm page sends the hand on with the entry."""
     (token,) = prepare(db, {"t1": PLAYERS}, [("table", "t1")])
-    phone_b = form_of(client, token)
+    phone_b = table_form(client, token)
     confirm = client.post("/matches/t1/preview", data={**phone_b, **DAI_ON_ANN})
     assert hidden(confirm.text, "expect") == "E1-0"
-    client.post("/matches/t1/record", data={**form_of(client, token), **BEN_ON_CHO})
+    client.post("/matches/t1/record", data={**table_form(client, token), **BEN_ON_CHO})
     fields = dict(re.findall(r'<input type="hidden" name="([a-z_0-9]+)" value="([^"]*)"', confirm.text))
     refused = client.post("/matches/t1/record", data=fields)
     assert refused.status_code == 409
@@ -140,15 +130,15 @@ def test_the_confirm_page_carries_the_hand_to_record(db: str, client: TestClient
 
 def test_the_page_s_script_is_answered_in_json(db: str, client: TestClient) -> None:
     (token,) = prepare(db, {"t1": PLAYERS}, [("table", "t1")])
-    form = form_of(client, token)
+    form = table_form(client, token)
     json_accept = {"Accept": "application/json"}
     done = client.post("/matches/t1/record", data={**form, **BEN_ON_CHO}, headers=json_accept)
     assert done.status_code == 200 and done.json()["hand"] == "E2-0"
     # The next entry kept on the phone follows the first by its client key.
-    after = {**form_of(client, token), "expect": "", "after": form["client_key"]}
+    after = {**table_form(client, token), "expect": "", "after": form["client_key"]}
     assert client.post("/matches/t1/record", data={**after, **DAI_ON_ANN}, headers=json_accept).json()["hand"] == "E3-0"
     stale = client.post(
-        "/matches/t1/record", data={**form_of(client, token), "expect": "E1-0", **DAI_ON_ANN}, headers=json_accept
+        "/matches/t1/record", data={**table_form(client, token), "expect": "E1-0", **DAI_ON_ANN}, headers=json_accept
     )
     assert stale.status_code == 409 and stale.json()["hand"] == "E3-0"
     assert len(wins(db)) == 2
@@ -157,7 +147,7 @@ def test_the_page_s_script_is_answered_in_json(db: str, client: TestClient) -> N
 def test_every_form_of_the_table_page_that_records_names_the_hand(db: str, client: TestClient) -> None:
     """An entry naming no hand is recorded unchecked (kept for old API clients): the page never sends one."""
     (token,) = prepare(db, {"t1": PLAYERS}, [("table", "t1")])
-    client.post("/matches/t1/record", data={**form_of(client, token), **BEN_ON_CHO})
+    client.post("/matches/t1/record", data={**table_form(client, token), **BEN_ON_CHO})
     page = client.get("/matches/t1", params={"token": token}).text
     forms = re.findall(r'(?s)<form method="post" action="/matches/t1/(?:preview|record)"[^>]*>.*?</form>', page)
     # The entry form, the undo and the early end.

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from starlette.testclient import TestClient
-from web_support import PLAYERS, hidden, prepare
+from web_support import PLAYERS, prepare, table_form
 
 from replay.web.app import create_app
 
@@ -37,20 +37,10 @@ def client(db: str) -> Iterator[TestClient]:
         yield web
 
 
-def form_of(client: TestClient, token: str) -> dict[str, str]:
-    page = client.get("/matches/t1", params={"token": token}).text
-    return {
-        "csrf": client.cookies["honba_csrf"],
-        "token": token,
-        "client_key": hidden(page, "client_key"),
-        "expect": hidden(page, "expect"),
-    }
-
-
 def test_the_history_is_said_in_the_page_s_language(db: str, client: TestClient) -> None:
     (token,) = prepare(db, {"t1": PLAYERS}, [("table", "t1")])
-    client.post("/matches/t1/record", data={**form_of(client, token), **BEN_ON_CHO})
-    client.post("/matches/t1/record", data={**form_of(client, token), "kind": "draw", "ready": ["Ann", "Dai"]})
+    client.post("/matches/t1/record", data={**table_form(client, token), **BEN_ON_CHO})
+    client.post("/matches/t1/record", data={**table_form(client, token), "kind": "draw", "ready": ["Ann", "Dai"]})
     japanese = client.get("/matches/t1", params={"token": token}, headers=JA).text
     assert "Ben ロン (Cho 放銃): 3翻30符" in japanese
     assert "流局 聴牌: Ann, Dai" in japanese
@@ -64,7 +54,7 @@ def test_the_history_is_said_in_the_page_s_language(db: str, client: TestClient)
 
 def test_a_second_phone_s_entry_is_refused_in_japanese_on_the_page_and_in_json(db: str, client: TestClient) -> None:
     (token,) = prepare(db, {"t1": PLAYERS}, [("table", "t1")])
-    phone_a, phone_b, phone_c = form_of(client, token), form_of(client, token), form_of(client, token)
+    phone_a, phone_b, phone_c = table_form(client, token), table_form(client, token), table_form(client, token)
     assert client.post("/matches/t1/record", data={**phone_a, **BEN_ON_CHO}).status_code == 200
     refused = client.post("/matches/t1/record", data={**phone_b, **DAI_ON_ANN}, headers=JA)
     assert refused.status_code == 409
@@ -99,27 +89,27 @@ def test_the_api_s_409_follows_the_client_s_language(db: str, client: TestClient
 def test_a_bad_entry_is_refused_in_japanese_next_to_its_field(db: str, client: TestClient) -> None:
     (token,) = prepare(db, {"t1": PLAYERS}, [("table", "t1")])
     own = {"kind": "win", "winner": "Ben", "discarder": "Ben", "value": "3/30"}
-    page = client.post("/matches/t1/preview", data={**form_of(client, token), **own}, headers=JA)
+    page = client.post("/matches/t1/preview", data={**table_form(client, token), **own}, headers=JA)
     assert page.status_code == 400
     assert re.search(
         r'id="error-discarder" role="alert">Ben は自分の捨て牌で和了できません: ツモに放銃者はいません<', page.text
     )
     impossible = {"kind": "win", "winner": "Ben", "discarder": "Cho", "value": "1/20"}
-    checked = client.post("/matches/t1/check", data={**form_of(client, token), **impossible}, headers=JA)
+    checked = client.post("/matches/t1/check", data={**table_form(client, token), **impossible}, headers=JA)
     assert checked.status_code == 400
     assert checked.json() == {"error": "1翻20符はありません: 20符は平和ツモで、2翻以上です", "field": "value"}
-    english = client.post("/matches/t1/check", data={**form_of(client, token), **impossible}, headers=EN)
+    english = client.post("/matches/t1/check", data={**table_form(client, token), **impossible}, headers=EN)
     assert english.json()["error"] == "1 han 20 fu does not exist: 20 fu is pinfu tsumo, at least 2 han"
 
 
 def test_the_confirm_step_says_the_hand_in_japanese(db: str, client: TestClient) -> None:
     (token,) = prepare(db, {"t1": PLAYERS}, [("table", "t1")])
-    page = client.post("/matches/t1/preview", data={**form_of(client, token), **BEN_ON_CHO}, headers=JA)
+    page = client.post("/matches/t1/preview", data={**table_form(client, token), **BEN_ON_CHO}, headers=JA)
     assert page.status_code == 200
     assert "<li>E1-0: Ben ロン (Cho 放銃): 3翻30符</li>" in page.text
-    checked = client.post("/matches/t1/check", data={**form_of(client, token), **BEN_ON_CHO}, headers=JA).json()
+    checked = client.post("/matches/t1/check", data={**table_form(client, token), **BEN_ON_CHO}, headers=JA).json()
     assert checked["entries"][0]["title"] == "E1-0: Ben ロン (Cho 放銃): 3翻30符"
-    english = client.post("/matches/t1/check", data={**form_of(client, token), **BEN_ON_CHO}, headers=EN).json()
+    english = client.post("/matches/t1/check", data={**table_form(client, token), **BEN_ON_CHO}, headers=EN).json()
     assert english["entries"][0]["title"] == "E1-0: Ben ron on Cho: 3 han 30 fu"
 
 
@@ -127,7 +117,7 @@ def test_a_name_inside_a_japanese_sentence_is_escaped(db: str, client: TestClien
     players = ("Ann", "<i>Ben</i>", "Cho", "Dai")
     (token,) = prepare(db, {"t1": players}, [("table", "t1")])
     win = {**BEN_ON_CHO, "winner": "<i>Ben</i>"}
-    client.post("/matches/t1/record", data={**form_of(client, token), **win})
+    client.post("/matches/t1/record", data={**table_form(client, token), **win})
     page = client.get("/matches/t1", params={"token": token}, headers=JA).text
     assert "&lt;i&gt;Ben&lt;/i&gt; ロン (Cho 放銃): 3翻30符" in page
     assert "<i>Ben</i>" not in page
@@ -135,7 +125,7 @@ def test_a_name_inside_a_japanese_sentence_is_escaped(db: str, client: TestClien
 
 def test_the_referee_s_match_page_says_the_hands_in_japanese(db: str, client: TestClient) -> None:
     table, referee = prepare(db, {"t1": PLAYERS}, [("table", "t1"), ("referee", None)])
-    client.post("/matches/t1/record", data={**form_of(client, table), **BEN_ON_CHO})
+    client.post("/matches/t1/record", data={**table_form(client, table), **BEN_ON_CHO})
     page = client.get("/referee/m/t1", params={"token": referee}, headers=JA)
     assert page.status_code == 200, page.text
     assert "Ben ロン (Cho 放銃): 3翻30符" in page.text
@@ -167,7 +157,7 @@ def test_the_director_s_forms_are_refused_in_japanese(db: str, client: TestClien
 
 def test_a_correction_refused_at_the_desk_names_its_entries_in_japanese(db: str, client: TestClient) -> None:
     table, referee = prepare(db, {"t1": PLAYERS}, [("table", "t1"), ("referee", None)])
-    client.post("/matches/t1/record", data={**form_of(client, table), **BEN_ON_CHO})
+    client.post("/matches/t1/record", data={**table_form(client, table), **BEN_ON_CHO})
     client.get("/referee/m/t1", params={"token": referee})
     void = {"csrf": client.cookies.get("honba_csrf"), "token": referee, "action": "void", "target": "2"}
     assert client.post("/referee/m/t1/correct", data={**void, "by": "Rei", "reason": "misread"}).status_code < 400
@@ -183,7 +173,7 @@ def test_a_correction_refused_at_the_desk_names_its_entries_in_japanese(db: str,
 
 def test_what_a_correction_changed_is_headlined_in_japanese_at_the_desk(db: str, client: TestClient) -> None:
     table, referee = prepare(db, {"t1": PLAYERS}, [("table", "t1"), ("referee", None)])
-    client.post("/matches/t1/record", data={**form_of(client, table), **BEN_ON_CHO})
+    client.post("/matches/t1/record", data={**table_form(client, table), **BEN_ON_CHO})
     client.get("/referee/m/t1", params={"token": referee})
     void = {"csrf": client.cookies.get("honba_csrf"), "token": referee, "action": "void", "target": "2"}
     asked = {**void, "by": "Rei", "reason": "misread"}
