@@ -116,9 +116,7 @@ def read_tiles(ctx: WinContext) -> TileReading:
         raise UnreadableHand(Said("{tile} is no tile", tile=repr(ctx.win_tile)))
     rest = list(ctx.concealed)
     if ctx.win_tile not in rest:
-        raise UnreadableHand(
-            Said("the winning tile {tile} is not among the hand's tiles", tile=ctx.win_tile)
-        )
+        raise UnreadableHand(Said("the winning tile {tile} is not among the hand's tiles", tile=ctx.win_tile))
     rest.remove(ctx.win_tile)
     hand: list[int] = [win_id]
     for tile in rest:
