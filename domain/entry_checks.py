@@ -108,6 +108,10 @@ def liability_possible(rules: Ruleset, value: HandValue | None) -> bool:
     return rules.scoring == "riichi" and (value is None or value.limit == "yakuman")
 
 
+# What ``EntryChecks.hand`` calls a match it is not told the key of (the verifier's fold).
+_THE_MATCH = Said("the match")
+
+
 def _no_seat(role: Said, seat: Seat, players: int) -> Said:
     """The refusal of a seat a table of ``players`` does not have, ``role`` naming what it was given as."""
     return Said("{role}: there is no seat {seat} at a {players}-player table", role=role, seat=seat, players=players)
@@ -136,10 +140,11 @@ class EntryChecks:
         claims a nagashi once): a repeat would be paid twice."""
         repeated = sorted({seat for seat in seats if seats.count(seat) > 1})
         if repeated:
-            name = self.players[repeated[0]] if 0 <= repeated[0] < len(self.players) else f"seat {repeated[0]}"
+            seat = repeated[0]
+            name = self.players[seat] if 0 <= seat < len(self.players) else Said("seat {seat}", seat=seat)
             raise RuleViolation(Said("{name} is named twice {where}", name=name, where=where))
 
-    def hand(self, result: HandResult, state: TableState, match: Said | str = "the match") -> None:
+    def hand(self, result: HandResult, state: TableState, match: Said = _THE_MATCH) -> None:
         """Refuse a hand result the Match would not record at ``state``: on a match that has ended
         (``match`` names it in the message), or one the result's checks refuse. The one check of a
         hand, for the Match's ``record`` and the verifier's fold alike."""
