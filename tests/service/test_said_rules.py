@@ -81,6 +81,12 @@ REFUSED_ENTRIES = [
         "天和は成立しません: 配牌で和了できるのは親(東家)だけです",
     ),
     (
+        "classical-1",
+        {"kind": "win", "winner": "Ben", "value": "4faan"},
+        "chinese-classical counts a hand in points and doubles (e.g. 40pts x 3dbl), not in faan",
+        "chinese-classical では手を点と倍(例: 40pts x 3dbl)で数えます(番ではありません)",
+    ),
+    (
         "wrc-1",
         {"kind": "penalty", "player": "Dai", "amount": "1200", "share": "to_others"},
         "share to_others: under these rules a penalty is taken off the player's final points after uma and nobody"
