@@ -43,6 +43,11 @@ def results(db: str) -> list[str]:
     return [h["result"] for h in json.loads(honba(db, "log", "t1", "--json"))["hands"] if h.get("result")]
 
 
+def table_phone(browser: Any) -> Any:
+    """A 360 x 740 phone with the table page's service worker running, as on tournament day."""
+    return phone(browser, PHONES["360x740"], offline_copy=True)
+
+
 def tap_entry(page: Any, taps: tuple[tuple[str, str], ...]) -> None:
     for name, value in taps:
         page.locator(f'#entry label.pick:has(input[name="{name}"][value="{value}"])').tap()
@@ -57,7 +62,7 @@ def test_two_pages_on_one_table_link_store_one_hand_and_the_second_is_told(brows
     (token,) = prepare(db, {"t1": PLAYERS}, [("table", "t1")])
     with serving(create_app(db)) as base:
         link = f"{base}/matches/t1?token={token}"
-        phone_a, phone_b = phone(browser, PHONES["360x740"]), phone(browser, PHONES["360x740"])
+        phone_a, phone_b = table_phone(browser), table_phone(browser)
         phone_a.goto(link)
         phone_b.goto(link)
         # Phone B has tapped its ron and sees its payments (the table was at E1-0 then) ...
@@ -80,7 +85,7 @@ def test_two_pages_on_one_table_link_store_one_hand_and_the_second_is_told(brows
         expect(phone_b.locator("#state")).to_contain_text("East 2")
         readable(phone_b)
         # A phone still at E1-0 that taps again is told before it can record.
-        phone_c = phone(browser, PHONES["360x740"])
+        phone_c = table_phone(browser)
         phone_c.goto(link)
         honba(db, "draw", "t1", "--ready", "Ann,Ben,Cho,Dai")  # a third phone's entry, by the command line
         tap_entry(phone_c, DRAW_ANN_READY)
@@ -97,7 +102,7 @@ def test_two_pages_on_one_table_link_store_one_hand_and_the_second_is_told(brows
 def test_entries_made_offline_are_kept_in_order_and_sent_once_when_back_online(browser: Any, db: str) -> None:
     (token,) = prepare(db, {"t1": PLAYERS}, [("table", "t1")])
     with serving(create_app(db)) as base:
-        page = phone(browser, PHONES["360x740"])
+        page = table_phone(browser)
         page.goto(f"{base}/matches/t1?token={token}")
         page.context.set_offline(True)
         for entry in (BEN_ON_CHO, DAI_ON_ANN, DRAW_ANN_READY):
@@ -127,7 +132,7 @@ def test_entries_made_offline_are_kept_in_order_and_sent_once_when_back_online(b
 def test_an_entry_kept_offline_for_a_hand_another_phone_recorded_is_shown_not_recorded(browser: Any, db: str) -> None:
     (token,) = prepare(db, {"t1": PLAYERS}, [("table", "t1")])
     with serving(create_app(db)) as base:
-        page = phone(browser, PHONES["360x740"])
+        page = table_phone(browser)
         page.goto(f"{base}/matches/t1?token={token}")
         page.context.set_offline(True)
         for entry in (DAI_ON_ANN, DRAW_ANN_READY):
@@ -155,7 +160,7 @@ def test_the_table_page_opens_again_offline(browser: Any, db: str) -> None:
     """Served on 127.0.0.1 (a secure context, as HTTPS is), the service worker keeps the page."""
     (token,) = prepare(db, {"t1": PLAYERS}, [("table", "t1")])
     with serving(create_app(db)) as base:
-        page = phone(browser, PHONES["360x740"])
+        page = table_phone(browser)
         link = f"{base}/matches/t1?token={token}"
         page.goto(link)
         # The page is kept and the worker has taken it over (activated and claimed: a worker still
@@ -182,7 +187,7 @@ def test_the_players_sign_off_the_final_scores_and_a_dispute_reaches_the_referee
     honba(db, "win", "t1", "Ben:3/30", "--from", "Cho")
     honba(db, "end", "t1", "--reason", "time limit")
     with serving(create_app(db)) as base:
-        page = phone(browser, PHONES["360x740"])
+        page = table_phone(browser)
         page.goto(f"{base}/matches/t1?token={table}")
         expect(page.locator("#sign-off h2")).to_have_text("Final scores: unconfirmed")
         for player in ("Ann", "Ben", "Dai"):

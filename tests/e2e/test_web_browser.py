@@ -33,7 +33,9 @@ def db(tmp_path: Path) -> str:
 
 def new_page(browser: Any, *, phone: bool = False) -> Any:
     viewport = {"width": 390, "height": 844} if phone else {"width": 1280, "height": 900}
-    context = browser.new_context(viewport=viewport, is_mobile=phone, has_touch=phone)
+    # The table page's offline copy (its service worker) is tested in test_table_offline_browser.py;
+    # here it would only fetch every page a second time (playwright_support.phone).
+    context = browser.new_context(viewport=viewport, is_mobile=phone, has_touch=phone, service_workers="block")
     context.set_default_timeout(WAIT_MS)
     page = context.new_page()
     page.on("dialog", lambda dialog: pytest.fail(f"a dialog opened: {dialog.message}"))
