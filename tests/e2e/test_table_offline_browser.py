@@ -4,7 +4,9 @@ without a connection.
 
 The rule (an entry for a hand already taken is refused) is tested at the service
 (tests/service/test_entry_for_hand.py); here what the page adds: the refusal shown to the table, the outbox
-kept in IndexedDB and sent in order when the connection is back, the service worker. Numbers are
+kept in IndexedDB and sent in order when the connection is back, the service worker, the players'
+sign-off tapped at the table (the standings' and the referee's desk's lines about it, plain HTML, are
+read through the test client in the same test). Numbers are
 the published riichi table's (a non-dealer's ron of 3 han 30 fu is 3,900, of 2 han 30 fu 2,000).
 Skipped when /usr/bin/chromium is absent; every wait is bounded, nothing is timed.
 """

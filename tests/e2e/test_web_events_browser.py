@@ -1,8 +1,9 @@
 """The director's and the public's pages in a real browser (the system's Chromium through Playwright):
-every page at 360 and 390 px without the page scrolling sideways and without a number broken inside
-(each number's client rects on one line); a reload of any director page loses nothing; the standings
-page shows a table in progress with provisional points and moves without a reload; the chart picks a
-line out on a tap. Skipped without /usr/bin/chromium.
+every page, loaded once, laid out at 360 and 390 px without the page scrolling sideways and without a
+number broken inside (each number's client rects on one line); the standings page shows a table in
+progress with provisional points and moves without a reload; the chart picks a line out on a tap. A
+reload of any director page loses nothing: served again, it is the same page (read through the test
+client, on the module's day: what it shows is the server's). Skipped without /usr/bin/chromium.
 
 The day played (Tenhou's rules): 16 players in 4 teams, session 1 at 4 tables, all ended; session 2
 at 4 tables: two ended, one at its second hand, one not started. Set ``HONBA_SCREENSHOTS=1`` to
