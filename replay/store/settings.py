@@ -21,6 +21,7 @@ from urllib.parse import parse_qsl, unquote, urlsplit
 from eventsourcing.utils import Environment
 
 from domain.bounds import Bound, OutOfBounds, whole_number
+from domain.said import Said
 from replay.store.errors import StoreError
 
 # The eventsourcing application's name: it prefixes its settings (``HONBA_...``) and names the
@@ -130,7 +131,12 @@ def postgres_env(url: str) -> dict[str, str]:
         raise bad(str(exc)) from None
     if parts.scheme.lower() not in ("postgresql", "postgres"):
         raise StoreError(
-            f"unknown kind of store {shown}: give a SQLite file, {MEMORY} or a PostgreSQL URL ({POSTGRES_URL_FORM})"
+            Said(
+                "unknown kind of store {store}: give a SQLite file, {memory} or a PostgreSQL URL ({form})",
+                store=shown,
+                memory=MEMORY,
+                form=POSTGRES_URL_FORM,
+            )
         )
     dbname = unquote(parts.path.removeprefix("/"))
     if not dbname or "/" in dbname:
@@ -249,5 +255,11 @@ def check_postgres(env: Mapping[str, str]) -> None:
     except psycopg.Error as exc:
         reason = " ".join(str(exc).split()) or type(exc).__name__
         raise StoreError(
-            f"cannot connect to PostgreSQL at {where} (database {dbname!r}, user {user!r}): {reason}"
+            Said(
+                "cannot connect to PostgreSQL at {where} (database {database}, user {user}): {why}",
+                where=where,
+                database=repr(dbname),
+                user=repr(user),
+                why=reason,
+            )
         ) from None
