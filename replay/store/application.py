@@ -70,10 +70,11 @@ _MAPPER_SETTINGS = ("MAPPER_TOPIC", "TRANSCODER_TOPIC", "CIPHER_TOPIC", "CIPHER_
 
 
 def _unreadable(key: str, why: object) -> Said:
+    """A match that cannot be read, and why (words, or what the library raised: data)."""
     return Said(
         "match {match} is damaged in the store: it cannot be read ({why}); see honba check {key}",
         match=repr(key),
-        why=str(why),
+        why=why if isinstance(why, Said) else str(why),
         key=key,
     )
 
@@ -229,7 +230,7 @@ class HonbaApp(Application[UUID]):
             raise DamagedMatch(self.damage(key) or _unreadable(key, unreadable(exc))) from None
         if not isinstance(match, Match) or match.key != key:
             # Another match's events stored under this key's id.
-            raise DamagedMatch(self.damage(key) or _unreadable(key, "its start event names another match"))
+            raise DamagedMatch(self.damage(key) or _unreadable(key, Said("its start event names another match")))
         return self._folded(key, match)
 
     def _folded(self, key: str, match: Match, check: Any = None) -> Match:
@@ -293,7 +294,7 @@ class HonbaApp(Application[UUID]):
             raise DamagedMatch(match_damage(self, key, check) or _unreadable(key, unreadable(exc))) from None
         if not isinstance(match, Match) or match.key != key:
             damage = match_damage(self, key, check)
-            raise DamagedMatch(damage or _unreadable(key, "its start event names another match"))
+            raise DamagedMatch(damage or _unreadable(key, Said("its start event names another match")))
         damage = match_damage(self, key, check) if check.problems else None
         shown_seal = seal if isinstance(seal, Seal) else None
         return Shown(self._folded(key, match, check), shown_seal, damage, check=check, rows=(events, seal))
