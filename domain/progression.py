@@ -404,8 +404,10 @@ def evolve(state: TableState, rules: Ruleset, fact: Fact) -> tuple[TableState, t
     except (ValueError, ArithmeticError, LookupError) as exc:
         # Every fact is checked against the table before it is recorded: one that breaks the
         # transition all the same was changed behind honba's back (a value no rule defines).
+        # Python's own words on what broke (a key, a division): quoted as they are.
+        problem = str(exc)
         raise DamagedFact(
-            Said("a recorded {fact} cannot be scored ({why})", fact=type(fact).__name__, why=str(exc))
+            Said("a recorded {fact} cannot be scored ({problem})", fact=type(fact).__name__, problem=problem)
         ) from None
 
 
@@ -422,7 +424,8 @@ def impossible(fact: Fact) -> Said | None:
             for name in ("han", "fu", "dora", "faan", "doubles", "points"):
                 number = getattr(value, name)
                 if number is not None and number < 0:
-                    return Said("has a hand value of {number} {name}", number=number, name=name)
+                    # The stored value's own key (han, fu ...): data, as the store holds it.
+                    return Said("has a hand value of {number} {key}", number=number, key=name)
             if value.multiple < 1:
                 return Said("has a limit multiple of {multiple}", multiple=value.multiple)
     if isinstance(fact, Penalty) and fact.amount < 0:

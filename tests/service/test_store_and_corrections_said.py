@@ -142,11 +142,11 @@ def test_a_stored_fact_changed_behind_honba_s_back_is_said_in_both_languages() -
     with pytest.raises(DamagedFact) as seat:
         evolve(state, TENHOU, ExhaustiveDraw(ready=(7,)))
     assert str(seat.value) == "a recorded ExhaustiveDraw names seat 7; the table has 4"
-    assert ja(seat.value.said) == "記録された ExhaustiveDraw が席 7 を指しています。卓の席数は 4 です"
+    assert ja(seat.value.said) == "記録された ExhaustiveDraw に席 7 があります。卓は 4 人です"
     with pytest.raises(DamagedFact) as nobody:
         evolve(state, TENHOU, WinResult(()))
     assert str(nobody.value) == "a recorded WinResult has no winner"
-    assert ja(nobody.value.said) == "記録された WinResult は和了者がいません"
+    assert ja(nobody.value.said) == "記録された WinResult が不正です: 和了者がいません"
 
 
 def test_a_store_that_cannot_be_opened_or_a_token_refused_is_said_in_both_languages(app: HonbaApp) -> None:
