@@ -5,12 +5,15 @@ the top of a module, inside a function or under ``TYPE_CHECKING`` (a type named 
 higher layer is a dependency on it all the same), must name a module of the same layer or a
 lower one, and the modules import each other without a cycle, nor do the packages (two
 packages of one layer, such as ``replay.input`` and ``replay.formats``, one way only). The front
-ends never import the store or the formats: they call the service. Every module of ``replay``
-lives in the package of its layer: none is left at ``replay``'s root.
+ends never import the store or the formats: they call the service, and no module of the service
+hands on a name of the store for them to import from there (a second address of the store's
+class or function: ``re_exports``). Every module of ``replay`` lives in the package of its
+layer: none is left at ``replay``'s root.
 
 The checks run on a source tree given as a root directory, so that the last tests here can
-plant a cycle, an upward import, a cycle between packages, a front end reaching below the service
-and a module without a layer in a tree of their own and see each one caught.
+plant a cycle, an upward import, a cycle between packages, a front end reaching below the service,
+a service module handing on the store's names and a module without a layer in a tree of their
+own and see each one caught.
 """
 
 from __future__ import annotations
