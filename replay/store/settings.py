@@ -21,7 +21,7 @@ from urllib.parse import parse_qsl, unquote, urlsplit
 from eventsourcing.utils import Environment
 
 from domain.bounds import Bound, OutOfBounds, whole_number
-from replay.store.errors import StoreError
+from domain.store_errors import StoreError
 
 # The eventsourcing application's name: it prefixes its settings (``HONBA_...``) and names the
 # store in the views' tracking records.
