@@ -40,9 +40,10 @@ from domain.codec import VALUE_CLASSES
 from domain.errors import DamagedFact
 from domain.match import Match, match_id
 from domain.said import Said
+from domain.store_errors import DamagedMatch, MatchNotFound, StoreConflict, StoreError, StoreUnavailable
 from replay.store.checked import CheckedMatches, after
 from replay.store.checkpoint import Taken, store_head, take_checkpoint, thread_lock
-from replay.store.errors import UNAVAILABLE, DamagedMatch, MatchNotFound, StoreConflict, StoreError, StoreUnavailable
+from replay.store.errors import UNAVAILABLE
 from replay.store.findings import MatchCheck
 from replay.store.integrity import check_rows, match_damage, read_rows
 from replay.store.mapper import HonbaMapper

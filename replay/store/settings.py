@@ -22,7 +22,7 @@ from eventsourcing.utils import Environment
 
 from domain.bounds import Bound, OutOfBounds, whole_number
 from domain.said import Said
-from replay.store.errors import StoreError
+from domain.store_errors import StoreError
 
 # The eventsourcing application's name: it prefixes its settings (``HONBA_...``) and names the
 # store in the views' tracking records.

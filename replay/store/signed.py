@@ -18,7 +18,7 @@ from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import IntegrityError
 
 from domain.said import Said
-from replay.store.errors import StoreConflict
+from domain.store_errors import StoreConflict
 from replay.store.rows import Reader
 
 SIGNED_ID = uuid5(NAMESPACE_URL, "honba:/signed-checkpoints")

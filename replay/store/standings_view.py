@@ -29,6 +29,7 @@ from eventsourcing.sqlite import SQLiteFactory
 
 from domain.match import Match
 from domain.said import Said
+from domain.store_errors import StoreError
 from domain.tournament import Tournament
 from projections.standings_view import (
     FORMAT,
@@ -40,7 +41,6 @@ from projections.standings_view import (
 )
 from projections.views import TABLE, DocumentView, POPODocumentView, ViewMoved
 from replay.store.application import HonbaApp
-from replay.store.errors import StoreError
 from replay.store.fold_rows import FoldReader
 from replay.store.retry import OPEN_TRIES, retrying
 from replay.store.settings import CREATE_RACES, sqlite_path

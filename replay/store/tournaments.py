@@ -6,9 +6,10 @@ from eventsourcing.application import AggregateNotFoundError
 
 from domain.integrity import GENESIS, event_digest, roll
 from domain.said import Said
+from domain.store_errors import StoreError, TournamentNotFound
 from domain.tournament import Tournament, tournament_id
 from replay.store.application import HonbaApp
-from replay.store.errors import UNAVAILABLE, StoreError, TournamentNotFound
+from replay.store.errors import UNAVAILABLE
 from replay.store.rows import unreadable
 from replay.store.seal import Seal
 

@@ -26,6 +26,7 @@ from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Re
 from domain.bounds import KEY, NAME, TEXT, TOURNAMENT, Bound, clipped, shown
 from domain.errors import HonbaError, WinnerIsDiscarder, WinnersOnSeveralDiscards
 from domain.said import Listed, Said
+from domain.store_errors import StoreUnavailable
 from replay.html.templating import TEMPLATES as REPORT_TEMPLATES
 from replay.html.templating import add_filters
 from replay.html.words import N_, Words, when
@@ -33,8 +34,7 @@ from replay.input.json_text import load_json
 from replay.service.audit.checkpoints import checkpoints_kept
 from replay.service.audit.witnesses import WitnessKeys
 from replay.service.common.access import Grant, TokenStore
-from replay.service.common.errors import StoreUnavailable
-from replay.service.common.opening import HonbaApp, open_standings_view
+from replay.service.common.opening import one_writer_at_a_time, open_standings_view, open_store, store_answering
 from replay.service.common.shapes import end_reason_said
 from replay.service.director.address import Address
 from replay.service.recording.entry import VALUE_FIELDS, FieldError, is_list_field, whole_number
@@ -119,17 +119,16 @@ class Site:
     """What the server holds for its life: the store, its tokens, the standings view, the templates."""
 
     def __init__(self, db: str | None, address: Address | None = None):
-        self.app = HonbaApp.open(db)
+        self.app = open_store(db)
         # Where phones open this server (``replay.service.director.address``): every table link starts with it.
         self.address = address
         self.tokens = TokenStore(self.app)
         self.view = open_standings_view(self.app)
         self.languages = {language: _templates(language) for language in i18n.LANGUAGES}
         self.templates = self.languages[i18n.DEFAULT]
-        sqlite = self.app.env.get("PERSISTENCE_MODULE") != "eventsourcing.postgres"
         # SQLite takes one writer at a time: the server's threads take turns (other processes are
         # handled by the store's optimistic saves and the client keys).
-        self._lock: threading.Lock | None = threading.Lock() if sqlite else None
+        self._lock: threading.Lock | None = threading.Lock() if one_writer_at_a_time(self.app) else None
         self._view_lock = threading.Lock()
         self.position = 0
         self._stop_checkpoints: Callable[[], None] | None = None
@@ -152,10 +151,12 @@ class Site:
         """``call`` run, taking turns with the server's other threads on SQLite; a store that did not
         answer raised as ``Unavailable``."""
         try:
-            if self._lock is None:
-                return call()
-            with self._lock:
-                return call()
+            # What the store's library raises when it does not answer, as the service says it.
+            with store_answering():
+                if self._lock is None:
+                    return call()
+                with self._lock:
+                    return call()
         except StoreUnavailable as exc:
             raise Unavailable from exc
 

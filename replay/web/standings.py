@@ -18,9 +18,9 @@ from domain.bounds import SESSION, TOURNAMENT, clipped
 from domain.errors import HonbaError
 from domain.rules import preset_names
 from domain.said import Said
+from domain.store_errors import TournamentNotFound
 from replay.html.pages import needs_section, standings_chart_note, standings_chart_svg
 from replay.input.parsing import parse_override
-from replay.service.common.errors import TournamentNotFound
 from replay.service.common.rules import resolve_rules
 from replay.service.director.certificates import is_certified
 from replay.service.director.draws import draws_data

@@ -21,6 +21,7 @@ from domain.match import opening_state
 from domain.progression import evolve
 from domain.rules import load_preset
 from domain.said import Listed, Said
+from domain.store_errors import StoreError
 from domain.values import ExhaustiveDraw, HandValue, WinResult
 from replay.input.entry import FieldError
 from replay.input.fields import entry_from_fields
@@ -29,7 +30,6 @@ from replay.service.recording import recording
 from replay.service.recording.changes import change_data, change_headline
 from replay.service.recording.entry import CorrectionRequest, apply_correction, apply_entry, correction_made, preview
 from replay.store.application import HonbaApp
-from replay.store.errors import StoreError
 from replay.store.settings import persistence_env
 from replay.web.i18n import say, spoken
 from replay.web.site import for_hand, text_of
