@@ -294,7 +294,7 @@ async def form_of(request: Request, files: int = 0) -> dict[str, Any]:
         # Only a form that sends files takes them: elsewhere a file is refused, not read.
         form = await request.form(max_files=files, max_fields=MOST_FIELDS)
     except HTTPException as exc:
-        raise HonbaError(f"the form cannot be read: {exc.detail}") from None
+        raise HonbaError(Said("the form cannot be read: {why}", why=str(exc.detail))) from None
     fields: dict[str, Any] = {}
     for name in form:
         values = [v for v in form.getlist(name) if isinstance(v, str)]
@@ -330,7 +330,7 @@ def text_of(body: Mapping[str, Any], name: str) -> str:
     if value is None:
         return ""
     if not isinstance(value, str):
-        raise FieldError(name, f"{name}: {shown(value)} is not text")
+        raise FieldError(name, Said("{name}: {value} is not text", name=name, value=shown(value)))
     return value
 
 
@@ -345,15 +345,19 @@ def for_hand(hand: str, after: str, if_match: str | None, field: str = "hand") -
     any). None when it names none; a label too long (refused as ``field``), or an ``If-Match`` not
     a version, is refused."""
     if len(hand) > LONGEST_HAND:
-        raise FieldError(field, f"{shown(hand)} is not a hand (a hand is named as the table shows it, e.g. E2-0)")
+        raise FieldError(
+            field, Said("{hand} is not a hand (a hand is named as the table shows it, e.g. E2-0)", hand=shown(hand))
+        )
     if len(after) > KEY.longest:
-        raise FieldError("after", f"a client key is at most {KEY.longest} characters")
+        raise FieldError("after", Said("a client key is at most {most} characters", most=KEY.longest))
     version = None
     tag = (if_match or "").strip()
     if tag and tag != "*":
         digits = tag.removeprefix("W/").strip('"')
         if not (digits.isascii() and digits.isdigit()) or len(digits) > 9:
-            raise FieldError("If-Match", f"If-Match: {shown(tag)} is not a version this server gave (its ETag)")
+            raise FieldError(
+                "If-Match", Said("If-Match: {tag} is not a version this server gave (its ETag)", tag=shown(tag))
+            )
         version = int(digits)
     if not (hand or after or version is not None):
         return None
@@ -374,16 +378,24 @@ def bearer(request: Request) -> str | None:
 async def json_body(request: Request) -> dict[str, Any]:
     """The API request's JSON object; a ``HonbaError`` (400) for anything else."""
     if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
-        raise HonbaError("send the entry as JSON (Content-Type: application/json)")
+        raise HonbaError(Said("send the entry as JSON (Content-Type: application/json)"))
     try:
         # Its depth checked before it is parsed (Python's parser recurses a level per nesting).
         body = load_json((await request.body()).decode("utf-8"), deepest=DEEPEST_JSON)
     except UnicodeDecodeError:
-        raise HonbaError("the request body is not JSON: it is not UTF-8 text") from None
+        raise HonbaError(Said("the request body is not JSON: it is not UTF-8 text")) from None
     except json.JSONDecodeError as exc:
-        raise HonbaError(f"the request body is not JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})") from None
+        # (the parser's own words on what it could not read: data, as it gives them)
+        raise HonbaError(
+            Said(
+                "the request body is not JSON: {why} (line {line}, column {column})",
+                why=exc.msg,
+                line=exc.lineno,
+                column=exc.colno,
+            )
+        ) from None
     if not isinstance(body, dict):
-        raise HonbaError("the request body is a JSON object of the entry's fields")
+        raise HonbaError(Said("the request body is a JSON object of the entry's fields"))
     return body
 
 

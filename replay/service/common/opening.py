@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeAlias
 
+from domain.said import Said
 from domain.store_errors import StoreUnavailable
 from replay.store.application import HonbaApp
 from replay.store.errors import UNAVAILABLE
@@ -69,4 +70,5 @@ def store_answering() -> Iterator[None]:
     try:
         yield
     except UNAVAILABLE as exc:
-        raise StoreUnavailable(f"the store did not answer: {' '.join(str(exc).split()) or type(exc).__name__}") from exc
+        why = " ".join(str(exc).split()) or type(exc).__name__
+        raise StoreUnavailable(Said("the store did not answer: {why}", why=why)) from exc
