@@ -175,7 +175,8 @@ async def what_if_page(request: Request) -> Response:
     except TournamentNotFound:
         raise
     except HonbaError as exc:
-        data, error = None, clipped(str(exc))  # one line, as every refusal (Site.page clips a form's)
+        # One line, as every refusal (Site.page clips a form's), in the page's language.
+        data, error = None, clipped(i18n.say(exc.said, served.language(request)))
     status = 400 if error else 200
     context = {"name": name, "data": data, "asked": asked, "error": error, "presets": preset_names()}
     return served.page(request, "what_if.html", status, tie_breaks=TIE_BREAKS, **context)

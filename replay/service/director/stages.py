@@ -16,6 +16,7 @@ import attrs
 from domain.bounds import SUBSTITUTE_POINTS, decimal_number, shown
 from domain.errors import RuleViolation
 from domain.rules import Ruleset
+from domain.said import Said
 from domain.seating import fewest_repeats_seating, rank_seating, separate_teams, snake_seating, team_clashes
 from domain.stages import SUBSTITUTE_PRESETS, EventFormat, SubstituteRule, parse_stage
 from domain.tournament import Tournament
@@ -131,7 +132,13 @@ def substitute_rule(text: str, field: str = "substitutes") -> SubstituteRule:
     if kind == "fixed" and value:
         # The one number reader: ASCII digits, a length cap, the points' bounds (no nan, no 1e308).
         return SubstituteRule("fixed", decimal_number(value, SUBSTITUTE_POINTS, f"{field} fixed"))
-    raise InputError(f"{field} is ema, as-played, not-counted or fixed:POINTS (fixed:-30), not {shown(text)}")
+    raise InputError(
+        Said(
+            "{field} is ema, as-played, not-counted or fixed:POINTS (fixed:-30), not {value}",
+            field=field,
+            value=shown(text),
+        )
+    )
 
 
 def event_format_of(
@@ -228,13 +235,17 @@ def next_session(
     session = max(tournament.sessions, default=0) + 1
     last = fmt.first_session(len(fmt.stages)) + fmt.stages[-1].sessions - 1
     if tournament.format is not None and session > last:
-        raise InputError(f"every session of {name!r}'s format is seated ({last})")
+        raise InputError(Said("every session of {name}'s format is seated ({last})", name=repr(name), last=last))
     stage = fmt.stage_of(session)
     first = session == fmt.first_session(stage)
     method = fmt.stages[stage - 1].seating if first else fmt.stages[stage - 1].later
     if method == "draw":
         raise InputError(
-            f"session {session} of {name!r} is seated by a draw: honba tournament commit-draw, then reveal-draw"
+            Said(
+                "session {session} of {name} is seated by a draw: honba tournament commit-draw, then reveal-draw",
+                session=session,
+                name=repr(name),
+            )
         )
     matches = event_matches(view, name)
     check_played(tournament, matches, session)
@@ -273,10 +284,23 @@ def check_played(tournament: Tournament, matches: Sequence[tuple[MatchSummary, i
         at = {table for key, (s, table) in tournament.matches.items() if s == number}
         missing = [i for i in range(1, len(tables) + 1) if i not in at]
         if missing:
-            raise InputError(f"session {number} of {tournament.name!r} has no match attached at table {missing[0]}")
+            raise InputError(
+                Said(
+                    "session {session} of {name} has no match attached at table {table}",
+                    session=number,
+                    name=repr(tournament.name),
+                    table=missing[0],
+                )
+            )
         playing = sorted(key for key, (s, _t) in tournament.matches.items() if s == number and key not in finished)
         if playing:
-            raise InputError(f"match {playing[0]!r} of session {number} has not ended: the standings are not final")
+            raise InputError(
+                Said(
+                    "match {match} of session {session} has not ended: the standings are not final",
+                    match=repr(playing[0]),
+                    session=number,
+                )
+            )
 
 
 def close_stage(app: HonbaApp, name: str, stage: int, matches: Sequence[tuple[MatchSummary, int]]) -> list[str]:
@@ -285,7 +309,14 @@ def close_stage(app: HonbaApp, name: str, stage: int, matches: Sequence[tuple[Ma
     standings = stage_standings(event_state(tournament), matches, stage)
     going, carried = advancing(standings, event_state(tournament))
     if len(going) < (standings.advance or 0):
-        raise RuleViolation(f"stage {standings.name!r} has {len(going)} players to advance, not {standings.advance}")
+        raise RuleViolation(
+            Said(
+                "stage {stage} has {count} players to advance, not {advance}",
+                stage=repr(standings.name),
+                count=len(going),
+                advance=str(standings.advance),
+            )
+        )
     ranking = [r.row.player for r in standings.rows]
     change_tournament(app, name, lambda t: t.close_stage(stage, ranking, going, carried))
     return going
