@@ -27,12 +27,13 @@ class OutOfBounds(RuleViolation):
     """A value beyond its field's range, or text that is not one line of printable text; nothing was recorded.
 
     ``field`` names what was refused and ``problem`` says why, so that a front end can put the field
-    its own way (``--session``, ``session``); the message is both.
+    its own way (``--session``, ``session``); the message is both. A field that is no form's or
+    option's name but the domain's words (``Said("players")``) is said in the page's language.
     """
 
-    def __init__(self, field: str, problem: str | Said):
+    def __init__(self, field: str | Said, problem: str | Said):
         super().__init__(Said("{field}: {problem}", field=field, problem=problem))
-        self.field = field
+        self.field = str(field)
         self.problem = str(problem)
 
 
@@ -116,7 +117,7 @@ class TextBound:
     field: str
     longest: int
     forbidden: str = ""
-    why: str = ""
+    why: str | Said = ""
     # Whole texts refused for the same ``why`` (a web address's "." and "..").
     reserved: frozenset[str] = frozenset()
 
@@ -142,9 +143,11 @@ class TextBound:
             )
         for ch in self.forbidden:
             if ch in text:
-                raise OutOfBounds(name, f"{shown(text)} holds {ch!r}: {self.why}")
+                raise OutOfBounds(
+                    name, Said("{text} holds {char}: {why}", text=shown(text), char=repr(ch), why=self.why)
+                )
         if text.strip() in self.reserved:
-            raise OutOfBounds(name, f"{shown(text)} cannot be a name: {self.why}")
+            raise OutOfBounds(name, Said("{text} cannot be a name: {why}", text=shown(text), why=self.why))
         return text
 
     def named(self, field: str) -> TextBound:
@@ -244,7 +247,7 @@ MATCH_KEY = TextBound(
     "match key",
     KEY.longest,
     forbidden="/",
-    why="a match's key is a part of its web address",
+    why=Said("a match's key is a part of its web address"),
     reserved=frozenset({".", ".."}),
 )
 # A tournament's name is also the last part of its web address (/tournaments/NAME), where a '/' would
@@ -253,7 +256,7 @@ TOURNAMENT = TextBound(
     "tournament name",
     100,
     forbidden="/",
-    why="a tournament's name is the end of its web address (/tournaments/NAME)",
+    why=Said("a tournament's name is the end of its web address (/tournaments/NAME)"),
     # "/tournaments/.." is "/" to a browser.
     reserved=frozenset({".", ".."}),
 )

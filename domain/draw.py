@@ -78,7 +78,7 @@ def drawn_seating(seed: str, players: Sequence[str], size: int = 4) -> list[list
     TABLE_SIZE.check(size)
     if len(players) > EVENT_PLAYERS:
         raise OutOfBounds(
-            "players",
+            Said("players"),
             Said("{count:,} drawn, at most {most:,} (a thousand tables)", count=len(players), most=EVENT_PLAYERS),
         )
     check_all(players, NAME)

@@ -29,7 +29,7 @@ import attrs
 
 from domain.bounds import ADVANCE, NAME, SESSION, SUBSTITUTE_POINTS, OutOfBounds, shown, whole_number
 from domain.errors import RuleViolation
-from domain.said import Said
+from domain.said import Said, one_of
 
 CARRIES = ("keep", "halve", "reset")
 SEATINGS = ("draw", "rank", "snake", "swiss", "fewest-repeats")
@@ -135,7 +135,7 @@ class EventFormat:
         total = sum(stage.sessions for stage in self.stages)
         if total > SESSION.high:
             raise OutOfBounds(
-                "sessions",
+                Said("sessions"),
                 Said("{total:,} in all, at most {most:,} (the last session's number)", total=total, most=SESSION.high),
             )
         if self.substitutes.counts not in SUBSTITUTE_COUNTS:
@@ -154,9 +154,7 @@ class EventFormat:
                 Said("{value} is out of range ({low:,} to {high:,})", value=shown(fixed), low=low, high=high),
             )
         if self.team_points not in TEAM_POINTS:
-            raise RuleViolation(
-                Said("team points are the {choices} of members' points", choices=" or ".join(TEAM_POINTS))
-            )
+            raise RuleViolation(Said("team points are the {choices} of members' points", choices=one_of(TEAM_POINTS)))
         return self
 
     def to_data(self) -> dict[str, Any]:

@@ -359,7 +359,7 @@ class Tournament(Aggregate):
         if len(names) > EVENT_PLAYERS:
             # More than a session can seat (a thousand tables): a list pasted by mistake.
             raise OutOfBounds(
-                "players",
+                Said("players"),
                 Said(
                     "{count:,} listed, at most {most:,} (a thousand tables of four)",
                     count=len(names),

@@ -16,7 +16,7 @@ import attrs
 
 from domain.draw import commitment_of
 from domain.rules import load_preset
-from domain.said import Said, listed
+from domain.said import Said, listed, one_of
 from domain.seating import fewest_repeats_seating, met_pairs, random_seating, repeats
 from domain.stages import Stage
 from domain.tournament import Tournament, table_order
@@ -70,9 +70,7 @@ def seat_session(
     Returns the tables and how many pairs meet again. The one use case behind the director's page
     and ``honba tournament seat NAME SESSION --method ...``."""
     if method not in SEATINGS:
-        raise InputError(
-            Said("the seating is {choices}, not {method}", choices=" or ".join(SEATINGS), method=repr(method))
-        )
+        raise InputError(Said("the seating is {choices}, not {method}", choices=one_of(SEATINGS), method=repr(method)))
     ruleset = load_preset(rules)
     tournament = get_tournament(app, name)
     if session in tournament.sessions:
@@ -335,7 +333,7 @@ def seat_next(
             Said(
                 "session {session} is seated by {methods}",
                 session=upcoming["session"],
-                methods=" or ".join(upcoming["methods"]),
+                methods=one_of(upcoming["methods"]),
             )
         )
     if upcoming["staged"]:
