@@ -300,6 +300,18 @@ def test_the_director_s_use_cases_refuse_in_both_languages(app: HonbaApp) -> Non
         "the certificate: a certificate has a 'certificate' and a 'signature'",
         "証明書: 証明書には 'certificate' と 'signature' が必要です",
     )
+    # What the director's page says of a player who came or went, in the page's language.
+    stages.withdraw(app, "Open", "Ann", 1, "ill")
+    stages.substitute(app, "Open", "Sub", "Ann", "stands in")
+    marks = director.tournament_data(app, view, "Open")["marks"]
+    assert {player: [str(m) for m in said] for player, said in marks.items()} == {
+        "Ann": ["withdrew after session 1", "replaced by Sub"],
+        "Sub": ["substitute for Ann"],
+    }
+    assert {player: [say(m, "ja") for m in said] for player, said in marks.items()} == {
+        "Ann": ["第 1 回戦後に棄権", "補欠 Sub と交代"],
+        "Sub": ["Ann の補欠"],
+    }
     nobody = refused(lambda: stats_report(view, "Open", "Zed"))
     assert (str(nobody), say(nobody.said, "ja")) == (
         "no player 'Zed' in tournament 'Open'",

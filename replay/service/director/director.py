@@ -159,12 +159,12 @@ def tournament_data(app: HonbaApp, view: DocumentView, name: str) -> dict[str, A
     match's final scores (``replay.service.tournaments.sign_off``)}``."""
     tournament = get_tournament(app, name)
     fmt = tournament.format and tournament.event_format()
-    marks: dict[str, list[str]] = {}
+    marks: dict[str, list[Said]] = {}
     for player, after in tournament.withdrawn.items():
-        marks.setdefault(player, []).append(f"withdrew after session {after}")
+        marks.setdefault(player, []).append(Said("withdrew after session {session}", session=after))
     for sub, replaced in tournament.substitutes.items():
-        marks.setdefault(sub, []).append(f"substitute for {replaced}")
-        marks.setdefault(replaced, []).append(f"replaced by {sub}")
+        marks.setdefault(sub, []).append(Said("substitute for {player}", player=replaced))
+        marks.setdefault(replaced, []).append(Said("replaced by {player}", player=sub))
     teams: dict[str, list[str]] = {}
     for player, team in sorted(tournament.teams.items()):
         teams.setdefault(team, []).append(player)
