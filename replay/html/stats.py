@@ -149,8 +149,8 @@ def render_stats_html(data: dict[str, Any], language: str = DEFAULT) -> str:
             f"<figure>\n{sessions_chart}\n<figcaption>{through[1]}</figcaption>\n</figure>\n</section>\n"
         )
     in_progress = _int(data.get("in_progress"))
-    # (The service's sentence, as the command line prints it.)
-    note = f"<p>{not_counted_yet(in_progress)}.</p>\n" if in_progress else ""
+    # (The service's sentence, as the command line prints it, in the page's language.)
+    note = f"<p>{esc(not_counted_yet(in_progress).spoken(w.gettext))}.</p>\n" if in_progress else ""
     finished = w.gettext(
         "%(count)s finished matches. Rates are shares of the hands played (win, deal-in, riichi), of the hands "
         "whose calls a game log showed (calls: chi, pon or open kong; — where no log did), of the wins "

@@ -84,3 +84,12 @@ def test_the_director_s_forms_refused_say_why_in_japanese_with_the_data(
     assert refused_in_japanese(client, "/director/t/Open/sessions", token, "session", method="random") == (
         "前の回戦の 2 卓がまだ対局中です(Open-s1-t1, Open-s1-t2): それでも第 2 回戦の席を決めるなら確認してください"
     )
+
+
+def test_the_standings_in_japanese_say_how_many_matches_do_not_count_yet(
+    director_site: tuple[TestClient, str, str],
+) -> None:
+    client, _token, _seed = director_site
+    page = client.get("/tournaments/Open", params={"lang": "ja"}).text
+    assert "進行中の対局 2 件はまだ集計に含まれません: 下のポイントは暫定です。" in page
+    assert "still in progress" not in page
