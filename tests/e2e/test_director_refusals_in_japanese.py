@@ -2,7 +2,9 @@
 is refused comes back (400) with the service's refusal said in Japanese next to the form, the data
 in it as typed: a tournament of more players than a session can seat, a team joined while a draw is
 committed, a draw revealed under rules for another table size, a format of more sessions than
-there can be, the next session seated while tables still play. One request each, no browser.
+there can be, the next session seated while tables still play. One request each, no browser. And
+the director's other sentences from the service: why phones cannot reach a server on loopback, how
+many matches the standings do not count yet.
 
 The service says these sentences in both languages (tests/service/test_director_said.py); here the
 pages show them. Aliases have no form (``honba tournament alias`` on the command line): their
@@ -21,6 +23,7 @@ from web_support import errors, prepare
 
 from replay.service.common.access import TokenStore
 from replay.service.director import director, draws
+from replay.service.director.address import served_address
 from replay.service.tournaments.tournaments import create_tournament
 from replay.store.application import HonbaApp
 from replay.store.standings_view import catch_up, open_view
@@ -93,3 +96,15 @@ def test_the_standings_in_japanese_say_how_many_matches_do_not_count_yet(
     page = client.get("/tournaments/Open", params={"lang": "ja"}).text
     assert "進行中の対局 2 件はまだ集計に含まれません: 下のポイントは暫定です。" in page
     assert "still in progress" not in page
+
+
+def test_on_loopback_the_director_s_page_says_in_japanese_why_phones_cannot_reach_it(tmp_path: Path) -> None:
+    db = str(tmp_path / "h.sqlite")
+    (token,) = prepare(db, {}, [("director", None)])
+    with TestClient(create_app(db, served_address("127.0.0.1", 8000, None, {}))) as client:
+        page = html.unescape(client.get("/director", params={"token": token, "lang": "ja"}).text)
+    assert (
+        "スマートフォンから接続できません: スマートフォンから 127.0.0.1 には接続できません(このマシン専用です): "
+        "--host 0.0.0.0 を付けて起動し、スマートフォンが開くアドレスを --public-url(例: http://"
+    ) in page
+    assert "phones cannot reach" not in page
