@@ -139,7 +139,12 @@ class TextBound:
         bad = unprintable(text)
         if bad is not None:
             raise OutOfBounds(
-                name, f"{shown(text)} holds the control character U+{ord(bad):04X}: it must be one line of text"
+                name,
+                Said(
+                    "{text} holds the control character U+{code:04X}: it must be one line of text",
+                    text=shown(text),
+                    code=ord(bad),
+                ),
             )
         for ch in self.forbidden:
             if ch in text:

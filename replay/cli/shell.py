@@ -6,7 +6,7 @@ import os
 import shutil
 import sys
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Annotated, TypeVar
+from typing import TYPE_CHECKING, Annotated, NoReturn, TypeVar
 
 import typer
 from eventsourcing.persistence import PersistenceError
@@ -234,6 +234,31 @@ def quiet_after_interrupt() -> None:
     sys.unraisablehook = lambda _unraisable: None
 
 
+def interrupted(exc: BaseException) -> bool:
+    """Whether ``exc`` is a Ctrl-C in disguise: an error raised while a ``KeyboardInterrupt`` was
+    being handled (psycopg_pool's ``connection()`` reads a local its ``try`` never set when the
+    SIGINT lands first, and raises ``UnboundLocalError`` in the interrupt's place)."""
+    seen: set[int] = set()
+    cause: BaseException | None = exc
+    while cause is not None and id(cause) not in seen:
+        if isinstance(cause, KeyboardInterrupt):
+            return True
+        seen.add(id(cause))
+        # An error raised "from None" replaced what it was handling on purpose: not a disguise.
+        if cause.__cause__ is not None:
+            cause = cause.__cause__
+        else:
+            cause = None if cause.__suppress_context__ else cause.__context__
+    return False
+
+
+def aborted() -> NoReturn:
+    """Say the command was aborted and exit 130, as a shell does after Ctrl-C."""
+    err.print("honba: aborted", markup=False, highlight=False)
+    quiet_after_interrupt()
+    raise SystemExit(130) from None
+
+
 def main(command: typer.Typer = app) -> None:
     """Entry point of the ``honba`` command: run ``command`` (the app, or the app built for the command
     line) on the command line; usage mistakes also get one line and exit 2."""
@@ -242,10 +267,10 @@ def main(command: typer.Typer = app) -> None:
     except (typer.Abort, KeyboardInterrupt):
         # click turns Ctrl-C into Abort only once it parses; typer builds the click command before
         # that, and a SIGINT there must read the same.
-        err.print("honba: aborted", markup=False, highlight=False)
-        quiet_after_interrupt()
-        raise SystemExit(130) from None
+        aborted()
     except Exception as exc:
+        if interrupted(exc):
+            aborted()
         if not _is_usage_error(exc):
             raise
         describe = getattr(exc, "format_message", None)
