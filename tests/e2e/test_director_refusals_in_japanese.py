@@ -21,6 +21,7 @@ import pytest
 from starlette.testclient import TestClient
 from web_support import errors, prepare
 
+from replay.html.stats import render_stats_html
 from replay.service.common.access import TokenStore
 from replay.service.director import director, draws
 from replay.service.director.address import served_address
@@ -108,3 +109,9 @@ def test_on_loopback_the_director_s_page_says_in_japanese_why_phones_cannot_reac
         "--host 0.0.0.0 を付けて起動し、スマートフォンが開くアドレスを --public-url(例: http://"
     ) in page
     assert "phones cannot reach" not in page
+
+
+def test_the_stats_page_says_how_many_matches_do_not_count_yet_in_its_language() -> None:
+    data = {"tournament": "Open", "players": [], "matches": 0, "in_progress": 2}
+    assert "<p>進行中の対局 2 件はまだ集計に含まれません。</p>" in render_stats_html(data, "ja")
+    assert "<p>2 matches still in progress do not count yet.</p>" in render_stats_html(data)
