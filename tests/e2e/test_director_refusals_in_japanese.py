@@ -23,7 +23,7 @@ from web_support import errors, prepare
 
 from replay.html.stats import render_stats_html
 from replay.service.common.access import TokenStore
-from replay.service.director import director, draws
+from replay.service.director import director, draws, stages
 from replay.service.director.address import served_address
 from replay.service.tournaments.tournaments import create_tournament
 from replay.store.application import HonbaApp
@@ -36,8 +36,9 @@ CSRF = "a-csrf-token-of-the-test"
 
 @pytest.fixture
 def director_site(tmp_path: Path) -> Iterator[tuple[TestClient, str, str]]:
-    """A store with "Cup" (its first session's draw committed for tables of four) and "Open" (its
-    first session seated and playing); a client, the director's token, the seed of Cup's draw."""
+    """A store with "Cup" (its first session's draw committed for tables of four), "Open" (its
+    first session seated and playing) and "Heats" (two stages, the first playing, a player gone);
+    a client, the director's token, the seed of Cup's draw."""
     db = str(tmp_path / "honba.sqlite")
     (token,) = prepare(db, {}, [("director", None)])
     app = HonbaApp.open(db)
@@ -49,6 +50,14 @@ def director_site(tmp_path: Path) -> Iterator[tuple[TestClient, str, str]]:
         view = open_view(app)
         catch_up(app, view)
         director.seat_next(app, view, TokenStore(app), "Open", token, method="random", seed=3)
+        # "Heats" in two stages, its first session seated and playing, Hal gone after it.
+        create_tournament(app, "Heats", EIGHT)
+        stages.declare_format(
+            app, "Heats", stages.event_format_of(["heats:1:advance=4,seating=fewest-repeats", "final:1:seating=rank"])
+        )
+        catch_up(app, view)
+        director.seat_next(app, view, TokenStore(app), "Heats", token)
+        stages.withdraw(app, "Heats", "Hal", 1, "a train to catch")
     finally:
         app.close()
     with TestClient(create_app(db)) as client:
@@ -97,6 +106,11 @@ def test_the_standings_in_japanese_say_how_many_matches_do_not_count_yet(
     page = client.get("/tournaments/Open", params={"lang": "ja"}).text
     assert "進行中の対局 2 件はまだ集計に含まれません: 下のポイントは暫定です。" in page
     assert "still in progress" not in page
+    # A staged event's sentence of its stages and a player's mark, in Japanese (the stage's name is data).
+    staged = client.get("/tournaments/Heats", params={"lang": "ja"}).text
+    assert '<p id="stage-in-play">heats が進行中です: 各選手の行は' in staged
+    assert '<span class="muted small">第 1 回戦後に棄権</span>' in staged
+    assert "being played" not in staged and "withdrew" not in staged
 
 
 def test_on_loopback_the_director_s_page_says_in_japanese_why_phones_cannot_reach_it(tmp_path: Path) -> None:

@@ -381,14 +381,16 @@ def start_matches(
     return tuple(keys)
 
 
-def results_data(standings: EventStandings) -> dict[str, Any]:
+def results_data(standings: EventStandings, *, words: bool = False) -> dict[str, Any]:
     """A staged event's standings as plain data (``honba tournament results --format json``):
     ``{"stages": [{"stage", "name", "sessions", "advance", "carry", "closed", "started", "rows":
     [{"rank", "player", "carried", "points", "matches", "average_place", "place_counts",
     "net_score", "penalties", "status", "marks"}]}], "overall": [{"rank", "player", "stage",
     "points", "marks"}], "teams": [{"rank", "team", "members", "points", "matches"}], "stage_in_play": the stage being
     played, as the standings say it (null once the event is played out, or while a stage is played
-    and its cut is next), "stage_said": the sentence every view says of the stages}``."""
+    and its cut is next), "stage_said": the sentence every view says of the stages}``. The marks and
+    the sentence are their English, or with ``words`` the words themselves (``domain.said.Said``:
+    for a page, which says them in its language)."""
     return {
         "stages": [
             {
@@ -411,7 +413,7 @@ def results_data(standings: EventStandings) -> dict[str, Any]:
                         "net_score": r.row.net_score,
                         "penalties": r.row.penalties,
                         "status": r.status,
-                        "marks": list(r.marks),
+                        "marks": _said(r.marks, words),
                     }
                     for r in s.rows
                 ],
@@ -419,13 +421,18 @@ def results_data(standings: EventStandings) -> dict[str, Any]:
             for s in standings.stages
         ],
         "overall": [
-            {"rank": o.rank, "player": o.player, "stage": o.stage, "points": o.points, "marks": list(o.marks)}
+            {"rank": o.rank, "player": o.player, "stage": o.stage, "points": o.points, "marks": _said(o.marks, words)}
             for o in standings.overall
         ],
         "stage_in_play": standings.in_play,
-        "stage_said": standings.said,
+        "stage_said": standings.said if words or standings.said is None else str(standings.said),
         "teams": [
             {"rank": t.rank, "team": t.team, "members": list(t.members), "points": t.points, "matches": t.matches}
             for t in standings.teams
         ],
     }
+
+
+def _said(marks: Sequence[Said], words: bool) -> list[Any]:
+    """Marks as words (for a page that says them in its language) or as their English (plain data)."""
+    return list(marks) if words else [str(m) for m in marks]
