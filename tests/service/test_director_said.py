@@ -218,7 +218,7 @@ DOMAIN = [
     (
         lambda: Tournament.create("a/b"),
         "tournament name: 'a/b' holds '/': a tournament's name is the end of its web address (/tournaments/NAME)",
-        "tournament name: 'a/b' に '/' は使えません: 大会名はウェブアドレスの末尾です(/tournaments/NAME)",
+        "大会名: 'a/b' に '/' が含まれています: 大会名はウェブアドレスの末尾です (/tournaments/NAME)",
     ),
     # The clock: what the minutes are is words in their turn.
     (
