@@ -49,7 +49,7 @@ def what_if_data(
             Said("--tie-break is {choices}, not {value}", choices=one_of(TIE_BREAKS), value=repr(tie_break))
         )
     if rules is None and not overrides and tie_break is None and not without_penalties:
-        raise InputError("say what to change: --rules, --set, --tie-break or --without-penalties")
+        raise InputError(Said("say what to change: --rules, --set, --tie-break or --without-penalties"))
     report = event_report(app, view, name)
     cache = DocCache(view)
     other: list[tuple[MatchSummary, int]] = []
