@@ -15,7 +15,8 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
-from replay.html.words import DEFAULT, translations
+from domain.said import Listed, Said
+from replay.html.words import DEFAULT, SAID_FIRST, translations
 from replay.service.common.shapes import not_counted_yet
 
 TEMPLATES = Path(__file__).parent / "templates"
@@ -44,6 +45,10 @@ def environment(language: str = DEFAULT) -> Environment:
     )
     env.install_gettext_translations(translations(language), newstyle=True)  # type: ignore[attr-defined]
     env.globals["lang"] = language
+    # Words given to a gettext text's placeholder (``why | say``: a damaged match's line), in the
+    # export's language, as the web's ``say`` says them.
+    said = translations(language, SAID_FIRST)
+    env.filters["say"] = lambda value: value.spoken(said.gettext) if isinstance(value, Said | Listed) else value
     return add_filters(env)
 
 

@@ -80,8 +80,8 @@ async def match_json(request: Request) -> Response:
 
     shown = await served.call(data)
     # The version as an ETag: sent back as If-Match with an entry, it refuses the entry (409) once
-    # anything was recorded since.
-    return JSONResponse(shown, headers={"ETag": f'"{shown["version"]}"'})
+    # anything was recorded since. What is damaged is said in the request's language.
+    return JSONResponse(i18n.spoken(shown, served.language(request)), headers={"ETag": f'"{shown["version"]}"'})
 
 
 async def preview_json(request: Request) -> Response:
