@@ -195,17 +195,17 @@ async def standings_json(request: Request) -> Response:
     name = request.path_params["name"]
     after = after_of(request)
     await served.refreshed()
-    return JSONResponse(
-        await served.call(
-            lambda: read_view(
-                served.app,
-                lambda view: standings_data(
-                    event_report(served.app, view, name, after_session=after), unconfirmed(served.app, view, name)
-                ),
-                view=served.view,
-            )
+    data = await served.call(
+        lambda: read_view(
+            served.app,
+            lambda view: standings_data(
+                event_report(served.app, view, name, after_session=after), unconfirmed(served.app, view, name)
+            ),
+            view=served.view,
         )
     )
+    # Why a match is damaged, said in the request's language.
+    return JSONResponse(i18n.spoken(data, served.language(request)))
 
 
 async def results_json(request: Request) -> Response:
