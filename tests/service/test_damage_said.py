@@ -42,7 +42,10 @@ LINE = (
     "match 'm1' is damaged in the store: altered at 2 "
     "(its content no longer matches what event 3 recorded of it); see honba check m1"
 )
-LINE_JA = "対局 'm1' の記録が破損しています: 位置 2 で改変(内容が、イベント 3 に記録されたものと一致しません)。honba check m1 を参照してください"
+LINE_JA = (
+    "対局 'm1' の記録が破損しています: 位置 2 で改変(内容が、イベント 3 に記録されたものと一致しません)。"
+    "honba check m1 を参照してください"
+)
 
 
 @pytest.fixture
