@@ -47,7 +47,8 @@ def environment(language: str = DEFAULT) -> Environment:
     )
     env.install_gettext_translations(translations(language), newstyle=True)  # type: ignore[attr-defined]
     env.globals["lang"] = language
-    # Words given to a text's place or cut (the stages' sentence), in the export's language (the web's own too).
+    # Words given to a text's place or cut (the stages' sentence, a damaged match's line: ``why | say``),
+    # in the export's language, as the web's ``say`` says them.
     env.filters["say"] = lambda value: _said(value, language)
     return add_filters(env)
 

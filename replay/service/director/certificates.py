@@ -227,7 +227,7 @@ def compare_with_store(body: Mapping[str, Any], app: HonbaApp, view: DocumentVie
         check = check_match(app, stream, key, store)
         found = damage_line(key, check)
         if found is not None:
-            problems.append(found)
+            problems.append(str(found))
         claimed = (certified[key].get("events"), certified[key].get("head"))
         if (check.events, check.head) != claimed:
             problems.append(

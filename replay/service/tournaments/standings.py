@@ -26,6 +26,7 @@ from projections.standings import MatchSummary, StandingRow, summarize, tie_brea
 from projections.standings_view import (
     DocCache,
     ViewDamaged,
+    damaged_of,
     load_summary,
     read_doc,
     tournament_entries,
@@ -52,7 +53,7 @@ class StandingsReport:
     by_session: dict[int, dict[str, float]]
     summaries: tuple[tuple[MatchSummary, int], ...]
     in_progress: int
-    damaged: dict[str, str] = attrs.field(factory=dict)
+    damaged: dict[str, Said | str] = attrs.field(factory=dict)
     # The table each match was played at, where the tournament says.
     tables: dict[str, int | None] = attrs.field(factory=dict)
     # A staged event's: the stage whose line each row is (the last the player reached), and the
@@ -77,7 +78,7 @@ def tournament_report(
     if doc is None:
         raise TournamentNotFound(Said("no tournament {name} in the standings view", name=repr(name)))
     stored = cache.get("standings", name) or {}
-    damaged = {str(k): str(v) for k, v in stored.get("damaged", {}).items()}
+    damaged = damaged_of(stored)
     playing = int((cache.get("totals", doc["id"]) or {}).get("in_progress", 0))
     if not matches and after_session is None and "rows" in stored and not playing:
         ranked = tuple(StandingRow(**{**row, "place_counts": tuple(row["place_counts"])}) for row in stored["rows"])
