@@ -42,6 +42,11 @@ from domain.values import (
     WinResult,
 )
 
+# Where a player named twice is named (``EntryChecks.once``): said once, not for every hand checked.
+AMONG_RIICHI = Said("among the riichi declared (a player declares riichi once in a hand)")
+AMONG_READY = Said("among the ready players")
+AMONG_NAGASHI = Said("among the nagashi mangan claims")
+
 
 def start_checks(
     key: str, players: Sequence[str], rules: Ruleset, opening: TableState | None = None
@@ -118,11 +123,13 @@ class EntryChecks:
         """Refuse riichi by a seat the table does not have, or declared twice."""
         for seat in riichi:
             self.seat(seat, "riichi")
-        self.once(riichi, Said("among the riichi declared (a player declares riichi once in a hand)"))
+        self.once(riichi, AMONG_RIICHI)
 
     def once(self, seats: Sequence[Seat], where: Said) -> None:
         """Refuse a player named twice in a set of players (each player is ready, declares riichi,
         claims a nagashi once): a repeat would be paid twice."""
+        if len(set(seats)) == len(seats):
+            return
         repeated = sorted({seat for seat in seats if seats.count(seat) > 1})
         if repeated:
             name = self.players[repeated[0]] if 0 <= repeated[0] < len(self.players) else f"seat {repeated[0]}"
@@ -222,8 +229,8 @@ class EntryChecks:
         elif isinstance(result, ExhaustiveDraw):
             for seat in (*result.ready, *result.nagashi):
                 self.seat(seat, "ready or nagashi")
-            self.once(result.ready, Said("among the ready players"))
-            self.once(result.nagashi, Said("among the nagashi mangan claims"))
+            self.once(result.ready, AMONG_READY)
+            self.once(result.nagashi, AMONG_NAGASHI)
             not_ready = [seat for seat in result.riichi if seat not in result.ready]
             if not_ready and not result.nagashi:
                 # A riichi hand cannot change, so it is still ready at the draw; a riichi that was

@@ -80,6 +80,9 @@ def after_hand(state: TableState, rules: Ruleset, result: HandResult) -> tuple[T
     reset = isinstance(result, WinResult) and not won_by_dealer
     counters = 0 if reset else state.counters + 1
     kitty, goulash, goulash_deal = _pools_after(state, rules, result, settlement)
+    # The dealer's streak ends with a hand that passes the deal, whether a deal pass follows
+    # or the match ends on it (a bust on a non-dealer's win): no extra hand is pending.
+    passes = deal_passes(result, state, rules)
     new = table_with(
         state,
         scores=apply_payments(state.scores, settlement.payments),
@@ -88,15 +91,11 @@ def after_hand(state: TableState, rules: Ruleset, result: HandResult) -> tuple[T
         goulash_deal=goulash_deal,
         counters=counters,
         deposits=settlement.deposits_after,
-        consecutive_dealer_wins=state.consecutive_dealer_wins + 1 if won_by_dealer else 0,
-        dealer_wins_this_deal=state.dealer_wins_this_deal + (1 if won_by_dealer else 0),
-        extra_hands=state.extra_hands + 1,
+        consecutive_dealer_wins=0 if passes or not won_by_dealer else state.consecutive_dealer_wins + 1,
+        dealer_wins_this_deal=0 if passes else state.dealer_wins_this_deal + (1 if won_by_dealer else 0),
+        extra_hands=0 if passes else state.extra_hands + 1,
         hands_played=state.hands_played + 1,
     )
-    if deal_passes(result, state, rules):
-        # The dealer's streak ends with a hand that passes the deal, whether a deal pass follows
-        # or the match ends on it (a bust on a non-dealer's win): no extra hand is pending.
-        new = table_with(new, extra_hands=0, consecutive_dealer_wins=0, dealer_wins_this_deal=0)
     return new, settlement
 
 
