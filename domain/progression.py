@@ -203,7 +203,9 @@ def after_result(before: TableState, after: TableState, rules: Ruleset, result: 
     once: its deal pass or end (``following_fact``) folded with ``evolve``, as the Match folds the
     event it records for it. The verifier's table moves on by it."""
     following = following_fact(before, after, rules, result)
-    return after if following is None else evolve(after, rules, following)[0]
+    # Folded as ``evolve`` folds it, without its guard against a fact changed behind honba's back:
+    # this one was just made by the rules (``following_fact``), not read from a store.
+    return after if following is None else _evolve(after, rules, following)[0]
 
 
 @attrs.frozen

@@ -261,6 +261,16 @@ class _Table:
 def _compare_header(
     hand: LoggedHand, state: TableState, prefix: str, deposit: int, differ: Any, label: str | None = None
 ) -> None:
+    if (
+        hand.dealer == state.dealer
+        and hand.hand_number == state.hand_number
+        and hand.round_wind % 4 == state.round_wind % 4
+        and hand.counters == state.counters
+        and hand.deposit_sticks * deposit == state.deposits
+        and tuple(hand.scores) == state.scores
+    ):
+        # Every field of ``_header_fields`` agrees (nearly every hand of every log): nothing to list.
+        return
     for field, log_value, our_value in _header_fields(hand, state, deposit):
         if log_value != our_value:
             differ(label or hand_label(hand), f"{prefix} {field}", log_value, our_value)
