@@ -17,6 +17,7 @@ named in the XML declaration cannot hide a declaration from that check.
 
 from __future__ import annotations
 
+import functools
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Sequence
@@ -131,7 +132,10 @@ _PLAIN_SHAPE: Final = re.compile(
 # the general alternative (groups 5 and 6: the name and the attributes) would match there, and two
 # different attribute names cannot be a repeat.
 _NEEDED: Final = re.compile(
-    r'<(?:N who="([0-9])" m="([0-9]{1,6})" ?/>'
+    # (Past a ``<`` only where a needed name can start: two capitals, or ``N`` and its end. A
+    # draw or discard, nine tags in ten, is passed over at its second character.)
+    r"<(?=[A-Z][A-Z]|N[ \t\r\n/])"
+    r'(?:N who="([0-9])" m="([0-9]{1,6})" ?/>'
     r'|REACH who="([0-9])"(?: ten="[^"]*")? step="([0-9])" ?/>'
     rf"|({_NEEDED_TAGS})((?:{_ATTRIBUTE})*+){_S}*+/>)"
 )
@@ -340,7 +344,7 @@ class _GameReader:
         # Tenhou wrote the wall seed into INIT until mid-2009: it dates a log without an id.
         self.early_wall_format = False
         # The log id in the file's name, if it has one (the rules' dating and the game's id ask).
-        named = LOG_ID.search(PurePath(file).name)
+        named = LOG_ID.search(_file_name(file))
         self.name_id = named.group(0) if named else None
 
     def where(self, tag: str) -> str:
@@ -470,7 +474,7 @@ class _GameReader:
     def _on_un(self, el: _Tag) -> None:
         # A later UN with only some names is a reconnect; the first one names the seats.
         if not self.names:
-            self.names = [unquote(el.get(f"n{i}", "")) for i in range(4)]
+            self.names = [_unquoted(el.get(f"n{i}", "")) for i in range(4)]
 
     def _on_taikyoku(self, el: _Tag) -> None:
         self.log_id = el.get("log") or None
@@ -719,6 +723,16 @@ def _hand_value(el: _Tag, where: str, ten: list[int]) -> tuple[HandValue, list[i
         # han are given so that the rules (their settling table) decide what it pays.
         return HandValue(han=han, fu=fu), yaku
     raise LogError(where, f"ten={quoted(el.get('ten', ''))}: unknown limit {limit}")
+
+
+def _file_name(file: str) -> str:
+    """``PurePath(file).name``, without making the path where its last part is a plain name."""
+    name = file.rpartition("/")[2]
+    return name if name not in ("", ".", "..") else PurePath(file).name
+
+
+# A player's name as UN writes it (percent-encoded), decoded once: an archive's games share players.
+_unquoted: Final = functools.lru_cache(maxsize=1024)(unquote)
 
 
 def _ready(shown: Sequence[int], changes: Sequence[int]) -> tuple[int, ...]:
