@@ -392,6 +392,18 @@ def evolve(state: TableState, rules: Ruleset, fact: Fact) -> tuple[TableState, t
     wrong = impossible(fact)
     if wrong is not None:
         raise DamagedFact(f"a recorded {type(fact).__name__} {wrong}")
+    return _transition(state, rules, fact)
+
+
+def evolve_checked(state: TableState, rules: Ruleset, result: HandResult) -> tuple[TableState, tuple[Payment, ...]]:
+    """``evolve`` of a hand result that the entry checks (``EntryChecks.hand``) have just passed at
+    this very table under these rules: they refuse every seat and value ``evolve``'s guard looks
+    for (``seats_named``, ``impossible``), so the guard is not run a second time. The same table
+    and payments as ``evolve``."""
+    return _transition(state, rules, result)
+
+
+def _transition(state: TableState, rules: Ruleset, fact: Fact) -> tuple[TableState, tuple[Payment, ...]]:
     try:
         return _evolve(state, rules, fact)
     except (ValueError, ArithmeticError, LookupError) as exc:

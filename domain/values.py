@@ -7,6 +7,7 @@ can be re-scored under other rules or re-seated by an importer.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from enum import StrEnum
 from typing import Any, Literal
 
@@ -468,11 +469,12 @@ class TableState:
 _TABLE_FIELDS: tuple[str, ...] = tuple(field.name for field in attrs.fields(TableState))
 
 
-def _table_copier() -> Any:
-    """A function ``(state, **changes)`` that calls ``TableState`` with every field positionally:
-    the changed ones given, the others the state's own. Written out once from the class's fields
-    (every hand of every fold copies a table two or three times): a third of the time of making a
-    dictionary of the twenty fields and calling with keywords, and no field can be left out."""
+def _table_copier() -> Callable[..., TableState]:
+    """``table_with``: a function ``(state, **changes)`` that calls ``TableState`` with every field
+    positionally, the changed ones given, the others the state's own. Written out once from the
+    class's fields (every hand of every fold copies a table two or three times): a third of the
+    time of making a dictionary of the twenty fields and calling with keywords, and no field can
+    be left out."""
     same = object()
     source = (
         f"def table_with(state, *, {', '.join(f'{name}=same' for name in _TABLE_FIELDS)}):\n"
@@ -481,17 +483,13 @@ def _table_copier() -> Any:
     scope: dict[str, Any] = {"TableState": TableState, "same": same}
     # The source is made above from the class's own field names.
     exec(source, scope)
-    return scope["table_with"]
+    copier: Callable[..., TableState] = scope["table_with"]
+    copier.__doc__ = """``attrs.evolve(state, **changes)`` for a table state: the same new state, through the
+    same ``__init__`` (its converters and checks); a name that is not a field is a ``TypeError``."""
+    return copier
 
 
-_copy_table = _table_copier()
-
-
-def table_with(state: TableState, **changes: Any) -> TableState:
-    """``attrs.evolve(state, **changes)`` for a table state: the same new state, through the same
-    ``__init__`` (its converters and checks); a name that is not a field is a ``TypeError``."""
-    new: TableState = _copy_table(state, **changes)
-    return new
+table_with = _table_copier()
 
 
 def with_notes_of(before: object, after: HandResult) -> HandResult:

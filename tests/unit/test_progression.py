@@ -14,10 +14,23 @@ import attrs
 import pytest
 from conftest import REPO, SANMA, SOUTH, TENHOU, WEST, hv, ron, started, table, tsumo, won
 
+from domain.entry_checks import EntryChecks
+from domain.errors import DamagedFact, HonbaError
 from domain.match import Match
-from domain.progression import final_points
+from domain.progression import evolve, evolve_checked, final_points
 from domain.rules import load_preset
-from domain.values import AbortiveDraw, AbortKind, ExhaustiveDraw, HandResult, HandValue, TableState, table_with
+from domain.values import (
+    AbortiveDraw,
+    AbortKind,
+    ExhaustiveDraw,
+    HandPenalty,
+    HandResult,
+    HandValue,
+    TableState,
+    WinFacts,
+    WinResult,
+    table_with,
+)
 from replay.formats.record import build_match, parse_record
 
 
@@ -533,3 +546,47 @@ def test_a_hand_value_described_says_what_its_words_say() -> None:
     ):
         assert value.describe() == str(value.said()), value
         assert value.describe("points") == str(value.said("points")), value
+
+
+# A result the entry checks pass is folded without ``evolve``'s guard (``evolve_checked``, as
+# ``honba verify`` folds it): every fact the guard refuses, the checks refuse too.
+
+DAMAGED: list[HandResult] = [
+    won(ron(5, 0, hv(1, 30))),
+    won(ron(1, 7, hv(1, 30))),
+    won(ron(1, 0, hv(limit="yakuman"), liable=6)),
+    won(tsumo(1, hv(1, 30)), riichi=(9,)),
+    won(tsumo(1, hv(-1, 30))),
+    won(tsumo(1, hv(2, -10))),
+    won(tsumo(1, HandValue(han=2, fu=30, dora=-1))),
+    won(tsumo(1, hv(limit="yakuman", multiple=0))),
+    won(tsumo(1, HandValue(points=-5))),
+    won(tsumo(1, HandValue(faan=-1))),
+    won(attrs.evolve(tsumo(1, hv(1, 30)), facts=WinFacts(penalties=(HandPenalty(9, 1000),)))),
+    WinResult(()),
+    ExhaustiveDraw(ready=(8,)),
+    ExhaustiveDraw(ready=(0,), riichi=(5,)),
+    ExhaustiveDraw(nagashi=(6,)),
+    AbortiveDraw(AbortKind.FOUR_KONGS, kongs=(0, 1, 2, 9)),
+    AbortiveDraw(AbortKind.NINE_TERMINALS, riichi=(4,)),
+]
+
+
+@pytest.mark.parametrize("result", DAMAGED, ids=range(len(DAMAGED)))
+def test_every_fact_evolve_guards_against_is_refused_by_the_entry_checks(result: HandResult) -> None:
+    state = table()
+    with pytest.raises(DamagedFact):
+        evolve(state, TENHOU, result)
+    with pytest.raises(HonbaError):
+        EntryChecks(("A", "B", "C", "D"), TENHOU).hand(result, state)
+
+
+def test_a_result_the_checks_pass_folds_as_evolve_folds_it() -> None:
+    state = table(dealer=1, counters=2, deposits=1000)
+    for result in (
+        won(ron(1, 0, hv(3, 30)), riichi=(1,)),
+        won(tsumo(2, hv(limit="mangan"))),
+        ExhaustiveDraw(ready=(0, 1)),
+    ):
+        EntryChecks(("A", "B", "C", "D"), TENHOU).hand(result, state)
+        assert evolve_checked(state, TENHOU, result) == evolve(state, TENHOU, result)
