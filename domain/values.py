@@ -387,7 +387,7 @@ class Reason(StrEnum):
     LEFTOVER = "leftover deposits"
 
 
-def _reason(value: object) -> Reason:
+def _reason(value: str) -> Reason:
     # A payment is nearly always made with a ``Reason`` already: kept as it is, without the
     # enumeration's look-up (a stored ledger's text goes through it).
     return value if type(value) is Reason else Reason(value)
