@@ -46,6 +46,13 @@ from domain.values import (
 AMONG_RIICHI = Said("among the riichi declared (a player declares riichi once in a hand)")
 AMONG_READY = Said("among the ready players")
 AMONG_NAGASHI = Said("among the nagashi mangan claims")
+# The roles a seat of a hand result is checked in (``EntryChecks.seat``), said once too.
+RIICHI_SEAT = Said("riichi")
+READY_SEAT = Said("ready or nagashi")
+WINNER_SEAT = Said("winner")
+DISCARDER_SEAT = Said("discarder")
+LIABLE_SEAT = Said("liable player")
+KONG_SEAT = Said("kong declarer")
 
 
 def start_checks(
@@ -56,18 +63,25 @@ def start_checks(
     bounds (``domain.bounds``: its length, one line of text), an opening table for another number of
     players or with counts beyond theirs."""
     if not key.strip():
-        raise RuleViolation("a match needs a key")
+        raise RuleViolation(Said("a match needs a key"))
     MATCH_KEY.check(key)
     if len(players) != rules.players:
-        raise RuleViolation(f"rules {rules.name!r} are for {rules.players} players, got {len(players)}")
+        raise RuleViolation(
+            Said(
+                "rules {rules} are for {players} players, got {count}",
+                rules=repr(rules.name),
+                players=rules.players,
+                count=len(players),
+            )
+        )
     names = tuple(p.strip() for p in players)
     for seat, name in enumerate(names, start=1):
         NAME.check(name, f"player {seat}'s name")
     if any(not n for n in names) or len(set(names)) != len(names):
-        raise RuleViolation("player names must be present and different from each other")
+        raise RuleViolation(Said("player names must be present and different from each other"))
     if opening is not None:
         if opening.players != rules.players or len(opening.scores) != rules.players:
-            raise RuleViolation("the opening table does not have the rules' number of players")
+            raise RuleViolation(Said("the opening table does not have the rules' number of players"))
         opening_checks(opening)
     return names
 
@@ -75,9 +89,15 @@ def start_checks(
 def opening_checks(opening: TableState) -> None:
     """An opening table's seats, scores and counts within their bounds (``domain.bounds``)."""
     if not 0 <= opening.dealer < opening.players:
-        raise UnknownSeat(f"opening dealer: there is no seat {opening.dealer} at a {opening.players}-player table")
+        raise UnknownSeat(_no_seat(Said("opening dealer"), opening.dealer, opening.players))
     if not 0 <= opening.round_wind <= 3 or not 1 <= opening.hand_number <= opening.players:
-        raise RuleViolation(f"opening table: there is no hand {opening.hand_number} of round {opening.round_wind}")
+        raise RuleViolation(
+            Said(
+                "opening table: there is no hand {hand} of round {round}",
+                hand=opening.hand_number,
+                round=opening.round_wind,
+            )
+        )
     check_all(opening.scores, SCORE, "opening score")
     COUNTERS.check(opening.counters, "opening counters")
     DEPOSITS.check(opening.deposits, "opening deposits")
@@ -100,6 +120,15 @@ def liability_possible(rules: Ruleset, value: HandValue | None) -> bool:
     return rules.scoring == "riichi" and (value is None or value.limit == "yakuman")
 
 
+# What ``EntryChecks.hand`` calls a match it is not told the key of (the verifier's fold).
+_THE_MATCH = Said("the match")
+
+
+def _no_seat(role: Said, seat: Seat, players: int) -> Said:
+    """The refusal of a seat a table of ``players`` does not have, ``role`` naming what it was given as."""
+    return Said("{role}: there is no seat {seat} at a {players}-player table", role=role, seat=seat, players=players)
+
+
 @attrs.frozen
 class EntryChecks:
     """The checks of an entry at a table of these players (in seat order) under these rules."""
@@ -107,22 +136,15 @@ class EntryChecks:
     players: tuple[str, ...]
     rules: Ruleset
 
-    def seat(self, seat: Seat, role: str) -> None:
+    def seat(self, seat: Seat, role: Said) -> None:
         """Refuse a seat the table does not have (``role`` names it in the message)."""
         if not 0 <= seat < self.rules.players:
-            raise UnknownSeat(
-                Said(
-                    "{role}: there is no seat {seat} at a {players}-player table",
-                    role=role,
-                    seat=seat,
-                    players=self.rules.players,
-                )
-            )
+            raise UnknownSeat(_no_seat(role, seat, self.rules.players))
 
     def riichi(self, riichi: Sequence[Seat]) -> None:
         """Refuse riichi by a seat the table does not have, or declared twice."""
         for seat in riichi:
-            self.seat(seat, "riichi")
+            self.seat(seat, RIICHI_SEAT)
         self.once(riichi, AMONG_RIICHI)
 
     def once(self, seats: Sequence[Seat], where: Said) -> None:
@@ -132,10 +154,11 @@ class EntryChecks:
             return
         repeated = sorted({seat for seat in seats if seats.count(seat) > 1})
         if repeated:
-            name = self.players[repeated[0]] if 0 <= repeated[0] < len(self.players) else f"seat {repeated[0]}"
+            seat = repeated[0]
+            name = self.players[seat] if 0 <= seat < len(self.players) else Said("seat {seat}", seat=seat)
             raise RuleViolation(Said("{name} is named twice {where}", name=name, where=where))
 
-    def hand(self, result: HandResult, state: TableState, match: Said | str = "the match") -> None:
+    def hand(self, result: HandResult, state: TableState, match: Said = _THE_MATCH) -> None:
         """Refuse a hand result the Match would not record at ``state``: on a match that has ended
         (``match`` names it in the message), or one the result's checks refuse. The one check of a
         hand, for the Match's ``record`` and the verifier's fold alike."""
@@ -154,8 +177,11 @@ class EntryChecks:
         payment scheme (``loser_payment``, rules.md), so a liable player is refused by the rules' name."""
         if self.rules.scoring != "riichi":
             raise RuleViolation(
-                f"liability (pao) is not in the {self.rules.name} rules: only riichi rules make a player liable"
-                " (for a yakuman they fed); a discarder's responsibility is the rules' payment scheme"
+                Said(
+                    "liability (pao) is not in the {rules} rules: only riichi rules make a player liable"
+                    " (for a yakuman they fed); a discarder's responsibility is the rules' payment scheme",
+                    rules=self.rules.name,
+                )
             )
         if win.value.limit != "yakuman":
             raise RuleViolation(
@@ -165,7 +191,7 @@ class EntryChecks:
     def penalty(self, penalty: Penalty) -> None:
         """Refuse a penalty against no seat, of no positive amount or more than a table holds, or
         whose kind or note is not one line of text of their length (``domain.bounds``)."""
-        self.seat(penalty.seat, "penalised seat")
+        self.seat(penalty.seat, Said("penalised seat"))
         if penalty.amount <= 0:
             raise RuleViolation(Said("a penalty must be a positive amount, not {amount}", amount=penalty.amount))
         PENALTY_AMOUNT.check(penalty.amount)
@@ -180,8 +206,12 @@ class EntryChecks:
         receives it, so a share to the others (or a reverse mangan) would be dropped in silence."""
         if self.rules.penalties_after_uma and penalty.share is not PenaltyShare.OFF_TABLE:
             raise RuleViolation(
-                f"share {penalty.share.value}: under these rules a penalty is taken off the player's final"
-                " points after uma and nobody receives it (penalties_after_uma); give share off_table or leave it out"
+                Said(
+                    "share {share}: under these rules a penalty is taken off the player's final points after uma"
+                    " and nobody receives it ({rule}); give share off_table or leave it out",
+                    share=penalty.share.value,
+                    rule="penalties_after_uma",
+                )
             )
 
     def penalty_in_sticks(self, penalty: Penalty) -> None:
@@ -222,13 +252,13 @@ class EntryChecks:
     def result(self, result: HandResult, state: TableState) -> None:
         """Refuse (``RuleViolation``) a hand result that cannot be recorded on this table."""
         if not isinstance(result, WinResult | ExhaustiveDraw | AbortiveDraw):
-            raise RuleViolation(f"not a hand result: {type(result).__name__}")
+            raise RuleViolation(Said("not a hand result: {kind}", kind=type(result).__name__))
         self.riichi(result.riichi)
         if isinstance(result, WinResult):
             self.win(result, state)
         elif isinstance(result, ExhaustiveDraw):
             for seat in (*result.ready, *result.nagashi):
-                self.seat(seat, "ready or nagashi")
+                self.seat(seat, READY_SEAT)
             self.once(result.ready, AMONG_READY)
             self.once(result.nagashi, AMONG_NAGASHI)
             not_ready = [seat for seat in result.riichi if seat not in result.ready]
@@ -269,9 +299,9 @@ class EntryChecks:
                 Said("{kind} needs four players; this match has {players}", kind=kind, players=self.rules.players)
             )
         for seat in result.kongs:
-            self.seat(seat, "kong declarer")
+            self.seat(seat, KONG_SEAT)
         if len(result.kongs) > 4:
-            raise RuleViolation(f"a hand has at most four kongs, not {len(result.kongs)}")
+            raise RuleViolation(Said("a hand has at most four kongs, not {count}", count=len(result.kongs)))
         if result.kind is AbortKind.FOUR_KONGS and result.kongs:
             if len(result.kongs) != 4:
                 raise RuleViolation(
@@ -313,9 +343,9 @@ class EntryChecks:
             if None in discarders or len(discarders) != 1:
                 raise WinnersOnSeveralDiscards(Said("several winners are possible only on one and the same discard"))
         for win in wins:
-            self.seat(win.winner, "winner")
+            self.seat(win.winner, WINNER_SEAT)
             if win.discarder is not None:
-                self.seat(win.discarder, "discarder")
+                self.seat(win.discarder, DISCARDER_SEAT)
                 if win.discarder == win.winner:
                     raise WinnerIsDiscarder(
                         Said(
@@ -324,7 +354,7 @@ class EntryChecks:
                         )
                     )
             if win.liable is not None:
-                self.seat(win.liable, "liable player")
+                self.seat(win.liable, LIABLE_SEAT)
                 if win.liable == win.winner:
                     raise RuleViolation(Said("a winner cannot be liable (pao) for their own hand"))
                 self.liability(win)

@@ -13,6 +13,7 @@ import attrs
 
 from domain.errors import DamagedFact
 from domain.rules import Ruleset
+from domain.said import Said
 from domain.scoring.payments import Settlement, goulash_now, kitty_now, score_changes, settle, settle_penalty
 from domain.special_hands import passes_deal_after
 from domain.values import (
@@ -388,10 +389,17 @@ def evolve(state: TableState, rules: Ruleset, fact: Fact) -> tuple[TableState, t
     """
     for seat in seats_named(fact):
         if not 0 <= seat < state.players:
-            raise DamagedFact(f"a recorded {type(fact).__name__} names seat {seat}; the table has {state.players}")
+            raise DamagedFact(
+                Said(
+                    "a recorded {fact} names seat {seat}; the table has {players}",
+                    fact=type(fact).__name__,
+                    seat=seat,
+                    players=state.players,
+                )
+            )
     wrong = impossible(fact)
     if wrong is not None:
-        raise DamagedFact(f"a recorded {type(fact).__name__} {wrong}")
+        raise DamagedFact(Said("a recorded {fact} {wrong}", fact=type(fact).__name__, wrong=wrong))
     return _transition(state, rules, fact)
 
 
@@ -409,27 +417,32 @@ def _transition(state: TableState, rules: Ruleset, fact: Fact) -> tuple[TableSta
     except (ValueError, ArithmeticError, LookupError) as exc:
         # Every fact is checked against the table before it is recorded: one that breaks the
         # transition all the same was changed behind honba's back (a value no rule defines).
-        raise DamagedFact(f"a recorded {type(fact).__name__} cannot be scored ({exc})") from None
+        # Python's own words on what broke (a key, a division): quoted as they are.
+        problem = str(exc)
+        raise DamagedFact(
+            Said("a recorded {fact} cannot be scored ({problem})", fact=type(fact).__name__, problem=problem)
+        ) from None
 
 
-def impossible(fact: Fact) -> str | None:
+def impossible(fact: Fact) -> Said | None:
     """What makes a recorded fact one no table can hold, beyond its seats (``seats_named``): a win
     with no winner, a hand value below what any hand is worth, a penalty of nothing. None: none.
     Every fact is checked against the rules before it is recorded, so such a fact was changed
     behind honba's back; the fold says so (``DamagedFact``) rather than score it."""
     if isinstance(fact, WinResult):
         if not fact.wins:
-            return "has no winner"
+            return Said("has no winner")
         for win in fact.wins:
             value = win.value
             for name in ("han", "fu", "dora", "faan", "doubles", "points"):
                 number = getattr(value, name)
                 if number is not None and number < 0:
-                    return f"has a hand value of {number} {name}"
+                    # The stored value's own key (han, fu ...): data, as the store holds it.
+                    return Said("has a hand value of {number} {key}", number=number, key=name)
             if value.multiple < 1:
-                return f"has a limit multiple of {value.multiple}"
+                return Said("has a limit multiple of {multiple}", multiple=value.multiple)
     if isinstance(fact, Penalty) and fact.amount < 0:
-        return f"has an amount of {fact.amount}"
+        return Said("has an amount of {amount}", amount=fact.amount)
     return None
 
 

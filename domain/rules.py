@@ -26,6 +26,7 @@ from domain.bounds import (
     shown,
 )
 from domain.errors import InvalidRules
+from domain.said import Said
 
 # The values a choice-valued rule may take, each written once: the type of its field (a typo in
 # the code is a type error) and the values a rule file is checked against (``_choice``).
@@ -52,7 +53,14 @@ def _choice(choices: Any) -> Any:
 
     def check(_inst: object, attribute: attrs.Attribute[Any], value: object) -> None:
         if value not in allowed:
-            raise InvalidRules(f"rule {attribute.name!r}: {shown(value)} is not one of {', '.join(allowed)}")
+            raise InvalidRules(
+                Said(
+                    "rule {rule}: {value} is not one of {choices}",
+                    rule=repr(attribute.name),
+                    value=shown(value),
+                    choices=", ".join(allowed),
+                )
+            )
 
     return check
 
@@ -64,14 +72,24 @@ MAX_YAKUMAN_MULTIPLE = YAKUMAN_MULTIPLE.high
 def _between(low: int, high: int) -> Any:
     def check(_inst: object, attribute: attrs.Attribute[Any], value: object) -> None:
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            raise InvalidRules(f"rule {attribute.name!r}: {shown(value)} is out of range ({low} to {high})")
+            raise InvalidRules(
+                Said(
+                    "rule {rule}: {value} is out of range ({low} to {high})",
+                    rule=repr(attribute.name),
+                    value=shown(value),
+                    low=low,
+                    high=high,
+                )
+            )
 
     return check
 
 
 def _flag(_inst: object, attribute: attrs.Attribute[Any], value: object) -> None:
     if not isinstance(value, bool):
-        raise InvalidRules(f"rule {attribute.name!r}: {shown(value)} is not true or false")
+        raise InvalidRules(
+            Said("rule {rule}: {value} is not true or false", rule=repr(attribute.name), value=shown(value))
+        )
 
 
 SPECIAL_HANDS = (
@@ -99,9 +117,17 @@ def _table_check(_inst: object, attribute: attrs.Attribute[Any], value: object) 
         for r in rows
     )
     if not ok or rows is None:
-        raise InvalidRules(f"rule {attribute.name!r}: {shown(value)} is not a list of [value, percent] pairs")
+        raise InvalidRules(
+            Said(
+                "rule {rule}: {value} is not a list of [value, percent] pairs",
+                rule=repr(attribute.name),
+                value=shown(value),
+            )
+        )
     if [r[0] for r in rows] != sorted({r[0] for r in rows}) or any(r[1] <= 0 for r in rows):
-        raise InvalidRules(f"rule {attribute.name!r}: rows must have rising values and positive percents")
+        raise InvalidRules(
+            Said("rule {rule}: rows must have rising values and positive percents", rule=repr(attribute.name))
+        )
 
 
 def _names(value: Any) -> Any:
@@ -110,22 +136,56 @@ def _names(value: Any) -> Any:
 
 def _special_check(_inst: object, attribute: attrs.Attribute[Any], value: object) -> None:
     if not isinstance(value, tuple) or not all(isinstance(v, str) for v in value):
-        raise InvalidRules(f"rule {attribute.name!r}: {shown(value)} is not a list of special hand names")
+        raise InvalidRules(
+            Said(
+                "rule {rule}: {value} is not a list of special hand names",
+                rule=repr(attribute.name),
+                value=shown(value),
+            )
+        )
     unknown = [v for v in value if v not in SPECIAL_HANDS]
     if unknown:
-        raise InvalidRules(f"rule {attribute.name!r}: unknown special hand {unknown[0]!r}")
+        raise InvalidRules(
+            Said("rule {rule}: unknown special hand {name}", rule=repr(attribute.name), name=repr(unknown[0]))
+        )
 
 
 def _table_points_check(_inst: object, attribute: attrs.Attribute[Any], value: object) -> None:
     if not isinstance(value, tuple) or not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
-        raise InvalidRules(f"rule {attribute.name!r}: {shown(value)} is not a list of whole numbers")
+        raise InvalidRules(_not_whole_numbers(attribute.name, value))
     if list(value) != sorted(value, reverse=True):
-        raise InvalidRules(f"rule {attribute.name!r}: {list(value)} must not rise from first place to last")
+        raise InvalidRules(
+            Said(
+                "rule {rule}: {values} must not rise from first place to last",
+                rule=repr(attribute.name),
+                values=str(list(value)),
+            )
+        )
 
 
 def _uma(_inst: object, attribute: attrs.Attribute[Any], value: object) -> None:
     if not isinstance(value, tuple) or not all(isinstance(v, int) for v in value):
-        raise InvalidRules(f"rule {attribute.name!r}: {shown(value)} is not a list of whole numbers")
+        raise InvalidRules(_not_whole_numbers(attribute.name, value))
+
+
+def _uma_rows(_inst: object, attribute: attrs.Attribute[Any], value: object) -> None:
+    # Each row's length and sum are checked against the players (``__attrs_post_init__``); here
+    # that there are rows to count and numbers in them to add at all.
+    rows = value if isinstance(value, tuple) else None
+    if rows is None or not all(
+        all(isinstance(v, int) and not isinstance(v, bool) for v in row) for row in rows if isinstance(row, tuple)
+    ):
+        raise InvalidRules(
+            Said(
+                "rule {rule}: {value} is not a list of rows of whole numbers",
+                rule=repr(attribute.name),
+                value=shown(value),
+            )
+        )
+
+
+def _not_whole_numbers(rule: str, value: object) -> Said:
+    return Said("rule {rule}: {value} is not a list of whole numbers", rule=repr(rule), value=shown(value))
 
 
 @attrs.frozen
@@ -285,7 +345,7 @@ class Ruleset:
     uma_ties: UmaTies = attrs.field(default="seat_order", validator=_choice(UmaTies))
     # Floating uma: one row of uma by place for each count of players ending below the start
     # score (1, 2, 3 sinkers), as some leagues play; empty = the fixed uma above.
-    uma_floating: tuple[tuple[int, ...], ...] = attrs.field(default=(), converter=_table)
+    uma_floating: tuple[tuple[int, ...], ...] = attrs.field(default=(), converter=_table, validator=_uma_rows)
     # Penalties counted off the final points after uma (WRC, EMA), not off the table score.
     penalties_after_uma: bool = attrs.field(default=False, validator=_flag)
     # "tenhou": final scores rounded to the thousand, half away from zero, the top takes
@@ -309,30 +369,58 @@ class Ruleset:
 
     def __attrs_post_init__(self) -> None:
         if len(self.uma) != self.players:
-            raise InvalidRules(f"rule 'uma': {len(self.uma)} values for {self.players} players")
+            raise InvalidRules(
+                Said(
+                    "rule {rule}: {count} values for {players} players",
+                    rule="'uma'",
+                    count=len(self.uma),
+                    players=self.players,
+                )
+            )
         if sum(self.uma) != 0:
-            raise InvalidRules(f"rule 'uma': {list(self.uma)} does not sum to zero")
+            raise InvalidRules(
+                Said("rule {rule}: {values} does not sum to zero", rule="'uma'", values=str(list(self.uma)))
+            )
         for row in self.uma_floating:
             if not isinstance(row, tuple) or len(row) != self.players or sum(row) != 0:
                 raise InvalidRules(
-                    f"rule 'uma_floating': each row needs {self.players} whole numbers summing to zero, "
-                    f"not {shown(row)}"
+                    Said(
+                        "rule {rule}: each row needs {players} whole numbers summing to zero, not {row}",
+                        rule="'uma_floating'",
+                        players=self.players,
+                        row=shown(row),
+                    )
                 )
         if self.final_points_by == "table_points" and len(self.table_points) != self.players:
-            raise InvalidRules(f"rule 'table_points': {self.players} values needed, one per place, for table points")
+            raise InvalidRules(
+                Said(
+                    "rule {rule}: {players} values needed, one per place, for table points",
+                    rule="'table_points'",
+                    players=self.players,
+                )
+            )
         if self.final_points_by == "table_points" and self.penalties_after_uma:
             # Table points are whole places: a penalty in score points has nothing to come off.
-            raise InvalidRules("rule 'penalties_after_uma': not with table points (penalties come off the score)")
+            raise InvalidRules(
+                Said("rule {rule}: not with table points (penalties come off the score)", rule="'penalties_after_uma'")
+            )
         if len(self.uma_floating) > self.players - 1:
             raise InvalidRules(
-                f"rule 'uma_floating': at most {self.players - 1} rows (1 to {self.players - 1} sinkers)"
+                Said(
+                    "rule {rule}: at most {rows} rows (1 to {rows} sinkers)",
+                    rule="'uma_floating'",
+                    rows=self.players - 1,
+                )
             )
         if self.minimum_raise_from and self.minimum_unit == "points":
             # Seed 000: the raise on the 5th extra hand "is available only when minimum points have
             # been specified using the doubles, han or faan unit"; raising points by one means nothing.
             raise InvalidRules(
-                "rule 'minimum_raise_from': raising the minimum by one is available only for a minimum in "
-                "doubles, han or faan, not in points"
+                Said(
+                    "rule {rule}: raising the minimum by one is available only for a minimum in "
+                    "doubles, han or faan, not in points",
+                    rule="'minimum_raise_from'",
+                )
             )
 
     @property
@@ -369,17 +457,18 @@ class Ruleset:
         try:
             data = renamed(data)
         except InvalidRules as exc:
-            raise InvalidRules(f"{source}: {exc}") from None
+            raise InvalidRules(_from(source, exc.said)) from None
         unknown = sorted(set(data) - known)
         if unknown:
-            raise InvalidRules(f"{source}: unknown rule {unknown[0]!r}")
+            raise InvalidRules(Said("{source}: unknown rule {rule}", source=source, rule=repr(unknown[0])))
         values = dict(data)
         try:
             return cls(**values)
         except InvalidRules as exc:
-            raise InvalidRules(f"{source}: {exc}") from None
+            raise InvalidRules(_from(source, exc.said)) from None
         except TypeError as exc:
-            raise InvalidRules(f"{source}: {exc}") from None
+            # Python's own words on a value of the wrong type no check above names: quoted as they are.
+            raise InvalidRules(_from(source, str(exc))) from None
 
     @classmethod
     def from_stored(cls, data: Mapping[str, Any]) -> Ruleset:
@@ -406,10 +495,10 @@ class Ruleset:
         try:
             overrides = renamed(overrides)
         except InvalidRules as exc:
-            raise InvalidRules(f"{source}: {exc}") from None
+            raise InvalidRules(_from(source, exc.said)) from None
         unknown = sorted(set(overrides) - set(merged))
         if unknown:
-            raise InvalidRules(f"{source}: unknown rule {shown(unknown[0])}")
+            raise InvalidRules(Said("{source}: unknown rule {rule}", source=source, rule=shown(unknown[0])))
         merged.update(overrides)
         return entered(Ruleset.from_dict(merged, source=source), source)
 
@@ -430,8 +519,14 @@ def entered(rules: Ruleset, source: str) -> Ruleset:
             SETTLING_COUNT.check(count, "rule 'settling_table'")
             PERCENT.check(percent, "rule 'settling_table'")
     except OutOfBounds as exc:
-        raise InvalidRules(f"{source}: {exc}") from None
+        raise InvalidRules(_from(source, exc.said)) from None
     return rules
+
+
+def _from(source: str, refusal: Said | str) -> Said:
+    """A refusal of rules said with where they came from (a rule file, a preset, ``--set``): the
+    source is data, a name, and the refusal words of its own."""
+    return Said("{source}: {refusal}", source=source, refusal=refusal)
 
 
 # The one setting ``extra_hand_bonus_to`` became seed 000's two boxes: what each old value meant.
@@ -452,7 +547,14 @@ def renamed(data: Mapping[str, Any]) -> dict[str, Any]:
     if "extra_hand_bonus_to" in values:
         old = values.pop("extra_hand_bonus_to")
         if old not in _BONUS_TO:
-            raise InvalidRules(f"rule 'extra_hand_bonus_to': {old!r} is not one of {', '.join(_BONUS_TO)}")
+            raise InvalidRules(
+                Said(
+                    "rule {rule}: {value} is not one of {choices}",
+                    rule="'extra_hand_bonus_to'",
+                    value=repr(old),
+                    choices=", ".join(_BONUS_TO),
+                )
+            )
         for key, value in _BONUS_TO[old].items():
             values.setdefault(key, value)
     return values
@@ -483,7 +585,9 @@ def _preset_names() -> tuple[str, ...]:
 def load_preset(name: str) -> Ruleset:
     """The preset of that name, e.g. ``tenhou`` or ``tenhou-sanma``."""
     if name not in _preset_names():
-        raise InvalidRules(f"unknown rules preset {name!r} (known: {', '.join(_preset_names())})")
+        raise InvalidRules(
+            Said("unknown rules preset {name} (known: {known})", name=repr(name), known=", ".join(_preset_names()))
+        )
     return _read_preset(name)
 
 
@@ -507,16 +611,17 @@ def parse_rule_text(text: str, *, source: str) -> Ruleset:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise InvalidRules(f"{source}: not valid TOML: {exc}") from None
+        # The parser's own words on where the text breaks (line and column): quoted as they are.
+        raise InvalidRules(Said("{source}: not valid TOML: {problem}", source=source, problem=str(exc))) from None
     except ValueError:  # an integer longer than Python reads (tomllib lets int() refuse it)
-        raise InvalidRules(f"{source}: not valid TOML: a number too long to read") from None
+        raise InvalidRules(Said("{source}: not valid TOML: a number too long to read", source=source)) from None
     except RecursionError:  # arrays or tables nested deeper than the parser's stack
-        raise InvalidRules(f"{source}: not valid TOML: nested too deep") from None
+        raise InvalidRules(Said("{source}: not valid TOML: nested too deep", source=source)) from None
     data.pop("sources", None)
     base = data.pop("base", None)
     if base is not None:
         if not isinstance(base, str):
-            raise InvalidRules(f"{source}: 'base' must name a preset")
+            raise InvalidRules(Said("{source}: {key} must name a preset", source=source, key="'base'"))
         return load_preset(base).with_overrides(data, source=source)
     return entered(Ruleset.from_dict(data, source=source), source)
 

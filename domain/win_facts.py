@@ -24,6 +24,7 @@ import attrs
 
 from domain.errors import RuleViolation
 from domain.rules import Ruleset
+from domain.said import Said
 from domain.values import Win, WinFacts
 
 TILE: Final = re.compile(r"[1-9][mps]|[1-7]z")
@@ -32,7 +33,7 @@ TILE: Final = re.compile(r"[1-9][mps]|[1-7]z")
 COPIES_OF_A_TILE: Final = 4
 # Honba win --help: "Out on the first draw or discard, before any call" (seed 004: East goes out
 # "with the dealt hand", a non-dealer "on dealer's first discard" or "on his first self-drawn tile").
-FIRST_TURN: Final = (
+FIRST_TURN: Final = Said(
     "the first turn comes before any call (a melded set is a call's), and the winner has discarded nothing yet"
 )
 
@@ -41,16 +42,20 @@ class ImpossibleWinFacts(RuleViolation):
     """A win whose facts the rules rule out, or that contradict each other."""
 
 
-def _any_rules(rules: Ruleset) -> str | None:
+def _any_rules(rules: Ruleset) -> Said | None:
     return None
 
 
-def _with_flowers(rules: Ruleset) -> str | None:
-    return None if rules.flowers else f"{rules.name} plays no flowers or seasons (rule 'flowers')"
+def _with_flowers(rules: Ruleset) -> Said | None:
+    if rules.flowers:
+        return None
+    return Said("{rules} plays no flowers or seasons (rule {rule})", rules=rules.name, rule="'flowers'")
 
 
-def _with_predealt_jokers(rules: Ruleset) -> str | None:
-    return None if rules.predealt_jokers else f"{rules.name} deals no jokers before play (rule 'predealt_jokers')"
+def _with_predealt_jokers(rules: Ruleset) -> Said | None:
+    if rules.predealt_jokers:
+        return None
+    return Said("{rules} deals no jokers before play (rule {rule})", rules=rules.name, rule="'predealt_jokers'")
 
 
 @attrs.frozen
@@ -66,50 +71,55 @@ class Fact:
     """
 
     name: str
-    words: str
-    allowed: Callable[[Ruleset], str | None] = _any_rules
+    words: Said
+    allowed: Callable[[Ruleset], Said | None] = _any_rules
     drawn: bool | None = None
     excludes: tuple[str, ...] = ()
     most: Callable[[Ruleset], int] | None = None
     tiles: bool = False
-    because: str = ""
+    because: Said | None = None
 
 
 # The table. docs/rules.md ("The facts of a win") shows it as a table; a test keeps the two alike.
 WIN_FACTS: Final[tuple[Fact, ...]] = (
-    Fact("last_tile", "the last tile of the wall or the last discard", excludes=("first_turn",)),
-    Fact("supplement_tile", "a supplement tile", drawn=True, excludes=("robbed_kong",)),
+    Fact("last_tile", Said("the last tile of the wall or the last discard"), excludes=("first_turn",)),
+    Fact("supplement_tile", Said("a supplement tile"), drawn=True, excludes=("robbed_kong",)),
     Fact(
         "flower_supplement",
-        "a tile drawn for a flower",
+        Said("a tile drawn for a flower"),
         allowed=_with_flowers,
         drawn=True,
         excludes=("robbed_kong",),
     ),
-    Fact("robbed_kong", "a robbed kong", drawn=False, excludes=("supplement_tile", "flower_supplement", "second_kong")),
-    Fact("second_kong", "the supplement tile after a second kong", drawn=True, excludes=("robbed_kong",)),
+    Fact(
+        "robbed_kong",
+        Said("a robbed kong"),
+        drawn=False,
+        excludes=("supplement_tile", "flower_supplement", "second_kong"),
+    ),
+    Fact("second_kong", Said("the supplement tile after a second kong"), drawn=True, excludes=("robbed_kong",)),
     Fact(
         "first_turn",
-        "the first turn",
+        Said("the first turn"),
         excludes=("last_tile", "call_before_first_draw", "discards", "melded_sets"),
         because=FIRST_TURN,
     ),
-    Fact("call_before_first_draw", "a call before the winner's first draw", excludes=("first_turn",)),
+    Fact("call_before_first_draw", Said("a call before the winner's first draw"), excludes=("first_turn",)),
     Fact(
         "supplements_to_ready",
-        "supplement tiles for flowers used to reach the calling hand",
+        Said("supplement tiles for flowers used to reach the calling hand"),
         allowed=_with_flowers,
     ),
-    Fact("winning_tile", "the winning tile", tiles=True),
-    Fact("discards", "the discards", tiles=True, excludes=("first_turn",)),
-    Fact("melded_sets", "melded sets", most=lambda rules: rules.sets_in_hand, excludes=("first_turn",)),
+    Fact("winning_tile", Said("the winning tile"), tiles=True),
+    Fact("discards", Said("the discards"), tiles=True, excludes=("first_turn",)),
+    Fact("melded_sets", Said("melded sets"), most=lambda rules: rules.sets_in_hand, excludes=("first_turn",)),
     Fact(
         "predealt_jokers",
-        "pre-dealt jokers",
+        Said("pre-dealt jokers"),
         allowed=_with_predealt_jokers,
         most=lambda rules: rules.predealt_jokers,
     ),
-    Fact("pung_hand", "a hand without chows"),
+    Fact("pung_hand", Said("a hand without chows")),
 )
 
 FACTS_BY_NAME: Final = {fact.name: fact for fact in WIN_FACTS}
@@ -124,47 +134,74 @@ def _stated(value: Any) -> bool:
     return value is not None and value is not False and value != 0 and value != ()
 
 
-def _tile_problem(fact: Fact, value: Any) -> str | None:
+def _tile_problem(fact: Fact, value: Any) -> Said | None:
     tiles = [value] if isinstance(value, str) else list(value)
     for tile in tiles:
         if not isinstance(tile, str) or TILE.fullmatch(tile) is None:
-            return (
-                f"{fact.words}: {tile!r} is not a tile (write 1m-9m, 1p-9p, 1s-9s, or 1z-7z for East, South, "
-                "West, North, White, Green, Red)"
+            return Said(
+                "{fact}: {tile} is not a tile (write 1m-9m, 1p-9p, 1s-9s, or 1z-7z for East, South, "
+                "West, North, White, Green, Red)",
+                fact=fact.words,
+                tile=repr(tile),
             )
     return None
 
 
-def _count_problem(fact: Fact, value: Any, rules: Ruleset) -> str | None:
+def _count_problem(fact: Fact, value: Any, rules: Ruleset) -> Said | None:
     if fact.most is None:
         return None
     most = fact.most(rules)
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= most:
+        # The count as given (a number, or whatever a record held instead): data.
+        given = str(value)
         if fact.name == "melded_sets":
-            return (
-                f"{value} melded sets: a winning hand holds {rules.sets_in_hand} sets and a pair under "
-                f"{rules.name} (rule 'sets_in_hand'), so at most {most} melded sets"
+            return Said(
+                "{count} melded sets: a winning hand holds {sets} sets and a pair under "
+                "{rules} (rule {rule}), so at most {most} melded sets",
+                count=given,
+                sets=rules.sets_in_hand,
+                rules=rules.name,
+                rule="'sets_in_hand'",
+                most=most,
             )
-        return f"{value} {fact.words}: {rules.name} deals at most {most} to a player"
+        return Said(
+            "{count} {fact}: {rules} deals at most {most} to a player",
+            count=given,
+            fact=fact.words,
+            rules=rules.name,
+            most=most,
+        )
     return None
 
 
-def _copies_problem(facts: WinFacts, rules: Ruleset) -> str | None:
+def _copies_problem(facts: WinFacts, rules: Ruleset) -> Said | None:
     """A tile shown more often among the discards and the winning tile than the set holds it."""
     tiles = [*facts.discards, *([facts.winning_tile] if facts.winning_tile else [])]
     jokers = rules.jokers + rules.predealt_jokers
     most = COPIES_OF_A_TILE + jokers
     for tile, count in Counter(tiles).items():
         if count > most:
-            with_jokers = f", and {rules.name} has {jokers} joker(s) that may stand for one more" if jokers else ""
-            return (
-                f"{count} of {tile} among the discards and the winning tile: a set has four of each tile"
-                f"{with_jokers} (at most {most})"
+            if jokers:
+                return Said(
+                    "{count} of {tile} among the discards and the winning tile: a set has four of each tile, "
+                    "and {rules} has {jokers} joker(s) that may stand for one more (at most {most})",
+                    count=count,
+                    tile=tile,
+                    rules=rules.name,
+                    jokers=jokers,
+                    most=most,
+                )
+            return Said(
+                "{count} of {tile} among the discards and the winning tile: "
+                "a set has four of each tile (at most {most})",
+                count=count,
+                tile=tile,
+                most=most,
             )
     return None
 
 
-def win_facts_problem(win: Win, rules: Ruleset) -> str | None:
+def win_facts_problem(win: Win, rules: Ruleset) -> Said | None:
     """Why the facts of how this win went out cannot be, under these rules; None when they can.
 
     Each stated fact is checked against its row of ``WIN_FACTS`` in table order: the rules
@@ -184,22 +221,29 @@ def win_facts_problem(win: Win, rules: Ruleset) -> str | None:
         value = getattr(facts, fact.name)
         if fact.most is not None and type(value) is int and value < 0:
             # Malformed under any rules: said before what the rules allow.
-            return f"{value} {fact.words}: a count of {fact.words} cannot be negative"
+            return Said("{count} {fact}: a count of {fact} cannot be negative", count=value, fact=fact.words)
         why = fact.allowed(rules)
         if why is not None:
-            return f"{fact.words}: {why}"
+            return Said("{fact}: {why}", fact=fact.words, why=why)
         if fact.drawn is True and not win.self_drawn:
-            return f"a win on {fact.words} is self-drawn: it has no discarder"
+            return Said("a win on {fact} is self-drawn: it has no discarder", fact=fact.words)
         if fact.drawn is False and win.self_drawn:
-            return f"a win on {fact.words} is on another player's tile: name the player robbed (the discarder)"
+            return Said(
+                "a win on {fact} is on another player's tile: name the player robbed (the discarder)", fact=fact.words
+            )
         problem = _tile_problem(fact, value) if fact.tiles else _count_problem(fact, value, rules)
         if problem is not None:
             return problem
         for other in fact.excludes:
             if other in stated:
-                if fact.because:
-                    return f"a win on {fact.words} cannot state {FACTS_BY_NAME[other].words}: {fact.because}"
-                return f"a win on {fact.words} is not on {FACTS_BY_NAME[other].words}"
+                if fact.because is not None:
+                    return Said(
+                        "a win on {fact} cannot state {other}: {because}",
+                        fact=fact.words,
+                        other=FACTS_BY_NAME[other].words,
+                        because=fact.because,
+                    )
+                return Said("a win on {fact} is not on {other}", fact=fact.words, other=FACTS_BY_NAME[other].words)
     return _copies_problem(facts, rules)
 
 
@@ -207,4 +251,4 @@ def check_win_facts(win: Win, rules: Ruleset) -> None:
     """Refuse (``ImpossibleWinFacts``, one line) a win whose facts the rules or each other rule out."""
     problem = win_facts_problem(win, rules)
     if problem is not None:
-        raise ImpossibleWinFacts(f"impossible facts of the win: {problem}")
+        raise ImpossibleWinFacts(Said("impossible facts of the win: {problem}", problem=problem))

@@ -93,6 +93,8 @@ def _han_ceiling(settling_table: tuple[tuple[int, int], ...]) -> int:
 
 # The units a minimum counts in, as words.
 UNIT_WORDS = {"han": Said("han"), "faan": Said("faan"), "doubles": Said("doubles"), "points": Said("points")}
+# The counts of a hand value, as words (a count refused by its name).
+COUNT_WORDS = {**UNIT_WORDS, "tai": Said("tai"), "dora": Said("dora")}
 
 
 def _check_counts(value: HandValue, rules: Ruleset) -> None:
@@ -134,7 +136,10 @@ def check_fact_bounds(win: Win) -> None:
     of the notation); what is left to bound here is what no rule limits."""
     facts = win.facts
     if len(facts.discards) > DISCARDS.high:
-        raise OutOfBounds("discards", f"{len(facts.discards)} tiles, at most {DISCARDS.high}")
+        count = len(facts.discards)
+        raise OutOfBounds(
+            field="discards", problem=Said("{count} tiles, at most {most}", count=count, most=DISCARDS.high)
+        )
     check_all(facts.special_hands, TEXT, "special hand")
     for penalty in facts.penalties:
         if penalty.amount > 0:
@@ -158,10 +163,12 @@ def check_value(value: HandValue, rules: Ruleset, *, self_drawn: bool) -> None:
     for name in ("faan", "doubles", "points", "tai", "han", "dora"):
         number = getattr(value, name)
         if number is not None and number < 0:
-            raise InvalidHandValue(f"{name} cannot be negative ({number})")
+            raise InvalidHandValue(
+                Said("{count} cannot be negative ({number})", count=COUNT_WORDS[name], number=number)
+            )
     counts = (value.limit, value.faan, value.doubles, value.points, value.tai)
     if all(count is None for count in counts):
-        raise InvalidHandValue("a hand needs points, doubles or faan under these rules")
+        raise InvalidHandValue(Said("a hand needs points, doubles or faan under these rules"))
     _check_bounds(value)
     # Under rules without a Limit nothing cuts the doubling: no hand is worth a hundred million.
     HAND_SCORE.check(winner_score(value, rules).points)
@@ -206,10 +213,14 @@ def check_win(win: Win, state: TableState, rules: Ruleset, players: int) -> None
             )
     for penalty in win.facts.penalties:
         if not 0 <= penalty.payer < players or penalty.payer == win.winner:
-            raise RuleViolation(f"a hand's penalty is paid by one of the other players, not seat {penalty.payer}")
+            raise RuleViolation(
+                Said("a hand's penalty is paid by one of the other players, not seat {seat}", seat=penalty.payer)
+            )
         if penalty.amount <= 0:
-            raise RuleViolation(f"a hand's penalty must be a positive amount, not {penalty.amount}")
+            raise RuleViolation(Said("a hand's penalty must be a positive amount, not {amount}", amount=penalty.amount))
     if win.loser_scores and len(win.loser_scores) != players:
-        raise RuleViolation(f"loser scores must list all {players} seats (the winner's entry is ignored)")
+        raise RuleViolation(
+            Said("loser scores must list all {players} seats (the winner's entry is ignored)", players=players)
+        )
     if rules.losers_settle and not win.loser_scores and not win.facts.special_hands:
-        raise RuleViolation("these rules settle losers' hand scores: give each seat's hand score")
+        raise RuleViolation(Said("these rules settle losers' hand scores: give each seat's hand score"))

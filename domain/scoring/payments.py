@@ -13,6 +13,7 @@ import attrs
 
 from domain.errors import PaymentsDoNotBalance, RuleViolation
 from domain.rules import Ruleset
+from domain.said import Said
 from domain.scoring.points import loser_score, winner_score
 from domain.scoring.riichi import base_points, round_up
 from domain.values import (
@@ -395,7 +396,9 @@ def penalty_at(
     a non-dealer, 12,000 for the dealer under riichi rules) and another amount is refused.
     """
     if share not in (None, *(s.value for s in PenaltyShare)):
-        raise RuleViolation(f"a penalty's share is to_others, reverse_mangan or off_table, not {share!r}")
+        raise RuleViolation(
+            Said("a penalty's share is to_others, reverse_mangan or off_table, not {share}", share=repr(share))
+        )
     how = share or rules.chombo_share
     if share is None and rules.penalties_after_uma:
         # Taken off the final points after uma: nobody receives it, whatever a rule file's default.
@@ -405,7 +408,9 @@ def penalty_at(
     if how == PenaltyShare.REVERSE_MANGAN:
         total = sum(reverse_mangan(seat, state, rules).values())
         if amount is not None and amount != total:
-            raise RuleViolation(f"a reverse mangan here is {total}, not {amount}: leave out the amount")
+            raise RuleViolation(
+                Said("a reverse mangan here is {total}, not {amount}: leave out the amount", total=total, amount=amount)
+            )
     else:
         total = amount if amount is not None else rules.chombo_amount
     return Penalty(seat, total, kind, how, note)
@@ -433,11 +438,18 @@ def check_balance(payments: Sequence[Payment], state: TableState, deposits_after
     from_table = sum(p.amount for p in payments if p.payer is None and p.payee is not None)
     if state.deposits + to_table - from_table != deposits_after:
         raise PaymentsDoNotBalance(
-            f"deposits not conserved: {state.deposits} on the table + {to_table} placed "
-            f"- {from_table} taken != {deposits_after} left"
+            Said(
+                "deposits not conserved: {before} on the table + {placed} placed - {taken} taken != {left} left",
+                before=state.deposits,
+                placed=to_table,
+                taken=from_table,
+                left=deposits_after,
+            )
         )
     for p in payments:
         if p.amount < 0:
-            raise PaymentsDoNotBalance(f"negative payment {p.amount} ({p.reason.value})")
+            raise PaymentsDoNotBalance(
+                Said("negative payment {amount} ({reason})", amount=p.amount, reason=p.reason.value)
+            )
         if p.payer is not None and p.payer == p.payee:
-            raise PaymentsDoNotBalance(f"seat {p.payer} pays itself ({p.reason.value})")
+            raise PaymentsDoNotBalance(Said("seat {seat} pays itself ({reason})", seat=p.payer, reason=p.reason.value))

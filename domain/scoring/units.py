@@ -20,20 +20,44 @@ from __future__ import annotations
 from typing import Final
 
 from domain.rules import Ruleset
+from domain.said import Said
 from domain.values import HandValue
 
 # The counts of a HandValue that are units (dora are part of han; a limit's multiple goes with it).
 UNIT_FIELDS: Final = ("han", "fu", "faan", "doubles", "points", "tai", "limit")
 
-# Per unit: the counts a value may state, how a refusal names what the rules take, an example.
-TAKES: Final[dict[str, tuple[tuple[str, ...], str, str]]] = {
-    "han": (("han", "fu", "limit"), "han and fu or a limit name (e.g. 3/30, mangan)", "2xyakuman, 6han"),
-    "faan": (("faan", "points", "limit"), "faan or the points they pay (e.g. 4faan, 16points)", "4faan, 16points"),
-    "doubles": (("points", "doubles", "limit"), "points and doubles (e.g. 40pts x 3dbl)", "40pts x 3dbl, 120points"),
+# Per unit: the counts a value may state, how a refusal names what the rules take (words), an example.
+TAKES: Final[dict[str, tuple[tuple[str, ...], Said, str]]] = {
+    "han": (("han", "fu", "limit"), Said("han and fu or a limit name (e.g. 3/30, mangan)"), "2xyakuman, 6han"),
+    "faan": (
+        ("faan", "points", "limit"),
+        Said("faan or the points they pay (e.g. 4faan, 16points)"),
+        "4faan, 16points",
+    ),
+    "doubles": (
+        ("points", "doubles", "limit"),
+        Said("points and doubles (e.g. 40pts x 3dbl)"),
+        "40pts x 3dbl, 120points",
+    ),
     # Four Winds, preset Taiwanese 16-Tile: "scores for patterns are simply added up".
     # (Points too: a hand's points are its tai added up, as a value recorded before ``tai`` held them.)
-    "tai": (("tai", "points", "limit"), "tai, added up (e.g. 5tai)", "5tai"),
-    "any": (("faan", "doubles", "points", "limit"), "faan, points or doubles", "4faan, 40pts x 3dbl, 120points"),
+    "tai": (("tai", "points", "limit"), Said("tai, added up (e.g. 5tai)"), "5tai"),
+    "any": (
+        ("faan", "doubles", "points", "limit"),
+        Said("faan, points or doubles"),
+        "4faan, 40pts x 3dbl, 120points",
+    ),
+}
+
+# Each count of ``UNIT_FIELDS`` as a refusal names it.
+UNIT_NAMES: Final = {
+    "han": Said("han"),
+    "fu": Said("fu"),
+    "faan": Said("faan"),
+    "doubles": Said("doubles"),
+    "points": Said("points"),
+    "tai": Said("tai"),
+    "limit": Said("a limit"),
 }
 
 
@@ -50,15 +74,21 @@ def value_example(rules: Ruleset) -> str:
     return TAKES[value_unit(rules)][2]
 
 
-def unit_problem(value: HandValue, rules: Ruleset) -> str | None:
+def unit_problem(value: HandValue, rules: Ruleset) -> Said | None:
     """Why ``value`` is not written in a unit these rules count in; None when it is."""
     unit = value_unit(rules)
     allowed, words, _ = TAKES[unit]
     for name in UNIT_FIELDS:
         if getattr(value, name) is None or name in allowed:
             continue
-        what = "a limit" if name == "limit" else name
-        return f"{rules.name} counts a hand in {words}, not in {what}"
+        return Said(
+            "{rules} counts a hand in {words}, not in {what}", rules=rules.name, words=words, what=UNIT_NAMES[name]
+        )
     if value.limit is not None and rules.scoring == "points" and not rules.limit:
-        return f"{rules.name} has no limit (rule 'limit' is 0): count the hand in {words}"
+        return Said(
+            "{rules} has no limit (rule {rule} is 0): count the hand in {words}",
+            rules=rules.name,
+            rule="'limit'",
+            words=words,
+        )
     return None

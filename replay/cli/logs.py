@@ -12,7 +12,7 @@ from domain.bounds import SESSION, clipped
 from replay.cli.layout import Column, Grid
 from replay.cli.params import number_option
 from replay.cli.render import json_text
-from replay.cli.shell import app, err, fail, guarded, out, progress_bar, shell
+from replay.cli.shell import app, err, fail, guarded, interrupted, out, progress_bar, shell
 from replay.service.common.rules import resolve_rules
 from replay.service.common.shapes import counted
 from replay.service.imports.batch import (
@@ -144,7 +144,9 @@ def import_(
                         share=part,
                     )
                 )
-            except KeyboardInterrupt:
+            except (KeyboardInterrupt, Exception) as exc:
+                if not interrupted(exc):
+                    raise
                 progress.stop()
                 raise fail(
                     "interrupted: every match stored so far is whole; run the same command again to store the rest",

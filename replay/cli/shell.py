@@ -6,7 +6,7 @@ import os
 import shutil
 import sys
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Annotated, TypeVar
+from typing import TYPE_CHECKING, Annotated, NoReturn, TypeVar
 
 import typer
 from eventsourcing.persistence import PersistenceError
@@ -15,7 +15,7 @@ from domain.bounds import clipped
 from domain.errors import HonbaError
 from replay.cli.params import HonbaGroup
 from replay.cli.render import SafeConsole
-from replay.service.common.opening import DB_ENV, HonbaApp, default_db_path
+from replay.service.common.opening import Store, open_store, unnamed_store
 
 if TYPE_CHECKING:  # loaded where a bar is shown (progress_bar)
     from rich.progress import Progress
@@ -54,8 +54,7 @@ DbOption = Annotated[
     str | None,
     typer.Option(
         "--db",
-        help=f"SQLite file, :memory:, or postgresql://user:password@host:port/dbname. "
-        f"Default: ${DB_ENV} or {default_db_path()}",
+        help=f"SQLite file, :memory:, or postgresql://user:password@host:port/dbname. Default: {unnamed_store()}",
     ),
 ]
 
@@ -83,20 +82,20 @@ class Shell:
 
     def __init__(self, db: str | None):
         self.db = db
-        self._app: HonbaApp | None = None
+        self._app: Store | None = None
 
     @property
-    def app(self) -> HonbaApp:
+    def app(self) -> Store:
         if self._app is None:
-            self._app = HonbaApp.open(self.db)
+            self._app = open_store(self.db)
         return self._app
 
     @property
-    def reader(self) -> HonbaApp:
+    def reader(self) -> Store:
         """The store opened to read only (``honba check``, ``audit``, ``export``): its connections
         refuse writes and need none, so that they work on a full disk."""
         if self._app is None:
-            self._app = HonbaApp.open(self.db, read_only=True)
+            self._app = open_store(self.db, read_only=True)
         return self._app
 
     def checkpoint(self) -> str:
@@ -234,6 +233,31 @@ def quiet_after_interrupt() -> None:
     sys.unraisablehook = lambda _unraisable: None
 
 
+def interrupted(exc: BaseException) -> bool:
+    """Whether ``exc`` is a Ctrl-C in disguise: an error raised while a ``KeyboardInterrupt`` was
+    being handled (psycopg_pool's ``connection()`` reads a local its ``try`` never set when the
+    SIGINT lands first, and raises ``UnboundLocalError`` in the interrupt's place)."""
+    seen: set[int] = set()
+    cause: BaseException | None = exc
+    while cause is not None and id(cause) not in seen:
+        if isinstance(cause, KeyboardInterrupt):
+            return True
+        seen.add(id(cause))
+        # An error raised "from None" replaced what it was handling on purpose: not a disguise.
+        if cause.__cause__ is not None:
+            cause = cause.__cause__
+        else:
+            cause = None if cause.__suppress_context__ else cause.__context__
+    return False
+
+
+def aborted() -> NoReturn:
+    """Say the command was aborted and exit 130, as a shell does after Ctrl-C."""
+    err.print("honba: aborted", markup=False, highlight=False)
+    quiet_after_interrupt()
+    raise SystemExit(130) from None
+
+
 def main(command: typer.Typer = app) -> None:
     """Entry point of the ``honba`` command: run ``command`` (the app, or the app built for the command
     line) on the command line; usage mistakes also get one line and exit 2."""
@@ -242,10 +266,10 @@ def main(command: typer.Typer = app) -> None:
     except (typer.Abort, KeyboardInterrupt):
         # click turns Ctrl-C into Abort only once it parses; typer builds the click command before
         # that, and a SIGINT there must read the same.
-        err.print("honba: aborted", markup=False, highlight=False)
-        quiet_after_interrupt()
-        raise SystemExit(130) from None
+        aborted()
     except Exception as exc:
+        if interrupted(exc):
+            aborted()
         if not _is_usage_error(exc):
             raise
         describe = getattr(exc, "format_message", None)

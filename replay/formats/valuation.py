@@ -27,6 +27,7 @@ from mahjong.meld import Meld
 
 from domain.errors import HonbaError
 from domain.rules import Ruleset
+from domain.said import Said
 from domain.scoring.payments import settle
 from domain.scoring.riichi import hand_values
 from domain.values import HandValue, TableState, Win, WinDetails, WinFacts, WinResult
@@ -112,23 +113,27 @@ def read_tiles(ctx: WinContext) -> TileReading:
     ids = _Ids()
     win_id = ids.take(ctx.win_tile)
     if win_id is None:
-        raise UnreadableHand(f"{ctx.win_tile!r} is no tile")
+        raise UnreadableHand(Said("{tile} is no tile", tile=repr(ctx.win_tile)))
     rest = list(ctx.concealed)
     if ctx.win_tile not in rest:
-        raise UnreadableHand(f"the winning tile {ctx.win_tile} is not among the hand's tiles")
+        raise UnreadableHand(Said("the winning tile {tile} is not among the hand's tiles", tile=ctx.win_tile))
     rest.remove(ctx.win_tile)
     hand: list[int] = [win_id]
     for tile in rest:
         tile_id = ids.take(tile)
         if tile_id is None:
-            raise UnreadableHand(f"{tile!r} is no tile, or there are more than four of it")
+            raise UnreadableHand(Said("{tile} is no tile, or there are more than four of it", tile=repr(tile)))
         hand.append(tile_id)
     melds: list[Meld] = []
     for meld in ctx.melds:
         meld_ids = [ids.take(t) for t in meld.tiles]
         if any(i is None for i in meld_ids):
             raise UnreadableHand(
-                f"the call {meld.kind} {''.join(meld.tiles)} has a tile that is no tile or a fifth copy"
+                Said(
+                    "the call {kind} {tiles} has a tile that is no tile or a fifth copy",
+                    kind=meld.kind,
+                    tiles="".join(meld.tiles),
+                )
             )
         tiles = [i for i in meld_ids if i is not None]
         hand.extend(tiles)
@@ -137,7 +142,7 @@ def read_tiles(ctx: WinContext) -> TileReading:
     markers = _marker_ids(ctx.dora_markers)
     ura = _marker_ids(ctx.ura_markers)
     if markers is None or ura is None:
-        raise UnreadableHand("a dora indicator is no tile")
+        raise UnreadableHand(Said("a dora indicator is no tile"))
     options = OptionalRules(
         has_open_tanyao=True,
         has_aka_dora=ctx.red_fives,
@@ -169,9 +174,13 @@ def read_tiles(ctx: WinContext) -> TileReading:
         response = HandCalculator.estimate_hand_value(hand, win_id, melds, markers, config, ura_dora_indicators=ura)
     except Exception as exc:
         # Whatever the package cannot value (a malformed hand): the caller values it otherwise.
-        raise UnreadableHand(f"the hand calculator cannot read the hand ({type(exc).__name__})") from None
+        raise UnreadableHand(
+            Said("the hand calculator cannot read the hand ({error})", error=type(exc).__name__)
+        ) from None
     if response.error is not None or response.han is None or not response.yaku:
-        raise UnreadableHand(_ERRORS.get(str(response.error), str(response.error or "no yaku")))
+        # A reason the package gives that honba does not know is quoted as it is (its own code).
+        reason = _ERRORS.get(str(response.error)) or (str(response.error) if response.error else Said("no yaku"))
+        raise UnreadableHand(reason)
     yakuman = [y for y in response.yaku if y.is_yakuman]
     if yakuman:
         # The package counts a yakuman as 13 han (26 for a double one).
@@ -198,25 +207,25 @@ def _han(yaku: LibraryYaku, open_hand: bool) -> int:
 
 
 # The hand calculator's reasons, in words.
-_ERRORS = {
-    "hand_not_winning": "the tiles are not a winning hand",
-    "no_yaku": "the hand has no yaku",
-    "winning_tile_not_in_hand": "the winning tile is not among the hand's tiles",
-    "open_hand_riichi_not_allowed": "riichi with an open hand",
-    "open_hand_daburi_not_allowed": "double riichi with an open hand",
-    "ippatsu_without_riichi_not_allowed": "ippatsu without riichi",
-    "chankan_with_tsumo_not_allowed": "a robbed kong cannot be self-drawn",
-    "rinshan_without_tsumo_not_allowed": "a supplement tile after a kong is self-drawn",
-    "haitei_without_tsumo_not_allowed": "the last tile of the wall is self-drawn",
-    "houtei_with_tsumo_not_allowed": "the last discard cannot be self-drawn",
-    "haitei_with_rinshan_not_allowed": "the last tile and a supplement tile at once",
-    "houtei_with_rinshan_not_allowed": "the last discard and a supplement tile at once",
-    "tenhou_not_as_dealer_not_allowed": "the heavenly hand is the dealer's",
-    "tenhou_without_tsumo_not_allowed": "the heavenly hand is self-drawn",
-    "tenhou_with_meld_not_allowed": "the heavenly hand has no call",
-    "chiihou_as_dealer_not_allowed": "the earthly hand is not the dealer's",
-    "chiihou_without_tsumo_not_allowed": "the earthly hand is self-drawn",
-    "chiihou_with_meld_not_allowed": "the earthly hand has no call",
+_ERRORS: Final[dict[str, Said]] = {
+    "hand_not_winning": Said("the tiles are not a winning hand"),
+    "no_yaku": Said("the hand has no yaku"),
+    "winning_tile_not_in_hand": Said("the winning tile is not among the hand's tiles"),
+    "open_hand_riichi_not_allowed": Said("riichi with an open hand"),
+    "open_hand_daburi_not_allowed": Said("double riichi with an open hand"),
+    "ippatsu_without_riichi_not_allowed": Said("ippatsu without riichi"),
+    "chankan_with_tsumo_not_allowed": Said("a robbed kong cannot be self-drawn"),
+    "rinshan_without_tsumo_not_allowed": Said("a supplement tile after a kong is self-drawn"),
+    "haitei_without_tsumo_not_allowed": Said("the last tile of the wall is self-drawn"),
+    "houtei_with_tsumo_not_allowed": Said("the last discard cannot be self-drawn"),
+    "haitei_with_rinshan_not_allowed": Said("the last tile and a supplement tile at once"),
+    "houtei_with_rinshan_not_allowed": Said("the last discard and a supplement tile at once"),
+    "tenhou_not_as_dealer_not_allowed": Said("the heavenly hand is the dealer's"),
+    "tenhou_without_tsumo_not_allowed": Said("the heavenly hand is self-drawn"),
+    "tenhou_with_meld_not_allowed": Said("the heavenly hand has no call"),
+    "chiihou_as_dealer_not_allowed": Said("the earthly hand is not the dealer's"),
+    "chiihou_without_tsumo_not_allowed": Said("the earthly hand is self-drawn"),
+    "chiihou_with_meld_not_allowed": Said("the earthly hand has no call"),
 }
 
 HONOR_NUMBERS: Final = {name: str(number) for number, name in enumerate("ESWNPFC", start=1)}

@@ -109,7 +109,7 @@ def parse_override(text: str, field: str = "--set") -> tuple[str, Any]:
     from replay.input.json_text import load_json  # only where --set is given
 
     if "=" not in text:
-        raise InputError(f"a rule override is key=value, not {shown(text)}")
+        raise InputError(Said("a rule override is key=value, not {text}", text=shown(text)))
     key, raw = text.split("=", 1)
     key = key.strip()
     if _SIGNED.fullmatch(raw):
@@ -118,6 +118,8 @@ def parse_override(text: str, field: str = "--set") -> tuple[str, Any]:
         value: Any = load_json(raw, deepest=OVERRIDE_DEEPEST)
     except json.JSONDecodeError as exc:
         if raw.lstrip()[:1] in ("[", "{"):
-            raise InputError(f"{field} {shown(key)}: not a JSON list or object ({exc.msg})") from None
+            raise InputError(
+                Said("{field} {key}: not a JSON list or object ({error})", field=field, key=shown(key), error=exc.msg)
+            ) from None
         value = raw
     return key, value

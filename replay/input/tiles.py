@@ -279,10 +279,10 @@ def tile_text(fields: Mapping[str, Any], name: str) -> str:
     if raw is None:
         return ""
     if not isinstance(raw, str):
-        raise FieldError(name, "expected text")
+        raise FieldError(name, Said("expected text"))
     text = raw.strip()
     if len(text) > MAX_TILE_TEXT:
-        raise FieldError(name, f"at most {MAX_TILE_TEXT} characters")
+        raise FieldError(name, Said("at most {most} characters", most=MAX_TILE_TEXT))
     return text
 
 

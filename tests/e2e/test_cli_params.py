@@ -237,6 +237,27 @@ def test_ctrl_c_while_the_command_is_being_built_is_one_line_and_exit_130(
     assert capsys.readouterr().err.strip() == "honba: aborted"
 
 
+def test_ctrl_c_that_a_library_turned_into_another_error_is_still_an_interrupt(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # psycopg_pool's connection() reads a local its try block never set when the SIGINT lands first:
+    # an UnboundLocalError whose context is the KeyboardInterrupt (seen in an import on PostgreSQL).
+    import replay.cli
+
+    def interrupted_inside_a_library(*_args: Any, **_kwargs: Any) -> Any:
+        try:
+            raise KeyboardInterrupt
+        finally:
+            raise UnboundLocalError("cannot access local variable 't0' where it is not associated with a value")
+
+    monkeypatch.setattr(sys, "argv", ["honba", "status", "m1"])
+    monkeypatch.setattr(typer.main, "get_command", interrupted_inside_a_library)
+    with pytest.raises(SystemExit) as exit_:
+        replay.cli.main()
+    assert exit_.value.code == 130
+    assert capsys.readouterr().err.strip() == "honba: aborted"
+
+
 def test_a_checkpoint_the_driver_refuses_at_a_commands_end_is_a_warning(capsys: pytest.CaptureFixture[str]) -> None:
     # A Ctrl-C inside a save leaves SQLite's connection in its transaction: the checkpoint at the
     # command's end raised the driver's error as a traceback instead of the import's one line.

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from domain.errors import InvalidRules
 from domain.rules import Ruleset, load_preset, parse_rule_text
+from domain.said import Said
 from replay.input.files import MAX_RULE_FILE, FileTooLarge, read_capped
 from replay.input.parsing import parse_override
 
@@ -29,11 +30,15 @@ def resolve_rules(ref: str, *, files: bool = True) -> Ruleset:
     try:
         text = read_capped(path, limit=MAX_RULE_FILE, what="rule file").decode("utf-8")
     except FileTooLarge as exc:
-        raise InvalidRules(str(exc)) from None
+        raise InvalidRules(exc.said) from None
     except OSError as exc:
-        raise InvalidRules(f"{ref}: cannot read the rule file ({exc.strerror or exc})") from None
+        # The system's own words on why (no such file, permission denied): quoted as they are.
+        why = exc.strerror or str(exc)
+        raise InvalidRules(Said("{ref}: cannot read the rule file ({why})", ref=ref, why=why)) from None
     except UnicodeDecodeError as exc:
-        raise InvalidRules(f"{ref}: the rule file is not UTF-8 text (byte {exc.start})") from None
+        raise InvalidRules(
+            Said("{ref}: the rule file is not UTF-8 text (byte {byte})", ref=ref, byte=exc.start)
+        ) from None
     rules = parse_rule_text(text, source=ref)
     import tomllib  # a rule file's only, as domain.rules reads TOML (a recording command reads none)
 

@@ -359,7 +359,7 @@ def entry_preview(
 
 def _tile_win(match: Match, entry: Entry, tiles: HandTiles) -> tuple[WinResult, TileValue]:
     if entry.kind != "win":
-        raise FieldError("hand", "the hand's tiles give the value of a win")
+        raise FieldError("hand", Said("the hand's tiles give the value of a win"))
     won = fact_at(match, entry)
     assert isinstance(won, WinResult)  # a win's entry is one
     try:
@@ -384,7 +384,7 @@ def record_entry(
     if tiles is None:
         return apply_entry(app, key, entry, client_key=client_key, by=by, expect=expect)
     if entry.kind != "win":
-        raise FieldError("hand", "the hand's tiles give the value of a win")
+        raise FieldError("hand", Said("the hand's tiles give the value of a win"))
     try:
         return record_tile_win(app, key, entry, tiles, client_key=client_key, expect=expect)[0]
     except InputError as exc:

@@ -28,7 +28,7 @@ import attrs
 from domain.errors import HonbaError
 from domain.match import Match
 from domain.rules import Ruleset
-from domain.said import Said
+from domain.said import Field, Listed, Said, listed
 from domain.scoring.riichi import base_points
 from domain.values import HandValue, TableState, WinDetails, WinFacts, WinResult
 from replay.formats.valuation import TileReading, UnreadableHand, WinContext, read_tiles
@@ -48,17 +48,18 @@ class TileValue:
     value: HandValue
     details: WinDetails
     from_tiles: HandValue
-    warning: str | None = None
+    warning: Said | None = None
 
     def data(self) -> dict[str, Any]:
         """Plain data for a page or a tool: ``{"value", "han", "fu", "limit", "tiles_value",
-        "yaku": [{"name", "han"}], "dora", "red", "ura", "warning"}``."""
+        "yaku": [{"name", "han"}], "dora", "red", "ura", "warning"}`` (the values and the warning as
+        words, ``domain.said``: their ``str()`` the English)."""
         return {
-            "value": self.value.describe(),
+            "value": self.value.said(),
             "han": self.from_tiles.han,
             "fu": self.details.fu,
             "limit": self.from_tiles.limit,
-            "tiles_value": self.from_tiles.describe(),
+            "tiles_value": self.from_tiles.said(),
             "yaku": [{"name": y.name, "han": y.han} for y in self.details.yaku],
             "dora": self.details.dora,
             "red": self.details.red,
@@ -101,7 +102,7 @@ def tile_value(
     try:
         reading: TileReading = read_tiles(context)
     except UnreadableHand as exc:
-        raise refused("--hand", str(exc)) from None
+        raise refused("--hand", exc.said) from None
     counted = attrs.evolve(reading.details, calls=details_calls(tiles))
     # The han from dora count toward the payment, not toward a minimum (``HandValue.dora``).
     dora = counted.dora + counted.red + counted.ura + counted.kita
@@ -110,9 +111,11 @@ def tile_value(
         # A typed value that pays what the tiles pay (``5han`` for a mangan, say) says the same:
         # the tiles' is kept, with its dora.
         return TileValue(from_tiles, counted, from_tiles)
-    warning = (
-        f"the tiles give {from_tiles.describe()} ({describe_yaku(counted)}), not {typed.describe()} as typed: "
-        f"{typed.describe()} is recorded"
+    warning = Said(
+        "the tiles give {tiles} ({yaku}), not {typed} as typed: {typed} is recorded",
+        tiles=from_tiles.said(),
+        yaku=yaku_said(counted),
+        typed=typed.said(),
     )
     return TileValue(typed, counted, from_tiles, warning)
 
@@ -127,12 +130,23 @@ def _pays_alike(typed: HandValue, tiles: HandValue, rules: Ruleset) -> bool:
 
 
 def describe_yaku(details: WinDetails) -> str:
-    """The yaku and dora of a win in one line: ``立直 1, 断幺九 1; dora 2``."""
-    parts = [", ".join(f"{y.name} {y.han}" for y in details.yaku)]
-    counted = [f"{name} {n}" for name, n in (("dora", details.dora), ("red", details.red), ("ura", details.ura)) if n]
+    """The yaku and dora of a win in one line: ``立直 1, 断幺九 1; dora 2`` (``yaku_said``'s English)."""
+    return str(yaku_said(details))
+
+
+def yaku_said(details: WinDetails) -> Listed:
+    """``describe_yaku``'s words: the yaku by their names (Tenhou's, data), then the dora counted."""
+    yaku = [f"{y.name} {y.han}" for y in details.yaku]
+    counts = (
+        (Said("dora {count}", count=details.dora), details.dora),
+        (Said("red {count}", count=details.red), details.red),
+        (Said("ura {count}", count=details.ura), details.ura),
+    )
+    counted = [said for said, n in counts if n]
+    parts: list[Field] = [listed(yaku)] if yaku else []
     if counted:
-        parts.append(", ".join(counted))
-    return "; ".join(p for p in parts if p)
+        parts.append(listed(counted))
+    return listed(parts, "; ")
 
 
 def details_calls(tiles: HandTiles) -> tuple[str, ...]:
@@ -160,7 +174,9 @@ def tile_result(
     with the win as its ``details``. Riichi, the last tile, a supplement tile, a robbed kong and
     the first turn are the win's (what the table says) or the tiles' own."""
     if len(won.wins) != 1:
-        raise InputError("--hand gives one winner's tiles: name one winner (record a double ron by value)")
+        raise InputError(
+            Said("{hand} gives one winner's tiles: name one winner (record a double ron by value)", hand="--hand")
+        )
     (win,) = won.wins
     declared = won.riichi
     if (tiles.riichi or tiles.double_riichi) and win.winner not in declared:
@@ -200,7 +216,7 @@ def record_tile_win(
     front end's), its value and yaku the tiles' at the table it is recorded at. What the tiles
     gave comes back beside the match (its ``warning`` where a typed value was recorded)."""
     if entry.kind != "win":
-        raise InputError("--hand gives the tiles of a win")
+        raise InputError(Said("{hand} gives the tiles of a win", hand="--hand"))
     valued: list[TileValue] = []
 
     def result(match: Match) -> WinResult:
