@@ -78,3 +78,13 @@ def listed(items: Iterable[Field], separator: str = ", ", empty: Field = "") -> 
     """``Listed`` of ``items``."""
     said: tuple[Field, ...] = tuple(items)
     return Listed(said, separator, empty)
+
+
+def one_of(choices: Iterable[Field]) -> Field:
+    """Choices, one of which is wanted (at least one): ``a or b or c`` in English, each said in its
+    turn (an option's name is data); one choice alone is itself."""
+    items = list(choices)
+    said = items[-1]
+    for choice in reversed(items[:-1]):
+        said = Said("{choice} or {others}", choice=choice, others=said)
+    return said

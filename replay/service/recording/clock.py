@@ -17,6 +17,7 @@ from typing import Any
 
 from domain.clock import TIME_UP, hands_left
 from domain.match import Match
+from domain.said import Said
 from replay.input.parsing import InputError
 from replay.service.common.shapes import counted
 from replay.service.recording.recording import on_match, server_time
@@ -78,7 +79,9 @@ def start_session_clock(
     tournament = get_tournament(app, name)
     keys = [key for _table, key in tournament.session_matches(session)]
     if not keys:
-        raise InputError(f"session {session} of {name!r} has no matches attached yet")
+        raise InputError(
+            Said("session {session} of {name} has no matches attached yet", session=session, name=repr(name))
+        )
     when = at if at is not None else server_time()
     started = []
     for key in keys:
@@ -86,7 +89,11 @@ def start_session_clock(
         if match.state.finished or match.clock.started is not None:
             continue
         if match.clock.limit is None:
-            raise InputError(f"match {key!r} has no time limit: set the session's limit first (honba clock set)")
+            raise InputError(
+                Said(
+                    "match {match} has no time limit: set the session's limit first (honba clock set)", match=repr(key)
+                )
+            )
         start_clock(app, key, at=when, by=by)
         started.append(key)
     return started

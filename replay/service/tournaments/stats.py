@@ -74,8 +74,12 @@ def stats_report(view: DocumentView, tournament: str | None = None, player: str 
     if player is not None:
         rows = [row for row in rows if row.player == player]
         if not rows:
-            where = f"tournament {tournament!r}" if tournament is not None else "the stored matches"
-            raise PlayerNotFound(f"no player {player!r} in {where}")
+            where = (
+                Said("tournament {name}", name=repr(tournament))
+                if tournament is not None
+                else Said("the stored matches")
+            )
+            raise PlayerNotFound(Said("no player {player} in {where}", player=repr(player), where=where))
     finished = sum(1 for d in docs if d.finished)
     damaged: dict[str, str] = {}
     if tournament is not None:
