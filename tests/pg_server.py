@@ -2,9 +2,10 @@
 
 The server listens on a free port of 127.0.0.1 (and on a unix socket in its own
 directory), trusts nobody without the password, and is made for speed, not
-durability (no fsync, its files in memory where the machine has room: ``scratch_dir``). Each test gets a database of its own from
-``PostgresServer.new_database``. PostgreSQL refuses to run as root, so as root
-the server runs as the ``postgres`` system user (or ``nobody``) through ``runuser``.
+durability (no fsync; for the tests, its files in memory where the machine has room:
+``scratch_dir``). Each test gets a database of its own from ``PostgresServer.new_database``.
+PostgreSQL refuses to run as root, so as root the server runs as the ``postgres`` system
+user (or ``nobody``) through ``runuser``.
 """
 
 from __future__ import annotations
@@ -80,10 +81,13 @@ def _run_as() -> str | None:
 class PostgresServer:
     """One server in one temporary directory; ``start`` it, ``stop`` it."""
 
-    def __init__(self) -> None:
+    def __init__(self, where: str | None = None) -> None:
+        """``where``: the directory to make the server's own in (the tests': ``scratch_dir()``); by
+        default the system's temporary directory, on a disk, as the benchmarks measure a server."""
         self.bin_dir = find_bin_dir()
         self.user = _run_as()
-        self.root = Path(tempfile.mkdtemp(prefix="honba-pg-", dir=scratch_dir()))
+        self.where = where
+        self.root = Path(tempfile.mkdtemp(prefix="honba-pg-", dir=where))
         self.data = self.root / "data"
         self.sockets = self.root / "sockets"
         self.port = 0
@@ -107,10 +111,10 @@ class PostgresServer:
     def _options(self) -> str:
         return (
             f"-c listen_addresses=127.0.0.1 -c port={self.port} -c unix_socket_directories={self.sockets} "
-            "-c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200 "
-            # Each new database writes its template's 8 MB to the WAL: kept to a few segments, not the
-            # default gigabyte, as the files may be in memory.
-            "-c max_wal_size=128MB -c min_wal_size=32MB"
+            "-c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
+            # Each new database writes its template's 8 MB to the WAL: kept to a few segments in the
+            # tests' directory (in memory), not the default gigabyte.
+            + (" -c max_wal_size=128MB -c min_wal_size=32MB" if self.where is not None else "")
         )
 
     def halt(self) -> None:
@@ -192,7 +196,7 @@ def started_or_skipped() -> PostgresServer:
 
     server: PostgresServer | None = None
     try:
-        server = PostgresServer()
+        server = PostgresServer(scratch_dir())
         server.start()
     except ServerUnavailable as exc:
         if server is not None:
