@@ -17,6 +17,7 @@ from domain.clock import TIME_UP
 from domain.errors import RuleViolation
 from domain.progression import Fact, deal_passes, evolve, match_end_reason
 from domain.rules import Ruleset
+from domain.said import Said
 from domain.values import (
     AbortiveDraw,
     DealPass,
@@ -44,9 +45,11 @@ def early_end_reason(reason: object) -> str:
     """
     text = str(reason).strip() if isinstance(reason, str) else ""
     if not text:
-        raise RuleViolation("an early end needs a reason, e.g. agreed or time limit")
+        raise RuleViolation(Said("an early end needs a reason, e.g. agreed or time limit"))
     if text in AUTOMATIC_ENDS:
-        raise RuleViolation(f"the rules decide a {text!r} end by themselves; give an early end another reason")
+        raise RuleViolation(
+            Said("the rules decide a {reason} end by themselves; give an early end another reason", reason=repr(text))
+        )
     return text
 
 

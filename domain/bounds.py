@@ -30,9 +30,10 @@ class OutOfBounds(RuleViolation):
     its own way (``--session``, ``session``); the message is both.
     """
 
-    def __init__(self, field: str, problem: str | Said):
+    def __init__(self, field: str | Said, problem: str | Said):
         super().__init__(Said("{field}: {problem}", field=field, problem=problem))
-        self.field = field
+        # A front end places the refusal by the field's English name (a form's field, an option).
+        self.field = str(field)
         self.problem = str(problem)
 
 
@@ -66,11 +67,11 @@ def clipped(message: str) -> str:
 class Bound:
     """The range of a whole number: ``low`` to ``high``, both included; ``field`` names it in a refusal."""
 
-    field: str
+    field: str | Said
     low: int
     high: int
 
-    def check(self, value: object, field: str | None = None) -> int:
+    def check(self, value: object, field: str | Said | None = None) -> int:
         """The value when it is a whole number in range, else ``OutOfBounds`` naming the field."""
         name = field or self.field
         if isinstance(value, bool) or not isinstance(value, int):
@@ -82,7 +83,7 @@ class Bound:
             )
         return value
 
-    def named(self, field: str) -> Bound:
+    def named(self, field: str | Said) -> Bound:
         """The same range under another name (``--amount`` for a penalty's amount)."""
         return attrs.evolve(self, field=field)
 
@@ -113,14 +114,14 @@ class TextBound:
     """Text of at most ``longest`` characters on one line (no control characters), none of the
     ``forbidden`` characters (``why`` says why not); ``field`` names it."""
 
-    field: str
+    field: str | Said
     longest: int
     forbidden: str = ""
-    why: str = ""
+    why: str | Said = ""
     # Whole texts refused for the same ``why`` (a web address's "." and "..").
     reserved: frozenset[str] = frozenset()
 
-    def check(self, text: object, field: str | None = None) -> str:
+    def check(self, text: object, field: str | Said | None = None) -> str:
         """The text when it fits, else ``OutOfBounds`` naming the field (and the first character refused)."""
         name = field or self.field
         if not isinstance(text, str):
@@ -147,12 +148,14 @@ class TextBound:
             )
         for ch in self.forbidden:
             if ch in text:
-                raise OutOfBounds(name, f"{shown(text)} holds {ch!r}: {self.why}")
+                raise OutOfBounds(
+                    name, Said("{text} holds {char}: {why}", text=shown(text), char=repr(ch), why=self.why)
+                )
         if text.strip() in self.reserved:
-            raise OutOfBounds(name, f"{shown(text)} cannot be a name: {self.why}")
+            raise OutOfBounds(name, Said("{text} cannot be a name: {why}", text=shown(text), why=self.why))
         return text
 
-    def named(self, field: str) -> TextBound:
+    def named(self, field: str | Said) -> TextBound:
         """The same limit under another name."""
         return attrs.evolve(self, field=field)
 
@@ -166,108 +169,108 @@ MOST_POINTS_ON_A_TABLE = 4 * 1_000_000
 # game's (the record file's bound, replay/formats/record/read.py).
 MOST_SCORE = 100_000_000
 
-SEAT = Bound("seat", 0, 3)
+SEAT = Bound(Said("seat"), 0, 3)
 # A hand value's counts. The rules' settling table sets a tighter ceiling where it has rows
 # (twice its top row: 26 han in riichi, domain.scoring.checks.han_ceiling); these hold under any
 # rules, those without a table included.
-HAN = Bound("han", 0, 99)
+HAN = Bound(Said("han"), 0, 99)
 # The most fu any table counts is 170: a closed ron (20 + 10) with four concealed kongs of terminals or
 # honours (4 x 32), a pair of the double wind counted 4 fu and a single wait (2): 164, rounded up.
-FU = Bound("fu", 0, 170)
-DORA = Bound("dora", 0, 99)
+FU = Bound(Said("fu"), 0, 170)
+DORA = Bound(Said("dora"), 0, 99)
 # Six yakuman in one hand is the most any table counts (Tenhou's cap, domain.rules.MAX_YAKUMAN_MULTIPLE).
-YAKUMAN_MULTIPLE = Bound("yakuman multiple", 1, 6)
+YAKUMAN_MULTIPLE = Bound(Said("yakuman multiple"), 1, 6)
 # Each faan or double doubles the score: 64 of them is already far beyond any limit (the record
 # file's bound); a hand's score is bounded as well, below.
-FAAN = Bound("faan", 0, 64)
-DOUBLES = Bound("doubles", 0, 64)
+FAAN = Bound(Said("faan"), 0, 64)
+DOUBLES = Bound(Said("doubles"), 0, 64)
 # A hand's points (basic points, or tai added up): no rule file's Limit is above 1,000,000.
-HAND_POINTS = Bound("points", 0, 1_000_000)
+HAND_POINTS = Bound(Said("points"), 0, 1_000_000)
 # What a hand scores before payment doubles, under rules without a Limit (doubles or faan of a base).
-HAND_SCORE = Bound("hand score", 0, MOST_SCORE)
+HAND_SCORE = Bound(Said("hand score"), 0, MOST_SCORE)
 # The melded sets and pre-dealt jokers of a win are the rules' to limit (``sets_in_hand``,
 # ``predealt_jokers``: domain.win_facts), and so is what a tile is.
 # A player draws at most a quarter of the wall (34 of 136 tiles, 36 of 144): the most discards.
-DISCARDS = Bound("discards", 0, 40)
-LOSER_SCORE = Bound("loser score", 0, MOST_SCORE)
-PENALTY_AMOUNT = Bound("penalty amount", 1, MOST_POINTS_ON_A_TABLE)
-SCORE = Bound("score", -MOST_SCORE, MOST_SCORE)
+DISCARDS = Bound(Said("discards"), 0, 40)
+LOSER_SCORE = Bound(Said("loser score"), 0, MOST_SCORE)
+PENALTY_AMOUNT = Bound(Said("penalty amount"), 1, MOST_POINTS_ON_A_TABLE)
+SCORE = Bound(Said("score"), -MOST_SCORE, MOST_SCORE)
 # An opening table's counts (a record file's or a log's first hand): more than 99 counters, extra
 # hands or dealer wins in a row is no match's; deposits are points, never more than a table holds.
-COUNTERS = Bound("counters", 0, 99)
-DEPOSITS = Bound("deposits", 0, MOST_POINTS_ON_A_TABLE)
-STREAK = Bound("streak", 0, 99)
-HANDS_PLAYED = Bound("hands played", 0, 9_999)
+COUNTERS = Bound(Said("counters"), 0, 99)
+DEPOSITS = Bound(Said("deposits"), 0, MOST_POINTS_ON_A_TABLE)
+STREAK = Bound(Said("streak"), 0, 99)
+HANDS_PLAYED = Bound(Said("hands played"), 0, 9_999)
 # A tournament's sessions and tables: a league that plays a session every day for almost three
 # years, a thousand tables (four thousand players) at once.
-SESSION = Bound("session", 1, 1_000)
-TABLE = Bound("table", 1, 1_000)
+SESSION = Bound(Said("session"), 1, 1_000)
+TABLE = Bound(Said("table"), 1, 1_000)
 # The links of a table revoked by one reissue (the session's page says how many): a table's links are a handful.
-REVOKED = Bound("revoked", 0, 1_000)
+REVOKED = Bound(Said("revoked"), 0, 1_000)
 # A table's or a session's time limit, and time added to it: a day's play at most.
-MINUTES = Bound("minutes", 1, 24 * 60)
+MINUTES = Bound(Said("minutes"), 1, 24 * 60)
 # A seating's seed (``honba tournament seat --seed``, the director's page): any whole number a person
 # types, within a number's length cap; the same seed gives the same seating.
-SEED = Bound("seed", 0, 10**18)
+SEED = Bound(Said("seed"), 0, 10**18)
 # A player withdraws after a session, 0 before the first.
-AFTER_SESSION = Bound("after session", 0, SESSION.high)
+AFTER_SESSION = Bound(Said("after session"), 0, SESSION.high)
 # The players of an event: a thousand tables of four. How many advance from a stage, the top N a
 # player may finish in, are at most that many.
 EVENT_PLAYERS = 4 * TABLE.high
-ADVANCE = Bound("advance", 1, EVENT_PLAYERS)
+ADVANCE = Bound(Said("advance"), 1, EVENT_PLAYERS)
 # The players a table seats (a draw's tables): three (sanma) or four.
-TABLE_SIZE = Bound("players a table", 3, 4)
+TABLE_SIZE = Bound(Said("players a table"), 3, 4)
 # A substitute's fixed points a match, in final points as an uma is (the EMA's rule: -30).
-SUBSTITUTE_POINTS = Bound("substitute's points", -1_000, 1_000)
+SUBSTITUTE_POINTS = Bound(Said("substitute's points"), -1_000, 1_000)
 # What a ranking across events weighs an event by (the EMA's MERS weight): an event lasts a day to a
 # month; its players come from no country given up to every country there is (fewer than 300).
-EVENT_DAYS = Bound("days", 1, 30)
-COUNTRIES = Bound("countries", 0, 300)
+EVENT_DAYS = Bound(Said("days"), 1, 30)
+COUNTRIES = Bound(Said("countries"), 0, 300)
 # New rules (a rule file, ``--set``): uma and table points in final points (Tenhou's uma is 20 and
 # 10, the largest in use 50), a settling table's counts and percents of the limit.
-UMA = Bound("uma", -1_000, 1_000)
-SETTLING_COUNT = Bound("settling count", 0, 99)
-PERCENT = Bound("percent", 1, 10_000)
+UMA = Bound(Said("uma"), -1_000, 1_000)
+SETTLING_COUNT = Bound(Said("settling count"), 0, 99)
+PERCENT = Bound(Said("percent"), 1, 10_000)
 # A number given for a rule (``--set``), before the rule's own range: within a whole number's length cap.
-ANY_RULE_NUMBER = Bound("rule value", -(10**18), 10**18)
+ANY_RULE_NUMBER = Bound(Said("rule value"), -(10**18), 10**18)
 # An entry of a match's log (its line in the exported record file).
-ENTRY = Bound("entry", 1, 1_000_000)
+ENTRY = Bound(Said("entry"), 1, 1_000_000)
 # The leaves of the checkpoints' Merkle log a signed checkpoint or a proof names (one per save).
-TREE_SIZE = Bound("tree size", 0, 10**15)
+TREE_SIZE = Bound(Said("tree size"), 0, 10**15)
 
 # The text.
 
 # A player's name (and an alias, a referee, a substitute; a team's and a stage's name): Tenhou allows
 # 8 characters, Mahjong Soul 14; 64 leaves room.
-NAME = TextBound("player name", 64)
+NAME = TextBound(Said("player name"), 64)
 # A match's key and a client's retry key; a tournament's name, which the keys of its matches start with.
-KEY = TextBound("key", 200)
+KEY = TextBound(Said("key"), 200)
 # A new match's key is also a part of its web addresses (/matches/KEY/audit), where a '/' would make
 # "club/audit" the audit of "club": refused from now on (a match stored with one is read as it is,
 # on the command line; the web cannot name it).
 MATCH_KEY = TextBound(
-    "match key",
+    Said("match key"),
     KEY.longest,
     forbidden="/",
-    why="a match's key is a part of its web address",
+    why=Said("a match's key is a part of its web address"),
     reserved=frozenset({".", ".."}),
 )
 # A tournament's name is also the last part of its web address (/tournaments/NAME), where a '/' would
 # split it: the web could not name such a tournament (nor a match's key, ``MATCH_KEY``, for its own).
 TOURNAMENT = TextBound(
-    "tournament name",
+    Said("tournament name"),
     100,
     forbidden="/",
-    why="a tournament's name is the end of its web address (/tournaments/NAME)",
+    why=Said("a tournament's name is the end of its web address (/tournaments/NAME)"),
     # "/tournaments/.." is "/" to a browser.
     reserved=frozenset({".", ".."}),
 )
 # A rule set's name and description (a rule file's own, or its file's name; a Tenhou lobby's rules
 # are described in a few hundred characters).
-RULES_NAME = TextBound("rules name", 100)
-RULES_DESCRIPTION = TextBound("rules description", 2_000)
+RULES_NAME = TextBound(Said("rules name"), 100)
+RULES_DESCRIPTION = TextBound(Said("rules description"), 2_000)
 # A reason, a note, a penalty's kind, an early end's reason, when a correction was made.
-TEXT = TextBound("text", 200)
+TEXT = TextBound(Said("text"), 200)
 
 # A number typed or sent as text: at most this many characters (a sign and leading zeros included),
 # read before Python's own integer parser (which reads 4,300 digits and Unicode digits such as ``٣``).
@@ -279,7 +282,7 @@ _WHOLE = re.compile(r"[+-]?[0-9]+")
 _DECIMAL = re.compile(r"[+-]?[0-9]+(?:\.[0-9]+)?")
 
 
-def whole_number(text: object, bound: Bound, field: str | None = None) -> int:
+def whole_number(text: object, bound: Bound, field: str | Said | None = None) -> int:
     """A whole number sent as text, in ``bound``'s range: ASCII digits 0-9 only (``²`` and ``٣`` are
     not), a leading ``-`` or ``+`` only where the range reaches below zero, at most
     ``LONGEST_NUMBER`` characters; blank space around it is left out. ``OutOfBounds`` names the field.
@@ -288,7 +291,7 @@ def whole_number(text: object, bound: Bound, field: str | None = None) -> int:
     return bound.check(int(_number_text(text, bound, name, _WHOLE, "a whole number")), name)
 
 
-def decimal_number(text: object, bound: Bound, field: str | None = None) -> float:
+def decimal_number(text: object, bound: Bound, field: str | Said | None = None) -> float:
     """A number sent as text that may have a fraction (``2.5``), read as ``whole_number`` reads a whole
     one, in ``bound``'s range."""
     name = field or bound.field
@@ -304,7 +307,7 @@ def decimal_number(text: object, bound: Bound, field: str | None = None) -> floa
 _NUMBER_WORDS = {"a whole number": Said("a whole number"), "a number": Said("a number")}
 
 
-def _number_text(text: object, bound: Bound, name: str, pattern: re.Pattern[str], kind: str) -> str:
+def _number_text(text: object, bound: Bound, name: str | Said, pattern: re.Pattern[str], kind: str) -> str:
     words = _NUMBER_WORDS[kind]
     if not isinstance(text, str):
         raise OutOfBounds(name, Said("{text} is not {kind}", text=shown(text), kind=words))

@@ -16,6 +16,7 @@ from typing import Any, Union, get_args, get_origin
 import attrs
 
 from domain.errors import HonbaError
+from domain.said import Said
 from domain.values import (
     AbortiveDraw,
     DealPass,
@@ -130,14 +131,16 @@ def _field_types(cls: type[Any]) -> dict[str, Any]:
 
 # The plain types whose data must be of that very type (no 3.0 for a 3, no "3", no true for a 1):
 # what was written is read back as it was, and anything else is data that was changed.
-_EXACT = {int: "a whole number", str: "text", bool: "true or false"}
+_EXACT = {int: Said("a whole number"), str: Said("text"), bool: Said("true or false")}
 
 
 def _plain(tp: Any, data: Any, where: str) -> Any:
     """Plain data as it is, when it is of the type the field holds (an int, text, true or false)."""
     expected = _EXACT.get(tp)
     if expected is not None and type(data) is not tp:
-        raise DecodeError(f"{where}: expected {expected}, got {str(data)[:40]!r}")
+        raise DecodeError(
+            Said("{where}: expected {expected}, got {got}", where=where, expected=expected, got=repr(str(data)[:40]))
+        )
     return data
 
 
@@ -147,7 +150,7 @@ def _build(tp: Any, data: Any, where: str) -> Any:
         return None if data is None else _build(inner, data, where)
     if kind == "tuple":
         if not isinstance(data, list | tuple):
-            raise DecodeError(f"{where}: expected a list, got {type(data).__name__}")
+            raise DecodeError(Said("{where}: expected a list, got {got}", where=where, got=type(data).__name__))
         if _shape(inner)[0] == "plain":
             if inner in _EXACT:
                 for i, v in enumerate(data):
@@ -173,17 +176,17 @@ def _fast_field(tp: Any) -> Callable[[Any], Any]:
 
                 def exact_items(data: Any) -> Any:
                     if type(data) is not list and type(data) is not tuple:
-                        raise DecodeError("expected a list")
+                        raise DecodeError(Said("expected a list"))
                     for item in data:
                         if type(item) is not inner:
-                            raise DecodeError("expected another type")
+                            raise DecodeError(Said("expected another type"))
                     return tuple(data)
 
                 return exact_items
 
             def items(data: Any) -> Any:
                 if type(data) is not list and type(data) is not tuple:
-                    raise DecodeError("expected a list")
+                    raise DecodeError(Said("expected a list"))
                 return tuple(data)
 
             return items
@@ -191,7 +194,7 @@ def _fast_field(tp: Any) -> Callable[[Any], Any]:
 
         def values(data: Any) -> Any:
             if type(data) is not list and type(data) is not tuple:
-                raise DecodeError("expected a list")
+                raise DecodeError(Said("expected a list"))
             return tuple([each(item) for item in data])
 
         return values
@@ -201,7 +204,7 @@ def _fast_field(tp: Any) -> Callable[[Any], Any]:
 
         def exact(data: Any) -> Any:
             if type(data) is not tp:
-                raise DecodeError("expected another type")
+                raise DecodeError(Said("expected another type"))
             return data
 
         return exact
@@ -228,7 +231,7 @@ def _fast_builder(cls: type[Any]) -> Callable[[Any], Any]:
 
     def build(data: Any) -> Any:
         if type(data) is not dict:
-            raise DecodeError("expected an object")
+            raise DecodeError(Said("expected an object"))
         return cls(**{name: builders[name](item) for name, item in data.items()})
 
     # Filled after ``build`` exists: a class that holds values of its own kind refers to it.
@@ -249,11 +252,11 @@ def _from_data_named(cls: type[Any], data: Any, *, where: str = "") -> Any:
     """``from_data``, naming where the data is wrong (``where``: the field's path) when it is."""
     where = where or cls.__name__
     if not isinstance(data, dict):
-        raise DecodeError(f"{where}: expected an object, got {type(data).__name__}")
+        raise DecodeError(Said("{where}: expected an object, got {got}", where=where, got=type(data).__name__))
     fields = _field_types(cls)
     if not data.keys() <= fields.keys():
         unknown = sorted(set(data) - set(fields))
-        raise DecodeError(f"{where}: unknown field {unknown[0]!r}")
+        raise DecodeError(Said("{where}: unknown field {field}", where=where, field=repr(unknown[0])))
     kwargs = {}
     for name, item in data.items():
         tp = fields[name]
@@ -262,7 +265,8 @@ def _from_data_named(cls: type[Any], data: Any, *, where: str = "") -> Any:
     try:
         return cls(**kwargs)
     except (TypeError, ValueError) as exc:
-        raise DecodeError(f"{where}: {exc}") from None
+        # (what the class refused, in its own words: data, as the value it was given)
+        raise DecodeError(Said("{where}: {why}", where=where, why=str(exc))) from None
 
 
 def fact_to_data(fact: Any) -> dict[str, Any]:
@@ -274,6 +278,6 @@ def fact_from_data(data: Any, *, where: str = "fact") -> Any:
     """The fact that ``fact_to_data`` wrote."""
     if not isinstance(data, dict) or data.get("type") not in TAG_CLASSES:
         known = ", ".join(TAG_CLASSES)
-        raise DecodeError(f"{where}: 'type' must be one of {known}")
+        raise DecodeError(Said("{where}: 'type' must be one of {known}", where=where, known=known))
     body = {k: v for k, v in data.items() if k != "type"}
     return from_data(TAG_CLASSES[data["type"]], body, where=where)

@@ -543,20 +543,27 @@ class Match(Aggregate):
                 return reopened
         self._check_referee(by, reason, at)
         if not self.state.finished:
-            raise RuleViolation(f"match {self.key!r} has not ended: there is nothing to reopen")
+            raise RuleViolation(Said("match {match} has not ended: there is nothing to reopen", match=repr(self.key)))
         ends = [p for p, _ in self.effective_entries() if isinstance(dict(self.history).get(p), MatchEnd)]
         end = dict(self.history)[ends[-1]] if ends else None
         if end is None or not is_early_end(end):
-            why = self.state.end_reason or "by the rules"
+            why: str | Said = self.state.end_reason or Said("by the rules")
             if why == TIME_UP:
                 # The clock's end is the rules' too (``hands_after_time``): it follows its hand.
                 raise RuleViolation(
-                    f"match {self.key!r} was ended by the clock (time up, under the rules' hands after time) after "
-                    "its last hand: take that hand back (undo, or void it), and the end goes with it"
+                    Said(
+                        "match {match} was ended by the clock (time up, under the rules' hands after time) after "
+                        "its last hand: take that hand back (undo, or void it), and the end goes with it",
+                        match=repr(self.key),
+                    )
                 )
             raise RuleViolation(
-                f"match {self.key!r} was ended by the rules ({why}) after its last hand: take that hand back "
-                "(undo, or void it) or amend it, and the rules judge the end again"
+                Said(
+                    "match {match} was ended by the rules ({why}) after its last hand: take that hand back "
+                    "(undo, or void it) or amend it, and the rules judge the end again",
+                    match=repr(self.key),
+                    why=why,
+                )
             )
         self.void(ends[-1], by=by, reason=reason, client_key=client_key, at=at)
         return ends[-1]

@@ -44,6 +44,7 @@ from domain.integrity import event_digest
 from domain.match import Match, opening_state
 from domain.match import match_id as match_id_of
 from domain.rules import Ruleset
+from domain.said import Said
 from domain.tournament import Tournament
 from projections.standings import MatchSummary, StandingRow, Totals, rank, standings, summarize
 from projections.stats import MatchStats, match_stats
@@ -116,8 +117,13 @@ def read_doc(kind: str, data: dict[str, Any]) -> dict[str, Any]:
     current = DOC_SCHEMA.get(kind, 1)
     if not isinstance(version, int) or version > current:
         raise ViewTooNew(
-            f"the standings view holds a {kind!r} document of schema {version!r}, newer than this honba "
-            f"reads ({current}): use the honba that wrote it, or delete the view to rebuild it"
+            Said(
+                "the standings view holds a {kind} document of schema {version}, newer than this honba "
+                "reads ({current}): use the honba that wrote it, or delete the view to rebuild it",
+                kind=repr(kind),
+                version=repr(version),
+                current=current,
+            )
         )
     for step in range(version, current):
         UPGRADES[(kind, step)](data)
@@ -193,7 +199,9 @@ class DocCache:
         if rules is None:
             values = self.get("rules", ref)
             if values is None:
-                raise ViewDamaged(f"the standings view lacks the rules {ref!r} a match refers to: delete the view")
+                raise ViewDamaged(
+                    Said("the standings view lacks the rules {ref} a match refers to: delete the view", ref=repr(ref))
+                )
             rules = self._rulesets[ref] = Ruleset.from_stored(values)
         return rules
 

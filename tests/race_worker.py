@@ -23,10 +23,10 @@ import time
 from pathlib import Path
 
 from domain.match import Match
+from domain.store_errors import StoreConflict
 from domain.values import AbortiveDraw, AbortKind
 from replay.service.recording import recording
 from replay.store.application import HonbaApp
-from replay.store.errors import StoreConflict
 from replay.store.seal import Seal
 
 FOUR_WINDS = AbortiveDraw(AbortKind.FOUR_WINDS)

@@ -11,6 +11,7 @@ import attrs
 
 from domain.errors import InvalidHandValue
 from domain.rules import Ruleset
+from domain.said import Said
 from domain.scoring.riichi import round_up, table_percent
 from domain.values import HandValue
 
@@ -39,7 +40,7 @@ def raw_score(value: HandValue, rules: Ruleset) -> int:
         return value.points
     if value.tai is not None:
         return value.tai  # tai add up: the hand's points
-    raise InvalidHandValue("a hand needs points, doubles or faan under these rules")
+    raise InvalidHandValue(Said("a hand needs points, doubles or faan under these rules"))
 
 
 def cut_to_limit(points: int, rules: Ruleset) -> int:

@@ -122,9 +122,9 @@ def witness(
     showed another history."""
     from replay.service.audit.proofs import read_verifier
     from replay.service.audit.witnesses import Witnessed, WitnessRefused, witness_once
-    from replay.service.common.opening import default_db_path
+    from replay.service.common.opening import data_folder
 
-    where = state if state is not None else default_db_path().parent / "witness"
+    where = state if state is not None else data_folder() / "witness"
 
     def run() -> Witnessed:
         try:

@@ -10,7 +10,7 @@ import uvicorn
 from domain.bounds import Bound
 from replay.cli.params import number_option
 from replay.cli.shell import app, err, guarded, out, shell
-from replay.service.common.opening import store_name
+from replay.service.common.opening import store_shown
 from replay.service.director.address import PUBLIC_URL_ENV, served_address
 from replay.web.app import create_app
 
@@ -45,7 +45,7 @@ def serve(
         db = shell(ctx).db
         address = served_address(host, port, public_url)
         web = create_app(db, address, witnesses=witness or ())
-        out.print(f"honba serve: {store_name(db)} on http://{host}:{port}/", markup=False)
+        out.print(f"honba serve: {store_shown(db)} on http://{host}:{port}/", markup=False)
         # Said at start: the address phones open, or why they cannot reach this server.
         (out if address.reachable else err).print(f"honba serve: {address.said}", markup=False, soft_wrap=True)
         uvicorn.run(web, host=host, port=port, log_level="warning", access_log=False)

@@ -15,7 +15,7 @@ from domain.bounds import clipped
 from domain.errors import HonbaError
 from replay.cli.params import HonbaGroup
 from replay.cli.render import SafeConsole
-from replay.service.common.opening import DB_ENV, HonbaApp, default_db_path
+from replay.service.common.opening import Store, open_store, unnamed_store
 
 if TYPE_CHECKING:  # loaded where a bar is shown (progress_bar)
     from rich.progress import Progress
@@ -54,8 +54,7 @@ DbOption = Annotated[
     str | None,
     typer.Option(
         "--db",
-        help=f"SQLite file, :memory:, or postgresql://user:password@host:port/dbname. "
-        f"Default: ${DB_ENV} or {default_db_path()}",
+        help=f"SQLite file, :memory:, or postgresql://user:password@host:port/dbname. Default: {unnamed_store()}",
     ),
 ]
 
@@ -83,20 +82,20 @@ class Shell:
 
     def __init__(self, db: str | None):
         self.db = db
-        self._app: HonbaApp | None = None
+        self._app: Store | None = None
 
     @property
-    def app(self) -> HonbaApp:
+    def app(self) -> Store:
         if self._app is None:
-            self._app = HonbaApp.open(self.db)
+            self._app = open_store(self.db)
         return self._app
 
     @property
-    def reader(self) -> HonbaApp:
+    def reader(self) -> Store:
         """The store opened to read only (``honba check``, ``audit``, ``export``): its connections
         refuse writes and need none, so that they work on a full disk."""
         if self._app is None:
-            self._app = HonbaApp.open(self.db, read_only=True)
+            self._app = open_store(self.db, read_only=True)
         return self._app
 
     def checkpoint(self) -> str:

@@ -24,7 +24,7 @@ from replay.html.sheet import PAPERS, render_sheet_html
 from replay.input.files import write_whole
 from replay.input.parsing import InputError
 from replay.service.common.access import TableLink, TokenStore
-from replay.service.common.opening import HonbaApp
+from replay.service.common.opening import Store
 from replay.service.common.shapes import counted
 from replay.service.director.address import PUBLIC_URL_ENV, configured_public_url
 from replay.service.director.director import SeatedTable, seat_session
@@ -55,7 +55,7 @@ Name = Annotated[str, typer.Argument(help="The tournament's name.")]
 Reason = Annotated[str, typer.Option("--reason", help="Why (kept in the tournament's log).")]
 
 
-def _change(ctx: typer.Context, change: Callable[[HonbaApp], None], done: str) -> None:
+def _change(ctx: typer.Context, change: Callable[[Store], None], done: str) -> None:
     """Run a change of the tournament (the service's) and say what was done."""
     guarded(lambda: change(shell(ctx).app))
     out.print(done, markup=False)

@@ -507,7 +507,7 @@ def expect_keys(data: Mapping[str, Any], allowed: Iterable[str], field: str) -> 
     """Refuse a field the line or object does not have (a misspelt field is never ignored)."""
     unknown = sorted(set(data) - set(allowed))
     if unknown:
-        raise FieldError(field, f"unknown field {shown(unknown[0])}")
+        raise FieldError(field, Said("unknown field {field}", field=shown(unknown[0])))
 
 
 def has_control(text: str) -> bool:
@@ -559,15 +559,23 @@ def check_kinds(cls: type[Any], data: Any, field: str) -> None:
     for name, value in data.items():
         if name in fields and not _fits(fields[name], value, name):
             where = f"{field}.{name}" if field else name
-            raise FieldError(where, f"{shown(value)} is not {_kind_name(fields[name], name)}")
+            raise FieldError(
+                where, Said("{value} is not {kind}", value=shown(value), kind=_kind_name(fields[name], name))
+            )
 
 
-def _kind_name(tp: Any, name: str) -> str:
+def _kind_name(tp: Any, name: str) -> Said:
     if get_origin(tp) in (Union, types.UnionType):
         options = [a for a in get_args(tp) if a is not type(None)]
-        return f"{_kind_name(options[0], name)} or null" if len(options) == 1 else "of the right kind"
-    within = f"(at most {bound_of(name)} either way)"
+        if len(options) == 1:
+            return Said("{kind} or null", kind=_kind_name(options[0], name))
+        return Said("of the right kind")
+    within = Said("(at most {most} either way)", most=bound_of(name))
     if get_origin(tp) is tuple:
         inner = get_args(tp)[0]
-        return {int: f"a list of whole numbers {within}", float: "a list of numbers"}.get(inner, "a list of text")
-    return {int: f"a whole number {within}", float: "a number", bool: "true or false"}.get(tp, "text")
+        if inner is int:
+            return Said("a list of whole numbers {within}", within=within)
+        return Said("a list of numbers") if inner is float else Said("a list of text")
+    if tp is int:
+        return Said("a whole number {within}", within=within)
+    return {float: Said("a number"), bool: Said("true or false")}.get(tp, Said("text"))

@@ -77,7 +77,7 @@ def slot(index: int) -> str:
 # Reading the text fields.
 
 
-def whole_number(field: str, raw: Any, *, low: int | None = None, high: int = MAX_COUNT) -> int:
+def whole_number(field: str | Said, raw: Any, *, low: int | None = None, high: int = MAX_COUNT) -> int:
     """A whole number a person or a client sent: a JSON number, or text read by the domain's one
     reader of numbers (``domain.bounds.whole_number``: ASCII digits, a sign where the range goes
     below zero, a length cap), within ``high`` either way (or from ``low``): by default the record
@@ -90,7 +90,7 @@ def whole_number(field: str, raw: Any, *, low: int | None = None, high: int = MA
             return bound.check(raw)
         return read_number(raw, bound)
     except OutOfBounds as exc:
-        raise FieldError(field, exc.said) from None
+        raise FieldError(str(field), exc.said) from None
 
 
 def _text(fields: Mapping[str, Any], name: str) -> str:

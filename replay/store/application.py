@@ -40,9 +40,10 @@ from domain.codec import VALUE_CLASSES
 from domain.errors import DamagedFact
 from domain.match import Match, match_id
 from domain.said import Said
+from domain.store_errors import DamagedMatch, MatchNotFound, StoreConflict, StoreError, StoreUnavailable
 from replay.store.checked import CheckedMatches, after
 from replay.store.checkpoint import Taken, store_head, take_checkpoint, thread_lock
-from replay.store.errors import UNAVAILABLE, DamagedMatch, MatchNotFound, StoreConflict, StoreError, StoreUnavailable
+from replay.store.errors import UNAVAILABLE
 from replay.store.findings import MatchCheck
 from replay.store.integrity import check_rows, match_damage, read_rows
 from replay.store.mapper import HonbaMapper
@@ -69,8 +70,14 @@ from replay.store.transcoding import ValueTranscoding
 _MAPPER_SETTINGS = ("MAPPER_TOPIC", "TRANSCODER_TOPIC", "CIPHER_TOPIC", "CIPHER_KEY", "COMPRESSOR_TOPIC")
 
 
-def _unreadable(key: str, why: object) -> str:
-    return f"match {key!r} is damaged in the store: it cannot be read ({why}); see honba check {key}"
+def _unreadable(key: str, why: object) -> Said:
+    """A match that cannot be read, and why (words, or what the library raised: data)."""
+    return Said(
+        "match {match} is damaged in the store: it cannot be read ({why}); see honba check {key}",
+        match=repr(key),
+        why=why if isinstance(why, Said) else str(why),
+        key=key,
+    )
 
 
 @attrs.frozen
@@ -172,7 +179,11 @@ class HonbaApp(Application[UUID]):
         except Exception as exc:  # the library raises several kinds; all mean the same to a user
             reason = " ".join(str(exc).split()) or type(exc).__name__
             raise StoreError(
-                f"cannot open the store {store_name(db or env.get('POSTGRES_DBNAME'))}: {reason}"
+                Said(
+                    "cannot open the store {store}: {why}",
+                    store=store_name(db or env.get("POSTGRES_DBNAME")),
+                    why=reason,
+                )
             ) from None
 
     def _readable(self) -> HonbaApp:
@@ -220,7 +231,7 @@ class HonbaApp(Application[UUID]):
             raise DamagedMatch(self.damage(key) or _unreadable(key, unreadable(exc))) from None
         if not isinstance(match, Match) or match.key != key:
             # Another match's events stored under this key's id.
-            raise DamagedMatch(self.damage(key) or _unreadable(key, "its start event names another match"))
+            raise DamagedMatch(self.damage(key) or _unreadable(key, Said("its start event names another match")))
         return self._folded(key, match)
 
     def _folded(self, key: str, match: Match, check: Any = None) -> Match:
@@ -250,15 +261,20 @@ class HonbaApp(Application[UUID]):
                 return Loaded(self._folded(key, match), seal)
         shown = self.read(key)
         if shown.damage is not None:
-            raise DamagedMatch(f"{shown.damage}; nothing recorded")
+            raise DamagedMatch(Said("{damage}; nothing recorded", damage=shown.damage))
         if checked is not None and shown.match.version < checked.match.version:
             # Events this process checked (or saved) are gone with the seal row that named them: a
             # rollback the match's own chain cannot show. What is kept stays, so that every later
             # command here refuses too; ``honba check`` names it against the checkpoints.
             raise DamagedMatch(
-                f"match {key!r} is damaged in the store: rolled back (this process checked it up to event "
-                f"{checked.match.version}, it now ends at event {shown.match.version}); see honba check {key}; "
-                "nothing recorded"
+                Said(
+                    "match {match} is damaged in the store: rolled back (this process checked it up to event "
+                    "{checked}, it now ends at event {now}); see honba check {key}; nothing recorded",
+                    match=repr(key),
+                    checked=checked.match.version,
+                    now=shown.match.version,
+                    key=key,
+                )
             )
         if shown.seal is not None:
             self.checked.keep(shown.match, shown.seal, replace=True)
@@ -279,7 +295,7 @@ class HonbaApp(Application[UUID]):
             raise DamagedMatch(match_damage(self, key, check) or _unreadable(key, unreadable(exc))) from None
         if not isinstance(match, Match) or match.key != key:
             damage = match_damage(self, key, check)
-            raise DamagedMatch(damage or _unreadable(key, "its start event names another match"))
+            raise DamagedMatch(damage or _unreadable(key, Said("its start event names another match")))
         damage = match_damage(self, key, check) if check.problems else None
         shown_seal = seal if isinstance(seal, Seal) else None
         return Shown(self._folded(key, match, check), shown_seal, damage, check=check, rows=(events, seal))
@@ -353,10 +369,14 @@ class HonbaApp(Application[UUID]):
         try:
             self.save(match, seal)
         except IntegrityError:
-            raise StoreConflict(f"match {match.key!r} changed in the store while this command ran; try again") from None
+            raise StoreConflict(
+                Said("match {match} changed in the store while this command ran; try again", match=repr(match.key))
+            ) from None
         except PersistenceError as exc:
             failed = StoreUnavailable if isinstance(exc, UNAVAILABLE) else StoreError
-            raise failed(f"cannot save match {match.key!r}: {' '.join(str(exc).split())}") from None
+            raise failed(
+                Said("cannot save match {match}: {why}", match=repr(match.key), why=" ".join(str(exc).split()))
+            ) from None
         # What this process wrote is what it checks the next load's rows against.
         self.checked.keep(match, seal)
 

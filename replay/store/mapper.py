@@ -129,33 +129,10 @@ def _declared(cls: type) -> tuple[tuple[str, Any], ...]:
     return tuple(found)
 
 
-def fits(value: Any, hint: Any) -> bool:
-    """Whether a decoded value is of a declared field type (the few kinds honba's events declare)."""
-    if hint is Any:
-        return True
-    origin = typing.get_origin(hint)
-    if origin in (Union, types.UnionType):
-        return any(fits(value, option) for option in typing.get_args(hint))
-    if hint is type(None):
-        return value is None
-    if hint is float:
-        return isinstance(value, int | float) and not isinstance(value, bool)
-    if hint is int:
-        return isinstance(value, int) and not isinstance(value, bool)
-    if origin in (list, tuple):
-        (item,) = typing.get_args(hint)[:1] or (Any,)
-        return isinstance(value, list | tuple) and all(fits(one, item) for one in value)
-    if origin is dict:
-        key, item = typing.get_args(hint)
-        return isinstance(value, dict) and all(fits(k, key) and fits(v, item) for k, v in value.items())
-    if isinstance(hint, type):
-        return isinstance(value, hint)
-    return True
-
-
 def _fitting(hint: Any) -> Callable[[Any], bool] | None:
-    """``fits`` for one hint as a function made once (None: any value fits), so that a fold of
-    thousands of events does not walk the hint's ``typing`` structure for every one of them."""
+    """Whether a decoded value is of a declared field type (the few kinds honba's events declare),
+    as a function made once for the hint (None: any value fits), so that a fold of thousands of
+    events does not walk the hint's ``typing`` structure for every one of them."""
     if hint is Any:
         return None
     origin = typing.get_origin(hint)
@@ -192,7 +169,7 @@ def _fitting(hint: Any) -> Callable[[Any], bool] | None:
 
 @functools.cache
 def _checks(cls: type) -> tuple[tuple[str, Any, Callable[[Any], bool] | None], ...]:
-    """Each declared field of an event class with its hint and its ``fits`` made once (``_fitting``)."""
+    """Each declared field of an event class with its hint and its check made once (``_fitting``)."""
     return tuple((name, hint, _fitting(hint)) for name, hint in _declared(cls))
 
 

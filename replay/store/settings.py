@@ -21,7 +21,8 @@ from urllib.parse import parse_qsl, unquote, urlsplit
 from eventsourcing.utils import Environment
 
 from domain.bounds import Bound, OutOfBounds, whole_number
-from replay.store.errors import StoreError
+from domain.said import Said
+from domain.store_errors import StoreError
 
 # The eventsourcing application's name: it prefixes its settings (``HONBA_...``) and names the
 # store in the views' tracking records.
@@ -116,10 +117,12 @@ def postgres_env(url: str) -> dict[str, str]:
     """
     shown = redact(url)
 
-    def bad(why: str) -> StoreError:
-        return StoreError(f"bad store URL {shown}: {why} (expected {POSTGRES_URL_FORM})")
+    def bad(why: str | Said) -> StoreError:
+        return StoreError(
+            Said("bad store URL {store}: {why} (expected {form})", store=shown, why=why, form=POSTGRES_URL_FORM)
+        )
 
-    unencoded = "a password with '/', '#' or '?' must be percent-encoded (%2F, %23, %3F)"
+    unencoded = Said("a password with '/', '#' or '?' must be percent-encoded (%2F, %23, %3F)")
     try:
         parts = urlsplit(url)
         if "@" in parts.path + parts.query + parts.fragment:
@@ -130,13 +133,18 @@ def postgres_env(url: str) -> dict[str, str]:
         raise bad(str(exc)) from None
     if parts.scheme.lower() not in ("postgresql", "postgres"):
         raise StoreError(
-            f"unknown kind of store {shown}: give a SQLite file, {MEMORY} or a PostgreSQL URL ({POSTGRES_URL_FORM})"
+            Said(
+                "unknown kind of store {store}: give a SQLite file, {memory} or a PostgreSQL URL ({form})",
+                store=shown,
+                memory=MEMORY,
+                form=POSTGRES_URL_FORM,
+            )
         )
     dbname = unquote(parts.path.removeprefix("/"))
     if not dbname or "/" in dbname:
-        raise bad("no database name" if not dbname else f"database name {dbname!r} has a '/'")
+        raise bad(Said("no database name") if not dbname else Said("database name {name} has a '/'", name=repr(dbname)))
     if parts.fragment:
-        raise bad("it has a '#' part")
+        raise bad(Said("it has a '#' part"))
     env = {
         "PERSISTENCE_MODULE": POSTGRES,
         "POSTGRES_DBNAME": dbname,
@@ -151,7 +159,7 @@ def postgres_env(url: str) -> dict[str, str]:
             try:
                 value = str(whole_number(value, _URL_NUMBERS[name]))
             except OutOfBounds as exc:
-                raise bad(str(exc)) from None
+                raise bad(exc.said) from None
         if name == "host" and value:
             env["POSTGRES_HOST"] = value
         elif name == "port":
@@ -160,7 +168,7 @@ def postgres_env(url: str) -> dict[str, str]:
             env[_URL_PARAMETERS[name]] = value
         else:
             known = ", ".join(["host", "port", *_URL_PARAMETERS])
-            raise bad(f"unknown parameter {name!r} (known: {known})")
+            raise bad(Said("unknown parameter {name} (known: {known})", name=repr(name), known=known))
     return env
 
 
@@ -249,5 +257,11 @@ def check_postgres(env: Mapping[str, str]) -> None:
     except psycopg.Error as exc:
         reason = " ".join(str(exc).split()) or type(exc).__name__
         raise StoreError(
-            f"cannot connect to PostgreSQL at {where} (database {dbname!r}, user {user!r}): {reason}"
+            Said(
+                "cannot connect to PostgreSQL at {where} (database {database}, user {user}): {why}",
+                where=where,
+                database=repr(dbname),
+                user=repr(user),
+                why=reason,
+            )
         ) from None

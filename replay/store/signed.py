@@ -17,7 +17,8 @@ import attrs
 from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import IntegrityError
 
-from replay.store.errors import StoreConflict
+from domain.said import Said
+from domain.store_errors import StoreConflict
 from replay.store.rows import Reader
 
 SIGNED_ID = uuid5(NAMESPACE_URL, "honba:/signed-checkpoints")
@@ -83,7 +84,9 @@ def _append(app: Any, version: int, cls: type[Aggregate.Event], **fields: Any) -
     try:
         app.recorder.insert_events([app.mapper.to_stored_event(event)])
     except IntegrityError:
-        raise StoreConflict("another process signed or cosigned a checkpoint at the same moment; try again") from None
+        raise StoreConflict(
+            Said("another process signed or cosigned a checkpoint at the same moment; try again")
+        ) from None
 
 
 def keep_signed(app: Any, size: int, note: str, vkey: str) -> None:

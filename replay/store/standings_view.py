@@ -28,6 +28,8 @@ from eventsourcing.popo import POPOFactory
 from eventsourcing.sqlite import SQLiteFactory
 
 from domain.match import Match
+from domain.said import Said
+from domain.store_errors import StoreError
 from domain.tournament import Tournament
 from projections.standings_view import (
     FORMAT,
@@ -39,7 +41,6 @@ from projections.standings_view import (
 )
 from projections.views import TABLE, DocumentView, POPODocumentView, ViewMoved
 from replay.store.application import HonbaApp
-from replay.store.errors import StoreError
 from replay.store.fold_rows import FoldReader
 from replay.store.retry import OPEN_TRIES, retrying
 from replay.store.settings import CREATE_RACES, sqlite_path
@@ -73,7 +74,7 @@ def open_view(app: HonbaApp, notice: Callable[[str], None] | None = None) -> Doc
         raise
     except Exception as exc:  # the libraries raise several kinds; all mean the view cannot be opened
         if not _tracking_damaged(exc):
-            raise StoreError(f"cannot open the standings view: {exc}") from None
+            raise StoreError(Said("cannot open the standings view: {why}", why=str(exc))) from None
         why = " ".join(str(exc).split())[:200]
     _discard_view(app)
     (notice or stderr_notice)(
@@ -85,7 +86,7 @@ def open_view(app: HonbaApp, notice: Callable[[str], None] | None = None) -> Doc
     except StoreError:
         raise
     except Exception as exc:
-        raise StoreError(f"cannot open the standings view: {exc}") from None
+        raise StoreError(Said("cannot open the standings view: {why}", why=str(exc))) from None
 
 
 def _opened(app: HonbaApp) -> DocumentView:
@@ -156,7 +157,7 @@ def _open_view(app: HonbaApp) -> DocumentView:
 
     if isinstance(factory, PostgresFactory):
         return factory.tracking_recorder(PostgresDocumentView)
-    raise StoreError(f"no standings view for the store {type(factory).__name__}")
+    raise StoreError(Said("no standings view for the store {kind}", kind=type(factory).__name__))
 
 
 # Processes creating the view's tables at once race to create them (and to record the library's
@@ -194,8 +195,12 @@ def ensure_format(app: HonbaApp, view: DocumentView, notice: Callable[[str], Non
             return
         if isinstance(version, int) and version > FORMAT:
             raise StoreError(
-                f"the standings view was laid out by a newer honba (layout {version}, this honba reads {FORMAT}): "
-                "use that honba, or delete the view to rebuild it"
+                Said(
+                    "the standings view was laid out by a newer honba (layout {version}, this honba reads {reads}): "
+                    "use that honba, or delete the view to rebuild it",
+                    version=version,
+                    reads=FORMAT,
+                )
             )
         try:
             view.reset(app.name, expected=position)
@@ -319,8 +324,13 @@ def _decoded(app: HonbaApp, notification: Any) -> Any:
         if isinstance(notification.originator_id, UUID) and not _of_a_tournament(app, notification):
             return UnreadableRow(notification.originator_id, notification.originator_version, why)
         raise StoreError(
-            f"the store is damaged: the event at position {notification.originator_version} of "
-            f"{notification.originator_id} cannot be read ({why}); see honba check"
+            Said(
+                "the store is damaged: the event at position {position} of {aggregate} cannot be read ({why}); "
+                "see honba check",
+                position=notification.originator_version,
+                aggregate=str(notification.originator_id),
+                why=why,
+            )
         ) from None
 
 

@@ -6,9 +6,10 @@ from eventsourcing.application import AggregateNotFoundError
 
 from domain.integrity import GENESIS, event_digest, roll
 from domain.said import Said
+from domain.store_errors import StoreError, TournamentNotFound
 from domain.tournament import Tournament, tournament_id
 from replay.store.application import HonbaApp
-from replay.store.errors import UNAVAILABLE, StoreError, TournamentNotFound
+from replay.store.errors import UNAVAILABLE
 from replay.store.rows import unreadable
 from replay.store.seal import Seal
 
@@ -25,7 +26,11 @@ def get_tournament(store: HonbaApp, name: str) -> Tournament:
         raise
     except Exception as exc:  # a row deleted, undecodable, of an unknown kind: whatever broke in reading
         raise StoreError(
-            f"tournament {name!r} is damaged in the store: it cannot be read ({unreadable(exc)}); see honba check"
+            Said(
+                "tournament {name} is damaged in the store: it cannot be read ({why}); see honba check",
+                name=repr(name),
+                why=unreadable(exc),
+            )
         ) from None
     return tournament
 
@@ -41,8 +46,12 @@ def save_tournament(store: HonbaApp, tournament: Tournament) -> None:
             head = roll(head, event_digest(store.mapper.to_domain_event(stored)))
         except Exception as exc:  # a row changed behind honba's back
             raise StoreError(
-                f"the tournament is damaged in the store at event {stored.originator_version}: "
-                f"it cannot be read ({unreadable(exc)}); nothing recorded; see honba check"
+                Said(
+                    "the tournament is damaged in the store at event {position}: "
+                    "it cannot be read ({why}); nothing recorded; see honba check",
+                    position=stored.originator_version,
+                    why=unreadable(exc),
+                )
             ) from None
     for event in tournament.pending_events:
         head = roll(head, event_digest(event))

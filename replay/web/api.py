@@ -15,6 +15,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from domain.bounds import ENTRY
+from domain.said import Said
 from replay.service.common.access import Grant
 from replay.service.common.shapes import state_data
 from replay.service.director.stages import event_report, results_data, standings_of_event
@@ -93,7 +94,8 @@ async def preview_json(request: Request) -> Response:
     data: dict[str, Any] = {"match": key, "lines": list(shown.lines), "scores_after": shown.scores_after}
     if shown.change is not None:
         data["change"] = change_data(shown.change)
-    return JSONResponse(data)
+    # (its lines and a change's words said in the request's language: English unless it asks for another)
+    return JSONResponse(i18n.spoken(data, served.language(request)))
 
 
 async def record_json(request: Request) -> Response:
@@ -123,7 +125,7 @@ async def record_json(request: Request) -> Response:
         # Entered for a hand already taken: what was recorded instead, and the hand now.
         body = {"error": exc.said, "field": "hand", "hand": exc.hand, "recorded": list(exc.recorded)}
         return JSONResponse(i18n.spoken(body, served.language(request)), 409)
-    return JSONResponse(data, headers={"ETag": f'"{data["version"]}"'})
+    return JSONResponse(i18n.spoken(data, served.language(request)), headers={"ETag": f'"{data["version"]}"'})
 
 
 async def entry_json(request: Request) -> Response:
@@ -144,11 +146,11 @@ def correction_request(body: dict[str, Any]) -> CorrectionRequest:
     target = body.get("target")
     changes, replacement = body.get("set"), body.get("replacement")
     if changes is not None and not isinstance(changes, dict):
-        raise FieldError("set", "'set' is an object of the fields to change")
+        raise FieldError("set", Said("'set' is an object of the fields to change"))
     if replacement is not None and not isinstance(replacement, dict):
-        raise FieldError("replacement", "'replacement' is an object of the entry's fields")
+        raise FieldError("replacement", Said("'replacement' is an object of the entry's fields"))
     if changes is not None and replacement is not None:
-        raise FieldError("set", "give the fields to change ('set') or the whole replacement, not both")
+        raise FieldError("set", Said("give the fields to change ('set') or the whole replacement, not both"))
     entry = None
     if replacement is not None:
         fields = {**replacement, "kind": "penalty"} if action == "penalty" else replacement
@@ -169,7 +171,7 @@ async def correction_preview_json(request: Request) -> Response:
     body = await json_body(request)
     await served.call(lambda: served.need(bearer(request), Grant.may_correct, "correct matches"))
     shown = await served.call(lambda: correction_preview(served.app, key, correction_request(body)))
-    return JSONResponse({"match": key, "correction": change_data(shown)})
+    return JSONResponse(i18n.spoken({"match": key, "correction": change_data(shown)}, served.language(request)))
 
 
 async def correct_json(request: Request) -> Response:
@@ -185,7 +187,7 @@ async def correct_json(request: Request) -> Response:
         state = state_data(match.players, match.state, match.rules)
         return {"match": key, "correction": change_data(match.change), **state, "head": match.head}
 
-    return JSONResponse(await served.call(run))
+    return JSONResponse(i18n.spoken(await served.call(run), served.language(request)))
 
 
 async def standings_json(request: Request) -> Response:

@@ -31,15 +31,8 @@ from starlette.routing import BaseRoute, Mount
 from starlette.staticfiles import StaticFiles
 
 from domain.errors import HonbaError
+from domain.store_errors import DamagedMatch, MatchNotFound, StoreConflict, StoreUnavailable, TournamentNotFound
 from replay.service.audit.witnesses import witness_keys
-from replay.service.common.errors import (
-    UNAVAILABLE,
-    DamagedMatch,
-    MatchNotFound,
-    StoreConflict,
-    StoreUnavailable,
-    TournamentNotFound,
-)
 from replay.service.director.address import Address
 from replay.service.recording.entry import FieldError
 from replay.service.recording.recording import HandTaken
@@ -156,7 +149,6 @@ def create_app(db: str | None, address: Address | None = None, *, witnesses: Seq
         Forbidden: refused,
         StoreUnavailable: unavailable,
         Unavailable: unavailable,
-        **dict.fromkeys(UNAVAILABLE, unavailable),
         HonbaError: honba_error,
         Exception: internal,
     }

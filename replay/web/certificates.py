@@ -14,6 +14,7 @@ from starlette.routing import Route
 
 from domain.bounds import clipped
 from domain.errors import HonbaError
+from domain.said import Said
 from replay.input.parsing import InputError
 from replay.service.common.access import Grant
 from replay.service.director import certificates
@@ -46,11 +47,13 @@ async def _upload(request: Request, field: str, most: int, *, required: bool = T
     sent = (await request.form()).get(field)
     if not isinstance(sent, UploadFile) or not sent.filename:
         if required:
-            raise InputError(f"choose the file to send ({field})")
+            raise InputError(Said("choose the file to send ({field})", field=field))
         return None
     data = await sent.read(most + 1)
     if len(data) > most:
-        raise InputError(f"the {field} file is larger than {most // 1024} KiB: not one honba made")
+        raise InputError(
+            Said("the {field} file is larger than {most} KiB: not one honba made", field=field, most=most // 1024)
+        )
     return data
 
 

@@ -15,9 +15,9 @@ from starlette.routing import Route
 
 from domain.bounds import TREE_SIZE
 from domain.errors import HonbaError
+from domain.store_errors import MatchNotFound
 from replay.service.audit.proofs import CheckpointNotSigned, ProofFailed, consistency, match_receipt, published_note
 from replay.service.audit.witnesses import WitnessUnknown, accept_cosignature, cosignature_line
-from replay.service.common.errors import MatchNotFound
 from replay.web.site import number, query_number, site
 
 NOTE_TYPE = "text/plain; charset=utf-8"

@@ -19,6 +19,7 @@ from starlette.routing import Route
 from domain.bounds import AFTER_SESSION, MINUTES, REVOKED, SEED, SESSION, TABLE
 from domain.errors import HonbaError
 from domain.rules import preset_names
+from domain.said import Said
 from replay.html.qr import qr_svg
 from replay.html.sheet import PAPERS, render_sheet_html
 from replay.html.words import N_
@@ -374,7 +375,7 @@ async def sheet_page(request: Request) -> Response:
     name, session = request.path_params["name"], _session_number(request)
     paper = request.query_params.get("paper", "a4")
     if paper not in PAPERS:
-        raise HonbaError(f"paper: {paper!r} is not one of {', '.join(PAPERS)}")
+        raise HonbaError(Said("paper: {paper} is not one of {papers}", paper=repr(paper), papers=", ".join(PAPERS)))
 
     def read() -> tuple[dict[str, Any], dict[int, str]]:
         data = sheets.sheet_data(served.app, name, session)

@@ -7,6 +7,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from domain.said import Said
 from replay.html.ratings import ratings_chart_svg
 from replay.input.parsing import InputError
 from replay.service.director.ratings import SYSTEMS, ratings_data
@@ -16,7 +17,7 @@ from replay.web.site import site
 def _system(request: Request) -> str:
     system = request.query_params.get("system", "openskill")
     if system not in SYSTEMS:
-        raise InputError(f"?system= is {' or '.join(SYSTEMS)}, not {system!r}")
+        raise InputError(Said("?system= is {systems}, not {system}", systems=" or ".join(SYSTEMS), system=repr(system)))
     return system
 
 

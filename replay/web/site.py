@@ -26,6 +26,7 @@ from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Re
 from domain.bounds import KEY, NAME, TEXT, TOURNAMENT, Bound, clipped, shown
 from domain.errors import HonbaError, WinnerIsDiscarder, WinnersOnSeveralDiscards
 from domain.said import Listed, Said
+from domain.store_errors import StoreUnavailable
 from replay.html.templating import TEMPLATES as REPORT_TEMPLATES
 from replay.html.templating import add_filters
 from replay.html.words import N_, Words, when
@@ -33,8 +34,7 @@ from replay.input.json_text import load_json
 from replay.service.audit.checkpoints import checkpoints_kept
 from replay.service.audit.witnesses import WitnessKeys
 from replay.service.common.access import Grant, TokenStore
-from replay.service.common.errors import StoreUnavailable
-from replay.service.common.opening import HonbaApp, open_standings_view
+from replay.service.common.opening import one_writer_at_a_time, open_standings_view, open_store, store_answering
 from replay.service.common.shapes import end_reason_said
 from replay.service.director.address import Address
 from replay.service.recording.entry import VALUE_FIELDS, FieldError, is_list_field, whole_number
@@ -119,17 +119,16 @@ class Site:
     """What the server holds for its life: the store, its tokens, the standings view, the templates."""
 
     def __init__(self, db: str | None, address: Address | None = None):
-        self.app = HonbaApp.open(db)
+        self.app = open_store(db)
         # Where phones open this server (``replay.service.director.address``): every table link starts with it.
         self.address = address
         self.tokens = TokenStore(self.app)
         self.view = open_standings_view(self.app)
         self.languages = {language: _templates(language) for language in i18n.LANGUAGES}
         self.templates = self.languages[i18n.DEFAULT]
-        sqlite = self.app.env.get("PERSISTENCE_MODULE") != "eventsourcing.postgres"
         # SQLite takes one writer at a time: the server's threads take turns (other processes are
         # handled by the store's optimistic saves and the client keys).
-        self._lock: threading.Lock | None = threading.Lock() if sqlite else None
+        self._lock: threading.Lock | None = threading.Lock() if one_writer_at_a_time(self.app) else None
         self._view_lock = threading.Lock()
         self.position = 0
         self._stop_checkpoints: Callable[[], None] | None = None
@@ -152,10 +151,12 @@ class Site:
         """``call`` run, taking turns with the server's other threads on SQLite; a store that did not
         answer raised as ``Unavailable``."""
         try:
-            if self._lock is None:
-                return call()
-            with self._lock:
-                return call()
+            # What the store's library raises when it does not answer, as the service says it.
+            with store_answering():
+                if self._lock is None:
+                    return call()
+                with self._lock:
+                    return call()
         except StoreUnavailable as exc:
             raise Unavailable from exc
 
@@ -293,7 +294,7 @@ async def form_of(request: Request, files: int = 0) -> dict[str, Any]:
         # Only a form that sends files takes them: elsewhere a file is refused, not read.
         form = await request.form(max_files=files, max_fields=MOST_FIELDS)
     except HTTPException as exc:
-        raise HonbaError(f"the form cannot be read: {exc.detail}") from None
+        raise HonbaError(Said("the form cannot be read: {why}", why=str(exc.detail))) from None
     fields: dict[str, Any] = {}
     for name in form:
         values = [v for v in form.getlist(name) if isinstance(v, str)]
@@ -329,7 +330,7 @@ def text_of(body: Mapping[str, Any], name: str) -> str:
     if value is None:
         return ""
     if not isinstance(value, str):
-        raise FieldError(name, f"{name}: {shown(value)} is not text")
+        raise FieldError(name, Said("{name}: {value} is not text", name=name, value=shown(value)))
     return value
 
 
@@ -344,15 +345,19 @@ def for_hand(hand: str, after: str, if_match: str | None, field: str = "hand") -
     any). None when it names none; a label too long (refused as ``field``), or an ``If-Match`` not
     a version, is refused."""
     if len(hand) > LONGEST_HAND:
-        raise FieldError(field, f"{shown(hand)} is not a hand (a hand is named as the table shows it, e.g. E2-0)")
+        raise FieldError(
+            field, Said("{hand} is not a hand (a hand is named as the table shows it, e.g. E2-0)", hand=shown(hand))
+        )
     if len(after) > KEY.longest:
-        raise FieldError("after", f"a client key is at most {KEY.longest} characters")
+        raise FieldError("after", Said("a client key is at most {most} characters", most=KEY.longest))
     version = None
     tag = (if_match or "").strip()
     if tag and tag != "*":
         digits = tag.removeprefix("W/").strip('"')
         if not (digits.isascii() and digits.isdigit()) or len(digits) > 9:
-            raise FieldError("If-Match", f"If-Match: {shown(tag)} is not a version this server gave (its ETag)")
+            raise FieldError(
+                "If-Match", Said("If-Match: {tag} is not a version this server gave (its ETag)", tag=shown(tag))
+            )
         version = int(digits)
     if not (hand or after or version is not None):
         return None
@@ -373,16 +378,24 @@ def bearer(request: Request) -> str | None:
 async def json_body(request: Request) -> dict[str, Any]:
     """The API request's JSON object; a ``HonbaError`` (400) for anything else."""
     if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
-        raise HonbaError("send the entry as JSON (Content-Type: application/json)")
+        raise HonbaError(Said("send the entry as JSON (Content-Type: application/json)"))
     try:
         # Its depth checked before it is parsed (Python's parser recurses a level per nesting).
         body = load_json((await request.body()).decode("utf-8"), deepest=DEEPEST_JSON)
     except UnicodeDecodeError:
-        raise HonbaError("the request body is not JSON: it is not UTF-8 text") from None
+        raise HonbaError(Said("the request body is not JSON: it is not UTF-8 text")) from None
     except json.JSONDecodeError as exc:
-        raise HonbaError(f"the request body is not JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})") from None
+        # (the parser's own words on what it could not read: data, as it gives them)
+        raise HonbaError(
+            Said(
+                "the request body is not JSON: {why} (line {line}, column {column})",
+                why=exc.msg,
+                line=exc.lineno,
+                column=exc.colno,
+            )
+        ) from None
     if not isinstance(body, dict):
-        raise HonbaError("the request body is a JSON object of the entry's fields")
+        raise HonbaError(Said("the request body is a JSON object of the entry's fields"))
     return body
 
 

@@ -17,9 +17,10 @@ from starlette.routing import Route
 from domain.bounds import SESSION, TOURNAMENT, clipped
 from domain.errors import HonbaError
 from domain.rules import preset_names
+from domain.said import Said
+from domain.store_errors import TournamentNotFound
 from replay.html.pages import needs_section, standings_chart_note, standings_chart_svg
 from replay.input.parsing import parse_override
-from replay.service.common.errors import TournamentNotFound
 from replay.service.common.rules import resolve_rules
 from replay.service.director.certificates import is_certified
 from replay.service.director.draws import draws_data
@@ -78,7 +79,7 @@ async def standings_page(request: Request) -> Response:
 async def find_tournament(request: Request) -> Response:
     name = request.query_params.get("name", "").strip()
     if not name:
-        raise HonbaError("name the tournament")
+        raise HonbaError(Said("name the tournament"))
     return see_other(request, "standings", name=TOURNAMENT.check(name))
 
 

@@ -83,6 +83,7 @@ def test_the_service_returns_what_a_correction_did_for_every_front_end(tmp_path:
     change = done.change
     assert change is not None
     assert (change.action, change.entry, change.correction) == ("void", 2, 4)
-    assert (change.before, change.after) == ("Ben ron on Cho: 3 han 30 fu", "void")
+    # (words, ``domain.said``: their English the sentences the command line prints)
+    assert (str(change.before), str(change.after)) == ("Ben ron on Cho: 3 han 30 fu", "void")
     assert change.moved == {"Ben": -3900, "Cho": 3900}
     assert change_headline(change) == "entry 2 voided by entry 4"

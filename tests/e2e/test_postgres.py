@@ -27,10 +27,10 @@ from conftest import TENHOU, hv, ron, tsumo, won
 from honba_cli import Honba, honba, ok
 
 from domain.match import match_id
+from domain.store_errors import StoreError
 from domain.values import ExhaustiveDraw
 from replay.service.recording import recording
 from replay.store.application import HonbaApp
-from replay.store.errors import StoreError
 from replay.store.settings import persistence_env, redact
 
 PLAYERS = "Ann,Ben,Cho,Dai"

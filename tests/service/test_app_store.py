@@ -15,6 +15,7 @@ import pytest
 from domain.errors import InvalidHandValue
 from domain.match import Match, match_id
 from domain.rules import load_preset
+from domain.store_errors import MatchExists, MatchNotFound
 from domain.values import (
     AbortiveDraw,
     AbortKind,
@@ -28,7 +29,6 @@ from replay.formats.record import RecordError, build_match, parse_record
 from replay.service.imports import storing
 from replay.service.recording import recording
 from replay.store.application import HonbaApp
-from replay.store.errors import MatchExists, MatchNotFound
 from replay.store.settings import default_db_path, persistence_env
 
 PLAYERS = ("Ann", "Ben", "Cho", "Dai")

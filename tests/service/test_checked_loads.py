@@ -19,11 +19,11 @@ from test_tamper_both_stores import execute, last
 
 from domain.match import match_id
 from domain.rules import load_preset
+from domain.store_errors import DamagedMatch
 from domain.values import AbortiveDraw, HandValue, Win, WinResult
 from replay.service.recording import recording
 from replay.store.application import HonbaApp
 from replay.store.checked import detached
-from replay.store.errors import DamagedMatch
 from replay.store.integrity import check_match
 from replay.store.seal import seal_id
 from replay.store.sqlite_store import HonbaSQLiteRecorder

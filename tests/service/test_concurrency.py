@@ -29,13 +29,13 @@ import pytest
 
 from domain.match import Match, match_id
 from domain.rules import load_preset
+from domain.store_errors import StoreConflict
 from domain.values import AbortiveDraw, AbortKind
 from replay.service.recording import recording
 from replay.store import retry as retry_module
 from replay.store.application import HonbaApp
 from replay.store.chain import STORE_CHAIN_ID
 from replay.store.checkpoint import CHECKPOINTS_ID
-from replay.store.errors import StoreConflict
 from replay.store.retry import TRIES
 from replay.store.seal import Seal
 from replay.store.store_check import check_store

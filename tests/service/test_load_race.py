@@ -20,12 +20,12 @@ from eventsourcing.sqlite import SQLiteApplicationRecorder
 
 from domain.match import match_id
 from domain.rules import load_preset
+from domain.store_errors import DamagedMatch
 from domain.tournament import tournament_id
 from domain.values import HandValue, Win, WinResult
 from replay.service.recording import recording
 from replay.service.tournaments import tournaments
 from replay.store.application import HonbaApp
-from replay.store.errors import DamagedMatch
 from replay.store.evidence import read_evidence
 from replay.store.integrity import check_match
 from replay.store.seal import seal_id

@@ -18,6 +18,7 @@ from domain.errors import HonbaError, MatchAlreadyEnded, RuleViolation
 from domain.rules import load_preset
 from domain.said import Listed, Said
 from domain.stages import parse_stage
+from domain.store_errors import MatchNotFound, TournamentNotFound
 from domain.tournament import Tournament
 from domain.values import (
     AbortiveDraw,
@@ -41,7 +42,6 @@ from replay.service.recording.entry import CorrectionRequest, apply_correction, 
 from replay.service.recording.recording import ForHand, HandTaken
 from replay.service.recording.table import entry_preview, table_view
 from replay.store.application import HonbaApp
-from replay.store.errors import MatchNotFound, TournamentNotFound
 from replay.store.tournaments import get_tournament
 from replay.web.i18n import say
 

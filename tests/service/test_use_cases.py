@@ -22,6 +22,7 @@ from domain.errors import MatchAlreadyEnded
 from domain.match import Match, match_id
 from domain.progression import initial_state
 from domain.scoring.payments import penalty_at
+from domain.store_errors import DamagedMatch, MatchExists, MatchNotFound
 from domain.values import ExhaustiveDraw, Penalty
 from replay.input.entry import entry_of
 from replay.input.parsing import InputError
@@ -30,7 +31,6 @@ from replay.service.recording import recording
 from replay.service.recording.entry import CorrectionRequest, Entry, apply_correction, apply_entry
 from replay.service.recording.matches import match_status, read_log, stored_matches
 from replay.store.application import HonbaApp
-from replay.store.errors import DamagedMatch, MatchExists, MatchNotFound
 from replay.store.seal import seal_id
 
 PLAYERS = ["Ann", "Ben", "Cho", "Dai"]

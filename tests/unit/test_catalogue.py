@@ -122,3 +122,42 @@ def test_a_moment_is_written_as_each_language_writes_it() -> None:
     # Anything that is not a moment with its offset is shown as it is.
     assert when("2026-11-29T09:30:00", "ja") == "2026-11-29T09:30:00"
     assert when("yesterday", "ja") == "yesterday"
+
+
+def malformed(text: str) -> list[int]:
+    """The lines (from 1) of a catalogue where an entry is not one ``msgid`` then one ``msgstr``
+    (each perhaps continued on ``"..."`` lines): a ``msgstr`` without its ``msgid``, a ``msgid``
+    without its ``msgstr``. Babel reads such a file without a word and keeps one of the two texts;
+    a merge of two branches' entries (union) once left a second ``msgstr`` under another message."""
+    wrong = []
+    last = ""  # the last keyword read
+    for number, line in enumerate(text.splitlines(), 1):
+        keyword = line.split(" ", 1)[0]
+        if keyword == "msgid":
+            ok = last in ("", "msgstr") or last.startswith("msgstr[")
+        elif keyword == "msgid_plural":
+            ok = last == "msgid"
+        elif keyword in ("msgstr", "msgstr[0]"):
+            ok = last in ("msgid", "msgid_plural")
+        elif keyword.startswith("msgstr["):
+            ok = last.startswith("msgstr[")
+        else:
+            continue
+        if not ok:
+            wrong.append(number)
+        last = keyword
+    if last in ("msgid", "msgid_plural"):
+        wrong.append(len(text.splitlines()))
+    return wrong
+
+
+def test_a_catalogue_entry_with_two_translations_is_caught() -> None:
+    good = 'msgid "a"\nmsgstr "あ"\n\nmsgid ""\n"b"\nmsgstr ""\n"い"\n'
+    assert malformed(good) == []
+    assert malformed(good.replace('msgstr "あ"\n', 'msgstr "あ"\nmsgstr "う"\n')) == [3]
+    assert malformed('msgid "a"\n') == [1]
+
+
+def test_each_catalogue_is_one_msgid_then_one_msgstr_an_entry() -> None:
+    for catalogue in (CATALOGUE, SERVICE_CATALOGUE):
+        assert malformed(catalogue.read_text(encoding="utf-8")) == [], catalogue.name

@@ -5,12 +5,15 @@ the top of a module, inside a function or under ``TYPE_CHECKING`` (a type named 
 higher layer is a dependency on it all the same), must name a module of the same layer or a
 lower one, and the modules import each other without a cycle, nor do the packages (two
 packages of one layer, such as ``replay.input`` and ``replay.formats``, one way only). The front
-ends never import the store or the formats: they call the service. Every module of ``replay``
-lives in the package of its layer: none is left at ``replay``'s root.
+ends never import the store or the formats: they call the service, and no module of the service
+hands on a name of the store for them to import from there (a second address of the store's
+class or function: ``re_exports``). Every module of ``replay`` lives in the package of its
+layer: none is left at ``replay``'s root.
 
 The checks run on a source tree given as a root directory, so that the last tests here can
-plant a cycle, an upward import, a cycle between packages, a front end reaching below the service
-and a module without a layer in a tree of their own and see each one caught.
+plant a cycle, an upward import, a cycle between packages, a front end reaching below the service,
+a service module handing on the store's names and a module without a layer in a tree of their
+own and see each one caught.
 """
 
 from __future__ import annotations
@@ -136,6 +139,52 @@ def below_the_service(edges: dict[str, set[str]]) -> list[str]:
     ]
 
 
+SERVICE = 3
+
+
+def re_exports(root: Path = ROOT) -> list[str]:
+    """Every name a service module takes from the store only to hand it on: listed in its
+    ``__all__``, or bound again at the module's top (``X = Name``) and used nowhere else. A front end
+    that imports it from there reaches below the service all the same, under a second address."""
+    found = []
+    for module, path in sorted(modules(root).items()):
+        if layer_of(module) != SERVICE:
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        taken = {
+            alias.asname or alias.name: f"{node.module}.{alias.name}"
+            for node in ast.walk(tree)
+            if isinstance(node, ast.ImportFrom) and node.module and package_of(node.module) == "replay.store"
+            for alias in node.names
+        }
+        listed: set[str] = set()
+        rebound: list[ast.expr] = []
+        for statement in tree.body:
+            targets = (
+                statement.targets
+                if isinstance(statement, ast.Assign)
+                else [statement.target]
+                if isinstance(statement, ast.AnnAssign | ast.AugAssign)
+                else []
+            )
+            value = statement.value if isinstance(statement, ast.Assign | ast.AnnAssign | ast.AugAssign) else None
+            if any(isinstance(target, ast.Name) and target.id == "__all__" for target in targets) and value:
+                listed |= {e.value for e in ast.walk(value) if isinstance(e, ast.Constant) and isinstance(e.value, str)}
+            elif isinstance(value, ast.Name):
+                rebound.append(value)
+        # The names used other than as the whole value of a binding at the module's top.
+        used = {
+            node.id
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and not any(node is r for r in rebound)
+        }
+        rebound_names = {r.id for r in rebound}
+        for name, source in sorted(taken.items()):
+            if name in listed or (name in rebound_names and name not in used):
+                found.append(f"{module} hands on {source}")
+    return found
+
+
 def upward(edges: dict[str, set[str]]) -> list[str]:
     """Every import of a module from a higher layer."""
     wrong = []
@@ -191,6 +240,12 @@ def test_the_packages_import_each_other_without_a_cycle() -> None:
 
 def test_the_front_ends_reach_the_store_and_the_formats_only_through_the_service() -> None:
     assert below_the_service(graph()) == []
+
+
+def test_no_service_module_hands_on_a_name_of_the_store() -> None:
+    # One address per concept: the refusals front ends catch are the domain's (domain/store_errors.py),
+    # the store as a front end holds it comes from the service's own functions (common/opening.py).
+    assert re_exports() == []
 
 
 def test_the_domain_imports_neither_projections_nor_replay_and_projections_no_replay() -> None:
@@ -352,3 +407,65 @@ def test_a_cycle_between_two_groups_of_the_service_is_caught(tmp_path: Path) -> 
     assert cycles(package_graph(edges)) == [
         ["replay.service.recording", "replay.service.tournaments", "replay.service.recording"]
     ]
+
+
+# The service's old errors.py (before the refusals moved to domain/store_errors.py): the store's
+# classes imported and listed in ``__all__``, so that front ends would import them "from the service".
+OLD_SERVICE_ERRORS = """
+from replay.store.errors import (
+    UNAVAILABLE,
+    DamagedMatch,
+    MatchNotFound,
+    StoreConflict,
+    StoreError,
+    StoreUnavailable,
+    TournamentNotFound,
+)
+
+__all__ = ["UNAVAILABLE", "DamagedMatch", "MatchNotFound", "StoreConflict", "StoreError", "StoreUnavailable",
+           "TournamentNotFound"]
+"""
+
+
+def test_a_service_module_listing_the_stores_names_in_all_is_caught(tmp_path: Path) -> None:
+    store = "UNAVAILABLE = ()\n" + "".join(
+        f"class {name}(Exception): ...\n"
+        for name in ("DamagedMatch", "MatchNotFound", "StoreConflict", "StoreError", "StoreUnavailable")
+    )
+    root = plant(
+        tmp_path,
+        {
+            "replay/store/errors.py": store + "class TournamentNotFound(Exception): ...\n",
+            "replay/service/common/errors.py": OLD_SERVICE_ERRORS,
+            "replay/web/app.py": "from replay.service.common.errors import MatchNotFound\n",
+        },
+    )
+    # The layers' other checks see nothing wrong: the front end imports the service.
+    assert below_the_service(graph(root)) == [] and upward(graph(root)) == []
+    assert re_exports(root) == [
+        f"replay.service.common.errors hands on replay.store.errors.{name}"
+        for name in (
+            "DamagedMatch",
+            "MatchNotFound",
+            "StoreConflict",
+            "StoreError",
+            "StoreUnavailable",
+            "TournamentNotFound",
+            "UNAVAILABLE",
+        )
+    ]
+
+
+def test_a_store_name_bound_again_and_not_used_is_caught_and_one_used_is_not(tmp_path: Path) -> None:
+    root = plant(
+        tmp_path,
+        {
+            "replay/store/application.py": "class HonbaApp: ...\ndef open_view(app): ...\n",
+            "replay/service/common/opening.py": (
+                "from replay.store.application import HonbaApp as _App, open_view\nApp = _App\n"
+                "def opened(app):\n    return open_view(app)\n"
+            ),
+        },
+    )
+    # open_view is used by the service's own function; HonbaApp is only handed on, as App.
+    assert re_exports(root) == ["replay.service.common.opening hands on replay.store.application.HonbaApp"]

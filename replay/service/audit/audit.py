@@ -505,7 +505,12 @@ def _what_if(match: Match, entries: Sequence[LedgerEntry], other: Ruleset) -> Wh
     """Re-score the same corrected facts under other rules; deal passes stay as played."""
     if other.players != match.rules.players:
         raise HonbaError(
-            f"the rules {other.name!r} are for {other.players} players, the match has {len(match.players)}"
+            Said(
+                "the rules {rules} are for {players} players, the match has {seated}",
+                rules=repr(other.name),
+                players=other.players,
+                seated=len(match.players),
+            )
         )
     theirs = _entries(match, other)
     hand_changes = tuple(

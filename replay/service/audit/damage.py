@@ -17,9 +17,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from domain.match import Match, match_id
+from domain.store_errors import DamagedMatch, MatchNotFound
 from replay.service.audit.audit import after_the_end
 from replay.store.application import HonbaApp, Shown
-from replay.store.errors import DamagedMatch, MatchNotFound
 from replay.store.evidence import Evidence, read_evidence
 from replay.store.integrity import check_match, check_rows, damage_line
 

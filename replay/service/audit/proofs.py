@@ -26,6 +26,7 @@ import attrs
 from domain.errors import HonbaError
 from domain.integrity import canonical
 from domain.match import match_id
+from domain.store_errors import DamagedMatch
 from replay.formats.note import (
     Note,
     NoteError,
@@ -45,7 +46,6 @@ from replay.input.json_text import load_json
 from replay.service.audit.keys import CertificateError, key_id, load_private_key, public_key_from_pem
 from replay.store.application import HonbaApp
 from replay.store.checkpoint import last_checkpoint, leaf_log, read_checkpoints
-from replay.store.errors import DamagedMatch
 from replay.store.evidence import read_evidence
 from replay.store.integrity import check_match
 from replay.store.merkle import (

@@ -96,7 +96,7 @@ def derived_key(issuer: str, purpose: str, *parts: str) -> bytes:
     nobody can go back from them to the token."""
     secret = issuer.split(".", 1)[1] if "." in issuer else ""
     if not secret:
-        raise AccessError("a secret is derived from a whole token (id.secret)")
+        raise AccessError(Said("a secret is derived from a whole token (id.secret)"))
     message = "\0".join(("honba", purpose, *parts)).encode("utf-8")
     return hmac.new(secret.encode("utf-8"), message, hashlib.sha256).digest()
 
@@ -119,11 +119,11 @@ class TokenStore:
         ``replacing``: the match's other table tokens are revoked in the same transaction (a table's
         link issued again: the old link stops writing the moment the new one exists)."""
         if role not in ROLES:
-            raise AccessError(f"the role is one of {', '.join(ROLES)}, not {role!r}")
+            raise AccessError(Said("the role is one of {roles}, not {role}", roles=", ".join(ROLES), role=repr(role)))
         if role == "table" and not match:
-            raise AccessError("a table token writes to one match: name it (--match KEY)")
+            raise AccessError(Said("a table token writes to one match: name it (--match KEY)"))
         if role != "table" and match:
-            raise AccessError(f"a {role} token is not tied to a match: leave out --match")
+            raise AccessError(Said("a {role} token is not tied to a match: leave out --match", role=role))
         if match is not None and not self._app.has_match(match):
             raise AccessError(Said("no match {match} in the store", match=repr(match)))
         token_id = secrets.token_hex(6)
@@ -188,7 +188,7 @@ class TokenStore:
         if issuer is not None:
             grant = self.check(issuer)
             if grant is None or not grant.may_direct():
-                raise AccessError("only a director's token issues table links")
+                raise AccessError(Said("only a director's token issues table links"))
         if not self._app.has_match(match):
             # (before the tokens are counted: a key no match has is not looked for among them)
             raise AccessError(Said("no match {match} in the store", match=repr(match)))

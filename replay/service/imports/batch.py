@@ -21,6 +21,7 @@ from domain.amendments import CorrectedStep
 from domain.errors import HonbaError
 from domain.integrity import digest_of, plain
 from domain.rules import Ruleset
+from domain.store_errors import MatchExists
 from replay.formats.detect import detect_format, expand_paths, read_games, read_log
 from replay.formats.logmodel import LogError, LoggedGame
 from replay.formats.record import build_match, parse_record
@@ -31,7 +32,6 @@ from replay.service.imports.imports import Share, import_files
 from replay.service.imports.storing import AlreadyStoredAs, Prepared, prepare, store_prepared
 from replay.service.imports.verify import GameReport, verify_game, with_inferred_rules, with_rules
 from replay.store.application import HonbaApp, mapper_for
-from replay.store.errors import MatchExists
 from replay.store.identity import ImportedFile
 from replay.store.imported import imported_file, record_imported
 

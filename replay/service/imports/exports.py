@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import attrs
 
+from domain.store_errors import DamagedMatch
 from replay.formats.mjai_out import export_mjai
 from replay.formats.record import check_record_text, export_record, unchained
 from replay.formats.tenhou_json_out import export_tenhou_json
 from replay.input.parsing import InputError
 from replay.service.audit.digests import Digest, bytes_digest, file_digest
 from replay.store.application import HonbaApp
-from replay.store.errors import DamagedMatch
 
 EXPORT_FORMATS = ("record", "tenhou-json", "mjai")
 

@@ -20,10 +20,11 @@ from eventsourcing.persistence import Mapper, StoredEvent
 
 from domain.integrity import digest_of, plain
 from domain.match import Match, MatchContent, match_content, match_content_and_entries, match_id, results_so_far
+from domain.store_errors import MatchExists
 from domain.values import without_details
 from replay.service.recording.recording import on_match
 from replay.store.application import HonbaApp
-from replay.store.errors import UNAVAILABLE, MatchExists
+from replay.store.errors import UNAVAILABLE
 from replay.store.identity import GameIdentity, game_fingerprint, identity_id
 from replay.store.retry import retrying
 from replay.store.seal import Seal, seal_id

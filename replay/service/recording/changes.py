@@ -12,7 +12,7 @@ makes the data, each front end presents it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, TypeGuard
 
 import attrs
@@ -20,24 +20,24 @@ import attrs
 from domain.amendments import Correction, corrected_steps, resolve_corrections
 from domain.match import Match, opening_state
 from domain.progression import Fact
-from domain.said import Said
+from domain.said import Listed, Said, listed
 from domain.values import AbortiveDraw, ExhaustiveDraw, HandResult, MatchEnd, Payment, Penalty, Reason, WinResult
 from projections.entries import entry_numbers
 from projections.ledger import LedgerEntry, corrected_ledger
 from replay.input.entry import entry_of
 from replay.input.fields import entry_fields
-from replay.service.common.shapes import describe_fact, end_reason_said, said_fact
+from replay.service.common.shapes import end_reason_said, said_fact
 
 ACTIONS = ("amend", "void", "undo", "penalty", "reopen", "end")
 
 
 @attrs.frozen
 class ChangedHand:
-    """A ledger entry whose payments a change moves: in words, before and after (empty: not in the
-    ledger then)."""
+    """A ledger entry whose payments a change moves: in words (``payment_said``), before and after
+    (empty: not in the ledger then)."""
 
-    before: tuple[str, ...]
-    after: tuple[str, ...]
+    before: tuple[Said, ...]
+    after: tuple[Said, ...]
 
 
 @attrs.frozen
@@ -49,17 +49,18 @@ class Change:
     a correction, the entry that correction came down to; for a penalty added or an end, its own
     number); ``target`` the number as it was asked for (a correction's own number, when one was
     corrected); ``correction`` the number of the correction's own entry (None for an end).
-    ``before`` and ``after`` say what stood at the entry, in words (None: nothing; ``"void"``: the
-    entry voided); ``fields`` the text fields that changed (name, before, after); ``hands`` every
-    hand whose payments changed; the scores before and after (the final ones when the match ended).
+    ``before`` and ``after`` say what stood at the entry, in words (``domain.said``; None: nothing;
+    ``void``: the entry voided); ``fields`` the text fields that changed (name, before, after: the
+    entry's text fields, as a form or the JSON API sends them); ``hands`` every hand whose payments
+    changed; the scores before and after (the final ones when the match ended).
     """
 
     action: str
     entry: int | None
     target: int | None
     correction: int | None
-    before: str | None
-    after: str | None
+    before: Said | Listed | None
+    after: Said | Listed | None
     fields: tuple[tuple[str, str, str], ...]
     hands: tuple[ChangedHand, ...]
     scores_before: dict[str, int]
@@ -84,13 +85,15 @@ def change_at(match: Match, position: int, *, action: str | None = None, target:
     facts = dict(match.history)
     correction = dict(log).get(position)
     added = {p for p, c in log if c.target is None}
+    was: Said | Listed | None
+    now: Said | Listed
     if correction is None:
         # An early end: the match with and without it.
         end = facts[position]
         assert isinstance(end, MatchEnd), f"no correction nor end at {position}"
         before_ledger = _ledger(match, [(p, f) for p, f in match.history if p != position], log)
         after_ledger = _ledger(match, list(match.history), log)
-        was, now, root, kind = None, describe_fact(end, players, scoring), position, action or "end"
+        was, now, root, kind = None, said_fact(end, players, scoring), position, action or "end"
         before_fields: dict[str, Any] = {}
         after_fields: dict[str, Any] = {}
     else:
@@ -103,10 +106,10 @@ def change_at(match: Match, position: int, *, action: str | None = None, target:
         root = _root(position, log)
         was_fact = None if correction.target is None else _standing(root, facts, without)
         now_fact = _standing(root, facts, through)
-        was = None if was_fact is None else describe_fact(was_fact, players, scoring)
-        now = "void" if now_fact is None else describe_fact(now_fact, players, scoring)
+        was = None if was_fact is None else said_fact(was_fact, players, scoring)
+        now = Said("void") if now_fact is None else said_fact(now_fact, players, scoring)
         if correction.target is not None and was_fact is None:
-            was = "void"
+            was = Said("void")
         kind = _kind(correction, facts.get(root))
         if action is not None and kind != "reopen":
             # (an undo that takes back an early end reopens the match, and says so)
@@ -200,8 +203,8 @@ def _changed_hands(
             continue
         hands.append(
             ChangedHand(
-                tuple(payment_lines(old, players, scoring)) if old is not None else (),
-                tuple(payment_lines(new, players, scoring)) if new is not None else (),
+                tuple(payment_said(old, players, scoring)) if old is not None else (),
+                tuple(payment_said(new, players, scoring)) if new is not None else (),
             )
         )
     return tuple(hands)
@@ -215,10 +218,16 @@ def _shown_field(value: Any) -> str:
 
 def payment_lines(entry: LedgerEntry, players: Sequence[str], scoring: str) -> list[str]:
     """One ledger entry in words: what it is (in the words of the rules' family, ``scoring``), then
-    one line per payer and payee, e.g. ``Cho pays Ben 3,900 + 300 counters + 1,000 deposits``."""
-    lines = [str(entry_title(entry, players, scoring)), *_payment_lines(entry, players)]
+    one line per payer and payee, e.g. ``Cho pays Ben 3,900 + 300 counters + 1,000 deposits``: the
+    English of ``payment_said``."""
+    return [str(line) for line in payment_said(entry, players, scoring)]
+
+
+def payment_said(entry: LedgerEntry, players: Sequence[str], scoring: str) -> list[Said]:
+    """``payment_lines`` as words (``domain.said``), for a page in another language."""
+    lines = [entry_title(entry, players, scoring), *(_payment_said(row) for row in payment_data(entry, players))]
     if entry.kind != "end" and not entry.payments:
-        lines.append("no payments")
+        lines.append(Said("no payments"))
     return lines
 
 
@@ -252,18 +261,60 @@ def payment_data(entry: LedgerEntry, players: Sequence[str]) -> list[dict[str, A
     ]
 
 
-def _payment_lines(entry: LedgerEntry, players: Sequence[str]) -> list[str]:
-    return [_payment_line(row) for row in payment_data(entry, players)]
+# A payment's reason in words (``payment_data``'s ``reason``): the short ones, then each ``Reason``'s own.
+_REASONS = {
+    "counters": Said("counters"),
+    "deposits": Said("deposits"),
+    "deposit": Said("deposit"),
+    Reason.LIABILITY.value: Said("liability (pao)"),
+    Reason.EXTRA_HAND_BONUS.value: Said("extra-hand bonus"),
+    Reason.DEALER_BONUS.value: Said("dealer bonus"),
+    Reason.LOSER_SETTLEMENT.value: Said("loser settlement"),
+    Reason.KITTY.value: Said("kitty"),
+    Reason.GOULASH.value: Said("Goulash bonus"),
+    Reason.NOTEN.value: Said("noten payment"),
+    Reason.NAGASHI.value: Said("nagashi mangan"),
+    Reason.PENALTY.value: Said("penalty"),
+    Reason.LEFTOVER.value: Said("leftover deposits"),
+}
 
 
-def _payment_line(row: dict[str, Any]) -> str:
-    who = "the table" if row["payer"] is None else row["payer"]
-    whom = "the table" if row["payee"] is None else row["payee"]
-    parts = [f"{p['amount']:,}" + (f" {p['reason']}" if p["reason"] else "") for p in row["parts"]]
+def _payment_said(row: dict[str, Any]) -> Said:
+    """One payer's and payee's payments (a row of ``payment_data``) in words: ``Cho pays Ben 3,900 +
+    300 counters``, ``Ann puts 1,000 deposit on the table``, ``the table gives Ben 1,000 deposits``."""
+    table = Said("the table")
+    who: str | Said = table if row["payer"] is None else row["payer"]
+    amounts = listed(
+        [
+            Said("{amount:,} {reason}", amount=p["amount"], reason=_REASONS.get(p["reason"], p["reason"]))
+            if p["reason"]
+            else Said("{amount:,}", amount=p["amount"])
+            for p in row["parts"]
+        ],
+        " + ",
+    )
     if row["payee"] is None:
-        return f"{who} puts {' + '.join(parts)} on the table"
-    verb = "pays" if row["payer"] is not None else "gives"
-    return f"{who} {verb} {whom} {' + '.join(parts)}"
+        return Said("{payer} puts {amount} on the table", payer=who, amount=amounts)
+    if row["payer"] is None:
+        return Said("the table gives {payee} {amount}", payee=row["payee"], amount=amounts)
+    return Said("{payer} pays {payee} {amount}", payer=who, payee=row["payee"], amount=amounts)
+
+
+class Opening(Said):
+    """Words that open a sentence: said with a capital first letter (``Entry 8 voided``; a language
+    without capitals as it is)."""
+
+    def spoken(self, look_up: Callable[[str], str]) -> str:
+        """The sentence said (``Said.spoken``), its first letter a capital."""
+        text = super().spoken(look_up)
+        return text[:1].upper() + text[1:]
+
+
+def opening(said: Said) -> Opening:
+    """``said`` as the opening of a sentence (``Opening``)."""
+    opened = object.__new__(Opening)
+    opened.__attrs_init__(said.template, said.fields)
+    return opened
 
 
 def change_headline(change: Change) -> str:
@@ -317,12 +368,14 @@ def change_said(change: Change) -> Said:
 
 
 def change_data(change: Change) -> dict[str, Any]:
-    """A change as plain data (the JSON API's ``correction``): ``{"action", "headline", "entry",
-    "target", "correction", "before", "after", "fields": [{"field", "before", "after"}], "hands":
-    [{"before": [...], "after": [...]}], "scores_before", "scores_after", "finished"}``."""
+    """A change as data (the JSON API's ``correction``): ``{"action", "headline", "entry", "target",
+    "correction", "before", "after", "fields": [{"field", "before", "after"}], "hands": [{"before":
+    [...], "after": [...]}], "scores_before", "scores_after", "finished"}``. The headline, ``before``,
+    ``after`` and the hands' payments are words (``domain.said``), said in a language before they
+    are sent (``replay.web.i18n.spoken``; ``str()`` in English)."""
     return {
         "action": change.action,
-        "headline": change_headline(change),
+        "headline": change_said(change),
         "entry": change.entry,
         "target": change.target,
         "correction": change.correction,

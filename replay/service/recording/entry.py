@@ -52,7 +52,7 @@ from replay.input.fields import (
     value_text,
     whole_number,
 )
-from replay.service.recording.changes import Change, change_at, change_headline, payment_lines
+from replay.service.recording.changes import Change, change_at, change_said, opening, payment_said
 from replay.service.recording.recording import (
     ForHand,
     Recorded,
@@ -359,10 +359,10 @@ def apply_to(match: Match, entry: Entry, at: datetime | None = None) -> int | No
 
 @attrs.frozen
 class Preview:
-    """What an entry would record: its description, the payments in words, and the scores after;
-    for an undo or an end, what it would change (``change``)."""
+    """What an entry would record: its description, the payments in words (``domain.said``), and the
+    scores after; for an undo or an end, what it would change (``change``)."""
 
-    lines: tuple[str, ...]
+    lines: tuple[Said, ...]
     scores_after: dict[str, int]
     hand: str
     change: Change | None = None
@@ -382,10 +382,9 @@ def previewed(match: Match, entry: Entry, at: datetime | None) -> Preview:
     scores = dict(zip(match.players, match.state.scores, strict=True))
     if position is not None:
         change = change_at(match, position, action=entry.kind)
-        headline = change_headline(change)
-        lines = [headline[0].upper() + headline[1:], *(line for hand in change.hands for line in hand.after)]
+        lines = [opening(change_said(change)), *(line for hand in change.hands for line in hand.after)]
         return Preview(tuple(lines), scores, match.state.hand_label, change)
     after = corrected_ledger(match.corrected_steps())
     scoring = match.rules.scoring
-    lines = [line for e in after[len(before) :] for line in payment_lines(e, match.players, scoring)]
+    lines = [line for e in after[len(before) :] for line in payment_said(e, match.players, scoring)]
     return Preview(tuple(lines), scores, match.state.hand_label)

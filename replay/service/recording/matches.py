@@ -16,6 +16,7 @@ from domain.match import Match
 from domain.rules import Ruleset
 from domain.said import Said
 from domain.scoring.units import value_example
+from domain.store_errors import DamagedMatch
 from domain.values import WIND_NAMES, TableState
 from projections.entries import EntryNumbers, entry_numbers
 from projections.ledger import CorrectionMark, LedgerEntry, corrected_ledger, correction_marks
@@ -33,7 +34,6 @@ from replay.service.common.shapes import (
 from replay.service.recording.changes import payment_lines
 from replay.service.recording.entry import entry_fields, stored_entry
 from replay.store.application import HonbaApp, MatchSummary, Shown
-from replay.store.errors import DamagedMatch
 
 
 def status_data(key: str, match: Match) -> dict[str, Any]:

@@ -41,12 +41,12 @@ from domain.errors import HonbaError
 from domain.match import Match
 from domain.rules import Ruleset
 from domain.said import Listed, Said, listed
+from domain.store_errors import MatchExists, StoreConflict
 from domain.values import HandResult, MatchEnd, Penalty, TableState
 from projections.ledger import LedgerEntry, corrected_ledger
 from replay.service.common.shapes import said_fact
 from replay.service.recording.changes import Change, change_at
 from replay.store.application import HonbaApp
-from replay.store.errors import MatchExists, StoreConflict
 from replay.store.retry import TRIES, retrying
 
 T = TypeVar("T")

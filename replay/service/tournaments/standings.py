@@ -20,6 +20,7 @@ from domain.errors import HonbaError
 from domain.match import Match
 from domain.progression import finish, points_by_seat
 from domain.said import Said
+from domain.store_errors import TournamentNotFound
 from domain.tournament import table_order
 from projections.standings import MatchSummary, StandingRow, summarize, tie_break_of
 from projections.standings_view import (
@@ -34,7 +35,6 @@ from projections.views import DocumentView
 from replay.input.parsing import InputError
 from replay.service.audit.damage import tournament_damage
 from replay.store.application import HonbaApp
-from replay.store.errors import TournamentNotFound
 from replay.store.rows import unreadable
 from replay.store.standings_view import catch_up, follow, open_view, rebuild
 

@@ -13,10 +13,10 @@ import attrs
 
 from domain.errors import HonbaError
 from domain.said import Said
+from domain.store_errors import TournamentNotFound
 from projections.standings_view import DocCache, read_docs, tournament_entries
 from projections.stats import MatchStats, PlayerStats, player_stats
 from projections.views import DocumentView
-from replay.store.errors import TournamentNotFound
 
 
 class PlayerNotFound(HonbaError):

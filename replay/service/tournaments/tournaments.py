@@ -11,9 +11,9 @@ from collections.abc import Callable, Sequence
 
 import attrs
 
+from domain.store_errors import StoreError, TournamentNotFound
 from domain.tournament import Tournament
 from replay.store.application import HonbaApp
-from replay.store.errors import StoreError, TournamentNotFound
 from replay.store.retry import retrying
 from replay.store.tournaments import get_tournament, save_tournament
 
