@@ -27,7 +27,8 @@ class OutOfBounds(RuleViolation):
     """A value beyond its field's range, or text that is not one line of printable text; nothing was recorded.
 
     ``field`` names what was refused and ``problem`` says why, so that a front end can put the field
-    its own way (``--session``, ``session``); the message is both.
+    its own way (``--session``, ``session``); the message is both. A field that is no form's or
+    option's name but the domain's words (``Said("players")``) is said in the page's language.
     """
 
     def __init__(self, field: str | Said, problem: str | Said):

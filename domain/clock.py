@@ -20,6 +20,7 @@ import attrs
 
 from domain.bounds import MINUTES
 from domain.errors import RuleViolation
+from domain.said import Said
 
 # What a director may set or add, in minutes (``domain.bounds.MINUTES``: a day's play at most).
 MOST_MINUTES = MINUTES.high
@@ -39,14 +40,21 @@ def parse_time(text: str) -> datetime:
 def stored_time(moment: datetime) -> str:
     """An aware time as the clock's events store it: ISO 8601 in UTC, to the second."""
     if moment.tzinfo is None:
-        raise RuleViolation("a time for the clock must say its offset from UTC")
+        raise RuleViolation(Said("a time for the clock must say its offset from UTC"))
     return moment.astimezone(UTC).replace(microsecond=0).isoformat()
 
 
-def check_minutes(minutes: int, what: str) -> int:
-    """Minutes a director gives: a whole number from 1 to a day."""
+def check_minutes(minutes: int, what: Said) -> int:
+    """Minutes a director gives (``what``: what they are, ``a time limit``): a whole number from 1 to a day."""
     if isinstance(minutes, bool) or not isinstance(minutes, int) or not MINUTES.low <= minutes <= MINUTES.high:
-        raise RuleViolation(f"{what} is a whole number of minutes from 1 to {MOST_MINUTES}, not {minutes!r}")
+        raise RuleViolation(
+            Said(
+                "{what} is a whole number of minutes from 1 to {most}, not {minutes}",
+                what=what,
+                most=MOST_MINUTES,
+                minutes=repr(minutes),
+            )
+        )
     return minutes
 
 
@@ -89,7 +97,7 @@ class Clock:
 
     def set_limit(self, minutes: int) -> Clock:
         """The clock with this limit (a limit set again replaces the one before)."""
-        return attrs.evolve(self, limit=check_minutes(minutes, "a time limit"))
+        return attrs.evolve(self, limit=check_minutes(minutes, Said("a time limit")))
 
     def start(self, at: str) -> Clock:
         """The clock started at ``at``."""
@@ -107,14 +115,14 @@ class Clock:
     def check_start(self) -> None:
         """A clock starts once, after its limit is set."""
         if self.limit is None:
-            raise RuleViolation("set the time limit before starting the clock")
+            raise RuleViolation(Said("set the time limit before starting the clock"))
         if self.started is not None:
-            raise RuleViolation(f"the clock was started already, at {self.started}")
+            raise RuleViolation(Said("the clock was started already, at {started}", started=self.started))
 
     def check_add(self) -> None:
         """Time is added to a running clock."""
         if self.started is None:
-            raise RuleViolation("the clock has not started: set the time limit instead")
+            raise RuleViolation(Said("the clock has not started: set the time limit instead"))
 
 
 def hands_left(clock: Clock, rules_hands_after: int, played_after: int, now: datetime) -> int | None:

@@ -77,7 +77,10 @@ def drawn_seating(seed: str, players: Sequence[str], size: int = 4) -> list[list
     """The tables the seed draws: consecutive groups of ``size`` in the drawn order."""
     TABLE_SIZE.check(size)
     if len(players) > EVENT_PLAYERS:
-        raise OutOfBounds("players", f"{len(players):,} drawn, at most {EVENT_PLAYERS:,} (a thousand tables)")
+        raise OutOfBounds(
+            Said("players"),
+            Said("{count:,} drawn, at most {most:,} (a thousand tables)", count=len(players), most=EVENT_PLAYERS),
+        )
     check_all(players, NAME)
     if len(set(players)) != len(players):
         raise RuleViolation(Said("each player is drawn once: the list names someone twice"))

@@ -42,6 +42,18 @@ from domain.values import (
     WinResult,
 )
 
+# Where a player named twice is named (``EntryChecks.once``): said once, not for every hand checked.
+AMONG_RIICHI = Said("among the riichi declared (a player declares riichi once in a hand)")
+AMONG_READY = Said("among the ready players")
+AMONG_NAGASHI = Said("among the nagashi mangan claims")
+# The roles a seat of a hand result is checked in (``EntryChecks.seat``), said once too.
+RIICHI_SEAT = Said("riichi")
+READY_SEAT = Said("ready or nagashi")
+WINNER_SEAT = Said("winner")
+DISCARDER_SEAT = Said("discarder")
+LIABLE_SEAT = Said("liable player")
+KONG_SEAT = Said("kong declarer")
+
 
 def start_checks(
     key: str, players: Sequence[str], rules: Ruleset, opening: TableState | None = None
@@ -132,12 +144,14 @@ class EntryChecks:
     def riichi(self, riichi: Sequence[Seat]) -> None:
         """Refuse riichi by a seat the table does not have, or declared twice."""
         for seat in riichi:
-            self.seat(seat, Said("riichi"))
-        self.once(riichi, Said("among the riichi declared (a player declares riichi once in a hand)"))
+            self.seat(seat, RIICHI_SEAT)
+        self.once(riichi, AMONG_RIICHI)
 
     def once(self, seats: Sequence[Seat], where: Said) -> None:
         """Refuse a player named twice in a set of players (each player is ready, declares riichi,
         claims a nagashi once): a repeat would be paid twice."""
+        if len(set(seats)) == len(seats):
+            return
         repeated = sorted({seat for seat in seats if seats.count(seat) > 1})
         if repeated:
             seat = repeated[0]
@@ -244,9 +258,9 @@ class EntryChecks:
             self.win(result, state)
         elif isinstance(result, ExhaustiveDraw):
             for seat in (*result.ready, *result.nagashi):
-                self.seat(seat, Said("ready or nagashi"))
-            self.once(result.ready, Said("among the ready players"))
-            self.once(result.nagashi, Said("among the nagashi mangan claims"))
+                self.seat(seat, READY_SEAT)
+            self.once(result.ready, AMONG_READY)
+            self.once(result.nagashi, AMONG_NAGASHI)
             not_ready = [seat for seat in result.riichi if seat not in result.ready]
             if not_ready and not result.nagashi:
                 # A riichi hand cannot change, so it is still ready at the draw; a riichi that was
@@ -285,7 +299,7 @@ class EntryChecks:
                 Said("{kind} needs four players; this match has {players}", kind=kind, players=self.rules.players)
             )
         for seat in result.kongs:
-            self.seat(seat, Said("kong declarer"))
+            self.seat(seat, KONG_SEAT)
         if len(result.kongs) > 4:
             raise RuleViolation(Said("a hand has at most four kongs, not {count}", count=len(result.kongs)))
         if result.kind is AbortKind.FOUR_KONGS and result.kongs:
@@ -329,9 +343,9 @@ class EntryChecks:
             if None in discarders or len(discarders) != 1:
                 raise WinnersOnSeveralDiscards(Said("several winners are possible only on one and the same discard"))
         for win in wins:
-            self.seat(win.winner, Said("winner"))
+            self.seat(win.winner, WINNER_SEAT)
             if win.discarder is not None:
-                self.seat(win.discarder, Said("discarder"))
+                self.seat(win.discarder, DISCARDER_SEAT)
                 if win.discarder == win.winner:
                     raise WinnerIsDiscarder(
                         Said(
@@ -340,7 +354,7 @@ class EntryChecks:
                         )
                     )
             if win.liable is not None:
-                self.seat(win.liable, Said("liable player"))
+                self.seat(win.liable, LIABLE_SEAT)
                 if win.liable == win.winner:
                     raise RuleViolation(Said("a winner cannot be liable (pao) for their own hand"))
                 self.liability(win)

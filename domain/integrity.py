@@ -26,6 +26,7 @@ from uuid import UUID
 import attrs
 
 from domain.codec import to_data, value_fields
+from domain.said import Said
 
 GENESIS = ""
 
@@ -121,11 +122,46 @@ class Link:
 
 @attrs.frozen
 class ChainProblem:
-    """What is wrong at a position: ``altered``, ``deleted``, ``reordered``, ``inserted`` or ``unsealed``."""
+    """What is wrong at a position: ``altered``, ``deleted``, ``reordered``, ``inserted`` or ``unsealed``.
+    ``detail``: words where a page may show it (a stored match's damage); a record file's check,
+    which only the command line shows, may give it as English text."""
 
     position: int
     kind: str
-    detail: str
+    detail: Said | str
+
+    def said(self) -> Said:
+        """The problem as one clause of a damage line: ``altered at 3 (its content ...)``, its kind
+        in words (``position`` 0, the match as a whole, is not named)."""
+        kind = KINDS.get(self.kind, self.kind)
+        if self.position:
+            return Said("{kind} at {position} ({detail})", kind=kind, position=self.position, detail=self.detail)
+        return Said("{kind} ({detail})", kind=kind, detail=self.detail)
+
+
+# What each kind of problem is called where a page shows it (its English is the kind itself).
+KINDS: dict[str, Said] = {
+    "altered": Said("altered"),
+    "deleted": Said("deleted"),
+    "reordered": Said("reordered"),
+    "inserted": Said("inserted"),
+    "unsealed": Said("unsealed"),
+    "unpublished": Said("unpublished"),
+}
+
+# What a link of a chain is, in words (``check_chain``'s ``noun``), and with its article.
+_NOUNS: dict[str, Said] = {
+    "event": Said("event"),
+    "line": Said("line"),
+    "link": Said("link"),
+    "checkpoint": Said("checkpoint"),
+}
+_WITH_ARTICLE: dict[str, Said] = {
+    "event": Said("an event"),
+    "line": Said("a line"),
+    "link": Said("a link"),
+    "checkpoint": Said("a checkpoint"),
+}
 
 
 def check_chain(
@@ -143,18 +179,22 @@ def check_chain(
     of the link before it was altered.
     """
     problems: list[ChainProblem] = []
+    word, a_word = _NOUNS[noun], _WITH_ARTICLE[noun]
     present = {link.position for link in links}
     last_stored = max(present, default=first - 1)
     gaps = [p for p in range(first, last_stored + 1) if p not in present]
     for missing in gaps:
-        problems.append(ChainProblem(missing, "deleted", f"{noun} {missing} is missing"))
+        detail = Said("{noun} {position} is missing", noun=word, position=missing)
+        problems.append(ChainProblem(missing, "deleted", detail))
     if sealed is not None and not links and sealed[0] >= first:
-        return [ChainProblem(first, "deleted", f"every {noun} is missing; the seal names {noun} {sealed[0]}")]
+        detail = Said("every {noun} is missing; the seal names {noun} {sealed}", noun=word, sealed=sealed[0])
+        return [ChainProblem(first, "deleted", detail)]
     room = None if sealed is None else max(len(links) - (sealed[0] - first + 1), 0)
     inserted = _insertions(links, sealed, room)
     for index in inserted:
         link = links[index]
-        problems.append(ChainProblem(link.position, "inserted", f"{_article(noun)} the chain does not include"))
+        detail = Said("{a_noun} the chain does not include", a_noun=a_word)
+        problems.append(ChainProblem(link.position, "inserted", detail))
     kept = [link for i, link in enumerate(links) if i not in inserted]
     # Links the seal counts that are neither stored nor missing from a gap: removed, the later ones moved up.
     short = 0 if sealed is None else max(sealed[0] - first + 1 - len(kept) - len(gaps), 0)
@@ -170,37 +210,43 @@ def check_chain(
         if link.position - before.position != 1 and not between:
             continue  # a deletion, named above
         if moved or link.prior in digests:
-            detail = f"the {noun}s are all there but not in the order they were recorded"
+            detail = Said("the {noun}s are all there but not in the order they were recorded", noun=word)
             problems.append(ChainProblem(link.position, "reordered", detail))
         elif short:
             short -= 1
-            detail = f"{_article(noun)} is missing here: the next one names a predecessor that is not stored"
+            detail = Said(
+                "{a_noun} is missing here: the next one names a predecessor that is not stored", a_noun=a_word
+            )
             problems.append(ChainProblem(link.position, "deleted", detail))
         else:
-            detail = f"its content no longer matches what {noun} {link.position} recorded of it"
+            detail = Said(
+                "its content no longer matches what {noun} {position} recorded of it", noun=word, position=link.position
+            )
             problems.append(ChainProblem(before.position, "altered", detail))
     if kept and kept[0].position == first and kept[0].prior != GENESIS:
         if short and kept[0].prior not in digests:
             short -= 1
-            problems.append(ChainProblem(first, "deleted", f"the first {noun} is missing"))
+            problems.append(ChainProblem(first, "deleted", Said("the first {noun} is missing", noun=word)))
         else:
-            problems.append(ChainProblem(first, "altered", f"the first {noun} names a predecessor"))
+            problems.append(ChainProblem(first, "altered", Said("the first {noun} names a predecessor", noun=word)))
     if sealed is not None and kept:
         last_position, head = sealed
         last = kept[-1]
         named = {p.position for p in problems}
         if last.digest == head and last.position != last_position and not problems:
-            detail = f"the seal counts {last_position} {noun}s but the chain it names ends at {noun} {last.position}"
+            detail = Said(
+                "the seal counts {count} {noun}s but the chain it names ends at {noun} {position}",
+                count=last_position,
+                noun=word,
+                position=last.position,
+            )
             problems.append(ChainProblem(last.position + 1, "altered", detail))
         elif last.position < last_position and not any(p.kind == "deleted" for p in problems):
-            problems.append(ChainProblem(last.position + 1, "deleted", f"the seal names {noun} {last_position}"))
+            detail = Said("the seal names {noun} {position}", noun=word, position=last_position)
+            problems.append(ChainProblem(last.position + 1, "deleted", detail))
         elif last.digest != head and last.position not in named and last.position >= last_position:
-            problems.append(ChainProblem(last.position, "altered", "its content no longer matches the seal"))
+            problems.append(ChainProblem(last.position, "altered", Said("its content no longer matches the seal")))
     return unique_problems(problems)
-
-
-def _article(noun: str) -> str:
-    return f"{'an' if noun[:1] in 'aeiou' else 'a'} {noun}"
 
 
 def _insertions(links: Sequence[Link], sealed: tuple[int, str] | None, room: int | None) -> set[int]:

@@ -454,7 +454,7 @@ class Match(Aggregate):
             return
         self._check_open()
         self.clock.check_add()
-        check_minutes(minutes, "the time added")
+        check_minutes(minutes, Said("the time added"))
         self.trigger_event(self.TimeAdded, minutes=minutes, by=who, reason=why, client_key=client_key)
 
     def penalise(self, penalty: Penalty, *, client_key: str | None = None) -> None:

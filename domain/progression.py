@@ -81,6 +81,9 @@ def after_hand(state: TableState, rules: Ruleset, result: HandResult) -> tuple[T
     reset = isinstance(result, WinResult) and not won_by_dealer
     counters = 0 if reset else state.counters + 1
     kitty, goulash, goulash_deal = _pools_after(state, rules, result, settlement)
+    # The dealer's streak ends with a hand that passes the deal, whether a deal pass follows
+    # or the match ends on it (a bust on a non-dealer's win): no extra hand is pending.
+    passes = deal_passes(result, state, rules)
     new = table_with(
         state,
         scores=apply_payments(state.scores, settlement.payments),
@@ -89,15 +92,11 @@ def after_hand(state: TableState, rules: Ruleset, result: HandResult) -> tuple[T
         goulash_deal=goulash_deal,
         counters=counters,
         deposits=settlement.deposits_after,
-        consecutive_dealer_wins=state.consecutive_dealer_wins + 1 if won_by_dealer else 0,
-        dealer_wins_this_deal=state.dealer_wins_this_deal + (1 if won_by_dealer else 0),
-        extra_hands=state.extra_hands + 1,
+        consecutive_dealer_wins=0 if passes or not won_by_dealer else state.consecutive_dealer_wins + 1,
+        dealer_wins_this_deal=0 if passes else state.dealer_wins_this_deal + (1 if won_by_dealer else 0),
+        extra_hands=0 if passes else state.extra_hands + 1,
         hands_played=state.hands_played + 1,
     )
-    if deal_passes(result, state, rules):
-        # The dealer's streak ends with a hand that passes the deal, whether a deal pass follows
-        # or the match ends on it (a bust on a non-dealer's win): no extra hand is pending.
-        new = table_with(new, extra_hands=0, consecutive_dealer_wins=0, dealer_wins_this_deal=0)
     return new, settlement
 
 
@@ -205,7 +204,9 @@ def after_result(before: TableState, after: TableState, rules: Ruleset, result: 
     once: its deal pass or end (``following_fact``) folded with ``evolve``, as the Match folds the
     event it records for it. The verifier's table moves on by it."""
     following = following_fact(before, after, rules, result)
-    return after if following is None else evolve(after, rules, following)[0]
+    # Folded as ``evolve`` folds it, without its guard against a fact changed behind honba's back:
+    # this one was just made by the rules (``following_fact``), not read from a store.
+    return after if following is None else _evolve(after, rules, following)[0]
 
 
 @attrs.frozen
@@ -399,6 +400,18 @@ def evolve(state: TableState, rules: Ruleset, fact: Fact) -> tuple[TableState, t
     wrong = impossible(fact)
     if wrong is not None:
         raise DamagedFact(Said("a recorded {fact} {wrong}", fact=type(fact).__name__, wrong=wrong))
+    return _transition(state, rules, fact)
+
+
+def evolve_checked(state: TableState, rules: Ruleset, result: HandResult) -> tuple[TableState, tuple[Payment, ...]]:
+    """``evolve`` of a hand result that the entry checks (``EntryChecks.hand``) have just passed at
+    this very table under these rules: they refuse every seat and value ``evolve``'s guard looks
+    for (``seats_named``, ``impossible``), so the guard is not run a second time. The same table
+    and payments as ``evolve``."""
+    return _transition(state, rules, result)
+
+
+def _transition(state: TableState, rules: Ruleset, fact: Fact) -> tuple[TableState, tuple[Payment, ...]]:
     try:
         return _evolve(state, rules, fact)
     except (ValueError, ArithmeticError, LookupError) as exc:

@@ -78,3 +78,44 @@ def listed(items: Iterable[Field], separator: str = ", ", empty: Field = "") -> 
     """``Listed`` of ``items``."""
     said: tuple[Field, ...] = tuple(items)
     return Listed(said, separator, empty)
+
+
+def one_of(choices: Iterable[Field]) -> Field:
+    """Choices, one of which is wanted (at least one): ``a or b or c`` in English, each said in its
+    turn (an option's name is data); one choice alone is itself."""
+    items = list(choices)
+    said = items[-1]
+    for choice in reversed(items[:-1]):
+        said = Said("{choice} or {others}", choice=choice, others=said)
+    return said
+
+
+def said_data(value: Field) -> object:
+    """Words as plain JSON data, to be said again later in any language (a stored view keeps a
+    damage so): a ``Said`` as ``{"said": template, "fields": {...}}``, a ``Listed`` as ``{"listed":
+    [...], "separator": ..., "empty": ...}``, each field in its turn; data (text, a number) as it is."""
+    if isinstance(value, Said):
+        return {"said": value.template, "fields": {name: said_data(field) for name, field in value.fields}}
+    if isinstance(value, Listed):
+        return {
+            "listed": [said_data(item) for item in value.items],
+            "separator": value.separator,
+            "empty": said_data(value.empty),
+        }
+    return value
+
+
+def said_from_data(data: object) -> Field:
+    """The words ``said_data`` made of them, the same again (their ``str()`` the same English)."""
+    if isinstance(data, dict) and "said" in data:
+        # Made as ``mapped`` makes one: the template was written out where the words were first said.
+        words = object.__new__(Said)
+        fields = tuple(sorted((str(name), said_from_data(field)) for name, field in data["fields"].items()))
+        words.__attrs_init__(str(data["said"]), fields)
+        return words
+    if isinstance(data, dict) and "listed" in data:
+        items = tuple(said_from_data(item) for item in data["listed"])
+        return Listed(items, str(data["separator"]), said_from_data(data["empty"]))
+    if isinstance(data, str | int):
+        return data
+    raise ValueError(f"not words: {data!r}")

@@ -15,22 +15,28 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 
 from domain.errors import RuleViolation
+from domain.said import Said
 
 Seating = list[list[str]]
 
 
 def _check(players: Sequence[str], size: int) -> None:
     if size < 2:
-        raise RuleViolation("a table seats at least two players")
+        raise RuleViolation(Said("a table seats at least two players"))
     if len(set(players)) != len(players):
-        raise RuleViolation("each player is seated once: the list names someone twice")
+        raise RuleViolation(Said("each player is seated once: the list names someone twice"))
     if not players:
-        raise RuleViolation(f"no players to seat at tables of {size}: add {size}")
+        raise RuleViolation(Said("no players to seat at tables of {size}: add {size}", size=size))
     if len(players) % size:
         over = len(players) % size
         raise RuleViolation(
-            f"{len(players)} players do not fill tables of {size}: add {size - over} or withdraw {over} "
-            "(or seat substitutes)"
+            Said(
+                "{count} players do not fill tables of {size}: add {missing} or withdraw {over} (or seat substitutes)",
+                count=len(players),
+                size=size,
+                missing=size - over,
+                over=over,
+            )
         )
 
 

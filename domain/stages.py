@@ -29,7 +29,7 @@ import attrs
 
 from domain.bounds import ADVANCE, NAME, SESSION, SUBSTITUTE_POINTS, OutOfBounds, shown, whole_number
 from domain.errors import RuleViolation
-from domain.said import Said
+from domain.said import Said, one_of
 
 CARRIES = ("keep", "halve", "reset")
 SEATINGS = ("draw", "rank", "snake", "swiss", "fewest-repeats")
@@ -134,17 +134,27 @@ class EventFormat:
             previous = stage.advance if stage.advance is not None else previous
         total = sum(stage.sessions for stage in self.stages)
         if total > SESSION.high:
-            raise OutOfBounds("sessions", f"{total:,} in all, at most {SESSION.high:,} (the last session's number)")
+            raise OutOfBounds(
+                Said("sessions"),
+                Said("{total:,} in all, at most {most:,} (the last session's number)", total=total, most=SESSION.high),
+            )
         if self.substitutes.counts not in SUBSTITUTE_COUNTS:
             raise RuleViolation(
-                f"substitutes count {', '.join(SUBSTITUTE_COUNTS)}, not {shown(self.substitutes.counts)}"
+                Said(
+                    "substitutes count {choices}, not {value}",
+                    choices=", ".join(SUBSTITUTE_COUNTS),
+                    value=shown(self.substitutes.counts),
+                )
             )
         fixed = self.substitutes.fixed_points
         low, high = SUBSTITUTE_POINTS.low, SUBSTITUTE_POINTS.high
         if not (isinstance(fixed, int | float) and math.isfinite(fixed) and low <= fixed <= high):
-            raise OutOfBounds(SUBSTITUTE_POINTS.field, f"{shown(fixed)} is out of range ({low:,} to {high:,})")
+            raise OutOfBounds(
+                SUBSTITUTE_POINTS.field,
+                Said("{value} is out of range ({low:,} to {high:,})", value=shown(fixed), low=low, high=high),
+            )
         if self.team_points not in TEAM_POINTS:
-            raise RuleViolation(f"team points are the {' or '.join(TEAM_POINTS)} of members' points")
+            raise RuleViolation(Said("team points are the {choices} of members' points", choices=one_of(TEAM_POINTS)))
         return self
 
     def to_data(self) -> dict[str, Any]:

@@ -34,7 +34,7 @@ from domain.bounds import (
 from domain.clock import check_minutes
 from domain.draw import check_commitment, commitment_of
 from domain.errors import RuleViolation
-from domain.said import Said
+from domain.said import Said, listed
 from domain.stages import EventFormat, single_stage
 
 # The name the referee's signature was stored under before it had a flag of its own (ScoresSigned.referee).
@@ -359,7 +359,12 @@ class Tournament(Aggregate):
         if len(names) > EVENT_PLAYERS:
             # More than a session can seat (a thousand tables): a list pasted by mistake.
             raise OutOfBounds(
-                "players", f"{len(names):,} listed, at most {EVENT_PLAYERS:,} (a thousand tables of four)"
+                Said("players"),
+                Said(
+                    "{count:,} listed, at most {most:,} (a thousand tables of four)",
+                    count=len(names),
+                    most=EVENT_PLAYERS,
+                ),
             )
         for name_ in names:
             NAME.check(name_)
@@ -378,7 +383,7 @@ class Tournament(Aggregate):
             raise RuleViolation(Said("a player needs a name"))
         NAME.check(player)
         if player not in self.players and player not in self.aliases:
-            self._terms_fixed(f"registering {player!r}")
+            self._terms_fixed(Said("registering {player}", player=repr(player)))
             self.trigger_event(self.PlayerRegistered, player=player)
 
     def declare_alias(self, alias: str, player: str) -> None:
@@ -386,26 +391,39 @@ class Tournament(Aggregate):
         NAME.check(alias, "alias")
         NAME.check(player)
         if alias == player:
-            raise RuleViolation("an alias must differ from the player's name")
+            raise RuleViolation(Said("an alias must differ from the player's name"))
         if player not in self.players:
-            raise RuleViolation(f"{player!r} is not a player of {self.name!r}")
+            raise RuleViolation(Said("{player} is not a player of {name}", player=repr(player), name=repr(self.name)))
         if self.aliases.get(alias) == player:
             return
         # One step from a log name to its player: no chains, which standings would not follow.
         if player in self.aliases:
             real = self.aliases[player]
-            raise RuleViolation(f"{player!r} is itself an alias of {real!r}: declare {alias!r} an alias of {real!r}")
+            raise RuleViolation(
+                Said(
+                    "{player} is itself an alias of {real}: declare {alias} an alias of {real}",
+                    player=repr(player),
+                    real=repr(real),
+                    alias=repr(alias),
+                )
+            )
         if alias in self.aliases.values():
             others = sorted(a for a, p in self.aliases.items() if p == alias)
-            raise RuleViolation(f"{alias!r} has aliases of its own ({', '.join(others)}): withdraw them first")
+            raise RuleViolation(
+                Said(
+                    "{alias} has aliases of its own ({others}): withdraw them first",
+                    alias=repr(alias),
+                    others=listed(others),
+                )
+            )
         self.trigger_event(self.AliasDeclared, alias=alias, player=player)
 
     def withdraw_alias(self, alias: str, reason: str) -> None:
         """Undo an alias declared by mistake."""
         if alias not in self.aliases:
-            raise RuleViolation(f"{shown(alias)} is no alias in {self.name!r}")
+            raise RuleViolation(Said("{alias} is no alias in {name}", alias=shown(alias), name=repr(self.name)))
         if not reason.strip():
-            raise RuleViolation("say why the alias is withdrawn")
+            raise RuleViolation(Said("say why the alias is withdrawn"))
         TEXT.check(reason, "reason")
         self.trigger_event(self.AliasWithdrawn, alias=alias, reason=reason)
 
@@ -416,30 +434,48 @@ class Tournament(Aggregate):
         played as seated: detach the matches first). A session whose draw is committed is seated by
         its draw alone (``reveal_draw``): seating it otherwise, before the reveal or after, is refused."""
         if session in self.draws:
-            how = "revealed: it is seated as drawn" if "seed" in self.draws[session] else "committed: reveal it"
             raise RuleViolation(
-                f"the draw of session {session} of {self.name!r} is {how}; a committed draw is not seated otherwise"
+                Said(
+                    "the draw of session {session} of {name} is revealed: it is seated as drawn; a committed draw is "
+                    "not seated otherwise"
+                    if "seed" in self.draws[session]
+                    else "the draw of session {session} of {name} is committed: reveal it; a committed draw is not "
+                    "seated otherwise",
+                    session=session,
+                    name=repr(self.name),
+                )
             )
         self._plan_session(session, tables)
 
     def _plan_session(self, session: int, tables: Sequence[Sequence[str]]) -> None:
         if session < 1:
-            raise RuleViolation("sessions are numbered from 1")
+            raise RuleViolation(Said("sessions are numbered from 1"))
         SESSION.check(session)
         if not tables:
-            raise RuleViolation(f"session {session} needs at least one table")
+            raise RuleViolation(Said("session {session} needs at least one table", session=session))
         if len(tables) > TABLE.high:
-            raise RuleViolation(f"{len(tables)} tables: at most {TABLE.high} in a session")
+            raise RuleViolation(Said("{count} tables: at most {most} in a session", count=len(tables), most=TABLE.high))
         for number, table in enumerate(tables, start=1):
             TABLE_SIZE.check(len(table), f"players at table {number}")
         if len({len(t) for t in tables}) > 1:
             sizes = ", ".join(str(len(t)) for t in tables)
-            raise RuleViolation(f"session {session}'s tables seat {sizes} players: one size for every table")
+            raise RuleViolation(
+                Said(
+                    "session {session}'s tables seat {sizes} players: one size for every table",
+                    session=session,
+                    sizes=sizes,
+                )
+            )
         played = sorted(key for key, (number, _table) in self.matches.items() if number == session)
         if session in self.sessions and played:
             raise RuleViolation(
-                f"session {session} of {self.name!r} is already seated and played ({', '.join(played)}): "
-                "detach its matches to seat it again"
+                Said(
+                    "session {session} of {name} is already seated and played ({played}): "
+                    "detach its matches to seat it again",
+                    session=session,
+                    name=repr(self.name),
+                    played=listed(played),
+                )
             )
         seated: set[str] = set()
         for table in tables:
@@ -461,7 +497,12 @@ class Tournament(Aggregate):
                 seated.add(player)
                 if player in self.withdrawn and self.withdrawn[player] < session:
                     raise RuleViolation(
-                        f"{player!r} withdrew after session {self.withdrawn[player]}: not seated in session {session}"
+                        Said(
+                            "{player} withdrew after session {after}: not seated in session {session}",
+                            player=repr(player),
+                            after=self.withdrawn[player],
+                            session=session,
+                        )
                     )
         self.trigger_event(self.SessionPlanned, session=session, tables=[list(t) for t in tables])
 
@@ -472,23 +513,41 @@ class Tournament(Aggregate):
         seating = self.sessions.get(session)
         if seating is not None and table is not None:
             if not 1 <= table <= len(seating):
-                raise RuleViolation(f"session {session} of {self.name!r} has no table {table} ({len(seating)} seated)")
+                raise RuleViolation(
+                    Said(
+                        "session {session} of {name} has no table {table} ({count} seated)",
+                        session=session,
+                        name=repr(self.name),
+                        table=table,
+                        count=len(seating),
+                    )
+                )
             seated = {self.player_of(p) for p in seating[table - 1]}
             if mine != seated:
                 raise RuleViolation(
-                    f"match {match_key!r} is played by {', '.join(sorted(mine))}, but table {table} of session "
-                    f"{session} seats {', '.join(sorted(seated))}"
+                    Said(
+                        "match {match} is played by {players}, but table {table} of session {session} seats {seated}",
+                        match=repr(match_key),
+                        players=listed(sorted(mine)),
+                        table=table,
+                        session=session,
+                        seated=listed(sorted(seated)),
+                    )
                 )
         elif seating is not None and not any(mine == {self.player_of(p) for p in t} for t in seating):
             raise RuleViolation(
-                f"match {match_key!r} is played by {', '.join(sorted(mine))}, who do not sit at one table of "
-                f"session {session}"
+                Said(
+                    "match {match} is played by {players}, who do not sit at one table of session {session}",
+                    match=repr(match_key),
+                    players=listed(sorted(mine)),
+                    session=session,
+                )
             )
 
     def attach(self, match_key: str, players: Sequence[str], session: int = 1, table: int | None = None) -> None:
         """Count a match for the tournament; its players are registered if new."""
         if session < 1:
-            raise RuleViolation("sessions are numbered from 1")
+            raise RuleViolation(Said("sessions are numbered from 1"))
         SESSION.check(session)
         if table is not None:
             TABLE.check(table)
@@ -585,9 +644,9 @@ class Tournament(Aggregate):
     def set_time_limit(self, session: int, minutes: int) -> None:
         """Set a session's time limit (its tables' matches get it on their clocks)."""
         if session < 1:
-            raise RuleViolation("sessions are numbered from 1")
+            raise RuleViolation(Said("sessions are numbered from 1"))
         SESSION.check(session)
-        check_minutes(minutes, "a time limit")
+        check_minutes(minutes, Said("a time limit"))
         if self.time_limits.get(session) != minutes:
             self.trigger_event(self.SessionTimeLimitSet, session=session, minutes=minutes)
 
@@ -602,7 +661,9 @@ class Tournament(Aggregate):
         """Say how the event is played: its stages, substitutes and teams (before its second stage starts)."""
         event_format.check()
         if self.closed_stages:
-            raise RuleViolation(f"{self.name!r} has closed a stage already: its format is kept as it was played")
+            raise RuleViolation(
+                Said("{name} has closed a stage already: its format is kept as it was played", name=repr(self.name))
+            )
         data = event_format.to_data()
         if data != self.format:
             self.trigger_event(self.FormatDeclared, format=data)
@@ -617,13 +678,24 @@ class Tournament(Aggregate):
         """Record the end of a stage: its order, who goes on, the points (tenths) they carry."""
         stages = self.event_format().stages
         if not 1 <= stage < len(stages):
-            raise RuleViolation(f"{self.name!r} has no stage {stage} with one after it")
+            raise RuleViolation(
+                Said("{name} has no stage {stage} with one after it", name=repr(self.name), stage=stage)
+            )
         if stage in self.closed_stages:
-            raise RuleViolation(f"stage {stage} ({stages[stage - 1].name}) of {self.name!r} is closed already")
+            raise RuleViolation(
+                Said(
+                    "stage {stage} ({stage_name}) of {name} is closed already",
+                    stage=stage,
+                    stage_name=stages[stage - 1].name,
+                    name=repr(self.name),
+                )
+            )
         if stage > 1 and stage - 1 not in self.closed_stages:
-            raise RuleViolation(f"stage {stage - 1} of {self.name!r} is not closed yet")
+            raise RuleViolation(
+                Said("stage {stage} of {name} is not closed yet", stage=stage - 1, name=repr(self.name))
+            )
         if set(carried) != set(advanced) or not set(advanced) <= set(ranking):
-            raise RuleViolation("those who advance are ranked, and each carries points")
+            raise RuleViolation(Said("those who advance are ranked, and each carries points"))
         self.trigger_event(
             self.StageClosed, stage=stage, ranking=list(ranking), advanced=list(advanced), carried=dict(carried)
         )
@@ -649,7 +721,11 @@ class Tournament(Aggregate):
         later = sorted(s for s, tables in self.sessions.items() if s > after_session for t in tables if player in t)
         if later:
             raise RuleViolation(
-                f"{player!r} is seated in session {later[0]}: withdraw after it, or seat the session again"
+                Said(
+                    "{player} is seated in session {session}: withdraw after it, or seat the session again",
+                    player=repr(player),
+                    session=later[0],
+                )
             )
         self.trigger_event(self.PlayerWithdrawn, player=player, after_session=after_session, reason=reason)
 
@@ -682,8 +758,12 @@ class Tournament(Aggregate):
         if replaces not in self.withdrawn and not override:
             # Else the player plays on and the substitute is a 17th entry beside them.
             raise RuleViolation(
-                f"{replaces!r} has not withdrawn from {self.name!r}: withdraw them first"
-                " (or seat the substitute with the director's override)"
+                Said(
+                    "{player} has not withdrawn from {name}: withdraw them first"
+                    " (or seat the substitute with the director's override)",
+                    player=repr(replaces),
+                    name=repr(self.name),
+                )
             )
         self.trigger_event(
             self.SubstituteSeated, substitute=substitute, replaces=replaces, reason=reason, override=override
@@ -693,12 +773,12 @@ class Tournament(Aggregate):
         """Put a player in a team (or move them to another)."""
         team = team.strip()
         if player not in self.players:
-            raise RuleViolation(f"{shown(player)} is not a player of {self.name!r}")
+            raise RuleViolation(Said("{player} is not a player of {name}", player=shown(player), name=repr(self.name)))
         if not team:
-            raise RuleViolation("a team needs a name")
+            raise RuleViolation(Said("a team needs a name"))
         NAME.check(team, "team name")
         if self.teams.get(player) != team:
-            self._terms_fixed(f"putting {player!r} in a team")
+            self._terms_fixed(Said("putting {player} in a team", player=repr(player)))
             self.trigger_event(self.TeamJoined, player=player, team=team)
 
     def committed_draw(self) -> int | None:
@@ -707,13 +787,18 @@ class Tournament(Aggregate):
         pending = sorted(s for s, draw in self.draws.items() if "seed" not in draw)
         return pending[0] if pending else None
 
-    def _terms_fixed(self, what: str) -> None:
+    def _terms_fixed(self, what: Said) -> None:
         """Refuse a change of what a committed draw depends on (``what``: the change) until it is revealed."""
         session = self.committed_draw()
         if session is not None:
             raise RuleViolation(
-                f"the draw of session {session} of {self.name!r} is committed: {what} would change what it "
-                "draws over; reveal it first"
+                Said(
+                    "the draw of session {session} of {name} is committed: {what} would change what it "
+                    "draws over; reveal it first",
+                    session=session,
+                    name=repr(self.name),
+                    what=what,
+                )
             )
 
     def commit_draw(self, session: int, commitment: str, terms: Mapping[str, Any] | None = None) -> None:
@@ -724,11 +809,19 @@ class Tournament(Aggregate):
         SESSION.check(session)
         check_commitment(commitment)
         if session in self.sessions:
-            raise RuleViolation(f"session {session} of {self.name!r} is seated already")
+            raise RuleViolation(
+                Said("session {session} of {name} is seated already", session=session, name=repr(self.name))
+            )
         if "seed" in self.draws.get(session, {}):
-            raise RuleViolation(f"the draw of session {session} was revealed already")
+            raise RuleViolation(Said("the draw of session {session} was revealed already", session=session))
         if self.draws.get(session, {}).get("commitment") not in (None, commitment):
-            raise RuleViolation(f"session {session} of {self.name!r} has a commitment already: it stands")
+            raise RuleViolation(
+                Said(
+                    "session {session} of {name} has a commitment already: it stands",
+                    session=session,
+                    name=repr(self.name),
+                )
+            )
         if session not in self.draws:
             self.trigger_event(self.DrawCommitted, session=session, commitment=commitment)
             if terms is not None:
@@ -740,14 +833,20 @@ class Tournament(Aggregate):
         SESSION.check(session)
         committed = self.draws.get(session, {}).get("commitment")
         if committed is None:
-            raise RuleViolation(f"no draw of session {session} was committed: commit before the draw")
+            raise RuleViolation(
+                Said("no draw of session {session} was committed: commit before the draw", session=session)
+            )
         if "seed" in self.draws[session]:
-            raise RuleViolation(f"the draw of session {session} was revealed already")
+            raise RuleViolation(Said("the draw of session {session} was revealed already", session=session))
         if commitment_of(seed) != committed:
-            raise RuleViolation(f"that seed is not the one committed for session {session}: its digest differs")
+            raise RuleViolation(
+                Said("that seed is not the one committed for session {session}: its digest differs", session=session)
+            )
         terms = self.draws[session].get("terms")
         if terms is not None and sorted(players) != sorted(terms["players"]):
-            raise RuleViolation(f"the draw of session {session} draws over the players fixed with its commitment")
+            raise RuleViolation(
+                Said("the draw of session {session} draws over the players fixed with its commitment", session=session)
+            )
         self._plan_session(session, tables)
         self.trigger_event(
             self.DrawRevealed, session=session, seed=seed, players=list(players), tables=[list(t) for t in tables]
@@ -758,7 +857,7 @@ class Tournament(Aggregate):
         service before: its signature; here: that it is of this tournament)."""
         body = certificate.get("certificate")
         if not isinstance(body, dict) or body.get("tournament") != self.name:
-            raise RuleViolation(f"that certificate is not of {self.name!r}")
+            raise RuleViolation(Said("that certificate is not of {name}", name=repr(self.name)))
         if certificate != self.certificate:
             self.trigger_event(self.ResultCertified, certificate=dict(certificate))
 
@@ -767,7 +866,9 @@ class Tournament(Aggregate):
         try:
             date.fromisoformat(ended_on)
         except ValueError:
-            raise RuleViolation(f"the day the event ended is a date like 2026-11-21, not {shown(ended_on)}") from None
+            raise RuleViolation(
+                Said("the day the event ended is a date like 2026-11-21, not {value}", value=shown(ended_on))
+            ) from None
         EVENT_DAYS.check(days)
         COUNTRIES.check(countries)
         self.trigger_event(

@@ -7,8 +7,8 @@ can be re-scored under other rules or re-seated by an importer.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from enum import StrEnum
-from operator import attrgetter
 from typing import Any, Literal
 
 import attrs
@@ -65,6 +65,10 @@ def _tuple_of_str(value: object) -> tuple[str, ...]:
     return tuple(str(v) for v in value)  # type: ignore[attr-defined]
 
 
+# A hand value counted in han and fu alone: no limit, faan, tai, points or doubles.
+_NONE5 = (None, None, None, None, None)
+
+
 @attrs.frozen
 class HandValue:
     """What a winning hand is worth, in the unit its rule family counts in.
@@ -94,6 +98,12 @@ class HandValue:
         in the words of the rules' family (``scoring``): a limit hand of the points families (Hong
         Kong, the classical rules) is the ``limit``, whatever name it was entered under; riichi
         names its limits (mangan, haneman, ...). The English of ``said``."""
+        han, fu = self.han, self.fu
+        others = (self.limit, self.faan, self.tai, self.points, self.doubles)
+        if han is not None and fu is not None and others == _NONE5:
+            # ``said``'s sentence for han and fu, formed without the ``Said``: a ledger's note of
+            # every riichi hand scored.
+            return f"{han} han {fu} fu"
         return str(self.said(scoring))
 
     def said(self, scoring: str = "riichi") -> Said | Listed:
@@ -377,6 +387,12 @@ class Reason(StrEnum):
     LEFTOVER = "leftover deposits"
 
 
+def _reason(value: str) -> Reason:
+    # A payment is nearly always made with a ``Reason`` already: kept as it is, without the
+    # enumeration's look-up (a stored ledger's text goes through it).
+    return value if type(value) is Reason else Reason(value)
+
+
 @attrs.frozen
 class Payment:
     """One transfer of points. ``None`` as payer or payee means the table.
@@ -388,7 +404,7 @@ class Payment:
     payer: Seat | None
     payee: Seat | None
     amount: int
-    reason: Reason = attrs.field(converter=Reason)
+    reason: Reason = attrs.field(converter=_reason)
     note: str = ""
 
 
@@ -449,18 +465,31 @@ class TableState:
         return f"{hand}, {self.counters} counter{plural}" if self.counters_shown else hand
 
 
-# A table state's fields, read at once: ``table_with`` copies a state without ``attrs.evolve``'s
-# look-up of the class's fields on every call (every hand of every fold makes two or three).
+# A table state's fields, in ``__init__``'s order.
 _TABLE_FIELDS: tuple[str, ...] = tuple(field.name for field in attrs.fields(TableState))
-_table_values = attrgetter(*_TABLE_FIELDS)
 
 
-def table_with(state: TableState, **changes: Any) -> TableState:
-    """``attrs.evolve(state, **changes)`` for a table state: the same new state, through the same
-    ``__init__`` (its converters and checks)."""
-    values = dict(zip(_TABLE_FIELDS, _table_values(state), strict=True))
-    values.update(changes)
-    return TableState(**values)
+def _table_copier() -> Callable[..., TableState]:
+    """``table_with``: a function ``(state, **changes)`` that calls ``TableState`` with every field
+    positionally, the changed ones given, the others the state's own. Written out once from the
+    class's fields (every hand of every fold copies a table two or three times): a third of the
+    time of making a dictionary of the twenty fields and calling with keywords, and no field can
+    be left out."""
+    same = object()
+    source = (
+        f"def table_with(state, *, {', '.join(f'{name}=same' for name in _TABLE_FIELDS)}):\n"
+        f"    return TableState({', '.join(f'state.{name} if {name} is same else {name}' for name in _TABLE_FIELDS)})\n"
+    )
+    scope: dict[str, Any] = {"TableState": TableState, "same": same}
+    # The source is made above from the class's own field names.
+    exec(source, scope)
+    copier: Callable[..., TableState] = scope["table_with"]
+    copier.__doc__ = """``attrs.evolve(state, **changes)`` for a table state: the same new state, through the
+    same ``__init__`` (its converters and checks); a name that is not a field is a ``TypeError``."""
+    return copier
+
+
+table_with = _table_copier()
 
 
 def with_notes_of(before: object, after: HandResult) -> HandResult:

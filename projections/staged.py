@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 
 import attrs
 
+from domain.said import Said, listed
 from domain.stages import EventFormat, carried_tenths
 from projections.standings import MatchSummary, StandingRow, Totals, rank, tie_break_of, totals
 
@@ -63,7 +64,7 @@ class StageRow:
     row: StandingRow
     carried: float
     status: str
-    marks: tuple[str, ...]
+    marks: tuple[Said, ...]
 
 
 @attrs.frozen
@@ -88,7 +89,7 @@ class OverallRow:
     player: str
     stage: str
     points: float
-    marks: tuple[str, ...]
+    marks: tuple[Said, ...]
     # Their line in that stage (points with what they carried in; matches, places and net score
     # of the stage's own matches), ranked in the whole event: what every standings view shows.
     line: StandingRow
@@ -117,7 +118,7 @@ class EventStandings:
     in_play: str | None = None
     # What every view says of the stages (``stage_said``): "the final is being played", "the
     # qualification is played; the cut is next"; None once the event is played out.
-    said: str | None = None
+    said: Said | None = None
 
 
 def counted_summaries(
@@ -143,15 +144,15 @@ def counted_summaries(
     return result, left_out
 
 
-def _marks(player: str, state: EventState) -> tuple[str, ...]:
+def _marks(player: str, state: EventState) -> tuple[Said, ...]:
     marks = []
     if player in state.withdrawn:
-        marks.append(f"withdrew after session {state.withdrawn[player]}")
+        marks.append(Said("withdrew after session {session}", session=state.withdrawn[player]))
     if player in state.substitutes:
-        marks.append(f"substitute for {state.substitutes[player]}")
+        marks.append(Said("substitute for {player}", player=state.substitutes[player]))
     replaced = sorted(s for s, p in state.substitutes.items() if p == player)
     if replaced:
-        marks.append(f"replaced by {', '.join(replaced)}")
+        marks.append(Said("replaced by {player}", player=listed(replaced)))
     return tuple(marks)
 
 
@@ -327,18 +328,18 @@ def stage_in_play(
 
 def stage_said(
     state: EventState, stages: Sequence[StageStandings], matches: Sequence[tuple[MatchSummary, int]]
-) -> str | None:
+) -> Said | None:
     """The one sentence every view says of the stages: "the final is being played" while a stage
     is; "the qualification is played; the cut is next" once every match of a stage before the last
     has ended and the next stage is not seated yet (the cut is made when it is: until then the
     lines are the stage's, and who goes on is not recorded); None once the event is played out."""
     playing = stage_in_play(state, stages, matches)
     if playing is not None:
-        return f"the {playing} is being played"
+        return Said("the {stage} is being played", stage=playing)
     started = [s for s in stages if s.started and not s.closed]
     if not started or started[-1].stage >= len(state.format.stages):
         return None
     stage = started[-1]
-    following = stages[stage.stage].name
-    step = "the cut" if stage.advance is not None else f"the {following}"
-    return f"the {stage.name} is played; {step} is next"
+    if stage.advance is not None:
+        return Said("the {stage} is played; the cut is next", stage=stage.name)
+    return Said("the {stage} is played; the {next} is next", stage=stage.name, next=stages[stage.stage].name)

@@ -20,7 +20,8 @@ events of matches and tournaments. It keeps, as view documents:
 - ``totals/<tournament id>``: the tournament's running totals by player name (``count_match``),
   how many of its matches are in progress, and which are damaged (``mark_damaged``);
 - ``damaged/<match key>``: why a match is damaged, as the view saw it when it folded it (its
-  chain broken, a fact the table cannot hold).
+  chain broken, a fact the table cannot hold), kept as words (``domain.said.said_data``: the
+  template and its fields), so that a page says it again in its own language.
 
 Every document is computed by the same domain folds as everything else; the view
 only stores them, with the tracking record, in one transaction.
@@ -44,7 +45,7 @@ from domain.integrity import event_digest
 from domain.match import Match, opening_state
 from domain.match import match_id as match_id_of
 from domain.rules import Ruleset
-from domain.said import Said
+from domain.said import Said, said_data, said_from_data
 from domain.tournament import Tournament
 from projections.standings import MatchSummary, StandingRow, Totals, rank, standings, summarize
 from projections.stats import MatchStats, match_stats
@@ -62,7 +63,11 @@ NAME = "honba-standings"
 # 6: a tournament says whether it is staged (``staged``: a format declared, a player withdrawn, a
 #    substitute seated, a team): its standings are then the event's (``projections.staged``), not
 #    its matches added up flat, and a view written before did not say.
-FORMAT = 6
+# 7: why a match is damaged (``broken``, ``unreadable``, ``damaged/<match key>``, a tournament's
+#    totals and standings) is kept as words (``said_data``: template and fields), not English text: a
+#    page says it in its language. An older view held only the English, which no upgrade can make
+#    words of, so it is rebuilt.
+FORMAT = 7
 
 # Each stored document carries the schema it was written in (``_schema``; a document written
 # before documents carried one is at 1). A field added to a kind of document bumps its schema
@@ -431,7 +436,9 @@ def _apply_unreadable(cache: DocCache, row: UnreadableRow) -> None:
     (its start row unreadable: named by its id, ``unreadable/<match id>``, for a tournament that
     attaches it)."""
     match_id = cache.key_of(row.originator_id)
-    why = f"its event {row.originator_version} cannot be read ({row.why}): left out"
+    why = said_data(
+        Said("its event {position} cannot be read ({why}): left out", position=row.originator_version, why=row.why)
+    )
     found = cache.get("match", match_id)
     if found is None:
         cache.put("unreadable", match_id, {"why": why})
@@ -450,7 +457,12 @@ def _chain(doc: dict[str, Any], event: Any, read: ReadEvent | None = None) -> No
     head = doc.get("head")
     if isinstance(head, str) and prior != head and "broken" not in doc:
         version = event.originator_version
-        doc["broken"] = f"its chain is broken: event {version - 1} does not match what event {version} recorded of it"
+        broken = Said(
+            "its chain is broken: event {before} does not match what event {position} recorded of it",
+            before=version - 1,
+            position=version,
+        )
+        doc["broken"] = said_data(broken)
     doc["head"] = event_digest(event) if read is None else read.digest
     doc["last"] = event.originator_version
 
@@ -589,8 +601,9 @@ def count_match(cache: DocCache, tournament_id: str, summary: MatchSummary | Non
     cache.put("totals", tournament_id, doc)
 
 
-def mark_damaged(cache: DocCache, tournament_id: str, match_key: str, damage: str | None) -> None:
-    """Note in a tournament's totals that one of its matches is damaged (why), or no longer."""
+def mark_damaged(cache: DocCache, tournament_id: str, match_key: str, damage: object) -> None:
+    """Note in a tournament's totals that one of its matches is damaged (why, as ``said_data``), or
+    no longer (None)."""
     doc = cache.get("totals", tournament_id) or {"names": {}, "chains": {}}
     if (doc.get("damaged") or {}).get(match_key) == damage:
         return
@@ -602,6 +615,16 @@ def mark_damaged(cache: DocCache, tournament_id: str, match_key: str, damage: st
     if not damaged:
         del doc["damaged"]
     cache.put("totals", tournament_id, doc)
+
+
+def damaged_of(standings: dict[str, Any]) -> dict[str, Said | str]:
+    """Why each damaged match of a tournament's standings document (``standings/<name>``) is
+    damaged, as words again (``said_from_data``), by match key."""
+    found: dict[str, Said | str] = {}
+    for key, why in (standings.get("damaged") or {}).items():
+        words = said_from_data(why)
+        found[str(key)] = words if isinstance(words, Said) else str(words)
+    return found
 
 
 def ranked_totals(totals: dict[str, Any] | None, tournament: dict[str, Any]) -> list[StandingRow]:
@@ -652,16 +675,17 @@ def flush(cache: DocCache, position: int) -> None:
         key = doc["key"]
         before = cache.summary(key)
         summary: MatchSummary | None
-        damage: str | None
+        # Why it is damaged, as words in data (``said_data``), or None.
+        damage: object
         try:
             if doc.get("unreadable"):
                 raise _LeftOut(doc["unreadable"])
             summary, stats = summary_and_stats(doc, cache.rules(doc["rules"]), cache.histories.get(match_id))
         except _LeftOut as exc:  # one of its rows cannot be read
-            summary, damage = None, str(exc)
+            summary, damage = None, exc.args[0]
             cache.drop_summary(key)
         except HonbaError as exc:  # a stored fact the table cannot hold: changed behind honba's back
-            summary, damage = None, f"it cannot be scored ({exc}): left out"
+            summary, damage = None, said_data(Said("it cannot be scored ({why}): left out", why=exc.said))
             cache.drop_summary(key)
         else:
             damage = doc.get("broken")

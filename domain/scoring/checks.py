@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 from domain.bounds import (
     DISCARDS,
     DORA,
@@ -79,7 +81,13 @@ def han_ceiling(rules: Ruleset) -> int:
     """The largest han count honba accepts: twice the count that reaches the largest limit (the
     settling table's top row; 13 han in riichi). A count beyond any riichi hand is a slip of the
     pen; a limit hand is written by its name."""
-    top = max((row for row, _ in rules.settling_table), default=0)
+    return _han_ceiling(rules.settling_table)
+
+
+# Every hand checked asks; a few settling tables exist (a frozen tuple of pairs, cheap to hash).
+@functools.lru_cache(maxsize=64)
+def _han_ceiling(settling_table: tuple[tuple[int, int], ...]) -> int:
+    top = max((row for row, _ in settling_table), default=0)
     return 2 * max(top, RIICHI_LARGEST_LIMIT_HAN)
 
 

@@ -13,6 +13,7 @@ from rich.text import Text
 
 from domain.progression import ranking
 from domain.rules import Ruleset
+from domain.said import Listed, Said
 from domain.values import (
     TableState,
 )
@@ -50,8 +51,18 @@ def printable(text: str) -> str:
 
 def json_text(data: Any) -> str:
     """JSON for tools: UTF-8 text kept as it is, but the characters a terminal or a line reader
-    would act on (C1 controls, line separators, bidi overrides) written as ``\\u`` escapes."""
-    return _JSON_ESCAPED.sub(lambda m: f"\\u{ord(m.group()):04x}", json.dumps(data, ensure_ascii=False))
+    would act on (C1 controls, line separators, bidi overrides) written as ``\\u`` escapes. What
+    the service gives as words (``domain.said.Said``: a damaged match's line) is its English."""
+    text = json.dumps(data, ensure_ascii=False, default=_english)
+    return _JSON_ESCAPED.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def _english(value: object) -> str:
+    # Words are the one kind of value JSON for tools is given as their English; anything else
+    # that is not JSON is a bug, refused as ``json.dumps`` refuses it.
+    if isinstance(value, Said | Listed):
+        return str(value)
+    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
 
 
 class SafeConsole(Console):

@@ -69,7 +69,7 @@ def write_report(
         screen = out if output is None else SafeConsole(file=io.StringIO(), width=width, color_system=None)
         screen.print(table())
         if in_progress:
-            screen.print(not_counted_yet(in_progress), markup=False)
+            screen.print(str(not_counted_yet(in_progress)), markup=False)
         if output is None:
             return
         assert isinstance(screen.file, io.StringIO)

@@ -13,6 +13,7 @@ from eventsourcing.persistence import PersistenceError
 
 from domain.bounds import clipped
 from domain.errors import HonbaError
+from domain.said import Said
 from replay.cli.params import HonbaGroup
 from replay.cli.render import SafeConsole
 from replay.service.common.opening import Store, open_store, unnamed_store
@@ -164,9 +165,9 @@ def guarded_match(ctx: typer.Context, key: str, action: Callable[[], T]) -> T:
     return guarded(run)
 
 
-def warn_if_damaged(damage: str | None) -> None:
+def warn_if_damaged(damage: Said | str | None) -> None:
     """A warning line on stderr when a match's chain or seal does not check (what is shown may
-    not be what was recorded); ``damage`` is the service's line, or None."""
+    not be what was recorded); ``damage`` is the service's line (its English), or None."""
     if damage is not None:
         err.print(f"honba: warning: {damage}")
 

@@ -17,6 +17,7 @@ named in the XML declaration cannot hide a declaration from that check.
 
 from __future__ import annotations
 
+import functools
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Sequence
@@ -116,14 +117,31 @@ _NEEDED_TAGS: Final = "GO|UN|TAIKYOKU|INIT|REACH|N|AGARI|RYUUKYOKU"
 _PLAIN_SHAPE: Final = re.compile(
     rf'(?:<\?xml version="1\.0"(?: encoding="[Uu][Tt][Ff]-8")?\?>)?{_S}*+'
     rf"<mjloggm(?:{_ATTRIBUTE})?+{_S}*+>"
-    rf"(?:{_S}*+<(?:(?:{_NEEDED_TAGS})(?:{_ATTRIBUTE})*+"
+    # A draw or discard as Tenhou writes it (nine tags in ten) is tried first: the same tags the
+    # third alternative takes, without trying the needed tags' names on each.
+    rf"(?:<[TUVWDEFG][0-9]*+/>|{_S}*+<(?:(?:{_NEEDED_TAGS})(?:{_ATTRIBUTE})*+"
     rf"|[A-Za-z][A-Za-z0-9]*+(?:{_S}++(?P<first>{_NAME})={_VALUE}(?:{_S}++(?!(?P=first)=){_NAME}={_VALUE})?+)?+)"
     rf"{_S}*+/>)*+"
     rf"{_S}*+</mjloggm>{_S}*+"
 )
 # The tags a handler reads, with their attributes, in the plain shape (where ``<`` opens a tag and
-# nothing else); a tag name is whole where an attribute or the tag's end follows it.
-_NEEDED: Final = re.compile(rf"<({_NEEDED_TAGS})((?:{_ATTRIBUTE})*+){_S}*+/>")
+# nothing else); a tag name is whole where an attribute or the tag's end follows it. The two tags
+# read most often (six in ten of them), a call and a riichi, are first tried in the very layout
+# Tenhou writes them, their numbers as groups (groups 1 and 2: a call's seat and meld code; 3 and
+# 4: a riichi's seat and step): no attribute dictionary is made for them. The same span is what
+# the general alternative (groups 5 and 6: the name and the attributes) would match there, and two
+# different attribute names cannot be a repeat.
+_NEEDED: Final = re.compile(
+    # (Past a ``<`` only where a needed name can start: two capitals, or ``N`` and its end. A
+    # draw or discard, nine tags in ten, is passed over at its second character.)
+    r"<(?=[A-Z][A-Z]|N[ \t\r\n/])"
+    r'(?:N who="([0-9])" m="([0-9]{1,6})" ?/>'
+    r'|REACH who="([0-9])"(?: ten="[^"]*")? step="([0-9])" ?/>'
+    rf"|({_NEEDED_TAGS})((?:{_ATTRIBUTE})*+){_S}*+/>)"
+)
+# ``_NEEDED``'s last group for a call and for a riichi in Tenhou's layout.
+_CALL_FOUND: Final = 2
+_REACH_FOUND: Final = 4
 _PAIR: Final = re.compile(r'([^\s=]+)="([^"]*)"')
 # A draw or discard with its tile (``T52``, ``D115``): the hand's play is in the log.
 _PLAYED: Final = re.compile(r"<[TUVWDEFG][0-9]++[ \t\r\n/]")
@@ -161,23 +179,31 @@ class _PlainTag:
         return self.attrib.get(key, default)
 
 
-def plain_mjlog_tags(data: bytes) -> tuple[str, list[tuple[_PlainTag, int, int]]] | None:
-    """The text and the tags a handler reads (each with where it starts and ends) of a mjlog in
-    the plain shape, or None for anything else (read through the parser, which refuses what
-    should be refused). A repeated attribute (malformed XML) is anything else too."""
+# A tag a handler reads, as ``plain_mjlog_tags`` finds it: its name and attributes (None for a
+# call or riichi in Tenhou's layout, read from the match's groups) and its match in the text.
+_Found = tuple[_PlainTag | None, re.Match[str]]
+
+
+def plain_mjlog_tags(data: bytes) -> tuple[str, list[_Found]] | None:
+    """The text and the tags a handler reads (each with its match: where it starts and ends) of a
+    mjlog in the plain shape, or None for anything else (read through the parser, which refuses
+    what should be refused). A repeated attribute (malformed XML) is anything else too."""
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
         return None
     if "<!" in text or _PLAIN_SHAPE.fullmatch(text) is None:
         return None
-    tags = []
+    tags: list[_Found] = []
     for found in _NEEDED.finditer(text):
-        pairs = _PAIR.findall(found.group(2))
+        if found.lastindex != 6:  # a call or a riichi in Tenhou's layout
+            tags.append((None, found))
+            continue
+        pairs = _PAIR.findall(found[6])
         attrib = dict(pairs)
         if len(attrib) != len(pairs):
             return None
-        tags.append((_PlainTag(found.group(1), attrib), found.start(), found.end()))
+        tags.append((_PlainTag(found[5], attrib), found))
     return text, tags
 
 
@@ -224,7 +250,7 @@ def _text(el: _Tag, name: str, where: str) -> str:
 def _ints(el: _Tag, name: str, where: str, *, at_least: int = 1) -> list[int]:
     raw = _text(el, name, where)
     try:
-        values = [int(v) for v in raw.split(",")] if raw.strip() else []
+        values = list(map(int, raw.split(","))) if raw.strip() else []
     except ValueError:
         raise LogError(where, f"<{el.tag} {name}={quoted(raw)}>: not a list of whole numbers") from None
     if len(values) < at_least:
@@ -317,6 +343,9 @@ class _GameReader:
         self.log_id: str | None = None
         # Tenhou wrote the wall seed into INIT until mid-2009: it dates a log without an id.
         self.early_wall_format = False
+        # The log id in the file's name, if it has one (the rules' dating and the game's id ask).
+        named = LOG_ID.search(_file_name(file))
+        self.name_id = named.group(0) if named else None
 
     def where(self, tag: str) -> str:
         if tag == "INIT" or self.inits == 0:
@@ -347,21 +376,51 @@ class _GameReader:
                 collect(el)  # after the reader's own checks of the tag
         return self._game()
 
-    def read_plain(self, text: str, tags: list[tuple[_PlainTag, int, int]]) -> LoggedGame:
+    def read_plain(self, text: str, tags: list[_Found]) -> LoggedGame:
         """The game of a plain-shaped mjlog (``plain_mjlog_tags``): the same handlers, given only
         their tags; whether a hand's play is logged is one search for a draw or discard with its
-        tile between its INIT and the next (``read`` sees the same draws one tag at a time)."""
+        tile between its INIT and the next (``read`` sees the same draws one tag at a time). A call
+        or riichi in Tenhou's layout is read from its numbers (``_plain_call``, ``_plain_reach``)."""
         handlers = self._handlers()
         opened = 0  # where the open hand's tags start
-        for el, start, end in tags:
-            if el.tag == "INIT" and self.hand is not None:
-                self.hand.played = _PLAYED.search(text, opened, start) is not None
-            handlers[el.tag](el)
-            if el.tag == "INIT":
-                opened = end
+        for el, found in tags:
+            if el is None:
+                if found.lastindex == _CALL_FOUND:
+                    self._plain_call(found[1], found[2])
+                else:
+                    self._plain_reach(found[3], found[4])
+                continue
+            tag = el.tag
+            if tag == "INIT":
+                if self.hand is not None:
+                    self.hand.played = _PLAYED.search(text, opened, found.start()) is not None
+                opened = found.end()
+            handlers[tag](el)
         if self.hand is not None:
             self.hand.played = _PLAYED.search(text, opened) is not None
         return self._game()
+
+    def _plain_call(self, who: str, code: str) -> None:
+        """``_on_call`` of ``<N who="{who}" m="{code}" />`` (one digit; at most six, within what ``_int``
+        reads): an open hand and a seat at the table are read here, anything else by ``_on_call``
+        with its message."""
+        hand = self.hand
+        seat = int(who)
+        if hand is None or hand.draw is not None or hand.wins or self.owari is not None or seat >= self.players:
+            self._on_call(_PlainTag("N", {"who": who, "m": code}))
+        elif is_open_call(int(code)):
+            hand.called.add(seat)
+
+    def _plain_reach(self, who: str, step: str) -> None:
+        """``_on_reach`` of ``<REACH who="{who}" step="{step}"/>`` (one digit each; the ``ten``
+        between them is not read): an open hand and a seat at the table are read here, anything
+        else by ``_on_reach`` with its message."""
+        hand = self.hand
+        seat = int(who)
+        if hand is None or hand.draw is not None or hand.wins or self.owari is not None or seat >= self.players:
+            self._on_reach(_PlainTag("REACH", {"who": who, "step": step}))
+        elif step == "2" and seat not in hand.riichi:
+            hand.riichi.append(seat)
 
     def _handlers(self) -> dict[str, Callable[[_Tag], None]]:
         return {
@@ -391,7 +450,7 @@ class _GameReader:
         return LoggedGame(
             file=self.file,
             game_id=self._game_id(),
-            id_in_log=bool(self.log_id) or LOG_ID.search(PurePath(self.file).name) is not None,
+            id_in_log=bool(self.log_id) or self.name_id is not None,
             format=FORMAT,
             players=tuple(self._player_names()),
             rules=rules,
@@ -415,7 +474,7 @@ class _GameReader:
     def _on_un(self, el: _Tag) -> None:
         # A later UN with only some names is a reconnect; the first one names the seats.
         if not self.names:
-            self.names = [unquote(el.get(f"n{i}", "")) for i in range(4)]
+            self.names = [_unquoted(el.get(f"n{i}", "")) for i in range(4)]
 
     def _on_taikyoku(self, el: _Tag) -> None:
         self.log_id = el.get("log") or None
@@ -477,8 +536,11 @@ class _GameReader:
         liable = self._seat(el, "paoWho", where) if el.get("paoWho") is not None else None
         if liable == who:
             liable = None
-        value = _hand_value(el, where)
-        win = Win(winner=who, value=value, discarder=discarder, liable=liable, details=self._details(el, who, where))
+        # ``ten`` and ``yaku`` are read once, for the hand value and for the details.
+        ten = _ints(el, "ten", where, at_least=3)
+        value, yaku = _hand_value(el, where, ten)
+        details = self._details(el, who, where, ten, yaku)
+        win = Win(winner=who, value=value, discarder=discarder, liable=liable, details=details)
         if hand.wins and (discarder is None or any(w.discarder != discarder for w in hand.wins)):
             raise LogError(where, "a second win in one hand that is not a ron on the same discard")
         if any(w.winner == who for w in hand.wins):
@@ -510,16 +572,16 @@ class _GameReader:
 
     # Helpers.
 
-    def _details(self, el: _Tag, who: int, where: str) -> WinDetails:
+    def _details(self, el: _Tag, who: int, where: str, ten: list[int], yaku: list[int] | None) -> WinDetails:
         """What the AGARI tag says of the win beyond its payment: yaku (ids with han, or
-        yakuman ids), fu, the winning tile (``machi``) and the winner's calls (``m``)."""
-        ten = _ints(el, "ten", where, at_least=3)
+        yakuman ids), fu, the winning tile (``machi``) and the winner's calls (``m``). ``ten`` and
+        ``yaku``: the numbers ``_hand_value`` read (``yaku`` None where it did not read them)."""
         fu, limit = ten[0], ten[2]
         found = []
         if el.get("yakuman"):
             found = [yaku_of(y, YAKUMAN_HAN) for y in _ints(el, "yakuman", where, at_least=1)]
         if el.get("yaku"):
-            pairs = _ints(el, "yaku", where, at_least=2)
+            pairs = yaku if yaku is not None else _ints(el, "yaku", where, at_least=2)
             found += [yaku_of(pairs[i], pairs[i + 1]) for i in range(0, len(pairs) - 1, 2)]
         machi = el.get("machi")
         tile = tile136(int(machi)) if machi is not None and machi.isdigit() and int(machi) < 136 else None
@@ -632,19 +694,19 @@ class _GameReader:
     def _game_id(self) -> str:
         if self.log_id:
             return self.log_id
-        match = LOG_ID.search(PurePath(self.file).name)
-        return match.group(0) if match else PurePath(self.file).stem
+        return self.name_id if self.name_id is not None else PurePath(self.file).stem
 
 
-def _hand_value(el: _Tag, where: str) -> HandValue:
-    """The hand value as the log states it: ``ten="fu,points,limit"`` with yaku or yakuman."""
-    fu, _points, limit = _ints(el, "ten", where, at_least=3)[:3]
+def _hand_value(el: _Tag, where: str, ten: list[int]) -> tuple[HandValue, list[int] | None]:
+    """The hand value as the log states it: ``ten="fu,points,limit"`` (read: ``ten``) with yaku or
+    yakuman; and the ``yaku`` numbers read for it (None for a yakuman, whose yaku are not read)."""
+    fu, _points, limit = ten[:3]
     yakuman = el.get("yakuman")
     if yakuman is not None:
         ids = [y for y in yakuman.split(",") if y.strip()]
         if not ids:
             raise LogError(where, "an empty yakuman list")
-        return HandValue(limit="yakuman", multiple=len(ids))
+        return HandValue(limit="yakuman", multiple=len(ids)), None
     if el.get("yaku") is None:
         raise LogError(where, "<AGARI> has neither 'yaku' nor 'yakuman'")
     yaku = _ints(el, "yaku", where, at_least=2)
@@ -655,12 +717,22 @@ def _hand_value(el: _Tag, where: str) -> HandValue:
     # Every yaku's han, dora, red fives and ura-dora included (ids 52-54).
     han = sum(yaku[1::2])
     if limit in LIMITS:
-        return HandValue(limit=LIMITS[limit])
+        return HandValue(limit=LIMITS[limit]), yaku
     if limit in (0, 5):
         # limit 5 without a yakuman list is a counted yakuman (13 han or more): the
         # han are given so that the rules (their settling table) decide what it pays.
-        return HandValue(han=han, fu=fu)
+        return HandValue(han=han, fu=fu), yaku
     raise LogError(where, f"ten={quoted(el.get('ten', ''))}: unknown limit {limit}")
+
+
+def _file_name(file: str) -> str:
+    """``PurePath(file).name``, without making the path where its last part is a plain name."""
+    name = file.rpartition("/")[2]
+    return name if name not in ("", ".", "..") else PurePath(file).name
+
+
+# A player's name as UN writes it (percent-encoded), decoded once: an archive's games share players.
+_unquoted: Final = functools.lru_cache(maxsize=1024)(unquote)
 
 
 def _ready(shown: Sequence[int], changes: Sequence[int]) -> tuple[int, ...]:

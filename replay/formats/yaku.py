@@ -14,6 +14,7 @@ corpus's XML and JSON exports of the same games (``tsubakisakura-mjlog2json``).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 from typing import Final
@@ -256,8 +257,11 @@ def tenhou_id(name: str) -> int | None:
     return ALIASES.get(cleaned.lower())
 
 
+@functools.lru_cache(maxsize=4096)
 def yaku_of(index: int, han: int) -> Yaku:
-    """A yaku by Tenhou's id (an id Tenhou does not list keeps its number as its name)."""
+    """A yaku by Tenhou's id (an id Tenhou does not list keeps its number as its name). A frozen
+    value, made once for each id and han (every win of a log names a few; bounded, since a log
+    names any numbers it likes)."""
     name = TENHOU_YAKU[index] if 0 <= index < len(TENHOU_YAKU) else f"yaku {index}"
     return Yaku(name, han, index)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from replay.html.pages import CSS, _int, _points, _signed, esc, figure_svg, standings_chart_svg
+from replay.html.pages import CSS, _int, _points, _signed, esc, figure_svg, said, standings_chart_svg
 from replay.html.words import DEFAULT, N_, Words, translations
 from replay.service.common.shapes import not_counted_yet
 
@@ -149,8 +149,9 @@ def render_stats_html(data: dict[str, Any], language: str = DEFAULT) -> str:
             f"<figure>\n{sessions_chart}\n<figcaption>{through[1]}</figcaption>\n</figure>\n</section>\n"
         )
     in_progress = _int(data.get("in_progress"))
-    # (The service's sentence, as the command line prints it.)
-    note = f"<p>{not_counted_yet(in_progress)}.</p>\n" if in_progress else ""
+    # (The service's sentence, as the command line prints it, in the page's language.)
+    sentence = said(w, "%(sentence)s.", sentence=not_counted_yet(in_progress).spoken(w.gettext))
+    note = f"<p>{sentence}</p>\n" if in_progress else ""
     finished = w.gettext(
         "%(count)s finished matches. Rates are shares of the hands played (win, deal-in, riichi), of the hands "
         "whose calls a game log showed (calls: chi, pon or open kong; — where no log did), of the wins "

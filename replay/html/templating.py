@@ -15,7 +15,8 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
-from replay.html.words import DEFAULT, translations
+from domain.said import Listed, Said
+from replay.html.words import DEFAULT, SAID_FIRST, translations
 from replay.service.common.shapes import not_counted_yet
 
 TEMPLATES = Path(__file__).parent / "templates"
@@ -41,10 +42,21 @@ def environment(language: str = DEFAULT) -> Environment:
         # The standings section is the web's too: its texts are marked for the catalogue the web
         # and the exports share (replay.html.words).
         extensions=["jinja2.ext.i18n"],
+        # What the service said as words (the note on the matches in progress) in the export's language.
+        finalize=lambda value: _said(value, language),
     )
     env.install_gettext_translations(translations(language), newstyle=True)  # type: ignore[attr-defined]
     env.globals["lang"] = language
+    # Words given to a text's place or cut (the stages' sentence, a damaged match's line: ``why | say``),
+    # in the export's language, as the web's ``say`` says them.
+    env.filters["say"] = lambda value: _said(value, language)
     return add_filters(env)
+
+
+def _said(value: object, language: str) -> object:
+    if isinstance(value, Said | Listed):
+        return value.spoken(translations(language, SAID_FIRST).gettext)
+    return value
 
 
 _ENV: dict[str, Environment] = {}

@@ -39,7 +39,7 @@ from eventsourcing.utils import Environment, get_topic
 from domain.codec import VALUE_CLASSES
 from domain.errors import DamagedFact
 from domain.match import Match, match_id
-from domain.said import Said
+from domain.said import Listed, Said
 from domain.store_errors import DamagedMatch, MatchNotFound, StoreConflict, StoreError, StoreUnavailable
 from replay.store.checked import CheckedMatches, after
 from replay.store.checkpoint import Taken, store_head, take_checkpoint, thread_lock
@@ -75,7 +75,7 @@ def _unreadable(key: str, why: object) -> Said:
     return Said(
         "match {match} is damaged in the store: it cannot be read ({why}); see honba check {key}",
         match=repr(key),
-        why=why if isinstance(why, Said) else str(why),
+        why=why if isinstance(why, Said | Listed) else str(why),
         key=key,
     )
 
@@ -88,8 +88,8 @@ class MatchSummary:
     players: tuple[str, ...]
     rules: str
     source: Mapping[str, Any]
-    # What is wrong with the stored start event, when it cannot be read as this match's.
-    damaged: str = ""
+    # What is wrong with the stored start event, when it cannot be read as this match's (words).
+    damaged: Said | str = ""
 
 
 @attrs.frozen
@@ -106,7 +106,7 @@ class Shown:
 
     match: Match
     seal: Seal | None
-    damage: str | None
+    damage: Said | None
     # The check of the rows this read read (``check_rows``), so that a reader that checks them
     # again against the checkpoints (the pages: ``replay.service.audit.damage``) neither reads nor
     # hashes them a second time; with the rows as read (the events, the seal).
@@ -240,7 +240,7 @@ class HonbaApp(Application[UUID]):
         try:
             match.fold()
         except DamagedFact as exc:
-            raise DamagedMatch(match_damage(self, key, check) or _unreadable(key, exc)) from None
+            raise DamagedMatch(match_damage(self, key, check) or _unreadable(key, exc.said)) from None
         return match
 
     def load(self, key: str) -> Loaded:
@@ -300,7 +300,7 @@ class HonbaApp(Application[UUID]):
         shown_seal = seal if isinstance(seal, Seal) else None
         return Shown(self._folded(key, match, check), shown_seal, damage, check=check, rows=(events, seal))
 
-    def damage(self, key: str) -> str | None:
+    def damage(self, key: str) -> Said | None:
         """One line naming what is wrong with a stored match (``replay.store.integrity.match_damage``)."""
         return match_damage(self, key)
 
@@ -328,11 +328,12 @@ class HonbaApp(Application[UUID]):
             event = self.mapper.to_domain_event(row)
         except Exception as exc:  # whatever broke in decoding: the row was changed behind honba's back
             return MatchSummary(
-                str(stored_id), (), "?", {}, damaged=f"its start event cannot be read ({unreadable(exc)})"
+                str(stored_id), (), "?", {}, damaged=Said("its start event cannot be read ({why})", why=unreadable(exc))
             )
         if not isinstance(event, Match.Started) or match_id(event.key) != stored_id:
             named = getattr(event, "key", "?")
-            return MatchSummary(str(stored_id), (), "?", {}, damaged=f"its start event names {named!r}, another match")
+            damaged = Said("its start event names {named}, another match", named=repr(named))
+            return MatchSummary(str(stored_id), (), "?", {}, damaged=damaged)
         return MatchSummary(event.key, tuple(event.players), str(event.rules.get("name", "?")), event.source)
 
     def seal_of(self, match_id: UUID) -> Seal | None:

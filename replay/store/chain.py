@@ -19,6 +19,7 @@ from eventsourcing.domain import Aggregate
 from eventsourcing.utils import register_topic
 
 from domain.integrity import GENESIS, ChainProblem, Link, check_chain, event_digest, unique_problems
+from domain.said import Said
 from replay.store.findings import MatchCheck
 from replay.store.rows import Reader, unreadable
 
@@ -81,7 +82,11 @@ def read_store_chain(reader: Reader) -> StoreLinks:
             event = reader.mapper.to_domain_event(stored)
             assert isinstance(event, StoreChain.Linked)
         except Exception as exc:  # a link that no longer decodes is altered, whatever broke in decoding
-            problems.append(ChainProblem(version, "altered", f"link {version} cannot be read: {unreadable(exc)}"))
+            problems.append(
+                ChainProblem(
+                    version, "altered", Said("link {number} cannot be read: {why}", number=version, why=unreadable(exc))
+                )
+            )
             links.append(Link(version, f"unreadable-{version}", links[-1].digest if links else GENESIS))
             continue
         links.append(Link(version, event_digest(event), event.prior))

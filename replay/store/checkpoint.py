@@ -45,6 +45,7 @@ from eventsourcing.persistence import IntegrityError
 from eventsourcing.utils import get_topic
 
 from domain.integrity import GENESIS, ChainProblem, Link, check_chain, event_digest, unique_problems
+from domain.said import Said
 from replay.store.chain import store_head as chain_head
 from replay.store.findings import MatchCheck
 from replay.store.identity import OLD_MODULE as OLD_IDENTITY_MODULE
@@ -327,7 +328,13 @@ def read_checkpoints(reader: Reader) -> Checkpoints:
             assert isinstance(event, Checkpoint.Taken)
             leaves = [(UUID(str(leaf[0])), int(leaf[1]), str(leaf[2])) for leaf in event.leaves]
         except Exception as exc:  # whatever broke in decoding: the row was changed behind honba's back
-            problems.append(ChainProblem(number, "altered", f"checkpoint {number} cannot be read: {unreadable(exc)}"))
+            problems.append(
+                ChainProblem(
+                    number,
+                    "altered",
+                    Said("checkpoint {number} cannot be read: {why}", number=number, why=unreadable(exc)),
+                )
+            )
             links.append(Link(number, f"unreadable-{number}", links[-1].digest if links else GENESIS))
             frontier, size = (), -1  # the tree before the next is unknown: its own head is taken as stated
             continue
@@ -338,7 +345,9 @@ def read_checkpoints(reader: Reader) -> Checkpoints:
         if size >= 0 and follows:
             expected, grown = append(frontier, size, (leaf_hash(leaf_of(*leaf)) for leaf in leaves))
             if (tuple(expected), grown, root(expected)) != (tuple(event.frontier), event.size, event.root):
-                detail = f"its tree head does not follow from checkpoint {number - 1}'s and its own leaves"
+                detail = Said(
+                    "its tree head does not follow from checkpoint {number}'s and its own leaves", number=number - 1
+                )
                 problems.append(ChainProblem(number, "altered", detail))
         frontier, size, upto = tuple(event.frontier), event.size, event.upto
         for stream, position, head in leaves:

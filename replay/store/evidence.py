@@ -15,13 +15,14 @@ from uuid import UUID
 import attrs
 
 from domain.integrity import ChainProblem
+from domain.said import Said
 from replay.store.chain import StoreLinks, read_store_chain
 from replay.store.checkpoint import Checkpoints, read_checkpoints
 from replay.store.findings import MatchCheck
 from replay.store.rows import Reader
 
-# One record of a save: its position, its head digest, and what recorded it ("checkpoint 3").
-Saved = tuple[int, str, str]
+# One record of a save: its position, its head digest, and what recorded it ("checkpoint 3", as words).
+Saved = tuple[int, str, Said]
 
 
 @attrs.frozen
@@ -34,10 +35,10 @@ class Evidence:
     def saved(self, stream: UUID) -> list[Saved]:
         """Every (position, head, by whom) recorded of a stream, oldest first."""
         found: list[Saved] = [
-            (position, head, "the store chain") for position, head in self.chain.streams.get(stream, ())
+            (position, head, Said("the store chain")) for position, head in self.chain.streams.get(stream, ())
         ]
         found += [
-            (position, head, f"checkpoint {number}")
+            (position, head, Said("checkpoint {number}", number=number))
             for position, head, number in self.checkpoints.streams.get(stream, ())
         ]
         return found
@@ -56,7 +57,14 @@ class Evidence:
             return own
         chain = self.chain.check
         problems = tuple(
-            attrs.evolve(p, detail=f"the store chain (before checkpoints), link {p.position}: {p.detail}")
+            attrs.evolve(
+                p,
+                detail=Said(
+                    "the store chain (before checkpoints), link {position}: {detail}",
+                    position=p.position,
+                    detail=p.detail,
+                ),
+            )
             for p in chain.problems
         )
         notes = (
@@ -89,17 +97,29 @@ def against_evidence(
     them): they are not a problem here; the seal and the published head digest answer for them.
     """
     problems: list[ChainProblem] = []
+    # The stream's events are the only ones compared here: "event", in words.
+    word = Said("event") if noun == "event" else Said("{noun}", noun=noun)
     rolled_back = [(p, h, who) for p, h, who in saved if p > last]
     if rolled_back:
         position, head, who = max(rolled_back)
-        detail = (
-            f"{who} records {noun} {position} (head {head[:16]}) but the stored {noun}s end at {last}: "
-            f"the last were removed (rolled back)"
+        detail = Said(
+            "{who} records {noun} {position} (head {head}) but the stored {noun}s end at {last}: "
+            "the last were removed (rolled back)",
+            who=who,
+            noun=word,
+            position=position,
+            head=head[:16],
+            last=last,
         )
         problems.append(ChainProblem(last + 1, "deleted", detail))
     for position, head, who in saved:
         if position <= last and heads.get(position) != head:
-            detail = f"{noun} {position} no longer matches what {who} recorded when it was saved"
+            detail = Said(
+                "{noun} {position} no longer matches what {who} recorded when it was saved",
+                noun=word,
+                position=position,
+                who=who,
+            )
             problems.append(ChainProblem(position, "altered", detail))
     latest = max(((p, h) for p, h, _who in saved), default=None)
     if latest is not None and not problems and latest[0] == last:

@@ -35,7 +35,8 @@ class MatchCheck:
             "head": self.head,
             "intact": self.intact,
             "sealed": self.sealed,
-            "problems": [attrs.asdict(p) for p in self.problems],
+            # The English of each detail (words where a page says them): the JSON for tools.
+            "problems": [{"position": p.position, "kind": p.kind, "detail": str(p.detail)} for p in self.problems],
             "notes": list(self.notes),
         }
 

@@ -16,6 +16,7 @@ from uuid import UUID
 
 from domain.integrity import GENESIS, ChainProblem, Link, check_chain, event_digest, unique_problems
 from domain.match import match_id
+from domain.said import Said
 from replay.store.errors import UNAVAILABLE
 from replay.store.evidence import Evidence, against_evidence, read_evidence
 from replay.store.findings import MatchCheck
@@ -77,15 +78,15 @@ def check_rows(
             digest = event_digest(event) if digests is None else digests[index]
             links.append(Link(position, digest, str(getattr(event, "prior", ""))))
             continue
-        problems.append(ChainProblem(position, "altered", f"cannot be read: {why}"))
+        problems.append(ChainProblem(position, "altered", Said("cannot be read: {why}", why=why)))
         # Taken to follow the event before it, so that only this event is named.
         prior = links[-1].digest if links else GENESIS
         links.append(Link(position, f"unreadable-{position}", prior))
     if isinstance(seal, str):  # the seal is altered; the chain is still checked
-        problems.append(ChainProblem(0, "altered", f"the seal cannot be read: {seal}"))
+        problems.append(ChainProblem(0, "altered", Said("the seal cannot be read: {why}", why=seal)))
         seal = None
     elif seal is None:
-        problems.append(ChainProblem(0, "unsealed", "no seal was saved with this match"))
+        problems.append(ChainProblem(0, "unsealed", Said("no seal was saved with this match")))
     sealed = None if seal is None else (seal.position, seal.head)
     saved = store.saved(match_uuid) if store is not None else []
     found: list[ChainProblem] = []
@@ -95,9 +96,10 @@ def check_rows(
         if latest is not None and sealed is not None and latest != sealed:
             # The events are as the checkpoints recorded them: the seal is what changed (a seal row
             # removed or edited), not an event inserted after it.
-            detail = (
-                f"the seal names event {sealed[0]}, the last checkpoint event {latest[0]}: "
-                "a seal row was removed or changed"
+            detail = Said(
+                "the seal names event {sealed}, the last checkpoint event {latest}: a seal row was removed or changed",
+                sealed=sealed[0],
+                latest=latest[0],
             )
             problems.append(ChainProblem(0, "altered", detail))
             sealed = latest
@@ -110,17 +112,29 @@ def check_rows(
     return MatchCheck(key, len(links), head, tuple(unique_problems(problems)), sealed=seal is not None, digests=digests)
 
 
-def damage_line(key: str, check: MatchCheck) -> str | None:
-    """The one line a command prints for a match whose check found something; None when it is intact
-    or when no match is there at all."""
+def damage_line(key: str, check: MatchCheck) -> Said | None:
+    """The one line a command prints (and a page says) for a match whose check found something, as
+    words: its first problem's kind, position and detail; None when it is intact or when no match
+    is there at all."""
     if not check.problems or (check.events == 0 and not check.sealed):
         return None
-    first = check.problems[0]
-    where = f" at {first.position}" if first.position else ""
-    return f"match {key!r} is damaged in the store: {first.kind}{where} ({first.detail}); see honba check {key}"
+    return damaged_said(key, check.problems[0].said())
 
 
-def match_damage(reader: Reader, key: str, first: MatchCheck | None = None) -> str | None:
+def damaged_said(key: str, why: Said | str, *, audit: bool = False) -> Said:
+    """``match 'K' is damaged in the store: WHY; see honba check K`` (``honba audit`` for what
+    only the audit finds): the line every damage of a stored match is said in."""
+    return Said(
+        "match {match} is damaged in the store: {why}; see honba audit {key}"
+        if audit
+        else "match {match} is damaged in the store: {why}; see honba check {key}",
+        match=repr(key),
+        why=why,
+        key=key,
+    )
+
+
+def match_damage(reader: Reader, key: str, first: MatchCheck | None = None) -> Said | None:
     """One line naming what is wrong with a stored match (position, kind) and pointing at
     ``honba check``; None when its chain and seal check.
 

@@ -16,6 +16,11 @@ The rows go as four arrays of plain types in PostgreSQL's binary format: the lib
 composite-type array is encoded as text in Python, escaping every byte of every event's state
 with a regular expression, which for a bulk import cost more than the database's own work.
 
+A statement that fails for want of a connection (the server restarting, the network gone) is tried
+again as the library's recorder does, 10 times 0.2 s apart, each try waiting up to the pool's timeout
+(``connect_timeout``) for a connection; ``HonbaPostgresRecorder.tries`` and ``pause``, which a test
+of an outage shortens on its store's recorder (the library's own reads keep the library's).
+
 ``select_tails`` reads the rows of a match and its seal from given positions in one statement
 (``replay.store.checked``). Everything else (tables, reading, subscriptions for the live views)
 is the library's. ``HonbaApp`` uses it on PostgreSQL unless ``APPLICATION_RECORDER_TOPIC`` names
@@ -25,12 +30,14 @@ another.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator, Sequence
-from typing import Any
+import functools
+import random
+import time
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, TypeVar, cast
 
 from eventsourcing.persistence import InterfaceError, Notification, OperationalError, StoredEvent
 from eventsourcing.postgres import PostgresApplicationRecorder, PostgresDatastore
-from eventsourcing.utils import retry
 from psycopg.sql import SQL, Identifier, Literal
 
 # The advisory lock's key: the store's checkpoints (any number honba alone uses).
@@ -38,9 +45,36 @@ CHECKPOINT_LOCK = 0x686F6E6261  # "honba"
 # The advisory lock under which a process makes the store's tables and function ("honbs").
 SCHEMA_LOCK = 0x686F6E6273
 
+Method = TypeVar("Method", bound=Callable[..., Any])
+
+
+def _tried(method: Method) -> Method:
+    """``method`` tried again while it fails for want of a connection, ``tries`` times in all and
+    ``pause`` seconds apart (give or take 5 %, so that processes do not knock at once), as the
+    recorder says: the library's ``retry``, whose count and pause are fixed where it decorates."""
+
+    @functools.wraps(method)
+    def tried(self: HonbaPostgresRecorder, *args: Any, **kwargs: Any) -> Any:
+        failed = 0
+        while True:
+            try:
+                return method(self, *args, **kwargs)
+            except (InterfaceError, OperationalError):
+                failed += 1
+                if failed >= self.tries:
+                    raise
+                time.sleep(self.pause * (1 + 0.1 * (random.random() - 0.5)))
+
+    return cast(Method, tried)
+
 
 class HonbaPostgresRecorder(PostgresApplicationRecorder):
     """The library's application recorder, inserting a batch in one statement, as binary arrays."""
+
+    # How many times a statement is tried for want of a connection, and the pause between two tries
+    # (the library's: ``eventsourcing.postgres``).
+    tries = 10
+    pause = 0.2
 
     def __init__(self, datastore: PostgresDatastore, *, events_table_name: str = "stored_events"):
         super().__init__(datastore, events_table_name=events_table_name)
@@ -89,7 +123,7 @@ class HonbaPostgresRecorder(PostgresApplicationRecorder):
             table=Identifier(self.events_table_name),
         )
 
-    @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
+    @_tried
     def select_events(
         self,
         originator_id: Any,
@@ -120,7 +154,7 @@ class HonbaPostgresRecorder(PostgresApplicationRecorder):
                 for row in curs.fetchall()
             ]
 
-    @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
+    @_tried
     def select_tails(self, streams: Sequence[tuple[Any, int]]) -> list[StoredEvent]:
         """The rows of each stream from its given position on, in one statement: one snapshot of all
         of them (a match and its seal, saved in one transaction, read as one save left them) for
@@ -134,7 +168,7 @@ class HonbaPostgresRecorder(PostgresApplicationRecorder):
                 for row in curs.fetchall()
             ]
 
-    @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
+    @_tried
     def select_notifications(
         self,
         start: int | None,
@@ -189,7 +223,7 @@ class HonbaPostgresRecorder(PostgresApplicationRecorder):
                 if held:
                     conn.execute("SELECT pg_advisory_unlock(%s)", (CHECKPOINT_LOCK,))
 
-    @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
+    @_tried
     def insert_events(self, stored_events: Sequence[StoredEvent], **_: Any) -> Sequence[int] | None:
         """Insert the rows in one transaction, under the table lock, with the notification: one
         statement, committed as it ends (no client round trip while the lock is held); their

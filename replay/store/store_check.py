@@ -92,7 +92,7 @@ def check_tournament(reader: Reader, stream: UUID, name: str, store: Evidence) -
     saved = store.saved(stream)
     if saved and not problems:  # a gap or an unreadable row is named once, where it is
         problems += against_evidence(saved, heads, max(heads, default=0), "event")[0]
-    checkpointed = [who for _position, _head, who in saved if who.startswith("checkpoint")]
+    checkpointed = [who for _position, _head, who in saved if str(who).startswith("checkpoint")]
     if seal is None and checkpointed:
         # A checkpoint recorded a save of it, and every save since checkpoints were taken is made
         # with its seal: its seal rows were removed since, as a match's missing seal is named.

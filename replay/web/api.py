@@ -80,8 +80,8 @@ async def match_json(request: Request) -> Response:
 
     shown = await served.call(data)
     # The version as an ETag: sent back as If-Match with an entry, it refuses the entry (409) once
-    # anything was recorded since.
-    return JSONResponse(shown, headers={"ETag": f'"{shown["version"]}"'})
+    # anything was recorded since. What is damaged is said in the request's language.
+    return JSONResponse(i18n.spoken(shown, served.language(request)), headers={"ETag": f'"{shown["version"]}"'})
 
 
 async def preview_json(request: Request) -> Response:
@@ -195,17 +195,17 @@ async def standings_json(request: Request) -> Response:
     name = request.path_params["name"]
     after = after_of(request)
     await served.refreshed()
-    return JSONResponse(
-        await served.call(
-            lambda: read_view(
-                served.app,
-                lambda view: standings_data(
-                    event_report(served.app, view, name, after_session=after), unconfirmed(served.app, view, name)
-                ),
-                view=served.view,
-            )
+    data = await served.call(
+        lambda: read_view(
+            served.app,
+            lambda view: standings_data(
+                event_report(served.app, view, name, after_session=after), unconfirmed(served.app, view, name)
+            ),
+            view=served.view,
         )
     )
+    # Why a match is damaged, said in the request's language.
+    return JSONResponse(i18n.spoken(data, served.language(request)))
 
 
 async def results_json(request: Request) -> Response:

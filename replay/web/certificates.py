@@ -19,6 +19,7 @@ from replay.input.parsing import InputError
 from replay.service.common.access import Grant
 from replay.service.director import certificates
 from replay.service.tournaments.tournaments import holds_tournament
+from replay.web import i18n
 from replay.web.director import RUN, show_tournament
 from replay.web.site import form_of, form_token, see_other, site
 
@@ -91,7 +92,8 @@ async def verify_form(request: Request) -> Response:
         await served.refreshed()
         verdict = await served.call(lambda: _verify(served.app, served.view, sent, key))
     except HonbaError as exc:
-        return served.page(request, "certificate_verify.html", 400, verdict=None, error=clipped(str(exc)))
+        error = clipped(i18n.say(exc.said, served.language(request)))
+        return served.page(request, "certificate_verify.html", 400, verdict=None, error=error)
     return served.page(request, "certificate_verify.html", verdict=verdict, error="", with_key=key is not None)
 
 

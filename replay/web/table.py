@@ -257,7 +257,7 @@ async def clock_json(request: Request) -> Response:
     """A match's clock now, by the server's time (``clock_data``): what the page counts down from."""
     served = site(request)
     key = request.path_params["key"]
-    return JSONResponse(await served.call(lambda: match_clock(served.app, key)))
+    return JSONResponse(i18n.spoken(await served.call(lambda: match_clock(served.app, key)), served.language(request)))
 
 
 async def audit_page(request: Request) -> Response:

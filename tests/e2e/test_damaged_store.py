@@ -13,6 +13,7 @@ The store holds two matches recorded command by command: ``m1`` (positions 1 sta
 
 from __future__ import annotations
 
+import html
 import json
 import shutil
 import sqlite3
@@ -226,3 +227,27 @@ def test_a_match_whose_events_were_copied_over_another_is_not_shown_under_the_ot
     names = [r["name"] for r in json.loads(honba(db, "check", "--json").stdout)["results"]]
     assert names.count("m1") == 1
     assert f"match {match_id('m2')} (its start event names 'm1', another match)" in names
+
+
+def test_a_damaged_match_s_line_is_said_in_japanese_on_its_page_and_in_the_api(db: Path) -> None:
+    data = json.loads(state_of(db, "m1", 2))
+    data["fact"]["_data_"]["wins"][0]["value"]["han"] = 4
+    set_state(db, "m1", 2, json.dumps(data).encode())
+    english = (
+        "match 'm1' is damaged in the store: altered at 2 "
+        "(its content no longer matches what event 3 recorded of it); see honba check m1"
+    )
+    japanese = (
+        "対局 'm1' の記録が破損しています: 位置 2 で改変(内容が、イベント 3 に記録されたものと一致しません)。"
+        "honba check m1 を参照してください"
+    )
+    with TestClient(create_app(str(db))) as web:
+        api_en = web.get("/api/matches/m1")  # before ``?lang=ja`` sets the language's cookie
+        page = web.get("/matches/m1?lang=ja")
+        api_ja = web.get("/api/matches/m1?lang=ja")
+    assert page.status_code == 200
+    (alert,) = [line for line in page.text.splitlines() if 'id="damaged"' in line]
+    assert japanese in html.unescape(alert) and "damaged in the store" not in alert
+    # The API in the language asked for; the English, as it always was, by default.
+    assert (api_ja.json()["damaged"], api_ja.json()["damage"]) == (japanese, [japanese])
+    assert (api_en.json()["damaged"], api_en.json()["damage"]) == (english, [english])

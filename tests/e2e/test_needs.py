@@ -40,17 +40,29 @@ def table_outcomes(step: int, low: int, high: int, total: int) -> Iterator[tuple
             yield (first, second, third, fourth)
 
 
+def table_end(table: list[str], scores: tuple[int, ...]) -> list[tuple[str, tuple[float, int, int]]]:
+    """Each player of the table with their final points, place and score when the table ends on ``scores``."""
+    order = sorted(range(4), key=lambda s: -scores[s])
+    return [
+        (player, (f, order.index(seat) + 1, scores[seat]))
+        for seat, (player, f) in enumerate(zip(table, final_points(scores, WRC), strict=True))
+    ]
+
+
 def check(
     needs: Sequence[PlayerNeed], points: dict[str, float], tables: list[list[str]], top: int, outcomes: list
 ) -> int:
     by_player = {n.player: n for n in needs}
     checked = 0
-    for outcome in itertools.product(*outcomes):
-        session: dict[str, tuple[float, int, int]] = {}
-        for table, scores in zip(tables, outcome, strict=True):
-            order = sorted(range(4), key=lambda s: -scores[s])
-            for seat, (player, f) in enumerate(zip(table, final_points(scores, WRC), strict=True)):
-                session[player] = (f, order.index(seat) + 1, scores[seat])
+    # Each table's scores give each of its players (final points, place, score) whatever the other
+    # tables' do: computed once for each scores of the grid, not again for every combination of them.
+    ends = [
+        [(scores, table_end(table, scores)) for scores in table_grid]
+        for table, table_grid in zip(tables, outcomes, strict=True)
+    ]
+    for combination in itertools.product(*ends):
+        outcome = tuple(scores for scores, _end in combination)
+        session = {player: end for _scores, table in combination for player, end in table}
         total = {p: round(points[p] + session.get(p, (0.0, 0, 0))[0], 1) for p in points}
         for player, (f, place, score) in session.items():
             ahead = sum(1 for p in total if p != player and total[p] > total[player])

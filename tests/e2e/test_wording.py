@@ -16,8 +16,8 @@ def test_counts_take_the_number_of_their_noun() -> None:
     assert [counted(n, "hand") for n in (0, 1, 2)] == ["0 hands", "1 hand", "2 hands"]
     assert counted(1, "match") == "1 match" and counted(3, "match") == "3 matches"
     assert counted(2, "more hand") == "2 more hands"
-    assert not_counted_yet(1) == "1 match still in progress does not count yet"
-    assert not_counted_yet(2) == "2 matches still in progress do not count yet"
+    assert str(not_counted_yet(1)) == "1 match still in progress does not count yet"
+    assert str(not_counted_yet(2)) == "2 matches still in progress do not count yet"
 
 
 def test_a_match_over_after_one_hand_says_one_hand(tmp_path: Path) -> None:

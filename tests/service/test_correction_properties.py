@@ -42,6 +42,13 @@ PRESETS: list[Ruleset] = [
 
 counter = itertools.count()
 
+# The strategies drawn from on every correction, built once (as test_properties' hand_results).
+KINDS = st.sampled_from(["amend", "amend", "void", "penalty", "again", "of a correction", "undo"])
+PENALTY_AMOUNTS = st.sampled_from([1000, 2000, 8000])
+AMENDED_PENALTIES = st.sampled_from([1000, 3000])
+SHARES = st.sampled_from(list(PenaltyShare))
+SEATS = {players: st.integers(0, players - 1) for players in (3, 4)}
+
 
 @st.composite
 def corrections(draw: st.DrawFn, match: Match) -> str:
@@ -49,7 +56,7 @@ def corrections(draw: st.DrawFn, match: Match) -> str:
     correct a correction. Returns what was tried; a refused correction records nothing."""
     players = match.rules.players
     correctable = [p for p, fact in match.history if not isinstance(fact, DealPass | MatchEnd)]
-    kind = draw(st.sampled_from(["amend", "amend", "void", "penalty", "again", "of a correction", "undo"]))
+    kind = draw(KINDS)
     by, reason = "Referee", f"step {next(counter)}"
     amendments = [p for p, c in match.correction_log if c.target is not None]
     try:
@@ -67,14 +74,14 @@ def corrections(draw: st.DrawFn, match: Match) -> str:
                 if position == dict(match.correction_log)[target].target:
                     root = fact
             if isinstance(root, Penalty):
-                match.amend(target, Penalty(root.seat, draw(st.sampled_from([1000, 3000]))), by=by, reason=reason)
+                match.amend(target, Penalty(root.seat, draw(AMENDED_PENALTIES)), by=by, reason=reason)
             else:
                 match.amend(target, draw(hand_results(players)), by=by, reason=reason)
             return kind
         if kind == "penalty" or not correctable:
-            seat = draw(st.integers(0, players - 1))
-            amount = draw(st.sampled_from([1000, 2000, 8000]))
-            share = draw(st.sampled_from(list(PenaltyShare)))
+            seat = draw(SEATS[players])
+            amount = draw(PENALTY_AMOUNTS)
+            share = draw(SHARES)
             match.add_penalty(Penalty(seat, amount, share=share), by=by, reason=reason)
             return "penalty"
         target = draw(st.sampled_from(correctable))
@@ -86,7 +93,7 @@ def corrections(draw: st.DrawFn, match: Match) -> str:
         if kind == "void":
             match.void(target, by=by, reason=reason)
         elif isinstance(original, Penalty):
-            match.amend(target, Penalty(original.seat, draw(st.sampled_from([1000, 3000]))), by=by, reason=reason)
+            match.amend(target, Penalty(original.seat, draw(AMENDED_PENALTIES)), by=by, reason=reason)
         else:
             match.amend(target, draw(hand_results(players)), by=by, reason=reason)
     except HonbaError:

@@ -7,14 +7,18 @@ repeated attribute, ...) is read through the parser, with its refusal where it h
 line is read by the C scanner ``json.loads`` runs and, when it is not plain, by ``load_json``:
 each kind of line gives the same events or the same error either way. ``honba verify`` reads an
 mjai log without putting each hand's play in tenhou.net/6's arrays (only an import keeps them).
+A call or riichi in Tenhou's layout is read from its numbers, and ``honba verify`` passes a hand's
+header that agrees without listing its fields: each agrees with the careful path.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 from typing import Any
 
+import attrs
 import pytest
 
 import replay.formats.mjai as mjai
@@ -23,6 +27,8 @@ from replay.formats.detect import read_games
 from replay.formats.logmodel import LogError, LoggedGame
 from replay.formats.source import read_source
 from replay.input.json_text import load_json
+from replay.service.imports.verify import _compare_header as compare_header
+from replay.service.imports.verify import _header_fields as header_fields
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus"
 needs_corpus = pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpus is not present")
@@ -51,10 +57,11 @@ def test_every_corpus_mjlog_reads_alike_without_the_tree(monkeypatch: pytest.Mon
     files = sorted(p for p in CORPUS.rglob("*") if p.is_file() and p.suffix in (".mjlog", ".xml", ".xml_"))
     assert len(files) > 700
     expected = {path: through_parser(read_source(path), str(path)) for path in files}
-    # Every one of them is in the plain shape: read with no parse at all.
+    # Every one of them is in the plain shape: read with no parse at all. Compared by ``repr``, which
+    # shows what equality leaves out (each win's details, who called): the same notes too.
     monkeypatch.setattr(tenhou_xml, "parse_xml", _no_parse)
     for path in files:
-        assert read_xml(read_source(path), str(path)) == expected[path], path
+        assert repr(read_xml(read_source(path), str(path))) == repr(expected[path]), path
 
 
 def _no_parse(data: bytes, file: str) -> Any:
@@ -121,6 +128,87 @@ def test_whether_a_hands_play_is_logged_is_read_alike() -> None:
         result = games[0].hands[0].result
         assert result is not None
         assert (result.called is not None) is any(c.isdigit() for c in draws.replace('hai="5"', "")), draws
+
+
+# A call or a riichi in the very layout Tenhou writes it is read from its numbers
+# (``_plain_call``, ``_plain_reach``); anything else about it goes to the careful handler.
+CALL = '<N who="1" m="42031"/>'
+RIICHI = '<REACH who="0" step="1"/><REACH who="0" step="2" ten="240,250,250,250"/>'
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "tag", "careful"),
+    [
+        (CALL, '<N who="1" m="42031" />', "N", 0),
+        (CALL, '<N who="1" m="42031" /><N who="2" m="1" />', "N", 0),  # a closed kong's code: not open
+        (RIICHI, '<REACH who="0" step="1"/><REACH who="0" ten="240,250,250,250" step="2"/>', "REACH", 0),
+        (RIICHI, '<REACH who="0" ten="240,250,250,250" step="2"/><REACH who="0" step="2"/>', "REACH", 0),  # one stick
+        (RIICHI, '<REACH who="2" step="3"/>', "REACH", 0),
+        # Outside Tenhou's layout: the careful handler, as before.
+        (CALL, '<N m="42031" who="1"/>', "N", 1),
+        (CALL, '<N who="1" m="42031" kind="pon"/>', "N", 1),
+        (CALL, '<N who="1" m="1234567"/>', "N", 1),  # a number out of range
+        (CALL, '<N who="1" m="-4"/>', "N", 1),
+        (RIICHI, '<REACH who="0" step="2" ten="240,250,250,250"/>', "REACH", 1),
+        (RIICHI, '<REACH who="0" step="02"/>', "REACH", 1),
+        # In the layout, but refused: the careful handler says why.
+        (CALL, '<N who="7" m="42031"/>', "N", 1),
+        (RIICHI, '<REACH who="4" step="2"/>', "REACH", 1),
+        ('<INIT seed="0,0,0,1,2,33"', '<N who="1" m="42031"/><INIT seed="0,0,0,1,2,33"', "N", 1),  # before a hand
+        (RIICHI, "", "REACH", 0),
+        ("</mjloggm>", '<REACH who="1" step="1"/></mjloggm>', "REACH", 1),  # after the game's end
+    ],
+)
+def test_a_call_or_riichi_in_tenhou_s_layout_reads_as_the_parser_reads_it(
+    monkeypatch: pytest.MonkeyPatch, old: str, new: str, tag: str, careful: int
+) -> None:
+    data = GAME.replace(old, new).encode()
+    assert tenhou_xml.plain_mjlog_tags(data) is not None
+    expected = through_parser(data, "x.mjlog")
+    handled: list[str] = []
+    for name in ("_on_call", "_on_reach"):
+        monkeypatch.setattr(tenhou_xml._GameReader, name, _counted(getattr(tenhou_xml._GameReader, name), handled))
+    assert repr(read_xml(data, "x.mjlog")) == repr(expected)
+    # The game's own accepted riichi is not in Tenhou's layout (``step`` before ``ten``): careful too.
+    assert handled.count(tag) == careful + (1 if tag == "REACH" and old != RIICHI else 0), handled
+
+
+def _counted(handler: Any, handled: list[str]) -> Any:
+    def counting(reader: Any, el: Any) -> None:
+        handled.append(el.tag)
+        handler(reader, el)
+
+    return counting
+
+
+def test_a_header_that_agrees_is_passed_and_each_field_that_does_not_is_listed() -> None:
+    # ``_compare_header`` passes a header whose every field agrees at once; any field that does not
+    # is listed as ``_header_fields`` lists it, the others not.
+    game = tenhou_xml.read_tenhou_xml(GAME.encode(), file="x.mjlog")[0]
+    hand = game.hands[0]
+    state = hand.table(game.rules)
+    changes: list[dict[str, Any]] = [
+        {},
+        {"dealer": 1},
+        {"round_wind": 1},
+        {"round_wind": 4},  # the same wind letter: agrees, as before
+        {"hand_number": 2},
+        {"counters": 1},
+        {"deposit_sticks": 1},
+        {"scores": (250, 250, 250, 251)},
+        {"dealer": 2, "scores": (0, 0, 0, 0)},
+    ]
+    for change in changes:
+        logged = attrs.evolve(hand, **change)
+        found: list[tuple[str, Any, Any]] = []
+        compare_header(logged, state, "next", 1000, functools.partial(_listed, found), "E1-0")
+        listed = [(f"next {f}", a, b) for f, a, b in header_fields(logged, state, 1000) if a != b]
+        assert found == listed, change
+        assert bool(found) is (change not in ({}, {"round_wind": 4})), change
+
+
+def _listed(found: list[tuple[str, Any, Any]], hand: str, field: str, log: Any, honba: Any) -> None:
+    found.append((field, log, honba))
 
 
 # mjai: the lines the scanner reads, and those it leaves to ``load_json``.

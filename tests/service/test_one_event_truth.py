@@ -247,7 +247,8 @@ def test_a_stage_played_whose_cut_is_not_made_yet_is_said_alike_by_every_view(ap
     said = "the qualification is played; the cut is next"
     assert (data["stage_in_play"], data["stage_said"]) == (None, said)
     assert (results["stage_in_play"], results["stage_said"]) == (None, said)
-    assert (page["standings"]["stage_said"], page["results"]["stage_said"]) == (said, said)
+    # The page holds the words (said in its language): in English, the same sentence.
+    assert (str(page["standings"]["stage_said"]), str(page["results"]["stage_said"])) == (said, said)
 
 
 def test_a_stage_with_a_table_still_playing_is_being_played(app: HonbaApp) -> None:

@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 
 from conftest import SANMA, TENHOU
@@ -51,36 +52,65 @@ LIMIT_VALUES = [HandValue(han=h) for h in (5, 6, 8, 11, 13)] + [
 counter = itertools.count()
 
 
+# The strategies hand_results draws from, built once: hypothesis checks a strategy when it is first
+# drawn from (is it empty, can its values be reused), and a strategy built anew on every draw was
+# checked on every draw, about a third of the correction properties' time. The draws are the same.
+KINDS = st.sampled_from(["ron", "ron", "tsumo", "tsumo", "double", "draw", "draw", "abort"])
+RONS = st.sampled_from(RON_VALUES * 3 + LIMIT_VALUES)
+TSUMOS = st.sampled_from(TSUMO_VALUES * 3 + LIMIT_VALUES)
+
+
+@functools.cache
+def seat_sets(players: int, most: int) -> st.SearchStrategy[list[int]]:
+    """Up to ``most`` different seats of a table of ``players``."""
+    return st.lists(st.sampled_from(list(range(players))), unique=True, max_size=most)
+
+
+@functools.cache
+def seat_orders(players: int) -> st.SearchStrategy[list[int]]:
+    """The seats of a table of ``players`` in any order."""
+    return st.permutations(list(range(players)))
+
+
+@functools.cache
+def aborts(players: int) -> st.SearchStrategy[AbortKind]:
+    """An abortive draw a table of ``players`` can have: four winds, four riichi and triple ron need four."""
+    four_only = (AbortKind.TRIPLE_RON, AbortKind.FOUR_WINDS, AbortKind.FOUR_RIICHI)
+    return st.sampled_from([k for k in AbortKind if k not in four_only or players == 4])
+
+
+@functools.cache
+def liable_or_not(seat: int) -> st.SearchStrategy[int | None]:
+    """Mostly nobody liable, sometimes ``seat``."""
+    return st.sampled_from([None, None, None, seat])
+
+
 @st.composite
 def hand_results(draw: st.DrawFn, players: int) -> HandResult:
     """Any valid hand result at a table of that many players."""
     seats = list(range(players))
-    riichi = tuple(draw(st.lists(st.sampled_from(seats), unique=True, max_size=players)))
-    kind = draw(st.sampled_from(["ron", "ron", "tsumo", "tsumo", "double", "draw", "draw", "abort"]))
+    riichi = tuple(draw(seat_sets(players, players)))
+    kind = draw(KINDS)
     if kind == "draw":
         # Whoever declared riichi is ready at the draw (a riichi hand cannot change).
-        ready = {*riichi, *draw(st.lists(st.sampled_from(seats), unique=True, max_size=players))}
-        nagashi = draw(st.lists(st.sampled_from(seats), unique=True, max_size=1))
+        ready = {*riichi, *draw(seat_sets(players, players))}
+        nagashi = draw(seat_sets(players, 1))
         return ExhaustiveDraw(ready=tuple(ready), riichi=riichi, nagashi=tuple(nagashi))
     if kind == "abort":
-        # Four winds, four riichi and triple ron need four players; four riichi every riichi declared.
-        four_only = (AbortKind.TRIPLE_RON, AbortKind.FOUR_WINDS, AbortKind.FOUR_RIICHI)
-        aborts = [k for k in AbortKind if k not in four_only or players == 4]
-        abort = draw(st.sampled_from(aborts))
+        abort = draw(aborts(players))
         return AbortiveDraw(abort, riichi=tuple(seats) if abort is AbortKind.FOUR_RIICHI else riichi)
-    winner, other, third = draw(st.permutations(seats))[:3]
+    winner, other, third = draw(seat_orders(players))[:3]
     # Mostly table cells, sometimes a limit hand, so that matches last several hands.
-    ron_value = st.sampled_from(RON_VALUES * 3 + LIMIT_VALUES)
     if kind == "tsumo":
-        value = draw(st.sampled_from(TSUMO_VALUES * 3 + LIMIT_VALUES))
+        value = draw(TSUMOS)
         # Liable (pao) only for a yakuman, as riichi rules say.
-        liable = draw(st.sampled_from([None, None, None, other])) if value.limit == "yakuman" else None
+        liable = draw(liable_or_not(other)) if value.limit == "yakuman" else None
         return WinResult(wins=(Win(winner, value, liable=liable),), riichi=riichi)
     if kind == "double":
-        wins = (Win(winner, draw(ron_value), discarder=other), Win(third, draw(ron_value), discarder=other))
+        wins = (Win(winner, draw(RONS), discarder=other), Win(third, draw(RONS), discarder=other))
         return WinResult(wins=wins, riichi=riichi)
-    value = draw(ron_value)
-    liable = draw(st.sampled_from([None, None, None, third])) if value.limit == "yakuman" else None
+    value = draw(RONS)
+    liable = draw(liable_or_not(third)) if value.limit == "yakuman" else None
     return WinResult(wins=(Win(winner, value, discarder=other, liable=liable),), riichi=riichi)
 
 

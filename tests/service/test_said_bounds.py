@@ -5,6 +5,8 @@ of players. The English (``str()``) is what the command line and the JSON for to
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
+
 import pytest
 from conftest import TENHOU, started
 
@@ -14,8 +16,11 @@ from domain.rules import load_preset
 from domain.values import HandValue
 from replay.input.entry import FieldError, check_kinds, expect_keys
 from replay.service.audit.audit import build_report
+from replay.service.recording.clock import clock_data
 from replay.store.findings import MatchCheck
 from replay.web.i18n import say
+
+CLOCK_START = datetime(2026, 11, 29, 9, 0, tzinfo=UTC)
 
 
 def refusal(action: object) -> HonbaError:
@@ -70,3 +75,16 @@ def test_what_if_rules_for_three_players_on_a_four_player_match_are_refused_in_j
     exc = refusal(lambda: build_report(match, MatchCheck(match.key, 0, "", ()), other_rules=three))
     assert str(exc) == "the rules 'tenhou-sanma' are for 3 players, the match has 4"
     assert say(exc.said, "ja") == "ルール 'tenhou-sanma' は 3 人用ですが、この対局は 4 人です"
+
+
+def test_a_tables_clock_is_said_in_the_pages_language() -> None:
+    wrc = load_preset("wrc")
+    match = started(wrc)
+    assert str(clock_data(match, CLOCK_START)["text"]) == "no time limit"
+    assert say(clock_data(match, CLOCK_START)["text"], "ja") == "時間制限なし"
+    match.set_time_limit(50, by="director")
+    assert say(clock_data(match, CLOCK_START)["text"], "ja") == "制限時間 50 分、未開始"
+    match.start_clock(CLOCK_START, by="director")
+    running = clock_data(match, CLOCK_START + timedelta(seconds=65))["text"]
+    assert str(running) == "48:55 left"
+    assert say(running, "ja") == "残り 48:55"

@@ -108,7 +108,7 @@ def test_the_confirm_step_says_the_match_ends_when_time_is_up(app: HonbaApp) -> 
     clock.start_clock(app, "m", at=recording.server_time() - timedelta(minutes=61))
     shown = entry_preview(app, "m", entry_from_fields({"kind": "win", "winner": "Ben", "value": "1/30"}))
     assert shown["ends"] == "time_up"
-    assert table_view(app, "m")["clock"]["text"] == "time is up: this hand is the last"
+    assert str(table_view(app, "m")["clock"]["text"]) == "time is up: this hand is the last"
     enter(app, kind="win", winner="Ben", value="1/30")
     view = table_view(app, "m")
     assert view["finished"] and view["result"]["end_reason"] == "time_up"

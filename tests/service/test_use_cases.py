@@ -161,7 +161,7 @@ def test_status_and_log_say_when_the_match_is_damaged(store: HonbaApp) -> None:
     assert match_status(store, KEY).damage is None
     damage(store)
     status = match_status(store, KEY)
-    assert status.damage is not None and "unsealed" in status.damage
+    assert status.damage is not None and "unsealed" in str(status.damage)
     assert status.data["scores"] == {"Ann": 25000, "Ben": 25000, "Cho": 25000, "Dai": 25000}
     assert read_log(store, KEY).damage == status.damage
 

@@ -10,13 +10,27 @@ from a log's next ``INIT`` (``seed="kyoku,counters,sticks"``, ``ten=`` in units 
 
 from __future__ import annotations
 
+import attrs
 import pytest
 from conftest import REPO, SANMA, SOUTH, TENHOU, WEST, hv, ron, started, table, tsumo, won
 
+from domain.entry_checks import EntryChecks
+from domain.errors import DamagedFact, HonbaError
 from domain.match import Match
-from domain.progression import final_points
+from domain.progression import evolve, evolve_checked, final_points
 from domain.rules import load_preset
-from domain.values import AbortiveDraw, AbortKind, ExhaustiveDraw, HandResult, TableState
+from domain.values import (
+    AbortiveDraw,
+    AbortKind,
+    ExhaustiveDraw,
+    HandPenalty,
+    HandResult,
+    HandValue,
+    TableState,
+    WinFacts,
+    WinResult,
+    table_with,
+)
 from replay.formats.record import build_match, parse_record
 
 
@@ -483,3 +497,96 @@ def test_a_whole_three_player_hanchan_with_draws_and_an_abort_is_replayed() -> N
     assert state.finished and state.end_reason == "complete"
     assert state.scores == (31900, 47200, 25900)
     assert state.final_points == (-8, 42, -34)
+
+
+# A table copied as ``attrs.evolve`` copies it (``table_with`` calls ``__init__`` positionally).
+
+
+def test_a_table_copied_with_any_field_changed_is_the_state_attrs_evolve_makes() -> None:
+    state = TableState(players=4, scores=(25000, 24000, 26000, 25000), dealer=2, counters=1, deposits=1000)
+    changed = {
+        "players": 3,
+        "scores": [1, 2, 3, 4],  # converted, as ``__init__`` converts it
+        "round_wind": 1,
+        "hand_number": 3,
+        "dealer": 1,
+        "counters": 4,
+        "deposits": 2000,
+        "extra_hands": 2,
+        "consecutive_dealer_wins": 1,
+        "dealer_wins_this_deal": 1,
+        "hands_played": 9,
+        "finished": True,
+        "end_reason": "bust",
+        "final_points": [1, 2.5, -3, 0],
+        "penalties": [0, 8000, 0, 0],
+        "kitty_pending": 1,
+        "goulash_pending": 2,
+        "goulash_deal": True,
+        "counters_shown": False,
+    }
+    assert set(changed) == {field.name for field in attrs.fields(TableState)}
+    for name, value in changed.items():
+        assert table_with(state, **{name: value}) == attrs.evolve(state, **{name: value}), name
+    assert table_with(state) == state
+    with pytest.raises(TypeError):
+        table_with(state, dealr=1)
+
+
+def test_a_hand_value_described_says_what_its_words_say() -> None:
+    for value in (
+        HandValue(han=3, fu=30),
+        HandValue(han=13, fu=40),
+        HandValue(han=2, fu=30, dora=1),
+        HandValue(limit="mangan"),
+        HandValue(limit="yakuman", multiple=2),
+        HandValue(han=2, fu=30, points=3),
+        HandValue(points=20, doubles=1),
+        HandValue(faan=3),
+    ):
+        assert value.describe() == str(value.said()), value
+        assert value.describe("points") == str(value.said("points")), value
+
+
+# A result the entry checks pass is folded without ``evolve``'s guard (``evolve_checked``, as
+# ``honba verify`` folds it): every fact the guard refuses, the checks refuse too.
+
+DAMAGED: list[HandResult] = [
+    won(ron(5, 0, hv(1, 30))),
+    won(ron(1, 7, hv(1, 30))),
+    won(ron(1, 0, hv(limit="yakuman"), liable=6)),
+    won(tsumo(1, hv(1, 30)), riichi=(9,)),
+    won(tsumo(1, hv(-1, 30))),
+    won(tsumo(1, hv(2, -10))),
+    won(tsumo(1, HandValue(han=2, fu=30, dora=-1))),
+    won(tsumo(1, hv(limit="yakuman", multiple=0))),
+    won(tsumo(1, HandValue(points=-5))),
+    won(tsumo(1, HandValue(faan=-1))),
+    won(attrs.evolve(tsumo(1, hv(1, 30)), facts=WinFacts(penalties=(HandPenalty(9, 1000),)))),
+    WinResult(()),
+    ExhaustiveDraw(ready=(8,)),
+    ExhaustiveDraw(ready=(0,), riichi=(5,)),
+    ExhaustiveDraw(nagashi=(6,)),
+    AbortiveDraw(AbortKind.FOUR_KONGS, kongs=(0, 1, 2, 9)),
+    AbortiveDraw(AbortKind.NINE_TERMINALS, riichi=(4,)),
+]
+
+
+@pytest.mark.parametrize("result", DAMAGED, ids=range(len(DAMAGED)))
+def test_every_fact_evolve_guards_against_is_refused_by_the_entry_checks(result: HandResult) -> None:
+    state = table()
+    with pytest.raises(DamagedFact):
+        evolve(state, TENHOU, result)
+    with pytest.raises(HonbaError):
+        EntryChecks(("A", "B", "C", "D"), TENHOU).hand(result, state)
+
+
+def test_a_result_the_checks_pass_folds_as_evolve_folds_it() -> None:
+    state = table(dealer=1, counters=2, deposits=1000)
+    for result in (
+        won(ron(1, 0, hv(3, 30)), riichi=(1,)),
+        won(tsumo(2, hv(limit="mangan"))),
+        ExhaustiveDraw(ready=(0, 1)),
+    ):
+        EntryChecks(("A", "B", "C", "D"), TENHOU).hand(result, state)
+        assert evolve_checked(state, TENHOU, result) == evolve(state, TENHOU, result)

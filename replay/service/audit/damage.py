@@ -16,31 +16,31 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from domain.integrity import KINDS
 from domain.match import Match, match_id
+from domain.said import Said
 from domain.store_errors import DamagedMatch, MatchNotFound
 from replay.service.audit.audit import after_the_end
 from replay.store.application import HonbaApp, Shown
 from replay.store.evidence import Evidence, read_evidence
-from replay.store.integrity import check_match, check_rows, damage_line
+from replay.store.integrity import check_match, check_rows, damage_line, damaged_said
 
 
 def match_damage_lines(
     store: HonbaApp, key: str, match: Match | None = None, evidence: Evidence | None = None, shown: Shown | None = None
-) -> tuple[str, ...]:
+) -> tuple[Said, ...]:
     """Every line naming what is wrong with a stored match (none: nothing is), as ``honba check``
     (against the checkpoints) and ``honba audit`` (events after the end) find it. ``match``: the
     match already read, when the caller has it; ``evidence``: the checkpoints already read;
     ``shown``: the match as ``HonbaApp.read`` read it, whose rows are then checked against the
-    checkpoints as read (not read and hashed again)."""
-    return tuple(
-        f"match {key!r} is damaged in the store: {why}; see honba {'audit' if late else 'check'} {key}"
-        for why, late in _whys(store, key, match, evidence, shown)
-    )
+    checkpoints as read (not read and hashed again). Each line is words (its ``str()`` the English
+    ``honba check`` prints), said in the page's language where a page shows it."""
+    return tuple(damaged_said(key, why, audit=late) for why, late in _whys(store, key, match, evidence, shown))
 
 
 def _whys(
     store: HonbaApp, key: str, match: Match | None, evidence: Evidence | None, shown: Shown | None = None
-) -> list[tuple[str, bool]]:
+) -> list[tuple[Said | str, bool]]:
     """What is wrong, each with whether the audit (not the check) finds it."""
     evidence = evidence if evidence is not None else read_evidence(store)
     if shown is not None and shown.rows is not None and shown.check is not None:
@@ -50,27 +50,32 @@ def _whys(
         check = check_match(store, match_id(key), key, evidence)
     if check.events == 0 and damage_line(key, check) is None:
         return []  # no such match
-    whys: list[tuple[str, bool]] = []
+    whys: list[tuple[Said | str, bool]] = []
     for problem in check.problems:
-        where = f" at {problem.position}" if problem.position else ""
-        whys.append((f"{problem.kind}{where} ({problem.detail})", False))
+        whys.append((problem.said(), False))
     for problem in evidence.check.problems:
-        whys.append((f"the store's checkpoints are {problem.kind} at {problem.position} ({problem.detail})", False))
+        said = Said(
+            "the store's checkpoints are {kind} at {position} ({detail})",
+            kind=KINDS.get(problem.kind, problem.kind),
+            position=problem.position,
+            detail=problem.detail,
+        )
+        whys.append((said, False))
     if match is None and not check.problems:
         try:
             match = store.get_match(key)
         except (DamagedMatch, MatchNotFound) as exc:
-            return [*whys, (str(exc), False)]
+            return [*whys, (exc.said, False)]
     if match is not None:
         whys += [(finding.text, True) for finding in after_the_end(match)]
     return whys
 
 
-def tournament_damage(store: HonbaApp, keys: Iterable[str]) -> dict[str, str]:
+def tournament_damage(store: HonbaApp, keys: Iterable[str]) -> dict[str, Said | str]:
     """Why each of these stored matches (a tournament's) is damaged, the first thing found, by key;
     the matches found intact are left out. The checkpoints are read once for all of them."""
     evidence = read_evidence(store)
-    found = {}
+    found: dict[str, Said | str] = {}
     for key in keys:
         whys = _whys(store, key, None, evidence)
         if whys:

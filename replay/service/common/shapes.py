@@ -40,10 +40,15 @@ def counted(count: int, noun: str, plural: str | None = None) -> str:
     return f"{count} {plural or _plural(noun)}"
 
 
-def not_counted_yet(in_progress: int) -> str:
-    """``1 match still in progress does not count yet`` (``2 matches ... do not``)."""
-    verb = "does" if in_progress == 1 else "do"
-    return f"{counted(in_progress, 'match')} still in progress {verb} not count yet"
+def not_counted_yet(in_progress: int) -> Said:
+    """``1 match still in progress does not count yet`` (``2 matches ... do not``), as words (the
+    standings page says them in its language)."""
+    return Said(
+        "{count} match still in progress does not count yet"
+        if in_progress == 1
+        else "{count} matches still in progress do not count yet",
+        count=in_progress,
+    )
 
 
 def _plural(noun: str) -> str:

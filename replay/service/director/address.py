@@ -20,6 +20,7 @@ from urllib.parse import urlsplit
 
 import attrs
 
+from domain.said import Said
 from replay.input.parsing import InputError
 
 PUBLIC_URL_ENV: Final = "HONBA_PUBLIC_URL"
@@ -33,7 +34,7 @@ class Address:
 
     url: str | None
     reachable: bool
-    said: str
+    said: Said
 
 
 def public_url(text: str) -> str:
@@ -65,26 +66,35 @@ def served_address(host: str, port: int, given: str | None, environ: Mapping[str
     configured = configured_public_url(given, environ)
     loopback = _loopback(host)
     if configured is not None:
-        said = f"phones open {configured}/"
-        if loopback:
-            said += (
-                f" (but this server listens on {host} only, which phones cannot reach: serve with --host 0.0.0.0"
-                " behind that address)"
-            )
+        said = Said(
+            "phones open {url}/ (but this server listens on {host} only, which phones cannot reach: serve with"
+            " --host 0.0.0.0 behind that address)"
+            if loopback
+            else "phones open {url}/",
+            url=configured,
+            host=host,
+        )
         return Address(configured, not loopback, said)
     if loopback:
         example = f"http://{lan_address() or '192.168.1.20'}:{port}"
         return Address(
             f"http://{_host_in_url(host)}:{port}",
             False,
-            f"phones cannot reach {host} (this machine only): serve with --host 0.0.0.0 and give the address "
-            f"phones open with --public-url (e.g. {example}) or {PUBLIC_URL_ENV}",
+            Said(
+                "phones cannot reach {host} (this machine only): serve with --host 0.0.0.0 and give the address "
+                "phones open with --public-url (e.g. {example}) or {variable}",
+                host=host,
+                example=example,
+                variable=PUBLIC_URL_ENV,
+            ),
         )
     found = lan_address() if host in EVERY_NETWORK else host
     if found is None:
-        return Address(None, True, f"give the address phones open with --public-url or {PUBLIC_URL_ENV}")
+        return Address(
+            None, True, Said("give the address phones open with --public-url or {variable}", variable=PUBLIC_URL_ENV)
+        )
     url = f"http://{_host_in_url(found)}:{port}"
-    return Address(url, True, f"phones open {url}/ (another address? give it with --public-url)")
+    return Address(url, True, Said("phones open {url}/ (another address? give it with --public-url)", url=url))
 
 
 def _loopback(host: str) -> bool:

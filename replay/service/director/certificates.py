@@ -22,6 +22,7 @@ from typing import Any
 import attrs
 
 from domain.match import match_id
+from domain.said import Said
 from projections.views import DocumentView
 from replay.input.files import read_capped
 from replay.input.json_text import load_json
@@ -61,7 +62,13 @@ def certificate_body(app: HonbaApp, view: DocumentView, name: str) -> dict[str, 
     report = tournament_report(view, name)
     unfinished = sorted(s.key for s, _session in report.summaries if not s.finished)
     if unfinished:
-        raise CertificateError(f"match {unfinished[0]!r} of {name!r} has not ended: certify a finished event")
+        raise CertificateError(
+            Said(
+                "match {match} of {name} has not ended: certify a finished event",
+                match=repr(unfinished[0]),
+                name=repr(name),
+            )
+        )
     standings = standings_of_event(app, view, name)
     matches = []
     for key, (session, table) in sorted(
@@ -121,19 +128,25 @@ def read_certificate(path: Path) -> dict[str, Any]:
     return certificate_from_bytes(read_capped(path, what="certificate"), str(path))
 
 
-def certificate_from_bytes(data: bytes, source: str = "the certificate") -> dict[str, Any]:
+# What a refusal names a certificate sent to ``honba serve`` by (a file is named by its path).
+SENT_CERTIFICATE = Said("the certificate")
+
+
+def certificate_from_bytes(data: bytes, source: str | Said = SENT_CERTIFICATE) -> dict[str, Any]:
     """A certificate's bytes (a file read, or sent to ``honba serve``), read as JSON (its nesting
     capped before it is parsed) with the shape of the format."""
     try:
         read = load_json(data.decode("utf-8"), deepest=CERTIFICATE_DEEPEST)
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise CertificateError(f"{source}: not a JSON certificate ({exc})") from None
+        raise CertificateError(
+            Said("{source}: not a JSON certificate ({problem})", source=source, problem=str(exc))
+        ) from None
     if (
         not isinstance(read, dict)
         or not isinstance(read.get("certificate"), dict)
         or not isinstance(read.get("signature"), dict)
     ):
-        raise CertificateError(f"{source}: a certificate has a 'certificate' and a 'signature'")
+        raise CertificateError(Said("{source}: a certificate has a 'certificate' and a 'signature'", source=source))
     return read
 
 
@@ -214,7 +227,7 @@ def compare_with_store(body: Mapping[str, Any], app: HonbaApp, view: DocumentVie
         check = check_match(app, stream, key, store)
         found = damage_line(key, check)
         if found is not None:
-            problems.append(found)
+            problems.append(str(found))
         claimed = (certified[key].get("events"), certified[key].get("head"))
         if (check.events, check.head) != claimed:
             problems.append(

@@ -16,7 +16,7 @@ import attrs
 
 from domain.draw import commitment_of
 from domain.rules import load_preset
-from domain.said import Said
+from domain.said import Said, listed, one_of
 from domain.seating import fewest_repeats_seating, met_pairs, random_seating, repeats
 from domain.stages import Stage
 from domain.tournament import Tournament, table_order
@@ -70,7 +70,7 @@ def seat_session(
     Returns the tables and how many pairs meet again. The one use case behind the director's page
     and ``honba tournament seat NAME SESSION --method ...``."""
     if method not in SEATINGS:
-        raise InputError(f"the seating is {' or '.join(SEATINGS)}, not {method!r}")
+        raise InputError(Said("the seating is {choices}, not {method}", choices=one_of(SEATINGS), method=repr(method)))
     ruleset = load_preset(rules)
     tournament = get_tournament(app, name)
     if session in tournament.sessions:
@@ -159,12 +159,12 @@ def tournament_data(app: HonbaApp, view: DocumentView, name: str) -> dict[str, A
     match's final scores (``replay.service.tournaments.sign_off``)}``."""
     tournament = get_tournament(app, name)
     fmt = tournament.format and tournament.event_format()
-    marks: dict[str, list[str]] = {}
+    marks: dict[str, list[Said]] = {}
     for player, after in tournament.withdrawn.items():
-        marks.setdefault(player, []).append(f"withdrew after session {after}")
+        marks.setdefault(player, []).append(Said("withdrew after session {session}", session=after))
     for sub, replaced in tournament.substitutes.items():
-        marks.setdefault(sub, []).append(f"substitute for {replaced}")
-        marks.setdefault(replaced, []).append(f"replaced by {sub}")
+        marks.setdefault(sub, []).append(Said("substitute for {player}", player=replaced))
+        marks.setdefault(replaced, []).append(Said("replaced by {player}", player=sub))
     teams: dict[str, list[str]] = {}
     for player, team in sorted(tournament.teams.items()):
         teams.setdefault(team, []).append(player)
@@ -329,7 +329,13 @@ def seat_next(
             Said("session {session} is seated by a draw: commit to it, then reveal it", session=upcoming["session"])
         )
     if chosen not in upcoming["methods"]:
-        raise InputError(f"session {upcoming['session']} is seated by {' or '.join(upcoming['methods'])}")
+        raise InputError(
+            Said(
+                "session {session} is seated by {methods}",
+                session=upcoming["session"],
+                methods=one_of(upcoming["methods"]),
+            )
+        )
     if upcoming["staged"]:
         seated = stages.next_session(app, view, name, ruleset)
         for key in seated.matches:
@@ -346,12 +352,26 @@ def _check_playing(upcoming: dict[str, Any], while_playing: bool) -> None:
     playing = upcoming["playing"]
     if not playing:
         return
-    tables = f"{len(playing)} {'table' if len(playing) == 1 else 'tables'} of an earlier session"
+    tables = Said(
+        "{count} table of an earlier session" if len(playing) == 1 else "{count} tables of an earlier session",
+        count=len(playing),
+    )
     if upcoming["staged"]:
-        raise InputError(f"{tables} still playing ({', '.join(playing)}): the standings are not final")
+        raise InputError(
+            Said(
+                "{tables} still playing ({matches}): the standings are not final",
+                tables=tables,
+                matches=listed(playing),
+            )
+        )
     if not while_playing:
         raise InputError(
-            f"{tables} still playing ({', '.join(playing)}): confirm to seat session {upcoming['session']} anyway"
+            Said(
+                "{tables} still playing ({matches}): confirm to seat session {session} anyway",
+                tables=tables,
+                matches=listed(playing),
+                session=upcoming["session"],
+            )
         )
 
 
@@ -396,7 +416,7 @@ def reveal_next_draw(
     upcoming = next_session_data(view, tournament)
     session = int(upcoming["session"])
     if upcoming["draw"] is None:
-        raise InputError(f"no draw of session {session} is committed: commit to it first")
+        raise InputError(Said("no draw of session {session} is committed: commit to it first", session=session))
     _check_playing(upcoming, while_playing)
     revealed = draws.reveal_draw(app, name, session, seed or draw_seed(issuer, name, session), load_preset(rules))
     for key in revealed.matches:

@@ -17,6 +17,7 @@ import attrs
 
 from domain.draw import commitment_of, draw_terms, drawn_seating, seating_of, terms_digest
 from domain.rules import Ruleset
+from domain.said import Said
 from domain.seating import separate_teams
 from domain.tournament import Tournament
 from replay.input.parsing import InputError
@@ -91,14 +92,21 @@ def reveal_draw(
         terms = terms_now(tournament, session, rules.players)
     if terms.get("size") not in (None, rules.players):
         raise InputError(
-            f"the draw of session {session} was committed for tables of {terms['size']}; "
-            f"these rules seat {rules.players}"
+            Said(
+                "the draw of session {session} was committed for tables of {size}; these rules seat {players}",
+                session=session,
+                size=terms["size"],
+                players=rules.players,
+            )
         )
     players = list(terms["players"])
     if sorted(seatable(tournament, session)) != players:
         raise InputError(
-            f"the players of session {session} are no longer those its draw was committed over "
-            "(a withdrawal or a substitute since): the draw cannot be revealed as committed"
+            Said(
+                "the players of session {session} are no longer those its draw was committed over "
+                "(a withdrawal or a substitute since): the draw cannot be revealed as committed",
+                session=session,
+            )
         )
     tables = seating_of(seed, terms, rules.players)
 
@@ -138,9 +146,15 @@ def verify_draw(app: HonbaApp, name: str, session: int) -> DrawCheck:
     tournament = get_tournament(app, name)
     draw = tournament.draws.get(session)
     if draw is None:
-        raise InputError(f"no draw of session {session} in {name!r}")
+        raise InputError(Said("no draw of session {session} in {name}", session=session, name=repr(name)))
     if "seed" not in draw:
-        raise InputError(f"the draw of session {session} of {name!r} is committed but not revealed yet")
+        raise InputError(
+            Said(
+                "the draw of session {session} of {name} is committed but not revealed yet",
+                session=session,
+                name=repr(name),
+            )
+        )
     problems = []
     if commitment_of(draw["seed"]) != draw["commitment"]:
         problems.append("the seed's digest is not the commitment published before the draw")

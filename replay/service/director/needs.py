@@ -6,6 +6,7 @@ from typing import Any
 
 from domain.match import match_id
 from domain.rules import Ruleset
+from domain.said import Said
 from projections.needs import PlayerNeed, hand_needs, session_needs
 from projections.staged import stage_standings
 from projections.standings import Totals
@@ -31,11 +32,13 @@ def needs_data(app: HonbaApp, view: DocumentView, name: str, top: int | None = N
     tournament = get_tournament(app, name)
     fmt = tournament.event_format()
     if not tournament.sessions:
-        raise InputError(f"no session of {name!r} is seated yet")
+        raise InputError(Said("no session of {name} is seated yet", name=repr(name)))
     stage = fmt.stage_of(max(tournament.sessions))
     last = fmt.sessions_of(stage)[-1] if tournament.format is not None else max(tournament.sessions)
     if last not in tournament.sessions:
-        raise InputError(f"seat session {last}, the last of the stage, first (honba tournament next)")
+        raise InputError(
+            Said("seat session {session}, the last of the stage, first (honba tournament next)", session=last)
+        )
     target = top or fmt.stages[stage - 1].advance or 1
     state = event_state(tournament)
     matches = event_matches(view, name)
@@ -84,7 +87,7 @@ def _rules_of(cache: DocCache, keys: list[str]) -> Ruleset:
         doc = cache.get("match", str(match_id(key)))
         if doc is not None:
             return cache.rules(doc["rules"])
-    raise InputError("no match of the last session is started: its rules are not known yet")
+    raise InputError(Said("no match of the last session is started: its rules are not known yet"))
 
 
 def _totals(row: Any) -> Totals:

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from datetime import UTC, date, datetime
 from typing import Any
 
+from domain.said import Said, one_of
 from projections.ratings import EventResult, PlayerRating, ema_ratings, openskill_ratings
 from projections.standings import MatchSummary
 from projections.standings_view import load_summary, read_docs
@@ -99,7 +100,7 @@ def ratings_data(
     events), "players": [{"rank", "player", "rating", "count", "mu", "sigma", "history":
     [{"index", "label", "rating"}]}]}``."""
     if system not in SYSTEMS:
-        raise InputError(f"--system is {' or '.join(SYSTEMS)}, not {system!r}")
+        raise InputError(Said("--system is {choices}, not {value}", choices=one_of(SYSTEMS), value=repr(system)))
     if system == "openskill":
         rows, counted = openskill_report(app, view, tournaments)
     else:
@@ -108,7 +109,7 @@ def ratings_data(
     if player is not None:
         rows = tuple(r for r in rows if r.player == player)
         if not rows:
-            raise InputError(f"no rating for {player!r}")
+            raise InputError(Said("no rating for {player}", player=repr(player)))
     return {
         "system": system,
         "counted": counted,

@@ -16,6 +16,7 @@ import attrs
 from domain.bounds import SUBSTITUTE_POINTS, decimal_number, shown
 from domain.errors import RuleViolation
 from domain.rules import Ruleset
+from domain.said import Said
 from domain.seating import fewest_repeats_seating, rank_seating, separate_teams, snake_seating, team_clashes
 from domain.stages import SUBSTITUTE_PRESETS, EventFormat, SubstituteRule, parse_stage
 from domain.tournament import Tournament
@@ -131,7 +132,13 @@ def substitute_rule(text: str, field: str = "substitutes") -> SubstituteRule:
     if kind == "fixed" and value:
         # The one number reader: ASCII digits, a length cap, the points' bounds (no nan, no 1e308).
         return SubstituteRule("fixed", decimal_number(value, SUBSTITUTE_POINTS, f"{field} fixed"))
-    raise InputError(f"{field} is ema, as-played, not-counted or fixed:POINTS (fixed:-30), not {shown(text)}")
+    raise InputError(
+        Said(
+            "{field} is ema, as-played, not-counted or fixed:POINTS (fixed:-30), not {value}",
+            field=field,
+            value=shown(text),
+        )
+    )
 
 
 def event_format_of(
@@ -228,13 +235,17 @@ def next_session(
     session = max(tournament.sessions, default=0) + 1
     last = fmt.first_session(len(fmt.stages)) + fmt.stages[-1].sessions - 1
     if tournament.format is not None and session > last:
-        raise InputError(f"every session of {name!r}'s format is seated ({last})")
+        raise InputError(Said("every session of {name}'s format is seated ({last})", name=repr(name), last=last))
     stage = fmt.stage_of(session)
     first = session == fmt.first_session(stage)
     method = fmt.stages[stage - 1].seating if first else fmt.stages[stage - 1].later
     if method == "draw":
         raise InputError(
-            f"session {session} of {name!r} is seated by a draw: honba tournament commit-draw, then reveal-draw"
+            Said(
+                "session {session} of {name} is seated by a draw: honba tournament commit-draw, then reveal-draw",
+                session=session,
+                name=repr(name),
+            )
         )
     matches = event_matches(view, name)
     check_played(tournament, matches, session)
@@ -273,10 +284,23 @@ def check_played(tournament: Tournament, matches: Sequence[tuple[MatchSummary, i
         at = {table for key, (s, table) in tournament.matches.items() if s == number}
         missing = [i for i in range(1, len(tables) + 1) if i not in at]
         if missing:
-            raise InputError(f"session {number} of {tournament.name!r} has no match attached at table {missing[0]}")
+            raise InputError(
+                Said(
+                    "session {session} of {name} has no match attached at table {table}",
+                    session=number,
+                    name=repr(tournament.name),
+                    table=missing[0],
+                )
+            )
         playing = sorted(key for key, (s, _t) in tournament.matches.items() if s == number and key not in finished)
         if playing:
-            raise InputError(f"match {playing[0]!r} of session {number} has not ended: the standings are not final")
+            raise InputError(
+                Said(
+                    "match {match} of session {session} has not ended: the standings are not final",
+                    match=repr(playing[0]),
+                    session=number,
+                )
+            )
 
 
 def close_stage(app: HonbaApp, name: str, stage: int, matches: Sequence[tuple[MatchSummary, int]]) -> list[str]:
@@ -285,7 +309,14 @@ def close_stage(app: HonbaApp, name: str, stage: int, matches: Sequence[tuple[Ma
     standings = stage_standings(event_state(tournament), matches, stage)
     going, carried = advancing(standings, event_state(tournament))
     if len(going) < (standings.advance or 0):
-        raise RuleViolation(f"stage {standings.name!r} has {len(going)} players to advance, not {standings.advance}")
+        raise RuleViolation(
+            Said(
+                "stage {stage} has {count} players to advance, not {advance}",
+                stage=repr(standings.name),
+                count=len(going),
+                advance=str(standings.advance),
+            )
+        )
     ranking = [r.row.player for r in standings.rows]
     change_tournament(app, name, lambda t: t.close_stage(stage, ranking, going, carried))
     return going
@@ -350,14 +381,16 @@ def start_matches(
     return tuple(keys)
 
 
-def results_data(standings: EventStandings) -> dict[str, Any]:
+def results_data(standings: EventStandings, *, words: bool = False) -> dict[str, Any]:
     """A staged event's standings as plain data (``honba tournament results --format json``):
     ``{"stages": [{"stage", "name", "sessions", "advance", "carry", "closed", "started", "rows":
     [{"rank", "player", "carried", "points", "matches", "average_place", "place_counts",
     "net_score", "penalties", "status", "marks"}]}], "overall": [{"rank", "player", "stage",
     "points", "marks"}], "teams": [{"rank", "team", "members", "points", "matches"}], "stage_in_play": the stage being
     played, as the standings say it (null once the event is played out, or while a stage is played
-    and its cut is next), "stage_said": the sentence every view says of the stages}``."""
+    and its cut is next), "stage_said": the sentence every view says of the stages}``. The marks and
+    the sentence are their English, or with ``words`` the words themselves (``domain.said.Said``:
+    for a page, which says them in its language)."""
     return {
         "stages": [
             {
@@ -380,7 +413,7 @@ def results_data(standings: EventStandings) -> dict[str, Any]:
                         "net_score": r.row.net_score,
                         "penalties": r.row.penalties,
                         "status": r.status,
-                        "marks": list(r.marks),
+                        "marks": _said(r.marks, words),
                     }
                     for r in s.rows
                 ],
@@ -388,13 +421,18 @@ def results_data(standings: EventStandings) -> dict[str, Any]:
             for s in standings.stages
         ],
         "overall": [
-            {"rank": o.rank, "player": o.player, "stage": o.stage, "points": o.points, "marks": list(o.marks)}
+            {"rank": o.rank, "player": o.player, "stage": o.stage, "points": o.points, "marks": _said(o.marks, words)}
             for o in standings.overall
         ],
         "stage_in_play": standings.in_play,
-        "stage_said": standings.said,
+        "stage_said": standings.said if words or standings.said is None else str(standings.said),
         "teams": [
             {"rank": t.rank, "team": t.team, "members": list(t.members), "points": t.points, "matches": t.matches}
             for t in standings.teams
         ],
     }
+
+
+def _said(marks: Sequence[Said], words: bool) -> list[Any]:
+    """Marks as words (for a page that says them in its language) or as their English (plain data)."""
+    return list(marks) if words else [str(m) for m in marks]

@@ -22,12 +22,13 @@ def standings_page_data(app: HonbaApp, view: DocumentView, name: str, after: int
     """``{"standings": (``standings_data``), "results": (``results_data``) or null, "needs":
     (``needs_data``) or null}``. ``after``: the standings as they stood after that session (then
     neither results nor needs, which are of the event as it stands)."""
-    standings = standings_data(event_report(app, view, name, after_session=after))
+    # The page says the stages' sentence and the players' marks in its language: their words.
+    standings = standings_data(event_report(app, view, name, after_session=after), words=True)
     if after is not None:
         return {"standings": standings, "results": None, "needs": None}
     tournament = get_tournament(app, name)
     staged = tournament.format is not None or tournament.teams or tournament.withdrawn or tournament.substitutes
-    results = results_data(standings_of_event(app, view, name)) if staged else None
+    results = results_data(standings_of_event(app, view, name), words=True) if staged else None
     needs = _needs(app, view, name, standings) if tournament.sessions else None
     return {"standings": standings, "results": results, "needs": needs}
 

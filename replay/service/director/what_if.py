@@ -15,6 +15,7 @@ from typing import Any
 from domain.codec import fact_from_data
 from domain.match import match_id
 from domain.rules import Ruleset
+from domain.said import Said, one_of
 from domain.values import Penalty
 from projections.staged import replayed_event
 from projections.standings import MatchSummary, summarize
@@ -44,9 +45,11 @@ def what_if_data(
     what if: the whole format replayed on the matches scored again (``projections.staged.
     replayed_event``: each cut made again on the standings under the other rules)."""
     if tie_break is not None and tie_break not in TIE_BREAKS:
-        raise InputError(f"--tie-break is {' or '.join(TIE_BREAKS)}, not {tie_break!r}")
+        raise InputError(
+            Said("--tie-break is {choices}, not {value}", choices=one_of(TIE_BREAKS), value=repr(tie_break))
+        )
     if rules is None and not overrides and tie_break is None and not without_penalties:
-        raise InputError("say what to change: --rules, --set, --tie-break or --without-penalties")
+        raise InputError(Said("say what to change: --rules, --set, --tie-break or --without-penalties"))
     report = event_report(app, view, name)
     cache = DocCache(view)
     other: list[tuple[MatchSummary, int]] = []

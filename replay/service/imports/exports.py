@@ -57,7 +57,8 @@ def export_match(
     if fmt in ("tenhou-json", "mjai"):
         text = export_tenhou_json(match) if fmt == "tenhou-json" else export_mjai(match)
         return Exported(text, bytes_digest(path, text.encode("utf-8")))
-    text = export_record(match, damage=damage)
+    # The record file holds the English line (a file for tools, read back by ``honba check``).
+    text = export_record(match, damage=None if damage is None else str(damage))
     if plain:
         text = unchained(text)
         return Exported(text, bytes_digest(path, text.encode("utf-8")))

@@ -21,7 +21,7 @@ from domain.codec import to_data
 from domain.entry_checks import EntryChecks, start_checks
 from domain.errors import HonbaError
 from domain.match import opening_state
-from domain.progression import after_result, end_match, evolve
+from domain.progression import after_result, end_match, evolve, evolve_checked
 from domain.rules import Ruleset
 from domain.scoring.payments import score_changes
 from domain.values import WIND_LETTERS, DealPass, HandResult, MatchEnd, Payment, TableState
@@ -224,13 +224,23 @@ class _Table:
         self.state = opening_state(game.rules, to_data(opening) if opening is not None else {})
         self.played = played
         self.next = 0  # the step of ``played`` the next hand would take
+        self.checked: HandResult | None = None  # a result ``score`` checked at the table as it is
 
     def score(self, result: HandResult) -> tuple[TableState, tuple[Payment, ...]]:
         """The table after a hand result (before its deal pass or end) and its payments."""
         step = self._played_step(result)
         if step is not None:
             return step.after, step.payments
-        return evolve(self.state, self.rules, result)
+        try:
+            # The Match's check of a hand (``record`` needs it passed), run once: a result it
+            # passes is scored without ``evolve``'s guard, whose seats and values it has checked.
+            self.checks.hand(result, self.state)
+        except HonbaError:
+            # Scored as the Match previews it, so that its score changes show beside the refusal
+            # ``record`` gives (or ``evolve``'s own, for a fact no table can hold).
+            return evolve(self.state, self.rules, result)
+        self.checked = result
+        return evolve_checked(self.state, self.rules, result)
 
     def _played_step(self, result: HandResult) -> CorrectedStep | None:
         """The step the Match scored for this very result on this very table, if there is one."""
@@ -252,8 +262,11 @@ class _Table:
                 self.next += 1
             self.state = after
             return
-        # Off the Match's path: the Match's own check and fold (``EntryChecks.hand``, ``after_result``).
-        self.checks.hand(result, before)
+        # Off the Match's path: the Match's own check and fold (``EntryChecks.hand``, ``after_result``);
+        # the check already passed when ``score`` scored this very result on this very table.
+        if self.checked is not result:
+            self.checks.hand(result, before)
+        self.checked = None
         self.played = ()
         self.state = after_result(before, after, self.rules, result)
 
@@ -261,6 +274,16 @@ class _Table:
 def _compare_header(
     hand: LoggedHand, state: TableState, prefix: str, deposit: int, differ: Any, label: str | None = None
 ) -> None:
+    if (
+        hand.dealer == state.dealer
+        and hand.hand_number == state.hand_number
+        and hand.round_wind % 4 == state.round_wind % 4
+        and hand.counters == state.counters
+        and hand.deposit_sticks * deposit == state.deposits
+        and tuple(hand.scores) == state.scores
+    ):
+        # Every field of ``_header_fields`` agrees (nearly every hand of every log): nothing to list.
+        return
     for field, log_value, our_value in _header_fields(hand, state, deposit):
         if log_value != our_value:
             differ(label or hand_label(hand), f"{prefix} {field}", log_value, our_value)

@@ -17,8 +17,8 @@ from typing import Any
 
 from domain.clock import TIME_UP, hands_left
 from domain.match import Match
+from domain.said import Said
 from replay.input.parsing import InputError
-from replay.service.common.shapes import counted
 from replay.service.recording.recording import on_match, server_time
 from replay.service.tournaments.tournaments import change_tournament
 from replay.store.application import HonbaApp
@@ -78,7 +78,9 @@ def start_session_clock(
     tournament = get_tournament(app, name)
     keys = [key for _table, key in tournament.session_matches(session)]
     if not keys:
-        raise InputError(f"session {session} of {name!r} has no matches attached yet")
+        raise InputError(
+            Said("session {session} of {name} has no matches attached yet", session=session, name=repr(name))
+        )
     when = at if at is not None else server_time()
     started = []
     for key in keys:
@@ -86,7 +88,11 @@ def start_session_clock(
         if match.state.finished or match.clock.started is not None:
             continue
         if match.clock.limit is None:
-            raise InputError(f"match {key!r} has no time limit: set the session's limit first (honba clock set)")
+            raise InputError(
+                Said(
+                    "match {match} has no time limit: set the session's limit first (honba clock set)", match=repr(key)
+                )
+            )
         start_clock(app, key, at=when, by=by)
         started.append(key)
     return started
@@ -131,23 +137,31 @@ def clock_data(match: Match, now: datetime) -> dict[str, Any]:
     }
 
 
-def _words(match: Match, remaining: Any, left: int | None) -> str:
+def _words(match: Match, remaining: Any, left: int | None) -> Said:
+    # Words: the table page and the session page say them in their language; the command line
+    # prints their English.
     clock, state = match.clock, match.state
     if state.finished:
-        return "ended on time" if state.end_reason == TIME_UP else "the match has ended"
+        return Said("ended on time") if state.end_reason == TIME_UP else Said("the match has ended")
     if clock.limit is None:
-        return "no time limit"
+        return Said("no time limit")
     if clock.started is None:
-        return f"time limit {counted(clock.limit, 'minute')}, not started"
+        return Said(
+            "time limit {count} minute, not started" if clock.limit == 1 else "time limit {count} minutes, not started",
+            count=clock.limit,
+        )
     if left is not None:
         more = left - 1
-        return (
-            "time is up: this hand is the last"
-            if more <= 0
-            else f"time is up: this hand and {counted(more, 'more hand')}"
+        if more <= 0:
+            return Said("time is up: this hand is the last")
+        return Said(
+            "time is up: this hand and {count} more hand"
+            if more == 1
+            else "time is up: this hand and {count} more hands",
+            count=more,
         )
     seconds = int(remaining.total_seconds())
-    return f"{seconds // 60}:{seconds % 60:02d} left"
+    return Said("{clock} left", clock=f"{seconds // 60}:{seconds % 60:02d}")
 
 
 def session_clocks(app: HonbaApp, name: str, session: int, now: datetime | None = None) -> list[dict[str, Any]]:

@@ -66,9 +66,10 @@ class MatchStatus:
     head: str
     store_head: str
     data: dict[str, Any]
-    damage: str | None
-    # Every line of what ``honba check`` and ``honba audit`` find (``replay.service.audit.damage``).
-    damage_lines: tuple[str, ...] = ()
+    damage: Said | None
+    # Every line of what ``honba check`` and ``honba audit`` find (``replay.service.audit.damage``), as
+    # words (``--json`` gives their English).
+    damage_lines: tuple[Said, ...] = ()
 
 
 def match_status(store: HonbaApp, key: str) -> MatchStatus:
@@ -126,7 +127,7 @@ class LogShown:
     rules: Ruleset
     log: MatchLog
     data: dict[str, Any]
-    damage: str | None
+    damage: Said | None
 
 
 def read_log(store: HonbaApp, key: str) -> LogShown:
@@ -170,7 +171,7 @@ def shown_table_data(store: HonbaApp, key: str, shown: Shown) -> dict[str, Any]:
     return data
 
 
-def match_table_data(key: str, match: Match, damaged: str | None = None) -> dict[str, Any]:
+def match_table_data(key: str, match: Match, damaged: Said | None = None) -> dict[str, Any]:
     """``table_data`` of a match already loaded (``damaged``: the line ``HonbaApp.read`` gave, or None)."""
     players = match.players
     state = match.state
@@ -206,9 +207,9 @@ def corrections_summary(store: HonbaApp) -> list[dict[str, Any]]:
             continue
         try:
             count: int | None = len(store.get_match(summary.key).correction_log)
-            damaged = None
+            damaged: Said | str | None = None
         except DamagedMatch as exc:
-            count, damaged = None, str(exc)
+            count, damaged = None, exc.said
         found.append({"key": summary.key, "players": summary.players, "corrections": count, "damaged": damaged})
     return found
 

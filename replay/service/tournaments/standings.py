@@ -26,6 +26,7 @@ from projections.standings import MatchSummary, StandingRow, summarize, tie_brea
 from projections.standings_view import (
     DocCache,
     ViewDamaged,
+    damaged_of,
     load_summary,
     read_doc,
     tournament_entries,
@@ -52,7 +53,7 @@ class StandingsReport:
     by_session: dict[int, dict[str, float]]
     summaries: tuple[tuple[MatchSummary, int], ...]
     in_progress: int
-    damaged: dict[str, str] = attrs.field(factory=dict)
+    damaged: dict[str, Said | str] = attrs.field(factory=dict)
     # The table each match was played at, where the tournament says.
     tables: dict[str, int | None] = attrs.field(factory=dict)
     # A staged event's: the stage whose line each row is (the last the player reached), and the
@@ -60,7 +61,7 @@ class StandingsReport:
     # stage is not made yet), and what every view says of the stages (``projections.staged.stage_said``).
     stages: dict[str, str] = attrs.field(factory=dict)
     in_play: str | None = None
-    said: str | None = None
+    said: Said | None = None
 
 
 def tournament_report(
@@ -77,7 +78,7 @@ def tournament_report(
     if doc is None:
         raise TournamentNotFound(Said("no tournament {name} in the standings view", name=repr(name)))
     stored = cache.get("standings", name) or {}
-    damaged = {str(k): str(v) for k, v in stored.get("damaged", {}).items()}
+    damaged = damaged_of(stored)
     playing = int((cache.get("totals", doc["id"]) or {}).get("in_progress", 0))
     if not matches and after_session is None and "rows" in stored and not playing:
         ranked = tuple(StandingRow(**{**row, "place_counts": tuple(row["place_counts"])}) for row in stored["rows"])
@@ -113,7 +114,9 @@ def summary_doc(view: DocumentView, match_key: str) -> MatchSummary | None:
     return None if data is None else load_summary(read_doc("summary", data))
 
 
-def standings_data(report: StandingsReport, unconfirmed: Sequence[dict[str, Any]] = ()) -> dict[str, Any]:
+def standings_data(
+    report: StandingsReport, unconfirmed: Sequence[dict[str, Any]] = (), *, words: bool = False
+) -> dict[str, Any]:
     """A tournament's standings as plain data: ``honba standings --json`` and the HTML page.
 
     ``{"tournament", "sessions": [int], "in_progress": int, "finished": int, "tie_break": str,
@@ -130,7 +133,8 @@ def standings_data(report: StandingsReport, unconfirmed: Sequence[dict[str, Any]
     whose final scores the players have not confirmed yet, in an event with a sign-off
     (``replay.service.tournaments.sign_off.unconfirmed``: ``[{"match", "status", "players", "referee"...}]``,
     empty otherwise)}`` (docs/standings.md); a table that
-    has not played a hand has no place and no points (null).
+    has not played a hand has no place and no points (null). ``stage_said`` is its English, or
+    with ``words`` the words themselves (``domain.said.Said``: for a page, which says them in its language).
     """
     matches = [_match_data(s, session, report.tables.get(s.key)) for s, session in report.summaries]
     return {
@@ -141,7 +145,7 @@ def standings_data(report: StandingsReport, unconfirmed: Sequence[dict[str, Any]
         "tie_break": tie_break_of(s for s, _session in report.summaries),
         "rows": [_row_data(row, report.stages) for row in report.rows],
         "stage_in_play": report.in_play,
-        "stage_said": report.said,
+        "stage_said": report.said if words or report.said is None else str(report.said),
         "by_session": {str(k): v for k, v in report.by_session.items()},
         "damaged": dict(report.damaged),
         "matches": matches,

@@ -14,7 +14,7 @@ import attrs
 from domain.errors import HonbaError
 from domain.said import Said
 from domain.store_errors import TournamentNotFound
-from projections.standings_view import DocCache, read_docs, tournament_entries
+from projections.standings_view import DocCache, damaged_of, read_docs, tournament_entries
 from projections.stats import MatchStats, PlayerStats, player_stats
 from projections.views import DocumentView
 
@@ -34,7 +34,7 @@ class StatsReport:
     matches: int
     in_progress: int
     # The tournament's matches the view found damaged when it folded them (key -> why).
-    damaged: dict[str, str] = attrs.field(factory=dict)
+    damaged: dict[str, Said | str] = attrs.field(factory=dict)
 
 
 def stats_report(view: DocumentView, tournament: str | None = None, player: str | None = None) -> StatsReport:
@@ -74,13 +74,16 @@ def stats_report(view: DocumentView, tournament: str | None = None, player: str 
     if player is not None:
         rows = [row for row in rows if row.player == player]
         if not rows:
-            where = f"tournament {tournament!r}" if tournament is not None else "the stored matches"
-            raise PlayerNotFound(f"no player {player!r} in {where}")
+            where = (
+                Said("tournament {name}", name=repr(tournament))
+                if tournament is not None
+                else Said("the stored matches")
+            )
+            raise PlayerNotFound(Said("no player {player} in {where}", player=repr(player), where=where))
     finished = sum(1 for d in docs if d.finished)
-    damaged: dict[str, str] = {}
+    damaged: dict[str, Said | str] = {}
     if tournament is not None:
-        stored = view.get_doc("standings", tournament) or {}
-        damaged = {str(k): str(v) for k, v in stored.get("damaged", {}).items()}
+        damaged = damaged_of(view.get_doc("standings", tournament) or {})
     return StatsReport(
         tournament or "", tuple(rows), tuple(sessions), by_session, finished, len(docs) - finished, damaged
     )

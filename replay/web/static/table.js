@@ -21,6 +21,10 @@
   // (never from the phone's own clock), and takes the server's word again on every answer.
   var clock = document.getElementById("clock");
   var clockBase = 0, clockLeft = null, clockRunning = false;
+  // "12:34 left" in the page's language, from the page's JSON island of words (read here: the clock
+  // counts down before the rest of the script has read the island, and on a page with no form).
+  var clockIsland = document.getElementById("table-words");
+  var clockLeftWords = (clockIsland && JSON.parse(clockIsland.textContent).clockLeft) || "%(clock)s left";
 
   function setClock(data) {
     if (!clock) return;
@@ -47,7 +51,7 @@
       return;
     }
     var m = Math.floor(left / 60), s = left % 60;
-    clock.textContent = m + ":" + (s < 10 ? "0" : "") + s + " left";
+    clock.textContent = clockLeftWords.split("%(clock)s").join(m + ":" + (s < 10 ? "0" : "") + s);
   }
 
   function syncClock() {
