@@ -49,11 +49,22 @@ addEventListener("pointerdown", (event) => {
 """
 
 
-def phone(browser: Any, size: tuple[int, int] = PHONES["390x844"], *, script: bool = True) -> Any:
-    """A page on a touch phone of that viewport, counting taps; a dialog opening fails the test."""
+def phone(
+    browser: Any, size: tuple[int, int] = PHONES["390x844"], *, script: bool = True, offline_copy: bool = False
+) -> Any:
+    """A page on a touch phone of that viewport, counting taps; a dialog opening fails the test.
+
+    The table page's service worker (the copy that opens it offline) runs only with ``offline_copy``,
+    for the tests of the page offline: elsewhere it would fetch the page and its files a second time
+    at every load (measured: about 0.2 CPU-seconds a load, Chromium and the server together) for
+    nothing the test checks."""
     width, height = size
     context = browser.new_context(
-        viewport={"width": width, "height": height}, is_mobile=True, has_touch=True, java_script_enabled=script
+        viewport={"width": width, "height": height},
+        is_mobile=True,
+        has_touch=True,
+        java_script_enabled=script,
+        service_workers="allow" if offline_copy else "block",
     )
     context.set_default_timeout(WAIT_MS)
     context.add_init_script(TAP_COUNTER)
@@ -155,6 +166,28 @@ def readable(page: Any) -> None:
     assert small == [], f"targets smaller than {TARGET_PX} x {TARGET_PX} px: {small}"
 
 
+def on_every_phone(page: Any) -> Iterator[tuple[int, int]]:
+    """The page, as it stands, laid out on each phone of ``PHONES`` in turn (its viewport changed, not
+    the page loaded again: a layout costs Chromium far less than a load); each phone's size yielded,
+    and the page's own size given back after."""
+    own = page.viewport_size
+    try:
+        for width, height in PHONES.values():
+            page.set_viewport_size({"width": width, "height": height})
+            yield width, height
+    finally:
+        page.set_viewport_size(own)
+
+
+def readable_on_every_phone(page: Any) -> None:
+    """``readable`` on each phone of ``PHONES``, the page loaded once."""
+    for width, height in on_every_phone(page):
+        try:
+            readable(page)
+        except AssertionError as failed:
+            raise AssertionError(f"on a {width} x {height} phone: {failed}") from None
+
+
 def taps(page: Any) -> tuple[int, bool]:
     """The taps counted since the last call (then counting starts again), and whether one was made
     while the page was scrolled."""
@@ -163,3 +196,19 @@ def taps(page: Any) -> tuple[int, bool]:
         " sessionStorage.removeItem('taps'); sessionStorage.removeItem('scrolled'); return n; }"
     )
     return int(counted[0]), bool(counted[1])
+
+
+def rendered(browser: Any, url: str, width: int, height: int, shot: Path) -> str:
+    """A page (an exported report, by its file URL) as Chromium draws it in a window of that size: its
+    DOM once loaded (what ``chromium --dump-dom`` prints), and its screenshot written to ``shot`` (what
+    ``--screenshot --window-size`` writes). One load in the process's Chromium, where two Chromiums
+    started for the two cost a launch each."""
+    context = browser.new_context(viewport={"width": width, "height": height})
+    try:
+        page = context.new_page()
+        page.goto(url)
+        dom: str = page.content()
+        page.screenshot(path=str(shot))
+    finally:
+        context.close()
+    return dom

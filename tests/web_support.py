@@ -43,6 +43,14 @@ def hidden(page: str, name: str) -> str:
     return found.group(1)
 
 
+def element_text(page: str, element_id: str) -> str:
+    """The text of a page's element of that id (its tags dropped, its white space collapsed): what a
+    test reads off the HTML where a browser would add nothing to it."""
+    found = re.search(rf'<(\w+)[^>]*\bid="{element_id}"[^>]*>(.*?)</\1>', page, re.S)
+    assert found, f"no #{element_id} on the page"
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", found.group(2))).split())
+
+
 def errors(page: str) -> dict[str, str]:
     """The error messages shown next to the fields, by field."""
     return dict(re.findall(r'class="error" id="error-([a-z0-9-]+)" role="alert">([^<]*)<', page))

@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser import chromium, run_chromium
 from honba_cli import invoke
 from matplotlib.image import imread
+from playwright_support import rendered
 
 from domain.values import HandValue, Win, WinResult
 from projections.entries import entry_numbers
@@ -163,23 +163,15 @@ def test_the_sheet_and_what_if_sections_appear_when_present() -> None:
     assert '<tr class="changed">' in page
 
 
-@pytest.mark.skipif(chromium() is None, reason="no Chromium on PATH (apt-get install chromium); not rendered")
-def test_the_report_renders_in_headless_chromium(report: Path, tmp_path: Path) -> None:
-    browser = chromium()
-    assert browser is not None
+def test_the_report_renders_in_headless_chromium(browser: Any, report: Path, tmp_path: Path) -> None:
     url = report.resolve().as_uri()
-
-    dom = run_chromium(browser, tmp_path / "profile-dom", "--dump-dom", url).stdout
+    png = tmp_path / "audit.png"
+    dom = rendered(browser, url, 1280, 2000, png)
     assert '<table class="ledger">' in dom
     assert "<svg" in dom and "</svg>" in dom
     assert "<strong>600</strong>" in dom
     assert "<script" not in dom.lower()  # the name stayed text: no element was made of it
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in dom
-
-    png = tmp_path / "audit.png"
-    run_chromium(
-        browser, tmp_path / "profile-shot", f"--screenshot={png}", "--window-size=1280,2000", "--hide-scrollbars", url
-    )
     assert png.is_file() and png.stat().st_size > 10_000
     pixels = imread(png)
     assert pixels.shape[:2] == (2000, 1280)

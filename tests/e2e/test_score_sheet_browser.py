@@ -48,6 +48,8 @@ def pdf_pages(pdf: bytes) -> int:
 def test_the_sheets_from_the_session_page_print_one_page_a_table(browser: Any, day: dict[str, str]) -> None:
     page = phone(browser, PHONES["360x740"])
     page.goto(f"{day['base']}/director/t/Spring%20Open/s/1?token={day['director']}")
+    # The Letter link as the session page gives it (followed below without loading that page again).
+    letter = page.eval_on_selector("#sheet-letter", "link => link.href")
     page.click("#sheet-a4")
     page.wait_for_selector("section.sheet")
     assert page.locator("section.sheet").count() == 4
@@ -56,8 +58,7 @@ def test_the_sheets_from_the_session_page_print_one_page_a_table(browser: Any, d
     captions = page.locator("figure.qr figcaption").all_text_contents()
     assert len(captions) == 4 and all("token=" in c for c in captions)
     assert pdf_pages(page.pdf(format="A4")) == 4
-    page.go_back()
-    page.click("#sheet-letter")
+    page.goto(letter)
     page.wait_for_selector("section.sheet")
     assert pdf_pages(page.pdf(format="Letter")) == 4
 

@@ -30,12 +30,13 @@ import io
 import json
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
-from browser import chromium, run_chromium
 from conftest import SOUTH, hv, ron
 from honba_cli import Honba, invoke, ok
 from matplotlib.image import imread
+from playwright_support import rendered
 
 from domain.match import Match
 from domain.rules import Ruleset, load_preset
@@ -626,18 +627,12 @@ def test_the_html_page_holds_the_table_and_the_chart(standings_page: Path) -> No
     assert "<script" not in page.lower()
 
 
-@pytest.mark.skipif(chromium() is None, reason="no Chromium on PATH (apt-get install chromium); not rendered")
-def test_the_html_page_renders_in_headless_chromium(standings_page: Path, tmp_path: Path) -> None:
-    browser = chromium()
-    assert browser is not None
+def test_the_html_page_renders_in_headless_chromium(browser: Any, standings_page: Path, tmp_path: Path) -> None:
     url = standings_page.resolve().as_uri()
-    dom = run_chromium(browser, tmp_path / "profile-dom", "--dump-dom", url).stdout
+    png = tmp_path / "standings.png"
+    dom = rendered(browser, url, 1280, 1400, png)
     assert '<table class="ledger standings">' in dom and "+78.0" in dom
     assert "<svg" in dom and "</svg>" in dom
-    png = tmp_path / "standings.png"
-    run_chromium(
-        browser, tmp_path / "profile-shot", f"--screenshot={png}", "--window-size=1280,1400", "--hide-scrollbars", url
-    )
     pixels = imread(png)
     assert pixels.shape[:2] == (1400, 1280)
     colours = {tuple(p) for p in pixels[::4, ::4, :3].reshape(-1, 3).round(2).tolist()}

@@ -21,11 +21,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser import chromium, run_chromium
 from conftest import CORPUS, hv, ron, tsumo
 from defusedxml import ElementTree
 from honba_cli import invoke
 from matplotlib.image import imread
+from playwright_support import rendered
 from rich.console import Console
 
 from domain.rules import load_preset
@@ -397,18 +397,12 @@ def test_the_stats_page_holds_the_table_and_both_charts(stats_page: Path) -> Non
     assert "<script" not in text
 
 
-@pytest.mark.skipif(chromium() is None, reason="no Chromium on PATH (apt-get install chromium); not rendered")
-def test_the_stats_page_renders_in_headless_chromium(stats_page: Path, tmp_path: Path) -> None:
-    browser = chromium()
-    assert browser is not None
+def test_the_stats_page_renders_in_headless_chromium(browser: Any, stats_page: Path, tmp_path: Path) -> None:
     url = stats_page.resolve().as_uri()
-    dom = run_chromium(browser, tmp_path / "profile-dom", "--dump-dom", url).stdout
+    png = tmp_path / "stats.png"
+    dom = rendered(browser, url, 1280, 1400, png)
     assert "Placement distribution" in dom and "Points through the sessions" in dom
     assert dom.count("</svg>") >= 2
-    png = tmp_path / "stats.png"
-    run_chromium(
-        browser, tmp_path / "profile-shot", f"--screenshot={png}", "--window-size=1280,1400", "--hide-scrollbars", url
-    )
     pixels = imread(png)
     assert pixels.shape[:2] == (1400, 1280)
     assert (pixels[:, :, :3] > 0.98).all(axis=2).mean() < 0.97  # not blank

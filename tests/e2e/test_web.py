@@ -20,7 +20,7 @@ import httpx
 import pytest
 from honba_cli import honba, invoke, ok
 from starlette.testclient import TestClient
-from web_support import PLAYERS, errors, hidden, prepare, send, serving
+from web_support import PLAYERS, element_text, errors, form_of_page, hidden, prepare, send, serving
 
 from replay.service.tournaments.tournaments import change_tournament
 from replay.store.application import HonbaApp
@@ -138,6 +138,20 @@ def test_every_write_without_the_right_token_is_refused(store_db: str, client: T
     api = client.post("/api/matches/t2/entries", json=WIN_3_30, headers={"Authorization": f"Bearer {referee}"})
     assert api.status_code == 200
     assert len(ledger(store_db, "t2")) == 1
+
+
+def test_a_table_link_cannot_write_to_another_match(tmp_path: Path) -> None:
+    """The table page's own form, as a browser sends it, pointed at the other match: refused in words,
+    and the other match's page offers that link no form."""
+    db = str(tmp_path / "honba.sqlite")
+    (token,) = prepare(db, {"t1": PLAYERS, "t2": PLAYERS}, [("table", "t1")])
+    with TestClient(create_app(db)) as web:
+        action, fields = form_of_page(web.get("/matches/t1", params={"token": token}).text, "entry")
+        refused = web.post(action.replace("/t1/", "/t2/"), data={**fields, "kind": "draw"})
+        assert refused.status_code == 403
+        assert "may not enter results" in element_text(refused.text, "message")
+        assert 'id="entry"' not in web.get("/matches/t2", params={"token": token}).text
+    assert ledger(db, "t2") == []
 
 
 def test_a_form_from_another_site_is_refused(store_db: str, client: TestClient) -> None:

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import html
+import json
 import re
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
+from honba_cli import ok
 from starlette.testclient import TestClient
-from web_support import PLAYERS, errors, prepare, send
+from web_support import PLAYERS, element_text, errors, form_of_page, prepare, send
 
 from domain.bounds import NAME, TEXT, TOURNAMENT
 from projections.ledger import corrected_ledger
@@ -160,3 +164,31 @@ def test_every_text_field_hints_the_length_the_domain_takes(store_db: str, clien
                 assert longest == str(bounds[field].longest), (field, longest)
                 seen.add(field)
     assert seen == set(bounds)
+
+
+def test_the_referee_amends_one_field_and_the_rest_stays(tmp_path: Path) -> None:
+    """The desk's amendment: the form holds the entry as it stands (both winners, the riichi), the
+    referee changes Ann's value, the confirm step shows before and after, and only that value changes
+    (issue 22: Cho's mangan and riichi stayed). The desk's pages are plain forms without a script:
+    each is sent as a browser sends it, what the page holds with what the referee typed."""
+    db = str(tmp_path / "honba.sqlite")
+    (referee,) = prepare(db, {"t1": PLAYERS}, [("referee", None)])
+    ok(db, "win", "t1", "Ann:2/30", "Cho:mangan", "--from", "Ben", "--riichi", "Cho")
+    with TestClient(create_app(db)) as client:
+        desk = client.get("/referee/m/t1", params={"token": referee}).text
+        amend_link = re.search(r'<a class="amend-link" href="([^"]+)"', desk)
+        assert amend_link, desk
+        action, fields = form_of_page(client.get(html.unescape(amend_link.group(1))).text, "amend-form")
+        assert (fields["winner2"], fields["value2"], fields["riichi"]) == ("Cho", "mangan", "Cho")
+        fields.update(value="3/30", by="Referee Kim", reason="the sheet says 3 han")
+        confirm = client.post(action, data=fields)
+        assert confirm.status_code == 200, errors(confirm.text)
+        assert "Ann ron on Ben: 2 han 30 fu" in element_text(confirm.text, "correction-before")
+        after = element_text(confirm.text, "correction-after")
+        assert "Ann ron on Ben: 3 han 30 fu; Cho ron on Ben: mangan; riichi: Cho" in after
+        action, fields = form_of_page(confirm.text, "confirm-form")
+        recorded = client.post(action, data=fields)
+        assert recorded.status_code == 200 and 'id="corrections"' in recorded.text
+    (hand,) = json.loads(ok(db, "log", "t1", "--json"))["hands"]
+    # Ann deals: 5,800 for her 3 han 30 fu, 8,000 for Cho's mangan, Cho's stick back to Cho.
+    assert hand["changes"] == {"Ann": 5800, "Ben": -13800, "Cho": 8000, "Dai": 0}

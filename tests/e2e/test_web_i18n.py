@@ -6,6 +6,7 @@ The browser tests are skipped without /usr/bin/chromium."""
 
 from __future__ import annotations
 
+import html
 import re
 from pathlib import Path
 from typing import Any
@@ -142,6 +143,12 @@ def test_the_payments_are_worded_in_japanese_from_the_services_values(tmp_path: 
     assert "%(payer)s から %(payee)s へ %(amount)s" in table
 
 
+def main_text(page: str) -> str:
+    """The text of a page's main element, its tags dropped and its white space collapsed."""
+    main = page.split("<main", 1)[1].split("</main>", 1)[0]
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", main.split(">", 1)[1])).split())
+
+
 def test_the_table_standings_director_and_referee_pages_in_both_languages_on_a_phone(
     browser: Any, tmp_path: Path
 ) -> None:
@@ -181,28 +188,35 @@ def test_the_table_standings_director_and_referee_pages_in_both_languages_on_a_p
             f"{base}/referee/m/t1?token={director}": ("訂正", "Corrections"),
             f"{base}/referee?token={director}": ("審判席", "Referee's desk"),
         }
-        for url, (japanese, _english) in pages.items():
-            page.goto(url)
-            assert page.get_attribute("html", "lang") == "ja"
-            assert japanese in page.inner_text("main"), url
-            readable(page)
         # The audit page (a report of its own, no switch) in the browser's language too.
         page.goto(f"{base}/matches/t1/audit")
         assert page.get_attribute("html", "lang") == "ja"
         assert "対局の監査" in page.inner_text("body")
         readable(page)
-        page.goto(f"{base}/referee?token={director}")
-        # The switch: English from here on (the cookie), whatever the browser asks.
-        page.locator("#langs a[hreflang=en]").tap()
-        page.wait_for_load_state()
-        assert page.get_attribute("html", "lang") == "en"
-        for url, (_japanese, english) in pages.items():
+        # The pages, the referee's desk last: its switch is tapped next.
+        for url, (japanese, _english) in pages.items():
             page.goto(url)
-            assert page.get_attribute("html", "lang") == "en"
-            assert english in page.inner_text("main"), url
+            assert page.get_attribute("html", "lang") == "ja"
+            assert japanese in page.inner_text("main"), url
+            readable(page)
+        # The switch: English from here on (the cookie), whatever the browser asks.
+        with page.expect_navigation():
+            page.locator("#langs a[hreflang=en]").tap()
+        assert page.get_attribute("html", "lang") == "en"
         page.goto(f"{base}/matches/t1?token={table}")
+        assert page.get_attribute("html", "lang") == "en"
         assert page.locator("#kind-win + .face").inner_text() == "Win"
         readable(page)
+        english_cookie = {c["name"]: c["value"] for c in page.context.cookies()}[i18n.COOKIE]
+    # The other pages in English with the cookie the switch left, the browser still asking for
+    # Japanese: what they say is the HTML's (their layout in English: test_web_thumbs_browser.py).
+    assert english_cookie == "en"
+    with TestClient(create_app(db), cookies={i18n.COOKIE: english_cookie}) as client:
+        for url, (_japanese, english) in pages.items():
+            shown = client.get(url.removeprefix(base), headers={"Accept-Language": "ja-JP,ja;q=0.9,en;q=0.8"})
+            assert shown.status_code == 200, url
+            assert '<html lang="en">' in shown.text, url
+            assert english in main_text(shown.text), url
 
 
 def test_the_table_pages_offline_and_sign_off_texts_in_japanese_on_a_phone(browser: Any, tmp_path: Path) -> None:
@@ -218,7 +232,7 @@ def test_the_table_pages_offline_and_sign_off_texts_in_japanese_on_a_phone(brows
     finally:
         app.close()
     with serving(create_app(db)) as base:
-        page = phone(browser, PHONES["360x740"])
+        page = phone(browser, PHONES["360x740"], offline_copy=True)
         page.context.set_extra_http_headers({"Accept-Language": "ja"})
         page.goto(f"{base}/matches/t1?token={table}")
         page.context.set_offline(True)

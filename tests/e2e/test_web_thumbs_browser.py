@@ -117,24 +117,30 @@ def test_the_directors_the_referees_and_the_standings_pages_read_and_tap_on_a_36
     ]
     page = phone(browser, PHONES["360x740"])
     failures: list[str] = []
+    chart_text, session, live_tables, corrections = 0.0, ("", ""), 0, ""
     for url in urls:
         opened(page, url)
         try:
             readable(page)
         except AssertionError as failed:
             failures.append(f"{url}: {failed}")
+        # Checked on the page as it was opened (each page is loaded once).
+        if url == urls[-2]:
+            # The audit's chart on a phone is the one drawn for it: its smallest text is drawn at least
+            # 9 px tall (the chart drawn for a wide screen, shrunk to the phone, drew it at 4 px).
+            chart_text = page.evaluate(SMALLEST_CHART_TEXT)
+        # The states were the ones meant: a clock running, tables in progress, corrections at the desk.
+        elif url == urls[2]:
+            session = (page.inner_text("#table-2"), page.inner_text("#table-1"))
+        elif url == urls[6]:
+            live_tables = page.locator("li.live-table").count()
+        elif url == referee:
+            corrections = page.inner_text("#corrections")
     assert failures == [], "\n".join(failures)
-    # The audit's chart on a phone is the one drawn for it: its smallest text is drawn at least 9 px
-    # tall (the chart drawn for a wide screen, shrunk to the phone, drew it at 4 px).
-    opened(page, urls[-2])
-    assert page.evaluate(SMALLEST_CHART_TEXT) >= 9
-    # The states were the ones meant: a clock running, tables in progress, corrections at the desk.
-    opened(page, urls[2])
-    assert "left" in page.inner_text("#table-2") and "ended" in page.inner_text("#table-1")
-    opened(page, urls[6])
-    assert page.locator("li.live-table").count() == 3
-    opened(page, referee)
-    assert "Referee Rin" in page.inner_text("#corrections")
+    assert chart_text >= 9
+    assert "left" in session[0] and "ended" in session[1]
+    assert live_tables == 3
+    assert "Referee Rin" in corrections
 
 
 def test_the_session_page_lists_its_tables_at_the_top_each_a_tap_away(browser: Any, tmp_path: Path) -> None:
