@@ -269,3 +269,34 @@ def service_match() -> Iterator[Callable[..., ServiceMatch]]:
     yield new
     for app in opened:
         app.close()
+
+
+@pytest.fixture
+def club_app() -> Iterator[HonbaApp]:
+    """A store in memory holding one match, ``said_support.KEY`` (Ann, Ben, Cho, Dai under Tenhou's
+    rules, at East 1), closed after the test."""
+    from said_support import KEY, PLAYERS
+
+    from replay.service.recording import recording
+
+    app = HonbaApp.open(":memory:")
+    recording.start_match(app, KEY, list(PLAYERS), TENHOU, {"format": "honba"})
+    yield app
+    app.close()
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> str:
+    """The path of a new SQLite store (made when first opened)."""
+    return str(tmp_path / "honba.sqlite")
+
+
+@pytest.fixture
+def client(db: str) -> Iterator[Any]:
+    """The web app on ``db``, through Starlette's test client (no server, no browser)."""
+    from starlette.testclient import TestClient
+
+    from replay.web.app import create_app
+
+    with TestClient(create_app(db)) as web:
+        yield web

@@ -44,11 +44,6 @@ DOCS = Path(__file__).resolve().parents[2] / "docs"
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="no /usr/bin/chromium (apt-get install chromium)")
 
 
-@pytest.fixture
-def db(tmp_path: Path) -> str:
-    return str(tmp_path / "honba.sqlite")
-
-
 def cli_ledger(db: str, key: str) -> list[dict[str, Any]]:
     hands: list[dict[str, Any]] = json.loads(ok(db, "log", key, "--json"))["hands"]
     return hands

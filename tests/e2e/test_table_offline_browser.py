@@ -14,7 +14,6 @@ Skipped when /usr/bin/chromium is absent; every wait is bounded, nothing is time
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -27,11 +26,6 @@ from web_support import PLAYERS, element_text, hidden, prepare, serving
 from replay.web.app import create_app
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="no /usr/bin/chromium (apt-get install chromium)")
-
-
-@pytest.fixture
-def db(tmp_path: Path) -> str:
-    return str(tmp_path / "honba.sqlite")
 
 
 def honba(db: str, *words: str) -> str:

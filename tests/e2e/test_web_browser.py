@@ -26,11 +26,6 @@ CHROMIUM = Path("/usr/bin/chromium")
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="no /usr/bin/chromium (apt-get install chromium)")
 
 
-@pytest.fixture
-def db(tmp_path: Path) -> str:
-    return str(tmp_path / "honba.sqlite")
-
-
 def new_page(browser: Any, *, phone: bool = False) -> Any:
     viewport = {"width": 390, "height": 844} if phone else {"width": 1280, "height": 900}
     # The table page's offline copy (its service worker) is tested in test_table_offline_browser.py;

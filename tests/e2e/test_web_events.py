@@ -28,11 +28,6 @@ YAKUMAN = {"kind": "win", "winner": "Ben", "discarder": "Ann", "limit": "yakuman
 
 
 @pytest.fixture
-def db(tmp_path: Path) -> str:
-    return str(tmp_path / "honba.sqlite")
-
-
-@pytest.fixture
 def client(db: str) -> Iterator[TestClient]:
     with TestClient(create_app(db)) as web:
         web.get("/")

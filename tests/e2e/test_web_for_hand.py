@@ -10,31 +10,16 @@ and a retry with its client key recording once. Under Tenhou's rules a non-deale
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-import pytest
 from starlette.testclient import TestClient
 from web_support import PLAYERS, hidden, prepare, table_form
 
 from domain.values import WinResult
 from replay.store.application import HonbaApp
-from replay.web.app import create_app
 
 BEN_ON_CHO = {"kind": "win", "winner": "Ben", "discarder": "Cho", "value": "3/30"}
 DAI_ON_ANN = {"kind": "win", "winner": "Dai", "discarder": "Ann", "value": "2/30"}
-
-
-@pytest.fixture
-def db(tmp_path: Path) -> str:
-    return str(tmp_path / "honba.sqlite")
-
-
-@pytest.fixture
-def client(db: str) -> Iterator[TestClient]:
-    with TestClient(create_app(db)) as web:
-        yield web
 
 
 def wins(db: str) -> list[WinResult]:

@@ -6,29 +6,12 @@ sentence says is tested at the service (tests/service/test_said_rules.py).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
-import pytest
 from starlette.testclient import TestClient
 from web_support import errors, prepare
-
-from replay.web.app import create_app
 
 JA = {"Accept-Language": "ja"}
 EN = {"Accept-Language": "en"}
 EIGHT = "\n".join(("Ann", "Ben", "Cho", "Dai", "Eve", "Fay", "Gus", "Hal"))
-
-
-@pytest.fixture
-def db(tmp_path: Path) -> str:
-    return str(tmp_path / "honba.sqlite")
-
-
-@pytest.fixture
-def client(db: str) -> Iterator[TestClient]:
-    with TestClient(create_app(db)) as web:
-        yield web
 
 
 def test_rules_that_are_no_preset_are_refused_in_the_page_s_language(db: str, client: TestClient) -> None:

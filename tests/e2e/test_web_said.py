@@ -10,31 +10,15 @@ the escaping.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from pathlib import Path
 
-import pytest
 from starlette.testclient import TestClient
 from web_support import PLAYERS, prepare, table_form
-
-from replay.web.app import create_app
 
 BEN_ON_CHO = {"kind": "win", "winner": "Ben", "discarder": "Cho", "value": "3/30"}
 DAI_ON_ANN = {"kind": "win", "winner": "Dai", "discarder": "Ann", "value": "2/30"}
 JA = {"Accept-Language": "ja"}
 EN = {"Accept-Language": "en"}
 JSON = {"Accept": "application/json"}
-
-
-@pytest.fixture
-def db(tmp_path: Path) -> str:
-    return str(tmp_path / "honba.sqlite")
-
-
-@pytest.fixture
-def client(db: str) -> Iterator[TestClient]:
-    with TestClient(create_app(db)) as web:
-        yield web
 
 
 def test_the_history_is_said_in_the_page_s_language(db: str, client: TestClient) -> None:

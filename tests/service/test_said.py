@@ -9,14 +9,13 @@ The match: Ann, Ben, Cho, Dai under Tenhou's rules, from East 1 (Ann the dealer)
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
+from said_support import KEY, PLAYERS, enter, ja
 
 from domain.draw import check_seed, drawn_seating
 from domain.errors import HonbaError, MatchAlreadyEnded, RuleViolation
 from domain.rules import load_preset
-from domain.said import Listed, Said
+from domain.said import Said
 from domain.stages import parse_stage
 from domain.store_errors import MatchNotFound, TournamentNotFound
 from domain.tournament import Tournament
@@ -36,7 +35,6 @@ from replay.input.fields import entry_from_fields
 from replay.input.parsing import InputError
 from replay.input.tiles import HandTiles, hand_tiles_from_fields
 from replay.service.common.shapes import describe_fact, said_fact
-from replay.service.recording import recording
 from replay.service.recording.changes import change_headline, change_said
 from replay.service.recording.entry import CorrectionRequest, apply_correction, apply_entry, correction_made
 from replay.service.recording.recording import ForHand, HandTaken
@@ -46,13 +44,7 @@ from replay.store.tournaments import get_tournament
 from replay.web.i18n import say
 
 TENHOU = load_preset("tenhou")
-KEY = "club-1"
-PLAYERS = ("Ann", "Ben", "Cho", "Dai")
 ANN, BEN, CHO, DAI = range(4)
-
-
-def ja(value: Said | Listed | str) -> str:
-    return say(value, "ja")
 
 
 def ron(winner: int, discarder: int, value: HandValue, liable: int | None = None) -> Win:
@@ -146,45 +138,33 @@ def test_the_points_families_values_are_said_in_their_units() -> None:
     assert ja(HandValue(points=20, doubles=1).said("points")) == "20点, 1倍"
 
 
-@pytest.fixture
-def app() -> Iterator[HonbaApp]:
-    application = HonbaApp.open(":memory:")
-    recording.start_match(application, KEY, list(PLAYERS), TENHOU, {"format": "honba"})
-    yield application
-    application.close()
-
-
-def enter(app: HonbaApp, **fields: object) -> None:
-    apply_entry(app, KEY, entry_from_fields(fields), client_key=None, by="table 1")
-
-
-def test_the_409_says_what_was_recorded_instead_in_both_languages(app: HonbaApp) -> None:
-    enter(app, kind="win", winner="Ben", discarder="Cho", value="3/30")
+def test_the_409_says_what_was_recorded_instead_in_both_languages(club_app: HonbaApp) -> None:
+    enter(club_app, kind="win", winner="Ben", discarder="Cho", value="3/30")
     with pytest.raises(HandTaken) as refused:
         enter_for = entry_from_fields({"kind": "win", "winner": "Dai", "discarder": "Ann", "value": "2/30"})
-        apply_entry(app, KEY, enter_for, client_key=None, by="table 2", expect=ForHand(hand="E1-0"))
+        apply_entry(club_app, KEY, enter_for, client_key=None, by="table 2", expect=ForHand(hand="E1-0"))
     exc = refused.value
     assert str(exc) == str(exc.said) == "E1-0 was already recorded from another phone: Ben ron on Cho: 3 han 30 fu"
     assert ja(exc.said) == "E1-0 は別の端末で記録済みです: Ben ロン (Cho 放銃): 3翻30符"
     assert [ja(r) for r in exc.recorded] == ["Ben ロン (Cho 放銃): 3翻30符"]
     with pytest.raises(HandTaken) as stale:
-        apply_entry(app, KEY, enter_for, client_key=None, by="table 2", expect=ForHand(version=1))
+        apply_entry(club_app, KEY, enter_for, client_key=None, by="table 2", expect=ForHand(version=1))
     assert ja(stale.value.said).startswith("バージョン 1 の後に対局が変わりました(現在 ")
     assert ja(stale.value.said).endswith("E2-0): E1-0 Ben ロン (Cho 放銃): 3翻30符")
 
 
-def test_the_table_s_history_undo_and_confirm_step_are_words(app: HonbaApp) -> None:
-    enter(app, kind="win", winner="Ben", discarder="Cho", value="3/30")
-    enter(app, kind="draw", ready=["Ann"])
-    view = table_view(app, KEY)
+def test_the_table_s_history_undo_and_confirm_step_are_words(club_app: HonbaApp) -> None:
+    enter(club_app, kind="win", winner="Ben", discarder="Cho", value="3/30")
+    enter(club_app, kind="draw", ready=["Ann"])
+    view = table_view(club_app, KEY)
     assert str(view["undo"]["text"]) == "entry 3 (E2-0): exhaustive draw, ready: Ann"
     assert ja(view["undo"]["text"]) == "記録 3 (E2-0): 流局 聴牌: Ann"
-    enter(app, kind="undo")
-    rows = table_view(app, KEY)["entries"]
+    enter(club_app, kind="undo")
+    rows = table_view(club_app, KEY)["entries"]
     assert [ja(r["result"]) for r in rows] == ["Ben ロン (Cho 放銃): 3翻30符", "流局 聴牌: Ann", "記録 3 を取り消し"]
     assert ja(rows[1]["note"]) == "記録 4 で取り消し"
     assert ja(rows[2]["note"]) == "table 1: 取り消し"
-    shown = entry_preview(app, KEY, entry_from_fields({"kind": "win", "winner": "Dai", "value": "mangan"}))
+    shown = entry_preview(club_app, KEY, entry_from_fields({"kind": "win", "winner": "Dai", "value": "mangan"}))
     assert str(shown["entries"][0]["title"]) == "E2-0: Dai tsumo: mangan"
     assert ja(shown["entries"][0]["title"]) == "E2-0: Dai ツモ: 満貫"
 
@@ -241,13 +221,13 @@ REFUSALS = [
 
 @pytest.mark.parametrize(("fields", "english", "japanese"), REFUSALS, ids=[r[1][:30] for r in REFUSALS])
 def test_a_table_phone_s_refusals_are_said_in_both_languages(
-    app: HonbaApp, fields: dict[str, object], english: str, japanese: str
+    club_app: HonbaApp, fields: dict[str, object], english: str, japanese: str
 ) -> None:
     with pytest.raises(HonbaError) as refused:
-        enter(app, **fields)
+        enter(club_app, **fields)
     assert str(refused.value) == english
     assert ja(refused.value.said) == japanese
-    assert table_view(app, KEY)["entries"] == []  # nothing recorded
+    assert table_view(club_app, KEY)["entries"] == []  # nothing recorded
 
 
 def test_a_field_s_bounds_and_the_sign_off_s_refusals_are_words() -> None:
@@ -262,10 +242,10 @@ def test_a_field_s_bounds_and_the_sign_off_s_refusals_are_words() -> None:
     assert ja(unknown.value.said) == "対局 'm1' は 'Cup' にありません"
 
 
-def test_nothing_more_is_recorded_after_the_end_in_either_language(app: HonbaApp) -> None:
-    enter(app, kind="end", reason="agreed")
+def test_nothing_more_is_recorded_after_the_end_in_either_language(club_app: HonbaApp) -> None:
+    enter(club_app, kind="end", reason="agreed")
     with pytest.raises(MatchAlreadyEnded) as ended:
-        enter(app, kind="win", winner="Ben", value="mangan")
+        enter(club_app, kind="win", winner="Ben", value="mangan")
     assert str(ended.value) == "match 'club-1' has ended (agreed); nothing more can be recorded"
     assert ja(ended.value.said) == "対局 'club-1' は終了しています (agreed)。これ以上記録できません"
 
@@ -289,17 +269,17 @@ def test_the_tiles_refusals_name_their_field_in_both_languages() -> None:
     assert str(typed.value) == "--win-tile: 9m is not among the tiles of --hand"
 
 
-def correct(app: HonbaApp, **asked: object) -> None:
+def correct(club_app: HonbaApp, **asked: object) -> None:
     request = CorrectionRequest(**{"by": "Rei", "reason": "misread", **asked})  # type: ignore[arg-type]
-    apply_correction(app, KEY, request, client_key=None)
+    apply_correction(club_app, KEY, request, client_key=None)
 
 
-def test_a_correction_s_refusals_name_the_entries_by_number_in_both_languages(app: HonbaApp) -> None:
-    enter(app, kind="win", winner="Ben", discarder="Cho", value="3/30")
-    enter(app, kind="draw", ready=["Ann"])
-    correct(app, action="void", target=2)  # the correction is entry 4
+def test_a_correction_s_refusals_name_the_entries_by_number_in_both_languages(club_app: HonbaApp) -> None:
+    enter(club_app, kind="win", winner="Ben", discarder="Cho", value="3/30")
+    enter(club_app, kind="draw", ready=["Ann"])
+    correct(club_app, action="void", target=2)  # the correction is entry 4
     with pytest.raises(RuleViolation) as void:
-        correct(app, action="void", target=2)
+        correct(club_app, action="void", target=2)
     assert str(void.value) == (
         "the result or penalty at entry 2 is void already (by the correction at entry 4: "
         "to take the void back, void or amend that correction)"
@@ -309,42 +289,42 @@ def test_a_correction_s_refusals_name_the_entries_by_number_in_both_languages(ap
         "無効を取り消すには、その訂正を無効にするか訂正してください)"
     )
     with pytest.raises(FieldError) as nowhere:
-        correct(app, action="void", target=9)
+        correct(club_app, action="void", target=9)
     assert str(nowhere.value).startswith("there is no entry 9 in match 'club-1': its entries are numbered 2 to 4 (")
     assert ja(nowhere.value.said).startswith("対局 'club-1' に記録 9 はありません: 記録の番号は 2 から 4 までです(")
     with pytest.raises(FieldError) as unchanged:
-        correct(app, action="amend", target=3, changes={"ready": "Ann"})
+        correct(club_app, action="amend", target=3, changes={"ready": "Ann"})
     assert str(unchanged.value) == "entry 3 already stands so: the correction changes nothing"
     assert ja(unchanged.value.said) == "記録 3 はすでにその内容です: この訂正では何も変わりません"
     with pytest.raises(FieldError) as who:
-        correct(app, action="void", target=3, by="")
+        correct(club_app, action="void", target=3, by="")
     assert (str(who.value), ja(who.value.said)) == ("say who makes the correction", "訂正者を入力してください")
 
 
-def test_what_a_correction_changed_is_said_in_both_languages(app: HonbaApp) -> None:
-    enter(app, kind="win", winner="Ben", discarder="Cho", value="3/30")
-    enter(app, kind="draw", ready=["Ann"])
-    correct(app, action="void", target=2)
-    voided = change_said(correction_made(app, KEY, 4))
-    assert str(voided) == change_headline(correction_made(app, KEY, 4)) == "entry 2 voided by entry 4"
+def test_what_a_correction_changed_is_said_in_both_languages(club_app: HonbaApp) -> None:
+    enter(club_app, kind="win", winner="Ben", discarder="Cho", value="3/30")
+    enter(club_app, kind="draw", ready=["Ann"])
+    correct(club_app, action="void", target=2)
+    voided = change_said(correction_made(club_app, KEY, 4))
+    assert str(voided) == change_headline(correction_made(club_app, KEY, 4)) == "entry 2 voided by entry 4"
     assert ja(voided) == "記録 2 を記録 4 で無効化"
-    cancel = apply_correction(app, KEY, CorrectionRequest("void", 4, by="Rei", reason="no"), client_key=None)
+    cancel = apply_correction(club_app, KEY, CorrectionRequest("void", 4, by="Rei", reason="no"), client_key=None)
     assert cancel.change is not None
     cancelled = change_said(cancel.change)
     assert str(cancelled) == "entry 4 (a correction of entry 2) cancelled by entry 5"
     assert ja(cancelled) == "記録 4(記録 2 の訂正)を記録 5 で取り消し"
-    correct(app, action="penalty", entry=entry_from_fields({"kind": "penalty", "player": "Dai", "amount": "3000"}))
-    added = change_said(correction_made(app, KEY, 6))
+    correct(club_app, action="penalty", entry=entry_from_fields({"kind": "penalty", "player": "Dai", "amount": "3000"}))
+    added = change_said(correction_made(club_app, KEY, 6))
     assert (str(added), ja(added)) == ("penalty added as entry 6", "記録 6 として罰符を追加")
 
 
-def test_a_match_or_tournament_not_in_the_store_is_said_in_both_languages(app: HonbaApp) -> None:
+def test_a_match_or_tournament_not_in_the_store_is_said_in_both_languages(club_app: HonbaApp) -> None:
     with pytest.raises(MatchNotFound) as match:
-        app.get_match("club-9")
+        club_app.get_match("club-9")
     assert str(match.value) == "no match 'club-9' in the store"
     assert ja(match.value.said) == "対局 'club-9' は保存されていません"
     with pytest.raises(TournamentNotFound) as tournament:
-        get_tournament(app, "Open")
+        get_tournament(club_app, "Open")
     assert str(tournament.value) == "no tournament 'Open' in the store (honba tournament create)"
     assert ja(tournament.value.said) == "大会 'Open' は保存されていません(honba tournament create で作成します)"
 

@@ -10,27 +10,21 @@ The match: Ann, Ben, Cho, Dai under Tenhou's rules, at East 1 (Ann the dealer, B
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
+from said_support import KEY, ja
 
 from domain.errors import HonbaError
 from domain.rules import load_preset
-from domain.said import Listed, Said
 from replay.formats.valuation import UnreadableHand, WinContext, read_tiles
 from replay.input.entry import FieldError
 from replay.input.fields import entry_from_fields
 from replay.input.parsing import InputError, parse_override
 from replay.input.tiles import HandTiles, hand_tiles_from_fields
-from replay.service.recording import recording
 from replay.service.recording.table import entry_preview, record_entry, table_view
 from replay.service.recording.tiles import record_tile_win
 from replay.store.application import HonbaApp
-from replay.web.i18n import say
 
 TENHOU = load_preset("tenhou")
-KEY = "club-1"
-PLAYERS = ("Ann", "Ben", "Cho", "Dai")
 # Ben's closed hand: a run of each suit, West's triplet, a pair of 2p. Ben sits South in the East
 # round, so West is no value tile for him: the hand is complete and has no yaku.
 NO_YAKU = "123m456p789s333z22p"
@@ -38,21 +32,9 @@ NO_YAKU = "123m456p789s333z22p"
 PINFU_TANYAO = "234m456p678s345s22p"
 
 
-def ja(value: Said | Listed | str) -> str:
-    return say(value, "ja")
-
-
-@pytest.fixture
-def app() -> Iterator[HonbaApp]:
-    application = HonbaApp.open(":memory:")
-    recording.start_match(application, KEY, list(PLAYERS), TENHOU, {"format": "honba"})
-    yield application
-    application.close()
-
-
-def by_tiles(app: HonbaApp, **fields: str) -> None:
+def by_tiles(club_app: HonbaApp, **fields: str) -> None:
     entry = entry_from_fields({"kind": "win", "winner": "Ben", "discarder": "Cho", **fields})
-    record_entry(app, KEY, entry, hand_tiles_from_fields(fields), client_key=None, by="table 1")
+    record_entry(club_app, KEY, entry, hand_tiles_from_fields(fields), client_key=None, by="table 1")
 
 
 TILE_REFUSALS = [
@@ -83,22 +65,22 @@ TILE_REFUSALS = [
     ("fields", "field", "english", "japanese"), TILE_REFUSALS, ids=[r[2][:30] for r in TILE_REFUSALS]
 )
 def test_a_hand_by_its_tiles_is_refused_by_its_field_in_both_languages(
-    app: HonbaApp, fields: dict[str, str], field: str, english: str, japanese: str
+    club_app: HonbaApp, fields: dict[str, str], field: str, english: str, japanese: str
 ) -> None:
     with pytest.raises(FieldError) as refused:
-        by_tiles(app, **fields)
+        by_tiles(club_app, **fields)
     assert refused.value.field == field
     assert str(refused.value) == english
     assert ja(refused.value.said) == japanese
-    assert table_view(app, KEY)["entries"] == []  # nothing recorded
+    assert table_view(club_app, KEY)["entries"] == []  # nothing recorded
 
 
-def test_the_confirm_step_says_the_tiles_value_and_warning_in_both_languages(app: HonbaApp) -> None:
+def test_the_confirm_step_says_the_tiles_value_and_warning_in_both_languages(club_app: HonbaApp) -> None:
     # The table tapped mangan; the tiles (2m the dora: 1m its indicator) give pinfu, all simples
     # and a dora: 3 han 30 fu. The value tapped is recorded, with the warning.
     fields = {"hand": PINFU_TANYAO, "win_tile": "2m", "dora_indicators": "1m"}
     entry = entry_from_fields({"kind": "win", "winner": "Ben", "discarder": "Cho", "value": "mangan"})
-    tiles = entry_preview(app, KEY, entry, hand_tiles_from_fields(fields))["tiles"]
+    tiles = entry_preview(club_app, KEY, entry, hand_tiles_from_fields(fields))["tiles"]
     assert str(tiles["warning"]) == (
         "the tiles give 3 han 30 fu (平和 1, 断幺九 1; dora 1), not mangan as typed: mangan is recorded"
     )
@@ -110,14 +92,14 @@ def test_the_confirm_step_says_the_tiles_value_and_warning_in_both_languages(app
     assert (str(tiles["value"]), ja(tiles["value"])) == ("mangan", "満貫")
 
 
-def test_the_command_line_still_names_its_option(app: HonbaApp) -> None:
+def test_the_command_line_still_names_its_option(club_app: HonbaApp) -> None:
     tiles = HandTiles.from_text(PINFU_TANYAO, "2m")
     double = entry_from_fields({"kind": "win", "winner": "Ben", "discarder": "Cho", "winner2": "Dai", "value2": "1/30"})
     with pytest.raises(InputError) as two:
-        record_tile_win(app, KEY, double, tiles)
+        record_tile_win(club_app, KEY, double, tiles)
     assert str(two.value) == "--hand gives one winner's tiles: name one winner (record a double ron by value)"
     with pytest.raises(InputError) as draw:
-        record_tile_win(app, KEY, entry_from_fields({"kind": "draw"}), tiles)
+        record_tile_win(club_app, KEY, entry_from_fields({"kind": "draw"}), tiles)
     assert str(draw.value) == "--hand gives the tiles of a win"
 
 
@@ -151,7 +133,7 @@ def test_the_hand_calculator_s_own_refusals_are_words() -> None:
     assert ja(fifth.value.said) == "'1m' という牌はないか、5 枚以上あります"
 
 
-def test_a_note_of_two_lines_is_refused_in_both_languages(app: HonbaApp) -> None:
+def test_a_note_of_two_lines_is_refused_in_both_languages(club_app: HonbaApp) -> None:
     with pytest.raises(HonbaError) as refused:
         entry_from_fields({"kind": "penalty", "player": "Dai", "amount": "1000", "note": "slow\nplay"})
     assert str(refused.value) == "note: 'slow\\nplay' holds the control character U+000A: it must be one line of text"

@@ -10,9 +10,8 @@ a non-dealer is 3,900 (the seeds' score table), a non-dealer's tsumo mangan 2,00
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
+from said_support import KEY, enter, ja
 
 from domain.amendments import early_end_reason
 from domain.codec import DecodeError, fact_from_data, from_data
@@ -20,46 +19,26 @@ from domain.errors import DamagedFact, RuleViolation
 from domain.match import opening_state
 from domain.progression import evolve
 from domain.rules import load_preset
-from domain.said import Listed, Said
 from domain.store_errors import StoreError
 from domain.values import ExhaustiveDraw, HandValue, WinResult
 from replay.input.entry import FieldError
 from replay.input.fields import entry_from_fields
 from replay.service.common.access import AccessError, TokenStore
-from replay.service.recording import recording
 from replay.service.recording.changes import change_data, change_headline
-from replay.service.recording.entry import CorrectionRequest, apply_correction, apply_entry, correction_made, preview
+from replay.service.recording.entry import CorrectionRequest, apply_correction, correction_made, preview
 from replay.store.application import HonbaApp
 from replay.store.settings import persistence_env
-from replay.web.i18n import say, spoken
+from replay.web.i18n import spoken
 from replay.web.site import for_hand, text_of
 
 TENHOU = load_preset("tenhou")
-KEY = "club-1"
-PLAYERS = ("Ann", "Ben", "Cho", "Dai")
 
 
-def ja(value: Said | Listed | str) -> str:
-    return say(value, "ja")
-
-
-@pytest.fixture
-def app() -> Iterator[HonbaApp]:
-    application = HonbaApp.open(":memory:")
-    recording.start_match(application, KEY, list(PLAYERS), TENHOU, {"format": "honba"})
-    yield application
-    application.close()
-
-
-def enter(app: HonbaApp, **fields: object) -> None:
-    apply_entry(app, KEY, entry_from_fields(fields), client_key=None, by="table 1")
-
-
-def test_what_a_void_changes_is_said_line_by_line_in_both_languages(app: HonbaApp) -> None:
-    enter(app, kind="win", winner="Ben", discarder="Cho", value="3/30")
-    enter(app, kind="draw", ready=["Ann"])
-    apply_correction(app, KEY, CorrectionRequest("void", 2, by="Rei", reason="misread"), client_key=None)
-    change = correction_made(app, KEY, 4)
+def test_what_a_void_changes_is_said_line_by_line_in_both_languages(club_app: HonbaApp) -> None:
+    enter(club_app, kind="win", winner="Ben", discarder="Cho", value="3/30")
+    enter(club_app, kind="draw", ready=["Ann"])
+    apply_correction(club_app, KEY, CorrectionRequest("void", 2, by="Rei", reason="misread"), client_key=None)
+    change = correction_made(club_app, KEY, 4)
     assert (str(change.before), str(change.after)) == ("Ben ron on Cho: 3 han 30 fu", "void")
     assert (ja(change.before or ""), ja(change.after or "")) == ("Ben ロン (Cho 放銃): 3翻30符", "無効")
     (hand,) = change.hands
@@ -88,11 +67,13 @@ def test_what_a_void_changes_is_said_line_by_line_in_both_languages(app: HonbaAp
     )
 
 
-def test_every_kind_of_payment_line_is_said_in_both_languages(app: HonbaApp) -> None:
+def test_every_kind_of_payment_line_is_said_in_both_languages(club_app: HonbaApp) -> None:
     # Two hands drawn (the counters at 2), then a riichi tsumo with the deposits of the draws' riichi.
-    enter(app, kind="draw", ready=["Ann"], riichi=["Ann"])
-    enter(app, kind="draw", ready=["Ann"])
-    shown = preview(app, KEY, entry_from_fields({"kind": "win", "winner": "Ben", "value": "mangan", "riichi": ["Dai"]}))
+    enter(club_app, kind="draw", ready=["Ann"], riichi=["Ann"])
+    enter(club_app, kind="draw", ready=["Ann"])
+    shown = preview(
+        club_app, KEY, entry_from_fields({"kind": "win", "winner": "Ben", "value": "mangan", "riichi": ["Dai"]})
+    )
     assert [str(line) for line in shown.lines] == [
         "E1-2: Ben tsumo: mangan; riichi: Dai",
         "Dai puts 1,000 deposit on the table",
@@ -110,13 +91,13 @@ def test_every_kind_of_payment_line_is_said_in_both_languages(app: HonbaApp) -> 
         "供託から Ben へ 2,000 供託",
     ]
     # An undo's confirm step opens with what it does (a capital in English, as it always read).
-    (undo,) = preview(app, KEY, entry_from_fields({"kind": "undo"})).lines
+    (undo,) = preview(club_app, KEY, entry_from_fields({"kind": "undo"})).lines
     assert (str(undo), ja(undo)) == ("Entry 3 taken back by entry 4", "記録 3 を記録 4 で取り消し")
 
 
-def test_reopening_and_ending_early_are_refused_in_both_languages(app: HonbaApp) -> None:
+def test_reopening_and_ending_early_are_refused_in_both_languages(club_app: HonbaApp) -> None:
     with pytest.raises(RuleViolation) as not_ended:
-        apply_correction(app, KEY, CorrectionRequest("reopen", None, by="Rei", reason="on again"), client_key=None)
+        apply_correction(club_app, KEY, CorrectionRequest("reopen", None, by="Rei", reason="on again"), client_key=None)
     assert str(not_ended.value) == "match 'club-1' has not ended: there is nothing to reopen"
     assert ja(not_ended.value.said) == "対局 'club-1' はまだ終わっていません: 再開するものはありません"
     with pytest.raises(RuleViolation) as by_the_rules:
@@ -149,7 +130,7 @@ def test_a_stored_fact_changed_behind_honba_s_back_is_said_in_both_languages() -
     assert ja(nobody.value.said) == "記録された WinResult が不正です: 和了者がいません"
 
 
-def test_a_store_that_cannot_be_opened_or_a_token_refused_is_said_in_both_languages(app: HonbaApp) -> None:
+def test_a_store_that_cannot_be_opened_or_a_token_refused_is_said_in_both_languages(club_app: HonbaApp) -> None:
     form = "postgresql://user:password@host:port/dbname"
     with pytest.raises(StoreError) as kind:
         persistence_env("mysql://honba@db/honba")
@@ -167,7 +148,7 @@ def test_a_store_that_cannot_be_opened_or_a_token_refused_is_said_in_both_langua
         f"記録の URL postgresql://honba@db/ が正しくありません: データベース名がありません({form} の形にしてください)"
     )
     with pytest.raises(AccessError) as role:
-        TokenStore(app).create("king")
+        TokenStore(club_app).create("king")
     assert str(role.value) == "the role is one of director, referee, table, not 'king'"
     assert ja(role.value.said) == "役割は director, referee, table のいずれかです('king' ではありません)"
 
