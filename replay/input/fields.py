@@ -409,6 +409,10 @@ def field_names(kind: str) -> frozenset[str]:
     return frozenset({"kind", *named.get(kind, ())})
 
 
+# "an undo entry", "an abort entry", "an end entry"; "a win entry".
+_VOWELS = frozenset("aeiou")
+
+
 def refuse_unread(fields: Mapping[str, Any], kind: str, also: Iterable[str] = ()) -> None:
     """``FieldError`` naming the first field an entry of ``kind`` does not read (nor one of ``also``,
     such as a request's ``client_key``): said, rather than dropped with nothing said."""
@@ -417,13 +421,21 @@ def refuse_unread(fields: Mapping[str, Any], kind: str, also: Iterable[str] = ()
         if name not in known:
             if name in FLAG_KEYS:
                 said = Said(
-                    "a {kind} entry has no field {field} (a fact such as {name} is set with facts={name})",
+                    "an {kind} entry has no field {field} (a fact such as {name} is set with facts={name})"
+                    if kind[:1] in _VOWELS
+                    else "a {kind} entry has no field {field} (a fact such as {name} is set with facts={name})",
                     kind=kind,
                     field=shown(name),
                     name=name,
                 )
             else:
-                said = Said("a {kind} entry has no field {field}", kind=kind, field=shown(name))
+                said = Said(
+                    "an {kind} entry has no field {field}"
+                    if kind[:1] in _VOWELS
+                    else "a {kind} entry has no field {field}",
+                    kind=kind,
+                    field=shown(name),
+                )
             raise FieldError(name, said)
 
 

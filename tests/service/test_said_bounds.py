@@ -15,6 +15,7 @@ from domain.errors import HonbaError
 from domain.rules import load_preset
 from domain.values import HandValue
 from replay.input.entry import FieldError, check_kinds, expect_keys
+from replay.input.fields import refuse_unread
 from replay.service.audit.audit import build_report
 from replay.service.recording.clock import clock_data
 from replay.store.findings import MatchCheck
@@ -88,3 +89,19 @@ def test_a_tables_clock_is_said_in_the_pages_language() -> None:
     running = clock_data(match, CLOCK_START + timedelta(seconds=65))["text"]
     assert str(running) == "48:55 left"
     assert say(running, "ja") == "残り 48:55"
+
+
+@pytest.mark.parametrize(
+    ("kind", "english"),
+    [
+        ("win", "a win entry has no field 'bogus'"),
+        ("undo", "an undo entry has no field 'bogus'"),
+        ("abort", "an abort entry has no field 'bogus'"),
+        ("end", "an end entry has no field 'bogus'"),
+    ],
+)
+def test_a_field_an_entry_does_not_read_is_named_with_the_kind_s_own_article(kind: str, english: str) -> None:
+    exc = refusal(lambda: refuse_unread({"kind": kind, "bogus": "1"}, kind, also=("kind",)))
+    assert isinstance(exc, FieldError) and exc.field == "bogus"
+    assert str(exc) == english
+    assert say(exc.said, "ja") == f"{kind} の記録に 'bogus' という欄はありません"
