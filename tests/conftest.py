@@ -18,7 +18,7 @@ import os
 import signal
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from pg_server import PostgresServer, started_or_skipped
@@ -29,6 +29,9 @@ from domain.rules import Ruleset, load_preset
 from domain.scoring.payments import settle
 from domain.values import HandResult, HandValue, TableState, Win, WinResult
 from replay.store.application import HonbaApp
+
+if TYPE_CHECKING:
+    from replay.service.imports.batch import ImportRun
 
 # Ctrl-C reaches the commands the tests start (the tests that press it on an import or a follower).
 # A shell starts a background job with SIGINT ignored, a child inherits that, and Python then leaves
@@ -300,3 +303,15 @@ def client(db: str) -> Iterator[Any]:
 
     with TestClient(create_app(db)) as web:
         yield web
+
+
+def imported(db: Path, folder: Path, **options: Any) -> ImportRun:
+    """``import_paths`` of one folder into the store at ``db`` (opened and closed around it): the
+    import's ``ImportRun``."""
+    from replay.service.imports.batch import import_paths
+
+    app = HonbaApp.open(str(db))
+    try:
+        return import_paths(app, [folder], **options)
+    finally:
+        app.close()

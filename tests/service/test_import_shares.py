@@ -10,10 +10,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import CORPUS
+from conftest import CORPUS, imported
 
 from replay.service.imports import batch
-from replay.service.imports.batch import ImportRun, import_paths
 from replay.service.imports.imports import (
     Share,
     count_import_files,
@@ -89,14 +88,6 @@ def archive(folder: Path, count: int) -> Path:
         part.mkdir(parents=True, exist_ok=True)
         (part / source.name).write_bytes(source.read_bytes())
     return folder
-
-
-def imported(db: Path, folder: Path, **options: Any) -> ImportRun:
-    app = HonbaApp.open(str(db))
-    try:
-        return import_paths(app, [folder], **options)
-    finally:
-        app.close()
 
 
 def rows(db: Path) -> list[tuple[str, int, str]]:

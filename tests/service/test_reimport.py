@@ -8,11 +8,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import CORPUS
+from conftest import CORPUS, imported
 
 import replay.service.imports.batch
-from replay.service.imports.batch import PARALLEL_FROM, FileRead, ImportRun, OnDemandPool, import_paths, reading_pool
-from replay.store.application import HonbaApp
+from replay.service.imports.batch import PARALLEL_FROM, FileRead, OnDemandPool, reading_pool
 
 pytestmark = pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpus is not present")
 
@@ -24,14 +23,6 @@ def archive(folder: Path, count: int) -> Path:
     for source in WIRE[:count]:
         (folder / source.name).write_bytes(source.read_bytes())
     return folder
-
-
-def imported(db: Path, folder: Path, **options: Any) -> ImportRun:
-    app = HonbaApp.open(str(db))
-    try:
-        return import_paths(app, [folder], **options)
-    finally:
-        app.close()
 
 
 @pytest.fixture
