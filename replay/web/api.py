@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 from starlette.routing import Route
 
 from domain.bounds import ENTRY
@@ -35,7 +35,6 @@ from replay.service.recording.entry import (
 from replay.service.recording.recording import ForHand, HandTaken
 from replay.service.tournaments.sign_off import unconfirmed
 from replay.service.tournaments.standings import read_view, standings_data
-from replay.web import i18n
 from replay.web.site import bearer, for_hand, json_body, number, site, text_of
 from replay.web.standings import after_of
 from replay.web.table import table_context
@@ -81,7 +80,7 @@ async def match_json(request: Request) -> Response:
     shown = await served.call(data)
     # The version as an ETag: sent back as If-Match with an entry, it refuses the entry (409) once
     # anything was recorded since. What is damaged is said in the request's language.
-    return JSONResponse(i18n.spoken(shown, served.language(request)), headers={"ETag": f'"{shown["version"]}"'})
+    return served.json(request, shown, headers={"ETag": f'"{shown["version"]}"'})
 
 
 async def preview_json(request: Request) -> Response:
@@ -95,7 +94,7 @@ async def preview_json(request: Request) -> Response:
     if shown.change is not None:
         data["change"] = change_data(shown.change)
     # (its lines and a change's words said in the request's language: English unless it asks for another)
-    return JSONResponse(i18n.spoken(data, served.language(request)))
+    return served.json(request, data)
 
 
 async def record_json(request: Request) -> Response:
@@ -124,8 +123,8 @@ async def record_json(request: Request) -> Response:
     except HandTaken as exc:
         # Entered for a hand already taken: what was recorded instead, and the hand now.
         body = {"error": exc.said, "field": "hand", "hand": exc.hand, "recorded": list(exc.recorded)}
-        return JSONResponse(i18n.spoken(body, served.language(request)), 409)
-    return JSONResponse(i18n.spoken(data, served.language(request)), headers={"ETag": f'"{data["version"]}"'})
+        return served.json(request, body, 409)
+    return served.json(request, data, headers={"ETag": f'"{data["version"]}"'})
 
 
 async def entry_json(request: Request) -> Response:
@@ -135,7 +134,7 @@ async def entry_json(request: Request) -> Response:
     key = request.path_params["key"]
     entry_number = number(request.path_params["number"], ENTRY)
 
-    return JSONResponse(await served.call(lambda: entry_data(served.app, key, entry_number)))
+    return served.json(request, await served.call(lambda: entry_data(served.app, key, entry_number)))
 
 
 def correction_request(body: dict[str, Any]) -> CorrectionRequest:
@@ -171,7 +170,7 @@ async def correction_preview_json(request: Request) -> Response:
     body = await json_body(request)
     await served.call(lambda: served.need(bearer(request), Grant.may_correct, "correct matches"))
     shown = await served.call(lambda: correction_preview(served.app, key, correction_request(body)))
-    return JSONResponse(i18n.spoken({"match": key, "correction": change_data(shown)}, served.language(request)))
+    return served.json(request, {"match": key, "correction": change_data(shown)})
 
 
 async def correct_json(request: Request) -> Response:
@@ -187,7 +186,7 @@ async def correct_json(request: Request) -> Response:
         state = state_data(match.players, match.state, match.rules)
         return {"match": key, "correction": change_data(match.change), **state, "head": match.head}
 
-    return JSONResponse(i18n.spoken(await served.call(run), served.language(request)))
+    return served.json(request, await served.call(run))
 
 
 async def standings_json(request: Request) -> Response:
@@ -205,7 +204,7 @@ async def standings_json(request: Request) -> Response:
         )
     )
     # Why a match is damaged, said in the request's language.
-    return JSONResponse(i18n.spoken(data, served.language(request)))
+    return served.json(request, data)
 
 
 async def results_json(request: Request) -> Response:
@@ -214,12 +213,13 @@ async def results_json(request: Request) -> Response:
     served = site(request)
     name = request.path_params["name"]
     await served.refreshed()
-    return JSONResponse(
+    return served.json(
+        request,
         await served.call(
             lambda: read_view(
                 served.app, lambda view: results_data(standings_of_event(served.app, view, name)), view=served.view
             )
-        )
+        ),
     )
 
 

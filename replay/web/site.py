@@ -176,6 +176,13 @@ class Site:
         """``refresh_view`` in the thread pool: the view's position after it."""
         return await run_in_threadpool(self.refresh_view)
 
+    def json(
+        self, request: Request, data: object, status: int = 200, headers: Mapping[str, str] | None = None
+    ) -> JSONResponse:
+        """A JSON answer (the API's, a page script's): what the service gave as words said in the
+        request's language (English unless it asks for another), everything else as it is."""
+        return JSONResponse(i18n.spoken(data, self.language(request)), status_code=status, headers=headers)
+
     def page(self, request: Request, template: str, status: int = 200, **context: Any) -> HTMLResponse:
         """The template rendered (every value escaped), with the CSRF cookie its forms send back."""
         csrf = request.cookies.get(CSRF_COOKIE) or secrets.token_urlsafe(24)

@@ -17,7 +17,7 @@ from typing import Any
 from urllib.parse import quote
 
 from starlette.requests import Request
-from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from starlette.responses import FileResponse, HTMLResponse, Response
 from starlette.routing import Route
 
 from domain.bounds import clipped
@@ -171,13 +171,13 @@ async def check_form(request: Request) -> Response:
         return refused_json(request, served, exc, fields)
     clock = await served.call(lambda: match_clock(served.app, key))
     # What the service said (a hand, its title) in the page's language.
-    return JSONResponse(i18n.spoken({**shown, "clock": clock}, served.language(request)))
+    return served.json(request, {**shown, "clock": clock})
 
 
 def refused_json(request: Request, served: Site, exc: HonbaError, fields: Mapping[str, Any]) -> Response:
     """A refusal for the page's script (400): ``{"error" (in the page's language), "field"}``."""
     error = clipped(i18n.say(exc.said, served.language(request)))
-    return JSONResponse({"error": error, "field": field_for(exc, str(fields.get("kind", "")))}, 400)
+    return served.json(request, {"error": error, "field": field_for(exc, str(fields.get("kind", "")))}, 400)
 
 
 async def record_form(request: Request) -> Response:
@@ -203,7 +203,7 @@ async def record_form(request: Request) -> Response:
         return await refused(request, served, key, fields, exc, token)
     if wants_json:
         # The page's script (an entry sent from its queue): the hand the table is at now.
-        return JSONResponse({"match": key, "hand": hand_now_of(done), "version": done.version})
+        return served.json(request, {"match": key, "hand": hand_now_of(done), "version": done.version})
     # Post, redirect, get: a reload of the page after recording asks for nothing again.
     return see_other(request, "table", {"token": token or ""}, key=key)
 
@@ -221,7 +221,7 @@ async def taken(
     refusal at its top (what was recorded instead), for the table to see."""
     if wants_json:
         body = {"error": exc.said, "field": "expect", "hand": exc.hand, "recorded": list(exc.recorded)}
-        return JSONResponse(i18n.spoken(body, served.language(request)), 409)
+        return served.json(request, body, 409)
     context = await served.call(lambda: table_context(served, key, token))
     return served.page(request, "table.html", 409, **context, errors={}, values={}, taken=exc.said)
 
@@ -257,7 +257,7 @@ async def clock_json(request: Request) -> Response:
     """A match's clock now, by the server's time (``clock_data``): what the page counts down from."""
     served = site(request)
     key = request.path_params["key"]
-    return JSONResponse(i18n.spoken(await served.call(lambda: match_clock(served.app, key)), served.language(request)))
+    return served.json(request, await served.call(lambda: match_clock(served.app, key)))
 
 
 async def audit_page(request: Request) -> Response:
