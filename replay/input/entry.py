@@ -88,12 +88,6 @@ class FieldError(HonbaError):
         super().__init__(message)
         self.field = field
 
-    def __reduce__(self) -> tuple[type[FieldError], tuple[str, str | Said]]:
-        # An import's reading processes send their refusals back pickled: without this the field is
-        # lost on the way (an exception is rebuilt from its args, the message alone).
-        message: str | Said = self.args[0]
-        return (type(self), (self.field, message))
-
     def within(self, where: str) -> str:
         """The message placed at ``where`` (a file and line): ``game.jsonl:3.wins[0].han: ...``."""
         return f"{where}.{self.field}: {self}" if self.field else f"{where}: {self}"

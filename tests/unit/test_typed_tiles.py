@@ -175,11 +175,3 @@ def test_a_refusal_naming_options_is_said_by_the_forms_fields() -> None:
     assert text.field == "calls" and str(text) == "a pon with hand"
     assert tile_error("no tiles").field == "hand"
 
-
-def test_a_field_error_crosses_a_process_boundary_with_its_field() -> None:
-    import pickle
-
-    sent = FieldError("wins[0].han", "expected a whole number")
-    received = pickle.loads(pickle.dumps(sent))
-    assert (type(received), received.field, str(received)) == (FieldError, "wins[0].han", "expected a whole number")
-    assert received.within("game.jsonl:3") == "game.jsonl:3.wins[0].han: expected a whole number"
