@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import fnmatch
 import os
+import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -55,9 +56,22 @@ def _pytest_rewriter() -> tuple[Callable[[Path], Path], Callable[[Path, Path], b
 
 
 def rewritten_modules(config: Any, tests: Path) -> list[Path]:
-    """The modules pytest rewrites in ``tests``: those its ``python_files`` patterns name, and conftest."""
+    """The modules pytest will rewrite for this run in ``tests``: those its ``python_files`` patterns
+    name, and conftest, in the folders and files the command line names (``pytest tests/unit/test_x.py``
+    needs that module's alone; plain ``pytest``, the whole suite's)."""
     patterns = [*config.getini("python_files"), "conftest.py"]
-    return sorted(p for p in tests.rglob("*.py") if any(fnmatch.fnmatch(p.name, pattern) for pattern in patterns))
+    here = Path(config.invocation_params.dir)
+    found: set[Path] = set()
+    for arg in config.args:
+        named = (here / str(arg).split("::")[0]).resolve()
+        if named.is_dir():
+            found.update(named.rglob("*.py"))
+        elif named.is_file():
+            found.add(named)
+    found.add(tests / "conftest.py")
+    return sorted(
+        p for p in found if p.is_relative_to(tests) and any(fnmatch.fnmatch(p.name, pattern) for pattern in patterns)
+    )
 
 
 def ahead(config: Any, sources: Sequence[Path], processes: int) -> int:
@@ -81,7 +95,10 @@ def ahead(config: Any, sources: Sequence[Path], processes: int) -> int:
             except Exception:  # a file that does not parse, a folder that cannot be written: pytest says it
                 continue
 
-    shares = [stale[n::processes] for n in range(processes)] if len(stale) >= FORKED_FROM else [stale]
+    # A process with threads is not forked (a child could wait forever on a lock another thread held):
+    # the controller has none yet when the session starts; a test process does (execnet's).
+    forked = len(stale) >= FORKED_FROM and threading.active_count() == 1
+    shares = [stale[n::processes] for n in range(processes)] if forked else [stale]
     children = []
     for share in shares[1:]:
         pid = os.fork()
