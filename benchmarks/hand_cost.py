@@ -208,7 +208,12 @@ def run_sqlite(tree: Path, hands: int, work: Path, form_hands: int, *, plain: bo
     early = None
     try:
         if form_hands:
-            # A table at an event: hands 11-20 of its match, the first 10 sent to the JSON API.
+            # A table at an event: hands 11-20 of its match, the first 10 sent to the JSON API. The
+            # page shown once before: the server compiles its templates once in its life, at its first page.
+            warm = http.client.HTTPConnection("127.0.0.1", servers.ports[0], timeout=60)
+            warm.request("GET", f"/matches/{urllib.parse.quote(early_key)}")
+            warm.getresponse().read()
+            warm.close()
             post_hands(servers.ports[0], early_key, early_token, 10, servers)
             early = post_forms(servers.ports[0], early_key, early_token, 10, servers)
         cpu = post_hands(servers.ports[0], key, token, hands, servers)
