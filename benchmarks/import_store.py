@@ -520,6 +520,7 @@ def main() -> None:
     parser.add_argument("--shares", type=int, default=0, help="issue 36: N processes importing shares into PostgreSQL")
     parser.add_argument("--share-times", type=int, default=1, help="shares: the corpus this many times over")
     parser.add_argument("--only-shares", action="store_true", help="run the shares part alone")
+    parser.add_argument("--only-memory", action="store_true", help="run the memory part (1x and --times) alone")
     args = parser.parse_args()
     print_machine()
     print(load())
@@ -527,6 +528,10 @@ def main() -> None:
     try:
         if args.only_shares:
             shares_part(work, args.shares or 2, args.share_times)
+            return
+        if args.only_memory:
+            memory_part(work, args.times)
+            print(load())
             return
         end_to_end_part(work, args.rounds)
         print(load())
