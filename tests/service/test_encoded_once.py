@@ -78,9 +78,11 @@ def test_a_match_s_rules_are_built_once_per_set_of_values() -> None:
 # Every value json can write, NaN and the infinities included, and keys of every kind it sorts.
 ANY_JSON = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats() | st.text(),
-    lambda inner: st.lists(inner, max_size=4)
-    | st.dictionaries(st.text(max_size=6), inner, max_size=4)
-    | st.dictionaries(st.integers(), inner, max_size=3),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(st.text(max_size=6), inner, max_size=4)
+        | st.dictionaries(st.integers(), inner, max_size=3)
+    ),
     max_leaves=16,
 )
 
