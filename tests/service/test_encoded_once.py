@@ -13,6 +13,7 @@ from conftest import CORPUS
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from domain import integrity
 from domain.codec import to_data
 from domain.integrity import canonical, digest_of, digests_of_items, event_content, plain
 from domain.match import Match, match_content_and_entries, stored_rules
@@ -118,3 +119,11 @@ def test_the_canonical_encoder_made_once_on_the_corpus_and_on_refusals() -> None
             canonical(refused)
     shared = [1]
     assert canonical([shared, shared]) == b"[[1],[1]]" == _dumps([shared, shared])
+
+
+def test_without_the_c_encoder_canonical_is_json_dumps(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A Python whose json has no C encoder: the same bytes through json.dumps itself.
+    data = {"b": [1.5, None, True, "東\n"], "a": {"z": 1e16, "y": float("nan")}}
+    made_once = canonical(data)
+    monkeypatch.setattr(integrity, "_ENCODE", None)
+    assert canonical(data) == made_once == _dumps(data)
