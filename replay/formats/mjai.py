@@ -264,6 +264,7 @@ class _Kyoku:
     # start and stop in it, the hands dealt, and the events read that change a seat's tiles.
     start: int = 0
     stop: int | None = None
+    plain_draws: int = 0  # the draws in the plain lines read so far
     dealt: list[list[str]] = attrs.Factory(list)
     moves: list[_Move] = attrs.Factory(list)
 
@@ -1036,6 +1037,17 @@ class _GameReader:
         return value
 
     def _tiles(self, value: Any, name: str) -> list[str]:
+        if type(value) is list:
+            try:
+                # A hand of mjai tiles (each one a string of the 37, by the set's own test: a tile
+                # of another type is not in it, one that cannot be hashed raises).
+                known = MJAI_TILES.issuperset(value)
+            except TypeError:
+                known = False
+            if known:
+                if not self.red_fives and not RED_FIVES.isdisjoint(value):
+                    self.red_fives = True
+                return list(value)
         if not isinstance(value, list):
             raise LogError(self.where(), f"{name!r} must be a list of tiles, not {_kind(value)}")
         return [self._tile(v, name) for v in value]
@@ -1086,7 +1098,6 @@ _SEAT_DISCARDS: Final = tuple(re.compile(rf"(?m)^(?:{_layouts(str(seat), kinds='
 _SEAT_SIMPLES: Final = tuple(
     re.compile(rf"(?m)^(?:{_layouts(str(seat), tiles=_SIMPLE, kinds='dahai')})\n") for seat in range(4)
 )
-_DRAW_LINES: Final = re.compile(rf"(?m)^(?:{_layouts('[0-3]', kinds='tsumo')})\n")
 _FOURTH_SEAT: Final = re.compile(r'"actor": ?3')
 _RED_FIVE: Final = re.compile(r'"5[mps]r"')
 # Line breaks other than ``\n`` (``str.splitlines`` counts them): such a text is read line by line.
@@ -1352,6 +1363,8 @@ class _LineReader(_GameReader):
                 (_GameReader._on_tsumo if event["type"] == "tsumo" else _GameReader._on_dahai)(self, event)
         if not self.red_fives and _RED_FIVE.search(text, start, end):
             self.red_fives = True
+        # Each plain draw says ``"tsumo"`` once (a discard's ``"tsumogiri"`` is not it).
+        k.plain_draws += text.count('"tsumo"', start, end)
 
     def _stop(self) -> None:
         if self.kyoku is not None and self.kyoku.stop is None:
@@ -1506,7 +1519,8 @@ class _LineReader(_GameReader):
         """The draws before ``at``, the last discard, whether it came after the wall's last draw,
         and a kakan that may be robbed: from the lines before ``at``, the last first."""
         text, start = self.text, k.start
-        draws = len(_DRAW_LINES.findall(text, start, at)) + sum(m.kind == DRAW for m in moves)
+        # The plain lines read are those before ``at`` (a result's line, or where the hand stops).
+        draws = k.plain_draws + sum(m.kind == DRAW for m in moves)
         k.draws = draws
         k.kakan = None
         k.last_discard = None
