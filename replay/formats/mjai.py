@@ -1101,7 +1101,7 @@ _SEAT_SIMPLES: Final = tuple(
 _FOURTH_SEAT: Final = re.compile(r'"actor": ?3')
 _RED_FIVE: Final = re.compile(r'"5[mps]r"')
 # Line breaks other than ``\n`` (``str.splitlines`` counts them): such a text is read line by line.
-_OTHER_BREAKS: Final = re.compile('[\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]')
+_OTHER_BREAKS: Final = re.compile("[\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
 
 # What a move is (``_Move``'s first field after the position).
 DRAW, DISCARD, CALL, KITA, RIICHI, ACCEPTED = range(6)
@@ -1172,8 +1172,7 @@ def _read_lines(text: str, file: str) -> list[LoggedGame]:
         raise LogError(file, "no mjai events in it")
     several = len(games) > 1
     return [
-        _LineReader(file, k if several else None, text, runs, events).read_lines(game)
-        for k, game in enumerate(games)
+        _LineReader(file, k if several else None, text, runs, events).read_lines(game) for k, game in enumerate(games)
     ]
 
 
@@ -1246,7 +1245,17 @@ class _SeatPlay:
     """One seat's tiles and how its hand stands, followed through its draws and discards and the
     moves read as JSON as ``_GameReader``'s handlers follow them."""
 
-    __slots__ = ("after_kan", "discarded", "discards", "double_riichi", "hand", "ippatsu", "last_draw", "rinshan", "seat")
+    __slots__ = (
+        "after_kan",
+        "discarded",
+        "discards",
+        "double_riichi",
+        "hand",
+        "ippatsu",
+        "last_draw",
+        "rinshan",
+        "seat",
+    )
 
     def __init__(self, seat: int, dealt: list[str]) -> None:
         self.seat = seat
@@ -1287,7 +1296,7 @@ class _SeatPlay:
             if own:
                 assert move.tile is not None
                 self.discard(move.tile)
-        elif kind == CALL or kind == KITA:
+        elif kind in (CALL, KITA):
             # Any call or kita ends every ippatsu; a kan or kita of the seat's own is followed by
             # its replacement draw.
             self.ippatsu = False

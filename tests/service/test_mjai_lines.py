@@ -16,11 +16,10 @@ import random
 from typing import Any
 
 import pytest
+from riichienv_games import riichienv_game
 
 import replay.formats.mjai as mjai
 from replay.formats.logmodel import LogError, LoggedGame
-
-from riichienv_games import riichienv_game
 
 
 def every_line(data: bytes, file: str = "game.jsonl") -> list[LoggedGame] | str:
@@ -178,7 +177,7 @@ END = {"type": "ryukyoku", "reason": "fanpai", "deltas": [0, 0, 0, 0]}
         ),
         (lines(START, KYOKU4, DRAW, {**DISCARD, "pai": "0m"}, END), "line 4: 'pai': '0m' is not an mjai tile"),
         (lines(START, KYOKU4, {**DRAW, "actor": 4}, END), "line 3: actor 4: there is no such seat"),
-        (lines(START, KYOKU4, DRAW, END) + b"\n{\"type\": \"dahai\", \"actor\": 0", "line 5, column"),
+        (lines(START, KYOKU4, DRAW, END) + b'\n{"type": "dahai", "actor": 0', "line 5, column"),
         (lines(START, KYOKU4, DRAW, {"type": "dahai", "actor": 0, "pai": "1m", "pai2": "x"}, END), None),
     ],
 )
