@@ -22,7 +22,7 @@ import re
 from collections.abc import Callable, Sequence
 from json.scanner import make_scanner
 from pathlib import PurePath
-from typing import Any, Final, cast
+from typing import Any, Final, NoReturn, cast
 
 import attrs
 from mahjong.shanten import Shanten
@@ -1092,11 +1092,13 @@ def _layouts(seat: str, tiles: str = _TILE, kinds: str = "tsumo|dahai", group: s
 _RUN: Final = re.compile(rf"(?:(?:{_layouts('[0-3]', group='(?:')})\n)*(?P<line>[^\n]*)\n?")
 # One such line (the next character a newline): groups seat, tile, kind or kind, seat, tile.
 _PLAIN: Final = re.compile(rf"(?:{_layouts('([0-3])')})\n")
-# Each seat's such lines (groups tile, kind or kind, tile), its discards, those of a simple tile.
-_SEAT_LINES: Final = tuple(re.compile(rf"(?m)^(?:{_layouts(str(seat))})\n") for seat in range(4))
-_SEAT_DISCARDS: Final = tuple(re.compile(rf"(?m)^(?:{_layouts(str(seat), kinds='dahai')})\n") for seat in range(4))
+# Each seat's such lines (groups tile, kind or kind, tile), its discards, those of a simple tile:
+# each matched from the newline before it (searched for as a literal, not tried at every
+# character as a line's start would be), the newline after it looked at and left to the next.
+_SEAT_LINES: Final = tuple(re.compile(rf"\n(?:{_layouts(str(seat))})(?=\n)") for seat in range(4))
+_SEAT_DISCARDS: Final = tuple(re.compile(rf"\n(?:{_layouts(str(seat), kinds='dahai')})(?=\n)") for seat in range(4))
 _SEAT_SIMPLES: Final = tuple(
-    re.compile(rf"(?m)^(?:{_layouts(str(seat), tiles=_SIMPLE, kinds='dahai')})\n") for seat in range(4)
+    re.compile(rf"\n(?:{_layouts(str(seat), tiles=_SIMPLE, kinds='dahai')})(?=\n)") for seat in range(4)
 )
 _FOURTH_SEAT: Final = re.compile(r'"actor": ?3')
 _RED_FIVE: Final = re.compile(r'"5[mps]r"')
@@ -1364,16 +1366,21 @@ class _LineReader(_GameReader):
         """A run of plain draws and discards: refused as its first line would be, if at all."""
         k, text = self.kyoku, self.text
         if k is None or k.ended or (self.players == 3 and _FOURTH_SEAT.search(text, start, end)):
-            # The handler refuses a line of it: read them in turn until it does.
-            for m in _PLAIN.finditer(text, start, end):
-                self.line = text.count("\n", 0, m.start()) + 1
-                self.at = m.start()
-                event = json.loads(m[0])
-                (_GameReader._on_tsumo if event["type"] == "tsumo" else _GameReader._on_dahai)(self, event)
+            self._refuse(start, end)
         if not self.red_fives and _RED_FIVE.search(text, start, end):
             self.red_fives = True
         # Each plain draw says ``"tsumo"`` once (a discard's ``"tsumogiri"`` is not it).
         k.plain_draws += text.count('"tsumo"', start, end)
+
+    def _refuse(self, start: int, end: int) -> NoReturn:
+        """The handlers' refusal of a run's first line they refuse: each read in turn until then."""
+        text = self.text
+        for m in _PLAIN.finditer(text, start, end):
+            self.line = text.count("\n", 0, m.start()) + 1
+            self.at = m.start()
+            event = json.loads(m[0])
+            (_GameReader._on_tsumo if event["type"] == "tsumo" else _GameReader._on_dahai)(self, event)
+        raise AssertionError("a run of plain lines the handlers take")  # pragma: no cover
 
     def _stop(self) -> None:
         if self.kyoku is not None and self.kyoku.stop is None:
@@ -1451,6 +1458,7 @@ class _LineReader(_GameReader):
 
     def _nagashi_eligible(self, k: _Kyoku) -> set[int]:
         text, start, stop = self.text, k.start, k.stop
+        assert stop is not None  # the hand's lines are all read
         eligible: set[int] = set()
         for seat in range(k.players):
             if seat in k.called_from:
@@ -1460,7 +1468,9 @@ class _LineReader(_GameReader):
                 self._materialize(k, stop, (seat,))
                 if seat in super()._nagashi_eligible(k):
                     eligible.add(seat)
-            elif _SEAT_DISCARDS[seat].search(text, start, stop) and not _SEAT_SIMPLES[seat].search(text, start, stop):
+            elif _SEAT_DISCARDS[seat].search(text, start - 1, stop) and not _SEAT_SIMPLES[seat].search(
+                text, start - 1, stop
+            ):
                 eligible.add(seat)
         return eligible
 
@@ -1509,9 +1519,10 @@ class _LineReader(_GameReader):
         play = _SeatPlay(seat, k.dealt[seat])
         draw, discard = play.draw, play.discard
         i, count = 0, len(moves)
-        for m in _SEAT_LINES[seat].finditer(self.text, k.start, at):
+        # From the newline that ends start_kyoku's line.
+        for m in _SEAT_LINES[seat].finditer(self.text, k.start - 1, at):
             if i < count:
-                line = m.start()
+                line = m.start() + 1
                 while i < count and moves[i].at < line:
                     play.move(moves[i])
                     i += 1
