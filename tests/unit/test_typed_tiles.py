@@ -174,4 +174,3 @@ def test_a_refusal_naming_options_is_said_by_the_forms_fields() -> None:
     text = tile_error("--call: a pon with --hand")
     assert text.field == "calls" and str(text) == "a pon with hand"
     assert tile_error("no tiles").field == "hand"
-
