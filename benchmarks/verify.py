@@ -177,7 +177,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=1, help="read the corpus this many times over")
     parser.add_argument("--rounds", type=int, default=3, help="paired rounds of each CPU measurement")
-    parser.add_argument("--mjai-games", type=int, default=40, help="riichienv games for the mjai comparison")
+    parser.add_argument(
+        "--mjai-games", type=int, default=40, help="riichienv games for the mjai comparison (0: skip it)"
+    )
     args = parser.parse_args()
     print_machine()
     print(f"load average at the start: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
@@ -246,7 +248,9 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory() as directory:
         mjai_files = riichienv_games(args.mjai_games, Path(directory))
-        if mjai_files is None:
+        if args.mjai_games <= 0:
+            print("mjai: skipped (--mjai-games 0)")
+        elif mjai_files is None:
             print("mjai: riichienv is not installed: the comparison with it is skipped")
         else:
             mjai = paired(
