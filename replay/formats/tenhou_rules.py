@@ -316,7 +316,9 @@ def _room_rules(players: int, east_only: bool, placed: tuple[str, ...], final_po
         if change.points_only and not final_points:
             continue
         judged = judged and not change.points_only
-        open_changes.append((change, "final points not judged" if change.points_only else f"{change.new_words} assumed"))
+        open_changes.append(
+            (change, "final points not judged" if change.points_only else f"{change.new_words} assumed")
+        )
     if changes:
         rules = rules.with_overrides(changes)
     return _RoomRules(rules, tuple(words), tuple(open_changes), judged)
