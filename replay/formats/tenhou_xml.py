@@ -396,24 +396,20 @@ class _GameReader:
         opened = 0  # where the open hand's tags start
         for el, found in tags:
             kind = found.lastgroup if el is None else el.tag
-            if kind == "call":
-                self._plain_call(found["call_who"], found["call_m"])
-                continue
-            if kind == "reach":
-                self._plain_reach(found["reach_who"], found["reach_step"])
-                continue
-            if kind == "agari":
-                self._plain_agari(found)
-                continue
             if kind == "init" or kind == "INIT":
                 if self.hand is not None:
                     self.hand.played = _PLAYED.search(text, opened, found.start()) is not None
                 opened = found.end()
-                if kind == "init":
-                    self._plain_init(found)
-                    continue
-            assert el is not None
-            handlers[kind](el)
+            if el is not None:
+                handlers[el.tag](el)
+            elif kind == "call":
+                self._plain_call(found["call_who"], found["call_m"])
+            elif kind == "reach":
+                self._plain_reach(found["reach_who"], found["reach_step"])
+            elif kind == "agari":
+                self._plain_agari(found)
+            else:
+                self._plain_init(found)
         if self.hand is not None:
             self.hand.played = _PLAYED.search(text, opened) is not None
         return self._game()
