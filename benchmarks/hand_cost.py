@@ -21,7 +21,9 @@ hand" and "at most 6 statements per recorded hand"):
 
 - the table page's form: ``--form-hands`` entries posted as the page's form does (``POST
   /matches/KEY/record`` with the CSRF cookie and field) and the redirect after it followed (``GET``
-  of the table page, which a browser loads next): the server's CPU per hand, both requests;
+  of the table page, which a browser loads next): the server's CPU per hand, both requests; late in
+  the long match (after its ``--hands``) and early in a second match (hands 11-20, where a table
+  at an event is: 10 hands posted to the JSON API first);
 - the floor of any request: ``GET`` of a page that does not exist (404) as many times, the CPU per
   request of uvicorn and Starlette alone, beside which a hand's CPU is read;
 - the statements per recorded hand, counted in a second server whose SQLite connections trace
@@ -35,6 +37,11 @@ beside its baseline taken in the same run.
 ``--also DIR`` runs the same, in the same run, with the honba of another tree (its ``replay`` and
 ``domain`` on PYTHONPATH; for instance main's before issue 36), so that the two are compared on
 the machine as it is loaded at that moment.
+
+``--plain-uvicorn`` runs each tree's SQLite figures a second time with uvicorn's pure-Python HTTP
+parser (h11) and event loop (asyncio): a ``sitecustomize`` first on that server's path hides
+``httptools`` and ``uvloop`` (``uvicorn[standard]``, which ``honba serve`` runs on when they are
+installed), so what they buy is measured in the same run.
 """
 
 from __future__ import annotations
@@ -153,6 +160,14 @@ if _path:
 """
 
 
+# Put first on a server's path: uvicorn finds neither httptools nor uvloop, and runs on h11 and asyncio.
+PLAIN_UVICORN = """
+import sys
+sys.modules["httptools"] = None
+sys.modules["uvloop"] = None
+"""
+
+
 def sqlite_statements(tree: Path, hands: int, work: Path) -> None:
     """Statements per recorded hand on SQLite, over the last quarter of ``hands`` (a traced server)."""
     db = str(work / f"traced-{uuid.uuid4().hex[:8]}.sqlite")
@@ -181,25 +196,46 @@ def sqlite_statements(tree: Path, hands: int, work: Path) -> None:
         print(f"    {calls / quarter:5.2f}  {statement}")
 
 
-def run_sqlite(tree: Path, hands: int, work: Path, form_hands: int) -> None:
+def run_sqlite(tree: Path, hands: int, work: Path, form_hands: int, *, plain: bool = False) -> None:
     db = str(work / f"hands-{uuid.uuid4().hex[:8]}.sqlite")
-    ((key, token),) = setup(tree, db, 1)
-    servers = Servers(tree, db, 1)
+    ((key, token), (early_key, early_token)) = setup(tree, db, 2)
+    site = None
+    if plain:
+        site = work / f"plain-{uuid.uuid4().hex[:8]}"
+        site.mkdir()
+        (site / "sitecustomize.py").write_text(PLAIN_UVICORN)
+    servers = Servers(tree, db, 1, first_on_path=site)
+    early = None
     try:
+        if form_hands:
+            # A table at an event: hands 11-20 of its match, the first 10 sent to the JSON API. The
+            # page shown once before: the server compiles its templates once in its life, at its first page.
+            warm = http.client.HTTPConnection("127.0.0.1", servers.ports[0], timeout=60)
+            warm.request("GET", f"/matches/{urllib.parse.quote(early_key)}")
+            warm.getresponse().read()
+            warm.close()
+            post_hands(servers.ports[0], early_key, early_token, 10, servers)
+            early = post_forms(servers.ports[0], early_key, early_token, 10, servers)
         cpu = post_hands(servers.ports[0], key, token, hands, servers)
         form = post_forms(servers.ports[0], key, token, form_hands, servers) if form_hands else None
         floor = floor_requests(servers.ports[0], max(form_hands, 60), servers)
     finally:
         servers.stop()
-    show_cpu(f"SQLite ({tree})", cpu, hands)
+    name = f"SQLite ({tree}{', h11 and asyncio' if plain else ''})"
+    show_cpu(name, cpu, hands)
     api = per_hand(cpu, 1, hands)
-    print(f"  SQLite ({tree}): the JSON API, all {hands} hands: {api:.2f} ms of server CPU per hand (target <= 2)")
+    print(f"  {name}: the JSON API, all {hands} hands: {api:.2f} ms of server CPU per hand (target <= 2)")
+    if early is not None:
+        print(
+            f"  {name}: the table page's form, hands 11-20 of a match, the POST and the page after it: "
+            f"{early:.2f} ms per hand"
+        )
     if form is not None:
         print(
-            f"  SQLite ({tree}): the table page's form, hands {hands + 1}-{hands + form_hands}, the POST and the "
+            f"  {name}: the table page's form, hands {hands + 1}-{hands + form_hands}, the POST and the "
             f"page after it: {form:.2f} ms per hand"
         )
-    print(f"  SQLite ({tree}): the floor, a 404 through uvicorn and Starlette: {floor:.2f} ms per request")
+    print(f"  {name}: the floor, a 404 through uvicorn and Starlette: {floor:.2f} ms per request")
 
 
 def run_postgres(server: Any, tree: Path, hands: int) -> None:
@@ -247,6 +283,9 @@ def main() -> None:
     parser.add_argument("--also", type=Path, help="also run with the honba of this tree")
     parser.add_argument("--store", choices=("both", "sqlite", "postgresql"), default="both")
     parser.add_argument("--form-hands", type=int, default=60, help="hands posted as the table page's form (SQLite)")
+    parser.add_argument(
+        "--plain-uvicorn", action="store_true", help="also run each tree on SQLite without httptools and uvloop"
+    )
     args = parser.parse_args()
     print_machine()
     print(f"load average at the start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
@@ -255,6 +294,8 @@ def main() -> None:
         if args.store in ("both", "sqlite"):
             for tree in trees:
                 run_sqlite(tree, args.hands, Path(work), args.form_hands)
+                if args.plain_uvicorn:
+                    run_sqlite(tree, args.hands, Path(work), args.form_hands, plain=True)
             for tree in trees:
                 sqlite_statements(tree, args.hands, Path(work))
         if args.store in ("both", "postgresql"):

@@ -1,6 +1,7 @@
 """Import end to end against plain baselines, re-import, memory; the store stage against a plain insert.
 
     python benchmarks/import_store.py [--times N] [--rounds N] [--store-stage [--repeat N] [--no-postgres]]
+    python benchmarks/import_store.py --only-memory [--times N]   (or --no-memory: the other parts alone)
 
 Issue 16's figures (by default), on a directory of the 633 real Tenhou logs of
 ``../shared/corpus/tenhou-wire-2018`` (distinct games), written to a temporary directory:
@@ -520,6 +521,8 @@ def main() -> None:
     parser.add_argument("--shares", type=int, default=0, help="issue 36: N processes importing shares into PostgreSQL")
     parser.add_argument("--share-times", type=int, default=1, help="shares: the corpus this many times over")
     parser.add_argument("--only-shares", action="store_true", help="run the shares part alone")
+    parser.add_argument("--only-memory", action="store_true", help="run the memory part (1x and --times) alone")
+    parser.add_argument("--no-memory", action="store_true", help="leave the memory part out")
     args = parser.parse_args()
     print_machine()
     print(load())
@@ -528,10 +531,15 @@ def main() -> None:
         if args.only_shares:
             shares_part(work, args.shares or 2, args.share_times)
             return
+        if args.only_memory:
+            memory_part(work, args.times)
+            print(load())
+            return
         end_to_end_part(work, args.rounds)
         print(load())
-        memory_part(work, args.times)
-        print(load())
+        if not args.no_memory:
+            memory_part(work, args.times)
+            print(load())
         if args.shares:
             shares_part(work, args.shares, args.share_times)
         if args.store_stage:

@@ -95,20 +95,21 @@ print(json.dumps(found))
 def tree_env(tree: Path | None, db: str) -> dict[str, str]:
     """The environment of a honba process of ``tree`` (this one by default) over the store ``db``
     (given in the environment: a URL never goes on a command line, which process lists show)."""
-    env = {**os.environ, "HONBA_DB": db}
-    if tree is not None:
-        env["PYTHONPATH"] = str(tree)
-    return env
+    # The tree first on the path (this one's, not an installed honba's, by default).
+    return {**os.environ, "HONBA_DB": db, "PYTHONPATH": str(tree if tree is not None else REPO)}
 
 
 def honba_command(*args: str) -> list[str]:
-    return [sys.executable, "-c", "from replay.cli import main; main()", *args]
+    # -P: with -c Python puts the working directory first on the path, before PYTHONPATH, so a run
+    # from a checkout would import that checkout's honba whatever tree ``tree_env`` names (every
+    # ``--also`` comparison before this measured one tree twice).
+    return [sys.executable, "-P", "-c", "from replay.cli import main; main()", *args]
 
 
 def setup(tree: Path | None, db: str, count: int) -> list[tuple[str, str]]:
     """``count`` started matches with a table token each, made by the tree's own honba."""
     run = subprocess.run(
-        [sys.executable, "-c", SETUP, db, str(count)], env=tree_env(tree, db), capture_output=True, text=True
+        [sys.executable, "-P", "-c", SETUP, db, str(count)], env=tree_env(tree, db), capture_output=True, text=True
     )
     if run.returncode != 0:
         raise SystemExit(f"setup failed: {run.stderr[-2000:]}")
@@ -499,7 +500,7 @@ def run_import(server: Any, tree: Path | None, archive: Path, tables: int, count
 CLI_TABLE = """
 import subprocess, sys, time
 db, key, stop, write = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4] == "write"
-command = [sys.executable, "-c", "from replay.cli import main; main()", "--db", db]
+command = [sys.executable, "-P", "-c", "from replay.cli import main; main()", "--db", db]
 subprocess.run(command + ["start", key, "--players", "Ann,Ben,Cho,Dai"], capture_output=True, check=True)
 hands = 0
 from pathlib import Path
@@ -521,7 +522,7 @@ def sqlite_import_beside(tree: Path | None, archive: Path, work: Path, mode: str
     env = tree_env(tree, db)
     tables = [
         subprocess.Popen(
-            [sys.executable, "-c", CLI_TABLE, db, f"cli-{n}", str(stop), mode], env=env, stdout=subprocess.PIPE
+            [sys.executable, "-P", "-c", CLI_TABLE, db, f"cli-{n}", str(stop), mode], env=env, stdout=subprocess.PIPE
         )
         for n in range(4)
     ]

@@ -19,6 +19,23 @@ class HonbaError(Exception):
         first = args[0] if args else ""
         self.said: Said | str = first if isinstance(first, Said) else str(self)
 
+    def __reduce__(
+        self,
+    ) -> tuple[Callable[..., HonbaError], tuple[type[HonbaError], tuple[object, ...], dict[str, object]]]:
+        # An import's reading processes send their refusals back pickled. Python rebuilds an exception
+        # by calling its class with ``args`` (the message), which fails for a refusal made of parts
+        # (a field and a problem, a file and a line): rebuilt here without its ``__init__``, its
+        # attributes (the field, the words) as they were.
+        return (_rebuilt, (type(self), self.args, dict(self.__dict__)))
+
+
+def _rebuilt(kind: type[HonbaError], args: tuple[object, ...], attributes: dict[str, object]) -> HonbaError:
+    """A refusal as it was pickled (``HonbaError.__reduce__``)."""
+    error = kind.__new__(kind)
+    Exception.__init__(error, *args)
+    error.__dict__.update(attributes)
+    return error
+
 
 class RuleViolation(HonbaError):
     """A command that the rules or the table state do not allow; nothing was recorded."""

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import compileall
 import os
+import re
 import signal
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
@@ -22,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 from pg_server import PostgresServer, started_or_skipped
+from rewritten_ahead import ahead, rewritten_modules
 from service_match import ServiceMatch
 
 from domain.match import Match
@@ -72,14 +74,39 @@ def _needs(item: pytest.Item) -> set[str]:
     return needs
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_configure(config: pytest.Config) -> None:
+    """Only the suite's own modules have their asserts rewritten. pytest also rewrites every package of a
+    distribution that brings a pytest plugin (hypothesis, anyio, ...) as it is imported, in each test
+    process and on every run (no pyc of them is kept under ``PYTHONDONTWRITEBYTECODE``): 1.4 s of CPU a
+    process for hypothesis alone, for assertions of the library's own that no test of ours reads."""
+    try:
+        from _pytest.assertion.rewrite import assertstate_key
+
+        hook = config.stash[assertstate_key].hook
+        if hook is not None:
+            hook._must_rewrite.clear()  # type: ignore[attr-defined]
+            hook._marked_for_rewrite_cache.clear()  # type: ignore[attr-defined]
+    except (ImportError, AttributeError, KeyError):  # pytest's inside changed, or --assert=plain: as pytest does
+        pass
+
+
 def pytest_sessionstart(session: pytest.Session) -> None:
     """The project's modules compiled once, before the test processes start: with
     ``PYTHONDONTWRITEBYTECODE`` set (as on this project's machines and in CI) nothing else writes
     them, and every ``honba`` process a test starts would compile the modules it imports again
-    (about 0.2 s of CPU a process). Reading bytecode is not writing it: the setting still holds."""
+    (about 0.2 s of CPU a process). Reading bytecode is not writing it: the setting still holds.
+    The same for the tests' helpers (each test process imports them) and, as pytest's rewritten
+    pyc, the test modules themselves (tests/rewritten_ahead.py): each process would rewrite the
+    whole suite's asserts again before its first test."""
     if os.environ.get("PYTEST_XDIST_WORKER") is None:
         for package in ("domain", "projections", "replay"):
             compileall.compile_dir(str(REPO / package), quiet=2, workers=1)
+        # The helpers only: a test module's ordinary pyc is never read (pytest imports its rewritten one).
+        tests = REPO / "tests"
+        rewritten = re.compile(r"(test_[^/]*|conftest)\.py$")
+        compileall.compile_dir(str(tests), quiet=2, workers=1, maxlevels=0, rx=rewritten)
+        ahead(session.config, rewritten_modules(session.config, tests), processes=min(2, os.cpu_count() or 1))
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+import importlib
+from typing import Annotated, Literal
 
 import typer
 import uvicorn
@@ -16,6 +17,24 @@ from replay.web.app import create_app
 
 # A TCP port (0, a port the system picks, would not be the one printed).
 PORT = Bound("port", 1, 65_535)
+
+
+def http_stack() -> tuple[Literal["httptools", "h11"], Literal["uvloop", "asyncio"]]:
+    """The HTTP parser and the event loop uvicorn runs on: ``httptools`` and ``uvloop``
+    (what ``uvicorn[standard]`` adds for serving, honba's dependencies: in C, a hand through the JSON
+    API costs about 0.7x the server's CPU, docs/performance.md) where they are installed; else its
+    pure-Python ``h11`` and ``asyncio``, which serve the same (uvloop has no Windows build)."""
+    parser: Literal["httptools", "h11"] = "httptools" if _found("httptools") else "h11"
+    loop: Literal["uvloop", "asyncio"] = "uvloop" if _found("uvloop") else "asyncio"
+    return parser, loop
+
+
+def _found(module: str) -> bool:
+    try:
+        importlib.import_module(module)
+    except ImportError:
+        return False
+    return True
 
 
 @app.command()
@@ -45,9 +64,10 @@ def serve(
         db = shell(ctx).db
         address = served_address(host, port, public_url)
         web = create_app(db, address, witnesses=witness or ())
-        out.print(f"honba serve: {store_shown(db)} on http://{host}:{port}/", markup=False)
+        parser, loop = http_stack()
+        out.print(f"honba serve: {store_shown(db)} on http://{host}:{port}/ ({parser}, {loop})", markup=False)
         # Said at start: the address phones open, or why they cannot reach this server.
         (out if address.reachable else err).print(f"honba serve: {address.said}", markup=False, soft_wrap=True)
-        uvicorn.run(web, host=host, port=port, log_level="warning", access_log=False)
+        uvicorn.run(web, host=host, port=port, log_level="warning", access_log=False, http=parser, loop=loop)
 
     guarded(run)

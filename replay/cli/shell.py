@@ -9,14 +9,13 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Annotated, NoReturn, TypeVar
 
 import typer
-from eventsourcing.persistence import PersistenceError
 
 from domain.bounds import clipped
 from domain.errors import HonbaError
 from domain.said import Said
 from replay.cli.params import HonbaGroup
 from replay.cli.render import SafeConsole
-from replay.service.common.opening import Store, open_store, unnamed_store
+from replay.service.common.opening import OpenedStore, store_failures, unnamed_store
 
 if TYPE_CHECKING:  # loaded where a bar is shown (progress_bar)
     from rich.progress import Progress
@@ -78,51 +77,16 @@ ClientKey = Annotated[
 ]
 
 
-class Shell:
-    """What the commands share: the database named on the command line."""
-
-    def __init__(self, db: str | None):
-        self.db = db
-        self._app: Store | None = None
-
-    @property
-    def app(self) -> Store:
-        if self._app is None:
-            self._app = open_store(self.db)
-        return self._app
-
-    @property
-    def reader(self) -> Store:
-        """The store opened to read only (``honba check``, ``audit``, ``export``): its connections
-        refuse writes and need none, so that they work on a full disk."""
-        if self._app is None:
-            self._app = open_store(self.db, read_only=True)
-        return self._app
-
-    def checkpoint(self) -> str:
-        """Take a checkpoint of what this command saved, now (skipped when another process holds
-        the checkpoint lock: its next checkpoint covers it); the store head digest after it."""
-        app = self.app
-        taken = app.checkpoint()
-        app.wrote = False
-        return taken.head
+class Shell(OpenedStore):
+    """What the commands share: the store named on the command line (``--db``), opened when a command
+    first asks for it (``app``, ``reader``) and closed by the service when the command ends."""
 
     def close(self) -> None:
-        """Take a checkpoint when the command wrote and took none yet, then close the store (a
-        PostgreSQL store's connections) if a command opened it."""
-        if self._app is not None:
-            try:
-                if self._app.wrote:
-                    self.checkpoint()
-            except Exception as exc:
-                # What the command did is stored; the next checkpoint covers it. Besides honba's and the
-                # library's errors, the driver's own: a Ctrl-C inside a save leaves SQLite's connection in
-                # its transaction ("cannot start a transaction within a transaction"), rolled back on close.
-                said = clipped(" ".join(str(exc).split()) or type(exc).__name__)
-                err.print(f"honba: warning: no checkpoint taken: {said}", markup=False, highlight=False)
-            finally:
-                self._app.close()
-                self._app = None
+        """Close the store, with a checkpoint when the command wrote (``OpenedStore.close``); a
+        checkpoint that failed is a warning line: what the command did is stored, the next covers it."""
+        said = super().close()
+        if said is not None:
+            err.print(f"honba: warning: no checkpoint taken: {said}", markup=False, highlight=False)
 
 
 def fail(message: str, code: int = 2) -> typer.Exit:
@@ -134,11 +98,11 @@ def fail(message: str, code: int = 2) -> typer.Exit:
 def guarded(action: Callable[[], T]) -> T:
     """Run a command body; honba's own errors become one line and exit 2."""
     try:
-        return action()
+        # The store failing under a command (a lost connection, a locked file) said by the service.
+        with store_failures():
+            return action()
     except HonbaError as exc:
         raise fail(str(exc)) from None
-    except PersistenceError as exc:  # the store failed under a command (a lost connection, a locked file)
-        raise fail(f"the store failed: {' '.join(str(exc).split()) or type(exc).__name__}") from None
     except OSError as exc:
         raise fail(f"{exc.filename or ''}: {exc.strerror or exc}".lstrip(": ")) from None
 
@@ -150,8 +114,9 @@ def guarded_match(ctx: typer.Context, key: str, action: Callable[[], T]) -> T:
 
     def run() -> T:
         try:
-            return action()
-        except (HonbaError, PersistenceError, OSError, typer.Exit):
+            with store_failures():  # the store failing is no damage of the match's: said as ``guarded`` does
+                return action()
+        except (HonbaError, OSError, typer.Exit):
             raise
         except Exception:
             # Loaded on a failure only: every command imports this module when it starts.

@@ -24,7 +24,6 @@ from replay.html.sheet import PAPERS, render_sheet_html
 from replay.input.files import write_whole
 from replay.input.parsing import InputError
 from replay.service.common.access import TableLink, TokenStore
-from replay.service.common.opening import Store
 from replay.service.common.shapes import counted
 from replay.service.director.address import PUBLIC_URL_ENV, configured_public_url
 from replay.service.director.director import SeatedTable, seat_session
@@ -55,9 +54,9 @@ Name = Annotated[str, typer.Argument(help="The tournament's name.")]
 Reason = Annotated[str, typer.Option("--reason", help="Why (kept in the tournament's log).")]
 
 
-def _change(ctx: typer.Context, change: Callable[[Store], None], done: str) -> None:
+def _change(change: Callable[[], None], done: str) -> None:
     """Run a change of the tournament (the service's) and say what was done."""
-    guarded(lambda: change(shell(ctx).app))
+    guarded(change)
     out.print(done, markup=False)
 
 
@@ -88,7 +87,8 @@ def alias(
 ) -> None:
     """Declare that a log name is a player (one person, several names)."""
     _change(
-        ctx, lambda s: declare_alias(s, name, log_name, player), f"{log_name!r} now counts as {player!r} in {name!r}"
+        lambda: declare_alias(shell(ctx).app, name, log_name, player),
+        f"{log_name!r} now counts as {player!r} in {name!r}",
     )
 
 
@@ -98,8 +98,7 @@ def unalias(
 ) -> None:
     """Withdraw an alias declared by mistake (the name counts for itself again)."""
     _change(
-        ctx,
-        lambda s: withdraw_alias(s, name, log_name, reason),
+        lambda: withdraw_alias(shell(ctx).app, name, log_name, reason),
         f"{log_name!r} no longer stands for anyone else in {name!r}",
     )
 
@@ -116,8 +115,7 @@ def attach(
 ) -> None:
     """Count a stored match for the tournament."""
     _change(
-        ctx,
-        lambda s: attach_match(s, name, match, session, table),
+        lambda: attach_match(shell(ctx).app, name, match, session, table),
         f"Match {match!r} counts for {name!r} in session {session}",
     )
 
@@ -127,7 +125,7 @@ def detach(
     ctx: typer.Context, name: Name, match: Annotated[str, typer.Argument(help="The match.")], reason: Reason
 ) -> None:
     """Stop counting a match attached by mistake."""
-    _change(ctx, lambda s: detach_match(s, name, match, reason), f"Match {match!r} no longer counts for {name!r}")
+    _change(lambda: detach_match(shell(ctx).app, name, match, reason), f"Match {match!r} no longer counts for {name!r}")
 
 
 @tournament_app.command("seat")
@@ -167,8 +165,7 @@ def seat(
             guarded(lambda: _refuse("give the tables, or --method (--seed, --rules) to let honba seat them, not both"))
         seating = [[p.strip() for p in t.split(",") if p.strip()] for t in tables]
         _change(
-            ctx,
-            lambda s: plan_session(s, name, session, seating),
+            lambda: plan_session(shell(ctx).app, name, session, seating),
             f"Session {session} of {name!r}: {counted(len(seating), 'table')}",
         )
         return
@@ -262,8 +259,7 @@ def sign_off(
     """Have the players confirm each match's final scores on the table's phone (the WRC rules'
     sign-off): until each has (or the referee has), the standings list the match as unconfirmed."""
     _change(
-        ctx,
-        lambda app: require_sign_off(app, name, not off),
+        lambda: require_sign_off(shell(ctx).app, name, not off),
         f"{name!r}: " + ("no sign-off" if off else "the players confirm each match's final scores"),
     )
 

@@ -18,10 +18,11 @@ beside each hand, with the riichi sticks placed in the hand included.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Sequence
 from json.scanner import make_scanner
 from pathlib import PurePath
-from typing import Any, Final, cast
+from typing import Any, Final, NoReturn, cast
 
 import attrs
 from mahjong.shanten import Shanten
@@ -99,7 +100,11 @@ def read_mjai(data: bytes, *, file: str, tiles: bool = True) -> list[LoggedGame]
     ``LogError`` naming the file and the line (``line 12``). Without ``tiles``, each hand's play
     is not put in tenhou.net/6's arrays (``LoggedHand.tiles``, which only an import keeps).
     """
-    events = _events(data, file)
+    text = _decoded(data, file)
+    if not tiles and _lines_plain(text):
+        # What ``honba verify`` reads: the draws and discards left in the text (see ``_LineReader``).
+        return _read_lines(text, file)
+    events = _events_of(text, file)
     games: list[list[tuple[int, dict[str, Any]]]] = []
     current: list[tuple[int, dict[str, Any]]] | None = None
     for line, event in events:
@@ -127,32 +132,55 @@ def read_with_tiles(data: bytes, *, file: str) -> list[LoggedGame]:
 
 
 def _events(data: bytes, file: str) -> list[tuple[int, dict[str, Any]]]:
+    """Every event of an mjai log with its line, each line read as JSON."""
+    return _events_of(_decoded(data, file), file)
+
+
+def _decoded(data: bytes, file: str) -> str:
     try:
-        text = data.decode("utf-8-sig")
+        return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise LogError(file, f"not UTF-8 text (byte {exc.start})") from None
+
+
+def _events_of(text: str, file: str) -> list[tuple[int, dict[str, Any]]]:
     raw: list[tuple[int, Any]] = []
     if text.lstrip().startswith("["):
         # Some tools write the events as one JSON array rather than one per line.
         raw = [(i + 1, e) for i, e in enumerate(_parse(text, file, None))]
     else:
-        scan = _SCAN
         append = raw.append
         for number, line in enumerate(text.splitlines(), start=1):
-            # A line without escapes nesting a few levels (every event a writer writes) is read by
-            # the C scanner ``json.loads`` runs, without its Python around it; any other line, or
-            # one the scanner does not take whole, is read by ``load_json``, which says why not.
-            if "\\u" not in line and line.count("[") + line.count("{") <= DEEPEST:
-                try:
-                    event, end = scan(line, 0)
-                except (StopIteration, ValueError):
-                    pass
-                else:
-                    if end == len(line):
-                        append((number, event))
-                        continue
-            if line.strip():
-                append((number, _parse(line, file, number)))
+            event = _line_event(line, file, number)
+            if event is not _BLANK:
+                append((number, event))
+    _check_types(raw, file)
+    return cast(list[tuple[int, dict[str, Any]]], raw)
+
+
+# What ``_line_event`` gives for a line holding nothing but white space (no event).
+_BLANK: Final = object()
+
+
+def _line_event(line: str, file: str, number: int) -> Any:
+    """The JSON value of one line, or ``_BLANK`` for a blank one."""
+    # A line without escapes nesting a few levels (every event a writer writes) is read by
+    # the C scanner ``json.loads`` runs, without its Python around it; any other line, or
+    # one the scanner does not take whole, is read by ``load_json``, which says why not.
+    if "\\u" not in line and line.count("[") + line.count("{") <= DEEPEST:
+        try:
+            event, end = _SCAN(line, 0)
+        except (StopIteration, ValueError):
+            pass
+        else:
+            if end == len(line):
+                return event
+    if line.strip():
+        return _parse(line, file, number)
+    return _BLANK
+
+
+def _check_types(raw: Sequence[tuple[int, Any]], file: str) -> None:
     for number, event in raw:
         # Checked once every line is read, as the lines are read first (a line that is no JSON
         # further on is named before an event without a type).
@@ -162,7 +190,6 @@ def _events(data: bytes, file: str) -> list[tuple[int, dict[str, Any]]]:
                 raise LogError(where, f"an mjai event must be a JSON object, not {_kind(event)}")
             if not isinstance(event.get("type"), str):
                 raise LogError(where, "the event has no 'type'")
-    return cast(list[tuple[int, dict[str, Any]]], raw)
 
 
 # The C scanner ``json.loads`` runs (the same decoder, the same values). Typeshed names the
@@ -233,6 +260,13 @@ class _Kyoku:
     ended: bool = False
     # The hand's play in tenhou.net/6's arrays (kept as ``LoggedHand.tiles``).
     arrays: HandArrays | None = None
+    # Read by ``_LineReader`` (the draws and discards left in the text): where the hand's lines
+    # start and stop in it, the hands dealt, and the events read that change a seat's tiles.
+    start: int = 0
+    stop: int | None = None
+    plain_draws: int = 0  # the draws in the plain lines read so far
+    dealt: list[list[str]] = attrs.Factory(list)
+    moves: list[_Move] = attrs.Factory(list)
 
 
 class _GameReader:
@@ -277,6 +311,11 @@ class _GameReader:
                 kyokus.append(self.kyoku)
             elif self.tiles and self.kyoku is not None and self.kyoku.arrays is not None:
                 self.kyoku.arrays.event(event)
+        return self._finish()
+
+    def _finish(self) -> LoggedGame:
+        """The game, once its events are read."""
+        kyokus = self.kyokus
         if self.players == 0:
             raise LogError(self.file, "no start_kyoku: no hand in the game")
         rules = self._rules()
@@ -956,16 +995,7 @@ class _GameReader:
         return self.kyoku
 
     def _remove(self, k: _Kyoku, seat: int, tiles: Sequence[str]) -> None:
-        hand = k.hands[seat]
-        for tile in tiles:
-            if tile in hand:
-                hand.remove(tile)
-            elif "?" in hand:
-                hand.remove("?")
-            else:
-                # A hand the log does not show fully (another player's view): stop valuing it.
-                hand.clear()
-                hand.append("?")
+        _take(k.hands[seat], tiles)
 
     def _seat(self, value: Any, name: str) -> int:
         seat = self._int(value, name)
@@ -1007,6 +1037,17 @@ class _GameReader:
         return value
 
     def _tiles(self, value: Any, name: str) -> list[str]:
+        if type(value) is list:
+            try:
+                # A hand of mjai tiles (each one a string of the 37, by the set's own test: a tile
+                # of another type is not in it, one that cannot be hashed raises).
+                known = MJAI_TILES.issuperset(value)
+            except TypeError:
+                known = False
+            if known:
+                if not self.red_fives and not RED_FIVES.isdisjoint(value):
+                    self.red_fives = True
+                return list(value)
         if not isinstance(value, list):
             raise LogError(self.where(), f"{name!r} must be a list of tiles, not {_kind(value)}")
         return [self._tile(v, name) for v in value]
@@ -1014,6 +1055,140 @@ class _GameReader:
 
 # The names of the event handlers (``_on_`` and the event's type), listed once.
 HANDLERS: Final = tuple(name for name in dir(_GameReader) if name.startswith("_on_"))
+
+
+# Reading mjai without visiting each draw and discard.
+#
+# Nine events in ten are a draw or a discard, and what verify keeps of them is a few things at a
+# hand's result: the winner's tiles and how its hand went out (the last draw, a kan's replacement,
+# ippatsu, the first turn), the draws so far, the last discard; at a draw, each seat's discards
+# and, where no payment says who was ready, each hand. ``_LineReader`` reads every other line as
+# JSON and leaves the draws and discards written in one of the writers' layouts (``_PLAIN``) in
+# the text: one regular expression over the whole text finds the lines that are not one of them,
+# and at a result the needed seat's lines are found by a regular expression and followed in order
+# with the calls (``_SeatPlay``). A line in such a layout is a JSON object whose only keys are the
+# type, a seat 0 to 3, a tile mjai writes (``MJAI_TILES`` or ``?``) and a tsumogiri flag: it reads
+# the same as JSON, and the only refusals the handlers would give it (outside a hand, after
+# end_kyoku, a fourth seat at a three-player table) are checked for each run of such lines before
+# the event after it (``_LineReader._run``), with the same message and line.
+
+_TILE = r"(?:[1-9][mps]|5[mps]r|[ESWNPFC]|\?)"
+# The tiles that end a nagashi mangan (no terminal or honor; a hidden tile is not known to be one).
+_SIMPLE = r"(?:[2-8][mps]|5[mps]r|\?)"
+_FLAG = r'"tsumogiri": ?(?:true|false)'
+
+
+def _layouts(seat: str, tiles: str = _TILE, kinds: str = "tsumo|dahai", group: str = "(") -> str:
+    """The layouts of a draw or discard, the seat given: keys in order (riichienv, Python's
+    ``json.dumps(..., sort_keys=True)``: groups tile, kind), type first (mjai, Mortal, mjai.app:
+    groups kind, tile); with or without a space after each separator."""
+    return (
+        rf'\{{"actor": ?{seat}, ?"pai": ?"{group}{tiles})", ?(?:{_FLAG}, ?)?"type": ?"{group}{kinds})"\}}'
+        rf'|\{{"type": ?"{group}{kinds})", ?"actor": ?{seat}, ?"pai": ?"{group}{tiles})"(?:, ?{_FLAG})?\}}'
+    )
+
+
+# A run of such lines, then one other line (a blank one at the text's end).
+_RUN: Final = re.compile(rf"(?:(?:{_layouts('[0-3]', group='(?:')})\n)*(?P<line>[^\n]*)\n?")
+# One such line (the next character a newline): groups seat, tile, kind or kind, seat, tile.
+_PLAIN: Final = re.compile(rf"(?:{_layouts('([0-3])')})\n")
+# Each seat's such lines (groups tile, kind or kind, tile), its discards, those of a simple tile:
+# each matched from the newline before it (searched for as a literal, not tried at every
+# character as a line's start would be), the newline after it looked at and left to the next.
+_SEAT_LINES: Final = tuple(re.compile(rf"\n(?:{_layouts(str(seat))})(?=\n)") for seat in range(4))
+_SEAT_DISCARDS: Final = tuple(re.compile(rf"\n(?:{_layouts(str(seat), kinds='dahai')})(?=\n)") for seat in range(4))
+_SEAT_SIMPLES: Final = tuple(
+    re.compile(rf"\n(?:{_layouts(str(seat), tiles=_SIMPLE, kinds='dahai')})(?=\n)") for seat in range(4)
+)
+_FOURTH_SEAT: Final = re.compile(r'"actor": ?3')
+_RED_FIVE: Final = re.compile(r'"5[mps]r"')
+# Line breaks other than ``\n`` (``str.splitlines`` counts them): such a text is read line by line.
+_OTHER_BREAKS: Final = re.compile("[\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
+
+# What a move is (``_Move``'s first field after the position).
+DRAW, DISCARD, CALL, KITA, RIICHI, ACCEPTED = range(6)
+
+
+@attrs.frozen
+class _Move:
+    """An event read as JSON that changes a seat's tiles or what its win counts: a draw or a
+    discard outside the plain layouts, a call, a kita, a riichi declared or accepted."""
+
+    at: int  # its line's start in the text
+    kind: int
+    seat: int
+    tile: str | None = None
+    consumed: tuple[str, ...] = ()
+    call: str = ""
+    # For a riichi declared: whether a call had been made before it.
+    after_call: bool = False
+
+
+def _lines_plain(text: str) -> bool:
+    """Whether the text is read by ``_LineReader``: JSON Lines broken by ``\\n`` alone."""
+    return not text.lstrip().startswith("[") and _OTHER_BREAKS.search(text) is None
+
+
+def _read_lines(text: str, file: str) -> list[LoggedGame]:
+    """``read_mjai`` without the tiles, each draw and discard in a plain layout left in the text."""
+    # The lines that are not a plain draw or discard, each read as JSON (all of them first, as
+    # ``_events_of`` does, so that the first line that is no JSON is named first).
+    runs: list[tuple[int, int]] = []  # the plain lines before each event
+    events: list[tuple[int, int, int, Any]] = []  # line number, start, end, value
+    match = _RUN.match
+    at, number, counted, size = 0, 1, 0, len(text)
+    while at < size:
+        m = match(text, at)
+        assert m is not None  # every part of the expression may be empty
+        start, end = m.start("line"), m.end()
+        number += text.count("\n", counted, start)
+        counted = start
+        event = _line_event(m["line"], file, number)
+        if event is not _BLANK:
+            runs.append((at, start))
+            events.append((number, start, end, event))
+        elif start > at:
+            runs.append((at, start))
+            events.append((number, start, end, _BLANK))
+        at = end
+    _check_types([(n, e) for n, _, _, e in events if e is not _BLANK], file)
+    # Games as ``read_mjai`` splits them: a start_game, or whatever comes after an end_game. A
+    # game's parts: ``2 * i`` the plain lines before event ``i``, ``2 * i + 1`` the event.
+    games: list[list[int]] = []
+    current: list[int] | None = None
+    for index, ((start, end_of_run), (_, _, _, event)) in enumerate(zip(runs, events, strict=True)):
+        if end_of_run > start:
+            if current is None:
+                # A draw or discard after the end of a game begins the next one (refused there).
+                current = []
+                games.append(current)
+            current.append(2 * index)
+        if event is not _BLANK:
+            if current is None or event["type"] == "start_game":
+                current = []
+                games.append(current)
+            current.append(2 * index + 1)
+            if event["type"] == "end_game":
+                current = None
+    if not games:
+        raise LogError(file, "no mjai events in it")
+    several = len(games) > 1
+    return [
+        _LineReader(file, k if several else None, text, runs, events).read_lines(game) for k, game in enumerate(games)
+    ]
+
+
+def _take(hand: list[str], tiles: Sequence[str]) -> None:
+    """The tiles taken from a hand: a tile it does not hold takes a hidden one (``?``)."""
+    for tile in tiles:
+        if tile in hand:
+            hand.remove(tile)
+        elif "?" in hand:
+            hand.remove("?")
+        else:
+            # A hand the log does not show fully (another player's view): stop valuing it.
+            hand.clear()
+            hand.append("?")
 
 
 def _is_ready(k: _Kyoku, seat: int) -> bool | None:
@@ -1066,6 +1241,339 @@ def rounded_fu(fu: int) -> int:
     """A hand's fu as a table counts them: akochan's ``hora`` writes the raw count (38), which rounds
     up to the ten (40); 25 is seven pairs' own count and stays, as do counts already in tens."""
     return fu if fu == 25 else -(-fu // 10) * 10
+
+
+class _SeatPlay:
+    """One seat's tiles and how its hand stands, followed through its draws and discards and the
+    moves read as JSON as ``_GameReader``'s handlers follow them."""
+
+    __slots__ = (
+        "after_kan",
+        "discarded",
+        "discards",
+        "double_riichi",
+        "hand",
+        "ippatsu",
+        "last_draw",
+        "rinshan",
+        "seat",
+    )
+
+    def __init__(self, seat: int, dealt: list[str]) -> None:
+        self.seat = seat
+        self.hand = list(dealt)
+        self.last_draw: str | None = None
+        self.discards: list[str] = []
+        self.discarded = False
+        self.ippatsu = False
+        self.after_kan = False
+        self.rinshan = False
+        self.double_riichi = False
+
+    def draw(self, tile: str) -> None:
+        self.hand.append(tile)
+        self.last_draw = tile
+        # A draw after the seat's kan (or kita) is its replacement tile.
+        self.rinshan = self.after_kan
+        self.after_kan = False
+
+    def discard(self, tile: str) -> None:
+        hand = self.hand
+        if tile in hand:
+            hand.remove(tile)
+        else:
+            _take(hand, (tile,))
+        self.discards.append(tile)
+        self.discarded = True
+        self.ippatsu = False
+        self.rinshan = False
+
+    def move(self, move: _Move) -> None:
+        kind, own = move.kind, move.seat == self.seat
+        if kind == DRAW:
+            if own:
+                assert move.tile is not None
+                self.draw(move.tile)
+        elif kind == DISCARD:
+            if own:
+                assert move.tile is not None
+                self.discard(move.tile)
+        elif kind in (CALL, KITA):
+            # Any call or kita ends every ippatsu; a kan or kita of the seat's own is followed by
+            # its replacement draw.
+            self.ippatsu = False
+            if own:
+                taken = move.consumed if kind == CALL and move.call != "kakan" else (move.tile or "",)
+                _take(self.hand, taken)
+                if kind == KITA or move.call in ("daiminkan", "ankan", "kakan"):
+                    self.after_kan = True
+        elif kind == RIICHI:
+            if own and not self.discarded and not move.after_call:
+                self.double_riichi = True
+        elif kind == ACCEPTED and own:
+            self.ippatsu = True
+
+
+class _LineReader(_GameReader):
+    """``_GameReader`` over a text whose draws and discards in a plain layout are not read one by
+    one: each run of them is checked as a whole, and a seat's are followed where a result needs
+    its tiles (``_materialize``). What it gives is what ``_GameReader`` gives for the same lines."""
+
+    def __init__(
+        self,
+        file: str,
+        index: int | None,
+        text: str,
+        runs: list[tuple[int, int]],
+        events: list[tuple[int, int, int, Any]],
+    ) -> None:
+        super().__init__(file, index, tiles=False)
+        self.text = text
+        self.runs = runs
+        self.events = events
+        self.at = 0  # where the event being read starts in the text
+
+    def read_lines(self, parts: list[int]) -> LoggedGame:
+        """The game of these parts (``_read_lines``: ``2 * i`` a run, ``2 * i + 1`` an event)."""
+        kyokus = self.kyokus
+        handlers: dict[str, Callable[[dict[str, Any]], None]] = {name[4:]: getattr(self, name) for name in HANDLERS}
+        handler_of = handlers.get
+        runs, events = self.runs, self.events
+        end = 0
+        for part in parts:
+            if not part & 1:
+                start, end = runs[part >> 1]
+                self._run(start, end)
+                continue
+            line, self.at, end, event = events[part >> 1]
+            self.line = line
+            kind = event["type"]
+            handler = handler_of(kind)
+            if handler is None:
+                continue
+            handler(event)
+            if kind == "start_kyoku":
+                assert self.kyoku is not None
+                kyokus.append(self.kyoku)
+                self.kyoku.start = end
+                self.kyoku.dealt = [list(hand) for hand in self.kyoku.hands]
+        for k in kyokus:
+            if k.stop is None:
+                k.stop = end
+        return self._finish()
+
+    def _run(self, start: int, end: int) -> None:
+        """A run of plain draws and discards: refused as its first line would be, if at all."""
+        k, text = self.kyoku, self.text
+        if k is None or k.ended or (self.players == 3 and _FOURTH_SEAT.search(text, start, end)):
+            self._refuse(start, end)
+        if not self.red_fives and _RED_FIVE.search(text, start, end):
+            self.red_fives = True
+        # Each plain draw says ``"tsumo"`` once (a discard's ``"tsumogiri"`` is not it).
+        k.plain_draws += text.count('"tsumo"', start, end)
+
+    def _refuse(self, start: int, end: int) -> NoReturn:
+        """The handlers' refusal of a run's first line they refuse: each read in turn until then."""
+        text = self.text
+        for m in _PLAIN.finditer(text, start, end):
+            self.line = text.count("\n", 0, m.start()) + 1
+            self.at = m.start()
+            event = json.loads(m[0])
+            (_GameReader._on_tsumo if event["type"] == "tsumo" else _GameReader._on_dahai)(self, event)
+        raise AssertionError("a run of plain lines the handlers take")  # pragma: no cover
+
+    def _stop(self) -> None:
+        if self.kyoku is not None and self.kyoku.stop is None:
+            self.kyoku.stop = self.at
+
+    # The handlers: ``_GameReader``'s, and the move kept for the seats' play.
+
+    def _on_start_kyoku(self, event: dict[str, Any]) -> None:
+        self._stop()
+        super()._on_start_kyoku(event)
+
+    def _on_end_kyoku(self, event: dict[str, Any]) -> None:
+        self._stop()
+        super()._on_end_kyoku(event)
+
+    def _on_end_game(self, event: dict[str, Any]) -> None:
+        self._stop()
+        super()._on_end_game(event)
+
+    def _on_tsumo(self, event: dict[str, Any]) -> None:
+        super()._on_tsumo(event)
+        self._moved(DRAW, event, event["pai"])
+
+    def _on_dahai(self, event: dict[str, Any]) -> None:
+        super()._on_dahai(event)
+        self._moved(DISCARD, event, event["pai"])
+
+    def _call(self, event: dict[str, Any], kind: str) -> None:
+        super()._call(event, kind)
+        tile = None if kind == "ankan" else event["pai"]
+        self._moved(CALL, event, tile, tuple(event["consumed"]), kind)
+
+    def _on_kita(self, event: dict[str, Any]) -> None:
+        super()._on_kita(event)
+        self._moved(KITA, event, event.get("pai", "N"))
+
+    _on_nukidora = _on_kita
+
+    def _on_reach(self, event: dict[str, Any]) -> None:
+        super()._on_reach(event)
+        assert self.kyoku is not None
+        self._moved(RIICHI, event, None, after_call=self.kyoku.any_call)
+
+    def _on_reach_accepted(self, event: dict[str, Any]) -> None:
+        super()._on_reach_accepted(event)
+        self._moved(ACCEPTED, event, None)
+
+    def _moved(
+        self,
+        kind: int,
+        event: dict[str, Any],
+        tile: str | None,
+        consumed: tuple[str, ...] = (),
+        call: str = "",
+        after_call: bool = False,
+    ) -> None:
+        # The handler has checked the event: its seat and tiles are what it read.
+        assert self.kyoku is not None
+        self.kyoku.moves.append(_Move(self.at, kind, event["actor"], tile, consumed, call, after_call))
+
+    def _on_hora(self, event: dict[str, Any]) -> None:
+        k, actor = self.kyoku, event.get("actor")
+        if k is not None and not k.ended and type(actor) is int and 0 <= actor < self.players:
+            self._materialize(k, self.at, (actor,))
+        super()._on_hora(event)
+
+    # A draw's result: the draws and the last discard; the discards, or every seat's play where the
+    # hands are asked.
+
+    def _logged(self, k: _Kyoku, rules: Ruleset, following: _Kyoku | None) -> LoggedHand:
+        if k.draw is not None and not k.horas:
+            assert k.stop is not None
+            self._table(k, k.stop, [m for m in k.moves if m.at < k.stop])
+        return super()._logged(k, rules, following)
+
+    def _nagashi_eligible(self, k: _Kyoku) -> set[int]:
+        text, start, stop = self.text, k.start, k.stop
+        assert stop is not None  # the hand's lines are all read
+        eligible: set[int] = set()
+        for seat in range(k.players):
+            if seat in k.called_from:
+                continue
+            if any(m.kind == DISCARD and m.seat == seat for m in k.moves):
+                # A discard read as JSON: the seat's play in order.
+                self._materialize(k, stop, (seat,))
+                if seat in super()._nagashi_eligible(k):
+                    eligible.add(seat)
+            elif _SEAT_DISCARDS[seat].search(text, start - 1, stop) and not _SEAT_SIMPLES[seat].search(
+                text, start - 1, stop
+            ):
+                eligible.add(seat)
+        return eligible
+
+    def _ready(
+        self,
+        k: _Kyoku,
+        event: dict[str, Any],
+        changes: tuple[int, ...],
+        riichi: tuple[int, ...],
+        following: _Kyoku | None,
+    ) -> tuple[int, ...]:
+        if event.get("tenpais") is None and not any(c > 0 for c in changes):
+            self._materialize(k, k.stop, range(k.players))
+        return super()._ready(k, event, changes, riichi, following)
+
+    def _abort_kind(self, k: _Kyoku) -> AbortKind:
+        self._materialize(k, k.stop, range(k.players))
+        return super()._abort_kind(k)
+
+    # The state ``_GameReader``'s handlers would have left at a point of the hand.
+
+    def _materialize(self, k: _Kyoku, at: int | None, seats: Sequence[int]) -> None:
+        """The hand as the handlers leave it before ``at``, for these seats and the table."""
+        assert at is not None
+        moves = [m for m in k.moves if m.at < at]
+        self._table(k, at, moves)
+        for seat in seats:
+            play = self._play(k, seat, at, moves)
+            k.hands[seat] = play.hand
+            k.last_draw[seat] = play.last_draw
+            k.discards[seat] = play.discards
+            for held, group in (
+                (play.discarded, k.discarded),
+                (play.ippatsu, k.ippatsu),
+                (play.rinshan, k.rinshan_draw),
+                (play.after_kan, k.after_kan),
+                (play.double_riichi, k.double_riichi),
+            ):
+                if held:
+                    group.add(seat)
+                else:
+                    group.discard(seat)
+
+    def _play(self, k: _Kyoku, seat: int, at: int, moves: list[_Move]) -> _SeatPlay:
+        """One seat's play before ``at``: its plain lines and the moves, in the order written."""
+        play = _SeatPlay(seat, k.dealt[seat])
+        draw, discard = play.draw, play.discard
+        i, count = 0, len(moves)
+        # From the newline that ends start_kyoku's line.
+        for m in _SEAT_LINES[seat].finditer(self.text, k.start - 1, at):
+            if i < count:
+                line = m.start() + 1
+                while i < count and moves[i].at < line:
+                    play.move(moves[i])
+                    i += 1
+            if (m[2] or m[3]) == "tsumo":
+                draw(m[1] or m[4])
+            else:
+                discard(m[1] or m[4])
+        while i < count:
+            play.move(moves[i])
+            i += 1
+        return play
+
+    def _table(self, k: _Kyoku, at: int, moves: list[_Move]) -> None:
+        """The draws before ``at``, the last discard, whether it came after the wall's last draw,
+        and a kakan that may be robbed: from the lines before ``at``, the last first."""
+        text, start = self.text, k.start
+        # The plain lines read are those before ``at`` (a result's line, or where the hand stops).
+        draws = k.plain_draws + sum(m.kind == DRAW for m in moves)
+        k.draws = draws
+        k.kakan = None
+        k.last_discard = None
+        k.discard_after_last_draw = False
+        tiles_moved = {m.at: m for m in moves if m.kind in (DRAW, DISCARD, CALL)}
+        kakan_known = draw_known = False
+        end = at
+        while end > start:
+            line_end = end - 1 if text[end - 1] == "\n" else end
+            line = max(text.rfind("\n", start, line_end) + 1, start)
+            end = line
+            m = _PLAIN.match(text, line)
+            if m is not None:
+                kind = DRAW if (m[3] or m[4]) == "tsumo" else DISCARD
+                seat, tile = int(m[1] or m[5]), m[2] or m[6]
+                call = ""
+            else:
+                move = tiles_moved.get(line)
+                if move is None:
+                    continue
+                kind, seat, tile, call = move.kind, move.seat, move.tile or "", move.call
+            if not kakan_known:
+                # The last draw, discard or call: a kakan is robbed before anything follows it.
+                kakan_known = True
+                if call == "kakan":
+                    k.kakan = (seat, tile)
+            if kind == DRAW:
+                draw_known = True
+            elif kind == DISCARD:
+                if not draw_known:
+                    k.discard_after_last_draw = draws >= WALL_DRAWS[k.players]
+                k.last_discard = (seat, tile)
+                return
 
 
 # The name the registry (``replay.formats.detect.REGISTRY``) reads this format with.

@@ -8,8 +8,12 @@ service runs a front end's call (``replay.service.common.opening.store_answering
 
 from __future__ import annotations
 
-from eventsourcing.persistence import InterfaceError, OperationalError
+from eventsourcing.persistence import InterfaceError, OperationalError, PersistenceError
 
 # What the library raises when the store does not answer (a connection lost or refused, no connection
 # free in time, a locked SQLite file), as opposed to a row it cannot take or a statement it refuses.
 UNAVAILABLE = (OperationalError, InterfaceError)
+
+# Everything the library raises of the store's (the above, and a row it cannot take, a statement refused):
+# said as ``StoreError`` where the service runs a front end's command (``replay.service.common.opening``).
+FAILED = PersistenceError

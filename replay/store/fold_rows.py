@@ -29,7 +29,7 @@ from uuid import UUID
 from eventsourcing.persistence import JSONTranscoder, Transcoding, find_id_convertor
 
 from domain.codec import FACT_TAGS, to_data
-from domain.integrity import _content_fields, plain
+from domain.integrity import _content_fields, canonical, plain
 from projections.standings_view import ReadEvent
 from replay.store.mapper import AGGREGATE_TOPICS, HonbaMapper, event_class, whole
 from replay.store.transcoding import ValueTranscoding
@@ -42,9 +42,7 @@ _ESCAPE = b"\\u"
 
 def _canonical_digest(content: dict[str, Any]) -> str:
     # ``domain.integrity.digest_of``, spelled out: the same canonical bytes, hashed.
-    return hashlib.sha256(
-        json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
-    ).hexdigest()
+    return hashlib.sha256(canonical(content)).hexdigest()
 
 
 class FoldReader:

@@ -62,7 +62,7 @@ async def match_json(request: Request) -> Response:
     key = request.path_params["key"]
 
     def data() -> dict[str, Any]:
-        context = table_context(served, key, None)
+        context = table_context(served, key, None, ledger=True)
         return {
             "match": key,
             "rules": context["rules"],

@@ -158,7 +158,7 @@ def create_app(db: str | None, address: Address | None = None, *, witnesses: Seq
         served.start_checkpoints()
         yield
         served.stop_checkpoints()
-        served.app.close()
+        served.close()
 
     web = Starlette(routes=routes, exception_handlers=dict(handlers), lifespan=lifespan)
     # Starlette would answer "/director/" with a redirect to http://<the client's Host>/director.

@@ -10,6 +10,8 @@ browser's ``Accept-Language``, else English. Numbers are written by Babel's rule
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from babel import Locale, negotiate_locale
 from babel.numbers import format_decimal
 
@@ -87,5 +89,13 @@ def chosen(query: str | None, cookie: str | None, accept: str | None) -> str:
 def number(value: object, language: str) -> object:
     """A whole number as the language writes it (25,000 in both; Babel's rules), anything else as it is."""
     if isinstance(value, int) and not isinstance(value, bool):
-        return format_decimal(value, locale=Locale.parse(language))
+        return _written(value, language)
     return value
+
+
+# A page writes the same few scores and payments many times (a long match's ledger, 1,200 numbers
+# at 300 hands), and Babel's formatting of one costs about as much as the rest of its line: each
+# is written once per language.
+@lru_cache(maxsize=8192)
+def _written(value: int, language: str) -> str:
+    return format_decimal(value, locale=Locale.parse(language))

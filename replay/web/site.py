@@ -35,12 +35,18 @@ from replay.input.json_text import load_json
 from replay.service.audit.checkpoints import checkpoints_kept
 from replay.service.audit.witnesses import WitnessKeys
 from replay.service.common.access import Grant, TokenStore
-from replay.service.common.opening import one_writer_at_a_time, open_standings_view, open_store, store_answering
+from replay.service.common.opening import (
+    close_store,
+    one_writer_at_a_time,
+    open_standings_view,
+    open_store,
+    store_answering,
+)
 from replay.service.common.shapes import end_reason_said
 from replay.service.director.address import Address
 from replay.service.recording.entry import VALUE_FIELDS, FieldError, is_list_field, whole_number
 from replay.service.recording.recording import ForHand
-from replay.service.tournaments.standings import read_view
+from replay.service.tournaments.standings import read_view, view_position
 from replay.web import i18n
 from replay.web.limits import DEEPEST_JSON, MOST_FIELDS
 
@@ -176,6 +182,10 @@ class Site:
             self._stop_checkpoints()
             self._stop_checkpoints = None
 
+    def close(self) -> None:
+        """Close the store the site serves (the server stops)."""
+        close_store(self.app)
+
     def run(self, call: Callable[[], T]) -> T:
         """``call`` run, taking turns with the server's other threads on SQLite; a store that did not
         answer raised as ``Unavailable``."""
@@ -198,7 +208,7 @@ class Site:
         with self._view_lock:
             # A view that cannot be read is rebuilt (``read_view``): derived data, never a 500.
             self.run(lambda: read_view(self.app, lambda _view: None, view=self.view))
-            self.position = self.view.max_tracking_id(self.app.name) or 0
+            self.position = view_position(self.app, self.view)
             return self.position
 
     async def refreshed(self) -> int:

@@ -51,9 +51,10 @@ from replay.web.site import (
 LIMITS = LIMIT_NAMES
 
 
-def table_context(served: Site, key: str, token: str | None) -> dict[str, Any]:
-    """What the table page shows of the match ``key``; its form when ``token`` may record there."""
-    data = table_view(served.app, key)
+def table_context(served: Site, key: str, token: str | None, *, ledger: bool = False) -> dict[str, Any]:
+    """What the table page shows of the match ``key``; its form when ``token`` may record there;
+    with ``ledger``, the ledger as the JSON API gives it besides (``table_view``)."""
+    data = table_view(served.app, key, ledger=ledger)
     grant = served.grant(token)
     writable = grant is not None and grant.may_record(key) and not data["finished"]
     # A finished match of an event with a sign-off: where it stands, and the players' form on the table's link.

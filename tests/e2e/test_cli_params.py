@@ -283,3 +283,29 @@ def test_a_checkpoint_the_driver_refuses_at_a_commands_end_is_a_warning(capsys: 
     assert capsys.readouterr().err.strip() == (
         "honba: warning: no checkpoint taken: cannot start a transaction within a transaction"
     )
+
+
+@pytest.mark.parametrize(
+    ("failure", "line"),
+    [
+        ("IntegrityError", "honba: the store failed: UNIQUE constraint failed"),
+        ("OperationalError", "honba: the store did not answer: UNIQUE constraint failed"),
+    ],
+)
+def test_the_store_failing_under_a_command_is_one_line(
+    capsys: pytest.CaptureFixture[str], failure: str, line: str
+) -> None:
+    # The event library's errors are said by the service (store_failures), which the command line calls
+    # around every command: it names neither the library nor its errors.
+    import eventsourcing.persistence
+    import typer
+
+    from replay.cli.shell import guarded
+
+    def command() -> None:
+        raise getattr(eventsourcing.persistence, failure)("UNIQUE constraint\n failed")
+
+    with pytest.raises(typer.Exit) as exit_:
+        guarded(command)
+    assert exit_.value.exit_code == 2
+    assert capsys.readouterr().err.strip() == line

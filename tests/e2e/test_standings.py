@@ -35,7 +35,6 @@ from typing import Any
 import pytest
 from conftest import SOUTH, hv, ron
 from honba_cli import Honba, invoke, ok
-from matplotlib.image import imread
 from playwright_support import rendered
 
 from domain.match import Match
@@ -633,6 +632,9 @@ def test_the_html_page_renders_in_headless_chromium(browser: Any, standings_page
     dom = rendered(browser, url, 1280, 1400, png)
     assert '<table class="ledger standings">' in dom and "+78.0" in dom
     assert "<svg" in dom and "</svg>" in dom
+    # matplotlib is imported by this test alone: 2.7 s of CPU at module level, paid by every test process.
+    from matplotlib.image import imread
+
     pixels = imread(png)
     assert pixels.shape[:2] == (1400, 1280)
     colours = {tuple(p) for p in pixels[::4, ::4, :3].reshape(-1, 3).round(2).tolist()}

@@ -342,6 +342,8 @@ def test_serve_answers_and_never_shows_the_password(store_db: str, tmp_path: Pat
         assert server.stdout is not None
         banner = server.stdout.readline()  # printed before the server starts listening
         assert f":{port}/" in banner
+        # uvicorn[standard]'s C parser and loop, honba's dependencies, and the banner says so.
+        assert banner.rstrip().endswith(f":{port}/ (httptools, uvloop)"), banner
         # On loopback (the default) it says at start that phones cannot reach it, and what to use.
         said = server.stdout.readline()
         assert said.startswith(

@@ -47,6 +47,19 @@ def test_the_language_is_the_query_the_cookie_or_the_browsers(
     assert i18n.chosen(query, cookie, accept) == language
 
 
+def test_the_forms_names_made_once_per_language_stay_in_their_language(tmp_path: Path) -> None:
+    # The names a form offers (_words.html) are translated once per language and kept with the
+    # template (issue 36): pages in either language, in turns, each say its own.
+    db = str(tmp_path / "honba.sqlite")
+    (token,) = prepare(db, {"t1": PLAYERS}, [("table", "t1")])
+    with TestClient(create_app(db)) as client:
+        for _turn in range(2):
+            english = client.get(f"/matches/t1?token={token}&lang=en").text
+            japanese = client.get(f"/matches/t1?token={token}&lang=ja").text
+            assert ">four winds<" in english and "四風連打" not in english
+            assert ">四風連打<" in japanese and "four winds" not in japanese
+
+
 def test_a_page_says_its_language_and_the_switch_keeps_the_query_and_sets_the_cookie(tmp_path: Path) -> None:
     db = str(tmp_path / "honba.sqlite")
     (token,) = prepare(db, {"t1": PLAYERS}, [("table", "t1")])

@@ -10,11 +10,12 @@ from typing import Any
 
 import pytest
 from conftest import CORPUS
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from domain import integrity
 from domain.codec import to_data
-from domain.integrity import canonical, digest_of, digests_of_items, plain
+from domain.integrity import canonical, digest_of, digests_of_items, event_content, plain
 from domain.match import Match, match_content_and_entries, stored_rules
 from domain.values import without_details
 from replay.formats.detect import read_log
@@ -73,3 +74,56 @@ def test_a_match_s_rules_are_built_once_per_set_of_values() -> None:
     first = stored_rules(rules)
     assert stored_rules(dict(rules)) is first
     assert first == load_preset("tenhou")
+
+
+# Every value json can write, NaN and the infinities included, and keys of every kind it sorts.
+ANY_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(st.text(max_size=6), inner, max_size=4)
+        | st.dictionaries(st.integers(), inner, max_size=3)
+    ),
+    max_leaves=16,
+)
+
+
+def _dumps(data: Any) -> bytes:
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+
+
+# Generation, not the check, is what a loaded machine slows (the health check then fails a sound run).
+@settings(suppress_health_check=[HealthCheck.too_slow])
+@given(ANY_JSON)
+def test_the_canonical_encoder_made_once_writes_what_json_dumps_writes(data: Any) -> None:
+    assert canonical(data) == _dumps(data)
+
+
+def test_the_canonical_encoder_made_once_on_the_corpus_and_on_refusals() -> None:
+    # Every event's content of the corpus's Tenhou logs, as its digest encodes it; then what
+    # json.dumps refuses is refused alike, and the encoder still writes right afterwards.
+    events = [
+        event
+        for path in sorted((CORPUS / "tenhou-wire-2018").glob("*.mjlog"))[:40]
+        for game in read_log(path)
+        for event in match_from_log(game).pending_events
+    ]
+    contents = [event_content(event) for event in events]
+    assert len(contents) > 500
+    assert all(canonical(content) == _dumps(content) for content in contents)
+    assert canonical("東\n") == _dumps("東\n") and canonical(1e16) == b"1e+16"
+    for refused in ({"a": object()}, [1, {2j}], {(1, 2): 3}):
+        with pytest.raises(TypeError):
+            _dumps(refused)
+        with pytest.raises(TypeError):
+            canonical(refused)
+    shared = [1]
+    assert canonical([shared, shared]) == b"[[1],[1]]" == _dumps([shared, shared])
+
+
+def test_without_the_c_encoder_canonical_is_json_dumps(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A Python whose json has no C encoder: the same bytes through json.dumps itself.
+    data = {"b": [1.5, None, True, "東\n"], "a": {"z": 1e16, "y": float("nan")}}
+    made_once = canonical(data)
+    monkeypatch.setattr(integrity, "_ENCODE", None)
+    assert canonical(data) == made_once == _dumps(data)

@@ -12,13 +12,14 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import attrs
 import pytest
 from riichienv_games import riichienv_game
 
 from domain.scoring.payments import settle
 from domain.values import AbortiveDraw, AbortKind, ExhaustiveDraw, HandValue, TableState, Win, WinResult
 from replay.formats.logmodel import LogError, LoggedGame
-from replay.formats.mjai import read_mjai
+from replay.formats.mjai import read_hands, read_mjai
 from replay.input.tiles import MeldTiles
 from replay.service.imports.verify import verify_game
 
@@ -75,6 +76,10 @@ def whole(*events: dict[str, Any] | list[dict[str, Any]], names: list[str] | Non
 def read(data: bytes, file: str = "test.jsonl") -> LoggedGame:
     games = read_mjai(data, file=file)
     assert len(games) == 1
+    # What ``honba verify`` reads (the draws and discards left in the text) is the same game
+    # without the hands' tiles (compared by ``repr``, which shows each win's details).
+    without_tiles = [attrs.evolve(g, hands=tuple(attrs.evolve(h, tiles=None) for h in g.hands)) for g in games]
+    assert repr(read_hands(data, file=file)) == repr(without_tiles)
     return games[0]
 
 
@@ -548,6 +553,10 @@ def test_malformed_input_is_a_log_error_with_its_line(data: bytes, where: str, s
     assert caught.value.where.startswith("bad.jsonl")
     assert where in caught.value.where
     assert says in caught.value.message
+    # ``honba verify``'s reading, which leaves plain draws and discards in the text, says the same.
+    with pytest.raises(LogError) as also:
+        read_hands(data, file="bad.jsonl")
+    assert str(also.value) == str(caught.value)
 
 
 # Fresh games from another engine (riichienv), not in the corpus.

@@ -185,6 +185,69 @@ def re_exports(root: Path = ROOT) -> list[str]:
     return found
 
 
+# The store's class: a front end holds what the service opened for it (``open_store``, ``OpenedStore``) and
+# passes it on to the use cases, and never names the class, under its own name or a service's alias of it.
+STORE_CLASS = "replay.store.application.HonbaApp"
+# The event library the store is built on: only ``replay.store`` knows it (the service says its errors as
+# the domain's, ``replay.service.common.opening.store_failures``).
+LIBRARY = "eventsourcing"
+
+
+def store_class_addresses(root: Path = ROOT) -> set[str]:
+    """Every address of the store's class: its own, and each name a service module binds to it at its
+    top (``Store: TypeAlias = HonbaApp``)."""
+    addresses = {STORE_CLASS}
+    for module, path in sorted(modules(root).items()):
+        if layer_of(module) != SERVICE:
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        local = {
+            alias.asname or alias.name
+            for node in ast.walk(tree)
+            if isinstance(node, ast.ImportFrom) and node.module
+            for alias in node.names
+            if f"{node.module}.{alias.name}" == STORE_CLASS
+        }
+        for statement in tree.body:
+            if isinstance(statement, ast.Assign | ast.AnnAssign) and isinstance(statement.value, ast.Name):
+                targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+                if statement.value.id in local:
+                    addresses |= {f"{module}.{t.id}" for t in targets if isinstance(t, ast.Name)}
+    return addresses
+
+
+def front_ends_naming_the_store(root: Path = ROOT) -> list[str]:
+    """Every front-end module that imports the event library, or names the store's class (imported
+    by any of its addresses, or read as an attribute of a module that holds one: ``opening.Store``)."""
+    addresses = store_class_addresses(root)
+    found = []
+    for module, path in sorted(modules(root).items()):
+        if layer_of(module) != FRONT_ENDS:
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        held: dict[str, str] = {}  # a local name -> the module it names
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    if alias.name.split(".")[0] == LIBRARY:
+                        found.append(f"{module} imports {alias.name}")
+                    held[alias.asname or alias.name] = alias.name
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                if node.module.split(".")[0] == LIBRARY:
+                    found.append(f"{module} imports {node.module}")
+                for alias in node.names:
+                    address = f"{node.module}.{alias.name}"
+                    if address in addresses:
+                        found.append(f"{module} names the store's class as {address}")
+                    held[alias.asname or alias.name] = address
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in held:
+                address = f"{held[node.value.id]}.{node.attr}"
+                if address in addresses:
+                    found.append(f"{module} names the store's class as {address}")
+    return found
+
+
 def upward(edges: dict[str, set[str]]) -> list[str]:
     """Every import of a module from a higher layer."""
     wrong = []
@@ -242,6 +305,12 @@ def test_the_front_ends_reach_the_store_and_the_formats_only_through_the_service
     assert below_the_service(graph()) == []
 
 
+def test_the_front_ends_never_name_the_store_class_nor_import_the_event_library() -> None:
+    # They hold the store the service opened and pass it on; its checkpoints, its closing and the
+    # library's errors are the service's (replay/service/common/opening.py).
+    assert front_ends_naming_the_store() == []
+
+
 def test_no_service_module_hands_on_a_name_of_the_store() -> None:
     # One address per concept: the refusals front ends catch are the domain's (domain/store_errors.py),
     # the store as a front end holds it comes from the service's own functions (common/opening.py).
@@ -279,16 +348,20 @@ def test_matplotlib_is_loaded_only_where_a_chart_is_drawn() -> None:
         assert not any(n.split(".")[0] == "matplotlib" for n in names), module
 
 
-def test_every_package_is_listed_for_a_non_editable_install() -> None:
-    # ``pip install .`` ships only the packages pyproject names; a package left out imports
+def test_every_package_is_found_for_a_non_editable_install() -> None:
+    # ``pip install .`` ships only the packages pyproject's find includes; a package left out imports
     # in the editable install the tests use and fails in a user's.
+    import fnmatch
     import tomllib
 
-    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["packages"])
+    setuptools = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
+    find = setuptools["packages"]["find"]
     packages = {
         module_name(ROOT, p.parent / "__init__.py") for top in PACKAGES for p in (ROOT / top).rglob("__init__.py")
     }
-    assert packages <= listed
+    assert packages
+    left_out = {p for p in packages if not any(fnmatch.fnmatchcase(p, pattern) for pattern in find["include"])}
+    assert not left_out
 
 
 # The checks themselves, on a small tree of their own with each fault planted.
@@ -469,3 +542,57 @@ def test_a_store_name_bound_again_and_not_used_is_caught_and_one_used_is_not(tmp
     )
     # open_view is used by the service's own function; HonbaApp is only handed on, as App.
     assert re_exports(root) == ["replay.service.common.opening hands on replay.store.application.HonbaApp"]
+
+
+# What replay/cli/shell.py and replay/cli/tournaments.py did before the service's ``OpenedStore`` and
+# ``store_failures`` (issue 35): the library's error imported, the store's class named by the service's alias.
+OLD_SHELL = """from eventsourcing.persistence import PersistenceError
+from replay.service.common.opening import Store, open_store
+
+class Shell:
+    def __init__(self, db):
+        self._app: Store | None = None
+"""
+OPENING = """from typing import TypeAlias
+from replay.store.application import HonbaApp
+
+Store: TypeAlias = HonbaApp
+
+def open_store(db): return HonbaApp.open(db)
+"""
+
+
+def test_a_front_end_importing_the_event_library_or_naming_the_store_class_is_caught(tmp_path: Path) -> None:
+    root = plant(
+        tmp_path,
+        {
+            "replay/cli/shell.py": OLD_SHELL,
+            "replay/cli/tournaments.py": (
+                "from replay.service.common import opening\ndef change(c: opening.Store) -> None: ...\n"
+            ),
+            "replay/web/app.py": "import eventsourcing.application\nfrom replay.store.application import HonbaApp\n",
+            "replay/service/common/opening.py": OPENING,
+            "replay/store/application.py": "class HonbaApp: ...\n",
+        },
+    )
+    assert store_class_addresses(root) == {STORE_CLASS, "replay.service.common.opening.Store"}
+    assert front_ends_naming_the_store(root) == [
+        "replay.cli.shell imports eventsourcing.persistence",
+        "replay.cli.shell names the store's class as replay.service.common.opening.Store",
+        "replay.cli.tournaments names the store's class as replay.service.common.opening.Store",
+        "replay.web.app imports eventsourcing.application",
+        "replay.web.app names the store's class as replay.store.application.HonbaApp",
+    ]
+    # A use case's function, the service's handle and the store opened for the front end are not the class.
+    root = plant(
+        tmp_path / "through",
+        {
+            "replay/cli/shell.py": (
+                "from replay.service.common.opening import OpenedStore, open_store\n"
+                "class Shell(OpenedStore): ...\nAPP = open_store(None)\n"
+            ),
+            "replay/service/common/opening.py": OPENING + "class OpenedStore: ...\n",
+            "replay/store/application.py": "class HonbaApp: ...\n",
+        },
+    )
+    assert front_ends_naming_the_store(root) == []

@@ -1,9 +1,11 @@
-"""The store as a front end holds it, through the service: opened (``open_store``), the standings
+"""The store as a front end holds it, through the service: opened (``open_store``, or a command's
+``OpenedStore``), checkpointed and closed (``take_checkpoint``, ``close_store``), the standings
 view over it (``open_standings_view``), what a front end says of it (``store_shown``,
 ``unnamed_store``, ``data_folder``), whether its callers take turns (``one_writer_at_a_time``),
-and the library's "the store did not answer" said as ``StoreUnavailable`` around a call
-(``store_answering``). A front end passes the store it opened to the use cases and reaches
-nothing of ``replay.store`` itself.
+and the library's errors said as the domain's (``store_answering``: "the store did not answer" as
+``StoreUnavailable``; ``store_failures``: any failure of the store as ``StoreError``). A front end
+passes the store it opened to the use cases, calls none of its methods, never names its class, and
+reaches nothing of ``replay.store`` nor of the event library itself.
 """
 
 from __future__ import annotations
@@ -13,10 +15,11 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeAlias
 
+from domain.bounds import clipped
 from domain.said import Said
-from domain.store_errors import StoreUnavailable
+from domain.store_errors import StoreError, StoreUnavailable
 from replay.store.application import HonbaApp
-from replay.store.errors import UNAVAILABLE
+from replay.store.errors import FAILED, UNAVAILABLE
 from replay.store.settings import DB_ENV, POSTGRES, default_db_path, store_name
 
 if TYPE_CHECKING:
@@ -30,6 +33,67 @@ def open_store(db: str | None, *, read_only: bool = False) -> Store:
     """The store ``db`` names (a SQLite file, ``:memory:``, a PostgreSQL URL; none: ``HONBA_DB``,
     else the default file), opened; ``read_only``: its connections refuse writes and need none."""
     return HonbaApp.open(db, read_only=read_only)
+
+
+def take_checkpoint(app: Store) -> str:
+    """Take a checkpoint of what this process saved in ``app``, now (skipped when another process
+    holds the checkpoint lock: its next checkpoint covers it); the store head digest after it."""
+    taken = app.checkpoint()
+    app.wrote = False
+    return taken.head
+
+
+def close_store(app: Store) -> None:
+    """Close ``app``: a PostgreSQL store's connections, a SQLite file's."""
+    app.close()
+
+
+class OpenedStore:
+    """The store a command works on, as the service hands it to a front end: opened when first asked
+    for (``app``; ``reader`` to read only), then checkpointed and closed through the service
+    (``checkpoint``, ``close``). The front end passes ``app`` on to the use cases."""
+
+    def __init__(self, db: str | None) -> None:
+        self.db = db
+        self._app: Store | None = None
+
+    @property
+    def app(self) -> Store:
+        """The store ``db`` names, opened the first time it is asked for."""
+        if self._app is None:
+            self._app = open_store(self.db)
+        return self._app
+
+    @property
+    def reader(self) -> Store:
+        """The store opened to read only (``honba check``, ``audit``, ``export``): its connections
+        refuse writes and need none, so that they work on a full disk."""
+        if self._app is None:
+            self._app = open_store(self.db, read_only=True)
+        return self._app
+
+    def checkpoint(self) -> str:
+        """A checkpoint of what this command saved, now (``take_checkpoint``): the head digest after it."""
+        return take_checkpoint(self.app)
+
+    def close(self) -> str | None:
+        """Close the store if it was opened, with a checkpoint first when the command wrote and took
+        none since. What was saved is stored whatever becomes of that checkpoint (the next one covers
+        it): its failure is not the command's, and is returned as one line for a warning (else None)."""
+        if self._app is None:
+            return None
+        app, self._app = self._app, None
+        try:
+            if app.wrote:
+                take_checkpoint(app)
+            return None
+        except Exception as exc:
+            # Besides honba's and the library's errors, the driver's own: a Ctrl-C inside a save leaves
+            # SQLite's connection in its transaction ("cannot start a transaction within a transaction"),
+            # rolled back on close.
+            return clipped(" ".join(str(exc).split()) or type(exc).__name__)
+        finally:
+            close_store(app)
 
 
 def open_standings_view(app: Store) -> DocumentView:
@@ -72,3 +136,19 @@ def store_answering() -> Iterator[None]:
     except UNAVAILABLE as exc:
         why = " ".join(str(exc).split()) or type(exc).__name__
         raise StoreUnavailable(Said("the store did not answer: {why}", why=why)) from exc
+
+
+@contextmanager
+def store_failures() -> Iterator[None]:
+    """Run the block (a command's); whatever the event library raises of the store under it is
+    raised as the domain's store error, one line: ``StoreUnavailable`` when the store did not answer
+    (as ``store_answering``), ``StoreError`` for any other failure of the store (a row it could not
+    take, a statement it refused)."""
+    try:
+        yield
+    except UNAVAILABLE as exc:
+        why = " ".join(str(exc).split()) or type(exc).__name__
+        raise StoreUnavailable(Said("the store did not answer: {why}", why=why)) from exc
+    except FAILED as exc:
+        why = " ".join(str(exc).split()) or type(exc).__name__
+        raise StoreError(Said("the store failed: {why}", why=why)) from exc

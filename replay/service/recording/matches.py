@@ -162,32 +162,31 @@ def table_data(store: HonbaApp, key: str) -> dict[str, Any]:
     return shown_table_data(store, key, store.read(key))
 
 
-def shown_table_data(store: HonbaApp, key: str, shown: Shown) -> dict[str, Any]:
+def shown_table_data(store: HonbaApp, key: str, shown: Shown, *, ledger: bool = True) -> dict[str, Any]:
     """``table_data`` of a match read already (``HonbaApp.read``), with what is wrong with it
-    (``replay.service.audit.damage.match_damage_lines``)."""
+    (``replay.service.audit.damage.match_damage_lines``); ``ledger`` as ``match_table_data``'s."""
     lines = match_damage_lines(store, key, shown.match, shown=shown)
-    data = match_table_data(key, shown.match, shown.damage or (lines[0] if lines else None))
+    data = match_table_data(key, shown.match, shown.damage or (lines[0] if lines else None), ledger=ledger)
     data["damage"] = list(lines)
     return data
 
 
-def match_table_data(key: str, match: Match, damaged: Said | None = None) -> dict[str, Any]:
-    """``table_data`` of a match already loaded (``damaged``: the line ``HonbaApp.read`` gave, or None)."""
+def match_table_data(key: str, match: Match, damaged: Said | None = None, *, ledger: bool = True) -> dict[str, Any]:
+    """``table_data`` of a match already loaded (``damaged``: the line ``HonbaApp.read`` gave, or None);
+    without ``ledger``, without its ``ledger`` and ``lines`` (the table page lists the entries its
+    own way, ``replay.service.recording.table.ledger_rows``: made for every entry, they were a third of it)."""
     players = match.players
     state = match.state
-    entries = corrected_ledger(match.corrected_steps())
     seats = [
         {"seat": i, "name": p, "wind": seat_wind(i, state), "score": s, "dealer": i == state.dealer}
         for i, (p, s) in enumerate(zip(players, state.scores, strict=True))
     ]
-    return {
+    data: dict[str, Any] = {
         "key": key,
         "players": list(players),
         "state": state_data(players, state, match.rules),
         "seats": seats,
         "round": WIND_NAMES[state.round_wind % 4],
-        "ledger": ledger_data(players, entries, entry_numbers(match), match.rules.scoring),
-        "lines": [payment_lines(e, players, match.rules.scoring) for e in entries],
         "head": match.head,
         "digest": attrs.asdict(match_digest(key, match.head)),
         "rules": match.rules.name,
@@ -195,6 +194,11 @@ def match_table_data(key: str, match: Match, damaged: Said | None = None) -> dic
         "finished": state.finished,
         "damaged": damaged,
     }
+    if ledger:
+        entries = corrected_ledger(match.corrected_steps())
+        data["ledger"] = ledger_data(players, entries, entry_numbers(match), match.rules.scoring)
+        data["lines"] = [payment_lines(e, players, match.rules.scoring) for e in entries]
+    return data
 
 
 def corrections_summary(store: HonbaApp) -> list[dict[str, Any]]:

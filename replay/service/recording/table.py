@@ -114,7 +114,7 @@ def value_choice(value: HandValue, rules: Ruleset) -> str | None:
 # The page's match.
 
 
-def table_view(app: HonbaApp, key: str) -> dict[str, Any]:
+def table_view(app: HonbaApp, key: str, *, ledger: bool = False) -> dict[str, Any]:
     """What the table page shows of the match ``key``, read once: ``table_data``'s table, and
     ``choices`` (``value_choices``), ``clock`` (``clock_data`` at the server's time; None with no
     time limit), ``entries`` (``ledger_rows``), ``undo`` (``undo_target``), ``result``
@@ -122,10 +122,11 @@ def table_view(app: HonbaApp, key: str) -> dict[str, Any]:
     made from what is shown is entered for: ``replay.service.recording.recording.hand_now``), ``version``
     (the match's, an API client's ``If-Match``) and ``receipt`` (whether the page offers the
     match's receipt: once it has ended); ``damaged`` as ``table_data``'s:
-    a match whose chain or seal shows a change is shown with that line, never refused."""
+    a match whose chain or seal shows a change is shown with that line, never refused. With
+    ``ledger`` (the JSON API's match), ``table_data``'s ``ledger`` and ``lines`` besides."""
     shown = app.read(key)
     match = shown.match
-    data = shown_table_data(app, key, shown)
+    data = shown_table_data(app, key, shown, ledger=ledger)
     data["choices"] = value_choices(match.rules)
     data["nagashi"] = match.rules.nagashi_mangan
     data["clock"] = clock_data(match, server_time()) if match.clock.limit is not None else None

@@ -270,6 +270,11 @@ def read_view(
     return read(view)
 
 
+def view_position(store: HonbaApp, view: DocumentView) -> int:
+    """How far into ``store``'s notification log the standings ``view`` has folded (0: nothing yet)."""
+    return view.max_tracking_id(store.name) or 0
+
+
 def caught_up_view(store: HonbaApp, tick: Callable[[int], None] | None = None) -> DocumentView:
     """The stored standings view, brought up to date first (``tick`` told of the events folded so far)."""
     view = open_view(store)

@@ -1,0 +1,188 @@
+"""``honba verify`` reads mjai without visiting each draw and discard, and gives what reading every
+line as JSON gives (issue 36).
+
+A draw or discard in one of the writers' layouts (riichienv's sorted keys, mjai's and Mortal's type
+first, with or without spaces) is left in the text (``replay.formats.mjai._LineReader``): a seat's
+lines are followed only where a result needs its tiles. Fresh riichienv games, four- and
+three-player, written in each layout and in a mix of layouts with lines read as JSON among them,
+are read both ways and compared game for game (``repr``, which shows each win's details and who
+called); a draw or discard the handlers refuse is refused with the same message and line.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+from riichienv_games import riichienv_game
+
+import replay.formats.mjai as mjai
+from replay.formats.logmodel import LogError, LoggedGame
+
+
+def every_line(data: bytes, file: str = "game.jsonl") -> list[LoggedGame] | str:
+    """The games as the reader gives them reading every line as JSON, or its refusal."""
+    try:
+        text = mjai._decoded(data, file)
+        games: list[list[tuple[int, dict[str, Any]]]] = []
+        current: list[tuple[int, dict[str, Any]]] | None = None
+        for line, event in mjai._events_of(text, file):
+            if event["type"] == "start_game" or current is None:
+                current = []
+                games.append(current)
+            current.append((line, event))
+            if event["type"] == "end_game":
+                current = None
+        if not games:
+            raise LogError(file, "no mjai events in it")
+        several = len(games) > 1
+        return [mjai._GameReader(file, k if several else None, False).read(g) for k, g in enumerate(games)]
+    except LogError as exc:
+        return str(exc)
+
+
+def as_verify_reads(data: bytes, file: str = "game.jsonl") -> list[LoggedGame] | str:
+    try:
+        return mjai.read_hands(data, file=file)
+    except LogError as exc:
+        return str(exc)
+
+
+def same(data: bytes) -> None:
+    expected = every_line(data)
+    assert not isinstance(expected, str), expected
+    # ``repr`` shows what equality leaves out (each win's details, who called).
+    assert repr(as_verify_reads(data)) == repr(expected)
+
+
+# How each writer lays an event out.
+def sorted_spaced(event: dict[str, Any]) -> str:
+    return json.dumps(event, sort_keys=True)  # riichienv
+
+
+def type_first_compact(event: dict[str, Any]) -> str:
+    ordered = {"type": event["type"], **{k: v for k, v in event.items() if k != "type"}}
+    return json.dumps(ordered, separators=(",", ":"))  # Mortal, mjai.app
+
+
+def type_first_spaced(event: dict[str, Any]) -> str:
+    ordered = {"type": event["type"], **{k: v for k, v in event.items() if k != "type"}}
+    return json.dumps(ordered)
+
+
+LAYOUTS = (sorted_spaced, type_first_compact, type_first_spaced)
+
+
+def events_of(mode: str, seed: int) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in riichienv_game(mode, seed).decode().splitlines()]
+
+
+@pytest.fixture(scope="module")
+def games() -> list[list[dict[str, Any]]]:
+    pytest.importorskip("riichienv")
+    # Between them: rons and tsumos valued from the tiles, riichi, calls, kans and their
+    # replacement draws, exhaustive and abortive draws; in sanma, seeds 2 and 4 have a kita
+    # between a riichi and its win.
+    return [events_of("4p-red-half", seed) for seed in (0, 1, 2)] + [events_of("3p-red-half", seed) for seed in (2, 4)]
+
+
+@pytest.mark.parametrize("layout", LAYOUTS, ids=lambda f: f.__name__)
+def test_riichienv_games_in_each_layout_read_alike(games: list[list[dict[str, Any]]], layout: Any) -> None:
+    for events in games:
+        same("\n".join(layout(e) for e in events).encode())
+        same(("\n".join(layout(e) for e in events) + "\n").encode())
+
+
+def test_several_games_in_one_file_read_alike(games: list[list[dict[str, Any]]]) -> None:
+    texts = ["\n".join(sorted_spaced(e) for e in events) for events in games[:2]]
+    same("\n".join(texts).encode())
+    # Hands after an end_game are a game of their own.
+    same((texts[0] + "\n" + "\n".join(sorted_spaced(e) for e in games[1][1:])).encode())
+
+
+def test_a_mix_of_layouts_with_lines_read_as_json_among_them_reads_alike(games: list[list[dict[str, Any]]]) -> None:
+    rng = random.Random(36)
+    for events in games:
+        lines = []
+        for event in events:
+            line = rng.choice(LAYOUTS)(event)
+            roll = rng.random()
+            if event["type"] in ("tsumo", "dahai") and roll < 0.15:
+                # A draw or discard in no plain layout: read as JSON, followed with the calls.
+                line = json.dumps({**event, "meta": {"q": 0.5}})
+            elif roll < 0.2:
+                line = "  " + line  # leading space: no plain line
+            lines.append(line)
+            if rng.random() < 0.03:
+                lines.append("   ")
+        same("\n".join(lines).encode())
+        # Other line breaks: read line by line as before.
+        same("\r\n".join(lines).encode())
+
+
+def test_verify_leaves_the_plain_draws_and_discards_unread(
+    games: list[list[dict[str, Any]]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    data = "\n".join(sorted_spaced(e) for e in games[0]).encode()
+    read: list[str] = []
+    line_event = mjai._line_event
+
+    def counted(line: str, file: str, number: int) -> Any:
+        read.append(line)
+        return line_event(line, file, number)
+
+    monkeypatch.setattr(mjai, "_line_event", counted)
+    games_read = mjai.read_hands(data, file="game.jsonl")
+    assert games_read and games_read[0].hands
+    plain = sum(e["type"] in ("tsumo", "dahai") for e in games[0])
+    assert plain > len(games[0]) * 3 // 4
+    # Only the other events were read as JSON (the last line has no newline after it).
+    assert len(read) <= len(games[0]) - plain + 1
+
+
+def lines(*events: dict[str, Any]) -> bytes:
+    return "\n".join(json.dumps(e) for e in events).encode()
+
+
+START = {"type": "start_game"}
+KYOKU4 = {
+    "type": "start_kyoku",
+    "bakaze": "E",
+    "kyoku": 1,
+    "honba": 0,
+    "kyotaku": 0,
+    "oya": 0,
+    "dora_marker": "1m",
+    "scores": [25000] * 4,
+    "tehais": [["?"] * 13 for _ in range(4)],
+}
+KYOKU3 = {**KYOKU4, "scores": [35000] * 3, "tehais": [["?"] * 13 for _ in range(3)]}
+DRAW = {"type": "tsumo", "actor": 0, "pai": "?"}
+DISCARD = {"type": "dahai", "actor": 0, "pai": "1m", "tsumogiri": False}
+END = {"type": "ryukyoku", "reason": "fanpai", "deltas": [0, 0, 0, 0]}
+
+
+@pytest.mark.parametrize(
+    ("data", "says"),
+    [
+        (lines(START, DRAW, KYOKU4, END), "line 2: 'tsumo' outside a hand"),
+        (lines(DISCARD, START, KYOKU4, END), "line 1: 'dahai' outside a hand"),
+        (lines(START, KYOKU4, END, {"type": "end_kyoku"}, DRAW, DISCARD), "line 5: 'tsumo' after end_kyoku"),
+        (lines(START, KYOKU4, END, {"type": "end_kyoku"}, {"type": "end_game"}, DISCARD), "line 6: 'dahai' outside"),
+        (
+            lines(START, KYOKU3, DRAW, {**DRAW, "actor": 1}, {**DRAW, "actor": 3}, DISCARD, {**END, "deltas": [0] * 3}),
+            "line 5: actor 3: there is no such seat at a 3-player table",
+        ),
+        (lines(START, KYOKU4, DRAW, {**DISCARD, "pai": "0m"}, END), "line 4: 'pai': '0m' is not an mjai tile"),
+        (lines(START, KYOKU4, {**DRAW, "actor": 4}, END), "line 3: actor 4: there is no such seat"),
+        (lines(START, KYOKU4, DRAW, END) + b'\n{"type": "dahai", "actor": 0', "line 5, column"),
+        (lines(START, KYOKU4, DRAW, {"type": "dahai", "actor": 0, "pai": "1m", "pai2": "x"}, END), None),
+    ],
+)
+def test_a_draw_or_discard_is_refused_as_before(data: bytes, says: str | None) -> None:
+    expected = every_line(data)
+    assert repr(as_verify_reads(data)) == repr(expected)
+    if says is not None:
+        assert isinstance(expected, str) and says in expected, expected
