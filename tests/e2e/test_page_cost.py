@@ -88,3 +88,44 @@ def test_a_table_link_s_qr_code_is_drawn_once_however_often_its_page_is_loaded(
         again = client.get("/director/t/Open/s/1", params={"token": director}).text
         assert again.count('aria-label="QR code of the table link"') == 2
     assert sorted(drawn) == sorted(shown)  # each link's code drawn at the first load only
+
+
+def test_the_standings_chart_is_drawn_once_until_the_standings_change(
+    db: str, client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The public standings page drew its chart (matplotlib) at every load, however many phones
+    # opened it between two results; a result recorded draws it again.
+    from matplotlib.figure import Figure
+
+    from replay.service.recording.recording import end
+    from replay.service.tournaments.tournaments import attach_match, create_tournament
+    from replay.store.application import HonbaApp
+
+    prepare(db, {"t1": PLAYERS, "t2": PLAYERS}, [])
+    app = HonbaApp.open(db)
+    try:
+        create_tournament(app, "Cup", list(PLAYERS))
+        attach_match(app, "Cup", "t1", 1, 1)
+        attach_match(app, "Cup", "t2", 1, 2)
+        end(app, "t1", "agreed")
+    finally:
+        app.close()
+    drawn: list[int] = []
+    savefig = Figure.savefig
+
+    def counted(self: Figure, *args: Any, **options: Any) -> Any:
+        drawn.append(1)
+        return savefig(self, *args, **options)
+
+    monkeypatch.setattr(Figure, "savefig", counted)
+    pages = [client.get("/tournaments/Cup").text for _ in range(3)]
+    assert len(drawn) == 1 and all('aria-label="Points by session"' in page for page in pages)
+    assert len({page.count("<path") for page in pages}) == 1
+    app = HonbaApp.open(db)
+    try:
+        end(app, "t2", "agreed")  # the standings move: the chart is drawn again, once
+    finally:
+        app.close()
+    for _ in range(2):
+        client.get("/tournaments/Cup")
+    assert len(drawn) == 2
