@@ -97,17 +97,15 @@ _BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u20
 _SEPARATORS = frozenset("\u2028\u2029")
 
 
-def _unprintable(ch: str) -> bool:
-    code = ord(ch)
-    return code < 32 or 127 <= code < 160 or 0xD800 <= code < 0xE000 or ch in _SEPARATORS or ch in _BIDI_CONTROLS
+# They as one class of the regular expression: a search finds the first in C (a Python test of each
+# character was a tenth of a verify's reading of a log, its rules' description checked).
+_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff" + "".join(sorted(_SEPARATORS | _BIDI_CONTROLS)) + "]")
 
 
 def unprintable(text: str) -> str | None:
     """The first character that keeps ``text`` from being one line of printable text, or None."""
-    for ch in text:
-        if _unprintable(ch):
-            return ch
-    return None
+    found = _UNPRINTABLE.search(text)
+    return None if found is None else found.group()
 
 
 @attrs.frozen

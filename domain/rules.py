@@ -8,6 +8,7 @@ so editing a preset later cannot change a recorded match.
 
 from __future__ import annotations
 
+import copy
 import functools
 from collections.abc import Mapping
 from typing import Any, Literal, get_args
@@ -501,6 +502,22 @@ class Ruleset:
             raise InvalidRules(Said("{source}: unknown rule {rule}", source=source, rule=shown(unknown[0])))
         merged.update(overrides)
         return entered(Ruleset.from_dict(merged, source=source), source)
+
+    def described(self, description: str, *, source: str = "overrides") -> Ruleset:
+        """A copy with another description, checked as ``with_overrides`` checks one: the same
+        rules as ``with_overrides({"description": description})`` of rules already entered, without
+        taking every other value apart and checking it again (a log's rules are these rules named
+        with the log's own date, once per log)."""
+        try:
+            RULES_DESCRIPTION.check(description, "rule 'description'")
+        except OutOfBounds as exc:
+            raise InvalidRules(_from(source, exc.said)) from None
+        # Every other value was checked when these rules were made and stays as it is: a copy with
+        # the one field set (as attrs' own ``__setstate__`` sets a frozen instance's fields), not
+        # ``attrs.evolve``, whose ``__init__`` converts and checks all 82 values again.
+        copied = copy.copy(self)
+        object.__setattr__(copied, "description", description)
+        return copied
 
 
 def entered(rules: Ruleset, source: str) -> Ruleset:

@@ -234,10 +234,6 @@ def _tenth(text: str) -> bool:
     return bool(fraction.strip("0"))
 
 
-# The same room and dating give the same rules: a bulk import or verify asks for them for every
-# log, and building them (a preset with overrides, checked) was a tenth of reading a log. The
-# arguments are frozen values; the cache is bounded (a log's dating is a day: a few per archive).
-@functools.lru_cache(maxsize=1024)
 def rules_for(players: int, east_only: bool, when: Dating, *, final_points: bool = True) -> TenhouRules:
     """The preset for the room (three or four players, east-only or hanchan) as Tenhou had it then.
 
@@ -248,6 +244,51 @@ def rules_for(players: int, east_only: bool, when: Dating, *, final_points: bool
     change of the final points alone is then not judged), and a note says so. A log
     without ``final_points`` gets no note about changes of the final points alone.
     """
+    placed = tuple(_placed(change, when) for change in CHANGES)
+    room = _room_rules(players, east_only, placed, final_points)
+    rules = room.rules
+    if room.words:
+        # The description names the log's own dating (an hour, for most logs): the one part of
+        # the rules made per log, a copy of the room's rules with it (``Ruleset.described``).
+        rules = rules.described(f"{rules.description} ({', '.join(room.words)}; {when.how})", source="overrides")
+    notes = tuple(
+        f"{change.what}: {when.how}, between {change.old_words} (last seen {_hour(change.old_last_seen)}) "
+        f"and {change.new_words} (first seen {_hour(change.new_first_seen)}); {outcome}"
+        for change, outcome in room.open_changes
+    )
+    return TenhouRules(rules, notes, room.points_judged)
+
+
+def _placed(change: RuleChange, when: Dating) -> str:
+    """Where a log's dating puts it against a change: ``after`` it by the log's own numbers,
+    under the ``old`` or the ``new`` rule by its hours, or ``open`` between the two."""
+    if change.what in when.after:
+        return "after"
+    if when.latest is not None and when.latest <= change.old_last_seen:
+        return "old"
+    if when.earliest is not None and when.earliest >= change.new_first_seen:
+        return "new"
+    return "open"
+
+
+@attrs.frozen
+class _RoomRules:
+    """A room's rules as placed against every change, before the log's own dating is named: the
+    rules (the preset's description), the words the description adds, the changes left open with
+    what follows from each, and whether the final points are judged."""
+
+    rules: Ruleset
+    words: tuple[str, ...]
+    open_changes: tuple[tuple[RuleChange, str], ...]
+    points_judged: bool
+
+
+# A room's rules depend on the room and on where the log's dating falls against each change
+# (``_placed``), never on the hour itself: a bulk import or verify of logs each dated by its hour
+# builds them (a preset with overrides, checked: a tenth of reading a log) once per room and era,
+# not once per hour as a cache keyed on the dating did. The arguments are few and frozen.
+@functools.lru_cache(maxsize=256)
+def _room_rules(players: int, east_only: bool, placed: tuple[str, ...], final_points: bool) -> _RoomRules:
     if players == 3:
         rules = load_preset("tenhou-sanma")
         if east_only:
@@ -258,34 +299,26 @@ def rules_for(players: int, east_only: bool, when: Dating, *, final_points: bool
         rules = load_preset("tenhou-east" if east_only else "tenhou")
     changes: dict[str, Any] = {}
     words: list[str] = []
-    notes: list[str] = []
+    open_changes: list[tuple[RuleChange, str]] = []
     judged = True
-    for change in CHANGES:
+    for change, where in zip(CHANGES, placed, strict=True):
         if not change.concerns(players, east_only):
             continue
-        if change.what in when.after:
-            changes.update(change.new)
-            if change.new:
-                words.append(change.new_words)
-        elif when.latest is not None and when.latest <= change.old_last_seen:
+        if where == "old":
             changes.update(change.old)
             words.append(change.old_words)
-        elif when.earliest is not None and when.earliest >= change.new_first_seen:
-            changes.update(change.new)
+            continue
+        changes.update(change.new)
+        if where != "open":
             if change.new:
                 words.append(change.new_words)
-        else:
-            changes.update(change.new)
-            if change.points_only and not final_points:
-                continue
-            judged = judged and not change.points_only
-            outcome = "final points not judged" if change.points_only else f"{change.new_words} assumed"
-            notes.append(
-                f"{change.what}: {when.how}, between {change.old_words} (last seen {_hour(change.old_last_seen)}) "
-                f"and {change.new_words} (first seen {_hour(change.new_first_seen)}); {outcome}"
-            )
-    if words:
-        changes["description"] = f"{rules.description} ({', '.join(words)}; {when.how})"
+            continue
+        if change.points_only and not final_points:
+            continue
+        judged = judged and not change.points_only
+        open_changes.append(
+            (change, "final points not judged" if change.points_only else f"{change.new_words} assumed")
+        )
     if changes:
         rules = rules.with_overrides(changes)
-    return TenhouRules(rules, tuple(notes), judged)
+    return _RoomRules(rules, tuple(words), tuple(open_changes), judged)

@@ -38,6 +38,7 @@ from domain.values import (
     Win,
     WinDetails,
     WinResult,
+    Yaku,
 )
 from replay.formats.logmodel import LogError, LoggedGame, LoggedHand, distinct_names
 from replay.formats.source import head, unpack
@@ -125,23 +126,32 @@ _PLAIN_SHAPE: Final = re.compile(
     rf"{_S}*+</mjloggm>{_S}*+"
 )
 # The tags a handler reads, with their attributes, in the plain shape (where ``<`` opens a tag and
-# nothing else); a tag name is whole where an attribute or the tag's end follows it. The two tags
-# read most often (six in ten of them), a call and a riichi, are first tried in the very layout
-# Tenhou writes them, their numbers as groups (groups 1 and 2: a call's seat and meld code; 3 and
-# 4: a riichi's seat and step): no attribute dictionary is made for them. The same span is what
-# the general alternative (groups 5 and 6: the name and the attributes) would match there, and two
-# different attribute names cannot be a repeat.
+# nothing else); a tag name is whole where an attribute or the tag's end follows it. The four tags a
+# handler reads (all but a log's first few), a call, a riichi, a win and a hand's start, are first
+# tried in the very layouts Tenhou writes them, their numbers as named groups: no attribute
+# dictionary is made for them (``_GameReader.read_plain`` takes them by ``lastgroup``, the name of
+# the alternative that matched). Their lists of numbers are of at most six digits each, within what
+# ``_ints`` reads (``MAX_POINTS``), and each attribute comes at most once. The same span is what the
+# general alternative (``name`` and ``attributes``) would match there; anything else (another order,
+# an attribute more, such as a win's ``ratio`` or a hand's ``shuffle``) is left to it.
+_NUMBER: Final = "[0-9]{1,6}"
+_NUMBERS: Final = f"{_NUMBER}(?:,{_NUMBER})*"
+_SIGNED: Final = f"-?{_NUMBER}(?:,-?{_NUMBER})*"
 _NEEDED: Final = re.compile(
     # (Past a ``<`` only where a needed name can start: two capitals, or ``N`` and its end. A
     # draw or discard, nine tags in ten, is passed over at its second character.)
     r"<(?=[A-Z][A-Z]|N[ \t\r\n/])"
-    r'(?:N who="([0-9])" m="([0-9]{1,6})" ?/>'
-    r'|REACH who="([0-9])"(?: ten="[^"]*")? step="([0-9])" ?/>'
-    rf"|({_NEEDED_TAGS})((?:{_ATTRIBUTE})*+){_S}*+/>)"
+    r'(?:(?P<call>N who="(?P<call_who>[0-9])" m="(?P<call_m>[0-9]{1,6})" ?/>)'
+    r'|(?P<reach>REACH who="(?P<reach_who>[0-9])"(?: ten="[^"]*")? step="(?P<reach_step>[0-9])" ?/>)'
+    rf'|(?P<agari>AGARI ba="{_NUMBER},{_NUMBER}" hai="[0-9,]*"(?: m="(?P<agari_m>{_NUMBERS})")? '
+    rf'machi="(?P<machi>{_NUMBER})" ten="(?P<fu>{_NUMBER}),{_NUMBER},(?P<limit>{_NUMBER})" '
+    rf'(?:yaku="(?P<yaku>{_NUMBER},{_NUMBER}(?:,{_NUMBER},{_NUMBER})*)"|yakuman="(?P<yakuman>{_NUMBERS})") '
+    rf'doraHai="[0-9,]*"(?: doraHaiUra="[0-9,]*")? who="(?P<who>[0-9])" fromWho="(?P<from_who>[0-9])"'
+    rf'(?: paoWho="(?P<pao>[0-9])")? sc="(?P<agari_sc>{_SIGNED})"(?: owari="(?P<agari_owari>[^"]*)")? ?/>)'
+    rf'|(?P<init>INIT seed="(?P<seed>{_NUMBERS})" ten="(?P<ten>{_SIGNED})" oya="(?P<oya>[0-9])"'
+    r'(?: hai0="[0-9,]*")?(?: hai1="[0-9,]*")?(?: hai2="[0-9,]*")?(?: hai3="[0-9,]*")? ?/>)'
+    rf"|(?P<name>{_NEEDED_TAGS})(?P<attributes>(?:{_ATTRIBUTE})*+){_S}*+/>)"
 )
-# ``_NEEDED``'s last group for a call and for a riichi in Tenhou's layout.
-_CALL_FOUND: Final = 2
-_REACH_FOUND: Final = 4
 _PAIR: Final = re.compile(r'([^\s=]+)="([^"]*)"')
 # A draw or discard with its tile (``T52``, ``D115``): the hand's play is in the log.
 _PLAYED: Final = re.compile(r"<[TUVWDEFG][0-9]++[ \t\r\n/]")
@@ -180,7 +190,7 @@ class _PlainTag:
 
 
 # A tag a handler reads, as ``plain_mjlog_tags`` finds it: its name and attributes (None for a
-# call or riichi in Tenhou's layout, read from the match's groups) and its match in the text.
+# tag in Tenhou's layout, read from the match's groups) and its match in the text.
 _Found = tuple[_PlainTag | None, re.Match[str]]
 
 
@@ -196,14 +206,14 @@ def plain_mjlog_tags(data: bytes) -> tuple[str, list[_Found]] | None:
         return None
     tags: list[_Found] = []
     for found in _NEEDED.finditer(text):
-        if found.lastindex != 6:  # a call or a riichi in Tenhou's layout
+        if found.lastgroup != "attributes":  # a call, riichi, win or hand in Tenhou's layout
             tags.append((None, found))
             continue
-        pairs = _PAIR.findall(found[6])
+        pairs = _PAIR.findall(found["attributes"])
         attrib = dict(pairs)
         if len(attrib) != len(pairs):
             return None
-        tags.append((_PlainTag(found[5], attrib), found))
+        tags.append((_PlainTag(found["name"], attrib), found))
     return text, tags
 
 
@@ -379,23 +389,27 @@ class _GameReader:
     def read_plain(self, text: str, tags: list[_Found]) -> LoggedGame:
         """The game of a plain-shaped mjlog (``plain_mjlog_tags``): the same handlers, given only
         their tags; whether a hand's play is logged is one search for a draw or discard with its
-        tile between its INIT and the next (``read`` sees the same draws one tag at a time). A call
-        or riichi in Tenhou's layout is read from its numbers (``_plain_call``, ``_plain_reach``)."""
+        tile between its INIT and the next (``read`` sees the same draws one tag at a time). A call,
+        riichi, win or hand's start in Tenhou's layout is read from its numbers (``_plain_call``,
+        ``_plain_reach``, ``_plain_agari``, ``_plain_init``)."""
         handlers = self._handlers()
         opened = 0  # where the open hand's tags start
         for el, found in tags:
-            if el is None:
-                if found.lastindex == _CALL_FOUND:
-                    self._plain_call(found[1], found[2])
-                else:
-                    self._plain_reach(found[3], found[4])
-                continue
-            tag = el.tag
-            if tag == "INIT":
+            kind = found.lastgroup if el is None else el.tag
+            if kind == "init" or kind == "INIT":
                 if self.hand is not None:
                     self.hand.played = _PLAYED.search(text, opened, found.start()) is not None
                 opened = found.end()
-            handlers[tag](el)
+            if el is not None:
+                handlers[el.tag](el)
+            elif kind == "call":
+                self._plain_call(found["call_who"], found["call_m"])
+            elif kind == "reach":
+                self._plain_reach(found["reach_who"], found["reach_step"])
+            elif kind == "agari":
+                self._plain_agari(found)
+            else:
+                self._plain_init(found)
         if self.hand is not None:
             self.hand.played = _PLAYED.search(text, opened) is not None
         return self._game()
@@ -421,6 +435,91 @@ class _GameReader:
             self._on_reach(_PlainTag("REACH", {"who": who, "step": step}))
         elif step == "2" and seat not in hand.riichi:
             hand.riichi.append(seat)
+
+    def _careful(self, found: re.Match[str], handler: Callable[[_Tag], None]) -> None:
+        """A tag matched in Tenhou's layout that its fast reader does not take, read by its careful
+        handler from its attributes (none repeats in that layout), which says what is wrong."""
+        handler(_PlainTag(found.group().partition(" ")[0][1:], dict(_PAIR.findall(found.group()))))
+
+    def _plain_init(self, found: re.Match[str]) -> None:
+        """``_on_init`` of an INIT in Tenhou's layout (no ``shuffle``): a hand's start that fits the
+        table is read here from its numbers, anything else by ``_on_init`` with its message (the
+        checks come before anything is changed, so that it starts from the same reader)."""
+        seed = list(map(int, found["seed"].split(",")))
+        ten = list(map(int, found["ten"].split(",")))
+        dealer = int(found["oya"])
+        players = self.players
+        if (
+            self.owari is not None
+            or self.go is None
+            or len(seed) < 3
+            or len(ten) < players
+            or dealer >= players
+            or not _deal_fits(seed[0], seed[1], seed[2], dealer)
+        ):
+            self._careful(found, self._on_init)
+            return
+        self._close_hand()
+        self.inits += 1
+        self.hand = _hand_at(self.inits, seed, dealer, ten[:players])
+
+    def _plain_agari(self, found: re.Match[str]) -> None:
+        """``_on_agari`` of an AGARI in Tenhou's layout: a win on an open hand by seats at the table,
+        with a value, an ``sc`` and an ``owari`` that ``_on_agari`` would take, is read here from its
+        numbers into the same win; anything else by ``_on_agari`` with its message (checked before
+        anything is changed)."""
+        hand = self.hand
+        players = self.players
+        who = int(found["who"])
+        from_who = int(found["from_who"])
+        pao = found["pao"]
+        liable = int(pao) if pao is not None else None
+        sc = list(map(int, found["agari_sc"].split(",")))
+        owari = found["agari_owari"]
+        owari_values = owari.split(",") if owari is not None else None
+        fu, limit = int(found["fu"]), int(found["limit"])
+        yakuman = found["yakuman"]
+        pairs: list[int] = []
+        value: HandValue | None
+        if yakuman is not None:
+            ids = list(map(int, yakuman.split(",")))
+            value = HandValue(limit="yakuman", multiple=len(ids))
+            named = [yaku_of(y, YAKUMAN_HAN) for y in ids]
+        else:
+            pairs = list(map(int, found["yaku"].split(",")))
+            han = pairs[1::2]
+            value = _value_of(fu, limit, sum(han)) if max(han) <= 13 else None
+            named = [yaku_of(pairs[i], pairs[i + 1]) for i in range(0, len(pairs) - 1, 2)]
+        discarder = None if from_who == who else from_who
+        if (
+            hand is None
+            or hand.draw is not None
+            or self.owari is not None
+            or who >= players
+            or from_who >= players
+            or (liable is not None and liable >= players)
+            or value is None
+            or len(sc) < 2 * players
+            or (owari_values is not None and len(owari_values) < 2 * players)
+            or (hand.wins and (discarder is None or any(w.discarder != discarder for w in hand.wins)))
+            or any(w.winner == who for w in hand.wins)
+        ):
+            self._careful(found, self._on_agari)
+            return
+        machi = int(found["machi"])
+        codes = list(map(int, found["agari_m"].split(","))) if found["agari_m"] is not None else []
+        hand.wins.append(
+            Win(
+                winner=who,
+                value=value,
+                discarder=discarder,
+                liable=None if liable == who else liable,
+                details=self._win_details(who, fu, limit, named, machi, codes),
+            )
+        )
+        self._sum_changes(hand, [sc[2 * seat + 1] * 100 for seat in range(players)])
+        if owari_values is not None:
+            self.owari = owari_values
 
     def _handlers(self) -> dict[str, Callable[[_Tag], None]]:
         return {
@@ -501,15 +600,7 @@ class _GameReader:
             raise LogError(where, f"seed {seed[:3]} does not fit dealer seat {dealer}")
         if not (0 <= counters <= MAX_COUNT and 0 <= sticks <= MAX_COUNT):
             raise LogError(where, f"seed {seed[:3]}: counters and deposit sticks out of range")
-        self.hand = _Hand(
-            position=f"INIT #{self.inits}",
-            round_wind=kyoku // 4,
-            hand_number=dealer + 1,
-            dealer=dealer,
-            counters=counters,
-            deposit_sticks=sticks,
-            scores=tuple(t * 100 for t in ten[: self.players]),
-        )
+        self.hand = _hand_at(self.inits, seed, dealer, ten[: self.players])
 
     def _on_reach(self, el: _Tag) -> None:
         hand = self._open_hand("REACH")
@@ -576,7 +667,6 @@ class _GameReader:
         """What the AGARI tag says of the win beyond its payment: yaku (ids with han, or
         yakuman ids), fu, the winning tile (``machi``) and the winner's calls (``m``). ``ten`` and
         ``yaku``: the numbers ``_hand_value`` read (``yaku`` None where it did not read them)."""
-        fu, limit = ten[0], ten[2]
         found = []
         if el.get("yakuman"):
             found = [yaku_of(y, YAKUMAN_HAN) for y in _ints(el, "yakuman", where, at_least=1)]
@@ -584,8 +674,17 @@ class _GameReader:
             pairs = yaku if yaku is not None else _ints(el, "yaku", where, at_least=2)
             found += [yaku_of(pairs[i], pairs[i + 1]) for i in range(0, len(pairs) - 1, 2)]
         machi = el.get("machi")
-        tile = tile136(int(machi)) if machi is not None and machi.isdigit() and int(machi) < 136 else None
+        tile = int(machi) if machi is not None and machi.isdigit() else None
         codes = [int(c) for c in (el.get("m") or "").split(",") if c.strip().isdigit()]
+        return self._win_details(who, ten[0], ten[2], found, tile, codes)
+
+    def _win_details(
+        self, who: int, fu: int, limit: int, found: list[Yaku], machi: int | None, codes: list[int]
+    ) -> WinDetails:
+        """A win's details from its numbers (both readers of AGARI): the yaku named, the fu where
+        the hand is not a limit hand, the winning tile (a ``machi`` of Tenhou's 136 tiles) and the
+        winner's calls (their meld codes)."""
+        tile = tile136(machi) if machi is not None and machi < 136 else None
         calls = [tenhou_call(code, who, self.players) for code in codes]
         return details(found, fu=fu if limit == 0 else None, winning_tile=tile, calls=calls)
 
@@ -610,11 +709,14 @@ class _GameReader:
         # pair of zeros, chip games eight more values after the points.
         sc = _ints(el, "sc", where, at_least=2 * self.players)
         changes = [sc[2 * seat + 1] * 100 for seat in range(self.players)]
+        self._sum_changes(hand, changes)
+        return changes
+
+    def _sum_changes(self, hand: _Hand, changes: list[int]) -> None:
         if hand.changes is None:
             hand.changes = [0] * self.players
         # A double ron's second tag holds only its own payments: add them up.
         hand.changes = [a + b for a, b in zip(hand.changes, changes, strict=True)]
-        return changes
 
     def _take_owari(self, el: _Tag, where: str) -> None:
         raw = el.get("owari")
@@ -715,14 +817,48 @@ def _hand_value(el: _Tag, where: str, ten: list[int]) -> tuple[HandValue, list[i
     if any(not 0 <= h <= 13 for h in yaku[1::2]):
         raise LogError(where, f"yaku={quoted(el.get('yaku', ''))}: a yaku of less than 0 or more than 13 han")
     # Every yaku's han, dora, red fives and ura-dora included (ids 52-54).
-    han = sum(yaku[1::2])
+    value = _value_of(fu, limit, sum(yaku[1::2]))
+    if value is None:
+        raise LogError(where, f"ten={quoted(el.get('ten', ''))}: unknown limit {limit}")
+    return value, yaku
+
+
+def _value_of(fu: int, limit: int, han: int) -> HandValue | None:
+    """A win's value from ``ten``'s fu and limit and its yaku's han (both readers of AGARI), or None
+    for a limit Tenhou does not write."""
     if limit in LIMITS:
-        return HandValue(limit=LIMITS[limit]), yaku
+        return HandValue(limit=LIMITS[limit])
     if limit in (0, 5):
         # limit 5 without a yakuman list is a counted yakuman (13 han or more): the
         # han are given so that the rules (their settling table) decide what it pays.
-        return HandValue(han=han, fu=fu), yaku
-    raise LogError(where, f"ten={quoted(el.get('ten', ''))}: unknown limit {limit}")
+        return HandValue(han=han, fu=fu)
+    return None
+
+
+def _deal_fits(kyoku: int, counters: int, sticks: int, dealer: int) -> bool:
+    """Whether an INIT's seed (kyoku index, counters, deposit sticks) fits its dealer seat and
+    ranges (``_on_init`` says which does not)."""
+    # The kyoku index is 4 x round wind + dealer seat, in sanma too (East 4 is skipped).
+    return (
+        0 <= kyoku <= MAX_KYOKU_INDEX
+        and kyoku % 4 == dealer
+        and 0 <= counters <= MAX_COUNT
+        and 0 <= sticks <= MAX_COUNT
+    )
+
+
+def _hand_at(inits: int, seed: list[int], dealer: int, ten: list[int]) -> _Hand:
+    """The hand an INIT opens (both readers of INIT), its seed and dealer checked."""
+    kyoku, counters, sticks = seed[:3]
+    return _Hand(
+        position=f"INIT #{inits}",
+        round_wind=kyoku // 4,
+        hand_number=dealer + 1,
+        dealer=dealer,
+        counters=counters,
+        deposit_sticks=sticks,
+        scores=tuple(t * 100 for t in ten),
+    )
 
 
 def _file_name(file: str) -> str:

@@ -5,7 +5,10 @@ A log, a record file, a score sheet or a rule file is read with a cap on its siz
 ends or a huge file is refused in one line naming it, and ``import`` and ``verify`` carry on with
 the other files. ``honba check`` reads a record file as ``import`` reads it (gzipped too). A report
 or an export is written to a temporary file and moved into place when complete: a write that fails
-(here: the process's file size limit, as a full disk would) leaves the target as it was.
+(here: the process's file size limit, as a full disk would) leaves the target as it was. The reads run
+in a process of their own with its memory capped (a reader without a cap would fail there instead of
+filling this machine's memory); the failed writes run in this process, its file size limit lowered
+while the command runs.
 """
 
 from __future__ import annotations
@@ -16,6 +19,8 @@ import resource
 import signal
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -191,18 +196,38 @@ FAILED_WRITES = {
 }
 
 
+@contextmanager
+def file_size_limit(size: int) -> Iterator[None]:
+    """This process's file size limit lowered to ``size`` bytes for a while, as a full disk would stop a
+    write: a write past it fails with EFBIG ("File too large") instead of the signal SIGXFSZ ending the
+    process. The limit is the process's own (the kernel's, not honba's), so the command runs here, under
+    it, instead of in a process started for it (an interpreter's start and its imports each time, two
+    per report); nothing else writes a file in this process while the command runs."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+    previous = signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (size, hard))
+    try:
+        yield
+    finally:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
+        signal.signal(signal.SIGXFSZ, previous)
+
+
 @pytest.mark.parametrize("name", sorted(FAILED_WRITES))
 def test_a_write_that_fails_leaves_the_file_as_it_was(long_match: Path, tmp_path: Path, name: str) -> None:
     # Each report is larger than the limit: written, it fails part way (as on a full disk).
     target = tmp_path / "out.file"
     target.write_text("the earlier file", encoding="utf-8")
     store = store_rows(long_match)
-    done = honba_limited("--db", str(long_match), *FAILED_WRITES[name], str(target), file_size=45_000)
-    assert done.returncode == 2, (done.stdout, done.stderr)
+    with file_size_limit(45_000):
+        done = honba_main("--db", str(long_match), *FAILED_WRITES[name], str(target))
+    assert (done.code, done.traceback) == (2, ""), (done.stdout, done.stderr)
     assert done.stderr.endswith(f"honba: {target}: File too large\n"), done.stderr
     assert target.read_text(encoding="utf-8") == "the earlier file"
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith((".out", "out"))) == ["out.file"]
     assert store_rows(long_match) == store
     os.unlink(target)
-    done = honba_limited("--db", str(long_match), *FAILED_WRITES[name], str(target), file_size=45_000)
-    assert done.returncode == 2 and not target.exists()
+    with file_size_limit(45_000):
+        done = honba_main("--db", str(long_match), *FAILED_WRITES[name], str(target))
+    assert done.code == 2 and not target.exists()
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith((".out", "out"))) == []

@@ -2,7 +2,8 @@
 ``honba import --share K/N`` run at the same moment by N processes on one PostgreSQL (and one SQLite
 file) stores every game exactly once, as one import of the whole does; each share run again stores
 nothing. The split itself, and a share resumed, are checked at the service
-(``tests/service/test_import_shares.py``)."""
+(``tests/service/test_import_shares.py``). The check and the shares run again after the processes run in
+this process: one at a time, they are the store's checks, not the processes'."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from conftest import CORPUS
-from test_bulk_import import COMMAND, Rows, env, honba, stored_rows, whole_matches_only
+from test_bulk_import import COMMAND, Rows, env, honba_here, stored_rows, whole_matches_only
 
 from replay.service.imports.batch import import_paths
 from replay.store.application import HonbaApp
@@ -80,9 +81,9 @@ def test_shares_imported_at_once_by_several_processes_store_every_game_once(
     assert stored == GAMES
     assert whole_matches_only(stored_rows(db), clean_rows) == GAMES
     assert stored_rows(db) == clean_rows
-    checked = honba(db, "check", env=env)
-    assert checked.returncode == 0, checked.stdout
+    checked = honba_here(db, "check", env=env)
+    assert checked.exit_code == 0, checked.stdout
     # Each share run again: nothing stored, its games found present.
-    again = [honba(db, "import", str(archive), "--share", f"{k}/{SHARES}", env=env) for k in range(1, SHARES + 1)]
-    assert all(run.returncode == 0 and "\n0 stored, " in run.stdout for run in again), [r.stdout for r in again]
+    again = [honba_here(db, "import", str(archive), "--share", f"{k}/{SHARES}", env=env) for k in range(1, SHARES + 1)]
+    assert all(run.exit_code == 0 and "\n0 stored, " in run.stdout for run in again), [r.stdout for r in again]
     assert stored_rows(db) == clean_rows

@@ -173,6 +173,91 @@ def test_a_call_or_riichi_in_tenhou_s_layout_reads_as_the_parser_reads_it(
     assert handled.count(tag) == careful + (1 if tag == "REACH" and old != RIICHI else 0), handled
 
 
+# A win and a hand's start in the layouts Tenhou writes them are read from their numbers too
+# (``_plain_agari``, ``_plain_init``); anything else about them goes to the careful handler.
+WIN = (
+    '<AGARI ba="0,1" hai="1" machi="1" ten="30,3900,0" yaku="1,1,52,2" doraHai="1" '
+    'who="1" fromWho="0" sc="240,-39,250,49,250,0,250,0" owari="201,-20.0,299,30.0,250,5.0,250,-15.0"/>'
+)
+START = '<INIT seed="0,0,0,1,2,33" ten="250,250,250,250" oya="0" hai0="1,2,3"/>'
+END = 'owari="201,-20.0,299,30.0,250,5.0,250,-15.0"'
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "tag", "careful"),
+    [
+        (WIN, WIN, "AGARI", 0),
+        (
+            WIN,
+            WIN.replace('hai="1"', 'hai="1" m="42031"').replace('doraHai="1"', 'doraHai="1" doraHaiUra="9"'),
+            "AGARI",
+            0,
+        ),
+        (WIN, WIN.replace('ten="30,3900,0" yaku="1,1,52,2"', 'ten="40,32000,5" yakuman="39,42"'), "AGARI", 0),
+        (WIN, WIN.replace('ten="30,3900,0" yaku="1,1,52,2"', 'ten="40,8000,1" yaku="1,1,7,1,52,3"'), "AGARI", 0),
+        (WIN, WIN.replace('ten="30,3900,0"', 'ten="30,3900,5"'), "AGARI", 0),  # a counted yakuman's han
+        (WIN, WIN.replace('fromWho="0"', 'fromWho="0" paoWho="2"'), "AGARI", 0),
+        (WIN, WIN.replace('fromWho="0"', 'fromWho="0" paoWho="1"'), "AGARI", 0),  # liable for himself: nobody
+        (WIN, WIN.replace('who="1" fromWho="0"', 'who="1" fromWho="1"'), "AGARI", 0),  # a tsumo
+        (WIN, WIN.replace('machi="1"', 'machi="135"').replace(f" {END}", " "), "AGARI", 0),  # a space, no end
+        (WIN, WIN.replace('machi="1"', 'machi="136"'), "AGARI", 0),  # no such tile: no winning tile
+        (WIN, WIN.replace(f" {END}", "") + WIN.replace('who="1"', 'who="2"'), "AGARI", 0),  # a double ron
+        (START, START.replace('hai0="1,2,3"', 'hai0="1" hai1="2" hai2="3" hai3="4"'), "INIT", 0),
+        (START, START.replace(' hai0="1,2,3"', ""), "INIT", 0),
+        (START, START.replace('seed="0,0,0', 'seed="0,3,2').replace('ten="250', 'ten="-12'), "INIT", 0),
+        # Outside Tenhou's layout: the careful handler, as before.
+        (
+            WIN,
+            WIN.replace('<AGARI ba="0,1"', '<AGARI who="1" ba="0,1"').replace(' who="1" fromWho', " fromWho"),
+            "AGARI",
+            1,
+        ),
+        (WIN, WIN.replace('doraHai="1"', 'doraHai="1" ratio="1"'), "AGARI", 1),
+        (WIN, WIN.replace('sc="240', 'sc="1234567'), "AGARI", 1),  # a number out of range: refused
+        (WIN, WIN.replace('yaku="1,1,52,2"', 'yaku="1,1,52"'), "AGARI", 1),  # not pairs: refused
+        (START, START.replace('hai0="1,2,3"', 'hai0="1,2,3" shuffle="mt19937ar,x"'), "INIT", 1),
+        (START, START.replace('hai0="1,2,3"', 'hai1="1,2,3" hai0="4"'), "INIT", 1),
+        # In the layout, but refused: the careful handler says why.
+        (WIN, WIN.replace('who="1"', 'who="4"'), "AGARI", 1),
+        (WIN, WIN.replace('fromWho="0"', 'fromWho="5"'), "AGARI", 1),
+        (WIN, WIN.replace('fromWho="0"', 'fromWho="0" paoWho="4"'), "AGARI", 1),
+        (WIN, WIN.replace('yaku="1,1,52,2"', 'yaku="1,14"'), "AGARI", 1),
+        (WIN, WIN.replace('ten="30,3900,0"', 'ten="30,3900,7"'), "AGARI", 1),
+        (WIN, WIN.replace('sc="240,-39,250,49,250,0,250,0"', 'sc="240,-39,250,49,250,0"'), "AGARI", 1),
+        (WIN, WIN.replace(END, 'owari="201,-20.0,299,30.0,250,5.0"'), "AGARI", 1),
+        (
+            WIN,
+            WIN.replace(f" {END}", "") + WIN.replace('fromWho="0"', 'fromWho="2"').replace('who="1"', 'who="3"'),
+            "AGARI",
+            1,
+        ),
+        (WIN, WIN.replace(f" {END}", "") + WIN, "AGARI", 1),  # the same seat wins twice
+        (WIN, WIN.replace(f" {END}", "") + WIN.replace('who="1" fromWho="0"', 'who="2" fromWho="2"'), "AGARI", 1),
+        (WIN, WIN + WIN.replace('who="1"', 'who="2"'), "AGARI", 1),  # after the game's end
+        (START, WIN.replace(f" {END}", "") + START, "AGARI", 1),  # outside a hand
+        (START, START.replace('oya="0"', 'oya="4"'), "INIT", 1),
+        (START, START.replace('seed="0,0,0', 'seed="1,0,0'), "INIT", 1),
+        (START, START.replace('seed="0,0,0', 'seed="16,0,0'), "INIT", 1),
+        (START, START.replace('seed="0,0,0', 'seed="0,10001,0'), "INIT", 1),
+        (START, START.replace('seed="0,0,0,1,2,33"', 'seed="0,0"'), "INIT", 1),
+        (START, START.replace('ten="250,250,250,250"', 'ten="250,250,250"'), "INIT", 1),
+        (WIN, WIN + START, "INIT", 1),  # after the game's end
+        ('<GO type="169" lobby="0"/>', "", "INIT", 1),  # before the GO tag
+    ],
+)
+def test_a_win_or_a_hands_start_in_tenhou_s_layout_reads_as_the_parser_reads_it(
+    monkeypatch: pytest.MonkeyPatch, old: str, new: str, tag: str, careful: int
+) -> None:
+    data = GAME.replace(old, new).encode()
+    assert tenhou_xml.plain_mjlog_tags(data) is not None
+    expected = through_parser(data, "x.mjlog")
+    handled: list[str] = []
+    for name in ("_on_agari", "_on_init"):
+        monkeypatch.setattr(tenhou_xml._GameReader, name, _counted(getattr(tenhou_xml._GameReader, name), handled))
+    assert repr(read_xml(data, "x.mjlog")) == repr(expected)
+    assert handled.count(tag) == careful, handled
+
+
 def _counted(handler: Any, handled: list[str]) -> Any:
     def counting(reader: Any, el: Any) -> None:
         handled.append(el.tag)

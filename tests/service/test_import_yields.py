@@ -22,6 +22,8 @@ from conftest import CORPUS, TENHOU, hv, ron, won
 from eventsourcing.persistence import StoredEvent
 
 from domain.match import Match
+from replay.service.audit.checks import check_targets
+from replay.service.imports.batch import import_paths
 from replay.service.imports.storing import prepare, store_prepared
 from replay.service.recording import recording
 from replay.store.application import HonbaApp
@@ -29,7 +31,6 @@ from replay.store.sqlite_store import HonbaSQLiteRecorder
 
 PLAYERS = ["Ann", "Ben", "Cho", "Dai"]
 SOURCE = CORPUS / "tenhou-wire-2018"
-HONBA = str(Path(sys.executable).with_name("honba"))
 INSERTS: list[int] = []
 
 
@@ -100,6 +101,8 @@ TABLES = textwrap.dedent(
 
 @pytest.mark.timeout(300)
 def test_an_import_while_tables_record_refuses_no_game_and_loses_no_hand(store_db: str, tmp_path: Path) -> None:
+    """The tables record in a process of their own, as fast as they can; the import (the service's
+    ``import_paths``, as ``honba import`` calls it) and the check run in this process, beside it."""
     logs = sorted(SOURCE.glob("*.mjlog"))[:120]
     if len(logs) < 120:
         pytest.skip(f"the shared corpus {SOURCE} is not here")
@@ -121,24 +124,30 @@ def test_an_import_while_tables_record_refuses_no_game_and_loses_no_hand(store_d
             time.sleep(0.05)
         assert go.exists(), tables.communicate()
         # Small batches: many transactions, each meeting the tables' saves.
-        imported = subprocess.run(
-            [HONBA, "--db", store_db, "import", str(archive), "--batch", "5", "--jobs", "1"],
-            capture_output=True,
-            text=True,
-            timeout=240,
-        )
+        store = HonbaApp.open(store_db)
+        try:
+            imported = import_paths(store, [archive], batch=5)
+        finally:
+            store.close()
     finally:
         (tmp_path / "go.stop").touch()
         out, err = tables.communicate(timeout=120)
     assert tables.returncode == 0, err
-    assert imported.returncode == 0, imported.stderr
-    assert "120 stored, 0 already present, 0 unsupported, 0 unreadable, 0 conflicts" in imported.stdout
+    assert (imported.stored, imported.present, imported.unsupported, imported.unreadable, imported.conflicts) == (
+        120,
+        0,
+        (),
+        (),
+        (),
+    )
     recorded = json.loads(out)["hands"]
     store = HonbaApp.open(store_db)
     try:
         stored = sum(len(store.get_match(f"table-{n}").history) for n in range(4))
         assert stored == recorded  # every hand the tables sent is stored, once
+        # What ``honba check`` checks: every match and the checkpoints, intact.
+        checked = check_targets(lambda: store, [])
+        assert len(checked.checks) == 124 and checked.store is not None
+        assert checked.intact, [c for c in checked.checks if not c.intact] or checked.store
     finally:
         store.close()
-    checked = subprocess.run([HONBA, "--db", store_db, "check"], capture_output=True, text=True, timeout=240)
-    assert checked.returncode == 0, checked.stdout[-2000:]

@@ -42,15 +42,21 @@ def test_an_unknown_preset_is_still_refused_by_name() -> None:
         load_preset("tenhuo")
 
 
-def test_the_rules_of_one_room_and_day_are_built_once() -> None:
-    from replay.formats.tenhou_rules import rules_for
+def test_the_rules_of_one_room_and_era_are_built_once() -> None:
+    from replay.formats.detect import read_log
+    from replay.formats.tenhou_rules import _room_rules, log_time
 
-    rules_for.cache_clear()
+    _room_rules.cache_clear()
     files = sorted((CORPUS / "tenhou-wire-2018").glob("*.mjlog"))[:30]
-    verify_paths(list(files))
-    info = rules_for.cache_info()
-    # Thirty logs, far fewer distinct (room, day) pairs: the rest are taken from the cache.
-    assert info.hits + info.misses == 30 and info.misses < 30 and info.hits > 0
+    run = verify_paths(list(files))
+    info = _room_rules.cache_info()
+    # Thirty four-player hanchan logs of February 2018, dated by 16 different hours: one room under
+    # one era of every rule change, its rules built once (a cache keyed on the dating built them 16
+    # times). Each log's rules still name its own hour.
+    assert len(run.reports) == 30 and info.hits + info.misses == 30 and info.misses == 1
+    assert len({report.game[:10] for report in run.reports}) == 16
+    game = read_log(files[0])[0]
+    assert game.rules.description.endswith(f"; dated {log_time(game.game_id):%Y-%m-%d %H}:00)")
 
 
 def test_a_rulesets_digest_is_worked_out_once_and_keeps_its_value() -> None:

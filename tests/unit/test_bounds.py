@@ -106,6 +106,17 @@ def test_control_characters_make_text_more_than_one_line(character: str) -> None
         NAME.check(f"Ann{character}Ben", "player 1's name")
 
 
+def test_every_control_separator_surrogate_and_bidirectional_control_is_found_and_nothing_else() -> None:
+    # Every code point: the C0 and C1 controls with DEL, the lone surrogates, the line and paragraph
+    # separators and the twelve bidirectional controls are each found first; no other one is.
+    bidi = [0x061C, 0x200E, 0x200F, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069]
+    refused = {*range(32), *range(127, 160), *range(0xD800, 0xE000), 0x2028, 0x2029, *bidi}
+    assert len(refused) == 32 + 33 + 2048 + 2 + 12
+    for code in sorted(refused):
+        assert unprintable(f"Ann{chr(code)}Ben{chr(0x202E)}") == chr(code)
+    assert unprintable("".join(chr(code) for code in range(0x110000) if code not in refused)) is None
+
+
 @pytest.mark.parametrize("name", ["Ann", "Zoë", "李 明", "Nguyễn", "👩‍👩‍👧", "ア" * 64, "Ann (2)", "<i>x</i>"])
 def test_names_in_any_script_are_text(name: str) -> None:
     # Zero-width joiners (emoji, Indic and Persian names) are text, not controls.

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import base64
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -32,7 +32,7 @@ from replay.service.audit.keys import load_public_key as load_public_key
 from replay.service.audit.keys import public_key_from_pem as public_key_from_pem
 from replay.service.director.stages import standings_of_event
 from replay.service.tournaments.standings import tournament_report
-from replay.service.tournaments.tournaments import change_tournament
+from replay.service.tournaments.tournaments import change_tournament, holds_tournament
 from replay.store.application import HonbaApp
 from replay.store.checkpoint import last_checkpoint, leaf_log
 from replay.store.evidence import read_evidence
@@ -279,15 +279,22 @@ def compare_with_store(body: Mapping[str, Any], app: HonbaApp, view: DocumentVie
 
 
 def verify_certificate(
-    data: Mapping[str, Any], public_key: Any | None, app: HonbaApp | None = None, view: DocumentView | None = None
+    data: Mapping[str, Any],
+    public_key: Any | None,
+    app: HonbaApp | None = None,
+    view_of: Callable[[], DocumentView] | None = None,
 ) -> Verdict:
-    """Verify a certificate: its signature with the organiser's public key and, when the store holds
-    the tournament (``app`` and ``view`` given), everything it certifies against the store."""
+    """Verify a certificate: its signature with the organiser's public key and, when a store is given
+    and it holds the certified tournament, everything the certificate says against the store (its
+    standings view asked of ``view_of`` only then). A certificate of a tournament the store does not
+    hold is checked by its signature alone, whatever front end asks."""
     checked, problems = verify_signature(data, public_key)
     body = data["certificate"]
     if body.get("format") != FORMAT:
         problems.append(f"the certificate's format is {body.get('format')!r}, not {FORMAT!r}")
-    against = app is not None and view is not None
-    if app is not None and view is not None:
-        problems += compare_with_store(body, app, view)
-    return Verdict(str(body.get("tournament", "")), checked, tuple(problems), against)
+    tournament = str(body.get("tournament", ""))
+    against = app is not None and view_of is not None and holds_tournament(app, tournament)
+    if against:
+        assert app is not None and view_of is not None
+        problems += compare_with_store(body, app, view_of())
+    return Verdict(tournament, checked, tuple(problems), against)
