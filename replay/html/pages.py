@@ -12,6 +12,7 @@ from __future__ import annotations
 import html
 import io
 import json
+import threading
 import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -976,10 +977,32 @@ def standings_chart_note(data: Mapping[str, Any], words: Words | None = None) ->
     return w.gettext("Lines %(parts)s (every player is in the table).") % {"parts": "; ".join(parts)}
 
 
+# The standings page drew its chart at every load (matplotlib: a tenth of a second of CPU or more),
+# however many phones opened it between two results. A chart depends on the standings' data and the
+# words alone: the last few drawn are kept, keyed by the words (held, so that no other catalogue
+# takes their place) and the data's repr (equal for equal plain data; anything else only misses).
+_CHARTS: dict[tuple[Words, str], str] = {}
+_CHARTS_KEPT = 32
+_CHARTS_LOCK = threading.Lock()
+
+
 def standings_chart_svg(data: Mapping[str, Any], words: Words | None = None) -> str:
     """Cumulative points by session, one line a player who has finished a match (the best ranked
     ``NAMED_LINES`` named at its end, the others grey), as an inline ``<svg>`` element."""
     w = words or translations(DEFAULT)
+    key = (w, repr(data))
+    with _CHARTS_LOCK:
+        held = _CHARTS.get(key)
+    if held is None:
+        held = _standings_chart_svg(data, w)
+        with _CHARTS_LOCK:
+            _CHARTS[key] = held
+            while len(_CHARTS) > _CHARTS_KEPT:
+                del _CHARTS[next(iter(_CHARTS))]
+    return held
+
+
+def _standings_chart_svg(data: Mapping[str, Any], w: Words) -> str:
     by_session: Mapping[str, Mapping[str, Any]] = data.get("by_session") or {}
     sessions = sorted(by_session, key=lambda s: int(s))
     players = _charted(data)

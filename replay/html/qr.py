@@ -11,9 +11,11 @@ from replay.html.pages import esc
 MODULE_MM = 0.8
 
 
-# A session page draws every table's code at each load (a director's phone reloads it all day): a code
-# costs about 9 ms of the server's CPU, a session of 40 tables a third of a second, the same codes
-# each time.
+# The director's session page draws a code for each table's link at every load (a director reloads
+# it all through a session to see the tables' states): about 10 ms of CPU a code, a third of a second
+# a load of 40 tables, the same codes each time. A code depends on its text alone; the last few hundred
+# drawn are kept (a link holds a table's token, which this process issued and the page shows; kept in
+# memory only).
 @lru_cache(maxsize=512)
 def qr_svg(text: str, label: str = "QR code of the table link") -> str:
     """A QR code of ``text`` as an inline ``<svg>``: qrcode's symbol (error correction M, the

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import itertools
 import json
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
@@ -64,9 +65,13 @@ def check(
         outcome = tuple(scores for scores, _end in combination)
         session = {player: end for _scores, table in combination for player, end in table}
         total = {p: round(points[p] + session.get(p, (0.0, 0, 0))[0], 1) for p in points}
+        # How many end above a total and level with it, counted once in the sorted totals (bisect)
+        # rather than over every player for every player.
+        ordered = sorted(total.values())
         for player, (f, place, score) in session.items():
-            ahead = sum(1 for p in total if p != player and total[p] > total[player])
-            level = sum(1 for p in total if p != player and total[p] == total[player])
+            mine = total[player]
+            ahead = len(ordered) - bisect_right(ordered, mine)
+            level = bisect_right(ordered, mine) - bisect_left(ordered, mine) - 1  # others on the same total
             need = by_player[player].places[place - 1]
             if need.status == "certain":
                 assert ahead + level < top, (player, place, outcome)
