@@ -552,3 +552,46 @@ def screenshot(page: Any, name: str, size: tuple[int, int] | None = None) -> Non
         page.screenshot(path=str(shot), full_page=False)
         page.set_viewport_size(own)
         assert shot.stat().st_size > 0
+
+
+def test_an_answer_to_an_entry_since_changed_neither_fills_its_value_nor_lets_it_be_recorded(
+    browser: Any, db: str
+) -> None:
+    """On a slow venue network the confirm step's answer for the hand as it stood (the tiles with 2p
+    winning: 2 han 40 fu) may arrive after the winning tile was changed (3s: 3 han 30 fu) and
+    before the page asks again: that answer is of an entry no longer on the page, so it neither
+    fills the value nor enables Record (a tap then recorded the old value)."""
+    (token,) = prepare(db, {"web": PLAYERS}, [("table", "web")])
+    held: list[Any] = []
+    with serving(create_app(db)) as base:
+        page = phone(browser, PHONES["390x844"])
+        page.route(f"{base}/matches/web/check", lambda route: held.append(route))
+        page.goto(f"{base}/matches/web?token={token}")
+        for name, value in (("winner", "Ben"), ("discarder", "Ann"), ("riichi", "Ben")):
+            tap(page, button(page, name, value))
+        page.locator('input[name="hand"]').fill("234m456p678345s22p")
+        page.locator('input[name="win_tile"]').fill("2p")
+        stale = asked_about(page, held, "win_tile=2p")
+        page.locator('input[name="win_tile"]').fill("3s")
+        # The answer about 2p arrives now, before the page asks about 3s (it waits 250 ms after typing).
+        with page.expect_response(f"{base}/matches/web/check"):
+            stale.continue_()
+        page.evaluate("() => new Promise((done) => setTimeout(done, 20))")
+        assert page.locator("#record").is_disabled()
+        assert not page.locator('input[name="value"][value="2/40"]').is_checked()
+        page.unroute(f"{base}/matches/web/check")
+        for route in held[held.index(stale) + 1 :]:  # the earlier ones the page has given up on
+            route.continue_()
+        expect(page.locator("#confirm-lines")).to_contain_text("From the tiles: 3 han 30 fu")
+        expect(page.locator('input[name="value"][value="3/30"]')).to_be_checked()
+
+
+def asked_about(page: Any, held: list[Any], field: str) -> Any:
+    """The held request of the page's confirm step whose entry has ``field`` (``win_tile=2p``), once
+    the page has sent it (it asks 250 ms after the last keystroke)."""
+    for _ in range(1200):  # a hang guard of a minute
+        for route in held:
+            if field in (route.request.post_data or "").split("&"):
+                return route
+        page.wait_for_timeout(50)
+    raise AssertionError(f"the page never asked about {field}")

@@ -384,6 +384,9 @@
       if (typed) { typed.value = ""; typed.removeAttribute("name"); }
     }
     record.disabled = true;
+    // An answer still on its way is about the entry before this change: it must neither fill the
+    // value nor enable Record in the pause before the page asks again (a tap then recorded the old one).
+    seq++;
     clearTimeout(timer);
     timer = setTimeout(check, event.type === "input" ? 250 : 0);
   }
