@@ -157,9 +157,9 @@ def create_app(db: str | None, address: Address | None = None, *, witnesses: Seq
     @contextlib.asynccontextmanager
     async def lifespan(_web: Starlette) -> AsyncIterator[None]:
         served.start_checkpoints()
-        # The thread pool's first turn imports the event loop's backend of anyio (lazily, some 30 ms
+        # The thread pool's first turn imports the event loop's backend of anyio (lazily, 20 to 30 ms
         # of CPU) and starts a worker thread: taken here, as the server starts, not in the first hand
-        # a table sends (issue 36: it was 0.5 ms of hands 1-60's CPU per hand on PostgreSQL).
+        # a table sends (issue 36: 0.3 to 0.5 ms of hands 1-60's CPU per hand on PostgreSQL).
         await run_in_threadpool(lambda: None)
         yield
         served.stop_checkpoints()

@@ -28,7 +28,7 @@ print(asyncio.run(started()))
 
 def test_the_thread_pool_is_ready_when_the_server_has_started() -> None:
     # The thread pool's first turn imports anyio's event loop backend (20 to 30 ms of CPU, issue 36:
-    # the first hand on a fresh server cost 30 to 40 ms): the app's start takes that turn.
+    # the first hand on a fresh server cost 20 to 40 ms): the app's start takes that turn.
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (str(REPO), os.environ.get("PYTHONPATH", "")) if p)}
     run = subprocess.run(
         [sys.executable, "-P", "-c", STARTED], cwd=REPO, env=env, capture_output=True, text=True, timeout=120
