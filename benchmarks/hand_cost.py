@@ -1,6 +1,6 @@
 """A recorded hand's cost (not a test): the server's CPU early and late in one match, and SQL statements per hand.
 
-    python benchmarks/hand_cost.py [--hands 240] [--also DIR] [--store both|sqlite|postgresql]
+    python benchmarks/hand_cost.py [--hands 240] [--also DIR] [--store both|sqlite|postgresql] [--pg-socket]
 
 One ``honba serve`` over one store, one match, one table token; one client posts ``--hands``
 abortive draws (which keep the dealer and end nothing, so a match can take any number of them)
@@ -37,6 +37,10 @@ beside its baseline taken in the same run.
 ``--also DIR`` runs the same, in the same run, with the honba of another tree (its ``replay`` and
 ``domain`` on PYTHONPATH; for instance main's before issue 36), so that the two are compared on
 the machine as it is loaded at that moment.
+
+``--pg-socket`` runs each tree's PostgreSQL figures a second time with the server reaching the
+database through its unix socket rather than TCP on 127.0.0.1 (the tests' server listens on both):
+each statement's send and wait cost the server less CPU in the kernel.
 
 ``--plain-uvicorn`` runs each tree's SQLite figures a second time with uvicorn's pure-Python HTTP
 parser (h11) and event loop (asyncio): a ``sitecustomize`` first on that server's path hides
@@ -101,7 +105,8 @@ def show_cpu(name: str, cpu: list[float], hands: int) -> float:
     late = per_hand(cpu, hands - quarter + 1, hands)
     print(
         f"  {name}: server CPU per hand, hands 1-{quarter}: {early:.2f} ms; hands {hands - quarter + 1}-{hands}: "
-        f"{late:.2f} ms; late / early: {late / early:.2f}x (target <= 1.25)"
+        f"{late:.2f} ms; late / early: {late / early:.2f}x (target <= 1.25); of which hand 1 alone "
+        f"{per_hand(cpu, 1, 1):.0f} ms (the server's first request; /proc counts 10 ms ticks)"
     )
     return late / early
 
@@ -238,14 +243,26 @@ def run_sqlite(tree: Path, hands: int, work: Path, form_hands: int, *, plain: bo
     print(f"  {name}: the floor, a 404 through uvicorn and Starlette: {floor:.2f} ms per request")
 
 
-def run_postgres(server: Any, tree: Path, hands: int) -> None:
+def over_socket(server: Any, db: str) -> str:
+    """The same database's URL through the server's unix socket (``host=/dir``) instead of TCP on
+    127.0.0.1: what a server on the database's own machine can use."""
+    parts = urllib.parse.urlsplit(db)
+    return urllib.parse.urlunsplit(
+        parts._replace(
+            netloc=f"{parts.username}:{parts.password}@:{parts.port}",
+            query=urllib.parse.urlencode({"host": str(server.sockets)}),
+        )
+    )
+
+
+def run_postgres(server: Any, tree: Path, hands: int, *, socket: bool = False) -> None:
     import psycopg
 
     db = server.new_database()
     with psycopg.connect(db, autocommit=True) as conn:
         conn.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
     ((key, token),) = setup(tree, db, 1)
-    servers = Servers(tree, db, 1)
+    servers = Servers(tree, over_socket(server, db) if socket else db, 1)
     quarter = hands // 4
     try:
         early = post_hands(servers.ports[0], key, token, hands - quarter, servers)
@@ -258,7 +275,7 @@ def run_postgres(server: Any, tree: Path, hands: int) -> None:
             rows = conn.execute(STATEMENTS).fetchall()
     finally:
         servers.stop()
-    name = f"PostgreSQL ({tree})"
+    name = f"PostgreSQL ({tree}{', unix socket' if socket else ''})"
     show_cpu(name, early + [c - late[0] + early[-1] for c in late[1:]], hands)
     total = sum(calls for calls, _query in rows)
     print(f"  {name}: {total / quarter:.2f} statements per recorded hand (hands {hands - quarter + 1}-{hands})")
@@ -286,6 +303,9 @@ def main() -> None:
     parser.add_argument(
         "--plain-uvicorn", action="store_true", help="also run each tree on SQLite without httptools and uvloop"
     )
+    parser.add_argument(
+        "--pg-socket", action="store_true", help="also run each tree on PostgreSQL over its unix socket (not TCP)"
+    )
     args = parser.parse_args()
     print_machine()
     print(f"load average at the start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
@@ -304,6 +324,8 @@ def main() -> None:
             try:
                 for tree in trees:
                     run_postgres(server, tree, args.hands)
+                    if args.pg_socket:
+                        run_postgres(server, tree, args.hands, socket=True)
             finally:
                 server.stop()
     print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
