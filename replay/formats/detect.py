@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 import os
 import re
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -97,7 +98,12 @@ def reader(name: str) -> Callable[..., list[LoggedGame]]:
 
 
 def _function(entry: LogFormat, name: str) -> Any:
-    return getattr(importlib.import_module(entry.module), name)
+    # A module already loaded is taken as it is (detection asks a module per entry for every file):
+    # the import machinery runs only the first time; the function is looked up on it each time.
+    module = sys.modules.get(entry.module)
+    if module is None:
+        module = importlib.import_module(entry.module)
+    return getattr(module, name)
 
 
 def read_log(path: Path, fmt: str = "auto") -> list[LoggedGame]:
@@ -108,18 +114,19 @@ def read_log(path: Path, fmt: str = "auto") -> list[LoggedGame]:
 def read_games(data: bytes, *, file: str, fmt: str = "auto", tiles: bool = False) -> list[LoggedGame]:
     """Every game in a log's content (read once by ``read_source``), in the given format or the one it
     shows; with ``tiles``, each hand with its tiles where the format has them (an import keeps them)."""
-    kind = _kind(data, file, fmt)
+    kind, text = _kind(data, file, fmt)
     entry = READERS[kind]
-    data = data if entry.binary else utf8_text(data)
+    data = data if entry.binary else text
     if tiles and entry.tiles is not None:
         with_tiles: Callable[..., list[LoggedGame]] = importlib.import_module(entry.tiles).read_with_tiles
         return with_tiles(data, file=file)
     return reader(kind)(data, file=file)
 
 
-def _kind(data: bytes, file: str, fmt: str) -> str:
+def _kind(data: bytes, file: str, fmt: str) -> tuple[str, bytes]:
     """The log format of a content (given, or judged from it), after refusing what no reader takes:
-    text in a wide encoding (a binary format's content excepted), honba's own record files, the unknown."""
+    text in a wide encoding (a binary format's content excepted), honba's own record files, the unknown;
+    with the content as UTF-8 text (``utf8_text``, made once here), which its reader is given."""
     text = utf8_text(data)
     kind = detect_format(text) if fmt == "auto" else fmt
     if kind not in READERS or not READERS[kind].binary:
@@ -132,14 +139,14 @@ def _kind(data: bytes, file: str, fmt: str) -> str:
             "not a recognised log format (Tenhou mjlog XML, tenhou.net/6 JSON, mjai, "
             "a Riichi City record or a Mahjong Soul record)",
         )
-    return kind
+    return kind, text
 
 
 def read_deals(data: bytes, *, file: str, fmt: str = "auto") -> list[GameDeal]:
     """What a log shows of each game's deals and their commitment (``honba verify --deal``); a
     format that carries no deal gives its games with no commitment and no hands."""
-    kind = _kind(data, file, fmt)
-    data = data if READERS[kind].binary else utf8_text(data)
+    kind, text = _kind(data, file, fmt)
+    data = data if READERS[kind].binary else text
     entry = READERS[kind]
     if entry.deal is None:
         return [GameDeal(file, game.game_id, kind, len(game.players), ()) for game in reader(kind)(data, file=file)]

@@ -6,6 +6,7 @@ a file is read and unpacked once whatever its format.
 
 from __future__ import annotations
 
+import functools
 import gzip
 import io
 import json
@@ -36,7 +37,8 @@ def read_source(path: Path) -> bytes:
 
 def check_text(data: bytes, *, file: str) -> None:
     """Refuse an empty log, or one in a wide encoding, in one line."""
-    if not data.strip():
+    # ``isspace`` stops at the first byte that is not blank (``strip`` would copy the whole file).
+    if not data or data.isspace():
         raise LogError(file, "an empty file")
     wide = _wide_encoding(data)
     if wide == "UTF-16" and data[:2] in (b"\xff\xfe", b"\xfe\xff"):
@@ -101,9 +103,15 @@ def head(data: bytes) -> bytes:
 
 
 def first_line_object(data: bytes) -> Any:
-    """The first line of a log read as JSON (a JSON Lines file's first object), or None."""
-    first_line = head(data).split(b"\n", 1)[0]
+    """The first line of a log read as JSON (a JSON Lines file's first object), or None. Detection
+    asks it of one file up to three times (a record, tenhou.net/6 JSON, mjai): the line is parsed
+    once, and the same object given each time (read, never changed, by those who ask)."""
+    return _line_object(head(data).split(b"\n", 1)[0])
+
+
+@functools.lru_cache(maxsize=4)
+def _line_object(line: bytes) -> Any:
     try:
-        return load_json(first_line.decode("utf-8"))
+        return load_json(line.decode("utf-8"))
     except (json.JSONDecodeError, UnicodeDecodeError):
         return None

@@ -126,8 +126,8 @@ _PLAIN_SHAPE: Final = re.compile(
     rf"{_S}*+</mjloggm>{_S}*+"
 )
 # The tags a handler reads, with their attributes, in the plain shape (where ``<`` opens a tag and
-# nothing else); a tag name is whole where an attribute or the tag's end follows it. The four tags a
-# handler reads (all but a log's first few), a call, a riichi, a win and a hand's start, are first
+# nothing else); a tag name is whole where an attribute or the tag's end follows it. The five tags a
+# handler reads (all but a log's first few), a call, a riichi, a win, a draw and a hand's start, are first
 # tried in the very layouts Tenhou writes them, their numbers as named groups: no attribute
 # dictionary is made for them (``_GameReader.read_plain`` takes them by ``lastgroup``, the name of
 # the alternative that matched). Their lists of numbers are of at most six digits each, within what
@@ -150,6 +150,10 @@ _NEEDED: Final = re.compile(
     rf'(?: paoWho="(?P<pao>[0-9])")? sc="(?P<agari_sc>{_SIGNED})"(?: owari="(?P<agari_owari>[^"]*)")? ?/>)'
     rf'|(?P<init>INIT seed="(?P<seed>{_NUMBERS})" ten="(?P<ten>{_SIGNED})" oya="(?P<oya>[0-9])"'
     r'(?: hai0="[0-9,]*")?(?: hai1="[0-9,]*")?(?: hai2="[0-9,]*")?(?: hai3="[0-9,]*")? ?/>)'
+    rf'|(?P<draw>RYUUKYOKU(?: type="(?P<draw_type>[a-z0-9]{{1,8}})")? ba="{_NUMBER},{_NUMBER}" '
+    rf'sc="(?P<draw_sc>{_SIGNED})"'
+    r'(?: hai0="(?P<hai0>[0-9,]*)")?(?: hai1="(?P<hai1>[0-9,]*)")?(?: hai2="(?P<hai2>[0-9,]*)")?'
+    r'(?: hai3="(?P<hai3>[0-9,]*)")?(?: owari="(?P<draw_owari>[^"]*)")? ?/>)'
     rf"|(?P<name>{_NEEDED_TAGS})(?P<attributes>(?:{_ATTRIBUTE})*+){_S}*+/>)"
 )
 _PAIR: Final = re.compile(r'([^\s=]+)="([^"]*)"')
@@ -408,6 +412,8 @@ class _GameReader:
                 self._plain_reach(found["reach_who"], found["reach_step"])
             elif kind == "agari":
                 self._plain_agari(found)
+            elif kind == "draw":
+                self._plain_ryuukyoku(found)
             else:
                 self._plain_init(found)
         if self.hand is not None:
@@ -518,6 +524,35 @@ class _GameReader:
             )
         )
         self._sum_changes(hand, [sc[2 * seat + 1] * 100 for seat in range(players)])
+        if owari_values is not None:
+            self.owari = owari_values
+
+    def _plain_ryuukyoku(self, found: re.Match[str]) -> None:
+        """``_on_ryuukyoku`` of a RYUUKYOKU in Tenhou's layout: a draw of an open hand, of a known
+        type, with an ``sc`` and an ``owari`` that ``_on_ryuukyoku`` would take, is read here from its
+        numbers into the same draw (``_draw``); anything else by ``_on_ryuukyoku`` with its message
+        (checked before anything is changed)."""
+        hand = self.hand
+        players = self.players
+        sc = list(map(int, found["draw_sc"].split(",")))
+        kind = found["draw_type"]
+        owari = found["draw_owari"]
+        owari_values = owari.split(",") if owari is not None else None
+        changes = [sc[2 * seat + 1] * 100 for seat in range(players)] if len(sc) >= 2 * players else []
+        if (
+            hand is None
+            or hand.draw is not None
+            or hand.wins
+            or self.owari is not None
+            or not changes
+            or (owari_values is not None and len(owari_values) < 2 * players)
+            or not (kind is None or kind in ABORT_KINDS or (kind == NAGASHI and any(c > 0 for c in changes)))
+        ):
+            self._careful(found, self._on_ryuukyoku)
+            return
+        self._sum_changes(hand, changes)
+        shown = [seat for seat in range(players) if found[f"hai{seat}"] is not None]
+        hand.draw = self._draw(kind, shown, changes, tuple(hand.riichi), self.file)
         if owari_values is not None:
             self.owari = owari_values
 
@@ -644,22 +679,27 @@ class _GameReader:
         hand = self._open_hand("RYUUKYOKU")
         where = self.where("RYUUKYOKU")
         changes = self._add_changes(hand, el, where)
-        kind = el.get("type")
-        riichi = tuple(hand.riichi)
         shown = [seat for seat in range(self.players) if el.get(f"hai{seat}") is not None]
+        hand.draw = self._draw(el.get("type"), shown, changes, tuple(hand.riichi), where)
+        self._take_owari(el, where)
+
+    @staticmethod
+    def _draw(
+        kind: str | None, shown: list[int], changes: list[int], riichi: tuple[int, ...], where: str
+    ) -> ExhaustiveDraw | AbortiveDraw:
+        """A hand's draw (both readers of RYUUKYOKU): of its ``type`` (none for an exhaustive
+        draw), the seats whose hands are shown, its score changes and the riichi sticks placed."""
         if kind is None:
-            hand.draw = ExhaustiveDraw(ready=_ready(shown, changes), riichi=riichi)
-        elif kind == NAGASHI:
+            return ExhaustiveDraw(ready=_ready(shown, changes), riichi=riichi)
+        if kind == NAGASHI:
             # The nagashi players are the ones the mangan payments in sc go to.
             nagashi = tuple(seat for seat, c in enumerate(changes) if c > 0)
             if not nagashi:
                 raise LogError(where, "nagashi mangan with nobody paid in sc")
-            hand.draw = ExhaustiveDraw(ready=tuple(shown), riichi=riichi, nagashi=nagashi)
-        elif kind in ABORT_KINDS:
-            hand.draw = AbortiveDraw(kind=ABORT_KINDS[kind], riichi=riichi)
-        else:
-            raise LogError(where, f"unknown draw type {quoted(kind)}")
-        self._take_owari(el, where)
+            return ExhaustiveDraw(ready=tuple(shown), riichi=riichi, nagashi=nagashi)
+        if kind in ABORT_KINDS:
+            return AbortiveDraw(kind=ABORT_KINDS[kind], riichi=riichi)
+        raise LogError(where, f"unknown draw type {quoted(kind)}")
 
     # Helpers.
 

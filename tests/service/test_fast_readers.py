@@ -173,14 +173,17 @@ def test_a_call_or_riichi_in_tenhou_s_layout_reads_as_the_parser_reads_it(
     assert handled.count(tag) == careful + (1 if tag == "REACH" and old != RIICHI else 0), handled
 
 
-# A win and a hand's start in the layouts Tenhou writes them are read from their numbers too
-# (``_plain_agari``, ``_plain_init``); anything else about them goes to the careful handler.
+# A win, a draw and a hand's start in the layouts Tenhou writes them are read from their numbers too
+# (``_plain_agari``, ``_plain_ryuukyoku``, ``_plain_init``); anything else about them goes to the careful handler.
 WIN = (
     '<AGARI ba="0,1" hai="1" machi="1" ten="30,3900,0" yaku="1,1,52,2" doraHai="1" '
     'who="1" fromWho="0" sc="240,-39,250,49,250,0,250,0" owari="201,-20.0,299,30.0,250,5.0,250,-15.0"/>'
 )
 START = '<INIT seed="0,0,0,1,2,33" ten="250,250,250,250" oya="0" hai0="1,2,3"/>'
 END = 'owari="201,-20.0,299,30.0,250,5.0,250,-15.0"'
+# A draw in Tenhou's layout (``_plain_ryuukyoku``), put where the win was: two hands shown, noten
+# payments to them.
+DRAW = f'<RYUUKYOKU ba="0,1" sc="240,-15,250,15,250,15,250,-15" hai1="1,2" hai2="3" {END}/>'
 
 
 @pytest.mark.parametrize(
@@ -202,6 +205,22 @@ END = 'owari="201,-20.0,299,30.0,250,5.0,250,-15.0"'
         (WIN, WIN.replace('machi="1"', 'machi="135"').replace(f" {END}", " "), "AGARI", 0),  # a space, no end
         (WIN, WIN.replace('machi="1"', 'machi="136"'), "AGARI", 0),  # no such tile: no winning tile
         (WIN, WIN.replace(f" {END}", "") + WIN.replace('who="1"', 'who="2"'), "AGARI", 0),  # a double ron
+        (WIN, DRAW, "RYUUKYOKU", 0),
+        (
+            WIN,
+            DRAW.replace(' hai1="1,2" hai2="3"', "").replace("-15,250,15,250,15,250,-15", "0,250,0,250,0,250,0"),
+            "RYUUKYOKU",
+            0,
+        ),
+        (
+            WIN,
+            DRAW.replace('hai1="1,2"', 'hai0="" hai1="1,2"').replace('hai2="3"', 'hai2="3" hai3="5"'),
+            "RYUUKYOKU",
+            0,
+        ),
+        (WIN, DRAW.replace("<RYUUKYOKU ", '<RYUUKYOKU type="yao9" ').replace(f" {END}", " "), "RYUUKYOKU", 0),
+        (WIN, DRAW.replace("<RYUUKYOKU ", '<RYUUKYOKU type="nm" '), "RYUUKYOKU", 0),  # nagashi: the ones paid
+        (START, START + DRAW.replace(f" {END}", "") + START, "RYUUKYOKU", 0),  # a draw, then the next hand
         (START, START.replace('hai0="1,2,3"', 'hai0="1" hai1="2" hai2="3" hai3="4"'), "INIT", 0),
         (START, START.replace(' hai0="1,2,3"', ""), "INIT", 0),
         (START, START.replace('seed="0,0,0', 'seed="0,3,2').replace('ten="250', 'ten="-12'), "INIT", 0),
@@ -217,6 +236,9 @@ END = 'owari="201,-20.0,299,30.0,250,5.0,250,-15.0"'
         (WIN, WIN.replace('yaku="1,1,52,2"', 'yaku="1,1,52"'), "AGARI", 1),  # not pairs: refused
         (START, START.replace('hai0="1,2,3"', 'hai0="1,2,3" shuffle="mt19937ar,x"'), "INIT", 1),
         (START, START.replace('hai0="1,2,3"', 'hai1="1,2,3" hai0="4"'), "INIT", 1),
+        (WIN, DRAW.replace('hai1="1,2" hai2="3"', 'hai2="3" hai1="1,2"'), "RYUUKYOKU", 1),
+        (WIN, DRAW.replace("ba=", 'hai0="4" ba='), "RYUUKYOKU", 1),
+        (WIN, DRAW.replace(f"{END}", f'{END} ratio="1"'), "RYUUKYOKU", 1),
         # In the layout, but refused: the careful handler says why.
         (WIN, WIN.replace('who="1"', 'who="4"'), "AGARI", 1),
         (WIN, WIN.replace('fromWho="0"', 'fromWho="5"'), "AGARI", 1),
@@ -234,6 +256,21 @@ END = 'owari="201,-20.0,299,30.0,250,5.0,250,-15.0"'
         (WIN, WIN.replace(f" {END}", "") + WIN, "AGARI", 1),  # the same seat wins twice
         (WIN, WIN.replace(f" {END}", "") + WIN.replace('who="1" fromWho="0"', 'who="2" fromWho="2"'), "AGARI", 1),
         (WIN, WIN + WIN.replace('who="1"', 'who="2"'), "AGARI", 1),  # after the game's end
+        (WIN, DRAW.replace("<RYUUKYOKU ", '<RYUUKYOKU type="xyz" '), "RYUUKYOKU", 1),  # no such draw
+        (  # nagashi mangan with nobody paid
+            WIN,
+            DRAW.replace("<RYUUKYOKU ", '<RYUUKYOKU type="nm" ').replace(
+                "-15,250,15,250,15,250,-15", "0,250,0,250,0,250,0"
+            ),
+            "RYUUKYOKU",
+            1,
+        ),
+        (WIN, DRAW.replace("250,15,250,-15", "250,15"), "RYUUKYOKU", 1),  # sc short of the seats
+        (WIN, DRAW.replace(END, 'owari="201,-20.0,299,30.0"'), "RYUUKYOKU", 1),
+        (WIN, DRAW.replace('sc="240', 'sc="1234567'), "RYUUKYOKU", 1),  # a number out of range
+        (WIN, WIN.replace(f" {END}", "") + DRAW, "RYUUKYOKU", 1),  # a draw after a win
+        (WIN, DRAW + DRAW, "RYUUKYOKU", 1),  # after the game's end
+        (START, DRAW + START, "RYUUKYOKU", 1),  # outside a hand
         (START, WIN.replace(f" {END}", "") + START, "AGARI", 1),  # outside a hand
         (START, START.replace('oya="0"', 'oya="4"'), "INIT", 1),
         (START, START.replace('seed="0,0,0', 'seed="1,0,0'), "INIT", 1),
@@ -245,14 +282,14 @@ END = 'owari="201,-20.0,299,30.0,250,5.0,250,-15.0"'
         ('<GO type="169" lobby="0"/>', "", "INIT", 1),  # before the GO tag
     ],
 )
-def test_a_win_or_a_hands_start_in_tenhou_s_layout_reads_as_the_parser_reads_it(
+def test_a_win_a_draw_or_a_hands_start_in_tenhou_s_layout_reads_as_the_parser_reads_it(
     monkeypatch: pytest.MonkeyPatch, old: str, new: str, tag: str, careful: int
 ) -> None:
     data = GAME.replace(old, new).encode()
     assert tenhou_xml.plain_mjlog_tags(data) is not None
     expected = through_parser(data, "x.mjlog")
     handled: list[str] = []
-    for name in ("_on_agari", "_on_init"):
+    for name in ("_on_agari", "_on_init", "_on_ryuukyoku"):
         monkeypatch.setattr(tenhou_xml._GameReader, name, _counted(getattr(tenhou_xml._GameReader, name), handled))
     assert repr(read_xml(data, "x.mjlog")) == repr(expected)
     assert handled.count(tag) == careful, handled

@@ -44,19 +44,25 @@ def test_an_unknown_preset_is_still_refused_by_name() -> None:
 
 def test_the_rules_of_one_room_and_era_are_built_once() -> None:
     from replay.formats.detect import read_log
-    from replay.formats.tenhou_rules import _room_rules, log_time
+    from replay.formats.tenhou_rules import _described, _room_rules, log_time
 
     _room_rules.cache_clear()
+    _described.cache_clear()
     files = sorted((CORPUS / "tenhou-wire-2018").glob("*.mjlog"))[:30]
     run = verify_paths(list(files))
     info = _room_rules.cache_info()
+    named = _described.cache_info()
     # Thirty four-player hanchan logs of February 2018, dated by 16 different hours: one room under
     # one era of every rule change, its rules built once (a cache keyed on the dating built them 16
-    # times). Each log's rules still name its own hour.
-    assert len(run.reports) == 30 and info.hits + info.misses == 30 and info.misses == 1
+    # times), and named with each hour once (16 copies of them, not 30). Each log's rules still name
+    # its own hour.
+    assert len(run.reports) == 30 and info.misses == 1
     assert len({report.game[:10] for report in run.reports}) == 16
+    assert named.misses == 16 and named.hits == 14
     game = read_log(files[0])[0]
     assert game.rules.description.endswith(f"; dated {log_time(game.game_id):%Y-%m-%d %H}:00)")
+    same_hour = [path for path in files[1:] if read_log(path)[0].game_id[:10] == game.game_id[:10]]
+    assert same_hour and read_log(same_hour[0])[0].rules is game.rules
 
 
 def test_a_rulesets_digest_is_worked_out_once_and_keeps_its_value() -> None:

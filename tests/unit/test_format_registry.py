@@ -7,10 +7,12 @@ import importlib
 import sys
 import types
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import replay.formats.detect as detect
+import replay.formats.source as source
 from domain.rules import load_preset
 from replay.formats.detect import LogFormat, detect_format, read_log
 from replay.formats.logmodel import LoggedGame
@@ -83,3 +85,33 @@ def test_the_tenhou_readers_and_the_export_share_one_vocabulary() -> None:
     for kind, word in tenhou_vocab.ABORT_WORDS.items():
         assert tenhou_json.ABORTS[word] is kind
     assert set(tenhou_xml.ABORT_KINDS.values()) == set(tenhou_vocab.ABORT_WORDS)
+
+
+def test_detection_parses_a_files_first_line_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A record, tenhou.net/6 JSON and mjai each ask for the first line as JSON: one parse serves all three.
+    parsed: list[str] = []
+    original = source.load_json
+
+    def counted(text: str) -> Any:
+        parsed.append(text)
+        return original(text)
+
+    monkeypatch.setattr(source, "load_json", counted)
+    source._line_object.cache_clear()
+    data = b'{"type":"start_game","names":["A","B","C","D"]}\n{"type":"end_game"}\n'
+    assert detect.detect_format(data) == "mjai"
+    assert len(parsed) == 1
+
+
+def test_a_log_is_made_utf8_text_once_on_its_way_to_its_reader(monkeypatch: pytest.MonkeyPatch) -> None:
+    made: list[int] = []
+    original = detect.utf8_text
+
+    def counted(data: bytes) -> bytes:
+        made.append(len(data))
+        return original(data)
+
+    monkeypatch.setattr(detect, "utf8_text", counted)
+    log = b'<mjloggm ver="2.3"><GO type="169" lobby="0"/><UN n0="A" n1="B" n2="C" n3="D"/></mjloggm>\n'
+    games = detect.read_games(log, file="x.mjlog")
+    assert len(games) == 1 and games[0].truncated and len(made) == 1
