@@ -46,7 +46,8 @@ if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
 # How long hypothesis takes to draw an example is not what a property test checks: on two cores
 # shared by the suite's two processes, their servers and Chromium, drawing took longer than the
 # health check allows and failed a test that passes when run alone (seen at load 17). Every test
-# keeps its examples and its checks; a test's own ``settings`` still override these.
+# keeps its examples and its checks. A test's own ``settings`` override these: one that turns off other
+# health checks names ``too_slow`` among them again (a list given replaces this one).
 settings.register_profile("honba", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("honba")
 

@@ -62,7 +62,6 @@ TSUMO_HAN_FU = [*RON_HAN_FU, (2, 20), (3, 20), (4, 20)]
 # Per preset: six presets make 48 examples per front end.
 EXAMPLES = settings(
     max_examples=8,
-    deadline=None,
     derandomize=True,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.filter_too_much],
 )

@@ -36,7 +36,6 @@ from replay.service.director.certificates import generate_key
 EXAMPLES = int(os.environ.get("HONBA_FUZZ_EXAMPLES", "7"))
 FUZZ = settings(
     max_examples=EXAMPLES,
-    deadline=None,
     derandomize=not os.environ.get("HONBA_FUZZ_RANDOM"),
     database=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture, HealthCheck.data_too_large],

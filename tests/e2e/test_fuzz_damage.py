@@ -87,7 +87,6 @@ READERS: tuple[Callable[[HonbaApp], Any], ...] = (
 
 @settings(
     max_examples=EXAMPLES,
-    deadline=None,
     derandomize=not os.environ.get("HONBA_FUZZ_RANDOM"),
     database=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],

@@ -75,7 +75,6 @@ def mostly(usual: st.SearchStrategy[Any], other: st.SearchStrategy[Any]) -> st.S
 def fuzz(share: float = 1.0) -> settings:
     return settings(
         max_examples=max(1, int(EXAMPLES * share)),
-        deadline=None,
         derandomize=not os.environ.get("HONBA_FUZZ_RANDOM"),
         database=None,
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.large_base_example],

@@ -16,7 +16,7 @@ from __future__ import annotations
 import itertools
 
 from conftest import TENHOU
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_properties import hand_results
 
@@ -143,7 +143,7 @@ def check_conserved(match: Match) -> None:
     assert [f for f in report.findings if f.kind == "invariant"] == []
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=200)
 @given(corrected_matches())
 def test_corrections_conserve_points_and_survive_export_and_import(match: Match) -> None:
     check_conserved(match)
@@ -152,7 +152,7 @@ def test_corrections_conserve_points_and_survive_export_and_import(match: Match)
     assert again.state == match.state
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=200)
 @given(st.data())
 def test_points_are_conserved_after_every_correction(data: st.DataObject) -> None:
     rules = data.draw(st.sampled_from(PRESETS))

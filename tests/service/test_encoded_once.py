@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from conftest import CORPUS
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from domain import integrity
@@ -92,8 +92,6 @@ def _dumps(data: Any) -> bytes:
     return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
 
 
-# Generation, not the check, is what a loaded machine slows (the health check then fails a sound run).
-@settings(suppress_health_check=[HealthCheck.too_slow])
 @given(ANY_JSON)
 def test_the_canonical_encoder_made_once_writes_what_json_dumps_writes(data: Any) -> None:
     assert canonical(data) == _dumps(data)

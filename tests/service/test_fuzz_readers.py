@@ -60,7 +60,6 @@ from replay.store.application import HonbaApp
 EXAMPLES = int(os.environ.get("HONBA_FUZZ_EXAMPLES", "100"))
 FUZZ = settings(
     max_examples=EXAMPLES,
-    deadline=None,
     derandomize=not os.environ.get("HONBA_FUZZ_RANDOM"),
     database=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],

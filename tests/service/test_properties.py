@@ -13,7 +13,7 @@ import functools
 import itertools
 
 from conftest import SANMA, TENHOU
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from domain.match import Match, facts_of
@@ -127,7 +127,7 @@ def played_matches(draw: st.DrawFn) -> Match:
     return match
 
 
-PROPERTY_SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PROPERTY_SETTINGS = settings(max_examples=60)
 
 
 @PROPERTY_SETTINGS
@@ -137,7 +137,7 @@ def test_folding_the_facts_gives_the_aggregate_state(match: Match) -> None:
     assert table_state(match.rules, facts) == match.state
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=25)
 @given(played_matches())
 def test_a_stored_and_reloaded_match_folds_to_the_same_state(match: Match) -> None:
     expected = match.state

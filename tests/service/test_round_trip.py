@@ -15,7 +15,7 @@ import os
 from typing import Any
 
 from fuzz_samples import mjai_events
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from domain.bounds import OutOfBounds
@@ -31,10 +31,8 @@ TENHOU = load_preset("tenhou")
 EXAMPLES = int(os.environ.get("HONBA_FUZZ_EXAMPLES", "100"))
 SETTINGS = settings(
     max_examples=EXAMPLES,
-    deadline=None,
     derandomize=not os.environ.get("HONBA_FUZZ_RANDOM"),
     database=None,
-    suppress_health_check=[HealthCheck.too_slow],
 )
 
 # Text as it may come from anywhere: any character (surrogates and controls included), with the

@@ -194,7 +194,7 @@ def test_trees_of_the_same_size_and_the_empty_tree() -> None:
 leaf_lists = st.lists(st.binary(max_size=8), min_size=1, max_size=70)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=150)
 @given(leaf_lists, st.data())
 def test_any_leaf_of_any_tree_has_an_audit_path_to_its_root_and_no_other_leaf_does(
     leaves: list[bytes], data: st.DataObject
@@ -212,7 +212,7 @@ def test_any_leaf_of_any_tree_has_an_audit_path_to_its_root_and_no_other_leaf_do
         assert not verify_inclusion(moved, len(hashes), hashes[index], path, whole) or hashes[moved] == hashes[index]
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=150)
 @given(leaf_lists, st.data())
 def test_any_two_sizes_of_one_log_prove_consistent_and_a_changed_history_does_not(
     leaves: list[bytes], data: st.DataObject
