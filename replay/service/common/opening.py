@@ -145,10 +145,8 @@ def store_failures() -> Iterator[None]:
     (as ``store_answering``), ``StoreError`` for any other failure of the store (a row it could not
     take, a statement it refused)."""
     try:
-        yield
-    except UNAVAILABLE as exc:
-        why = " ".join(str(exc).split()) or type(exc).__name__
-        raise StoreUnavailable(Said("the store did not answer: {why}", why=why)) from exc
+        with store_answering():
+            yield
     except FAILED as exc:
         why = " ".join(str(exc).split()) or type(exc).__name__
         raise StoreError(Said("the store failed: {why}", why=why)) from exc
