@@ -20,7 +20,6 @@ compares both ways on the corpus, and on damaged rows).
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Callable
 from typing import Any, cast
@@ -29,7 +28,7 @@ from uuid import UUID
 from eventsourcing.persistence import JSONTranscoder, Transcoding, find_id_convertor
 
 from domain.codec import FACT_TAGS, to_data
-from domain.integrity import _content_fields, canonical, plain
+from domain.integrity import _content_fields, digest_of, plain
 from projections.standings_view import ReadEvent
 from replay.store.mapper import AGGREGATE_TOPICS, HonbaMapper, event_class, whole
 from replay.store.transcoding import ValueTranscoding
@@ -38,11 +37,6 @@ from replay.store.transcoding import ValueTranscoding
 _MARK = b'"_type_"'
 # An escaped character could spell the mark without its bytes appearing: such a row goes the slow way.
 _ESCAPE = b"\\u"
-
-
-def _canonical_digest(content: dict[str, Any]) -> str:
-    # ``domain.integrity.digest_of``, spelled out: the same canonical bytes, hashed.
-    return hashlib.sha256(canonical(content)).hexdigest()
 
 
 class FoldReader:
@@ -129,4 +123,4 @@ class FoldReader:
                 value = data[name]
                 found = str(value) if name == "originator_id" else value
             content[name] = found
-        return ReadEvent(event, _canonical_digest(content), fact_data)
+        return ReadEvent(event, digest_of(content), fact_data)
