@@ -91,9 +91,9 @@ def read_tenhou_xml(data: bytes, *, file: str, collect: Callable[[ET.Element], N
     """
     data = unpack(data, file=file)
     if collect is None:
-        tags = plain_mjlog_tags(data)
-        if tags is not None:
-            return [_GameReader(file).read_plain(*tags)]
+        game = _read_plain(data, file)
+        if game is not None:
+            return [game]
     root = parse_xml(data, file)
     if root.tag != "mjloggm":
         raise LogError(file, f"not a Tenhou mjlog: the document is <{root.tag}>, not <mjloggm>")
@@ -110,50 +110,54 @@ def read_tenhou_xml(data: bytes, *, file: str, collect: Callable[[ET.Element], N
 # with the same values the tree would give, and the tree is never built (nine tags in ten are
 # draws and discards). Anything else (a comment, an entity, a nested element, a tag with three
 # attributes no handler reads, malformed XML) is read through the parser, which says what is wrong.
+#
+# One pass does both, the check of the shape and the finding of the tags a handler reads: from the
+# opening tag (``_HEAD``) each step (``_STEP``, anchored where the last one ended) passes the tags no
+# handler reads and takes the next one a handler does; where no step matches, the rest must be tags
+# no handler reads and the closing tag (``_TAIL``), or the text is not of the plain shape.
 _S: Final = r"[ \t\r\n]"
 _NAME: Final = r"(?![Xx][Mm][Ll])[A-Za-z_][A-Za-z0-9_.-]*+"
-_VALUE: Final = r'"[^"<&\x00-\x1f\ufffe\uffff]*+"'
+_CHARS: Final = r'[^"<&\x00-\x1f\ufffe\uffff]*+'
+_VALUE: Final = f'"{_CHARS}"'
 _ATTRIBUTE: Final = rf"{_S}++{_NAME}={_VALUE}"
 _NEEDED_TAGS: Final = "GO|UN|TAIKYOKU|INIT|REACH|N|AGARI|RYUUKYOKU"
-_PLAIN_SHAPE: Final = re.compile(
-    rf'(?:<\?xml version="1\.0"(?: encoding="[Uu][Tt][Ff]-8")?\?>)?{_S}*+'
-    rf"<mjloggm(?:{_ATTRIBUTE})?+{_S}*+>"
-    # A draw or discard as Tenhou writes it (nine tags in ten) is tried first: the same tags the
-    # third alternative takes, without trying the needed tags' names on each.
-    rf"(?:<[TUVWDEFG][0-9]*+/>|{_S}*+<(?:(?:{_NEEDED_TAGS})(?:{_ATTRIBUTE})*+"
-    rf"|[A-Za-z][A-Za-z0-9]*+(?:{_S}++(?P<first>{_NAME})={_VALUE}(?:{_S}++(?!(?P=first)=){_NAME}={_VALUE})?+)?+)"
-    rf"{_S}*+/>)*+"
-    rf"{_S}*+</mjloggm>{_S}*+"
+_HEAD: Final = re.compile(
+    rf'(?:<\?xml version="1\.0"(?: encoding="[Uu][Tt][Ff]-8")?\?>)?{_S}*+<mjloggm(?:{_ATTRIBUTE})?+{_S}*+>'
 )
-# The tags a handler reads, with their attributes, in the plain shape (where ``<`` opens a tag and
-# nothing else); a tag name is whole where an attribute or the tag's end follows it. The five tags a
-# handler reads (all but a log's first few), a call, a riichi, a win, a draw and a hand's start, are first
-# tried in the very layouts Tenhou writes them, their numbers as named groups: no attribute
-# dictionary is made for them (``_GameReader.read_plain`` takes them by ``lastgroup``, the name of
-# the alternative that matched). Their lists of numbers are of at most six digits each, within what
-# ``_ints`` reads (``MAX_POINTS``), and each attribute comes at most once. The same span is what the
-# general alternative (``name`` and ``attributes``) would match there; anything else (another order,
-# an attribute more, such as a win's ``ratio`` or a hand's ``shuffle``) is left to it.
+# Tags no handler reads: a draw or discard as Tenhou writes it (nine tags in ten) is tried first;
+# any other tag whose name is not a needed tag's, with at most two attributes, told apart.
+_SKIPPED: Final = (
+    rf"(?:<[TUVWDEFG][0-9]*+/>|{_S}*+<(?!(?:{_NEEDED_TAGS})[ \t\r\n/])[A-Za-z][A-Za-z0-9]*+"
+    rf"(?:{_S}++(?P<first>{_NAME})={_VALUE}(?:{_S}++(?!(?P=first)=){_NAME}={_VALUE})?+)?+{_S}*+/>)*+"
+)
+_TAIL: Final = re.compile(rf"{_SKIPPED}{_S}*+</mjloggm>{_S}*+")
+# The tags a handler reads, with their attributes. The five tags a handler reads (all but a log's
+# first few), a call, a riichi, a win, a draw and a hand's start, are first tried in the very layouts
+# Tenhou writes them, their numbers as named groups: no attribute dictionary is made for them
+# (``_GameReader.read_plain`` takes them by ``lastgroup``, the name of the alternative that matched,
+# whose group spans the tag from its name to its end). Their lists of numbers are of at most six
+# digits each, within what ``_ints`` reads (``MAX_POINTS``), each attribute comes at most once, and
+# every value is one the shape allows. The same span is what the general alternative (``name`` and
+# ``attributes``) would match there; anything else (another order, an attribute more, such as a
+# win's ``ratio`` or a hand's ``shuffle``) is left to it.
 _NUMBER: Final = "[0-9]{1,6}"
 _NUMBERS: Final = f"{_NUMBER}(?:,{_NUMBER})*"
 _SIGNED: Final = f"-?{_NUMBER}(?:,-?{_NUMBER})*"
-_NEEDED: Final = re.compile(
-    # (Past a ``<`` only where a needed name can start: two capitals, or ``N`` and its end. A
-    # draw or discard, nine tags in ten, is passed over at its second character.)
-    r"<(?=[A-Z][A-Z]|N[ \t\r\n/])"
+_STEP: Final = re.compile(
+    rf"{_SKIPPED}{_S}*+<"
     r'(?:(?P<call>N who="(?P<call_who>[0-9])" m="(?P<call_m>[0-9]{1,6})" ?/>)'
-    r'|(?P<reach>REACH who="(?P<reach_who>[0-9])"(?: ten="[^"]*")? step="(?P<reach_step>[0-9])" ?/>)'
+    rf'|(?P<reach>REACH who="(?P<reach_who>[0-9])"(?: ten="{_CHARS}")? step="(?P<reach_step>[0-9])" ?/>)'
     rf'|(?P<agari>AGARI ba="{_NUMBER},{_NUMBER}" hai="[0-9,]*"(?: m="(?P<agari_m>{_NUMBERS})")? '
     rf'machi="(?P<machi>{_NUMBER})" ten="(?P<fu>{_NUMBER}),{_NUMBER},(?P<limit>{_NUMBER})" '
     rf'(?:yaku="(?P<yaku>{_NUMBER},{_NUMBER}(?:,{_NUMBER},{_NUMBER})*)"|yakuman="(?P<yakuman>{_NUMBERS})") '
     rf'doraHai="[0-9,]*"(?: doraHaiUra="[0-9,]*")? who="(?P<who>[0-9])" fromWho="(?P<from_who>[0-9])"'
-    rf'(?: paoWho="(?P<pao>[0-9])")? sc="(?P<agari_sc>{_SIGNED})"(?: owari="(?P<agari_owari>[^"]*)")? ?/>)'
+    rf'(?: paoWho="(?P<pao>[0-9])")? sc="(?P<agari_sc>{_SIGNED})"(?: owari="(?P<agari_owari>{_CHARS})")? ?/>)'
     rf'|(?P<init>INIT seed="(?P<seed>{_NUMBERS})" ten="(?P<ten>{_SIGNED})" oya="(?P<oya>[0-9])"'
     r'(?: hai0="[0-9,]*")?(?: hai1="[0-9,]*")?(?: hai2="[0-9,]*")?(?: hai3="[0-9,]*")? ?/>)'
     rf'|(?P<draw>RYUUKYOKU(?: type="(?P<draw_type>[a-z0-9]{{1,8}})")? ba="{_NUMBER},{_NUMBER}" '
     rf'sc="(?P<draw_sc>{_SIGNED})"'
     r'(?: hai0="(?P<hai0>[0-9,]*)")?(?: hai1="(?P<hai1>[0-9,]*)")?(?: hai2="(?P<hai2>[0-9,]*)")?'
-    r'(?: hai3="(?P<hai3>[0-9,]*)")?(?: owari="(?P<draw_owari>[^"]*)")? ?/>)'
+    rf'(?: hai3="(?P<hai3>[0-9,]*)")?(?: owari="(?P<draw_owari>{_CHARS})")? ?/>)'
     rf"|(?P<name>{_NEEDED_TAGS})(?P<attributes>(?:{_ATTRIBUTE})*+){_S}*+/>)"
 )
 _PAIR: Final = re.compile(r'([^\s=]+)="([^"]*)"')
@@ -193,32 +197,51 @@ class _PlainTag:
         return self.attrib.get(key, default)
 
 
-# A tag a handler reads, as ``plain_mjlog_tags`` finds it: its name and attributes (None for a
-# tag in Tenhou's layout, read from the match's groups) and its match in the text.
-_Found = tuple[_PlainTag | None, re.Match[str]]
+class _NotPlain(Exception):
+    """The text is not of the plain shape after all (``_GameReader.read_plain``): read it through
+    the parser."""
 
 
-def plain_mjlog_tags(data: bytes) -> tuple[str, list[_Found]] | None:
-    """The text and the tags a handler reads (each with its match: where it starts and ends) of a
-    mjlog in the plain shape, or None for anything else (read through the parser, which refuses
-    what should be refused). A repeated attribute (malformed XML) is anything else too."""
+def _read_plain(data: bytes, file: str) -> LoggedGame | None:
+    """The game of a mjlog in the plain shape, read without the parser's tree; None for anything
+    else (read through the parser, which refuses what should be refused). A repeated attribute
+    (malformed XML) is anything else too. A log the reader refuses is refused only where the text
+    is of the plain shape to its end: elsewhere the parser says what is wrong first."""
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
         return None
-    if "<!" in text or _PLAIN_SHAPE.fullmatch(text) is None:
+    head = _HEAD.match(text) if "<!" not in text else None
+    if head is None:
         return None
-    tags: list[_Found] = []
-    for found in _NEEDED.finditer(text):
-        if found.lastgroup != "attributes":  # a call, riichi, win or hand in Tenhou's layout
-            tags.append((None, found))
-            continue
-        pairs = _PAIR.findall(found["attributes"])
-        attrib = dict(pairs)
-        if len(attrib) != len(pairs):
-            return None
-        tags.append((_PlainTag(found["name"], attrib), found))
-    return text, tags
+    try:
+        return _GameReader(file).read_plain(text, head.end())
+    except _NotPlain:
+        return None
+
+
+def _attributes(found: re.Match[str]) -> dict[str, str]:
+    """The attributes of a tag ``_STEP`` matched by its general alternative; ``_NotPlain`` where one
+    repeats (malformed XML, which the parser refuses)."""
+    pairs = _PAIR.findall(found["attributes"])
+    attrib = dict(pairs)
+    if len(attrib) != len(pairs):
+        raise _NotPlain
+    return attrib
+
+
+def _plain_to_the_end(text: str, steps: Callable[[], re.Match[str] | None], end: int) -> bool:
+    """Whether the rest of a text is of the plain shape: the steps still to come (``_STEP``'s scanner,
+    where it stopped), each general tag without a repeated attribute, then the tail from where the
+    last ended (``end``, the end of the last step taken)."""
+    try:
+        for found in iter(steps, None):
+            end = found.end()
+            if found.lastgroup == "attributes":
+                _attributes(found)
+    except _NotPlain:
+        return False
+    return _TAIL.fullmatch(text, end) is not None
 
 
 # A document type declaration, and the name it gives (for the message).
@@ -390,32 +413,51 @@ class _GameReader:
                 collect(el)  # after the reader's own checks of the tag
         return self._game()
 
-    def read_plain(self, text: str, tags: list[_Found]) -> LoggedGame:
-        """The game of a plain-shaped mjlog (``plain_mjlog_tags``): the same handlers, given only
-        their tags; whether a hand's play is logged is one search for a draw or discard with its
-        tile between its INIT and the next (``read`` sees the same draws one tag at a time). A call,
-        riichi, win or hand's start in Tenhou's layout is read from its numbers (``_plain_call``,
-        ``_plain_reach``, ``_plain_agari``, ``_plain_init``)."""
+    def read_plain(self, text: str, start: int) -> LoggedGame:
+        """The game of a mjlog whose text is of the plain shape from ``start`` (where its opening tag
+        ends) to its end; ``_NotPlain`` where it is not. One pass checks the shape and finds the tags
+        a handler reads (``_STEP``, each step from where the last ended), which are read as they are
+        found: the same handlers, given only their tags; whether a hand's play is logged is one
+        search for a draw or discard with its tile between its INIT and the next (``read`` sees the
+        same draws one tag at a time). A call, riichi, win or hand's start in Tenhou's layout is read
+        from its numbers (``_plain_call``, ``_plain_reach``, ``_plain_agari``, ``_plain_init``), any
+        other tag by its handler. A refusal of the reader stands only where the rest of the text is
+        of the plain shape too."""
         handlers = self._handlers()
         opened = 0  # where the open hand's tags start
-        for el, found in tags:
-            kind = found.lastgroup if el is None else el.tag
-            if kind == "init" or kind == "INIT":
-                if self.hand is not None:
-                    self.hand.played = _PLAYED.search(text, opened, found.start()) is not None
-                opened = found.end()
-            if el is not None:
-                handlers[el.tag](el)
-            elif kind == "call":
-                self._plain_call(found["call_who"], found["call_m"])
-            elif kind == "reach":
-                self._plain_reach(found["reach_who"], found["reach_step"])
-            elif kind == "agari":
-                self._plain_agari(found)
-            elif kind == "draw":
-                self._plain_ryuukyoku(found)
-            else:
-                self._plain_init(found)
+        steps = _STEP.scanner(text, start).match
+        end = start
+        try:
+            for found in iter(steps, None):
+                end = found.end()
+                kind = found.lastgroup
+                # The tags in order of how often they come: a call, a riichi, a hand's start, a win.
+                if kind == "call":
+                    self._plain_call(*found.group("call_who", "call_m"))
+                elif kind == "reach":
+                    self._plain_reach(*found.group("reach_who", "reach_step"))
+                elif kind == "init":
+                    if self.hand is not None:
+                        self.hand.played = _PLAYED.search(text, opened, found.start(kind)) is not None
+                    opened = end
+                    self._plain_init(found)
+                elif kind == "agari":
+                    self._plain_agari(found)
+                elif kind == "draw":
+                    self._plain_ryuukyoku(found)
+                else:
+                    el = _PlainTag(found["name"], _attributes(found))
+                    if el.tag == "INIT":
+                        if self.hand is not None:
+                            self.hand.played = _PLAYED.search(text, opened, found.start("name")) is not None
+                        opened = end
+                    handlers[el.tag](el)
+        except LogError:
+            if _plain_to_the_end(text, steps, end):
+                raise
+            raise _NotPlain from None
+        if _TAIL.fullmatch(text, end) is None:
+            raise _NotPlain
         if self.hand is not None:
             self.hand.played = _PLAYED.search(text, opened) is not None
         return self._game()
@@ -445,7 +487,8 @@ class _GameReader:
     def _careful(self, found: re.Match[str], handler: Callable[[_Tag], None]) -> None:
         """A tag matched in Tenhou's layout that its fast reader does not take, read by its careful
         handler from its attributes (none repeats in that layout), which says what is wrong."""
-        handler(_PlainTag(found.group().partition(" ")[0][1:], dict(_PAIR.findall(found.group()))))
+        tag = found.group(found.lastgroup or "")  # the tag itself, from its name to its end
+        handler(_PlainTag(tag.partition(" ")[0], dict(_PAIR.findall(tag))))
 
     def _plain_init(self, found: re.Match[str]) -> None:
         """``_on_init`` of an INIT in Tenhou's layout (no ``shuffle``): a hand's start that fits the

@@ -1,7 +1,7 @@
 """The readers' fast paths give what their careful paths give (issue 36).
 
 A Tenhou mjlog in the plain shape every Tenhou server writes is read without building the XML
-tree (``replay.formats.tenhou_xml.plain_mjlog_tags``): every corpus log is read both ways and
+tree (``replay.formats.tenhou_xml._GameReader.read_plain``): every corpus log is read both ways and
 compared game for game, and text outside that shape (a comment, an entity, a nested element, a
 repeated attribute, ...) is read through the parser, with its refusal where it has one. An mjai
 line is read by the C scanner ``json.loads`` runs and, when it is not plain, by ``load_json``:
@@ -43,6 +43,21 @@ def through_parser(data: bytes, file: str) -> list[LoggedGame] | str:
         return [tenhou_xml._GameReader(file).read(root)]
     except LogError as exc:
         return str(exc)
+
+
+def read_without_the_tree(data: bytes) -> bool:
+    """Whether the reader reads a log (or refuses it) without the parser's tree: its plain shape."""
+    parsed: list[str] = []
+    parse = tenhou_xml.parse_xml
+
+    def counted(data: bytes, file: str) -> Any:
+        parsed.append(file)
+        return parse(data, file)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(tenhou_xml, "parse_xml", counted)
+        read_xml(data, "x.mjlog")
+    return not parsed
 
 
 def read_xml(data: bytes, file: str) -> list[LoggedGame] | str:
@@ -113,8 +128,30 @@ GAME = (
 )
 def test_a_log_outside_the_plain_shape_is_read_by_the_parser(old: str, new: str, plain: bool) -> None:
     data = GAME.replace(old, new).encode() if old else GAME.encode()
-    assert (tenhou_xml.plain_mjlog_tags(data) is not None) is plain
+    assert read_without_the_tree(data) is plain
     assert read_xml(data, "x.mjlog") == through_parser(data, "x.mjlog")
+
+
+@pytest.mark.parametrize(
+    "later",
+    [
+        '<DORA hai="5" hai="6"/>',  # a repeated attribute of a tag no handler reads
+        '<UN n0="A" n0="B"/>',  # of a tag a handler reads
+        "<DORA hai=5/>",  # not XML
+        "<X>text</X>",  # well-formed, outside the plain shape
+        "<T12/>",  # the plain shape to the end: the reader's own refusal stands
+    ],
+)
+def test_a_tag_the_reader_refuses_before_the_text_leaves_the_plain_shape_is_refused_as_the_parser_refuses_it(
+    later: str,
+) -> None:
+    # The plain shape is checked as the tags are read: a refusal of the reader (a seat the table
+    # does not have) stands only where the rest of the text is of the plain shape too; elsewhere the
+    # parser's refusal (malformed XML) or its tree's reading comes first, as without the fast path.
+    data = GAME.replace('<REACH who="0" step="1"/>', '<REACH who="7" step="1"/>').replace('<DORA hai="5"/>', later)
+    assert read_xml(data.encode(), "x.mjlog") == through_parser(data.encode(), "x.mjlog")
+    assert read_without_the_tree(data.encode()) is (later == "<T12/>")
+    assert "who=7" in str(read_xml(data.replace(later, "<T12/>").encode(), "x.mjlog"))
 
 
 def test_whether_a_hands_play_is_logged_is_read_alike() -> None:
@@ -163,7 +200,7 @@ def test_a_call_or_riichi_in_tenhou_s_layout_reads_as_the_parser_reads_it(
     monkeypatch: pytest.MonkeyPatch, old: str, new: str, tag: str, careful: int
 ) -> None:
     data = GAME.replace(old, new).encode()
-    assert tenhou_xml.plain_mjlog_tags(data) is not None
+    assert read_without_the_tree(data)
     expected = through_parser(data, "x.mjlog")
     handled: list[str] = []
     for name in ("_on_call", "_on_reach"):
@@ -286,7 +323,7 @@ def test_a_win_a_draw_or_a_hands_start_in_tenhou_s_layout_reads_as_the_parser_re
     monkeypatch: pytest.MonkeyPatch, old: str, new: str, tag: str, careful: int
 ) -> None:
     data = GAME.replace(old, new).encode()
-    assert tenhou_xml.plain_mjlog_tags(data) is not None
+    assert read_without_the_tree(data)
     expected = through_parser(data, "x.mjlog")
     handled: list[str] = []
     for name in ("_on_agari", "_on_init", "_on_ryuukyoku"):
