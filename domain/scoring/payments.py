@@ -62,7 +62,7 @@ def turn_distance(start: Seat, seat: Seat, players: int) -> int:
 def nearest_winner(result: WinResult, players: int) -> Win:
     """The winner nearest the discarder in turn order (the one who takes counters)."""
     first = result.wins[0]
-    if first.discarder is None:
+    if first.discarder is None or len(result.wins) == 1:
         return first
     discarder = first.discarder
     return min(result.wins, key=lambda w: turn_distance(discarder, w.winner, players))
@@ -434,8 +434,18 @@ def settle_penalty(penalty: Penalty, state: TableState, rules: Ruleset) -> tuple
 
 def check_balance(payments: Sequence[Payment], state: TableState, deposits_after: int) -> None:
     """Payments between players sum to zero and the table's sticks are conserved."""
-    to_table = sum(p.amount for p in payments if p.payee is None and p.payer is not None)
-    from_table = sum(p.amount for p in payments if p.payer is None and p.payee is not None)
+    # One pass over the payments (every hand settled checks its own), the refusals in the order
+    # they are said: the table's sticks first, then the first payment that is wrong.
+    to_table = from_table = 0
+    wrong: Payment | None = None
+    for p in payments:
+        if p.payee is None:
+            if p.payer is not None:
+                to_table += p.amount
+        elif p.payer is None:
+            from_table += p.amount
+        if wrong is None and (p.amount < 0 or (p.payer is not None and p.payer == p.payee)):
+            wrong = p
     if state.deposits + to_table - from_table != deposits_after:
         raise PaymentsDoNotBalance(
             Said(
@@ -446,10 +456,11 @@ def check_balance(payments: Sequence[Payment], state: TableState, deposits_after
                 left=deposits_after,
             )
         )
-    for p in payments:
-        if p.amount < 0:
-            raise PaymentsDoNotBalance(
-                Said("negative payment {amount} ({reason})", amount=p.amount, reason=p.reason.value)
-            )
-        if p.payer is not None and p.payer == p.payee:
-            raise PaymentsDoNotBalance(Said("seat {seat} pays itself ({reason})", seat=p.payer, reason=p.reason.value))
+    if wrong is not None and wrong.amount < 0:
+        raise PaymentsDoNotBalance(
+            Said("negative payment {amount} ({reason})", amount=wrong.amount, reason=wrong.reason.value)
+        )
+    if wrong is not None:
+        raise PaymentsDoNotBalance(
+            Said("seat {seat} pays itself ({reason})", seat=wrong.payer, reason=wrong.reason.value)
+        )

@@ -349,7 +349,12 @@ class _Hand:
         if self.changes is not None:
             # sc leaves out the sticks the riichi players put on the table in this hand
             # (their REACH ten is already a stick lower); the log model's deltas include them.
-            deltas = tuple(c - riichi_deposit * self.riichi.count(seat) for seat, c in enumerate(self.changes))
+            riichi = self.riichi
+            deltas = (
+                tuple(c - riichi_deposit * riichi.count(seat) for seat, c in enumerate(self.changes))
+                if riichi
+                else tuple(self.changes)
+            )
         return LoggedHand(
             position=self.position,
             round_wind=self.round_wind,
@@ -519,15 +524,16 @@ class _GameReader:
         anything is changed)."""
         hand = self.hand
         players = self.players
-        who = int(found["who"])
-        from_who = int(found["from_who"])
-        pao = found["pao"]
+        # The groups in one call (each by its name is a call of its own).
+        who_text, from_text, pao, sc_text, owari, fu_text, limit_text, yakuman, yaku_text, machi, m = found.group(
+            "who", "from_who", "pao", "agari_sc", "agari_owari", "fu", "limit", "yakuman", "yaku", "machi", "agari_m"
+        )
+        who = int(who_text)
+        from_who = int(from_text)
         liable = int(pao) if pao is not None else None
-        sc = list(map(int, found["agari_sc"].split(",")))
-        owari = found["agari_owari"]
+        sc = list(map(int, sc_text.split(",")))
         owari_values = owari.split(",") if owari is not None else None
-        fu, limit = int(found["fu"]), int(found["limit"])
-        yakuman = found["yakuman"]
+        fu, limit = int(fu_text), int(limit_text)
         pairs: list[int] = []
         value: HandValue | None
         if yakuman is not None:
@@ -535,10 +541,11 @@ class _GameReader:
             value = HandValue(limit="yakuman", multiple=len(ids))
             named = [yaku_of(y, YAKUMAN_HAN) for y in ids]
         else:
-            pairs = list(map(int, found["yaku"].split(",")))
+            pairs = list(map(int, yaku_text.split(",")))
             han = pairs[1::2]
             value = _value_of(fu, limit, sum(han)) if max(han) <= 13 else None
-            named = [yaku_of(pairs[i], pairs[i + 1]) for i in range(0, len(pairs) - 1, 2)]
+            # The layout has the ids and han in pairs: each id with the han after it.
+            named = list(map(yaku_of, pairs[0::2], han))
         discarder = None if from_who == who else from_who
         if (
             hand is None
@@ -555,18 +562,17 @@ class _GameReader:
         ):
             self._careful(found, self._on_agari)
             return
-        machi = int(found["machi"])
-        codes = list(map(int, found["agari_m"].split(","))) if found["agari_m"] is not None else []
+        codes = list(map(int, m.split(","))) if m is not None else []
         hand.wins.append(
             Win(
                 winner=who,
                 value=value,
                 discarder=discarder,
                 liable=None if liable == who else liable,
-                details=self._win_details(who, fu, limit, named, machi, codes),
+                details=self._win_details(who, fu, limit, named, int(machi), codes),
             )
         )
-        self._sum_changes(hand, [sc[2 * seat + 1] * 100 for seat in range(players)])
+        self._sum_changes(hand, [change * 100 for change in sc[1 : 2 * players : 2]])
         if owari_values is not None:
             self.owari = owari_values
 
@@ -797,7 +803,8 @@ class _GameReader:
 
     def _sum_changes(self, hand: _Hand, changes: list[int]) -> None:
         if hand.changes is None:
-            hand.changes = [0] * self.players
+            hand.changes = list(changes)
+            return
         # A double ron's second tag holds only its own payments: add them up.
         hand.changes = [a + b for a, b in zip(hand.changes, changes, strict=True)]
 
@@ -940,7 +947,7 @@ def _hand_at(inits: int, seed: list[int], dealer: int, ten: list[int]) -> _Hand:
         dealer=dealer,
         counters=counters,
         deposit_sticks=sticks,
-        scores=tuple(t * 100 for t in ten),
+        scores=tuple([t * 100 for t in ten]),
     )
 
 
