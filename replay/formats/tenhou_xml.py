@@ -80,24 +80,34 @@ def detect(data: bytes) -> bool:
     return head(data).startswith(b"<")
 
 
-def read_tenhou_xml(data: bytes, *, file: str, collect: Callable[[ET.Element], None] | None = None) -> list[LoggedGame]:
+def read_tenhou_xml(
+    data: bytes, *, file: str, collect: Callable[[ET.Element], None] | None = None, details: bool = True
+) -> list[LoggedGame]:
     """The games of a Tenhou mjlog file (plain or gzip-compressed XML), in order.
 
     Each game's hands carry the log's own header and score changes; a game under
     special rules is returned with ``unsupported`` set, a game without its end
     (no ``owari``) with ``truncated`` set. Anything unreadable raises ``LogError``
     naming the file and the position (``INIT #3``, ``line 1, column 57``). ``collect`` is given
-    every tag of the log in the same walk (an import's tiles, ``tenhou_xml_tiles``).
+    every tag of the log in the same walk (an import's tiles, ``tenhou_xml_tiles``). Without
+    ``details``, each win's ``details`` (its yaku, fu, winning tile and calls, which nothing is paid
+    by) are left out (``None``): what ``honba verify`` reads (``read_hands``), the rest the same.
     """
     data = unpack(data, file=file)
     if collect is None:
-        game = _read_plain(data, file)
+        game = _read_plain(data, file, details)
         if game is not None:
             return [game]
     root = parse_xml(data, file)
     if root.tag != "mjloggm":
         raise LogError(file, f"not a Tenhou mjlog: the document is <{root.tag}>, not <mjloggm>")
-    return [_GameReader(file).read(root, collect)]
+    return [_GameReader(file, details=details).read(root, collect)]
+
+
+def read_hands(data: bytes, *, file: str) -> list[LoggedGame]:
+    """``read_tenhou_xml`` without each win's details: what ``honba verify`` reads (the registry's
+    reader; an import reads with the tiles, ``tenhou_xml_tiles``, and keeps the details)."""
+    return read_tenhou_xml(data, file=file, details=False)
 
 
 # The plain shape every Tenhou server writes: an optional XML declaration, ``<mjloggm>`` with at
@@ -202,7 +212,7 @@ class _NotPlain(Exception):
     the parser."""
 
 
-def _read_plain(data: bytes, file: str) -> LoggedGame | None:
+def _read_plain(data: bytes, file: str, details: bool = True) -> LoggedGame | None:
     """The game of a mjlog in the plain shape, read without the parser's tree; None for anything
     else (read through the parser, which refuses what should be refused). A repeated attribute
     (malformed XML) is anything else too. A log the reader refuses is refused only where the text
@@ -215,7 +225,7 @@ def _read_plain(data: bytes, file: str) -> LoggedGame | None:
     if head is None:
         return None
     try:
-        return _GameReader(file).read_plain(text, head.end())
+        return _GameReader(file, details=details).read_plain(text, head.end())
     except _NotPlain:
         return None
 
@@ -371,8 +381,10 @@ class _Hand:
 class _GameReader:
     """Reads one ``<mjloggm>`` element, tag by tag, in document order."""
 
-    def __init__(self, file: str):
+    def __init__(self, file: str, *, details: bool = True):
         self.file = file
+        # Whether each win's details are read (``read_tenhou_xml``'s ``details``).
+        self.details = details
         self.go: _Tag | None = None
         self.players = 4
         self.names: list[str] = []
@@ -534,18 +546,16 @@ class _GameReader:
         sc = list(map(int, sc_text.split(",")))
         owari_values = owari.split(",") if owari is not None else None
         fu, limit = int(fu_text), int(limit_text)
-        pairs: list[int] = []
+        ids: list[int] = []  # a yakuman's
+        pairs: list[int] = []  # the yaku's ids and han
         value: HandValue | None
         if yakuman is not None:
             ids = list(map(int, yakuman.split(",")))
             value = HandValue(limit="yakuman", multiple=len(ids))
-            named = [yaku_of(y, YAKUMAN_HAN) for y in ids]
         else:
             pairs = list(map(int, yaku_text.split(",")))
             han = pairs[1::2]
             value = _value_of(fu, limit, sum(han)) if max(han) <= 13 else None
-            # The layout has the ids and han in pairs: each id with the han after it.
-            named = list(map(yaku_of, pairs[0::2], han))
         discarder = None if from_who == who else from_who
         if (
             hand is None
@@ -562,15 +572,18 @@ class _GameReader:
         ):
             self._careful(found, self._on_agari)
             return
-        codes = list(map(int, m.split(","))) if m is not None else []
-        hand.wins.append(
-            Win(
-                winner=who,
-                value=value,
-                discarder=discarder,
-                liable=None if liable == who else liable,
-                details=self._win_details(who, fu, limit, named, int(machi), codes),
+        details: WinDetails | None = None
+        if self.details:
+            # The layout has a yakuman's ids, or the ids and han in pairs: each id with the han after it.
+            named = (
+                [yaku_of(y, YAKUMAN_HAN) for y in ids]
+                if yakuman is not None
+                else list(map(yaku_of, pairs[0::2], pairs[1::2]))
             )
+            codes = list(map(int, m.split(","))) if m is not None else []
+            details = self._win_details(who, fu, limit, named, int(machi), codes)
+        hand.wins.append(
+            Win(winner=who, value=value, discarder=discarder, liable=None if liable == who else liable, details=details)
         )
         self._sum_changes(hand, [change * 100 for change in sc[1 : 2 * players : 2]])
         if owari_values is not None:
@@ -714,7 +727,7 @@ class _GameReader:
         # ``ten`` and ``yaku`` are read once, for the hand value and for the details.
         ten = _ints(el, "ten", where, at_least=3)
         value, yaku = _hand_value(el, where, ten)
-        details = self._details(el, who, where, ten, yaku)
+        details = self._details(el, who, where, ten, yaku) if self.details else None
         win = Win(winner=who, value=value, discarder=discarder, liable=liable, details=details)
         if hand.wins and (discarder is None or any(w.discarder != discarder for w in hand.wins)):
             raise LogError(where, "a second win in one hand that is not a ron on the same discard")
@@ -975,5 +988,5 @@ def _ready(shown: Sequence[int], changes: Sequence[int]) -> tuple[int, ...]:
     return tuple(sorted(ready))
 
 
-# The name the registry (``replay.formats.detect.REGISTRY``) reads this format with.
+# The name the registry (``replay.formats.detect.REGISTRY``) reads this format with by default.
 read = read_tenhou_xml

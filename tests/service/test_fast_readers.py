@@ -23,9 +23,11 @@ import pytest
 
 import replay.formats.mjai as mjai
 import replay.formats.tenhou_xml as tenhou_xml
+from domain.values import Win, WinResult
+from replay.formats import detect
 from replay.formats.detect import read_games
 from replay.formats.logmodel import LogError, LoggedGame
-from replay.formats.source import read_source
+from replay.formats.source import read_source, unpack
 from replay.input.json_text import load_json
 from replay.service.imports.verify import _compare_header as compare_header
 from replay.service.imports.verify import _header_fields as header_fields
@@ -77,6 +79,45 @@ def test_every_corpus_mjlog_reads_alike_without_the_tree(monkeypatch: pytest.Mon
     monkeypatch.setattr(tenhou_xml, "parse_xml", _no_parse)
     for path in files:
         assert repr(read_xml(read_source(path), str(path))) == repr(expected[path]), path
+
+
+def _without_details(game: LoggedGame) -> LoggedGame:
+    """The game with each win's details left out (``Win.details`` None), the rest as it is."""
+    hands = []
+    for hand in game.hands:
+        result = hand.result
+        if isinstance(result, WinResult):
+            result = attrs.evolve(result, wins=tuple(attrs.evolve(w, details=None) for w in result.wins))
+        hands.append(attrs.evolve(hand, result=result))
+    return attrs.evolve(game, hands=tuple(hands))
+
+
+@needs_corpus
+def test_verify_reads_each_corpus_mjlog_without_the_wins_details_and_the_rest_alike() -> None:
+    # ``honba verify`` reads a mjlog without each win's details (nothing is paid by them; an import
+    # reads them with the tiles): the same games otherwise, by ``repr``, on the plain path and the parser's.
+    files = sorted(p for p in CORPUS.rglob("*") if p.is_file() and p.suffix in (".mjlog", ".xml", ".xml_"))
+    assert detect.READERS["tenhou-xml"].read == "read_hands"
+    detailed = 0
+    for path in files:
+        data, file = read_source(path), str(path)
+        try:
+            full = tenhou_xml.read_tenhou_xml(data, file=file)
+        except LogError as exc:
+            with pytest.raises(LogError) as bare_refusal:
+                tenhou_xml.read_hands(data, file=file)
+            assert str(bare_refusal.value) == str(exc)
+            continue
+        detailed += sum(w.details is not None for g in full for h in g.hands for w in _wins(h.result))
+        bare = tenhou_xml.read_hands(data, file=file)
+        assert repr(bare) == repr([_without_details(game) for game in full]), path
+        root = tenhou_xml.parse_xml(unpack(data, file=file), file)
+        assert repr(tenhou_xml._GameReader(file, details=False).read(root)) == repr(bare[0]), path
+    assert detailed > 5000
+
+
+def _wins(result: object) -> tuple[Win, ...]:
+    return result.wins if isinstance(result, WinResult) else ()
 
 
 def _no_parse(data: bytes, file: str) -> Any:
