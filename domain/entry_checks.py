@@ -334,10 +334,11 @@ class EntryChecks:
         wins = result.wins
         if not wins:
             raise RuleViolation(Said("a win needs at least one winner"))
-        winners = [w.winner for w in wins]
-        if len(set(winners)) != len(winners):
-            raise RuleViolation(Said("the same player cannot win twice in one hand"))
         if len(wins) > 1:
+            # (One winner, nearly every hand, can neither win twice nor on several discards.)
+            winners = [w.winner for w in wins]
+            if len(set(winners)) != len(winners):
+                raise RuleViolation(Said("the same player cannot win twice in one hand"))
             # Before each hand's own checks: a second winner on no discard is a slip of the discarder.
             discarders = {w.discarder for w in wins}
             if None in discarders or len(discarders) != 1:

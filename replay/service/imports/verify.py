@@ -131,8 +131,10 @@ def verify_game(game: LoggedGame, played: Sequence[CorrectedStep] = ()) -> GameR
         return base
     found: list[Disagreement] = []
 
-    def differ(hand: str, field: str, log: Any, honba: Any) -> None:
-        found.append(Disagreement(game.file, game.game_id, hand, field, log, honba))
+    def differ(hand: str | LoggedHand, field: str, log: Any, honba: Any) -> None:
+        # The hand named by its label, made here: only a hand that disagrees is named.
+        label = hand if isinstance(hand, str) else hand_label(hand)
+        found.append(Disagreement(game.file, game.game_id, label, field, log, honba))
 
     try:
         table = _Table(game, opening_for(game), played)
@@ -147,7 +149,7 @@ def verify_game(game: LoggedGame, played: Sequence[CorrectedStep] = ()) -> GameR
         if hand.result is None:
             stopped_at = hand_label(hand)
             break
-        label = hand_label(hand)
+        label = hand  # named (``hand_label``) where it disagrees
         if table.state.finished:
             if game.rules_stated:
                 differ(label, "match end", "continues", f"ended ({table.state.end_reason})")
@@ -163,9 +165,9 @@ def verify_game(game: LoggedGame, played: Sequence[CorrectedStep] = ()) -> GameR
             refused = True
             break
         if hand.deltas is not None:
-            ours = list(score_changes(payments, state.players))
-            if ours != list(hand.deltas):
-                differ(label, "score changes", list(hand.deltas), ours)
+            ours = score_changes(payments, state.players)
+            if ours != tuple(hand.deltas):
+                differ(label, "score changes", list(hand.deltas), list(ours))
         try:
             table.record(hand.result, after)
         except HonbaError as exc:
@@ -203,11 +205,13 @@ def verify_game(game: LoggedGame, played: Sequence[CorrectedStep] = ()) -> GameR
     for hand in game.hands:
         if hand.result is not None and hand.value_source != "log":
             sources[hand.value_source] = sources.get(hand.value_source, 0) + 1
-    return attrs.evolve(
-        base,
+    return GameReport(
+        game.file,
+        game.game_id,
         hands=checked,
         hands_agreeing=agreeing,
         disagreements=tuple(found),
+        truncated=game.truncated,
         value_sources=tuple(sorted(sources.items())),
         notes=notes,
     )
@@ -272,7 +276,12 @@ class _Table:
 
 
 def _compare_header(
-    hand: LoggedHand, state: TableState, prefix: str, deposit: int, differ: Any, label: str | None = None
+    hand: LoggedHand,
+    state: TableState,
+    prefix: str,
+    deposit: int,
+    differ: Any,
+    label: str | LoggedHand | None = None,
 ) -> None:
     if (
         hand.dealer == state.dealer
@@ -286,10 +295,10 @@ def _compare_header(
         return
     for field, log_value, our_value in _header_fields(hand, state, deposit):
         if log_value != our_value:
-            differ(label or hand_label(hand), f"{prefix} {field}", log_value, our_value)
+            differ(hand_label(hand) if label is None else label, f"{prefix} {field}", log_value, our_value)
 
 
-def _check_end(game: LoggedGame, state: TableState, label: str, differ: Any) -> None:
+def _check_end(game: LoggedGame, state: TableState, label: str | LoggedHand, differ: Any) -> None:
     if not state.finished and not game.length_known and game.final_scores is not None:
         # The log does not say how long the game was: settle the end where the log ends it.
         state = end_match(state, game.rules, MatchEnd("complete"))
