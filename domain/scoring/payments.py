@@ -289,6 +289,9 @@ def pool_payments(win: Win, state: TableState, rules: Ruleset) -> list[Payment]:
     discarder pays only his own stake.
     """
     payments: list[Payment] = []
+    if not rules.kitty_stake and not rules.goulash_stake:
+        # Rules without either pool (every riichi rule set): nothing at stake.
+        return payments
     kitty = kitty_now(state, rules)
     if kitty and win.facts.pung_hand:
         note = f"{kitty} staked by each player"
@@ -303,9 +306,11 @@ def pool_payments(win: Win, state: TableState, rules: Ruleset) -> list[Payment]:
 def hand_penalties(win: Win) -> list[Payment]:
     """Penalties attached to this win, each paid by its offender to the winner after the limit
     and the doubles (seed 002), never doubled nor cut."""
+    penalties = win.facts.penalties
+    if not penalties:
+        return []
     return [
-        Payment(p.payer, win.winner, p.amount, Reason.PENALTY, p.note or "penalty for this hand")
-        for p in win.facts.penalties
+        Payment(p.payer, win.winner, p.amount, Reason.PENALTY, p.note or "penalty for this hand") for p in penalties
     ]
 
 
