@@ -970,8 +970,19 @@ def _file_name(file: str) -> str:
     return name if name not in ("", ".", "..") else PurePath(file).name
 
 
-# A player's name as UN writes it (percent-encoded), decoded once: an archive's games share players.
-_unquoted: Final = functools.lru_cache(maxsize=1024)(unquote)
+# A name as Tenhou writes every one: each of its UTF-8 bytes percent-encoded.
+_ALL_ENCODED: Final = re.compile(r"(?:%[0-9A-Fa-f]{2})*+")
+
+
+@functools.lru_cache(maxsize=1024)
+def _unquoted(name: str) -> str:
+    """A player's name as UN writes it (percent-encoded), decoded: ``unquote``'s text (UTF-8, a
+    byte that is not replaced), once per name (an archive's games share players). A name of
+    percent-encoded bytes alone, as Tenhou writes every one, is decoded from its hex digits in C
+    (``unquote`` walks it in Python); any other by ``unquote``."""
+    if _ALL_ENCODED.fullmatch(name) is not None:
+        return bytes.fromhex(name.replace("%", "")).decode("utf-8", "replace")
+    return unquote(name)
 
 
 def _ready(shown: Sequence[int], changes: Sequence[int]) -> tuple[int, ...]:
