@@ -25,7 +25,8 @@ LimitName = Literal["mangan", "haneman", "baiman", "sanbaiman", "yakuman"]
 
 
 def _tuple_of_ints(value: object) -> tuple[int, ...]:
-    if value is None:
+    if value is None or value == ():
+        # (A table's penalties and a win's loser scores: nearly always none.)
         return ()
     # ``int`` of each by ``map``, in C (every table state folded passes here: a generator's test
     # of each value's type cost three times as much as the copy).

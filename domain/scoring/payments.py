@@ -85,14 +85,15 @@ def east_factor(winner: Seat, loser: Seat | None, state: TableState, rules: Rule
 def payment_double(win: Win, loser: Seat | None, rules: Ruleset) -> int:
     """2 where the Chinese Modern scheme doubles this loser's share: every loser of a
     self-drawn win, or the discarder of the winning tile (``None`` is an absent seat)."""
-    if win.self_drawn:
+    # (``win.self_drawn`` is ``discarder is None``: read here without the property, per loser of every win.)
+    if win.discarder is None:
         return 2 if rules.self_drawn_pays_double else 1
     return 2 if rules.discarder_pays_double and loser is not None and loser == win.discarder else 1
 
 
 def discarder_share(amount: int, win: Win, loser: Seat, rules: Ruleset) -> int:
     """A loser's share of the hand's value with the discarder's percent applied (rounded up)."""
-    if win.self_drawn or loser != win.discarder or rules.discarder_pays_percent == 100:
+    if loser != win.discarder or win.discarder is None or rules.discarder_pays_percent == 100:
         return amount
     return -(-amount * rules.discarder_pays_percent // 100)
 

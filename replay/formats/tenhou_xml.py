@@ -361,7 +361,7 @@ class _Hand:
             # (their REACH ten is already a stick lower); the log model's deltas include them.
             riichi = self.riichi
             deltas = (
-                tuple(c - riichi_deposit * riichi.count(seat) for seat, c in enumerate(self.changes))
+                tuple([c - riichi_deposit * riichi.count(seat) for seat, c in enumerate(self.changes)])
                 if riichi
                 else tuple(self.changes)
             )
@@ -511,9 +511,12 @@ class _GameReader:
         """``_on_init`` of an INIT in Tenhou's layout (no ``shuffle``): a hand's start that fits the
         table is read here from its numbers, anything else by ``_on_init`` with its message (the
         checks come before anything is changed, so that it starts from the same reader)."""
-        seed = list(map(int, found["seed"].split(",")))
-        ten = list(map(int, found["ten"].split(",")))
-        dealer = int(found["oya"])
+        seed_text, ten_text, oya = found.group("seed", "ten", "oya")
+        # The seed's first three numbers (the hand, counters, deposit sticks): the rest is the dice
+        # and the first dora indicator, which no result needs (each number of the layout is one).
+        seed = list(map(int, seed_text.split(",", 3)[:3]))
+        ten = list(map(int, ten_text.split(",")))
+        dealer = int(oya)
         players = self.players
         if (
             self.owari is not None

@@ -232,7 +232,7 @@ class _Table:
 
     def score(self, result: HandResult) -> tuple[TableState, tuple[Payment, ...]]:
         """The table after a hand result (before its deal pass or end) and its payments."""
-        step = self._played_step(result)
+        step = self._played_step(result) if self.played else None
         if step is not None:
             return step.after, step.payments
         try:
@@ -248,7 +248,7 @@ class _Table:
 
     def _played_step(self, result: HandResult) -> CorrectedStep | None:
         """The step the Match scored for this very result on this very table, if there is one."""
-        if self.next >= len(self.played):
+        if not self.played or self.next >= len(self.played):
             return None
         step = self.played[self.next]
         return step if step.fact is result and step.before == self.state else None
@@ -257,7 +257,7 @@ class _Table:
         """Record a hand result scored by ``score``: checked, then the table moves on to ``after``
         and the deal pass or end it leads to, as the Match records it."""
         before = self.state
-        if self._played_step(result) is not None:
+        if self.played and self._played_step(result) is not None:
             # The Match recorded this very result on this very table under the game's rules, after
             # the same checks (``EntryChecks``), and the deal pass or end it led to as its next step.
             self.next += 1
