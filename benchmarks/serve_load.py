@@ -3,6 +3,7 @@
     python benchmarks/serve_load.py [--scenario all|back-to-back|steady|neighbours|import|sqlite-import]
                                     [--tables 40] [--servers 2] [--steady-tables 200] [--seconds 60]
                                     [--neighbours 2] [--also DIR] [--no-baselines] [--smoke]
+                                    [--repeat N] [--no-floor] [--floor-requests 100] [--floor-seconds 10]
 
 A PostgreSQL server is started like the tests' (``tests/pg_server.py``). ``honba serve``
 processes share a database on it; every table has its own match, its own table token and its
@@ -37,6 +38,17 @@ Baselines measured in the same run: a plain PostgreSQL insert of three rows per 
 from 40 connections (the floor of any save), and the same with the library's table lock and
 NOTIFY in each transaction (what the event library does on every insert, so that followers
 never miss an event: its cost at the database).
+
+``back-to-back`` also prints its floor, measured in the same run (issue 36, fifth round; ``--no-floor``
+skips it): the same client and tables against the same two servers (this tree's) answering the
+cheapest request the app has (a hand's body posted where no route is: a 404, no store, no thread
+pool), and PostgreSQL alone from as many connections by ``pgbench`` (a C client, prepared
+statements, as honba's): the insert function's call of a hand, and a hand's three statements. Beside
+them, as ratios: issue 36's target (2.5x the hands/s of ``--also``'s tree, the code before issue 36,
+or ``--before``), the PostgreSQL server's CPU per hand (its processes', from /proc), the CPU a hand
+costs the whole machine and what two cores allow at that cost, and Little's law (with every table
+waiting for its answer, the mean latency is tables / hands per second). ``--repeat N`` runs each
+tree's back-to-back N times, alternating, and prints the medians.
 
 ``--also DIR`` runs the same scenarios, in the same run, with the honba of another tree (its
 ``replay`` and ``domain`` on PYTHONPATH; for instance main's, to compare with the store-wide
@@ -577,10 +589,17 @@ def show_floor(
     requests: dict[str, float],
     database: dict[str, float],
     tables: int,
+    quiet: float | None = None,
 ) -> None:
-    """The target beside the floor measured in the same run, as ratios."""
+    """The target beside the floor measured in the same run, as ratios (``quiet``: the hands/s of the
+    code before issue 36 measured on a quiet machine, whose 2.5x is printed too)."""
     target = 2.5 * before
     print(f"  issue 36's target: 2.5 x {before:.1f} hands/s ({said}) = {target:.0f} hands/s, p95 <= 100 ms")
+    if quiet is not None and quiet != before:
+        print(
+            f"    (against the code before issue 36 on a quiet machine, 2.5 x {quiet:.1f} = {2.5 * quiet:.0f} hands/s: "
+            f"the 404s {requests['hands_per_s'] / (2.5 * quiet):.2f}x it)"
+        )
     floor = requests["hands_per_s"]
     print(
         f"  a 404 (no store) from the same client to the same servers: {floor:.0f} requests/s = {floor / target:.2f}x "
@@ -979,7 +998,7 @@ def main() -> None:
                 before, said = options.before, "the code before issue 36, measured before"
                 if len(rates) > 1:
                     before, said = rates[1]["hands_per_s"], f"the tree at {options.also}, this run"
-                show_floor(before, said, rates[0], requests, database, options.tables)
+                show_floor(before, said, rates[0], requests, database, options.tables, options.before)
         print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     finally:
         server.stop()
