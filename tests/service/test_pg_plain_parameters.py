@@ -79,7 +79,7 @@ def test_few_rows_and_many_store_the_same_and_return_their_ids_in_order(
     given = rows(count)
     ids = recorder.insert_events(given)
     assert ids is not None and len(ids) == count and list(ids) == sorted(ids)
-    (text, params), *_ = [(t, p) for t, p in sent if "honba_events_insert" in t]
+    (_text, params), *_ = [(t, p) for t, p in sent if "honba_events_insert" in t]
     assert any(isinstance(value, list) for value in params) == (count > FEW)
     stored = recorder.select_notifications(start=ids[0], limit=count)
     assert [(n.id, n.originator_id, n.originator_version, n.topic, n.state) for n in stored] == [
