@@ -134,8 +134,8 @@ def create_app(db: str | None, address: Address | None = None, *, witnesses: Seq
     served.witnesses = keys
     # The JSON API first: a table's every hand is matched against the routes in order (a regular
     # expression each), and no other route's path takes an address under /api/matches or
-    # /api/tournaments (tests/e2e/test_web.py), so the order changes no answer; the API's hand
-    # was matched after 47 others (issue 36: 25 us of each hand).
+    # /api/tournaments (tests/e2e/test_one_read_one_write.py), so the order changes no answer;
+    # the API's hand was matched after 47 others (issue 36: 25 us of each hand).
     routes: list[BaseRoute] = [
         *api.ROUTES,
         *checkpoints.ROUTES,
