@@ -254,12 +254,14 @@ def catch_up(
     folded = 0
     reader = FoldReader(app.mapper)
     while True:
-        notifications = app.recorder.select_notifications(start=position, limit=batch, inclusive_of_start=False)
-        if not notifications:
-            return folded
-        last = notifications[-1].id
         try:
+            # The batch's rows are read with the collector paused too: its notifications are
+            # thousands of objects, each allocation counted towards a pass that finds nothing.
             with cyclic_gc_paused():
+                notifications = app.recorder.select_notifications(start=position, limit=batch, inclusive_of_start=False)
+                if not notifications:
+                    return folded
+                last = notifications[-1].id
                 # Only the matches' and tournaments' events change the view: the seals and the
                 # store chain (a third of the log) are not decoded at all.
                 events, read = _read_batch(app, reader, notifications)
