@@ -52,6 +52,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+# ``python -P`` (the tree named by PYTHONPATH runs, not the working directory's) leaves this script's
+# folder off the path: its helpers are found there all the same, after every tree on the path.
+sys.path.append(str(Path(__file__).resolve().parent))
+
 from machine import REPO, max_rss_mib, mib, peak_python_memory, print_machine, timed, verdict
 
 from domain.amendments import Correction, corrected_steps, resolve_corrections
