@@ -107,7 +107,9 @@ class FoldReader:
         # A row with none is hashed by ``orjson``.
         self.inexact = 0
         decoder = json.JSONDecoder(parse_float=self._float, parse_constant=self._constant)
-        self._scan: Callable[[str, int], tuple[Any, int]] = decoder.scan_once
+        # The decoder's scanner (C's ``c_make_scanner``), called at the row's start: the typeshed stubs
+        # do not name it, so it is looked up by name.
+        self._scan: Callable[[str, int], tuple[Any, int]] = getattr(decoder, "scan_once")  # noqa: B009
 
     def _float(self, text: str) -> float:
         value = float(text)
