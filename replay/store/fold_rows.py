@@ -8,7 +8,8 @@ encoded back to plain data first). ``FoldReader`` reads a row as a plain read do
 ``json.loads`` in C), rebuilds only the values the row names at its top level (the time, the
 fact) with the very transcodings the mapper uses, and makes the event object as the library
 does. The digest of the event is worked out from the same decoded data, once: the view
-follows each match's chain with it.
+follows each match's chain with it. Its canonical JSON is written by ``orjson`` when each float of
+the row is one orjson writes as ``canonical`` does (``exact_digest``): the same bytes, in C.
 
 What it gives is what the mapper and ``event_digest`` give, value for value: a row it cannot
 take that way (a typed value anywhere but at the top level, an escaped character that might
@@ -42,9 +43,9 @@ from replay.store.transcoding import ValueTranscoding
 _MARK = b'"_type_"'
 # An escaped character could spell the mark without its bytes appearing: such a row goes the slow way.
 _ESCAPE = b"\\u"
-# What Python's JSON decoder makes of the constants it takes beside numbers.
 # A topic not looked up yet (``FoldReader._class``).
 _UNKNOWN: Any = object()
+# What Python's JSON decoder makes of the constants it takes beside numbers.
 _CONSTANTS = {"NaN": float("nan"), "Infinity": float("inf"), "-Infinity": float("-inf")}
 
 
