@@ -56,12 +56,17 @@ from typing import Any
 # folder off the path: its helpers are found there all the same, after every tree on the path.
 sys.path.append(str(Path(__file__).resolve().parent))
 
+from eventsourcing.persistence import Tracking
 from machine import REPO, max_rss_mib, mib, peak_python_memory, print_machine, timed, verdict
 
 from domain.amendments import Correction, corrected_steps, resolve_corrections
+from domain.codec import FACT_TAGS, fact_to_data
 from domain.match import Match, opening_state
 from domain.rules import Ruleset, load_preset
 from domain.values import AbortiveDraw, ExhaustiveDraw, HandResult, HandValue, Win, WinResult
+from projections.standings import summarize
+from projections.standings_view import SUMMARY_FIELDS, rules_ref
+from projections.stats import match_stats
 from projections.views import DocumentView, POPODocumentView
 from replay.service.imports import storing
 from replay.service.imports.batch import BATCH
@@ -69,7 +74,7 @@ from replay.service.imports.storing import Prepared, prepare
 from replay.service.tournaments.standings import tournament_report
 from replay.service.tournaments.tournaments import attach_all
 from replay.store.application import HonbaApp, mapper_for
-from replay.store.standings_view import catch_up, open_view, views_path
+from replay.store.standings_view import catch_up, cyclic_gc_paused, open_view, views_path
 
 NAMES = [f"player-{n:02d}" for n in range(64)]
 SESSION = 1000
@@ -198,6 +203,63 @@ def paired_first_standings(db: Path, trees: list[Path], pairs: int) -> None:
         )
 
 
+def view_by_import(db: Path, rounds: int = 3) -> None:
+    """What keeping the view current would add to an import (the design docs/performance.md weighs):
+    each stored match's view documents (its summary, statistics and match document) computed by the
+    view's own functions from the ``Match`` as an import builds it, its steps scored already (no
+    second replay), and written into a fresh SQLite view with a tracking record; process CPU, the
+    collector paused, the best of ``rounds``. The tournament's totals and standings are left out:
+    attaching the matches folds them either way."""
+    app = HonbaApp.open(str(db))
+    try:
+        matches = [app.get_match(summary.key) for summary in app.list_matches() if not summary.damaged]
+        for match in matches:
+            match.corrected_steps()  # scored, as the import's worker scored them
+
+        def documents(match: Match) -> dict[tuple[str, str], dict[str, Any] | None]:
+            summary = summarize(match.key, match.players, match.rules, match.state, match.effective_facts())
+            stats = match_stats(
+                summary.key,
+                summary.players,
+                match.rules,
+                match.corrected_steps(),
+                summary.places,
+                summary.final_points,
+                summary.final_scores,
+                summary.finished,
+            )
+            history = [
+                [position, {"type": FACT_TAGS[type(fact)], **fact_to_data(fact)}] for position, fact in match.history
+            ]
+            doc = {"key": match.key, "players": list(match.players), "rules": rules_ref(match.rules.to_dict())}
+            doc |= {"opening": dict(match.opening), "history": history, "corrections": []}
+            return {
+                ("summary", match.key): {name: getattr(summary, name) for name in SUMMARY_FIELDS},
+                ("stats", match.key): stats.to_data(),
+                ("match", str(match.id)): doc,
+            }
+
+        computed = written = float("inf")
+        view: DocumentView | None = None
+        for _ in range(rounds):
+            with cyclic_gc_paused():
+                seconds, _wall, built = cpu(lambda: [documents(match) for match in matches])
+                changes = {key: data for one in built for key, data in one.items()}
+                view = fresh_view(app, db, view)
+                write, _wall, _none = cpu(functools.partial(view.put_docs, changes, Tracking(app.name, 1), expected=0))
+            computed, written = min(computed, seconds), min(written, write)
+        print(
+            f"the view kept by the import ({len(matches)} matches, best of {rounds}): documents computed from the "
+            f"matches' scored steps {computed:.2f} s, written {written:.2f} s of CPU "
+            f"({(computed + written) / len(matches) * 1000:.2f} ms a match)"
+        )
+    finally:
+        datastore = getattr(view, "datastore", None)
+        if datastore is not None:
+            datastore.close()
+        app.close()
+
+
 def import_corpus(db: Path, times: int, also: Path | None = None, pairs: int = 3) -> None:
     """``honba import`` of the whole shared corpus into ``db``, every game attached to
     ``corpus-cup``, and the first standings after it against the plain read; then ``times - 1``
@@ -214,6 +276,7 @@ def import_corpus(db: Path, times: int, also: Path | None = None, pairs: int = 3
     assert run.returncode == 0, run.stderr[-2000:]
     print(f"imported the corpus ({seconds:.1f} s)")
     first_standings(db, "1 x the corpus")
+    view_by_import(db)
     if also is not None:
         paired_first_standings(db, [REPO, also.resolve()], pairs)
     if times > 1:
