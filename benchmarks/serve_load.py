@@ -77,6 +77,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+# ``python -P`` (the tree named by PYTHONPATH runs, not the working directory's) leaves this script's
+# folder off the path: its helpers are found there all the same, after every tree on the path.
+sys.path.append(str(Path(__file__).resolve().parent))
+
 from machine import CORPUS, REPO, print_machine
 
 PLAYERS = ("Ann", "Ben", "Cho", "Dai")
