@@ -685,22 +685,21 @@ class _GameReader:
         deltas: tuple[int, ...] | None = None
         source = "log"
         riichi = tuple(k.accepted)
+        called = tuple(k.callers)
         # Where the result is written: a refused win is named by its own line, not the hand's start.
         result_line = k.horas[0].line if k.horas else k.draw[0] if k.draw is not None else None
         if k.horas:
             wins, source = self._wins(k, rules)
-            result = WinResult(wins, riichi)
+            # An mjai log holds every call of the hand: who opened a hand is known.
+            result = WinResult(wins, riichi, called=called)
             total = [sum(h.deltas[s] for h in k.horas if h.deltas is not None) for s in range(k.players)]
             deltas = tuple(t + r for t, r in zip(total, reach, strict=True))
         elif k.draw is not None:
             line, event = k.draw
             self.line = line
             changes = k.draw_changes
-            result = self._draw_result(k, event, changes or (0,) * k.players, riichi, following)
+            result = self._draw_result(k, event, changes or (0,) * k.players, riichi, following, called)
             deltas = None if changes is None else tuple(c + r for c, r in zip(changes, reach, strict=True))
-        if result is not None:
-            # An mjai log holds every call of the hand: who opened a hand is known.
-            result = attrs.evolve(result, called=tuple(k.callers))
         return LoggedHand(
             position=f"line {k.line}",
             result_position=f"line {result_line}" if result_line is not None else None,
@@ -719,6 +718,7 @@ class _GameReader:
     def _wins(self, k: _Kyoku, rules: Ruleset) -> tuple[tuple[Win, ...], str]:
         """The wins with their values; missing values from the payment each recorded."""
         paid: list[tuple[int, ...]] = []
+        liables: list[int | None] = []
         for hora in k.horas:
             # Every win's payment is known once the hand is read (``_fill_changes``); pao shows in it.
             assert hora.deltas is not None
@@ -726,15 +726,13 @@ class _GameReader:
             # A payment that looks like pao is read as pao only where the rules could make someone
             # liable for this win; elsewhere it is a payment the verifier shows as a disagreement.
             liable = self._liable(hora.deltas, hora.win.winner, hora.win.discarder)
-            if not liability_possible(rules, hora.value):
-                liable = None
-            hora.win = attrs.evolve(hora.win, liable=liable)
+            liables.append(liable if liability_possible(rules, hora.value) else None)
         # The winner nearest the discarder takes the counters and the deposits (the domain's rule).
         nearest = nearest_winner(WinResult(tuple(h.win for h in k.horas)), k.players)
         taker = next(h for h in k.horas if h.win is nearest)
         wins: list[Win] = []
         source = "log"
-        for hora, deltas in zip(k.horas, paid, strict=True):
+        for hora, deltas, liable in zip(k.horas, paid, liables, strict=True):
             value = hora.value
             if value is None:
                 takes = hora is taker
@@ -747,8 +745,9 @@ class _GameReader:
                     counters=k.counters if takes else 0,
                     deposits=(k.sticks + hora.sticks_before) * rules.riichi_deposit if takes else 0,
                 )
-                value = value_from_payment(hora.win, deltas, state, rules)
-            wins.append(attrs.evolve(hora.win, value=value))
+                value = value_from_payment(attrs.evolve(hora.win, liable=liable), deltas, state, rules)
+            # The win made once with its value and who is liable (``attrs.evolve`` is a tenth of a hand's result).
+            wins.append(attrs.evolve(hora.win, value=value, liable=liable))
             if SOURCE_RANK[hora.source] > SOURCE_RANK[source]:
                 source = hora.source
         return tuple(wins), source
@@ -760,6 +759,7 @@ class _GameReader:
         changes: tuple[int, ...],
         riichi: tuple[int, ...],
         following: _Kyoku | None,
+        called: tuple[int, ...],
     ) -> HandResult:
         reason = event.get("reason")
         if reason is not None and not isinstance(reason, str):
@@ -768,20 +768,20 @@ class _GameReader:
         exhausted = k.draws >= WALL_DRAWS[k.players]
         for words, kind in ABORT_WORDS:
             if any(w in word for w in words):
-                return AbortiveDraw(kind, riichi)
+                return AbortiveDraw(kind, riichi, called=called)
         nagashi_named = "nagashi" in word or word == "nm"
         if word and word not in EXHAUSTIVE_REASONS and not nagashi_named:
             raise LogError(self.where(), f"unknown draw reason {shown(reason)}")
         if not word and not exhausted and k.draws:
             # Writers that give no reason: a draw before the wall ran out is abortive.
-            return AbortiveDraw(self._abort_kind(k), riichi)
+            return AbortiveDraw(self._abort_kind(k), riichi, called=called)
         eligible = self._nagashi_eligible(k)
         paid = {s for s, c in enumerate(changes) if c > 0}
         if nagashi_named or (eligible & paid and not _noten_pattern(changes, paid)):
             nagashi = tuple(sorted(eligible & paid or paid))
             ready = self._ready(k, event, (0,) * k.players, riichi, following)
-            return ExhaustiveDraw(ready=ready, riichi=riichi, nagashi=nagashi)
-        return ExhaustiveDraw(ready=self._ready(k, event, changes, riichi, following), riichi=riichi)
+            return ExhaustiveDraw(ready=ready, riichi=riichi, nagashi=nagashi, called=called)
+        return ExhaustiveDraw(ready=self._ready(k, event, changes, riichi, following), riichi=riichi, called=called)
 
     def _ready(
         self,
@@ -1332,6 +1332,34 @@ class _SeatPlay:
         self.ippatsu = False
         self.rinshan = False
 
+    def plain(self, lines: list[tuple[str, str, str, str]]) -> None:
+        """The seat's draws and discards in plain lines (``_SEAT_LINES``' groups), in order: what
+        ``draw`` and ``discard`` do for each, in one loop."""
+        if not lines:
+            return
+        hand, discards = self.hand, self.discards
+        last_draw, rinshan, after_kan = self.last_draw, self.rinshan, self.after_kan
+        discarded = False
+        for tile, kind, kind_first, tile_second in lines:
+            tile = tile or tile_second
+            if (kind or kind_first) == "tsumo":
+                hand.append(tile)
+                last_draw = tile
+                rinshan = after_kan
+                after_kan = False
+            else:
+                if tile in hand:
+                    hand.remove(tile)
+                else:
+                    _take(hand, (tile,))
+                discards.append(tile)
+                discarded = True
+                rinshan = False
+        self.last_draw, self.rinshan, self.after_kan = last_draw, rinshan, after_kan
+        if discarded:
+            self.discarded = True
+            self.ippatsu = False
+
     def move(self, move: _Move) -> None:
         kind, own = move.kind, move.seat == self.seat
         if kind == DRAW:
@@ -1561,22 +1589,16 @@ class _LineReader(_GameReader):
     def _play(self, k: _Kyoku, seat: int, at: int, moves: list[_Move]) -> _SeatPlay:
         """One seat's play before ``at``: its plain lines and the moves, in the order written."""
         play = _SeatPlay(seat, k.dealt[seat])
-        draw, discard = play.draw, play.discard
-        i, count = 0, len(moves)
-        # From the newline that ends start_kyoku's line.
-        for m in _SEAT_LINES[seat].finditer(self.text, k.start - 1, at):
-            if i < count:
-                line = m.start() + 1
-                while i < count and moves[i].at < line:
-                    play.move(moves[i])
-                    i += 1
-            if (m[2] or m[3]) == "tsumo":
-                draw(m[1] or m[4])
-            else:
-                discard(m[1] or m[4])
-        while i < count:
-            play.move(moves[i])
-            i += 1
+        text, lines = self.text, _SEAT_LINES[seat].findall
+        # From the newline that ends start_kyoku's line; the plain lines before each move (each
+        # found from the newline before it, the newline after it inside the part searched), then
+        # the move.
+        begin = k.start - 1
+        for move in moves:
+            play.plain(lines(text, begin, move.at))
+            play.move(move)
+            begin = move.at
+        play.plain(lines(text, begin, at))
         return play
 
     def _table(self, k: _Kyoku, at: int, moves: list[_Move]) -> None:
