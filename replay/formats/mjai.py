@@ -1005,6 +1005,8 @@ class _GameReader:
         return seat
 
     def _int(self, value: Any, name: str) -> int:
+        if type(value) is int and -MAX_POINTS <= value <= MAX_POINTS:
+            return value  # every number a writer writes: the checks below say what else is wrong
         if isinstance(value, bool) or not isinstance(value, int):
             raise LogError(self.where(), f"{name!r} must be a whole number, not {_kind(value)}")
         if abs(value) > MAX_POINTS:

@@ -68,12 +68,7 @@ def detect(data: bytes) -> bool:
     # A capital R first, a needed part of both keys: one byte is found by ``memchr`` (a microsecond
     # for an mjai log, which holds none), where a longer needle is searched for byte by byte (40 us
     # per mjai file, asked of every JSON log). The same answer.
-    return (
-        head(data).startswith(b"{")
-        and b"R" in data
-        and b'"handRecord"' in data
-        and b'"handEventRecord"' in data
-    )
+    return head(data).startswith(b"{") and b"R" in data and b'"handRecord"' in data and b'"handEventRecord"' in data
 
 
 def tile_code(text: str) -> int:

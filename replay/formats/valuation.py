@@ -115,7 +115,7 @@ class UnreadableHand(HonbaError):
 def value_from_tiles(ctx: WinContext) -> HandValue | None:
     """The hand value the tiles give, or None when they cannot be read as a winning hand."""
     try:
-        return read_tiles(ctx).value
+        return _read(ctx, counted=False)[0]
     except UnreadableHand:
         return None
 
@@ -128,6 +128,13 @@ def read_tiles(ctx: WinContext) -> TileReading:
     for special waits); 13 han or more without a yakuman is given as han so that
     the rules (counted yakuman) decide.
     """
+    value, counted = _read(ctx, counted=True)
+    assert counted is not None
+    return TileReading(value, counted)
+
+
+def _read(ctx: WinContext, *, counted: bool) -> tuple[HandValue, WinDetails | None]:
+    """``read_tiles``' value, and what it counted where asked (a verify asks the value alone)."""
     ids = _Ids()
     win_id = ids.take(ctx.win_tile)
     if win_id is None:
@@ -203,14 +210,15 @@ def read_tiles(ctx: WinContext) -> TileReading:
         value = HandValue(han=response.han)
     else:
         value = HandValue(han=response.han, fu=response.fu)
+    if not counted:
+        return value, None
     found = [
         library_yaku(
             y.yaku_id, y.name, YAKUMAN_HAN if y.is_yakuman else (y.han_open if response.is_open_hand else y.han_closed)
         )
         for y in response.yaku
     ]
-    counted = details(found, fu=response.fu, winning_tile=_tenhou_tile(ctx.win_tile))
-    return TileReading(value, counted)
+    return value, details(found, fu=response.fu, winning_tile=_tenhou_tile(ctx.win_tile))
 
 
 # What a ``HandConfig`` is made from (``_hand_config``): the win's flags, the winds, the kita, and
@@ -237,47 +245,51 @@ def _hand_config(key: _ConfigKey) -> HandConfig:
     if config is None:
         if len(made) >= _MOST_CONFIGS:
             made.clear()
-        (
-            tsumo,
-            riichi,
-            double,
-            ippatsu,
-            rinshan,
-            chankan,
-            haitei,
-            houtei,
-            tenhou,
-            chiihou,
-            seat,
-            wind,
-            kita,
-            red,
-            three,
-        ) = key
-        config = HandConfig(
-            is_tsumo=tsumo,
-            is_riichi=riichi,
-            is_daburu_riichi=double,
-            is_ippatsu=ippatsu,
-            is_rinshan=rinshan,
-            is_chankan=chankan,
-            is_haitei=haitei,
-            is_houtei=houtei,
-            is_tenhou=tenhou,
-            is_chiihou=chiihou,
-            player_wind=seat,
-            round_wind=wind,
-            num_nuki_dora=kita,
-            options=OptionalRules(
-                has_open_tanyao=True,
-                has_aka_dora=red,
-                has_double_yakuman=False,
-                kazoe_limit=HandConstants.KAZOE_NO_LIMIT,
-                is_three_player=three,
-            ),
-        )
-        made[key] = config
+        config = made[key] = _new_hand_config(key)
     return config
+
+
+def _new_hand_config(key: _ConfigKey) -> HandConfig:
+    """A fresh ``HandConfig`` for these flags."""
+    (
+        tsumo,
+        riichi,
+        double,
+        ippatsu,
+        rinshan,
+        chankan,
+        haitei,
+        houtei,
+        tenhou,
+        chiihou,
+        seat,
+        wind,
+        kita,
+        red,
+        three,
+    ) = key
+    return HandConfig(
+        is_tsumo=tsumo,
+        is_riichi=riichi,
+        is_daburu_riichi=double,
+        is_ippatsu=ippatsu,
+        is_rinshan=rinshan,
+        is_chankan=chankan,
+        is_haitei=haitei,
+        is_houtei=houtei,
+        is_tenhou=tenhou,
+        is_chiihou=chiihou,
+        player_wind=seat,
+        round_wind=wind,
+        num_nuki_dora=kita,
+        options=OptionalRules(
+            has_open_tanyao=True,
+            has_aka_dora=red,
+            has_double_yakuman=False,
+            kazoe_limit=HandConstants.KAZOE_NO_LIMIT,
+            is_three_player=three,
+        ),
+    )
 
 
 def _han(yaku: LibraryYaku, open_hand: bool) -> int:
