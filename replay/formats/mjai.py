@@ -727,15 +727,15 @@ class _GameReader:
             # liable for this win; elsewhere it is a payment the verifier shows as a disagreement.
             liable = self._liable(hora.deltas, hora.win.winner, hora.win.discarder)
             liables.append(liable if liability_possible(rules, hora.value) else None)
-        # The winner nearest the discarder takes the counters and the deposits (the domain's rule).
-        nearest = nearest_winner(WinResult(tuple(h.win for h in k.horas)), k.players)
-        taker = next(h for h in k.horas if h.win is nearest)
         wins: list[Win] = []
         source = "log"
         for hora, deltas, liable in zip(k.horas, paid, liables, strict=True):
             value = hora.value
             if value is None:
-                takes = hora is taker
+                # The winner nearest the discarder takes the counters and the deposits (the
+                # domain's rule): asked only where a value is found from a payment.
+                nearest = nearest_winner(WinResult(tuple(h.win for h in k.horas)), k.players)
+                takes = hora.win is nearest
                 state = TableState(
                     players=k.players,
                     scores=k.scores,
