@@ -214,7 +214,7 @@ def main() -> None:
     gc.unfreeze()
     # Let go before the mjai comparison: 633 games held (a verify holds none) made each of the
     # collector's full passes during it walk some million objects of theirs.
-    del logged
+    logged.clear()
     gc.collect()
     jobs = jobs_default()
     with reading_pool(jobs, len(files)) as pool:

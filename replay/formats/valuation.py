@@ -224,8 +224,9 @@ def _read(ctx: WinContext, *, counted: bool) -> tuple[HandValue, WinDetails | No
 # What a ``HandConfig`` is made from (``_hand_config``): the win's flags, the winds, the kita, and
 # the rules (red fives, three players).
 _ConfigKey = tuple[bool, bool, bool, bool, bool, bool, bool, bool, bool, bool, int, int, int, bool, bool]
-# The most configurations one thread keeps (a few hundred occur; the rest are rare flags).
-_MOST_CONFIGS: Final = 4096
+# The most configurations one thread keeps (about 9 KiB each: 4.5 MiB at most). The 1,099 hands of
+# 110 riichienv games made 91; the rest of the flags' combinations are rare.
+_MOST_CONFIGS: Final = 512
 _configs = threading.local()
 
 

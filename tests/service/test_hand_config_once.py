@@ -12,6 +12,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+import attrs
 import pytest
 from riichienv_games import riichienv_game
 
@@ -115,3 +116,12 @@ def test_every_win_of_fresh_games_is_valued_as_with_a_fresh_configuration(monkey
     # In the order verify valued them (each configuration used before by other wins), then again.
     shared = [read_tiles(ctx) for ctx in asked]
     assert [repr(r) for r in shared] == [repr(fresh(ctx, monkeypatch)) for ctx in asked]
+
+
+def test_a_thread_keeps_a_bounded_number_of_configurations(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(valuation, "_configs", threading.local())
+    monkeypatch.setattr(valuation, "_MOST_CONFIGS", 2)
+    for ctx in (LOADED, OPEN, attrs.evolve(LOADED, ippatsu=True), LOADED):
+        read_tiles(ctx)
+        assert len(valuation._configs.made) <= 2
+    assert read_tiles(LOADED) == fresh(LOADED, monkeypatch)
