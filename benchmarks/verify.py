@@ -44,6 +44,9 @@ from typing import Any, TypeVar
 
 # The riichienv games the tests play too (tests/riichienv_games.py).
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+# ``python -P`` (the tree named by PYTHONPATH runs) leaves this script's folder off the path: its
+# helpers are found there all the same, after every tree on the path.
+sys.path.append(str(Path(__file__).resolve().parent))
 from machine import corpus_files, max_rss_mib, plain_parse, print_machine, timed, verdict
 from riichienv_games import riichienv_game
 
