@@ -466,7 +466,7 @@ def check_balance(payments: Sequence[Payment], state: TableState, deposits_after
         raise PaymentsDoNotBalance(
             Said("negative payment {amount} ({reason})", amount=wrong.amount, reason=wrong.reason.value)
         )
-    if wrong is not None:
+    if wrong is not None and wrong.payer is not None:  # (a payment of no negative amount: it pays itself)
         raise PaymentsDoNotBalance(
             Said("seat {seat} pays itself ({reason})", seat=wrong.payer, reason=wrong.reason.value)
         )

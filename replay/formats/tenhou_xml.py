@@ -442,7 +442,9 @@ class _GameReader:
         of the plain shape too."""
         handlers = self._handlers()
         opened = 0  # where the open hand's tags start
-        steps = _STEP.scanner(text, start).match
+        # A scanner's ``match``: each call matches where the last match ended (CPython's ``re`` has had
+        # it since Python 2; the stubs do not name it).
+        steps: Callable[[], re.Match[str] | None] = _STEP.scanner(text, start).match  # type: ignore[attr-defined]
         end = start
         try:
             for found in iter(steps, None):
