@@ -221,7 +221,8 @@ def _read_plain(data: bytes, file: str, details: bool = True) -> LoggedGame | No
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
         return None
-    head = _HEAD.match(text) if "<!" not in text else None
+    # (A declaration, a comment or a CDATA section, ``<!``, is no tag of the shape: no step takes it.)
+    head = _HEAD.match(text)
     if head is None:
         return None
     try:
