@@ -353,7 +353,8 @@ class _Hand:
     def logged(self, riichi_deposit: int) -> LoggedHand:
         result: HandResult | None = self.draw
         if self.wins:
-            result = WinResult(tuple(self.wins), tuple(self.riichi), called=tuple(self.called) if self.played else None)
+            # (The converters make each a tuple: wins in order, the seats sorted.)
+            result = WinResult(self.wins, self.riichi, called=self.called if self.played else None)
         elif result is not None and self.played:
             result = attrs.evolve(result, called=tuple(self.called))
         deltas: tuple[int, ...] | None = None
@@ -549,7 +550,8 @@ class _GameReader:
         who = int(who_text)
         from_who = int(from_text)
         liable = int(pao) if pao is not None else None
-        sc = list(map(int, sc_text.split(",")))
+        # sc's numbers (the layout's: each one) as text; only each seat's change is read.
+        sc = sc_text.split(",")
         owari_values = owari.split(",") if owari is not None else None
         fu, limit = int(fu_text), int(limit_text)
         ids: list[int] = []  # a yakuman's
@@ -591,7 +593,7 @@ class _GameReader:
         hand.wins.append(
             Win(winner=who, value=value, discarder=discarder, liable=None if liable == who else liable, details=details)
         )
-        self._sum_changes(hand, [change * 100 for change in sc[1 : 2 * players : 2]])
+        self._sum_changes(hand, [int(change) * 100 for change in sc[1 : 2 * players : 2]])
         if owari_values is not None:
             self.owari = owari_values
 
@@ -602,11 +604,11 @@ class _GameReader:
         (checked before anything is changed)."""
         hand = self.hand
         players = self.players
-        sc = list(map(int, found["draw_sc"].split(",")))
+        sc = found["draw_sc"].split(",")  # each a number (the layout's); only each seat's change is read
         kind = found["draw_type"]
         owari = found["draw_owari"]
         owari_values = owari.split(",") if owari is not None else None
-        changes = [sc[2 * seat + 1] * 100 for seat in range(players)] if len(sc) >= 2 * players else []
+        changes = [int(change) * 100 for change in sc[1 : 2 * players : 2]] if len(sc) >= 2 * players else []
         if (
             hand is None
             or hand.draw is not None
@@ -932,6 +934,8 @@ def _hand_value(el: _Tag, where: str, ten: list[int]) -> tuple[HandValue, list[i
     return value, yaku
 
 
+# A frozen value of a few numbers, made once for each (an archive's wins share a few hundred).
+@functools.lru_cache(maxsize=1024)
 def _value_of(fu: int, limit: int, han: int) -> HandValue | None:
     """A win's value from ``ten``'s fu and limit and its yaku's han (both readers of AGARI), or None
     for a limit Tenhou does not write."""
