@@ -170,6 +170,28 @@ _STEP: Final = re.compile(
     rf'(?: hai3="(?P<hai3>[0-9,]*)")?(?: owari="(?P<draw_owari>{_CHARS})")? ?/>)'
     rf"|(?P<name>{_NEEDED_TAGS})(?P<attributes>(?:{_ATTRIBUTE})*+){_S}*+/>)"
 )
+# The groups each fast reader takes, by number (a group by its name is looked up by it each time).
+_GROUPS: Final = _STEP.groupindex
+_CALL: Final = (_GROUPS["call_who"], _GROUPS["call_m"])
+_REACH: Final = (_GROUPS["reach_who"], _GROUPS["reach_step"])
+_INIT: Final = (_GROUPS["seed"], _GROUPS["ten"], _GROUPS["oya"])
+_AGARI: Final = tuple(
+    _GROUPS[name]
+    for name in (
+        "who",
+        "from_who",
+        "pao",
+        "agari_sc",
+        "agari_owari",
+        "fu",
+        "limit",
+        "yakuman",
+        "yaku",
+        "machi",
+        "agari_m",
+    )
+)
+_DRAW: Final = tuple(_GROUPS[name] for name in ("draw_sc", "draw_type", "draw_owari", "hai0", "hai1", "hai2", "hai3"))
 _PAIR: Final = re.compile(r'([^\s=]+)="([^"]*)"')
 # A draw or discard with its tile (``T52``, ``D115``): the hand's play is in the log.
 _PLAYED: Final = re.compile(r"<[TUVWDEFG][0-9]++[ \t\r\n/]")
@@ -454,9 +476,9 @@ class _GameReader:
                 kind = found.lastgroup
                 # The tags in order of how often they come: a call, a riichi, a hand's start, a win.
                 if kind == "call":
-                    self._plain_call(*found.group("call_who", "call_m"))
+                    self._plain_call(*found.group(*_CALL))
                 elif kind == "reach":
-                    self._plain_reach(*found.group("reach_who", "reach_step"))
+                    self._plain_reach(*found.group(*_REACH))
                 elif kind == "init":
                     if self.hand is not None:
                         self.hand.played = _PLAYED.search(text, opened, found.start(kind)) is not None
@@ -515,7 +537,7 @@ class _GameReader:
         """``_on_init`` of an INIT in Tenhou's layout (no ``shuffle``): a hand's start that fits the
         table is read here from its numbers, anything else by ``_on_init`` with its message (the
         checks come before anything is changed, so that it starts from the same reader)."""
-        seed_text, ten_text, oya = found.group("seed", "ten", "oya")
+        seed_text, ten_text, oya = found.group(*_INIT)
         # The seed's first three numbers (the hand, counters, deposit sticks): the rest is the dice
         # and the first dora indicator, which no result needs (each number of the layout is one).
         seed = list(map(int, seed_text.split(",", 3)[:3]))
@@ -545,7 +567,7 @@ class _GameReader:
         players = self.players
         # The groups in one call (each by its name is a call of its own).
         who_text, from_text, pao, sc_text, owari, fu_text, limit_text, yakuman, yaku_text, machi, m = found.group(
-            "who", "from_who", "pao", "agari_sc", "agari_owari", "fu", "limit", "yakuman", "yaku", "machi", "agari_m"
+            *_AGARI
         )
         who = int(who_text)
         from_who = int(from_text)
@@ -604,9 +626,8 @@ class _GameReader:
         (checked before anything is changed)."""
         hand = self.hand
         players = self.players
-        sc = found["draw_sc"].split(",")  # each a number (the layout's); only each seat's change is read
-        kind = found["draw_type"]
-        owari = found["draw_owari"]
+        sc_text, kind, owari, *hai = found.group(*_DRAW)
+        sc = sc_text.split(",")  # each a number (the layout's); only each seat's change is read
         owari_values = owari.split(",") if owari is not None else None
         changes = [int(change) * 100 for change in sc[1 : 2 * players : 2]] if len(sc) >= 2 * players else []
         if (
@@ -621,7 +642,7 @@ class _GameReader:
             self._careful(found, self._on_ryuukyoku)
             return
         self._sum_changes(hand, changes)
-        shown = [seat for seat in range(players) if found[f"hai{seat}"] is not None]
+        shown = [seat for seat in range(players) if hai[seat] is not None]
         hand.draw = self._draw(kind, shown, changes, tuple(hand.riichi), self.file)
         if owari_values is not None:
             self.owari = owari_values
