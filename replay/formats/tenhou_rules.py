@@ -244,7 +244,7 @@ def rules_for(players: int, east_only: bool, when: Dating, *, final_points: bool
     change of the final points alone is then not judged), and a note says so. A log
     without ``final_points`` gets no note about changes of the final points alone.
     """
-    placed = tuple(_placed(change, when) for change in CHANGES)
+    placed = tuple([_placed(change, when) for change in CHANGES])
     room = _room_rules(players, east_only, placed, final_points)
     rules = room.rules
     if room.words:

@@ -577,14 +577,14 @@ class _GameReader:
         owari_values = owari.split(",") if owari is not None else None
         fu, limit = int(fu_text), int(limit_text)
         ids: list[int] = []  # a yakuman's
-        pairs: list[int] = []  # the yaku's ids and han
+        pairs: list[str] = []  # the yaku's ids and han, as written (numbers each: the layout's)
         value: HandValue | None
         if yakuman is not None:
             ids = list(map(int, yakuman.split(",")))
             value = HandValue(limit="yakuman", multiple=len(ids))
         else:
-            pairs = list(map(int, yaku_text.split(",")))
-            han = pairs[1::2]
+            pairs = yaku_text.split(",")
+            han = list(map(int, pairs[1::2]))
             value = _value_of(fu, limit, sum(han)) if max(han) <= 13 else None
         discarder = None if from_who == who else from_who
         if (
@@ -608,7 +608,7 @@ class _GameReader:
             named = (
                 [yaku_of(y, YAKUMAN_HAN) for y in ids]
                 if yakuman is not None
-                else list(map(yaku_of, pairs[0::2], pairs[1::2]))
+                else list(map(yaku_of, map(int, pairs[0::2]), map(int, pairs[1::2])))
             )
             codes = list(map(int, m.split(","))) if m is not None else []
             details = self._win_details(who, fu, limit, named, int(machi), codes)

@@ -144,8 +144,9 @@ def verify_game(game: LoggedGame, played: Sequence[CorrectedStep] = ()) -> GameR
 
     checked = agreeing = 0
     refused = False
+    hands, deposit, stated = game.hands, game.rules.riichi_deposit, game.rules_stated
     stopped_at: str | None = None  # a hand the log gives no result, where the replay stops
-    for index, hand in enumerate(game.hands):
+    for index, hand in enumerate(hands):
         if hand.result is None:
             stopped_at = hand_label(hand)
             break
@@ -175,13 +176,13 @@ def verify_game(game: LoggedGame, played: Sequence[CorrectedStep] = ()) -> GameR
             refused = True
             break
         checked += 1
-        if index + 1 < len(game.hands):
-            following = game.hands[index + 1]
+        if index + 1 < len(hands):
+            following = hands[index + 1]
             if table.state.finished:
-                if game.rules_stated:
+                if stated:
                     differ(label, "match end", "continues", f"ended ({table.state.end_reason})")
             else:
-                _compare_header(following, table.state, "next", game.rules.riichi_deposit, differ, label)
+                _compare_header(following, table.state, "next", deposit, differ, label)
         else:
             _check_end(game, table.state, label, differ)
         agreeing += len(found) == already
