@@ -41,7 +41,9 @@ def _seat_list(value: object) -> tuple[int, ...]:
 def _seat_set(value: object) -> tuple[int, ...]:
     # Riichi declarations and ready hands are sets of seats: written in seat order, so that
     # two logs of one hand listing them in another order record the same fact.
-    return tuple(sorted(map(int, value))) if value is not None else ()  # type: ignore[call-overload]
+    if value is None or value == () or value == []:
+        return ()  # (nobody: the riichi of most hands)
+    return tuple(sorted(map(int, value)))  # type: ignore[call-overload]
 
 
 def _optional_seat_set(value: object) -> tuple[int, ...] | None:

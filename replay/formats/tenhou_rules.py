@@ -53,7 +53,10 @@ HOUR: Final = timedelta(hours=1)
 
 
 def _hour(moment: datetime) -> str:
-    return moment.strftime("%Y-%m-%d %H:00")
+    if moment.year < 1000:
+        return moment.strftime("%Y-%m-%d %H:00")  # (its year unpadded, as strftime writes it)
+    # Every log's date names its hour: formatted without strftime's call into the C library.
+    return f"{moment.year}-{moment.month:02d}-{moment.day:02d} {moment.hour:02d}:00"
 
 
 @attrs.frozen

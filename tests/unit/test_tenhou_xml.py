@@ -540,3 +540,15 @@ def test_a_players_name_is_decoded_as_unquote_decodes_it(name: bytes, lower: boo
     _unquoted.cache_clear()
     for text in (encoded, encoded + other, other + encoded, encoded[:-1], "%" + encoded):
         assert _unquoted(text) == unquote(text)
+
+
+def test_a_logs_hour_is_named_as_strftime_names_it() -> None:
+    # The hour a log's description and notes name, formatted without strftime (once per log).
+    from datetime import datetime, timedelta
+
+    from replay.formats.tenhou_rules import _hour
+
+    start = datetime(2006, 1, 1)
+    moments = [start + timedelta(hours=37 * step) for step in range(3000)]
+    moments += [datetime(999, 5, 6, 7), datetime(1, 1, 1), datetime(9999, 12, 31, 23)]
+    assert [_hour(moment) for moment in moments] == [moment.strftime("%Y-%m-%d %H:00") for moment in moments]
