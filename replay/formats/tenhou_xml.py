@@ -221,6 +221,13 @@ def plain_mjlog_tags(data: bytes) -> tuple[str, list[_Found]] | None:
     return text, tags
 
 
+def read_plain_mjlog(text: str, tags: list[_Found], *, file: str) -> LoggedGame:
+    """The game of a mjlog in the plain shape, from what ``plain_mjlog_tags`` found in it (the game
+    ``read_tenhou_xml`` gives), for a reader that takes more from the same text (an import's tiles,
+    ``tenhou_xml_tiles``)."""
+    return _GameReader(file).read_plain(text, tags)
+
+
 # A document type declaration, and the name it gives (for the message).
 _DOCTYPE: Final = re.compile(r"<!DOCTYPE\s*([^\s\[>]*)")
 
