@@ -221,13 +221,6 @@ def plain_mjlog_tags(data: bytes) -> tuple[str, list[_Found]] | None:
     return text, tags
 
 
-def read_plain_mjlog(text: str, tags: list[_Found], *, file: str) -> LoggedGame:
-    """The game of a mjlog in the plain shape, from what ``plain_mjlog_tags`` found in it (the game
-    ``read_tenhou_xml`` gives), for a reader that takes more from the same text (an import's tiles,
-    ``tenhou_xml_tiles``)."""
-    return _GameReader(file).read_plain(text, tags)
-
-
 # A document type declaration, and the name it gives (for the message).
 _DOCTYPE: Final = re.compile(r"<!DOCTYPE\s*([^\s\[>]*)")
 
@@ -930,6 +923,14 @@ def _ready(shown: Sequence[int], changes: Sequence[int]) -> tuple[int, ...]:
     if shown and not any(changes):
         ready = set(range(len(changes)))
     return tuple(sorted(ready))
+
+
+def read_plain_mjlog(data: bytes, *, file: str) -> LoggedGame | None:
+    """The game of a mjlog (its bytes unpacked) in the plain shape, read without the tree as
+    ``read_tenhou_xml`` reads it; None for any other text. For a reader that takes more from the
+    same text: an import's tiles (``tenhou_xml_tiles``)."""
+    tags = plain_mjlog_tags(data)
+    return _GameReader(file).read_plain(*tags) if tags is not None else None
 
 
 # The name the registry (``replay.formats.detect.REGISTRY``) reads this format with.

@@ -26,7 +26,7 @@ import attrs
 from domain.bounds import shown as quoted
 from replay.formats.logmodel import LogError, LoggedGame
 from replay.formats.source import unpack
-from replay.formats.tenhou_xml import SANMA, plain_mjlog_tags, read_plain_mjlog, read_tenhou_xml
+from replay.formats.tenhou_xml import SANMA, read_plain_mjlog, read_tenhou_xml
 
 REDS: Final = {16: 51, 52: 52, 88: 53}
 DRAWS: Final = {"T": 0, "U": 1, "V": 2, "W": 3}
@@ -273,7 +273,7 @@ def hand_tiles(root: ET.Element) -> list[list[Any]]:
     return collector.hands
 
 
-# The plain shape's text cut at each ``<`` (``plain_mjlog_tags``: no ``<`` but the one opening a tag), a
+# The plain shape's text cut at each ``<`` (in that shape no ``<`` but the one opening a tag), a
 # draw or discard as Tenhou writes it is a piece ``T52/>``: each such piece with what its tag says
 # (``_MOVES``, and whether it is a draw), and a draw whose tile is hidden (``T/>``: a log seen from one
 # seat) as empty, the one look-up nine pieces in ten take.
@@ -298,11 +298,11 @@ _PAIR: Final = re.compile(r'([^ \t\r\n="]++)="([^"]*+)"')
 
 def plain_hand_tiles(text: str) -> list[list[Any]] | None:
     """Every hand's fourteen tile arrays, as ``TileCollector`` collects them from the tree, read from
-    the text of a mjlog in the plain shape (``plain_mjlog_tags``' text) without the tree: its pieces
-    between one ``<`` and the next, nearly all of them a draw or discard found by one look-up. None
-    where the text holds a tag the tiles read in a layout other than Tenhou's, or a value the
-    collector would refuse: such a log is read by the tree and the collector, which say the same or
-    name what is wrong."""
+    the text of a mjlog in the plain shape (``read_plain_mjlog`` says whether it is) without the tree:
+    its pieces between one ``<`` and the next, nearly all of them a draw or discard found by one
+    look-up. None where the text holds a tag the tiles read in a layout other than Tenhou's, or a
+    value the collector would refuse: such a log is read by the tree and the collector, which say the
+    same or name what is wrong. (Of a text not of the plain shape, what it gives means nothing.)"""
     hands: list[list[Any]] = []
     # Before the first INIT nothing is kept (the collector passes over it): a hand no one sees.
     current: list[list[Any]] = [[] for _ in range(14)]
@@ -389,14 +389,21 @@ def _kept(game: LoggedGame, tiles: list[list[Any]]) -> LoggedGame:
 def read_with_tiles(data: bytes, *, file: str) -> list[LoggedGame]:
     """The games of a mjlog, each hand with its tiles (``LoggedHand.tiles``). Asked by an import only
     (``read_games(..., tiles=True)``): ``verify`` does not pay for the tiles. A log in the plain shape
-    every Tenhou server writes is read without the tree, as ``verify`` reads it, its tiles from the same
-    text (``plain_hand_tiles``); any other is parsed once, the tiles collected in the reader's own
+    every Tenhou server writes is read without the tree, as ``verify`` reads it, and its tiles from the
+    same text (``plain_hand_tiles``); any other is parsed once, the tiles collected in the reader's own
     walk of the tree (``TileCollector``)."""
-    plain = plain_mjlog_tags(unpack(data, file=file))
-    if plain is not None:
-        text, tags = plain
-        tiles = plain_hand_tiles(text)
-        if tiles is not None:
-            return [_kept(read_plain_mjlog(text, tags, file=file), tiles)]
+    unpacked = unpack(data, file=file)
+    try:
+        text = unpacked.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        text = ""  # no plain shape: the tree's reader says what is wrong
+    # The tiles first: a tag they would refuse sends the log to the tree, which refuses what comes
+    # first in the log, the reader's fault or the tiles'. Tiles read from a text that turns out not to
+    # be of the plain shape are not used.
+    tiles = plain_hand_tiles(text) if text else None
+    if tiles is not None:
+        game = read_plain_mjlog(unpacked, file=file)
+        if game is not None:
+            return [_kept(game, tiles)]
     collector = TileCollector(file)
     return [_kept(game, collector.hands) for game in read_tenhou_xml(data, file=file, collect=collector.feed)]

@@ -2,11 +2,11 @@
 
 ``replay.formats.tenhou_xml_tiles.plain_hand_tiles`` reads every hand's fourteen arrays (dora and ura
 indicators, hands dealt, draws and discards with tsumogiri and riichi, every call string) from the
-text ``plain_mjlog_tags`` already checked, without the XML tree; ``TileCollector`` collects them from
-the tree for a log outside that shape. Every corpus mjlog, a log written for each layout and value
-the text path passes to the tree, and logs made up by hypothesis give the same games and tiles, or
-the same refusal, both ways. A value no tile can be read from is refused on one line naming the
-file, the hand and the tag (it was a ``ValueError``'s traceback).
+text the plain reader reads (``read_plain_mjlog``), without the XML tree; ``TileCollector`` collects
+them from the tree for a log outside that shape. Every corpus mjlog, a log written for each layout
+and value the text path passes to the tree, and logs made up by hypothesis give the same games and
+tiles, or the same refusal, both ways. A value no tile can be read from is refused on one line naming
+the file, the hand and the tag (it was a ``ValueError``'s traceback).
 """
 
 from __future__ import annotations
@@ -67,9 +67,8 @@ def test_every_corpus_mjlog_gives_the_tiles_the_tree_gives_without_the_tree(monk
     monkeypatch.setattr(tenhou_xml, "parse_xml", _no_parse)
     for path in files:
         data = read_source(path)
-        text = tenhou_xml.plain_mjlog_tags(data)
-        assert text is not None, path
-        tiles = plain_hand_tiles(text[0])
+        assert tenhou_xml.read_plain_mjlog(data, file=str(path)) is not None, path
+        tiles = plain_hand_tiles(data.decode("utf-8-sig"))
         assert tiles is not None and tiles == [list(hand.tiles or ()) for hand in expected[path][0].hands], path
         assert repr(as_imported(data, str(path))) == repr(expected[path]), path
 
