@@ -1,0 +1,97 @@
+"""An import looks up the records of the files it meets many at a time (issue 36).
+
+Each file is recognised by the digests of its bytes (``import_digests``): ``imported_files`` reads the
+records of many digests in one statement (SQLite's ``select_streams``, PostgreSQL's ``select_tails``)
+and finds what ``imported_file`` finds for each digest alone, a damaged record included; an import of
+a fresh store no longer sends two statements per file.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import CORPUS
+from eventsourcing.persistence import StoredEvent
+
+from replay.service.imports.batch import LOOKUP, _import_options, import_digests, import_paths
+from replay.store.application import HonbaApp
+from replay.store.identity import file_record_id
+from replay.store.imported import imported_file, imported_files
+from replay.store.sqlite_store import HonbaSQLiteRecorder
+
+pytestmark = pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpus is not present")
+
+
+def logs(count: int) -> list[Path]:
+    return sorted((CORPUS / "tenhou-wire-2018").glob("*.mjlog"))[:count]
+
+
+def fields(record: Any) -> Any:
+    return None if record is None else (record.digest, record.games, record.unsupported, record.warnings)
+
+
+def test_the_records_of_many_files_are_found_as_each_alone(store_db: str, tmp_path: Path) -> None:
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    for path in logs(4):
+        (folder / path.name).write_bytes(path.read_bytes())
+    store = HonbaApp.open(store_db)
+    try:
+        assert import_paths(store, [folder]).stored == 4
+        options = _import_options("auto", "", None)
+        digests = [d for path in sorted(folder.iterdir()) for d in import_digests(path, options)]
+        # A record damaged behind honba's back is read as none, by both.
+        damaged = "d" * 64
+        store.recorder.insert_events(
+            [StoredEvent(file_record_id(damaged), 1, "replay.store.identity:ImportedFile.Recorded", b"{")]
+        )
+        wanted = [*digests, damaged, "0" * 64]
+        alone = {digest: fields(imported_file(store, digest)) for digest in wanted}
+        together = imported_files(store, wanted)
+        assert {digest: fields(together.get(digest)) for digest in wanted} == alone
+        # Each file is recorded under the first of its two digests.
+        assert sorted(digest for digest, found in alone.items() if found) == sorted(digests[::2])
+    finally:
+        store.close()
+
+
+def test_an_import_looks_up_the_digests_of_many_files_in_one_statement(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    lookups: list[int] = []
+    record_reads: list[str] = []
+    streams = HonbaSQLiteRecorder.select_streams
+    events = HonbaSQLiteRecorder.select_events
+
+    def counted_streams(self: HonbaSQLiteRecorder, ids: Any) -> Any:
+        lookups.append(len(ids))
+        return streams(self, ids)
+
+    def counted_events(self: HonbaSQLiteRecorder, originator_id: Any, **kwargs: Any) -> Any:
+        record_reads.append(str(originator_id))
+        return events(self, originator_id, **kwargs)
+
+    monkeypatch.setattr(HonbaSQLiteRecorder, "select_streams", counted_streams)
+    monkeypatch.setattr(HonbaSQLiteRecorder, "select_events", counted_events)
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    files = logs(LOOKUP + 8)
+    for path in files:
+        (folder / path.name).write_bytes(path.read_bytes())
+    store = HonbaApp.open(str(tmp_path / "store.sqlite"))
+    try:
+        assert import_paths(store, [folder]).stored == len(files)
+        # Two statements for 40 files (two digests each), and no file's record read alone.
+        assert lookups == [2 * LOOKUP, 2 * 8]
+        options = _import_options("auto", "", None)
+        records = {str(file_record_id(d)) for path in folder.iterdir() for d in import_digests(path, options)}
+        assert not records & set(record_reads)
+        # Imported again, every file is recognised in the same two statements.
+        lookups.clear()
+        again = import_paths(store, [folder])
+        assert again.stored == 0 and again.present == len(files)
+        assert lookups == [2 * LOOKUP, 2 * 8]
+    finally:
+        store.close()
