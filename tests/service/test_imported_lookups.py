@@ -1,9 +1,11 @@
-"""An import looks up the records of the files it meets many at a time (issue 36).
+"""An import looks up the records of the files it meets, and hands them to its workers, many at a time
+(issue 36).
 
 Each file is recognised by the digests of its bytes (``import_digests``): ``imported_files`` reads the
 records of many digests in one statement (SQLite's ``select_streams``, PostgreSQL's ``select_tails``)
 and finds what ``imported_file`` finds for each digest alone, a damaged record included; an import of
-a fresh store no longer sends two statements per file.
+a fresh store no longer sends two statements per file. The files to read go to the reading workers
+``READ_CHUNK`` at a time, and are stored in the order of the archive, as one process stores them.
 """
 
 from __future__ import annotations
@@ -12,10 +14,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import CORPUS
+from conftest import CORPUS, imported
 from eventsourcing.persistence import StoredEvent
 
-from replay.service.imports.batch import LOOKUP, _import_options, import_digests, import_paths
+import replay.service.imports.batch as batch
+from replay.service.imports.batch import LOOKUP, READ_CHUNK, _import_options, import_digests, import_paths, reading_pool
 from replay.store.application import HonbaApp
 from replay.store.identity import file_record_id
 from replay.store.imported import imported_file, imported_files
@@ -95,3 +98,40 @@ def test_an_import_looks_up_the_digests_of_many_files_in_one_statement(
         assert lookups == [2 * LOOKUP, 2 * 8]
     finally:
         store.close()
+
+
+def test_reading_workers_are_given_several_files_a_task_and_store_what_one_process_stores(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    files = logs(LOOKUP + 9)
+    folder, before = tmp_path / "logs", tmp_path / "before"
+    folder.mkdir()
+    before.mkdir()
+    for number, path in enumerate(files):
+        (folder / path.name).write_bytes(path.read_bytes())
+        if number % 3 == 1:  # a third imported before: recognised between the files read
+            (before / path.name).write_bytes(path.read_bytes())
+    workers, alone = tmp_path / "workers.sqlite", tmp_path / "alone.sqlite"
+    for db in (workers, alone):
+        imported(db, before)
+    tasks: list[int] = []
+    submit = batch.OnDemandPool.submit
+
+    def counted(self: batch.OnDemandPool, fn: Any, /, *args: Any, **kwargs: Any) -> Any:
+        tasks.append(len(args[0]) if fn is batch._read_files else -1)
+        return submit(self, fn, *args, **kwargs)
+
+    monkeypatch.setattr(batch.OnDemandPool, "submit", counted)
+    with reading_pool(2, len(files), on_demand=True) as pool:
+        run = imported(workers, folder, pool=pool, keep_games=True)
+    one = imported(alone, folder, keep_games=True)
+    unknown = len(files) - len(list(before.iterdir()))
+    assert (run.stored, run.present) == (one.stored, one.present) == (unknown, len(files) - unknown)
+    assert run.games == one.games and run.listed == one.listed
+    # The files read went in tasks of four, each group of files looked up together in its own tasks
+    # (its last one sent at the group's end, so that no file waits for the next group's lookup).
+    expected = []
+    for start in range(0, len(files), LOOKUP):
+        read = sum(1 for number in range(start, min(start + LOOKUP, len(files))) if number % 3 != 1)
+        expected += [READ_CHUNK] * (read // READ_CHUNK) + ([read % READ_CHUNK] if read % READ_CHUNK else [])
+    assert tasks == expected and sum(tasks) == unknown

@@ -44,6 +44,9 @@ AHEAD = 4
 # Files whose digests an import looks up in the store at once (``imported_files``): a file looked up
 # alone cost two statements (its two digests), 1,266 for the benchmark's 633 logs.
 LOOKUP = 32
+# Files a reading worker is given as one task: a file handed over alone (a submit, two pickles, the
+# pool's queue and its thread) cost this process a few tenths of a millisecond each.
+READ_CHUNK = 4
 # Fewer files than this are read in this process: starting workers would cost more.
 PARALLEL_FROM = 16
 # Hex digits of a file's SHA-256 in the key of a game whose log names no id: 48 bits, so that two
@@ -510,28 +513,33 @@ def import_paths(
 
     options = _import_options(fmt, key_prefix, rules)
 
-    def read(path: Path, digests: tuple[str, ...], found: dict[str, ImportedFile]) -> FileRead | Future[FileRead]:
-        digest = digests[0] if digests else None
-        # Recognised by its content before it is parsed (under any name), or by its content and
-        # name as honba recorded files before (an archive imported before this one recognised).
-        known = next((found[d] for d in digests if d in found), None)
-        if known is not None:
-            return FileRead(str(path), digest=digest, known=known)
-        if pool is None:
-            return attrs.evolve(read_for_import(path, fmt, settings, key_prefix, rules), digest=digest)
-        return pool.submit(_read_recorded, digest, path, fmt, settings, key_prefix, rules)
-
-    ahead: deque[FileRead | Future[FileRead]] = deque()
-    limit = AHEAD * jobs_default() if pool is not None else 1
+    ahead: deque[FileRead | tuple[_Task, int]] = deque()
+    limit = AHEAD * READ_CHUNK * jobs_default() if pool is not None else 1
     files = iter(files)
     while group := list(itertools.islice(files, LOOKUP)):
         # The digests of the next files looked up at once: one statement, not two per file.
         digests = [import_digests(path, options) for path in group]
         found = imported_files(app, [d for file_digests in digests for d in file_digests])
+        task: _Task | None = None
         for path, file_digests in zip(group, digests, strict=True):
-            ahead.append(read(path, file_digests, found))
+            digest = file_digests[0] if file_digests else None
+            # Recognised by its content before it is parsed (under any name), or by its content and
+            # name as honba recorded files before (an archive imported before this one recognised).
+            known = next((found[d] for d in file_digests if d in found), None)
+            if known is not None:
+                ahead.append(FileRead(str(path), digest=digest, known=known))
+            elif pool is None:
+                ahead.append(attrs.evolve(read_for_import(path, fmt, settings, key_prefix, rules), digest=digest))
+            else:
+                if task is None or task.sent:
+                    task = _Task(pool, (fmt, settings, key_prefix, rules))
+                ahead.append((task, task.add(digest, path)))
+                if len(task.files) == READ_CHUNK:
+                    task.send()
             if len(ahead) >= limit:
                 take(_done(ahead.popleft()))
+        if task is not None:
+            task.send()  # the group's last files: read while the group before them is stored
     while ahead:
         take(_done(ahead.popleft()))
     storer.flush()
@@ -571,8 +579,48 @@ def _read_recorded(
     return attrs.evolve(read_for_import(path, fmt, settings, key_prefix, rules), digest=digest)
 
 
-def _done(item: FileRead | Future[FileRead]) -> FileRead:
-    return item if isinstance(item, FileRead) else item.result()
+class _Task:
+    """Files a reading worker reads as one task (``_read_files``), in the order given: sent when it
+    holds ``READ_CHUNK`` files, at the end of a group of files looked up together, or when one of its
+    files is wanted first."""
+
+    def __init__(self, pool: Executor, options: tuple[str, dict[str, str], str, Ruleset | None]):
+        self.pool = pool
+        self.options = options
+        self.files: list[tuple[str | None, Path]] = []
+        self.future: Future[list[FileRead]] | None = None
+
+    @property
+    def sent(self) -> bool:
+        """Whether it went to a worker (no file can be added then)."""
+        return self.future is not None
+
+    def add(self, digest: str | None, path: Path) -> int:
+        """A file more (its digest and path); its place in the task's results."""
+        self.files.append((digest, path))
+        return len(self.files) - 1
+
+    def send(self) -> None:
+        """To a worker, unless it went already."""
+        if self.future is None:
+            self.future = self.pool.submit(_read_files, self.files, *self.options)
+
+    def result(self, index: int) -> FileRead:
+        """What the worker read of the file at that place (the task sent first where it was not)."""
+        self.send()
+        assert self.future is not None
+        return self.future.result()[index]
+
+
+def _read_files(
+    files: list[tuple[str | None, Path]], fmt: str, settings: dict[str, str], key_prefix: str, rules: Ruleset | None
+) -> list[FileRead]:
+    """``_read_recorded`` of each file of a task in turn (in a reading worker)."""
+    return [_read_recorded(digest, path, fmt, settings, key_prefix, rules) for digest, path in files]
+
+
+def _done(item: FileRead | tuple[_Task, int]) -> FileRead:
+    return item if isinstance(item, FileRead) else item[0].result(item[1])
 
 
 def _matches_in(
