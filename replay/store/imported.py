@@ -37,10 +37,12 @@ def imported_files(store: HonbaApp, digests: Sequence[str]) -> dict[str, Importe
     first: dict[Any, StoredEvent] = {}
     for row in rows:  # each stream's rows in order: its first is what ``imported_file`` reads
         first.setdefault(row.originator_id, row)
-    records = {}
+    records: dict[str, ImportedFile] = {}
     for stream, row in first.items():
         digest = ids.get(stream)
-        record = _record(store, row, digest) if digest is not None else None
+        if digest is None:
+            continue  # a row of no stream asked for (a store that read more than it was asked)
+        record = _record(store, row, digest)
         if record is not None:
             records[digest] = record
     return records
