@@ -42,7 +42,9 @@ from pathlib import Path
 from machine import print_machine, verdict
 
 HONBA = shutil.which("honba") or ""
-COMMAND = [HONBA] if HONBA else [sys.executable, "-c", "from replay.cli import main; main()"]
+# Without the console script, ``-P``: ``-c`` alone puts the working directory first on the path,
+# so that ``--also TREE`` run from a checkout would time that checkout's code, not the tree's.
+COMMAND = [HONBA] if HONBA else [sys.executable, "-P", "-c", "from replay.cli import main; main()"]
 BASELINE = [sys.executable, "-c", "import typer, rich"]
 NOTHING = [sys.executable, "-c", "pass"]
 # The least a command on a SQLite store does: open the file, read from it, close it.

@@ -1,6 +1,6 @@
 """Rebuilding the standings of 10,000 matches into a fresh view, against folding the same events in memory.
 
-    python benchmarks/standings.py [--matches N]
+    python benchmarks/standings.py [--matches N] [--corpus-times K] [--corpus-only] [--also TREE [--pairs P]]
 
 N matches (10,000 by default) are played through the domain's Match with random but valid
 results (``tenhou-east`` rules, seeded), stored 100 to a transaction in a SQLite file, and
@@ -24,6 +24,9 @@ and at the last, the first standings after that bulk load (``catch_up`` into a f
 file, what the first ``honba standings`` does) is timed against the plain read a user would reach
 for: one ``SELECT`` of every event of the store and a ``json.loads`` of each (process CPU time,
 the best of three rounds, the two measured in turn in each round); the target is at most 5x.
+``--also TREE`` then measures the 1x figure again with the honba of this tree and of TREE in turn
+(``--pairs`` runs of each, each run a process of its own started with ``python -P`` and that tree
+first on the path), on the same store.
 
 Then issue 26's figure: ``honba standings --tournament bench-cup`` run as a command (a child
 process, as a user runs it) on a view that is up to date, so that it finds nothing new, at 1,000
@@ -40,6 +43,7 @@ import os
 import random
 import shutil
 import sqlite3
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -48,12 +52,21 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+# ``python -P`` (the tree named by PYTHONPATH runs, not the working directory's) leaves this script's
+# folder off the path: its helpers are found there all the same, after every tree on the path.
+sys.path.append(str(Path(__file__).resolve().parent))
+
+from eventsourcing.persistence import Tracking
 from machine import REPO, max_rss_mib, mib, peak_python_memory, print_machine, timed, verdict
 
 from domain.amendments import Correction, corrected_steps, resolve_corrections
+from domain.codec import FACT_TAGS, fact_to_data
 from domain.match import Match, opening_state
 from domain.rules import Ruleset, load_preset
 from domain.values import AbortiveDraw, ExhaustiveDraw, HandResult, HandValue, Win, WinResult
+from projections.standings import summarize
+from projections.standings_view import SUMMARY_FIELDS, rules_ref
+from projections.stats import match_stats
 from projections.views import DocumentView, POPODocumentView
 from replay.service.imports import storing
 from replay.service.imports.batch import BATCH
@@ -61,7 +74,7 @@ from replay.service.imports.storing import Prepared, prepare
 from replay.service.tournaments.standings import tournament_report
 from replay.service.tournaments.tournaments import attach_all
 from replay.store.application import HonbaApp, mapper_for
-from replay.store.standings_view import catch_up, open_view, views_path
+from replay.store.standings_view import catch_up, cyclic_gc_paused, open_view, views_path
 
 NAMES = [f"player-{n:02d}" for n in range(64)]
 SESSION = 1000
@@ -135,7 +148,119 @@ def cpu(action: Callable[[], Any]) -> tuple[float, float, Any]:
     return time.process_time() - cpu_start, time.perf_counter() - wall_start, result
 
 
-def import_corpus(db: Path, times: int) -> None:
+def measured_first_standings(db: Path, rounds: int) -> dict[str, float]:
+    """The first standings into a fresh view and the plain read, in turn, ``rounds`` times in this
+    process: the best CPU and wall time of each (what ``first_standings`` prints)."""
+    app = HonbaApp.open(str(db))
+    view: DocumentView | None = None
+    best: dict[str, float] = {}
+    try:
+        for _ in range(rounds):
+            fresh = fresh_view(app, db, view)
+            view = fresh
+            fold_cpu, fold_wall, _folded = cpu(lambda fresh=fresh: catch_up(app, fresh))
+            plain_cpu, plain_wall, _events = cpu(lambda: plain_read(db))
+            for name, figure in (
+                ("fold", fold_cpu),
+                ("fold_wall", fold_wall),
+                ("plain", plain_cpu),
+                ("plain_wall", plain_wall),
+            ):
+                best[name] = min(best.get(name, figure), figure)
+        report = tournament_report(view, "corpus-cup") if view is not None else None
+        assert report is not None and report.rows
+    finally:
+        datastore = getattr(view, "datastore", None)
+        if datastore is not None:
+            datastore.close()
+        app.close()
+    return best
+
+
+def paired_first_standings(db: Path, trees: list[Path], pairs: int) -> None:
+    """The first standings of each tree's honba on the same store, each run a process of its own
+    (``python -P`` with that tree first on the path), the trees in turn ``pairs`` times: each run
+    the best of two rounds in its process, as process CPU time; ratios against the plain read
+    measured in the same process."""
+    figures: dict[Path, list[dict[str, float]]] = {tree: [] for tree in trees}
+    for _ in range(pairs):
+        for tree in trees:
+            env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tree), str(Path(__file__).resolve().parent)])}
+            command = [sys.executable, "-P", str(Path(__file__).resolve()), "--first-standings-of", str(db)]
+            run = subprocess.run(command, capture_output=True, text=True, env=env)
+            assert run.returncode == 0, run.stderr[-2000:]
+            figures[tree].append(json.loads(run.stdout.strip().splitlines()[-1]))
+    load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(f"paired first standings, {pairs} runs of each tree in turn (CPU s; load average {load} at the end):")
+    for tree, runs in figures.items():
+        ratios = [run["fold"] / run["plain"] for run in runs]
+        folds = ", ".join(f"{run['fold']:.2f}" for run in runs)
+        plains = ", ".join(f"{run['plain']:.3f}" for run in runs)
+        print(f"  {tree}: first standings {folds}; plain read {plains}")
+        print(
+            f"    ratios {', '.join(f'{r:.1f}' for r in ratios)}; median {statistics.median(ratios):.2f} "
+            f"(target <= 5: {verdict(statistics.median(ratios) <= 5)})"
+        )
+
+
+def view_by_import(db: Path, rounds: int = 3) -> None:
+    """What keeping the view current would add to an import (the design docs/performance.md weighs):
+    each stored match's view documents (its summary, statistics and match document) computed by the
+    view's own functions from the ``Match`` as an import builds it, its steps scored already (no
+    second replay), and written into a fresh SQLite view with a tracking record; process CPU, the
+    collector paused, the best of ``rounds``. The tournament's totals and standings are left out:
+    attaching the matches folds them either way."""
+    app = HonbaApp.open(str(db))
+    try:
+        matches = [app.get_match(summary.key) for summary in app.list_matches() if not summary.damaged]
+        for match in matches:
+            match.corrected_steps()  # scored, as the import's worker scored them
+
+        def documents(match: Match) -> dict[tuple[str, str], dict[str, Any] | None]:
+            summary = summarize(match.key, match.players, match.rules, match.state, match.effective_facts())
+            stats = match_stats(
+                summary.key,
+                summary.players,
+                match.rules,
+                match.corrected_steps(),
+                summary.places,
+                summary.final_points,
+                summary.final_scores,
+                summary.finished,
+            )
+            history = [
+                [position, {"type": FACT_TAGS[type(fact)], **fact_to_data(fact)}] for position, fact in match.history
+            ]
+            doc = {"key": match.key, "players": list(match.players), "rules": rules_ref(match.rules.to_dict())}
+            doc |= {"opening": dict(match.opening), "history": history, "corrections": []}
+            return {
+                ("summary", match.key): {name: getattr(summary, name) for name in SUMMARY_FIELDS},
+                ("stats", match.key): stats.to_data(),
+                ("match", str(match.id)): doc,
+            }
+
+        computed = written = float("inf")
+        view: DocumentView | None = None
+        for _ in range(rounds):
+            with cyclic_gc_paused():
+                seconds, _wall, built = cpu(lambda: [documents(match) for match in matches])
+                changes = {key: data for one in built for key, data in one.items()}
+                view = fresh_view(app, db, view)
+                write, _wall, _none = cpu(functools.partial(view.put_docs, changes, Tracking(app.name, 1), expected=0))
+            computed, written = min(computed, seconds), min(written, write)
+        print(
+            f"the view kept by the import ({len(matches)} matches, best of {rounds}): documents computed from the "
+            f"matches' scored steps {computed:.2f} s, written {written:.2f} s of CPU "
+            f"({(computed + written) / len(matches) * 1000:.2f} ms a match)"
+        )
+    finally:
+        datastore = getattr(view, "datastore", None)
+        if datastore is not None:
+            datastore.close()
+        app.close()
+
+
+def import_corpus(db: Path, times: int, also: Path | None = None, pairs: int = 3) -> None:
     """``honba import`` of the whole shared corpus into ``db``, every game attached to
     ``corpus-cup``, and the first standings after it against the plain read; then ``times - 1``
     copies of every match under other keys (an import of the same logs under another key prefix
@@ -151,6 +276,9 @@ def import_corpus(db: Path, times: int) -> None:
     assert run.returncode == 0, run.stderr[-2000:]
     print(f"imported the corpus ({seconds:.1f} s)")
     first_standings(db, "1 x the corpus")
+    view_by_import(db)
+    if also is not None:
+        paired_first_standings(db, [REPO, also.resolve()], pairs)
     if times > 1:
         seconds, copies = timed(lambda: copy_matches(db, times - 1))
         print(f"stored {copies} copies of the corpus's matches under other keys ({seconds:.1f} s)")
@@ -353,14 +481,22 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=10_000)
     parser.add_argument("--corpus-times", type=int, default=10, help="the corpus imported this many times (0: not)")
     parser.add_argument("--corpus-only", action="store_true", help="only the corpus's first standings")
+    parser.add_argument(
+        "--also", type=Path, help="the corpus's first standings also by the honba of this tree, in turn"
+    )
+    parser.add_argument("--pairs", type=int, default=3, help="runs of each tree in turn with --also")
+    parser.add_argument("--first-standings-of", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.first_standings_of is not None:  # one run of --also's pairs, in a process of its own
+        print(json.dumps(measured_first_standings(args.first_standings_of, rounds=2)))
+        return
     print_machine()
     print(f"load average at the start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     work = Path(tempfile.mkdtemp(prefix="honba-bench-"))
     rng = random.Random(7)
     try:
         if args.corpus_times:
-            import_corpus(work / "corpus.sqlite", args.corpus_times)
+            import_corpus(work / "corpus.sqlite", args.corpus_times, args.also, args.pairs)
         if args.corpus_only:
             return
         db = work / "standings.sqlite"

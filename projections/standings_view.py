@@ -389,6 +389,7 @@ def _apply_match_event(cache: DocCache, event: Any) -> None:
         # is read whole, in the order of its own positions, and folded again from its start.
         _refold(cache, match_id, cache.reread(event.originator_id))
         return
+    read = cache.read_of(event)
     if isinstance(event, Match.Started):
         doc: dict[str, Any] = {
             "key": event.key,
@@ -404,7 +405,6 @@ def _apply_match_event(cache: DocCache, event: Any) -> None:
             return  # a match whose start this view never saw (and cannot read): nothing to add to
         doc = found
         history = cache.histories.get(match_id)
-        read = cache.read_of(event)
         if isinstance(event, Match.Recorded):
             data = read.fact_data if read is not None and read.fact_data is not None else fact_to_data(event.fact)
             doc["history"].append([event.originator_version, data])
@@ -426,7 +426,7 @@ def _apply_match_event(cache: DocCache, event: Any) -> None:
                     {"target": event.target, "replacement": replacement, "by": event.by, "reason": event.reason},
                 ]
             )
-    _chain(doc, event, cache.read_of(event))
+    _chain(doc, event, read)
     cache.put("match", match_id, doc)
     cache.dirty_matches.add(match_id)
 

@@ -22,6 +22,7 @@ import importlib
 import types
 import typing
 from collections.abc import Callable
+from itertools import repeat
 from typing import Any, Union
 from uuid import UUID
 
@@ -129,42 +130,74 @@ def _declared(cls: type) -> tuple[tuple[str, Any], ...]:
     return tuple(found)
 
 
+def _simple(hint: Any) -> tuple[tuple[type, ...], bool] | None:
+    """A hint checked by one ``isinstance``: the classes it takes and whether it refuses a bool (an
+    ``int`` or a ``float`` field does: JSON's ``true`` is no number); None for any other hint."""
+    if hint is int:
+        return (int,), True
+    if hint is float:
+        return (int, float), True
+    # ``Any`` is a class since Python 3.11, and none to ask ``isinstance`` of.
+    if isinstance(hint, type) and hint is not Any and typing.get_origin(hint) is None:
+        return (hint,), False
+    return None
+
+
 def _fitting(hint: Any) -> Callable[[Any], bool] | None:
     """Whether a decoded value is of a declared field type (the few kinds honba's events declare),
     as a function made once for the hint (None: any value fits), so that a fold of thousands of
-    events does not walk the hint's ``typing`` structure for every one of them."""
+    events does not walk the hint's ``typing`` structure for every one of them. Each is one
+    ``isinstance`` where it can be, and a list's or a dict's items are checked in C (``map``)."""
     if hint is Any:
         return None
     origin = typing.get_origin(hint)
     if origin in (Union, types.UnionType):
-        options = [_fitting(option) for option in typing.get_args(hint)]
+        args = typing.get_args(hint)
+        simple = [_simple(option) for option in args]
+        if all(found is not None for found in simple):
+            classes = tuple(cls for found in simple if found is not None for cls in found[0])
+            # A bool is refused when a number option refuses it and no option takes it as itself.
+            no_bool = any(found[1] for found in simple if found is not None) and not any(
+                issubclass(bool, cls) for found in simple if found is not None and not found[1] for cls in found[0]
+            )
+            if no_bool:
+                return lambda value: isinstance(value, classes) and type(value) is not bool
+            return lambda value: isinstance(value, classes)
+        options = [_fitting(option) for option in args]
         if any(option is None for option in options):
             return None
         checks = [option for option in options if option is not None]
         return lambda value: any(check(value) for check in checks)
-    if hint is type(None):
-        return lambda value: value is None
-    if hint is float:
-        return lambda value: isinstance(value, int | float) and not isinstance(value, bool)
-    if hint is int:
-        return lambda value: isinstance(value, int) and not isinstance(value, bool)
-    if hint is str:
-        return lambda value: isinstance(value, str)
+    simple_one = _simple(hint)
+    if simple_one is not None:
+        classes, no_bool = simple_one
+        if no_bool:
+            return lambda value: isinstance(value, classes) and type(value) is not bool
+        return lambda value: isinstance(value, classes)
     if origin in (list, tuple):
         (item,) = typing.get_args(hint)[:1] or (Any,)
-        each = _fitting(item)
-        if each is None:
-            return lambda value: isinstance(value, list | tuple)
-        return lambda value: isinstance(value, list | tuple) and all(each(one) for one in value)
+        return _each(item, lambda value: isinstance(value, list | tuple), lambda value: value)
     if origin is dict:
-        key, item = (_fitting(one) for one in typing.get_args(hint))
-        return lambda value: (
-            isinstance(value, dict)
-            and all((key is None or key(k)) and (item is None or item(v)) for k, v in value.items())
-        )
-    if isinstance(hint, type):
-        return lambda value: isinstance(value, hint)
+        key, item = typing.get_args(hint)
+        keys = _each(key, lambda value: isinstance(value, dict), lambda value: value.keys())
+        items = _fitting(item)
+        if items is None:
+            return keys
+        return lambda value: keys(value) and all(map(items, value.values()))
     return None
+
+
+def _each(item: Any, container: Callable[[Any], bool], members: Callable[[Any], Any]) -> Callable[[Any], bool]:
+    """A container's check (``container``) with each of its ``members`` of the hint ``item``: a plain
+    class's ``isinstance`` called from C over the members, no Python frame per member."""
+    simple = _simple(item)
+    if simple is not None and not simple[1]:
+        classes = simple[0]
+        return lambda value: container(value) and all(map(isinstance, members(value), repeat(classes)))
+    each = _fitting(item)
+    if each is None:
+        return container
+    return lambda value: container(value) and all(map(each, members(value)))
 
 
 @functools.cache

@@ -11,6 +11,23 @@ from eventsourcing.sqlite import SQLiteDatastore, SQLiteTrackingRecorder
 
 from projections.views import TABLE, Changes, DocKey, DocumentView, moved
 
+# ``json.dumps(data, sort_keys=True)`` builds a ``JSONEncoder`` and its C encoder again at every call,
+# and a rebuild writes thousands of documents: the same C encoder with the same options, made once,
+# writes the same text (``domain.integrity`` does the same for the canonical JSON). Made without the
+# circular check: a document is plain data made fresh, with no cycle in it.
+_C_ENCODER: Any = getattr(json.encoder, "c_make_encoder", None)
+_ENCODE: Any = (
+    (lambda data, _level: json.dumps(data, sort_keys=True))
+    if _C_ENCODER is None
+    else _C_ENCODER(
+        None, json.JSONEncoder().default, json.encoder.encode_basestring_ascii, None, ": ", ", ", True, False, True
+    )
+)
+
+
+# The documents asked for by one statement of ``get_docs``.
+_KEYS_AT_ONCE = 5000
+
 
 class SQLiteDocumentView(SQLiteTrackingRecorder, DocumentView):
     """Documents in a SQLite file of their own."""
@@ -32,13 +49,20 @@ class SQLiteDocumentView(SQLiteTrackingRecorder, DocumentView):
         return None if row is None else dict(json.loads(row[0]))
 
     def get_docs(self, keys: Iterable[DocKey]) -> dict[DocKey, dict[str, Any] | None]:
-        # One read transaction for a batch's documents, not one each (a rebuild reads thousands).
-        found: dict[DocKey, dict[str, Any] | None] = {}
+        # One read transaction for a batch's documents, not one each (a rebuild reads thousands),
+        # and one statement for them all: the keys go in as one JSON array that SQLite joins with
+        # the documents' primary key (a first build asks for thousands that are not there yet).
+        wanted = list(keys)
+        found: dict[DocKey, dict[str, Any] | None] = dict.fromkeys(wanted)
         with self.datastore.transaction(commit=False) as c:
-            for kind, key in keys:
-                c.execute(f"SELECT data FROM {TABLE} WHERE kind = ? AND key = ?", (kind, key))
-                row = c.fetchone()
-                found[(kind, key)] = None if row is None else dict(json.loads(row[0]))
+            for start in range(0, len(wanted), _KEYS_AT_ONCE):
+                c.execute(
+                    f"SELECT d.kind, d.key, d.data FROM json_each(?) AS j JOIN {TABLE} AS d "
+                    "ON d.kind = json_extract(j.value, '$[0]') AND d.key = json_extract(j.value, '$[1]')",
+                    (json.dumps(wanted[start : start + _KEYS_AT_ONCE]),),
+                )
+                for kind, key, data in c.fetchall():
+                    found[(kind, key)] = dict(json.loads(data))
         return found
 
     def docs(self, kind: str, prefix: str = "") -> list[tuple[str, dict[str, Any]]]:
@@ -81,11 +105,7 @@ class SQLiteDocumentView(SQLiteTrackingRecorder, DocumentView):
             )
             c.executemany(
                 f"INSERT INTO {TABLE} VALUES (?, ?, ?) ON CONFLICT (kind, key) DO UPDATE SET data = excluded.data",
-                [
-                    (kind, key, json.dumps(data, sort_keys=True))
-                    for (kind, key), data in changes.items()
-                    if data is not None
-                ],
+                [(kind, key, "".join(_ENCODE(data, 0))) for (kind, key), data in changes.items() if data is not None],
             )
 
     def reset(self, application_name: str, *, expected: int) -> None:

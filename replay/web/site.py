@@ -342,17 +342,34 @@ async def form_of(request: Request, files: int = 0) -> dict[str, Any]:
     except HTTPException as exc:
         raise HonbaError(Said("the form cannot be read: {why}", why=str(exc.detail))) from None
     fields: dict[str, Any] = {}
+    # A field of one value sent with two different values (two winners in one ``winner`` field) is
+    # refused by name. The hand value is the exception: without scripts the table page sends the
+    # value typed and then the button tapped, and the button, sent last, counts (``table.html``).
+    twice: dict[str, list[str]] = {}
     for name in form:
         values = [v for v in form.getlist(name) if isinstance(v, str)]
         if not values:
             continue  # a file (``UploadFile``): read by the route that takes it
         # Fields sent once per ticked box or per item (riichi, facts2, penalties): kept as lists.
         fields[name] = values if is_list_field(name) else values[-1]
+        if not is_list_field(name) and name.rstrip("23") != "value" and len({v.strip() for v in values} - {""}) > 1:
+            twice[name] = values
     cookie = request.cookies.get(CSRF_COOKIE, "")
     sent = str(fields.get("csrf", ""))
     # Compared as bytes: ``compare_digest`` refuses text that is not ASCII (a forged field may be anything).
     if not cookie or not hmac.compare_digest(cookie.encode(), sent.encode()) or not _same_origin(request):
         raise Forbidden(N_("this form was not sent from this site's page (reload the page and try again)"))
+    for name, values in twice.items():
+        # Two winners in one ``winner`` field: taking the last would record a guess at what was meant.
+        raise FieldError(
+            name,
+            Said(
+                "{name} was sent {count} times with different values ({values}): this field takes one value",
+                name=shown(name),
+                count=len(values),
+                values=shown(", ".join(values)),
+            ),
+        )
     return fields
 
 

@@ -8,7 +8,9 @@ Scores are Tenhou's score table (seed 002): a non-dealer's 3 han 30 fu ron is 3,
 
 from __future__ import annotations
 
+import html
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -306,3 +308,24 @@ def test_an_undo_says_the_same_at_its_confirm_step_and_once_recorded(honba: Honb
     headline = "entry 3 (a correction of entry 2) cancelled by entry 4"
     assert shown.json()["change"]["headline"] == done.json()["change"]["headline"] == headline
     assert shown.json()["change"]["entry"] == done.json()["change"]["entry"]
+
+
+def test_a_form_field_of_one_value_sent_twice_with_different_values_is_refused_by_name(
+    honba: Honba, db: Path, web: TestClient
+) -> None:
+    """Two winners typed into one ``winner`` field (a hand-made form, a page's stale copy) are not
+    read as the last of them: which winner was meant is the table's to say, not the server's guess."""
+    honba.ok("start", "m", "--players", PLAYERS)
+    table = token(db, "table", "m")
+    page = web.get("/matches/m", params={"token": table}).text
+    _action, fields = form_of_page(page, "entry")
+    fields.update({"kind": "win", "winner": ["Ann", "Cho"], "discarder": "Ben", "value": "3/30"})
+    refused = web.post("/matches/m/preview", data=fields)
+    assert refused.status_code == 400
+    said = html.unescape(re.search(r'id="message">([^<]*)<', refused.text)[1])  # type: ignore[index]
+    assert said == "'winner' was sent 2 times with different values ('Ann, Cho'): this field takes one value"
+    assert standing(db) == []
+    # The same value twice says one thing: read as it.
+    fields["winner"] = ["Ann", "Ann"]
+    confirm = web.post("/matches/m/preview", data=fields)
+    assert confirm.status_code == 200, errors(confirm.text)

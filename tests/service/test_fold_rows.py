@@ -8,21 +8,25 @@ On real matches: Tenhou logs of the shared corpus, imported and attached to a to
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 from typing import Any
 
+import orjson
 import pytest
 from conftest import CORPUS
 
-from domain.integrity import event_digest
+from domain.codec import to_data
+from domain.integrity import canonical, event_content, event_digest
 from domain.match import match_id
+from domain.values import AbortiveDraw, DealPass, ExhaustiveDraw, MatchEnd, Penalty, TableState, WinResult
 from projections.views import DocumentView, POPODocumentView
 from replay.service.imports.batch import import_paths
 from replay.service.tournaments.standings import tournament_report
 from replay.service.tournaments.tournaments import attach_all
 from replay.store.application import HonbaApp
-from replay.store.fold_rows import FoldReader
+from replay.store.fold_rows import FLOATLESS, FoldReader, exact_digest
 from replay.store.standings_view import FOLDED_TOPICS, catch_up
 
 pytestmark = pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpus is not present")
@@ -181,3 +185,60 @@ def test_rows_a_plain_read_might_read_otherwise_go_through_the_mapper(
     catch_up(app, batch)
     assert dump(batch) == dump(event_by_event(app))
     app.close()
+
+
+@pytest.mark.parametrize("number", [0.00001, 2.5e-05, float("nan"), float("inf"), float("-inf")])
+def test_a_float_orjson_writes_otherwise_is_hashed_as_the_canonical_json_writes_it(
+    corpus_store: Path, tmp_path: Path, number: float
+) -> None:
+    """``orjson`` hashes a row only when it writes each of the row's floats as the canonical JSON does:
+    these it writes otherwise (``0.00001`` for ``1e-05``, ``null`` for a NaN or an infinity)."""
+    app = copy_of(corpus_store, tmp_path)
+    key = next(iter(app.list_matches())).key
+    stream = match_id(key)
+    data = stored_state(app, stream, 1)  # the match's start: its source is free-form plain data
+    data["source"]["weight"] = number
+    replace_state(app, stream, 1, json.dumps(data, ensure_ascii=False).encode())
+    (row,) = [r for r in rows(app) if r.originator_id == stream and r.originator_version == 1]
+    by_mapper = app.mapper.to_domain_event(row)
+    content = event_content(by_mapper)
+    # Without the check the digest would differ from the chain's: orjson writes this float otherwise.
+    assert orjson.dumps(content, option=orjson.OPT_SORT_KEYS) != canonical(content)
+    assert exact_digest(content, exact=True) != event_digest(by_mapper)
+    found = FoldReader(app.mapper).read(row)
+    assert found is not None and found.digest == event_digest(by_mapper)
+    # The start's digest changed, so the next event no longer names it: both folds say so alike.
+    batch = POPODocumentView()
+    catch_up(app, batch)
+    assert dump(batch) == dump(event_by_event(app))
+    damaged = tournament_report(batch, "cup").damaged
+    assert key in damaged and "chain is broken" in str(damaged[key])
+    app.close()
+
+
+def test_orjson_hashes_every_honest_corpus_row_as_the_canonical_json(corpus_store: Path, tmp_path: Path) -> None:
+    """The fast encoder is taken for the corpus's rows (their floats, a match's final points, are written
+    alike), with the same digests."""
+    app = copy_of(corpus_store, tmp_path)
+    reader = FoldReader(app.mapper)
+    taken = 0
+    for row in rows(app):
+        if row.topic.startswith(FOLDED_TOPICS):
+            content = event_content(app.mapper.to_domain_event(row))
+            fast = orjson.dumps(content, option=orjson.OPT_SORT_KEYS)
+            assert fast == canonical(content)
+            found = reader.read(row)
+            assert found is not None and found.digest == hashlib.sha256(fast).hexdigest()
+            taken += reader.inexact == 0
+    assert taken == len([row for row in rows(app) if row.topic.startswith(FOLDED_TOPICS)])
+    app.close()
+
+
+def test_a_value_that_may_hold_a_float_is_never_hashed_by_orjson() -> None:
+    """A table state's final points are floats made by its converter, whatever the row said: its
+    class is not among those ``FoldReader`` hashes with orjson; a fact's are."""
+    assert TableState not in FLOATLESS
+    assert {WinResult, ExhaustiveDraw, AbortiveDraw, Penalty, DealPass, MatchEnd} <= FLOATLESS
+    # Whole numbers in, floats out: a row's JSON would show no float for the check to count.
+    state = TableState(players=4, scores=(25000, 25000, 25000, 25000), final_points=(10, 0, -3, -7))
+    assert all(type(points) is float for points in to_data(state)["final_points"])

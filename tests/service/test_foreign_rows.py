@@ -110,6 +110,9 @@ def test_a_win_row_holding_a_draw_is_refused(mapper: HonbaMapper, rows: dict[str
         (lambda s: s.update(target="2"), "its 'target' is a str, not int | None"),
         # true is no entry's position, though Python counts a bool as an int.
         (lambda s: s.update(target=True), "its 'target' is a bool, not int | None"),
+        # Text or nothing: each checked by one isinstance since issue 36's fifth round (any() before).
+        (lambda s: s.update(client_key=7), "its 'client_key' is a int, not str | None"),
+        (lambda s: s.update(client_key=["k"]), "its 'client_key' is a list, not str | None"),
     ],
 )
 def test_a_correction_of_no_fact_or_position_is_refused(
