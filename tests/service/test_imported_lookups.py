@@ -135,3 +135,25 @@ def test_reading_workers_are_given_several_files_a_task_and_store_what_one_proce
         read = sum(1 for number in range(start, min(start + LOOKUP, len(files))) if number % 3 != 1)
         expected += [READ_CHUNK] * (read // READ_CHUNK) + ([read % READ_CHUNK] if read % READ_CHUNK else [])
     assert tasks == expected and sum(tasks) == unknown
+
+
+def test_a_copy_later_in_the_same_import_is_recognised_as_when_each_file_was_looked_up_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # An excerpt (a log cut before any hand ended: its game has no identity to be found by), another
+    # log, then a copy of the excerpt under a later name: all three looked up together, before the
+    # excerpt is stored. Its record, written once its match is (a batch of one match), makes the copy
+    # known when it comes, as a lookup of the copy alone found it; read instead, the copy's match would
+    # be stored again under the copy's own key.
+    excerpt = CORPUS / "mjx-project-mjx" / "tests_cpp" / "resources" / "mjlog" / "obs-draw-riichi.mjlog"
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    for name, source in (("a.mjlog", excerpt), ("b.mjlog", logs(1)[0]), ("c.mjlog", excerpt)):
+        (folder / name).write_bytes(source.read_bytes())
+    runs = {}
+    for lookup in (LOOKUP, 1):
+        monkeypatch.setattr(batch, "LOOKUP", lookup)
+        runs[lookup] = imported(tmp_path / f"store-{lookup}.sqlite", folder, batch=1, keep_games=True)
+    together, alone = runs[LOOKUP], runs[1]
+    assert (together.stored, together.present) == (alone.stored, alone.present) == (2, 1)
+    assert together.listed == alone.listed and together.games == alone.games

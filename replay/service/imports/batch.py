@@ -45,8 +45,9 @@ AHEAD = 4
 # alone cost two statements (its two digests), 1,266 for the benchmark's 633 logs.
 LOOKUP = 32
 # Files a reading worker is given as one task: a file handed over alone (a submit, two pickles, the
-# pool's queue and its thread) cost this process a few tenths of a millisecond each.
-READ_CHUNK = 4
+# pool's queue and its thread) cost this process a few tenths of a millisecond each. Two, so that each
+# worker has a task waiting while it reads one (``AHEAD`` files per worker are in flight).
+READ_CHUNK = 2
 # Fewer files than this are read in this process: starting workers would cost more.
 PARALLEL_FROM = 16
 # Hex digits of a file's SHA-256 in the key of a game whose log names no id: 48 bits, so that two
@@ -374,7 +375,14 @@ class _Storer:
         self.reads: list[FileRead] = []
         self.file_games: dict[str, list[Any]] = {}
         self.unrecorded: set[str] = set()
+        # The files recorded since the last lookup of the store (``import_paths`` clears it then), by digest.
+        self.recorded: dict[str, ImportedFile] = {}
         self.since_checkpoint = 0
+
+    def known(self, digest: str, found: dict[str, ImportedFile]) -> ImportedFile | None:
+        """The record of a file with this digest: looked up (``found``), or recorded since."""
+        looked_up = found.get(digest)
+        return looked_up if looked_up is not None else self.recorded.get(digest)
 
     def take(self, read: FileRead) -> None:
         self.files += 1
@@ -465,6 +473,7 @@ class _Storer:
             )
         self.reads.clear()
         record_imported(self.app, records)
+        self.recorded.update((record.digest, record) for record in records)
 
     def run(self) -> ImportRun:
         return ImportRun(
@@ -514,18 +523,21 @@ def import_paths(
     options = _import_options(fmt, key_prefix, rules)
 
     ahead: deque[FileRead | tuple[_Task, int]] = deque()
-    limit = AHEAD * READ_CHUNK * jobs_default() if pool is not None else 1
+    limit = AHEAD * jobs_default() if pool is not None else 1
     files = iter(files)
     while group := list(itertools.islice(files, LOOKUP)):
-        # The digests of the next files looked up at once: one statement, not two per file.
+        # The digests of the next files looked up at once: one statement, not two per file. What
+        # this import records from now on is seen as well (``_Storer.recorded``): each file is known
+        # or not as the store stands when it comes, as when each was looked up alone.
         digests = [import_digests(path, options) for path in group]
         found = imported_files(app, [d for file_digests in digests for d in file_digests])
+        storer.recorded.clear()
         task: _Task | None = None
         for path, file_digests in zip(group, digests, strict=True):
             digest = file_digests[0] if file_digests else None
             # Recognised by its content before it is parsed (under any name), or by its content and
             # name as honba recorded files before (an archive imported before this one recognised).
-            known = next((found[d] for d in file_digests if d in found), None)
+            known = next(filter(None, (storer.known(d, found) for d in file_digests)), None)
             if known is not None:
                 ahead.append(FileRead(str(path), digest=digest, known=known))
             elif pool is None:
