@@ -63,6 +63,10 @@ import uuid
 from pathlib import Path
 from typing import Any
 
+# ``python -P`` (the tree named by PYTHONPATH runs, not the working directory's) leaves this script's
+# folder off the path: its helpers are found there all the same, after every tree on the path.
+sys.path.append(str(Path(__file__).resolve().parent))
+
 from machine import REPO, print_machine
 from pg_server import PostgresServer
 from serve_load import ABORT, Servers, setup

@@ -3,6 +3,7 @@
     python benchmarks/serve_load.py [--scenario all|back-to-back|steady|neighbours|import|sqlite-import]
                                     [--tables 40] [--servers 2] [--steady-tables 200] [--seconds 60]
                                     [--neighbours 2] [--also DIR] [--no-baselines] [--smoke]
+                                    [--repeat N] [--no-floor] [--floor-requests 100] [--floor-seconds 10]
 
 A PostgreSQL server is started like the tests' (``tests/pg_server.py``). ``honba serve``
 processes share a database on it; every table has its own match, its own table token and its
@@ -38,6 +39,17 @@ from 40 connections (the floor of any save), and the same with the library's tab
 NOTIFY in each transaction (what the event library does on every insert, so that followers
 never miss an event: its cost at the database).
 
+``back-to-back`` also prints its floor, measured in the same run (issue 36, fifth round; ``--no-floor``
+skips it): the same client and tables against the same two servers (this tree's) answering the
+cheapest request the app has (a hand's body posted where no route is: a 404, no store, no thread
+pool), and PostgreSQL alone from as many connections by ``pgbench`` (a C client, prepared
+statements, as honba's): the insert function's call of a hand, and a hand's three statements. Beside
+them, as ratios: issue 36's target (2.5x the hands/s of ``--also``'s tree, the code before issue 36,
+or ``--before``), the PostgreSQL server's CPU per hand (its processes', from /proc), the CPU a hand
+costs the whole machine and what two cores allow at that cost, and Little's law (with every table
+waiting for its answer, the mean latency is tables / hands per second). ``--repeat N`` runs each
+tree's back-to-back N times, alternating, and prints the medians.
+
 ``--also DIR`` runs the same scenarios, in the same run, with the honba of another tree (its
 ``replay`` and ``domain`` on PYTHONPATH; for instance main's, to compare with the store-wide
 chain of saves). ``--smoke`` runs a small, quick version of each (for a loaded machine: the
@@ -64,6 +76,10 @@ from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
+
+# ``python -P`` (the tree named by PYTHONPATH runs, not the working directory's) leaves this script's
+# folder off the path: its helpers are found there all the same, after every tree on the path.
+sys.path.append(str(Path(__file__).resolve().parent))
 
 from machine import CORPUS, REPO, print_machine
 
@@ -201,8 +217,10 @@ class Servers:
 class Table:
     """One table's connection to a server and its token."""
 
-    def __init__(self, key: str, token: str, port: int):
+    def __init__(self, key: str, token: str, port: int, path: str | None = None):
         self.key, self.token, self.port = key, token, port
+        # Where entries are posted: the JSON API's (the floor's tables post to a path no route has).
+        self.path = path if path is not None else f"/api/matches/{key}/entries"
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
 
@@ -210,7 +228,7 @@ class Table:
         """POST one entry; the status (0: no answer)."""
         data = json.dumps(body).encode()
         head = (
-            f"POST /api/matches/{self.key}/entries HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            f"POST {self.path} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
             f"Authorization: Bearer {self.token}\r\nContent-Type: application/json\r\n"
             f"Content-Length: {len(data)}\r\n\r\n"
         ).encode()
@@ -279,7 +297,9 @@ def percentile(ordered: Sequence[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))] * 1000 if ordered else float("nan")
 
 
-def show(name: str, stats: Stats, seconds: float, server_cpu: float, client_cpu: float) -> dict[str, float]:
+def show(
+    name: str, stats: Stats, seconds: float, server_cpu: float, client_cpu: float, unit: str = "hand"
+) -> dict[str, float]:
     ordered = sorted(stats.latencies)
     hands = len(ordered)
     figures = {
@@ -291,11 +311,11 @@ def show(name: str, stats: Stats, seconds: float, server_cpu: float, client_cpu:
         "client_cpu_ms": 1000 * client_cpu / stats.requests if stats.requests else float("nan"),
     }
     print(
-        f"  {name}: {hands} hands in {seconds:.1f} s, {figures['hands_per_s']:.1f} hands/s; latency p50 "
+        f"  {name}: {hands} {unit}s in {seconds:.1f} s, {figures['hands_per_s']:.1f} {unit}s/s; latency p50 "
         f"{figures['p50']:.0f} ms, p95 {figures['p95']:.0f} ms, p99 {figures['p99']:.0f} ms"
     )
     print(
-        f"    servers' CPU {figures['server_cpu_ms']:.1f} ms per hand; client CPU {figures['client_cpu_ms']:.2f} ms "
+        f"    servers' CPU {figures['server_cpu_ms']:.2f} ms per {unit}; client CPU {figures['client_cpu_ms']:.2f} ms "
         f"per request; sent again {stats.again}; failed {len(stats.failed)}"
     )
     for failure in stats.failed[:3]:
@@ -328,15 +348,46 @@ async def steady(tables: list[Table], stats: Stats, seconds: float, stop: asynci
     await asyncio.gather(*(one(t) for t in tables))
 
 
-def measured(name: str, servers: Servers, tables: list[Table], work: Any) -> tuple[Stats, dict[str, float]]:
+def measured(
+    name: str, servers: Servers, tables: list[Table], work: Any, database: Any = None, unit: str = "hand"
+) -> tuple[Stats, dict[str, float]]:
+    """``work`` run on a new event loop; its figures printed (``show``). ``database``: the PostgreSQL
+    server, whose CPU per hand is then printed and kept too (``database_cpu_ms``)."""
     for table in tables:  # a new event loop: new connections
         table.reader = table.writer = None
     stats = Stats()
     cpu, mine = servers.cpu(), client_cpu()
+    held = postgres_cpu(database) if database is not None else 0.0
     started = time.perf_counter()
     asyncio.run(work(stats))
     seconds = time.perf_counter() - started
-    return stats, show(name, stats, seconds, servers.cpu() - cpu, client_cpu() - mine)
+    figures = show(name, stats, seconds, servers.cpu() - cpu, client_cpu() - mine, unit)
+    if database is not None:
+        hands = max(1, len(stats.latencies))
+        figures["database_cpu_ms"] = 1000 * (postgres_cpu(database) - held) / hands
+        print(f"    PostgreSQL's CPU {figures['database_cpu_ms']:.2f} ms per hand")
+    return stats, figures
+
+
+def postgres_cpu(server: Any) -> float:
+    """The CPU seconds (user and system) the PostgreSQL server used so far: its postmaster, every
+    live process it started (each connection's backend, the WAL writer, ...) and those that ended
+    (the postmaster's count of its children's CPU, from /proc)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    root = int((server.data / "postmaster.pid").read_text().split()[0])
+    total = 0.0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:  # a process that ended meanwhile (its CPU is now the postmaster's children's)
+            continue
+        if int(entry.name) == root:
+            total += sum(int(field) for field in fields[11:15]) / ticks
+        elif int(fields[1]) == root:
+            total += (int(fields[11]) + int(fields[12])) / ticks
+    return total
 
 
 # The scenarios, each on fresh databases of the one server.
@@ -348,12 +399,239 @@ def run_back_to_back(server: Any, tree: Path | None, tables: int, count: int) ->
     servers = Servers(tree, db, count)
     try:
         connected = [Table(k, t, servers.ports[n % count]) for n, (k, t) in enumerate(made)]
+        stats, figures = measured(
+            f"{tables} tables back to back, {count} servers",
+            servers,
+            connected,
+            lambda s: back_to_back(connected, s),
+            database=server,
+        )
+        whole = (
+            figures["server_cpu_ms"]
+            + figures["database_cpu_ms"]
+            + figures["client_cpu_ms"] * stats.requests / max(1, len(stats.latencies))
+        )
+        figures["machine_cpu_ms"] = whole
+        mean = 1000 * statistics.fmean(stats.latencies) if stats.latencies else float("nan")
+        print(
+            f"    the machine's CPU per hand (servers, PostgreSQL, client): {whole:.2f} ms: two cores give at most "
+            f"{2000 / whole:.0f} hands/s at that cost"
+        )
+        print(
+            f"    Little's law ({tables} tables, each sending its next hand when answered): mean latency = "
+            f"{tables} / hands/s = {1000 * tables / figures['hands_per_s']:.0f} ms; measured mean {mean:.0f} ms"
+        )
+        figures.update(db_sizes(db))
+        return figures
+    finally:
+        servers.stop()
+
+
+def db_sizes(db: str) -> dict[str, float]:
+    """The mean stored size in bytes of a recorded hand's two rows, its event's and its seal's
+    (``event_bytes``, ``seal_bytes``), in the store at ``db``: the database floor inserts rows as large."""
+    import psycopg
+
+    with psycopg.connect(db, autocommit=True) as conn:
+        rows = conn.execute(
+            "SELECT topic LIKE '%Seal.Sealed', avg(length(state)) FROM honba_events "
+            "WHERE topic LIKE '%Seal.Sealed' OR topic LIKE '%Match.%' AND topic NOT LIKE '%Started' GROUP BY 1"
+        ).fetchall()
+    sizes = {bool(seal): float(size) for seal, size in rows}
+    return {"event_bytes": sizes.get(False, 300.0), "seal_bytes": sizes.get(True, 300.0)}
+
+
+def medians(label: str, runs: list[dict[str, float]]) -> dict[str, float]:
+    """Each figure's median over a tree's runs (printed when there is more than one run)."""
+    middle = {name: statistics.median(run[name] for run in runs) for name in runs[0]}
+    if len(runs) > 1:
+        rates = ", ".join(f"{run['hands_per_s']:.0f}" for run in runs)
+        tails = ", ".join(f"{run['p95']:.0f}" for run in runs)
+        print(
+            f"back-to-back, {label}, medians of {len(runs)} runs: {middle['hands_per_s']:.1f} hands/s "
+            f"({rates}); p50 {middle['p50']:.0f} ms, p95 {middle['p95']:.0f} ms ({tails}); servers' CPU "
+            f"{middle['server_cpu_ms']:.2f} ms, PostgreSQL's {middle['database_cpu_ms']:.2f} ms per hand"
+        )
+    return middle
+
+
+# The floor: what the same client and servers do answering nothing, and what PostgreSQL does alone.
+
+
+async def requests_back_to_back(tables: list[Table], stats: Stats, requests: int) -> None:
+    """Each table posts a hand's body ``requests`` times to where no route is, the next when the 404 comes."""
+    body = {**hanchan()[0], "client_key": str(uuid.uuid4())}
+
+    async def one(table: Table) -> None:
+        for _ in range(requests):
+            started = time.perf_counter()
+            stats.requests += 1
+            status = await table.post(body)
+            if status != 404:
+                stats.failed.append(f"{table.key}: HTTP {status}")
+                return
+            stats.latencies.append(time.perf_counter() - started)
+
+    await asyncio.gather(*(one(t) for t in tables))
+
+
+def run_floor_requests(server: Any, tables: int, count: int, requests: int) -> dict[str, float]:
+    """The back-to-back tables' client against ``count`` servers of this tree answering the cheapest
+    request the app has: a hand's body posted where no route is (404, on the event loop: no store,
+    no thread pool). Its requests/s bound any hand's."""
+    db = server.new_database()
+    setup(None, db, 0)  # the store's tables made before the servers start, as in the scenario
+    servers = Servers(None, db, count)
+    try:
+        connected = [
+            Table(f"floor-{n}", "none.none", servers.ports[n % count], path=f"/api/matches/floor-{n}/nothing")
+            for n in range(tables)
+        ]
         _, figures = measured(
-            f"{tables} tables back to back, {count} servers", servers, connected, lambda s: back_to_back(connected, s)
+            f"{tables} tables back to back, {count} servers answering a 404 (no store)",
+            servers,
+            connected,
+            lambda s: requests_back_to_back(connected, s, requests),
+            unit="request",
         )
         return figures
     finally:
         servers.stop()
+
+
+def pgbench_run(
+    server: Any, url: str, script: str, seconds: float, work: Path, clients: int
+) -> tuple[float, float, float] | None:
+    """``script`` run by pgbench from ``clients`` connections (prepared statements, as honba's):
+    (transactions/s, PostgreSQL's CPU ms per transaction, pgbench's CPU ms per transaction); None
+    without pgbench."""
+    from pg_server import ServerUnavailable, find_bin_dir
+
+    try:
+        program = find_bin_dir() / "pgbench"
+    except ServerUnavailable:
+        return None
+    if not program.is_file():
+        return None
+    path = work / f"floor-{uuid.uuid4().hex[:8]}.sql"
+    path.write_text(script)
+    before, held = resource.getrusage(resource.RUSAGE_CHILDREN), postgres_cpu(server)
+    command = [str(program), "-n", "-M", "prepared", "-f", str(path), "-c", str(clients), "-j", "2"]
+    run = subprocess.run(
+        [*command, "-T", str(int(seconds)), url],
+        capture_output=True,
+        text=True,
+    )
+    used = postgres_cpu(server) - held
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    mine = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+    done = [line for line in run.stdout.splitlines() if line.startswith("number of transactions actually processed")]
+    rate = [line for line in run.stdout.splitlines() if line.startswith("tps = ")]
+    if not done or not rate:
+        print(f"  pgbench did not run: {run.stderr.strip()[-300:]}")
+        return None
+    transactions = int(done[0].split(":")[1].split()[0])
+    return float(rate[0].split()[2]), 1000 * used / transactions, 1000 * mine / transactions
+
+
+def insert_call(event_bytes: float, seal_bytes: float) -> str:
+    """The insert function's call of one recorded hand: its event and its seal row (new streams: every
+    call inserts; rows as large as the scenario's)."""
+    return (
+        "SELECT notification_id FROM honba_events_insert(ARRAY[gen_random_uuid(), gen_random_uuid()], "
+        "'{1,1}'::bigint[], ARRAY['t', 't'], ARRAY[convert_to(repeat('x', "
+        f"{int(event_bytes)}), 'UTF8'), convert_to(repeat('x', {int(seal_bytes)}), 'UTF8')], '5s') "
+        "AS inserted(notification_id);\n"
+    )
+
+
+def run_floor_database(
+    server: Any, seconds: float, work: Path, clients: int, sizes: dict[str, float]
+) -> dict[str, float]:
+    """PostgreSQL alone, from ``clients`` connections of pgbench (a C client): the insert function's
+    call per hand, and a hand's three statements (the token's row, a match's and its seal's tails, the
+    insert), on a store made by this tree."""
+    import psycopg
+
+    db = server.new_database()
+    ((_key, token),) = setup(None, db, 1)
+    with psycopg.connect(db, autocommit=True) as conn:
+        streams = conn.execute(
+            "SELECT originator_id, originator_version FROM honba_events ORDER BY notification_id"
+        ).fetchall()
+    ids = ", ".join(f"'{stream}'::uuid" for stream, _version in streams[:2])
+    versions = ",".join(str(version) for _stream, version in streams[:2])
+    insert = insert_call(sizes["event_bytes"], sizes["seal_bytes"])
+    hand = (
+        f"SELECT role, match_key, salt, digest FROM honba_access_tokens WHERE token_id = '{token.split('.')[0]}';\n"
+        "SELECT e.originator_id, e.originator_version, e.topic, e.state "
+        f"FROM unnest(ARRAY[{ids}], '{{{versions}}}'::bigint[]) AS t(id, since) "
+        "JOIN honba_events AS e ON e.originator_id = t.id AND e.originator_version >= t.since "
+        "ORDER BY e.originator_id, e.originator_version;\n" + insert
+    )
+    figures: dict[str, float] = {}
+    for name, script, label in (
+        ("insert", insert, "the insert function's call of a hand (its event and seal rows)"),
+        ("hand", hand, "a hand's three statements (the token's row, the match's and seal's tails, the insert)"),
+    ):
+        found = pgbench_run(server, db, script, seconds, work, clients)
+        if found is None:
+            continue
+        rate, cpu, client = found
+        figures[f"{name}_per_s"], figures[f"{name}_cpu_ms"] = rate, cpu
+        print(
+            f"  PostgreSQL alone, {clients} connections (pgbench): {label}: {rate:.0f}/s; PostgreSQL's CPU "
+            f"{cpu:.2f} ms, pgbench's {client:.2f} ms per hand"
+        )
+    return figures
+
+
+def show_floor(
+    before: float,
+    said: str,
+    this: dict[str, float],
+    requests: dict[str, float],
+    database: dict[str, float],
+    tables: int,
+    quiet: float | None = None,
+) -> None:
+    """The target beside the floor measured in the same run, as ratios (``quiet``: the hands/s of the
+    code before issue 36 measured on a quiet machine, whose 2.5x is printed too)."""
+    target = 2.5 * before
+    print(f"  issue 36's target: 2.5 x {before:.1f} hands/s ({said}) = {target:.0f} hands/s, p95 <= 100 ms")
+    if quiet is not None and quiet != before:
+        print(
+            f"    (against the code before issue 36 on a quiet machine, 2.5 x {quiet:.1f} = {2.5 * quiet:.0f} hands/s: "
+            f"the 404s {requests['hands_per_s'] / (2.5 * quiet):.2f}x it)"
+        )
+    floor = requests["hands_per_s"]
+    print(
+        f"  a 404 (no store) from the same client to the same servers: {floor:.0f} requests/s = {floor / target:.2f}x "
+        f"the target" + (f": the target is beyond this machine by {target / floor:.2f}x" if floor < target else "")
+    )
+    for name, label in (("insert", "the insert function's calls"), ("hand", "a hand's three statements")):
+        if f"{name}_per_s" in database:
+            rate = database[f"{name}_per_s"]
+            print(f"  PostgreSQL alone, {label}: {rate:.0f}/s = {rate / target:.2f}x the target")
+    if "hand_cpu_ms" in database:
+        least = requests["server_cpu_ms"] + requests["client_cpu_ms"] + database["hand_cpu_ms"]
+        print(
+            f"  the least CPU a hand can cost here: a 404's at the servers ({requests['server_cpu_ms']:.2f} ms) "
+            f"and the client ({requests['client_cpu_ms']:.2f} ms), PostgreSQL's for a hand's statements "
+            f"({database['hand_cpu_ms']:.2f} ms) = {least:.2f} ms: two cores give at most {2000 / least:.0f} hands/s "
+            f"({2000 / least / target:.2f}x the target) if honba's own work per hand were nothing"
+        )
+    if this:
+        print(
+            f"  this tree: {this['hands_per_s']:.0f} hands/s = {this['hands_per_s'] / target:.2f}x the target "
+            f"({this['hands_per_s'] / before:.2f}x the before); the machine's CPU per hand "
+            f"{this['machine_cpu_ms']:.2f} ms"
+        )
+    print(
+        f"  Little's law: at the target, {tables} tables back to back wait {1000 * tables / target:.0f} ms per hand "
+        f"on average; a p95 <= 100 ms needs at least {tables / 0.1:.0f} hands/s (a mean of 100 ms) and a p95 near the "
+        f"mean"
+    )
 
 
 def run_steady(server: Any, tree: Path | None, tables: int, count: int, seconds: float) -> dict[str, float]:
@@ -655,9 +933,25 @@ def main() -> None:
     parser.add_argument("--also", type=Path, help="also run the scenarios with the honba of this tree")
     parser.add_argument("--no-baselines", action="store_true", help="skip the PostgreSQL baselines (30 s of pgbench)")
     parser.add_argument("--smoke", action="store_true", help="a small, quick run: shows the script works")
+    parser.add_argument(
+        "--no-floor", action="store_true", help="back-to-back without its floor (a 404's requests/s, PostgreSQL alone)"
+    )
+    parser.add_argument(
+        "--repeat", type=int, default=1, help="back-to-back runs of each tree, alternating (medians printed)"
+    )
+    parser.add_argument("--floor-requests", type=int, default=100, help="404s each table sends for the floor")
+    parser.add_argument("--floor-seconds", type=float, default=10, help="each pgbench run of the database's floor")
+    parser.add_argument(
+        "--before",
+        type=float,
+        default=433.8,
+        help="hands/s of the code before issue 36, the target's base when no --also tree is measured "
+        "(433.8: 339df4b, the quiet paired run of docs/performance.md)",
+    )
     options = parser.parse_args()
     if options.smoke:
         options.tables, options.steady_tables, options.seconds, options.games = 8, 20, 8, 60
+        options.floor_requests, options.floor_seconds = 10, 3
     print_machine()
     print(f"load average at the start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     from pg_server import PostgresServer, ServerUnavailable
@@ -680,10 +974,12 @@ def main() -> None:
             baselines(server, 5 if options.smoke else 15, work)
         archive = import_archive(work, options.games) if {"import", "sqlite-import"} & set(chosen) else None
         for scenario in chosen:
-            for label, tree in trees:
-                print(f"{scenario}, {label}:")
+            runs: dict[str, list[dict[str, float]]] = {label: [] for label, _tree in trees}
+            rounds = options.repeat if scenario == "back-to-back" else 1
+            for turn, (label, tree) in ((t, pair) for t in range(rounds) for pair in trees):
+                print(f"{scenario}, {label}" + (f" (run {turn + 1} of {rounds}):" if rounds > 1 else ":"))
                 if scenario == "back-to-back":
-                    run_back_to_back(server, tree, options.tables, options.servers)
+                    runs[label].append(run_back_to_back(server, tree, options.tables, options.servers))
                 elif scenario == "steady":
                     run_steady(server, tree, options.steady_tables, options.servers, options.seconds)
                 elif scenario == "neighbours":
@@ -696,6 +992,17 @@ def main() -> None:
                 else:
                     assert archive is not None
                     run_sqlite_import(tree, archive, Path(tempfile.mkdtemp(dir=work)))
+            if scenario != "back-to-back":
+                continue
+            rates = [medians(label, runs[label]) for label, _tree in trees]
+            if not options.no_floor:
+                print("back-to-back, the floor (this tree's servers and the same client; PostgreSQL alone):")
+                requests = run_floor_requests(server, options.tables, options.servers, options.floor_requests)
+                database = run_floor_database(server, options.floor_seconds, work, options.tables, rates[0])
+                before, said = options.before, "the code before issue 36, measured before"
+                if len(rates) > 1:
+                    before, said = rates[1]["hands_per_s"], f"the tree at {options.also}, this run"
+                show_floor(before, said, rates[0], requests, database, options.tables, options.before)
         print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     finally:
         server.stop()

@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Sequence
+from itertools import accumulate, compress, count, repeat
 from json.scanner import make_scanner
 from pathlib import PurePath
 from typing import Any, Final, NoReturn, cast
@@ -684,22 +685,21 @@ class _GameReader:
         deltas: tuple[int, ...] | None = None
         source = "log"
         riichi = tuple(k.accepted)
+        called = tuple(k.callers)
         # Where the result is written: a refused win is named by its own line, not the hand's start.
         result_line = k.horas[0].line if k.horas else k.draw[0] if k.draw is not None else None
         if k.horas:
             wins, source = self._wins(k, rules)
-            result = WinResult(wins, riichi)
+            # An mjai log holds every call of the hand: who opened a hand is known.
+            result = WinResult(wins, riichi, called=called)
             total = [sum(h.deltas[s] for h in k.horas if h.deltas is not None) for s in range(k.players)]
             deltas = tuple(t + r for t, r in zip(total, reach, strict=True))
         elif k.draw is not None:
             line, event = k.draw
             self.line = line
             changes = k.draw_changes
-            result = self._draw_result(k, event, changes or (0,) * k.players, riichi, following)
+            result = self._draw_result(k, event, changes or (0,) * k.players, riichi, following, called)
             deltas = None if changes is None else tuple(c + r for c, r in zip(changes, reach, strict=True))
-        if result is not None:
-            # An mjai log holds every call of the hand: who opened a hand is known.
-            result = attrs.evolve(result, called=tuple(k.callers))
         return LoggedHand(
             position=f"line {k.line}",
             result_position=f"line {result_line}" if result_line is not None else None,
@@ -718,6 +718,7 @@ class _GameReader:
     def _wins(self, k: _Kyoku, rules: Ruleset) -> tuple[tuple[Win, ...], str]:
         """The wins with their values; missing values from the payment each recorded."""
         paid: list[tuple[int, ...]] = []
+        liables: list[int | None] = []
         for hora in k.horas:
             # Every win's payment is known once the hand is read (``_fill_changes``); pao shows in it.
             assert hora.deltas is not None
@@ -725,18 +726,16 @@ class _GameReader:
             # A payment that looks like pao is read as pao only where the rules could make someone
             # liable for this win; elsewhere it is a payment the verifier shows as a disagreement.
             liable = self._liable(hora.deltas, hora.win.winner, hora.win.discarder)
-            if not liability_possible(rules, hora.value):
-                liable = None
-            hora.win = attrs.evolve(hora.win, liable=liable)
-        # The winner nearest the discarder takes the counters and the deposits (the domain's rule).
-        nearest = nearest_winner(WinResult(tuple(h.win for h in k.horas)), k.players)
-        taker = next(h for h in k.horas if h.win is nearest)
+            liables.append(liable if liability_possible(rules, hora.value) else None)
         wins: list[Win] = []
         source = "log"
-        for hora, deltas in zip(k.horas, paid, strict=True):
+        for hora, deltas, liable in zip(k.horas, paid, liables, strict=True):
             value = hora.value
             if value is None:
-                takes = hora is taker
+                # The winner nearest the discarder takes the counters and the deposits (the
+                # domain's rule): asked only where a value is found from a payment.
+                nearest = nearest_winner(WinResult(tuple(h.win for h in k.horas)), k.players)
+                takes = hora.win is nearest
                 state = TableState(
                     players=k.players,
                     scores=k.scores,
@@ -746,8 +745,9 @@ class _GameReader:
                     counters=k.counters if takes else 0,
                     deposits=(k.sticks + hora.sticks_before) * rules.riichi_deposit if takes else 0,
                 )
-                value = value_from_payment(hora.win, deltas, state, rules)
-            wins.append(attrs.evolve(hora.win, value=value))
+                value = value_from_payment(attrs.evolve(hora.win, liable=liable), deltas, state, rules)
+            # The win made once with its value and who is liable (``attrs.evolve`` is a tenth of a hand's result).
+            wins.append(attrs.evolve(hora.win, value=value, liable=liable))
             if SOURCE_RANK[hora.source] > SOURCE_RANK[source]:
                 source = hora.source
         return tuple(wins), source
@@ -759,6 +759,7 @@ class _GameReader:
         changes: tuple[int, ...],
         riichi: tuple[int, ...],
         following: _Kyoku | None,
+        called: tuple[int, ...],
     ) -> HandResult:
         reason = event.get("reason")
         if reason is not None and not isinstance(reason, str):
@@ -767,20 +768,20 @@ class _GameReader:
         exhausted = k.draws >= WALL_DRAWS[k.players]
         for words, kind in ABORT_WORDS:
             if any(w in word for w in words):
-                return AbortiveDraw(kind, riichi)
+                return AbortiveDraw(kind, riichi, called=called)
         nagashi_named = "nagashi" in word or word == "nm"
         if word and word not in EXHAUSTIVE_REASONS and not nagashi_named:
             raise LogError(self.where(), f"unknown draw reason {shown(reason)}")
         if not word and not exhausted and k.draws:
             # Writers that give no reason: a draw before the wall ran out is abortive.
-            return AbortiveDraw(self._abort_kind(k), riichi)
+            return AbortiveDraw(self._abort_kind(k), riichi, called=called)
         eligible = self._nagashi_eligible(k)
         paid = {s for s, c in enumerate(changes) if c > 0}
         if nagashi_named or (eligible & paid and not _noten_pattern(changes, paid)):
             nagashi = tuple(sorted(eligible & paid or paid))
             ready = self._ready(k, event, (0,) * k.players, riichi, following)
-            return ExhaustiveDraw(ready=ready, riichi=riichi, nagashi=nagashi)
-        return ExhaustiveDraw(ready=self._ready(k, event, changes, riichi, following), riichi=riichi)
+            return ExhaustiveDraw(ready=ready, riichi=riichi, nagashi=nagashi, called=called)
+        return ExhaustiveDraw(ready=self._ready(k, event, changes, riichi, following), riichi=riichi, called=called)
 
     def _ready(
         self,
@@ -1004,6 +1005,8 @@ class _GameReader:
         return seat
 
     def _int(self, value: Any, name: str) -> int:
+        if type(value) is int and -MAX_POINTS <= value <= MAX_POINTS:
+            return value  # every number a writer writes: the checks below say what else is wrong
         if isinstance(value, bool) or not isinstance(value, int):
             raise LogError(self.where(), f"{name!r} must be a whole number, not {_kind(value)}")
         if abs(value) > MAX_POINTS:
@@ -1088,8 +1091,31 @@ def _layouts(seat: str, tiles: str = _TILE, kinds: str = "tsumo|dahai", group: s
     )
 
 
-# A run of such lines, then one other line (a blank one at the text's end).
-_RUN: Final = re.compile(rf"(?:(?:{_layouts('[0-3]', group='(?:')})\n)*(?P<line>[^\n]*)\n?")
+# One such line, without its newline.
+_PLAIN_LINE: Final = re.compile(_layouts("[0-3]", group="(?:"))
+
+
+def _written_plain() -> frozenset[str]:
+    """The draws and discards in the layouts the writers use most, spelled out: riichienv's and
+    Python's ``json.dumps`` (``", "`` and ``": "``) and the compact one (``","`` and ``":"``), keys
+    in order or ``type`` first, with or without a tsumogiri flag (3,648 lines, each one that
+    ``_PLAIN_LINE`` matches)."""
+    lines: set[str] = set()
+    tiles = [f"{n}{suit}" for suit in "mps" for n in range(1, 10)] + ["5mr", "5pr", "5sr", *"ESWNPFC", "?"]
+    for comma, colon in ((", ", ": "), (",", ":")):
+        for seat in range(4):
+            for tile in tiles:
+                for kind in ("tsumo", "dahai"):
+                    for flag in ("", f'"tsumogiri"{colon}true', f'"tsumogiri"{colon}false'):
+                        actor, pai, type_ = f'"actor"{colon}{seat}', f'"pai"{colon}"{tile}"', f'"type"{colon}"{kind}"'
+                        lines.add("{" + comma.join(part for part in (actor, pai, flag, type_) if part) + "}")
+                        lines.add("{" + comma.join(part for part in (type_, actor, pai, flag) if part) + "}")
+    return frozenset(lines)
+
+
+# Looked up for each line (a hash and a comparison, in C for the whole text at once:
+# ``_other_lines``); a line not among them is tried against ``_PLAIN_LINE``.
+_WRITTEN_PLAIN: Final = dict.fromkeys(_written_plain(), False)
 # One such line (the next character a newline): groups seat, tile, kind or kind, seat, tile.
 _PLAIN: Final = re.compile(rf"(?:{_layouts('([0-3])')})\n")
 # Each seat's such lines (groups tile, kind or kind, tile), its discards, those of a simple tile:
@@ -1104,6 +1130,7 @@ _FOURTH_SEAT: Final = re.compile(r'"actor": ?3')
 _RED_FIVE: Final = re.compile(r'"5[mps]r"')
 # Line breaks other than ``\n`` (``str.splitlines`` counts them): such a text is read line by line.
 _OTHER_BREAKS: Final = re.compile("[\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
+_ASCII_BREAKS: Final = ("\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e")
 
 # What a move is (``_Move``'s first field after the position).
 DRAW, DISCARD, CALL, KITA, RIICHI, ACCEPTED = range(6)
@@ -1126,7 +1153,21 @@ class _Move:
 
 def _lines_plain(text: str) -> bool:
     """Whether the text is read by ``_LineReader``: JSON Lines broken by ``\\n`` alone."""
-    return not text.lstrip().startswith("[") and _OTHER_BREAKS.search(text) is None
+    if text.lstrip().startswith("["):
+        return False
+    if text.isascii():
+        # The breaks an ASCII text can hold, each looked for by ``str``'s own search: the class's
+        # regular expression tried at every character was 4 % of an mjai verify.
+        return not any(brk in text for brk in _ASCII_BREAKS)
+    return _OTHER_BREAKS.search(text) is None
+
+
+def _other_lines(lines: list[str]) -> list[int]:
+    """The lines that are not one of ``_WRITTEN_PLAIN``, by their index; the last always."""
+    indexes = list(compress(count(), map(_WRITTEN_PLAIN.get, lines, repeat(True))))
+    if not indexes or indexes[-1] != len(lines) - 1:
+        indexes.append(len(lines) - 1)
+    return indexes
 
 
 def _read_lines(text: str, file: str) -> list[LoggedGame]:
@@ -1135,15 +1176,20 @@ def _read_lines(text: str, file: str) -> list[LoggedGame]:
     # ``_events_of`` does, so that the first line that is no JSON is named first).
     runs: list[tuple[int, int]] = []  # the plain lines before each event
     events: list[tuple[int, int, int, Any]] = []  # line number, start, end, value
-    match = _RUN.match
-    at, number, counted, size = 0, 1, 0, len(text)
-    while at < size:
-        m = match(text, at)
-        assert m is not None  # every part of the expression may be empty
-        start, end = m.start("line"), m.end()
-        number += text.count("\n", counted, start)
-        counted = start
-        event = _line_event(m["line"], file, number)
+    lines = text.split("\n")
+    # Where each line starts: the lengths before it and a newline after each.
+    before = list(accumulate(map(len, lines), initial=0))
+    last = len(lines) - 1  # no newline ends it: read as JSON whatever it holds
+    plain = _PLAIN_LINE.fullmatch
+    at = 0
+    for index in _other_lines(lines):
+        line = lines[index]
+        if index < last and plain(line) is not None:
+            continue  # a plain layout not spelled out in ``_WRITTEN_PLAIN``
+        start = before[index] + index
+        end = start + len(line) + (index < last)
+        number = index + 1
+        event = _line_event(line, file, number)
         if event is not _BLANK:
             runs.append((at, start))
             events.append((number, start, end, event))
@@ -1287,6 +1333,34 @@ class _SeatPlay:
         self.discarded = True
         self.ippatsu = False
         self.rinshan = False
+
+    def plain(self, lines: list[tuple[str, str, str, str]]) -> None:
+        """The seat's draws and discards in plain lines (``_SEAT_LINES``' groups), in order: what
+        ``draw`` and ``discard`` do for each, in one loop."""
+        if not lines:
+            return
+        hand, discards = self.hand, self.discards
+        last_draw, rinshan, after_kan = self.last_draw, self.rinshan, self.after_kan
+        discarded = False
+        for tile, kind, kind_first, tile_second in lines:
+            tile = tile or tile_second
+            if (kind or kind_first) == "tsumo":
+                hand.append(tile)
+                last_draw = tile
+                rinshan = after_kan
+                after_kan = False
+            else:
+                if tile in hand:
+                    hand.remove(tile)
+                else:
+                    _take(hand, (tile,))
+                discards.append(tile)
+                discarded = True
+                rinshan = False
+        self.last_draw, self.rinshan, self.after_kan = last_draw, rinshan, after_kan
+        if discarded:
+            self.discarded = True
+            self.ippatsu = False
 
     def move(self, move: _Move) -> None:
         kind, own = move.kind, move.seat == self.seat
@@ -1517,22 +1591,16 @@ class _LineReader(_GameReader):
     def _play(self, k: _Kyoku, seat: int, at: int, moves: list[_Move]) -> _SeatPlay:
         """One seat's play before ``at``: its plain lines and the moves, in the order written."""
         play = _SeatPlay(seat, k.dealt[seat])
-        draw, discard = play.draw, play.discard
-        i, count = 0, len(moves)
-        # From the newline that ends start_kyoku's line.
-        for m in _SEAT_LINES[seat].finditer(self.text, k.start - 1, at):
-            if i < count:
-                line = m.start() + 1
-                while i < count and moves[i].at < line:
-                    play.move(moves[i])
-                    i += 1
-            if (m[2] or m[3]) == "tsumo":
-                draw(m[1] or m[4])
-            else:
-                discard(m[1] or m[4])
-        while i < count:
-            play.move(moves[i])
-            i += 1
+        text, lines = self.text, _SEAT_LINES[seat].findall
+        # From the newline that ends start_kyoku's line; the plain lines before each move (each
+        # found from the newline before it, the newline after it inside the part searched), then
+        # the move.
+        begin = k.start - 1
+        for move in moves:
+            play.plain(lines(text, begin, move.at))
+            play.move(move)
+            begin = move.at
+        play.plain(lines(text, begin, at))
         return play
 
     def _table(self, k: _Kyoku, at: int, moves: list[_Move]) -> None:

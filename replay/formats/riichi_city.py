@@ -65,7 +65,10 @@ _WALL_TOKEN: Final = re.compile(r"([0-9]+)([mpsz])")
 
 def detect(data: bytes) -> bool:
     """Whether the content is a Riichi City record: a JSON object with hands (``handRecord``) of events."""
-    return head(data).startswith(b"{") and b'"handRecord"' in data and b'"handEventRecord"' in data
+    # A capital R first, a needed part of both keys: one byte is found by ``memchr`` (a microsecond
+    # for an mjai log, which holds none), where a longer needle is searched for byte by byte (40 us
+    # per mjai file, asked of every JSON log). The same answer.
+    return head(data).startswith(b"{") and b"R" in data and b'"handRecord"' in data and b'"handEventRecord"' in data
 
 
 def tile_code(text: str) -> int:

@@ -28,6 +28,14 @@ HONORS: Final = {"E": 27, "S": 28, "W": 29, "N": 30, "P": 31, "F": 32, "C": 33}
 
 def tile34(tile: str) -> tuple[int, bool] | None:
     """An mjai tile (``5m``, ``5pr`` red, ``E``, ``P`` white, ``F`` green, ``C`` red dragon) as (0-33, red)."""
+    # The 37 tiles, read once (``_TILE34``): a log reader asks for them by the thousand.
+    known = _TILE34.get(tile)
+    if known is not None:
+        return known
+    return _read_tile34(tile)
+
+
+def _read_tile34(tile: str) -> tuple[int, bool] | None:
     if tile in HONORS:
         return HONORS[tile], False
     if len(tile) in (2, 3) and tile[0].isdigit() and tile[1] in SUITS and "1" <= tile[0] <= "9":
@@ -36,6 +44,13 @@ def tile34(tile: str) -> tuple[int, bool] | None:
             return None
         return SUITS[tile[1]] + int(tile[0]) - 1, red
     return None
+
+
+_TILE34: Final[dict[str, tuple[int, bool]]] = {
+    tile: parsed
+    for tile in (*(f"{n}{suit}" for suit in SUITS for n in range(1, 10)), "5mr", "5pr", "5sr", *HONORS)
+    if (parsed := _read_tile34(tile)) is not None
+}
 
 
 def in_tile_order(tiles: Sequence[str]) -> tuple[str, ...]:

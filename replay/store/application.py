@@ -257,7 +257,11 @@ class HonbaApp(Application[UUID]):
             found = after(self, key, match_id(key), checked)
             if found is not None:
                 match, seal = found
-                self.checked.keep(match, seal)
+                if (match.version, seal.version) != (checked.match.version, checked.seal.version):
+                    # Rows another process saved since: kept as checked. With none (this process
+                    # saved last, a table's every hand), what is kept is this very state already,
+                    # and its copies are not made again (issue 36: a third of a hand's copies).
+                    self.checked.keep(match, seal)
                 return Loaded(self._folded(key, match), seal)
         shown = self.read(key)
         if shown.damage is not None:

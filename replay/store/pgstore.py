@@ -44,6 +44,9 @@ from psycopg.sql import SQL, Identifier, Literal
 CHECKPOINT_LOCK = 0x686F6E6261  # "honba"
 # The advisory lock under which a process makes the store's tables and function ("honbs").
 SCHEMA_LOCK = 0x686F6E6273
+# Up to how many rows an insert sends each value as a plain parameter (a hand's save: its event and
+# its seal's row; a match started: two more), not as arrays (``HonbaPostgresRecorder._few_rows``).
+FEW = 8
 
 Method = TypeVar("Method", bound=Callable[..., Any])
 
@@ -111,17 +114,49 @@ class HonbaPostgresRecorder(PostgresApplicationRecorder):
             "SELECT notification_id FROM {schema}.{insert}(%b::{id_type}[], %b::bigint[], %b::text[], %b::bytea[], %s) "
             "AS inserted(notification_id)"
         ).format(**names)
-        # Each stream's rows from a position on: a join on the (id, position) primary key's index.
-        self.select_tails_statement = SQL(
-            "SELECT e.originator_id, e.originator_version, e.topic, e.state "
-            "FROM unnest(%s::{id_type}[], %s::bigint[]) AS t(id, since) "
-            "JOIN {schema}.{table} AS e ON e.originator_id = t.id AND e.originator_version >= t.since "
-            "ORDER BY e.originator_id, e.originator_version"
-        ).format(
-            id_type=SQL(self.datastore.originator_id_type),
-            schema=Identifier(self.datastore.schema),
-            table=Identifier(self.events_table_name),
-        )
+        self._names = names
+        # The statements of a few rows, by their count: each value a plain parameter (``_few_rows``).
+        self._few: dict[tuple[str, int], bytes] = {}
+
+    def _few_rows(self, kind: str, count: int) -> bytes:
+        """The statement of ``kind`` for ``count`` rows with every value a plain parameter, its text
+        made once per count: psycopg dumps a list by looking for its elements' type in Python at every
+        call (a hand's save and load sent six lists: 15 % of the service's CPU per hand, issue 36), a
+        uuid, a number, a text or bytes by a dumper it finds at once. The same rows, the same order,
+        the same transaction and lock as the arrays' statement (``insert_rows_statement``), which an
+        import's large batches keep (one text for any size)."""
+        made = self._few.get((kind, count))
+        if made is not None:
+            return made
+        names = self._names
+        if kind == "insert":
+            values = {
+                name: SQL("ARRAY[{}]::{}").format(SQL(", ").join([SQL("%b")] * count), cast)
+                for name, cast in (
+                    ("ids", SQL("{}[]").format(names["id_type"])),
+                    ("versions", SQL("bigint[]")),
+                    ("topics", SQL("text[]")),
+                    ("states", SQL("bytea[]")),
+                )
+            }
+            statement = SQL(
+                "SELECT notification_id FROM {schema}.{insert}({ids}, {versions}, {topics}, {states}, %s) "
+                "AS inserted(notification_id)"
+            ).format(**names, **values)
+        else:
+            # Each stream's rows from a position on: a join on the (id, position) primary key's index.
+            pairs = SQL(", ").join([SQL("(%s::{}, %s::bigint)").format(names["id_type"])] * count)
+            statement = SQL(
+                "SELECT e.originator_id, e.originator_version, e.topic, e.state "
+                "FROM (VALUES {pairs}) AS t(id, since) "
+                "JOIN {schema}.{table} AS e ON e.originator_id = t.id AND e.originator_version >= t.since "
+                "ORDER BY e.originator_id, e.originator_version"
+            ).format(pairs=pairs, schema=names["schema"], table=names["table"])
+        with self.datastore.get_connection() as conn:
+            # Made into text once (its names quoted as this server quotes them), not at every call.
+            made = statement.as_bytes(conn)
+        self._few[(kind, count)] = made
+        return made
 
     @_tried
     def select_events(
@@ -159,10 +194,11 @@ class HonbaPostgresRecorder(PostgresApplicationRecorder):
         """The rows of each stream from its given position on, in one statement: one snapshot of all
         of them (a match and its seal, saved in one transaction, read as one save left them) for
         one round trip (``replay.store.checked.tail_rows``)."""
-        ids = [stream for stream, _since in streams]
-        since = [position for _stream, position in streams]
+        if not streams:
+            return []
+        statement = self._few_rows("tails", len(streams))
         with self.datastore.get_connection() as conn, conn.cursor() as curs:
-            curs.execute(self.select_tails_statement, (ids, since), prepare=True)
+            curs.execute(statement, [value for stream in streams for value in stream], prepare=True)
             return [
                 StoredEvent(row["originator_id"], row["originator_version"], row["topic"], _state(row["state"]))
                 for row in curs.fetchall()
@@ -230,16 +266,28 @@ class HonbaPostgresRecorder(PostgresApplicationRecorder):
         notification ids. ``IntegrityError`` when any row is there already (nothing is inserted)."""
         if not stored_events:
             return None
-        arguments = (
-            [e.originator_id for e in stored_events],
-            [e.originator_version for e in stored_events],
-            [e.topic for e in stored_events],
-            [e.state for e in stored_events],
-            f"{self.datastore.lock_timeout}s",
-        )
+        lock = f"{self.datastore.lock_timeout}s"
+        if len(stored_events) <= FEW:
+            statement: Any = self._few_rows("insert", len(stored_events))
+            arguments: Sequence[Any] = [
+                *(e.originator_id for e in stored_events),
+                *(e.originator_version for e in stored_events),
+                *(e.topic for e in stored_events),
+                *(e.state for e in stored_events),
+                lock,
+            ]
+        else:
+            statement = self.insert_rows_statement
+            arguments = (
+                [e.originator_id for e in stored_events],
+                [e.originator_version for e in stored_events],
+                [e.topic for e in stored_events],
+                [e.state for e in stored_events],
+                lock,
+            )
         with self.datastore.get_connection() as conn, conn.cursor() as curs:
             # The pool's connections are in autocommit: the statement is its own transaction.
-            curs.execute(self.insert_rows_statement, arguments, prepare=True)
+            curs.execute(statement, arguments, prepare=True)
             return [row["notification_id"] for row in curs.fetchall()]
 
 

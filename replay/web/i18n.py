@@ -10,6 +10,7 @@ browser's ``Accept-Language``, else English. Numbers are written by Babel's rule
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 
 from babel import Locale, negotiate_locale
@@ -54,10 +55,12 @@ def said_here(value: object, language: str) -> object:
     return say(value, language) if isinstance(value, Said | Listed) else value
 
 
-def spoken(data: object, language: str) -> object:
-    """Plain data (a JSON body) with every ``Said`` in it said in ``language``."""
+def spoken(data: object, language: str | Callable[[], str]) -> object:
+    """Plain data (a JSON body) with every ``Said`` in it said in ``language``: a language, or how
+    to find it (a request's), asked only when the data holds words (a hand's answer holds none, and
+    negotiating a request's language reads its query, cookies and headers: issue 36)."""
     if isinstance(data, Said | Listed):
-        return say(data, language)
+        return say(data, language if isinstance(language, str) else language())
     if isinstance(data, dict):
         return {key: spoken(value, language) for key, value in data.items()}
     if isinstance(data, list | tuple):

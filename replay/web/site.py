@@ -220,7 +220,7 @@ class Site:
     ) -> JSONResponse:
         """A JSON answer (the API's, a page script's): what the service gave as words said in the
         request's language (English unless it asks for another), everything else as it is."""
-        return JSONResponse(i18n.spoken(data, self.language(request)), status_code=status, headers=headers)
+        return JSONResponse(i18n.spoken(data, lambda: self.language(request)), status_code=status, headers=headers)
 
     def page(self, request: Request, template: str, status: int = 200, **context: Any) -> HTMLResponse:
         """The template rendered (every value escaped), with the CSRF cookie its forms send back."""

@@ -176,3 +176,66 @@ def test_a_hand_recorded_through_the_json_api_takes_one_turn_of_the_thread_pool(
         assert refused.status_code == 403, refused.text
         bad = client.post(f"/api/matches/{KEY}/entries", json={**body, "client_key": "c2", "nots": "x"}, headers=bearer)
         assert bad.status_code == 400 and "nots" in bad.json()["error"], bad.text
+
+
+def test_a_hand_posted_to_the_json_api_is_matched_before_any_page_and_negotiates_no_language(
+    counted: tuple[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Starlette tries the routes in order (a regular expression each): a table's every hand went past
+    # the 47 pages' routes first. And an answer without words has no language to be said in: the
+    # request's (its query, cookies and Accept-Language) is looked for only when there are words.
+    db, token = counted
+    web = create_app(db)
+    tried: list[str] = []
+    for route in web.router.routes:
+        path = getattr(route, "path", "")
+        original = route.matches
+
+        def matching(scope: Any, original: Any = original, path: str = path) -> Any:
+            tried.append(path)
+            return original(scope)
+
+        monkeypatch.setattr(route, "matches", matching)
+    asked: list[str] = []
+    language = site_module.Site.language
+
+    def noting(request: Any) -> str:
+        asked.append(request.url.path)
+        return language(request)
+
+    monkeypatch.setattr(site_module.Site, "language", staticmethod(noting))
+    with TestClient(web) as client:
+        bearer = {"Authorization": f"Bearer {token}", "Accept-Language": "ja"}
+        body = {"kind": "abort", "abort": "four_winds", "client_key": "c1"}
+        answer = client.post(f"/api/matches/{KEY}/entries", json=body, headers=bearer)
+        assert answer.status_code == 200, answer.text
+        assert tried and all(path.startswith("/api/") for path in tried), tried
+        assert asked == []
+        # Words are still said in the request's language.
+        refused = client.post(
+            f"/api/matches/{KEY}/entries", json={**body, "client_key": "c2", "nots": "x"}, headers=bearer
+        )
+        assert refused.status_code == 400 and asked == [f"/api/matches/{KEY}/entries"], refused.text
+        english = client.post(
+            f"/api/matches/{KEY}/entries",
+            json={**body, "client_key": "c3", "nots": "x"},
+            headers={**bearer, "Accept-Language": "en"},
+        )
+        assert refused.json()["error"] != english.json()["error"]
+
+
+def test_no_route_of_a_page_takes_an_address_of_the_json_api(tmp_path: Path) -> None:
+    # So the JSON API's routes may come first (above) without changing what any address answers.
+    web = create_app(str(tmp_path / "store.sqlite"))
+    api_routes = [r for r in web.router.routes if getattr(r, "path", "").startswith("/api/matches")]
+    api_routes += [r for r in web.router.routes if getattr(r, "path", "").startswith("/api/tournaments")]
+    assert len(api_routes) == 8
+    for route in api_routes:
+        path = route.path.replace("{key}", "k1").replace("{number}", "3").replace("{name}", "cup")
+        for other in web.router.routes:
+            if other in api_routes:
+                continue
+            for method in ("GET", "POST"):
+                scope = {"type": "http", "path": path, "method": method, "root_path": ""}
+                found, _ = other.matches(scope)
+                assert found.name == "NONE", (path, getattr(other, "path", other))

@@ -101,6 +101,26 @@ def test_hands_another_process_saved_are_read_checked_and_applied(stored: tuple[
     assert check_match(app, match_id(KEY), KEY).problems == ()
 
 
+def test_a_load_with_nothing_saved_since_leaves_what_is_kept_as_it_was(stored: tuple[str, HonbaApp]) -> None:
+    """A load that finds no row saved since this process last checked the match (its own save: a
+    table's every hand) keeps nothing again, since what is kept is that very state: no new copies
+    of the match and its seal. A load after another process saved keeps the match as it is now."""
+    db, app = stored
+    kept = app.checked.get(KEY)
+    assert kept is not None
+    loaded = app.load(KEY)
+    assert app.checked.get(KEY) is kept
+    assert (loaded.match.version, loaded.match.head) == (kept.match.version, kept.match.head)
+    other = HonbaApp.open(db)
+    recording.record(other, KEY, ABORT)
+    other.close()
+    loaded = app.load(KEY)
+    now = app.checked.get(KEY)
+    assert now is not None and now is not kept
+    assert now.match.version == loaded.match.version == kept.match.version + 1
+    assert now.match is not loaded.match  # a copy: the command on the loaded match changes nothing kept
+
+
 def test_the_very_last_event_changed_between_two_saves_is_refused(stored: tuple[str, HonbaApp]) -> None:
     db, app = stored
     stream = match_id(KEY)

@@ -142,6 +142,71 @@ def test_verify_leaves_the_plain_draws_and_discards_unread(
     assert len(read) <= len(games[0]) - plain + 1
 
 
+def test_the_plain_lines_spelled_out_are_plain_lines() -> None:
+    # What the lookup takes as a plain line (``_WRITTEN_PLAIN``) is one the regular expression
+    # takes: the lookup only spares trying it.
+    assert len(mjai._WRITTEN_PLAIN) == 3648
+    assert all(mjai._PLAIN_LINE.fullmatch(line) for line in mjai._WRITTEN_PLAIN)
+    assert all(mjai._PLAIN.match(line + "\n") for line in mjai._WRITTEN_PLAIN)
+
+
+def oddly_spaced(rng: random.Random) -> Any:
+    """A plain layout with a space after some separators and not others: not spelled out in
+    ``_WRITTEN_PLAIN``, read by the regular expression."""
+
+    def layout(event: dict[str, Any]) -> str:
+        def sep(mark: str) -> str:
+            return mark + (" " if rng.random() < 0.5 else "")
+
+        ordered = (
+            event
+            if event["type"] not in ("tsumo", "dahai") or rng.random() < 0.5
+            else {
+                "type": event["type"],
+                **{k: v for k, v in event.items() if k != "type"},
+            }
+        )
+        parts = [f"{json.dumps(k)}{sep(':')}{json.dumps(v)}" for k, v in ordered.items()]
+        text = "{"
+        for i, part in enumerate(parts):
+            text += part if i == 0 else sep(",") + part
+        return text + "}"
+
+    return layout
+
+
+def test_plain_lines_in_layouts_not_spelled_out_read_alike(
+    games: list[list[dict[str, Any]]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rng = random.Random(5)
+    layout = oddly_spaced(rng)
+    for events in games:
+        text = "\n".join(layout(dict(sorted(e.items()))) for e in events)
+        odd = [line for line in text.split("\n") if mjai._PLAIN_LINE.fullmatch(line)]
+        assert odd and any(line not in mjai._WRITTEN_PLAIN for line in odd)
+        same(text.encode())
+        same((text + "\n\n  \n").encode())
+    # Such a line is still left in the text: only the other events are read as JSON.
+    read: list[str] = []
+    line_event = mjai._line_event
+    monkeypatch.setattr(
+        mjai, "_line_event", lambda line, file, number: read.append(line) or line_event(line, file, number)
+    )
+    text = "\n".join(layout(dict(sorted(e.items()))) for e in games[0]) + "\n"
+    mjai.read_hands(text.encode(), file="game.jsonl")
+    assert len(read) == sum(e["type"] not in ("tsumo", "dahai") for e in games[0]) + 1  # the blank end
+
+
+@pytest.mark.parametrize("brk", ["\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029"])
+def test_a_text_with_another_line_break_is_read_line_by_line(brk: str) -> None:
+    # ``str.splitlines`` breaks at these: such a text is read as every line's JSON (an ASCII text is
+    # searched for its six by ``str``'s own search, any other by the regular expression).
+    assert mjai._lines_plain('{"type": "start_game"}\n{"type": "end_game"}\n')
+    assert mjai._lines_plain('{"type": "start_game", "names": ["\u00e9"]}\n')
+    assert not mjai._lines_plain('{"type": "start_game"}' + brk + '{"type": "end_game"}\n')
+    assert not mjai._lines_plain('{"type": "start_game", "names": ["\u00e9"]}' + brk + "\n")
+
+
 def lines(*events: dict[str, Any]) -> bytes:
     return "\n".join(json.dumps(e) for e in events).encode()
 

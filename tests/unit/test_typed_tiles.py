@@ -62,8 +62,13 @@ def test_text_that_names_no_tiles_is_refused(text: str, said: str) -> None:
 def test_an_mjai_tile_is_one_of_34_kinds_and_only_a_five_is_red() -> None:
     assert tile34("1m") == (0, False) and tile34("9s") == (26, False)
     assert tile34("5pr") == (13, True) and tile34("C") == (33, False)
-    for no_tile in ("6mr", "5mx", "0m", "10m", "5z", ""):
+    for no_tile in ("6mr", "5mx", "0m", "10m", "5z", "", "5MR", "E "):
         assert tile34(no_tile) is None, no_tile
+    # The 37 mjai tiles (read from a table made once): 34 kinds, three of them with a red five.
+    tiles = [f"{n}{suit}" for suit in "mps" for n in range(1, 10)] + ["5mr", "5pr", "5sr", *"ESWNPFC"]
+    read = [tile34(tile) for tile in tiles]
+    assert len(set(read)) == 37 and {kind for kind, _ in filter(None, read)} == set(range(34))
+    assert [tile for tile, parsed in zip(tiles, read, strict=True) if parsed and parsed[1]] == ["5mr", "5pr", "5sr"]
 
 
 def test_a_call_is_its_kind_and_its_tiles() -> None:
