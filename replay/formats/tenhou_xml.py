@@ -925,5 +925,13 @@ def _ready(shown: Sequence[int], changes: Sequence[int]) -> tuple[int, ...]:
     return tuple(sorted(ready))
 
 
+def read_plain_mjlog(data: bytes, *, file: str) -> LoggedGame | None:
+    """The game of a mjlog (its bytes unpacked) in the plain shape, read without the tree as
+    ``read_tenhou_xml`` reads it; None for any other text. For a reader that takes more from the
+    same text: an import's tiles (``tenhou_xml_tiles``)."""
+    tags = plain_mjlog_tags(data)
+    return _GameReader(file).read_plain(*tags) if tags is not None else None
+
+
 # The name the registry (``replay.formats.detect.REGISTRY``) reads this format with.
 read = read_tenhou_xml

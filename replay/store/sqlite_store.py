@@ -99,6 +99,30 @@ class HonbaSQLiteRecorder(SQLiteApplicationRecorder):
             for row in rows
         ]
 
+    def select_streams(self, originator_ids: Sequence[UUID]) -> list[StoredEvent]:
+        """Every row of each of these streams, each stream's in order, in one statement per
+        ``INSERT_ROWS`` streams (on an autocommit connection, as ``select_events``): an import looks up
+        the records of the next files at once (``replay.store.imported.imported_files``)."""
+        rows: list[Any] = []
+        for start in range(0, len(originator_ids), INSERT_ROWS):
+            chunk = [stream.hex for stream in originator_ids[start : start + INSERT_ROWS]]
+            statement = (
+                f"SELECT originator_id, originator_version, topic, state FROM {self.events_table_name} "
+                f"WHERE originator_id IN ({','.join('?' for _ in chunk)}) ORDER BY originator_id, originator_version"
+            )
+            with self.datastore.get_connection(commit=False) as connection, connection.cursor() as cursor:
+                cursor.execute(statement, chunk)
+                rows += cursor.fetchall()
+        return [
+            StoredEvent(
+                originator_id=self.convert_originator_id(row["originator_id"]),
+                originator_version=row["originator_version"],
+                topic=row["topic"],
+                state=row["state"],
+            )
+            for row in rows
+        ]
+
     def misspelled_rows(self) -> Iterator[tuple[str, int, str]]:
         """Every row whose id is not spelled as the store writes ids: (its id, position, topic)."""
         statement = (
