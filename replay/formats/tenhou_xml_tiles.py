@@ -314,63 +314,55 @@ def plain_hand_tiles(text: str) -> list[list[Any]] | None:
     try:
         for piece in text.split("<"):
             move = piece_of(piece)
-            if move:
-                slot, seat, tile, shown, draw = move
-                if draw:
-                    last_draw[seat] = tile
-                else:
-                    if tile == last_draw[seat]:
-                        shown = TSUMOGIRI
-                    if riichi[seat]:
-                        shown = f"r{shown}"
-                        riichi[seat] = False
-                    last_draw[seat] = -1
-                current[slot].append(shown)
-                continue
-            if move is not None:
-                continue  # a draw whose tile is hidden
-            found = piece_match(piece)
-            if found is None:
-                continue
-            kind = found.lastgroup
-            if kind == "moved":
+            if move is None:
+                found = piece_match(piece)
+                if found is None:
+                    continue
+                kind = found.lastgroup
+                if kind != "moved":
+                    if kind == "call":
+                        seat = int(found["who"])
+                        _call(current, seat, int(found["m"]), players)
+                        last_draw[seat] = -1
+                    elif kind == "reach":
+                        if found["step"] == "1":
+                            riichi[int(found["reach_who"])] = True
+                    elif kind == "dora":
+                        current[0].append(code(int(found["hai"])))
+                    elif kind == "tag":
+                        name, attributes = found["name"], found["attributes"]
+                        if name == "INIT":
+                            attrib = dict(_PAIR.findall(attributes))
+                            dealt = [attrib.get(f"hai{seat}") for seat in range(4)]
+                            current = _hand_start(attrib.get("seed"), dealt, players)
+                            hands.append(current)
+                            last_draw = [-1] * 4
+                            riichi = [False] * 4
+                        elif name == "GO":
+                            players = _players(dict(_PAIR.findall(attributes)).get("type"))
+                        elif "doraHaiUra" in attributes and not current[1]:
+                            ura = dict(_PAIR.findall(attributes)).get("doraHaiUra")
+                            if ura:
+                                current[1] = [code(t) for t in _tiles("doraHaiUra", ura)]
+                    else:
+                        return None
+                    continue
+                # A draw or discard spelled otherwise (``T007``): placed as the look-up's are.
                 slot, seat, tile, shown = _move(found["move"])
-                if slot % 3 == 0:
-                    last_draw[seat] = tile
-                else:
-                    if tile == last_draw[seat]:
-                        shown = TSUMOGIRI
-                    if riichi[seat]:
-                        shown = f"r{shown}"
-                        riichi[seat] = False
-                    last_draw[seat] = -1
-                current[slot].append(shown)
-            elif kind == "call":
-                seat = int(found["who"])
-                _call(current, seat, int(found["m"]), players)
-                last_draw[seat] = -1
-            elif kind == "reach":
-                if found["step"] == "1":
-                    riichi[int(found["reach_who"])] = True
-            elif kind == "dora":
-                current[0].append(code(int(found["hai"])))
-            elif kind == "tag":
-                name, attributes = found["name"], found["attributes"]
-                if name == "INIT":
-                    attrib = dict(_PAIR.findall(attributes))
-                    dealt = [attrib.get(f"hai{seat}") for seat in range(4)]
-                    current = _hand_start(attrib.get("seed"), dealt, players)
-                    hands.append(current)
-                    last_draw = [-1] * 4
-                    riichi = [False] * 4
-                elif name == "GO":
-                    players = _players(dict(_PAIR.findall(attributes)).get("type"))
-                elif "doraHaiUra" in attributes and not current[1]:
-                    ura = dict(_PAIR.findall(attributes)).get("doraHaiUra")
-                    if ura:
-                        current[1] = [code(t) for t in _tiles("doraHaiUra", ura)]
+                move = (slot, seat, tile, shown, slot % 3 == 0)
+            elif not move:
+                continue  # a draw whose tile is hidden
+            slot, seat, tile, shown, draw = move
+            if draw:
+                last_draw[seat] = tile
             else:
-                return None
+                if tile == last_draw[seat]:
+                    shown = TSUMOGIRI
+                if riichi[seat]:
+                    shown = f"r{shown}"
+                    riichi[seat] = False
+                last_draw[seat] = -1
+            current[slot].append(shown)
     except (ValueError, IndexError):
         # A value the collector refuses, or a seat past the four (``REACH who="7"``, refused by the
         # reader): the tree's walk says which, in the order of the log.
