@@ -89,15 +89,7 @@ class HonbaSQLiteRecorder(SQLiteApplicationRecorder):
         with self.datastore.get_connection(commit=False) as connection, connection.cursor() as cursor:
             cursor.execute(statement, params)
             rows = cursor.fetchall()
-        return [
-            StoredEvent(
-                originator_id=self.convert_originator_id(row["originator_id"]),
-                originator_version=row["originator_version"],
-                topic=row["topic"],
-                state=row["state"],
-            )
-            for row in rows
-        ]
+        return self._stored(rows)
 
     def select_streams(self, originator_ids: Sequence[UUID]) -> list[StoredEvent]:
         """Every row of each of these streams, each stream's in order, in one statement per
@@ -113,6 +105,10 @@ class HonbaSQLiteRecorder(SQLiteApplicationRecorder):
             with self.datastore.get_connection(commit=False) as connection, connection.cursor() as cursor:
                 cursor.execute(statement, chunk)
                 rows += cursor.fetchall()
+        return self._stored(rows)
+
+    def _stored(self, rows: Sequence[Any]) -> list[StoredEvent]:
+        """The rows of a ``SELECT originator_id, originator_version, topic, state`` as stored events."""
         return [
             StoredEvent(
                 originator_id=self.convert_originator_id(row["originator_id"]),
