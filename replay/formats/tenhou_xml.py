@@ -1030,5 +1030,13 @@ def _ready(shown: Sequence[int], changes: Sequence[int]) -> tuple[int, ...]:
     return tuple(sorted(ready))
 
 
-# The name the registry (``replay.formats.detect.REGISTRY``) reads this format with by default.
+def read_plain_mjlog(data: bytes, *, file: str) -> LoggedGame | None:
+    """The game of a mjlog (its bytes unpacked) in the plain shape, read without the tree as
+    ``read_tenhou_xml`` reads it (each win's details too); None for any other text. For a reader that
+    takes more from the same text: an import's tiles (``tenhou_xml_tiles``)."""
+    return _read_plain(data, file)
+
+
+# The name the registry (``replay.formats.detect.REGISTRY``) reads this format with by default
+# (``read_hands`` is what it reads with: without each win's details).
 read = read_tenhou_xml

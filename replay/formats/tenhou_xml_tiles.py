@@ -15,13 +15,18 @@ of the player it was called from: first from the left, second across, last from 
 
 from __future__ import annotations
 
+import functools
+import re
 import xml.etree.ElementTree as ET
+from collections.abc import Sequence
 from typing import Any, Final
 
 import attrs
 
-from replay.formats.logmodel import LoggedGame
-from replay.formats.tenhou_xml import SANMA, read_tenhou_xml
+from domain.bounds import shown as quoted
+from replay.formats.logmodel import LogError, LoggedGame
+from replay.formats.source import unpack
+from replay.formats.tenhou_xml import SANMA, read_plain_mjlog, read_tenhou_xml
 
 REDS: Final = {16: 51, 52: 52, 88: 53}
 DRAWS: Final = {"T": 0, "U": 1, "V": 2, "W": 3}
@@ -37,6 +42,16 @@ def code(tile: int) -> int:
     return (kind // 9 + 1) * 10 + kind % 9 + 1
 
 
+# Each of Tenhou's 136 tiles: its code, and its place in a hand dealt (``_order`` as one number), so
+# that a hand of tiles Tenhou has is sorted and coded without a call per tile.
+_CODES: Final = tuple(code(tile) for tile in range(136))
+_RANKS: Final = tuple(2 * (tile // 4) + (1 if tile in REDS else 0) for tile in range(136))
+# A list of tiles as Tenhou writes it: numbers of 0 to 135, without leading zeros or blanks.
+_TENHOU_TILES: Final = re.compile(
+    r"(?:[0-9]|[1-9][0-9]|1[0-2][0-9]|13[0-5])(?:,(?:[0-9]|[1-9][0-9]|1[0-2][0-9]|13[0-5]))*+"
+)
+
+
 def _order(tile: int) -> tuple[int, int]:
     # Within a call Tenhou lists tiles by kind, a red five after the plain ones.
     return tile // 4, 1 if tile in REDS else 0
@@ -46,9 +61,12 @@ def _joined(tiles: list[int]) -> str:
     return "".join(str(code(t)) for t in tiles)
 
 
+@functools.lru_cache(maxsize=4096)
 def call_string(meld: int, players: int) -> tuple[str, bool]:
     """A meld code (``N m``) as its call string, and whether it goes with the draws (chi, pon,
-    open kan) rather than the discards (added or closed kan, north)."""
+    open kan) rather than the discards (added or closed kan, north). A code no call of Tenhou's has
+    (a pon or kan from nobody) raises ``KeyError``. Remembered for the last few thousand codes: an
+    archive's calls repeat (a pure function of its two numbers)."""
     source = meld & 3  # from the caller: 1 the right, 2 across, 3 the left (0: none)
     if meld & 0x4:  # chi, always from the left
         base = meld >> 10
@@ -94,11 +112,82 @@ def _placed(letter: str, called: int, others: list[int], source: int, players: i
     return "".join(parts)
 
 
+class _Unreadable(ValueError):
+    """A value the tiles cannot be read from (which attribute, what it holds, and what it is not)."""
+
+    def __init__(self, name: str, value: str | None, why: str = "not a tile"):
+        super().__init__(f"{name}={quoted(value)}: {why}")
+
+
+def _tile(name: str, value: str | None) -> int:
+    """A tile's number as ``int`` reads it, or ``_Unreadable`` naming the attribute."""
+    try:
+        return int(value or 0)
+    except ValueError:
+        raise _Unreadable(name, value) from None
+
+
+def _tiles(name: str, value: str | None) -> list[int]:
+    """A list of tiles (``hai0``, ``doraHaiUra``), its blank items left out."""
+    try:
+        return [int(t) for t in (value or "").split(",") if t.strip()]
+    except ValueError:
+        raise _Unreadable(name, value) from None
+
+
+def _hand_start(seed: str | None, dealt: Sequence[str | None], players: int) -> list[list[Any]]:
+    """A hand's fourteen arrays at its ``INIT``: the first dora indicator (``seed``'s sixth value),
+    no ura yet, and per seat the hand dealt (sorted as Tenhou lists it; empty past the table's
+    players), its draws and its discards to come."""
+    values = (seed or "0,0,0,0,0,0").split(",")
+    try:
+        indicator = int(values[5])
+    except (IndexError, ValueError):
+        raise _Unreadable("seed", seed, "no dora indicator (its sixth number)") from None
+    hand: list[list[Any]] = [[code(indicator)], []]
+    for seat in range(4):
+        # A seat past the table's players has no hand (whatever its attribute holds).
+        value = dealt[seat] if seat < players else None
+        if not value:
+            tiles = []
+        elif _TENHOU_TILES.fullmatch(value):
+            # As Tenhou writes a hand (each tile one of its 136): sorted and coded without a call per tile.
+            tiles = list(map(_CODES.__getitem__, sorted(map(int, value.split(",")), key=_RANKS.__getitem__)))
+        else:
+            tiles = [code(t) for t in sorted(_tiles(f"hai{seat}", value), key=_order)]
+        hand += [tiles, [], []]
+    return hand
+
+
+def _call(hand: list[list[Any]], seat: int, meld: int, players: int) -> None:
+    """A call (``N``) put in the seat's arrays: a chi, pon or open kan with the draws (an open kan's
+    discard left empty, 0: the replacement draw follows), an added or closed kan or a north with
+    the discards."""
+    try:
+        text, with_draws = call_string(meld, players)
+    except KeyError:
+        raise _Unreadable("m", str(meld), "not a call Tenhou writes") from None
+    if with_draws:
+        hand[3 + 3 * seat].append(text)
+        if text.find("m") >= 0:
+            hand[4 + 3 * seat].append(0)
+    else:
+        hand[4 + 3 * seat].append(text)
+
+
+def _players(kind: str | None) -> int:
+    """The game's players by ``GO type`` (as the reader takes them: a log seen from one seat hides
+    hands, not seats)."""
+    return 3 if int(kind or 0) & SANMA else 4
+
+
 class TileCollector:
     """Every hand's fourteen tile arrays, in the order of the log's INIT tags, collected one tag at a
-    time (``feed``) as the reader's own loop visits them: the log is parsed and walked once."""
+    time (``feed``) as the reader's own loop visits them: the log is parsed and walked once. The
+    tree's way (a log not in the plain shape); ``plain_hand_tiles`` reads the same from the text."""
 
-    def __init__(self) -> None:
+    def __init__(self, file: str = "") -> None:
+        self.file = file
         self.hands: list[list[Any]] = []
         self.current: list[Any] | None = None
         self.players = 4
@@ -106,7 +195,17 @@ class TileCollector:
         self.riichi_next: set[int] = set()
 
     def feed(self, el: ET.Element) -> None:
-        """One tag of the log (a draw, discard, call, riichi, indicator, win; the others pass)."""
+        """One tag of the log (a draw, discard, call, riichi, indicator, win; the others pass). A value
+        no tile can be read from raises ``LogError`` naming the file, the hand and the tag."""
+        try:
+            self._feed(el)
+        except _Unreadable as exc:
+            # As the reader names a tag: the hand it is in (an INIT opens the next one), or the tag alone.
+            hand = len(self.hands) + (el.tag == "INIT")
+            position = f"INIT #{hand} <{el.tag}>" if hand else f"<{el.tag}>"
+            raise LogError(f"{self.file}, {position}", str(exc)) from None
+
+    def _feed(self, el: ET.Element) -> None:
         tag = el.tag
         current = self.current
         move = _MOVES.get(tag)
@@ -129,36 +228,25 @@ class TileCollector:
             current[slot].append(shown)
             self.last_draw[seat] = -1
         elif tag == "INIT":
-            seed = [int(v) for v in (el.get("seed") or "0,0,0,0,0,0").split(",")]
-            current = self.current = [[code(seed[5])], []]
-            for seat in range(4):
-                dealt = sorted((int(t) for t in (el.get(f"hai{seat}") or "").split(",") if t.strip()), key=_order)
-                current += [[code(t) for t in dealt] if seat < self.players else [], [], []]
+            dealt = [el.get(f"hai{seat}") for seat in range(4)]
+            current = self.current = _hand_start(el.get("seed"), dealt, self.players)
             self.hands.append(current)
             self.last_draw = [-1] * 4
             self.riichi_next = set()
         elif tag == "GO":
-            # The game's players, as the reader takes them (a log seen from one seat hides hands).
-            self.players = 3 if int(el.get("type") or 0) & SANMA else 4
+            self.players = _players(el.get("type"))
         elif current is None:
             return
         elif tag == "N":
             seat = int(el.get("who") or 0)
-            text, with_draws = call_string(int(el.get("m") or 0), self.players)
-            if with_draws:
-                current[3 + 3 * seat].append(text)
-                if text.find("m") >= 0:
-                    # An open kan: its discard slot is empty (the replacement draw follows).
-                    current[4 + 3 * seat].append(0)
-            else:
-                current[4 + 3 * seat].append(text)
+            _call(current, seat, int(el.get("m") or 0), self.players)
             self.last_draw[seat] = -1
         elif tag == "REACH" and el.get("step") == "1":
             self.riichi_next.add(int(el.get("who") or 0))
         elif tag == "DORA":
-            current[0].append(code(int(el.get("hai") or 0)))
+            current[0].append(code(_tile("hai", el.get("hai"))))
         elif tag == "AGARI" and el.get("doraHaiUra") and not current[1]:
-            current[1] = [code(int(t)) for t in (el.get("doraHaiUra") or "").split(",") if t.strip()]
+            current[1] = [code(t) for t in _tiles("doraHaiUra", el.get("doraHaiUra"))]
 
 
 # Every draw and discard tag (``T0`` to ``G135``): the array it goes to in a hand's fourteen (3 + 3 * seat
@@ -185,16 +273,129 @@ def hand_tiles(root: ET.Element) -> list[list[Any]]:
     return collector.hands
 
 
+# The plain shape's text cut at each ``<`` (in that shape no ``<`` but the one opening a tag), a
+# draw or discard as Tenhou writes it is a piece ``T52/>``: each such piece with what its tag says
+# (``_MOVES``, and whether it is a draw), and a draw whose tile is hidden (``T/>``: a log seen from one
+# seat) as empty, the one look-up nine pieces in ten take.
+_PIECES: Final[dict[str, tuple[int, int, int, Any, bool] | tuple[()]]] = {
+    f"{tag}/>": (*move, move[0] % 3 == 0) for tag, move in _MOVES.items()
+} | {f"{letter}/>": () for letter in _MOVE_LETTERS}
+# Any other piece the tiles read: the call, riichi and indicator in the very layouts Tenhou writes them
+# (their numbers as groups), a hand's start, a win and the game's type with their attributes, a draw or
+# discard spelled otherwise (``T007``, or blank space after it); anything else the tree's collector would
+# read (``odd``: the same tags in another layout) sends the log to it. A piece none of these match is a
+# tag the tiles do not read (``UN``, ``BYE``, ``RYUUKYOKU``, ``T/>`` before blank space, ...).
+_PIECE: Final = re.compile(
+    r"(?P<moved>(?P<move>[TUVWDEFG][0-9]++)/>)"
+    r'|(?P<call>N who="(?P<who>[0-9])" m="(?P<m>[0-9]++)" ?/>)'
+    r'|(?P<reach>REACH who="(?P<reach_who>[0-9])"(?: ten="[^"]*+")? step="(?P<step>[0-9])" ?/>)'
+    r'|(?P<dora>DORA hai="(?P<hai>[0-9]++)" ?/>)'
+    r'|(?P<tag>(?P<name>INIT|AGARI|GO)(?P<attributes>(?:[ \t\r\n]++[^ \t\r\n="]++="[^"]*+")*+)[ \t\r\n]*+/>)'
+    r"|(?P<odd>(?:[TUVWDEFG][0-9]++|N|REACH|DORA)[ \t\r\n/])"
+)
+_PAIR: Final = re.compile(r'([^ \t\r\n="]++)="([^"]*+)"')
+
+
+def plain_hand_tiles(text: str) -> list[list[Any]] | None:
+    """Every hand's fourteen tile arrays, as ``TileCollector`` collects them from the tree, read from
+    the text of a mjlog in the plain shape (``read_plain_mjlog`` says whether it is) without the tree:
+    its pieces between one ``<`` and the next, nearly all of them a draw or discard found by one
+    look-up. None where the text holds a tag the tiles read in a layout other than Tenhou's, or a
+    value the collector would refuse: such a log is read by the tree and the collector, which say the
+    same or name what is wrong. (Of a text not of the plain shape, what it gives means nothing.)"""
+    hands: list[list[Any]] = []
+    # Before the first INIT nothing is kept (the collector passes over it): a hand no one sees.
+    current: list[list[Any]] = [[] for _ in range(14)]
+    players = 4
+    last_draw = [-1] * 4
+    riichi = [False] * 4
+    piece_of = _PIECES.get
+    piece_match = _PIECE.match
+    try:
+        for piece in text.split("<"):
+            move = piece_of(piece)
+            if move is None:
+                found = piece_match(piece)
+                if found is None:
+                    continue
+                kind = found.lastgroup
+                if kind != "moved":
+                    if kind == "call":
+                        seat = int(found["who"])
+                        _call(current, seat, int(found["m"]), players)
+                        last_draw[seat] = -1
+                    elif kind == "reach":
+                        if found["step"] == "1":
+                            riichi[int(found["reach_who"])] = True
+                    elif kind == "dora":
+                        current[0].append(code(int(found["hai"])))
+                    elif kind == "tag":
+                        name, attributes = found["name"], found["attributes"]
+                        if name == "INIT":
+                            attrib = dict(_PAIR.findall(attributes))
+                            dealt = [attrib.get(f"hai{seat}") for seat in range(4)]
+                            current = _hand_start(attrib.get("seed"), dealt, players)
+                            hands.append(current)
+                            last_draw = [-1] * 4
+                            riichi = [False] * 4
+                        elif name == "GO":
+                            players = _players(dict(_PAIR.findall(attributes)).get("type"))
+                        elif "doraHaiUra" in attributes and not current[1]:
+                            ura = dict(_PAIR.findall(attributes)).get("doraHaiUra")
+                            if ura:
+                                current[1] = [code(t) for t in _tiles("doraHaiUra", ura)]
+                    else:
+                        return None
+                    continue
+                # A draw or discard spelled otherwise (``T007``): placed as the look-up's are.
+                slot, seat, tile, shown = _move(found["move"])
+                move = (slot, seat, tile, shown, slot % 3 == 0)
+            elif not move:
+                continue  # a draw whose tile is hidden
+            slot, seat, tile, shown, draw = move
+            if draw:
+                last_draw[seat] = tile
+            else:
+                if tile == last_draw[seat]:
+                    shown = TSUMOGIRI
+                if riichi[seat]:
+                    shown = f"r{shown}"
+                    riichi[seat] = False
+                last_draw[seat] = -1
+            current[slot].append(shown)
+    except (ValueError, IndexError):
+        # A value the collector refuses, or a seat past the four (``REACH who="7"``, refused by the
+        # reader): the tree's walk says which, in the order of the log.
+        return None
+    return hands
+
+
+def _kept(game: LoggedGame, tiles: list[list[Any]]) -> LoggedGame:
+    """The game with each hand's tiles (where every hand has them)."""
+    if len(tiles) != len(game.hands):
+        return game
+    hands = tuple(attrs.evolve(hand, tiles=tuple(t)) for hand, t in zip(game.hands, tiles, strict=True))
+    return attrs.evolve(game, hands=hands)
+
+
 def read_with_tiles(data: bytes, *, file: str) -> list[LoggedGame]:
-    """The games of a mjlog, each hand with its tiles (``LoggedHand.tiles``), the tiles collected in
-    the reader's own walk of the log. Asked by an import only (``read_games(..., tiles=True)``):
-    ``verify`` does not pay for the tiles."""
-    collector = TileCollector()
-    out = []
-    for game in read_tenhou_xml(data, file=file, collect=collector.feed):
-        tiles = collector.hands
-        if len(tiles) == len(game.hands):
-            hands = tuple(attrs.evolve(hand, tiles=tuple(t)) for hand, t in zip(game.hands, tiles, strict=True))
-            game = attrs.evolve(game, hands=hands)
-        out.append(game)
-    return out
+    """The games of a mjlog, each hand with its tiles (``LoggedHand.tiles``). Asked by an import only
+    (``read_games(..., tiles=True)``): ``verify`` does not pay for the tiles. A log in the plain shape
+    every Tenhou server writes is read without the tree, as ``verify`` reads it, and its tiles from the
+    same text (``plain_hand_tiles``); any other is parsed once, the tiles collected in the reader's own
+    walk of the tree (``TileCollector``)."""
+    unpacked = unpack(data, file=file)
+    try:
+        text = unpacked.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        text = ""  # no plain shape: the tree's reader says what is wrong
+    # The tiles first: a tag they would refuse sends the log to the tree, which refuses what comes
+    # first in the log, the reader's fault or the tiles'. Tiles read from a text that turns out not to
+    # be of the plain shape are not used.
+    tiles = plain_hand_tiles(text) if text else None
+    if tiles is not None:
+        game = read_plain_mjlog(unpacked, file=file)
+        if game is not None:
+            return [_kept(game, tiles)]
+    collector = TileCollector(file)
+    return [_kept(game, collector.hands) for game in read_tenhou_xml(data, file=file, collect=collector.feed)]

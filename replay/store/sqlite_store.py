@@ -89,6 +89,26 @@ class HonbaSQLiteRecorder(SQLiteApplicationRecorder):
         with self.datastore.get_connection(commit=False) as connection, connection.cursor() as cursor:
             cursor.execute(statement, params)
             rows = cursor.fetchall()
+        return self._stored(rows)
+
+    def select_streams(self, originator_ids: Sequence[UUID]) -> list[StoredEvent]:
+        """Every row of each of these streams, each stream's in order, in one statement per
+        ``INSERT_ROWS`` streams (on an autocommit connection, as ``select_events``): an import looks up
+        the records of the next files at once (``replay.store.imported.imported_files``)."""
+        rows: list[Any] = []
+        for start in range(0, len(originator_ids), INSERT_ROWS):
+            chunk = [stream.hex for stream in originator_ids[start : start + INSERT_ROWS]]
+            statement = (
+                f"SELECT originator_id, originator_version, topic, state FROM {self.events_table_name} "
+                f"WHERE originator_id IN ({','.join('?' for _ in chunk)}) ORDER BY originator_id, originator_version"
+            )
+            with self.datastore.get_connection(commit=False) as connection, connection.cursor() as cursor:
+                cursor.execute(statement, chunk)
+                rows += cursor.fetchall()
+        return self._stored(rows)
+
+    def _stored(self, rows: Sequence[Any]) -> list[StoredEvent]:
+        """The rows of a ``SELECT originator_id, originator_version, topic, state`` as stored events."""
         return [
             StoredEvent(
                 originator_id=self.convert_originator_id(row["originator_id"]),

@@ -80,7 +80,7 @@ def test_a_rulesets_digest_is_worked_out_once_and_keeps_its_value() -> None:
     assert info.misses == len(preset_names()) and info.hits == 2 * len(preset_names())
 
 
-def test_an_imported_mjlog_is_parsed_once_with_its_tiles(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_imported_mjlog_is_parsed_at_most_once_with_its_tiles(monkeypatch: pytest.MonkeyPatch) -> None:
     import replay.formats.tenhou_xml as tenhou_xml
     import replay.formats.tenhou_xml_tiles as tenhou_xml_tiles
     from replay.formats.detect import read_games
@@ -97,7 +97,13 @@ def test_an_imported_mjlog_is_parsed_once_with_its_tiles(monkeypatch: pytest.Mon
     # Wherever else the parse is taken from (the tiles' module took it for a second walk).
     monkeypatch.setattr(tenhou_xml_tiles, "parse_xml", counted, raising=False)
     path = sorted((CORPUS / "tenhou-wire-2018").glob("*.mjlog"))[0]
-    [game] = read_games(read_source(path), file=str(path), tiles=True)
-    # The tiles are collected in the reader's own walk of the log: one parse, every hand's tiles.
-    assert parses == [str(path)]
+    data = read_source(path)
+    [game] = read_games(data, file=str(path), tiles=True)
+    # In the plain shape Tenhou writes, the tiles are read from the text the reader reads: no parse.
+    assert parses == []
     assert all(hand.tiles is not None for hand in game.hands)
+    # Outside it (a comment), the log is parsed once and the tiles collected in the reader's walk.
+    commented = data.replace(b"<INIT ", b"<!-- a hand --><INIT ", 1)
+    [again] = read_games(commented, file="commented.mjlog", tiles=True)
+    assert parses == ["commented.mjlog"]
+    assert [hand.tiles for hand in again.hands] == [hand.tiles for hand in game.hands]
