@@ -355,7 +355,10 @@ def finish(state: TableState, rules: Ruleset) -> Final:
 
 def end_payments(state: TableState, rules: Ruleset) -> tuple[Payment, ...]:
     """The leftover deposits paid out at the end, as ledger payments."""
-    final = finish(state, rules)
+    return _leftover_payments(finish(state, rules))
+
+
+def _leftover_payments(final: Final) -> tuple[Payment, ...]:
     if final.leftover_to is None or not final.leftover:
         return ()
     return (Payment(None, final.leftover_to, final.leftover, Reason.LEFTOVER),)
@@ -363,7 +366,12 @@ def end_payments(state: TableState, rules: Ruleset) -> tuple[Payment, ...]:
 
 def end_match(state: TableState, rules: Ruleset, end: MatchEnd) -> TableState:
     """The table once the match has ended."""
-    final = finish(state, rules)
+    return _ended(state, rules, end, finish(state, rules))
+
+
+def _ended(state: TableState, rules: Ruleset, end: MatchEnd, final: Final) -> TableState:
+    """``end_match`` with the end settled (``finish``) already: the fold settles it once for the
+    table and its payments."""
     return table_with(
         state,
         scores=final.scores,
@@ -473,6 +481,7 @@ def _evolve(state: TableState, rules: Ruleset, fact: Fact) -> tuple[TableState, 
         payments = settle_penalty(fact, state, rules)
         return table_with(state, scores=apply_payments(state.scores, payments)), payments
     if isinstance(fact, MatchEnd):
-        return end_match(state, rules, fact), end_payments(state, rules)
+        final = finish(state, rules)  # once, for the table and the payments alike
+        return _ended(state, rules, fact, final), _leftover_payments(final)
     new, settlement = after_hand(state, rules, fact)
     return new, settlement.payments

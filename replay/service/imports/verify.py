@@ -290,7 +290,7 @@ def _compare_header(
         and hand.round_wind % 4 == state.round_wind % 4
         and hand.counters == state.counters
         and hand.deposit_sticks * deposit == state.deposits
-        and tuple(hand.scores) == state.scores
+        and hand.scores == state.scores  # (a list of scores: compared field by field below)
     ):
         # Every field of ``_header_fields`` agrees (nearly every hand of every log): nothing to list.
         return
