@@ -120,6 +120,9 @@ def liability_possible(rules: Ruleset, value: HandValue | None) -> bool:
     return rules.scoring == "riichi" and (value is None or value.limit == "yakuman")
 
 
+# The kinds of hand result (a tuple made once: ``A | B`` makes a union at each check).
+_HAND_RESULTS = (WinResult, ExhaustiveDraw, AbortiveDraw)
+
 # What ``EntryChecks.hand`` calls a match it is not told the key of (the verifier's fold).
 _THE_MATCH = Said("the match")
 
@@ -150,7 +153,7 @@ class EntryChecks:
     def once(self, seats: Sequence[Seat], where: Said) -> None:
         """Refuse a player named twice in a set of players (each player is ready, declares riichi,
         claims a nagashi once): a repeat would be paid twice."""
-        if len(set(seats)) == len(seats):
+        if len(seats) < 2 or len(set(seats)) == len(seats):
             return
         repeated = sorted({seat for seat in seats if seats.count(seat) > 1})
         if repeated:
@@ -251,7 +254,7 @@ class EntryChecks:
 
     def result(self, result: HandResult, state: TableState) -> None:
         """Refuse (``RuleViolation``) a hand result that cannot be recorded on this table."""
-        if not isinstance(result, WinResult | ExhaustiveDraw | AbortiveDraw):
+        if not isinstance(result, _HAND_RESULTS):
             raise RuleViolation(Said("not a hand result: {kind}", kind=type(result).__name__))
         self.riichi(result.riichi)
         if isinstance(result, WinResult):
@@ -334,10 +337,11 @@ class EntryChecks:
         wins = result.wins
         if not wins:
             raise RuleViolation(Said("a win needs at least one winner"))
-        winners = [w.winner for w in wins]
-        if len(set(winners)) != len(winners):
-            raise RuleViolation(Said("the same player cannot win twice in one hand"))
         if len(wins) > 1:
+            # (One winner, nearly every hand, can neither win twice nor on several discards.)
+            winners = [w.winner for w in wins]
+            if len(set(winners)) != len(winners):
+                raise RuleViolation(Said("the same player cannot win twice in one hand"))
             # Before each hand's own checks: a second winner on no discard is a slip of the discarder.
             discarders = {w.discarder for w in wins}
             if None in discarders or len(discarders) != 1:

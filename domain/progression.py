@@ -9,6 +9,8 @@ fold with these same functions (see ``evolve``).
 
 from __future__ import annotations
 
+import operator
+
 import attrs
 
 from domain.errors import DamagedFact
@@ -46,20 +48,30 @@ def initial_state(rules: Ruleset) -> TableState:
 
 def apply_payments(scores: tuple[int, ...], payments: tuple[Payment, ...]) -> tuple[int, ...]:
     """Scores after the payments."""
-    return tuple(s + d for s, d in zip(scores, score_changes(payments, len(scores)), strict=True))
+    # ``score_changes`` gives one change per seat of ``scores``: added seat by seat, in C.
+    return tuple(map(operator.add, scores, score_changes(payments, len(scores))))
 
 
 def dealer_won(result: HandResult, state: TableState) -> bool:
     """True when the dealer is one of the winners."""
-    return isinstance(result, WinResult) and any(w.winner == state.dealer for w in result.wins)
+    if isinstance(result, WinResult):
+        dealer = state.dealer
+        for win in result.wins:
+            if win.winner == dealer:
+                return True
+    return False
 
 
 def deal_passes(result: HandResult, state: TableState, rules: Ruleset) -> bool:
     """Whether the deal passes to the next player after this result."""
     if isinstance(result, WinResult):
-        if any(passes_deal_after(w, rules) for w in result.wins if w.winner == state.dealer):
-            return True
-        return rules.deal_passes_after_dealer_win or not dealer_won(result, state)
+        dealer_wins = False
+        for win in result.wins:
+            if win.winner == state.dealer:
+                if passes_deal_after(win, rules):
+                    return True
+                dealer_wins = True
+        return rules.deal_passes_after_dealer_win or not dealer_wins
     if isinstance(result, AbortiveDraw):
         return rules.deal_passes_after_abortive_draw
     if rules.deal_passes_after_draw == "always":
@@ -104,6 +116,9 @@ def _pools_after(
     state: TableState, rules: Ruleset, result: HandResult, settlement: Settlement
 ) -> tuple[int, int, bool]:
     """The kitty and Goulash stakes still pending after the hand, and whether the next deal is a Goulash."""
+    if not rules.kitty_stake and not rules.goulash_stake:
+        # Rules without either pool (every riichi rule set): nothing pending, no Goulash deal.
+        return 0, 0, False
     collected = {p.reason for p in settlement.payments}
     kitty = 0 if Reason.KITTY in collected else kitty_now(state, rules)
     goulash = goulash_now(state, rules)
@@ -156,7 +171,7 @@ def match_end_reason(
     ``before`` is the table as the hand started, ``after`` the table after it
     (before the deal pass).
     """
-    if rules.bust and any(s < 0 for s in after.scores):
+    if rules.bust and after.scores and min(after.scores) < 0:
         return "bust"
     last_wind = ROUNDS.index(rules.length)
     final_wind = last_wind + rules.extension_winds
@@ -340,7 +355,10 @@ def finish(state: TableState, rules: Ruleset) -> Final:
 
 def end_payments(state: TableState, rules: Ruleset) -> tuple[Payment, ...]:
     """The leftover deposits paid out at the end, as ledger payments."""
-    final = finish(state, rules)
+    return _leftover_payments(finish(state, rules))
+
+
+def _leftover_payments(final: Final) -> tuple[Payment, ...]:
     if final.leftover_to is None or not final.leftover:
         return ()
     return (Payment(None, final.leftover_to, final.leftover, Reason.LEFTOVER),)
@@ -348,7 +366,12 @@ def end_payments(state: TableState, rules: Ruleset) -> tuple[Payment, ...]:
 
 def end_match(state: TableState, rules: Ruleset, end: MatchEnd) -> TableState:
     """The table once the match has ended."""
-    final = finish(state, rules)
+    return _ended(state, rules, end, finish(state, rules))
+
+
+def _ended(state: TableState, rules: Ruleset, end: MatchEnd, final: Final) -> TableState:
+    """``end_match`` with the end settled (``finish``) already: the fold settles it once for the
+    table and its payments."""
     return table_with(
         state,
         scores=final.scores,
@@ -458,6 +481,7 @@ def _evolve(state: TableState, rules: Ruleset, fact: Fact) -> tuple[TableState, 
         payments = settle_penalty(fact, state, rules)
         return table_with(state, scores=apply_payments(state.scores, payments)), payments
     if isinstance(fact, MatchEnd):
-        return end_match(state, rules, fact), end_payments(state, rules)
+        final = finish(state, rules)  # once, for the table and the payments alike
+        return _ended(state, rules, fact, final), _leftover_payments(final)
     new, settlement = after_hand(state, rules, fact)
     return new, settlement.payments

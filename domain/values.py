@@ -25,23 +25,25 @@ LimitName = Literal["mangan", "haneman", "baiman", "sanbaiman", "yakuman"]
 
 
 def _tuple_of_ints(value: object) -> tuple[int, ...]:
-    if value is None:
+    if value is None or value == ():
+        # (A table's penalties and a win's loser scores: nearly always none.)
         return ()
-    if type(value) is tuple and all(type(v) is int for v in value):
-        # Already what it would become (every table state folded passes here): no copy.
-        return value
-    return tuple(int(v) for v in value)  # type: ignore[attr-defined]
+    # ``int`` of each by ``map``, in C (every table state folded passes here: a generator's test
+    # of each value's type cost three times as much as the copy).
+    return tuple(map(int, value))  # type: ignore[call-overload]
 
 
 def _seat_list(value: object) -> tuple[int, ...]:
     """Seats in order, repeats kept (one entry per kong declared, say)."""
-    return tuple(int(seat) for seat in value)  # type: ignore[attr-defined]
+    return tuple(map(int, value))  # type: ignore[call-overload]
 
 
 def _seat_set(value: object) -> tuple[int, ...]:
     # Riichi declarations and ready hands are sets of seats: written in seat order, so that
     # two logs of one hand listing them in another order record the same fact.
-    return tuple(sorted(_tuple_of_ints(value)))
+    if value is None or value == () or value == []:
+        return ()  # (nobody: the riichi of most hands)
+    return tuple(sorted(map(int, value)))  # type: ignore[call-overload]
 
 
 def _optional_seat_set(value: object) -> tuple[int, ...] | None:
@@ -52,7 +54,7 @@ def _optional_seat_set(value: object) -> tuple[int, ...] | None:
 def _tuple_of_floats(value: object) -> tuple[float, ...]:
     if value is None or value == ():
         return ()
-    return tuple(float(v) for v in value)  # type: ignore[attr-defined]
+    return tuple(map(float, value))  # type: ignore[call-overload]
 
 
 def _tuple_of_wins(value: object) -> tuple[Win, ...]:
@@ -62,7 +64,7 @@ def _tuple_of_wins(value: object) -> tuple[Win, ...]:
 def _tuple_of_str(value: object) -> tuple[str, ...]:
     if value is None:
         return ()
-    return tuple(str(v) for v in value)  # type: ignore[attr-defined]
+    return tuple(map(str, value))  # type: ignore[call-overload]
 
 
 # A hand value counted in han and fu alone: no limit, faan, tai, points or doubles.

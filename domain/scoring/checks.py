@@ -120,9 +120,16 @@ def _check_counts(value: HandValue, rules: Ruleset) -> None:
 
 def _check_bounds(value: HandValue) -> None:
     """Every count of a hand value within the bounds it is held to under any rules (``domain.bounds``)."""
-    bounds = ((HAN, value.han), (FU, value.fu), (DORA, value.dora), (FAAN, value.faan), (DOUBLES, value.doubles))
-    points = ((HAND_POINTS, value.points), (HAND_POINTS, value.tai), (YAKUMAN_MULTIPLE, value.multiple))
-    for bound, number in (*bounds, *points):
+    for bound, number in (
+        (HAN, value.han),
+        (FU, value.fu),
+        (DORA, value.dora),
+        (FAAN, value.faan),
+        (DOUBLES, value.doubles),
+        (HAND_POINTS, value.points),
+        (HAND_POINTS, value.tai),
+        (YAKUMAN_MULTIPLE, value.multiple),
+    ):
         # Compared here, the refusal made by the bound: every hand of an import passes through.
         if number is not None and not (type(number) is int and bound.low <= number <= bound.high):
             bound.check(number)

@@ -62,7 +62,7 @@ def turn_distance(start: Seat, seat: Seat, players: int) -> int:
 def nearest_winner(result: WinResult, players: int) -> Win:
     """The winner nearest the discarder in turn order (the one who takes counters)."""
     first = result.wins[0]
-    if first.discarder is None:
+    if first.discarder is None or len(result.wins) == 1:
         return first
     discarder = first.discarder
     return min(result.wins, key=lambda w: turn_distance(discarder, w.winner, players))
@@ -85,14 +85,15 @@ def east_factor(winner: Seat, loser: Seat | None, state: TableState, rules: Rule
 def payment_double(win: Win, loser: Seat | None, rules: Ruleset) -> int:
     """2 where the Chinese Modern scheme doubles this loser's share: every loser of a
     self-drawn win, or the discarder of the winning tile (``None`` is an absent seat)."""
-    if win.self_drawn:
+    # (``win.self_drawn`` is ``discarder is None``: read here without the property, per loser of every win.)
+    if win.discarder is None:
         return 2 if rules.self_drawn_pays_double else 1
     return 2 if rules.discarder_pays_double and loser is not None and loser == win.discarder else 1
 
 
 def discarder_share(amount: int, win: Win, loser: Seat, rules: Ruleset) -> int:
     """A loser's share of the hand's value with the discarder's percent applied (rounded up)."""
-    if win.self_drawn or loser != win.discarder or rules.discarder_pays_percent == 100:
+    if loser != win.discarder or win.discarder is None or rules.discarder_pays_percent == 100:
         return amount
     return -(-amount * rules.discarder_pays_percent // 100)
 
@@ -289,6 +290,9 @@ def pool_payments(win: Win, state: TableState, rules: Ruleset) -> list[Payment]:
     discarder pays only his own stake.
     """
     payments: list[Payment] = []
+    if not rules.kitty_stake and not rules.goulash_stake:
+        # Rules without either pool (every riichi rule set): nothing at stake.
+        return payments
     kitty = kitty_now(state, rules)
     if kitty and win.facts.pung_hand:
         note = f"{kitty} staked by each player"
@@ -303,9 +307,11 @@ def pool_payments(win: Win, state: TableState, rules: Ruleset) -> list[Payment]:
 def hand_penalties(win: Win) -> list[Payment]:
     """Penalties attached to this win, each paid by its offender to the winner after the limit
     and the doubles (seed 002), never doubled nor cut."""
+    penalties = win.facts.penalties
+    if not penalties:
+        return []
     return [
-        Payment(p.payer, win.winner, p.amount, Reason.PENALTY, p.note or "penalty for this hand")
-        for p in win.facts.penalties
+        Payment(p.payer, win.winner, p.amount, Reason.PENALTY, p.note or "penalty for this hand") for p in penalties
     ]
 
 
@@ -434,8 +440,18 @@ def settle_penalty(penalty: Penalty, state: TableState, rules: Ruleset) -> tuple
 
 def check_balance(payments: Sequence[Payment], state: TableState, deposits_after: int) -> None:
     """Payments between players sum to zero and the table's sticks are conserved."""
-    to_table = sum(p.amount for p in payments if p.payee is None and p.payer is not None)
-    from_table = sum(p.amount for p in payments if p.payer is None and p.payee is not None)
+    # One pass over the payments (every hand settled checks its own), the refusals in the order
+    # they are said: the table's sticks first, then the first payment that is wrong.
+    to_table = from_table = 0
+    wrong: Payment | None = None
+    for p in payments:
+        if p.payee is None:
+            if p.payer is not None:
+                to_table += p.amount
+        elif p.payer is None:
+            from_table += p.amount
+        if wrong is None and (p.amount < 0 or (p.payer is not None and p.payer == p.payee)):
+            wrong = p
     if state.deposits + to_table - from_table != deposits_after:
         raise PaymentsDoNotBalance(
             Said(
@@ -446,10 +462,11 @@ def check_balance(payments: Sequence[Payment], state: TableState, deposits_after
                 left=deposits_after,
             )
         )
-    for p in payments:
-        if p.amount < 0:
-            raise PaymentsDoNotBalance(
-                Said("negative payment {amount} ({reason})", amount=p.amount, reason=p.reason.value)
-            )
-        if p.payer is not None and p.payer == p.payee:
-            raise PaymentsDoNotBalance(Said("seat {seat} pays itself ({reason})", seat=p.payer, reason=p.reason.value))
+    if wrong is not None and wrong.amount < 0:
+        raise PaymentsDoNotBalance(
+            Said("negative payment {amount} ({reason})", amount=wrong.amount, reason=wrong.reason.value)
+        )
+    if wrong is not None and wrong.payer is not None:  # (a payment of no negative amount: it pays itself)
+        raise PaymentsDoNotBalance(
+            Said("seat {seat} pays itself ({reason})", seat=wrong.payer, reason=wrong.reason.value)
+        )

@@ -44,6 +44,7 @@ REGISTRY: tuple[LogFormat, ...] = (
     LogFormat(
         "tenhou-xml",
         "replay.formats.tenhou_xml",
+        read="read_hands",
         deal="replay.formats.tenhou_deal",
         tiles="replay.formats.tenhou_xml_tiles",
     ),

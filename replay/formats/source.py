@@ -99,6 +99,11 @@ def _wide_encoding(data: bytes) -> str | None:
 def head(data: bytes) -> bytes:
     """The start of a log's content, after a byte order mark and blank space: what its first
     character says of its format."""
+    # Stripped from a prefix (the whole file stripped is a copy of it, made twice a file by detection):
+    # the same start unless the prefix is nearly all blank, when the whole is stripped.
+    start = data[:8192].lstrip(b"\xef\xbb\xbf \t\r\n")
+    if len(start) >= 4096 or len(data) <= 8192:
+        return start[:4096]
     return data.lstrip(b"\xef\xbb\xbf \t\r\n")[:4096]
 
 

@@ -53,7 +53,10 @@ HOUR: Final = timedelta(hours=1)
 
 
 def _hour(moment: datetime) -> str:
-    return moment.strftime("%Y-%m-%d %H:00")
+    if moment.year < 1000:
+        return moment.strftime("%Y-%m-%d %H:00")  # (its year unpadded, as strftime writes it)
+    # Every log's date names its hour: formatted without strftime's call into the C library.
+    return f"{moment.year}-{moment.month:02d}-{moment.day:02d} {moment.hour:02d}:00"
 
 
 @attrs.frozen
@@ -244,7 +247,7 @@ def rules_for(players: int, east_only: bool, when: Dating, *, final_points: bool
     change of the final points alone is then not judged), and a note says so. A log
     without ``final_points`` gets no note about changes of the final points alone.
     """
-    placed = tuple(_placed(change, when) for change in CHANGES)
+    placed = tuple([_placed(change, when) for change in CHANGES])
     room = _room_rules(players, east_only, placed, final_points)
     rules = room.rules
     if room.words:

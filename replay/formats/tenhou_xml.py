@@ -80,24 +80,34 @@ def detect(data: bytes) -> bool:
     return head(data).startswith(b"<")
 
 
-def read_tenhou_xml(data: bytes, *, file: str, collect: Callable[[ET.Element], None] | None = None) -> list[LoggedGame]:
+def read_tenhou_xml(
+    data: bytes, *, file: str, collect: Callable[[ET.Element], None] | None = None, details: bool = True
+) -> list[LoggedGame]:
     """The games of a Tenhou mjlog file (plain or gzip-compressed XML), in order.
 
     Each game's hands carry the log's own header and score changes; a game under
     special rules is returned with ``unsupported`` set, a game without its end
     (no ``owari``) with ``truncated`` set. Anything unreadable raises ``LogError``
     naming the file and the position (``INIT #3``, ``line 1, column 57``). ``collect`` is given
-    every tag of the log in the same walk (an import's tiles, ``tenhou_xml_tiles``).
+    every tag of the log in the same walk (an import's tiles, ``tenhou_xml_tiles``). Without
+    ``details``, each win's ``details`` (its yaku, fu, winning tile and calls, which nothing is paid
+    by) are left out (``None``): what ``honba verify`` reads (``read_hands``), the rest the same.
     """
     data = unpack(data, file=file)
     if collect is None:
-        tags = plain_mjlog_tags(data)
-        if tags is not None:
-            return [_GameReader(file).read_plain(*tags)]
+        game = _read_plain(data, file, details)
+        if game is not None:
+            return [game]
     root = parse_xml(data, file)
     if root.tag != "mjloggm":
         raise LogError(file, f"not a Tenhou mjlog: the document is <{root.tag}>, not <mjloggm>")
-    return [_GameReader(file).read(root, collect)]
+    return [_GameReader(file, details=details).read(root, collect)]
+
+
+def read_hands(data: bytes, *, file: str) -> list[LoggedGame]:
+    """``read_tenhou_xml`` without each win's details: what ``honba verify`` reads (the registry's
+    reader; an import reads with the tiles, ``tenhou_xml_tiles``, and keeps the details)."""
+    return read_tenhou_xml(data, file=file, details=False)
 
 
 # The plain shape every Tenhou server writes: an optional XML declaration, ``<mjloggm>`` with at
@@ -110,52 +120,78 @@ def read_tenhou_xml(data: bytes, *, file: str, collect: Callable[[ET.Element], N
 # with the same values the tree would give, and the tree is never built (nine tags in ten are
 # draws and discards). Anything else (a comment, an entity, a nested element, a tag with three
 # attributes no handler reads, malformed XML) is read through the parser, which says what is wrong.
+#
+# One pass does both, the check of the shape and the finding of the tags a handler reads: from the
+# opening tag (``_HEAD``) each step (``_STEP``, anchored where the last one ended) passes the tags no
+# handler reads and takes the next one a handler does; where no step matches, the rest must be tags
+# no handler reads and the closing tag (``_TAIL``), or the text is not of the plain shape.
 _S: Final = r"[ \t\r\n]"
 _NAME: Final = r"(?![Xx][Mm][Ll])[A-Za-z_][A-Za-z0-9_.-]*+"
-_VALUE: Final = r'"[^"<&\x00-\x1f\ufffe\uffff]*+"'
+_CHARS: Final = r'[^"<&\x00-\x1f\ufffe\uffff]*+'
+_VALUE: Final = f'"{_CHARS}"'
 _ATTRIBUTE: Final = rf"{_S}++{_NAME}={_VALUE}"
 _NEEDED_TAGS: Final = "GO|UN|TAIKYOKU|INIT|REACH|N|AGARI|RYUUKYOKU"
-_PLAIN_SHAPE: Final = re.compile(
-    rf'(?:<\?xml version="1\.0"(?: encoding="[Uu][Tt][Ff]-8")?\?>)?{_S}*+'
-    rf"<mjloggm(?:{_ATTRIBUTE})?+{_S}*+>"
-    # A draw or discard as Tenhou writes it (nine tags in ten) is tried first: the same tags the
-    # third alternative takes, without trying the needed tags' names on each.
-    rf"(?:<[TUVWDEFG][0-9]*+/>|{_S}*+<(?:(?:{_NEEDED_TAGS})(?:{_ATTRIBUTE})*+"
-    rf"|[A-Za-z][A-Za-z0-9]*+(?:{_S}++(?P<first>{_NAME})={_VALUE}(?:{_S}++(?!(?P=first)=){_NAME}={_VALUE})?+)?+)"
-    rf"{_S}*+/>)*+"
-    rf"{_S}*+</mjloggm>{_S}*+"
+_HEAD: Final = re.compile(
+    rf'(?:<\?xml version="1\.0"(?: encoding="[Uu][Tt][Ff]-8")?\?>)?{_S}*+<mjloggm(?:{_ATTRIBUTE})?+{_S}*+>'
 )
-# The tags a handler reads, with their attributes, in the plain shape (where ``<`` opens a tag and
-# nothing else); a tag name is whole where an attribute or the tag's end follows it. The five tags a
-# handler reads (all but a log's first few), a call, a riichi, a win, a draw and a hand's start, are first
-# tried in the very layouts Tenhou writes them, their numbers as named groups: no attribute
-# dictionary is made for them (``_GameReader.read_plain`` takes them by ``lastgroup``, the name of
-# the alternative that matched). Their lists of numbers are of at most six digits each, within what
-# ``_ints`` reads (``MAX_POINTS``), and each attribute comes at most once. The same span is what the
-# general alternative (``name`` and ``attributes``) would match there; anything else (another order,
-# an attribute more, such as a win's ``ratio`` or a hand's ``shuffle``) is left to it.
+# Tags no handler reads: a draw or discard as Tenhou writes it (nine tags in ten) is tried first;
+# any other tag whose name is not a needed tag's, with at most two attributes, told apart.
+_SKIPPED: Final = (
+    rf"(?:<[TUVWDEFG][0-9]*+/>|{_S}*+<(?!(?:{_NEEDED_TAGS})[ \t\r\n/])[A-Za-z][A-Za-z0-9]*+"
+    rf"(?:{_S}++(?P<first>{_NAME})={_VALUE}(?:{_S}++(?!(?P=first)=){_NAME}={_VALUE})?+)?+{_S}*+/>)*+"
+)
+_TAIL: Final = re.compile(rf"{_SKIPPED}{_S}*+</mjloggm>{_S}*+")
+# The tags a handler reads, with their attributes. The five tags a handler reads (all but a log's
+# first few), a call, a riichi, a win, a draw and a hand's start, are first tried in the very layouts
+# Tenhou writes them, their numbers as named groups: no attribute dictionary is made for them
+# (``_GameReader.read_plain`` takes them by ``lastgroup``, the name of the alternative that matched,
+# whose group spans the tag from its name to its end). Their lists of numbers are of at most six
+# digits each, within what ``_ints`` reads (``MAX_POINTS``), each attribute comes at most once, and
+# every value is one the shape allows. The same span is what the general alternative (``name`` and
+# ``attributes``) would match there; anything else (another order, an attribute more, such as a
+# win's ``ratio`` or a hand's ``shuffle``) is left to it.
 _NUMBER: Final = "[0-9]{1,6}"
 _NUMBERS: Final = f"{_NUMBER}(?:,{_NUMBER})*"
 _SIGNED: Final = f"-?{_NUMBER}(?:,-?{_NUMBER})*"
-_NEEDED: Final = re.compile(
-    # (Past a ``<`` only where a needed name can start: two capitals, or ``N`` and its end. A
-    # draw or discard, nine tags in ten, is passed over at its second character.)
-    r"<(?=[A-Z][A-Z]|N[ \t\r\n/])"
+_STEP: Final = re.compile(
+    rf"{_SKIPPED}{_S}*+<"
     r'(?:(?P<call>N who="(?P<call_who>[0-9])" m="(?P<call_m>[0-9]{1,6})" ?/>)'
-    r'|(?P<reach>REACH who="(?P<reach_who>[0-9])"(?: ten="[^"]*")? step="(?P<reach_step>[0-9])" ?/>)'
+    rf'|(?P<reach>REACH who="(?P<reach_who>[0-9])"(?: ten="{_CHARS}")? step="(?P<reach_step>[0-9])" ?/>)'
     rf'|(?P<agari>AGARI ba="{_NUMBER},{_NUMBER}" hai="[0-9,]*"(?: m="(?P<agari_m>{_NUMBERS})")? '
     rf'machi="(?P<machi>{_NUMBER})" ten="(?P<fu>{_NUMBER}),{_NUMBER},(?P<limit>{_NUMBER})" '
     rf'(?:yaku="(?P<yaku>{_NUMBER},{_NUMBER}(?:,{_NUMBER},{_NUMBER})*)"|yakuman="(?P<yakuman>{_NUMBERS})") '
     rf'doraHai="[0-9,]*"(?: doraHaiUra="[0-9,]*")? who="(?P<who>[0-9])" fromWho="(?P<from_who>[0-9])"'
-    rf'(?: paoWho="(?P<pao>[0-9])")? sc="(?P<agari_sc>{_SIGNED})"(?: owari="(?P<agari_owari>[^"]*)")? ?/>)'
+    rf'(?: paoWho="(?P<pao>[0-9])")? sc="(?P<agari_sc>{_SIGNED})"(?: owari="(?P<agari_owari>{_CHARS})")? ?/>)'
     rf'|(?P<init>INIT seed="(?P<seed>{_NUMBERS})" ten="(?P<ten>{_SIGNED})" oya="(?P<oya>[0-9])"'
     r'(?: hai0="[0-9,]*")?(?: hai1="[0-9,]*")?(?: hai2="[0-9,]*")?(?: hai3="[0-9,]*")? ?/>)'
     rf'|(?P<draw>RYUUKYOKU(?: type="(?P<draw_type>[a-z0-9]{{1,8}})")? ba="{_NUMBER},{_NUMBER}" '
     rf'sc="(?P<draw_sc>{_SIGNED})"'
     r'(?: hai0="(?P<hai0>[0-9,]*)")?(?: hai1="(?P<hai1>[0-9,]*)")?(?: hai2="(?P<hai2>[0-9,]*)")?'
-    r'(?: hai3="(?P<hai3>[0-9,]*)")?(?: owari="(?P<draw_owari>[^"]*)")? ?/>)'
+    rf'(?: hai3="(?P<hai3>[0-9,]*)")?(?: owari="(?P<draw_owari>{_CHARS})")? ?/>)'
     rf"|(?P<name>{_NEEDED_TAGS})(?P<attributes>(?:{_ATTRIBUTE})*+){_S}*+/>)"
 )
+# The groups each fast reader takes, by number (a group by its name is looked up by it each time).
+_GROUPS: Final = _STEP.groupindex
+_CALL: Final = (_GROUPS["call_who"], _GROUPS["call_m"])
+_REACH: Final = (_GROUPS["reach_who"], _GROUPS["reach_step"])
+_INIT: Final = (_GROUPS["seed"], _GROUPS["ten"], _GROUPS["oya"])
+_AGARI: Final = tuple(
+    _GROUPS[name]
+    for name in (
+        "who",
+        "from_who",
+        "pao",
+        "agari_sc",
+        "agari_owari",
+        "fu",
+        "limit",
+        "yakuman",
+        "yaku",
+        "machi",
+        "agari_m",
+    )
+)
+_DRAW: Final = tuple(_GROUPS[name] for name in ("draw_sc", "draw_type", "draw_owari", "hai0", "hai1", "hai2", "hai3"))
 _PAIR: Final = re.compile(r'([^\s=]+)="([^"]*)"')
 # A draw or discard with its tile (``T52``, ``D115``): the hand's play is in the log.
 _PLAYED: Final = re.compile(r"<[TUVWDEFG][0-9]++[ \t\r\n/]")
@@ -193,32 +229,52 @@ class _PlainTag:
         return self.attrib.get(key, default)
 
 
-# A tag a handler reads, as ``plain_mjlog_tags`` finds it: its name and attributes (None for a
-# tag in Tenhou's layout, read from the match's groups) and its match in the text.
-_Found = tuple[_PlainTag | None, re.Match[str]]
+class _NotPlain(Exception):
+    """The text is not of the plain shape after all (``_GameReader.read_plain``): read it through
+    the parser."""
 
 
-def plain_mjlog_tags(data: bytes) -> tuple[str, list[_Found]] | None:
-    """The text and the tags a handler reads (each with its match: where it starts and ends) of a
-    mjlog in the plain shape, or None for anything else (read through the parser, which refuses
-    what should be refused). A repeated attribute (malformed XML) is anything else too."""
+def _read_plain(data: bytes, file: str, details: bool = True) -> LoggedGame | None:
+    """The game of a mjlog in the plain shape, read without the parser's tree; None for anything
+    else (read through the parser, which refuses what should be refused). A repeated attribute
+    (malformed XML) is anything else too. A log the reader refuses is refused only where the text
+    is of the plain shape to its end: elsewhere the parser says what is wrong first."""
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
         return None
-    if "<!" in text or _PLAIN_SHAPE.fullmatch(text) is None:
+    # (A declaration, a comment or a CDATA section, ``<!``, is no tag of the shape: no step takes it.)
+    head = _HEAD.match(text)
+    if head is None:
         return None
-    tags: list[_Found] = []
-    for found in _NEEDED.finditer(text):
-        if found.lastgroup != "attributes":  # a call, riichi, win or hand in Tenhou's layout
-            tags.append((None, found))
-            continue
-        pairs = _PAIR.findall(found["attributes"])
-        attrib = dict(pairs)
-        if len(attrib) != len(pairs):
-            return None
-        tags.append((_PlainTag(found["name"], attrib), found))
-    return text, tags
+    try:
+        return _GameReader(file, details=details).read_plain(text, head.end())
+    except _NotPlain:
+        return None
+
+
+def _attributes(found: re.Match[str]) -> dict[str, str]:
+    """The attributes of a tag ``_STEP`` matched by its general alternative; ``_NotPlain`` where one
+    repeats (malformed XML, which the parser refuses)."""
+    pairs = _PAIR.findall(found["attributes"])
+    attrib = dict(pairs)
+    if len(attrib) != len(pairs):
+        raise _NotPlain
+    return attrib
+
+
+def _plain_to_the_end(text: str, steps: Callable[[], re.Match[str] | None], end: int) -> bool:
+    """Whether the rest of a text is of the plain shape: the steps still to come (``_STEP``'s scanner,
+    where it stopped), each general tag without a repeated attribute, then the tail from where the
+    last ended (``end``, the end of the last step taken)."""
+    try:
+        for found in iter(steps, None):
+            end = found.end()
+            if found.lastgroup == "attributes":
+                _attributes(found)
+    except _NotPlain:
+        return False
+    return _TAIL.fullmatch(text, end) is not None
 
 
 # A document type declaration, and the name it gives (for the message).
@@ -319,14 +375,20 @@ class _Hand:
     def logged(self, riichi_deposit: int) -> LoggedHand:
         result: HandResult | None = self.draw
         if self.wins:
-            result = WinResult(tuple(self.wins), tuple(self.riichi), called=tuple(self.called) if self.played else None)
+            # (The converters make each a tuple: wins in order, the seats sorted.)
+            result = WinResult(self.wins, self.riichi, called=self.called if self.played else None)
         elif result is not None and self.played:
             result = attrs.evolve(result, called=tuple(self.called))
         deltas: tuple[int, ...] | None = None
         if self.changes is not None:
             # sc leaves out the sticks the riichi players put on the table in this hand
             # (their REACH ten is already a stick lower); the log model's deltas include them.
-            deltas = tuple(c - riichi_deposit * self.riichi.count(seat) for seat, c in enumerate(self.changes))
+            riichi = self.riichi
+            deltas = (
+                tuple([c - riichi_deposit * riichi.count(seat) for seat, c in enumerate(self.changes)])
+                if riichi
+                else tuple(self.changes)
+            )
         return LoggedHand(
             position=self.position,
             round_wind=self.round_wind,
@@ -343,8 +405,10 @@ class _Hand:
 class _GameReader:
     """Reads one ``<mjloggm>`` element, tag by tag, in document order."""
 
-    def __init__(self, file: str):
+    def __init__(self, file: str, *, details: bool = True):
         self.file = file
+        # Whether each win's details are read (``read_tenhou_xml``'s ``details``).
+        self.details = details
         self.go: _Tag | None = None
         self.players = 4
         self.names: list[str] = []
@@ -390,32 +454,53 @@ class _GameReader:
                 collect(el)  # after the reader's own checks of the tag
         return self._game()
 
-    def read_plain(self, text: str, tags: list[_Found]) -> LoggedGame:
-        """The game of a plain-shaped mjlog (``plain_mjlog_tags``): the same handlers, given only
-        their tags; whether a hand's play is logged is one search for a draw or discard with its
-        tile between its INIT and the next (``read`` sees the same draws one tag at a time). A call,
-        riichi, win or hand's start in Tenhou's layout is read from its numbers (``_plain_call``,
-        ``_plain_reach``, ``_plain_agari``, ``_plain_init``)."""
+    def read_plain(self, text: str, start: int) -> LoggedGame:
+        """The game of a mjlog whose text is of the plain shape from ``start`` (where its opening tag
+        ends) to its end; ``_NotPlain`` where it is not. One pass checks the shape and finds the tags
+        a handler reads (``_STEP``, each step from where the last ended), which are read as they are
+        found: the same handlers, given only their tags; whether a hand's play is logged is one
+        search for a draw or discard with its tile between its INIT and the next (``read`` sees the
+        same draws one tag at a time). A call, riichi, win or hand's start in Tenhou's layout is read
+        from its numbers (``_plain_call``, ``_plain_reach``, ``_plain_agari``, ``_plain_init``), any
+        other tag by its handler. A refusal of the reader stands only where the rest of the text is
+        of the plain shape too."""
         handlers = self._handlers()
         opened = 0  # where the open hand's tags start
-        for el, found in tags:
-            kind = found.lastgroup if el is None else el.tag
-            if kind == "init" or kind == "INIT":
-                if self.hand is not None:
-                    self.hand.played = _PLAYED.search(text, opened, found.start()) is not None
-                opened = found.end()
-            if el is not None:
-                handlers[el.tag](el)
-            elif kind == "call":
-                self._plain_call(found["call_who"], found["call_m"])
-            elif kind == "reach":
-                self._plain_reach(found["reach_who"], found["reach_step"])
-            elif kind == "agari":
-                self._plain_agari(found)
-            elif kind == "draw":
-                self._plain_ryuukyoku(found)
-            else:
-                self._plain_init(found)
+        # A scanner's ``match``: each call matches where the last match ended (CPython's ``re`` has had
+        # it since Python 2; the stubs do not name it).
+        steps: Callable[[], re.Match[str] | None] = _STEP.scanner(text, start).match  # type: ignore[attr-defined]
+        end = start
+        try:
+            for found in iter(steps, None):
+                end = found.end()
+                kind = found.lastgroup
+                # The tags in order of how often they come: a call, a riichi, a hand's start, a win.
+                if kind == "call":
+                    self._plain_call(*found.group(*_CALL))
+                elif kind == "reach":
+                    self._plain_reach(*found.group(*_REACH))
+                elif kind == "init":
+                    if self.hand is not None:
+                        self.hand.played = _PLAYED.search(text, opened, found.start(kind)) is not None
+                    opened = end
+                    self._plain_init(found)
+                elif kind == "agari":
+                    self._plain_agari(found)
+                elif kind == "draw":
+                    self._plain_ryuukyoku(found)
+                else:
+                    el = _PlainTag(found["name"], _attributes(found))
+                    if el.tag == "INIT":
+                        if self.hand is not None:
+                            self.hand.played = _PLAYED.search(text, opened, found.start("name")) is not None
+                        opened = end
+                    handlers[el.tag](el)
+        except LogError:
+            if _plain_to_the_end(text, steps, end):
+                raise
+            raise _NotPlain from None
+        if _TAIL.fullmatch(text, end) is None:
+            raise _NotPlain
         if self.hand is not None:
             self.hand.played = _PLAYED.search(text, opened) is not None
         return self._game()
@@ -445,15 +530,19 @@ class _GameReader:
     def _careful(self, found: re.Match[str], handler: Callable[[_Tag], None]) -> None:
         """A tag matched in Tenhou's layout that its fast reader does not take, read by its careful
         handler from its attributes (none repeats in that layout), which says what is wrong."""
-        handler(_PlainTag(found.group().partition(" ")[0][1:], dict(_PAIR.findall(found.group()))))
+        tag = found.group(found.lastgroup or "")  # the tag itself, from its name to its end
+        handler(_PlainTag(tag.partition(" ")[0], dict(_PAIR.findall(tag))))
 
     def _plain_init(self, found: re.Match[str]) -> None:
         """``_on_init`` of an INIT in Tenhou's layout (no ``shuffle``): a hand's start that fits the
         table is read here from its numbers, anything else by ``_on_init`` with its message (the
         checks come before anything is changed, so that it starts from the same reader)."""
-        seed = list(map(int, found["seed"].split(",")))
-        ten = list(map(int, found["ten"].split(",")))
-        dealer = int(found["oya"])
+        seed_text, ten_text, oya = found.group(*_INIT)
+        # The seed's first three numbers (the hand, counters, deposit sticks): the rest is the dice
+        # and the first dora indicator, which no result needs (each number of the layout is one).
+        seed = list(map(int, seed_text.split(",", 3)[:3]))
+        ten = list(map(int, ten_text.split(",")))
+        dealer = int(oya)
         players = self.players
         if (
             self.owari is not None
@@ -476,26 +565,27 @@ class _GameReader:
         anything is changed)."""
         hand = self.hand
         players = self.players
-        who = int(found["who"])
-        from_who = int(found["from_who"])
-        pao = found["pao"]
+        # The groups in one call (each by its name is a call of its own).
+        who_text, from_text, pao, sc_text, owari, fu_text, limit_text, yakuman, yaku_text, machi, m = found.group(
+            *_AGARI
+        )
+        who = int(who_text)
+        from_who = int(from_text)
         liable = int(pao) if pao is not None else None
-        sc = list(map(int, found["agari_sc"].split(",")))
-        owari = found["agari_owari"]
+        # sc's numbers (the layout's: each one) as text; only each seat's change is read.
+        sc = sc_text.split(",")
         owari_values = owari.split(",") if owari is not None else None
-        fu, limit = int(found["fu"]), int(found["limit"])
-        yakuman = found["yakuman"]
-        pairs: list[int] = []
+        fu, limit = int(fu_text), int(limit_text)
+        ids: list[int] = []  # a yakuman's
+        pairs: list[str] = []  # the yaku's ids and han, as written (numbers each: the layout's)
         value: HandValue | None
         if yakuman is not None:
             ids = list(map(int, yakuman.split(",")))
             value = HandValue(limit="yakuman", multiple=len(ids))
-            named = [yaku_of(y, YAKUMAN_HAN) for y in ids]
         else:
-            pairs = list(map(int, found["yaku"].split(",")))
-            han = pairs[1::2]
+            pairs = yaku_text.split(",")
+            han = list(map(int, pairs[1::2]))
             value = _value_of(fu, limit, sum(han)) if max(han) <= 13 else None
-            named = [yaku_of(pairs[i], pairs[i + 1]) for i in range(0, len(pairs) - 1, 2)]
         discarder = None if from_who == who else from_who
         if (
             hand is None
@@ -512,18 +602,20 @@ class _GameReader:
         ):
             self._careful(found, self._on_agari)
             return
-        machi = int(found["machi"])
-        codes = list(map(int, found["agari_m"].split(","))) if found["agari_m"] is not None else []
-        hand.wins.append(
-            Win(
-                winner=who,
-                value=value,
-                discarder=discarder,
-                liable=None if liable == who else liable,
-                details=self._win_details(who, fu, limit, named, machi, codes),
+        details: WinDetails | None = None
+        if self.details:
+            # The layout has a yakuman's ids, or the ids and han in pairs: each id with the han after it.
+            named = (
+                [yaku_of(y, YAKUMAN_HAN) for y in ids]
+                if yakuman is not None
+                else list(map(yaku_of, map(int, pairs[0::2]), map(int, pairs[1::2])))
             )
+            codes = list(map(int, m.split(","))) if m is not None else []
+            details = self._win_details(who, fu, limit, named, int(machi), codes)
+        hand.wins.append(
+            Win(winner=who, value=value, discarder=discarder, liable=None if liable == who else liable, details=details)
         )
-        self._sum_changes(hand, [sc[2 * seat + 1] * 100 for seat in range(players)])
+        self._sum_changes(hand, [int(change) * 100 for change in sc[1 : 2 * players : 2]])
         if owari_values is not None:
             self.owari = owari_values
 
@@ -534,11 +626,10 @@ class _GameReader:
         (checked before anything is changed)."""
         hand = self.hand
         players = self.players
-        sc = list(map(int, found["draw_sc"].split(",")))
-        kind = found["draw_type"]
-        owari = found["draw_owari"]
+        sc_text, kind, owari, *hai = found.group(*_DRAW)
+        sc = sc_text.split(",")  # each a number (the layout's); only each seat's change is read
         owari_values = owari.split(",") if owari is not None else None
-        changes = [sc[2 * seat + 1] * 100 for seat in range(players)] if len(sc) >= 2 * players else []
+        changes = [int(change) * 100 for change in sc[1 : 2 * players : 2]] if len(sc) >= 2 * players else []
         if (
             hand is None
             or hand.draw is not None
@@ -551,7 +642,7 @@ class _GameReader:
             self._careful(found, self._on_ryuukyoku)
             return
         self._sum_changes(hand, changes)
-        shown = [seat for seat in range(players) if found[f"hai{seat}"] is not None]
+        shown = [seat for seat in range(players) if hai[seat] is not None]
         hand.draw = self._draw(kind, shown, changes, tuple(hand.riichi), self.file)
         if owari_values is not None:
             self.owari = owari_values
@@ -665,7 +756,7 @@ class _GameReader:
         # ``ten`` and ``yaku`` are read once, for the hand value and for the details.
         ten = _ints(el, "ten", where, at_least=3)
         value, yaku = _hand_value(el, where, ten)
-        details = self._details(el, who, where, ten, yaku)
+        details = self._details(el, who, where, ten, yaku) if self.details else None
         win = Win(winner=who, value=value, discarder=discarder, liable=liable, details=details)
         if hand.wins and (discarder is None or any(w.discarder != discarder for w in hand.wins)):
             raise LogError(where, "a second win in one hand that is not a ron on the same discard")
@@ -754,7 +845,8 @@ class _GameReader:
 
     def _sum_changes(self, hand: _Hand, changes: list[int]) -> None:
         if hand.changes is None:
-            hand.changes = [0] * self.players
+            hand.changes = list(changes)
+            return
         # A double ron's second tag holds only its own payments: add them up.
         hand.changes = [a + b for a, b in zip(hand.changes, changes, strict=True)]
 
@@ -863,6 +955,8 @@ def _hand_value(el: _Tag, where: str, ten: list[int]) -> tuple[HandValue, list[i
     return value, yaku
 
 
+# A frozen value of a few numbers, made once for each (an archive's wins share a few hundred).
+@functools.lru_cache(maxsize=1024)
 def _value_of(fu: int, limit: int, han: int) -> HandValue | None:
     """A win's value from ``ten``'s fu and limit and its yaku's han (both readers of AGARI), or None
     for a limit Tenhou does not write."""
@@ -897,7 +991,7 @@ def _hand_at(inits: int, seed: list[int], dealer: int, ten: list[int]) -> _Hand:
         dealer=dealer,
         counters=counters,
         deposit_sticks=sticks,
-        scores=tuple(t * 100 for t in ten),
+        scores=tuple([t * 100 for t in ten]),
     )
 
 
@@ -907,8 +1001,19 @@ def _file_name(file: str) -> str:
     return name if name not in ("", ".", "..") else PurePath(file).name
 
 
-# A player's name as UN writes it (percent-encoded), decoded once: an archive's games share players.
-_unquoted: Final = functools.lru_cache(maxsize=1024)(unquote)
+# A name as Tenhou writes every one: each of its UTF-8 bytes percent-encoded.
+_ALL_ENCODED: Final = re.compile(r"(?:%[0-9A-Fa-f]{2})*+")
+
+
+@functools.lru_cache(maxsize=1024)
+def _unquoted(name: str) -> str:
+    """A player's name as UN writes it (percent-encoded), decoded: ``unquote``'s text (UTF-8, a
+    byte that is not replaced), once per name (an archive's games share players). A name of
+    percent-encoded bytes alone, as Tenhou writes every one, is decoded from its hex digits in C
+    (``unquote`` walks it in Python); any other by ``unquote``."""
+    if _ALL_ENCODED.fullmatch(name) is not None:
+        return bytes.fromhex(name.replace("%", "")).decode("utf-8", "replace")
+    return unquote(name)
 
 
 def _ready(shown: Sequence[int], changes: Sequence[int]) -> tuple[int, ...]:
@@ -927,11 +1032,11 @@ def _ready(shown: Sequence[int], changes: Sequence[int]) -> tuple[int, ...]:
 
 def read_plain_mjlog(data: bytes, *, file: str) -> LoggedGame | None:
     """The game of a mjlog (its bytes unpacked) in the plain shape, read without the tree as
-    ``read_tenhou_xml`` reads it; None for any other text. For a reader that takes more from the
-    same text: an import's tiles (``tenhou_xml_tiles``)."""
-    tags = plain_mjlog_tags(data)
-    return _GameReader(file).read_plain(*tags) if tags is not None else None
+    ``read_tenhou_xml`` reads it (each win's details too); None for any other text. For a reader that
+    takes more from the same text: an import's tiles (``tenhou_xml_tiles``)."""
+    return _read_plain(data, file)
 
 
-# The name the registry (``replay.formats.detect.REGISTRY``) reads this format with.
+# The name the registry (``replay.formats.detect.REGISTRY``) reads this format with by default
+# (``read_hands`` is what it reads with: without each win's details).
 read = read_tenhou_xml

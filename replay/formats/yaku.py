@@ -294,25 +294,34 @@ def details(
 ) -> WinDetails:
     """The details of a win: the dora, ura dora, red fives and North tiles counted apart from the yaku."""
     kept: list[Yaku] = []
-    counts = {"dora": 0, "ura": 0, "red": 0, "kita": 0}
+    dora = ura = red = kita = 0
     for item in yaku:
-        if item.tenhou_id == DORA:
-            counts["dora"] += item.han
-        elif item.tenhou_id == URA:
-            counts["ura"] += item.han
-        elif item.tenhou_id == RED:
-            counts["red"] += item.han
+        index = item.tenhou_id
+        if index == DORA:
+            dora += item.han
+        elif index == URA:
+            ura += item.han
+        elif index == RED:
+            red += item.han
         elif item.name == KITA:
-            counts["kita"] += item.han
+            kita += item.han
         else:
             kept.append(item)
-    return WinDetails(tuple(kept), fu, winning_tile=winning_tile, calls=tuple(calls), **counts)
+    return WinDetails(
+        tuple(kept), fu, dora=dora, red=red, ura=ura, kita=kita, winning_tile=winning_tile, calls=tuple(calls)
+    )
 
 
 def tile136(tile: int) -> str:
     """A tile of Tenhou's 136 numbering in ``1m``..``7z`` notation."""
+    if 0 <= tile < len(_TILES136):
+        return _TILES136[tile]
     kind = tile // 4
     return f"{kind % 9 + 1}{SUITS[kind // 9]}"
+
+
+# The 136 tiles' names, made once (a win's tile and every tile of its calls is named).
+_TILES136: Final = tuple(f"{tile // 4 % 9 + 1}{SUITS[tile // 4 // 9]}" for tile in range(136))
 
 
 def is_open_call(code: int) -> bool:

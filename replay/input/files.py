@@ -12,8 +12,8 @@ from __future__ import annotations
 import contextlib
 import os
 import stat
+from io import RawIOBase
 from pathlib import Path
-from typing import BinaryIO
 
 from domain.errors import HonbaError
 
@@ -44,19 +44,22 @@ def read_capped(path: Path, *, limit: int = MAX_FILE, what: str = "file") -> byt
     """The bytes of a file of at most ``limit`` bytes; ``FileTooLarge`` beyond it (read no further
     than the limit: a device such as ``/dev/zero`` or a pipe is refused as soon as it passes it).
     ``OSError`` when it cannot be read, as ``Path.read_bytes``."""
-    with path.open("rb") as stream:
-        # A file's size known, it is read in one piece of that size (and further if it grew meanwhile).
+    # Unbuffered: the file is read in one piece of its size (no buffer of its own, nor the buffered
+    # reader's check whether the file is a terminal, for every log of an archive).
+    with open(path, "rb", buffering=0) as stream:
+        # A file's size known, it is read in one piece of that size (and further if it grew meanwhile,
+        # or if the system gave less: a read of a file is not promised whole).
         info = os.fstat(stream.fileno())
         known = min(info.st_size, limit) if stat.S_ISREG(info.st_mode) else 0
-        data = stream.read(known + 1)
-        if len(data) > known:
+        data = stream.read(known + 1) or b""
+        if len(data) != known or not known:
             data += _read_up_to(stream, limit + 1 - len(data))
     if len(data) > limit:
         raise FileTooLarge(str(path), f"larger than {mib(limit)}: honba reads a {what} of at most {mib(limit)}")
     return data
 
 
-def _read_up_to(stream: BinaryIO, size: int) -> bytes:
+def _read_up_to(stream: RawIOBase, size: int) -> bytes:
     """At most ``size`` bytes of a stream, in pieces (a device or a pipe: no buffer of ``size`` made first)."""
     pieces: list[bytes] = []
     left = size

@@ -1,7 +1,7 @@
 """The readers' fast paths give what their careful paths give (issue 36).
 
 A Tenhou mjlog in the plain shape every Tenhou server writes is read without building the XML
-tree (``replay.formats.tenhou_xml.plain_mjlog_tags``): every corpus log is read both ways and
+tree (``replay.formats.tenhou_xml._GameReader.read_plain``): every corpus log is read both ways and
 compared game for game, and text outside that shape (a comment, an entity, a nested element, a
 repeated attribute, ...) is read through the parser, with its refusal where it has one. An mjai
 line is read by the C scanner ``json.loads`` runs and, when it is not plain, by ``load_json``:
@@ -23,9 +23,11 @@ import pytest
 
 import replay.formats.mjai as mjai
 import replay.formats.tenhou_xml as tenhou_xml
+from domain.values import Win, WinResult
+from replay.formats import detect
 from replay.formats.detect import read_games
 from replay.formats.logmodel import LogError, LoggedGame
-from replay.formats.source import read_source
+from replay.formats.source import read_source, unpack
 from replay.input.json_text import load_json
 from replay.service.imports.verify import _compare_header as compare_header
 from replay.service.imports.verify import _header_fields as header_fields
@@ -45,6 +47,21 @@ def through_parser(data: bytes, file: str) -> list[LoggedGame] | str:
         return str(exc)
 
 
+def read_without_the_tree(data: bytes) -> bool:
+    """Whether the reader reads a log (or refuses it) without the parser's tree: its plain shape."""
+    parsed: list[str] = []
+    parse = tenhou_xml.parse_xml
+
+    def counted(data: bytes, file: str) -> Any:
+        parsed.append(file)
+        return parse(data, file)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(tenhou_xml, "parse_xml", counted)
+        read_xml(data, "x.mjlog")
+    return not parsed
+
+
 def read_xml(data: bytes, file: str) -> list[LoggedGame] | str:
     try:
         return tenhou_xml.read_tenhou_xml(data, file=file)
@@ -62,6 +79,45 @@ def test_every_corpus_mjlog_reads_alike_without_the_tree(monkeypatch: pytest.Mon
     monkeypatch.setattr(tenhou_xml, "parse_xml", _no_parse)
     for path in files:
         assert repr(read_xml(read_source(path), str(path))) == repr(expected[path]), path
+
+
+def _without_details(game: LoggedGame) -> LoggedGame:
+    """The game with each win's details left out (``Win.details`` None), the rest as it is."""
+    hands = []
+    for hand in game.hands:
+        result = hand.result
+        if isinstance(result, WinResult):
+            result = attrs.evolve(result, wins=tuple(attrs.evolve(w, details=None) for w in result.wins))
+        hands.append(attrs.evolve(hand, result=result))
+    return attrs.evolve(game, hands=tuple(hands))
+
+
+@needs_corpus
+def test_verify_reads_each_corpus_mjlog_without_the_wins_details_and_the_rest_alike() -> None:
+    # ``honba verify`` reads a mjlog without each win's details (nothing is paid by them; an import
+    # reads them with the tiles): the same games otherwise, by ``repr``, on the plain path and the parser's.
+    files = sorted(p for p in CORPUS.rglob("*") if p.is_file() and p.suffix in (".mjlog", ".xml", ".xml_"))
+    assert detect.READERS["tenhou-xml"].read == "read_hands"
+    detailed = 0
+    for path in files:
+        data, file = read_source(path), str(path)
+        try:
+            full = tenhou_xml.read_tenhou_xml(data, file=file)
+        except LogError as exc:
+            with pytest.raises(LogError) as bare_refusal:
+                tenhou_xml.read_hands(data, file=file)
+            assert str(bare_refusal.value) == str(exc)
+            continue
+        detailed += sum(w.details is not None for g in full for h in g.hands for w in _wins(h.result))
+        bare = tenhou_xml.read_hands(data, file=file)
+        assert repr(bare) == repr([_without_details(game) for game in full]), path
+        root = tenhou_xml.parse_xml(unpack(data, file=file), file)
+        assert repr(tenhou_xml._GameReader(file, details=False).read(root)) == repr(bare[0]), path
+    assert detailed > 5000
+
+
+def _wins(result: object) -> tuple[Win, ...]:
+    return result.wins if isinstance(result, WinResult) else ()
 
 
 def _no_parse(data: bytes, file: str) -> Any:
@@ -113,8 +169,30 @@ GAME = (
 )
 def test_a_log_outside_the_plain_shape_is_read_by_the_parser(old: str, new: str, plain: bool) -> None:
     data = GAME.replace(old, new).encode() if old else GAME.encode()
-    assert (tenhou_xml.plain_mjlog_tags(data) is not None) is plain
+    assert read_without_the_tree(data) is plain
     assert read_xml(data, "x.mjlog") == through_parser(data, "x.mjlog")
+
+
+@pytest.mark.parametrize(
+    "later",
+    [
+        '<DORA hai="5" hai="6"/>',  # a repeated attribute of a tag no handler reads
+        '<UN n0="A" n0="B"/>',  # of a tag a handler reads
+        "<DORA hai=5/>",  # not XML
+        "<X>text</X>",  # well-formed, outside the plain shape
+        "<T12/>",  # the plain shape to the end: the reader's own refusal stands
+    ],
+)
+def test_a_tag_the_reader_refuses_before_the_text_leaves_the_plain_shape_is_refused_as_the_parser_refuses_it(
+    later: str,
+) -> None:
+    # The plain shape is checked as the tags are read: a refusal of the reader (a seat the table
+    # does not have) stands only where the rest of the text is of the plain shape too; elsewhere the
+    # parser's refusal (malformed XML) or its tree's reading comes first, as without the fast path.
+    data = GAME.replace('<REACH who="0" step="1"/>', '<REACH who="7" step="1"/>').replace('<DORA hai="5"/>', later)
+    assert read_xml(data.encode(), "x.mjlog") == through_parser(data.encode(), "x.mjlog")
+    assert read_without_the_tree(data.encode()) is (later == "<T12/>")
+    assert "who=7" in str(read_xml(data.replace(later, "<T12/>").encode(), "x.mjlog"))
 
 
 def test_whether_a_hands_play_is_logged_is_read_alike() -> None:
@@ -163,7 +241,7 @@ def test_a_call_or_riichi_in_tenhou_s_layout_reads_as_the_parser_reads_it(
     monkeypatch: pytest.MonkeyPatch, old: str, new: str, tag: str, careful: int
 ) -> None:
     data = GAME.replace(old, new).encode()
-    assert tenhou_xml.plain_mjlog_tags(data) is not None
+    assert read_without_the_tree(data)
     expected = through_parser(data, "x.mjlog")
     handled: list[str] = []
     for name in ("_on_call", "_on_reach"):
@@ -286,7 +364,7 @@ def test_a_win_a_draw_or_a_hands_start_in_tenhou_s_layout_reads_as_the_parser_re
     monkeypatch: pytest.MonkeyPatch, old: str, new: str, tag: str, careful: int
 ) -> None:
     data = GAME.replace(old, new).encode()
-    assert tenhou_xml.plain_mjlog_tags(data) is not None
+    assert read_without_the_tree(data)
     expected = through_parser(data, "x.mjlog")
     handled: list[str] = []
     for name in ("_on_agari", "_on_init", "_on_ryuukyoku"):

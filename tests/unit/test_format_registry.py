@@ -10,6 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import replay.formats.detect as detect
 import replay.formats.source as source
@@ -115,3 +117,11 @@ def test_a_log_is_made_utf8_text_once_on_its_way_to_its_reader(monkeypatch: pyte
     log = b'<mjloggm ver="2.3"><GO type="169" lobby="0"/><UN n0="A" n1="B" n2="C" n3="D"/></mjloggm>\n'
     games = detect.read_games(log, file="x.mjlog")
     assert len(games) == 1 and games[0].truncated and len(made) == 1
+
+
+@given(st.sampled_from([0, 1, 4095, 4096, 4097, 8191, 8192, 8193, 12000]), st.binary(max_size=9000))
+def test_a_logs_head_is_its_start_after_blank_space_however_much_of_it(blanks: int, rest: bytes) -> None:
+    # ``head`` strips a prefix of the content, not the whole (a copy of every file, twice): the same
+    # start for any run of byte order marks and blank space before it.
+    data = (b"\xef\xbb\xbf \t\r\n" * (blanks // 7 + 1))[:blanks] + rest
+    assert source.head(data) == data.lstrip(b"\xef\xbb\xbf \t\r\n")[:4096]

@@ -10,12 +10,15 @@ from __future__ import annotations
 import functools
 import gzip
 from pathlib import Path
+from urllib.parse import unquote
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from domain.values import AbortiveDraw, AbortKind, ExhaustiveDraw, HandValue, Win, WinResult
 from replay.formats.logmodel import LogError, LoggedGame
-from replay.formats.tenhou_xml import read_tenhou_xml
+from replay.formats.tenhou_xml import _unquoted, read_tenhou_xml
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus"
 
@@ -527,3 +530,25 @@ def test_corpus_game_in_both_formats_matches_tenhous_json_export() -> None:
     assert doubles[0].deltas == (0, 12000, -24600, 12600)
     last = game.hands[-1].result
     assert isinstance(last, WinResult) and last.wins[0].liable == 2
+
+
+@given(st.binary(max_size=24), st.booleans(), st.text(max_size=6))
+def test_a_players_name_is_decoded_as_unquote_decodes_it(name: bytes, lower: bool, other: str) -> None:
+    # Tenhou percent-encodes every byte of a name (UTF-8, or not: a byte that is none is replaced);
+    # such a name is decoded from its hex digits, any other by ``unquote``: the same text either way.
+    encoded = "".join(f"%{byte:02x}" if lower else f"%{byte:02X}" for byte in name)
+    _unquoted.cache_clear()
+    for text in (encoded, encoded + other, other + encoded, encoded[:-1], "%" + encoded):
+        assert _unquoted(text) == unquote(text)
+
+
+def test_a_logs_hour_is_named_as_strftime_names_it() -> None:
+    # The hour a log's description and notes name, formatted without strftime (once per log).
+    from datetime import datetime, timedelta
+
+    from replay.formats.tenhou_rules import _hour
+
+    start = datetime(2006, 1, 1)
+    moments = [start + timedelta(hours=37 * step) for step in range(3000)]
+    moments += [datetime(999, 5, 6, 7), datetime(1, 1, 1), datetime(9999, 12, 31, 23)]
+    assert [_hour(moment) for moment in moments] == [moment.strftime("%Y-%m-%d %H:00") for moment in moments]

@@ -131,8 +131,10 @@ def verify_game(game: LoggedGame, played: Sequence[CorrectedStep] = ()) -> GameR
         return base
     found: list[Disagreement] = []
 
-    def differ(hand: str, field: str, log: Any, honba: Any) -> None:
-        found.append(Disagreement(game.file, game.game_id, hand, field, log, honba))
+    def differ(hand: str | LoggedHand, field: str, log: Any, honba: Any) -> None:
+        # The hand named by its label, made here: only a hand that disagrees is named.
+        label = hand if isinstance(hand, str) else hand_label(hand)
+        found.append(Disagreement(game.file, game.game_id, label, field, log, honba))
 
     try:
         table = _Table(game, opening_for(game), played)
@@ -142,12 +144,13 @@ def verify_game(game: LoggedGame, played: Sequence[CorrectedStep] = ()) -> GameR
 
     checked = agreeing = 0
     refused = False
+    hands, deposit, stated = game.hands, game.rules.riichi_deposit, game.rules_stated
     stopped_at: str | None = None  # a hand the log gives no result, where the replay stops
-    for index, hand in enumerate(game.hands):
+    for index, hand in enumerate(hands):
         if hand.result is None:
             stopped_at = hand_label(hand)
             break
-        label = hand_label(hand)
+        label = hand  # named (``hand_label``) where it disagrees
         if table.state.finished:
             if game.rules_stated:
                 differ(label, "match end", "continues", f"ended ({table.state.end_reason})")
@@ -163,9 +166,9 @@ def verify_game(game: LoggedGame, played: Sequence[CorrectedStep] = ()) -> GameR
             refused = True
             break
         if hand.deltas is not None:
-            ours = list(score_changes(payments, state.players))
-            if ours != list(hand.deltas):
-                differ(label, "score changes", list(hand.deltas), ours)
+            ours = score_changes(payments, state.players)
+            if ours != tuple(hand.deltas):
+                differ(label, "score changes", list(hand.deltas), list(ours))
         try:
             table.record(hand.result, after)
         except HonbaError as exc:
@@ -173,13 +176,13 @@ def verify_game(game: LoggedGame, played: Sequence[CorrectedStep] = ()) -> GameR
             refused = True
             break
         checked += 1
-        if index + 1 < len(game.hands):
-            following = game.hands[index + 1]
+        if index + 1 < len(hands):
+            following = hands[index + 1]
             if table.state.finished:
-                if game.rules_stated:
+                if stated:
                     differ(label, "match end", "continues", f"ended ({table.state.end_reason})")
             else:
-                _compare_header(following, table.state, "next", game.rules.riichi_deposit, differ, label)
+                _compare_header(following, table.state, "next", deposit, differ, label)
         else:
             _check_end(game, table.state, label, differ)
         agreeing += len(found) == already
@@ -203,11 +206,13 @@ def verify_game(game: LoggedGame, played: Sequence[CorrectedStep] = ()) -> GameR
     for hand in game.hands:
         if hand.result is not None and hand.value_source != "log":
             sources[hand.value_source] = sources.get(hand.value_source, 0) + 1
-    return attrs.evolve(
-        base,
+    return GameReport(
+        game.file,
+        game.game_id,
         hands=checked,
         hands_agreeing=agreeing,
         disagreements=tuple(found),
+        truncated=game.truncated,
         value_sources=tuple(sorted(sources.items())),
         notes=notes,
     )
@@ -228,7 +233,7 @@ class _Table:
 
     def score(self, result: HandResult) -> tuple[TableState, tuple[Payment, ...]]:
         """The table after a hand result (before its deal pass or end) and its payments."""
-        step = self._played_step(result)
+        step = self._played_step(result) if self.played else None
         if step is not None:
             return step.after, step.payments
         try:
@@ -244,7 +249,7 @@ class _Table:
 
     def _played_step(self, result: HandResult) -> CorrectedStep | None:
         """The step the Match scored for this very result on this very table, if there is one."""
-        if self.next >= len(self.played):
+        if not self.played or self.next >= len(self.played):
             return None
         step = self.played[self.next]
         return step if step.fact is result and step.before == self.state else None
@@ -253,7 +258,7 @@ class _Table:
         """Record a hand result scored by ``score``: checked, then the table moves on to ``after``
         and the deal pass or end it leads to, as the Match records it."""
         before = self.state
-        if self._played_step(result) is not None:
+        if self.played and self._played_step(result) is not None:
             # The Match recorded this very result on this very table under the game's rules, after
             # the same checks (``EntryChecks``), and the deal pass or end it led to as its next step.
             self.next += 1
@@ -272,7 +277,12 @@ class _Table:
 
 
 def _compare_header(
-    hand: LoggedHand, state: TableState, prefix: str, deposit: int, differ: Any, label: str | None = None
+    hand: LoggedHand,
+    state: TableState,
+    prefix: str,
+    deposit: int,
+    differ: Any,
+    label: str | LoggedHand | None = None,
 ) -> None:
     if (
         hand.dealer == state.dealer
@@ -280,16 +290,16 @@ def _compare_header(
         and hand.round_wind % 4 == state.round_wind % 4
         and hand.counters == state.counters
         and hand.deposit_sticks * deposit == state.deposits
-        and tuple(hand.scores) == state.scores
+        and hand.scores == state.scores  # (a list of scores: compared field by field below)
     ):
         # Every field of ``_header_fields`` agrees (nearly every hand of every log): nothing to list.
         return
     for field, log_value, our_value in _header_fields(hand, state, deposit):
         if log_value != our_value:
-            differ(label or hand_label(hand), f"{prefix} {field}", log_value, our_value)
+            differ(hand_label(hand) if label is None else label, f"{prefix} {field}", log_value, our_value)
 
 
-def _check_end(game: LoggedGame, state: TableState, label: str, differ: Any) -> None:
+def _check_end(game: LoggedGame, state: TableState, label: str | LoggedHand, differ: Any) -> None:
     if not state.finished and not game.length_known and game.final_scores is not None:
         # The log does not say how long the game was: settle the end where the log ends it.
         state = end_match(state, game.rules, MatchEnd("complete"))
