@@ -39,6 +39,10 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+# ``python -P`` leaves this script's folder off the path: its helpers are found there all the same,
+# after every tree on the path.
+sys.path.append(str(Path(__file__).resolve().parent))
+
 from machine import print_machine, verdict
 
 HONBA = shutil.which("honba") or ""

@@ -46,6 +46,11 @@ from pathlib import Path
 from typing import Any
 
 import attrs
+
+# ``python -P`` leaves this script's folder off the path: its helpers are found there all the same,
+# after every tree on the path.
+sys.path.append(str(Path(__file__).resolve().parent))
+
 from machine import corpus_files, max_rss_mib, plain_parse, print_machine, timed, verdict
 
 from replay.formats.detect import read_games, read_log
