@@ -499,19 +499,25 @@ def run_floor_requests(server: Any, tables: int, count: int, requests: int) -> d
         servers.stop()
 
 
-def pgbench_run(
-    server: Any, url: str, script: str, seconds: float, work: Path, clients: int
-) -> tuple[float, float, float] | None:
-    """``script`` run by pgbench from ``clients`` connections (prepared statements, as honba's):
-    (transactions/s, PostgreSQL's CPU ms per transaction, pgbench's CPU ms per transaction); None
-    without pgbench."""
+def pgbench_program() -> Path | None:
+    """PostgreSQL's own pgbench beside the server the tests use, or None where there is none."""
     from pg_server import ServerUnavailable, find_bin_dir
 
     try:
         program = find_bin_dir() / "pgbench"
     except ServerUnavailable:
         return None
-    if not program.is_file():
+    return program if program.is_file() else None
+
+
+def pgbench_run(
+    server: Any, url: str, script: str, seconds: float, work: Path, clients: int
+) -> tuple[float, float, float] | None:
+    """``script`` run by pgbench from ``clients`` connections (prepared statements, as honba's):
+    (transactions/s, PostgreSQL's CPU ms per transaction, pgbench's CPU ms per transaction); None
+    without pgbench."""
+    program = pgbench_program()
+    if program is None:
         return None
     path = work / f"floor-{uuid.uuid4().hex[:8]}.sql"
     path.write_text(script)
@@ -881,13 +887,8 @@ PGBENCH_INSERT = (
 def pgbench(url: str, seconds: float, locked: bool, work: Path) -> float | None:
     """Three-row insert transactions per second from 40 connections, by PostgreSQL's own pgbench
     (a C client: the figure is the database's); None when there is no pgbench."""
-    from pg_server import ServerUnavailable, find_bin_dir
-
-    try:
-        program = find_bin_dir() / "pgbench"
-    except ServerUnavailable:
-        return None
-    if not program.is_file():
+    program = pgbench_program()
+    if program is None:
         return None
     import psycopg
 
