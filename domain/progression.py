@@ -16,7 +16,15 @@ import attrs
 from domain.errors import DamagedFact
 from domain.rules import Ruleset
 from domain.said import Said
-from domain.scoring.payments import Settlement, goulash_now, kitty_now, score_changes, settle, settle_penalty
+from domain.scoring.payments import (
+    Settlement,
+    goulash_now,
+    has_pools,
+    kitty_now,
+    score_changes,
+    settle,
+    settle_penalty,
+)
 from domain.special_hands import passes_deal_after
 from domain.values import (
     AbortiveDraw,
@@ -116,9 +124,8 @@ def _pools_after(
     state: TableState, rules: Ruleset, result: HandResult, settlement: Settlement
 ) -> tuple[int, int, bool]:
     """The kitty and Goulash stakes still pending after the hand, and whether the next deal is a Goulash."""
-    if not rules.kitty_stake and not rules.goulash_stake:
-        # Rules without either pool (every riichi rule set): nothing pending, no Goulash deal.
-        return 0, 0, False
+    if not has_pools(rules):
+        return 0, 0, False  # nothing pending, no Goulash deal
     collected = {p.reason for p in settlement.payments}
     kitty = 0 if Reason.KITTY in collected else kitty_now(state, rules)
     goulash = goulash_now(state, rules)

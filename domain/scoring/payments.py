@@ -273,6 +273,12 @@ def loser_settlement(win: Win, state: TableState, rules: Ruleset) -> list[Paymen
     return payments
 
 
+def has_pools(rules: Ruleset) -> bool:
+    """Whether the rules stake a kitty or a Goulash pool (no riichi rule set does: then nothing is
+    ever at stake or pending, and the pools need not be looked at)."""
+    return bool(rules.kitty_stake or rules.goulash_stake)
+
+
 def kitty_now(state: TableState, rules: Ruleset) -> int:
     """What each player has at stake in the kitty during this deal (this deal's stake included)."""
     return state.kitty_pending + rules.kitty_stake if rules.kitty_stake else 0
@@ -290,8 +296,7 @@ def pool_payments(win: Win, state: TableState, rules: Ruleset) -> list[Payment]:
     discarder pays only his own stake.
     """
     payments: list[Payment] = []
-    if not rules.kitty_stake and not rules.goulash_stake:
-        # Rules without either pool (every riichi rule set): nothing at stake.
+    if not has_pools(rules):
         return payments
     kitty = kitty_now(state, rules)
     if kitty and win.facts.pung_hand:
