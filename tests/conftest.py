@@ -351,3 +351,23 @@ def imported(db: Path, folder: Path, **options: Any) -> ImportRun:
         return import_paths(app, [folder], **options)
     finally:
         app.close()
+
+
+@pytest.fixture
+def xml_parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The files the Tenhou XML reader parses into a tree during the test (``parse_xml`` counted):
+    the fast readers' tests say which logs take the parser and which are read from their text."""
+    import replay.formats.tenhou_xml as tenhou_xml
+    import replay.formats.tenhou_xml_tiles as tenhou_xml_tiles
+
+    parses: list[str] = []
+    original = tenhou_xml.parse_xml
+
+    def counted(data: bytes, file: str) -> Any:
+        parses.append(file)
+        return original(data, file)
+
+    monkeypatch.setattr(tenhou_xml, "parse_xml", counted)
+    # Wherever else the parse might be taken from (the tiles' module once took it for a walk of its own).
+    monkeypatch.setattr(tenhou_xml_tiles, "parse_xml", counted, raising=False)
+    return parses

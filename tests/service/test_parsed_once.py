@@ -80,22 +80,11 @@ def test_a_rulesets_digest_is_worked_out_once_and_keeps_its_value() -> None:
     assert info.misses == len(preset_names()) and info.hits == 2 * len(preset_names())
 
 
-def test_an_imported_mjlog_is_parsed_at_most_once_with_its_tiles(monkeypatch: pytest.MonkeyPatch) -> None:
-    import replay.formats.tenhou_xml as tenhou_xml
-    import replay.formats.tenhou_xml_tiles as tenhou_xml_tiles
+def test_an_imported_mjlog_is_parsed_at_most_once_with_its_tiles(xml_parses: list[str]) -> None:
     from replay.formats.detect import read_games
     from replay.formats.source import read_source
 
-    parses: list[str] = []
-    original = tenhou_xml.parse_xml
-
-    def counted(data: bytes, file: str) -> Any:
-        parses.append(file)
-        return original(data, file)
-
-    monkeypatch.setattr(tenhou_xml, "parse_xml", counted)
-    # Wherever else the parse is taken from (the tiles' module took it for a second walk).
-    monkeypatch.setattr(tenhou_xml_tiles, "parse_xml", counted, raising=False)
+    parses = xml_parses
     path = sorted((CORPUS / "tenhou-wire-2018").glob("*.mjlog"))[0]
     data = read_source(path)
     [game] = read_games(data, file=str(path), tiles=True)
