@@ -227,10 +227,9 @@ def event_digest(event: Any) -> str:
     bytes are ``exact_canonical``'s, from the field as it is (a match's source, every tile of its
     game, is not copied into plain data first), or its plain data where it is not plain JSON already.
     """
-    cls = type(event)
-    keys = _content_keys(cls)
+    cls = event.__class__
     pieces = []
-    for key, name in keys:
+    for key, name in _content_keys(cls):
         pieces.append(key + (_plain_bytes(getattr(event, name)) if name else orjson.dumps(cls.__qualname__)))
     return hashlib.sha256(b"{" + b",".join(pieces) + b"}").hexdigest()
 
