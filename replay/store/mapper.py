@@ -236,6 +236,8 @@ def whole(event: Any) -> str | None:
 # about a value of none of them.
 _JSON_NATIVE = (str, int, float, list, tuple, dict)
 _TYPE, _DATA, _END = b'{"_type_":', b',"_data_":', b"}"
+# Each attribute's name as written before its value, found once per name.
+_KEYS: dict[str, bytes] = {}
 
 
 class HonbaMapper(Mapper[UUID]):
@@ -279,15 +281,27 @@ class HonbaMapper(Mapper[UUID]):
         for name, value in vars(domain_event).items():
             if name == "originator_id" or name == "originator_version":
                 continue
-            transcoding = types.get(type(value))
-            if transcoding is None or isinstance(value, _JSON_NATIVE) or value is None or value is True:
+            key = _KEYS.get(name)
+            if key is None:
+                if type(name) is not str:
+                    return None
+                key = _KEYS[name] = orjson.dumps(name) + b":"
+            cls = type(value)
+            if cls is str:  # most attributes: written alike (text UTF-8 refuses: the library's error)
+                try:
+                    pieces.append(key + orjson.dumps(value))
+                except orjson.JSONEncodeError:
+                    return None
+                continue
+            transcoding = types.get(cls)
+            if transcoding is None or isinstance(value, _JSON_NATIVE):
                 written = json_exactly(value, UNSORTED)
             else:
                 data = json_exactly(transcoding.encode(value), UNSORTED)
                 written = None if data is None else _TYPE + orjson.dumps(transcoding.name) + _DATA + data + _END
-            if written is None or type(name) is not str:
+            if written is None:
                 return None
-            pieces.append(orjson.dumps(name) + b":" + written)
+            pieces.append(key + written)
         return b"{" + b",".join(pieces) + b"}"
 
     def to_domain_event(self, stored_event: StoredEvent) -> Any:
