@@ -5,20 +5,26 @@ import, written by ``orjson`` too, are the canonical JSON's (``domain.integrity.
 from __future__ import annotations
 
 import hashlib
+import sqlite3
 from datetime import UTC, datetime
+from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 from uuid import UUID
 
+import eventsourcing.domain as library
 import pytest
 from conftest import CORPUS
 from eventsourcing.persistence import Mapper, StoredEvent
 
+import domain.match as match_module
+from domain import integrity
 from domain.integrity import canonical, event_content, event_digest
 from domain.match import Match
 from domain.rules import load_preset
 from domain.values import ExhaustiveDraw
 from replay.formats.detect import read_log
+from replay.service.imports.batch import import_paths
 from replay.service.imports.importing import match_from_log
 from replay.service.imports.storing import prepare
 from replay.store.application import HonbaApp, mapper_for
@@ -126,3 +132,35 @@ def test_a_value_the_library_refuses_is_refused_alike(mapper: HonbaMapper) -> No
         _library(mapper, started)
     with pytest.raises(type(library.value)):
         mapper.to_stored_event(started)
+
+
+def _rows_of_an_import(folder: Path, db: Path) -> list[tuple[Any, ...]]:
+    app = HonbaApp.open(str(db))
+    try:
+        run = import_paths(app, [folder], pool=None)
+    finally:
+        app.close()
+    assert run.stored > 10
+    with sqlite3.connect(db) as connection:
+        return list(connection.execute("SELECT * FROM stored_events ORDER BY originator_id, originator_version"))
+
+
+@pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpus is not present")
+def test_an_import_writes_the_rows_the_standard_encoders_write(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same logs imported with orjson's bytes and with the standard encoder's alone (the event
+    library's mapper, ``canonical`` for every digest), the clock frozen: the very same rows."""
+    frozen = datetime(2026, 1, 2, 3, 4, 5, 123456, tzinfo=UTC)
+    for cls in list(vars(library).values()):
+        if isinstance(cls, type) and "create_timestamp" in vars(cls):
+            monkeypatch.setattr(cls, "create_timestamp", staticmethod(lambda: frozen))
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    for path in sorted((CORPUS / "tenhou-wire-2018").glob("*.mjlog"))[:30]:
+        (folder / path.name).write_bytes(path.read_bytes())
+    fast = _rows_of_an_import(folder, tmp_path / "fast.sqlite")
+    monkeypatch.setattr(HonbaMapper, "to_stored_event", Mapper.to_stored_event)
+    monkeypatch.setattr(integrity, "exact_canonical", lambda data, exact=None: canonical(data))
+    monkeypatch.setattr(
+        match_module, "event_digest", lambda event: hashlib.sha256(canonical(event_content(event))).hexdigest()
+    )
+    assert _rows_of_an_import(folder, tmp_path / "standard.sqlite") == fast
