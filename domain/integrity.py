@@ -230,7 +230,7 @@ def event_digest(event: Any) -> str:
     cls = event.__class__
     pieces = []
     for key, name in _content_keys(cls):
-        pieces.append(key + (_plain_bytes(getattr(event, name)) if name else orjson.dumps(cls.__qualname__)))
+        pieces.append(key + (plain_canonical(getattr(event, name)) if name else orjson.dumps(cls.__qualname__)))
     return hashlib.sha256(b"{" + b",".join(pieces) + b"}").hexdigest()
 
 
@@ -242,8 +242,8 @@ def _content_keys(cls: type) -> tuple[tuple[bytes, str], ...]:
     return tuple((canonical(key) + b":", names[key]) for key in sorted(names))
 
 
-def _plain_bytes(value: Any) -> bytes:
-    """``canonical(plain(value))``, byte for byte."""
+def plain_canonical(value: Any) -> bytes:
+    """``canonical(plain(value))``, byte for byte, by ``orjson`` where that gives the same bytes."""
     cls = type(value)
     if value is None:
         return b"null"

@@ -1,19 +1,24 @@
 """``to_data``'s encoder of each value class, written out once per class, gives what a loop over the
-class's fields gives: every field read, those at their default left out, the plain ones as they are."""
+class's fields gives: every field read, those at their default left out, the plain ones as they are;
+``Ruleset.to_dict``, reading the fields one by one, what ``attrs.asdict`` gave."""
 
 from __future__ import annotations
 
 from enum import Enum
+from pathlib import Path
 from typing import Any
 
 import attrs
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from domain.codec import VALUE_CLASSES, to_data, value_fields
+from domain.rules import Ruleset, load_preset
 from domain.values import HandValue, Payment, Reason, TableState, Win, WinDetails, WinResult, Yaku
 
 _SCALARS = (str, int, float, bool, type(None))
+PRESETS = Path(__file__).resolve().parents[2] / "domain" / "presets"
 
 
 def _by_loop(value: Any) -> Any:
@@ -73,3 +78,22 @@ def test_fields_at_their_default_are_left_out_and_the_others_kept() -> None:
     # An enum written by its value, a field at its default ('' note) left out.
     payment = Payment(payer=0, payee=None, amount=1000, reason=Reason.HAND)
     assert to_data(payment) == _by_loop(payment) == {"payer": 0, "payee": None, "amount": 1000, "reason": "hand value"}
+
+
+def _rules_by_asdict(rules: Ruleset) -> dict[str, Any]:
+    """``Ruleset.to_dict`` as ``attrs.asdict`` wrote it before it read the fields one by one."""
+    data = attrs.asdict(rules)
+    data["uma"] = list(rules.uma)
+    data["settling_table"] = [list(row) for row in rules.settling_table]
+    data["uma_floating"] = [list(row) for row in rules.uma_floating]
+    data["table_points"] = list(rules.table_points)
+    data["special_hands"] = list(rules.special_hands)
+    return data
+
+
+@pytest.mark.parametrize("name", sorted(p.stem for p in PRESETS.glob("*.toml")))
+def test_every_preset_s_rules_are_written_as_asdict_wrote_them(name: str) -> None:
+    rules = load_preset(name)
+    found, expected = rules.to_dict(), _rules_by_asdict(rules)
+    assert found == expected and list(found) == list(expected)
+    assert [type(value) for value in found.values()] == [type(value) for value in expected.values()]
