@@ -1,4 +1,4 @@
-"""Editing a SQLite store's rows behind honba's back: what the tamper and damage tests do to a copy.
+"""Editing a store's rows behind honba's back: what the tamper and damage tests do to a copy.
 
 Each test gets its own copy of a store written once per module (``copy_store``), then deletes or
 rewrites rows with plain SQL as an attacker (or a failing disk) would, and asks honba what it finds.
@@ -11,6 +11,10 @@ import sqlite3
 from collections.abc import Iterator
 from contextlib import closing, contextmanager
 from pathlib import Path
+from typing import Any
+from uuid import UUID
+
+import psycopg
 
 
 def copy_store(pristine: Path, tmp_path: Path) -> Path:
@@ -44,3 +48,18 @@ def last_version(db: Path, originator: str) -> int:
             "SELECT MAX(originator_version) FROM stored_events WHERE originator_id = ?", (originator,)
         ).fetchone()
     return int(version or 0)
+
+
+def execute(db: str, statement: str, *args: Any) -> list[Any]:
+    """One statement on the events table (``EVENTS``) of a SQLite file or a PostgreSQL URL, with ids
+    as each store keeps them (a uuid on PostgreSQL, its hex in SQLite)."""
+    if db.startswith("postgresql://"):
+        with psycopg.connect(db) as connection:
+            cursor = connection.execute(statement.replace("EVENTS", "honba_events").replace("?", "%s"), args)
+            return list(cursor.fetchall()) if cursor.description else []
+    hexed = tuple(a.hex if isinstance(a, UUID) else a for a in args)
+    with closing(sqlite3.connect(db)) as connection:
+        cursor = connection.execute(statement.replace("EVENTS", "stored_events"), hexed)
+        rows = list(cursor.fetchall())
+        connection.commit()
+        return rows
