@@ -60,9 +60,12 @@ def canonical(data: Any) -> bytes:
 # code point): the same escapes, integers, text, ``true``, ``false`` and ``null``, in C, about ten
 # times faster. Not every float: ``canonical`` writes a float as its ``repr`` (``1e-05``, ``1e+16``,
 # ``NaN``), orjson ``0.00001``, ``1e16``, ``null``. And orjson writes some things the standard
-# encoder refuses or writes otherwise: a ``UUID`` (as text), an ``Enum`` (its value). Told to pass
-# through a datetime, a dataclass and a subclass of ``str``, ``int``, ``dict`` or ``list``, and
-# refusing a key that is not text and an integer beyond 64 bits, it raises on those instead.
+# encoder refuses or writes otherwise: a ``UUID`` (as text: searched for below), a datetime, a
+# dataclass, a subclass of ``str``, ``int``, ``dict`` or ``list`` (told to pass them through, it
+# raises), a key that is not text and an integer beyond 64 bits (it raises). One difference is left:
+# an ``Enum`` that is neither text nor a number, which the standard encoder refuses, orjson writes as
+# its value. No event holds one (the domain's values are written by ``to_data``, which writes every
+# enumeration as its value), so a value that raised before is written now, nothing written changes.
 _PASS_THROUGH = orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS | orjson.OPT_PASSTHROUGH_SUBCLASS
 SORTED = _PASS_THROUGH | orjson.OPT_SORT_KEYS
 UNSORTED = _PASS_THROUGH
