@@ -17,7 +17,7 @@ import sqlite3
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import closing, contextmanager
 from pathlib import Path
 from typing import Any
@@ -38,8 +38,9 @@ from projections.standings_view import (
     UnreadableRow,
     ViewTooNew,
     read_doc,
+    stamped,
 )
-from projections.views import TABLE, DocumentView, POPODocumentView, ViewMoved
+from projections.views import TABLE, Changes, DocKey, DocumentView, POPODocumentView, ViewMoved
 from replay.store.application import HonbaApp
 from replay.store.fold_rows import FoldReader
 from replay.store.retry import OPEN_TRIES, retrying
@@ -290,6 +291,83 @@ def _fold_batch(
     events, read = _read_batch(app, reader, notifications)
     projection.process_batch(events, Tracking(app.name, last), expected=position, read=read)
     return last, len(notifications)
+
+
+def kept_view(app: HonbaApp) -> DocumentView | None:
+    """The standings view an import keeps current (``keep``), or None when it cannot be opened as it
+    is: an import never mends nor rebuilds it (the next catch-up does, saying so), and stores all
+    the same."""
+    try:
+        return _opened(app)
+    except Exception:  # whatever keeps it from opening, the catch-up meets again and says
+        return None
+
+
+def close_view(view: DocumentView) -> None:
+    """Let go of a view's connections where they are its own (SQLite's file beside the store's; on
+    PostgreSQL and in memory the view shares the store's)."""
+    if isinstance(view, SQLiteDocumentView):
+        view.datastore.close()
+
+
+# Rows between the view's position and a batch kept by an import that the check reads at most: a view
+# further behind than that is left to the catch-up (the rows of a batch's own files and checkpoint
+# lie between two batches of one import, a few hundred at most).
+GAP = 2000
+
+
+def keep(app: HonbaApp, view: DocumentView, positions: Sequence[int], documents: Iterable[Changes]) -> bool:
+    """Write the documents of matches an import just stored (``projections.standings_view.
+    match_documents``, one mapping a match) into the view, with the position of the batch's last
+    row, so that the first standings after an import fold nothing of them; True when written.
+
+    Written only where a catch-up would write the very same documents: when ``positions`` (the
+    notification ids of the batch's rows, one insert's) follow each other; the view's tracked
+    position and its layout marker agree (``view/format``, this honba's layout) and stand before
+    the batch, with no row the view folds between them and the batch's first (a table recorded
+    meanwhile, a match stored by another process: then nothing is written and the next catch-up
+    folds them all, in order); and the view holds nothing yet of these matches (a tournament's
+    attachment of a key before its match was stored, say). The write is a compare-and-set on that
+    position (``DocumentView.put_docs``): a catch-up or another import that moved the view
+    meanwhile wins, and this batch is left to the catch-up. A process killed before this write
+    leaves the view before the batch: the catch-up folds it as any other rows.
+    """
+    if not positions:
+        return False
+    first, last = min(positions), max(positions)
+    if last - first + 1 != len(positions):
+        return False
+    position = view.max_tracking_id(app.name) or 0
+    if position >= first:
+        return False
+    if first - 1 > position:
+        between = app.recorder.select_notifications(start=position, stop=first - 1, limit=GAP, inclusive_of_start=False)
+        if len(between) >= GAP or any(row.topic.startswith(FOLDED_TOPICS) for row in between):
+            return False
+    changes: dict[DocKey, dict[str, Any] | None] = {}
+    for one in documents:
+        changes.update(one)
+    # What the fold of a new match reads of the view besides its own documents: all must be absent.
+    wanted: set[DocKey] = {("view", "format")}
+    for (kind, key), data in changes.items():
+        if kind == "match" and data is not None:
+            wanted |= {("match", key), ("unreadable", key)}
+            wanted |= {(other, str(data["key"])) for other in ("summary", "stats", "attached", "damaged")}
+    found = view.get_docs(sorted(wanted))
+    marker = found.pop(("view", "format"))
+    if marker is None:
+        if position:
+            return False  # a marker removed behind honba's back: the catch-up rebuilds the view
+    elif marker.get("version") != FORMAT or marker.get("position") != position:
+        return False  # another layout, or a position changed behind honba's back: the catch-up's to mend
+    if any(data is not None for data in found.values()):
+        return False
+    changes[("view", "format")] = stamped("view", {"version": FORMAT, "position": last})
+    try:
+        view.put_docs(changes, Tracking(app.name, last), expected=position)
+    except ViewMoved:
+        return False
+    return True
 
 
 @contextmanager
