@@ -256,8 +256,11 @@ def kept_view_copy(db: Path) -> Path:
 
 def view_from(app: HonbaApp, db: Path, copy: Path, old: DocumentView | None) -> DocumentView:
     """The views file beside ``db`` replaced by ``copy`` (the one before closed), opened."""
-    fresh_view(app, db, old)
+    datastore = getattr(old, "datastore", None)
+    if datastore is not None:
+        datastore.close()
     for suffix in ("", "-wal", "-shm"):
+        Path(views_path(str(db)) + suffix).unlink(missing_ok=True)
         if Path(f"{copy}{suffix}").exists():
             shutil.copyfile(f"{copy}{suffix}", views_path(str(db)) + suffix)
     return open_view(app)

@@ -238,8 +238,10 @@ def catch_up(
     batch: int = BATCH,
     tick: Callable[[int], None] | None = None,
     notice: Callable[[str], None] = stderr_notice,
+    stop: int | None = None,
 ) -> int:
-    """Fold every event the view has not seen yet; returns how many were folded.
+    """Fold every event the view has not seen yet (up to the position ``stop``, when given); returns
+    how many were folded.
 
     A view an older honba laid out is first emptied and rebuilt, with one line to ``notice``.
     """
@@ -257,7 +259,7 @@ def catch_up(
     while True:
         try:
             with cyclic_gc_paused():
-                done = _fold_batch(app, reader, projection, position, batch)
+                done = _fold_batch(app, reader, projection, position, batch, stop)
         except ViewMoved:
             # Another catch-up or a follower wrote the view since this batch began: what it read
             # may be stale, so nothing of it was written. Go on from where the view stands now.
@@ -273,7 +275,7 @@ def catch_up(
 
 
 def _fold_batch(
-    app: HonbaApp, reader: FoldReader, projection: StandingsProjection, position: int, batch: int
+    app: HonbaApp, reader: FoldReader, projection: StandingsProjection, position: int, batch: int, stop: int | None
 ) -> tuple[int, int] | None:
     """Fold the next batch of the log after ``position`` into the view: the position it is written at
     and how many rows it held; None when there are none.
@@ -282,7 +284,9 @@ def _fold_batch(
     objects. Everything the batch made is let go as this returns, before the collector is back, so
     that it does not come back to find them all still counted (a pass over every object of the batch,
     a tenth of a rebuild's CPU when the batch was let go after it: docs/performance.md)."""
-    notifications = app.recorder.select_notifications(start=position, limit=batch, inclusive_of_start=False)
+    if stop is not None and position >= stop:
+        return None
+    notifications = app.recorder.select_notifications(start=position, limit=batch, stop=stop, inclusive_of_start=False)
     if not notifications:
         return None
     last = notifications[-1].id
@@ -316,7 +320,9 @@ def close_view(view: DocumentView) -> None:
 GAP = 2000
 
 
-def keep(app: HonbaApp, view: DocumentView, positions: Sequence[int], documents: Iterable[Changes]) -> bool:
+def keep(
+    app: HonbaApp, view: DocumentView, positions: Sequence[int], documents: Iterable[Changes], *, fold_gap: bool = True
+) -> bool:
     """Write the documents of matches an import just stored (``projections.standings_view.
     match_documents``, one mapping a match) into the view, with the position of the batch's last
     row, so that the first standings after an import fold nothing of them; True when written.
@@ -324,13 +330,14 @@ def keep(app: HonbaApp, view: DocumentView, positions: Sequence[int], documents:
     Written only where a catch-up would write the very same documents: when ``positions`` (the
     notification ids of the batch's rows, one insert's) follow each other; the view's tracked
     position and its layout marker agree (``view/format``, this honba's layout) and stand before
-    the batch, with no row the view folds between them and the batch's first (a table recorded
-    meanwhile, a match stored by another process: then nothing is written and the next catch-up
-    folds them all, in order); and the view holds nothing yet of these matches (a tournament's
-    attachment of a key before its match was stored, say). The write is a compare-and-set on that
-    position (``DocumentView.put_docs``): a catch-up or another import that moved the view
-    meanwhile wins, and this batch is left to the catch-up. A process killed before this write
-    leaves the view before the batch: the catch-up folds it as any other rows.
+    the batch; the rows between them and the batch's first are none the view folds, or a few
+    (``GAP``) that a catch-up up to the batch folds first (a table recorded meanwhile, an excerpt
+    of a game completed, a match stored by another process: ``fold_gap``); and the view holds
+    nothing yet of these matches (a tournament's attachment of a key before its match was stored,
+    say). Else nothing is written and the next catch-up folds the batch with the rest, in order.
+    The write is a compare-and-set on the view's position (``DocumentView.put_docs``): a catch-up
+    or another import that moved the view meanwhile wins, and this batch is left to the catch-up.
+    A process killed before this write leaves the view before the batch: the catch-up folds it.
     """
     if not positions:
         return False
@@ -340,27 +347,34 @@ def keep(app: HonbaApp, view: DocumentView, positions: Sequence[int], documents:
     position = view.max_tracking_id(app.name) or 0
     if position >= first:
         return False
-    if first - 1 > position:
-        between = app.recorder.select_notifications(start=position, stop=first - 1, limit=GAP, inclusive_of_start=False)
-        if len(between) >= GAP or any(row.topic.startswith(FOLDED_TOPICS) for row in between):
-            return False
-    changes: dict[DocKey, dict[str, Any] | None] = {}
-    for one in documents:
-        changes.update(one)
-    # What the fold of a new match reads of the view besides its own documents: all must be absent.
-    wanted: set[DocKey] = {("view", "format")}
-    for (kind, key), data in changes.items():
-        if kind == "match" and data is not None:
-            wanted |= {("match", key), ("unreadable", key)}
-            wanted |= {(other, str(data["key"])) for other in ("summary", "stats", "attached", "damaged")}
-    found = view.get_docs(sorted(wanted))
-    marker = found.pop(("view", "format"))
+    marker = view.get_doc("view", "format")
     if marker is None:
         if position:
             return False  # a marker removed behind honba's back: the catch-up rebuilds the view
     elif marker.get("version") != FORMAT or marker.get("position") != position:
         return False  # another layout, or a position changed behind honba's back: the catch-up's to mend
-    if any(data is not None for data in found.values()):
+    if first - 1 > position:
+        between = app.recorder.select_notifications(start=position, stop=first - 1, limit=GAP, inclusive_of_start=False)
+        if len(between) >= GAP:
+            return False
+        if any(row.topic.startswith(FOLDED_TOPICS) for row in between):
+            if not fold_gap:
+                return False
+            try:
+                catch_up(app, view, stop=first - 1)
+            except (ViewMoved, StoreError):  # the catch-up after the import meets it again, and says
+                return False
+            return keep(app, view, positions, documents, fold_gap=False)
+    changes: dict[DocKey, dict[str, Any] | None] = {}
+    for one in documents:
+        changes.update(one)
+    # What the fold of a new match reads of the view besides its own documents: all must be absent.
+    wanted: set[DocKey] = set()
+    for (kind, key), data in changes.items():
+        if kind == "match" and data is not None:
+            wanted |= {("match", key), ("unreadable", key)}
+            wanted |= {(other, str(data["key"])) for other in ("summary", "stats", "attached", "damaged")}
+    if any(data is not None for data in view.get_docs(sorted(wanted)).values()):
         return False
     changes[("view", "format")] = stamped("view", {"version": FORMAT, "position": last})
     try:

@@ -28,6 +28,7 @@ import pytest
 from conftest import CORPUS, TENHOU, hv, ron, won
 
 import replay.service.imports.storing as storing
+import replay.store.standings_view as standings_view
 from domain.match import Match
 from projections.views import DocumentView, POPODocumentView
 from replay.service.imports.batch import import_paths, reading_pool
@@ -188,19 +189,19 @@ def test_a_batch_stored_one_match_at_a_time_after_a_conflict_keeps_the_view(app:
     assert documents(view) == folded_afresh(app)
 
 
-def test_an_excerpt_completed_is_left_to_the_catch_up(app: HonbaApp, kept: list[bool]) -> None:
+def test_an_excerpt_completed_is_folded_before_the_batch_is_kept(app: HonbaApp, kept: list[bool]) -> None:
     excerpt = corpus_file(f"{FULL}-no-round-end.mjlog")
     full = corpus_file(f"{FULL}.mjlog")
     assert import_paths(app, [excerpt]).stored == 1
-    # The full game completes its excerpt (its missing hands recorded on the stored match, as a
-    # table records them: not this import's own insert); the batch's other matches come after it.
-    run = import_paths(app, [full, *TENHOU_LOGS[:3]], batch=10)
-    assert run.stored == 4
+    # The full game completes its excerpt: its missing hands recorded on the stored match, as a
+    # table records them (not an insert of the import's own), among the batch's other matches. The
+    # rows of the completion are folded (a catch-up up to the rest of the batch), then the rest kept.
+    run = import_paths(app, [*TENHOU_LOGS[:2], full, *TENHOU_LOGS[2:4]], batch=10)
+    assert run.stored == 5 and kept == [True, True]
     view = open_view(app)
-    assert view.max_tracking_id(app.name) < last_folded_row(app)
-    catch_up(app, view, notice=refuse_notice)
+    assert view.max_tracking_id(app.name) >= last_folded_row(app)
     afresh = folded_afresh(app)
-    assert documents(view) == afresh
+    assert without_position(documents(view)) == without_position(afresh)
     assert afresh[("summary", FULL)]["finished"]
 
 
@@ -216,29 +217,46 @@ def test_a_game_already_stored_under_another_key_keeps_the_view(app: HonbaApp, k
     assert without_position(documents(view)) == without_position(folded_afresh(app))
 
 
-def test_a_table_recorded_between_two_batches_is_folded_by_the_catch_up_once(app: HonbaApp, kept: list[bool]) -> None:
+def test_a_table_recorded_between_two_batches_is_folded_once(app: HonbaApp, kept: list[bool]) -> None:
     recording.start_match(app, "live", PLAYERS, TENHOU)
     catch_up(app, open_view(app), notice=refuse_notice)
     import_paths(app, TENHOU_LOGS[:4])
-    assert kept == [True]
-    # A hand recorded at a table between two imports: the view does not stand right before the
-    # next batch, which is left to the catch-up with the hand.
+    # A hand recorded at a table between two batches: the view does not stand right before the
+    # next batch. The hand is folded first (a catch-up up to the batch), then the batch kept.
     recording.record(app, "live", won(ron(1, 0, hv(3, 30))))
     import_paths(app, TENHOU_LOGS[4:8])
-    assert kept == [True, False]
     view = open_view(app)
-    catch_up(app, view, notice=refuse_notice)
-    afresh = folded_afresh(app)
-    assert documents(view) == afresh
-    # The hand counted once: the view's history of the match is the aggregate's.
-    assert len(afresh[("match", live_id(app))]["history"]) == len(app.get_match("live").history) == 2
-    # Once a catch-up (or a follower) has folded the hand, the next import keeps the view again.
+    assert view.max_tracking_id(app.name) >= last_folded_row(app)
+    assert without_position(documents(view)) == without_position(folded_afresh(app))
+    # A catch-up folded the hand meanwhile (a follower): the next batch is kept as it comes.
     recording.record(app, "live", won(ron(2, 0, hv(3, 30))))
     catch_up(app, view, notice=refuse_notice)
     import_paths(app, TENHOU_LOGS[8:12])
-    assert kept == [True, False, True]
-    assert view.max_tracking_id(app.name) >= last_folded_row(app)
-    assert without_position(documents(view)) == without_position(folded_afresh(app))
+    assert kept == [True, True, True]
+    catch_up(app, view, notice=refuse_notice)
+    afresh = folded_afresh(app)
+    assert documents(view) == afresh
+    # Each hand counted once: the view's history of the match is the aggregate's.
+    assert len(afresh[("match", live_id(app))]["history"]) == len(app.get_match("live").history) == 4
+
+
+def test_a_view_far_behind_is_left_to_the_catch_up(
+    app: HonbaApp, kept: list[bool], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import_paths(app, TENHOU_LOGS[:4])
+    view = open_view(app)
+    behind = view.max_tracking_id(app.name)
+    # More rows the view folds between it and the next batch than an import folds on its way:
+    # nothing written, the view stays where it was, and the catch-up folds them all in order.
+    monkeypatch.setattr(standings_view, "GAP", 3)
+    recording.start_match(app, "live", PLAYERS, TENHOU)
+    for winner in (1, 2, 3):
+        recording.record(app, "live", won(ron(winner, 0, hv(3, 30))))
+    import_paths(app, TENHOU_LOGS[4:8])
+    assert kept == [True, False]
+    assert view.max_tracking_id(app.name) == behind
+    catch_up(app, view, notice=refuse_notice)
+    assert documents(view) == folded_afresh(app)
 
 
 def live_id(app: HonbaApp) -> str:
