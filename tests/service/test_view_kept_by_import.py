@@ -414,3 +414,22 @@ def test_postgresql_keeps_the_view_as_a_fresh_catch_up_folds_it(postgres_url: st
         assert documents(view) == folded_afresh(store)
     finally:
         store.close()
+
+
+def test_postgresql_reads_a_batch_of_documents_in_one_statement(postgres_url: str) -> None:
+    store = HonbaApp.open(postgres_url)
+    try:
+        import_paths(store, TENHOU_LOGS[:3])
+        view = open_view(store)
+        stored = [key for key in documents(view) if key[0] in ("match", "summary", "stats")]
+        asked = [*stored, ("summary", "absent"), ("summary", "a\x00b")]
+        one_by_one = {key: view.get_doc(*key) for key in asked}
+
+        def refused(kind: str, key: str) -> None:
+            raise AssertionError("asked one document at a time")
+
+        view.get_doc = refused  # type: ignore[assignment,method-assign]
+        assert view.get_docs(asked) == one_by_one
+        assert sum(data is not None for data in one_by_one.values()) == 9
+    finally:
+        store.close()
