@@ -13,7 +13,7 @@ from eventsourcing.persistence import Tracking
 from eventsourcing.postgres import PostgresDatastore, PostgresTrackingRecorder
 from psycopg.sql import SQL, Identifier, Literal
 
-from projections.views import TABLE, Changes, DocKey, DocumentView, moved
+from projections.views import TABLE, Changes, DocKey, DocumentView, encoded, moved
 from replay.store.pgstore import SCHEMA_LOCK
 
 # The documents asked for by one statement of ``get_docs``.
@@ -119,7 +119,7 @@ class PostgresDocumentView(PostgresTrackingRecorder, DocumentView):
                             "INSERT INTO {0} VALUES (%s, %s, %s) "
                             "ON CONFLICT (kind, key) DO UPDATE SET data = EXCLUDED.data"
                         ).format(self._table()),
-                        (kind, key, json.dumps(data, sort_keys=True)),
+                        (kind, key, encoded(data)),
                     )
 
     def reset(self, application_name: str, *, expected: int) -> None:

@@ -40,7 +40,7 @@ from projections.standings_view import (
     read_doc,
     stamped,
 )
-from projections.views import TABLE, Changes, DocKey, DocumentView, POPODocumentView, ViewMoved
+from projections.views import TABLE, DocKey, DocumentView, Encoded, POPODocumentView, ViewMoved
 from replay.store.application import HonbaApp
 from replay.store.fold_rows import FoldReader
 from replay.store.retry import OPEN_TRIES, retrying
@@ -321,7 +321,7 @@ GAP = 2000
 
 
 def keep(
-    app: HonbaApp, view: DocumentView, positions: Sequence[int], documents: Iterable[Changes], *, fold_gap: bool = True
+    app: HonbaApp, view: DocumentView, positions: Sequence[int], documents: Iterable[Encoded], *, fold_gap: bool = True
 ) -> bool:
     """Write the documents of matches an import just stored (``projections.standings_view.
     match_documents``, one mapping a match) into the view, with the position of the batch's last
@@ -365,15 +365,16 @@ def keep(
             except (ViewMoved, StoreError):  # the catch-up after the import meets it again, and says
                 return False
             return keep(app, view, positions, documents, fold_gap=False)
-    changes: dict[DocKey, dict[str, Any] | None] = {}
+    changes: dict[DocKey, dict[str, Any] | str | None] = {}
     for one in documents:
         changes.update(one)
     # What the fold of a new match reads of the view besides its own documents: all must be absent.
     wanted: set[DocKey] = set()
-    for (kind, key), data in changes.items():
-        if kind == "match" and data is not None:
+    for kind, key in changes:
+        if kind == "match":
             wanted |= {("match", key), ("unreadable", key)}
-            wanted |= {(other, str(data["key"])) for other in ("summary", "stats", "attached", "damaged")}
+        elif kind == "summary":
+            wanted |= {(other, key) for other in ("summary", "stats", "attached", "damaged")}
     if any(data is not None for data in view.get_docs(sorted(wanted)).values()):
         return False
     changes[("view", "format")] = stamped("view", {"version": FORMAT, "position": last})

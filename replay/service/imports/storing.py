@@ -23,7 +23,7 @@ from domain.match import Match, MatchContent, match_content, match_content_and_e
 from domain.store_errors import MatchExists
 from domain.values import without_details
 from projections.standings_view import match_documents
-from projections.views import Changes, DocumentView
+from projections.views import DocumentView, Encoded, encoded
 from replay.service.recording.recording import on_match
 from replay.store.application import HonbaApp
 from replay.store.errors import UNAVAILABLE
@@ -69,7 +69,7 @@ class Prepared:
     # The match's documents in the standings view (``projections.standings_view.match_documents``),
     # worked out by the worker that built it; written by the storing process when the view stands
     # right before the batch (``replay.store.standings_view.keep``). None: left to the catch-up.
-    documents: Changes | None = None
+    documents: Encoded | None = None
 
 
 @attrs.frozen
@@ -91,7 +91,12 @@ def prepare(match: Match, mapper: Mapper[UUID], *, from_log: bool = False, view:
     documents = None
     if view and pending and isinstance(pending[0], Match.Started):
         scored = (match.state, match.effective_facts(), match.corrected_steps())
-        documents = match_documents(pending, match.head, scored)
+        # As their text: encoded here, in the reading worker, the storing process neither unpickles
+        # the data nor encodes it again.
+        documents = {
+            key: None if data is None else encoded(data)
+            for key, data in match_documents(pending, match.head, scored).items()
+        }
     content, entries = match_content_and_entries(pending)
     seal = Seal.open(match.id)
     seal.seal(match.version, match.head)
