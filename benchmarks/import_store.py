@@ -24,6 +24,11 @@ Issue 16's figures (by default), on a directory of the 633 real Tenhou logs of
   process; the peak resident size of its largest process (``getrusage(RUSAGE_CHILDREN)``).
   Target: flat in the archive size.
 
+With ``--also TREE`` (issue 36, sixth round), only what an import costs by this tree's honba against
+TREE's: the 633 logs imported into a fresh SQLite store by each in turn (``--pairs`` runs of each,
+``--jobs 1`` and one reading process per core), each run a process of its own (``python -P``, that
+tree first on the path); the CPU of the storing process and of its reading workers, medians.
+
 With ``--store-stage``, issue 7's comparison too: the logs built into matches N times over
 (``--repeat``), then ``HonbaApp.store_prepared`` against a plain ``executemany`` of the same
 records into SQLite and (unless ``--no-postgres``) a throwaway PostgreSQL server started like
