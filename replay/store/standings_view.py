@@ -27,6 +27,7 @@ from eventsourcing.persistence import InfrastructureFactory, Tracking
 from eventsourcing.popo import POPOFactory
 from eventsourcing.sqlite import SQLiteFactory
 
+from domain.errors import HonbaError
 from domain.match import Match
 from domain.said import Said
 from domain.store_errors import StoreError
@@ -362,7 +363,7 @@ def keep(
                 return False
             try:
                 catch_up(app, view, stop=first - 1)
-            except (ViewMoved, StoreError):  # the catch-up after the import meets it again, and says
+            except HonbaError:  # a damaged row or document: the catch-up after the import meets it again, and says
                 return False
             return keep(app, view, positions, documents, fold_gap=False)
     changes: dict[DocKey, dict[str, Any] | str | None] = {}
