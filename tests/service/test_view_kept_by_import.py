@@ -21,11 +21,13 @@ import subprocess
 import sys
 import textwrap
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
 from conftest import CORPUS, TENHOU, hv, ron, won
+from eventsourcing.persistence import Tracking
 
 import replay.service.imports.storing as storing
 import replay.store.standings_view as standings_view
@@ -431,5 +433,51 @@ def test_postgresql_reads_a_batch_of_documents_in_one_statement(postgres_url: st
         view.get_doc = refused  # type: ignore[assignment,method-assign]
         assert view.get_docs(asked) == one_by_one
         assert sum(data is not None for data in one_by_one.values()) == 9
+    finally:
+        store.close()
+
+
+def test_postgresql_writes_a_batch_of_documents_in_two_statements(postgres_url: str) -> None:
+    store = HonbaApp.open(postgres_url)
+    try:
+        view = open_view(store)
+        sent: list[str] = []
+        original = view.datastore.transaction  # type: ignore[attr-defined]
+
+        class Counted:
+            """The cursor, each statement it is given noted (``executemany`` once for all its rows)."""
+
+            def __init__(self, cursor: Any) -> None:
+                self.cursor = cursor
+
+            def execute(self, *args: Any, **kwargs: Any) -> Any:
+                sent.append("execute")
+                return self.cursor.execute(*args, **kwargs)
+
+            def executemany(self, *args: Any, **kwargs: Any) -> Any:
+                sent.append("executemany")
+                return self.cursor.executemany(*args, **kwargs)
+
+            def __getattr__(self, name: str) -> Any:
+                return getattr(self.cursor, name)
+
+        @contextmanager
+        def counted(commit: bool = False) -> Iterator[Counted]:
+            with original(commit=commit) as cursor:
+                yield Counted(cursor)
+
+        view.datastore.transaction = counted  # type: ignore[attr-defined]
+        changes: dict[tuple[str, str], dict[str, Any] | str | None] = {
+            ("summary", f"m{n}"): {"key": f"m{n}", "n": n} for n in range(40)
+        }
+        changes |= {("stats", f"m{n}"): None for n in range(10)}
+        changes[("rules", "r")] = '{"name": "r"}'
+        view.put_docs(changes, Tracking(store.name, 7), expected=0)
+        # The tracked position's compare-and-set, the deletions, the writes.
+        assert sent == ["execute", "executemany", "executemany"]
+        view.datastore.transaction = original  # type: ignore[attr-defined]
+        assert view.get_doc("summary", "m39") == {"key": "m39", "n": 39}
+        assert view.get_doc("rules", "r") == {"name": "r"}
+        assert view.max_tracking_id(store.name) == 7
     finally:
         store.close()
