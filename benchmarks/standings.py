@@ -74,7 +74,7 @@ from replay.service.imports.storing import Prepared, prepare
 from replay.service.tournaments.standings import tournament_report
 from replay.service.tournaments.tournaments import attach_all
 from replay.store.application import HonbaApp, mapper_for
-from replay.store.standings_view import catch_up, cyclic_gc_paused, open_view, views_path
+from replay.store.standings_view import catch_up, close_view, cyclic_gc_paused, open_view, views_path
 
 NAMES = [f"player-{n:02d}" for n in range(64)]
 SESSION = 1000
@@ -259,11 +259,16 @@ def view_from(app: HonbaApp, db: Path, copy: Path, old: DocumentView | None) -> 
     datastore = getattr(old, "datastore", None)
     if datastore is not None:
         datastore.close()
+    restore_views(db, copy)
+    return open_view(app)
+
+
+def restore_views(db: Path, copy: Path) -> None:
+    """The views file beside ``db`` replaced by ``copy`` (no view of it open)."""
     for suffix in ("", "-wal", "-shm"):
         Path(views_path(str(db)) + suffix).unlink(missing_ok=True)
         if Path(f"{copy}{suffix}").exists():
             shutil.copyfile(f"{copy}{suffix}", views_path(str(db)) + suffix)
-    return open_view(app)
 
 
 def first_standings_after_import(db: Path, copy: Path, rounds: int = 3) -> float:
@@ -338,16 +343,22 @@ def import_corpus(db: Path, times: int, also: Path | None = None, pairs: int = 3
     if also is not None:
         paired_first_standings(db, [REPO, also.resolve()], pairs)
     if times > 1:
+        # The copies are stored as an import stores them, keeping the view the import kept current.
+        restore_views(db, copy)
         seconds, copies = timed(lambda: copy_matches(db, times - 1))
         print(f"stored {copies} copies of the corpus's matches under other keys ({seconds:.1f} s)")
+        first_standings_after_import(db, kept_view_copy(db), rounds=1)
         first_standings(db, f"{times} x the corpus", rounds=1)
 
 
 def copy_matches(db: Path, copies: int) -> int:
     """Every stored match again under ``copyN-`` keys, its hands recorded again through the domain's
-    ``Match`` (penalties and corrections left out), stored 100 to a transaction and attached to
+    ``Match`` (penalties and corrections left out), stored 100 to a transaction as an import stores
+    them (the standings view kept current: ``storing.store_prepared`` with the view) and attached to
     ``corpus-cup`` in a session of its own per copy; how many matches were stored."""
     app = HonbaApp.open(str(db))
+    view = open_view(app)
+    catch_up(app, view)  # the tournament's attachments since the import, as any command does first
     try:
         mapper = mapper_for(app.mapper_settings())
         originals = [app.get_match(summary.key) for summary in app.list_matches() if not summary.damaged]
@@ -363,17 +374,18 @@ def copy_matches(db: Path, copies: int) -> int:
                 for _position, fact in original.history:
                     if isinstance(fact, WinResult | ExhaustiveDraw | AbortiveDraw) and not copy.state.finished:
                         copy.record(fact)
-                pending.append(prepare(copy, mapper))
+                pending.append(prepare(copy, mapper, view=True))
                 games.append((copy.key, tuple(copy.players)))
                 if len(pending) == BATCH:
-                    assert all(outcome is True for outcome in storing.store_prepared(app, pending))
+                    assert all(outcome is True for outcome in storing.store_prepared(app, pending, view))
                     pending.clear()
             if pending:
-                assert all(outcome is True for outcome in storing.store_prepared(app, pending))
+                assert all(outcome is True for outcome in storing.store_prepared(app, pending, view))
             attach_all(app, "corpus-cup", games, session=n + 1)
             stored += len(games)
         return stored
     finally:
+        close_view(view)
         app.close()
 
 
