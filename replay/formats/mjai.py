@@ -264,7 +264,9 @@ class _Kyoku:
     # Read by ``_LineReader`` (the draws and discards left in the text): where the hand's lines
     # start and stop in it, the hands dealt, and the events read that change a seat's tiles.
     start: int = 0
+    first_line: int = 0  # the index of the line at ``start``
     stop: int | None = None
+    stop_index: int = 0  # the index of the line at ``stop`` (once it is known)
     plain_draws: int = 0  # the draws in the plain lines read so far
     dealt: list[list[str]] = attrs.Factory(list)
     moves: list[_Move] = attrs.Factory(list)
@@ -1118,6 +1120,21 @@ def _written_plain() -> frozenset[str]:
 _WRITTEN_PLAIN: Final = dict.fromkeys(_written_plain(), False)
 # One such line (the next character a newline): groups seat, tile, kind or kind, seat, tile.
 _PLAIN: Final = re.compile(rf"(?:{_layouts('([0-3])')})\n")
+
+
+def _seat_plain() -> tuple[dict[str, tuple[str, bool]], ...]:
+    """Each seat's lines of ``_WRITTEN_PLAIN``, each with its tile and whether it is a draw, as
+    ``_PLAIN`` reads them (a seat's play is then followed by a lookup of the lines split once, not
+    by a regular expression over the hand's text: ``_LineReader._play``)."""
+    seats: tuple[dict[str, tuple[str, bool]], ...] = ({}, {}, {}, {})
+    for line in _WRITTEN_PLAIN:
+        m = _PLAIN.match(line + "\n")
+        assert m is not None  # every spelled-out line is one (a test)
+        seats[int(m[1] or m[5])][line] = (m[2] or m[6], (m[3] or m[4]) == "tsumo")
+    return seats
+
+
+_SEAT_PLAIN: Final = _seat_plain()
 # Each seat's such lines (groups tile, kind or kind, tile), its discards, those of a simple tile:
 # each matched from the newline before it (searched for as a literal, not tried at every
 # character as a line's start would be), the newline after it looked at and left to the next.
@@ -1142,6 +1159,7 @@ class _Move:
     discard outside the plain layouts, a call, a kita, a riichi declared or accepted."""
 
     at: int  # its line's start in the text
+    index: int  # its line's index among the text's lines
     kind: int
     seat: int
     tile: str | None = None
@@ -1182,9 +1200,11 @@ def _read_lines(text: str, file: str) -> list[LoggedGame]:
     last = len(lines) - 1  # no newline ends it: read as JSON whatever it holds
     plain = _PLAIN_LINE.fullmatch
     at = 0
+    spelled = True  # every plain line is one of ``_WRITTEN_PLAIN``
     for index in _other_lines(lines):
         line = lines[index]
         if index < last and plain(line) is not None:
+            spelled = False
             continue  # a plain layout not spelled out in ``_WRITTEN_PLAIN``
         start = before[index] + index
         end = start + len(line) + (index < last)
@@ -1220,7 +1240,8 @@ def _read_lines(text: str, file: str) -> list[LoggedGame]:
         raise LogError(file, "no mjai events in it")
     several = len(games) > 1
     return [
-        _LineReader(file, k if several else None, text, runs, events).read_lines(game) for k, game in enumerate(games)
+        _LineReader(file, k if several else None, text, runs, events, lines if spelled else None).read_lines(game)
+        for k, game in enumerate(games)
     ]
 
 
@@ -1334,17 +1355,16 @@ class _SeatPlay:
         self.ippatsu = False
         self.rinshan = False
 
-    def plain(self, lines: list[tuple[str, str, str, str]]) -> None:
-        """The seat's draws and discards in plain lines (``_SEAT_LINES``' groups), in order: what
-        ``draw`` and ``discard`` do for each, in one loop."""
+    def plain(self, lines: list[tuple[str, bool]]) -> None:
+        """The seat's draws and discards in plain lines (each its tile and whether it is a draw), in
+        order: what ``draw`` and ``discard`` do for each, in one loop."""
         if not lines:
             return
         hand, discards = self.hand, self.discards
         last_draw, rinshan, after_kan = self.last_draw, self.rinshan, self.after_kan
         discarded = False
-        for tile, kind, kind_first, tile_second in lines:
-            tile = tile or tile_second
-            if (kind or kind_first) == "tsumo":
+        for tile, drawn in lines:
+            if drawn:
                 hand.append(tile)
                 last_draw = tile
                 rinshan = after_kan
@@ -1400,9 +1420,13 @@ class _LineReader(_GameReader):
         text: str,
         runs: list[tuple[int, int]],
         events: list[tuple[int, int, int, Any]],
+        lines: list[str] | None = None,
     ) -> None:
         super().__init__(file, index, tiles=False)
         self.text = text
+        # The text split at its newlines, where each plain line in it is one of ``_WRITTEN_PLAIN``
+        # (a seat's are then found by a lookup); None where some are read by ``_PLAIN_LINE``.
+        self.lines = lines
         self.runs = runs
         self.events = events
         self.at = 0  # where the event being read starts in the text
@@ -1430,10 +1454,12 @@ class _LineReader(_GameReader):
                 assert self.kyoku is not None
                 kyokus.append(self.kyoku)
                 self.kyoku.start = end
+                self.kyoku.first_line = line  # the line after start_kyoku's (``line`` counts from 1)
                 self.kyoku.dealt = [list(hand) for hand in self.kyoku.hands]
         for k in kyokus:
             if k.stop is None:
                 k.stop = end
+                k.stop_index = k.first_line + self.text.count("\n", k.start, end)
         return self._finish()
 
     def _run(self, start: int, end: int) -> None:
@@ -1459,6 +1485,7 @@ class _LineReader(_GameReader):
     def _stop(self) -> None:
         if self.kyoku is not None and self.kyoku.stop is None:
             self.kyoku.stop = self.at
+            self.kyoku.stop_index = self.line - 1
 
     # The handlers: ``_GameReader``'s, and the move kept for the seats' play.
 
@@ -1513,12 +1540,12 @@ class _LineReader(_GameReader):
     ) -> None:
         # The handler has checked the event: its seat and tiles are what it read.
         assert self.kyoku is not None
-        self.kyoku.moves.append(_Move(self.at, kind, event["actor"], tile, consumed, call, after_call))
+        self.kyoku.moves.append(_Move(self.at, self.line - 1, kind, event["actor"], tile, consumed, call, after_call))
 
     def _on_hora(self, event: dict[str, Any]) -> None:
         k, actor = self.kyoku, event.get("actor")
         if k is not None and not k.ended and type(actor) is int and 0 <= actor < self.players:
-            self._materialize(k, self.at, (actor,))
+            self._materialize(k, self.at, self.line - 1, (actor,))
         super()._on_hora(event)
 
     # A draw's result: the draws and the last discard; the discards, or every seat's play where the
@@ -1539,7 +1566,7 @@ class _LineReader(_GameReader):
                 continue
             if any(m.kind == DISCARD and m.seat == seat for m in k.moves):
                 # A discard read as JSON: the seat's play in order.
-                self._materialize(k, stop, (seat,))
+                self._materialize(k, stop, k.stop_index, (seat,))
                 if seat in super()._nagashi_eligible(k):
                     eligible.add(seat)
             elif _SEAT_DISCARDS[seat].search(text, start - 1, stop) and not _SEAT_SIMPLES[seat].search(
@@ -1557,22 +1584,23 @@ class _LineReader(_GameReader):
         following: _Kyoku | None,
     ) -> tuple[int, ...]:
         if event.get("tenpais") is None and not any(c > 0 for c in changes):
-            self._materialize(k, k.stop, range(k.players))
+            self._materialize(k, k.stop, k.stop_index, range(k.players))
         return super()._ready(k, event, changes, riichi, following)
 
     def _abort_kind(self, k: _Kyoku) -> AbortKind:
-        self._materialize(k, k.stop, range(k.players))
+        self._materialize(k, k.stop, k.stop_index, range(k.players))
         return super()._abort_kind(k)
 
     # The state ``_GameReader``'s handlers would have left at a point of the hand.
 
-    def _materialize(self, k: _Kyoku, at: int | None, seats: Sequence[int]) -> None:
-        """The hand as the handlers leave it before ``at``, for these seats and the table."""
+    def _materialize(self, k: _Kyoku, at: int | None, index: int, seats: Sequence[int]) -> None:
+        """The hand as the handlers leave it before ``at`` (the start of line ``index``, or the end
+        of the text), for these seats and the table."""
         assert at is not None
         moves = [m for m in k.moves if m.at < at]
         self._table(k, at, moves)
         for seat in seats:
-            play = self._play(k, seat, at, moves)
+            play = self._play(k, seat, at, index, moves)
             k.hands[seat] = play.hand
             k.last_draw[seat] = play.last_draw
             k.discards[seat] = play.discards
@@ -1588,19 +1616,32 @@ class _LineReader(_GameReader):
                 else:
                     group.discard(seat)
 
-    def _play(self, k: _Kyoku, seat: int, at: int, moves: list[_Move]) -> _SeatPlay:
-        """One seat's play before ``at``: its plain lines and the moves, in the order written."""
+    def _play(self, k: _Kyoku, seat: int, at: int, index: int, moves: list[_Move]) -> _SeatPlay:
+        """One seat's play before ``at`` (line ``index``): its plain lines and the moves, in the
+        order written."""
         play = _SeatPlay(seat, k.dealt[seat])
-        text, lines = self.text, _SEAT_LINES[seat].findall
+        text, lines = self.text, self.lines
+        if lines is not None:
+            # The seat's plain lines looked up among the lines of each stretch between the moves
+            # (a move's own line is read as JSON: left out, as the last line of a text may be plain).
+            own = _SEAT_PLAIN[seat].get
+            begin = k.first_line
+            for move in moves:
+                play.plain(list(filter(None, map(own, lines[begin : move.index]))))
+                play.move(move)
+                begin = move.index + 1
+            play.plain(list(filter(None, map(own, lines[begin:index]))))
+            return play
+        found = _SEAT_LINES[seat].findall
         # From the newline that ends start_kyoku's line; the plain lines before each move (each
         # found from the newline before it, the newline after it inside the part searched), then
         # the move.
-        begin = k.start - 1
+        start = k.start - 1
         for move in moves:
-            play.plain(lines(text, begin, move.at))
+            play.plain([(m[0] or m[3], (m[1] or m[2]) == "tsumo") for m in found(text, start, move.at)])
             play.move(move)
-            begin = move.at
-        play.plain(lines(text, begin, at))
+            start = move.at
+        play.plain([(m[0] or m[3], (m[1] or m[2]) == "tsumo") for m in found(text, start, at)])
         return play
 
     def _table(self, k: _Kyoku, at: int, moves: list[_Move]) -> None:
