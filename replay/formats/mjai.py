@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from itertools import accumulate, compress, count, repeat
 from json.scanner import make_scanner
 from pathlib import PurePath
-from typing import Any, Final, NoReturn, cast
+from typing import Any, Final, NamedTuple, NoReturn, cast
 
 import attrs
 from mahjong.shanten import Shanten
@@ -81,6 +81,23 @@ ABORT_WORDS: Final = (
     (("kaikan", "kansan", "kan4", "fourkan", "fourkong"), AbortKind.FOUR_KONGS),
     (("sancha", "ron3", "tripleron"), AbortKind.TRIPLE_RON),
 )
+
+
+# The abortive draw each reason word names (``_abort_named``), as the words are met: a log names
+# a few, on every draw.
+_ABORT_NAMED: Final[dict[str, AbortKind | None]] = {}
+# The most words kept: a log's reason is any string.
+_MOST_WORDS: Final = 256
+
+
+def _abort_named(word: str) -> AbortKind | None:
+    """The abortive draw a draw's reason word (lower case, without separators) names, if any."""
+    if word in _ABORT_NAMED:
+        return _ABORT_NAMED[word]
+    named = next((kind for words, kind in ABORT_WORDS if any(w in word for w in words)), None)
+    if len(_ABORT_NAMED) < _MOST_WORDS:
+        _ABORT_NAMED[word] = named
+    return named
 
 
 def detect(data: bytes) -> bool:
@@ -589,7 +606,7 @@ class _GameReader:
             raise LogError(self.where(), "a win after the hand was drawn")
         actor = self._seat(event.get("actor"), "actor")
         target = self._seat(event.get("target", actor), "target")
-        if any(h.win.winner == actor for h in k.horas):
+        if k.horas and any(h.win.winner == actor for h in k.horas):
             raise LogError(self.where(), f"seat {actor} wins twice in one hand")
         # Some writers give no deltas: what the win paid then follows from the scores after the hand.
         deltas = tuple(self._ints(event.get("deltas"), "deltas", k.players)) if "deltas" in event else None
@@ -694,7 +711,9 @@ class _GameReader:
             wins, source = self._wins(k, rules)
             # An mjai log holds every call of the hand: who opened a hand is known.
             result = WinResult(wins, riichi, called=called)
-            total = [sum(h.deltas[s] for h in k.horas if h.deltas is not None) for s in range(k.players)]
+            # Every win's payment is known by now (``_wins`` holds to it): one win's is the hand's.
+            paid = [h.deltas for h in k.horas if h.deltas is not None]
+            total = paid[0] if len(paid) == 1 else [sum(column) for column in zip(*paid, strict=True)]
             deltas = tuple(t + r for t, r in zip(total, reach, strict=True))
         elif k.draw is not None:
             line, event = k.draw
@@ -768,9 +787,9 @@ class _GameReader:
             raise LogError(self.where(), "the draw's 'reason' must be a string")
         word = (reason or "").lower().replace("_", "").replace("-", "").replace(" ", "")
         exhausted = k.draws >= WALL_DRAWS[k.players]
-        for words, kind in ABORT_WORDS:
-            if any(w in word for w in words):
-                return AbortiveDraw(kind, riichi, called=called)
+        kind = _abort_named(word)
+        if kind is not None:
+            return AbortiveDraw(kind, riichi, called=called)
         nagashi_named = "nagashi" in word or word == "nm"
         if word and word not in EXHAUSTIVE_REASONS and not nagashi_named:
             raise LogError(self.where(), f"unknown draw reason {shown(reason)}")
@@ -1153,10 +1172,10 @@ _ASCII_BREAKS: Final = ("\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e")
 DRAW, DISCARD, CALL, KITA, RIICHI, ACCEPTED = range(6)
 
 
-@attrs.frozen
-class _Move:
+class _Move(NamedTuple):
     """An event read as JSON that changes a seat's tiles or what its win counts: a draw or a
-    discard outside the plain layouts, a call, a kita, a riichi declared or accepted."""
+    discard outside the plain layouts, a call, a kita, a riichi declared or accepted. (A named
+    tuple: made for each such event, where a frozen class's ``__init__`` sets each field apart.)"""
 
     at: int  # its line's start in the text
     index: int  # its line's index among the text's lines
@@ -1561,10 +1580,12 @@ class _LineReader(_GameReader):
         text, start, stop = self.text, k.start, k.stop
         assert stop is not None  # the hand's lines are all read
         eligible: set[int] = set()
+        # The seats with a discard read as JSON.
+        read = {m.seat for m in k.moves if m.kind == DISCARD}
         for seat in range(k.players):
             if seat in k.called_from:
                 continue
-            if any(m.kind == DISCARD and m.seat == seat for m in k.moves):
+            if seat in read:
                 # A discard read as JSON: the seat's play in order.
                 self._materialize(k, stop, k.stop_index, (seat,))
                 if seat in super()._nagashi_eligible(k):
