@@ -1178,7 +1178,7 @@ class _Move(NamedTuple):
     tuple: made for each such event, where a frozen class's ``__init__`` sets each field apart.)"""
 
     at: int  # its line's start in the text
-    index: int  # its line's index among the text's lines
+    line_index: int  # its line's index among the text's lines
     kind: int
     seat: int
     tile: str | None = None
@@ -1648,9 +1648,9 @@ class _LineReader(_GameReader):
             own = _SEAT_PLAIN[seat].get
             begin = k.first_line
             for move in moves:
-                play.plain(list(filter(None, map(own, lines[begin : move.index]))))
+                play.plain(list(filter(None, map(own, lines[begin : move.line_index]))))
                 play.move(move)
-                begin = move.index + 1
+                begin = move.line_index + 1
             play.plain(list(filter(None, map(own, lines[begin:index]))))
             return play
         found = _SEAT_LINES[seat].findall
