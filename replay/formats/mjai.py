@@ -185,7 +185,7 @@ def _line_event(line: str, file: str, number: int) -> Any:
     # A line without escapes nesting a few levels (every event a writer writes) is read by
     # the C scanner ``json.loads`` runs, without its Python around it; any other line, or
     # one the scanner does not take whole, is read by ``load_json``, which says why not.
-    if "\\u" not in line and line.count("[") + line.count("{") <= DEEPEST:
+    if "\\u" not in line and (len(line) <= DEEPEST or line.count("[") + line.count("{") <= DEEPEST):
         try:
             event, end = _SCAN(line, 0)
         except (StopIteration, ValueError):
@@ -1137,6 +1137,9 @@ def _written_plain() -> frozenset[str]:
 # Looked up for each line (a hash and a comparison, in C for the whole text at once:
 # ``_other_lines``); a line not among them is tried against ``_PLAIN_LINE``.
 _WRITTEN_PLAIN: Final = dict.fromkeys(_written_plain(), False)
+# The longest line ``_PLAIN_LINE`` takes: spelled out among them (a space after every separator,
+# the flag ``false``, a red five; a test tries every spacing). A longer line is not tried.
+_LONGEST_PLAIN: Final = max(map(len, _WRITTEN_PLAIN))
 # One such line (the next character a newline): groups seat, tile, kind or kind, seat, tile.
 _PLAIN: Final = re.compile(rf"(?:{_layouts('([0-3])')})\n")
 
@@ -1222,7 +1225,7 @@ def _read_lines(text: str, file: str) -> list[LoggedGame]:
     spelled = True  # every plain line is one of ``_WRITTEN_PLAIN``
     for index in _other_lines(lines):
         line = lines[index]
-        if index < last and plain(line) is not None:
+        if index < last and len(line) <= _LONGEST_PLAIN and plain(line) is not None:
             spelled = False
             continue  # a plain layout not spelled out in ``_WRITTEN_PLAIN``
         start = before[index] + index
