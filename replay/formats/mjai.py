@@ -64,6 +64,8 @@ WIND_TILES: Final = frozenset(range(27, 31))
 MAX_POINTS: Final = 100_000_000
 MAX_COUNT: Final = 10_000
 SOURCE_RANK: Final = {"log": 0, "tiles": 1, "payment": 2}
+# The value a win is read with until ``_wins`` gives it its own (a frozen value: one for all).
+_UNVALUED: Final = HandValue(limit="mangan")
 # Every mjai tile (``tile34`` reads them: 1m..9s, the red fives, E..C), and the red fives.
 RED_FIVES: Final = frozenset({"5mr", "5pr", "5sr"})
 MJAI_TILES: Final = frozenset(
@@ -616,7 +618,7 @@ class _GameReader:
         ura_markers = self._tiles(ura, "ura_markers")
         win = Win(
             winner=actor,
-            value=HandValue(limit="mangan"),
+            value=_UNVALUED,
             discarder=discarder,
             details=self._details(k, event, actor, target),
         )
