@@ -184,6 +184,9 @@ _BLANK: Final = object()
 
 def _line_event(line: str, file: str, number: int) -> Any:
     """The JSON value of one line, or ``_BLANK`` for a blank one."""
+    known = _KNOWN_EVENTS.get(line)
+    if known is not None:
+        return dict(known)  # a fresh event, as the scanner would give
     # A line without escapes nesting a few levels (every event a writer writes) is read by
     # the C scanner ``json.loads`` runs, without its Python around it; any other line, or
     # one the scanner does not take whole, is read by ``load_json``, which says why not.
@@ -210,6 +213,25 @@ def _check_types(raw: Sequence[tuple[int, Any]], file: str) -> None:
                 raise LogError(where, f"an mjai event must be a JSON object, not {_kind(event)}")
             if not isinstance(event.get("type"), str):
                 raise LogError(where, "the event has no 'type'")
+
+
+def _known_events() -> dict[str, dict[str, Any]]:
+    """The events of a type and at most a seat that every hand has (``end_kyoku``, a riichi declared
+    and accepted) and a game's plain start and end, in the writers' common layouts (as
+    ``_written_plain``), each read once: such a line is looked up, not scanned (``_line_event``)."""
+    texts: set[str] = set()
+    for comma, colon in ((", ", ": "), (",", ":")):
+        for kind in ("end_kyoku", "start_game", "end_game"):
+            texts.add(f'{{"type"{colon}"{kind}"}}')
+        for kind in ("reach", "reach_accepted"):
+            for seat in range(4):
+                actor, type_ = f'"actor"{colon}{seat}', f'"type"{colon}"{kind}"'
+                texts.add("{" + actor + comma + type_ + "}")
+                texts.add("{" + type_ + comma + actor + "}")
+    return {text: json.loads(text) for text in texts}
+
+
+_KNOWN_EVENTS: Final = _known_events()
 
 
 # The C scanner ``json.loads`` runs (the same decoder, the same values). Typeshed names the

@@ -157,6 +157,17 @@ def test_the_plain_lines_spelled_out_are_plain_lines() -> None:
             assert (found[0] or found[3], (found[1] or found[2]) == "tsumo") == (tile, drawn)
 
 
+def test_a_known_event_line_reads_as_json_reads_it_each_time_afresh() -> None:
+    # ``end_kyoku``, a riichi declared or accepted, a plain start or end of a game are looked up
+    # (``_KNOWN_EVENTS``): the same value the JSON scanner gives, a new object each time.
+    assert len(mjai._KNOWN_EVENTS) == 38
+    for line in mjai._KNOWN_EVENTS:
+        first, second = mjai._line_event(line, "game.jsonl", 1), mjai._line_event(line, "game.jsonl", 1)
+        assert first == second == json.loads(line) and first is not second
+        assert list(first) == list(json.loads(line))
+    assert '{"type": "end_kyoku"}' in mjai._KNOWN_EVENTS and '{"actor":3,"type":"reach"}' in mjai._KNOWN_EVENTS
+
+
 def test_no_plain_line_is_longer_than_the_longest_spelled_out() -> None:
     # A line longer than ``_LONGEST_PLAIN`` is not tried against the regular expression: every line
     # it takes (each spacing of the longest seat, tile, flag and kind, in both key orders) is no
