@@ -165,6 +165,8 @@ class Site:
         # handled by the store's optimistic saves and the client keys).
         self._lock: threading.Lock | None = threading.Lock() if one_writer_at_a_time(self.app) else None
         self._view_lock = threading.Lock()
+        # Whether the store answered the last call made on the event loop (``call_here``).
+        self._answered = True
         self.position = 0
         self._stop_checkpoints: Callable[[], None] | None = None
         # The witnesses whose cosignatures of signed checkpoints are kept (``honba serve --witness``).
@@ -189,19 +191,54 @@ class Site:
     def run(self, call: Callable[[], T]) -> T:
         """``call`` run, taking turns with the server's other threads on SQLite; a store that did not
         answer raised as ``Unavailable``."""
-        try:
-            # What the store's library raises when it does not answer, as the service says it.
-            with store_answering():
-                if self._lock is None:
-                    return call()
-                with self._lock:
-                    return call()
-        except StoreUnavailable as exc:
-            raise Unavailable from exc
+        if self._lock is None:
+            return _answering(call)
+        with self._lock:
+            return _answering(call)
 
     async def call(self, fn: Callable[[], T]) -> T:
         """``fn`` run in the server's thread pool, taking turns with the others on SQLite."""
         return await run_in_threadpool(self.run, fn)
+
+    async def call_here(self, fn: Callable[[], T]) -> T:
+        """``fn`` run on the event loop itself, not in the thread pool, where it can start at once
+        (on SQLite: no other thread of the server has the store); else as ``call`` runs it.
+
+        For the call a table makes every hand (the JSON API's recorded hand: the token's check, the
+        load and the save, about 1 ms of CPU). A turn of the thread pool costs more than half that
+        again (two threads woken, the interpreter lock handed over twice), and at 40 tables twenty
+        threads a server took turns on one interpreter lock with the event loop (issue 36, sixth
+        round, in ``docs/performance.md``). While ``fn`` runs the loop serves nothing else: what
+        bounds that stall is the call's own statements. On SQLite, the store held by another thread
+        (a page's read, the checkpoint, a first build of the standings view) sends the call to the
+        thread pool rather than waiting on the loop; another process's write makes it wait as the
+        store's busy timeout says, as every call of the server would. On PostgreSQL, the token's row,
+        the tails' read and the insert function's call, whose table lock every other insert holds for
+        one statement only (``replay.store.pgstore``: never across a round trip to a client); a
+        connection from the pool waits at most the store's ``connect_timeout`` when every pooled
+        connection is in use. A store that does not answer is tried again as the recorder says
+        (``HonbaPostgresRecorder.tries``: seconds) and answered 503: the loop stalls for that once,
+        then every call is made in the thread pool until one is answered again."""
+        if not self._answered:
+            # The store did not answer the last call made here: the pool's until it does.
+            answer = await self.call(fn)
+            self._answered = True
+            return answer
+        if self._lock is None:
+            return self._here(fn)
+        if not self._lock.acquire(blocking=False):
+            return await self.call(fn)
+        try:
+            return self._here(fn)
+        finally:
+            self._lock.release()
+
+    def _here(self, fn: Callable[[], T]) -> T:
+        try:
+            return _answering(fn)
+        except Unavailable:
+            self._answered = False
+            raise
 
     def refresh_view(self) -> int:
         """Fold what is new in the notification log into the standings view (written by any process)."""
@@ -292,6 +329,16 @@ class Site:
         response = self.page(request, "error.html", status=status, status_code=status, message=message)
         response.headers.update(headers or {})
         return response
+
+
+def _answering(call: Callable[[], T]) -> T:
+    """``call`` run; a store that did not answer raised as ``Unavailable``."""
+    try:
+        # What the store's library raises when it does not answer, as the service says it.
+        with store_answering():
+            return call()
+    except StoreUnavailable as exc:
+        raise Unavailable from exc
 
 
 def site(request: Request) -> Site:
