@@ -238,7 +238,8 @@ def test_a_store_that_did_not_answer_on_the_event_loop_is_called_from_the_pool_u
         return said
 
     try:
-        assert asyncio.run(calls()) == ["503", "0 turns", "503", "1 turns", "answered", "2 turns", "answered", "2 turns"]
+        said = asyncio.run(calls())
+        assert said == ["503", "0 turns", "503", "1 turns", "answered", "2 turns", "answered", "2 turns"]
     finally:
         served.close()
 
