@@ -1,7 +1,8 @@
 """What every page of ``honba serve`` shares: the store the server holds, the templates, the checks of a request.
 
 A route module reads its request, calls the service through ``Site.call`` (one thread of the
-server's pool, taking turns on SQLite), and renders plain data with ``Site.page``; the checks
+server's pool, taking turns on SQLite; a table's recorded hand through ``Site.call_here``, on the
+event loop itself when the store is free), and renders plain data with ``Site.page``; the checks
 here (the CSRF double submit, the token's grant, a JSON body) raise ``Forbidden`` or a
 ``HonbaError`` that ``replay.web.app``'s handlers turn into a 403 or a 4xx page.
 """
