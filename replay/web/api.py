@@ -103,10 +103,10 @@ async def record_json(request: Request) -> Response:
     body = await json_body(request)
     token = bearer(request)
 
-    # The token's check and the save in one call, on the event loop where it can start at once
-    # (``Site.call_here``): a turn of the thread pool is two thread wake-ups and a hand-over of the
-    # GIL, which on cores other processes keep busy wait for a time slice each (issue 36's paced
-    # tables beside CPU-bound neighbours), and at 40 tables the pool's threads queued on the GIL.
+    # The token's check and the save in one call, not two turns of the thread pool: each turn is two
+    # thread wake-ups and a hand-over of the GIL, which on cores other processes keep busy wait for a
+    # time slice each (issue 36's paced tables beside CPU-bound neighbours); on SQLite, whose calls
+    # take turns anyway, none (``Site.call_here``: on the event loop itself).
     def run() -> dict[str, Any]:
         grant = served.may_record(key, token)
         entry = read_body_entry(body)

@@ -2,7 +2,7 @@
 
 A route module reads its request, calls the service through ``Site.call`` (one thread of the
 server's pool, taking turns on SQLite; a table's recorded hand through ``Site.call_here``, on the
-event loop itself when the store is free), and renders plain data with ``Site.page``; the checks
+event loop itself on a free SQLite store), and renders plain data with ``Site.page``; the checks
 here (the CSRF double submit, the token's grant, a JSON body) raise ``Forbidden`` or a
 ``HonbaError`` that ``replay.web.app``'s handlers turn into a 403 or a 4xx page.
 """
@@ -202,31 +202,31 @@ class Site:
         return await run_in_threadpool(self.run, fn)
 
     async def call_here(self, fn: Callable[[], T]) -> T:
-        """``fn`` run on the event loop itself, not in the thread pool, where it can start at once
-        (on SQLite: no other thread of the server has the store); else as ``call`` runs it.
+        """``fn`` run on the event loop itself, not in the thread pool, on a store that takes one call
+        at a time (SQLite) when no other thread of the server has it; else as ``call`` runs it.
 
         For the call a table makes every hand (the JSON API's recorded hand: the token's check, the
         load and the save, about 1 ms of CPU). A turn of the thread pool costs more than half that
-        again (two threads woken, the interpreter lock handed over twice), and at 40 tables twenty
-        threads a server took turns on one interpreter lock with the event loop (issue 36, sixth
-        round, in ``docs/performance.md``). While ``fn`` runs the loop serves nothing else: what
-        bounds that stall is the call's own statements. On SQLite, the store held by another thread
-        (a page's read, the checkpoint, a first build of the standings view) sends the call to the
-        thread pool rather than waiting on the loop; another process's write makes it wait as the
-        store's busy timeout says, as every call of the server would. On PostgreSQL, the token's row,
-        the tails' read and the insert function's call, whose table lock every other insert holds for
-        one statement only (``replay.store.pgstore``: never across a round trip to a client); a
-        connection from the pool waits at most the store's ``connect_timeout`` when every pooled
-        connection is in use. A store that does not answer is tried again as the recorder says
-        (``HonbaPostgresRecorder.tries``: seconds) and answered 503: the loop stalls for that once,
-        then every call is made in the thread pool until one is answered again."""
+        again (two threads woken, the interpreter lock handed over twice), and gains nothing where
+        the server's threads take turns on the store anyway (``run``). While ``fn`` runs the loop
+        serves nothing else: the stall is the call's own work, a few statements on a local file;
+        the store held by another thread (a page's read, the checkpoint, a first build of the
+        standings view) sends the call to the pool rather than waiting on the loop, and another
+        process's write makes it wait as the store's busy timeout says, as every call of the server
+        would. A store that did not answer is answered 503, and every call is made in the thread
+        pool until one is answered again.
+
+        On PostgreSQL the call is the pool's: its three statements' round trips would hold the loop,
+        and the server's other tables, for each wait for the database. Measured (issue 36, sixth
+        round, ``docs/performance.md``): on the loop, 40 tables back to back made 0.4 to 0.5x the
+        hands a second of the pool at load 4 to 7, where each wait is a time slice."""
+        if self._lock is None:
+            return await self.call(fn)
         if not self._answered:
             # The store did not answer the last call made here: the pool's until it does.
             answer = await self.call(fn)
             self._answered = True
             return answer
-        if self._lock is None:
-            return self._here(fn)
         if not self._lock.acquire(blocking=False):
             return await self.call(fn)
         try:
