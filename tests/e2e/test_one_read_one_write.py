@@ -10,7 +10,6 @@ read from the log, one insert. Nothing is timed.
 
 from __future__ import annotations
 
-import asyncio
 import sqlite3
 import threading
 from collections.abc import Iterator
@@ -20,6 +19,7 @@ from typing import Any
 from uuid import UUID
 
 import pytest
+from anyio.from_thread import start_blocking_portal
 from eventsourcing.persistence import StoredEvent
 from honba_cli import invoke
 from starlette.testclient import TestClient
@@ -261,7 +261,10 @@ def test_a_store_that_did_not_answer_on_the_event_loop_is_called_from_the_pool_u
         return said
 
     try:
-        said = asyncio.run(calls())
+        # On a loop of its own in another thread (as Starlette's TestClient runs the app): the
+        # browser tests' Playwright keeps a loop running in this one.
+        with start_blocking_portal() as portal:
+            said = portal.call(calls)
         assert said == ["503", "0 turns", "503", "1 turns", "answered", "2 turns", "answered", "2 turns"]
     finally:
         served.close()
