@@ -1046,12 +1046,4 @@ def _standings_chart_svg(data: Mapping[str, Any], w: Words) -> str:
         axes.set_axisbelow(True)
         for side in ("top", "right"):
             axes.spines[side].set_visible(False)
-        buffer = io.StringIO()
-        with warnings.catch_warnings():
-            warnings.filterwarnings("ignore", message="Glyph .* missing from font")
-            figure.savefig(buffer, format="svg", metadata={"Date": None})
-    svg = buffer.getvalue()
-    start = svg.find("<svg")
-    svg = svg[start:] if start >= 0 else svg
-    label = esc(w.gettext("Points by session"))
-    return svg.replace("<svg ", f'<svg role="img" aria-label="{label}" ', 1).strip()
+        return figure_svg(figure, w.gettext("Points by session"))

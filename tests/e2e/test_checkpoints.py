@@ -17,15 +17,12 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import shutil
-import sqlite3
 import threading
-from collections.abc import Iterator
-from contextlib import closing, contextmanager
 from pathlib import Path
 
 import pytest
 from honba_cli import honba, ok
+from stored_rows import copy_store, delete_row, last_version, sql
 
 from domain.match import match_id
 from domain.tournament import tournament_id
@@ -64,32 +61,7 @@ def pristine(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture
 def db(pristine: Path, tmp_path: Path) -> Path:
-    path = tmp_path / "honba.sqlite"
-    shutil.copy(pristine, path)
-    return path
-
-
-@contextmanager
-def sql(path: Path) -> Iterator[sqlite3.Connection]:
-    with closing(sqlite3.connect(path)) as connection:
-        yield connection
-        connection.commit()
-
-
-def delete(db: Path, originator: str, version: int) -> None:
-    with sql(db) as c:
-        gone = c.execute(
-            "DELETE FROM stored_events WHERE originator_id = ? AND originator_version = ?", (originator, version)
-        ).rowcount
-    assert gone == 1
-
-
-def last_version(db: Path, originator: str) -> int:
-    with sql(db) as c:
-        (version,) = c.execute(
-            "SELECT MAX(originator_version) FROM stored_events WHERE originator_id = ?", (originator,)
-        ).fetchone()
-    return int(version or 0)
+    return copy_store(pristine, tmp_path)
 
 
 def checkpoint_of(db: Path, stream: str, position: int) -> int:
@@ -114,8 +86,8 @@ def check(db: Path) -> dict[str, list[tuple[int, str]]]:
 
 def roll_back_m1_penalty(db: Path) -> None:
     """The penalty at m1's position 4 removed, with the seal row saved with it."""
-    delete(db, M1, 4)
-    delete(db, M1_SEAL, last_version(db, M1_SEAL))
+    delete_row(db, M1, 4)
+    delete_row(db, M1_SEAL, last_version(db, M1_SEAL))
 
 
 def test_saves_write_no_shared_row_and_every_command_that_wrote_took_a_checkpoint(db: Path) -> None:
@@ -140,7 +112,7 @@ def test_a_match_tail_rolled_back_with_its_seal_row_is_caught_by_the_checkpoint_
 
 def test_a_rollback_with_its_checkpoint_removed_leaves_a_gap_in_the_checkpoints(db: Path) -> None:
     roll_back_m1_penalty(db)
-    delete(db, CHECKPOINTS_ID.hex, checkpoint_of(db, M1, 4))
+    delete_row(db, CHECKPOINTS_ID.hex, checkpoint_of(db, M1, 4))
     assert check(db)["checkpoints"] == [(3, "deleted")]
     assert honba(db, "check").exit_code == 1
 
@@ -153,10 +125,10 @@ def test_the_last_checkpoint_rolled_back_with_what_it_covered_is_caught_against_
     published = store_head(ok(db, "draw", "m2", "--ready", "Ann"))
     assert store_head(ok(db, "check")) == published
     # The draw, the deal pass after it, the seal row and the checkpoint taken of them: all removed.
-    delete(db, CHECKPOINTS_ID.hex, last_version(db, CHECKPOINTS_ID.hex))
-    delete(db, m2_seal, last_version(db, m2_seal))
+    delete_row(db, CHECKPOINTS_ID.hex, last_version(db, CHECKPOINTS_ID.hex))
+    delete_row(db, m2_seal, last_version(db, m2_seal))
     for version in range(last_version(db, M2), before, -1):
-        delete(db, M2, version)
+        delete_row(db, M2, version)
     assert honba(db, "check").exit_code == 0  # what nothing in the store can show, as the docs say
     result = honba(db, "check", "--against", published)
     assert result.exit_code == 1
@@ -182,27 +154,27 @@ def test_a_save_after_the_last_checkpoint_is_no_problem_and_the_next_checkpoint_
 
 
 def test_a_deleted_seal_row_is_named_as_the_seal_not_as_an_inserted_event(db: Path) -> None:
-    delete(db, M1_SEAL, last_version(db, M1_SEAL))
+    delete_row(db, M1_SEAL, last_version(db, M1_SEAL))
     assert check(db)["m1"] == [(0, "altered")]
     (problem,) = json.loads(honba(db, "check", "m1", "--json").stdout)["results"][0]["problems"]
     assert "a seal row was removed or changed" in problem["detail"]
 
 
 def test_a_match_attached_row_deleted_from_a_tournament_is_caught_in_the_middle_and_last(db: Path) -> None:
-    delete(db, CUP, 2)
+    delete_row(db, CUP, 2)
     assert check(db)["tournament cup"] == [(2, "deleted")]
 
 
 def test_the_last_match_attached_row_of_a_tournament_deleted_is_caught_by_its_seal(db: Path) -> None:
-    delete(db, CUP, 3)
+    delete_row(db, CUP, 3)
     assert check(db)["tournament cup"] == [(3, "deleted")]
     assert honba(db, "check").exit_code == 1
 
 
 def test_a_tournament_rolled_back_with_its_seal_row_is_caught_by_the_checkpoint(db: Path) -> None:
-    delete(db, CUP, 3)
+    delete_row(db, CUP, 3)
     cup_seal = seal_id(tournament_id("cup")).hex
-    delete(db, cup_seal, last_version(db, cup_seal))
+    delete_row(db, cup_seal, last_version(db, cup_seal))
     found = check(db)
     assert found["tournament cup"] == [(3, "deleted")]
 
@@ -351,9 +323,9 @@ def test_a_save_rolled_back_before_any_checkpoint_covered_it_is_caught_against_t
         store.close()
     # Rolled back, with its seal row, before the server's next checkpoint.
     m2_seal = seal_id(match_id("m2")).hex
-    delete(db, m2_seal, last_version(db, m2_seal))
+    delete_row(db, m2_seal, last_version(db, m2_seal))
     for version in range(last_version(db, M2), before, -1):
-        delete(db, M2, version)
+        delete_row(db, M2, version)
     assert honba(db, "check").exit_code == 0  # no checkpoint covered it: nothing in the store shows it
     result = honba(db, "check", "m2", "--against", published)
     assert result.exit_code == 1 and "unpublished" in result.stdout
@@ -378,9 +350,9 @@ def test_honba_serve_takes_checkpoints_while_it_runs_and_a_last_one_when_it_stop
     # Stopped: what it saved is covered (by a checkpoint it took while running, or the last one).
     assert last_version(db, CHECKPOINTS_ID.hex) > before
     m2_seal = seal_id(match_id("m2")).hex
-    delete(db, m2_seal, last_version(db, m2_seal))
+    delete_row(db, m2_seal, last_version(db, m2_seal))
     for version in range(last_version(db, M2), 3, -1):
-        delete(db, M2, version)
+        delete_row(db, M2, version)
     assert check(db)["m2"] == [(4, "deleted")]
 
 

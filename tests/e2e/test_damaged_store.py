@@ -15,15 +15,12 @@ from __future__ import annotations
 
 import html
 import json
-import shutil
-import sqlite3
-from collections.abc import Iterator
-from contextlib import closing, contextmanager
 from pathlib import Path
 
 import pytest
 from honba_cli import honba, ok
 from starlette.testclient import TestClient
+from stored_rows import copy_store, sql
 from typer.testing import Result
 
 from domain.match import match_id
@@ -45,16 +42,7 @@ def pristine(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture
 def db(pristine: Path, tmp_path: Path) -> Path:
-    path = tmp_path / "honba.sqlite"
-    shutil.copy(pristine, path)
-    return path
-
-
-@contextmanager
-def sql(path: Path) -> Iterator[sqlite3.Connection]:
-    with closing(sqlite3.connect(path)) as connection:
-        yield connection
-        connection.commit()
+    return copy_store(pristine, tmp_path)
 
 
 def where(key: str, version: int) -> tuple[str, int]:

@@ -22,26 +22,13 @@ import pytest
 from conftest import STORES
 from honba_cli import honba, ok
 from prepared_store import PreparedStores
+from stored_rows import execute
 from typer.testing import Result
 
 from domain.match import match_id
 from domain.tournament import tournament_id
 
 PLAYERS = "Ann,Ben,Cho,Dai"
-
-
-def execute(db: str, statement: str, *args: Any) -> list[Any]:
-    """One statement on the events table (``EVENTS``), with ids as the store keeps them."""
-    if db.startswith("postgresql://"):
-        with psycopg.connect(db) as connection:
-            cursor = connection.execute(statement.replace("EVENTS", "honba_events").replace("?", "%s"), args)
-            return list(cursor.fetchall()) if cursor.description else []
-    hexed = tuple(a.hex if isinstance(a, UUID) else a for a in args)
-    with closing(sqlite3.connect(db)) as connection:
-        cursor = connection.execute(statement.replace("EVENTS", "stored_events"), hexed)
-        rows = list(cursor.fetchall())
-        connection.commit()
-        return rows
 
 
 ROW = "originator_id = ? AND originator_version = ?"

@@ -18,15 +18,12 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
-import sqlite3
-from collections.abc import Iterator
-from contextlib import closing, contextmanager
 from pathlib import Path
 
 import pytest
 from honba_cli import honba, ok
 from old_store import OLD_HEAD, write_old_store
+from stored_rows import copy_store, delete_row, last_version, sql
 
 from domain.match import match_id
 from domain.tournament import tournament_id
@@ -51,32 +48,7 @@ def pristine(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture
 def db(pristine: Path, tmp_path: Path) -> Path:
-    path = tmp_path / "honba.sqlite"
-    shutil.copy(pristine, path)
-    return path
-
-
-@contextmanager
-def sql(path: Path) -> Iterator[sqlite3.Connection]:
-    with closing(sqlite3.connect(path)) as connection:
-        yield connection
-        connection.commit()
-
-
-def delete(db: Path, originator: str, version: int) -> None:
-    with sql(db) as c:
-        gone = c.execute(
-            "DELETE FROM stored_events WHERE originator_id = ? AND originator_version = ?", (originator, version)
-        ).rowcount
-    assert gone == 1
-
-
-def last_version(db: Path, originator: str) -> int:
-    with sql(db) as c:
-        (version,) = c.execute(
-            "SELECT MAX(originator_version) FROM stored_events WHERE originator_id = ?", (originator,)
-        ).fetchone()
-    return int(version)
+    return copy_store(pristine, tmp_path)
 
 
 def link_of(db: Path, stream: str, position: int) -> int:
@@ -99,8 +71,8 @@ CUP = tournament_id("cup").hex
 
 def roll_back_m1_penalty(db: Path) -> None:
     """The penalty at m1's position 4 removed, with the seal row saved with it."""
-    delete(db, M1, 4)
-    delete(db, M1_SEAL, last_version(db, M1_SEAL))
+    delete_row(db, M1, 4)
+    delete_row(db, M1_SEAL, last_version(db, M1_SEAL))
 
 
 def check(db: Path) -> dict[str, list[tuple[int, str]]]:
@@ -131,7 +103,7 @@ def test_a_match_tail_rolled_back_with_its_seal_row_is_caught_by_the_store_chain
 
 def test_a_rollback_with_its_store_link_removed_leaves_a_gap_in_the_store_chain(db: Path) -> None:
     roll_back_m1_penalty(db)
-    delete(db, STORE_CHAIN_ID.hex, link_of(db, match_id("m1").hex, 4))
+    delete_row(db, STORE_CHAIN_ID.hex, link_of(db, match_id("m1").hex, 4))
     found = check(db)
     assert found["store chain"] == [(3, "deleted")]
     assert honba(db, "check").exit_code == 1
@@ -141,8 +113,8 @@ def test_a_rollback_of_the_stores_last_save_is_caught_against_the_published_stor
     # The old store's last save (m2 attached to the cup) and its link removed: nothing left shows it.
     published = store_head(ok(db, "check"))
     assert published == OLD_HEAD
-    delete(db, STORE_CHAIN_ID.hex, last_version(db, STORE_CHAIN_ID.hex))
-    delete(db, CUP, 3)
+    delete_row(db, STORE_CHAIN_ID.hex, last_version(db, STORE_CHAIN_ID.hex))
+    delete_row(db, CUP, 3)
     assert honba(db, "check").exit_code == 0  # what no chain in the store can show, as the docs say
     result = honba(db, "check", "--against", published)
     assert result.exit_code == 1
@@ -158,7 +130,7 @@ def test_the_store_checks_against_its_own_published_head_and_one_published_befor
 
 
 def test_a_deleted_seal_row_is_named_as_the_seal_not_as_an_inserted_event(db: Path) -> None:
-    delete(db, M1_SEAL, last_version(db, M1_SEAL))
+    delete_row(db, M1_SEAL, last_version(db, M1_SEAL))
     found = check(db)
     assert found["m1"] == [(0, "altered")]
     result = honba(db, "check", "m1", "--json")
@@ -167,13 +139,13 @@ def test_a_deleted_seal_row_is_named_as_the_seal_not_as_an_inserted_event(db: Pa
 
 
 def test_a_match_attached_row_deleted_from_a_tournament_is_caught(db: Path) -> None:
-    delete(db, CUP, 2)
+    delete_row(db, CUP, 2)
     assert check(db)["tournament cup"] == [(2, "deleted")]
     assert honba(db, "check").exit_code == 1
 
 
 def test_the_last_match_attached_row_of_a_tournament_deleted_is_caught(db: Path) -> None:
-    delete(db, CUP, 3)
+    delete_row(db, CUP, 3)
     assert check(db)["tournament cup"] == [(3, "deleted")]
 
 
@@ -198,7 +170,7 @@ def test_every_recording_command_and_status_print_the_head_digests(db: Path) -> 
 
 
 def test_a_command_on_a_match_whose_seal_row_was_removed_names_the_seal(db: Path) -> None:
-    delete(db, M1_SEAL, last_version(db, M1_SEAL))
+    delete_row(db, M1_SEAL, last_version(db, M1_SEAL))
     result = honba(db, "win", "m1", "Cho:mangan", "--from", "Dai")
     assert result.exit_code == 2
     assert "a seal row was removed or changed" in result.stderr and "inserted" not in result.stderr
@@ -226,8 +198,8 @@ def test_a_store_written_before_the_store_chain_checks_and_is_covered_from_its_n
     ok(db, "draw", "m1", "--ready", "Ann")
     assert "Checkpoints: 1, intact" in ok(db, "check")
     for version in range(last_version(db, M1), before, -1):  # the draw's save rolled back
-        delete(db, M1, version)
-    delete(db, M1_SEAL, last_version(db, M1_SEAL))
+        delete_row(db, M1, version)
+    delete_row(db, M1_SEAL, last_version(db, M1_SEAL))
     assert check(db)["m1"] == [(before + 1, "deleted")]
 
 
@@ -240,7 +212,7 @@ def test_the_store_chain_removed_whole_is_caught_only_against_the_published_stor
 
 
 def test_a_command_on_a_tournament_with_a_deleted_row_says_so_in_one_line(db: Path) -> None:
-    delete(db, CUP, 2)
+    delete_row(db, CUP, 2)
     for args in (("tournament", "show", "cup"), ("tournament", "attach", "cup", "m2")):
         result = honba(db, *args)
         assert result.exit_code == 2, args

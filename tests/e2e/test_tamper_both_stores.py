@@ -7,37 +7,20 @@ from __future__ import annotations
 
 import json
 import re
-import sqlite3
-from contextlib import closing
 from pathlib import Path
-from typing import Any
 from uuid import UUID
 
-import psycopg
 import pytest
 from conftest import STORES
 from honba_cli import honba, ok
 from old_store import OLD_HEAD, write_old_store
 from prepared_store import PreparedStores
+from stored_rows import execute
 
 from domain.match import match_id
 from domain.tournament import tournament_id
 from replay.store.checkpoint import CHECKPOINTS_ID
 from replay.store.seal import seal_id
-
-
-def execute(db: str, statement: str, *args: Any) -> list[Any]:
-    """One statement on the events table (``EVENTS``), with ids as the store keeps them."""
-    if db.startswith("postgresql://"):
-        with psycopg.connect(db) as connection:
-            cursor = connection.execute(statement.replace("EVENTS", "honba_events").replace("?", "%s"), args)
-            return list(cursor.fetchall()) if cursor.description else []
-    hexed = tuple(a.hex if isinstance(a, UUID) else a for a in args)
-    with closing(sqlite3.connect(db)) as connection:
-        cursor = connection.execute(statement.replace("EVENTS", "stored_events"), hexed)
-        rows = list(cursor.fetchall())
-        connection.commit()
-        return rows
 
 
 def last(db: str, originator: UUID) -> int:

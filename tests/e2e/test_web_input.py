@@ -498,3 +498,23 @@ def test_a_locked_sqlite_store_is_a_503_on_every_form_not_the_drivers_words(
         # The same forms sent again once the lock is gone record each once.
         for address, form in forms:
             assert client.post(address, data=form).status_code == 303
+
+
+def test_a_desk_correction_refused_keeps_what_the_referee_typed_in_its_own_form(
+    client: TestClient, tokens: dict[str, str]
+) -> None:
+    # A penalty refused for its points came back with the form empty: the referee typed their
+    # name, the player and the reason again. Each correction form now comes back as it was sent.
+    from web_support import errors, form_of_page
+
+    sent = {"action": "penalty", "player": "Dai", "amount": "12x", "penalty_kind": "chombo", "share": "off_table"}
+    sent |= {"note": "wrong wait", "by": "Eve", "reason": "false win"}
+    form = {"csrf": csrf(client), "token": tokens["referee"], "client_key": "p", **sent}
+    answer = client.post("/referee/m/t1/correct/preview", data=form)
+    assert answer.status_code == 400
+    assert set(errors(answer.text)) == {"amount"}
+    _, shown = form_of_page(answer.text, "penalty-form")
+    assert {name: shown[name] for name in sent} == sent
+    # The other forms are not filled with the penalty's words.
+    _, void = form_of_page(answer.text, "void-form")
+    assert void["by"] == void["reason"] == ""
