@@ -209,12 +209,13 @@ class Site:
         load and the save, about 1 ms of CPU). A turn of the thread pool costs more than half that
         again (two threads woken, the interpreter lock handed over twice), and gains nothing where
         the server's threads take turns on the store anyway (``run``). While ``fn`` runs the loop
-        serves nothing else: the stall is the call's own work, a few statements on a local file;
-        the store held by another thread (a page's read, the checkpoint, a first build of the
-        standings view) sends the call to the pool rather than waiting on the loop, and another
-        process's write makes it wait as the store's busy timeout says, as every call of the server
-        would. A store that did not answer is answered 503, and every call is made in the thread
-        pool until one is answered again.
+        serves nothing else: the stall is the call's own work, a few statements on a local file
+        and its commit's wait for the disk (20 tables at once: 1.36x the hands a second of the
+        pool, with slower runs where the disk is slow); the store held by another thread (a page's
+        read, the checkpoint, a first build of the standings view) sends the call to the pool
+        rather than waiting on the loop, and another process's write makes it wait as the store's
+        busy timeout says, as every call of the server would. A store that did not answer is
+        answered 503, and every call is made in the thread pool until one is answered again.
 
         On PostgreSQL the call is the pool's: its three statements' round trips would hold the loop,
         and the server's other tables, for each wait for the database. Measured (issue 36, sixth
