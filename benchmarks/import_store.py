@@ -2,6 +2,7 @@
 
     python benchmarks/import_store.py [--times N] [--rounds N] [--store-stage [--repeat N] [--no-postgres]]
     python benchmarks/import_store.py --only-memory [--times N]   (or --no-memory: the other parts alone)
+    python -P benchmarks/import_store.py --also TREE [--pairs N]   (the import's CPU, this tree's against TREE's)
 
 Issue 16's figures (by default), on a directory of the 633 real Tenhou logs of
 ``../shared/corpus/tenhou-wire-2018`` (distinct games), written to a temporary directory:
@@ -23,6 +24,11 @@ Issue 16's figures (by default), on a directory of the 633 real Tenhou logs of
   process; the peak resident size of its largest process (``getrusage(RUSAGE_CHILDREN)``).
   Target: flat in the archive size.
 
+With ``--also TREE`` (issue 36, sixth round), only what an import costs by this tree's honba against
+TREE's: the 633 logs imported into a fresh SQLite store by each in turn (``--pairs`` runs of each,
+``--jobs 1`` and one reading process per core), each run a process of its own (``python -P``, that
+tree first on the path); the CPU of the storing process and of its reading workers, medians.
+
 With ``--store-stage``, issue 7's comparison too: the logs built into matches N times over
 (``--repeat``), then ``HonbaApp.store_prepared`` against a plain ``executemany`` of the same
 records into SQLite and (unless ``--no-postgres``) a throwaway PostgreSQL server started like
@@ -32,10 +38,12 @@ the tests' (``tests/pg_server.py``); without one it is skipped, saying why.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import resource
 import shutil
 import sqlite3
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -51,7 +59,7 @@ import attrs
 # after every tree on the path.
 sys.path.append(str(Path(__file__).resolve().parent))
 
-from machine import corpus_files, max_rss_mib, plain_parse, print_machine, timed, verdict
+from machine import REPO, corpus_files, max_rss_mib, plain_parse, print_machine, timed, verdict
 
 from replay.formats.detect import read_games, read_log
 from replay.formats.source import read_source
@@ -355,6 +363,64 @@ def end_to_end_part(work: Path, rounds: int) -> None:
     print(f"  {copy_seconds:6.2f} s; renamed copy / first import = {ratio:.3f} (target <= 0.1: {met})")
 
 
+def import_cost_of(folder: Path, jobs: int) -> dict[str, float]:
+    """One import of ``folder`` into a fresh SQLite store by the honba first on the path (a child of
+    ``paired_import_cost``): CPU of the storing process and of its reading workers, and wall time."""
+    with reading_pool(jobs, 1000):
+        pass  # the fork server, started once per process, before the clock (as ``end_to_end_part``)
+    work = Path(tempfile.mkdtemp(prefix="honba-bench-pair-"))
+    try:
+        app = HonbaApp.open(str(work / "store.sqlite"))
+        try:
+            with reading_pool(jobs, 1000, on_demand=True) as pool:
+                storing_cpu = time.process_time()
+                seconds, run = timed(lambda: import_paths(app, [folder], pool=pool))
+                storing_cpu = time.process_time() - storing_cpu
+                workers = worker_cpu(pool)
+        finally:
+            app.close()
+        assert run.stored and not run.unreadable, run
+        return {"storing": storing_cpu, "workers": workers, "cpu": storing_cpu + workers, "wall": seconds}
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def paired_import_cost(work: Path, also: Path, pairs: int) -> None:
+    """Issue 36, sixth round: what keeping the standings view costs an import. ``import_paths`` of the
+    633 logs into a fresh SQLite store by this tree's honba and by ``also``'s in turn, ``pairs`` times
+    for each of ``--jobs`` 1 and the cores, each run a process of its own (``python -P``, that tree
+    first on the path); CPU of the storing process and of the reading workers, medians."""
+    folder = archive(work / "corpus-1x", 1)
+    trees = [REPO, also.resolve()]
+    here = Path(__file__).resolve()
+    for jobs in (1, jobs_default()):
+        figures: dict[Path, list[dict[str, float]]] = {tree: [] for tree in trees}
+        for _ in range(pairs):
+            for tree in trees:
+                env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tree), str(here.parent)])}
+                command = [sys.executable, "-P", str(here), "--import-cost-of", str(folder), "--jobs", str(jobs)]
+                done = subprocess.run(command, capture_output=True, text=True, env=env)
+                assert done.returncode == 0, done.stderr[-2000:]
+                figures[tree].append(json.loads(done.stdout.strip().splitlines()[-1]))
+        logs = len(list(folder.rglob("*.mjlog")))
+        print(f"import of {logs} logs, --jobs {jobs}, {pairs} runs of each tree in turn ({load()}):")
+        medians = {}
+        for tree, runs in figures.items():
+            medians[tree] = {name: statistics.median(run[name] for run in runs) for name in runs[0]}
+            each = ", ".join(f"{run['cpu']:.2f}" for run in runs)
+            m = medians[tree]
+            print(
+                f"  {tree}: CPU s {each}; median {m['cpu']:.2f} (storing process {m['storing']:.2f}, "
+                f"reading workers {m['workers']:.2f}); wall {m['wall']:.2f} s"
+            )
+        mine, theirs = medians[REPO], medians[also.resolve()]
+        ratio = {name: mine[name] / theirs[name] if theirs[name] else float("nan") for name in mine}
+        print(
+            f"  this tree / {also}: CPU {ratio['cpu']:.3f} (storing process {ratio['storing']:.3f}, "
+            f"workers {ratio['workers']:.3f}), wall {ratio['wall']:.3f}"
+        )
+
+
 RSS_CHILD = """
 import resource, subprocess, sys
 done = subprocess.run(sys.argv[1:], capture_output=True, text=True)
@@ -528,11 +594,22 @@ def main() -> None:
     parser.add_argument("--only-shares", action="store_true", help="run the shares part alone")
     parser.add_argument("--only-memory", action="store_true", help="run the memory part (1x and --times) alone")
     parser.add_argument("--no-memory", action="store_true", help="leave the memory part out")
+    parser.add_argument("--also", type=Path, help="only: the import's CPU by this tree's honba and TREE's, in turn")
+    parser.add_argument("--pairs", type=int, default=3, help="runs of each tree in turn with --also")
+    parser.add_argument("--import-cost-of", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--jobs", type=int, default=1, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.import_cost_of is not None:  # one run of --also's pairs, in a process of its own
+        print(json.dumps(import_cost_of(args.import_cost_of, args.jobs)))
+        return
     print_machine()
     print(load())
     work = Path(tempfile.mkdtemp(prefix="honba-bench-"))
     try:
+        if args.also is not None:
+            paired_import_cost(work, args.also, args.pairs)
+            print(load())
+            return
         if args.only_shares:
             shares_part(work, args.shares or 2, args.share_times)
             return

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import attrs
@@ -49,7 +49,7 @@ from domain.said import Said, said_data, said_from_data
 from domain.tournament import Tournament
 from projections.standings import MatchSummary, StandingRow, Totals, rank, standings, summarize
 from projections.stats import MatchStats, match_stats
-from projections.views import DocKey, DocumentView, ViewMoved
+from projections.views import DocKey, DocumentView, POPODocumentView, ViewMoved
 
 NAME = "honba-standings"
 # The layout of the view's documents; a view written in another is rebuilt, never read.
@@ -89,6 +89,9 @@ class ViewDamaged(HonbaError):
 
 
 SUMMARY_FIELDS = tuple(field.name for field in attrs.fields(MatchSummary))
+
+# A match's fold as its ``Match`` made it: the table now, the corrected facts, the corrected steps.
+Scored = tuple[Any, list[Any], list[CorrectedStep]]
 
 
 def rules_ref(values: dict[str, Any]) -> str:
@@ -174,6 +177,10 @@ class DocCache:
         # What a batch read worked out of its events already (``ReadEvent``), by the event's id():
         # the events stay alive with the batch, and each entry names its event to be sure.
         self.read: dict[int, ReadEvent] = {}
+        # Matches scored already, by match id: the table now, the corrected facts and the corrected
+        # steps their ``Match`` worked out as an import built it (``match_documents``), which the
+        # flush takes instead of replaying the match document again.
+        self.scored: dict[str, Scored] = {}
 
     def read_of(self, event: Any) -> ReadEvent | None:
         """What the batch read worked out of this very event, if it did."""
@@ -320,14 +327,15 @@ def match_state(
 
 
 def summary_and_stats(
-    doc: dict[str, Any], rules: Ruleset, history: list[tuple[int, Any]] | None = None
+    doc: dict[str, Any], rules: Ruleset, history: list[tuple[int, Any]] | None = None, scored: Scored | None = None
 ) -> tuple[MatchSummary, MatchStats]:
     """The summary and the player statistics of a match, from one fold of its corrected history.
 
     ``history`` (the facts as objects), when the caller has it already, spares decoding the
-    facts again from the document: it must be what the document holds.
+    facts again from the document: it must be what the document holds. ``scored``, the fold
+    itself (table, corrected facts, corrected steps) when the caller's ``Match`` made it already.
     """
-    state, facts, steps = match_state(doc, rules, history)
+    state, facts, steps = scored if scored is not None else match_state(doc, rules, history)
     summary = summarize(doc["key"], doc["players"], rules, state, facts)
     stats = match_stats(
         summary.key,
@@ -340,6 +348,33 @@ def summary_and_stats(
         summary.finished,
     )
     return summary, stats
+
+
+def match_documents(events: Sequence[Any], head: str, scored: Scored) -> dict[DocKey, dict[str, Any] | None]:
+    """The documents a catch-up writes for a new match when it folds these events, its every event
+    from its start (``Match.Started``), into a view that has never seen it: the match, its rules,
+    summary and statistics, each stamped with its schema (``DocCache.changes``); the view's own
+    marker (``view/format``) left to the writer, which knows the position.
+
+    Folded by the view's own functions (``apply_event``, ``flush``) into an empty view in memory,
+    with the fold the match's ``Match`` scored already (``scored``: its ``state``,
+    ``effective_facts()`` and ``corrected_steps()``, the same ``next_step`` as the view's replay)
+    instead of replaying it again, and each event's digest from the chain the events carry (each
+    names the digest of the one before it; ``head``, the last one's) instead of hashing it again.
+    What a reading worker of an import sends with the match, for the storing process to write
+    when the view stood right before the batch (``replay.store.standings_view.keep``).
+    """
+    cache = DocCache(POPODocumentView())
+    digests = [*(str(event.prior) for event in events[1:]), head]
+    cache.read = {id(event): ReadEvent(event, digest, None) for event, digest in zip(events, digests, strict=True)}
+    for event in events:
+        apply_event(cache, event)
+    for match_id in cache.dirty_matches:
+        cache.scored[match_id] = scored
+    flush(cache, 0)
+    changes = cache.changes()
+    del changes[("view", "format")]
+    return changes
 
 
 @attrs.frozen
@@ -680,7 +715,9 @@ def flush(cache: DocCache, position: int) -> None:
         try:
             if doc.get("unreadable"):
                 raise _LeftOut(doc["unreadable"])
-            summary, stats = summary_and_stats(doc, cache.rules(doc["rules"]), cache.histories.get(match_id))
+            summary, stats = summary_and_stats(
+                doc, cache.rules(doc["rules"]), cache.histories.get(match_id), cache.scored.get(match_id)
+            )
         except _LeftOut as exc:  # one of its rows cannot be read
             summary, damage = None, exc.args[0]
             cache.drop_summary(key)

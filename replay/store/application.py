@@ -430,11 +430,12 @@ class HonbaApp(Application[UUID]):
 
     # Bulk writes: an import's matches, already encoded (``replay.service.imports.storing``).
 
-    def insert(self, records: Sequence[StoredEvent]) -> None:
-        """Insert encoded events in one transaction; ``IntegrityError`` when any is there already."""
+    def insert(self, records: Sequence[StoredEvent]) -> Sequence[int]:
+        """Insert encoded events in one transaction; their notification ids (positions in the log),
+        as the recorder gives them; ``IntegrityError`` when any is there already."""
         self.wrote = True
         try:
-            self.recorder.insert_events(list(records))
+            return self.recorder.insert_events(list(records)) or ()
         except IntegrityError:
             raise
         except PersistenceError as exc:

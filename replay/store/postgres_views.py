@@ -6,14 +6,18 @@ Imported only when the store is PostgreSQL (it loads psycopg).
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from typing import Any
 
 from eventsourcing.persistence import Tracking
 from eventsourcing.postgres import PostgresDatastore, PostgresTrackingRecorder
 from psycopg.sql import SQL, Identifier, Literal
 
-from projections.views import TABLE, Changes, DocumentView, moved
+from projections.views import TABLE, Changes, DocKey, DocumentView, encoded, moved
 from replay.store.pgstore import SCHEMA_LOCK
+
+# The documents asked for by one statement of ``get_docs``.
+_KEYS_AT_ONCE = 5000
 
 
 class PostgresDocumentView(PostgresTrackingRecorder, DocumentView):
@@ -43,6 +47,27 @@ class PostgresDocumentView(PostgresTrackingRecorder, DocumentView):
             curs.execute(SQL("SELECT data FROM {0} WHERE kind = %s AND key = %s").format(self._table()), (kind, key))
             row = curs.fetchone()
         return None if row is None else dict(json.loads(row["data"]))
+
+    def get_docs(self, keys: Iterable[DocKey]) -> dict[DocKey, dict[str, Any] | None]:
+        # One statement for a batch's documents, not one each (a catch-up asks for thousands): the
+        # keys go in as two arrays joined with the documents' primary key, as SQLite's view does.
+        wanted = list(keys)
+        found: dict[DocKey, dict[str, Any] | None] = dict.fromkeys(wanted)
+        # PostgreSQL's text cannot hold a NUL, so no stored key has one (it would refuse the query).
+        asked = [(kind, key) for kind, key in wanted if "\x00" not in kind and "\x00" not in key]
+        with self.datastore.transaction(commit=False) as curs:
+            for start in range(0, len(asked), _KEYS_AT_ONCE):
+                part = asked[start : start + _KEYS_AT_ONCE]
+                curs.execute(
+                    SQL(
+                        "SELECT d.kind, d.key, d.data FROM unnest(%s::text[], %s::text[]) AS w (kind, key) "
+                        "JOIN {0} AS d ON d.kind = w.kind AND d.key = w.key"
+                    ).format(self._table()),
+                    ([kind for kind, _ in part], [key for _, key in part]),
+                )
+                for row in curs.fetchall():
+                    found[(row["kind"], row["key"])] = dict(json.loads(row["data"]))
+        return found
 
     def docs(self, kind: str, prefix: str = "") -> list[tuple[str, dict[str, Any]]]:
         if "\x00" in prefix:  # as in get_doc: no stored key holds a NUL
@@ -85,17 +110,19 @@ class PostgresDocumentView(PostgresTrackingRecorder, DocumentView):
                     )
                 if curs.rowcount != 1:
                     raise moved(tracking, expected)
-            for (kind, key), data in changes.items():
-                if data is None:
-                    curs.execute(SQL("DELETE FROM {0} WHERE kind = %s AND key = %s").format(self._table()), (kind, key))
-                else:
-                    curs.execute(
-                        SQL(
-                            "INSERT INTO {0} VALUES (%s, %s, %s) "
-                            "ON CONFLICT (kind, key) DO UPDATE SET data = EXCLUDED.data"
-                        ).format(self._table()),
-                        (kind, key, json.dumps(data, sort_keys=True)),
-                    )
+            # One statement for the deletions and one for the writes, each sent in one pipeline (psycopg's
+            # ``executemany``), not a round trip per document: an import keeps hundreds a batch.
+            deleted = [key for key, data in changes.items() if data is None]
+            if deleted:
+                curs.executemany(SQL("DELETE FROM {0} WHERE kind = %s AND key = %s").format(self._table()), deleted)
+            written = [(kind, key, encoded(data)) for (kind, key), data in changes.items() if data is not None]
+            if written:
+                curs.executemany(
+                    SQL(
+                        "INSERT INTO {0} VALUES (%s, %s, %s) ON CONFLICT (kind, key) DO UPDATE SET data = EXCLUDED.data"
+                    ).format(self._table()),
+                    written,
+                )
 
     def reset(self, application_name: str, *, expected: int) -> None:
         with self.datastore.transaction(commit=True) as curs:

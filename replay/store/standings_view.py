@@ -17,7 +17,7 @@ import sqlite3
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import closing, contextmanager
 from pathlib import Path
 from typing import Any
@@ -27,6 +27,7 @@ from eventsourcing.persistence import InfrastructureFactory, Tracking
 from eventsourcing.popo import POPOFactory
 from eventsourcing.sqlite import SQLiteFactory
 
+from domain.errors import HonbaError
 from domain.match import Match
 from domain.said import Said
 from domain.store_errors import StoreError
@@ -38,8 +39,9 @@ from projections.standings_view import (
     UnreadableRow,
     ViewTooNew,
     read_doc,
+    stamped,
 )
-from projections.views import TABLE, DocumentView, POPODocumentView, ViewMoved
+from projections.views import TABLE, DocKey, DocumentView, Encoded, POPODocumentView, ViewMoved
 from replay.store.application import HonbaApp
 from replay.store.fold_rows import FoldReader
 from replay.store.retry import OPEN_TRIES, retrying
@@ -237,8 +239,10 @@ def catch_up(
     batch: int = BATCH,
     tick: Callable[[int], None] | None = None,
     notice: Callable[[str], None] = stderr_notice,
+    stop: int | None = None,
 ) -> int:
-    """Fold every event the view has not seen yet; returns how many were folded.
+    """Fold every event the view has not seen yet (up to the position ``stop``, when given); returns
+    how many were folded.
 
     A view an older honba laid out is first emptied and rebuilt, with one line to ``notice``.
     """
@@ -256,7 +260,7 @@ def catch_up(
     while True:
         try:
             with cyclic_gc_paused():
-                done = _fold_batch(app, reader, projection, position, batch)
+                done = _fold_batch(app, reader, projection, position, batch, stop)
         except ViewMoved:
             # Another catch-up or a follower wrote the view since this batch began: what it read
             # may be stale, so nothing of it was written. Go on from where the view stands now.
@@ -272,7 +276,7 @@ def catch_up(
 
 
 def _fold_batch(
-    app: HonbaApp, reader: FoldReader, projection: StandingsProjection, position: int, batch: int
+    app: HonbaApp, reader: FoldReader, projection: StandingsProjection, position: int, batch: int, stop: int | None
 ) -> tuple[int, int] | None:
     """Fold the next batch of the log after ``position`` into the view: the position it is written at
     and how many rows it held; None when there are none.
@@ -281,7 +285,9 @@ def _fold_batch(
     objects. Everything the batch made is let go as this returns, before the collector is back, so
     that it does not come back to find them all still counted (a pass over every object of the batch,
     a tenth of a rebuild's CPU when the batch was let go after it: docs/performance.md)."""
-    notifications = app.recorder.select_notifications(start=position, limit=batch, inclusive_of_start=False)
+    if stop is not None and position >= stop:
+        return None
+    notifications = app.recorder.select_notifications(start=position, limit=batch, stop=stop, inclusive_of_start=False)
     if not notifications:
         return None
     last = notifications[-1].id
@@ -290,6 +296,94 @@ def _fold_batch(
     events, read = _read_batch(app, reader, notifications)
     projection.process_batch(events, Tracking(app.name, last), expected=position, read=read)
     return last, len(notifications)
+
+
+def kept_view(app: HonbaApp) -> DocumentView | None:
+    """The standings view an import keeps current (``keep``), or None when it cannot be opened as it
+    is: an import never mends nor rebuilds it (the next catch-up does, saying so), and stores all
+    the same."""
+    try:
+        return _opened(app)
+    except Exception:  # whatever keeps it from opening, the catch-up meets again and says
+        return None
+
+
+def close_view(view: DocumentView) -> None:
+    """Let go of a view's connections where they are its own (SQLite's file beside the store's; on
+    PostgreSQL and in memory the view shares the store's)."""
+    if isinstance(view, SQLiteDocumentView):
+        view.datastore.close()
+
+
+# Rows between the view's position and a batch kept by an import that the check reads at most: a view
+# further behind than that is left to the catch-up (the rows of a batch's own files and checkpoint
+# lie between two batches of one import, a few hundred at most).
+GAP = 2000
+
+
+def keep(
+    app: HonbaApp, view: DocumentView, positions: Sequence[int], documents: Iterable[Encoded], *, fold_gap: bool = True
+) -> bool:
+    """Write the documents of matches an import just stored (``projections.standings_view.
+    match_documents``, one mapping a match) into the view, with the position of the batch's last
+    row, so that the first standings after an import fold nothing of them; True when written.
+
+    Written only where a catch-up would write the very same documents: when ``positions`` (the
+    notification ids of the batch's rows, one insert's) follow each other; the view's tracked
+    position and its layout marker agree (``view/format``, this honba's layout) and stand before
+    the batch; the rows between them and the batch's first are none the view folds, or a few
+    (``GAP``) that a catch-up up to the batch folds first (a table recorded meanwhile, an excerpt
+    of a game completed, a match stored by another process: ``fold_gap``); and the view holds
+    nothing yet of these matches (a tournament's attachment of a key before its match was stored,
+    say). Else nothing is written and the next catch-up folds the batch with the rest, in order.
+    The write is a compare-and-set on the view's position (``DocumentView.put_docs``): a catch-up
+    or another import that moved the view meanwhile wins, and this batch is left to the catch-up.
+    A process killed before this write leaves the view before the batch: the catch-up folds it.
+    """
+    if not positions:
+        return False
+    first, last = min(positions), max(positions)
+    if last - first + 1 != len(positions):
+        return False
+    position = view.max_tracking_id(app.name) or 0
+    if position >= first:
+        return False
+    marker = view.get_doc("view", "format")
+    if marker is None:
+        if position:
+            return False  # a marker removed behind honba's back: the catch-up rebuilds the view
+    elif marker.get("version") != FORMAT or marker.get("position") != position:
+        return False  # another layout, or a position changed behind honba's back: the catch-up's to mend
+    if first - 1 > position:
+        between = app.recorder.select_notifications(start=position, stop=first - 1, limit=GAP, inclusive_of_start=False)
+        if len(between) >= GAP:
+            return False
+        if any(row.topic.startswith(FOLDED_TOPICS) for row in between):
+            if not fold_gap:
+                return False
+            try:
+                catch_up(app, view, stop=first - 1)
+            except HonbaError:  # a damaged row or document: the catch-up after the import meets it again, and says
+                return False
+            return keep(app, view, positions, documents, fold_gap=False)
+    changes: dict[DocKey, dict[str, Any] | str | None] = {}
+    for one in documents:
+        changes.update(one)
+    # What the fold of a new match reads of the view besides its own documents: all must be absent.
+    wanted: set[DocKey] = set()
+    for kind, key in changes:
+        if kind == "match":
+            wanted |= {("match", key), ("unreadable", key)}
+        elif kind == "summary":
+            wanted |= {(other, key) for other in ("summary", "stats", "attached", "damaged")}
+    if any(data is not None for data in view.get_docs(sorted(wanted)).values()):
+        return False
+    changes[("view", "format")] = stamped("view", {"version": FORMAT, "position": last})
+    try:
+        view.put_docs(changes, Tracking(app.name, last), expected=position)
+    except ViewMoved:
+        return False
+    return True
 
 
 @contextmanager

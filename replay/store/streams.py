@@ -37,11 +37,16 @@ class DamagedRow(Exception):
 def insert_whole(store: HonbaApp, records: Sequence[StoredEvent]) -> bool:
     """Insert encoded events in one transaction: True, or False (nothing inserted) when a row one of
     them would write is already there (another stream's position taken)."""
+    return inserted_at(store, records) is not None
+
+
+def inserted_at(store: HonbaApp, records: Sequence[StoredEvent]) -> Sequence[int] | None:
+    """``insert_whole``, giving the rows' positions in the notification log (as the recorder gives
+    them), or None when nothing was inserted (a row one of them would write is already there)."""
     try:
-        store.insert(list(records))
+        return store.insert(list(records))
     except IntegrityError:
-        return False
-    return True
+        return None
 
 
 def holds_stream(store: HonbaApp, stream: UUID | str) -> bool:

@@ -9,21 +9,7 @@ from typing import Any
 from eventsourcing.persistence import Tracking
 from eventsourcing.sqlite import SQLiteDatastore, SQLiteTrackingRecorder
 
-from projections.views import TABLE, Changes, DocKey, DocumentView, moved
-
-# ``json.dumps(data, sort_keys=True)`` builds a ``JSONEncoder`` and its C encoder again at every call,
-# and a rebuild writes thousands of documents: the same C encoder with the same options, made once,
-# writes the same text (``domain.integrity`` does the same for the canonical JSON). Made without the
-# circular check: a document is plain data made fresh, with no cycle in it.
-_C_ENCODER: Any = getattr(json.encoder, "c_make_encoder", None)
-_ENCODE: Any = (
-    (lambda data, _level: json.dumps(data, sort_keys=True))
-    if _C_ENCODER is None
-    else _C_ENCODER(
-        None, json.JSONEncoder().default, json.encoder.encode_basestring_ascii, None, ": ", ", ", True, False, True
-    )
-)
-
+from projections.views import TABLE, Changes, DocKey, DocumentView, encoded, moved
 
 # The documents asked for by one statement of ``get_docs``.
 _KEYS_AT_ONCE = 5000
@@ -105,7 +91,7 @@ class SQLiteDocumentView(SQLiteTrackingRecorder, DocumentView):
             )
             c.executemany(
                 f"INSERT INTO {TABLE} VALUES (?, ?, ?) ON CONFLICT (kind, key) DO UPDATE SET data = excluded.data",
-                [(kind, key, "".join(_ENCODE(data, 0))) for (kind, key), data in changes.items() if data is not None],
+                [(kind, key, encoded(data)) for (kind, key), data in changes.items() if data is not None],
             )
 
     def reset(self, application_name: str, *, expected: int) -> None:

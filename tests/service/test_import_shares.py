@@ -126,11 +126,11 @@ def test_a_share_interrupted_is_completed_by_running_it_again(tmp_path: Path, mo
     original = batch.store_prepared
     calls: list[int] = []
 
-    def interrupted(app: HonbaApp, prepared: Any) -> Any:
+    def interrupted(app: HonbaApp, prepared: Any, *view: Any) -> Any:
         calls.append(len(prepared))
         if len(calls) == 2:
             raise KeyboardInterrupt  # Ctrl-C while the second batch is stored
-        return original(app, prepared)
+        return original(app, prepared, *view)
 
     monkeypatch.setattr(batch, "store_prepared", interrupted)
     with pytest.raises(KeyboardInterrupt):

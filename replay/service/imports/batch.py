@@ -23,6 +23,7 @@ from domain.errors import HonbaError
 from domain.integrity import digest_of, plain
 from domain.rules import Ruleset
 from domain.store_errors import MatchExists
+from projections.views import DocumentView
 from replay.formats.detect import detect_format, expand_paths, read_games, read_log
 from replay.formats.logmodel import LogError, LoggedGame
 from replay.formats.record import build_match, parse_record
@@ -35,6 +36,7 @@ from replay.service.imports.verify import GameReport, verify_game, with_inferred
 from replay.store.application import HonbaApp, mapper_for
 from replay.store.identity import ImportedFile
 from replay.store.imported import imported_files, record_imported
+from replay.store.standings_view import close_view, kept_view
 
 Tick = Callable[[str], None]
 # Matches stored in one transaction by an import.
@@ -259,7 +261,7 @@ def read_for_import(
     try:
         mapper = mapper_for(settings)
         built, from_log = _matches_in(path, fmt, unsupported, key_prefix, warnings, rules)
-        matches = tuple(prepare(match, mapper, from_log=from_log) for match in built)
+        matches = tuple(prepare(match, mapper, from_log=from_log, view=True) for match in built)
     except HonbaError as exc:
         problem = Unreadable(str(path), _reason(exc, path), _message(exc, path))
         return FileRead(str(path), (), tuple(unsupported), problem)
@@ -399,6 +401,10 @@ class _Storer:
         # The files recorded since the last lookup of the store (``import_paths`` clears it then), by digest.
         self.recorded: dict[str, ImportedFile] = {}
         self.since_checkpoint = 0
+        # The store's standings view, kept current batch by batch (opened at the first batch stored;
+        # None: it cannot be opened here, and the next catch-up folds what this import stores).
+        self.view: DocumentView | None = None
+        self.view_opened = False
 
     def known(self, digest: str, found: dict[str, ImportedFile]) -> ImportedFile | None:
         """The record of a file with this digest: looked up (``found``), or recorded since."""
@@ -444,7 +450,10 @@ class _Storer:
                 self.games.setdefault(key, tuple(players))
 
     def flush(self) -> None:
-        outcomes = store_prepared(self.app, [prepared for _, prepared in self.pending]) if self.pending else []
+        if self.pending and not self.view_opened:
+            self.view, self.view_opened = kept_view(self.app), True
+        batch = [prepared for _, prepared in self.pending]
+        outcomes = store_prepared(self.app, batch, self.view) if self.pending else []
         for (file, prepared), outcome in zip(self.pending, outcomes, strict=True):
             if isinstance(outcome, MatchExists):
                 path = Path(file)
@@ -575,7 +584,11 @@ def import_paths(
             task.send()  # the group's last files: read while the group before them is stored
     while ahead:
         take(_done(ahead.popleft()))
-    storer.flush()
+    try:
+        storer.flush()
+    finally:
+        if storer.view is not None:
+            close_view(storer.view)
     return storer.run()
 
 

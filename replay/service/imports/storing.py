@@ -22,13 +22,24 @@ from domain.integrity import digest_of, plain
 from domain.match import Match, MatchContent, match_content, match_content_and_entries, match_id, results_so_far
 from domain.store_errors import MatchExists
 from domain.values import without_details
+from projections.standings_view import match_documents
+from projections.views import DocumentView, Encoded, encoded
 from replay.service.recording.recording import on_match
 from replay.store.application import HonbaApp
 from replay.store.errors import UNAVAILABLE
 from replay.store.identity import GameIdentity, game_fingerprint, identity_id
 from replay.store.retry import retrying
 from replay.store.seal import Seal, seal_id
-from replay.store.streams import DamagedRow, RowsTaken, holds_stream, insert_whole, read_identity, stream_events
+from replay.store.standings_view import keep
+from replay.store.streams import (
+    DamagedRow,
+    RowsTaken,
+    holds_stream,
+    insert_whole,
+    inserted_at,
+    read_identity,
+    stream_events,
+)
 
 
 @attrs.frozen
@@ -55,6 +66,10 @@ class Prepared:
     # entries, fewer) is completed with the facts it lacks (read back from ``records`` then: the
     # facts as values would cost every match their pickling from a worker, for the rare excerpt).
     entries: tuple[str, ...] = ()
+    # The match's documents in the standings view (``projections.standings_view.match_documents``),
+    # worked out by the worker that built it; written by the storing process when the view stands
+    # right before the batch (``replay.store.standings_view.keep``). None: left to the catch-up.
+    documents: Encoded | None = None
 
 
 @attrs.frozen
@@ -64,14 +79,24 @@ class AlreadyStoredAs:
     key: str
 
 
-def prepare(match: Match, mapper: Mapper[UUID], *, from_log: bool = False) -> Prepared:
+def prepare(match: Match, mapper: Mapper[UUID], *, from_log: bool = False, view: bool = False) -> Prepared:
     """Encode a new match's events and those of its seal (last position and head digest).
 
     ``from_log``: a game read from a log, stored with its identity (``replay.store.identity``) so
-    that another file holding the same game stores nothing (when it has a hand result). Takes the match's pending
+    that another file holding the same game stores nothing (when it has a hand result). ``view``:
+    with its standings view documents, from the steps the match scored. Takes the match's pending
     events: the match is then as if saved.
     """
     pending = list(match.pending_events)
+    documents = None
+    if view and pending and isinstance(pending[0], Match.Started):
+        scored = (match.state, match.effective_facts(), match.corrected_steps())
+        # As their text: encoded here, in the reading worker, the storing process neither unpickles
+        # the data nor encodes it again.
+        documents = {
+            key: None if data is None else encoded(data)
+            for key, data in match_documents(pending, match.head, scored).items()
+        }
     content, entries = match_content_and_entries(pending)
     seal = Seal.open(match.id)
     seal.seal(match.version, match.head)
@@ -93,6 +118,7 @@ def prepare(match: Match, mapper: Mapper[UUID], *, from_log: bool = False) -> Pr
         match.head,
         fingerprint,
         tuple(entries),
+        documents,
     )
 
 
@@ -127,7 +153,9 @@ def store_whole(store: HonbaApp, match: Match) -> bool:
     return outcome is True
 
 
-def store_prepared(store: HonbaApp, batch: Sequence[Prepared]) -> list[bool | MatchExists | AlreadyStoredAs]:
+def store_prepared(
+    store: HonbaApp, batch: Sequence[Prepared], view: DocumentView | None = None
+) -> list[bool | MatchExists | AlreadyStoredAs]:
     """Store matches prepared in memory (``prepare``), all of them in one transaction.
 
     For each, in order: True when stored (or a stored excerpt of it completed), False when
@@ -140,20 +168,34 @@ def store_prepared(store: HonbaApp, batch: Sequence[Prepared]) -> list[bool | Ma
     make it fail). When it meets rows already there (a match, its seal or its game's identity:
     stored before, or by another process at the same moment), those matches are stored one by
     one, each as its own case, and the rest of the batch again in one transaction.
+
+    With the store's standings ``view``, the matches' documents are written into it as each insert
+    stores them (``replay.store.standings_view.keep``: where the view stood right before the
+    insert); else they are left to the next catch-up.
     """
     outcomes: dict[int, bool | MatchExists | AlreadyStoredAs] = {}
     pending = list(range(len(batch)))
     while pending:
-        if not insert_whole(store, [record for index in pending for record in batch[index].records]):
+        positions = inserted_at(store, [record for index in pending for record in batch[index].records])
+        if positions is None:
             present = [index for index in pending if _any_stored(store, batch[index])]
             # Nothing found there: rows another process stored and removed meanwhile; one by one.
             for index in present or pending:
-                outcomes[index] = _store_one(store, batch[index])
+                outcomes[index] = _store_one(store, batch[index], view)
             pending = [index for index in pending if index not in outcomes]
             continue
+        _keep(store, view, positions, [batch[index] for index in pending])
         outcomes.update(dict.fromkeys(pending, True))
         break
     return [outcomes[index] for index in range(len(batch))]
+
+
+def _keep(store: HonbaApp, view: DocumentView | None, positions: Sequence[int], stored: Sequence[Prepared]) -> None:
+    """The standings view kept current with matches just stored whole at these positions, when each
+    came with its documents (``replay.store.standings_view.keep`` decides whether they may be written)."""
+    documents = [prepared.documents for prepared in stored]
+    if view is not None and all(one is not None for one in documents):
+        keep(store, view, positions, [one for one in documents if one is not None])
 
 
 def _any_stored(store: HonbaApp, prepared: Prepared) -> bool:
@@ -163,7 +205,9 @@ def _any_stored(store: HonbaApp, prepared: Prepared) -> bool:
     return any(holds_stream(store, stream) for stream in streams)
 
 
-def _store_one(store: HonbaApp, prepared: Prepared) -> bool | MatchExists | AlreadyStoredAs:
+def _store_one(
+    store: HonbaApp, prepared: Prepared, view: DocumentView | None = None
+) -> bool | MatchExists | AlreadyStoredAs:
     def once(_attempt: int) -> bool | MatchExists | AlreadyStoredAs:
         same = _same_as_stored(store, prepared)
         if isinstance(same, MatchExists):
@@ -177,7 +221,8 @@ def _store_one(store: HonbaApp, prepared: Prepared) -> bool | MatchExists | Alre
             return owner
         if owner is not None:
             return AlreadyStoredAs(owner)
-        if not insert_whole(store, prepared.records):
+        positions = inserted_at(store, prepared.records)
+        if positions is None:
             # Stored by another process since the look above, or another save took this game's
             # identity (then this match is still absent: try again, and the next look finds the
             # identity's owner), or only a stray seal is.
@@ -185,6 +230,7 @@ def _store_one(store: HonbaApp, prepared: Prepared) -> bool | MatchExists | Alre
             if same is not False:
                 return same if isinstance(same, MatchExists) else False
             raise RowsTaken(prepared.key)
+        _keep(store, view, positions, [prepared])
         return True
 
     try:
