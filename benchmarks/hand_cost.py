@@ -5,7 +5,7 @@
 One ``honba serve`` over one store, one match, one table token; one client posts ``--hands``
 abortive draws (which keep the dealer and end nothing, so a match can take any number of them)
 to the JSON API one after another, each with a client key, and reads the server's CPU time
-(user + system, from /proc) after every hand. Printed, per store:
+(user + system, to the nanosecond: ``serve_load.process_cpu``) after every hand. Printed, per store:
 
 - the server's CPU per hand for the first quarter of the hands (1-60 of 240) and the last
   (181-240), and their ratio (issue 36's target: at most 1.25; before it, every hand re-read and
@@ -110,7 +110,7 @@ def show_cpu(name: str, cpu: list[float], hands: int) -> float:
     print(
         f"  {name}: server CPU per hand, hands 1-{quarter}: {early:.2f} ms; hands {hands - quarter + 1}-{hands}: "
         f"{late:.2f} ms; late / early: {late / early:.2f}x (target <= 1.25); of which hand 1 alone "
-        f"{per_hand(cpu, 1, 1):.0f} ms (the server's first request; /proc counts 10 ms ticks)"
+        f"{per_hand(cpu, 1, 1):.1f} ms (the server's first request)"
     )
     return late / early
 

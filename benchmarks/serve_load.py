@@ -1,8 +1,9 @@
 """Load check of ``honba serve`` (not a test): tables recording over HTTP, measured at the server.
 
-    python benchmarks/serve_load.py [--scenario all|back-to-back|steady|neighbours|import|sqlite-import]
-                                    [--tables 40] [--servers 2] [--steady-tables 200] [--seconds 60]
-                                    [--neighbours 2] [--also DIR] [--no-baselines] [--smoke]
+    python benchmarks/serve_load.py [--scenario all|back-to-back|sqlite-back-to-back|steady|neighbours|import|
+                                               sqlite-import]
+                                    [--tables 40] [--servers 2] [--sqlite-tables 20] [--steady-tables 200]
+                                    [--seconds 60] [--neighbours 2] [--also DIR] [--no-baselines] [--smoke]
                                     [--repeat N] [--no-floor] [--floor-requests 100] [--floor-seconds 10]
 
 A PostgreSQL server is started like the tests' (``tests/pg_server.py``). ``honba serve``
@@ -22,6 +23,9 @@ Scenarios (issue 26):
 
 - ``back-to-back``: ``--tables`` tables (40) each send the eight hands of a hanchan as fast as
   the answers come, to ``--servers`` (2) server processes.
+- ``sqlite-back-to-back`` (issue 36, sixth round): ``--sqlite-tables`` tables (20) the same way, to
+  one server over a SQLite file (no PostgreSQL); ``--repeat`` alternates the trees as for
+  ``back-to-back``.
 - ``steady``: ``--steady-tables`` tables (200), each sending one hand every 1 to 3 s (about
   100 hands/s offered) for ``--seconds``.
 - ``neighbours`` (issue 36): the ``steady`` tables while ``--neighbours`` (2) CPU-bound processes
@@ -60,6 +64,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import ctypes
 import json
 import os
 import random
@@ -84,7 +89,7 @@ sys.path.append(str(Path(__file__).resolve().parent))
 from machine import CORPUS, REPO, print_machine
 
 PLAYERS = ("Ann", "Ben", "Cho", "Dai")
-SCENARIOS = ("back-to-back", "steady", "neighbours", "import", "sqlite-import")
+SCENARIOS = ("back-to-back", "sqlite-back-to-back", "steady", "neighbours", "import", "sqlite-import")
 
 
 # What runs inside a tree's own honba: the matches and tokens a run needs, made with its own code.
@@ -139,14 +144,33 @@ def free_port() -> int:
         return port
 
 
+class _Timespec(ctypes.Structure):
+    _fields_ = [("seconds", ctypes.c_long), ("nanoseconds", ctypes.c_long)]
+
+
+_LIBC = ctypes.CDLL(None, use_errno=True)
+
+
+def process_cpu(pid: int) -> float:
+    """The CPU seconds (user and system, every thread's, those that ended too) the process ``pid``
+    used so far, to the nanosecond: its CPU-time clock (``clock_getcpuclockid``), which Linux lets
+    any process read. /proc's ``stat`` counts in 10 ms ticks, so a figure over 60 hands moved by
+    0.17 ms a hand (issue 36's fourth round) and a change of 0.1 ms could not be shown; read from
+    /proc only where the clock cannot be."""
+    clock = ctypes.c_int()
+    held = _Timespec()
+    if (
+        _LIBC.clock_getcpuclockid(pid, ctypes.byref(clock)) == 0
+        and _LIBC.clock_gettime(clock.value, ctypes.byref(held)) == 0
+    ):
+        return held.seconds + held.nanoseconds / 1e9
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def cpu_of(processes: Sequence[subprocess.Popen[Any]]) -> float:
-    """The CPU seconds (user and system) ``processes`` used so far (from /proc)."""
-    ticks = os.sysconf("SC_CLK_TCK")
-    total = 0.0
-    for process in processes:
-        fields = Path(f"/proc/{process.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        total += (int(fields[11]) + int(fields[12])) / ticks
-    return total
+    """The CPU seconds (user and system) ``processes`` used so far (``process_cpu``)."""
+    return sum(process_cpu(process.pid) for process in processes)
 
 
 class Servers:
@@ -441,6 +465,22 @@ def db_sizes(db: str) -> dict[str, float]:
     return {"event_bytes": sizes.get(False, 300.0), "seal_bytes": sizes.get(True, 300.0)}
 
 
+def run_sqlite_back_to_back(tree: Path | None, tables: int, work: Path) -> dict[str, float]:
+    """``tables`` tables back to back on one ``honba serve`` over a SQLite file (issue 36, sixth
+    round: a hand on SQLite is recorded on the event loop, whose own work then no longer overlaps
+    a commit's wait for the disk)."""
+    db = str(work / f"back-to-back-{uuid.uuid4().hex[:8]}.sqlite")
+    made = setup(tree, db, tables)
+    servers = Servers(tree, db, 1)
+    try:
+        connected = [Table(k, t, servers.ports[0]) for k, t in made]
+        name = f"{tables} tables back to back, 1 server on SQLite"
+        _stats, figures = measured(name, servers, connected, lambda s: back_to_back(connected, s))
+        return figures
+    finally:
+        servers.stop()
+
+
 def medians(label: str, runs: list[dict[str, float]]) -> dict[str, float]:
     """Each figure's median over a tree's runs (printed when there is more than one run)."""
     middle = {name: statistics.median(run[name] for run in runs) for name in runs[0]}
@@ -450,7 +490,9 @@ def medians(label: str, runs: list[dict[str, float]]) -> dict[str, float]:
         print(
             f"back-to-back, {label}, medians of {len(runs)} runs: {middle['hands_per_s']:.1f} hands/s "
             f"({rates}); p50 {middle['p50']:.0f} ms, p95 {middle['p95']:.0f} ms ({tails}); servers' CPU "
-            f"{middle['server_cpu_ms']:.2f} ms, PostgreSQL's {middle['database_cpu_ms']:.2f} ms per hand"
+            f"{middle['server_cpu_ms']:.2f} ms"
+            + (f", PostgreSQL's {middle['database_cpu_ms']:.2f} ms" if "database_cpu_ms" in middle else "")
+            + " per hand"
         )
     return middle
 
@@ -927,6 +969,7 @@ def main() -> None:
     parser.add_argument("--scenario", choices=("all", *SCENARIOS), default="all")
     parser.add_argument("--tables", type=int, default=40)
     parser.add_argument("--servers", type=int, default=2)
+    parser.add_argument("--sqlite-tables", type=int, default=20, help="tables of sqlite-back-to-back (one server)")
     parser.add_argument("--steady-tables", type=int, default=200)
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--games", type=int, default=633)
@@ -976,11 +1019,13 @@ def main() -> None:
         archive = import_archive(work, options.games) if {"import", "sqlite-import"} & set(chosen) else None
         for scenario in chosen:
             runs: dict[str, list[dict[str, float]]] = {label: [] for label, _tree in trees}
-            rounds = options.repeat if scenario == "back-to-back" else 1
+            rounds = options.repeat if scenario in ("back-to-back", "sqlite-back-to-back") else 1
             for turn, (label, tree) in ((t, pair) for t in range(rounds) for pair in trees):
                 print(f"{scenario}, {label}" + (f" (run {turn + 1} of {rounds}):" if rounds > 1 else ":"))
                 if scenario == "back-to-back":
                     runs[label].append(run_back_to_back(server, tree, options.tables, options.servers))
+                elif scenario == "sqlite-back-to-back":
+                    runs[label].append(run_sqlite_back_to_back(tree, options.sqlite_tables, work))
                 elif scenario == "steady":
                     run_steady(server, tree, options.steady_tables, options.servers, options.seconds)
                 elif scenario == "neighbours":
@@ -993,6 +1038,9 @@ def main() -> None:
                 else:
                     assert archive is not None
                     run_sqlite_import(tree, archive, Path(tempfile.mkdtemp(dir=work)))
+            if scenario == "sqlite-back-to-back":
+                for label, _tree in trees:
+                    medians(label, runs[label])
             if scenario != "back-to-back":
                 continue
             rates = [medians(label, runs[label]) for label, _tree in trees]

@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from itertools import accumulate, compress, count, repeat
 from json.scanner import make_scanner
 from pathlib import PurePath
-from typing import Any, Final, NoReturn, cast
+from typing import Any, Final, NamedTuple, NoReturn, cast
 
 import attrs
 from mahjong.shanten import Shanten
@@ -64,6 +64,8 @@ WIND_TILES: Final = frozenset(range(27, 31))
 MAX_POINTS: Final = 100_000_000
 MAX_COUNT: Final = 10_000
 SOURCE_RANK: Final = {"log": 0, "tiles": 1, "payment": 2}
+# The value a win is read with until ``_wins`` gives it its own (a frozen value: one for all).
+_UNVALUED: Final = HandValue(limit="mangan")
 # Every mjai tile (``tile34`` reads them: 1m..9s, the red fives, E..C), and the red fives.
 RED_FIVES: Final = frozenset({"5mr", "5pr", "5sr"})
 MJAI_TILES: Final = frozenset(
@@ -81,6 +83,23 @@ ABORT_WORDS: Final = (
     (("kaikan", "kansan", "kan4", "fourkan", "fourkong"), AbortKind.FOUR_KONGS),
     (("sancha", "ron3", "tripleron"), AbortKind.TRIPLE_RON),
 )
+
+
+# The abortive draw each reason word names (``_abort_named``), as the words are met: a log names
+# a few, on every draw.
+_ABORT_NAMED: Final[dict[str, AbortKind | None]] = {}
+# The most words kept: a log's reason is any string.
+_MOST_WORDS: Final = 256
+
+
+def _abort_named(word: str) -> AbortKind | None:
+    """The abortive draw a draw's reason word (lower case, without separators) names, if any."""
+    if word in _ABORT_NAMED:
+        return _ABORT_NAMED[word]
+    named = next((kind for words, kind in ABORT_WORDS if any(w in word for w in words)), None)
+    if len(_ABORT_NAMED) < _MOST_WORDS:
+        _ABORT_NAMED[word] = named
+    return named
 
 
 def detect(data: bytes) -> bool:
@@ -165,10 +184,13 @@ _BLANK: Final = object()
 
 def _line_event(line: str, file: str, number: int) -> Any:
     """The JSON value of one line, or ``_BLANK`` for a blank one."""
+    known = _KNOWN_EVENTS.get(line)
+    if known is not None:
+        return dict(known)  # a fresh event, as the scanner would give
     # A line without escapes nesting a few levels (every event a writer writes) is read by
     # the C scanner ``json.loads`` runs, without its Python around it; any other line, or
     # one the scanner does not take whole, is read by ``load_json``, which says why not.
-    if "\\u" not in line and line.count("[") + line.count("{") <= DEEPEST:
+    if "\\u" not in line and (len(line) <= DEEPEST or line.count("[") + line.count("{") <= DEEPEST):
         try:
             event, end = _SCAN(line, 0)
         except (StopIteration, ValueError):
@@ -191,6 +213,25 @@ def _check_types(raw: Sequence[tuple[int, Any]], file: str) -> None:
                 raise LogError(where, f"an mjai event must be a JSON object, not {_kind(event)}")
             if not isinstance(event.get("type"), str):
                 raise LogError(where, "the event has no 'type'")
+
+
+def _known_events() -> dict[str, dict[str, Any]]:
+    """The events of a type and at most a seat that every hand has (``end_kyoku``, a riichi declared
+    and accepted) and a game's plain start and end, in the writers' common layouts (as
+    ``_written_plain``), each read once: such a line is looked up, not scanned (``_line_event``)."""
+    texts: set[str] = set()
+    for comma, colon in ((", ", ": "), (",", ":")):
+        for kind in ("end_kyoku", "start_game", "end_game"):
+            texts.add(f'{{"type"{colon}"{kind}"}}')
+        for kind in ("reach", "reach_accepted"):
+            for seat in range(4):
+                actor, type_ = f'"actor"{colon}{seat}', f'"type"{colon}"{kind}"'
+                texts.add("{" + actor + comma + type_ + "}")
+                texts.add("{" + type_ + comma + actor + "}")
+    return {text: json.loads(text) for text in texts}
+
+
+_KNOWN_EVENTS: Final = _known_events()
 
 
 # The C scanner ``json.loads`` runs (the same decoder, the same values). Typeshed names the
@@ -264,7 +305,9 @@ class _Kyoku:
     # Read by ``_LineReader`` (the draws and discards left in the text): where the hand's lines
     # start and stop in it, the hands dealt, and the events read that change a seat's tiles.
     start: int = 0
+    first_line: int = 0  # the index of the line at ``start``
     stop: int | None = None
+    stop_index: int = 0  # the index of the line at ``stop`` (once it is known)
     plain_draws: int = 0  # the draws in the plain lines read so far
     dealt: list[list[str]] = attrs.Factory(list)
     moves: list[_Move] = attrs.Factory(list)
@@ -587,7 +630,7 @@ class _GameReader:
             raise LogError(self.where(), "a win after the hand was drawn")
         actor = self._seat(event.get("actor"), "actor")
         target = self._seat(event.get("target", actor), "target")
-        if any(h.win.winner == actor for h in k.horas):
+        if k.horas and any(h.win.winner == actor for h in k.horas):
             raise LogError(self.where(), f"seat {actor} wins twice in one hand")
         # Some writers give no deltas: what the win paid then follows from the scores after the hand.
         deltas = tuple(self._ints(event.get("deltas"), "deltas", k.players)) if "deltas" in event else None
@@ -597,7 +640,7 @@ class _GameReader:
         ura_markers = self._tiles(ura, "ura_markers")
         win = Win(
             winner=actor,
-            value=HandValue(limit="mangan"),
+            value=_UNVALUED,
             discarder=discarder,
             details=self._details(k, event, actor, target),
         )
@@ -692,7 +735,9 @@ class _GameReader:
             wins, source = self._wins(k, rules)
             # An mjai log holds every call of the hand: who opened a hand is known.
             result = WinResult(wins, riichi, called=called)
-            total = [sum(h.deltas[s] for h in k.horas if h.deltas is not None) for s in range(k.players)]
+            # Every win's payment is known by now (``_wins`` holds to it): one win's is the hand's.
+            paid = [h.deltas for h in k.horas if h.deltas is not None]
+            total = paid[0] if len(paid) == 1 else [sum(column) for column in zip(*paid, strict=True)]
             deltas = tuple(t + r for t, r in zip(total, reach, strict=True))
         elif k.draw is not None:
             line, event = k.draw
@@ -766,9 +811,9 @@ class _GameReader:
             raise LogError(self.where(), "the draw's 'reason' must be a string")
         word = (reason or "").lower().replace("_", "").replace("-", "").replace(" ", "")
         exhausted = k.draws >= WALL_DRAWS[k.players]
-        for words, kind in ABORT_WORDS:
-            if any(w in word for w in words):
-                return AbortiveDraw(kind, riichi, called=called)
+        kind = _abort_named(word)
+        if kind is not None:
+            return AbortiveDraw(kind, riichi, called=called)
         nagashi_named = "nagashi" in word or word == "nm"
         if word and word not in EXHAUSTIVE_REASONS and not nagashi_named:
             raise LogError(self.where(), f"unknown draw reason {shown(reason)}")
@@ -1116,8 +1161,26 @@ def _written_plain() -> frozenset[str]:
 # Looked up for each line (a hash and a comparison, in C for the whole text at once:
 # ``_other_lines``); a line not among them is tried against ``_PLAIN_LINE``.
 _WRITTEN_PLAIN: Final = dict.fromkeys(_written_plain(), False)
+# The longest line ``_PLAIN_LINE`` takes: spelled out among them (a space after every separator,
+# the flag ``false``, a red five; a test tries every spacing). A longer line is not tried.
+_LONGEST_PLAIN: Final = max(map(len, _WRITTEN_PLAIN))
 # One such line (the next character a newline): groups seat, tile, kind or kind, seat, tile.
 _PLAIN: Final = re.compile(rf"(?:{_layouts('([0-3])')})\n")
+
+
+def _seat_plain() -> tuple[dict[str, tuple[str, bool]], ...]:
+    """Each seat's lines of ``_WRITTEN_PLAIN``, each with its tile and whether it is a draw, as
+    ``_PLAIN`` reads them (a seat's play is then followed by a lookup of the lines split once, not
+    by a regular expression over the hand's text: ``_LineReader._play``)."""
+    seats: tuple[dict[str, tuple[str, bool]], ...] = ({}, {}, {}, {})
+    for line in _WRITTEN_PLAIN:
+        m = _PLAIN.match(line + "\n")
+        assert m is not None  # every spelled-out line is one (a test)
+        seats[int(m[1] or m[5])][line] = (m[2] or m[6], (m[3] or m[4]) == "tsumo")
+    return seats
+
+
+_SEAT_PLAIN: Final = _seat_plain()
 # Each seat's such lines (groups tile, kind or kind, tile), its discards, those of a simple tile:
 # each matched from the newline before it (searched for as a literal, not tried at every
 # character as a line's start would be), the newline after it looked at and left to the next.
@@ -1136,12 +1199,13 @@ _ASCII_BREAKS: Final = ("\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e")
 DRAW, DISCARD, CALL, KITA, RIICHI, ACCEPTED = range(6)
 
 
-@attrs.frozen
-class _Move:
+class _Move(NamedTuple):
     """An event read as JSON that changes a seat's tiles or what its win counts: a draw or a
-    discard outside the plain layouts, a call, a kita, a riichi declared or accepted."""
+    discard outside the plain layouts, a call, a kita, a riichi declared or accepted. (A named
+    tuple: made for each such event, where a frozen class's ``__init__`` sets each field apart.)"""
 
     at: int  # its line's start in the text
+    line_index: int  # its line's index among the text's lines
     kind: int
     seat: int
     tile: str | None = None
@@ -1182,9 +1246,11 @@ def _read_lines(text: str, file: str) -> list[LoggedGame]:
     last = len(lines) - 1  # no newline ends it: read as JSON whatever it holds
     plain = _PLAIN_LINE.fullmatch
     at = 0
+    spelled = True  # every plain line is one of ``_WRITTEN_PLAIN``
     for index in _other_lines(lines):
         line = lines[index]
-        if index < last and plain(line) is not None:
+        if index < last and len(line) <= _LONGEST_PLAIN and plain(line) is not None:
+            spelled = False
             continue  # a plain layout not spelled out in ``_WRITTEN_PLAIN``
         start = before[index] + index
         end = start + len(line) + (index < last)
@@ -1220,7 +1286,8 @@ def _read_lines(text: str, file: str) -> list[LoggedGame]:
         raise LogError(file, "no mjai events in it")
     several = len(games) > 1
     return [
-        _LineReader(file, k if several else None, text, runs, events).read_lines(game) for k, game in enumerate(games)
+        _LineReader(file, k if several else None, text, runs, events, lines if spelled else None).read_lines(game)
+        for k, game in enumerate(games)
     ]
 
 
@@ -1334,17 +1401,16 @@ class _SeatPlay:
         self.ippatsu = False
         self.rinshan = False
 
-    def plain(self, lines: list[tuple[str, str, str, str]]) -> None:
-        """The seat's draws and discards in plain lines (``_SEAT_LINES``' groups), in order: what
-        ``draw`` and ``discard`` do for each, in one loop."""
+    def plain(self, lines: list[tuple[str, bool]]) -> None:
+        """The seat's draws and discards in plain lines (each its tile and whether it is a draw), in
+        order: what ``draw`` and ``discard`` do for each, in one loop."""
         if not lines:
             return
         hand, discards = self.hand, self.discards
         last_draw, rinshan, after_kan = self.last_draw, self.rinshan, self.after_kan
         discarded = False
-        for tile, kind, kind_first, tile_second in lines:
-            tile = tile or tile_second
-            if (kind or kind_first) == "tsumo":
+        for tile, drawn in lines:
+            if drawn:
                 hand.append(tile)
                 last_draw = tile
                 rinshan = after_kan
@@ -1400,9 +1466,13 @@ class _LineReader(_GameReader):
         text: str,
         runs: list[tuple[int, int]],
         events: list[tuple[int, int, int, Any]],
+        lines: list[str] | None = None,
     ) -> None:
         super().__init__(file, index, tiles=False)
         self.text = text
+        # The text split at its newlines, where each plain line in it is one of ``_WRITTEN_PLAIN``
+        # (a seat's are then found by a lookup); None where some are read by ``_PLAIN_LINE``.
+        self.lines = lines
         self.runs = runs
         self.events = events
         self.at = 0  # where the event being read starts in the text
@@ -1430,10 +1500,12 @@ class _LineReader(_GameReader):
                 assert self.kyoku is not None
                 kyokus.append(self.kyoku)
                 self.kyoku.start = end
+                self.kyoku.first_line = line  # the line after start_kyoku's (``line`` counts from 1)
                 self.kyoku.dealt = [list(hand) for hand in self.kyoku.hands]
         for k in kyokus:
             if k.stop is None:
                 k.stop = end
+                k.stop_index = k.first_line + self.text.count("\n", k.start, end)
         return self._finish()
 
     def _run(self, start: int, end: int) -> None:
@@ -1459,6 +1531,7 @@ class _LineReader(_GameReader):
     def _stop(self) -> None:
         if self.kyoku is not None and self.kyoku.stop is None:
             self.kyoku.stop = self.at
+            self.kyoku.stop_index = self.line - 1
 
     # The handlers: ``_GameReader``'s, and the move kept for the seats' play.
 
@@ -1513,12 +1586,12 @@ class _LineReader(_GameReader):
     ) -> None:
         # The handler has checked the event: its seat and tiles are what it read.
         assert self.kyoku is not None
-        self.kyoku.moves.append(_Move(self.at, kind, event["actor"], tile, consumed, call, after_call))
+        self.kyoku.moves.append(_Move(self.at, self.line - 1, kind, event["actor"], tile, consumed, call, after_call))
 
     def _on_hora(self, event: dict[str, Any]) -> None:
         k, actor = self.kyoku, event.get("actor")
         if k is not None and not k.ended and type(actor) is int and 0 <= actor < self.players:
-            self._materialize(k, self.at, (actor,))
+            self._materialize(k, self.at, self.line - 1, (actor,))
         super()._on_hora(event)
 
     # A draw's result: the draws and the last discard; the discards, or every seat's play where the
@@ -1534,12 +1607,14 @@ class _LineReader(_GameReader):
         text, start, stop = self.text, k.start, k.stop
         assert stop is not None  # the hand's lines are all read
         eligible: set[int] = set()
+        # The seats with a discard read as JSON.
+        read = {m.seat for m in k.moves if m.kind == DISCARD}
         for seat in range(k.players):
             if seat in k.called_from:
                 continue
-            if any(m.kind == DISCARD and m.seat == seat for m in k.moves):
+            if seat in read:
                 # A discard read as JSON: the seat's play in order.
-                self._materialize(k, stop, (seat,))
+                self._materialize(k, stop, k.stop_index, (seat,))
                 if seat in super()._nagashi_eligible(k):
                     eligible.add(seat)
             elif _SEAT_DISCARDS[seat].search(text, start - 1, stop) and not _SEAT_SIMPLES[seat].search(
@@ -1557,22 +1632,23 @@ class _LineReader(_GameReader):
         following: _Kyoku | None,
     ) -> tuple[int, ...]:
         if event.get("tenpais") is None and not any(c > 0 for c in changes):
-            self._materialize(k, k.stop, range(k.players))
+            self._materialize(k, k.stop, k.stop_index, range(k.players))
         return super()._ready(k, event, changes, riichi, following)
 
     def _abort_kind(self, k: _Kyoku) -> AbortKind:
-        self._materialize(k, k.stop, range(k.players))
+        self._materialize(k, k.stop, k.stop_index, range(k.players))
         return super()._abort_kind(k)
 
     # The state ``_GameReader``'s handlers would have left at a point of the hand.
 
-    def _materialize(self, k: _Kyoku, at: int | None, seats: Sequence[int]) -> None:
-        """The hand as the handlers leave it before ``at``, for these seats and the table."""
+    def _materialize(self, k: _Kyoku, at: int | None, index: int, seats: Sequence[int]) -> None:
+        """The hand as the handlers leave it before ``at`` (the start of line ``index``, or the end
+        of the text), for these seats and the table."""
         assert at is not None
         moves = [m for m in k.moves if m.at < at]
         self._table(k, at, moves)
         for seat in seats:
-            play = self._play(k, seat, at, moves)
+            play = self._play(k, seat, at, index, moves)
             k.hands[seat] = play.hand
             k.last_draw[seat] = play.last_draw
             k.discards[seat] = play.discards
@@ -1588,19 +1664,32 @@ class _LineReader(_GameReader):
                 else:
                     group.discard(seat)
 
-    def _play(self, k: _Kyoku, seat: int, at: int, moves: list[_Move]) -> _SeatPlay:
-        """One seat's play before ``at``: its plain lines and the moves, in the order written."""
+    def _play(self, k: _Kyoku, seat: int, at: int, index: int, moves: list[_Move]) -> _SeatPlay:
+        """One seat's play before ``at`` (line ``index``): its plain lines and the moves, in the
+        order written."""
         play = _SeatPlay(seat, k.dealt[seat])
-        text, lines = self.text, _SEAT_LINES[seat].findall
+        text, lines = self.text, self.lines
+        if lines is not None:
+            # The seat's plain lines looked up among the lines of each stretch between the moves
+            # (a move's own line is read as JSON: left out, as the last line of a text may be plain).
+            own = _SEAT_PLAIN[seat].get
+            begin = k.first_line
+            for move in moves:
+                play.plain(list(filter(None, map(own, lines[begin : move.line_index]))))
+                play.move(move)
+                begin = move.line_index + 1
+            play.plain(list(filter(None, map(own, lines[begin:index]))))
+            return play
+        found = _SEAT_LINES[seat].findall
         # From the newline that ends start_kyoku's line; the plain lines before each move (each
         # found from the newline before it, the newline after it inside the part searched), then
         # the move.
-        begin = k.start - 1
+        start = k.start - 1
         for move in moves:
-            play.plain(lines(text, begin, move.at))
+            play.plain([(m[0] or m[3], (m[1] or m[2]) == "tsumo") for m in found(text, start, move.at)])
             play.move(move)
-            begin = move.at
-        play.plain(lines(text, begin, at))
+            start = move.at
+        play.plain([(m[0] or m[3], (m[1] or m[2]) == "tsumo") for m in found(text, start, at)])
         return play
 
     def _table(self, k: _Kyoku, at: int, moves: list[_Move]) -> None:

@@ -108,8 +108,9 @@ class CheckedMatches:
 
 def tail_rows(reader: Reader, match_uuid: UUID, checked: Checked) -> tuple[list[Any], list[Any]]:
     """The match's rows from its last checked position on, and its seal's from the last seal row
-    read: one statement on PostgreSQL (``select_tails``: one snapshot of both streams), two reads
-    elsewhere (a save caught between them is seen as a mismatch, and the match is loaded whole)."""
+    read: one statement on PostgreSQL and SQLite (``select_tails``: one snapshot of both streams),
+    two reads on a recorder without it (a save caught between them is seen as a mismatch, and the
+    match is loaded whole)."""
     stream_seal = seal_id(match_uuid)
     wanted = ((match_uuid, checked.match.version), (stream_seal, checked.seal.version))
     tails = getattr(reader.recorder, "select_tails", None)

@@ -91,6 +91,25 @@ class HonbaSQLiteRecorder(SQLiteApplicationRecorder):
             rows = cursor.fetchall()
         return self._stored(rows)
 
+    def select_tails(self, streams: Sequence[tuple[UUID, int]]) -> list[StoredEvent]:
+        """The rows of each stream from its given position on, in one statement on an autocommit
+        connection (as ``select_events``): one snapshot of all of them (a match and its seal, saved
+        in one transaction, read as one save left them), as PostgreSQL's recorder reads them
+        (``replay.store.checked.tail_rows``). A recorded hand read its two tails in two statements
+        (issue 36, sixth round: 6.25 statements a hand on SQLite, 5.25 now)."""
+        if not streams:
+            return []
+        wanted = " OR ".join("(originator_id=? AND originator_version>=?)" for _ in streams)
+        statement = (
+            f"SELECT originator_id, originator_version, topic, state FROM {self.events_table_name} "
+            f"WHERE {wanted} ORDER BY originator_id, originator_version"
+        )
+        params = [value for stream, position in streams for value in (stream.hex, position)]
+        with self.datastore.get_connection(commit=False) as connection, connection.cursor() as cursor:
+            cursor.execute(statement, params)
+            rows = cursor.fetchall()
+        return self._stored(rows)
+
     def select_streams(self, originator_ids: Sequence[UUID]) -> list[StoredEvent]:
         """Every row of each of these streams, each stream's in order, in one statement per
         ``INSERT_ROWS`` streams (on an autocommit connection, as ``select_events``): an import looks up

@@ -103,9 +103,10 @@ async def record_json(request: Request) -> Response:
     body = await json_body(request)
     token = bearer(request)
 
-    # The token's check and the save in one turn of the thread pool, not two: each turn is two
-    # thread wake-ups and a hand-over of the GIL, which on cores other processes keep busy wait
-    # for a time slice each (issue 36's paced tables beside CPU-bound neighbours).
+    # The token's check and the save in one call, not two turns of the thread pool: each turn is two
+    # thread wake-ups and a hand-over of the GIL, which on cores other processes keep busy wait for a
+    # time slice each (issue 36's paced tables beside CPU-bound neighbours); on SQLite, whose calls
+    # take turns anyway, none (``Site.call_here``: on the event loop itself).
     def run() -> dict[str, Any]:
         grant = served.may_record(key, token)
         entry = read_body_entry(body)
@@ -119,7 +120,7 @@ async def record_json(request: Request) -> Response:
         return data
 
     try:
-        data = await served.call(run)
+        data = await served.call_here(run)
     except HandTaken as exc:
         # Entered for a hand already taken: what was recorded instead, and the hand now.
         body = {"error": exc.said, "field": "hand", "hand": exc.hand, "recorded": list(exc.recorded)}

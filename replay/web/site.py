@@ -1,7 +1,8 @@
 """What every page of ``honba serve`` shares: the store the server holds, the templates, the checks of a request.
 
 A route module reads its request, calls the service through ``Site.call`` (one thread of the
-server's pool, taking turns on SQLite), and renders plain data with ``Site.page``; the checks
+server's pool, taking turns on SQLite; a table's recorded hand through ``Site.call_here``, on the
+event loop itself on a free SQLite store), and renders plain data with ``Site.page``; the checks
 here (the CSRF double submit, the token's grant, a JSON body) raise ``Forbidden`` or a
 ``HonbaError`` that ``replay.web.app``'s handlers turn into a 403 or a 4xx page.
 """
@@ -165,6 +166,8 @@ class Site:
         # handled by the store's optimistic saves and the client keys).
         self._lock: threading.Lock | None = threading.Lock() if one_writer_at_a_time(self.app) else None
         self._view_lock = threading.Lock()
+        # Whether the store answered the last call made on the event loop (``call_here``).
+        self._answered = True
         self.position = 0
         self._stop_checkpoints: Callable[[], None] | None = None
         # The witnesses whose cosignatures of signed checkpoints are kept (``honba serve --witness``).
@@ -189,19 +192,55 @@ class Site:
     def run(self, call: Callable[[], T]) -> T:
         """``call`` run, taking turns with the server's other threads on SQLite; a store that did not
         answer raised as ``Unavailable``."""
-        try:
-            # What the store's library raises when it does not answer, as the service says it.
-            with store_answering():
-                if self._lock is None:
-                    return call()
-                with self._lock:
-                    return call()
-        except StoreUnavailable as exc:
-            raise Unavailable from exc
+        if self._lock is None:
+            return _answering(call)
+        with self._lock:
+            return _answering(call)
 
     async def call(self, fn: Callable[[], T]) -> T:
         """``fn`` run in the server's thread pool, taking turns with the others on SQLite."""
         return await run_in_threadpool(self.run, fn)
+
+    async def call_here(self, fn: Callable[[], T]) -> T:
+        """``fn`` run on the event loop itself, not in the thread pool, on a store that takes one call
+        at a time (SQLite) when no other thread of the server has it; else as ``call`` runs it.
+
+        For the call a table makes every hand (the JSON API's recorded hand: the token's check, the
+        load and the save, about 1 ms of CPU). A turn of the thread pool costs more than half that
+        again (two threads woken, the interpreter lock handed over twice), and gains nothing where
+        the server's threads take turns on the store anyway (``run``). While ``fn`` runs the loop
+        serves nothing else: the stall is the call's own work, a few statements on a local file
+        and its commit's wait for the disk (20 tables at once: 1.36x the hands a second of the
+        pool, with slower runs where the disk is slow); the store held by another thread (a page's
+        read, the checkpoint, a first build of the standings view) sends the call to the pool
+        rather than waiting on the loop, and another process's write makes it wait as the store's
+        busy timeout says, as every call of the server would. A store that did not answer is
+        answered 503, and every call is made in the thread pool until one is answered again.
+
+        On PostgreSQL the call is the pool's: its three statements' round trips would hold the loop,
+        and the server's other tables, for each wait for the database. Measured (issue 36, sixth
+        round, ``docs/performance.md``): on the loop, 40 tables back to back made 0.4 to 0.5x the
+        hands a second of the pool at load 4 to 7, where each wait is a time slice."""
+        if self._lock is None:
+            return await self.call(fn)
+        if not self._answered:
+            # The store did not answer the last call made here: the pool's until it does.
+            answer = await self.call(fn)
+            self._answered = True
+            return answer
+        if not self._lock.acquire(blocking=False):
+            return await self.call(fn)
+        try:
+            return self._here(fn)
+        finally:
+            self._lock.release()
+
+    def _here(self, fn: Callable[[], T]) -> T:
+        try:
+            return _answering(fn)
+        except Unavailable:
+            self._answered = False
+            raise
 
     def refresh_view(self) -> int:
         """Fold what is new in the notification log into the standings view (written by any process)."""
@@ -292,6 +331,16 @@ class Site:
         response = self.page(request, "error.html", status=status, status_code=status, message=message)
         response.headers.update(headers or {})
         return response
+
+
+def _answering(call: Callable[[], T]) -> T:
+    """``call`` run; a store that did not answer raised as ``Unavailable``."""
+    try:
+        # What the store's library raises when it does not answer, as the service says it.
+        with store_answering():
+            return call()
+    except StoreUnavailable as exc:
+        raise Unavailable from exc
 
 
 def site(request: Request) -> Site:

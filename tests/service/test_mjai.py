@@ -16,6 +16,7 @@ import attrs
 import pytest
 from riichienv_games import riichienv_game
 
+import replay.formats.mjai as mjai
 from domain.scoring.payments import settle
 from domain.values import AbortiveDraw, AbortKind, ExhaustiveDraw, HandValue, TableState, Win, WinResult
 from replay.formats.logmodel import LogError, LoggedGame
@@ -455,6 +456,17 @@ def test_nagashi_mangan() -> None:
 def test_every_abortive_draw(reason: str, kind: AbortKind) -> None:
     g = read(whole(kyoku(honba=1), ev("ryukyoku", reason=reason, deltas=[0, 0, 0, 0])))
     assert g.hands[0].result == AbortiveDraw(kind)
+
+
+def test_a_reason_word_is_judged_once_as_the_words_say_and_the_words_kept_are_bounded() -> None:
+    def named(word: str) -> AbortKind | None:
+        return next((kind for words, kind in mjai.ABORT_WORDS if any(w in word for w in words)), None)
+
+    words = ["kyushukyuhai", "exhaustivedraw", "sufonrenta", "nagashimangan", "", "xsanchahox", "ryukyoku"]
+    words += [f"word{n}" for n in range(mjai._MOST_WORDS + 10)] + ["kaze4", "fourkong"]
+    for word in words + words:
+        assert mjai._abort_named(word) == named(word), word
+    assert len(mjai._ABORT_NAMED) <= mjai._MOST_WORDS
 
 
 def test_a_draw_without_reason_before_the_wall_runs_out_is_abortive() -> None:

@@ -148,6 +148,43 @@ def test_the_plain_lines_spelled_out_are_plain_lines() -> None:
     assert len(mjai._WRITTEN_PLAIN) == 3648
     assert all(mjai._PLAIN_LINE.fullmatch(line) for line in mjai._WRITTEN_PLAIN)
     assert all(mjai._PLAIN.match(line + "\n") for line in mjai._WRITTEN_PLAIN)
+    # A seat's play is followed by looking its lines up (``_SEAT_PLAIN``): each spelled-out line is
+    # in its own seat's table alone, with the tile and the kind its seat's regular expression reads.
+    assert sum(map(len, mjai._SEAT_PLAIN)) == len(mjai._WRITTEN_PLAIN)
+    for seat, table in enumerate(mjai._SEAT_PLAIN):
+        for line, (tile, drawn) in table.items():
+            (found,) = mjai._SEAT_LINES[seat].findall("\n" + line + "\n")
+            assert (found[0] or found[3], (found[1] or found[2]) == "tsumo") == (tile, drawn)
+
+
+def test_a_known_event_line_reads_as_json_reads_it_each_time_afresh() -> None:
+    # ``end_kyoku``, a riichi declared or accepted, a plain start or end of a game are looked up
+    # (``_KNOWN_EVENTS``): the same value the JSON scanner gives, a new object each time.
+    assert len(mjai._KNOWN_EVENTS) == 38
+    for line in mjai._KNOWN_EVENTS:
+        first, second = mjai._line_event(line, "game.jsonl", 1), mjai._line_event(line, "game.jsonl", 1)
+        assert first == second == json.loads(line) and first is not second
+        assert list(first) == list(json.loads(line))
+    assert '{"type": "end_kyoku"}' in mjai._KNOWN_EVENTS and '{"actor":3,"type":"reach"}' in mjai._KNOWN_EVENTS
+
+
+def test_no_plain_line_is_longer_than_the_longest_spelled_out() -> None:
+    # A line longer than ``_LONGEST_PLAIN`` is not tried against the regular expression: every line
+    # it takes (each spacing of the longest seat, tile, flag and kind, in both key orders) is no
+    # longer, and the bound is one of them.
+    import itertools
+
+    taken = []
+    for spaces in itertools.product(("", " "), repeat=7):
+        a, b, c, d, e, f, g = spaces
+        taken.append(f'{{"actor":{a}3,{b}"pai":{c}"5mr",{d}"tsumogiri":{e}false,{f}"type":{g}"dahai"}}')
+        taken.append(f'{{"type":{a}"dahai",{b}"actor":{c}3,{d}"pai":{e}"5mr",{f}"tsumogiri":{g}false}}')
+    assert all(mjai._PLAIN_LINE.fullmatch(line) for line in taken)
+    assert max(map(len, taken)) == mjai._LONGEST_PLAIN
+    assert all(len(line) <= mjai._LONGEST_PLAIN for line in mjai._WRITTEN_PLAIN)
+    # One more space anywhere is no plain line.
+    longest = max(taken, key=len)
+    assert not any(mjai._PLAIN_LINE.fullmatch(longest[:i] + " " + longest[i:]) for i in range(1, len(longest)))
 
 
 def oddly_spaced(rng: random.Random) -> Any:

@@ -38,3 +38,32 @@ def test_no_tracked_file_keeps_conflict_markers() -> None:
             continue
         found += [f"{name}:{line}" for line in conflict_markers(text)]
     assert found == []
+
+
+# The first bytes of every SQLite database file.
+_SQLITE = b"SQLite format 3\x00"
+
+
+def stores_and_locks(names: list[str], head: dict[str, bytes]) -> list[str]:
+    """Of these tracked files, those a run of honba left behind: a SQLite store (or its view) and a
+    checkpoint thread's lock file (``head``: each file's first bytes)."""
+    return [name for name in names if head.get(name, b"").startswith(_SQLITE) or name.endswith(".checkpoint.lock")]
+
+
+def test_a_store_left_by_a_run_is_found() -> None:
+    head = {"builtins.isinstance": _SQLITE + b"\x10\x00", "docs/a.md": b"# a"}
+    names = ["builtins.isinstance", "builtins.checkpoint.lock", "docs/a.md"]
+    assert stores_and_locks(names, head) == ["builtins.isinstance", "builtins.checkpoint.lock"]
+
+
+def test_no_tracked_file_is_a_store_a_run_left_behind() -> None:
+    # A profiling run once opened stores named after the functions it was given, and they were
+    # committed: 600 KB of binary rows at the top of the repository.
+    names = tracked_text_files()
+    head = {}
+    for name in names:
+        path = REPO / name
+        if path.is_file():
+            with path.open("rb") as file:
+                head[name] = file.read(len(_SQLITE))
+    assert stores_and_locks(names, head) == []

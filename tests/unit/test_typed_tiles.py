@@ -6,6 +6,8 @@ refusal names the option it is in (``--hand: ...``), or a form's field. In memor
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from domain.said import Said
@@ -16,6 +18,7 @@ from replay.input.tiles import (
     HandTiles,
     MeldTiles,
     hand_tiles_from_fields,
+    in_tile_order,
     notation,
     parse_call,
     parse_tiles,
@@ -69,6 +72,16 @@ def test_an_mjai_tile_is_one_of_34_kinds_and_only_a_five_is_red() -> None:
     read = [tile34(tile) for tile in tiles]
     assert len(set(read)) == 37 and {kind for kind, _ in filter(None, read)} == set(range(34))
     assert [tile for tile, parsed in zip(tiles, read, strict=True) if parsed and parsed[1]] == ["5mr", "5pr", "5sr"]
+
+
+def test_tiles_in_tile_order_by_kind_a_red_five_first_what_is_no_tile_last() -> None:
+    # The 37 tiles are put in order by a table; a list with anything else in it by reading each.
+    tiles = ["C", "5pr", "1m", "5p", "E", "9s", "5p", "5mr", "5m"]
+    assert in_tile_order(tiles) == ("1m", "5mr", "5m", "5pr", "5p", "5p", "9s", "E", "C")
+    assert in_tile_order([*tiles, "x", "?", "6mr"]) == (*in_tile_order(tiles), "x", "?", "6mr")
+    assert in_tile_order(["?", "2s", "1s"]) == ("1s", "2s", "?")
+    for order in itertools.permutations(["5s", "5sr", "4s", "P"]):
+        assert in_tile_order(order) == ("4s", "5sr", "5s", "P")
 
 
 def test_a_call_is_its_kind_and_its_tiles() -> None:
