@@ -86,22 +86,51 @@ def to_data(value: Any) -> Any:
     cls = type(value)
     if cls in _SCALARS:
         return value
-    fields = value_fields(cls)
-    if fields is not None:
-        out: dict[str, Any] = {}
-        for name, default in fields:
-            item = getattr(value, name)
-            # Values use plain defaults (no factories), so the default is the field's own.
-            if default is not attrs.NOTHING and item == default:
-                continue
-            # Most fields are plain already: they skip the call (every event is encoded and hashed).
-            out[name] = item if type(item) in _SCALARS else to_data(item)
-        return out
+    encode = _ENCODERS.get(cls)
+    if encode is None:
+        encode = _ENCODERS[cls] = _encoder(cls)
+    if encode is not _NOT_A_VALUE:
+        return encode(value)
     if isinstance(value, Enum):
         return value.value
     if isinstance(value, (tuple, list)):
         return [v if type(v) in _SCALARS else to_data(v) for v in value]
     return value
+
+
+def _not_a_value(value: Any) -> Any:
+    raise AssertionError("never called: to_data's marker of a class that is no attrs class")
+
+
+_NOT_A_VALUE: Callable[[Any], Any] = _not_a_value
+# Each attrs class's encoder (``_encoder``), made once: every fact is encoded for its event's digest,
+# for its stored row and for its match's content (an import: three times per event).
+_ENCODERS: dict[type, Callable[[Any], Any]] = {}
+
+
+def _encoder(cls: type) -> Callable[[Any], Any]:
+    """``to_data`` of an attrs class's values as one function of its own, written out field by field
+    (what a loop over the fields did: each field read, left out at its default, encoded unless plain),
+    as attrs writes a class's ``__init__``; ``_NOT_A_VALUE`` for any other class."""
+    fields = value_fields(cls)
+    if fields is None:
+        return _NOT_A_VALUE
+    scope: dict[str, Any] = {"_SCALARS": _SCALARS, "to_data": to_data}
+    lines = ["def encode(value):", "    out = {}"]
+    for index, (name, default) in enumerate(fields):
+        lines.append(f"    item = value.{name}")
+        # Values use plain defaults (no factories), so the default is the field's own.
+        indent = "    "
+        if default is not attrs.NOTHING:
+            scope[f"default_{index}"] = default
+            lines.append(f"    if not (item == default_{index}):")
+            indent = "        "
+        # Most fields are plain already: they skip the call (every event is encoded and hashed).
+        lines.append(f"{indent}out[{name!r}] = item if type(item) in _SCALARS else to_data(item)")
+    lines.append("    return out")
+    exec(compile("\n".join(lines), f"<to_data of {cls.__qualname__}>", "exec"), scope)
+    encode: Callable[[Any], Any] = scope["encode"]
+    return encode
 
 
 @functools.cache

@@ -44,7 +44,15 @@ from domain.clock import TIME_UP, Clock, ClockNote, check_minutes, stored_time
 from domain.codec import fact_to_data, from_data, to_data
 from domain.entry_checks import EntryChecks, start_checks
 from domain.errors import EntryRefused, MatchAlreadyEnded, RuleViolation, entry_at
-from domain.integrity import GENESIS, canonical, digest_of, digests_of_items, event_digest, plain, prefix_digests
+from domain.integrity import (
+    GENESIS,
+    digest_of,
+    digests_of_items,
+    event_digest,
+    plain,
+    plain_canonical,
+    prefix_digests,
+)
 from domain.progression import (
     Fact,
     finish,
@@ -813,7 +821,7 @@ def rules_digest(stored: Mapping[str, Any]) -> str:
     Worked out once per set of rule values (an import starts thousands of matches under a
     handful of rulesets): the stored values' canonical bytes find it.
     """
-    return _rules_digest(canonical(plain(stored)))
+    return _rules_digest(plain_canonical(stored))
 
 
 @functools.lru_cache(maxsize=256)
@@ -824,7 +832,7 @@ def _rules_digest(stored: bytes) -> str:
 def stored_rules(stored: Mapping[str, Any]) -> Ruleset:
     """``Ruleset.from_stored`` of a match's rule values, built once per set of values (rules are
     frozen: the matches of an import, a handful of rulesets, share them)."""
-    return _stored_rules(canonical(plain(stored)))
+    return _stored_rules(plain_canonical(stored))
 
 
 @functools.lru_cache(maxsize=256)

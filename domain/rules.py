@@ -442,7 +442,12 @@ class Ruleset:
 
     def to_dict(self) -> dict[str, Any]:
         """Every rule value as plain data (tuples as lists), for events and files."""
-        data = attrs.asdict(self)
+        # Every match started records its rules: the fields read one by one where each is a plain
+        # value or one of the five written below (what ``attrs.asdict`` gives then, about half its
+        # cost); ``attrs.asdict`` itself for any other value (a tuple of a rule added later).
+        data = {name: getattr(self, name) for name in _RULE_NAMES}
+        if any(type(value) not in _PLAIN and name not in _LISTS for name, value in data.items()):
+            data = attrs.asdict(self)
         data["uma"] = list(self.uma)
         data["settling_table"] = [list(row) for row in self.settling_table]
         data["uma_floating"] = [list(row) for row in self.uma_floating]
@@ -548,6 +553,12 @@ def _from(source: str, refusal: Said | str) -> Said:
     source is data, a name, and the refusal words of its own."""
     return Said("{source}: {refusal}", source=source, refusal=refusal)
 
+
+# ``Ruleset.to_dict``: the rules' field names in order, the plain values' types, and the fields it
+# writes as lists itself.
+_RULE_NAMES = tuple(field.name for field in attrs.fields(Ruleset))
+_PLAIN = frozenset({str, int, float, bool, type(None)})
+_LISTS = frozenset({"uma", "settling_table", "uma_floating", "table_points", "special_hands"})
 
 # The one setting ``extra_hand_bonus_to`` became seed 000's two boxes: what each old value meant.
 _BONUS_TO = {

@@ -9,7 +9,8 @@ encoded back to plain data first). ``FoldReader`` reads a row as a plain read do
 fact) with the very transcodings the mapper uses, and makes the event object as the library
 does. The digest of the event is worked out from the same decoded data, once: the view
 follows each match's chain with it. Its canonical JSON is written by ``orjson`` when each float of
-the row is one orjson writes as ``canonical`` does (``exact_digest``): the same bytes, in C.
+the row is one orjson writes as ``canonical`` does (``domain.integrity.exact_digest``, the one function
+that writes the canonical JSON by orjson, also an import's): the same bytes, in C.
 
 What it gives is what the mapper and ``event_digest`` give, value for value: a row it cannot
 take that way (a typed value anywhere but at the top level, an escaped character that might
@@ -21,7 +22,6 @@ compares both ways on the corpus, and on damaged rows).
 
 from __future__ import annotations
 
-import hashlib
 import json
 import typing
 from collections.abc import Callable
@@ -34,7 +34,7 @@ import orjson
 from eventsourcing.persistence import JSONTranscoder, Transcoding, find_id_convertor
 
 from domain.codec import FACT_TAGS, VALUE_CLASSES, to_data
-from domain.integrity import _content_fields, canonical, plain
+from domain.integrity import _content_fields, exact_digest, plain
 from projections.standings_view import ReadEvent
 from replay.store.mapper import AGGREGATE_TOPICS, HonbaMapper, event_class, whole
 from replay.store.transcoding import ValueTranscoding
@@ -64,26 +64,6 @@ def _may_hold_float(hint: Any, seen: frozenset[type] = frozenset()) -> bool:
 # The domain's values whose plain data never holds a float, whatever the row said: a value of any
 # other class (``TableState``'s final points, made floats by its converter) is hashed the slow way.
 FLOATLESS: frozenset[type] = frozenset(cls for cls in VALUE_CLASSES if not _may_hold_float(cls))
-
-
-def exact_digest(content: Any, exact: bool) -> str:
-    """``domain.integrity.digest_of(content)``, byte for byte, encoded by ``orjson`` when ``exact``.
-
-    ``orjson`` with sorted keys writes plain data as ``canonical`` does (keys sorted by code point,
-    the same escapes, no spaces, UTF-8) except for some floats: a NaN or an infinity as ``null``, and
-    one below 1e-4 without an exponent (``0.00001`` for ``1e-05``). ``exact`` says every float of the
-    content is one orjson writes as ``canonical`` does (the caller's check: ``FoldReader`` compares
-    each float its JSON decoder parses with its ``repr``, and counts every NaN and infinity); else,
-    and whenever ``orjson`` refuses the content (an integer beyond 64 bits, a key not text, nesting
-    past its limit), it is ``canonical``'s own encoding, which also raises where it always did.
-    ``tests/service/test_fold_rows.py`` compares the two on every corpus row and on the floats that
-    differ."""
-    if exact:
-        try:
-            return hashlib.sha256(orjson.dumps(content, option=orjson.OPT_SORT_KEYS)).hexdigest()
-        except (TypeError, orjson.JSONEncodeError):
-            pass
-    return hashlib.sha256(canonical(content)).hexdigest()
 
 
 class FoldReader:

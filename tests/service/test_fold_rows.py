@@ -18,7 +18,7 @@ import pytest
 from conftest import CORPUS
 
 from domain.codec import to_data
-from domain.integrity import canonical, event_content, event_digest
+from domain.integrity import canonical, event_content, event_digest, exact_digest
 from domain.match import match_id
 from domain.values import AbortiveDraw, DealPass, ExhaustiveDraw, MatchEnd, Penalty, TableState, WinResult
 from projections.views import DocumentView, POPODocumentView
@@ -26,7 +26,7 @@ from replay.service.imports.batch import import_paths
 from replay.service.tournaments.standings import tournament_report
 from replay.service.tournaments.tournaments import attach_all
 from replay.store.application import HonbaApp
-from replay.store.fold_rows import FLOATLESS, FoldReader, exact_digest
+from replay.store.fold_rows import FLOATLESS, FoldReader
 from replay.store.standings_view import FOLDED_TOPICS, catch_up
 
 pytestmark = pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpus is not present")

@@ -1,0 +1,166 @@
+"""honba's mapper writes every event as the event library's mapper writes it, byte for byte, with
+``orjson`` where that gives the same bytes (``HonbaMapper.to_stored_event``); the event digests of an
+import, written by ``orjson`` too, are the canonical JSON's (``domain.integrity.event_digest``)."""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+from datetime import UTC, datetime
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+from uuid import UUID
+
+import eventsourcing.domain as library
+import pytest
+from conftest import CORPUS
+from eventsourcing.persistence import Mapper, StoredEvent
+
+import domain.match as match_module
+from domain import integrity
+from domain.integrity import canonical, event_content, event_digest
+from domain.match import Match
+from domain.rules import load_preset
+from domain.values import ExhaustiveDraw
+from replay.formats.detect import read_log
+from replay.service.imports.batch import import_paths
+from replay.service.imports.importing import match_from_log
+from replay.service.imports.storing import prepare
+from replay.store.application import HonbaApp, mapper_for
+from replay.store.identity import GameIdentity
+from replay.store.mapper import HonbaMapper
+from replay.store.seal import Seal
+
+
+@pytest.fixture(scope="module")
+def mapper() -> HonbaMapper:
+    app = HonbaApp.open(":memory:")
+    found = mapper_for(app.mapper_settings())
+    app.close()
+    assert isinstance(found, HonbaMapper)
+    return found
+
+
+def _library(mapper: HonbaMapper, event: Any) -> StoredEvent:
+    """The event as the event library's own mapper writes it."""
+    return Mapper.to_stored_event(mapper, event)
+
+
+def _corpus_events() -> list[Any]:
+    """Every event an import of part of the corpus stores: its matches', seals' and identities'."""
+    paths = sorted((CORPUS / "tenhou-wire-2018").glob("*.mjlog"))[:40]
+    others = ("mjx-project-mjx", "tsubakisakura-mjlog2json", "equim-chan-mjai-reviewer", "ledenel-auto-white-reimu")
+    for folder in others:
+        paths += sorted(p for p in (CORPUS / folder).rglob("*") if p.is_file())[:15]
+    events: list[Any] = []
+    for path in paths:
+        try:
+            games = read_log(path)
+        except Exception:  # a file of the corpus no reader takes (its notes, its unreadable samples)
+            continue
+        for game in games:
+            try:
+                match = match_from_log(game)
+            except Exception:  # a log the rules refuse: nothing of it is stored
+                continue
+            events += match.pending_events
+            events += _seal_and_identity(match)
+    return events
+
+
+def _seal_and_identity(match: Match) -> list[Any]:
+    """The seal's and the identity's events of a match, as ``prepare`` makes them."""
+    seal = Seal.open(match.id)
+    seal.seal(match.version, match.head)
+    return [*seal.collect_events(), *GameIdentity.claim("0" * 64, match.key).collect_events()]
+
+
+@pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpus is not present")
+def test_every_event_of_the_corpus_s_imports_is_stored_as_the_library_writes_it(mapper: HonbaMapper) -> None:
+    events = _corpus_events()
+    assert len(events) > 1000
+    fast = 0
+    for event in events:
+        assert mapper.to_stored_event(event) == _library(mapper, event)
+        fast += mapper._state_bytes(event) is not None
+        # And its digest is the canonical JSON's, as before orjson wrote it.
+        assert event_digest(event) == hashlib.sha256(canonical(event_content(event))).hexdigest()
+    # orjson writes (nearly) every one of them: the comparison above is of two encoders, not one.
+    assert fast >= 0.99 * len(events)
+
+
+@pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpus is not present")
+def test_a_prepared_match_holds_the_library_s_rows(mapper: HonbaMapper) -> None:
+    (game,) = read_log(sorted((CORPUS / "tenhou-wire-2018").glob("*.mjlog"))[0])
+    match = match_from_log(game)
+    events = list(match.pending_events)
+    prepared = prepare(match, mapper, from_log=True)
+    assert prepared.records[: len(events)] == tuple(_library(mapper, event) for event in events)
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        {"weight": 1e-05},
+        {"weight": float("nan"), "more": [float("inf")]},
+        {"id": [UUID(int=3)]},
+        {"when": datetime(2026, 1, 2, 3, 4, 5, 6, tzinfo=UTC)},
+        {3: "a key not text", "big": 2**70},
+        {"text": '東\n"\\\x01\u2028', "looks": "1e-5 0.5 null 00000000-0000-0000-0000-000000000003"},
+    ],
+)
+def test_values_orjson_writes_otherwise_are_stored_as_the_library_writes_them(
+    mapper: HonbaMapper, source: dict[Any, Any]
+) -> None:
+    match = Match.start("m", ["a", "b", "c", "d"], load_preset("tenhou"), source=source)
+    match.record(ExhaustiveDraw(ready=(0,)))
+    for event in match.pending_events:
+        assert mapper.to_stored_event(event) == _library(mapper, event)
+        assert event_digest(event) == hashlib.sha256(canonical(event_content(event))).hexdigest()
+    # What the library writes of such a source is read back as it was.
+    start = mapper.to_domain_event(mapper.to_stored_event(match.pending_events[0]))
+    assert start.source == Mapper.to_domain_event(mapper, _library(mapper, match.pending_events[0])).source
+
+
+def test_a_value_the_library_refuses_is_refused_alike(mapper: HonbaMapper) -> None:
+    """A value no transcoding writes (a mapping that is not a dict: the digest takes it as one): the
+    library's error, from the library's own encoding."""
+    match = Match.start("m", ["a", "b", "c", "d"], load_preset("tenhou"), source={"m": MappingProxyType({"a": 1})})
+    (started,) = match.pending_events
+    with pytest.raises(TypeError) as library:
+        _library(mapper, started)
+    with pytest.raises(type(library.value)):
+        mapper.to_stored_event(started)
+
+
+def _rows_of_an_import(folder: Path, db: Path) -> list[tuple[Any, ...]]:
+    app = HonbaApp.open(str(db))
+    try:
+        run = import_paths(app, [folder], pool=None)
+    finally:
+        app.close()
+    assert run.stored > 10
+    with sqlite3.connect(db) as connection:
+        return list(connection.execute("SELECT * FROM stored_events ORDER BY originator_id, originator_version"))
+
+
+@pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpus is not present")
+def test_an_import_writes_the_rows_the_standard_encoders_write(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same logs imported with orjson's bytes and with the standard encoder's alone (the event
+    library's mapper, ``canonical`` for every digest), the clock frozen: the very same rows."""
+    frozen = datetime(2026, 1, 2, 3, 4, 5, 123456, tzinfo=UTC)
+    for cls in list(vars(library).values()):
+        if isinstance(cls, type) and "create_timestamp" in vars(cls):
+            monkeypatch.setattr(cls, "create_timestamp", staticmethod(lambda: frozen))
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    for path in sorted((CORPUS / "tenhou-wire-2018").glob("*.mjlog"))[:30]:
+        (folder / path.name).write_bytes(path.read_bytes())
+    fast = _rows_of_an_import(folder, tmp_path / "fast.sqlite")
+    monkeypatch.setattr(HonbaMapper, "to_stored_event", Mapper.to_stored_event)
+    monkeypatch.setattr(integrity, "exact_canonical", lambda data, exact=None: canonical(data))
+    monkeypatch.setattr(
+        match_module, "event_digest", lambda event: hashlib.sha256(canonical(event_content(event))).hexdigest()
+    )
+    assert _rows_of_an_import(folder, tmp_path / "standard.sqlite") == fast

@@ -1,0 +1,99 @@
+"""``to_data``'s encoder of each value class, written out once per class, gives what a loop over the
+class's fields gives: every field read, those at their default left out, the plain ones as they are;
+``Ruleset.to_dict``, reading the fields one by one, what ``attrs.asdict`` gave."""
+
+from __future__ import annotations
+
+from enum import Enum
+from pathlib import Path
+from typing import Any
+
+import attrs
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from domain.codec import VALUE_CLASSES, to_data, value_fields
+from domain.rules import Ruleset, load_preset
+from domain.values import HandValue, Payment, Reason, TableState, Win, WinDetails, WinResult, Yaku
+
+_SCALARS = (str, int, float, bool, type(None))
+PRESETS = Path(__file__).resolve().parents[2] / "domain" / "presets"
+
+
+def _by_loop(value: Any) -> Any:
+    """``to_data`` as a loop over the fields (what it was before each class had its own encoder)."""
+    if type(value) in _SCALARS:
+        return value
+    fields = value_fields(type(value))
+    if fields is not None:
+        out = {}
+        for name, default in fields:
+            item = getattr(value, name)
+            if default is not attrs.NOTHING and item == default:
+                continue
+            out[name] = _by_loop(item)
+        return out
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, tuple | list):
+        return [_by_loop(item) for item in value]
+    return value
+
+
+def test_every_value_class_has_fields_to_encode() -> None:
+    assert all(value_fields(cls) for cls in VALUE_CLASSES)
+
+
+@given(
+    st.builds(
+        WinResult,
+        wins=st.lists(
+            st.builds(
+                Win,
+                winner=st.integers(0, 3),
+                value=st.builds(HandValue, han=st.integers(1, 13), fu=st.sampled_from([20, 30, 40])),
+                details=st.none()
+                | st.builds(
+                    WinDetails,
+                    yaku=st.lists(st.builds(Yaku, name=st.text(max_size=5), han=st.integers(0, 13)), max_size=3).map(
+                        tuple
+                    ),
+                ),
+            ),
+            min_size=1,
+            max_size=2,
+        ).map(tuple),
+        riichi=st.lists(st.integers(0, 3), max_size=2, unique=True).map(tuple),
+    )
+)
+def test_a_win_is_encoded_as_the_loop_encodes_it(result: WinResult) -> None:
+    assert to_data(result) == _by_loop(result)
+
+
+def test_fields_at_their_default_are_left_out_and_the_others_kept() -> None:
+    state = TableState(players=4, scores=(25000, 25000, 25000, 25000))
+    assert to_data(state) == _by_loop(state)
+    assert "final_points" not in to_data(state)
+    # An enum written by its value, a field at its default ('' note) left out.
+    payment = Payment(payer=0, payee=None, amount=1000, reason=Reason.HAND)
+    assert to_data(payment) == _by_loop(payment) == {"payer": 0, "payee": None, "amount": 1000, "reason": "hand value"}
+
+
+def _rules_by_asdict(rules: Ruleset) -> dict[str, Any]:
+    """``Ruleset.to_dict`` as ``attrs.asdict`` wrote it before it read the fields one by one."""
+    data = attrs.asdict(rules)
+    data["uma"] = list(rules.uma)
+    data["settling_table"] = [list(row) for row in rules.settling_table]
+    data["uma_floating"] = [list(row) for row in rules.uma_floating]
+    data["table_points"] = list(rules.table_points)
+    data["special_hands"] = list(rules.special_hands)
+    return data
+
+
+@pytest.mark.parametrize("name", sorted(p.stem for p in PRESETS.glob("*.toml")))
+def test_every_preset_s_rules_are_written_as_asdict_wrote_them(name: str) -> None:
+    rules = load_preset(name)
+    found, expected = rules.to_dict(), _rules_by_asdict(rules)
+    assert found == expected and list(found) == list(expected)
+    assert [type(value) for value in found.values()] == [type(value) for value in expected.values()]

@@ -1,0 +1,130 @@
+"""``orjson`` writes the canonical JSON (and the event library's) only where its bytes are the standard
+encoder's: ``domain.integrity.json_exactly`` gives the same bytes or None, ``exact_canonical`` and
+``event_digest`` give ``canonical``'s and ``digest_of(event_content(...))``'s, or raise where they
+raise."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from datetime import UTC, datetime
+from typing import Any
+from uuid import UUID
+
+import orjson
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from domain.integrity import (
+    SORTED,
+    UNSORTED,
+    canonical,
+    digest_of,
+    event_content,
+    event_digest,
+    exact_canonical,
+    json_exactly,
+)
+from domain.match import Match
+from domain.rules import load_preset
+from domain.values import ExhaustiveDraw
+
+# Every value json writes, NaN and the infinities, floats orjson writes otherwise (below 1e-4, from
+# 1e16), integers beyond 64 bits, keys of every kind, and values json refuses or writes otherwise
+# than orjson (a UUID, a time), at any depth.
+STRANGE_FLOATS = st.sampled_from([1e-05, 2.5e-07, 1e16, -1.5e22, 5e-324, float("nan"), float("inf"), -0.0, 0.1])
+LEAVES = (
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.integers(min_value=2**63, max_value=2**70)
+    | st.floats()
+    | STRANGE_FLOATS
+    | st.text()
+    | st.uuids()
+    | st.datetimes(timezones=st.just(UTC))
+)
+ANY = st.recursive(
+    LEAVES,
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.lists(inner, max_size=3).map(tuple)
+        | st.dictionaries(st.text(max_size=6), inner, max_size=4)
+        | st.dictionaries(st.integers(), inner, max_size=3)
+    ),
+    max_leaves=16,
+)
+
+
+def _standard(data: Any, *, sort: bool) -> bytes | None:
+    """The standard encoder's bytes (``canonical``'s options, sorted or not); None where it refuses."""
+    try:
+        return json.dumps(data, sort_keys=sort, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    except (TypeError, ValueError):
+        return None
+
+
+@given(ANY)
+def test_orjson_s_bytes_are_taken_only_where_they_are_the_standard_encoder_s(data: Any) -> None:
+    for option, sort in ((SORTED, True), (UNSORTED, False)):
+        found = json_exactly(data, option)
+        if found is not None:
+            assert found == _standard(data, sort=sort)
+
+
+@given(ANY)
+def test_exact_canonical_is_canonical_or_raises_alike(data: Any) -> None:
+    try:
+        expected = canonical(data)
+    except (TypeError, ValueError) as refused:
+        with pytest.raises(type(refused)):
+            exact_canonical(data)
+    else:
+        assert exact_canonical(data) == expected
+
+
+@pytest.mark.parametrize("number", [1e-05, 2.5e-07, 7e-05, float("nan"), float("inf"), float("-inf")])
+def test_a_float_orjson_writes_otherwise_is_left_to_the_standard_encoder(number: float) -> None:
+    """Without the check these would differ (``1e-5`` for ``1e-05``, ``null`` for a NaN)."""
+    data = {"source": {"tiles": [[1, 2], [3]], "weight": number}}
+    assert orjson.dumps(data, option=SORTED) != _standard(data, sort=True)
+    assert json_exactly(data) is None
+    assert exact_canonical(data) == canonical(data)
+
+
+def test_plain_data_without_a_float_is_written_by_orjson() -> None:
+    """The check passes what it should: floats it writes alike, ``None``, text that looks like a number."""
+    data = {"b": [1.5, -16.0, 50.0, None, "東\n\x01"], "a": {"z": "wire-2018.mjlog", "y": "1e-5 and 0.5"}}
+    assert json_exactly(data) == canonical(data)
+    # Text that reads as a UUID is looked at value by value, and found to be text.
+    assert json_exactly({"id": str(UUID(int=7))}) == canonical({"id": str(UUID(int=7))})
+
+
+def test_a_uuid_or_a_time_inside_plain_data_is_never_written_by_orjson() -> None:
+    """orjson would write a UUID as its text and a time as RFC 3339: the standard encoder refuses both."""
+    assert json_exactly({"a": [UUID(int=7)]}) is None
+    assert json_exactly({"a": [datetime(2026, 1, 2, tzinfo=UTC)]}) is None
+    with pytest.raises(TypeError):
+        exact_canonical({"a": [UUID(int=7)]})
+
+
+def _event(source: dict[str, Any]) -> list[Any]:
+    match = Match.start("m", ["a", "b", "c", "d"], load_preset("tenhou"), source=source)
+    match.record(ExhaustiveDraw(ready=(0,)))
+    return list(match.pending_events)
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        {"tiles": [[1, 2], [3]], "file": "x.mjlog"},
+        {"weight": 1e-05, "id": UUID(int=3), "when": datetime(2026, 1, 2, 3, 4, 5, 6, tzinfo=UTC)},
+        {"nested": [{"b": None, "a": [0.5, 1e16]}], 3: "a key not text"},
+    ],
+)
+def test_an_event_s_digest_is_the_digest_of_its_content(source: dict[str, Any]) -> None:
+    for event in _event(source):
+        # ``canonical`` alone, the standard encoder: the digest as it was before orjson wrote it.
+        assert event_digest(event) == hashlib.sha256(canonical(event_content(event))).hexdigest()
+        assert digest_of(event_content(event)) == event_digest(event)
