@@ -18,9 +18,7 @@ pytestmark = pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpus is
 MJAI = CORPUS / "equim-chan-mjai-reviewer" / "convlog" / "tests" / "testdata" / "ryukyoku.json"
 
 
-def test_a_file_is_read_and_replayed_with_the_collector_paused(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
+def test_a_file_is_read_and_replayed_with_the_collector_paused(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     seen: list[tuple[str, bool]] = []
     read_log, verify_game = batch.read_log, batch.verify_game
 
