@@ -67,7 +67,10 @@ NAME = "honba-standings"
 #    totals and standings) is kept as words (``said_data``: template and fields), not English text: a
 #    page says it in its language. An older view held only the English, which no upgrade can make
 #    words of, so it is rebuilt.
-FORMAT = 7
+# 8: each document's text is its canonical JSON, compact (``projections.views.encoded``: orjson where
+#    it writes the same), no longer the standard encoder's default separators; readers parse either,
+#    but a view is one encoding throughout, so an older one is rebuilt.
+FORMAT = 8
 
 # Each stored document carries the schema it was written in (``_schema``; a document written
 # before documents carried one is at 1). A field added to a kind of document bumps its schema
@@ -197,7 +200,7 @@ class DocCache:
     def rules_ref(self, values: dict[str, Any]) -> str:
         """The reference of a match's rule values; their document is written with the batch."""
         for known, ref in self._refs:
-            if known == values:
+            if known == values and _same_types(known, values):
                 return ref
         ref = rules_ref(values)
         # The same reference always holds the same values: writing it again changes nothing.
@@ -350,7 +353,44 @@ def summary_and_stats(
     return summary, stats
 
 
-def match_documents(events: Sequence[Any], head: str, scored: Scored) -> dict[DocKey, dict[str, Any] | None]:
+# Rule values a process's ``match_documents`` met, with their reference and rules (a handful in an
+# import: one set per kind of game). Comparing values (a dict compare, in C) costs far less than
+# hashing them again for the reference and building the rules again, each match. A pure function
+# of the values (``rules_ref``, ``Ruleset.from_stored``): remembered per process without a view in it.
+_KNOWN_RULES: list[tuple[dict[str, Any], str, Ruleset]] = []
+_KNOWN_RULES_MAX = 32
+
+
+def _same_types(a: Any, b: Any) -> bool:
+    """Whether two equal values are also of the same types throughout (``True == 1`` and
+    ``1 == 1.0`` in Python, but not in their JSON, nor in their reference)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return all(_same_types(value, b[key]) for key, value in a.items())
+    if isinstance(a, list | tuple):
+        return all(_same_types(x, y) for x, y in zip(a, b, strict=True))
+    return True
+
+
+def _seed_rules(cache: DocCache, values: Any) -> bool:
+    """The reference and rules of these values given to ``cache`` as if it had worked them out (its
+    ``rules`` document written alike), when this process met them before; False when not."""
+    for known, ref, rules in _KNOWN_RULES:
+        if known == values and _same_types(known, values):
+            cache.put("rules", ref, dict(values))
+            cache._refs.append((dict(values), ref))  # the cache's own memo, filled as its rules_ref fills it
+            cache._rulesets[ref] = rules
+            return True
+    return False
+
+
+def match_documents(
+    events: Sequence[Any],
+    head: str,
+    scored: Scored,
+    fact_data: Sequence[dict[str, Any] | None] | None = None,
+) -> dict[DocKey, dict[str, Any] | None]:
     """The documents a catch-up writes for a new match when it folds these events, its every event
     from its start (``Match.Started``), into a view that has never seen it: the match, its rules,
     summary and statistics, each stamped with its schema (``DocCache.changes``); the view's own
@@ -363,15 +403,28 @@ def match_documents(events: Sequence[Any], head: str, scored: Scored) -> dict[Do
     names the digest of the one before it; ``head``, the last one's) instead of hashing it again.
     What a reading worker of an import sends with the match, for the storing process to write
     when the view stood right before the batch (``replay.store.standings_view.keep``).
+
+    ``fact_data``, when the caller made it already (the import, which also stores it): for each
+    event, its fact's (or replacement's) plain data as ``domain.codec.fact_to_data`` writes it, or
+    None; the fold then does not convert each fact again. Read only, never changed.
     """
     cache = DocCache(POPODocumentView())
     digests = [*(str(event.prior) for event in events[1:]), head]
-    cache.read = {id(event): ReadEvent(event, digest, None) for event, digest in zip(events, digests, strict=True)}
+    plain: Sequence[dict[str, Any] | None] = [None] * len(events) if fact_data is None else fact_data
+    cache.read = {
+        id(event): ReadEvent(event, digest, data) for event, digest, data in zip(events, digests, plain, strict=True)
+    }
+    seeded = bool(events) and isinstance(events[0], Match.Started) and _seed_rules(cache, events[0].rules)
     for event in events:
         apply_event(cache, event)
     for match_id in cache.dirty_matches:
         cache.scored[match_id] = scored
     flush(cache, 0)
+    if not seeded and len(_KNOWN_RULES) < _KNOWN_RULES_MAX:
+        for values, ref in cache._refs:
+            rules = cache._rulesets.get(ref)
+            if rules is not None:
+                _KNOWN_RULES.append((values, ref, rules))
     changes = cache.changes()
     del changes[("view", "format")]
     return changes

@@ -12,6 +12,7 @@ it left, and nothing is counted twice.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import shutil
@@ -32,6 +33,8 @@ from eventsourcing.persistence import Tracking
 import replay.service.imports.storing as storing
 import replay.store.standings_view as standings_view
 from domain.match import Match
+from domain.rules import load_preset
+from projections.standings_view import match_documents, rules_ref
 from projections.views import DocumentView, POPODocumentView
 from replay.service.imports.batch import import_paths, reading_pool
 from replay.service.imports.storing import prepare, store_prepared
@@ -481,3 +484,23 @@ def test_postgresql_writes_a_batch_of_documents_in_two_statements(postgres_url: 
         assert view.max_tracking_id(store.name) == 7
     finally:
         store.close()
+
+
+def test_rule_values_equal_in_python_but_not_in_json_get_their_own_reference() -> None:
+    """``match_documents`` remembers per process the reference of the rule values it met; values
+    Python calls equal (``True == 1``) but whose JSON differs are another set of rules."""
+    match = Match.start("m", ["a", "b", "c", "d"], load_preset("tenhou"))
+    (started,) = match.pending_events
+    scored = (match.state, match.effective_facts(), match.corrected_steps())
+    base = dict(started.rules)
+    flag = next(key for key, value in base.items() if value is True)
+    as_int = {**base, flag: 1}
+    assert as_int == base
+    assert rules_ref(as_int) != rules_ref(base)
+    for values in (base, as_int, base, as_int):
+        written = match_documents([dataclasses.replace(started, rules=values)], match.head, scored)
+        (ref,) = [key for kind, key in written if kind == "rules"]
+        assert ref == rules_ref(values)
+        stored = {key: value for key, value in written[("rules", ref)].items() if key != "_schema"}
+        assert json.dumps(stored) == json.dumps(values)
+        assert written[("match", str(match.id))]["rules"] == ref
