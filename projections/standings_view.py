@@ -30,7 +30,6 @@ only stores them, with the tracking record, in one transaction.
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
@@ -41,8 +40,8 @@ from eventsourcing.projection import Projection
 from domain.amendments import CorrectedStep, Correction, corrected_steps, effective_facts, resolve_corrections
 from domain.codec import fact_from_data, fact_to_data
 from domain.errors import HonbaError
-from domain.integrity import event_digest
-from domain.match import Match, opening_state
+from domain.integrity import event_digest, plain_canonical
+from domain.match import Match, opening_state, stored_rules
 from domain.match import match_id as match_id_of
 from domain.rules import Ruleset
 from domain.said import Said, said_data, said_from_data
@@ -69,7 +68,8 @@ NAME = "honba-standings"
 #    words of, so it is rebuilt.
 # 8: each document's text is its canonical JSON, compact (``projections.views.encoded``: orjson where
 #    it writes the same), no longer the standard encoder's default separators; readers parse either,
-#    but a view is one encoding throughout, so an older one is rebuilt.
+#    but a view is one encoding throughout, so an older one is rebuilt; a rules reference is the
+#    digest of the values' canonical JSON (``rules_ref``).
 FORMAT = 8
 
 # Each stored document carries the schema it was written in (``_schema``; a document written
@@ -98,9 +98,23 @@ Scored = tuple[Any, list[Any], list[CorrectedStep]]
 
 
 def rules_ref(values: dict[str, Any]) -> str:
-    """The reference of a set of rule values: their name and a digest of the values."""
-    digest = hashlib.sha256(json.dumps(values, sort_keys=True).encode()).hexdigest()[:16]
+    """The reference of a set of rule values: their name and a digest of the values' canonical JSON
+    (``domain.integrity.plain_canonical``, by orjson: the bytes ``domain.match.stored_rules`` finds
+    the rules by; since layout 8, before it the standard encoder's default text)."""
+    digest = hashlib.sha256(plain_canonical(values)).hexdigest()[:16]
     return f"{values.get('name', '')}-{digest}"
+
+
+def _same_types(a: Any, b: Any) -> bool:
+    """Whether two equal values are also of the same types throughout (``True == 1`` and
+    ``1 == 1.0`` in Python, but not in their JSON, nor in their reference)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return all(_same_types(value, b[key]) for key, value in a.items())
+    if isinstance(a, list | tuple):
+        return all(_same_types(x, y) for x, y in zip(a, b, strict=True))
+    return True
 
 
 def _stats_v2(data: dict[str, Any]) -> None:
@@ -217,7 +231,8 @@ class DocCache:
                 raise ViewDamaged(
                     Said("the standings view lacks the rules {ref} a match refers to: delete the view", ref=repr(ref))
                 )
-            rules = self._rulesets[ref] = Ruleset.from_stored(values)
+            # The domain's, built once per set of values in a process (an import built them already).
+            rules = self._rulesets[ref] = stored_rules(values)
         return rules
 
     def summary(self, key: str) -> MatchSummary | None:
@@ -353,38 +368,6 @@ def summary_and_stats(
     return summary, stats
 
 
-# Rule values a process's ``match_documents`` met, with their reference and rules (a handful in an
-# import: one set per kind of game). Comparing values (a dict compare, in C) costs far less than
-# hashing them again for the reference and building the rules again, each match. A pure function
-# of the values (``rules_ref``, ``Ruleset.from_stored``): remembered per process without a view in it.
-_KNOWN_RULES: list[tuple[dict[str, Any], str, Ruleset]] = []
-_KNOWN_RULES_MAX = 32
-
-
-def _same_types(a: Any, b: Any) -> bool:
-    """Whether two equal values are also of the same types throughout (``True == 1`` and
-    ``1 == 1.0`` in Python, but not in their JSON, nor in their reference)."""
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, dict):
-        return all(_same_types(value, b[key]) for key, value in a.items())
-    if isinstance(a, list | tuple):
-        return all(_same_types(x, y) for x, y in zip(a, b, strict=True))
-    return True
-
-
-def _seed_rules(cache: DocCache, values: Any) -> bool:
-    """The reference and rules of these values given to ``cache`` as if it had worked them out (its
-    ``rules`` document written alike), when this process met them before; False when not."""
-    for known, ref, rules in _KNOWN_RULES:
-        if known == values and _same_types(known, values):
-            cache.put("rules", ref, dict(values))
-            cache._refs.append((dict(values), ref))  # the cache's own memo, filled as its rules_ref fills it
-            cache._rulesets[ref] = rules
-            return True
-    return False
-
-
 def match_documents(
     events: Sequence[Any],
     head: str,
@@ -414,17 +397,11 @@ def match_documents(
     cache.read = {
         id(event): ReadEvent(event, digest, data) for event, digest, data in zip(events, digests, plain, strict=True)
     }
-    seeded = bool(events) and isinstance(events[0], Match.Started) and _seed_rules(cache, events[0].rules)
     for event in events:
         apply_event(cache, event)
     for match_id in cache.dirty_matches:
         cache.scored[match_id] = scored
     flush(cache, 0)
-    if not seeded and len(_KNOWN_RULES) < _KNOWN_RULES_MAX:
-        for values, ref in cache._refs:
-            rules = cache._rulesets.get(ref)
-            if rules is not None:
-                _KNOWN_RULES.append((values, ref, rules))
     changes = cache.changes()
     del changes[("view", "format")]
     return changes
