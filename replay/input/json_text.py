@@ -39,7 +39,7 @@ def load_json(text: str, *, deepest: int = DEEPEST) -> Any:
     if too_deep is not None:
         raise json.JSONDecodeError(f"nested more than {deepest} deep", text, too_deep)
     try:
-        with _no_cycle_collection():
+        with no_cycle_collection():
             document = json.loads(text)
     except json.JSONDecodeError:
         raise
@@ -67,10 +67,11 @@ _parsing_lock = threading.Lock()
 
 
 @contextlib.contextmanager
-def _no_cycle_collection() -> Iterator[None]:
-    """Python's cycle collector paused while JSON is parsed (and while any other thread parses): a
-    parse makes a tree, no cycle, but every 700 arrays made started a collection over them all, so
-    that a log of a million short arrays took 3.5 times its parse. Restored by the last parse to end."""
+def no_cycle_collection() -> Iterator[None]:
+    """Python's cycle collector paused while JSON is parsed or a log read (and while any other thread
+    does either): a parse makes a tree, no cycle, but every 700 arrays made started a collection over
+    them all, so that a log of a million short arrays took 3.5 times its parse. Restored by the last
+    to end; what was left in a cycle meanwhile is collected once the collector is back."""
     global _parsing, _collecting
     with _parsing_lock:
         if _parsing == 0:
