@@ -30,7 +30,6 @@ only stores them, with the tracking record, in one transaction.
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
@@ -41,8 +40,8 @@ from eventsourcing.projection import Projection
 from domain.amendments import CorrectedStep, Correction, corrected_steps, effective_facts, resolve_corrections
 from domain.codec import fact_from_data, fact_to_data
 from domain.errors import HonbaError
-from domain.integrity import event_digest
-from domain.match import Match, opening_state
+from domain.integrity import event_digest, plain_canonical
+from domain.match import Match, opening_state, stored_rules
 from domain.match import match_id as match_id_of
 from domain.rules import Ruleset
 from domain.said import Said, said_data, said_from_data
@@ -67,7 +66,11 @@ NAME = "honba-standings"
 #    totals and standings) is kept as words (``said_data``: template and fields), not English text: a
 #    page says it in its language. An older view held only the English, which no upgrade can make
 #    words of, so it is rebuilt.
-FORMAT = 7
+# 8: each document's text is its canonical JSON, compact (``projections.views.encoded``: orjson where
+#    it writes the same), no longer the standard encoder's default separators; readers parse either,
+#    but a view is one encoding throughout, so an older one is rebuilt; a rules reference is the
+#    digest of the values' canonical JSON (``rules_ref``).
+FORMAT = 8
 
 # Each stored document carries the schema it was written in (``_schema``; a document written
 # before documents carried one is at 1). A field added to a kind of document bumps its schema
@@ -95,9 +98,23 @@ Scored = tuple[Any, list[Any], list[CorrectedStep]]
 
 
 def rules_ref(values: dict[str, Any]) -> str:
-    """The reference of a set of rule values: their name and a digest of the values."""
-    digest = hashlib.sha256(json.dumps(values, sort_keys=True).encode()).hexdigest()[:16]
+    """The reference of a set of rule values: their name and a digest of the values' canonical JSON
+    (``domain.integrity.plain_canonical``, by orjson: the bytes ``domain.match.stored_rules`` finds
+    the rules by; since layout 8, before it the standard encoder's default text)."""
+    digest = hashlib.sha256(plain_canonical(values)).hexdigest()[:16]
     return f"{values.get('name', '')}-{digest}"
+
+
+def _same_types(a: Any, b: Any) -> bool:
+    """Whether two equal values are also of the same types throughout (``True == 1`` and
+    ``1 == 1.0`` in Python, but not in their JSON, nor in their reference)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return all(_same_types(value, b[key]) for key, value in a.items())
+    if isinstance(a, list | tuple):
+        return all(_same_types(x, y) for x, y in zip(a, b, strict=True))
+    return True
 
 
 def _stats_v2(data: dict[str, Any]) -> None:
@@ -197,7 +214,7 @@ class DocCache:
     def rules_ref(self, values: dict[str, Any]) -> str:
         """The reference of a match's rule values; their document is written with the batch."""
         for known, ref in self._refs:
-            if known == values:
+            if known == values and _same_types(known, values):
                 return ref
         ref = rules_ref(values)
         # The same reference always holds the same values: writing it again changes nothing.
@@ -214,7 +231,8 @@ class DocCache:
                 raise ViewDamaged(
                     Said("the standings view lacks the rules {ref} a match refers to: delete the view", ref=repr(ref))
                 )
-            rules = self._rulesets[ref] = Ruleset.from_stored(values)
+            # The domain's, built once per set of values in a process (an import built them already).
+            rules = self._rulesets[ref] = stored_rules(values)
         return rules
 
     def summary(self, key: str) -> MatchSummary | None:
@@ -350,7 +368,12 @@ def summary_and_stats(
     return summary, stats
 
 
-def match_documents(events: Sequence[Any], head: str, scored: Scored) -> dict[DocKey, dict[str, Any] | None]:
+def match_documents(
+    events: Sequence[Any],
+    head: str,
+    scored: Scored,
+    fact_data: Sequence[dict[str, Any] | None] | None = None,
+) -> dict[DocKey, dict[str, Any] | None]:
     """The documents a catch-up writes for a new match when it folds these events, its every event
     from its start (``Match.Started``), into a view that has never seen it: the match, its rules,
     summary and statistics, each stamped with its schema (``DocCache.changes``); the view's own
@@ -363,10 +386,17 @@ def match_documents(events: Sequence[Any], head: str, scored: Scored) -> dict[Do
     names the digest of the one before it; ``head``, the last one's) instead of hashing it again.
     What a reading worker of an import sends with the match, for the storing process to write
     when the view stood right before the batch (``replay.store.standings_view.keep``).
+
+    ``fact_data``, when the caller made it already (the import, which also stores it): for each
+    event, its fact's (or replacement's) plain data as ``domain.codec.fact_to_data`` writes it, or
+    None; the fold then does not convert each fact again. Read only, never changed.
     """
     cache = DocCache(POPODocumentView())
     digests = [*(str(event.prior) for event in events[1:]), head]
-    cache.read = {id(event): ReadEvent(event, digest, None) for event, digest in zip(events, digests, strict=True)}
+    plain: Sequence[dict[str, Any] | None] = [None] * len(events) if fact_data is None else fact_data
+    cache.read = {
+        id(event): ReadEvent(event, digest, data) for event, digest, data in zip(events, digests, plain, strict=True)
+    }
     for event in events:
         apply_event(cache, event)
     for match_id in cache.dirty_matches:

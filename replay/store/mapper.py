@@ -24,7 +24,7 @@ import functools
 import importlib
 import types
 import typing
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from itertools import repeat
 from typing import Any, Union
 from uuid import UUID
@@ -40,6 +40,7 @@ from domain.integrity import UNSORTED, json_exactly
 from domain.match import Match
 from domain.values import AbortiveDraw, DealPass, ExhaustiveDraw, MatchEnd, Penalty, WinResult
 from replay.store import chain, checkpoint, identity, seal, signed
+from replay.store.transcoding import ValueTranscoding
 
 # honba's aggregates, with the module each lived in before it moved (its old topics stay readable).
 AGGREGATES: tuple[tuple[type[Aggregate], str | None], ...] = (
@@ -238,6 +239,8 @@ _JSON_NATIVE = (str, int, float, list, tuple, dict)
 _TYPE, _DATA, _END = b'{"_type_":', b',"_data_":', b"}"
 # Each attribute's name as written before its value, found once per name.
 _KEYS: dict[str, bytes] = {}
+# No value's data made already (``HonbaMapper.to_stored_event_known``).
+_NOTHING_KNOWN: Mapping[int, Any] = types.MappingProxyType({})
 
 
 class HonbaMapper(Mapper[UUID]):
@@ -256,7 +259,13 @@ class HonbaMapper(Mapper[UUID]):
         version, a value the check leaves to the standard encoder) is the library's own.
         ``tests/service/test_stored_bytes.py`` compares both on every event of the corpus's imports
         and on made-up values."""
-        state = self._state_bytes(domain_event)
+        return self.to_stored_event_known(domain_event, _NOTHING_KNOWN)
+
+    def to_stored_event_known(self, domain_event: Any, known: Mapping[int, Any]) -> StoredEvent:
+        """``to_stored_event``, with the plain data (``domain.codec.to_data``) of some of the event's
+        values made already by the caller, by the value's ``id()`` (the caller keeps the values alive):
+        an import makes each fact's once for the store and its standings view. The same bytes."""
+        state = self._state_bytes(domain_event, known)
         if state is None:
             return super().to_stored_event(domain_event)
         return StoredEvent(
@@ -266,7 +275,7 @@ class HonbaMapper(Mapper[UUID]):
             state=state,
         )
 
-    def _state_bytes(self, domain_event: Any) -> bytes | None:
+    def _state_bytes(self, domain_event: Any, known: Mapping[int, Any] = _NOTHING_KNOWN) -> bytes | None:
         """The bytes of an event's state as the library's JSON transcoder writes them, or None."""
         transcoder = self.transcoder
         if (
@@ -297,7 +306,8 @@ class HonbaMapper(Mapper[UUID]):
             if transcoding is None or isinstance(value, _JSON_NATIVE):
                 written = json_exactly(value, UNSORTED)
             else:
-                data = json_exactly(transcoding.encode(value), UNSORTED)
+                plain = known.get(id(value)) if type(transcoding) is ValueTranscoding else None
+                data = json_exactly(transcoding.encode(value) if plain is None else plain, UNSORTED)
                 written = None if data is None else _TYPE + orjson.dumps(transcoding.name) + _DATA + data + _END
             if written is None:
                 return None

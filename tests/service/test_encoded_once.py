@@ -125,3 +125,21 @@ def test_without_the_c_encoder_canonical_is_json_dumps(monkeypatch: pytest.Monke
     made_once = canonical(data)
     monkeypatch.setattr(integrity, "_ENCODE", None)
     assert canonical(data) == made_once == _dumps(data)
+
+
+@given(st.dictionaries(st.text(max_size=6), JSON, max_size=4) | st.dictionaries(st.integers(), st.floats(), max_size=3))
+def test_a_view_document_is_stored_as_its_canonical_json(data: dict[Any, Any]) -> None:
+    """A view document's text (``projections.views.encoded``, orjson where it writes the same) is the
+    standard encoder's canonical JSON, and reads back as the data (NaN, keys not text, big ints too)."""
+    from projections.views import encoded
+
+    text = encoded(data)
+    assert text == json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    assert json.dumps(json.loads(text), sort_keys=True) == json.dumps(json.loads(json.dumps(data)), sort_keys=True)
+
+
+def test_view_documents_of_odd_values_are_the_standard_encoder_s() -> None:
+    from projections.views import encoded
+
+    for data in ({"x": float("nan"), "y": 1e16, "z": 2**70}, {3: "a", 4: [1.5, -0.0]}, {"t": "東\u2028"}):
+        assert encoded(data) == json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)

@@ -164,3 +164,17 @@ def test_an_import_writes_the_rows_the_standard_encoders_write(tmp_path: Path, m
         match_module, "event_digest", lambda event: hashlib.sha256(canonical(event_content(event))).hexdigest()
     )
     assert _rows_of_an_import(folder, tmp_path / "standard.sqlite") == fast
+
+
+@pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpus is not present")
+def test_a_match_prepared_with_its_view_documents_holds_the_library_s_rows(mapper: HonbaMapper) -> None:
+    """With the view's documents (``view=True``), each fact's plain data is made once and shared by the
+    stored row and the documents: the rows are still the library's, byte for byte."""
+    for log in sorted((CORPUS / "tenhou-wire-2018").glob("*.mjlog"))[:3]:
+        (game,) = read_log(log)
+        match = match_from_log(game)
+        events = list(match.pending_events)
+        assert any(isinstance(event, Match.Recorded) for event in events)
+        prepared = prepare(match, mapper, from_log=True, view=True)
+        assert prepared.documents is not None
+        assert prepared.records[: len(events)] == tuple(_library(mapper, event) for event in events)

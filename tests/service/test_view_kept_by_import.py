@@ -12,6 +12,7 @@ it left, and nothing is counted twice.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import shutil
@@ -24,6 +25,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+from uuid import uuid4
 
 import pytest
 from conftest import CORPUS, TENHOU, hv, ron, won
@@ -32,6 +34,8 @@ from eventsourcing.persistence import Tracking
 import replay.service.imports.storing as storing
 import replay.store.standings_view as standings_view
 from domain.match import Match
+from domain.rules import load_preset
+from projections.standings_view import DocCache, apply_event, rules_ref
 from projections.views import DocumentView, POPODocumentView
 from replay.service.imports.batch import import_paths, reading_pool
 from replay.service.imports.storing import prepare, store_prepared
@@ -481,3 +485,25 @@ def test_postgresql_writes_a_batch_of_documents_in_two_statements(postgres_url: 
         assert view.max_tracking_id(store.name) == 7
     finally:
         store.close()
+
+
+def test_rule_values_equal_in_python_but_not_in_json_get_their_own_reference() -> None:
+    """Values Python calls equal (``True == 1``) but whose JSON differs are another set of rules, with a
+    reference of their own, in one batch too (``DocCache`` remembers the references it met by
+    comparing values)."""
+    (started,) = Match.start("m", ["a", "b", "c", "d"], load_preset("tenhou")).pending_events
+    base = dict(started.rules)
+    flag = next(key for key, value in base.items() if value is True)
+    as_int = {**base, flag: 1}
+    assert as_int == base
+    assert rules_ref(as_int) != rules_ref(base)
+    cache = DocCache(POPODocumentView())
+    ids = []
+    for values in (base, as_int, base):
+        event = dataclasses.replace(started, rules=values, originator_id=uuid4())
+        apply_event(cache, event)
+        ids.append(str(event.originator_id))
+    refs = [cache.get("match", one)["rules"] for one in ids]  # type: ignore[index]
+    assert refs == [rules_ref(base), rules_ref(as_int), rules_ref(base)]
+    for values, ref in zip((base, as_int), refs, strict=False):
+        assert json.dumps(cache.get("rules", ref)) == json.dumps(values)

@@ -18,6 +18,7 @@ from uuid import UUID
 import attrs
 from eventsourcing.persistence import Mapper, StoredEvent
 
+from domain.codec import FACT_TAGS, to_data
 from domain.integrity import digest_of, plain
 from domain.match import Match, MatchContent, match_content, match_content_and_entries, match_id, results_so_far
 from domain.store_errors import MatchExists
@@ -28,6 +29,7 @@ from replay.service.recording.recording import on_match
 from replay.store.application import HonbaApp
 from replay.store.errors import UNAVAILABLE
 from replay.store.identity import GameIdentity, game_fingerprint, identity_id
+from replay.store.mapper import HonbaMapper
 from replay.store.retry import retrying
 from replay.store.seal import Seal, seal_id
 from replay.store.standings_view import keep
@@ -89,13 +91,24 @@ def prepare(match: Match, mapper: Mapper[UUID], *, from_log: bool = False, view:
     """
     pending = list(match.pending_events)
     documents = None
+    # Each fact's plain data (``domain.codec.to_data``), made once for the stored row and the view's
+    # documents, by the fact's id() (the pending events keep the facts alive).
+    known: dict[int, Any] = {}
     if view and pending and isinstance(pending[0], Match.Started):
+        fact_data: list[dict[str, Any] | None] = []
+        for event in pending:
+            fact = _fact_of(event)
+            if fact is None:
+                fact_data.append(None)
+                continue
+            data = known[id(fact)] = to_data(fact)
+            fact_data.append({"type": FACT_TAGS[type(fact)], **data})
         scored = (match.state, match.effective_facts(), match.corrected_steps())
         # As their text: encoded here, in the reading worker, the storing process neither unpickles
         # the data nor encodes it again.
         documents = {
             key: None if data is None else encoded(data)
-            for key, data in match_documents(pending, match.head, scored).items()
+            for key, data in match_documents(pending, match.head, scored, fact_data).items()
         }
     content, entries = match_content_and_entries(pending)
     seal = Seal.open(match.id)
@@ -107,7 +120,10 @@ def prepare(match: Match, mapper: Mapper[UUID], *, from_log: bool = False, view:
         # before any hand ended) say too little to tell one game from another.
         fingerprint = game_fingerprint(content.players, content.results)
         events.extend(GameIdentity.claim(fingerprint, match.key).collect_events())
-    records = tuple(mapper.to_stored_event(event) for event in events)
+    if known and isinstance(mapper, HonbaMapper):
+        records = tuple(mapper.to_stored_event_known(event, known) for event in events)
+    else:
+        records = tuple(mapper.to_stored_event(event) for event in events)
     return Prepared(
         match.key,
         match.players,
@@ -120,6 +136,15 @@ def prepare(match: Match, mapper: Mapper[UUID], *, from_log: bool = False, view:
         tuple(entries),
         documents,
     )
+
+
+def _fact_of(event: Any) -> Any:
+    """The fact a match's event records (a correction's replacement), or None."""
+    if isinstance(event, Match.Recorded):
+        return event.fact
+    if isinstance(event, Match.Corrected):
+        return event.replacement
+    return None
 
 
 # The events of a hand result: what an excerpt lacks is recorded again as results.
