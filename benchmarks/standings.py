@@ -68,13 +68,14 @@ from domain.rules import Ruleset, load_preset
 from domain.values import AbortiveDraw, ExhaustiveDraw, HandResult, HandValue, Win, WinResult
 from projections.standings_view import match_documents
 from projections.views import DocumentView, POPODocumentView
+from replay.input.json_text import no_cycle_collection
 from replay.service.imports import storing
 from replay.service.imports.batch import BATCH
 from replay.service.imports.storing import Prepared, prepare
 from replay.service.tournaments.standings import tournament_report
 from replay.service.tournaments.tournaments import attach_all
 from replay.store.application import HonbaApp, mapper_for
-from replay.store.standings_view import catch_up, close_view, cyclic_gc_paused, open_view, views_path
+from replay.store.standings_view import catch_up, close_view, open_view, views_path
 
 NAMES = [f"player-{n:02d}" for n in range(64)]
 SESSION = 1000
@@ -225,7 +226,7 @@ def view_by_import(db: Path, rounds: int = 3) -> None:
         computed = written = float("inf")
         view: DocumentView | None = None
         for _ in range(rounds):
-            with cyclic_gc_paused():
+            with no_cycle_collection():
                 seconds, _wall, built = cpu(lambda: [documents(match) for match in matches])
                 changes = {key: data for one in built for key, data in one.items()}
                 view = fresh_view(app, db, view)

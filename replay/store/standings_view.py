@@ -12,13 +12,12 @@ PostgreSQL with the library's ``ProjectionRunner``, on SQLite by polling the log
 
 from __future__ import annotations
 
-import gc
 import sqlite3
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import closing, contextmanager
+from collections.abc import Callable, Iterable, Sequence
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 from uuid import UUID
@@ -42,6 +41,7 @@ from projections.standings_view import (
     stamped,
 )
 from projections.views import TABLE, DocKey, DocumentView, Encoded, POPODocumentView, ViewMoved
+from replay.input.json_text import no_cycle_collection
 from replay.store.application import HonbaApp
 from replay.store.fold_rows import FoldReader
 from replay.store.retry import OPEN_TRIES, retrying
@@ -259,7 +259,9 @@ def catch_up(
     reader = FoldReader(app.mapper)
     while True:
         try:
-            with cyclic_gc_paused():
+            # A batch makes hundreds of thousands of small objects and no cycle: the collector's
+            # passes over them found nothing, a sixth of a rebuild (docs/performance.md).
+            with no_cycle_collection():
                 done = _fold_batch(app, reader, projection, position, batch, stop)
         except ViewMoved:
             # Another catch-up or a follower wrote the view since this batch began: what it read
@@ -281,7 +283,7 @@ def _fold_batch(
     """Fold the next batch of the log after ``position`` into the view: the position it is written at
     and how many rows it held; None when there are none.
 
-    Run with the collector paused (``cyclic_gc_paused``), rows read too: they are thousands of
+    Run with the collector paused (``no_cycle_collection``), rows read too: they are thousands of
     objects. Everything the batch made is let go as this returns, before the collector is back, so
     that it does not come back to find them all still counted (a pass over every object of the batch,
     a tenth of a rebuild's CPU when the batch was let go after it: docs/performance.md)."""
@@ -384,25 +386,6 @@ def keep(
     except ViewMoved:
         return False
     return True
-
-
-@contextmanager
-def cyclic_gc_paused() -> Iterator[None]:
-    """Python's cyclic garbage collector paused for one batch of the fold.
-
-    A batch allocates hundreds of thousands of small objects (events, tables, documents) and
-    makes no reference cycles, so the collector's passes over the growing heap find nothing
-    to free: a sixth of a rebuild's time (docs/performance.md). Reference counting still frees
-    everything; what a batch might leave in a cycle is collected once the collector is back.
-    """
-    paused = gc.isenabled()
-    if paused:
-        gc.disable()
-    try:
-        yield
-    finally:
-        if paused:
-            gc.enable()
 
 
 def _read_batch(app: HonbaApp, reader: FoldReader, notifications: Sequence[Any]) -> tuple[list[Any], list[ReadEvent]]:
