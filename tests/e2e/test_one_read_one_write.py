@@ -154,23 +154,37 @@ def test_a_damaged_match_is_still_refused_when_only_the_rows_read_once_are_check
     assert not [call for call in CALLS if call[0] == "write"]
 
 
+class PoolTurns:
+    """The turns of the server's thread pool a test's requests take, each named by what it ran."""
+
+    def __init__(self) -> None:
+        self.names: list[str] = []
+        self.asked = threading.Event()
+
+
+@pytest.fixture
+def pool_turns(monkeypatch: pytest.MonkeyPatch) -> PoolTurns:
+    """Every turn of the thread pool the web layer asks for, counted (and still taken)."""
+    turns = PoolTurns()
+    original = site_module.run_in_threadpool
+
+    async def counting(fn: Any, *args: Any) -> Any:
+        turns.names.append(getattr(args[0], "__name__", "?") if args else fn.__name__)
+        turns.asked.set()
+        return await original(fn, *args)
+
+    monkeypatch.setattr(site_module, "run_in_threadpool", counting)
+    return turns
+
+
 def test_a_hand_recorded_through_the_json_api_takes_no_turn_of_the_thread_pool(
-    counted: tuple[str, str], monkeypatch: pytest.MonkeyPatch
+    counted: tuple[str, str], pool_turns: PoolTurns
 ) -> None:
     # A turn is two thread wake-ups and a hand-over of the GIL: on cores that other processes keep
     # busy each waits for a time slice (issue 36), and on SQLite the server's calls take turns on the
     # store anyway: the token's check and the save run on the event loop when the store is free.
     db, token = counted
-    turns: list[str] = []
-    asked = threading.Event()
-    original = site_module.run_in_threadpool
-
-    async def counting(fn: Any, *args: Any) -> Any:
-        turns.append(getattr(args[0], "__name__", "?") if args else fn.__name__)
-        asked.set()
-        return await original(fn, *args)
-
-    monkeypatch.setattr(site_module, "run_in_threadpool", counting)
+    turns, asked = pool_turns.names, pool_turns.asked
     with TestClient(create_app(db)) as client:
         turns.clear()  # the app's start takes the pool's first turn
         bearer = {"Authorization": f"Bearer {token}"}
@@ -204,43 +218,27 @@ def test_a_hand_recorded_through_the_json_api_takes_no_turn_of_the_thread_pool(
         assert client.get(f"/api/matches/{KEY}").json()["version"] == answer.json()["version"]
 
 
-def test_a_hand_on_postgresql_takes_its_one_turn_of_the_thread_pool(
-    postgres_url: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_hand_on_postgresql_takes_its_one_turn_of_the_thread_pool(postgres_url: str, pool_turns: PoolTurns) -> None:
     # Its round trips to the database on the event loop would hold the server's other tables for
     # each wait (issue 36, sixth round: 0.4 to 0.5x the hands a second at 40 tables on a loaded
     # machine): on PostgreSQL the pool's threads wait, and the loop serves the others.
     (token,) = prepare(postgres_url, {KEY: ("Ann", "Ben", "Cho", "Dai")}, [("table", KEY)])
-    turns: list[str] = []
-    original = site_module.run_in_threadpool
-
-    async def counting(fn: Any, *args: Any) -> Any:
-        turns.append("turn")
-        return await original(fn, *args)
-
-    monkeypatch.setattr(site_module, "run_in_threadpool", counting)
+    turns = pool_turns.names
     with TestClient(create_app(postgres_url)) as client:
         turns.clear()  # the app's start takes the pool's first turn
         body = {"kind": "abort", "abort": "four_winds", "client_key": "c1"}
         answer = client.post(f"/api/matches/{KEY}/entries", json=body, headers={"Authorization": f"Bearer {token}"})
         assert answer.status_code == 200, answer.text
-        assert turns == ["turn"]
+        assert turns == ["run"]
 
 
 def test_a_store_that_did_not_answer_on_the_event_loop_is_called_from_the_pool_until_it_answers(
-    counted: tuple[str, str], monkeypatch: pytest.MonkeyPatch
+    counted: tuple[str, str], pool_turns: PoolTurns
 ) -> None:
     # A database that does not answer stalls the loop for the recorder's tries (seconds): once, not
     # at every table's every hand; calls go to the pool until the store answers one.
     db, _token = counted
-    turns: list[str] = []
-    original = site_module.run_in_threadpool
-
-    async def counting(fn: Any, *args: Any) -> Any:
-        turns.append("turn")
-        return await original(fn, *args)
-
-    monkeypatch.setattr(site_module, "run_in_threadpool", counting)
+    turns = pool_turns.names
     served = site_module.Site(db)
     answers = iter([StoreUnavailable(Said("the store did not answer")), StoreUnavailable(Said("nor now")), None, None])
 
