@@ -163,8 +163,16 @@ def _open_view(app: HonbaApp) -> DocumentView:
 
 
 # Processes creating the view's tables at once race to create them (and to record the library's
-# migration marker); the tables then exist, and opening again succeeds.
-VIEW_CREATE_RACES = (*CREATE_RACES, "Failed to record tracking for __migration__", "duplicate key value")
+# migration marker); the tables then exist, and opening again succeeds. On SQLite, opening reads the
+# marker and then writes in one transaction: a write committed between the two by another process
+# (since the import keeps the view, one at every batch) makes SQLite refuse at once, without waiting
+# for the lock ("database is locked"); opened again, it reads the view as it stands now.
+VIEW_CREATE_RACES = (
+    *CREATE_RACES,
+    "Failed to record tracking for __migration__",
+    "duplicate key value",
+    "database is locked",
+)
 
 
 def stderr_notice(message: str) -> None:

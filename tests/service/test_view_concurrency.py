@@ -151,3 +151,31 @@ def test_on_sqlite_a_follower_polls_the_log(store_db: str) -> None:
     finally:
         follower.send_signal(signal.SIGINT)
         follower.communicate(timeout=60)
+
+
+def test_opening_the_view_refused_at_once_for_a_write_between_its_read_and_write_is_tried_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A catch-up opening the SQLite view failed "cannot open the standings view: database is
+    # locked" while an import kept the view: SQLite refuses a transaction at once, without waiting
+    # for the lock, when another process commits between its read and its write.
+    import sqlite3
+
+    import replay.store.standings_view as standings_view
+
+    app = HonbaApp.open(str(tmp_path / "honba.sqlite"))
+    real = standings_view._open_view
+    refusals = [sqlite3.OperationalError("database is locked")]
+
+    def racing(opened: HonbaApp) -> object:
+        if refusals:
+            raise refusals.pop()
+        return real(opened)
+
+    monkeypatch.setattr(standings_view, "_open_view", racing)
+    try:
+        view = open_view(app)
+        assert refusals == []
+        assert catch_up(app, view) == 0
+    finally:
+        app.close()
