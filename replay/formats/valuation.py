@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
-from typing import Final
+from typing import Final, NamedTuple
 
 import attrs
 from mahjong.constants import EAST
@@ -185,22 +185,22 @@ def _read(ctx: WinContext, *, counted: bool) -> tuple[HandValue, WinDetails | No
     # tenhou (dealer) or chiihou: won on the first draw, no call before.
     first_draw = facts.first_turn and self_drawn
     config = _hand_config(
-        (
-            ctx.self_drawn,
-            ctx.riichi and not ctx.double_riichi,
-            ctx.double_riichi,
-            ctx.ippatsu,
-            facts.supplement_tile,
-            facts.robbed_kong,
-            facts.last_tile and self_drawn and not facts.supplement_tile,
-            facts.last_tile and not self_drawn,
-            first_draw and dealer,
-            first_draw and not dealer,
-            EAST + ctx.seat_wind,
-            EAST + ctx.round_wind,
-            ctx.kita,
-            ctx.red_fives,
-            ctx.players == 3,
+        _ConfigKey(
+            tsumo=ctx.self_drawn,
+            riichi=ctx.riichi and not ctx.double_riichi,
+            double_riichi=ctx.double_riichi,
+            ippatsu=ctx.ippatsu,
+            rinshan=facts.supplement_tile,
+            chankan=facts.robbed_kong,
+            haitei=facts.last_tile and self_drawn and not facts.supplement_tile,
+            houtei=facts.last_tile and not self_drawn,
+            tenhou=first_draw and dealer,
+            chiihou=first_draw and not dealer,
+            seat_wind=EAST + ctx.seat_wind,
+            round_wind=EAST + ctx.round_wind,
+            kita=ctx.kita,
+            red_fives=ctx.red_fives,
+            three_players=ctx.players == 3,
         )
     )
     try:
@@ -233,9 +233,27 @@ def _read(ctx: WinContext, *, counted: bool) -> tuple[HandValue, WinDetails | No
     return value, details(found, fu=response.fu, winning_tile=_tenhou_tile(ctx.win_tile))
 
 
-# What a ``HandConfig`` is made from (``_hand_config``): the win's flags, the winds, the kita, and
-# the rules (red fives, three players).
-_ConfigKey = tuple[bool, bool, bool, bool, bool, bool, bool, bool, bool, bool, int, int, int, bool, bool]
+class _ConfigKey(NamedTuple):
+    """What a ``HandConfig`` is made from (``_hand_config``): the win's flags, the winds, the kita, and
+    the rules (red fives, three players); named, so that no two flags can be swapped unseen."""
+
+    tsumo: bool
+    riichi: bool
+    double_riichi: bool
+    ippatsu: bool
+    rinshan: bool
+    chankan: bool
+    haitei: bool
+    houtei: bool
+    tenhou: bool
+    chiihou: bool
+    seat_wind: int
+    round_wind: int
+    kita: int
+    red_fives: bool
+    three_players: bool
+
+
 # The most configurations one thread keeps (about 9 KiB each: 4.5 MiB at most). The 1,099 hands of
 # 110 riichienv games made 91; the rest of the flags' combinations are rare.
 _MOST_CONFIGS: Final = 512
@@ -264,43 +282,26 @@ def _hand_config(key: _ConfigKey) -> HandConfig:
 
 def _new_hand_config(key: _ConfigKey) -> HandConfig:
     """A fresh ``HandConfig`` for these flags."""
-    (
-        tsumo,
-        riichi,
-        double,
-        ippatsu,
-        rinshan,
-        chankan,
-        haitei,
-        houtei,
-        tenhou,
-        chiihou,
-        seat,
-        wind,
-        kita,
-        red,
-        three,
-    ) = key
     return HandConfig(
-        is_tsumo=tsumo,
-        is_riichi=riichi,
-        is_daburu_riichi=double,
-        is_ippatsu=ippatsu,
-        is_rinshan=rinshan,
-        is_chankan=chankan,
-        is_haitei=haitei,
-        is_houtei=houtei,
-        is_tenhou=tenhou,
-        is_chiihou=chiihou,
-        player_wind=seat,
-        round_wind=wind,
-        num_nuki_dora=kita,
+        is_tsumo=key.tsumo,
+        is_riichi=key.riichi,
+        is_daburu_riichi=key.double_riichi,
+        is_ippatsu=key.ippatsu,
+        is_rinshan=key.rinshan,
+        is_chankan=key.chankan,
+        is_haitei=key.haitei,
+        is_houtei=key.houtei,
+        is_tenhou=key.tenhou,
+        is_chiihou=key.chiihou,
+        player_wind=key.seat_wind,
+        round_wind=key.round_wind,
+        num_nuki_dora=key.kita,
         options=OptionalRules(
             has_open_tanyao=True,
-            has_aka_dora=red,
+            has_aka_dora=key.red_fives,
             has_double_yakuman=False,
             kazoe_limit=HandConstants.KAZOE_NO_LIMIT,
-            is_three_player=three,
+            is_three_player=key.three_players,
         ),
     )
 

@@ -89,7 +89,9 @@ def test_one_configuration_is_made_per_set_of_flags(monkeypatch: pytest.MonkeyPa
 
 
 def test_two_threads_do_not_share_a_configuration() -> None:
-    key = (False, True, False, False, False, False, False, False, False, False, 28, 27, 0, True, False)
+    flags = dict.fromkeys(("tsumo", "double_riichi", "ippatsu", "rinshan", "chankan", "haitei", "houtei"), False)
+    flags |= {"tenhou": False, "chiihou": False, "kita": 0, "three_players": False}
+    key = valuation._ConfigKey(riichi=True, seat_wind=28, round_wind=27, red_fives=True, **flags)
     here = valuation._hand_config(key)
     assert valuation._hand_config(key) is here
     there: list[object] = []
