@@ -340,8 +340,12 @@ def test_the_clock_counts_down_from_the_servers_time_not_the_phones(
         page.clock.run_for(3_000)  # three seconds pass on the phone
         assert seconds_left(page) == first - 3
         # A minute on the phone but no time on the server: the page takes the server's time again
-        # and shows it. Without the server's answer it would show a minute less, and stay so.
-        page.clock.run_for(60_000)
+        # and shows it. Without the server's answer it would show a minute less, and stay so. The
+        # page asks at its minute's last moment, so that no second of the phone's passes after the
+        # answer (an answer that came while the phone's minute still ran was then counted down from).
+        page.clock.run_for(56_000)
+        with page.expect_response(lambda answer: answer.url.split("?")[0].endswith("/clock")):
+            page.clock.run_for(1_000)
         page.wait_for_function(SHOWS_AT_LEAST, arg=first, polling=100)
         assert seconds_left(page) == first
 
