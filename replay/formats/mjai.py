@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Sequence
-from itertools import accumulate, compress, count, repeat
+from collections.abc import Callable, Iterator, Sequence
+from itertools import compress, count, repeat
 from json.scanner import make_scanner
+from operator import is_
 from pathlib import PurePath
 from typing import Any, Final, NamedTuple, NoReturn, cast
 
@@ -117,8 +118,10 @@ def read_mjai(data: bytes, *, file: str, tiles: bool = True) -> list[LoggedGame]
 
     A game without ``end_game`` (or without ``start_game``) is marked
     ``truncated`` and checked as far as it goes. Anything unreadable raises
-    ``LogError`` naming the file and the line (``line 12``). Without ``tiles``, each hand's play
-    is not put in tenhou.net/6's arrays (``LoggedHand.tiles``, which only an import keeps).
+    ``LogError`` naming the file and the line (``line 12``). Without ``tiles`` (what ``honba verify``
+    reads), each hand's play is not put in tenhou.net/6's arrays (``LoggedHand.tiles``) and each win
+    is read without its details (``Win.details``: the yaku the log names, its fu, the winning tile
+    and the calls, which nothing is paid by): only an import keeps them.
     """
     text = _decoded(data, file)
     if not tiles and _lines_plain(text):
@@ -317,6 +320,8 @@ class _GameReader:
     def __init__(self, file: str, index: int | None, tiles: bool = True):
         self.file = file
         self.index = index
+        # An import's reading: each hand's play in tenhou.net/6's arrays and each win's details
+        # (``read_mjai``); verify reads neither.
         self.tiles = tiles
         self.tenhou_rules: dict[tuple[int, bool], Ruleset] = {}
         self.players = 0
@@ -642,7 +647,7 @@ class _GameReader:
             winner=actor,
             value=_UNVALUED,
             discarder=discarder,
-            details=self._details(k, event, actor, target),
+            details=self._details(k, event, actor, target) if self.tiles else None,
         )
         value = self._logged_value(event)
         source = "log"
@@ -1136,10 +1141,6 @@ def _layouts(seat: str, tiles: str = _TILE, kinds: str = "tsumo|dahai", group: s
     )
 
 
-# One such line, without its newline.
-_PLAIN_LINE: Final = re.compile(_layouts("[0-3]", group="(?:"))
-
-
 def _written_plain() -> frozenset[str]:
     """The draws and discards in the layouts the writers use most, spelled out: riichienv's and
     Python's ``json.dumps`` (``", "`` and ``": "``) and the compact one (``","`` and ``":"``), keys
@@ -1158,29 +1159,56 @@ def _written_plain() -> frozenset[str]:
     return frozenset(lines)
 
 
+def _plain_codes() -> tuple[dict[str, int], tuple[tuple[int, str, bool], ...]]:
+    """Each line of ``_written_plain`` with its code, and what each code is: the seat, the tile and
+    whether it is a draw, as ``_PLAIN`` reads them (the layouts of one draw share its code)."""
+    entries: dict[tuple[int, str, bool], int] = {}
+    codes: dict[str, int] = {}
+    for line in sorted(_written_plain()):
+        m = _PLAIN.match(line + "\n")
+        assert m is not None  # every spelled-out line is one (a test)
+        entry = (int(m[1] or m[5]), m[2] or m[6], (m[3] or m[4]) == "tsumo")
+        codes[line] = entries.setdefault(entry, len(entries))
+    return codes, tuple(entries)
+
+
+# One such line, without its newline.
+_PLAIN_LINE: Final = re.compile(_layouts("[0-3]", group="(?:"))
+# One such line (the next character a newline): groups seat, tile, kind or kind, seat, tile.
+_PLAIN: Final = re.compile(rf"(?:{_layouts('([0-3])')})\n")
 # Looked up for each line (a hash and a comparison, in C for the whole text at once:
-# ``_other_lines``); a line not among them is tried against ``_PLAIN_LINE``.
-_WRITTEN_PLAIN: Final = dict.fromkeys(_written_plain(), False)
+# ``_plain_lines``), each spelled-out line giving its code (``_PLAIN_ENTRY``); a line not among them
+# is tried against ``_PLAIN_LINE``. A file's codes, one a line, are kept: a seat's play and the last
+# discard are then found among small whole numbers, not by looking its lines up again.
+_WRITTEN_PLAIN, _PLAIN_ENTRY = _plain_codes()
 # The longest line ``_PLAIN_LINE`` takes: spelled out among them (a space after every separator,
 # the flag ``false``, a red five; a test tries every spacing). A longer line is not tried.
 _LONGEST_PLAIN: Final = max(map(len, _WRITTEN_PLAIN))
-# One such line (the next character a newline): groups seat, tile, kind or kind, seat, tile.
-_PLAIN: Final = re.compile(rf"(?:{_layouts('([0-3])')})\n")
 
 
-def _seat_plain() -> tuple[dict[str, tuple[str, bool]], ...]:
-    """Each seat's lines of ``_WRITTEN_PLAIN``, each with its tile and whether it is a draw, as
-    ``_PLAIN`` reads them (a seat's play is then followed by a lookup of the lines split once, not
-    by a regular expression over the hand's text: ``_LineReader._play``)."""
-    seats: tuple[dict[str, tuple[str, bool]], ...] = ({}, {}, {}, {})
-    for line in _WRITTEN_PLAIN:
-        m = _PLAIN.match(line + "\n")
-        assert m is not None  # every spelled-out line is one (a test)
-        seats[int(m[1] or m[5])][line] = (m[2] or m[6], (m[3] or m[4]) == "tsumo")
+def _seat_codes() -> tuple[dict[int, tuple[str, bool]], ...]:
+    """Each seat's codes (``_PLAIN_ENTRY``), each with its tile and whether it is a draw: a seat's play
+    is followed by a lookup of the file's codes (``_LineReader._play``), in C, among a few hundred
+    small whole numbers (its lines looked up again were some forty thousand string comparisons)."""
+    seats: tuple[dict[int, tuple[str, bool]], ...] = ({}, {}, {}, {})
+    for code, (seat, tile, drawn) in enumerate(_PLAIN_ENTRY):
+        seats[seat][code] = (tile, drawn)
     return seats
 
 
-_SEAT_PLAIN: Final = _seat_plain()
+def _seat_discards() -> tuple[dict[int, bool], ...]:
+    """Each seat's codes of a discard, each with whether its tile is a terminal or an honor (a
+    nagashi mangan's discards are all such; a simple tile or a hidden one: False)."""
+    seats: tuple[dict[int, bool], ...] = ({}, {}, {}, {})
+    for code, (seat, tile, drawn) in enumerate(_PLAIN_ENTRY):
+        if not drawn:
+            parsed = tile34(tile)
+            seats[seat][code] = parsed is not None and parsed[0] in TERMINALS_AND_HONORS
+    return seats
+
+
+_SEAT_CODES: Final = _seat_codes()
+_SEAT_DISCARD_CODES: Final = _seat_discards()
 # Each seat's such lines (groups tile, kind or kind, tile), its discards, those of a simple tile:
 # each matched from the newline before it (searched for as a literal, not tried at every
 # character as a line's start would be), the newline after it looked at and left to the next.
@@ -1226,12 +1254,14 @@ def _lines_plain(text: str) -> bool:
     return _OTHER_BREAKS.search(text) is None
 
 
-def _other_lines(lines: list[str]) -> list[int]:
-    """The lines that are not one of ``_WRITTEN_PLAIN``, by their index; the last always."""
-    indexes = list(compress(count(), map(_WRITTEN_PLAIN.get, lines, repeat(True))))
+def _plain_lines(lines: list[str]) -> tuple[list[int | None], list[int]]:
+    """Each line's code (``_WRITTEN_PLAIN``; None for a line not among them), and the lines that are
+    not among them, by their index; the last always."""
+    codes = list(map(_WRITTEN_PLAIN.get, lines))
+    indexes = list(compress(count(), map(is_, codes, repeat(None))))
     if not indexes or indexes[-1] != len(lines) - 1:
         indexes.append(len(lines) - 1)
-    return indexes
+    return codes, indexes
 
 
 def _read_lines(text: str, file: str) -> list[LoggedGame]:
@@ -1241,18 +1271,23 @@ def _read_lines(text: str, file: str) -> list[LoggedGame]:
     runs: list[tuple[int, int]] = []  # the plain lines before each event
     events: list[tuple[int, int, int, Any]] = []  # line number, start, end, value
     lines = text.split("\n")
-    # Where each line starts: the lengths before it and a newline after each.
-    before = list(accumulate(map(len, lines), initial=0))
     last = len(lines) - 1  # no newline ends it: read as JSON whatever it holds
     plain = _PLAIN_LINE.fullmatch
     at = 0
+    # Where line ``counted`` starts: the lengths before it and a newline after each, summed from
+    # one line read to the next (the lengths are small whole numbers, made once; a running sum
+    # of every line was one new number per line).
+    counted = position = 0
     spelled = True  # every plain line is one of ``_WRITTEN_PLAIN``
-    for index in _other_lines(lines):
+    codes, others = _plain_lines(lines)
+    for index in others:
         line = lines[index]
-        if index < last and len(line) <= _LONGEST_PLAIN and plain(line) is not None:
+        if index < last and len(line) <= _LONGEST_PLAIN and line not in _KNOWN_EVENTS and plain(line) is not None:
             spelled = False
             continue  # a plain layout not spelled out in ``_WRITTEN_PLAIN``
-        start = before[index] + index
+        position += sum(map(len, lines[counted:index])) + index - counted
+        counted = index
+        start = position
         end = start + len(line) + (index < last)
         number = index + 1
         event = _line_event(line, file, number)
@@ -1286,7 +1321,7 @@ def _read_lines(text: str, file: str) -> list[LoggedGame]:
         raise LogError(file, "no mjai events in it")
     several = len(games) > 1
     return [
-        _LineReader(file, k if several else None, text, runs, events, lines if spelled else None).read_lines(game)
+        _LineReader(file, k if several else None, text, runs, events, codes if spelled else None).read_lines(game)
         for k, game in enumerate(games)
     ]
 
@@ -1466,13 +1501,14 @@ class _LineReader(_GameReader):
         text: str,
         runs: list[tuple[int, int]],
         events: list[tuple[int, int, int, Any]],
-        lines: list[str] | None = None,
+        codes: list[int | None] | None = None,
     ) -> None:
         super().__init__(file, index, tiles=False)
         self.text = text
-        # The text split at its newlines, where each plain line in it is one of ``_WRITTEN_PLAIN``
-        # (a seat's are then found by a lookup); None where some are read by ``_PLAIN_LINE``.
-        self.lines = lines
+        # Each line's code (``_plain_lines``), where each plain line in the text is one of
+        # ``_WRITTEN_PLAIN`` (a seat's are then found by a lookup); None where some are read by
+        # ``_PLAIN_LINE``.
+        self.codes = codes
         self.runs = runs
         self.events = events
         self.at = 0  # where the event being read starts in the text
@@ -1600,7 +1636,7 @@ class _LineReader(_GameReader):
     def _logged(self, k: _Kyoku, rules: Ruleset, following: _Kyoku | None) -> LoggedHand:
         if k.draw is not None and not k.horas:
             assert k.stop is not None
-            self._table(k, k.stop, [m for m in k.moves if m.at < k.stop])
+            self._table(k, k.stop, k.stop_index, [m for m in k.moves if m.at < k.stop])
         return super()._logged(k, rules, following)
 
     def _nagashi_eligible(self, k: _Kyoku) -> set[int]:
@@ -1616,6 +1652,11 @@ class _LineReader(_GameReader):
                 # A discard read as JSON: the seat's play in order.
                 self._materialize(k, stop, k.stop_index, (seat,))
                 if seat in super()._nagashi_eligible(k):
+                    eligible.add(seat)
+            elif self.codes is not None:
+                # The seat's discards by their codes: at least one, each a terminal or an honor.
+                found = set(map(_SEAT_DISCARD_CODES[seat].get, self.codes[k.first_line : k.stop_index]))
+                if True in found and False not in found:
                     eligible.add(seat)
             elif _SEAT_DISCARDS[seat].search(text, start - 1, stop) and not _SEAT_SIMPLES[seat].search(
                 text, start - 1, stop
@@ -1646,7 +1687,7 @@ class _LineReader(_GameReader):
         of the text), for these seats and the table."""
         assert at is not None
         moves = [m for m in k.moves if m.at < at]
-        self._table(k, at, moves)
+        self._table(k, at, index, moves)
         for seat in seats:
             play = self._play(k, seat, at, index, moves)
             k.hands[seat] = play.hand
@@ -1668,17 +1709,17 @@ class _LineReader(_GameReader):
         """One seat's play before ``at`` (line ``index``): its plain lines and the moves, in the
         order written."""
         play = _SeatPlay(seat, k.dealt[seat])
-        text, lines = self.text, self.lines
-        if lines is not None:
-            # The seat's plain lines looked up among the lines of each stretch between the moves
+        text, codes = self.text, self.codes
+        if codes is not None:
+            # The seat's plain lines looked up among the codes of each stretch between the moves
             # (a move's own line is read as JSON: left out, as the last line of a text may be plain).
-            own = _SEAT_PLAIN[seat].get
+            own = _SEAT_CODES[seat].get
             begin = k.first_line
             for move in moves:
-                play.plain(list(filter(None, map(own, lines[begin : move.line_index]))))
+                play.plain(list(filter(None, map(own, codes[begin : move.line_index]))))
                 play.move(move)
                 begin = move.line_index + 1
-            play.plain(list(filter(None, map(own, lines[begin:index]))))
+            play.plain(list(filter(None, map(own, codes[begin:index]))))
             return play
         found = _SEAT_LINES[seat].findall
         # From the newline that ends start_kyoku's line; the plain lines before each move (each
@@ -1692,33 +1733,17 @@ class _LineReader(_GameReader):
         play.plain([(m[0] or m[3], (m[1] or m[2]) == "tsumo") for m in found(text, start, at)])
         return play
 
-    def _table(self, k: _Kyoku, at: int, moves: list[_Move]) -> None:
-        """The draws before ``at``, the last discard, whether it came after the wall's last draw,
-        and a kakan that may be robbed: from the lines before ``at``, the last first."""
-        text, start = self.text, k.start
+    def _table(self, k: _Kyoku, at: int, index: int, moves: list[_Move]) -> None:
+        """The draws before ``at`` (line ``index``), the last discard, whether it came after the
+        wall's last draw, and a kakan that may be robbed: from the lines before ``at``, the last first."""
         # The plain lines read are those before ``at`` (a result's line, or where the hand stops).
         draws = k.plain_draws + sum(m.kind == DRAW for m in moves)
         k.draws = draws
         k.kakan = None
         k.last_discard = None
         k.discard_after_last_draw = False
-        tiles_moved = {m.at: m for m in moves if m.kind in (DRAW, DISCARD, CALL)}
         kakan_known = draw_known = False
-        end = at
-        while end > start:
-            line_end = end - 1 if text[end - 1] == "\n" else end
-            line = max(text.rfind("\n", start, line_end) + 1, start)
-            end = line
-            m = _PLAIN.match(text, line)
-            if m is not None:
-                kind = DRAW if (m[3] or m[4]) == "tsumo" else DISCARD
-                seat, tile = int(m[1] or m[5]), m[2] or m[6]
-                call = ""
-            else:
-                move = tiles_moved.get(line)
-                if move is None:
-                    continue
-                kind, seat, tile, call = move.kind, move.seat, move.tile or "", move.call
+        for kind, seat, tile, call in self._tiles_back(k, at, index, moves):
             if not kakan_known:
                 # The last draw, discard or call: a kakan is robbed before anything follows it.
                 kakan_known = True
@@ -1731,6 +1756,35 @@ class _LineReader(_GameReader):
                     k.discard_after_last_draw = draws >= WALL_DRAWS[k.players]
                 k.last_discard = (seat, tile)
                 return
+
+    def _tiles_back(self, k: _Kyoku, at: int, index: int, moves: list[_Move]) -> Iterator[tuple[int, int, str, str]]:
+        """The draws, discards and calls before ``at`` (line ``index``), the last first: each its kind,
+        seat, tile and call (``""`` but for a call)."""
+        codes = self.codes
+        if codes is not None:
+            # By the codes of the lines (a line read as JSON has none, the text's last may have one:
+            # it is then a draw or discard read as JSON as well, the same seat and tile).
+            moved = {m.line_index: m for m in moves if m.kind in (DRAW, DISCARD, CALL)}
+            for i in range(index - 1, k.first_line - 1, -1):
+                code = codes[i]
+                if code is not None:
+                    seat, tile, drawn = _PLAIN_ENTRY[code]
+                    yield DRAW if drawn else DISCARD, seat, tile, ""
+                elif (move := moved.get(i)) is not None:
+                    yield move.kind, move.seat, move.tile or "", move.call
+            return
+        text, start = self.text, k.start
+        tiles_moved = {m.at: m for m in moves if m.kind in (DRAW, DISCARD, CALL)}
+        end = at
+        while end > start:
+            line_end = end - 1 if text[end - 1] == "\n" else end
+            line = max(text.rfind("\n", start, line_end) + 1, start)
+            end = line
+            m = _PLAIN.match(text, line)
+            if m is not None:
+                yield DRAW if (m[3] or m[4]) == "tsumo" else DISCARD, int(m[1] or m[5]), m[2] or m[6], ""
+            elif (move := tiles_moved.get(line)) is not None:
+                yield move.kind, move.seat, move.tile or "", move.call
 
 
 # The name the registry (``replay.formats.detect.REGISTRY``) reads this format with.

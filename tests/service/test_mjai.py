@@ -19,7 +19,7 @@ from riichienv_games import riichienv_game
 import replay.formats.mjai as mjai
 from domain.scoring.payments import settle
 from domain.values import AbortiveDraw, AbortKind, ExhaustiveDraw, HandValue, TableState, Win, WinResult
-from replay.formats.logmodel import LogError, LoggedGame
+from replay.formats.logmodel import LogError, LoggedGame, LoggedHand
 from replay.formats.mjai import read_hands, read_mjai
 from replay.input.tiles import MeldTiles
 from replay.service.imports.verify import verify_game
@@ -78,10 +78,18 @@ def read(data: bytes, file: str = "test.jsonl") -> LoggedGame:
     games = read_mjai(data, file=file)
     assert len(games) == 1
     # What ``honba verify`` reads (the draws and discards left in the text) is the same game
-    # without the hands' tiles (compared by ``repr``, which shows each win's details).
-    without_tiles = [attrs.evolve(g, hands=tuple(attrs.evolve(h, tiles=None) for h in g.hands)) for g in games]
+    # without the hands' tiles and each win's details (compared by ``repr``, which shows them).
+    without_tiles = [attrs.evolve(g, hands=tuple(_verified(h) for h in g.hands)) for g in games]
     assert repr(read_hands(data, file=file)) == repr(without_tiles)
     return games[0]
+
+
+def _verified(hand: LoggedHand) -> LoggedHand:
+    """A hand as ``honba verify`` reads it: without its tiles, each win without its details."""
+    result = hand.result
+    if isinstance(result, WinResult):
+        result = attrs.evolve(result, wins=tuple(attrs.evolve(w, details=None) for w in result.wins))
+    return attrs.evolve(hand, tiles=None, result=result)
 
 
 # Wins.

@@ -148,13 +148,25 @@ def test_the_plain_lines_spelled_out_are_plain_lines() -> None:
     assert len(mjai._WRITTEN_PLAIN) == 3648
     assert all(mjai._PLAIN_LINE.fullmatch(line) for line in mjai._WRITTEN_PLAIN)
     assert all(mjai._PLAIN.match(line + "\n") for line in mjai._WRITTEN_PLAIN)
-    # A seat's play is followed by looking its lines up (``_SEAT_PLAIN``): each spelled-out line is
-    # in its own seat's table alone, with the tile and the kind its seat's regular expression reads.
-    assert sum(map(len, mjai._SEAT_PLAIN)) == len(mjai._WRITTEN_PLAIN)
-    for seat, table in enumerate(mjai._SEAT_PLAIN):
-        for line, (tile, drawn) in table.items():
-            (found,) = mjai._SEAT_LINES[seat].findall("\n" + line + "\n")
-            assert (found[0] or found[3], (found[1] or found[2]) == "tsumo") == (tile, drawn)
+    # A seat's play is followed by looking the lines' codes up (``_SEAT_CODES``): each spelled-out
+    # line's code is in its own seat's table alone, with the tile and the kind its seat's regular
+    # expression reads; the layouts of one draw or discard share a code, no two draws or discards do.
+    assert len(mjai._PLAIN_ENTRY) == 4 * 38 * 2 == sum(map(len, mjai._SEAT_CODES))
+    seen: dict[tuple[int, str, bool], int] = {}
+    for line, code in mjai._WRITTEN_PLAIN.items():
+        (seat,) = [s for s, table in enumerate(mjai._SEAT_CODES) if code in table]
+        tile, drawn = mjai._SEAT_CODES[seat][code]
+        (found,) = mjai._SEAT_LINES[seat].findall("\n" + line + "\n")
+        assert (found[0] or found[3], (found[1] or found[2]) == "tsumo") == (tile, drawn)
+        assert mjai._PLAIN_ENTRY[code] == (seat, tile, drawn)
+        assert seen.setdefault((seat, tile, drawn), code) == code
+        # A discard's code says whether its tile lets a nagashi mangan stand, as the seat's regular
+        # expression of a simple tile's discard says the opposite.
+        if not drawn:
+            simple = mjai._SEAT_SIMPLES[seat].search("\n" + line + "\n") is not None
+            assert mjai._SEAT_DISCARD_CODES[seat][code] is not simple
+        else:
+            assert code not in mjai._SEAT_DISCARD_CODES[seat]
 
 
 def test_a_known_event_line_reads_as_json_reads_it_each_time_afresh() -> None:
