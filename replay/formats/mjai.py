@@ -825,12 +825,16 @@ class _GameReader:
         if not word and not exhausted and k.draws:
             # Writers that give no reason: a draw before the wall ran out is abortive.
             return AbortiveDraw(self._abort_kind(k), riichi, called=called)
-        eligible = self._nagashi_eligible(k)
         paid = {s for s, c in enumerate(changes) if c > 0}
-        if nagashi_named or (eligible & paid and not _noten_pattern(changes, paid)):
-            nagashi = tuple(sorted(eligible & paid or paid))
-            ready = self._ready(k, event, (0,) * k.players, riichi, following)
-            return ExhaustiveDraw(ready=ready, riichi=riichi, nagashi=nagashi, called=called)
+        # Whose discards make a nagashi mangan is asked only where it decides: a draw named so, or
+        # payments to an eligible seat that are not noten payments (nothing paid, or noten payments,
+        # as at most draws, leave it unasked).
+        if nagashi_named or (paid and not _noten_pattern(changes, paid)):
+            eligible = self._nagashi_eligible(k)
+            if nagashi_named or eligible & paid:
+                nagashi = tuple(sorted(eligible & paid or paid))
+                ready = self._ready(k, event, (0,) * k.players, riichi, following)
+                return ExhaustiveDraw(ready=ready, riichi=riichi, nagashi=nagashi, called=called)
         return ExhaustiveDraw(ready=self._ready(k, event, changes, riichi, following), riichi=riichi, called=called)
 
     def _ready(
@@ -1655,8 +1659,10 @@ class _LineReader(_GameReader):
                     eligible.add(seat)
             elif self.codes is not None:
                 # The seat's discards by their codes: at least one, each a terminal or an honor.
-                found = set(map(_SEAT_DISCARD_CODES[seat].get, self.codes[k.first_line : k.stop_index]))
-                if True in found and False not in found:
+                # (``in`` stops at the first found: a simple tile is thrown early in most hands.)
+                stretch = self.codes[k.first_line : k.stop_index]
+                terminal = _SEAT_DISCARD_CODES[seat].get
+                if False not in map(terminal, stretch) and True in map(terminal, stretch):
                     eligible.add(seat)
             elif _SEAT_DISCARDS[seat].search(text, start - 1, stop) and not _SEAT_SIMPLES[seat].search(
                 text, start - 1, stop

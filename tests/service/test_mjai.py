@@ -451,6 +451,27 @@ def test_nagashi_mangan() -> None:
 
 
 @pytest.mark.parametrize(
+    ("thrown", "nagashi"),
+    [(["9p", "E", "1s"], (1,)), (["9p", "5p", "1s"], ()), ([], ())],
+    ids=["terminals-and-honors", "a-simple-among-them", "no-discard"],
+)
+def test_a_nagashi_mangan_no_reason_names_is_read_from_the_discards(
+    thrown: list[str], nagashi: tuple[int, ...]
+) -> None:
+    # The draw says only that the wall ran out; its payments are no noten payments. Seat 1's discards
+    # (each a plain line: verify leaves it in the text) say whether it was a nagashi mangan.
+    play = [turn(seat, tile) for tile in thrown for seat, tile in ((0, "5m"), (1, tile), (2, "4s"), (3, "6m"))]
+    g = read(whole(kyoku(), *play, ev("ryukyoku", reason="exhaustive_draw", deltas=[-4000, 8000, -2000, -2000])))
+    result = g.hands[0].result
+    assert isinstance(result, ExhaustiveDraw) and result.nagashi == nagashi
+    # Not one: the payments are read as what they would be, seat 1 paid as the one ready.
+    assert result.ready == (() if nagashi else (1,))
+    # Noten payments: no seat's discards are asked (a nagashi is never read from them).
+    noten = read(whole(kyoku(), *play, ev("ryukyoku", reason="exhaustive_draw", deltas=[-1000, 3000, -1000, -1000])))
+    assert noten.hands[0].result == ExhaustiveDraw(ready=(1,))
+
+
+@pytest.mark.parametrize(
     ("reason", "kind"),
     [
         ("kyushukyuhai", AbortKind.NINE_TERMINALS),
