@@ -643,6 +643,7 @@ class _GameReader:
         discarder = None if self_drawn else target
         ura = event.get("ura_markers") or event.get("uradora_markers") or []
         ura_markers = self._tiles(ura, "ura_markers")
+        # A placeholder value until ``_wins`` makes the win again with its value and who is liable.
         win = Win(
             winner=actor,
             value=_UNVALUED,
@@ -796,8 +797,10 @@ class _GameReader:
                     deposits=(k.sticks + hora.sticks_before) * rules.riichi_deposit if takes else 0,
                 )
                 value = value_from_payment(attrs.evolve(hora.win, liable=liable), deltas, state, rules)
-            # The win made once with its value and who is liable (``attrs.evolve`` is a tenth of a hand's result).
-            wins.append(attrs.evolve(hora.win, value=value, liable=liable))
+            # The win made once more with its value and who is liable, from the fields ``_on_hora`` gave
+            # it (``attrs.evolve``, which looks every field up, was a tenth of a hand's result).
+            win = hora.win
+            wins.append(Win(winner=win.winner, value=value, discarder=win.discarder, liable=liable, details=win.details))
             if SOURCE_RANK[hora.source] > SOURCE_RANK[source]:
                 source = hora.source
         return tuple(wins), source
