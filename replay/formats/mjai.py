@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import compress, count, repeat
 from json.scanner import make_scanner
 from operator import is_
@@ -799,8 +799,10 @@ class _GameReader:
                 value = value_from_payment(attrs.evolve(hora.win, liable=liable), deltas, state, rules)
             # The win made once more with its value and who is liable, from the fields ``_on_hora`` gave
             # it (``attrs.evolve``, which looks every field up, was a tenth of a hand's result).
-            win = hora.win
-            wins.append(Win(winner=win.winner, value=value, discarder=win.discarder, liable=liable, details=win.details))
+            won = hora.win
+            wins.append(
+                Win(winner=won.winner, value=value, discarder=won.discarder, liable=liable, details=won.details)
+            )
             if SOURCE_RANK[hora.source] > SOURCE_RANK[source]:
                 source = hora.source
         return tuple(wins), source
@@ -1443,11 +1445,9 @@ class _SeatPlay:
         self.ippatsu = False
         self.rinshan = False
 
-    def plain(self, lines: list[tuple[str, bool]]) -> None:
+    def plain(self, lines: Iterable[tuple[str, bool]]) -> None:
         """The seat's draws and discards in plain lines (each its tile and whether it is a draw), in
         order: what ``draw`` and ``discard`` do for each, in one loop."""
-        if not lines:
-            return
         hand, discards = self.hand, self.discards
         last_draw, rinshan, after_kan = self.last_draw, self.rinshan, self.after_kan
         discarded = False
@@ -1702,17 +1702,13 @@ class _LineReader(_GameReader):
             k.hands[seat] = play.hand
             k.last_draw[seat] = play.last_draw
             k.discards[seat] = play.discards
-            for held, group in (
-                (play.discarded, k.discarded),
-                (play.ippatsu, k.ippatsu),
-                (play.rinshan, k.rinshan_draw),
-                (play.after_kan, k.after_kan),
-                (play.double_riichi, k.double_riichi),
-            ):
-                if held:
-                    group.add(seat)
-                else:
-                    group.discard(seat)
+            # Each of the seat's flags into the hand's set of seats (written out: a tuple of pairs
+            # made and unpacked for each seat was a fifth of this).
+            (k.discarded.add if play.discarded else k.discarded.discard)(seat)
+            (k.ippatsu.add if play.ippatsu else k.ippatsu.discard)(seat)
+            (k.rinshan_draw.add if play.rinshan else k.rinshan_draw.discard)(seat)
+            (k.after_kan.add if play.after_kan else k.after_kan.discard)(seat)
+            (k.double_riichi.add if play.double_riichi else k.double_riichi.discard)(seat)
 
     def _play(self, k: _Kyoku, seat: int, at: int, index: int, moves: list[_Move]) -> _SeatPlay:
         """One seat's play before ``at`` (line ``index``): its plain lines and the moves, in the
@@ -1725,10 +1721,10 @@ class _LineReader(_GameReader):
             own = _SEAT_CODES[seat].get
             begin = k.first_line
             for move in moves:
-                play.plain(list(filter(None, map(own, codes[begin : move.line_index]))))
+                play.plain(filter(None, map(own, codes[begin : move.line_index])))
                 play.move(move)
                 begin = move.line_index + 1
-            play.plain(list(filter(None, map(own, codes[begin:index]))))
+            play.plain(filter(None, map(own, codes[begin:index])))
             return play
         found = _SEAT_LINES[seat].findall
         # From the newline that ends start_kyoku's line; the plain lines before each move (each
