@@ -620,11 +620,14 @@ class _GameReader:
         deltas = event.get("deltas")
         # The original mjai puts the stick in reach_accepted's deltas; later writers (Mortal,
         # riichienv) leave it out of every delta, and it is then the rules' stick.
-        changes = self._ints(deltas, "deltas", k.players) if deltas is not None else None
-        if changes is None:
-            stick = self._rules().riichi_deposit
-            changes = [-stick if s == seat else 0 for s in range(k.players)]
-        k.reach_changes = [a + b for a, b in zip(k.reach_changes or [0] * k.players, changes, strict=True)]
+        if deltas is not None:
+            changes = self._ints(deltas, "deltas", k.players)
+            k.reach_changes = [a + b for a, b in zip(k.reach_changes or [0] * k.players, changes, strict=True)]
+        else:
+            # The stick alone: the seat's change, the others' as they were.
+            if not k.reach_changes:
+                k.reach_changes = [0] * k.players
+            k.reach_changes[seat] -= self._rules().riichi_deposit
         self._note_scores(event, k.players)
 
     # Results.
@@ -1058,6 +1061,8 @@ class _GameReader:
         _take(k.hands[seat], tiles)
 
     def _seat(self, value: Any, name: str) -> int:
+        if type(value) is int and 0 <= value < self.players:
+            return value  # a seat at the table, as every event names one
         seat = self._int(value, name)
         if not 0 <= seat < max(self.players, 1):
             raise LogError(self.where(), f"{name} {seat}: there is no such seat at a {self.players}-player table")
@@ -1083,7 +1088,8 @@ class _GameReader:
             raise LogError(self.where(), f"{name!r} must be a list of whole numbers, not {_kind(value)}")
         if length is not None and len(value) != length:
             raise LogError(self.where(), f"{name!r} has {len(value)} values for {length} players")
-        return [self._int(v, name) for v in value]
+        # Each a whole number in range, read in line (``_int`` says what else is wrong).
+        return [v if type(v) is int and -MAX_POINTS <= v <= MAX_POINTS else self._int(v, name) for v in value]
 
     def _tile(self, value: Any, name: str) -> str:
         if type(value) is str and value in MJAI_TILES:
