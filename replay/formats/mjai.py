@@ -436,11 +436,12 @@ class _GameReader:
         honba = self._count(event.get("honba", 0), "honba")
         kyotaku = self._count(event.get("kyotaku", 0), "kyotaku")
         tehais = event.get("tehais")
-        hands: list[list[str]] = [[] for _ in range(players)]
         if tehais is not None:
             if not isinstance(tehais, list) or len(tehais) < players:
                 raise LogError(self.where(), "tehais must be a list of hands, one per player")
             hands = [self._tiles(t, "tehais") for t in tehais[:players]]
+        else:
+            hands = _empty_lists(players)
         marker = event.get("dora_marker")
         self.kyoku = _Kyoku(
             line=self.line,
@@ -452,9 +453,9 @@ class _GameReader:
             scores=tuple(scores),
             players=players,
             hands=hands,
-            melds=[[] for _ in range(players)],
+            melds=_empty_lists(players),
             dora=[self._tile(marker, "dora_marker")] if marker is not None else [],
-            discards=[[] for _ in range(players)],
+            discards=_empty_lists(players),
             last_draw=[None] * players,
             kita=[0] * players,
         )
@@ -1352,6 +1353,11 @@ def _take(hand: list[str], tiles: Sequence[str]) -> None:
             # A hand the log does not show fully (another player's view): stop valuing it.
             hand.clear()
             hand.append("?")
+
+
+def _empty_lists(players: int) -> list[Any]:
+    """A new empty list for each seat (a literal: a comprehension is a function call of its own)."""
+    return [[], [], [], []] if players == 4 else [[], [], []]
 
 
 def _is_ready(k: _Kyoku, seat: int) -> bool | None:
