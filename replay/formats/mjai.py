@@ -1139,7 +1139,7 @@ HANDLERS: Final = tuple(name for name in dir(_GameReader) if name.startswith("_o
 # type, a seat 0 to 3, a tile mjai writes (``MJAI_TILES`` or ``?``) and a tsumogiri flag: it reads
 # the same as JSON, and the only refusals the handlers would give it (outside a hand, after
 # end_kyoku, a fourth seat at a three-player table) are checked for each run of such lines before
-# the event after it (``_LineReader._run``), with the same message and line.
+# the event after it (``_LineReader.read_lines``), with the same message and line.
 
 _TILE = r"(?:[1-9][mps]|5[mps]r|[ESWNPFC]|\?)"
 # The tiles that end a nagashi mangan (no terminal or honor; a hidden tile is not known to be one).
@@ -1470,9 +1470,10 @@ class _SeatPlay:
                 rinshan = after_kan
                 after_kan = False
             else:
-                if tile in hand:
+                # (One search of the hand, not a look and then a search: a discard is in it.)
+                try:
                     hand.remove(tile)
-                else:
+                except ValueError:
                     _take(hand, (tile,))
                 discards.append(tile)
                 discarded = True
@@ -1537,12 +1538,20 @@ class _LineReader(_GameReader):
         kyokus = self.kyokus
         handlers: dict[str, Callable[[dict[str, Any]], None]] = {name[4:]: getattr(self, name) for name in HANDLERS}
         handler_of = handlers.get
-        runs, events = self.runs, self.events
+        runs, events, text = self.runs, self.events, self.text
         end = 0
         for part in parts:
             if not part & 1:
+                # A run of plain draws and discards (checked here, not in a method of its own: four
+                # runs a hand): refused as its first line would be, if at all.
                 start, end = runs[part >> 1]
-                self._run(start, end)
+                k = self.kyoku
+                if k is None or k.ended or (self.players == 3 and _FOURTH_SEAT.search(text, start, end)):
+                    self._refuse(start, end)
+                if not self.red_fives and _RED_FIVE.search(text, start, end):
+                    self.red_fives = True
+                # Each plain draw says ``"tsumo"`` once (a discard's ``"tsumogiri"`` is not it).
+                k.plain_draws += text.count('"tsumo"', start, end)
                 continue
             line, self.at, end, event = events[part >> 1]
             self.line = line
@@ -1560,18 +1569,8 @@ class _LineReader(_GameReader):
         for k in kyokus:
             if k.stop is None:
                 k.stop = end
-                k.stop_index = k.first_line + self.text.count("\n", k.start, end)
+                k.stop_index = k.first_line + text.count("\n", k.start, end)
         return self._finish()
-
-    def _run(self, start: int, end: int) -> None:
-        """A run of plain draws and discards: refused as its first line would be, if at all."""
-        k, text = self.kyoku, self.text
-        if k is None or k.ended or (self.players == 3 and _FOURTH_SEAT.search(text, start, end)):
-            self._refuse(start, end)
-        if not self.red_fives and _RED_FIVE.search(text, start, end):
-            self.red_fives = True
-        # Each plain draw says ``"tsumo"`` once (a discard's ``"tsumogiri"`` is not it).
-        k.plain_draws += text.count('"tsumo"', start, end)
 
     def _refuse(self, start: int, end: int) -> NoReturn:
         """The handlers' refusal of a run's first line they refuse: each read in turn until then."""
