@@ -1202,20 +1202,21 @@ _WRITTEN_PLAIN, _PLAIN_ENTRY = _plain_codes()
 _LONGEST_PLAIN: Final = max(map(len, _WRITTEN_PLAIN))
 
 
-def _seat_codes() -> tuple[dict[int, tuple[str, bool]], ...]:
+def _seat_codes() -> tuple[dict[int | None, tuple[str, bool]], ...]:
     """Each seat's codes (``_PLAIN_ENTRY``), each with its tile and whether it is a draw: a seat's play
     is followed by a lookup of the file's codes (``_LineReader._play``), in C, among a few hundred
     small whole numbers (its lines looked up again were some forty thousand string comparisons)."""
-    seats: tuple[dict[int, tuple[str, bool]], ...] = ({}, {}, {}, {})
+    # Keyed by a line's code, looked up for the lines without one (None) too: found in none.
+    seats: tuple[dict[int | None, tuple[str, bool]], ...] = ({}, {}, {}, {})
     for code, (seat, tile, drawn) in enumerate(_PLAIN_ENTRY):
         seats[seat][code] = (tile, drawn)
     return seats
 
 
-def _seat_discards() -> tuple[dict[int, bool], ...]:
+def _seat_discards() -> tuple[dict[int | None, bool], ...]:
     """Each seat's codes of a discard, each with whether its tile is a terminal or an honor (a
     nagashi mangan's discards are all such; a simple tile or a hidden one: False)."""
-    seats: tuple[dict[int, bool], ...] = ({}, {}, {}, {})
+    seats: tuple[dict[int | None, bool], ...] = ({}, {}, {}, {})
     for code, (seat, tile, drawn) in enumerate(_PLAIN_ENTRY):
         if not drawn:
             parsed = tile34(tile)
