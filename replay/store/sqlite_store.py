@@ -112,7 +112,7 @@ class HonbaSQLiteDatastore(SQLiteDatastore):
                     _PATIENCE.wrote = True
 
 
-def _lock_refused(exc: BaseException) -> bool:
+def lock_refused(exc: BaseException) -> bool:
     """Whether ``exc`` is, or was raised while handling (as the library and honba say it again), a
     statement SQLite refused because another connection held the lock it needed."""
     seen: set[int] = set()
@@ -139,7 +139,7 @@ def not_waiting() -> Iterator[None]:
     try:
         yield
     except Exception as exc:
-        if _lock_refused(exc) and not _PATIENCE.wrote:
+        if lock_refused(exc) and not _PATIENCE.wrote:
             raise StoreBusy(
                 Said("the store is busy with another process's write: nothing was written, try again")
             ) from exc
