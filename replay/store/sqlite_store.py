@@ -19,7 +19,6 @@ from __future__ import annotations
 import re
 import sqlite3
 import threading
-import weakref
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
@@ -27,12 +26,7 @@ from typing import Any
 from uuid import UUID
 
 from eventsourcing.persistence import StoredEvent
-from eventsourcing.sqlite import (
-    SQLITE3_DEFAULT_LOCK_TIMEOUT,
-    SQLiteApplicationRecorder,
-    SQLiteConnection,
-    SQLiteDatastore,
-)
+from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteConnection, SQLiteConnectionPool, SQLiteDatastore
 
 from domain.said import Said
 from domain.store_errors import StoreBusy
@@ -60,27 +54,32 @@ class _Patience(threading.local):
 _PATIENCE = _Patience()
 
 
+class _NotWaitingPool(SQLiteConnectionPool):
+    """Connections to the same file that never wait for another connection's lock: each opened with
+    SQLite's busy timeout set to none (the library opens its own with the store's)."""
+
+    def _create_connection(self) -> SQLiteConnection:
+        connection = super()._create_connection()
+        connection._sqlite_conn.execute("PRAGMA busy_timeout = 0")
+        return connection
+
+
 class HonbaSQLiteDatastore(SQLiteDatastore):
     """The library's SQLite datastore, whose connections wait for another connection's write lock
     as long as the store's busy timeout says (``SQLITE_LOCK_TIMEOUT``, else the library's 5 s),
-    except on a thread inside ``not_waiting``: there each connection is handed out with no wait at
-    all, and a lock held elsewhere refuses its statement at once ("database is locked").
-
-    SQLite keeps the busy timeout per connection (``PRAGMA busy_timeout``), and the pool hands its
-    connections to any thread: a connection's timeout is set when it is handed out to a caller that
-    wants another than it has, so a server whose every call is one kind sends no ``PRAGMA`` at all
-    once each connection has been set (a hand on the loop, then a page's read in the pool, sets the
-    connection they share twice)."""
+    except on a thread inside ``not_waiting``: there its connections come from a pool of their own,
+    opened with no busy timeout, and a lock held elsewhere refuses a statement at once ("database
+    is locked"). SQLite keeps the busy timeout per connection: kept apart, neither pool's
+    connections ever have theirs changed (no statement added to any call), at the cost of the one
+    or two connections more that a server's event loop opens for its calls."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._set_up()
 
     def _set_up(self) -> None:
-        # What each connection's busy timeout is now, in ms (a connection not listed has the one it
-        # was opened with); weak, so that a connection the pool closes is forgotten with it.
-        self._waits: weakref.WeakKeyDictionary[SQLiteConnection, int] = weakref.WeakKeyDictionary()
-        self._patient = int((self.pool.lock_timeout or SQLITE3_DEFAULT_LOCK_TIMEOUT) * 1000)
+        self._not_waiting: _NotWaitingPool | None = None
+        self._not_waiting_lock = threading.Lock()
 
     @classmethod
     def made_from(cls, datastore: SQLiteDatastore) -> HonbaSQLiteDatastore:
@@ -92,24 +91,40 @@ class HonbaSQLiteDatastore(SQLiteDatastore):
             datastore._set_up()
         return datastore
 
+    def _not_waiting_pool(self) -> SQLiteConnectionPool:
+        """The pool of connections that do not wait, opened when first asked for; the store's own for
+        a database in memory (one process's: no other process holds its lock, and another pool's
+        connections would open another database)."""
+        if self.pool.is_sqlite_memory_mode:
+            return self.pool
+        with self._not_waiting_lock:
+            if self._not_waiting is None:
+                self._not_waiting = _NotWaitingPool(
+                    db_name=self.pool.db_name, lock_timeout=self.pool.lock_timeout, pool_size=2, max_overflow=10
+                )
+            return self._not_waiting
+
     @contextmanager
     def get_connection(self, *, commit: bool) -> Iterator[SQLiteConnection]:
-        with super().get_connection(commit=commit) as connection:
-            waiting = _PATIENCE.waiting
-            wait = self._patient if waiting else 0
-            sqlite = connection._sqlite_conn
-            if self._waits.get(connection, self._patient) != wait:
-                sqlite.execute(f"PRAGMA busy_timeout = {wait}")
-                self._waits[connection] = wait
-            if waiting:
+        if _PATIENCE.waiting:
+            with super().get_connection(commit=commit) as connection:
                 yield connection
-                return
-            changes = sqlite.total_changes
-            try:
-                yield connection
-            finally:
-                if sqlite.total_changes != changes:
-                    _PATIENCE.wrote = True
+            return
+        pool = self._not_waiting_pool()
+        connection = pool.get_connection(is_writer=commit)
+        changes = connection._sqlite_conn.total_changes
+        try:
+            yield connection
+        finally:
+            if connection._sqlite_conn.total_changes != changes:
+                _PATIENCE.wrote = True
+            pool.put_connection(connection)
+
+    def close(self) -> None:
+        not_waiting = getattr(self, "_not_waiting", None)
+        if not_waiting is not None:
+            not_waiting.close()
+        super().close()
 
 
 def lock_refused(exc: BaseException) -> bool:
