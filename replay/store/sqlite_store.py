@@ -51,9 +51,6 @@ class _Patience(threading.local):
         self.wrote = False
 
 
-_PATIENCE = _Patience()
-
-
 class _NotWaitingPool(SQLiteConnectionPool):
     """Connections to the same file that never wait for another connection's lock: each opened with
     SQLite's busy timeout set to none (the library opens its own with the store's)."""
@@ -78,6 +75,8 @@ class HonbaSQLiteDatastore(SQLiteDatastore):
         self._set_up()
 
     def _set_up(self) -> None:
+        # Per store and per thread: a server's event loop's calls, not its pool threads' nor another store's.
+        self._patience = _Patience()
         self._not_waiting: _NotWaitingPool | None = None
         self._not_waiting_lock = threading.Lock()
 
@@ -106,7 +105,7 @@ class HonbaSQLiteDatastore(SQLiteDatastore):
 
     @contextmanager
     def get_connection(self, *, commit: bool) -> Iterator[SQLiteConnection]:
-        if _PATIENCE.waiting:
+        if self._patience.waiting:
             with super().get_connection(commit=commit) as connection:
                 yield connection
             return
@@ -117,8 +116,30 @@ class HonbaSQLiteDatastore(SQLiteDatastore):
             yield connection
         finally:
             if connection._sqlite_conn.total_changes != changes:
-                _PATIENCE.wrote = True
+                self._patience.wrote = True
             pool.put_connection(connection)
+
+    @contextmanager
+    def not_waiting(self) -> Iterator[None]:
+        """Run the block with this thread's connections to a SQLite store not waiting for another
+        connection's write lock (``HonbaSQLiteDatastore``): a statement the lock refuses fails at once.
+        When the block fails so and none of its connections changed a row (nothing was written: a
+        refused ``INSERT`` rolls its transaction back), ``StoreBusy``, which the caller may run again
+        where waiting costs nothing else; any other failure as it was raised."""
+        if not self._patience.waiting:
+            yield  # already inside one: the outer one decides
+            return
+        self._patience.waiting, self._patience.wrote = False, False
+        try:
+            yield
+        except Exception as exc:
+            if lock_refused(exc) and not self._patience.wrote:
+                raise StoreBusy(
+                    Said("the store is busy with another process's write: nothing was written, try again")
+                ) from exc
+            raise
+        finally:
+            self._patience.waiting, self._patience.wrote = True, False
 
     def close(self) -> None:
         not_waiting = getattr(self, "_not_waiting", None)
@@ -140,29 +161,6 @@ def lock_refused(exc: BaseException) -> bool:
     return False
 
 
-@contextmanager
-def not_waiting() -> Iterator[None]:
-    """Run the block with this thread's connections to a SQLite store not waiting for another
-    connection's write lock (``HonbaSQLiteDatastore``): a statement the lock refuses fails at once.
-    When the block fails so and none of its connections changed a row (nothing was written: a
-    refused ``INSERT`` rolls its transaction back), ``StoreBusy``, which the caller may run again
-    where waiting costs nothing else; any other failure as it was raised."""
-    if not _PATIENCE.waiting:
-        yield  # already inside one: the outer one decides
-        return
-    _PATIENCE.waiting, _PATIENCE.wrote = False, False
-    try:
-        yield
-    except Exception as exc:
-        if lock_refused(exc) and not _PATIENCE.wrote:
-            raise StoreBusy(
-                Said("the store is busy with another process's write: nothing was written, try again")
-            ) from exc
-        raise
-    finally:
-        _PATIENCE.waiting, _PATIENCE.wrote = True, False
-
-
 class HonbaSQLiteRecorder(SQLiteApplicationRecorder):
     """The library's SQLite application recorder, reading ids only in the spelling it writes."""
 
@@ -174,7 +172,9 @@ class HonbaSQLiteRecorder(SQLiteApplicationRecorder):
     def not_waiting(self) -> AbstractContextManager[None]:
         """Calls on this thread refused at once, not waiting, when another connection holds the
         store's write lock (``not_waiting``)."""
-        return not_waiting()
+        datastore = self.datastore
+        assert isinstance(datastore, HonbaSQLiteDatastore)
+        return datastore.not_waiting()
 
     def convert_originator_id(self, originator_id: str) -> UUID | str:
         if self.datastore.originator_id_type == "uuid" and CANONICAL.fullmatch(originator_id):
