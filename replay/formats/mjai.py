@@ -824,16 +824,17 @@ class _GameReader:
         if reason is not None and not isinstance(reason, str):
             raise LogError(self.where(), "the draw's 'reason' must be a string")
         word = (reason or "").lower().replace("_", "").replace("-", "").replace(" ", "")
-        exhausted = k.draws >= WALL_DRAWS[k.players]
         kind = _abort_named(word)
         if kind is not None:
             return AbortiveDraw(kind, riichi, called=called)
         nagashi_named = "nagashi" in word or word == "nm"
         if word and word not in EXHAUSTIVE_REASONS and not nagashi_named:
             raise LogError(self.where(), f"unknown draw reason {shown(reason)}")
-        if not word and not exhausted and k.draws:
+        if not word:
             # Writers that give no reason: a draw before the wall ran out is abortive.
-            return AbortiveDraw(self._abort_kind(k), riichi, called=called)
+            draws = self._draws(k)
+            if draws and draws < WALL_DRAWS[k.players]:
+                return AbortiveDraw(self._abort_kind(k), riichi, called=called)
         paid = {s for s, c in enumerate(changes) if c > 0}
         # Whose discards make a nagashi mangan is asked only where it decides: a draw named so, or
         # payments to an eligible seat that are not noten payments (nothing paid, or noten payments,
@@ -845,6 +846,10 @@ class _GameReader:
                 ready = self._ready(k, event, (0,) * k.players, riichi, following)
                 return ExhaustiveDraw(ready=ready, riichi=riichi, nagashi=nagashi, called=called)
         return ExhaustiveDraw(ready=self._ready(k, event, changes, riichi, following), riichi=riichi, called=called)
+
+    def _draws(self, k: _Kyoku) -> int:
+        """The draws of a drawn hand before its result (asked only where the draw names no reason)."""
+        return k.draws
 
     def _ready(
         self,
@@ -1652,11 +1657,12 @@ class _LineReader(_GameReader):
     # A draw's result: the draws and the last discard; the discards, or every seat's play where the
     # hands are asked.
 
-    def _logged(self, k: _Kyoku, rules: Ruleset, following: _Kyoku | None) -> LoggedHand:
-        if k.draw is not None and not k.horas:
-            assert k.stop is not None
-            self._table(k, k.stop, k.stop_index, [m for m in k.moves if m.at < k.stop])
-        return super()._logged(k, rules, following)
+    def _draws(self, k: _Kyoku) -> int:
+        # The draws before the hand stops, read from its lines where they are asked: a draw that
+        # names its reason (every drawn hand riichienv writes) does not ask them.
+        assert k.stop is not None
+        self._table(k, k.stop, k.stop_index, [m for m in k.moves if m.at < k.stop])
+        return k.draws
 
     def _nagashi_eligible(self, k: _Kyoku) -> set[int]:
         text, start, stop = self.text, k.start, k.stop

@@ -509,6 +509,19 @@ def test_a_draw_without_reason_before_the_wall_runs_out_is_abortive() -> None:
     assert hand.deltas == (-1000, -1000, -1000, -1000)
 
 
+@pytest.mark.parametrize(("draws", "exhaustive"), [(70, True), (69, False)])
+def test_a_draw_without_reason_is_exhaustive_once_the_wall_has_run_out(draws: int, exhaustive: bool) -> None:
+    # The draws counted from the hand's plain lines (verify leaves them in the text), where the draw
+    # names no reason: the wall's 70 draws make it exhaustive, one fewer abortive.
+    play = [turn(n % 4, "1m") for n in range(draws)]
+    g = read(whole(kyoku(), *play, ev("ryukyoku", deltas=[0, 0, 0, 0])))
+    result = g.hands[0].result
+    if exhaustive:
+        assert result == ExhaustiveDraw(ready=())
+    else:
+        assert isinstance(result, AbortiveDraw) and result.kind == AbortKind.TRIPLE_RON
+
+
 # Three players, the game's end, the rules.
 
 
