@@ -1320,12 +1320,11 @@ def _read_lines(text: str, file: str) -> list[LoggedGame]:
             runs.append((at, start))
             events.append((number, start, end, _BLANK))
         at = end
-    _check_types([(n, e) for n, _, _, e in events if e is not _BLANK], file)
     # Games as ``read_mjai`` splits them: a start_game, or whatever comes after an end_game. A
     # game's parts: ``2 * i`` the plain lines before event ``i``, ``2 * i + 1`` the event.
     games: list[list[int]] = []
     current: list[int] | None = None
-    for index, ((start, end_of_run), (_, _, _, event)) in enumerate(zip(runs, events, strict=True)):
+    for index, ((start, end_of_run), (number, _, _, event)) in enumerate(zip(runs, events, strict=True)):
         if end_of_run > start:
             if current is None:
                 # A draw or discard after the end of a game begins the next one (refused there).
@@ -1333,11 +1332,16 @@ def _read_lines(text: str, file: str) -> list[LoggedGame]:
                 games.append(current)
             current.append(2 * index)
         if event is not _BLANK:
-            if current is None or event["type"] == "start_game":
+            # Each event's type checked as ``_check_types`` checks it, once every line is read (a
+            # line that is no JSON further on was named first), in this one pass over the events.
+            kind = event.get("type") if type(event) is dict else None
+            if type(kind) is not str:
+                _check_types([(number, event)], file)
+            if current is None or kind == "start_game":
                 current = []
                 games.append(current)
             current.append(2 * index + 1)
-            if event["type"] == "end_game":
+            if kind == "end_game":
                 current = None
     if not games:
         raise LogError(file, "no mjai events in it")

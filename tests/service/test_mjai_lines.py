@@ -256,7 +256,7 @@ def test_a_text_with_another_line_break_is_read_line_by_line(brk: str) -> None:
     assert not mjai._lines_plain('{"type": "start_game", "names": ["\u00e9"]}' + brk + "\n")
 
 
-def lines(*events: dict[str, Any]) -> bytes:
+def lines(*events: Any) -> bytes:
     return "\n".join(json.dumps(e) for e in events).encode()
 
 
@@ -293,6 +293,11 @@ END = {"type": "ryukyoku", "reason": "fanpai", "deltas": [0, 0, 0, 0]}
         (lines(START, KYOKU4, {**DRAW, "actor": 4}, END), "line 3: actor 4: there is no such seat"),
         (lines(START, KYOKU4, DRAW, END) + b'\n{"type": "dahai", "actor": 0', "line 5, column"),
         (lines(START, KYOKU4, DRAW, {"type": "dahai", "actor": 0, "pai": "1m", "pai2": "x"}, END), None),
+        # An event without a type, a list, and a line that is no JSON further on: the line no JSON
+        # is named first (every line is read first), then the first event of no type, in order.
+        (lines(START, {"actor": 0}, KYOKU4, DRAW, END) + b"\n{not json", "line 6, column"),
+        (lines(START, KYOKU4, DRAW, {"actor": 0}, [1, 2], END), "line 4: the event has no 'type'"),
+        (lines(START, KYOKU4, [1, 2], {"actor": 0}, END), "line 3: an mjai event must be a JSON object"),
     ],
 )
 def test_a_draw_or_discard_is_refused_as_before(data: bytes, says: str | None) -> None:
