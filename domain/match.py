@@ -118,7 +118,7 @@ class Match(Aggregate):
             # A deal passed or an end the rules decided follows the entry a person made: not one of its own.
             if self.client_key is not None or not isinstance(self.fact, DealPass | MatchEnd):
                 aggregate.last_entry_key = self.client_key
-            aggregate.head = event_digest(self)
+            aggregate.head = event_digest(self, aggregate.pending_data.get(self.originator_version))
 
     class Corrected(Aggregate.Event):
         """A referee corrected the history: amended or voided an entry, added or cancelled a penalty."""
@@ -149,7 +149,7 @@ class Match(Aggregate):
             if self.client_key is not None:
                 aggregate.client_key_targets[self.client_key] = self.target
             aggregate.last_entry_key = self.client_key
-            aggregate.head = event_digest(self)
+            aggregate.head = event_digest(self, aggregate.pending_data.get(self.originator_version))
 
     class HandWon(Recorded):
         """One or more players won the hand."""
@@ -267,12 +267,31 @@ class Match(Aggregate):
         # The clock (``domain.clock``) and its events by position, for the log and the audit.
         self.clock = Clock()
         self.clock_log: list[tuple[int, ClockNote]] = []
+        # The fact (or replacement) of each event a command made that is not yet collected, with its
+        # plain data (``to_data``), by position: made once for the event's digest, and what a save or
+        # an import takes for its stored row and its standings documents (``pending_fact_data``).
+        # Emptied as the events are collected: a match kept in memory holds no copy of its history.
+        self.pending_data: dict[int, tuple[Any, Any]] = {}
 
     def trigger_event(self, event_class: Any, **kwargs: Any) -> None:
         """Every event names the digest of the one before it."""
         if issubclass(event_class, Match.Recorded | Match.Corrected | Match.ClockEvent):
             kwargs.setdefault("client_key", None)
+            fact = kwargs.get("fact", kwargs.get("replacement"))
+            if fact is not None:
+                self.pending_data[self.version + 1] = (fact, to_data(fact))
         super().trigger_event(event_class, prior=self.head, **kwargs)
+
+    def collect_events(self) -> Sequence[Any]:
+        """The events made since the last collection (the library's), the facts' data made for them let go."""
+        self.pending_data.clear()
+        return super().collect_events()
+
+    def pending_fact_data(self) -> dict[int, Any]:
+        """The plain data (``domain.codec.to_data``) of each pending event's fact or replacement made
+        when its command made the event, by the value's ``id()`` (the pending events keep the values
+        alive): what the mapper and the standings documents take instead of making it again."""
+        return {id(fact): data for fact, data in self.pending_data.values()}
 
     @property
     def state(self) -> TableState:
@@ -776,9 +795,12 @@ def match_content(events: Iterable[Any], *, when_stored: bool = False) -> MatchC
     return match_content_and_entries(events, when_stored=when_stored)[0]
 
 
-def match_content_and_entries(events: Iterable[Any], *, when_stored: bool = False) -> tuple[MatchContent, list[str]]:
+def match_content_and_entries(
+    events: Iterable[Any], *, when_stored: bool = False, known: Mapping[int, Any] | None = None
+) -> tuple[MatchContent, list[str]]:
     """The content of a match and the digest of each entry it counts (opening, facts,
-    corrections), each entry's plain data made once for both (``when_stored``: see ``match_content``)."""
+    corrections), each entry's plain data made once for both (``when_stored``: see ``match_content``;
+    ``known``: each fact's plain data made already, by its ``id()``, as ``Match.pending_fact_data``)."""
     players: tuple[str, ...] = ()
     rules = ""
     entries: list[Any] = []
@@ -788,13 +810,28 @@ def match_content_and_entries(events: Iterable[Any], *, when_stored: bool = Fals
             rules = rules_digest(event.rules)
             entries.append(["opening", plain(event.opening)])
         elif isinstance(event, Match.Recorded):
-            entries.append(["fact", plain(without_details(event.fact))])
+            data = None if known is None else known.get(id(event.fact))
+            entries.append(
+                ["fact", plain(without_details(event.fact)) if data is None else content_data(event.fact, data)]
+            )
         elif isinstance(event, Match.Corrected):
             at = (event.at or event.timestamp.isoformat()) if when_stored else event.at
             correction = [event.target, event.replacement, event.by, event.reason, at]
             entries.append(["correction", plain(correction)])
     results, digests = digests_of_items(entries)
     return MatchContent(players, rules, results), digests
+
+
+def content_data(fact: Any, data: Mapping[str, Any]) -> dict[str, Any]:
+    """``plain(without_details(fact))`` from the fact's plain data (``to_data(fact)``, made already):
+    that data without what ``without_details`` leaves out (each win's ``details``, ``called``; a
+    field at its default is not written), tagged with its class as ``plain`` tags it."""
+    if isinstance(fact, WinResult | ExhaustiveDraw | AbortiveDraw):
+        found = {key: item for key, item in data.items() if key != "called"}
+        if isinstance(fact, WinResult):
+            found["wins"] = [{key: item for key, item in win.items() if key != "details"} for win in data["wins"]]
+        return found | {"__type__": type(fact).__name__}
+    return {**data, "__type__": type(fact).__name__}
 
 
 def results_so_far(events: Iterable[Any]) -> tuple[tuple[str, ...], list[str]]:
