@@ -274,13 +274,28 @@ class Match(Aggregate):
         self.pending_data: dict[int, tuple[Any, Any]] = {}
 
     def trigger_event(self, event_class: Any, **kwargs: Any) -> None:
-        """Every event names the digest of the one before it."""
-        if issubclass(event_class, Match.Recorded | Match.Corrected | Match.ClockEvent):
+        """Every event names the digest of the one before it.
+
+        The library's ``trigger_event`` in one step: the event made as the match's next, stamped by
+        the event class's clock (``create_timestamp``, as the library stamps it), applied (its
+        ``mutate``, with the library's checks), then kept pending; without the library's copies of
+        the arguments and its look for a class topic (a match has none), which every event of an
+        import paid for."""
+        version = self.version + 1
+        if issubclass(event_class, _ENTRY_EVENTS):
             kwargs.setdefault("client_key", None)
             fact = kwargs.get("fact", kwargs.get("replacement"))
             if fact is not None:
-                self.pending_data[self.version + 1] = (fact, to_data(fact))
-        super().trigger_event(event_class, prior=self.head, **kwargs)
+                self.pending_data[version] = (fact, to_data(fact))
+        event = event_class(
+            originator_id=self.id,
+            originator_version=version,
+            timestamp=event_class.create_timestamp(),
+            prior=self.head,
+            **kwargs,
+        )
+        event.mutate(self)
+        self.pending_events.append(event)
 
     def collect_events(self) -> Sequence[Any]:
         """The events made since the last collection (the library's), the facts' data made for them let go."""
@@ -747,6 +762,10 @@ class Match(Aggregate):
 
     def _check_result(self, result: HandResult, state: TableState) -> None:
         EntryChecks(tuple(self.players), self.rules).result(result, state)
+
+
+# The events an entry or a clock's command makes, each with its client key (``Match.trigger_event``).
+_ENTRY_EVENTS: tuple[type[Any], ...] = (Match.Recorded, Match.Corrected, Match.ClockEvent)
 
 
 def _fingerprint(command: str, payload: Any) -> str:

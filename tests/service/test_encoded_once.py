@@ -10,7 +10,7 @@ from typing import Any
 
 import attrs
 import pytest
-from conftest import CORPUS
+from conftest import CORPUS, hv, ron, tsumo
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -18,7 +18,17 @@ from domain import integrity
 from domain.codec import to_data
 from domain.integrity import canonical, digest_of, digests_of_items, event_content, event_digest, plain
 from domain.match import Match, content_data, match_content_and_entries, stored_rules
-from domain.values import without_details
+from domain.values import (
+    AbortiveDraw,
+    AbortKind,
+    DealPass,
+    ExhaustiveDraw,
+    MatchEnd,
+    Penalty,
+    WinDetails,
+    WinResult,
+    without_details,
+)
 from replay.formats.detect import read_log
 from replay.service.imports.importing import match_from_log
 from replay.store.application import HonbaApp, mapper_for
@@ -204,10 +214,6 @@ def test_the_facts_data_made_by_the_command_gives_the_same_digests_and_content()
 
 
 def test_content_data_leaves_out_what_without_details_leaves_out() -> None:
-    from conftest import hv, ron, tsumo
-
-    from domain.values import AbortiveDraw, AbortKind, DealPass, ExhaustiveDraw, MatchEnd, Penalty, WinDetails, WinResult
-
     detailed = attrs.evolve(ron(1, 2, hv(3, 40)), details=WinDetails(dora=2))
     facts = [
         WinResult((detailed, ron(3, 2, hv(2, 30))), riichi=(1,), called=(3, 2)),
