@@ -335,21 +335,24 @@ class Match(Aggregate):
         self.unscored = []
         return self.scored
 
-    def _step_of(self, position: int, fact: Fact) -> tuple[CorrectedStep, TableState]:
+    def _step_of(self, position: int, fact: Fact, *, checked: bool = False) -> tuple[CorrectedStep, TableState]:
         """The step of an entry recorded after the steps held, and the table as played after it
-        (the one ``preview`` worked out, when it was this very fact)."""
+        (the one ``preview`` worked out, when it was this very fact; ``checked``: see ``preview``)."""
         if self.ahead is not None and self.ahead[0] == position and self.ahead[1] is fact:
             return self.ahead[2], self.ahead[3]
         steps = self.scored or []
         corrected = steps[-1].after if steps else opening_state(self.rules, self.opening)
-        return next_step(self.played, corrected, self.rules, position, fact, fact)
+        return next_step(self.played, corrected, self.rules, position, fact, fact, checked=checked)
 
-    def preview(self, result: HandResult) -> CorrectedStep:
+    def preview(self, result: HandResult, *, checked: bool = False) -> CorrectedStep:
         """The step recording this result next would make (its table before, payments and table
-        after), worked out once: recording the same result object then takes it."""
+        after), worked out once: recording the same result object then takes it. ``checked``: the
+        entry checks (``EntryChecks.hand``) have just passed the result on this match's table, as
+        ``record`` checks it: it is scored without the guard for a fact changed behind honba's back
+        (``domain.progression.evolve_checked``)."""
         self._steps()
         position = self.version + 1
-        step, played = self._step_of(position, result)
+        step, played = self._step_of(position, result, checked=checked)
         self.ahead = (position, result, step, played)
         return step
 
@@ -435,7 +438,7 @@ class Match(Aggregate):
             self.trigger_event(
                 self.TimeUp, deadline=stored_time(self.clock.deadline), noticed=stored_time(at), client_key=None
             )
-        step = self.preview(result)
+        step = self.preview(result, checked=True)
         before, after = step.before, step.after
         event_class: type[Match.Recorded]
         if isinstance(result, WinResult):
