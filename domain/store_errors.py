@@ -34,6 +34,12 @@ class StoreUnavailable(StoreError):
     flight only the store knows."""
 
 
+class StoreBusy(StoreUnavailable):
+    """Another process held the store's write lock, and the call was made not to wait for it
+    (``honba serve``'s event loop): refused at once, before anything was written, so it may be run
+    again where waiting stalls nothing else."""
+
+
 class DamagedMatch(HonbaError):
     """A stored match was changed behind honba's back: it cannot be read, or its chain or seal does not check."""
 

@@ -25,6 +25,20 @@ def copy_store(pristine: Path, tmp_path: Path) -> Path:
 
 
 @contextmanager
+def write_lock_held(path: Path | str) -> Iterator[sqlite3.Connection]:
+    """Another connection to the store's file, as another process's (an import, another server, a
+    command), holding its write lock (``BEGIN IMMEDIATE``) until the block ends or the test lets go
+    of it (``rollback``; from another thread too)."""
+    with closing(sqlite3.connect(path, isolation_level=None, check_same_thread=False)) as other:
+        other.execute("BEGIN IMMEDIATE")
+        try:
+            yield other
+        finally:
+            if other.in_transaction:
+                other.rollback()
+
+
+@contextmanager
 def sql(path: Path) -> Iterator[sqlite3.Connection]:
     """A plain connection to the store's file, committed when the block ends."""
     with closing(sqlite3.connect(path)) as connection:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator, Mapping, Sequence
-from contextlib import AbstractContextManager
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import Any
 from uuid import UUID
@@ -421,6 +421,15 @@ class HonbaApp(Application[UUID]):
         """Take a checkpoint of what was saved since the last one, unless another process holds
         the checkpoint lock (``replay.store.checkpoint.take_checkpoint``)."""
         return take_checkpoint(self)
+
+    def not_waiting(self) -> AbstractContextManager[None]:
+        """This thread's calls refused at once (``StoreBusy``, nothing written) rather than waiting
+        when another process holds the store's write lock: SQLite's recorder's (``replay.store.
+        sqlite_store.not_waiting``); on a store whose writers do not lock each other out (PostgreSQL,
+        whose saves wait for their table lock in the database, not here; the store in memory), a
+        block that changes nothing."""
+        held = getattr(self.recorder, "not_waiting", None)
+        return held() if held is not None else nullcontext()
 
     def checkpoint_lock(self) -> AbstractContextManager[bool]:
         """The store's checkpoint try-lock: the recorder's (a file beside a SQLite store, an advisory

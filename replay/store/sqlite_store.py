@@ -8,22 +8,28 @@ text found (``replay.store.mapper.HonbaMapper`` then refuses to read it), and li
 ``honba check`` (``misspelled_rows``). ``HonbaApp`` uses it on SQLite unless
 ``APPLICATION_RECORDER_TOPIC`` names another.
 
-It also holds the checkpoint lock of a store in a file (``checkpoint_lock``).
+It also holds the checkpoint lock of a store in a file (``checkpoint_lock``), and lets a thread's
+calls be refused at once, rather than wait, when another connection holds the file's write lock
+(``not_waiting``: ``honba serve`` records a hand on its event loop, which must never wait for
+another process's write).
 """
 
 from __future__ import annotations
 
 import re
+import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
-from contextlib import AbstractContextManager
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any
 from uuid import UUID
 
 from eventsourcing.persistence import StoredEvent
-from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteDatastore
+from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteConnection, SQLiteConnectionPool, SQLiteDatastore
 
+from domain.said import Said
+from domain.store_errors import StoreBusy
 from replay.store.checkpoint import file_lock, thread_lock
 
 CANONICAL = re.compile(r"[0-9a-f]{32}")
@@ -31,12 +37,144 @@ CANONICAL = re.compile(r"[0-9a-f]{32}")
 INSERT_ROWS = 500
 
 
+# SQLite's primary result codes for a lock another connection holds: SQLITE_BUSY (another
+# connection's write, or a reader in its way) and SQLITE_LOCKED (a table of a shared cache).
+_LOCK_CODES = (5, 6)
+
+
+class _Patience(threading.local):
+    """Whether this thread's connections wait out the store's busy timeout for another connection's
+    write lock (``waiting``), and, while they do not, whether any of them changed a row (``wrote``)."""
+
+    def __init__(self) -> None:
+        self.waiting = True
+        self.wrote = False
+
+
+class _NotWaitingPool(SQLiteConnectionPool):
+    """Connections to the same file that never wait for another connection's lock: each opened with
+    SQLite's busy timeout set to none (the library opens its own with the store's)."""
+
+    def _create_connection(self) -> SQLiteConnection:
+        connection = super()._create_connection()
+        connection._sqlite_conn.execute("PRAGMA busy_timeout = 0")
+        return connection
+
+
+class HonbaSQLiteDatastore(SQLiteDatastore):
+    """The library's SQLite datastore, whose connections wait for another connection's write lock
+    as long as the store's busy timeout says (``SQLITE_LOCK_TIMEOUT``, else the library's 5 s),
+    except on a thread inside ``not_waiting``: there its connections come from a pool of their own,
+    opened with no busy timeout, and a lock held elsewhere refuses a statement at once ("database
+    is locked"). SQLite keeps the busy timeout per connection: kept apart, neither pool's
+    connections ever have theirs changed (no statement added to any call), at the cost of the one
+    or two connections more that a server's event loop opens for its calls."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._set_up()
+
+    def _set_up(self) -> None:
+        # Per store and per thread: a server's event loop's calls, not its pool threads' nor another store's.
+        self._patience = _Patience()
+        self._not_waiting: _NotWaitingPool | None = None
+        self._not_waiting_lock = threading.Lock()
+
+    @classmethod
+    def made_from(cls, datastore: SQLiteDatastore) -> HonbaSQLiteDatastore:
+        """The library's datastore ``datastore`` (as its factory made it, shared by the factory's
+        recorders) made this one in place: the same pool, the same settings."""
+        if not isinstance(datastore, cls):
+            datastore.__class__ = cls
+            assert isinstance(datastore, cls)
+            datastore._set_up()
+        return datastore
+
+    def _not_waiting_pool(self) -> SQLiteConnectionPool:
+        """The pool of connections that do not wait, opened when first asked for; the store's own for
+        a database in memory (one process's: no other process holds its lock, and another pool's
+        connections would open another database)."""
+        if self.pool.is_sqlite_memory_mode:
+            return self.pool
+        with self._not_waiting_lock:
+            if self._not_waiting is None:
+                self._not_waiting = _NotWaitingPool(
+                    db_name=self.pool.db_name, lock_timeout=self.pool.lock_timeout, pool_size=2, max_overflow=10
+                )
+            return self._not_waiting
+
+    @contextmanager
+    def get_connection(self, *, commit: bool) -> Iterator[SQLiteConnection]:
+        if self._patience.waiting:
+            with super().get_connection(commit=commit) as connection:
+                yield connection
+            return
+        pool = self._not_waiting_pool()
+        connection = pool.get_connection(is_writer=commit)
+        changes = connection._sqlite_conn.total_changes
+        try:
+            yield connection
+        finally:
+            if connection._sqlite_conn.total_changes != changes:
+                self._patience.wrote = True
+            pool.put_connection(connection)
+
+    @contextmanager
+    def not_waiting(self) -> Iterator[None]:
+        """Run the block with this thread's connections to a SQLite store not waiting for another
+        connection's write lock (``HonbaSQLiteDatastore``): a statement the lock refuses fails at once.
+        When the block fails so and none of its connections changed a row (nothing was written: a
+        refused ``INSERT`` rolls its transaction back), ``StoreBusy``, which the caller may run again
+        where waiting costs nothing else; any other failure as it was raised."""
+        if not self._patience.waiting:
+            yield  # already inside one: the outer one decides
+            return
+        self._patience.waiting, self._patience.wrote = False, False
+        try:
+            yield
+        except Exception as exc:
+            if lock_refused(exc) and not self._patience.wrote:
+                raise StoreBusy(
+                    Said("the store is busy with another process's write: nothing was written, try again")
+                ) from exc
+            raise
+        finally:
+            self._patience.waiting, self._patience.wrote = True, False
+
+    def close(self) -> None:
+        not_waiting = getattr(self, "_not_waiting", None)
+        if not_waiting is not None:
+            not_waiting.close()
+        super().close()
+
+
+def lock_refused(exc: BaseException) -> bool:
+    """Whether ``exc`` is, or was raised while handling (as the library and honba say it again), a
+    statement SQLite refused because another connection held the lock it needed."""
+    seen: set[int] = set()
+    cause: BaseException | None = exc
+    while cause is not None and id(cause) not in seen:
+        seen.add(id(cause))
+        if isinstance(cause, sqlite3.OperationalError) and (cause.sqlite_errorcode & 0xFF) in _LOCK_CODES:
+            return True
+        cause = cause.__cause__ or cause.__context__
+    return False
+
+
 class HonbaSQLiteRecorder(SQLiteApplicationRecorder):
     """The library's SQLite application recorder, reading ids only in the spelling it writes."""
 
     def __init__(self, datastore: SQLiteDatastore, events_table_name: str = "stored_events"):
-        super().__init__(datastore, events_table_name=events_table_name)
+        # Its connections refused at once rather than waiting, on a thread inside ``not_waiting``.
+        super().__init__(HonbaSQLiteDatastore.made_from(datastore), events_table_name=events_table_name)
         self._checkpoint_lock = threading.Lock()
+
+    def not_waiting(self) -> AbstractContextManager[None]:
+        """Calls on this thread refused at once, not waiting, when another connection holds the
+        store's write lock (``not_waiting``)."""
+        datastore = self.datastore
+        assert isinstance(datastore, HonbaSQLiteDatastore)
+        return datastore.not_waiting()
 
     def convert_originator_id(self, originator_id: str) -> UUID | str:
         if self.datastore.originator_id_type == "uuid" and CANONICAL.fullmatch(originator_id):

@@ -16,6 +16,7 @@ import sqlite3
 import sys
 import threading
 import time
+import weakref
 from collections.abc import Callable, Iterable, Sequence
 from contextlib import closing
 from pathlib import Path
@@ -46,10 +47,15 @@ from replay.store.application import HonbaApp
 from replay.store.fold_rows import FoldReader
 from replay.store.retry import OPEN_TRIES, retrying
 from replay.store.settings import CREATE_RACES, sqlite_path
+from replay.store.sqlite_store import lock_refused
 from replay.store.views import SQLiteDocumentView
 
 # Events folded and written to a transaction by a catch-up.
 BATCH = 5000
+# How long a writer of the SQLite view waits for another's lock, in seconds (SQLite's busy timeout):
+# every write of the view is short, so a wait this long means it is held by something that does not
+# let go (a process stopped, a backup); an import then leaves the view to the catch-up (``keep``).
+VIEW_LOCK_TIMEOUT = 60
 # The topics of the events the view folds (``StandingsProjection`` reads nothing else).
 FOLDED_TOPICS = (f"{Match.__module__}:", f"{Tournament.__module__}:")
 # A match's rows: one that cannot be read leaves its match out of the view, named.
@@ -145,7 +151,7 @@ def _open_view(app: HonbaApp) -> DocumentView:
         env = {
             "PERSISTENCE_MODULE": "eventsourcing.sqlite",
             "SQLITE_DBNAME": views_path(_sqlite_db(app)),
-            "SQLITE_LOCK_TIMEOUT": "60",
+            "SQLITE_LOCK_TIMEOUT": str(VIEW_LOCK_TIMEOUT),
         }
         sqlite_factory = InfrastructureFactory.construct(env=env)
         assert isinstance(sqlite_factory, SQLiteFactory)
@@ -331,7 +337,41 @@ def close_view(view: DocumentView) -> None:
 GAP = 2000
 
 
+# The views an import left to the catch-up when a write of it could not get its lock (``keep``):
+# not tried again by that import (each try would wait the lock's timeout again), said once.
+_LEFT: weakref.WeakSet[DocumentView] = weakref.WeakSet()
+
+
 def keep(
+    app: HonbaApp,
+    view: DocumentView,
+    positions: Sequence[int],
+    documents: Iterable[Encoded],
+    *,
+    notice: Callable[[str], None] = stderr_notice,
+) -> bool:
+    """``kept``, unless a write of the view cannot get its lock: the view is derived data, so the
+    import goes on without it, saying so once (``notice``: one line on stderr), and leaves it to the
+    next catch-up (``honba standings``, ``honba serve``: they fold what it lacks) for the rest of
+    that import (the view it opened: ``kept_view``); False then. SQLite's view waits for its lock
+    ``VIEW_LOCK_TIMEOUT`` seconds, then refuses; a write refused so wrote nothing (each of a
+    catch-up's batches and the documents with their position are one transaction each)."""
+    if view in _LEFT:
+        return False
+    try:
+        return kept(app, view, positions, documents)
+    except Exception as exc:
+        if not lock_refused(exc):
+            raise
+    _LEFT.add(view)
+    notice(
+        f"the standings view is locked by another process (waited {VIEW_LOCK_TIMEOUT} s): this import goes on "
+        "without it, and the next honba standings (or honba serve) folds what it stores"
+    )
+    return False
+
+
+def kept(
     app: HonbaApp, view: DocumentView, positions: Sequence[int], documents: Iterable[Encoded], *, fold_gap: bool = True
 ) -> bool:
     """Write the documents of matches an import just stored (``projections.standings_view.
@@ -375,7 +415,7 @@ def keep(
                 catch_up(app, view, stop=first - 1)
             except HonbaError:  # a damaged row or document: the catch-up after the import meets it again, and says
                 return False
-            return keep(app, view, positions, documents, fold_gap=False)
+            return kept(app, view, positions, documents, fold_gap=False)
     changes: dict[DocKey, dict[str, Any] | str | None] = {}
     for one in documents:
         changes.update(one)

@@ -28,7 +28,7 @@ from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Re
 from domain.bounds import KEY, NAME, TEXT, TOURNAMENT, Bound, clipped, shown
 from domain.errors import HonbaError, WinnerIsDiscarder, WinnersOnSeveralDiscards
 from domain.said import Listed, Said
-from domain.store_errors import StoreUnavailable
+from domain.store_errors import StoreBusy, StoreUnavailable
 from replay.html.templating import TEMPLATES as REPORT_TEMPLATES
 from replay.html.templating import add_filters
 from replay.html.words import N_, Words, when
@@ -38,6 +38,7 @@ from replay.service.audit.witnesses import WitnessKeys
 from replay.service.common.access import Grant, TokenStore
 from replay.service.common.opening import (
     close_store,
+    not_waiting,
     one_writer_at_a_time,
     open_standings_view,
     open_store,
@@ -211,11 +212,17 @@ class Site:
         the server's threads take turns on the store anyway (``run``). While ``fn`` runs the loop
         serves nothing else: the stall is the call's own work, a few statements on a local file
         and its commit's wait for the disk (20 tables at once: 1.36x the hands a second of the
-        pool, with slower runs where the disk is slow); the store held by another thread (a page's
-        read, the checkpoint, a first build of the standings view) sends the call to the pool
-        rather than waiting on the loop, and another process's write makes it wait as the store's
-        busy timeout says, as every call of the server would. A store that did not answer is
-        answered 503, and every call is made in the thread pool until one is answered again.
+        pool, with slower runs where the disk is slow). It never waits for a lock: the store held by
+        another thread (a page's read, the checkpoint, a first build of the standings view) sends the
+        call to the pool rather than waiting on the loop, and so does another process's write (an
+        import, another server, a command on the same file): on the loop the call is made not to
+        wait (``not_waiting``), SQLite refuses it at once before anything is written (``StoreBusy``),
+        and it is made again in the pool, which waits as the store's busy timeout says while the loop
+        serves the rest (static files, live streams' keep-alives; what needs the store waits its turn
+        in the pool behind it, as it would behind any write). ``fn`` must be one that
+        may so be run twice: a refused attempt leaves nothing behind (a save's rows, a client key,
+        what the store keeps of a match are the committed save's only). A store that did not answer
+        is answered 503, and every call is made in the thread pool until one is answered again.
 
         On PostgreSQL the call is the pool's: its three statements' round trips would hold the loop,
         and the server's other tables, for each wait for the database. Measured (issue 36, sixth
@@ -232,12 +239,16 @@ class Site:
             return await self.call(fn)
         try:
             return self._here(fn)
+        except StoreBusy:
+            pass  # another process's write holds the store: the pool's call waits for it, not the loop
         finally:
             self._lock.release()
+        return await self.call(fn)
 
     def _here(self, fn: Callable[[], T]) -> T:
         try:
-            return _answering(fn)
+            with not_waiting(self.app):
+                return _answering(fn)
         except Unavailable:
             self._answered = False
             raise

@@ -133,6 +133,17 @@ async def refused(
     return served.page(request, "table.html", 400, **context, errors=errors, values=fields)
 
 
+async def previewed(
+    served: Site, key: str, fields: Mapping[str, Any]
+) -> tuple[Entry, HandTiles | None, dict[str, Any]]:
+    """The entry a form describes, its tiles, and the service's preview of it: what the confirm page
+    and the page script's check both show (the token's grant is checked before, apart from the
+    form's refusals)."""
+    entry, tiles = read_entry(fields)
+    expect = form_for_hand(fields)
+    return entry, tiles, await served.call(lambda: entry_preview(served.app, key, entry, tiles, expect))
+
+
 async def preview_form(request: Request) -> Response:
     served = site(request)
     key = request.path_params["key"]
@@ -140,9 +151,7 @@ async def preview_form(request: Request) -> Response:
     token = form_token(fields)
     await served.call(lambda: served.may_record(key, token))
     try:
-        entry, tiles = read_entry(fields)
-        expect = form_for_hand(fields)
-        shown = await served.call(lambda: entry_preview(served.app, key, entry, tiles, expect))
+        entry, tiles, shown = await previewed(served, key, fields)
     except HandTaken as exc:
         return await taken(request, served, key, exc, token, wants_json=False)
     except HonbaError as exc:
@@ -163,9 +172,7 @@ async def check_form(request: Request) -> Response:
     token = form_token(fields)
     await served.call(lambda: served.may_record(key, token))
     try:
-        entry, tiles = read_entry(fields)
-        expect = form_for_hand(fields)
-        shown = await served.call(lambda: entry_preview(served.app, key, entry, tiles, expect))
+        _, _, shown = await previewed(served, key, fields)
     except HandTaken as exc:
         return await taken(request, served, key, exc, token, wants_json=True)
     except HonbaError as exc:

@@ -18,12 +18,14 @@ from pathlib import Path
 from typing import Any
 from uuid import UUID
 
+import httpx
 import pytest
 from anyio.from_thread import start_blocking_portal
 from eventsourcing.persistence import StoredEvent
 from honba_cli import invoke
 from starlette.testclient import TestClient
-from web_support import hidden, prepare
+from stored_rows import write_lock_held
+from web_support import hidden, prepare, serving
 
 from domain.match import match_id
 from domain.said import Said
@@ -216,6 +218,54 @@ def test_a_hand_recorded_through_the_json_api_takes_no_turn_of_the_thread_pool(
         assert answer.status_code == 200, answer.text
         assert turns == ["run"]
         assert client.get(f"/api/matches/{KEY}").json()["version"] == answer.json()["version"]
+
+
+def test_another_process_holding_the_write_lock_stalls_no_other_request_and_the_hand_is_recorded_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, pool_turns: PoolTurns
+) -> None:
+    # Another process holds SQLite's write lock (an import beside the served store, another server, a
+    # command). A hand on the event loop waited for it there, up to the store's busy timeout, and the
+    # whole server (pages, static files, live streams, other tables) with it. On the loop the hand is
+    # now refused the lock at once, before anything is written, and made again in the pool, which
+    # waits for it while the loop answers the rest. The busy timeout is long here, so that a hand that
+    # waits on the loop is seen holding it (the guard below), never answered by its timeout running out.
+    monkeypatch.setenv("SQLITE_LOCK_TIMEOUT", "600")
+    db = str(tmp_path / "store.sqlite")
+    (token,) = prepare(db, {KEY: ("Ann", "Ben", "Cho", "Dai")}, [("table", KEY)])
+    bearer = {"Authorization": f"Bearer {token}"}
+    hand = {"kind": "abort", "abort": "four_winds"}
+    answers: list[httpx.Response] = []
+    with serving(create_app(db)) as base:
+        with httpx.Client(base_url=base, timeout=60) as http:
+            first = http.post(f"/api/matches/{KEY}/entries", json={**hand, "client_key": "c1"}, headers=bearer)
+            assert first.status_code == 200, first.text
+            before = first.json()["version"]
+
+        def post() -> None:
+            with httpx.Client(base_url=base, timeout=60) as http:
+                sent = {**hand, "client_key": "c2"}
+                answers.append(http.post(f"/api/matches/{KEY}/entries", json=sent, headers=bearer))
+
+        pool_turns.names.clear()
+        pool_turns.asked.clear()
+        with write_lock_held(db) as other, httpx.Client(base_url=base, timeout=30) as http:
+            poster = threading.Thread(target=post)
+            poster.start()
+            # (a hang guard: refused at once on the loop, the hand is the pool's at once)
+            assert pool_turns.asked.wait(timeout=30), "the hand waited for the lock on the event loop"
+            # While the lock is held, and the hand waits for it in the pool, the loop answers the rest.
+            assert http.get("/static/honba.css").status_code == 200
+            assert http.get("/no-such-page").status_code == 404
+            assert answers == [] and other.in_transaction  # still held: those were answered first
+            other.rollback()
+            poster.join(timeout=60)
+        assert pool_turns.names == ["run"]  # the hand's one turn, after its refusal on the loop
+        with httpx.Client(base_url=base, timeout=60) as http:
+            (answer,) = answers
+            assert answer.status_code == 200, answer.text
+            # Recorded once: the refused attempt on the loop left nothing behind.
+            assert answer.json()["version"] == before + 1
+            assert http.get(f"/api/matches/{KEY}").json()["version"] == before + 1
 
 
 def test_a_hand_on_postgresql_takes_its_one_turn_of_the_thread_pool(postgres_url: str, pool_turns: PoolTurns) -> None:

@@ -30,6 +30,7 @@ from uuid import uuid4
 import pytest
 from conftest import CORPUS, TENHOU, hv, ron, won
 from eventsourcing.persistence import Tracking
+from stored_rows import write_lock_held
 
 import replay.service.imports.storing as storing
 import replay.store.standings_view as standings_view
@@ -507,3 +508,39 @@ def test_rule_values_equal_in_python_but_not_in_json_get_their_own_reference() -
     assert refs == [rules_ref(base), rules_ref(as_int), rules_ref(base)]
     for values, ref in zip((base, as_int), refs, strict=False):
         assert json.dumps(cache.get("rules", ref)) == json.dumps(values)
+
+
+def test_a_view_locked_by_another_process_is_left_to_the_catch_up_and_the_import_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The view is derived data: an import whose write of it cannot get its lock (another process
+    # holds the view's file: a catch-up, a server's view, a backup) stores every game all the same,
+    # says so once, and leaves the view where it stood for the next catch-up. It failed, after its
+    # first batch's events were stored, once the view's lock timeout (60 s) ran out.
+    db = tmp_path / "honba.sqlite"
+    store = HonbaApp.open(str(db))
+    try:
+        import_paths(store, TENHOU_LOGS[:4], batch=2)
+        view = open_view(store)
+        before = view.max_tracking_id(store.name)
+        close_view(view)
+        capsys.readouterr()
+        # A second's wait for the view's lock, not 60 (SQLite's busy timeout takes whole seconds).
+        monkeypatch.setattr(standings_view, "VIEW_LOCK_TIMEOUT", 1)
+        with write_lock_held(views_path(str(db))):
+            run = import_paths(store, TENHOU_LOGS[4:12], batch=2)
+        said = capsys.readouterr().err.splitlines()
+        assert run.stored == 8
+        # Every game stored, whole (the chain and seal of each check).
+        assert sum(1 for _ in store.list_matches()) == 12
+        assert all(store.read(key).damage is None for key in run.games)
+        # Said once for the four batches, in one line, no traceback.
+        assert len(said) == 1 and "standings view" in said[0] and "Traceback" not in said[0], said
+        view = open_view(store)
+        assert view.max_tracking_id(store.name) == before
+        # The next standings read folds what the view lacks: the documents a fresh catch-up folds.
+        catch_up(store, view, notice=refuse_notice)
+        assert documents(view) == folded_afresh(store)
+        close_view(view)
+    finally:
+        store.close()

@@ -11,7 +11,7 @@ reaches nothing of ``replay.store`` nor of the event library itself.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeAlias
 
@@ -124,6 +124,14 @@ def one_writer_at_a_time(app: Store) -> bool:
     """Whether the store takes one writer at a time (SQLite, and the store in memory: every store but
     PostgreSQL), so that a server's threads take turns on it."""
     return app.env.get("PERSISTENCE_MODULE") != POSTGRES
+
+
+def not_waiting(app: Store) -> AbstractContextManager[None]:
+    """Run a block whose calls to ``app`` are refused at once, not kept waiting, when another
+    process holds the store's write lock (SQLite): ``StoreBusy`` when refused so before anything
+    was written (the block may be run again where a wait stalls nothing else). For a call made on
+    ``honba serve``'s event loop, which serves every other request while it does not return."""
+    return app.not_waiting()
 
 
 @contextmanager
