@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Sequence
-from itertools import accumulate, compress, count, repeat
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from itertools import compress, count, repeat
 from json.scanner import make_scanner
+from operator import is_
 from pathlib import PurePath
 from typing import Any, Final, NamedTuple, NoReturn, cast
 
@@ -117,8 +118,10 @@ def read_mjai(data: bytes, *, file: str, tiles: bool = True) -> list[LoggedGame]
 
     A game without ``end_game`` (or without ``start_game``) is marked
     ``truncated`` and checked as far as it goes. Anything unreadable raises
-    ``LogError`` naming the file and the line (``line 12``). Without ``tiles``, each hand's play
-    is not put in tenhou.net/6's arrays (``LoggedHand.tiles``, which only an import keeps).
+    ``LogError`` naming the file and the line (``line 12``). Without ``tiles`` (what ``honba verify``
+    reads), each hand's play is not put in tenhou.net/6's arrays (``LoggedHand.tiles``) and each win
+    is read without its details (``Win.details``: the yaku the log names, its fu, the winning tile
+    and the calls, which nothing is paid by): only an import keeps them.
     """
     text = _decoded(data, file)
     if not tiles and _lines_plain(text):
@@ -317,6 +320,8 @@ class _GameReader:
     def __init__(self, file: str, index: int | None, tiles: bool = True):
         self.file = file
         self.index = index
+        # An import's reading: each hand's play in tenhou.net/6's arrays and each win's details
+        # (``read_mjai``); verify reads neither.
         self.tiles = tiles
         self.tenhou_rules: dict[tuple[int, bool], Ruleset] = {}
         self.players = 0
@@ -431,11 +436,12 @@ class _GameReader:
         honba = self._count(event.get("honba", 0), "honba")
         kyotaku = self._count(event.get("kyotaku", 0), "kyotaku")
         tehais = event.get("tehais")
-        hands: list[list[str]] = [[] for _ in range(players)]
         if tehais is not None:
             if not isinstance(tehais, list) or len(tehais) < players:
                 raise LogError(self.where(), "tehais must be a list of hands, one per player")
             hands = [self._tiles(t, "tehais") for t in tehais[:players]]
+        else:
+            hands = _empty_lists(players)
         marker = event.get("dora_marker")
         self.kyoku = _Kyoku(
             line=self.line,
@@ -447,9 +453,9 @@ class _GameReader:
             scores=tuple(scores),
             players=players,
             hands=hands,
-            melds=[[] for _ in range(players)],
+            melds=_empty_lists(players),
             dora=[self._tile(marker, "dora_marker")] if marker is not None else [],
-            discards=[[] for _ in range(players)],
+            discards=_empty_lists(players),
             last_draw=[None] * players,
             kita=[0] * players,
         )
@@ -615,11 +621,14 @@ class _GameReader:
         deltas = event.get("deltas")
         # The original mjai puts the stick in reach_accepted's deltas; later writers (Mortal,
         # riichienv) leave it out of every delta, and it is then the rules' stick.
-        changes = self._ints(deltas, "deltas", k.players) if deltas is not None else None
-        if changes is None:
-            stick = self._rules().riichi_deposit
-            changes = [-stick if s == seat else 0 for s in range(k.players)]
-        k.reach_changes = [a + b for a, b in zip(k.reach_changes or [0] * k.players, changes, strict=True)]
+        if deltas is not None:
+            changes = self._ints(deltas, "deltas", k.players)
+            k.reach_changes = [a + b for a, b in zip(k.reach_changes or [0] * k.players, changes, strict=True)]
+        else:
+            # The stick alone: the seat's change, the others' as they were.
+            if not k.reach_changes:
+                k.reach_changes = [0] * k.players
+            k.reach_changes[seat] -= self._rules().riichi_deposit
         self._note_scores(event, k.players)
 
     # Results.
@@ -638,11 +647,12 @@ class _GameReader:
         discarder = None if self_drawn else target
         ura = event.get("ura_markers") or event.get("uradora_markers") or []
         ura_markers = self._tiles(ura, "ura_markers")
+        # A placeholder value until ``_wins`` makes the win again with its value and who is liable.
         win = Win(
             winner=actor,
             value=_UNVALUED,
             discarder=discarder,
-            details=self._details(k, event, actor, target),
+            details=self._details(k, event, actor, target) if self.tiles else None,
         )
         value = self._logged_value(event)
         source = "log"
@@ -791,8 +801,12 @@ class _GameReader:
                     deposits=(k.sticks + hora.sticks_before) * rules.riichi_deposit if takes else 0,
                 )
                 value = value_from_payment(attrs.evolve(hora.win, liable=liable), deltas, state, rules)
-            # The win made once with its value and who is liable (``attrs.evolve`` is a tenth of a hand's result).
-            wins.append(attrs.evolve(hora.win, value=value, liable=liable))
+            # The win made once more with its value and who is liable, from the fields ``_on_hora`` gave
+            # it (``attrs.evolve``, which looks every field up, was a tenth of a hand's result).
+            won = hora.win
+            wins.append(
+                Win(winner=won.winner, value=value, discarder=won.discarder, liable=liable, details=won.details)
+            )
             if SOURCE_RANK[hora.source] > SOURCE_RANK[source]:
                 source = hora.source
         return tuple(wins), source
@@ -810,23 +824,32 @@ class _GameReader:
         if reason is not None and not isinstance(reason, str):
             raise LogError(self.where(), "the draw's 'reason' must be a string")
         word = (reason or "").lower().replace("_", "").replace("-", "").replace(" ", "")
-        exhausted = k.draws >= WALL_DRAWS[k.players]
         kind = _abort_named(word)
         if kind is not None:
             return AbortiveDraw(kind, riichi, called=called)
         nagashi_named = "nagashi" in word or word == "nm"
         if word and word not in EXHAUSTIVE_REASONS and not nagashi_named:
             raise LogError(self.where(), f"unknown draw reason {shown(reason)}")
-        if not word and not exhausted and k.draws:
+        if not word:
             # Writers that give no reason: a draw before the wall ran out is abortive.
-            return AbortiveDraw(self._abort_kind(k), riichi, called=called)
-        eligible = self._nagashi_eligible(k)
+            draws = self._draws(k)
+            if draws and draws < WALL_DRAWS[k.players]:
+                return AbortiveDraw(self._abort_kind(k), riichi, called=called)
         paid = {s for s, c in enumerate(changes) if c > 0}
-        if nagashi_named or (eligible & paid and not _noten_pattern(changes, paid)):
-            nagashi = tuple(sorted(eligible & paid or paid))
-            ready = self._ready(k, event, (0,) * k.players, riichi, following)
-            return ExhaustiveDraw(ready=ready, riichi=riichi, nagashi=nagashi, called=called)
+        # Whose discards make a nagashi mangan is asked only where it decides: a draw named so, or
+        # payments to an eligible seat that are not noten payments (nothing paid, or noten payments,
+        # as at most draws, leave it unasked).
+        if nagashi_named or (paid and not _noten_pattern(changes, paid)):
+            eligible = self._nagashi_eligible(k)
+            if nagashi_named or eligible & paid:
+                nagashi = tuple(sorted(eligible & paid or paid))
+                ready = self._ready(k, event, (0,) * k.players, riichi, following)
+                return ExhaustiveDraw(ready=ready, riichi=riichi, nagashi=nagashi, called=called)
         return ExhaustiveDraw(ready=self._ready(k, event, changes, riichi, following), riichi=riichi, called=called)
+
+    def _draws(self, k: _Kyoku) -> int:
+        """The draws of a drawn hand before its result (asked only where the draw names no reason)."""
+        return k.draws
 
     def _ready(
         self,
@@ -1044,6 +1067,8 @@ class _GameReader:
         _take(k.hands[seat], tiles)
 
     def _seat(self, value: Any, name: str) -> int:
+        if type(value) is int and 0 <= value < self.players:
+            return value  # a seat at the table, as every event names one
         seat = self._int(value, name)
         if not 0 <= seat < max(self.players, 1):
             raise LogError(self.where(), f"{name} {seat}: there is no such seat at a {self.players}-player table")
@@ -1069,7 +1094,8 @@ class _GameReader:
             raise LogError(self.where(), f"{name!r} must be a list of whole numbers, not {_kind(value)}")
         if length is not None and len(value) != length:
             raise LogError(self.where(), f"{name!r} has {len(value)} values for {length} players")
-        return [self._int(v, name) for v in value]
+        # Each a whole number in range, read in line (``_int`` says what else is wrong).
+        return [v if type(v) is int and -MAX_POINTS <= v <= MAX_POINTS else self._int(v, name) for v in value]
 
     def _tile(self, value: Any, name: str) -> str:
         if type(value) is str and value in MJAI_TILES:
@@ -1118,7 +1144,7 @@ HANDLERS: Final = tuple(name for name in dir(_GameReader) if name.startswith("_o
 # type, a seat 0 to 3, a tile mjai writes (``MJAI_TILES`` or ``?``) and a tsumogiri flag: it reads
 # the same as JSON, and the only refusals the handlers would give it (outside a hand, after
 # end_kyoku, a fourth seat at a three-player table) are checked for each run of such lines before
-# the event after it (``_LineReader._run``), with the same message and line.
+# the event after it (``_LineReader.read_lines``), with the same message and line.
 
 _TILE = r"(?:[1-9][mps]|5[mps]r|[ESWNPFC]|\?)"
 # The tiles that end a nagashi mangan (no terminal or honor; a hidden tile is not known to be one).
@@ -1134,10 +1160,6 @@ def _layouts(seat: str, tiles: str = _TILE, kinds: str = "tsumo|dahai", group: s
         rf'\{{"actor": ?{seat}, ?"pai": ?"{group}{tiles})", ?(?:{_FLAG}, ?)?"type": ?"{group}{kinds})"\}}'
         rf'|\{{"type": ?"{group}{kinds})", ?"actor": ?{seat}, ?"pai": ?"{group}{tiles})"(?:, ?{_FLAG})?\}}'
     )
-
-
-# One such line, without its newline.
-_PLAIN_LINE: Final = re.compile(_layouts("[0-3]", group="(?:"))
 
 
 def _written_plain() -> frozenset[str]:
@@ -1158,29 +1180,57 @@ def _written_plain() -> frozenset[str]:
     return frozenset(lines)
 
 
+def _plain_codes() -> tuple[dict[str, int], tuple[tuple[int, str, bool], ...]]:
+    """Each line of ``_written_plain`` with its code, and what each code is: the seat, the tile and
+    whether it is a draw, as ``_PLAIN`` reads them (the layouts of one draw share its code)."""
+    entries: dict[tuple[int, str, bool], int] = {}
+    codes: dict[str, int] = {}
+    for line in sorted(_written_plain()):
+        m = _PLAIN.match(line + "\n")
+        assert m is not None  # every spelled-out line is one (a test)
+        entry = (int(m[1] or m[5]), m[2] or m[6], (m[3] or m[4]) == "tsumo")
+        codes[line] = entries.setdefault(entry, len(entries))
+    return codes, tuple(entries)
+
+
+# One such line, without its newline.
+_PLAIN_LINE: Final = re.compile(_layouts("[0-3]", group="(?:"))
+# One such line (the next character a newline): groups seat, tile, kind or kind, seat, tile.
+_PLAIN: Final = re.compile(rf"(?:{_layouts('([0-3])')})\n")
 # Looked up for each line (a hash and a comparison, in C for the whole text at once:
-# ``_other_lines``); a line not among them is tried against ``_PLAIN_LINE``.
-_WRITTEN_PLAIN: Final = dict.fromkeys(_written_plain(), False)
+# ``_plain_lines``), each spelled-out line giving its code (``_PLAIN_ENTRY``); a line not among them
+# is tried against ``_PLAIN_LINE``. A file's codes, one a line, are kept: a seat's play and the last
+# discard are then found among small whole numbers, not by looking its lines up again.
+_WRITTEN_PLAIN, _PLAIN_ENTRY = _plain_codes()
 # The longest line ``_PLAIN_LINE`` takes: spelled out among them (a space after every separator,
 # the flag ``false``, a red five; a test tries every spacing). A longer line is not tried.
 _LONGEST_PLAIN: Final = max(map(len, _WRITTEN_PLAIN))
-# One such line (the next character a newline): groups seat, tile, kind or kind, seat, tile.
-_PLAIN: Final = re.compile(rf"(?:{_layouts('([0-3])')})\n")
 
 
-def _seat_plain() -> tuple[dict[str, tuple[str, bool]], ...]:
-    """Each seat's lines of ``_WRITTEN_PLAIN``, each with its tile and whether it is a draw, as
-    ``_PLAIN`` reads them (a seat's play is then followed by a lookup of the lines split once, not
-    by a regular expression over the hand's text: ``_LineReader._play``)."""
-    seats: tuple[dict[str, tuple[str, bool]], ...] = ({}, {}, {}, {})
-    for line in _WRITTEN_PLAIN:
-        m = _PLAIN.match(line + "\n")
-        assert m is not None  # every spelled-out line is one (a test)
-        seats[int(m[1] or m[5])][line] = (m[2] or m[6], (m[3] or m[4]) == "tsumo")
+def _seat_codes() -> tuple[dict[int | None, tuple[str, bool]], ...]:
+    """Each seat's codes (``_PLAIN_ENTRY``), each with its tile and whether it is a draw: a seat's play
+    is followed by a lookup of the file's codes (``_LineReader._play``), in C, among a few hundred
+    small whole numbers (its lines looked up again were some forty thousand string comparisons)."""
+    # Keyed by a line's code, looked up for the lines without one (None) too: found in none.
+    seats: tuple[dict[int | None, tuple[str, bool]], ...] = ({}, {}, {}, {})
+    for code, (seat, tile, drawn) in enumerate(_PLAIN_ENTRY):
+        seats[seat][code] = (tile, drawn)
     return seats
 
 
-_SEAT_PLAIN: Final = _seat_plain()
+def _seat_discards() -> tuple[dict[int | None, bool], ...]:
+    """Each seat's codes of a discard, each with whether its tile is a terminal or an honor (a
+    nagashi mangan's discards are all such; a simple tile or a hidden one: False)."""
+    seats: tuple[dict[int | None, bool], ...] = ({}, {}, {}, {})
+    for code, (seat, tile, drawn) in enumerate(_PLAIN_ENTRY):
+        if not drawn:
+            parsed = tile34(tile)
+            seats[seat][code] = parsed is not None and parsed[0] in TERMINALS_AND_HONORS
+    return seats
+
+
+_SEAT_CODES: Final = _seat_codes()
+_SEAT_DISCARD_CODES: Final = _seat_discards()
 # Each seat's such lines (groups tile, kind or kind, tile), its discards, those of a simple tile:
 # each matched from the newline before it (searched for as a literal, not tried at every
 # character as a line's start would be), the newline after it looked at and left to the next.
@@ -1226,12 +1276,14 @@ def _lines_plain(text: str) -> bool:
     return _OTHER_BREAKS.search(text) is None
 
 
-def _other_lines(lines: list[str]) -> list[int]:
-    """The lines that are not one of ``_WRITTEN_PLAIN``, by their index; the last always."""
-    indexes = list(compress(count(), map(_WRITTEN_PLAIN.get, lines, repeat(True))))
+def _plain_lines(lines: list[str]) -> tuple[list[int | None], list[int]]:
+    """Each line's code (``_WRITTEN_PLAIN``; None for a line not among them), and the lines that are
+    not among them, by their index; the last always."""
+    codes = list(map(_WRITTEN_PLAIN.get, lines))
+    indexes = list(compress(count(), map(is_, codes, repeat(None))))
     if not indexes or indexes[-1] != len(lines) - 1:
         indexes.append(len(lines) - 1)
-    return indexes
+    return codes, indexes
 
 
 def _read_lines(text: str, file: str) -> list[LoggedGame]:
@@ -1241,18 +1293,23 @@ def _read_lines(text: str, file: str) -> list[LoggedGame]:
     runs: list[tuple[int, int]] = []  # the plain lines before each event
     events: list[tuple[int, int, int, Any]] = []  # line number, start, end, value
     lines = text.split("\n")
-    # Where each line starts: the lengths before it and a newline after each.
-    before = list(accumulate(map(len, lines), initial=0))
     last = len(lines) - 1  # no newline ends it: read as JSON whatever it holds
     plain = _PLAIN_LINE.fullmatch
     at = 0
+    # Where line ``counted`` starts: the lengths before it and a newline after each, summed from
+    # one line read to the next (the lengths are small whole numbers, made once; a running sum
+    # of every line was one new number per line).
+    counted = position = 0
     spelled = True  # every plain line is one of ``_WRITTEN_PLAIN``
-    for index in _other_lines(lines):
+    codes, others = _plain_lines(lines)
+    for index in others:
         line = lines[index]
-        if index < last and len(line) <= _LONGEST_PLAIN and plain(line) is not None:
+        if index < last and len(line) <= _LONGEST_PLAIN and line not in _KNOWN_EVENTS and plain(line) is not None:
             spelled = False
             continue  # a plain layout not spelled out in ``_WRITTEN_PLAIN``
-        start = before[index] + index
+        position += sum(map(len, lines[counted:index])) + index - counted
+        counted = index
+        start = position
         end = start + len(line) + (index < last)
         number = index + 1
         event = _line_event(line, file, number)
@@ -1263,12 +1320,11 @@ def _read_lines(text: str, file: str) -> list[LoggedGame]:
             runs.append((at, start))
             events.append((number, start, end, _BLANK))
         at = end
-    _check_types([(n, e) for n, _, _, e in events if e is not _BLANK], file)
     # Games as ``read_mjai`` splits them: a start_game, or whatever comes after an end_game. A
     # game's parts: ``2 * i`` the plain lines before event ``i``, ``2 * i + 1`` the event.
     games: list[list[int]] = []
     current: list[int] | None = None
-    for index, ((start, end_of_run), (_, _, _, event)) in enumerate(zip(runs, events, strict=True)):
+    for index, ((start, end_of_run), (number, _, _, event)) in enumerate(zip(runs, events, strict=True)):
         if end_of_run > start:
             if current is None:
                 # A draw or discard after the end of a game begins the next one (refused there).
@@ -1276,17 +1332,22 @@ def _read_lines(text: str, file: str) -> list[LoggedGame]:
                 games.append(current)
             current.append(2 * index)
         if event is not _BLANK:
-            if current is None or event["type"] == "start_game":
+            # Each event's type checked as ``_check_types`` checks it, once every line is read (a
+            # line that is no JSON further on was named first), in this one pass over the events.
+            kind = event.get("type") if type(event) is dict else None
+            if type(kind) is not str:
+                _check_types([(number, event)], file)
+            if current is None or kind == "start_game":
                 current = []
                 games.append(current)
             current.append(2 * index + 1)
-            if event["type"] == "end_game":
+            if kind == "end_game":
                 current = None
     if not games:
         raise LogError(file, "no mjai events in it")
     several = len(games) > 1
     return [
-        _LineReader(file, k if several else None, text, runs, events, lines if spelled else None).read_lines(game)
+        _LineReader(file, k if several else None, text, runs, events, codes if spelled else None).read_lines(game)
         for k, game in enumerate(games)
     ]
 
@@ -1302,6 +1363,11 @@ def _take(hand: list[str], tiles: Sequence[str]) -> None:
             # A hand the log does not show fully (another player's view): stop valuing it.
             hand.clear()
             hand.append("?")
+
+
+def _empty_lists(players: int) -> list[Any]:
+    """A new empty list for each seat (a literal: a comprehension is a function call of its own)."""
+    return [[], [], [], []] if players == 4 else [[], [], []]
 
 
 def _is_ready(k: _Kyoku, seat: int) -> bool | None:
@@ -1401,11 +1467,9 @@ class _SeatPlay:
         self.ippatsu = False
         self.rinshan = False
 
-    def plain(self, lines: list[tuple[str, bool]]) -> None:
+    def plain(self, lines: Iterable[tuple[str, bool]]) -> None:
         """The seat's draws and discards in plain lines (each its tile and whether it is a draw), in
         order: what ``draw`` and ``discard`` do for each, in one loop."""
-        if not lines:
-            return
         hand, discards = self.hand, self.discards
         last_draw, rinshan, after_kan = self.last_draw, self.rinshan, self.after_kan
         discarded = False
@@ -1416,9 +1480,10 @@ class _SeatPlay:
                 rinshan = after_kan
                 after_kan = False
             else:
-                if tile in hand:
+                # (One search of the hand, not a look and then a search: a discard is in it.)
+                try:
                     hand.remove(tile)
-                else:
+                except ValueError:
                     _take(hand, (tile,))
                 discards.append(tile)
                 discarded = True
@@ -1466,13 +1531,14 @@ class _LineReader(_GameReader):
         text: str,
         runs: list[tuple[int, int]],
         events: list[tuple[int, int, int, Any]],
-        lines: list[str] | None = None,
+        codes: list[int | None] | None = None,
     ) -> None:
         super().__init__(file, index, tiles=False)
         self.text = text
-        # The text split at its newlines, where each plain line in it is one of ``_WRITTEN_PLAIN``
-        # (a seat's are then found by a lookup); None where some are read by ``_PLAIN_LINE``.
-        self.lines = lines
+        # Each line's code (``_plain_lines``), where each plain line in the text is one of
+        # ``_WRITTEN_PLAIN`` (a seat's are then found by a lookup); None where some are read by
+        # ``_PLAIN_LINE``.
+        self.codes = codes
         self.runs = runs
         self.events = events
         self.at = 0  # where the event being read starts in the text
@@ -1482,12 +1548,20 @@ class _LineReader(_GameReader):
         kyokus = self.kyokus
         handlers: dict[str, Callable[[dict[str, Any]], None]] = {name[4:]: getattr(self, name) for name in HANDLERS}
         handler_of = handlers.get
-        runs, events = self.runs, self.events
+        runs, events, text = self.runs, self.events, self.text
         end = 0
         for part in parts:
             if not part & 1:
+                # A run of plain draws and discards (checked here, not in a method of its own: four
+                # runs a hand): refused as its first line would be, if at all.
                 start, end = runs[part >> 1]
-                self._run(start, end)
+                k = self.kyoku
+                if k is None or k.ended or (self.players == 3 and _FOURTH_SEAT.search(text, start, end)):
+                    self._refuse(start, end)
+                if not self.red_fives and _RED_FIVE.search(text, start, end):
+                    self.red_fives = True
+                # Each plain draw says ``"tsumo"`` once (a discard's ``"tsumogiri"`` is not it).
+                k.plain_draws += text.count('"tsumo"', start, end)
                 continue
             line, self.at, end, event = events[part >> 1]
             self.line = line
@@ -1505,18 +1579,8 @@ class _LineReader(_GameReader):
         for k in kyokus:
             if k.stop is None:
                 k.stop = end
-                k.stop_index = k.first_line + self.text.count("\n", k.start, end)
+                k.stop_index = k.first_line + text.count("\n", k.start, end)
         return self._finish()
-
-    def _run(self, start: int, end: int) -> None:
-        """A run of plain draws and discards: refused as its first line would be, if at all."""
-        k, text = self.kyoku, self.text
-        if k is None or k.ended or (self.players == 3 and _FOURTH_SEAT.search(text, start, end)):
-            self._refuse(start, end)
-        if not self.red_fives and _RED_FIVE.search(text, start, end):
-            self.red_fives = True
-        # Each plain draw says ``"tsumo"`` once (a discard's ``"tsumogiri"`` is not it).
-        k.plain_draws += text.count('"tsumo"', start, end)
 
     def _refuse(self, start: int, end: int) -> NoReturn:
         """The handlers' refusal of a run's first line they refuse: each read in turn until then."""
@@ -1597,11 +1661,12 @@ class _LineReader(_GameReader):
     # A draw's result: the draws and the last discard; the discards, or every seat's play where the
     # hands are asked.
 
-    def _logged(self, k: _Kyoku, rules: Ruleset, following: _Kyoku | None) -> LoggedHand:
-        if k.draw is not None and not k.horas:
-            assert k.stop is not None
-            self._table(k, k.stop, [m for m in k.moves if m.at < k.stop])
-        return super()._logged(k, rules, following)
+    def _draws(self, k: _Kyoku) -> int:
+        # The draws before the hand stops, read from its lines where they are asked: a draw that
+        # names its reason (every drawn hand riichienv writes) does not ask them.
+        assert k.stop is not None
+        self._table(k, k.stop, k.stop_index, [m for m in k.moves if m.at < k.stop])
+        return k.draws
 
     def _nagashi_eligible(self, k: _Kyoku) -> set[int]:
         text, start, stop = self.text, k.start, k.stop
@@ -1616,6 +1681,13 @@ class _LineReader(_GameReader):
                 # A discard read as JSON: the seat's play in order.
                 self._materialize(k, stop, k.stop_index, (seat,))
                 if seat in super()._nagashi_eligible(k):
+                    eligible.add(seat)
+            elif self.codes is not None:
+                # The seat's discards by their codes: at least one, each a terminal or an honor.
+                # (``in`` stops at the first found: a simple tile is thrown early in most hands.)
+                stretch = self.codes[k.first_line : k.stop_index]
+                terminal = _SEAT_DISCARD_CODES[seat].get
+                if False not in map(terminal, stretch) and True in map(terminal, stretch):
                     eligible.add(seat)
             elif _SEAT_DISCARDS[seat].search(text, start - 1, stop) and not _SEAT_SIMPLES[seat].search(
                 text, start - 1, stop
@@ -1646,39 +1718,35 @@ class _LineReader(_GameReader):
         of the text), for these seats and the table."""
         assert at is not None
         moves = [m for m in k.moves if m.at < at]
-        self._table(k, at, moves)
+        self._table(k, at, index, moves)
         for seat in seats:
             play = self._play(k, seat, at, index, moves)
             k.hands[seat] = play.hand
             k.last_draw[seat] = play.last_draw
             k.discards[seat] = play.discards
-            for held, group in (
-                (play.discarded, k.discarded),
-                (play.ippatsu, k.ippatsu),
-                (play.rinshan, k.rinshan_draw),
-                (play.after_kan, k.after_kan),
-                (play.double_riichi, k.double_riichi),
-            ):
-                if held:
-                    group.add(seat)
-                else:
-                    group.discard(seat)
+            # Each of the seat's flags into the hand's set of seats (written out: a tuple of pairs
+            # made and unpacked for each seat was a fifth of this).
+            (k.discarded.add if play.discarded else k.discarded.discard)(seat)
+            (k.ippatsu.add if play.ippatsu else k.ippatsu.discard)(seat)
+            (k.rinshan_draw.add if play.rinshan else k.rinshan_draw.discard)(seat)
+            (k.after_kan.add if play.after_kan else k.after_kan.discard)(seat)
+            (k.double_riichi.add if play.double_riichi else k.double_riichi.discard)(seat)
 
     def _play(self, k: _Kyoku, seat: int, at: int, index: int, moves: list[_Move]) -> _SeatPlay:
         """One seat's play before ``at`` (line ``index``): its plain lines and the moves, in the
         order written."""
         play = _SeatPlay(seat, k.dealt[seat])
-        text, lines = self.text, self.lines
-        if lines is not None:
-            # The seat's plain lines looked up among the lines of each stretch between the moves
+        text, codes = self.text, self.codes
+        if codes is not None:
+            # The seat's plain lines looked up among the codes of each stretch between the moves
             # (a move's own line is read as JSON: left out, as the last line of a text may be plain).
-            own = _SEAT_PLAIN[seat].get
+            own = _SEAT_CODES[seat].get
             begin = k.first_line
             for move in moves:
-                play.plain(list(filter(None, map(own, lines[begin : move.line_index]))))
+                play.plain(filter(None, map(own, codes[begin : move.line_index])))
                 play.move(move)
                 begin = move.line_index + 1
-            play.plain(list(filter(None, map(own, lines[begin:index]))))
+            play.plain(filter(None, map(own, codes[begin:index])))
             return play
         found = _SEAT_LINES[seat].findall
         # From the newline that ends start_kyoku's line; the plain lines before each move (each
@@ -1692,33 +1760,17 @@ class _LineReader(_GameReader):
         play.plain([(m[0] or m[3], (m[1] or m[2]) == "tsumo") for m in found(text, start, at)])
         return play
 
-    def _table(self, k: _Kyoku, at: int, moves: list[_Move]) -> None:
-        """The draws before ``at``, the last discard, whether it came after the wall's last draw,
-        and a kakan that may be robbed: from the lines before ``at``, the last first."""
-        text, start = self.text, k.start
+    def _table(self, k: _Kyoku, at: int, index: int, moves: list[_Move]) -> None:
+        """The draws before ``at`` (line ``index``), the last discard, whether it came after the
+        wall's last draw, and a kakan that may be robbed: from the lines before ``at``, the last first."""
         # The plain lines read are those before ``at`` (a result's line, or where the hand stops).
         draws = k.plain_draws + sum(m.kind == DRAW for m in moves)
         k.draws = draws
         k.kakan = None
         k.last_discard = None
         k.discard_after_last_draw = False
-        tiles_moved = {m.at: m for m in moves if m.kind in (DRAW, DISCARD, CALL)}
         kakan_known = draw_known = False
-        end = at
-        while end > start:
-            line_end = end - 1 if text[end - 1] == "\n" else end
-            line = max(text.rfind("\n", start, line_end) + 1, start)
-            end = line
-            m = _PLAIN.match(text, line)
-            if m is not None:
-                kind = DRAW if (m[3] or m[4]) == "tsumo" else DISCARD
-                seat, tile = int(m[1] or m[5]), m[2] or m[6]
-                call = ""
-            else:
-                move = tiles_moved.get(line)
-                if move is None:
-                    continue
-                kind, seat, tile, call = move.kind, move.seat, move.tile or "", move.call
+        for kind, seat, tile, call in self._tiles_back(k, at, index, moves):
             if not kakan_known:
                 # The last draw, discard or call: a kakan is robbed before anything follows it.
                 kakan_known = True
@@ -1731,6 +1783,35 @@ class _LineReader(_GameReader):
                     k.discard_after_last_draw = draws >= WALL_DRAWS[k.players]
                 k.last_discard = (seat, tile)
                 return
+
+    def _tiles_back(self, k: _Kyoku, at: int, index: int, moves: list[_Move]) -> Iterator[tuple[int, int, str, str]]:
+        """The draws, discards and calls before ``at`` (line ``index``), the last first: each its kind,
+        seat, tile and call (``""`` but for a call)."""
+        codes = self.codes
+        if codes is not None:
+            # By the codes of the lines (a line read as JSON has none, the text's last may have one:
+            # it is then a draw or discard read as JSON as well, the same seat and tile).
+            moved = {m.line_index: m for m in moves if m.kind in (DRAW, DISCARD, CALL)}
+            for i in range(index - 1, k.first_line - 1, -1):
+                code = codes[i]
+                if code is not None:
+                    seat, tile, drawn = _PLAIN_ENTRY[code]
+                    yield DRAW if drawn else DISCARD, seat, tile, ""
+                elif (move := moved.get(i)) is not None:
+                    yield move.kind, move.seat, move.tile or "", move.call
+            return
+        text, start = self.text, k.start
+        tiles_moved = {m.at: m for m in moves if m.kind in (DRAW, DISCARD, CALL)}
+        end = at
+        while end > start:
+            line_end = end - 1 if text[end - 1] == "\n" else end
+            line = max(text.rfind("\n", start, line_end) + 1, start)
+            end = line
+            m = _PLAIN.match(text, line)
+            if m is not None:
+                yield DRAW if (m[3] or m[4]) == "tsumo" else DISCARD, int(m[1] or m[5]), m[2] or m[6], ""
+            elif (move := tiles_moved.get(line)) is not None:
+                yield move.kind, move.seat, move.tile or "", move.call
 
 
 # The name the registry (``replay.formats.detect.REGISTRY``) reads this format with.

@@ -19,7 +19,7 @@ from riichienv_games import riichienv_game
 import replay.formats.mjai as mjai
 from domain.scoring.payments import settle
 from domain.values import AbortiveDraw, AbortKind, ExhaustiveDraw, HandValue, TableState, Win, WinResult
-from replay.formats.logmodel import LogError, LoggedGame
+from replay.formats.logmodel import LogError, LoggedGame, LoggedHand
 from replay.formats.mjai import read_hands, read_mjai
 from replay.input.tiles import MeldTiles
 from replay.service.imports.verify import verify_game
@@ -78,10 +78,18 @@ def read(data: bytes, file: str = "test.jsonl") -> LoggedGame:
     games = read_mjai(data, file=file)
     assert len(games) == 1
     # What ``honba verify`` reads (the draws and discards left in the text) is the same game
-    # without the hands' tiles (compared by ``repr``, which shows each win's details).
-    without_tiles = [attrs.evolve(g, hands=tuple(attrs.evolve(h, tiles=None) for h in g.hands)) for g in games]
+    # without the hands' tiles and each win's details (compared by ``repr``, which shows them).
+    without_tiles = [attrs.evolve(g, hands=tuple(_verified(h) for h in g.hands)) for g in games]
     assert repr(read_hands(data, file=file)) == repr(without_tiles)
     return games[0]
+
+
+def _verified(hand: LoggedHand) -> LoggedHand:
+    """A hand as ``honba verify`` reads it: without its tiles, each win without its details."""
+    result = hand.result
+    if isinstance(result, WinResult):
+        result = attrs.evolve(result, wins=tuple(attrs.evolve(w, details=None) for w in result.wins))
+    return attrs.evolve(hand, tiles=None, result=result)
 
 
 # Wins.
@@ -443,6 +451,27 @@ def test_nagashi_mangan() -> None:
 
 
 @pytest.mark.parametrize(
+    ("thrown", "nagashi"),
+    [(["9p", "E", "1s"], (1,)), (["9p", "5p", "1s"], ()), ([], ())],
+    ids=["terminals-and-honors", "a-simple-among-them", "no-discard"],
+)
+def test_a_nagashi_mangan_no_reason_names_is_read_from_the_discards(
+    thrown: list[str], nagashi: tuple[int, ...]
+) -> None:
+    # The draw says only that the wall ran out; its payments are no noten payments. Seat 1's discards
+    # (each a plain line: verify leaves it in the text) say whether it was a nagashi mangan.
+    play = [turn(seat, tile) for tile in thrown for seat, tile in ((0, "5m"), (1, tile), (2, "4s"), (3, "6m"))]
+    g = read(whole(kyoku(), *play, ev("ryukyoku", reason="exhaustive_draw", deltas=[-4000, 8000, -2000, -2000])))
+    result = g.hands[0].result
+    assert isinstance(result, ExhaustiveDraw) and result.nagashi == nagashi
+    # Not one: the payments are read as what they would be, seat 1 paid as the one ready.
+    assert result.ready == (() if nagashi else (1,))
+    # Noten payments: no seat's discards are asked (a nagashi is never read from them).
+    noten = read(whole(kyoku(), *play, ev("ryukyoku", reason="exhaustive_draw", deltas=[-1000, 3000, -1000, -1000])))
+    assert noten.hands[0].result == ExhaustiveDraw(ready=(1,))
+
+
+@pytest.mark.parametrize(
     ("reason", "kind"),
     [
         ("kyushukyuhai", AbortKind.NINE_TERMINALS),
@@ -478,6 +507,19 @@ def test_a_draw_without_reason_before_the_wall_runs_out_is_abortive() -> None:
     hand = g.hands[0]
     assert hand.result == AbortiveDraw(AbortKind.FOUR_RIICHI, (0, 1, 2, 3))
     assert hand.deltas == (-1000, -1000, -1000, -1000)
+
+
+@pytest.mark.parametrize(("draws", "exhaustive"), [(70, True), (69, False)])
+def test_a_draw_without_reason_is_exhaustive_once_the_wall_has_run_out(draws: int, exhaustive: bool) -> None:
+    # The draws counted from the hand's plain lines (verify leaves them in the text), where the draw
+    # names no reason: the wall's 70 draws make it exhaustive, one fewer abortive.
+    play = [turn(n % 4, "1m") for n in range(draws)]
+    g = read(whole(kyoku(), *play, ev("ryukyoku", deltas=[0, 0, 0, 0])))
+    result = g.hands[0].result
+    if exhaustive:
+        assert result == ExhaustiveDraw(ready=())
+    else:
+        assert isinstance(result, AbortiveDraw) and result.kind == AbortKind.TRIPLE_RON
 
 
 # Three players, the game's end, the rules.

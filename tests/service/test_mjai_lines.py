@@ -148,13 +148,25 @@ def test_the_plain_lines_spelled_out_are_plain_lines() -> None:
     assert len(mjai._WRITTEN_PLAIN) == 3648
     assert all(mjai._PLAIN_LINE.fullmatch(line) for line in mjai._WRITTEN_PLAIN)
     assert all(mjai._PLAIN.match(line + "\n") for line in mjai._WRITTEN_PLAIN)
-    # A seat's play is followed by looking its lines up (``_SEAT_PLAIN``): each spelled-out line is
-    # in its own seat's table alone, with the tile and the kind its seat's regular expression reads.
-    assert sum(map(len, mjai._SEAT_PLAIN)) == len(mjai._WRITTEN_PLAIN)
-    for seat, table in enumerate(mjai._SEAT_PLAIN):
-        for line, (tile, drawn) in table.items():
-            (found,) = mjai._SEAT_LINES[seat].findall("\n" + line + "\n")
-            assert (found[0] or found[3], (found[1] or found[2]) == "tsumo") == (tile, drawn)
+    # A seat's play is followed by looking the lines' codes up (``_SEAT_CODES``): each spelled-out
+    # line's code is in its own seat's table alone, with the tile and the kind its seat's regular
+    # expression reads; the layouts of one draw or discard share a code, no two draws or discards do.
+    assert len(mjai._PLAIN_ENTRY) == 4 * 38 * 2 == sum(map(len, mjai._SEAT_CODES))
+    seen: dict[tuple[int, str, bool], int] = {}
+    for line, code in mjai._WRITTEN_PLAIN.items():
+        (seat,) = [s for s, table in enumerate(mjai._SEAT_CODES) if code in table]
+        tile, drawn = mjai._SEAT_CODES[seat][code]
+        (found,) = mjai._SEAT_LINES[seat].findall("\n" + line + "\n")
+        assert (found[0] or found[3], (found[1] or found[2]) == "tsumo") == (tile, drawn)
+        assert mjai._PLAIN_ENTRY[code] == (seat, tile, drawn)
+        assert seen.setdefault((seat, tile, drawn), code) == code
+        # A discard's code says whether its tile lets a nagashi mangan stand, as the seat's regular
+        # expression of a simple tile's discard says the opposite.
+        if not drawn:
+            simple = mjai._SEAT_SIMPLES[seat].search("\n" + line + "\n") is not None
+            assert mjai._SEAT_DISCARD_CODES[seat][code] is not simple
+        else:
+            assert code not in mjai._SEAT_DISCARD_CODES[seat]
 
 
 def test_a_known_event_line_reads_as_json_reads_it_each_time_afresh() -> None:
@@ -244,7 +256,7 @@ def test_a_text_with_another_line_break_is_read_line_by_line(brk: str) -> None:
     assert not mjai._lines_plain('{"type": "start_game", "names": ["\u00e9"]}' + brk + "\n")
 
 
-def lines(*events: dict[str, Any]) -> bytes:
+def lines(*events: Any) -> bytes:
     return "\n".join(json.dumps(e) for e in events).encode()
 
 
@@ -281,6 +293,11 @@ END = {"type": "ryukyoku", "reason": "fanpai", "deltas": [0, 0, 0, 0]}
         (lines(START, KYOKU4, {**DRAW, "actor": 4}, END), "line 3: actor 4: there is no such seat"),
         (lines(START, KYOKU4, DRAW, END) + b'\n{"type": "dahai", "actor": 0', "line 5, column"),
         (lines(START, KYOKU4, DRAW, {"type": "dahai", "actor": 0, "pai": "1m", "pai2": "x"}, END), None),
+        # An event without a type, a list, and a line that is no JSON further on: the line no JSON
+        # is named first (every line is read first), then the first event of no type, in order.
+        (lines(START, {"actor": 0}, KYOKU4, DRAW, END) + b"\n{not json", "line 6, column"),
+        (lines(START, KYOKU4, DRAW, {"actor": 0}, [1, 2], END), "line 4: the event has no 'type'"),
+        (lines(START, KYOKU4, [1, 2], {"actor": 0}, END), "line 3: an mjai event must be a JSON object"),
     ],
 )
 def test_a_draw_or_discard_is_refused_as_before(data: bytes, says: str | None) -> None:
