@@ -15,7 +15,7 @@ import attrs
 
 from domain.clock import TIME_UP
 from domain.errors import RuleViolation
-from domain.progression import Fact, deal_passes, evolve, match_end_reason
+from domain.progression import Fact, deal_passes, evolve, evolve_checked, match_end_reason
 from domain.rules import Ruleset
 from domain.said import Said
 from domain.values import (
@@ -281,7 +281,14 @@ def _on_played(played: TableState, corrected: TableState) -> TableState:
 
 
 def next_step(
-    played: TableState, corrected: TableState, rules: Ruleset, position: int, fact: Fact, effective: Fact | None
+    played: TableState,
+    corrected: TableState,
+    rules: Ruleset,
+    position: int,
+    fact: Fact,
+    effective: Fact | None,
+    *,
+    checked: bool = False,
 ) -> tuple[CorrectedStep, TableState]:
     """One entry of the corrected history (``fact`` as recorded, ``effective`` the fact in force,
     None when voided) after the table as played and the corrected table so far; the step, and
@@ -289,12 +296,18 @@ def next_step(
 
     Where the corrected table is the table as played and the fact stands as recorded (a match
     without corrections), the one evolution serves both timelines: each hand is settled once.
+    ``checked``: ``fact`` is a hand result the entry checks (``EntryChecks.hand``) have just passed
+    on this match's table (the Match's command scoring what it records): ``evolve_checked``, its
+    guard against a stored fact changed behind honba's back not run a second time.
     """
     table = _on_played(played, corrected)
     if effective is None:
         step = CorrectedStep(position, table, None, (), table)
     else:
-        after, payments = evolve(table, rules, effective)
+        if checked and effective is fact and isinstance(fact, WinResult | ExhaustiveDraw | AbortiveDraw):
+            after, payments = evolve_checked(table, rules, fact)
+        else:
+            after, payments = evolve(table, rules, effective)
         step = CorrectedStep(position, table, effective, payments, after)
         # The same object in a match without corrections: the identity first (an attrs comparison
         # of every field of the table costs ten times as much, once per entry of every fold).

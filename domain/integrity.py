@@ -222,18 +222,29 @@ def event_content(event: Any) -> dict[str, Any]:
     }
 
 
-def event_digest(event: Any) -> str:
+def event_digest(event: Any, known: tuple[Any, Any] | None = None) -> str:
     """The digest of one event (its content and the ``prior`` it names): ``digest_of(event_content(event))``.
 
     Put together field by field, as ``digests_of_items`` puts a list together: the canonical bytes
     of a dict are its keys, sorted, each with its value's canonical bytes, in braces; each value's
     bytes are ``exact_canonical``'s, from the field as it is (a match's source, every tile of its
     game, is not copied into plain data first), or its plain data where it is not plain JSON already.
+
+    ``known``: one of the event's values and its plain data (``domain.codec.to_data``) made already by
+    the caller (a match's command makes each new fact's once, for its digest, its stored row and its
+    standings documents: ``Match.pending_data``); used for the field holding that very value.
     """
     cls = event.__class__
     pieces = []
     for key, name in _content_keys(cls):
-        pieces.append(key + (plain_canonical(getattr(event, name)) if name else orjson.dumps(cls.__qualname__)))
+        if not name:
+            pieces.append(key + orjson.dumps(cls.__qualname__))
+            continue
+        value = getattr(event, name)
+        if known is not None and value is known[0]:
+            pieces.append(key + _value_canonical(value, known[1] | {"__type__": type(value).__name__}))
+        else:
+            pieces.append(key + plain_canonical(value))
     return hashlib.sha256(b"{" + b",".join(pieces) + b"}").hexdigest()
 
 
@@ -262,6 +273,12 @@ def plain_canonical(value: Any) -> bytes:
         data = to_data(value) | {"__type__": cls.__name__}
     else:
         data = value
+    return _value_canonical(value, data)
+
+
+def _value_canonical(value: Any, data: Any) -> bytes:
+    """``plain_canonical(value)``, given what it makes of the value first (``data``: the value, or its
+    plain data when it is a domain value)."""
     if type(data) in _PLAIN_SCALARS:
         try:
             return orjson.dumps(data)

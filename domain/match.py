@@ -118,7 +118,7 @@ class Match(Aggregate):
             # A deal passed or an end the rules decided follows the entry a person made: not one of its own.
             if self.client_key is not None or not isinstance(self.fact, DealPass | MatchEnd):
                 aggregate.last_entry_key = self.client_key
-            aggregate.head = event_digest(self)
+            aggregate.head = event_digest(self, aggregate.pending_data.get(self.originator_version))
 
     class Corrected(Aggregate.Event):
         """A referee corrected the history: amended or voided an entry, added or cancelled a penalty."""
@@ -149,7 +149,7 @@ class Match(Aggregate):
             if self.client_key is not None:
                 aggregate.client_key_targets[self.client_key] = self.target
             aggregate.last_entry_key = self.client_key
-            aggregate.head = event_digest(self)
+            aggregate.head = event_digest(self, aggregate.pending_data.get(self.originator_version))
 
     class HandWon(Recorded):
         """One or more players won the hand."""
@@ -267,12 +267,46 @@ class Match(Aggregate):
         # The clock (``domain.clock``) and its events by position, for the log and the audit.
         self.clock = Clock()
         self.clock_log: list[tuple[int, ClockNote]] = []
+        # The fact (or replacement) of each event a command made that is not yet collected, with its
+        # plain data (``to_data``), by position: made once for the event's digest, and what a save or
+        # an import takes for its stored row and its standings documents (``pending_fact_data``).
+        # Emptied as the events are collected: a match kept in memory holds no copy of its history.
+        self.pending_data: dict[int, tuple[Any, Any]] = {}
 
     def trigger_event(self, event_class: Any, **kwargs: Any) -> None:
-        """Every event names the digest of the one before it."""
-        if issubclass(event_class, Match.Recorded | Match.Corrected | Match.ClockEvent):
+        """Every event names the digest of the one before it.
+
+        The library's ``trigger_event`` in one step: the event made as the match's next, stamped by
+        the event class's clock (``create_timestamp``, as the library stamps it), applied (its
+        ``mutate``, with the library's checks), then kept pending; without the library's copies of
+        the arguments and its look for a class topic (a match has none), which every event of an
+        import paid for."""
+        version = self.version + 1
+        if issubclass(event_class, _ENTRY_EVENTS):
             kwargs.setdefault("client_key", None)
-        super().trigger_event(event_class, prior=self.head, **kwargs)
+            fact = kwargs.get("fact", kwargs.get("replacement"))
+            if fact is not None:
+                self.pending_data[version] = (fact, to_data(fact))
+        event = event_class(
+            originator_id=self.id,
+            originator_version=version,
+            timestamp=event_class.create_timestamp(),
+            prior=self.head,
+            **kwargs,
+        )
+        event.mutate(self)
+        self.pending_events.append(event)
+
+    def collect_events(self) -> Sequence[Any]:
+        """The events made since the last collection (the library's), the facts' data made for them let go."""
+        self.pending_data.clear()
+        return super().collect_events()
+
+    def pending_fact_data(self) -> dict[int, Any]:
+        """The plain data (``domain.codec.to_data``) of each pending event's fact or replacement made
+        when its command made the event, by the value's ``id()`` (the pending events keep the values
+        alive): what the mapper and the standings documents take instead of making it again."""
+        return {id(fact): data for fact, data in self.pending_data.values()}
 
     @property
     def state(self) -> TableState:
@@ -301,21 +335,24 @@ class Match(Aggregate):
         self.unscored = []
         return self.scored
 
-    def _step_of(self, position: int, fact: Fact) -> tuple[CorrectedStep, TableState]:
+    def _step_of(self, position: int, fact: Fact, *, checked: bool = False) -> tuple[CorrectedStep, TableState]:
         """The step of an entry recorded after the steps held, and the table as played after it
-        (the one ``preview`` worked out, when it was this very fact)."""
+        (the one ``preview`` worked out, when it was this very fact; ``checked``: see ``preview``)."""
         if self.ahead is not None and self.ahead[0] == position and self.ahead[1] is fact:
             return self.ahead[2], self.ahead[3]
         steps = self.scored or []
         corrected = steps[-1].after if steps else opening_state(self.rules, self.opening)
-        return next_step(self.played, corrected, self.rules, position, fact, fact)
+        return next_step(self.played, corrected, self.rules, position, fact, fact, checked=checked)
 
-    def preview(self, result: HandResult) -> CorrectedStep:
+    def preview(self, result: HandResult, *, checked: bool = False) -> CorrectedStep:
         """The step recording this result next would make (its table before, payments and table
-        after), worked out once: recording the same result object then takes it."""
+        after), worked out once: recording the same result object then takes it. ``checked``: the
+        entry checks (``EntryChecks.hand``) have just passed the result on this match's table, as
+        ``record`` checks it: it is scored without the guard for a fact changed behind honba's back
+        (``domain.progression.evolve_checked``)."""
         self._steps()
         position = self.version + 1
-        step, played = self._step_of(position, result)
+        step, played = self._step_of(position, result, checked=checked)
         self.ahead = (position, result, step, played)
         return step
 
@@ -401,7 +438,7 @@ class Match(Aggregate):
             self.trigger_event(
                 self.TimeUp, deadline=stored_time(self.clock.deadline), noticed=stored_time(at), client_key=None
             )
-        step = self.preview(result)
+        step = self.preview(result, checked=True)
         before, after = step.before, step.after
         event_class: type[Match.Recorded]
         if isinstance(result, WinResult):
@@ -730,6 +767,10 @@ class Match(Aggregate):
         EntryChecks(tuple(self.players), self.rules).result(result, state)
 
 
+# The events an entry or a clock's command makes, each with its client key (``Match.trigger_event``).
+_ENTRY_EVENTS: tuple[type[Any], ...] = (Match.Recorded, Match.Corrected, Match.ClockEvent)
+
+
 def _fingerprint(command: str, payload: Any) -> str:
     return digest_of({"command": command, "payload": _payload_data(payload)})
 
@@ -776,9 +817,12 @@ def match_content(events: Iterable[Any], *, when_stored: bool = False) -> MatchC
     return match_content_and_entries(events, when_stored=when_stored)[0]
 
 
-def match_content_and_entries(events: Iterable[Any], *, when_stored: bool = False) -> tuple[MatchContent, list[str]]:
+def match_content_and_entries(
+    events: Iterable[Any], *, when_stored: bool = False, known: Mapping[int, Any] | None = None
+) -> tuple[MatchContent, list[str]]:
     """The content of a match and the digest of each entry it counts (opening, facts,
-    corrections), each entry's plain data made once for both (``when_stored``: see ``match_content``)."""
+    corrections), each entry's plain data made once for both (``when_stored``: see ``match_content``;
+    ``known``: each fact's plain data made already, by its ``id()``, as ``Match.pending_fact_data``)."""
     players: tuple[str, ...] = ()
     rules = ""
     entries: list[Any] = []
@@ -788,13 +832,28 @@ def match_content_and_entries(events: Iterable[Any], *, when_stored: bool = Fals
             rules = rules_digest(event.rules)
             entries.append(["opening", plain(event.opening)])
         elif isinstance(event, Match.Recorded):
-            entries.append(["fact", plain(without_details(event.fact))])
+            data = None if known is None else known.get(id(event.fact))
+            entries.append(
+                ["fact", plain(without_details(event.fact)) if data is None else content_data(event.fact, data)]
+            )
         elif isinstance(event, Match.Corrected):
             at = (event.at or event.timestamp.isoformat()) if when_stored else event.at
             correction = [event.target, event.replacement, event.by, event.reason, at]
             entries.append(["correction", plain(correction)])
     results, digests = digests_of_items(entries)
     return MatchContent(players, rules, results), digests
+
+
+def content_data(fact: Any, data: Mapping[str, Any]) -> dict[str, Any]:
+    """``plain(without_details(fact))`` from the fact's plain data (``to_data(fact)``, made already):
+    that data without what ``without_details`` leaves out (each win's ``details``, ``called``; a
+    field at its default is not written), tagged with its class as ``plain`` tags it."""
+    if isinstance(fact, WinResult | ExhaustiveDraw | AbortiveDraw):
+        found = {key: item for key, item in data.items() if key != "called"}
+        if isinstance(fact, WinResult):
+            found["wins"] = [{key: item for key, item in win.items() if key != "details"} for win in data["wins"]]
+        return found | {"__type__": type(fact).__name__}
+    return {**data, "__type__": type(fact).__name__}
 
 
 def results_so_far(events: Iterable[Any]) -> tuple[tuple[str, ...], list[str]]:
@@ -837,7 +896,24 @@ def stored_rules(stored: Mapping[str, Any]) -> Ruleset:
 
 @functools.lru_cache(maxsize=256)
 def _stored_rules(stored: bytes) -> Ruleset:
+    values = json.loads(stored)
+    # A log's rules are named with its date (a Tenhou log: its hour; 325 sets of values among the
+    # corpus's 633 games): the same values under another description are built once, then retitled
+    # (``Ruleset.retitled``: what ``from_stored`` builds, the description being no other rule's
+    # concern). Values under a name since replaced are built whole (``from_stored`` renames them).
+    if type(values) is dict and type(values.get("description")) is str and values.keys() <= _RULE_FIELDS:
+        rest = {name: value for name, value in values.items() if name != "description"}
+        return _undescribed_rules(plain_canonical(rest)).retitled(values["description"])
+    return Ruleset.from_stored(values)
+
+
+@functools.lru_cache(maxsize=64)
+def _undescribed_rules(stored: bytes) -> Ruleset:
     return Ruleset.from_stored(json.loads(stored))
+
+
+# The names of the rules as they are now (a stored value under any other name is renamed or refused).
+_RULE_FIELDS = frozenset(field.name for field in attrs.fields(Ruleset))
 
 
 def facts_of(events: Sequence[Any]) -> list[Fact]:

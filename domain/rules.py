@@ -516,6 +516,12 @@ class Ruleset:
             RULES_DESCRIPTION.check(description, "rule 'description'")
         except OutOfBounds as exc:
             raise InvalidRules(_from(source, exc.said)) from None
+        return self.retitled(description)
+
+    def retitled(self, description: str) -> Ruleset:
+        """A copy with another description and every other value as it is, unchecked: what
+        ``Ruleset.from_stored`` builds of these rules' stored values under that description (a stored
+        match's rules are history, read as they are; the description is no other rule's concern)."""
         # Every other value was checked when these rules were made and stays as it is: a copy with
         # the one field set (each field set as attrs' own ``__setstate__`` sets a frozen instance's,
         # without ``copy.copy``'s state dictionary: a quarter of its time), not ``attrs.evolve``,

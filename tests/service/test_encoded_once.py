@@ -8,16 +8,27 @@ import hashlib
 import json
 from typing import Any
 
+import attrs
 import pytest
-from conftest import CORPUS
+from conftest import CORPUS, hv, ron, tsumo
 from hypothesis import given
 from hypothesis import strategies as st
 
 from domain import integrity
 from domain.codec import to_data
-from domain.integrity import canonical, digest_of, digests_of_items, event_content, plain
-from domain.match import Match, match_content_and_entries, stored_rules
-from domain.values import without_details
+from domain.integrity import canonical, digest_of, digests_of_items, event_content, event_digest, plain
+from domain.match import Match, content_data, match_content_and_entries, stored_rules
+from domain.values import (
+    AbortiveDraw,
+    AbortKind,
+    DealPass,
+    ExhaustiveDraw,
+    MatchEnd,
+    Penalty,
+    WinDetails,
+    WinResult,
+    without_details,
+)
 from replay.formats.detect import read_log
 from replay.service.imports.importing import match_from_log
 from replay.store.application import HonbaApp, mapper_for
@@ -143,3 +154,106 @@ def test_view_documents_of_odd_values_are_the_standard_encoder_s() -> None:
 
     for data in ({"x": float("nan"), "y": 1e16, "z": 2**70}, {3: "a", 4: [1.5, -0.0]}, {"t": "東\u2028"}):
         assert encoded(data) == json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def _corpus_matches(files: int = 12) -> list[Match]:
+    return [
+        match_from_log(game)
+        for path in sorted((CORPUS / "tenhou-wire-2018").glob("*.mjlog"))[:files]
+        for game in read_log(path)
+    ]
+
+
+@pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpus is not present")
+def test_an_import_encodes_each_fact_once_for_its_digest_row_documents_and_content(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A fact's plain data is made once, when the command makes its event: its digest, its stored
+    row, the standings documents and the match's content take it (before: three times)."""
+    from domain import codec
+    from replay.service.imports.storing import prepare
+
+    (game,) = read_log(sorted((CORPUS / "tenhou-wire-2018").glob("*.mjlog"))[0])
+    mapper = mapper_for(HonbaApp.open(":memory:").mapper_settings())
+    encoded: list[type] = []
+    for cls in codec.FACT_TAGS:
+        encode = codec._ENCODERS.get(cls) or codec._encoder(cls)
+
+        def counted(value: Any, encode: Any = encode) -> Any:
+            encoded.append(type(value))
+            return encode(value)
+
+        monkeypatch.setitem(codec._ENCODERS, cls, counted)
+    match = match_from_log(game)
+    facts = [e.fact for e in match.pending_events if isinstance(e, Match.Recorded)]
+    prepared = prepare(match, mapper, from_log=True, view=True)
+    assert len(facts) > 10 and prepared.documents is not None
+    assert len(encoded) == len(facts)
+
+
+@pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpus is not present")
+def test_the_facts_data_made_by_the_command_gives_the_same_digests_and_content() -> None:
+    matches = _corpus_matches()
+    events = [event for match in matches for event in match.pending_events]
+    assert sum(isinstance(event, Match.HandWon) for event in events) > 50
+    for match in matches:
+        pending = list(match.pending_events)
+        known = match.pending_fact_data()
+        assert len(known) == sum(isinstance(event, Match.Recorded) for event in pending)
+        # The content and each entry's digest, from the data made already and from the facts.
+        assert match_content_and_entries(pending, known=known) == match_content_and_entries(pending)
+        for event in pending:
+            if isinstance(event, Match.Recorded):
+                assert known[id(event.fact)] == to_data(event.fact)
+                assert content_data(event.fact, known[id(event.fact)]) == plain(without_details(event.fact))
+        # Each event's digest as a match loaded from the store works it out (nothing made already).
+        digests = [event_digest(event) for event in pending]
+        assert [str(event.prior) for event in pending[1:]] == digests[:-1] and digests[-1] == match.head
+        # Let go with the events: a match kept in memory holds no second copy of its facts.
+        assert len(match.collect_events()) == len(pending) and match.pending_data == {}
+
+
+def test_content_data_leaves_out_what_without_details_leaves_out() -> None:
+    detailed = attrs.evolve(ron(1, 2, hv(3, 40)), details=WinDetails(dora=2))
+    facts = [
+        WinResult((detailed, ron(3, 2, hv(2, 30))), riichi=(1,), called=(3, 2)),
+        WinResult((tsumo(0, hv(limit="mangan")),), called=(1,)),
+        WinResult((detailed,)),
+        WinResult((tsumo(0, hv(1, 30)),), riichi=(0, 2)),
+        ExhaustiveDraw(ready=(0, 1), called=(2,)),
+        ExhaustiveDraw(ready=(0,)),
+        AbortiveDraw(AbortKind.FOUR_WINDS, called=()),
+        Penalty(seat=1, amount=8000, note="chombo"),
+        DealPass(0, 1, 0, 2),
+        MatchEnd("agreed"),
+    ]
+    for fact in facts:
+        assert content_data(fact, to_data(fact)) == plain(without_details(fact)), fact
+
+
+@pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpus is not present")
+def test_rules_stored_under_another_description_are_built_once_and_are_from_stored_s() -> None:
+    """A log's rules carry its date in their description (the corpus: 325 sets among 633 games): the
+    other values are built once (``_undescribed_rules``), each description a copy of them, and each is
+    the very Ruleset ``from_stored`` builds of the values."""
+    from domain import match as match_module
+    from domain.rules import Ruleset, load_preset, preset_names
+
+    match_module._stored_rules.cache_clear()
+    match_module._undescribed_rules.cache_clear()
+    stored = [
+        game.rules.to_dict()
+        for path in sorted((CORPUS / "tenhou-wire-2018").glob("*.mjlog"))[:60]
+        for game in read_log(path)
+    ]
+    assert len({values["description"] for values in stored}) > 20
+    for values in stored:
+        assert stored_rules(values) == Ruleset.from_stored(values)
+    assert match_module._undescribed_rules.cache_info().misses <= 2
+    # Every preset, under another description; and values under a name since replaced, renamed.
+    for name in preset_names():
+        values = {**load_preset(name).to_dict(), "description": f"{name}, played on 2018-02-03"}
+        assert stored_rules(values) == Ruleset.from_stored(values)
+        old = {**values, "extra_hand_bonus_to": "any_winner"}
+        del old["extra_hand_bonus_enabled"]
+        assert stored_rules(old) == Ruleset.from_stored(old)

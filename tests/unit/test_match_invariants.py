@@ -199,3 +199,33 @@ def test_after_a_refusal_the_match_goes_on_as_if_nothing_happened() -> None:
 def test_every_named_error_is_a_rule_violation() -> None:
     for error in (WinnerIsDiscarder, UnknownSeat, InvalidHandValue, MatchAlreadyEnded):
         assert issubclass(error, RuleViolation)
+
+
+def test_a_result_the_command_checked_is_scored_once_without_the_guard_for_damaged_facts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``record`` checks a result on the table, then scores it with ``evolve_checked``: the guard
+    that finds a stored fact changed behind honba's back (``seats_named``, ``impossible``) is not
+    run again on what the checks just passed. The deal pass the rules decide, and every fact a
+    fold replays, still go through it, and the table is the one the guarded fold gives."""
+    import domain.progression as progression
+
+    guarded: list[object] = []
+    original = progression.impossible
+
+    def counted(fact: object) -> object:
+        guarded.append(fact)
+        return original(fact)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(progression, "impossible", counted)
+    match = started()
+    result = won(ron(1, 2, hv(3, 30)))
+    match.record(result)
+    table = match.fold()
+    assert result not in guarded and guarded  # the deal pass that followed was guarded
+    guarded.clear()
+    replayed = started()
+    for event in match.pending_events[1:]:
+        replayed.trigger_event(type(event), fact=event.fact)
+    assert replayed.fold() == table
+    assert result in guarded

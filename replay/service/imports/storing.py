@@ -91,9 +91,10 @@ def prepare(match: Match, mapper: Mapper[UUID], *, from_log: bool = False, view:
     """
     pending = list(match.pending_events)
     documents = None
-    # Each fact's plain data (``domain.codec.to_data``), made once for the stored row and the view's
-    # documents, by the fact's id() (the pending events keep the facts alive).
-    known: dict[int, Any] = {}
+    # Each fact's plain data (``domain.codec.to_data``), made once, when the command made its event
+    # (for its digest), for the stored row, the view's documents and the match's content, by the
+    # fact's id() (the pending events keep the facts alive).
+    known = match.pending_fact_data()
     if view and pending and isinstance(pending[0], Match.Started):
         fact_data: list[dict[str, Any] | None] = []
         for event in pending:
@@ -101,7 +102,9 @@ def prepare(match: Match, mapper: Mapper[UUID], *, from_log: bool = False, view:
             if fact is None:
                 fact_data.append(None)
                 continue
-            data = known[id(fact)] = to_data(fact)
+            data = known.get(id(fact))
+            if data is None:
+                data = known[id(fact)] = to_data(fact)
             fact_data.append({"type": FACT_TAGS[type(fact)], **data})
         scored = (match.state, match.effective_facts(), match.corrected_steps())
         # As their text: encoded here, in the reading worker, the storing process neither unpickles
@@ -110,7 +113,7 @@ def prepare(match: Match, mapper: Mapper[UUID], *, from_log: bool = False, view:
             key: None if data is None else encoded(data)
             for key, data in match_documents(pending, match.head, scored, fact_data).items()
         }
-    content, entries = match_content_and_entries(pending)
+    content, entries = match_content_and_entries(pending, known=known)
     seal = Seal.open(match.id)
     seal.seal(match.version, match.head)
     events: list[Any] = [*match.collect_events(), *seal.collect_events()]
