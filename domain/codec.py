@@ -11,7 +11,7 @@ import functools
 import types
 from collections.abc import Callable
 from enum import Enum
-from typing import Any, Union, get_args, get_origin
+from typing import Any, Literal, Union, get_args, get_origin
 
 import attrs
 
@@ -131,6 +131,64 @@ def _encoder(cls: type) -> Callable[[Any], Any]:
     exec(compile("\n".join(lines), f"<to_data of {cls.__qualname__}>", "exec"), scope)
     encode: Callable[[Any], Any] = scope["encode"]
     return encode
+
+
+# The scalars ``to_data`` writes that orjson writes as the standard JSON encoder does (no float:
+# orjson writes ``1e-05`` as ``0.00001``, a NaN as ``null``).
+_EXACT_SCALARS = frozenset({str, int, bool, type(None)})
+# Each attrs class's verdict (``exact_data``), found once; True while its own fields are being
+# looked at, so that a class that holds values of its own kind is judged by its other fields.
+_EXACT_DATA: dict[type, bool] = {}
+
+
+def exact_data(cls: type) -> bool:
+    """Whether ``to_data`` of any value of ``cls`` is data orjson writes as the standard JSON encoder
+    does, known from the class's field types alone (found once per class): an attrs class whose
+    every field holds text, a whole number, true or false, None, an enumeration or a ``Literal`` of
+    those, a tuple of such or a value of such a class. A float anywhere (orjson writes some
+    otherwise), a UUID or a datetime (orjson writes them, the standard encoder refuses them), a
+    list, a dict or ``Any`` (anything may be in it) and every class that is no attrs class: False.
+
+    Trusting the field types is what lets an event's bytes skip the scan for floats
+    (``domain.integrity.json_exactly``): every caller is held to them by ``mypy --strict``, the
+    decoders (``from_data``) check them in the data they read, and the value classes convert their
+    tuples (``_tuple_of_ints``). What orjson refuses (an integer beyond 64 bits, a subclass of text
+    that is no enumeration) still raises, and its caller encodes the standard way."""
+    found = _EXACT_DATA.get(cls)
+    if found is None:
+        if not (isinstance(cls, type) and attrs.has(cls)):
+            found = _EXACT_DATA[cls] = False
+        else:
+            before = set(_EXACT_DATA)
+            _EXACT_DATA[cls] = True
+            found = False
+            try:
+                found = all(_exact_type(tp) for tp in _field_types(cls).values())
+            finally:
+                if not found:  # a class judged meanwhile on this one's provisional True is judged again
+                    for judged in set(_EXACT_DATA) - before:
+                        del _EXACT_DATA[judged]
+            _EXACT_DATA[cls] = found
+    return found
+
+
+def _exact_type(tp: Any) -> bool:
+    """Whether ``to_data`` of any value of the field type ``tp`` is data orjson writes exactly."""
+    if tp in _EXACT_SCALARS:
+        return True
+    origin = get_origin(tp)
+    if origin in (Union, types.UnionType):
+        return all(_exact_type(option) for option in get_args(tp))
+    if origin is Literal:
+        return all(type(option) in _EXACT_SCALARS for option in get_args(tp))
+    if origin is tuple:
+        return all(option is Ellipsis or _exact_type(option) for option in get_args(tp))
+    if isinstance(tp, type) and issubclass(tp, Enum):
+        # ``to_data`` writes an enumeration as its value.
+        return all(type(member.value) in _EXACT_SCALARS for member in tp)
+    if isinstance(tp, type) and attrs.has(tp):
+        return exact_data(tp)
+    return False
 
 
 @functools.cache

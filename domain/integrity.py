@@ -27,7 +27,7 @@ from uuid import UUID
 import attrs
 import orjson
 
-from domain.codec import to_data, value_fields
+from domain.codec import exact_data, to_data, value_fields
 from domain.said import Said
 
 GENESIS = ""
@@ -235,6 +235,12 @@ def event_digest(event: Any, known: tuple[Any, Any] | None = None) -> str:
     standings documents: ``Match.pending_data``); used for the field holding that very value.
     """
     cls = event.__class__
+    content = _exact_content(event, cls, known)
+    if content is not None:
+        try:
+            return hashlib.sha256(orjson.dumps(content, option=SORTED)).hexdigest()
+        except TypeError:  # (orjson's refusal is one) an integer beyond 64 bits: the fields one by one
+            pass
     pieces = []
     for key, name in _content_keys(cls):
         if not name:
@@ -246,6 +252,34 @@ def event_digest(event: Any, known: tuple[Any, Any] | None = None) -> str:
         else:
             pieces.append(key + plain_canonical(value))
     return hashlib.sha256(b"{" + b",".join(pieces) + b"}").hexdigest()
+
+
+_EXACT_SCALARS = frozenset(_PLAIN_SCALARS)
+
+
+def _exact_content(event: Any, cls: type, known: tuple[Any, Any] | None) -> dict[str, Any] | None:
+    """An event's content (``event_content``) as data orjson writes exactly as ``canonical`` does,
+    when every field is known to be such data without looking at its bytes: text, a whole number,
+    true or false, None, an id or a time (``plain`` writes them as text), or a domain value of a class
+    whose field types hold nothing else (``domain.codec.exact_data``); None when a field is anything
+    else (a list, a dict: a match's opening, its source, its final points), written field by field.
+    A hand's event is all of these: its digest is one call of orjson, no scan of its bytes."""
+    content: dict[str, Any] = {"event": cls.__qualname__}
+    for name in _content_fields(cls):
+        value = getattr(event, name)
+        kind = type(value)
+        if kind in _EXACT_SCALARS:
+            content[name] = value
+        elif kind is UUID:
+            content[name] = str(value)
+        elif kind is datetime:
+            content[name] = value.isoformat()
+        elif exact_data(kind):
+            data = known[1] if known is not None and value is known[0] else to_data(value)
+            content[name] = data | {"__type__": kind.__name__}
+        else:
+            return None
+    return content
 
 
 @functools.cache
@@ -284,6 +318,11 @@ def _value_canonical(value: Any, data: Any) -> bytes:
             return orjson.dumps(data)
         except orjson.JSONEncodeError:  # text UTF-8 refuses, an integer beyond 64 bits: ``canonical``'s
             return canonical(data)
+    if exact_data(type(value)):  # data orjson writes exactly, by its class's field types: no scan
+        try:
+            return orjson.dumps(data, option=SORTED)
+        except TypeError:  # (orjson's refusal is one) an integer beyond 64 bits: ``canonical``'s
+            return canonical(plain(value))
     found = json_exactly(data)
     return found if found is not None else canonical(plain(value))
 
