@@ -157,14 +157,19 @@ def digest_of(data: Any) -> str:
     return hashlib.sha256(exact_canonical(data)).hexdigest()
 
 
-def digests_of_items(items: Sequence[Any]) -> tuple[str, list[str]]:
+def digests_of_items(items: Sequence[Any], exact: Sequence[bool | None] = ()) -> tuple[str, list[str]]:
     """``digest_of(items)`` and ``digest_of`` each item, each item encoded once.
 
     The canonical encoding of a list is its items' canonical encodings, comma-separated in
     brackets (no spaces, nothing depends on the place of an item), so the list's bytes are
     put together from the items' and give the very same digest.
+
+    ``exact``: for each item (as far as it goes), ``exact_canonical``'s ``exact``: True where the
+    caller knows it is data orjson writes as ``canonical`` does (a fact's plain data, by its class's
+    field types: ``domain.codec.exact_data``), None where its bytes are to be checked.
     """
-    encoded = [exact_canonical(item) for item in items]
+    known = len(exact)
+    encoded = [exact_canonical(item, exact[index] if index < known else None) for index, item in enumerate(items)]
     whole = hashlib.sha256(b"[" + b",".join(encoded) + b"]").hexdigest()
     return whole, [hashlib.sha256(one).hexdigest() for one in encoded]
 

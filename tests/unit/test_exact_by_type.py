@@ -19,9 +19,9 @@ from conftest import hv, ron, won
 from domain import integrity
 from domain.codec import FACT_TAGS, VALUE_CLASSES, exact_data
 from domain.integrity import canonical, event_content, event_digest, plain, plain_canonical
-from domain.match import Match
+from domain.match import Match, match_content_and_entries
 from domain.rules import load_preset
-from domain.values import ExhaustiveDraw, HandPenalty, Penalty, TableState
+from domain.values import ExhaustiveDraw, HandPenalty, Penalty, TableState, without_details
 
 
 class Kind(StrEnum):
@@ -133,3 +133,28 @@ def test_a_hand_s_event_with_a_number_orjson_refuses_is_digested_as_before() -> 
     (event, *_) = _hand_events()
     big = dataclasses.replace(event, fact=Penalty(seat=2, amount=2**70))
     assert event_digest(big) == hashlib.sha256(canonical(event_content(big))).hexdigest()
+
+
+def test_a_match_s_facts_are_digested_as_its_content_without_a_scan(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The content's entries of a match's facts (``match_content_and_entries``): each fact's plain data,
+    of a class exact by its field types, is written by orjson with nothing looked at; the digests are
+    the canonical JSON's."""
+    match = Match.start("m", ["a", "b", "c", "d"], load_preset("tenhou"))
+    match.record(won(ron(1, 0, hv(3, 40)), riichi=[1]))
+    match.record(ExhaustiveDraw(ready=(0,)))
+    match.penalise(Penalty(seat=2, amount=12000))
+    hands = list(match.pending_events)[1:]
+    known = match.pending_fact_data()
+    entries = [["fact", plain(without_details(event.fact))] for event in hands]
+    expected = [hashlib.sha256(canonical(entry)).hexdigest() for entry in entries]
+    whole = hashlib.sha256(canonical(entries)).hexdigest()
+
+    def no_scan(*args: Any) -> bool:
+        raise AssertionError("a fact's bytes were scanned")
+
+    monkeypatch.setattr(integrity, "_suspect", no_scan)
+    monkeypatch.setattr(integrity, "_exactly_plain", no_scan)
+    for given in (known, None):
+        content, digests = match_content_and_entries(hands, known=given)
+        assert digests == expected
+        assert content.results == whole
