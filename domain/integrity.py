@@ -120,9 +120,27 @@ def json_exactly(data: Any, option: int = SORTED) -> bytes | None:
     cls = type(data)
     if cls is str or cls is int or cls is bool or data is None:
         return found  # written alike, ``None`` as ``null`` too
-    if not _suspect(found) or _exactly_plain(data):
+    if len(found) >= _CLEAN_FROM:
+        if found in _CLEAN:
+            return found
+        if not _suspect(found):
+            if len(_CLEAN) >= _CLEAN_KEPT:
+                _CLEAN.clear()
+            _CLEAN[found] = None
+            return found
+    elif not _suspect(found):
         return found
-    return None
+    return found if _exactly_plain(data) else None
+
+
+# Long bytes found clean (``_suspect``: no float, ``null`` or UUID text in them), kept by the bytes
+# themselves: whether bytes are clean depends on nothing else. A match's rules (about 2 KB) are written
+# six times as the same bytes while an import prepares it (its ``Ruleset`` found by them, its digest,
+# its event's digest, its standings reference and document): hashing them is a twentieth of scanning
+# them. Few are kept, and all let go at once: what is looked up again is what was just written.
+_CLEAN: dict[bytes, None] = {}
+_CLEAN_FROM = 512
+_CLEAN_KEPT = 64
 
 
 def exact_canonical(data: Any, exact: bool | None = None) -> bytes:
