@@ -230,6 +230,8 @@ def exact_data(cls: type) -> bool:
             found = False
             try:
                 found = all(_exact_type(tp) for tp in _field_types(cls).values())
+            except Exception:  # a field type attrs cannot resolve (a name not in scope): not known exact
+                found = False
             finally:
                 if not found:  # a class judged meanwhile on this one's provisional True is judged again
                     for judged in set(_EXACT_DATA) - before:

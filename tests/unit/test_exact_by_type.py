@@ -158,3 +158,15 @@ def test_a_match_s_facts_are_digested_as_its_content_without_a_scan(monkeypatch:
         content, digests = match_content_and_entries(hands, known=given)
         assert digests == expected
         assert content.results == whole
+
+
+@attrs.frozen
+class _Unresolved:
+    seat: int
+    other: NotInScope  # type: ignore[name-defined]  # noqa: F821
+
+
+def test_a_class_whose_field_types_cannot_be_resolved_is_not_known_exact() -> None:
+    assert not exact_data(_Unresolved)
+    value = _Unresolved(1, 1e-05)
+    assert plain_canonical(value) == canonical(plain(value))
