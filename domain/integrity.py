@@ -278,6 +278,26 @@ def event_digest(event: Any, known: tuple[Any, Any] | None = None) -> str:
 
 
 _EXACT_SCALARS = frozenset(_PLAIN_SCALARS)
+# Each event's time as text (``time_text``), kept by the time itself while it is alive (the entry
+# holds it: its id names no other object meanwhile). Few are kept, and all let go at once.
+_TIMES: dict[int, tuple[datetime, str]] = {}
+_TIMES_KEPT = 256
+
+
+def time_text(value: datetime) -> str:
+    """``value.isoformat()`` of a ``datetime`` (not of a subclass: its own ``isoformat`` is called),
+    written once per time: an event's digest writes its time as the event is made, its stored row
+    again as its match is prepared (``replay.store.mapper``), the same object (a datetime is
+    immutable, so the text made of it stays true)."""
+    found = _TIMES.get(id(value))
+    if found is not None and found[0] is value:
+        return found[1]
+    text = value.isoformat()
+    if type(value) is datetime:
+        if len(_TIMES) >= _TIMES_KEPT:
+            _TIMES.clear()
+        _TIMES[id(value)] = (value, text)
+    return text
 
 
 def _exact_content(event: Any, cls: type, known: tuple[Any, Any] | None) -> dict[str, Any] | None:
@@ -296,7 +316,7 @@ def _exact_content(event: Any, cls: type, known: tuple[Any, Any] | None) -> dict
         elif kind is UUID:
             content[name] = str(value)
         elif kind is datetime:
-            content[name] = value.isoformat()
+            content[name] = time_text(value)
         elif exact_data(kind):
             data = known[1] if known is not None and value is known[0] else to_data(value)
             content[name] = data | {"__type__": kind.__name__}

@@ -25,18 +25,19 @@ import importlib
 import types
 import typing
 from collections.abc import Callable, Mapping
+from datetime import datetime
 from itertools import repeat
 from typing import Any, Union
 from uuid import UUID
 
 import orjson
 from eventsourcing.domain import Aggregate
-from eventsourcing.persistence import JSONTranscoder, Mapper, StoredEvent, Transcoding
+from eventsourcing.persistence import DatetimeAsISO, JSONTranscoder, Mapper, StoredEvent, Transcoding
 from eventsourcing.utils import get_topic
 
 from domain.bounds import TABLE_SIZE
 from domain.codec import FACT_TAGS, exact_data
-from domain.integrity import UNSORTED, json_exactly
+from domain.integrity import UNSORTED, json_exactly, time_text
 from domain.match import Match
 from domain.values import AbortiveDraw, DealPass, ExhaustiveDraw, MatchEnd, Penalty, WinResult
 from replay.store import chain, checkpoint, identity, seal, signed
@@ -366,6 +367,8 @@ def _exact_state(
             data = known.get(id(value))
             if data is None:
                 data = transcoding.encode(value)
+        elif cls is datetime and type(transcoding) is DatetimeAsISO:
+            data = time_text(value)  # its ``encode``: the text its digest wrote already
         else:
             data = transcoding.encode(value)
             if type(data) is not str:

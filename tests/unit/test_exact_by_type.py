@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+from datetime import UTC, datetime
 from enum import Enum, StrEnum
 from typing import Any, Literal
 
@@ -18,7 +19,7 @@ from conftest import hv, ron, won
 
 from domain import integrity
 from domain.codec import FACT_TAGS, VALUE_CLASSES, exact_data
-from domain.integrity import canonical, event_content, event_digest, plain, plain_canonical
+from domain.integrity import canonical, event_content, event_digest, plain, plain_canonical, time_text
 from domain.match import Match, match_content_and_entries
 from domain.rules import load_preset
 from domain.values import ExhaustiveDraw, HandPenalty, Penalty, TableState, without_details
@@ -170,3 +171,17 @@ def test_a_class_whose_field_types_cannot_be_resolved_is_not_known_exact() -> No
     assert not exact_data(_Unresolved)
     value = _Unresolved(1, 1e-05)
     assert plain_canonical(value) == canonical(plain(value))
+
+
+class _OddTime(datetime):
+    def isoformat(self, sep: str = "T", timespec: str = "auto") -> str:
+        return "odd"
+
+
+def test_an_event_s_time_is_written_as_text_once_and_a_subclass_by_its_own_isoformat() -> None:
+    when = datetime(2026, 1, 2, 3, 4, 5, 6, tzinfo=UTC)
+    assert time_text(when) == when.isoformat()
+    assert integrity._TIMES[id(when)] == (when, when.isoformat())  # kept: the row finds it
+    odd = _OddTime(2026, 1, 2, tzinfo=UTC)
+    assert time_text(odd) == time_text(odd) == "odd"
+    assert id(odd) not in integrity._TIMES
