@@ -278,10 +278,25 @@ def event_digest(event: Any, known: tuple[Any, Any] | None = None) -> str:
 
 
 _EXACT_SCALARS = frozenset(_PLAIN_SCALARS)
-# Each event's time as text (``time_text``), kept by the time itself while it is alive (the entry
-# holds it: its id names no other object meanwhile). Few are kept, and all let go at once.
-_TIMES: dict[int, tuple[datetime, str]] = {}
+# Each event's time and its match's id as text (``time_text``, ``id_text``), kept by the value itself
+# while it is alive (the entry holds it: its id names no other object meanwhile). Few are kept, and
+# all let go at once.
+_TIMES: dict[int, tuple[datetime | UUID, str]] = {}
 _TIMES_KEPT = 256
+
+
+def id_text(value: UUID) -> str:
+    """``str(value)`` of a ``UUID`` (not of a subclass), written once per id object: every event of a
+    match names its id (``originator_id``) in its digest, the same object (a UUID is immutable)."""
+    found = _TIMES.get(id(value))
+    if found is not None and found[0] is value:
+        return found[1]
+    text = str(value)
+    if type(value) is UUID:
+        if len(_TIMES) >= _TIMES_KEPT:
+            _TIMES.clear()
+        _TIMES[id(value)] = (value, text)
+    return text
 
 
 def time_text(value: datetime) -> str:
@@ -314,7 +329,7 @@ def _exact_content(event: Any, cls: type, known: tuple[Any, Any] | None) -> dict
         if kind in _EXACT_SCALARS:
             content[name] = value
         elif kind is UUID:
-            content[name] = str(value)
+            content[name] = id_text(value)
         elif kind is datetime:
             content[name] = time_text(value)
         elif exact_data(kind):

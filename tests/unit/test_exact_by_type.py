@@ -11,6 +11,7 @@ import hashlib
 from datetime import UTC, datetime
 from enum import Enum, StrEnum
 from typing import Any, Literal
+from uuid import UUID
 
 import attrs
 import orjson
@@ -19,7 +20,7 @@ from conftest import hv, ron, won
 
 from domain import integrity
 from domain.codec import FACT_TAGS, VALUE_CLASSES, exact_data
-from domain.integrity import canonical, event_content, event_digest, plain, plain_canonical, time_text
+from domain.integrity import canonical, event_content, event_digest, id_text, plain, plain_canonical, time_text
 from domain.match import Match, match_content_and_entries
 from domain.rules import load_preset
 from domain.values import ExhaustiveDraw, HandPenalty, Penalty, TableState, without_details
@@ -185,3 +186,9 @@ def test_an_event_s_time_is_written_as_text_once_and_a_subclass_by_its_own_isofo
     odd = _OddTime(2026, 1, 2, tzinfo=UTC)
     assert time_text(odd) == time_text(odd) == "odd"
     assert id(odd) not in integrity._TIMES
+
+
+def test_a_match_s_id_is_written_as_text_once() -> None:
+    match_id = UUID(int=7)
+    assert id_text(match_id) == id_text(match_id) == str(match_id)
+    assert integrity._TIMES[id(match_id)] == (match_id, str(match_id))
