@@ -279,10 +279,10 @@ def event_digest(event: Any, known: tuple[Any, Any] | None = None) -> str:
 
 _EXACT_SCALARS = frozenset(_PLAIN_SCALARS)
 # Each event's time and its match's id as text (``time_text``, ``id_text``), kept by the value itself
-# while it is alive (the entry holds it: its id names no other object meanwhile). Few are kept, and
-# all let go at once.
+# while it is alive (the entry holds it: its id names no other object meanwhile). Enough are kept for
+# a file's games (a reading worker builds them all, then prepares them), and all let go at once.
 _TIMES: dict[int, tuple[datetime | UUID, str]] = {}
-_TIMES_KEPT = 256
+_TIMES_KEPT = 4096
 
 
 def id_text(value: UUID) -> str:
@@ -356,9 +356,9 @@ def plain_canonical(value: Any) -> bytes:
     if cls is str or cls is int or cls is bool:
         data: Any = value
     elif cls is UUID:
-        data = str(value)
+        data = id_text(value)
     elif cls is datetime:
-        data = value.isoformat()
+        data = time_text(value)
     elif cls is list or cls is tuple or cls is dict:
         data = value  # what ``plain`` makes of it, as orjson writes it, unless it holds some other value
     elif value_fields(cls) is not None:
