@@ -120,7 +120,7 @@ def json_exactly(data: Any, option: int = SORTED) -> bytes | None:
     cls = type(data)
     if cls is str or cls is int or cls is bool or data is None:
         return found  # written alike, ``None`` as ``null`` too
-    if len(found) >= _CLEAN_FROM:
+    if _CLEAN_FROM <= len(found) <= _CLEAN_TO:
         if found in _CLEAN:
             return found
         if not _suspect(found):
@@ -137,9 +137,11 @@ def json_exactly(data: Any, option: int = SORTED) -> bytes | None:
 # themselves: whether bytes are clean depends on nothing else. A match's rules (about 2 KB) are written
 # six times as the same bytes while an import prepares it (its ``Ruleset`` found by them, its digest,
 # its event's digest, its standings reference and document): hashing them is a twentieth of scanning
-# them. Few are kept, and all let go at once: what is looked up again is what was just written.
+# them. Few are kept, none longer than 16 KB (a whole game's source is written twice, and otherwise:
+# what is kept stays small), and all let go at once: what is looked up again is what was just written.
 _CLEAN: dict[bytes, None] = {}
 _CLEAN_FROM = 512
+_CLEAN_TO = 16384
 _CLEAN_KEPT = 64
 
 
