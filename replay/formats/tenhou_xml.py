@@ -1072,9 +1072,7 @@ def _ready(shown: Sequence[int], changes: Sequence[int]) -> tuple[int, ...]:
     return tuple(sorted(ready))
 
 
-def read_plain_mjlog(
-    data: bytes, *, file: str, tiles: Sequence[Sequence[object]] | None = None
-) -> LoggedGame | None:
+def read_plain_mjlog(data: bytes, *, file: str, tiles: Sequence[Sequence[object]] | None = None) -> LoggedGame | None:
     """The game of a mjlog (its bytes unpacked) in the plain shape, read without the tree as
     ``read_tenhou_xml`` reads it (each win's details too); None for any other text. For a reader that
     takes more from the same text: an import's tiles (``tenhou_xml_tiles``), given as ``tiles`` (each
