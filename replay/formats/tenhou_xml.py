@@ -235,17 +235,21 @@ class _NotPlain(Exception):
 
 
 def _read_plain(
-    data: bytes, file: str, details: bool = True, tiles: Sequence[Sequence[object]] | None = None
+    data: bytes | str, file: str, details: bool = True, tiles: Sequence[Sequence[object]] | None = None
 ) -> LoggedGame | None:
     """The game of a mjlog in the plain shape, read without the parser's tree; None for anything
     else (read through the parser, which refuses what should be refused). A repeated attribute
     (malformed XML) is anything else too. A log the reader refuses is refused only where the text
     is of the plain shape to its end: elsewhere the parser says what is wrong first. ``tiles``: each
-    hand's tile arrays, put in the hands made (where there are as many as hands)."""
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        return None
+    hand's tile arrays, put in the hands made (where there are as many as hands). ``data`` as text:
+    the bytes decoded already (as here, ``utf-8-sig``)."""
+    if isinstance(data, str):
+        text = data
+    else:
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            return None
     # (A declaration, a comment or a CDATA section, ``<!``, is no tag of the shape: no step takes it.)
     head = _HEAD.match(text)
     if head is None:
@@ -1072,11 +1076,14 @@ def _ready(shown: Sequence[int], changes: Sequence[int]) -> tuple[int, ...]:
     return tuple(sorted(ready))
 
 
-def read_plain_mjlog(data: bytes, *, file: str, tiles: Sequence[Sequence[object]] | None = None) -> LoggedGame | None:
-    """The game of a mjlog (its bytes unpacked) in the plain shape, read without the tree as
-    ``read_tenhou_xml`` reads it (each win's details too); None for any other text. For a reader that
-    takes more from the same text: an import's tiles (``tenhou_xml_tiles``), given as ``tiles`` (each
-    hand's arrays), which each hand gets where there are as many as the hands read."""
+def read_plain_mjlog(
+    data: bytes | str, *, file: str, tiles: Sequence[Sequence[object]] | None = None
+) -> LoggedGame | None:
+    """The game of a mjlog (its bytes unpacked, or their text decoded as ``utf-8-sig``) in the plain
+    shape, read without the tree as ``read_tenhou_xml`` reads it (each win's details too); None for any
+    other text. For a reader that takes more from the same text: an import's tiles
+    (``tenhou_xml_tiles``), given as ``tiles`` (each hand's arrays), which each hand gets where there
+    are as many as the hands read."""
     return _read_plain(data, file, tiles=tiles)
 
 

@@ -298,6 +298,7 @@ _PIECE: Final = re.compile(
     r"|(?P<odd>(?:[TUVWDEFG][0-9]++|N|REACH|DORA)[ \t\r\n/])"
 )
 _PAIR: Final = re.compile(r'([^ \t\r\n="]++)="([^"]*+)"')
+_DEALT: Final = ("hai0", "hai1", "hai2", "hai3")  # each seat's hand dealt, in an INIT
 
 
 def _play(
@@ -367,8 +368,7 @@ def plain_hand_tiles(text: str) -> list[list[Any]] | None:
                         name, attributes = found["name"], found["attributes"]
                         if name == "INIT":
                             attrib = dict(_PAIR.findall(attributes))
-                            dealt = [attrib.get(f"hai{seat}") for seat in range(4)]
-                            current = _hand_start(attrib.get("seed"), dealt, players)
+                            current = _hand_start(attrib.get("seed"), list(map(attrib.get, _DEALT)), players)
                             hands.append(current)
                             last_draw = [-1] * 4
                             riichi = [False] * 4
@@ -416,7 +416,7 @@ def read_with_tiles(data: bytes, *, file: str) -> list[LoggedGame]:
     # be of the plain shape are not used.
     tiles = plain_hand_tiles(text) if text else None
     if tiles is not None:
-        game = read_plain_mjlog(unpacked, file=file, tiles=tiles)
+        game = read_plain_mjlog(text, file=file, tiles=tiles)  # (the text decoded once)
         if game is not None:
             return [game]
     collector = TileCollector(file)
