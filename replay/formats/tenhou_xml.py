@@ -616,6 +616,7 @@ class _GameReader:
         fu, limit = int(fu_text), int(limit_text)
         ids: list[int] = []  # a yakuman's
         pairs: list[str] = []  # the yaku's ids and han, as written (numbers each: the layout's)
+        han: list[int] = []  # the yaku's han, read once (for the value and each yaku's details)
         value: HandValue | None
         if yakuman is not None:
             ids = list(map(int, yakuman.split(",")))
@@ -653,7 +654,7 @@ class _GameReader:
             named = (
                 [yaku_of(y, YAKUMAN_HAN) for y in ids]
                 if yakuman is not None
-                else list(map(yaku_of, map(int, pairs[0::2]), map(int, pairs[1::2])))
+                else list(map(yaku_of, map(int, pairs[0::2]), han))
             )
             codes = list(map(int, m.split(","))) if m is not None else []
             details = self._win_details(who, fu, limit, named, int(machi), codes)
