@@ -14,6 +14,7 @@ import attrs
 from domain.errors import PaymentsDoNotBalance, RuleViolation
 from domain.rules import Ruleset
 from domain.said import Said
+from domain.scoring.memo import MEMO_SIZE, rules_memo, value_key
 from domain.scoring.points import loser_score, winner_score
 from domain.scoring.riichi import base_points, round_up
 from domain.values import (
@@ -165,8 +166,37 @@ def route(
     return [Payment(discarder, winner, total, reason, note)]
 
 
-def hand_value_payments(win: Win, state: TableState, rules: Ruleset) -> list[Payment]:
-    """What the losers pay for the hand's value (no bonuses, no deposits)."""
+def hand_value_payments(win: Win, state: TableState, rules: Ruleset) -> tuple[Payment, ...]:
+    """What the losers pay for the hand's value (no bonuses, no deposits).
+
+    The same for every hand of the same value, seats and dealer under the same rules (a special
+    hand's aside): worked out once per set of rules (``domain.scoring.memo``), the payments being
+    frozen values."""
+    if win.facts.special_hands:
+        return _hand_value_payments(win, state, rules)
+    winner, discarder, liable, dealer = win.winner, win.discarder, win.liable, state.dealer
+    key = (
+        *value_key(win.value),
+        winner,
+        discarder,
+        liable,
+        dealer,
+        state.players,
+        type(winner),
+        type(discarder),
+        type(liable),
+        type(dealer),
+    )
+    kept = rules_memo(rules).payments
+    payments = kept.get(key)
+    if payments is None:
+        payments = _hand_value_payments(win, state, rules)
+        if len(kept) < MEMO_SIZE:
+            kept[key] = payments
+    return payments
+
+
+def _hand_value_payments(win: Win, state: TableState, rules: Ruleset) -> tuple[Payment, ...]:
     value, note = hand_unit(win, state, rules)
     owed = {
         s: discarder_share(
@@ -180,7 +210,7 @@ def hand_value_payments(win: Win, state: TableState, rules: Ruleset) -> list[Pay
         if state.players == 3
         else 0
     )
-    return route(win, owed, state, rules, Reason.HAND, note, absent=absent, unit=rules.round_payments_to)
+    return tuple(route(win, owed, state, rules, Reason.HAND, note, absent=absent, unit=rules.round_payments_to))
 
 
 def bonus_payments(

@@ -1,0 +1,82 @@
+"""A hand value's checks and the losers' payments for it, worked out once per set of rules
+(``domain.scoring.memo``): the same payments and refusals as worked out every time.
+
+Numbers: seed 003 and Tenhou's score table (4 han 30 fu on a discard: 7,700 from a non-dealer,
+8,000 with kiriage mangan; 11,600 to the dealer), and the corpus's own logs for the counts.
+"""
+
+from __future__ import annotations
+
+import pytest
+from conftest import SANMA, TENHOU, hv, ron, table, tsumo
+
+from domain.errors import HonbaError
+from domain.rules import load_preset, preset_names
+from domain.scoring import checks, payments
+from domain.scoring.checks import check_value
+from domain.scoring.memo import rules_memo
+from domain.scoring.payments import hand_value_payments
+from domain.scoring.riichi import hand_values
+from domain.values import HandValue
+
+
+def _worked_out(win: payments.Win, state: payments.TableState, rules: payments.Ruleset) -> list[tuple[int, int, int]]:
+    return [(p.payer, p.payee, p.amount) for p in payments._hand_value_payments(win, state, rules)]  # type: ignore[misc]
+
+
+def test_every_riichi_value_pays_from_the_memo_what_it_pays_worked_out() -> None:
+    for rules in (TENHOU, SANMA, load_preset("tenhou").with_overrides({"kiriage_mangan": True})):
+        for dealer in range(rules.players):
+            state = table(rules, dealer=dealer)
+            for self_drawn in (True, False):
+                for value in hand_values(self_drawn=self_drawn):
+                    win = tsumo(1, value) if self_drawn else ron(1, 2, value)
+                    expected = _worked_out(win, state, rules)
+                    for _ in range(2):  # worked out, then from the memo
+                        paid = hand_value_payments(win, state, rules)
+                        assert [(p.payer, p.payee, p.amount) for p in paid] == expected
+
+
+def test_rules_that_differ_in_one_value_keep_their_own_payments() -> None:
+    # 4 han 30 fu on a non-dealer's discard to a non-dealer: 7,700; with kiriage mangan 8,000.
+    kiriage = TENHOU.with_overrides({"kiriage_mangan": True})
+    state = table(dealer=0)
+    for _ in range(2):
+        assert [p.amount for p in hand_value_payments(ron(1, 2, hv(4, 30)), state, TENHOU)] == [7700]
+        assert [p.amount for p in hand_value_payments(ron(1, 2, hv(4, 30)), state, kiriage)] == [8000]
+    # To the dealer: 11,600 (Tenhou's table), the dealer's seat being part of what is looked up.
+    assert [p.amount for p in hand_value_payments(ron(0, 2, hv(4, 30)), state, TENHOU)] == [11600]
+
+
+def test_rules_under_another_description_share_a_memo_and_other_values_do_not() -> None:
+    assert rules_memo(TENHOU.retitled("a log of 2009-01-01 10:00")) is rules_memo(TENHOU)
+    assert rules_memo(TENHOU.with_overrides({"kiriage_mangan": True})) is not rules_memo(TENHOU)
+
+
+def test_each_value_and_seating_is_worked_out_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    rules = load_preset("tenhou").with_overrides({"name": "memo-count"})  # a memo of its own
+    worked: list[object] = []
+    checked: list[object] = []
+    real_payments, real_check = payments._hand_value_payments, checks._check_value  # type: ignore[attr-defined]
+    monkeypatch.setattr(payments, "_hand_value_payments", lambda *a: worked.append(a) or real_payments(*a))
+    monkeypatch.setattr(checks, "_check_value", lambda *a, **k: checked.append(a) or real_check(*a, **k))
+    state = table(rules, dealer=0)
+    for _ in range(5):
+        check_value(hv(3, 30), rules, self_drawn=False)
+        hand_value_payments(ron(1, 2, hv(3, 30)), state, rules)
+        hand_value_payments(ron(1, 3, hv(3, 30)), state, rules)
+    assert len(checked) == 1
+    assert len(worked) == 2
+
+
+@pytest.mark.parametrize("preset", [name for name in preset_names() if load_preset(name).scoring == "riichi"])
+def test_a_refusal_is_said_every_time_and_a_passed_value_lets_no_look_alike_through(preset: str) -> None:
+    rules = load_preset(preset)
+    check_value(hv(1, 30), rules, self_drawn=False)
+    for _ in range(2):
+        # ``True`` equals 1 as a number, but is no han count: refused after 1 han 30 fu passed.
+        with pytest.raises(HonbaError):
+            check_value(HandValue(han=True, fu=30), rules, self_drawn=False)
+        # 1 han 20 fu does not exist (``domain.scoring.riichi``): said each time it is given.
+        with pytest.raises(HonbaError):
+            check_value(hv(1, 20), rules, self_drawn=False)
