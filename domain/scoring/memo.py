@@ -32,11 +32,16 @@ RULESETS_KEPT = 256
 @attrs.define(eq=False)
 class RulesMemo:
     """One set of rules' values worked out: the hand values that passed their checks (by
-    ``value_key``, with whether self-drawn), and the losers' payments of a hand's value by its key
-    and seats (``hand_value_payments``). Only what passed is kept: a refusal is said each time."""
+    ``value_key``, with whether self-drawn), the losers' payments of a hand's value by its key and
+    seats (``hand_value_payments``), the extra-hand bonus, the riichi sticks. Only what passed is
+    kept: a refusal is said each time."""
 
     checked: set[tuple[Any, ...]] = attrs.Factory(set)
     payments: dict[tuple[Any, ...], tuple[Payment, ...]] = attrs.Factory(dict)
+    # The extra-hand bonus by its count and the seats (``extra_hand_bonus``), and the riichi stick
+    # each seat places.
+    bonuses: dict[tuple[Any, ...], tuple[Payment, ...]] = attrs.Factory(dict)
+    sticks: dict[int, Payment] = attrs.Factory(dict)
 
 
 # Rules objects by ``id()``, each with a weak reference to it (an id is reused once its object is

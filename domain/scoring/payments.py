@@ -70,7 +70,17 @@ def nearest_winner(result: WinResult, players: int) -> Win:
 
 
 def _riichi_sticks(riichi: Iterable[Seat], rules: Ruleset) -> list[Payment]:
-    return [Payment(seat, None, rules.riichi_deposit, Reason.RIICHI_STICK) for seat in riichi]
+    # The stick each seat places is the same payment every hand under these rules: made once.
+    sticks = rules_memo(rules).sticks
+    placed = []
+    for seat in riichi:
+        stick = sticks.get(seat)
+        if stick is None or type(seat) is not int:
+            stick = Payment(seat, None, rules.riichi_deposit, Reason.RIICHI_STICK)
+            if type(seat) is int:
+                sticks[seat] = stick
+        placed.append(stick)
+    return placed
 
 
 def losers_of(winner: Seat, state: TableState) -> list[Seat]:
@@ -174,9 +184,21 @@ def hand_value_payments(win: Win, state: TableState, rules: Ruleset) -> tuple[Pa
     frozen values."""
     if win.facts.special_hands:
         return _hand_value_payments(win, state, rules)
+    kept = rules_memo(rules).payments
+    key = (*value_key(win.value), *_seats_key(win, state))
+    payments = kept.get(key)
+    if payments is None:
+        payments = _hand_value_payments(win, state, rules)
+        if len(kept) < MEMO_SIZE:
+            kept[key] = payments
+    return payments
+
+
+def _seats_key(win: Win, state: TableState) -> tuple[object, ...]:
+    """What a win's payments read of its seats and the table: the winner, discarder and liable
+    player, the dealer and the players, with the seats' types (a memo's key: ``True`` is no seat 1)."""
     winner, discarder, liable, dealer = win.winner, win.discarder, win.liable, state.dealer
-    key = (
-        *value_key(win.value),
+    return (
         winner,
         discarder,
         liable,
@@ -187,13 +209,6 @@ def hand_value_payments(win: Win, state: TableState, rules: Ruleset) -> tuple[Pa
         type(liable),
         type(dealer),
     )
-    kept = rules_memo(rules).payments
-    payments = kept.get(key)
-    if payments is None:
-        payments = _hand_value_payments(win, state, rules)
-        if len(kept) < MEMO_SIZE:
-            kept[key] = payments
-    return payments
 
 
 def _hand_value_payments(win: Win, state: TableState, rules: Ruleset) -> tuple[Payment, ...]:
@@ -237,11 +252,25 @@ def pending_extra_hand_bonus(state: TableState, rules: Ruleset) -> int:
     return rules.extra_hand_bonus * extra_hand_count(state, rules) if rules.extra_hand_bonus_enabled else 0
 
 
-def extra_hand_bonus(win: Win, state: TableState, rules: Ruleset) -> list[Payment]:
-    """The bonus for dealer's extra hands (riichi's counters): bonus x count per loser."""
+def extra_hand_bonus(win: Win, state: TableState, rules: Ruleset) -> Sequence[Payment]:
+    """The bonus for dealer's extra hands (riichi's counters): bonus x count per loser.
+
+    The same for every hand of the same count, seats and dealer under the same rules: worked out
+    once per set of rules (``domain.scoring.memo``)."""
     count = extra_hand_count(state, rules)
     if not rules.extra_hand_bonus_enabled or count == 0:
-        return []
+        return ()
+    kept = rules_memo(rules).bonuses
+    key = (count, type(count), *_seats_key(win, state))
+    payments = kept.get(key)
+    if payments is None:
+        payments = tuple(_extra_hand_bonus(win, state, rules, count))
+        if len(kept) < MEMO_SIZE:
+            kept[key] = payments
+    return payments
+
+
+def _extra_hand_bonus(win: Win, state: TableState, rules: Ruleset, count: int) -> list[Payment]:
     if win.winner != state.dealer:
         # Seed 000's two boxes: East alone pays a non-East winner self-drawn or on East's
         # discard; otherwise a non-East winner is paid only where "pay to any winner" is on.
@@ -356,17 +385,24 @@ def settle_win(result: WinResult, state: TableState, rules: Ruleset) -> Settleme
     payments = _riichi_sticks(result.riichi, rules)
     on_table = state.deposits + rules.riichi_deposit * len(result.riichi)
     taker = nearest_winner(result, state.players)
+    # Each kind of payment is asked for only where the rules (or the win) have it: each function
+    # below gives nothing otherwise, and most rules have one or two of them (riichi: no dealer
+    # bonus, no losers' settlement, no pools; a log's win: no hand penalty).
+    pools = has_pools(rules)
     for win in result.wins:
         payments += hand_value_payments(win, state, rules)
-        payments += loser_settlement(win, state, rules)
-        if win is taker or rules.multiple_ron_counters == "each":
+        if rules.losers_settle:
+            payments += loser_settlement(win, state, rules)
+        if rules.extra_hand_bonus_enabled and (win is taker or rules.multiple_ron_counters == "each"):
             payments += extra_hand_bonus(win, state, rules)
-        payments += dealer_bonus(win, state, rules)
+        if rules.dealer_bonus_enabled:
+            payments += dealer_bonus(win, state, rules)
         if win is taker and on_table:
             payments.append(Payment(None, win.winner, on_table, Reason.DEPOSITS))
-        if win is taker:
+        if win is taker and pools:
             payments += pool_payments(win, state, rules)
-        payments += hand_penalties(win)
+        if win.facts.penalties:
+            payments += hand_penalties(win)
     return Settlement(tuple(payments), 0)
 
 

@@ -8,16 +8,16 @@ Numbers: seed 003 and Tenhou's score table (4 han 30 fu on a discard: 7,700 from
 from __future__ import annotations
 
 import pytest
-from conftest import SANMA, TENHOU, hv, ron, table, tsumo
+from conftest import SANMA, TENHOU, hv, ron, table, tsumo, won
 
 from domain.errors import HonbaError
 from domain.rules import load_preset, preset_names
 from domain.scoring import checks, payments
 from domain.scoring.checks import check_value
 from domain.scoring.memo import rules_memo
-from domain.scoring.payments import hand_value_payments
+from domain.scoring.payments import hand_value_payments, settle
 from domain.scoring.riichi import hand_values
-from domain.values import HandValue
+from domain.values import HandValue, Reason
 
 
 def _worked_out(win: payments.Win, state: payments.TableState, rules: payments.Ruleset) -> list[tuple[int, int, int]]:
@@ -80,3 +80,26 @@ def test_a_refusal_is_said_every_time_and_a_passed_value_lets_no_look_alike_thro
         # 1 han 20 fu does not exist (``domain.scoring.riichi``): said each time it is given.
         with pytest.raises(HonbaError):
             check_value(hv(1, 20), rules, self_drawn=False)
+
+
+def test_counters_and_sticks_from_the_memo_are_the_seeds_amounts() -> None:
+    # Seed 003: 300 per counter on a discard, from the discarder; 100 per counter from each payer
+    # on a self-drawn win. Each count asked twice, in turn: the memo keeps them apart.
+    for _ in range(2):
+        for counters in (1, 2, 3):
+            state = table(dealer=0, counters=counters)
+            ron_paid = settle(won(ron(3, 1, hv(1, 30)), riichi=(2,)), state, TENHOU).payments
+            assert [(p.payer, p.payee, p.amount) for p in ron_paid if p.reason is Reason.COUNTERS] == [
+                (1, 3, 300 * counters)
+            ]
+            tsumo_paid = settle(won(tsumo(3, hv(1, 30))), state, TENHOU).payments
+            assert sorted((p.payer, p.amount) for p in tsumo_paid if p.reason is Reason.COUNTERS) == [
+                (0, 100 * counters),
+                (1, 100 * counters),
+                (2, 100 * counters),
+            ]
+            # The stick seat 2 placed: 1,000 to the table, then the deposits to the winner.
+            assert [(p.payer, p.payee, p.amount) for p in ron_paid if p.reason is Reason.RIICHI_STICK] == [
+                (2, None, 1000)
+            ]
+            assert [(p.payer, p.payee, p.amount) for p in ron_paid if p.reason is Reason.DEPOSITS] == [(None, 3, 1000)]
