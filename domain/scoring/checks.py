@@ -28,7 +28,7 @@ from domain.scoring.points import raw_score, winner_score
 from domain.scoring.riichi import check_hand_value
 from domain.scoring.units import unit_problem
 from domain.special_hands import check_special_hands
-from domain.values import HandValue, TableState, Win
+from domain.values import NO_WIN_FACTS, HandValue, TableState, Win
 from domain.win_facts import check_win_facts
 
 
@@ -143,6 +143,11 @@ def check_fact_bounds(win: Win) -> None:
     limit (``domain.win_facts``, checked first: at most the sets and jokers the rules deal, a tile
     of the notation); what is left to bound here is what no rule limits."""
     facts = win.facts
+    if facts is NO_WIN_FACTS:
+        # A win that states no fact (every log's: ``Win``'s default): none of them to bound.
+        if win.loser_scores:
+            check_all(win.loser_scores, LOSER_SCORE)
+        return
     if len(facts.discards) > DISCARDS.high:
         count = len(facts.discards)
         raise OutOfBounds(
