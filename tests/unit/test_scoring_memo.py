@@ -8,7 +8,7 @@ Numbers: seed 003 and Tenhou's score table (4 han 30 fu on a discard: 7,700 from
 from __future__ import annotations
 
 import pytest
-from conftest import SANMA, TENHOU, hv, ron, table, tsumo, won
+from conftest import SANMA, TENHOU, hv, ron, started, table, tsumo, won
 
 from domain.bounds import LOSER_SCORE, OutOfBounds
 from domain.errors import HonbaError
@@ -116,3 +116,16 @@ def test_a_win_that_states_no_fact_is_known_by_identity_and_its_loser_scores_sti
     assert too_high.facts is NOTHING_STATED
     with pytest.raises(OutOfBounds):
         check_fact_bounds(too_high)
+
+
+def test_the_first_hand_is_scored_on_the_opening_table_itself() -> None:
+    # Before the first entry the table as played and the corrected table are the opening table:
+    # one object (not made again each time the table is asked for), so that the first hand is
+    # scored once for both timelines. The first hand's numbers: seed 003's 1 han 30 fu ron, 1,000.
+    match = started()
+    opening = match.state
+    assert match.state is opening
+    match.record(won(ron(1, 2, hv(1, 30))))
+    first = match.corrected_steps()[0]
+    assert first.before is opening
+    assert match.state.scores == (25000, 26000, 24000, 25000)
