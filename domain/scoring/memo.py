@@ -67,8 +67,14 @@ def _memo_of_new(rules: Ruleset) -> RulesMemo:
             _BY_VALUES.clear()
         memo = _BY_VALUES[values] = RulesMemo()
     key = id(rules)
-    # The entry goes with the rules object (its id may then be another object's).
-    _BY_OBJECT[key] = (weakref.ref(rules, lambda _gone: _BY_OBJECT.pop(key, None)), memo)
+    kept = _BY_OBJECT
+
+    def let_go(_gone: weakref.ref[Ruleset]) -> None:
+        # The entry goes with the rules object (its id may then be another object's). The table is
+        # held here itself: rules let go as the interpreter shuts down still find it.
+        kept.pop(key, None)
+
+    _BY_OBJECT[key] = (weakref.ref(rules, let_go), memo)
     return memo
 
 

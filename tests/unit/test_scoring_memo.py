@@ -7,13 +7,15 @@ Numbers: seed 003 and Tenhou's score table (4 han 30 fu on a discard: 7,700 from
 
 from __future__ import annotations
 
+import gc
+
 import pytest
 from conftest import SANMA, TENHOU, hv, ron, started, table, tsumo, won
 
 from domain.bounds import LOSER_SCORE, OutOfBounds
 from domain.errors import HonbaError
 from domain.rules import load_preset, preset_names
-from domain.scoring import checks, payments
+from domain.scoring import checks, memo, payments
 from domain.scoring.checks import check_fact_bounds, check_value
 from domain.scoring.memo import rules_memo
 from domain.scoring.payments import hand_value_payments, settle
@@ -23,7 +25,7 @@ from domain.win_facts import NOTHING_STATED, win_facts_problem
 
 
 def _worked_out(win: payments.Win, state: payments.TableState, rules: payments.Ruleset) -> list[tuple[int, int, int]]:
-    return [(p.payer, p.payee, p.amount) for p in payments._hand_value_payments(win, state, rules)]  # type: ignore[misc]
+    return [(p.payer, p.payee, p.amount) for p in payments._hand_value_payments(win, state, rules)]
 
 
 def test_every_riichi_value_pays_from_the_memo_what_it_pays_worked_out() -> None:
@@ -59,7 +61,7 @@ def test_each_value_and_seating_is_worked_out_once(monkeypatch: pytest.MonkeyPat
     rules = load_preset("tenhou").with_overrides({"name": "memo-count"})  # a memo of its own
     worked: list[object] = []
     checked: list[object] = []
-    real_payments, real_check = payments._hand_value_payments, checks._check_value  # type: ignore[attr-defined]
+    real_payments, real_check = payments._hand_value_payments, checks._check_value
     monkeypatch.setattr(payments, "_hand_value_payments", lambda *a: worked.append(a) or real_payments(*a))
     monkeypatch.setattr(checks, "_check_value", lambda *a, **k: checked.append(a) or real_check(*a, **k))
     state = table(rules, dealer=0)
@@ -129,3 +131,16 @@ def test_the_first_hand_is_scored_on_the_opening_table_itself() -> None:
     first = match.corrected_steps()[0]
     assert first.before is opening
     assert match.state.scores == (25000, 26000, 24000, 25000)
+
+
+def test_rules_let_go_leave_no_entry_behind() -> None:
+    # A server loads thousands of matches, each with its rules object: the memo is found by the
+    # object while it lives, and its entry goes with it (the memo itself stays with the values).
+    kept = len(memo._BY_OBJECT)
+    rules = TENHOU.retitled("a log of 2009-01-01 11:00")
+    found = rules_memo(rules)
+    assert len(memo._BY_OBJECT) == kept + 1
+    del rules
+    gc.collect()
+    assert len(memo._BY_OBJECT) == kept
+    assert rules_memo(TENHOU.retitled("a log of 2009-01-01 12:00")) is found
