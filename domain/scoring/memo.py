@@ -11,6 +11,7 @@ found by the rules object (``rules_memo``), and rules of the same values under a
 
 from __future__ import annotations
 
+import operator
 import weakref
 from typing import Any
 
@@ -22,6 +23,8 @@ from domain.values import HandValue, Payment
 # The rule values that say how a hand is checked and paid: every field but the description (the
 # name stays: a refusal names the rules, and a refusal is never kept).
 _SCORING_FIELDS = tuple(field.name for field in attrs.fields(Ruleset) if field.name != "description")
+# Every field of a hand value, read in one call (``value_key``).
+_VALUE_NUMBERS = operator.attrgetter(*(field.name for field in attrs.fields(HandValue)))
 # At most this many values kept per set of rules (riichi has about 60; a rule family counting
 # points has more): beyond it a value is worked out each time, as before.
 MEMO_SIZE = 1024
@@ -81,26 +84,7 @@ def _memo_of_new(rules: Ruleset) -> RulesMemo:
 def value_key(value: HandValue) -> tuple[Any, ...]:
     """A hand value's numbers with their types: equal keys only for values that are the same to
     every check and every note (``True`` equals 1 and ``3.0`` equals 3 as numbers, but neither is a
-    count a check lets through as one, nor is written as one)."""
-    han, fu, dora, limit, multiple = value.han, value.fu, value.dora, value.limit, value.multiple
-    faan, doubles, points, tai = value.faan, value.doubles, value.points, value.tai
-    return (
-        han,
-        fu,
-        dora,
-        limit,
-        multiple,
-        faan,
-        doubles,
-        points,
-        tai,
-        type(han),
-        type(fu),
-        type(dora),
-        type(limit),
-        type(multiple),
-        type(faan),
-        type(doubles),
-        type(points),
-        type(tai),
-    )
+    count a check lets through as one, nor is written as one). Every field of ``HandValue``, read
+    from its class: a field added to it is in the key without a word here."""
+    numbers = _VALUE_NUMBERS(value)
+    return (*numbers, *map(type, numbers))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gc
 
+import attrs
 import pytest
 from conftest import SANMA, TENHOU, hv, ron, started, table, tsumo, won
 
@@ -144,3 +145,11 @@ def test_rules_let_go_leave_no_entry_behind() -> None:
     gc.collect()
     assert len(memo._BY_OBJECT) == kept
     assert rules_memo(TENHOU.retitled("a log of 2009-01-01 12:00")) is found
+
+
+def test_a_hand_values_key_tells_apart_values_differing_in_any_one_field() -> None:
+    # Every field of HandValue is in the key: a field added later cannot share a memo entry unseen.
+    base = HandValue()
+    for field in attrs.fields(HandValue):
+        other = attrs.evolve(base, **{field.name: 7})
+        assert memo.value_key(other) != memo.value_key(base), field.name
