@@ -316,7 +316,8 @@ class Match(Aggregate):
     def fold(self) -> TableState:
         """The table after the corrected history, from the opening table."""
         steps = self._steps()
-        return steps[-1].after if steps else opening_state(self.rules, self.opening)
+        # Before the first entry the table as played is the opening table (made when the match was).
+        return steps[-1].after if steps else self.played
 
     def corrected_steps(self) -> list[CorrectedStep]:
         """The corrected history entry by entry, the hands kept as they were played."""
@@ -341,7 +342,9 @@ class Match(Aggregate):
         if self.ahead is not None and self.ahead[0] == position and self.ahead[1] is fact:
             return self.ahead[2], self.ahead[3]
         steps = self.scored or []
-        corrected = steps[-1].after if steps else opening_state(self.rules, self.opening)
+        # Before the first entry the corrected table is the table as played, the opening table: the
+        # same object, so that the first hand is scored once for both (``next_step``).
+        corrected = steps[-1].after if steps else self.played
         return next_step(self.played, corrected, self.rules, position, fact, fact, checked=checked)
 
     def preview(self, result: HandResult, *, checked: bool = False) -> CorrectedStep:

@@ -205,6 +205,11 @@ class WinFacts:
     penalties: tuple[HandPenalty, ...] = attrs.field(default=(), converter=_tuple_of_penalties)
 
 
+# The facts of a win that states none: every win a log records (the default of ``Win.facts``, one
+# value, so that the entry checks know it by its identity).
+NO_WIN_FACTS = WinFacts()
+
+
 @attrs.frozen
 class Yaku:
     """One yaku of a win as a log named it: its name (Tenhou's, in Japanese), its han (13 for
@@ -251,7 +256,7 @@ class Win:
     value: HandValue
     discarder: Seat | None = None
     liable: Seat | None = None
-    facts: WinFacts = WinFacts()
+    facts: WinFacts = NO_WIN_FACTS
     loser_scores: tuple[int, ...] = attrs.field(default=(), converter=_tuple_of_ints)
     details: WinDetails | None = attrs.field(default=None, eq=False)
 

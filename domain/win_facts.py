@@ -25,7 +25,7 @@ import attrs
 from domain.errors import RuleViolation
 from domain.rules import Ruleset
 from domain.said import Said
-from domain.values import Win, WinFacts
+from domain.values import NO_WIN_FACTS, Win, WinFacts
 
 TILE: Final = re.compile(r"[1-9][mps]|[1-7]z")
 # Every tile is in the set four times (136 tiles: 34 kinds; Flowers and Seasons are not written
@@ -126,7 +126,7 @@ FACTS_BY_NAME: Final = {fact.name: fact for fact in WIN_FACTS}
 
 
 # The facts of a win that states none (``win_facts_problem`` finds nothing to check in them).
-NOTHING_STATED: Final = WinFacts()
+NOTHING_STATED: Final = NO_WIN_FACTS
 
 
 def _stated(value: Any) -> bool:
@@ -211,8 +211,9 @@ def win_facts_problem(win: Win, rules: Ruleset) -> Said | None:
     one more per joker the rules play).
     """
     facts: WinFacts = win.facts
-    if facts == NOTHING_STATED:
-        # Most wins state no fact (every log's): nothing to check, and no tile shown.
+    if facts is NOTHING_STATED or facts == NOTHING_STATED:
+        # Most wins state no fact (every log's: ``Win``'s default, known by its identity before
+        # its fields are compared): nothing to check, and no tile shown.
         return None
     stated = {fact.name for fact in WIN_FACTS if _stated(getattr(facts, fact.name))}
     for fact in WIN_FACTS:

@@ -23,11 +23,12 @@ from domain.bounds import (
 from domain.errors import InvalidHandValue, RuleViolation
 from domain.rules import Ruleset
 from domain.said import Said
+from domain.scoring.memo import MEMO_SIZE, rules_memo, value_key
 from domain.scoring.points import raw_score, winner_score
 from domain.scoring.riichi import check_hand_value
 from domain.scoring.units import unit_problem
 from domain.special_hands import check_special_hands
-from domain.values import HandValue, TableState, Win
+from domain.values import NO_WIN_FACTS, HandValue, TableState, Win
 from domain.win_facts import check_win_facts
 
 
@@ -142,6 +143,11 @@ def check_fact_bounds(win: Win) -> None:
     limit (``domain.win_facts``, checked first: at most the sets and jokers the rules deal, a tile
     of the notation); what is left to bound here is what no rule limits."""
     facts = win.facts
+    if facts is NO_WIN_FACTS:
+        # A win that states no fact (every log's: ``Win``'s default): none of them to bound.
+        if win.loser_scores:
+            check_all(win.loser_scores, LOSER_SCORE)
+        return
     if len(facts.discards) > DISCARDS.high:
         count = len(facts.discards)
         raise OutOfBounds(
@@ -158,7 +164,20 @@ def check_fact_bounds(win: Win) -> None:
 
 def check_value(value: HandValue, rules: Ruleset, *, self_drawn: bool) -> None:
     """Refuse a value that cannot exist in the rules' unit, or is written in a unit the rules do
-    not count in (``domain.scoring.units``: 4 faan under rules that add tai up)."""
+    not count in (``domain.scoring.units``: 4 faan under rules that add tai up).
+
+    Every check here reads the value and the rules alone: a value that passed once under a set of
+    rules is let through again without them (``domain.scoring.memo``; a refusal is said each time)."""
+    key = (*value_key(value), self_drawn)
+    passed = rules_memo(rules).checked
+    if key in passed:
+        return
+    _check_value(value, rules, self_drawn=self_drawn)
+    if len(passed) < MEMO_SIZE:
+        passed.add(key)
+
+
+def _check_value(value: HandValue, rules: Ruleset, *, self_drawn: bool) -> None:
     wrong_unit = unit_problem(value, rules)
     if wrong_unit is not None:
         raise InvalidHandValue(wrong_unit)

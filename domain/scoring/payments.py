@@ -14,6 +14,7 @@ import attrs
 from domain.errors import PaymentsDoNotBalance, RuleViolation
 from domain.rules import Ruleset
 from domain.said import Said
+from domain.scoring.memo import MEMO_SIZE, rules_memo, value_key
 from domain.scoring.points import loser_score, winner_score
 from domain.scoring.riichi import base_points, round_up
 from domain.values import (
@@ -69,7 +70,17 @@ def nearest_winner(result: WinResult, players: int) -> Win:
 
 
 def _riichi_sticks(riichi: Iterable[Seat], rules: Ruleset) -> list[Payment]:
-    return [Payment(seat, None, rules.riichi_deposit, Reason.RIICHI_STICK) for seat in riichi]
+    # The stick each seat places is the same payment every hand under these rules: made once.
+    sticks = rules_memo(rules).sticks
+    placed = []
+    for seat in riichi:
+        stick = sticks.get(seat)
+        if stick is None or type(seat) is not int:
+            stick = Payment(seat, None, rules.riichi_deposit, Reason.RIICHI_STICK)
+            if type(seat) is int:
+                sticks[seat] = stick
+        placed.append(stick)
+    return placed
 
 
 def losers_of(winner: Seat, state: TableState) -> list[Seat]:
@@ -165,8 +176,42 @@ def route(
     return [Payment(discarder, winner, total, reason, note)]
 
 
-def hand_value_payments(win: Win, state: TableState, rules: Ruleset) -> list[Payment]:
-    """What the losers pay for the hand's value (no bonuses, no deposits)."""
+def hand_value_payments(win: Win, state: TableState, rules: Ruleset) -> tuple[Payment, ...]:
+    """What the losers pay for the hand's value (no bonuses, no deposits).
+
+    The same for every hand of the same value, seats and dealer under the same rules (a special
+    hand's aside): worked out once per set of rules (``domain.scoring.memo``), the payments being
+    frozen values."""
+    if win.facts.special_hands:
+        return _hand_value_payments(win, state, rules)
+    kept = rules_memo(rules).payments
+    key = (*value_key(win.value), *_seats_key(win, state))
+    payments = kept.get(key)
+    if payments is None:
+        payments = _hand_value_payments(win, state, rules)
+        if len(kept) < MEMO_SIZE:
+            kept[key] = payments
+    return payments
+
+
+def _seats_key(win: Win, state: TableState) -> tuple[object, ...]:
+    """What a win's payments read of its seats and the table: the winner, discarder and liable
+    player, the dealer and the players, with the seats' types (a memo's key: ``True`` is no seat 1)."""
+    winner, discarder, liable, dealer = win.winner, win.discarder, win.liable, state.dealer
+    return (
+        winner,
+        discarder,
+        liable,
+        dealer,
+        state.players,
+        type(winner),
+        type(discarder),
+        type(liable),
+        type(dealer),
+    )
+
+
+def _hand_value_payments(win: Win, state: TableState, rules: Ruleset) -> tuple[Payment, ...]:
     value, note = hand_unit(win, state, rules)
     owed = {
         s: discarder_share(
@@ -180,7 +225,7 @@ def hand_value_payments(win: Win, state: TableState, rules: Ruleset) -> list[Pay
         if state.players == 3
         else 0
     )
-    return route(win, owed, state, rules, Reason.HAND, note, absent=absent, unit=rules.round_payments_to)
+    return tuple(route(win, owed, state, rules, Reason.HAND, note, absent=absent, unit=rules.round_payments_to))
 
 
 def bonus_payments(
@@ -207,11 +252,25 @@ def pending_extra_hand_bonus(state: TableState, rules: Ruleset) -> int:
     return rules.extra_hand_bonus * extra_hand_count(state, rules) if rules.extra_hand_bonus_enabled else 0
 
 
-def extra_hand_bonus(win: Win, state: TableState, rules: Ruleset) -> list[Payment]:
-    """The bonus for dealer's extra hands (riichi's counters): bonus x count per loser."""
+def extra_hand_bonus(win: Win, state: TableState, rules: Ruleset) -> Sequence[Payment]:
+    """The bonus for dealer's extra hands (riichi's counters): bonus x count per loser.
+
+    The same for every hand of the same count, seats and dealer under the same rules: worked out
+    once per set of rules (``domain.scoring.memo``)."""
     count = extra_hand_count(state, rules)
     if not rules.extra_hand_bonus_enabled or count == 0:
-        return []
+        return ()
+    kept = rules_memo(rules).bonuses
+    key = (count, type(count), *_seats_key(win, state))
+    payments = kept.get(key)
+    if payments is None:
+        payments = tuple(_extra_hand_bonus(win, state, rules, count))
+        if len(kept) < MEMO_SIZE:
+            kept[key] = payments
+    return payments
+
+
+def _extra_hand_bonus(win: Win, state: TableState, rules: Ruleset, count: int) -> list[Payment]:
     if win.winner != state.dealer:
         # Seed 000's two boxes: East alone pays a non-East winner self-drawn or on East's
         # discard; otherwise a non-East winner is paid only where "pay to any winner" is on.
@@ -326,17 +385,24 @@ def settle_win(result: WinResult, state: TableState, rules: Ruleset) -> Settleme
     payments = _riichi_sticks(result.riichi, rules)
     on_table = state.deposits + rules.riichi_deposit * len(result.riichi)
     taker = nearest_winner(result, state.players)
+    # Each kind of payment is asked for only where the rules (or the win) have it: each function
+    # below gives nothing otherwise, and most rules have one or two of them (riichi: no dealer
+    # bonus, no losers' settlement, no pools; a log's win: no hand penalty).
+    pools = has_pools(rules)
     for win in result.wins:
         payments += hand_value_payments(win, state, rules)
-        payments += loser_settlement(win, state, rules)
-        if win is taker or rules.multiple_ron_counters == "each":
+        if rules.losers_settle:
+            payments += loser_settlement(win, state, rules)
+        if rules.extra_hand_bonus_enabled and (win is taker or rules.multiple_ron_counters == "each"):
             payments += extra_hand_bonus(win, state, rules)
-        payments += dealer_bonus(win, state, rules)
+        if rules.dealer_bonus_enabled:
+            payments += dealer_bonus(win, state, rules)
         if win is taker and on_table:
             payments.append(Payment(None, win.winner, on_table, Reason.DEPOSITS))
-        if win is taker:
+        if win is taker and pools:
             payments += pool_payments(win, state, rules)
-        payments += hand_penalties(win)
+        if win.facts.penalties:
+            payments += hand_penalties(win)
     return Settlement(tuple(payments), 0)
 
 

@@ -234,21 +234,28 @@ class _NotPlain(Exception):
     the parser."""
 
 
-def _read_plain(data: bytes, file: str, details: bool = True) -> LoggedGame | None:
+def _read_plain(
+    data: bytes | str, file: str, details: bool = True, tiles: Sequence[Sequence[object]] | None = None
+) -> LoggedGame | None:
     """The game of a mjlog in the plain shape, read without the parser's tree; None for anything
     else (read through the parser, which refuses what should be refused). A repeated attribute
     (malformed XML) is anything else too. A log the reader refuses is refused only where the text
-    is of the plain shape to its end: elsewhere the parser says what is wrong first."""
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        return None
+    is of the plain shape to its end: elsewhere the parser says what is wrong first. ``tiles``: each
+    hand's tile arrays, put in the hands made (where there are as many as hands). ``data`` as text:
+    the bytes decoded already (as here, ``utf-8-sig``)."""
+    if isinstance(data, str):
+        text = data
+    else:
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            return None
     # (A declaration, a comment or a CDATA section, ``<!``, is no tag of the shape: no step takes it.)
     head = _HEAD.match(text)
     if head is None:
         return None
     try:
-        return _GameReader(file, details=details).read_plain(text, head.end())
+        return _GameReader(file, details=details, tiles=tiles).read_plain(text, head.end())
     except _NotPlain:
         return None
 
@@ -400,7 +407,7 @@ class _Hand:
     def ended(self) -> bool:
         return bool(self.wins) or self.draw is not None
 
-    def logged(self, riichi_deposit: int) -> LoggedHand:
+    def logged(self, riichi_deposit: int, tiles: tuple[object, ...] | None = None) -> LoggedHand:
         result: HandResult | None = self.draw
         if self.wins:
             # (The converters make each a tuple: wins in order, the seats sorted.)
@@ -427,14 +434,17 @@ class _Hand:
             scores=self.scores,
             result=result,
             deltas=deltas,
+            tiles=tiles,
         )
 
 
 class _GameReader:
     """Reads one ``<mjloggm>`` element, tag by tag, in document order."""
 
-    def __init__(self, file: str, *, details: bool = True):
+    def __init__(self, file: str, *, details: bool = True, tiles: Sequence[Sequence[object]] | None = None):
         self.file = file
+        # Each hand's tile arrays (an import's, read from the same text), given to the hands made.
+        self.tiles = tiles
         # Whether each win's details are read (``read_tenhou_xml``'s ``details``).
         self.details = details
         self.go: _Tag | None = None
@@ -606,6 +616,7 @@ class _GameReader:
         fu, limit = int(fu_text), int(limit_text)
         ids: list[int] = []  # a yakuman's
         pairs: list[str] = []  # the yaku's ids and han, as written (numbers each: the layout's)
+        han: list[int] = []  # the yaku's han, read once (for the value and each yaku's details)
         value: HandValue | None
         if yakuman is not None:
             ids = list(map(int, yakuman.split(",")))
@@ -643,7 +654,7 @@ class _GameReader:
             named = (
                 [yaku_of(y, YAKUMAN_HAN) for y in ids]
                 if yakuman is not None
-                else list(map(yaku_of, map(int, pairs[0::2]), map(int, pairs[1::2])))
+                else list(map(yaku_of, map(int, pairs[0::2]), han))
             )
             codes = list(map(int, m.split(","))) if m is not None else []
             details = self._win_details(who, fu, limit, named, int(machi), codes)
@@ -700,7 +711,15 @@ class _GameReader:
             raise LogError(self.file, "no <GO> tag: the game's rules are unknown")
         self._close_hand()
         rules, unsupported, noted = self._rules(self.go)
-        self.hands = [hand.logged(rules.riichi_deposit) for hand in self.closed]
+        tiles = self.tiles
+        if tiles is not None and len(tiles) == len(self.closed):
+            # (Made with their tiles: not made again by ``attrs.evolve``, as a game read otherwise is.)
+            self.hands = [
+                hand.logged(rules.riichi_deposit, tuple(hand_tiles))
+                for hand, hand_tiles in zip(self.closed, tiles, strict=True)
+            ]
+        else:
+            self.hands = [hand.logged(rules.riichi_deposit) for hand in self.closed]
         final_scores: tuple[int, ...] | None = None
         points: tuple[float, ...] | None = None
         if self.owari is not None:
@@ -1058,11 +1077,15 @@ def _ready(shown: Sequence[int], changes: Sequence[int]) -> tuple[int, ...]:
     return tuple(sorted(ready))
 
 
-def read_plain_mjlog(data: bytes, *, file: str) -> LoggedGame | None:
-    """The game of a mjlog (its bytes unpacked) in the plain shape, read without the tree as
-    ``read_tenhou_xml`` reads it (each win's details too); None for any other text. For a reader that
-    takes more from the same text: an import's tiles (``tenhou_xml_tiles``)."""
-    return _read_plain(data, file)
+def read_plain_mjlog(
+    data: bytes | str, *, file: str, tiles: Sequence[Sequence[object]] | None = None
+) -> LoggedGame | None:
+    """The game of a mjlog (its bytes unpacked, or their text decoded as ``utf-8-sig``) in the plain
+    shape, read without the tree as ``read_tenhou_xml`` reads it (each win's details too); None for any
+    other text. For a reader that takes more from the same text: an import's tiles
+    (``tenhou_xml_tiles``), given as ``tiles`` (each hand's arrays), which each hand gets where there
+    are as many as the hands read."""
+    return _read_plain(data, file, tiles=tiles)
 
 
 # The name the registry (``replay.formats.detect.REGISTRY``) reads this format with by default

@@ -46,10 +46,13 @@ def code(tile: int) -> int:
 # that a hand of tiles Tenhou has is sorted and coded without a call per tile.
 _CODES: Final = tuple(code(tile) for tile in range(136))
 _RANKS: Final = tuple(2 * (tile // 4) + (1 if tile in REDS else 0) for tile in range(136))
-# A list of tiles as Tenhou writes it: numbers of 0 to 135, without leading zeros or blanks.
-_TENHOU_TILES: Final = re.compile(
-    r"(?:[0-9]|[1-9][0-9]|1[0-2][0-9]|13[0-5])(?:,(?:[0-9]|[1-9][0-9]|1[0-2][0-9]|13[0-5]))*+"
-)
+# Each tile as Tenhou writes it in a list (``0`` to ``135``, without leading zeros or blanks): its
+# place in a hand dealt, one number that sorts as ``_order`` does (``_RANKS`` made distinct, the tile's
+# number breaking ties). A hand dealt as Tenhou writes it is sorted by these numbers alone (no key
+# function) and each coded by ``_CODE_AT``, one look-up per tile; a tile in any other spelling is no
+# key (the general reading then says what it is).
+_PLACE_OF_TEXT: Final = {str(tile): _RANKS[tile] * 136 + tile for tile in range(136)}
+_CODE_AT: Final = {_RANKS[tile] * 136 + tile: _CODES[tile] for tile in range(136)}
 
 
 def _order(tile: int) -> tuple[int, int]:
@@ -150,11 +153,12 @@ def _hand_start(seed: str | None, dealt: Sequence[str | None], players: int) -> 
         value = dealt[seat] if seat < players else None
         if not value:
             tiles = []
-        elif _TENHOU_TILES.fullmatch(value):
-            # As Tenhou writes a hand (each tile one of its 136): sorted and coded without a call per tile.
-            tiles = list(map(_CODES.__getitem__, sorted(map(int, value.split(",")), key=_RANKS.__getitem__)))
         else:
-            tiles = [code(t) for t in sorted(_tiles(f"hai{seat}", value), key=_order)]
+            try:
+                # As Tenhou writes a hand (each tile one of its 136): sorted and coded without a call per tile.
+                tiles = list(map(_CODE_AT.__getitem__, sorted(map(_PLACE_OF_TEXT.__getitem__, value.split(",")))))
+            except KeyError:
+                tiles = [code(t) for t in sorted(_tiles(f"hai{seat}", value), key=_order)]
         hand += [tiles, [], []]
     return hand
 
@@ -294,6 +298,24 @@ _PIECE: Final = re.compile(
     r"|(?P<odd>(?:[TUVWDEFG][0-9]++|N|REACH|DORA)[ \t\r\n/])"
 )
 _PAIR: Final = re.compile(r'([^ \t\r\n="]++)="([^"]*+)"')
+_DEALT: Final = ("hai0", "hai1", "hai2", "hai3")  # each seat's hand dealt, in an INIT
+
+
+def _play(
+    current: list[list[Any]], last_draw: list[int], riichi: list[bool], slot: int, seat: int, tile: int, shown: Any
+) -> None:
+    """A draw or discard spelled otherwise than Tenhou does (``T007``) put in the hand's arrays as
+    ``plain_hand_tiles`` puts the ones its look-up finds (the same steps, written out there)."""
+    if slot % 3 == 0:
+        last_draw[seat] = tile
+    else:
+        if tile == last_draw[seat]:
+            shown = TSUMOGIRI
+        if riichi[seat]:
+            shown = f"r{shown}"
+            riichi[seat] = False
+        last_draw[seat] = -1
+    current[slot].append(shown)
 
 
 def plain_hand_tiles(text: str) -> list[list[Any]] | None:
@@ -314,7 +336,20 @@ def plain_hand_tiles(text: str) -> list[list[Any]] | None:
     try:
         for piece in text.split("<"):
             move = piece_of(piece)
-            if move is None:
+            if move:
+                # A draw or discard (nine pieces in ten): the one test the other pieces take after the look-up.
+                slot, seat, tile, shown, draw = move
+                if draw:
+                    last_draw[seat] = tile
+                else:
+                    if tile == last_draw[seat]:
+                        shown = TSUMOGIRI
+                    if riichi[seat]:
+                        shown = f"r{shown}"
+                        riichi[seat] = False
+                    last_draw[seat] = -1
+                current[slot].append(shown)
+            elif move is None:
                 found = piece_match(piece)
                 if found is None:
                     continue
@@ -333,8 +368,7 @@ def plain_hand_tiles(text: str) -> list[list[Any]] | None:
                         name, attributes = found["name"], found["attributes"]
                         if name == "INIT":
                             attrib = dict(_PAIR.findall(attributes))
-                            dealt = [attrib.get(f"hai{seat}") for seat in range(4)]
-                            current = _hand_start(attrib.get("seed"), dealt, players)
+                            current = _hand_start(attrib.get("seed"), list(map(attrib.get, _DEALT)), players)
                             hands.append(current)
                             last_draw = [-1] * 4
                             riichi = [False] * 4
@@ -349,20 +383,8 @@ def plain_hand_tiles(text: str) -> list[list[Any]] | None:
                     continue
                 # A draw or discard spelled otherwise (``T007``): placed as the look-up's are.
                 slot, seat, tile, shown = _move(found["move"])
-                move = (slot, seat, tile, shown, slot % 3 == 0)
-            elif not move:
-                continue  # a draw whose tile is hidden
-            slot, seat, tile, shown, draw = move
-            if draw:
-                last_draw[seat] = tile
-            else:
-                if tile == last_draw[seat]:
-                    shown = TSUMOGIRI
-                if riichi[seat]:
-                    shown = f"r{shown}"
-                    riichi[seat] = False
-                last_draw[seat] = -1
-            current[slot].append(shown)
+                _play(current, last_draw, riichi, slot, seat, tile, shown)
+            # (Else a draw whose tile is hidden, ``()``: nothing kept.)
     except (ValueError, IndexError):
         # A value the collector refuses, or a seat past the four (``REACH who="7"``, refused by the
         # reader): the tree's walk says which, in the order of the log.
@@ -394,8 +416,8 @@ def read_with_tiles(data: bytes, *, file: str) -> list[LoggedGame]:
     # be of the plain shape are not used.
     tiles = plain_hand_tiles(text) if text else None
     if tiles is not None:
-        game = read_plain_mjlog(unpacked, file=file)
+        game = read_plain_mjlog(text, file=file, tiles=tiles)  # (the text decoded once)
         if game is not None:
-            return [_kept(game, tiles)]
+            return [game]
     collector = TileCollector(file)
     return [_kept(game, collector.hands) for game in read_tenhou_xml(data, file=file, collect=collector.feed)]
