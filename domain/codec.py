@@ -11,7 +11,7 @@ import functools
 import types
 from collections.abc import Callable
 from enum import Enum
-from typing import Any, Union, get_args, get_origin
+from typing import Any, Literal, Union, get_args, get_origin
 
 import attrs
 
@@ -111,10 +111,33 @@ _ENCODERS: dict[type, Callable[[Any], Any]] = {}
 def _encoder(cls: type) -> Callable[[Any], Any]:
     """``to_data`` of an attrs class's values as one function of its own, written out field by field
     (what a loop over the fields did: each field read, left out at its default, encoded unless plain),
-    as attrs writes a class's ``__init__``; ``_NOT_A_VALUE`` for any other class."""
+    as attrs writes a class's ``__init__``; ``_NOT_A_VALUE`` for any other class.
+
+    A field whose type names a value class, a tuple of them or of plain items, or an enumeration is
+    encoded in line (``_encoded``) where the item is of that very type, each other item by
+    ``to_data`` as before: the same data, without a call of ``to_data`` per value (every fact of an
+    import is encoded once, its wins, values, details and yaku with it)."""
     fields = value_fields(cls)
     if fields is None:
         return _NOT_A_VALUE
+    try:
+        hints = _field_types(cls)
+    except Exception:  # a type attrs cannot resolve: every field by ``to_data``
+        hints = {}
+    _MAKING.add(cls)
+    try:
+        return _written(cls, fields, hints)
+    finally:
+        _MAKING.discard(cls)
+
+
+# The classes whose encoder is being written: a field of one of them (a class holding values of its
+# own kind, or of a class that holds it) is encoded by ``to_data``, which finds the encoder made.
+_MAKING: set[type] = set()
+
+
+def _written(cls: type, fields: tuple[tuple[str, Any], ...], hints: dict[str, Any]) -> Callable[[Any], Any]:
+    """The encoder of ``cls`` (``_encoder``), its source written out and compiled."""
     scope: dict[str, Any] = {"_SCALARS": _SCALARS, "to_data": to_data}
     lines = ["def encode(value):", "    out = {}"]
     for index, (name, default) in enumerate(fields):
@@ -123,14 +146,117 @@ def _encoder(cls: type) -> Callable[[Any], Any]:
         indent = "    "
         if default is not attrs.NOTHING:
             scope[f"default_{index}"] = default
-            lines.append(f"    if not (item == default_{index}):")
+            # The default itself (a value's shared default, ``WinFacts()``) is left out without
+            # comparing it field by field; only where its equality is its identity's too (no float).
+            same = default is None or type(default) in (bool, int, str) or default == () or exact_data(type(default))
+            test = f"item is default_{index} or item == default_{index}" if same else f"item == default_{index}"
+            lines.append(f"    if not ({test}):")
             indent = "        "
-        # Most fields are plain already: they skip the call (every event is encoded and hashed).
-        lines.append(f"{indent}out[{name!r}] = item if type(item) in _SCALARS else to_data(item)")
+        lines.append(f"{indent}out[{name!r}] = {_encoded(cls, hints.get(name), index, scope)}")
     lines.append("    return out")
     exec(compile("\n".join(lines), f"<to_data of {cls.__qualname__}>", "exec"), scope)
     encode: Callable[[Any], Any] = scope["encode"]
     return encode
+
+
+# Most fields are plain already: they skip the call (every event is encoded and hashed).
+_GENERAL = "item if type(item) in _SCALARS else to_data(item)"
+
+
+def _encoded(cls: type, tp: Any, index: int, scope: dict[str, Any]) -> str:
+    """The expression that encodes ``item``, a field of type ``tp`` of ``cls``: in line for a value
+    class other than ``cls`` (its encoder made first), a tuple of such or of plain items, or an
+    enumeration, when the item is of that type; ``to_data``'s own way otherwise."""
+    origin = get_origin(tp)
+    if origin in (Union, types.UnionType):
+        options = [option for option in get_args(tp) if option is not type(None)]
+        tp = options[0] if len(options) == 1 else None
+        origin = get_origin(tp)
+    if origin is tuple:
+        args = get_args(tp)
+        if len(args) == 2 and args[1] is Ellipsis:
+            each = _item_encoded(cls, args[0], f"each_{index}", scope, "v")
+            return f"[{each} for v in item] if type(item) is tuple else ({_GENERAL})"
+        return _GENERAL
+    if isinstance(tp, type):
+        return _item_encoded(cls, tp, f"field_{index}", scope, "item")
+    return _GENERAL
+
+
+def _item_encoded(cls: type, tp: Any, label: str, scope: dict[str, Any], item: str) -> str:
+    general = f"{item} if type({item}) in _SCALARS else to_data({item})"
+    if not isinstance(tp, type) or tp is cls or tp in _MAKING:
+        return general
+    if issubclass(tp, Enum):
+        scope[f"{label}_type"] = tp
+        return f"{item}.value if type({item}) is {label}_type else ({general})"
+    if tp is not float and value_fields(tp) is not None:
+        encode = _ENCODERS.get(tp)
+        if encode is None:
+            encode = _ENCODERS[tp] = _encoder(tp)
+        scope[f"{label}_type"], scope[f"{label}_encode"] = tp, encode
+        return f"{label}_encode({item}) if type({item}) is {label}_type else ({general})"
+    return general
+
+
+# The scalars ``to_data`` writes that orjson writes as the standard JSON encoder does (no float:
+# orjson writes ``1e-05`` as ``0.00001``, a NaN as ``null``).
+_EXACT_SCALARS = frozenset({str, int, bool, type(None)})
+# Each attrs class's verdict (``exact_data``), found once; True while its own fields are being
+# looked at, so that a class that holds values of its own kind is judged by its other fields.
+_EXACT_DATA: dict[type, bool] = {}
+
+
+def exact_data(cls: type) -> bool:
+    """Whether ``to_data`` of any value of ``cls`` is data orjson writes as the standard JSON encoder
+    does, known from the class's field types alone (found once per class): an attrs class whose
+    every field holds text, a whole number, true or false, None, an enumeration or a ``Literal`` of
+    those, a tuple of such or a value of such a class. A float anywhere (orjson writes some
+    otherwise), a UUID or a datetime (orjson writes them, the standard encoder refuses them), a
+    list, a dict or ``Any`` (anything may be in it) and every class that is no attrs class: False.
+
+    Trusting the field types is what lets an event's bytes skip the scan for floats
+    (``domain.integrity.json_exactly``): every caller is held to them by ``mypy --strict``, the
+    decoders (``from_data``) check them in the data they read, and the value classes convert their
+    tuples (``_tuple_of_ints``). What orjson refuses (an integer beyond 64 bits, a subclass of text
+    that is no enumeration) still raises, and its caller encodes the standard way."""
+    found = _EXACT_DATA.get(cls)
+    if found is None:
+        if not (isinstance(cls, type) and attrs.has(cls)):
+            found = _EXACT_DATA[cls] = False
+        else:
+            before = set(_EXACT_DATA)
+            _EXACT_DATA[cls] = True
+            found = False
+            try:
+                found = all(_exact_type(tp) for tp in _field_types(cls).values())
+            except Exception:  # a field type attrs cannot resolve (a name not in scope): not known exact
+                found = False
+            finally:
+                if not found:  # a class judged meanwhile on this one's provisional True is judged again
+                    for judged in set(_EXACT_DATA) - before:
+                        del _EXACT_DATA[judged]
+            _EXACT_DATA[cls] = found
+    return found
+
+
+def _exact_type(tp: Any) -> bool:
+    """Whether ``to_data`` of any value of the field type ``tp`` is data orjson writes exactly."""
+    if tp in _EXACT_SCALARS:
+        return True
+    origin = get_origin(tp)
+    if origin in (Union, types.UnionType):
+        return all(_exact_type(option) for option in get_args(tp))
+    if origin is Literal:
+        return all(type(option) in _EXACT_SCALARS for option in get_args(tp))
+    if origin is tuple:
+        return all(option is Ellipsis or _exact_type(option) for option in get_args(tp))
+    if isinstance(tp, type) and issubclass(tp, Enum):
+        # ``to_data`` writes an enumeration as its value.
+        return all(type(member.value) in _EXACT_SCALARS for member in tp)
+    if isinstance(tp, type) and attrs.has(tp):
+        return exact_data(tp)
+    return False
 
 
 @functools.cache

@@ -27,7 +27,7 @@ from uuid import UUID
 import attrs
 import orjson
 
-from domain.codec import to_data, value_fields
+from domain.codec import exact_data, to_data, value_fields
 from domain.said import Said
 
 GENESIS = ""
@@ -120,9 +120,29 @@ def json_exactly(data: Any, option: int = SORTED) -> bytes | None:
     cls = type(data)
     if cls is str or cls is int or cls is bool or data is None:
         return found  # written alike, ``None`` as ``null`` too
-    if not _suspect(found) or _exactly_plain(data):
+    if _CLEAN_FROM <= len(found) <= _CLEAN_TO:
+        if found in _CLEAN:
+            return found
+        if not _suspect(found):
+            if len(_CLEAN) >= _CLEAN_KEPT:
+                _CLEAN.clear()
+            _CLEAN[found] = None
+            return found
+    elif not _suspect(found):
         return found
-    return None
+    return found if _exactly_plain(data) else None
+
+
+# Long bytes found clean (``_suspect``: no float, ``null`` or UUID text in them), kept by the bytes
+# themselves: whether bytes are clean depends on nothing else. A match's rules (about 2 KB) are written
+# six times as the same bytes while an import prepares it (its ``Ruleset`` found by them, its digest,
+# its event's digest, its standings reference and document): hashing them is a twentieth of scanning
+# them. Few are kept, none longer than 16 KB (a whole game's source is written twice, and otherwise:
+# what is kept stays small), and all let go at once: what is looked up again is what was just written.
+_CLEAN: dict[bytes, None] = {}
+_CLEAN_FROM = 512
+_CLEAN_TO = 16384
+_CLEAN_KEPT = 64
 
 
 def exact_canonical(data: Any, exact: bool | None = None) -> bytes:
@@ -157,14 +177,19 @@ def digest_of(data: Any) -> str:
     return hashlib.sha256(exact_canonical(data)).hexdigest()
 
 
-def digests_of_items(items: Sequence[Any]) -> tuple[str, list[str]]:
+def digests_of_items(items: Sequence[Any], exact: Sequence[bool | None] = ()) -> tuple[str, list[str]]:
     """``digest_of(items)`` and ``digest_of`` each item, each item encoded once.
 
     The canonical encoding of a list is its items' canonical encodings, comma-separated in
     brackets (no spaces, nothing depends on the place of an item), so the list's bytes are
     put together from the items' and give the very same digest.
+
+    ``exact``: for each item (as far as it goes), ``exact_canonical``'s ``exact``: True where the
+    caller knows it is data orjson writes as ``canonical`` does (a fact's plain data, by its class's
+    field types: ``domain.codec.exact_data``), None where its bytes are to be checked.
     """
-    encoded = [exact_canonical(item) for item in items]
+    known = len(exact)
+    encoded = [exact_canonical(item, exact[index] if index < known else None) for index, item in enumerate(items)]
     whole = hashlib.sha256(b"[" + b",".join(encoded) + b"]").hexdigest()
     return whole, [hashlib.sha256(one).hexdigest() for one in encoded]
 
@@ -235,6 +260,12 @@ def event_digest(event: Any, known: tuple[Any, Any] | None = None) -> str:
     standings documents: ``Match.pending_data``); used for the field holding that very value.
     """
     cls = event.__class__
+    content = _exact_content(event, cls, known)
+    if content is not None:
+        try:
+            return hashlib.sha256(orjson.dumps(content, option=SORTED)).hexdigest()
+        except TypeError:  # (orjson's refusal is one) an integer beyond 64 bits: the fields one by one
+            pass
     pieces = []
     for key, name in _content_keys(cls):
         if not name:
@@ -246,6 +277,69 @@ def event_digest(event: Any, known: tuple[Any, Any] | None = None) -> str:
         else:
             pieces.append(key + plain_canonical(value))
     return hashlib.sha256(b"{" + b",".join(pieces) + b"}").hexdigest()
+
+
+_EXACT_SCALARS = frozenset(_PLAIN_SCALARS)
+# Each event's time and its match's id as text (``time_text``, ``id_text``), kept by the value itself
+# while it is alive (the entry holds it: its id names no other object meanwhile). Enough are kept for
+# a file's games (a reading worker builds them all, then prepares them), and all let go at once.
+_TIMES: dict[int, tuple[datetime | UUID, str]] = {}
+_TIMES_KEPT = 4096
+
+
+def id_text(value: UUID) -> str:
+    """``str(value)`` of a ``UUID`` (not of a subclass), written once per id object: every event of a
+    match names its id (``originator_id``) in its digest, the same object (a UUID is immutable)."""
+    found = _TIMES.get(id(value))
+    if found is not None and found[0] is value:
+        return found[1]
+    text = str(value)
+    if type(value) is UUID:
+        if len(_TIMES) >= _TIMES_KEPT:
+            _TIMES.clear()
+        _TIMES[id(value)] = (value, text)
+    return text
+
+
+def time_text(value: datetime) -> str:
+    """``value.isoformat()`` of a ``datetime`` (not of a subclass: its own ``isoformat`` is called),
+    written once per time: an event's digest writes its time as the event is made, its stored row
+    again as its match is prepared (``replay.store.mapper``), the same object (a datetime is
+    immutable, so the text made of it stays true)."""
+    found = _TIMES.get(id(value))
+    if found is not None and found[0] is value:
+        return found[1]
+    text = value.isoformat()
+    if type(value) is datetime:
+        if len(_TIMES) >= _TIMES_KEPT:
+            _TIMES.clear()
+        _TIMES[id(value)] = (value, text)
+    return text
+
+
+def _exact_content(event: Any, cls: type, known: tuple[Any, Any] | None) -> dict[str, Any] | None:
+    """An event's content (``event_content``) as data orjson writes exactly as ``canonical`` does,
+    when every field is known to be such data without looking at its bytes: text, a whole number,
+    true or false, None, an id or a time (``plain`` writes them as text), or a domain value of a class
+    whose field types hold nothing else (``domain.codec.exact_data``); None when a field is anything
+    else (a list, a dict: a match's opening, its source, its final points), written field by field.
+    A hand's event is all of these: its digest is one call of orjson, no scan of its bytes."""
+    content: dict[str, Any] = {"event": cls.__qualname__}
+    for name in _content_fields(cls):
+        value = getattr(event, name)
+        kind = type(value)
+        if kind in _EXACT_SCALARS:
+            content[name] = value
+        elif kind is UUID:
+            content[name] = id_text(value)
+        elif kind is datetime:
+            content[name] = time_text(value)
+        elif exact_data(kind):
+            data = known[1] if known is not None and value is known[0] else to_data(value)
+            content[name] = data | {"__type__": kind.__name__}
+        else:
+            return None
+    return content
 
 
 @functools.cache
@@ -264,9 +358,9 @@ def plain_canonical(value: Any) -> bytes:
     if cls is str or cls is int or cls is bool:
         data: Any = value
     elif cls is UUID:
-        data = str(value)
+        data = id_text(value)
     elif cls is datetime:
-        data = value.isoformat()
+        data = time_text(value)
     elif cls is list or cls is tuple or cls is dict:
         data = value  # what ``plain`` makes of it, as orjson writes it, unless it holds some other value
     elif value_fields(cls) is not None:
@@ -284,6 +378,11 @@ def _value_canonical(value: Any, data: Any) -> bytes:
             return orjson.dumps(data)
         except orjson.JSONEncodeError:  # text UTF-8 refuses, an integer beyond 64 bits: ``canonical``'s
             return canonical(data)
+    if exact_data(type(value)):  # data orjson writes exactly, by its class's field types: no scan
+        try:
+            return orjson.dumps(data, option=SORTED)
+        except TypeError:  # (orjson's refusal is one) an integer beyond 64 bits: ``canonical``'s
+            return canonical(plain(value))
     found = json_exactly(data)
     return found if found is not None else canonical(plain(value))
 

@@ -41,7 +41,7 @@ from domain.amendments import (
 )
 from domain.bounds import KEY, NAME, TEXT
 from domain.clock import TIME_UP, Clock, ClockNote, check_minutes, stored_time
-from domain.codec import fact_to_data, from_data, to_data
+from domain.codec import exact_data, fact_to_data, from_data, to_data
 from domain.entry_checks import EntryChecks, start_checks
 from domain.errors import EntryRefused, MatchAlreadyEnded, RuleViolation, entry_at
 from domain.integrity import (
@@ -829,21 +829,27 @@ def match_content_and_entries(
     players: tuple[str, ...] = ()
     rules = ""
     entries: list[Any] = []
+    # Whether each entry is data orjson writes as the canonical encoder does, known without a scan of
+    # its bytes (a fact of a class whose field types hold no float: ``exact_data``), or None.
+    exact: list[bool | None] = []
     for event in events:
         if isinstance(event, Match.Started):
             players = tuple(event.players)
             rules = rules_digest(event.rules)
             entries.append(["opening", plain(event.opening)])
+            exact.append(None)
         elif isinstance(event, Match.Recorded):
             data = None if known is None else known.get(id(event.fact))
             entries.append(
                 ["fact", plain(without_details(event.fact)) if data is None else content_data(event.fact, data)]
             )
+            exact.append(exact_data(type(event.fact)) or None)
         elif isinstance(event, Match.Corrected):
             at = (event.at or event.timestamp.isoformat()) if when_stored else event.at
             correction = [event.target, event.replacement, event.by, event.reason, at]
             entries.append(["correction", plain(correction)])
-    results, digests = digests_of_items(entries)
+            exact.append(None)
+    results, digests = digests_of_items(entries, exact)
     return MatchContent(players, rules, results), digests
 
 

@@ -25,18 +25,19 @@ import importlib
 import types
 import typing
 from collections.abc import Callable, Mapping
+from datetime import datetime
 from itertools import repeat
 from typing import Any, Union
 from uuid import UUID
 
 import orjson
 from eventsourcing.domain import Aggregate
-from eventsourcing.persistence import JSONTranscoder, Mapper, StoredEvent, Transcoding
+from eventsourcing.persistence import DatetimeAsISO, JSONTranscoder, Mapper, StoredEvent, Transcoding
 from eventsourcing.utils import get_topic
 
 from domain.bounds import TABLE_SIZE
-from domain.codec import FACT_TAGS
-from domain.integrity import UNSORTED, json_exactly
+from domain.codec import FACT_TAGS, exact_data
+from domain.integrity import UNSORTED, json_exactly, time_text
 from domain.match import Match
 from domain.values import AbortiveDraw, DealPass, ExhaustiveDraw, MatchEnd, Penalty, WinResult
 from replay.store import chain, checkpoint, identity, seal, signed
@@ -239,6 +240,8 @@ _JSON_NATIVE = (str, int, float, list, tuple, dict)
 _TYPE, _DATA, _END = b'{"_type_":', b',"_data_":', b"}"
 # Each attribute's name as written before its value, found once per name.
 _KEYS: dict[str, bytes] = {}
+# The attributes' classes written as they are, alike by orjson and the standard encoder.
+_EXACT_SCALARS = frozenset({str, int, bool, type(None)})
 # No value's data made already (``HonbaMapper.to_stored_event_known``).
 _NOTHING_KNOWN: Mapping[int, Any] = types.MappingProxyType({})
 
@@ -286,6 +289,12 @@ class HonbaMapper(Mapper[UUID]):
         ):
             return None
         types: dict[type, Transcoding] = transcoder.types
+        state = _exact_state(domain_event, types, known)
+        if state is not None:
+            try:
+                return orjson.dumps(state, option=UNSORTED)
+            except TypeError:  # (orjson's refusal is one) text UTF-8 refuses, a number beyond 64 bits
+                pass
         pieces = []
         for name, value in vars(domain_event).items():
             if name == "originator_id" or name == "originator_version":
@@ -329,3 +338,40 @@ class HonbaMapper(Mapper[UUID]):
         if missing is not None:
             raise ForeignRow(f"it is not a whole {type(event).__name__}: {missing}")
         return event
+
+
+def _exact_state(
+    domain_event: Any, types: Mapping[type, Transcoding], known: Mapping[int, Any]
+) -> dict[str, Any] | None:
+    """An event's state as the library's transcoder writes it (its attributes in order, each it
+    cannot write itself as ``{"_type_": name, "_data_": ...}``), as data orjson writes exactly alike,
+    when every attribute is known to be such data without looking at its bytes: text, a whole number,
+    true or false, None, a value whose transcoding writes it as text (a time, an id), or a domain
+    value of a class whose field types hold nothing else (``domain.codec.exact_data``). None when an
+    attribute is anything else (a list, a dict, a float): the event is written attribute by attribute.
+    A hand's event is all of these: its row is one call of orjson, no scan of its bytes."""
+    state: dict[str, Any] = {}
+    for name, value in vars(domain_event).items():
+        if name == "originator_id" or name == "originator_version":
+            continue
+        cls = type(value)
+        if cls in _EXACT_SCALARS:
+            state[name] = value
+            continue
+        transcoding = types.get(cls)
+        if transcoding is None or isinstance(value, _JSON_NATIVE):
+            return None
+        if type(transcoding) is ValueTranscoding:
+            if not exact_data(cls):
+                return None
+            data = known.get(id(value))
+            if data is None:
+                data = transcoding.encode(value)
+        elif cls is datetime and type(transcoding) is DatetimeAsISO:
+            data = time_text(value)  # its ``encode``: the text its digest wrote already
+        else:
+            data = transcoding.encode(value)
+            if type(data) is not str:
+                return None
+        state[name] = {"_type_": transcoding.name, "_data_": data}
+    return state

@@ -4,6 +4,7 @@ import, written by ``orjson`` too, are the canonical JSON's (``domain.integrity.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import sqlite3
 from datetime import UTC, datetime
@@ -22,7 +23,7 @@ from domain import integrity
 from domain.integrity import canonical, event_content, event_digest
 from domain.match import Match
 from domain.rules import load_preset
-from domain.values import ExhaustiveDraw
+from domain.values import ExhaustiveDraw, Penalty
 from replay.formats.detect import read_log
 from replay.service.imports.batch import import_paths
 from replay.service.imports.importing import match_from_log
@@ -181,3 +182,33 @@ def test_a_match_prepared_with_its_view_documents_holds_the_library_s_rows(mappe
         prepared = prepare(match, mapper, from_log=True, view=True)
         assert prepared.documents is not None
         assert prepared.records[: len(events)] == tuple(_library(mapper, event) for event in events)
+
+
+def _hand_events() -> list[Any]:
+    match = Match.start("m", ["a", "b", "c", "d"], load_preset("tenhou"))
+    match.record(ExhaustiveDraw(ready=(0,)))
+    match.record(ExhaustiveDraw(ready=(1, 2)), client_key="東")
+    match.penalise(Penalty(seat=2, amount=12000, note="東"))
+    return list(match.pending_events)[1:]
+
+
+def test_a_hand_s_event_is_stored_without_a_scan_of_its_bytes(
+    mapper: HonbaMapper, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its attributes are text, None, a time and a fact of a class whose field types hold no float
+    (``domain.codec.exact_data``): one call of orjson writes its row, nothing of it is looked at."""
+    events = _hand_events()
+    expected = [_library(mapper, event) for event in events]
+
+    def no_scan(*args: Any) -> bool:
+        raise AssertionError("the event's bytes were scanned")
+
+    monkeypatch.setattr(integrity, "_suspect", no_scan)
+    monkeypatch.setattr(integrity, "_exactly_plain", no_scan)
+    assert [mapper.to_stored_event(event) for event in events] == expected
+
+
+def test_a_fact_with_a_number_orjson_refuses_is_stored_as_the_library_writes_it(mapper: HonbaMapper) -> None:
+    (event, *_) = _hand_events()
+    big = dataclasses.replace(event, fact=ExhaustiveDraw(ready=(2**70,)))
+    assert mapper.to_stored_event(big) == _library(mapper, big)

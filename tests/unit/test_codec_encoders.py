@@ -97,3 +97,39 @@ def test_every_preset_s_rules_are_written_as_asdict_wrote_them(name: str) -> Non
     found, expected = rules.to_dict(), _rules_by_asdict(rules)
     assert found == expected and list(found) == list(expected)
     assert [type(value) for value in found.values()] == [type(value) for value in expected.values()]
+
+
+@attrs.frozen
+class _Inner:
+    seat: int = 0
+
+
+@attrs.frozen
+class _Outer:
+    inner: _Inner = _Inner()
+    inners: tuple[_Inner, ...] = ()
+    reason: Reason = Reason.HAND
+    children: tuple[_Outer, ...] = ()
+    maybe: _Inner | None = None
+
+
+@attrs.frozen
+class _Later(_Inner):
+    note: str = "x"
+
+
+def test_a_field_holding_something_else_than_its_type_is_encoded_as_the_loop_encodes_it() -> None:
+    """The encoder writes a field of a value class, a tuple of them or an enumeration in line only
+    where the item is of that very type: a subclass, a list, a plain value, another class's value
+    in its place are written as ``to_data`` writes them, key order and types alike."""
+    odd: Any = [
+        _Outer(),
+        _Outer(inner=_Inner(3), inners=(_Inner(), _Inner(2)), reason=Reason.HAND, maybe=_Inner(1)),
+        _Outer(inner=_Later(1), inners=[_Later(2), _Inner(1), 5, None], reason="hand value"),  # type: ignore[arg-type, list-item]
+        _Outer(inner=None, inners=None, children=(_Outer(inner=_Inner(4)),), maybe=Payment(0, 1, 100, Reason.HAND)),  # type: ignore[arg-type]
+        _Outer(inner=Reason.HAND, inners=(Reason.HAND, (1, 2)), reason=7),  # type: ignore[arg-type]
+    ]
+    for value in odd:
+        found, expected = to_data(value), _by_loop(value)
+        assert found == expected and list(found) == list(expected)
+        assert repr(found) == repr(expected)  # each item of the same type, an enumeration as its value

@@ -128,3 +128,37 @@ def test_an_event_s_digest_is_the_digest_of_its_content(source: dict[str, Any]) 
         # ``canonical`` alone, the standard encoder: the digest as it was before orjson wrote it.
         assert event_digest(event) == hashlib.sha256(canonical(event_content(event))).hexdigest()
         assert digest_of(event_content(event)) == event_digest(event)
+
+
+def test_long_bytes_found_clean_are_not_scanned_again_and_nothing_suspect_is_kept(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A match's rules are written several times as the same bytes: those found clean are known by
+    the bytes themselves the next time; bytes holding a float, ``null`` or a UUID's text are looked at
+    every time (a NaN and a None are both ``null`` to orjson)."""
+    from domain import integrity
+
+    scanned: list[bytes] = []
+    scan = integrity._suspect
+
+    def counted(found: bytes) -> bool:
+        scanned.append(found)
+        return scan(found)
+
+    monkeypatch.setattr(integrity, "_suspect", counted)
+    monkeypatch.setattr(integrity, "_CLEAN", {})
+    rules = {"name": "tenhou", "values": list(range(300)), "words": "東" * 100}
+    first = json_exactly(rules)
+    assert first == json_exactly(dict(rules)) == canonical(rules)
+    assert len(first) >= integrity._CLEAN_FROM and len(scanned) == 1
+    for odd, written in (
+        ({"x": float("nan")}, False),
+        ({"x": 1e-05}, False),
+        ({"x": None}, True),
+        ({"x": "0.5"}, True),
+    ):
+        long_odd = rules | odd
+        for _ in range(2):
+            assert json_exactly(long_odd) == (_standard(long_odd, sort=True) if written else None)
+    assert len(scanned) == 9  # each of them scanned both times
+    assert json_exactly([1e-05] * 200) is None and json_exactly([1e-05] * 200) is None
