@@ -14,6 +14,7 @@ import subprocess
 import sys
 import textwrap
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,7 @@ from replay.service.imports.batch import import_paths
 from replay.service.imports.storing import prepare, store_prepared
 from replay.service.recording import recording
 from replay.store.application import HonbaApp
+from replay.store.rows import Row
 from replay.store.sqlite_store import HonbaSQLiteRecorder
 
 PLAYERS = ["Ann", "Ben", "Cho", "Dai"]
@@ -40,6 +42,10 @@ class CountingInserts(HonbaSQLiteRecorder):
     def insert_events(self, stored_events: list[StoredEvent], **kwargs: Any) -> Any:
         INSERTS.append(len(stored_events))
         return super().insert_events(stored_events, **kwargs)
+
+    def insert_rows(self, rows: Sequence[Row]) -> Sequence[int]:
+        INSERTS.append(len(rows))
+        return super().insert_rows(rows)
 
 
 def a_match(key: str) -> Match:
@@ -58,13 +64,13 @@ def test_a_batch_meeting_a_stored_match_stores_it_alone_and_the_rest_in_one_tran
         assert store_prepared(store, [prepare(a_match("g3"), store.mapper)]) == [True]
         recording.start_match(store, "g5", ["Eve", "Fay", "Gus", "Hal"], TENHOU)
         batch = [prepare(a_match(f"g{n}"), store.mapper) for n in range(1, 8)]
-        rows = sum(len(p.records) for p in batch)
+        rows = sum(len(p.rows) for p in batch)
         INSERTS.clear()
         outcomes = store_prepared(store, batch)
         assert outcomes[:2] == [True, True] and outcomes[2] is False and outcomes[5:] == [True, True]
         assert "stored with other players" in str(outcomes[4])
         # The whole batch once (refused), then the five others in one transaction: nothing one by one.
-        assert [rows, rows - len(batch[2].records) - len(batch[4].records)] == INSERTS
+        assert [rows, rows - len(batch[2].rows) - len(batch[4].rows)] == INSERTS
         assert [m.key for m in store.list_matches()] == ["g3", "g5", "g1", "g2", "g4", "g6", "g7"]
     finally:
         store.close()
