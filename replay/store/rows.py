@@ -31,11 +31,17 @@ class Reader(Protocol):
 Row = tuple[str, int, str, bytes]
 
 
-def row_of(record: StoredEvent) -> Row:
-    """An encoded event as its row (its id a ``UUID``: every honba stream's)."""
+def row_of(record: StoredEvent, spelled: dict[UUID, str] | None = None) -> Row:
+    """An encoded event as its row (its id a ``UUID``: every honba stream's). ``spelled``: the ids
+    spelled so far, so that a stream's rows share one string (pickled once, then by reference)."""
     stream = record.originator_id
     assert isinstance(stream, UUID), stream
-    return (stream.hex, record.originator_version, record.topic, record.state)
+    if spelled is None:
+        return (stream.hex, record.originator_version, record.topic, record.state)
+    hex_id = spelled.get(stream)
+    if hex_id is None:
+        hex_id = spelled[stream] = stream.hex
+    return (hex_id, record.originator_version, record.topic, record.state)
 
 
 def event_of(row: Row) -> StoredEvent:

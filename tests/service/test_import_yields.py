@@ -10,6 +10,7 @@ was refused ("changed in the store while it was imported; try again").
 from __future__ import annotations
 
 import json
+import pickle
 import subprocess
 import sys
 import textwrap
@@ -157,3 +158,24 @@ def test_an_import_while_tables_record_refuses_no_game_and_loses_no_hand(store_d
         assert checked.intact, [c for c in checked.checks if not c.intact] or checked.store
     finally:
         store.close()
+
+
+def test_a_prepared_match_crosses_processes_as_plain_rows_stored_as_its_events_are(tmp_path: Path) -> None:
+    # Issue 36, tenth round: a reading worker hands its matches over pickled; their rows are plain
+    # tuples (no StoredEvent rebuilt per event in the storing process), inserted as they are.
+    stores = [HonbaApp.open(str(tmp_path / f"{name}.sqlite")) for name in ("rows", "events")]
+    try:
+        prepared = pickle.loads(pickle.dumps(prepare(a_match("g1"), stores[0].mapper)))
+        assert b"StoredEvent" not in pickle.dumps(prepared)
+        assert store_prepared(stores[0], [prepared]) == [True]
+        stores[1].insert(prepared.records)  # the same events through the library's insert
+        tables = []
+        for store in stores:
+            with store.recorder.datastore.transaction(commit=False) as c:  # type: ignore[attr-defined]
+                c.execute("SELECT rowid, * FROM stored_events ORDER BY rowid")
+                tables.append([tuple(row) for row in c.fetchall()])
+        assert tables[0] == tables[1] and len(tables[0]) == len(prepared.rows) > 2  # the match's and its seal's
+        assert [m.key for m in stores[0].list_matches()] == ["g1"]
+    finally:
+        for store in stores:
+            store.close()

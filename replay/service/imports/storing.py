@@ -129,10 +129,11 @@ def prepare(match: Match, mapper: Mapper[UUID], *, from_log: bool = False, view:
         # before any hand ended) say too little to tell one game from another.
         fingerprint = game_fingerprint(content.players, content.results)
         events.extend(GameIdentity.claim(fingerprint, match.key).collect_events())
+    spelled: dict[UUID, str] = {}
     if known and isinstance(mapper, HonbaMapper):
-        rows = tuple(row_of(mapper.to_stored_event_known(event, known)) for event in events)
+        rows = tuple(row_of(mapper.to_stored_event_known(event, known), spelled) for event in events)
     else:
-        rows = tuple(row_of(mapper.to_stored_event(event)) for event in events)
+        rows = tuple(row_of(mapper.to_stored_event(event), spelled) for event in events)
     return Prepared(
         match.key,
         match.players,
