@@ -131,7 +131,7 @@ def prepare(match: Match, mapper: Mapper[UUID], *, from_log: bool = False, view:
         events.extend(GameIdentity.claim(fingerprint, match.key).collect_events())
     spelled: dict[UUID, str] = {}
     if known and isinstance(mapper, HonbaMapper):
-        rows = tuple(row_of(mapper.to_stored_event_known(event, known), spelled) for event in events)
+        rows = tuple(mapper.to_row_known(event, known, spelled) for event in events)
     else:
         rows = tuple(row_of(mapper.to_stored_event(event), spelled) for event in events)
     return Prepared(
