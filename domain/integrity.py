@@ -59,7 +59,7 @@ def canonical(data: Any) -> bytes:
 # the library transcoder's: no spaces, ``ensure_ascii=False``; with ``OPT_SORT_KEYS`` keys sorted by
 # code point): the same escapes, integers, text, ``true``, ``false`` and ``null``, in C, about ten
 # times faster. Not every float: ``canonical`` writes a float as its ``repr`` (``1e-05``, ``1e+16``,
-# ``NaN``), orjson ``0.00001``, ``1e16``, ``null``. And orjson writes some things the standard
+# ``NaN``), orjson ``0.00001`` (for ``1e-05``), ``null`` (for a NaN). And orjson writes some things the standard
 # encoder refuses or writes otherwise: a ``UUID`` (as text: searched for below), a datetime, a
 # dataclass, a subclass of ``str``, ``int``, ``dict`` or ``list`` (told to pass them through, it
 # raises), a key that is not text and an integer beyond 64 bits (it raises). One difference is left:
