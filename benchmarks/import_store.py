@@ -52,6 +52,7 @@ from collections.abc import Iterator, Sequence
 from concurrent.futures import Executor
 from pathlib import Path
 from typing import Any
+from uuid import UUID
 
 import attrs
 
@@ -94,11 +95,7 @@ def honba_store(app: HonbaApp, prepared: Sequence[Prepared]) -> None:
 
 
 def rows_of(batch: Sequence[Prepared], hex_ids: bool) -> list[Row] | list[tuple[object, int, str, bytes]]:
-    return [
-        (r.originator_id.hex if hex_ids else r.originator_id, r.originator_version, r.topic, r.state)
-        for p in batch
-        for r in p.records
-    ]
+    return [(r[0] if hex_ids else UUID(r[0]), r[1], r[2], r[3]) for p in batch for r in p.rows]
 
 
 def report(name: str, events: int, seconds: float, baseline: float) -> bool:
@@ -636,7 +633,7 @@ def main() -> None:
             memory = HonbaApp.open(":memory:")
             build_seconds, prepared = timed(lambda: build(corpus_files(), args.repeat, memory))
             memory.close()
-            events = sum(len(p.records) for p in prepared)
+            events = sum(len(p.rows) for p in prepared)
             print(
                 f"Store stage: {len(prepared)} matches, {events} events (with seals); built and encoded in one "
                 f"process in {build_seconds:.2f} s ({events / build_seconds:.0f} events/s)"

@@ -49,7 +49,7 @@ from replay.store.findings import MatchCheck
 from replay.store.integrity import check_rows, match_damage, read_rows
 from replay.store.mapper import HonbaMapper
 from replay.store.retry import OPEN_TRIES, retrying
-from replay.store.rows import unreadable
+from replay.store.rows import Row, event_of, unreadable
 from replay.store.seal import Seal, seal_id
 from replay.store.settings import (
     APP_NAME,
@@ -445,6 +445,22 @@ class HonbaApp(Application[UUID]):
         self.wrote = True
         try:
             return self.recorder.insert_events(list(records)) or ()
+        except IntegrityError:
+            raise
+        except PersistenceError as exc:
+            failed = StoreUnavailable if isinstance(exc, UNAVAILABLE) else StoreError
+            raise failed(f"cannot store: {' '.join(str(exc).split())}") from None
+
+    def insert_rows(self, rows: Sequence[Row]) -> Sequence[int]:
+        """``insert`` of rows as the table holds them (``replay.store.rows.Row``): SQLite's recorder
+        writes them as they are; any other store is given them as the encoded events they hold."""
+        inserting = getattr(self.recorder, "insert_rows", None)
+        if inserting is None:
+            return self.insert([event_of(row) for row in rows])
+        self.wrote = True
+        try:
+            inserted: Sequence[int] = inserting(rows)
+            return inserted
         except IntegrityError:
             raise
         except PersistenceError as exc:

@@ -10,7 +10,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any, Protocol
 from uuid import UUID
 
-from eventsourcing.persistence import ApplicationRecorder, Mapper, Notification
+from eventsourcing.persistence import ApplicationRecorder, Mapper, Notification, StoredEvent
 
 
 class Reader(Protocol):
@@ -22,6 +22,31 @@ class Reader(Protocol):
 
     @property
     def mapper(self) -> Mapper[UUID]: ...
+
+
+# An encoded event as the store's table holds it: its stream's id (32 hex digits, as the store spells
+# ids), its position, topic and state. An import's reading workers hand their matches' rows over as
+# these plain tuples: a tuple of text, a number and bytes is unpickled without a call, where a
+# ``StoredEvent`` is an object with its dict of attributes rebuilt (issue 36, tenth round).
+Row = tuple[str, int, str, bytes]
+
+
+def row_of(record: StoredEvent, spelled: dict[UUID, str] | None = None) -> Row:
+    """An encoded event as its row (its id a ``UUID``: every honba stream's). ``spelled``: the ids
+    spelled so far, so that a stream's rows share one string (pickled once, then by reference)."""
+    stream = record.originator_id
+    assert isinstance(stream, UUID), stream
+    if spelled is None:
+        return (stream.hex, record.originator_version, record.topic, record.state)
+    hex_id = spelled.get(stream)
+    if hex_id is None:
+        hex_id = spelled[stream] = stream.hex
+    return (hex_id, record.originator_version, record.topic, record.state)
+
+
+def event_of(row: Row) -> StoredEvent:
+    """A row as the encoded event it holds (``row_of`` undone)."""
+    return StoredEvent(originator_id=UUID(row[0]), originator_version=row[1], topic=row[2], state=row[3])
 
 
 def unreadable(exc: BaseException) -> str:

@@ -31,6 +31,7 @@ from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteConnection, SQ
 from domain.said import Said
 from domain.store_errors import StoreBusy
 from replay.store.checkpoint import file_lock, thread_lock
+from replay.store.rows import Row
 
 CANONICAL = re.compile(r"[0-9a-f]{32}")
 # Rows one INSERT statement takes (four parameters each, far below SQLite's 32,766).
@@ -185,14 +186,31 @@ class HonbaSQLiteRecorder(SQLiteApplicationRecorder):
         """The library's insert (each row's notification id returned, in the order given), in one
         statement per ``INSERT_ROWS`` rows instead of one per row: a recorded hand inserts its event
         and its seal's row in one ``INSERT`` (issue 36: statements per hand)."""
+        return self._insert_rows(
+            c,
+            [(s.originator_id.hex if isinstance(s.originator_id, UUID) else s.originator_id) for s in stored_events],
+            stored_events,
+        )
+
+    def insert_rows(self, rows: Sequence[Row]) -> Sequence[int]:
+        """Rows as the table holds them (``replay.store.rows.Row``: an import's, made in its reading
+        workers) inserted in one transaction as ``insert_events`` inserts events: their notification
+        ids; ``IntegrityError`` when any is there already (nothing is inserted)."""
+        with self.datastore.transaction(commit=True) as c:
+            return self._insert_rows(c, [row[0] for row in rows], rows)
+
+    def _insert_rows(self, c: Any, spelled: Sequence[str], rows: Sequence[Any]) -> list[int]:
+        """Insert ``rows`` (stored events, or ``Row`` tuples) under these ids as spelled in the table."""
         returning: list[int] = []
-        for start in range(0, len(stored_events), INSERT_ROWS):
-            chunk = stored_events[start : start + INSERT_ROWS]
+        for start in range(0, len(rows), INSERT_ROWS):
             params: list[Any] = []
-            for s in chunk:
-                spelled = s.originator_id.hex if isinstance(s.originator_id, UUID) else s.originator_id
-                params += (spelled, s.originator_version, s.topic, s.state)
-            values = ",".join("(?,?,?,?)" for _ in chunk)
+            for index in range(start, min(start + INSERT_ROWS, len(rows))):
+                row = rows[index]
+                if type(row) is tuple:
+                    params += (spelled[index], row[1], row[2], row[3])
+                else:
+                    params += (spelled[index], row.originator_version, row.topic, row.state)
+            values = ",".join("(?,?,?,?)" for _ in range(len(params) // 4))
             c.execute(f"INSERT INTO {self.events_table_name} VALUES {values} RETURNING rowid", params)
             # SQLite gives each row of one insert the next rowid in the order of its VALUES (no
             # AUTOINCREMENT, rowids below the largest), while RETURNING's order is not promised:

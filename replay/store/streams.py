@@ -17,7 +17,7 @@ from domain.match import Match
 from replay.store.application import HonbaApp
 from replay.store.errors import UNAVAILABLE
 from replay.store.identity import GameIdentity, identity_id
-from replay.store.rows import unreadable
+from replay.store.rows import Row, unreadable
 
 _STARTED = f"{Match.__module__}:{Match.Started.__qualname__}"
 
@@ -45,6 +45,14 @@ def inserted_at(store: HonbaApp, records: Sequence[StoredEvent]) -> Sequence[int
     them), or None when nothing was inserted (a row one of them would write is already there)."""
     try:
         return store.insert(list(records))
+    except IntegrityError:
+        return None
+
+
+def rows_inserted_at(store: HonbaApp, rows: Sequence[Row]) -> Sequence[int] | None:
+    """``inserted_at`` of rows as the table holds them (``replay.store.rows.Row``)."""
+    try:
+        return store.insert_rows(rows)
     except IntegrityError:
         return None
 

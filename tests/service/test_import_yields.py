@@ -10,10 +10,12 @@ was refused ("changed in the store while it was imported; try again").
 from __future__ import annotations
 
 import json
+import pickle
 import subprocess
 import sys
 import textwrap
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +29,7 @@ from replay.service.imports.batch import import_paths
 from replay.service.imports.storing import prepare, store_prepared
 from replay.service.recording import recording
 from replay.store.application import HonbaApp
+from replay.store.rows import Row
 from replay.store.sqlite_store import HonbaSQLiteRecorder
 
 PLAYERS = ["Ann", "Ben", "Cho", "Dai"]
@@ -40,6 +43,10 @@ class CountingInserts(HonbaSQLiteRecorder):
     def insert_events(self, stored_events: list[StoredEvent], **kwargs: Any) -> Any:
         INSERTS.append(len(stored_events))
         return super().insert_events(stored_events, **kwargs)
+
+    def insert_rows(self, rows: Sequence[Row]) -> Sequence[int]:
+        INSERTS.append(len(rows))
+        return super().insert_rows(rows)
 
 
 def a_match(key: str) -> Match:
@@ -58,13 +65,13 @@ def test_a_batch_meeting_a_stored_match_stores_it_alone_and_the_rest_in_one_tran
         assert store_prepared(store, [prepare(a_match("g3"), store.mapper)]) == [True]
         recording.start_match(store, "g5", ["Eve", "Fay", "Gus", "Hal"], TENHOU)
         batch = [prepare(a_match(f"g{n}"), store.mapper) for n in range(1, 8)]
-        rows = sum(len(p.records) for p in batch)
+        rows = sum(len(p.rows) for p in batch)
         INSERTS.clear()
         outcomes = store_prepared(store, batch)
         assert outcomes[:2] == [True, True] and outcomes[2] is False and outcomes[5:] == [True, True]
         assert "stored with other players" in str(outcomes[4])
         # The whole batch once (refused), then the five others in one transaction: nothing one by one.
-        assert [rows, rows - len(batch[2].records) - len(batch[4].records)] == INSERTS
+        assert [rows, rows - len(batch[2].rows) - len(batch[4].rows)] == INSERTS
         assert [m.key for m in store.list_matches()] == ["g3", "g5", "g1", "g2", "g4", "g6", "g7"]
     finally:
         store.close()
@@ -151,3 +158,24 @@ def test_an_import_while_tables_record_refuses_no_game_and_loses_no_hand(store_d
         assert checked.intact, [c for c in checked.checks if not c.intact] or checked.store
     finally:
         store.close()
+
+
+def test_a_prepared_match_crosses_processes_as_plain_rows_stored_as_its_events_are(tmp_path: Path) -> None:
+    # Issue 36, tenth round: a reading worker hands its matches over pickled; their rows are plain
+    # tuples (no StoredEvent rebuilt per event in the storing process), inserted as they are.
+    stores = [HonbaApp.open(str(tmp_path / f"{name}.sqlite")) for name in ("rows", "events")]
+    try:
+        prepared = pickle.loads(pickle.dumps(prepare(a_match("g1"), stores[0].mapper)))
+        assert b"StoredEvent" not in pickle.dumps(prepared)
+        assert store_prepared(stores[0], [prepared]) == [True]
+        stores[1].insert(prepared.records)  # the same events through the library's insert
+        tables = []
+        for store in stores:
+            with store.recorder.datastore.transaction(commit=False) as c:  # type: ignore[attr-defined]
+                c.execute("SELECT rowid, * FROM stored_events ORDER BY rowid")
+                tables.append([tuple(row) for row in c.fetchall()])
+        assert tables[0] == tables[1] and len(tables[0]) == len(prepared.rows) > 2  # the match's and its seal's
+        assert [m.key for m in stores[0].list_matches()] == ["g1"]
+    finally:
+        for store in stores:
+            store.close()

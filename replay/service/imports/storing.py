@@ -31,15 +31,15 @@ from replay.store.errors import UNAVAILABLE
 from replay.store.identity import GameIdentity, game_fingerprint, identity_id
 from replay.store.mapper import HonbaMapper
 from replay.store.retry import retrying
+from replay.store.rows import Row, event_of, row_of
 from replay.store.seal import Seal, seal_id
 from replay.store.standings_view import keep
 from replay.store.streams import (
     DamagedRow,
     RowsTaken,
     holds_stream,
-    insert_whole,
-    inserted_at,
     read_identity,
+    rows_inserted_at,
     stream_events,
 )
 
@@ -48,7 +48,7 @@ from replay.store.streams import (
 class Prepared:
     """A match built in memory and encoded for the store, with its seal: what a bulk import stores.
 
-    ``records`` are the match's events and its seal's, as the store keeps them; ``content``
+    ``rows`` are the match's events and its seal's, as the store's table holds them; ``content``
     is what tells the same match from another of the same key (``domain.match.match_content``).
     Plain data, so it crosses from a worker process to the one that stores.
     """
@@ -56,7 +56,8 @@ class Prepared:
     key: str
     players: tuple[str, ...]
     id: UUID
-    records: tuple[StoredEvent, ...]
+    # Its rows as the table holds them: plain tuples, unpickled without a call (``records``: as events).
+    rows: tuple[Row, ...]
     content: MatchContent
     # The match's last position and head digest (what its seal records).
     position: int = 0
@@ -72,6 +73,11 @@ class Prepared:
     # worked out by the worker that built it; written by the storing process when the view stands
     # right before the batch (``replay.store.standings_view.keep``). None: left to the catch-up.
     documents: Encoded | None = None
+
+    @property
+    def records(self) -> tuple[StoredEvent, ...]:
+        """Its rows as the encoded events they hold (the rare paths: a match stored one by one)."""
+        return tuple(event_of(row) for row in self.rows)
 
 
 @attrs.frozen
@@ -123,15 +129,16 @@ def prepare(match: Match, mapper: Mapper[UUID], *, from_log: bool = False, view:
         # before any hand ended) say too little to tell one game from another.
         fingerprint = game_fingerprint(content.players, content.results)
         events.extend(GameIdentity.claim(fingerprint, match.key).collect_events())
+    spelled: dict[UUID, str] = {}
     if known and isinstance(mapper, HonbaMapper):
-        records = tuple(mapper.to_stored_event_known(event, known) for event in events)
+        rows = tuple(mapper.to_row_known(event, known, spelled) for event in events)
     else:
-        records = tuple(mapper.to_stored_event(event) for event in events)
+        rows = tuple(row_of(mapper.to_stored_event(event), spelled) for event in events)
     return Prepared(
         match.key,
         match.players,
         match.id,
-        records,
+        rows,
         content,
         match.version,
         match.head,
@@ -204,7 +211,7 @@ def store_prepared(
     outcomes: dict[int, bool | MatchExists | AlreadyStoredAs] = {}
     pending = list(range(len(batch)))
     while pending:
-        positions = inserted_at(store, [record for index in pending for record in batch[index].records])
+        positions = rows_inserted_at(store, [row for index in pending for row in batch[index].rows])
         if positions is None:
             present = [index for index in pending if _any_stored(store, batch[index])]
             # Nothing found there: rows another process stored and removed meanwhile; one by one.
@@ -229,7 +236,7 @@ def _keep(store: HonbaApp, view: DocumentView | None, positions: Sequence[int], 
 def _any_stored(store: HonbaApp, prepared: Prepared) -> bool:
     """Whether any stream a prepared match would start is there already (the match, its seal, its
     game's identity)."""
-    streams = {record.originator_id for record in prepared.records}
+    streams = {UUID(row[0]) for row in prepared.rows}
     return any(holds_stream(store, stream) for stream in streams)
 
 
@@ -249,7 +256,7 @@ def _store_one(
             return owner
         if owner is not None:
             return AlreadyStoredAs(owner)
-        positions = inserted_at(store, prepared.records)
+        positions = rows_inserted_at(store, prepared.rows)
         if positions is None:
             # Stored by another process since the look above, or another save took this game's
             # identity (then this match is still absent: try again, and the next look finds the
@@ -328,7 +335,8 @@ def _complete_excerpt(store: HonbaApp, prepared: Prepared) -> bool | None:
 
     on_match(store, prepared.key, complete)
     # Its identity too, unless another save stored it meanwhile.
-    insert_whole(store, [r for r in prepared.records if r.originator_id == identity_id(prepared.fingerprint)])
+    identity = identity_id(prepared.fingerprint).hex
+    rows_inserted_at(store, [row for row in prepared.rows if row[0] == identity])
     return True
 
 
