@@ -95,17 +95,32 @@ _PLAIN_SCALARS = (str, int, bool, type(None))
 def _exactly_plain(data: Any) -> bool:
     """Whether data is plain JSON (dicts with text keys, lists, tuples, text, integers, booleans,
     ``None``) whose every float orjson writes as its ``repr``: what orjson writes as the standard
-    encoder does."""
-    cls = type(data)
-    if cls in _PLAIN_SCALARS:
-        return True
-    if cls is float:
-        return orjson.dumps(data) == float.__repr__(data).encode()
-    if cls is list or cls is tuple:
-        return all(_exactly_plain(item) for item in data)
-    if cls is dict:
-        return all(type(key) is str and _exactly_plain(item) for key, item in data.items())
-    return False
+    encoder does.
+
+    Walked with a stack of what is left to see, not by recursion: a call and a generator per list or
+    dict cost the walk half as much again (a match's figures and summary, their final points floats,
+    are walked for every match an import stores). Nesting orjson refuses never comes here
+    (``json_exactly``)."""
+    left = [data]
+    pop, extend = left.pop, left.extend
+    while left:
+        item = pop()
+        cls = type(item)
+        if cls in _PLAIN_SCALARS:
+            continue
+        if cls is float:
+            if orjson.dumps(item) != float.__repr__(item).encode():
+                return False
+        elif cls is list or cls is tuple:
+            extend(item)
+        elif cls is dict:
+            for key in item:
+                if type(key) is not str:
+                    return False
+            extend(item.values())
+        else:
+            return False
+    return True
 
 
 def json_exactly(data: Any, option: int = SORTED) -> bytes | None:

@@ -188,6 +188,8 @@ class DocCache:
         self._refs: list[tuple[dict[str, Any], str]] = []
         self._rulesets: dict[str, Ruleset] = {}
         self._ids: dict[Any, str] = {}
+        self._last_id: Any = _NO_ID
+        self._last_key = ""
         # How to read one match's every event from the store, in the order of its positions (given
         # by a catch-up): a match whose events the log put out of order is folded from them.
         self.reread: Callable[[Any], list[Any]] | None = None
@@ -206,9 +208,14 @@ class DocCache:
 
     def key_of(self, originator_id: Any) -> str:
         """The document key of an aggregate id (the text of a UUID is made once per cache)."""
+        # A match's events follow one another and carry the very same id object: by identity, the
+        # id (a UUID, hashed in Python) is neither hashed nor looked up again for each of them.
+        if originator_id is self._last_id:
+            return self._last_key
         key = self._ids.get(originator_id)
         if key is None:
             key = self._ids[originator_id] = str(originator_id)
+        self._last_id, self._last_key = originator_id, key
         return key
 
     def rules_ref(self, values: dict[str, Any]) -> str:
@@ -405,6 +412,10 @@ def match_documents(
     changes = cache.changes()
     del changes[("view", "format")]
     return changes
+
+
+# No aggregate's id: what ``DocCache.key_of`` has met last before it met any.
+_NO_ID = object()
 
 
 @attrs.frozen

@@ -34,7 +34,7 @@ import attrs
 from domain.amendments import CorrectedStep
 from domain.progression import deal_passes
 from domain.rules import Ruleset
-from domain.values import AbortiveDraw, ExhaustiveDraw, Reason, Win, WinResult
+from domain.values import AbortiveDraw, ExhaustiveDraw, Reason, WinResult
 
 COUNTS = (
     "hands",
@@ -98,12 +98,8 @@ class MatchStats:
         )
 
 
-def _yaku_names(win: Win) -> list[str]:
-    """The yaku a game log named for this win (``Win.details``, by Tenhou's names); none for a
-    win entered by hand, whose value is all the record holds."""
-    if win.details is None:
-        return []
-    return [yaku.name for yaku in win.details.yaku]
+# The facts that are hands played: the only steps the figures count.
+_HANDS = (WinResult, ExhaustiveDraw, AbortiveDraw)
 
 
 def match_stats(
@@ -116,51 +112,90 @@ def match_stats(
     final_scores: Sequence[int],
     finished: bool,
 ) -> MatchStats:
-    """The figures of one match, from its corrected steps and its summary's result."""
+    """The figures of one match, from its corrected steps and its summary's result.
+
+    Counted in a list per figure (by seat), and the figures every seat shares (hands, exhaustive
+    draws, hands whose calls the record shows) once a hand, made into each seat's counts at the
+    end: an import computes this for every match it stores (the standings view's documents), and
+    a dictionary update per seat and figure cost it about twice as much."""
     n = len(players)
-    counts = [dict.fromkeys(COUNTS, 0) for _ in range(n)]
+    hands = exhaustive_draws = call_hands = 0
+    wins, self_drawn, deal_ins, riichi = [0] * n, [0] * n, [0] * n, [0] * n
+    win_value, deal_in_value, ready_at_draw = [0] * n, [0] * n, [0] * n
+    dealer_hands, dealer_kept, counters_won, deposits_won, called = [0] * n, [0] * n, [0] * n, [0] * n, [0] * n
     yaku: list[dict[str, int]] = [{} for _ in range(n)]
     for step in steps:
         fact = step.fact
-        if not isinstance(fact, WinResult | ExhaustiveDraw | AbortiveDraw):
+        if not isinstance(fact, _HANDS):
             continue
-        for seat in range(n):
-            counts[seat]["hands"] += 1
-        dealer = step.before.dealer
-        counts[dealer]["dealer_hands"] += 1
-        counts[dealer]["dealer_kept"] += not deal_passes(fact, step.before, rules)
+        hands += 1
+        before = step.before
+        dealer = before.dealer
+        dealer_hands[dealer] += 1
+        if not deal_passes(fact, before, rules):
+            dealer_kept[dealer] += 1
         for seat in fact.riichi:
-            counts[seat]["riichi"] += 1
+            riichi[seat] += 1
         if fact.called is not None:
-            for seat in range(n):
-                counts[seat]["call_hands"] += 1
+            call_hands += 1
             for seat in fact.called:
-                counts[seat]["called"] += 1
+                called[seat] += 1
         if isinstance(fact, ExhaustiveDraw):
-            for seat in range(n):
-                counts[seat]["exhaustive_draws"] += 1
+            exhaustive_draws += 1
             for seat in fact.ready:
-                counts[seat]["ready_at_draw"] += 1
+                ready_at_draw[seat] += 1
         if isinstance(fact, WinResult):
+            winners: set[int] = set()
+            # The seats whose discard was won on: a double ron is one deal-in.
+            discarders: set[int] = set()
             for win in fact.wins:
-                counts[win.winner]["wins"] += 1
-                counts[win.winner]["self_drawn"] += win.self_drawn
-                for name in _yaku_names(win):
-                    yaku[win.winner][name] = yaku[win.winner].get(name, 0) + 1
-            for seat in {w.discarder for w in fact.wins if w.discarder is not None}:
-                counts[seat]["deal_ins"] += 1
-                counts[seat]["deal_in_value"] += sum(
-                    p.amount for p in step.payments if p.payer == seat and p.reason in HAND_VALUE
-                )
-            winners = {w.winner for w in fact.wins}
+                winner = win.winner
+                winners.add(winner)
+                wins[winner] += 1
+                if win.discarder is None:
+                    self_drawn[winner] += 1
+                else:
+                    discarders.add(win.discarder)
+                # The yaku a game log named for this win (``Win.details``, by Tenhou's names); none
+                # for a win entered by hand, whose value is all the record holds.
+                if win.details is not None:
+                    named = yaku[winner]
+                    for one in win.details.yaku:
+                        named[one.name] = named.get(one.name, 0) + 1
+            for seat in discarders:
+                deal_ins[seat] += 1
             for payment in step.payments:
-                if payment.payee in winners:
-                    if payment.reason in HAND_VALUE:
-                        counts[payment.payee]["win_value"] += payment.amount
-                    elif payment.reason == Reason.COUNTERS:
-                        counts[payment.payee]["counters_won"] += payment.amount
-                    elif payment.reason == Reason.DEPOSITS:
-                        counts[payment.payee]["deposits_won"] += payment.amount
+                reason = payment.reason
+                if reason in HAND_VALUE:
+                    if payment.payer in discarders:
+                        deal_in_value[payment.payer] += payment.amount
+                    if payment.payee in winners:
+                        win_value[payment.payee] += payment.amount
+                elif payment.payee in winners:
+                    if reason == Reason.COUNTERS:
+                        counters_won[payment.payee] += payment.amount
+                    elif reason == Reason.DEPOSITS:
+                        deposits_won[payment.payee] += payment.amount
+    counts = tuple(
+        {
+            "hands": hands,
+            "wins": wins[seat],
+            "self_drawn": self_drawn[seat],
+            "deal_ins": deal_ins[seat],
+            "riichi": riichi[seat],
+            "win_value": win_value[seat],
+            "deal_in_value": deal_in_value[seat],
+            "exhaustive_draws": exhaustive_draws,
+            "ready_at_draw": ready_at_draw[seat],
+            "dealer_hands": dealer_hands[seat],
+            "dealer_kept": dealer_kept[seat],
+            "counters_won": counters_won[seat],
+            "deposits_won": deposits_won[seat],
+            "called": called[seat],
+            "call_hands": call_hands,
+        }
+        for seat in range(n)
+    )
     return MatchStats(
         key=key,
         players=tuple(players),
@@ -168,7 +203,7 @@ def match_stats(
         places=tuple(places),
         final_points=tuple(final_points),
         net_scores=tuple(score - rules.start_score for score in final_scores),
-        counts=tuple(counts),
+        counts=counts,
         yaku=tuple(yaku),
     )
 
