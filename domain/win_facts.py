@@ -125,10 +125,6 @@ WIN_FACTS: Final[tuple[Fact, ...]] = (
 FACTS_BY_NAME: Final = {fact.name: fact for fact in WIN_FACTS}
 
 
-# The facts of a win that states none (``win_facts_problem`` finds nothing to check in them).
-NOTHING_STATED: Final = NO_WIN_FACTS
-
-
 def _stated(value: Any) -> bool:
     """Whether a fact is stated: a flag set, a count above zero, a tile or discards given."""
     return value is not None and value is not False and value != 0 and value != ()
@@ -211,7 +207,7 @@ def win_facts_problem(win: Win, rules: Ruleset) -> Said | None:
     one more per joker the rules play).
     """
     facts: WinFacts = win.facts
-    if facts is NOTHING_STATED or facts == NOTHING_STATED:
+    if facts is NO_WIN_FACTS or facts == NO_WIN_FACTS:
         # Most wins state no fact (every log's: ``Win``'s default, known by its identity before
         # its fields are compared): nothing to check, and no tile shown.
         return None

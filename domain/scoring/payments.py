@@ -385,24 +385,17 @@ def settle_win(result: WinResult, state: TableState, rules: Ruleset) -> Settleme
     payments = _riichi_sticks(result.riichi, rules)
     on_table = state.deposits + rules.riichi_deposit * len(result.riichi)
     taker = nearest_winner(result, state.players)
-    # Each kind of payment is asked for only where the rules (or the win) have it: each function
-    # below gives nothing otherwise, and most rules have one or two of them (riichi: no dealer
-    # bonus, no losers' settlement, no pools; a log's win: no hand penalty).
-    pools = has_pools(rules)
     for win in result.wins:
         payments += hand_value_payments(win, state, rules)
-        if rules.losers_settle:
-            payments += loser_settlement(win, state, rules)
-        if rules.extra_hand_bonus_enabled and (win is taker or rules.multiple_ron_counters == "each"):
+        payments += loser_settlement(win, state, rules)
+        if win is taker or rules.multiple_ron_counters == "each":
             payments += extra_hand_bonus(win, state, rules)
-        if rules.dealer_bonus_enabled:
-            payments += dealer_bonus(win, state, rules)
+        payments += dealer_bonus(win, state, rules)
         if win is taker and on_table:
             payments.append(Payment(None, win.winner, on_table, Reason.DEPOSITS))
-        if win is taker and pools:
+        if win is taker:
             payments += pool_payments(win, state, rules)
-        if win.facts.penalties:
-            payments += hand_penalties(win)
+        payments += hand_penalties(win)
     return Settlement(tuple(payments), 0)
 
 

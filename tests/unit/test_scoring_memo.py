@@ -21,8 +21,8 @@ from domain.scoring.checks import check_fact_bounds, check_value
 from domain.scoring.memo import rules_memo
 from domain.scoring.payments import hand_value_payments, settle
 from domain.scoring.riichi import hand_values
-from domain.values import HandValue, Reason, Win
-from domain.win_facts import NOTHING_STATED, win_facts_problem
+from domain.values import NO_WIN_FACTS, HandValue, Reason, Win
+from domain.win_facts import win_facts_problem
 
 
 def _worked_out(win: payments.Win, state: payments.TableState, rules: payments.Ruleset) -> list[tuple[int, int, int]]:
@@ -113,10 +113,10 @@ def test_counters_and_sticks_from_the_memo_are_the_seeds_amounts() -> None:
 def test_a_win_that_states_no_fact_is_known_by_identity_and_its_loser_scores_still_bounded() -> None:
     # Every log's win states no fact: ``Win``'s default is the value the checks know at once.
     win = ron(1, 2, hv(3, 30))
-    assert win.facts is NOTHING_STATED
+    assert win.facts is NO_WIN_FACTS
     assert win_facts_problem(win, TENHOU) is None
     too_high = Win(winner=1, value=hv(3, 30), discarder=2, loser_scores=(0, 0, LOSER_SCORE.high + 1, 0))
-    assert too_high.facts is NOTHING_STATED
+    assert too_high.facts is NO_WIN_FACTS
     with pytest.raises(OutOfBounds):
         check_fact_bounds(too_high)
 
