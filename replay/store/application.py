@@ -18,7 +18,7 @@ raises ``StoreConflict``; ``replay.service.recording.recording`` decides whether
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import Any
@@ -442,14 +442,7 @@ class HonbaApp(Application[UUID]):
     def insert(self, records: Sequence[StoredEvent]) -> Sequence[int]:
         """Insert encoded events in one transaction; their notification ids (positions in the log),
         as the recorder gives them; ``IntegrityError`` when any is there already."""
-        self.wrote = True
-        try:
-            return self.recorder.insert_events(list(records)) or ()
-        except IntegrityError:
-            raise
-        except PersistenceError as exc:
-            failed = StoreUnavailable if isinstance(exc, UNAVAILABLE) else StoreError
-            raise failed(f"cannot store: {' '.join(str(exc).split())}") from None
+        return self._inserting(lambda: self.recorder.insert_events(list(records)) or ())
 
     def insert_rows(self, rows: Sequence[Row]) -> Sequence[int]:
         """``insert`` of rows as the table holds them (``replay.store.rows.Row``): SQLite's recorder
@@ -457,9 +450,14 @@ class HonbaApp(Application[UUID]):
         inserting = getattr(self.recorder, "insert_rows", None)
         if inserting is None:
             return self.insert([event_of(row) for row in rows])
+        return self._inserting(lambda: inserting(rows))
+
+    def _inserting(self, insert: Callable[[], Sequence[int]]) -> Sequence[int]:
+        """``insert()``, this process noted as having written; a store's failure said as honba's
+        (``StoreUnavailable`` where the store did not answer), ``IntegrityError`` as it is."""
         self.wrote = True
         try:
-            inserted: Sequence[int] = inserting(rows)
+            inserted: Sequence[int] = insert()
             return inserted
         except IntegrityError:
             raise

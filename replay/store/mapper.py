@@ -41,7 +41,7 @@ from domain.integrity import UNSORTED, json_exactly, time_text
 from domain.match import Match
 from domain.values import AbortiveDraw, DealPass, ExhaustiveDraw, MatchEnd, Penalty, WinResult
 from replay.store import chain, checkpoint, identity, seal, signed
-from replay.store.rows import Row, row_of
+from replay.store.rows import Row, row_of, spelled_id
 from replay.store.transcoding import ValueTranscoding
 
 # honba's aggregates, with the module each lived in before it moved (its old topics stay readable).
@@ -286,11 +286,12 @@ class HonbaMapper(Mapper[UUID]):
         state = self._state_bytes(domain_event, known)
         if state is None:
             return row_of(super().to_stored_event(domain_event), spelled)
-        stream = domain_event.originator_id
-        hex_id = spelled.get(stream)
-        if hex_id is None:
-            hex_id = spelled[stream] = stream.hex
-        return (hex_id, domain_event.originator_version, get_topic(type(domain_event)), state)
+        return (
+            spelled_id(domain_event.originator_id, spelled),
+            domain_event.originator_version,
+            get_topic(type(domain_event)),
+            state,
+        )
 
     def _state_bytes(self, domain_event: Any, known: Mapping[int, Any] = _NOTHING_KNOWN) -> bytes | None:
         """The bytes of an event's state as the library's JSON transcoder writes them, or None."""

@@ -36,12 +36,17 @@ def row_of(record: StoredEvent, spelled: dict[UUID, str] | None = None) -> Row:
     spelled so far, so that a stream's rows share one string (pickled once, then by reference)."""
     stream = record.originator_id
     assert isinstance(stream, UUID), stream
+    return (spelled_id(stream, spelled), record.originator_version, record.topic, record.state)
+
+
+def spelled_id(stream: UUID, spelled: dict[UUID, str] | None) -> str:
+    """A stream's id as the table spells it, the string already made for it where ``spelled`` has one."""
     if spelled is None:
-        return (stream.hex, record.originator_version, record.topic, record.state)
+        return stream.hex
     hex_id = spelled.get(stream)
     if hex_id is None:
         hex_id = spelled[stream] = stream.hex
-    return (hex_id, record.originator_version, record.topic, record.state)
+    return hex_id
 
 
 def event_of(row: Row) -> StoredEvent:
