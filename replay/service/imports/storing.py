@@ -18,7 +18,7 @@ from uuid import UUID
 import attrs
 from eventsourcing.persistence import Mapper, StoredEvent
 
-from domain.codec import FACT_TAGS, to_data
+from domain.codec import fact_to_data, to_data
 from domain.integrity import digest_of, plain
 from domain.match import Match, MatchContent, match_content, match_content_and_entries, match_id, results_so_far
 from domain.store_errors import MatchExists
@@ -111,7 +111,7 @@ def prepare(match: Match, mapper: Mapper[UUID], *, from_log: bool = False, view:
             data = known.get(id(fact))
             if data is None:
                 data = known[id(fact)] = to_data(fact)
-            fact_data.append({"type": FACT_TAGS[type(fact)], **data})
+            fact_data.append(fact_to_data(fact, data))
         scored = (match.state, match.effective_facts(), match.corrected_steps())
         # As their text: encoded here, in the reading worker, the storing process neither unpickles
         # the data nor encodes it again.
