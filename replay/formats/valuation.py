@@ -144,23 +144,11 @@ def _read(ctx: WinContext, *, counted: bool) -> tuple[HandValue, WinDetails | No
         raise UnreadableHand(Said("the winning tile {tile} is not among the hand's tiles", tile=ctx.win_tile))
     rest.remove(ctx.win_tile)
     hand: list[int] = [win_id]
-    # ``ids.take`` for each tile, written out: a hand's dozen tiles are most of the ids given out.
-    used, copies_of, append = ids.used, _COPIES.get, hand.append
     for tile in rest:
-        copies = copies_of(tile)
-        if copies is None:
-            tile_id = ids.take(tile)  # a tile spelled otherwise (``tile34`` reads it), or none
-            if tile_id is None:
-                raise UnreadableHand(Said("{tile} is no tile, or there are more than four of it", tile=repr(tile)))
-            append(tile_id)
-            continue
-        for tile_id in copies:
-            if tile_id not in used:
-                used.add(tile_id)
-                append(tile_id)
-                break
-        else:
+        tile_id = ids.take(tile)
+        if tile_id is None:
             raise UnreadableHand(Said("{tile} is no tile, or there are more than four of it", tile=repr(tile)))
+        hand.append(tile_id)
     melds: list[Meld] = []
     for meld in ctx.melds:
         meld_ids = [ids.take(t) for t in meld.tiles]
