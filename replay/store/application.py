@@ -425,9 +425,9 @@ class HonbaApp(Application[UUID]):
     def not_waiting(self) -> AbstractContextManager[None]:
         """This thread's calls refused at once (``StoreBusy``, nothing written) rather than waiting
         when another process holds the store's write lock: SQLite's recorder's (``replay.store.
-        sqlite_store.HonbaSQLiteDatastore.not_waiting``); on a store whose writers do not lock each other out (PostgreSQL,
-        whose saves wait for their table lock in the database, not here; the store in memory), a
-        block that changes nothing."""
+        sqlite_store.HonbaSQLiteDatastore.not_waiting``); on a store whose writers do not lock each
+        other out (PostgreSQL, whose saves wait for their table lock in the database, not here; the
+        store in memory), a block that changes nothing."""
         held = getattr(self.recorder, "not_waiting", None)
         return held() if held is not None else nullcontext()
 
