@@ -153,8 +153,7 @@ _TAIL: Final = re.compile(rf"{_SKIPPED}{_S}*+</mjloggm>{_S}*+")
 _NUMBER: Final = "[0-9]{1,6}"
 _NUMBERS: Final = f"{_NUMBER}(?:,{_NUMBER})*"
 _SIGNED: Final = f"-?{_NUMBER}(?:,-?{_NUMBER})*"
-_STEP: Final = re.compile(
-    rf"{_SKIPPED}{_S}*+<"
+_NEEDED: Final = (
     r'(?:(?P<call>N who="(?P<call_who>[0-9])" m="(?P<call_m>[0-9]{1,6})" ?/>)'
     rf'|(?P<reach>REACH who="(?P<reach_who>[0-9])"(?: ten="{_CHARS}")? step="(?P<reach_step>[0-9])" ?/>)'
     rf'|(?P<agari>AGARI ba="{_NUMBER},{_NUMBER}" hai="[0-9,]*"(?: m="(?P<agari_m>{_NUMBERS})")? '
@@ -170,6 +169,17 @@ _STEP: Final = re.compile(
     rf'(?: hai3="(?P<hai3>[0-9,]*)")?(?: owari="(?P<draw_owari>{_CHARS})")? ?/>)'
     rf"|(?P<name>{_NEEDED_TAGS})(?P<attributes>(?:{_ATTRIBUTE})*+){_S}*+/>)"
 )
+_STEP: Final = re.compile(rf"{_SKIPPED}{_S}*+<{_NEEDED}")
+# A piece of a plain-shaped text (what follows a ``<``, ``read_plain_pieces``): a tag no handler reads
+# as ``_SKIPPED`` passes it (its group ``first`` the same first group as there), or a tag a handler reads
+# as ``_STEP`` takes it (the same groups, by the same numbers), then blank space up to the next ``<``.
+_PIECE: Final = re.compile(
+    rf"(?:(?!(?:{_NEEDED_TAGS})[ \t\r\n/])[A-Za-z][A-Za-z0-9]*+"
+    rf"(?:{_S}++(?P<first>{_NAME})={_VALUE}(?:{_S}++(?!(?P=first)=){_NAME}={_VALUE})?+)?+{_S}*+/>"
+    rf"|{_NEEDED}){_S}*+"
+)
+# The closing tag, the last piece of a plain-shaped text.
+_CLOSING: Final = re.compile(rf"/mjloggm>{_S}*+")
 # The groups each fast reader takes, by number (a group by its name is looked up by it each time).
 _GROUPS: Final = _STEP.groupindex
 _CALL: Final = (_GROUPS["call_who"], _GROUPS["call_m"])
@@ -542,6 +552,48 @@ class _GameReader:
         if self.hand is not None:
             self.hand.played = _PLAYED.search(text, opened) is not None
         return self._game()
+
+    def read_pieces(self, tags: Sequence[str], played: Sequence[bool]) -> LoggedGame:
+        """``read_plain`` of a text cut at each ``<`` (``read_plain_pieces``): its ``tags`` are the pieces
+        between the opening and the closing tag but the draws and discards spelled as Tenhou spells them
+        (each of which is of the plain shape), ``played`` whether each hand's play is in the log. Each
+        piece is matched as ``_STEP`` matches its tag (``_PIECE``, the same groups) and read by the same
+        readers in the same order. ``_NotPlain`` where a piece is not of the plain shape, and where the
+        reader refuses the log (``read_plain`` then says the same or leaves it to the parser)."""
+        handlers = self._handlers()
+        match = _PIECE.match
+        try:
+            for piece in tags:
+                found = match(piece)
+                if found is None or found.end() != len(piece):
+                    raise _NotPlain
+                kind = found.lastgroup
+                # The tags in order of how often they come: a call, a riichi, a hand's start, a win.
+                if kind == "call":
+                    self._plain_call(*found.group(*_CALL))
+                elif kind == "reach":
+                    self._plain_reach(*found.group(*_REACH))
+                elif kind == "init":
+                    if self.hand is not None:
+                        self.hand.played = played[self.inits - 1]
+                    self._plain_init(found)
+                elif kind == "agari":
+                    self._plain_agari(found)
+                elif kind == "draw":
+                    self._plain_ryuukyoku(found)
+                elif kind == "attributes":
+                    el = _PlainTag(found["name"], _attributes(found))
+                    if el.tag == "INIT" and self.hand is not None:
+                        self.hand.played = played[self.inits - 1]
+                    handlers[el.tag](el)
+                # (Else a tag no handler reads, ``first`` or none its last group.)
+            if self.inits != len(played):
+                raise _NotPlain
+            if self.hand is not None:
+                self.hand.played = played[self.inits - 1]
+            return self._game()
+        except LogError:
+            raise _NotPlain from None
 
     def _plain_call(self, who: str, code: str) -> None:
         """``_on_call`` of ``<N who="{who}" m="{code}" />`` (one digit; at most six, within what ``_int``
@@ -1086,6 +1138,28 @@ def read_plain_mjlog(
     (``tenhou_xml_tiles``), given as ``tiles`` (each hand's arrays), which each hand gets where there
     are as many as the hands read."""
     return _read_plain(data, file, tiles=tiles)
+
+
+def read_plain_pieces(
+    text: str, others: Sequence[str], played: Sequence[bool], *, file: str, tiles: Sequence[Sequence[object]]
+) -> LoggedGame | None:
+    """``read_plain_mjlog`` of a text an import has cut at each ``<`` already, to read its tiles
+    (``tenhou_xml_tiles.plain_tags``): ``others`` every piece but the draws and discards spelled as Tenhou
+    spells them, in order, ``played`` whether each hand's play is in the log. The same game, without a
+    second walk over the draws and discards (nine tags in ten, of the plain shape as they are spelled);
+    None for a text any piece of which is not of the plain shape, a log the reader refuses, and a text
+    with blank space after its opening tag: ``read_plain_mjlog`` reads those as it reads any text."""
+    head = _HEAD.match(text)
+    if head is None or not text.startswith("<", head.end()):
+        return None
+    # The pieces of the opening tag (and a declaration before it), and the closing tag, the last piece.
+    opening = text.count("<", 0, head.end()) + 1
+    if len(others) <= opening or _CLOSING.fullmatch(others[-1]) is None or not text.endswith(others[-1]):
+        return None
+    try:
+        return _GameReader(file, tiles=tiles).read_pieces(others[opening:-1], played)
+    except _NotPlain:
+        return None
 
 
 # The name the registry (``replay.formats.detect.REGISTRY``) reads this format with by default

@@ -26,7 +26,7 @@ import attrs
 from domain.bounds import shown as quoted
 from replay.formats.logmodel import LogError, LoggedGame
 from replay.formats.source import unpack
-from replay.formats.tenhou_xml import SANMA, read_plain_mjlog, read_tenhou_xml
+from replay.formats.tenhou_xml import SANMA, read_plain_mjlog, read_plain_pieces, read_tenhou_xml
 
 REDS: Final = {16: 51, 52: 52, 88: 53}
 DRAWS: Final = {"T": 0, "U": 1, "V": 2, "W": 3}
@@ -64,12 +64,13 @@ def _joined(tiles: list[int]) -> str:
     return "".join(str(code(t)) for t in tiles)
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=8192)
 def call_string(meld: int, players: int) -> tuple[str, bool]:
     """A meld code (``N m``) as its call string, and whether it goes with the draws (chi, pon,
     open kan) rather than the discards (added or closed kan, north). A code no call of Tenhou's has
     (a pon or kan from nobody) raises ``KeyError``. Remembered for the last few thousand codes: an
-    archive's calls repeat (a pure function of its two numbers)."""
+    archive's calls repeat (a pure function of its two numbers; the 633 logs of
+    ``benchmarks/import_store.py`` have some 4,800 codes, which all stay remembered)."""
     source = meld & 3  # from the caller: 1 the right, 2 across, 3 the left (0: none)
     if meld & 0x4:  # chi, always from the left
         base = meld >> 10
@@ -77,17 +78,19 @@ def call_string(meld: int, players: int) -> tuple[str, bool]:
         first = base // 3
         kind = first // 7 * 9 + first % 7
         tiles = [(kind + i) * 4 + ((meld >> (3 + 2 * i)) & 3) for i in range(3)]
-        called = tiles[called_index]
-        others = sorted((t for t in tiles if t != called), key=_order)
-        return f"c{code(called)}{_joined(others)}", True
+        called = tiles.pop(called_index)
+        # The other two in Tenhou's order (``_order``): of kinds in a row, in order already.
+        return f"c{code(called)}{code(tiles[0])}{code(tiles[1])}", True
     if meld & 0x18:  # pon, or a pon made a kan (added)
         base = meld >> 9
         called_index = base % 3
         kind = base // 3
         unused = (meld >> 5) & 3
-        tiles = [kind * 4 + i for i in range(4) if i != unused]
-        called = tiles[called_index]
-        others = sorted((t for t in tiles if t != called), key=_order)
+        others = [kind * 4 + i for i in range(4) if i != unused]
+        called = others.pop(called_index)
+        # The others in Tenhou's order (``_order``): of one kind, a red five (its first tile) last.
+        if others[0] in REDS:
+            others.append(others.pop(0))
         if meld & 0x8:
             return _placed("p", called, others, source, players), True
         added = kind * 4 + unused
@@ -163,10 +166,10 @@ def _hand_start(seed: str | None, dealt: Sequence[str | None], players: int) -> 
     return hand
 
 
-def _call(hand: list[list[Any]], seat: int, meld: int, players: int) -> None:
+def _call(hand: list[list[Any]], seat: int, meld: int, players: int) -> int:
     """A call (``N``) put in the seat's arrays: a chi, pon or open kan with the draws (an open kan's
     discard left empty, 0: the replacement draw follows), an added or closed kan or a north with
-    the discards."""
+    the discards; how many values it put there (``plain_tags`` counts a hand's play by them)."""
     try:
         text, with_draws = call_string(meld, players)
     except KeyError:
@@ -175,8 +178,10 @@ def _call(hand: list[list[Any]], seat: int, meld: int, players: int) -> None:
         hand[3 + 3 * seat].append(text)
         if text.find("m") >= 0:
             hand[4 + 3 * seat].append(0)
+            return 2
     else:
         hand[4 + 3 * seat].append(text)
+    return 1
 
 
 def _players(kind: str | None) -> int:
@@ -325,14 +330,32 @@ def plain_hand_tiles(text: str) -> list[list[Any]] | None:
     look-up. None where the text holds a tag the tiles read in a layout other than Tenhou's, or a
     value the collector would refuse: such a log is read by the tree and the collector, which say the
     same or name what is wrong. (Of a text not of the plain shape, what it gives means nothing.)"""
+    found = plain_tags(text)
+    return found[0] if found is not None else None
+
+
+# A hand's draws and discards, seat by seat (the arrays its play is put in).
+_PLAYS: Final = (3, 4, 6, 7, 9, 10, 12, 13)
+
+
+def plain_tags(text: str) -> tuple[list[list[Any]], list[str], list[bool]] | None:
+    """``plain_hand_tiles``'s arrays, with what the same walk leaves for the reader of the hands
+    (``read_plain_pieces``): every piece of the text (what follows a ``<``) but the draws and discards
+    spelled as Tenhou spells them, in order, and for each hand whether its play is in the log (a draw or
+    discard with its tile between its ``INIT`` and the next: the values put in its draws and discards
+    outnumber those its calls put there)."""
     hands: list[list[Any]] = []
+    others: list[str] = []
+    played: list[bool] = []
     # Before the first INIT nothing is kept (the collector passes over it): a hand no one sees.
     current: list[list[Any]] = [[] for _ in range(14)]
+    called = 0  # the values the open hand's calls put in its draws and discards
     players = 4
     last_draw = [-1] * 4
     riichi = [False] * 4
     piece_of = _PIECES.get
     piece_match = _PIECE.match
+    keep = others.append
     try:
         for piece in text.split("<"):
             move = piece_of(piece)
@@ -350,6 +373,7 @@ def plain_hand_tiles(text: str) -> list[list[Any]] | None:
                     last_draw[seat] = -1
                 current[slot].append(shown)
             elif move is None:
+                keep(piece)
                 found = piece_match(piece)
                 if found is None:
                     continue
@@ -357,7 +381,7 @@ def plain_hand_tiles(text: str) -> list[list[Any]] | None:
                 if kind != "moved":
                     if kind == "call":
                         seat = int(found["who"])
-                        _call(current, seat, int(found["m"]), players)
+                        called += _call(current, seat, int(found["m"]), players)
                         last_draw[seat] = -1
                     elif kind == "reach":
                         if found["step"] == "1":
@@ -368,8 +392,11 @@ def plain_hand_tiles(text: str) -> list[list[Any]] | None:
                         name, attributes = found["name"], found["attributes"]
                         if name == "INIT":
                             attrib = dict(_PAIR.findall(attributes))
+                            if hands:
+                                played.append(sum([len(current[slot]) for slot in _PLAYS]) > called)
                             current = _hand_start(attrib.get("seed"), list(map(attrib.get, _DEALT)), players)
                             hands.append(current)
+                            called = 0
                             last_draw = [-1] * 4
                             riichi = [False] * 4
                         elif name == "GO":
@@ -389,7 +416,9 @@ def plain_hand_tiles(text: str) -> list[list[Any]] | None:
         # A value the collector refuses, or a seat past the four (``REACH who="7"``, refused by the
         # reader): the tree's walk says which, in the order of the log.
         return None
-    return hands
+    if hands:
+        played.append(sum([len(current[slot]) for slot in _PLAYS]) > called)
+    return hands, others, played
 
 
 def _kept(game: LoggedGame, tiles: list[list[Any]]) -> LoggedGame:
@@ -414,9 +443,14 @@ def read_with_tiles(data: bytes, *, file: str) -> list[LoggedGame]:
     # The tiles first: a tag they would refuse sends the log to the tree, which refuses what comes
     # first in the log, the reader's fault or the tiles'. Tiles read from a text that turns out not to
     # be of the plain shape are not used.
-    tiles = plain_hand_tiles(text) if text else None
-    if tiles is not None:
-        game = read_plain_mjlog(text, file=file, tiles=tiles)  # (the text decoded once)
+    found = plain_tags(text) if text else None
+    if found is not None:
+        tiles, others, played = found
+        # The pieces the tiles' walk left (no draw or discard), read by the hands' reader; any doubt
+        # about them, the text read as any other (the text decoded once).
+        game = read_plain_pieces(text, others, played, file=file, tiles=tiles) or read_plain_mjlog(
+            text, file=file, tiles=tiles
+        )
         if game is not None:
             return [game]
     collector = TileCollector(file)
