@@ -159,27 +159,62 @@ _NEEDED: Final = (
     rf'|(?P<agari>AGARI ba="{_NUMBER},{_NUMBER}" hai="[0-9,]*"(?: m="(?P<agari_m>{_NUMBERS})")? '
     rf'machi="(?P<machi>{_NUMBER})" ten="(?P<fu>{_NUMBER}),{_NUMBER},(?P<limit>{_NUMBER})" '
     rf'(?:yaku="(?P<yaku>{_NUMBER},{_NUMBER}(?:,{_NUMBER},{_NUMBER})*)"|yakuman="(?P<yakuman>{_NUMBERS})") '
-    rf'doraHai="[0-9,]*"(?: doraHaiUra="[0-9,]*")? who="(?P<who>[0-9])" fromWho="(?P<from_who>[0-9])"'
+    rf'doraHai="[0-9,]*"(?: doraHaiUra="(?P<ura>[0-9,]*)")? who="(?P<who>[0-9])" fromWho="(?P<from_who>[0-9])"'
     rf'(?: paoWho="(?P<pao>[0-9])")? sc="(?P<agari_sc>{_SIGNED})"(?: owari="(?P<agari_owari>{_CHARS})")? ?/>)'
     rf'|(?P<init>INIT seed="(?P<seed>{_NUMBERS})" ten="(?P<ten>{_SIGNED})" oya="(?P<oya>[0-9])"'
-    r'(?: hai0="[0-9,]*")?(?: hai1="[0-9,]*")?(?: hai2="[0-9,]*")?(?: hai3="[0-9,]*")? ?/>)'
+    r'(?: hai0="(?P<dealt0>[0-9,]*)")?(?: hai1="(?P<dealt1>[0-9,]*)")?(?: hai2="(?P<dealt2>[0-9,]*)")?'
+    r'(?: hai3="(?P<dealt3>[0-9,]*)")? ?/>)'
     rf'|(?P<draw>RYUUKYOKU(?: type="(?P<draw_type>[a-z0-9]{{1,8}})")? ba="{_NUMBER},{_NUMBER}" '
     rf'sc="(?P<draw_sc>{_SIGNED})"'
     r'(?: hai0="(?P<hai0>[0-9,]*)")?(?: hai1="(?P<hai1>[0-9,]*)")?(?: hai2="(?P<hai2>[0-9,]*)")?'
     rf'(?: hai3="(?P<hai3>[0-9,]*)")?(?: owari="(?P<draw_owari>{_CHARS})")? ?/>)'
+    r'|(?P<dora>DORA hai="(?P<dora_hai>[0-9]{1,6})" ?/>)'
     rf"|(?P<name>{_NEEDED_TAGS})(?P<attributes>(?:{_ATTRIBUTE})*+){_S}*+/>)"
 )
 _STEP: Final = re.compile(rf"{_SKIPPED}{_S}*+<{_NEEDED}")
-# A piece of a plain-shaped text (what follows a ``<``, ``read_plain_pieces``): a tag no handler reads
-# as ``_SKIPPED`` passes it (its group ``first`` the same first group as there), or a tag a handler reads
-# as ``_STEP`` takes it (the same groups, by the same numbers), then blank space up to the next ``<``.
+# (A new dora indicator, ``DORA``, is a tag no handler reads: ``_SKIPPED`` passes it before its
+# alternative in ``_NEEDED`` is tried. That alternative is for the tiles, ``_PIECE``.)
+#
+# A piece of a plain-shaped text (what follows a ``<``, ``tag_pieces``): a tag no handler reads as
+# ``_SKIPPED`` passes it (its group ``first`` the same first group as there) but a new dora indicator,
+# or a tag a handler reads, or an indicator in Tenhou's layout, as ``_STEP`` takes it (the same groups,
+# by the same numbers), then blank space up to the next ``<``.
 _PIECE: Final = re.compile(
-    rf"(?:(?!(?:{_NEEDED_TAGS})[ \t\r\n/])[A-Za-z][A-Za-z0-9]*+"
+    rf"(?:(?!(?:{_NEEDED_TAGS}|DORA)[ \t\r\n/])[A-Za-z][A-Za-z0-9]*+"
     rf"(?:{_S}++(?P<first>{_NAME})={_VALUE}(?:{_S}++(?!(?P=first)=){_NAME}={_VALUE})?+)?+{_S}*+/>"
     rf"|{_NEEDED}){_S}*+"
 )
-# The closing tag, the last piece of a plain-shaped text.
+# What a piece is matched with, and its groups' numbers (``tenhou_xml_tiles.plain_tags`` reads the
+# tiles from the same matches).
+PIECE_MATCH: Final = _PIECE.match
+PIECE_GROUPS: Final = _PIECE.groupindex
+# The closing tag, the last piece of a plain-shaped text; blank space.
 _CLOSING: Final = re.compile(rf"/mjloggm>{_S}*+")
+_BLANK: Final = re.compile(rf"{_S}*+")
+
+
+def tag_pieces(text: str) -> tuple[list[str], int] | None:
+    """A mjlog's text cut at each ``<``, and where its tags start: ``pieces[first:-1]`` are the tags
+    between the opening tag (an XML declaration, ``<mjloggm ...>``, blank space) and the closing tag,
+    the last piece; None unless the text opens and closes as a plain-shaped text does. For the text to
+    be of the plain shape each tag must be matched to its end by ``PIECE_MATCH`` or be a draw or discard
+    as Tenhou spells it. (The whole text is cut: cutting its part after the opening tag, a copy, measured
+    slower.)"""
+    head = _HEAD.match(text)
+    if head is None:
+        return None
+    end = head.end()
+    pieces = text.split("<")
+    first = text.count("<", 0, end) + 1
+    if (
+        len(pieces) <= first
+        or _BLANK.fullmatch(pieces[first - 1], end - text.rfind("<", 0, end) - 1) is None
+        or _CLOSING.fullmatch(pieces[-1]) is None
+    ):
+        return None
+    return pieces, first
+
+
 # The groups each fast reader takes, by number (a group by its name is looked up by it each time).
 _GROUPS: Final = _STEP.groupindex
 _CALL: Final = (_GROUPS["call_who"], _GROUPS["call_m"])
@@ -553,20 +588,16 @@ class _GameReader:
             self.hand.played = _PLAYED.search(text, opened) is not None
         return self._game()
 
-    def read_pieces(self, tags: Sequence[str], played: Sequence[bool]) -> LoggedGame:
-        """``read_plain`` of a text cut at each ``<`` (``read_plain_pieces``): its ``tags`` are the pieces
-        between the opening and the closing tag but the draws and discards spelled as Tenhou spells them
-        (each of which is of the plain shape), ``played`` whether each hand's play is in the log. Each
-        piece is matched as ``_STEP`` matches its tag (``_PIECE``, the same groups) and read by the same
-        readers in the same order. ``_NotPlain`` where a piece is not of the plain shape, and where the
-        reader refuses the log (``read_plain`` then says the same or leaves it to the parser)."""
+    def read_pieces(self, tags: Sequence[re.Match[str]], played: Sequence[bool]) -> LoggedGame:
+        """``read_plain`` of a text cut at each ``<`` (``read_plain_pieces``): ``tags`` are its pieces
+        between the opening and the closing tag, each matched to its end by ``_PIECE`` (the groups of
+        ``_STEP``), but the draws and discards spelled as Tenhou spells them (each of the plain shape),
+        ``played`` whether each hand's play is in the log. They are read by the same readers in the same
+        order. ``_NotPlain`` where a tag is not of the plain shape after all (a repeated attribute), and
+        where the reader refuses the log (``read_plain`` then says the same or leaves it to the parser)."""
         handlers = self._handlers()
-        match = _PIECE.match
         try:
-            for piece in tags:
-                found = match(piece)
-                if found is None or found.end() != len(piece):
-                    raise _NotPlain
+            for found in tags:
                 kind = found.lastgroup
                 # The tags in order of how often they come: a call, a riichi, a hand's start, a win.
                 if kind == "call":
@@ -586,7 +617,7 @@ class _GameReader:
                     if el.tag == "INIT" and self.hand is not None:
                         self.hand.played = played[self.inits - 1]
                     handlers[el.tag](el)
-                # (Else a tag no handler reads, ``first`` or none its last group.)
+                # (Else a tag no handler reads: ``first``, ``dora`` or none its last group.)
             if self.inits != len(played):
                 raise _NotPlain
             if self.hand is not None:
@@ -1141,23 +1172,16 @@ def read_plain_mjlog(
 
 
 def read_plain_pieces(
-    text: str, others: Sequence[str], played: Sequence[bool], *, file: str, tiles: Sequence[Sequence[object]]
+    tags: Sequence[re.Match[str]], played: Sequence[bool], *, file: str, tiles: Sequence[Sequence[object]]
 ) -> LoggedGame | None:
-    """``read_plain_mjlog`` of a text an import has cut at each ``<`` already, to read its tiles
-    (``tenhou_xml_tiles.plain_tags``): ``others`` every piece but the draws and discards spelled as Tenhou
-    spells them, in order, ``played`` whether each hand's play is in the log. The same game, without a
-    second walk over the draws and discards (nine tags in ten, of the plain shape as they are spelled);
-    None for a text any piece of which is not of the plain shape, a log the reader refuses, and a text
-    with blank space after its opening tag: ``read_plain_mjlog`` reads those as it reads any text."""
-    head = _HEAD.match(text)
-    if head is None or not text.startswith("<", head.end()):
-        return None
-    # The pieces of the opening tag (and a declaration before it), and the closing tag, the last piece.
-    opening = text.count("<", 0, head.end()) + 1
-    if len(others) <= opening or _CLOSING.fullmatch(others[-1]) is None or not text.endswith(others[-1]):
-        return None
+    """``read_plain_mjlog`` of a text an import has cut at each ``<`` already (``tag_pieces``) to read its
+    tiles (``tenhou_xml_tiles.plain_tags``): ``tags`` the matches of its tags between the opening and the
+    closing tag (each piece matched to its end by ``PIECE_MATCH``), but the draws and discards spelled as
+    Tenhou spells them, in order, ``played`` whether each hand's play is in the log. The same game,
+    without a second walk over the text (nine tags in ten a draw or discard); None for a log the reader
+    refuses and a tag not of the plain shape after all: ``read_plain_mjlog`` reads those as any text."""
     try:
-        return _GameReader(file, tiles=tiles).read_pieces(others[opening:-1], played)
+        return _GameReader(file, tiles=tiles).read_pieces(tags, played)
     except _NotPlain:
         return None
 

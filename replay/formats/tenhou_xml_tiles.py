@@ -19,6 +19,7 @@ import functools
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
+from itertools import islice
 from typing import Any, Final
 
 import attrs
@@ -26,7 +27,15 @@ import attrs
 from domain.bounds import shown as quoted
 from replay.formats.logmodel import LogError, LoggedGame
 from replay.formats.source import unpack
-from replay.formats.tenhou_xml import SANMA, read_plain_mjlog, read_plain_pieces, read_tenhou_xml
+from replay.formats.tenhou_xml import (
+    PIECE_GROUPS,
+    PIECE_MATCH,
+    SANMA,
+    read_plain_mjlog,
+    read_plain_pieces,
+    read_tenhou_xml,
+    tag_pieces,
+)
 
 REDS: Final = {16: 51, 52: 52, 88: 53}
 DRAWS: Final = {"T": 0, "U": 1, "V": 2, "W": 3}
@@ -289,19 +298,7 @@ def hand_tiles(root: ET.Element) -> list[list[Any]]:
 _PIECES: Final[dict[str, tuple[int, int, int, Any, bool] | tuple[()]]] = {
     f"{tag}/>": (*move, move[0] % 3 == 0) for tag, move in _MOVES.items()
 } | {f"{letter}/>": () for letter in _MOVE_LETTERS}
-# Any other piece the tiles read: the call, riichi and indicator in the very layouts Tenhou writes them
-# (their numbers as groups), a hand's start, a win and the game's type with their attributes, a draw or
-# discard spelled otherwise (``T007``, or blank space after it); anything else the tree's collector would
-# read (``odd``: the same tags in another layout) sends the log to it. A piece none of these match is a
-# tag the tiles do not read (``UN``, ``BYE``, ``RYUUKYOKU``, ``T/>`` before blank space, ...).
-_PIECE: Final = re.compile(
-    r"(?P<moved>(?P<move>[TUVWDEFG][0-9]++)/>)"
-    r'|(?P<call>N who="(?P<who>[0-9])" m="(?P<m>[0-9]++)" ?/>)'
-    r'|(?P<reach>REACH who="(?P<reach_who>[0-9])"(?: ten="[^"]*+")? step="(?P<step>[0-9])" ?/>)'
-    r'|(?P<dora>DORA hai="(?P<hai>[0-9]++)" ?/>)'
-    r'|(?P<tag>(?P<name>INIT|AGARI|GO)(?P<attributes>(?:[ \t\r\n]++[^ \t\r\n="]++="[^"]*+")*+)[ \t\r\n]*+/>)'
-    r"|(?P<odd>(?:[TUVWDEFG][0-9]++|N|REACH|DORA)[ \t\r\n/])"
-)
+# A tag's attributes, for a tag the tiles read in another layout than Tenhou's.
 _PAIR: Final = re.compile(r'([^ \t\r\n="]++)="([^"]*+)"')
 _DEALT: Final = ("hai0", "hai1", "hai2", "hai3")  # each seat's hand dealt, in an INIT
 
@@ -336,16 +333,34 @@ def plain_hand_tiles(text: str) -> list[list[Any]] | None:
 
 # A hand's draws and discards, seat by seat (the arrays its play is put in).
 _PLAYS: Final = (3, 4, 6, 7, 9, 10, 12, 13)
+# The groups of a tag the tiles read, matched by the reader's ``PIECE_MATCH``: a call's seat and meld
+# code, a riichi's seat and step, an indicator, a hand's start (its seed and each seat's hand dealt), a
+# win's ura indicators, a tag in another layout (its name and attributes).
+_WHO, _MELD = PIECE_GROUPS["call_who"], PIECE_GROUPS["call_m"]
+_RIICHI_WHO, _STEP = PIECE_GROUPS["reach_who"], PIECE_GROUPS["reach_step"]
+_INDICATOR = PIECE_GROUPS["dora_hai"]
+_SEED = PIECE_GROUPS["seed"]
+_DEALT_GROUPS: Final = tuple(PIECE_GROUPS[f"dealt{seat}"] for seat in range(4))
+_URA = PIECE_GROUPS["ura"]
+_NAME, _ATTRIBUTES = PIECE_GROUPS["name"], PIECE_GROUPS["attributes"]
+# A tag no handler reads that starts as a draw or discard does: one spelled otherwise than Tenhou spells
+# it (``T007/>``), or one with blank space or attributes after its tile (``T5 />``, the tree's to read).
+_SPELLED: Final = re.compile(r"([TUVWDEFG][0-9]++)(?:(/>)|[ \t\r\n/])")
 
 
-def plain_tags(text: str) -> tuple[list[list[Any]], list[str], list[bool]] | None:
+def plain_tags(text: str) -> tuple[list[list[Any]], list[re.Match[str]], list[bool]] | None:
     """``plain_hand_tiles``'s arrays, with what the same walk leaves for the reader of the hands
-    (``read_plain_pieces``): every piece of the text (what follows a ``<``) but the draws and discards
-    spelled as Tenhou spells them, in order, and for each hand whether its play is in the log (a draw or
-    discard with its tile between its ``INIT`` and the next: the values put in its draws and discards
-    outnumber those its calls put there)."""
+    (``read_plain_pieces``): the tags of the text (``tag_pieces``) but the draws and discards spelled as
+    Tenhou spells them, matched by the reader's ``PIECE_MATCH`` (one match for both), in order, and for
+    each hand whether its play is in the log (a draw or discard with its tile between its ``INIT`` and the
+    next: the values put in its draws and discards outnumber those its calls put there). None where a
+    piece is not of the plain shape too (the tree reads such a log)."""
+    cut = tag_pieces(text)
+    if cut is None:
+        return None
+    pieces, first = cut
     hands: list[list[Any]] = []
-    others: list[str] = []
+    tags: list[re.Match[str]] = []
     played: list[bool] = []
     # Before the first INIT nothing is kept (the collector passes over it): a hand no one sees.
     current: list[list[Any]] = [[] for _ in range(14)]
@@ -354,10 +369,10 @@ def plain_tags(text: str) -> tuple[list[list[Any]], list[str], list[bool]] | Non
     last_draw = [-1] * 4
     riichi = [False] * 4
     piece_of = _PIECES.get
-    piece_match = _PIECE.match
-    keep = others.append
+    match = PIECE_MATCH
+    keep = tags.append
     try:
-        for piece in text.split("<"):
+        for piece in islice(pieces, first, len(pieces) - 1):
             move = piece_of(piece)
             if move:
                 # A draw or discard (nine pieces in ten): the one test the other pieces take after the look-up.
@@ -373,44 +388,60 @@ def plain_tags(text: str) -> tuple[list[list[Any]], list[str], list[bool]] | Non
                     last_draw[seat] = -1
                 current[slot].append(shown)
             elif move is None:
-                keep(piece)
-                found = piece_match(piece)
-                if found is None:
-                    continue
+                found = match(piece)
+                if found is None or found.end() != len(piece):
+                    return None
+                keep(found)
                 kind = found.lastgroup
-                if kind != "moved":
-                    if kind == "call":
-                        seat = int(found["who"])
-                        called += _call(current, seat, int(found["m"]), players)
-                        last_draw[seat] = -1
-                    elif kind == "reach":
-                        if found["step"] == "1":
-                            riichi[int(found["reach_who"])] = True
-                    elif kind == "dora":
-                        current[0].append(code(int(found["hai"])))
-                    elif kind == "tag":
-                        name, attributes = found["name"], found["attributes"]
-                        if name == "INIT":
-                            attrib = dict(_PAIR.findall(attributes))
-                            if hands:
-                                played.append(sum([len(current[slot]) for slot in _PLAYS]) > called)
-                            current = _hand_start(attrib.get("seed"), list(map(attrib.get, _DEALT)), players)
-                            hands.append(current)
-                            called = 0
-                            last_draw = [-1] * 4
-                            riichi = [False] * 4
-                        elif name == "GO":
-                            players = _players(dict(_PAIR.findall(attributes)).get("type"))
-                        elif "doraHaiUra" in attributes and not current[1]:
-                            ura = dict(_PAIR.findall(attributes)).get("doraHaiUra")
-                            if ura:
-                                current[1] = [code(t) for t in _tiles("doraHaiUra", ura)]
-                    else:
-                        return None
-                    continue
-                # A draw or discard spelled otherwise (``T007``): placed as the look-up's are.
-                slot, seat, tile, shown = _move(found["move"])
-                _play(current, last_draw, riichi, slot, seat, tile, shown)
+                if kind == "call":
+                    seat = int(found.group(_WHO))
+                    called += _call(current, seat, int(found.group(_MELD)), players)
+                    last_draw[seat] = -1
+                elif kind == "reach":
+                    if found.group(_STEP) == "1":
+                        riichi[int(found.group(_RIICHI_WHO))] = True
+                elif kind == "init":
+                    if hands:
+                        played.append(sum([len(current[slot]) for slot in _PLAYS]) > called)
+                    current = _hand_start(found.group(_SEED), found.group(*_DEALT_GROUPS), players)
+                    hands.append(current)
+                    called = 0
+                    last_draw = [-1] * 4
+                    riichi = [False] * 4
+                elif kind == "agari":
+                    ura = found.group(_URA)
+                    if ura and not current[1]:
+                        current[1] = [code(t) for t in _tiles("doraHaiUra", ura)]
+                elif kind == "dora":
+                    current[0].append(code(int(found.group(_INDICATOR))))
+                elif kind == "attributes":
+                    # A tag the tiles read in another layout than Tenhou's (``INIT`` with ``shuffle``).
+                    name = found.group(_NAME)
+                    if name in ("N", "REACH"):
+                        return None  # the tree's to read
+                    if name == "INIT":
+                        attrib = dict(_PAIR.findall(found.group(_ATTRIBUTES)))
+                        if hands:
+                            played.append(sum([len(current[slot]) for slot in _PLAYS]) > called)
+                        current = _hand_start(attrib.get("seed"), list(map(attrib.get, _DEALT)), players)
+                        hands.append(current)
+                        called = 0
+                        last_draw = [-1] * 4
+                        riichi = [False] * 4
+                    elif name == "GO":
+                        players = _players(dict(_PAIR.findall(found.group(_ATTRIBUTES))).get("type"))
+                    elif name == "AGARI" and not current[1]:
+                        ura = dict(_PAIR.findall(found.group(_ATTRIBUTES))).get("doraHaiUra")
+                        if ura:
+                            current[1] = [code(t) for t in _tiles("doraHaiUra", ura)]
+                elif kind != "draw" and piece[0] in _MOVE_LETTERS:
+                    # A draw or discard spelled otherwise (``T007``): placed as the look-up's are.
+                    spelled = _SPELLED.match(piece)
+                    if spelled is not None:
+                        if spelled[2] is None:
+                            return None  # blank space or attributes after its tile: the tree's to read
+                        slot, seat, tile, shown = _move(spelled[1])
+                        _play(current, last_draw, riichi, slot, seat, tile, shown)
             # (Else a draw whose tile is hidden, ``()``: nothing kept.)
     except (ValueError, IndexError):
         # A value the collector refuses, or a seat past the four (``REACH who="7"``, refused by the
@@ -418,7 +449,7 @@ def plain_tags(text: str) -> tuple[list[list[Any]], list[str], list[bool]] | Non
         return None
     if hands:
         played.append(sum([len(current[slot]) for slot in _PLAYS]) > called)
-    return hands, others, played
+    return hands, tags, played
 
 
 def _kept(game: LoggedGame, tiles: list[list[Any]]) -> LoggedGame:
@@ -445,12 +476,10 @@ def read_with_tiles(data: bytes, *, file: str) -> list[LoggedGame]:
     # be of the plain shape are not used.
     found = plain_tags(text) if text else None
     if found is not None:
-        tiles, others, played = found
-        # The pieces the tiles' walk left (no draw or discard), read by the hands' reader; any doubt
-        # about them, the text read as any other (the text decoded once).
-        game = read_plain_pieces(text, others, played, file=file, tiles=tiles) or read_plain_mjlog(
-            text, file=file, tiles=tiles
-        )
+        tiles, tags, played = found
+        # The tags the tiles' walk matched (no draw or discard), read by the hands' reader; a log it
+        # refuses, read as any text (which says why; the text decoded once).
+        game = read_plain_pieces(tags, played, file=file, tiles=tiles) or read_plain_mjlog(text, file=file, tiles=tiles)
         if game is not None:
             return [game]
     collector = TileCollector(file)
