@@ -19,7 +19,7 @@ import functools
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
-from itertools import islice
+from operator import itemgetter
 from typing import Any, Final
 
 import attrs
@@ -159,19 +159,18 @@ def _hand_start(seed: str | None, dealt: Sequence[str | None], players: int) -> 
         indicator = int(values[5])
     except (IndexError, ValueError):
         raise _Unreadable("seed", seed, "no dora indicator (its sixth number)") from None
-    hand: list[list[Any]] = [[code(indicator)], []]
-    for seat in range(4):
-        # A seat past the table's players has no hand (whatever its attribute holds).
-        value = dealt[seat] if seat < players else None
-        if not value:
-            tiles = []
-        else:
+    # The fourteen arrays, each seat's hand dealt (2 + 3 * seat) empty until read.
+    hand: list[list[Any]] = [[code(indicator)], [], [], [], [], [], [], [], [], [], [], [], [], []]
+    # A seat past the table's players has no hand (whatever its attribute holds).
+    for seat in range(players):
+        value = dealt[seat]
+        if value:
             try:
                 # As Tenhou writes a hand (each tile one of its 136): sorted and coded without a call per tile.
                 tiles = list(map(_CODE_AT.__getitem__, sorted(map(_PLACE_OF_TEXT.__getitem__, value.split(",")))))
             except KeyError:
                 tiles = [code(t) for t in sorted(_tiles(f"hai{seat}", value), key=_order)]
-        hand += [tiles, [], []]
+            hand[2 + 3 * seat] = tiles
     return hand
 
 
@@ -332,7 +331,7 @@ def plain_hand_tiles(text: str) -> list[list[Any]] | None:
 
 
 # A hand's draws and discards, seat by seat (the arrays its play is put in).
-_PLAYS: Final = (3, 4, 6, 7, 9, 10, 12, 13)
+_PLAYS: Final = itemgetter(3, 4, 6, 7, 9, 10, 12, 13)
 # The groups of a tag the tiles read, matched by the reader's ``PIECE_MATCH``: a call's seat and meld
 # code, a riichi's seat and step, an indicator, a hand's start (its seed and each seat's hand dealt), a
 # win's ura indicators, a tag in another layout (its name and attributes).
@@ -372,7 +371,7 @@ def plain_tags(text: str) -> tuple[list[list[Any]], list[re.Match[str]], list[bo
     match = PIECE_MATCH
     keep = tags.append
     try:
-        for piece in islice(pieces, first, len(pieces) - 1):
+        for piece in pieces[first:-1]:  # (a copy of the list: cheaper per piece than ``islice``)
             move = piece_of(piece)
             if move:
                 # A draw or discard (nine pieces in ten): the one test the other pieces take after the look-up.
@@ -394,15 +393,16 @@ def plain_tags(text: str) -> tuple[list[list[Any]], list[re.Match[str]], list[bo
                 keep(found)
                 kind = found.lastgroup
                 if kind == "call":
-                    seat = int(found.group(_WHO))
-                    called += _call(current, seat, int(found.group(_MELD)), players)
+                    who, meld = found.group(_WHO, _MELD)
+                    seat = int(who)
+                    called += _call(current, seat, int(meld), players)
                     last_draw[seat] = -1
                 elif kind == "reach":
                     if found.group(_STEP) == "1":
                         riichi[int(found.group(_RIICHI_WHO))] = True
                 elif kind == "init":
                     if hands:
-                        played.append(sum([len(current[slot]) for slot in _PLAYS]) > called)
+                        played.append(sum(map(len, _PLAYS(current))) > called)
                     current = _hand_start(found.group(_SEED), found.group(*_DEALT_GROUPS), players)
                     hands.append(current)
                     called = 0
@@ -422,7 +422,7 @@ def plain_tags(text: str) -> tuple[list[list[Any]], list[re.Match[str]], list[bo
                     if name == "INIT":
                         attrib = dict(_PAIR.findall(found.group(_ATTRIBUTES)))
                         if hands:
-                            played.append(sum([len(current[slot]) for slot in _PLAYS]) > called)
+                            played.append(sum(map(len, _PLAYS(current))) > called)
                         current = _hand_start(attrib.get("seed"), list(map(attrib.get, _DEALT)), players)
                         hands.append(current)
                         called = 0
@@ -448,7 +448,7 @@ def plain_tags(text: str) -> tuple[list[list[Any]], list[re.Match[str]], list[bo
         # reader): the tree's walk says which, in the order of the log.
         return None
     if hands:
-        played.append(sum([len(current[slot]) for slot in _PLAYS]) > called)
+        played.append(sum(map(len, _PLAYS(current))) > called)
     return hands, tags, played
 
 
