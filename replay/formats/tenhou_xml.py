@@ -153,36 +153,45 @@ _TAIL: Final = re.compile(rf"{_SKIPPED}{_S}*+</mjloggm>{_S}*+")
 _NUMBER: Final = "[0-9]{1,6}"
 _NUMBERS: Final = f"{_NUMBER}(?:,{_NUMBER})*"
 _SIGNED: Final = f"-?{_NUMBER}(?:,-?{_NUMBER})*"
-_NEEDED: Final = (
-    r'(?:(?P<call>N who="(?P<call_who>[0-9])" m="(?P<call_m>[0-9]{1,6})" ?/>)'
-    rf'|(?P<reach>REACH who="(?P<reach_who>[0-9])"(?: ten="{_CHARS}")? step="(?P<reach_step>[0-9])" ?/>)'
-    rf'|(?P<agari>AGARI ba="{_NUMBER},{_NUMBER}" hai="[0-9,]*"(?: m="(?P<agari_m>{_NUMBERS})")? '
-    rf'machi="(?P<machi>{_NUMBER})" ten="(?P<fu>{_NUMBER}),{_NUMBER},(?P<limit>{_NUMBER})" '
-    rf'(?:yaku="(?P<yaku>{_NUMBER},{_NUMBER}(?:,{_NUMBER},{_NUMBER})*)"|yakuman="(?P<yakuman>{_NUMBERS})") '
-    rf'doraHai="[0-9,]*"(?: doraHaiUra="(?P<ura>[0-9,]*)")? who="(?P<who>[0-9])" fromWho="(?P<from_who>[0-9])"'
-    rf'(?: paoWho="(?P<pao>[0-9])")? sc="(?P<agari_sc>{_SIGNED})"(?: owari="(?P<agari_owari>{_CHARS})")? ?/>)'
-    rf'|(?P<init>INIT seed="(?P<seed>{_NUMBERS})" ten="(?P<ten>{_SIGNED})" oya="(?P<oya>[0-9])"'
-    r'(?: hai0="(?P<dealt0>[0-9,]*)")?(?: hai1="(?P<dealt1>[0-9,]*)")?(?: hai2="(?P<dealt2>[0-9,]*)")?'
-    r'(?: hai3="(?P<dealt3>[0-9,]*)")? ?/>)'
-    rf'|(?P<draw>RYUUKYOKU(?: type="(?P<draw_type>[a-z0-9]{{1,8}})")? ba="{_NUMBER},{_NUMBER}" '
-    rf'sc="(?P<draw_sc>{_SIGNED})"'
-    r'(?: hai0="(?P<hai0>[0-9,]*)")?(?: hai1="(?P<hai1>[0-9,]*)")?(?: hai2="(?P<hai2>[0-9,]*)")?'
-    rf'(?: hai3="(?P<hai3>[0-9,]*)")?(?: owari="(?P<draw_owari>{_CHARS})")? ?/>)'
-    r'|(?P<dora>DORA hai="(?P<dora_hai>[0-9]{1,6})" ?/>)'
-    rf"|(?P<name>{_NEEDED_TAGS})(?P<attributes>(?:{_ATTRIBUTE})*+){_S}*+/>)"
-)
-_STEP: Final = re.compile(rf"{_SKIPPED}{_S}*+<{_NEEDED}")
-# (A new dora indicator, ``DORA``, is a tag no handler reads: ``_SKIPPED`` passes it before its
-# alternative in ``_NEEDED`` is tried. That alternative is for the tiles, ``_PIECE``.)
-#
+
+
+def _needed(tiles: bool) -> str:
+    """The tags a handler reads, with their attributes (``_STEP``'s alternatives); with ``tiles``, the
+    groups the tiles read too (each hand dealt, a win's ura indicators) and a new dora indicator in
+    Tenhou's layout (``_PIECE``'s: a group more costs ``_STEP``'s walk, ``honba verify``'s, at every tag)."""
+
+    def kept(name: str, pattern: str) -> str:
+        return f"(?P<{name}>{pattern})" if tiles else pattern
+
+    dealt = "".join(f'(?: hai{seat}="{kept(f"dealt{seat}", "[0-9,]*")}")?' for seat in range(4))
+    return (
+        r'(?:(?P<call>N who="(?P<call_who>[0-9])" m="(?P<call_m>[0-9]{1,6})" ?/>)'
+        rf'|(?P<reach>REACH who="(?P<reach_who>[0-9])"(?: ten="{_CHARS}")? step="(?P<reach_step>[0-9])" ?/>)'
+        rf'|(?P<agari>AGARI ba="{_NUMBER},{_NUMBER}" hai="[0-9,]*"(?: m="(?P<agari_m>{_NUMBERS})")? '
+        rf'machi="(?P<machi>{_NUMBER})" ten="(?P<fu>{_NUMBER}),{_NUMBER},(?P<limit>{_NUMBER})" '
+        rf'(?:yaku="(?P<yaku>{_NUMBER},{_NUMBER}(?:,{_NUMBER},{_NUMBER})*)"|yakuman="(?P<yakuman>{_NUMBERS})") '
+        rf'doraHai="[0-9,]*"(?: doraHaiUra="{kept("ura", "[0-9,]*")}")? who="(?P<who>[0-9])" '
+        rf'fromWho="(?P<from_who>[0-9])"'
+        rf'(?: paoWho="(?P<pao>[0-9])")? sc="(?P<agari_sc>{_SIGNED})"(?: owari="(?P<agari_owari>{_CHARS})")? ?/>)'
+        rf'|(?P<init>INIT seed="(?P<seed>{_NUMBERS})" ten="(?P<ten>{_SIGNED})" oya="(?P<oya>[0-9])"{dealt} ?/>)'
+        rf'|(?P<draw>RYUUKYOKU(?: type="(?P<draw_type>[a-z0-9]{{1,8}})")? ba="{_NUMBER},{_NUMBER}" '
+        rf'sc="(?P<draw_sc>{_SIGNED})"'
+        r'(?: hai0="(?P<hai0>[0-9,]*)")?(?: hai1="(?P<hai1>[0-9,]*)")?(?: hai2="(?P<hai2>[0-9,]*)")?'
+        rf'(?: hai3="(?P<hai3>[0-9,]*)")?(?: owari="(?P<draw_owari>{_CHARS})")? ?/>)'
+        + (r'|(?P<dora>DORA hai="(?P<dora_hai>[0-9]{1,6})" ?/>)' if tiles else "")
+        + rf"|(?P<name>{_NEEDED_TAGS})(?P<attributes>(?:{_ATTRIBUTE})*+){_S}*+/>)"
+    )
+
+
+_STEP: Final = re.compile(rf"{_SKIPPED}{_S}*+<{_needed(tiles=False)}")
 # A piece of a plain-shaped text (what follows a ``<``, ``tag_pieces``): a tag no handler reads as
-# ``_SKIPPED`` passes it (its group ``first`` the same first group as there) but a new dora indicator,
-# or a tag a handler reads, or an indicator in Tenhou's layout, as ``_STEP`` takes it (the same groups,
-# by the same numbers), then blank space up to the next ``<``.
+# ``_SKIPPED`` passes it but a new dora indicator, or a tag a handler reads, or an indicator in
+# Tenhou's layout, as ``_STEP`` takes it (the same groups, and the tiles'), then blank space up to
+# the next ``<``.
 _PIECE: Final = re.compile(
     rf"(?:(?!(?:{_NEEDED_TAGS}|DORA)[ \t\r\n/])[A-Za-z][A-Za-z0-9]*+"
     rf"(?:{_S}++(?P<first>{_NAME})={_VALUE}(?:{_S}++(?!(?P=first)=){_NAME}={_VALUE})?+)?+{_S}*+/>"
-    rf"|{_NEEDED}){_S}*+"
+    rf"|{_needed(tiles=True)}){_S}*+"
 )
 # What a piece is matched with, and its groups' numbers (``tenhou_xml_tiles.plain_tags`` reads the
 # tiles from the same matches).
@@ -215,28 +224,33 @@ def tag_pieces(text: str) -> tuple[list[str], int] | None:
     return pieces, first
 
 
-# The groups each fast reader takes, by number (a group by its name is looked up by it each time).
-_GROUPS: Final = _STEP.groupindex
-_CALL: Final = (_GROUPS["call_who"], _GROUPS["call_m"])
-_REACH: Final = (_GROUPS["reach_who"], _GROUPS["reach_step"])
-_INIT: Final = (_GROUPS["seed"], _GROUPS["ten"], _GROUPS["oya"])
-_AGARI: Final = tuple(
-    _GROUPS[name]
-    for name in (
-        "who",
-        "from_who",
-        "pao",
-        "agari_sc",
-        "agari_owari",
-        "fu",
-        "limit",
-        "yakuman",
-        "yaku",
-        "machi",
-        "agari_m",
-    )
-)
-_DRAW: Final = tuple(_GROUPS[name] for name in ("draw_sc", "draw_type", "draw_owari", "hai0", "hai1", "hai2", "hai3"))
+@attrs.frozen
+class _Groups:
+    """The groups each fast reader takes, by number (a group by its name is looked up by it each
+    time), in ``_STEP``'s matches or ``_PIECE``'s (whose numbers the tiles' groups move)."""
+
+    call: tuple[int, ...]
+    reach: tuple[int, ...]
+    init: tuple[int, ...]
+    agari: tuple[int, ...]
+    draw: tuple[int, ...]
+
+    @classmethod
+    def of(cls, pattern: re.Pattern[str]) -> _Groups:
+        """The groups of ``pattern`` (``_STEP`` or ``_PIECE``)."""
+        index = pattern.groupindex
+        agari = ("who", "from_who", "pao", "agari_sc", "agari_owari", "fu", "limit", "yakuman", "yaku", "machi")
+        return cls(
+            call=(index["call_who"], index["call_m"]),
+            reach=(index["reach_who"], index["reach_step"]),
+            init=(index["seed"], index["ten"], index["oya"]),
+            agari=tuple(index[name] for name in (*agari, "agari_m")),
+            draw=tuple(index[name] for name in ("draw_sc", "draw_type", "draw_owari", "hai0", "hai1", "hai2", "hai3")),
+        )
+
+
+_IN_STEP: Final = _Groups.of(_STEP)
+_IN_PIECE: Final = _Groups.of(_PIECE)
 _PAIR: Final = re.compile(r'([^\s=]+)="([^"]*)"')
 # A draw or discard with its tile (``T52``, ``D115``): the hand's play is in the log.
 _PLAYED: Final = re.compile(r"<[TUVWDEFG][0-9]++[ \t\r\n/]")
@@ -492,6 +506,8 @@ class _GameReader:
         self.tiles = tiles
         # Whether each win's details are read (``read_tenhou_xml``'s ``details``).
         self.details = details
+        # The groups of the matches the fast readers are given (``_STEP``'s, or ``_PIECE``'s).
+        self.groups = _IN_STEP
         self.go: _Tag | None = None
         self.players = 4
         self.names: list[str] = []
@@ -548,6 +564,8 @@ class _GameReader:
         other tag by its handler. A refusal of the reader stands only where the rest of the text is
         of the plain shape too."""
         handlers = self._handlers()
+        self.groups = _IN_STEP
+        call, reach = _IN_STEP.call, _IN_STEP.reach
         opened = 0  # where the open hand's tags start
         # A scanner's ``match``: each call matches where the last match ended (CPython's ``re`` has had
         # it since Python 2; the stubs do not name it).
@@ -559,9 +577,9 @@ class _GameReader:
                 kind = found.lastgroup
                 # The tags in order of how often they come: a call, a riichi, a hand's start, a win.
                 if kind == "call":
-                    self._plain_call(*found.group(*_CALL))
+                    self._plain_call(*found.group(*call))
                 elif kind == "reach":
-                    self._plain_reach(*found.group(*_REACH))
+                    self._plain_reach(*found.group(*reach))
                 elif kind == "init":
                     if self.hand is not None:
                         self.hand.played = _PLAYED.search(text, opened, found.start(kind)) is not None
@@ -590,20 +608,22 @@ class _GameReader:
 
     def read_pieces(self, tags: Sequence[re.Match[str]], played: Sequence[bool]) -> LoggedGame:
         """``read_plain`` of a text cut at each ``<`` (``read_plain_pieces``): ``tags`` are its pieces
-        between the opening and the closing tag, each matched to its end by ``_PIECE`` (the groups of
-        ``_STEP``), but the draws and discards spelled as Tenhou spells them (each of the plain shape),
-        ``played`` whether each hand's play is in the log. They are read by the same readers in the same
-        order. ``_NotPlain`` where a tag is not of the plain shape after all (a repeated attribute), and
-        where the reader refuses the log (``read_plain`` then says the same or leaves it to the parser)."""
+        between the opening and the closing tag, each matched to its end by ``_PIECE``, but the draws
+        and discards spelled as Tenhou spells them (each of the plain shape), ``played`` whether each
+        hand's play is in the log. They are read by the same readers in the same order. ``_NotPlain``
+        where a tag is not of the plain shape after all (a repeated attribute), and where the reader
+        refuses the log (``read_plain`` then says the same or leaves it to the parser)."""
         handlers = self._handlers()
+        self.groups = _IN_PIECE
+        call, reach = _IN_PIECE.call, _IN_PIECE.reach
         try:
             for found in tags:
                 kind = found.lastgroup
                 # The tags in order of how often they come: a call, a riichi, a hand's start, a win.
                 if kind == "call":
-                    self._plain_call(*found.group(*_CALL))
+                    self._plain_call(*found.group(*call))
                 elif kind == "reach":
-                    self._plain_reach(*found.group(*_REACH))
+                    self._plain_reach(*found.group(*reach))
                 elif kind == "init":
                     if self.hand is not None:
                         self.hand.played = played[self.inits - 1]
@@ -658,7 +678,7 @@ class _GameReader:
         """``_on_init`` of an INIT in Tenhou's layout (no ``shuffle``): a hand's start that fits the
         table is read here from its numbers, anything else by ``_on_init`` with its message (the
         checks come before anything is changed, so that it starts from the same reader)."""
-        seed_text, ten_text, oya = found.group(*_INIT)
+        seed_text, ten_text, oya = found.group(*self.groups.init)
         # The seed's first three numbers (the hand, counters, deposit sticks): the rest is the dice
         # and the first dora indicator, which no result needs (each number of the layout is one).
         seed = list(map(int, seed_text.split(",", 3)[:3]))
@@ -688,7 +708,7 @@ class _GameReader:
         players = self.players
         # The groups in one call (each by its name is a call of its own).
         who_text, from_text, pao, sc_text, owari, fu_text, limit_text, yakuman, yaku_text, machi, m = found.group(
-            *_AGARI
+            *self.groups.agari
         )
         who = int(who_text)
         from_who = int(from_text)
@@ -703,9 +723,13 @@ class _GameReader:
         if yakuman is not None:
             ids = list(map(int, yakuman.split(",")))
             value = HandValue(limit="yakuman", multiple=len(ids))
-        else:
+        elif self.details:
             named, han, most = _yaku_pairs(yaku_text)
             value = _value_of(fu, limit, han) if most <= 13 else None
+        else:
+            # (Without the details, the han alone: ``honba verify`` makes no yaku.)
+            counted = list(map(int, yaku_text.split(",")[1::2]))
+            value = _value_of(fu, limit, sum(counted)) if max(counted) <= 13 else None
         discarder = None if from_who == who else from_who
         if (
             hand is None
@@ -749,7 +773,7 @@ class _GameReader:
         (checked before anything is changed)."""
         hand = self.hand
         players = self.players
-        sc_text, kind, owari, *hai = found.group(*_DRAW)
+        sc_text, kind, owari, *hai = found.group(*self.groups.draw)
         sc = sc_text.split(",")  # each a number (the layout's); only each seat's change is read
         owari_values = owari.split(",") if owari is not None else None
         changes = [int(change) * 100 for change in sc[1 : 2 * players : 2]] if len(sc) >= 2 * players else []
