@@ -114,9 +114,10 @@ class Match(Aggregate):
             aggregate.history.append((self.originator_version, self.fact))
             # Scored when the table is next asked for (``corrected_steps``), once.
             aggregate.unscored.append((self.originator_version, self.fact))
-            aggregate.remember(self.client_key, "record", self.fact)
+            if self.client_key is not None:
+                aggregate.remember(self.client_key, "record", self.fact)
             # A deal passed or an end the rules decided follows the entry a person made: not one of its own.
-            if self.client_key is not None or not isinstance(self.fact, DealPass | MatchEnd):
+            if self.client_key is not None or not isinstance(self.fact, _RULES_FACTS):
                 aggregate.last_entry_key = self.client_key
             aggregate.head = event_digest(self, aggregate.pending_data.get(self.originator_version))
 
@@ -244,6 +245,10 @@ class Match(Aggregate):
         self.key = key
         self.players = tuple(players)
         self.rules = stored_rules(rules)
+        # The checks of an entry at this table, and the match as a refusal names it: made once per
+        # match (its players and rules never change), not once per hand recorded.
+        self.checks = EntryChecks(self.players, self.rules)
+        self.named = Said("match {key}", key=repr(key))
         self.source = dict(source)
         self.opening = dict(opening)
         self.head = GENESIS
@@ -277,10 +282,12 @@ class Match(Aggregate):
         """Every event names the digest of the one before it.
 
         The library's ``trigger_event`` in one step: the event made as the match's next, stamped by
-        the event class's clock (``create_timestamp``, as the library stamps it), applied (its
-        ``mutate``, with the library's checks), then kept pending; without the library's copies of
-        the arguments and its look for a class topic (a match has none), which every event of an
-        import paid for."""
+        the event class's clock (``create_timestamp``, as the library stamps it), applied as the
+        library's ``mutate`` applies it (``apply``, then the match's version and time), then kept
+        pending; without the library's copies of the arguments and its look for a class topic (a
+        match has none), which every event of an import paid for, nor ``mutate``'s checks that the
+        event names this match and its next version (made so here: a stored event replayed into a
+        match still goes through them)."""
         version = self.version + 1
         if issubclass(event_class, _ENTRY_EVENTS):
             kwargs.setdefault("client_key", None)
@@ -294,7 +301,9 @@ class Match(Aggregate):
             prior=self.head,
             **kwargs,
         )
-        event.mutate(self)
+        event.apply(self)
+        self.version = version
+        self.modified_on = event.timestamp
         self.pending_events.append(event)
 
     def collect_events(self) -> Sequence[Any]:
@@ -353,10 +362,14 @@ class Match(Aggregate):
         entry checks (``EntryChecks.hand``) have just passed the result on this match's table, as
         ``record`` checks it: it is scored without the guard for a fact changed behind honba's back
         (``domain.progression.evolve_checked``)."""
+        return self._foresee(result, checked=checked)
+
+    def _foresee(self, fact: Fact, *, checked: bool) -> CorrectedStep:
+        """``preview`` of any fact (a deal pass the rules made, with ``checked``: see ``next_step``)."""
         self._steps()
         position = self.version + 1
-        step, played = self._step_of(position, result, checked=checked)
-        self.ahead = (position, result, step, played)
+        step, played = self._step_of(position, fact, checked=checked)
+        self.ahead = (position, fact, step, played)
         return step
 
     def end_judgements(self) -> tuple[EndJudgement, ...]:
@@ -435,7 +448,7 @@ class Match(Aggregate):
         """
         if self.seen(client_key, "record", result):
             return
-        EntryChecks(tuple(self.players), self.rules).hand(result, self.state, Said("match {key}", key=repr(self.key)))
+        self.checks.hand(result, self.state, self.named)
         if self.clock.due(at):
             assert at is not None and self.clock.deadline is not None
             self.trigger_event(
@@ -458,6 +471,8 @@ class Match(Aggregate):
             # The clock ends it: no deal pass to a hand that will not be played.
             self._end(TIME_UP)
         elif following is not None:
+            # Made by the rules, from this very table: scored without the guard, as the result was.
+            self._foresee(following, checked=True)
             self.trigger_event(self.DealPassed, fact=following)
 
     def hands_after_time(self) -> int:
@@ -764,12 +779,14 @@ class Match(Aggregate):
             )
 
     def _check_penalty(self, penalty: Penalty) -> None:
-        EntryChecks(tuple(self.players), self.rules).penalty(penalty)
+        self.checks.penalty(penalty)
 
     def _check_result(self, result: HandResult, state: TableState) -> None:
-        EntryChecks(tuple(self.players), self.rules).result(result, state)
+        self.checks.result(result, state)
 
 
+# The facts the rules decide (a deal passed, an end), which follow an entry a person made.
+_RULES_FACTS = (DealPass, MatchEnd)
 # The events an entry or a clock's command makes, each with its client key (``Match.trigger_event``).
 _ENTRY_EVENTS: tuple[type[Any], ...] = (Match.Recorded, Match.Corrected, Match.ClockEvent)
 
@@ -899,8 +916,22 @@ def _rules_digest(stored: bytes) -> str:
 
 def stored_rules(stored: Mapping[str, Any]) -> Ruleset:
     """``Ruleset.from_stored`` of a match's rule values, built once per set of values (rules are
-    frozen: the matches of an import, a handful of rulesets, share them)."""
+    frozen: the matches of an import, a handful of rulesets, share them).
+
+    Values under a description (a Tenhou log's name their hour: 325 descriptions among the corpus's
+    633 games, a handful of other values) are found by the other values, then retitled once per
+    description; as ``_stored_rules`` finds them from the whole, but without reading the whole back
+    from its bytes for each description first seen (``json.loads``, the other values encoded again)."""
+    description = stored.get("description")
+    if type(description) is str and stored.keys() <= _RULE_FIELDS:
+        rest = {name: value for name, value in stored.items() if name != "description"}
+        return _retitled(_undescribed_rules(plain_canonical(rest)), description)
     return _stored_rules(plain_canonical(stored))
+
+
+@functools.lru_cache(maxsize=1024)
+def _retitled(rules: Ruleset, description: str) -> Ruleset:
+    return rules.retitled(description)
 
 
 @functools.lru_cache(maxsize=256)
