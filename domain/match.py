@@ -911,40 +911,41 @@ def rules_digest(stored: Mapping[str, Any]) -> str:
 
 @functools.lru_cache(maxsize=256)
 def _rules_digest(stored: bytes) -> str:
-    return digest_of(plain(_stored_rules(stored).to_dict()))
+    rules = _RULES.get(stored)
+    return digest_of(plain((rules if rules is not None else stored_rules(json.loads(stored))).to_dict()))
 
 
 def stored_rules(stored: Mapping[str, Any]) -> Ruleset:
     """``Ruleset.from_stored`` of a match's rule values, built once per set of values (rules are
-    frozen: the matches of an import, a handful of rulesets, share them).
+    frozen: the matches of an import, a handful of rulesets, share them), found by the values'
+    canonical bytes."""
+    key = plain_canonical(stored)
+    rules = _RULES.get(key)
+    if rules is None:
+        rules = _rules_of(stored, key)
+        if len(_RULES) >= _RULES_KEPT:
+            _RULES.clear()
+        _RULES[key] = rules
+    return rules
 
-    Values under a description (a Tenhou log's name their hour: 325 descriptions among the corpus's
-    633 games, a handful of other values) are found by the other values, then retitled once per
-    description; as ``_stored_rules`` finds them from the whole, but without reading the whole back
-    from its bytes for each description first seen (``json.loads``, the other values encoded again)."""
+
+# The rules built, by their values' canonical bytes: enough for an import's rule sets (a Tenhou log's
+# are named with its hour: 325 descriptions among the corpus's 633 games), all let go at once.
+_RULES: dict[bytes, Ruleset] = {}
+_RULES_KEPT = 256
+
+
+def _rules_of(stored: Mapping[str, Any], key: bytes) -> Ruleset:
+    # A log's rules are named with its date (a Tenhou log: its hour): the same values under another
+    # description are built once, then retitled (``Ruleset.retitled``: what ``from_stored`` builds, the
+    # description being no other rule's concern), from the values as given (their bytes are not read
+    # back first). Values under a name since replaced are built whole (``from_stored`` renames them),
+    # from the values as they read back from their bytes.
     description = stored.get("description")
     if type(description) is str and stored.keys() <= _RULE_FIELDS:
         rest = {name: value for name, value in stored.items() if name != "description"}
-        return _retitled(_undescribed_rules(plain_canonical(rest)), description)
-    return _stored_rules(plain_canonical(stored))
-
-
-@functools.lru_cache(maxsize=1024)
-def _retitled(rules: Ruleset, description: str) -> Ruleset:
-    return rules.retitled(description)
-
-
-@functools.lru_cache(maxsize=256)
-def _stored_rules(stored: bytes) -> Ruleset:
-    values = json.loads(stored)
-    # A log's rules are named with its date (a Tenhou log: its hour; 325 sets of values among the
-    # corpus's 633 games): the same values under another description are built once, then retitled
-    # (``Ruleset.retitled``: what ``from_stored`` builds, the description being no other rule's
-    # concern). Values under a name since replaced are built whole (``from_stored`` renames them).
-    if type(values) is dict and type(values.get("description")) is str and values.keys() <= _RULE_FIELDS:
-        rest = {name: value for name, value in values.items() if name != "description"}
-        return _undescribed_rules(plain_canonical(rest)).retitled(values["description"])
-    return Ruleset.from_stored(values)
+        return _undescribed_rules(plain_canonical(rest)).retitled(description)
+    return Ruleset.from_stored(json.loads(key))
 
 
 @functools.lru_cache(maxsize=64)
