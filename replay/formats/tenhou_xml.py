@@ -158,7 +158,8 @@ _SIGNED: Final = f"-?{_NUMBER}(?:,-?{_NUMBER})*"
 def _needed(tiles: bool) -> str:
     """The tags a handler reads, with their attributes (``_STEP``'s alternatives); with ``tiles``, the
     groups the tiles read too (each hand dealt, a win's ura indicators) and a new dora indicator in
-    Tenhou's layout (``_PIECE``'s: a group more costs ``_STEP``'s walk, ``honba verify``'s, at every tag)."""
+    Tenhou's layout (``piece_pattern()``'s: a group more costs ``_STEP``'s walk, ``honba verify``'s, at every
+    tag)."""
 
     def kept(name: str, pattern: str) -> str:
         return f"(?P<{name}>{pattern})" if tiles else pattern
@@ -184,19 +185,22 @@ def _needed(tiles: bool) -> str:
 
 
 _STEP: Final = re.compile(rf"{_SKIPPED}{_S}*+<{_needed(tiles=False)}")
-# A piece of a plain-shaped text (what follows a ``<``, ``tag_pieces``): a tag no handler reads as
-# ``_SKIPPED`` passes it but a new dora indicator, or a tag a handler reads, or an indicator in
-# Tenhou's layout, as ``_STEP`` takes it (the same groups, and the tiles'), then blank space up to
-# the next ``<``.
-_PIECE: Final = re.compile(
-    rf"(?:(?!(?:{_NEEDED_TAGS}|DORA)[ \t\r\n/])[A-Za-z][A-Za-z0-9]*+"
-    rf"(?:{_S}++(?P<first>{_NAME})={_VALUE}(?:{_S}++(?!(?P=first)=){_NAME}={_VALUE})?+)?+{_S}*+/>"
-    rf"|{_needed(tiles=True)}){_S}*+"
-)
-# What a piece is matched with, and its groups' numbers (``tenhou_xml_tiles.plain_tags`` reads the
-# tiles from the same matches).
-PIECE_MATCH: Final = _PIECE.match
-PIECE_GROUPS: Final = _PIECE.groupindex
+
+
+@functools.cache
+def piece_pattern() -> re.Pattern[str]:
+    """What a piece of a plain-shaped text (what follows a ``<``, ``tag_pieces``) is matched with: a tag
+    no handler reads as ``_SKIPPED`` passes it but a new dora indicator, or a tag a handler reads, or an
+    indicator in Tenhou's layout, as ``_STEP`` takes it (the same groups, and the tiles'), then blank
+    space up to the next ``<``. Compiled at its first use, by the import's tiles (``tenhou_xml_tiles``):
+    ``honba verify`` does not read with it, and compiling it costs some 23 M instructions."""
+    return re.compile(
+        rf"(?:(?!(?:{_NEEDED_TAGS}|DORA)[ \t\r\n/])[A-Za-z][A-Za-z0-9]*+"
+        rf"(?:{_S}++(?P<first>{_NAME})={_VALUE}(?:{_S}++(?!(?P=first)=){_NAME}={_VALUE})?+)?+{_S}*+/>"
+        rf"|{_needed(tiles=True)}){_S}*+"
+    )
+
+
 # The closing tag, the last piece of a plain-shaped text; blank space.
 _CLOSING: Final = re.compile(rf"/mjloggm>{_S}*+")
 _BLANK: Final = re.compile(rf"{_S}*+")
@@ -206,7 +210,7 @@ def tag_pieces(text: str) -> tuple[list[str], int] | None:
     """A mjlog's text cut at each ``<``, and where its tags start: ``pieces[first:-1]`` are the tags
     between the opening tag (an XML declaration, ``<mjloggm ...>``, blank space) and the closing tag,
     the last piece; None unless the text opens and closes as a plain-shaped text does. For the text to
-    be of the plain shape each tag must be matched to its end by ``PIECE_MATCH`` or be a draw or discard
+    be of the plain shape each tag must be matched to its end by ``piece_pattern()`` or be a draw or discard
     as Tenhou spells it. (The whole text is cut: cutting its part after the opening tag, a copy, measured
     slower.)"""
     head = _HEAD.match(text)
@@ -224,33 +228,34 @@ def tag_pieces(text: str) -> tuple[list[str], int] | None:
     return pieces, first
 
 
-@attrs.frozen
 class _Groups:
     """The groups each fast reader takes, by number (a group by its name is looked up by it each
-    time), in ``_STEP``'s matches or ``_PIECE``'s (whose numbers the tiles' groups move)."""
+    time), in ``_STEP``'s matches or ``piece_pattern()``'s (whose numbers the tiles' groups move)."""
 
-    call: tuple[int, ...]
-    reach: tuple[int, ...]
-    init: tuple[int, ...]
-    agari: tuple[int, ...]
-    draw: tuple[int, ...]
+    # A plain class with slots, not attrs: made twice per process, and attrs' making of the class
+    # itself costs ``honba verify``'s start some 4 M instructions.
+    __slots__ = ("agari", "call", "draw", "init", "reach")
 
-    @classmethod
-    def of(cls, pattern: re.Pattern[str]) -> _Groups:
-        """The groups of ``pattern`` (``_STEP`` or ``_PIECE``)."""
+    def __init__(self, pattern: re.Pattern[str]) -> None:
         index = pattern.groupindex
         agari = ("who", "from_who", "pao", "agari_sc", "agari_owari", "fu", "limit", "yakuman", "yaku", "machi")
-        return cls(
-            call=(index["call_who"], index["call_m"]),
-            reach=(index["reach_who"], index["reach_step"]),
-            init=(index["seed"], index["ten"], index["oya"]),
-            agari=tuple(index[name] for name in (*agari, "agari_m")),
-            draw=tuple(index[name] for name in ("draw_sc", "draw_type", "draw_owari", "hai0", "hai1", "hai2", "hai3")),
+        self.call = (index["call_who"], index["call_m"])
+        self.reach = (index["reach_who"], index["reach_step"])
+        self.init = (index["seed"], index["ten"], index["oya"])
+        self.agari = tuple(index[name] for name in (*agari, "agari_m"))
+        self.draw = tuple(
+            index[name] for name in ("draw_sc", "draw_type", "draw_owari", "hai0", "hai1", "hai2", "hai3")
         )
 
 
-_IN_STEP: Final = _Groups.of(_STEP)
-_IN_PIECE: Final = _Groups.of(_PIECE)
+_IN_STEP: Final = _Groups(_STEP)
+
+
+@functools.cache
+def _in_piece() -> _Groups:
+    return _Groups(piece_pattern())
+
+
 _PAIR: Final = re.compile(r'([^\s=]+)="([^"]*)"')
 # A draw or discard with its tile (``T52``, ``D115``): the hand's play is in the log.
 _PLAYED: Final = re.compile(r"<[TUVWDEFG][0-9]++[ \t\r\n/]")
@@ -506,7 +511,7 @@ class _GameReader:
         self.tiles = tiles
         # Whether each win's details are read (``read_tenhou_xml``'s ``details``).
         self.details = details
-        # The groups of the matches the fast readers are given (``_STEP``'s, or ``_PIECE``'s).
+        # The groups of the matches the fast readers are given (``_STEP``'s, or ``piece_pattern()``'s).
         self.groups = _IN_STEP
         self.go: _Tag | None = None
         self.players = 4
@@ -608,14 +613,14 @@ class _GameReader:
 
     def read_pieces(self, tags: Sequence[re.Match[str]], played: Sequence[bool]) -> LoggedGame:
         """``read_plain`` of a text cut at each ``<`` (``read_plain_pieces``): ``tags`` are its pieces
-        between the opening and the closing tag, each matched to its end by ``_PIECE``, but the draws
+        between the opening and the closing tag, each matched to its end by ``piece_pattern()``, but the draws
         and discards spelled as Tenhou spells them (each of the plain shape), ``played`` whether each
         hand's play is in the log. They are read by the same readers in the same order. ``_NotPlain``
         where a tag is not of the plain shape after all (a repeated attribute), and where the reader
         refuses the log (``read_plain`` then says the same or leaves it to the parser)."""
         handlers = self._handlers()
-        self.groups = _IN_PIECE
-        call, reach = _IN_PIECE.call, _IN_PIECE.reach
+        groups = self.groups = _in_piece()
+        call, reach = groups.call, groups.reach
         try:
             for found in tags:
                 kind = found.lastgroup
@@ -1204,7 +1209,7 @@ def read_plain_pieces(
 ) -> LoggedGame | None:
     """``read_plain_mjlog`` of a text an import has cut at each ``<`` already (``tag_pieces``) to read its
     tiles (``tenhou_xml_tiles.plain_tags``): ``tags`` the matches of its tags between the opening and the
-    closing tag (each piece matched to its end by ``PIECE_MATCH``), but the draws and discards spelled as
+    closing tag (each piece matched to its end by ``piece_pattern()``), but the draws and discards spelled as
     Tenhou spells them, in order, ``played`` whether each hand's play is in the log. The same game,
     without a second walk over the text (nine tags in ten a draw or discard); None for a log the reader
     refuses and a tag not of the plain shape after all: ``read_plain_mjlog`` reads those as any text."""

@@ -28,9 +28,8 @@ from domain.bounds import shown as quoted
 from replay.formats.logmodel import LogError, LoggedGame
 from replay.formats.source import unpack
 from replay.formats.tenhou_xml import (
-    PIECE_GROUPS,
-    PIECE_MATCH,
     SANMA,
+    piece_pattern,
     read_plain_mjlog,
     read_plain_pieces,
     read_tenhou_xml,
@@ -332,7 +331,10 @@ def plain_hand_tiles(text: str) -> list[list[Any]] | None:
 
 # A hand's draws and discards, seat by seat (the arrays its play is put in).
 _PLAYS: Final = itemgetter(3, 4, 6, 7, 9, 10, 12, 13)
-# The groups of a tag the tiles read, matched by the reader's ``PIECE_MATCH``: a call's seat and meld
+# The reader's pattern for a piece of a plain-shaped text (compiled here: only the tiles read with it).
+_PIECE: Final = piece_pattern()
+PIECE_GROUPS: Final = _PIECE.groupindex
+# The groups of a tag the tiles read, matched by the reader's ``_PIECE``: a call's seat and meld
 # code, a riichi's seat and step, an indicator, a hand's start (its seed and each seat's hand dealt), a
 # win's ura indicators, a tag in another layout (its name and attributes).
 _WHO, _MELD = PIECE_GROUPS["call_who"], PIECE_GROUPS["call_m"]
@@ -350,7 +352,7 @@ _SPELLED: Final = re.compile(r"([TUVWDEFG][0-9]++)(?:(/>)|[ \t\r\n/])")
 def plain_tags(text: str) -> tuple[list[list[Any]], list[re.Match[str]], list[bool]] | None:
     """``plain_hand_tiles``'s arrays, with what the same walk leaves for the reader of the hands
     (``read_plain_pieces``): the tags of the text (``tag_pieces``) but the draws and discards spelled as
-    Tenhou spells them, matched by the reader's ``PIECE_MATCH`` (one match for both), in order, and for
+    Tenhou spells them, matched by the reader's ``piece_pattern()`` (one match for both), in order, and for
     each hand whether its play is in the log (a draw or discard with its tile between its ``INIT`` and the
     next: the values put in its draws and discards outnumber those its calls put there). None where a
     piece is not of the plain shape too (the tree reads such a log)."""
@@ -368,7 +370,7 @@ def plain_tags(text: str) -> tuple[list[list[Any]], list[re.Match[str]], list[bo
     last_draw = [-1] * 4
     riichi = [False] * 4
     piece_of = _PIECES.get
-    match = PIECE_MATCH
+    match = _PIECE.match
     keep = tags.append
     try:
         for piece in pieces[first:-1]:  # (a copy of the list: cheaper per piece than ``islice``)
