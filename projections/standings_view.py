@@ -399,13 +399,32 @@ def match_documents(
     None; the fold then does not convert each fact again. Read only, never changed.
     """
     cache = DocCache(POPODocumentView())
-    digests = [*(str(event.prior) for event in events[1:]), head]
     plain: Sequence[dict[str, Any] | None] = [None] * len(events) if fact_data is None else fact_data
-    cache.read = {
-        id(event): ReadEvent(event, digest, data) for event, digest, data in zip(events, digests, plain, strict=True)
-    }
-    for event in events:
-        apply_event(cache, event)
+    if _new_match(events):
+        # A match from its start, its events in order, folded into a view that has never seen it:
+        # each event added to its document by the fold's own steps (``_started_doc``, ``_add_entry``),
+        # without looking up, for every event, the document it already holds.
+        first = events[0]
+        match_id = cache.key_of(first.originator_id)
+        doc = _started_doc(cache, first)
+        history: list[tuple[int, Any]] = []
+        cache.histories[match_id] = history
+        for event, data in zip(events[1:], plain[1:], strict=True):
+            _add_entry(doc, history, event, data)
+        # The chain: each event names the digest of the one before it (``prior``), the last one's
+        # is ``head``; what ``_chain`` follows, event by event, and finds unbroken by construction.
+        doc["head"] = head
+        doc["last"] = events[-1].originator_version
+        cache.put("match", match_id, doc)
+        cache.dirty_matches.add(match_id)
+    else:
+        digests = [*(str(event.prior) for event in events[1:]), head]
+        cache.read = {
+            id(event): ReadEvent(event, digest, data)
+            for event, digest, data in zip(events, digests, plain, strict=True)
+        }
+        for event in events:
+            apply_event(cache, event)
     for match_id in cache.dirty_matches:
         cache.scored[match_id] = scored
     flush(cache, 0)
@@ -467,44 +486,69 @@ def _apply_match_event(cache: DocCache, event: Any) -> None:
         return
     read = cache.read_of(event)
     if isinstance(event, Match.Started):
-        doc: dict[str, Any] = {
-            "key": event.key,
-            "players": list(event.players),
-            "rules": cache.rules_ref(event.rules),
-            "opening": dict(event.opening),
-            "history": [],
-            "corrections": [],
-        }
+        doc = _started_doc(cache, event)
         cache.histories[match_id] = []
     else:
         if found is None:
             return  # a match whose start this view never saw (and cannot read): nothing to add to
         doc = found
-        history = cache.histories.get(match_id)
-        if isinstance(event, Match.Recorded):
-            data = read.fact_data if read is not None and read.fact_data is not None else fact_to_data(event.fact)
-            doc["history"].append([event.originator_version, data])
-            if history is not None:
-                history.append((event.originator_version, event.fact))
-        elif isinstance(event, Match.Corrected):
-            replacement = None
-            if event.replacement is not None:
-                known = None if read is None else read.fact_data
-                replacement = fact_to_data(event.replacement) if known is None else known
-            if event.target is None:
-                doc["history"].append([event.originator_version, replacement])
-                if history is not None:
-                    history.append((event.originator_version, event.replacement))
-            # Every correction is kept at its own position; which ones are in force is the domain's.
-            doc["corrections"].append(
-                [
-                    event.originator_version,
-                    {"target": event.target, "replacement": replacement, "by": event.by, "reason": event.reason},
-                ]
-            )
+        _add_entry(doc, cache.histories.get(match_id), event, None if read is None else read.fact_data)
     _chain(doc, event, read)
     cache.put("match", match_id, doc)
     cache.dirty_matches.add(match_id)
+
+
+def _new_match(events: Sequence[Any]) -> bool:
+    """Whether events are a match's from its start: its ``Started`` first, then its own in order."""
+    if not events or not isinstance(events[0], Match.Started):
+        return False
+    stream = events[0].originator_id
+    return all(
+        isinstance(event, Match.Event)
+        and (event.originator_id is stream or event.originator_id == stream)
+        and event.originator_version == version
+        for version, event in enumerate(events, start=1)
+    )
+
+
+def _started_doc(cache: DocCache, event: Any) -> dict[str, Any]:
+    """A match's document as its start makes it (its chain not yet followed)."""
+    return {
+        "key": event.key,
+        "players": list(event.players),
+        "rules": cache.rules_ref(event.rules),
+        "opening": dict(event.opening),
+        "history": [],
+        "corrections": [],
+    }
+
+
+def _add_entry(
+    doc: dict[str, Any], history: list[tuple[int, Any]] | None, event: Any, fact_data: dict[str, Any] | None
+) -> None:
+    """A match's event after its start added to its document (a recorded fact, a correction; other
+    events add nothing), and its fact to the match's ``history`` of facts where the cache keeps
+    one. ``fact_data``: the fact's (or replacement's) ``fact_to_data`` made already, or None."""
+    if isinstance(event, Match.Recorded):
+        data = fact_to_data(event.fact) if fact_data is None else fact_data
+        doc["history"].append([event.originator_version, data])
+        if history is not None:
+            history.append((event.originator_version, event.fact))
+    elif isinstance(event, Match.Corrected):
+        replacement = None
+        if event.replacement is not None:
+            replacement = fact_to_data(event.replacement) if fact_data is None else fact_data
+        if event.target is None:
+            doc["history"].append([event.originator_version, replacement])
+            if history is not None:
+                history.append((event.originator_version, event.replacement))
+        # Every correction is kept at its own position; which ones are in force is the domain's.
+        doc["corrections"].append(
+            [
+                event.originator_version,
+                {"target": event.target, "replacement": replacement, "by": event.by, "reason": event.reason},
+            ]
+        )
 
 
 def _apply_unreadable(cache: DocCache, row: UnreadableRow) -> None:
