@@ -40,7 +40,7 @@ from eventsourcing.projection import Projection
 from domain.amendments import CorrectedStep, Correction, corrected_steps, effective_facts, resolve_corrections
 from domain.codec import fact_from_data, fact_to_data
 from domain.errors import HonbaError
-from domain.integrity import event_digest, plain_canonical
+from domain.integrity import event_digest, json_exactly, plain_canonical
 from domain.match import Match, opening_state, stored_rules
 from domain.match import match_id as match_id_of
 from domain.rules import Ruleset
@@ -97,11 +97,12 @@ SUMMARY_FIELDS = tuple(field.name for field in attrs.fields(MatchSummary))
 Scored = tuple[Any, list[Any], list[CorrectedStep]]
 
 
-def rules_ref(values: dict[str, Any]) -> str:
+def rules_ref(values: dict[str, Any], written: bytes | None = None) -> str:
     """The reference of a set of rule values: their name and a digest of the values' canonical JSON
     (``domain.integrity.plain_canonical``, by orjson: the bytes ``domain.match.stored_rules`` finds
-    the rules by; since layout 8, before it the standard encoder's default text)."""
-    digest = hashlib.sha256(plain_canonical(values)).hexdigest()[:16]
+    the rules by; since layout 8, before it the standard encoder's default text). ``written``: those
+    bytes, when the caller has them."""
+    digest = hashlib.sha256(plain_canonical(values) if written is None else written).hexdigest()[:16]
     return f"{values.get('name', '')}-{digest}"
 
 
@@ -186,6 +187,9 @@ class DocCache:
         # batch holds a handful of rule sets. Kept per cache, never per process: a reference is
         # trusted only as far as the view document this cache read for it.
         self._refs: list[tuple[dict[str, Any], str]] = []
+        # The canonical bytes of some documents' data as put, by key (a match's rules, written for
+        # their reference): ``match_documents`` gives their text from them (``_stamped_text``).
+        self.written: dict[DocKey, bytes] = {}
         self._rulesets: dict[str, Ruleset] = {}
         self._ids: dict[Any, str] = {}
         self._last_id: Any = _NO_ID
@@ -223,11 +227,20 @@ class DocCache:
         for known, ref in self._refs:
             if known == values and _same_types(known, values):
                 return ref
-        ref = rules_ref(values)
+        # The values' canonical bytes, where orjson writes them as the standard encoder does (rules
+        # are plain JSON: always), are ``plain_canonical``'s: the reference's, and the document's.
+        written = json_exactly(values)
+        ref = rules_ref(values, written)
         # The same reference always holds the same values: writing it again changes nothing.
         self.put("rules", ref, dict(values))
         self._refs.append((dict(values), ref))
+        if written is not None:
+            self.written[("rules", ref)] = written
         return ref
+
+    def known_rules(self, ref: str, rules: Ruleset) -> None:
+        """The rules built already from the values of this reference (``domain.match.stored_rules``)."""
+        self._rulesets[ref] = rules
 
     def rules(self, ref: str) -> Ruleset:
         """The rules a match document refers to, built once per set of values."""
@@ -380,7 +393,8 @@ def match_documents(
     head: str,
     scored: Scored,
     fact_data: Sequence[dict[str, Any] | None] | None = None,
-) -> dict[DocKey, dict[str, Any] | None]:
+    rules: Ruleset | None = None,
+) -> dict[DocKey, dict[str, Any] | str | None]:
     """The documents a catch-up writes for a new match when it folds these events, its every event
     from its start (``Match.Started``), into a view that has never seen it: the match, its rules,
     summary and statistics, each stamped with its schema (``DocCache.changes``); the view's own
@@ -396,7 +410,9 @@ def match_documents(
 
     ``fact_data``, when the caller made it already (the import, which also stores it): for each
     event, its fact's (or replacement's) plain data as ``domain.codec.fact_to_data`` writes it, or
-    None; the fold then does not convert each fact again. Read only, never changed.
+    None; the fold then does not convert each fact again. Read only, never changed. ``rules``: the
+    match's rules as its ``Match`` built them from its start's values (``domain.match.stored_rules``,
+    what the fold builds from them), so that they are neither encoded nor looked up again.
     """
     cache = DocCache(POPODocumentView())
     plain: Sequence[dict[str, Any] | None] = [None] * len(events) if fact_data is None else fact_data
@@ -407,6 +423,8 @@ def match_documents(
         first = events[0]
         match_id = cache.key_of(first.originator_id)
         doc = _started_doc(cache, first)
+        if rules is not None:
+            cache.known_rules(doc["rules"], rules)
         history: list[tuple[int, Any]] = []
         cache.histories[match_id] = history
         for event, data in zip(events[1:], plain[1:], strict=True):
@@ -428,9 +446,32 @@ def match_documents(
     for match_id in cache.dirty_matches:
         cache.scored[match_id] = scored
     flush(cache, 0)
-    changes = cache.changes()
+    changes: dict[DocKey, dict[str, Any] | str | None] = {**cache.changes()}
     del changes[("view", "format")]
+    # A document whose data's canonical bytes were written already (its rules, for their reference):
+    # its text made from them, as ``projections.views.encoded`` writes it, not encoded again.
+    for key, written in cache.written.items():
+        data = changes.get(key)
+        if isinstance(data, dict):
+            text = _stamped_text(data, written)
+            if text is not None:
+                changes[key] = text
     return changes
+
+
+def _stamped_text(doc: dict[str, Any], written: bytes) -> str | None:
+    """The text ``projections.views.encoded`` writes for a document as stored (``stamped``: its data
+    with its schema), from ``written``, its data's canonical bytes: the same bytes with the schema's
+    key and value first, where every key of the data sorts after the schema's (sorted keys: the
+    schema's is then the first); None otherwise (data with no key, or a key of the schema's own name:
+    the bytes would name it twice). Every key is text: orjson wrote ``written``."""
+    schema = doc.get(SCHEMA_KEY)
+    if type(schema) is not int or len(doc) < 2 or min(doc) != SCHEMA_KEY or written.startswith(_SCHEMA_FIRST):
+        return None
+    return f'{{"{SCHEMA_KEY}":{schema},' + written[1:].decode("utf-8")
+
+
+_SCHEMA_FIRST = f'{{"{SCHEMA_KEY}":'.encode()
 
 
 # No aggregate's id: what ``DocCache.key_of`` has met last before it met any.
