@@ -451,9 +451,9 @@ def match_documents(
     # A document whose data's canonical bytes were written already (its rules, for their reference):
     # its text made from them, as ``projections.views.encoded`` writes it, not encoded again.
     for key, written in cache.written.items():
-        data = changes.get(key)
-        if isinstance(data, dict):
-            text = _stamped_text(data, written)
+        stored = changes.get(key)
+        if isinstance(stored, dict):
+            text = _stamped_text(stored, written)
             if text is not None:
                 changes[key] = text
     return changes

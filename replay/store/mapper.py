@@ -247,12 +247,16 @@ _EXACT_SCALARS = frozenset({str, int, bool, type(None)})
 _NOTHING_KNOWN: Mapping[int, Any] = types.MappingProxyType({})
 
 
-@functools.cache
+_CLASS_VERSIONS: dict[type, int] = {}
+
+
 def _class_version(cls: type) -> int:
     """An event class's version (the library's ``class_version``, 1 where it declares none), found
     once per class: asked of every row, and a class without one raises (and formats) an
     ``AttributeError`` inside ``getattr`` each time."""
-    found: int = getattr(cls, "class_version", 1)
+    found = _CLASS_VERSIONS.get(cls)
+    if found is None:
+        found = _CLASS_VERSIONS[cls] = getattr(cls, "class_version", 1)
     return found
 
 
