@@ -280,6 +280,10 @@ def _on_played(played: TableState, corrected: TableState) -> TableState:
     return attrs.evolve(played, scores=corrected.scores, penalties=corrected.penalties, deposits=corrected.deposits)
 
 
+# The facts a command's ``checked`` step may be (``next_step``).
+_CHECKED = (WinResult, ExhaustiveDraw, AbortiveDraw, DealPass)
+
+
 def next_step(
     played: TableState,
     corrected: TableState,
@@ -297,14 +301,15 @@ def next_step(
     Where the corrected table is the table as played and the fact stands as recorded (a match
     without corrections), the one evolution serves both timelines: each hand is settled once.
     ``checked``: ``fact`` is a hand result the entry checks (``EntryChecks.hand``) have just passed
-    on this match's table (the Match's command scoring what it records): ``evolve_checked``, its
-    guard against a stored fact changed behind honba's back not run a second time.
+    on this match's table (the Match's command scoring what it records), or the deal pass the rules
+    made after it (``following_fact``): ``evolve_checked``, its guard against a stored fact changed
+    behind honba's back not run on it.
     """
     table = _on_played(played, corrected)
     if effective is None:
         step = CorrectedStep(position, table, None, (), table)
     else:
-        if checked and effective is fact and isinstance(fact, WinResult | ExhaustiveDraw | AbortiveDraw):
+        if checked and effective is fact and isinstance(fact, _CHECKED):
             after, payments = evolve_checked(table, rules, fact)
         else:
             after, payments = evolve(table, rules, effective)

@@ -114,9 +114,10 @@ class Match(Aggregate):
             aggregate.history.append((self.originator_version, self.fact))
             # Scored when the table is next asked for (``corrected_steps``), once.
             aggregate.unscored.append((self.originator_version, self.fact))
-            aggregate.remember(self.client_key, "record", self.fact)
+            if self.client_key is not None:
+                aggregate.remember(self.client_key, "record", self.fact)
             # A deal passed or an end the rules decided follows the entry a person made: not one of its own.
-            if self.client_key is not None or not isinstance(self.fact, DealPass | MatchEnd):
+            if self.client_key is not None or not isinstance(self.fact, _RULES_FACTS):
                 aggregate.last_entry_key = self.client_key
             aggregate.head = event_digest(self, aggregate.pending_data.get(self.originator_version))
 
@@ -244,6 +245,10 @@ class Match(Aggregate):
         self.key = key
         self.players = tuple(players)
         self.rules = stored_rules(rules)
+        # The checks of an entry at this table, and the match as a refusal names it: made once per
+        # match (its players and rules never change), not once per hand recorded.
+        self.checks = EntryChecks(self.players, self.rules)
+        self.named = Said("match {key}", key=repr(key))
         self.source = dict(source)
         self.opening = dict(opening)
         self.head = GENESIS
@@ -277,10 +282,12 @@ class Match(Aggregate):
         """Every event names the digest of the one before it.
 
         The library's ``trigger_event`` in one step: the event made as the match's next, stamped by
-        the event class's clock (``create_timestamp``, as the library stamps it), applied (its
-        ``mutate``, with the library's checks), then kept pending; without the library's copies of
-        the arguments and its look for a class topic (a match has none), which every event of an
-        import paid for."""
+        the event class's clock (``create_timestamp``, as the library stamps it), applied as the
+        library's ``mutate`` applies it (``apply``, then the match's version and time), then kept
+        pending; without the library's copies of the arguments and its look for a class topic (a
+        match has none), which every event of an import paid for, nor ``mutate``'s checks that the
+        event names this match and its next version (made so here: a stored event replayed into a
+        match still goes through them)."""
         version = self.version + 1
         if issubclass(event_class, _ENTRY_EVENTS):
             kwargs.setdefault("client_key", None)
@@ -294,7 +301,9 @@ class Match(Aggregate):
             prior=self.head,
             **kwargs,
         )
-        event.mutate(self)
+        event.apply(self)
+        self.version = version
+        self.modified_on = event.timestamp
         self.pending_events.append(event)
 
     def collect_events(self) -> Sequence[Any]:
@@ -353,10 +362,14 @@ class Match(Aggregate):
         entry checks (``EntryChecks.hand``) have just passed the result on this match's table, as
         ``record`` checks it: it is scored without the guard for a fact changed behind honba's back
         (``domain.progression.evolve_checked``)."""
+        return self._foresee(result, checked=checked)
+
+    def _foresee(self, fact: Fact, *, checked: bool) -> CorrectedStep:
+        """``preview`` of any fact (a deal pass the rules made, with ``checked``: see ``next_step``)."""
         self._steps()
         position = self.version + 1
-        step, played = self._step_of(position, result, checked=checked)
-        self.ahead = (position, result, step, played)
+        step, played = self._step_of(position, fact, checked=checked)
+        self.ahead = (position, fact, step, played)
         return step
 
     def end_judgements(self) -> tuple[EndJudgement, ...]:
@@ -435,7 +448,7 @@ class Match(Aggregate):
         """
         if self.seen(client_key, "record", result):
             return
-        EntryChecks(tuple(self.players), self.rules).hand(result, self.state, Said("match {key}", key=repr(self.key)))
+        self.checks.hand(result, self.state, self.named)
         if self.clock.due(at):
             assert at is not None and self.clock.deadline is not None
             self.trigger_event(
@@ -458,6 +471,8 @@ class Match(Aggregate):
             # The clock ends it: no deal pass to a hand that will not be played.
             self._end(TIME_UP)
         elif following is not None:
+            # Made by the rules, from this very table: scored without the guard, as the result was.
+            self._foresee(following, checked=True)
             self.trigger_event(self.DealPassed, fact=following)
 
     def hands_after_time(self) -> int:
@@ -764,12 +779,14 @@ class Match(Aggregate):
             )
 
     def _check_penalty(self, penalty: Penalty) -> None:
-        EntryChecks(tuple(self.players), self.rules).penalty(penalty)
+        self.checks.penalty(penalty)
 
     def _check_result(self, result: HandResult, state: TableState) -> None:
-        EntryChecks(tuple(self.players), self.rules).result(result, state)
+        self.checks.result(result, state)
 
 
+# The facts the rules decide (a deal passed, an end), which follow an entry a person made.
+_RULES_FACTS = (DealPass, MatchEnd)
 # The events an entry or a clock's command makes, each with its client key (``Match.trigger_event``).
 _ENTRY_EVENTS: tuple[type[Any], ...] = (Match.Recorded, Match.Corrected, Match.ClockEvent)
 
@@ -894,26 +911,41 @@ def rules_digest(stored: Mapping[str, Any]) -> str:
 
 @functools.lru_cache(maxsize=256)
 def _rules_digest(stored: bytes) -> str:
-    return digest_of(plain(_stored_rules(stored).to_dict()))
+    rules = _RULES.get(stored)
+    return digest_of(plain((rules if rules is not None else stored_rules(json.loads(stored))).to_dict()))
 
 
 def stored_rules(stored: Mapping[str, Any]) -> Ruleset:
     """``Ruleset.from_stored`` of a match's rule values, built once per set of values (rules are
-    frozen: the matches of an import, a handful of rulesets, share them)."""
-    return _stored_rules(plain_canonical(stored))
+    frozen: the matches of an import, a handful of rulesets, share them), found by the values'
+    canonical bytes."""
+    key = plain_canonical(stored)
+    rules = _RULES.get(key)
+    if rules is None:
+        rules = _rules_of(stored, key)
+        if len(_RULES) >= _RULES_KEPT:
+            _RULES.clear()
+        _RULES[key] = rules
+    return rules
 
 
-@functools.lru_cache(maxsize=256)
-def _stored_rules(stored: bytes) -> Ruleset:
-    values = json.loads(stored)
-    # A log's rules are named with its date (a Tenhou log: its hour; 325 sets of values among the
-    # corpus's 633 games): the same values under another description are built once, then retitled
-    # (``Ruleset.retitled``: what ``from_stored`` builds, the description being no other rule's
-    # concern). Values under a name since replaced are built whole (``from_stored`` renames them).
-    if type(values) is dict and type(values.get("description")) is str and values.keys() <= _RULE_FIELDS:
-        rest = {name: value for name, value in values.items() if name != "description"}
-        return _undescribed_rules(plain_canonical(rest)).retitled(values["description"])
-    return Ruleset.from_stored(values)
+# The rules built, by their values' canonical bytes: enough for an import's rule sets (a Tenhou log's
+# are named with its hour: 325 descriptions among the corpus's 633 games), all let go at once.
+_RULES: dict[bytes, Ruleset] = {}
+_RULES_KEPT = 256
+
+
+def _rules_of(stored: Mapping[str, Any], key: bytes) -> Ruleset:
+    # A log's rules are named with its date (a Tenhou log: its hour): the same values under another
+    # description are built once, then retitled (``Ruleset.retitled``: what ``from_stored`` builds, the
+    # description being no other rule's concern), from the values as given (their bytes are not read
+    # back first). Values under a name since replaced are built whole (``from_stored`` renames them),
+    # from the values as they read back from their bytes.
+    description = stored.get("description")
+    if type(description) is str and stored.keys() <= _RULE_FIELDS:
+        rest = {name: value for name, value in stored.items() if name != "description"}
+        return _undescribed_rules(plain_canonical(rest)).retitled(description)
+    return Ruleset.from_stored(json.loads(key))
 
 
 @functools.lru_cache(maxsize=64)

@@ -433,11 +433,14 @@ def evolve(state: TableState, rules: Ruleset, fact: Fact) -> tuple[TableState, t
     return _transition(state, rules, fact)
 
 
-def evolve_checked(state: TableState, rules: Ruleset, result: HandResult) -> tuple[TableState, tuple[Payment, ...]]:
+def evolve_checked(
+    state: TableState, rules: Ruleset, result: HandResult | DealPass
+) -> tuple[TableState, tuple[Payment, ...]]:
     """``evolve`` of a hand result that the entry checks (``EntryChecks.hand``) have just passed at
     this very table under these rules: they refuse every seat and value ``evolve``'s guard looks
-    for (``seats_named``, ``impossible``), so the guard is not run a second time. The same table
-    and payments as ``evolve``."""
+    for (``seats_named``, ``impossible``), so the guard is not run a second time; or of the deal
+    pass the rules made after it (``following_fact``: from the dealer to the next seat of this
+    table). The same table and payments as ``evolve``."""
     return _transition(state, rules, result)
 
 

@@ -239,7 +239,7 @@ def test_rules_stored_under_another_description_are_built_once_and_are_from_stor
     from domain import match as match_module
     from domain.rules import Ruleset, load_preset, preset_names
 
-    match_module._stored_rules.cache_clear()
+    match_module._RULES.clear()
     match_module._undescribed_rules.cache_clear()
     stored = [
         game.rules.to_dict()

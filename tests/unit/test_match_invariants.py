@@ -17,7 +17,7 @@ from domain.errors import (
     WinnerIsDiscarder,
 )
 from domain.match import Match
-from domain.values import AbortiveDraw, AbortKind, ExhaustiveDraw, HandResult, Penalty, Win
+from domain.values import AbortiveDraw, AbortKind, DealPass, ExhaustiveDraw, HandResult, Penalty, Win
 
 
 def a_match_in_progress() -> Match:
@@ -206,8 +206,9 @@ def test_a_result_the_command_checked_is_scored_once_without_the_guard_for_damag
 ) -> None:
     """``record`` checks a result on the table, then scores it with ``evolve_checked``: the guard
     that finds a stored fact changed behind honba's back (``seats_named``, ``impossible``) is not
-    run again on what the checks just passed. The deal pass the rules decide, and every fact a
-    fold replays, still go through it, and the table is the one the guarded fold gives."""
+    run again on what the checks just passed, nor on the deal pass the rules made from that very
+    table (``following_fact``). Every fact a fold replays still goes through it, and the table is
+    the one the guarded fold gives."""
     import domain.progression as progression
 
     guarded: list[object] = []
@@ -222,10 +223,11 @@ def test_a_result_the_command_checked_is_scored_once_without_the_guard_for_damag
     result = won(ron(1, 2, hv(3, 30)))
     match.record(result)
     table = match.fold()
-    assert result not in guarded and guarded  # the deal pass that followed was guarded
-    guarded.clear()
+    passed = match.pending_events[-1].fact
+    assert isinstance(passed, DealPass)
+    assert guarded == []  # neither the result nor the deal pass that followed it
     replayed = started()
     for event in match.pending_events[1:]:
         replayed.trigger_event(type(event), fact=event.fact)
     assert replayed.fold() == table
-    assert result in guarded
+    assert result in guarded and passed in guarded

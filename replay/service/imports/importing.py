@@ -41,12 +41,14 @@ def match_from_log(game: LoggedGame) -> Match:
         raise LogError(game.file, f"game {game.game_id}: no hand in it, nothing to store")
     match = Match.start(game.game_id, game.players, game.rules, source_of(game), opening_for(game))
     for hand in game.hands:
-        if hand.result is None or match.state.finished:
+        # The table once per hand; the hand's label only for a refusal (a frozen table: what it was
+        # before the result, whatever ``record`` did before refusing it).
+        state = match.state
+        if hand.result is None or state.finished:
             break
-        label = match.state.hand_label
         try:
             match.record(hand.result)
         except HonbaError as exc:
             where = hand.result_position or hand.position
-            raise LogError(f"{game.file}, {where}", f"game {game.game_id}, hand {label}: {exc}") from None
+            raise LogError(f"{game.file}, {where}", f"game {game.game_id}, hand {state.hand_label}: {exc}") from None
     return match

@@ -1,0 +1,138 @@
+"""What building a match does once rather than per hand or per event (issue 36, eleventh round).
+
+A match makes its entry checks and its name in a refusal once (its players and rules never change);
+its command applies each event it makes as the library's ``mutate`` applies it, without the checks
+that the event names this match and its next version (true of every event it makes; a stored event
+replayed still goes through them); rules stored under another description are retitled once per
+description from the other values, never read back from their bytes; and the import asks the table
+once per hand, naming the hand only in a refusal.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from conftest import hv, ron, started, won
+from eventsourcing.domain import CanMutateAggregate
+
+import domain.match as match_module
+from domain.errors import RuleViolation
+from domain.match import Match, stored_rules
+from domain.rules import Ruleset, load_preset
+from domain.values import TableState
+from replay.formats.logmodel import LogError, LoggedGame, LoggedHand
+from replay.service.imports.importing import match_from_log
+
+
+def test_a_match_makes_its_entry_checks_and_its_name_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    made: list[Any] = []
+    checks = match_module.EntryChecks
+
+    def counted(*args: Any) -> Any:
+        made.append(args)
+        return checks(*args)
+
+    monkeypatch.setattr(match_module, "EntryChecks", counted)
+    match = started()
+    for _ in range(3):
+        match.record(won(ron(1, 2, hv(3, 30))))
+    assert len(made) == 1
+    # A refusal still names the match.
+    match.end("agreed")
+    with pytest.raises(RuleViolation, match="match 'test-match' has ended"):
+        match.record(won(ron(1, 2, hv(3, 30))))
+
+
+def test_a_command_applies_its_events_without_the_library_s_mutate(monkeypatch: pytest.MonkeyPatch) -> None:
+    mutated: list[Any] = []
+    mutate = CanMutateAggregate.mutate
+
+    def counted(self: Any, aggregate: Any) -> Any:
+        mutated.append(self)
+        return mutate(self, aggregate)
+
+    match = started()
+    monkeypatch.setattr(CanMutateAggregate, "mutate", counted)
+    match.record(won(ron(1, 2, hv(3, 30))))
+    match.record(won(ron(0, 2, hv(3, 30))))
+    assert mutated == []
+    events = match.pending_events
+    # As the library's mutate leaves it: the last event's version and time.
+    assert match.version == events[-1].originator_version == len(events)
+    assert match.modified_on == events[-1].timestamp
+    # The same events replayed one by one through the library's mutate give the same match.
+    replayed = None
+    for event in events:
+        replayed = event.mutate(replayed)
+    assert isinstance(replayed, Match)
+    assert replayed.version == match.version and replayed.head == match.head
+    assert replayed.fold() == match.fold()
+    assert len(mutated) == len(events) - 1  # the start's own mutate is its class's, not counted
+
+
+def test_rules_under_another_description_are_retitled_once_per_description_never_read_back(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    match_module._RULES.clear()
+    match_module._undescribed_rules.cache_clear()
+    values = load_preset("tenhou").to_dict()
+    days = [f"Tenhou, played on 2018-02-0{day}" for day in (1, 2, 1, 2, 3)]
+    expected = [Ruleset.from_stored({**values, "description": day}) for day in days]
+    stored_rules({**values, "description": "first"})  # the other values built once, from their bytes
+    retitled: list[str] = []
+    read_back: list[Any] = []
+    original, loads = Ruleset.retitled, match_module.json.loads
+
+    def counted(self: Ruleset, description: str) -> Ruleset:
+        retitled.append(description)
+        return original(self, description)
+
+    def counted_loads(text: Any) -> Any:
+        read_back.append(text)
+        return loads(text)
+
+    monkeypatch.setattr(Ruleset, "retitled", counted)
+    monkeypatch.setattr(match_module.json, "loads", counted_loads)
+    built = [stored_rules({**values, "description": day}) for day in days]
+    assert retitled == [days[0], days[1], days[4]]
+    assert read_back == []  # each description's values are not read back from their bytes
+    assert built[0] is built[2] and built[1] is built[3]
+    assert built == expected
+    assert match_module._undescribed_rules.cache_info().misses == 1
+
+
+def _game(results: list[Any]) -> LoggedGame:
+    rules = load_preset("tenhou")
+    hands = tuple(
+        LoggedHand(
+            round_wind=0,
+            hand_number=1,
+            dealer=0,
+            counters=n,
+            deposit_sticks=0,
+            scores=(25000,) * 4,
+            result=result,
+            position=f"hand {n + 1}",
+        )
+        for n, result in enumerate(results)
+    )
+    return LoggedGame(
+        file="log.xml", game_id="g1", format="tenhou-xml", players=("A", "B", "C", "D"), rules=rules, hands=hands
+    )
+
+
+def test_an_import_names_the_hand_only_when_it_refuses_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    labels: list[str] = []
+    label = TableState.hand_label
+
+    def counted(self: TableState) -> str:
+        labels.append(label.fget(self))  # type: ignore[attr-defined]
+        return labels[-1]
+
+    monkeypatch.setattr(TableState, "hand_label", property(counted))
+    match_from_log(_game([won(ron(0, 2, hv(3, 30))), won(ron(0, 2, hv(3, 30)))]))
+    assert labels == []
+    with pytest.raises(LogError, match=r"hand E1-1: "):
+        match_from_log(_game([won(ron(0, 2, hv(3, 30))), won(ron(0, 0, hv(3, 30)))]))
+    assert labels == ["E1-1"]
