@@ -400,7 +400,8 @@ def match_documents(
     summary and statistics, each stamped with its schema (``DocCache.changes``); the view's own
     marker (``view/format``) left to the writer, which knows the position.
 
-    Folded by the view's own functions (``apply_event``, ``flush``) into an empty view in memory,
+    Folded by the view's own functions (``apply_event``'s steps, ``_started_doc`` and ``_add_entry``,
+    for a match from its start; ``apply_event`` itself otherwise; ``flush``) into an empty view in memory,
     with the fold the match's ``Match`` scored already (``scored``: its ``state``,
     ``effective_facts()`` and ``corrected_steps()``, the same ``next_step`` as the view's replay)
     instead of replaying it again, and each event's digest from the chain the events carry (each
