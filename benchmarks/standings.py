@@ -219,7 +219,7 @@ def view_by_import(db: Path, rounds: int = 3) -> None:
         for match in matches:
             match.corrected_steps()  # scored, as the import's worker scored them
 
-        def documents(match: Match) -> dict[tuple[str, str], dict[str, Any] | None]:
+        def documents(match: Match) -> dict[tuple[str, str], dict[str, Any] | str | None]:
             scored = (match.state, match.effective_facts(), match.corrected_steps())
             return match_documents(events[match.id], match.head, scored)
 

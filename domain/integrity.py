@@ -90,6 +90,24 @@ def _suspect(found: bytes) -> bool:
 
 
 _PLAIN_SCALARS = (str, int, bool, type(None))
+_PLAIN_SCALAR_SET = frozenset(_PLAIN_SCALARS)
+_TEXT = frozenset({str})
+# Each float met by ``_exactly_plain`` with whether orjson writes it as its ``repr``, by its value:
+# equal floats are the same number (0.0 and -0.0 are both written as their ``repr``; a NaN equals no
+# key), and a match's final points repeat (25.0, -15.0, ...). Kept small, all let go at once.
+_FLOATS: dict[float, bool] = {}
+_FLOATS_KEPT = 4096
+
+
+def _float_as_repr(item: float) -> bool:
+    """Whether orjson writes a float as its ``repr`` (``float.__repr__``), found once per value."""
+    found = _FLOATS.get(item)
+    if found is None:
+        found = orjson.dumps(item) == float.__repr__(item).encode()
+        if len(_FLOATS) >= _FLOATS_KEPT:
+            _FLOATS.clear()
+        _FLOATS[item] = found
+    return found
 
 
 def _exactly_plain(data: Any) -> bool:
@@ -99,25 +117,29 @@ def _exactly_plain(data: Any) -> bool:
 
     Walked with a stack of what is left to see, not by recursion: a call and a generator per list or
     dict cost the walk half as much again (a match's figures and summary, their final points floats,
-    are walked for every match an import stores). Nesting orjson refuses never comes here
+    are walked for every match an import stores). A list's or a dict's items that are all scalars
+    (the classes of its items, found in C) are not put on the stack one by one: most of a match's
+    document and figures are such lists and dicts. Nesting orjson refuses never comes here
     (``json_exactly``)."""
     left = [data]
     pop, extend = left.pop, left.extend
     while left:
         item = pop()
         cls = type(item)
-        if cls in _PLAIN_SCALARS:
+        if cls in _PLAIN_SCALAR_SET:
             continue
         if cls is float:
-            if orjson.dumps(item) != float.__repr__(item).encode():
+            if not _float_as_repr(item):
                 return False
         elif cls is list or cls is tuple:
-            extend(item)
+            if not _PLAIN_SCALAR_SET.issuperset(map(type, item)):
+                extend(item)
         elif cls is dict:
-            for key in item:
-                if type(key) is not str:
-                    return False
-            extend(item.values())
+            if not _TEXT.issuperset(map(type, item)):
+                return False
+            values = item.values()
+            if not _PLAIN_SCALAR_SET.issuperset(map(type, values)):
+                extend(values)
         else:
             return False
     return True

@@ -40,7 +40,7 @@ from eventsourcing.projection import Projection
 from domain.amendments import CorrectedStep, Correction, corrected_steps, effective_facts, resolve_corrections
 from domain.codec import fact_from_data, fact_to_data
 from domain.errors import HonbaError
-from domain.integrity import event_digest, plain_canonical
+from domain.integrity import event_digest, json_exactly, plain_canonical
 from domain.match import Match, opening_state, stored_rules
 from domain.match import match_id as match_id_of
 from domain.rules import Ruleset
@@ -97,11 +97,12 @@ SUMMARY_FIELDS = tuple(field.name for field in attrs.fields(MatchSummary))
 Scored = tuple[Any, list[Any], list[CorrectedStep]]
 
 
-def rules_ref(values: dict[str, Any]) -> str:
+def rules_ref(values: dict[str, Any], written: bytes | None = None) -> str:
     """The reference of a set of rule values: their name and a digest of the values' canonical JSON
     (``domain.integrity.plain_canonical``, by orjson: the bytes ``domain.match.stored_rules`` finds
-    the rules by; since layout 8, before it the standard encoder's default text)."""
-    digest = hashlib.sha256(plain_canonical(values)).hexdigest()[:16]
+    the rules by; since layout 8, before it the standard encoder's default text). ``written``: those
+    bytes, when the caller has them."""
+    digest = hashlib.sha256(plain_canonical(values) if written is None else written).hexdigest()[:16]
     return f"{values.get('name', '')}-{digest}"
 
 
@@ -186,6 +187,9 @@ class DocCache:
         # batch holds a handful of rule sets. Kept per cache, never per process: a reference is
         # trusted only as far as the view document this cache read for it.
         self._refs: list[tuple[dict[str, Any], str]] = []
+        # The canonical bytes of some documents' data as put, by key (a match's rules, written for
+        # their reference): ``match_documents`` gives their text from them (``_stamped_text``).
+        self.written: dict[DocKey, bytes] = {}
         self._rulesets: dict[str, Ruleset] = {}
         self._ids: dict[Any, str] = {}
         self._last_id: Any = _NO_ID
@@ -223,11 +227,20 @@ class DocCache:
         for known, ref in self._refs:
             if known == values and _same_types(known, values):
                 return ref
-        ref = rules_ref(values)
+        # The values' canonical bytes, where orjson writes them as the standard encoder does (rules
+        # are plain JSON: always), are ``plain_canonical``'s: the reference's, and the document's.
+        written = json_exactly(values)
+        ref = rules_ref(values, written)
         # The same reference always holds the same values: writing it again changes nothing.
         self.put("rules", ref, dict(values))
         self._refs.append((dict(values), ref))
+        if written is not None:
+            self.written[("rules", ref)] = written
         return ref
+
+    def known_rules(self, ref: str, rules: Ruleset) -> None:
+        """The rules built already from the values of this reference (``domain.match.stored_rules``)."""
+        self._rulesets[ref] = rules
 
     def rules(self, ref: str) -> Ruleset:
         """The rules a match document refers to, built once per set of values."""
@@ -380,13 +393,15 @@ def match_documents(
     head: str,
     scored: Scored,
     fact_data: Sequence[dict[str, Any] | None] | None = None,
-) -> dict[DocKey, dict[str, Any] | None]:
+    rules: Ruleset | None = None,
+) -> dict[DocKey, dict[str, Any] | str | None]:
     """The documents a catch-up writes for a new match when it folds these events, its every event
     from its start (``Match.Started``), into a view that has never seen it: the match, its rules,
     summary and statistics, each stamped with its schema (``DocCache.changes``); the view's own
     marker (``view/format``) left to the writer, which knows the position.
 
-    Folded by the view's own functions (``apply_event``, ``flush``) into an empty view in memory,
+    Folded by the view's own functions (``apply_event``'s steps, ``_started_doc`` and ``_add_entry``,
+    for a match from its start; ``apply_event`` itself otherwise; ``flush``) into an empty view in memory,
     with the fold the match's ``Match`` scored already (``scored``: its ``state``,
     ``effective_facts()`` and ``corrected_steps()``, the same ``next_step`` as the view's replay)
     instead of replaying it again, and each event's digest from the chain the events carry (each
@@ -396,22 +411,68 @@ def match_documents(
 
     ``fact_data``, when the caller made it already (the import, which also stores it): for each
     event, its fact's (or replacement's) plain data as ``domain.codec.fact_to_data`` writes it, or
-    None; the fold then does not convert each fact again. Read only, never changed.
+    None; the fold then does not convert each fact again. Read only, never changed. ``rules``: the
+    match's rules as its ``Match`` built them from its start's values (``domain.match.stored_rules``,
+    what the fold builds from them), so that they are neither encoded nor looked up again.
     """
     cache = DocCache(POPODocumentView())
-    digests = [*(str(event.prior) for event in events[1:]), head]
     plain: Sequence[dict[str, Any] | None] = [None] * len(events) if fact_data is None else fact_data
-    cache.read = {
-        id(event): ReadEvent(event, digest, data) for event, digest, data in zip(events, digests, plain, strict=True)
-    }
-    for event in events:
-        apply_event(cache, event)
+    if _new_match(events):
+        # A match from its start, its events in order, folded into a view that has never seen it:
+        # each event added to its document by the fold's own steps (``_started_doc``, ``_add_entry``),
+        # without looking up, for every event, the document it already holds.
+        first = events[0]
+        match_id = cache.key_of(first.originator_id)
+        doc = _started_doc(cache, first)
+        if rules is not None:
+            cache.known_rules(doc["rules"], rules)
+        history: list[tuple[int, Any]] = []
+        cache.histories[match_id] = history
+        for event, data in zip(events[1:], plain[1:], strict=True):
+            _add_entry(doc, history, event, data)
+        # The chain: each event names the digest of the one before it (``prior``), the last one's
+        # is ``head``; what ``_chain`` follows, event by event, and finds unbroken by construction.
+        doc["head"] = head
+        doc["last"] = events[-1].originator_version
+        cache.put("match", match_id, doc)
+        cache.dirty_matches.add(match_id)
+    else:
+        digests = [*(str(event.prior) for event in events[1:]), head]
+        cache.read = {
+            id(event): ReadEvent(event, digest, data)
+            for event, digest, data in zip(events, digests, plain, strict=True)
+        }
+        for event in events:
+            apply_event(cache, event)
     for match_id in cache.dirty_matches:
         cache.scored[match_id] = scored
     flush(cache, 0)
-    changes = cache.changes()
+    changes: dict[DocKey, dict[str, Any] | str | None] = {**cache.changes()}
     del changes[("view", "format")]
+    # A document whose data's canonical bytes were written already (its rules, for their reference):
+    # its text made from them, as ``projections.views.encoded`` writes it, not encoded again.
+    for key, written in cache.written.items():
+        stored = changes.get(key)
+        if isinstance(stored, dict):
+            text = _stamped_text(stored, written)
+            if text is not None:
+                changes[key] = text
     return changes
+
+
+def _stamped_text(doc: dict[str, Any], written: bytes) -> str | None:
+    """The text ``projections.views.encoded`` writes for a document as stored (``stamped``: its data
+    with its schema), from ``written``, its data's canonical bytes: the same bytes with the schema's
+    key and value first, where every key of the data sorts after the schema's (sorted keys: the
+    schema's is then the first); None otherwise (data with no key, or a key of the schema's own name:
+    the bytes would name it twice). Every key is text: orjson wrote ``written``."""
+    schema = doc.get(SCHEMA_KEY)
+    if type(schema) is not int or len(doc) < 2 or min(doc) != SCHEMA_KEY or written.startswith(_SCHEMA_FIRST):
+        return None
+    return f'{{"{SCHEMA_KEY}":{schema},' + written[1:].decode("utf-8")
+
+
+_SCHEMA_FIRST = f'{{"{SCHEMA_KEY}":'.encode()
 
 
 # No aggregate's id: what ``DocCache.key_of`` has met last before it met any.
@@ -467,44 +528,69 @@ def _apply_match_event(cache: DocCache, event: Any) -> None:
         return
     read = cache.read_of(event)
     if isinstance(event, Match.Started):
-        doc: dict[str, Any] = {
-            "key": event.key,
-            "players": list(event.players),
-            "rules": cache.rules_ref(event.rules),
-            "opening": dict(event.opening),
-            "history": [],
-            "corrections": [],
-        }
+        doc = _started_doc(cache, event)
         cache.histories[match_id] = []
     else:
         if found is None:
             return  # a match whose start this view never saw (and cannot read): nothing to add to
         doc = found
-        history = cache.histories.get(match_id)
-        if isinstance(event, Match.Recorded):
-            data = read.fact_data if read is not None and read.fact_data is not None else fact_to_data(event.fact)
-            doc["history"].append([event.originator_version, data])
-            if history is not None:
-                history.append((event.originator_version, event.fact))
-        elif isinstance(event, Match.Corrected):
-            replacement = None
-            if event.replacement is not None:
-                known = None if read is None else read.fact_data
-                replacement = fact_to_data(event.replacement) if known is None else known
-            if event.target is None:
-                doc["history"].append([event.originator_version, replacement])
-                if history is not None:
-                    history.append((event.originator_version, event.replacement))
-            # Every correction is kept at its own position; which ones are in force is the domain's.
-            doc["corrections"].append(
-                [
-                    event.originator_version,
-                    {"target": event.target, "replacement": replacement, "by": event.by, "reason": event.reason},
-                ]
-            )
+        _add_entry(doc, cache.histories.get(match_id), event, None if read is None else read.fact_data)
     _chain(doc, event, read)
     cache.put("match", match_id, doc)
     cache.dirty_matches.add(match_id)
+
+
+def _new_match(events: Sequence[Any]) -> bool:
+    """Whether events are a match's from its start: its ``Started`` first, then its own in order."""
+    if not events or not isinstance(events[0], Match.Started):
+        return False
+    stream = events[0].originator_id
+    return all(
+        isinstance(event, Match.Event)
+        and (event.originator_id is stream or event.originator_id == stream)
+        and event.originator_version == version
+        for version, event in enumerate(events, start=1)
+    )
+
+
+def _started_doc(cache: DocCache, event: Any) -> dict[str, Any]:
+    """A match's document as its start makes it (its chain not yet followed)."""
+    return {
+        "key": event.key,
+        "players": list(event.players),
+        "rules": cache.rules_ref(event.rules),
+        "opening": dict(event.opening),
+        "history": [],
+        "corrections": [],
+    }
+
+
+def _add_entry(
+    doc: dict[str, Any], history: list[tuple[int, Any]] | None, event: Any, fact_data: dict[str, Any] | None
+) -> None:
+    """A match's event after its start added to its document (a recorded fact, a correction; other
+    events add nothing), and its fact to the match's ``history`` of facts where the cache keeps
+    one. ``fact_data``: the fact's (or replacement's) ``fact_to_data`` made already, or None."""
+    if isinstance(event, Match.Recorded):
+        data = fact_to_data(event.fact) if fact_data is None else fact_data
+        doc["history"].append([event.originator_version, data])
+        if history is not None:
+            history.append((event.originator_version, event.fact))
+    elif isinstance(event, Match.Corrected):
+        replacement = None
+        if event.replacement is not None:
+            replacement = fact_to_data(event.replacement) if fact_data is None else fact_data
+        if event.target is None:
+            doc["history"].append([event.originator_version, replacement])
+            if history is not None:
+                history.append((event.originator_version, event.replacement))
+        # Every correction is kept at its own position; which ones are in force is the domain's.
+        doc["corrections"].append(
+            [
+                event.originator_version,
+                {"target": event.target, "replacement": replacement, "by": event.by, "reason": event.reason},
+            ]
+        )
 
 
 def _apply_unreadable(cache: DocCache, row: UnreadableRow) -> None:

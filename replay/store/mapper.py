@@ -247,6 +247,19 @@ _EXACT_SCALARS = frozenset({str, int, bool, type(None)})
 _NOTHING_KNOWN: Mapping[int, Any] = types.MappingProxyType({})
 
 
+_CLASS_VERSIONS: dict[type, int] = {}
+
+
+def _class_version(cls: type) -> int:
+    """An event class's version (the library's ``class_version``, 1 where it declares none), found
+    once per class: asked of every row, and a class without one raises (and formats) an
+    ``AttributeError`` inside ``getattr`` each time."""
+    found = _CLASS_VERSIONS.get(cls)
+    if found is None:
+        found = _CLASS_VERSIONS[cls] = getattr(cls, "class_version", 1)
+    return found
+
+
 class HonbaMapper(Mapper[UUID]):
     """The library's mapper, reading only honba's own events under the ids as the store writes them."""
 
@@ -300,7 +313,7 @@ class HonbaMapper(Mapper[UUID]):
             type(transcoder) is not JSONTranscoder
             or self.compressor is not None
             or self.cipher is not None
-            or getattr(type(domain_event), "class_version", 1) > 1
+            or _class_version(type(domain_event)) > 1
         ):
             return None
         types: dict[type, Transcoding] = transcoder.types

@@ -34,11 +34,14 @@ from stored_rows import write_lock_held
 
 import replay.service.imports.storing as storing
 import replay.store.standings_view as standings_view
+from domain.integrity import json_exactly
 from domain.match import Match
 from domain.rules import load_preset
-from projections.standings_view import DocCache, apply_event, rules_ref
-from projections.views import DocumentView, POPODocumentView
+from projections.standings_view import DocCache, _stamped_text, apply_event, match_documents, rules_ref, stamped
+from projections.views import DocumentView, POPODocumentView, encoded
+from replay.formats.detect import read_log
 from replay.service.imports.batch import import_paths, reading_pool
+from replay.service.imports.importing import match_from_log
 from replay.service.imports.storing import prepare, store_prepared
 from replay.service.recording import recording
 from replay.service.tournaments.tournaments import attach_all
@@ -544,3 +547,25 @@ def test_a_view_locked_by_another_process_is_left_to_the_catch_up_and_the_import
         close_view(view)
     finally:
         store.close()
+
+
+def test_a_new_match_s_rules_document_is_the_text_its_catch_up_would_write() -> None:
+    """``match_documents`` gives a new match's rules document as text made from the bytes its
+    reference was made of: the very text ``encoded`` writes for that document as a catch-up puts it."""
+    for path in TENHOU_LOGS[:4]:
+        for game in read_log(path):
+            match = match_from_log(game)
+            events = list(match.pending_events)
+            scored = (match.state, match.effective_facts(), match.corrected_steps())
+            docs = match_documents(events, match.head, scored, rules=match.rules)
+            (key,) = [key for key in docs if key[0] == "rules"]
+            assert docs[key] == encoded(stamped("rules", events[0].rules))
+    # Data whose keys do not all sort after the schema's, or that names it, or has none: left to ``encoded``.
+    for values in ({"A": 1, "b": 2}, {"_schema": 3, "b": 2}, {}):
+        written = json_exactly(values)
+        assert written is not None
+        assert _stamped_text(stamped("rules", values) or {}, written) is None
+    values = {"b": [1, {"c": None}], "a": "東"}
+    assert _stamped_text(stamped("rules", values) or {}, json_exactly(values) or b"") == encoded(
+        stamped("rules", values) or {}
+    )

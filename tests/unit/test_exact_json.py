@@ -162,3 +162,17 @@ def test_long_bytes_found_clean_are_not_scanned_again_and_nothing_suspect_is_kep
             assert json_exactly(long_odd) == (_standard(long_odd, sort=True) if written else None)
     assert len(scanned) == 9  # each of them scanned both times
     assert json_exactly([1e-05] * 200) is None and json_exactly([1e-05] * 200) is None
+
+
+def test_each_float_s_verdict_kept_by_value_holds_for_every_float_equal_to_it() -> None:
+    """The walk keeps each float's verdict by its value (``_float_as_repr``): 0.0 and -0.0 are equal
+    keys, both written as their ``repr``; a NaN equals no key and is found written otherwise each time."""
+    for first, second in ((0.0, -0.0), (-0.0, 0.0)):
+        data = {"points": [first, None, second]}  # ``None``: the bytes are walked
+        assert json_exactly(data) == canonical(data)
+    nan = float("nan")
+    assert json_exactly({"points": [nan, None]}) is None
+    assert json_exactly({"points": [float("nan"), None]}) is None
+    # A list or a dict of scalars alone is not walked item by item; one float inside one still is.
+    assert json_exactly({"counts": {"wins": 2}, "points": [[1, 2, 2.5e-07], None]}) is None
+    assert json_exactly({"counts": [{"wins": 2, "w": 1e-05}], "x": None}) is None

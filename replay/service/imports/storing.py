@@ -117,7 +117,7 @@ def prepare(match: Match, mapper: Mapper[UUID], *, from_log: bool = False, view:
         # the data nor encodes it again.
         documents = {
             key: None if data is None else encoded(data)
-            for key, data in match_documents(pending, match.head, scored, fact_data).items()
+            for key, data in match_documents(pending, match.head, scored, fact_data, match.rules).items()
         }
     content, entries = match_content_and_entries(pending, known=known)
     seal = Seal.open(match.id)
