@@ -11,6 +11,8 @@ the file, the hand and the tag (it was a ``ValueError``'s traceback).
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from typing import Any
 
 import attrs
@@ -336,3 +338,14 @@ def test_a_hand_dealt_as_tenhou_writes_it_is_sorted_as_any_other_spelling(tiles:
     if {16, 17} <= set(tiles):
         # The red five of manzu (tile 16, code 51) after a plain one (code 15).
         assert fast[2].index(51) > fast[2].index(15)
+
+
+def test_the_piece_pattern_is_compiled_by_the_tiles_only() -> None:
+    # ``honba verify`` reads with ``_STEP`` alone: importing the reader compiles no piece pattern (some
+    # 20 M instructions at every start); the tiles' module, which an import loads, compiles it once.
+    script = (
+        "import replay.formats.tenhou_xml as x; print(x.piece_pattern.cache_info().currsize); "
+        "import replay.formats.tenhou_xml_tiles; print(x.piece_pattern.cache_info().currsize)"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=60)
+    assert done.stdout.split() == ["0", "1"]
