@@ -19,6 +19,7 @@ import functools
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
+from operator import itemgetter
 from typing import Any, Final
 
 import attrs
@@ -26,7 +27,14 @@ import attrs
 from domain.bounds import shown as quoted
 from replay.formats.logmodel import LogError, LoggedGame
 from replay.formats.source import unpack
-from replay.formats.tenhou_xml import SANMA, read_plain_mjlog, read_tenhou_xml
+from replay.formats.tenhou_xml import (
+    SANMA,
+    piece_pattern,
+    read_plain_mjlog,
+    read_plain_pieces,
+    read_tenhou_xml,
+    tag_pieces,
+)
 
 REDS: Final = {16: 51, 52: 52, 88: 53}
 DRAWS: Final = {"T": 0, "U": 1, "V": 2, "W": 3}
@@ -64,12 +72,13 @@ def _joined(tiles: list[int]) -> str:
     return "".join(str(code(t)) for t in tiles)
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=8192)
 def call_string(meld: int, players: int) -> tuple[str, bool]:
     """A meld code (``N m``) as its call string, and whether it goes with the draws (chi, pon,
     open kan) rather than the discards (added or closed kan, north). A code no call of Tenhou's has
     (a pon or kan from nobody) raises ``KeyError``. Remembered for the last few thousand codes: an
-    archive's calls repeat (a pure function of its two numbers)."""
+    archive's calls repeat (a pure function of its two numbers; the 633 logs of
+    ``benchmarks/import_store.py`` have some 4,800 codes, which all stay remembered)."""
     source = meld & 3  # from the caller: 1 the right, 2 across, 3 the left (0: none)
     if meld & 0x4:  # chi, always from the left
         base = meld >> 10
@@ -77,17 +86,19 @@ def call_string(meld: int, players: int) -> tuple[str, bool]:
         first = base // 3
         kind = first // 7 * 9 + first % 7
         tiles = [(kind + i) * 4 + ((meld >> (3 + 2 * i)) & 3) for i in range(3)]
-        called = tiles[called_index]
-        others = sorted((t for t in tiles if t != called), key=_order)
-        return f"c{code(called)}{_joined(others)}", True
+        called = tiles.pop(called_index)
+        # The other two in Tenhou's order (``_order``): of kinds in a row, in order already.
+        return f"c{code(called)}{code(tiles[0])}{code(tiles[1])}", True
     if meld & 0x18:  # pon, or a pon made a kan (added)
         base = meld >> 9
         called_index = base % 3
         kind = base // 3
         unused = (meld >> 5) & 3
-        tiles = [kind * 4 + i for i in range(4) if i != unused]
-        called = tiles[called_index]
-        others = sorted((t for t in tiles if t != called), key=_order)
+        others = [kind * 4 + i for i in range(4) if i != unused]
+        called = others.pop(called_index)
+        # The others in Tenhou's order (``_order``): of one kind, a red five (its first tile) last.
+        if others[0] in REDS:
+            others.append(others.pop(0))
         if meld & 0x8:
             return _placed("p", called, others, source, players), True
         added = kind * 4 + unused
@@ -147,26 +158,25 @@ def _hand_start(seed: str | None, dealt: Sequence[str | None], players: int) -> 
         indicator = int(values[5])
     except (IndexError, ValueError):
         raise _Unreadable("seed", seed, "no dora indicator (its sixth number)") from None
-    hand: list[list[Any]] = [[code(indicator)], []]
-    for seat in range(4):
-        # A seat past the table's players has no hand (whatever its attribute holds).
-        value = dealt[seat] if seat < players else None
-        if not value:
-            tiles = []
-        else:
+    # The fourteen arrays, each seat's hand dealt (2 + 3 * seat) empty until read.
+    hand: list[list[Any]] = [[code(indicator)], [], [], [], [], [], [], [], [], [], [], [], [], []]
+    # A seat past the table's players has no hand (whatever its attribute holds).
+    for seat in range(players):
+        value = dealt[seat]
+        if value:
             try:
                 # As Tenhou writes a hand (each tile one of its 136): sorted and coded without a call per tile.
                 tiles = list(map(_CODE_AT.__getitem__, sorted(map(_PLACE_OF_TEXT.__getitem__, value.split(",")))))
             except KeyError:
                 tiles = [code(t) for t in sorted(_tiles(f"hai{seat}", value), key=_order)]
-        hand += [tiles, [], []]
+            hand[2 + 3 * seat] = tiles
     return hand
 
 
-def _call(hand: list[list[Any]], seat: int, meld: int, players: int) -> None:
+def _call(hand: list[list[Any]], seat: int, meld: int, players: int) -> int:
     """A call (``N``) put in the seat's arrays: a chi, pon or open kan with the draws (an open kan's
     discard left empty, 0: the replacement draw follows), an added or closed kan or a north with
-    the discards."""
+    the discards; how many values it put there (``plain_tags`` counts a hand's play by them)."""
     try:
         text, with_draws = call_string(meld, players)
     except KeyError:
@@ -175,8 +185,10 @@ def _call(hand: list[list[Any]], seat: int, meld: int, players: int) -> None:
         hand[3 + 3 * seat].append(text)
         if text.find("m") >= 0:
             hand[4 + 3 * seat].append(0)
+            return 2
     else:
         hand[4 + 3 * seat].append(text)
+    return 1
 
 
 def _players(kind: str | None) -> int:
@@ -284,19 +296,7 @@ def hand_tiles(root: ET.Element) -> list[list[Any]]:
 _PIECES: Final[dict[str, tuple[int, int, int, Any, bool] | tuple[()]]] = {
     f"{tag}/>": (*move, move[0] % 3 == 0) for tag, move in _MOVES.items()
 } | {f"{letter}/>": () for letter in _MOVE_LETTERS}
-# Any other piece the tiles read: the call, riichi and indicator in the very layouts Tenhou writes them
-# (their numbers as groups), a hand's start, a win and the game's type with their attributes, a draw or
-# discard spelled otherwise (``T007``, or blank space after it); anything else the tree's collector would
-# read (``odd``: the same tags in another layout) sends the log to it. A piece none of these match is a
-# tag the tiles do not read (``UN``, ``BYE``, ``RYUUKYOKU``, ``T/>`` before blank space, ...).
-_PIECE: Final = re.compile(
-    r"(?P<moved>(?P<move>[TUVWDEFG][0-9]++)/>)"
-    r'|(?P<call>N who="(?P<who>[0-9])" m="(?P<m>[0-9]++)" ?/>)'
-    r'|(?P<reach>REACH who="(?P<reach_who>[0-9])"(?: ten="[^"]*+")? step="(?P<step>[0-9])" ?/>)'
-    r'|(?P<dora>DORA hai="(?P<hai>[0-9]++)" ?/>)'
-    r'|(?P<tag>(?P<name>INIT|AGARI|GO)(?P<attributes>(?:[ \t\r\n]++[^ \t\r\n="]++="[^"]*+")*+)[ \t\r\n]*+/>)'
-    r"|(?P<odd>(?:[TUVWDEFG][0-9]++|N|REACH|DORA)[ \t\r\n/])"
-)
+# A tag's attributes, for a tag the tiles read in another layout than Tenhou's.
 _PAIR: Final = re.compile(r'([^ \t\r\n="]++)="([^"]*+)"')
 _DEALT: Final = ("hai0", "hai1", "hai2", "hai3")  # each seat's hand dealt, in an INIT
 
@@ -325,16 +325,55 @@ def plain_hand_tiles(text: str) -> list[list[Any]] | None:
     look-up. None where the text holds a tag the tiles read in a layout other than Tenhou's, or a
     value the collector would refuse: such a log is read by the tree and the collector, which say the
     same or name what is wrong. (Of a text not of the plain shape, what it gives means nothing.)"""
+    found = plain_tags(text)
+    return found[0] if found is not None else None
+
+
+# A hand's draws and discards, seat by seat (the arrays its play is put in).
+_PLAYS: Final = itemgetter(3, 4, 6, 7, 9, 10, 12, 13)
+# The reader's pattern for a piece of a plain-shaped text (compiled here: only the tiles read with it).
+_PIECE: Final = piece_pattern()
+PIECE_GROUPS: Final = _PIECE.groupindex
+# The groups of a tag the tiles read, matched by the reader's ``_PIECE``: a call's seat and meld
+# code, a riichi's seat and step, an indicator, a hand's start (its seed and each seat's hand dealt), a
+# win's ura indicators, a tag in another layout (its name and attributes).
+_WHO, _MELD = PIECE_GROUPS["call_who"], PIECE_GROUPS["call_m"]
+_RIICHI_WHO, _STEP = PIECE_GROUPS["reach_who"], PIECE_GROUPS["reach_step"]
+_INDICATOR = PIECE_GROUPS["dora_hai"]
+_SEED = PIECE_GROUPS["seed"]
+_DEALT_GROUPS: Final = tuple(PIECE_GROUPS[f"dealt{seat}"] for seat in range(4))
+_URA = PIECE_GROUPS["ura"]
+_NAME, _ATTRIBUTES = PIECE_GROUPS["name"], PIECE_GROUPS["attributes"]
+# A tag no handler reads that starts as a draw or discard does: one spelled otherwise than Tenhou spells
+# it (``T007/>``), or one with blank space or attributes after its tile (``T5 />``, the tree's to read).
+_SPELLED: Final = re.compile(r"([TUVWDEFG][0-9]++)(?:(/>)|[ \t\r\n/])")
+
+
+def plain_tags(text: str) -> tuple[list[list[Any]], list[re.Match[str]], list[bool]] | None:
+    """``plain_hand_tiles``'s arrays, with what the same walk leaves for the reader of the hands
+    (``read_plain_pieces``): the tags of the text (``tag_pieces``) but the draws and discards spelled as
+    Tenhou spells them, matched by the reader's ``piece_pattern()`` (one match for both), in order, and for
+    each hand whether its play is in the log (a draw or discard with its tile between its ``INIT`` and the
+    next: the values put in its draws and discards outnumber those its calls put there). None where a
+    piece is not of the plain shape too (the tree reads such a log)."""
+    cut = tag_pieces(text)
+    if cut is None:
+        return None
+    pieces, first = cut
     hands: list[list[Any]] = []
+    tags: list[re.Match[str]] = []
+    played: list[bool] = []
     # Before the first INIT nothing is kept (the collector passes over it): a hand no one sees.
     current: list[list[Any]] = [[] for _ in range(14)]
+    called = 0  # the values the open hand's calls put in its draws and discards
     players = 4
     last_draw = [-1] * 4
     riichi = [False] * 4
     piece_of = _PIECES.get
-    piece_match = _PIECE.match
+    match = _PIECE.match
+    keep = tags.append
     try:
-        for piece in text.split("<"):
+        for piece in pieces[first:-1]:  # (a copy of the list: cheaper per piece than ``islice``)
             move = piece_of(piece)
             if move:
                 # A draw or discard (nine pieces in ten): the one test the other pieces take after the look-up.
@@ -350,46 +389,69 @@ def plain_hand_tiles(text: str) -> list[list[Any]] | None:
                     last_draw[seat] = -1
                 current[slot].append(shown)
             elif move is None:
-                found = piece_match(piece)
-                if found is None:
-                    continue
+                found = match(piece)
+                if found is None or found.end() != len(piece):
+                    return None
+                keep(found)
                 kind = found.lastgroup
-                if kind != "moved":
-                    if kind == "call":
-                        seat = int(found["who"])
-                        _call(current, seat, int(found["m"]), players)
-                        last_draw[seat] = -1
-                    elif kind == "reach":
-                        if found["step"] == "1":
-                            riichi[int(found["reach_who"])] = True
-                    elif kind == "dora":
-                        current[0].append(code(int(found["hai"])))
-                    elif kind == "tag":
-                        name, attributes = found["name"], found["attributes"]
-                        if name == "INIT":
-                            attrib = dict(_PAIR.findall(attributes))
-                            current = _hand_start(attrib.get("seed"), list(map(attrib.get, _DEALT)), players)
-                            hands.append(current)
-                            last_draw = [-1] * 4
-                            riichi = [False] * 4
-                        elif name == "GO":
-                            players = _players(dict(_PAIR.findall(attributes)).get("type"))
-                        elif "doraHaiUra" in attributes and not current[1]:
-                            ura = dict(_PAIR.findall(attributes)).get("doraHaiUra")
-                            if ura:
-                                current[1] = [code(t) for t in _tiles("doraHaiUra", ura)]
-                    else:
-                        return None
-                    continue
-                # A draw or discard spelled otherwise (``T007``): placed as the look-up's are.
-                slot, seat, tile, shown = _move(found["move"])
-                _play(current, last_draw, riichi, slot, seat, tile, shown)
+                if kind == "call":
+                    who, meld = found.group(_WHO, _MELD)
+                    seat = int(who)
+                    called += _call(current, seat, int(meld), players)
+                    last_draw[seat] = -1
+                elif kind == "reach":
+                    if found.group(_STEP) == "1":
+                        riichi[int(found.group(_RIICHI_WHO))] = True
+                elif kind == "init":
+                    if hands:
+                        played.append(sum(map(len, _PLAYS(current))) > called)
+                    current = _hand_start(found.group(_SEED), found.group(*_DEALT_GROUPS), players)
+                    hands.append(current)
+                    called = 0
+                    last_draw = [-1] * 4
+                    riichi = [False] * 4
+                elif kind == "agari":
+                    ura = found.group(_URA)
+                    if ura and not current[1]:
+                        current[1] = [code(t) for t in _tiles("doraHaiUra", ura)]
+                elif kind == "dora":
+                    current[0].append(code(int(found.group(_INDICATOR))))
+                elif kind == "attributes":
+                    # A tag the tiles read in another layout than Tenhou's (``INIT`` with ``shuffle``).
+                    name = found.group(_NAME)
+                    if name in ("N", "REACH"):
+                        return None  # the tree's to read
+                    if name == "INIT":
+                        attrib = dict(_PAIR.findall(found.group(_ATTRIBUTES)))
+                        if hands:
+                            played.append(sum(map(len, _PLAYS(current))) > called)
+                        current = _hand_start(attrib.get("seed"), list(map(attrib.get, _DEALT)), players)
+                        hands.append(current)
+                        called = 0
+                        last_draw = [-1] * 4
+                        riichi = [False] * 4
+                    elif name == "GO":
+                        players = _players(dict(_PAIR.findall(found.group(_ATTRIBUTES))).get("type"))
+                    elif name == "AGARI" and not current[1]:
+                        ura = dict(_PAIR.findall(found.group(_ATTRIBUTES))).get("doraHaiUra")
+                        if ura:
+                            current[1] = [code(t) for t in _tiles("doraHaiUra", ura)]
+                elif kind != "draw" and piece[0] in _MOVE_LETTERS:
+                    # A draw or discard spelled otherwise (``T007``): placed as the look-up's are.
+                    spelled = _SPELLED.match(piece)
+                    if spelled is not None:
+                        if spelled[2] is None:
+                            return None  # blank space or attributes after its tile: the tree's to read
+                        slot, seat, tile, shown = _move(spelled[1])
+                        _play(current, last_draw, riichi, slot, seat, tile, shown)
             # (Else a draw whose tile is hidden, ``()``: nothing kept.)
     except (ValueError, IndexError):
         # A value the collector refuses, or a seat past the four (``REACH who="7"``, refused by the
         # reader): the tree's walk says which, in the order of the log.
         return None
-    return hands
+    if hands:
+        played.append(sum(map(len, _PLAYS(current))) > called)
+    return hands, tags, played
 
 
 def _kept(game: LoggedGame, tiles: list[list[Any]]) -> LoggedGame:
@@ -414,9 +476,12 @@ def read_with_tiles(data: bytes, *, file: str) -> list[LoggedGame]:
     # The tiles first: a tag they would refuse sends the log to the tree, which refuses what comes
     # first in the log, the reader's fault or the tiles'. Tiles read from a text that turns out not to
     # be of the plain shape are not used.
-    tiles = plain_hand_tiles(text) if text else None
-    if tiles is not None:
-        game = read_plain_mjlog(text, file=file, tiles=tiles)  # (the text decoded once)
+    found = plain_tags(text) if text else None
+    if found is not None:
+        tiles, tags, played = found
+        # The tags the tiles' walk matched (no draw or discard), read by the hands' reader; a log it
+        # refuses, read as any text (which says why; the text decoded once).
+        game = read_plain_pieces(tags, played, file=file, tiles=tiles) or read_plain_mjlog(text, file=file, tiles=tiles)
         if game is not None:
             return [game]
     collector = TileCollector(file)

@@ -11,6 +11,8 @@ the file, the hand and the tag (it was a ``ValueError``'s traceback).
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from typing import Any
 
 import attrs
@@ -23,7 +25,16 @@ import replay.formats.tenhou_xml as tenhou_xml
 from replay.formats.detect import read_games
 from replay.formats.logmodel import LogError, LoggedGame
 from replay.formats.source import read_source
-from replay.formats.tenhou_xml_tiles import TileCollector, _hand_start, code, plain_hand_tiles, read_with_tiles
+from replay.formats.tenhou_xml_tiles import (
+    REDS,
+    TileCollector,
+    _hand_start,
+    call_string,
+    code,
+    plain_hand_tiles,
+    plain_tags,
+    read_with_tiles,
+)
 
 needs_corpus = pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpus is not present")
 
@@ -71,6 +82,30 @@ def test_every_corpus_mjlog_gives_the_tiles_the_tree_gives_without_the_tree(monk
         tiles = plain_hand_tiles(data.decode("utf-8-sig"))
         assert tiles is not None and tiles == [list(hand.tiles or ()) for hand in expected[path][0].hands], path
         assert repr(as_imported(data, str(path))) == repr(expected[path]), path
+
+
+def through_pieces(text: str, file: str) -> LoggedGame | None:
+    """The game as an import reads a plain-shaped text, from the tags the tiles' walk matched
+    (``read_plain_pieces``), or None where it leaves the text to the other readers."""
+    found = plain_tags(text)
+    if found is None:
+        return None
+    tiles, tags, played = found
+    return tenhou_xml.read_plain_pieces(tags, played, file=file, tiles=tiles)
+
+
+@needs_corpus
+def test_every_corpus_mjlog_reads_from_its_pieces_as_from_its_text() -> None:
+    # The import's reader of the tags the tiles' walk matched (eleventh round) gives every corpus log's
+    # game as the reader of the whole text gives it, tiles and all.
+    files = sorted(p for p in CORPUS.rglob("*") if p.is_file() and p.suffix in (".mjlog", ".xml", ".xml_"))
+    assert len(files) > 700
+    for path in files:
+        text = read_source(path).decode("utf-8-sig")
+        tiles = plain_hand_tiles(text)
+        game = through_pieces(text, str(path))
+        assert game is not None, path
+        assert repr(game) == repr(tenhou_xml.read_plain_mjlog(text, file=str(path), tiles=tiles)), path
 
 
 HEADER = '<mjloggm ver="2.3"><GO type="{kind}" lobby="0"/><UN n0="A" n1="B" n2="C" n3="D"/><TAIKYOKU oya="0"/>'
@@ -139,6 +174,78 @@ def test_a_layout_reads_alike_both_ways(old: str, new: str, parsed: bool, xml_pa
     xml_parses.clear()  # the expected reading's own parse is not the import's
     assert repr(as_imported(data, "game.mjlog")) == repr(expected)
     assert xml_parses == (["game.mjlog"] if parsed else [])
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "left"),
+    [
+        # Blank space after the opening tag, between tags, at the end.
+        ('<mjloggm ver="2.3">', '<mjloggm ver="2.3">\n', False),
+        ("<T56/><D56/>", "<T56/><D56/>\n", False),
+        ('<U58/><E58/><V64/><F64/><N who="3"', '<U58/><E58/><V64/><F64/>\r\n\t<N who="3"', False),
+        ("</mjloggm>", "</mjloggm>\n", False),
+        # A repeated attribute (malformed XML), a tag with more attributes than the plain shape's, an entity.
+        ('<UN n0="A"', '<UN n0="A" n0="A"', True),
+        ('<BYE who="3"/>', '<BYE who="3" who="3"/>', True),
+        ('<BYE who="3"/>', '<BYE a="1" b="2" c="3"/>', True),
+        ('n0="A"', 'n0="&amp;"', True),
+        # The reader's refusals: a riichi past the table's seats, a win after the game's end.
+        ('<REACH who="0" step="1"/>', '<REACH who="4" step="1"/>', True),
+        (
+            "</mjloggm>",
+            '<AGARI ba="0,0" hai="1" machi="1" ten="30,1000,0" yaku="1,1" doraHai="1" who="0" '
+            'fromWho="1" sc="250,10,250,-10,250,0,250,0" /></mjloggm>',
+            True,
+        ),
+        # Something after the closing tag.
+        ("</mjloggm>", "</mjloggm><T5/>", True),
+        ("</mjloggm>", "</mjloggm></mjloggm>", True),
+    ],
+)
+def test_a_text_the_pieces_reader_leaves_to_the_others_reads_as_they_read_it(old: str, new: str, left: bool) -> None:
+    # What the import's reader of the pieces is not sure of it leaves to the reader of the text (which
+    # reads it, leaves it to the parser or refuses it); what it reads, it reads as that reader does.
+    text = GAME.replace("<T112/>", '<BYE who="3"/><T112/>', 1)
+    assert through_pieces(text, "game.mjlog") is not None
+    assert old in text
+    changed = text.replace(old, new, 1)
+    game = through_pieces(changed, "game.mjlog")
+    assert (game is None) == left
+    if game is not None:
+        tiles = plain_hand_tiles(changed)
+        assert repr(game) == repr(tenhou_xml.read_plain_mjlog(changed, file="game.mjlog", tiles=tiles))
+    data = changed.encode()
+    assert repr(as_imported(data, "game.mjlog")) == repr(through_tree(data, "game.mjlog"))
+
+
+def _order(tile: int) -> tuple[int, int]:
+    return tile // 4, 1 if tile in REDS else 0
+
+
+def test_every_chi_and_pon_code_lists_the_others_by_kind_a_red_five_last() -> None:
+    # The call string's tiles other than the called one are listed as Tenhou lists them: by kind, a
+    # red five after the plain ones (``_order``), for every meld code of a chi, a pon or an added kan.
+    for meld in range(1 << 16):
+        if not meld & 0x1C or (meld & 0x18 and not meld & 0x4 and meld & 3 == 0):
+            continue  # a kan, a north, or a pon from nobody
+        text, _ = call_string(meld, 4)
+        if meld & 0x4:
+            base = meld >> 10
+            kind = base // 3 // 7 * 9 + base // 3 % 7
+            tiles = [(kind + i) * 4 + ((meld >> (3 + 2 * i)) & 3) for i in range(3)]
+            called = tiles[base % 3]
+            assert text[:3] == f"c{code(called)}"
+        else:
+            kind = (meld >> 9) // 3
+            unused = (meld >> 5) & 3
+            tiles = [kind * 4 + i for i in range(4) if i != unused]
+            called = tiles[(meld >> 9) % 3]
+        # (The called tile's own code, and an added kan's, come where the letter puts them.)
+        others = [code(t) for t in sorted((t for t in tiles if t != called), key=_order)]
+        placed = text.replace(f"c{code(called)}", "").replace(f"p{code(called)}", "")
+        if meld & 0x10 and not meld & 0x4:
+            placed = placed.replace(f"k{code(kind * 4 + unused)}{code(called)}", "")
+        assert [int(placed[i : i + 2]) for i in range(0, len(placed), 2)] == others, (meld, text)
 
 
 @pytest.mark.parametrize(
@@ -231,3 +338,14 @@ def test_a_hand_dealt_as_tenhou_writes_it_is_sorted_as_any_other_spelling(tiles:
     if {16, 17} <= set(tiles):
         # The red five of manzu (tile 16, code 51) after a plain one (code 15).
         assert fast[2].index(51) > fast[2].index(15)
+
+
+def test_the_piece_pattern_is_compiled_by_the_tiles_only() -> None:
+    # ``honba verify`` reads with ``_STEP`` alone: importing the reader compiles no piece pattern (some
+    # 20 M instructions at every start); the tiles' module, which an import loads, compiles it once.
+    script = (
+        "import replay.formats.tenhou_xml as x; print(x.piece_pattern.cache_info().currsize); "
+        "import replay.formats.tenhou_xml_tiles; print(x.piece_pattern.cache_info().currsize)"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=60)
+    assert done.stdout.split() == ["0", "1"]
