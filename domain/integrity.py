@@ -309,11 +309,43 @@ def event_digest(event: Any, known: tuple[Any, Any] | None = None) -> str:
             pieces.append(key + orjson.dumps(cls.__qualname__))
             continue
         value = getattr(event, name)
+        kind = type(value)
         if known is not None and value is known[0]:
-            pieces.append(key + _value_canonical(value, known[1] | {"__type__": type(value).__name__}))
+            pieces.append(key + _value_canonical(value, known[1] | {"__type__": kind.__name__}))
+        elif kind is list or kind is dict:
+            found = json_exactly(value)
+            if found is None:
+                found = canonical(plain(value))
+            else:
+                _remember_exact(value)
+            pieces.append(key + found)
         else:
             pieces.append(key + plain_canonical(value))
     return hashlib.sha256(b"{" + b",".join(pieces) + b"}").hexdigest()
+
+
+# An event's lists and dicts (a match's rules, its source with every tile of its game, its players and
+# opening; an end's final scores and points) that ``event_digest`` found orjson writes as the standard
+# encoder does, by id, each kept while it is alive (the entry holds it: its id names no other object
+# meanwhile). Whether bytes are exact is a matter of the values alone, not of the keys' order: the same
+# values are written exactly as the library's transcoder writes them (``replay.store.mapper``), whose
+# row of the event then is one call of orjson, with no scan of its bytes. An event's values are not
+# changed once it is made (its digest, and the chain after it, cover them). Enough are kept for a
+# file's games (a reading worker builds them all, then prepares them), all let go at once.
+_EXACT_VALUES: dict[int, Any] = {}
+_EXACT_VALUES_KEPT = 4096
+
+
+def _remember_exact(value: list[Any] | dict[str, Any]) -> None:
+    if len(_EXACT_VALUES) >= _EXACT_VALUES_KEPT:
+        _EXACT_VALUES.clear()
+    _EXACT_VALUES[id(value)] = value
+
+
+def known_exact(value: Any) -> bool:
+    """Whether a list or dict of an event is one ``event_digest`` found orjson writes exactly as the
+    standard encoder does (with either order of keys): that very object, kept while it is alive."""
+    return _EXACT_VALUES.get(id(value)) is value
 
 
 _EXACT_SCALARS = frozenset(_PLAIN_SCALARS)

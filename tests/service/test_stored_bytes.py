@@ -19,12 +19,13 @@ from conftest import CORPUS
 from eventsourcing.persistence import Mapper, StoredEvent
 
 import domain.match as match_module
+import replay.store.mapper as mapper_module
 from domain import integrity
 from domain.integrity import canonical, event_content, event_digest
 from domain.match import Match
 from domain.rules import load_preset
 from domain.values import ExhaustiveDraw, Penalty
-from replay.formats.detect import read_log
+from replay.formats.detect import read_games, read_log, read_source
 from replay.service.imports.batch import import_paths
 from replay.service.imports.importing import match_from_log
 from replay.service.imports.storing import prepare
@@ -212,3 +213,30 @@ def test_a_fact_with_a_number_orjson_refuses_is_stored_as_the_library_writes_it(
     (event, *_) = _hand_events()
     big = dataclasses.replace(event, fact=ExhaustiveDraw(ready=(2**70,)))
     assert mapper.to_stored_event(big) == _library(mapper, big)
+
+
+@pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpus is not present")
+def test_a_new_match_s_start_and_end_rows_are_written_without_a_scan(
+    mapper: HonbaMapper, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The lists and dicts of a new match's start (its rules, its source with every tile of the game,
+    its players, its opening) and of its end (final scores and points) were found exact by their
+    event's digest (``domain.integrity.known_exact``): their rows are one call of orjson, nothing
+    scanned or written attribute by attribute again, and the library's bytes all the same."""
+    path = sorted((CORPUS / "tenhou-wire-2018").glob("*.mjlog"))[0]
+    (game,) = read_games(read_source(path), file=str(path), tiles=True)
+    match = match_from_log(game)
+    events = list(match.pending_events)
+    start, end = events[0], events[-1]
+    assert isinstance(start, Match.Started) and isinstance(end, Match.MatchEnded)
+    assert "tiles" in start.source and all(integrity.known_exact(v) for v in (start.rules, start.source))
+    assert integrity.known_exact(end.final_points) and not integrity.known_exact(dict(start.source))
+    expected = [_library(mapper, event) for event in (start, end)]
+
+    def no_scan(*args: Any) -> Any:
+        raise AssertionError("the row's values were scanned again")
+
+    monkeypatch.setattr(mapper_module, "json_exactly", no_scan)
+    monkeypatch.setattr(integrity, "_suspect", no_scan)
+    monkeypatch.setattr(integrity, "_exactly_plain", no_scan)
+    assert [mapper.to_stored_event(event) for event in (start, end)] == expected
