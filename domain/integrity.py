@@ -330,10 +330,12 @@ def event_digest(event: Any, known: tuple[Any, Any] | None = None) -> str:
 # meanwhile). Whether bytes are exact is a matter of the values alone, not of the keys' order: the same
 # values are written exactly as the library's transcoder writes them (``replay.store.mapper``), whose
 # row of the event then is one call of orjson, with no scan of its bytes. An event's values are not
-# changed once it is made (its digest, and the chain after it, cover them). Enough are kept for a
-# file's games (a reading worker builds them all, then prepares them), all let go at once.
+# changed once it is made (its digest, and the chain after it, cover them). Each is let go when its row
+# takes it (``take_exact``: a source holds every tile of its game), and all at once past a few: a
+# reading worker prepares a file's games right after building them, and a file of more loses only the
+# shortcut.
 _EXACT_VALUES: dict[int, Any] = {}
-_EXACT_VALUES_KEPT = 4096
+_EXACT_VALUES_KEPT = 512
 
 
 def _remember_exact(value: list[Any] | dict[str, Any]) -> None:
@@ -342,10 +344,15 @@ def _remember_exact(value: list[Any] | dict[str, Any]) -> None:
     _EXACT_VALUES[id(value)] = value
 
 
-def known_exact(value: Any) -> bool:
+def take_exact(value: Any) -> bool:
     """Whether a list or dict of an event is one ``event_digest`` found orjson writes exactly as the
-    standard encoder does (with either order of keys): that very object, kept while it is alive."""
-    return _EXACT_VALUES.get(id(value)) is value
+    standard encoder does (with either order of keys): that very object. It is forgotten then (its
+    stored row is the last to write it; asked again, the answer is False and it is scanned)."""
+    found = _EXACT_VALUES.get(id(value))
+    if found is not value:
+        return False
+    del _EXACT_VALUES[id(value)]
+    return True
 
 
 _EXACT_SCALARS = frozenset(_PLAIN_SCALARS)

@@ -221,7 +221,7 @@ def test_a_new_match_s_start_and_end_rows_are_written_without_a_scan(
 ) -> None:
     """The lists and dicts of a new match's start (its rules, its source with every tile of the game,
     its players, its opening) and of its end (final scores and points) were found exact by their
-    event's digest (``domain.integrity.known_exact``): their rows are one call of orjson, nothing
+    event's digest (``domain.integrity.take_exact``): their rows are one call of orjson, nothing
     scanned or written attribute by attribute again, and the library's bytes all the same."""
     path = sorted((CORPUS / "tenhou-wire-2018").glob("*.mjlog"))[0]
     (game,) = read_games(read_source(path), file=str(path), tiles=True)
@@ -229,8 +229,9 @@ def test_a_new_match_s_start_and_end_rows_are_written_without_a_scan(
     events = list(match.pending_events)
     start, end = events[0], events[-1]
     assert isinstance(start, Match.Started) and isinstance(end, Match.MatchEnded)
-    assert "tiles" in start.source and all(integrity.known_exact(v) for v in (start.rules, start.source))
-    assert integrity.known_exact(end.final_points) and not integrity.known_exact(dict(start.source))
+    kept = integrity._EXACT_VALUES
+    assert "tiles" in start.source and all(kept.get(id(v)) is v for v in (start.rules, start.source, start.players))
+    assert kept.get(id(end.final_points)) is end.final_points and not integrity.take_exact(dict(start.source))
     expected = [_library(mapper, event) for event in (start, end)]
 
     def no_scan(*args: Any) -> Any:
@@ -240,3 +241,5 @@ def test_a_new_match_s_start_and_end_rows_are_written_without_a_scan(
     monkeypatch.setattr(integrity, "_suspect", no_scan)
     monkeypatch.setattr(integrity, "_exactly_plain", no_scan)
     assert [mapper.to_stored_event(event) for event in (start, end)] == expected
+    # Each is let go as its row takes it: a source holds every tile of its game.
+    assert all(kept.get(id(v)) is None for v in (start.rules, start.source, end.final_points))
