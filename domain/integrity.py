@@ -317,7 +317,7 @@ def event_digest(event: Any, known: tuple[Any, Any] | None = None) -> str:
             if found is None:
                 found = canonical(plain(value))
             else:
-                _remember_exact(value)
+                _remember_exact(value, found)
             pieces.append(key + found)
         else:
             pieces.append(key + plain_canonical(value))
@@ -329,19 +329,21 @@ def event_digest(event: Any, known: tuple[Any, Any] | None = None) -> str:
 # encoder does, by id, each kept while it is alive (the entry holds it: its id names no other object
 # meanwhile). Whether bytes are exact is a matter of the values alone, not of the keys' order: the same
 # values are written exactly as the library's transcoder writes them (``replay.store.mapper``), whose
-# row of the event then is one call of orjson, with no scan of its bytes. An event's values are not
+# row of the event then is one call of orjson, with no scan of its bytes; kept with the canonical bytes
+# the digest wrote, which ``plain_canonical`` and ``written_exactly`` give again (a match's rules are
+# written for its standings reference and its content's rules digest too). An event's values are not
 # changed once it is made (its digest, and the chain after it, cover them). Each is let go when its row
 # takes it (``take_exact``: a source holds every tile of its game), and all at once past a few: a
 # reading worker prepares a file's games right after building them, and a file of more loses only the
 # shortcut.
-_EXACT_VALUES: dict[int, Any] = {}
+_EXACT_VALUES: dict[int, tuple[Any, bytes]] = {}
 _EXACT_VALUES_KEPT = 512
 
 
-def _remember_exact(value: list[Any] | dict[str, Any]) -> None:
+def _remember_exact(value: list[Any] | dict[str, Any], written: bytes) -> None:
     if len(_EXACT_VALUES) >= _EXACT_VALUES_KEPT:
         _EXACT_VALUES.clear()
-    _EXACT_VALUES[id(value)] = value
+    _EXACT_VALUES[id(value)] = (value, written)
 
 
 def take_exact(value: Any) -> bool:
@@ -349,10 +351,20 @@ def take_exact(value: Any) -> bool:
     standard encoder does (with either order of keys): that very object. It is forgotten then (its
     stored row is the last to write it; asked again, the answer is False and it is scanned)."""
     found = _EXACT_VALUES.get(id(value))
-    if found is not value:
+    if found is None or found[0] is not value:
         return False
     del _EXACT_VALUES[id(value)]
     return True
+
+
+def written_exactly(value: Any) -> bytes | None:
+    """``json_exactly(value)``: the canonical bytes its event's digest wrote of a list or dict it found
+    exact (a match's rules: its standings reference and its content's rules digest are made of them
+    before its row takes them), else written and checked here."""
+    found = _EXACT_VALUES.get(id(value))
+    if found is not None and found[0] is value:
+        return found[1]
+    return json_exactly(value)
 
 
 _EXACT_SCALARS = frozenset(_PLAIN_SCALARS)
@@ -437,8 +449,13 @@ def plain_canonical(value: Any) -> bytes:
         data = id_text(value)
     elif cls is datetime:
         data = time_text(value)
-    elif cls is list or cls is tuple or cls is dict:
+    elif cls is list or cls is dict:
+        found = _EXACT_VALUES.get(id(value))
+        if found is not None and found[0] is value:
+            return found[1]  # an event's list or dict, written by its digest already
         data = value  # what ``plain`` makes of it, as orjson writes it, unless it holds some other value
+    elif cls is tuple:
+        data = value
     elif value_fields(cls) is not None:
         data = to_data(value) | {"__type__": cls.__name__}
     else:

@@ -21,9 +21,9 @@ from eventsourcing.persistence import Mapper, StoredEvent
 import domain.match as match_module
 import replay.store.mapper as mapper_module
 from domain import integrity
-from domain.integrity import canonical, event_content, event_digest
+from domain.integrity import canonical, event_content, event_digest, plain
 from domain.match import Match
-from domain.rules import load_preset
+from domain.rules import Ruleset, load_preset
 from domain.values import ExhaustiveDraw, Penalty
 from replay.formats.detect import read_games, read_log, read_source
 from replay.service.imports.batch import import_paths
@@ -230,8 +230,8 @@ def test_a_new_match_s_start_and_end_rows_are_written_without_a_scan(
     start, end = events[0], events[-1]
     assert isinstance(start, Match.Started) and isinstance(end, Match.MatchEnded)
     kept = integrity._EXACT_VALUES
-    assert "tiles" in start.source and all(kept.get(id(v)) is v for v in (start.rules, start.source, start.players))
-    assert kept.get(id(end.final_points)) is end.final_points and not integrity.take_exact(dict(start.source))
+    assert "tiles" in start.source and all(kept[id(v)][0] is v for v in (start.rules, start.source, start.players))
+    assert kept[id(end.final_points)][0] is end.final_points and not integrity.take_exact(dict(start.source))
     expected = [_library(mapper, event) for event in (start, end)]
 
     def no_scan(*args: Any) -> Any:
@@ -243,3 +243,33 @@ def test_a_new_match_s_start_and_end_rows_are_written_without_a_scan(
     assert [mapper.to_stored_event(event) for event in (start, end)] == expected
     # Each is let go as its row takes it: a source holds every tile of its game.
     assert all(kept.get(id(v)) is None for v in (start.rules, start.source, end.final_points))
+
+
+@pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpus is not present")
+def test_a_new_match_s_rules_are_written_by_its_digest_for_its_reference_and_content(
+    mapper: HonbaMapper, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its standings reference (``DocumentView.rules_ref``) and its content's rules digest
+    (``rules_digest``) take the canonical bytes its start's digest wrote of the rules: not written
+    and checked again, the same reference, digest and rows."""
+    import projections.standings_view as standings_view
+
+    path = sorted((CORPUS / "tenhou-wire-2018").glob("*.mjlog"))[1]
+    (game,) = read_games(read_source(path), file=str(path), tiles=True)
+    match = match_from_log(game)
+    start = match.pending_events[0]
+    written: list[int] = []
+    original = integrity.json_exactly
+
+    def counted(data: Any, option: int = integrity.SORTED) -> bytes | None:
+        if data is start.rules:
+            written.append(option)
+        return original(data, option)
+
+    monkeypatch.setattr(integrity, "json_exactly", counted)
+    monkeypatch.setattr(standings_view, "json_exactly", counted, raising=False)
+    prepared = prepare(match, mapper, from_log=True, view=True)
+    assert written == []
+    assert prepared.content.rules == integrity.digest_of(plain(Ruleset.from_stored(start.rules).to_dict()))
+    assert prepared.documents is not None
+    assert prepared.records[0] == _library(mapper, start)
