@@ -313,11 +313,15 @@ def event_digest(event: Any, known: tuple[Any, Any] | None = None) -> str:
         if known is not None and value is known[0]:
             pieces.append(key + _value_canonical(value, known[1] | {"__type__": kind.__name__}))
         elif kind is list or kind is dict:
-            found = json_exactly(value)
-            if found is None:
-                found = canonical(plain(value))
+            kept = _EXACT_VALUES.get(id(value))
+            if kept is not None and kept[0] is value:
+                found = kept[1]  # written for its event already (``written_for_event``)
             else:
-                _remember_exact(value, found)
+                found = json_exactly(value)
+                if found is None:
+                    found = canonical(plain(value))
+                else:
+                    _remember_exact(value, found)
             pieces.append(key + found)
         else:
             pieces.append(key + plain_canonical(value))
@@ -355,6 +359,14 @@ def take_exact(value: Any) -> bool:
         return False
     del _EXACT_VALUES[id(value)]
     return True
+
+
+def written_for_event(value: list[Any] | dict[str, Any]) -> None:
+    """Write and check a list or dict made for an event about to be made (a new match's rules, which
+    its match builds its ``Ruleset`` by before its digest is worked out), once for both."""
+    found = json_exactly(value)
+    if found is not None:
+        _remember_exact(value, found)
 
 
 def written_exactly(value: Any) -> bytes | None:

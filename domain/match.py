@@ -55,6 +55,7 @@ from domain.integrity import (
     plain,
     plain_canonical,
     prefix_digests,
+    written_for_event,
 )
 from domain.progression import (
     Fact,
@@ -427,12 +428,16 @@ class Match(Aggregate):
         rules' start score.
         """
         names = list(start_checks(key, players, rules, opening))
+        # The rules' canonical bytes written once: the match finds its ``Ruleset`` by them, and its
+        # start's digest covers them (the 2 KB written and checked twice before).
+        values = rules.to_dict()
+        written_for_event(values)
         return cls._create(
             cls.Started,
             id=match_id(key),
             key=key,
             players=names,
-            rules=rules.to_dict(),
+            rules=values,
             source=dict(source or {}),
             opening=to_data(opening) if opening is not None else {},
             prior=GENESIS,

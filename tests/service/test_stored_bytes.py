@@ -246,30 +246,32 @@ def test_a_new_match_s_start_and_end_rows_are_written_without_a_scan(
 
 
 @pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpus is not present")
-def test_a_new_match_s_rules_are_written_by_its_digest_for_its_reference_and_content(
+def test_a_new_match_s_rules_are_written_once_for_its_ruleset_digest_reference_and_content(
     mapper: HonbaMapper, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Its standings reference (``DocumentView.rules_ref``) and its content's rules digest
-    (``rules_digest``) take the canonical bytes its start's digest wrote of the rules: not written
-    and checked again, the same reference, digest and rows."""
+    """A new match's rule values are written and checked once (``Match.start``:
+    ``written_for_event``): its ``Ruleset`` is found by those bytes, its start's digest covers them,
+    its standings reference (``DocumentView.rules_ref``) and its content's rules digest
+    (``rules_digest``) take them again; the same reference, digest and rows."""
     import projections.standings_view as standings_view
 
     path = sorted((CORPUS / "tenhou-wire-2018").glob("*.mjlog"))[1]
     (game,) = read_games(read_source(path), file=str(path), tiles=True)
-    match = match_from_log(game)
-    start = match.pending_events[0]
-    written: list[int] = []
+    written: list[tuple[Any, int]] = []
     original = integrity.json_exactly
 
     def counted(data: Any, option: int = integrity.SORTED) -> bytes | None:
-        if data is start.rules:
-            written.append(option)
+        written.append((data, option))
         return original(data, option)
 
     monkeypatch.setattr(integrity, "json_exactly", counted)
     monkeypatch.setattr(standings_view, "json_exactly", counted, raising=False)
+    match = match_from_log(game)
+    start = match.pending_events[0]
     prepared = prepare(match, mapper, from_log=True, view=True)
-    assert written == []
+    assert [option for data, option in written if data is start.rules] == [integrity.SORTED]
     assert prepared.content.rules == integrity.digest_of(plain(Ruleset.from_stored(start.rules).to_dict()))
+    assert match.rules == Ruleset.from_stored(start.rules)
     assert prepared.documents is not None
     assert prepared.records[0] == _library(mapper, start)
+    assert event_digest(start) == hashlib.sha256(canonical(event_content(start))).hexdigest()
