@@ -145,11 +145,13 @@ def _exactly_plain(data: Any) -> bool:
     return True
 
 
-def json_exactly(data: Any, option: int = SORTED) -> bytes | None:
+def json_exactly(data: Any, option: int = SORTED, *, kept: bool = True) -> bytes | None:
     """The bytes the standard library's compact JSON encoder writes for plain data (``canonical``'s
     with ``SORTED``, the event library's transcoder's with ``UNSORTED``), written by ``orjson``; None
     where they might differ (see ``_suspect``: a float orjson writes otherwise, a value that is not
-    plain JSON), or orjson refuses the data: the caller encodes it the standard way."""
+    plain JSON), or orjson refuses the data: the caller encodes it the standard way. ``kept``: long
+    bytes found clean are kept (``_CLEAN``); False for bytes written once (a match's source, every
+    tile of its game: hashed to be looked up and kept, for nothing, and pushing out a match's rules)."""
     try:
         found = orjson.dumps(data, option=option)
     except (TypeError, orjson.JSONEncodeError):
@@ -157,7 +159,7 @@ def json_exactly(data: Any, option: int = SORTED) -> bytes | None:
     cls = type(data)
     if cls is str or cls is int or cls is bool or data is None:
         return found  # written alike, ``None`` as ``null`` too
-    if _CLEAN_FROM <= len(found) <= _CLEAN_TO:
+    if kept and _CLEAN_FROM <= len(found) <= _CLEAN_TO:
         if found in _CLEAN:
             return found
         if not _suspect(found):
@@ -317,7 +319,7 @@ def event_digest(event: Any, known: tuple[Any, Any] | None = None) -> str:
             if kept is not None and kept[0] is value:
                 found = kept[1]  # written for its event already (``written_for_event``)
             else:
-                found = json_exactly(value)
+                found = json_exactly(value, kept=False)
                 if found is None:
                     found = canonical(plain(value))
                 else:

@@ -232,6 +232,9 @@ def test_a_new_match_s_start_and_end_rows_are_written_without_a_scan(
     kept = integrity._EXACT_VALUES
     assert "tiles" in start.source and all(kept[id(v)][0] is v for v in (start.rules, start.source, start.players))
     assert kept[id(end.final_points)][0] is end.final_points and not integrity.take_exact(dict(start.source))
+    # Written once: not hashed into the clean bytes kept for a match's rules (nor pushing them out).
+    source_bytes = kept[id(start.source)][1]
+    assert 512 <= len(source_bytes) <= 16384 and source_bytes not in integrity._CLEAN
     expected = [_library(mapper, event) for event in (start, end)]
 
     def no_scan(*args: Any) -> Any:
@@ -260,9 +263,9 @@ def test_a_new_match_s_rules_are_written_once_for_its_ruleset_digest_reference_a
     written: list[tuple[Any, int]] = []
     original = integrity.json_exactly
 
-    def counted(data: Any, option: int = integrity.SORTED) -> bytes | None:
+    def counted(data: Any, option: int = integrity.SORTED, *, kept: bool = True) -> bytes | None:
         written.append((data, option))
-        return original(data, option)
+        return original(data, option, kept=kept)
 
     monkeypatch.setattr(integrity, "json_exactly", counted)
     monkeypatch.setattr(standings_view, "json_exactly", counted, raising=False)
