@@ -978,10 +978,27 @@ def _rules_of(stored: Mapping[str, Any], key: bytes) -> Ruleset:
     # from the values as they read back from their bytes.
     description = stored.get("description")
     if type(description) is str and stored.keys() <= _RULE_FIELDS:
-        rest = plain_canonical({name: value for name, value in stored.items() if name != "description"})
+        rest = _without_description(key, description)
+        if rest is None:
+            rest = plain_canonical({name: value for name, value in stored.items() if name != "description"})
         _RETITLED[key] = (rest, description)
         return _undescribed_rules(rest).retitled(description)
     return Ruleset.from_stored(json.loads(key))
+
+
+def _without_description(key: bytes, description: str) -> bytes | None:
+    """The canonical bytes of rule values without their description, cut from the values' own
+    (``key``): keys sorted, so taking one member out leaves the others' bytes as they are. None when
+    the member is not found once (a quote inside text is escaped: ``"description":`` unescaped is a
+    key, and the only one when found once): the caller writes the other values."""
+    member = b'"description":' + exact_canonical(description)
+    if key.count(member) != 1:
+        return None
+    if (b"," + member) in key:
+        return key.replace(b"," + member, b"", 1)
+    if (member + b",") in key:
+        return key.replace(member + b",", b"", 1)
+    return None
 
 
 @functools.lru_cache(maxsize=64)

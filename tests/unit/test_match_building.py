@@ -18,7 +18,7 @@ from eventsourcing.domain import CanMutateAggregate
 
 import domain.match as match_module
 from domain.errors import RuleViolation
-from domain.integrity import digest_of, plain
+from domain.integrity import digest_of, plain, plain_canonical
 from domain.match import Match, rules_digest, stored_rules
 from domain.rules import Ruleset, load_preset
 from domain.values import TableState
@@ -129,6 +129,37 @@ def test_the_digest_of_rules_under_another_description_is_put_together_without_e
     monkeypatch.setattr(Ruleset, "to_dict", counted)
     assert [rules_digest(one) for one in stored] == expected
     assert len(encoded) == 1  # the other values' rules once, none of the four retitled
+
+
+@pytest.mark.parametrize("description", ["Tenhou, played on 2018-02-01", '"description":"x"', "", '東 \\ "q"'])
+def test_the_other_rule_values_bytes_are_cut_from_the_values_own(
+    description: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Rules under a new description: the other values' canonical bytes (what their ``Ruleset`` is
+    built once from) are the values' own without the description's member, not written again."""
+    values = {**load_preset("tenhou").to_dict(), "description": description}
+    key = plain_canonical(values)
+    rest = plain_canonical({name: value for name, value in values.items() if name != "description"})
+    assert match_module._without_description(key, description) == rest
+    match_module._RULES.clear()
+    written: list[Any] = []
+    original = match_module.plain_canonical
+
+    def counted(value: Any) -> bytes:
+        written.append(value)
+        return original(value)
+
+    monkeypatch.setattr(match_module, "plain_canonical", counted)
+    assert stored_rules(values) == Ruleset.from_stored(values)
+    assert written == [values]  # the values' key, and nothing else written
+    assert match_module._RETITLED[key] == (rest, description)
+
+
+def test_rule_values_whose_description_member_is_not_found_once_are_written_again() -> None:
+    values = {**load_preset("tenhou").to_dict(), "description": "d"}
+    key = plain_canonical(values)
+    assert match_module._without_description(key + key, "d") is None
+    assert match_module._without_description(key, "another") is None
 
 
 def _game(results: list[Any]) -> LoggedGame:
