@@ -319,11 +319,12 @@ def event_digest(event: Any, known: tuple[Any, Any] | None = None) -> str:
             if kept is not None and kept[0] is value:
                 found = kept[1]  # written for its event already (``written_for_event``)
             else:
-                found = json_exactly(value, kept=False)
-                if found is None:
+                written = json_exactly(value, kept=False)
+                if written is None:
                     found = canonical(plain(value))
                 else:
-                    _remember_exact(value, found)
+                    found = written
+                    _remember_exact(value, written)
             pieces.append(key + found)
         else:
             pieces.append(key + plain_canonical(value))

@@ -57,12 +57,15 @@ class GameIdentity(Aggregate):
         """The events ``claim(fingerprint, key)`` records (its one event, stamped by its class's clock
         as the library stamps it), made without the aggregate: an import claims every game it stores,
         and the library's ``_create`` costs more than the event."""
+        # The event class as ``_create`` makes it (keyword arguments its dataclass transform does not
+        # declare to a type checker).
+        claimed: Any = cls.Claimed
         return [
-            cls.Claimed(
+            claimed(
                 originator_topic=_IDENTITY_TOPIC,
                 originator_id=identity_id(fingerprint),
                 originator_version=cls.INITIAL_VERSION,
-                timestamp=cls.Claimed.create_timestamp(),
+                timestamp=claimed.create_timestamp(),
                 fingerprint=fingerprint,
                 key=key,
             )

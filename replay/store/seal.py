@@ -74,21 +74,25 @@ def new_seal_events(match_id: UUID, position: int, head: str) -> list[Any]:
     an import seals every match it stores, and the library's ``_create`` (its look for a class topic,
     its copies of the arguments, the aggregate it builds and mutates) cost more than the events."""
     sealed_id = seal_id(match_id)
+    # The event classes as the library makes them (``_create``, ``trigger_event``: with keyword
+    # arguments its dataclass transform does not declare to a type checker).
+    opened: Any = Seal.Opened
+    sealed: Any = Seal.Sealed
     events: list[Any] = [
-        Seal.Opened(
+        opened(
             originator_topic=_SEAL_TOPIC,
             originator_id=sealed_id,
             originator_version=Seal.INITIAL_VERSION,
-            timestamp=Seal.Opened.create_timestamp(),
+            timestamp=opened.create_timestamp(),
             match_id=match_id,
         )
     ]
     if (position, head) != (0, ""):  # what ``seal`` records nothing for: the seal as opened
         events.append(
-            Seal.Sealed(
+            sealed(
                 originator_id=sealed_id,
                 originator_version=Seal.INITIAL_VERSION + 1,
-                timestamp=Seal.Sealed.create_timestamp(),
+                timestamp=sealed.create_timestamp(),
                 position=position,
                 head=head,
             )
