@@ -360,7 +360,7 @@ def take_exact(value: Any) -> bool:
     found = _EXACT_VALUES.get(id(value))
     if found is None or found[0] is not value:
         return False
-    del _EXACT_VALUES[id(value)]
+    _EXACT_VALUES.pop(id(value), None)  # (another thread may have let them all go meanwhile)
     return True
 
 
