@@ -84,9 +84,15 @@ def _suspect(found: bytes) -> bool:
     """Whether bytes orjson wrote may hold a float, a NaN, an infinity or a UUID (see above)."""
     if b"null" in found or _POINT.search(found) is not None or _UUID_END.search(found) is not None:
         return True
-    if _EXPONENT.search(found) is None:
-        return False
-    return any(found[hit.start() - 1 : hit.start()].isdigit() for hit in _EXPONENT.finditer(found))
+    # Each hit looked at from the one before, not from the start again: a log's file name (``...-wire-
+    # 2018/...``) has one near the start of its match's source, whose tiles were then scanned twice.
+    hit = _EXPONENT.search(found)
+    while hit is not None:
+        start = hit.start()
+        if found[start - 1 : start].isdigit():
+            return True
+        hit = _EXPONENT.search(found, hit.end())
+    return False
 
 
 _PLAIN_SCALARS = (str, int, bool, type(None))
