@@ -84,9 +84,15 @@ def _suspect(found: bytes) -> bool:
     """Whether bytes orjson wrote may hold a float, a NaN, an infinity or a UUID (see above)."""
     if b"null" in found or _POINT.search(found) is not None or _UUID_END.search(found) is not None:
         return True
-    if _EXPONENT.search(found) is None:
-        return False
-    return any(found[hit.start() - 1 : hit.start()].isdigit() for hit in _EXPONENT.finditer(found))
+    # Each hit looked at from the one before, not from the start again: a log's file name (``...-wire-
+    # 2018/...``) has one near the start of its match's source, whose tiles were then scanned twice.
+    hit = _EXPONENT.search(found)
+    while hit is not None:
+        start = hit.start()
+        if found[start - 1 : start].isdigit():
+            return True
+        hit = _EXPONENT.search(found, hit.end())
+    return False
 
 
 _PLAIN_SCALARS = (str, int, bool, type(None))
@@ -145,11 +151,13 @@ def _exactly_plain(data: Any) -> bool:
     return True
 
 
-def json_exactly(data: Any, option: int = SORTED) -> bytes | None:
+def json_exactly(data: Any, option: int = SORTED, *, kept: bool = True) -> bytes | None:
     """The bytes the standard library's compact JSON encoder writes for plain data (``canonical``'s
     with ``SORTED``, the event library's transcoder's with ``UNSORTED``), written by ``orjson``; None
     where they might differ (see ``_suspect``: a float orjson writes otherwise, a value that is not
-    plain JSON), or orjson refuses the data: the caller encodes it the standard way."""
+    plain JSON), or orjson refuses the data: the caller encodes it the standard way. ``kept``: long
+    bytes found clean are kept (``_CLEAN``); False for bytes written once (a match's source, every
+    tile of its game: hashed to be looked up and kept, for nothing, and pushing out a match's rules)."""
     try:
         found = orjson.dumps(data, option=option)
     except (TypeError, orjson.JSONEncodeError):
@@ -157,7 +165,7 @@ def json_exactly(data: Any, option: int = SORTED) -> bytes | None:
     cls = type(data)
     if cls is str or cls is int or cls is bool or data is None:
         return found  # written alike, ``None`` as ``null`` too
-    if _CLEAN_FROM <= len(found) <= _CLEAN_TO:
+    if kept and _CLEAN_FROM <= len(found) <= _CLEAN_TO:
         if found in _CLEAN:
             return found
         if not _suspect(found):
@@ -309,11 +317,75 @@ def event_digest(event: Any, known: tuple[Any, Any] | None = None) -> str:
             pieces.append(key + orjson.dumps(cls.__qualname__))
             continue
         value = getattr(event, name)
+        kind = type(value)
         if known is not None and value is known[0]:
-            pieces.append(key + _value_canonical(value, known[1] | {"__type__": type(value).__name__}))
+            pieces.append(key + _value_canonical(value, known[1] | {"__type__": kind.__name__}))
+        elif kind is list or kind is dict:
+            kept = _EXACT_VALUES.get(id(value))
+            if kept is not None and kept[0] is value:
+                found = kept[1]  # written for its event already (``written_for_event``)
+            else:
+                written = json_exactly(value, kept=False)
+                if written is None:
+                    found = canonical(plain(value))
+                else:
+                    found = written
+                    _remember_exact(value, written)
+            pieces.append(key + found)
         else:
             pieces.append(key + plain_canonical(value))
     return hashlib.sha256(b"{" + b",".join(pieces) + b"}").hexdigest()
+
+
+# An event's lists and dicts (a match's rules, its source with every tile of its game, its players and
+# opening; an end's final scores and points) that ``event_digest`` found orjson writes as the standard
+# encoder does, by id, each kept while it is alive (the entry holds it: its id names no other object
+# meanwhile). Whether bytes are exact is a matter of the values alone, not of the keys' order: the same
+# values are written exactly as the library's transcoder writes them (``replay.store.mapper``), whose
+# row of the event then is one call of orjson, with no scan of its bytes; kept with the canonical bytes
+# the digest wrote, which ``plain_canonical`` and ``written_exactly`` give again (a match's rules are
+# written for its standings reference and its content's rules digest too). An event's values are not
+# changed once it is made (its digest, and the chain after it, cover them). Each is let go when its row
+# takes it (``take_exact``: a source holds every tile of its game), and all at once past a few: a
+# reading worker prepares a file's games right after building them, and a file of more loses only the
+# shortcut.
+_EXACT_VALUES: dict[int, tuple[Any, bytes]] = {}
+_EXACT_VALUES_KEPT = 512
+
+
+def _remember_exact(value: list[Any] | dict[str, Any], written: bytes) -> None:
+    if len(_EXACT_VALUES) >= _EXACT_VALUES_KEPT:
+        _EXACT_VALUES.clear()
+    _EXACT_VALUES[id(value)] = (value, written)
+
+
+def take_exact(value: Any) -> bool:
+    """Whether a list or dict of an event is one ``event_digest`` found orjson writes exactly as the
+    standard encoder does (with either order of keys): that very object. It is forgotten then (its
+    stored row is the last to write it; asked again, the answer is False and it is scanned)."""
+    found = _EXACT_VALUES.get(id(value))
+    if found is None or found[0] is not value:
+        return False
+    _EXACT_VALUES.pop(id(value), None)  # (another thread may have let them all go meanwhile)
+    return True
+
+
+def written_for_event(value: list[Any] | dict[str, Any]) -> None:
+    """Write and check a list or dict made for an event about to be made (a new match's rules, which
+    its match builds its ``Ruleset`` by before its digest is worked out), once for both."""
+    found = json_exactly(value)
+    if found is not None:
+        _remember_exact(value, found)
+
+
+def written_exactly(value: Any) -> bytes | None:
+    """``json_exactly(value)``: the canonical bytes its event's digest wrote of a list or dict it found
+    exact (a match's rules: its standings reference and its content's rules digest are made of them
+    before its row takes them), else written and checked here."""
+    found = _EXACT_VALUES.get(id(value))
+    if found is not None and found[0] is value:
+        return found[1]
+    return json_exactly(value)
 
 
 _EXACT_SCALARS = frozenset(_PLAIN_SCALARS)
@@ -398,8 +470,13 @@ def plain_canonical(value: Any) -> bytes:
         data = id_text(value)
     elif cls is datetime:
         data = time_text(value)
-    elif cls is list or cls is tuple or cls is dict:
+    elif cls is list or cls is dict:
+        found = _EXACT_VALUES.get(id(value))
+        if found is not None and found[0] is value:
+            return found[1]  # an event's list or dict, written by its digest already
         data = value  # what ``plain`` makes of it, as orjson writes it, unless it holds some other value
+    elif cls is tuple:
+        data = value
     elif value_fields(cls) is not None:
         data = to_data(value) | {"__type__": cls.__name__}
     else:

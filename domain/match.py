@@ -12,6 +12,7 @@ the projections use, so the table state is computed by one piece of code.
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
@@ -46,12 +47,15 @@ from domain.entry_checks import EntryChecks, start_checks
 from domain.errors import EntryRefused, MatchAlreadyEnded, RuleViolation, entry_at
 from domain.integrity import (
     GENESIS,
+    canonical,
     digest_of,
     digests_of_items,
     event_digest,
+    exact_canonical,
     plain,
     plain_canonical,
     prefix_digests,
+    written_for_event,
 )
 from domain.progression import (
     Fact,
@@ -424,12 +428,16 @@ class Match(Aggregate):
         rules' start score.
         """
         names = list(start_checks(key, players, rules, opening))
+        # The rules' canonical bytes written once: the match finds its ``Ruleset`` by them, and its
+        # start's digest covers them (the 2 KB written and checked twice before).
+        values = rules.to_dict()
+        written_for_event(values)
         return cls._create(
             cls.Started,
             id=match_id(key),
             key=key,
             players=names,
-            rules=rules.to_dict(),
+            rules=values,
             source=dict(source or {}),
             opening=to_data(opening) if opening is not None else {},
             prior=GENESIS,
@@ -911,8 +919,31 @@ def rules_digest(stored: Mapping[str, Any]) -> str:
 
 @functools.lru_cache(maxsize=256)
 def _rules_digest(stored: bytes) -> str:
+    retitled = _RETITLED.get(stored)
+    if retitled is not None:
+        # Rules built as others retitled (``_rules_of``): their canonical bytes are the others' with
+        # this description's text in its place, worked out once per set of other values.
+        prefix, suffix = _described_frame(retitled[0])
+        if prefix:
+            return hashlib.sha256(prefix + exact_canonical(retitled[1]) + suffix).hexdigest()
     rules = _RULES.get(stored)
     return digest_of(plain((rules if rules is not None else stored_rules(json.loads(stored))).to_dict()))
+
+
+# The place of the description in the canonical bytes of rules built from the other values: text no
+# rule value is likely to hold (where one does, the mark is not found once, and the digest is worked
+# out from the rules whole).
+_DESCRIPTION_MARK = "\0honba: the description goes here\0"
+
+
+@functools.lru_cache(maxsize=64)
+def _described_frame(rest: bytes) -> tuple[bytes, bytes]:
+    """The canonical bytes of ``Ruleset.to_dict`` of the rules these values (all but the description)
+    build, before and after the description's text; empty when the mark is not found once."""
+    data = plain(_undescribed_rules(rest).to_dict())
+    data["description"] = _DESCRIPTION_MARK
+    parts = canonical(data).split(canonical(_DESCRIPTION_MARK))
+    return (parts[0], parts[1]) if len(parts) == 2 else (b"", b"")
 
 
 def stored_rules(stored: Mapping[str, Any]) -> Ruleset:
@@ -925,6 +956,7 @@ def stored_rules(stored: Mapping[str, Any]) -> Ruleset:
         rules = _rules_of(stored, key)
         if len(_RULES) >= _RULES_KEPT:
             _RULES.clear()
+            _RETITLED.clear()
         _RULES[key] = rules
     return rules
 
@@ -933,6 +965,9 @@ def stored_rules(stored: Mapping[str, Any]) -> Ruleset:
 # are named with its hour: 325 descriptions among the corpus's 633 games), all let go at once.
 _RULES: dict[bytes, Ruleset] = {}
 _RULES_KEPT = 256
+# Of those, the rules built as others retitled (``_rules_of``): the canonical bytes of the other values
+# and the description, by the values' canonical bytes (``rules_digest`` puts their digest together).
+_RETITLED: dict[bytes, tuple[bytes, str]] = {}
 
 
 def _rules_of(stored: Mapping[str, Any], key: bytes) -> Ruleset:
@@ -943,9 +978,27 @@ def _rules_of(stored: Mapping[str, Any], key: bytes) -> Ruleset:
     # from the values as they read back from their bytes.
     description = stored.get("description")
     if type(description) is str and stored.keys() <= _RULE_FIELDS:
-        rest = {name: value for name, value in stored.items() if name != "description"}
-        return _undescribed_rules(plain_canonical(rest)).retitled(description)
+        rest = _without_description(key, description)
+        if rest is None:
+            rest = plain_canonical({name: value for name, value in stored.items() if name != "description"})
+        _RETITLED[key] = (rest, description)
+        return _undescribed_rules(rest).retitled(description)
     return Ruleset.from_stored(json.loads(key))
+
+
+def _without_description(key: bytes, description: str) -> bytes | None:
+    """The canonical bytes of rule values without their description, cut from the values' own
+    (``key``): keys sorted, so taking one member out leaves the others' bytes as they are. None when
+    the member is not found once (a quote inside text is escaped: ``"description":`` unescaped is a
+    key, and the only one when found once): the caller writes the other values."""
+    member = b'"description":' + exact_canonical(description)
+    if key.count(member) != 1:
+        return None
+    if (b"," + member) in key:
+        return key.replace(b"," + member, b"", 1)
+    if (member + b",") in key:
+        return key.replace(member + b",", b"", 1)
+    return None
 
 
 @functools.lru_cache(maxsize=64)

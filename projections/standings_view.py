@@ -40,7 +40,7 @@ from eventsourcing.projection import Projection
 from domain.amendments import CorrectedStep, Correction, corrected_steps, effective_facts, resolve_corrections
 from domain.codec import fact_from_data, fact_to_data
 from domain.errors import HonbaError
-from domain.integrity import event_digest, json_exactly, plain_canonical
+from domain.integrity import event_digest, plain_canonical, written_exactly
 from domain.match import Match, opening_state, stored_rules
 from domain.match import match_id as match_id_of
 from domain.rules import Ruleset
@@ -229,7 +229,7 @@ class DocCache:
                 return ref
         # The values' canonical bytes, where orjson writes them as the standard encoder does (rules
         # are plain JSON: always), are ``plain_canonical``'s: the reference's, and the document's.
-        written = json_exactly(values)
+        written = written_exactly(values)
         ref = rules_ref(values, written)
         # The same reference always holds the same values: writing it again changes nothing.
         self.put("rules", ref, dict(values))

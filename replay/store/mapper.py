@@ -37,7 +37,7 @@ from eventsourcing.utils import get_topic
 
 from domain.bounds import TABLE_SIZE
 from domain.codec import FACT_TAGS, exact_data
-from domain.integrity import UNSORTED, json_exactly, time_text
+from domain.integrity import UNSORTED, json_exactly, take_exact, time_text
 from domain.match import Match
 from domain.values import AbortiveDraw, DealPass, ExhaustiveDraw, MatchEnd, Penalty, WinResult
 from replay.store import chain, checkpoint, identity, seal, signed
@@ -375,15 +375,23 @@ def _exact_state(
     cannot write itself as ``{"_type_": name, "_data_": ...}``), as data orjson writes exactly alike,
     when every attribute is known to be such data without looking at its bytes: text, a whole number,
     true or false, None, a value whose transcoding writes it as text (a time, an id), or a domain
-    value of a class whose field types hold nothing else (``domain.codec.exact_data``). None when an
-    attribute is anything else (a list, a dict, a float): the event is written attribute by attribute.
-    A hand's event is all of these: its row is one call of orjson, no scan of its bytes."""
+    value of a class whose field types hold nothing else (``domain.codec.exact_data``), or a list or
+    dict the event's digest found exact (``domain.integrity.take_exact``). None when an attribute is
+    anything else (another list or dict, a float): the event is written attribute by attribute. A
+    hand's event is all of these, and so are a new match's start and end: its row is one call of
+    orjson, no scan of its bytes."""
     state: dict[str, Any] = {}
     for name, value in vars(domain_event).items():
         if name == "originator_id" or name == "originator_version":
             continue
         cls = type(value)
         if cls in _EXACT_SCALARS:
+            state[name] = value
+            continue
+        if (cls is list or cls is dict) and take_exact(value):
+            # A list or dict its event's digest found orjson writes exactly (a match's rules, source,
+            # players and opening; an end's final scores and points): written as ``json_exactly``
+            # writes it attribute by attribute, no scan of its bytes again.
             state[name] = value
             continue
         transcoding = types.get(cls)

@@ -19,12 +19,13 @@ from conftest import CORPUS
 from eventsourcing.persistence import Mapper, StoredEvent
 
 import domain.match as match_module
+import replay.store.mapper as mapper_module
 from domain import integrity
-from domain.integrity import canonical, event_content, event_digest
+from domain.integrity import canonical, event_content, event_digest, plain
 from domain.match import Match
-from domain.rules import load_preset
+from domain.rules import Ruleset, load_preset
 from domain.values import ExhaustiveDraw, Penalty
-from replay.formats.detect import read_log
+from replay.formats.detect import read_games, read_log, read_source
 from replay.service.imports.batch import import_paths
 from replay.service.imports.importing import match_from_log
 from replay.service.imports.storing import prepare
@@ -212,3 +213,68 @@ def test_a_fact_with_a_number_orjson_refuses_is_stored_as_the_library_writes_it(
     (event, *_) = _hand_events()
     big = dataclasses.replace(event, fact=ExhaustiveDraw(ready=(2**70,)))
     assert mapper.to_stored_event(big) == _library(mapper, big)
+
+
+@pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpus is not present")
+def test_a_new_match_s_start_and_end_rows_are_written_without_a_scan(
+    mapper: HonbaMapper, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The lists and dicts of a new match's start (its rules, its source with every tile of the game,
+    its players, its opening) and of its end (final scores and points) were found exact by their
+    event's digest (``domain.integrity.take_exact``): their rows are one call of orjson, nothing
+    scanned or written attribute by attribute again, and the library's bytes all the same."""
+    path = sorted((CORPUS / "tenhou-wire-2018").glob("*.mjlog"))[0]
+    (game,) = read_games(read_source(path), file=str(path), tiles=True)
+    match = match_from_log(game)
+    events = list(match.pending_events)
+    start, end = events[0], events[-1]
+    assert isinstance(start, Match.Started) and isinstance(end, Match.MatchEnded)
+    kept = integrity._EXACT_VALUES
+    assert "tiles" in start.source and all(kept[id(v)][0] is v for v in (start.rules, start.source, start.players))
+    assert kept[id(end.final_points)][0] is end.final_points and not integrity.take_exact(dict(start.source))
+    # Written once: not hashed into the clean bytes kept for a match's rules (nor pushing them out).
+    source_bytes = kept[id(start.source)][1]
+    assert 512 <= len(source_bytes) <= 16384 and source_bytes not in integrity._CLEAN
+    expected = [_library(mapper, event) for event in (start, end)]
+
+    def no_scan(*args: Any) -> Any:
+        raise AssertionError("the row's values were scanned again")
+
+    monkeypatch.setattr(mapper_module, "json_exactly", no_scan)
+    monkeypatch.setattr(integrity, "_suspect", no_scan)
+    monkeypatch.setattr(integrity, "_exactly_plain", no_scan)
+    assert [mapper.to_stored_event(event) for event in (start, end)] == expected
+    # Each is let go as its row takes it: a source holds every tile of its game.
+    assert all(kept.get(id(v)) is None for v in (start.rules, start.source, end.final_points))
+
+
+@pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpus is not present")
+def test_a_new_match_s_rules_are_written_once_for_its_ruleset_digest_reference_and_content(
+    mapper: HonbaMapper, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A new match's rule values are written and checked once (``Match.start``:
+    ``written_for_event``): its ``Ruleset`` is found by those bytes, its start's digest covers them,
+    its standings reference (``DocumentView.rules_ref``) and its content's rules digest
+    (``rules_digest``) take them again; the same reference, digest and rows."""
+    import projections.standings_view as standings_view
+
+    path = sorted((CORPUS / "tenhou-wire-2018").glob("*.mjlog"))[1]
+    (game,) = read_games(read_source(path), file=str(path), tiles=True)
+    written: list[tuple[Any, int]] = []
+    original = integrity.json_exactly
+
+    def counted(data: Any, option: int = integrity.SORTED, *, kept: bool = True) -> bytes | None:
+        written.append((data, option))
+        return original(data, option, kept=kept)
+
+    monkeypatch.setattr(integrity, "json_exactly", counted)
+    monkeypatch.setattr(standings_view, "json_exactly", counted, raising=False)
+    match = match_from_log(game)
+    start = match.pending_events[0]
+    prepared = prepare(match, mapper, from_log=True, view=True)
+    assert [option for data, option in written if data is start.rules] == [integrity.SORTED]
+    assert prepared.content.rules == integrity.digest_of(plain(Ruleset.from_stored(start.rules).to_dict()))
+    assert match.rules == Ruleset.from_stored(start.rules)
+    assert prepared.documents is not None
+    assert prepared.records[0] == _library(mapper, start)
+    assert event_digest(start) == hashlib.sha256(canonical(event_content(start))).hexdigest()

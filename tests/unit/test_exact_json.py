@@ -16,6 +16,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from domain import integrity
 from domain.integrity import (
     SORTED,
     UNSORTED,
@@ -176,3 +177,40 @@ def test_each_float_s_verdict_kept_by_value_holds_for_every_float_equal_to_it() 
     # A list or a dict of scalars alone is not walked item by item; one float inside one still is.
     assert json_exactly({"counts": {"wins": 2}, "points": [[1, 2, 2.5e-07], None]}) is None
     assert json_exactly({"counts": [{"wins": 2, "w": 1e-05}], "x": None}) is None
+
+
+class _CountedSearch:
+    """A compiled pattern whose searches record where each started (``_suspect``'s exponent)."""
+
+    def __init__(self, pattern: Any) -> None:
+        self.pattern = pattern
+        self.starts: list[int] = []
+
+    def search(self, data: bytes, pos: int = 0) -> Any:
+        self.starts.append(pos)
+        return self.pattern.search(data, pos)
+
+    def finditer(self, data: bytes, pos: int = 0) -> Any:
+        self.starts.append(pos)
+        return self.pattern.finditer(data, pos)
+
+
+@pytest.mark.parametrize(
+    ("written", "suspect"),
+    [
+        (b'{"file":"a/tenhou-wire-2018/x","tiles":[[11,12],[13]]}', False),
+        (b'{"file":"a/tenhou-wire-2018/x","points":[1e-05]}', True),
+        (b'{"file":"wire-2018","more":"the-1","n":[2e+16]}', True),
+        (b'["e-1","e+2"]', False),
+    ],
+)
+def test_an_exponent_s_hits_are_each_looked_at_once(
+    monkeypatch: pytest.MonkeyPatch, written: bytes, suspect: bool
+) -> None:
+    """A log's file name has an exponent's look (``wire-2018``) near the start of its match's source:
+    the hits after it are searched for from there, the tiles after it scanned once, not again from
+    the start; the verdict the same."""
+    counted = _CountedSearch(integrity._EXPONENT)
+    monkeypatch.setattr(integrity, "_EXPONENT", counted)
+    assert integrity._suspect(written) is suspect
+    assert counted.starts.count(0) == 1 and counted.starts == sorted(counted.starts)

@@ -18,7 +18,8 @@ from eventsourcing.domain import CanMutateAggregate
 
 import domain.match as match_module
 from domain.errors import RuleViolation
-from domain.match import Match, stored_rules
+from domain.integrity import digest_of, plain, plain_canonical
+from domain.match import Match, rules_digest, stored_rules
 from domain.rules import Ruleset, load_preset
 from domain.values import TableState
 from replay.formats.logmodel import LogError, LoggedGame, LoggedHand
@@ -100,6 +101,65 @@ def test_rules_under_another_description_are_retitled_once_per_description_never
     assert built[0] is built[2] and built[1] is built[3]
     assert built == expected
     assert match_module._undescribed_rules.cache_info().misses == 1
+
+
+def test_the_digest_of_rules_under_another_description_is_put_together_without_encoding_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A Tenhou log's rules name its hour (325 descriptions among the corpus's 633 games): their
+    digest (``rules_digest``, each match's content) is the other values' canonical bytes, worked out
+    once, with each description's text in its place; the same digest as the rules encoded whole."""
+    match_module._RULES.clear()
+    match_module._RETITLED.clear()
+    match_module._rules_digest.cache_clear()
+    match_module._described_frame.cache_clear()
+    values = load_preset("tenhou").to_dict()
+    days = [f"Tenhou, played on 2018-02-0{day}" for day in (1, 2, 3)] + ['東 "quoted" \\ \u2028 \x01']
+    expected = [digest_of(plain(Ruleset.from_stored({**values, "description": day}).to_dict())) for day in days]
+    stored = [{**values, "description": day} for day in days]
+    for one in stored:
+        stored_rules(one)  # as each match is built
+    encoded: list[str] = []
+    original = Ruleset.to_dict
+
+    def counted(self: Ruleset) -> dict[str, Any]:
+        encoded.append(self.description)
+        return original(self)
+
+    monkeypatch.setattr(Ruleset, "to_dict", counted)
+    assert [rules_digest(one) for one in stored] == expected
+    assert len(encoded) == 1  # the other values' rules once, none of the four retitled
+
+
+@pytest.mark.parametrize("description", ["Tenhou, played on 2018-02-01", '"description":"x"', "", '東 \\ "q"'])
+def test_the_other_rule_values_bytes_are_cut_from_the_values_own(
+    description: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Rules under a new description: the other values' canonical bytes (what their ``Ruleset`` is
+    built once from) are the values' own without the description's member, not written again."""
+    values = {**load_preset("tenhou").to_dict(), "description": description}
+    key = plain_canonical(values)
+    rest = plain_canonical({name: value for name, value in values.items() if name != "description"})
+    assert match_module._without_description(key, description) == rest
+    match_module._RULES.clear()
+    written: list[Any] = []
+    original = match_module.plain_canonical
+
+    def counted(value: Any) -> bytes:
+        written.append(value)
+        return original(value)
+
+    monkeypatch.setattr(match_module, "plain_canonical", counted)
+    assert stored_rules(values) == Ruleset.from_stored(values)
+    assert written == [values]  # the values' key, and nothing else written
+    assert match_module._RETITLED[key] == (rest, description)
+
+
+def test_rule_values_whose_description_member_is_not_found_once_are_written_again() -> None:
+    values = {**load_preset("tenhou").to_dict(), "description": "d"}
+    key = plain_canonical(values)
+    assert match_module._without_description(key + key, "d") is None
+    assert match_module._without_description(key, "another") is None
 
 
 def _game(results: list[Any]) -> LoggedGame:

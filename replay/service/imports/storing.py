@@ -32,7 +32,7 @@ from replay.store.identity import GameIdentity, game_fingerprint, identity_id
 from replay.store.mapper import HonbaMapper
 from replay.store.retry import retrying
 from replay.store.rows import Row, event_of, row_of
-from replay.store.seal import Seal, seal_id
+from replay.store.seal import new_seal_events, seal_id
 from replay.store.standings_view import keep
 from replay.store.streams import (
     DamagedRow,
@@ -120,15 +120,13 @@ def prepare(match: Match, mapper: Mapper[UUID], *, from_log: bool = False, view:
             for key, data in match_documents(pending, match.head, scored, fact_data, match.rules).items()
         }
     content, entries = match_content_and_entries(pending, known=known)
-    seal = Seal.open(match.id)
-    seal.seal(match.version, match.head)
-    events: list[Any] = [*match.collect_events(), *seal.collect_events()]
+    events: list[Any] = [*match.collect_events(), *new_seal_events(match.id, match.version, match.head)]
     fingerprint = None
     if from_log and any(isinstance(event, HAND_EVENTS) for event in pending):
         # A game with at least one result: its players and opening alone (an excerpt cut
         # before any hand ended) say too little to tell one game from another.
         fingerprint = game_fingerprint(content.players, content.results)
-        events.extend(GameIdentity.claim(fingerprint, match.key).collect_events())
+        events.extend(GameIdentity.claim_events(fingerprint, match.key))
     spelled: dict[UUID, str] = {}
     if known and isinstance(mapper, HonbaMapper):
         rows = tuple(mapper.to_row_known(event, known, spelled) for event in events)

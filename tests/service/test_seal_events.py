@@ -1,0 +1,92 @@
+"""An import's seal and game identity events are made without their aggregates (issue 36, round
+twelve): the same events ``Seal.open``/``seal`` and ``GameIdentity.claim`` record, the same rows."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+from uuid import UUID, uuid4
+
+import eventsourcing.domain as library
+import pytest
+from eventsourcing.domain import Aggregate
+
+from domain.match import Match
+from domain.rules import Ruleset
+from domain.values import ExhaustiveDraw
+from replay.service.imports.storing import prepare
+from replay.store.application import HonbaApp
+from replay.store.identity import GameIdentity
+from replay.store.seal import Seal, new_seal_events, seal_from
+
+FROZEN = datetime(2026, 1, 2, 3, 4, 5, 123456, tzinfo=UTC)
+
+
+@pytest.fixture
+def frozen_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every event stamped ``FROZEN`` (as benchmarks/store_dump.py freezes the library's clock)."""
+    for cls in list(vars(library).values()):
+        if isinstance(cls, type) and "create_timestamp" in vars(cls):
+            monkeypatch.setattr(cls, "create_timestamp", staticmethod(lambda: FROZEN))
+
+
+def _fields(events: list[Any]) -> list[tuple[type, dict[str, Any]]]:
+    return [(type(event), dict(vars(event))) for event in events]
+
+
+@pytest.mark.usefixtures("frozen_clock")
+@pytest.mark.parametrize(("position", "head"), [(3, "ab" * 32), (0, "")])
+def test_new_seal_events_are_the_aggregates(position: int, head: str) -> None:
+    match_id = uuid4()
+    seal = Seal.open(match_id)
+    seal.seal(position, head)
+    made = new_seal_events(match_id, position, head)
+    assert _fields(made) == _fields(list(seal.collect_events()))
+    replayed = seal_from(made)
+    assert replayed is not None and (replayed.id, replayed.position, replayed.head) == (seal.id, position, head)
+
+
+@pytest.mark.usefixtures("frozen_clock")
+def test_claim_events_are_the_aggregates() -> None:
+    claimed = GameIdentity.claim("f" * 64, "2018011712gm-0009-0000-84f0883b")
+    made = GameIdentity.claim_events("f" * 64, "2018011712gm-0009-0000-84f0883b")
+    assert _fields(made) == _fields(list(claimed.collect_events()))
+
+
+def test_prepare_makes_no_aggregate_but_the_match(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch, frozen_clock: None
+) -> None:
+    """``prepare`` makes the seal's and the identity's events without ``Aggregate._create`` (the
+    library's, which built a Seal and a GameIdentity for every match an import stores), and its rows
+    are those of the aggregates' events."""
+    match = Match.start("table-1", ["A", "B", "C", "D"], Ruleset(), {"format": "test"}, None)
+    match.record(ExhaustiveDraw(ready=(0,)))
+    store = HonbaApp.open(str(tmp_path / "x.db"))
+    try:
+        made: list[type] = []
+        library_create = Aggregate._create.__func__  # type: ignore[attr-defined]
+
+        def counted(cls: Any, *args: Any, **kwargs: Any) -> Any:
+            made.append(cls)
+            return library_create(cls, *args, **kwargs)
+
+        monkeypatch.setattr(Aggregate, "_create", classmethod(counted))
+        prepared = prepare(match, store.mapper, from_log=True)
+        assert made == []
+        topics = [row[2] for row in prepared.rows]
+        assert topics[-3:] == [
+            "replay.store.seal:Seal.Opened",
+            "replay.store.seal:Seal.Sealed",
+            "replay.store.identity:GameIdentity.Claimed",
+        ]
+        seal = Seal.open(match.id)
+        seal.seal(prepared.position, prepared.head)
+        assert prepared.fingerprint is not None
+        claimed = GameIdentity.claim(prepared.fingerprint, match.key)
+        expected = [*seal.collect_events(), *claimed.collect_events()]
+        stored = [store.mapper.to_stored_event(event) for event in expected]
+        assert [(s.originator_id, s.originator_version, s.topic, s.state) for s in stored] == [
+            (UUID(row[0]), row[1], row[2], row[3]) for row in prepared.rows[-3:]
+        ]
+    finally:
+        store.close()
