@@ -128,13 +128,15 @@ def test_reading_workers_are_given_several_files_a_task_and_store_what_one_proce
     unknown = len(files) - len(list(before.iterdir()))
     assert (run.stored, run.present) == (one.stored, one.present) == (unknown, len(files) - unknown)
     assert run.games == one.games and run.listed == one.listed
-    # The files read went in tasks of four, each group of files looked up together in its own tasks
-    # (its last one sent at the group's end, so that no file waits for the next group's lookup).
+    # The files read went in tasks of sixteen (each task handed over costs the importing process's
+    # pool thread a wake-up for the call and one for its result), each group of files looked up
+    # together in its own tasks (its last one sent at the group's end, so that no file waits for the
+    # next group's lookup): 21 files of the first 32 read, 6 of the last 9.
     expected = []
     for start in range(0, len(files), LOOKUP):
         read = sum(1 for number in range(start, min(start + LOOKUP, len(files))) if number % 3 != 1)
         expected += [READ_CHUNK] * (read // READ_CHUNK) + ([read % READ_CHUNK] if read % READ_CHUNK else [])
-    assert tasks == expected and sum(tasks) == unknown
+    assert tasks == expected == [16, 5, 6] and sum(tasks) == unknown
 
 
 def test_a_copy_later_in_the_same_import_is_recognised_as_when_each_file_was_looked_up_alone(

@@ -44,15 +44,19 @@ from replay.store.standings_view import close_view, kept_view
 Tick = Callable[[str], None]
 # Matches stored in one transaction by an import.
 BATCH = 100
-# Files read ahead of the one being stored, per worker process.
+# Tasks in flight per worker process (``verify``'s ``_in_order``).
 AHEAD = 4
 # Files whose digests an import looks up in the store at once (``imported_files``): a file looked up
 # alone cost two statements (its two digests), 1,266 for the benchmark's 633 logs.
 LOOKUP = 32
-# Files a reading worker is given as one task: a file handed over alone (a submit, two pickles, the
-# pool's queue and its thread) cost this process a few tenths of a millisecond each. Two, so that each
-# worker has a task waiting while it reads one (``AHEAD`` files per worker are in flight).
-READ_CHUNK = 2
+# Files a reading worker is given as one task: each task handed over (a submit, two pickles, the
+# pool's queue, its threads woken for the call and for the result) cost this process about 0.4 ms
+# of CPU, the worker some more. Sixteen: with two a task the importing process's pool thread took
+# 0.23 to 0.26 CPU s for the 633 logs, with sixteen 0.07 to 0.08 (issue 36, twelfth round).
+READ_CHUNK = 16
+# Files an import reads ahead of the one being stored, per worker process: two tasks each (one being
+# read, one waiting); what a file stores does not depend on it (``_import_all``'s ``take_next``).
+READ_AHEAD = 2 * READ_CHUNK
 # Files a worker verifies as one task: a Tenhou log is verified in about a millisecond, and handing
 # one over to a worker alone (submit, pickles, the pool's queue and thread) took this process 0.2 ms
 # of CPU, on the same two cores as the workers.
@@ -647,7 +651,7 @@ def _import_all(
 
     options = _import_options(fmt, key_prefix, rules)
 
-    limit = AHEAD * jobs_default() if pool is not None else 1
+    limit = READ_AHEAD * jobs_default() if pool is not None else 1
     files = iter(files)
     while group := list(itertools.islice(files, LOOKUP)):
         # The digests of the next files looked up at once: one statement, not two per file. What
