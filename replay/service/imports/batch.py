@@ -560,6 +560,8 @@ class _Storer:
         self.reads.clear()
         record_imported(self.app, records)
         for record in records:
+            # Moved to the end if there (kept in the order written, for ``forget_before``).
+            self.recorded.pop(record.digest, None)
             self.recorded[record.digest] = (self.written, record)
             self.written += 1
 
