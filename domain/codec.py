@@ -81,6 +81,16 @@ def value_fields(cls: type) -> tuple[tuple[str, Any], ...] | None:
         return fields
 
 
+def write_encoders(classes: tuple[type, ...] = VALUE_CLASSES) -> None:
+    """Each class's encoder (``_encoder``) written and compiled now, not at its first value: a process
+    that forks others (an import's fork server, ``replay.service.imports.preload``) writes them once for
+    all of its children, where each reading worker wrote and compiled its own (about 7 ms of CPU, in
+    Python's parser and compiler, at its first file). The data each encodes is the same either way."""
+    for cls in classes:
+        if cls not in _ENCODERS:
+            _ENCODERS[cls] = _encoder(cls)
+
+
 def to_data(value: Any) -> Any:
     """A value as JSON-ready data; attrs fields at their default are left out."""
     cls = type(value)

@@ -19,6 +19,7 @@ import pytest
 from conftest import CORPUS
 
 import replay.service.imports.batch as batch
+from domain.codec import VALUE_CLASSES
 from replay.service.imports.batch import import_paths
 from replay.store.application import HonbaApp
 
@@ -34,6 +35,7 @@ with reading_pool(2, 100) as pool:
     print(pool.submit(eval, "sorted(__import__('sys').modules)").result())
     print(pool.submit(eval, "__import__('gc').get_freeze_count()").result())
     print(pool.submit(eval, "__import__('domain.rules').rules._read_preset.cache_info().currsize").result())
+    print(pool.submit(eval, "len(__import__('domain.codec').codec._ENCODERS)").result())
 """
 
 
@@ -41,12 +43,14 @@ with reading_pool(2, 100) as pool:
 def test_a_reading_worker_starts_with_the_tenhou_reader_loaded_and_its_heap_frozen() -> None:
     done = subprocess.run([sys.executable, "-c", SCRIPT], capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0, done.stderr
-    modules, frozen, presets = done.stdout.splitlines()
+    modules, frozen, presets, encoders = done.stdout.splitlines()
     assert "'replay.formats.tenhou_xml'" in modules and "'replay.formats.tenhou_xml_tiles'" in modules
     # A Tenhou archive never loads the other formats' readers (the mjai one loads a library).
     assert "'replay.formats.mjai'" not in modules
     assert int(frozen) > 10_000  # honba's modules, classes and functions, out of the collector's way
     assert int(presets) == len(list((Path(batch.__file__).parents[3] / "domain" / "presets").glob("*.toml")))
+    # The encoders of the domain's values written and compiled once, by the fork server, not by each worker.
+    assert int(encoders) == len(VALUE_CLASSES)
 
 
 def test_an_import_freezes_the_heap_while_it_runs_and_pauses_the_collector_for_each_file(

@@ -13,7 +13,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from domain.codec import VALUE_CLASSES, to_data, value_fields
+import domain.codec as codec
+from domain.codec import VALUE_CLASSES, to_data, value_fields, write_encoders
 from domain.rules import Ruleset, load_preset
 from domain.values import HandValue, Payment, Reason, TableState, Win, WinDetails, WinResult, Yaku
 
@@ -78,6 +79,27 @@ def test_fields_at_their_default_are_left_out_and_the_others_kept() -> None:
     # An enum written by its value, a field at its default ('' note) left out.
     payment = Payment(payer=0, payee=None, amount=1000, reason=Reason.HAND)
     assert to_data(payment) == _by_loop(payment) == {"payer": 0, "payee": None, "amount": 1000, "reason": "hand value"}
+
+
+def test_encoders_written_ahead_encode_as_those_written_at_the_first_value(monkeypatch: pytest.MonkeyPatch) -> None:
+    # An import's fork server writes them before it forks the reading workers (issue 36, twelfth round).
+    win = WinResult(
+        wins=(
+            Win(winner=1, value=HandValue(han=3, fu=30), details=WinDetails(yaku=(Yaku(name="立直", han=1),))),
+            Win(winner=2, discarder=0, value=HandValue(han=1, fu=30)),
+        ),
+        riichi=(1,),
+    )
+    state = TableState(players=4, scores=(25000, 25000, 25000, 25000))
+    monkeypatch.setattr(codec, "_ENCODERS", {})
+    write_encoders()
+    written = dict(codec._ENCODERS)
+    assert set(written) == set(VALUE_CLASSES)
+    assert all(written[cls] is not codec._NOT_A_VALUE for cls in VALUE_CLASSES)
+    ahead = (to_data(win), to_data(state))
+    assert written == codec._ENCODERS  # nothing written at the values
+    monkeypatch.setattr(codec, "_ENCODERS", {})
+    assert ahead == (to_data(win), to_data(state)) == (_by_loop(win), _by_loop(state))
 
 
 def _rules_by_asdict(rules: Ruleset) -> dict[str, Any]:

@@ -44,15 +44,19 @@ from replay.store.standings_view import close_view, kept_view
 Tick = Callable[[str], None]
 # Matches stored in one transaction by an import.
 BATCH = 100
-# Files read ahead of the one being stored, per worker process.
+# Tasks in flight per worker process (``verify``'s ``_in_order``).
 AHEAD = 4
 # Files whose digests an import looks up in the store at once (``imported_files``): a file looked up
 # alone cost two statements (its two digests), 1,266 for the benchmark's 633 logs.
 LOOKUP = 32
-# Files a reading worker is given as one task: a file handed over alone (a submit, two pickles, the
-# pool's queue and its thread) cost this process a few tenths of a millisecond each. Two, so that each
-# worker has a task waiting while it reads one (``AHEAD`` files per worker are in flight).
-READ_CHUNK = 2
+# Files a reading worker is given as one task: each task handed over (a submit, two pickles, the
+# pool's queue, its threads woken for the call and for the result) cost this process about 0.4 ms
+# of CPU, the worker some more. Sixteen: with two a task the importing process's pool thread took
+# 0.23 to 0.26 CPU s for the 633 logs, with sixteen 0.07 to 0.08 (issue 36, twelfth round).
+READ_CHUNK = 16
+# Files an import reads ahead of the one being stored, per worker process: two tasks each (one being
+# read, one waiting); what a file stores does not depend on it (``_import_all``'s ``take_next``).
+READ_AHEAD = 2 * READ_CHUNK
 # Files a worker verifies as one task: a Tenhou log is verified in about a millisecond, and handing
 # one over to a worker alone (submit, pickles, the pool's queue and thread) took this process 0.2 ms
 # of CPU, on the same two cores as the workers.
@@ -427,8 +431,10 @@ class _Storer:
         self.reads: list[FileRead] = []
         self.file_games: dict[str, list[Any]] = {}
         self.unrecorded: set[str] = set()
-        # The files recorded since the last lookup of the store (``import_paths`` clears it then), by digest.
-        self.recorded: dict[str, ImportedFile] = {}
+        # The files this import recorded, by digest, each with its place in the order they were recorded
+        # (``written``): those since the lookup of the oldest file in flight (``forget_before``).
+        self.recorded: dict[str, tuple[int, ImportedFile]] = {}
+        self.written = 0
         self.since_checkpoint = 0
         # The store's standings view, kept current batch by batch (opened at the first batch stored;
         # None: it cannot be opened here, and the next catch-up folds what this import stores).
@@ -438,7 +444,25 @@ class _Storer:
     def known(self, digest: str, found: dict[str, ImportedFile]) -> ImportedFile | None:
         """The record of a file with this digest: looked up (``found``), or recorded since."""
         looked_up = found.get(digest)
-        return looked_up if looked_up is not None else self.recorded.get(digest)
+        if looked_up is not None:
+            return looked_up
+        entry = self.recorded.get(digest)
+        return None if entry is None else entry[1]
+
+    def recorded_since(self, digest: str | None, mark: int) -> ImportedFile | None:
+        """The record of a file with this digest that this import wrote after ``mark`` (``written`` when
+        the file was looked up), or None."""
+        entry = self.recorded.get(digest) if digest is not None else None
+        return entry[1] if entry is not None and entry[0] >= mark else None
+
+    def forget_before(self, mark: int) -> None:
+        """Drop the records written before ``mark``: the store held them when every file in flight was
+        looked up (the lookup found them there)."""
+        while self.recorded:
+            digest, (place, _) = next(iter(self.recorded.items()))
+            if place >= mark:
+                return
+            del self.recorded[digest]
 
     def take(self, read: FileRead) -> None:
         self.files += 1
@@ -535,7 +559,11 @@ class _Storer:
             )
         self.reads.clear()
         record_imported(self.app, records)
-        self.recorded.update((record.digest, record) for record in records)
+        for record in records:
+            # Moved to the end if there (kept in the order written, for ``forget_before``).
+            self.recorded.pop(record.digest, None)
+            self.recorded[record.digest] = (self.written, record)
+            self.written += 1
 
     def run(self) -> ImportRun:
         return ImportRun(
@@ -606,23 +634,35 @@ def _import_all(
     settings = app.mapper_settings()
     files = import_files(paths, fmt, share)
 
-    def take(read: FileRead) -> None:
+    # Each file in flight with ``storer.written`` when it was looked up (its mark).
+    ahead: deque[tuple[FileRead | tuple[_Task, int], int]] = deque()
+
+    def take_next() -> None:
+        item, mark = ahead.popleft()
+        read = _done(item)
+        if read.known is None:
+            # Known if this import recorded its bytes between its lookup and now (a copy of a file
+            # stored since): as a file looked up just before it is stored, the import stores the
+            # same whatever the number of files in flight (``--jobs``, ``READ_CHUNK``).
+            known = storer.recorded_since(read.digest, mark)
+            if known is not None:
+                read = FileRead(read.file, digest=read.digest, known=known)
         storer.take(read)
         if tick is not None:
             tick(read.file)
 
     options = _import_options(fmt, key_prefix, rules)
 
-    ahead: deque[FileRead | tuple[_Task, int]] = deque()
-    limit = AHEAD * jobs_default() if pool is not None else 1
+    limit = READ_AHEAD * jobs_default() if pool is not None else 1
     files = iter(files)
     while group := list(itertools.islice(files, LOOKUP)):
         # The digests of the next files looked up at once: one statement, not two per file. What
-        # this import records from now on is seen as well (``_Storer.recorded``): each file is known
-        # or not as the store stands when it comes, as when each was looked up alone.
+        # this import records from now on is seen as well (``_Storer.recorded``), here and when each
+        # file is stored (``take_next``): each file is known or not as the store stands when it is
+        # stored, as when each was looked up alone just before.
         digests = [import_digests(path, options) for path in group]
         found = imported_files(app, [d for file_digests in digests for d in file_digests])
-        storer.recorded.clear()
+        storer.forget_before(ahead[0][1] if ahead else storer.written)
         task: _Task | None = None
         for path, file_digests in zip(group, digests, strict=True):
             digest = file_digests[0] if file_digests else None
@@ -630,21 +670,22 @@ def _import_all(
             # name as honba recorded files before (an archive imported before this one recognised).
             known = next(filter(None, (storer.known(d, found) for d in file_digests)), None)
             if known is not None:
-                ahead.append(FileRead(str(path), digest=digest, known=known))
+                ahead.append((FileRead(str(path), digest=digest, known=known), storer.written))
             elif pool is None:
-                ahead.append(attrs.evolve(read_for_import(path, fmt, settings, key_prefix, rules), digest=digest))
+                read = attrs.evolve(read_for_import(path, fmt, settings, key_prefix, rules), digest=digest)
+                ahead.append((read, storer.written))
             else:
                 if task is None or task.sent:
                     task = _Task(pool, (fmt, settings, key_prefix, rules))
-                ahead.append((task, task.add(digest, path)))
+                ahead.append(((task, task.add(digest, path)), storer.written))
                 if len(task.files) == READ_CHUNK:
                     task.send()
             if len(ahead) >= limit:
-                take(_done(ahead.popleft()))
+                take_next()
         if task is not None:
             task.send()  # the group's last files: read while the group before them is stored
     while ahead:
-        take(_done(ahead.popleft()))
+        take_next()
     try:
         storer.flush()
     finally:

@@ -6,13 +6,16 @@ store's mapper), the reader of Tenhou's XML logs (a bulk archive's usual format;
 readers are still imported by a worker at its first file of theirs, as a Tenhou file never loads
 them), and reads every preset (the rules a log's room starts from). Each worker paid about 0.03 s of
 CPU for these at its first file (cProfile: the reader's modules imported, ``tomllib`` and the presets
-read), every worker of every import.
+read), every worker of every import. It also writes the encoders of the domain's values
+(``domain.codec.write_encoders``), which each worker wrote and compiled at its first file (issue 36,
+twelfth round).
 """
 
 from __future__ import annotations
 
 import importlib
 
+from domain.codec import write_encoders
 from domain.rules import load_preset, preset_names
 from replay.formats.detect import READERS
 from replay.service.imports import batch as batch
@@ -23,3 +26,4 @@ for _module in (_TENHOU.module, _TENHOU.tiles):
         importlib.import_module(_module)
 for _name in preset_names():
     load_preset(_name)
+write_encoders()
