@@ -214,3 +214,28 @@ def test_an_exponent_s_hits_are_each_looked_at_once(
     monkeypatch.setattr(integrity, "_EXPONENT", counted)
     assert integrity._suspect(written) is suspect
     assert counted.starts.count(0) == 1 and counted.starts == sorted(counted.starts)
+
+
+def test_an_event_s_long_list_is_digested_without_being_kept_alive() -> None:
+    """A value longer than a game's source (a checkpoint's leaves, one per match of the store) is
+    digested as any other, but not kept for a row that will never take it: an import's storing process
+    held each checkpoint's whole list alive, and its peak memory grew with the store."""
+    leaves = [[str(UUID(int=n)), n, "d" * 64] for n in range(1000)]
+    (start, *_) = _event({"tiles": leaves, "file": "x.mjlog"})
+    integrity._EXACT_VALUES.clear()
+    assert event_digest(start) == hashlib.sha256(canonical(event_content(start))).hexdigest()
+    assert id(start.source) not in integrity._EXACT_VALUES
+    assert integrity._EXACT_VALUES[id(start.rules)][0] is start.rules  # (short: kept for its row)
+
+
+def test_few_digested_values_are_kept_alive() -> None:
+    """Every event digested passes by (those a check reads back too): at most a few of its values are
+    kept at any time, the oldest let go first."""
+    integrity._EXACT_VALUES.clear()
+    for n in range(40):
+        events = _event({"tiles": [[n]], "file": f"{n}.mjlog"})
+        for event in events:
+            event_digest(event)
+        assert len(integrity._EXACT_VALUES) <= integrity._EXACT_VALUES_KEPT <= 16
+        # The game digested last keeps its values (the oldest were let go first).
+        assert integrity._EXACT_VALUES[id(events[0].source)][0] is events[0].source
