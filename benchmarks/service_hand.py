@@ -17,8 +17,8 @@ by ``--hands``: start-up, imports and the match's set-up cancel out. Each store:
 client's). ``--also DIR`` counts another tree's too (for instance main's, from ``git archive``).
 The load does not change an instruction count.
 
-``--profile``: a ``cProfile`` of ``--hands`` calls on SQLite in a file (after 20 not profiled), the
-top functions by their own time and by cumulative time.
+``--profile``: a ``cProfile`` of ``--hands`` calls (after 20 not profiled) on ``--store`` (SQLite
+in a file by default), the top functions by their own time and by cumulative time.
 
 Compile each tree first (``python -m compileall -q domain projections replay``): this environment
 sets PYTHONDONTWRITEBYTECODE, and a tree without bytecode compiles in every run.
@@ -122,13 +122,9 @@ def main() -> None:
     parser.add_argument("--profile", action="store_true")
     args = parser.parse_args()
     print_machine()
-    if args.profile:
-        env = {**os.environ, "PYTHONPATH": str(REPO)}
-        with tempfile.TemporaryDirectory() as work:
-            db = str(Path(work) / "profiled.db")
-            subprocess.run([sys.executable, "-P", "-c", CALLS, db, str(args.hands), "1"], env=env, check=True)
-        return
     stores = ("memory", "sqlite-file", "postgresql") if args.store == "all" else (args.store,)
+    if args.profile:
+        stores = stores if args.store != "all" else ("sqlite-file",)
     trees = [("this tree", REPO)] + ([("--also", args.also.resolve())] if args.also else [])
     pg = None
     if "postgresql" in stores:
@@ -139,6 +135,11 @@ def main() -> None:
     try:
         with tempfile.TemporaryDirectory() as work:
             for store in stores:
+                if args.profile:
+                    env = {**os.environ, "PYTHONPATH": str(REPO)}
+                    db = databases(store, Path(work), pg)[0]
+                    subprocess.run([sys.executable, "-P", "-c", CALLS, db, str(args.hands), "1"], env=env, check=True)
+                    continue
                 found = {}
                 for name, tree in trees:
                     long_db, short_db = databases(store, Path(work), pg)

@@ -487,12 +487,12 @@ def mapper_for(settings: Mapping[str, str]) -> Mapper[UUID]:
 
 def _last_rows(recordings: Sequence[Any], match_uuid: UUID, seal_uuid: UUID) -> tuple[WrittenRow, WrittenRow] | None:
     """The last row a save wrote of the match and of its seal (the library's recordings: each
-    event's row as inserted), or None when it wrote none of either."""
-    last: dict[UUID, WrittenRow] = {}
-    for recording in recordings:
-        row = recording.notification
-        if row.originator_id in (match_uuid, seal_uuid):
-            last[row.originator_id] = WrittenRow(row.originator_version, row.topic, bytes(row.state))
-    if match_uuid not in last or seal_uuid not in last:
+    event's row as inserted, in order), or None when it wrote none of either."""
+    last = {recording.notification.originator_id: recording.notification for recording in recordings}
+    match_row, seal_row = last.get(match_uuid), last.get(seal_uuid)
+    if match_row is None or seal_row is None:
         return None
-    return last[match_uuid], last[seal_uuid]
+    return (
+        WrittenRow(match_row.originator_version, match_row.topic, bytes(match_row.state)),
+        WrittenRow(seal_row.originator_version, seal_row.topic, bytes(seal_row.state)),
+    )

@@ -13,6 +13,7 @@ import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from uuid import NAMESPACE_URL, uuid5
 
 import pytest
 from test_tamper_both_stores import execute, last
@@ -340,3 +341,17 @@ def test_the_last_event_rewritten_in_other_bytes_is_decoded_and_checked(
     decoded = decoding_counted(app, monkeypatch)
     assert recording.record(app, KEY, ABORT).version == position + 1
     assert position in decoded
+
+
+def test_match_and_seal_ids_found_once_per_key_are_each_keys_own() -> None:
+    """``match_id`` and ``seal_id`` are kept per key (a server asks them at every hand's load and
+    save): each key's id is the one its name makes, whatever was asked before, and the kept ones
+    are let go past a few hundred."""
+    keys = [f"table-{n}" for n in range(600)]
+    for _round in range(2):
+        for key in keys:
+            made = uuid5(NAMESPACE_URL, f"honba:/matches/{key}")
+            assert match_id(key) == made
+            assert seal_id(match_id(key)) == uuid5(made, "seal")
+    assert len({match_id(key) for key in keys}) == len(keys)
+    assert match_id.cache_info().currsize <= 512 and seal_id.cache_info().currsize <= 512
