@@ -37,6 +37,7 @@ from domain.codec import FACT_TAGS, VALUE_CLASSES, to_data
 from domain.integrity import _content_fields, exact_digest, plain
 from projections.standings_view import ReadEvent
 from replay.store.mapper import AGGREGATE_TOPICS, HonbaMapper, event_class, whole
+from replay.store.sqlite_store import HonbaSQLiteRecorder
 from replay.store.transcoding import ValueTranscoding
 
 # How the library's JSON transcoder marks a typed value: {"_type_": name, "_data_": data}.
@@ -66,6 +67,60 @@ def _may_hold_float(hint: Any, seen: frozenset[type] = frozenset()) -> bool:
 FLOATLESS: frozenset[type] = frozenset(cls for cls in VALUE_CLASSES if not _may_hold_float(cls))
 
 
+class FoldRow:
+    """A stored row as the library's ``Notification`` holds it (its notification id, its aggregate's id
+    and position, its topic and state), read by ``select_rows``: what ``FoldReader.read`` and the
+    store's mapper read a row from."""
+
+    __slots__ = ("id", "originator_id", "originator_version", "topic", "state")
+
+    def __init__(self, id: int, originator_id: UUID | str, originator_version: int, topic: str, state: bytes):  # noqa: A002
+        self.id = id
+        self.originator_id = originator_id
+        self.originator_version = originator_version
+        self.topic = topic
+        self.state = state
+
+
+def select_rows(
+    recorder: Any, start: int, limit: int, stop: int | None, topics: tuple[str, ...]
+) -> tuple[int, int, list[Any]] | None:
+    """The rows after notification id ``start`` (up to ``stop``, at most ``limit`` of them) as the
+    recorder's ``select_notifications`` gives them: the last one's id, how many there were, and those
+    whose topic starts with one of ``topics`` (what a fold reads); None when there are none.
+
+    On honba's SQLite store, in one statement of its own, each row a ``FoldRow``: the library's makes
+    each row a frozen ``Notification`` and its aggregate's id a new ``UUID`` (``convert_originator_id``,
+    a regular expression and ``UUID()`` in Python per row), here converted once per aggregate, the
+    same object then for each of its rows (three times the statement's own cost for the corpus's
+    rows: docs/performance.md). Elsewhere, the recorder's own."""
+    if type(recorder) is not HonbaSQLiteRecorder:
+        notifications = recorder.select_notifications(start=start, limit=limit, stop=stop, inclusive_of_start=False)
+        if not notifications:
+            return None
+        return notifications[-1].id, len(notifications), [n for n in notifications if n.topic.startswith(topics)]
+    # The library's statement (``SQLiteApplicationRecorder.select_notifications``), its columns named.
+    statement = (
+        f"SELECT rowid, originator_id, originator_version, topic, state FROM {recorder.events_table_name} "
+        + ("WHERE rowid>? ORDER BY rowid LIMIT ?" if stop is None else "WHERE rowid>? AND rowid<=? ORDER BY rowid LIMIT ?")
+    )
+    with recorder.datastore.transaction(commit=False) as c:
+        c.execute(statement, (start, limit) if stop is None else (start, stop, limit))
+        found = c.fetchall()
+    if not found:
+        return None
+    ids: dict[str, UUID | str] = {}
+    convert = recorder.convert_originator_id
+    rows = []
+    for rowid, text, version, topic, state in found:
+        if topic.startswith(topics):
+            originator_id = ids.get(text)
+            if originator_id is None:
+                originator_id = ids[text] = convert(text)
+            rows.append(FoldRow(rowid, originator_id, version, topic, state))
+    return found[-1][0], len(found), rows
+
+
 class FoldReader:
     """Reads stored rows for a fold (``read``), or says it cannot (``usable``: the store's mapper is
     not honba's plain JSON one, with neither cipher nor compressor)."""
@@ -91,6 +146,15 @@ class FoldReader:
         # The decoder's scanner (C's ``c_make_scanner``), called at the row's start: the typeshed stubs
         # do not name it, so it is looked up by name.
         self._scan: Callable[[str, int], tuple[Any, int]] = getattr(decoder, "scan_once")  # noqa: B009
+        self._last_id: Any = None
+        self._last_text = ""
+
+    def _id_text(self, value: Any) -> str:
+        """``str`` of an aggregate's id, made once for the rows of an aggregate that follow each other
+        carrying the same id object (``select_rows`` gives one per aggregate)."""
+        if value is not self._last_id:
+            self._last_id, self._last_text = value, str(value)
+        return self._last_text
 
     def _float(self, text: str) -> float:
         value = float(text)
@@ -180,6 +244,6 @@ class FoldReader:
             found = plains.get(name)
             if found is None:
                 value = data[name]
-                found = str(value) if name == "originator_id" else value
+                found = self._id_text(value) if name == "originator_id" else value
             content[name] = found
         return ReadEvent(event, exact_digest(content, exact), fact_data)
