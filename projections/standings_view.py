@@ -305,15 +305,19 @@ class DocCache:
         """Read at once the stored documents a batch of events will ask for (``DocumentView.get_docs``):
         the match of each event after a start, and what attaching a match reads."""
         wanted: set[DocKey] = set()
+        # Each id's text by ``key_of``: a match's events carry one id object (``select_rows``), its
+        # text made once, not once per event.
+        key_of = self.key_of
         for event in events:
             if isinstance(event, Match.Event) and (self.reread is not None or not isinstance(event, Match.Started)):
-                wanted.add(("match", str(event.originator_id)))
+                wanted.add(("match", key_of(event.originator_id)))
             elif isinstance(event, Tournament.Event) and (
                 self.reread is not None or not isinstance(event, Tournament.Created)
             ):
-                wanted.add(("tournament", str(event.originator_id)))
-                if isinstance(event, Tournament.MatchAttached | Tournament.MatchDetached):
-                    wanted.add(("entry", f"{event.originator_id}/{event.match_key}"))
+                tournament = key_of(event.originator_id)
+                wanted.add(("tournament", tournament))
+                if isinstance(event, _MEMBERSHIP):
+                    wanted.add(("entry", f"{tournament}/{event.match_key}"))
                     wanted.add(("attached", event.match_key))
                     wanted.add(("summary", event.match_key))
                     # What attaching a match asks of its damage (each a read transaction of its own before).
@@ -341,6 +345,19 @@ class DocCache:
     def changes(self) -> dict[DocKey, dict[str, Any] | None]:
         """The documents to write, each stamped with its schema."""
         return {key: stamped(key[0], self._docs[key]) for key in self.changed}
+
+    def changes_written(self) -> dict[DocKey, dict[str, Any] | str | None]:
+        """``changes``, a document whose data's canonical bytes were written already (a match's rules,
+        for their reference: ``written``) as its text (``projections.views.encoded``'s, made from
+        them: ``_stamped_text``), not encoded again."""
+        changes: dict[DocKey, dict[str, Any] | str | None] = {**self.changes()}
+        for key, written in self.written.items():
+            stored = changes.get(key)
+            if isinstance(stored, dict):
+                text = _stamped_text(stored, written)
+                if text is not None:
+                    changes[key] = text
+        return changes
 
 
 def match_state(
@@ -443,16 +460,10 @@ def match_documents(
     for match_id in cache.dirty_matches:
         cache.scored[match_id] = scored
     flush(cache, 0)
-    changes: dict[DocKey, dict[str, Any] | str | None] = {**cache.changes()}
-    del changes[("view", "format")]
     # A document whose data's canonical bytes were written already (its rules, for their reference):
     # its text made from them, as ``projections.views.encoded`` writes it, not encoded again.
-    for key, written in cache.written.items():
-        stored = changes.get(key)
-        if isinstance(stored, dict):
-            text = _stamped_text(stored, written)
-            if text is not None:
-                changes[key] = text
+    changes = cache.changes_written()
+    del changes[("view", "format")]
     return changes
 
 
@@ -624,6 +635,8 @@ def _fold_new_matches(cache: DocCache, events: list[Any]) -> list[Any]:
 
 # A match's rows as a batch gives them: its events, and those that cannot be read.
 _MATCH_ROWS = (Match.Event, UnreadableRow)
+# A tournament's events that attach or detach a match.
+_MEMBERSHIP = (Tournament.MatchAttached, Tournament.MatchDetached)
 
 
 def _started_doc(cache: DocCache, event: Any) -> dict[str, Any]:
@@ -1045,5 +1058,5 @@ class StandingsProjection(Projection[DocumentView]):
         for event in _fold_new_matches(cache, events):
             apply_event(cache, event)
         flush(cache, tracking.notification_id)
-        self.view.put_docs(cache.changes(), tracking, expected=expected)
+        self.view.put_docs(cache.changes_written(), tracking, expected=expected)
         cache.remember()
