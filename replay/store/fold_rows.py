@@ -72,9 +72,9 @@ class FoldRow:
     and position, its topic and state), read by ``select_rows``: what ``FoldReader.read`` and the
     store's mapper read a row from."""
 
-    __slots__ = ("id", "originator_id", "originator_version", "topic", "state")
+    __slots__ = ("id", "originator_id", "originator_version", "state", "topic")
 
-    def __init__(self, id: int, originator_id: UUID | str, originator_version: int, topic: str, state: bytes):  # noqa: A002
+    def __init__(self, id: int, originator_id: UUID | str, originator_version: int, topic: str, state: bytes):
         self.id = id
         self.originator_id = originator_id
         self.originator_version = originator_version
@@ -100,9 +100,10 @@ def select_rows(
             return None
         return notifications[-1].id, len(notifications), [n for n in notifications if n.topic.startswith(topics)]
     # The library's statement (``SQLiteApplicationRecorder.select_notifications``), its columns named.
+    within = "rowid>?" if stop is None else "rowid>? AND rowid<=?"
     statement = (
         f"SELECT rowid, originator_id, originator_version, topic, state FROM {recorder.events_table_name} "
-        + ("WHERE rowid>? ORDER BY rowid LIMIT ?" if stop is None else "WHERE rowid>? AND rowid<=? ORDER BY rowid LIMIT ?")
+        f"WHERE {within} ORDER BY rowid LIMIT ?"
     )
     with recorder.datastore.transaction(commit=False) as c:
         c.execute(statement, (start, limit) if stop is None else (start, stop, limit))
@@ -148,6 +149,14 @@ class FoldReader:
         self._scan: Callable[[str, int], tuple[Any, int]] = getattr(decoder, "scan_once")  # noqa: B009
         self._last_id: Any = None
         self._last_text = ""
+
+    def scan(self, text: str) -> Any:
+        """A row's JSON as ``read`` parses it (each float checked: ``inexact``); the benchmark's stages."""
+        return self._scan(text, 0)[0]
+
+    def transcoding(self, name: str) -> Transcoding:
+        """The store's transcoding of a typed value's name (``KeyError``: none of that name)."""
+        return self._names[name]
 
     def _id_text(self, value: Any) -> str:
         """``str`` of an aggregate's id, made once for the rows of an aggregate that follow each other
