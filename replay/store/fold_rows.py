@@ -23,6 +23,7 @@ compares both ways on the corpus, and on damaged rows).
 from __future__ import annotations
 
 import json
+import re
 import typing
 from collections.abc import Callable
 from datetime import datetime
@@ -44,6 +45,9 @@ from replay.store.transcoding import ValueTranscoding
 _MARK = b'"_type_"'
 # An escaped character could spell the mark without its bytes appearing: such a row goes the slow way.
 _ESCAPE = b"\\u"
+# A time in UTC with its microseconds, as ``datetime.isoformat`` writes the time ``fromisoformat`` reads
+# from it, digit for digit (ASCII digits only; microseconds of 0 it would leave out; no other offset).
+_ISOFORMAT = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.(?!000000)[0-9]{6}\+00:00", re.ASCII)
 # A topic not looked up yet (``FoldReader._class``).
 _UNKNOWN: Any = object()
 # What Python's JSON decoder makes of the constants it takes beside numbers.
@@ -236,7 +240,11 @@ class FoldReader:
                     if tag is not None and name in ("fact", "replacement"):
                         fact_data = {"type": tag, **plain_data}
                 elif type(decoded) is datetime:  # the time of every event: what ``plain`` gives it
-                    plains[name] = decoded.isoformat()
+                    written = value["_data_"]
+                    # Spelled as ``isoformat`` spells the time it parsed to (what honba writes), the
+                    # text is that spelling: not spelled out again for every row.
+                    same = type(written) is str and _ISOFORMAT.fullmatch(written) is not None
+                    plains[name] = written if same else decoded.isoformat()
                 else:
                     plains[name] = plain(decoded)
         if marks:

@@ -23,6 +23,7 @@ from conftest import CORPUS, TENHOU, hv, ron, won
 
 import projections.standings_view as fold
 import replay.store.standings_view as store_view
+from domain.integrity import event_digest
 from domain.match import match_id
 from projections.standings_view import DocCache
 from projections.views import DocumentView, POPODocumentView
@@ -31,7 +32,7 @@ from replay.service.recording import recording
 from replay.service.tournaments.standings import tournament_report
 from replay.service.tournaments.tournaments import attach_all
 from replay.store.application import HonbaApp
-from replay.store.fold_rows import FoldRow, select_rows
+from replay.store.fold_rows import FoldReader, FoldRow, select_rows
 from replay.store.standings_view import FOLDED_TOPICS, catch_up, close_view, open_view
 
 pytestmark = pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpus is not present")
@@ -315,3 +316,32 @@ def test_a_match_s_rule_values_met_again_are_not_walked_again(monkeypatch: pytes
     assert cache.rules_ref({**values, "oka": 0}) != first
     assert cache.rules_ref({**values, "start_score": 25000.0}) != first
     assert walked == []
+
+
+@pytest.mark.parametrize(
+    "written",
+    [
+        "2026-11-30T03:09:39.473648+00:00",  # as honba writes it: taken as it is
+        "2026-11-30T03:09:39.000001+00:00",
+        "2026-11-30T03:09:39.000000+00:00",  # microseconds of 0: isoformat leaves them out
+        "2026-11-30T03:09:39+00:00",
+        "2026-11-30T03:09:39.473648+09:00",
+        "2026-11-30T03:09:39.473648Z",
+        "2026-11-30 03:09:39.473648+00:00",
+    ],
+)
+def test_a_row_s_time_is_hashed_as_its_event_s_time_is_however_it_is_spelled(
+    corpus_app: HonbaApp, written: str
+) -> None:
+    (row,) = [
+        row
+        for row in select_rows(corpus_app.recorder, 0, 10**6, None, FOLDED_TOPICS)[2]  # type: ignore[index]
+        if row.topic.endswith("Match.HandWon")
+    ][:1]
+    data = json.loads(row.state)
+    data["timestamp"]["_data_"] = written
+    state = json.dumps(data, ensure_ascii=False).encode()
+    changed = FoldRow(row.id, row.originator_id, row.originator_version, row.topic, state)
+    found = FoldReader(corpus_app.mapper).read(changed)
+    assert found is not None
+    assert found.digest == event_digest(corpus_app.mapper.to_domain_event(changed))
