@@ -75,7 +75,6 @@ from replay.service.imports.storing import Prepared, prepare
 from replay.service.tournaments.standings import tournament_report
 from replay.service.tournaments.tournaments import attach_all
 from replay.store.application import HonbaApp, mapper_for
-from replay.store.fold_rows import FoldReader, select_rows
 from replay.store.standings_view import BATCH as VIEW_BATCH
 from replay.store.standings_view import FOLDED_TOPICS, catch_up, close_view, open_view, views_path
 
@@ -255,10 +254,13 @@ def rebuild_stages(db: Path, rounds: int = 3) -> None:
     with each match's facts replayed through the domain's ``corrected_steps`` once (the floor of a fold
     of events that carry facts, not their outcome); and the whole rebuild into a fresh SQLite view (the
     documents, summaries, statistics and their writes beyond that floor)."""
+    # Here, not at the top: ``--also`` runs this script with a tree from before ``select_rows``.
+    from replay.store.fold_rows import FoldReader, select_rows
+
     app = HonbaApp.open(str(db))
     view: DocumentView | None = None
 
-    def batches(each: Callable[[Any, FoldReader], None]) -> None:
+    def batches(each: Callable[[Any, Any], None]) -> None:
         reader, position = FoldReader(app.mapper), 0
         while True:
             with no_cycle_collection():
@@ -269,21 +271,21 @@ def rebuild_stages(db: Path, rounds: int = 3) -> None:
                 for row in found[2]:
                     each(row, reader)
 
-    def scanned(row: Any, reader: FoldReader) -> None:
+    def scanned(row: Any, reader: Any) -> None:
         reader.scan(row.state.decode("utf-8"))
 
-    def values(row: Any, reader: FoldReader) -> None:
+    def values(row: Any, reader: Any) -> None:
         for value in reader.scan(row.state.decode("utf-8")).values():
             if type(value) is dict and "_type_" in value:
                 reader.transcoding(value["_type_"]).decode(value["_data_"])
 
-    def read(row: Any, reader: FoldReader) -> None:
+    def read(row: Any, reader: Any) -> None:
         reader.read(row)
 
     def replayed() -> None:
         matches: dict[Any, list[Any]] = {}
 
-        def keep(row: Any, reader: FoldReader) -> None:
+        def keep(row: Any, reader: Any) -> None:
             found = reader.read(row)
             if found is not None and isinstance(found.event, Match.Event):
                 matches.setdefault(found.event.originator_id, []).append(found.event)
