@@ -26,8 +26,10 @@ are read) is timed against the plain read a user would reach for: one ``SELECT``
 the store and a ``json.loads`` of each (process CPU time, the best of three rounds, the two measured
 in turn in each round); the target is at most 5x. Then, at 1x and at the last, the rebuild from
 events (``catch_up`` into a fresh SQLite views file: what the first standings cost on a store copied
-without its view, or after a change of the view's layout) against the same plain read, and what
-keeping the view costs an import (``view_by_import``). ``--also TREE`` then measures the 1x rebuild
+without its view, or after a change of the view's layout) against the same plain read, that rebuild
+stage by stage (``rebuild_stages``: the rows read, their JSON scanned, their values rebuilt, each row
+read whole with its digest, each match replayed, the whole rebuild), and what keeping the view costs
+an import (``view_by_import``). ``--also TREE`` then measures the 1x rebuild
 again with the honba of this tree and of TREE in turn (``--pairs`` runs of each, each run a process
 of its own started with ``python -P`` and that tree first on the path), on the same store.
 
