@@ -28,7 +28,9 @@ Printed, against a throwaway PostgreSQL (``tests/pg_server.py``):
   draws after three not counted, to the ASGI app called directly: no socket, no uvicorn, no HTTP
   client; process CPU per hand, and PostgreSQL's): ``pool``, the thread pool's turn as served;
   ``sync``, on the loop with the synchronous driver (each round trip holds the loop); ``async``, on
-  the loop with the waits handed to it. The modes alternate, ``--pairs`` times, fresh databases each;
+  the loop with the waits handed to it; and, to split the ``pool`` mode's figure, ``service`` (what
+  the route calls in the thread pool, without the web layer around it) and ``404`` (a request no
+  route takes: the app's floor). The modes alternate, ``--pairs`` times, fresh databases each;
 - **the ceiling**: 2.5x the hands a second of the code before issue 36 at 40 tables (``--before``,
   measured by ``serve_load.py``'s back-to-back scenario) leaves two cores 2 / (2.5 x before) of CPU a
   hand for everything; beside it the least a hand costs here in any mode (one process, without the
@@ -209,8 +211,10 @@ db, made, hands = sys.argv[1], json.loads(sys.argv[2]), int(sys.argv[3])
 web = create_app(db)
 
 async def post(key, token):
+    if _LOOP_MODE == "service":
+        return await serviced(key, token)
     body = json.dumps({"kind": "abort", "abort": "four_winds", "client_key": uuid.uuid4().hex}).encode()
-    path = f"/api/matches/{key}/entries"
+    path = f"/api/matches/{key}/entries" if _LOOP_MODE != "404" else "/api/no-such-route"
     headers = [(b"host", b"127.0.0.1"), (b"authorization", f"Bearer {token}".encode()),
                (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
     scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST",
@@ -228,8 +232,27 @@ async def post(key, token):
         if message["type"] == "http.response.start":
             status.append(message["status"])
     await web(scope, receive, send)
-    if status != [200]:
+    if status != [404 if _LOOP_MODE == "404" else 200]:
         raise SystemExit(f"a hand answered {status}")
+
+async def serviced(key, token):
+    # What the JSON API's route calls in the thread pool for a hand (``replay.web.api.record_json``'s
+    # ``run``: the token's check, the entry read, ``apply_entry``, the answer's data), without the web
+    # layer around it: Starlette's routing and middleware, the body read, the answer encoded.
+    from replay.service.common.shapes import state_data
+    from replay.service.recording.entry import apply_entry
+    from replay.web.api import read_body_entry
+
+    served = web.state.served
+    body = {"kind": "abort", "abort": "four_winds", "client_key": uuid.uuid4().hex}
+
+    def run():
+        grant = served.may_record(key, token)
+        entry = read_body_entry(body)
+        match = apply_entry(served.app, key, entry, client_key=body["client_key"], by=f"table {grant.token_id}")
+        return {"match": key, **state_data(match.players, match.state, match.rules), "head": match.head}
+
+    await served.call(run)
 
 async def main():
     asked, told = _asyncio.Queue(), _asyncio.Queue()
@@ -260,6 +283,9 @@ uvloop.run(main())
 )
 
 MODES = ("pool", "sync", "async")
+# This tree's only: the hand's service call through the thread pool without the web layer, and a
+# request the app answers 404 (no store, no pool): what the web layer around a hand costs.
+SPLIT = ("service", "404")
 
 
 def child_env(tree: Path, mode: str) -> dict[str, str]:
@@ -333,7 +359,7 @@ def main() -> None:
         if options.statements:
             statements(server.new_database(), options.statements, options.pairs)
         runs: dict[str, list[dict[str, float]]] = {}
-        kinds = [(mode, REPO, mode) for mode in MODES]
+        kinds = [(mode, REPO, mode) for mode in (*MODES, *SPLIT)]
         if options.also is not None:
             kinds.append((f"pool, the tree at {options.also}", options.also.resolve(), "pool"))
         for _pair in range(options.pairs):
@@ -357,6 +383,11 @@ def main() -> None:
                 f"{median('system_ms'):.2f} ({system}); {median('hands_per_s'):.0f} hands/s "
                 f"({rate}); PostgreSQL's CPU {median('database_cpu_ms'):.2f} ms a hand; load {load}"
             )
+        pool, service, floor_404 = (statistics.median(f["cpu_ms"] for f in runs[m]) for m in ("pool", *SPLIT))
+        print(
+            f"  where the pool's hand goes: the service's call in the thread pool {service:.2f} ms, the web layer "
+            f"around it {pool - service:.2f} ms, of which a request the app answers 404 {floor_404:.2f} ms"
+        )
         target = 2.5 * options.before
         budget = 2000 / target
         least = min(statistics.median(f["cpu_ms"] for f in runs[mode]) for mode in MODES)
