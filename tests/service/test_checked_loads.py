@@ -128,6 +128,13 @@ def test_a_hand_reads_the_tails_of_its_match_and_seal_in_one_statement_on_either
         r.originator_version for r in apart if r.originator_id == match
     ]
     assert app.recorder.select_tails([]) == []  # type: ignore[attr-defined]
+    # The statement made once per count of streams: one stream, then three, each read as asked.
+    one = app.recorder.select_tails([(match, 4)])  # type: ignore[attr-defined]
+    assert [(r.originator_id, r.originator_version) for r in one] == [(match, 4), (match, 5), (match, 6)]
+    three = app.recorder.select_tails([(match, 5), (seal, 1), (match_id("no such match"), 1)])  # type: ignore[attr-defined]
+    assert sorted((r.originator_id, r.originator_version) for r in three) == sorted(
+        [(match, 5), (match, 6)] + [(r.originator_id, r.originator_version) for r in events(app.recorder, seal, gt=0)]
+    )
 
 
 def test_hands_another_process_saved_are_read_checked_and_applied(stored: tuple[str, HonbaApp]) -> None:
