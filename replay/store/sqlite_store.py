@@ -64,6 +64,13 @@ def _tails_statement(table: str, streams: int) -> str:
     )
 
 
+@functools.lru_cache(maxsize=1024)
+def _canonical_id(spelled: str) -> UUID | None:
+    """The id spelled as the store writes ids (32 lowercase hex digits), or None: found once per
+    id for the streams read most (a server's every hand reads its match's and its seal's rows)."""
+    return UUID(spelled) if CANONICAL.fullmatch(spelled) else None
+
+
 class _Patience(threading.local):
     """Whether this thread's connections wait out the store's busy timeout for another connection's
     write lock (``waiting``), and, while they do not, whether any of them changed a row (``wrote``)."""
@@ -199,8 +206,10 @@ class HonbaSQLiteRecorder(SQLiteApplicationRecorder):
         return datastore.not_waiting()
 
     def convert_originator_id(self, originator_id: str) -> UUID | str:
-        if self.datastore.originator_id_type == "uuid" and CANONICAL.fullmatch(originator_id):
-            return UUID(originator_id)
+        if self.datastore.originator_id_type == "uuid":
+            found = _canonical_id(originator_id)
+            if found is not None:
+                return found
         return originator_id
 
     def _insert_events(self, c: Any, stored_events: Sequence[StoredEvent], **_: Any) -> Sequence[int] | None:

@@ -362,3 +362,17 @@ def test_match_and_seal_ids_found_once_per_key_are_each_keys_own() -> None:
             assert seal_id(match_id(key)) == uuid5(made, "seal")
     assert len({match_id(key) for key in keys}) == len(keys)
     assert match_id.cache_info().currsize <= 512 and seal_id.cache_info().currsize <= 512
+
+
+def test_ids_read_on_sqlite_are_found_once_per_spelling(counted: HonbaApp) -> None:
+    """An id read from SQLite (a match's and its seal's at every hand) is parsed once per spelling:
+    the store's own (32 lowercase hex digits) is the id, any other spelling stays text, whatever
+    was read before (``test_foreign_rows.py`` refuses such a row)."""
+    recorder = counted.recorder
+    assert isinstance(recorder, HonbaSQLiteRecorder)
+    stream = match_id(KEY)
+    for _round in range(2):
+        assert recorder.convert_originator_id(stream.hex) == stream
+        assert recorder.convert_originator_id(str(stream)) == str(stream)
+        assert recorder.convert_originator_id(stream.hex.upper()) == stream.hex.upper()
+    assert [event.originator_id for event in recorder.select_events(stream)] == [stream]
