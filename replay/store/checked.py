@@ -75,7 +75,7 @@ class WrittenRow:
 
     def same(self, row: Any) -> bool:
         """Whether a row read (``StoredEvent`` or ``Notification``) is this one, byte for byte."""
-        return row.originator_version == self.position and row.topic == self.topic and row.state == self.state
+        return bool(row.originator_version == self.position and row.topic == self.topic and row.state == self.state)
 
 
 @attrs.frozen
