@@ -17,6 +17,10 @@ by ``--hands``: start-up, imports and the match's set-up cancel out. Each store:
 client's). ``--also DIR`` counts another tree's too (for instance main's, from ``git archive``).
 The load does not change an instruction count.
 
+``--cpu PAIRS``: the process CPU time (user and system) of one call instead, over ``--hands`` calls
+after 50 not counted, one process per tree and store, the trees alternating ``PAIRS`` times (a
+fresh store each): the load moves these, so read the ratios pair by pair.
+
 ``--profile``: a ``cProfile`` of ``--hands`` calls (after 20 not profiled) on ``--store`` (SQLite
 in a file by default), the top functions by their own time and by cumulative time.
 
@@ -29,6 +33,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -48,7 +53,7 @@ from replay.service.recording.entry import apply_entry
 from replay.web.app import create_app
 from replay.web.api import read_body_entry
 
-db, hands, profile = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "1"
+db, hands, mode = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 web = create_app(db)
 served = web.state.served
 recording.start_match(served.app, "load-0", ["Ann", "Ben", "Cho", "Dai"], load_preset("tenhou"))
@@ -62,7 +67,15 @@ def run():
     match = apply_entry(served.app, key, entry, client_key=body["client_key"], by=f"table {grant.token_id}")
     return {"match": key, **state_data(match.players, match.state, match.rules), "head": match.head}
 
-if profile:
+if mode == "cpu":
+    import time
+    for _ in range(50):
+        run()
+    start = time.process_time()
+    for _ in range(hands):
+        run()
+    print(1000 * (time.process_time() - start) / hands)
+elif mode == "profile":
     import cProfile, pstats
     for _ in range(20):
         run()
@@ -89,7 +102,7 @@ def instructions(tree: Path, db: str, hands: int) -> int:
         out = Path(work) / "cachegrind.out"
         env = {**os.environ, "PYTHONPATH": str(tree), "PYTHONHASHSEED": "0"}
         run = subprocess.run(
-            [*VALGRIND, f"--cachegrind-out-file={out}", sys.executable, "-P", "-c", CALLS, db, str(hands), "0"],
+            [*VALGRIND, f"--cachegrind-out-file={out}", sys.executable, "-P", "-c", CALLS, db, str(hands), "count"],
             env=env,
             capture_output=True,
             text=True,
@@ -100,6 +113,17 @@ def instructions(tree: Path, db: str, hands: int) -> int:
         if found is None:
             raise SystemExit("no summary in cachegrind's output")
         return int(found.group(1))
+
+
+def cpu_ms(tree: Path, db: str, hands: int) -> float:
+    """The process CPU (user and system) of one service call, in ms, over ``hands`` calls after 50."""
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    run = subprocess.run(
+        [sys.executable, "-P", "-c", CALLS, db, str(hands), "cpu"], env=env, capture_output=True, text=True
+    )
+    if run.returncode != 0:
+        raise SystemExit(f"the calls failed: {run.stderr[-2000:]}")
+    return float(run.stdout.split()[-1])
 
 
 def databases(store: str, work: Path, pg: object | None) -> tuple[str, str]:
@@ -120,6 +144,9 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=200)
     parser.add_argument("--also", type=Path, help="also count with the honba of this tree")
     parser.add_argument("--profile", action="store_true")
+    parser.add_argument(
+        "--cpu", type=int, metavar="PAIRS", help="process CPU instead, the trees alternating, PAIRS times"
+    )
     args = parser.parse_args()
     print_machine()
     stores = ("memory", "sqlite-file", "postgresql") if args.store == "all" else (args.store,)
@@ -138,7 +165,22 @@ def main() -> None:
                 if args.profile:
                     env = {**os.environ, "PYTHONPATH": str(REPO)}
                     db = databases(store, Path(work), pg)[0]
-                    subprocess.run([sys.executable, "-P", "-c", CALLS, db, str(args.hands), "1"], env=env, check=True)
+                    subprocess.run(
+                        [sys.executable, "-P", "-c", CALLS, db, str(args.hands), "profile"], env=env, check=True
+                    )
+                    continue
+                if args.cpu:
+                    spent: dict[str, list[float]] = {name: [] for name, _tree in trees}
+                    for _pair in range(args.cpu):
+                        for name, tree in trees:
+                            spent[name].append(cpu_ms(tree, databases(store, Path(work), pg)[0], args.hands))
+                    for name, figures in spent.items():
+                        shown = ", ".join(f"{figure:.3f}" for figure in figures)
+                        print(f"{store:14} {name:10} {statistics.median(figures):.3f} ms CPU a service call ({shown})")
+                    if len(trees) == 2:
+                        ratios = [a / b for a, b in zip(spent["this tree"], spent["--also"], strict=True)]
+                        print(f"{store:14} this tree / --also, pair by pair: {', '.join(f'{r:.3f}' for r in ratios)}")
+                    print(f"load average now: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
                     continue
                 found = {}
                 for name, tree in trees:
