@@ -415,13 +415,13 @@ _TIMES: dict[int, tuple[datetime | UUID, str]] = {}
 _TIMES_KEPT = 4096
 
 
-
 def written_all() -> None:
     """Let go of every id and time kept with its text (``_TIMES``): the events made so far have all
     been written (an import's batch stored, its files recorded). Kept, they stayed until 4,096 were:
     an import's storing process, which makes a game identity's and a file's record per game, reached
     that bound at ten times the corpus and a third of it at once (issue 36)."""
     _TIMES.clear()
+
 
 def id_text(value: UUID) -> str:
     """``str(value)`` of a ``UUID`` (not of a subclass), written once per id object: every event of a
