@@ -5,6 +5,7 @@
                                     [--tables 40] [--servers 2] [--sqlite-tables 20] [--steady-tables 200]
                                     [--seconds 60] [--neighbours 2] [--also DIR] [--no-baselines] [--smoke]
                                     [--repeat N] [--no-floor] [--floor-requests 100] [--floor-seconds 10]
+                                    [--loop-hand sync|async]
 
 A PostgreSQL server is started like the tests' (``tests/pg_server.py``). ``honba serve``
 processes share a database on it; every table has its own match, its own table token and its
@@ -53,6 +54,10 @@ or ``--before``), the PostgreSQL server's CPU per hand (its processes', from /pr
 costs the whole machine and what two cores allow at that cost, and Little's law (with every table
 waiting for its answer, the mean latency is tables / hands per second). ``--repeat N`` runs each
 tree's back-to-back N times, alternating, and prints the medians.
+
+``--loop-hand async`` (or ``sync``) serves this tree's hands on PostgreSQL on the event loop, with
+``benchmarks/async_hand.py``'s prototype of an asynchronous store path (issue 36, thirteenth round):
+its ceiling in the back-to-back and neighbours scenarios, beside ``--also``'s tree served as it is.
 
 ``--also DIR`` runs the same scenarios, in the same run, with the honba of another tree (its
 ``replay`` and ``domain`` on PYTHONPATH; for instance main's, to compare with the store-wide
@@ -187,6 +192,8 @@ class Servers:
     ):
         self.ports = [free_port() for _ in range(count)]
         env = {**tree_env(tree, db), **(extra_env or {})}
+        if first_on_path is None:
+            first_on_path = SERVER_SITES.get(tree if tree is not None else REPO)
         if first_on_path is not None:
             env["PYTHONPATH"] = os.pathsep.join(p for p in (str(first_on_path), env.get("PYTHONPATH", "")) if p)
         self.processes = [
@@ -233,6 +240,11 @@ class Servers:
             process.terminate()
         for process in self.processes:
             process.wait(timeout=30)
+
+
+# ``--loop-hand``: a ``sitecustomize`` put first on the path of a tree's servers (by tree): the JSON
+# API's recorded hand on the event loop (``benchmarks/async_hand.py``'s prototype).
+SERVER_SITES: dict[Path, Path] = {}
 
 
 # The client: raw HTTP/1.1 over keep-alive connections, one asyncio loop.
@@ -983,6 +995,12 @@ def main() -> None:
     parser.add_argument(
         "--repeat", type=int, default=1, help="back-to-back runs of each tree, alternating (medians printed)"
     )
+    parser.add_argument(
+        "--loop-hand",
+        choices=("sync", "async"),
+        help="this tree's servers make the JSON API's hand on PostgreSQL on the event loop (benchmarks/async_hand.py's "
+        "prototype): sync, with the synchronous driver; async, its waits for the database handed to the loop",
+    )
     parser.add_argument("--floor-requests", type=int, default=100, help="404s each table sends for the floor")
     parser.add_argument("--floor-seconds", type=float, default=10, help="each pgbench run of the database's floor")
     parser.add_argument(
@@ -1012,6 +1030,15 @@ def main() -> None:
         trees.append((f"the tree at {options.also}", options.also.resolve()))
     chosen = SCENARIOS if options.scenario == "all" else (options.scenario,)
     work = Path(tempfile.mkdtemp(prefix="honba-serve-load-"))
+    if options.loop_hand is not None:
+        from async_hand import LOOP_HAND
+
+        site = work / "loop-hand"
+        site.mkdir()
+        mode = f"import os\nos.environ['HONBA_BENCH_LOOP_HAND'] = {options.loop_hand!r}\n"
+        (site / "sitecustomize.py").write_text(mode + LOOP_HAND)
+        SERVER_SITES[REPO] = site
+        trees[0] = (f"this tree, the hand on the loop ({options.loop_hand})", REPO)
     try:
         if not options.no_baselines:
             print("Baselines (PostgreSQL alone):")

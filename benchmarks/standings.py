@@ -26,8 +26,10 @@ are read) is timed against the plain read a user would reach for: one ``SELECT``
 the store and a ``json.loads`` of each (process CPU time, the best of three rounds, the two measured
 in turn in each round); the target is at most 5x. Then, at 1x and at the last, the rebuild from
 events (``catch_up`` into a fresh SQLite views file: what the first standings cost on a store copied
-without its view, or after a change of the view's layout) against the same plain read, and what
-keeping the view costs an import (``view_by_import``). ``--also TREE`` then measures the 1x rebuild
+without its view, or after a change of the view's layout) against the same plain read, that rebuild
+stage by stage (``rebuild_stages``: the rows read, their JSON scanned, their values rebuilt, each row
+read whole with its digest, each match replayed, the whole rebuild), and what keeping the view costs
+an import (``view_by_import``). ``--also TREE`` then measures the 1x rebuild
 again with the honba of this tree and of TREE in turn (``--pairs`` runs of each, each run a process
 of its own started with ``python -P`` and that tree first on the path), on the same store.
 
@@ -63,7 +65,7 @@ from eventsourcing.persistence import Tracking
 from machine import REPO, max_rss_mib, mib, peak_python_memory, print_machine, timed, verdict
 
 from domain.amendments import Correction, corrected_steps, resolve_corrections
-from domain.match import Match, opening_state
+from domain.match import Match, opening_state, stored_rules
 from domain.rules import Ruleset, load_preset
 from domain.values import AbortiveDraw, ExhaustiveDraw, HandResult, HandValue, Win, WinResult
 from projections.standings_view import match_documents
@@ -75,7 +77,8 @@ from replay.service.imports.storing import Prepared, prepare
 from replay.service.tournaments.standings import tournament_report
 from replay.service.tournaments.tournaments import attach_all
 from replay.store.application import HonbaApp, mapper_for
-from replay.store.standings_view import catch_up, close_view, open_view, views_path
+from replay.store.standings_view import BATCH as VIEW_BATCH
+from replay.store.standings_view import FOLDED_TOPICS, catch_up, close_view, open_view, views_path
 
 NAMES = [f"player-{n:02d}" for n in range(64)]
 SESSION = 1000
@@ -244,6 +247,97 @@ def view_by_import(db: Path, rounds: int = 3) -> None:
         app.close()
 
 
+def rebuild_stages(db: Path, rounds: int = 3) -> None:
+    """Where the rebuild from events goes, stage by stage, each measured apart in this process against
+    the plain read (process CPU, the best of ``rounds``, each stage with the collector paused batch by
+    batch as the catch-up pauses it): the batches' rows read (``select_rows``); their JSON scanned
+    (``FoldReader``'s scanner, each float checked); the typed values rebuilt (the facts' ``from_data``,
+    the times); each row read whole (``FoldReader.read``: the event, its fields' checks, its digest);
+    with each match's facts replayed through the domain's ``corrected_steps`` once (the floor of a fold
+    of events that carry facts, not their outcome); and the whole rebuild into a fresh SQLite view (the
+    documents, summaries, statistics and their writes beyond that floor)."""
+    # Here, not at the top: ``--also`` runs this script with a tree from before ``select_rows``.
+    from replay.store.fold_rows import FoldReader, select_rows
+
+    app = HonbaApp.open(str(db))
+    view: DocumentView | None = None
+
+    def batches(each: Callable[[Any, Any], None]) -> None:
+        reader, position = FoldReader(app.mapper), 0
+        while True:
+            with no_cycle_collection():
+                found = select_rows(app.recorder, position, VIEW_BATCH, None, FOLDED_TOPICS)
+                if found is None:
+                    return
+                position = found[0]
+                for row in found[2]:
+                    each(row, reader)
+
+    def scanned(row: Any, reader: Any) -> None:
+        reader.scan(row.state.decode("utf-8"))
+
+    def values(row: Any, reader: Any) -> None:
+        for value in reader.scan(row.state.decode("utf-8")).values():
+            if type(value) is dict and "_type_" in value:
+                reader.transcoding(value["_type_"]).decode(value["_data_"])
+
+    def read(row: Any, reader: Any) -> None:
+        reader.read(row)
+
+    def replayed() -> None:
+        matches: dict[Any, list[Any]] = {}
+
+        def keep(row: Any, reader: Any) -> None:
+            found = reader.read(row)
+            if found is not None and isinstance(found.event, Match.Event):
+                matches.setdefault(found.event.originator_id, []).append(found.event)
+
+        batches(keep)
+        rulesets: dict[str, Ruleset] = {}
+        with no_cycle_collection():
+            for events in matches.values():
+                start, history, log = events[0], [], []
+                values_text = json.dumps(start.rules, sort_keys=True)
+                rules = rulesets.get(values_text) or rulesets.setdefault(values_text, stored_rules(start.rules))
+                for event in events[1:]:
+                    if isinstance(event, Match.Recorded):
+                        history.append((event.originator_version, event.fact))
+                    elif isinstance(event, Match.Corrected):
+                        if event.target is None:
+                            history.append((event.originator_version, event.replacement))
+                        correction = Correction(
+                            event.target, event.replacement, event.by, event.reason, position=event.originator_version
+                        )
+                        log.append((event.originator_version, correction))
+                corrected_steps(opening_state(rules, start.opening), rules, history, resolve_corrections(log))
+
+    stages: list[tuple[str, Callable[[], Any]]] = [
+        ("the rows read (select_rows)", lambda: batches(lambda _row, _reader: None)),
+        ("+ their JSON scanned", lambda: batches(scanned)),
+        ("+ the facts and times rebuilt as values", lambda: batches(values)),
+        ("each row read whole (FoldReader.read)", lambda: batches(read)),
+        ("+ each match replayed (the floor)", replayed),
+    ]
+    best: dict[str, float] = {}
+    try:
+        for _ in range(rounds):
+            for name, stage in stages:
+                best[name] = min(best.get(name, float("inf")), cpu(stage)[0])
+            fresh = view = fresh_view(app, db, view)
+            whole = cpu(functools.partial(catch_up, app, fresh))[0]
+            best["the whole rebuild"] = min(best.get("the whole rebuild", float("inf")), whole)
+            best["plain"] = min(best.get("plain", float("inf")), cpu(lambda: plain_read(db))[0])
+    finally:
+        datastore = getattr(view, "datastore", None)
+        if datastore is not None:
+            datastore.close()
+        app.close()
+    plain = best.pop("plain")
+    print(f"the rebuild from events, stage by stage (best of {rounds} rounds, CPU; the plain read {plain:.3f} s):")
+    for name, seconds in best.items():
+        print(f"  {name + ':':55s} {seconds:6.3f} s  {seconds / plain:5.2f} x the plain read")
+
+
 def kept_view_copy(db: Path) -> Path:
     """A copy of the view an import left beside ``db`` (``honba import`` keeps it current), to start
     each round of ``first_standings_after_import`` from."""
@@ -344,6 +438,7 @@ def import_corpus(db: Path, times: int, also: Path | None = None, pairs: int = 3
     copy = kept_view_copy(db)
     first_standings_after_import(db, copy)
     first_standings(db, "1 x the corpus")
+    rebuild_stages(db)
     view_by_import(db)
     if also is not None:
         paired_first_standings(db, [REPO, also.resolve()], pairs)

@@ -182,10 +182,14 @@ class DocCache:
         # The facts of matches whose every event this cache has folded, as the objects the events
         # carry (by match id): a catch-up then does not decode them again from the documents.
         self.histories: dict[str, list[tuple[int, Any]]] = {}
-        # Rule values met by this cache with their reference, and the rules built by reference:
-        # comparing values (in C) costs far less than encoding them again for the digest, and a
-        # batch holds a handful of rule sets. Kept per cache, never per process: a reference is
-        # trusted only as far as the view document this cache read for it.
+        # Rule values met by this cache with their reference, and the rules built by reference. By
+        # their canonical bytes, where orjson writes them (``written_exactly``: rules are plain JSON,
+        # always): the same bytes are the same values of the same types, and the reference is made of
+        # them; a rebuild meets hundreds of rule sets (a log's rules name its room), each new match's
+        # compared with every one met before, their types walked in Python where the values were equal.
+        # Else by their values and types. Kept per cache, never per process: a reference is trusted
+        # only as far as the view document this cache read for it.
+        self._refs_by_bytes: dict[bytes, str] = {}
         self._refs: list[tuple[dict[str, Any], str]] = []
         # The canonical bytes of some documents' data as put, by key (a match's rules, written for
         # their reference): ``match_documents`` gives their text from them (``_stamped_text``).
@@ -224,18 +228,25 @@ class DocCache:
 
     def rules_ref(self, values: dict[str, Any]) -> str:
         """The reference of a match's rule values; their document is written with the batch."""
-        for known, ref in self._refs:
-            if known == values and _same_types(known, values):
-                return ref
         # The values' canonical bytes, where orjson writes them as the standard encoder does (rules
         # are plain JSON: always), are ``plain_canonical``'s: the reference's, and the document's.
         written = written_exactly(values)
+        if written is not None:
+            ref = self._refs_by_bytes.get(written)
+            if ref is not None:
+                return ref
+        else:
+            for known, ref in self._refs:
+                if known == values and _same_types(known, values):
+                    return ref
         ref = rules_ref(values, written)
         # The same reference always holds the same values: writing it again changes nothing.
         self.put("rules", ref, dict(values))
-        self._refs.append((dict(values), ref))
         if written is not None:
+            self._refs_by_bytes[written] = ref
             self.written[("rules", ref)] = written
+        else:
+            self._refs.append((dict(values), ref))
         return ref
 
     def known_rules(self, ref: str, rules: Ruleset) -> None:
@@ -294,15 +305,19 @@ class DocCache:
         """Read at once the stored documents a batch of events will ask for (``DocumentView.get_docs``):
         the match of each event after a start, and what attaching a match reads."""
         wanted: set[DocKey] = set()
+        # Each id's text by ``key_of``: a match's events carry one id object (``select_rows``), its
+        # text made once, not once per event.
+        key_of = self.key_of
         for event in events:
             if isinstance(event, Match.Event) and (self.reread is not None or not isinstance(event, Match.Started)):
-                wanted.add(("match", str(event.originator_id)))
+                wanted.add(("match", key_of(event.originator_id)))
             elif isinstance(event, Tournament.Event) and (
                 self.reread is not None or not isinstance(event, Tournament.Created)
             ):
-                wanted.add(("tournament", str(event.originator_id)))
-                if isinstance(event, Tournament.MatchAttached | Tournament.MatchDetached):
-                    wanted.add(("entry", f"{event.originator_id}/{event.match_key}"))
+                tournament = key_of(event.originator_id)
+                wanted.add(("tournament", tournament))
+                if isinstance(event, _MEMBERSHIP):
+                    wanted.add(("entry", f"{tournament}/{event.match_key}"))
                     wanted.add(("attached", event.match_key))
                     wanted.add(("summary", event.match_key))
                     # What attaching a match asks of its damage (each a read transaction of its own before).
@@ -330,6 +345,19 @@ class DocCache:
     def changes(self) -> dict[DocKey, dict[str, Any] | None]:
         """The documents to write, each stamped with its schema."""
         return {key: stamped(key[0], self._docs[key]) for key in self.changed}
+
+    def changes_written(self) -> dict[DocKey, dict[str, Any] | str | None]:
+        """``changes``, a document whose data's canonical bytes were written already (a match's rules,
+        for their reference: ``written``) as its text (``projections.views.encoded``'s, made from
+        them: ``_stamped_text``), not encoded again."""
+        changes: dict[DocKey, dict[str, Any] | str | None] = {**self.changes()}
+        for key, written in self.written.items():
+            stored = changes.get(key)
+            if isinstance(stored, dict):
+                text = _stamped_text(stored, written)
+                if text is not None:
+                    changes[key] = text
+        return changes
 
 
 def match_state(
@@ -418,24 +446,9 @@ def match_documents(
     cache = DocCache(POPODocumentView())
     plain: Sequence[dict[str, Any] | None] = [None] * len(events) if fact_data is None else fact_data
     if _new_match(events):
-        # A match from its start, its events in order, folded into a view that has never seen it:
-        # each event added to its document by the fold's own steps (``_started_doc``, ``_add_entry``),
-        # without looking up, for every event, the document it already holds.
-        first = events[0]
-        match_id = cache.key_of(first.originator_id)
-        doc = _started_doc(cache, first)
-        if rules is not None:
-            cache.known_rules(doc["rules"], rules)
-        history: list[tuple[int, Any]] = []
-        cache.histories[match_id] = history
-        for event, data in zip(events[1:], plain[1:], strict=True):
-            _add_entry(doc, history, event, data)
         # The chain: each event names the digest of the one before it (``prior``), the last one's
         # is ``head``; what ``_chain`` follows, event by event, and finds unbroken by construction.
-        doc["head"] = head
-        doc["last"] = events[-1].originator_version
-        cache.put("match", match_id, doc)
-        cache.dirty_matches.add(match_id)
+        _fold_new_match(cache, events, plain, head, rules)
     else:
         digests = [*(str(event.prior) for event in events[1:]), head]
         cache.read = {
@@ -447,16 +460,10 @@ def match_documents(
     for match_id in cache.dirty_matches:
         cache.scored[match_id] = scored
     flush(cache, 0)
-    changes: dict[DocKey, dict[str, Any] | str | None] = {**cache.changes()}
-    del changes[("view", "format")]
     # A document whose data's canonical bytes were written already (its rules, for their reference):
     # its text made from them, as ``projections.views.encoded`` writes it, not encoded again.
-    for key, written in cache.written.items():
-        stored = changes.get(key)
-        if isinstance(stored, dict):
-            text = _stamped_text(stored, written)
-            if text is not None:
-                changes[key] = text
+    changes = cache.changes_written()
+    del changes[("view", "format")]
     return changes
 
 
@@ -551,6 +558,85 @@ def _new_match(events: Sequence[Any]) -> bool:
         and event.originator_version == version
         for version, event in enumerate(events, start=1)
     )
+
+
+def _fold_new_match(
+    cache: DocCache,
+    events: Sequence[Any],
+    fact_data: Sequence[dict[str, Any] | None],
+    head: str,
+    rules: Ruleset | None = None,
+) -> None:
+    """Fold a match from its start (``_new_match``: its ``Started`` first, then its own events in
+    order) into a cache that holds nothing of it, its chain unbroken (``head``: its last event's
+    digest): what ``_apply_match_event`` makes of these events one by one, each event added to its
+    document by the fold's own steps (``_started_doc``, ``_add_entry``), without looking up, for
+    every event, the document it already holds. ``fact_data``: each event's fact data made already,
+    or None (``_add_entry``); ``rules``: the match's rules built already (``DocCache.known_rules``).
+    An import's new match (``match_documents``) and a new match of a catch-up's batch
+    (``_fold_new_matches``) are folded here alike."""
+    first = events[0]
+    match_id = cache.key_of(first.originator_id)
+    doc = _started_doc(cache, first)
+    if rules is not None:
+        cache.known_rules(doc["rules"], rules)
+    history: list[tuple[int, Any]] = []
+    cache.histories[match_id] = history
+    for event, data in zip(events[1:], fact_data[1:], strict=True):
+        _add_entry(doc, history, event, data)
+    doc["head"] = head
+    doc["last"] = events[-1].originator_version
+    cache.put("match", match_id, doc)
+    cache.dirty_matches.add(match_id)
+
+
+def _fold_new_matches(cache: DocCache, events: list[Any]) -> list[Any]:
+    """Fold the matches a batch holds from their start, each at once (``_fold_new_match``), and give
+    the batch's other events, in order, for ``apply_event``: a fold near the read, without the look
+    for its match's document, its read and its chain that each event costs ``_apply_match_event``.
+
+    A match is folded so only where the event-by-event fold would make the very same document: its
+    events in the batch are its own from its start in order (``_new_match``), none a row that cannot
+    be read, the view holds no document of it (a match folded already is folded again from its events
+    by ``_apply_match_event``'s own rules), and its chain is unbroken (each event names the digest of
+    the one before it: the digest the batch's read worked out, ``ReadEvent``). Any other match, a
+    broken chain included, goes event by event as before, and is reported as before. The order of a
+    match's events among the tournaments' does not change what either writes: an attachment reads a
+    match's summary and damage, which only ``flush`` and an unreadable row write."""
+    streams: dict[Any, list[Any]] = {}
+    for event in events:
+        if isinstance(event, _MATCH_ROWS):
+            found = streams.get(event.originator_id)
+            if found is None:
+                streams[event.originator_id] = [event]
+            else:
+                found.append(event)
+    folded: set[Any] = set()
+    for stream, own in streams.items():
+        if not isinstance(own[0], Match.Started) or not _new_match(own):
+            continue
+        if cache.get("match", cache.key_of(stream)) is not None:
+            continue
+        digests: list[str] = []
+        plain: list[dict[str, Any] | None] = []
+        for event in own:
+            read = cache.read_of(event)
+            if digests and str(getattr(event, "prior", "")) != digests[-1]:
+                break  # broken: ``_chain`` names where, event by event
+            digests.append(event_digest(event) if read is None else read.digest)
+            plain.append(None if read is None else read.fact_data)
+        else:
+            _fold_new_match(cache, own, plain, digests[-1])
+            folded.add(stream)
+    if not folded:
+        return events
+    return [event for event in events if not isinstance(event, Match.Event) or event.originator_id not in folded]
+
+
+# A match's rows as a batch gives them: its events, and those that cannot be read.
+_MATCH_ROWS = (Match.Event, UnreadableRow)
+# A tournament's events that attach or detach a match.
+_MEMBERSHIP = (Tournament.MatchAttached, Tournament.MatchDetached)
 
 
 def _started_doc(cache: DocCache, event: Any) -> dict[str, Any]:
@@ -969,8 +1055,8 @@ class StandingsProjection(Projection[DocumentView]):
         cache.read = {id(one.event): one for one in read}
         events = list(events)
         cache.prefetch(events)
-        for event in events:
+        for event in _fold_new_matches(cache, events):
             apply_event(cache, event)
         flush(cache, tracking.notification_id)
-        self.view.put_docs(cache.changes(), tracking, expected=expected)
+        self.view.put_docs(cache.changes_written(), tracking, expected=expected)
         cache.remember()

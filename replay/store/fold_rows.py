@@ -23,6 +23,7 @@ compares both ways on the corpus, and on damaged rows).
 from __future__ import annotations
 
 import json
+import re
 import typing
 from collections.abc import Callable
 from datetime import datetime
@@ -37,12 +38,16 @@ from domain.codec import FACT_TAGS, VALUE_CLASSES, to_data
 from domain.integrity import _content_fields, exact_digest, plain
 from projections.standings_view import ReadEvent
 from replay.store.mapper import AGGREGATE_TOPICS, HonbaMapper, event_class, whole
+from replay.store.sqlite_store import HonbaSQLiteRecorder
 from replay.store.transcoding import ValueTranscoding
 
 # How the library's JSON transcoder marks a typed value: {"_type_": name, "_data_": data}.
 _MARK = b'"_type_"'
 # An escaped character could spell the mark without its bytes appearing: such a row goes the slow way.
 _ESCAPE = b"\\u"
+# A time in UTC with its microseconds, as ``datetime.isoformat`` writes the time ``fromisoformat`` reads
+# from it, digit for digit (ASCII digits only; microseconds of 0 it would leave out; no other offset).
+_ISOFORMAT = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.(?!000000)[0-9]{6}\+00:00", re.ASCII)
 # A topic not looked up yet (``FoldReader._class``).
 _UNKNOWN: Any = object()
 # What Python's JSON decoder makes of the constants it takes beside numbers.
@@ -64,6 +69,61 @@ def _may_hold_float(hint: Any, seen: frozenset[type] = frozenset()) -> bool:
 # The domain's values whose plain data never holds a float, whatever the row said: a value of any
 # other class (``TableState``'s final points, made floats by its converter) is hashed the slow way.
 FLOATLESS: frozenset[type] = frozenset(cls for cls in VALUE_CLASSES if not _may_hold_float(cls))
+
+
+class FoldRow:
+    """A stored row as the library's ``Notification`` holds it (its notification id, its aggregate's id
+    and position, its topic and state), read by ``select_rows``: what ``FoldReader.read`` and the
+    store's mapper read a row from."""
+
+    __slots__ = ("id", "originator_id", "originator_version", "state", "topic")
+
+    def __init__(self, id: int, originator_id: UUID | str, originator_version: int, topic: str, state: bytes):
+        self.id = id
+        self.originator_id = originator_id
+        self.originator_version = originator_version
+        self.topic = topic
+        self.state = state
+
+
+def select_rows(
+    recorder: Any, start: int, limit: int, stop: int | None, topics: tuple[str, ...]
+) -> tuple[int, int, list[Any]] | None:
+    """The rows after notification id ``start`` (up to ``stop``, at most ``limit`` of them) as the
+    recorder's ``select_notifications`` gives them: the last one's id, how many there were, and those
+    whose topic starts with one of ``topics`` (what a fold reads); None when there are none.
+
+    On honba's SQLite store, in one statement of its own, each row a ``FoldRow``: the library's makes
+    each row a frozen ``Notification`` and its aggregate's id a new ``UUID`` (``convert_originator_id``,
+    a regular expression and ``UUID()`` in Python per row), here converted once per aggregate, the
+    same object then for each of its rows (three times the statement's own cost for the corpus's
+    rows: docs/performance.md). Elsewhere, the recorder's own."""
+    if type(recorder) is not HonbaSQLiteRecorder:
+        notifications = recorder.select_notifications(start=start, limit=limit, stop=stop, inclusive_of_start=False)
+        if not notifications:
+            return None
+        return notifications[-1].id, len(notifications), [n for n in notifications if n.topic.startswith(topics)]
+    # The library's statement (``SQLiteApplicationRecorder.select_notifications``), its columns named.
+    within = "rowid>?" if stop is None else "rowid>? AND rowid<=?"
+    statement = (
+        f"SELECT rowid, originator_id, originator_version, topic, state FROM {recorder.events_table_name} "
+        f"WHERE {within} ORDER BY rowid LIMIT ?"
+    )
+    with recorder.datastore.transaction(commit=False) as c:
+        c.execute(statement, (start, limit) if stop is None else (start, stop, limit))
+        found = c.fetchall()
+    if not found:
+        return None
+    ids: dict[str, UUID | str] = {}
+    convert = recorder.convert_originator_id
+    rows = []
+    for rowid, text, version, topic, state in found:
+        if topic.startswith(topics):
+            originator_id = ids.get(text)
+            if originator_id is None:
+                originator_id = ids[text] = convert(text)
+            rows.append(FoldRow(rowid, originator_id, version, topic, state))
+    return found[-1][0], len(found), rows
 
 
 class FoldReader:
@@ -91,6 +151,23 @@ class FoldReader:
         # The decoder's scanner (C's ``c_make_scanner``), called at the row's start: the typeshed stubs
         # do not name it, so it is looked up by name.
         self._scan: Callable[[str, int], tuple[Any, int]] = getattr(decoder, "scan_once")  # noqa: B009
+        self._last_id: Any = None
+        self._last_text = ""
+
+    def scan(self, text: str) -> Any:
+        """A row's JSON as ``read`` parses it (each float checked: ``inexact``); the benchmark's stages."""
+        return self._scan(text, 0)[0]
+
+    def transcoding(self, name: str) -> Transcoding:
+        """The store's transcoding of a typed value's name (``KeyError``: none of that name)."""
+        return self._names[name]
+
+    def _id_text(self, value: Any) -> str:
+        """``str`` of an aggregate's id, made once for the rows of an aggregate that follow each other
+        carrying the same id object (``select_rows`` gives one per aggregate)."""
+        if value is not self._last_id:
+            self._last_id, self._last_text = value, str(value)
+        return self._last_text
 
     def _float(self, text: str) -> float:
         value = float(text)
@@ -163,7 +240,11 @@ class FoldReader:
                     if tag is not None and name in ("fact", "replacement"):
                         fact_data = {"type": tag, **plain_data}
                 elif type(decoded) is datetime:  # the time of every event: what ``plain`` gives it
-                    plains[name] = decoded.isoformat()
+                    written = value["_data_"]
+                    # Spelled as ``isoformat`` spells the time it parsed to (what honba writes), the
+                    # text is that spelling: not spelled out again for every row.
+                    same = type(written) is str and _ISOFORMAT.fullmatch(written) is not None
+                    plains[name] = written if same else decoded.isoformat()
                 else:
                     plains[name] = plain(decoded)
         if marks:
@@ -180,6 +261,6 @@ class FoldReader:
             found = plains.get(name)
             if found is None:
                 value = data[name]
-                found = str(value) if name == "originator_id" else value
+                found = self._id_text(value) if name == "originator_id" else value
             content[name] = found
         return ReadEvent(event, exact_digest(content, exact), fact_data)

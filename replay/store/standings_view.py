@@ -44,7 +44,7 @@ from projections.standings_view import (
 from projections.views import TABLE, DocKey, DocumentView, Encoded, POPODocumentView, ViewMoved
 from replay.input.json_text import no_cycle_collection
 from replay.store.application import HonbaApp
-from replay.store.fold_rows import FoldReader
+from replay.store.fold_rows import FoldReader, select_rows
 from replay.store.retry import OPEN_TRIES, retrying
 from replay.store.settings import CREATE_RACES, sqlite_path
 from replay.store.sqlite_store import lock_refused
@@ -303,15 +303,15 @@ def _fold_batch(
     a tenth of a rebuild's CPU when the batch was let go after it: docs/performance.md)."""
     if stop is not None and position >= stop:
         return None
-    notifications = app.recorder.select_notifications(start=position, limit=batch, stop=stop, inclusive_of_start=False)
-    if not notifications:
-        return None
-    last = notifications[-1].id
     # Only the matches' and tournaments' events change the view: the seals and the
     # store chain (a third of the log) are not decoded at all.
-    events, read = _read_batch(app, reader, notifications)
+    found = select_rows(app.recorder, position, batch, stop, FOLDED_TOPICS)
+    if found is None:
+        return None
+    last, count, rows = found
+    events, read = _read_batch(app, reader, rows)
     projection.process_batch(events, Tracking(app.name, last), expected=position, read=read)
-    return last, len(notifications)
+    return last, count
 
 
 def kept_view(app: HonbaApp) -> DocumentView | None:
@@ -437,14 +437,12 @@ def kept(
 
 
 def _read_batch(app: HonbaApp, reader: FoldReader, notifications: Sequence[Any]) -> tuple[list[Any], list[ReadEvent]]:
-    """The events of a batch the view folds, each read as a plain read would (``FoldReader``), with
-    its digest; a row that reader does not take is read through the mapper (``_decoded``), which
-    names what is wrong with it."""
+    """The events of a batch's rows the view folds (``select_rows``), each read as a plain read would
+    (``FoldReader``), with its digest; a row that reader does not take is read through the mapper
+    (``_decoded``), which names what is wrong with it."""
     events: list[Any] = []
     read: list[ReadEvent] = []
     for notification in notifications:
-        if not notification.topic.startswith(FOLDED_TOPICS):
-            continue
         found = reader.read(notification)
         if found is None:
             events.append(_decoded(app, notification))
