@@ -332,11 +332,11 @@ def one_malloc_arena() -> None:
 
     A thread's first ``malloc`` otherwise makes it an arena of its own: an import's storing process
     unpickles the workers' results in the pool's thread (every stored row's bytes) and frees them in
-    the main thread once stored, so the memory freed in one arena was allocated again in another,
-    and each kept its high-water mark: the process's peak grew with the archive (issue 36: at ten
-    times the corpus 51.1 MiB, 49.9 with one arena, against 45.5 at once). A reading worker runs
-    a thread too (``_watch_parent``). The threads hold the GIL whenever they allocate, so sharing
-    one arena makes them wait on nothing they did not wait on already."""
+    the main thread once stored: memory freed in one arena is not reused by the other, and each keeps
+    its high-water mark (issue 36: at ten times the corpus 51.1 MiB, 49.9 with one arena, in one pair
+    of runs; no difference in another, within a run's noise of about 1 MiB). A reading worker runs a
+    thread too (``_watch_parent``). The threads hold the GIL whenever they allocate, so sharing one
+    arena makes them wait on nothing they did not wait on already."""
     try:
         mallopt = ctypes.CDLL(None).mallopt
     except (AttributeError, OSError):  # not glibc: macOS, Windows
