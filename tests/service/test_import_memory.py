@@ -4,15 +4,13 @@ peak at once). Each test counts a structure after N games: sizes, not timings.""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import tracemalloc
 from pathlib import Path
 from typing import Any
 
 import orjson
 import pytest
-from conftest import CORPUS, REPO
+from conftest import CORPUS
 from service_match import ServiceMatch
 
 import domain.integrity as integrity
@@ -145,40 +143,3 @@ def test_rule_values_are_kept_by_bytes_of_their_own_size() -> None:
     # Each set of values: its 2 KB of bytes, its rules retitled, their digest (25 KB a set as traced
     # here). Before: orjson's bytes kept as the keys, each with the buffer it was written in (51 KB).
     assert kept / 60 < 35_000, kept / 60
-
-
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's malloc arenas")
-def test_an_import_has_its_threads_share_one_malloc_arena() -> None:
-    script = """
-import ctypes, os, sys, tempfile, threading
-from replay.service.imports.batch import reading_pool
-libc = ctypes.CDLL(None)
-if not hasattr(libc, "malloc_info"):
-    print("not glibc"); sys.exit()
-if sys.argv[1] == "pool":
-    with reading_pool(1, 1):
-        pass
-def allocate():
-    kept = [ctypes.create_string_buffer(4096) for _ in range(200)]
-threads = [threading.Thread(target=allocate) for _ in range(4)]
-for t in threads: t.start()
-for t in threads: t.join()
-with tempfile.TemporaryFile() as out:
-    libc.fdopen.restype = ctypes.c_void_p
-    libc.malloc_info.argtypes = libc.fclose.argtypes = None
-    stream = ctypes.c_void_p(libc.fdopen(os.dup(out.fileno()), b"w"))
-    libc.malloc_info(0, stream)
-    libc.fclose(stream)
-    out.seek(0)
-    print(out.read().decode().count("<heap nr="))
-"""
-    counts = []
-    for mode in ("pool", "none"):
-        done = subprocess.run(
-            [sys.executable, "-c", script, mode], capture_output=True, text=True, cwd=REPO, check=True
-        )
-        counts.append(done.stdout.strip())
-    if "not glibc" in counts:
-        pytest.skip("not glibc")
-    # Without the reading pool's setting, each thread that allocates takes an arena of its own.
-    assert counts[0] == "1" and int(counts[1]) > 1, counts

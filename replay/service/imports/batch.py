@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import ctypes
 import gc
 import hashlib
 import itertools
@@ -309,7 +308,6 @@ def reading_pool(jobs: int, files: int, *, on_demand: bool = False) -> Iterator[
     ignores Ctrl-C (this process handles it) and ends when this process is gone, even killed
     without a chance to stop them.
     """
-    one_malloc_arena()
     if jobs < 2 or files < PARALLEL_FROM:
         yield None
         return
@@ -320,28 +318,6 @@ def reading_pool(jobs: int, files: int, *, on_demand: bool = False) -> Iterator[
         yield pool
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
-
-
-# glibc's ``mallopt`` parameter for the most arenas its ``malloc`` makes (``M_ARENA_MAX``).
-_M_ARENA_MAX = -8
-
-
-def one_malloc_arena() -> None:
-    """Have every thread of this process allocate from glibc's one main arena from now on (no-op on
-    another C library, or when called after a thread took an arena of its own).
-
-    A thread's first ``malloc`` otherwise makes it an arena of its own: an import's storing process
-    unpickles the workers' results in the pool's thread (every stored row's bytes) and frees them in
-    the main thread once stored: memory freed in one arena is not reused by the other, and each keeps
-    its high-water mark (issue 36: at ten times the corpus 51.1 MiB, 49.9 with one arena, in one pair
-    of runs; no difference in another, within a run's noise of about 1 MiB). A reading worker runs a
-    thread too (``_watch_parent``). The threads hold the GIL whenever they allocate, so sharing one
-    arena makes them wait on nothing they did not wait on already."""
-    try:
-        mallopt = ctypes.CDLL(None).mallopt
-    except (AttributeError, OSError):  # not glibc: macOS, Windows
-        return
-    mallopt(_M_ARENA_MAX, 1)
 
 
 def _start_pool(jobs: int, files: int) -> ProcessPoolExecutor:

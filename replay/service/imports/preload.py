@@ -8,8 +8,7 @@ them), and reads every preset (the rules a log's room starts from). Each worker 
 CPU for these at its first file (cProfile: the reader's modules imported, ``tomllib`` and the presets
 read), every worker of every import. It also writes the encoders of the domain's values
 (``domain.codec.write_encoders``), which each worker wrote and compiled at its first file (issue 36,
-twelfth round), and has glibc's ``malloc`` keep one arena for every thread (``batch.one_malloc_arena``),
-which each worker inherits.
+twelfth round).
 """
 
 from __future__ import annotations
@@ -28,4 +27,3 @@ for _module in (_TENHOU.module, _TENHOU.tiles):
 for _name in preset_names():
     load_preset(_name)
 write_encoders()
-batch.one_malloc_arena()
