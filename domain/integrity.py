@@ -311,15 +311,22 @@ def event_digest(event: Any, known: tuple[Any, Any] | None = None) -> str:
             return hashlib.sha256(orjson.dumps(content, option=SORTED)).hexdigest()
         except TypeError:  # (orjson's refusal is one) an integer beyond 64 bits: the fields one by one
             pass
-    pieces = []
-    for key, name in _content_keys(cls):
+    # Hashed piece by piece, never joined: a field's bytes can be large (a checkpoint's leaves, one per
+    # match it covers: joined and braced, they were copied three times over, the peak of an import's
+    # storing process at ten times the corpus).
+    digest = hashlib.sha256(b"{")
+    update = digest.update
+    for number, (key, name) in enumerate(_content_keys(cls)):
+        if number:
+            update(b",")
+        update(key)
         if not name:
-            pieces.append(key + orjson.dumps(cls.__qualname__))
+            update(orjson.dumps(cls.__qualname__))
             continue
         value = getattr(event, name)
         kind = type(value)
         if known is not None and value is known[0]:
-            pieces.append(key + _value_canonical(value, known[1] | {"__type__": kind.__name__}))
+            update(_value_canonical(value, known[1] | {"__type__": kind.__name__}))
         elif kind is list or kind is dict:
             kept = _EXACT_VALUES.get(id(value))
             if kept is not None and kept[0] is value:
@@ -331,10 +338,11 @@ def event_digest(event: Any, known: tuple[Any, Any] | None = None) -> str:
                 else:
                     found = written
                     _remember_exact(value, written)
-            pieces.append(key + found)
+            update(found)
         else:
-            pieces.append(key + plain_canonical(value))
-    return hashlib.sha256(b"{" + b",".join(pieces) + b"}").hexdigest()
+            update(plain_canonical(value))
+    update(b"}")
+    return digest.hexdigest()
 
 
 # An event's lists and dicts (a match's rules, its source with every tile of its game, its players and
@@ -407,6 +415,14 @@ _TIMES: dict[int, tuple[datetime | UUID, str]] = {}
 _TIMES_KEPT = 4096
 
 
+def written_all() -> None:
+    """Let go of every id and time kept with its text (``_TIMES``): the events made so far have all
+    been written (an import's batch stored, its files recorded). Kept, they stayed until 4,096 were:
+    an import's storing process, which makes a game identity's and a file's record per game, reached
+    that bound at ten times the corpus and a third of it at once (issue 36)."""
+    _TIMES.clear()
+
+
 def id_text(value: UUID) -> str:
     """``str(value)`` of a ``UUID`` (not of a subclass), written once per id object: every event of a
     match names its id (``originator_id``) in its digest, the same object (a UUID is immutable)."""
@@ -435,6 +451,23 @@ def time_text(value: datetime) -> str:
             _TIMES.clear()
         _TIMES[id(value)] = (value, text)
     return text
+
+
+def read_back_digest(event: Any) -> str:
+    """``event_digest`` of an event read back from the store (a checkpoint's leaves): the same digest,
+    its id's and time's text not kept in ``_TIMES``, which keeps them for a row still to be written of
+    the same object; no row is written of an event read back. A checkpoint digests one event per game
+    identity and imported file it covers: kept, they filled ``_TIMES`` in an import's storing process
+    (4,096 ids and times with their text, about 1 MiB, at ten times the corpus, against half that at
+    once) and held the checkpoint's memory in use after it (issue 36)."""
+    digest = event_digest(event)
+    for name in _content_fields(event.__class__):
+        value = getattr(event, name)
+        if type(value) is UUID or type(value) is datetime:
+            found = _TIMES.get(id(value))
+            if found is not None and found[0] is value:
+                del _TIMES[id(value)]
+    return digest
 
 
 def _exact_content(event: Any, cls: type, known: tuple[Any, Any] | None) -> dict[str, Any] | None:

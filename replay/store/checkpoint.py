@@ -44,7 +44,15 @@ from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import IntegrityError
 from eventsourcing.utils import get_topic
 
-from domain.integrity import GENESIS, ChainProblem, Link, check_chain, event_digest, unique_problems
+from domain.integrity import (
+    GENESIS,
+    ChainProblem,
+    Link,
+    check_chain,
+    event_digest,
+    read_back_digest,
+    unique_problems,
+)
 from domain.said import Said
 from replay.store.chain import store_head as chain_head
 from replay.store.findings import MatchCheck
@@ -58,7 +66,7 @@ from replay.store.seal import Seal
 # The id of the checkpoints' stream: one per store.
 CHECKPOINTS_ID = uuid5(NAMESPACE_URL, "honba:/checkpoints")
 # Notifications read by a checkpoint at a time.
-BATCH = 2000
+BATCH = 500
 # Seals whose stream a process keeps in mind between checkpoints (``HonbaApp.sealed_streams``); past
 # that, forgotten and read again from the store when sealed again: a long import or server stays bounded.
 SEALS_KEPT = 2_000
@@ -160,9 +168,17 @@ def _covered_rows(reader: Reader, upto: int) -> Iterator[Any]:
 
 def pending_leaves(reader: Reader, upto: int, streams_of: dict[UUID, UUID]) -> tuple[list[list[Any]], int]:
     """The leaves saved since notification ``upto``, one per stream (its last), sorted by id, and the
-    last notification read. ``streams_of`` maps a seal's id to the stream it seals (filled here)."""
+    last notification read. ``streams_of`` maps a seal's id to the stream it seals: the seals opened
+    before ``upto`` that were looked up in the store (added here).
+
+    A seal opened since ``upto`` is found by its first row, read here; it is not kept in ``streams_of``:
+    an import opens and seals each match in one save and never seals it again, so keeping every seal
+    it opened grew a long import's process by one entry per match (with the checkpoint's own rows,
+    several MiB at ten times the corpus, issue 36). A seal sealed again later (a server's next hand)
+    is looked up once then (``_sealed_stream``) and kept from there on."""
     latest: dict[UUID, tuple[int, str]] = {}
     sealed: list[tuple[UUID, int, str]] = []
+    opened: dict[UUID, UUID] = {}
     last = upto
     for row in _covered_rows(reader, upto):
         last = row.id
@@ -171,16 +187,18 @@ def pending_leaves(reader: Reader, upto: int, streams_of: dict[UUID, UUID]) -> t
         except Exception:  # a row that cannot be read is covered by nothing: honba check names it
             continue
         if isinstance(event, Seal.Opened):
-            streams_of[event.originator_id] = event.match_id
+            opened[event.originator_id] = event.match_id
         elif isinstance(event, Seal.Sealed):
             sealed.append((event.originator_id, event.position, event.head))
         elif isinstance(event, GameIdentity.Claimed | ImportedFile.Recorded):
-            latest[event.originator_id] = (1, event_digest(event))
+            latest[event.originator_id] = (1, read_back_digest(event))
     for seal, position, head in sealed:
-        stream = streams_of.get(seal) or _sealed_stream(reader, seal)
+        stream = opened.get(seal) or streams_of.get(seal)
         if stream is None:
-            continue  # a seal whose first row is gone: honba check names it
-        streams_of[seal] = stream
+            stream = _sealed_stream(reader, seal)
+            if stream is None:
+                continue  # a seal whose first row is gone: honba check names it
+            streams_of[seal] = stream
         if position >= latest.get(stream, (0, ""))[0]:
             latest[stream] = (position, head)
     leaves = [leaf_of(stream, position, head) for stream, (position, head) in latest.items()]

@@ -22,7 +22,7 @@ import attrs
 
 from domain.amendments import CorrectedStep
 from domain.errors import HonbaError
-from domain.integrity import digest_of, plain
+from domain.integrity import digest_of, plain, written_all
 from domain.rules import Ruleset
 from domain.store_errors import MatchExists
 from projections.views import DocumentView
@@ -534,6 +534,7 @@ class _Storer:
                 self.file_games[file].append([key, list(prepared.players), prepared.key])
         self.pending.clear()
         self._record_files()
+        written_all()  # every event made here is stored: their texts are not written again
         if self.since_checkpoint >= CHECKPOINT_EVERY:
             # Skipped when another process holds the checkpoint lock: its next checkpoint covers these.
             self.app.checkpoint()
