@@ -49,7 +49,10 @@ class TokenRows:
             with self._datastore.get_connection(commit=False) as conn, conn.cursor() as cursor:
                 yield cursor
             return
-        with self._datastore.get_connection() as conn, conn.cursor() as cursor:
+        # Rows as tuples, as SQLite's cursor gives them (the pool's connections make each a dict).
+        from psycopg.rows import tuple_row  # (PostgreSQL's driver, there when its store is)
+
+        with self._datastore.get_connection() as conn, conn.cursor(row_factory=tuple_row) as cursor:
             yield cursor
 
     def _sql(self, text: str) -> str:
