@@ -42,7 +42,7 @@ from domain.errors import DamagedFact
 from domain.match import Match, match_id
 from domain.said import Listed, Said
 from domain.store_errors import DamagedMatch, MatchNotFound, StoreConflict, StoreError, StoreUnavailable
-from replay.store.checked import CheckedMatches, after
+from replay.store.checked import CheckedMatches, WrittenRow, after
 from replay.store.checkpoint import Taken, store_head, take_checkpoint, thread_lock
 from replay.store.errors import UNAVAILABLE
 from replay.store.findings import MatchCheck
@@ -402,7 +402,7 @@ class HonbaApp(Application[UUID]):
             seal = (None if new else self.seal_of(match.id)) or Seal.open(match.id)
         seal.seal(match.version, match.head)
         try:
-            self.save(match, seal)
+            recordings = self.save(match, seal)
         except IntegrityError:
             raise StoreConflict(
                 Said("match {match} changed in the store while this command ran; try again", match=repr(match.key))
@@ -412,8 +412,9 @@ class HonbaApp(Application[UUID]):
             raise failed(
                 Said("cannot save match {match}: {why}", match=repr(match.key), why=" ".join(str(exc).split()))
             ) from None
-        # What this process wrote is what it checks the next load's rows against.
-        self.checked.keep(match, seal)
+        # What this process wrote is what it checks the next load's rows against: the match and
+        # seal, and their last rows' bytes as written (the next load compares them, no decoding).
+        self.checked.keep(match, seal, rows=_last_rows(recordings, match.id, seal.id))
 
     # Checkpoints.
 
@@ -482,3 +483,16 @@ def mapper_for(settings: Mapping[str, str]) -> Mapper[UUID]:
         memory = {"PERSISTENCE_MODULE": popo, f"{HonbaApp.name.upper()}_PERSISTENCE_MODULE": popo}
         _MAPPERS[key] = HonbaApp(env={**settings, **memory}).mapper
     return _MAPPERS[key]
+
+
+def _last_rows(recordings: Sequence[Any], match_uuid: UUID, seal_uuid: UUID) -> tuple[WrittenRow, WrittenRow] | None:
+    """The last row a save wrote of the match and of its seal (the library's recordings: each
+    event's row as inserted, in order), or None when it wrote none of either."""
+    last = {recording.notification.originator_id: recording.notification for recording in recordings}
+    match_row, seal_row = last.get(match_uuid), last.get(seal_uuid)
+    if match_row is None or seal_row is None:
+        return None
+    return (
+        WrittenRow(match_row.originator_version, match_row.topic, bytes(match_row.state)),
+        WrittenRow(seal_row.originator_version, seal_row.topic, bytes(seal_row.state)),
+    )

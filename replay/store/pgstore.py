@@ -38,6 +38,7 @@ from typing import Any, TypeVar, cast
 
 from eventsourcing.persistence import InterfaceError, Notification, OperationalError, StoredEvent
 from eventsourcing.postgres import PostgresApplicationRecorder, PostgresDatastore
+from psycopg.rows import tuple_row
 from psycopg.sql import SQL, Identifier, Literal
 
 # The advisory lock's key: the store's checkpoints (any number honba alone uses).
@@ -197,11 +198,13 @@ class HonbaPostgresRecorder(PostgresApplicationRecorder):
         if not streams:
             return []
         statement = self._few_rows("tails", len(streams))
-        with self.datastore.get_connection() as conn, conn.cursor() as curs:
+        # Its rows as tuples (the pool's connections make each a dict: the names found and a dict made
+        # per row, at every hand's load).
+        with self.datastore.get_connection() as conn, conn.cursor(row_factory=tuple_row) as curs:
             curs.execute(statement, [value for stream in streams for value in stream], prepare=True)
             return [
-                StoredEvent(row["originator_id"], row["originator_version"], row["topic"], _state(row["state"]))
-                for row in curs.fetchall()
+                StoredEvent(originator_id, originator_version, topic, _state(state))
+                for originator_id, originator_version, topic, state in curs.fetchall()
             ]
 
     @_tried
@@ -285,10 +288,10 @@ class HonbaPostgresRecorder(PostgresApplicationRecorder):
                 [e.state for e in stored_events],
                 lock,
             )
-        with self.datastore.get_connection() as conn, conn.cursor() as curs:
+        with self.datastore.get_connection() as conn, conn.cursor(row_factory=tuple_row) as curs:
             # The pool's connections are in autocommit: the statement is its own transaction.
             curs.execute(statement, arguments, prepare=True)
-            return [row["notification_id"] for row in curs.fetchall()]
+            return [notification_id for (notification_id,) in curs.fetchall()]
 
 
 def _state(stored: Any) -> bytes:

@@ -7,6 +7,7 @@ behind honba's back.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from typing import Any
 from uuid import UUID, uuid5
@@ -18,6 +19,8 @@ from eventsourcing.utils import get_topic, register_topic
 OLD_MODULE = "replay.seal"
 
 
+# Asked at every hand's load and save, as ``match_id`` is: found once per match for a few hundred.
+@functools.lru_cache(maxsize=512)
 def seal_id(match_id: UUID) -> UUID:
     """The id of the seal of the match with that id."""
     return uuid5(match_id, "seal")

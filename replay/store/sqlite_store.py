@@ -53,6 +53,24 @@ def _insert_statement(table: str, rows: int) -> str:
     return f"INSERT INTO {table} VALUES {values} RETURNING rowid"
 
 
+@functools.lru_cache(maxsize=8)
+def _tails_statement(table: str, streams: int) -> str:
+    """The statement reading ``streams`` streams' rows from a position each (``select_tails``), made
+    once per count: every recorded hand reads two."""
+    wanted = " OR ".join(["(originator_id=? AND originator_version>=?)"] * streams)
+    return (
+        f"SELECT originator_id, originator_version, topic, state FROM {table} "
+        f"WHERE {wanted} ORDER BY originator_id, originator_version"
+    )
+
+
+@functools.lru_cache(maxsize=1024)
+def _canonical_id(spelled: str) -> UUID | None:
+    """The id spelled as the store writes ids (32 lowercase hex digits), or None: found once per
+    id for the streams read most (a server's every hand reads its match's and its seal's rows)."""
+    return UUID(spelled) if CANONICAL.fullmatch(spelled) else None
+
+
 class _Patience(threading.local):
     """Whether this thread's connections wait out the store's busy timeout for another connection's
     write lock (``waiting``), and, while they do not, whether any of them changed a row (``wrote``)."""
@@ -188,8 +206,10 @@ class HonbaSQLiteRecorder(SQLiteApplicationRecorder):
         return datastore.not_waiting()
 
     def convert_originator_id(self, originator_id: str) -> UUID | str:
-        if self.datastore.originator_id_type == "uuid" and CANONICAL.fullmatch(originator_id):
-            return UUID(originator_id)
+        if self.datastore.originator_id_type == "uuid":
+            found = _canonical_id(originator_id)
+            if found is not None:
+                return found
         return originator_id
 
     def _insert_events(self, c: Any, stored_events: Sequence[StoredEvent], **_: Any) -> Sequence[int] | None:
@@ -268,11 +288,7 @@ class HonbaSQLiteRecorder(SQLiteApplicationRecorder):
         (issue 36, sixth round: 6.25 statements a hand on SQLite, 5.25 now)."""
         if not streams:
             return []
-        wanted = " OR ".join("(originator_id=? AND originator_version>=?)" for _ in streams)
-        statement = (
-            f"SELECT originator_id, originator_version, topic, state FROM {self.events_table_name} "
-            f"WHERE {wanted} ORDER BY originator_id, originator_version"
-        )
+        statement = _tails_statement(self.events_table_name, len(streams))
         params = [value for stream, position in streams for value in (stream.hex, position)]
         with self.datastore.get_connection(commit=False) as connection, connection.cursor() as cursor:
             cursor.execute(statement, params)

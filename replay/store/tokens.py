@@ -28,6 +28,8 @@ class TokenRows:
         self._postgres = type(datastore).__module__.startswith("eventsourcing.postgres") if datastore else False
         self._memory: dict[str, Row] = {}
         self._lock = threading.Lock()
+        # A token's row read, in the driver's spelling: every request with a token reads one.
+        self._select_row = self._sql(f"SELECT role, match_key, salt, digest FROM {TABLE} WHERE token_id = ?")
         if datastore is not None:
             self._create()
 
@@ -47,7 +49,10 @@ class TokenRows:
             with self._datastore.get_connection(commit=False) as conn, conn.cursor() as cursor:
                 yield cursor
             return
-        with self._datastore.get_connection() as conn, conn.cursor() as cursor:
+        # Rows as tuples, as SQLite's cursor gives them (the pool's connections make each a dict).
+        from psycopg.rows import tuple_row  # (PostgreSQL's driver, there when its store is)
+
+        with self._datastore.get_connection() as conn, conn.cursor(row_factory=tuple_row) as cursor:
             yield cursor
 
     def _sql(self, text: str) -> str:
@@ -125,9 +130,7 @@ class TokenRows:
             with self._lock:
                 return self._memory.get(token_id)
         with self._reading() as cursor:
-            cursor.execute(
-                self._sql(f"SELECT role, match_key, salt, digest FROM {TABLE} WHERE token_id = ?"), (token_id,)
-            )
+            cursor.execute(self._select_row, (token_id,))
             row = cursor.fetchone()
         if row is None:
             return None

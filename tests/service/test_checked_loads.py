@@ -13,6 +13,7 @@ import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from uuid import NAMESPACE_URL, uuid5
 
 import pytest
 from test_tamper_both_stores import execute, last
@@ -127,6 +128,13 @@ def test_a_hand_reads_the_tails_of_its_match_and_seal_in_one_statement_on_either
         r.originator_version for r in apart if r.originator_id == match
     ]
     assert app.recorder.select_tails([]) == []  # type: ignore[attr-defined]
+    # The statement made once per count of streams: one stream, then three, each read as asked.
+    one = app.recorder.select_tails([(match, 4)])  # type: ignore[attr-defined]
+    assert [(r.originator_id, r.originator_version) for r in one] == [(match, 4), (match, 5), (match, 6)]
+    three = app.recorder.select_tails([(match, 5), (seal, 1), (match_id("no such match"), 1)])  # type: ignore[attr-defined]
+    assert sorted((r.originator_id, r.originator_version) for r in three) == sorted(
+        [(match, 5), (match, 6)] + [(r.originator_id, r.originator_version) for r in events(app.recorder, seal, gt=0)]
+    )
 
 
 def test_hands_another_process_saved_are_read_checked_and_applied(stored: tuple[str, HonbaApp]) -> None:
@@ -278,3 +286,93 @@ def test_a_hand_recorded_builds_no_ledger_of_the_whole_match_unless_asked(
     # The command line asks for it, and gets every entry.
     assert [(entry.number, entry.position) for entry in done.ledger] == [(1, 2), (2, 3), (3, 4)]
     assert built == [1]
+
+
+def decoding_counted(app: HonbaApp, monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The positions of the rows ``app``'s mapper decodes from now on."""
+    decoded: list[int] = []
+    mapper = type(app.mapper)
+    to_domain_event = mapper.to_domain_event
+
+    def counting(self: Any, stored_event: Any) -> Any:
+        decoded.append(stored_event.originator_version)
+        return to_domain_event(self, stored_event)
+
+    monkeypatch.setattr(mapper, "to_domain_event", counting)
+    return decoded
+
+
+def test_a_load_after_this_process_saved_compares_the_rows_it_wrote_and_decodes_none(
+    stored: tuple[str, HonbaApp], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A table's every hand: the match's last row and its seal's, read back as this process wrote
+    them (the same bytes), are the events it wrote; they are not decoded and hashed again (issue 36,
+    thirteenth round). Rows another process saved since are decoded and checked, as before."""
+    db, app = stored
+    decoded = decoding_counted(app, monkeypatch)
+    loaded = app.load(KEY)
+    assert decoded == []
+    assert (loaded.match.version, loaded.seal.position, loaded.seal.head) == (5, 5, loaded.match.head)
+    recording.record(app, KEY, ABORT)
+    assert decoded == []
+    other = HonbaApp.open(db)
+    recording.record(other, KEY, ABORT)
+    other.close()
+    decoded.clear()
+    assert recording.record(app, KEY, ABORT).version == 8
+    # The last event this process checked (6) and the other's after it (7), the seal's row this
+    # process wrote and the other's: decoded and checked.
+    assert len(decoded) == 4 and {6, 7} <= set(decoded)
+    decoded.clear()
+    recording.record(app, KEY, ABORT)
+    assert decoded == []
+
+
+def test_the_last_event_rewritten_in_other_bytes_is_decoded_and_checked(
+    stored: tuple[str, HonbaApp], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The last row no longer the bytes this process wrote: decoded and checked against the head
+    kept as before. The same event written otherwise (its JSON spaced) passes; a changed one is
+    refused (``test_the_very_last_event_changed_between_two_saves_is_refused``)."""
+    db, app = stored
+    stream = match_id(KEY)
+    position = last(db, stream)
+    ((state,),) = execute(
+        db, "SELECT state FROM EVENTS WHERE originator_id = ? AND originator_version = ?", stream, position
+    )
+    spaced = json.dumps(json.loads(bytes(state)), ensure_ascii=False).encode()
+    assert spaced != bytes(state)
+    execute(
+        db, "UPDATE EVENTS SET state = ? WHERE originator_id = ? AND originator_version = ?", spaced, stream, position
+    )
+    decoded = decoding_counted(app, monkeypatch)
+    assert recording.record(app, KEY, ABORT).version == position + 1
+    assert position in decoded
+
+
+def test_match_and_seal_ids_found_once_per_key_are_each_keys_own() -> None:
+    """``match_id`` and ``seal_id`` are kept per key (a server asks them at every hand's load and
+    save): each key's id is the one its name makes, whatever was asked before, and the kept ones
+    are let go past a few hundred."""
+    keys = [f"table-{n}" for n in range(600)]
+    for _round in range(2):
+        for key in keys:
+            made = uuid5(NAMESPACE_URL, f"honba:/matches/{key}")
+            assert match_id(key) == made
+            assert seal_id(match_id(key)) == uuid5(made, "seal")
+    assert len({match_id(key) for key in keys}) == len(keys)
+    assert match_id.cache_info().currsize <= 512 and seal_id.cache_info().currsize <= 512
+
+
+def test_ids_read_on_sqlite_are_found_once_per_spelling(counted: HonbaApp) -> None:
+    """An id read from SQLite (a match's and its seal's at every hand) is parsed once per spelling:
+    the store's own (32 lowercase hex digits) is the id, any other spelling stays text, whatever
+    was read before (``test_foreign_rows.py`` refuses such a row)."""
+    recorder = counted.recorder
+    assert isinstance(recorder, HonbaSQLiteRecorder)
+    stream = match_id(KEY)
+    for _round in range(2):
+        assert recorder.convert_originator_id(stream.hex) == stream
+        assert recorder.convert_originator_id(str(stream)) == str(stream)
+        assert recorder.convert_originator_id(stream.hex.upper()) == stream.hex.upper()
+    assert [event.originator_id for event in recorder.select_events(stream)] == [stream]

@@ -1,0 +1,200 @@
+"""A recorded hand's service call alone, in instructions or a profile (not a test; issue 36, thirteenth round).
+
+    python -P benchmarks/service_hand.py [--store all|memory|sqlite-file|postgresql] [--hands 200]
+                                         [--also DIR] [--profile]
+
+What the JSON API's route runs for a hand in the thread pool (``replay.web.api.record_json``'s
+``run``): the token's check (``Site.may_record``), the entry read, ``apply_entry`` (the match's tail
+loaded from its checkpoint, the command applied, the new event encoded, digested, sealed and
+stored), and the answer's state data; called directly, in one process, on one thread: no HTTP, no
+thread pool, no web layer around it.
+
+Default: the instructions of one such call (``valgrind --tool=cachegrind``, ``PYTHONHASHSEED=0``),
+as the difference of a run of ``--hands`` + 50 abortive draws and a run of 50 in one match, divided
+by ``--hands``: start-up, imports and the match's set-up cancel out. Each store: in memory
+(``:memory:``, the library's POPO recorder, which the tests use), SQLite in a file, PostgreSQL
+(``tests/pg_server.py``, a throwaway server; its own instructions are not counted, only the
+client's). ``--also DIR`` counts another tree's too (for instance main's, from ``git archive``).
+The load does not change an instruction count.
+
+``--cpu PAIRS``: the process CPU time (user and system) of one call instead, over ``--hands`` calls
+after 50 not counted, one process per tree and store, the trees alternating ``PAIRS`` times (a
+fresh store each): the load moves these, so read the ratios pair by pair.
+
+``--profile``: a ``cProfile`` of ``--hands`` calls (after 20 not profiled) on ``--store`` (SQLite
+in a file by default), the top functions by their own time and by cumulative time.
+
+Compile each tree first (``python -m compileall -q domain projections replay``): this environment
+sets PYTHONDONTWRITEBYTECODE, and a tree without bytecode compiles in every run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.append(str(Path(__file__).resolve().parent))
+
+from machine import REPO, print_machine
+
+# One process: ``hands`` service calls on one match over the store ``db`` (argv: db, hands, profile).
+CALLS = """
+import sys, uuid
+from domain.rules import load_preset
+from replay.service.common.shapes import state_data
+from replay.service.recording import recording
+from replay.service.recording.entry import apply_entry
+from replay.web.app import create_app
+from replay.web.api import read_body_entry
+
+db, hands, mode = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+web = create_app(db)
+served = web.state.served
+recording.start_match(served.app, "load-0", ["Ann", "Ben", "Cho", "Dai"], load_preset("tenhou"))
+token = served.tokens.create("table", "load-0")
+key = "load-0"
+
+def run():
+    body = {"kind": "abort", "abort": "four_winds", "client_key": uuid.uuid4().hex}
+    grant = served.may_record(key, token)
+    entry = read_body_entry(body)
+    match = apply_entry(served.app, key, entry, client_key=body["client_key"], by=f"table {grant.token_id}")
+    return {"match": key, **state_data(match.players, match.state, match.rules), "head": match.head}
+
+if mode == "cpu":
+    import time
+    for _ in range(50):
+        run()
+    start = time.process_time()
+    for _ in range(hands):
+        run()
+    print(1000 * (time.process_time() - start) / hands)
+elif mode == "profile":
+    import cProfile, pstats
+    for _ in range(20):
+        run()
+    prof = cProfile.Profile()
+    prof.enable()
+    for _ in range(hands):
+        run()
+    prof.disable()
+    stats = pstats.Stats(prof)
+    stats.sort_stats("tottime").print_stats(35)
+    stats.sort_stats("cumulative").print_stats(45)
+else:
+    for _ in range(hands):
+        run()
+"""
+
+
+VALGRIND = ("valgrind", "--tool=cachegrind", "--cache-sim=no")
+
+
+def instructions(tree: Path, db: str, hands: int) -> int:
+    """The instructions (``Ir``) of a process making ``hands`` service calls with ``tree``'s honba."""
+    with tempfile.TemporaryDirectory() as work:
+        out = Path(work) / "cachegrind.out"
+        env = {**os.environ, "PYTHONPATH": str(tree), "PYTHONHASHSEED": "0"}
+        run = subprocess.run(
+            [*VALGRIND, f"--cachegrind-out-file={out}", sys.executable, "-P", "-c", CALLS, db, str(hands), "count"],
+            env=env,
+            capture_output=True,
+            text=True,
+        )
+        if run.returncode != 0:
+            raise SystemExit(f"the calls failed: {run.stderr[-2000:]}")
+        found = re.search(r"^summary:\s+(\d+)", out.read_text(), re.MULTILINE)
+        if found is None:
+            raise SystemExit("no summary in cachegrind's output")
+        return int(found.group(1))
+
+
+def cpu_ms(tree: Path, db: str, hands: int) -> float:
+    """The process CPU (user and system) of one service call, in ms, over ``hands`` calls after 50."""
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    run = subprocess.run(
+        [sys.executable, "-P", "-c", CALLS, db, str(hands), "cpu"], env=env, capture_output=True, text=True
+    )
+    if run.returncode != 0:
+        raise SystemExit(f"the calls failed: {run.stderr[-2000:]}")
+    return float(run.stdout.split()[-1])
+
+
+def databases(store: str, work: Path, pg: object | None) -> tuple[str, str]:
+    """Two fresh stores of the kind ``store``: one for the long run, one for the short."""
+    if store == "memory":
+        return ":memory:", ":memory:"
+    if store == "sqlite-file":
+        for name in ("long.db", "short.db"):
+            (work / name).unlink(missing_ok=True)
+        return str(work / "long.db"), str(work / "short.db")
+    assert pg is not None
+    return pg.new_database(), pg.new_database()  # type: ignore[attr-defined]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--store", choices=("all", "memory", "sqlite-file", "postgresql"), default="all")
+    parser.add_argument("--hands", type=int, default=200)
+    parser.add_argument("--also", type=Path, help="also count with the honba of this tree")
+    parser.add_argument("--profile", action="store_true")
+    parser.add_argument(
+        "--cpu", type=int, metavar="PAIRS", help="process CPU instead, the trees alternating, PAIRS times"
+    )
+    args = parser.parse_args()
+    print_machine()
+    stores = ("memory", "sqlite-file", "postgresql") if args.store == "all" else (args.store,)
+    if args.profile:
+        stores = stores if args.store != "all" else ("sqlite-file",)
+    trees = [("this tree", REPO)] + ([("--also", args.also.resolve())] if args.also else [])
+    pg = None
+    if "postgresql" in stores:
+        from pg_server import PostgresServer
+
+        pg = PostgresServer()
+        pg.start()
+    try:
+        with tempfile.TemporaryDirectory() as work:
+            for store in stores:
+                if args.profile:
+                    env = {**os.environ, "PYTHONPATH": str(REPO)}
+                    db = databases(store, Path(work), pg)[0]
+                    subprocess.run(
+                        [sys.executable, "-P", "-c", CALLS, db, str(args.hands), "profile"], env=env, check=True
+                    )
+                    continue
+                if args.cpu:
+                    spent: dict[str, list[float]] = {name: [] for name, _tree in trees}
+                    for _pair in range(args.cpu):
+                        for name, tree in trees:
+                            spent[name].append(cpu_ms(tree, databases(store, Path(work), pg)[0], args.hands))
+                    for name, figures in spent.items():
+                        shown = ", ".join(f"{figure:.3f}" for figure in figures)
+                        print(f"{store:14} {name:10} {statistics.median(figures):.3f} ms CPU a service call ({shown})")
+                    if len(trees) == 2:
+                        ratios = [a / b for a, b in zip(spent["this tree"], spent["--also"], strict=True)]
+                        print(f"{store:14} this tree / --also, pair by pair: {', '.join(f'{r:.3f}' for r in ratios)}")
+                    print(f"load average now: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+                    continue
+                found = {}
+                for name, tree in trees:
+                    long_db, short_db = databases(store, Path(work), pg)
+                    many = instructions(tree, long_db, args.hands + 50)
+                    few = instructions(tree, short_db, 50)
+                    found[name] = (many - few) / args.hands
+                    print(f"{store:14} {name:10} {found[name] / 1e6:.3f} million instructions a service call")
+                if len(found) == 2:
+                    print(f"{store:14} this tree / --also: {found['this tree'] / found['--also']:.3f}")
+    finally:
+        if pg is not None:
+            pg.stop()
+
+
+if __name__ == "__main__":
+    main()
