@@ -17,6 +17,7 @@ raises ``StoreConflict``; ``replay.service.recording.recording`` decides whether
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
@@ -42,7 +43,7 @@ from domain.errors import DamagedFact
 from domain.match import Match, match_id
 from domain.said import Listed, Said
 from domain.store_errors import DamagedMatch, MatchNotFound, StoreConflict, StoreError, StoreUnavailable
-from replay.store.checked import CheckedMatches, WrittenRow, after
+from replay.store.checked import CheckedMatches, WrittenRow, after, wanted_tails
 from replay.store.checkpoint import Taken, store_head, take_checkpoint, thread_lock
 from replay.store.errors import UNAVAILABLE
 from replay.store.findings import MatchCheck
@@ -151,7 +152,42 @@ class HonbaApp(Application[UUID]):
         # What this process last checked of the matches it records on: a load reads only the rows
         # after it (``replay.store.checked``), so that a hand costs the same at any point of a match.
         self.checked = CheckedMatches()
+        # This thread's ``reading_ahead``: the match key whose tails a token's read brings along,
+        # and the tails so read, until a load takes them.
+        self._ahead = threading.local()
         super().__init__(env=env)
+
+    @contextlib.contextmanager
+    def reading_ahead(self, key: str) -> Iterator[None]:
+        """A token checked and a command on the match ``key`` on this thread, their reads in one
+        statement: inside, a token's row read on PostgreSQL or SQLite (``token_with_tails``) brings
+        along the tails this process's next load of that match reads (``replay.store.checked``),
+        and that load (the first inside) takes them instead of reading them (issue 36, fourteenth
+        round: a recorded hand's three statements on PostgreSQL two). Read in one statement, they
+        are one snapshot as before, a moment earlier: a save by another process in between is a
+        conflict at this save as it was (a retry reads again). Nothing read ahead outlives the
+        block."""
+        self._ahead.key, self._ahead.tails = key, None
+        try:
+            yield
+        finally:
+            self._ahead.key, self._ahead.tails = None, None
+
+    def token_with_tails(self, tokens: str, token_id: str) -> tuple[bool, tuple[str, str | None, str, str] | None]:
+        """Inside ``reading_ahead`` for a match this process checked, on a store that reads both in
+        one statement: (True, the row of token ``token_id`` in the table ``tokens``, or None), its
+        match's tails kept for the load. Else (False, None): the caller reads the row alone."""
+        key = getattr(self._ahead, "key", None)
+        reads = getattr(self.recorder, "select_tails_and_token", None)
+        if key is None or reads is None:
+            return False, None
+        checked = self.checked.get(key)
+        if checked is None:
+            return False, None
+        wanted = wanted_tails(match_id(key), checked)
+        rows, token = reads(wanted, tokens, token_id)
+        self._ahead.tails = (wanted, rows)
+        return True, token
 
     def construct_env(self, name: str, env: Mapping[str, str] | None = None) -> Environment:
         """The library's settings; on PostgreSQL and SQLite, honba's recorders unless another is named."""
@@ -274,7 +310,10 @@ class HonbaApp(Application[UUID]):
         not match is loaded and checked whole, as the first time."""
         checked = self.checked.get(key)
         if checked is not None:
-            found = after(self, key, match_id(key), checked)
+            # The tails a token's read brought along (``reading_ahead``), taken once: a retry reads again.
+            ahead = getattr(self._ahead, "tails", None) if getattr(self._ahead, "key", None) == key else None
+            self._ahead.tails = None
+            found = after(self, key, match_id(key), checked, ahead)
             if found is not None:
                 match, seal = found
                 if (match.version, seal.version) != (checked.match.version, checked.seal.version):
