@@ -157,8 +157,7 @@ class HonbaApp(Application[UUID]):
         self._ahead = threading.local()
         super().__init__(env=env)
 
-    @contextlib.contextmanager
-    def reading_ahead(self, key: str) -> Iterator[None]:
+    def reading_ahead(self, key: str) -> AbstractContextManager[None]:
         """A token checked and a command on the match ``key`` on this thread, their reads in one
         statement: inside, a token's row read on PostgreSQL or SQLite (``token_with_tails``) brings
         along the tails this process's next load of that match reads (``replay.store.checked``),
@@ -166,7 +165,13 @@ class HonbaApp(Application[UUID]):
         round: a recorded hand's three statements on PostgreSQL two). Read in one statement, they
         are one snapshot as before, a moment earlier: a save by another process in between is a
         conflict at this save as it was (a retry reads again). Nothing read ahead outlives the
-        block."""
+        block. A store without that read (in memory: its tokens are not in it) reads apart."""
+        if not hasattr(self.recorder, "select_tails_and_token"):
+            return nullcontext()
+        return self._ahead_of(key)
+
+    @contextlib.contextmanager
+    def _ahead_of(self, key: str) -> Iterator[None]:
         self._ahead.key, self._ahead.tails = key, None
         try:
             yield
