@@ -109,17 +109,24 @@ class CheckedMatches:
             return found
 
     def keep(
-        self, match: Match, seal: Seal, *, replace: bool = False, rows: tuple[WrittenRow, WrittenRow] | None = None
+        self,
+        match: Match,
+        seal: Seal,
+        *,
+        replace: bool = False,
+        rows: tuple[WrittenRow, WrittenRow] | None = None,
+        seal_given: bool = False,
     ) -> None:
         """Keep copies of a match and its seal as just checked (or saved): unless what is kept of it
         is already later (another thread of this process saved it since) and ``replace`` is not
         asked (a match checked whole, after what was kept no longer matched). ``rows``: the match's
-        and the seal's last rows as just written (a save's)."""
+        and the seal's last rows as just written (a save's). ``seal_given``: the seal is kept itself,
+        not a copy (a save's, whose caller holds it no longer: ``HonbaApp.save_match``)."""
         if seal.position != match.version or seal.head != match.head:
             return  # a seal that does not name this very match's end is not a check's result
         if rows is not None and (rows[0].position, rows[1].position) != (match.version, seal.version):
             rows = None  # not this very match's and seal's last rows
-        checked = Checked(detached(match), detached(seal), rows)
+        checked = Checked(detached(match), seal if seal_given else detached(seal), rows)
         with self._lock:
             kept = self._entries.get(match.key)
             if kept is not None and kept.match.version > match.version and not replace:
