@@ -17,6 +17,7 @@ raises ``StoreConflict``; ``replay.service.recording.recording`` decides whether
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
@@ -42,7 +43,7 @@ from domain.errors import DamagedFact
 from domain.match import Match, match_id
 from domain.said import Listed, Said
 from domain.store_errors import DamagedMatch, MatchNotFound, StoreConflict, StoreError, StoreUnavailable
-from replay.store.checked import CheckedMatches, WrittenRow, after
+from replay.store.checked import CheckedMatches, WrittenRow, after, wanted_tails
 from replay.store.checkpoint import Taken, store_head, take_checkpoint, thread_lock
 from replay.store.errors import UNAVAILABLE
 from replay.store.findings import MatchCheck
@@ -151,7 +152,47 @@ class HonbaApp(Application[UUID]):
         # What this process last checked of the matches it records on: a load reads only the rows
         # after it (``replay.store.checked``), so that a hand costs the same at any point of a match.
         self.checked = CheckedMatches()
+        # This thread's ``reading_ahead``: the match key whose tails a token's read brings along,
+        # and the tails so read, until a load takes them.
+        self._ahead = threading.local()
         super().__init__(env=env)
+
+    def reading_ahead(self, key: str) -> AbstractContextManager[None]:
+        """A token checked and a command on the match ``key`` on this thread, their reads in one
+        statement: inside, a token's row read on PostgreSQL or SQLite (``token_with_tails``) brings
+        along the tails this process's next load of that match reads (``replay.store.checked``),
+        and that load (the first inside) takes them instead of reading them (issue 36, fourteenth
+        round: a recorded hand's three statements on PostgreSQL two). Read in one statement, they
+        are one snapshot as before, a moment earlier: a save by another process in between is a
+        conflict at this save as it was (a retry reads again). Nothing read ahead outlives the
+        block. A store without that read (in memory: its tokens are not in it) reads apart."""
+        if not hasattr(self.recorder, "select_tails_and_token"):
+            return nullcontext()
+        return self._ahead_of(key)
+
+    @contextlib.contextmanager
+    def _ahead_of(self, key: str) -> Iterator[None]:
+        self._ahead.key, self._ahead.tails = key, None
+        try:
+            yield
+        finally:
+            self._ahead.key, self._ahead.tails = None, None
+
+    def token_with_tails(self, tokens: str, token_id: str) -> tuple[bool, tuple[str, str | None, str, str] | None]:
+        """Inside ``reading_ahead`` for a match this process checked, on a store that reads both in
+        one statement: (True, the row of token ``token_id`` in the table ``tokens``, or None), its
+        match's tails kept for the load. Else (False, None): the caller reads the row alone."""
+        key = getattr(self._ahead, "key", None)
+        reads = getattr(self.recorder, "select_tails_and_token", None)
+        if key is None or reads is None:
+            return False, None
+        checked = self.checked.get(key)
+        if checked is None:
+            return False, None
+        wanted = wanted_tails(match_id(key), checked)
+        rows, token = reads(wanted, tokens, token_id)
+        self._ahead.tails = (wanted, rows)
+        return True, token
 
     def construct_env(self, name: str, env: Mapping[str, str] | None = None) -> Environment:
         """The library's settings; on PostgreSQL and SQLite, honba's recorders unless another is named."""
@@ -274,7 +315,10 @@ class HonbaApp(Application[UUID]):
         not match is loaded and checked whole, as the first time."""
         checked = self.checked.get(key)
         if checked is not None:
-            found = after(self, key, match_id(key), checked)
+            # The tails a token's read brought along (``reading_ahead``), taken once: a retry reads again.
+            ahead = getattr(self._ahead, "tails", None) if getattr(self._ahead, "key", None) == key else None
+            self._ahead.tails = None
+            found = after(self, key, match_id(key), checked, ahead)
             if found is not None:
                 match, seal = found
                 if (match.version, seal.version) != (checked.match.version, checked.seal.version):
@@ -395,7 +439,8 @@ class HonbaApp(Application[UUID]):
 
         ``seal``: the one loaded with the match (``load``); a new match gets its first, and a match
         loaded otherwise has its seal read here. ``StoreConflict`` when another process saved the
-        match since it was loaded.
+        match since it was loaded. Saved, the seal is the store's (kept as checked, not copied: a
+        command's caller drops it with the match it loaded); not to be changed or saved again.
         """
         if seal is None:
             new = match.version == len(match.pending_events)
@@ -414,7 +459,9 @@ class HonbaApp(Application[UUID]):
             ) from None
         # What this process wrote is what it checks the next load's rows against: the match and
         # seal, and their last rows' bytes as written (the next load compares them, no decoding).
-        self.checked.keep(match, seal, rows=_last_rows(recordings, match.id, seal.id))
+        # The seal kept as it is: no one holds it after the save (``on_match`` drops what it loaded;
+        # the next load hands out a copy), one copy of four a hand fewer (issue 36, fourteenth round).
+        self.checked.keep(match, seal, rows=_last_rows(recordings, match.id, seal.id), seal_given=True)
 
     # Checkpoints.
 

@@ -109,17 +109,24 @@ class CheckedMatches:
             return found
 
     def keep(
-        self, match: Match, seal: Seal, *, replace: bool = False, rows: tuple[WrittenRow, WrittenRow] | None = None
+        self,
+        match: Match,
+        seal: Seal,
+        *,
+        replace: bool = False,
+        rows: tuple[WrittenRow, WrittenRow] | None = None,
+        seal_given: bool = False,
     ) -> None:
         """Keep copies of a match and its seal as just checked (or saved): unless what is kept of it
         is already later (another thread of this process saved it since) and ``replace`` is not
         asked (a match checked whole, after what was kept no longer matched). ``rows``: the match's
-        and the seal's last rows as just written (a save's)."""
+        and the seal's last rows as just written (a save's). ``seal_given``: the seal is kept itself,
+        not a copy (a save's, whose caller holds it no longer: ``HonbaApp.save_match``)."""
         if seal.position != match.version or seal.head != match.head:
             return  # a seal that does not name this very match's end is not a check's result
         if rows is not None and (rows[0].position, rows[1].position) != (match.version, seal.version):
             rows = None  # not this very match's and seal's last rows
-        checked = Checked(detached(match), detached(seal), rows)
+        checked = Checked(detached(match), seal if seal_given else detached(seal), rows)
         with self._lock:
             kept = self._entries.get(match.key)
             if kept is not None and kept.match.version > match.version and not replace:
@@ -135,13 +142,31 @@ class CheckedMatches:
             self._entries.pop(key, None)
 
 
-def tail_rows(reader: Reader, match_uuid: UUID, checked: Checked) -> tuple[list[Any], list[Any]]:
+# The streams and positions a tails' read asks for: ((the match, its last checked position), (its
+# seal, the last seal row read)).
+Wanted = tuple[tuple[UUID, int], tuple[UUID, int]]
+
+
+def wanted_tails(match_uuid: UUID, checked: Checked) -> Wanted:
+    """What ``tail_rows`` reads for ``checked``: the match's rows from its last checked position on,
+    its seal's from the last seal row read."""
+    return ((match_uuid, checked.match.version), (seal_id(match_uuid), checked.seal.version))
+
+
+def tail_rows(
+    reader: Reader, match_uuid: UUID, checked: Checked, ahead: tuple[Wanted, list[Any]] | None = None
+) -> tuple[list[Any], list[Any]]:
     """The match's rows from its last checked position on, and its seal's from the last seal row
     read: one statement on PostgreSQL and SQLite (``select_tails``: one snapshot of both streams),
     two reads on a recorder without it (a save caught between them is seen as a mismatch, and the
-    match is loaded whole)."""
-    stream_seal = seal_id(match_uuid)
-    wanted = ((match_uuid, checked.match.version), (stream_seal, checked.seal.version))
+    match is loaded whole). ``ahead``: those rows read already, with the positions they were read
+    from (``HonbaApp.reading_ahead``: with the token's row), used when they are the ones wanted
+    now (nothing else of this process checked the match since), else read again."""
+    wanted = wanted_tails(match_uuid, checked)
+    stream_seal = wanted[1][0]
+    if ahead is not None and ahead[0] == wanted:
+        rows = ahead[1]
+        return [r for r in rows if r.originator_id == match_uuid], [r for r in rows if r.originator_id == stream_seal]
     tails = getattr(reader.recorder, "select_tails", None)
     if tails is not None:
         rows = tails(wanted)
@@ -160,11 +185,14 @@ def _seal_says(event: Any) -> tuple[int, str] | None:
     return None
 
 
-def after(reader: Reader, key: str, match_uuid: UUID, checked: Checked) -> tuple[Match, Seal] | None:
+def after(
+    reader: Reader, key: str, match_uuid: UUID, checked: Checked, ahead: tuple[Wanted, list[Any]] | None = None
+) -> tuple[Match, Seal] | None:
     """The match and its seal as stored now, from what was checked and the rows saved since, each
     checked against the chain and the seal; None when anything does not match what is kept (the
-    caller then loads the match whole, and its check names what changed)."""
-    match_rows, seal_rows = tail_rows(reader, match_uuid, checked)
+    caller then loads the match whole, and its check names what changed). ``ahead``: the tails
+    read already (``tail_rows``)."""
+    match_rows, seal_rows = tail_rows(reader, match_uuid, checked, ahead)
     kept, sealed = checked.match, checked.seal
     written = checked.rows
     if (

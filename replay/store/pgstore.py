@@ -144,7 +144,7 @@ class HonbaPostgresRecorder(PostgresApplicationRecorder):
                 "SELECT notification_id FROM {schema}.{insert}({ids}, {versions}, {topics}, {states}, %s) "
                 "AS inserted(notification_id)"
             ).format(**names, **values)
-        else:
+        elif kind == "tails":
             # Each stream's rows from a position on: a join on the (id, position) primary key's index.
             pairs = SQL(", ").join([SQL("(%s::{}, %s::bigint)").format(names["id_type"])] * count)
             statement = SQL(
@@ -153,6 +153,18 @@ class HonbaPostgresRecorder(PostgresApplicationRecorder):
                 "JOIN {schema}.{table} AS e ON e.originator_id = t.id AND e.originator_version >= t.since "
                 "ORDER BY e.originator_id, e.originator_version"
             ).format(pairs=pairs, schema=names["schema"], table=names["table"])
+        else:
+            # The tails and a token's row (``kind``: "tails+" and the tokens' table), its
+            # ``originator_id`` NULL and its role in ``topic``: one statement, one round trip.
+            pairs = SQL(", ").join([SQL("(%s::{}, %s::bigint)").format(names["id_type"])] * count)
+            statement = SQL(
+                "SELECT e.originator_id, e.originator_version, e.topic, e.state, "
+                "NULL::text AS match_key, NULL::text AS salt, NULL::text AS digest "
+                "FROM (VALUES {pairs}) AS t(id, since) "
+                "JOIN {schema}.{table} AS e ON e.originator_id = t.id AND e.originator_version >= t.since "
+                "UNION ALL SELECT NULL, NULL, role, NULL, match_key, salt, digest FROM {tokens} WHERE token_id = %s "
+                "ORDER BY 1, 2"
+            ).format(pairs=pairs, schema=names["schema"], table=names["table"], tokens=Identifier(kind[6:]))
         with self.datastore.get_connection() as conn:
             # Made into text once (its names quoted as this server quotes them), not at every call.
             made = statement.as_bytes(conn)
@@ -206,6 +218,28 @@ class HonbaPostgresRecorder(PostgresApplicationRecorder):
                 StoredEvent(originator_id, originator_version, topic, _state(state))
                 for originator_id, originator_version, topic, state in curs.fetchall()
             ]
+
+    @_tried
+    def select_tails_and_token(
+        self, streams: Sequence[tuple[Any, int]], tokens: str, token_id: str
+    ) -> tuple[list[StoredEvent], tuple[str, str | None, str, str] | None]:
+        """``select_tails``'s rows and the row of the token ``token_id`` in the table ``tokens`` (its
+        role, match, salt and digest; None when there is none), in one statement: one snapshot, one
+        statement and one round trip fewer for a recorded hand
+        (``replay.store.application.HonbaApp.reading_ahead``)."""
+        statement = self._few_rows(f"tails+{tokens}", len(streams))
+        params: list[Any] = [value for stream in streams for value in stream]
+        params.append(token_id)
+        token = None
+        events = []
+        with self.datastore.get_connection() as conn, conn.cursor(row_factory=tuple_row) as curs:
+            curs.execute(statement, params, prepare=True)
+            for originator_id, originator_version, topic, state, match_key, salt, digest in curs.fetchall():
+                if originator_id is None:
+                    token = (topic, match_key, salt, digest)
+                else:
+                    events.append(StoredEvent(originator_id, originator_version, topic, _state(state)))
+        return events, token
 
     @_tried
     def select_notifications(

@@ -64,6 +64,21 @@ def _tails_statement(table: str, streams: int) -> str:
     )
 
 
+@functools.lru_cache(maxsize=8)
+def _tails_and_token_statement(table: str, streams: int, tokens: str) -> str:
+    """``_tails_statement``'s rows and, in the same statement, a token's row of ``tokens`` (its
+    ``originator_id`` NULL, its role, match, salt and digest in ``topic`` and three columns more):
+    a recorded hand's token checked and its match's tails read in one statement (issue 36,
+    fourteenth round)."""
+    wanted = " OR ".join(["(originator_id=? AND originator_version>=?)"] * streams)
+    return (
+        f"SELECT originator_id, originator_version, topic, state, NULL AS match_key, NULL AS salt, NULL AS digest "
+        f"FROM {table} WHERE {wanted} "
+        f"UNION ALL SELECT NULL, NULL, role, NULL, match_key, salt, digest FROM {tokens} WHERE token_id = ? "
+        "ORDER BY 1, 2"
+    )
+
+
 @functools.lru_cache(maxsize=1024)
 def _canonical_id(spelled: str) -> UUID | None:
     """The id spelled as the store writes ids (32 lowercase hex digits), or None: found once per
@@ -294,6 +309,27 @@ class HonbaSQLiteRecorder(SQLiteApplicationRecorder):
             cursor.execute(statement, params)
             rows = cursor.fetchall()
         return self._stored(rows)
+
+    def select_tails_and_token(
+        self, streams: Sequence[tuple[UUID, int]], tokens: str, token_id: str
+    ) -> tuple[list[StoredEvent], tuple[str, str | None, str, str] | None]:
+        """``select_tails``'s rows and the row of the token ``token_id`` in the table ``tokens`` (its
+        role, match, salt and digest; None when there is none), in one statement: one snapshot, one
+        statement fewer for a recorded hand (``replay.store.application.HonbaApp.reading_ahead``)."""
+        statement = _tails_and_token_statement(self.events_table_name, len(streams), tokens)
+        params: list[Any] = [value for stream, position in streams for value in (stream.hex, position)]
+        params.append(token_id)
+        with self.datastore.get_connection(commit=False) as connection, connection.cursor() as cursor:
+            cursor.execute(statement, params)
+            rows = cursor.fetchall()
+        token = None
+        events = []
+        for row in rows:
+            if row["originator_id"] is None:
+                token = (row["topic"], row["match_key"], row["salt"], row["digest"])
+            else:
+                events.append(row)
+        return self._stored(events), token
 
     def select_streams(self, originator_ids: Sequence[UUID]) -> list[StoredEvent]:
         """Every row of each of these streams, each stream's in order, in one statement per

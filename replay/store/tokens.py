@@ -23,6 +23,7 @@ class TokenRows:
     """The token rows of one store (in its database, or in memory for a store in memory)."""
 
     def __init__(self, app: HonbaApp):
+        self._app = app
         datastore = getattr(app.recorder, "datastore", None)
         self._datastore = datastore
         self._postgres = type(datastore).__module__.startswith("eventsourcing.postgres") if datastore else False
@@ -129,6 +130,10 @@ class TokenRows:
         if self._datastore is None:
             with self._lock:
                 return self._memory.get(token_id)
+        # Inside ``HonbaApp.reading_ahead`` (a recorded hand): read with its match's tails.
+        read, row = self._app.token_with_tails(TABLE, token_id)
+        if read:
+            return row
         with self._reading() as cursor:
             cursor.execute(self._select_row, (token_id,))
             row = cursor.fetchone()

@@ -27,6 +27,7 @@ from replay.service.recording.entry import (
     apply_correction,
     apply_entry,
     correction_preview,
+    entering,
     entry_data,
     entry_from_fields,
     preview,
@@ -108,11 +109,15 @@ async def record_json(request: Request) -> Response:
     # time slice each (issue 36's paced tables beside CPU-bound neighbours); on SQLite, whose calls
     # take turns anyway, none (``Site.call_here``: on the event loop itself).
     def run() -> dict[str, Any]:
-        grant = served.may_record(key, token)
-        entry = read_body_entry(body)
-        client_key = text_of(body, "client_key") or None
-        expect = body_for_hand(request, body)
-        match = apply_entry(served.app, key, entry, client_key=client_key, by=f"table {grant.token_id}", expect=expect)
+        # The token's row and the match's tails in one statement (``entering``).
+        with entering(served.app, key):
+            grant = served.may_record(key, token)
+            entry = read_body_entry(body)
+            client_key = text_of(body, "client_key") or None
+            expect = body_for_hand(request, body)
+            match = apply_entry(
+                served.app, key, entry, client_key=client_key, by=f"table {grant.token_id}", expect=expect
+            )
         data = {"match": key, **state_data(match.players, match.state, match.rules), "head": match.head}
         data["version"] = match.version
         if match.change is not None:

@@ -18,9 +18,9 @@ from uuid import NAMESPACE_URL, uuid5
 import pytest
 from test_tamper_both_stores import execute, last
 
-from domain.match import match_id
+from domain.match import Match, match_id
 from domain.rules import load_preset
-from domain.store_errors import DamagedMatch
+from domain.store_errors import DamagedMatch, StoreConflict
 from domain.values import AbortiveDraw, HandValue, Win, WinResult
 from replay.service.recording import recording
 from replay.store.application import HonbaApp
@@ -376,3 +376,40 @@ def test_ids_read_on_sqlite_are_found_once_per_spelling(counted: HonbaApp) -> No
         assert recorder.convert_originator_id(str(stream)) == str(stream)
         assert recorder.convert_originator_id(stream.hex.upper()) == stream.hex.upper()
     assert [event.originator_id for event in recorder.select_events(stream)] == [stream]
+
+
+def test_a_saved_seal_is_kept_itself_and_a_command_failing_midway_leaves_it_as_it_was(counted: HonbaApp) -> None:
+    """A save keeps the seal it wrote without copying it (issue 36, fourteenth round): no one holds
+    it after the save, and every load hands out a copy; a command that fails after changing its
+    match, or whose save conflicts after its seal was changed, leaves what is kept as it was."""
+    loaded = counted.load(KEY)
+    loaded.match.record(ABORT, client_key="one")
+    counted.save_match(loaded.match, loaded.seal)
+    kept = counted.checked.get(KEY)
+    assert kept is not None and kept.seal is loaded.seal  # kept itself: no copy made
+    as_kept = (kept.seal.version, kept.seal.position, kept.seal.head, kept.match.version, kept.match.head)
+    assert counted.load(KEY).seal is not kept.seal
+
+    def failing(match: Match) -> None:
+        match.record(ABORT, client_key="never")
+        raise RuntimeError("the command failed midway")
+
+    with pytest.raises(RuntimeError, match="midway"):
+        recording.on_match(counted, KEY, failing)
+    # A save that conflicts: its seal sealed the new head before the store refused it.
+    loaded = counted.load(KEY)
+    other = HonbaApp.open(counted.env["SQLITE_DBNAME"])
+    recording.record(other, KEY, ABORT, client_key="theirs")
+    loaded.match.record(ABORT, client_key="ours")
+    with pytest.raises(StoreConflict):
+        counted.save_match(loaded.match, loaded.seal)
+    assert loaded.seal.position == loaded.match.version != as_kept[1]
+    assert counted.checked.get(KEY) is kept
+    assert (kept.seal.version, kept.seal.position, kept.seal.head, kept.match.version, kept.match.head) == as_kept
+    # The next hand loads correctly: their hand read and checked, ours recorded after it.
+    recorded = recording.record(counted, KEY, ABORT, client_key="next")
+    again = other.load(KEY)
+    other.close()
+    assert recorded.version == again.match.version and recorded.head == again.match.head
+    assert len(again.match.history) == 3
+    assert [k for k in again.match.client_keys] == ["one", "theirs", "next"]

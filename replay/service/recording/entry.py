@@ -15,6 +15,7 @@ change, so the rules check it before the confirm step and nothing is stored.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from contextlib import AbstractContextManager
 from datetime import datetime
 from typing import Any
 
@@ -129,6 +130,12 @@ def entry_data(app: HonbaApp, key: str, number: int) -> dict[str, Any]:
     as the API gives it: its text fields (what a correction starts from) and its record line."""
     entry = stored_entry(app.get_match(key), number)
     return {"match": key, "entry": number, "fields": entry_fields(entry), "line": entry_line(entry)}
+
+
+def entering(app: HonbaApp, key: str) -> AbstractContextManager[None]:
+    """A table's entry at the match ``key``: its token checked and the entry applied inside, the
+    token's row and the match's tails read in one statement (``HonbaApp.reading_ahead``)."""
+    return app.reading_ahead(key)
 
 
 def apply_entry(
