@@ -349,11 +349,21 @@ class Match(Aggregate):
             opening = opening_state(self.rules, self.opening)
             self.scored, self.played = fold_corrected(opening, self.rules, self.history, self.corrections)
             self.unscored = []
-        for position, fact in self.unscored:
-            step, self.played = self._step_of(position, fact)
-            self.scored.append(step)
-        self.unscored = []
+        if self.unscored:
+            # Written only when there is something to score: a read of a match scored up to date
+            # changes nothing, so a saved match is kept itself while its command's caller reads it
+            # (``score``, ``replay.store.application.HonbaApp.save_match``).
+            for position, fact in self.unscored:
+                step, self.played = self._step_of(position, fact)
+                self.scored.append(step)
+            self.unscored = []
         return self.scored
+
+    def score(self) -> None:
+        """Score every entry recorded so far (what the next read would): after it, reading the
+        match (``state``, ``fold``, ``corrected_steps`` and the rest) changes nothing in it, until
+        the next command."""
+        self._steps()
 
     def _step_of(self, position: int, fact: Fact, *, checked: bool = False) -> tuple[CorrectedStep, TableState]:
         """The step of an entry recorded after the steps held, and the table as played after it
