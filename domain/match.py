@@ -52,6 +52,7 @@ from domain.integrity import (
     digests_of_items,
     event_digest,
     exact_canonical,
+    exact_digest,
     plain,
     plain_canonical,
     prefix_digests,
@@ -122,12 +123,13 @@ class Match(Aggregate):
             aggregate.history.append((self.originator_version, self.fact))
             # Scored when the table is next asked for (``corrected_steps``), once.
             aggregate.unscored.append((self.originator_version, self.fact))
+            known = aggregate.pending_data.get(self.originator_version)
             if self.client_key is not None:
-                aggregate.remember(self.client_key, "record", self.fact)
+                aggregate.remember_fact(self.client_key, self.fact, known)
             # A deal passed or an end the rules decided follows the entry a person made: not one of its own.
             if self.client_key is not None or not isinstance(self.fact, _RULES_FACTS):
                 aggregate.last_entry_key = self.client_key
-            aggregate.head = event_digest(self, aggregate.pending_data.get(self.originator_version))
+            aggregate.head = event_digest(self, known)
 
     class Corrected(Aggregate.Event):
         """A referee corrected the history: amended or voided an entry, added or cancelled a penalty."""
@@ -347,11 +349,21 @@ class Match(Aggregate):
             opening = opening_state(self.rules, self.opening)
             self.scored, self.played = fold_corrected(opening, self.rules, self.history, self.corrections)
             self.unscored = []
-        for position, fact in self.unscored:
-            step, self.played = self._step_of(position, fact)
-            self.scored.append(step)
-        self.unscored = []
+        if self.unscored:
+            # Written only when there is something to score: a read of a match scored up to date
+            # changes nothing, so a saved match is kept itself while its command's caller reads it
+            # (``score``, ``replay.store.application.HonbaApp.save_match``).
+            for position, fact in self.unscored:
+                step, self.played = self._step_of(position, fact)
+                self.scored.append(step)
+            self.unscored = []
         return self.scored
+
+    def score(self) -> None:
+        """Score every entry recorded so far (what the next read would): after it, reading the
+        match (``state``, ``fold``, ``corrected_steps`` and the rest) changes nothing in it, until
+        the next command."""
+        self._steps()
 
     def _step_of(self, position: int, fact: Fact, *, checked: bool = False) -> tuple[CorrectedStep, TableState]:
         """The step of an entry recorded after the steps held, and the table as played after it
@@ -396,6 +408,17 @@ class Match(Aggregate):
         """Note a client key and what its command was, so a retry can be recognised."""
         if client_key is not None:
             self.client_keys[client_key] = _fingerprint(command, payload)
+
+    def remember_fact(self, client_key: str, fact: Any, known: tuple[Any, Any] | None) -> None:
+        """``remember(client_key, "record", fact)``, the same fingerprint to the byte, made from the
+        fact's plain data its command made already for the event (``known``, from ``pending_data``:
+        the fact and its ``to_data``), and written by orjson where the fact's class says its data is
+        exactly the standard encoder's (``domain.codec.exact_data``): a recorded hand's fingerprint
+        was its fact encoded a second time and scanned for floats (issue 36, fifteenth round)."""
+        data = known[1] if known is not None and known[0] is fact else None
+        payload = fact_to_data(fact, data)
+        exact = True if exact_data(type(fact)) else None
+        self.client_keys[client_key] = exact_digest({"command": "record", "payload": payload}, exact)
 
     def seen(self, client_key: str | None, command: str, payload: Any) -> bool:
         """True when this client key already recorded this very command (a retry: record nothing).

@@ -52,13 +52,13 @@ class RacingApp(HonbaApp):
         self.hold: tuple[Path, int] | None = None
         self.conflicts = 0
 
-    def save_match(self, match: Match, seal: Seal | None = None) -> str:
+    def save_match(self, match: Match, seal: Seal | None = None, *, read_only_after: bool = False) -> str:
         if self.hold is not None:
             directory, parties = self.hold
             self.hold = None
             barrier(directory, parties, "save")
         try:
-            return super().save_match(match, seal)
+            return super().save_match(match, seal, read_only_after=read_only_after)
         except StoreConflict:
             self.conflicts += 1
             raise

@@ -433,7 +433,7 @@ class HonbaApp(Application[UUID]):
         self.notify(processing.events)  # the library's deprecated hook, as its save calls it
         return recordings
 
-    def save_match(self, match: Match, seal: Seal | None = None) -> None:
+    def save_match(self, match: Match, seal: Seal | None = None, *, read_only_after: bool = False) -> None:
         """Save a match's new events with its seal, in one transaction: nothing else, no row shared
         with saves of other matches (``checkpoint`` covers it later).
 
@@ -441,6 +441,8 @@ class HonbaApp(Application[UUID]):
         loaded otherwise has its seal read here. ``StoreConflict`` when another process saved the
         match since it was loaded. Saved, the seal is the store's (kept as checked, not copied: a
         command's caller drops it with the match it loaded); not to be changed or saved again.
+        ``read_only_after``: the caller only reads the match from now on (``on_match``, whose callers
+        turn it into their answer): it is kept itself, scored up to date, not a copy.
         """
         if seal is None:
             new = match.version == len(match.pending_events)
@@ -461,7 +463,18 @@ class HonbaApp(Application[UUID]):
         # seal, and their last rows' bytes as written (the next load compares them, no decoding).
         # The seal kept as it is: no one holds it after the save (``on_match`` drops what it loaded;
         # the next load hands out a copy), one copy of four a hand fewer (issue 36, fourteenth round).
-        self.checked.keep(match, seal, rows=_last_rows(recordings, match.id, seal.id), seal_given=True)
+        # With ``read_only_after``, the match kept as it is too (issue 36, fifteenth round): scored
+        # now, before anyone else can see it, its caller's reads write nothing in it, so another
+        # thread's load copies it safely while they read; a command is only ever run on a copy.
+        if read_only_after:
+            match.score()
+        self.checked.keep(
+            match,
+            seal,
+            rows=_last_rows(recordings, match.id, seal.id),
+            seal_given=True,
+            match_given=read_only_after,
+        )
 
     # Checkpoints.
 

@@ -82,7 +82,8 @@ class WrittenRow:
 class Checked:
     """A match as one process last checked it: its aggregate (as of ``match.version``, head
     ``match.head``) and its seal (as of ``seal.version``, naming ``seal.position``, ``seal.head``).
-    Both are private copies (``detached``). ``rows``: the match's last row and its seal's last row
+    Both are private: copies (``detached``), or the very match and seal a save wrote, which their
+    caller only reads from then on (``HonbaApp.save_match``). ``rows``: the match's last row and its seal's last row
     as this process wrote them (``WrittenRow``), when it saved both last; None otherwise (``after``
     decodes and digests them again)."""
 
@@ -116,17 +117,20 @@ class CheckedMatches:
         replace: bool = False,
         rows: tuple[WrittenRow, WrittenRow] | None = None,
         seal_given: bool = False,
+        match_given: bool = False,
     ) -> None:
         """Keep copies of a match and its seal as just checked (or saved): unless what is kept of it
         is already later (another thread of this process saved it since) and ``replace`` is not
         asked (a match checked whole, after what was kept no longer matched). ``rows``: the match's
         and the seal's last rows as just written (a save's). ``seal_given``: the seal is kept itself,
-        not a copy (a save's, whose caller holds it no longer: ``HonbaApp.save_match``)."""
+        not a copy (a save's, whose caller holds it no longer: ``HonbaApp.save_match``). ``match_given``:
+        the match is kept itself, not a copy (a save's whose caller only reads it from now on, and
+        scored up to date, so that its reads change nothing in it: ``Match.score``)."""
         if seal.position != match.version or seal.head != match.head:
             return  # a seal that does not name this very match's end is not a check's result
         if rows is not None and (rows[0].position, rows[1].position) != (match.version, seal.version):
             rows = None  # not this very match's and seal's last rows
-        checked = Checked(detached(match), seal if seal_given else detached(seal), rows)
+        checked = Checked(match if match_given else detached(match), seal if seal_given else detached(seal), rows)
         with self._lock:
             kept = self._entries.get(match.key)
             if kept is not None and kept.match.version > match.version and not replace:

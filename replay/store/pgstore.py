@@ -144,27 +144,27 @@ class HonbaPostgresRecorder(PostgresApplicationRecorder):
                 "SELECT notification_id FROM {schema}.{insert}({ids}, {versions}, {topics}, {states}, %s) "
                 "AS inserted(notification_id)"
             ).format(**names, **values)
-        elif kind == "tails":
+        else:
             # Each stream's rows from a position on: a join on the (id, position) primary key's index.
             pairs = SQL(", ").join([SQL("(%s::{}, %s::bigint)").format(names["id_type"])] * count)
-            statement = SQL(
-                "SELECT e.originator_id, e.originator_version, e.topic, e.state "
+            tails = SQL(
                 "FROM (VALUES {pairs}) AS t(id, since) "
                 "JOIN {schema}.{table} AS e ON e.originator_id = t.id AND e.originator_version >= t.since "
-                "ORDER BY e.originator_id, e.originator_version"
             ).format(pairs=pairs, schema=names["schema"], table=names["table"])
-        else:
-            # The tails and a token's row (``kind``: "tails+" and the tokens' table), its
-            # ``originator_id`` NULL and its role in ``topic``: one statement, one round trip.
-            pairs = SQL(", ").join([SQL("(%s::{}, %s::bigint)").format(names["id_type"])] * count)
-            statement = SQL(
-                "SELECT e.originator_id, e.originator_version, e.topic, e.state, "
-                "NULL::text AS match_key, NULL::text AS salt, NULL::text AS digest "
-                "FROM (VALUES {pairs}) AS t(id, since) "
-                "JOIN {schema}.{table} AS e ON e.originator_id = t.id AND e.originator_version >= t.since "
-                "UNION ALL SELECT NULL, NULL, role, NULL, match_key, salt, digest FROM {tokens} WHERE token_id = %s "
-                "ORDER BY 1, 2"
-            ).format(pairs=pairs, schema=names["schema"], table=names["table"], tokens=Identifier(kind[6:]))
+            if kind == "tails":
+                statement = SQL(
+                    "SELECT e.originator_id, e.originator_version, e.topic, e.state {tails}"
+                    "ORDER BY e.originator_id, e.originator_version"
+                ).format(tails=tails)
+            else:
+                # The tails and a token's row (``kind``: "tails+" and the tokens' table), its
+                # ``originator_id`` NULL and its role in ``topic``: one statement, one round trip.
+                statement = SQL(
+                    "SELECT e.originator_id, e.originator_version, e.topic, e.state, "
+                    "NULL::text AS match_key, NULL::text AS salt, NULL::text AS digest {tails}"
+                    "UNION ALL SELECT NULL, NULL, role, NULL, match_key, salt, digest "
+                    "FROM {tokens} WHERE token_id = %s ORDER BY 1, 2"
+                ).format(tails=tails, tokens=Identifier(kind[6:]))
         with self.datastore.get_connection() as conn:
             # Made into text once (its names quoted as this server quotes them), not at every call.
             made = statement.as_bytes(conn)

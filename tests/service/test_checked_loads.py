@@ -413,3 +413,53 @@ def test_a_saved_seal_is_kept_itself_and_a_command_failing_midway_leaves_it_as_i
     assert recorded.version == again.match.version and recorded.head == again.match.head
     assert len(again.match.history) == 3
     assert [k for k in again.match.client_keys] == ["one", "theirs", "next"]
+
+
+def _contents(match: Match) -> dict[str, Any]:
+    """Each attribute of a match as it is: its object, and a container's items, copied."""
+    return {
+        name: (id(value), list(value.items()) if isinstance(value, dict) else list(value))
+        if isinstance(value, list | dict)
+        else id(value)
+        for name, value in vars(match).items()
+    }
+
+
+def test_a_match_saved_by_a_command_is_kept_itself_and_its_caller_s_reads_change_nothing(
+    counted: HonbaApp, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``on_match``'s save keeps the match it returns, uncopied (issue 36, fifteenth round): scored at
+    the save, reading it (what the callers turn into their answers) writes nothing in it, so another
+    thread's load copies it safely; a command after it runs on a copy, and one failing midway
+    leaves it as it was."""
+    match, _ = recording.on_match(counted, KEY, lambda m: m.record(ABORT, client_key="one"), "one")
+    kept = counted.checked.get(KEY)
+    assert kept is not None and kept.match is match  # kept itself: no copy made
+    before = _contents(match)
+    written: list[str] = []
+    setting = Match.__setattr__
+
+    def noted(self: Match, name: str, value: Any) -> None:
+        written.append(name)
+        setting(self, name, value)
+
+    monkeypatch.setattr(Match, "__setattr__", noted)
+    match.state, match.corrected_steps(), match.effective_entries(), match.end_judgements()
+    match.fold(), match.hands_after_time(), match.state_before(match.version)
+    monkeypatch.undo()
+    assert written == [] and _contents(match) == before
+    assert counted.load(KEY).match is not match
+
+    def failing(loaded: Match) -> None:
+        loaded.record(ABORT, client_key="never")
+        raise RuntimeError("the command failed midway")
+
+    with pytest.raises(RuntimeError, match="midway"):
+        recording.on_match(counted, KEY, failing)
+    assert counted.checked.get(KEY) is kept and _contents(match) == before
+    recorded = recording.record(counted, KEY, ABORT, client_key="two")
+    assert _contents(match) == before and recorded.version == match.version + 1
+    again = HonbaApp.open(counted.env["SQLITE_DBNAME"])
+    stored = again.load(KEY).match
+    again.close()
+    assert (stored.version, stored.head, list(stored.client_keys)) == (recorded.version, recorded.head, ["one", "two"])

@@ -203,11 +203,11 @@ def test_a_keyed_command_is_tried_a_bounded_number_of_times_and_one_without_a_ke
     class AlwaysBeaten(HonbaApp):
         name = HonbaApp.name
 
-        def save_match(self, match: Match, seal: Seal | None = None) -> None:
+        def save_match(self, match: Match, seal: Seal | None = None, *, read_only_after: bool = False) -> None:
             if saves or match.version > 1:
                 saves.append(match.version)
                 raise StoreConflict(CONFLICT)
-            super().save_match(match, seal)
+            super().save_match(match, seal, read_only_after=read_only_after)
 
     pauses: list[float] = []
     monkeypatch.setattr(retry_module.time, "sleep", pauses.append)

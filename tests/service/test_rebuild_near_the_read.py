@@ -20,13 +20,14 @@ from typing import Any
 
 import pytest
 from conftest import CORPUS, TENHOU, hv, ron, won
+from view_documents import corpus_file, documents
 
 import projections.standings_view as fold
 import replay.store.standings_view as store_view
 from domain.integrity import event_digest
 from domain.match import match_id
 from projections.standings_view import DocCache
-from projections.views import DocumentView, POPODocumentView
+from projections.views import POPODocumentView
 from replay.service.imports.batch import import_paths
 from replay.service.recording import recording
 from replay.service.tournaments.standings import tournament_report
@@ -39,34 +40,7 @@ pytestmark = pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpus is
 
 WIRE = sorted((CORPUS / "tenhou-wire-2018").glob("*.mjlog"))
 FULL = "2011020401gm-00a9-0000-f6eff225"
-KINDS = (
-    "match",
-    "rules",
-    "summary",
-    "stats",
-    "tournament",
-    "tournament-name",
-    "entry",
-    "attached",
-    "standings",
-    "totals",
-    "damaged",
-    "unreadable",
-    "view",
-)
 PLAYERS = ["Ann", "Ben", "Cho", "Dai"]
-
-
-def corpus_file(name: str) -> Path:
-    found = sorted(CORPUS.rglob(name))
-    if not found:
-        pytest.skip(f"{name} is not in the shared corpus here")
-    return found[0]
-
-
-def documents(view: DocumentView) -> dict[tuple[str, str], Any]:
-    """Every document of the view, by kind and key."""
-    return {(kind, key): data for kind in KINDS for key, data in view.docs(kind)}
 
 
 def library_rows(recorder: Any, start: int, limit: int, stop: int | None, topics: tuple[str, ...]) -> Any:

@@ -31,6 +31,7 @@ import pytest
 from conftest import CORPUS, TENHOU, hv, ron, won
 from eventsourcing.persistence import Tracking
 from stored_rows import write_lock_held
+from view_documents import KINDS, corpus_file, documents
 
 import replay.service.imports.storing as storing
 import replay.store.standings_view as standings_view
@@ -38,7 +39,7 @@ from domain.integrity import json_exactly
 from domain.match import Match
 from domain.rules import load_preset
 from projections.standings_view import DocCache, _stamped_text, apply_event, match_documents, rules_ref, stamped
-from projections.views import DocumentView, POPODocumentView, encoded
+from projections.views import POPODocumentView, encoded
 from replay.formats.detect import read_log
 from replay.service.imports.batch import import_paths, reading_pool
 from replay.service.imports.importing import match_from_log
@@ -53,35 +54,7 @@ pytestmark = pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpus is
 TENHOU_LOGS = sorted((CORPUS / "tenhou-wire-2018").glob("*.mjlog"))
 MJX = CORPUS / "mjx-project-mjx"
 FULL = "2011020401gm-00a9-0000-f6eff225"
-# Every kind of document the view writes (``projections.standings_view``'s docstring).
-KINDS = (
-    "match",
-    "rules",
-    "summary",
-    "stats",
-    "tournament",
-    "tournament-name",
-    "entry",
-    "attached",
-    "standings",
-    "totals",
-    "damaged",
-    "unreadable",
-    "view",
-)
 PLAYERS = ["Ann", "Ben", "Cho", "Dai"]
-
-
-def corpus_file(name: str) -> Path:
-    found = sorted(CORPUS.rglob(name))
-    if not found:
-        pytest.skip(f"{name} is not in the shared corpus here")
-    return found[0]
-
-
-def documents(view: DocumentView) -> dict[tuple[str, str], Any]:
-    """Every document of the view, by kind and key."""
-    return {(kind, key): data for kind in KINDS for key, data in view.docs(kind)}
 
 
 def folded_afresh(app: HonbaApp) -> dict[tuple[str, str], Any]:

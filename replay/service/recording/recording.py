@@ -223,6 +223,9 @@ def on_match(
     other process recorded this very command, the retry records nothing). A command without a
     key is not retried. ``expect``, the hand the command was entered for, is checked on the match
     as loaded each time (``check_for_hand``): a hand taken meanwhile refuses it.
+
+    The match returned is, once saved, the one the store keeps for its next load (``HonbaApp.save_match``'s
+    ``read_only_after``): read it (its state, steps, clock), never run a command on it.
     """
 
     def once(_attempt: int) -> tuple[Match, T]:
@@ -231,7 +234,8 @@ def on_match(
         outcome = command(loaded.match)
         # Nothing pending: a retry of a command already recorded, nothing to save.
         if loaded.match.pending_events:
-            store.save_match(loaded.match, loaded.seal)
+            # Its caller only reads what ``on_match`` returns: the saved match is kept uncopied.
+            store.save_match(loaded.match, loaded.seal, read_only_after=True)
         return loaded.match, outcome
 
     return retrying(
