@@ -252,7 +252,11 @@ class _Table:
         if not self.played or self.next >= len(self.played):
             return None
         step = self.played[self.next]
-        return step if step.fact is result and step.before == self.state else None
+        # The very table object the Match's fold handed on (nine hands in ten: ``record`` keeps the
+        # step's ``after``, the next step's ``before``) is equal without comparing its fields (attrs'
+        # ``==`` compares them all, every time).
+        before = step.before
+        return step if step.fact is result and (before is self.state or before == self.state) else None
 
     def record(self, result: HandResult, after: TableState) -> None:
         """Record a hand result scored by ``score``: checked, then the table moves on to ``after``
