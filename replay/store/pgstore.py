@@ -40,7 +40,7 @@ from typing import Any, TypeVar, cast
 
 from eventsourcing.persistence import InterfaceError, Notification, OperationalError, StoredEvent
 from eventsourcing.postgres import PostgresApplicationRecorder, PostgresDatastore
-from psycopg import Connection, errors
+from psycopg import Connection, abc, errors
 from psycopg.adapt import PyFormat, Transformer
 from psycopg.generators import execute
 from psycopg.pq import DiagnosticField, ExecStatus, Format
@@ -59,6 +59,8 @@ Method = TypeVar("Method", bound=Callable[..., Any])
 # A placeholder of honba's statements (``%s``: psycopg chooses the format, ``%b``: binary) or a
 # literal ``%`` (``%%``): what psycopg's query conversion reads (``_converted``).
 PLACEHOLDER = re.compile(rb"%([sb%])")
+# The server's error code for a prepared statement it does not have (psycopg's ``InvalidSqlStatementName``).
+UNKNOWN_STATEMENT = b"26000"
 
 
 class _Prepared:
@@ -70,9 +72,9 @@ class _Prepared:
     __slots__ = ("made", "names", "tx")
 
     def __init__(self, conn: Connection[Any]):
-        self.names: dict[tuple[bytes, Sequence[int]], bytes] = {}
+        self.names: dict[tuple[bytes, tuple[int, ...] | None], bytes] = {}
         self.made = 0  # how many statements were prepared on the connection: the next one's name
-        self.tx = Transformer(conn)
+        self.tx: abc.Transformer = Transformer(conn)
 
 
 def _tried(method: Method) -> Method:
@@ -178,7 +180,7 @@ class HonbaPostgresRecorder(PostgresApplicationRecorder):
                     name = b"honba_%d" % prepared.made
                     prepared.made += 1
                     pgconn.send_prepare(name, text, param_types=types)
-                    _checked(conn.wait(execute(pgconn)), tx, ExecStatus.COMMAND_OK)
+                    _checked(conn.wait(execute(pgconn)), conn, ExecStatus.COMMAND_OK)
                     prepared.names[key] = name
                 pgconn.send_query_prepared(name, dumped, param_formats=tx.formats, result_format=Format.BINARY)
                 results = conn.wait(execute(pgconn))
@@ -189,7 +191,7 @@ class HonbaPostgresRecorder(PostgresApplicationRecorder):
                     prepared.names.clear()
                     continue
                 break
-            result = _checked(results, tx, ExecStatus.TUPLES_OK)
+            result = _checked(results, conn, ExecStatus.TUPLES_OK)
         tx.set_pgresult(result)
         return tx.load_rows(0, result.ntuples, tuple)
 
@@ -419,7 +421,7 @@ def _converted(query: bytes) -> tuple[bytes, list[PyFormat]]:
     return PLACEHOLDER.sub(numbered, query), formats
 
 
-def _checked(results: list[Any], tx: Transformer, status: ExecStatus) -> Any:
+def _checked(results: list[Any], conn: Connection[Any], status: ExecStatus) -> Any:
     """The last of a statement's results when it has ``status``, else psycopg's error for it (the
     server's, as a cursor raises it: an ``IntegrityError`` for a row there already)."""
     if not results:
@@ -427,7 +429,7 @@ def _checked(results: list[Any], tx: Transformer, status: ExecStatus) -> Any:
     result = results[-1]
     if result.status != status:
         if result.status == ExecStatus.FATAL_ERROR:
-            raise errors.error_from_result(result, encoding=tx.encoding)
+            raise errors.error_from_result(result, encoding=conn.info.encoding)
         raise errors.InternalError(f"unexpected result status from query: {ExecStatus(result.status).name}")
     return result
 
@@ -436,7 +438,7 @@ def _unknown_statement(result: Any) -> bool:
     """Whether ``result`` is the server's error for a prepared statement it does not have (26000)."""
     return bool(
         result.status == ExecStatus.FATAL_ERROR
-        and result.error_field(DiagnosticField.SQLSTATE) == errors.InvalidSqlStatementName.sqlstate.encode()
+        and result.error_field(DiagnosticField.SQLSTATE) == UNKNOWN_STATEMENT
     )
 
 
