@@ -437,8 +437,7 @@ def _checked(results: list[Any], conn: Connection[Any], status: ExecStatus) -> A
 def _unknown_statement(result: Any) -> bool:
     """Whether ``result`` is the server's error for a prepared statement it does not have (26000)."""
     return bool(
-        result.status == ExecStatus.FATAL_ERROR
-        and result.error_field(DiagnosticField.SQLSTATE) == UNKNOWN_STATEMENT
+        result.status == ExecStatus.FATAL_ERROR and result.error_field(DiagnosticField.SQLSTATE) == UNKNOWN_STATEMENT
     )
 
 
