@@ -38,7 +38,20 @@ import weakref
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar, cast
 
-from eventsourcing.persistence import InterfaceError, Notification, OperationalError, StoredEvent
+import psycopg
+from eventsourcing.persistence import (
+    DatabaseError,
+    DataError,
+    IntegrityError,
+    InterfaceError,
+    InternalError,
+    Notification,
+    NotSupportedError,
+    OperationalError,
+    PersistenceError,
+    ProgrammingError,
+    StoredEvent,
+)
 from eventsourcing.postgres import PostgresApplicationRecorder, PostgresDatastore
 from psycopg import Connection, abc, errors
 from psycopg.adapt import PyFormat, Transformer
@@ -55,6 +68,20 @@ SCHEMA_LOCK = 0x686F6E6273
 FEW = 8
 
 Method = TypeVar("Method", bound=Callable[..., Any])
+
+# psycopg's errors as the library's ``PostgresDatastore.get_connection`` raises them, the most
+# particular first (``HonbaPostgresRecorder._run``).
+TRANSLATED: tuple[tuple[type[psycopg.Error], type[PersistenceError]], ...] = (
+    (psycopg.InterfaceError, InterfaceError),
+    (psycopg.OperationalError, OperationalError),
+    (psycopg.DataError, DataError),
+    (psycopg.IntegrityError, IntegrityError),
+    (psycopg.InternalError, InternalError),
+    (psycopg.ProgrammingError, ProgrammingError),
+    (psycopg.NotSupportedError, NotSupportedError),
+    (psycopg.DatabaseError, DatabaseError),
+    (psycopg.Error, PersistenceError),
+)
 
 # A placeholder of honba's statements (``%s``: psycopg chooses the format, ``%b``: binary) or a
 # literal ``%`` (``%%``): what psycopg's query conversion reads (``_converted``).
@@ -147,6 +174,26 @@ class HonbaPostgresRecorder(PostgresApplicationRecorder):
         self._converted: dict[bytes, tuple[bytes, list[PyFormat]]] = {}
         # Each connection's prepared statements (``_rows``), gone with the connection.
         self._prepared: weakref.WeakKeyDictionary[Connection[Any], _Prepared] = weakref.WeakKeyDictionary()
+
+    def _run(self, query: bytes, params: Sequence[Any]) -> list[tuple[Any, ...]]:
+        """``_rows`` on a connection of the pool: what ``with self.datastore.get_connection() as conn``
+        does around it (the pool's checkout and return, psycopg's errors raised as the library's),
+        without its two context managers, its opening of the pool and its ``with conn`` (a commit or
+        rollback that the pool's connections, in autocommit, have no transaction for); the pool not
+        open (never yet, or closed) is the library's to open."""
+        pool = self.datastore.pool
+        if pool.closed:
+            with self.datastore.get_connection() as conn:
+                return self._rows(conn, query, params)
+        try:
+            conn = pool.getconn()
+            try:
+                return self._rows(conn, query, params)
+            finally:
+                # A connection broken meanwhile is the pool's to replace, as after the library's checkout.
+                pool.putconn(conn)
+        except psycopg.Error as error:
+            raise next(ours for theirs, ours in TRANSLATED if isinstance(error, theirs))(str(error)) from error
 
     def _rows(self, conn: Connection[Any], query: bytes, params: Sequence[Any]) -> list[tuple[Any, ...]]:
         """The rows of ``query`` (psycopg's ``%s`` and ``%b`` placeholders) with ``params`` on ``conn``,
@@ -291,8 +338,7 @@ class HonbaPostgresRecorder(PostgresApplicationRecorder):
         statement = self._few_rows("tails", len(streams))
         # Its rows as tuples (the pool's connections make each a dict: the names found and a dict made
         # per row, at every hand's load).
-        with self.datastore.get_connection() as conn:
-            rows = self._rows(conn, statement, [value for stream in streams for value in stream])
+        rows = self._run(statement, [value for stream in streams for value in stream])
         return [
             StoredEvent(originator_id, originator_version, topic, _state(state))
             for originator_id, originator_version, topic, state in rows
@@ -311,8 +357,7 @@ class HonbaPostgresRecorder(PostgresApplicationRecorder):
         params.append(token_id)
         token = None
         events = []
-        with self.datastore.get_connection() as conn:
-            rows = self._rows(conn, statement, params)
+        rows = self._run(statement, params)
         for originator_id, originator_version, topic, state, match_key, salt, digest in rows:
             if originator_id is None:
                 token = (topic, match_key, salt, digest)
@@ -401,9 +446,8 @@ class HonbaPostgresRecorder(PostgresApplicationRecorder):
                 [e.state for e in stored_events],
                 lock,
             )
-        with self.datastore.get_connection() as conn:
-            # The pool's connections are in autocommit: the statement is its own transaction.
-            rows = self._rows(conn, statement, arguments)
+        # The pool's connections are in autocommit: the statement is its own transaction.
+        rows = self._run(statement, arguments)
         return [notification_id for (notification_id,) in rows]
 
 

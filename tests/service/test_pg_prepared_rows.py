@@ -14,7 +14,7 @@ from typing import Any
 
 import psycopg
 import pytest
-from eventsourcing.persistence import IntegrityError, StoredEvent
+from eventsourcing.persistence import IntegrityError, OperationalError, StoredEvent
 from psycopg.rows import tuple_row
 
 from domain.rules import load_preset
@@ -131,3 +131,33 @@ def test_statements_dropped_behind_the_recorder_s_back_are_prepared_again(
     for _ in range(3):
         recording.record(app, "m", AbortiveDraw("four_winds"))
     assert len(recorder.select_events(stream)) == before + 3
+
+
+def test_a_recorded_hand_takes_the_pool_s_connections_directly_and_a_closed_pool_is_refused_as_before(
+    postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = HonbaApp.open(postgres_url)
+    recorder = app.recorder
+    assert isinstance(recorder, HonbaPostgresRecorder)
+    recording.start_match(app, "m", PLAYERS, load_preset("tenhou"))
+    recording.record(app, "m", AbortiveDraw("four_winds"))
+    datastore = recorder.datastore
+    taken: list[int] = []
+    get_connection = type(datastore).get_connection
+
+    def counting(self: Any) -> Any:
+        taken.append(1)
+        return get_connection(self)
+
+    monkeypatch.setattr(type(datastore), "get_connection", counting)
+    for _ in range(3):
+        recording.record(app, "m", AbortiveDraw("four_winds"))
+    assert taken == []
+    # A closed pool: the library's checkout, which refuses it as it did.
+    stream = app.load("m").match.id
+    datastore.pool.close()
+    recorder.tries = 1
+    with pytest.raises(OperationalError, match="closed"):
+        recorder.select_tails([(stream, 1)])
+    assert taken == [1]
+    app.close()
