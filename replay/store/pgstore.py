@@ -21,6 +21,12 @@ again as the library's recorder does, 10 times 0.2 s apart, each try waiting up 
 (``connect_timeout``) for a connection; ``HonbaPostgresRecorder.tries`` and ``pause``, which a test
 of an outage shortens on its store's recorder (the library's own reads keep the library's).
 
+A hand's statements (the insert function's call, ``select_tails``, ``select_tails_and_token``) are
+prepared once per connection and run through psycopg's own dumping, libpq call and row loading,
+without a cursor, on a connection taken from the pool directly (``_run``, ``_rows``): the same
+SQL, parameters, autocommit transaction and errors, a fifth fewer of a recorded hand's service
+call's instructions (issue 36, sixteenth round).
+
 ``select_tails`` reads the rows of a match and its seal from given positions in one statement
 (``replay.store.checked``). Everything else (tables, reading, subscriptions for the live views)
 is the library's. ``HonbaApp`` uses it on PostgreSQL unless ``APPLICATION_RECORDER_TOPIC`` names
