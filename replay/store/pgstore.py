@@ -42,7 +42,7 @@ import re
 import time
 import weakref
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, TypeVar, cast
+from typing import Any, ClassVar, TypeVar, cast
 
 import psycopg
 from eventsourcing.persistence import (
@@ -137,6 +137,9 @@ class HonbaPostgresRecorder(PostgresApplicationRecorder):
     # (the library's: ``eventsourcing.postgres``).
     tries = 10
     pause = 0.2
+    # Each connection's prepared statements (``_rows``), gone with the connection: one table for every
+    # recorder, so that recorders on one pool share a connection's names and never prepare one twice.
+    _prepared: ClassVar[weakref.WeakKeyDictionary[Connection[Any], _Prepared]] = weakref.WeakKeyDictionary()
 
     def __init__(self, datastore: PostgresDatastore, *, events_table_name: str = "stored_events"):
         super().__init__(datastore, events_table_name=events_table_name)
@@ -178,8 +181,6 @@ class HonbaPostgresRecorder(PostgresApplicationRecorder):
         self._few: dict[tuple[str, int], bytes] = {}
         # A statement's text as the server gets it ($1, $2...) and its parameters' formats (``_rows``).
         self._converted: dict[bytes, tuple[bytes, list[PyFormat]]] = {}
-        # Each connection's prepared statements (``_rows``), gone with the connection.
-        self._prepared: weakref.WeakKeyDictionary[Connection[Any], _Prepared] = weakref.WeakKeyDictionary()
 
     def _run(self, query: bytes, params: Sequence[Any]) -> list[tuple[Any, ...]]:
         """``_rows`` on a connection of the pool: what ``with self.datastore.get_connection() as conn``

@@ -161,3 +161,15 @@ def test_a_recorded_hand_takes_the_pool_s_connections_directly_and_a_closed_pool
         recorder.select_tails([(stream, 1)])
     assert taken == [1]
     app.close()
+
+
+def test_two_recorders_on_one_pool_share_its_connections_prepared_statements(
+    opened: tuple[HonbaApp, HonbaPostgresRecorder],
+) -> None:
+    _app, recorder = opened
+    other = HonbaPostgresRecorder(recorder.datastore, events_table_name=recorder.events_table_name)
+    stream = uuid.uuid4()
+    recorder.insert_events([StoredEvent(stream, 1, "t", b"a")])
+    for _ in range(12):  # round the pool's connections, each recorder in turn
+        for reader in (recorder, other):
+            assert [e.state for e in reader.select_tails([(stream, 1)])] == [b"a"]
