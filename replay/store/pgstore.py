@@ -21,6 +21,12 @@ again as the library's recorder does, 10 times 0.2 s apart, each try waiting up 
 (``connect_timeout``) for a connection; ``HonbaPostgresRecorder.tries`` and ``pause``, which a test
 of an outage shortens on its store's recorder (the library's own reads keep the library's).
 
+A hand's statements (the insert function's call, ``select_tails``, ``select_tails_and_token``) are
+prepared once per connection and run through psycopg's own dumping, libpq call and row loading,
+without a cursor, on a connection taken from the pool directly (``_run``, ``_rows``): the same
+SQL, parameters, autocommit transaction and errors, a fifth fewer of a recorded hand's service
+call's instructions (issue 36, sixteenth round).
+
 ``select_tails`` reads the rows of a match and its seal from given positions in one statement
 (``replay.store.checked``). Everything else (tables, reading, subscriptions for the live views)
 is the library's. ``HonbaApp`` uses it on PostgreSQL unless ``APPLICATION_RECORDER_TOPIC`` names
@@ -32,13 +38,31 @@ from __future__ import annotations
 import contextlib
 import functools
 import random
+import re
 import time
+import weakref
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, TypeVar, cast
+from typing import Any, ClassVar, TypeVar, cast
 
-from eventsourcing.persistence import InterfaceError, Notification, OperationalError, StoredEvent
+import psycopg
+from eventsourcing.persistence import (
+    DatabaseError,
+    DataError,
+    IntegrityError,
+    InterfaceError,
+    InternalError,
+    Notification,
+    NotSupportedError,
+    OperationalError,
+    PersistenceError,
+    ProgrammingError,
+    StoredEvent,
+)
 from eventsourcing.postgres import PostgresApplicationRecorder, PostgresDatastore
-from psycopg.rows import tuple_row
+from psycopg import Connection, abc, errors
+from psycopg.adapt import PyFormat, Transformer
+from psycopg.generators import execute
+from psycopg.pq import DiagnosticField, ExecStatus, Format
 from psycopg.sql import SQL, Identifier, Literal
 
 # The advisory lock's key: the store's checkpoints (any number honba alone uses).
@@ -50,6 +74,40 @@ SCHEMA_LOCK = 0x686F6E6273
 FEW = 8
 
 Method = TypeVar("Method", bound=Callable[..., Any])
+
+# psycopg's errors as the library's ``PostgresDatastore.get_connection`` raises them, the most
+# particular first (``HonbaPostgresRecorder._run``).
+TRANSLATED: tuple[tuple[type[psycopg.Error], type[PersistenceError]], ...] = (
+    (psycopg.InterfaceError, InterfaceError),
+    (psycopg.OperationalError, OperationalError),
+    (psycopg.DataError, DataError),
+    (psycopg.IntegrityError, IntegrityError),
+    (psycopg.InternalError, InternalError),
+    (psycopg.ProgrammingError, ProgrammingError),
+    (psycopg.NotSupportedError, NotSupportedError),
+    (psycopg.DatabaseError, DatabaseError),
+    (psycopg.Error, PersistenceError),
+)
+
+# A placeholder of honba's statements (``%s``: psycopg chooses the format, ``%b``: binary) or a
+# literal ``%`` (``%%``): what psycopg's query conversion reads (``_converted``).
+PLACEHOLDER = re.compile(rb"%([sb%])")
+# The server's error code for a prepared statement it does not have (psycopg's ``InvalidSqlStatementName``).
+UNKNOWN_STATEMENT = b"26000"
+
+
+class _Prepared:
+    """What a connection of the pool keeps for honba's statements: the names of those prepared on it
+    (by their text and their parameters' types, as psycopg keys its own) and the transformer that
+    dumps their parameters and loads their rows. A connection is one thread's at a time (the pool's
+    checkout), and so is this."""
+
+    __slots__ = ("made", "names", "tx")
+
+    def __init__(self, conn: Connection[Any]):
+        self.names: dict[tuple[bytes, tuple[int, ...] | None], bytes] = {}
+        self.made = 0  # how many statements were prepared on the connection: the next one's name
+        self.tx: abc.Transformer = Transformer(conn)
 
 
 def _tried(method: Method) -> Method:
@@ -79,6 +137,9 @@ class HonbaPostgresRecorder(PostgresApplicationRecorder):
     # (the library's: ``eventsourcing.postgres``).
     tries = 10
     pause = 0.2
+    # Each connection's prepared statements (``_rows``), gone with the connection: one table for every
+    # recorder, so that recorders on one pool share a connection's names and never prepare one twice.
+    _prepared: ClassVar[weakref.WeakKeyDictionary[Connection[Any], _Prepared]] = weakref.WeakKeyDictionary()
 
     def __init__(self, datastore: PostgresDatastore, *, events_table_name: str = "stored_events"):
         super().__init__(datastore, events_table_name=events_table_name)
@@ -118,6 +179,75 @@ class HonbaPostgresRecorder(PostgresApplicationRecorder):
         self._names = names
         # The statements of a few rows, by their count: each value a plain parameter (``_few_rows``).
         self._few: dict[tuple[str, int], bytes] = {}
+        # A statement's text as the server gets it ($1, $2...) and its parameters' formats (``_rows``).
+        self._converted: dict[bytes, tuple[bytes, list[PyFormat]]] = {}
+
+    def _run(self, query: bytes, params: Sequence[Any]) -> list[tuple[Any, ...]]:
+        """``_rows`` on a connection of the pool: what ``with self.datastore.get_connection() as conn``
+        does around it (the pool's checkout and return, psycopg's errors raised as the library's),
+        without its two context managers, its opening of the pool and its ``with conn`` (a commit or
+        rollback that the pool's connections, in autocommit, have no transaction for); the pool not
+        open (never yet, or closed) is the library's to open."""
+        pool = self.datastore.pool
+        if pool.closed:
+            with self.datastore.get_connection() as conn:
+                return self._rows(conn, query, params)
+        try:
+            conn = pool.getconn()
+            try:
+                return self._rows(conn, query, params)
+            finally:
+                # A connection broken meanwhile is the pool's to replace, as after the library's checkout.
+                pool.putconn(conn)
+        except psycopg.Error as error:
+            raise next(ours for theirs, ours in TRANSLATED if isinstance(error, theirs))(str(error)) from error
+
+    def _rows(self, conn: Connection[Any], query: bytes, params: Sequence[Any]) -> list[tuple[Any, ...]]:
+        """The rows of ``query`` (psycopg's ``%s`` and ``%b`` placeholders) with ``params`` on ``conn``,
+        as tuples: what ``conn.cursor(row_factory=tuple_row).execute(query, params, prepare=True)``
+        then ``fetchall()`` give, the same statement prepared once per connection, the same
+        parameters in the same formats, the same transaction (the pool's connections are in
+        autocommit), the same errors (psycopg's, from the server's answer or a connection gone).
+        A cursor's execute is mostly psycopg's Python around libpq (a cursor made, the query
+        converted and looked up, its prepared-statement cache kept, the results checked and set): a
+        third of a recorded hand's PostgreSQL client work (issue 36, sixteenth round). Here the
+        statement's conversion is looked up in one dict and its prepared name in another; the
+        parameters are dumped, the statement sent, its answer waited for and its rows loaded by
+        psycopg's own C functions, the rows in binary (the same values as in text)."""
+        converted = self._converted.get(query)
+        if converted is None:
+            converted = self._converted[query] = _converted(query)
+        text, formats = converted
+        prepared = self._prepared.get(conn)
+        if prepared is None:
+            prepared = self._prepared[conn] = _Prepared(conn)
+        tx = prepared.tx
+        pgconn = conn.pgconn
+        with conn.lock:
+            dumped = tx.dump_sequence(params, formats)
+            types = tx.types
+            key = (text, types)
+            for tried in (False, True):
+                name = prepared.names.get(key)
+                if name is None:
+                    # A name never used on this connection, even after its statements were dropped.
+                    name = b"honba_%d" % prepared.made
+                    prepared.made += 1
+                    pgconn.send_prepare(name, text, param_types=types)
+                    _checked(conn.wait(execute(pgconn)), conn, ExecStatus.COMMAND_OK)
+                    prepared.names[key] = name
+                pgconn.send_query_prepared(name, dumped, param_formats=tx.formats, result_format=Format.BINARY)
+                results = conn.wait(execute(pgconn))
+                # The connection's prepared statements dropped behind the recorder's back (psycopg
+                # sends ``DEALLOCATE ALL`` when its own cache is cleared, after a ``ROLLBACK`` or a
+                # ``DROP`` on the connection): nothing ran, so prepare them again and run it once more.
+                if not tried and results and _unknown_statement(results[-1]):
+                    prepared.names.clear()
+                    continue
+                break
+            result = _checked(results, conn, ExecStatus.TUPLES_OK)
+        tx.set_pgresult(result)
+        return tx.load_rows(0, result.ntuples, tuple)
 
     def _few_rows(self, kind: str, count: int) -> bytes:
         """The statement of ``kind`` for ``count`` rows with every value a plain parameter, its text
@@ -130,7 +260,10 @@ class HonbaPostgresRecorder(PostgresApplicationRecorder):
         if made is not None:
             return made
         names = self._names
-        if kind == "insert":
+        if kind == "arrays":
+            # The arrays' statement (any count of rows), made into text as the others.
+            statement = self.insert_rows_statement
+        elif kind == "insert":
             values = {
                 name: SQL("ARRAY[{}]::{}").format(SQL(", ").join([SQL("%b")] * count), cast)
                 for name, cast in (
@@ -212,12 +345,11 @@ class HonbaPostgresRecorder(PostgresApplicationRecorder):
         statement = self._few_rows("tails", len(streams))
         # Its rows as tuples (the pool's connections make each a dict: the names found and a dict made
         # per row, at every hand's load).
-        with self.datastore.get_connection() as conn, conn.cursor(row_factory=tuple_row) as curs:
-            curs.execute(statement, [value for stream in streams for value in stream], prepare=True)
-            return [
-                StoredEvent(originator_id, originator_version, topic, _state(state))
-                for originator_id, originator_version, topic, state in curs.fetchall()
-            ]
+        rows = self._run(statement, [value for stream in streams for value in stream])
+        return [
+            StoredEvent(originator_id, originator_version, topic, _state(state))
+            for originator_id, originator_version, topic, state in rows
+        ]
 
     @_tried
     def select_tails_and_token(
@@ -232,13 +364,12 @@ class HonbaPostgresRecorder(PostgresApplicationRecorder):
         params.append(token_id)
         token = None
         events = []
-        with self.datastore.get_connection() as conn, conn.cursor(row_factory=tuple_row) as curs:
-            curs.execute(statement, params, prepare=True)
-            for originator_id, originator_version, topic, state, match_key, salt, digest in curs.fetchall():
-                if originator_id is None:
-                    token = (topic, match_key, salt, digest)
-                else:
-                    events.append(StoredEvent(originator_id, originator_version, topic, _state(state)))
+        rows = self._run(statement, params)
+        for originator_id, originator_version, topic, state, match_key, salt, digest in rows:
+            if originator_id is None:
+                token = (topic, match_key, salt, digest)
+            else:
+                events.append(StoredEvent(originator_id, originator_version, topic, _state(state)))
         return events, token
 
     @_tried
@@ -305,7 +436,7 @@ class HonbaPostgresRecorder(PostgresApplicationRecorder):
             return None
         lock = f"{self.datastore.lock_timeout}s"
         if len(stored_events) <= FEW:
-            statement: Any = self._few_rows("insert", len(stored_events))
+            statement = self._few_rows("insert", len(stored_events))
             arguments: Sequence[Any] = [
                 *(e.originator_id for e in stored_events),
                 *(e.originator_version for e in stored_events),
@@ -314,7 +445,7 @@ class HonbaPostgresRecorder(PostgresApplicationRecorder):
                 lock,
             ]
         else:
-            statement = self.insert_rows_statement
+            statement = self._few_rows("arrays", 0)
             arguments = (
                 [e.originator_id for e in stored_events],
                 [e.originator_version for e in stored_events],
@@ -322,10 +453,43 @@ class HonbaPostgresRecorder(PostgresApplicationRecorder):
                 [e.state for e in stored_events],
                 lock,
             )
-        with self.datastore.get_connection() as conn, conn.cursor(row_factory=tuple_row) as curs:
-            # The pool's connections are in autocommit: the statement is its own transaction.
-            curs.execute(statement, arguments, prepare=True)
-            return [notification_id for (notification_id,) in curs.fetchall()]
+        # The pool's connections are in autocommit: the statement is its own transaction.
+        rows = self._run(statement, arguments)
+        return [notification_id for (notification_id,) in rows]
+
+
+def _converted(query: bytes) -> tuple[bytes, list[PyFormat]]:
+    """``query``'s text with its placeholders numbered as the server reads them, and each one's format
+    (``%s``: psycopg's choice, ``%b``: binary), as psycopg converts a query with positional parameters."""
+    formats: list[PyFormat] = []
+
+    def numbered(placeholder: re.Match[bytes]) -> bytes:
+        if placeholder.group(1) == b"%":
+            return b"%"
+        formats.append(PyFormat.BINARY if placeholder.group(1) == b"b" else PyFormat.AUTO)
+        return b"$%d" % len(formats)
+
+    return PLACEHOLDER.sub(numbered, query), formats
+
+
+def _checked(results: list[Any], conn: Connection[Any], status: ExecStatus) -> Any:
+    """The last of a statement's results when it has ``status``, else psycopg's error for it (the
+    server's, as a cursor raises it: an ``IntegrityError`` for a row there already)."""
+    if not results:
+        raise errors.InternalError("got no result from the query")
+    result = results[-1]
+    if result.status != status:
+        if result.status == ExecStatus.FATAL_ERROR:
+            raise errors.error_from_result(result, encoding=conn.info.encoding)
+        raise errors.InternalError(f"unexpected result status from query: {ExecStatus(result.status).name}")
+    return result
+
+
+def _unknown_statement(result: Any) -> bool:
+    """Whether ``result`` is the server's error for a prepared statement it does not have (26000)."""
+    return bool(
+        result.status == ExecStatus.FATAL_ERROR and result.error_field(DiagnosticField.SQLSTATE) == UNKNOWN_STATEMENT
+    )
 
 
 def _state(stored: Any) -> bytes:

@@ -37,16 +37,23 @@ def opened(postgres_url: str) -> Iterator[tuple[HonbaApp, HonbaPostgresRecorder]
 
 @pytest.fixture
 def sent(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, Any]]:
-    """Every statement psycopg's cursors execute from here on, with its parameters."""
+    """Every statement psycopg's cursors or the recorder's prepared path (``_rows``) execute from
+    here on, with its parameters."""
     seen: list[tuple[str, Any]] = []
     execute = psycopg.Cursor.execute
+    prepared = HonbaPostgresRecorder._rows
 
     def noting(self: psycopg.Cursor[Any], query: Any, params: Any = None, **kwargs: Any) -> Any:
         text = query.decode() if isinstance(query, bytes) else query if isinstance(query, str) else repr(query)
         seen.append((text, params))
         return execute(self, query, params, **kwargs)
 
+    def noting_prepared(self: HonbaPostgresRecorder, conn: Any, query: bytes, params: Any) -> Any:
+        seen.append((query.decode(), params))
+        return prepared(self, conn, query, params)
+
     monkeypatch.setattr(psycopg.Cursor, "execute", noting)
+    monkeypatch.setattr(HonbaPostgresRecorder, "_rows", noting_prepared)
     return seen
 
 
