@@ -1,6 +1,6 @@
 """The instructions of an import's reading worker's job: ``read_for_import`` of the corpus's first Tenhou logs.
 
-    python -P benchmarks/worker_instructions.py [--logs 150] [--also TREE]
+    python -P benchmarks/worker_instructions.py [--logs 150] [--also TREE] [--reader]
 
 Each count is one process under ``valgrind --tool=cachegrind --cache-sim=no`` with ``PYTHONHASHSEED=0``
 (the load does not change it): the readers imported as a worker has them (``preload``), one log read
@@ -8,6 +8,8 @@ first (caches and first uses), then the logs read, built and encoded with the st
 documents, the cycle collector paused as the import pauses it. The same process with no log after the
 first is counted too and taken off: the figure is the job's alone. ``--also TREE``: the same for another
 checkout (a copy of main, its bytecode compiled), and the ratio. Used for issue 36's fifteenth round.
+``--reader``: the hands' reader alone (``read_plain_pieces`` of the tags the walk matched, as a fresh
+worker reads them: its caches empty), its sixteenth round's.
 """
 
 from __future__ import annotations
@@ -35,16 +37,49 @@ read_for_import(every[0], "auto", {})
 for path in every[: int(sys.argv[2])]:
     read_for_import(path, "auto", {})
 """
+# ``--reader``: the hands' reader alone (``read_plain_pieces``) of the pieces the import's walk matched, the
+# walk done first; the passes (``argv[3]``: 0 or 1) each as a fresh worker's, the readers' caches empty.
+READER = """
+import sys
+from pathlib import Path
+from replay.formats import tenhou_xml, yaku
+from replay.formats.source import unpack
+from replay.formats.tenhou_xml_tiles import plain_tags
+every = sorted(Path(sys.argv[1]).glob("*.mjlog"))[: int(sys.argv[2])]
+found = [(str(p), plain_tags(unpack(p.read_bytes(), file=str(p)).decode("utf-8-sig"))) for p in every]
+pieces = [(file, got) for file, got in found if got is not None]
+caches = [getattr(m, n) for m in (tenhou_xml, yaku) for n in dir(m) if hasattr(getattr(m, n), "cache_clear")]
+def read():
+    for file, (tiles, tags, played) in pieces:
+        tenhou_xml.read_plain_pieces(tags, played, file=file, tiles=tiles)
+read()
+for _ in range(int(sys.argv[3])):
+    for cache in caches:
+        cache.cache_clear()
+    read()
+"""
 VALGRIND = ("valgrind", "--tool=cachegrind", "--cache-sim=no")
 
 
-def instructions(tree: Path, logs: int) -> int:
-    """The instructions (``Ir``) of one process reading ``logs`` logs with ``tree``'s honba."""
+def instructions(tree: Path, logs: int, reader: int | None = None) -> int:
+    """The instructions (``Ir``) of one process reading ``logs`` logs with ``tree``'s honba (``reader``:
+    the hands' reader alone, its passes over the logs after the first)."""
     with tempfile.TemporaryDirectory() as work:
         out = Path(work) / "cachegrind.out"
         env = {**os.environ, "PYTHONPATH": str(tree), "PYTHONHASHSEED": "0"}
         folder = str(CORPUS)
-        command = [*VALGRIND, f"--cachegrind-out-file={out}", sys.executable, "-P", "-c", JOB, folder, str(logs)]
+        script, more = (JOB, []) if reader is None else (READER, [str(reader)])
+        command = [
+            *VALGRIND,
+            f"--cachegrind-out-file={out}",
+            sys.executable,
+            "-P",
+            "-c",
+            script,
+            folder,
+            str(logs),
+            *more,
+        ]
         run = subprocess.run(command, env=env, capture_output=True, text=True)
         if run.returncode != 0:
             raise SystemExit(f"the job failed: {run.stderr[-2000:]}")
@@ -54,8 +89,11 @@ def instructions(tree: Path, logs: int) -> int:
         return int(found.group(1))
 
 
-def job(tree: Path, logs: int) -> int:
-    """The job's own instructions: ``logs`` logs, less the same process with none after the first."""
+def job(tree: Path, logs: int, reader: bool = False) -> int:
+    """The job's own instructions: ``logs`` logs, less the same process with none after the first
+    (``reader``: one pass of the hands' reader over them, less the process without it)."""
+    if reader:
+        return instructions(tree, logs, 1) - instructions(tree, logs, 0)
     return instructions(tree, logs) - instructions(tree, 0)
 
 
@@ -63,13 +101,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--logs", type=int, default=150, help="how many of the corpus's Tenhou logs")
     parser.add_argument("--also", type=Path, help="another checkout to count, and the ratio to it")
+    parser.add_argument("--reader", action="store_true", help="the hands' reader alone (read_plain_pieces)")
     args = parser.parse_args()
     if not CORPUS.is_dir():
         raise SystemExit(f"the shared corpus is not at {CORPUS}")
-    mine = job(REPO, args.logs)
+    mine = job(REPO, args.logs, args.reader)
     print(f"{REPO}: {mine / 1e6:,.1f} M instructions for {args.logs} logs")
     if args.also is not None:
-        other = job(args.also.resolve(), args.logs)
+        other = job(args.also.resolve(), args.logs, args.reader)
         print(f"{args.also}: {other / 1e6:,.1f} M instructions")
         print(f"this tree / {args.also}: {mine / other:.4f}")
 
