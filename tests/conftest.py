@@ -32,6 +32,7 @@ from domain.rules import Ruleset, load_preset
 from domain.scoring.payments import settle
 from domain.values import HandResult, HandValue, TableState, Win, WinResult
 from replay.store.application import HonbaApp
+from replay.store.pgstore import HonbaPostgresRecorder
 
 if TYPE_CHECKING:
     from replay.service.imports.batch import ImportRun
@@ -255,6 +256,16 @@ def postgres_server() -> Iterator[PostgresServer]:
 def postgres_url(postgres_server: PostgresServer) -> str:
     """The URL of a new, empty PostgreSQL database."""
     return postgres_server.new_database()
+
+
+@pytest.fixture
+def pg_opened(postgres_url: str) -> Iterator[tuple[HonbaApp, HonbaPostgresRecorder]]:
+    """A store on a new PostgreSQL database, and its recorder (honba's)."""
+    app = HonbaApp.open(postgres_url)
+    recorder = app.recorder
+    assert isinstance(recorder, HonbaPostgresRecorder)
+    yield app, recorder
+    app.close()
 
 
 STORES = ["sqlite", "postgresql"]

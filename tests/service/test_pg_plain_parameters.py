@@ -10,7 +10,6 @@ stream's rows from its position on. Nothing is timed: the parameters sent are lo
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator
 from typing import Any
 
 import psycopg
@@ -24,15 +23,6 @@ from replay.store.application import HonbaApp
 from replay.store.pgstore import FEW, HonbaPostgresRecorder
 
 PLAYERS = ("Ann", "Ben", "Cho", "Dai")
-
-
-@pytest.fixture
-def opened(postgres_url: str) -> Iterator[tuple[HonbaApp, HonbaPostgresRecorder]]:
-    app = HonbaApp.open(postgres_url)
-    recorder = app.recorder
-    assert isinstance(recorder, HonbaPostgresRecorder)
-    yield app, recorder
-    app.close()
 
 
 @pytest.fixture
@@ -65,9 +55,9 @@ def rows(count: int, version: int = 1) -> list[StoredEvent]:
 
 
 def test_a_hand_recorded_sends_no_list_as_a_parameter(
-    opened: tuple[HonbaApp, HonbaPostgresRecorder], sent: list[tuple[str, Any]]
+    pg_opened: tuple[HonbaApp, HonbaPostgresRecorder], sent: list[tuple[str, Any]]
 ) -> None:
-    app, _recorder = opened
+    app, _recorder = pg_opened
     recording.start_match(app, "m", PLAYERS, load_preset("tenhou"))
     recording.record(app, "m", AbortiveDraw("four_winds"))
     recording.record(app, "m", AbortiveDraw("four_winds"))
@@ -80,9 +70,9 @@ def test_a_hand_recorded_sends_no_list_as_a_parameter(
 
 @pytest.mark.parametrize("count", [1, 2, FEW, FEW + 1, 40])
 def test_few_rows_and_many_store_the_same_and_return_their_ids_in_order(
-    opened: tuple[HonbaApp, HonbaPostgresRecorder], sent: list[tuple[str, Any]], count: int
+    pg_opened: tuple[HonbaApp, HonbaPostgresRecorder], sent: list[tuple[str, Any]], count: int
 ) -> None:
-    _app, recorder = opened
+    _app, recorder = pg_opened
     given = rows(count)
     ids = recorder.insert_events(given)
     assert ids is not None and len(ids) == count and list(ids) == sorted(ids)
@@ -99,8 +89,8 @@ def test_few_rows_and_many_store_the_same_and_return_their_ids_in_order(
     assert recorder.select_events(fresh[0].originator_id) == []
 
 
-def test_tails_read_every_stream_from_its_position_on(opened: tuple[HonbaApp, HonbaPostgresRecorder]) -> None:
-    _app, recorder = opened
+def test_tails_read_every_stream_from_its_position_on(pg_opened: tuple[HonbaApp, HonbaPostgresRecorder]) -> None:
+    _app, recorder = pg_opened
     first, second, third = uuid.uuid4(), uuid.uuid4(), uuid.uuid4()
     made = [StoredEvent(stream, v, "t", b"x%d" % v) for stream in (first, second, third) for v in range(1, 5)]
     recorder.insert_events(made)

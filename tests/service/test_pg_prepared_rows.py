@@ -9,7 +9,6 @@ are looked at.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator
 from typing import Any
 
 import psycopg
@@ -28,19 +27,10 @@ from replay.store.tokens import TABLE
 PLAYERS = ("Ann", "Ben", "Cho", "Dai")
 
 
-@pytest.fixture
-def opened(postgres_url: str) -> Iterator[tuple[HonbaApp, HonbaPostgresRecorder]]:
-    app = HonbaApp.open(postgres_url)
-    recorder = app.recorder
-    assert isinstance(recorder, HonbaPostgresRecorder)
-    yield app, recorder
-    app.close()
-
-
 def test_a_recorded_hand_s_statements_are_prepared_once_per_connection_and_make_no_cursor(
-    opened: tuple[HonbaApp, HonbaPostgresRecorder], monkeypatch: pytest.MonkeyPatch
+    pg_opened: tuple[HonbaApp, HonbaPostgresRecorder], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    app, recorder = opened
+    app, recorder = pg_opened
     recording.start_match(app, "m", PLAYERS, load_preset("tenhou"))
     by_cursor: list[str] = []
     execute = psycopg.Cursor.execute
@@ -69,8 +59,8 @@ def test_a_recorded_hand_s_statements_are_prepared_once_per_connection_and_make_
             assert [row["statement"] for row in held if row["name"].encode() == name] == [text.decode()]
 
 
-def test_the_prepared_path_reads_what_a_cursor_reads(opened: tuple[HonbaApp, HonbaPostgresRecorder]) -> None:
-    app, recorder = opened
+def test_the_prepared_path_reads_what_a_cursor_reads(pg_opened: tuple[HonbaApp, HonbaPostgresRecorder]) -> None:
+    app, recorder = pg_opened
     first, second = uuid.uuid4(), uuid.uuid4()
     # Versions whose parameters psycopg dumps as different integer types: each its own statement.
     versions = [1, 2, 40_000, 2**40]
@@ -102,9 +92,9 @@ def test_the_prepared_path_reads_what_a_cursor_reads(opened: tuple[HonbaApp, Hon
 
 
 def test_a_conflict_raises_and_leaves_every_connection_usable(
-    opened: tuple[HonbaApp, HonbaPostgresRecorder],
+    pg_opened: tuple[HonbaApp, HonbaPostgresRecorder],
 ) -> None:
-    _app, recorder = opened
+    _app, recorder = pg_opened
     stream = uuid.uuid4()
     recorder.insert_events([StoredEvent(stream, 1, "t", b"a")])
     for _ in range(4):  # on each of the pool's connections in turn
@@ -116,11 +106,11 @@ def test_a_conflict_raises_and_leaves_every_connection_usable(
 
 
 def test_statements_dropped_behind_the_recorder_s_back_are_prepared_again(
-    opened: tuple[HonbaApp, HonbaPostgresRecorder],
+    pg_opened: tuple[HonbaApp, HonbaPostgresRecorder],
 ) -> None:
     """psycopg sends ``DEALLOCATE ALL`` on a connection whose own cache it clears (after a
     ``ROLLBACK`` or a ``DROP`` there): a hand recorded after it is recorded, each statement once."""
-    app, recorder = opened
+    app, recorder = pg_opened
     recording.start_match(app, "m", PLAYERS, load_preset("tenhou"))
     recording.record(app, "m", AbortiveDraw("four_winds"))
     stream = app.load("m").match.id
@@ -173,9 +163,9 @@ def test_a_recorded_hand_takes_the_pool_s_connections_directly_and_a_closed_pool
 
 
 def test_two_recorders_on_one_pool_share_its_connections_prepared_statements(
-    opened: tuple[HonbaApp, HonbaPostgresRecorder],
+    pg_opened: tuple[HonbaApp, HonbaPostgresRecorder],
 ) -> None:
-    _app, recorder = opened
+    _app, recorder = pg_opened
     other = HonbaPostgresRecorder(recorder.datastore, events_table_name=recorder.events_table_name)
     stream = uuid.uuid4()
     recorder.insert_events([StoredEvent(stream, 1, "t", b"a")])
