@@ -63,7 +63,7 @@ from typing import Any
 # ``python -P`` leaves this script's folder off the path: its helpers are found there all the same.
 sys.path.append(str(Path(__file__).resolve().parent))
 
-from machine import REPO, print_machine
+from machine import REPO, print_machine, started_postgres
 from serve_load import setup
 
 # The prototype's first half: psycopg's waits handed to the event loop from a greenlet. With
@@ -365,14 +365,8 @@ def main() -> None:
     options = parser.parse_args()
     print_machine()
     print(f"load average at the start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    from pg_server import PostgresServer, ServerUnavailable
-
-    server = PostgresServer()
-    try:
-        server.start()
-    except ServerUnavailable as exc:
-        print(f"skipped: no PostgreSQL server could be started: {exc}")
-        server.stop()
+    server = started_postgres()
+    if server is None:
         return
     try:
         if options.statements:

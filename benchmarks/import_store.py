@@ -64,7 +64,7 @@ import attrs
 sys.path.append(str(Path(__file__).resolve().parent))
 
 from import_child import worker_cpu
-from machine import REPO, corpus_files, max_rss_mib, plain_parse, print_machine, timed, verdict
+from machine import REPO, corpus_files, max_rss_mib, plain_parse, print_machine, started_postgres, timed, verdict
 
 from replay.formats.detect import read_games, read_log
 from replay.formats.source import read_source
@@ -172,17 +172,10 @@ def postgres_round(prepared: list[Prepared], events: int, url: str) -> tuple[flo
 
 
 def postgres_part(prepared: list[Prepared], events: int) -> None:
-    from pg_server import PostgresServer, ServerUnavailable
 
     print("PostgreSQL (a local server, fsync off as in the tests):")
-    server: PostgresServer | None = None
-    try:
-        server = PostgresServer()
-        server.start()
-    except ServerUnavailable as exc:
-        print(f"  skipped: no PostgreSQL server could be started: {exc}")
-        if server is not None:
-            server.stop()
+    server = started_postgres("  ")
+    if server is None:
         return
     try:
         rounds = [postgres_round(prepared, events, server.new_database()) for _ in range(ROUNDS)]
@@ -507,7 +500,6 @@ def shares_part(work: Path, shares: int, times: int) -> None:
     ``honba import --share K/N --jobs 1`` (what N machines would run), against one process
     importing the whole; then every share run again (idempotent), and one share killed part-way
     and run again (resumable)."""
-    from pg_server import PostgresServer, ServerUnavailable
 
     folder = archive(work / "shares", times)
     games = sum(1 for _ in folder.rglob("*.mjlog"))
@@ -515,12 +507,8 @@ def shares_part(work: Path, shares: int, times: int) -> None:
         f"Shares (issue 36): {games} logs into one PostgreSQL (a local server, fsync off as in the tests); "
         f"{shares} processes, each honba import --share K/{shares} --jobs 1, at once; {load()}"
     )
-    server = PostgresServer()
-    try:
-        server.start()
-    except ServerUnavailable as exc:
-        print(f"  skipped: no PostgreSQL server could be started: {exc}")
-        server.stop()
+    server = started_postgres("  ")
+    if server is None:
         return
     try:
         whole = server.new_database()

@@ -114,3 +114,18 @@ def plain_parse(files: list[Path]) -> int:
         for element in ET.fromstring(path.read_bytes()).iter():
             seen += len(element.attrib) >= 0
     return seen
+
+
+def started_postgres(indent: str = "") -> Any:
+    """A throwaway PostgreSQL server started like the tests' (``tests/pg_server.py``), or None when
+    none can be started here, said on one line (the benchmark's PostgreSQL part is then skipped)."""
+    from pg_server import PostgresServer, ServerUnavailable
+
+    server = PostgresServer()
+    try:
+        server.start()
+    except ServerUnavailable as exc:
+        print(f"{indent}skipped: no PostgreSQL server could be started: {exc}")
+        server.stop()
+        return None
+    return server

@@ -91,7 +91,7 @@ from typing import Any
 # folder off the path: its helpers are found there all the same, after every tree on the path.
 sys.path.append(str(Path(__file__).resolve().parent))
 
-from machine import CORPUS, REPO, print_machine
+from machine import CORPUS, REPO, print_machine, started_postgres
 
 PLAYERS = ("Ann", "Ben", "Cho", "Dai")
 SCENARIOS = ("back-to-back", "sqlite-back-to-back", "steady", "neighbours", "import", "sqlite-import")
@@ -1016,14 +1016,8 @@ def main() -> None:
         options.floor_requests, options.floor_seconds = 10, 3
     print_machine()
     print(f"load average at the start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    from pg_server import PostgresServer, ServerUnavailable
-
-    server = PostgresServer()
-    try:
-        server.start()
-    except ServerUnavailable as exc:
-        print(f"skipped: no PostgreSQL server could be started: {exc}")
-        server.stop()
+    server = started_postgres()
+    if server is None:
         return
     trees: list[tuple[str, Path | None]] = [("this tree", REPO)]
     if options.also is not None:
