@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import os
 import platform
+import re
 import resource
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import time
 import tracemalloc
 import xml.etree.ElementTree as ET  # the plain baseline a user would reach for
@@ -129,3 +131,22 @@ def started_postgres(indent: str = "") -> Any:
         server.stop()
         return None
     return server
+
+
+def counted_instructions(tree: Path, arguments: list[str], what: str) -> int:
+    """The instructions (``Ir``, valgrind's cachegrind, no cache simulation) of ``python -P -c
+    ARGUMENTS`` with ``tree``'s honba first on the path and ``PYTHONHASHSEED=0`` (the same count from
+    run to run, whatever the machine's load); ``what`` names the process in an error."""
+    with tempfile.TemporaryDirectory() as work:
+        out = Path(work) / "cachegrind.out"
+        env = {**os.environ, "PYTHONPATH": str(tree), "PYTHONHASHSEED": "0"}
+        command = ["valgrind", "--tool=cachegrind", "--cache-sim=no", f"--cachegrind-out-file={out}"]
+        run = subprocess.run(
+            [*command, sys.executable, "-P", "-c", *arguments], env=env, capture_output=True, text=True
+        )
+        if run.returncode != 0:
+            raise SystemExit(f"{what} failed: {run.stderr[-2000:]}")
+        found = re.search(r"^summary:\s+(\d+)", out.read_text(), re.MULTILINE)
+        if found is None:
+            raise SystemExit("no summary in cachegrind's output")
+        return int(found.group(1))

@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import statistics
 import subprocess
 import sys
@@ -41,7 +40,7 @@ from pathlib import Path
 
 sys.path.append(str(Path(__file__).resolve().parent))
 
-from machine import REPO, print_machine
+from machine import REPO, counted_instructions, print_machine
 
 # One process: ``hands`` service calls on one match over the store ``db`` (argv: db, hands, profile).
 CALLS = """
@@ -100,26 +99,9 @@ else:
 """
 
 
-VALGRIND = ("valgrind", "--tool=cachegrind", "--cache-sim=no")
-
-
 def instructions(tree: Path, db: str, hands: int) -> int:
     """The instructions (``Ir``) of a process making ``hands`` service calls with ``tree``'s honba."""
-    with tempfile.TemporaryDirectory() as work:
-        out = Path(work) / "cachegrind.out"
-        env = {**os.environ, "PYTHONPATH": str(tree), "PYTHONHASHSEED": "0"}
-        run = subprocess.run(
-            [*VALGRIND, f"--cachegrind-out-file={out}", sys.executable, "-P", "-c", CALLS, db, str(hands), "count"],
-            env=env,
-            capture_output=True,
-            text=True,
-        )
-        if run.returncode != 0:
-            raise SystemExit(f"the calls failed: {run.stderr[-2000:]}")
-        found = re.search(r"^summary:\s+(\d+)", out.read_text(), re.MULTILINE)
-        if found is None:
-            raise SystemExit("no summary in cachegrind's output")
-        return int(found.group(1))
+    return counted_instructions(tree, [CALLS, db, str(hands), "count"], "the calls")
 
 
 def cpu_ms(tree: Path, db: str, hands: int) -> float:

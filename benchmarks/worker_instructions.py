@@ -15,17 +15,13 @@ worker reads them: its caches empty), its sixteenth round's.
 from __future__ import annotations
 
 import argparse
-import os
-import re
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 # ``python -P`` leaves this script's folder off the path: its helpers are found there all the same.
 sys.path.append(str(Path(__file__).resolve().parent))
 
-from machine import CORPUS, REPO
+from machine import CORPUS, REPO, counted_instructions
 
 JOB = """
 import sys
@@ -58,35 +54,13 @@ for _ in range(int(sys.argv[3])):
         cache.cache_clear()
     read()
 """
-VALGRIND = ("valgrind", "--tool=cachegrind", "--cache-sim=no")
 
 
 def instructions(tree: Path, logs: int, reader: int | None = None) -> int:
     """The instructions (``Ir``) of one process reading ``logs`` logs with ``tree``'s honba (``reader``:
     the hands' reader alone, its passes over the logs after the first)."""
-    with tempfile.TemporaryDirectory() as work:
-        out = Path(work) / "cachegrind.out"
-        env = {**os.environ, "PYTHONPATH": str(tree), "PYTHONHASHSEED": "0"}
-        folder = str(CORPUS)
-        script, more = (JOB, []) if reader is None else (READER, [str(reader)])
-        command = [
-            *VALGRIND,
-            f"--cachegrind-out-file={out}",
-            sys.executable,
-            "-P",
-            "-c",
-            script,
-            folder,
-            str(logs),
-            *more,
-        ]
-        run = subprocess.run(command, env=env, capture_output=True, text=True)
-        if run.returncode != 0:
-            raise SystemExit(f"the job failed: {run.stderr[-2000:]}")
-        found = re.search(r"^summary:\s+(\d+)", out.read_text(), re.MULTILINE)
-        if found is None:
-            raise SystemExit("no summary in cachegrind's output")
-        return int(found.group(1))
+    script, more = (JOB, []) if reader is None else (READER, [str(reader)])
+    return counted_instructions(tree, [script, str(CORPUS), str(logs), *more], "the job")
 
 
 def job(tree: Path, logs: int, reader: bool = False) -> int:
