@@ -1,0 +1,113 @@
+"""The threads a server's recorded hands run in on PostgreSQL (``Site.call_here``): a plain thread pool.
+
+A hand on PostgreSQL is a call that waits for the database twice (the token's row with the
+match's tails, the insert), so it runs beside the event loop in a thread, as every other call of
+the server does in the thread pool of Starlette (``run_in_threadpool``: anyio's worker threads).
+That pool's hand-over is general: a checkpoint of the loop before it, its capacity limiter taken
+and given back, a cancel scope entered and left, the caller's context copied and run, the result
+reported through a method of the worker: about 0.18 million instructions a hand beside a service
+call of about 1.0 million (issue 36, seventeenth round, ``docs/performance.md``). Here a hand is a
+job on a queue that idle threads wait on, and its answer is set on the caller's future by the
+loop itself (``call_soon_threadsafe``): what the hand-over must do and no more.
+
+What stays as it was: the call runs in another thread than the loop, whatever it raises is raised
+to the caller, at most ``MOST`` run at once (anyio's default, 40) and the rest wait their turn in
+order; a thread is started only when none is idle. A caller that stops waiting (its task
+cancelled) leaves its call to finish in its thread, as anyio's (shielded) does: a save under way
+is never cut in the middle; its answer is then dropped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import queue
+import threading
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+# At most this many calls at once (anyio's default thread limiter's, the pool the hands ran in before).
+MOST = 40
+
+# A job: the loop that waits, its future, the call and its argument. ``None`` stops a thread.
+_Job = tuple[asyncio.AbstractEventLoop, "asyncio.Future[Any]", Callable[[Any], Any], Any]
+
+
+def _settle(done: asyncio.Future[Any], failed: bool, outcome: Any) -> None:
+    """On the loop: the caller's future given the call's result or exception (unless it stopped waiting)."""
+    if done.cancelled():
+        return
+    if failed:
+        done.set_exception(outcome)
+    else:
+        done.set_result(outcome)
+
+
+class HandThreads:
+    """Threads that run calls handed over from an event loop, started as they are needed, at most ``most``."""
+
+    def __init__(self, most: int = MOST, name: str = "honba-hand") -> None:
+        self._most = most
+        self._name = name
+        self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
+        self._lock = threading.Lock()
+        self._threads: list[threading.Thread] = []
+        # Jobs handed over and not yet taken, and threads waiting for one (or starting): a thread is
+        # started when the jobs outnumber the threads that will take them.
+        self._queued = 0
+        self._waiting = 0
+        self._closed = False
+
+    async def run(self, call: Callable[[Any], T], argument: Any) -> T:
+        """``call(argument)`` run in one of the threads; its result, or what it raised, here."""
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[T] = loop.create_future()
+        with self._lock:
+            if self._closed:
+                raise RuntimeError("the server's hand threads are stopped")
+            self._queued += 1
+            if self._queued > self._waiting and len(self._threads) < self._most:
+                self._waiting += 1
+                thread = threading.Thread(target=self._work, name=f"{self._name}-{len(self._threads)}", daemon=True)
+                self._threads.append(thread)
+                thread.start()
+        self._jobs.put((loop, done, call, argument))
+        return await done
+
+    def _work(self) -> None:
+        while True:
+            job = self._jobs.get()
+            if job is None:
+                return
+            with self._lock:
+                self._queued -= 1
+                self._waiting -= 1
+            loop, done, call, argument = job
+            del job
+            try:
+                outcome, failed = call(argument), False
+            except BaseException as exc:  # as anyio's worker: whatever it raised is the caller's
+                outcome, failed = exc, True
+            with self._lock:
+                self._waiting += 1
+            # (a loop closed meanwhile, the server stopping: no one waits for the answer)
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(_settle, done, failed, outcome)
+            del outcome, done, loop, call, argument
+
+    @property
+    def started(self) -> int:
+        """How many threads were started."""
+        return len(self._threads)
+
+    def close(self, timeout: float = 30) -> None:
+        """Stop the threads once the jobs handed over are done (the server stops); no job is taken after."""
+        with self._lock:
+            self._closed = True
+            threads = list(self._threads)
+        for _ in threads:
+            self._jobs.put(None)
+        for thread in threads:
+            thread.join(timeout=timeout)
