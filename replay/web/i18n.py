@@ -17,6 +17,7 @@ from functools import lru_cache
 from babel import Locale, negotiate_locale
 from babel.numbers import format_decimal
 
+from domain.integrity import UNSORTED, json_exactly
 from domain.said import Listed, Said
 
 # The catalogues and their loading are the HTML exports' too (``replay.html.words``).
@@ -78,8 +79,15 @@ def json_spoken(data: object, language: str | Callable[[], str]) -> bytes:
     """``spoken(data, language)`` as a JSON answer's body, the bytes Starlette's ``JSONResponse``
     writes (compact, UTF-8, no NaN): the encoder meets each ``Said`` itself (its ``default``), where
     ``spoken`` made a copy of the data in Python first (about 0.1 million instructions of a recorded
-    hand's answer, issue 36's seventeenth round). Anything else the encoder cannot write is refused
-    as it was (``TypeError``)."""
+    hand's answer, issue 36's seventeenth round); data without words, orjson where it writes the
+    same bytes. Anything the standard encoder cannot write is refused as it was (``TypeError``,
+    ``ValueError``), but for an ``Enum`` neither text nor a number, which orjson writes as its value
+    (no answer holds one: the service gives plain data)."""
+    # Plain data (a hand's answer: text, numbers, null) written by orjson where its bytes are the
+    # standard encoder's (``domain.integrity.json_exactly``, which the stored events are written by).
+    found = json_exactly(data, UNSORTED, kept=False)
+    if found is not None:
+        return found
     said_in: list[str] = []
 
     def words(value: object) -> object:

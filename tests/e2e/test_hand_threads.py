@@ -160,7 +160,11 @@ WORDS = [
     {"match": "m", "lines": [Said("{player} wins {points:,} points", player="Cho", points=12000)], "n": 3},
     {"headline": Opening("entry {number} voided", number=8), "names": ("東", "Ben"), "none": None, "f": 0.5},
     [Listed((Said("{player} pays", player="Ann"), "Ben"), separator="; "), [True, False, {"x": Listed(())}]],
-    {"plain": ["no words", 1, -2, {"nested": {"deeper": "ラ\u2028\"'<>&"}}]},
+    {"plain": ["no words", 1, -2, {"nested": {"deeper": "ラ\u2028\"'<>&\x00\x1f\t\n\\/"}}]},
+    # Plain data orjson writes (a hand's answer: text, numbers, null) and what it would write otherwise.
+    {"scores": {"Ann": 25000, "Ben": -300}, "end_reason": None, "finished": False, "points": [0.5, -15.0, 1e-05]},
+    {"far": [1e16, 1e-7, 123456789.125, 2**70, -(2**63)], "id": "8c5d2f0e-1b2a-4c3d-9e8f-0a1b2c3d4e5f"},
+    [True, None, "", [], {}, {"": [[[]]]}],
 ]
 
 
