@@ -7,8 +7,9 @@ That pool's hand-over is general: a checkpoint of the loop before it, its capaci
 and given back, a cancel scope entered and left, the caller's context copied and run, the result
 reported through a method of the worker: about 0.18 million instructions a hand beside a service
 call of about 1.0 million (issue 36, seventeenth round, ``docs/performance.md``). Here a hand is a
-job on a queue that idle threads wait on, and its answer is set on the caller's future by the
-loop itself (``call_soon_threadsafe``): what the hand-over must do and no more.
+job put on the queue of the thread that became idle last (as anyio's pool picks one: a server that
+is not busy keeps few threads at work, their memory warm), and its answer is set on the caller's
+future by the loop itself (``call_soon_threadsafe``): what the hand-over must do and no more.
 
 What stays as it was: the call runs in another thread than the loop, whatever it raises is raised
 to the caller, at most ``MOST`` run at once (anyio's default, 40) and the rest wait their turn in
@@ -20,6 +21,7 @@ is never cut in the middle; its answer is then dropped.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import queue
 import threading
@@ -45,57 +47,74 @@ def _settle(done: asyncio.Future[Any], failed: bool, outcome: Any) -> None:
         done.set_result(outcome)
 
 
+class _Worker:
+    """One thread's own queue: a job is handed to the thread itself, not to whichever wakes first."""
+
+    __slots__ = ("jobs",)
+
+    def __init__(self) -> None:
+        self.jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
+
+
 class HandThreads:
     """Threads that run calls handed over from an event loop, started as they are needed, at most ``most``."""
 
     def __init__(self, most: int = MOST, name: str = "honba-hand") -> None:
         self._most = most
         self._name = name
-        self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
         self._lock = threading.Lock()
         self._threads: list[threading.Thread] = []
-        # Jobs handed over and not yet taken, and threads waiting for one (or starting): a thread is
-        # started when the jobs outnumber the threads that will take them.
-        self._queued = 0
-        self._waiting = 0
+        self._workers: list[_Worker] = []
+        # Idle threads, the last to become idle last: it takes the next job (as anyio's pool does),
+        # so that few threads, their memory warm, serve a server that is not busy.
+        self._idle: list[_Worker] = []
+        # Jobs handed over while ``most`` threads were busy, in the order they came.
+        self._pending: collections.deque[_Job] = collections.deque()
         self._closed = False
 
     async def run(self, call: Callable[[Any], T], argument: Any) -> T:
         """``call(argument)`` run in one of the threads; its result, or what it raised, here."""
         loop = asyncio.get_running_loop()
         done: asyncio.Future[T] = loop.create_future()
+        job: _Job = (loop, done, call, argument)
         with self._lock:
             if self._closed:
                 raise RuntimeError("the server's hand threads are stopped")
-            self._queued += 1
-            if self._queued > self._waiting and len(self._threads) < self._most:
-                self._waiting += 1
-                thread = threading.Thread(target=self._work, name=f"{self._name}-{len(self._threads)}", daemon=True)
+            if self._idle:
+                self._idle.pop().jobs.put(job)
+            elif len(self._threads) < self._most:
+                worker = _Worker()
+                worker.jobs.put(job)
+                thread = threading.Thread(
+                    target=self._work, args=(worker,), name=f"{self._name}-{len(self._threads)}", daemon=True
+                )
+                self._workers.append(worker)
                 self._threads.append(thread)
                 thread.start()
-        self._jobs.put((loop, done, call, argument))
+            else:
+                self._pending.append(job)
+        del job
         return await done
 
-    def _work(self) -> None:
-        while True:
-            job = self._jobs.get()
-            if job is None:
-                return
-            with self._lock:
-                self._queued -= 1
-                self._waiting -= 1
+    def _work(self, worker: _Worker) -> None:
+        job = worker.jobs.get()
+        while job is not None:
             loop, done, call, argument = job
-            del job
             try:
                 outcome, failed = call(argument), False
             except BaseException as exc:  # as anyio's worker: whatever it raised is the caller's
                 outcome, failed = exc, True
+            # The next job: one waiting its turn, else this thread idle (before the caller hears back,
+            # so that its next call finds the thread idle rather than starting another).
             with self._lock:
-                self._waiting += 1
+                following = self._pending.popleft() if self._pending else None
+                if following is None:
+                    self._idle.append(worker)
             # (a loop closed meanwhile, the server stopping: no one waits for the answer)
             with contextlib.suppress(RuntimeError):
                 loop.call_soon_threadsafe(_settle, done, failed, outcome)
-            del outcome, done, loop, call, argument
+            del job, outcome, done, loop, call, argument
+            job = following if following is not None else worker.jobs.get()
 
     @property
     def started(self) -> int:
@@ -106,8 +125,8 @@ class HandThreads:
         """Stop the threads once the jobs handed over are done (the server stops); no job is taken after."""
         with self._lock:
             self._closed = True
-            threads = list(self._threads)
-        for _ in threads:
-            self._jobs.put(None)
+            workers, threads = list(self._workers), list(self._threads)
+        for worker in workers:
+            worker.jobs.put(None)  # taken once its thread has no job left
         for thread in threads:
             thread.join(timeout=timeout)

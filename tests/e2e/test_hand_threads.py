@@ -86,6 +86,36 @@ def test_at_most_most_calls_run_at_once_and_the_rest_wait_their_turn() -> None:
     assert threads.started == 3
 
 
+def test_the_thread_idle_last_takes_the_next_call() -> None:
+    # As anyio's pool: a server that is not busy keeps few threads at work, not each in its turn.
+    threads = HandThreads()
+    gates = {"first": threading.Event(), "second": threading.Event()}
+    running = threading.Semaphore(0)
+
+    def held(gate: str) -> str:
+        running.release()
+        gates[gate].wait(timeout=30)
+        return threading.current_thread().name
+
+    async def calls() -> tuple[str, str, str]:
+        first = asyncio.ensure_future(threads.run(held, "first"))
+        second = asyncio.ensure_future(threads.run(held, "second"))
+        while not running.acquire(blocking=False):
+            await asyncio.sleep(0.01)
+        while not running.acquire(blocking=False):
+            await asyncio.sleep(0.01)
+        gates["first"].set()
+        first_in = await first
+        gates["second"].set()
+        second_in = await second
+        return first_in, second_in, await threads.run(lambda _: threading.current_thread().name, None)
+
+    first_in, second_in, next_in = asyncio.run(calls())
+    threads.close()
+    assert first_in != second_in
+    assert next_in == second_in
+
+
 def test_a_caller_that_stops_waiting_leaves_its_call_to_finish() -> None:
     threads = HandThreads()
     started, finish, finished = threading.Event(), threading.Event(), threading.Event()
