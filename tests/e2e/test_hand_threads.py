@@ -55,8 +55,12 @@ def test_a_call_runs_in_a_hand_thread_and_gives_its_result_or_what_it_raised() -
     assert threads.started == 1
 
 
-def test_at_most_most_calls_run_at_once_and_the_rest_wait_their_turn() -> None:
-    threads = HandThreads(most=3)
+@pytest.mark.parametrize(("most", "calls"), [(3, 8), (None, 14)])
+def test_at_most_most_calls_run_at_once_and_the_rest_wait_their_turn(most: int | None, calls: int) -> None:
+    # A server's hands: at most 10 at once, not the thread pool's 40 (threads the hands cannot use
+    # only contend for the interpreter's lock).
+    threads = HandThreads() if most is None else HandThreads(most=most)
+    most = 10 if most is None else most
     running, highest, lock = 0, 0, threading.Lock()
     release = threading.Event()
 
@@ -70,20 +74,20 @@ def test_at_most_most_calls_run_at_once_and_the_rest_wait_their_turn() -> None:
             running -= 1
         return n
 
-    async def calls() -> list[int]:
-        pending = [asyncio.ensure_future(threads.run(held, n)) for n in range(8)]
-        while True:  # until three run and the other five wait
+    async def run_all() -> list[int]:
+        pending = [asyncio.ensure_future(threads.run(held, n)) for n in range(calls)]
+        while True:  # until ``most`` run and the others wait
             await asyncio.sleep(0.01)
             with lock:
-                if running == 3:
+                if running == most:
                     break
         release.set()
         return list(await asyncio.gather(*pending))
 
-    assert asyncio.run(calls()) == list(range(8))
+    assert asyncio.run(run_all()) == list(range(calls))
     threads.close()
-    assert highest == 3
-    assert threads.started == 3
+    assert highest == most
+    assert threads.started == most
 
 
 def test_the_thread_idle_last_takes_the_next_call() -> None:
