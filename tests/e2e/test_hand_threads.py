@@ -13,8 +13,8 @@ from __future__ import annotations
 import asyncio
 import math
 import threading
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Callable, Coroutine, Iterator
+from typing import Any, TypeVar
 
 import pytest
 from starlette.responses import JSONResponse
@@ -29,7 +29,30 @@ from replay.web import i18n
 from replay.web.app import create_app
 from replay.web.hand_threads import HandThreads
 
+T = TypeVar("T")
+
 PLAYERS = ["Ann", "Ben", "Cho", "Dai"]
+
+
+def looped(main: Callable[[], Coroutine[Any, Any, T]]) -> T:
+    """``main()`` run to its end on a new event loop in a thread of its own, as a server's loop runs:
+    its result, or what it raised (a test before may leave this thread's loop marked running)."""
+    outcome: list[Any] = []
+
+    def loop() -> None:
+        try:
+            outcome.append((True, asyncio.run(main())))
+        except BaseException as exc:
+            outcome.append((False, exc))
+
+    thread = threading.Thread(target=loop)
+    thread.start()
+    thread.join(timeout=120)  # a hang guard only
+    ((ok, value),) = outcome
+    if not ok:
+        raise value
+    result: T = value
+    return result
 
 
 def test_a_call_runs_in_a_hand_thread_and_gives_its_result_or_what_it_raised() -> None:
@@ -46,7 +69,7 @@ def test_a_call_runs_in_a_hand_thread_and_gives_its_result_or_what_it_raised() -
             await threads.run(failing, None)
         return where, doubled, raised.value
 
-    where, doubled, raised = asyncio.run(calls())
+    where, doubled, raised = looped(calls)
     threads.close()
     assert where.startswith("honba-hand-") and where != threading.current_thread().name
     assert doubled == 42
@@ -84,7 +107,7 @@ def test_at_most_most_calls_run_at_once_and_the_rest_wait_their_turn(most: int |
         release.set()
         return list(await asyncio.gather(*pending))
 
-    assert asyncio.run(run_all()) == list(range(calls))
+    assert looped(run_all) == list(range(calls))
     threads.close()
     assert highest == most
     assert threads.started == most
@@ -114,7 +137,7 @@ def test_the_thread_idle_last_takes_the_next_call() -> None:
         second_in = await second
         return first_in, second_in, await threads.run(lambda _: threading.current_thread().name, None)
 
-    first_in, second_in, next_in = asyncio.run(calls())
+    first_in, second_in, next_in = looped(calls)
     threads.close()
     assert first_in != second_in
     assert next_in == second_in
@@ -142,7 +165,7 @@ def test_a_caller_that_stops_waiting_leaves_its_call_to_finish() -> None:
         answer: str = await threads.run(lambda _: "next", None)
         return answer
 
-    assert asyncio.run(calls()) == "next"
+    assert looped(calls) == "next"
     assert finished.is_set()
     threads.close()
     assert all(not thread.is_alive() for thread in threading.enumerate() if thread.name.startswith("honba-hand"))
@@ -150,10 +173,14 @@ def test_a_caller_that_stops_waiting_leaves_its_call_to_finish() -> None:
 
 def test_no_call_is_taken_after_the_threads_are_closed() -> None:
     threads = HandThreads()
-    asyncio.run(threads.run(lambda _: None, None))
+
+    async def one() -> None:
+        await threads.run(lambda _: None, None)
+
+    looped(one)
     threads.close()
     with pytest.raises(RuntimeError):
-        asyncio.run(threads.run(lambda _: None, None))
+        looped(one)
 
 
 @pytest.fixture
