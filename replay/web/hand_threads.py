@@ -26,6 +26,7 @@ import collections
 import contextlib
 import queue
 import threading
+import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -134,5 +135,7 @@ class HandThreads:
             workers, threads = list(self._workers), list(self._threads)
         for worker in workers:
             worker.jobs.put(None)  # taken once its thread has no job left
+        # One wait for them all: a hand stuck on the database holds the server's stop ``timeout`` at most.
+        deadline = time.monotonic() + timeout
         for thread in threads:
-            thread.join(timeout=timeout)
+            thread.join(timeout=max(0.0, deadline - time.monotonic()))
