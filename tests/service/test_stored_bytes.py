@@ -301,6 +301,8 @@ def test_a_fact_s_event_with_a_client_key_or_text_of_a_subclass_is_stored_as_the
     ]
     for event in [*events, *odd]:
         assert mapper.to_stored_event(event) == _library(mapper, event)
+        # And its digest is the canonical JSON's, its fields by name (``_exact_content``) or by the loop.
+        assert event_digest(event) == hashlib.sha256(canonical(event_content(event))).hexdigest()
     # The first events by name, the odd ones (text of a subclass, a key not text) by the loop.
     types = mapper.transcoder.types
     assert all(mapper_module._fact_event_state(vars(event), types, {}) is not None for event in events)
