@@ -222,8 +222,11 @@ def digest_of(data: Any) -> str:
     return hashlib.sha256(exact_canonical(data)).hexdigest()
 
 
-def digests_of_items(items: Sequence[Any], exact: Sequence[bool | None] = ()) -> tuple[str, list[str]]:
-    """``digest_of(items)`` and ``digest_of`` each item, each item encoded once.
+def digests_of_items(
+    items: Sequence[Any], exact: Sequence[bool | None] = (), *, each: bool = True
+) -> tuple[str, list[str]]:
+    """``digest_of(items)`` and ``digest_of`` each item, each item encoded once (``each``: False, the
+    list's digest alone, no item hashed on its own: an empty list in their place).
 
     The canonical encoding of a list is its items' canonical encodings, comma-separated in
     brackets (no spaces, nothing depends on the place of an item), so the list's bytes are
@@ -236,7 +239,7 @@ def digests_of_items(items: Sequence[Any], exact: Sequence[bool | None] = ()) ->
     known = len(exact)
     encoded = [exact_canonical(item, exact[index] if index < known else None) for index, item in enumerate(items)]
     whole = hashlib.sha256(b"[" + b",".join(encoded) + b"]").hexdigest()
-    return whole, [hashlib.sha256(one).hexdigest() for one in encoded]
+    return whole, [hashlib.sha256(one).hexdigest() for one in encoded] if each else []
 
 
 def prefix_digests(items: Sequence[Any]) -> list[str]:
