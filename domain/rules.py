@@ -451,7 +451,7 @@ class Ruleset:
         # The values read and paired with their names in C (``attrgetter``, ``zip``), the types of all
         # but the five looked at in C too: a Python step per rule (82 of them) was most of its cost.
         if _PLAIN.issuperset(map(type, _SCALAR_VALUES(self))):
-            data = dict(zip(_RULE_NAMES, _RULE_VALUES(self)))
+            data = dict(zip(_RULE_NAMES, _RULE_VALUES(self), strict=True))
         else:
             data = attrs.asdict(self)
         data["uma"] = list(self.uma)

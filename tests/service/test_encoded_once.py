@@ -270,15 +270,16 @@ def test_a_prepared_match_s_entries_are_worked_out_from_its_rows_only_when_an_ex
 
     store = HonbaApp.open(":memory:")
     mapper = mapper_for(store.mapper_settings())
+    hashed: list[bytes] = []
+    real = hashlib.sha256
+
+    def counted(data: bytes = b"") -> Any:
+        hashed.append(data)
+        return real(data)
+
     for match in _corpus_matches(4):
         expected_content, expected_entries = match_content_and_entries(list(match.pending_events))
-        hashed: list[bytes] = []
-        real = hashlib.sha256
-
-        def counted(data: bytes = b"") -> Any:
-            hashed.append(data)
-            return real(data)
-
+        hashed.clear()
         monkeypatch.setattr(integrity.hashlib, "sha256", counted)
         prepared = storing.prepare(match, mapper, from_log=True, view=True)
         monkeypatch.setattr(integrity.hashlib, "sha256", real)
