@@ -915,10 +915,16 @@ def content_data(fact: Any, data: Mapping[str, Any]) -> dict[str, Any]:
     that data without what ``without_details`` leaves out (each win's ``details``, ``called``; a
     field at its default is not written), tagged with its class as ``plain`` tags it."""
     if isinstance(fact, WinResult | ExhaustiveDraw | AbortiveDraw):
-        found = {key: item for key, item in data.items() if key != "called"}
+        # Copied and the one key taken out, in C (a comprehension's step per key cost about as much
+        # as the rest of the content): the same keys in the same order, less that one.
+        found = dict(data)
+        found.pop("called", None)
         if isinstance(fact, WinResult):
-            found["wins"] = [{key: item for key, item in win.items() if key != "details"} for win in data["wins"]]
-        return found | {"__type__": type(fact).__name__}
+            wins = found["wins"] = [dict(win) for win in data["wins"]]
+            for win in wins:
+                win.pop("details", None)
+        found["__type__"] = type(fact).__name__
+        return found
     return {**data, "__type__": type(fact).__name__}
 
 
