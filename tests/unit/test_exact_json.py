@@ -239,3 +239,15 @@ def test_few_digested_values_are_kept_alive() -> None:
         assert len(integrity._EXACT_VALUES) <= integrity._EXACT_VALUES_KEPT <= 16
         # The game digested last keeps its values (the oldest were let go first).
         assert integrity._EXACT_VALUES[id(events[0].source)][0] is events[0].source
+
+
+def test_a_view_document_is_written_as_canonical_writes_it_and_not_kept_among_the_clean_bytes() -> None:
+    """A document is written once (``projections.views.encoded``): its bytes are not hashed to be kept
+    (``_CLEAN``), where they pushed out what is looked up again (a match's rules)."""
+    from projections.views import encoded
+
+    document = {"players": ["東", "南", "西", "北"], "hands": [[n, -n, n * 100] for n in range(60)]}
+    integrity._CLEAN.clear()
+    text = encoded(document)
+    assert text.encode() == integrity.canonical(document) and len(text) > integrity._CLEAN_FROM
+    assert not integrity._CLEAN
