@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
 from uuid import UUID
 
@@ -251,3 +251,13 @@ def test_a_view_document_is_written_as_canonical_writes_it_and_not_kept_among_th
     text = encoded(document)
     assert text.encode() == integrity.canonical(document) and len(text) > integrity._CLEAN_FROM
     assert not integrity._CLEAN
+
+
+@given(st.datetimes(timezones=st.sampled_from([UTC, timezone(timedelta(hours=9)), timezone(timedelta(0))])))
+def test_a_time_s_text_is_its_isoformat_whatever_its_second_zone_and_microseconds(value: datetime) -> None:
+    # A time in UTC is written from its second's text and its microseconds (``_utc_text``); the same
+    # text as ``isoformat``, microseconds of 0 left out, a year before 1000 written with four digits.
+    assert integrity.time_text(value) == value.isoformat()
+    again = value.replace(microsecond=(value.microsecond + 1) % 1_000_000)
+    assert integrity.time_text(again) == again.isoformat()
+    assert integrity.time_text(value.replace(microsecond=0)) == value.replace(microsecond=0).isoformat()
