@@ -192,6 +192,11 @@ def effective_entries(
     by a correction included at the correction's own position); ``corrections`` the
     latest correction of each corrected position.
     """
+    if not corrections:
+        # No correction (nearly every match): nothing taken back nor replaced; only the end is moved
+        # last, where a penalty was recorded after it.
+        kept = [entry for entry in history if not isinstance(entry[1], MatchEnd)]
+        return kept if len(kept) == len(history) else kept + [e for e in history if isinstance(e[1], MatchEnd)]
     entries: list[tuple[int, Fact]] = []
     end: list[tuple[int, Fact]] = []
     undone = undone_positions(history, corrections)

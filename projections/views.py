@@ -20,7 +20,7 @@ from typing import Any
 from eventsourcing.persistence import IntegrityError, Tracking, TrackingRecorder
 from eventsourcing.popo import POPOTrackingRecorder
 
-from domain.integrity import exact_canonical
+from domain.integrity import exact_canonical, json_exactly
 
 
 class ViewMoved(IntegrityError):
@@ -51,7 +51,12 @@ def encoded(data: dict[str, Any] | str) -> str:
     Compact since the standings view's layout 8 (``projections.standings_view.FORMAT``): the standard
     encoder with its default separators cost an import about a third of the time it spends on the
     view's documents. Readers parse the text (``json.loads``) and never compare it."""
-    return data if isinstance(data, str) else exact_canonical(data).decode("utf-8")
+    if isinstance(data, str):
+        return data
+    # Not kept among the bytes found clean (``json_exactly``'s ``kept``): a document is written once, and
+    # hashing it to be kept, for nothing, pushed out what is looked up again (a match's rules).
+    found = json_exactly(data, kept=False)
+    return (found if found is not None else exact_canonical(data)).decode("utf-8")
 
 
 TABLE = "honba_view_docs"

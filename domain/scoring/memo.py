@@ -23,6 +23,8 @@ from domain.values import HandValue, Payment
 # The rule values that say how a hand is checked and paid: every field but the description (the
 # name stays: a refusal names the rules, and a refusal is never kept).
 _SCORING_FIELDS = tuple(field.name for field in attrs.fields(Ruleset) if field.name != "description")
+# Their values, read in one call in C (once per rules object: a log's rules are its own, named with its hour).
+_SCORING_VALUES = operator.attrgetter(*_SCORING_FIELDS)
 # Every field of a hand value, read in one call (``value_key``).
 _VALUE_NUMBERS = operator.attrgetter(*(field.name for field in attrs.fields(HandValue)))
 # At most this many values kept per set of rules (riichi has about 60; a rule family counting
@@ -63,7 +65,7 @@ def rules_memo(rules: Ruleset) -> RulesMemo:
 
 
 def _memo_of_new(rules: Ruleset) -> RulesMemo:
-    values = tuple(getattr(rules, name) for name in _SCORING_FIELDS)
+    values: tuple[Any, ...] = _SCORING_VALUES(rules)
     memo = _BY_VALUES.get(values)
     if memo is None:
         if len(_BY_VALUES) >= RULESETS_KEPT:

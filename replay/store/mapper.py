@@ -368,6 +368,44 @@ class HonbaMapper(Mapper[UUID]):
         return event
 
 
+# The attributes of a hand's, a deal pass's and a penalty's event, in the order the event holds them.
+_FACT_EVENT_ATTRIBUTES = ("originator_id", "originator_version", "timestamp", "fact", "prior", "client_key")
+
+
+def _fact_event_state(
+    attributes: Mapping[str, Any], types: Mapping[type, Transcoding], known: Mapping[int, Any]
+) -> dict[str, Any] | None:
+    """``_exact_state`` of an event holding ``_FACT_EVENT_ATTRIBUTES`` (nearly every event of a match),
+    its four written attributes looked at by name, not in a loop asking each what it is: the same
+    state where its time is a ``datetime``, its fact a value of a class whose data is exact, its
+    ``prior`` text and its client key text or None; else None (``_exact_state``'s loop decides)."""
+    timestamp, fact, prior, client_key = (
+        attributes["timestamp"],
+        attributes["fact"],
+        attributes["prior"],
+        attributes["client_key"],
+    )
+    if type(timestamp) is not datetime or type(prior) is not str:
+        return None
+    if client_key is not None and type(client_key) is not str:
+        return None
+    time_coding, fact_class = types.get(datetime), type(fact)
+    fact_coding = types.get(fact_class)
+    if type(time_coding) is not DatetimeAsISO or type(fact_coding) is not ValueTranscoding:
+        return None
+    if not exact_data(fact_class):
+        return None
+    data = known.get(id(fact))
+    if data is None:
+        data = fact_coding.encode(fact)
+    return {
+        "timestamp": {"_type_": time_coding.name, "_data_": time_text(timestamp)},
+        "fact": {"_type_": fact_coding.name, "_data_": data},
+        "prior": prior,
+        "client_key": client_key,
+    }
+
+
 def _exact_state(
     domain_event: Any, types: Mapping[type, Transcoding], known: Mapping[int, Any]
 ) -> dict[str, Any] | None:
@@ -380,8 +418,13 @@ def _exact_state(
     anything else (another list or dict, a float): the event is written attribute by attribute. A
     hand's event is all of these, and so are a new match's start and end: its row is one call of
     orjson, no scan of its bytes."""
+    attributes = vars(domain_event)
+    if tuple(attributes) == _FACT_EVENT_ATTRIBUTES:
+        found = _fact_event_state(attributes, types, known)
+        if found is not None:
+            return found
     state: dict[str, Any] = {}
-    for name, value in vars(domain_event).items():
+    for name, value in attributes.items():
         if name == "originator_id" or name == "originator_version":
             continue
         cls = type(value)

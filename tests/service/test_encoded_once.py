@@ -257,3 +257,46 @@ def test_rules_stored_under_another_description_are_built_once_and_are_from_stor
         old = {**values, "extra_hand_bonus_to": "any_winner"}
         del old["extra_hand_bonus_enabled"]
         assert stored_rules(old) == Ruleset.from_stored(old)
+
+
+@pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpus is not present")
+def test_a_prepared_match_s_entries_are_worked_out_from_its_rows_only_when_an_excerpt_needs_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The worker hashes no entry on its own (the content's digest alone: one hash for its list); the
+    storing process works each entry's digest out from the rows, for the rare game whose key holds
+    another recording (``_complete_excerpt``): the digests of the match built in memory."""
+    from replay.service.imports import storing
+
+    store = HonbaApp.open(":memory:")
+    mapper = mapper_for(store.mapper_settings())
+    hashed: list[bytes] = []
+    real = hashlib.sha256
+
+    def counted(data: bytes = b"") -> Any:
+        hashed.append(data)
+        return real(data)
+
+    for match in _corpus_matches(4):
+        expected_content, expected_entries = match_content_and_entries(list(match.pending_events))
+        hashed.clear()
+        monkeypatch.setattr(integrity.hashlib, "sha256", counted)
+        prepared = storing.prepare(match, mapper, from_log=True, view=True)
+        monkeypatch.setattr(integrity.hashlib, "sha256", real)
+        # No entry's canonical bytes hashed on their own (each was before: one hash per entry).
+        entry_bytes = {canonical(entry) for entry in _entries_data(prepared, store)}
+        assert len(entry_bytes) > 10 and not entry_bytes & set(hashed)
+        assert prepared.content == expected_content
+        assert storing._entries_of(store, prepared) == expected_entries
+
+
+def _entries_data(prepared: Any, store: HonbaApp) -> list[Any]:
+    """The plain data of each entry of a prepared match (what its digest is of), from its rows."""
+    events = [store.mapper.to_domain_event(r) for r in prepared.records if r.originator_id == prepared.id]
+    found: list[Any] = []
+    for event in events:
+        if isinstance(event, Match.Started):
+            found.append(["opening", plain(event.opening)])
+        elif isinstance(event, Match.Recorded):
+            found.append(["fact", plain(without_details(event.fact))])
+    return found

@@ -278,3 +278,32 @@ def test_a_new_match_s_rules_are_written_once_for_its_ruleset_digest_reference_a
     assert prepared.documents is not None
     assert prepared.records[0] == _library(mapper, start)
     assert event_digest(start) == hashlib.sha256(canonical(event_content(start))).hexdigest()
+
+
+class _Text(str):
+    """Text of a subclass of ``str``: the library writes it as text all the same."""
+
+
+def test_a_fact_s_event_with_a_client_key_or_text_of_a_subclass_is_stored_as_the_library_writes_it(
+    mapper: HonbaMapper,
+) -> None:
+    """A hand's, a deal pass's and a penalty's event are written by name (``_fact_event_state``) where
+    each attribute is of the type it checks, else attribute by attribute: the library's bytes either way."""
+    match = Match.start("m", ["a", "b", "c", "d"], load_preset("tenhou"))
+    match.record(ExhaustiveDraw(ready=(1,)), client_key="phone-1 東")
+    match.penalise(Penalty(seat=2, amount=12000), client_key="phone-2")
+    events = list(match.pending_events[1:])
+    assert {type(event) for event in events} >= {Match.HandDrawn, Match.DealPassed, Match.PenaltyApplied}
+    odd = [
+        dataclasses.replace(events[0], client_key=_Text("phone-1")),
+        dataclasses.replace(events[0], prior=_Text(events[0].prior)),
+        dataclasses.replace(events[0], client_key=3),
+    ]
+    for event in [*events, *odd]:
+        assert mapper.to_stored_event(event) == _library(mapper, event)
+        # And its digest is the canonical JSON's, its fields by name (``_exact_content``) or by the loop.
+        assert event_digest(event) == hashlib.sha256(canonical(event_content(event))).hexdigest()
+    # The first events by name, the odd ones (text of a subclass, a key not text) by the loop.
+    types = mapper.transcoder.types
+    assert all(mapper_module._fact_event_state(vars(event), types, {}) is not None for event in events)
+    assert all(mapper_module._fact_event_state(vars(event), types, {}) is None for event in odd)

@@ -121,6 +121,18 @@ def test_every_preset_s_rules_are_written_as_asdict_wrote_them(name: str) -> Non
     assert [type(value) for value in found.values()] == [type(value) for value in expected.values()]
 
 
+@pytest.mark.parametrize("name", sorted(p.stem for p in PRESETS.glob("*.toml")))
+def test_every_preset_s_rules_retitled_are_its_rules_with_that_description_each_value_the_same_object(
+    name: str,
+) -> None:
+    rules = load_preset(name)
+    copied = rules.retitled("a log of 2009-01-01 10:00")
+    assert copied == attrs.evolve(rules, description="a log of 2009-01-01 10:00")
+    assert copied.description == "a log of 2009-01-01 10:00" and rules.description != copied.description
+    others = [field.name for field in attrs.fields(Ruleset) if field.name != "description"]
+    assert all(getattr(copied, name) is getattr(rules, name) for name in others)
+
+
 @attrs.frozen
 class _Inner:
     seat: int = 0

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
 from uuid import UUID
 
@@ -239,3 +239,25 @@ def test_few_digested_values_are_kept_alive() -> None:
         assert len(integrity._EXACT_VALUES) <= integrity._EXACT_VALUES_KEPT <= 16
         # The game digested last keeps its values (the oldest were let go first).
         assert integrity._EXACT_VALUES[id(events[0].source)][0] is events[0].source
+
+
+def test_a_view_document_is_written_as_canonical_writes_it_and_not_kept_among_the_clean_bytes() -> None:
+    """A document is written once (``projections.views.encoded``): its bytes are not hashed to be kept
+    (``_CLEAN``), where they pushed out what is looked up again (a match's rules)."""
+    from projections.views import encoded
+
+    document = {"players": ["東", "南", "西", "北"], "hands": [[n, -n, n * 100] for n in range(60)]}
+    integrity._CLEAN.clear()
+    text = encoded(document)
+    assert text.encode() == integrity.canonical(document) and len(text) > integrity._CLEAN_FROM
+    assert not integrity._CLEAN
+
+
+@given(st.datetimes(timezones=st.sampled_from([UTC, timezone(timedelta(hours=9)), timezone(timedelta(0))])))
+def test_a_time_s_text_is_its_isoformat_whatever_its_second_zone_and_microseconds(value: datetime) -> None:
+    # A time in UTC is written from its second's text and its microseconds (``_utc_text``); the same
+    # text as ``isoformat``, microseconds of 0 left out, a year before 1000 written with four digits.
+    assert integrity.time_text(value) == value.isoformat()
+    again = value.replace(microsecond=(value.microsecond + 1) % 1_000_000)
+    assert integrity.time_text(again) == again.isoformat()
+    assert integrity.time_text(value.replace(microsecond=0)) == value.replace(microsecond=0).isoformat()

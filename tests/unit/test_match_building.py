@@ -196,3 +196,19 @@ def test_an_import_names_the_hand_only_when_it_refuses_one(monkeypatch: pytest.M
     with pytest.raises(LogError, match=r"hand E1-1: "):
         match_from_log(_game([won(ron(0, 2, hv(3, 30))), won(ron(0, 0, hv(3, 30)))]))
     assert labels == ["E1-1"]
+
+
+def test_the_history_without_corrections_is_in_force_as_recorded_with_the_end_moved_last() -> None:
+    """``effective_entries`` of a match no referee corrected (its every import): each entry as it
+    was recorded, in order; a penalty recorded after the end counts before it, as with corrections."""
+    from domain.amendments import Correction, effective_entries, effective_facts
+    from domain.values import ExhaustiveDraw, MatchEnd, Penalty
+
+    draw, end, penalty = ExhaustiveDraw(ready=(1,)), MatchEnd("agreed"), Penalty(seat=2, amount=1200)
+    assert effective_entries([(1, draw), (2, end)], {}) == [(1, draw), (2, end)]
+    assert effective_entries([(1, draw), (2, end), (3, penalty)], {}) == [(1, draw), (3, penalty), (2, end)]
+    assert effective_facts([(1, draw), (2, end), (3, penalty)], {}) == [draw, penalty, end]
+    # The same as the general path gives where a correction changes nothing of these entries.
+    other = {9: Correction(9, Penalty(seat=1, amount=1200), "ref", "why", "2026-01-01T00:00:00", 10)}
+    history = [(1, draw), (2, end), (3, penalty)]
+    assert effective_entries(history, {}) == effective_entries(history, other)

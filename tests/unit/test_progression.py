@@ -590,3 +590,12 @@ def test_a_result_the_checks_pass_folds_as_evolve_folds_it() -> None:
     ):
         EntryChecks(("A", "B", "C", "D"), TENHOU).hand(result, state)
         assert evolve_checked(state, TENHOU, result) == evolve(state, TENHOU, result)
+
+
+def test_a_table_s_scores_of_whole_numbers_are_kept_as_given_any_others_converted() -> None:
+    scores = (25000, 24000, 26000, 25000)
+    assert TableState(players=4, scores=scores).scores is scores
+    # Anything else is converted as before: a list, a tuple holding a bool or a float, an int's subclass.
+    assert TableState(players=4, scores=[1, 2, 3, 4]).scores == (1, 2, 3, 4)
+    odd = TableState(players=4, scores=(True, 2.0, 3, 4)).scores
+    assert odd == (1, 2, 3, 4) and [type(score) for score in odd] == [int] * 4

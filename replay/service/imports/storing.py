@@ -65,10 +65,6 @@ class Prepared:
     # A game read from a log: the digest of its content (``replay.store.identity``), whose identity is
     # stored with it so that the same game from another file is stored once; None otherwise.
     fingerprint: str | None = None
-    # The digest of each entry (opening, facts), in order: a stored excerpt of this game (the same
-    # entries, fewer) is completed with the facts it lacks (read back from ``records`` then: the
-    # facts as values would cost every match their pickling from a worker, for the rare excerpt).
-    entries: tuple[str, ...] = ()
     # The match's documents in the standings view (``projections.standings_view.match_documents``),
     # worked out by the worker that built it; written by the storing process when the view stands
     # right before the batch (``replay.store.standings_view.keep``). None: left to the catch-up.
@@ -119,7 +115,9 @@ def prepare(match: Match, mapper: Mapper[UUID], *, from_log: bool = False, view:
             key: None if data is None else encoded(data)
             for key, data in match_documents(pending, match.head, scored, fact_data, match.rules).items()
         }
-    content, entries = match_content_and_entries(pending, known=known)
+    # The content alone: each entry's own digest serves only the rare game whose key holds another
+    # recording of it (``_complete_excerpt``), which works them out from the rows then.
+    content, _ = match_content_and_entries(pending, known=known, entries_too=False)
     events: list[Any] = [*match.collect_events(), *new_seal_events(match.id, match.version, match.head)]
     fingerprint = None
     if from_log and any(isinstance(event, HAND_EVENTS) for event in pending):
@@ -141,7 +139,6 @@ def prepare(match: Match, mapper: Mapper[UUID], *, from_log: bool = False, view:
         match.version,
         match.head,
         fingerprint,
-        tuple(entries),
         documents,
     )
 
@@ -320,9 +317,10 @@ def _complete_excerpt(store: HonbaApp, prepared: Prepared) -> bool | None:
     if content.players != prepared.content.players or content.rules != prepared.content.rules:
         return None
     entries = [d for d in map(_entry_digest, stored) if d]
-    if len(entries) >= len(prepared.entries):
-        return False if entries[: len(prepared.entries)] == list(prepared.entries) else None
-    if list(prepared.entries[: len(entries)]) != entries:
+    new = _entries_of(store, prepared)
+    if len(entries) >= len(new):
+        return False if entries[: len(new)] == new else None
+    if new[: len(entries)] != entries:
         return None
     recorded = sum(isinstance(event, HAND_EVENTS) for event in stored)
     missing = _facts_of(store, prepared)[recorded:]
@@ -336,6 +334,17 @@ def _complete_excerpt(store: HonbaApp, prepared: Prepared) -> bool | None:
     identity = identity_id(prepared.fingerprint).hex
     rows_inserted_at(store, [row for row in prepared.rows if row[0] == identity])
     return True
+
+
+def _entries_of(store: HonbaApp, prepared: Prepared) -> list[str]:
+    """The digest of each entry (opening, facts, corrections) of a prepared match, in order, from its
+    events decoded from its records as the store reads them: what a stored excerpt of the same game
+    (the same entries, fewer) is compared by. Worked out here, for the rare game whose key holds
+    another recording, not by the worker for every match it prepares (a hash per entry)."""
+    events = (
+        store.mapper.to_domain_event(record) for record in prepared.records if record.originator_id == prepared.id
+    )
+    return [digest for digest in map(_entry_digest, events) if digest]
 
 
 def _facts_of(store: HonbaApp, prepared: Prepared) -> list[Any]:
