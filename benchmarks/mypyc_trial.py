@@ -1,6 +1,7 @@
 """honba's hot modules compiled with mypyc in a scratch copy, measured against the same code interpreted.
 
     python -P benchmarks/mypyc_trial.py [--part import|service] [--pairs 3] [--keep DIR] [--no-measure]
+                                        [--without MODULE ...]
 
 Not a build path: issue 36's seventeenth round asked whether compiling "hot pure functions with mypyc"
 pays before any build is made. This tree's committed code (``git archive HEAD``) is unpacked twice into a
@@ -181,6 +182,7 @@ def main() -> None:
     parser.add_argument("--pairs", type=int, default=3, help="import: paired runs of each copy")
     parser.add_argument("--keep", type=Path, help="unpack and keep the two copies here (a new folder)")
     parser.add_argument("--no-measure", action="store_true", help="compile only")
+    parser.add_argument("--without", nargs="*", default=[], help="modules of --part left interpreted")
     args = parser.parse_args()
     print_machine()
     work = args.keep or Path(tempfile.mkdtemp(prefix="honba-mypyc-"))
@@ -192,7 +194,7 @@ def main() -> None:
         if not (work / "shared").exists():
             (work / "shared").symlink_to((REPO.parent / "shared").resolve())
         rewrite(compiled)
-        modules = IMPORT if args.part == "import" else SERVICE
+        modules = [m for m in (IMPORT if args.part == "import" else SERVICE) if m not in args.without]
         print(f"mypyc, part {args.part}: {len(modules)} modules; left interpreted: {', '.join(sorted(REFUSED))}")
         compile_modules(compiled, modules)
         for tree in (compiled, interpreted):
