@@ -1,7 +1,7 @@
 """A recorded hand's service call alone, in instructions or a profile (not a test; issue 36, thirteenth round).
 
     python -P benchmarks/service_hand.py [--store all|memory|sqlite-file|postgresql] [--hands 200]
-                                         [--also DIR] [--profile]
+                                         [--also DIR] [--profile] [--through-app]
 
 What the JSON API's route runs for a hand in the thread pool (``replay.web.api.record_json``'s
 ``run``): the token's check (``Site.may_record``), the entry read, ``apply_entry`` (the match's tail
@@ -20,6 +20,12 @@ The load does not change an instruction count.
 ``--cpu PAIRS``: the process CPU time (user and system) of one call instead, over ``--hands`` calls
 after 50 not counted, one process per tree and store, the trees alternating ``PAIRS`` times (a
 fresh store each): the load moves these, so read the ratios pair by pair.
+
+``--through-app`` (issue 36, seventeenth round): the whole request instead, in one process: the hand
+posted to the ASGI application (``replay.web.app.create_app``) as ``honba serve``'s server hands it
+over (a scope, the body, the answer's messages; no socket, no HTTP parser): the route, the body's
+JSON, the hand-over to a thread and back, the service call, the answer's JSON and headers. The
+difference from the service call alone is what the web layer adds to a hand.
 
 ``--profile``: a ``cProfile`` of ``--hands`` calls (after 20 not profiled) on ``--store`` (SQLite
 in a file by default), the top functions by their own time and by cumulative time.
@@ -99,16 +105,80 @@ else:
 """
 
 
-def instructions(tree: Path, db: str, hands: int) -> int:
-    """The instructions (``Ir``) of a process making ``hands`` service calls with ``tree``'s honba."""
-    return counted_instructions(tree, [CALLS, db, str(hands), "count"], "the calls")
+# The same hands posted through the ASGI application (``--through-app``), on uvloop as ``honba serve``
+# runs it: what a server's event loop and threads do for a hand, less the socket and the HTTP parser.
+APP_CALLS = """
+import asyncio, json, sys, uuid
+import uvloop
+from domain.rules import load_preset
+from replay.service.recording import recording
+from replay.web.app import create_app
+from starlette.concurrency import run_in_threadpool
+
+db, hands, mode = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+web = create_app(db)
+served = web.state.served
+recording.start_match(served.app, "load-0", ["Ann", "Ben", "Cho", "Dai"], load_preset("tenhou"))
+token = served.tokens.create("table", "load-0")
+path = "/api/matches/load-0/entries"
+
+async def one():
+    body = json.dumps({"kind": "abort", "abort": "four_winds", "client_key": uuid.uuid4().hex}).encode()
+    headers = [(b"host", b"127.0.0.1"), (b"authorization", f"Bearer {token}".encode()),
+               (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    scope = {"type": "http", "asgi": {"version": "3.0", "spec_version": "2.3"}, "http_version": "1.1",
+             "method": "POST", "scheme": "http", "path": path, "raw_path": path.encode(), "query_string": b"",
+             "root_path": "", "headers": headers, "client": ("127.0.0.1", 5000), "server": ("127.0.0.1", 8000),
+             "state": {}}
+    messages = [{"type": "http.request", "body": body, "more_body": False}]
+    async def receive():
+        return messages.pop() if messages else {"type": "http.disconnect"}
+    sent = []
+    async def send(message):
+        sent.append(message)
+    await web(scope, receive, send)
+    if sent[0]["status"] != 200:
+        raise SystemExit(f"the hand was answered {sent[0]['status']}: {sent[1].get('body')!r}")
+
+async def main():
+    await run_in_threadpool(lambda: None)  # as the server's start does
+    for _ in range(20 if mode == "profile" else 0):
+        await one()
+    if mode == "cpu":
+        import time
+        for _ in range(50):
+            await one()
+        start = time.process_time()
+    elif mode == "profile":
+        import cProfile, pstats
+        prof = cProfile.Profile()  # the event loop's thread (the service call's is the plain run's)
+        prof.enable()
+    for _ in range(hands):
+        await one()
+    if mode == "cpu":
+        print(1000 * (time.process_time() - start) / hands)
+    elif mode == "profile":
+        prof.disable()
+        stats = pstats.Stats(prof)
+        stats.sort_stats("tottime").print_stats(35)
+        stats.sort_stats("cumulative").print_stats(45)
+
+uvloop.run(main())
+served.close()
+"""
 
 
-def cpu_ms(tree: Path, db: str, hands: int) -> float:
+def instructions(tree: Path, db: str, hands: int, calls: str = CALLS) -> int:
+    """The instructions (``Ir``) of a process making ``hands`` service calls with ``tree``'s honba
+    (``calls``: the process's script, ``CALLS`` or ``APP_CALLS``)."""
+    return counted_instructions(tree, [calls, db, str(hands), "count"], "the calls")
+
+
+def cpu_ms(tree: Path, db: str, hands: int, calls: str = CALLS) -> float:
     """The process CPU (user and system) of one service call, in ms, over ``hands`` calls after 50."""
     env = {**os.environ, "PYTHONPATH": str(tree)}
     run = subprocess.run(
-        [sys.executable, "-P", "-c", CALLS, db, str(hands), "cpu"], env=env, capture_output=True, text=True
+        [sys.executable, "-P", "-c", calls, db, str(hands), "cpu"], env=env, capture_output=True, text=True
     )
     if run.returncode != 0:
         raise SystemExit(f"the calls failed: {run.stderr[-2000:]}")
@@ -134,9 +204,13 @@ def main() -> None:
     parser.add_argument("--also", type=Path, help="also count with the honba of this tree")
     parser.add_argument("--profile", action="store_true")
     parser.add_argument(
+        "--through-app", action="store_true", help="the hand posted through the ASGI application, not the call alone"
+    )
+    parser.add_argument(
         "--cpu", type=int, metavar="PAIRS", help="process CPU instead, the trees alternating, PAIRS times"
     )
     args = parser.parse_args()
+    calls, what = (APP_CALLS, "hand through the app") if args.through_app else (CALLS, "service call")
     print_machine()
     stores = ("memory", "sqlite-file", "postgresql") if args.store == "all" else (args.store,)
     if args.profile:
@@ -155,17 +229,17 @@ def main() -> None:
                     env = {**os.environ, "PYTHONPATH": str(REPO)}
                     db = databases(store, Path(work), pg)[0]
                     subprocess.run(
-                        [sys.executable, "-P", "-c", CALLS, db, str(args.hands), "profile"], env=env, check=True
+                        [sys.executable, "-P", "-c", calls, db, str(args.hands), "profile"], env=env, check=True
                     )
                     continue
                 if args.cpu:
                     spent: dict[str, list[float]] = {name: [] for name, _tree in trees}
                     for _pair in range(args.cpu):
                         for name, tree in trees:
-                            spent[name].append(cpu_ms(tree, databases(store, Path(work), pg)[0], args.hands))
+                            spent[name].append(cpu_ms(tree, databases(store, Path(work), pg)[0], args.hands, calls))
                     for name, figures in spent.items():
                         shown = ", ".join(f"{figure:.3f}" for figure in figures)
-                        print(f"{store:14} {name:10} {statistics.median(figures):.3f} ms CPU a service call ({shown})")
+                        print(f"{store:14} {name:10} {statistics.median(figures):.3f} ms CPU a {what} ({shown})")
                     if len(trees) == 2:
                         ratios = [a / b for a, b in zip(spent["this tree"], spent["--also"], strict=True)]
                         print(f"{store:14} this tree / --also, pair by pair: {', '.join(f'{r:.3f}' for r in ratios)}")
@@ -174,10 +248,10 @@ def main() -> None:
                 found = {}
                 for name, tree in trees:
                     long_db, short_db = databases(store, Path(work), pg)
-                    many = instructions(tree, long_db, args.hands + 50)
-                    few = instructions(tree, short_db, 50)
+                    many = instructions(tree, long_db, args.hands + 50, calls)
+                    few = instructions(tree, short_db, 50, calls)
                     found[name] = (many - few) / args.hands
-                    print(f"{store:14} {name:10} {found[name] / 1e6:.3f} million instructions a service call")
+                    print(f"{store:14} {name:10} {found[name] / 1e6:.3f} million instructions a {what}")
                 if len(found) == 2:
                     print(f"{store:14} this tree / --also: {found['this tree'] / found['--also']:.3f}")
     finally:

@@ -51,6 +51,9 @@ SECURITY_HEADERS = {
     "X-Frame-Options": "DENY",
 }
 
+# The same, as the ASGI messages carry them: encoded once, not at every answer.
+_SECURITY_HEADER_BYTES = tuple((name.lower().encode(), value.encode()) for name, value in SECURITY_HEADERS.items())
+
 
 async def not_found(request: Request, exc: Exception) -> Response:
     """No such page; an address typed with a slash at its end (``/director/``) is sent to the one
@@ -191,9 +194,7 @@ class _SecurityHeaders:
 
         async def sending(message: Any) -> None:
             if message["type"] == "http.response.start":
-                headers = list(message.get("headers", []))
-                headers += [(k.lower().encode(), v.encode()) for k, v in SECURITY_HEADERS.items()]
-                message = {**message, "headers": headers}
+                message = {**message, "headers": [*message.get("headers", ()), *_SECURITY_HEADER_BYTES]}
             await send(message)
 
         await self.app(scope, receive, partial(sending))

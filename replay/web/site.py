@@ -50,6 +50,7 @@ from replay.service.recording.entry import VALUE_FIELDS, FieldError, is_list_fie
 from replay.service.recording.recording import ForHand
 from replay.service.tournaments.standings import read_view, view_position
 from replay.web import i18n
+from replay.web.hand_threads import HandThreads
 from replay.web.limits import DEEPEST_JSON, MOST_FIELDS
 
 HERE = Path(__file__).parent
@@ -171,6 +172,9 @@ class Site:
         self._answered = True
         self.position = 0
         self._stop_checkpoints: Callable[[], None] | None = None
+        # Where a table's recorded hand runs on PostgreSQL (``call_here``): threads of its own, handed
+        # each hand with less work than the thread pool's general hand-over (``replay.web.hand_threads``).
+        self.hand_threads = HandThreads()
         # The witnesses whose cosignatures of signed checkpoints are kept (``honba serve --witness``).
         self.witnesses: WitnessKeys = ()
 
@@ -187,7 +191,8 @@ class Site:
             self._stop_checkpoints = None
 
     def close(self) -> None:
-        """Close the store the site serves (the server stops)."""
+        """Close the store the site serves (the server stops), after the hands under way."""
+        self.hand_threads.close()
         close_store(self.app)
 
     def run(self, call: Callable[[], T]) -> T:
@@ -224,12 +229,14 @@ class Site:
         what the store keeps of a match are the committed save's only). A store that did not answer
         is answered 503, and every call is made in the thread pool until one is answered again.
 
-        On PostgreSQL the call is the pool's: its three statements' round trips would hold the loop,
+        On PostgreSQL the call is made in a thread: its statements' round trips would hold the loop,
         and the server's other tables, for each wait for the database. Measured (issue 36, sixth
         round, ``docs/performance.md``): on the loop, 40 tables back to back made 0.4 to 0.5x the
-        hands a second of the pool at load 4 to 7, where each wait is a time slice."""
+        hands a second of the pool at load 4 to 7, where each wait is a time slice. The thread is
+        one of the site's ``hand_threads``, not the thread pool's: the same call in a thread, handed
+        over for about a tenth of the instructions, at most 10 at once (seventeenth round)."""
         if self._lock is None:
-            return await self.call(fn)
+            return await self.hand_threads.run(self.run, fn)
         if not self._answered:
             # The store did not answer the last call made here: the pool's until it does.
             answer = await self.call(fn)
@@ -267,10 +274,12 @@ class Site:
 
     def json(
         self, request: Request, data: object, status: int = 200, headers: Mapping[str, str] | None = None
-    ) -> JSONResponse:
+    ) -> Response:
         """A JSON answer (the API's, a page script's): what the service gave as words said in the
-        request's language (English unless it asks for another), everything else as it is."""
-        return JSONResponse(i18n.spoken(data, lambda: self.language(request)), status_code=status, headers=headers)
+        request's language (English unless it asks for another), everything else as it is; the
+        bytes and headers of Starlette's ``JSONResponse`` (``i18n.json_spoken``)."""
+        body = i18n.json_spoken(data, lambda: self.language(request))
+        return Response(body, status_code=status, headers=headers, media_type=JSONResponse.media_type)
 
     def page(self, request: Request, template: str, status: int = 200, **context: Any) -> HTMLResponse:
         """The template rendered (every value escaped), with the CSRF cookie its forms send back."""
