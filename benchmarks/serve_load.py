@@ -5,11 +5,12 @@
                                     [--tables 40] [--servers 2] [--sqlite-tables 20] [--steady-tables 200]
                                     [--seconds 60] [--neighbours 2] [--also DIR] [--no-baselines] [--smoke]
                                     [--repeat N] [--no-floor] [--floor-requests 100] [--floor-seconds 10]
-                                    [--loop-hand sync|async]
+                                    [--loop-hand sync|async] [--hanchans N]
 
 A PostgreSQL server is started like the tests' (``tests/pg_server.py``). ``honba serve``
 processes share a database on it; every table has its own match, its own table token and its
-own HTTP/1.1 connection, alternating between the servers, and sends each entry with a client
+own HTTP/1.1 connection, alternating between the servers (``--hanchans N``: N matches each, played in
+turn on the same connection), and sends each entry with a client
 key; an entry answered 409 (another process saved the same match at that moment) or not
 answered is sent again with the same key, as a phone would, and its latency counts from the
 first send.
@@ -288,6 +289,11 @@ class Table:
             self.writer = None
             return 0
 
+    def next_match(self, key: str, token: str) -> None:
+        """The table's next match (``--hanchans``): its key and token, the same connection."""
+        self.key, self.token = key, token
+        self.path = f"/api/matches/{key}/entries"
+
     async def send(self, body: dict[str, Any], stats: Stats) -> None:
         """Send an entry until it is recorded (a 409 or no answer: again, with the same key)."""
         body = {**body, "client_key": str(uuid.uuid4())}
@@ -364,12 +370,19 @@ def client_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-async def back_to_back(tables: list[Table], stats: Stats) -> None:
-    async def one(table: Table) -> None:
+async def back_to_back(tables: list[Table], stats: Stats, later: Sequence[list[tuple[str, str]]] = ()) -> None:
+    """Each table plays its hanchan, then (``later``: each table's further matches, ``--hanchans``)
+    the next match's, hand after hand, on the same connection."""
+
+    async def one(at: int, table: Table) -> None:
         for hand in hanchan():
             await table.send(hand, stats)
+        for key, token in later[at] if later else ():
+            table.next_match(key, token)
+            for hand in hanchan():
+                await table.send(hand, stats)
 
-    await asyncio.gather(*(one(t) for t in tables))
+    await asyncio.gather(*(one(at, t) for at, t in enumerate(tables)))
 
 
 async def steady(tables: list[Table], stats: Stats, seconds: float, stop: asyncio.Event | None = None) -> None:
@@ -429,17 +442,20 @@ def postgres_cpu(server: Any) -> float:
 # The scenarios, each on fresh databases of the one server.
 
 
-def run_back_to_back(server: Any, tree: Path | None, tables: int, count: int) -> dict[str, float]:
+def run_back_to_back(server: Any, tree: Path | None, tables: int, count: int, hanchans: int = 1) -> dict[str, float]:
     db = server.new_database()
-    made = setup(tree, db, tables)
+    made = setup(tree, db, tables * hanchans)
+    # Table n plays matches n, n + tables, n + 2 tables, ... (``--hanchans``), one after the other.
+    later = [made[n + tables :: tables] for n in range(tables)] if hanchans > 1 else []
     servers = Servers(tree, db, count)
     try:
-        connected = [Table(k, t, servers.ports[n % count]) for n, (k, t) in enumerate(made)]
+        connected = [Table(k, t, servers.ports[n % count]) for n, (k, t) in enumerate(made[:tables])]
+        each = f", {hanchans} hanchans each" if hanchans > 1 else ""
         stats, figures = measured(
-            f"{tables} tables back to back, {count} servers",
+            f"{tables} tables back to back{each}, {count} servers",
             servers,
             connected,
-            lambda s: back_to_back(connected, s),
+            lambda s: back_to_back(connected, s, later),
             database=server,
         )
         whole = (
@@ -981,6 +997,13 @@ def main() -> None:
     parser.add_argument("--scenario", choices=("all", *SCENARIOS), default="all")
     parser.add_argument("--tables", type=int, default=40)
     parser.add_argument("--servers", type=int, default=2)
+    parser.add_argument(
+        "--hanchans",
+        type=int,
+        default=1,
+        help="back-to-back: matches each table plays in turn (1, the target's run: 8 hands a table, about half "
+        "a second, the servers' start of work included; more: nearer the steady state)",
+    )
     parser.add_argument("--sqlite-tables", type=int, default=20, help="tables of sqlite-back-to-back (one server)")
     parser.add_argument("--steady-tables", type=int, default=200)
     parser.add_argument("--seconds", type=float, default=60)
@@ -1011,6 +1034,8 @@ def main() -> None:
         "(433.8: 339df4b, the quiet paired run of docs/performance.md)",
     )
     options = parser.parse_args()
+    if options.hanchans < 1:
+        parser.error("--hanchans: at least 1")
     if options.smoke:
         options.tables, options.steady_tables, options.seconds, options.games = 8, 20, 8, 60
         options.floor_requests, options.floor_seconds = 10, 3
@@ -1044,7 +1069,9 @@ def main() -> None:
             for turn, (label, tree) in ((t, pair) for t in range(rounds) for pair in trees):
                 print(f"{scenario}, {label}" + (f" (run {turn + 1} of {rounds}):" if rounds > 1 else ":"))
                 if scenario == "back-to-back":
-                    runs[label].append(run_back_to_back(server, tree, options.tables, options.servers))
+                    runs[label].append(
+                        run_back_to_back(server, tree, options.tables, options.servers, options.hanchans)
+                    )
                 elif scenario == "sqlite-back-to-back":
                     runs[label].append(run_sqlite_back_to_back(tree, options.sqlite_tables, work))
                 elif scenario == "steady":
