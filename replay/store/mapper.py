@@ -218,8 +218,9 @@ def find_checks() -> None:
     """Every event class's declared fields and their checks (``_checks``) found now, not at the first
     row of each class read: a server does it as it starts (``replay.service.common.opening.ready_to_serve``),
     where its first recorded hand found them (``typing.get_type_hints``: about 3 ms of CPU)."""
-    for cls in EVENT_CLASSES.values():
-        _checks(cls)
+    classes: list[type] = list(EVENT_CLASSES.values())
+    for kind in classes:
+        _checks(kind)
 
 
 def whole(event: Any) -> str | None:

@@ -41,9 +41,9 @@ import random
 import re
 import time
 import weakref
-from uuid import UUID
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, ClassVar, TypeVar, cast
+from uuid import UUID
 
 import psycopg
 from eventsourcing.persistence import (

@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeAlias
 
 from domain.bounds import clipped
-from domain.said import Said
 from domain.codec import write_encoders
+from domain.said import Said
 from domain.store_errors import MatchNotFound, StoreError, StoreUnavailable
 from replay.store.application import HonbaApp
 from replay.store.errors import FAILED, UNAVAILABLE
