@@ -25,7 +25,9 @@ A hand's statements (the insert function's call, ``select_tails``, ``select_tail
 prepared once per connection and run through psycopg's own dumping, libpq call and row loading,
 without a cursor, on a connection taken from the pool directly (``_run``, ``_rows``): the same
 SQL, parameters, autocommit transaction and errors, a fifth fewer of a recorded hand's service
-call's instructions (issue 36, sixteenth round).
+call's instructions (issue 36, sixteenth round). A server prepares them on every connection of the
+pool as it starts, and on every connection the pool opens later as it connects it
+(``HonbaPostgresRecorder.prepare_hands``, eighteenth round).
 
 ``select_tails`` reads the rows of a match and its seal from given positions in one statement
 (``replay.store.checked``). Everything else (tables, reading, subscriptions for the live views)
