@@ -224,15 +224,19 @@ class HonbaPostgresRecorder(PostgresApplicationRecorder):
 
             pool._configure = configure
             self._hooked = True
-        pool.wait(timeout=float(self.datastore.pool.timeout))
-        # Each connection of the pool at once (none is handed out twice), those opened before the hook
-        # too; the pool may hold more than its size (opened while its first were being made). Those it
-        # opens to hand them all out are prepared as it connects them.
-        wanted = max(pool.min_size, pool.get_stats()["pool_size"], min(connections, pool.max_size))
-        held = [pool.getconn() for _ in range(wanted)]
+        held: list[Connection[Any]] = []
         try:
+            pool.wait(timeout=float(pool.timeout))
+            # Each connection of the pool at once (none is handed out twice), those opened before the
+            # hook too; the pool may hold more than its size (opened while its first were being made).
+            # Those it opens to hand them all out are prepared as it connects them.
+            wanted = max(pool.min_size, pool.get_stats()["pool_size"], min(connections, pool.max_size))
+            for _ in range(wanted):
+                held.append(pool.getconn())
             for conn in held:
                 self._prepare_on(conn)
+        except psycopg.Error as error:  # (the pool's timeout among them) raised as the library's
+            raise next(ours for theirs, ours in TRANSLATED if isinstance(error, theirs))(str(error)) from error
         finally:
             for conn in held:
                 pool.putconn(conn)

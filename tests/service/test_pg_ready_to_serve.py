@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from psycopg_pool import PoolTimeout
 
 from domain.rules import load_preset
 from domain.values import AbortiveDraw
@@ -101,3 +102,22 @@ def test_ready_to_serve_writes_nothing(pg_opened: tuple[HonbaApp, HonbaPostgresR
         assert conn.execute("SELECT count(*) AS n FROM honba_events").fetchone() == rows
     assert {id(conn): statements for conn, statements in _every_connection(recorder)} == first
     assert {id(conn): recorder._prepared[conn].made for conn, _ in _every_connection(recorder)} == made
+
+
+def test_a_store_that_does_not_answer_as_the_server_starts_leaves_its_hands_to_prepare_them(
+    pg_opened: tuple[HonbaApp, HonbaPostgresRecorder], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app, recorder = pg_opened
+    recording.start_match(app, "m", PLAYERS, load_preset("tenhou"))
+    pool = recorder.datastore.pool
+
+    def gone(timeout: float = 30.0) -> None:
+        raise PoolTimeout(f"pool initialization incomplete after {timeout} sec")
+
+    monkeypatch.setattr(pool, "wait", gone)
+    ready_to_serve(app)  # no error: the server starts all the same
+    monkeypatch.undo()
+    stream = app.load("m").match.id
+    before = len(recorder.select_events(stream))
+    recording.record(app, "m", AbortiveDraw("four_winds"))
+    assert len(recorder.select_events(stream)) == before + 1

@@ -55,13 +55,16 @@ def ready_to_serve(app: Store, connections: int = 0) -> None:
     many connections now, not at the first hands."""
     write_encoders()
     find_checks()
-    tokens = TokenRows(app)  # (its table made, if this store has none yet: a hand's read names it)
-    prepare = getattr(app.recorder, "prepare_hands", None)
-    if prepare is not None:
-        prepare(TOKENS, connections)
-    tokens.row(NO_TOKEN)
-    with suppress(MatchNotFound):
-        app.read(NO_MATCH)
+    # A store that does not answer now (an outage as the server starts): the server starts all the
+    # same, as it did, and its first hands do the rest as they come.
+    with suppress(*UNAVAILABLE):
+        tokens = TokenRows(app)  # (its table made, if this store has none yet: a hand's read names it)
+        prepare = getattr(app.recorder, "prepare_hands", None)
+        if prepare is not None:
+            prepare(TOKENS, connections)
+        tokens.row(NO_TOKEN)
+        with suppress(MatchNotFound):
+            app.read(NO_MATCH)
 
 
 def take_checkpoint(app: Store) -> str:
