@@ -47,21 +47,24 @@ def open_store(db: str | None, *, read_only: bool = False) -> Store:
 def ready_to_serve(app: Store, connections: int = 0) -> None:
     """What a server's first recorded hands did once for the whole process, done as it starts, before
     it takes a request (issue 36, eighteenth round): the domain's encoders written and the mapper's
-    checks found for every class; on PostgreSQL a hand's statements prepared on every connection of
-    the pool, now and as it opens more (``prepare_hands``); and the reads a table's first hand makes
-    (a token's row, a match and its seal, read whole) made once, of a token and a match that are
-    not there, so that the driver's first statements of each kind are behind it. Nothing is written.
+    checks found for every class; and on PostgreSQL a hand's statements prepared on every connection
+    of the pool, now and as it opens more (``prepare_hands``), and the reads a table's first hand
+    makes (a token's row, a match and its seal, read whole) made once, of a token and a match that
+    are not there, so that the driver's first statements of each kind are behind it. Nothing is written.
     ``connections``: how many calls the server makes at once (its hand threads): the pool opens as
     many connections now, not at the first hands."""
     write_encoders()
     find_checks()
+    prepare = getattr(app.recorder, "prepare_hands", None)
+    if prepare is None:
+        # SQLite, memory: the first reads are left to the first hands (measured on PostgreSQL only;
+        # on SQLite a read may have to wait for another process's write lock).
+        return
     # A store that does not answer now (an outage as the server starts): the server starts all the
     # same, as it did, and its first hands do the rest as they come.
     with suppress(*UNAVAILABLE):
         tokens = TokenRows(app)  # (its table made, if this store has none yet: a hand's read names it)
-        prepare = getattr(app.recorder, "prepare_hands", None)
-        if prepare is not None:
-            prepare(TOKENS, connections)
+        prepare(TOKENS, connections)
         tokens.row(NO_TOKEN)
         with suppress(MatchNotFound):
             app.read(NO_MATCH)
