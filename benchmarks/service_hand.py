@@ -46,7 +46,7 @@ from pathlib import Path
 
 sys.path.append(str(Path(__file__).resolve().parent))
 
-from machine import REPO, counted_instructions, print_machine
+from machine import REPO, counted_instructions, load_average, print_machine
 
 # Both scripts' start: the app over the store ``db`` (argv: db, hands, mode), one match and its table token.
 START = """
@@ -246,7 +246,7 @@ def main() -> None:
                     if len(trees) == 2:
                         ratios = [a / b for a, b in zip(spent["this tree"], spent["--also"], strict=True)]
                         print(f"{store:14} this tree / --also, pair by pair: {', '.join(f'{r:.3f}' for r in ratios)}")
-                    print(f"load average now: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+                    print(f"load average now: {load_average()}")
                     continue
                 found = {}
                 for name, tree in trees:
