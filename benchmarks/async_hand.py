@@ -63,7 +63,7 @@ from typing import Any
 # ``python -P`` leaves this script's folder off the path: its helpers are found there all the same.
 sys.path.append(str(Path(__file__).resolve().parent))
 
-from machine import REPO, print_machine, started_postgres
+from machine import REPO, load_average, print_machine, started_postgres
 from serve_load import setup
 
 # The prototype's first half: psycopg's waits handed to the event loop from a greenlet. With
@@ -364,7 +364,7 @@ def main() -> None:
     )
     options = parser.parse_args()
     print_machine()
-    print(f"load average at the start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(f"load average at the start: {load_average()}")
     server = started_postgres()
     if server is None:
         return
@@ -415,7 +415,7 @@ def main() -> None:
             f"uvicorn, no client) + {database:.2f} ms of PostgreSQL = {floor:.2f} ms: two cores give at most "
             f"{2000 / floor:.0f} hands/s = {2000 / floor / options.before:.2f}x the code before issue 36"
         )
-        print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+        print(f"load average at the end: {load_average()}")
     finally:
         server.stop()
 

@@ -54,7 +54,6 @@ import argparse
 import collections
 import http.client
 import json
-import os
 import sys
 import tempfile
 import time
@@ -67,7 +66,7 @@ from typing import Any
 # folder off the path: its helpers are found there all the same, after every tree on the path.
 sys.path.append(str(Path(__file__).resolve().parent))
 
-from machine import REPO, print_machine
+from machine import REPO, load_average, print_machine
 from pg_server import PostgresServer
 from serve_load import ABORT, Servers, setup
 
@@ -312,7 +311,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     print_machine()
-    print(f"load average at the start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(f"load average at the start: {load_average()}")
     trees: list[Path] = [REPO] + ([args.also.resolve()] if args.also else [])
     with tempfile.TemporaryDirectory(prefix="honba-hands-") as work:
         if args.store in ("both", "sqlite"):
@@ -332,7 +331,7 @@ def main() -> None:
                         run_postgres(server, tree, args.hands, socket=True)
             finally:
                 server.stop()
-    print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(f"load average at the end: {load_average()}")
 
 
 if __name__ == "__main__":

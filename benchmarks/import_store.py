@@ -64,7 +64,17 @@ import attrs
 sys.path.append(str(Path(__file__).resolve().parent))
 
 from import_child import worker_cpu
-from machine import REPO, corpus_files, max_rss_mib, plain_parse, print_machine, started_postgres, timed, verdict
+from machine import (
+    REPO,
+    corpus_files,
+    load_average,
+    max_rss_mib,
+    plain_parse,
+    print_machine,
+    started_postgres,
+    timed,
+    verdict,
+)
 
 from replay.formats.detect import read_games, read_log
 from replay.formats.source import read_source
@@ -450,7 +460,7 @@ def memory_part(work: Path, times: int) -> None:
 
 def load() -> str:
     """The machine's load average (1, 5, 15 minutes): the benchmarks share it with other work."""
-    return "load average " + ", ".join(f"{value:.1f}" for value in os.getloadavg())
+    return "load average " + load_average(1, ", ")
 
 
 def children_cpu() -> float:

@@ -50,6 +50,11 @@ def postgres_version() -> str:
     return done.stdout.strip() or done.stderr.strip()
 
 
+def load_average(digits: int = 2, separator: str = " ") -> str:
+    """The machine's load average (1, 5 and 15 minutes), as the benchmarks print it beside a figure."""
+    return separator.join(f"{value:.{digits}f}" for value in os.getloadavg())
+
+
 def print_machine() -> None:
     """The machine, in the lines docs/performance.md quotes."""
     try:

@@ -35,7 +35,7 @@ from pathlib import Path
 
 sys.path.append(str(Path(__file__).resolve().parent))
 
-from machine import REPO, print_machine
+from machine import REPO, load_average, print_machine
 
 
 def _names(text: str) -> list[str]:
@@ -114,7 +114,7 @@ ERROR = re.compile(r"^((?:domain|projections|replay)/[\w/]+\.py):\d+: (?:error|\
 
 def load() -> str:
     """The load average, as the benchmarks print it beside a figure."""
-    return "load average " + ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    return "load average " + load_average(1, ", ")
 
 
 def unpack(into: Path) -> None:

@@ -92,7 +92,7 @@ from typing import Any
 # folder off the path: its helpers are found there all the same, after every tree on the path.
 sys.path.append(str(Path(__file__).resolve().parent))
 
-from machine import CORPUS, REPO, print_machine, started_postgres
+from machine import CORPUS, REPO, load_average, print_machine, started_postgres
 
 PLAYERS = ("Ann", "Ben", "Cho", "Dai")
 SCENARIOS = ("back-to-back", "sqlite-back-to-back", "steady", "neighbours", "import", "sqlite-import")
@@ -766,7 +766,7 @@ def run_neighbours(
         voluntary, forced = (after - before for after, before in zip(servers.switches(), switched, strict=True))
         hands = max(1, len(stats.latencies))
         slow = sum(1 for latency in stats.latencies if latency > 0.1)
-        load = " ".join(f"{x:.1f}" for x in os.getloadavg())
+        load = load_average(1)
         print(
             f"    servers' context switches per hand: {voluntary / hands:.1f} waits, {forced / hands:.1f} preempted; "
             f"answers sent again by status: {dict(sorted(stats.again_statuses.items()))}"
@@ -1040,7 +1040,7 @@ def main() -> None:
         options.tables, options.steady_tables, options.seconds, options.games = 8, 20, 8, 60
         options.floor_requests, options.floor_seconds = 10, 3
     print_machine()
-    print(f"load average at the start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(f"load average at the start: {load_average()}")
     server = started_postgres()
     if server is None:
         return
@@ -1100,7 +1100,7 @@ def main() -> None:
                 if len(rates) > 1:
                     before, said = rates[1]["hands_per_s"], f"the tree at {options.also}, this run"
                 show_floor(before, said, rates[0], requests, database, options.tables, options.before)
-        print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+        print(f"load average at the end: {load_average()}")
     finally:
         server.stop()
         shutil.rmtree(work, ignore_errors=True)

@@ -46,23 +46,30 @@ from pathlib import Path
 
 sys.path.append(str(Path(__file__).resolve().parent))
 
-from machine import REPO, counted_instructions, print_machine
+from machine import REPO, counted_instructions, load_average, print_machine
 
-# One process: ``hands`` service calls on one match over the store ``db`` (argv: db, hands, profile).
-CALLS = """
+# Both scripts' start: the app over the store ``db`` (argv: db, hands, mode), one match and its table token.
+START = """
 import sys, uuid
 from domain.rules import load_preset
-from replay.service.common.shapes import state_data
 from replay.service.recording import recording
-from replay.service.recording.entry import apply_entry
 from replay.web.app import create_app
-from replay.web.api import read_body_entry
 
 db, hands, mode = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 web = create_app(db)
 served = web.state.served
 recording.start_match(served.app, "load-0", ["Ann", "Ben", "Cho", "Dai"], load_preset("tenhou"))
 token = served.tokens.create("table", "load-0")
+"""
+
+# One process: ``hands`` service calls on that match.
+CALLS = (
+    START
+    + """
+from replay.service.common.shapes import state_data
+from replay.service.recording.entry import apply_entry
+from replay.web.api import read_body_entry
+
 key = "load-0"
 
 try:
@@ -103,23 +110,18 @@ else:
     for _ in range(hands):
         run()
 """
+)
 
 
 # The same hands posted through the ASGI application (``--through-app``), on uvloop as ``honba serve``
 # runs it: what a server's event loop and threads do for a hand, less the socket and the HTTP parser.
-APP_CALLS = """
-import asyncio, json, sys, uuid
+APP_CALLS = (
+    START
+    + """
+import asyncio, json
 import uvloop
-from domain.rules import load_preset
-from replay.service.recording import recording
-from replay.web.app import create_app
 from starlette.concurrency import run_in_threadpool
 
-db, hands, mode = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-web = create_app(db)
-served = web.state.served
-recording.start_match(served.app, "load-0", ["Ann", "Ben", "Cho", "Dai"], load_preset("tenhou"))
-token = served.tokens.create("table", "load-0")
 path = "/api/matches/load-0/entries"
 
 async def one():
@@ -166,6 +168,7 @@ async def main():
 uvloop.run(main())
 served.close()
 """
+)
 
 
 def instructions(tree: Path, db: str, hands: int, calls: str = CALLS) -> int:
@@ -243,7 +246,7 @@ def main() -> None:
                     if len(trees) == 2:
                         ratios = [a / b for a, b in zip(spent["this tree"], spent["--also"], strict=True)]
                         print(f"{store:14} this tree / --also, pair by pair: {', '.join(f'{r:.3f}' for r in ratios)}")
-                    print(f"load average now: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+                    print(f"load average now: {load_average()}")
                     continue
                 found = {}
                 for name, tree in trees:

@@ -62,7 +62,7 @@ from typing import Any
 sys.path.append(str(Path(__file__).resolve().parent))
 
 from eventsourcing.persistence import Tracking
-from machine import REPO, max_rss_mib, mib, peak_python_memory, print_machine, timed, verdict
+from machine import REPO, load_average, max_rss_mib, mib, peak_python_memory, print_machine, timed, verdict
 
 from domain.amendments import Correction, corrected_steps, resolve_corrections
 from domain.match import Match, opening_state, stored_rules
@@ -194,7 +194,7 @@ def paired_first_standings(db: Path, trees: list[Path], pairs: int) -> None:
             run = subprocess.run(command, capture_output=True, text=True, env=env)
             assert run.returncode == 0, run.stderr[-2000:]
             figures[tree].append(json.loads(run.stdout.strip().splitlines()[-1]))
-    load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    load = load_average()
     print(f"paired first standings, {pairs} runs of each tree in turn (CPU s; load average {load} at the end):")
     for tree, runs in figures.items():
         ratios = [run["fold"] / run["plain"] for run in runs]
@@ -667,7 +667,7 @@ def main() -> None:
         print(json.dumps(measured_first_standings(args.first_standings_of, rounds=2)))
         return
     print_machine()
-    print(f"load average at the start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(f"load average at the start: {load_average()}")
     work = Path(tempfile.mkdtemp(prefix="honba-bench-"))
     rng = random.Random(7)
     try:

@@ -33,7 +33,6 @@ from __future__ import annotations
 import argparse
 import gc
 import importlib.util
-import os
 import sys
 import tempfile
 import time
@@ -47,7 +46,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 # ``python -P`` (the tree named by PYTHONPATH runs) leaves this script's folder off the path: its
 # helpers are found there all the same, after every tree on the path.
 sys.path.append(str(Path(__file__).resolve().parent))
-from machine import corpus_files, max_rss_mib, plain_parse, print_machine, timed, verdict
+from machine import corpus_files, load_average, max_rss_mib, plain_parse, print_machine, timed, verdict
 from riichienv_games import riichienv_game
 
 from replay.formats import tenhou_rules, tenhou_xml, yaku
@@ -199,7 +198,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     print_machine()
-    print(f"load average at the start: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
+    print(f"load average at the start: {load_average(1)}")
     files = corpus_files() * args.repeat
     print(f"input: {len(files)} files ({len(files) // args.repeat} Tenhou logs, distinct games, x {args.repeat})")
 
@@ -299,7 +298,7 @@ def main() -> None:
             print(f"honba verify / riichienv per hand (mjai): {within:.1f}x (target <= 5: {verdict(within <= 5)})")
             versus = per_hand / xml_per_hand
             print(f"mjai / Tenhou XML per hand: {versus:.2f}x (target <= 1: {verdict(versus <= 1)})")
-    print(f"load average at the end: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
+    print(f"load average at the end: {load_average(1)}")
     print(f"process peak RSS {max_rss_mib():.0f} MiB")
 
 
