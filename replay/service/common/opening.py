@@ -50,7 +50,7 @@ def ready_to_serve(app: Store, connections: int = 0) -> None:
     checks found for every class; and on PostgreSQL a hand's statements prepared on every connection
     of the pool, now and as it opens more (``prepare_hands``), and the reads a table's first hand
     makes (a token's row, a match and its seal, read whole) made once, of a token and a match that
-    are not there, so that the driver's first statements of each kind are behind it. Nothing is written.
+    are not there, so that the driver's first statements of each kind are behind it. No row is written.
     ``connections``: how many calls the server makes at once (its hand threads): the pool opens as
     many connections now, not at the first hands."""
     write_encoders()
