@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from event_loops import looped
+
 REPO = Path(__file__).resolve().parents[2]
 
 # Run in a fresh interpreter: in the test process anyio's backend is imported already.
@@ -41,8 +43,6 @@ def test_a_server_on_postgresql_has_a_connection_for_each_hand_thread_with_a_han
     postgres_url: str,
 ) -> None:
     # In this process: what the app's start leaves in its store's pool is looked at, not its imports.
-    import asyncio
-
     from replay.store.pgstore import HonbaPostgresRecorder
     from replay.web.app import create_app
 
@@ -71,7 +71,8 @@ def test_a_server_on_postgresql_has_a_connection_for_each_hand_thread_with_a_han
                     pool.putconn(conn)
             return opened, statements
 
-    opened, statements = asyncio.run(started())
+    # On a loop of its own (a browser test before, on this worker, leaves this thread's marked running).
+    opened, statements = looped(started)
     assert opened >= served.hand_threads.most > pool.min_size
     hands = {text.decode() for text, _formats, _params in recorder._hands}
     assert hands and all(hands <= held for held in statements)
