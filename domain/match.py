@@ -342,6 +342,11 @@ class Match(Aggregate):
         """The corrected history entry by entry, the hands kept as they were played."""
         return list(self._steps())
 
+    def steps_held(self) -> tuple[CorrectedStep, ...]:
+        """``corrected_steps`` as a tuple, made in one copy of the steps held, not two (a recorded
+        hand's answer takes it: issue 36, eighteenth round)."""
+        return tuple(self._steps())
+
     def _steps(self) -> list[CorrectedStep]:
         """The steps the aggregate holds, brought up to date: folded whole after a correction,
         else only the entries recorded since (each scored on the table the last one left)."""
