@@ -319,7 +319,12 @@ class Match(Aggregate):
     def collect_events(self) -> Sequence[Any]:
         """The events made since the last collection (the library's), the facts' data made for them let go."""
         self.pending_data.clear()
-        return super().collect_events()
+        # The library's takes them one by one from the front of the list (``pop(0)``): the same
+        # events, in order, the list left empty.
+        pending = self.pending_events
+        collected = list(pending)
+        pending.clear()
+        return collected
 
     def pending_fact_data(self) -> dict[int, Any]:
         """The plain data (``domain.codec.to_data``) of each pending event's fact or replacement made

@@ -70,7 +70,8 @@ class Seal(Aggregate):
         has none) and ``mutate``'s checks that the event names this seal and its next version (made
         so here). Every recorded hand seals its match once (issue 36, eighteenth round)."""
         if (position, head) != (self.position, self.head):
-            sealed = self.Sealed
+            # (keyword arguments the library's dataclass transform does not declare to a type checker)
+            sealed: Any = self.Sealed
             version = self.version + 1
             event = sealed(
                 originator_id=self.id,
@@ -79,7 +80,7 @@ class Seal(Aggregate):
                 position=position,
                 head=head,
             )
-            self.position, self.head = position, head
+            event.apply(self)
             self.version = version
             self.modified_on = event.timestamp
             self.pending_events.append(event)

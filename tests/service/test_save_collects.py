@@ -116,3 +116,19 @@ def test_a_recorded_hand_s_fact_is_made_into_data_once_and_its_rows_are_the_libr
         assert app.load(KEY).match.version == loaded.match.version
     finally:
         app.close()
+
+
+def test_a_match_s_events_are_collected_in_order_and_let_go() -> None:
+    """``Match.collect_events`` (issue 36, eighteenth round: the list taken at once, not popped from
+    its front): the events made, in order, and nothing pending after, nor their facts' data."""
+    from domain.match import Match
+    from domain.values import ExhaustiveDraw
+
+    match = Match.start(KEY, PLAYERS, load_preset("tenhou"))
+    match.record(ExhaustiveDraw(ready=(1,)))  # the dealer not ready: the hand, then a deal pass
+    made = list(match.pending_events)
+    assert [type(event).__name__ for event in made] == ["Started", "HandDrawn", "DealPassed"]
+    collected = match.collect_events()
+    assert [id(event) for event in collected] == [id(event) for event in made]
+    assert match.pending_events == [] and match.pending_data == {}
+    assert match.collect_events() == []
