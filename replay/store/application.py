@@ -591,8 +591,16 @@ def mapper_for(settings: Mapping[str, str]) -> Mapper[UUID]:
 def _last_rows(recordings: Sequence[Any], match_uuid: UUID, seal_uuid: UUID) -> tuple[WrittenRow, WrittenRow] | None:
     """The last row a save wrote of the match and of its seal (the library's recordings: each
     event's row as inserted, in order), or None when it wrote none of either."""
-    last = {recording.notification.originator_id: recording.notification for recording in recordings}
-    match_row, seal_row = last.get(match_uuid), last.get(seal_uuid)
+    match_row = seal_row = None
+    for recording in recordings:
+        # A row's id is its event's, the very object the aggregate holds: ``is`` answers before
+        # ``UUID``'s own ``__eq__`` and ``__hash__`` (Python functions) are asked.
+        row = recording.notification
+        stream = row.originator_id
+        if stream is match_uuid or stream == match_uuid:
+            match_row = row
+        elif stream is seal_uuid or stream == seal_uuid:
+            seal_row = row
     if match_row is None or seal_row is None:
         return None
     return (
