@@ -25,7 +25,9 @@ A hand's statements (the insert function's call, ``select_tails``, ``select_tail
 prepared once per connection and run through psycopg's own dumping, libpq call and row loading,
 without a cursor, on a connection taken from the pool directly (``_run``, ``_rows``): the same
 SQL, parameters, autocommit transaction and errors, a fifth fewer of a recorded hand's service
-call's instructions (issue 36, sixteenth round).
+call's instructions (issue 36, sixteenth round). A server prepares them on every connection of the
+pool as it starts, and on every connection the pool opens later as it connects it
+(``HonbaPostgresRecorder.prepare_hands``, eighteenth round).
 
 ``select_tails`` reads the rows of a match and its seal from given positions in one statement
 (``replay.store.checked``). Everything else (tables, reading, subscriptions for the live views)
@@ -43,6 +45,7 @@ import time
 import weakref
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, ClassVar, TypeVar, cast
+from uuid import UUID
 
 import psycopg
 from eventsourcing.persistence import (
@@ -72,6 +75,8 @@ SCHEMA_LOCK = 0x686F6E6273
 # Up to how many rows an insert sends each value as a plain parameter (a hand's save: its event and
 # its seal's row; a match started: two more), not as arrays (``HonbaPostgresRecorder._few_rows``).
 FEW = 8
+# The streams a recorded hand reads and writes: its match's and its seal's (``replay.store.checked``).
+HAND_STREAMS = 2
 
 Method = TypeVar("Method", bound=Callable[..., Any])
 
@@ -181,6 +186,79 @@ class HonbaPostgresRecorder(PostgresApplicationRecorder):
         self._few: dict[tuple[str, int], bytes] = {}
         # A statement's text as the server gets it ($1, $2...) and its parameters' formats (``_rows``).
         self._converted: dict[bytes, tuple[bytes, list[PyFormat]]] = {}
+        # A recorded hand's statements, prepared on every connection once a server asks (``prepare_hands``).
+        self._hands: tuple[tuple[bytes, list[PyFormat], list[Any]], ...] = ()
+        self._hooked = False
+
+    def prepare_hands(self, tokens: str, connections: int = 0) -> None:
+        """A recorded hand's statements (``select_tails_and_token`` on the token table ``tokens``,
+        ``select_tails`` and ``insert_events`` of a hand's two rows: its event and its seal's) made into text now, and
+        prepared on every connection of the pool: the ones open now (the pool opened and filled to
+        its size first) and every one it opens from now on (more under load, or in place of those
+        lost in an outage), as the pool connects it, before any hand runs on it. A server calls it
+        as it starts (``replay.service.common.opening.ready_to_serve``): its first hands, and a
+        table's first hand on each connection, neither make these texts nor wait for a prepare
+        (issue 36, eighteenth round). A connection whose statements are dropped later prepares
+        them again at its next hand (``_rows``), as before. ``connections``: how many the pool is
+        to have open now (up to its most), for a server whose threads would otherwise open them
+        at its first hands; those beyond the pool's size it closes when idle, as it would."""
+        nil = UUID(int=0)
+        # Values of the types a hand sends (a version, a position: small whole numbers), which
+        # decide the parameters' types the statements are prepared for (``_rows``'s key).
+        hands = [
+            (self._few_rows(f"tails+{tokens}", HAND_STREAMS), [nil, 1, nil, 1, ""]),
+            # The tails alone: a command's load without a token read along (a director's, a form's).
+            (self._few_rows("tails", HAND_STREAMS), [nil, 1, nil, 1]),
+            (self._few_rows("insert", HAND_STREAMS), [nil, nil, 1, 1, "", "", b"", b"", ""]),
+        ]
+        self._hands = tuple((*self._converted_query(query), params) for query, params in hands)
+        pool = self.datastore.pool
+        if not self._hooked:
+            # The library's own set-up of a new connection first (autocommit, its timeouts), then these.
+            library = pool._configure
+
+            def configure(conn: Connection[Any]) -> None:
+                if library is not None:
+                    library(conn)
+                self._prepare_on(conn)
+
+            pool._configure = configure
+            self._hooked = True
+        held: list[Connection[Any]] = []
+        try:
+            pool.wait(timeout=float(pool.timeout))
+            # Each connection of the pool at once (none is handed out twice), those opened before the
+            # hook too; the pool may hold more than its size (opened while its first were being made).
+            # Those it opens to hand them all out are prepared as it connects them.
+            wanted = max(pool.min_size, pool.get_stats()["pool_size"], min(connections, pool.max_size))
+            for _ in range(wanted):
+                held.append(pool.getconn())
+            for conn in held:
+                self._prepare_on(conn)
+        except psycopg.Error as error:  # (the pool's timeout among them) raised as the library's
+            raise next(ours for theirs, ours in TRANSLATED if isinstance(error, theirs))(str(error)) from error
+        finally:
+            for conn in held:
+                pool.putconn(conn)
+
+    def _prepare_on(self, conn: Connection[Any]) -> None:
+        """The hand's statements (``prepare_hands``) prepared on ``conn`` where they are not yet."""
+        prepared = self._prepared.get(conn)
+        if prepared is None:
+            prepared = self._prepared[conn] = _Prepared(conn)
+        with conn.lock:
+            for text, formats, params in self._hands:
+                prepared.tx.dump_sequence(params, formats)
+                types = prepared.tx.types
+                if (text, types) not in prepared.names:
+                    _prepare(conn, prepared, text, types)
+
+    def _converted_query(self, query: bytes) -> tuple[bytes, list[PyFormat]]:
+        """``query``'s text as the server gets it and its parameters' formats, converted once."""
+        converted = self._converted.get(query)
+        if converted is None:
+            converted = self._converted[query] = _converted(query)
+        return converted
 
     def _run(self, query: bytes, params: Sequence[Any]) -> list[tuple[Any, ...]]:
         """``_rows`` on a connection of the pool: what ``with self.datastore.get_connection() as conn``
@@ -216,7 +294,7 @@ class HonbaPostgresRecorder(PostgresApplicationRecorder):
         psycopg's own C functions, the rows in binary (the same values as in text)."""
         converted = self._converted.get(query)
         if converted is None:
-            converted = self._converted[query] = _converted(query)
+            converted = self._converted_query(query)
         text, formats = converted
         prepared = self._prepared.get(conn)
         if prepared is None:
@@ -230,12 +308,7 @@ class HonbaPostgresRecorder(PostgresApplicationRecorder):
             for tried in (False, True):
                 name = prepared.names.get(key)
                 if name is None:
-                    # A name never used on this connection, even after its statements were dropped.
-                    name = b"honba_%d" % prepared.made
-                    prepared.made += 1
-                    pgconn.send_prepare(name, text, param_types=types)
-                    _checked(conn.wait(execute(pgconn)), conn, ExecStatus.COMMAND_OK)
-                    prepared.names[key] = name
+                    name = _prepare(conn, prepared, text, types)
                 pgconn.send_query_prepared(name, dumped, param_formats=tx.formats, result_format=Format.BINARY)
                 results = conn.wait(execute(pgconn))
                 # The connection's prepared statements dropped behind the recorder's back (psycopg
@@ -456,6 +529,18 @@ class HonbaPostgresRecorder(PostgresApplicationRecorder):
         # The pool's connections are in autocommit: the statement is its own transaction.
         rows = self._run(statement, arguments)
         return [notification_id for (notification_id,) in rows]
+
+
+def _prepare(conn: Connection[Any], prepared: _Prepared, text: bytes, types: tuple[int, ...] | None) -> bytes:
+    """``text`` prepared on ``conn`` (whose lock the caller holds) for parameters of ``types``, under a
+    name never used on this connection, even after its statements were dropped; that name."""
+    name = b"honba_%d" % prepared.made
+    prepared.made += 1
+    pgconn = conn.pgconn
+    pgconn.send_prepare(name, text, param_types=types)
+    _checked(conn.wait(execute(pgconn)), conn, ExecStatus.COMMAND_OK)
+    prepared.names[(text, types)] = name
+    return name
 
 
 def _converted(query: bytes) -> tuple[bytes, list[PyFormat]]:

@@ -163,6 +163,8 @@ def create_app(db: str | None, address: Address | None = None, *, witnesses: Seq
 
     @contextlib.asynccontextmanager
     async def lifespan(_web: Starlette) -> AsyncIterator[None]:
+        # Before the server listens (uvicorn runs this first): the first tables' hands find it done.
+        served.ready()
         served.start_checkpoints()
         # The thread pool's first turn imports the event loop's backend of anyio (lazily, 20 to 30 ms
         # of CPU) and starts a worker thread: taken here, as the server starts, not in the first hand

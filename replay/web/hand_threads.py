@@ -124,6 +124,11 @@ class HandThreads:
             job = following if following is not None else worker.jobs.get()
 
     @property
+    def most(self) -> int:
+        """How many calls run at once at most (a thread each)."""
+        return self._most
+
+    @property
     def started(self) -> int:
         """How many threads were started."""
         return len(self._threads)

@@ -42,6 +42,7 @@ from replay.service.common.opening import (
     one_writer_at_a_time,
     open_standings_view,
     open_store,
+    ready_to_serve,
     store_answering,
 )
 from replay.service.common.shapes import end_reason_said
@@ -177,6 +178,11 @@ class Site:
         self.hand_threads = HandThreads()
         # The witnesses whose cosignatures of signed checkpoints are kept (``honba serve --witness``).
         self.witnesses: WitnessKeys = ()
+
+    def ready(self) -> None:
+        """What the first requests would do once for the whole server, done as it starts
+        (``ready_to_serve``): a hand's statements prepared on the store's connections, its first reads made."""
+        ready_to_serve(self.app, self.hand_threads.most)
 
     def start_checkpoints(self) -> None:
         """Take a checkpoint of what was saved every few seconds while something is (the server's

@@ -11,19 +11,28 @@ reaches nothing of ``replay.store`` nor of the event library itself.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import AbstractContextManager, contextmanager, suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeAlias
 
 from domain.bounds import clipped
+from domain.codec import write_encoders
 from domain.said import Said
-from domain.store_errors import StoreError, StoreUnavailable
+from domain.store_errors import MatchNotFound, StoreError, StoreUnavailable
 from replay.store.application import HonbaApp
 from replay.store.errors import FAILED, UNAVAILABLE
+from replay.store.mapper import find_checks
 from replay.store.settings import DB_ENV, POSTGRES, default_db_path, store_name
+from replay.store.tokens import TABLE as TOKENS
+from replay.store.tokens import TokenRows
 
 if TYPE_CHECKING:
     from projections.views import DocumentView
+
+# The token id and match key ``ready_to_serve`` reads: no token's (an id is hex digits), and a key
+# that, were a match so named, is only read.
+NO_TOKEN = "not-a-token"
+NO_MATCH = "honba-ready-to-serve"
 
 # The store every use case takes, as a front end holds it: opened with ``open_store``, handed on.
 Store: TypeAlias = HonbaApp
@@ -33,6 +42,32 @@ def open_store(db: str | None, *, read_only: bool = False) -> Store:
     """The store ``db`` names (a SQLite file, ``:memory:``, a PostgreSQL URL; none: ``HONBA_DB``,
     else the default file), opened; ``read_only``: its connections refuse writes and need none."""
     return HonbaApp.open(db, read_only=read_only)
+
+
+def ready_to_serve(app: Store, connections: int = 0) -> None:
+    """What a server's first recorded hands did once for the whole process, done as it starts, before
+    it takes a request (issue 36, eighteenth round): the domain's encoders written and the mapper's
+    checks found for every class; and on PostgreSQL a hand's statements prepared on every connection
+    of the pool, now and as it opens more (``prepare_hands``), and the reads a table's first hand
+    makes (a token's row, a match and its seal, read whole) made once, of a token and a match that
+    are not there, so that the driver's first statements of each kind are behind it. No row is written.
+    ``connections``: how many calls the server makes at once (its hand threads): the pool opens as
+    many connections now, not at the first hands."""
+    write_encoders()
+    find_checks()
+    prepare = getattr(app.recorder, "prepare_hands", None)
+    if prepare is None:
+        # SQLite, memory: the first reads are left to the first hands (measured on PostgreSQL only;
+        # on SQLite a read may have to wait for another process's write lock).
+        return
+    # A store that does not answer now (an outage as the server starts): the server starts all the
+    # same, as it did, and its first hands do the rest as they come.
+    with suppress(*UNAVAILABLE):
+        tokens = TokenRows(app)  # (its table made, if this store has none yet: a hand's read names it)
+        prepare(TOKENS, connections)
+        tokens.row(NO_TOKEN)
+        with suppress(MatchNotFound):
+            app.read(NO_MATCH)
 
 
 def take_checkpoint(app: Store) -> str:
