@@ -52,7 +52,6 @@ from domain.integrity import (
     digests_of_items,
     event_digest,
     exact_canonical,
-    exact_digest,
     plain,
     plain_canonical,
     prefix_digests,
@@ -125,7 +124,7 @@ class Match(Aggregate):
             aggregate.unscored.append((self.originator_version, self.fact))
             known = aggregate.pending_data.get(self.originator_version)
             if self.client_key is not None:
-                aggregate.remember_fact(self.client_key, self.fact, known)
+                aggregate.remember_fact(self.client_key, self.fact)
             # A deal passed or an end the rules decided follows the entry a person made: not one of its own.
             if self.client_key is not None or not isinstance(self.fact, _RULES_FACTS):
                 aggregate.last_entry_key = self.client_key
@@ -266,7 +265,9 @@ class Match(Aggregate):
         self.history: list[tuple[int, Fact]] = []
         self.corrections: dict[int, Correction] = {}
         self.correction_log: list[tuple[int, Correction]] = []
-        self.client_keys: dict[str, str] = {}
+        # Each client key's command's fingerprint (``_fingerprint``), or for a recorded fact the fact
+        # itself in a one-item tuple, its fingerprint made when a retry asks (``fingerprint_of``).
+        self.client_keys: dict[str, str | tuple[Any]] = {}
         # The entry each client key's correction targeted, so that a retried undo finds it again.
         self.client_key_targets: dict[str, int | None] = {}
         # The client key of the last entry a person made (a result, a penalty, a correction; None
@@ -319,7 +320,12 @@ class Match(Aggregate):
     def collect_events(self) -> Sequence[Any]:
         """The events made since the last collection (the library's), the facts' data made for them let go."""
         self.pending_data.clear()
-        return super().collect_events()
+        # The library's takes them one by one from the front of the list (``pop(0)``): the same
+        # events, in order, the list left empty.
+        pending = self.pending_events
+        collected = list(pending)
+        pending.clear()
+        return collected
 
     def pending_fact_data(self) -> dict[int, Any]:
         """The plain data (``domain.codec.to_data``) of each pending event's fact or replacement made
@@ -341,6 +347,11 @@ class Match(Aggregate):
     def corrected_steps(self) -> list[CorrectedStep]:
         """The corrected history entry by entry, the hands kept as they were played."""
         return list(self._steps())
+
+    def steps_held(self) -> tuple[CorrectedStep, ...]:
+        """``corrected_steps`` as a tuple, made in one copy of the steps held, not two (a recorded
+        hand's answer takes it: issue 36, eighteenth round)."""
+        return tuple(self._steps())
 
     def _steps(self) -> list[CorrectedStep]:
         """The steps the aggregate holds, brought up to date: folded whole after a correction,
@@ -409,16 +420,21 @@ class Match(Aggregate):
         if client_key is not None:
             self.client_keys[client_key] = _fingerprint(command, payload)
 
-    def remember_fact(self, client_key: str, fact: Any, known: tuple[Any, Any] | None) -> None:
-        """``remember(client_key, "record", fact)``, the same fingerprint to the byte, made from the
-        fact's plain data its command made already for the event (``known``, from ``pending_data``:
-        the fact and its ``to_data``), and written by orjson where the fact's class says its data is
-        exactly the standard encoder's (``domain.codec.exact_data``): a recorded hand's fingerprint
-        was its fact encoded a second time and scanned for floats (issue 36, fifteenth round)."""
-        data = known[1] if known is not None and known[0] is fact else None
-        payload = fact_to_data(fact, data)
-        exact = True if exact_data(type(fact)) else None
-        self.client_keys[client_key] = exact_digest({"command": "record", "payload": payload}, exact)
+    def remember_fact(self, client_key: str, fact: Any) -> None:
+        """``remember(client_key, "record", fact)``, the fingerprint made only when a retry asks for it
+        (``fingerprint_of``: the same fingerprint to the byte): the fact is kept as it is (the history
+        holds it already), so that a recorded hand, and every event of a match read whole, makes no
+        digest no retry needs (issue 36, eighteenth round; the fifteenth made it from the fact's data
+        its command had made, one orjson call and one SHA-256 a hand)."""
+        self.client_keys[client_key] = (fact,)
+
+    def fingerprint_of(self, client_key: str) -> str | None:
+        """The fingerprint of the command this client key recorded (None: no command named it), made
+        now for a recorded fact's (``remember_fact``); nothing in the match is changed by asking."""
+        kept = self.client_keys.get(client_key)
+        if kept is None or type(kept) is str:
+            return kept
+        return _fingerprint("record", kept[0])
 
     def seen(self, client_key: str | None, command: str, payload: Any) -> bool:
         """True when this client key already recorded this very command (a retry: record nothing).
@@ -430,7 +446,7 @@ class Match(Aggregate):
             KEY.check(client_key, "client key")
         if client_key is None or client_key not in self.client_keys:
             return False
-        if self.client_keys[client_key] != _fingerprint(command, payload):
+        if self.fingerprint_of(client_key) != _fingerprint(command, payload):
             raise RuleViolation(Said("client key {key} was already used for a different command", key=repr(client_key)))
         return True
 

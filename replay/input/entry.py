@@ -243,6 +243,11 @@ def sized_penalty(
         raise FieldError("amount", exc.said) from None
 
 
+# The abortive draws' names an entry may give, made once (an enum's members walked and their values
+# read each hand were a hundredth of a recorded hand's service call).
+_ABORT_KINDS = frozenset(kind.value for kind in AbortKind)
+
+
 def result_of(entry: Entry, players: Sequence[str]) -> HandResult:
     """The hand result a win, draw or abortive draw entry stands for at a table of these players
     (in seat order). Only names that are no player and missing parts are refused here, by field;
@@ -261,7 +266,7 @@ def result_of(entry: Entry, players: Sequence[str]) -> HandResult:
             _seats(entry.nagashi, players, "nagashi"),
         )
     if entry.kind == "abort":
-        if entry.abort not in {k.value for k in AbortKind}:
+        if entry.abort not in _ABORT_KINDS:
             kinds = ", ".join(k.value for k in AbortKind)
             raise FieldError(
                 "abort",
@@ -395,7 +400,7 @@ def entry_from_line(data: Mapping[str, Any]) -> Entry:
     if kind == "abort":
         expect_keys(data, ("type", "kind", "riichi", "kongs"), "")
         abort = data.get("kind", "")
-        if abort not in {k.value for k in AbortKind}:
+        if abort not in _ABORT_KINDS:
             raise FieldError("", f"unknown abortive draw kind {shown(abort)}")
         return Entry(
             "abort", abort=abort, riichi=_refs(data.get("riichi"), "riichi"), kongs=_refs(data.get("kongs"), "kongs")

@@ -33,7 +33,9 @@ from eventsourcing.persistence import (
     IntegrityError,
     JSONTranscoder,
     Mapper,
+    Notification,
     PersistenceError,
+    Recording,
     StoredEvent,
 )
 from eventsourcing.utils import Environment, get_topic
@@ -124,10 +126,19 @@ class _Collected(ProcessingEvent[UUID]):
     An aggregate (``eventsourcing.domain.BaseAggregate``, as honba's all are) is no domain event
     and collects its events; anything else goes through the library's checks as before."""
 
+    def __init__(self, tracking: Any = None) -> None:
+        super().__init__(tracking)
+        # The plain data of each collected match event's fact, made by its command already
+        # (``Match.pending_fact_data``, taken before its collection lets it go), by the fact's ``id()``:
+        # what the save's mapper writes instead of making it again (``HonbaApp._record``).
+        self.known: dict[int, Any] = {}
+
     def collect_events(self, *objs: Any, **kwargs: Any) -> None:
         others = []
         for obj in objs:
             if isinstance(obj, BaseAggregate):
+                if type(obj) is Match and obj.pending_data:
+                    self.known.update(obj.pending_fact_data())
                 self.events.extend(obj.collect_events())
                 self.aggregates[obj.id] = obj
             elif obj is not None:
@@ -433,6 +444,38 @@ class HonbaApp(Application[UUID]):
         self.notify(processing.events)  # the library's deprecated hook, as its save calls it
         return recordings
 
+    def _record(self, processing_event: ProcessingEvent[UUID]) -> list[Recording[UUID]]:
+        """The library's ``_record`` (eventsourcing 9.5: ``EventStore.put``, then the repository's
+        cache), each event's row written by ``HonbaMapper.to_stored_event_known`` with the facts'
+        plain data its command made already (``_Collected.known``): a recorded hand's fact was made
+        into data a second time for its row (issue 36, eighteenth round). The same rows, the same
+        recordings; a mapper other than honba's goes the library's way."""
+        mapper = self.mapper
+        known = getattr(processing_event, "known", None)
+        if not known or not isinstance(mapper, HonbaMapper):
+            return super()._record(processing_event)
+        domain_events = processing_event.events
+        stored_events = [mapper.to_stored_event_known(event, known) for event in domain_events]
+        notification_ids = self.recorder.insert_events(
+            stored_events, tracking=processing_event.tracking, **processing_event.saved_kwargs
+        )
+        recordings = []
+        if notification_ids:
+            assert len(notification_ids) == len(stored_events)
+            for event, stored, notification_id in zip(domain_events, stored_events, notification_ids, strict=True):
+                notification = Notification(
+                    originator_id=stored.originator_id,
+                    originator_version=stored.originator_version,
+                    topic=stored.topic,
+                    state=stored.state,
+                    id=notification_id,
+                )
+                recordings.append(Recording(event, notification))
+        if self.repository.cache and not self.repository.fastforward:
+            for aggregate_id, aggregate in processing_event.aggregates.items():
+                self.repository.cache.put(aggregate_id, aggregate)
+        return recordings
+
     def save_match(self, match: Match, seal: Seal | None = None, *, read_only_after: bool = False) -> None:
         """Save a match's new events with its seal, in one transaction: nothing else, no row shared
         with saves of other matches (``checkpoint`` covers it later).
@@ -548,8 +591,16 @@ def mapper_for(settings: Mapping[str, str]) -> Mapper[UUID]:
 def _last_rows(recordings: Sequence[Any], match_uuid: UUID, seal_uuid: UUID) -> tuple[WrittenRow, WrittenRow] | None:
     """The last row a save wrote of the match and of its seal (the library's recordings: each
     event's row as inserted, in order), or None when it wrote none of either."""
-    last = {recording.notification.originator_id: recording.notification for recording in recordings}
-    match_row, seal_row = last.get(match_uuid), last.get(seal_uuid)
+    match_row = seal_row = None
+    for recording in recordings:
+        # A row's id is its event's, the very object the aggregate holds: ``is`` answers before
+        # ``UUID``'s own ``__eq__`` and ``__hash__`` (Python functions) are asked.
+        row = recording.notification
+        stream = row.originator_id
+        if stream is match_uuid or stream == match_uuid:
+            match_row = row
+        elif stream is seal_uuid or stream == seal_uuid:
+            seal_row = row
     if match_row is None or seal_row is None:
         return None
     return (

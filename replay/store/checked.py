@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from datetime import datetime
 from typing import Any, TypeVar
 from uuid import UUID
 
@@ -46,6 +47,8 @@ KEPT = 512
 
 # The containers ``detached`` copies (subclasses too: their own ``copy``).
 _COPIED = (list, dict, set)
+# Classes whose values ``detached`` shares without asking further (immutable, no container's subclass).
+_SHARED = frozenset({str, int, bool, float, tuple, bytes, type(None), UUID, datetime})
 
 
 def detached(aggregate: A) -> A:
@@ -59,7 +62,12 @@ def detached(aggregate: A) -> A:
     cls = type(aggregate)
     twin = cls.__new__(cls)
     vars(twin).update(
-        {name: value.copy() if isinstance(value, _COPIED) else value for name, value in vars(aggregate).items()}
+        {
+            # Most values are text, numbers, tuples and frozen values: their exact class answers
+            # before ``isinstance`` walks a class's bases for each of the three containers.
+            name: value if type(value) in _SHARED else value.copy() if isinstance(value, _COPIED) else value
+            for name, value in vars(aggregate).items()
+        }
     )
     return twin
 

@@ -70,3 +70,65 @@ def test_the_events_collected_are_the_library_s(tmp_path: Path) -> None:
         assert mine.saved_kwargs == theirs.saved_kwargs == {"client": "c1"}
     finally:
         app.close()
+
+
+def test_a_recorded_hand_s_fact_is_made_into_data_once_and_its_rows_are_the_library_s(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The save writes each fact's row from the data its command made for the event's digest
+    (``_Collected.known``, ``HonbaApp._record``; issue 36, eighteenth round): the fact is made into
+    data once a hand, and the rows and recordings are those the library's ``_record`` makes."""
+    import domain.match
+    import replay.store.transcoding
+
+    app = HonbaApp.open(str(tmp_path / "store.sqlite"))
+    try:
+        recording.start_match(app, KEY, PLAYERS, load_preset("tenhou"))
+        made: list[Any] = []
+        to_data = domain.codec.to_data
+
+        def counted(value: Any) -> Any:
+            made.append(value)
+            return to_data(value)
+
+        monkeypatch.setattr(domain.match, "to_data", counted)
+        monkeypatch.setattr(replay.store.transcoding, "to_data", counted)
+        recording.record(app, KEY, AbortiveDraw("four_winds"), client_key="k1")
+        assert [type(value) for value in made] == [AbortiveDraw]
+        monkeypatch.undo()
+
+        loaded = app.load(KEY)
+        loaded.match.record(AbortiveDraw("four_winds"), client_key="k2")
+        loaded.seal.seal(loaded.match.version, loaded.match.head)
+        mine, theirs = _Collected(), ProcessingEvent()
+        mine.collect_events(*copy.deepcopy((loaded.match, loaded.seal)))
+        theirs.collect_events(loaded.match, loaded.seal)
+        assert mine.known
+        ours = HonbaApp._record(app, mine)
+        # The library's, on a copy of the store's rows: the same rows written and answered.
+        written = [(r.notification.originator_version, r.notification.topic, r.notification.state) for r in ours]
+        expected = [
+            (stored.originator_version, stored.topic, stored.state)
+            for stored in map(app.mapper.to_stored_event, theirs.events)
+        ]
+        assert written == expected
+        assert [type(r.domain_event) for r in ours] == [type(e) for e in theirs.events]
+        assert app.load(KEY).match.version == loaded.match.version
+    finally:
+        app.close()
+
+
+def test_a_match_s_events_are_collected_in_order_and_let_go() -> None:
+    """``Match.collect_events`` (issue 36, eighteenth round: the list taken at once, not popped from
+    its front): the events made, in order, and nothing pending after, nor their facts' data."""
+    from domain.match import Match
+    from domain.values import ExhaustiveDraw
+
+    match = Match.start(KEY, PLAYERS, load_preset("tenhou"))
+    match.record(ExhaustiveDraw(ready=(1,)))  # the dealer not ready: the hand, then a deal pass
+    made = list(match.pending_events)
+    assert [type(event).__name__ for event in made] == ["Started", "HandDrawn", "DealPassed"]
+    collected = match.collect_events()
+    assert [id(event) for event in collected] == [id(event) for event in made]
+    assert match.pending_events == [] and match.pending_data == {}
+    assert match.collect_events() == []

@@ -90,3 +90,20 @@ def test_prepare_makes_no_aggregate_but_the_match(
         ]
     finally:
         store.close()
+
+
+@pytest.mark.usefixtures("frozen_clock")
+def test_seal_makes_the_library_s_event_and_state() -> None:
+    """``Seal.seal`` makes its event in one step (issue 36, eighteenth round): the event, the seal's
+    version, time, position and head are those the library's ``trigger_event`` makes."""
+    match_id = uuid4()
+    mine, theirs = Seal.open(match_id), Seal.open(match_id)
+    for seal in (mine, theirs):
+        seal.collect_events()
+    for position, head in ((1, "ab" * 32), (2, "cd" * 32)):
+        mine.seal(position, head)
+        Aggregate.trigger_event(theirs, Seal.Sealed, position=position, head=head)
+        assert _fields(list(mine.collect_events())) == _fields(list(theirs.collect_events()))
+        assert vars(mine) == vars(theirs)
+    mine.seal(2, "cd" * 32)  # the same end again: nothing new
+    assert list(mine.collect_events()) == []

@@ -203,7 +203,7 @@ def server_time() -> datetime:
 
 def recorded(match: Match, entry: int | None = None, change: Change | None = None) -> Recorded:
     """The match as ``Recorded``."""
-    steps = tuple(match.corrected_steps())
+    steps = match.steps_held()
     return Recorded(match.key, match.players, match.rules, match.state, steps, match.head, match.version, entry, change)
 
 
