@@ -13,7 +13,7 @@ future by the loop itself (``call_soon_threadsafe``): what the hand-over must do
 
 What stays as it was: the call runs in another thread than the loop, whatever it raises is raised
 to the caller, a bounded number run at once and the rest wait their turn in order; a thread is
-started only when none is idle. The bound is ``MOST`` (10), not the pool's 40: threads a server's
+started only when none is idle. The bound is ``MOST`` (6), not the pool's 40: threads a server's
 hands cannot use only contend for the interpreter's lock. A caller that stops waiting (its task
 cancelled) leaves its call to finish in its thread, as anyio's (shielded) does: a save under way
 is never cut in the middle; its answer is then dropped.
@@ -37,8 +37,11 @@ T = TypeVar("T")
 # and 10 more), for which threads beyond them wait. Each active thread contends for the interpreter's
 # lock, and each contended hand-over of it is a wake-up in the kernel: at 40 tables back to back
 # (20 a server) the servers' CPU went from 1.0 ms a hand with 40 threads (anyio's default) to 0.84 to
-# 0.94 ms with 6 to 16, paired round by round (2: fewer hands a second); seventeenth round.
-MOST = 10
+# 0.94 ms with 6 to 16, paired round by round (2: fewer hands a second); seventeenth round. With a
+# server's connections opened as it starts (eighteenth round), 6 against 10 on a quiet host: 1.03x to
+# 1.11x the hands a second in four paired runs, p95 64 to 93 ms against 87 to 109 (4: level with 6
+# within the noise, 1.02x to 1.16x of 10); docs/performance.md, the tenth session's lead's runs.
+MOST = 6
 
 # A job: the loop that waits, its future, the call and its argument. ``None`` stops a thread.
 _Job = tuple[asyncio.AbstractEventLoop, "asyncio.Future[Any]", Callable[[Any], Any], Any]

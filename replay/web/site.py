@@ -240,7 +240,7 @@ class Site:
         round, ``docs/performance.md``): on the loop, 40 tables back to back made 0.4 to 0.5x the
         hands a second of the pool at load 4 to 7, where each wait is a time slice. The thread is
         one of the site's ``hand_threads``, not the thread pool's: the same call in a thread, handed
-        over for about a tenth of the instructions, at most 10 at once (seventeenth round)."""
+        over for about a tenth of the instructions, at most ``hand_threads.MOST`` at once (seventeenth round)."""
         if self._lock is None:
             return await self.hand_threads.run(self.run, fn)
         if not self._answered:

@@ -28,7 +28,7 @@ from replay.service.recording.changes import Opening
 from replay.store.application import HonbaApp
 from replay.web import i18n
 from replay.web.app import create_app
-from replay.web.hand_threads import HandThreads
+from replay.web.hand_threads import MOST, HandThreads
 
 T = TypeVar("T")
 
@@ -60,10 +60,10 @@ def test_a_call_runs_in_a_hand_thread_and_gives_its_result_or_what_it_raised() -
 
 @pytest.mark.parametrize(("most", "calls"), [(3, 8), (None, 14)])
 def test_at_most_most_calls_run_at_once_and_the_rest_wait_their_turn(most: int | None, calls: int) -> None:
-    # A server's hands: at most 10 at once, not the thread pool's 40 (threads the hands cannot use
+    # A server's hands: at most MOST at once, not the thread pool's 40 (threads the hands cannot use
     # only contend for the interpreter's lock).
     threads = HandThreads() if most is None else HandThreads(most=most)
-    most = 10 if most is None else most
+    most = MOST if most is None else most
     running, highest, lock = 0, 0, threading.Lock()
     release = threading.Event()
 
