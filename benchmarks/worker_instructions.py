@@ -1,6 +1,6 @@
 """The instructions of an import's reading worker's job: ``read_for_import`` of the corpus's first Tenhou logs.
 
-    python -P benchmarks/worker_instructions.py [--logs 150] [--also TREE] [--reader]
+    python -P benchmarks/worker_instructions.py [--logs 150] [--also TREE] [--reader | --storing]
 
 Each count is one process under ``valgrind --tool=cachegrind --cache-sim=no`` with ``PYTHONHASHSEED=0``
 (the load does not change it): the readers imported as a worker has them (``preload``), one log read
@@ -9,13 +9,18 @@ documents, the cycle collector paused as the import pauses it. The same process 
 first is counted too and taken off: the figure is the job's alone. ``--also TREE``: the same for another
 checkout (a copy of main, its bytecode compiled), and the ratio. Used for issue 36's fifteenth round.
 ``--reader``: the hands' reader alone (``read_plain_pieces`` of the tags the walk matched, as a fresh
-worker reads them: its caches empty), its sixteenth round's.
+worker reads them: its caches empty), its sixteenth round's. ``--storing``: the storing process beside two
+reading workers (``import_paths`` of the logs into a fresh SQLite store, as ``honba import`` runs it:
+unpickling the workers' results, the lookups, the inserts, the view's rows, the files' records), less the
+same process with its workers started and given nothing; valgrind follows no child, so the workers' own
+work is not counted (their hand-over is, on this side). Its nineteenth round's.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+import tempfile
 from pathlib import Path
 
 # ``python -P`` leaves this script's folder off the path: its helpers are found there all the same.
@@ -55,6 +60,37 @@ for _ in range(int(sys.argv[3])):
     read()
 """
 
+# ``--storing``: the storing process of an import with two reading workers (``argv[3]``: a fresh SQLite
+# file); with no log, the pool started alone (its fork server and workers, as before an import's first file).
+STORING = """
+import sys
+from pathlib import Path
+from replay.service.imports.batch import import_paths, reading_pool
+from replay.store.application import HonbaApp
+every = sorted(Path(sys.argv[1]).glob("*.mjlog"))[: int(sys.argv[2])]
+with reading_pool(2, 1000):
+    pass
+app = HonbaApp.open(sys.argv[3])
+with reading_pool(2, 1000, on_demand=True) as pool:
+    if every:
+        run = import_paths(app, every, pool=pool)
+        assert run.stored == len(every), run
+    else:
+        pool.submit(len, "").result()
+app.close()
+"""
+
+
+def storing(tree: Path, logs: int) -> int:
+    """The storing process's own instructions for ``logs`` logs imported with two reading workers."""
+    counts = []
+    # Each in a fresh folder: the store and the view's file beside it (``honba.views.sqlite``) both new.
+    for count in (logs, 0):
+        with tempfile.TemporaryDirectory() as work:
+            db = str(Path(work) / "honba.sqlite")
+            counts.append(counted_instructions(tree, [STORING, str(CORPUS), str(count), db], "the import"))
+    return counts[0] - counts[1]
+
 
 def instructions(tree: Path, logs: int, reader: int | None = None) -> int:
     """The instructions (``Ir``) of one process reading ``logs`` logs with ``tree``'s honba (``reader``:
@@ -75,14 +111,20 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--logs", type=int, default=150, help="how many of the corpus's Tenhou logs")
     parser.add_argument("--also", type=Path, help="another checkout to count, and the ratio to it")
-    parser.add_argument("--reader", action="store_true", help="the hands' reader alone (read_plain_pieces)")
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("--reader", action="store_true", help="the hands' reader alone (read_plain_pieces)")
+    group.add_argument("--storing", action="store_true", help="the storing process beside two reading workers")
     args = parser.parse_args()
     if not CORPUS.is_dir():
         raise SystemExit(f"the shared corpus is not at {CORPUS}")
-    mine = job(REPO, args.logs, args.reader)
+
+    def count(tree: Path) -> int:
+        return storing(tree, args.logs) if args.storing else job(tree, args.logs, args.reader)
+
+    mine = count(REPO)
     print(f"{REPO}: {mine / 1e6:,.1f} M instructions for {args.logs} logs")
     if args.also is not None:
-        other = job(args.also.resolve(), args.logs, args.reader)
+        other = count(args.also.resolve())
         print(f"{args.also}: {other / 1e6:,.1f} M instructions")
         print(f"this tree / {args.also}: {mine / other:.4f}")
 

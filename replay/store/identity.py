@@ -122,6 +122,33 @@ class ImportedFile(Aggregate):
             warnings=warnings,
         )
 
+    @classmethod
+    def recorded(
+        cls, digest: str, games: list[Any], unsupported: list[str], warnings: list[str]
+    ) -> ImportedFile.Recorded:
+        """The event ``record(...)`` records (stamped by its class's clock as the library stamps it),
+        made without the aggregate: an import records every file it reads whole, and reads every
+        record it finds as this event (``replay.store.imported``); the library's ``_create`` (its
+        checks, its copies of the arguments, the aggregate mutated) cost more than the event."""
+        # The event class as ``_create`` makes it (keyword arguments its dataclass transform does not
+        # declare to a type checker).
+        made: Any = cls.Recorded
+        event: ImportedFile.Recorded = made(
+            originator_topic=_FILE_TOPIC,
+            originator_id=file_record_id(digest),
+            originator_version=cls.INITIAL_VERSION,
+            timestamp=made.create_timestamp(),
+            digest=digest,
+            games=games,
+            unsupported=unsupported,
+            warnings=warnings,
+        )
+        return event
+
+
+# The topic a file record's event names its aggregate by (``Aggregate._create`` writes ``get_topic``'s).
+_FILE_TOPIC = get_topic(ImportedFile)
+
 
 # Where these classes lived before: stores written then name them so in every event.
 OLD_MODULE = "replay.identity"

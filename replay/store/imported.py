@@ -11,14 +11,14 @@ from replay.store.application import HonbaApp
 from replay.store.identity import ImportedFile, file_record_id
 
 
-def imported_file(store: HonbaApp, digest: str) -> ImportedFile | None:
+def imported_file(store: HonbaApp, digest: str) -> ImportedFile.Recorded | None:
     """The record of a file imported before with these bytes and options, or None
     (``replay.service.imports.batch.import_digests``)."""
     rows = store.recorder.select_events(file_record_id(digest), limit=1)
     return _record(store, rows[0], digest) if rows else None
 
 
-def imported_files(store: HonbaApp, digests: Sequence[str]) -> dict[str, ImportedFile]:
+def imported_files(store: HonbaApp, digests: Sequence[str]) -> dict[str, ImportedFile.Recorded]:
     """The records of files imported before among these digests, by digest: ``imported_file`` of
     each, read in one statement where the store can (an import looks up the digests of the next
     files at once, not two statements per file): SQLite's ``select_streams``, PostgreSQL's
@@ -37,7 +37,7 @@ def imported_files(store: HonbaApp, digests: Sequence[str]) -> dict[str, Importe
     first: dict[Any, StoredEvent] = {}
     for row in rows:  # each stream's rows in order: its first is what ``imported_file`` reads
         first.setdefault(row.originator_id, row)
-    records: dict[str, ImportedFile] = {}
+    records: dict[str, ImportedFile.Recorded] = {}
     for stream, row in first.items():
         digest = ids.get(stream)
         if digest is None:
@@ -48,21 +48,23 @@ def imported_files(store: HonbaApp, digests: Sequence[str]) -> dict[str, Importe
     return records
 
 
-def _record(store: HonbaApp, row: StoredEvent, digest: str) -> ImportedFile | None:
-    """The record a file record's first row holds, when it is the record of that digest."""
+def _record(store: HonbaApp, row: StoredEvent, digest: str) -> ImportedFile.Recorded | None:
+    """The record a file record's first row holds (its event: the file's digest, games, unsupported
+    games and warnings), when it is the record of that digest. The event itself, not an aggregate
+    made of it: a re-import finds a record for every file."""
     try:
         event = store.mapper.to_domain_event(row)
     except Exception:  # a damaged record: the file is read again, as if never recorded
         return None
     if not isinstance(event, ImportedFile.Recorded) or event.digest != digest:
         return None
-    return ImportedFile(event.digest, event.games, event.unsupported, event.warnings)
+    return event
 
 
-def record_imported(store: HonbaApp, records: Sequence[ImportedFile]) -> None:
-    """Store the records of files whose games are all stored (one insert; one by one when some
-    are there already: another import recorded the same file meanwhile)."""
-    stored = [store.mapper.to_stored_event(event) for record in records for event in record.collect_events()]
+def record_imported(store: HonbaApp, records: Sequence[ImportedFile.Recorded]) -> None:
+    """Store the records of files whose games are all stored (``ImportedFile.recorded``: one insert;
+    one by one when some are there already: another import recorded the same file meanwhile)."""
+    stored = [store.mapper.to_stored_event(record) for record in records]
     if not stored:
         return
     try:

@@ -63,7 +63,7 @@ def test_a_store_written_with_the_old_topics_reads_checks_and_records(tmp_path: 
     recording.start_match(store, "m1", PLAYERS, TENHOU)
     recording.record(store, "m1", won(ron(1, 0, hv(3, 30))))
     assert store_prepared(store, [prepare(a_game("log-1"), store.mapper, from_log=True)]) == [True]
-    record_imported(store, [ImportedFile.record("d" * 64, [["log-1", PLAYERS, "log-1"]], [], [])])
+    record_imported(store, [ImportedFile.recorded("d" * 64, [["log-1", PLAYERS, "log-1"]], [], [])])
     store.close()
     written_before_the_move(path)
     assert {"replay.seal", "replay.identity"} <= topics(path)

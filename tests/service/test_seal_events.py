@@ -1,5 +1,6 @@
 """An import's seal and game identity events are made without their aggregates (issue 36, round
-twelve): the same events ``Seal.open``/``seal`` and ``GameIdentity.claim`` record, the same rows."""
+twelve), and its files' records too (round nineteen): the same events ``Seal.open``/``seal``,
+``GameIdentity.claim`` and ``ImportedFile.record`` record, the same rows."""
 
 from __future__ import annotations
 
@@ -16,7 +17,8 @@ from domain.rules import Ruleset
 from domain.values import ExhaustiveDraw
 from replay.service.imports.storing import prepare
 from replay.store.application import HonbaApp
-from replay.store.identity import GameIdentity
+from replay.store.identity import GameIdentity, ImportedFile
+from replay.store.imported import imported_file, record_imported
 from replay.store.seal import Seal, new_seal_events, seal_from
 
 FROZEN = datetime(2026, 1, 2, 3, 4, 5, 123456, tzinfo=UTC)
@@ -51,6 +53,49 @@ def test_claim_events_are_the_aggregates() -> None:
     claimed = GameIdentity.claim("f" * 64, "2018011712gm-0009-0000-84f0883b")
     made = GameIdentity.claim_events("f" * 64, "2018011712gm-0009-0000-84f0883b")
     assert _fields(made) == _fields(list(claimed.collect_events()))
+
+
+@pytest.mark.usefixtures("frozen_clock")
+def test_a_file_s_record_is_the_aggregate_s_event() -> None:
+    games = [["2018011712gm-0009-0000-84f0883b", ["A", "B", "C", "D"], "2018011712gm-0009-0000-84f0883b"]]
+    made = ImportedFile.recorded("e" * 64, games, ["g2: three players"], ["hand 1: fu: the log has 30"])
+    recorded = ImportedFile.record("e" * 64, games, ["g2: three players"], ["hand 1: fu: the log has 30"])
+    assert _fields([made]) == _fields(list(recorded.collect_events()))
+
+
+def test_an_import_records_its_files_without_an_aggregate_and_finds_them_again(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch, frozen_clock: None
+) -> None:
+    """The rows ``record_imported`` writes for the records an import makes (``ImportedFile.recorded``)
+    are those of the aggregate's event, and a record is read back as that event, no aggregate made
+    either way (a re-import looks every file up)."""
+    store, other = HonbaApp.open(str(tmp_path / "x.db")), HonbaApp.open(str(tmp_path / "y.db"))
+    try:
+        made: list[type] = []
+        library_create = Aggregate._create.__func__  # type: ignore[attr-defined]
+
+        def counted(cls: Any, *args: Any, **kwargs: Any) -> Any:
+            made.append(cls)
+            return library_create(cls, *args, **kwargs)
+
+        games = [["log-1", ["A", "B", "C", "D"], "log-1"]]
+        expected = [
+            other.mapper.to_stored_event(e) for e in ImportedFile.record("d" * 64, games, [], []).collect_events()
+        ]
+        monkeypatch.setattr(Aggregate, "_create", classmethod(counted))
+        record_imported(store, [ImportedFile.recorded("d" * 64, games, [], [])])
+        found = imported_file(store, "d" * 64)
+        assert made == []
+        assert store.recorder.select_events(expected[0].originator_id) == expected
+        assert found is not None and (found.digest, found.games, found.unsupported, found.warnings) == (
+            "d" * 64,
+            games,
+            [],
+            [],
+        )
+    finally:
+        store.close()
+        other.close()
 
 
 def test_prepare_makes_no_aggregate_but_the_match(

@@ -257,7 +257,7 @@ class FileRead:
     # The digest of the file's bytes and the import's options (``import_digests``); None: not recorded.
     digest: str | None = None
     # A file recognised by its digest, not read: the games it gave when it was imported.
-    known: ImportedFile | None = None
+    known: ImportedFile.Recorded | None = None
 
 
 def read_for_import(
@@ -433,7 +433,7 @@ class _Storer:
         self.unrecorded: set[str] = set()
         # The files this import recorded, by digest, each with its place in the order they were recorded
         # (``written``): those since the lookup of the oldest file in flight (``forget_before``).
-        self.recorded: dict[str, tuple[int, ImportedFile]] = {}
+        self.recorded: dict[str, tuple[int, ImportedFile.Recorded]] = {}
         self.written = 0
         self.since_checkpoint = 0
         # The store's standings view, kept current batch by batch (opened at the first batch stored;
@@ -441,7 +441,7 @@ class _Storer:
         self.view: DocumentView | None = None
         self.view_opened = False
 
-    def known(self, digest: str, found: dict[str, ImportedFile]) -> ImportedFile | None:
+    def known(self, digest: str, found: dict[str, ImportedFile.Recorded]) -> ImportedFile.Recorded | None:
         """The record of a file with this digest: looked up (``found``), or recorded since."""
         looked_up = found.get(digest)
         if looked_up is not None:
@@ -449,7 +449,7 @@ class _Storer:
         entry = self.recorded.get(digest)
         return None if entry is None else entry[1]
 
-    def recorded_since(self, digest: str | None, mark: int) -> ImportedFile | None:
+    def recorded_since(self, digest: str | None, mark: int) -> ImportedFile.Recorded | None:
         """The record of a file with this digest that this import wrote after ``mark`` (``written`` when
         the file was looked up), or None."""
         entry = self.recorded.get(digest) if digest is not None else None
@@ -486,7 +486,7 @@ class _Storer:
             if not self.pending:
                 self.flush()
 
-    def _take_known(self, file: str, known: ImportedFile) -> None:
+    def _take_known(self, file: str, known: ImportedFile.Recorded) -> None:
         """A file whose bytes were imported before: its games are present, as they were stored."""
         name = Path(file)
         for reason in known.unsupported:
@@ -551,7 +551,7 @@ class _Storer:
                 continue
             prefix = f"{read.file}: "
             records.append(
-                ImportedFile.record(
+                ImportedFile.recorded(
                     read.digest,
                     games,
                     [u.reason for u in read.unsupported],
