@@ -568,10 +568,14 @@ class HonbaPostgresRecorder(PostgresApplicationRecorder):
         made under that lock, each refusing the whole statement (nothing inserted, nothing notified)
         with its own code: the token's row is the one given, field for field (``HB001``: revoked,
         replaced, removed), and each stream's last row is the one given, its position, topic and
-        state, with none after it (``HB002``: another process's save, a row changed or removed).
+        state, with none after it (``HB002``: another process's save, a row changed or removed), for
+        a hand's two streams (the match's and its seal's, ``HAND_STREAMS``), each found by its primary
+        key's index from the position given on: the rows a tails' read would have found, and no more
+        (a first form, each head looked for in a correlated subquery of the streams' ``unnest``, cost
+        PostgreSQL more than the read it saved).
         The table lock (``EXCLUSIVE``) keeps every other write of the events out from the checks
         to the commit. Made once per process, under the schema's advisory lock as the tables are."""
-        names = {**self._names, "tokens": Identifier(tokens)}
+        names = {**self._names, "tokens": Identifier(tokens), "streams": Literal(HAND_STREAMS)}
         function = SQL(
             "CREATE OR REPLACE FUNCTION {schema}.{checked}("
             "ids {id_type}[], versions bigint[], topics text[], states bytea[], wait_for_lock text, "
@@ -584,12 +588,11 @@ class HonbaPostgresRecorder(PostgresApplicationRecorder):
             "PERFORM 1 FROM {tokens} AS k WHERE k.token_id = token AND k.role = token_role "
             "AND k.match_key IS NOT DISTINCT FROM token_match AND k.salt = token_salt AND k.digest = token_digest; "
             "IF NOT FOUND THEN RAISE EXCEPTION 'the token is not as checked' USING ERRCODE = 'HB001'; END IF; "
-            "PERFORM 1 FROM unnest(head_ids, head_versions, head_topics, head_states) AS h(id, version, topic, state) "
-            "WHERE NOT EXISTS (SELECT 1 FROM {schema}.{table} AS e WHERE e.originator_id = h.id "
-            "AND e.originator_version = h.version AND e.topic = h.topic AND e.state = h.state) "
-            "OR EXISTS (SELECT 1 FROM {schema}.{table} AS e WHERE e.originator_id = h.id "
-            "AND e.originator_version > h.version); "
-            "IF FOUND THEN RAISE EXCEPTION 'the stored rows are not as checked' USING ERRCODE = 'HB002'; END IF; "
+            "IF (SELECT count(*) <> {streams} OR NOT bool_and(e.originator_version = h.version AND e.topic = h.topic "
+            "AND e.state = h.state) FROM (VALUES (head_ids[1], head_versions[1], head_topics[1], head_states[1]), "
+            "(head_ids[2], head_versions[2], head_topics[2], head_states[2])) AS h(id, version, topic, state) "
+            "JOIN {schema}.{table} AS e ON e.originator_id = h.id AND e.originator_version >= h.version) "
+            "THEN RAISE EXCEPTION 'the stored rows are not as checked' USING ERRCODE = 'HB002'; END IF; "
             "NOTIFY {channel}; "
             "RETURN QUERY INSERT INTO {schema}.{table} (originator_id, originator_version, topic, state) "
             "SELECT * FROM unnest(ids, versions, topics, states) RETURNING notification_id; "
@@ -616,6 +619,8 @@ class HonbaPostgresRecorder(PostgresApplicationRecorder):
         on such a try is an ``IntegrityError``, as ``insert_events``'s would be: the first try may
         have been committed before its answer was lost (its own rows now the heads)."""
         token_id, (role, match_key, salt, digest) = token
+        if len(heads) != HAND_STREAMS:
+            raise ValueError(f"a hand's one-trip insert checks {HAND_STREAMS} streams' last rows, not {len(heads)}")
         statement = self._few_rows(f"checked+{tokens}", len(stored_events))
         arguments = [
             *(e.originator_id for e in stored_events),
