@@ -226,10 +226,10 @@ class HonbaApp(Application[UUID]):
                 return step()
         trip = _Trip()
         with self._ahead_of(key, trip):
+            # Made again only where a row taken unread decided it and nothing may have been written
+            # (a refusal of ``insert_checked``, ``NotAsChecked``, writes nothing).
             try:
                 result = step()
-            except NotAsChecked:
-                pass
             except Exception:
                 if not trip.used or trip.sent:
                     raise
@@ -388,15 +388,18 @@ class HonbaApp(Application[UUID]):
         trip = getattr(self._ahead, "trip", None) if getattr(self._ahead, "key", None) == key else None
         if trip is not None and trip.deferred is not None:
             deferred, trip.deferred = trip.deferred, None
-            if deferred[0] is checked and checked is not None and checked.rows is not None:
-                # ``one_trip``: the match as this process saved it, its last rows checked by the insert.
-                stream = match_id(key)
-                heads = [
-                    StoredEvent(uuid, row.position, row.topic, row.state)
-                    for uuid, row in zip((stream, seal_id(stream)), checked.rows, strict=True)
-                ]
-                trip.expect = (deferred[1], deferred[2], heads)
-                return Loaded(self._folded(key, detached(checked.match)), detached(checked.seal))
+            if deferred[0] is not checked or checked is None or checked.rows is None:
+                # Another thread of this process saved the match since the token's check: made again
+                # with the reads (nothing written yet; the token taken unread is checked by no statement).
+                raise NotAsChecked("rows")
+            # ``one_trip``: the match as this process saved it, its last rows checked by the insert.
+            stream = match_id(key)
+            heads = [
+                StoredEvent(uuid, row.position, row.topic, row.state)
+                for uuid, row in zip((stream, seal_id(stream)), checked.rows, strict=True)
+            ]
+            trip.expect = (deferred[1], deferred[2], heads)
+            return Loaded(self._folded(key, detached(checked.match)), detached(checked.seal))
         if checked is not None:
             # The tails a token's read brought along (``reading_ahead``), taken once: a retry reads again.
             ahead = getattr(self._ahead, "tails", None) if getattr(self._ahead, "key", None) == key else None
@@ -537,7 +540,14 @@ class HonbaApp(Application[UUID]):
             # ``one_trip``: the rows inserted only if the token's and the heads' rows are as checked.
             trip.expect, trip.sent = None, True
             insert_checked = self.recorder.insert_checked  # type: ignore[attr-defined]  # (one_trip: PostgreSQL's)
-            notification_ids: Sequence[int] | None = insert_checked(stored_events, *expect)
+            try:
+                notification_ids: Sequence[int] | None = insert_checked(stored_events, *expect)
+            except NotAsChecked:
+                trip.sent = False  # refused: nothing written
+                raise
+        elif trip is not None and trip.used and not trip.sent:
+            # A token taken unread, and a save its one-trip insert would not check: nothing written.
+            raise NotAsChecked("token")
         else:
             notification_ids = self.recorder.insert_events(
                 stored_events, tracking=processing_event.tracking, **processing_event.saved_kwargs

@@ -165,6 +165,8 @@ class TokenRows:
 
     def _knew(self, token_id: str, row: Row | None) -> None:
         """The row of ``token_id`` as just read (None: there is none), kept for a hand in one round trip."""
+        if not self._postgres:
+            return  # (no one trip on other stores)
         with self._lock:
             if row is None:
                 self._known.pop(token_id, None)

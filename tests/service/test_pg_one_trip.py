@@ -225,6 +225,30 @@ def test_an_answer_with_nothing_to_insert_rests_on_rows_read(
     assert history(app) == 2
 
 
+def test_a_save_of_the_match_by_another_thread_after_the_token_s_check_makes_the_hand_again_with_the_reads(
+    table: tuple[HonbaApp, TokenStore, str], statements: list[str]
+) -> None:
+    app, tokens, token = table
+    steps: list[str] = []
+
+    def step() -> int:
+        grant = tokens.check(token)
+        assert grant is not None
+        steps.append("step")
+        if len(steps) == 1:
+            # What was kept of the match changes under the step (as another thread's save replaces it).
+            app.checked.forget(KEY)
+        return recording.record(app, KEY, ABORT).version
+
+    version = entered(app, KEY, step)
+    # Nothing written by the first step (its token taken unread, its match no longer as kept); the
+    # second, with nothing kept of the match, read the token's row alone and the match whole (neither
+    # counted here), and inserted plainly.
+    assert steps == ["step", "step"]
+    assert statements == ["insert_events"]
+    assert history(app) == 2 and version == app.read(KEY).match.version
+
+
 def test_a_refusal_on_the_one_trip_is_answered_only_after_the_token_is_read(
     table: tuple[HonbaApp, TokenStore, str], statements: list[str]
 ) -> None:
