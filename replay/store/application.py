@@ -22,7 +22,7 @@ import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 from uuid import UUID
 
 import attrs
@@ -45,9 +45,9 @@ from domain.errors import DamagedFact
 from domain.match import Match, match_id
 from domain.said import Listed, Said
 from domain.store_errors import DamagedMatch, MatchNotFound, StoreConflict, StoreError, StoreUnavailable
-from replay.store.checked import CheckedMatches, WrittenRow, after, wanted_tails
+from replay.store.checked import Checked, CheckedMatches, WrittenRow, after, detached, wanted_tails
 from replay.store.checkpoint import Taken, store_head, take_checkpoint, thread_lock
-from replay.store.errors import UNAVAILABLE
+from replay.store.errors import UNAVAILABLE, NotAsChecked
 from replay.store.findings import MatchCheck
 from replay.store.integrity import check_rows, match_damage, read_rows
 from replay.store.mapper import HonbaMapper
@@ -118,6 +118,24 @@ class Shown:
     rows: tuple[list[tuple[int, Any, str]], Any] | None = attrs.field(default=None, eq=False, repr=False)
 
 
+T = TypeVar("T")
+
+
+class _Trip:
+    """One ``HonbaApp.one_trip`` block on one thread: whether its token's check took the row this
+    process read before (``used``), what the next load of its match takes unread (``deferred``: the
+    entry checked, the token table, the token's id and row), what the save's insert checks
+    (``expect``: the token table, the token, the streams' last rows), and whether that insert was sent."""
+
+    __slots__ = ("deferred", "expect", "sent", "used")
+
+    def __init__(self) -> None:
+        self.used = False
+        self.sent = False
+        self.deferred: tuple[Checked, str, tuple[str, tuple[str, str | None, str, str]]] | None = None
+        self.expect: tuple[str, tuple[str, tuple[str, str | None, str, str]], list[StoredEvent]] | None = None
+
+
 class _Collected(ProcessingEvent[UUID]):
     """The library's collection of what a save stores, an aggregate's pending events found without
     its ``runtime_checkable`` protocols: ``isinstance`` against one walks the protocol's members
@@ -182,17 +200,53 @@ class HonbaApp(Application[UUID]):
         return self._ahead_of(key)
 
     @contextlib.contextmanager
-    def _ahead_of(self, key: str) -> Iterator[None]:
-        self._ahead.key, self._ahead.tails = key, None
+    def _ahead_of(self, key: str, trip: _Trip | None = None) -> Iterator[None]:
+        ahead = self._ahead
+        ahead.key, ahead.tails, ahead.trip = key, None, trip
         try:
             yield
         finally:
-            self._ahead.key, self._ahead.tails = None, None
+            ahead.key, ahead.tails, ahead.trip = None, None, None
 
-    def token_with_tails(self, tokens: str, token_id: str) -> tuple[bool, tuple[str, str | None, str, str] | None]:
+    def one_trip(self, key: str, step: Callable[[], T]) -> T:
+        """``step()`` (a table's hand at the match ``key``: its token checked, the entry applied) in
+        one round trip to the store where it can be: ``reading_ahead``'s block, in which a token whose
+        row this process read before, at a match whose last rows this process wrote, is checked
+        against that row and the hand made on the match as this process saved it, with no read;
+        the hand's insert then checks in the same statement that the token's row and the match's
+        and seal's last rows are still exactly those (``HonbaPostgresRecorder.insert_checked``). When
+        they are not (a token revoked or replaced, another process's save, a row changed or removed),
+        nothing is written, and ``step`` runs again as in ``reading_ahead`` (the rows read, the
+        token and the match checked on them), whose outcome is the answer; so does a step that ends
+        without that insert having been sent (a refusal, a retry recording nothing): no answer rests
+        on rows not read or checked by a statement of its own. A store without that insert (SQLite,
+        memory), or a match or token not known yet, takes ``reading_ahead``'s path at once."""
+        if getattr(self.recorder, "checked_tokens", None) is None:
+            with self.reading_ahead(key):
+                return step()
+        trip = _Trip()
+        with self._ahead_of(key, trip):
+            # Made again only where a row taken unread decided it and nothing may have been written
+            # (a refusal of ``insert_checked``, ``NotAsChecked``, writes nothing).
+            try:
+                result = step()
+            except Exception:
+                if not trip.used or trip.sent:
+                    raise
+            else:
+                if not trip.used or trip.sent:
+                    return result
+        with self._ahead_of(key):
+            return step()
+
+    def token_with_tails(
+        self, tokens: str, token_id: str, known: tuple[str, str | None, str, str] | None = None
+    ) -> tuple[bool, tuple[str, str | None, str, str] | None]:
         """Inside ``reading_ahead`` for a match this process checked, on a store that reads both in
         one statement: (True, the row of token ``token_id`` in the table ``tokens``, or None), its
-        match's tails kept for the load. Else (False, None): the caller reads the row alone."""
+        match's tails kept for the load. Else (False, None): the caller reads the row alone.
+        Inside ``one_trip``, ``known`` (the row as this process last read it) at a match whose last
+        rows this process wrote: (True, ``known``), nothing read; the hand's insert checks both."""
         key = getattr(self._ahead, "key", None)
         reads = getattr(self.recorder, "select_tails_and_token", None)
         if key is None or reads is None:
@@ -200,6 +254,12 @@ class HonbaApp(Application[UUID]):
         checked = self.checked.get(key)
         if checked is None:
             return False, None
+        trip = self._ahead.trip
+        one_trip = trip is not None and known is not None and getattr(self.recorder, "checked_tokens", None) == tokens
+        if one_trip and checked.rows is not None:
+            trip.used = True
+            trip.deferred = (checked, tokens, (token_id, known))
+            return True, known
         wanted = wanted_tails(match_id(key), checked)
         rows, token = reads(wanted, tokens, token_id)
         self._ahead.tails = (wanted, rows)
@@ -325,6 +385,21 @@ class HonbaApp(Application[UUID]):
         (``replay.store.checked``, which says what such a check does not see); anything that does
         not match is loaded and checked whole, as the first time."""
         checked = self.checked.get(key)
+        trip = getattr(self._ahead, "trip", None) if getattr(self._ahead, "key", None) == key else None
+        if trip is not None and trip.deferred is not None:
+            deferred, trip.deferred = trip.deferred, None
+            if deferred[0] is not checked or checked is None or checked.rows is None:
+                # Another thread of this process saved the match since the token's check: made again
+                # with the reads (nothing written yet; the token taken unread is checked by no statement).
+                raise NotAsChecked("rows")
+            # ``one_trip``: the match as this process saved it, its last rows checked by the insert.
+            stream = match_id(key)
+            heads = [
+                StoredEvent(uuid, row.position, row.topic, row.state)
+                for uuid, row in zip((stream, seal_id(stream)), checked.rows, strict=True)
+            ]
+            trip.expect = (deferred[1], deferred[2], heads)
+            return Loaded(self._folded(key, detached(checked.match)), detached(checked.seal))
         if checked is not None:
             # The tails a token's read brought along (``reading_ahead``), taken once: a retry reads again.
             ahead = getattr(self._ahead, "tails", None) if getattr(self._ahead, "key", None) == key else None
@@ -452,13 +527,31 @@ class HonbaApp(Application[UUID]):
         recordings; a mapper other than honba's goes the library's way."""
         mapper = self.mapper
         known = getattr(processing_event, "known", None)
-        if not known or not isinstance(mapper, HonbaMapper):
+        trip = getattr(self._ahead, "trip", None)
+        expect = None if trip is None else trip.expect
+        if expect is None and (not known or not isinstance(mapper, HonbaMapper)):
             return super()._record(processing_event)
         domain_events = processing_event.events
-        stored_events = [mapper.to_stored_event_known(event, known) for event in domain_events]
-        notification_ids = self.recorder.insert_events(
-            stored_events, tracking=processing_event.tracking, **processing_event.saved_kwargs
-        )
+        if known and isinstance(mapper, HonbaMapper):
+            stored_events = [mapper.to_stored_event_known(event, known) for event in domain_events]
+        else:
+            stored_events = [mapper.to_stored_event(event) for event in domain_events]
+        if trip is not None and expect is not None:
+            # ``one_trip``: the rows inserted only if the token's and the heads' rows are as checked.
+            trip.expect, trip.sent = None, True
+            insert_checked = self.recorder.insert_checked  # type: ignore[attr-defined]  # (one_trip: PostgreSQL's)
+            try:
+                notification_ids: Sequence[int] | None = insert_checked(stored_events, *expect)
+            except NotAsChecked:
+                trip.sent = False  # refused: nothing written
+                raise
+        elif trip is not None and trip.used and not trip.sent:
+            # A token taken unread, and a save its one-trip insert would not check: nothing written.
+            raise NotAsChecked("token")
+        else:
+            notification_ids = self.recorder.insert_events(
+                stored_events, tracking=processing_event.tracking, **processing_event.saved_kwargs
+            )
         recordings = []
         if notification_ids:
             assert len(notification_ids) == len(stored_events)

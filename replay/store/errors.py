@@ -17,3 +17,13 @@ UNAVAILABLE = (OperationalError, InterfaceError)
 # Everything the library raises of the store's (the above, and a row it cannot take, a statement refused):
 # said as ``StoreError`` where the service runs a front end's command (``replay.service.common.opening``).
 FAILED = PersistenceError
+
+
+class NotAsChecked(Exception):
+    """A one-trip save refused by the store, nothing written: the token's row or the last rows of the
+    match or its seal were not as this process checked them (``HonbaPostgresRecorder.insert_checked``).
+    Not a failure of the store: its caller takes today's path (the rows read, the token checked again)."""
+
+    def __init__(self, why: str):
+        super().__init__(why)
+        self.why = why

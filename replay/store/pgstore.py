@@ -68,6 +68,8 @@ from psycopg.generators import execute
 from psycopg.pq import DiagnosticField, ExecStatus, Format
 from psycopg.sql import SQL, Identifier, Literal
 
+from replay.store.errors import NotAsChecked
+
 # The advisory lock's key: the store's checkpoints (any number honba alone uses).
 CHECKPOINT_LOCK = 0x686F6E6261  # "honba"
 # The advisory lock under which a process makes the store's tables and function ("honbs").
@@ -99,6 +101,8 @@ TRANSLATED: tuple[tuple[type[psycopg.Error], type[PersistenceError]], ...] = (
 PLACEHOLDER = re.compile(rb"%([sb%])")
 # The server's error code for a prepared statement it does not have (psycopg's ``InvalidSqlStatementName``).
 UNKNOWN_STATEMENT = b"26000"
+# The codes ``insert_checked``'s function refuses with, and what each says.
+NOT_AS_CHECKED = {"HB001": "token", "HB002": "rows"}
 
 
 class _Prepared:
@@ -153,6 +157,7 @@ class HonbaPostgresRecorder(PostgresApplicationRecorder):
             "schema": Identifier(self.datastore.schema),
             "table": Identifier(self.events_table_name),
             "insert": Identifier(f"{self.events_table_name}_insert"),
+            "checked": Identifier(f"{self.events_table_name}_insert_checked"),
             "channel": Identifier(self.channel_name),
         }
         # Processes opening one store at once make its tables and function one after another: two
@@ -188,7 +193,11 @@ class HonbaPostgresRecorder(PostgresApplicationRecorder):
         self._converted: dict[bytes, tuple[bytes, list[PyFormat]]] = {}
         # A recorded hand's statements, prepared on every connection once a server asks (``prepare_hands``).
         self._hands: tuple[tuple[bytes, list[PyFormat], list[Any]], ...] = ()
+        # And a hand's one-trip insert, prepared with them where its function was made (``make_insert_checked``).
+        self._trip: tuple[tuple[bytes, list[PyFormat], list[Any]], ...] = ()
         self._hooked = False
+        # The token table whose one-trip insert function this process made (``make_insert_checked``).
+        self.checked_tokens: str | None = None
 
     def prepare_hands(self, tokens: str, connections: int = 0) -> None:
         """A recorded hand's statements (``select_tails_and_token`` on the token table ``tokens``,
@@ -212,6 +221,11 @@ class HonbaPostgresRecorder(PostgresApplicationRecorder):
             (self._few_rows("insert", HAND_STREAMS), [nil, nil, 1, 1, "", "", b"", b"", ""]),
         ]
         self._hands = tuple((*self._converted_query(query), params) for query, params in hands)
+        if self.checked_tokens == tokens:
+            # A hand in one round trip (``insert_checked``; where its function was made): the insert's
+            # values, the token's row, the streams' last rows.
+            row = [nil, nil, 1, 1, "", "", b"", b"", "", "", "", "", "", "", nil, nil, 1, 1, "", "", b"", b""]
+            self._trip = ((*self._converted_query(self._few_rows(f"checked+{tokens}", HAND_STREAMS)), row),)
         pool = self.datastore.pool
         if not self._hooked:
             # The library's own set-up of a new connection first (autocommit, its timeouts), then these.
@@ -247,7 +261,7 @@ class HonbaPostgresRecorder(PostgresApplicationRecorder):
         if prepared is None:
             prepared = self._prepared[conn] = _Prepared(conn)
         with conn.lock:
-            for text, formats, params in self._hands:
+            for text, formats, params in (*self._hands, *self._trip):
                 prepared.tx.dump_sequence(params, formats)
                 types = prepared.tx.types
                 if (text, types) not in prepared.names:
@@ -336,7 +350,7 @@ class HonbaPostgresRecorder(PostgresApplicationRecorder):
         if kind == "arrays":
             # The arrays' statement (any count of rows), made into text as the others.
             statement = self.insert_rows_statement
-        elif kind == "insert":
+        elif kind == "insert" or kind.startswith("checked+"):
             values = {
                 name: SQL("ARRAY[{}]::{}").format(SQL(", ").join([SQL("%b")] * count), cast)
                 for name, cast in (
@@ -346,10 +360,28 @@ class HonbaPostgresRecorder(PostgresApplicationRecorder):
                     ("states", SQL("bytea[]")),
                 )
             }
-            statement = SQL(
-                "SELECT notification_id FROM {schema}.{insert}({ids}, {versions}, {topics}, {states}, %s) "
-                "AS inserted(notification_id)"
-            ).format(**names, **values)
+            if kind == "insert":
+                statement = SQL(
+                    "SELECT notification_id FROM {schema}.{insert}({ids}, {versions}, {topics}, {states}, %s) "
+                    "AS inserted(notification_id)"
+                ).format(**names, **values)
+            else:
+                # The one-trip insert (``insert_checked``): the rows as above, the token's row as checked,
+                # and the last row of each of a hand's streams as checked, by the same casts.
+                heads = {
+                    f"head_{name}": SQL("ARRAY[{}]::{}").format(SQL(", ").join([SQL("%b")] * HAND_STREAMS), cast)
+                    for name, cast in (
+                        ("ids", SQL("{}[]").format(names["id_type"])),
+                        ("versions", SQL("bigint[]")),
+                        ("topics", SQL("text[]")),
+                        ("states", SQL("bytea[]")),
+                    )
+                }
+                statement = SQL(
+                    "SELECT notification_id FROM {schema}.{checked}({ids}, {versions}, {topics}, {states}, %s, "
+                    "%s::text, %s::text, %s::text, %s::text, %s::text, "
+                    "{head_ids}, {head_versions}, {head_topics}, {head_states}) AS inserted(notification_id)"
+                ).format(**names, **values, **heads)
         else:
             # Each stream's rows from a position on: a join on the (id, position) primary key's index.
             pairs = SQL(", ").join([SQL("(%s::{}, %s::bigint)").format(names["id_type"])] * count)
@@ -529,6 +561,99 @@ class HonbaPostgresRecorder(PostgresApplicationRecorder):
         # The pool's connections are in autocommit: the statement is its own transaction.
         rows = self._run(statement, arguments)
         return [notification_id for (notification_id,) in rows]
+
+    def make_insert_checked(self, tokens: str) -> None:
+        """The function of ``insert_checked`` made in the store (beside the token table ``tokens``,
+        which it reads): ``honba_events_insert``'s lock, notification and insert, after two checks
+        made under that lock, each refusing the whole statement (nothing inserted, nothing notified)
+        with its own code: the token's row is the one given, field for field (``HB001``: revoked,
+        replaced, removed), and each stream's last row is the one given, its position, topic and
+        state, with none after it (``HB002``: another process's save, a row changed or removed), for
+        a hand's two streams (the match's and its seal's, ``HAND_STREAMS``), each found by its primary
+        key's index from the position given on: the rows a tails' read would have found, and no more
+        (a first form, each head looked for in a correlated subquery of the streams' ``unnest``, cost
+        PostgreSQL more than the read it saved).
+        The table lock (``EXCLUSIVE``) keeps every other write of the events out from the checks
+        to the commit. Made once per process, under the schema's advisory lock as the tables are."""
+        names = {**self._names, "tokens": Identifier(tokens), "streams": Literal(HAND_STREAMS)}
+        function = SQL(
+            "CREATE OR REPLACE FUNCTION {schema}.{checked}("
+            "ids {id_type}[], versions bigint[], topics text[], states bytea[], wait_for_lock text, "
+            "token text, token_role text, token_match text, token_salt text, token_digest text, "
+            "head_ids {id_type}[], head_versions bigint[], head_topics text[], head_states bytea[]) "
+            "RETURNS SETOF bigint LANGUAGE plpgsql AS $BODY$ "
+            "BEGIN "
+            "PERFORM set_config('lock_timeout', wait_for_lock, true); "
+            "LOCK TABLE {schema}.{table} IN EXCLUSIVE MODE; "
+            "PERFORM 1 FROM {tokens} AS k WHERE k.token_id = token AND k.role = token_role "
+            "AND k.match_key IS NOT DISTINCT FROM token_match AND k.salt = token_salt AND k.digest = token_digest; "
+            "IF NOT FOUND THEN RAISE EXCEPTION 'the token is not as checked' USING ERRCODE = 'HB001'; END IF; "
+            "IF (SELECT count(*) <> {streams} OR NOT bool_and(e.originator_version = h.version AND e.topic = h.topic "
+            "AND e.state = h.state) FROM (VALUES (head_ids[1], head_versions[1], head_topics[1], head_states[1]), "
+            "(head_ids[2], head_versions[2], head_topics[2], head_states[2])) AS h(id, version, topic, state) "
+            "JOIN {schema}.{table} AS e ON e.originator_id = h.id AND e.originator_version >= h.version) "
+            "THEN RAISE EXCEPTION 'the stored rows are not as checked' USING ERRCODE = 'HB002'; END IF; "
+            "NOTIFY {channel}; "
+            "RETURN QUERY INSERT INTO {schema}.{table} (originator_id, originator_version, topic, state) "
+            "SELECT * FROM unnest(ids, versions, topics, states) RETURNING notification_id; "
+            "END; $BODY$"
+        ).format(**names)
+        with self.datastore.transaction(commit=True) as curs:
+            curs.execute(SQL("SELECT pg_advisory_xact_lock({})").format(Literal(SCHEMA_LOCK)))
+            curs.execute(function)
+        self.checked_tokens = tokens
+
+    def insert_checked(
+        self,
+        stored_events: Sequence[StoredEvent],
+        tokens: str,
+        token: tuple[str, tuple[str, str | None, str, str]],
+        heads: Sequence[StoredEvent],
+    ) -> Sequence[int]:
+        """``insert_events`` of a recorded hand's rows in one round trip, with what its two reads
+        would have found checked in the same statement (``make_insert_checked``'s function): the
+        token's row (``token``: its id and its row as this process read it) and each stream's last
+        row (``heads``: as this process wrote them, the rows the hand was made on). ``NotAsChecked``
+        when either differs, nothing inserted; ``IntegrityError`` for a row there already, as
+        ``insert_events``. Tried again for want of a connection as ``insert_events`` is; a refusal
+        on such a try is an ``IntegrityError``, as ``insert_events``'s would be: the first try may
+        have been committed before its answer was lost (its own rows now the heads)."""
+        token_id, (role, match_key, salt, digest) = token
+        if len(heads) != HAND_STREAMS:
+            raise ValueError(f"a hand's one-trip insert checks {HAND_STREAMS} streams' last rows, not {len(heads)}")
+        statement = self._few_rows(f"checked+{tokens}", len(stored_events))
+        arguments = [
+            *(e.originator_id for e in stored_events),
+            *(e.originator_version for e in stored_events),
+            *(e.topic for e in stored_events),
+            *(e.state for e in stored_events),
+            f"{self.datastore.lock_timeout}s",
+            token_id,
+            role,
+            match_key,
+            salt,
+            digest,
+            *(e.originator_id for e in heads),
+            *(e.originator_version for e in heads),
+            *(e.topic for e in heads),
+            *(e.state for e in heads),
+        ]
+        tried = False
+
+        def once(self: HonbaPostgresRecorder) -> list[tuple[Any, ...]]:
+            nonlocal tried
+            again, tried = tried, True
+            try:
+                return self._run(statement, arguments)
+            except PersistenceError as error:
+                code = getattr(error.__cause__, "sqlstate", None)
+                if code not in NOT_AS_CHECKED:
+                    raise
+                if again:
+                    raise IntegrityError(f"not as checked ({NOT_AS_CHECKED[code]}) on a try again") from None
+                raise NotAsChecked(NOT_AS_CHECKED[code]) from None
+
+        return [notification_id for (notification_id,) in _tried(once)(self)]
 
 
 def _prepare(conn: Connection[Any], prepared: _Prepared, text: bytes, types: tuple[int, ...] | None) -> bytes:

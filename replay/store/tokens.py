@@ -17,6 +17,9 @@ from replay.store.retry import OPEN_TRIES, retrying
 TABLE: Final = "honba_access_tokens"
 # A token's row: its role, the match it writes to (a table token's), the salt and the digest.
 Row = tuple[str, str | None, str, str]
+# How many token rows one process keeps as last read (``TokenRows.row``): a server's open tables' and
+# their referees' (a few hundred at most at once); one not kept is read again.
+KNOWN = 1024
 
 
 class TokenRows:
@@ -29,6 +32,10 @@ class TokenRows:
         self._postgres = type(datastore).__module__.startswith("eventsourcing.postgres") if datastore else False
         self._memory: dict[str, Row] = {}
         self._lock = threading.Lock()
+        # Token rows as last read from the store, by id: what a hand in one round trip checks against
+        # (``HonbaApp.token_with_tails``), never taken as the store's answer without a statement that
+        # checks it is still there as read (``HonbaPostgresRecorder.insert_checked``).
+        self._known: dict[str, Row] = {}
         # A token's row read, in the driver's spelling: every request with a token reads one.
         self._select_row = self._sql(f"SELECT role, match_key, salt, digest FROM {TABLE} WHERE token_id = ?")
         if datastore is not None:
@@ -72,6 +79,12 @@ class TokenRows:
         # Two servers creating the table at once race (each driver names it its own way); the
         # second finds it on the next try.
         retrying(once, conflict=Exception, tries=OPEN_TRIES)
+        # On PostgreSQL, the function that records a hand in one round trip, checking its token's row
+        # in this table (``HonbaPostgresRecorder.make_insert_checked``), made once per process.
+        make = getattr(self._app.recorder, "make_insert_checked", None)
+        made = getattr(self._app.recorder, "checked_tokens", None) == TABLE
+        if make is not None and not made and not self._app.read_only:
+            make(TABLE)
 
     def insert(self, token_id: str, row: Row, *, replacing: str | None = None) -> None:
         """Store a token's row; ``replacing``, a role: the match's other table tokens get that role
@@ -130,18 +143,37 @@ class TokenRows:
         if self._datastore is None:
             with self._lock:
                 return self._memory.get(token_id)
-        # Inside ``HonbaApp.reading_ahead`` (a recorded hand): read with its match's tails.
-        read, row = self._app.token_with_tails(TABLE, token_id)
+        # Inside ``HonbaApp.reading_ahead`` (a recorded hand): read with its match's tails, or in one
+        # round trip (``HonbaApp.one_trip``) the row last read, checked by the hand's insert.
+        read, row = self._app.token_with_tails(TABLE, token_id, self._known.get(token_id))
         if read:
+            self._knew(token_id, row)
             return row
         with self._reading() as cursor:
             cursor.execute(self._select_row, (token_id,))
             row = cursor.fetchone()
         if row is None:
+            self._knew(token_id, None)
             return None
-        if isinstance(row, dict):
-            return (row["role"], row["match_key"], row["salt"], row["digest"])
-        return (row[0], row[1], row[2], row[3])
+        found = (
+            (row["role"], row["match_key"], row["salt"], row["digest"])
+            if isinstance(row, dict)
+            else (row[0], row[1], row[2], row[3])
+        )
+        self._knew(token_id, found)
+        return found
+
+    def _knew(self, token_id: str, row: Row | None) -> None:
+        """The row of ``token_id`` as just read (None: there is none), kept for a hand in one round trip."""
+        if not self._postgres:
+            return  # (no one trip on other stores)
+        with self._lock:
+            if row is None:
+                self._known.pop(token_id, None)
+                return
+            self._known[token_id] = row
+            while len(self._known) > KNOWN:
+                del self._known[next(iter(self._known))]
 
     def delete(self, token_id: str) -> bool:
         """Remove a token's row; whether there was one."""
@@ -151,4 +183,5 @@ class TokenRows:
         found = self.row(token_id) is not None
         with self._cursor(commit=True) as cursor:
             cursor.execute(self._sql(f"DELETE FROM {TABLE} WHERE token_id = ?"), (token_id,))
+        self._knew(token_id, None)
         return found

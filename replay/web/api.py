@@ -27,13 +27,13 @@ from replay.service.recording.entry import (
     apply_correction,
     apply_entry,
     correction_preview,
-    entering,
+    entered,
     entry_data,
     entry_from_fields,
     preview,
     refuse_unread,
 )
-from replay.service.recording.recording import ForHand, HandTaken
+from replay.service.recording.recording import ForHand, HandTaken, Recorded
 from replay.service.tournaments.sign_off import unconfirmed
 from replay.service.tournaments.standings import read_view, standings_data
 from replay.web.site import bearer, for_hand, json_body, number, site, text_of
@@ -108,16 +108,17 @@ async def record_json(request: Request) -> Response:
     # thread wake-ups and a hand-over of the GIL, which on cores other processes keep busy wait for a
     # time slice each (issue 36's paced tables beside CPU-bound neighbours); on SQLite, whose calls
     # take turns anyway, none (``Site.call_here``: on the event loop itself).
+    def step() -> Recorded:
+        grant = served.may_record(key, token)
+        entry = read_body_entry(body)
+        client_key = text_of(body, "client_key") or None
+        expect = body_for_hand(request, body)
+        return apply_entry(served.app, key, entry, client_key=client_key, by=f"table {grant.token_id}", expect=expect)
+
     def run() -> dict[str, Any]:
-        # The token's row and the match's tails in one statement (``entering``).
-        with entering(served.app, key):
-            grant = served.may_record(key, token)
-            entry = read_body_entry(body)
-            client_key = text_of(body, "client_key") or None
-            expect = body_for_hand(request, body)
-            match = apply_entry(
-                served.app, key, entry, client_key=client_key, by=f"table {grant.token_id}", expect=expect
-            )
+        # The token's check and the save in one round trip on PostgreSQL where they can be, else the
+        # token's row and the match's tails in one statement (``entered``).
+        match = entered(served.app, key, step)
         data = {"match": key, **state_data(match.players, match.state, match.rules), "head": match.head}
         data["version"] = match.version
         if match.change is not None:

@@ -14,10 +14,10 @@ change, so the rules check it before the confirm step and nothing is stored.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from contextlib import AbstractContextManager
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 import attrs
 
@@ -66,6 +66,8 @@ from replay.service.recording.recording import (
     server_time,
 )
 from replay.store.application import HonbaApp
+
+T = TypeVar("T")
 
 # The entry's names the front ends use, from here (with everything this module defines).
 __all__ = [
@@ -136,6 +138,12 @@ def entering(app: HonbaApp, key: str) -> AbstractContextManager[None]:
     """A table's entry at the match ``key``: its token checked and the entry applied inside, the
     token's row and the match's tails read in one statement (``HonbaApp.reading_ahead``)."""
     return app.reading_ahead(key)
+
+
+def entered(app: HonbaApp, key: str, step: Callable[[], T]) -> T:
+    """``step()``, a table's entry at the match ``key`` (its token checked, the entry applied), in
+    one round trip to the store where it can be, else as in ``entering`` (``HonbaApp.one_trip``)."""
+    return app.one_trip(key, step)
 
 
 def apply_entry(
