@@ -32,7 +32,7 @@ from domain.store_errors import StoreBusy, StoreUnavailable
 from replay.html.templating import TEMPLATES as REPORT_TEMPLATES
 from replay.html.templating import add_filters
 from replay.html.words import N_, Words, when
-from replay.input.json_text import load_json
+from replay.input.json_text import load_json_bytes
 from replay.service.audit.checkpoints import checkpoints_kept
 from replay.service.audit.witnesses import WitnessKeys
 from replay.service.common.access import Grant, TokenStore
@@ -519,7 +519,7 @@ async def json_body(request: Request) -> dict[str, Any]:
         raise HonbaError(Said("send the entry as JSON (Content-Type: application/json)"))
     try:
         # Its depth checked before it is parsed (Python's parser recurses a level per nesting).
-        body = load_json((await request.body()).decode("utf-8"), deepest=DEEPEST_JSON)
+        body = load_json_bytes(await request.body(), deepest=DEEPEST_JSON)
     except UnicodeDecodeError:
         raise HonbaError(Said("the request body is not JSON: it is not UTF-8 text")) from None
     except json.JSONDecodeError as exc:
