@@ -56,7 +56,6 @@ def load_json(text: str, *, deepest: int = DEEPEST) -> Any:
     return document
 
 
-
 # What a flat object's values are (``load_json_bytes``): text, whole numbers, booleans and null.
 _FLAT = frozenset({str, int, bool, type(None)})
 
@@ -81,11 +80,11 @@ def load_json_bytes(data: bytes, *, deepest: int = DEEPEST) -> Any:
         if type(document) is dict:
             values = document.values()
             if _FLAT.issuperset(map(type, values)) or all(
-                type(value) in _FLAT or (type(value) is list and _FLAT.issuperset(map(type, value)))
-                for value in values
+                type(value) in _FLAT or (type(value) is list and _FLAT.issuperset(map(type, value))) for value in values
             ):
                 return document
     return load_json(data.decode("utf-8"), deepest=deepest)
+
 
 # What the quick look at the nesting keeps of a text: its brackets outside strings, "{}" read as "[]".
 _STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?')

@@ -65,12 +65,12 @@ EDGES = [
     b'{"a": 01}',
     b'{"a": 1}\x0c',
     b'{"a": 1} {"b": 2}',
-    b'',
-    b'   ',
-    b'[1, 2]',
+    b"",
+    b"   ",
+    b"[1, 2]",
     b'"text"',
-    b'12',
-    b'null',
+    b"12",
+    b"null",
     b'{"a": [1, [2]]}',  # nested deeper than flat
     b'{"a": {"b": 1}}',
     b'{"a": [1.5]}',
@@ -99,9 +99,11 @@ values = scalars | st.lists(scalars, max_size=4) | st.dictionaries(st.text(max_s
 bodies = st.dictionaries(st.text(max_size=8), values, max_size=6)
 # What a mutation puts into the bytes: JSON's own punctuation, escapes, and what orjson reads otherwise.
 pieces = st.sampled_from(
-    [b'"', b"\\", b"\\u", b"d800", b"dc00", b"{", b"}", b"[", b"]", b",", b":", b" ", b"\x00", b"\x1f", b"\x7f"]
-    + [b"\xff", b"\xc3", b"\xed\xa0\x80", b"\xef\xbb\xbf", b"NaN", b"Infinity", b"1e400", b"-0", b"0.5", b"e5"]
-    + [b"99999999999999999999", b"-9223372036854775809", b"true", b"null", b"01", b"\xe6\x9d\xb1"]
+    [
+        *(b'"', b"\\", b"\\u", b"d800", b"dc00", b"{", b"}", b"[", b"]", b",", b":", b" ", b"\x00", b"\x1f", b"\x7f"),
+        *(b"\xff", b"\xc3", b"\xed\xa0\x80", b"\xef\xbb\xbf", b"NaN", b"Infinity", b"1e400", b"-0", b"0.5", b"e5"),
+        *(b"99999999999999999999", b"-9223372036854775809", b"true", b"null", b"01", b"\xe6\x9d\xb1"),
+    ]
 )
 
 
