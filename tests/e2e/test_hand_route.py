@@ -24,6 +24,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from starlette.requests import ClientDisconnect, Request
+from starlette.responses import Response
 from starlette.routing import Route
 from starlette.testclient import TestClient
 from web_support import prepare
@@ -199,4 +200,26 @@ def test_a_header_is_read_as_starlette_reads_it(sent: list[tuple[bytes, bytes]])
         request.headers.get("authorization", "")[7:].strip()
         if request.headers.get("authorization", "").lower().startswith("bearer ")
         else None
+    )
+
+
+header_names = st.sampled_from(["ETag", "etag", "Retry-After", "Content-Type", "content-length", "X-Other", "Allow"])
+header_values = st.text(alphabet="abc\"'0123456789 ;=/-é", max_size=12)
+
+
+@given(
+    st.binary(max_size=40),
+    st.sampled_from([100, 200, 204, 304, 400, 403, 404, 409, 413, 500, 503]),
+    st.none() | st.dictionaries(header_names, header_values, max_size=3),
+)
+def test_a_json_answer_is_starlette_s_response_of_its_bytes(
+    body: bytes, status: int, headers: dict[str, str] | None
+) -> None:
+    made = site.JSONAnswer(body, status, headers)
+    starlette = Response(body, status_code=status, headers=headers, media_type="application/json")
+    assert (made.status_code, made.body, made.raw_headers, made.background) == (
+        starlette.status_code,
+        starlette.body,
+        starlette.raw_headers,
+        starlette.background,
     )
