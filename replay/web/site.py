@@ -605,7 +605,8 @@ async def json_body(request: Request) -> dict[str, Any]:
     if (header(request, "content-type") or "").split(";")[0].strip() != "application/json":
         raise HonbaError(Said("send the entry as JSON (Content-Type: application/json)"))
     try:
-        # Its depth checked before it is parsed (Python's parser recurses a level per nesting).
+        # Its depth checked before Python's parser reads it (it recurses a level per nesting); orjson,
+        # which reads a flat object first, stops at its own cap (1,024 levels) without recursing.
         body = load_json_bytes(await body_of(request), deepest=DEEPEST_JSON)
     except UnicodeDecodeError:
         raise HonbaError(Said("the request body is not JSON: it is not UTF-8 text")) from None
