@@ -1,7 +1,7 @@
 """A recorded hand's service call alone, in instructions or a profile (not a test; issue 36, thirteenth round).
 
     python -P benchmarks/service_hand.py [--store all|memory|sqlite-file|postgresql] [--hands 200]
-                                         [--also DIR] [--profile] [--through-app]
+                                         [--also DIR] [--profile] [--through-app | --web-alone]
 
 What the JSON API's route runs for a hand in the thread pool (``replay.web.api.record_json``'s
 ``run``): the token's check (``Site.may_record``), the entry read, ``apply_entry`` (the match's tail
@@ -26,6 +26,11 @@ posted to the ASGI application (``replay.web.app.create_app``) as ``honba serve`
 over (a scope, the body, the answer's messages; no socket, no HTTP parser): the route, the body's
 JSON, the hand-over to a thread and back, the service call, the answer's JSON and headers. The
 difference from the service call alone is what the web layer adds to a hand.
+
+``--web-alone`` (nineteenth round): ``--through-app`` with what the service call does made once
+beforehand and given back at once (its functions in ``replay.web.api`` replaced), on a store in
+memory whose hands go to the hand threads as on PostgreSQL: the web layer alone (and this script's
+own requests, the same in every tree), without a database's waits or the service call's own spread.
 
 ``--profile``: a ``cProfile`` of ``--hands`` calls (after 20 not profiled) on ``--store`` (SQLite
 in a file by default), the top functions by their own time and by cumulative time.
@@ -115,9 +120,7 @@ else:
 
 # The same hands posted through the ASGI application (``--through-app``), on uvloop as ``honba serve``
 # runs it: what a server's event loop and threads do for a hand, less the socket and the HTTP parser.
-APP_CALLS = (
-    START
-    + """
+APP_HANDS = """
 import asyncio, json
 import uvloop
 from starlette.concurrency import run_in_threadpool
@@ -168,6 +171,32 @@ async def main():
 uvloop.run(main())
 served.close()
 """
+APP_CALLS = START + APP_HANDS
+
+# ``--web-alone``: the same, with what the service call does (``CALLS``' ``run``) made beforehand and
+# given back at once: the route's ``entering``, ``may_record``, ``read_body_entry``, ``apply_entry``
+# and ``state_data`` (a store in memory, its hands in the hand threads as on PostgreSQL). What is
+# left is the web layer alone, and the script's own requests: no database, no noise from its waits.
+WEB_ALONE = (
+    START
+    + """
+import contextlib
+import replay.web.api as api
+from replay.service.common.shapes import state_data
+from replay.service.recording.entry import apply_entry
+
+grant = served.may_record("load-0", token)
+entry = api.read_body_entry({"kind": "abort", "abort": "four_winds"})
+match = apply_entry(served.app, "load-0", entry, client_key="made", by=f"table {grant.token_id}")
+shaped = state_data(match.players, match.state, match.rules)
+api.entering = lambda app, key: contextlib.nullcontext()
+served.may_record = lambda key, token: grant
+api.read_body_entry = lambda body: entry
+api.apply_entry = lambda *args, **kwargs: match
+api.state_data = lambda *args: shaped
+served._lock = None  # the hand threads, as on PostgreSQL
+"""
+    + APP_HANDS
 )
 
 
@@ -210,12 +239,19 @@ def main() -> None:
         "--through-app", action="store_true", help="the hand posted through the ASGI application, not the call alone"
     )
     parser.add_argument(
+        "--web-alone",
+        action="store_true",
+        help="the hand through the ASGI application with the service call's work made beforehand (a store in memory)",
+    )
+    parser.add_argument(
         "--cpu", type=int, metavar="PAIRS", help="process CPU instead, the trees alternating, PAIRS times"
     )
     args = parser.parse_args()
     calls, what = (APP_CALLS, "hand through the app") if args.through_app else (CALLS, "service call")
     print_machine()
     stores = ("memory", "sqlite-file", "postgresql") if args.store == "all" else (args.store,)
+    if args.web_alone:
+        calls, what, stores = WEB_ALONE, "hand through the app, the service's work made beforehand", ("memory",)
     if args.profile:
         stores = stores if args.store != "all" else ("sqlite-file",)
     trees = [("this tree", REPO)] + ([("--also", args.also.resolve())] if args.also else [])

@@ -2,8 +2,8 @@
 
 Every limit is checked before the request is read whole, so that no client can make the server hold
 more than this in memory or parse it (``docs/web.md``, "Limits"); what is inside (a note's length, a
-number's range) the domain's bounds say (``domain.bounds``). ``BodyLimit`` is the ASGI middleware that
-caps every body; ``replay.web.app`` answers its ``TooLarge`` with a 413 in one plain sentence.
+number's range) the domain's bounds say (``domain.bounds``). ``body_limited`` caps every body
+(in the application's middleware); ``replay.web.app`` answers its ``TooLarge`` with a 413 in one plain sentence.
 """
 
 from __future__ import annotations
@@ -29,37 +29,31 @@ class TooLarge(Exception):
         super().__init__(f"the request is larger than honba reads (at most {most}): nothing was recorded")
 
 
-class BodyLimit:
-    """ASGI middleware: a request body larger than ``most`` bytes is refused before it is read whole.
+def body_limited(scope: Any, receive: Any, most: int = MOST_BODY) -> Any:
+    """The ``receive`` of an ASGI request whose body is refused once larger than ``most`` bytes,
+    before it is read whole (the application's one middleware gives it to every route: ``replay.web.app``).
 
     A ``Content-Length`` above the limit is refused at the first read (of a POST: no route reads a
     GET's body); a body sent in chunks is counted as it comes and refused as soon as it passes the
     limit. The refusal is ``TooLarge``, raised where the route reads its body (its form, its JSON),
     so that the application's handlers answer it as a page or as JSON like any other error.
     """
+    # No route reads the body of a GET (the live stream only listens for the client going away).
+    if scope["type"] != "http" or scope["method"] in ("GET", "HEAD"):
+        return receive
+    declared = dict(scope.get("headers") or []).get(b"content-length", b"")
+    too_large = bool(declared) and (not declared.isdigit() or len(declared) > 18 or int(declared) > most)
+    received = 0
 
-    def __init__(self, app: Any, most: int = MOST_BODY):
-        self.app = app
-        self.most = most
-
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        # No route reads the body of a GET (the live stream only listens for the client going away).
-        if scope["type"] != "http" or scope["method"] in ("GET", "HEAD"):
-            await self.app(scope, receive, send)
-            return
-        declared = dict(scope.get("headers") or []).get(b"content-length", b"")
-        too_large = bool(declared) and (not declared.isdigit() or len(declared) > 18 or int(declared) > self.most)
-        received = 0
-
-        async def receiving() -> Any:
-            nonlocal received
-            if too_large:
+    async def receiving() -> Any:
+        nonlocal received
+        if too_large:
+            raise TooLarge()
+        message = await receive()
+        if message["type"] == "http.request":
+            received += len(message.get("body", b""))
+            if received > most:
                 raise TooLarge()
-            message = await receive()
-            if message["type"] == "http.request":
-                received += len(message.get("body", b""))
-                if received > self.most:
-                    raise TooLarge()
-            return message
+        return message
 
-        await self.app(scope, receiving, send)
+    return receiving

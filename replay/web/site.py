@@ -13,7 +13,7 @@ import hmac
 import json
 import secrets
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 from urllib.parse import quote, urlencode
@@ -22,7 +22,7 @@ from jinja2 import BytecodeCache, ChoiceLoader, Environment, FileSystemLoader, s
 from jinja2.bccache import Bucket
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
 from domain.bounds import KEY, NAME, TEXT, TOURNAMENT, Bound, clipped, shown
@@ -32,7 +32,7 @@ from domain.store_errors import StoreBusy, StoreUnavailable
 from replay.html.templating import TEMPLATES as REPORT_TEMPLATES
 from replay.html.templating import add_filters
 from replay.html.words import N_, Words, when
-from replay.input.json_text import load_json
+from replay.input.json_text import load_json_bytes
 from replay.service.audit.checkpoints import checkpoints_kept
 from replay.service.audit.witnesses import WitnessKeys
 from replay.service.common.access import Grant, TokenStore
@@ -284,8 +284,7 @@ class Site:
         """A JSON answer (the API's, a page script's): what the service gave as words said in the
         request's language (English unless it asks for another), everything else as it is; the
         bytes and headers of Starlette's ``JSONResponse`` (``i18n.json_spoken``)."""
-        body = i18n.json_spoken(data, lambda: self.language(request))
-        return Response(body, status_code=status, headers=headers, media_type=JSONResponse.media_type)
+        return JSONAnswer(i18n.json_spoken(data, lambda: self.language(request)), status, headers)
 
     def page(self, request: Request, template: str, status: int = 200, **context: Any) -> HTMLResponse:
         """The template rendered (every value escaped), with the CSRF cookie its forms send back."""
@@ -357,6 +356,57 @@ class Site:
         response = self.page(request, "error.html", status=status, status_code=status, message=message)
         response.headers.update(headers or {})
         return response
+
+
+class JSONAnswer(Response):
+    """Starlette's ``Response`` of JSON bytes (``media_type`` ``application/json``): the same status,
+    body and headers, but made without ``Response.__init__``'s look at what it was given and the
+    general ``init_headers`` where neither the status nor the headers need them: the headers given,
+    then the body's length, then its type (about 6,000 instructions of a recorded hand; issue 36,
+    nineteenth round). A status without a body's length, or headers that give the length or the
+    type, are made by ``init_headers`` itself."""
+
+    media_type = JSONResponse.media_type
+
+    def __init__(self, body: bytes, status_code: int = 200, headers: Mapping[str, str] | None = None) -> None:
+        self.status_code = status_code
+        self.background = None
+        self.body = body
+        if (
+            status_code < 200
+            or status_code in (204, 304)
+            or (headers and not _OWN_HEADERS.isdisjoint(map(str.lower, headers)))
+        ):
+            self.init_headers(headers)
+            return
+        raw = (
+            [(name.lower().encode("latin-1"), value.encode("latin-1")) for name, value in headers.items()]
+            if headers
+            else []
+        )
+        raw.append((b"content-length", str(len(body)).encode("latin-1")))
+        raw.append(_JSON_TYPE)
+        self.raw_headers = raw
+
+
+# The headers ``init_headers`` makes of a body itself, unless given; a JSON answer's type as it writes it.
+_OWN_HEADERS = frozenset({"content-length", "content-type"})
+_JSON_TYPE = (b"content-type", b"application/json")
+
+
+class Answered:
+    """A route's endpoint as an ASGI application: ``respond(request)``'s response sent. Starlette runs
+    a function endpoint inside a request and a handling of exceptions of its own, a second of each (the
+    application's exception middleware made the first): about 12,000 instructions of a recorded hand
+    (issue 36, nineteenth round). Here what ``respond`` raises is answered by that middleware, by the
+    same handlers (``replay.web.app``), for the same request."""
+
+    def __init__(self, respond: Callable[[Request], Awaitable[Response]]) -> None:
+        self.respond = respond
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        response = await self.respond(Request(scope, receive, send))
+        await response(scope, receive, send)
 
 
 def _answering(call: Callable[[], T]) -> T:
@@ -507,19 +557,57 @@ def form_token(fields: dict[str, Any]) -> str | None:
     return str(fields.get("token", "")) or None
 
 
+def header(request: Request, name: str) -> str | None:
+    """A request's header (``name`` in lower case, as ASGI gives the names): the value
+    ``request.headers.get(name)`` gives, the first sent, read from the request's scope without the
+    ``Headers`` object Starlette makes for a request (its making and a lookup through ``Mapping.get``:
+    about 3,000 instructions a header of a recorded hand, a missing one's ``KeyError`` more; issue 36,
+    nineteenth round)."""
+    wanted = name.encode("latin-1")
+    sent: list[tuple[bytes, bytes]] = request.scope["headers"]
+    for key, value in sent:
+        if key == wanted:
+            return value.decode("latin-1")
+    return None
+
+
 def bearer(request: Request) -> str | None:
     """The API's token: ``Authorization: Bearer TOKEN``."""
-    header = request.headers.get("authorization", "")
-    return header[7:].strip() if header.lower().startswith("bearer ") else None
+    sent = header(request, "authorization") or ""
+    return sent[7:].strip() if sent.lower().startswith("bearer ") else None
+
+
+async def body_of(request: Request) -> bytes:
+    """The request's body, read whole: ``Request.body()``'s bytes, without its stream's generator
+    (a request's body comes in one message: the generator, its closing and the checks around it
+    were 11,000 instructions of a recorded hand; issue 36, nineteenth round). Kept as
+    ``Request.body()`` keeps it, which gives it again; a client gone before it all came is
+    ``ClientDisconnect``, as there."""
+    if hasattr(request, "_body"):
+        return request._body
+    chunks = []
+    while True:
+        message = await request.receive()
+        if message["type"] == "http.request":
+            chunks.append(message.get("body", b""))
+            if not message.get("more_body", False):
+                break
+        elif message["type"] == "http.disconnect":
+            request._is_disconnected = True
+            raise ClientDisconnect()
+    request._stream_consumed = True
+    request._body = body = chunks[0] if len(chunks) == 1 else b"".join(chunks)
+    return body
 
 
 async def json_body(request: Request) -> dict[str, Any]:
     """The API request's JSON object; a ``HonbaError`` (400) for anything else."""
-    if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+    if (header(request, "content-type") or "").split(";")[0].strip() != "application/json":
         raise HonbaError(Said("send the entry as JSON (Content-Type: application/json)"))
     try:
-        # Its depth checked before it is parsed (Python's parser recurses a level per nesting).
-        body = load_json((await request.body()).decode("utf-8"), deepest=DEEPEST_JSON)
+        # Its depth checked before Python's parser reads it (it recurses a level per nesting); orjson,
+        # which reads a flat object first, stops at its own cap (1,024 levels) without recursing.
+        body = load_json_bytes(await body_of(request), deepest=DEEPEST_JSON)
     except UnicodeDecodeError:
         raise HonbaError(Said("the request body is not JSON: it is not UTF-8 text")) from None
     except json.JSONDecodeError as exc:
