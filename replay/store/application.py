@@ -126,21 +126,29 @@ class _Collected(ProcessingEvent[UUID]):
     An aggregate (``eventsourcing.domain.BaseAggregate``, as honba's all are) is no domain event
     and collects its events; anything else goes through the library's checks as before."""
 
-    def __init__(self, tracking: Any = None) -> None:
+    def __init__(self, tracking: Any = None, *, by_id: bool = True) -> None:
         super().__init__(tracking)
         # The plain data of each collected match event's fact, made by its command already
         # (``Match.pending_fact_data``, taken before its collection lets it go), by the fact's ``id()``:
         # what the save's mapper writes instead of making it again (``HonbaApp._record``).
         self.known: dict[int, Any] = {}
+        # Whether the aggregates are kept by id (``aggregates``), which only the library's
+        # repository cache and snapshots read (``HonbaApp.save``): a ``UUID``'s hash is a Python
+        # function, asked twice a recorded hand for neither.
+        self._by_id = by_id
 
     def collect_events(self, *objs: Any, **kwargs: Any) -> None:
         others = []
         for obj in objs:
-            if isinstance(obj, BaseAggregate):
-                if type(obj) is Match and obj.pending_data:
+            # A match and a seal known by their exact class, before ``isinstance`` asks the ABC's
+            # Python ``__instancecheck__``.
+            kind = type(obj)
+            if kind is Match or kind is Seal or isinstance(obj, BaseAggregate):
+                if kind is Match and obj.pending_data:
                     self.known.update(obj.pending_fact_data())
                 self.events.extend(obj.collect_events())
-                self.aggregates[obj.id] = obj
+                if self._by_id:
+                    self.aggregates[obj.id] = obj
             elif obj is not None:
                 others.append(obj)
         super().collect_events(*others, **kwargs)
@@ -332,7 +340,7 @@ class HonbaApp(Application[UUID]):
             found = after(self, key, match_id(key), checked, ahead)
             if found is not None:
                 match, seal = found
-                if (match.version, seal.version) != (checked.match.version, checked.seal.version):
+                if (match.version, seal.version) != (checked.wanted[0][1], checked.wanted[1][1]):
                     # Rows another process saved since: kept as checked. With none (this process
                     # saved last, a table's every hand), what is kept is this very state already,
                     # and its copies are not made again (issue 36: a third of a hand's copies).
@@ -436,7 +444,7 @@ class HonbaApp(Application[UUID]):
         aggregates' events collected by ``_Collected``: the same events, recordings and
         notifications."""
         self.wrote = True
-        processing = _Collected()
+        processing = _Collected(by_id=bool(self.repository.cache) or bool(self.snapshots))
         processing.collect_events(*objs, **kwargs)
         recordings = self._record(processing)
         self._take_snapshots(processing)
@@ -597,9 +605,13 @@ def _last_rows(recordings: Sequence[Any], match_uuid: UUID, seal_uuid: UUID) -> 
         # ``UUID``'s own ``__eq__`` and ``__hash__`` (Python functions) are asked.
         row = recording.notification
         stream = row.originator_id
-        if stream is match_uuid or stream == match_uuid:
+        if stream is match_uuid:
             match_row = row
-        elif stream is seal_uuid or stream == seal_uuid:
+        elif stream is seal_uuid:
+            seal_row = row
+        elif stream == match_uuid:
+            match_row = row
+        elif stream == seal_uuid:
             seal_row = row
     if match_row is None or seal_row is None:
         return None

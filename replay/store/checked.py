@@ -34,7 +34,7 @@ from uuid import UUID
 import attrs
 
 from domain.integrity import event_digest
-from domain.match import Match
+from domain.match import Match, match_id
 from replay.store.rows import Reader, decoded
 from replay.store.seal import Seal, seal_id
 
@@ -111,6 +111,11 @@ def detached(aggregate: A) -> A:
     return twin
 
 
+# The streams and positions a tails' read asks for: ((the match, its last checked position), (its
+# seal, the last seal row read)).
+Wanted = tuple[tuple[UUID, int], tuple[UUID, int]]
+
+
 @attrs.frozen
 class WrittenRow:
     """A stored row as written: its position, topic and state's bytes. A row read back with all
@@ -132,11 +137,15 @@ class Checked:
     Both are private: copies (``detached``), or the very match and seal a save wrote, which their
     caller only reads from then on (``HonbaApp.save_match``). ``rows``: the match's last row and its seal's last row
     as this process wrote them (``WrittenRow``), when it saved both last; None otherwise (``after``
-    decodes and digests them again)."""
+    decodes and digests them again). ``wanted``: what the next tails' read asks for (``wanted_tails``:
+    the match's id and version, its seal's id and version), made once when kept rather than asked of
+    the aggregates (the library's ``version`` a property, the seal's id a lookup by ``UUID``, whose
+    hash is a Python function) twice a hand."""
 
     match: Match
     seal: Seal
-    rows: tuple[WrittenRow, WrittenRow] | None = None
+    rows: tuple[WrittenRow, WrittenRow] | None
+    wanted: Wanted
 
 
 class CheckedMatches:
@@ -173,14 +182,19 @@ class CheckedMatches:
         not a copy (a save's, whose caller holds it no longer: ``HonbaApp.save_match``). ``match_given``:
         the match is kept itself, not a copy (a save's whose caller only reads it from now on, and
         scored up to date, so that its reads change nothing in it: ``Match.score``)."""
-        if seal.position != match.version or seal.head != match.head:
+        version, seal_version = match.version, seal.version
+        if seal.position != version or seal.head != match.head:
             return  # a seal that does not name this very match's end is not a check's result
-        if rows is not None and (rows[0].position, rows[1].position) != (match.version, seal.version):
+        if rows is not None and (rows[0].position, rows[1].position) != (version, seal_version):
             rows = None  # not this very match's and seal's last rows
-        checked = Checked(match if match_given else detached(match), seal if seal_given else detached(seal), rows)
+        match_uuid = match_id(match.key)
+        wanted = ((match_uuid, version), (seal_id(match_uuid), seal_version))
+        checked = Checked(
+            match if match_given else detached(match), seal if seal_given else detached(seal), rows, wanted
+        )
         with self._lock:
             kept = self._entries.get(match.key)
-            if kept is not None and kept.match.version > match.version and not replace:
+            if kept is not None and kept.wanted[0][1] > version and not replace:
                 return
             self._entries[match.key] = checked
             self._entries.move_to_end(match.key)
@@ -193,15 +207,13 @@ class CheckedMatches:
             self._entries.pop(key, None)
 
 
-# The streams and positions a tails' read asks for: ((the match, its last checked position), (its
-# seal, the last seal row read)).
-Wanted = tuple[tuple[UUID, int], tuple[UUID, int]]
-
-
 def wanted_tails(match_uuid: UUID, checked: Checked) -> Wanted:
     """What ``tail_rows`` reads for ``checked``: the match's rows from its last checked position on,
     its seal's from the last seal row read."""
-    return ((match_uuid, checked.match.version), (seal_id(match_uuid), checked.seal.version))
+    wanted = checked.wanted
+    if wanted[0][0] is match_uuid:  # the id ``match_id`` keeps: the one ``keep`` found
+        return wanted
+    return ((match_uuid, wanted[0][1]), (seal_id(match_uuid), wanted[1][1]))
 
 
 def tail_rows(
@@ -216,15 +228,33 @@ def tail_rows(
     wanted = wanted_tails(match_uuid, checked)
     stream_seal = wanted[1][0]
     if ahead is not None and ahead[0] == wanted:
-        rows = ahead[1]
-        return [r for r in rows if r.originator_id == match_uuid], [r for r in rows if r.originator_id == stream_seal]
+        return _streams(ahead[1], match_uuid, stream_seal)
     tails = getattr(reader.recorder, "select_tails", None)
     if tails is not None:
-        rows = tails(wanted)
-        return [r for r in rows if r.originator_id == match_uuid], [r for r in rows if r.originator_id == stream_seal]
+        return _streams(tails(wanted), match_uuid, stream_seal)
     events = list(reader.recorder.select_events(match_uuid, gt=checked.match.version - 1))
     seals = list(reader.recorder.select_events(stream_seal, gt=checked.seal.version - 1))
     return events, seals
+
+
+def _streams(rows: list[Any], match_uuid: UUID, seal_uuid: UUID) -> tuple[list[Any], list[Any]]:
+    """The rows of the match's stream and those of its seal's, in order. A row read names its stream
+    by an id of its own (equal, not the same object): compared by their numbers where both are
+    exactly ``UUID`` (what ``UUID.__eq__``, a Python function, compares), else by ``==``."""
+    match_number, seal_number = match_uuid.int, seal_uuid.int
+    match_rows, seal_rows = [], []
+    for row in rows:
+        stream = row.originator_id
+        if type(stream) is UUID:
+            if stream.int == match_number:
+                match_rows.append(row)
+            elif stream.int == seal_number:
+                seal_rows.append(row)
+        elif stream == match_uuid:
+            match_rows.append(row)
+        elif stream == seal_uuid:
+            seal_rows.append(row)
+    return match_rows, seal_rows
 
 
 def _seal_says(event: Any) -> tuple[int, str] | None:
