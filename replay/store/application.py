@@ -45,7 +45,7 @@ from domain.errors import DamagedFact
 from domain.match import Match, match_id
 from domain.said import Listed, Said
 from domain.store_errors import DamagedMatch, MatchNotFound, StoreConflict, StoreError, StoreUnavailable
-from replay.store.checked import CheckedMatches, WrittenRow, after, wanted_tails
+from replay.store.checked import CheckedMatches, Written, WrittenRow, after, wanted_tails
 from replay.store.checkpoint import Taken, store_head, take_checkpoint, thread_lock
 from replay.store.errors import UNAVAILABLE
 from replay.store.findings import MatchCheck
@@ -596,9 +596,10 @@ def mapper_for(settings: Mapping[str, str]) -> Mapper[UUID]:
     return _MAPPERS[key]
 
 
-def _last_rows(recordings: Sequence[Any], match_uuid: UUID, seal_uuid: UUID) -> tuple[WrittenRow, WrittenRow] | None:
+def _last_rows(recordings: Sequence[Any], match_uuid: UUID, seal_uuid: UUID) -> tuple[Written, Written] | None:
     """The last row a save wrote of the match and of its seal (the library's recordings: each
-    event's row as inserted, in order), or None when it wrote none of either."""
+    event's row as inserted, in order), or None when it wrote none of either: the notifications
+    themselves, their states bytes as the rows hold them (two frozen values less a hand)."""
     match_row = seal_row = None
     for recording in recordings:
         # A row's id is its event's, the very object the aggregate holds: ``is`` answers before
@@ -615,7 +616,13 @@ def _last_rows(recordings: Sequence[Any], match_uuid: UUID, seal_uuid: UUID) -> 
             seal_row = row
     if match_row is None or seal_row is None:
         return None
-    return (
-        WrittenRow(match_row.originator_version, match_row.topic, bytes(match_row.state)),
-        WrittenRow(seal_row.originator_version, seal_row.topic, bytes(seal_row.state)),
-    )
+    return _as_written(match_row), _as_written(seal_row)
+
+
+def _as_written(row: Any) -> Written:
+    """A notification of a row as written: itself where it is the library's and its state bytes, else
+    its position, topic and state's bytes."""
+    if type(row) is Notification and type(row.state) is bytes:
+        written: Written = row
+        return written
+    return WrittenRow(row.originator_version, row.topic, bytes(row.state))

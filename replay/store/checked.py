@@ -32,6 +32,7 @@ from typing import Any, TypeVar
 from uuid import UUID
 
 import attrs
+from eventsourcing.persistence import Notification
 
 from domain.integrity import event_digest
 from domain.match import Match, match_id
@@ -119,15 +120,26 @@ Wanted = tuple[tuple[UUID, int], tuple[UUID, int]]
 @attrs.frozen
 class WrittenRow:
     """A stored row as written: its position, topic and state's bytes. A row read back with all
-    three the same decodes to the very event written (the same bytes through the same mapper)."""
+    three the same decodes to the very event written (the same bytes through the same mapper).
+    A save keeps the library's own notification of each row where its state is bytes (the same
+    three attributes: ``Written``), one of these otherwise."""
 
-    position: int
+    originator_version: int
     topic: str
     state: bytes
 
-    def same(self, row: Any) -> bool:
-        """Whether a row read (``StoredEvent`` or ``Notification``) is this one, byte for byte."""
-        return bool(row.originator_version == self.position and row.topic == self.topic and row.state == self.state)
+
+# A row as a save wrote it: a ``WrittenRow``, or the library's notification of it (its state bytes).
+Written = WrittenRow | Notification
+
+
+def same_row(written: Written, row: Any) -> bool:
+    """Whether a row read (``StoredEvent`` or ``Notification``) is the one written, byte for byte."""
+    return bool(
+        row.originator_version == written.originator_version
+        and row.topic == written.topic
+        and row.state == written.state
+    )
 
 
 @attrs.frozen
@@ -136,7 +148,7 @@ class Checked:
     ``match.head``) and its seal (as of ``seal.version``, naming ``seal.position``, ``seal.head``).
     Both are private: copies (``detached``), or the very match and seal a save wrote, which their
     caller only reads from then on (``HonbaApp.save_match``). ``rows``: the match's last row and its seal's last row
-    as this process wrote them (``WrittenRow``), when it saved both last; None otherwise (``after``
+    as this process wrote them (``Written``), when it saved both last; None otherwise (``after``
     decodes and digests them again). ``wanted``: what the next tails' read asks for (``wanted_tails``:
     the match's id and version, its seal's id and version), made once when kept rather than asked of
     the aggregates (the library's ``version`` a property, the seal's id a lookup by ``UUID``, whose
@@ -144,7 +156,7 @@ class Checked:
 
     match: Match
     seal: Seal
-    rows: tuple[WrittenRow, WrittenRow] | None
+    rows: tuple[Written, Written] | None
     wanted: Wanted
 
 
@@ -171,7 +183,7 @@ class CheckedMatches:
         seal: Seal,
         *,
         replace: bool = False,
-        rows: tuple[WrittenRow, WrittenRow] | None = None,
+        rows: tuple[Written, Written] | None = None,
         seal_given: bool = False,
         match_given: bool = False,
     ) -> None:
@@ -185,7 +197,7 @@ class CheckedMatches:
         version, seal_version = match.version, seal.version
         if seal.position != version or seal.head != match.head:
             return  # a seal that does not name this very match's end is not a check's result
-        if rows is not None and (rows[0].position, rows[1].position) != (version, seal_version):
+        if rows is not None and (rows[0].originator_version, rows[1].originator_version) != (version, seal_version):
             rows = None  # not this very match's and seal's last rows
         match_uuid = match_id(match.key)
         wanted = ((match_uuid, version), (seal_id(match_uuid), seal_version))
@@ -280,8 +292,8 @@ def after(
         written is not None
         and len(match_rows) == 1
         and len(seal_rows) == 1
-        and written[0].same(match_rows[0])
-        and written[1].same(seal_rows[0])
+        and same_row(written[0], match_rows[0])
+        and same_row(written[1], seal_rows[0])
     ):
         # Nothing saved since this process's own save (a table's every hand), and its last two rows
         # still the very bytes it wrote: they decode to the events it wrote, whose digest is the
