@@ -17,7 +17,6 @@ raises ``StoreConflict``; ``replay.service.recording.recording`` decides whether
 
 from __future__ import annotations
 
-import contextlib
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
@@ -151,7 +150,25 @@ class _Collected(ProcessingEvent[UUID]):
                     self.aggregates[obj.id] = obj
             elif obj is not None:
                 others.append(obj)
-        super().collect_events(*others, **kwargs)
+        if others or kwargs:  # (nothing else: the library's would find nothing to do)
+            super().collect_events(*others, **kwargs)
+
+
+class _Ahead:
+    """``HonbaApp.reading_ahead``'s block: this thread's match key set for its reads, and what they
+    read let go at its end (a class of its own: a generator's context manager, its frames and its
+    ``StopIteration``, cost a hand as much as the few lines it runs)."""
+
+    __slots__ = ("_key", "_local")
+
+    def __init__(self, local: threading.local, key: str) -> None:
+        self._local, self._key = local, key
+
+    def __enter__(self) -> None:
+        self._local.key, self._local.tails = self._key, None
+
+    def __exit__(self, *_exc: object) -> None:
+        self._local.key, self._local.tails = None, None
 
 
 class HonbaApp(Application[UUID]):
@@ -187,15 +204,7 @@ class HonbaApp(Application[UUID]):
         block. A store without that read (in memory: its tokens are not in it) reads apart."""
         if not hasattr(self.recorder, "select_tails_and_token"):
             return nullcontext()
-        return self._ahead_of(key)
-
-    @contextlib.contextmanager
-    def _ahead_of(self, key: str) -> Iterator[None]:
-        self._ahead.key, self._ahead.tails = key, None
-        try:
-            yield
-        finally:
-            self._ahead.key, self._ahead.tails = None, None
+        return _Ahead(self._ahead, key)
 
     def token_with_tails(self, tokens: str, token_id: str) -> tuple[bool, tuple[str, str | None, str, str] | None]:
         """Inside ``reading_ahead`` for a match this process checked, on a store that reads both in
