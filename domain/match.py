@@ -298,31 +298,33 @@ class Match(Aggregate):
         pending; without the library's copies of the arguments and its look for a class topic (a
         match has none), which every event of an import paid for, nor ``mutate``'s checks that the
         event names this match and its next version (made so here: a stored event replayed into a
-        match still goes through them)."""
-        version = self.version + 1
+        match still goes through them). The library's attributes set and read as its own properties
+        set and read them (``BaseAggregate``: ``_version``, ``_modified_on``, ``_pending_events``,
+        ``_id``), not through five Python property calls a hand."""
+        version = self._version + 1
         if issubclass(event_class, _ENTRY_EVENTS):
             kwargs.setdefault("client_key", None)
             fact = kwargs.get("fact", kwargs.get("replacement"))
             if fact is not None:
                 self.pending_data[version] = (fact, to_data(fact))
         event = event_class(
-            originator_id=self.id,
+            originator_id=self._id,
             originator_version=version,
             timestamp=event_class.create_timestamp(),
             prior=self.head,
             **kwargs,
         )
         event.apply(self)
-        self.version = version
-        self.modified_on = event.timestamp
-        self.pending_events.append(event)
+        self._version = version
+        self._modified_on = event.timestamp
+        self._pending_events.append(event)
 
     def collect_events(self) -> Sequence[Any]:
         """The events made since the last collection (the library's), the facts' data made for them let go."""
         self.pending_data.clear()
         # The library's takes them one by one from the front of the list (``pop(0)``): the same
         # events, in order, the list left empty.
-        pending = self.pending_events
+        pending = self._pending_events
         collected = list(pending)
         pending.clear()
         return collected
@@ -398,7 +400,7 @@ class Match(Aggregate):
     def _foresee(self, fact: Fact, *, checked: bool) -> CorrectedStep:
         """``preview`` of any fact (a deal pass the rules made, with ``checked``: see ``next_step``)."""
         self._steps()
-        position = self.version + 1
+        position = self._version + 1
         step, played = self._step_of(position, fact, checked=checked)
         self.ahead = (position, fact, step, played)
         return step

@@ -17,7 +17,6 @@ raises ``StoreConflict``; ``replay.service.recording.recording`` decides whether
 
 from __future__ import annotations
 
-import contextlib
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
@@ -45,7 +44,7 @@ from domain.errors import DamagedFact
 from domain.match import Match, match_id
 from domain.said import Listed, Said
 from domain.store_errors import DamagedMatch, MatchNotFound, StoreConflict, StoreError, StoreUnavailable
-from replay.store.checked import Checked, CheckedMatches, WrittenRow, after, detached, wanted_tails
+from replay.store.checked import Checked, CheckedMatches, Written, WrittenRow, after, detached, wanted_tails
 from replay.store.checkpoint import Taken, store_head, take_checkpoint, thread_lock
 from replay.store.errors import UNAVAILABLE, NotAsChecked
 from replay.store.findings import MatchCheck
@@ -144,24 +143,50 @@ class _Collected(ProcessingEvent[UUID]):
     An aggregate (``eventsourcing.domain.BaseAggregate``, as honba's all are) is no domain event
     and collects its events; anything else goes through the library's checks as before."""
 
-    def __init__(self, tracking: Any = None) -> None:
+    def __init__(self, tracking: Any = None, *, by_id: bool = True) -> None:
         super().__init__(tracking)
         # The plain data of each collected match event's fact, made by its command already
         # (``Match.pending_fact_data``, taken before its collection lets it go), by the fact's ``id()``:
         # what the save's mapper writes instead of making it again (``HonbaApp._record``).
         self.known: dict[int, Any] = {}
+        # Whether the aggregates are kept by id (``aggregates``), which only the library's
+        # repository cache and snapshots read (``HonbaApp.save``): a ``UUID``'s hash is a Python
+        # function, asked twice a recorded hand for neither.
+        self._by_id = by_id
 
     def collect_events(self, *objs: Any, **kwargs: Any) -> None:
         others = []
         for obj in objs:
-            if isinstance(obj, BaseAggregate):
-                if type(obj) is Match and obj.pending_data:
+            # A match and a seal known by their exact class, before ``isinstance`` asks the ABC's
+            # Python ``__instancecheck__``.
+            kind = type(obj)
+            if kind is Match or kind is Seal or isinstance(obj, BaseAggregate):
+                if kind is Match and obj.pending_data:
                     self.known.update(obj.pending_fact_data())
                 self.events.extend(obj.collect_events())
-                self.aggregates[obj.id] = obj
+                if self._by_id:
+                    self.aggregates[obj.id] = obj
             elif obj is not None:
                 others.append(obj)
-        super().collect_events(*others, **kwargs)
+        if others or kwargs:  # (nothing else: the library's would find nothing to do)
+            super().collect_events(*others, **kwargs)
+
+
+class _Ahead:
+    """``HonbaApp.reading_ahead``'s block: this thread's match key set for its reads, and what they
+    read let go at its end (a class of its own: a generator's context manager, its frames and its
+    ``StopIteration``, cost a hand as much as the few lines it runs)."""
+
+    __slots__ = ("_key", "_local", "_trip")
+
+    def __init__(self, local: threading.local, key: str, trip: _Trip | None = None) -> None:
+        self._local, self._key, self._trip = local, key, trip
+
+    def __enter__(self) -> None:
+        self._local.key, self._local.tails, self._local.trip = self._key, None, self._trip
+
+    def __exit__(self, *_exc: object) -> None:
+        self._local.key, self._local.tails, self._local.trip = None, None, None
 
 
 class HonbaApp(Application[UUID]):
@@ -197,16 +222,7 @@ class HonbaApp(Application[UUID]):
         block. A store without that read (in memory: its tokens are not in it) reads apart."""
         if not hasattr(self.recorder, "select_tails_and_token"):
             return nullcontext()
-        return self._ahead_of(key)
-
-    @contextlib.contextmanager
-    def _ahead_of(self, key: str, trip: _Trip | None = None) -> Iterator[None]:
-        ahead = self._ahead
-        ahead.key, ahead.tails, ahead.trip = key, None, trip
-        try:
-            yield
-        finally:
-            ahead.key, ahead.tails, ahead.trip = None, None, None
+        return _Ahead(self._ahead, key)
 
     def one_trip(self, key: str, step: Callable[[], T]) -> T:
         """``step()`` (a table's hand at the match ``key``: its token checked, the entry applied) in
@@ -225,7 +241,7 @@ class HonbaApp(Application[UUID]):
             with self.reading_ahead(key):
                 return step()
         trip = _Trip()
-        with self._ahead_of(key, trip):
+        with _Ahead(self._ahead, key, trip):
             # Made again only where a row taken unread decided it and nothing may have been written
             # (a refusal of ``insert_checked``, ``NotAsChecked``, writes nothing).
             try:
@@ -236,7 +252,7 @@ class HonbaApp(Application[UUID]):
             else:
                 if not trip.used or trip.sent:
                     return result
-        with self._ahead_of(key):
+        with _Ahead(self._ahead, key):
             return step()
 
     def token_with_tails(
@@ -395,7 +411,7 @@ class HonbaApp(Application[UUID]):
             # ``one_trip``: the match as this process saved it, its last rows checked by the insert.
             stream = match_id(key)
             heads = [
-                StoredEvent(uuid, row.position, row.topic, row.state)
+                StoredEvent(uuid, row.originator_version, row.topic, row.state)
                 for uuid, row in zip((stream, seal_id(stream)), checked.rows, strict=True)
             ]
             trip.expect = (deferred[1], deferred[2], heads)
@@ -407,7 +423,7 @@ class HonbaApp(Application[UUID]):
             found = after(self, key, match_id(key), checked, ahead)
             if found is not None:
                 match, seal = found
-                if (match.version, seal.version) != (checked.match.version, checked.seal.version):
+                if (match.version, seal.version) != (checked.wanted[0][1], checked.wanted[1][1]):
                     # Rows another process saved since: kept as checked. With none (this process
                     # saved last, a table's every hand), what is kept is this very state already,
                     # and its copies are not made again (issue 36: a third of a hand's copies).
@@ -511,7 +527,7 @@ class HonbaApp(Application[UUID]):
         aggregates' events collected by ``_Collected``: the same events, recordings and
         notifications."""
         self.wrote = True
-        processing = _Collected()
+        processing = _Collected(by_id=bool(self.repository.cache) or bool(self.snapshots))
         processing.collect_events(*objs, **kwargs)
         recordings = self._record(processing)
         self._take_snapshots(processing)
@@ -681,22 +697,33 @@ def mapper_for(settings: Mapping[str, str]) -> Mapper[UUID]:
     return _MAPPERS[key]
 
 
-def _last_rows(recordings: Sequence[Any], match_uuid: UUID, seal_uuid: UUID) -> tuple[WrittenRow, WrittenRow] | None:
+def _last_rows(recordings: Sequence[Any], match_uuid: UUID, seal_uuid: UUID) -> tuple[Written, Written] | None:
     """The last row a save wrote of the match and of its seal (the library's recordings: each
-    event's row as inserted, in order), or None when it wrote none of either."""
+    event's row as inserted, in order), or None when it wrote none of either: the notifications
+    themselves, their states bytes as the rows hold them (two frozen values less a hand)."""
     match_row = seal_row = None
     for recording in recordings:
         # A row's id is its event's, the very object the aggregate holds: ``is`` answers before
         # ``UUID``'s own ``__eq__`` and ``__hash__`` (Python functions) are asked.
         row = recording.notification
         stream = row.originator_id
-        if stream is match_uuid or stream == match_uuid:
+        if stream is match_uuid:
             match_row = row
-        elif stream is seal_uuid or stream == seal_uuid:
+        elif stream is seal_uuid:
+            seal_row = row
+        elif stream == match_uuid:
+            match_row = row
+        elif stream == seal_uuid:
             seal_row = row
     if match_row is None or seal_row is None:
         return None
-    return (
-        WrittenRow(match_row.originator_version, match_row.topic, bytes(match_row.state)),
-        WrittenRow(seal_row.originator_version, seal_row.topic, bytes(seal_row.state)),
-    )
+    return _as_written(match_row), _as_written(seal_row)
+
+
+def _as_written(row: Any) -> Written:
+    """A notification of a row as written: itself where it is the library's and its state bytes, else
+    its position, topic and state's bytes."""
+    if type(row) is Notification and type(row.state) is bytes:
+        written: Written = row
+        return written
+    return WrittenRow(row.originator_version, row.topic, bytes(row.state))

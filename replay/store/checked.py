@@ -32,9 +32,10 @@ from typing import Any, TypeVar
 from uuid import UUID
 
 import attrs
+from eventsourcing.persistence import Notification
 
 from domain.integrity import event_digest
-from domain.match import Match
+from domain.match import Match, match_id
 from replay.store.rows import Reader, decoded
 from replay.store.seal import Seal, seal_id
 
@@ -50,6 +51,36 @@ _COPIED = (list, dict, set)
 # Classes whose values ``detached`` shares without asking further (immutable, no container's subclass).
 _SHARED = frozenset({str, int, bool, float, tuple, bytes, type(None), UUID, datetime})
 
+# The library's aggregate's attributes (``BaseAggregate.__base_init__``): its one container is its
+# pending events.
+_BASE = ("_id", "_version", "_created_on", "_modified_on")
+# A match's and a seal's attributes, as their ``__init__`` sets them (``domain.match.Match``,
+# ``replay.store.seal.Seal``), after the library's: first those that hold a list, a dict or a set
+# (``scored`` is None after a correction), then those that hold values shared safely (text, numbers,
+# tuples, frozen values, ids, times). ``tests/service/test_checked_loads.py`` checks them against
+# matches and seals in every state the tests make.
+_MATCH_CONTAINERS = (
+    "_pending_events",
+    "source",
+    "opening",
+    "history",
+    "corrections",
+    "correction_log",
+    "client_keys",
+    "client_key_targets",
+    "scored",
+    "unscored",
+    "clock_log",
+    "pending_data",
+)
+_MATCH_SHARED = ("key", "players", "rules", "checks", "named", "head", "last_entry_key", "played", "ahead", "clock")
+_SEAL_SHARED = ("match_id", "position", "head")
+# By class: how many attributes an instance holds, and those ``detached`` copies.
+_LAYOUTS: dict[type, tuple[int, tuple[str, ...]]] = {
+    Match: (len(_BASE) + len(_MATCH_CONTAINERS) + len(_MATCH_SHARED), _MATCH_CONTAINERS),
+    Seal: (len(_BASE) + 1 + len(_SEAL_SHARED), ("_pending_events",)),
+}
+
 
 def detached(aggregate: A) -> A:
     """A copy of an aggregate that shares no list, dict or set with it (its values are frozen
@@ -58,32 +89,57 @@ def detached(aggregate: A) -> A:
 
     Made as ``copy.copy`` makes an object without a ``__copy__`` (a new instance of its class, its
     attributes set), without the copy module's reduce protocol: four of these a hand were a
-    tenth of the service call's instructions (issue 36, thirteenth round)."""
+    tenth of the service call's instructions (issue 36, thirteenth round). A match or a seal holding
+    exactly the attributes its class sets (``_LAYOUTS``) has its containers copied by name, its other
+    values shared without asking each what it is: a match's 26 values asked one by one were half the
+    copy's instructions (issue 36, nineteenth round); anything else is asked value by value."""
     cls = type(aggregate)
     twin = cls.__new__(cls)
-    vars(twin).update(
-        {
-            # Most values are text, numbers, tuples and frozen values: their exact class answers
-            # before ``isinstance`` walks a class's bases for each of the three containers.
-            name: value if type(value) in _SHARED else value.copy() if isinstance(value, _COPIED) else value
-            for name, value in vars(aggregate).items()
-        }
-    )
+    state = vars(twin)
+    state.update(vars(aggregate))
+    layout = _LAYOUTS.get(cls)
+    if layout is not None and len(state) == layout[0]:
+        for name in layout[1]:
+            value = state[name]
+            if value is not None:
+                state[name] = value.copy()
+        return twin
+    for name, value in state.items():
+        # Most values are text, numbers, tuples and frozen values: their exact class answers
+        # before ``isinstance`` walks a class's bases for each of the three containers.
+        if type(value) not in _SHARED and isinstance(value, _COPIED):
+            state[name] = value.copy()
     return twin
+
+
+# The streams and positions a tails' read asks for: ((the match, its last checked position), (its
+# seal, the last seal row read)).
+Wanted = tuple[tuple[UUID, int], tuple[UUID, int]]
 
 
 @attrs.frozen
 class WrittenRow:
     """A stored row as written: its position, topic and state's bytes. A row read back with all
-    three the same decodes to the very event written (the same bytes through the same mapper)."""
+    three the same decodes to the very event written (the same bytes through the same mapper).
+    A save keeps the library's own notification of each row where its state is bytes (the same
+    three attributes: ``Written``), one of these otherwise."""
 
-    position: int
+    originator_version: int
     topic: str
     state: bytes
 
-    def same(self, row: Any) -> bool:
-        """Whether a row read (``StoredEvent`` or ``Notification``) is this one, byte for byte."""
-        return bool(row.originator_version == self.position and row.topic == self.topic and row.state == self.state)
+
+# A row as a save wrote it: a ``WrittenRow``, or the library's notification of it (its state bytes).
+Written = WrittenRow | Notification
+
+
+def same_row(written: Written, row: Any) -> bool:
+    """Whether a row read (``StoredEvent`` or ``Notification``) is the one written, byte for byte."""
+    return bool(
+        row.originator_version == written.originator_version
+        and row.topic == written.topic
+        and row.state == written.state
+    )
 
 
 @attrs.frozen
@@ -92,12 +148,16 @@ class Checked:
     ``match.head``) and its seal (as of ``seal.version``, naming ``seal.position``, ``seal.head``).
     Both are private: copies (``detached``), or the very match and seal a save wrote, which their
     caller only reads from then on (``HonbaApp.save_match``). ``rows``: the match's last row and its seal's last row
-    as this process wrote them (``WrittenRow``), when it saved both last; None otherwise (``after``
-    decodes and digests them again)."""
+    as this process wrote them (``Written``), when it saved both last; None otherwise (``after``
+    decodes and digests them again). ``wanted``: what the next tails' read asks for (``wanted_tails``:
+    the match's id and version, its seal's id and version), made once when kept rather than asked of
+    the aggregates (the library's ``version`` a property, the seal's id a lookup by ``UUID``, whose
+    hash is a Python function) twice a hand."""
 
     match: Match
     seal: Seal
-    rows: tuple[WrittenRow, WrittenRow] | None = None
+    rows: tuple[Written, Written] | None
+    wanted: Wanted
 
 
 class CheckedMatches:
@@ -123,7 +183,7 @@ class CheckedMatches:
         seal: Seal,
         *,
         replace: bool = False,
-        rows: tuple[WrittenRow, WrittenRow] | None = None,
+        rows: tuple[Written, Written] | None = None,
         seal_given: bool = False,
         match_given: bool = False,
     ) -> None:
@@ -134,14 +194,19 @@ class CheckedMatches:
         not a copy (a save's, whose caller holds it no longer: ``HonbaApp.save_match``). ``match_given``:
         the match is kept itself, not a copy (a save's whose caller only reads it from now on, and
         scored up to date, so that its reads change nothing in it: ``Match.score``)."""
-        if seal.position != match.version or seal.head != match.head:
+        version, seal_version = match.version, seal.version
+        if seal.position != version or seal.head != match.head:
             return  # a seal that does not name this very match's end is not a check's result
-        if rows is not None and (rows[0].position, rows[1].position) != (match.version, seal.version):
+        if rows is not None and (rows[0].originator_version, rows[1].originator_version) != (version, seal_version):
             rows = None  # not this very match's and seal's last rows
-        checked = Checked(match if match_given else detached(match), seal if seal_given else detached(seal), rows)
+        match_uuid = match_id(match.key)
+        wanted = ((match_uuid, version), (seal_id(match_uuid), seal_version))
+        checked = Checked(
+            match if match_given else detached(match), seal if seal_given else detached(seal), rows, wanted
+        )
         with self._lock:
             kept = self._entries.get(match.key)
-            if kept is not None and kept.match.version > match.version and not replace:
+            if kept is not None and kept.wanted[0][1] > version and not replace:
                 return
             self._entries[match.key] = checked
             self._entries.move_to_end(match.key)
@@ -154,15 +219,13 @@ class CheckedMatches:
             self._entries.pop(key, None)
 
 
-# The streams and positions a tails' read asks for: ((the match, its last checked position), (its
-# seal, the last seal row read)).
-Wanted = tuple[tuple[UUID, int], tuple[UUID, int]]
-
-
 def wanted_tails(match_uuid: UUID, checked: Checked) -> Wanted:
     """What ``tail_rows`` reads for ``checked``: the match's rows from its last checked position on,
     its seal's from the last seal row read."""
-    return ((match_uuid, checked.match.version), (seal_id(match_uuid), checked.seal.version))
+    wanted = checked.wanted
+    if wanted[0][0] is match_uuid:  # the id ``match_id`` keeps: the one ``keep`` found
+        return wanted
+    return ((match_uuid, wanted[0][1]), (seal_id(match_uuid), wanted[1][1]))
 
 
 def tail_rows(
@@ -177,15 +240,33 @@ def tail_rows(
     wanted = wanted_tails(match_uuid, checked)
     stream_seal = wanted[1][0]
     if ahead is not None and ahead[0] == wanted:
-        rows = ahead[1]
-        return [r for r in rows if r.originator_id == match_uuid], [r for r in rows if r.originator_id == stream_seal]
+        return _streams(ahead[1], match_uuid, stream_seal)
     tails = getattr(reader.recorder, "select_tails", None)
     if tails is not None:
-        rows = tails(wanted)
-        return [r for r in rows if r.originator_id == match_uuid], [r for r in rows if r.originator_id == stream_seal]
+        return _streams(tails(wanted), match_uuid, stream_seal)
     events = list(reader.recorder.select_events(match_uuid, gt=checked.match.version - 1))
     seals = list(reader.recorder.select_events(stream_seal, gt=checked.seal.version - 1))
     return events, seals
+
+
+def _streams(rows: list[Any], match_uuid: UUID, seal_uuid: UUID) -> tuple[list[Any], list[Any]]:
+    """The rows of the match's stream and those of its seal's, in order. A row read names its stream
+    by an id of its own (equal, not the same object): compared by their numbers where both are
+    exactly ``UUID`` (what ``UUID.__eq__``, a Python function, compares), else by ``==``."""
+    match_number, seal_number = match_uuid.int, seal_uuid.int
+    match_rows, seal_rows = [], []
+    for row in rows:
+        stream = row.originator_id
+        if type(stream) is UUID:
+            if stream.int == match_number:
+                match_rows.append(row)
+            elif stream.int == seal_number:
+                seal_rows.append(row)
+        elif stream == match_uuid:
+            match_rows.append(row)
+        elif stream == seal_uuid:
+            seal_rows.append(row)
+    return match_rows, seal_rows
 
 
 def _seal_says(event: Any) -> tuple[int, str] | None:
@@ -211,8 +292,8 @@ def after(
         written is not None
         and len(match_rows) == 1
         and len(seal_rows) == 1
-        and written[0].same(match_rows[0])
-        and written[1].same(seal_rows[0])
+        and same_row(written[0], match_rows[0])
+        and same_row(written[1], seal_rows[0])
     ):
         # Nothing saved since this process's own save (a table's every hand), and its last two rows
         # still the very bytes it wrote: they decode to the events it wrote, whose digest is the

@@ -415,6 +415,27 @@ def _fact_event_state(
     }
 
 
+# The attributes of a seal's event (``Seal.Sealed``: every recorded hand saves one), in order.
+_SEALED_ATTRIBUTES = ("originator_id", "originator_version", "timestamp", "position", "head")
+
+
+def _sealed_state(attributes: Mapping[str, Any], types: Mapping[type, Transcoding]) -> dict[str, Any] | None:
+    """``_exact_state`` of an event holding ``_SEALED_ATTRIBUTES``, its three written attributes looked
+    at by name: the same state where its time is a ``datetime``, its position a whole number and its
+    head text; else None (``_exact_state``'s loop decides)."""
+    timestamp, position, head = attributes["timestamp"], attributes["position"], attributes["head"]
+    if type(timestamp) is not datetime or type(position) is not int or type(head) is not str:
+        return None
+    time_coding = types.get(datetime)
+    if type(time_coding) is not DatetimeAsISO:
+        return None
+    return {
+        "timestamp": {"_type_": time_coding.name, "_data_": time_text(timestamp)},
+        "position": position,
+        "head": head,
+    }
+
+
 def _exact_state(
     domain_event: Any, types: Mapping[type, Transcoding], known: Mapping[int, Any]
 ) -> dict[str, Any] | None:
@@ -428,8 +449,13 @@ def _exact_state(
     hand's event is all of these, and so are a new match's start and end: its row is one call of
     orjson, no scan of its bytes."""
     attributes = vars(domain_event)
-    if tuple(attributes) == _FACT_EVENT_ATTRIBUTES:
+    names = tuple(attributes)
+    if names == _FACT_EVENT_ATTRIBUTES:
         found = _fact_event_state(attributes, types, known)
+        if found is not None:
+            return found
+    elif names == _SEALED_ATTRIBUTES:
+        found = _sealed_state(attributes, types)
         if found is not None:
             return found
     state: dict[str, Any] = {}

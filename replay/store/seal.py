@@ -72,18 +72,19 @@ class Seal(Aggregate):
         if (position, head) != (self.position, self.head):
             # (keyword arguments the library's dataclass transform does not declare to a type checker)
             sealed: Any = self.Sealed
-            version = self.version + 1
+            # The library's attributes set and read as its properties do (``Match.trigger_event``).
+            version = self._version + 1
             event = sealed(
-                originator_id=self.id,
+                originator_id=self._id,
                 originator_version=version,
                 timestamp=sealed.create_timestamp(),
                 position=position,
                 head=head,
             )
             event.apply(self)
-            self.version = version
-            self.modified_on = event.timestamp
-            self.pending_events.append(event)
+            self._version = version
+            self._modified_on = event.timestamp
+            self._pending_events.append(event)
 
 
 # The topic a seal's first event names its aggregate by (``Aggregate._create`` writes ``get_topic``'s).

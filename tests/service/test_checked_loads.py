@@ -21,7 +21,7 @@ from test_tamper_both_stores import execute, last
 from domain.match import Match, match_id
 from domain.rules import load_preset
 from domain.store_errors import DamagedMatch, StoreConflict
-from domain.values import AbortiveDraw, HandValue, Win, WinResult
+from domain.values import AbortiveDraw, HandValue, Penalty, Win, WinResult
 from replay.service.recording import recording
 from replay.store.application import HonbaApp
 from replay.store.checked import detached
@@ -266,6 +266,70 @@ def test_a_command_on_a_loaded_match_changes_nothing_kept(counted: HonbaApp) -> 
     assert (kept.match.version, len(kept.match.history), len(kept.match.pending_events)) == (2, 1, 0)
     twin = detached(loaded.match)
     assert twin.pending_events == loaded.match.pending_events and twin.pending_events is not loaded.match.pending_events
+
+
+def _generic_copy_is_alike(aggregate: Any, twin: Any) -> None:
+    """``twin`` holds ``aggregate``'s values, each list, dict and set a copy of its own, the rest the same objects."""
+    assert type(twin) is type(aggregate) and vars(twin) == vars(aggregate)
+    for name, value in vars(aggregate).items():
+        if isinstance(value, list | dict | set):
+            assert vars(twin)[name] is not value, name
+        else:
+            assert vars(twin)[name] is value, name
+
+
+def test_a_copy_by_name_copies_every_container_of_a_match_and_a_seal_in_every_state() -> None:
+    # ``detached`` copies a match's and a seal's containers by name (``_LAYOUTS``): the names must be
+    # every attribute that holds a list, dict or set, in whatever state a match is.
+    from datetime import UTC, datetime
+
+    from replay.store.checked import _LAYOUTS
+    from replay.store.seal import Seal
+
+    match = Match.start(KEY, PLAYERS, load_preset("tenhou"))
+    seal = Seal.open(match.id)
+    states: list[tuple[Any, Any]] = []
+
+    def seen() -> None:
+        seal.seal(match.version, match.head)
+        states.append((detached(match), detached(seal)))
+
+    seen()
+    match.record(ron(1, 0), client_key="a")
+    match.record(ABORT, client_key="b")
+    seen()
+    match.preview(ABORT)  # a result worked out ahead (``ahead``)
+    seen()
+    match.penalise(Penalty(2, 12000), client_key="c")
+    match.amend(2, ron(2, 0), by="referee", reason="misread", client_key="d")  # ``scored`` let go
+    seen()
+    match.set_time_limit(60, by="director", client_key="e")
+    match.start_clock(datetime(2026, 1, 1, tzinfo=UTC), by="director")
+    match.add_time(5, by="director", reason="a dispute")
+    seen()
+    match.end("agreed", client_key="f")
+    match.reopen(by="referee", reason="by mistake", client_key="g")
+    match.collect_events()
+    seal.collect_events()
+    seen()
+    for kept_match, kept_seal in [*states, (match, seal)]:
+        for aggregate in (kept_match, kept_seal):
+            count, containers = _LAYOUTS[type(aggregate)]
+            held = vars(aggregate)
+            assert len(held) == count and set(containers) <= set(held)
+            assert {name for name, value in held.items() if isinstance(value, list | dict | set)} <= set(containers)
+            assert all(held[name] is None or type(held[name]) in (list, dict, set) for name in containers)
+            _generic_copy_is_alike(aggregate, detached(aggregate))
+    # The state where ``scored`` is None (after the correction, before the table is asked) was copied too.
+    assert any(vars(kept)["scored"] is None for kept, _seal in states)
+
+
+def test_an_aggregate_holding_other_attributes_is_copied_value_by_value() -> None:
+    match = Match.start(KEY, PLAYERS, load_preset("tenhou"))
+    match.extra = [1, 2]  # type: ignore[attr-defined]  # an attribute its class does not set
+    twin = detached(match)
+    _generic_copy_is_alike(match, twin)
+    assert twin.extra == [1, 2] and twin.extra is not match.extra  # type: ignore[attr-defined]
 
 
 def test_a_hand_recorded_builds_no_ledger_of_the_whole_match_unless_asked(

@@ -209,6 +209,23 @@ def test_a_hand_s_event_is_stored_without_a_scan_of_its_bytes(
     assert [mapper.to_stored_event(event) for event in events] == expected
 
 
+def test_a_seal_s_event_is_stored_as_the_library_writes_it_its_attributes_read_by_name(
+    mapper: HonbaMapper, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every recorded hand saves one: its time, position and head read by name (``_sealed_state``),
+    not in the loop that asks each attribute what it is, which writes the same bytes."""
+    match = Match.start("sealed", ["Ann", "Ben", "Cho", "Dai"], load_preset("tenhou"))
+    seal = Seal.open(match.id)
+    seal.seal(match.version, match.head)
+    sealed = seal.collect_events()[-1]
+    assert type(sealed) is Seal.Sealed
+    expected = _library(mapper, sealed)
+    assert mapper.to_stored_event(sealed) == expected
+    looped: list[Any] = []
+    monkeypatch.setattr(mapper_module, "_sealed_state", lambda *args: looped.append(1))
+    assert mapper.to_stored_event(sealed) == expected and looped == [1]
+
+
 def test_a_fact_with_a_number_orjson_refuses_is_stored_as_the_library_writes_it(mapper: HonbaMapper) -> None:
     (event, *_) = _hand_events()
     big = dataclasses.replace(event, fact=ExhaustiveDraw(ready=(2**70,)))
