@@ -24,6 +24,19 @@ from replay.store.seal import Seal, new_seal_events, seal_from
 FROZEN = datetime(2026, 1, 2, 3, 4, 5, 123456, tzinfo=UTC)
 
 
+def aggregates_made(monkeypatch: pytest.MonkeyPatch) -> list[type]:
+    """From now on, the class of every aggregate the library's ``Aggregate._create`` makes, in order."""
+    made: list[type] = []
+    library_create = Aggregate._create.__func__  # type: ignore[attr-defined]
+
+    def counted(cls: Any, *args: Any, **kwargs: Any) -> Any:
+        made.append(cls)
+        return library_create(cls, *args, **kwargs)
+
+    monkeypatch.setattr(Aggregate, "_create", classmethod(counted))
+    return made
+
+
 @pytest.fixture
 def frozen_clock(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every event stamped ``FROZEN`` (as benchmarks/store_dump.py freezes the library's clock)."""
@@ -71,18 +84,11 @@ def test_an_import_records_its_files_without_an_aggregate_and_finds_them_again(
     either way (a re-import looks every file up)."""
     store, other = HonbaApp.open(str(tmp_path / "x.db")), HonbaApp.open(str(tmp_path / "y.db"))
     try:
-        made: list[type] = []
-        library_create = Aggregate._create.__func__  # type: ignore[attr-defined]
-
-        def counted(cls: Any, *args: Any, **kwargs: Any) -> Any:
-            made.append(cls)
-            return library_create(cls, *args, **kwargs)
-
         games = [["log-1", ["A", "B", "C", "D"], "log-1"]]
         expected = [
             other.mapper.to_stored_event(e) for e in ImportedFile.record("d" * 64, games, [], []).collect_events()
         ]
-        monkeypatch.setattr(Aggregate, "_create", classmethod(counted))
+        made = aggregates_made(monkeypatch)
         record_imported(store, [ImportedFile.recorded("d" * 64, games, [], [])])
         found = imported_file(store, "d" * 64)
         assert made == []
@@ -108,14 +114,7 @@ def test_prepare_makes_no_aggregate_but_the_match(
     match.record(ExhaustiveDraw(ready=(0,)))
     store = HonbaApp.open(str(tmp_path / "x.db"))
     try:
-        made: list[type] = []
-        library_create = Aggregate._create.__func__  # type: ignore[attr-defined]
-
-        def counted(cls: Any, *args: Any, **kwargs: Any) -> Any:
-            made.append(cls)
-            return library_create(cls, *args, **kwargs)
-
-        monkeypatch.setattr(Aggregate, "_create", classmethod(counted))
+        made = aggregates_made(monkeypatch)
         prepared = prepare(match, store.mapper, from_log=True)
         assert made == []
         topics = [row[2] for row in prepared.rows]
