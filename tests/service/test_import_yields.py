@@ -125,7 +125,9 @@ def test_an_import_while_tables_record_refuses_no_game_and_loses_no_hand(store_d
         text=True,
     )
     try:
-        for _ in range(600):
+        # Up to two minutes for the tables' process to start (a hang guard: beside other work its
+        # imports and first matches have taken far longer than when alone).
+        for _ in range(2400):
             if go.exists() or tables.poll() is not None:
                 break
             time.sleep(0.05)
