@@ -126,11 +126,13 @@ class _Trip:
     entry checked, the token table, the token's id and row), what the save's insert checks
     (``expect``: the token table, the token, the streams' last rows), and whether that insert was sent."""
 
-    __slots__ = ("deferred", "expect", "sent", "used")
+    __slots__ = ("deferred", "expect", "sent", "unknown", "used")
 
     def __init__(self) -> None:
         self.used = False
         self.sent = False
+        # Whether that insert failed with its outcome not known (a try again refused, no answer).
+        self.unknown = False
         self.deferred: tuple[Checked, str, tuple[str, tuple[str, str | None, str, str]]] | None = None
         self.expect: tuple[str, tuple[str, tuple[str, str | None, str, str]], list[StoredEvent]] | None = None
 
@@ -545,6 +547,15 @@ class HonbaApp(Application[UUID]):
         known = getattr(processing_event, "known", None)
         trip = getattr(self._ahead, "trip", None)
         expect = None if trip is None else trip.expect
+        if trip is not None and expect is None and trip.used:
+            if not trip.sent:
+                # A token taken unread, and a save its one-trip insert would not check (whatever the
+                # save holds): nothing written; ``one_trip`` makes the hand again with the reads.
+                raise NotAsChecked("token")
+            if trip.unknown:
+                # After a one-trip insert whose outcome is not known: a conflict, as a plain insert's
+                # try again refused is (nothing written; the client sends it again).
+                raise IntegrityError("a hand after a one-trip insert of unknown outcome: not written")
         if expect is None and (not known or not isinstance(mapper, HonbaMapper)):
             return super()._record(processing_event)
         domain_events = processing_event.events
@@ -561,9 +572,15 @@ class HonbaApp(Application[UUID]):
             except NotAsChecked:
                 trip.sent = False  # refused: nothing written
                 raise
-        elif trip is not None and trip.used and not trip.sent:
-            # A token taken unread, and a save its one-trip insert would not check: nothing written.
-            raise NotAsChecked("token")
+            except BaseException:
+                # An outcome not known: a try again refused (raised as a conflict: the first try may
+                # have committed) or no answer at all. Not made again on the rows read (that would
+                # record the hand twice where the first try committed), and no later save of this trip
+                # writes (the guard above): its token, taken unread, was never checked by a statement
+                # that wrote (a revoked or replaced link's first try may have failed, its try again
+                # refused). A command sent again by its client key finds a committed first try.
+                trip.unknown = True
+                raise
         else:
             notification_ids = self.recorder.insert_events(
                 stored_events, tracking=processing_event.tracking, **processing_event.saved_kwargs

@@ -108,6 +108,12 @@ class TokenRows:
                 self._sql(f"INSERT INTO {TABLE} (token_id, role, match_key, salt, digest) VALUES (?, ?, ?, ?, ?)"),
                 (token_id, role, match, salt, digest),
             )
+        if replacing is not None:
+            # The match's old table rows as this process last read them are rows no longer: forgotten,
+            # so that their next hand reads its row (the insert's check would refuse them anyway).
+            with self._lock:
+                for old in [k for k, stored in self._known.items() if stored[:2] == ("table", match)]:
+                    del self._known[old]
 
     def table_rows(self, match: str) -> list[tuple[str, str, str]]:
         """The table tokens of a match: (id, salt, digest), by id."""

@@ -330,3 +330,62 @@ def test_on_sqlite_a_hand_reads_its_token_and_tails_as_before(tmp_path: Path) ->
         assert history(app) == 2
     finally:
         app.close()
+
+
+def _first_checked_insert_lost_unsent(monkeypatch: pytest.MonkeyPatch, app: HonbaApp) -> None:
+    """The first one-trip insert fails before it reaches the server (a connection the server dropped):
+    nothing committed; the recorder tries it again on another."""
+    run = HonbaPostgresRecorder._run
+    failed: list[bytes] = []
+
+    def lost_unsent(self: HonbaPostgresRecorder, query: bytes, params: Any) -> Any:
+        if b"insert_checked" in query and not failed:
+            failed.append(query)
+            from eventsourcing.persistence import OperationalError
+
+            raise OperationalError("server closed the connection unexpectedly")
+        return run(self, query, params)
+
+    monkeypatch.setattr(app.recorder, "pause", 0.0)
+    monkeypatch.setattr(HonbaPostgresRecorder, "_run", lost_unsent)
+
+
+@pytest.mark.parametrize("client_key", ["sent-again", None])
+def test_a_token_revoked_elsewhere_records_nothing_when_its_first_try_is_lost(
+    table: tuple[HonbaApp, TokenStore, str],
+    postgres_url: str,
+    monkeypatch: pytest.MonkeyPatch,
+    client_key: str | None,
+) -> None:
+    """The first try lost before it committed, the try again refused (the token revoked meanwhile): the
+    outcome is not known to the process (a try again refused is a conflict, as the plain insert's),
+    so nothing more is written in that hand, neither by the command's own retry (a client key) nor by
+    the hand made again; the client is told to send it again, and its next hand reads the token."""
+    app, tokens, token = table
+    other = HonbaApp.open(postgres_url)
+    try:
+        assert TokenStore(other).revoke(token.split(".", 1)[0])
+    finally:
+        other.close()
+    _first_checked_insert_lost_unsent(monkeypatch, app)
+    with pytest.raises(HonbaError, match="changed in the store"):
+        hand(app, tokens, token, client_key)
+    monkeypatch.undo()
+    assert history(app) == 1
+    with pytest.raises(Refused):
+        hand(app, tokens, token, client_key)
+    assert history(app) == 1
+
+
+def test_a_link_issued_again_in_this_process_is_read_at_the_old_link_s_next_hand(
+    table: tuple[HonbaApp, TokenStore, str], statements: list[str]
+) -> None:
+    """The old link's row as this process read it is forgotten when it issues the link again: the old
+    link's next hand reads its row (no one trip) and is refused."""
+    app, tokens, token = table
+    tokens.reissue(KEY)
+    statements.clear()
+    with pytest.raises(Refused):
+        hand(app, tokens, token, "old-link")
+    assert statements == ["select_tails_and_token"]
+    assert history(app) == 1
