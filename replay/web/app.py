@@ -124,7 +124,9 @@ async def internal(request: Request, exc: Exception) -> Response:
     message = served.words(request).gettext(
         "Something went wrong on the server; reload the page to see what was recorded before sending again."
     )
-    return served.error(request, 500, message)
+    # Sent by Starlette's server-error layer, outside the guard that adds the security headers to
+    # every other answer: given here.
+    return served.error(request, 500, message, headers=SECURITY_HEADERS)
 
 
 def create_app(db: str | None, address: Address | None = None, *, witnesses: Sequence[str] = ()) -> Starlette:

@@ -24,7 +24,7 @@ from web_support import PLAYERS, element_text, errors, form_of_page, hidden, pre
 
 from replay.service.tournaments.tournaments import change_tournament
 from replay.store.application import HonbaApp
-from replay.web.app import create_app
+from replay.web.app import SECURITY_HEADERS, create_app
 
 WIN_3_30 = {"kind": "win", "winner": "Ben", "discarder": "Ann", "han": "3", "fu": "30"}
 
@@ -223,6 +223,10 @@ def test_an_error_page_reveals_no_database_url_or_password(store_db: str) -> Non
         page = client.get("/")
         assert page.status_code == 500
         assert store_db not in page.text and "Traceback" not in page.text
+        # Answered outside the guard middleware (Starlette's server-error layer is the outermost):
+        # the security headers all the same, once each.
+        for header, value in SECURITY_HEADERS.items():
+            assert page.headers.get_list(header) == [value], header
         if "@" in store_db:
             password = store_db.split("://", 1)[1].split("@", 1)[0].split(":", 1)[1]
             assert password not in page.text
