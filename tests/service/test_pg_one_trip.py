@@ -91,6 +91,16 @@ def hand(app: HonbaApp, tokens: TokenStore, token: str, client_key: str | None =
     return entered(app, KEY, step)
 
 
+def elsewhere(postgres_url: str, action: Callable[[HonbaApp], Any]) -> Any:
+    """``action`` done by another process's store on the same database (its own connections, its own
+    kept rows): what this process's one trip must notice."""
+    other = HonbaApp.open(postgres_url)
+    try:
+        return action(other)
+    finally:
+        other.close()
+
+
 def history(app: HonbaApp) -> int:
     return len(app.read(KEY).match.history)
 
@@ -110,11 +120,7 @@ def test_a_token_revoked_by_another_process_is_refused_and_nothing_is_recorded(
     table: tuple[HonbaApp, TokenStore, str], statements: list[str], postgres_url: str
 ) -> None:
     app, tokens, token = table
-    other = HonbaApp.open(postgres_url)
-    try:
-        assert TokenStore(other).revoke(token.split(".", 1)[0])
-    finally:
-        other.close()
+    assert elsewhere(postgres_url, lambda other: TokenStore(other).revoke(token.split(".", 1)[0]))
     with pytest.raises(Refused):
         hand(app, tokens, token, "after-revoked")
     # The insert checked the token's row and wrote nothing; the hand made again read it: gone.
@@ -126,11 +132,7 @@ def test_a_table_link_issued_again_by_another_process_refuses_the_old_one(
     table: tuple[HonbaApp, TokenStore, str], statements: list[str], postgres_url: str
 ) -> None:
     app, tokens, token = table
-    other = HonbaApp.open(postgres_url)
-    try:
-        link = TokenStore(other).reissue(KEY)
-    finally:
-        other.close()
+    link = elsewhere(postgres_url, lambda other: TokenStore(other).reissue(KEY))
     with pytest.raises(Refused):
         hand(app, tokens, token, "old-link")
     assert statements == ["insert_checked refused (token)", "select_tails_and_token"]
@@ -146,11 +148,7 @@ def test_another_process_s_hand_in_between_is_read_checked_and_followed(
     table: tuple[HonbaApp, TokenStore, str], statements: list[str], postgres_url: str
 ) -> None:
     app, tokens, token = table
-    other = HonbaApp.open(postgres_url)
-    try:
-        recording.record(other, KEY, ABORT, client_key="theirs")
-    finally:
-        other.close()
+    elsewhere(postgres_url, lambda other: recording.record(other, KEY, ABORT, client_key="theirs"))
     statements.clear()
     version = hand(app, tokens, token, "ours")
     # Refused for the rows (theirs after the head this process wrote), then read, checked, applied:
@@ -362,11 +360,7 @@ def test_a_token_revoked_elsewhere_records_nothing_when_its_first_try_is_lost(
     so nothing more is written in that hand, neither by the command's own retry (a client key) nor by
     the hand made again; the client is told to send it again, and its next hand reads the token."""
     app, tokens, token = table
-    other = HonbaApp.open(postgres_url)
-    try:
-        assert TokenStore(other).revoke(token.split(".", 1)[0])
-    finally:
-        other.close()
+    assert elsewhere(postgres_url, lambda other: TokenStore(other).revoke(token.split(".", 1)[0]))
     _first_checked_insert_lost_unsent(monkeypatch, app)
     with pytest.raises(HonbaError, match="changed in the store"):
         hand(app, tokens, token, client_key)
