@@ -89,6 +89,11 @@ BROKEN_NUMBERS = r"""
       const before = text[found.index - 1] || " ";
       const after = text[found.index + found[0].length] || " ";
       if (/[\w.,]/.test(before) || /\w/.test(after)) continue;
+      // A link's address shown as text ("...?token=358527558168.pT_w"): a run of digits in it is no
+      // number a person reads, and an address may break anywhere.
+      const start = text.slice(0, found.index).search(/\S+$/);
+      const word = text.slice(start < 0 ? found.index : start).split(/\s/, 1)[0];
+      if (word.includes("://")) continue;
       const range = document.createRange();
       range.setStart(node, found.index);
       range.setEnd(node, found.index + found[0].length);

@@ -522,6 +522,12 @@ def test_the_number_check_catches_a_number_broken_over_two_lines(browser: Any) -
         VIEWPORT + '<p style="width:30px">abc1234def</p><p><span style="white-space:nowrap">+27,300</span></p>'
     )
     assert broken_numbers(page) == []
+    # A table link's address whose token's id happens to be all digits: an address, not a number.
+    link = "http://127.0.0.1:8000/matches/Spring%20Open-s1-t4?token=358527558168.pT_wTFE2e9"
+    page.set_content(VIEWPORT + f'<p style="width:90px;overflow-wrap:anywhere">in: {link}</p>')
+    assert broken_numbers(page) == []
+    page.set_content(VIEWPORT + '<p style="width:30px;overflow-wrap:anywhere">in: 358527558168.</p>')
+    assert broken_numbers(page) == ["358527558168 in: in: 358527558168."]
 
 
 def test_the_target_check_catches_a_small_target_and_the_width_check_a_wide_page(browser: Any) -> None:
