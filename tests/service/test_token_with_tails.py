@@ -1,7 +1,8 @@
 """A recorded hand's token row read in the statement that reads its match's tails (issue 36, fourteenth round).
 
-Inside ``entering`` (the JSON API's hand: the token checked, then the entry applied), a token's row
-on SQLite or PostgreSQL comes with the tails the match's next load reads (``HonbaApp.reading_ahead``),
+Inside ``HonbaApp.reading_ahead`` (a table's hand where it takes no one trip: the token checked, then the
+entry applied), a token's row
+on SQLite or PostgreSQL comes with the tails the match's next load reads,
 and that load takes them: one statement fewer a hand. The token's check is the one it was: an
 unknown, wrong, revoked or replaced token is refused as before. Tails read ahead are used once, only
 for the positions they were read from, and never outside the block; a save by another process in
@@ -20,7 +21,6 @@ from domain.rules import load_preset
 from domain.values import AbortiveDraw
 from replay.service.common.access import TokenStore
 from replay.service.recording import recording
-from replay.service.recording.entry import entering
 from replay.store.application import HonbaApp
 
 KEY = "ahead"
@@ -64,7 +64,7 @@ def test_a_hand_entered_reads_its_token_and_tails_in_one_statement(
     opened: tuple[HonbaApp, TokenStore, str], reads: list[str]
 ) -> None:
     app, tokens, token = opened
-    with entering(app, KEY):
+    with app.reading_ahead(KEY):
         grant = tokens.check(token)
         assert grant is not None and grant.may_record(KEY)
         recorded = recording.record(app, KEY, ABORT, client_key="second")
@@ -85,19 +85,19 @@ def test_a_token_unknown_wrong_revoked_or_replaced_is_refused_inside_as_outside(
     token_id, secret = token.split(".", 1)
     director = tokens.create("director", None)
     for inside in (False, True):
-        with entering(app, KEY) if inside else contextlib.nullcontext():
+        with app.reading_ahead(KEY) if inside else contextlib.nullcontext():
             assert tokens.check(f"{'0' * len(token_id)}.{secret}") is None  # no such token
             assert tokens.check(f"{token_id}.{secret}x") is None  # its secret wrong
             grant = tokens.check(director)
             assert grant is not None and grant.role == "director"
     assert "tails+token" in reads
     link = tokens.reissue(KEY)
-    with entering(app, KEY):
+    with app.reading_ahead(KEY):
         assert tokens.check(token) is None
         assert tokens.replaced(token) == KEY
         assert tokens.check(link.token) is not None
     assert tokens.revoke(link.token.split(".", 1)[0])
-    with entering(app, KEY):
+    with app.reading_ahead(KEY):
         assert tokens.check(link.token) is None
         # What a refused token read ahead is not kept past the block, and the match loads as stored.
     assert len(app.load(KEY).match.history) == 1
@@ -107,14 +107,14 @@ def test_tails_read_ahead_serve_one_load_of_the_positions_they_were_read_from(
     opened: tuple[HonbaApp, TokenStore, str], reads: list[str]
 ) -> None:
     app, tokens, token = opened
-    with entering(app, KEY):
+    with app.reading_ahead(KEY):
         assert tokens.check(token) is not None
         recording.record(app, KEY, ABORT, client_key="second")
         # The second load in the block reads its own tails (this process saved since: other positions).
         recording.record(app, KEY, ABORT, client_key="third")
     assert reads == ["tails+token", "tails"]
     reads.clear()
-    with entering(app, KEY):
+    with app.reading_ahead(KEY):
         assert tokens.check(token) is not None
         # Read ahead for one match, not taken by another's load.
         recording.start_match(app, "other", PLAYERS, load_preset("tenhou"))
@@ -130,7 +130,7 @@ def test_a_hand_another_process_saved_after_the_token_was_read_is_a_conflict_the
     app, tokens, token = opened
     other = HonbaApp.open(store_db)
     try:
-        with entering(app, KEY):
+        with app.reading_ahead(KEY):
             assert tokens.check(token) is not None
             recording.record(other, KEY, ABORT, client_key="theirs")
             # The tails read ahead end before their hand: this save conflicts, its retry reads again.

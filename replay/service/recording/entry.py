@@ -15,7 +15,6 @@ change, so the rules check it before the confirm step and nothing is stored.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from contextlib import AbstractContextManager
 from datetime import datetime
 from typing import Any, TypeVar
 
@@ -134,15 +133,10 @@ def entry_data(app: HonbaApp, key: str, number: int) -> dict[str, Any]:
     return {"match": key, "entry": number, "fields": entry_fields(entry), "line": entry_line(entry)}
 
 
-def entering(app: HonbaApp, key: str) -> AbstractContextManager[None]:
-    """A table's entry at the match ``key``: its token checked and the entry applied inside, the
-    token's row and the match's tails read in one statement (``HonbaApp.reading_ahead``)."""
-    return app.reading_ahead(key)
-
-
 def entered(app: HonbaApp, key: str, step: Callable[[], T]) -> T:
     """``step()``, a table's entry at the match ``key`` (its token checked, the entry applied), in
-    one round trip to the store where it can be, else as in ``entering`` (``HonbaApp.one_trip``)."""
+    one round trip to the store where it can be, else with the token's row and the match's tails
+    read in one statement (``HonbaApp.one_trip``, ``HonbaApp.reading_ahead``)."""
     return app.one_trip(key, step)
 
 
