@@ -25,6 +25,12 @@ class StoreConflict(MatchExists):
     """Another process saved the match between this command's load and its save."""
 
 
+class FinalConflict(StoreConflict):
+    """A conflict no retry within the same command can change (a save after a one-trip insert whose
+    outcome the store did not tell, ``HonbaApp.one_trip``): answered at once; the client sends the
+    command again."""
+
+
 class StoreError(HonbaError):
     """The store could not be opened or written."""
 

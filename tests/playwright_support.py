@@ -1,7 +1,8 @@
 """Playwright on the system's Chromium for the browser tests of honba serve's pages, and the checks
 every phone page must pass: no horizontal scrolling, no number broken over two lines, every
 target at least 44 x 44 CSS px (each check is JavaScript run in the page; each has a test that
-shows it catching a broken page, in tests/e2e/test_table_browser.py)."""
+shows it catching a broken page, in tests/e2e/test_table_browser.py). The director's and the
+public's pages (tests/e2e/test_web_events_browser.py) run the same number check."""
 
 from __future__ import annotations
 
@@ -74,26 +75,32 @@ def phone(
 
 
 # Every number drawn on more than one line: each number in the page's text (digits, with thousands
-# commas, a sign, a decimal part; not digits inside a word such as a digest or a key) whose
-# characters' boxes sit on more than one line.
+# commas, a decimal part, a clock's colons, a sign; not digits inside a word such as a key) whose
+# characters' boxes sit on more than one line. Passed over: what is drawn, not laid out (a chart's
+# svg), a digest (``.digest``: meant to break anywhere), and a link's address shown as text. With
+# ``headerWords``, each word of a table's header cell too ("ran|k" reads as two words).
 BROKEN_NUMBERS = r"""
-() => {
-  const number = /[-+\u2212]?\d{1,3}(?:,\d{3})+(?:\.\d+)?|[-+\u2212]?\d+(?:\.\d+)?/g;
+(headerWords) => {
+  const number = /[-+\u2212]?\d+(?:[,.:]\d+)*/g;
+  const word = /\S+/g;
   const broken = [];
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     const parent = node.parentElement;
-    if (!parent || parent.closest("script, style, noscript") || !parent.getClientRects().length) continue;
+    if (!parent || parent.closest("script, style, noscript, svg, .digest") || !parent.getClientRects().length) continue;
     const text = node.data;
-    for (const found of text.matchAll(number)) {
-      const before = text[found.index - 1] || " ";
-      const after = text[found.index + found[0].length] || " ";
-      if (/[\w.,]/.test(before) || /\w/.test(after)) continue;
-      // A link's address shown as text ("...?token=358527558168.pT_w"): a run of digits in it is no
-      // number a person reads, and an address may break anywhere.
-      const start = text.slice(0, found.index).search(/\S+$/);
-      const word = text.slice(start < 0 ? found.index : start).split(/\s/, 1)[0];
-      if (word.includes("://")) continue;
+    const words = headerWords && parent.closest("th");
+    for (const found of text.matchAll(words ? word : number)) {
+      if (!words) {
+        const before = text[found.index - 1] || " ";
+        const after = text[found.index + found[0].length] || " ";
+        if (/[\w.,:]/.test(before) || /\w/.test(after)) continue;
+        // A link's address shown as text ("...?token=358527558168.pT_w"): a run of digits in it is no
+        // number a person reads, and an address may break anywhere.
+        const start = text.slice(0, found.index).search(/\S+$/);
+        const around = text.slice(start < 0 ? found.index : start).split(/\s/, 1)[0];
+        if (around.includes("://")) continue;
+      }
       const range = document.createRange();
       range.setStart(node, found.index);
       range.setEnd(node, found.index + found[0].length);
@@ -144,9 +151,11 @@ SMALL_TARGETS = r"""
 """
 
 
-def broken_numbers(page: Any) -> list[str]:
-    """The numbers of the page drawn over more than one line."""
-    found: list[str] = page.evaluate(BROKEN_NUMBERS)
+def broken_numbers(page: Any, *, header_words: bool = False) -> list[str]:
+    """The numbers of the page drawn over more than one line (``BROKEN_NUMBERS``); with
+    ``header_words``, the words of its tables' header cells too (the standings and the director's
+    pages, whose narrow columns a long header word could split)."""
+    found: list[str] = page.evaluate(BROKEN_NUMBERS, header_words)
     return found
 
 

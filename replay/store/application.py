@@ -43,7 +43,14 @@ from domain.codec import VALUE_CLASSES
 from domain.errors import DamagedFact
 from domain.match import Match, match_id
 from domain.said import Listed, Said
-from domain.store_errors import DamagedMatch, MatchNotFound, StoreConflict, StoreError, StoreUnavailable
+from domain.store_errors import (
+    DamagedMatch,
+    FinalConflict,
+    MatchNotFound,
+    StoreConflict,
+    StoreError,
+    StoreUnavailable,
+)
 from replay.store.checked import Checked, CheckedMatches, Written, WrittenRow, after, detached, wanted_tails
 from replay.store.checkpoint import Taken, store_head, take_checkpoint, thread_lock
 from replay.store.errors import UNAVAILABLE, NotAsChecked
@@ -135,6 +142,11 @@ class _Trip:
         self.unknown = False
         self.deferred: tuple[Checked, str, tuple[str, tuple[str, str | None, str, str]]] | None = None
         self.expect: tuple[str, tuple[str, tuple[str, str | None, str, str]], list[StoredEvent]] | None = None
+
+
+class _AfterUnknown(IntegrityError):
+    """A save refused in a ``one_trip`` block after its insert's outcome was not known: no save of
+    that block may write, so no retry of its command can change the refusal."""
 
 
 class _Collected(ProcessingEvent[UUID]):
@@ -554,8 +566,9 @@ class HonbaApp(Application[UUID]):
                 raise NotAsChecked("token")
             if trip.unknown:
                 # After a one-trip insert whose outcome is not known: a conflict, as a plain insert's
-                # try again refused is (nothing written; the client sends it again).
-                raise IntegrityError("a hand after a one-trip insert of unknown outcome: not written")
+                # try again refused is (nothing written; the client sends it again). Final: every
+                # later save of this trip meets this refusal (``save_match`` says ``FinalConflict``).
+                raise _AfterUnknown("a hand after a one-trip insert of unknown outcome: not written")
         if expect is None and (not known or not isinstance(mapper, HonbaMapper)):
             return super()._record(processing_event)
         domain_events = processing_event.events
@@ -619,8 +632,9 @@ class HonbaApp(Application[UUID]):
         seal.seal(match.version, match.head)
         try:
             recordings = self.save(match, seal)
-        except IntegrityError:
-            raise StoreConflict(
+        except IntegrityError as exc:
+            conflict = FinalConflict if isinstance(exc, _AfterUnknown) else StoreConflict
+            raise conflict(
                 Said("match {match} changed in the store while this command ran; try again", match=repr(match.key))
             ) from None
         except PersistenceError as exc:

@@ -41,7 +41,13 @@ def body_limited(scope: Any, receive: Any, most: int = MOST_BODY) -> Any:
     # No route reads the body of a GET (the live stream only listens for the client going away).
     if scope["type"] != "http" or scope["method"] in ("GET", "HEAD"):
         return receive
-    declared = dict(scope.get("headers") or []).get(b"content-length", b"")
+    headers = scope["headers"]
+    if headers.__class__ is not list:
+        # ASGI allows any iterable of pairs, even one read once (uvicorn gives a list): made a list
+        # once, as Starlette's ``Headers`` makes it, for the routes' reads after this one
+        # (``replay.web.site.header``: POST routes only; ``.__class__``, not ``type()``: a call less).
+        headers = scope["headers"] = list(headers)
+    declared = dict(headers).get(b"content-length", b"")
     too_large = bool(declared) and (not declared.isdigit() or len(declared) > 18 or int(declared) > most)
     received = 0
 

@@ -562,7 +562,8 @@ def header(request: Request, name: str) -> str | None:
     ``request.headers.get(name)`` gives, the first sent, read from the request's scope without the
     ``Headers`` object Starlette makes for a request (its making and a lookup through ``Mapping.get``:
     about 3,000 instructions a header of a recorded hand, a missing one's ``KeyError`` more; issue 36,
-    nineteenth round)."""
+    nineteenth round). For a POST's route: its scope's headers are a list by then, where the server
+    gave another iterable (``replay.web.limits.body_limited``, in the application's middleware)."""
     wanted = name.encode("latin-1")
     sent: list[tuple[bytes, bytes]] = request.scope["headers"]
     for key, value in sent:

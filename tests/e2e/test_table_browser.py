@@ -530,6 +530,23 @@ def test_the_number_check_catches_a_number_broken_over_two_lines(browser: Any) -
     assert broken_numbers(page) == ["358527558168 in: in: 358527558168."]
 
 
+def test_the_number_check_catches_a_clock_broken_and_on_request_a_header_word_but_passes_over_a_digest(
+    browser: Any,
+) -> None:
+    page = phone(browser, PHONES["360x740"])
+    narrow = "font:20px monospace;width:2ch;overflow-wrap:anywhere"  # two characters a line
+    page.set_content(VIEWPORT + f'<p style="{narrow}">1:05</p>')
+    assert broken_numbers(page) == ["1:05 in: 1:05"]
+    # A header broken inside a word ("ra|nk") reads as two words: caught where the page asks for it
+    # (the standings and the director's pages: ``header_words``), numbers only elsewhere.
+    page.set_content(VIEWPORT + f'<table><tr><th style="{narrow}">rank</th><td>3</td></tr></table>')
+    assert broken_numbers(page, header_words=True) == ["rank in: rank"]
+    assert broken_numbers(page) == []
+    # A digest is meant to break anywhere, even one of digits only; the same digits as text are a number.
+    page.set_content(VIEWPORT + f'<p class="digest" style="{narrow}">2026</p><p style="{narrow}">2026</p>')
+    assert broken_numbers(page) == ["2026 in: 2026"]
+
+
 def test_the_target_check_catches_a_small_target_and_the_width_check_a_wide_page(browser: Any) -> None:
     page = phone(browser, PHONES["360x740"])
     page.set_content(VIEWPORT + '<button style="height:30px;padding:0">ok</button><div style="width:500px">x</div>')

@@ -75,16 +75,19 @@ def test_an_import_compares_with_the_steps_its_match_scored_without_scoring_agai
 
     path = sorted(WIRE.glob("*.mjlog"))[1]
     (game,) = read_log(path)
-    alone = verify_game(game)
     played = match_from_log(game).corrected_steps()
     scored: list[object] = []
-    original = replay.service.imports.verify.evolve
+    # Both of verify's ways to score a hand (``evolve_checked`` once the Match's checks passed).
+    for name in ("evolve", "evolve_checked"):
+        original = getattr(replay.service.imports.verify, name)
 
-    def counted(*args: Any) -> Any:
-        scored.append(args[2])
-        return original(*args)
+        def counted(*args: Any, original: Any = original) -> Any:
+            scored.append(args[2])
+            return original(*args)
 
-    monkeypatch.setattr(replay.service.imports.verify, "evolve", counted)
+        monkeypatch.setattr(replay.service.imports.verify, name, counted)
+    alone = verify_game(game)
+    assert len(scored) == alone.hands == len(re.findall(rb"<INIT ", path.read_bytes())) > 0  # each hand scored
+    scored.clear()
     assert verify_game(game, played) == alone
     assert scored == []
-    assert alone.hands == len(re.findall(rb"<INIT ", path.read_bytes())) > 0

@@ -1,9 +1,10 @@
 """The director's and the public's pages in a real browser (the system's Chromium through Playwright):
 every page, loaded once, laid out at 360 and 390 px without the page scrolling sideways and without a
-number broken inside (each number's client rects on one line); the standings page shows a table in
-progress with provisional points and moves without a reload; the chart picks a line out on a tap. A
-reload of any director page loses nothing: served again, it is the same page (read through the test
-client, on the module's day: what it shows is the server's). Skipped without /usr/bin/chromium.
+number or a table header's word broken inside (``playwright_support.broken_numbers``, the phone pages'
+check, with ``header_words``); the standings page shows a table in progress with provisional points
+and moves without a reload; the chart picks a line out on a tap. A reload of any director page loses
+nothing: served again, it is the same page (read through the test client, on the module's day: what
+it shows is the server's). Skipped without /usr/bin/chromium.
 
 The day played (Tenhou's rules): 16 players in 4 teams, session 1 at 4 tables, all ended; session 2
 at 4 tables: two ended, one at its second hand, one not started. Set ``HONBA_SCREENSHOTS=1`` to
@@ -21,7 +22,7 @@ from typing import Any
 import pytest
 from conftest import hv, ron, won
 from playwright.sync_api import expect
-from playwright_support import CHROMIUM, WAIT_MS
+from playwright_support import CHROMIUM, WAIT_MS, broken_numbers, overflow
 from starlette.testclient import TestClient
 from web_support import SIXTEEN, element_text, serving
 
@@ -43,38 +44,6 @@ pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="no /usr/bin/chrom
 PLAYERS = SIXTEEN
 PHONE_WIDTHS = (360, 390)
 VALUES = [hv(3, 30), hv(limit="mangan"), hv(2, 40), hv(limit="haneman"), hv(4, 30), hv(1, 30)]
-
-# Every number a page shows (-18.0, +27,300, 1:05, E2-0's parts) must sit on one line: the text of
-# each, found in every text node, has client rects of one top. Header words too ("ran|k" is broken).
-BROKEN_NUMBERS = """
-() => {
-  const numbers = /[+\\-\\u2212]?\\d[\\d,.:]*\\d|\\d/g;
-  const broken = [];
-  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-  function check(node, pattern) {
-    const text = node.textContent;
-    let m;
-    pattern.lastIndex = 0;
-    while ((m = pattern.exec(text))) {
-      const range = document.createRange();
-      range.setStart(node, m.index);
-      range.setEnd(node, m.index + m[0].length);
-      const tops = new Set(Array.from(range.getClientRects()).filter(r => r.width > 0).map(r => Math.round(r.top)));
-      if (tops.size > 1) broken.push(m[0] + " in " + node.parentElement.tagName + "." + node.parentElement.className);
-    }
-  }
-  let node;
-  while ((node = walker.nextNode())) {
-    const parent = node.parentElement;
-    // Digests, table links and seeds are meant to break anywhere; a chart's text is drawn, not laid out.
-    if (!parent || parent.closest("svg, script, style, .digest, a.table-link")) continue;
-    check(node, numbers);
-    if (parent.closest("th")) check(node, /\\S+/g);
-  }
-  const root = document.scrollingElement;
-  return {broken, width: root.scrollWidth, inner: window.innerWidth};
-}
-"""
 
 
 def new_page(browser: Any, width: int = 1280, phone: bool = False) -> Any:
@@ -171,10 +140,11 @@ def test_every_page_fits_a_phone_without_a_number_broken_inside(browser: Any, da
                 summary.click()  # what a closed part holds must fit too
         for width in PHONE_WIDTHS:
             page.set_viewport_size({"width": width, "height": 844})
-            found = page.evaluate(BROKEN_NUMBERS)
-            assert found["inner"] == width, f"{url}: the phone zoomed out to {found['inner']} px"
-            assert found["width"] <= width, f"{url} at {width} px: the page scrolls sideways ({found['width']} px wide)"
-            assert found["broken"] == [], f"{url} at {width} px: numbers broken inside: {found['broken']}"
+            inner = page.evaluate("innerWidth")
+            assert inner == width, f"{url}: the phone zoomed out to {inner} px"
+            assert overflow(page) == 0, f"{url} at {width} px: the page scrolls sideways ({overflow(page)} px too wide)"
+            broken = broken_numbers(page, header_words=True)
+            assert broken == [], f"{url} at {width} px: numbers or header words broken inside: {broken}"
         if url == pages(day, base)[3]:
             screenshot(page, "director-session-phone.png")
         if url == pages(day, base)[1] and os.environ.get("HONBA_SCREENSHOTS"):
@@ -206,9 +176,9 @@ def test_a_name_of_one_long_word_never_widens_the_page(browser: Any, tmp_path: P
         for address in (f"{url}/tournaments/Long", *director_pages, static.as_uri()):
             page.goto(address)
             page.get_by_text(LONG_NAME).first.wait_for()
-            found = page.evaluate(BROKEN_NUMBERS)
-            assert found["width"] <= 360, f"{address}: the page scrolls sideways ({found['width']} px wide)"
-            assert found["broken"] == [], f"{address}: numbers broken inside: {found['broken']}"
+            assert overflow(page) == 0, f"{address}: the page scrolls sideways ({overflow(page)} px too wide)"
+            broken = broken_numbers(page, header_words=True)
+            assert broken == [], f"{address}: numbers or header words broken inside: {broken}"
 
 
 def main_of(page: str) -> str:

@@ -258,12 +258,22 @@ def test_a_refusal_on_the_one_trip_is_answered_only_after_the_token_is_read(
     assert history(app) == 1
 
 
-def test_a_refused_try_again_after_a_lost_answer_is_a_conflict_as_the_plain_insert_s(
-    table: tuple[HonbaApp, TokenStore, str], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    app, tokens, token = table
-    recorder = app.recorder
-    assert isinstance(recorder, HonbaPostgresRecorder)
+def tries_of(app: HonbaApp, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Each load of the match from here on: one for each try of a command (``on_match``'s)."""
+    load = app.load
+    tried: list[str] = []
+
+    def loading(key: str) -> Any:
+        tried.append(key)
+        return load(key)
+
+    monkeypatch.setattr(app, "load", loading)
+    return tried
+
+
+def _first_checked_insert_committed_answer_lost(monkeypatch: pytest.MonkeyPatch, app: HonbaApp) -> None:
+    """The first one-trip insert commits and its answer is lost (a connection dropped after the
+    commit): the recorder tries it again on another, which finds its rows there already."""
     run = HonbaPostgresRecorder._run
     tries: list[int] = []
 
@@ -276,14 +286,35 @@ def test_a_refused_try_again_after_a_lost_answer_is_a_conflict_as_the_plain_inse
             raise OperationalError("the server's answer was lost")
         return found
 
-    monkeypatch.setattr(recorder, "pause", 0.0)
+    monkeypatch.setattr(app.recorder, "pause", 0.0)
     monkeypatch.setattr(HonbaPostgresRecorder, "_run", committed_then_lost)
+
+
+def test_a_refused_try_again_after_a_lost_answer_is_a_conflict_as_the_plain_insert_s(
+    table: tuple[HonbaApp, TokenStore, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app, tokens, token = table
+    _first_checked_insert_committed_answer_lost(monkeypatch, app)
     # The first try committed (its rows are the heads now): the try again is refused as a row there
     # already, not made again on the rows read (which would record the hand twice).
     with pytest.raises(HonbaError, match="changed in the store"):
         hand(app, tokens, token)
     monkeypatch.undo()
     assert history(app) == 2
+
+
+def test_a_committed_first_try_whose_answer_was_lost_is_answered_by_the_command_s_retry_reading_it(
+    table: tuple[HonbaApp, TokenStore, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app, tokens, token = table
+    _first_checked_insert_committed_answer_lost(monkeypatch, app)
+    tried = tries_of(app, monkeypatch)
+    # The command's retry (its client key) reads the match, finds its hand recorded, and answers it:
+    # nothing written again, the hand recorded once.
+    version = hand(app, tokens, token, "sent-once")
+    monkeypatch.undo()
+    assert tried == [KEY, KEY]
+    assert history(app) == 2 and version == app.read(KEY).match.version
 
 
 def test_the_one_trip_insert_is_prepared_on_every_connection_as_the_server_starts(
@@ -362,9 +393,14 @@ def test_a_token_revoked_elsewhere_records_nothing_when_its_first_try_is_lost(
     app, tokens, token = table
     assert elsewhere(postgres_url, lambda other: TokenStore(other).revoke(token.split(".", 1)[0]))
     _first_checked_insert_lost_unsent(monkeypatch, app)
+    tried = tries_of(app, monkeypatch)
     with pytest.raises(HonbaError, match="changed in the store"):
         hand(app, tokens, token, client_key)
     monkeypatch.undo()
+    # With a client key, the command tried again once: it read the match (the first try might have
+    # committed), found no hand of its key, and was refused at its save; no later try could write,
+    # so the client had its answer at once (it had 16 tries before: issue 36, twenty-first round).
+    assert tried == ([KEY, KEY] if client_key else [KEY])
     assert history(app) == 1
     with pytest.raises(Refused):
         hand(app, tokens, token, client_key)

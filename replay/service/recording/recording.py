@@ -41,7 +41,7 @@ from domain.errors import HonbaError
 from domain.match import Match
 from domain.rules import Ruleset
 from domain.said import Listed, Said, listed
-from domain.store_errors import MatchExists, StoreConflict
+from domain.store_errors import FinalConflict, MatchExists, StoreConflict
 from domain.values import HandResult, MatchEnd, Penalty, TableState
 from projections.ledger import LedgerEntry, corrected_ledger
 from replay.service.common.shapes import said_fact
@@ -221,7 +221,9 @@ def on_match(
     client key is applied again to the match as it now is, up to ``TRIES`` times (at once, then
     after a short bounded jitter: ``replay.store.retry``): the key makes the retry safe (if the
     other process recorded this very command, the retry records nothing). A command without a
-    key is not retried. ``expect``, the hand the command was entered for, is checked on the match
+    key is not retried, nor is a ``FinalConflict`` (a save no later try could write: a table's one
+    trip whose insert's outcome was not known, after a try that read the match and found the command
+    not recorded). ``expect``, the hand the command was entered for, is checked on the match
     as loaded each time (``check_for_hand``): a hand taken meanwhile refuses it.
 
     The match returned is, once saved, the one the store keeps for its next load (``HonbaApp.save_match``'s
@@ -241,7 +243,8 @@ def on_match(
     return retrying(
         once,
         conflict=StoreConflict,
-        again=lambda _conflict: client_key is not None,
+        # A final conflict (``FinalConflict``) is one every later try would meet: answered at once.
+        again=lambda conflict: client_key is not None and not isinstance(conflict, FinalConflict),
         give_up=lambda conflict: StoreConflict(f"{conflict} (tried {TRIES} times)"),
     )
 
