@@ -41,7 +41,7 @@ def body_limited(scope: Any, receive: Any, most: int = MOST_BODY) -> Any:
     # No route reads the body of a GET (the live stream only listens for the client going away).
     if scope["type"] != "http" or scope["method"] in ("GET", "HEAD"):
         return receive
-    headers = scope["headers"]
+    headers = scope.get("headers") or []
     if headers.__class__ is not list:
         # ASGI allows any iterable of pairs, even one read once (uvicorn gives a list): made a list
         # once, as Starlette's ``Headers`` makes it, for the routes' reads after this one
