@@ -424,6 +424,35 @@ def paired_import_cost(work: Path, also: Path, pairs: int) -> None:
         )
 
 
+def import_instructions(work: Path, folder: Path, jobs: int, tree: Path, reads_here: str = "auto") -> dict[str, int]:
+    """The instructions (``Ir``, cachegrind without cache simulation, ``PYTHONHASHSEED=0``) of
+    ``import_in_child``'s process and every process it starts (``--trace-children``: its fork server
+    and the reading workers forked from it), by ``tree``'s honba: the same count whatever the load.
+    A process forked under valgrind starts with its parent's count: each worker's own is its count
+    less the fork server's (the fork server's own, counted at its end, is the most a worker inherited:
+    it only forks and waits after its preload). The fork server and the warm-up pool started before
+    the clock are counted too, alike in every tree and pipeline."""
+    out = work / f"cachegrind-{tree.name}-{jobs}-{reads_here}"
+    out.mkdir()
+    env = {**os.environ, "PYTHONPATH": str(tree), "PYTHONHASHSEED": "0"}
+    valgrind = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--trace-children=yes"]
+    command = [*valgrind, f"--cachegrind-out-file={out}/cg.%p", sys.executable, "-P", str(CHILD)]
+    db = out / "honba.sqlite"
+    done = subprocess.run([*command, str(db), str(folder), str(jobs), reads_here], env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-2000:]
+    counts: list[tuple[str, int]] = []
+    for found in out.glob("cg.*"):
+        text = found.read_text()
+        cmd = next(line for line in text.splitlines() if line.startswith("cmd:"))
+        counts.append((cmd, int(next(line for line in text.splitlines() if line.startswith("summary:")).split()[1])))
+    forked = [count for cmd, count in counts if "forkserver" in cmd]
+    server = min(forked, default=0)
+    main = sum(count for cmd, count in counts if "forkserver" not in cmd and str(CHILD) in cmd)
+    # The fork server's own file is among ``forked``: less itself, it adds nothing to the workers'.
+    workers = sum(count - server for count in forked)
+    return {"main": main, "fork server": server, "workers": workers, "processes": len(counts)}
+
+
 RSS_CHILD = """
 import resource, subprocess, sys
 done = subprocess.run(sys.argv[1:], capture_output=True, text=True)
