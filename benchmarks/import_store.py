@@ -37,8 +37,10 @@ that tree first on the path); the CPU of the storing process and of its reading 
 With ``--instructions`` (issue 36, twenty-first round), only what an import does in instructions, every
 process of it counted (cachegrind, ``--trace-children``: the importing process, and the reading workers
 less what they inherited from their fork server): ``--jobs 1`` and one reading process per core, by this
-tree and by TREE's. Unlike CPU seconds, the same whatever else the machine runs; what the cores' sharing
-costs (two busy processes take more CPU time each than one alone) it does not show.
+tree and by TREE's. Unlike CPU seconds, nearly the same whatever else the machine runs (with workers,
+the importing process's count moves with the timing: by 31 M in three runs of the 633 logs, by up to
+140 M at 150 logs); what the cores' sharing costs (two busy processes take more CPU time each than one
+alone) it does not show.
 
 With ``--store-stage``, issue 7's comparison too: the logs built into matches N times over
 (``--repeat``), then ``HonbaApp.store_prepared`` against a plain ``executemany`` of the same
@@ -432,8 +434,8 @@ def paired_import_cost(work: Path, also: Path, pairs: int) -> None:
 
 
 def import_instructions(work: Path, folder: Path, jobs: int, tree: Path) -> dict[str, int]:
-    """The instructions (``Ir``: cachegrind without cache simulation, ``PYTHONHASHSEED=0``, the same
-    count whatever the load) of ``import_in_child``'s import by ``tree``'s honba, in every process:
+    """The instructions (``Ir``: cachegrind without cache simulation, ``PYTHONHASHSEED=0``: whatever the
+    load, close to the same count) of ``import_in_child``'s import by ``tree``'s honba, in every process:
     the importing one, and with ``--trace-children`` the fork server and the reading workers forked
     from it. A process forked under valgrind starts with its parent's count, so each worker's own is
     its count less the fork server's (whose own, read at its end, is what a worker inherited: after
