@@ -38,8 +38,8 @@ With ``--instructions`` (issue 36, twenty-first round), only what an import does
 process of it counted (cachegrind, ``--trace-children``: the importing process, and the reading workers
 less what they inherited from their fork server): ``--jobs 1`` and one reading process per core, by this
 tree and by TREE's. Unlike CPU seconds, nearly the same whatever else the machine runs (with workers,
-the importing process's count moves with the timing: by 31 M in three runs of the 633 logs, by up to
-140 M at 150 logs); what the cores' sharing costs (two busy processes take more CPU time each than one
+which files each reads moves with the timing, and their warm-up with it: 31 M apart in three runs of
+the 633 logs); what the cores' sharing costs (two busy processes take more CPU time each than one
 alone) it does not show.
 
 With ``--store-stage``, issue 7's comparison too: the logs built into matches N times over
@@ -455,12 +455,15 @@ def import_instructions(work: Path, folder: Path, jobs: int, tree: Path) -> dict
         counts.append((command_line, int(next(line for line in lines if line.startswith("summary:")).split()[1])))
     forked = [count for command_line, count in counts if "forkserver" in command_line]
     server = min(forked, default=0)
+    importing = sum(count for command_line, count in counts if str(CHILD) in command_line)
     shutil.rmtree(out)
     return {
-        "importing": sum(count for command_line, count in counts if "forkserver" not in command_line),
+        "importing": importing,
         "fork server": server,
         # The fork server's own count is among ``forked``: less itself, it adds nothing.
         "workers": sum(count - server for count in forked),
+        # What else multiprocessing starts: its resource tracker (about 137 M, its start).
+        "others": sum(count for command_line, count in counts if "forkserver" not in command_line) - importing,
         "processes": len(counts),
     }
 
@@ -485,10 +488,11 @@ def instructions_part(work: Path, also: Path | None, logs: int) -> None:
             print(
                 f"  --jobs {jobs}, {tree}: importing process {parts['importing'] / 1e6:,.1f}, reading workers "
                 f"{parts['workers'] / 1e6:,.1f} (together {total / 1e6:,.1f}); their fork server "
-                f"{parts['fork server'] / 1e6:,.1f} ({parts['processes']} processes)"
+                f"{parts['fork server'] / 1e6:,.1f}, the resource tracker {parts['others'] / 1e6:,.1f} "
+                f"({parts['processes']} processes)"
             )
         if len(totals) == 2:
-            print(f"  --jobs {jobs}: this tree / {also}: {totals[0] / totals[1]:.4f} (the fork server left out)")
+            print(f"  --jobs {jobs}: this tree / {also}: {totals[0] / totals[1]:.4f} (fork server, tracker left out)")
 
 
 RSS_CHILD = """
