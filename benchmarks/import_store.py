@@ -3,6 +3,7 @@
     python benchmarks/import_store.py [--times N] [--rounds N] [--store-stage [--repeat N] [--no-postgres]]
     python benchmarks/import_store.py --only-memory [--times N]   (or --no-memory: the other parts alone)
     python -P benchmarks/import_store.py --also TREE [--pairs N]   (the import's CPU, this tree's against TREE's)
+    python -P benchmarks/import_store.py --instructions [--also TREE] [--logs N]   (its instructions, every process)
 
 Issue 16's figures (by default), on a directory of the 633 real Tenhou logs of
 ``../shared/corpus/tenhou-wire-2018`` (distinct games), written to a temporary directory:
@@ -32,6 +33,14 @@ With ``--also TREE`` (issue 36, sixth round), only what an import costs by this 
 TREE's: the 633 logs imported into a fresh SQLite store by each in turn (``--pairs`` runs of each,
 ``--jobs 1`` and one reading process per core), each run a process of its own (``import_child.py``,
 that tree first on the path); the CPU of the storing process and of its reading workers, medians.
+
+With ``--instructions`` (issue 36, twenty-first round), only what an import does in instructions, every
+process of it counted (cachegrind, ``--trace-children``: the importing process, and the reading workers
+less what they inherited from their fork server): ``--jobs 1`` and one reading process per core, by this
+tree and by TREE's. Unlike CPU seconds, nearly the same whatever else the machine runs (with workers,
+which files each reads moves with the timing, and their warm-up with it: 31 M apart in three runs of
+the 633 logs); what the cores' sharing costs (two busy processes take more CPU time each than one
+alone) it does not show.
 
 With ``--store-stage``, issue 7's comparison too: the logs built into matches N times over
 (``--repeat``), then ``HonbaApp.store_prepared`` against a plain ``executemany`` of the same
@@ -424,6 +433,68 @@ def paired_import_cost(work: Path, also: Path, pairs: int) -> None:
         )
 
 
+def import_instructions(work: Path, folder: Path, jobs: int, tree: Path) -> dict[str, int]:
+    """The instructions (``Ir``: cachegrind without cache simulation, ``PYTHONHASHSEED=0``: whatever the
+    load, close to the same count) of ``import_in_child``'s import by ``tree``'s honba, in every process:
+    the importing one, and with ``--trace-children`` the fork server and the reading workers forked
+    from it. A process forked under valgrind starts with its parent's count, so each worker's own is
+    its count less the fork server's (whose own, read at its end, is what a worker inherited: after
+    its preload it only forks and waits). Counted whole, the importing process's imports and the warm-up
+    pool it starts before its clock included, as alike in every tree."""
+    out = work / f"cachegrind-{len(list(work.glob('cachegrind-*')))}"
+    out.mkdir()
+    env = {**os.environ, "PYTHONPATH": str(tree), "PYTHONHASHSEED": "0"}
+    valgrind = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--trace-children=yes"]
+    command = [*valgrind, f"--cachegrind-out-file={out}/cg.%p", sys.executable, "-P", str(CHILD)]
+    done = subprocess.run([*command, str(out / "honba.sqlite"), str(folder), str(jobs)], env=env, capture_output=True)
+    assert done.returncode == 0, done.stderr[-2000:]
+    counts = []
+    for found in out.glob("cg.*"):
+        lines = found.read_text().splitlines()
+        command_line = next(line for line in lines if line.startswith("cmd:"))
+        counts.append((command_line, int(next(line for line in lines if line.startswith("summary:")).split()[1])))
+    forked = [count for command_line, count in counts if "forkserver" in command_line]
+    server = min(forked, default=0)
+    importing = sum(count for command_line, count in counts if str(CHILD) in command_line)
+    shutil.rmtree(out)
+    return {
+        "importing": importing,
+        "fork server": server,
+        # The fork server's own count is among ``forked``: less itself, it adds nothing.
+        "workers": sum(count - server for count in forked),
+        # What else multiprocessing starts: its resource tracker (about 137 M, its start).
+        "others": sum(count for command_line, count in counts if "forkserver" not in command_line) - importing,
+        "processes": len(counts),
+    }
+
+
+def instructions_part(work: Path, also: Path | None, logs: int) -> None:
+    """Issue 36, twenty-first round: the instructions of an import in all its processes (CPU seconds on
+    two shared cores move with the others' load; these do not), ``--jobs 1`` and one reading process
+    per core, by this tree and ``also``'s."""
+    folder = work / "logs"
+    folder.mkdir()
+    for path in corpus_files()[:logs]:
+        shutil.copyfile(path, folder / path.name)
+    trees = [REPO] if also is None else [REPO, also.resolve()]
+    count = len(list(folder.iterdir()))
+    print(f"instructions of an import of {count} logs into a fresh SQLite store, every process (cachegrind), M:")
+    for jobs in (1, jobs_default()):
+        totals = []
+        for tree in trees:
+            parts = import_instructions(work, folder, jobs, tree)
+            total = parts["importing"] + parts["workers"]
+            totals.append(total)
+            print(
+                f"  --jobs {jobs}, {tree}: importing process {parts['importing'] / 1e6:,.1f}, reading workers "
+                f"{parts['workers'] / 1e6:,.1f} (together {total / 1e6:,.1f}); their fork server "
+                f"{parts['fork server'] / 1e6:,.1f}, the resource tracker {parts['others'] / 1e6:,.1f} "
+                f"({parts['processes']} processes)"
+            )
+        if len(totals) == 2:
+            print(f"  --jobs {jobs}: this tree / {also}: {totals[0] / totals[1]:.4f} (fork server, tracker left out)")
+
+
 RSS_CHILD = """
 import resource, subprocess, sys
 done = subprocess.run(sys.argv[1:], capture_output=True, text=True)
@@ -594,11 +665,19 @@ def main() -> None:
     parser.add_argument("--no-memory", action="store_true", help="leave the memory part out")
     parser.add_argument("--also", type=Path, help="only: the import's CPU by this tree's honba and TREE's, in turn")
     parser.add_argument("--pairs", type=int, default=3, help="runs of each tree in turn with --also")
+    parser.add_argument(
+        "--instructions", action="store_true", help="only: the import's instructions in all its processes (--also)"
+    )
+    parser.add_argument("--logs", type=int, default=1000, help="--instructions: the corpus's first N logs")
     args = parser.parse_args()
     print_machine()
     print(load())
     work = Path(tempfile.mkdtemp(prefix="honba-bench-"))
     try:
+        if args.instructions:
+            instructions_part(work, args.also, args.logs)
+            print(load())
+            return
         if args.also is not None:
             paired_import_cost(work, args.also, args.pairs)
             print(load())
