@@ -127,7 +127,7 @@ def prepare(match: Match, mapper: Mapper[UUID], *, from_log: bool = False, view:
         events.extend(GameIdentity.claim_events(fingerprint, match.key))
     spelled: dict[UUID, str] = {}
     if known and isinstance(mapper, HonbaMapper):
-        rows = tuple(mapper.to_row_known(event, known, spelled) for event in events)
+        rows = tuple(mapper.rows_known(events, known, spelled))
     else:
         rows = tuple(row_of(mapper.to_stored_event(event), spelled) for event in events)
     return Prepared(
