@@ -29,6 +29,7 @@ only stores them, with the tracking record, in one transaction.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Callable, Iterable, Sequence
 from itertools import chain
@@ -454,7 +455,7 @@ def match_documents(
     match's rules as its ``Match`` built them from its start's values (``domain.match.stored_rules``,
     what the fold builds from them), so that they are neither encoded nor looked up again.
     """
-    cache = DocCache(POPODocumentView())
+    cache = DocCache(_no_documents())
     plain: Sequence[dict[str, Any] | None] = [None] * len(events) if fact_data is None else fact_data
     if _new_match(events):
         # The chain: each event names the digest of the one before it (``prior``), the last one's
@@ -579,6 +580,14 @@ def _match_exact(data: dict[str, Any], facts: list[tuple[int, Any]] | None) -> b
         return False
     opening = data["opening"]
     return type(opening) is dict and (not opening or json_exactly(opening, kept=False) is not None)
+
+
+@functools.cache
+def _no_documents() -> POPODocumentView:
+    """An empty view in memory, made once: what ``match_documents`` folds into (it only reads it, and
+    finds nothing; its documents are returned, never written into it). Made for every match, its
+    recorder's locks and tables cost as much as the fold of the match's events."""
+    return POPODocumentView()
 
 
 def _stamped_text(doc: dict[str, Any], written: bytes) -> str | None:
