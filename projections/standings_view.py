@@ -434,6 +434,8 @@ def match_documents(
     scored: Scored,
     fact_data: Sequence[dict[str, Any] | None] | None = None,
     rules: Ruleset | None = None,
+    *,
+    from_start: bool = False,
 ) -> dict[DocKey, dict[str, Any] | str | None]:
     """The documents a catch-up writes for a new match when it folds these events, its every event
     from its start (``Match.Started``), into a view that has never seen it: the match, its rules,
@@ -454,10 +456,12 @@ def match_documents(
     None; the fold then does not convert each fact again. Read only, never changed. ``rules``: the
     match's rules as its ``Match`` built them from its start's values (``domain.match.stored_rules``,
     what the fold builds from them), so that they are neither encoded nor looked up again.
+    ``from_start``: the events are a new ``Match``'s pending events, its start first (its commands made
+    them, its own, in order): a new match by construction, not looked at event by event (``_new_match``).
     """
     cache = DocCache(_no_documents())
     plain: Sequence[dict[str, Any] | None] = [None] * len(events) if fact_data is None else fact_data
-    if _new_match(events):
+    if from_start or _new_match(events):
         # The chain: each event names the digest of the one before it (``prior``), the last one's
         # is ``head``; what ``_chain`` follows, event by event, and finds unbroken by construction.
         _fold_new_match(cache, events, plain, head, rules)

@@ -62,6 +62,10 @@ def test_a_new_match_s_documents_are_the_text_encoded_writes(monkeypatch: pytest
             match = match_from_log(game)
             documents = _documents(match)
             assert documents == _as_encoded_writes(match, monkeypatch)
+            # Its pending events from its start, as an import prepares them: folded as new, alike.
+            events = list(match.pending_events)
+            scored = (match.state, match.effective_facts(), match.corrected_steps())
+            assert match_documents(events, match.head, scored, rules=match.rules, from_start=True) == documents
             known += sum(type(text) is str for (kind, _), text in documents.items() if kind != "rules")
     # Each game's match, summary and figures were written as known, not left to ``encoded``.
     assert known == 3 * 12
