@@ -1,6 +1,6 @@
 """The instructions of an import's reading worker's job: ``read_for_import`` of the corpus's first Tenhou logs.
 
-    python -P benchmarks/worker_instructions.py [--logs 150] [--also TREE] [--reader | --storing]
+    python -P benchmarks/worker_instructions.py [--logs 150] [--also TREE] [--reader | --storing | --prepare]
 
 Each count is one process under ``valgrind --tool=cachegrind --cache-sim=no`` with ``PYTHONHASHSEED=0``
 (the load does not change it): the readers imported as a worker has them (``preload``), one log read
@@ -13,7 +13,10 @@ worker reads them: its caches empty), its sixteenth round's. ``--storing``: the 
 reading workers (``import_paths`` of the logs into a fresh SQLite store, as ``honba import`` runs it:
 unpickling the workers' results, the lookups, the inserts, the view's rows, the files' records), less the
 same process with its workers started and given nothing; valgrind follows no child, so the workers' own
-work is not counted (their hand-over is, on this side). Its nineteenth round's.
+work is not counted (their hand-over is, on this side). Its nineteenth round's. ``--prepare``: encoding
+the matches and their standings documents alone (``storing.prepare(match, mapper, from_log=True,
+view=True)`` of each match, file by file as a worker builds them), less the same process building them
+without it. Its twenty-first round's.
 """
 
 from __future__ import annotations
@@ -81,6 +84,37 @@ app.close()
 """
 
 
+# ``--prepare``: the logs' games built file by file as a reading worker builds them, then (``argv[3]``:
+# "prepare") each encoded with its standings documents, or ("build") not.
+PREPARE = """
+import gc
+import sys
+from pathlib import Path
+from replay.service.imports.batch import _matches_in, mapper_for
+from replay.service.imports.storing import prepare
+import replay.service.imports.preload  # noqa: F401  (what a reading worker has loaded)
+every = sorted(Path(sys.argv[1]).glob("*.mjlog"))
+gc.disable()
+mapper = mapper_for({})
+def one(path, encode):
+    built, from_log = _matches_in(path, "auto", [], "", [], None)
+    for match in built if encode else ():
+        prepare(match, mapper, from_log=from_log, view=True)
+one(every[0], True)
+for path in every[: int(sys.argv[2])]:
+    one(path, sys.argv[3] == "prepare")
+"""
+
+
+def preparing(tree: Path, logs: int) -> int:
+    """The instructions of encoding ``logs`` logs' matches with their standings documents (``prepare``)."""
+    counts = [
+        counted_instructions(tree, [PREPARE, str(CORPUS), str(logs), stage], "prepare")
+        for stage in ("prepare", "build")
+    ]
+    return counts[0] - counts[1]
+
+
 def storing(tree: Path, logs: int) -> int:
     """The storing process's own instructions for ``logs`` logs imported with two reading workers."""
     counts = []
@@ -114,11 +148,14 @@ def main() -> None:
     group = parser.add_mutually_exclusive_group()
     group.add_argument("--reader", action="store_true", help="the hands' reader alone (read_plain_pieces)")
     group.add_argument("--storing", action="store_true", help="the storing process beside two reading workers")
+    group.add_argument("--prepare", action="store_true", help="encoding the matches and their documents alone")
     args = parser.parse_args()
     if not CORPUS.is_dir():
         raise SystemExit(f"the shared corpus is not at {CORPUS}")
 
     def count(tree: Path) -> int:
+        if args.prepare:
+            return preparing(tree, args.logs)
         return storing(tree, args.logs) if args.storing else job(tree, args.logs, args.reader)
 
     mine = count(REPO)

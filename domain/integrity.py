@@ -151,6 +151,25 @@ def _exactly_plain(data: Any) -> bool:
     return True
 
 
+def plain_items(items: Any) -> bool:
+    """Whether every item of a list or tuple (every key of a dict) is text, a whole number, true or
+    false, or None: what orjson writes as the standard encoder does, known from their classes (in C)."""
+    return _PLAIN_SCALAR_SET.issuperset(map(type, items))
+
+
+def exact_numbers(items: Any) -> bool:
+    """Whether every item is a whole number or a float orjson writes as its ``repr``
+    (``_float_as_repr``, as ``_exactly_plain`` asks of each float it meets): a match's final points."""
+    for item in items:
+        cls = type(item)
+        if cls is float:
+            if not _float_as_repr(item):
+                return False
+        elif cls is not int:
+            return False
+    return True
+
+
 def json_exactly(data: Any, option: int = SORTED, *, kept: bool = True) -> bytes | None:
     """The bytes the standard library's compact JSON encoder writes for plain data (``canonical``'s
     with ``SORTED``, the event library's transcoder's with ``UNSORTED``), written by ``orjson``; None

@@ -29,18 +29,30 @@ only stores them, with the tracking record, in one transaction.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Callable, Iterable, Sequence
+from itertools import chain
+from operator import itemgetter
 from typing import Any
 
 import attrs
+import orjson
 from eventsourcing.persistence import Tracking
 from eventsourcing.projection import Projection
 
 from domain.amendments import CorrectedStep, Correction, corrected_steps, effective_facts, resolve_corrections
-from domain.codec import fact_from_data, fact_to_data
+from domain.codec import exact_data, fact_from_data, fact_to_data
 from domain.errors import HonbaError
-from domain.integrity import event_digest, plain_canonical, written_exactly
+from domain.integrity import (
+    SORTED,
+    event_digest,
+    exact_numbers,
+    json_exactly,
+    plain_canonical,
+    plain_items,
+    written_exactly,
+)
 from domain.match import Match, opening_state, stored_rules
 from domain.match import match_id as match_id_of
 from domain.rules import Ruleset
@@ -422,6 +434,8 @@ def match_documents(
     scored: Scored,
     fact_data: Sequence[dict[str, Any] | None] | None = None,
     rules: Ruleset | None = None,
+    *,
+    from_start: bool = False,
 ) -> dict[DocKey, dict[str, Any] | str | None]:
     """The documents a catch-up writes for a new match when it folds these events, its every event
     from its start (``Match.Started``), into a view that has never seen it: the match, its rules,
@@ -442,10 +456,12 @@ def match_documents(
     None; the fold then does not convert each fact again. Read only, never changed. ``rules``: the
     match's rules as its ``Match`` built them from its start's values (``domain.match.stored_rules``,
     what the fold builds from them), so that they are neither encoded nor looked up again.
+    ``from_start``: the events are a new ``Match``'s pending events, its start first (its commands made
+    them, its own, in order): a new match by construction, not looked at event by event (``_new_match``).
     """
-    cache = DocCache(POPODocumentView())
+    cache = DocCache(_no_documents())
     plain: Sequence[dict[str, Any] | None] = [None] * len(events) if fact_data is None else fact_data
-    if _new_match(events):
+    if from_start or _new_match(events):
         # The chain: each event names the digest of the one before it (``prior``), the last one's
         # is ``head``; what ``_chain`` follows, event by event, and finds unbroken by construction.
         _fold_new_match(cache, events, plain, head, rules)
@@ -464,7 +480,118 @@ def match_documents(
     # its text made from them, as ``projections.views.encoded`` writes it, not encoded again.
     changes = cache.changes_written()
     del changes[("view", "format")]
+    # The match's own documents as their text, where how they were made tells that orjson writes them
+    # as ``projections.views.encoded`` does (``_known_text``): no scan of their bytes, no walk.
+    for key, data in changes.items():
+        if isinstance(data, dict):
+            text = _known_text(key[0], data, cache.histories.get(key[1]))
+            if text is not None:
+                changes[key] = text
     return changes
+
+
+class _Shape:
+    """The fields of a kind of document as ``match_documents`` makes it: ``scalars`` (text, whole
+    numbers, true or false, None), ``lists`` (lists or tuples of such), ``numbers`` (lists of final
+    points: floats), ``counts`` (lists of dicts of such, by text); each group's values taken in C."""
+
+    def __init__(
+        self,
+        scalars: tuple[str, ...],
+        lists: tuple[str, ...],
+        numbers: tuple[str, ...] = (),
+        counts: tuple[str, ...] = (),
+        more: tuple[str, ...] = (),
+    ) -> None:
+        self.names = frozenset([*scalars, *lists, *numbers, *counts, *more])
+        self.scalars, self.lists, self.numbers, self.counts = map(_values_of, (scalars, lists, numbers, counts))
+
+
+def _values_of(names: tuple[str, ...]) -> Callable[[dict[str, Any]], tuple[Any, ...]]:
+    """The values of these fields of a document, as a tuple (``itemgetter`` gives one name's value alone)."""
+    if not names:
+        return lambda _data: ()
+    if len(names) == 1:
+        (name,) = names
+        return lambda data: (data[name],)
+    return itemgetter(*names)
+
+
+_SHAPES: dict[str, _Shape] = {
+    "stats": _Shape(
+        scalars=("key", "finished", SCHEMA_KEY),
+        lists=("players", "places", "net_scores"),
+        numbers=("final_points",),
+        counts=("counts", "yaku"),
+    ),
+    "summary": _Shape(
+        scalars=("key", "rules", "finished", "start_score", "hands", "tie_break", "hand", SCHEMA_KEY),
+        lists=("players", "final_scores", "places", "penalties"),
+        numbers=("final_points", "provisional_points"),
+    ),
+    # A match's document: its opening and its history of facts are ``_match_exact``'s.
+    "match": _Shape(
+        scalars=("key", "rules", "head", "last", SCHEMA_KEY),
+        lists=("players", "corrections"),
+        more=("opening", "history"),
+    ),
+}
+_SEQUENCES = frozenset({list, tuple})
+_DICTS = frozenset({dict})
+_second = itemgetter(1)
+_joined = chain.from_iterable
+
+
+def _known_text(kind: str, data: dict[str, Any], facts: list[tuple[int, Any]] | None) -> str | None:
+    """The text ``projections.views.encoded`` writes of a new match's document (stamped) as
+    ``match_documents`` made it, by one call of orjson where the fields of its kind (``_SHAPES``) hold
+    only what orjson writes as the standard encoder does: text, whole numbers, true or false, None,
+    and floats each asked as ``domain.integrity`` asks (``exact_numbers``); and for the match itself,
+    its history's facts each of a class whose data is exact by its field types
+    (``domain.codec.exact_data``: ``facts``, the facts the fold added, in order), no correction, and its
+    opening checked (``json_exactly``). None otherwise: ``encoded`` writes it, scanning its bytes."""
+    shape = _SHAPES.get(kind)
+    if shape is None or data.keys() != shape.names:
+        return None
+    if kind == "match" and not _match_exact(data, facts):
+        return None
+    lists, numbers, counts = shape.lists(data), shape.numbers(data), shape.counts(data)
+    if not _SEQUENCES.issuperset(map(type, (*lists, *numbers, *counts))):
+        return None
+    if not plain_items(shape.scalars(data)) or not plain_items(_joined(lists)) or not exact_numbers(_joined(numbers)):
+        return None
+    if counts:
+        # Their keys not looked at: orjson refuses a key that is not text (the standard encoder writes it
+        # as text), and its refusal sends the document to ``encoded``.
+        each = [*_joined(counts)]
+        if not _DICTS.issuperset(map(type, each)) or not plain_items(_joined(map(dict.values, each))):
+            return None
+    try:
+        return orjson.dumps(data, option=SORTED).decode("utf-8")
+    except (TypeError, orjson.JSONEncodeError):  # a key not text, an integer beyond 64 bits: ``encoded``'s
+        return None
+
+
+def _match_exact(data: dict[str, Any], facts: list[tuple[int, Any]] | None) -> bool:
+    """Whether a new match's opening and history are data orjson writes as the standard encoder does:
+    no correction (its replacement would be another fact, not in ``facts``), each entry of its history
+    a position and the data of one of ``facts`` (the fold added them together), each fact's class exact
+    by its field types, and its opening (a small dict) checked."""
+    history = data["history"]
+    if data["corrections"] or facts is None or len(facts) != len(history):
+        return False
+    if not all(map(exact_data, set(map(type, map(_second, facts))))):
+        return False
+    opening = data["opening"]
+    return type(opening) is dict and (not opening or json_exactly(opening, kept=False) is not None)
+
+
+@functools.cache
+def _no_documents() -> POPODocumentView:
+    """An empty view in memory, made once: what ``match_documents`` folds into (it only reads it, and
+    finds nothing; its documents are returned, never written into it). Made for every match, its
+    recorder's locks and tables cost as much as the fold of the match's events."""
+    return POPODocumentView()
 
 
 def _stamped_text(doc: dict[str, Any], written: bytes) -> str | None:

@@ -24,7 +24,7 @@ import functools
 import importlib
 import types
 import typing
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from itertools import repeat
 from typing import Any, Union
@@ -315,50 +315,62 @@ class HonbaMapper(Mapper[UUID]):
             state,
         )
 
+    def rows_known(self, events: Sequence[Any], known: Mapping[int, Any], spelled: dict[UUID, str]) -> list[Row]:
+        """``to_row_known`` of each of these events, in order (a match's, its seal's, its identity's, as
+        an import prepares them): the same rows, the mapper's own settings looked at once for them all,
+        not once an event, and each class's topic found once."""
+        types = self._json_types()
+        # The library's own, for what is not written here (bound once: a comprehension has no ``super()``).
+        library = super().to_stored_event
+        if types is None:
+            return [row_of(library(event), spelled) for event in events]
+        rows: list[Row] = []
+        # Each class's topic, or '' for a class with a version of its own (the library writes it).
+        topics: dict[type, str] = {}
+        last_id: Any = None
+        last_text = ""
+        for event in events:
+            cls = type(event)
+            topic = topics.get(cls)
+            if topic is None:
+                topic = topics[cls] = get_topic(cls) if _class_version(cls) <= 1 else ""
+            state = None
+            if topic:
+                attributes = vars(event)
+                # A hand's event (nearly every one of a match) by name, as ``_exact_state`` takes it first.
+                if tuple(attributes) == _FACT_EVENT_ATTRIBUTES:
+                    found = _fact_event_state(attributes, types, known)
+                    if found is not None:
+                        try:
+                            state = orjson.dumps(found, option=UNSORTED)
+                        except TypeError:  # (orjson's refusal is one) a number beyond 64 bits
+                            state = None
+                if state is None:
+                    state = _state_bytes(event, types, known)
+            if state is None:
+                rows.append(row_of(library(event), spelled))
+                continue
+            # A match's events carry one id object: its text found once, by identity.
+            stream = event.originator_id
+            if stream is not last_id:
+                last_id, last_text = stream, spelled_id(stream, spelled)
+            rows.append((last_text, event.originator_version, topic, state))
+        return rows
+
+    def _json_types(self) -> dict[type, Transcoding] | None:
+        """The transcodings of the library's JSON transcoder, when it is this mapper's alone (no other
+        transcoder, no compressor, no cipher): the state's bytes may be written here; else None."""
+        transcoder = self.transcoder
+        if type(transcoder) is not JSONTranscoder or self.compressor is not None or self.cipher is not None:
+            return None
+        return transcoder.types
+
     def _state_bytes(self, domain_event: Any, known: Mapping[int, Any] = _NOTHING_KNOWN) -> bytes | None:
         """The bytes of an event's state as the library's JSON transcoder writes them, or None."""
-        transcoder = self.transcoder
-        if (
-            type(transcoder) is not JSONTranscoder
-            or self.compressor is not None
-            or self.cipher is not None
-            or _class_version(type(domain_event)) > 1
-        ):
+        types = self._json_types()
+        if types is None or _class_version(type(domain_event)) > 1:
             return None
-        types: dict[type, Transcoding] = transcoder.types
-        state = _exact_state(domain_event, types, known)
-        if state is not None:
-            try:
-                return orjson.dumps(state, option=UNSORTED)
-            except TypeError:  # (orjson's refusal is one) text UTF-8 refuses, a number beyond 64 bits
-                pass
-        pieces = []
-        for name, value in vars(domain_event).items():
-            if name == "originator_id" or name == "originator_version":
-                continue
-            key = _KEYS.get(name)
-            if key is None:
-                if type(name) is not str:
-                    return None
-                key = _KEYS[name] = orjson.dumps(name) + b":"
-            cls = type(value)
-            if cls is str:  # most attributes: written alike (text UTF-8 refuses: the library's error)
-                try:
-                    pieces.append(key + orjson.dumps(value))
-                except orjson.JSONEncodeError:
-                    return None
-                continue
-            transcoding = types.get(cls)
-            if transcoding is None or isinstance(value, _JSON_NATIVE):
-                written = json_exactly(value, UNSORTED)
-            else:
-                plain = known.get(id(value)) if type(transcoding) is ValueTranscoding else None
-                data = json_exactly(transcoding.encode(value) if plain is None else plain, UNSORTED)
-                written = None if data is None else _TYPE + orjson.dumps(transcoding.name) + _DATA + data + _END
-            if written is None:
-                return None
-            pieces.append(key + written)
-        return b"{" + b",".join(pieces) + b"}"
+        return _state_bytes(domain_event, types, known)
 
     def to_domain_event(self, stored_event: StoredEvent) -> Any:
         topic = stored_event.topic
@@ -375,6 +387,44 @@ class HonbaMapper(Mapper[UUID]):
         if missing is not None:
             raise ForeignRow(f"it is not a whole {type(event).__name__}: {missing}")
         return event
+
+
+def _state_bytes(domain_event: Any, types: dict[type, Transcoding], known: Mapping[int, Any]) -> bytes | None:
+    """The bytes of an event's state as the library's JSON transcoder writes them (``types``: its
+    transcodings; the mapper's settings and the class's version looked at by the caller), or None."""
+    state = _exact_state(domain_event, types, known)
+    if state is not None:
+        try:
+            return orjson.dumps(state, option=UNSORTED)
+        except TypeError:  # (orjson's refusal is one) text UTF-8 refuses, a number beyond 64 bits
+            pass
+    pieces = []
+    for name, value in vars(domain_event).items():
+        if name == "originator_id" or name == "originator_version":
+            continue
+        key = _KEYS.get(name)
+        if key is None:
+            if type(name) is not str:
+                return None
+            key = _KEYS[name] = orjson.dumps(name) + b":"
+        cls = type(value)
+        if cls is str:  # most attributes: written alike (text UTF-8 refuses: the library's error)
+            try:
+                pieces.append(key + orjson.dumps(value))
+            except orjson.JSONEncodeError:
+                return None
+            continue
+        transcoding = types.get(cls)
+        if transcoding is None or isinstance(value, _JSON_NATIVE):
+            written = json_exactly(value, UNSORTED)
+        else:
+            plain = known.get(id(value)) if type(transcoding) is ValueTranscoding else None
+            data = json_exactly(transcoding.encode(value) if plain is None else plain, UNSORTED)
+            written = None if data is None else _TYPE + orjson.dumps(transcoding.name) + _DATA + data + _END
+        if written is None:
+            return None
+        pieces.append(key + written)
+    return b"{" + b",".join(pieces) + b"}"
 
 
 # The attributes of a hand's, a deal pass's and a penalty's event, in the order the event holds them.

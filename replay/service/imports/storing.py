@@ -110,10 +110,13 @@ def prepare(match: Match, mapper: Mapper[UUID], *, from_log: bool = False, view:
             fact_data.append(fact_to_data(fact, data))
         scored = (match.state, match.effective_facts(), match.corrected_steps())
         # As their text: encoded here, in the reading worker, the storing process neither unpickles
-        # the data nor encodes it again.
+        # the data nor encodes it again. The pending events of a match from its start are a new
+        # match's by construction (``from_start``).
         documents = {
             key: None if data is None else encoded(data)
-            for key, data in match_documents(pending, match.head, scored, fact_data, match.rules).items()
+            for key, data in match_documents(
+                pending, match.head, scored, fact_data, match.rules, from_start=True
+            ).items()
         }
     # The content alone: each entry's own digest serves only the rare game whose key holds another
     # recording of it (``_complete_excerpt``), which works them out from the rows then.
@@ -127,7 +130,7 @@ def prepare(match: Match, mapper: Mapper[UUID], *, from_log: bool = False, view:
         events.extend(GameIdentity.claim_events(fingerprint, match.key))
     spelled: dict[UUID, str] = {}
     if known and isinstance(mapper, HonbaMapper):
-        rows = tuple(mapper.to_row_known(event, known, spelled) for event in events)
+        rows = tuple(mapper.rows_known(events, known, spelled))
     else:
         rows = tuple(row_of(mapper.to_stored_event(event), spelled) for event in events)
     return Prepared(
