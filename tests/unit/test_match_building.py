@@ -21,7 +21,7 @@ from domain.errors import RuleViolation
 from domain.integrity import digest_of, plain, plain_canonical
 from domain.match import Match, rules_digest, stored_rules
 from domain.rules import Ruleset, load_preset
-from domain.values import TableState
+from domain.values import DealPass, Penalty, TableState
 from replay.formats.logmodel import LogError, LoggedGame, LoggedHand
 from replay.service.imports.importing import match_from_log
 
@@ -212,3 +212,36 @@ def test_the_history_without_corrections_is_in_force_as_recorded_with_the_end_mo
     other = {9: Correction(9, Penalty(seat=1, amount=1200), "ref", "why", "2026-01-01T00:00:00", 10)}
     history = [(1, draw), (2, end), (3, penalty)]
     assert effective_entries(history, {}) == effective_entries(history, other)
+
+
+def test_a_command_makes_each_event_as_its_class_makes_it() -> None:
+    # Issue 36, twenty-first round: the attributes set in one step, not one object.__setattr__ each.
+    match = started()
+    match.set_time_limit(90, by="director")
+    match.record(won(ron(1, 2, hv(3, 30))))
+    match.penalise(Penalty(2, 1200))
+    match.void(3, by="referee", reason="typed twice")
+    match.end("agreed")
+    events = match.pending_events[1:]
+    kinds = {type(event) for event in events}
+    assert {Match.TimeLimitSet, Match.HandWon, Match.PenaltyApplied, Match.Corrected, Match.MatchEnded} <= kinds
+    for event in events:
+        made = type(event)(**vars(event))
+        # The same attributes in the same order (the store's mapper reads them in order), equal.
+        assert list(vars(event).items()) == list(vars(made).items())
+        assert event == made
+
+
+def test_an_event_maker_keeps_its_class_s_checks() -> None:
+    make = match_module.event_maker(Match.DealPassed)
+    when = Match.DealPassed.create_timestamp()
+    fact = DealPass(0, 1, 0, 2)
+    event = make(match_module.match_id("m"), 3, when, "prior", {"fact": fact, "client_key": None})
+    assert type(event) is Match.DealPassed and event.fact is fact and event.prior == "prior"
+    # The library's own check of the id, and a field missing or unknown refused by the class itself.
+    with pytest.raises(TypeError, match="non-UUID originator_id"):
+        make("m", 3, when, "prior", {"fact": fact, "client_key": None})
+    with pytest.raises(TypeError, match="client_key"):
+        make(match_module.match_id("m"), 3, when, "prior", {"fact": fact})
+    with pytest.raises(TypeError, match="reason"):
+        make(match_module.match_id("m"), 3, when, "prior", {"fact": fact, "reason": "x"})
