@@ -15,6 +15,7 @@ import dataclasses
 import functools
 import hashlib
 import json
+import operator
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
@@ -53,9 +54,12 @@ from domain.integrity import (
     digests_of_items,
     event_digest,
     exact_canonical,
+    json_exactly,
     plain,
     plain_canonical,
     prefix_digests,
+    written_as,
+    written_exactly,
     written_for_event,
 )
 from domain.progression import (
@@ -64,7 +68,7 @@ from domain.progression import (
     following_fact,
     initial_state,
 )
-from domain.rules import Ruleset
+from domain.rules import Ruleset, other_values
 from domain.said import Said
 from domain.values import (
     AbortiveDraw,
@@ -470,8 +474,7 @@ class Match(Aggregate):
         names = list(start_checks(key, players, rules, opening))
         # The rules' canonical bytes written once: the match finds its ``Ruleset`` by them, and its
         # start's digest covers them (the 2 KB written and checked twice before).
-        values = rules.to_dict()
-        written_for_event(values)
+        values = start_values(rules)
         return cls._create(
             cls.Started,
             id=match_id(key),
@@ -1054,6 +1057,63 @@ def _described_frame(rest: bytes) -> tuple[bytes, bytes]:
     data["description"] = _DESCRIPTION_MARK
     parts = canonical(data).split(canonical(_DESCRIPTION_MARK))
     return (parts[0], parts[1]) if len(parts) == 2 else (b"", b"")
+
+
+def start_values(rules: Ruleset) -> dict[str, Any]:
+    """``rules.to_dict()``, its canonical bytes written for the match's start (``written_for_event``).
+
+    A log's rules are the rules of its room named with the log's date (a Tenhou log: its hour; 79
+    descriptions among the first 150 logs of the corpus), every other value the very object of the
+    rules they were named from (``Ruleset.retitled``). Their values and bytes are those of the first
+    rules of the same other values started, with this description's in its place (the keys sorted:
+    the description's member is where it was), found by those values and their identity (the same
+    objects: equal values of another type are no match): neither ``to_dict`` nor the 2 KB written
+    and scanned again, about 230,000 instructions of every match's start (issue 36, twenty-first
+    round). Rules of any other values, or whose description orjson would not write as the standard
+    encoder does, are written whole."""
+    others = other_values(rules)
+    try:
+        frame = _FRAMES.get(others)
+    except TypeError:  # (a value that is no key: rules made otherwise than by the rules' own checks)
+        frame = None
+    if frame is not None and all(map(operator.is_, others, frame[0])):
+        description = json_exactly(rules.description)
+        if description is not None:
+            values = rules.to_dict_as(frame[1])
+            written_as(values, frame[2] + description + frame[3])
+            return values
+    values = rules.to_dict()
+    written_for_event(values)
+    if frame is None:
+        _keep_frame(rules, others, values)
+    return values
+
+
+def _keep_frame(rules: Ruleset, others: tuple[Any, ...], values: dict[str, Any]) -> None:
+    """Keep what ``start_values`` puts together the values and bytes of rules of these other values from."""
+    written = written_exactly(values)
+    description = json_exactly(rules.description)
+    if written is None or description is None or not rules.plainly_written():
+        return
+    member = _DESCRIPTION_MEMBER + description
+    if written.count(member) != 1:
+        return
+    at = written.index(member)
+    try:
+        if len(_FRAMES) >= _FRAMES_KEPT:
+            _FRAMES.clear()
+        _FRAMES[others] = (others, dict(values), written[: at + len(_DESCRIPTION_MEMBER)], written[at + len(member) :])
+    except TypeError:  # (a value that is no key: see ``start_values``)
+        pass
+
+
+# By the values of every rule but the description (``other_values``): those values, the plain data of
+# rules of them (``to_dict``) and its canonical bytes before and after the description's text. A few
+# sets of rules among an import's logs; all let go at once past this many.
+_FRAMES: dict[tuple[Any, ...], tuple[tuple[Any, ...], dict[str, Any], bytes, bytes]] = {}
+_FRAMES_KEPT = 64
+# A description's member of canonical rule values, up to its text (a key: unescaped quotes).
+_DESCRIPTION_MEMBER = b'"description":'
 
 
 def stored_rules(stored: Mapping[str, Any]) -> Ruleset:

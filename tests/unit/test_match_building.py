@@ -17,8 +17,9 @@ from conftest import hv, ron, started, won
 from eventsourcing.domain import CanMutateAggregate
 
 import domain.match as match_module
+from domain import integrity
 from domain.errors import RuleViolation
-from domain.integrity import digest_of, plain, plain_canonical
+from domain.integrity import canonical, digest_of, plain, plain_canonical, written_exactly
 from domain.match import Match, rules_digest, stored_rules
 from domain.rules import Ruleset, load_preset
 from domain.values import DealPass, Penalty, TableState
@@ -245,3 +246,48 @@ def test_an_event_maker_keeps_its_class_s_checks() -> None:
         make(match_module.match_id("m"), 3, when, "prior", {"fact": fact})
     with pytest.raises(TypeError, match="reason"):
         make(match_module.match_id("m"), 3, when, "prior", {"fact": fact, "reason": "x"})
+
+
+@pytest.mark.parametrize(
+    "description",
+    ["a log of 2018-01-02 03:00", '東南 "quoted" \\ 1e+5 1.5 null', 'with "description":"x" inside', ""],
+)
+def test_a_start_s_rule_values_and_bytes_are_the_first_rules_with_this_description(description: str) -> None:
+    # Issue 36, twenty-first round: a log's rules are its room's named with its date; the values and
+    # canonical bytes of the first rules of the same other values are taken, this description put in.
+    match_module._FRAMES.clear()
+    room = load_preset("tenhou")
+    first = match_module.start_values(room.retitled("a log of 2018-01-01 00:00"))
+    assert len(match_module._FRAMES) == 1
+    rules = room.retitled(description)
+    values = match_module.start_values(rules)
+    expected = rules.to_dict()
+    assert list(values.items()) == list(expected.items())
+    # The bytes its event's digest and row take: what writing the whole values gives, found exact.
+    assert written_exactly(values) == integrity.json_exactly(expected) == canonical(expected)
+    # No list shared with another match's values.
+    assert all(values[name] is not first[name] for name, value in values.items() if type(value) is list)
+    assert Match.start("m", ["a", "b", "c", "d"], rules).rules == rules
+
+
+def test_rules_of_equal_values_in_other_objects_are_written_whole() -> None:
+    match_module._FRAMES.clear()
+    room = load_preset("tenhou")
+    match_module.start_values(room)
+    # The same values, other objects (a rule file read again): not the frame's, written whole.
+    again = Ruleset.from_dict(room.to_dict())
+    writes: list[Any] = []
+    original = match_module.written_for_event
+
+    def counted(value: Any) -> None:
+        writes.append(value)
+        original(value)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(match_module, "written_for_event", counted)
+        values = match_module.start_values(again)
+        assert writes == [values]
+        # And with the frame's own objects, nothing written again.
+        match_module.start_values(room.retitled("another hour"))
+        assert writes == [values]
+    assert values == again.to_dict()
