@@ -1080,7 +1080,10 @@ def start_values(rules: Ruleset) -> dict[str, Any]:
         description = json_exactly(rules.description)
         if description is not None:
             values = rules.to_dict_as(frame[1])
-            written_as(values, frame[2] + description + frame[3])
+            written = frame[2] + description + frame[3]
+            written_as(values, written)
+            if frame[4] is not None:
+                _keep_rules(written, rules, frame[4])
             return values
     values = rules.to_dict()
     written_for_event(values)
@@ -1099,18 +1102,53 @@ def _keep_frame(rules: Ruleset, others: tuple[Any, ...], values: dict[str, Any])
     if written.count(member) != 1:
         return
     at = written.index(member)
+    # Whether the rules a match finds by these values (``stored_rules``: the other values read back
+    # from their bytes, retitled) are these rules' values themselves, each of the same type, nested
+    # values too: then a match of rules of the same other values finds the very rules it was given.
+    rest = _without_description(written, rules.description) if type(rules) is Ruleset else None
+    if rest is not None and not _alike(other_values(_undescribed_rules(rest)), others):
+        rest = None
     try:
         if len(_FRAMES) >= _FRAMES_KEPT:
             _FRAMES.clear()
-        _FRAMES[others] = (others, dict(values), written[: at + len(_DESCRIPTION_MEMBER)], written[at + len(member) :])
+        _FRAMES[others] = (
+            others,
+            dict(values),
+            written[: at + len(_DESCRIPTION_MEMBER)],
+            written[at + len(member) :],
+            rest,
+        )
     except TypeError:  # (a value that is no key: see ``start_values``)
         pass
 
 
+def _alike(ours: Any, theirs: Any) -> bool:
+    """Equal values of the same types, item by item in tuples (``True`` equals 1, and is no 1)."""
+    if type(ours) is not type(theirs):
+        return False
+    if type(ours) is tuple:
+        return len(ours) == len(theirs) and all(map(_alike, ours, theirs))
+    return bool(ours == theirs)
+
+
+def _keep_rules(key: bytes, rules: Ruleset, rest: bytes) -> None:
+    """The match of rule values of these canonical bytes (``key``) finds these rules (``stored_rules``),
+    whose other values are those of the rules read back from ``rest`` (``_keep_frame``), each of the
+    same type: what it would build (those rules retitled: 82 values copied, about 110,000 instructions
+    for each log's date), given. ``rules_digest`` finds the values' parts as ``_rules_of`` leaves them."""
+    if key not in _RULES:
+        if len(_RULES) >= _RULES_KEPT:
+            _RULES.clear()
+            _RETITLED.clear()
+        _RULES[key] = rules
+        _RETITLED[key] = (rest, rules.description)
+
+
 # By the values of every rule but the description (``other_values``): those values, the plain data of
-# rules of them (``to_dict``) and its canonical bytes before and after the description's text. A few
-# sets of rules among an import's logs; all let go at once past this many.
-_FRAMES: dict[tuple[Any, ...], tuple[tuple[Any, ...], dict[str, Any], bytes, bytes]] = {}
+# rules of them (``to_dict``), its canonical bytes before and after the description's text, and the
+# canonical bytes of the other values where the rules read back from them are these values (``_alike``),
+# else None. A few sets of rules among an import's logs; all let go at once past this many.
+_FRAMES: dict[tuple[Any, ...], tuple[tuple[Any, ...], dict[str, Any], bytes, bytes, bytes | None]] = {}
 _FRAMES_KEPT = 64
 # A description's member of canonical rule values, up to its text (a key: unescaped quotes).
 _DESCRIPTION_MEMBER = b'"description":'

@@ -10,6 +10,7 @@ once per hand, naming the hand only in a refusal.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -21,7 +22,7 @@ from domain import integrity
 from domain.errors import RuleViolation
 from domain.integrity import canonical, digest_of, plain, plain_canonical, written_exactly
 from domain.match import Match, rules_digest, stored_rules
-from domain.rules import Ruleset, load_preset
+from domain.rules import Ruleset, load_preset, other_values
 from domain.values import DealPass, Penalty, TableState
 from replay.formats.logmodel import LogError, LoggedGame, LoggedHand
 from replay.service.imports.importing import match_from_log
@@ -267,7 +268,20 @@ def test_a_start_s_rule_values_and_bytes_are_the_first_rules_with_this_descripti
     assert written_exactly(values) == integrity.json_exactly(expected) == canonical(expected)
     # No list shared with another match's values.
     assert all(values[name] is not first[name] for name, value in values.items() if type(value) is list)
-    assert Match.start("m", ["a", "b", "c", "d"], rules).rules == rules
+    # The match finds the rules the stored values read back as: these very rules, of the same types.
+    match = Match.start("m", ["a", "b", "c", "d"], rules)
+    stored = match.pending_events[0].rules
+    read_back = Ruleset.from_stored(json.loads(canonical(stored)))
+    assert match.rules == read_back and match_module._alike(other_values(match.rules), other_values(read_back))
+    assert match.rules.description == read_back.description == description
+    assert rules_digest(stored) == digest_of(plain(read_back.to_dict()))
+
+
+def test_values_alike_are_equal_and_of_the_same_types_nested_too() -> None:
+    assert match_module._alike((1, (2, "a"), None), (1, (2, "a"), None))
+    assert not match_module._alike((True,), (1,))
+    assert not match_module._alike(((1, 2),), ((1.0, 2),))
+    assert not match_module._alike((1, 2), (1, 2, 3))
 
 
 def test_rules_of_equal_values_in_other_objects_are_written_whole() -> None:
