@@ -1,6 +1,6 @@
 """The instructions of an import's reading worker's job: ``read_for_import`` of the corpus's first Tenhou logs.
 
-    python -P benchmarks/worker_instructions.py [--logs 150] [--also TREE] [--reader | --storing | --prepare]
+    python -P benchmarks/worker_instructions.py [--logs 150] [--also TREE] [--reader|--storing|--prepare|--building]
 
 Each count is one process under ``valgrind --tool=cachegrind --cache-sim=no`` with ``PYTHONHASHSEED=0``
 (the load does not change it): the readers imported as a worker has them (``preload``), one log read
@@ -16,7 +16,9 @@ same process with its workers started and given nothing; valgrind follows no chi
 work is not counted (their hand-over is, on this side). Its nineteenth round's. ``--prepare``: encoding
 the matches and their standings documents alone (``storing.prepare(match, mapper, from_log=True,
 view=True)`` of each match, file by file as a worker builds them), less the same process building them
-without it. Its twenty-first round's.
+without it. Its twenty-first round's. ``--building``: building
+the matches alone (``match_from_log`` of each game of the logs after the first, read beforehand as an import
+reads them, the collector paused), less the same process without it: its twenty-first round's.
 """
 
 from __future__ import annotations
@@ -61,6 +63,30 @@ for _ in range(int(sys.argv[3])):
     for cache in caches:
         cache.cache_clear()
     read()
+"""
+
+# ``--building``: the games of the logs read as an import reads them (with their tiles, their rules
+# settled), then, with ``argv[3]`` 1, each built as a match (``match_from_log``): the building stage alone.
+BUILDING = """
+import gc
+import sys
+from pathlib import Path
+import replay.service.imports.preload  # noqa: F401  (what a reading worker has loaded)
+from replay.formats.detect import read_games
+from replay.formats.source import read_source
+from replay.service.imports.batch import ruled
+from replay.service.imports.importing import match_from_log
+gc.disable()
+every = sorted(Path(sys.argv[1]).glob("*.mjlog"))[: int(sys.argv[2])]
+def read(path):
+    return [ruled(game, None) for game in read_games(read_source(path), file=str(path), tiles=True)]
+for game in read(every[0]):
+    match_from_log(game)
+files = [read(path) for path in every[1:]]
+if sys.argv[3] == "1":
+    for games in files:
+        for game in games:
+            match_from_log(game)
 """
 
 # ``--storing``: the storing process of an import with two reading workers (``argv[3]``: a fresh SQLite
@@ -133,6 +159,12 @@ def instructions(tree: Path, logs: int, reader: int | None = None) -> int:
     return counted_instructions(tree, [script, str(CORPUS), str(logs), *more], "the job")
 
 
+def building(tree: Path, logs: int) -> int:
+    """The building stage's own instructions: the logs after the first built as matches, less reading them."""
+    built, read = (counted_instructions(tree, [BUILDING, str(CORPUS), str(logs), b], "the building") for b in "10")
+    return built - read
+
+
 def job(tree: Path, logs: int, reader: bool = False) -> int:
     """The job's own instructions: ``logs`` logs, less the same process with none after the first
     (``reader``: one pass of the hands' reader over them, less the process without it)."""
@@ -149,6 +181,7 @@ def main() -> None:
     group.add_argument("--reader", action="store_true", help="the hands' reader alone (read_plain_pieces)")
     group.add_argument("--storing", action="store_true", help="the storing process beside two reading workers")
     group.add_argument("--prepare", action="store_true", help="encoding the matches and their documents alone")
+    group.add_argument("--building", action="store_true", help="building the matches alone (match_from_log)")
     args = parser.parse_args()
     if not CORPUS.is_dir():
         raise SystemExit(f"the shared corpus is not at {CORPUS}")
@@ -156,6 +189,8 @@ def main() -> None:
     def count(tree: Path) -> int:
         if args.prepare:
             return preparing(tree, args.logs)
+        if args.building:
+            return building(tree, args.logs)
         return storing(tree, args.logs) if args.storing else job(tree, args.logs, args.reader)
 
     mine = count(REPO)

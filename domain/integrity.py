@@ -419,6 +419,14 @@ def written_for_event(value: list[Any] | dict[str, Any]) -> None:
         _remember_exact(value, found)
 
 
+def written_as(value: list[Any] | dict[str, Any], written: bytes) -> None:
+    """What ``written_for_event`` remembers of a list or dict made for an event about to be made, its
+    bytes ``written`` put together by the caller from bytes ``json_exactly`` wrote (a new match's rules
+    named with a log's date: the bytes of the same rules under another description, with this one's,
+    ``domain.match.start_values``): the canonical bytes orjson writes of it, found exact."""
+    _remember_exact(value, written)
+
+
 def written_exactly(value: Any) -> bytes | None:
     """``json_exactly(value)``: the canonical bytes its event's digest wrote of a list or dict it found
     exact (a match's rules: its standings reference and its content's rules digest are made of them

@@ -11,10 +11,12 @@ the projections use, so the table state is computed by one piece of code.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
 import json
-from collections.abc import Iterable, Mapping, Sequence
+import operator
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 from uuid import NAMESPACE_URL, UUID, uuid5
@@ -52,9 +54,12 @@ from domain.integrity import (
     digests_of_items,
     event_digest,
     exact_canonical,
+    json_exactly,
     plain,
     plain_canonical,
     prefix_digests,
+    written_as,
+    written_exactly,
     written_for_event,
 )
 from domain.progression import (
@@ -63,7 +68,7 @@ from domain.progression import (
     following_fact,
     initial_state,
 )
-from domain.rules import Ruleset
+from domain.rules import Ruleset, other_values
 from domain.said import Said
 from domain.values import (
     AbortiveDraw,
@@ -307,13 +312,7 @@ class Match(Aggregate):
             fact = kwargs.get("fact", kwargs.get("replacement"))
             if fact is not None:
                 self.pending_data[version] = (fact, to_data(fact))
-        event = event_class(
-            originator_id=self._id,
-            originator_version=version,
-            timestamp=event_class.create_timestamp(),
-            prior=self.head,
-            **kwargs,
-        )
+        event = event_maker(event_class)(self._id, version, event_class.create_timestamp(), self.head, kwargs)
         event.apply(self)
         self._version = version
         self._modified_on = event.timestamp
@@ -475,8 +474,7 @@ class Match(Aggregate):
         names = list(start_checks(key, players, rules, opening))
         # The rules' canonical bytes written once: the match finds its ``Ruleset`` by them, and its
         # start's digest covers them (the 2 KB written and checked twice before).
-        values = rules.to_dict()
-        written_for_event(values)
+        values = start_values(rules)
         return cls._create(
             cls.Started,
             id=match_id(key),
@@ -838,6 +836,65 @@ class Match(Aggregate):
         self.checks.result(result, state)
 
 
+def event_maker(event_class: Any) -> Callable[..., Any]:
+    """What makes an event of this class of a match (``Match.trigger_event``), called with its
+    ``originator_id``, ``originator_version``, ``timestamp`` and ``prior``, then a dict of its other
+    fields by name: the event as the class itself makes it (the library's events are frozen
+    dataclasses), the same attributes in the same order and the same ``__post_init__`` check, its
+    attributes set in one step rather than one ``object.__setattr__`` call each (half the cost of
+    the event, which every hand of an import makes once or twice). Fields other than the class's
+    (one missing, one unknown) go to the class itself, which refuses them as it always has."""
+    maker = _MAKERS.get(event_class)
+    if maker is None:
+        maker = _MAKERS[event_class] = _event_maker(event_class)
+    return maker
+
+
+# The makers of the event classes made so far (``event_maker``).
+_MAKERS: dict[type, Callable[..., Any]] = {}
+# The fields every event of a match has, given to its maker by name.
+_OWN_FIELDS = ("originator_id", "originator_version", "timestamp", "prior")
+
+
+def _event_maker(event_class: type) -> Callable[..., Any]:
+    fields = dataclasses.fields(event_class)
+    names = [field.name for field in fields]
+    others = [name for name in names if name not in _OWN_FIELDS]
+    by_class = (
+        "    return cls(originator_id=originator_id, originator_version=originator_version,"
+        " timestamp=timestamp, prior=prior, **fields)"
+    )
+    lines = ["def make(originator_id, originator_version, timestamp, prior, fields):"]
+    plain = all(
+        f.init and f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING for f in fields
+    )
+    if not plain or not set(_OWN_FIELDS) <= set(names):
+        # (A field with a default, or one set after ``__init__``: the class makes it, as the library does.)
+        lines.append(by_class)
+    else:
+        # Written out once from the dataclass's own field names (identifiers): the dict in ``__init__``'s
+        # order, which is the order the store's mapper reads the attributes in.
+        values = ", ".join(f"{name!r}: {name if name in _OWN_FIELDS else f'fields[{name!r}]'}" for name in names)
+        lines += [
+            f"    if len(fields) != {len(others)} or not fields.keys() <= known:",
+            f"    {by_class}",
+            "    event = new(cls)",
+            f"    set_dict(event, '__dict__', {{{values}}})",
+        ]
+        if hasattr(event_class, "__post_init__"):
+            lines.append("    event.__post_init__()")
+        lines.append("    return event")
+    scope: dict[str, Any] = {
+        "new": object.__new__,
+        "set_dict": object.__setattr__,
+        "cls": event_class,
+        "known": frozenset(others),
+    }
+    exec(compile("\n".join(lines), f"<event maker of {event_class.__qualname__}>", "exec"), scope)
+    maker: Callable[..., Any] = scope["make"]
+    return maker
+
+
 # The facts the rules decide (a deal passed, an end), which follow an entry a person made.
 _RULES_FACTS = (DealPass, MatchEnd)
 # The events an entry or a clock's command makes, each with its client key (``Match.trigger_event``).
@@ -1000,6 +1057,101 @@ def _described_frame(rest: bytes) -> tuple[bytes, bytes]:
     data["description"] = _DESCRIPTION_MARK
     parts = canonical(data).split(canonical(_DESCRIPTION_MARK))
     return (parts[0], parts[1]) if len(parts) == 2 else (b"", b"")
+
+
+def start_values(rules: Ruleset) -> dict[str, Any]:
+    """``rules.to_dict()``, its canonical bytes written for the match's start (``written_for_event``).
+
+    A log's rules are the rules of its room named with the log's date (a Tenhou log: its hour; 79
+    descriptions among the first 150 logs of the corpus), every other value the very object of the
+    rules they were named from (``Ruleset.retitled``). Their values and bytes are those of the first
+    rules of the same other values started, with this description's in its place (the keys sorted:
+    the description's member is where it was), found by those values and their identity (the same
+    objects: equal values of another type are no match): neither ``to_dict`` nor the 2 KB written
+    and scanned again, about 230,000 instructions of every match's start (issue 36, twenty-first
+    round). Rules of any other values, or whose description orjson would not write as the standard
+    encoder does, are written whole."""
+    others = other_values(rules)
+    try:
+        frame = _FRAMES.get(others)
+    except TypeError:  # (a value that is no key: rules made otherwise than by the rules' own checks)
+        frame = None
+    if frame is not None and all(map(operator.is_, others, frame[0])):
+        description = json_exactly(rules.description)
+        if description is not None:
+            values = rules.to_dict_as(frame[1])
+            written = frame[2] + description + frame[3]
+            written_as(values, written)
+            if frame[4] is not None:
+                _keep_rules(written, rules, frame[4])
+            return values
+    values = rules.to_dict()
+    written_for_event(values)
+    if frame is None:
+        _keep_frame(rules, others, values)
+    return values
+
+
+def _keep_frame(rules: Ruleset, others: tuple[Any, ...], values: dict[str, Any]) -> None:
+    """Keep what ``start_values`` puts together the values and bytes of rules of these other values from."""
+    written = written_exactly(values)
+    description = json_exactly(rules.description)
+    if written is None or description is None or not rules.plainly_written():
+        return
+    member = _DESCRIPTION_MEMBER + description
+    if written.count(member) != 1:
+        return
+    at = written.index(member)
+    # Whether the rules a match finds by these values (``stored_rules``: the other values read back
+    # from their bytes, retitled) are these rules' values themselves, each of the same type, nested
+    # values too: then a match of rules of the same other values finds the very rules it was given.
+    rest = _without_description(written, rules.description) if type(rules) is Ruleset else None
+    if rest is not None and not _alike(other_values(_undescribed_rules(rest)), others):
+        rest = None
+    try:
+        if len(_FRAMES) >= _FRAMES_KEPT:
+            _FRAMES.clear()
+        _FRAMES[others] = (
+            others,
+            dict(values),
+            written[: at + len(_DESCRIPTION_MEMBER)],
+            written[at + len(member) :],
+            rest,
+        )
+    except TypeError:  # (a value that is no key: see ``start_values``)
+        pass
+
+
+def _alike(ours: Any, theirs: Any) -> bool:
+    """Equal values of the same types, item by item in tuples (``True`` equals 1, and is no 1)."""
+    if type(ours) is not type(theirs):
+        return False
+    if type(ours) is tuple:
+        return len(ours) == len(theirs) and all(map(_alike, ours, theirs))
+    return bool(ours == theirs)
+
+
+def _keep_rules(key: bytes, rules: Ruleset, rest: bytes) -> None:
+    """The match of rule values of these canonical bytes (``key``) finds these rules (``stored_rules``),
+    whose other values are those of the rules read back from ``rest`` (``_keep_frame``), each of the
+    same type: what it would build (those rules retitled: 82 values copied, about 110,000 instructions
+    for each log's date), given. ``rules_digest`` finds the values' parts as ``_rules_of`` leaves them."""
+    if key not in _RULES:
+        if len(_RULES) >= _RULES_KEPT:
+            _RULES.clear()
+            _RETITLED.clear()
+        _RULES[key] = rules
+        _RETITLED[key] = (rest, rules.description)
+
+
+# By the values of every rule but the description (``other_values``): those values, the plain data of
+# rules of them (``to_dict``), its canonical bytes before and after the description's text, and the
+# canonical bytes of the other values where the rules read back from them are these values (``_alike``),
+# else None. A few sets of rules among an import's logs; all let go at once past this many.
+_FRAMES: dict[tuple[Any, ...], tuple[tuple[Any, ...], dict[str, Any], bytes, bytes, bytes | None]] = {}
+_FRAMES_KEPT = 64
+# A description's member of canonical rule values, up to its text (a key: unescaped quotes).
+_DESCRIPTION_MEMBER = b'"description":'
 
 
 def stored_rules(stored: Mapping[str, Any]) -> Ruleset:

@@ -450,10 +450,27 @@ class Ruleset:
         # cost); ``attrs.asdict`` itself for any other value (a tuple of a rule added later).
         # The values read and paired with their names in C (``attrgetter``, ``zip``), the types of all
         # but the five looked at in C too: a Python step per rule (82 of them) was most of its cost.
-        if _PLAIN.issuperset(map(type, _SCALAR_VALUES(self))):
-            data = dict(zip(_RULE_NAMES, _RULE_VALUES(self), strict=True))
-        else:
-            data = attrs.asdict(self)
+        plain = self.plainly_written()
+        data = dict(zip(_RULE_NAMES, _RULE_VALUES(self), strict=True)) if plain else attrs.asdict(self)
+        return self._with_lists(data)
+
+    def plainly_written(self) -> bool:
+        """Whether every value but the five ``to_dict`` writes as lists is a plain value (text, a
+        number, true or false, None), which it writes as it is."""
+        return _PLAIN.issuperset(map(type, _SCALAR_VALUES(self)))
+
+    def to_dict_as(self, values: Mapping[str, Any]) -> dict[str, Any]:
+        """``to_dict()`` of these rules, from ``values``: ``to_dict()`` of rules whose every value but
+        the description is these rules' very own object and all ``plainly_written`` (rules
+        ``retitled`` from the same rules, as a log's reader names each log's rules with its date).
+        The values copied (each plain: text, a number, true or false, None) under these rules'
+        description, each list made again from these rules' own values: no list is shared by two
+        matches' events. The same dict, its keys in the same order, as ``to_dict`` makes."""
+        data = dict(values)
+        data["description"] = self.description
+        return self._with_lists(data)
+
+    def _with_lists(self, data: dict[str, Any]) -> dict[str, Any]:
         data["uma"] = list(self.uma)
         data["settling_table"] = [list(row) for row in self.settling_table]
         data["uma_floating"] = [list(row) for row in self.uma_floating]
@@ -582,6 +599,16 @@ _LISTS = frozenset({"uma", "settling_table", "uma_floating", "table_points", "sp
 _RULE_VALUES = operator.attrgetter(*_RULE_NAMES)
 _SCALAR_VALUES = operator.attrgetter(*(name for name in _RULE_NAMES if name not in _LISTS))
 _DESCRIPTION_AT = _RULE_NAMES.index("description")
+# Every rule's value but the description, in field order (``other_values``).
+_OTHER_VALUES = operator.attrgetter(*(name for name in _RULE_NAMES if name != "description"))
+
+
+def other_values(rules: Ruleset) -> tuple[Any, ...]:
+    """Every value of the rules but their description, in field order: the values a log's rules share
+    with the rules they were named from (``Ruleset.retitled``), the very same objects."""
+    values: tuple[Any, ...] = _OTHER_VALUES(rules)
+    return values
+
 
 # The one setting ``extra_hand_bonus_to`` became seed 000's two boxes: what each old value meant.
 _BONUS_TO = {

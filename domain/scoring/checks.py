@@ -168,7 +168,8 @@ def check_value(value: HandValue, rules: Ruleset, *, self_drawn: bool) -> None:
 
     Every check here reads the value and the rules alone: a value that passed once under a set of
     rules is let through again without them (``domain.scoring.memo``; a refusal is said each time)."""
-    key = (*value_key(value), self_drawn)
+    # The value's key itself in the key (kept by the value: found by its identity, not item by item).
+    key = (value_key(value), self_drawn)
     passed = rules_memo(rules).checked
     if key in passed:
         return

@@ -87,6 +87,24 @@ def value_key(value: HandValue) -> tuple[Any, ...]:
     """A hand value's numbers with their types: equal keys only for values that are the same to
     every check and every note (``True`` equals 1 and ``3.0`` equals 3 as numbers, but neither is a
     count a check lets through as one, nor is written as one). Every field of ``HandValue``, read
-    from its class: a field added to it is in the key without a word here."""
+    from its class: a field added to it is in the key without a word here.
+
+    Kept by the value object (frozen: its key never changes), which is held with it so that its
+    ``id()`` is no other object's: a win's value is asked for by its checks and by its payments, and
+    a log reader makes each value once and shares it among the wins of that value (the Tenhou
+    reader's few hundred for an archive)."""
+    kept = _KEYS.get(id(value))
+    if kept is not None and kept[0] is value:
+        return kept[1]
     numbers = _VALUE_NUMBERS(value)
-    return (*numbers, *map(type, numbers))
+    key = (*numbers, *map(type, numbers))
+    if len(_KEYS) >= VALUES_KEPT:
+        _KEYS.clear()
+    _KEYS[id(value)] = (value, key)
+    return key
+
+
+# The keys of the hand values asked for (``value_key``), each with its value, by the value's ``id()``:
+# all let go at once beyond this many.
+_KEYS: dict[int, tuple[HandValue, tuple[Any, ...]]] = {}
+VALUES_KEPT = 1024

@@ -69,7 +69,9 @@ def nearest_winner(result: WinResult, players: int) -> Win:
     return min(result.wins, key=lambda w: turn_distance(discarder, w.winner, players))
 
 
-def _riichi_sticks(riichi: Iterable[Seat], rules: Ruleset) -> list[Payment]:
+def _riichi_sticks(riichi: Sequence[Seat], rules: Ruleset) -> list[Payment]:
+    if not riichi:
+        return []  # (no riichi: most hands)
     # The stick each seat places is the same payment every hand under these rules: made once.
     sticks = rules_memo(rules).sticks
     placed = []
@@ -185,7 +187,8 @@ def hand_value_payments(win: Win, state: TableState, rules: Ruleset) -> tuple[Pa
     if win.facts.special_hands:
         return _hand_value_payments(win, state, rules)
     kept = rules_memo(rules).payments
-    key = (*value_key(win.value), *_seats_key(win, state))
+    # The value's key itself in the key (kept by the value: found by its identity, not item by item).
+    key = (value_key(win.value), *_seats_key(win, state))
     payments = kept.get(key)
     if payments is None:
         payments = _hand_value_payments(win, state, rules)

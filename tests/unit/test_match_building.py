@@ -10,6 +10,7 @@ once per hand, naming the hand only in a refusal.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -17,11 +18,12 @@ from conftest import hv, ron, started, won
 from eventsourcing.domain import CanMutateAggregate
 
 import domain.match as match_module
+from domain import integrity
 from domain.errors import RuleViolation
-from domain.integrity import digest_of, plain, plain_canonical
+from domain.integrity import canonical, digest_of, plain, plain_canonical, written_exactly
 from domain.match import Match, rules_digest, stored_rules
-from domain.rules import Ruleset, load_preset
-from domain.values import TableState
+from domain.rules import Ruleset, load_preset, other_values
+from domain.values import DealPass, Penalty, TableState
 from replay.formats.logmodel import LogError, LoggedGame, LoggedHand
 from replay.service.imports.importing import match_from_log
 
@@ -212,3 +214,94 @@ def test_the_history_without_corrections_is_in_force_as_recorded_with_the_end_mo
     other = {9: Correction(9, Penalty(seat=1, amount=1200), "ref", "why", "2026-01-01T00:00:00", 10)}
     history = [(1, draw), (2, end), (3, penalty)]
     assert effective_entries(history, {}) == effective_entries(history, other)
+
+
+def test_a_command_makes_each_event_as_its_class_makes_it() -> None:
+    # Issue 36, twenty-first round: the attributes set in one step, not one object.__setattr__ each.
+    match = started()
+    match.set_time_limit(90, by="director")
+    match.record(won(ron(1, 2, hv(3, 30))))
+    match.penalise(Penalty(2, 1200))
+    match.void(3, by="referee", reason="typed twice")
+    match.end("agreed")
+    events = match.pending_events[1:]
+    kinds = {type(event) for event in events}
+    assert {Match.TimeLimitSet, Match.HandWon, Match.PenaltyApplied, Match.Corrected, Match.MatchEnded} <= kinds
+    for event in events:
+        made = type(event)(**vars(event))
+        # The same attributes in the same order (the store's mapper reads them in order), equal.
+        assert list(vars(event).items()) == list(vars(made).items())
+        assert event == made
+
+
+def test_an_event_maker_keeps_its_class_s_checks() -> None:
+    make = match_module.event_maker(Match.DealPassed)
+    when = Match.DealPassed.create_timestamp()
+    fact = DealPass(0, 1, 0, 2)
+    event = make(match_module.match_id("m"), 3, when, "prior", {"fact": fact, "client_key": None})
+    assert type(event) is Match.DealPassed and event.fact is fact and event.prior == "prior"
+    # The library's own check of the id, and a field missing or unknown refused by the class itself.
+    with pytest.raises(TypeError, match="non-UUID originator_id"):
+        make("m", 3, when, "prior", {"fact": fact, "client_key": None})
+    with pytest.raises(TypeError, match="client_key"):
+        make(match_module.match_id("m"), 3, when, "prior", {"fact": fact})
+    with pytest.raises(TypeError, match="reason"):
+        make(match_module.match_id("m"), 3, when, "prior", {"fact": fact, "reason": "x"})
+
+
+@pytest.mark.parametrize(
+    "description",
+    ["a log of 2018-01-02 03:00", '東南 "quoted" \\ 1e+5 1.5 null', 'with "description":"x" inside', ""],
+)
+def test_a_start_s_rule_values_and_bytes_are_the_first_rules_with_this_description(description: str) -> None:
+    # Issue 36, twenty-first round: a log's rules are its room's named with its date; the values and
+    # canonical bytes of the first rules of the same other values are taken, this description put in.
+    match_module._FRAMES.clear()
+    room = load_preset("tenhou")
+    first = match_module.start_values(room.retitled("a log of 2018-01-01 00:00"))
+    assert len(match_module._FRAMES) == 1
+    rules = room.retitled(description)
+    values = match_module.start_values(rules)
+    expected = rules.to_dict()
+    assert list(values.items()) == list(expected.items())
+    # The bytes its event's digest and row take: what writing the whole values gives, found exact.
+    assert written_exactly(values) == integrity.json_exactly(expected) == canonical(expected)
+    # No list shared with another match's values.
+    assert all(values[name] is not first[name] for name, value in values.items() if type(value) is list)
+    # The match finds the rules the stored values read back as: these very rules, of the same types.
+    match = Match.start("m", ["a", "b", "c", "d"], rules)
+    stored = match.pending_events[0].rules
+    read_back = Ruleset.from_stored(json.loads(canonical(stored)))
+    assert match.rules == read_back and match_module._alike(other_values(match.rules), other_values(read_back))
+    assert match.rules.description == read_back.description == description
+    assert rules_digest(stored) == digest_of(plain(read_back.to_dict()))
+
+
+def test_values_alike_are_equal_and_of_the_same_types_nested_too() -> None:
+    assert match_module._alike((1, (2, "a"), None), (1, (2, "a"), None))
+    assert not match_module._alike((True,), (1,))
+    assert not match_module._alike(((1, 2),), ((1.0, 2),))
+    assert not match_module._alike((1, 2), (1, 2, 3))
+
+
+def test_rules_of_equal_values_in_other_objects_are_written_whole() -> None:
+    match_module._FRAMES.clear()
+    room = load_preset("tenhou")
+    match_module.start_values(room)
+    # The same values, other objects (a rule file read again): not the frame's, written whole.
+    again = Ruleset.from_dict(room.to_dict())
+    writes: list[Any] = []
+    original = match_module.written_for_event
+
+    def counted(value: Any) -> None:
+        writes.append(value)
+        original(value)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(match_module, "written_for_event", counted)
+        values = match_module.start_values(again)
+        assert writes == [values]
+        # And with the frame's own objects, nothing written again.
+        match_module.start_values(room.retitled("another hour"))
+        assert writes == [values]
+    assert values == again.to_dict()

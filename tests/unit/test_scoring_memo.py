@@ -153,3 +153,19 @@ def test_a_hand_values_key_tells_apart_values_differing_in_any_one_field() -> No
     for field in attrs.fields(HandValue):
         other = attrs.evolve(base, **{field.name: 7})
         assert memo.value_key(other) != memo.value_key(base), field.name
+
+
+def test_a_hand_values_key_is_kept_by_the_value_itself() -> None:
+    # A log reader makes each value once and its wins share it: the checks and the payments of each
+    # win ask its key, worked out once per value object (issue 36, twenty-first round).
+    value = HandValue(han=3, fu=30)
+    first = memo.value_key(value)
+    assert memo.value_key(value) is first
+    # An equal value made apart has its own, equal key; a count of True is still no count of 1.
+    assert memo.value_key(HandValue(han=3, fu=30)) == first
+    assert memo.value_key(HandValue(han=True, fu=30)) != memo.value_key(HandValue(han=1, fu=30))
+    # At most VALUES_KEPT kept, then all let go at once: the key is worked out again, the same.
+    for han in range(memo.VALUES_KEPT + 1):
+        memo.value_key(HandValue(han=han, fu=40))
+    assert len(memo._KEYS) <= memo.VALUES_KEPT
+    assert memo.value_key(value) == first
