@@ -75,13 +75,13 @@ def phone(
 
 
 # Every number drawn on more than one line: each number in the page's text (digits, with thousands
-# commas, a decimal part, a clock's colons, a sign; not digits inside a word such as a key) whose
+# commas, a decimal part, a clock's colons, a sign, or a date; not digits inside a word such as a key) whose
 # characters' boxes sit on more than one line. Passed over: what is drawn, not laid out (a chart's
 # svg), a digest (``.digest``: meant to break anywhere), and a link's address shown as text. With
 # ``headerWords``, each word of a table's header cell too ("ran|k" reads as two words).
 BROKEN_NUMBERS = r"""
 (headerWords) => {
-  const number = /[-+\u2212]?\d+(?:[,.:]\d+)*/g;
+  const number = /\d{4}-\d{2}-\d{2}|[-+\u2212]?\d+(?:[,.:]\d+)*/g;
   const word = /\S+/g;
   const broken = [];
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
@@ -94,7 +94,10 @@ BROKEN_NUMBERS = r"""
       if (!words) {
         const before = text[found.index - 1] || " ";
         const after = text[found.index + found[0].length] || " ";
-        if (/[\w.,:]/.test(before) || /\w/.test(after)) continue;
+        // Digits inside a word or a dotted name (a key, "SHA-256" is checked: its "-256" follows a
+        // letter but is read as a number) are passed over; after a colon or a comma they are a number
+        // ("Score:25000", "[30,10,-10,-30]").
+        if (/[\w.]/.test(before) || /\w/.test(after)) continue;
         // A link's address shown as text ("...?token=358527558168.pT_w"): a run of digits in it is no
         // number a person reads, and an address may break anywhere.
         const start = text.slice(0, found.index).search(/\S+$/);

@@ -547,6 +547,17 @@ def test_the_number_check_catches_a_clock_broken_and_on_request_a_header_word_bu
     assert broken_numbers(page) == ["2026 in: 2026"]
 
 
+def test_the_number_check_catches_a_number_after_a_colon_or_a_comma_and_a_date_broken(browser: Any) -> None:
+    page = phone(browser, PHONES["360x740"])
+    narrow = "font:20px monospace;width:4ch;overflow-wrap:anywhere"  # four characters a line
+    page.set_content(VIEWPORT + f'<p style="{narrow}">Score:25000</p>')
+    assert broken_numbers(page) == ["25000 in: Score:25000"]
+    page.set_content(VIEWPORT + f'<p style="{narrow}">[3,-1000]</p>')
+    assert broken_numbers(page) == ["-1000 in: [3,-1000]"]
+    page.set_content(VIEWPORT + f'<p style="{narrow}">2026-11-30</p>')
+    assert broken_numbers(page) == ["2026-11-30 in: 2026-11-30"]
+
+
 def test_the_target_check_catches_a_small_target_and_the_width_check_a_wide_page(browser: Any) -> None:
     page = phone(browser, PHONES["360x740"])
     page.set_content(VIEWPORT + '<button style="height:30px;padding:0">ok</button><div style="width:500px">x</div>')
