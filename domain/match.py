@@ -868,8 +868,14 @@ def _event_maker(event_class: type) -> Callable[..., Any]:
     plain = all(
         f.init and f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING for f in fields
     )
-    if not plain or not set(_OWN_FIELDS) <= set(names):
-        # (A field with a default, or one set after ``__init__``: the class makes it, as the library does.)
+    # The ``__init__`` dataclasses wrote for the class (its code compiled from text), not one written
+    # by hand that could change a value it is given: only that one is the dict made here.
+    init = next(vars(klass)["__init__"] for klass in event_class.__mro__ if "__init__" in vars(klass))
+    init_code = getattr(init, "__code__", None)
+    generated = init_code is not None and init_code.co_filename == "<string>"
+    if not plain or not generated or not set(_OWN_FIELDS) <= set(names):
+        # (A field with a default, one set after ``__init__``, or an ``__init__`` of its own: the class
+        # makes it, as the library does.)
         lines.append(by_class)
     else:
         # Written out once from the dataclass's own field names (identifiers): the dict in ``__init__``'s
@@ -1082,7 +1088,7 @@ def start_values(rules: Ruleset) -> dict[str, Any]:
             values = rules.to_dict_as(frame[1])
             written = frame[2] + description + frame[3]
             written_as(values, written)
-            if frame[4] is not None:
+            if frame[4] is not None and type(rules) is Ruleset:
                 _keep_rules(written, rules, frame[4])
             return values
     values = rules.to_dict()

@@ -269,15 +269,20 @@ def test_a_new_match_s_start_and_end_rows_are_written_without_a_scan(
 def test_a_new_match_s_rules_are_written_once_for_its_ruleset_digest_reference_and_content(
     mapper: HonbaMapper, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A new match's rule values are written and checked once at most (``Match.start``:
-    ``written_for_event``, or ``start_values``' bytes of rules started before): its ``Ruleset`` is
-    found by those bytes, its start's digest covers them, its standings reference
-    (``DocumentView.rules_ref``) and its content's rules digest (``rules_digest``) take them again;
-    the same reference, digest and rows."""
+    """A new match's rule values are written and checked once (``Match.start``: ``written_for_event``),
+    and not at all where rules of the same other values started a match before in this process
+    (``domain.match.start_values``: their bytes with this description's): its ``Ruleset`` is found by
+    those bytes, its start's digest covers them, its standings reference (``DocumentView.rules_ref``)
+    and its content's rules digest (``rules_digest``) take them again; the same reference, digest and
+    rows either way."""
+    import domain.match as match_module
     import projections.standings_view as standings_view
 
+    # No rules started before in this process (whatever ran before this test): the first match writes
+    # its rules, the second of the same room's rules (the same log read again, its own description
+    # object) puts them together from the first's.
+    monkeypatch.setattr(match_module, "_FRAMES", {})
     path = sorted((CORPUS / "tenhou-wire-2018").glob("*.mjlog"))[1]
-    (game,) = read_games(read_source(path), file=str(path), tiles=True)
     written: list[tuple[Any, int]] = []
     original = integrity.json_exactly
 
@@ -287,17 +292,17 @@ def test_a_new_match_s_rules_are_written_once_for_its_ruleset_digest_reference_a
 
     monkeypatch.setattr(integrity, "json_exactly", counted)
     monkeypatch.setattr(standings_view, "json_exactly", counted, raising=False)
-    match = match_from_log(game)
-    start = match.pending_events[0]
-    prepared = prepare(match, mapper, from_log=True, view=True)
-    # Once; or not at all where rules of the same other values started a match before in this
-    # process (``domain.match.start_values``: their bytes with this description's).
-    assert [option for data, option in written if data is start.rules] in ([], [integrity.SORTED])
-    assert prepared.content.rules == integrity.digest_of(plain(Ruleset.from_stored(start.rules).to_dict()))
-    assert match.rules == Ruleset.from_stored(start.rules)
-    assert prepared.documents is not None
-    assert prepared.records[0] == _library(mapper, start)
-    assert event_digest(start) == hashlib.sha256(canonical(event_content(start))).hexdigest()
+    for expected_writes in ([integrity.SORTED], []):
+        (game,) = read_games(read_source(path), file=str(path), tiles=True)
+        match = match_from_log(game)
+        start = match.pending_events[0]
+        prepared = prepare(match, mapper, from_log=True, view=True)
+        assert [option for data, option in written if data is start.rules] == expected_writes
+        assert prepared.content.rules == integrity.digest_of(plain(Ruleset.from_stored(start.rules).to_dict()))
+        assert match.rules == Ruleset.from_stored(start.rules)
+        assert prepared.documents is not None
+        assert prepared.records[0] == _library(mapper, start)
+        assert event_digest(start) == hashlib.sha256(canonical(event_content(start))).hexdigest()
 
 
 class _Text(str):
