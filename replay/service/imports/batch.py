@@ -295,9 +295,13 @@ def jobs_default() -> int:
 
 
 @contextmanager
-def reading_pool(jobs: int, files: int, *, on_demand: bool = False) -> Iterator[Executor | None]:
+def reading_pool(
+    jobs: int, files: int, *, on_demand: bool = False, reads_here: bool = False
+) -> Iterator[Executor | None]:
     """Worker processes that read files for ``import_paths`` and ``verify_paths``; None (read
-    here) for one job or few files.
+    here) for one job or few files. ``jobs`` processes read files at once: with ``reads_here``
+    (an import: its storing process reads too, ``_wait_reading``) this process and ``jobs - 1``
+    workers, else ``jobs`` workers.
 
     The workers start at once, or with ``on_demand`` at the first file given to them (an
     import reads no file that the store recognises by its digest: re-importing an archive
@@ -311,7 +315,8 @@ def reading_pool(jobs: int, files: int, *, on_demand: bool = False) -> Iterator[
     if jobs < 2 or files < PARALLEL_FROM:
         yield None
         return
-    pool = OnDemandPool(lambda: _start_pool(jobs, files))
+    workers = jobs - 1 if reads_here else jobs
+    pool = OnDemandPool(lambda: _start_pool(workers, files))
     try:
         if not on_demand:
             pool.start()
@@ -637,9 +642,15 @@ def _import_all(
 
     # Each file in flight with ``storer.written`` when it was looked up (its mark).
     ahead: deque[tuple[FileRead | tuple[_Task, int], int]] = deque()
+    # The workers' tasks in flight, in file order (those whose files were all taken dropped as it goes).
+    tasks: deque[_Task] = deque()
 
     def take_next() -> None:
         item, mark = ahead.popleft()
+        if not isinstance(item, FileRead):
+            while tasks[0] is not item[0]:
+                tasks.popleft()
+            _wait_reading(tasks)
         read = _done(item)
         if read.known is None:
             # Known if this import recorded its bytes between its lookup and now (a copy of a file
@@ -678,6 +689,7 @@ def _import_all(
             else:
                 if task is None or task.sent:
                     task = _Task(pool, (fmt, settings, key_prefix, rules))
+                    tasks.append(task)
                 ahead.append(((task, task.add(digest, path)), storer.written))
                 if len(task.files) == READ_CHUNK:
                     task.send()
@@ -731,34 +743,65 @@ def _read_recorded(
 class _Task:
     """Files a reading worker reads as one task (``_read_files``), in the order given: sent when it
     holds ``READ_CHUNK`` files, at the end of a group of files looked up together, or when one of its
-    files is wanted first."""
+    files is wanted first. A task no worker has started is read in this process instead when this
+    process would otherwise wait (``_wait_reading``)."""
 
     def __init__(self, pool: Executor, options: tuple[str, dict[str, str], str, Ruleset | None]):
         self.pool = pool
         self.options = options
         self.files: list[tuple[str | None, Path]] = []
         self.future: Future[list[FileRead]] | None = None
+        # What this process read of it itself (``take_over``).
+        self.here: list[FileRead] | None = None
 
     @property
     def sent(self) -> bool:
-        """Whether it went to a worker (no file can be added then)."""
-        return self.future is not None
+        """Whether it went to a worker or was read here (no file can be added then)."""
+        return self.future is not None or self.here is not None
+
+    @property
+    def ready(self) -> bool:
+        """Whether its files are read (here, or by a worker that has handed them back)."""
+        return self.here is not None or (self.future is not None and self.future.done())
 
     def add(self, digest: str | None, path: Path) -> int:
         """A file more (its digest and path); its place in the task's results."""
+        assert not self.sent
         self.files.append((digest, path))
         return len(self.files) - 1
 
     def send(self) -> None:
         """To a worker, unless it went already."""
-        if self.future is None:
+        if not self.sent:
             self.future = self.pool.submit(_read_files, self.files, *self.options)
 
+    def take_over(self) -> bool:
+        """Read its files in this process now if no worker has started them (never sent, or a
+        cancel that succeeds: still in the pool's queue); whether it did."""
+        if self.here is not None or (self.future is not None and not self.future.cancel()):
+            return False
+        self.here = _read_files(self.files, *self.options)
+        return True
+
     def result(self, index: int) -> FileRead:
-        """What the worker read of the file at that place (the task sent first where it was not)."""
+        """What was read of the file at that place (the task sent first where it was not)."""
+        if self.here is not None:
+            return self.here[index]
         self.send()
         assert self.future is not None
         return self.future.result()[index]
+
+
+def _wait_reading(tasks: deque[_Task]) -> None:
+    """Until the first task's files are read, read those of the tasks no worker has started here,
+    the first task's first (this process stores the files in order; while a worker reads the
+    first, the next one waiting in the pool's queue): the importing process reads files too rather
+    than wait, and with one worker fewer than the cores (``reading_pool``'s ``reads_here``) no core
+    has three busy processes, and only the workers' share of the results is handed over."""
+    first = tasks[0]
+    while not first.ready and not first.take_over():
+        if not any(task.take_over() for task in itertools.islice(tasks, 1, None)):
+            return  # every task is with a worker: the first one's result is waited for
 
 
 def _read_files(
