@@ -1,11 +1,13 @@
-"""The importing process reads files too (issue 36, twenty-first round).
+"""The importing process reads files too (issue 36, twenty-first and twenty-second rounds).
 
-An import with reading workers stores the files in the order of the archive. When the next file to
-store is in a task no worker has started (still in the pool's queue: its ``Future.cancel()``
-succeeds), the importing process reads that task itself rather than wait; while a worker reads it, the
-importing process reads a later task no worker has started. Either way what is stored, and in what
-order, is what one process stores. ``reading_pool(..., reads_here=True)`` (``honba import``'s) starts
-one worker fewer than the processes reading: on two cores, one worker beside the importing process.
+An import with reading workers stores the files in the order of the archive. The workers are given
+the files from the front, a task of ``READ_CHUNK`` at a time; the importing process, when the next
+file to store is still a worker's, reads the last file no worker was given (from the back) rather
+than wait, and looks more files up to read, up to ``READ_MOST`` in flight per process. A task no
+worker has started (still in the pool's queue: its ``Future.cancel()`` succeeds) is read here when
+there is nothing else to do. Either way what is stored, and in what order, is what one process
+stores. ``reading_pool(..., reads_here=True)`` (``honba import``'s) starts one worker fewer than the
+processes reading: on two cores, one worker beside the importing process.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import pytest
 from conftest import CORPUS, imported
 
 import replay.service.imports.batch as batch
-from replay.service.imports.batch import LOOKUP, READ_CHUNK, PARALLEL_FROM, reading_pool
+from replay.service.imports.batch import LOOKUP, PARALLEL_FROM, READ_AHEAD, READ_CHUNK, READ_MOST, reading_pool
 
 pytestmark = pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpus is not present")
 
@@ -47,11 +49,13 @@ class Unstarted(Executor):
 
 class FirstHeld(Executor):
     """A pool of one worker that starts the first task at once and finishes it only once the importing
-    process has taken a later task from the queue (cancelled it); it starts no other task."""
+    process has read ``later`` files itself; it starts no other task."""
 
-    def __init__(self) -> None:
+    def __init__(self, read_here: list[str], later: int) -> None:
         self.futures: list[Future[Any]] = []
-        self.taken_first: list[int] = []  # the tasks taken from the queue when the first was finished
+        self.first: list[str] = []  # the first task's files
+        self.read_here = read_here
+        self.later = later
         self.threads: list[threading.Thread] = []
 
     def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
@@ -59,47 +63,89 @@ class FirstHeld(Executor):
         self.futures.append(future)
         if len(self.futures) == 1:
             assert future.set_running_or_notify_cancel()  # with the worker: no cancel succeeds
+            self.first = [Path(path).name for _, path in args[0]]
             thread = threading.Thread(target=self._work, args=(future, fn, args, kwargs))
             self.threads.append(thread)
             thread.start()
         return future
 
     def _work(self, future: Future[Any], fn: Callable[..., Any], args: Any, kwargs: Any) -> None:
-        while not any(later.cancelled() for later in self.futures[1:]):
+        while len(self.read_here) < self.later:
             threading.Event().wait(0.01)
-        self.taken_first = [n for n, later in enumerate(self.futures) if later.cancelled()]
         future.set_result(fn(*args, **kwargs))
 
 
-@pytest.mark.timeout(120)  # a hang guard: main's import waited for a task no worker would start
+@pytest.fixture
+def read_here(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The files the importing process reads itself (not a worker, here a thread of ``FirstHeld``), in
+    the order it reads them."""
+    files: list[str] = []
+    read = batch._read_recorded
+    main = threading.get_ident()
+
+    def recorded(digest: str | None, path: Path, *options: Any) -> Any:
+        if threading.get_ident() == main:
+            files.append(path.name)
+        return read(digest, path, *options)
+
+    monkeypatch.setattr(batch, "_read_recorded", recorded)
+    return files
+
+
+@pytest.mark.timeout(120)  # a hang guard: an import must not wait for a task no worker would start
 def test_a_task_no_worker_has_started_is_read_by_the_importing_process(tmp_path: Path) -> None:
     folder = archive(tmp_path, LOOKUP + 9)
     pool = Unstarted()
     run = imported(tmp_path / "here.sqlite", folder, pool=pool, keep_games=True)
     alone = imported(tmp_path / "alone.sqlite", folder, keep_games=True)
-    # Every task was sent (16, 16 and the group's last 9) and taken back from the queue, then read here.
-    assert [f.cancelled() for f in pool.futures] == [True, True, True]
+    # Tasks were given, taken back from the queue, and read here.
+    assert pool.futures and all(f.cancelled() for f in pool.futures)
     assert (run.stored, run.present) == (alone.stored, alone.present) == (LOOKUP + 9, 0)
     assert run.games == alone.games and run.listed == alone.listed
 
 
 @pytest.mark.timeout(120)  # a hang guard, as above
-def test_while_a_worker_reads_the_first_task_the_importing_process_reads_a_later_one_and_stores_in_order(
-    tmp_path: Path,
+def test_while_a_worker_reads_the_next_files_the_importing_process_reads_the_last_ones_and_stores_in_order(
+    tmp_path: Path, read_here: list[str]
 ) -> None:
     folder = archive(tmp_path, LOOKUP + 9)
-    pool = FirstHeld()
+    names = sorted(path.name for path in folder.iterdir())
+    pool = FirstHeld(read_here, later=3)
     run = imported(tmp_path / "held.sqlite", folder, pool=pool, keep_games=True)
     for thread in pool.threads:
         thread.join()
     alone = imported(tmp_path / "alone.sqlite", folder, keep_games=True)
-    first, *later = pool.futures
-    # The first task was the worker's (its files handed back), the later ones read here, the second
-    # while the worker still held the first.
-    assert not first.cancelled() and len(first.result()) == READ_CHUNK
-    assert all(f.cancelled() for f in later) and 1 in pool.taken_first
+    first, *_ = pool.futures
+    # The first task was the worker's, its files the first of the archive; while it held them, the
+    # importing process read the last files of the archive, the last first.
+    assert not first.cancelled() and pool.first == names[: len(pool.first)]
+    assert read_here[:3] == names[-1:-4:-1]
+    assert not set(read_here) & set(pool.first)
     # Stored in the archive's order all the same: the same games, listed in the same order.
     assert (run.stored, run.present) == (alone.stored, alone.present) == (LOOKUP + 9, 0)
+    assert list(run.games) == list(alone.games) and run.listed == alone.listed
+
+
+@pytest.mark.timeout(180)  # a hang guard, as above
+def test_while_a_worker_holds_the_next_files_the_importing_process_reads_beyond_the_files_ahead(
+    tmp_path: Path, read_here: list[str]
+) -> None:
+    # One worker and the importing process: ``READ_AHEAD`` files in flight each before the next is
+    # stored, and while the worker holds it, more looked up and read here, up to ``READ_MOST`` each.
+    limit, most = 2 * READ_AHEAD, 2 * READ_MOST
+    folder = archive(tmp_path, most + 10)
+    names = sorted(path.name for path in folder.iterdir())
+    pool = FirstHeld(read_here, later=limit - READ_CHUNK)
+    run = imported(tmp_path / "held.sqlite", folder, pool=pool, keep_games=True)
+    for thread in pool.threads:
+        thread.join()
+    alone = imported(tmp_path / "alone.sqlite", folder, keep_games=True)
+    # Before the worker gave back the first files, this process had read files past the first
+    # ``limit`` (looked up while it would otherwise wait), none past the first ``most``.
+    held = read_here[: limit - READ_CHUNK]
+    assert any(names.index(name) >= limit for name in held)
+    assert all(names.index(name) < most for name in held)
+    assert (run.stored, run.present) == (alone.stored, alone.present) == (most + 10, 0)
     assert list(run.games) == list(alone.games) and run.listed == alone.listed
 
 
@@ -110,7 +156,7 @@ def test_an_import_pool_has_one_worker_fewer_than_the_processes_reading(tmp_path
         assert none is None  # too few files to start a worker for
     folder = archive(tmp_path, LOOKUP + 9)
     with reading_pool(2, LOOKUP + 9, on_demand=True, reads_here=True) as pool:
-        assert isinstance(pool, batch.OnDemandPool) and not pool.started
+        assert isinstance(pool, batch.OnDemandPool) and not pool.started and pool.workers == 1
         run = imported(tmp_path / "one-worker.sqlite", folder, pool=pool, keep_games=True)
         assert len(pool.start()._processes) == 1  # noqa: SLF001  (the worker processes started)
     alone = imported(tmp_path / "alone.sqlite", folder, keep_games=True)
