@@ -114,13 +114,14 @@ def test_while_a_worker_reads_the_next_files_the_importing_process_reads_the_las
     run = imported(tmp_path / "held.sqlite", folder, pool=pool, keep_games=True)
     for thread in pool.threads:
         thread.join()
+    here = list(read_here)
     alone = imported(tmp_path / "alone.sqlite", folder, keep_games=True)
     first, *_ = pool.futures
     # The first task was the worker's, its files the first of the archive; while it held them, the
     # importing process read the last files of the archive, the last first.
     assert not first.cancelled() and pool.first == names[: len(pool.first)]
-    assert read_here[:3] == names[-1:-4:-1]
-    assert not set(read_here) & set(pool.first)
+    assert here[:3] == names[-1:-4:-1]
+    assert not set(here) & set(pool.first)
     # Stored in the archive's order all the same: the same games, listed in the same order.
     assert (run.stored, run.present) == (alone.stored, alone.present) == (LOOKUP + 9, 0)
     assert list(run.games) == list(alone.games) and run.listed == alone.listed
@@ -139,10 +140,10 @@ def test_while_a_worker_holds_the_next_files_the_importing_process_reads_beyond_
     run = imported(tmp_path / "held.sqlite", folder, pool=pool, keep_games=True)
     for thread in pool.threads:
         thread.join()
+    held = read_here[: limit - READ_CHUNK]
     alone = imported(tmp_path / "alone.sqlite", folder, keep_games=True)
     # Before the worker gave back the first files, this process had read files past the first
     # ``limit`` (looked up while it would otherwise wait), none past the first ``most``.
-    held = read_here[: limit - READ_CHUNK]
     assert any(names.index(name) >= limit for name in held)
     assert all(names.index(name) < most for name in held)
     assert (run.stored, run.present) == (alone.stored, alone.present) == (most + 10, 0)
@@ -158,7 +159,7 @@ def test_an_import_pool_has_one_worker_fewer_than_the_processes_reading(tmp_path
     with reading_pool(2, LOOKUP + 9, on_demand=True, reads_here=True) as pool:
         assert isinstance(pool, batch.OnDemandPool) and not pool.started and pool.workers == 1
         run = imported(tmp_path / "one-worker.sqlite", folder, pool=pool, keep_games=True)
-        assert len(pool.start()._processes) == 1  # noqa: SLF001  (the worker processes started)
+        assert len(pool.start()._processes) == 1  # the worker processes started
     alone = imported(tmp_path / "alone.sqlite", folder, keep_games=True)
     assert (run.stored, run.present) == (alone.stored, alone.present)
     assert list(run.games) == list(alone.games) and run.listed == alone.listed
