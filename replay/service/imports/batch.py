@@ -308,7 +308,7 @@ def reading_pool(
 ) -> Iterator[Executor | None]:
     """Worker processes that read files for ``import_paths`` and ``verify_paths``; None (read
     here) for one job or few files. ``jobs`` processes read files at once: with ``reads_here``
-    (an import: its storing process reads too, ``_wait_reading``) this process and ``jobs - 1``
+    (an import: its storing process reads too, ``_Reading``) this process and ``jobs - 1``
     workers, else ``jobs`` workers.
 
     The workers start at once, or with ``on_demand`` at the first file given to them (an
@@ -649,11 +649,12 @@ def _import_all(
     storer = _Storer(app, batch, keep_games)
     settings = app.mapper_settings()
     options = _import_options(fmt, key_prefix, rules)
+    # How many worker processes the pool has (``OnDemandPool.workers``; one, for any other executor).
     workers = getattr(pool, "workers", 1) if pool is not None else 0
     limit = READ_AHEAD * (workers + 1) if pool is not None else 1
     most = READ_MOST * (workers + 1) if pool is not None else 1
     files = _Peeked(import_files(paths, fmt, share), most)
-    reading = _Reading(pool, (fmt, settings, key_prefix, rules), files) if pool is not None else None
+    reading = _Reading(pool, workers, (fmt, settings, key_prefix, rules), files) if pool is not None else None
 
     # Each file in flight, in the archive's order, with ``storer.written`` when it was looked up.
     ahead: deque[_InFlight] = deque()
@@ -750,7 +751,7 @@ class _InFlight:
     """A file between its lookup and its storing: its digest, path and mark (``storer.written`` at
     its lookup), and once read (here or by a worker) what was read, or the task a worker reads it in."""
 
-    __slots__ = ("digest", "index", "mark", "path", "read", "task")
+    __slots__ = ("digest", "mark", "path", "read", "task")
 
     def __init__(self, digest: str | None, path: Path, mark: int):
         self.digest = digest
@@ -758,7 +759,6 @@ class _InFlight:
         self.mark = mark
         self.read: FileRead | None = None
         self.task: Future[list[FileRead]] | None = None
-        self.index = 0
 
 
 class _Peeked:
@@ -799,7 +799,7 @@ class _Reading:
     smaller, so that no process is left reading a chunk alone while the other has nothing to do."""
 
     def __init__(
-        self, pool: Executor, options: tuple[str, dict[str, str], str, Ruleset | None], files: _Peeked
+        self, pool: Executor, workers: int, options: tuple[str, dict[str, str], str, Ruleset | None], files: _Peeked
     ) -> None:
         self.pool = pool
         self.options = options
@@ -810,7 +810,7 @@ class _Reading:
         self.given: deque[Future[list[FileRead]]] = deque()
         # The files the workers hold (given, not seen done), and the most they are given.
         self.held = 0
-        self.hold = TASKS_IN_HAND * READ_CHUNK * getattr(pool, "workers", 1)
+        self.hold = TASKS_IN_HAND * READ_CHUNK * workers
         # The files of each task given, in its order.
         self._slots: dict[Future[list[FileRead]], list[_InFlight]] = {}
 
@@ -901,8 +901,8 @@ class _Reading:
                 return
             chunk = [self.unsent.popleft() for _ in range(min(size, len(self.unsent)))]
             task = self.pool.submit(_read_files, [(s.digest, s.path) for s in chunk], *self.options)
-            for index, each in enumerate(chunk):
-                each.task, each.index = task, index
+            for each in chunk:
+                each.task = task
             self._slots[task] = chunk
             self.given.append(task)
             self.held += len(chunk)
