@@ -125,7 +125,7 @@ def import_(
     total = count_import_files(paths, fmt, part)
     # The reading workers start at the first file that needs reading: none when the store
     # recognises every file by its digest (an archive imported again).
-    with reading_pool(jobs or jobs_default(), total, on_demand=True, reads_here=True) as pool:
+    with reading_pool(jobs or jobs_default(), total, on_demand=True) as pool:
         application = guarded(lambda: shell(ctx).app)
         with progress_bar(total, "importing") as progress:
             task = progress.add_task("import", total=total, file="")

@@ -5,8 +5,7 @@ Each file is recognised by the digests of its bytes (``import_digests``): ``impo
 records of many digests in one statement (SQLite's ``select_streams``, PostgreSQL's ``select_tails``)
 and finds what ``imported_file`` finds for each digest alone, a damaged record included; an import of
 a fresh store no longer sends two statements per file. The files to read go to the reading workers
-``READ_CHUNK`` at most at a time (the importing process reads the others), and are stored in the order
-of the archive, as one process stores them.
+``READ_CHUNK`` at a time, and are stored in the order of the archive, as one process stores them.
 """
 
 from __future__ import annotations
@@ -122,28 +121,22 @@ def test_reading_workers_are_given_several_files_a_task_and_store_what_one_proce
         tasks.append(len(args[0]) if fn is batch._read_files else -1)
         return submit(self, fn, *args, **kwargs)
 
-    here: list[Path] = []
-    read = batch._read_recorded
-
-    def read_here(digest: str | None, path: Path, *options: Any) -> Any:
-        here.append(path)
-        return read(digest, path, *options)
-
     monkeypatch.setattr(batch.OnDemandPool, "submit", counted)
-    monkeypatch.setattr(batch, "_read_recorded", read_here)
     with reading_pool(2, len(files), on_demand=True) as pool:
         run = imported(workers, folder, pool=pool, keep_games=True)
-    read_here = len(here)
     one = imported(alone, folder, keep_games=True)
     unknown = len(files) - len(list(before.iterdir()))
     assert (run.stored, run.present) == (one.stored, one.present) == (unknown, len(files) - unknown)
     assert run.games == one.games and run.listed == one.listed
-    # The files read went to the workers in tasks of at most sixteen (each task handed over costs the
-    # importing process's pool thread a wake-up for the call and one for its result), the others were
-    # read by the importing process itself while a worker read the next (issue 36, twenty-second
-    # round); each file was read once, none recognised by its digest.
-    assert tasks and all(0 < size <= READ_CHUNK for size in tasks)
-    assert sum(tasks) + read_here == unknown
+    # The files read went in tasks of sixteen (each task handed over costs the importing process's
+    # pool thread a wake-up for the call and one for its result), each group of files looked up
+    # together in its own tasks (its last one sent at the group's end, so that no file waits for the
+    # next group's lookup): 21 files of the first 32 read, 6 of the last 9.
+    expected = []
+    for start in range(0, len(files), LOOKUP):
+        read = sum(1 for number in range(start, min(start + LOOKUP, len(files))) if number % 3 != 1)
+        expected += [READ_CHUNK] * (read // READ_CHUNK) + ([read % READ_CHUNK] if read % READ_CHUNK else [])
+    assert tasks == expected == [16, 5, 6] and sum(tasks) == unknown
 
 
 def test_a_copy_later_in_the_same_import_is_recognised_as_when_each_file_was_looked_up_alone(

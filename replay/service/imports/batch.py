@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import gc
 import hashlib
+import itertools
 import multiprocessing
 import os
 import select
 import signal
-import sys
 import threading
 import time
 from collections import deque
@@ -54,25 +54,9 @@ LOOKUP = 32
 # of CPU, the worker some more. Sixteen: with two a task the importing process's pool thread took
 # 0.23 to 0.26 CPU s for the 633 logs, with sixteen 0.07 to 0.08 (issue 36, twelfth round).
 READ_CHUNK = 16
-# Files an import has in flight (looked up, read or being read, not stored yet), per process reading
-# (the importing one and each worker); what a file stores does not depend on it (``take_next``).
+# Files an import reads ahead of the one being stored, per worker process: two tasks each (one being
+# read, one waiting); what a file stores does not depend on it (``_import_all``'s ``take_next``).
 READ_AHEAD = 2 * READ_CHUNK
-# Files in flight per process reading, at most: beyond ``READ_AHEAD`` only while a worker reads the
-# next file to store and the importing process reads later ones rather than wait (``_import_all``).
-READ_MOST = 4 * READ_CHUNK
-# Tasks each reading worker holds (one being read, one waiting), so that it never waits for the
-# importing process to give it the next (``_Reading``).
-TASKS_IN_HAND = 2
-# At the end of an import, a task is given at most this fraction of the files left to read: the
-# last tasks get smaller, down to a file, and the two processes end together (``_Reading._give``).
-TAIL_SHARE = 8
-# Files the importing process leaves the workers at the end of an import beyond what they are given
-# anyway: after the last file is read it still stores what is in flight and writes the last batch
-# (with none left, the worker was done 0.06 s before it, 633 logs).
-END_KEPT = READ_CHUNK
-# Seconds a thread holds the interpreter's lock while another waits for it, during an import with
-# reading workers (``_threads_switching``).
-SWITCH = 0.0005
 # Files a worker verifies as one task: a Tenhou log is verified in about a millisecond, and handing
 # one over to a worker alone (submit, pickles, the pool's queue and thread) took this process 0.2 ms
 # of CPU, on the same two cores as the workers.
@@ -311,13 +295,9 @@ def jobs_default() -> int:
 
 
 @contextmanager
-def reading_pool(
-    jobs: int, files: int, *, on_demand: bool = False, reads_here: bool = False
-) -> Iterator[Executor | None]:
+def reading_pool(jobs: int, files: int, *, on_demand: bool = False) -> Iterator[Executor | None]:
     """Worker processes that read files for ``import_paths`` and ``verify_paths``; None (read
-    here) for one job or few files. ``jobs`` processes read files at once: with ``reads_here``
-    (an import: its storing process reads too, ``_Reading``) this process and ``jobs - 1``
-    workers, else ``jobs`` workers.
+    here) for one job or few files.
 
     The workers start at once, or with ``on_demand`` at the first file given to them (an
     import reads no file that the store recognises by its digest: re-importing an archive
@@ -331,8 +311,7 @@ def reading_pool(
     if jobs < 2 or files < PARALLEL_FROM:
         yield None
         return
-    workers = jobs - 1 if reads_here else jobs
-    pool = OnDemandPool(lambda: _start_pool(workers, files), min(workers, files))
+    pool = OnDemandPool(lambda: _start_pool(jobs, files))
     try:
         if not on_demand:
             pool.start()
@@ -364,11 +343,9 @@ P = ParamSpec("P")
 class OnDemandPool(Executor):
     """A pool of reading workers started when first needed (``start``, or the first task)."""
 
-    def __init__(self, start: Callable[[], ProcessPoolExecutor], workers: int = 1):
+    def __init__(self, start: Callable[[], ProcessPoolExecutor]):
         self._start = start
         self._pool: ProcessPoolExecutor | None = None
-        # How many worker processes it starts.
-        self.workers = workers
 
     @property
     def started(self) -> bool:
@@ -625,25 +602,8 @@ def import_paths(
     are stored here in the order read, ``batch`` matches to a transaction. Killed at any
     moment, the store holds whole matches only; run again, it stores the rest.
     """
-    with _heap_frozen(), _threads_switching(pool is not None):
+    with _heap_frozen():
         return _import_all(app, paths, fmt, tick, pool, batch, keep_games, key_prefix, rules, share)
-
-
-@contextmanager
-def _threads_switching(often: bool) -> Iterator[None]:
-    """With reading workers, the interpreter's lock handed to a waiting thread after ``SWITCH`` s
-    rather than 5 ms while the import runs: the pool's thread in this process takes a worker's
-    results off the pipe a 64 KiB piece at a time, the lock taken again for each, and while this
-    process reads a file (it holds the lock) the worker waits, its results half sent."""
-    if not often:
-        yield
-        return
-    before = sys.getswitchinterval()
-    sys.setswitchinterval(SWITCH)
-    try:
-        yield
-    finally:
-        sys.setswitchinterval(before)
 
 
 @contextmanager
@@ -673,62 +633,58 @@ def _import_all(
 ) -> ImportRun:
     storer = _Storer(app, batch, keep_games)
     settings = app.mapper_settings()
-    options = _import_options(fmt, key_prefix, rules)
-    # How many worker processes the pool has (``OnDemandPool.workers``; one, for any other executor).
-    workers = getattr(pool, "workers", 1) if pool is not None else 0
-    limit = READ_AHEAD * (workers + 1) if pool is not None else 1
-    most = READ_MOST * (workers + 1) if pool is not None else 1
-    files = _Peeked(import_files(paths, fmt, share), most)
-    reading = _Reading(pool, workers, (fmt, settings, key_prefix, rules), files) if pool is not None else None
+    files = import_files(paths, fmt, share)
 
-    # Each file in flight, in the archive's order, with ``storer.written`` when it was looked up.
-    ahead: deque[_InFlight] = deque()
+    # Each file in flight with ``storer.written`` when it was looked up (its mark).
+    ahead: deque[tuple[FileRead | tuple[_Task, int], int]] = deque()
 
-    def take_next(block: bool = True) -> bool:
-        """The next file stored, unless (without ``block``) it is a worker's and nothing is left to
-        read here meanwhile; whether it was."""
-        read = reading.wait(ahead[0], block=block) if reading is not None else ahead[0].read
-        if read is None:
-            return False
-        slot = ahead.popleft()
+    def take_next() -> None:
+        item, mark = ahead.popleft()
+        read = _done(item)
         if read.known is None:
             # Known if this import recorded its bytes between its lookup and now (a copy of a file
             # stored since): as a file looked up just before it is stored, the import stores the
-            # same whatever the number of files in flight (``--jobs``, ``READ_CHUNK``, ``READ_AHEAD``).
-            known = storer.recorded_since(read.digest, slot.mark)
+            # same whatever the number of files in flight (``--jobs``, ``READ_CHUNK``).
+            known = storer.recorded_since(read.digest, mark)
             if known is not None:
                 read = FileRead(read.file, digest=read.digest, known=known)
         storer.take(read)
         if tick is not None:
             tick(read.file)
-        return True
 
-    while group := files.take(LOOKUP):
+    options = _import_options(fmt, key_prefix, rules)
+
+    limit = READ_AHEAD * jobs_default() if pool is not None else 1
+    files = iter(files)
+    while group := list(itertools.islice(files, LOOKUP)):
         # The digests of the next files looked up at once: one statement, not two per file. What
         # this import records from now on is seen as well (``_Storer.recorded``), here and when each
         # file is stored (``take_next``): each file is known or not as the store stands when it is
         # stored, as when each was looked up alone just before.
         digests = [import_digests(path, options) for path in group]
         found = imported_files(app, [d for file_digests in digests for d in file_digests])
-        storer.forget_before(ahead[0].mark if ahead else storer.written)
+        storer.forget_before(ahead[0][1] if ahead else storer.written)
+        task: _Task | None = None
         for path, file_digests in zip(group, digests, strict=True):
             digest = file_digests[0] if file_digests else None
             # Recognised by its content before it is parsed (under any name), or by its content and
             # name as honba recorded files before (an archive imported before this one recognised).
             known = next(filter(None, (storer.known(d, found) for d in file_digests)), None)
-            slot = _InFlight(digest, path, storer.written)
             if known is not None:
-                slot.read = FileRead(str(path), digest=digest, known=known)
-            elif reading is None:
-                slot.read = _read_recorded(digest, path, fmt, settings, key_prefix, rules)
+                ahead.append((FileRead(str(path), digest=digest, known=known), storer.written))
+            elif pool is None:
+                read = attrs.evolve(read_for_import(path, fmt, settings, key_prefix, rules), digest=digest)
+                ahead.append((read, storer.written))
             else:
-                reading.add(slot)
-            ahead.append(slot)
-            # Past ``limit`` files in flight, the next is stored; while a worker reads it and this
-            # process has nothing else to read, more files are looked up for it to read, up to
-            # ``most`` in flight, rather than wait.
-            while len(ahead) >= limit and take_next(block=len(ahead) >= most):
-                pass
+                if task is None or task.sent:
+                    task = _Task(pool, (fmt, settings, key_prefix, rules))
+                ahead.append(((task, task.add(digest, path)), storer.written))
+                if len(task.files) == READ_CHUNK:
+                    task.send()
+            if len(ahead) >= limit:
+                take_next()
+        if task is not None:
+            task.send()  # the group's last files: read while the group before them is stored
     while ahead:
         take_next()
     try:
@@ -772,170 +728,37 @@ def _read_recorded(
     return attrs.evolve(read_for_import(path, fmt, settings, key_prefix, rules), digest=digest)
 
 
-class _InFlight:
-    """A file between its lookup and its storing: its digest, path and mark (``storer.written`` at
-    its lookup), and once read (here or by a worker) what was read, or the task a worker reads it in."""
+class _Task:
+    """Files a reading worker reads as one task (``_read_files``), in the order given: sent when it
+    holds ``READ_CHUNK`` files, at the end of a group of files looked up together, or when one of its
+    files is wanted first."""
 
-    __slots__ = ("digest", "mark", "path", "read", "task")
-
-    def __init__(self, digest: str | None, path: Path, mark: int):
-        self.digest = digest
-        self.path = path
-        self.mark = mark
-        self.read: FileRead | None = None
-        self.task: Future[list[FileRead]] | None = None
-
-
-class _Peeked:
-    """The files of an import, taken in order, with up to ``peek`` of them looked at ahead: how many
-    are left is known once the last is in sight (``left``), never the whole list (an archive of any
-    size streams)."""
-
-    def __init__(self, files: Iterable[Path], peek: int):
-        self.files = iter(files)
-        self.peek = peek
-        self.next: deque[Path] = deque()
-        self.ended = False
-
-    def take(self, count: int) -> list[Path]:
-        """The next ``count`` files (fewer at the end)."""
-        self._fill(count + self.peek)
-        return [self.next.popleft() for _ in range(min(count, len(self.next)))]
-
-    def left(self) -> int | None:
-        """How many files are left to take, when the last one is in sight; else None."""
-        return len(self.next) if self.ended else None
-
-    def _fill(self, count: int) -> None:
-        while not self.ended and len(self.next) < count:
-            path = next(self.files, None)
-            if path is None:
-                self.ended = True
-            else:
-                self.next.append(path)
-
-
-class _Reading:
-    """Who reads each file in flight of an import with reading workers: the workers from the front,
-    ``READ_CHUNK`` files a task and two tasks in hand each, and this process from the back of what no
-    worker was given, one file at a time, whenever the next file to store is not read yet (issue 36,
-    twenty-second round). The importing process keeps storing in the archive's order, and reads
-    rather than wait; the workers always have the next files in hand. Near the end the tasks get
-    smaller, so that no process is left reading a chunk alone while the other has nothing to do."""
-
-    def __init__(
-        self, pool: Executor, workers: int, options: tuple[str, dict[str, str], str, Ruleset | None], files: _Peeked
-    ) -> None:
+    def __init__(self, pool: Executor, options: tuple[str, dict[str, str], str, Ruleset | None]):
         self.pool = pool
         self.options = options
-        self.files = files
-        # The files no worker was given, in the archive's order.
-        self.unsent: deque[_InFlight] = deque()
-        # The tasks given to the workers and not yet seen done, in the order given.
-        self.given: deque[Future[list[FileRead]]] = deque()
-        # The files the workers hold (given, not seen done), and the most they are given.
-        self.held = 0
-        self.hold = TASKS_IN_HAND * READ_CHUNK * workers
-        # The files of each task given, in its order.
-        self._slots: dict[Future[list[FileRead]], list[_InFlight]] = {}
+        self.files: list[tuple[str | None, Path]] = []
+        self.future: Future[list[FileRead]] | None = None
 
-    def add(self, slot: _InFlight) -> None:
-        """A file to read; a task for the workers once there is a whole one and room for it."""
-        self.unsent.append(slot)
-        if len(self.unsent) >= READ_CHUNK:
-            self._give(whole_only=True)
+    @property
+    def sent(self) -> bool:
+        """Whether it went to a worker (no file can be added then)."""
+        return self.future is not None
 
-    def wait(self, slot: _InFlight, *, block: bool = True) -> FileRead | None:
-        """What was read of the next file to store: read here if no worker has it; while a worker
-        reads it, the last file no worker was given is read here, or (``block``) the worker is
-        waited for; without ``block``, None when nothing is left to read here but that wait."""
-        while True:
-            # The workers' tasks done are taken (this file's too, maybe) and others given them.
-            self._give(whole_only=False)
-            task = slot.task
-            if slot.read is not None:
-                return slot.read
-            if task is None:
-                # With no worker: the workers hold all they can, or the next file is one a worker took
-                # back (below). Read here, as one process reads it.
-                self.unsent.remove(slot)
-                slot.read = self._here(slot)
-            elif task.done():
-                self._taken(task)
-            elif len(self.unsent) > self._kept():
-                # What the workers will be given next is kept for them: the importing process
-                # reads from the back, the files stored last.
-                last = self.unsent.pop()
-                last.read = self._here(last)
-            elif not block:
-                return None
-            elif task.cancel():
-                # Still in the pool's queue (no worker has started it): its files are no worker's
-                # again, the next one first, and are read here (or given again) like the others.
-                self.given.remove(task)
-                chunk = self._slots.pop(task)
-                self.held -= len(chunk)
-                for each in chunk:
-                    each.task = None
-                self.unsent.extendleft(reversed(chunk))
-            else:
-                task.result()  # every file is a worker's: the next one's task is waited for
+    def add(self, digest: str | None, path: Path) -> int:
+        """A file more (its digest and path); its place in the task's results."""
+        self.files.append((digest, path))
+        return len(self.files) - 1
 
-    def _here(self, slot: _InFlight) -> FileRead:
-        return _read_recorded(slot.digest, slot.path, *self.options)
+    def send(self) -> None:
+        """To a worker, unless it went already."""
+        if self.future is None:
+            self.future = self.pool.submit(_read_files, self.files, *self.options)
 
-    def _taken(self, task: Future[list[FileRead]]) -> None:
-        """A task done: what it read goes to its files."""
-        self.given.remove(task)
-        chunk = self._slots.pop(task)
-        self.held -= len(chunk)
-        for each, read in zip(chunk, task.result(), strict=True):
-            each.read, each.task = read, None
-
-    def _left(self) -> int | None:
-        """How many files no process has read or is reading, once the last file is in sight."""
-        left = self.files.left()
-        return None if left is None else left + len(self.unsent)
-
-    def _hold(self) -> int:
-        """How many files the workers are to hold: ``TASKS_IN_HAND`` whole tasks each, and at the
-        end no more than half of what is left to read (this process reads the other half), and
-        what this process leaves them (``END_KEPT``)."""
-        left = self._left()
-        return self.hold if left is None else min(self.hold, max((left + self.held) // 2, END_KEPT))
-
-    def _next_size(self) -> int:
-        """How many files the workers are given in their next task: ``READ_CHUNK``, and at the end a
-        fraction of the files left (down to one file)."""
-        left = self._left()
-        return READ_CHUNK if left is None else max(1, min(READ_CHUNK, left // TAIL_SHARE))
-
-    def _kept(self) -> int:
-        """How many of the files no worker was given this process leaves for the workers: their next
-        task, and at the end ``END_KEPT`` more (once the last file is read, this process still has
-        the files in flight to store and the last batch to write)."""
-        if self._left() is None:
-            return READ_CHUNK
-        return END_KEPT + (self._next_size() if self.held < self._hold() else 0)
-
-    def _give(self, *, whole_only: bool) -> None:
-        """Tasks for the workers from the front of the files none was given, while they hold fewer
-        than ``_hold()`` files (a batch of matches written takes this process a while, and the
-        workers keep reading meanwhile); with ``whole_only``, only tasks of ``_next_size()`` files,
-        else also fewer when the workers hold nothing."""
-        while self.given and self.given[0].done():
-            self._taken(self.given[0])
-        while self.unsent and self.held < self._hold():
-            size = self._next_size()
-            if len(self.unsent) < size and (whole_only or self.given):
-                return
-            chunk = [self.unsent.popleft() for _ in range(min(size, len(self.unsent)))]
-            task = self.pool.submit(_read_files, [(s.digest, s.path) for s in chunk], *self.options)
-            for each in chunk:
-                each.task = task
-            self._slots[task] = chunk
-            self.given.append(task)
-            self.held += len(chunk)
+    def result(self, index: int) -> FileRead:
+        """What the worker read of the file at that place (the task sent first where it was not)."""
+        self.send()
+        assert self.future is not None
+        return self.future.result()[index]
 
 
 def _read_files(
@@ -943,6 +766,10 @@ def _read_files(
 ) -> list[FileRead]:
     """``_read_recorded`` of each file of a task in turn (in a reading worker)."""
     return [_read_recorded(digest, path, fmt, settings, key_prefix, rules) for digest, path in files]
+
+
+def _done(item: FileRead | tuple[_Task, int]) -> FileRead:
+    return item if isinstance(item, FileRead) else item[0].result(item[1])
 
 
 def _matches_in(
