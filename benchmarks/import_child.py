@@ -2,7 +2,8 @@
 ``import_store.py`` as a process of its own, it prints one JSON line (the CPU of this process and of
 its reading workers, the wall time, the games stored).
 
-    python -P benchmarks/import_child.py DB FOLDER JOBS      (the tree to measure first on PYTHONPATH)
+    python -P benchmarks/import_child.py DB FOLDER JOBS [no]   (the tree to measure first on PYTHONPATH;
+                                                                no: the reading workers alone, ``import_pool``)
 
 Why a process of its own (issue 36, thirteenth round): each reading worker runs the program's main
 script again as it starts (``multiprocessing``'s ``__mp_main__``: Python 3.11's fork server cannot
@@ -38,6 +39,18 @@ def worker_cpu(pool: Any) -> float:
     return ticks / os.sysconf("SC_CLK_TCK")
 
 
+def import_pool(reading_pool: Any, jobs: int, reads_here: str = "auto") -> Any:
+    """The pool ``honba import`` opens for ``jobs`` reading processes: where the tree's ``reading_pool``
+    takes ``reads_here`` (issue 36, twenty-first round: the storing process reads too, with one worker
+    fewer), with it, as the command passes it, unless ``reads_here`` is "no" (that tree's workers alone,
+    to compare); a tree before it, its workers alone."""
+    import inspect
+
+    if reads_here != "no" and "reads_here" in inspect.signature(reading_pool).parameters:
+        return reading_pool(jobs, 1000, on_demand=True, reads_here=True)
+    return reading_pool(jobs, 1000, on_demand=True)
+
+
 def main() -> None:
     db, folder, jobs = sys.argv[1], Path(sys.argv[2]), int(sys.argv[3])
     # Imported here, not at the top: a reading worker runs this file again (``__mp_main__``), and
@@ -45,11 +58,14 @@ def main() -> None:
     from replay.service.imports.batch import import_paths, reading_pool
     from replay.store.application import HonbaApp
 
+    if os.environ.get("R21_PRELOAD"):
+        import replay.service.imports.preload  # noqa: F401
+
     with reading_pool(jobs, 1000):
         pass  # the fork server the workers come from, started once per process, before the clock
     app = HonbaApp.open(db)
     try:
-        with reading_pool(jobs, 1000, on_demand=True) as pool:
+        with import_pool(reading_pool, jobs, sys.argv[4] if len(sys.argv) > 4 else "auto") as pool:
             cpu, start = time.process_time(), time.perf_counter()
             run = import_paths(app, [folder], pool=pool)
             seconds = time.perf_counter() - start

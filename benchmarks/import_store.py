@@ -509,8 +509,10 @@ def peak_rss_of_import(db: Path, folder: Path) -> tuple[float, float]:
     size of its largest process (the command, the fork server or a reading worker), in MiB."""
     honba = Path(sys.executable).parent / "honba"
     command = [sys.executable, "-c", RSS_CHILD, str(honba), "--db", str(db), "import", str(folder)]
+    # This tree's honba: the entry point alone imports the editable install's (issue 36, twenty-second round).
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
     start = time.perf_counter()
-    done = subprocess.run(command, capture_output=True, text=True, check=True)
+    done = subprocess.run(command, capture_output=True, text=True, check=True, env=env)
     return time.perf_counter() - start, int(done.stdout.split()[-1]) / 1024
 
 
