@@ -58,9 +58,6 @@ def main() -> None:
     from replay.service.imports.batch import import_paths, reading_pool
     from replay.store.application import HonbaApp
 
-    if os.environ.get("R21_PRELOAD"):
-        import replay.service.imports.preload  # noqa: F401
-
     with reading_pool(jobs, 1000):
         pass  # the fork server the workers come from, started once per process, before the clock
     app = HonbaApp.open(db)
