@@ -301,24 +301,12 @@ class HonbaMapper(Mapper[UUID]):
             state=state,
         )
 
-    def to_row_known(self, domain_event: Any, known: Mapping[int, Any], spelled: dict[UUID, str]) -> Row:
-        """``to_stored_event_known`` as the row the table holds (``replay.store.rows.Row``), with no
-        ``StoredEvent`` made where its state is written here (an import's every event): the same
-        bytes. ``spelled``: the ids spelled so far (``row_of``)."""
-        state = self._state_bytes(domain_event, known)
-        if state is None:
-            return row_of(super().to_stored_event(domain_event), spelled)
-        return (
-            spelled_id(domain_event.originator_id, spelled),
-            domain_event.originator_version,
-            get_topic(type(domain_event)),
-            state,
-        )
-
     def rows_known(self, events: Sequence[Any], known: Mapping[int, Any], spelled: dict[UUID, str]) -> list[Row]:
-        """``to_row_known`` of each of these events, in order (a match's, its seal's, its identity's, as
-        an import prepares them): the same rows, the mapper's own settings looked at once for them all,
-        not once an event, and each class's topic found once."""
+        """The rows the table holds (``replay.store.rows.Row``) of these events, in order (a match's, its
+        seal's, its identity's, as an import prepares them): ``to_stored_event_known`` of each as its row,
+        the same bytes, with no ``StoredEvent`` made where a state is written here, the mapper's own
+        settings looked at once for them all, and each class's topic found once. ``spelled``: the ids
+        spelled so far (``row_of``)."""
         types = self._json_types()
         # The library's own, for what is not written here (bound once: a comprehension has no ``super()``).
         library = super().to_stored_event
