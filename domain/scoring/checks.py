@@ -121,6 +121,10 @@ def _check_counts(value: HandValue, rules: Ruleset) -> None:
 
 def _check_bounds(value: HandValue) -> None:
     """Every count of a hand value within the bounds it is held to under any rules (``domain.bounds``)."""
+    # Each count held as the caller's object (``object``, not the field's ``int | None``): code compiled
+    # by mypyc holds a count narrowed to ``int`` (past ``is not None``) as a machine integer, so ``True``
+    # would be asked its type as 1 and pass as a han count of 1.
+    number: object
     for bound, number in (
         (HAN, value.han),
         (FU, value.fu),
