@@ -8,6 +8,7 @@ always give the same payments.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 import attrs
 
@@ -75,6 +76,9 @@ def _riichi_sticks(riichi: Sequence[Seat], rules: Ruleset) -> list[Payment]:
     # The stick each seat places is the same payment every hand under these rules: made once.
     sticks = rules_memo(rules).sticks
     placed = []
+    # Each seat as the caller's object (``Any``, not ``Seat``): compiled by mypyc, a seat read as an
+    # ``int`` is a machine integer, and ``True`` would be asked its type as 1 and find seat 1's stick.
+    seat: Any
     for seat in riichi:
         stick = sticks.get(seat)
         if stick is None or type(seat) is not int:
