@@ -121,10 +121,6 @@ def _check_counts(value: HandValue, rules: Ruleset) -> None:
 
 def _check_bounds(value: HandValue) -> None:
     """Every count of a hand value within the bounds it is held to under any rules (``domain.bounds``)."""
-    # Each count held as the caller's object (``object``, not the field's ``int | None``): code compiled
-    # by mypyc holds a count narrowed to ``int`` (past ``is not None``) as a machine integer, so ``True``
-    # would be asked its type as 1 and pass as a han count of 1.
-    number: object
     for bound, number in (
         (HAN, value.han),
         (FU, value.fu),
@@ -135,8 +131,13 @@ def _check_bounds(value: HandValue) -> None:
         (HAND_POINTS, value.tai),
         (YAKUMAN_MULTIPLE, value.multiple),
     ):
-        # Compared here, the refusal made by the bound: every hand of an import passes through.
-        if number is not None and not (type(number) is int and bound.low <= number <= bound.high):
+        # Compared here, the refusal made by the bound: every hand of an import passes through. The
+        # type asked first, of the caller's object: compiled by mypyc, a count narrowed to ``int`` (past
+        # ``is not None``) is a machine integer, so ``True`` would be asked its type as 1 and pass.
+        if type(number) is int:
+            if not bound.low <= number <= bound.high:
+                bound.check(number)
+        elif number is not None:
             bound.check(number)
 
 
