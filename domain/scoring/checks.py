@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import operator
 
 from domain.bounds import (
     DISCARDS,
@@ -119,25 +120,19 @@ def _check_counts(value: HandValue, rules: Ruleset) -> None:
         )
 
 
+# The counts of a hand value held to a bound under any rules, read in one call (in C), and their bounds
+# in the same order. Read so, each is the caller's object (``Any``): read as the fields' ``int | None``,
+# code compiled by mypyc holds a count narrowed to ``int`` (past ``is not None``) as a machine integer,
+# and ``True`` would reach the bound as 1 and pass as a han count of 1.
+_COUNTS = operator.attrgetter("han", "fu", "dora", "faan", "doubles", "points", "tai", "multiple")
+_COUNT_BOUNDS = (HAN, FU, DORA, FAAN, DOUBLES, HAND_POINTS, HAND_POINTS, YAKUMAN_MULTIPLE)
+
+
 def _check_bounds(value: HandValue) -> None:
     """Every count of a hand value within the bounds it is held to under any rules (``domain.bounds``)."""
-    for bound, number in (
-        (HAN, value.han),
-        (FU, value.fu),
-        (DORA, value.dora),
-        (FAAN, value.faan),
-        (DOUBLES, value.doubles),
-        (HAND_POINTS, value.points),
-        (HAND_POINTS, value.tai),
-        (YAKUMAN_MULTIPLE, value.multiple),
-    ):
-        # Compared here, the refusal made by the bound: every hand of an import passes through. The
-        # type asked first, of the caller's object: compiled by mypyc, a count narrowed to ``int`` (past
-        # ``is not None``) is a machine integer, so ``True`` would be asked its type as 1 and pass.
-        if type(number) is int:
-            if not bound.low <= number <= bound.high:
-                bound.check(number)
-        elif number is not None:
+    for bound, number in zip(_COUNT_BOUNDS, _COUNTS(value), strict=True):
+        # Compared here, the refusal made by the bound: every hand of an import passes through.
+        if number is not None and not (type(number) is int and bound.low <= number <= bound.high):
             bound.check(number)
 
 
