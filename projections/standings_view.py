@@ -34,7 +34,7 @@ import hashlib
 from collections.abc import Callable, Iterable, Sequence
 from itertools import chain
 from operator import itemgetter
-from typing import Any
+from typing import Any, ClassVar
 
 import attrs
 import orjson
@@ -1143,8 +1143,11 @@ class StandingsProjection(Projection[DocumentView]):
     ``expected``), so catch-ups and followers started and stopped at any time share one view.
     """
 
-    name = NAME
-    topics = ()
+    # Class variables, as the library reads them (``projection_class.name``): compiled by mypyc, a class
+    # attribute not declared ``ClassVar`` is an instance's, and the class's own is a descriptor. (mypy
+    # refuses a class variable over the library's annotated attribute: the same value all the same.)
+    name: ClassVar[str] = NAME  # type: ignore[misc]
+    topics: ClassVar[tuple[str, ...]] = ()  # type: ignore[misc]
 
     def process_event(self, domain_event: Any, tracking: Tracking) -> None:
         """Fold one event the live runner hands over, unless a catch-up has already counted it.
