@@ -34,7 +34,7 @@ import hashlib
 from collections.abc import Callable, Iterable, Sequence
 from itertools import chain
 from operator import itemgetter
-from typing import Any
+from typing import Any, ClassVar
 
 import attrs
 import orjson
@@ -1061,8 +1061,9 @@ def flush(cache: DocCache, position: int) -> None:
         except _LeftOut as exc:  # one of its rows cannot be read
             summary, damage = None, exc.args[0]
             cache.drop_summary(key)
-        except HonbaError as exc:  # a stored fact the table cannot hold: changed behind honba's back
-            summary, damage = None, said_data(Said("it cannot be scored ({why}): left out", why=exc.said))
+        # (A name of its own: compiled by mypyc, one name is one variable of the first clause's type.)
+        except HonbaError as unscorable:  # a stored fact the table cannot hold: changed behind honba's back
+            summary, damage = None, said_data(Said("it cannot be scored ({why}): left out", why=unscorable.said))
             cache.drop_summary(key)
         else:
             damage = doc.get("broken")
@@ -1142,8 +1143,11 @@ class StandingsProjection(Projection[DocumentView]):
     ``expected``), so catch-ups and followers started and stopped at any time share one view.
     """
 
-    name = NAME
-    topics = ()
+    # Class variables, as the library reads them (``projection_class.name``): compiled by mypyc, a class
+    # attribute not declared ``ClassVar`` is an instance's, and the class's own is a descriptor. (mypy
+    # refuses a class variable over the library's annotated attribute: the same value all the same.)
+    name: ClassVar[str] = NAME  # type: ignore[misc]
+    topics: ClassVar[tuple[str, ...]] = ()  # type: ignore[misc]
 
     def process_event(self, domain_event: Any, tracking: Tracking) -> None:
         """Fold one event the live runner hands over, unless a catch-up has already counted it.
