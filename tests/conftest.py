@@ -18,6 +18,7 @@ import os
 import re
 import signal
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -364,21 +365,32 @@ def imported(db: Path, folder: Path, **options: Any) -> ImportRun:
         app.close()
 
 
+@contextmanager
+def counting_xml_parses() -> Iterator[list[str]]:
+    """The documents parsed into an XML tree while it is open: the text each C parser was fed.
+
+    Counted where the Tenhou XML reader's ``parse_xml`` makes its parser, ``ET.XMLParser``: an
+    attribute of the standard library's module, looked up at each parse whether the reader runs
+    compiled or not. A spy set on ``parse_xml`` itself is not reached by a compiled reader, which
+    calls it directly."""
+    import xml.etree.ElementTree as ET
+
+    fed: list[str] = []
+
+    class CountedParser(ET.XMLParser):  # type: ignore[misc]
+        def feed(self, data: Any) -> None:
+            fed.append(data)
+            super().feed(data)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(ET, "XMLParser", CountedParser)
+        yield fed
+
+
 @pytest.fixture
-def xml_parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The files the Tenhou XML reader parses into a tree during the test (``parse_xml`` counted):
-    the fast readers' tests say which logs take the parser and which are read from their text."""
-    import replay.formats.tenhou_xml as tenhou_xml
-    import replay.formats.tenhou_xml_tiles as tenhou_xml_tiles
-
-    parses: list[str] = []
-    original = tenhou_xml.parse_xml
-
-    def counted(data: bytes, file: str) -> Any:
-        parses.append(file)
-        return original(data, file)
-
-    monkeypatch.setattr(tenhou_xml, "parse_xml", counted)
-    # Wherever else the parse might be taken from (the tiles' module once took it for a walk of its own).
-    monkeypatch.setattr(tenhou_xml_tiles, "parse_xml", counted, raising=False)
-    return parses
+def xml_parses() -> Iterator[list[str]]:
+    """The text of each document the Tenhou XML reader parses into a tree during the test
+    (``counting_xml_parses``): the fast readers' tests say which logs take the parser and which are
+    read from their text."""
+    with counting_xml_parses() as fed:
+        yield fed
