@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Executor, Future
 from contextlib import contextmanager
 from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -364,6 +365,12 @@ def imported(db: Path, folder: Path, **options: Any) -> ImportRun:
         return import_paths(app, [folder], **options)
     finally:
         app.close()
+
+
+def compiled(module: ModuleType) -> bool:
+    """Whether a module runs compiled (mypyc): loaded from an extension module, not its source. A
+    test that can only see a rule by a spy its compiled callers never reach says so by it."""
+    return not str(module.__file__).endswith(".py")
 
 
 def _paths(value: Any) -> Iterator[Path]:

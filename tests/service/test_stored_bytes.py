@@ -14,8 +14,9 @@ from typing import Any
 from uuid import UUID
 
 import eventsourcing.domain as library
+import orjson
 import pytest
-from conftest import CORPUS
+from conftest import CORPUS, compiled
 from eventsourcing.persistence import Mapper, StoredEvent
 
 import domain.match as match_module
@@ -209,18 +210,34 @@ def test_a_hand_s_event_is_stored_without_a_scan_of_its_bytes(
     assert [mapper.to_stored_event(event) for event in events] == expected
 
 
-def test_a_seal_s_event_is_stored_as_the_library_writes_it_its_attributes_read_by_name(
-    mapper: HonbaMapper, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Every recorded hand saves one: its time, position and head read by name (``_sealed_state``),
-    not in the loop that asks each attribute what it is, which writes the same bytes."""
+def _sealed() -> Any:
     match = Match.start("sealed", ["Ann", "Ben", "Cho", "Dai"], load_preset("tenhou"))
     seal = Seal.open(match.id)
     seal.seal(match.version, match.head)
     sealed = seal.collect_events()[-1]
     assert type(sealed) is Seal.Sealed
+    return sealed
+
+
+def test_a_seal_s_event_is_stored_as_the_library_writes_it(mapper: HonbaMapper) -> None:
+    """Every recorded hand saves one."""
+    sealed = _sealed()
+    assert mapper.to_stored_event(sealed) == _library(mapper, sealed)
+
+
+@pytest.mark.skipif(
+    compiled(mapper_module),
+    reason="a compiled mapper calls _sealed_state directly: the path is seen by no spy, and the bytes "
+    "are the same either way (test_a_seal_s_event_is_stored_as_the_library_writes_it)",
+)
+def test_a_seal_s_event_is_stored_as_the_library_writes_it_its_attributes_read_by_name(
+    mapper: HonbaMapper, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its time, position and head read by name (``_sealed_state``), not in the loop that asks each
+    attribute what it is, which writes the same bytes: nothing outside the mapper tells the two apart,
+    so this is seen only where the mapper is interpreted."""
+    sealed = _sealed()
     expected = _library(mapper, sealed)
-    assert mapper.to_stored_event(sealed) == expected
     looped: list[Any] = []
     monkeypatch.setattr(mapper_module, "_sealed_state", lambda *args: looped.append(1))
     assert mapper.to_stored_event(sealed) == expected and looped == [1]
@@ -274,9 +291,12 @@ def test_a_new_match_s_rules_are_written_once_for_its_ruleset_digest_reference_a
     (``domain.match.start_values``: their bytes with this description's): its ``Ruleset`` is found by
     those bytes, its start's digest covers them, its standings reference (``DocumentView.rules_ref``)
     and its content's rules digest (``rules_digest``) take them again; the same reference, digest and
-    rows either way."""
+    rows either way.
+
+    Counted where the bytes are written, ``orjson.dumps`` (an attribute of its module, looked up at
+    each call whether the writers run compiled or not): a spy on ``json_exactly`` is not reached from
+    compiled callers, which call it directly."""
     import domain.match as match_module
-    import projections.standings_view as standings_view
 
     # No rules started before in this process (whatever ran before this test): the first match writes
     # its rules, the second of the same room's rules (the same log read again, its own description
@@ -284,14 +304,13 @@ def test_a_new_match_s_rules_are_written_once_for_its_ruleset_digest_reference_a
     monkeypatch.setattr(match_module, "_FRAMES", {})
     path = sorted((CORPUS / "tenhou-wire-2018").glob("*.mjlog"))[1]
     written: list[tuple[Any, int]] = []
-    original = integrity.json_exactly
+    original = orjson.dumps
 
-    def counted(data: Any, option: int = integrity.SORTED, *, kept: bool = True) -> bytes | None:
+    def counted(data: Any, default: Any = None, option: int = 0) -> bytes:
         written.append((data, option))
-        return original(data, option, kept=kept)
+        return original(data, default, option)
 
-    monkeypatch.setattr(integrity, "json_exactly", counted)
-    monkeypatch.setattr(standings_view, "json_exactly", counted, raising=False)
+    monkeypatch.setattr(orjson, "dumps", counted)
     for expected_writes in ([integrity.SORTED], []):
         (game,) = read_games(read_source(path), file=str(path), tiles=True)
         match = match_from_log(game)
