@@ -18,7 +18,10 @@ import os
 import re
 import signal
 from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Executor, Future
+from contextlib import contextmanager
 from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -364,21 +367,63 @@ def imported(db: Path, folder: Path, **options: Any) -> ImportRun:
         app.close()
 
 
+def compiled(module: ModuleType) -> bool:
+    """Whether a module runs compiled (mypyc): loaded from an extension module, not its source. A
+    test that can only see a rule by a spy its compiled callers never reach says so by it."""
+    return not str(module.__file__).endswith(".py")
+
+
+def _paths(value: Any) -> Iterator[Path]:
+    """The paths in a value, in lists and tuples at any depth."""
+    if isinstance(value, Path):
+        yield value
+    elif isinstance(value, list | tuple):
+        for item in value:
+            yield from _paths(item)
+
+
+class ReadHere(list[str], Executor):
+    """A reading pool for ``import_paths`` (its ``pool``) that runs each task at once in this process,
+    and the names of the files its tasks were given, in order: the files the import read (parsed and
+    replayed). A file the import recognises is never handed to a reader. Seen from outside the import:
+    a spy on the import's own reading function is not reached from a compiled ``import_paths``."""
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        self.extend(path.name for path in _paths(args))
+        done: Future[Any] = Future()
+        try:
+            done.set_result(fn(*args, **kwargs))
+        except BaseException as exc:  # given back as a worker's would be
+            done.set_exception(exc)
+        return done
+
+
+@contextmanager
+def counting_xml_parses() -> Iterator[list[str]]:
+    """The documents parsed into an XML tree while it is open: the text each C parser was fed.
+
+    Counted where the Tenhou XML reader's ``parse_xml`` makes its parser, ``ET.XMLParser``: an
+    attribute of the standard library's module, looked up at each parse whether the reader runs
+    compiled or not. A spy set on ``parse_xml`` itself is not reached by a compiled reader, which
+    calls it directly."""
+    import xml.etree.ElementTree as ET
+
+    fed: list[str] = []
+
+    class CountedParser(ET.XMLParser):  # type: ignore[misc]
+        def feed(self, data: Any) -> None:
+            fed.append(data)
+            super().feed(data)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(ET, "XMLParser", CountedParser)
+        yield fed
+
+
 @pytest.fixture
-def xml_parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The files the Tenhou XML reader parses into a tree during the test (``parse_xml`` counted):
-    the fast readers' tests say which logs take the parser and which are read from their text."""
-    import replay.formats.tenhou_xml as tenhou_xml
-    import replay.formats.tenhou_xml_tiles as tenhou_xml_tiles
-
-    parses: list[str] = []
-    original = tenhou_xml.parse_xml
-
-    def counted(data: bytes, file: str) -> Any:
-        parses.append(file)
-        return original(data, file)
-
-    monkeypatch.setattr(tenhou_xml, "parse_xml", counted)
-    # Wherever else the parse might be taken from (the tiles' module once took it for a walk of its own).
-    monkeypatch.setattr(tenhou_xml_tiles, "parse_xml", counted, raising=False)
-    return parses
+def xml_parses() -> Iterator[list[str]]:
+    """The text of each document the Tenhou XML reader parses into a tree during the test
+    (``counting_xml_parses``): the fast readers' tests say which logs take the parser and which are
+    read from their text."""
+    with counting_xml_parses() as fed:
+        yield fed

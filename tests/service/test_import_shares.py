@@ -12,7 +12,6 @@ from typing import Any
 import pytest
 from conftest import CORPUS, imported
 
-from replay.service.imports import batch
 from replay.service.imports.imports import (
     Share,
     count_import_files,
@@ -123,19 +122,21 @@ def test_a_share_interrupted_is_completed_by_running_it_again(tmp_path: Path, mo
     expected = count_import_files([folder], "auto", share)
     assert expected > 10
     db = tmp_path / "store.sqlite"
-    original = batch.store_prepared
+    # Ctrl-C while the second batch is stored: as its rows go to the store (the interpreted
+    # ``HonbaApp.insert_rows``; a compiled import calls its own ``store_prepared`` directly).
+    original = HonbaApp.insert_rows
     calls: list[int] = []
 
-    def interrupted(app: HonbaApp, prepared: Any, *view: Any) -> Any:
-        calls.append(len(prepared))
+    def interrupted(app: HonbaApp, rows: Any) -> Any:
+        calls.append(len(rows))
         if len(calls) == 2:
-            raise KeyboardInterrupt  # Ctrl-C while the second batch is stored
-        return original(app, prepared, *view)
+            raise KeyboardInterrupt
+        return original(app, rows)
 
-    monkeypatch.setattr(batch, "store_prepared", interrupted)
+    monkeypatch.setattr(HonbaApp, "insert_rows", interrupted)
     with pytest.raises(KeyboardInterrupt):
         imported(db, folder, share=share, batch=5)
-    monkeypatch.setattr(batch, "store_prepared", original)
+    monkeypatch.setattr(HonbaApp, "insert_rows", original)
     resumed = imported(db, folder, share=share, batch=5)
     assert (resumed.stored, resumed.present) == (expected - 5, 5)
     # What an uninterrupted import of the share stores, nothing twice.

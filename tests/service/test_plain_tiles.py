@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from typing import Any
 
 import attrs
 import pytest
@@ -63,25 +62,23 @@ def as_imported(data: bytes, file: str) -> list[LoggedGame] | str:
         return str(exc)
 
 
-def _no_parse(data: bytes, file: str) -> Any:
-    raise AssertionError(f"{file} was parsed")
-
-
 @needs_corpus
-def test_every_corpus_mjlog_gives_the_tiles_the_tree_gives_without_the_tree(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_every_corpus_mjlog_gives_the_tiles_the_tree_gives_without_the_tree(xml_parses: list[str]) -> None:
     files = sorted(p for p in CORPUS.rglob("*") if p.is_file() and p.suffix in (".mjlog", ".xml", ".xml_"))
     assert len(files) > 700
     expected = {path: through_tree(read_source(path), str(path)) for path in files}
     assert all(not isinstance(games, str) for games in expected.values())
+    assert len(xml_parses) == len(files)  # the tree's walk parses each
+    xml_parses.clear()
     # Each hand's arrays, the tsumogiri and riichi marks, the calls and the indicators alike; compared by
     # ``repr`` (what equality leaves out too). No log of the corpus is parsed into a tree for it.
-    monkeypatch.setattr(tenhou_xml, "parse_xml", _no_parse)
     for path in files:
         data = read_source(path)
         assert tenhou_xml.read_plain_mjlog(data, file=str(path)) is not None, path
         tiles = plain_hand_tiles(data.decode("utf-8-sig"))
         assert tiles is not None and tiles == [list(hand.tiles or ()) for hand in expected[path][0].hands], path
         assert repr(as_imported(data, str(path))) == repr(expected[path]), path
+        assert xml_parses == [], path
 
 
 def through_pieces(text: str, file: str) -> LoggedGame | None:
@@ -132,7 +129,7 @@ HANDS = (
 GAME = HEADER.format(kind=169) + HANDS
 
 
-def test_a_log_written_with_every_kind_of_tile_tag_reads_alike_both_ways(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_log_written_with_every_kind_of_tile_tag_reads_alike_both_ways(xml_parses: list[str]) -> None:
     data = GAME.encode()
     expected = through_tree(data, "game.mjlog")
     assert not isinstance(expected, str), expected
@@ -145,8 +142,9 @@ def test_a_log_written_with_every_kind_of_tile_tag_reads_alike_both_ways(monkeyp
     assert first[9:11] == [["47p4747", 28, 37, 39], [41, 60, "464646a46", 60]]
     assert first[12:14] == [[52, "c363738", 39, 41], [60, 41, "4747k4747"]]
     assert second[2:5] == [[11, 12, 12], [42], [60]]
-    monkeypatch.setattr(tenhou_xml, "parse_xml", _no_parse)
+    assert xml_parses == [GAME]  # the tree's walk
     assert repr(as_imported(data, "game.mjlog")) == repr(expected)
+    assert xml_parses == [GAME]  # and nothing more
 
 
 @pytest.mark.parametrize(
@@ -173,7 +171,7 @@ def test_a_layout_reads_alike_both_ways(old: str, new: str, parsed: bool, xml_pa
     expected = through_tree(data, "game.mjlog")
     xml_parses.clear()  # the expected reading's own parse is not the import's
     assert repr(as_imported(data, "game.mjlog")) == repr(expected)
-    assert xml_parses == (["game.mjlog"] if parsed else [])
+    assert xml_parses == ([data.decode()] if parsed else [])
 
 
 @pytest.mark.parametrize(

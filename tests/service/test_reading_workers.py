@@ -20,6 +20,7 @@ from conftest import CORPUS
 
 import replay.service.imports.batch as batch
 from domain.codec import VALUE_CLASSES
+from domain.match import Match
 from replay.service.imports.batch import import_paths
 from replay.store.application import HonbaApp
 
@@ -56,20 +57,24 @@ def test_a_reading_worker_starts_with_the_tenhou_reader_loaded_and_its_heap_froz
 def test_an_import_freezes_the_heap_while_it_runs_and_pauses_the_collector_for_each_file(
     store_db: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """Seen where the import meets the interpreted aggregate and store: each match's events collected
+    as it is prepared (``Match.collect_events``), each batch's rows inserted (``HonbaApp.insert_rows``).
+    A spy on ``batch.prepare`` or ``batch.store_prepared`` is not reached from a compiled import,
+    which calls them directly."""
     files = sorted((CORPUS / "tenhou-wire-2018").glob("*.mjlog"))[:3]
     seen: list[tuple[str, bool, int]] = []
-    prepare, store_prepared = batch.prepare, batch.store_prepared
+    collect_events, insert_rows = Match.collect_events, HonbaApp.insert_rows
 
     def preparing(*args: Any, **kwargs: Any) -> Any:
         seen.append(("prepare", gc.isenabled(), gc.get_freeze_count()))
-        return prepare(*args, **kwargs)
+        return collect_events(*args, **kwargs)
 
     def storing(*args: Any, **kwargs: Any) -> Any:
         seen.append(("store", gc.isenabled(), gc.get_freeze_count()))
-        return store_prepared(*args, **kwargs)
+        return insert_rows(*args, **kwargs)
 
-    monkeypatch.setattr(batch, "prepare", preparing)
-    monkeypatch.setattr(batch, "store_prepared", storing)
+    monkeypatch.setattr(Match, "collect_events", preparing)
+    monkeypatch.setattr(HonbaApp, "insert_rows", storing)
     store = HonbaApp.open(store_db)
     try:
         assert gc.get_freeze_count() == 0 and gc.isenabled()

@@ -5,13 +5,11 @@ compared with what is stored."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
-from conftest import CORPUS, imported
+from conftest import CORPUS, ReadHere, imported
 
-import replay.service.imports.batch
-from replay.service.imports.batch import PARALLEL_FROM, FileRead, OnDemandPool, reading_pool
+from replay.service.imports.batch import PARALLEL_FROM, OnDemandPool, reading_pool
 
 pytestmark = pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpus is not present")
 
@@ -26,26 +24,18 @@ def archive(folder: Path, count: int) -> Path:
 
 
 @pytest.fixture
-def reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The files an import reads (parses and replays), in order."""
-    seen: list[str] = []
-    original = replay.service.imports.batch.read_for_import
-
-    def counted(path: Path, *args: Any, **kwargs: Any) -> FileRead:
-        seen.append(path.name)
-        return original(path, *args, **kwargs)
-
-    monkeypatch.setattr(replay.service.imports.batch, "read_for_import", counted)
-    return seen
+def reads() -> ReadHere:
+    """The files an import reads (parses and replays), in order: the import is given this pool."""
+    return ReadHere()
 
 
-def test_an_archive_imported_again_is_recognised_without_reading_a_file(tmp_path: Path, reads: list[str]) -> None:
+def test_an_archive_imported_again_is_recognised_without_reading_a_file(tmp_path: Path, reads: ReadHere) -> None:
     folder = archive(tmp_path / "logs", 12)
     db = tmp_path / "store.sqlite"
-    first = imported(db, folder, keep_games=True)
+    first = imported(db, folder, pool=reads, keep_games=True)
     assert (first.stored, first.present) == (12, 0) and len(reads) == 12
     reads.clear()
-    again = imported(db, folder, keep_games=True)
+    again = imported(db, folder, pool=reads, keep_games=True)
     assert reads == []
     assert (again.files, again.stored, again.present) == (12, 0, 12)
     # The games are named as stored, with their players, for --tournament.
@@ -53,15 +43,15 @@ def test_an_archive_imported_again_is_recognised_without_reading_a_file(tmp_path
     assert [key for key, _ in again.listed] == [key for key, _ in first.listed]
 
 
-def test_a_changed_file_is_read_again_and_compared_with_the_stored_match(tmp_path: Path, reads: list[str]) -> None:
+def test_a_changed_file_is_read_again_and_compared_with_the_stored_match(tmp_path: Path, reads: ReadHere) -> None:
     folder = archive(tmp_path / "logs", 3)
     db = tmp_path / "store.sqlite"
-    imported(db, folder)
+    imported(db, folder, pool=reads)
     target = folder / WIRE[1].name
     # The same game in other bytes (a line break added): read, compared, found present.
     target.write_bytes(target.read_bytes() + b"\n")
     reads.clear()
-    same_game = imported(db, folder)
+    same_game = imported(db, folder, pool=reads)
     assert reads == [WIRE[1].name]
     assert (same_game.stored, same_game.present, same_game.conflicts) == (0, 3, ())
     # The same log id with another player's name: read, compared, a conflict; never recorded as
@@ -71,47 +61,47 @@ def test_a_changed_file_is_read_again_and_compared_with_the_stored_match(tmp_pat
     target.write_bytes(data.replace(b'n0="' + name + b'"', b'n0="%41%6C%74%65%72%65%64"', 1))
     for _ in range(2):
         reads.clear()
-        changed = imported(db, folder)
+        changed = imported(db, folder, pool=reads)
         assert reads == [WIRE[1].name]
         assert len(changed.conflicts) == 1 and "stored with other players" in changed.conflicts[0].reason
 
 
-def test_the_same_bytes_under_other_import_options_are_read_again(tmp_path: Path, reads: list[str]) -> None:
+def test_the_same_bytes_under_other_import_options_are_read_again(tmp_path: Path, reads: ReadHere) -> None:
     folder = archive(tmp_path / "logs", 2)
     db = tmp_path / "store.sqlite"
-    imported(db, folder)
+    imported(db, folder, pool=reads)
     reads.clear()
-    prefixed = imported(db, folder, key_prefix="club-")
+    prefixed = imported(db, folder, pool=reads, key_prefix="club-")
     assert sorted(reads) == sorted(p.name for p in WIRE[:2])
     # Under another key, each is the same game as one stored: stored once, found as a duplicate.
     assert prefixed.stored == 0 and len(prefixed.duplicates) == 2
 
 
-def test_a_recognised_file_reports_its_unsupported_games_and_warnings_again(tmp_path: Path, reads: list[str]) -> None:
+def test_a_recognised_file_reports_its_unsupported_games_and_warnings_again(tmp_path: Path, reads: ReadHere) -> None:
     # The special-rule logs of this folder (ratio, chip, sanma.xml: GO type 2113) are unsupported.
     folder = CORPUS / "dnovikoff-tenhou" / "log" / "test_data"
     db = tmp_path / "store.sqlite"
-    first = imported(db, folder)
+    first = imported(db, folder, pool=reads)
     assert len(first.unsupported) >= 4
     reads.clear()
-    again = imported(db, folder)
+    again = imported(db, folder, pool=reads)
     assert reads == []
     assert again.unsupported == first.unsupported
     assert again.warnings == first.warnings
     assert (again.stored, again.present) == (0, first.stored + first.present)
 
 
-def test_the_same_bytes_under_another_name_are_recognised_without_being_read(tmp_path: Path, reads: list[str]) -> None:
+def test_the_same_bytes_under_another_name_are_recognised_without_being_read(tmp_path: Path, reads: ReadHere) -> None:
     # A log without an id in it takes its key from the file's name, but its games are the games
     # stored already (a game is stored once, whatever file it comes from): the copy is recognised
     # by its content before it is parsed (issue 26; before, it was read under its own key and
     # found to be the game stored already).
     folder = archive(tmp_path / "logs", 1)
     db = tmp_path / "store.sqlite"
-    imported(db, folder)
+    imported(db, folder, pool=reads)
     (folder / "copy.mjlog").write_bytes((folder / WIRE[0].name).read_bytes())
     reads.clear()
-    again = imported(db, folder, keep_games=True)
+    again = imported(db, folder, pool=reads, keep_games=True)
     assert reads == []
     assert again.stored == 0 and again.present == 2
     assert dict(again.games) == {WIRE[0].stem: dict(again.games)[WIRE[0].stem]}
@@ -134,18 +124,18 @@ def test_an_archive_imported_again_starts_no_reading_worker(tmp_path: Path) -> N
 
 
 def test_a_renamed_copy_of_an_archive_is_recognised_by_its_content_without_reading_a_file(
-    tmp_path: Path, reads: list[str]
+    tmp_path: Path, reads: ReadHere
 ) -> None:
     folder = archive(tmp_path / "logs", 12)
     db = tmp_path / "store.sqlite"
-    first = imported(db, folder, keep_games=True)
+    first = imported(db, folder, pool=reads, keep_games=True)
     assert first.stored == 12
     copy = tmp_path / "copy"
     copy.mkdir()
     for number, log in enumerate(sorted(folder.iterdir())):
         (copy / f"renamed-{number}.mjlog").write_bytes(log.read_bytes())
     reads.clear()
-    again = imported(db, copy, keep_games=True)
+    again = imported(db, copy, pool=reads, keep_games=True)
     assert reads == []  # recognised before parsing: by content, not by name
     assert (again.files, again.stored, again.present, again.conflicts) == (12, 0, 12, ())
     # The games are the ones stored, under the keys they were stored as (for --tournament).

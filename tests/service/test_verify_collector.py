@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from conftest import CORPUS
 
+import replay.formats.tenhou_json as tenhou_json
 from replay.service.imports import batch
 
 pytestmark = pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpus is not present")
@@ -19,24 +20,40 @@ MJAI = CORPUS / "equim-chan-mjai-reviewer" / "convlog" / "tests" / "testdata" / 
 
 
 def test_a_file_is_read_and_replayed_with_the_collector_paused(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    seen: list[tuple[str, bool]] = []
-    read_log, verify_game = batch.read_log, batch.verify_game
+    """Seen by the collector itself: with a collection due at every container made (``gc.set_threshold(1)``),
+    none starts from the moment the format's reader is given the file (``tenhou_json.read``: the file
+    is tenhou.net/6 JSON; the registry's reader is looked up by name for each file) until its games
+    are replayed and verified, but as the collector comes back. A spy on ``batch.read_log`` or
+    ``verify_game`` is not reached from a compiled ``verify_file``, which calls them directly."""
+    phase = ["before"]
+    seen: list[bool] = []
+    read = tenhou_json.read
 
     def reading(*args: Any, **kwargs: Any) -> Any:
-        seen.append(("read", gc.isenabled()))
-        return read_log(*args, **kwargs)
+        seen.append(gc.isenabled())
+        phase[0] = "read and replayed"
+        return read(*args, **kwargs)
 
-    def replaying(*args: Any, **kwargs: Any) -> Any:
-        seen.append(("replay", gc.isenabled()))
-        return verify_game(*args, **kwargs)
+    def collecting(started: str, _info: dict[str, int]) -> None:
+        if started == "start":
+            collections.append(phase[0])
 
-    monkeypatch.setattr(batch, "read_log", reading)
-    monkeypatch.setattr(batch, "verify_game", replaying)
+    collections: list[str] = []
+    monkeypatch.setattr(tenhou_json, "read", reading)
     assert gc.isenabled()
-    done = batch.verify_file(MJAI)
+    threshold = gc.get_threshold()
+    gc.callbacks.append(collecting)
+    gc.set_threshold(1)
+    try:
+        done = batch.verify_file(MJAI)
+    finally:
+        gc.set_threshold(*threshold)
+        gc.callbacks.remove(collecting)
     assert done.unreadable is None and done.reports
-    assert seen[0] == ("read", False)
-    assert ("replay", False) in seen and all(not enabled for _what, enabled in seen)
+    assert seen == [False]
+    # Collections start at this threshold (before the read); two as the collector comes back, before
+    # ``verify_file`` returns. Unpaused, the read and the replay started 142.
+    assert "before" in collections and collections.count("read and replayed") <= 2, collections
     assert gc.isenabled()
     # A file that cannot be read leaves the collector on all the same.
     bad = tmp_path / "bad.mjson"

@@ -16,7 +16,7 @@ from uuid import UUID
 import attrs
 import orjson
 import pytest
-from conftest import hv, ron, won
+from conftest import compiled, hv, ron, won
 
 from domain import integrity
 from domain.codec import FACT_TAGS, VALUE_CLASSES, exact_data
@@ -116,17 +116,39 @@ def _hand_events() -> list[Any]:
     return list(match.pending_events)[1:]
 
 
-def test_a_hand_s_event_is_digested_without_a_scan_of_its_bytes(monkeypatch: pytest.MonkeyPatch) -> None:
+# Whether nothing is scanned is seen by spies set on ``_suspect`` and ``_exactly_plain``, which a compiled
+# ``domain.integrity`` calls directly: checked where it runs interpreted; what is written, everywhere.
+SCANS_WATCHED = pytest.mark.parametrize(
+    "watched",
+    [
+        False,
+        pytest.param(
+            True,
+            marks=pytest.mark.skipif(
+                compiled(integrity), reason="a compiled domain.integrity calls _suspect and _exactly_plain directly"
+            ),
+        ),
+    ],
+    ids=["written", "not-scanned"],
+)
+
+
+def _no_scan(monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_scan(*args: Any) -> bool:
+        raise AssertionError("the bytes were scanned")
+
+    monkeypatch.setattr(integrity, "_suspect", no_scan)
+    monkeypatch.setattr(integrity, "_exactly_plain", no_scan)
+
+
+@SCANS_WATCHED
+def test_a_hand_s_event_is_digested_without_a_scan_of_its_bytes(monkeypatch: pytest.MonkeyPatch, watched: bool) -> None:
     """Its fields are text, None (a ``client_key`` not given: a ``null`` no longer sends the content to
     the walk), a time, an id and a fact of an exact class: one call of orjson, nothing looked at."""
     events = _hand_events()
     expected = [hashlib.sha256(canonical(event_content(event))).hexdigest() for event in events]
-
-    def no_scan(*args: Any) -> bool:
-        raise AssertionError("the event's bytes were scanned")
-
-    monkeypatch.setattr(integrity, "_suspect", no_scan)
-    monkeypatch.setattr(integrity, "_exactly_plain", no_scan)
+    if watched:
+        _no_scan(monkeypatch)
     assert any(event.client_key is None for event in events)
     assert [event_digest(event) for event in events] == expected
 
@@ -137,7 +159,10 @@ def test_a_hand_s_event_with_a_number_orjson_refuses_is_digested_as_before() -> 
     assert event_digest(big) == hashlib.sha256(canonical(event_content(big))).hexdigest()
 
 
-def test_a_match_s_facts_are_digested_as_its_content_without_a_scan(monkeypatch: pytest.MonkeyPatch) -> None:
+@SCANS_WATCHED
+def test_a_match_s_facts_are_digested_as_its_content_without_a_scan(
+    monkeypatch: pytest.MonkeyPatch, watched: bool
+) -> None:
     """The content's entries of a match's facts (``match_content_and_entries``): each fact's plain data,
     of a class exact by its field types, is written by orjson with nothing looked at; the digests are
     the canonical JSON's."""
@@ -151,11 +176,8 @@ def test_a_match_s_facts_are_digested_as_its_content_without_a_scan(monkeypatch:
     expected = [hashlib.sha256(canonical(entry)).hexdigest() for entry in entries]
     whole = hashlib.sha256(canonical(entries)).hexdigest()
 
-    def no_scan(*args: Any) -> bool:
-        raise AssertionError("a fact's bytes were scanned")
-
-    monkeypatch.setattr(integrity, "_suspect", no_scan)
-    monkeypatch.setattr(integrity, "_exactly_plain", no_scan)
+    if watched:
+        _no_scan(monkeypatch)
     for given in (known, None):
         content, digests = match_content_and_entries(hands, known=given)
         assert digests == expected

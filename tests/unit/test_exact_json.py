@@ -136,22 +136,20 @@ def test_long_bytes_found_clean_are_not_scanned_again_and_nothing_suspect_is_kep
 ) -> None:
     """A match's rules are written several times as the same bytes: those found clean are known by
     the bytes themselves the next time; bytes holding a float, ``null`` or a UUID's text are looked at
-    every time (a NaN and a None are both ``null`` to orjson)."""
-    from domain import integrity
+    every time (a NaN and a None are both ``null`` to orjson).
 
-    scanned: list[bytes] = []
-    scan = integrity._suspect
-
-    def counted(found: bytes) -> bool:
-        scanned.append(found)
-        return scan(found)
-
-    monkeypatch.setattr(integrity, "_suspect", counted)
-    monkeypatch.setattr(integrity, "_CLEAN", {})
+    Seen by what is kept (``_CLEAN``) and by the scan's search for a point (``_POINT``, a compiled
+    pattern the scan looks up as a module attribute, compiled or not: a spy on ``_suspect`` itself is
+    not reached from a compiled ``json_exactly``). Bytes holding ``null`` are told by it before any
+    pattern is searched: what is kept says that they are looked at again."""
+    clean: dict[bytes, None] = {}
+    monkeypatch.setattr(integrity, "_CLEAN", clean)
+    scanned = _CountedSearch(integrity._POINT)
+    monkeypatch.setattr(integrity, "_POINT", scanned)
     rules = {"name": "tenhou", "values": list(range(300)), "words": "東" * 100}
     first = json_exactly(rules)
     assert first == json_exactly(dict(rules)) == canonical(rules)
-    assert len(first) >= integrity._CLEAN_FROM and len(scanned) == 1
+    assert len(first) >= integrity._CLEAN_FROM and list(clean) == [first] and len(scanned.starts) == 1
     for odd, written in (
         ({"x": float("nan")}, False),
         ({"x": 1e-05}, False),
@@ -161,8 +159,10 @@ def test_long_bytes_found_clean_are_not_scanned_again_and_nothing_suspect_is_kep
         long_odd = rules | odd
         for _ in range(2):
             assert json_exactly(long_odd) == (_standard(long_odd, sort=True) if written else None)
-    assert len(scanned) == 9  # each of them scanned both times
+    assert list(clean) == [first]  # none of them kept
+    assert len(scanned.starts) == 1 + 2 * 2  # the two without ``null`` scanned both times
     assert json_exactly([1e-05] * 200) is None and json_exactly([1e-05] * 200) is None
+    assert list(clean) == [first]
 
 
 def test_each_float_s_verdict_kept_by_value_holds_for_every_float_equal_to_it() -> None:
@@ -180,7 +180,7 @@ def test_each_float_s_verdict_kept_by_value_holds_for_every_float_equal_to_it() 
 
 
 class _CountedSearch:
-    """A compiled pattern whose searches record where each started (``_suspect``'s exponent)."""
+    """A compiled pattern whose searches record where each started (``_suspect``'s patterns)."""
 
     def __init__(self, pattern: Any) -> None:
         self.pattern = pattern

@@ -106,17 +106,36 @@ def test_detection_parses_a_files_first_line_once(monkeypatch: pytest.MonkeyPatc
 
 
 def test_a_log_is_made_utf8_text_once_on_its_way_to_its_reader(monkeypatch: pytest.MonkeyPatch) -> None:
-    made: list[int] = []
-    original = detect.utf8_text
+    """A log saved as UTF-16 with a byte order mark is made UTF-8 text once: the detections are asked
+    about that text and its reader is given the very same bytes, not a second copy made for it. Seen
+    by what a registered format's detect and read are given (the registry is looked up by name each
+    time), not by a spy on ``utf8_text``, which a compiled ``read_games`` calls directly."""
+    given: list[tuple[str, bytes]] = []
+    module = types.ModuleType("honba_test_seats_format")
 
-    def counted(data: bytes) -> bytes:
-        made.append(len(data))
-        return original(data)
+    def sniff(data: bytes) -> bool:
+        given.append(("detect", data))
+        return data.startswith(b"seat,name\n")
 
-    monkeypatch.setattr(detect, "utf8_text", counted)
-    log = b'<mjloggm ver="2.3"><GO type="169" lobby="0"/><UN n0="A" n1="B" n2="C" n3="D"/></mjloggm>\n'
-    games = detect.read_games(log, file="x.mjlog")
-    assert len(games) == 1 and games[0].truncated and len(made) == 1
+    def read(data: bytes, *, file: str) -> list[LoggedGame]:
+        given.append(("read", data))
+        return []
+
+    module.detect = sniff  # type: ignore[attr-defined]
+    module.read = read  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, module.__name__, module)
+    entry = LogFormat("seats", module.__name__)
+    monkeypatch.setattr(detect, "REGISTRY", (*detect.REGISTRY, entry))
+    monkeypatch.setitem(detect.READERS, "seats", entry)
+    text = "seat,name\n0,東\n1,南\n"
+    assert detect.read_games(text.encode("utf-16"), file="seats.csv") == []
+    (detected, shown), (reading, read_as) = given
+    assert (detected, reading) == ("detect", "read") and shown == text.encode()
+    assert read_as is shown
+    # A Tenhou log saved so reads as its UTF-8 bytes read.
+    log = '<mjloggm ver="2.3"><GO type="169" lobby="0"/><UN n0="東" n1="B" n2="C" n3="D"/></mjloggm>\n'
+    games = detect.read_games(log.encode("utf-16"), file="x.mjlog")
+    assert games == detect.read_games(log.encode(), file="x.mjlog") and games[0].truncated
 
 
 @given(st.sampled_from([0, 1, 4095, 4096, 4097, 8191, 8192, 8193, 12000]), st.binary(max_size=9000))

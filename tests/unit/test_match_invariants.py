@@ -4,11 +4,15 @@ recorded: the aggregate's pending events and its table state stay as they were."
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
+import attrs
 import pytest
 from conftest import SANMA, hv, ron, started, tsumo, won
 
+import domain.match
 from domain.errors import (
+    DamagedFact,
     HonbaError,
     InvalidHandValue,
     MatchAlreadyEnded,
@@ -17,7 +21,17 @@ from domain.errors import (
     WinnerIsDiscarder,
 )
 from domain.match import Match
-from domain.values import AbortiveDraw, AbortKind, DealPass, ExhaustiveDraw, HandResult, Penalty, Win
+from domain.values import (
+    AbortiveDraw,
+    AbortKind,
+    DealPass,
+    ExhaustiveDraw,
+    HandResult,
+    HandValue,
+    Penalty,
+    TableState,
+    Win,
+)
 
 
 def a_match_in_progress() -> Match:
@@ -201,6 +215,21 @@ def test_every_named_error_is_a_rule_violation() -> None:
         assert issubclass(error, RuleViolation)
 
 
+class _RefusingNothing:
+    """Entry checks that pass every hand: what a fact changed behind honba's back would have met."""
+
+    def hand(self, result: HandResult, state: TableState, match: object = None) -> None:
+        return None
+
+
+def _replayed(match: Match) -> Match:
+    """A match given the recorded events again, as a fold of the stored events gives them."""
+    replayed = started()
+    for event in match.pending_events[1:]:
+        replayed.trigger_event(type(event), fact=event.fact)
+    return replayed
+
+
 def test_a_result_the_command_checked_is_scored_once_without_the_guard_for_damaged_facts(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -208,26 +237,38 @@ def test_a_result_the_command_checked_is_scored_once_without_the_guard_for_damag
     that finds a stored fact changed behind honba's back (``seats_named``, ``impossible``) is not
     run again on what the checks just passed, nor on the deal pass the rules made from that very
     table (``following_fact``). Every fact a fold replays still goes through it, and the table is
-    the one the guarded fold gives."""
-    import domain.progression as progression
+    the one the guarded fold gives.
 
-    guarded: list[object] = []
-    original = progression.impossible
-
-    def counted(fact: object) -> object:
-        guarded.append(fact)
-        return original(fact)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(progression, "impossible", counted)
+    Seen by what the guard does (a compiled caller calls it directly: a spy set on the module's name
+    is not reached): with entry checks that refuse nothing, a result the guard refuses (a limit
+    multiple of 0) is recorded; with ``domain.match.following_fact`` (looked up by the interpreted
+    aggregate at every call) giving a deal pass to a seat the table does not have, that deal pass is
+    recorded. Each is refused as damaged when the events are folded again."""
     match = started()
-    result = won(ron(1, 2, hv(3, 30)))
-    match.record(result)
-    table = match.fold()
-    passed = match.pending_events[-1].fact
-    assert isinstance(passed, DealPass)
-    assert guarded == []  # neither the result nor the deal pass that followed it
-    replayed = started()
-    for event in match.pending_events[1:]:
-        replayed.trigger_event(type(event), fact=event.fact)
-    assert replayed.fold() == table
-    assert result in guarded and passed in guarded
+    match.record(won(ron(1, 2, hv(3, 30))))
+    assert isinstance(match.pending_events[-1].fact, DealPass)
+    assert _replayed(match).fold() == match.fold()
+
+    damaged = won(ron(1, 2, HandValue(han=3, fu=30, multiple=0)))
+    with pytest.raises(RuleViolation, match="multiple: 0 is out of range"):
+        started().record(damaged)  # the checks refuse what the guard refuses
+    unchecked = started()
+    unchecked.checks = _RefusingNothing()  # type: ignore[assignment]
+    unchecked.record(damaged)
+    assert [type(e) for e in unchecked.pending_events] == [Match.Started, Match.HandWon, Match.DealPassed]
+    with pytest.raises(DamagedFact, match="has a limit multiple of 0"):
+        _replayed(unchecked).fold()
+
+    made_by_the_rules = domain.match.following_fact
+
+    def to_no_seat(*args: Any) -> Any:
+        following = made_by_the_rules(*args)
+        return attrs.evolve(following, to_dealer=9) if isinstance(following, DealPass) else following
+
+    monkeypatch.setattr(domain.match, "following_fact", to_no_seat)
+    passed = started()
+    passed.record(won(ron(1, 2, hv(3, 30))))
+    assert passed.pending_events[-1].fact.to_dealer == 9
+    monkeypatch.undo()
+    with pytest.raises(DamagedFact, match="names seat 9"):
+        _replayed(passed).fold()
