@@ -8,12 +8,13 @@ pays before any build is made. This tree's committed code (``git archive HEAD``)
 temporary folder (or ``--keep DIR``): one copy stays interpreted, the other has ``--part``'s modules
 (``IMPORT`` or ``SERVICE`` below) compiled in place by ``mypyc``; a module mypyc refuses is left
 interpreted and said with mypyc's reason (``REFUSED`` lists those that compile but fail at run time).
-The four constructs mypyc 2.4 cannot compile in otherwise compilable hot modules are rewritten in the
-compiled copy only (``REWRITES``: same behaviour, other spelling). Both copies' bytecode is compiled
-(this environment sets PYTHONDONTWRITEBYTECODE). Then, from the compiled copy, with the interpreted copy
-as ``--also``: ``import``: ``worker_instructions.py`` (a reading worker's job in instructions) and
-``import_store.py --pairs`` (the import's CPU, paired); ``service``: ``service_hand.py`` (a recorded
-hand's service call in instructions). The compile's wall and CPU time are printed with the load.
+A construct mypyc 2.4 cannot compile in an otherwise compilable hot module may be rewritten in the
+compiled copy only (``REWRITES``: same behaviour, other spelling; empty since the source was rewritten).
+Both copies' bytecode is compiled (this environment sets PYTHONDONTWRITEBYTECODE). Then, from the
+compiled copy, with the interpreted copy as ``--also``: ``import``: ``worker_instructions.py`` (a reading
+worker's job in instructions) and ``import_store.py --pairs`` (the import's CPU, paired); ``service``:
+``service_hand.py`` (a recorded hand's service call in instructions). The compile's wall and CPU time are printed with
+the load.
 
 Needs gcc and the Python headers; mypyc is mypy's (in the test extra). The venv's setuptools may be
 older than pyproject.toml's PEP 639 licence: the copy's pyproject.toml is moved aside while mypyc's
@@ -45,7 +46,8 @@ def _names(text: str) -> list[str]:
 
 # What a reading worker's job and the import's storing process run most (cProfile and cachegrind of
 # ``worker_instructions.py``'s job): the domain's rules and scoring, the projections the view builds,
-# the Tenhou XML reader, the mapper, the import's service.
+# the Tenhou XML reader (and the mjai reader: 0.88 of its instructions compiled, sixth round), the mapper,
+# the import's service.
 IMPORT = _names("""
 domain/amendments.py domain/bounds.py domain/clock.py domain/codec.py domain/draw.py domain/entry_checks.py
 domain/errors.py domain/integrity.py domain/progression.py domain/said.py domain/scoring/checks.py
@@ -55,6 +57,7 @@ domain/win_facts.py projections/entries.py projections/ledger.py projections/nee
 projections/standings.py projections/standings_view.py projections/stats.py projections/table.py
 replay/formats/tenhou_xml.py replay/formats/tenhou_xml_tiles.py replay/formats/yaku.py
 replay/formats/tenhou_rules.py replay/formats/tenhou_vocab.py replay/formats/detect.py replay/formats/source.py
+replay/formats/mjai.py
 replay/store/mapper.py replay/service/imports/verify.py replay/service/imports/storing.py
 replay/service/imports/batch.py replay/service/imports/importing.py
 """)
@@ -80,35 +83,11 @@ REFUSED = {
     "replay/service/recording/changes.py": "class Opening(Said) subclasses an attrs class of a compiled module: "
     "mypyc's code generator fails (generate_richcompare_wrapper)",
 }
-# mypyc 2.4's refusals in hot modules, rewritten in the compiled copy only (the same behaviour).
-REWRITES = {
-    # "Overloads without implementation are not supported" (a Protocol's overloaded method).
-    "replay/formats/tenhou_xml.py": (
-        "    def get(self, key: str, default: str) -> str: ...\n\n\nclass _PlainTag:",
-        "    def get(self, key: str, default: str) -> str: ...\n\n"
-        "    def get(self, key: str, default: str | None = None) -> str | None: ...\n\n\nclass _PlainTag:",
-    ),
-    # An internal error on a function nested in a method of an attrs (non-native) class.
-    "domain/amendments.py": (
-        '        def words(reason: str | None) -> str:\n            return "went on" if reason is None else '
-        "f\"ended ({reason.replace('_', ' ')})\"\n\n",
-        "        words = _words\n",
-    ),
-    # An internal error on a starred generator inside a tuple display.
-    "domain/scoring/payments.py": (
-        "    if share not in (None, *(s.value for s in PenaltyShare)):",
-        "    if share is not None and share not in [s.value for s in PenaltyShare]:",
-    ),
-    # "Surrogate codepoints in string literals not supported": the regular expression's own escape.
-    "domain/bounds.py": (
-        '"[\\x00-\\x1f\\x7f-\\x9f\\ud800-\\udfff" +',
-        '"[\\x00-\\x1f\\x7f-\\x9f" + r"\\ud800-\\udfff" +',
-    ),
-}
-WORDS = (
-    "\n\ndef _words(reason: str | None) -> str:\n"
-    "    return \"went on\" if reason is None else f\"ended ({reason.replace('_', ' ')})\"\n"
-)
+# Constructs mypyc 2.4 refuses, rewritten in the compiled copy only: (old text, new text) by module. Empty
+# since the twenty-third round wrote the seventeenth's four rewrites in the source itself (a Protocol's
+# overloads with an implementation signature, a function nested in an attrs class's method at module level,
+# a list for a starred generator in a tuple, the surrogate range as the pattern's escape).
+REWRITES: dict[str, tuple[str, str]] = {}
 ERROR = re.compile(r"^((?:domain|projections|replay)/[\w/]+\.py):\d+: (?:error|\w*Error)\b.*$", re.M)
 
 
@@ -132,10 +111,7 @@ def rewrite(tree: Path) -> None:
         if old not in text:
             print(f"  rewrite of {name} not applied: its text moved (mypyc may refuse the module)")
             continue
-        text = text.replace(old, new)
-        if name == "domain/amendments.py":
-            text += WORDS
-        path.write_text(text)
+        path.write_text(text.replace(old, new))
 
 
 def compile_modules(tree: Path, modules: list[str]) -> list[str]:

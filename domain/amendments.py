@@ -327,6 +327,12 @@ def next_step(
     return step, played_after
 
 
+def _ended_words(reason: str | None) -> str:
+    """An end reason in a judgement's words (at module level: mypyc compiles no function nested in an
+    attrs class's method)."""
+    return "went on" if reason is None else f"ended ({reason.replace('_', ' ')})"
+
+
 @attrs.frozen
 class EndJudgement:
     """Where the corrected history judges the end of the match otherwise than it was played.
@@ -345,10 +351,6 @@ class EndJudgement:
 
     def describe(self) -> str:
         """The judgement in words, for the audit and the status."""
-
-        def words(reason: str | None) -> str:
-            return "went on" if reason is None else f"ended ({reason.replace('_', ' ')})"
-
         if self.voided:
             return (
                 f"as played the match ended here ({(self.as_played or '').replace('_', ' ')}) after a hand that is "
@@ -358,17 +360,17 @@ class EndJudgement:
         if self.as_played is None:
             return (
                 f"as played the match went on; under the corrected history it would have "
-                f"{words(self.corrected)} after this hand. The later hands stay as played."
+                f"{_ended_words(self.corrected)} after this hand. The later hands stay as played."
             )
         if self.corrected is None:
             return (
-                f"as played the match {words(self.as_played)} after this hand; under the corrected history it "
+                f"as played the match {_ended_words(self.as_played)} after this hand; under the corrected history it "
                 "would have gone on. No hand is invented: the match stays ended, with the final scores and "
                 "points of the corrected history."
             )
         return (
-            f"as played the match {words(self.as_played)} after this hand; under the corrected history it "
-            f"{words(self.corrected)}."
+            f"as played the match {_ended_words(self.as_played)} after this hand; under the corrected history it "
+            f"{_ended_words(self.corrected)}."
         )
 
 

@@ -98,8 +98,11 @@ _SEPARATORS = frozenset("\u2028\u2029")
 
 
 # They as one class of the regular expression: a search finds the first in C (a Python test of each
-# character was a tenth of a verify's reading of a log, its rules' description checked).
-_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff" + "".join(sorted(_SEPARATORS | _BIDI_CONTROLS)) + "]")
+# character was a tenth of a verify's reading of a log, its rules' description checked). The surrogates
+# are the pattern's own escape, not characters of the literal: mypyc refuses those in a string literal.
+_UNPRINTABLE = re.compile(
+    "[\x00-\x1f\x7f-\x9f" + r"\ud800-\udfff" + "".join(sorted(_SEPARATORS | _BIDI_CONTROLS)) + "]"
+)
 
 
 def unprintable(text: str) -> str | None:

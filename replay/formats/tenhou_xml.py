@@ -273,6 +273,9 @@ class _Tag(Protocol):
     @overload
     def get(self, key: str, default: str) -> str: ...
 
+    # mypyc compiles no overloads without an implementation signature, even a Protocol's.
+    def get(self, key: str, default: str | None = None) -> str | None: ...
+
 
 class _PlainTag:
     """A tag of a plain-shaped mjlog: its name and attributes, read as ``ET.Element``'s are."""
