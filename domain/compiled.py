@@ -16,6 +16,7 @@ and as little work as an unchanged build allows.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import importlib.machinery
 import importlib.util
@@ -30,19 +31,49 @@ from types import ModuleType
 
 # The hot modules of an import's reading worker and storing process (docs/performance.md, issue 36,
 # seventeenth and twenty-third rounds), as paths from the project's root.
-MODULES: tuple[str, ...] = tuple(
-    """
-domain/amendments.py domain/bounds.py domain/clock.py domain/codec.py domain/draw.py domain/entry_checks.py
-domain/errors.py domain/integrity.py domain/progression.py domain/said.py domain/scoring/checks.py
-domain/scoring/memo.py domain/scoring/payments.py domain/scoring/points.py domain/scoring/riichi.py
-domain/scoring/units.py domain/seating.py domain/special_hands.py domain/stages.py domain/store_errors.py
-domain/win_facts.py projections/entries.py projections/ledger.py projections/needs.py projections/ratings.py
-projections/standings.py projections/standings_view.py projections/stats.py projections/table.py
-replay/formats/tenhou_xml.py replay/formats/tenhou_xml_tiles.py replay/formats/yaku.py
-replay/formats/tenhou_rules.py replay/formats/tenhou_vocab.py replay/formats/detect.py replay/formats/source.py
-replay/formats/mjai.py replay/store/mapper.py replay/service/imports/verify.py
-replay/service/imports/storing.py replay/service/imports/batch.py replay/service/imports/importing.py
-""".split()
+MODULES: tuple[str, ...] = (
+    "domain/amendments.py",
+    "domain/bounds.py",
+    "domain/clock.py",
+    "domain/codec.py",
+    "domain/draw.py",
+    "domain/entry_checks.py",
+    "domain/errors.py",
+    "domain/integrity.py",
+    "domain/progression.py",
+    "domain/said.py",
+    "domain/scoring/checks.py",
+    "domain/scoring/memo.py",
+    "domain/scoring/payments.py",
+    "domain/scoring/points.py",
+    "domain/scoring/riichi.py",
+    "domain/scoring/units.py",
+    "domain/seating.py",
+    "domain/special_hands.py",
+    "domain/stages.py",
+    "domain/store_errors.py",
+    "domain/win_facts.py",
+    "projections/entries.py",
+    "projections/ledger.py",
+    "projections/needs.py",
+    "projections/ratings.py",
+    "projections/standings.py",
+    "projections/standings_view.py",
+    "projections/stats.py",
+    "projections/table.py",
+    "replay/formats/tenhou_xml.py",
+    "replay/formats/tenhou_xml_tiles.py",
+    "replay/formats/yaku.py",
+    "replay/formats/tenhou_rules.py",
+    "replay/formats/tenhou_vocab.py",
+    "replay/formats/detect.py",
+    "replay/formats/source.py",
+    "replay/formats/mjai.py",
+    "replay/store/mapper.py",
+    "replay/service/imports/verify.py",
+    "replay/service/imports/storing.py",
+    "replay/service/imports/batch.py",
+    "replay/service/imports/importing.py",
 )
 RECORD = "compiled.json"
 # The project's root: the folder holding domain/, projections/ and replay/ (a checkout, or site-packages).
@@ -110,12 +141,19 @@ class SourceFirst(MetaPathFinder):
         return None
 
 
-# Why this process runs the sources (None: the build's modules run compiled); set by guard().
-_why_pure: str | None = None
-_guarded = False
+@dataclasses.dataclass(frozen=True)
+class Decision:
+    """What ``guard`` does in a process: run the build's compiled modules (``why_pure`` None), or load
+    ``sources`` from their ``.py`` files, and the line to say on stderr (None: nothing to say). A
+    dataclass, not attrs: setup.py runs this module where attrs may not be installed."""
+
+    why_pure: str | None
+    sources: frozenset[str]
+    say: str | None
 
 
-def _read_record(root: Path) -> dict[str, object] | None:
+def read_record(root: Path) -> dict[str, object] | None:
+    """The build's record (``compiled.json``) under ``root``'s domain/, or None without one."""
     try:
         data = json.loads((root / "domain" / RECORD).read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -123,61 +161,71 @@ def _read_record(root: Path) -> dict[str, object] | None:
     return data if isinstance(data, dict) else None
 
 
-def guard(root: Path = ROOT, environ: Mapping[str, str] | None = None) -> None:
-    """Load every listed module from its source for this process unless the build's compiled modules
-    are all fresh; say once, on stderr, when they are stale. Runs once a process."""
-    global _guarded, _why_pure
-    if _guarded:
-        return
-    _guarded = True
-    env: Mapping[str, str] = os.environ if environ is None else environ
-    record = _read_record(root)
+def decide(root: Path, environ: Mapping[str, str]) -> Decision:
+    """Whether the build's compiled modules under ``root`` may run in a process with ``environ``."""
+    record = read_record(root)
     built: dict[str, dict[str, object]] = {}
     if record is not None and isinstance(record.get("modules"), dict):
         built = record["modules"]  # type: ignore[assignment]
-    if env.get("HONBA_PURE", "") not in ("", "0"):
-        _why_pure = "HONBA_PURE is set"
+    said = None
+    if environ.get("HONBA_PURE", "") not in ("", "0"):
+        why: str | None = "HONBA_PURE is set"
     elif record is None:
-        _why_pure = "not compiled: no build record"
+        why = "not compiled: no build record"
     elif not built:
-        _why_pure = f"installed without compiling: {record.get('pure', 'no reason recorded')}"
+        why = f"installed without compiling: {record.get('pure', 'no reason recorded')}"
     else:
         stale = changed(root, built)
-        if stale is not None:
-            _why_pure = f"the compiled modules are older than their sources ({stale} changed)"
-            if not env.get(SAID):
-                print(
-                    f"honba: {stale} changed since honba was compiled: running every compiled module from its "
-                    f"source in this process; rebuild with `{REBUILD}` (or set HONBA_PURE=1)",
-                    file=sys.stderr,
-                )
-                os.environ[SAID] = "1"
-    if _why_pure is not None:
-        names = frozenset(module_name(p) for p in (*MODULES, *built))
-        sys.meta_path.insert(0, SourceFirst(names))
+        why = None if stale is None else f"the compiled modules are older than their sources ({stale} changed)"
+        if stale is not None and not environ.get(SAID):
+            said = (
+                f"honba: {stale} changed since honba was compiled: running every compiled module from its "
+                f"source in this process; rebuild with `{REBUILD}` (or set HONBA_PURE=1)"
+            )
+    sources = frozenset() if why is None else frozenset(module_name(p) for p in (*MODULES, *built))
+    return Decision(why, sources, said)
+
+
+# What guard() decided for this process (None until it runs).
+_decision: Decision | None = None
+
+
+def guard() -> Decision:
+    """Load every listed module from its source for this process unless the build's compiled modules
+    are all fresh; say once, on stderr, when they are stale. Decides once a process."""
+    global _decision
+    if _decision is None:
+        _decision = decide(ROOT, os.environ)
+        if _decision.sources:
+            sys.meta_path.insert(0, SourceFirst(_decision.sources))
+        if _decision.say is not None:
+            print(_decision.say, file=sys.stderr)
+            os.environ[SAID] = "1"
+    return _decision
+
+
+_EXTENSIONS = tuple(importlib.machinery.EXTENSION_SUFFIXES)
 
 
 def is_compiled(module: ModuleType) -> bool:
     """Whether a module was loaded from a compiled extension module."""
     origin = getattr(module.__spec__, "origin", None) or ""
-    return origin.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
+    return origin.endswith(_EXTENSIONS)
 
 
 def describe() -> str:
     """How this process runs honba: ``compiled (mypyc, N modules)``, or ``pure Python (why)``."""
-    guard()
-    if _why_pure is not None:
-        return f"pure Python ({_why_pure})"
-    record = _read_record(ROOT) or {}
-    modules = record.get("modules")
-    total = len(modules) if isinstance(modules, dict) else 0
+    decision = guard()
+    if decision.why_pure is not None:
+        return f"pure Python ({decision.why_pure})"
+    modules = (read_record(ROOT) or {}).get("modules")
+    names = [module_name(path) for path in modules] if isinstance(modules, dict) else []
     found = 0
-    for path in modules if isinstance(modules, dict) else ():
-        spec = importlib.util.find_spec(module_name(path))
-        origin = spec.origin if spec is not None else None
-        found += bool(origin and origin.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)))
-    if found == total:
-        return f"compiled (mypyc, {total} modules)"
+    for name in names:
+        spec = importlib.util.find_spec(name)
+        found += bool(spec is not None and spec.origin and spec.origin.endswith(_EXTENSIONS))
+    if found == len(names):
+        return f"compiled (mypyc, {found} modules)"
     if found == 0:
         return "pure Python (the build record names compiled modules, but none is beside its source)"
-    return f"compiled (mypyc, {found} of {total} modules; the others' compiled files are missing)"
+    return f"compiled (mypyc, {found} of {len(names)} modules; the others' compiled files are missing)"
