@@ -108,15 +108,17 @@ def changed(root: Path, modules: dict[str, dict[str, object]]) -> str | None:
     """The first recorded module whose source is not the one compiled, or None. A size and modification
     time as recorded is taken as unchanged (an editable install's own files); any other is read and its
     digest compared (an installed wheel's files, a touched file)."""
+    # os.stat on text paths: pathlib's joins cost more than the stat calls at every process's start.
+    folder = os.fspath(root)
     for path, built in modules.items():
-        source = root / path
+        source = os.path.join(folder, path)
         try:
-            stat = source.stat()
+            stat = os.stat(source)
         except OSError:
             return path
         if stat.st_size != built.get("size"):
             return path
-        if stat.st_mtime_ns != built.get("mtime_ns") and source_digest(source) != built.get("sha256"):
+        if stat.st_mtime_ns != built.get("mtime_ns") and source_digest(Path(source)) != built.get("sha256"):
             return path
     return None
 
