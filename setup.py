@@ -3,7 +3,7 @@
 Everything else about the package is in pyproject.toml; this file adds the extension modules only.
 A pure-Python build instead when ``HONBA_PURE`` is set (not 0), when there is no C compiler or no
 Python headers (one line says so; pip shows a build's lines with ``-v``), or when the compile fails:
-the package is the same and runs its sources. Every build writes ``domain/compiled.json`` where the
+the package is the same and runs its sources. Every build writes ``domain/compiled.txt`` where the
 package is built (in place for an editable install): each compiled module's source digest, which
 ``domain.compiled.guard`` compares at run time, or why nothing was compiled.
 
@@ -12,7 +12,6 @@ The C is split a file a module (mypyc's ``multi_file``) and compiled on every co
 
 from __future__ import annotations
 
-import json
 import os
 import runpy
 import shutil
@@ -31,6 +30,7 @@ HERE = Path(__file__).resolve().parent
 COMPILED = runpy.run_path(str(HERE / "domain" / "compiled.py"))
 MODULES: tuple[str, ...] = COMPILED["MODULES"]
 RECORD: str = COMPILED["RECORD"]
+RECORD_TEXT = COMPILED["record_text"]
 # The commands that build (pip's PEP 517 hooks run ``bdist_wheel`` and ``editable_wheel``); the metadata
 # hooks (``egg_info``, ``dist_info``) need no compile.
 BUILDS = {"build", "build_ext", "bdist_wheel", "editable_wheel", "install", "develop"}
@@ -57,9 +57,9 @@ def why_not_compile() -> str | None:
     return None
 
 
-def write_record(folder: Path, record: dict[str, Any]) -> None:
+def write_record(folder: Path, record: str) -> None:
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / RECORD).write_text(json.dumps(record, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    (folder / RECORD).write_text(record, encoding="utf-8")
 
 
 class BuildExt(build_ext):
@@ -67,7 +67,7 @@ class BuildExt(build_ext):
     as a pure-Python build, and the record written beside the modules it describes."""
 
     # What extensions() decided: the compiled modules' sources, or why none is compiled.
-    record: dict[str, Any] = {"modules": {}, "pure": "no extension was built"}
+    record: str = RECORD_TEXT(HERE, pure="no extension was built")
 
     def build_extension(self, ext: Any) -> None:
         compile_one = self.compiler.compile
@@ -91,7 +91,7 @@ class BuildExt(build_ext):
         except Exception as error:  # a compiler or linker failure: the pure package instead
             say(f"compiling failed ({type(error).__name__}: {error}); installing pure Python")
             self.extensions = []
-            BuildExt.record = {"modules": {}, "pure": f"the compile failed ({type(error).__name__})"}
+            BuildExt.record = RECORD_TEXT(HERE, pure=f"the compile failed ({type(error).__name__})")
         write_record(Path(self.build_lib) / "domain", BuildExt.record)
         if self.inplace:
             write_record(HERE / "domain", BuildExt.record)
@@ -119,7 +119,7 @@ def extensions() -> list[Any]:
     why = why_not_compile()
     if why is not None:
         say(f"building pure Python: {why}")
-        BuildExt.record = {"modules": {}, "pure": why}
+        BuildExt.record = RECORD_TEXT(HERE, pure=why)
         if in_place():
             # No build_ext runs: the record of an earlier compiled build in place is replaced now, so
             # that its compiled modules, still beside their sources, are not loaded.
@@ -129,9 +129,9 @@ def extensions() -> list[Any]:
 
     os.chdir(HERE)  # mypy reads its settings from pyproject.toml here
     say(f"compiling {len(MODULES)} modules with mypyc (HONBA_PURE=1 for a pure-Python build)")
-    record = COMPILED["record_of"](HERE, MODULES)
+    record = RECORD_TEXT(HERE, MODULES)
     built = mypycify(list(MODULES), opt_level="3", multi_file=True)
-    BuildExt.record = {"modules": record}
+    BuildExt.record = record
     return list(built)
 
 

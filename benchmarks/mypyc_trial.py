@@ -27,7 +27,6 @@ generated setup.py runs, and mypy's settings are read from it with ``--config-fi
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import re
 import resource
@@ -137,8 +136,7 @@ def compile_modules(tree: Path, modules: list[str]) -> list[str]:
         shutil.rmtree(tree / "build", ignore_errors=True)
     # The build's record of the compiled sources, as setup.py writes it: without it the stale guard
     # (domain/compiled.py) loads every listed module from its source.
-    record = {"modules": COMPILED["record_of"](tree, left)}
-    (tree / "domain" / COMPILED["RECORD"]).write_text(json.dumps(record), encoding="utf-8")
+    (tree / "domain" / COMPILED["RECORD"]).write_text(COMPILED["record_text"](tree, left), encoding="utf-8")
     print(f"  compiled {len(left)} of {len(modules)} modules: {wall:.0f} s wall, {cpu:.0f} s CPU ({load()})")
     return left
 

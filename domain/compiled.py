@@ -2,32 +2,32 @@
 running in place of its edited source.
 
 ``MODULES`` is the one list of the modules the build compiles (``setup.py`` and
-``benchmarks/mypyc_trial.py`` read it from here). The build writes ``compiled.json`` beside this file:
+``benchmarks/mypyc_trial.py`` read it from here). The build writes ``compiled.txt`` beside this file:
 each compiled module's source digest (and size and modification time, so that an unchanged checkout is
-checked with a ``stat`` a file, not a read). ``guard()`` runs when ``domain``, ``projections`` or
-``replay`` is first imported (their ``__init__``), before any listed module can be: unless the record's
-modules are all as they were built, and ``HONBA_PURE`` is unset, every listed module is loaded from its
-source for this process by a finder placed first on ``sys.meta_path``. mypyc's calls between the modules
-of one build are direct C calls, so one stale module makes the whole build suspect, not only itself.
+checked with a ``stat`` a file, not a read), or why it compiled nothing. ``guard()`` runs when ``domain``,
+``projections`` or ``replay`` is first imported (their ``__init__``), before any listed module can be:
+unless the record's modules are all as they were built, and ``HONBA_PURE`` is unset, every listed module
+is loaded from its source for this process by a finder placed first on ``sys.meta_path``. mypyc's calls
+between the modules of one build are direct C calls, so one stale module makes the whole build suspect,
+not only itself.
 
-This module imports nothing of honba and runs at the start of every process: the standard library only,
-and as little work as an unchanged build allows.
+This module runs at the start of every honba process, before anything else of honba: it imports only
+``os`` and ``sys`` at its top (the rest where it is needed), its record is plain lines, and an unchanged
+build costs one ``stat`` a module (a ``json``, ``dataclasses`` and ``importlib.util`` import took a
+command's start from 107 to 187 M instructions; docs/performance.md, issue 36, twenty-third round).
 """
 
 from __future__ import annotations
 
-import dataclasses
-import hashlib
-import importlib.machinery
-import importlib.util
-import json
 import os
 import sys
-from collections.abc import Mapping, Sequence
-from importlib.abc import MetaPathFinder
-from importlib.machinery import ModuleSpec
-from pathlib import Path
-from types import ModuleType
+
+# typing's own flag without importing typing (mypy reads the name as typing's).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+    from importlib.machinery import ModuleSpec
+    from types import ModuleType
 
 # The hot modules of an import's reading worker and storing process (docs/performance.md, issue 36,
 # seventeenth and twenty-third rounds), as paths from the project's root.
@@ -75,13 +75,15 @@ MODULES: tuple[str, ...] = (
     "replay/service/imports/batch.py",
     "replay/service/imports/importing.py",
 )
-RECORD = "compiled.json"
+RECORD = "compiled.txt"
 # The project's root: the folder holding domain/, projections/ and replay/ (a checkout, or site-packages).
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # Set by the first process that says the build is stale, so that the processes it starts (an import's
 # reading workers) load the sources without saying it again.
 SAID = "HONBA_STALE_SAID"
 REBUILD = "pip install -e ."
+# A compiled module's source as compiled: its SHA-256, size and modification time (ns).
+Built = tuple[str, int, int]
 
 
 def module_name(path: str) -> str:
@@ -89,43 +91,71 @@ def module_name(path: str) -> str:
     return path.removesuffix(".py").replace("/", ".")
 
 
-def source_digest(path: Path) -> str:
+def source_digest(path: str | os.PathLike[str]) -> str:
     """The SHA-256 of a source file's bytes, as the build records it."""
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+    import hashlib
+
+    with open(path, "rb") as source:
+        return hashlib.sha256(source.read()).hexdigest()
 
 
-def record_of(root: Path, modules: Sequence[str]) -> dict[str, dict[str, object]]:
-    """What the build writes of each compiled module's source: digest, size, modification time."""
-    found: dict[str, dict[str, object]] = {}
+def record_text(root: str | os.PathLike[str], modules: Sequence[str] = (), pure: str | None = None) -> str:
+    """The build's record: a line for each compiled module's source (digest, size, modification time,
+    path), or the line of a build that compiled nothing and why."""
+    lines = ["# honba's build (setup.py): the sources of the modules mypyc compiled (domain/compiled.py)"]
+    if pure is not None:
+        lines.append(f"pure {pure}")
     for path in modules:
-        source = root / path
-        stat = source.stat()
-        found[path] = {"sha256": source_digest(source), "size": stat.st_size, "mtime_ns": stat.st_mtime_ns}
-    return found
+        source = os.path.join(root, path)
+        stat = os.stat(source)
+        lines.append(f"{source_digest(source)} {stat.st_size} {stat.st_mtime_ns} {path}")
+    return "\n".join(lines) + "\n"
 
 
-def changed(root: Path, modules: dict[str, dict[str, object]]) -> str | None:
+def read_record(root: str | os.PathLike[str]) -> tuple[dict[str, Built], str | None] | None:
+    """The build's record under ``root``'s domain/: the compiled modules' sources and why the build
+    compiled nothing (None if it compiled), or None without a record (or an unreadable one)."""
+    try:
+        with open(os.path.join(root, "domain", RECORD), encoding="utf-8") as file:
+            text = file.read()
+    except OSError:
+        return None
+    built: dict[str, Built] = {}
+    pure = None
+    for line in text.splitlines():
+        if line.startswith("#") or not line:
+            continue
+        if line.startswith("pure "):
+            pure = line.removeprefix("pure ")
+            continue
+        fields = line.split(" ", 3)
+        if len(fields) != 4 or not fields[1].isdigit() or not fields[2].isdigit():
+            return None
+        built[fields[3]] = (fields[0], int(fields[1]), int(fields[2]))
+    return built, pure
+
+
+def changed(root: str | os.PathLike[str], modules: Mapping[str, Built]) -> str | None:
     """The first recorded module whose source is not the one compiled, or None. A size and modification
     time as recorded is taken as unchanged (an editable install's own files); any other is read and its
     digest compared (an installed wheel's files, a touched file)."""
-    # os.stat on text paths: pathlib's joins cost more than the stat calls at every process's start.
     folder = os.fspath(root)
-    for path, built in modules.items():
+    for path, (digest, size, mtime_ns) in modules.items():
         source = os.path.join(folder, path)
         try:
             stat = os.stat(source)
         except OSError:
             return path
-        if stat.st_size != built.get("size"):
+        if stat.st_size != size:
             return path
-        if stat.st_mtime_ns != built.get("mtime_ns") and source_digest(Path(source)) != built.get("sha256"):
+        if stat.st_mtime_ns != mtime_ns and source_digest(source) != digest:
             return path
     return None
 
 
-class SourceFirst(MetaPathFinder):
-    """Finds the named modules' ``.py`` files in their package's folders, ahead of the compiled
-    extension modules beside them."""
+class SourceFirst:
+    """A ``sys.meta_path`` finder: the named modules' ``.py`` files in their package's folders, ahead of
+    the compiled extension modules beside them."""
 
     def __init__(self, names: frozenset[str]) -> None:
         self.names = names
@@ -133,8 +163,11 @@ class SourceFirst(MetaPathFinder):
     def find_spec(
         self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
     ) -> ModuleSpec | None:
+        """The spec of a named module's source, or None (Python's own finders decide)."""
         if fullname not in self.names or path is None:
             return None
+        import importlib.util
+
         leaf = fullname.rpartition(".")[2] + ".py"
         for folder in path:
             source = os.path.join(folder, leaf)
@@ -143,39 +176,30 @@ class SourceFirst(MetaPathFinder):
         return None
 
 
-@dataclasses.dataclass(frozen=True)
 class Decision:
     """What ``guard`` does in a process: run the build's compiled modules (``why_pure`` None), or load
-    ``sources`` from their ``.py`` files, and the line to say on stderr (None: nothing to say). A
-    dataclass, not attrs: setup.py runs this module where attrs may not be installed."""
+    ``sources`` from their ``.py`` files, and the line to say on stderr (None: nothing to say). Not
+    changed once made; a plain class, not attrs: this module imports as little as it can (above)."""
 
-    why_pure: str | None
-    sources: frozenset[str]
-    say: str | None
+    __slots__ = ("say", "sources", "why_pure")
 
-
-def read_record(root: Path) -> dict[str, object] | None:
-    """The build's record (``compiled.json``) under ``root``'s domain/, or None without one."""
-    try:
-        data = json.loads((root / "domain" / RECORD).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    return data if isinstance(data, dict) else None
+    def __init__(self, why_pure: str | None, sources: frozenset[str], say: str | None) -> None:
+        self.why_pure = why_pure
+        self.sources = sources
+        self.say = say
 
 
-def decide(root: Path, environ: Mapping[str, str]) -> Decision:
+def decide(root: str | os.PathLike[str], environ: Mapping[str, str]) -> Decision:
     """Whether the build's compiled modules under ``root`` may run in a process with ``environ``."""
     record = read_record(root)
-    built: dict[str, dict[str, object]] = {}
-    if record is not None and isinstance(record.get("modules"), dict):
-        built = record["modules"]  # type: ignore[assignment]
+    built, pure = record if record is not None else ({}, None)
     said = None
     if environ.get("HONBA_PURE", "") not in ("", "0"):
         why: str | None = "HONBA_PURE is set"
     elif record is None:
         why = "not compiled: no build record"
     elif not built:
-        why = f"installed without compiling: {record.get('pure', 'no reason recorded')}"
+        why = f"installed without compiling: {pure or 'no reason recorded'}"
     else:
         stale = changed(root, built)
         why = None if stale is None else f"the compiled modules are older than their sources ({stale} changed)"
@@ -206,28 +230,31 @@ def guard() -> Decision:
     return _decision
 
 
-_EXTENSIONS = tuple(importlib.machinery.EXTENSION_SUFFIXES)
+def _is_extension(origin: str | None) -> bool:
+    import importlib.machinery
+
+    return bool(origin) and str(origin).endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
 
 
 def is_compiled(module: ModuleType) -> bool:
     """Whether a module was loaded from a compiled extension module."""
-    origin = getattr(module.__spec__, "origin", None) or ""
-    return origin.endswith(_EXTENSIONS)
+    return _is_extension(getattr(module.__spec__, "origin", None))
 
 
 def describe() -> str:
     """How this process runs honba: ``compiled (mypyc, N modules)``, or ``pure Python (why)``."""
+    import importlib.util
+
     decision = guard()
     if decision.why_pure is not None:
         return f"pure Python ({decision.why_pure})"
-    modules = (read_record(ROOT) or {}).get("modules")
-    names = [module_name(path) for path in modules] if isinstance(modules, dict) else []
+    built = (read_record(ROOT) or ({}, None))[0]
     found = 0
-    for name in names:
-        spec = importlib.util.find_spec(name)
-        found += bool(spec is not None and spec.origin and spec.origin.endswith(_EXTENSIONS))
-    if found == len(names):
+    for path in built:
+        spec = importlib.util.find_spec(module_name(path))
+        found += _is_extension(spec.origin if spec is not None else None)
+    if found == len(built):
         return f"compiled (mypyc, {found} modules)"
     if found == 0:
         return "pure Python (the build record names compiled modules, but none is beside its source)"
-    return f"compiled (mypyc, {found} of {len(names)} modules; the others' compiled files are missing)"
+    return f"compiled (mypyc, {found} of {len(built)} modules; the others' compiled files are missing)"

@@ -9,7 +9,6 @@ runs the same cases on this checkout's own build in fresh processes, and install
 from __future__ import annotations
 
 import importlib.machinery
-import json
 import os
 import shutil
 import tomllib
@@ -19,20 +18,20 @@ import pytest
 from conftest import REPO
 from packaging.requirements import Requirement
 
-from domain.compiled import MODULES, RECORD, SAID, SourceFirst, decide, module_name, record_of
+from domain.compiled import MODULES, RECORD, SAID, SourceFirst, decide, module_name, read_record, record_text
 
 EVERY = frozenset(module_name(path) for path in MODULES)
 BUILT = ("domain/bounds.py", "domain/said.py", "replay/formats/tenhou_xml.py")
 
 
-def planted(root: Path, record: dict[str, object] | None = None) -> Path:
-    """Real sources of three listed modules under ``root``, with the record of a build of them (or
-    ``record``), as setup.py writes it."""
+def planted(root: Path, pure: str | None = None) -> Path:
+    """Real sources of three listed modules under ``root``, with the record of a build of them (or of
+    a build that compiled nothing, and why), as setup.py writes it."""
     for path in BUILT:
         (root / path).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(REPO / path, root / path)
-    written = {"modules": record_of(root, BUILT)} if record is None else record
-    (root / "domain" / RECORD).write_text(json.dumps(written), encoding="utf-8")
+    record = record_text(root, BUILT) if pure is None else record_text(root, pure=pure)
+    (root / "domain" / RECORD).write_text(record, encoding="utf-8")
     return root
 
 
@@ -108,7 +107,7 @@ def test_honba_pure_runs_the_sources_of_a_fresh_build(tmp_path: Path) -> None:
 def test_without_a_record_or_with_a_pure_build_the_sources_run(tmp_path: Path) -> None:
     # A pure build in place replaces a compiled build's record; the old compiled files beside the
     # sources must not run then.
-    pure = decide(planted(tmp_path / "pure", {"modules": {}, "pure": "HONBA_PURE is set"}), {})
+    pure = decide(planted(tmp_path / "pure", pure="HONBA_PURE is set"), {})
     assert pure.why_pure == "installed without compiling: HONBA_PURE is set"
     assert pure.sources == EVERY
     none = tmp_path / "none"
@@ -116,7 +115,7 @@ def test_without_a_record_or_with_a_pure_build_the_sources_run(tmp_path: Path) -
     (none / "domain" / RECORD).unlink()
     assert decide(none, {}).why_pure == "not compiled: no build record"
     assert decide(none, {}).sources == EVERY
-    (none / "domain" / RECORD).write_text("{not json", encoding="utf-8")
+    (none / "domain" / RECORD).write_text("a line that is no record\n", encoding="utf-8")
     assert decide(none, {}).why_pure == "not compiled: no build record"
 
 
@@ -160,7 +159,9 @@ def test_the_build_reads_the_types_of_the_dependencies_it_installs() -> None:
 def test_the_record_holds_each_sources_digest(tmp_path: Path, path: str) -> None:
     import hashlib
 
-    root = planted(tmp_path)
-    record = json.loads((root / "domain" / RECORD).read_text(encoding="utf-8"))["modules"][path]
-    assert record["sha256"] == hashlib.sha256((REPO / path).read_bytes()).hexdigest()
-    assert record["size"] == (REPO / path).stat().st_size
+    record = read_record(planted(tmp_path))
+    assert record is not None
+    digest, size, _ = record[0][path]
+    assert digest == hashlib.sha256((REPO / path).read_bytes()).hexdigest()
+    assert size == (REPO / path).stat().st_size
+    assert record[1] is None
