@@ -44,8 +44,10 @@ def stored_time(moment: datetime) -> str:
     return moment.astimezone(UTC).replace(microsecond=0).isoformat()
 
 
-def check_minutes(minutes: int, what: Said) -> int:
+def check_minutes(minutes: object, what: Said) -> int:
     """Minutes a director gives (``what``: what they are, ``a time limit``): a whole number from 1 to a day."""
+    # ``object``, not ``int``: compiled by mypyc, a function refuses a parameter of another type with a
+    # TypeError before its body runs and takes ``True`` as 1; this one says what is wrong with any value.
     if isinstance(minutes, bool) or not isinstance(minutes, int) or not MINUTES.low <= minutes <= MINUTES.high:
         raise RuleViolation(
             Said(
@@ -95,8 +97,9 @@ class Clock:
         """Whether a result recorded at ``at`` is the first one after time (the match then marks it)."""
         return at is not None and self.time_up_at is None and self.is_up(at)
 
-    def set_limit(self, minutes: int) -> Clock:
-        """The clock with this limit (a limit set again replaces the one before)."""
+    def set_limit(self, minutes: object) -> Clock:
+        """The clock with this limit (a limit set again replaces the one before; ``check_minutes``
+        refuses what is not a whole number of minutes)."""
         return attrs.evolve(self, limit=check_minutes(minutes, Said("a time limit")))
 
     def start(self, at: str) -> Clock:

@@ -19,22 +19,20 @@ class HonbaError(Exception):
         first = args[0] if args else ""
         self.said: Said | str = first if isinstance(first, Said) else str(self)
 
-    def __reduce__(
-        self,
-    ) -> tuple[Callable[..., HonbaError], tuple[type[HonbaError], tuple[object, ...], dict[str, object]]]:
+    def __reduce__(self) -> tuple[Callable[..., HonbaError], tuple[type[HonbaError], tuple[object, ...]], object]:
         # An import's reading processes send their refusals back pickled. Python rebuilds an exception
         # by calling its class with ``args`` (the message), which fails for a refusal made of parts
-        # (a field and a problem, a file and a line): rebuilt here without its ``__init__``, its
-        # attributes (the field, the words) as they were.
-        return (_rebuilt, (type(self), self.args, dict(self.__dict__)))
+        # (a field and a problem, a file and a line): rebuilt here without its ``__init__``, then given
+        # its attributes (the field, the words) as they were. They are the pickle protocol's state
+        # (``__getstate__``, set again by ``__setstate__``), not ``__dict__`` read and written directly:
+        # compiled by mypyc, a refusal made without ``__init__`` has no ``__dict__`` to update until an
+        # attribute is set, and its class's own attributes may be kept outside it.
+        return (_rebuilt, (type(self), self.args), self.__getstate__())
 
 
-def _rebuilt(kind: type[HonbaError], args: tuple[object, ...], attributes: dict[str, object]) -> HonbaError:
-    """A refusal as it was pickled (``HonbaError.__reduce__``)."""
-    error = kind.__new__(kind)
-    Exception.__init__(error, *args)
-    error.__dict__.update(attributes)
-    return error
+def _rebuilt(kind: type[HonbaError], args: tuple[object, ...]) -> HonbaError:
+    """A refusal as it was pickled (``HonbaError.__reduce__``), its attributes set after."""
+    return kind.__new__(kind, *args)
 
 
 class RuleViolation(HonbaError):

@@ -1061,8 +1061,9 @@ def flush(cache: DocCache, position: int) -> None:
         except _LeftOut as exc:  # one of its rows cannot be read
             summary, damage = None, exc.args[0]
             cache.drop_summary(key)
-        except HonbaError as exc:  # a stored fact the table cannot hold: changed behind honba's back
-            summary, damage = None, said_data(Said("it cannot be scored ({why}): left out", why=exc.said))
+        # (A name of its own: compiled by mypyc, one name is one variable of the first clause's type.)
+        except HonbaError as unscorable:  # a stored fact the table cannot hold: changed behind honba's back
+            summary, damage = None, said_data(Said("it cannot be scored ({why}): left out", why=unscorable.said))
             cache.drop_summary(key)
         else:
             damage = doc.get("broken")

@@ -131,8 +131,13 @@ def _check_bounds(value: HandValue) -> None:
         (HAND_POINTS, value.tai),
         (YAKUMAN_MULTIPLE, value.multiple),
     ):
-        # Compared here, the refusal made by the bound: every hand of an import passes through.
-        if number is not None and not (type(number) is int and bound.low <= number <= bound.high):
+        # Compared here, the refusal made by the bound: every hand of an import passes through. The
+        # type asked first, of the caller's object: compiled by mypyc, a count narrowed to ``int`` (past
+        # ``is not None``) is a machine integer, so ``True`` would be asked its type as 1 and pass.
+        if type(number) is int:
+            if not bound.low <= number <= bound.high:
+                bound.check(number)
+        elif number is not None:
             bound.check(number)
 
 

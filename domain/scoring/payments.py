@@ -8,6 +8,7 @@ always give the same payments.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 import attrs
 
@@ -69,12 +70,15 @@ def nearest_winner(result: WinResult, players: int) -> Win:
     return min(result.wins, key=lambda w: turn_distance(discarder, w.winner, players))
 
 
-def _riichi_sticks(riichi: Sequence[Seat], rules: Ruleset) -> list[Payment]:
+def _riichi_sticks(riichi: Sequence[Any], rules: Ruleset) -> list[Payment]:
     if not riichi:
         return []  # (no riichi: most hands)
     # The stick each seat places is the same payment every hand under these rules: made once.
     sticks = rules_memo(rules).sticks
     placed = []
+    # Each seat as the caller's object (``Any``, not ``Seat``): compiled by mypyc, a seat read from a
+    # sequence of ``int`` is a machine integer, and ``True`` would be asked its type as 1 and find seat
+    # 1's stick.
     for seat in riichi:
         stick = sticks.get(seat)
         if stick is None or type(seat) is not int:

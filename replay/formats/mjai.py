@@ -598,7 +598,10 @@ class _GameReader:
         k.after_kan.add(seat)
         k.ippatsu.clear()
 
-    _on_nukidora = _on_kita
+    def _on_nukidora(self, event: dict[str, Any]) -> None:
+        # Another writer's name for kita. A method, not a class attribute bound to ``_on_kita``: mypyc
+        # makes such an attribute of a compiled class an instance's, never set.
+        self._on_kita(event)
 
     def _on_dora(self, event: dict[str, Any]) -> None:
         k = self._in_hand("dora")
@@ -1627,8 +1630,6 @@ class _LineReader(_GameReader):
     def _on_kita(self, event: dict[str, Any]) -> None:
         super()._on_kita(event)
         self._moved(KITA, event, event.get("pai", "N"))
-
-    _on_nukidora = _on_kita
 
     def _on_reach(self, event: dict[str, Any]) -> None:
         super()._on_reach(event)
