@@ -30,9 +30,7 @@ if TYPE_CHECKING:
     from types import ModuleType
 
 # The hot modules of an import's reading worker and storing process (docs/performance.md, issue 36,
-# seventeenth and twenty-third rounds), as paths from the project's root. Not replay/formats/mjai.py:
-# compiled (mypyc 2.4.1, one C file or many), its reader's ``getattr(self, name)`` of an event's
-# handler fails ("'_LineReader' object has no attribute '_on_ankan'"), so verify refuses every mjai log.
+# seventeenth and twenty-third rounds), as paths from the project's root.
 MODULES: tuple[str, ...] = (
     "domain/amendments.py",
     "domain/bounds.py",
@@ -70,6 +68,7 @@ MODULES: tuple[str, ...] = (
     "replay/formats/tenhou_vocab.py",
     "replay/formats/detect.py",
     "replay/formats/source.py",
+    "replay/formats/mjai.py",
     "replay/store/mapper.py",
     "replay/service/imports/verify.py",
     "replay/service/imports/storing.py",
