@@ -75,7 +75,8 @@ class BuildExt(build_ext):
         def compile_all(sources: list[str], *args: Any, **kwargs: Any) -> list[str]:
             if len(sources) < 2:
                 return list(compile_one(sources, *args, **kwargs))
-            with ThreadPoolExecutor(len(os.sched_getaffinity(0))) as pool:
+            cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+            with ThreadPoolExecutor(cores) as pool:
                 parts = pool.map(lambda source: compile_one([source], *args, **kwargs), sources)
                 return [obj for part in parts for obj in part]
 
