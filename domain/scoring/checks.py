@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import operator
 
 from domain.bounds import (
     DISCARDS,
@@ -131,13 +132,27 @@ def _check_bounds(value: HandValue) -> None:
         (HAND_POINTS, value.tai),
         (YAKUMAN_MULTIPLE, value.multiple),
     ):
-        # Compared here, the refusal made by the bound: every hand of an import passes through. The
-        # type asked first, of the caller's object: compiled by mypyc, a count narrowed to ``int`` (past
-        # ``is not None``) is a machine integer, so ``True`` would be asked its type as 1 and pass.
+        # Compared here: every hand of an import passes through. The type asked first, of the caller's
+        # object: past ``is not None`` code compiled by mypyc holds the count as a machine integer, and
+        # ``True`` would be asked its type as 1 and pass as a han count of 1.
         if type(number) is int:
             if not bound.low <= number <= bound.high:
-                bound.check(number)
+                _refuse_counts(value)
         elif number is not None:
+            _refuse_counts(value)
+
+
+# The counts ``_check_bounds`` bounds, read in one call, and their bounds in the same order.
+_COUNTS = operator.attrgetter("han", "fu", "dora", "faan", "doubles", "points", "tai", "multiple")
+_COUNT_BOUNDS = (HAN, FU, DORA, FAAN, DOUBLES, HAND_POINTS, HAND_POINTS, YAKUMAN_MULTIPLE)
+
+
+def _refuse_counts(value: HandValue) -> None:
+    """The refusal of a hand value's first count out of its bound, made by the bound (``Bound.check``)
+    of the count as the caller gave it: read through ``attrgetter`` (``Any``), ``True`` stays ``True``
+    where a count read as the field's ``int`` would reach the bound as 1 in code compiled by mypyc."""
+    for bound, number in zip(_COUNT_BOUNDS, _COUNTS(value), strict=True):
+        if number is not None:
             bound.check(number)
 
 
