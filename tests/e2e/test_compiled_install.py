@@ -73,17 +73,17 @@ def test_honba_pure_runs_the_sources(built_copy: Path) -> None:
 
 
 def test_an_edited_source_runs_every_compiled_module_from_source_said_once(built_copy: Path) -> None:
-    with (built_copy / "domain" / "said.py").open("a", encoding="utf-8") as source:
+    with (built_copy / "domain" / "scoring" / "points.py").open("a", encoding="utf-8") as source:
         source.write("EDITED = True  # after the build\n")
     # The edited module's new line runs, and so does every other listed module's source; a process it
     # starts (an import's reading workers) loads the sources too without saying it again.
     child = f"import subprocess, sys; subprocess.run([sys.executable, '-P', '-c', {WHICH!r}], check=True)"
-    done = _run(built_copy, f"import domain.said as s; print(s.EDITED); {WHICH}; {child}")
+    done = _run(built_copy, f"import domain.scoring.points as p; print(p.EDITED); {WHICH}; {child}")
     assert done.returncode == 0, done.stderr
-    stale = "pure Python (the compiled modules are older than their sources (domain/said.py changed))"
+    stale = "pure Python (the compiled modules are older than their sources (domain/scoring/points.py changed))"
     assert done.stdout.splitlines() == ["True", stale, "False False", stale, "False False"]
     assert len(done.stderr.splitlines()) == 1
-    assert "domain/said.py changed since honba was compiled" in done.stderr
+    assert "domain/scoring/points.py changed since honba was compiled" in done.stderr
     assert "pip install -e ." in done.stderr
 
 
