@@ -3,8 +3,11 @@
     python -P benchmarks/mypyc_trial.py [--part import|service] [--pairs 3] [--keep DIR] [--no-measure]
                                         [--without MODULE ...]
 
-Not a build path: issue 36's seventeenth round asked whether compiling "hot pure functions with mypyc"
-pays before any build is made. This tree's committed code (``git archive HEAD``) is unpacked twice into a
+The build path is ``setup.py`` (``pip install``, since the twenty-third round); this script is issue 36's
+seventeenth-round trial, kept to measure a list of modules (``--without``) or another part before the
+build compiles it: ``IMPORT`` is the build's own list (``domain/compiled.py``'s ``MODULES``), compiled here
+by mypyc's command line (one C file) with the build's record written beside it, so that the stale guard
+runs the compiled modules. This tree's committed code (``git archive HEAD``) is unpacked twice into a
 temporary folder (or ``--keep DIR``): one copy stays interpreted, the other has ``--part``'s modules
 (``IMPORT`` or ``SERVICE`` below) compiled in place by ``mypyc``; a module mypyc refuses is left
 interpreted and said with mypyc's reason (``REFUSED`` lists those that compile but fail at run time).
@@ -27,6 +30,7 @@ import argparse
 import os
 import re
 import resource
+import runpy
 import shutil
 import subprocess
 import sys
@@ -45,22 +49,10 @@ def _names(text: str) -> list[str]:
 
 
 # What a reading worker's job and the import's storing process run most (cProfile and cachegrind of
-# ``worker_instructions.py``'s job): the domain's rules and scoring, the projections the view builds,
-# the Tenhou XML reader (and the mjai reader: 0.88 of its instructions compiled, sixth round), the mapper,
-# the import's service.
-IMPORT = _names("""
-domain/amendments.py domain/bounds.py domain/clock.py domain/codec.py domain/draw.py domain/entry_checks.py
-domain/errors.py domain/integrity.py domain/progression.py domain/said.py domain/scoring/checks.py
-domain/scoring/memo.py domain/scoring/payments.py domain/scoring/points.py domain/scoring/riichi.py
-domain/scoring/units.py domain/seating.py domain/special_hands.py domain/stages.py domain/store_errors.py
-domain/win_facts.py projections/entries.py projections/ledger.py projections/needs.py projections/ratings.py
-projections/standings.py projections/standings_view.py projections/stats.py projections/table.py
-replay/formats/tenhou_xml.py replay/formats/tenhou_xml_tiles.py replay/formats/yaku.py
-replay/formats/tenhou_rules.py replay/formats/tenhou_vocab.py replay/formats/detect.py replay/formats/source.py
-replay/formats/mjai.py
-replay/store/mapper.py replay/service/imports/verify.py replay/service/imports/storing.py
-replay/service/imports/batch.py replay/service/imports/importing.py
-""")
+# ``worker_instructions.py``'s job): the list the build compiles (``domain/compiled.py``'s ``MODULES``),
+# read from this tree's file without importing honba (the path may hold another tree's).
+COMPILED = runpy.run_path(str(REPO / "domain" / "compiled.py"))
+IMPORT: list[str] = list(COMPILED["MODULES"])
 # A recorded hand's service call (``service_hand.py --profile``): the same domain and projections, the
 # recording service, the store's modules around the save, the site's token check.
 SERVICE = [m for m in IMPORT if m.startswith(("domain/", "projections/"))] + _names("""
@@ -82,6 +74,10 @@ REFUSED = {
     "'object layout differs'",
     "replay/service/recording/changes.py": "class Opening(Said) subclasses an attrs class of a compiled module: "
     "mypyc's code generator fails (generate_richcompare_wrapper)",
+    "domain/said.py": "its Said, compiled as a native class, refuses the interpreted Opening(Said) "
+    "(twenty-third round: recording a match failed)",
+    "projections/standings_view.py": "StandingsProjection.name read on the class is a descriptor "
+    "(twenty-third round: the PostgreSQL view's follower failed)",
 }
 # Constructs mypyc 2.4 refuses, rewritten in the compiled copy only: (old text, new text) by module. Empty
 # since the twenty-third round wrote the seventeenth's four rewrites in the source itself (a Protocol's
@@ -142,6 +138,9 @@ def compile_modules(tree: Path, modules: list[str]) -> list[str]:
     finally:
         shutil.move(config, tree / "pyproject.toml")
         shutil.rmtree(tree / "build", ignore_errors=True)
+    # The build's record of the compiled sources, as setup.py writes it: without it the stale guard
+    # (domain/compiled.py) loads every listed module from its source.
+    (tree / "domain" / COMPILED["RECORD"]).write_text(COMPILED["record_text"](tree, left), encoding="utf-8")
     print(f"  compiled {len(left)} of {len(modules)} modules: {wall:.0f} s wall, {cpu:.0f} s CPU ({load()})")
     return left
 

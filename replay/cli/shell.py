@@ -151,7 +151,9 @@ def _print_version(value: bool) -> None:
             number = version("honba")
         except PackageNotFoundError:  # run from a source tree that was never installed
             number = "unknown (not installed)"
-        print(f"honba {number}")
+        from domain.compiled import describe
+
+        print(f"honba {number}, {describe()}")
         raise typer.Exit(0)
 
 
