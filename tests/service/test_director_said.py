@@ -231,6 +231,17 @@ DOMAIN = [
         "the time added is a whole number of minutes from 1 to 1440, not 2000",
         "追加時間は 1 から 1440 までの整数の分です(2000 ではありません)",
     ),
+    # A count that is no number of minutes is refused in words too, compiled (mypyc) or not.
+    (
+        lambda: check_minutes(True, Said("the time added")),
+        "the time added is a whole number of minutes from 1 to 1440, not True",
+        "追加時間は 1 から 1440 までの整数の分です(True ではありません)",
+    ),
+    (
+        lambda: Clock().set_limit("60"),
+        "a time limit is a whole number of minutes from 1 to 1440, not '60'",
+        "制限時間は 1 から 1440 までの整数の分です('60' ではありません)",
+    ),
     (
         lambda: Clock().check_start(),
         "set the time limit before starting the clock",

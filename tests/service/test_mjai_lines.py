@@ -16,6 +16,7 @@ import random
 from typing import Any
 
 import pytest
+from conftest import compiled
 from riichienv_games import riichienv_game
 
 import replay.formats.mjai as mjai
@@ -224,9 +225,7 @@ def oddly_spaced(rng: random.Random) -> Any:
     return layout
 
 
-def test_plain_lines_in_layouts_not_spelled_out_read_alike(
-    games: list[list[dict[str, Any]]], monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_plain_lines_in_layouts_not_spelled_out_read_alike(games: list[list[dict[str, Any]]]) -> None:
     rng = random.Random(5)
     layout = oddly_spaced(rng)
     for events in games:
@@ -235,7 +234,18 @@ def test_plain_lines_in_layouts_not_spelled_out_read_alike(
         assert odd and any(line not in mjai._WRITTEN_PLAIN for line in odd)
         same(text.encode())
         same((text + "\n\n  \n").encode())
-    # Such a line is still left in the text: only the other events are read as JSON.
+
+
+@pytest.mark.skipif(
+    compiled(mjai),
+    reason="a compiled mjai reader calls _line_event directly: no spy sees which lines it reads as JSON "
+    "(.ci/run runs this file pure too)",
+)
+def test_plain_lines_in_layouts_not_spelled_out_are_not_read_as_json(
+    games: list[list[dict[str, Any]]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Such a line is left in the text and read by the plain pattern: only the other events are read as JSON.
+    layout = oddly_spaced(random.Random(5))
     read: list[str] = []
     line_event = mjai._line_event
     monkeypatch.setattr(

@@ -16,7 +16,7 @@ from conftest import SANMA, TENHOU, hv, ron, started, table, tsumo, won
 from domain.bounds import LOSER_SCORE, OutOfBounds
 from domain.errors import HonbaError
 from domain.rules import load_preset, preset_names
-from domain.scoring import checks, memo, payments
+from domain.scoring import memo, payments
 from domain.scoring.checks import check_fact_bounds, check_value
 from domain.scoring.memo import rules_memo
 from domain.scoring.payments import hand_value_payments, settle
@@ -58,20 +58,39 @@ def test_rules_under_another_description_share_a_memo_and_other_values_do_not() 
     assert rules_memo(TENHOU.with_overrides({"kiriage_mangan": True})) is not rules_memo(TENHOU)
 
 
-def test_each_value_and_seating_is_worked_out_once(monkeypatch: pytest.MonkeyPatch) -> None:
+class _Watched(HandValue):
+    """A hand value that says which of its numbers are read: the memo's work on it is seen from the
+    value itself, which is interpreted (``domain.values``), whether the scoring runs compiled or not."""
+
+    __slots__ = ()
+    reads: list[str] = []
+
+    def __getattribute__(self, name: str) -> object:
+        _Watched.reads.append(name)
+        return super().__getattribute__(name)
+
+
+def test_each_value_and_seating_is_worked_out_once() -> None:
     rules = load_preset("tenhou").with_overrides({"name": "memo-count"})  # a memo of its own
-    worked: list[object] = []
-    checked: list[object] = []
-    real_payments, real_check = payments._hand_value_payments, checks._check_value
-    monkeypatch.setattr(payments, "_hand_value_payments", lambda *a: worked.append(a) or real_payments(*a))
-    monkeypatch.setattr(checks, "_check_value", lambda *a, **k: checked.append(a) or real_check(*a, **k))
+    value = _Watched(han=3, fu=30)
     state = table(rules, dealer=0)
-    for _ in range(5):
-        check_value(hv(3, 30), rules, self_drawn=False)
-        hand_value_payments(ron(1, 2, hv(3, 30)), state, rules)
-        hand_value_payments(ron(1, 3, hv(3, 30)), state, rules)
-    assert len(checked) == 1
-    assert len(worked) == 2
+    check_value(value, rules, self_drawn=False)
+    first = [hand_value_payments(ron(1, discarder, value), state, rules) for discarder in (2, 3)]
+    assert [[p.amount for p in paid] for paid in first] == [[3900], [3900]]  # 3 han 30 fu on a discard
+    assert _Watched.reads  # worked out: its numbers read
+    _Watched.reads.clear()
+    for _ in range(4):
+        check_value(value, rules, self_drawn=False)
+        again = [hand_value_payments(ron(1, discarder, value), state, rules) for discarder in (2, 3)]
+        # The very payments worked out the first time, and none of the value's numbers read again.
+        assert all(kept is paid for kept, paid in zip(again, first, strict=True))
+    assert _Watched.reads == []
+
+
+def test_a_kept_riichi_stick_is_no_look_alike_seat_s() -> None:
+    # ``True`` equals seat 1 as a number, but is no seat: the stick kept for seat 1 is not given for it.
+    assert [p.payer for p in payments._riichi_sticks([1], TENHOU)] == [1]
+    assert [type(p.payer) for p in payments._riichi_sticks([True], TENHOU)] == [bool]
 
 
 @pytest.mark.parametrize("preset", [name for name in preset_names() if load_preset(name).scoring == "riichi"])
