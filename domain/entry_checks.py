@@ -7,6 +7,7 @@ One place for these checks: the Match aggregate runs them before it records anyt
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 
 import attrs
@@ -88,23 +89,30 @@ def start_checks(
 
 def opening_checks(opening: TableState) -> None:
     """An opening table's seats, scores and counts within their bounds (``domain.bounds``)."""
-    if not 0 <= opening.dealer < opening.players:
-        raise UnknownSeat(_no_seat(Said("opening dealer"), opening.dealer, opening.players))
-    if not 0 <= opening.round_wind <= 3 or not 1 <= opening.hand_number <= opening.players:
+    # The counts as the caller gave them (``attrgetter``: ``Any``): declared ``int``, compiled code
+    # would read them as machine integers, and ``True`` would pass as 1 (interpreted, the bounds refuse it).
+    dealer, round_wind, hand_number, counters, deposits, hands_played = _OPENING_NUMBERS(opening)
+    if not 0 <= dealer < opening.players:
+        raise UnknownSeat(_no_seat(Said("opening dealer"), dealer, opening.players))
+    if not 0 <= round_wind <= 3 or not 1 <= hand_number <= opening.players:
         raise RuleViolation(
             Said(
                 "opening table: there is no hand {hand} of round {round}",
-                hand=opening.hand_number,
-                round=opening.round_wind,
+                hand=hand_number,
+                round=round_wind,
             )
         )
     check_all(opening.scores, SCORE, "opening score")
-    COUNTERS.check(opening.counters, "opening counters")
-    DEPOSITS.check(opening.deposits, "opening deposits")
+    COUNTERS.check(counters, "opening counters")
+    DEPOSITS.check(deposits, "opening deposits")
     for name in ("extra_hands", "consecutive_dealer_wins", "dealer_wins_this_deal"):
         STREAK.check(getattr(opening, name), f"opening {name.replace('_', ' ')}")
-    HANDS_PLAYED.check(opening.hands_played, "opening hands played")
+    HANDS_PLAYED.check(hands_played, "opening hands played")
     check_all(opening.penalties, SCORE, "opening penalties")
+
+
+_OPENING_NUMBERS = operator.attrgetter("dealer", "round_wind", "hand_number", "counters", "deposits", "hands_played")
+_AMOUNT = operator.attrgetter("amount")
 
 
 def stick_unit(rules: Ruleset) -> int:
@@ -195,9 +203,12 @@ class EntryChecks:
         """Refuse a penalty against no seat, of no positive amount or more than a table holds, or
         whose kind or note is not one line of text of their length (``domain.bounds``)."""
         self.seat(penalty.seat, Said("penalised seat"))
-        if penalty.amount <= 0:
-            raise RuleViolation(Said("a penalty must be a positive amount, not {amount}", amount=penalty.amount))
-        PENALTY_AMOUNT.check(penalty.amount)
+        # The amount as the caller gave it (``attrgetter``: ``Any``): declared ``int``, compiled code
+        # would read it as a machine integer, and ``True`` would pass as 1.
+        amount = _AMOUNT(penalty)
+        if type(amount) is int and amount <= 0:
+            raise RuleViolation(Said("a penalty must be a positive amount, not {amount}", amount=amount))
+        PENALTY_AMOUNT.check(amount)
         TEXT.check(penalty.kind, "penalty kind")
         TEXT.check(penalty.note, "penalty note")
         self.penalty_share(penalty)

@@ -543,6 +543,8 @@ class Match(Aggregate):
         """Set the match's time limit, in minutes (again: it replaces the one before)."""
         who = by.strip() or "director"
         NAME.check(who, "clock by")
+        if type(minutes) is not int:  # said before a compiled ClockNote refuses it with a TypeError
+            check_minutes(minutes, Said("a time limit"))
         if self.seen(client_key, "clock", ClockNote("limit", minutes=minutes, by=who).fields()):
             return
         self._check_open()
@@ -564,6 +566,8 @@ class Match(Aggregate):
         who, why = by.strip() or "director", reason.strip()
         NAME.check(who, "clock by")
         TEXT.check(why, "clock reason")
+        if type(minutes) is not int:  # said before a compiled ClockNote refuses it with a TypeError
+            check_minutes(minutes, Said("the time added"))
         if self.seen(client_key, "clock", ClockNote("added", minutes=minutes, by=who, reason=why).fields()):
             return
         self._check_open()

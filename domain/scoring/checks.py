@@ -130,7 +130,6 @@ def _check_bounds(value: HandValue) -> None:
         (DOUBLES, value.doubles),
         (HAND_POINTS, value.points),
         (HAND_POINTS, value.tai),
-        (YAKUMAN_MULTIPLE, value.multiple),
     ):
         # Compared here: every hand of an import passes through. The type asked first, of the caller's
         # object: past ``is not None`` code compiled by mypyc holds the count as a machine integer, and
@@ -140,8 +139,14 @@ def _check_bounds(value: HandValue) -> None:
                 _refuse_counts(value)
         elif number is not None:
             _refuse_counts(value)
+    # The multiple is declared ``int`` (never None): compiled, ``value.multiple`` would be read as a
+    # machine integer and ``True`` would pass as 1. Read through ``attrgetter`` it stays the caller's.
+    multiple = _MULTIPLE(value)
+    if type(multiple) is not int or not YAKUMAN_MULTIPLE.low <= multiple <= YAKUMAN_MULTIPLE.high:
+        _refuse_counts(value)
 
 
+_MULTIPLE = operator.attrgetter("multiple")
 # The counts ``_check_bounds`` bounds, read in one call, and their bounds in the same order.
 _COUNTS = operator.attrgetter("han", "fu", "dora", "faan", "doubles", "points", "tai", "multiple")
 _COUNT_BOUNDS = (HAN, FU, DORA, FAAN, DOUBLES, HAND_POINTS, HAND_POINTS, YAKUMAN_MULTIPLE)

@@ -140,3 +140,32 @@ def test_a_renamed_copy_of_an_archive_is_recognised_by_its_content_without_readi
     assert (again.files, again.stored, again.present, again.conflicts) == (12, 0, 12, ())
     # The games are the ones stored, under the keys they were stored as (for --tournament).
     assert dict(again.games) == dict(first.games)
+
+
+def test_a_recognised_file_is_not_read_by_an_import_that_reads_in_its_own_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Fewer files than PARALLEL_FROM (and --jobs 1): no reading pool, the files read in this process.
+    # Seen at ``read_capped`` as the log reader looks it up (``replay.formats.source``'s global, reached
+    # by its caller compiled or not); the import's own digest of each file is read elsewhere.
+    from replay.formats import source
+
+    folder = archive(tmp_path / "logs", 4)
+    db = tmp_path / "store.sqlite"
+    read: list[str] = []
+    plain = source.read_capped
+
+    def counted(path: Path, **options: object) -> bytes:
+        read.append(Path(path).name)
+        return plain(path, **options)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(source, "read_capped", counted)
+    first = imported(db, folder)
+    assert first.stored == 4 and sorted(read) == sorted(p.name for p in WIRE[:4])
+    read.clear()
+    again = imported(db, folder)
+    assert read == [] and (again.stored, again.present) == (0, 4)
+    target = folder / WIRE[2].name
+    target.write_bytes(target.read_bytes() + b"\n")
+    changed = imported(db, folder)
+    assert read == [WIRE[2].name] and changed.present == 4

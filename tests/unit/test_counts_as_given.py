@@ -1,0 +1,49 @@
+"""A count that is no whole number is refused in words, whether the domain runs compiled (mypyc) or
+from its sources: compiled code reads a field declared ``int`` as a machine integer, where ``True``
+is 1 and ``"60"`` a ``TypeError``, so each check reads the count as the caller gave it."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import ron, started, won
+
+from domain.bounds import OutOfBounds
+from domain.errors import RuleViolation
+from domain.match import Match
+from domain.rules import load_preset
+from domain.values import HandValue, Penalty, TableState
+
+
+def test_a_yakuman_multiple_of_true_is_refused() -> None:
+    match = started()
+    with pytest.raises(OutOfBounds, match="yakuman multiple: True is not a whole number"):
+        match.record(won(ron(1, 2, HandValue(limit="yakuman", multiple=True))))
+    assert match.state.scores == started().state.scores
+
+
+@pytest.mark.parametrize("rules", ["hong-kong", "taiwanese", "tenhou"])
+def test_a_penalty_amount_of_true_is_refused(rules: str) -> None:
+    match = started(load_preset(rules))
+    with pytest.raises(OutOfBounds, match="penalty amount: True is not a whole number"):
+        match.penalise(Penalty(0, True))
+
+
+def test_a_penalty_of_no_positive_amount_is_said_so() -> None:
+    with pytest.raises(RuleViolation, match="a penalty must be a positive amount, not -8"):
+        started().penalise(Penalty(0, -8))
+
+
+@pytest.mark.parametrize("count", ["counters", "deposits", "hands_played"])
+def test_an_opening_table_s_count_of_true_is_refused(count: str) -> None:
+    opening = TableState(players=4, scores=(25000,) * 4, **{count: True})  # type: ignore[arg-type]
+    with pytest.raises(OutOfBounds, match="True is not a whole number"):
+        Match.start("m", ["A", "B", "C", "D"], load_preset("tenhou"), opening=opening)
+
+
+@pytest.mark.parametrize("minutes", ["60", 5.0, True])
+def test_minutes_that_are_no_whole_number_are_refused_by_the_match(minutes: object) -> None:
+    match = started()
+    with pytest.raises(RuleViolation, match="a time limit is a whole number of minutes"):
+        match.set_time_limit(minutes, by="director")  # type: ignore[arg-type]
+    with pytest.raises(RuleViolation, match="the time added is a whole number of minutes"):
+        match.add_time(minutes, by="director")  # type: ignore[arg-type]
