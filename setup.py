@@ -12,6 +12,7 @@ The C is split a file a module (mypyc's ``multi_file``) and compiled on every co
 
 from __future__ import annotations
 
+import importlib.machinery
 import os
 import runpy
 import shutil
@@ -87,14 +88,20 @@ class BuildExt(build_ext):
             self.compiler.compile = compile_one
 
     def run(self) -> None:
+        # Read before the build: setuptools' build_ext clears ``inplace`` while it runs and leaves it so
+        # when the compile raises.
+        inplace = bool(self.inplace or getattr(self, "editable_mode", False))
         try:
             super().run()
         except Exception as error:  # a compiler or linker failure: the pure package instead
             say(f"compiling failed ({type(error).__name__}: {error}); installing pure Python")
             self.extensions = []
             BuildExt.record = RECORD_TEXT(HERE, pure=f"the compile failed ({type(error).__name__})")
+            if inplace:
+                # What an earlier build left beside the sources is not this build's.
+                remove_extensions()
         write_record(Path(self.build_lib) / "domain", BuildExt.record)
-        if self.inplace:
+        if inplace:
             write_record(HERE / "domain", BuildExt.record)
 
 
@@ -113,25 +120,48 @@ def in_place() -> bool:
     return bool({"editable_wheel", "develop"} & args or ("build_ext" in args and {"--inplace", "-i"} & args))
 
 
+def remove_extensions() -> None:
+    """The compiled files an earlier build left beside the sources (an editable install's), removed: a
+    module since dropped from ``MODULES`` would otherwise still be loaded compiled, as would mypyc's
+    shared library of that build, whatever the guard decides for the modules of this one."""
+    suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
+    for package in ("domain", "projections", "replay"):
+        for found in (HERE / package).rglob("*"):
+            if found.name.endswith(suffixes):
+                found.unlink()
+    for found in HERE.glob("*__mypyc*"):
+        if found.name.endswith(suffixes):
+            found.unlink()
+
+
+def pure(why: str) -> list[Any]:
+    """No extension module: said why, and recorded (in place at once, since no build_ext may run)."""
+    say(f"building pure Python: {why}")
+    BuildExt.record = RECORD_TEXT(HERE, pure=why)
+    if in_place():
+        remove_extensions()
+        write_record(HERE / "domain", BuildExt.record)
+    return []
+
+
 def extensions() -> list[Any]:
     """mypyc's extension modules for ``MODULES`` (it generates their C now), or none, said why."""
     if not BUILDS.intersection(sys.argv[1:]):
         return []
     why = why_not_compile()
     if why is not None:
-        say(f"building pure Python: {why}")
-        BuildExt.record = RECORD_TEXT(HERE, pure=why)
-        if in_place():
-            # No build_ext runs: the record of an earlier compiled build in place is replaced now, so
-            # that its compiled modules, still beside their sources, are not loaded.
-            write_record(HERE / "domain", BuildExt.record)
-        return []
+        return pure(why)
     from mypyc.build import mypycify
 
     os.chdir(HERE)  # mypy reads its settings from pyproject.toml here
     say(f"compiling {len(MODULES)} modules with mypyc (HONBA_PURE=1 for a pure-Python build)")
-    record = RECORD_TEXT(HERE, MODULES)
-    built = mypycify(list(MODULES), opt_level="3", multi_file=True)
+    record = RECORD_TEXT(HERE, MODULES, installed=not in_place())
+    try:
+        built = mypycify(list(MODULES), opt_level="3", multi_file=True)
+    except (SystemExit, Exception) as error:  # mypy's type errors end mypycify with sys.exit
+        return pure(f"mypyc refused the modules ({type(error).__name__}: {error})")
+    if in_place():
+        remove_extensions()
     BuildExt.record = record
     return list(built)
 

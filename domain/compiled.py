@@ -103,16 +103,21 @@ def source_digest(path: str | os.PathLike[str]) -> str:
         return hashlib.sha256(source.read()).hexdigest()
 
 
-def record_text(root: str | os.PathLike[str], modules: Sequence[str] = (), pure: str | None = None) -> str:
+def record_text(
+    root: str | os.PathLike[str], modules: Sequence[str] = (), pure: str | None = None, *, installed: bool = False
+) -> str:
     """The build's record: a line for each compiled module's source (digest, size, modification time,
-    path), or the line of a build that compiled nothing and why."""
+    path), or the line of a build that compiled nothing and why. ``installed``: a build that is copied
+    where it runs (a wheel): its files get the time they are installed, so the time is written as 0
+    and only the size is compared at run time (``changed``): a file installed by pip is not edited
+    in place, and a digest of every source at every start cost 50 M instructions."""
     lines = ["# honba's build (setup.py): the sources of the modules mypyc compiled (domain/compiled.py)"]
     if pure is not None:
         lines.append(f"pure {pure}")
     for path in modules:
         source = os.path.join(root, path)
         stat = os.stat(source)
-        lines.append(f"{source_digest(source)} {stat.st_size} {stat.st_mtime_ns} {path}")
+        lines.append(f"{source_digest(source)} {stat.st_size} {0 if installed else stat.st_mtime_ns} {path}")
     return "\n".join(lines) + "\n"
 
 
@@ -141,8 +146,9 @@ def read_record(root: str | os.PathLike[str]) -> tuple[dict[str, Built], str | N
 
 def changed(root: str | os.PathLike[str], modules: Mapping[str, Built]) -> str | None:
     """The first recorded module whose source is not the one compiled, or None. A size and modification
-    time as recorded is taken as unchanged (an editable install's own files); any other is read and its
-    digest compared (an installed wheel's files, a touched file)."""
+    time as recorded is taken as unchanged (an editable install's own files), and the size alone where
+    the time is recorded as 0 (an installed wheel's files, ``record_text``); any other is read and its
+    digest compared (a touched file)."""
     folder = os.fspath(root)
     for path, (digest, size, mtime_ns) in modules.items():
         source = os.path.join(folder, path)
@@ -152,7 +158,7 @@ def changed(root: str | os.PathLike[str], modules: Mapping[str, Built]) -> str |
             return path
         if stat.st_size != size:
             return path
-        if stat.st_mtime_ns != mtime_ns and source_digest(source) != digest:
+        if mtime_ns and stat.st_mtime_ns != mtime_ns and source_digest(source) != digest:
             return path
     return None
 

@@ -368,9 +368,11 @@ def imported(db: Path, folder: Path, **options: Any) -> ImportRun:
 
 
 def compiled(module: ModuleType) -> bool:
-    """Whether a module runs compiled (mypyc): loaded from an extension module, not its source. A
-    test that can only see a rule by a spy its compiled callers never reach says so by it."""
-    return not str(module.__file__).endswith(".py")
+    """Whether a module runs compiled (mypyc; ``domain.compiled.is_compiled``). A test that can only
+    see a rule by a spy its compiled callers never reach says so by it."""
+    from domain.compiled import is_compiled
+
+    return is_compiled(module)
 
 
 def _paths(value: Any) -> Iterator[Path]:

@@ -71,6 +71,26 @@ def test_an_edit_of_the_same_size_is_caught_by_its_digest(tmp_path: Path) -> Non
     assert decide(root, {}).why_pure == "the compiled modules are older than their sources (domain/bounds.py changed)"
 
 
+def test_an_installed_build_compares_sizes_only_and_reads_no_source(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A wheel's files get the time pip installs them: recorded with time 0, they are not read at every
+    # start (a digest of each source cost 50 M instructions); a file of another size is still caught.
+    root = tmp_path
+    for path in BUILT:
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(REPO / path, root / path)
+    (root / "domain" / RECORD).write_text(record_text(root, BUILT, installed=True), encoding="utf-8")
+    import domain.compiled
+
+    read: list[str] = []
+    monkeypatch.setattr(domain.compiled, "source_digest", lambda path: read.append(str(path)) or "")
+    assert decide(root, {}).why_pure is None and read == []
+    with (root / "domain" / "bounds.py").open("a", encoding="utf-8") as source:
+        source.write("# edited\n")
+    assert decide(root, {}).why_pure == "the compiled modules are older than their sources (domain/bounds.py changed)"
+
+
 def test_a_touched_source_whose_bytes_are_the_same_is_still_fresh(tmp_path: Path) -> None:
     # A checkout or an installed wheel's files have other modification times than the build's.
     root = planted(tmp_path)
