@@ -76,8 +76,6 @@ REFUSED = {
     "mypyc's code generator fails (generate_richcompare_wrapper)",
     "domain/said.py": "its Said, compiled as a native class, refuses the interpreted Opening(Said) "
     "(twenty-third round: recording a match failed)",
-    "projections/standings_view.py": "StandingsProjection.name read on the class is a descriptor "
-    "(twenty-third round: the PostgreSQL view's follower failed)",
 }
 # Constructs mypyc 2.4 refuses, rewritten in the compiled copy only: (old text, new text) by module. Empty
 # since the twenty-third round wrote the seventeenth's four rewrites in the source itself (a Protocol's
