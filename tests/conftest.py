@@ -367,6 +367,22 @@ def imported(db: Path, folder: Path, **options: Any) -> ImportRun:
         app.close()
 
 
+def instances_made(monkeypatch: pytest.MonkeyPatch, cls: type) -> list[Any]:
+    """The instances of ``cls`` made from now on, in order (its ``__init__`` counted for the test).
+    For an interpreted class (an attrs value of ``domain.values`` or ``domain.scoring.payments``) whose
+    ``__init__`` the code under test reaches whether it runs compiled or not: a spy on a function of a
+    compiled module is not reached by its compiled callers, which call it directly."""
+    made: list[Any] = []
+    init = cls.__init__
+
+    def counted(self: Any, *args: Any, **kwargs: Any) -> None:
+        made.append(self)
+        init(self, *args, **kwargs)
+
+    monkeypatch.setattr(cls, "__init__", counted)
+    return made
+
+
 def compiled(module: ModuleType) -> bool:
     """Whether a module runs compiled (mypyc; ``domain.compiled.is_compiled``). A test that can only
     see a rule by a spy its compiled callers never reach says so by it."""

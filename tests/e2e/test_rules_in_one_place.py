@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, get_args
 
 import pytest
-from conftest import CORPUS
+from conftest import CORPUS, instances_made
 from honba_cli import ok
 
 from domain.amendments import early_end_reason
@@ -238,14 +238,7 @@ def test_a_recording_command_settles_each_hand_of_the_match_once(
     # Counted by the settlements made (``Settlement``, an attrs class, whose ``__init__`` each settling
     # of a hand reaches, compiled or not): a spy on ``domain.progression.settle`` is not reached from
     # a compiled fold, which calls it directly.
-    settled: list[Any] = []
-    made = Settlement.__init__
-
-    def counting(settlement: Settlement, *args: Any, **kwargs: Any) -> None:
-        settled.append(settlement)
-        made(settlement, *args, **kwargs)
-
-    monkeypatch.setattr(Settlement, "__init__", counting)
+    settled = instances_made(monkeypatch, Settlement)
     ok(None, "win", "k", "Cho:2/30")
     # The two hands already stored and the one recorded now: each settled once, whatever the
     # command loads, checks, records and prints.

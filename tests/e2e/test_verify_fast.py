@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import CORPUS
+from conftest import CORPUS, instances_made
 from honba_cli import invoke
 
 from domain.match import Match
@@ -79,14 +79,7 @@ def test_an_import_compares_with_the_steps_its_match_scored_without_scoring_agai
     # Seen by the tables made (``TableState``, an interpreted attrs class, whose ``__init__`` scoring a
     # hand reaches, compiled or not): a spy on verify's ``evolve`` is not reached from a compiled
     # ``verify_game``, which calls it directly.
-    made: list[object] = []
-    init = TableState.__init__
-
-    def counted(table: TableState, *args: Any, **kwargs: Any) -> None:
-        made.append(table)
-        init(table, *args, **kwargs)
-
-    monkeypatch.setattr(TableState, "__init__", counted)
+    made = instances_made(monkeypatch, TableState)
     alone = verify_game(game)
     assert alone.hands == len(re.findall(rb"<INIT ", path.read_bytes())) > 0
     assert len(made) > alone.hands  # each hand scored: its tables made

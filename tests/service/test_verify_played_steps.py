@@ -5,10 +5,9 @@ twice (issue 36: a reading worker's job)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
-from conftest import CORPUS
+from conftest import CORPUS, instances_made
 
 import replay.service.imports.verify as verify
 from domain.values import TableState
@@ -42,14 +41,7 @@ def test_the_played_steps_give_the_report_of_hands_scored_again(monkeypatch: pyt
     # reaches, compiled or not): for Tenhou's logs one per game, its opening; for an excerpt the
     # verifier takes off the Match's path at its flaw, fewer than scoring its hands makes. A spy on
     # ``verify.evolve`` is not reached from a compiled ``verify_game``, which calls it directly.
-    made: list[object] = []
-    init = TableState.__init__
-
-    def counted(table: TableState, *args: Any, **kwargs: Any) -> None:
-        made.append(table)
-        init(table, *args, **kwargs)
-
-    monkeypatch.setattr(TableState, "__init__", counted)
+    made = instances_made(monkeypatch, TableState)
     taken = []
     for game, steps in zip(games, played, strict=True):
         made.clear()
