@@ -88,6 +88,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # reading workers) load the sources without saying it again.
 SAID = "HONBA_STALE_SAID"
 REBUILD = "pip install -e ."
+REINSTALL = "pip install --force-reinstall ."
 # A compiled module's source as compiled: its SHA-256, size and modification time (ns).
 Built = tuple[str, int, int]
 
@@ -216,9 +217,11 @@ def decide(root: str | os.PathLike[str], environ: Mapping[str, str]) -> Decision
         stale = changed(root, built)
         why = None if stale is None else f"the compiled modules are older than their sources ({stale} changed)"
         if stale is not None and not environ.get(SAID):
+            # An installed build (its times recorded as 0, ``record_text``) is installed again, not rebuilt in place.
+            rebuild = REBUILD if any(mtime for _, _, mtime in built.values()) else REINSTALL
             said = (
                 f"honba: {stale} changed since honba was compiled: running every compiled module from its "
-                f"source in this process; rebuild with `{REBUILD}` (or set HONBA_PURE=1)"
+                f"source in this process; rebuild with `{rebuild}` (or set HONBA_PURE=1)"
             )
     sources = frozenset() if why is None else frozenset(module_name(p) for p in (*MODULES, *built))
     return Decision(why, sources, said)

@@ -88,7 +88,9 @@ def test_an_installed_build_compares_sizes_only_and_reads_no_source(
     assert decide(root, {}).why_pure is None and read == []
     with (root / "domain" / "bounds.py").open("a", encoding="utf-8") as source:
         source.write("# edited\n")
-    assert decide(root, {}).why_pure == "the compiled modules are older than their sources (domain/bounds.py changed)"
+    stale = decide(root, {})
+    assert stale.why_pure == "the compiled modules are older than their sources (domain/bounds.py changed)"
+    assert stale.say is not None and "pip install --force-reinstall ." in stale.say
 
 
 def test_a_touched_source_whose_bytes_are_the_same_is_still_fresh(tmp_path: Path) -> None:
