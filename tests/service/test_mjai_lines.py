@@ -315,3 +315,18 @@ def test_a_draw_or_discard_is_refused_as_before(data: bytes, says: str | None) -
     assert repr(as_verify_reads(data)) == repr(expected)
     if says is not None:
         assert isinstance(expected, str) and says in expected, expected
+
+
+def test_nukidora_is_read_as_kita_by_both_readers() -> None:
+    # Some writers name the sanma north set aside "nukidora": the same event as "kita", read alike by
+    # the full reader and verify's (riichienv's three-player games, which set north aside).
+    pytest.importorskip("riichienv")
+    for seed in (2, 4):
+        events = events_of("3p-red-half", seed)
+        assert any(e["type"] == "kita" for e in events)
+        kita = "\n".join(json.dumps(e) for e in events).encode()
+        nukidora = "\n".join(
+            json.dumps({**e, "type": "nukidora"} if e["type"] == "kita" else e) for e in events
+        ).encode()
+        assert repr(mjai.read_mjai(nukidora, file="game.jsonl")) == repr(mjai.read_mjai(kita, file="game.jsonl"))
+        assert repr(mjai.read_hands(nukidora, file="game.jsonl")) == repr(mjai.read_hands(kita, file="game.jsonl"))
