@@ -367,6 +367,14 @@ def imported(db: Path, folder: Path, **options: Any) -> ImportRun:
         app.close()
 
 
+def watched_where_interpreted(reason: str, *modules: ModuleType) -> pytest.MarkDecorator:
+    """A test's ``watched`` parameter: False (what is written, checked everywhere) and True (a spy on
+    functions of ``modules`` watching what they do), the second skipped where any of them runs
+    compiled, whose callers call those functions directly (``reason`` says which)."""
+    spied = pytest.param(True, marks=pytest.mark.skipif(any(map(compiled, modules)), reason=reason))
+    return pytest.mark.parametrize("watched", [False, spied], ids=["written", "not-scanned"])
+
+
 def instances_made(monkeypatch: pytest.MonkeyPatch, cls: type) -> list[Any]:
     """The instances of ``cls`` made from now on, in order (its ``__init__`` counted for the test).
     For an interpreted class (an attrs value of ``domain.values`` or ``domain.scoring.payments``) whose

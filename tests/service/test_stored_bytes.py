@@ -16,7 +16,7 @@ from uuid import UUID
 import eventsourcing.domain as library
 import orjson
 import pytest
-from conftest import CORPUS, compiled
+from conftest import CORPUS, compiled, watched_where_interpreted
 from eventsourcing.persistence import Mapper, StoredEvent
 
 import domain.match as match_module
@@ -202,19 +202,10 @@ def _hand_events() -> list[Any]:
 # Whether nothing is scanned is seen by spies set on ``_suspect``, ``_exactly_plain`` and the mapper's
 # ``json_exactly``, which a compiled ``domain.integrity`` and mapper call directly: checked where they
 # run interpreted; the rows, everywhere.
-SCANS_WATCHED = pytest.mark.parametrize(
-    "watched",
-    [
-        False,
-        pytest.param(
-            True,
-            marks=pytest.mark.skipif(
-                compiled(integrity) or compiled(mapper_module),
-                reason="a compiled domain.integrity and mapper call _suspect, _exactly_plain and json_exactly directly",
-            ),
-        ),
-    ],
-    ids=["written", "not-scanned"],
+SCANS_WATCHED = watched_where_interpreted(
+    "a compiled domain.integrity and mapper call _suspect, _exactly_plain and json_exactly directly",
+    integrity,
+    mapper_module,
 )
 
 

@@ -16,7 +16,7 @@ from uuid import UUID
 import attrs
 import orjson
 import pytest
-from conftest import compiled, hv, ron, won
+from conftest import hv, ron, watched_where_interpreted, won
 
 from domain import integrity
 from domain.codec import FACT_TAGS, VALUE_CLASSES, exact_data
@@ -118,18 +118,8 @@ def _hand_events() -> list[Any]:
 
 # Whether nothing is scanned is seen by spies set on ``_suspect`` and ``_exactly_plain``, which a compiled
 # ``domain.integrity`` calls directly: checked where it runs interpreted; what is written, everywhere.
-SCANS_WATCHED = pytest.mark.parametrize(
-    "watched",
-    [
-        False,
-        pytest.param(
-            True,
-            marks=pytest.mark.skipif(
-                compiled(integrity), reason="a compiled domain.integrity calls _suspect and _exactly_plain directly"
-            ),
-        ),
-    ],
-    ids=["written", "not-scanned"],
+SCANS_WATCHED = watched_where_interpreted(
+    "a compiled domain.integrity calls _suspect and _exactly_plain directly", integrity
 )
 
 
