@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Sequence
+from typing import Any
 
 import attrs
 
@@ -23,6 +24,7 @@ from domain.bounds import (
     STREAK,
     TEXT,
     check_all,
+    shown,
 )
 from domain.errors import MatchAlreadyEnded, RuleViolation, UnknownSeat, WinnerIsDiscarder, WinnersOnSeveralDiscards
 from domain.rules import Ruleset
@@ -113,6 +115,7 @@ def opening_checks(opening: TableState) -> None:
 
 _OPENING_NUMBERS = operator.attrgetter("dealer", "round_wind", "hand_number", "counters", "deposits", "hands_played")
 _AMOUNT = operator.attrgetter("amount")
+_WIN_SEATS = operator.attrgetter("winner", "discarder", "liable")
 
 
 def stick_unit(rules: Ruleset) -> int:
@@ -135,9 +138,11 @@ _HAND_RESULTS = (WinResult, ExhaustiveDraw, AbortiveDraw)
 _THE_MATCH = Said("the match")
 
 
-def _no_seat(role: Said, seat: Seat, players: int) -> Said:
+def _no_seat(role: Said, seat: object, players: int) -> Said:
     """The refusal of a seat a table of ``players`` does not have, ``role`` naming what it was given as."""
-    return Said("{role}: there is no seat {seat} at a {players}-player table", role=role, seat=seat, players=players)
+    # A seat that is no whole number (the domain's API takes any object) quoted as a refusal quotes it.
+    said = seat if type(seat) is int else shown(seat)
+    return Said("{role}: there is no seat {seat} at a {players}-player table", role=role, seat=said, players=players)
 
 
 @attrs.frozen
@@ -147,9 +152,10 @@ class EntryChecks:
     players: tuple[str, ...]
     rules: Ruleset
 
-    def seat(self, seat: Seat, role: Said) -> None:
-        """Refuse a seat the table does not have (``role`` names it in the message)."""
-        if not 0 <= seat < self.rules.players:
+    def seat(self, seat: Any, role: Said) -> None:
+        """Refuse a seat the table does not have (``role`` names it in the message): a whole number
+        from 0, asked its type as the caller gave it (``True`` or ``1.0`` is no seat, in either build)."""
+        if type(seat) is not int or not 0 <= seat < self.rules.players:
             raise UnknownSeat(_no_seat(role, seat, self.rules.players))
 
     def riichi(self, riichi: Sequence[Seat]) -> None:
@@ -348,6 +354,16 @@ class EntryChecks:
         wins = result.wins
         if not wins:
             raise RuleViolation(Said("a win needs at least one winner"))
+        # Each win's seats as the caller gave them (``attrgetter``: ``Any``) before any other check
+        # reads them: declared ``int``, a seat of another type is a ``TypeError`` where compiled code
+        # reads it (mypyc), and a float indexes no list in the pure build.
+        for winner, discarder, liable in map(_WIN_SEATS, wins):
+            if type(winner) is not int:
+                self.seat(winner, WINNER_SEAT)
+            if discarder is not None and type(discarder) is not int:
+                self.seat(discarder, DISCARDER_SEAT)
+            if liable is not None and type(liable) is not int:
+                self.seat(liable, LIABLE_SEAT)
         if len(wins) > 1:
             # (One winner, nearly every hand, can neither win twice nor on several discards.)
             winners = [w.winner for w in wins]
