@@ -56,6 +56,7 @@ WINNER_SEAT = Said("winner")
 DISCARDER_SEAT = Said("discarder")
 LIABLE_SEAT = Said("liable player")
 KONG_SEAT = Said("kong declarer")
+CALLER_SEAT = Said("open call")
 
 
 def start_checks(
@@ -115,7 +116,13 @@ def opening_checks(opening: TableState) -> None:
 
 _OPENING_NUMBERS = operator.attrgetter("dealer", "round_wind", "hand_number", "counters", "deposits", "hands_played")
 _AMOUNT = operator.attrgetter("amount")
+# A hand result's seats as the caller gave them (``EntryChecks.seat_kinds``).
 _WIN_SEATS = operator.attrgetter("winner", "discarder", "liable")
+_WINS = operator.attrgetter("wins")
+_RIICHI_CALLED = operator.attrgetter("riichi", "called")
+_READY_NAGASHI = operator.attrgetter("ready", "nagashi")
+_KONGS = operator.attrgetter("kongs")
+_INTS = frozenset({int})
 
 
 def stick_unit(rules: Ruleset) -> int:
@@ -157,6 +164,36 @@ class EntryChecks:
         from 0, asked its type as the caller gave it (``True`` or ``1.0`` is no seat, in either build)."""
         if type(seat) is not int or not 0 <= seat < self.rules.players:
             raise UnknownSeat(_no_seat(role, seat, self.rules.players))
+
+    def seat_kinds(self, result: HandResult) -> None:
+        """Refuse a seat of a hand result that is no whole number (``seat``'s refusal, by its role),
+        before any other check reads one: each read as the caller gave it (``attrgetter``: ``Any``).
+        Declared ``int``, a seat of another type is a ``TypeError`` where code compiled by mypyc reads
+        it, and ``True`` passes there as 1; in the pure build a float indexes no list."""
+        riichi, called = _RIICHI_CALLED(result)
+        self._whole(riichi, RIICHI_SEAT)
+        if called:
+            self._whole(called, CALLER_SEAT)
+        if isinstance(result, WinResult):
+            for winner, discarder, liable in map(_WIN_SEATS, _WINS(result)):
+                if type(winner) is not int:
+                    self.seat(winner, WINNER_SEAT)
+                if discarder is not None and type(discarder) is not int:
+                    self.seat(discarder, DISCARDER_SEAT)
+                if liable is not None and type(liable) is not int:
+                    self.seat(liable, LIABLE_SEAT)
+        elif isinstance(result, ExhaustiveDraw):
+            for seats in _READY_NAGASHI(result):
+                self._whole(seats, READY_SEAT)
+        elif isinstance(result, AbortiveDraw):
+            self._whole(_KONGS(result), KONG_SEAT)
+
+    def _whole(self, seats: Any, role: Said) -> None:
+        # The types looked at in C first: every seat of nearly every hand is an ``int``.
+        if not _INTS.issuperset(map(type, seats)):
+            for seat in seats:
+                if type(seat) is not int:
+                    self.seat(seat, role)
 
     def riichi(self, riichi: Sequence[Seat]) -> None:
         """Refuse riichi by a seat the table does not have, or declared twice."""
@@ -273,7 +310,13 @@ class EntryChecks:
         """Refuse (``RuleViolation``) a hand result that cannot be recorded on this table."""
         if not isinstance(result, _HAND_RESULTS):
             raise RuleViolation(Said("not a hand result: {kind}", kind=type(result).__name__))
+        self.seat_kinds(result)
         self.riichi(result.riichi)
+        if result.called:
+            # A note of the log, never paid by, but counted by seat in the statistics: a seat the
+            # table does not have would fail their fold.
+            for seat in result.called:
+                self.seat(seat, CALLER_SEAT)
         if isinstance(result, WinResult):
             self.win(result, state)
         elif isinstance(result, ExhaustiveDraw):
@@ -354,16 +397,6 @@ class EntryChecks:
         wins = result.wins
         if not wins:
             raise RuleViolation(Said("a win needs at least one winner"))
-        # Each win's seats as the caller gave them (``attrgetter``: ``Any``) before any other check
-        # reads them: declared ``int``, a seat of another type is a ``TypeError`` where compiled code
-        # reads it (mypyc), and a float indexes no list in the pure build.
-        for winner, discarder, liable in map(_WIN_SEATS, wins):
-            if type(winner) is not int:
-                self.seat(winner, WINNER_SEAT)
-            if discarder is not None and type(discarder) is not int:
-                self.seat(discarder, DISCARDER_SEAT)
-            if liable is not None and type(liable) is not int:
-                self.seat(liable, LIABLE_SEAT)
         if len(wins) > 1:
             # (One winner, nearly every hand, can neither win twice nor on several discards.)
             winners = [w.winner for w in wins]

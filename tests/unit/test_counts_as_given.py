@@ -13,7 +13,7 @@ from domain.bounds import OutOfBounds
 from domain.errors import RuleViolation, UnknownSeat
 from domain.match import Match
 from domain.rules import load_preset
-from domain.values import HandValue, Penalty, TableState, Win
+from domain.values import AbortiveDraw, AbortKind, ExhaustiveDraw, HandResult, HandValue, Penalty, TableState, Win
 
 
 def test_a_yakuman_multiple_of_true_is_refused() -> None:
@@ -87,3 +87,26 @@ def test_a_discarder_or_liable_seat_that_is_a_float_is_no_seat(role: str, named:
     win = Win(winner=1, value=HandValue(limit="yakuman"), **seats)  # type: ignore[arg-type]
     with pytest.raises(UnknownSeat, match=re.escape(f"{named}: there is no seat 2.0 at a 4-player table")):
         started().record(won(win))
+
+
+@pytest.mark.parametrize(
+    ("result", "said"),
+    [
+        (ExhaustiveDraw(ready=(0.7,)), "ready or nagashi: there is no seat 0.7"),  # type: ignore[arg-type]
+        (ExhaustiveDraw(ready=("1", 0)), "ready or nagashi: there is no seat '1'"),  # type: ignore[arg-type]
+        (ExhaustiveDraw(ready=(1,), riichi=(True,)), "riichi: there is no seat True"),  # type: ignore[arg-type]
+        (AbortiveDraw(kind=AbortKind.FOUR_KONGS, kongs=(1.0, 2, 2, 2)), "kong declarer: there is no seat 1.0"),  # type: ignore[arg-type]
+    ],
+)
+def test_a_seat_in_a_set_of_seats_is_never_made_one_by_rounding(result: HandResult, said: str) -> None:
+    match = started()
+    with pytest.raises(UnknownSeat, match=re.escape(said)):
+        match.record(result)
+    assert match.state.scores == started().state.scores
+
+
+@pytest.mark.parametrize("called", [(7,), (-1,), (2.0,)])
+def test_an_open_call_by_a_seat_the_table_does_not_have_is_refused(called: tuple[object, ...]) -> None:
+    # A note of the log never paid by, but counted by seat in the statistics.
+    with pytest.raises(UnknownSeat, match="open call: there is no seat"):
+        started().record(ExhaustiveDraw(ready=(0,), called=called))  # type: ignore[arg-type]
