@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Sequence
+from typing import Any
 
 import attrs
 
@@ -23,6 +24,7 @@ from domain.bounds import (
     STREAK,
     TEXT,
     check_all,
+    shown,
 )
 from domain.errors import MatchAlreadyEnded, RuleViolation, UnknownSeat, WinnerIsDiscarder, WinnersOnSeveralDiscards
 from domain.rules import Ruleset
@@ -54,6 +56,7 @@ WINNER_SEAT = Said("winner")
 DISCARDER_SEAT = Said("discarder")
 LIABLE_SEAT = Said("liable player")
 KONG_SEAT = Said("kong declarer")
+CALLER_SEAT = Said("open call")
 
 
 def start_checks(
@@ -113,6 +116,13 @@ def opening_checks(opening: TableState) -> None:
 
 _OPENING_NUMBERS = operator.attrgetter("dealer", "round_wind", "hand_number", "counters", "deposits", "hands_played")
 _AMOUNT = operator.attrgetter("amount")
+# A hand result's seats as the caller gave them (``EntryChecks.seat_kinds``).
+_WIN_SEATS = operator.attrgetter("winner", "discarder", "liable")
+_WINS = operator.attrgetter("wins")
+_RIICHI_CALLED = operator.attrgetter("riichi", "called")
+_READY_NAGASHI = operator.attrgetter("ready", "nagashi")
+_KONGS = operator.attrgetter("kongs")
+_INTS = frozenset({int})
 
 
 def stick_unit(rules: Ruleset) -> int:
@@ -135,9 +145,11 @@ _HAND_RESULTS = (WinResult, ExhaustiveDraw, AbortiveDraw)
 _THE_MATCH = Said("the match")
 
 
-def _no_seat(role: Said, seat: Seat, players: int) -> Said:
+def _no_seat(role: Said, seat: object, players: int) -> Said:
     """The refusal of a seat a table of ``players`` does not have, ``role`` naming what it was given as."""
-    return Said("{role}: there is no seat {seat} at a {players}-player table", role=role, seat=seat, players=players)
+    # A seat that is no whole number (the domain's API takes any object) quoted as a refusal quotes it.
+    said = seat if type(seat) is int else shown(seat)
+    return Said("{role}: there is no seat {seat} at a {players}-player table", role=role, seat=said, players=players)
 
 
 @attrs.frozen
@@ -147,10 +159,41 @@ class EntryChecks:
     players: tuple[str, ...]
     rules: Ruleset
 
-    def seat(self, seat: Seat, role: Said) -> None:
-        """Refuse a seat the table does not have (``role`` names it in the message)."""
-        if not 0 <= seat < self.rules.players:
+    def seat(self, seat: Any, role: Said) -> None:
+        """Refuse a seat the table does not have (``role`` names it in the message): a whole number
+        from 0, asked its type as the caller gave it (``True`` or ``1.0`` is no seat, in either build)."""
+        if type(seat) is not int or not 0 <= seat < self.rules.players:
             raise UnknownSeat(_no_seat(role, seat, self.rules.players))
+
+    def seat_kinds(self, result: HandResult) -> None:
+        """Refuse a seat of a hand result that is no whole number (``seat``'s refusal, by its role),
+        before any other check reads one: each read as the caller gave it (``attrgetter``: ``Any``).
+        Declared ``int``, a seat of another type is a ``TypeError`` where code compiled by mypyc reads
+        it, and ``True`` passes there as 1; in the pure build a float indexes no list."""
+        riichi, called = _RIICHI_CALLED(result)
+        self._whole(riichi, RIICHI_SEAT)
+        if called:
+            self._whole(called, CALLER_SEAT)
+        if isinstance(result, WinResult):
+            for winner, discarder, liable in map(_WIN_SEATS, _WINS(result)):
+                if type(winner) is not int:
+                    self.seat(winner, WINNER_SEAT)
+                if discarder is not None and type(discarder) is not int:
+                    self.seat(discarder, DISCARDER_SEAT)
+                if liable is not None and type(liable) is not int:
+                    self.seat(liable, LIABLE_SEAT)
+        elif isinstance(result, ExhaustiveDraw):
+            for seats in _READY_NAGASHI(result):
+                self._whole(seats, READY_SEAT)
+        elif isinstance(result, AbortiveDraw):
+            self._whole(_KONGS(result), KONG_SEAT)
+
+    def _whole(self, seats: Any, role: Said) -> None:
+        # The types looked at in C first: every seat of nearly every hand is an ``int``.
+        if not _INTS.issuperset(map(type, seats)):
+            for seat in seats:
+                if type(seat) is not int:
+                    self.seat(seat, role)
 
     def riichi(self, riichi: Sequence[Seat]) -> None:
         """Refuse riichi by a seat the table does not have, or declared twice."""
@@ -267,7 +310,13 @@ class EntryChecks:
         """Refuse (``RuleViolation``) a hand result that cannot be recorded on this table."""
         if not isinstance(result, _HAND_RESULTS):
             raise RuleViolation(Said("not a hand result: {kind}", kind=type(result).__name__))
+        self.seat_kinds(result)
         self.riichi(result.riichi)
+        if result.called:
+            # A note of the log, never paid by, but counted by seat in the statistics: a seat the
+            # table does not have would fail their fold.
+            for seat in result.called:
+                self.seat(seat, CALLER_SEAT)
         if isinstance(result, WinResult):
             self.win(result, state)
         elif isinstance(result, ExhaustiveDraw):

@@ -41,8 +41,10 @@ _INTS = frozenset({int})
 
 
 def _seat_list(value: object) -> tuple[int, ...]:
-    """Seats in order, repeats kept (one entry per kong declared, say)."""
-    return tuple(map(int, value))  # type: ignore[call-overload]
+    """Seats in order, repeats kept (one entry per kong declared, say). Items that are not all whole
+    numbers are kept as given, for the entry checks to refuse by their role (``EntryChecks.seat``):
+    ``int`` would have made ``0.7`` seat 0 and ``True`` seat 1 without a word."""
+    return tuple(value)  # type: ignore[arg-type]
 
 
 def _seat_set(value: object) -> tuple[int, ...]:
@@ -50,7 +52,12 @@ def _seat_set(value: object) -> tuple[int, ...]:
     # two logs of one hand listing them in another order record the same fact.
     if value is None or value == () or value == []:
         return ()  # (nobody: the riichi of most hands)
-    return tuple(sorted(map(int, value)))  # type: ignore[call-overload]
+    seats: tuple[int, ...] = tuple(value)  # type: ignore[arg-type]
+    if _INTS.issuperset(map(type, seats)):
+        return tuple(sorted(seats))
+    # Not all whole numbers: kept as given (unsorted: text and numbers do not compare), for the entry
+    # checks to refuse by their role; ``int`` would have made ``0.7`` seat 0 and ``True`` seat 1.
+    return seats
 
 
 def _optional_seat_set(value: object) -> tuple[int, ...] | None:

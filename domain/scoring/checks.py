@@ -152,6 +152,16 @@ _COUNTS = operator.attrgetter("han", "fu", "dora", "faan", "doubles", "points", 
 _COUNT_BOUNDS = (HAN, FU, DORA, FAAN, DOUBLES, HAND_POINTS, HAND_POINTS, YAKUMAN_MULTIPLE)
 
 
+def _check_kinds(value: HandValue) -> None:
+    """Every count of a hand value a whole number or None, asked before any check compares it: read
+    as the caller gave it (``attrgetter``: ``Any``), since compiled code reads a count declared ``int``
+    as one and a ``2.0`` han is a ``TypeError`` there, where the pure build refused it in words. The
+    refusal is the count's bound's (``Bound.check``: "han: 2.0 is not a whole number"), in both builds."""
+    for bound, number in zip(_COUNT_BOUNDS, _COUNTS(value), strict=True):
+        if number is not None and type(number) is not int:
+            bound.check(number)
+
+
 def _refuse_counts(value: HandValue) -> None:
     """The refusal of a hand value's first count out of its bound, made by the bound (``Bound.check``)
     of the count as the caller gave it: read through ``attrgetter`` (``Any``), ``True`` stays ``True``
@@ -204,6 +214,7 @@ def check_value(value: HandValue, rules: Ruleset, *, self_drawn: bool) -> None:
 
 
 def _check_value(value: HandValue, rules: Ruleset, *, self_drawn: bool) -> None:
+    _check_kinds(value)
     wrong_unit = unit_problem(value, rules)
     if wrong_unit is not None:
         raise InvalidHandValue(wrong_unit)
@@ -234,6 +245,7 @@ def check_win(win: Win, state: TableState, rules: Ruleset, players: int) -> None
     check_fact_bounds(win)
     if win.facts.special_hands:
         # A special hand is scored as the rules' limit: its value is not read, but it is recorded.
+        _check_kinds(win.value)
         _check_counts(win.value, rules)
         _check_bounds(win.value)
         check_special_hands(win, state, rules)

@@ -4,14 +4,16 @@ is 1 and ``"60"`` a ``TypeError``, so each check reads the count as the caller g
 
 from __future__ import annotations
 
+import re
+
 import pytest
-from conftest import ron, started, won
+from conftest import ron, started, tsumo, won
 
 from domain.bounds import OutOfBounds
-from domain.errors import RuleViolation
+from domain.errors import RuleViolation, UnknownSeat
 from domain.match import Match
 from domain.rules import load_preset
-from domain.values import HandValue, Penalty, TableState
+from domain.values import AbortiveDraw, AbortKind, ExhaustiveDraw, HandResult, HandValue, Penalty, TableState, Win
 
 
 def test_a_yakuman_multiple_of_true_is_refused() -> None:
@@ -47,3 +49,64 @@ def test_minutes_that_are_no_whole_number_are_refused_by_the_match(minutes: obje
         match.set_time_limit(minutes, by="director")  # type: ignore[arg-type]
     with pytest.raises(RuleViolation, match="the time added is a whole number of minutes"):
         match.add_time(minutes, by="director")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("value", "said"),
+    [
+        (HandValue(han=2.0, fu=30), "han: 2.0 is not a whole number"),  # type: ignore[arg-type]
+        (HandValue(han=2, fu=30.0), "fu: 30.0 is not a whole number"),  # type: ignore[arg-type]
+        (HandValue(han=3, fu=30, dora=1.0), "dora: 1.0 is not a whole number"),  # type: ignore[arg-type]
+        (HandValue(limit="yakuman", multiple=2.0), "yakuman multiple: 2.0 is not a whole number"),  # type: ignore[arg-type]
+    ],
+)
+def test_a_hand_value_count_that_is_a_float_is_refused_in_words(value: HandValue, said: str) -> None:
+    match = started()
+    with pytest.raises(OutOfBounds, match=re.escape(said)):
+        match.record(won(ron(1, 2, value)))
+    assert match.state.scores == started().state.scores
+
+
+def test_a_float_han_is_refused_in_words_under_points_rules_too() -> None:
+    match = started(load_preset("hong-kong"))
+    with pytest.raises(OutOfBounds, match=re.escape("faan: 3.0 is not a whole number")):
+        match.record(won(tsumo(1, HandValue(faan=3.0))))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("seat", [1.0, True, "1"])
+def test_a_winner_that_is_no_whole_number_is_no_seat(seat: object) -> None:
+    match = started()
+    with pytest.raises(UnknownSeat, match="winner: there is no seat"):
+        match.record(won(ron(seat, 2, HandValue(han=1, fu=30))))  # type: ignore[arg-type]
+    assert match.state.scores == started().state.scores
+
+
+@pytest.mark.parametrize(("role", "named"), [("discarder", "discarder"), ("liable", "liable player")])
+def test_a_discarder_or_liable_seat_that_is_a_float_is_no_seat(role: str, named: str) -> None:
+    seats = {"discarder": 2, "liable": None} | {role: 2.0}
+    win = Win(winner=1, value=HandValue(limit="yakuman"), **seats)  # type: ignore[arg-type]
+    with pytest.raises(UnknownSeat, match=re.escape(f"{named}: there is no seat 2.0 at a 4-player table")):
+        started().record(won(win))
+
+
+@pytest.mark.parametrize(
+    ("result", "said"),
+    [
+        (ExhaustiveDraw(ready=(0.7,)), "ready or nagashi: there is no seat 0.7"),  # type: ignore[arg-type]
+        (ExhaustiveDraw(ready=("1", 0)), "ready or nagashi: there is no seat '1'"),  # type: ignore[arg-type]
+        (ExhaustiveDraw(ready=(1,), riichi=(True,)), "riichi: there is no seat True"),  # type: ignore[arg-type]
+        (AbortiveDraw(kind=AbortKind.FOUR_KONGS, kongs=(1.0, 2, 2, 2)), "kong declarer: there is no seat 1.0"),  # type: ignore[arg-type]
+    ],
+)
+def test_a_seat_in_a_set_of_seats_is_never_made_one_by_rounding(result: HandResult, said: str) -> None:
+    match = started()
+    with pytest.raises(UnknownSeat, match=re.escape(said)):
+        match.record(result)
+    assert match.state.scores == started().state.scores
+
+
+@pytest.mark.parametrize("called", [(7,), (-1,), (2.0,)])
+def test_an_open_call_by_a_seat_the_table_does_not_have_is_refused(called: tuple[object, ...]) -> None:
+    # A note of the log never paid by, but counted by seat in the statistics.
+    with pytest.raises(UnknownSeat, match="open call: there is no seat"):
+        started().record(ExhaustiveDraw(ready=(0,), called=called))  # type: ignore[arg-type]
