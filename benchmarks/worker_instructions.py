@@ -1,6 +1,7 @@
 """The instructions of an import's reading worker's job: ``read_for_import`` of the corpus's first Tenhou logs.
 
-    python -P benchmarks/worker_instructions.py [--logs 150] [--also TREE] [--reader|--read|--storing|--prepare|--building]
+    python -P benchmarks/worker_instructions.py [--logs 150] [--also TREE] [--reader|--read|--storing|--prepare|
+        --building]
 
 Each count is one process under ``valgrind --tool=cachegrind --cache-sim=no`` with ``PYTHONHASHSEED=0``
 (the load does not change it): the readers imported as a worker has them (``preload``), one log read

@@ -597,7 +597,8 @@ class _GameReader:
         of the plain shape too."""
         handlers = self._handlers()
         self.groups = _IN_STEP
-        call, reach = _IN_STEP.call, _IN_STEP.reach
+        # Each group by its number, passed one by one: a call with ``*`` goes through a tuple, twice a tag.
+        (call_who, call_m), (reach_who, reach_step) = _IN_STEP.call, _IN_STEP.reach
         opened = 0  # where the open hand's tags start
         # A scanner's ``match``: each call matches where the last match ended (CPython's ``re`` has had
         # it since Python 2; the stubs do not name it).
@@ -609,9 +610,11 @@ class _GameReader:
                 kind = found.lastgroup
                 # The tags in order of how often they come: a call, a riichi, a hand's start, a win.
                 if kind == "call":
-                    self._plain_call(*found.group(*call))
+                    who, meld = found.group(call_who, call_m)
+                    self._plain_call(who, meld)
                 elif kind == "reach":
-                    self._plain_reach(*found.group(*reach))
+                    who, step = found.group(reach_who, reach_step)
+                    self._plain_reach(who, step)
                 elif kind == "init":
                     if self.hand is not None:
                         self.hand.played = _PLAYED.search(text, opened, found.start(kind)) is not None
@@ -647,15 +650,17 @@ class _GameReader:
         refuses the log (``read_plain`` then says the same or leaves it to the parser)."""
         handlers = self._handlers()
         groups = self.groups = _in_piece()
-        call, reach = groups.call, groups.reach
+        (call_who, call_m), (reach_who, reach_step) = groups.call, groups.reach
         try:
             for found in tags:
                 kind = found.lastgroup
                 # The tags in order of how often they come: a call, a riichi, a hand's start, a win.
                 if kind == "call":
-                    self._plain_call(*found.group(*call))
+                    who, meld = found.group(call_who, call_m)
+                    self._plain_call(who, meld)
                 elif kind == "reach":
-                    self._plain_reach(*found.group(*reach))
+                    who, step = found.group(reach_who, reach_step)
+                    self._plain_reach(who, step)
                 elif kind == "init":
                     if self.hand is not None:
                         self.hand.played = played[self.inits - 1]
