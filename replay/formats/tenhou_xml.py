@@ -22,7 +22,7 @@ import re
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import PurePath
-from typing import Final, Protocol, overload
+from typing import Final, Protocol, cast, overload
 from urllib.parse import unquote
 
 import attrs
@@ -715,7 +715,8 @@ class _GameReader:
         """``_on_init`` of an INIT in Tenhou's layout (no ``shuffle``): a hand's start that fits the
         table is read here from its numbers, anything else by ``_on_init`` with its message (the
         checks come before anything is changed, so that it starts from the same reader)."""
-        seed_text, ten_text, oya = found.group(*self.groups.init)
+        # (Typed as the layout's groups are, each a text: compiled, ``int`` of a text is read directly.)
+        seed_text, ten_text, oya = cast("tuple[str, str, str]", found.group(*self.groups.init))
         # The seed's first three numbers (the hand, counters, deposit sticks): the rest is the dice
         # and the first dora indicator, which no result needs (each number of the layout is one).
         seed = [int(number) for number in seed_text.split(",", 3)[:3]]

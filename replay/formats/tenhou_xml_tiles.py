@@ -20,7 +20,7 @@ import re
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from operator import itemgetter
-from typing import Any, Final
+from typing import Any, Final, cast
 
 import attrs
 
@@ -401,7 +401,7 @@ def plain_tags(text: str) -> tuple[list[list[Any]], list[re.Match[str]], list[bo
                 keep(found)
                 kind = found.lastgroup
                 if kind == "call":
-                    who, meld = found.group(_WHO, _MELD)
+                    who, meld = cast("tuple[str, str]", found.group(_WHO, _MELD))  # (``int`` of a text, compiled)
                     seat = int(who)
                     called += _call(current, seat, int(meld), players)
                     last_draw[seat] = -1
