@@ -1,6 +1,7 @@
 """The instructions of an import's reading worker's job: ``read_for_import`` of the corpus's first Tenhou logs.
 
-    python -P benchmarks/worker_instructions.py [--logs 150] [--also TREE] [--reader|--storing|--prepare|--building]
+    python -P benchmarks/worker_instructions.py [--logs 150] [--also TREE] [--reader|--read|--storing|--prepare|
+        --building]
 
 Each count is one process under ``valgrind --tool=cachegrind --cache-sim=no`` with ``PYTHONHASHSEED=0``
 (the load does not change it): the readers imported as a worker has them (``preload``), one log read
@@ -18,7 +19,10 @@ the matches and their standings documents alone (``storing.prepare(match, mapper
 view=True)`` of each match, file by file as a worker builds them), less the same process building them
 without it. Its twenty-first round's. ``--building``: building
 the matches alone (``match_from_log`` of each game of the logs after the first, read beforehand as an import
-reads them, the collector paused), less the same process without it: its twenty-first round's.
+reads them, the collector paused), less the same process without it: its twenty-first round's. ``--read``: the
+whole reader an import runs (``read_games(data, tiles=True)`` of each log after the first: the walk over
+the text, the tiles and the hands' reader), less the same process with the files read alone: its
+twenty-fourth round's.
 """
 
 from __future__ import annotations
@@ -63,6 +67,22 @@ for _ in range(int(sys.argv[3])):
     for cache in caches:
         cache.cache_clear()
     read()
+"""
+
+# ``--read``: the logs' content read first, then (``argv[3]``: 1) each read as an import reads it
+# (``read_games`` with its tiles): the whole reader, the walk over the text and the hands' reader.
+READ = """
+import sys
+from pathlib import Path
+import replay.service.imports.preload  # noqa: F401  (what a reading worker has loaded)
+from replay.formats.detect import read_games
+from replay.formats.source import read_source
+every = sorted(Path(sys.argv[1]).glob("*.mjlog"))[: int(sys.argv[2])]
+contents = [(read_source(path), str(path)) for path in every]
+read_games(contents[0][0], file=contents[0][1], tiles=True)
+if sys.argv[3] == "1":
+    for data, file in contents[1:]:
+        read_games(data, file=file, tiles=True)
 """
 
 # ``--building``: the games of the logs read as an import reads them (with their tiles, their rules
@@ -165,6 +185,13 @@ def building(tree: Path, logs: int) -> int:
     return built - read
 
 
+def reading(tree: Path, logs: int) -> int:
+    """The whole reader's own instructions: the logs after the first read as an import reads them
+    (``read_games`` with tiles), less the same process reading their files alone."""
+    read, loaded = (counted_instructions(tree, [READ, str(CORPUS), str(logs), r], "the reading") for r in "10")
+    return read - loaded
+
+
 def job(tree: Path, logs: int, reader: bool = False) -> int:
     """The job's own instructions: ``logs`` logs, less the same process with none after the first
     (``reader``: one pass of the hands' reader over them, less the process without it)."""
@@ -181,6 +208,7 @@ def main() -> None:
     group.add_argument("--reader", action="store_true", help="the hands' reader alone (read_plain_pieces)")
     group.add_argument("--storing", action="store_true", help="the storing process beside two reading workers")
     group.add_argument("--prepare", action="store_true", help="encoding the matches and their documents alone")
+    group.add_argument("--read", action="store_true", help="the whole reader alone (read_games with tiles)")
     group.add_argument("--building", action="store_true", help="building the matches alone (match_from_log)")
     args = parser.parse_args()
     if not CORPUS.is_dir():
@@ -191,6 +219,8 @@ def main() -> None:
             return preparing(tree, args.logs)
         if args.building:
             return building(tree, args.logs)
+        if args.read:
+            return reading(tree, args.logs)
         return storing(tree, args.logs) if args.storing else job(tree, args.logs, args.reader)
 
     mine = count(REPO)

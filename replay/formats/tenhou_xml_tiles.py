@@ -20,7 +20,7 @@ import re
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from operator import itemgetter
-from typing import Any, Final
+from typing import Any, Final, cast
 
 import attrs
 
@@ -165,8 +165,11 @@ def _hand_start(seed: str | None, dealt: Sequence[str | None], players: int) -> 
         value = dealt[seat]
         if value:
             try:
-                # As Tenhou writes a hand (each tile one of its 136): sorted and coded without a call per tile.
-                tiles = list(map(_CODE_AT.__getitem__, sorted(map(_PLACE_OF_TEXT.__getitem__, value.split(",")))))
+                # As Tenhou writes a hand (each tile one of its 136): sorted and coded by a look-up per tile
+                # (comprehensions, compiled: ``map`` of a dictionary's ``__getitem__`` calls a method wrapper per tile).
+                places = [_PLACE_OF_TEXT[tile] for tile in value.split(",")]
+                places.sort()
+                tiles = [_CODE_AT[place] for place in places]
             except KeyError:
                 tiles = [code(t) for t in sorted(_tiles(f"hai{seat}", value), key=_order)]
             hand[2 + 3 * seat] = tiles
@@ -331,19 +334,19 @@ def plain_hand_tiles(text: str) -> list[list[Any]] | None:
 
 # A hand's draws and discards, seat by seat (the arrays its play is put in).
 _PLAYS: Final = itemgetter(3, 4, 6, 7, 9, 10, 12, 13)
-# The reader's pattern for a piece of a plain-shaped text (compiled here: only the tiles read with it).
-_PIECE: Final = piece_pattern()
-PIECE_GROUPS: Final = _PIECE.groupindex
-# The groups of a tag the tiles read, matched by the reader's ``_PIECE``: a call's seat and meld
-# code, a riichi's seat and step, an indicator, a hand's start (its seed and each seat's hand dealt), a
-# win's ura indicators, a tag in another layout (its name and attributes).
-_WHO, _MELD = PIECE_GROUPS["call_who"], PIECE_GROUPS["call_m"]
-_RIICHI_WHO, _STEP = PIECE_GROUPS["reach_who"], PIECE_GROUPS["reach_step"]
-_INDICATOR = PIECE_GROUPS["dora_hai"]
-_SEED = PIECE_GROUPS["seed"]
-_DEALT_GROUPS: Final = tuple(PIECE_GROUPS[f"dealt{seat}"] for seat in range(4))
-_URA = PIECE_GROUPS["ura"]
-_NAME, _ATTRIBUTES = PIECE_GROUPS["name"], PIECE_GROUPS["attributes"]
+# The reader's patterns for a piece of a plain-shaped text (compiled here: only the tiles read with them):
+# by its first two characters, the one tag in Tenhou's layout it can be, and the rest.
+_HANDLED, _REST = piece_pattern()
+# The groups of a tag the tiles read, each in its own tag's pattern: a call's seat and meld code, a
+# riichi's seat and step, an indicator, a hand's start (its seed and each seat's hand dealt), a win's
+# ura indicators; in the rest's, a tag in another layout (its name and attributes).
+_WHO, _MELD = _HANDLED["N "].groupindex["call_who"], _HANDLED["N "].groupindex["call_m"]
+_RIICHI_WHO, _STEP = _HANDLED["RE"].groupindex["reach_who"], _HANDLED["RE"].groupindex["reach_step"]
+_INDICATOR = _HANDLED["DO"].groupindex["dora_hai"]
+_SEED = _HANDLED["IN"].groupindex["seed"]
+_DEALT_GROUPS: Final = tuple(_HANDLED["IN"].groupindex[f"dealt{seat}"] for seat in range(4))
+_URA = _HANDLED["AG"].groupindex["ura"]
+_NAME, _ATTRIBUTES = _REST.groupindex["name"], _REST.groupindex["attributes"]
 # A tag no handler reads that starts as a draw or discard does: one spelled otherwise than Tenhou spells
 # it (``T007/>``), or one with blank space or attributes after its tile (``T5 />``, the tree's to read).
 _SPELLED: Final = re.compile(r"([TUVWDEFG][0-9]++)(?:(/>)|[ \t\r\n/])")
@@ -369,12 +372,12 @@ def plain_tags(text: str) -> tuple[list[list[Any]], list[re.Match[str]], list[bo
     players = 4
     last_draw = [-1] * 4
     riichi = [False] * 4
-    piece_of = _PIECES.get
-    match = _PIECE.match
+    handled = _HANDLED.get
+    rest = _REST.match
     keep = tags.append
     try:
         for piece in pieces[first:-1]:  # (a copy of the list: cheaper per piece than ``islice``)
-            move = piece_of(piece)
+            move = _PIECES.get(piece)
             if move:
                 # A draw or discard (nine pieces in ten): the one test the other pieces take after the look-up.
                 slot, seat, tile, shown, draw = move
@@ -389,13 +392,16 @@ def plain_tags(text: str) -> tuple[list[list[Any]], list[re.Match[str]], list[bo
                     last_draw[seat] = -1
                 current[slot].append(shown)
             elif move is None:
-                found = match(piece)
+                pattern = handled(piece[:2])
+                found = pattern.match(piece) if pattern is not None else None
+                if found is None:
+                    found = rest(piece)
                 if found is None or found.end() != len(piece):
                     return None
                 keep(found)
                 kind = found.lastgroup
                 if kind == "call":
-                    who, meld = found.group(_WHO, _MELD)
+                    who, meld = cast("tuple[str, str]", found.group(_WHO, _MELD))  # (``int`` of a text, compiled)
                     seat = int(who)
                     called += _call(current, seat, int(meld), players)
                     last_draw[seat] = -1
