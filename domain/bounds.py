@@ -188,6 +188,8 @@ FAAN = Bound(Said("faan"), 0, 64)
 DOUBLES = Bound(Said("doubles"), 0, 64)
 # A hand's points (basic points, or tai added up): no rule file's Limit is above 1,000,000.
 HAND_POINTS = Bound(Said("points"), 0, 1_000_000)
+# Taiwanese tai, added up into the hand's points: the same range, under its own name.
+TAI = HAND_POINTS.named(Said("tai"))
 # What a hand scores before payment doubles, under rules without a Limit (doubles or faan of a base).
 HAND_SCORE = Bound(Said("hand score"), 0, MOST_SCORE)
 # The melded sets and pre-dealt jokers of a win are the rules' to limit (``sets_in_hand``,

@@ -57,6 +57,7 @@ DISCARDER_SEAT = Said("discarder")
 LIABLE_SEAT = Said("liable player")
 KONG_SEAT = Said("kong declarer")
 CALLER_SEAT = Said("open call")
+PAYER_SEAT = Said("hand penalty payer")
 
 
 def start_checks(
@@ -122,6 +123,9 @@ _WINS = operator.attrgetter("wins")
 _RIICHI_CALLED = operator.attrgetter("riichi", "called")
 _READY_NAGASHI = operator.attrgetter("ready", "nagashi")
 _KONGS = operator.attrgetter("kongs")
+_PENALTIES = operator.attrgetter("facts.penalties")
+_PAYER = operator.attrgetter("payer")
+_SEAT = operator.attrgetter("seat")
 _INTS = frozenset({int})
 
 
@@ -182,6 +186,10 @@ class EntryChecks:
                     self.seat(discarder, DISCARDER_SEAT)
                 if liable is not None and type(liable) is not int:
                     self.seat(liable, LIABLE_SEAT)
+            for win in _WINS(result):
+                for payer in map(_PAYER, _PENALTIES(win)):
+                    if type(payer) is not int:
+                        self.seat(payer, PAYER_SEAT)
         elif isinstance(result, ExhaustiveDraw):
             for seats in _READY_NAGASHI(result):
                 self._whole(seats, READY_SEAT)
@@ -245,7 +253,7 @@ class EntryChecks:
     def penalty(self, penalty: Penalty) -> None:
         """Refuse a penalty against no seat, of no positive amount or more than a table holds, or
         whose kind or note is not one line of text of their length (``domain.bounds``)."""
-        self.seat(penalty.seat, Said("penalised seat"))
+        self.seat(_SEAT(penalty), Said("penalised seat"))
         # The amount as the caller gave it (``attrgetter``: ``Any``): declared ``int``, compiled code
         # would read it as a machine integer, and ``True`` would pass as 1.
         amount = _AMOUNT(penalty)

@@ -40,6 +40,16 @@ def _tuple_of_ints(value: object) -> tuple[int, ...]:
 _INTS = frozenset({int})
 
 
+def _scores_as_given(value: object) -> tuple[int, ...]:
+    """Scores a caller states (a win's losers' own hand scores): whole numbers kept as a tuple, anything
+    else kept as given for the bounds to refuse in words (``domain.bounds``): ``int`` would make 10.7 a
+    score of 10 and ``True`` one of 1 without a word."""
+    if value is None or value == ():
+        return ()
+    scores: tuple[int, ...] = tuple(value)  # type: ignore[arg-type]
+    return scores
+
+
 def _seat_list(value: object) -> tuple[int, ...]:
     """Seats in order, repeats kept (one entry per kong declared, say). Items that are not all whole
     numbers are kept as given, for the entry checks to refuse by their role (``EntryChecks.seat``):
@@ -271,7 +281,7 @@ class Win:
     discarder: Seat | None = None
     liable: Seat | None = None
     facts: WinFacts = NO_WIN_FACTS
-    loser_scores: tuple[int, ...] = attrs.field(default=(), converter=_tuple_of_ints)
+    loser_scores: tuple[int, ...] = attrs.field(default=(), converter=_scores_as_given)
     details: WinDetails | None = attrs.field(default=None, eq=False)
 
     @property

@@ -16,6 +16,7 @@ from domain.bounds import (
     HAND_SCORE,
     LOSER_SCORE,
     PENALTY_AMOUNT,
+    TAI,
     TEXT,
     YAKUMAN_MULTIPLE,
     OutOfBounds,
@@ -129,7 +130,7 @@ def _check_bounds(value: HandValue) -> None:
         (FAAN, value.faan),
         (DOUBLES, value.doubles),
         (HAND_POINTS, value.points),
-        (HAND_POINTS, value.tai),
+        (TAI, value.tai),
     ):
         # Compared here: every hand of an import passes through. The type asked first, of the caller's
         # object: past ``is not None`` code compiled by mypyc holds the count as a machine integer, and
@@ -147,9 +148,10 @@ def _check_bounds(value: HandValue) -> None:
 
 
 _MULTIPLE = operator.attrgetter("multiple")
+_AMOUNT = operator.attrgetter("amount")
 # The counts ``_check_bounds`` bounds, read in one call, and their bounds in the same order.
 _COUNTS = operator.attrgetter("han", "fu", "dora", "faan", "doubles", "points", "tai", "multiple")
-_COUNT_BOUNDS = (HAN, FU, DORA, FAAN, DOUBLES, HAND_POINTS, HAND_POINTS, YAKUMAN_MULTIPLE)
+_COUNT_BOUNDS = (HAN, FU, DORA, FAAN, DOUBLES, HAND_POINTS, TAI, YAKUMAN_MULTIPLE)
 
 
 def _check_kinds(value: HandValue) -> None:
@@ -160,6 +162,10 @@ def _check_kinds(value: HandValue) -> None:
     for bound, number in zip(_COUNT_BOUNDS, _COUNTS(value), strict=True):
         if number is not None and type(number) is not int:
             bound.check(number)
+    # The multiple is declared ``int``, never None (1: a single yakuman): None is no multiple either.
+    multiple = _MULTIPLE(value)
+    if type(multiple) is not int:
+        YAKUMAN_MULTIPLE.check(multiple)
 
 
 def _refuse_counts(value: HandValue) -> None:
@@ -190,8 +196,11 @@ def check_fact_bounds(win: Win) -> None:
         )
     check_all(facts.special_hands, TEXT, "special hand")
     for penalty in facts.penalties:
-        if penalty.amount > 0:
-            PENALTY_AMOUNT.check(penalty.amount, "hand penalty amount")
+        # The amount as the caller gave it (``attrgetter``: ``Any``): declared ``int``, compiled code
+        # reads a float there as a ``TypeError`` and ``True`` as 1.
+        amount = _AMOUNT(penalty)
+        if type(amount) is not int or amount > 0:
+            PENALTY_AMOUNT.check(amount, "hand penalty amount")
         TEXT.check(penalty.note, "hand penalty note")
     if win.loser_scores:
         check_all(win.loser_scores, LOSER_SCORE)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+import attrs
 import pytest
 from conftest import ron, started, tsumo, won
 
@@ -13,7 +14,19 @@ from domain.bounds import OutOfBounds
 from domain.errors import RuleViolation, UnknownSeat
 from domain.match import Match
 from domain.rules import load_preset
-from domain.values import AbortiveDraw, AbortKind, ExhaustiveDraw, HandResult, HandValue, Penalty, TableState, Win
+from domain.values import (
+    AbortiveDraw,
+    AbortKind,
+    ExhaustiveDraw,
+    HandPenalty,
+    HandResult,
+    HandValue,
+    Penalty,
+    TableState,
+    Win,
+    WinFacts,
+    WinResult,
+)
 
 
 def test_a_yakuman_multiple_of_true_is_refused() -> None:
@@ -58,6 +71,8 @@ def test_minutes_that_are_no_whole_number_are_refused_by_the_match(minutes: obje
         (HandValue(han=2, fu=30.0), "fu: 30.0 is not a whole number"),  # type: ignore[arg-type]
         (HandValue(han=3, fu=30, dora=1.0), "dora: 1.0 is not a whole number"),  # type: ignore[arg-type]
         (HandValue(limit="yakuman", multiple=2.0), "yakuman multiple: 2.0 is not a whole number"),  # type: ignore[arg-type]
+        (HandValue(han=3, fu=30, multiple=None), "yakuman multiple: None is not a whole number"),  # type: ignore[arg-type]
+        (HandValue(limit="yakuman", multiple=None), "yakuman multiple: None is not a whole number"),  # type: ignore[arg-type]
     ],
 )
 def test_a_hand_value_count_that_is_a_float_is_refused_in_words(value: HandValue, said: str) -> None:
@@ -67,7 +82,7 @@ def test_a_hand_value_count_that_is_a_float_is_refused_in_words(value: HandValue
     assert match.state.scores == started().state.scores
 
 
-def test_a_float_han_is_refused_in_words_under_points_rules_too() -> None:
+def test_a_float_faan_is_refused_in_words_under_points_rules() -> None:
     match = started(load_preset("hong-kong"))
     with pytest.raises(OutOfBounds, match=re.escape("faan: 3.0 is not a whole number")):
         match.record(won(tsumo(1, HandValue(faan=3.0))))  # type: ignore[arg-type]
@@ -110,3 +125,43 @@ def test_an_open_call_by_a_seat_the_table_does_not_have_is_refused(called: tuple
     # A note of the log never paid by, but counted by seat in the statistics.
     with pytest.raises(UnknownSeat, match="open call: there is no seat"):
         started().record(ExhaustiveDraw(ready=(0,), called=called))  # type: ignore[arg-type]
+
+
+def test_tai_that_are_no_whole_number_are_refused_as_tai() -> None:
+    with pytest.raises(OutOfBounds, match=re.escape("tai: 5.0 is not a whole number")):
+        started(load_preset("taiwanese")).record(won(tsumo(1, HandValue(tai=5.0))))  # type: ignore[arg-type]
+
+
+def _with_hand_penalty(payer: object, amount: object = 1000, winner: int = 2) -> WinResult:
+    penalty = HandPenalty(payer=payer, amount=amount)  # type: ignore[arg-type]
+    return won(attrs.evolve(tsumo(winner, HandValue(han=1, fu=30)), facts=WinFacts(penalties=(penalty,))))
+
+
+@pytest.mark.parametrize("payer", [2.0, "2", True])
+def test_a_hand_penalty_payer_that_is_no_whole_number_is_no_seat(payer: object) -> None:
+    match = started()
+    with pytest.raises(UnknownSeat, match="hand penalty payer: there is no seat"):
+        match.record(_with_hand_penalty(payer))
+    assert match.state.scores == started().state.scores
+
+
+@pytest.mark.parametrize("amount", [1000.0, True])
+def test_a_hand_penalty_amount_that_is_no_whole_number_is_refused(amount: object) -> None:
+    with pytest.raises(OutOfBounds, match=r"hand penalty amount: .* is not a whole number"):
+        started().record(_with_hand_penalty(1, amount))
+
+
+@pytest.mark.parametrize("seat", [1.0, True, "1"])
+def test_a_penalised_seat_that_is_no_whole_number_is_no_seat(seat: object) -> None:
+    match = started()
+    with pytest.raises(UnknownSeat, match="penalised seat: there is no seat"):
+        match.penalise(Penalty(seat=seat, amount=8000))  # type: ignore[arg-type]
+    assert match.state.scores == started().state.scores
+
+
+@pytest.mark.parametrize("scores", [(0, 10.7, 20), (0, True, 20)])
+def test_a_loser_score_that_is_no_whole_number_is_never_rounded(scores: tuple[object, ...]) -> None:
+    win = Win(winner=1, value=HandValue(han=1, fu=30), loser_scores=scores)  # type: ignore[arg-type]
+    assert win.loser_scores == scores
+    with pytest.raises(OutOfBounds, match=r"loser score: .* is not a whole number"):
+        started().record(won(win))
