@@ -129,6 +129,51 @@ _SEAT = operator.attrgetter("seat")
 _INTS = frozenset({int})
 
 
+def _seat_kinds(checks: EntryChecks, result: HandResult) -> None:
+    """Refuse a seat of a hand result that is no whole number (``EntryChecks.seat``'s refusal, by its
+    role), before any other check reads one: each read as the caller gave it (``attrgetter``: ``Any``).
+    Declared ``int``, a seat of another type is a ``TypeError`` where code compiled by mypyc reads it,
+    and ``True`` passes there as 1; in the pure build a float indexes no list. Functions of the module,
+    not methods: every hand of an import passes here, and compiled code calls a function directly
+    where a method of the attrs class is looked up by name (about 11,000 instructions a hand)."""
+    riichi, called = _RIICHI_CALLED(result)
+    if riichi:
+        _whole(checks, riichi, RIICHI_SEAT)
+    if called:
+        _whole(checks, called, CALLER_SEAT)
+    if isinstance(result, WinResult):
+        for win in _WINS(result):
+            winner, discarder, liable = _WIN_SEATS(win)
+            if type(winner) is not int:
+                checks.seat(winner, WINNER_SEAT)
+            if discarder is not None and type(discarder) is not int:
+                checks.seat(discarder, DISCARDER_SEAT)
+            if liable is not None and type(liable) is not int:
+                checks.seat(liable, LIABLE_SEAT)
+            penalties = _PENALTIES(win)
+            if penalties:
+                _whole(checks, map(_PAYER, penalties), PAYER_SEAT)
+    elif isinstance(result, ExhaustiveDraw):
+        ready, nagashi = _READY_NAGASHI(result)
+        if ready:
+            _whole(checks, ready, READY_SEAT)
+        if nagashi:
+            _whole(checks, nagashi, READY_SEAT)
+    elif isinstance(result, AbortiveDraw):
+        kongs = _KONGS(result)
+        if kongs:
+            _whole(checks, kongs, KONG_SEAT)
+
+
+def _whole(checks: EntryChecks, seats: Any, role: Said) -> None:
+    seats = tuple(seats)
+    # The types looked at in C first: every seat of nearly every hand is an ``int``.
+    if not _INTS.issuperset(map(type, seats)):
+        for seat in seats:
+            if type(seat) is not int:
+                checks.seat(seat, role)
+
+
 def stick_unit(rules: Ruleset) -> int:
     """The smallest amount a score moves by: a 100-point stick under riichi rules, a point in the
     points families (where a penalty shared by the others leaves its remainder to the first after
@@ -168,40 +213,6 @@ class EntryChecks:
         from 0, asked its type as the caller gave it (``True`` or ``1.0`` is no seat, in either build)."""
         if type(seat) is not int or not 0 <= seat < self.rules.players:
             raise UnknownSeat(_no_seat(role, seat, self.rules.players))
-
-    def seat_kinds(self, result: HandResult) -> None:
-        """Refuse a seat of a hand result that is no whole number (``seat``'s refusal, by its role),
-        before any other check reads one: each read as the caller gave it (``attrgetter``: ``Any``).
-        Declared ``int``, a seat of another type is a ``TypeError`` where code compiled by mypyc reads
-        it, and ``True`` passes there as 1; in the pure build a float indexes no list."""
-        riichi, called = _RIICHI_CALLED(result)
-        self._whole(riichi, RIICHI_SEAT)
-        if called:
-            self._whole(called, CALLER_SEAT)
-        if isinstance(result, WinResult):
-            for winner, discarder, liable in map(_WIN_SEATS, _WINS(result)):
-                if type(winner) is not int:
-                    self.seat(winner, WINNER_SEAT)
-                if discarder is not None and type(discarder) is not int:
-                    self.seat(discarder, DISCARDER_SEAT)
-                if liable is not None and type(liable) is not int:
-                    self.seat(liable, LIABLE_SEAT)
-            for win in _WINS(result):
-                for payer in map(_PAYER, _PENALTIES(win)):
-                    if type(payer) is not int:
-                        self.seat(payer, PAYER_SEAT)
-        elif isinstance(result, ExhaustiveDraw):
-            for seats in _READY_NAGASHI(result):
-                self._whole(seats, READY_SEAT)
-        elif isinstance(result, AbortiveDraw):
-            self._whole(_KONGS(result), KONG_SEAT)
-
-    def _whole(self, seats: Any, role: Said) -> None:
-        # The types looked at in C first: every seat of nearly every hand is an ``int``.
-        if not _INTS.issuperset(map(type, seats)):
-            for seat in seats:
-                if type(seat) is not int:
-                    self.seat(seat, role)
 
     def riichi(self, riichi: Sequence[Seat]) -> None:
         """Refuse riichi by a seat the table does not have, or declared twice."""
@@ -318,7 +329,7 @@ class EntryChecks:
         """Refuse (``RuleViolation``) a hand result that cannot be recorded on this table."""
         if not isinstance(result, _HAND_RESULTS):
             raise RuleViolation(Said("not a hand result: {kind}", kind=type(result).__name__))
-        self.seat_kinds(result)
+        _seat_kinds(self, result)
         self.riichi(result.riichi)
         if result.called:
             # A note of the log, never paid by, but counted by seat in the statistics: a seat the
