@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Sequence
-from typing import Any
-
-import attrs
+from typing import Any, Final
 
 from domain.bounds import (
     COUNTERS,
@@ -201,12 +199,30 @@ def _no_seat(role: Said, seat: object, players: int) -> Said:
     return Said("{role}: there is no seat {seat} at a {players}-player table", role=role, seat=said, players=players)
 
 
-@attrs.frozen
 class EntryChecks:
-    """The checks of an entry at a table of these players (in seat order) under these rules."""
+    """The checks of an entry at a table of these players (in seat order) under these rules.
 
-    players: tuple[str, ...]
-    rules: Ruleset
+    A plain class, its two fields final, not an attrs class: compiled by mypyc it is then a native
+    class, whose methods call each other directly; an attrs class's methods are looked up by name at
+    every call, about 1,500 instructions each, some ten a hand (issue 36, twenty-fourth round)."""
+
+    def __init__(self, players: tuple[str, ...], rules: Ruleset) -> None:
+        self.players: Final = players
+        self.rules: Final = rules
+
+    def __reduce__(self) -> tuple[type[EntryChecks], tuple[tuple[str, ...], Ruleset]]:
+        # Copied and pickled by its fields (a Match is deep-copied from the application's cache): a
+        # native class is made by its ``__init__``, which wants them.
+        return EntryChecks, (self.players, self.rules)
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is EntryChecks and (self.players, self.rules) == (other.players, other.rules)
+
+    def __hash__(self) -> int:
+        return hash((self.players, self.rules))
+
+    def __repr__(self) -> str:
+        return f"EntryChecks(players={self.players!r}, rules={self.rules!r})"
 
     def seat(self, seat: Any, role: Said) -> None:
         """Refuse a seat the table does not have (``role`` names it in the message): a whole number
