@@ -131,9 +131,9 @@ def _seat_kinds(checks: EntryChecks, result: HandResult) -> None:
     """Refuse a seat of a hand result that is no whole number (``EntryChecks.seat``'s refusal, by its
     role), before any other check reads one: each read as the caller gave it (``attrgetter``: ``Any``).
     Declared ``int``, a seat of another type is a ``TypeError`` where code compiled by mypyc reads it,
-    and ``True`` passes there as 1; in the pure build a float indexes no list. Functions of the module,
-    not methods: every hand of an import passes here, and compiled code calls a function directly
-    where a method of the attrs class is looked up by name (about 11,000 instructions a hand)."""
+    and ``True`` passes there as 1; in the pure build a float indexes no list. A function of the module:
+    every hand of an import passes here, and compiled code calls it directly (as a method of
+    ``EntryChecks`` when it was an attrs class, looked up by name: about 11,000 instructions a hand)."""
     riichi, called = _RIICHI_CALLED(result)
     if riichi:
         _whole(checks, riichi, RIICHI_SEAT)
