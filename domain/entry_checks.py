@@ -94,14 +94,16 @@ def opening_checks(opening: TableState) -> None:
     # The counts as the caller gave them (``attrgetter``: ``Any``): declared ``int``, compiled code
     # would read them as machine integers, and ``True`` would pass as 1 (interpreted, the bounds refuse it).
     dealer, round_wind, hand_number, counters, deposits, hands_played = _OPENING_NUMBERS(opening)
-    if not 0 <= dealer < opening.players:
+    if type(dealer) is not int or not 0 <= dealer < opening.players:
         raise UnknownSeat(_no_seat(Said("opening dealer"), dealer, opening.players))
-    if not 0 <= round_wind <= 3 or not 1 <= hand_number <= opening.players:
+    # Whole numbers first (``1.0`` and ``True`` are no hand and no round, in either build).
+    whole = type(round_wind) is int and type(hand_number) is int
+    if not whole or not 0 <= round_wind <= 3 or not 1 <= hand_number <= opening.players:
         raise RuleViolation(
             Said(
                 "opening table: there is no hand {hand} of round {round}",
-                hand=hand_number,
-                round=round_wind,
+                hand=hand_number if type(hand_number) is int else shown(hand_number),
+                round=round_wind if type(round_wind) is int else shown(round_wind),
             )
         )
     check_all(opening.scores, SCORE, "opening score")

@@ -165,3 +165,21 @@ def test_a_loser_score_that_is_no_whole_number_is_never_rounded(scores: tuple[ob
     assert win.loser_scores == scores
     with pytest.raises(OutOfBounds, match=r"loser score: .* is not a whole number"):
         started().record(won(win))
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "refusal"),
+    [
+        ("hand_number", 1.0, RuleViolation),
+        ("hand_number", True, RuleViolation),
+        ("round_wind", 0.0, RuleViolation),
+        ("dealer", 1.0, UnknownSeat),
+        ("dealer", True, UnknownSeat),
+    ],
+)
+def test_an_opening_table_s_hand_round_and_dealer_are_whole_numbers(
+    field: str, value: object, refusal: type[Exception]
+) -> None:
+    opening = TableState(players=4, scores=(25000,) * 4, **{field: value})  # type: ignore[arg-type]
+    with pytest.raises(refusal, match="opening"):
+        Match.start("m", ["A", "B", "C", "D"], load_preset("tenhou"), opening=opening)
