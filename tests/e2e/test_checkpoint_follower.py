@@ -24,31 +24,45 @@ from replay.store.checkpoint import read_checkpoints
 
 WRITER = textwrap.dedent(
     """
-    import sys
+    import sys, time
+    from pathlib import Path
     from domain.rules import load_preset
     from domain.values import AbortiveDraw, AbortKind
     from replay.service.recording import recording
     from replay.store.application import HonbaApp
-    db, name, hands = sys.argv[1], sys.argv[2], int(sys.argv[3])
+    db, name, hands, progress = sys.argv[1], sys.argv[2], int(sys.argv[3]), Path(sys.argv[4])
     store = HonbaApp.open(db)
+    # Saves start once the checkpointer runs, and go on until it has taken two checkpoints beside them
+    # (at most MOST hands): how fast either starts or runs does not decide whether they overlap.
+    waited = time.monotonic() + 60
+    while not progress.exists() and time.monotonic() < waited:
+        time.sleep(0.01)
     for table in range(3):
         recording.start_match(store, f"{name}-{table}", ["Ann", "Ben", "Cho", "Dai"], load_preset("tenhou"))
-    for hand in range(hands):
+    hand = 0
+    while hand < hands or (int(progress.read_text() or "0") < 2 and hand < MOST):
         for table in range(3):
             recording.record(store, f"{name}-{table}", AbortiveDraw(AbortKind.FOUR_WINDS))
+        hand += 1
     store.close()
     """
-)
+).replace("MOST", "400")
 CHECKPOINTER = textwrap.dedent(
     """
-    import sys, time
+    import os, sys, time
     from pathlib import Path
     from replay.store.application import HonbaApp
-    db, stop = sys.argv[1], Path(sys.argv[2])
+    db, stop, progress = sys.argv[1], Path(sys.argv[2]), Path(sys.argv[3])
     store = HonbaApp.open(db)
     taken = 0
+    def tell(count):
+        # Written whole, then renamed: a writer reads the count or the one before, never half of it.
+        progress.with_suffix(".new").write_text(str(count))
+        os.replace(progress.with_suffix(".new"), progress)
+    tell(taken)
     while not stop.exists():
         taken += store.checkpoint().taken
+        tell(taken)
     print(taken)
     store.close()
     """
@@ -59,11 +73,14 @@ CHECKPOINTER = textwrap.dedent(
 def test_checkpoints_taken_while_writers_save_miss_no_save(store_db: str, tmp_path: pytest.TempPathFactory) -> None:
     HonbaApp.open(store_db).close()  # the tables, made before anyone races to make them
     stop = tmp_path / "stop"  # type: ignore[operator]
+    progress = tmp_path / "taken"  # type: ignore[operator]
     checkpointer = subprocess.Popen(
-        [sys.executable, "-c", CHECKPOINTER, store_db, str(stop)], stdout=subprocess.PIPE, text=True
+        [sys.executable, "-c", CHECKPOINTER, store_db, str(stop), str(progress)], stdout=subprocess.PIPE, text=True
     )
     writers = [
-        subprocess.Popen([sys.executable, "-c", WRITER, store_db, f"w{n}", "15"], stderr=subprocess.PIPE, text=True)
+        subprocess.Popen(
+            [sys.executable, "-c", WRITER, store_db, f"w{n}", "15", str(progress)], stderr=subprocess.PIPE, text=True
+        )
         for n in range(4)
     ]
     for writer in writers:
