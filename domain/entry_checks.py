@@ -56,6 +56,9 @@ LIABLE_SEAT = Said("liable player")
 KONG_SEAT = Said("kong declarer")
 CALLER_SEAT = Said("open call")
 PAYER_SEAT = Said("hand penalty payer")
+# The roles of the two sets ``_sets`` reads together.
+_RIICHI_CALLED_ROLES = (RIICHI_SEAT, CALLER_SEAT)
+_READY_ROLES = (READY_SEAT, READY_SEAT)
 
 
 def start_checks(
@@ -136,11 +139,7 @@ def _seat_kinds(checks: EntryChecks, result: HandResult) -> None:
     and ``True`` passes there as 1; in the pure build a float indexes no list. A function of the module:
     every hand of an import passes here, and compiled code calls it directly (as a method of
     ``EntryChecks`` when it was an attrs class, looked up by name: about 11,000 instructions a hand)."""
-    riichi, called = _RIICHI_CALLED(result)
-    if riichi:
-        _whole(checks, riichi, RIICHI_SEAT)
-    if called:
-        _whole(checks, called, CALLER_SEAT)
+    _sets(checks, _RIICHI_CALLED(result), _RIICHI_CALLED_ROLES)
     if isinstance(result, WinResult):
         for win in _WINS(result):
             winner, discarder, liable = _WIN_SEATS(win)
@@ -154,15 +153,21 @@ def _seat_kinds(checks: EntryChecks, result: HandResult) -> None:
             if penalties:
                 _whole(checks, map(_PAYER, penalties), PAYER_SEAT)
     elif isinstance(result, ExhaustiveDraw):
-        ready, nagashi = _READY_NAGASHI(result)
-        if ready:
-            _whole(checks, ready, READY_SEAT)
-        if nagashi:
-            _whole(checks, nagashi, READY_SEAT)
+        _sets(checks, _READY_NAGASHI(result), _READY_ROLES)
     elif isinstance(result, AbortiveDraw):
         kongs = _KONGS(result)
         if kongs:
             _whole(checks, kongs, KONG_SEAT)
+
+
+def _sets(checks: EntryChecks, sets: Any, roles: tuple[Said, Said]) -> None:
+    # Two sets of seats of a result read together (its riichi and calls, its ready and nagashi): most
+    # are empty, and an empty one is not looked at.
+    first, second = sets
+    if first:
+        _whole(checks, first, roles[0])
+    if second:
+        _whole(checks, second, roles[1])
 
 
 def _whole(checks: EntryChecks, seats: Any, role: Said) -> None:
